@@ -1,0 +1,45 @@
+package io.refstore.core.objects;
+
+import java.io.Closeable;
+import java.io.IOException;
+
+import io.refstore.core.ref.ObjectId;
+
+/**
+ * The few things ref storage needs from the object database: whether an object exists, its type, and what
+ * an annotated tag peels to. Safe for use by several threads.
+ */
+public interface ObjectDatabase extends Closeable {
+
+	/** Object types, named as git names them. */
+	enum ObjectType {
+
+		COMMIT, TREE, BLOB, TAG;
+
+		/** The name git prints, such as {@code commit}. */
+		public String gitName() {
+			return name().toLowerCase(java.util.Locale.ROOT);
+		}
+
+	}
+
+	/**
+	 * The type of an object.
+	 * @return the type, or {@code null} if the object does not exist
+	 * @throws IOException if the database cannot be read
+	 */
+	ObjectType type(ObjectId id) throws IOException;
+
+	/** Whether the object exists. */
+	default boolean exists(ObjectId id) throws IOException {
+		return type(id) != null;
+	}
+
+	/**
+	 * Follows annotated tags (recursively) to the first object that is not a tag.
+	 * @return the fully peeled id, or {@code null} if {@code id} is not an annotated tag or does not exist
+	 * @throws IOException if the database cannot be read or a tag is damaged
+	 */
+	ObjectId peel(ObjectId id) throws IOException;
+
+}

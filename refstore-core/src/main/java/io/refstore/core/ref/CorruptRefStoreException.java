@@ -1,0 +1,39 @@
+package io.refstore.core.ref;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * A ref store file that cannot be read as its format requires. The message names the file and, where
+ * known, the line or byte offset.
+ */
+public class CorruptRefStoreException extends IOException {
+
+	private static final long serialVersionUID = 1L;
+
+	private final Path file;
+
+	private final long position;
+
+	/**
+	 * @param file the damaged file
+	 * @param position line number (text formats) or byte offset (binary formats), or -1 if unknown
+	 * @param message what is wrong, already naming the position's kind ("line 3", "offset 0x1c")
+	 */
+	public CorruptRefStoreException(Path file, long position, String message) {
+		super(file + ": " + message);
+		this.file = file;
+		this.position = position;
+	}
+
+	/** The damaged file. */
+	public Path file() {
+		return this.file;
+	}
+
+	/** The line number or byte offset of the damage, or -1 if unknown. */
+	public long position() {
+		return this.position;
+	}
+
+}

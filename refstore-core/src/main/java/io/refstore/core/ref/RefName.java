@@ -1,0 +1,232 @@
+package io.refstore.core.ref;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The rules of {@code git check-ref-format}, applied to the UTF-8 bytes of a name, and the classes of
+ * special names git knows (root refs, pseudorefs).
+ */
+public final class RefName {
+
+	/** A rule of {@code git check-ref-format}; each names what the rejected name does. */
+	public enum Rule {
+
+		/** The name is empty. */
+		EMPTY("it is empty"),
+		/** A component begins with a dot. */
+		COMPONENT_STARTS_WITH_DOT("a component begins with '.'"),
+		/** A component ends with {@code .lock}. */
+		COMPONENT_ENDS_WITH_LOCK("a component ends with '.lock'"),
+		/** Two consecutive dots. */
+		DOUBLE_DOT("it contains '..'"),
+		/** A byte below 0x20 or DEL. */
+		CONTROL_CHARACTER("it contains a control character"),
+		/** Space, tilde, caret or colon. */
+		FORBIDDEN_CHARACTER("it contains a space, '~', '^' or ':'"),
+		/** A glob character other than the asterisk. */
+		GLOB_CHARACTER("it contains '?', '[' or '\\'"),
+		/** An asterisk. */
+		ASTERISK("it contains '*'"),
+		/** A leading, trailing or doubled slash. */
+		EMPTY_COMPONENT("it has an empty component (leading, trailing or double '/')"),
+		/** The name ends with a dot. */
+		ENDS_WITH_DOT("it ends with '.'"),
+		/** The sequence {@code @{}. */
+		AT_BRACE("it contains '@{'"),
+		/** The name is the single character {@code @}. */
+		SINGLE_AT("it is the single character '@'"),
+		/** Only one component where at least two are required. */
+		ONE_LEVEL("it has only one component (full names start with 'refs/')");
+
+		private final String description;
+
+		Rule(String description) {
+			this.description = description;
+		}
+
+		/** Why a name breaking this rule is refused. */
+		public String description() {
+			return this.description;
+		}
+
+	}
+
+	private RefName() {
+	}
+
+	/**
+	 * Checks a name against every rule.
+	 * @param name the full ref name
+	 * @param allowOneLevel whether a single component (such as {@code HEAD}) is accepted, as for writes
+	 * @throws InvalidRefNameException naming the name and the first rule it breaks
+	 */
+	public static void check(String name, boolean allowOneLevel) {
+		Rule rule = violation(name, allowOneLevel);
+		if (rule != null) {
+			throw new InvalidRefNameException(name, rule);
+		}
+	}
+
+	/** Whether {@code name} passes every rule. */
+	public static boolean isValid(String name, boolean allowOneLevel) {
+		return violation(name, allowOneLevel) == null;
+	}
+
+	/**
+	 * Returns the first rule {@code name} breaks, or {@code null} if it is valid.
+	 */
+	public static Rule violation(String name, boolean allowOneLevel) {
+		byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
+		return violation(bytes, 0, bytes.length, allowOneLevel);
+	}
+
+	/**
+	 * Returns the first rule the name in {@code buf[offset .. offset + length)} breaks, or {@code null}.
+	 */
+	public static Rule violation(byte[] buf, int offset, int length, boolean allowOneLevel) {
+		if (length == 0) {
+			return Rule.EMPTY;
+		}
+		if (length == 1 && buf[offset] == '@') {
+			return Rule.SINGLE_AT;
+		}
+		int components = 0;
+		int componentStart = offset;
+		int end = offset + length;
+		byte last = 0;
+		for (int i = offset; i <= end; i++) {
+			byte c = (i == end) ? (byte) '/' : buf[i];
+			if (c == '/') {
+				int componentLength = i - componentStart;
+				if (componentLength == 0) {
+					return Rule.EMPTY_COMPONENT;
+				}
+				if (buf[componentStart] == '.') {
+					return Rule.COMPONENT_STARTS_WITH_DOT;
+				}
+				if (componentLength >= 5 && endsWithLock(buf, i)) {
+					return Rule.COMPONENT_ENDS_WITH_LOCK;
+				}
+				components++;
+				componentStart = i + 1;
+			}
+			else if (c == '.' && last == '.') {
+				return Rule.DOUBLE_DOT;
+			}
+			else if (c == '{' && last == '@') {
+				return Rule.AT_BRACE;
+			}
+			else if ((c >= 0 && c < 0x20) || c == 0x7f) {
+				return Rule.CONTROL_CHARACTER;
+			}
+			else if (c == ' ' || c == '~' || c == '^' || c == ':') {
+				return Rule.FORBIDDEN_CHARACTER;
+			}
+			else if (c == '?' || c == '[' || c == '\\') {
+				return Rule.GLOB_CHARACTER;
+			}
+			else if (c == '*') {
+				return Rule.ASTERISK;
+			}
+			last = c;
+		}
+		if (buf[end - 1] == '.') {
+			return Rule.ENDS_WITH_DOT;
+		}
+		if (components < 2 && !allowOneLevel) {
+			return Rule.ONE_LEVEL;
+		}
+		return null;
+	}
+
+	private static boolean endsWithLock(byte[] buf, int componentEnd) {
+		return buf[componentEnd - 5] == '.' && buf[componentEnd - 4] == 'l' && buf[componentEnd - 3] == 'o'
+				&& buf[componentEnd - 2] == 'c' && buf[componentEnd - 1] == 'k';
+	}
+
+	/**
+	 * Whether {@code name} is a root ref git keeps beside {@code HEAD}: {@code HEAD} itself, an all-uppercase
+	 * name ending in {@code _HEAD}, or one of git's irregular root refs. {@code FETCH_HEAD} and
+	 * {@code MERGE_HEAD} are pseudorefs, not root refs.
+	 */
+	public static boolean isRootRef(String name) {
+		if (isPseudoRef(name)) {
+			return false;
+		}
+		switch (name) {
+			case "HEAD", "AUTO_MERGE", "BISECT_EXPECTED_REV", "NOTES_MERGE_PARTIAL", "NOTES_MERGE_REF",
+					"MERGE_AUTOSTASH":
+				return true;
+			default:
+				return name.endsWith("_HEAD") && isRootRefSyntax(name);
+		}
+	}
+
+	/** Whether {@code name} is one of git's pseudorefs, which stay plain files in every format. */
+	public static boolean isPseudoRef(String name) {
+		return name.equals("FETCH_HEAD") || name.equals("MERGE_HEAD");
+	}
+
+	/** Whether every character of {@code name} is {@code A-Z}, {@code -} or {@code _}. */
+	public static boolean isRootRefSyntax(String name) {
+		if (name.isEmpty()) {
+			return false;
+		}
+		for (int i = 0; i < name.length(); i++) {
+			char c = name.charAt(i);
+			if (!((c >= 'A' && c <= 'Z') || c == '-' || c == '_')) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/**
+	 * Whether a name is safe to use as a path below the git directory, as git requires before touching the
+	 * file system (also for deletions of refs with broken names): {@code refs/...} that stays below
+	 * {@code refs/} after normalising {@code .} and {@code ..}, or an all-uppercase-and-underscore name.
+	 */
+	public static boolean isSafe(String name) {
+		if (name.startsWith("refs/")) {
+			String rest = name.substring(5);
+			if (rest.isEmpty() || rest.startsWith("/") || rest.endsWith("/")) {
+				return false;
+			}
+			int depth = 0;
+			for (String component : rest.split("/", -1)) {
+				if (component.isEmpty() || component.equals("..")) {
+					if (component.isEmpty() || --depth < 0) {
+						return false;
+					}
+				}
+				else if (!component.equals(".")) {
+					depth++;
+				}
+			}
+			return depth > 0 && !rest.contains("//");
+		}
+		for (int i = 0; i < name.length(); i++) {
+			char c = name.charAt(i);
+			if (!((c >= 'A' && c <= 'Z') || c == '_')) {
+				return false;
+			}
+		}
+		return !name.isEmpty();
+	}
+
+	/** The name with control characters escaped, for error messages. */
+	public static String printable(String name) {
+		StringBuilder out = new StringBuilder(name.length());
+		for (int i = 0; i < name.length(); i++) {
+			char c = name.charAt(i);
+			if (c < 0x20 || c == 0x7f) {
+				out.append(String.format("\\x%02x", (int) c));
+			}
+			else {
+				out.append(c);
+			}
+		}
+		return out.toString();
+	}
+
+}

@@ -1,0 +1,39 @@
+package io.refstore.core.ref;
+
+import java.util.Objects;
+
+/**
+ * What a ref iteration covers.
+ *
+ * @param prefix only names starting with these bytes (empty: every name under {@code refs/})
+ * @param startAfter only names sorting bytewise after this one (empty: from the start), the cursor of keyset
+ * paging
+ * @param includeRootRefs whether root refs such as {@code HEAD} and {@code ORIG_HEAD} come too, as with
+ * {@code git for-each-ref --include-root-refs}
+ */
+public record RefQuery(String prefix, String startAfter, boolean includeRootRefs) {
+
+	/** Every ref under {@code refs/}. */
+	public static final RefQuery ALL = new RefQuery("", "", false);
+
+	public RefQuery {
+		Objects.requireNonNull(prefix, "prefix");
+		Objects.requireNonNull(startAfter, "startAfter");
+	}
+
+	/** Refs whose names start with {@code prefix}. */
+	public static RefQuery prefix(String prefix) {
+		return new RefQuery(prefix, "", false);
+	}
+
+	/** This query, starting after {@code name}. */
+	public RefQuery after(String name) {
+		return new RefQuery(this.prefix, name, this.includeRootRefs);
+	}
+
+	/** This query, with root refs included. */
+	public RefQuery withRootRefs() {
+		return new RefQuery(this.prefix, this.startAfter, true);
+	}
+
+}

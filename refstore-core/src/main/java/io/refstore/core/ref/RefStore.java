@@ -1,0 +1,107 @@
+package io.refstore.core.ref;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+
+import io.refstore.core.txn.RefTransaction;
+
+/**
+ * The refs of one repository in one storage format. Both backends ({@code files} and {@code reftable})
+ * implement this contract identically, so callers never care which one they hold.
+ *
+ * <p>Implementations are safe for use by several threads; each cursor and transaction belongs to one
+ * thread. Concurrent git processes are expected: every read sees a consistent state and every write takes
+ * git's locks.
+ */
+public interface RefStore extends Closeable {
+
+	/** Maximum depth of symbolic refs followed by {@link #resolve(String)}, as in git. */
+	int MAX_SYMREF_DEPTH = 5;
+
+	/** The storage format. */
+	RefFormat format();
+
+	/** The object hash of the repository. */
+	HashAlgorithm hashAlgorithm();
+
+	/**
+	 * Looks up one ref by its exact name, without following symbolic refs.
+	 * @param name a full name such as {@code refs/heads/main}, or a root ref such as {@code HEAD}
+	 * @return the ref, or empty if it does not exist
+	 * @throws IOException if the store cannot be read
+	 */
+	Optional<Ref> exactRef(String name) throws IOException;
+
+	/**
+	 * Looks up a ref and follows symbolic refs to the ref that holds an object id.
+	 * @param name the name to start from
+	 * @return the final direct ref (carrying the final name), or empty if the chain ends at a ref that does not
+	 * exist (an unborn branch) or is longer than {@link #MAX_SYMREF_DEPTH}
+	 * @throws IOException if the store cannot be read
+	 */
+	default Optional<DirectRef> resolve(String name) throws IOException {
+		String current = name;
+		for (int depth = 0; depth <= MAX_SYMREF_DEPTH; depth++) {
+			Optional<Ref> ref = exactRef(current);
+			if (ref.isEmpty()) {
+				return Optional.empty();
+			}
+			if (ref.get() instanceof DirectRef direct) {
+				return Optional.of(direct);
+			}
+			current = ((SymbolicRef) ref.get()).target();
+		}
+		return Optional.empty();
+	}
+
+	/**
+	 * Iterates refs in bytewise name order.
+	 * @param query prefix, seek-after cursor and whether root refs come too
+	 * @return a cursor the caller must close
+	 * @throws IOException if the store cannot be read
+	 */
+	RefCursor refs(RefQuery query) throws IOException;
+
+	/** Starts a transaction. */
+	RefTransaction newTransaction();
+
+	/**
+	 * Reads a ref's log, oldest entry first.
+	 * @param name the ref
+	 * @return the entries; empty if the ref has no log
+	 * @throws IOException if the log cannot be read
+	 */
+	List<ReflogEntry> reflog(String name) throws IOException;
+
+	/** Whether the ref has a log (possibly without entries). */
+	boolean hasReflog(String name) throws IOException;
+
+	/**
+	 * Appends an entry to a ref's log, creating the log if needed, without changing the ref.
+	 * @throws IOException if the log cannot be written (for example because the ref is locked)
+	 */
+	void appendReflog(String name, ReflogEntry entry) throws IOException;
+
+	/**
+	 * Packs refs: {@code git pack-refs} for files, a full compaction of the stack for reftable.
+	 * @param options what to pack
+	 * @throws IOException if packing fails; no ref is lost
+	 */
+	void packRefs(PackOptions options) throws IOException;
+
+	/**
+	 * Options of {@link #packRefs(PackOptions)}.
+	 *
+	 * @param all pack every ref, not only tags and refs that are already packed ({@code --all})
+	 * @param prune remove loose refs once they are packed ({@code --no-prune} turns it off)
+	 */
+	record PackOptions(boolean all, boolean prune) {
+
+		/** git's default: tags and already-packed refs, pruned. */
+		public static final PackOptions DEFAULT = new PackOptions(false, true);
+
+	}
+
+}

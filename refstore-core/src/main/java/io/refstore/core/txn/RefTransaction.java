@@ -1,0 +1,53 @@
+package io.refstore.core.txn;
+
+import java.io.IOException;
+
+import io.refstore.core.ref.PersonIdent;
+
+/**
+ * An all-or-nothing set of ref updates, moving OPEN → PREPARED → CLOSED as git's transactions do.
+ *
+ * <p>{@link #prepare()} takes every lock and checks every expectation; after a successful prepare,
+ * {@link #commit()} applies the updates. If any update is rejected, nothing changes, every lock is released
+ * and the transaction is closed. {@link #close()} aborts a transaction that was not committed.
+ *
+ * <p>Not thread-safe: one thread drives a transaction.
+ */
+public interface RefTransaction extends AutoCloseable {
+
+	/**
+	 * Adds an update; only while OPEN.
+	 * @return this transaction
+	 * @throws IllegalStateException if the transaction was already prepared or closed
+	 */
+	RefTransaction add(RefUpdate update);
+
+	/** Sets the identity recorded in reflog entries (default: the repository's committer). */
+	RefTransaction committer(PersonIdent committer);
+
+	/** Sets the reflog message used by updates without their own. */
+	RefTransaction message(String message);
+
+	/**
+	 * Locks and checks every update.
+	 * @return the per-update results; {@code committed()} is {@code false} here even on success, and the
+	 * transaction is PREPARED only if no update was rejected
+	 * @throws IOException on an I/O error (the transaction is then aborted)
+	 */
+	TransactionResult prepare() throws IOException;
+
+	/**
+	 * Prepares (if still OPEN) and applies every update.
+	 * @return the per-update results, {@code committed()} telling whether the updates were applied
+	 * @throws IOException on an I/O error
+	 */
+	TransactionResult commit() throws IOException;
+
+	/** Releases every lock without applying anything. Idempotent. */
+	void abort();
+
+	/** Aborts unless committed. */
+	@Override
+	void close();
+
+}
