@@ -1,6 +1,7 @@
 package io.refstore.core.repo;
 
 import java.time.DateTimeException;
+import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
@@ -11,7 +12,8 @@ import java.util.regex.Pattern;
 
 /**
  * Parses the date formats git accepts in {@code GIT_COMMITTER_DATE} and {@code GIT_AUTHOR_DATE}: git's
- * internal {@code <seconds> <tz>} (optionally with a leading {@code @}), ISO 8601
+ * internal {@code <seconds> <tz>} (optionally with a leading {@code @}; {@code @<seconds>} and a number of
+ * nine or more digits alone are seconds shown in the local zone), ISO 8601
  * ({@code 2005-04-07T22:13:13+0200}, {@code 2005-04-07 22:13:13 +02:00}) and RFC 2822
  * ({@code Thu, 07 Apr 2005 22:13:13 +0200}). A date without a zone is read in the local zone. Git's looser
  * "approxidate" forms ({@code yesterday}, {@code 3 days ago}) are not accepted. Stateless.
@@ -49,9 +51,12 @@ final class GitDates {
 		String value = text.strip();
 		try {
 			Matcher m = RAW.matcher(value);
-			if (m.matches() && (m.group("at") != null || m.group("tz") != null)) {
-				int tz = (m.group("tz") != null) ? checkedTz(m.group("tz")) : 0;
-				return new Stamp(Long.parseLong(m.group("secs")), tz);
+			// a bare number is taken as seconds only if it is too large to be a date part, as git does
+			if (m.matches() && (m.group("at") != null || m.group("tz") != null || m.group("secs").length() >= 9)) {
+				long seconds = Long.parseLong(m.group("secs"));
+				int tz = (m.group("tz") != null) ? checkedTz(m.group("tz"))
+						: toHhmm(localZone(env).getRules().getOffset(Instant.ofEpochSecond(seconds)));
+				return new Stamp(seconds, tz);
 			}
 			m = ISO.matcher(value);
 			if (m.matches()) {
