@@ -106,6 +106,10 @@ public final class Repository implements Closeable {
 	}
 
 	private static boolean isBare(RepositoryLocator.Location location, GitConfig config) throws ConfigException {
+		if (!location.gitDir().equals(location.commonDir())) {
+			// a linked worktree always has a working tree; git ignores the shared core.bare there
+			return false;
+		}
 		Optional<Boolean> bare = RepositorySettings.bool(config, "core", "bare");
 		// without core.bare, git calls a repository bare unless it was reached through a .git entry
 		return bare.orElse(location.checkout() == null);
@@ -159,7 +163,10 @@ public final class Repository implements Closeable {
 		return this.workTree;
 	}
 
-	/** Whether the repository is bare: {@code core.bare}, or if unset, whether it has no working tree. */
+	/**
+	 * Whether the repository is bare: {@code core.bare}, or if unset, whether it was found without a
+	 * {@code .git} entry. A linked worktree is never bare, even of a bare main repository.
+	 */
 	public boolean isBare() {
 		return this.bare;
 	}

@@ -8,6 +8,7 @@ import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import java.util.zip.Deflater;
@@ -161,7 +162,7 @@ class CorruptObjectsIT {
 		byte[] buf = new byte[4096];
 		int length = deflater.deflate(buf);
 		deflater.end();
-		return java.util.Arrays.copyOf(buf, length);
+		return Arrays.copyOf(buf, length);
 	}
 
 	private static void overwrite(Path file, long at, byte[] bytes) throws IOException {

@@ -141,7 +141,8 @@ class ObjectDatabaseIT {
 	@ParameterizedTest
 	@EnumSource(HashAlgorithm.class)
 	void readsObjectsThroughAlternates(HashAlgorithm algorithm, @TempDir Path dir) throws IOException {
-		TempRepo origin = TempRepo.init(GitCli.system(), dir.resolve("origin"), "--object-format=" + algorithm.configName());
+		TempRepo origin = TempRepo.init(GitCli.system(), dir.resolve("origin"),
+				"--object-format=" + algorithm.configName());
 		String commit = origin.commit("shared", null);
 		String tag = origin.tagObject("v1", commit, "commit");
 		origin.git("update-ref", "refs/tags/v1", tag);
@@ -182,7 +183,8 @@ class ObjectDatabaseIT {
 		objects.put("tag->tree", repo.tagObject("v-tree", objects.get("tree"), "tree"));
 		objects.put("tag->blob", repo.tagObject("v-blob", objects.get("blob"), "blob"));
 		objects.put("tag->tag->commit", repo.tagObject("v-tag", objects.get("tag->commit"), "tag"));
-		objects.put("tag->tag->tag->tree", repo.tagObject("v-tag2", repo.tagObject("v-tag1", objects.get("tag->tree"), "tag"), "tag"));
+		String inner = repo.tagObject("v-tag1", objects.get("tag->tree"), "tag");
+		objects.put("tag->tag->tag->tree", repo.tagObject("v-tag2", inner, "tag"));
 		objects.putAll(similarTags(repo, commit, objects.get("tag->commit")));
 		StringBuilder updates = new StringBuilder();
 		int i = 0;

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -51,8 +52,8 @@ class GitConfigIT {
 		GitCli.Result git = GitCli.system().run(this.dir, "config", "-f", file.toString(), "-z", "--get-all", key);
 		List<String> expected = (git.exitCode() == 1) ? List.of() : values(git.requireOk().stdout());
 		assertThat(config.getAll(parts[0], parts[1], parts[2])).as(sample).isEqualTo(expected);
-		assertThat(config.getString(parts[0], parts[1], parts[2]))
-			.isEqualTo(expected.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(expected.get(expected.size() - 1)));
+		Optional<String> last = expected.isEmpty() ? Optional.empty() : Optional.of(expected.get(expected.size() - 1));
+		assertThat(config.getString(parts[0], parts[1], parts[2])).isEqualTo(last);
 	}
 
 	@ParameterizedTest
@@ -127,7 +128,8 @@ class GitConfigIT {
 	}
 
 	private static List<String> values(String nulTerminated) {
-		return Arrays.asList(nulTerminated.split("\0", -1)).subList(0, nulTerminated.split("\0", -1).length - 1);
+		String[] parts = nulTerminated.split("\0", -1);
+		return Arrays.asList(parts).subList(0, parts.length - 1);
 	}
 
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Map;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -160,7 +161,7 @@ class RepositoryFormatIT {
 		Path global = this.tmp.resolve("global-config");
 		this.git.ok(this.tmp, "config", "-f", global.toString(), "extensions.objectFormat", "sha256");
 		this.git.ok(this.tmp, "config", "-f", global.toString(), "core.repositoryformatversion", "7");
-		try (Repository opened = Repository.open(this.repo.dir(), java.util.Map.of("GIT_CONFIG_NOSYSTEM", "1",
+		try (Repository opened = Repository.open(this.repo.dir(), Map.of("GIT_CONFIG_NOSYSTEM", "1",
 				"GIT_CONFIG_GLOBAL", global.toString()))) {
 			assertThat(opened.hashAlgorithm()).isEqualTo(HashAlgorithm.SHA1);
 			assertThat(opened.formatVersion()).isZero();

@@ -17,6 +17,7 @@ import io.refstore.core.objects.ObjectDatabase;
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.RefFormat;
+import io.refstore.core.ref.ReflogPolicy;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
@@ -125,6 +126,25 @@ class RepositoryOpenIT {
 			assertThat(opened.gitDir()).isEqualTo(linkedGitDir.toRealPath());
 			assertThat(opened.commonDir()).isEqualTo(main.gitDir().toRealPath());
 			assertThat(opened.workTree()).contains(linked.toRealPath());
+		}
+	}
+
+	@Test
+	void linkedWorktreeOfABareRepositoryIsNotBare() throws IOException {
+		TempRepo bare = TempRepo.init(this.git, this.tmp.resolve("main.git"), "--bare");
+		bare.git("update-ref", "refs/heads/main", bare.commit("first", null));
+		Path linked = this.tmp.resolve("linked");
+		bare.git("worktree", "add", "-q", linked.toString(), "main");
+		try (Repository opened = Repository.open(linked, ENV)) {
+			assertSameAsGit(opened, linked);
+			assertThat(opened.isBare()).isFalse();
+			assertThat(opened.workTree()).contains(linked.toRealPath());
+			assertThat(opened.commonDir()).isEqualTo(bare.dir().toRealPath());
+			assertThat(opened.reflogPolicy()).isEqualTo(ReflogPolicy.NORMAL);
+		}
+		try (Repository opened = Repository.open(bare.dir(), ENV)) {
+			assertThat(opened.isBare()).isTrue();
+			assertThat(opened.reflogPolicy()).isEqualTo(ReflogPolicy.EXISTING_ONLY);
 		}
 	}
 

@@ -8,9 +8,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -124,9 +127,10 @@ class RepositorySettingsIT {
 		TempRepo repo = TempRepo.init(this.git, this.tmp.resolve("r"));
 		Path system = this.tmp.resolve("system-config");
 		Path global = this.tmp.resolve("global-config");
-		Files.writeString(system, "[user]\n\tname = System\n\temail = sys@example.com\n[core]\n\tfilesRefLockTimeout = 333\n");
+		Files.writeString(system,
+				"[user]\n\tname = System\n\temail = sys@example.com\n[core]\n\tfilesRefLockTimeout = 333\n");
 		Files.writeString(global, "[user]\n\tname = Global\n");
-		java.util.Map<String, String> env = java.util.Map.of("GIT_CONFIG_SYSTEM", system.toString(), "GIT_CONFIG_GLOBAL",
+		Map<String, String> env = Map.of("GIT_CONFIG_SYSTEM", system.toString(), "GIT_CONFIG_GLOBAL",
 				global.toString());
 		try (Repository opened = Repository.open(repo.dir(), env)) {
 			assertThat(opened.config().getString("user", null, "name")).contains("Global");
@@ -137,7 +141,7 @@ class RepositorySettingsIT {
 			.withEnv("GIT_CONFIG_SYSTEM", system.toString())
 			.withEnv("GIT_CONFIG_GLOBAL", global.toString());
 		assertThat(withFiles.ok(repo.dir(), "config", "user.name").trim()).isEqualTo("Global");
-		java.util.Map<String, String> noSystem = java.util.Map.of("GIT_CONFIG_SYSTEM", system.toString(),
+		Map<String, String> noSystem = Map.of("GIT_CONFIG_SYSTEM", system.toString(),
 				"GIT_CONFIG_NOSYSTEM", "1", "GIT_CONFIG_GLOBAL", "/dev/null");
 		try (Repository opened = Repository.open(repo.dir(), noSystem)) {
 			assertThat(opened.config().getString("user", null, "name")).isEmpty();
@@ -150,9 +154,9 @@ class RepositorySettingsIT {
 	}
 
 	private static String lineOf(Path file, String needle) throws IOException {
-		java.util.List<String> lines = Files.readAllLines(file);
+		List<String> lines = Files.readAllLines(file);
 		for (int i = 0; i < lines.size(); i++) {
-			if (lines.get(i).toLowerCase().contains(needle)) {
+			if (lines.get(i).toLowerCase(Locale.ROOT).contains(needle)) {
 				return Integer.toString(i + 1);
 			}
 		}
