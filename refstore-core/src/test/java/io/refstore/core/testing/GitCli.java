@@ -65,7 +65,7 @@ public final class GitCli {
 		env.put("GIT_COMMITTER_NAME", "C O Mitter");
 		env.put("GIT_COMMITTER_EMAIL", "committer@example.com");
 		env.put("GIT_COMMITTER_DATE", FIXED_DATE);
-		env.put("LC_ALL", "C");
+		env.put("LC_ALL", "C.UTF-8");
 		env.put("TZ", "UTC");
 		return env;
 	}
