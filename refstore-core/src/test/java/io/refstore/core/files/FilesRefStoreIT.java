@@ -112,4 +112,30 @@ class FilesRefStoreIT extends RefStoreContractTest {
 			.hasMessageContaining("line 3");
 	}
 
+
+	@Test
+	void verifyFindsNothingInASoundRepositoryAndNamesEachDamage() throws IOException {
+		this.repo.git("update-ref", "refs/heads/a", this.commits.get(1));
+		this.repo.git("update-ref", "refs/tags/v1", this.tag);
+		this.repo.git("pack-refs", "--all");
+		this.repo.git("update-ref", "refs/heads/b", this.commits.get(2));
+		assertThat(this.store.verify()).isEmpty();
+
+		Files.writeString(gitDir().resolve("refs/heads/.hidden"), this.commits.get(1) + "\n");
+		Files.writeString(gitDir().resolve("refs/heads/broken"), "nonsense\n");
+		Files.writeString(gitDir().resolve("refs/heads/nolf"), this.commits.get(1));
+		Files.writeString(gitDir().resolve("refs/heads/gone"), "1234567890123456789012345678901234567890\n");
+		Files.writeString(gitDir().resolve("packed-refs"), "# pack-refs with: peeled fully-peeled sorted \n"
+				+ this.commits.get(1) + " refs/heads/z\n" + this.commits.get(1) + " refs/heads/y\n" + this.tag
+				+ " refs/tags/v1\n");
+		assertThat(this.store.verify()).extracting((problem) -> problem.format()).containsExactly(
+				"error: refs/heads/.hidden: badRefName: invalid refname format",
+				"error: refs/heads/broken: badRefContent: 'nonsense' is neither an object id nor a symref",
+				"error: refs/heads/gone: badRefOid: points to missing object 1234567890123456789012345678901234567890",
+				"warning: refs/heads/nolf: refMissingNewline: misses LF at the end",
+				"error: packed-refs:3: packedRefUnsorted: 'refs/heads/y' is not sorted after the ref before it",
+				"error: packed-refs:4: badPackedRefPeeled: 'refs/tags/v1' peels to " + this.commits.get(0)
+						+ " but the file has no peeled value");
+	}
+
 }
