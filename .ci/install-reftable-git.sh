@@ -7,6 +7,7 @@
 # prefix's own dynamic loader and libraries, so that a newer glibc runs beside the system's.
 #
 # Usage: .ci/install-reftable-git.sh [--prefix DIR]
+#   typically: export REFSTORE_REFTABLE_GIT="$(.ci/install-reftable-git.sh)" before ./mvnw verify
 #   --prefix DIR   install there (default: ${REFSTORE_TOOLS:-$HOME/.cache/refstore}/git-<version>)
 # Environment:
 #   REFSTORE_TOOLS          parent folder of the default prefix
@@ -94,10 +95,12 @@ ensure_patchelf() {
 	command -v patchelf >/dev/null && return 0
 	[ "$(id -u)" -eq 0 ] || die "patchelf is missing and only root can install it: apt-get install patchelf"
 	export DEBIAN_FRONTEND=noninteractive
-	if ! apt-get install -y -qq patchelf >"$WORK/patchelf.log" 2>&1; then
+	# waits for a concurrent apt or dpkg run instead of failing at once
+	local install=(apt-get -o DPkg::Lock::Timeout=300 install -y -qq patchelf)
+	if ! "${install[@]}" >"$WORK/patchelf.log" 2>&1; then
 		# stale or missing package lists on a fresh machine
-		apt-get update -qq >>"$WORK/patchelf.log" 2>&1 || true
-		apt-get install -y -qq patchelf >>"$WORK/patchelf.log" 2>&1 ||
+		apt-get -o DPkg::Lock::Timeout=300 update -qq >>"$WORK/patchelf.log" 2>&1 || true
+		"${install[@]}" >>"$WORK/patchelf.log" 2>&1 ||
 			die "cannot install patchelf with apt-get:"$'\n'"$(cat "$WORK/patchelf.log")"
 	fi
 }
@@ -126,7 +129,9 @@ download_suite() {
 patch_binaries() {
 	local stage=$1 libdir=$2/usr/lib/$TRIPLET f
 	for f in "$stage"/usr/bin/* "$stage"/usr/lib/git-core/*; do
-		[ -f "$f" ] && [ ! -L "$f" ] || continue
+		if [ ! -f "$f" ] || [ -L "$f" ]; then
+			continue
+		fi
 		[ "$(head -c 4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ] || continue
 		patchelf --set-interpreter "$libdir/$LOADER" --force-rpath --set-rpath "$libdir" "$f" ||
 			{ warn "patchelf failed on $f"; return 1; }
@@ -167,7 +172,7 @@ replace_prefix() {
 		rm -rf "$stage"
 		die "$prefix is not empty and was not made by this script: choose another --prefix"
 	fi
-	rm -rf "$prefix" && mv "$stage" "$prefix" || die "cannot move $stage to $prefix"
+	{ rm -rf "$prefix" && mv "$stage" "$prefix"; } || die "cannot move $stage to $prefix"
 }
 
 # Installs git from Debian suite $1 into PREFIX (default: TOOLS/git-<version>); prints the wrapper.
@@ -181,7 +186,7 @@ install_from() {
 		{ warn "Debian $suite has git $version, older than $MIN_VERSION"; return 1; }
 	prefix=${PREFIX:-$TOOLS/git-$version}
 	stage=$prefix.installing
-	rm -rf "$stage" && mkdir -p "$stage" || die "cannot create $stage"
+	{ rm -rf "$stage" && mkdir -p "$stage"; } || die "cannot create $stage"
 	for deb in "$dir"/debs/*.deb; do
 		dpkg -x "$deb" "$stage" || die "cannot unpack $deb"
 	done
@@ -210,7 +215,10 @@ installed_wrapper() {
 	if [ -n "$PREFIX" ]; then
 		echo "$PREFIX/bin/git"
 	else
-		ls -d "$TOOLS"/git-*/bin/git 2>/dev/null | grep -v '\.installing/' | sort -V | tail -n 1 || true
+		local git
+		for git in "$TOOLS"/git-*/bin/git; do
+			case $git in *.installing/bin/git) ;; *) if [ -x "$git" ]; then echo "$git"; fi ;; esac
+		done | sort -V | tail -n 1
 	fi
 }
 
