@@ -1,6 +1,7 @@
 package io.refstore.core;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Locale;
 
 import io.refstore.core.files.FilesOptions;
@@ -8,6 +9,11 @@ import io.refstore.core.files.FilesRefStore;
 import io.refstore.core.objects.ObjectDatabase;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.RefStore;
+import io.refstore.core.reftable.ReftableOptions;
+import io.refstore.core.reftable.ReftableRefStore;
+import io.refstore.core.reftable.StackOptions;
+import io.refstore.core.reftable.WriteOptions;
+import io.refstore.core.repo.GitConfig;
 import io.refstore.core.repo.Repository;
 
 /**
@@ -32,8 +38,27 @@ public final class RefStores {
 			case FILES -> new FilesRefStore(new FilesOptions(repository.gitDir(), repository.commonDir(),
 					repository.hashAlgorithm(), repository.reflogPolicy(), repository.filesRefLockTimeout(),
 					repository.packedRefsTimeout(), fsyncRefs(repository), objects, repository::committer));
-			case REFTABLE -> throw new IOException(repository.gitDir() + ": the reftable format is not supported yet");
+			case REFTABLE -> ReftableRefStore.open(new ReftableOptions(repository.gitDir(),
+					repository.commonDir().resolve("reftable"), repository.reflogPolicy(), stackOptions(repository),
+					objects, repository::committer));
 		};
+	}
+
+	/** The reftable settings of {@code reftable.*}, with git's defaults. */
+	static StackOptions stackOptions(Repository repository) {
+		GitConfig config = repository.config();
+		WriteOptions write = WriteOptions.defaults()
+			.withHash(repository.hashAlgorithm())
+			.withBlockSize((int) config.getLong("reftable", null, "blockSize").orElse(WriteOptions.DEFAULT_BLOCK_SIZE))
+			.withRestartInterval((int) config.getLong("reftable", null, "restartInterval")
+				.orElse(WriteOptions.DEFAULT_RESTART_INTERVAL))
+			.withIndexObjects(config.getBoolean("reftable", null, "indexObjects").orElse(true));
+		long timeout = config.getLong("reftable", null, "lockTimeout").orElse(100);
+		Duration lockTimeout = (timeout < 0) ? null : Duration.ofMillis(timeout);
+		int factor = (int) config.getLong("reftable", null, "geometricFactor").orElse(2);
+		boolean autoCompact = config.getBoolean("reftable", null, "autoCompaction").orElse(true);
+		return new StackOptions(lockTimeout, Math.max(2, Math.min(255, factor)), autoCompact, fsyncRefs(repository),
+				write);
 	}
 
 	/** Whether {@code core.fsync} asks for ref files to reach the disk before they replace the old ones. */

@@ -83,6 +83,26 @@ public final class MergedTable {
 	}
 
 	/**
+	 * The live refs whose names start with {@code prefix}, from the first whose name is {@code >= seek}.
+	 */
+	public RecordCursor<RefRecord> refs(byte[] prefix, byte[] seek) throws IOException {
+		List<TableCursor<RefRecord>> cursors = new ArrayList<>(this.tables.size());
+		try {
+			for (ReftableReader table : this.tables) {
+				TableCursor<RefRecord> cursor = table.refCursor();
+				cursors.add(cursor);
+				cursor.bound(prefix, prefix.length);
+				cursor.seek(seek, seek.length);
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			cursors.forEach(TableCursor::close);
+			throw ex;
+		}
+		return cursors.isEmpty() ? empty() : new MergedCursor<>(cursors, true);
+	}
+
+	/**
 	 * The live refs under {@code prefix} as a {@link RefCursor}, the form ref stores hand out.
 	 */
 	public RefCursor refCursor(String prefix) throws IOException {
