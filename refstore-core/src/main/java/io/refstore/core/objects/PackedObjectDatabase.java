@@ -24,6 +24,11 @@ final class PackedObjectDatabase implements ObjectDatabase {
 	}
 
 	@Override
+	public ObjectId tagTarget(ObjectId id) {
+		throw new IllegalStateException();
+	}
+
+	@Override
 	public void close() {
 	}
 
