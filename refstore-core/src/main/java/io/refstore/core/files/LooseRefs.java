@@ -49,7 +49,9 @@ final class LooseRefs {
 			return null;
 		}
 		catch (FileSystemException ex) {
-			if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
+			// a directory, or a file where a parent directory should be (ENOTDIR): git reads both as "no ref"
+			if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)
+					|| (file.getParent() != null && Files.exists(file.getParent()) && !Files.isDirectory(file.getParent()))) {
 				return null;
 			}
 			throw ex;
