@@ -58,8 +58,10 @@ final class ForEachRef implements Command {
 		String prefix = patterns.commonLiteralPrefix();
 		RefQuery query = new RefQuery(prefix.startsWith("refs/") ? prefix : "",
 				(startAfter != null) ? startAfter : "", false);
+		boolean strictShortNames = context.repository().config().getBoolean("core", null, "warnAmbiguousRefs")
+			.orElse(true);
 		RefFields fields = new RefFields(refs.hashAlgorithm(), template.needsObjects() ? context.objects() : null,
-				new RevParse(refs), context.defaultAbbrev());
+				new RevParse(refs), strictShortNames, context.defaultAbbrev());
 		if (descending) {
 			printDescending(refs, query, patterns, template, fields, count, context.out());
 		}
@@ -116,8 +118,9 @@ final class ForEachRef implements Command {
 						continue;
 					}
 					target.get().id().copyRawTo(resolved, 0);
-					fields.set(cursor.nameBuffer(), cursor.nameLength(), resolved, cursor.targetBuffer(),
-							cursor.targetLength());
+					// git prints the end of the chain, not the next link
+					byte[] finalName = target.get().name().getBytes(StandardCharsets.UTF_8);
+					fields.set(cursor.nameBuffer(), cursor.nameLength(), resolved, finalName, finalName.length);
 				}
 				else {
 					fields.set(cursor.nameBuffer(), cursor.nameLength(), cursor.idBuffer(), null, 0);
@@ -144,7 +147,7 @@ final class ForEachRef implements Command {
 					Optional<DirectRef> target = refs.resolve(targetName(cursor));
 					if (target.isPresent()) {
 						entries.add(new Entry(name, target.get().id().toRaw(),
-								Arrays.copyOf(cursor.targetBuffer(), cursor.targetLength())));
+								target.get().name().getBytes(StandardCharsets.UTF_8)));
 					}
 				}
 				else {

@@ -24,6 +24,8 @@ final class RefFields {
 
 	private final RevParse names;
 
+	private final boolean strictShortNames;
+
 	private final int defaultAbbrev;
 
 	private byte[] name;
@@ -50,12 +52,16 @@ final class RefFields {
 	 * @param algorithm the repository's hash
 	 * @param objects the object database, or {@code null} if the format has no object atom
 	 * @param names for {@code :short} names, or {@code null} if the format has none
+	 * @param strictShortNames whether {@code :short} names must be unambiguous under every rule
+	 * ({@code core.warnAmbiguousRefs}, true by default)
 	 * @param defaultAbbrev the digits of {@code %(objectname:short)}
 	 */
-	RefFields(HashAlgorithm algorithm, ObjectDatabase objects, RevParse names, int defaultAbbrev) {
+	RefFields(HashAlgorithm algorithm, ObjectDatabase objects, RevParse names, boolean strictShortNames,
+			int defaultAbbrev) {
 		this.algorithm = algorithm;
 		this.objects = objects;
 		this.names = names;
+		this.strictShortNames = strictShortNames;
 		this.defaultAbbrev = defaultAbbrev;
 		this.id = new byte[algorithm.rawLength()];
 	}
@@ -114,7 +120,8 @@ final class RefFields {
 
 	private void printName(byte[] bytes, int length, Atom atom, OutBuffer out) throws IOException {
 		switch (atom.modifier()) {
-			case SHORT -> out.write(this.names.shorten(new String(bytes, 0, length, StandardCharsets.UTF_8)));
+			case SHORT -> out.write(this.names.shorten(new String(bytes, 0, length, StandardCharsets.UTF_8),
+					this.strictShortNames));
 			case LSTRIP -> {
 				int from = lstrip(bytes, length, atom.number());
 				out.write(bytes, from, length - from);

@@ -75,29 +75,32 @@ final class RevParse {
 	}
 
 	/**
-	 * The shortest form of a full ref name that git's rules expand back to it and to no ref of higher priority:
-	 * {@code refs/heads/main} becomes {@code main}, or {@code heads/main} if {@code refs/tags/main} exists too.
+	 * The shortest form of a full ref name that git's rules expand back to it: {@code refs/heads/main} becomes
+	 * {@code main}, or {@code heads/main} if {@code main} would also expand to another existing ref.
 	 * @param fullName the full name
+	 * @param strict whether a shorter form must not name another ref under any rule (git's
+	 * {@code core.warnAmbiguousRefs}, used by {@code for-each-ref}), or only under rules of higher priority (as
+	 * {@code symbolic-ref --short})
 	 * @return the short name, or {@code fullName} itself if no shorter form is unambiguous
 	 * @throws IOException if the store cannot be read
 	 */
-	String shorten(String fullName) throws IOException {
+	String shorten(String fullName, boolean strict) throws IOException {
 		for (int i = SHORTENING_RULES - 1; i > 0; i--) {
 			String prefix = RULES[i][0];
 			if (!fullName.startsWith(prefix) || fullName.length() == prefix.length()) {
 				continue;
 			}
 			String shortName = fullName.substring(prefix.length());
-			if (!ambiguous(shortName, i)) {
+			if (!ambiguous(shortName, i, strict ? RULES.length : i)) {
 				return shortName;
 			}
 		}
 		return fullName;
 	}
 
-	private boolean ambiguous(String shortName, int rule) throws IOException {
-		for (int j = 0; j < rule; j++) {
-			if (resolveRef(RULES[j][0] + shortName + RULES[j][1]).isPresent()) {
+	private boolean ambiguous(String shortName, int rule, int rulesToCheck) throws IOException {
+		for (int j = 0; j < rulesToCheck; j++) {
+			if (j != rule && resolveRef(RULES[j][0] + shortName + RULES[j][1]).isPresent()) {
 				return true;
 			}
 		}

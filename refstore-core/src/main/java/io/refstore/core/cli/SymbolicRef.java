@@ -79,7 +79,7 @@ final class SymbolicRef implements Command {
 			target = nextSymbolic.target();
 		}
 		OutBuffer out = context.out();
-		out.write(shorten ? new RevParse(refs).shorten(target) : target);
+		out.write(shorten ? new RevParse(refs).shorten(target, false) : target);
 		out.write('\n');
 		return 0;
 	}

@@ -31,7 +31,7 @@ class FormatTemplateTest {
 	}
 
 	private static String render(String format, String name, String target) throws Exception {
-		RefFields fields = new RefFields(HashAlgorithm.SHA1, null, null, 7);
+		RefFields fields = new RefFields(HashAlgorithm.SHA1, null, null, true, 7);
 		byte[] nameBytes = name.getBytes(StandardCharsets.UTF_8);
 		byte[] targetBytes = (target != null) ? target.getBytes(StandardCharsets.UTF_8) : null;
 		fields.set(nameBytes, nameBytes.length, ID.toRaw(), targetBytes, (target != null) ? targetBytes.length : 0);
@@ -133,7 +133,7 @@ class FormatTemplateTest {
 
 	@Test
 	void renderingWritesIntoTheSharedBuffer() throws IOException, CommandFailure {
-		RefFields fields = new RefFields(HashAlgorithm.SHA1, null, null, 7);
+		RefFields fields = new RefFields(HashAlgorithm.SHA1, null, null, true, 7);
 		ByteArrayOutputStream bytes = new ByteArrayOutputStream();
 		OutBuffer out = new OutBuffer(bytes);
 		FormatTemplate template = parse("%(refname)");
