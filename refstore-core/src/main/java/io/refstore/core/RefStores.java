@@ -96,6 +96,11 @@ public final class RefStores {
 		}
 
 		@Override
+		public ObjectId tagTarget(ObjectId id) throws IOException {
+			return this.repository.objectDatabase().tagTarget(id);
+		}
+
+		@Override
 		public void close() {
 			// the repository owns the database and closes it
 		}

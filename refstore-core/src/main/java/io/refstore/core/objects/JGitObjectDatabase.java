@@ -63,6 +63,18 @@ final class JGitObjectDatabase implements ObjectDatabase {
 		}
 	}
 
+	@Override
+	public ObjectId tagTarget(ObjectId id) throws IOException {
+		try (ObjectReader reader = this.directory.newReader()) {
+			ObjectLoader loader = open(reader, id);
+			if (loader == null || loader.getType() != Constants.OBJ_TAG) {
+				return null;
+			}
+			byte[] content = loader.getCachedBytes();
+			return TagObjects.target(id, content).object();
+		}
+	}
+
 	private static ObjectLoader open(ObjectReader reader, ObjectId id) throws IOException {
 		try {
 			return reader.open(toJGit(id));
