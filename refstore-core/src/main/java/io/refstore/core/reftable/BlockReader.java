@@ -318,8 +318,8 @@ final class BlockReader {
 				throw corrupt("restart point at a record with prefix length " + prefix + " (must be 0)");
 			}
 		}
-		if (prefix > this.lastKeyLength) {
-			throw corrupt("prefix length " + prefix + " is longer than the previous key (" + this.lastKeyLength + " bytes)");
+		if (Long.compareUnsigned(prefix, this.lastKeyLength) > 0) {
+			throw corrupt("prefix length " + Long.toUnsignedString(prefix) + " is longer than the previous key (" + this.lastKeyLength + " bytes)");
 		}
 		long tag = readVarint();
 		int suffix = length(tag >>> 3);
