@@ -171,6 +171,20 @@ class ReftableCorruptionTest {
 	}
 
 	@Test
+	void blockWhoseFirstKeyDoesNotFollowThePreviousBlock() {
+		byte[] table = ReftableReaderTest.sequentialTable(20, 256, false);
+		// the second block starts with a full key: make "refs/heads/branch-..." read "refs/heads/aranch-..."
+		int at = 256;
+		while (!new String(table, at, 6, StandardCharsets.US_ASCII).equals("branch")) {
+			at++;
+		}
+		table[at] = 'a';
+		CorruptRefStoreException ex = readAll(table);
+		assertThat(ex).hasMessageContaining("is not greater than the last key of the block before it");
+		assertThat(ex.position()).isEqualTo(256);
+	}
+
+	@Test
 	void unknownValueType() {
 		byte[] table = compacted();
 		table[0x1d] = 0x27;
