@@ -8,8 +8,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 
-import io.refstore.core.files.FilesOptions;
-import io.refstore.core.files.FilesRefStore;
+import io.refstore.core.RefStores;
 import io.refstore.core.objects.ObjectDatabase;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.RefStore;
@@ -82,14 +81,8 @@ final class CommandContext implements AutoCloseable {
 		return repository().objectDatabase();
 	}
 
-	private static RefStore openRefStore(Repository repo) throws IOException, CommandFailure {
-		if (repo.refFormat() != RefFormat.FILES) {
-			throw CommandFailure.fatal("the " + repo.refFormat().configName() + " ref storage format of "
-					+ repo.gitDir() + " is not supported by this refstore yet");
-		}
-		return new FilesRefStore(new FilesOptions(repo.gitDir(), repo.commonDir(), repo.hashAlgorithm(),
-				repo.reflogPolicy(), repo.filesRefLockTimeout(), repo.packedRefsTimeout(), false,
-				repo.objectDatabase(), repo::committer));
+	private static RefStore openRefStore(Repository repo) throws IOException {
+		return RefStores.open(repo);
 	}
 
 	/**
