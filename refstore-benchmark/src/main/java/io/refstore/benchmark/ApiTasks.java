@@ -11,6 +11,9 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
 
+import io.refstore.core.migrate.FormatMigrator;
+import io.refstore.core.migrate.MigrationOptions;
+import io.refstore.core.migrate.MigrationReport;
 import io.refstore.core.objects.ObjectDatabase;
 import io.refstore.core.objects.ObjectDatabase.ObjectType;
 import io.refstore.core.ref.DirectRef;
@@ -18,6 +21,7 @@ import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefCursor;
+import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.RefQuery;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.repo.Repository;
@@ -131,6 +135,19 @@ final class ApiTasks {
 					throw new IOException("the transaction of " + input + " was rejected: "
 							+ result.firstRejection().map(Object::toString).orElse("no reason given"));
 				}
+			}
+		};
+	}
+
+	/** {@code refs migrate --ref-format=<target>}: the whole migration, swap included. */
+	static Operation.ApiTask migrate(RefFormat target) {
+		return (repo, env, out) -> {
+			try (Repository repository = Repository.open(repo, env)) {
+				MigrationReport report = new FormatMigrator(repository).migrate(MigrationOptions.to(target));
+				if (!report.swapped()) {
+					throw new IOException("the migration of " + repo + " to " + target + " did not swap: " + report);
+				}
+				out.write((report.refs() + " refs\n").getBytes(StandardCharsets.US_ASCII));
 			}
 		};
 	}

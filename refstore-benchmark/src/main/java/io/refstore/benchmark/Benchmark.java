@@ -3,7 +3,6 @@ package io.refstore.benchmark;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -12,7 +11,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 import io.refstore.core.testing.GitCli;
 
@@ -22,7 +20,7 @@ import io.refstore.core.testing.GitCli;
  * writes it to {@code <work>/results-<refs>.md}. See README's "Benchmark" section for the command.
  *
  * <pre>
- * java -jar refstore-benchmark.jar [--refs N] [--runs R] [--work DIR] [--cli-jar JAR] [--only ID,...]
+ * java -jar refstore-benchmark.jar [--refs N] [--runs R] [--work DIR] [--launcher REFSTORE] [--only ID,...]
  * </pre>
  *
  * <p>Exit codes: 0 when every side ran and agreed with git, 1 when one failed or differed (the table says
@@ -64,11 +62,7 @@ public final class Benchmark {
 
 	private static int run(BenchmarkOptions options, PrintStream log) throws IOException {
 		String git = GitCli.reftable().command().get(0);
-		Path cliJar = (options.cliJar() != null) ? options.cliJar() : defaultCliJar();
-		if (!Files.isRegularFile(cliJar)) {
-			throw new IllegalStateException("the refstore command jar " + cliJar + " is missing: build it with "
-					+ "./mvnw -q -DskipTests package, or name it with --cli-jar");
-		}
+		Launcher launcher = Launcher.find(options.launcher());
 		Path scratch = options.work().resolve("scratch");
 		RepoFiles.deleteTree(scratch);
 		Files.createDirectories(scratch);
@@ -78,20 +72,20 @@ public final class Benchmark {
 			log.println("no " + Processes.GNU_TIME + " (apt-get install time): peak RSS is not measured");
 		}
 		Processes processes = new Processes(env, Processes.gnuTimeAvailable(), scratch);
-		List<String> refstore = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto", "-jar", cliJar.toString());
 		String before = RunInfo.loadAverage();
 		CorpusRepos repos = CorpusRepos.prepare(options.work(), new RefCorpus(options.refs()), processes, git, log);
 		List<Operation> operations = selected(Suite.operations(repos, options.refs()), options);
+		String archive = launcher.prime(processes, repos.files(), scratch);
 		String migrateMissing = operations.stream().anyMatch((op) -> op.id().startsWith("migrate/"))
-				? Suite.migrateMissing(processes, List.of(git), refstore, repos, scratch) : null;
-		OperationRunner runner = new OperationRunner(processes, List.of(git), refstore, scratch, options.runs(), log);
+				? Suite.migrateMissing(processes, List.of(git), launcher.command(), repos, scratch) : null;
+		OperationRunner runner = new OperationRunner(processes, List.of(git), launcher.command(), scratch,
+				options.runs(), log);
 		List<OperationResult> results = new ArrayList<>();
 		for (Operation operation : operations) {
 			String missing = operation.id().startsWith("migrate/") ? migrateMissing : null;
 			results.add(runner.run(operation, missing));
 		}
-		String report = RunInfo.header(options, processes, git, cliJar, before, Instant.now())
+		String report = RunInfo.header(options, processes, git, launcher, archive, before, Instant.now())
 				+ ResultTable.render(results) + RunInfo.footer(results);
 		System.out.print(report);
 		Path file = options.work().resolve("results-" + options.refs() + ".md");
@@ -112,34 +106,6 @@ public final class Benchmark {
 			}
 		}
 		return operations.stream().filter((op) -> options.selected(op.id())).toList();
-	}
-
-	/** {@code refstore-core/target/refstore-core-*-cli.jar} in the checkout holding this class's jar. */
-	private static Path defaultCliJar() {
-		Path root;
-		try {
-			// .../refstore-benchmark/target/refstore-benchmark.jar or .../refstore-benchmark/target/classes
-			Path location = Path.of(Benchmark.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-			root = location.getParent().getParent().getParent();
-		}
-		catch (URISyntaxException | NullPointerException ex) {
-			throw new IllegalStateException("cannot tell where this jar is; name the command jar with --cli-jar", ex);
-		}
-		Path target = root.resolve("refstore-core").resolve("target");
-		if (Files.isDirectory(target)) {
-			try (Stream<Path> files = Files.list(target)) {
-				List<Path> jars = files.filter((f) -> f.getFileName().toString().matches("refstore-core-.*-cli\\.jar"))
-					.sorted()
-					.toList();
-				if (!jars.isEmpty()) {
-					return jars.get(jars.size() - 1);
-				}
-			}
-			catch (IOException ex) {
-				throw new UncheckedIOException("cannot list " + target, ex);
-			}
-		}
-		return target.resolve("refstore-core-<version>-cli.jar");
 	}
 
 }

@@ -13,11 +13,12 @@ import java.util.Set;
  * @param runs timed runs per operation and side; slow operations use at most 3 (default 5)
  * @param work where the generated repositories are cached and the results are written (default
  * {@code ${java.io.tmpdir}/refstore-bench})
- * @param cliJar the refstore command jar, or {@code null} to look for it beside the benchmark jar
+ * @param launcher the {@code refstore} launcher script, or {@code null} for the one of the checkout that holds
+ * the benchmark jar
  * @param only the operation ids to run, empty for all
  * @param help whether {@code --help} was given
  */
-record BenchmarkOptions(int refs, int runs, Path work, Path cliJar, Set<String> only, boolean help) {
+record BenchmarkOptions(int refs, int runs, Path work, Path launcher, Set<String> only, boolean help) {
 
 	static final int DEFAULT_REFS = 1_000_000;
 
@@ -27,15 +28,15 @@ record BenchmarkOptions(int refs, int runs, Path work, Path cliJar, Set<String> 
 	static final int MIN_REFS = 100;
 
 	static final String USAGE = """
-			usage: java -jar refstore-benchmark.jar [--refs <n>] [--runs <r>] [--work <dir>] [--cli-jar <jar>]
+			usage: java -jar refstore-benchmark.jar [--refs <n>] [--runs <r>] [--work <dir>] [--launcher <refstore>]
 			                                        [--only <id>[,<id>...]]
 
 			  --refs <n>      refs per repository (default 1000000, at least 100)
 			  --runs <r>      timed runs per operation and side, medians reported (default 5; slow ones at most 3)
 			  --work <dir>    cache of generated repositories and where results-<n>.md goes
 			                  (default ${java.io.tmpdir}/refstore-bench)
-			  --cli-jar <jar> the refstore command jar (default: refstore-core/target/refstore-core-*-cli.jar
-			                  of the checkout that holds this jar)
+			  --launcher <refstore>  the refstore launcher script to time (default: ./refstore of the checkout
+			                  that holds this jar; it runs that checkout's refstore-core/target/*-cli.jar)
 			  --only <ids>    run only these operations (ids as printed in the first column)
 			""";
 
@@ -47,13 +48,13 @@ record BenchmarkOptions(int refs, int runs, Path work, Path cliJar, Set<String> 
 		int refs = DEFAULT_REFS;
 		int runs = DEFAULT_RUNS;
 		Path work = Path.of(System.getProperty("java.io.tmpdir"), "refstore-bench");
-		Path cliJar = null;
+		Path launcher = null;
 		Set<String> only = new LinkedHashSet<>();
 		for (int i = 0; i < args.size(); i++) {
 			String arg = args.get(i);
 			String name = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
 			if (name.equals("-h") || name.equals("--help")) {
-				return new BenchmarkOptions(refs, runs, work, cliJar, only, true);
+				return new BenchmarkOptions(refs, runs, work, launcher, only, true);
 			}
 			String value;
 			if (arg.contains("=")) {
@@ -69,12 +70,12 @@ record BenchmarkOptions(int refs, int runs, Path work, Path cliJar, Set<String> 
 				case "--refs" -> refs = positive(name, value, MIN_REFS);
 				case "--runs" -> runs = positive(name, value, 1);
 				case "--work" -> work = Path.of(value);
-				case "--cli-jar" -> cliJar = Path.of(value);
+				case "--launcher" -> launcher = Path.of(value).toAbsolutePath();
 				case "--only" -> only.addAll(ids(value));
 				default -> throw new IllegalArgumentException("unknown option " + name);
 			}
 		}
-		return new BenchmarkOptions(refs, runs, work.toAbsolutePath().normalize(), cliJar, Set.copyOf(only), false);
+		return new BenchmarkOptions(refs, runs, work.toAbsolutePath().normalize(), launcher, Set.copyOf(only), false);
 	}
 
 	/** Whether the operation with this id is to run. */

@@ -21,24 +21,35 @@ import java.util.Map;
  * @param check how the outcome is compared with git's
  * @param expectedFormat for {@link Check#REFS}: the ref format the repository must have afterwards
  * @param api the core API doing the same work, or {@code null} where there is none
+ * @param env variables added to both processes' environment
  */
 record Operation(String id, String label, Weight weight, Path repo, boolean mutates, List<String> gitArgs,
-		List<String> refstoreArgs, Path stdin, Check check, String expectedFormat, ApiTask api) {
+		List<String> refstoreArgs, Path stdin, Check check, String expectedFormat, ApiTask api,
+		Map<String, String> env) {
 
 	Operation {
 		gitArgs = List.copyOf(gitArgs);
 		refstoreArgs = List.copyOf(refstoreArgs);
+		env = Map.copyOf(env);
+	}
+
+	/** Process start-up: each side runs a command that does no work. */
+	static Operation startup(String id, String label, Path repo, List<String> gitArgs, List<String> refstoreArgs,
+			Map<String, String> env) {
+		return new Operation(id, label, Weight.FAST, repo, false, gitArgs, refstoreArgs, null, Check.NONE, null, null,
+				env);
 	}
 
 	/** A read-only operation whose printed output must equal git's, byte for byte. */
 	static Operation read(String id, String label, Weight weight, Path repo, List<String> args, ApiTask api) {
-		return new Operation(id, label, weight, repo, false, args, args, null, Check.OUTPUT, null, api);
+		return new Operation(id, label, weight, repo, false, args, args, null, Check.OUTPUT, null, api, Map.of());
 	}
 
 	/** A mutating operation whose resulting refs must equal git's. */
 	static Operation write(String id, String label, Weight weight, Path repo, List<String> args, Path stdin,
 			String expectedFormat, ApiTask api) {
-		return new Operation(id, label, weight, repo, true, args, args, stdin, Check.REFS, expectedFormat, api);
+		return new Operation(id, label, weight, repo, true, args, args, stdin, Check.REFS, expectedFormat, api,
+				Map.of());
 	}
 
 	/** How often an operation runs, by how long one run takes. */

@@ -31,7 +31,7 @@ record OperationResult(Operation operation, Side git, Side process, Side command
 			wallNanos = List.copyOf(wallNanos);
 		}
 
-		/** A side that did not run, and why. */
+		/** A side that did not run, and why ({@code null}: it has nothing to run). */
 		static Side missing(String why) {
 			return new Side(List.of(), -1, -1, -1, why);
 		}

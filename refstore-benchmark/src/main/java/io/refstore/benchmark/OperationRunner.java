@@ -71,10 +71,13 @@ final class OperationRunner {
 			return new OperationResult(operation, processes[0], Side.missing(why), Side.missing(why),
 					Side.missing(why));
 		}
+		if (operation.check() == Operation.Check.NONE) {
+			// start-up has no in-process counterpart: the benchmark JVM has started already
+			return new OperationResult(operation, processes[0], processes[1], Side.missing(null), Side.missing(null));
+		}
 		Side command = (refstoreMissing != null) ? Side.missing(refstoreMissing)
-				: (operation.check() == Operation.Check.NONE) ? Side.missing("no in-process equivalent")
-						: inProcess(operation, plan, (repo, out) -> runCommand(operation, repo, out));
-		Side api = (operation.api() == null) ? Side.missing("no core API for it yet")
+				: inProcess(operation, plan, (repo, out) -> runCommand(operation, repo, out));
+		Side api = (operation.api() == null) ? Side.missing("no core API for it")
 				: inProcess(operation, plan, (repo, out) -> operation.api().run(repo, this.processes.env(), out));
 		return new OperationResult(operation, processes[0], processes[1], command, api);
 	}
@@ -117,7 +120,7 @@ final class OperationRunner {
 		Path out = this.scratch.resolve(name + "-out.txt");
 		List<String> command = new ArrayList<>(executable);
 		command.addAll(args);
-		Processes.Measured measured = this.processes.measure(command, repo, operation.stdin(), out);
+		Processes.Measured measured = this.processes.measure(command, repo, operation.stdin(), out, operation.env());
 		if (measured.exitCode() != 0) {
 			into.stop("exit " + measured.exitCode() + ": " + measured.stderr());
 		}

@@ -67,9 +67,10 @@ final class Processes {
 	 * @param dir the working directory
 	 * @param stdin a file for standard input, or {@code null} for none
 	 * @param stdout where standard output goes (a file, so that printing a million refs costs both sides the same)
+	 * @param extraEnv variables to add for this command
 	 * @return wall time, peak RSS (or -1 without GNU time), exit code and the end of standard error
 	 */
-	Measured measure(List<String> command, Path dir, Path stdin, Path stdout) {
+	Measured measure(List<String> command, Path dir, Path stdin, Path stdout, Map<String, String> extraEnv) {
 		List<String> cmd = new ArrayList<>();
 		Path rssFile = this.scratch.resolve("time.txt");
 		if (this.measureRss) {
@@ -79,6 +80,7 @@ final class Processes {
 		try {
 			Path stderr = Files.createTempFile(this.scratch, "stderr", ".txt");
 			ProcessBuilder builder = builder(cmd, dir).redirectOutput(stdout.toFile()).redirectError(stderr.toFile());
+			builder.environment().putAll(extraEnv);
 			builder.redirectInput((stdin != null) ? ProcessBuilder.Redirect.from(stdin.toFile())
 					: ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
 			long start = System.nanoTime();
@@ -97,6 +99,11 @@ final class Processes {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException("interrupted while running " + command, ex);
 		}
+	}
+
+	/** {@link #measure(List, Path, Path, Path, Map)} in the common environment. */
+	Measured measure(List<String> command, Path dir, Path stdin, Path stdout) {
+		return measure(command, dir, stdin, stdout, Map.of());
 	}
 
 	/**

@@ -40,7 +40,7 @@ final class ResultTable {
 					time(result.command(), "refstore command in-process", op, notes), ratio(result.command(), git),
 					time(result.api(), "core API", op, notes), ratio(result.api(), git), rss(git), rss(result.process()),
 					bytes(result.command().heapPeakBytes()),
-					bytes(result.command().allocatedBytes()) + " / " + bytes(result.api().allocatedBytes()) });
+					allocations(result) });
 		}
 		if (!notes.isEmpty()) {
 			out.append('\n');
@@ -75,6 +75,12 @@ final class ResultTable {
 		return out.toString();
 	}
 
+	private static String allocations(OperationResult result) {
+		long command = result.command().allocatedBytes();
+		long api = result.api().allocatedBytes();
+		return (command < 0 && api < 0) ? "" : bytes(command) + " / " + bytes(api);
+	}
+
 	private static void row(StringBuilder out, String[] cells) {
 		out.append('|');
 		for (String cell : cells) {
@@ -84,7 +90,7 @@ final class ResultTable {
 	}
 
 	private static String time(Side side, String what, Operation op, List<String> notes) {
-		String text = side.measured() ? millis(side.medianNanos()) : "n/a";
+		String text = side.measured() ? millis(side.medianNanos()) : (side.problem() == null) ? "—" : "n/a";
 		if (side.problem() != null) {
 			notes.add("`" + op.id() + "`, " + what + ": " + side.problem().replace('\n', ' '));
 			text += " [" + notes.size() + "]" + (side.measured() ? " ✗" : "");

@@ -28,15 +28,16 @@ final class RunInfo {
 	}
 
 	/** The Markdown title and the run's facts. */
-	static String header(BenchmarkOptions options, Processes processes, String git, Path cliJar, String loadBefore,
-			Instant finished) {
+	static String header(BenchmarkOptions options, Processes processes, String git, Launcher launcher,
+			String archive, String loadBefore, Instant finished) {
 		StringBuilder out = new StringBuilder();
 		out.append("# refstore vs git: ").append(options.refs()).append(" refs\n\n");
 		out.append("- finished ").append(finished.truncatedTo(ChronoUnit.SECONDS)).append("; runs per side: ")
 			.append(options.runs()).append(" (fast operations at least 15, slow ones at most 3), medians shown\n");
 		out.append("- git: `").append(git).append("` (").append(quiet(processes, List.of(git, "version"))).append(")\n");
-		out.append("- refstore: `").append(cliJar.getFileName()).append("` of checkout ").append(checkout(processes, git, cliJar))
-			.append(", run as `./refstore` runs it (`java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xshare:auto -jar`)\n");
+		out.append("- refstore: `").append(launcher.script()).append("` running `").append(launcher.jar().getFileName())
+			.append("` of checkout ").append(checkout(processes, git, launcher.script()))
+			.append("; class-data archive: ").append(archive).append('\n');
 		out.append("- Java ").append(System.getProperty("java.vm.version")).append(" (").append(System.getProperty("java.vm.name"))
 			.append("), ").append(Runtime.getRuntime().availableProcessors()).append(" CPUs, benchmark heap max ")
 			.append(ResultTable.bytes(Runtime.getRuntime().maxMemory())).append('\n');
@@ -67,14 +68,8 @@ final class RunInfo {
 		return out.toString();
 	}
 
-	private static String checkout(Processes processes, String git, Path cliJar) {
-		Path root = cliJar.toAbsolutePath().getParent();
-		for (int i = 0; i < 2 && root != null; i++) {
-			root = root.getParent();
-		}
-		if (root == null) {
-			return "unknown";
-		}
+	private static String checkout(Processes processes, String git, Path launcher) {
+		Path root = launcher.getParent();
 		String head = quiet(processes, List.of(git, "-C", root.toString(), "rev-parse", "--short", "HEAD"));
 		String dirty = quiet(processes, List.of(git, "-C", root.toString(), "status", "--porcelain", "-uno"));
 		return head + (dirty.isEmpty() || head.equals("unknown") ? "" : " (with uncommitted changes)");

@@ -7,8 +7,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import io.refstore.benchmark.Operation.Weight;
+import io.refstore.core.ref.RefFormat;
 
 /**
  * The operations the benchmark measures, in the order it runs them: process start-up, then for each format
@@ -31,8 +33,11 @@ final class Suite {
 	/** Every operation on {@code repos}. */
 	static List<Operation> operations(CorpusRepos repos, int refs) {
 		List<Operation> operations = new ArrayList<>();
-		operations.add(new Operation(STARTUP_ID, "process start-up: `git version`, `refstore -h`", Weight.FAST,
-				repos.files(), false, List.of("version"), List.of("-h"), null, Operation.Check.NONE, null, null));
+		operations.add(Operation.startup(STARTUP_ID, "process start-up: `git version`, `refstore -h`", repos.files(),
+				List.of("version"), List.of("-h"), Map.of()));
+		operations.add(Operation.startup(STARTUP_ID + "/no-cds",
+				"process start-up without the launcher's class-data archive (`REFSTORE_CDS=0`)", repos.files(),
+				List.of("version"), List.of("-h"), Map.of("REFSTORE_CDS", "0")));
 		for (String format : FORMATS) {
 			Path full = repos.full(format);
 			String other = format.equals("files") ? "reftable" : "files";
@@ -54,7 +59,8 @@ final class Suite {
 					repos.empty(format), List.of("update-ref", "--stdin"), repos.createInput(), format,
 					ApiTasks.updateRefs(repos.createInput())));
 			operations.add(Operation.write("migrate/" + format, format + " → " + other + ": `refs migrate`",
-					Weight.SLOW, full, List.of("refs", "migrate", "--ref-format=" + other), null, other, null));
+					Weight.SLOW, full, List.of("refs", "migrate", "--ref-format=" + other), null, other,
+					ApiTasks.migrate(RefFormat.fromConfigName(other))));
 		}
 		return operations;
 	}
