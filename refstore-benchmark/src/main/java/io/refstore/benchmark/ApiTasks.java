@@ -31,9 +31,10 @@ import io.refstore.core.txn.TransactionResult;
 
 /**
  * The benchmark's operations done through the core API ({@link Repository}, {@link RefStore},
- * {@link RefCursor}, {@link RefTransaction}) instead of the command, printing the same bytes as git so that
- * the harness can check them. Each task opens the repository and its store itself, as a command would.
- * Stateless and thread-safe.
+ * {@link RefCursor}, {@link RefTransaction}, {@link FormatMigrator}) instead of the command, doing the work git
+ * does (such as checking that each listed object exists) and printing the same bytes, so that the harness can
+ * check them. Each task opens the repository and its store itself, as a command would. Stateless and
+ * thread-safe.
  */
 final class ApiTasks {
 
@@ -61,10 +62,7 @@ final class ApiTasks {
 				while (cursor.next()) {
 					ObjectId id = cursor.isSymbolic() ? resolve(refs, cursor).id()
 							: ObjectId.fromRaw(hash, cursor.idBuffer(), 0);
-					ObjectType type = objects.type(id);
-					if (type == null) {
-						throw new IOException("missing object " + id.name() + " for " + cursor.name());
-					}
+					ObjectType type = requireObject(objects, id, cursor.name());
 					id.copyHexTo(hex, 0);
 					out.write(hex);
 					out.write(' ');
@@ -84,15 +82,15 @@ final class ApiTasks {
 					RefStore refs = repository.refStore();
 					RefCursor cursor = refs.refs(RefQuery.ALL);
 					OutputStream out = new BufferedOutputStream(new NonClosing(sink), 1 << 16)) {
-				byte[] hex = new byte[refs.hashAlgorithm().hexLength()];
-				int raw = refs.hashAlgorithm().rawLength();
+				ObjectDatabase objects = repository.objectDatabase();
+				HashAlgorithm hash = refs.hashAlgorithm();
+				byte[] hex = new byte[hash.hexLength()];
 				while (cursor.next()) {
-					if (cursor.isSymbolic()) {
-						resolve(refs, cursor).id().copyHexTo(hex, 0);
-					}
-					else {
-						ObjectId.encodeHex(cursor.idBuffer(), 0, raw, hex, 0);
-					}
+					ObjectId id = cursor.isSymbolic() ? resolve(refs, cursor).id()
+							: ObjectId.fromRaw(hash, cursor.idBuffer(), 0);
+					// git show-ref refuses a ref whose object is missing, so it looks every object up
+					requireObject(objects, id, cursor.name());
+					id.copyHexTo(hex, 0);
 					out.write(hex);
 					out.write(' ');
 					out.write(cursor.nameBuffer(), 0, cursor.nameLength());
@@ -110,6 +108,7 @@ final class ApiTasks {
 				if (ref.isEmpty() || !(ref.get() instanceof DirectRef direct)) {
 					throw new IOException("'" + name + "' - not a valid ref in " + repo);
 				}
+				requireObject(repository.objectDatabase(), direct.id(), name);
 				out.write((direct.id().name() + " " + name + "\n").getBytes(StandardCharsets.UTF_8));
 			}
 		};
@@ -165,6 +164,14 @@ final class ApiTasks {
 			case "delete" -> RefUpdate.delete(name, id);
 			default -> throw new IllegalArgumentException(input + ": unknown verb in: " + line);
 		};
+	}
+
+	private static ObjectType requireObject(ObjectDatabase objects, ObjectId id, String name) throws IOException {
+		ObjectType type = objects.type(id);
+		if (type == null) {
+			throw new IOException("bad ref " + name + " (" + id.name() + "): the object does not exist");
+		}
+		return type;
 	}
 
 	private static DirectRef resolve(RefStore refs, RefCursor cursor) throws IOException {

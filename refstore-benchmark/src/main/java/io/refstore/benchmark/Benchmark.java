@@ -71,7 +71,7 @@ public final class Benchmark {
 		if (!Processes.gnuTimeAvailable()) {
 			log.println("no " + Processes.GNU_TIME + " (apt-get install time): peak RSS is not measured");
 		}
-		Processes processes = new Processes(env, Processes.gnuTimeAvailable(), scratch);
+		Processes processes = new Processes(env, Processes.gnuTimeAvailable(), scratch, options.timeout());
 		String before = RunInfo.loadAverage();
 		CorpusRepos repos = CorpusRepos.prepare(options.work(), new RefCorpus(options.refs()), processes, git, log);
 		List<Operation> operations = selected(Suite.operations(repos, options.refs()), options);

@@ -1,6 +1,7 @@
 package io.refstore.benchmark;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -15,14 +16,19 @@ import java.util.Set;
  * {@code ${java.io.tmpdir}/refstore-bench})
  * @param launcher the {@code refstore} launcher script, or {@code null} for the one of the checkout that holds
  * the benchmark jar
+ * @param timeout the longest one process run may take before it is killed and its side given up (default
+ * 30 minutes)
  * @param only the operation ids to run, empty for all
  * @param help whether {@code --help} was given
  */
-record BenchmarkOptions(int refs, int runs, Path work, Path launcher, Set<String> only, boolean help) {
+record BenchmarkOptions(int refs, int runs, Path work, Path launcher, Duration timeout, Set<String> only,
+		boolean help) {
 
 	static final int DEFAULT_REFS = 1_000_000;
 
 	static final int DEFAULT_RUNS = 5;
+
+	static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(30);
 
 	/** Fewer refs leave too few to delete and too little work to time. */
 	static final int MIN_REFS = 100;
@@ -37,6 +43,8 @@ record BenchmarkOptions(int refs, int runs, Path work, Path launcher, Set<String
 			                  (default ${java.io.tmpdir}/refstore-bench)
 			  --launcher <refstore>  the refstore launcher script to time (default: ./refstore of the checkout
 			                  that holds this jar; it runs that checkout's refstore-core/target/*-cli.jar)
+			  --timeout <min> kill a process run after this many minutes and give up that side of the
+			                  operation (default 30)
 			  --only <ids>    run only these operations (ids as printed in the first column)
 			""";
 
@@ -49,12 +57,13 @@ record BenchmarkOptions(int refs, int runs, Path work, Path launcher, Set<String
 		int runs = DEFAULT_RUNS;
 		Path work = Path.of(System.getProperty("java.io.tmpdir"), "refstore-bench");
 		Path launcher = null;
+		Duration timeout = DEFAULT_TIMEOUT;
 		Set<String> only = new LinkedHashSet<>();
 		for (int i = 0; i < args.size(); i++) {
 			String arg = args.get(i);
 			String name = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
 			if (name.equals("-h") || name.equals("--help")) {
-				return new BenchmarkOptions(refs, runs, work, launcher, only, true);
+				return new BenchmarkOptions(refs, runs, work, launcher, timeout, only, true);
 			}
 			String value;
 			if (arg.contains("=")) {
@@ -71,11 +80,13 @@ record BenchmarkOptions(int refs, int runs, Path work, Path launcher, Set<String
 				case "--runs" -> runs = positive(name, value, 1);
 				case "--work" -> work = Path.of(value);
 				case "--launcher" -> launcher = Path.of(value).toAbsolutePath();
+				case "--timeout" -> timeout = Duration.ofMinutes(positive(name, value, 1));
 				case "--only" -> only.addAll(ids(value));
 				default -> throw new IllegalArgumentException("unknown option " + name);
 			}
 		}
-		return new BenchmarkOptions(refs, runs, work.toAbsolutePath().normalize(), launcher, Set.copyOf(only), false);
+		return new BenchmarkOptions(refs, runs, work.toAbsolutePath().normalize(), launcher, timeout,
+				Set.copyOf(only), false);
 	}
 
 	/** Whether the operation with this id is to run. */

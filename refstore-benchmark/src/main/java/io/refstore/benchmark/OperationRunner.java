@@ -71,6 +71,10 @@ final class OperationRunner {
 			return new OperationResult(operation, processes[0], Side.missing(why), Side.missing(why),
 					Side.missing(why));
 		}
+		if (processes[1].problem() != null && processes[1].problem().startsWith("timed out")) {
+			Side skipped = Side.missing("not run, as the refstore process " + processes[1].problem());
+			return new OperationResult(operation, processes[0], processes[1], skipped, skipped);
+		}
 		if (operation.check() == Operation.Check.NONE) {
 			// start-up has no in-process counterpart: the benchmark JVM has started already
 			return new OperationResult(operation, processes[0], processes[1], Side.missing(null), Side.missing(null));
@@ -121,7 +125,10 @@ final class OperationRunner {
 		List<String> command = new ArrayList<>(executable);
 		command.addAll(args);
 		Processes.Measured measured = this.processes.measure(command, repo, operation.stdin(), out, operation.env());
-		if (measured.exitCode() != 0) {
+		if (measured.exitCode() == Processes.TIMED_OUT) {
+			into.stop(measured.stderr());
+		}
+		else if (measured.exitCode() != 0) {
 			into.stop("exit " + measured.exitCode() + ": " + measured.stderr());
 		}
 		else {

@@ -6,10 +6,12 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Starts git and the refstore command as whole processes with one fixed environment (no system or global
@@ -18,6 +20,9 @@ import java.util.Map;
  * Stateless apart from its configuration; thread-safe.
  */
 final class Processes {
+
+	/** The exit code recorded for a process killed because it ran too long. */
+	static final int TIMED_OUT = -1;
 
 	/** GNU time, whose {@code %M} is the peak resident set of the command in KiB. */
 	static final Path GNU_TIME = Path.of("/usr/bin/time");
@@ -29,10 +34,13 @@ final class Processes {
 	/** Where GNU time's report and captured error output go. */
 	private final Path scratch;
 
-	Processes(Map<String, String> env, boolean measureRss, Path scratch) {
+	private final Duration timeout;
+
+	Processes(Map<String, String> env, boolean measureRss, Path scratch, Duration timeout) {
 		this.env = Map.copyOf(env);
 		this.measureRss = measureRss;
 		this.scratch = scratch;
+		this.timeout = timeout;
 	}
 
 	/** The fixed environment every command of the benchmark runs with, on top of the inherited one. */
@@ -68,7 +76,8 @@ final class Processes {
 	 * @param stdin a file for standard input, or {@code null} for none
 	 * @param stdout where standard output goes (a file, so that printing a million refs costs both sides the same)
 	 * @param extraEnv variables to add for this command
-	 * @return wall time, peak RSS (or -1 without GNU time), exit code and the end of standard error
+	 * @return wall time, peak RSS (or -1 without GNU time), exit code and the end of standard error; after the
+	 * timeout, the process is killed and the exit code is {@link #TIMED_OUT}
 	 */
 	Measured measure(List<String> command, Path dir, Path stdin, Path stdout, Map<String, String> extraEnv) {
 		List<String> cmd = new ArrayList<>();
@@ -85,7 +94,15 @@ final class Processes {
 					: ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
 			long start = System.nanoTime();
 			Process process = builder.start();
-			int exit = process.waitFor();
+			if (!process.waitFor(this.timeout.toNanos(), TimeUnit.NANOSECONDS)) {
+				process.descendants().forEach(ProcessHandle::destroyForcibly);
+				process.destroyForcibly().waitFor();
+				Files.deleteIfExists(stderr);
+				Files.deleteIfExists(rssFile);
+				return new Measured(command, System.nanoTime() - start, -1, TIMED_OUT,
+						"timed out after " + this.timeout.toMinutes() + " min (--timeout)");
+			}
+			int exit = process.exitValue();
 			long wall = System.nanoTime() - start;
 			String err = tail(Files.readString(stderr, StandardCharsets.UTF_8));
 			Files.delete(stderr);
