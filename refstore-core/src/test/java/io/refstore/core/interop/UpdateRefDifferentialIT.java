@@ -1,0 +1,93 @@
+package io.refstore.core.interop;
+
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.refstore.core.testing.GitCli;
+import io.refstore.core.testing.TempRepo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The differential test of {@code update-ref --stdin}: seeded random transactions (creates, updates with and
+ * without old values, deletes, verifies, {@code option no-deref}, updates through {@code HEAD} and other
+ * symbolic refs, {@code start}/{@code prepare}/{@code commit}/{@code abort}, and transactions that must fail),
+ * interleaved with {@code symbolic-ref} and {@code pack-refs}, applied by git to twin A and by refstore to
+ * twin B. After every step both answer the same bytes and both twins hold the same ref files byte for byte;
+ * readers (git's and refstore's) of both twins are compared every few steps and at the end, with all reflogs
+ * and {@code git fsck}.
+ *
+ * <p>System properties: {@code refstore.seed} (the seed; printed on failure), {@code refstore.difftest.transactions}
+ * (at least this many in the main run), {@code refstore.difftest.twinB} ({@code refstore}, the default, or
+ * {@code git} to prove the harness with git on both twins), {@code refstore.difftest.symrefMessages}
+ * ({@code symbolic-ref -m}, default true).
+ */
+class UpdateRefDifferentialIT {
+
+	private static final long DEFAULT_SEED = 20240611L;
+
+	private final GitCli git = GitCli.system();
+
+	@Test
+	void refstoreWritesWhatGitWritesInARepositoryWithAWorkingTree(@TempDir Path dir) {
+		TempRepo a = TempRepo.init(this.git, dir.resolve("a"));
+		TempRepo b = TempRepo.init(this.git, dir.resolve("b"));
+		run(a, b, Integer.getInteger("refstore.difftest.transactions", 2000), 1);
+	}
+
+	@Test
+	void refstoreWritesWhatGitWritesInABareRepositoryLoggingEveryRef(@TempDir Path dir) {
+		TempRepo a = TempRepo.init(this.git, dir.resolve("a.git"), "--bare");
+		TempRepo b = TempRepo.init(this.git, dir.resolve("b.git"), "--bare");
+		run(a, b, Integer.getInteger("refstore.difftest.transactions", 2000) / 4, 2);
+	}
+
+	private void run(TempRepo a, TempRepo b, int transactions, long seedOffset) {
+		ObjectPool pool = ObjectPool.create(a, 48);
+		assertThat(ObjectPool.create(b, 48).sameAs(pool)).as("both twins hold the same objects").isTrue();
+		if (a.gitDir().equals(a.dir())) {
+			a.git("config", "core.logAllRefUpdates", "always");
+			b.git("config", "core.logAllRefUpdates", "always");
+		}
+		long seed = Long.getLong("refstore.seed", DEFAULT_SEED) + seedOffset;
+		boolean gitOnBoth = System.getProperty("refstore.difftest.twinB", "refstore").equals("git");
+		RefTool gitTool = RefTool.git(this.git);
+		RefTool toolB = gitOnBoth ? gitTool : RefTool.refstoreInProcess(this.git.env());
+		RefTool jarB = gitOnBoth ? gitTool : RefTool.refstoreJar();
+		DifferentialRun[] holder = new DifferentialRun[1];
+		Twins twins = new Twins(a, b, gitTool, gitOnBoth ? null : toolB,
+				() -> "seed " + seed + " (rerun with -Drefstore.seed=" + (seed - seedOffset) + "), "
+						+ holder[0].where());
+		boolean symrefMessages = Boolean.parseBoolean(System.getProperty("refstore.difftest.symrefMessages", "true"));
+		holder[0] = new DifferentialRun(twins, gitTool, toolB, jarB, pool, seed, symrefMessages, 4);
+		long start = System.nanoTime();
+		try {
+			holder[0].run(transactions);
+		}
+		finally {
+			report(holder[0], toolB, seed, start);
+		}
+		DifferentialRun.Counts counts = holder[0].counts();
+		assertThat(counts.transactions).isGreaterThanOrEqualTo(transactions);
+		assertThat(counts.failuresSeenGit).as("failures seen by git").isEqualTo(counts.failuresSeenB);
+		assertThat(counts.expectedFailures.values().stream().mapToInt(Integer::intValue).sum())
+			.as("failures expected").isEqualTo(counts.failuresSeenGit);
+	}
+
+	private static void report(DifferentialRun run, RefTool toolB, long seed, long start) {
+		long millis = (System.nanoTime() - start) / 1_000_000;
+		System.out.println("[UpdateRefDifferentialIT] seed " + seed + ", twin B by " + toolB.name() + ", "
+				+ run.counts() + ", " + millis + " ms");
+		if (!run.counts().stderrDifferences.isEmpty()) {
+			System.out.println("[UpdateRefDifferentialIT] first differences in error output (not failed on):");
+			run.counts().stderrDifferences.forEach((line) -> System.out.println("  " + line));
+		}
+		if (!run.counts().directoryDifferences.isEmpty()) {
+			System.out.println("[UpdateRefDifferentialIT] first directories found in one twin only (not failed on):");
+			run.counts().directoryDifferences.forEach((line) -> System.out.println("  " + line));
+		}
+	}
+
+}
