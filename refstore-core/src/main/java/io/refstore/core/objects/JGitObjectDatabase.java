@@ -1,0 +1,93 @@
+package io.refstore.core.objects;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+import org.eclipse.jgit.errors.MissingObjectException;
+import org.eclipse.jgit.internal.storage.file.ObjectDirectory;
+import org.eclipse.jgit.lib.Config;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.ObjectLoader;
+import org.eclipse.jgit.lib.ObjectReader;
+import org.eclipse.jgit.util.FS;
+
+import io.refstore.core.ref.HashAlgorithm;
+import io.refstore.core.ref.ObjectId;
+
+/**
+ * The object database of a SHA-1 repository, read through JGit's object directory (loose objects, packs,
+ * alternates). Only JGit's object storage is opened, never its ref database or repository. Safe for use by
+ * several threads: each call uses its own JGit reader.
+ */
+final class JGitObjectDatabase implements ObjectDatabase {
+
+	private final ObjectDirectory directory;
+
+	JGitObjectDatabase(Path objectsDir) throws IOException {
+		// an empty Config gives JGit's defaults for pack windows; the repository's config is not JGit's to read
+		this.directory = new ObjectDirectory(new Config(), objectsDir.toFile(), null, FS.DETECTED, null);
+	}
+
+	@Override
+	public ObjectType type(ObjectId id) throws IOException {
+		try (ObjectReader reader = this.directory.newReader()) {
+			return typeOf(reader.open(toJGit(id)).getType(), id);
+		}
+		catch (MissingObjectException ex) {
+			return null;
+		}
+	}
+
+	@Override
+	public ObjectId peel(ObjectId id) throws IOException {
+		try (ObjectReader reader = this.directory.newReader()) {
+			ObjectId current = id;
+			for (int depth = 0; depth <= ObjectDatabases.MAX_TAG_DEPTH; depth++) {
+				ObjectLoader loader = open(reader, current);
+				if (loader == null || loader.getType() != Constants.OBJ_TAG) {
+					return (loader == null || depth == 0) ? null : current;
+				}
+				byte[] content = loader.getCachedBytes();
+				current = TagObjects.target(current, content, content.length);
+			}
+			throw ObjectDatabases.tooDeep(id);
+		}
+	}
+
+	private static ObjectLoader open(ObjectReader reader, ObjectId id) throws IOException {
+		try {
+			return reader.open(toJGit(id));
+		}
+		catch (MissingObjectException ex) {
+			return null;
+		}
+	}
+
+	private static org.eclipse.jgit.lib.ObjectId toJGit(ObjectId id) {
+		if (id.algorithm() != HashAlgorithm.SHA1) {
+			throw new IllegalArgumentException("not a sha1 object id: " + id);
+		}
+		return org.eclipse.jgit.lib.ObjectId.fromRaw(id.toRaw());
+	}
+
+	private static ObjectType typeOf(int jgitType, ObjectId id) throws CorruptObjectException {
+		return switch (jgitType) {
+			case Constants.OBJ_COMMIT -> ObjectType.COMMIT;
+			case Constants.OBJ_TREE -> ObjectType.TREE;
+			case Constants.OBJ_BLOB -> ObjectType.BLOB;
+			case Constants.OBJ_TAG -> ObjectType.TAG;
+			default -> throw new CorruptObjectException(null, "object " + id + " has unknown type " + jgitType);
+		};
+	}
+
+	@Override
+	public void close() {
+		this.directory.close();
+	}
+
+	@Override
+	public String toString() {
+		return "JGitObjectDatabase[" + this.directory.getDirectory() + "]";
+	}
+
+}

@@ -1,0 +1,275 @@
+package io.refstore.core.repo;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+import io.refstore.core.RefStores;
+import io.refstore.core.objects.ObjectDatabase;
+import io.refstore.core.objects.ObjectDatabases;
+import io.refstore.core.ref.HashAlgorithm;
+import io.refstore.core.ref.PersonIdent;
+import io.refstore.core.ref.RefFormat;
+import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.ReflogPolicy;
+
+/**
+ * An opened git repository: where its directories are, its checked format, its configuration, and (opened
+ * on first use) its object database. Opening reads the config files once; the values returned here are a
+ * snapshot of that moment. Safe for use by several threads.
+ * <p>
+ * Ref storage is not reached through this class yet; the ref backends open on top of {@link #gitDir()},
+ * {@link #commonDir()} and {@link #refFormat()}.
+ */
+public final class Repository implements Closeable {
+
+	/**
+	 * The timeout returned for a negative {@code core.filesRefLockTimeout} or {@code core.packedRefsTimeout}
+	 * ("wait forever"): 100 years, small enough that {@link Duration#toNanos()} does not overflow.
+	 */
+	public static final Duration WAIT_FOREVER = Duration.ofDays(36_500);
+
+	private final RepositoryLocator.Location location;
+
+	private final Optional<Path> workTree;
+
+	private final boolean bare;
+
+	private final GitConfig config;
+
+	private final RepositoryFormat format;
+
+	private final RepositorySettings settings;
+
+	private final Map<String, String> env;
+
+	private final Clock clock;
+
+	private ObjectDatabase objectDatabase;
+
+	private boolean closed;
+
+	private Repository(RepositoryLocator.Location location, GitConfig config, RepositoryFormat format,
+			Map<String, String> env, Clock clock) throws ConfigException {
+		this.location = location;
+		this.config = config;
+		this.format = format;
+		this.env = Map.copyOf(env);
+		this.clock = clock;
+		this.bare = isBare(location, config);
+		this.workTree = this.bare ? Optional.empty() : Optional.ofNullable(findWorkTree(location, config));
+		this.settings = RepositorySettings.of(config, this.bare);
+	}
+
+	/**
+	 * Opens the repository at or above {@code start} with the process environment. See
+	 * {@link #open(Path, Map)}.
+	 */
+	public static Repository open(Path start) throws IOException {
+		return open(start, System.getenv());
+	}
+
+	/**
+	 * Opens the repository at or above {@code start}, like {@code git -C start}: a working tree or any
+	 * directory inside it, a {@code .git} directory, a bare repository, a linked worktree (its {@code .git}
+	 * file reading {@code gitdir: ...} and the {@code commondir} file of its git directory are followed).
+	 * {@code GIT_DIR} and {@code GIT_WORK_TREE} are not consulted.
+	 * @param start where to start looking
+	 * @param env the environment to use instead of the process's: config file locations
+	 * ({@code GIT_CONFIG_NOSYSTEM}, {@code GIT_CONFIG_GLOBAL}, {@code HOME}, ...), the committer
+	 * ({@code GIT_COMMITTER_NAME}, {@code GIT_COMMITTER_EMAIL}, {@code GIT_COMMITTER_DATE}) and {@code TZ}
+	 * @return the repository, to be closed by the caller
+	 * @throws NotARepositoryException if no repository is found, naming the path
+	 * @throws UnsupportedRepositoryException if the repository's format version or an extension is not
+	 * supported, naming the config key and value
+	 * @throws ConfigException if a config file or a value this class reads is malformed
+	 * @throws IOException if the files cannot be read
+	 */
+	public static Repository open(Path start, Map<String, String> env) throws IOException {
+		return open(start, env, Clock.systemUTC());
+	}
+
+	static Repository open(Path start, Map<String, String> env, Clock clock) throws IOException {
+		RepositoryLocator.Location location = RepositoryLocator.locate(start);
+		GitConfig own = ConfigFiles.repositoryLevel(location.commonDir());
+		// like git, only the repository's own file declares its format
+		RepositoryFormat format = RepositoryFormat.of(own);
+		GitConfig config = ConfigFiles.userLevels(env).with(own);
+		if (format.worktreeConfig()) {
+			config = config.with(ConfigFiles.worktreeLevel(location.gitDir()));
+		}
+		return new Repository(location, config, format, env, clock);
+	}
+
+	private static boolean isBare(RepositoryLocator.Location location, GitConfig config) throws ConfigException {
+		Optional<Boolean> bare = RepositorySettings.bool(config, "core", "bare");
+		// without core.bare, git calls a repository bare unless it was reached through a .git entry
+		return bare.orElse(location.checkout() == null);
+	}
+
+	private static Path findWorkTree(RepositoryLocator.Location location, GitConfig config) throws ConfigException {
+		Path gitDir = location.gitDir();
+		Optional<String> configured = config.getString("core", null, "worktree");
+		if (configured.isPresent() && gitDir.equals(location.commonDir())) {
+			return gitDir.resolve(configured.get()).normalize();
+		}
+		if (location.checkout() != null) {
+			return location.checkout();
+		}
+		if (gitDir.getFileName() != null && gitDir.getFileName().toString().equals(".git")) {
+			return gitDir.getParent();
+		}
+		return gitDir.equals(location.commonDir()) ? null : linkedWorkTree(gitDir);
+	}
+
+	/** A linked worktree's git directory names the worktree's {@code .git} file in its {@code gitdir} file. */
+	private static Path linkedWorkTree(Path gitDir) {
+		Path pointer = gitDir.resolve("gitdir");
+		try {
+			if (!Files.isRegularFile(pointer)) {
+				return null;
+			}
+			Path dotGit = gitDir.resolve(Files.readString(pointer).strip()).normalize();
+			return dotGit.getParent();
+		}
+		catch (IOException ex) {
+			return null;
+		}
+	}
+
+	/** The git directory ({@code .git}, the bare repository, or {@code .git/worktrees/<name>}); a real path. */
+	public Path gitDir() {
+		return this.location.gitDir();
+	}
+
+	/**
+	 * The common directory, holding {@code objects/}, shared refs and {@code config}: equal to
+	 * {@link #gitDir()} except in linked worktrees. A real path.
+	 */
+	public Path commonDir() {
+		return this.location.commonDir();
+	}
+
+	/** The top of the working tree, or empty for a bare repository (or a git directory opened directly). */
+	public Optional<Path> workTree() {
+		return this.workTree;
+	}
+
+	/** Whether the repository is bare: {@code core.bare}, or if unset, whether it has no working tree. */
+	public boolean isBare() {
+		return this.bare;
+	}
+
+	/**
+	 * The configuration git would see: system, global, repository and (with {@code extensions.worktreeConfig})
+	 * worktree files, later ones winning. {@code include} and {@code includeIf} are not followed.
+	 */
+	public GitConfig config() {
+		return this.config;
+	}
+
+	/** {@code core.repositoryformatversion}: 0 or 1. */
+	public int formatVersion() {
+		return this.format.version();
+	}
+
+	/** The object hash, from {@code extensions.objectFormat}. */
+	public HashAlgorithm hashAlgorithm() {
+		return this.format.hashAlgorithm();
+	}
+
+	/** The ref storage format, from {@code extensions.refStorage}. */
+	public RefFormat refFormat() {
+		return this.format.refFormat();
+	}
+
+	/**
+	 * {@code core.logAllRefUpdates}: {@code always}, or a boolean; unset means {@link ReflogPolicy#NORMAL} in
+	 * a repository with a working tree and {@link ReflogPolicy#EXISTING_ONLY} in a bare one.
+	 */
+	public ReflogPolicy reflogPolicy() {
+		return this.settings.reflogPolicy();
+	}
+
+	/**
+	 * How long to retry taking a loose ref's lock, from {@code core.filesRefLockTimeout} in milliseconds:
+	 * 100 ms if unset, {@link Duration#ZERO} for "try once", {@link #WAIT_FOREVER} for a negative value.
+	 */
+	public Duration filesRefLockTimeout() {
+		return this.settings.filesRefLockTimeout();
+	}
+
+	/**
+	 * How long to retry taking the {@code packed-refs} lock, from {@code core.packedRefsTimeout} in
+	 * milliseconds: 1000 ms if unset, {@link Duration#ZERO} for "try once", {@link #WAIT_FOREVER} for a
+	 * negative value.
+	 */
+	public Duration packedRefsTimeout() {
+		return this.settings.packedRefsTimeout();
+	}
+
+	/**
+	 * Who is updating refs, and when: {@code GIT_COMMITTER_NAME}/{@code GIT_COMMITTER_EMAIL} from the
+	 * environment, else {@code user.name}/{@code user.email} (or {@code EMAIL}), else the operating system
+	 * user and host name; the time is {@code GIT_COMMITTER_DATE} if set, else now in the zone of {@code TZ}.
+	 * @return a new identity on each call (the time moves on)
+	 * @throws IllegalArgumentException naming the variable and value if {@code GIT_COMMITTER_DATE} is not a
+	 * date git would accept in one of the formats described in {@link GitDates}
+	 */
+	public PersonIdent committer() {
+		return Identities.committer(this.config, this.env, this.clock);
+	}
+
+	/**
+	 * The object database under {@code <commonDir>/objects}, opened on first use and closed by
+	 * {@link #close()}.
+	 * @throws IOException if it cannot be opened
+	 * @throws IllegalStateException if this repository is closed
+	 */
+	public synchronized ObjectDatabase objectDatabase() throws IOException {
+		if (this.closed) {
+			throw new IllegalStateException("repository is closed: " + gitDir());
+		}
+		if (this.objectDatabase == null) {
+			this.objectDatabase = ObjectDatabases.open(commonDir().resolve("objects"), hashAlgorithm());
+		}
+		return this.objectDatabase;
+	}
+
+	/**
+	 * Opens the ref store in the format this repository's configuration names.
+	 * @return a new store that the caller closes; it needs this repository to stay open
+	 * @throws IOException if the store cannot be opened
+	 */
+	public RefStore refStore() throws IOException {
+		return RefStores.open(this);
+	}
+
+	/** Closes the object database if it was opened. Idempotent. */
+	@Override
+	public synchronized void close() {
+		this.closed = true;
+		if (this.objectDatabase != null) {
+			try {
+				this.objectDatabase.close();
+			}
+			catch (IOException ex) {
+				// nothing was written: a failed close of read handles loses no data
+			}
+			this.objectDatabase = null;
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "Repository[" + gitDir() + ", " + hashAlgorithm().configName() + ", "
+				+ refFormat().configName().toLowerCase(Locale.ROOT) + "]";
+	}
+
+}
