@@ -52,6 +52,9 @@ final class DifferentialRun {
 
 		final List<String> directoryDifferences = new ArrayList<>();
 
+		/** Failures of twin B recorded in survey mode, in order. */
+		final List<String> differences = new ArrayList<>();
+
 		int directoryDifferenceCount;
 
 		@Override
@@ -82,14 +85,18 @@ final class DifferentialRun {
 
 	private final int readerEvery;
 
+	private final boolean survey;
+
 	private RefModel model;
 
 	/**
 	 * @param toolB the tool that writes twin B in most steps
 	 * @param jarB the tool for every twelfth step on twin B (the same as {@code toolB} when B is git)
+	 * @param survey whether to record differences of twin B and go on (reset to twin A) instead of stopping
 	 */
 	DifferentialRun(Twins twins, RefTool git, RefTool toolB, RefTool jarB, ObjectPool pool, long seed,
-			boolean symrefMessages, int readerEvery) {
+			boolean symrefMessages, int readerEvery, boolean survey) {
+		this.survey = survey;
 		this.twins = twins;
 		this.git = git;
 		this.toolB = toolB;
@@ -108,17 +115,22 @@ final class DifferentialRun {
 		return "step " + this.counts.steps;
 	}
 
+	/** The harness's own failures say where they happened. */
+	private String context() {
+		return this.twins.context();
+	}
+
 	/** Runs steps until at least {@code transactions} transactions ran, then compares everything once more. */
 	void run(int transactions) {
 		while (this.counts.transactions < transactions) {
 			step(this.generator.next(this.model));
 			if (this.counts.steps % this.readerEvery == 0) {
-				this.counts.readerCommands += this.twins.compareReaders();
+				survey(() -> this.counts.readerCommands += this.twins.compareReaders(false));
 			}
 		}
-		RepoSnapshot snapshot = this.twins.compareFiles(this::directoryDifference);
-		this.counts.readerCommands += this.twins.compareReaders();
-		this.counts.reflogs += this.twins.compareReflogs(snapshot);
+		survey(() -> this.twins.compareFiles("the last step", this::directoryDifference));
+		survey(() -> this.counts.readerCommands += this.twins.compareReaders(true));
+		survey(() -> this.counts.reflogs += this.twins.compareReflogs(RepoSnapshot.of(this.twins.a().gitDir())));
 		this.twins.fsck();
 	}
 
@@ -139,16 +151,35 @@ final class DifferentialRun {
 		if (resultB.exitCode() != 0) {
 			this.counts.failuresSeenB++;
 		}
-		this.twins.same(resultA, resultB, tool.name() + " on twin B (input:\n" + Twins.show(stdin) + ")");
 		compareErrors(resultA, resultB);
-		this.twins.compareFiles(this::directoryDifference);
-		if (resultA.exitCode() != 0 && committedNothing(step)) {
-			String changed = beforeB.differences(RepoSnapshot.of(this.twins.b().gitDir()), "before", "after");
-			if (changed != null) {
-				throw new AssertionError(where() + ": a failed command changed twin B:\n" + changed);
+		survey(() -> {
+			this.twins.same(resultA, resultB, tool.name() + " on twin B (input:\n" + Twins.show(stdin) + ")");
+			this.twins.compareFiles(args + " with input:\n" + Twins.show(stdin), this::directoryDifference);
+			if (resultA.exitCode() != 0 && committedNothing(step)) {
+				String changed = beforeB.differences(RepoSnapshot.of(this.twins.b().gitDir()), "before", "after");
+				if (changed != null) {
+					throw new AssertionError(this.twins.context() + ": a failed command changed twin B:\n" + changed);
+				}
 			}
-		}
+		});
 		this.model = step.after();
+	}
+
+	/**
+	 * Runs a comparison of twin B; in survey mode a difference is recorded, twin B is reset to twin A's refs,
+	 * and the run goes on, so one run reports every kind of difference instead of the first one only.
+	 */
+	private void survey(Runnable comparison) {
+		try {
+			comparison.run();
+		}
+		catch (AssertionError difference) {
+			if (!this.survey) {
+				throw difference;
+			}
+			this.counts.differences.add(difference.getMessage());
+			this.twins.resetB();
+		}
 	}
 
 	private List<String> arguments(Step step) {
@@ -188,7 +219,7 @@ final class DifferentialRun {
 		RepoSnapshot snapshot = RepoSnapshot.of(this.twins.a().gitDir());
 		boolean sameRefs = snapshot.refs().equals(step.after().refs());
 		if (result.exitCode() != exit || (stdout != null && !Arrays.equals(stdout, result.out())) || !sameRefs) {
-			throw new AssertionError(where() + ": the test's model of git is wrong (a harness bug, not a refstore "
+			throw new AssertionError(context() + ": the test's model of git is wrong (a harness bug, not a refstore "
 					+ "one): expected exit " + exit + (stdout != null ? " and stdout\n" + Twins.show(stdout) : "")
 					+ "\nrefs as expected: " + sameRefs + "\nmodel: " + step.after().refs() + "\ngit:   "
 					+ snapshot.refs() + "\ninput:\n" + Twins.show(stdin) + "\n" + Twins.describe("git", result));

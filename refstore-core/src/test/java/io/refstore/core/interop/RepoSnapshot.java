@@ -76,6 +76,27 @@ final class RepoSnapshot {
 		}
 	}
 
+	/**
+	 * Replaces the ref files of {@code gitDir} by this snapshot's: deletes its {@code HEAD}, {@code ORIG_HEAD},
+	 * {@code packed-refs}, {@code refs/}, {@code logs/} and leftover locks, then writes this snapshot's entries.
+	 */
+	void restore(Path gitDir) throws IOException {
+		RepoSnapshot current = of(gitDir);
+		for (String path : current.entries.descendingKeySet()) {
+			Files.deleteIfExists(gitDir.resolve(path));
+		}
+		for (var entry : this.entries.entrySet()) {
+			Path target = gitDir.resolve(entry.getKey());
+			if (entry.getKey().endsWith("/")) {
+				Files.createDirectories(target);
+			}
+			else if (entry.getValue() != DIRECTORY) {
+				Files.createDirectories(target.getParent());
+				Files.write(target, entry.getValue());
+			}
+		}
+	}
+
 	/** Lock files ({@code *.lock}) and temporary files ({@code *.new}) anywhere in the snapshot. */
 	List<String> leftovers() {
 		return this.entries.keySet().stream().filter((path) -> path.endsWith(".lock") || path.endsWith(".new")).toList();
@@ -150,12 +171,29 @@ final class RepoSnapshot {
 					.append(content(Objects.requireNonNullElse(mine, theirs))).append('\n');
 			}
 			else if (!Arrays.equals(mine, theirs)) {
-				report.append("  ").append(path).append(" differs:\n    ").append(thisName).append(':')
-					.append(content(mine)).append("\n    ").append(otherName).append(':').append(content(theirs))
+				report.append("  ").append(path).append(" differs").append(lineDifference(mine, theirs, thisName, otherName))
 					.append('\n');
 			}
 		}
 		return (report.length() == 0) ? null : report.toString();
+	}
+
+	/** The first line where two files differ, with its line number and the line before it. */
+	private static String lineDifference(byte[] mine, byte[] theirs, String thisName, String otherName) {
+		List<String> a = new String(mine, StandardCharsets.UTF_8).lines().toList();
+		List<String> b = new String(theirs, StandardCharsets.UTF_8).lines().toList();
+		int line = 0;
+		while (line < a.size() && line < b.size() && a.get(line).equals(b.get(line))) {
+			line++;
+		}
+		String before = (line > 0) ? "\n    (line " + line + " in both: " + escape(a.get(line - 1)) + ")" : "";
+		return " from line " + (line + 1) + " on (" + a.size() + " vs " + b.size() + " lines):" + before + "\n    "
+				+ thisName + ": " + ((line < a.size()) ? escape(a.get(line)) : "<end>") + "\n    " + otherName + ": "
+				+ ((line < b.size()) ? escape(b.get(line)) : "<end>");
+	}
+
+	private static String escape(String line) {
+		return line.replace("\t", "\\t");
 	}
 
 	private static String content(byte[] bytes) {

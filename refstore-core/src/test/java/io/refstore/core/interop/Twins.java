@@ -1,5 +1,7 @@
 package io.refstore.core.interop;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,19 +28,41 @@ final class Twins {
 
 	private final RefTool reader;
 
+	private final RefTool jarReader;
+
 	private final Supplier<String> context;
 
 	/**
 	 * @param reader the refstore tool whose {@code show-ref} and {@code for-each-ref} read both twins, or
 	 * null when twin B is written by git
+	 * @param jarReader the refstore jar, which also reads both twins in the final comparison, or null
 	 * @param context describes where the test is (seed, step), for failure messages
 	 */
-	Twins(TempRepo a, TempRepo b, RefTool git, RefTool reader, Supplier<String> context) {
+	Twins(TempRepo a, TempRepo b, RefTool git, RefTool reader, RefTool jarReader, Supplier<String> context) {
 		this.a = a;
 		this.b = b;
 		this.git = git;
 		this.reader = reader;
+		this.jarReader = jarReader;
 		this.context = context;
+	}
+
+	/** Where the test is (seed, step), for failure messages. */
+	String context() {
+		return this.context.get();
+	}
+
+	/**
+	 * Makes twin B's ref files a copy of twin A's (after a recorded difference, so later steps compare again
+	 * from equal states).
+	 */
+	void resetB() {
+		try {
+			RepoSnapshot.of(this.a.gitDir()).restore(this.b.gitDir());
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("cannot reset twin B", ex);
+		}
 	}
 
 	TempRepo a() {
@@ -55,12 +79,13 @@ final class Twins {
 	 * failed on).
 	 * @return twin A's snapshot
 	 */
-	RepoSnapshot compareFiles(Consumer<String> directoryDifference) {
+	RepoSnapshot compareFiles(String step, Consumer<String> directoryDifference) {
 		RepoSnapshot snapshotA = RepoSnapshot.of(this.a.gitDir());
 		RepoSnapshot snapshotB = RepoSnapshot.of(this.b.gitDir());
 		String differences = snapshotA.differences(snapshotB, "twin A (git)", "twin B");
 		if (differences != null) {
-			throw new AssertionError(this.context.get() + ": the ref files of the twins differ:\n" + differences);
+			throw new AssertionError(this.context.get() + ": the ref files of the twins differ after " + step + ":\n"
+					+ differences);
 		}
 		String directories = snapshotA.directoryDifferences(snapshotB, "twin A (git)", "twin B");
 		if (directories != null) {
@@ -70,11 +95,12 @@ final class Twins {
 	}
 
 	/**
-	 * Lets git read both twins ({@code show-ref -d}, two forms of {@code for-each-ref}) and refstore read both
-	 * twins; every answer must equal git's answer on twin A.
+	 * Lets git read both twins ({@code show-ref -d}, {@code show-ref --head}, two forms of
+	 * {@code for-each-ref}) and refstore read both twins (in this JVM, and also through the jar if
+	 * {@code withJar}); every answer must equal git's answer on twin A.
 	 * @return how many reader commands ran
 	 */
-	int compareReaders() {
+	int compareReaders(boolean withJar) {
 		List<List<String>> commands = List.of(List.of("show-ref", "-d"),
 				List.of("for-each-ref", "--format=%(refname) %(objectname) %(symref)"), List.of("for-each-ref"),
 				List.of("show-ref", "--head"));
@@ -83,9 +109,10 @@ final class Twins {
 			GitCli.Result expected = this.git.run(this.a.dir(), new byte[0], command);
 			same(expected, this.git.run(this.b.dir(), new byte[0], command), "git reading twin B");
 			count += 2;
-			if (this.reader != null) {
-				same(expected, this.reader.run(this.a.dir(), new byte[0], command), this.reader.name() + " reading twin A");
-				same(expected, this.reader.run(this.b.dir(), new byte[0], command), this.reader.name() + " reading twin B");
+			for (RefTool tool : (withJar && this.jarReader != null) ? List.of(this.reader, this.jarReader)
+					: (this.reader != null) ? List.of(this.reader) : List.<RefTool>of()) {
+				same(expected, tool.run(this.a.dir(), new byte[0], command), tool.name() + " reading twin A");
+				same(expected, tool.run(this.b.dir(), new byte[0], command), tool.name() + " reading twin B");
 				count += 2;
 			}
 		}
@@ -124,9 +151,18 @@ final class Twins {
 	/** Fails unless {@code actual} has {@code expected}'s exit code and standard output bytes. */
 	void same(GitCli.Result expected, GitCli.Result actual, String what) {
 		if (expected.exitCode() != actual.exitCode() || !Arrays.equals(expected.out(), actual.out())) {
-			throw new AssertionError(this.context.get() + ": " + what + " differs from git on twin A for "
-					+ actual.command() + "\n" + describe("git on twin A", expected) + describe(what, actual));
+			String headline = actual.command() + ": exit " + expected.exitCode() + " (git) vs " + actual.exitCode()
+					+ ", stdout " + (Arrays.equals(expected.out(), actual.out()) ? "same" : "differs") + "; git: "
+					+ firstLine(expected.err()) + "; twin B: " + firstLine(actual.err());
+			throw new AssertionError(this.context.get() + ": " + headline + "\n" + what
+					+ " differs from git on twin A\n" + describe("git on twin A", expected) + describe(what, actual));
 		}
+	}
+
+	private static String firstLine(byte[] bytes) {
+		String text = new String(bytes, StandardCharsets.UTF_8).strip();
+		int newline = text.indexOf('\n');
+		return (newline < 0) ? text : text.substring(0, newline);
 	}
 
 	static String describe(String who, GitCli.Result result) {

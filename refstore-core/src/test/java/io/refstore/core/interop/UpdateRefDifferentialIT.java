@@ -1,6 +1,7 @@
 package io.refstore.core.interop;
 
 import java.nio.file.Path;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,7 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>System properties: {@code refstore.seed} (the seed; printed on failure), {@code refstore.difftest.transactions}
  * (at least this many in the main run), {@code refstore.difftest.twinB} ({@code refstore}, the default, or
  * {@code git} to prove the harness with git on both twins), {@code refstore.difftest.symrefMessages}
- * ({@code symbolic-ref -m}, default true).
+ * ({@code symbolic-ref -m}, default true), {@code refstore.difftest.stopAtFirst} (stop at the first difference
+ * instead of recording it, resetting twin B to twin A and going on).
  */
 class UpdateRefDifferentialIT {
 
@@ -57,11 +59,12 @@ class UpdateRefDifferentialIT {
 		RefTool toolB = gitOnBoth ? gitTool : RefTool.refstoreInProcess(this.git.env());
 		RefTool jarB = gitOnBoth ? gitTool : RefTool.refstoreJar();
 		DifferentialRun[] holder = new DifferentialRun[1];
-		Twins twins = new Twins(a, b, gitTool, gitOnBoth ? null : toolB,
+		Twins twins = new Twins(a, b, gitTool, gitOnBoth ? null : toolB, gitOnBoth ? null : jarB,
 				() -> "seed " + seed + " (rerun with -Drefstore.seed=" + (seed - seedOffset) + "), "
 						+ holder[0].where());
 		boolean symrefMessages = Boolean.parseBoolean(System.getProperty("refstore.difftest.symrefMessages", "true"));
-		holder[0] = new DifferentialRun(twins, gitTool, toolB, jarB, pool, seed, symrefMessages, 4);
+		boolean survey = !Boolean.getBoolean("refstore.difftest.stopAtFirst");
+		holder[0] = new DifferentialRun(twins, gitTool, toolB, jarB, pool, seed, symrefMessages, 4, survey);
 		long start = System.nanoTime();
 		try {
 			holder[0].run(transactions);
@@ -70,10 +73,18 @@ class UpdateRefDifferentialIT {
 			report(holder[0], toolB, seed, start);
 		}
 		DifferentialRun.Counts counts = holder[0].counts();
+		assertThat(counts.differences.size())
+			.as("steps where twin B differed from git (each reset to twin A afterwards):\n%s",
+					String.join("\n", counts.differences.stream().map(UpdateRefDifferentialIT::headline).toList()))
+			.isZero();
 		assertThat(counts.transactions).isGreaterThanOrEqualTo(transactions);
 		assertThat(counts.failuresSeenGit).as("failures seen by git").isEqualTo(counts.failuresSeenB);
 		assertThat(counts.expectedFailures.values().stream().mapToInt(Integer::intValue).sum())
 			.as("failures expected").isEqualTo(counts.failuresSeenGit);
+	}
+
+	private static String headline(String difference) {
+		return difference.lines().findFirst().orElse("");
 	}
 
 	private static void report(DifferentialRun run, RefTool toolB, long seed, long start) {
@@ -83,6 +94,13 @@ class UpdateRefDifferentialIT {
 		if (!run.counts().stderrDifferences.isEmpty()) {
 			System.out.println("[UpdateRefDifferentialIT] first differences in error output (not failed on):");
 			run.counts().stderrDifferences.forEach((line) -> System.out.println("  " + line));
+		}
+		List<String> differences = run.counts().differences;
+		if (!differences.isEmpty()) {
+			System.out.println("[UpdateRefDifferentialIT] " + differences.size() + " differences of twin B:");
+			differences.forEach((difference) -> System.out.println("  " + headline(difference)));
+			System.out.println("[UpdateRefDifferentialIT] in full:");
+			differences.stream().limit(30).forEach(System.out::println);
 		}
 		if (!run.counts().directoryDifferences.isEmpty()) {
 			System.out.println("[UpdateRefDifferentialIT] first directories found in one twin only (not failed on):");
