@@ -166,7 +166,7 @@ final class OpGenerator {
 		String finalName = finalTarget(model, symref);
 		String current = model.resolve(symref);
 		int roll = this.random.nextInt(10);
-		if (roll == 0 && current != null && !symref.equals("HEAD")) {
+		if (roll == 0 && current != null) {
 			return new Op(Kind.VERIFY, symref, null, current, false);
 		}
 		if (roll == 1 && current != null) {
@@ -188,7 +188,7 @@ final class OpGenerator {
 		if (value.isSymbolic() && !symref.equals("HEAD") && this.random.nextInt(4) == 0) {
 			return new Op(Kind.DELETE, symref, null, null, true);
 		}
-		String old = (current != null && this.random.nextBoolean()) ? current : null;
+		String old = this.random.nextBoolean() ? null : (current != null) ? current : RefModel.ZERO;
 		String next = symref.startsWith("refs/sym/") ? value(pick(this.names.names())) : commit();
 		return new Op(Kind.UPDATE, symref, next, old, true);
 	}

@@ -28,8 +28,8 @@ final class RefModel {
 	enum Failure {
 
 		DUPLICATE, DUPLICATE_VIA_SYMREF, DUPLICATE_VIA_HEAD, CREATE_EXISTS, MISSING_REF, STALE_OLD,
-		UNREADABLE_SYMREF, NAME_CONFLICT_EXISTING, NAME_CONFLICT_BATCH, NON_COMMIT_ON_BRANCH, MISSING_OBJECT,
-		INVALID_NAME, PROTOCOL, SYMREF_COMMAND
+		NAME_CONFLICT_EXISTING, NAME_CONFLICT_BATCH, NON_COMMIT_ON_BRANCH, MISSING_OBJECT, INVALID_NAME, PROTOCOL,
+		USAGE, SYMREF_COMMAND
 
 	}
 
@@ -216,11 +216,9 @@ final class RefModel {
 
 	private Failure checkOne(Pending pending, Value value) {
 		Op op = pending.op();
+		// a symbolic ref updated without dereferencing is checked against what it resolves to (missing if dangling)
 		String current = (value == null) ? null : value.isSymbolic() ? resolve(pending.name()) : value.id();
 		if (op.hasOld()) {
-			if (value != null && value.isSymbolic() && current == null) {
-				return Failure.UNREADABLE_SYMREF;
-			}
 			if (op.effectiveOld().equals(ZERO)) {
 				if (current != null) {
 					return Failure.CREATE_EXISTS;

@@ -19,7 +19,8 @@ import io.refstore.core.interop.StdinSession.Update;
  * Draws the next step of the differential test from a seeded {@link Random}: mostly {@code update-ref --stdin}
  * sessions of 8 to 20 transactions (text or {@code -z}, with or without {@code -m}), the last of which may be
  * meant to fail; sometimes a single implicit transaction, a session left open at end of input, or a failing
- * transaction alone; and between them {@code symbolic-ref} and {@code pack-refs} commands. Each step carries
+ * transaction alone; and between them single {@code update-ref}, {@code symbolic-ref} and {@code pack-refs}
+ * commands. Each step carries
  * what git 2.39 should answer according to the {@link RefModel}. Not thread-safe.
  */
 final class SessionGenerator {
@@ -80,6 +81,9 @@ final class SessionGenerator {
 		}
 		if (roll < 15) {
 			return SymbolicRefSteps.next(this.random, this.ops, model, this.symrefMessages);
+		}
+		if (roll < 22) {
+			return UpdateRefCommandSteps.next(this.random, this.ops, model);
 		}
 		if (roll < 45) {
 			return single(model);
