@@ -64,6 +64,14 @@ final class FilesCursor implements RefCursor {
 		this.peeled = new byte[hash.rawLength()];
 		byte[] seek = (Arrays.compareUnsigned(this.prefix, this.startAfter) > 0) ? this.prefix : this.startAfter;
 		this.packedPos = packed.lowerBound(seek, seek.length);
+		if (this.startAfter.length > 0 && this.packedPos < packed.buf.length) {
+			// the range starts strictly after the marker: step over a record named exactly so
+			int nameEnd = packed.checkRecord(this.packedPos);
+			int nameStart = packed.nameStart(this.packedPos);
+			if (Arrays.equals(packed.buf, nameStart, nameEnd, this.startAfter, 0, this.startAfter.length)) {
+				this.packedPos = packed.nextRecord(this.packedPos);
+			}
+		}
 		while (this.looseIndex < loose.size() && !wanted(loose.get(this.looseIndex), 0,
 				loose.get(this.looseIndex).length)) {
 			this.looseIndex++;

@@ -136,7 +136,12 @@ final class Tables {
 		Inflater inflater = new Inflater();
 		try {
 			inflater.setInput(table, offset + skip, table.length - offset - skip);
-			inflater.inflate(new byte[1 << 24]);
+			byte[] sink = new byte[64 * 1024];
+			while (!inflater.finished()) {
+				if (inflater.inflate(sink) == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
+					throw new AssertionError("log block at " + offset + " is not a complete zlib stream");
+				}
+			}
 			return skip + (int) inflater.getBytesRead();
 		}
 		catch (DataFormatException ex) {
