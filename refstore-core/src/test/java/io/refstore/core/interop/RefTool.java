@@ -2,15 +2,12 @@ package io.refstore.core.interop;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import io.refstore.core.cli.Refstore;
 import io.refstore.core.testing.GitCli;
 
 /**
@@ -69,12 +66,10 @@ interface RefTool {
 	}
 
 	/**
-	 * The refstore command in this JVM through {@code io.refstore.core.cli.Refstore.run}, with the same fixed
-	 * environment {@code git} gets.
-	 * @throws IllegalStateException if the command is not on the class path
+	 * The refstore command in this JVM through {@link Refstore#run}, with the same fixed environment
+	 * {@code git} gets.
 	 */
 	static RefTool refstoreInProcess(Map<String, String> env) {
-		Method entry = InProcess.entry();
 		return new RefTool() {
 
 			@Override
@@ -86,48 +81,20 @@ interface RefTool {
 			public GitCli.Result run(Path dir, byte[] stdin, List<String> args) {
 				ByteArrayOutputStream out = new ByteArrayOutputStream();
 				ByteArrayOutputStream err = new ByteArrayOutputStream();
-				int exit = InProcess.invoke(entry, dir, env, new ByteArrayInputStream(stdin), out, err, args);
+				int exit;
+				try {
+					exit = Refstore.run(dir, env, new ByteArrayInputStream(stdin), out, err, args.toArray(String[]::new));
+				}
+				catch (RuntimeException ex) {
+					throw new AssertionError("refstore " + args + " in " + dir + " threw instead of reporting an error",
+							ex);
+				}
 				List<String> command = new ArrayList<>(List.of("refstore"));
 				command.addAll(args);
 				return new GitCli.Result(command, exit, out.toByteArray(), err.toByteArray());
 			}
 
 		};
-	}
-
-	/** Reaches the in-process entry point without a compile-time dependency on the command's package. */
-	final class InProcess {
-
-		private InProcess() {
-		}
-
-		static Method entry() {
-			try {
-				return Class.forName("io.refstore.core.cli.Refstore")
-					.getMethod("run", Path.class, Map.class, InputStream.class, OutputStream.class, OutputStream.class,
-							String[].class);
-			}
-			catch (ClassNotFoundException | NoSuchMethodException ex) {
-				throw new IllegalStateException("the refstore command (io.refstore.core.cli.Refstore.run(Path, Map, "
-						+ "InputStream, OutputStream, OutputStream, String...)) is not on the class path; run with "
-						+ "-Drefstore.difftest.twinB=git to check the harness with git on both twins", ex);
-			}
-		}
-
-		static int invoke(Method entry, Path dir, Map<String, String> env, InputStream in, OutputStream out,
-				OutputStream err, List<String> args) {
-			try {
-				return (int) entry.invoke(null, dir, env, in, out, err, args.toArray(String[]::new));
-			}
-			catch (IllegalAccessException ex) {
-				throw new IllegalStateException(ex);
-			}
-			catch (InvocationTargetException ex) {
-				throw new AssertionError("refstore " + args + " in " + dir + " threw instead of reporting an error",
-						ex.getCause());
-			}
-		}
-
 	}
 
 }

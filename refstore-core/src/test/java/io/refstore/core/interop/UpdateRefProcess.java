@@ -61,6 +61,16 @@ final class UpdateRefProcess implements AutoCloseable {
 	}
 
 	/**
+	 * Starts the process (if it is not running) and lets it run one transaction that changes nothing, so that
+	 * the next {@link #transact(String)} meets a warm process (a new JVM's first transaction is slow).
+	 */
+	void warmUp() {
+		if (this.process == null && !transact("verify refs/heads/warm-up-" + this.starts + "\n")) {
+			throw new AssertionError(this.command + " refused a transaction that changes nothing: " + this.lastError);
+		}
+	}
+
+	/**
 	 * Runs one transaction.
 	 * @param updates update-ref commands, each ending in a newline
 	 * @return whether it was committed; if not, {@link #lastError()} says why
