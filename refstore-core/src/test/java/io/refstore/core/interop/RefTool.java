@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.refstore.core.cli.Refstore;
 import io.refstore.core.testing.GitCli;
@@ -29,6 +30,33 @@ interface RefTool {
 	 * @return what it printed and its exit code
 	 */
 	GitCli.Result run(Path dir, byte[] stdin, List<String> args);
+
+	/**
+	 * This tool, adding the wall-clock time of every run to {@code clock} (nanoseconds), for the report of
+	 * where a test spends its time.
+	 */
+	default RefTool timed(AtomicLong clock) {
+		RefTool tool = this;
+		return new RefTool() {
+
+			@Override
+			public String name() {
+				return tool.name();
+			}
+
+			@Override
+			public GitCli.Result run(Path dir, byte[] stdin, List<String> args) {
+				long start = System.nanoTime();
+				try {
+					return tool.run(dir, stdin, args);
+				}
+				finally {
+					clock.addAndGet(System.nanoTime() - start);
+				}
+			}
+
+		};
+	}
 
 	/** git itself. */
 	static RefTool git(GitCli git) {

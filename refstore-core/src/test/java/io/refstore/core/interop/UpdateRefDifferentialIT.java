@@ -2,6 +2,7 @@ package io.refstore.core.interop;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,6 +33,12 @@ class UpdateRefDifferentialIT {
 
 	private final GitCli git = GitCli.system();
 
+	private final AtomicLong gitTime = new AtomicLong();
+
+	private final AtomicLong refstoreTime = new AtomicLong();
+
+	private final AtomicLong jarTime = new AtomicLong();
+
 	@Test
 	void refstoreWritesWhatGitWritesInARepositoryWithAWorkingTree(@TempDir Path dir) {
 		TempRepo a = TempRepo.init(this.git, dir.resolve("a"));
@@ -55,22 +62,24 @@ class UpdateRefDifferentialIT {
 		}
 		long seed = Long.getLong("refstore.seed", DEFAULT_SEED) + seedOffset;
 		boolean gitOnBoth = System.getProperty("refstore.difftest.twinB", "refstore").equals("git");
-		RefTool gitTool = RefTool.git(this.git);
-		RefTool toolB = gitOnBoth ? gitTool : RefTool.refstoreInProcess(this.git.env());
-		RefTool jarB = gitOnBoth ? gitTool : RefTool.refstoreJar();
+		RefTool gitTool = RefTool.git(this.git).timed(this.gitTime);
+		RefTool toolB = gitOnBoth ? gitTool : RefTool.refstoreInProcess(this.git.env()).timed(this.refstoreTime);
+		RefTool jarB = gitOnBoth ? gitTool : RefTool.refstoreJar().timed(this.jarTime);
 		DifferentialRun[] holder = new DifferentialRun[1];
 		Twins twins = new Twins(a, b, gitTool, gitOnBoth ? null : toolB, gitOnBoth ? null : jarB,
 				() -> "seed " + seed + " (rerun with -Drefstore.seed=" + (seed - seedOffset) + "), "
 						+ holder[0].where());
 		boolean symrefMessages = Boolean.parseBoolean(System.getProperty("refstore.difftest.symrefMessages", "true"));
 		boolean survey = !Boolean.getBoolean("refstore.difftest.stopAtFirst");
-		holder[0] = new DifferentialRun(twins, gitTool, toolB, jarB, pool, seed, symrefMessages, 4, survey);
+		holder[0] = new DifferentialRun(twins, gitTool, toolB, jarB, pool, seed, symrefMessages, 6, survey);
 		long start = System.nanoTime();
 		try {
 			holder[0].run(transactions);
 		}
 		finally {
 			report(holder[0], toolB, seed, start);
+			System.out.printf("[UpdateRefDifferentialIT] time in git %d ms, refstore in-process %d ms, refstore jar %d ms%n",
+					this.gitTime.get() / 1_000_000, this.refstoreTime.get() / 1_000_000, this.jarTime.get() / 1_000_000);
 		}
 		DifferentialRun.Counts counts = holder[0].counts();
 		assertThat(counts.differences.size())
