@@ -2,6 +2,7 @@ package io.refstore.core.interop;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -112,7 +113,7 @@ class ConcurrentUpdateIT {
 					.append(values.get(0)).append('\n');
 			}
 		}
-		repo.run(creates.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8), "update-ref", "--stdin")
+		repo.run(creates.toString().getBytes(StandardCharsets.UTF_8), "update-ref", "--stdin")
 			.requireOk();
 		repo.git("pack-refs", "--all");
 		PackedRefsChurn churn = new PackedRefsChurn(repo, refstoreOrGit(), values.get(1));

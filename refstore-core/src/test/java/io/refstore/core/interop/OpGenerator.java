@@ -143,16 +143,16 @@ final class OpGenerator {
 	/** HEAD (half the time, if symbolic) or any ref of {@link NamePool#SYMREFS} that is symbolic now; else null. */
 	private String symbolic(RefModel model) {
 		boolean headFirst = this.random.nextBoolean();
-		if (headFirst && SessionGenerator.isSymbolic(model, "HEAD")) {
+		if (headFirst && model.isSymbolic("HEAD")) {
 			return "HEAD";
 		}
 		List<String> symbolic = new ArrayList<>();
 		for (String name : NamePool.SYMREFS) {
-			if (SessionGenerator.isSymbolic(model, name)) {
+			if (model.isSymbolic(name)) {
 				symbolic.add(name);
 			}
 		}
-		if (SessionGenerator.isSymbolic(model, "HEAD")) {
+		if (model.isSymbolic("HEAD")) {
 			symbolic.add("HEAD");
 		}
 		return symbolic.isEmpty() ? null : pick(symbolic);

@@ -101,6 +101,11 @@ final class RefModel {
 		return this.refs.get(name);
 	}
 
+	boolean isSymbolic(String name) {
+		Value value = this.refs.get(name);
+		return value != null && value.isSymbolic();
+	}
+
 	boolean exists(String name) {
 		return this.refs.containsKey(name);
 	}

@@ -1,12 +1,10 @@
 package io.refstore.core.interop;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
 import io.refstore.core.interop.RefModel.Failure;
-import io.refstore.core.interop.RefModel.Value;
 import io.refstore.core.interop.StdinSession.Abort;
 import io.refstore.core.interop.StdinSession.Commit;
 import io.refstore.core.interop.StdinSession.Outcome;
@@ -244,12 +242,6 @@ final class SessionGenerator {
 
 	private static List<RefModel.Op> ops(List<Update> updates) {
 		return updates.stream().map(Update::op).toList();
-	}
-
-	/** Whether {@code name} is a symbolic ref in {@code model}. */
-	static boolean isSymbolic(RefModel model, String name) {
-		Value value = model.get(name);
-		return value != null && value.isSymbolic();
 	}
 
 }

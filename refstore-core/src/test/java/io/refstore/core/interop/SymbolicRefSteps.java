@@ -16,6 +16,8 @@ import io.refstore.core.interop.SessionGenerator.CommandStep;
  */
 final class SymbolicRefSteps {
 
+	private static final NamePool NAMES = NamePool.standard();
+
 	private SymbolicRefSteps() {
 	}
 
@@ -38,7 +40,7 @@ final class SymbolicRefSteps {
 		}
 		if (roll < 90) {
 			String name = ops.pick(NamePool.SYMREFS);
-			if (SessionGenerator.isSymbolic(model, name)) {
+			if (model.isSymbolic(name)) {
 				after.remove(name);
 				return new CommandStep(List.of("symbolic-ref", "-d", name), 0, null, true, after);
 			}
@@ -59,7 +61,7 @@ final class SymbolicRefSteps {
 
 	private static List<String> branches() {
 		List<String> branches = new ArrayList<>();
-		for (String name : NamePool.standard().names()) {
+		for (String name : NAMES.names()) {
 			if (name.startsWith("refs/heads/")) {
 				branches.add(name);
 			}
@@ -76,7 +78,7 @@ final class SymbolicRefSteps {
 			return "refs/sym/s0";
 		}
 		List<String> targets = new ArrayList<>();
-		for (String candidate : NamePool.standard().names()) {
+		for (String candidate : NAMES.names()) {
 			if (candidate.startsWith("refs/")) {
 				targets.add(candidate);
 			}
@@ -89,7 +91,7 @@ final class SymbolicRefSteps {
 		names.add("HEAD");
 		names.add("refs/heads/main");
 		String name = ops.pick(names);
-		boolean symbolic = SessionGenerator.isSymbolic(model, name);
+		boolean symbolic = model.isSymbolic(name);
 		Failure failure = symbolic ? null : Failure.SYMREF_COMMAND;
 		int roll = random.nextInt(3);
 		if (roll == 0) {
@@ -113,7 +115,7 @@ final class SymbolicRefSteps {
 			return new CommandStep(List.of("symbolic-ref", "HEAD", "heads/outside"), 128, Failure.SYMREF_COMMAND,
 					false, model.copy());
 		}
-		String name = ops.pick(NamePool.standard().names());
+		String name = ops.pick(NAMES.names());
 		Value value = model.get(name);
 		if (value != null && value.isSymbolic()) {
 			return new CommandStep(List.of("symbolic-ref", "-q", name), 0, null, false, model.copy());
