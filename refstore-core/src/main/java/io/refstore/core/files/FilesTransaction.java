@@ -252,7 +252,8 @@ final class FilesTransaction implements RefTransaction {
 
 	private static boolean nameAllowed(RefUpdate update) {
 		if (update.isDelete() || update.type() == RefUpdate.Type.VERIFY) {
-			return RefName.isSafe(update.name()) || RefName.isValid(update.name(), true);
+			// git checks only safety here: a valid one-level name such as "foo" is still refused
+			return RefName.isSafe(update.name());
 		}
 		return RefName.isValid(update.name(), true);
 	}
