@@ -239,7 +239,8 @@ final class FilesTransaction implements RefTransaction {
 		Ref head = this.store.readRef("HEAD");
 		if (head instanceof SymbolicRef symbolicHead) {
 			Work item = this.work.get(symbolicHead.target());
-			if (item != null && !item.logOnly.contains("HEAD")) {
+			// git logs HEAD when its branch moves, not when the branch is turned into a symbolic ref
+			if (item != null && !item.logOnly.contains("HEAD") && item.update.type() != RefUpdate.Type.SYMREF) {
 				if (this.work.containsKey("HEAD")) {
 					reject(rejected, item.update, Rejection.DUPLICATE_UPDATE, "multiple updates for 'HEAD' (including one"
 							+ " via its referent '" + symbolicHead.target() + "') are not allowed");
