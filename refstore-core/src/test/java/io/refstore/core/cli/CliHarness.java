@@ -90,6 +90,27 @@ final class CliHarness {
 		return refstore;
 	}
 
+	/**
+	 * Runs the same (writing) command with git on one copy of {@code base} and with refstore on another, and
+	 * requires the same exit code, the same standard output and the same {@link #refState ref state} afterwards.
+	 * @param base the repository's directory (working tree or bare), left unchanged
+	 * @param scratch an empty directory for the two copies
+	 */
+	static void assertSameEffect(Path base, Path scratch, byte[] stdin, String... args) {
+		Path forGit = copy(base, scratch.resolve("git"));
+		Path forRefstore = copy(base, scratch.resolve("refstore"));
+		GitCli.Result gitResult = git(forGit, stdin, args);
+		GitCli.Result refstoreResult = refstore(forRefstore, stdin, args);
+		assertSame(gitResult, refstoreResult);
+		assertThat(refState(gitDir(forRefstore))).as("refs after " + List.of(args) + "\nrefstore stderr: "
+				+ refstoreResult.stderr() + "\ngit stderr: " + gitResult.stderr())
+			.isEqualTo(refState(gitDir(forGit)));
+	}
+
+	private static Path gitDir(Path dir) {
+		return Files.isDirectory(dir.resolve(".git")) ? dir.resolve(".git") : dir;
+	}
+
 	/** Requires a result to have failed with {@code code} and a message on standard error containing each part. */
 	static void assertFails(GitCli.Result result, int code, String... messageParts) {
 		assertThat(result.exitCode()).as(result.command() + " stderr: " + result.stderr()).isEqualTo(code);

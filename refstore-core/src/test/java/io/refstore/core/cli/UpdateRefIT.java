@@ -1,7 +1,6 @@
 package io.refstore.core.cli;
 
 import static io.refstore.core.cli.CliHarness.assertFails;
-import static io.refstore.core.cli.CliHarness.assertSame;
 import static io.refstore.core.cli.CliHarness.bytes;
 import static io.refstore.core.cli.CliHarness.copy;
 import static io.refstore.core.cli.CliHarness.git;
@@ -81,15 +80,7 @@ class UpdateRefIT {
 
 	/** Runs the command with git and with refstore on two copies of the base repository and compares. */
 	private static void assertSameEffect(byte[] stdin, String... args) {
-		int n = COPIES.incrementAndGet();
-		Path forGit = copy(base.dir(), temp.resolve("git-" + n));
-		Path forRefstore = copy(base.dir(), temp.resolve("refstore-" + n));
-		GitCli.Result gitResult = git(forGit, stdin, args);
-		GitCli.Result refstoreResult = refstore(forRefstore, stdin, args);
-		assertSame(gitResult, refstoreResult);
-		assertThat(refState(forRefstore.resolve(".git"))).as("refs after " + List.of(args) + "\nrefstore stderr: "
-				+ refstoreResult.stderr() + "\ngit stderr: " + gitResult.stderr())
-			.isEqualTo(refState(forGit.resolve(".git")));
+		CliHarness.assertSameEffect(base.dir(), temp.resolve("case-" + COPIES.incrementAndGet()), stdin, args);
 	}
 
 	private static String[] expand(String... args) {
