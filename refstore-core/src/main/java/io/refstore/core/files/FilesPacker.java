@@ -51,6 +51,11 @@ final class FilesPacker {
 			try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(next), 1 << 16)) {
 				merge(packed, loose, new PackedRefsWriter(out, packed.hash.hexLength()));
 			}
+			catch (IOException | RuntimeException ex) {
+				// a damaged packed-refs (or a full disk) must leave no half-written file behind
+				Files.deleteIfExists(next);
+				throw ex;
+			}
 			Files.move(next, this.store.packedFile(), StandardCopyOption.ATOMIC_MOVE,
 					StandardCopyOption.REPLACE_EXISTING);
 			if (options.prune()) {
