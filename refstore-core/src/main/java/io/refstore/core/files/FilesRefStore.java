@@ -22,6 +22,7 @@ import io.refstore.core.ref.RefName;
 import io.refstore.core.ref.RefQuery;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.ReflogEntry;
+import io.refstore.core.ref.VerifyProblem;
 import io.refstore.core.txn.RefTransaction;
 
 /**
@@ -179,6 +180,11 @@ public final class FilesRefStore implements RefStore {
 	@Override
 	public void packRefs(PackOptions options) throws IOException {
 		new FilesPacker(this).pack(options);
+	}
+
+	@Override
+	public List<VerifyProblem> verify() throws IOException {
+		return new FilesVerifier(this).verify();
 	}
 
 	@Override

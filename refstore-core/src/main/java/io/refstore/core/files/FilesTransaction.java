@@ -5,39 +5,40 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 import io.refstore.core.io.LockFailedException;
 import io.refstore.core.io.LockFile;
-import io.refstore.core.objects.ObjectDatabase.ObjectType;
 import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.PersonIdent;
 import io.refstore.core.ref.Ref;
-import io.refstore.core.ref.RefName;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.ref.SymbolicRef;
+import io.refstore.core.txn.Outcome;
+import io.refstore.core.txn.PlannedUpdate;
+import io.refstore.core.txn.ReflogEntries;
 import io.refstore.core.txn.RefTransaction;
 import io.refstore.core.txn.RefUpdate;
 import io.refstore.core.txn.Rejection;
 import io.refstore.core.txn.TransactionResult;
-import io.refstore.core.txn.UpdateResult;
+import io.refstore.core.txn.UpdateChecks;
 
 /**
  * A transaction of the files backend, in git's order of operations.
  *
  * <p>Prepare (any rejection releases every lock and changes nothing):
  * <ol>
- * <li>check names and duplicates; follow symbolic refs of updates that dereference;</li>
+ * <li>check names and duplicates; follow symbolic refs of updates that dereference ({@link UpdateChecks});</li>
  * <li>lock every ref ({@code <ref>.lock}, exclusively) in name order, read its value under the lock, check
  * the expected old value, name conflicts and the new object, and write the new value into the lock;</li>
  * <li>if anything is deleted, lock {@code packed-refs} and write its new content to
@@ -66,8 +67,12 @@ final class FilesTransaction implements RefTransaction {
 
 	private String message;
 
-	/** Work per locked ref, by final (dereferenced) name, in name order. */
-	private final TreeMap<String, Work> work = new TreeMap<>(FilesTransaction::compareNames);
+	private Map<String, PlannedUpdate> planned = new TreeMap<>();
+
+	/** Locks and lock contents per planned ref name. */
+	private final Map<String, LockFile> locks = new TreeMap<>();
+
+	private final Map<String, Boolean> written = new TreeMap<>();
 
 	private LockFile packedLock;
 
@@ -99,26 +104,32 @@ final class FilesTransaction implements RefTransaction {
 	@Override
 	public TransactionResult prepare() throws IOException {
 		requireState(State.OPEN);
+		Outcome outcome = new Outcome();
 		try {
-			Map<RefUpdate, UpdateResult> rejected = new HashMap<>();
-			planWork(rejected);
-			if (rejected.isEmpty()) {
-				lockAndCheck(rejected);
+			this.planned = UpdateChecks.plan(this.updates, this::readExisting, outcome);
+			if (outcome.isClean()) {
+				lockAndCheck(outcome);
 			}
-			if (rejected.isEmpty()) {
+			if (outcome.isClean()) {
 				preparePacked();
 			}
-			if (!rejected.isEmpty()) {
-				abort();
-				return result(false, rejected);
-			}
-			this.state = State.PREPARED;
-			return result(false, rejected);
 		}
 		catch (IOException | RuntimeException ex) {
 			abort();
 			throw ex;
 		}
+		if (outcome.isClean()) {
+			this.state = State.PREPARED;
+		}
+		else {
+			abort();
+		}
+		return outcome.result(this.updates, false);
+	}
+
+	private Ref readExisting(String name) throws IOException {
+		Ref ref = this.store.readRef(name);
+		return (ref == LooseRefs.BROKEN) ? null : ref;
 	}
 
 	@Override
@@ -136,22 +147,20 @@ final class FilesTransaction implements RefTransaction {
 		finally {
 			abort();
 		}
-		return result(true, Map.of());
+		return new Outcome().result(this.updates, true);
 	}
 
 	@Override
 	public void abort() {
-		for (Work item : this.work.values()) {
-			if (item.lock != null) {
-				item.lock.rollback();
-			}
+		for (LockFile lock : this.locks.values()) {
+			lock.rollback();
 		}
 		if (this.packedNew != null) {
 			try {
 				Files.deleteIfExists(this.packedNew);
 			}
 			catch (IOException ex) {
-				// removed by the next writer that takes packed-refs.lock
+				// replaced by the next writer that takes packed-refs.lock
 			}
 			this.packedNew = null;
 		}
@@ -175,216 +184,86 @@ final class FilesTransaction implements RefTransaction {
 		}
 	}
 
-	private TransactionResult result(boolean committed, Map<RefUpdate, UpdateResult> rejected) {
-		List<UpdateResult> results = new ArrayList<>(this.updates.size());
-		for (RefUpdate update : this.updates) {
-			UpdateResult result = rejected.get(update);
-			if (result == null) {
-				result = rejected.isEmpty() ? new UpdateResult(update, null, null)
-						: new UpdateResult(update, Rejection.NOT_ATTEMPTED, null);
-			}
-			results.add(result);
-		}
-		return new TransactionResult(committed && rejected.isEmpty(), results);
-	}
-
-	private static void reject(Map<RefUpdate, UpdateResult> rejected, RefUpdate update, Rejection rejection,
-			String message) {
-		rejected.putIfAbsent(update, new UpdateResult(update, rejection, message));
-	}
-
-	/** Step 1: names, duplicates, symbolic refs followed, HEAD's log when its branch moves. */
-	private void planWork(Map<RefUpdate, UpdateResult> rejected) throws IOException {
-		List<RefUpdate> sorted = new ArrayList<>(this.updates);
-		sorted.sort(Comparator.comparing(RefUpdate::name, FilesTransaction::compareNames));
-		for (int i = 0; i < sorted.size(); i++) {
-			RefUpdate update = sorted.get(i);
-			if (i > 0 && sorted.get(i - 1).name().equals(update.name())) {
-				reject(rejected, update, Rejection.DUPLICATE_UPDATE,
-						"multiple updates for ref '" + update.name() + "' not allowed");
-				return;
-			}
-			if (!nameAllowed(update)) {
-				reject(rejected, update, Rejection.INVALID_NAME,
-						"refusing to update ref with bad name '" + RefName.printable(update.name()) + "'");
-				return;
-			}
-		}
-		for (RefUpdate update : sorted) {
-			String target = update.name();
-			String via = null;
-			if (!update.noDeref()) {
-				Ref ref = this.store.readRef(update.name());
-				int depth = 0;
-				while (ref instanceof SymbolicRef symbolic && depth++ < RefStore.MAX_SYMREF_DEPTH) {
-					via = update.name();
-					target = symbolic.target();
-					ref = this.store.readRef(target);
-				}
-			}
-			if (this.work.containsKey(target)) {
-				String message = (via != null)
-						? "multiple updates for '" + target + "' (including one via symref '" + via
-								+ "') are not allowed"
-						: "multiple updates for ref '" + target + "' not allowed";
-				reject(rejected, update, Rejection.DUPLICATE_UPDATE, message);
-				return;
-			}
-			Work item = new Work(update, target);
-			if (via != null) {
-				item.logOnly.add(via);
-			}
-			this.work.put(target, item);
-		}
-		Ref head = this.store.readRef("HEAD");
-		if (head instanceof SymbolicRef symbolicHead) {
-			Work item = this.work.get(symbolicHead.target());
-			// git logs HEAD when its branch moves, not when the branch is turned into a symbolic ref
-			if (item != null && !item.logOnly.contains("HEAD") && item.update.type() != RefUpdate.Type.SYMREF) {
-				if (this.work.containsKey("HEAD")) {
-					reject(rejected, item.update, Rejection.DUPLICATE_UPDATE, "multiple updates for 'HEAD' (including one"
-							+ " via its referent '" + symbolicHead.target() + "') are not allowed");
-					return;
-				}
-				item.logOnly.add("HEAD");
-			}
-		}
-	}
-
-	private static boolean nameAllowed(RefUpdate update) {
-		if (update.isDelete() || update.type() == RefUpdate.Type.VERIFY) {
-			// git checks only safety here: a valid one-level name such as "foo" is still refused
-			return RefName.isSafe(update.name());
-		}
-		return RefName.isValid(update.name(), true);
-	}
-
 	/** Step 2: lock, read under the lock, check, write the new value into the lock. */
-	private void lockAndCheck(Map<RefUpdate, UpdateResult> rejected) throws IOException {
+	private void lockAndCheck(Outcome outcome) throws IOException {
 		PackedRefs packed = this.store.packed();
-		for (Work item : this.work.values()) {
-			String problem = lock(item);
-			if (problem != null) {
-				reject(rejected, item.update, item.rejection, "cannot lock ref '" + item.name + "': " + problem);
+		ObjectId zero = this.store.hashAlgorithm().zeroId();
+		for (PlannedUpdate item : this.planned.values()) {
+			if (!lock(item, outcome)) {
 				return;
 			}
-			item.old = this.store.readRef(item.name);
-			if (item.old == LooseRefs.BROKEN) {
-				item.old = null;
-			}
-			problem = check(item, packed);
-			if (problem != null) {
-				reject(rejected, item.update, item.rejection, problem);
+			item.setOld(readExisting(item.name()));
+			if (!UpdateChecks.checkExpected(item, zero, outcome) || !check(item, packed, outcome)) {
 				return;
 			}
 		}
 	}
 
-	private String lock(Work item) throws IOException {
-		Path path = this.store.refPath(item.name);
+	private boolean lock(PlannedUpdate item, Outcome outcome) throws IOException {
+		String name = item.name();
+		Path path = this.store.refPath(name);
+		String conflict = null;
 		try {
 			FilesRefStore.createParentDirectories(path);
-		}
-		catch (FileAlreadyExistsException | NotDirectoryException ex) {
-			item.rejection = Rejection.NAME_CONFLICT;
-			return "'" + existingParentRef(item.name) + "' exists; cannot create '" + item.name + "'";
-		}
-		if (Files.isDirectory(path) && !item.update.isDelete() && item.update.type() != RefUpdate.Type.VERIFY) {
-			if (!removeEmptyTree(path)) {
-				item.rejection = Rejection.NAME_CONFLICT;
-				String child = firstRefBelow(item.name);
-				return "'" + child + "' exists; cannot create '" + item.name + "'";
+			if (item.writesValue() && Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS) && !removeEmptyTree(path)) {
+				conflict = firstRefBelow(name);
 			}
-		}
-		try {
-			item.lock = LockFile.acquire(path, this.store.options.looseLockTimeout());
-			return null;
+			else {
+				this.locks.put(name, LockFile.acquire(path, this.store.options.looseLockTimeout()));
+				return true;
+			}
 		}
 		catch (LockFailedException ex) {
-			item.rejection = Rejection.LOCK_FAILURE;
-			return "Unable to create '" + ex.lockFile() + "': File exists.\n\nAnother git process seems to be"
-					+ " running in this repository, e.g.\nan editor opened by 'git commit'. Please make sure all"
-					+ " processes\nare terminated then try again. If it still fails, a git process\nmay have"
-					+ " crashed in this repository earlier:\nremove the file manually to continue.";
+			outcome.reject(item.update(), Rejection.LOCK_FAILURE, "cannot lock ref '" + name + "': Unable to create '"
+					+ ex.lockFile() + "': File exists.\n\nAnother git process seems to be running in this repository,"
+					+ " e.g.\nan editor opened by 'git commit'. Please make sure all processes\nare terminated then"
+					+ " try again. If it still fails, a git process\nmay have crashed in this repository earlier:\n"
+					+ "remove the file manually to continue.");
+			return false;
 		}
-		catch (NoSuchFileException | NotDirectoryException ex) {
-			item.rejection = Rejection.NAME_CONFLICT;
-			return "'" + existingParentRef(item.name) + "' exists; cannot create '" + item.name + "'";
+		catch (FileAlreadyExistsException | NoSuchFileException | NotDirectoryException ex) {
+			conflict = existingParentRef(name);
 		}
+		outcome.reject(item.update(), Rejection.NAME_CONFLICT,
+				"cannot lock ref '" + name + "': '" + conflict + "' exists; cannot create '" + name + "'");
+		return false;
 	}
 
-	/** The check of old value, name conflicts and object of one locked ref, or {@code null} if it passes. */
-	private String check(Work item, PackedRefs packed) throws IOException {
-		RefUpdate update = item.update;
-		ObjectId oldId = (item.old instanceof DirectRef direct) ? direct.id() : null;
-		ObjectId expected = update.expectedOld();
-		if (update.type() == RefUpdate.Type.VERIFY && expected == null) {
-			expected = this.store.hashAlgorithm().zeroId();
+	/** Name conflicts, the new object, and the new value written into the lock. */
+	private boolean check(PlannedUpdate item, PackedRefs packed, Outcome outcome) throws IOException {
+		if (!item.writesValue()) {
+			return true;
 		}
-		if (expected != null) {
-			if (expected.isZero() && item.old != null) {
-				item.rejection = Rejection.CREATE_EXISTS;
-				return "cannot lock ref '" + item.name + "': reference already exists";
-			}
-			if (!expected.isZero() && item.old == null) {
-				item.rejection = Rejection.NONEXISTENT_REF;
-				return "cannot lock ref '" + item.name + "': unable to resolve reference '" + item.name + "'";
-			}
-			if (!expected.isZero() && !expected.equals(oldId)) {
-				item.rejection = Rejection.INCORRECT_OLD_VALUE;
-				return "cannot lock ref '" + item.name + "': is at " + ((oldId != null) ? oldId.name() : "(symref)")
-						+ " but expected " + expected.name();
-			}
-		}
-		if (update.type() == RefUpdate.Type.VERIFY || update.isDelete()) {
-			item.delete = update.isDelete() && item.old != null;
-			return null;
-		}
-		if (item.old == null) {
-			String conflict = nameConflict(item.name, packed);
+		if (item.old() == null) {
+			String conflict = nameConflict(item.name(), packed);
 			if (conflict != null) {
-				item.rejection = Rejection.NAME_CONFLICT;
-				return "cannot lock ref '" + item.name + "': " + conflict;
+				outcome.reject(item.update(), Rejection.NAME_CONFLICT, "cannot lock ref '" + item.name() + "': " + conflict);
+				return false;
 			}
 		}
-		if (update.type() == RefUpdate.Type.SYMREF) {
-			item.newRef = new SymbolicRef(item.name, update.newTarget());
+		Ref newRef;
+		if (item.update().type() == RefUpdate.Type.SYMREF) {
+			newRef = new SymbolicRef(item.name(), item.update().newTarget());
 		}
 		else {
-			item.newRef = new DirectRef(item.name, update.newId());
-			if (update.newId().equals(oldId)) {
-				return null;
+			if (item.isNoOp()) {
+				return true;
 			}
-			String problem = checkObject(item.name, update.newId());
-			if (problem != null) {
-				item.rejection = Rejection.MISSING_OBJECT;
-				return "cannot update ref '" + item.name + "': " + problem;
+			if (!UpdateChecks.checkObject(item, this.store.options.objects(), outcome)) {
+				return false;
 			}
+			newRef = new DirectRef(item.name(), item.update().newId());
 		}
-		item.lock.write(LooseRefs.format(item.newRef), this.store.options.fsync());
-		item.write = true;
-		return null;
-	}
-
-	private String checkObject(String name, ObjectId id) throws IOException {
-		ObjectType type = this.store.options.objects().type(id);
-		if (type == null) {
-			return "trying to write ref '" + name + "' with nonexistent object " + id.name();
-		}
-		if (type != ObjectType.COMMIT && name.startsWith("refs/heads/")) {
-			return "trying to write non-commit object " + id.name() + " to branch '" + name + "'";
-		}
-		return null;
+		this.locks.get(item.name()).write(LooseRefs.format(newRef), this.store.options.fsync());
+		this.written.put(item.name(), true);
+		return true;
 	}
 
 	/** A directory/file conflict of a new ref with packed refs or other updates, or {@code null}. */
 	private String nameConflict(String name, PackedRefs packed) throws IOException {
-		for (String other : this.work.keySet()) {
-			if (!other.equals(name) && (other.startsWith(name + "/") || name.startsWith(other + "/"))) {
-				String first = (compareNames(name, other) < 0) ? name : other;
-				String second = first.equals(name) ? other : name;
-				return "cannot process '" + first + "' and '" + second + "' at the same time";
-			}
+		String conflict = UpdateChecks.conflictInTransaction(name, this.planned.keySet());
+		if (conflict != null) {
+			return conflict;
 		}
 		for (int slash = name.indexOf('/'); slash > 0; slash = name.indexOf('/', slash + 1)) {
 			String parent = name.substring(0, slash);
@@ -422,7 +301,7 @@ final class FilesTransaction implements RefTransaction {
 	private static boolean removeEmptyTree(Path dir) throws IOException {
 		try (var entries = Files.newDirectoryStream(dir)) {
 			for (Path entry : entries) {
-				if (!Files.isDirectory(entry, java.nio.file.LinkOption.NOFOLLOW_LINKS) || !removeEmptyTree(entry)) {
+				if (!Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS) || !removeEmptyTree(entry)) {
 					return false;
 				}
 			}
@@ -434,9 +313,9 @@ final class FilesTransaction implements RefTransaction {
 	/** Step 3: lock packed-refs if anything is deleted; write the new file if a deleted ref is packed. */
 	private void preparePacked() throws IOException {
 		List<byte[]> deleted = new ArrayList<>();
-		for (Work item : this.work.values()) {
-			if (item.delete) {
-				deleted.add(item.name.getBytes(StandardCharsets.UTF_8));
+		for (PlannedUpdate item : this.planned.values()) {
+			if (item.deletesExisting()) {
+				deleted.add(item.name().getBytes(StandardCharsets.UTF_8));
 			}
 		}
 		if (deleted.isEmpty()) {
@@ -444,8 +323,7 @@ final class FilesTransaction implements RefTransaction {
 		}
 		this.packedLock = LockFile.acquire(this.store.packedFile(), this.store.options.packedLockTimeout());
 		this.packedLock.closeChannel();
-		PackedRefs packed = this.store.packed();
-		byte[] content = PackedRefsWriter.without(packed, deleted, this.store.options.objects());
+		byte[] content = PackedRefsWriter.without(this.store.packed(), deleted, this.store.options.objects());
 		if (content != null) {
 			this.packedNew = this.store.packedFile().resolveSibling("packed-refs.new");
 			Files.write(this.packedNew, content);
@@ -455,31 +333,31 @@ final class FilesTransaction implements RefTransaction {
 	/** Commit: reflogs, renames, packed-refs, unlinks, in git's order. */
 	private void applyWork() throws IOException {
 		PersonIdent who = (this.committer != null) ? this.committer : this.store.options.committer().get();
-		for (Work item : this.work.values()) {
+		for (PlannedUpdate item : this.planned.values()) {
 			writeLogs(item, who);
-			if (item.write) {
-				item.lock.commit();
+			if (this.written.containsKey(item.name())) {
+				this.locks.get(item.name()).commit();
 			}
 		}
-		for (Work item : this.work.values()) {
-			if (item.delete) {
-				Path log = this.store.logPath(item.name);
+		for (PlannedUpdate item : this.planned.values()) {
+			if (item.deletesExisting()) {
+				Path log = this.store.logPath(item.name());
 				if (LockFile.deleteIfExists(log)) {
-					FilesRefStore.removeEmptyParents(logsRoot(item.name), log);
+					FilesRefStore.removeEmptyParents(this.store.base(item.name()).resolve("logs"), log);
 				}
 			}
 		}
 		if (this.packedNew != null) {
-			Files.move(this.packedNew, this.store.packedFile(), java.nio.file.StandardCopyOption.ATOMIC_MOVE,
-					java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+			Files.move(this.packedNew, this.store.packedFile(), StandardCopyOption.ATOMIC_MOVE,
+					StandardCopyOption.REPLACE_EXISTING);
 			this.packedNew = null;
 		}
-		for (Work item : this.work.values()) {
-			if (item.delete) {
-				Path path = this.store.refPath(item.name);
+		for (PlannedUpdate item : this.planned.values()) {
+			if (item.deletesExisting()) {
+				Path path = this.store.refPath(item.name());
 				deleteLoose(path);
-				item.lock.rollback();
-				FilesRefStore.removeEmptyParents(refsRoot(item.name), path);
+				this.locks.get(item.name()).rollback();
+				FilesRefStore.removeEmptyParents(this.store.base(item.name()), path);
 			}
 		}
 	}
@@ -495,82 +373,19 @@ final class FilesTransaction implements RefTransaction {
 		}
 	}
 
-	private Path refsRoot(String name) {
-		return this.store.base(name);
-	}
-
-	private Path logsRoot(String name) {
-		return this.store.base(name).resolve("logs");
-	}
-
-	private void writeLogs(Work item, PersonIdent who) throws IOException {
-		RefUpdate update = item.update;
-		String text = (update.message() != null) ? update.message() : this.message;
-		ObjectId zero = this.store.hashAlgorithm().zeroId();
-		ObjectId oldId = resolvedId(item.old);
-		ObjectId newId;
-		if (update.type() == RefUpdate.Type.VERIFY || (update.isDelete() && item.old == null)) {
+	private void writeLogs(PlannedUpdate item, PersonIdent who) throws IOException {
+		ReflogEntry entry = ReflogEntries.forUpdate(item, who, this.message, this::readExisting,
+				this.store.hashAlgorithm().zeroId());
+		if (entry == null) {
 			return;
 		}
-		if (update.type() == RefUpdate.Type.SYMREF) {
-			newId = resolvedId(this.store.readRef(update.newTarget()));
-			if (newId == null) {
-				return;
-			}
+		if (this.written.containsKey(item.name())) {
+			FilesReflog.append(this.store.logPath(item.name()), entry,
+					this.store.options.reflogPolicy().createsLogFor(item.name()));
 		}
-		else {
-			newId = update.isDelete() ? zero : update.newId();
+		for (String symref : item.logOnly()) {
+			FilesReflog.append(this.store.logPath(symref), entry, this.store.options.reflogPolicy().createsLogFor(symref));
 		}
-		ReflogEntry entry = new ReflogEntry((oldId != null) ? oldId : zero, newId, who, (text != null) ? text : "");
-		if (item.write) {
-			FilesReflog.append(this.store.logPath(item.name), entry,
-					this.store.options.reflogPolicy().createsLogFor(item.name));
-		}
-		for (String symref : item.logOnly) {
-			FilesReflog.append(this.store.logPath(symref), entry,
-					this.store.options.reflogPolicy().createsLogFor(symref));
-		}
-	}
-
-	private ObjectId resolvedId(Ref ref) throws IOException {
-		int depth = 0;
-		while (ref instanceof SymbolicRef symbolic && depth++ < RefStore.MAX_SYMREF_DEPTH) {
-			ref = this.store.readRef(symbolic.target());
-		}
-		return (ref instanceof DirectRef direct) ? direct.id() : null;
-	}
-
-	/** Bytewise order of the UTF-8 names, git's order. */
-	static int compareNames(String a, String b) {
-		return java.util.Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
-	}
-
-	/** One locked ref. */
-	private static final class Work {
-
-		final RefUpdate update;
-
-		final String name;
-
-		final List<String> logOnly = new ArrayList<>(1);
-
-		LockFile lock;
-
-		Ref old;
-
-		Ref newRef;
-
-		boolean write;
-
-		boolean delete;
-
-		Rejection rejection;
-
-		Work(RefUpdate update, String name) {
-			this.update = update;
-			this.name = name;
-		}
-
 	}
 
 }

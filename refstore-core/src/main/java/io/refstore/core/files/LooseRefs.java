@@ -3,7 +3,6 @@ package io.refstore.core.files;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -48,16 +47,9 @@ final class LooseRefs {
 		catch (NoSuchFileException | NotDirectoryException ex) {
 			return null;
 		}
-		catch (FileSystemException ex) {
-			// a directory, or a file where a parent directory should be (ENOTDIR): git reads both as "no ref"
-			if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)
-					|| (file.getParent() != null && Files.exists(file.getParent()) && !Files.isDirectory(file.getParent()))) {
-				return null;
-			}
-			throw ex;
-		}
 		catch (IOException ex) {
-			if (Files.isDirectory(file)) {
+			// a directory at the ref's path, or a file where a parent directory would be (ENOTDIR): no loose ref
+			if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS) || !Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
 				return null;
 			}
 			throw ex;

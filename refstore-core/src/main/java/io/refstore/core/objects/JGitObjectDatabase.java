@@ -41,14 +41,23 @@ final class JGitObjectDatabase implements ObjectDatabase {
 	@Override
 	public ObjectId peel(ObjectId id) throws IOException {
 		try (ObjectReader reader = this.directory.newReader()) {
+			ObjectLoader first = open(reader, id);
+			if (first == null || first.getType() != Constants.OBJ_TAG) {
+				return null;
+			}
+			ObjectLoader loader = first;
 			ObjectId current = id;
 			for (int depth = 0; depth <= ObjectDatabases.MAX_TAG_DEPTH; depth++) {
-				ObjectLoader loader = open(reader, current);
-				if (loader == null || loader.getType() != Constants.OBJ_TAG) {
-					return (loader == null || depth == 0) ? null : current;
+				TagObjects.Target target = TagObjects.target(current, loader.getCachedBytes());
+				if (!target.targetIsTag()) {
+					return target.object();
 				}
-				byte[] content = loader.getCachedBytes();
-				current = TagObjects.target(current, content, content.length);
+				loader = open(reader, target.object());
+				if (loader == null || loader.getType() != Constants.OBJ_TAG) {
+					// a nested tag is missing, or is not the tag its parent claims: git stores no peeled value
+					return null;
+				}
+				current = target.object();
 			}
 			throw ObjectDatabases.tooDeep(id);
 		}
@@ -62,7 +71,7 @@ final class JGitObjectDatabase implements ObjectDatabase {
 				return null;
 			}
 			byte[] content = loader.getCachedBytes();
-			return TagObjects.target(id, content, content.length);
+			return TagObjects.target(id, content).object();
 		}
 	}
 
@@ -77,7 +86,8 @@ final class JGitObjectDatabase implements ObjectDatabase {
 
 	private static org.eclipse.jgit.lib.ObjectId toJGit(ObjectId id) {
 		if (id.algorithm() != HashAlgorithm.SHA1) {
-			throw new IllegalArgumentException("not a sha1 object id: " + id);
+			throw new IllegalArgumentException("object id " + id + " is a " + id.algorithm().configName()
+					+ " id, but this is a sha1 object database");
 		}
 		return org.eclipse.jgit.lib.ObjectId.fromRaw(id.toRaw());
 	}

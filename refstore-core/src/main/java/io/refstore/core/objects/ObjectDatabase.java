@@ -27,6 +27,7 @@ public interface ObjectDatabase extends Closeable {
 	 * The type of an object.
 	 * @return the type, or {@code null} if the object does not exist
 	 * @throws IOException if the database cannot be read
+	 * @throws IllegalArgumentException if {@code id} uses another hash than the database
 	 */
 	ObjectType type(ObjectId id) throws IOException;
 
@@ -36,9 +37,14 @@ public interface ObjectDatabase extends Closeable {
 	}
 
 	/**
-	 * Follows annotated tags (recursively) to the first object that is not a tag.
-	 * @return the fully peeled id, or {@code null} if {@code id} is not an annotated tag or does not exist
+	 * Follows annotated tags (recursively) to the first object that is not a tag. As in git, each tag's own
+	 * {@code type} line decides whether to go on, so the final object is returned without being opened: it
+	 * may be missing from the database (git stores such a peeled value in {@code packed-refs} too).
+	 * @return the fully peeled id (a commit, tree or blob), or {@code null} if {@code id} is not an annotated
+	 * tag or does not exist, or if a tag on the way names a nested tag that is missing or is no tag (git then
+	 * stores no peeled value)
 	 * @throws IOException if the database cannot be read or a tag is damaged
+	 * @throws IllegalArgumentException if {@code id} uses another hash than the database
 	 */
 	ObjectId peel(ObjectId id) throws IOException;
 

@@ -92,6 +92,14 @@ public interface RefStore extends Closeable {
 	void packRefs(PackOptions options) throws IOException;
 
 	/**
+	 * Checks the store's structure and values: names, file contents, ordering, and that every value names an
+	 * object that exists. Reads everything; changes nothing.
+	 * @return every problem found, errors and warnings, in the order found; empty if the store is sound
+	 * @throws IOException if the store cannot be read at all
+	 */
+	List<VerifyProblem> verify() throws IOException;
+
+	/**
 	 * Options of {@link #packRefs(PackOptions)}.
 	 *
 	 * @param all pack every ref, not only tags and refs that are already packed ({@code --all})

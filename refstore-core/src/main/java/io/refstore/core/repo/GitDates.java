@@ -1,6 +1,7 @@
 package io.refstore.core.repo;
 
 import java.time.DateTimeException;
+import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
@@ -11,10 +12,13 @@ import java.util.regex.Pattern;
 
 /**
  * Parses the date formats git accepts in {@code GIT_COMMITTER_DATE} and {@code GIT_AUTHOR_DATE}: git's
- * internal {@code <seconds> <tz>} (optionally with a leading {@code @}), ISO 8601
+ * internal {@code <seconds> <tz>} (optionally with a leading {@code @}; {@code @<seconds>} and a number of
+ * nine or more digits alone are seconds shown in the local zone), ISO 8601
  * ({@code 2005-04-07T22:13:13+0200}, {@code 2005-04-07 22:13:13 +02:00}) and RFC 2822
- * ({@code Thu, 07 Apr 2005 22:13:13 +0200}). A date without a zone is read in the local zone. Git's looser
- * "approxidate" forms ({@code yesterday}, {@code 3 days ago}) are not accepted. Stateless.
+ * ({@code Thu, 07 Apr 2005 22:13:13 +0200}); zones may also be written {@code +02:00}, {@code +02},
+ * {@code Z}, {@code UTC} or {@code GMT}. A date without a zone is read in the local zone. Stricter than git:
+ * its "approxidate" forms ({@code yesterday}) are refused, and so are impossible dates ({@code 2005-02-30},
+ * hour 25, zone {@code +0260}) that git silently bends into something else. Stateless.
  */
 final class GitDates {
 
@@ -22,7 +26,7 @@ final class GitDates {
 	record Stamp(long epochSeconds, int tzOffset) {
 	}
 
-	private static final String TZ = "(?<tz>Z|[+-]\\d{2}(?::?\\d{2})?)";
+	private static final String TZ = "(?<tz>Z|UTC|GMT|UT|[+-]\\d{2}(?::?\\d{2})?)";
 
 	private static final Pattern RAW = Pattern.compile("(?<at>@)?(?<secs>\\d+)(?:\\s+(?<tz>[+-]\\d{4}))?");
 
@@ -49,9 +53,12 @@ final class GitDates {
 		String value = text.strip();
 		try {
 			Matcher m = RAW.matcher(value);
-			if (m.matches() && (m.group("at") != null || m.group("tz") != null)) {
-				int tz = (m.group("tz") != null) ? checkedTz(m.group("tz")) : 0;
-				return new Stamp(Long.parseLong(m.group("secs")), tz);
+			// without '@', a number is taken as seconds only if it is too large to be a date part, as git does
+			if (m.matches() && (m.group("at") != null || Long.parseLong(m.group("secs")) >= 100_000_000L)) {
+				long seconds = Long.parseLong(m.group("secs"));
+				int tz = (m.group("tz") != null) ? checkedTz(m.group("tz"))
+						: toHhmm(localZone(env).getRules().getOffset(Instant.ofEpochSecond(seconds)));
+				return new Stamp(seconds, tz);
 			}
 			m = ISO.matcher(value);
 			if (m.matches()) {
@@ -82,7 +89,7 @@ final class GitDates {
 	}
 
 	private static ZoneOffset offsetOf(String tz) {
-		if (tz.equals("Z")) {
+		if (Character.isLetter(tz.charAt(0))) {
 			return ZoneOffset.UTC;
 		}
 		String digits = tz.substring(1).replace(":", "");

@@ -1,0 +1,158 @@
+package io.refstore.core.objects;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+import io.refstore.core.ref.HashAlgorithm;
+import io.refstore.core.ref.ObjectId;
+
+/**
+ * A version 2 pack index ({@code pack-*.idx}), memory-mapped: a 256-entry fan-out table, the sorted object
+ * ids, their CRC32s, 31-bit offsets and, for packs over 2 GiB, a table of 64-bit offsets. Immutable after
+ * opening and safe for use by several threads (only absolute reads of the mapped buffer are used).
+ */
+final class PackIndex {
+
+	private static final int MAGIC = 0xff744f63;
+
+	private static final int HEADER = 8;
+
+	private static final int FANOUT = 256 * 4;
+
+	private final Path file;
+
+	private final HashAlgorithm algorithm;
+
+	private final MappedByteBuffer buffer;
+
+	private final int count;
+
+	private final int namesAt;
+
+	private final int offsetsAt;
+
+	private final int largeOffsetsAt;
+
+	private final int largeCount;
+
+	private PackIndex(Path file, HashAlgorithm algorithm, MappedByteBuffer buffer) throws CorruptObjectException {
+		this.file = file;
+		this.algorithm = algorithm;
+		this.buffer = buffer;
+		int hashLength = algorithm.rawLength();
+		if (buffer.capacity() < HEADER + FANOUT + 2 * hashLength) {
+			throw corrupt(0, "too short for a pack index (" + buffer.capacity() + " bytes)");
+		}
+		if (buffer.getInt(0) != MAGIC || buffer.getInt(4) != 2) {
+			throw corrupt(0, "not a version 2 pack index (version 1 indexes cannot hold "
+					+ algorithm.configName() + " ids)");
+		}
+		this.count = checkFanout();
+		this.namesAt = HEADER + FANOUT;
+		long crcsAt = this.namesAt + (long) this.count * hashLength;
+		this.offsetsAt = Math.toIntExact(crcsAt + 4L * this.count);
+		this.largeOffsetsAt = Math.toIntExact(this.offsetsAt + 4L * this.count);
+		long rest = buffer.capacity() - this.largeOffsetsAt - 2L * hashLength;
+		if (rest < 0 || rest % 8 != 0) {
+			throw corrupt(0, "size " + buffer.capacity() + " does not fit " + this.count + " objects");
+		}
+		this.largeCount = (int) (rest / 8);
+	}
+
+	/**
+	 * Maps an index file.
+	 * @throws CorruptObjectException if it is not a well-formed version 2 index for {@code algorithm}
+	 * @throws IOException if it cannot be read
+	 */
+	static PackIndex open(Path file, HashAlgorithm algorithm) throws IOException {
+		try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+			if (channel.size() > Integer.MAX_VALUE) {
+				throw new CorruptObjectException(file, "pack index larger than 2 GiB is not supported");
+			}
+			return new PackIndex(file, algorithm, channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size()));
+		}
+	}
+
+	private int checkFanout() throws CorruptObjectException {
+		long previous = 0;
+		for (int i = 0; i < 256; i++) {
+			long value = Integer.toUnsignedLong(this.buffer.getInt(HEADER + 4 * i));
+			if (value < previous) {
+				throw corrupt(HEADER + 4 * i, "fan-out table is not ascending at entry " + i);
+			}
+			previous = value;
+		}
+		if (previous > (this.buffer.capacity() - HEADER - FANOUT) / this.algorithm.rawLength()) {
+			throw corrupt(HEADER + FANOUT - 4, "fan-out claims " + previous + " objects, more than the file holds");
+		}
+		return (int) previous;
+	}
+
+	/** The number of objects in the pack. */
+	int count() {
+		return this.count;
+	}
+
+	/**
+	 * Looks up an object.
+	 * @return its offset in the pack file, or -1 if the pack does not contain it
+	 * @throws CorruptObjectException if its 64-bit offset entry is missing
+	 */
+	long find(ObjectId id) throws CorruptObjectException {
+		byte[] raw = id.toRaw();
+		int first = raw[0] & 0xff;
+		int low = (first == 0) ? 0 : this.buffer.getInt(HEADER + 4 * (first - 1));
+		int high = this.buffer.getInt(HEADER + 4 * first);
+		int hashLength = raw.length;
+		byte[] probe = new byte[hashLength];
+		while (low < high) {
+			int mid = (low + high) >>> 1;
+			this.buffer.get(this.namesAt + mid * hashLength, probe, 0, hashLength);
+			int cmp = java.util.Arrays.compareUnsigned(probe, raw);
+			if (cmp == 0) {
+				return offset(mid);
+			}
+			if (cmp < 0) {
+				low = mid + 1;
+			}
+			else {
+				high = mid;
+			}
+		}
+		return -1;
+	}
+
+	private long offset(int position) throws CorruptObjectException {
+		int small = this.buffer.getInt(this.offsetsAt + 4 * position);
+		if (small >= 0) {
+			return small;
+		}
+		int large = small & 0x7fffffff;
+		if (large >= this.largeCount) {
+			throw corrupt(this.offsetsAt + 4L * position, "64-bit offset entry " + large + " does not exist");
+		}
+		return this.buffer.getLong(this.largeOffsetsAt + 8 * large);
+	}
+
+	/** The checksum of the pack this index describes (its trailer's first hash). */
+	byte[] packChecksum() {
+		byte[] checksum = new byte[this.algorithm.rawLength()];
+		ByteBuffer view = this.buffer.duplicate();
+		view.get(this.buffer.capacity() - 2 * checksum.length, checksum, 0, checksum.length);
+		return checksum;
+	}
+
+	private CorruptObjectException corrupt(long offset, String message) {
+		return new CorruptObjectException(this.file, "offset " + offset + ": " + message);
+	}
+
+	@Override
+	public String toString() {
+		return "PackIndex[" + this.file + ", " + this.count + " objects]";
+	}
+
+}

@@ -1,0 +1,258 @@
+package io.refstore.core.reftable;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import io.refstore.core.io.LockFailedException;
+import io.refstore.core.ref.ObjectId;
+import io.refstore.core.ref.PersonIdent;
+import io.refstore.core.ref.Ref;
+import io.refstore.core.ref.ReflogEntry;
+import io.refstore.core.ref.ReflogPolicy;
+import io.refstore.core.txn.Outcome;
+import io.refstore.core.txn.PlannedUpdate;
+import io.refstore.core.txn.RefTransaction;
+import io.refstore.core.txn.RefUpdate;
+import io.refstore.core.txn.ReflogEntries;
+import io.refstore.core.txn.Rejection;
+import io.refstore.core.txn.TransactionResult;
+import io.refstore.core.txn.UpdateChecks;
+
+/**
+ * A transaction of the reftable backend: one new table holding every changed ref and its reflog entries at
+ * one update index, as git's reftable backend writes it.
+ * <ol>
+ * <li>Plan: names, duplicates, symbolic refs followed ({@link UpdateChecks}).</li>
+ * <li>Prepare: take {@code tables.list.lock}, reload the stack, and check every expectation, name conflict
+ * and new object against the stack as it is under the lock.</li>
+ * <li>Commit: write the table (refs, then logs; a deleted ref's log entries get tombstones), append it to
+ * {@code tables.list}, release the lock, compact geometrically.</li>
+ * </ol>
+ */
+final class ReftableTransaction implements RefTransaction {
+
+	private enum State {
+
+		OPEN, PREPARED, CLOSED
+
+	}
+
+	private final ReftableRefStore store;
+
+	private final List<RefUpdate> updates = new ArrayList<>();
+
+	private State state = State.OPEN;
+
+	private PersonIdent committer;
+
+	private String message;
+
+	private Map<String, PlannedUpdate> planned = new TreeMap<>();
+
+	private ReftableStack.Addition addition;
+
+	ReftableTransaction(ReftableRefStore store) {
+		this.store = store;
+	}
+
+	@Override
+	public RefTransaction add(RefUpdate update) {
+		requireState(State.OPEN);
+		this.updates.add(update);
+		return this;
+	}
+
+	@Override
+	public RefTransaction committer(PersonIdent committer) {
+		this.committer = committer;
+		return this;
+	}
+
+	@Override
+	public RefTransaction message(String message) {
+		this.message = message;
+		return this;
+	}
+
+	@Override
+	public TransactionResult prepare() throws IOException {
+		requireState(State.OPEN);
+		Outcome outcome = new Outcome();
+		try {
+			try (ReftableStack.Snapshot snapshot = this.store.stack.snapshot()) {
+				this.planned = UpdateChecks.plan(this.updates, (name) -> this.store.read(snapshot, name), outcome);
+			}
+			if (outcome.isClean() && !this.planned.isEmpty()) {
+				lockAndCheck(outcome);
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			abort();
+			throw ex;
+		}
+		if (outcome.isClean()) {
+			this.state = State.PREPARED;
+		}
+		else {
+			abort();
+		}
+		return outcome.result(this.updates, false);
+	}
+
+	private void lockAndCheck(Outcome outcome) throws IOException {
+		try {
+			this.addition = this.store.stack.newAddition();
+		}
+		catch (LockFailedException ex) {
+			PlannedUpdate first = this.planned.values().iterator().next();
+			outcome.reject(first.update(), Rejection.LOCK_FAILURE, "cannot lock ref '" + first.name()
+					+ "': cannot lock references (" + ex.lockFile() + " exists: another process is writing)");
+			return;
+		}
+		ReftableStack.Snapshot base = this.addition.base();
+		MergedTable merged = new MergedTable(base.readers());
+		ObjectId zero = this.store.hashAlgorithm().zeroId();
+		for (PlannedUpdate item : this.planned.values()) {
+			item.setOld(this.store.read(base, item.name()));
+			if (!UpdateChecks.checkExpected(item, zero, outcome)) {
+				return;
+			}
+			if (!item.writesValue()) {
+				continue;
+			}
+			if (item.old() == null) {
+				String conflict = nameConflict(item.name(), merged);
+				if (conflict != null) {
+					outcome.reject(item.update(), Rejection.NAME_CONFLICT,
+							"cannot lock ref '" + item.name() + "': " + conflict);
+					return;
+				}
+			}
+			if (item.update().type() == RefUpdate.Type.UPDATE && !item.isNoOp()
+					&& !UpdateChecks.checkObject(item, this.store.options.objects(), outcome)) {
+				return;
+			}
+		}
+	}
+
+	/** A directory/file conflict of a new ref with existing refs or other updates, or {@code null}. */
+	private String nameConflict(String name, MergedTable merged) throws IOException {
+		String conflict = UpdateChecks.conflictInTransaction(name, this.planned.keySet());
+		if (conflict != null) {
+			return conflict;
+		}
+		for (int slash = name.indexOf('/'); slash > 0; slash = name.indexOf('/', slash + 1)) {
+			String parent = name.substring(0, slash);
+			if (merged.exactRef(parent) != null) {
+				return "'" + parent + "' exists; cannot create '" + name + "'";
+			}
+		}
+		try (RecordCursor<RefRecord> below = merged.refsWithPrefix(name + "/")) {
+			if (below.next()) {
+				return "'" + below.record().name() + "' exists; cannot create '" + name + "'";
+			}
+		}
+		return null;
+	}
+
+	@Override
+	public TransactionResult commit() throws IOException {
+		if (this.state == State.OPEN) {
+			TransactionResult prepared = prepare();
+			if (this.state != State.PREPARED) {
+				return prepared;
+			}
+		}
+		requireState(State.PREPARED);
+		try {
+			if (this.addition != null) {
+				List<RefRecord> refs = new ArrayList<>();
+				List<LogRecord> logs = new ArrayList<>();
+				collectRecords(this.addition.updateIndex(), refs, logs);
+				this.addition.write((writer) -> {
+					for (RefRecord ref : refs) {
+						writer.addRef(ref);
+					}
+					for (LogRecord log : logs) {
+						writer.addLog(log);
+					}
+					return !refs.isEmpty() || !logs.isEmpty();
+				});
+				this.addition.commit();
+			}
+		}
+		finally {
+			abort();
+		}
+		return new Outcome().result(this.updates, true);
+	}
+
+	/** The table's records: changed refs in name order, and log records in key order. */
+	private void collectRecords(long index, List<RefRecord> refs, List<LogRecord> logs) throws IOException {
+		PersonIdent who = (this.committer != null) ? this.committer : this.store.options.committer().get();
+		ReftableStack.Snapshot base = this.addition.base();
+		ReflogPolicy policy = this.store.options.reflogPolicy();
+		ObjectId zero = this.store.hashAlgorithm().zeroId();
+		for (PlannedUpdate item : this.planned.values()) {
+			RefUpdate update = item.update();
+			boolean written = false;
+			if (item.deletesExisting()) {
+				refs.add(RefRecord.deletion(item.name(), index));
+				for (long old : this.store.logIndices(base, item.name())) {
+					logs.add(LogRecord.deletion(item.name(), old));
+				}
+			}
+			else if (update.type() == RefUpdate.Type.SYMREF) {
+				refs.add(RefRecord.symbolic(item.name(), index, update.newTarget()));
+				written = true;
+			}
+			else if (item.writesValue() && !item.isNoOp()) {
+				ObjectId peeled = this.store.options.objects().peel(update.newId());
+				refs.add((peeled != null) ? RefRecord.peeled(item.name(), index, update.newId(), peeled)
+						: RefRecord.direct(item.name(), index, update.newId()));
+				written = true;
+			}
+			ReflogEntry entry = ReflogEntries.forUpdate(item, who, this.message,
+					(name) -> this.store.read(base, name), zero);
+			if (entry == null) {
+				continue;
+			}
+			if (written && (policy.createsLogFor(item.name()) || this.store.hasReflog(base, item.name()))) {
+				logs.add(LogRecord.of(item.name(), index, entry));
+			}
+			for (String symref : item.logOnly()) {
+				if (policy.createsLogFor(symref) || this.store.hasReflog(base, symref)) {
+					logs.add(LogRecord.of(symref, index, entry));
+				}
+			}
+		}
+		logs.sort((a, b) -> Arrays.compareUnsigned(a.key, 0, a.keyLength, b.key, 0, b.keyLength));
+	}
+
+	@Override
+	public void abort() {
+		if (this.addition != null) {
+			this.addition.close();
+			this.addition = null;
+		}
+		this.state = State.CLOSED;
+	}
+
+	@Override
+	public void close() {
+		if (this.state != State.CLOSED) {
+			abort();
+		}
+	}
+
+	private void requireState(State expected) {
+		if (this.state != expected) {
+			throw new IllegalStateException("transaction is " + this.state + ", expected " + expected);
+		}
+	}
+
+}
