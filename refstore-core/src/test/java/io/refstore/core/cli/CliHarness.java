@@ -38,7 +38,7 @@ final class CliHarness {
 		env.put("GIT_COMMITTER_NAME", "C O Mitter");
 		env.put("GIT_COMMITTER_EMAIL", "committer@example.com");
 		env.put("GIT_COMMITTER_DATE", GitCli.FIXED_DATE);
-		env.put("LC_ALL", "C");
+		env.put("LC_ALL", "C.UTF-8");
 		env.put("TZ", "UTC");
 		ENV = Map.copyOf(env);
 	}
@@ -77,7 +77,12 @@ final class CliHarness {
 	 * @return refstore's result
 	 */
 	static GitCli.Result assertSameOutput(Path dir, String... args) {
-		return assertSame(git(dir, new byte[0], args), refstore(dir, args));
+		return assertSameOutput(GIT, dir, args);
+	}
+
+	/** {@link #assertSameOutput(Path, String...)} with another git (such as a reftable-capable one). */
+	static GitCli.Result assertSameOutput(GitCli git, Path dir, String... args) {
+		return assertSame(git.run(dir, new byte[0], args), refstore(dir, args));
 	}
 
 	/** Requires two results to agree on exit code and standard output. */

@@ -86,14 +86,6 @@ class RefstoreErrorsIT {
 	}
 
 	@Test
-	void reftableRepositoryIsRefusedClearly() throws Exception {
-		Path dir = copy(base.dir(), temp.resolve("reftable"));
-		git(dir, new byte[0], "config", "core.repositoryformatversion", "1").requireOk();
-		git(dir, new byte[0], "config", "extensions.refStorage", "reftable").requireOk();
-		assertFails(refstore(dir, "show-ref"), 128, "fatal: ", "reftable");
-	}
-
-	@Test
 	void directoryOutsideAnyRepositoryIsFatal() throws Exception {
 		Path dir = Files.createDirectories(temp.resolve("nowhere"));
 		assertFails(refstore(dir, "show-ref"), 128, "fatal: not a git repository", dir.toRealPath().toString());
