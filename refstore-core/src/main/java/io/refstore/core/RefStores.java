@@ -1,14 +1,19 @@
 package io.refstore.core;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 
+import io.refstore.core.files.FilesInitialWriter;
 import io.refstore.core.files.FilesOptions;
 import io.refstore.core.files.FilesRefStore;
 import io.refstore.core.objects.ObjectDatabase;
+import io.refstore.core.ref.InitialRefWriter;
 import io.refstore.core.ref.ObjectId;
+import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.RefStore;
+import io.refstore.core.reftable.ReftableInitialWriter;
 import io.refstore.core.reftable.ReftableOptions;
 import io.refstore.core.reftable.ReftableRefStore;
 import io.refstore.core.reftable.StackOptions;
@@ -41,6 +46,35 @@ public final class RefStores {
 			case REFTABLE -> ReftableRefStore.open(new ReftableOptions(repository.gitDir(),
 					repository.commonDir().resolve("reftable"), repository.reflogPolicy(), stackOptions(repository),
 					objects, repository::committer));
+		};
+	}
+
+	/**
+	 * Opens a store of {@code format} kept outside the repository's own place, such as a migration's staged
+	 * store or a backup: {@code dir} is laid out like a git directory ({@code packed-refs}, {@code refs/},
+	 * ... or {@code reftable/}). The repository lends its hash, settings and object database.
+	 */
+	public static RefStore openAt(Repository repository, RefFormat format, Path dir) throws IOException {
+		ObjectDatabase objects = new DeferredObjectDatabase(repository);
+		return switch (format) {
+			case FILES -> new FilesRefStore(new FilesOptions(dir, dir, repository.hashAlgorithm(),
+					repository.reflogPolicy(), repository.filesRefLockTimeout(), repository.packedRefsTimeout(), false,
+					objects, repository::committer));
+			case REFTABLE -> ReftableRefStore.open(new ReftableOptions(dir, dir.resolve("reftable"),
+					repository.reflogPolicy(), stackOptions(repository), objects, repository::committer));
+		};
+	}
+
+	/**
+	 * A bulk writer of a new store of {@code format} in {@code dir} (see {@link #openAt}).
+	 * @param maxLogEntries the most log entries any one ref will get
+	 */
+	public static InitialRefWriter initialWriter(Repository repository, RefFormat format, Path dir,
+			long maxLogEntries) throws IOException {
+		return switch (format) {
+			case FILES -> new FilesInitialWriter(dir, repository.hashAlgorithm());
+			case REFTABLE -> new ReftableInitialWriter(dir.resolve("reftable"), stackOptions(repository).writeOptions(),
+					maxLogEntries);
 		};
 	}
 

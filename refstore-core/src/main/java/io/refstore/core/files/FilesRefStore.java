@@ -165,6 +165,47 @@ public final class FilesRefStore implements RefStore {
 	}
 
 	@Override
+	public List<String> reflogNames() throws IOException {
+		List<byte[]> names = new ArrayList<>();
+		Path logs = this.options.gitDir().resolve("logs");
+		try (var entries = Files.newDirectoryStream(logs)) {
+			for (Path entry : entries) {
+				String name = entry.getFileName().toString();
+				if (!name.equals("refs") && RefName.isValid(name, true) && Files.isRegularFile(entry)) {
+					names.add(name.getBytes(StandardCharsets.UTF_8));
+				}
+			}
+		}
+		catch (NoSuchFileException ex) {
+			return List.of();
+		}
+		collectLogs(this.options.commonDir().resolve("logs/refs"), "refs/", names);
+		names.sort(java.util.Arrays::compareUnsigned);
+		List<String> result = new ArrayList<>(names.size());
+		for (byte[] name : names) {
+			result.add(new String(name, StandardCharsets.UTF_8));
+		}
+		return result;
+	}
+
+	private static void collectLogs(Path dir, String prefix, List<byte[]> names) throws IOException {
+		try (var entries = Files.newDirectoryStream(dir)) {
+			for (Path entry : entries) {
+				String name = prefix + entry.getFileName();
+				if (Files.isDirectory(entry)) {
+					collectLogs(entry, name + "/", names);
+				}
+				else if (RefName.isValid(name, false)) {
+					names.add(name.getBytes(StandardCharsets.UTF_8));
+				}
+			}
+		}
+		catch (NoSuchFileException | java.nio.file.NotDirectoryException ex) {
+			// no logs below this point
+		}
+	}
+
+	@Override
 	public boolean hasReflog(String name) throws IOException {
 		return RefName.isValid(name, true) && Files.isRegularFile(logPath(name));
 	}
@@ -180,6 +221,25 @@ public final class FilesRefStore implements RefStore {
 	@Override
 	public void packRefs(PackOptions options) throws IOException {
 		new FilesPacker(this).pack(options);
+	}
+
+	@Override
+	public java.io.Closeable lockStore(java.time.Duration timeout) throws IOException {
+		List<io.refstore.core.io.LockFile> locks = new ArrayList<>();
+		java.io.Closeable release = () -> locks.forEach(io.refstore.core.io.LockFile::rollback);
+		try {
+			locks.add(io.refstore.core.io.LockFile.acquire(this.packedFile, timeout));
+			List<byte[]> names = rootRefNames();
+			names.addAll(LooseRefs.list(this.options.commonDir(), ""));
+			for (byte[] name : names) {
+				locks.add(io.refstore.core.io.LockFile.acquire(refPath(new String(name, StandardCharsets.UTF_8)), timeout));
+			}
+			return release;
+		}
+		catch (IOException | RuntimeException ex) {
+			release.close();
+			throw ex;
+		}
 	}
 
 	@Override

@@ -43,6 +43,21 @@ final class PackedRefsWriter {
 		}
 	}
 
+	/** Writes one record from raw id bytes ({@code peeled} may be {@code null}). */
+	void writeRaw(byte[] name, int nameOffset, int nameLength, byte[] id, byte[] peeled) throws IOException {
+		ObjectId.encodeHex(id, 0, this.hexLength / 2, this.line, 0);
+		this.line[this.hexLength] = ' ';
+		this.out.write(this.line, 0, this.hexLength + 1);
+		this.out.write(name, nameOffset, nameLength);
+		this.out.write('\n');
+		if (peeled != null) {
+			this.line[0] = '^';
+			ObjectId.encodeHex(peeled, 0, this.hexLength / 2, this.line, 1);
+			this.line[this.hexLength + 1] = '\n';
+			this.out.write(this.line, 0, this.hexLength + 2);
+		}
+	}
+
 	/**
 	 * The content of {@code packed} without the records named in {@code deleted} (sorted or not).
 	 * Runs of kept records are copied as they are when the file was written fully peeled; otherwise each kept

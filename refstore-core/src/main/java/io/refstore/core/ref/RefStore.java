@@ -75,6 +75,12 @@ public interface RefStore extends Closeable {
 	 */
 	List<ReflogEntry> reflog(String name) throws IOException;
 
+	/**
+	 * Names of every ref that has a log (root refs such as {@code HEAD} included), in bytewise order.
+	 * @throws IOException if the logs cannot be listed
+	 */
+	List<String> reflogNames() throws IOException;
+
 	/** Whether the ref has a log (possibly without entries). */
 	boolean hasReflog(String name) throws IOException;
 
@@ -90,6 +96,16 @@ public interface RefStore extends Closeable {
 	 * @throws IOException if packing fails; no ref is lost
 	 */
 	void packRefs(PackOptions options) throws IOException;
+
+	/**
+	 * Takes the locks that stop every writer of the store, git's included: {@code tables.list.lock} for
+	 * reftable; {@code packed-refs.lock} and the lock of every existing loose ref for files (a writer
+	 * creating a new loose ref is not stopped: callers that must see every write re-read after locking).
+	 * @param timeout how long to wait for each lock
+	 * @return the held locks; closing releases them
+	 * @throws io.refstore.core.io.LockFailedException naming a lock another process holds
+	 */
+	java.io.Closeable lockStore(java.time.Duration timeout) throws IOException;
 
 	/**
 	 * Checks the store's structure and values: names, file contents, ordering, and that every value names an

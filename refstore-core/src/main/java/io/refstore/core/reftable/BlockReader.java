@@ -3,8 +3,6 @@ package io.refstore.core.reftable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
-import java.util.zip.DataFormatException;
-import java.util.zip.Inflater;
 
 import io.refstore.core.ref.CorruptRefStoreException;
 
@@ -22,7 +20,7 @@ final class BlockReader {
 
 	private final ReftableReader table;
 
-	private Inflater inflater;
+	private LogBlockInflater logInflater;
 
 	private byte[] own = new byte[0];
 
@@ -173,75 +171,13 @@ final class BlockReader {
 		if (blockLen < skip + 2) {
 			throw corruptHeader("log block length " + blockLen + " is shorter than the smallest block (" + (skip + 2) + ")");
 		}
-		byte[] image = this.inflated;
-		int capacity = Math.min(blockLen, Math.max(skip + 1024, 2 * this.table.blockSize()));
-		if (image.length < capacity) {
-			image = new byte[capacity];
+		if (this.logInflater == null) {
+			this.logInflater = new LogBlockInflater(this.table);
 		}
-		for (int i = 0; i < skip; i++) {
-			image[i] = data.get(i);
-		}
-		if (this.inflater == null) {
-			this.inflater = new Inflater();
-		}
-		Inflater z = this.inflater;
-		z.reset();
-		long inputEnd = this.blockOffset + skip;
-		z.setInput(data.position(skip));
-		inputEnd += data.remaining();
-		int out = skip;
-		int stalls = 0;
-		try {
-			while (!z.finished()) {
-				int n;
-				if (out < image.length) {
-					n = z.inflate(image, out, image.length - out);
-				}
-				else if (image.length < blockLen) {
-					image = Arrays.copyOf(image, (int) Math.min(blockLen, 2L * image.length));
-					continue;
-				}
-				else if (z.inflate(this.probe, 0, 1) > 0) {
-					throw corruptHeader("log block inflates to more than its length " + blockLen);
-				}
-				else {
-					n = 0;
-				}
-				out += n;
-				if (n > 0) {
-					stalls = 0;
-				}
-				else if (z.needsDictionary()) {
-					throw corruptHeader("log block's compressed data needs a preset dictionary");
-				}
-				else if (z.needsInput()) {
-					if (inputEnd >= dataEnd) {
-						throw corruptHeader("log block's compressed data is truncated");
-					}
-					ByteBuffer more = this.table.source().read(inputEnd, (int) Math.min(64 * 1024, dataEnd - inputEnd));
-					inputEnd += more.remaining();
-					z.setInput(more);
-				}
-				else if (++stalls > 2) {
-					throw corruptHeader("log block's compressed data makes no progress");
-				}
-			}
-		}
-		catch (DataFormatException ex) {
-			throw corruptHeader("log block's compressed data is damaged: " + ex.getMessage());
-		}
-		if (out != blockLen) {
-			throw corruptHeader("log block inflates to " + out + " bytes, its header says " + blockLen);
-		}
-		this.inflated = image;
-		this.buf = image;
+		this.buf = this.logInflater.inflate(data, this.blockOffset, skip, blockLen, dataEnd, this::corruptHeader);
 		this.base = 0;
-		this.fullBlockSize = skip + z.getBytesRead();
+		this.fullBlockSize = skip + this.logInflater.consumed();
 	}
-
-	private byte[] inflated = new byte[0];
-
-	private final byte[] probe = new byte[1];
 
 	private CorruptRefStoreException corruptHeader(String what) {
 		return this.table.corrupt(this.blockOffset + this.headerOffset,
@@ -318,8 +254,8 @@ final class BlockReader {
 				throw corrupt("restart point at a record with prefix length " + prefix + " (must be 0)");
 			}
 		}
-		if (prefix > this.lastKeyLength) {
-			throw corrupt("prefix length " + prefix + " is longer than the previous key (" + this.lastKeyLength + " bytes)");
+		if (Long.compareUnsigned(prefix, this.lastKeyLength) > 0) {
+			throw corrupt("prefix length " + Long.toUnsignedString(prefix) + " is longer than the previous key (" + this.lastKeyLength + " bytes)");
 		}
 		long tag = readVarint();
 		int suffix = length(tag >>> 3);
@@ -471,9 +407,9 @@ final class BlockReader {
 
 	/** Releases the decompressor. */
 	void close() {
-		if (this.inflater != null) {
-			this.inflater.end();
-			this.inflater = null;
+		if (this.logInflater != null) {
+			this.logInflater.close();
+			this.logInflater = null;
 		}
 	}
 

@@ -41,7 +41,7 @@ final class ObjRecord extends BlockRecord {
 	void decodeValue(int type, BlockReader in) throws CorruptRefStoreException {
 		long n = (type == 0) ? in.readVarint() : type;
 		// every position takes at least one byte, which bounds the array before it is allocated
-		if (n > in.remaining()) {
+		if (Long.compareUnsigned(n, in.remaining()) > 0) {
 			throw in.corrupt("obj record claims " + Long.toUnsignedString(n) + " positions in "
 					+ in.remaining() + " bytes");
 		}

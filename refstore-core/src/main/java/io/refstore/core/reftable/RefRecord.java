@@ -110,6 +110,30 @@ public final class RefRecord extends BlockRecord {
 		return rec;
 	}
 
+	/** Refills this record as a direct ref from raw bytes, reusing its buffers (bulk writers). */
+	void set(byte[] name, int nameLength, long updateIndex, byte[] rawId, byte[] rawPeeled, int hashSize) {
+		setKey(name, 0, nameLength);
+		this.updateIndex = updateIndex;
+		this.valueType = (rawPeeled != null) ? VALUE_PEELED : VALUE;
+		this.hashSize = hashSize;
+		System.arraycopy(rawId, 0, this.id, 0, hashSize);
+		if (rawPeeled != null) {
+			System.arraycopy(rawPeeled, 0, this.peeled, 0, hashSize);
+		}
+		this.targetLength = 0;
+	}
+
+	/** Refills this record as a symbolic ref, reusing its buffers (bulk writers). */
+	void setSymbolic(byte[] name, int nameLength, long updateIndex, byte[] target) {
+		setKey(name, 0, nameLength);
+		this.updateIndex = updateIndex;
+		this.valueType = SYMREF;
+		this.hashSize = 0;
+		this.target = capacity(this.target, target.length);
+		System.arraycopy(target, 0, this.target, 0, target.length);
+		this.targetLength = target.length;
+	}
+
 	private void setId(ObjectId value) {
 		this.hashSize = value.algorithm().rawLength();
 		value.copyRawTo(this.id, 0);

@@ -136,6 +136,26 @@ public final class ReftableRefStore implements RefStore {
 	}
 
 	@Override
+	public List<String> reflogNames() throws IOException {
+		List<String> names = new ArrayList<>();
+		try (ReftableStack.Snapshot snapshot = this.stack.snapshot();
+				RecordCursor<LogRecord> logs = new MergedTable(snapshot.readers()).allLogs(false)) {
+			byte[] last = null;
+			int lastLength = 0;
+			while (logs.next()) {
+				LogRecord log = logs.record();
+				if (last == null || !java.util.Arrays.equals(last, 0, lastLength, log.refNameBuffer(), 0,
+						log.refNameLength())) {
+					names.add(log.refName());
+					last = java.util.Arrays.copyOf(log.refNameBuffer(), log.refNameLength());
+					lastLength = log.refNameLength();
+				}
+			}
+		}
+		return names;
+	}
+
+	@Override
 	public boolean hasReflog(String name) throws IOException {
 		try (ReftableStack.Snapshot snapshot = this.stack.snapshot()) {
 			return hasReflog(snapshot, name);
@@ -175,6 +195,13 @@ public final class ReftableRefStore implements RefStore {
 	@Override
 	public void packRefs(PackOptions options) throws IOException {
 		this.stack.compactAll();
+	}
+
+	@Override
+	public java.io.Closeable lockStore(java.time.Duration timeout) throws IOException {
+		io.refstore.core.io.LockFile lock = io.refstore.core.io.LockFile
+			.acquire(this.options.stackDir().resolve(ReftableStack.TABLES_LIST), timeout);
+		return lock::rollback;
 	}
 
 	@Override

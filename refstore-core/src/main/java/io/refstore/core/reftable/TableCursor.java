@@ -118,15 +118,34 @@ final class TableCursor<R extends BlockRecord> implements RecordCursor<R> {
 		}
 	}
 
-	/** The next record of the current block or of the following blocks of the same type. */
+	/**
+	 * The next record of the current block or of the following blocks of the same type. Crossing into a new
+	 * block checks that its first key continues the order of the previous block.
+	 */
 	private boolean advance(BlockRecord rec, byte blockType) throws IOException {
-		while (!this.block.next(rec)) {
-			if (!this.block.load(this.block.nextBlockOffset(), blockType, false)) {
-				return false;
-			}
+		if (this.block.next(rec)) {
+			return true;
+		}
+		// at the end of a block the record holds that block's last key
+		if (this.boundary.length < rec.keyLength) {
+			this.boundary = new byte[Math.max(rec.keyLength, 2 * this.boundary.length)];
+		}
+		System.arraycopy(rec.key, 0, this.boundary, 0, rec.keyLength);
+		int boundaryLength = rec.keyLength;
+		if (!this.block.load(this.block.nextBlockOffset(), blockType, false)) {
+			return false;
+		}
+		if (!this.block.next(rec)) {
+			throw this.table.corrupt(this.block.blockOffset(), "block without records");
+		}
+		if (rec.compareKey(this.boundary, boundaryLength) <= 0) {
+			throw this.table.corrupt(this.block.blockOffset(), "the first key of the " + ReftableConstants.typeName(blockType)
+					+ " block at 0x" + Long.toHexString(this.block.blockOffset()) + " is not greater than the last key of the block before it");
 		}
 		return true;
 	}
+
+	private byte[] boundary = new byte[64];
 
 	@Override
 	public boolean next() throws IOException {
