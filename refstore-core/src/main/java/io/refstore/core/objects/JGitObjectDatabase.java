@@ -39,6 +39,13 @@ final class JGitObjectDatabase implements ObjectDatabase {
 	}
 
 	@Override
+	public boolean exists(ObjectId id) throws IOException {
+		try (ObjectReader reader = this.directory.newReader()) {
+			return reader.has(toJGit(id));
+		}
+	}
+
+	@Override
 	public ObjectId peel(ObjectId id) throws IOException {
 		try (ObjectReader reader = this.directory.newReader()) {
 			ObjectLoader first = open(reader, id);
