@@ -79,6 +79,10 @@ final class PackedRefsWriter {
 		}
 		ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(packed.buf.length, 64));
 		if (packed.fullyPeeled && packed.start > 0) {
+			// copied verbatim below, so check every record first: a damaged file is reported, never rewritten
+			for (int record = packed.start; record < packed.buf.length; record = packed.nextRecord(record)) {
+				packed.checkRecord(record);
+			}
 			out.write(PackedRefs.HEADER);
 			int from = packed.start;
 			for (int i = 0; i < found; i++) {

@@ -93,7 +93,8 @@ public final class UpdateChecks {
 		Ref head = reader.read("HEAD");
 		if (head instanceof SymbolicRef symbolicHead) {
 			PlannedUpdate item = planned.get(symbolicHead.target());
-			if (item != null && !item.logOnly().contains("HEAD")) {
+			// git logs HEAD when its branch moves, not when the branch is turned into a symbolic ref
+			if (item != null && !item.logOnly().contains("HEAD") && item.update().type() != RefUpdate.Type.SYMREF) {
 				if (planned.containsKey("HEAD")) {
 					outcome.reject(item.update(), Rejection.DUPLICATE_UPDATE, "multiple updates for 'HEAD' (including"
 							+ " one via its referent '" + symbolicHead.target() + "') are not allowed");
@@ -107,7 +108,8 @@ public final class UpdateChecks {
 
 	private static boolean nameAllowed(RefUpdate update) {
 		if (update.isDelete() || update.type() == RefUpdate.Type.VERIFY) {
-			return RefName.isSafe(update.name()) || RefName.isValid(update.name(), true);
+			// git checks only safety here: a valid one-level name such as "foo" is still refused
+			return RefName.isSafe(update.name());
 		}
 		return RefName.isValid(update.name(), true);
 	}
