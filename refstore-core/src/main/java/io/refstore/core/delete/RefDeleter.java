@@ -3,6 +3,7 @@ package io.refstore.core.delete;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 
@@ -105,7 +106,7 @@ public final class RefDeleter {
 					}
 					chunks++;
 					deleted += chunk.size();
-					chunk.clear();
+					chunk = new ArrayList<>(chunk.size());
 				}
 			}
 			manifest.done(deleted, chunks);
@@ -127,7 +128,7 @@ public final class RefDeleter {
 			return failure;
 		}
 		manifest.committed(number);
-		options.listener().afterCommit(number, chunk);
+		options.listener().afterCommit(number, Collections.unmodifiableList(chunk));
 		return null;
 	}
 
@@ -138,7 +139,7 @@ public final class RefDeleter {
 				transaction.add(deletion(ref));
 			}
 			try {
-				options.listener().beforeCommit(number, chunk);
+				options.listener().beforeCommit(number, Collections.unmodifiableList(chunk));
 				Optional<UpdateResult> rejected = transaction.prepare().firstRejection();
 				if (rejected.isPresent()) {
 					return new ChunkFailure(number, rejected.get().update().name(), rejected.get().rejection(),
