@@ -16,16 +16,18 @@ public interface ChunkListener {
 	};
 
 	/**
-	 * Called once a chunk is recorded in the manifest, right before its transaction commits.
+	 * Called right before a chunk's transaction takes its locks and commits (for a deletion, once the chunk is
+	 * recorded in the manifest).
 	 * @param chunk the chunk's number, from 1
-	 * @param refs its refs with the values it expects to find
+	 * @param refs its refs with the values the transaction expects (deletion) or writes (restore); unmodifiable
 	 * @throws IOException to stop the run; the chunk is then recorded as failed and not applied
 	 */
 	default void beforeCommit(int chunk, List<Ref> refs) throws IOException {
 	}
 
 	/**
-	 * Called after a chunk's transaction committed and the manifest says so.
+	 * Called after a chunk's transaction committed (for a deletion, once the manifest says so; for a restore,
+	 * once the chunk's reflogs are back too).
 	 * @param chunk the chunk's number, from 1
 	 * @param refs its refs
 	 */
