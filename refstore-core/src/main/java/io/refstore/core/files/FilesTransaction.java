@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -54,7 +55,7 @@ final class FilesTransaction extends StagedTransaction {
 
 	private final FilesRefStore store;
 
-	private Map<String, PlannedUpdate> planned = Map.of();
+	private NavigableMap<String, PlannedUpdate> planned = new TreeMap<>();
 
 	/** Locks per planned ref name. */
 	private final Map<String, LockFile> locks = new TreeMap<>();
@@ -86,7 +87,7 @@ final class FilesTransaction extends StagedTransaction {
 	}
 
 	@Override
-	protected void lockAndCheck(Map<String, PlannedUpdate> planned, Outcome outcome) throws IOException {
+	protected void lockAndCheck(NavigableMap<String, PlannedUpdate> planned, Outcome outcome) throws IOException {
 		this.planned = planned;
 		lockAndCheck(outcome);
 		if (outcome.isClean()) {
@@ -213,7 +214,7 @@ final class FilesTransaction extends StagedTransaction {
 				return "'" + child + "' exists; cannot create '" + name + "'";
 			}
 		}
-		return UpdateChecks.conflictInTransaction(name, this.planned.keySet());
+		return UpdateChecks.conflictInTransaction(name, this.planned);
 	}
 
 	private String existingParentRef(String name) {
@@ -266,7 +267,7 @@ final class FilesTransaction extends StagedTransaction {
 
 	/** Commit: reflogs, renames, packed-refs, unlinks, in git's order. */
 	@Override
-	protected void apply(Map<String, PlannedUpdate> planned, PersonIdent who) throws IOException {
+	protected void apply(NavigableMap<String, PlannedUpdate> planned, PersonIdent who) throws IOException {
 		for (PlannedUpdate item : this.planned.values()) {
 			writeLogs(item, who);
 			if (this.written.contains(item.name())) {

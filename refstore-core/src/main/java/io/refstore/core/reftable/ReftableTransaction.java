@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 
 import io.refstore.core.io.LockFailedException;
 import io.refstore.core.ref.ObjectId;
@@ -52,7 +53,7 @@ final class ReftableTransaction extends StagedTransaction {
 	}
 
 	@Override
-	protected void lockAndCheck(Map<String, PlannedUpdate> planned, Outcome outcome) throws IOException {
+	protected void lockAndCheck(NavigableMap<String, PlannedUpdate> planned, Outcome outcome) throws IOException {
 		try {
 			this.addition = this.store.stack.newAddition();
 		}
@@ -94,7 +95,7 @@ final class ReftableTransaction extends StagedTransaction {
 	}
 
 	/** A directory/file conflict of a new ref with existing refs or other updates, or {@code null}. */
-	private static String nameConflict(String name, MergedTable merged, Map<String, PlannedUpdate> planned)
+	private static String nameConflict(String name, MergedTable merged, NavigableMap<String, PlannedUpdate> planned)
 			throws IOException {
 		for (int slash = name.indexOf('/'); slash > 0; slash = name.indexOf('/', slash + 1)) {
 			String parent = name.substring(0, slash);
@@ -107,11 +108,11 @@ final class ReftableTransaction extends StagedTransaction {
 				return "'" + below.record().name() + "' exists; cannot create '" + name + "'";
 			}
 		}
-		return UpdateChecks.conflictInTransaction(name, planned.keySet());
+		return UpdateChecks.conflictInTransaction(name, planned);
 	}
 
 	@Override
-	protected void apply(Map<String, PlannedUpdate> planned, PersonIdent who) throws IOException {
+	protected void apply(NavigableMap<String, PlannedUpdate> planned, PersonIdent who) throws IOException {
 		List<RefRecord> refs = new ArrayList<>();
 		List<LogRecord> logs = new ArrayList<>();
 		collectRecords(planned, who, this.addition.updateIndex(), refs, logs);
@@ -128,7 +129,7 @@ final class ReftableTransaction extends StagedTransaction {
 	}
 
 	/** The table's records: changed refs in name order, and log records in key order. */
-	private void collectRecords(Map<String, PlannedUpdate> planned, PersonIdent who, long index, List<RefRecord> refs,
+	private void collectRecords(NavigableMap<String, PlannedUpdate> planned, PersonIdent who, long index, List<RefRecord> refs,
 			List<LogRecord> logs) throws IOException {
 		ReftableStack.Snapshot base = this.addition.base();
 		ReflogPolicy policy = this.store.options.reflogPolicy();

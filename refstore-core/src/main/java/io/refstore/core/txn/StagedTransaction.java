@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
 
 import io.refstore.core.ref.PersonIdent;
 import io.refstore.core.ref.Ref;
@@ -31,7 +33,7 @@ public abstract class StagedTransaction implements RefTransaction {
 
 	private String message;
 
-	private Map<String, PlannedUpdate> planned = Map.of();
+	private NavigableMap<String, PlannedUpdate> planned = new TreeMap<>();
 
 	/** Reads a ref as it is now, without locks (planning); {@code null} if it does not exist. */
 	protected abstract Ref readUnlocked(String name) throws IOException;
@@ -40,10 +42,10 @@ public abstract class StagedTransaction implements RefTransaction {
 	 * Takes the backend's locks and checks every planned update under them, recording rejections in
 	 * {@code outcome}. Whatever it took is released by {@link #release()}.
 	 */
-	protected abstract void lockAndCheck(Map<String, PlannedUpdate> planned, Outcome outcome) throws IOException;
+	protected abstract void lockAndCheck(NavigableMap<String, PlannedUpdate> planned, Outcome outcome) throws IOException;
 
 	/** Applies the prepared updates; reflog entries name {@code who}. */
-	protected abstract void apply(Map<String, PlannedUpdate> planned, PersonIdent who) throws IOException;
+	protected abstract void apply(NavigableMap<String, PlannedUpdate> planned, PersonIdent who) throws IOException;
 
 	/** Releases every lock and temporary file; must be idempotent. */
 	protected abstract void release();
