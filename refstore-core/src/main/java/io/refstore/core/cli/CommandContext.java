@@ -8,9 +8,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 
-import io.refstore.core.RefStores;
 import io.refstore.core.objects.ObjectDatabase;
-import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.repo.Repository;
 
@@ -68,10 +66,10 @@ final class CommandContext implements AutoCloseable {
 		return this.repository;
 	}
 
-	/** The repository's ref store, opened on first use. */
-	RefStore refs() throws IOException, CommandFailure {
+	/** The repository's ref store (in the format its configuration names), opened on first use. */
+	RefStore refs() throws IOException {
 		if (this.refs == null) {
-			this.refs = openRefStore(repository());
+			this.refs = repository().refStore();
 		}
 		return this.refs;
 	}
@@ -79,10 +77,6 @@ final class CommandContext implements AutoCloseable {
 	/** The repository's object database. */
 	ObjectDatabase objects() throws IOException {
 		return repository().objectDatabase();
-	}
-
-	private static RefStore openRefStore(Repository repo) throws IOException {
-		return RefStores.open(repo);
 	}
 
 	/**

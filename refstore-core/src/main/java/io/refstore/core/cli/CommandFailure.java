@@ -17,14 +17,14 @@ final class CommandFailure extends Exception {
 
 	private final int exitCode;
 
-	private final String stderr;
+	private final String text;
 
 	private final boolean usageOnStdout;
 
-	private CommandFailure(int exitCode, String stderr, boolean usageOnStdout) {
-		super(stderr, null, false, false);
+	private CommandFailure(int exitCode, String text, boolean usageOnStdout) {
+		super(text, null, false, false);
 		this.exitCode = exitCode;
-		this.stderr = stderr;
+		this.text = text;
 		this.usageOnStdout = usageOnStdout;
 	}
 
@@ -65,7 +65,7 @@ final class CommandFailure extends Exception {
 
 	/** What to print, possibly empty; each line ends in a newline. */
 	String text() {
-		return this.stderr;
+		return this.text;
 	}
 
 	/** Whether {@link #text()} goes to standard output instead of standard error. */

@@ -18,6 +18,9 @@ import io.refstore.core.ref.ObjectId;
  */
 final class RefFields {
 
+	/** The type names as bytes, so that printing a type allocates nothing. */
+	private static final byte[][] TYPE_NAMES = typeNames();
+
 	private final HashAlgorithm algorithm;
 
 	private final ObjectDatabase objects;
@@ -95,7 +98,7 @@ final class RefFields {
 				}
 			}
 			case OBJECTNAME -> out.writeHex(this.id, this.id.length, digits(atom));
-			case OBJECTTYPE -> out.write(type().gitName());
+			case OBJECTTYPE -> writeType(type(), out);
 			case DEREF_OBJECTNAME -> {
 				if (deref()) {
 					out.writeHex(this.derefId, digits(atom));
@@ -103,10 +106,15 @@ final class RefFields {
 			}
 			case DEREF_OBJECTTYPE -> {
 				if (deref()) {
-					out.write(this.derefType.gitName());
+					writeType(this.derefType, out);
 				}
 			}
 		}
+	}
+
+	private static void writeType(ObjectType type, OutBuffer out) throws IOException {
+		byte[] name = TYPE_NAMES[type.ordinal()];
+		out.write(name, 0, name.length);
 	}
 
 	private int digits(Atom atom) {
@@ -129,6 +137,14 @@ final class RefFields {
 			case RSTRIP -> out.write(bytes, 0, rstrip(bytes, length, atom.number()));
 			default -> out.write(bytes, 0, length);
 		}
+	}
+
+	private static byte[][] typeNames() {
+		byte[][] names = new byte[ObjectType.values().length][];
+		for (ObjectType type : ObjectType.values()) {
+			names[type.ordinal()] = type.gitName().getBytes(StandardCharsets.US_ASCII);
+		}
+		return names;
 	}
 
 	/** Where the name starts after removing {@code n} leading components (negative: keeping {@code -n}). */

@@ -233,41 +233,48 @@ final class StdinParser {
 		if (this.pos == this.length) {
 			throw CommandFailure.fatal(verb + " " + ref + ": unexpected end of input when reading " + which);
 		}
-		String value;
-		if (this.terminator != 0) {
-			if (at(this.pos) == 0 || at(this.pos) == '\n') {
-				return null;
-			}
-			if (at(this.pos) != ' ') {
-				throw CommandFailure.fatal(verb + " " + ref + ": expected SP but got: " + text(this.pos));
-			}
-			this.pos++;
-			value = argument();
-			if (value.isEmpty()) {
-				return this.algorithm.zeroId();
-			}
+		String value = (this.terminator != 0) ? spaceSeparatedValue(verb, ref) : nulSeparatedValue(verb, ref, which);
+		if (value == null) {
+			return null;
 		}
-		else {
-			if (at(this.pos) != 0) {
-				throw CommandFailure.fatal(verb + " " + ref + ": expected NUL but got: " + text(this.pos));
-			}
-			if (++this.pos == this.length) {
-				throw CommandFailure.fatal(verb + " " + ref + ": unexpected end of input when reading " + which);
-			}
-			value = nulField();
-			if (value.isEmpty()) {
+		if (value.isEmpty()) {
+			// without -z an empty value is zero; with -z only update's new value may be empty, with a warning
+			if (this.terminator == 0) {
 				if ((flags & MISSING_ALLOWED_EMPTY) == 0) {
 					return null;
 				}
 				this.warnings.accept(verb + " " + ref + ": missing <newvalue>, treating as zero");
-				return this.algorithm.zeroId();
 			}
+			return this.algorithm.zeroId();
 		}
 		Optional<ObjectId> id = this.resolver.resolve(value);
 		if (id.isEmpty()) {
 			throw CommandFailure.fatal(verb + " " + ref + ": invalid " + which + ": " + value);
 		}
 		return id.get();
+	}
+
+	/** Without {@code -z}: a space and an argument, or {@code null} at the end of the line. */
+	private String spaceSeparatedValue(String verb, String ref) throws CommandFailure {
+		if (at(this.pos) == 0 || at(this.pos) == '\n') {
+			return null;
+		}
+		if (at(this.pos) != ' ') {
+			throw CommandFailure.fatal(verb + " " + ref + ": expected SP but got: " + text(this.pos));
+		}
+		this.pos++;
+		return argument();
+	}
+
+	/** With {@code -z}: the NUL ending the previous field, then the next field. */
+	private String nulSeparatedValue(String verb, String ref, String which) throws CommandFailure {
+		if (at(this.pos) != 0) {
+			throw CommandFailure.fatal(verb + " " + ref + ": expected NUL but got: " + text(this.pos));
+		}
+		if (++this.pos == this.length) {
+			throw CommandFailure.fatal(verb + " " + ref + ": unexpected end of input when reading " + which);
+		}
+		return nulField();
 	}
 
 	/** A field up to the next NUL (for {@code -z}). */

@@ -24,7 +24,8 @@ import io.refstore.core.ref.RefStore.PackOptions;
  * <ol>
  * <li>Lock {@code packed-refs}.</li>
  * <li>Choose loose refs to pack: with {@code --all} every loose direct ref whose object exists, otherwise
- * tags and refs that are already packed; never symbolic, broken or per-worktree refs.</li>
+ * loose tags only (records already in {@code packed-refs} are kept as they are); never symbolic, broken or
+ * per-worktree refs.</li>
  * <li>Merge them with the packed records (a loose value replaces the packed one), peel new values through the
  * object database, write {@code packed-refs.new} and rename it over {@code packed-refs}.</li>
  * <li>Prune: for each packed loose ref, lock it, check it still holds the packed value, delete it.</li>
@@ -50,6 +51,11 @@ final class FilesPacker {
 			try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(next), 1 << 16)) {
 				merge(packed, loose, new PackedRefsWriter(out, packed.hash.hexLength()));
 			}
+			catch (IOException | RuntimeException ex) {
+				// a damaged packed-refs (or a full disk) must leave no half-written file behind
+				Files.deleteIfExists(next);
+				throw ex;
+			}
 			Files.move(next, this.store.packedFile(), StandardCopyOption.ATOMIC_MOVE,
 					StandardCopyOption.REPLACE_EXISTING);
 			if (options.prune()) {
@@ -69,7 +75,9 @@ final class FilesPacker {
 					|| name.startsWith("refs/rewritten/")) {
 				continue;
 			}
-			if (!all && !name.startsWith("refs/tags/") && packed.find(nameBytes, nameBytes.length) < 0) {
+			// without --all git packs loose tags only: a loose branch that is also packed stays loose, and its
+			// packed record keeps its old value
+			if (!all && !name.startsWith("refs/tags/")) {
 				continue;
 			}
 			Ref ref = LooseRefs.read(this.store.refPath(name), name, this.store.hashAlgorithm());

@@ -1,5 +1,6 @@
 package io.refstore.core.files;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryNotEmptyException;
@@ -8,11 +9,13 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
+import io.refstore.core.io.LockFile;
 import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.Ref;
@@ -213,7 +216,7 @@ public final class FilesRefStore implements RefStore {
 	@Override
 	public void appendReflog(String name, ReflogEntry entry) throws IOException {
 		RefName.check(name, true);
-		try (var lock = io.refstore.core.io.LockFile.acquire(refPath(name), this.options.looseLockTimeout())) {
+		try (var lock = LockFile.acquire(refPath(name), this.options.looseLockTimeout())) {
 			FilesReflog.append(logPath(name), entry, true);
 		}
 	}
@@ -224,15 +227,15 @@ public final class FilesRefStore implements RefStore {
 	}
 
 	@Override
-	public java.io.Closeable lockStore(java.time.Duration timeout) throws IOException {
-		List<io.refstore.core.io.LockFile> locks = new ArrayList<>();
-		java.io.Closeable release = () -> locks.forEach(io.refstore.core.io.LockFile::rollback);
+	public Closeable lockStore(Duration timeout) throws IOException {
+		List<LockFile> locks = new ArrayList<>();
+		Closeable release = () -> locks.forEach(LockFile::rollback);
 		try {
-			locks.add(io.refstore.core.io.LockFile.acquire(this.packedFile, timeout));
+			locks.add(LockFile.acquire(this.packedFile, timeout));
 			List<byte[]> names = rootRefNames();
 			names.addAll(LooseRefs.list(this.options.commonDir(), ""));
 			for (byte[] name : names) {
-				locks.add(io.refstore.core.io.LockFile.acquire(refPath(new String(name, StandardCharsets.UTF_8)), timeout));
+				locks.add(LockFile.acquire(refPath(new String(name, StandardCharsets.UTF_8)), timeout));
 			}
 			return release;
 		}

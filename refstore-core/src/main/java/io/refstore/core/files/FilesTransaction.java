@@ -11,8 +11,11 @@ import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Set;
 import java.util.TreeMap;
 
 import io.refstore.core.io.LockFailedException;
@@ -26,11 +29,10 @@ import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.ref.SymbolicRef;
 import io.refstore.core.txn.Outcome;
 import io.refstore.core.txn.PlannedUpdate;
-import io.refstore.core.txn.ReflogEntries;
-import io.refstore.core.txn.RefTransaction;
 import io.refstore.core.txn.RefUpdate;
+import io.refstore.core.txn.ReflogEntries;
 import io.refstore.core.txn.Rejection;
-import io.refstore.core.txn.TransactionResult;
+import io.refstore.core.txn.StagedTransaction;
 import io.refstore.core.txn.UpdateChecks;
 
 /**
@@ -49,30 +51,17 @@ import io.refstore.core.txn.UpdateChecks;
  * hiding the old packed value until then); unlink deleted loose files; release locks; remove empty
  * directories.
  */
-final class FilesTransaction implements RefTransaction {
-
-	private enum State {
-
-		OPEN, PREPARED, CLOSED
-
-	}
+final class FilesTransaction extends StagedTransaction {
 
 	private final FilesRefStore store;
 
-	private final List<RefUpdate> updates = new ArrayList<>();
+	private NavigableMap<String, PlannedUpdate> planned = new TreeMap<>();
 
-	private State state = State.OPEN;
-
-	private PersonIdent committer;
-
-	private String message;
-
-	private Map<String, PlannedUpdate> planned = new TreeMap<>();
-
-	/** Locks and lock contents per planned ref name. */
+	/** Locks per planned ref name. */
 	private final Map<String, LockFile> locks = new TreeMap<>();
 
-	private final Map<String, Boolean> written = new TreeMap<>();
+	/** Names of refs whose lock holds a new value. */
+	private final Set<String> written = new HashSet<>();
 
 	private LockFile packedLock;
 
@@ -83,48 +72,8 @@ final class FilesTransaction implements RefTransaction {
 	}
 
 	@Override
-	public RefTransaction add(RefUpdate update) {
-		requireState(State.OPEN);
-		this.updates.add(update);
-		return this;
-	}
-
-	@Override
-	public RefTransaction committer(PersonIdent committer) {
-		this.committer = committer;
-		return this;
-	}
-
-	@Override
-	public RefTransaction message(String message) {
-		this.message = message;
-		return this;
-	}
-
-	@Override
-	public TransactionResult prepare() throws IOException {
-		requireState(State.OPEN);
-		Outcome outcome = new Outcome();
-		try {
-			this.planned = UpdateChecks.plan(this.updates, this::readExisting, outcome);
-			if (outcome.isClean()) {
-				lockAndCheck(outcome);
-			}
-			if (outcome.isClean()) {
-				preparePacked();
-			}
-		}
-		catch (IOException | RuntimeException ex) {
-			abort();
-			throw ex;
-		}
-		if (outcome.isClean()) {
-			this.state = State.PREPARED;
-		}
-		else {
-			abort();
-		}
-		return outcome.result(this.updates, false);
+	protected Ref readUnlocked(String name) throws IOException {
+		return readExisting(name);
 	}
 
 	private Ref readExisting(String name) throws IOException {
@@ -133,25 +82,21 @@ final class FilesTransaction implements RefTransaction {
 	}
 
 	@Override
-	public TransactionResult commit() throws IOException {
-		if (this.state == State.OPEN) {
-			TransactionResult prepared = prepare();
-			if (this.state != State.PREPARED) {
-				return prepared;
-			}
-		}
-		requireState(State.PREPARED);
-		try {
-			applyWork();
-		}
-		finally {
-			abort();
-		}
-		return new Outcome().result(this.updates, true);
+	protected PersonIdent defaultCommitter() {
+		return this.store.options.committer().get();
 	}
 
 	@Override
-	public void abort() {
+	protected void lockAndCheck(NavigableMap<String, PlannedUpdate> planned, Outcome outcome) throws IOException {
+		this.planned = planned;
+		lockAndCheck(outcome);
+		if (outcome.isClean()) {
+			preparePacked();
+		}
+	}
+
+	@Override
+	protected void release() {
 		for (LockFile lock : this.locks.values()) {
 			lock.rollback();
 		}
@@ -168,20 +113,6 @@ final class FilesTransaction implements RefTransaction {
 			this.packedLock.rollback();
 			this.packedLock = null;
 		}
-		this.state = State.CLOSED;
-	}
-
-	@Override
-	public void close() {
-		if (this.state != State.CLOSED) {
-			abort();
-		}
-	}
-
-	private void requireState(State expected) {
-		if (this.state != expected) {
-			throw new IllegalStateException("transaction is " + this.state + ", expected " + expected);
-		}
 	}
 
 	/** Step 2: lock, read under the lock, check, write the new value into the lock. */
@@ -192,7 +123,7 @@ final class FilesTransaction implements RefTransaction {
 			if (!lock(item, outcome)) {
 				return;
 			}
-			item.setOld(readExisting(item.name()));
+			item.setOld(readExisting(item.name()), this::readExisting);
 			if (!UpdateChecks.checkExpected(item, zero, outcome) || !check(item, packed, outcome)) {
 				return;
 			}
@@ -231,15 +162,16 @@ final class FilesTransaction implements RefTransaction {
 
 	/** Name conflicts, the new object, and the new value written into the lock. */
 	private boolean check(PlannedUpdate item, PackedRefs packed, Outcome outcome) throws IOException {
-		if (!item.writesValue()) {
-			return true;
-		}
+		// as in git, a ref that does not exist must be creatable, whatever the update does with it
 		if (item.old() == null) {
 			String conflict = nameConflict(item.name(), packed);
 			if (conflict != null) {
 				outcome.reject(item.update(), Rejection.NAME_CONFLICT, "cannot lock ref '" + item.name() + "': " + conflict);
 				return false;
 			}
+		}
+		if (!item.writesValue()) {
+			return true;
 		}
 		Ref newRef;
 		if (item.update().type() == RefUpdate.Type.SYMREF) {
@@ -255,15 +187,18 @@ final class FilesTransaction implements RefTransaction {
 			newRef = new DirectRef(item.name(), item.update().newId());
 		}
 		this.locks.get(item.name()).write(LooseRefs.format(newRef), this.store.options.fsync());
-		this.written.put(item.name(), true);
+		this.written.add(item.name());
 		return true;
 	}
 
 	/** A directory/file conflict of a new ref with packed refs or other updates, or {@code null}. */
 	private String nameConflict(String name, PackedRefs packed) throws IOException {
-		String conflict = UpdateChecks.conflictInTransaction(name, this.planned.keySet());
-		if (conflict != null) {
-			return conflict;
+		Path path = this.store.refPath(name);
+		if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
+			List<byte[]> below = LooseRefs.list(this.store.options.commonDir(), name + "/");
+			if (!below.isEmpty()) {
+				return "'" + new String(below.get(0), StandardCharsets.UTF_8) + "' exists; cannot create '" + name + "'";
+			}
 		}
 		for (int slash = name.indexOf('/'); slash > 0; slash = name.indexOf('/', slash + 1)) {
 			String parent = name.substring(0, slash);
@@ -279,7 +214,7 @@ final class FilesTransaction implements RefTransaction {
 				return "'" + child + "' exists; cannot create '" + name + "'";
 			}
 		}
-		return null;
+		return UpdateChecks.conflictInTransaction(name, this.planned);
 	}
 
 	private String existingParentRef(String name) {
@@ -331,11 +266,11 @@ final class FilesTransaction implements RefTransaction {
 	}
 
 	/** Commit: reflogs, renames, packed-refs, unlinks, in git's order. */
-	private void applyWork() throws IOException {
-		PersonIdent who = (this.committer != null) ? this.committer : this.store.options.committer().get();
+	@Override
+	protected void apply(NavigableMap<String, PlannedUpdate> planned, PersonIdent who) throws IOException {
 		for (PlannedUpdate item : this.planned.values()) {
 			writeLogs(item, who);
-			if (this.written.containsKey(item.name())) {
+			if (this.written.contains(item.name())) {
 				this.locks.get(item.name()).commit();
 			}
 		}
@@ -362,6 +297,19 @@ final class FilesTransaction implements RefTransaction {
 		}
 	}
 
+	/**
+	 * git's files backend logs a verify made through a symbolic ref (or of the branch {@code HEAD} names) in
+	 * the symbolic ref's log, as a change from the current value to nothing and without a message: the
+	 * log-only half of the split update carries neither. Kept for byte-identical reflogs.
+	 */
+	private static ReflogEntry verifyEntry(PlannedUpdate item, PersonIdent who, ObjectId zero) {
+		if (item.logOnly().isEmpty()) {
+			return null;
+		}
+		ObjectId old = (item.resolvedOld() != null) ? item.resolvedOld() : zero;
+		return new ReflogEntry(old, zero, who, "");
+	}
+
 	private static void deleteLoose(Path path) throws IOException {
 		try {
 			Files.deleteIfExists(path);
@@ -374,12 +322,15 @@ final class FilesTransaction implements RefTransaction {
 	}
 
 	private void writeLogs(PlannedUpdate item, PersonIdent who) throws IOException {
-		ReflogEntry entry = ReflogEntries.forUpdate(item, who, this.message, this::readExisting,
-				this.store.hashAlgorithm().zeroId());
+		ObjectId zero = this.store.hashAlgorithm().zeroId();
+		ReflogEntry entry = ReflogEntries.forUpdate(item, who, message(), this::readExisting, zero);
+		if (item.update().type() == RefUpdate.Type.VERIFY) {
+			entry = verifyEntry(item, who, zero);
+		}
 		if (entry == null) {
 			return;
 		}
-		if (this.written.containsKey(item.name())) {
+		if (this.written.contains(item.name())) {
 			FilesReflog.append(this.store.logPath(item.name()), entry,
 					this.store.options.reflogPolicy().createsLogFor(item.name()));
 		}

@@ -4,9 +4,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.NavigableMap;
 import java.util.TreeMap;
 
 import io.refstore.core.objects.ObjectDatabase;
@@ -93,7 +93,8 @@ public final class UpdateChecks {
 		Ref head = reader.read("HEAD");
 		if (head instanceof SymbolicRef symbolicHead) {
 			PlannedUpdate item = planned.get(symbolicHead.target());
-			if (item != null && !item.logOnly().contains("HEAD")) {
+			// git logs HEAD when its branch moves, not when the branch is turned into a symbolic ref
+			if (item != null && !item.logOnly().contains("HEAD") && item.update().type() != RefUpdate.Type.SYMREF) {
 				if (planned.containsKey("HEAD")) {
 					outcome.reject(item.update(), Rejection.DUPLICATE_UPDATE, "multiple updates for 'HEAD' (including"
 							+ " one via its referent '" + symbolicHead.target() + "') are not allowed");
@@ -107,7 +108,8 @@ public final class UpdateChecks {
 
 	private static boolean nameAllowed(RefUpdate update) {
 		if (update.isDelete() || update.type() == RefUpdate.Type.VERIFY) {
-			return RefName.isSafe(update.name()) || RefName.isValid(update.name(), true);
+			// git checks only safety here: a valid one-level name such as "foo" is still refused
+			return RefName.isSafe(update.name());
 		}
 		return RefName.isValid(update.name(), true);
 	}
@@ -126,18 +128,19 @@ public final class UpdateChecks {
 			return true;
 		}
 		String lock = "cannot lock ref '" + item.name() + "': ";
-		if (expected.isZero() && item.old() != null) {
+		// a symbolic ref changed without dereferencing is judged by what it resolves to; dangling means missing
+		ObjectId actual = item.resolvedOld();
+		if (expected.isZero() && actual != null) {
 			outcome.reject(update, Rejection.CREATE_EXISTS, lock + "reference already exists");
 			return false;
 		}
-		if (!expected.isZero() && item.old() == null) {
+		if (!expected.isZero() && actual == null) {
 			outcome.reject(update, Rejection.NONEXISTENT_REF, lock + "unable to resolve reference '" + item.name() + "'");
 			return false;
 		}
-		if (!expected.isZero() && !expected.equals(item.oldId())) {
-			String actual = (item.oldId() != null) ? item.oldId().name() : "a symbolic ref";
+		if (!expected.isZero() && !expected.equals(actual)) {
 			outcome.reject(update, Rejection.INCORRECT_OLD_VALUE,
-					lock + "is at " + actual + " but expected " + expected.name());
+					lock + "is at " + actual.name() + " but expected " + expected.name());
 			return false;
 		}
 		return true;
@@ -145,17 +148,27 @@ public final class UpdateChecks {
 
 	/**
 	 * A conflict of a new ref with another ref of the same transaction ({@code a} and {@code a/b}), as git
-	 * words it, or {@code null}.
+	 * words it, or {@code null}. Looks only at the name's parents and at the names right after it in
+	 * {@code names}' order, so a transaction of a million creates is not quadratic.
+	 * @param names the transaction's ref names, in git's order (as {@link #plan} returns them)
 	 */
-	public static String conflictInTransaction(String name, Collection<String> names) {
-		for (String other : names) {
-			if (!other.equals(name) && (other.startsWith(name + "/") || name.startsWith(other + "/"))) {
-				String first = (compareNames(name, other) < 0) ? name : other;
-				String second = first.equals(name) ? other : name;
-				return "cannot process '" + first + "' and '" + second + "' at the same time";
+	public static String conflictInTransaction(String name, NavigableMap<String, ?> names) {
+		for (int slash = name.indexOf('/'); slash > 0; slash = name.indexOf('/', slash + 1)) {
+			String parent = name.substring(0, slash);
+			if (names.containsKey(parent)) {
+				return "cannot process '" + parent + "' and '" + name + "' at the same time";
 			}
 		}
+		String child = names.ceilingKey(name + "/");
+		if (child != null && child.startsWith(name + "/")) {
+			return "cannot process '" + name + "' and '" + child + "' at the same time";
+		}
 		return null;
+	}
+
+	/** Whether git treats {@code name} as a branch, which only commits may be written to: HEAD too. */
+	private static boolean isBranch(String name) {
+		return name.equals("HEAD") || name.startsWith("refs/heads/");
 	}
 
 	/**
@@ -172,7 +185,7 @@ public final class UpdateChecks {
 					prefix + "trying to write ref '" + item.name() + "' with nonexistent object " + id.name());
 			return false;
 		}
-		if (type != ObjectType.COMMIT && item.name().startsWith("refs/heads/")) {
+		if (type != ObjectType.COMMIT && isBranch(item.name())) {
 			outcome.reject(item.update(), Rejection.MISSING_OBJECT,
 					prefix + "trying to write non-commit object " + id.name() + " to branch '" + item.name() + "'");
 			return false;

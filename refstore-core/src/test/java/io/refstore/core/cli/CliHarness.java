@@ -38,7 +38,7 @@ final class CliHarness {
 		env.put("GIT_COMMITTER_NAME", "C O Mitter");
 		env.put("GIT_COMMITTER_EMAIL", "committer@example.com");
 		env.put("GIT_COMMITTER_DATE", GitCli.FIXED_DATE);
-		env.put("LC_ALL", "C");
+		env.put("LC_ALL", "C.UTF-8");
 		env.put("TZ", "UTC");
 		ENV = Map.copyOf(env);
 	}
@@ -77,7 +77,12 @@ final class CliHarness {
 	 * @return refstore's result
 	 */
 	static GitCli.Result assertSameOutput(Path dir, String... args) {
-		return assertSame(git(dir, new byte[0], args), refstore(dir, args));
+		return assertSameOutput(GIT, dir, args);
+	}
+
+	/** {@link #assertSameOutput(Path, String...)} with another git (such as a reftable-capable one). */
+	static GitCli.Result assertSameOutput(GitCli git, Path dir, String... args) {
+		return assertSame(git.run(dir, new byte[0], args), refstore(dir, args));
 	}
 
 	/** Requires two results to agree on exit code and standard output. */
@@ -88,6 +93,27 @@ final class CliHarness {
 		assertThat(refstore.exitCode()).as("exit code of refstore" + context).isEqualTo(git.exitCode());
 		assertThat(refstore.out()).as("stdout of refstore" + context).isEqualTo(git.out());
 		return refstore;
+	}
+
+	/**
+	 * Runs the same (writing) command with git on one copy of {@code base} and with refstore on another, and
+	 * requires the same exit code, the same standard output and the same {@link #refState ref state} afterwards.
+	 * @param base the repository's directory (working tree or bare), left unchanged
+	 * @param scratch an empty directory for the two copies
+	 */
+	static void assertSameEffect(Path base, Path scratch, byte[] stdin, String... args) {
+		Path forGit = copy(base, scratch.resolve("git"));
+		Path forRefstore = copy(base, scratch.resolve("refstore"));
+		GitCli.Result gitResult = git(forGit, stdin, args);
+		GitCli.Result refstoreResult = refstore(forRefstore, stdin, args);
+		assertSame(gitResult, refstoreResult);
+		assertThat(refState(gitDir(forRefstore))).as("refs after " + List.of(args) + "\nrefstore stderr: "
+				+ refstoreResult.stderr() + "\ngit stderr: " + gitResult.stderr())
+			.isEqualTo(refState(gitDir(forGit)));
+	}
+
+	private static Path gitDir(Path dir) {
+		return Files.isDirectory(dir.resolve(".git")) ? dir.resolve(".git") : dir;
 	}
 
 	/** Requires a result to have failed with {@code code} and a message on standard error containing each part. */

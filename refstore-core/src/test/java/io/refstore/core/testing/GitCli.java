@@ -110,6 +110,11 @@ public final class GitCli {
 		return new GitCli(this.command, env);
 	}
 
+	/** The environment every run gets (on top of the inherited one): identity, clock, locale. */
+	public Map<String, String> env() {
+		return this.env;
+	}
+
 	/** The executable and its fixed leading arguments. */
 	public List<String> command() {
 		return this.command;
