@@ -38,7 +38,8 @@ final class ResultTable {
 			row(out, new String[] { "`" + op.id() + "`", op.label(), time(git, "git", op, notes),
 					time(result.process(), "refstore process", op, notes), ratio(result.process(), git),
 					time(result.command(), "refstore command in-process", op, notes), ratio(result.command(), git),
-					time(result.api(), "core API", op, notes), ratio(result.api(), git), rss(git), rss(result.process()),
+					time(result.api(), "core API", op, notes), ratio(result.api(), git), rss(git),
+					rss(result.process()),
 					bytes(result.command().heapPeakBytes()),
 					allocations(result) });
 		}
