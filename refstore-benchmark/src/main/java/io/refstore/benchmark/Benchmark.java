@@ -63,6 +63,12 @@ public final class Benchmark {
 	}
 
 	private static int run(BenchmarkOptions options, PrintStream log) throws IOException {
+		for (String wanted : options.only()) {
+			if (!Suite.ids().contains(wanted)) {
+				throw new IllegalArgumentException("--only names no operation '" + wanted + "'; the ids are "
+						+ String.join(", ", Suite.ids()));
+			}
+		}
 		String git = GitCli.reftable().command().get(0);
 		Launcher launcher = Launcher.find(options.launcher());
 		Path scratch = options.work().resolve("scratch");
@@ -101,13 +107,6 @@ public final class Benchmark {
 	}
 
 	private static List<Operation> selected(List<Operation> operations, BenchmarkOptions options) {
-		List<String> ids = operations.stream().map(Operation::id).toList();
-		for (String wanted : options.only()) {
-			if (!ids.contains(wanted)) {
-				throw new IllegalArgumentException("--only names no operation '" + wanted + "'; the ids are "
-						+ String.join(", ", ids));
-			}
-		}
 		return operations.stream().filter((op) -> options.selected(op.id())).toList();
 	}
 

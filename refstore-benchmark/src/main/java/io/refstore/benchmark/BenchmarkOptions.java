@@ -35,17 +35,18 @@ record BenchmarkOptions(int refs, int runs, Path work, Path launcher, Duration t
 
 	static final String USAGE = """
 			usage: java -jar refstore-benchmark.jar [--refs <n>] [--runs <r>] [--work <dir>] [--launcher <refstore>]
-			                                        [--only <id>[,<id>...]]
+			                                        [--timeout <min>] [--only <id>[,<id>...]]
 
-			  --refs <n>      refs per repository (default 1000000, at least 100)
-			  --runs <r>      timed runs per operation and side, medians reported (default 5; slow ones at most 3)
-			  --work <dir>    cache of generated repositories and where results-<n>.md goes
-			                  (default ${java.io.tmpdir}/refstore-bench)
+			  --refs <n>             refs per repository (default 1000000, at least 100)
+			  --runs <r>             timed runs per operation and side, medians reported (default 5; slow
+			                         operations at most 3, fast ones at least 15)
+			  --work <dir>           cache of generated repositories, and where results-<n>.md goes
+			                         (default ${java.io.tmpdir}/refstore-bench)
 			  --launcher <refstore>  the refstore launcher script to time (default: ./refstore of the checkout
-			                  that holds this jar; it runs that checkout's refstore-core/target/*-cli.jar)
-			  --timeout <min> kill a process run after this many minutes and give up that side of the
-			                  operation (default 30)
-			  --only <ids>    run only these operations (ids as printed in the first column)
+			                         that holds this jar; it runs that checkout's refstore-core/target/*-cli.jar)
+			  --timeout <min>        kill a process run after this many minutes and give up that side of the
+			                         operation (default 30)
+			  --only <ids>           run only these operations (the ids of the table's first column)
 			""";
 
 	/**

@@ -30,6 +30,18 @@ final class Suite {
 	private Suite() {
 	}
 
+	/** The ids of {@link #operations}, in order, without building anything. */
+	static List<String> ids() {
+		List<String> ids = new ArrayList<>(List.of(STARTUP_ID, STARTUP_ID + "/no-cds"));
+		for (String format : FORMATS) {
+			for (String kind : List.of("for-each-ref", "show-ref", "for-each-ref-tags", "lookup", "delete", "create",
+					"migrate")) {
+				ids.add(kind + "/" + format);
+			}
+		}
+		return ids;
+	}
+
 	/** Every operation on {@code repos}. */
 	static List<Operation> operations(CorpusRepos repos, int refs) {
 		List<Operation> operations = new ArrayList<>();

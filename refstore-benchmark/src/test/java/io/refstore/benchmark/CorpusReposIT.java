@@ -74,6 +74,11 @@ class CorpusReposIT {
 	}
 
 	@Test
+	void theSuiteListsItsIdsWithoutRepositories() {
+		assertThat(Suite.operations(repos, REFS).stream().map(Operation::id)).containsExactlyElementsOf(Suite.ids());
+	}
+
+	@Test
 	void aSecondPrepareReusesTheCache() throws IOException {
 		this.log.reset();
 		CorpusRepos.prepare(work, new RefCorpus(REFS), processes, git,
