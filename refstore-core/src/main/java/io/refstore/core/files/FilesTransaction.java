@@ -192,7 +192,7 @@ final class FilesTransaction implements RefTransaction {
 			if (!lock(item, outcome)) {
 				return;
 			}
-			item.setOld(readExisting(item.name()));
+			item.setOld(readExisting(item.name()), this::readExisting);
 			if (!UpdateChecks.checkExpected(item, zero, outcome) || !check(item, packed, outcome)) {
 				return;
 			}
@@ -231,15 +231,16 @@ final class FilesTransaction implements RefTransaction {
 
 	/** Name conflicts, the new object, and the new value written into the lock. */
 	private boolean check(PlannedUpdate item, PackedRefs packed, Outcome outcome) throws IOException {
-		if (!item.writesValue()) {
-			return true;
-		}
+		// as in git, a ref that does not exist must be creatable, whatever the update does with it
 		if (item.old() == null) {
 			String conflict = nameConflict(item.name(), packed);
 			if (conflict != null) {
 				outcome.reject(item.update(), Rejection.NAME_CONFLICT, "cannot lock ref '" + item.name() + "': " + conflict);
 				return false;
 			}
+		}
+		if (!item.writesValue()) {
+			return true;
 		}
 		Ref newRef;
 		if (item.update().type() == RefUpdate.Type.SYMREF) {
@@ -261,9 +262,12 @@ final class FilesTransaction implements RefTransaction {
 
 	/** A directory/file conflict of a new ref with packed refs or other updates, or {@code null}. */
 	private String nameConflict(String name, PackedRefs packed) throws IOException {
-		String conflict = UpdateChecks.conflictInTransaction(name, this.planned.keySet());
-		if (conflict != null) {
-			return conflict;
+		Path path = this.store.refPath(name);
+		if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
+			List<byte[]> below = LooseRefs.list(this.store.options.commonDir(), name + "/");
+			if (!below.isEmpty()) {
+				return "'" + new String(below.get(0), StandardCharsets.UTF_8) + "' exists; cannot create '" + name + "'";
+			}
 		}
 		for (int slash = name.indexOf('/'); slash > 0; slash = name.indexOf('/', slash + 1)) {
 			String parent = name.substring(0, slash);
@@ -279,7 +283,7 @@ final class FilesTransaction implements RefTransaction {
 				return "'" + child + "' exists; cannot create '" + name + "'";
 			}
 		}
-		return null;
+		return UpdateChecks.conflictInTransaction(name, this.planned.keySet());
 	}
 
 	private String existingParentRef(String name) {
@@ -362,6 +366,19 @@ final class FilesTransaction implements RefTransaction {
 		}
 	}
 
+	/**
+	 * git's files backend logs a verify made through a symbolic ref (or of the branch {@code HEAD} names) in
+	 * the symbolic ref's log, as a change from the current value to nothing and without a message: the
+	 * log-only half of the split update carries neither. Kept for byte-identical reflogs.
+	 */
+	private static ReflogEntry verifyEntry(PlannedUpdate item, PersonIdent who, ObjectId zero) {
+		if (item.logOnly().isEmpty()) {
+			return null;
+		}
+		ObjectId old = (item.resolvedOld() != null) ? item.resolvedOld() : zero;
+		return new ReflogEntry(old, zero, who, "");
+	}
+
 	private static void deleteLoose(Path path) throws IOException {
 		try {
 			Files.deleteIfExists(path);
@@ -374,8 +391,11 @@ final class FilesTransaction implements RefTransaction {
 	}
 
 	private void writeLogs(PlannedUpdate item, PersonIdent who) throws IOException {
-		ReflogEntry entry = ReflogEntries.forUpdate(item, who, this.message, this::readExisting,
-				this.store.hashAlgorithm().zeroId());
+		ObjectId zero = this.store.hashAlgorithm().zeroId();
+		ReflogEntry entry = ReflogEntries.forUpdate(item, who, this.message, this::readExisting, zero);
+		if (item.update().type() == RefUpdate.Type.VERIFY) {
+			entry = verifyEntry(item, who, zero);
+		}
 		if (entry == null) {
 			return;
 		}

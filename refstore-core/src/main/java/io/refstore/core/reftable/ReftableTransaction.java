@@ -117,12 +117,9 @@ final class ReftableTransaction implements RefTransaction {
 		MergedTable merged = new MergedTable(base.readers());
 		ObjectId zero = this.store.hashAlgorithm().zeroId();
 		for (PlannedUpdate item : this.planned.values()) {
-			item.setOld(this.store.read(base, item.name()));
+			item.setOld(this.store.read(base, item.name()), (name) -> this.store.read(base, name));
 			if (!UpdateChecks.checkExpected(item, zero, outcome)) {
 				return;
-			}
-			if (!item.writesValue()) {
-				continue;
 			}
 			if (item.old() == null) {
 				String conflict = nameConflict(item.name(), merged);
@@ -131,6 +128,9 @@ final class ReftableTransaction implements RefTransaction {
 							"cannot lock ref '" + item.name() + "': " + conflict);
 					return;
 				}
+			}
+			if (!item.writesValue()) {
+				continue;
 			}
 			if (item.update().type() == RefUpdate.Type.UPDATE && !item.isNoOp()
 					&& !UpdateChecks.checkObject(item, this.store.options.objects(), outcome)) {
@@ -141,10 +141,6 @@ final class ReftableTransaction implements RefTransaction {
 
 	/** A directory/file conflict of a new ref with existing refs or other updates, or {@code null}. */
 	private String nameConflict(String name, MergedTable merged) throws IOException {
-		String conflict = UpdateChecks.conflictInTransaction(name, this.planned.keySet());
-		if (conflict != null) {
-			return conflict;
-		}
 		for (int slash = name.indexOf('/'); slash > 0; slash = name.indexOf('/', slash + 1)) {
 			String parent = name.substring(0, slash);
 			if (merged.exactRef(parent) != null) {
@@ -156,7 +152,7 @@ final class ReftableTransaction implements RefTransaction {
 				return "'" + below.record().name() + "' exists; cannot create '" + name + "'";
 			}
 		}
-		return null;
+		return UpdateChecks.conflictInTransaction(name, this.planned.keySet());
 	}
 
 	@Override

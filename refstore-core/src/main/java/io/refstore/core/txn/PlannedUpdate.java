@@ -21,6 +21,8 @@ public final class PlannedUpdate {
 
 	private Ref old;
 
+	private ObjectId resolvedOld;
+
 	PlannedUpdate(RefUpdate update, String name) {
 		this.update = update;
 		this.name = name;
@@ -54,9 +56,19 @@ public final class PlannedUpdate {
 		return (this.old instanceof DirectRef direct) ? direct.id() : null;
 	}
 
-	/** Records the value read under the lock. */
-	public void setOld(Ref old) {
+	/**
+	 * The id the old value resolves to: the old id itself, or for a symbolic ref (changed without
+	 * dereferencing) the id at the end of its chain; {@code null} if the ref is missing or dangling. Expected
+	 * old values are compared with this, as git compares them.
+	 */
+	public ObjectId resolvedOld() {
+		return this.resolvedOld;
+	}
+
+	/** Records the value read under the lock, resolving a symbolic one through {@code reader}. */
+	public void setOld(Ref old, UpdateChecks.RefReader reader) throws java.io.IOException {
 		this.old = old;
+		this.resolvedOld = ReflogEntries.resolve(old, reader);
 	}
 
 	/** Whether this update removes a ref that exists. */

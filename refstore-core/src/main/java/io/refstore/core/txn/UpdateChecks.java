@@ -128,18 +128,19 @@ public final class UpdateChecks {
 			return true;
 		}
 		String lock = "cannot lock ref '" + item.name() + "': ";
-		if (expected.isZero() && item.old() != null) {
+		// a symbolic ref changed without dereferencing is judged by what it resolves to; dangling means missing
+		ObjectId actual = item.resolvedOld();
+		if (expected.isZero() && actual != null) {
 			outcome.reject(update, Rejection.CREATE_EXISTS, lock + "reference already exists");
 			return false;
 		}
-		if (!expected.isZero() && item.old() == null) {
+		if (!expected.isZero() && actual == null) {
 			outcome.reject(update, Rejection.NONEXISTENT_REF, lock + "unable to resolve reference '" + item.name() + "'");
 			return false;
 		}
-		if (!expected.isZero() && !expected.equals(item.oldId())) {
-			String actual = (item.oldId() != null) ? item.oldId().name() : "a symbolic ref";
+		if (!expected.isZero() && !expected.equals(actual)) {
 			outcome.reject(update, Rejection.INCORRECT_OLD_VALUE,
-					lock + "is at " + actual + " but expected " + expected.name());
+					lock + "is at " + actual.name() + " but expected " + expected.name());
 			return false;
 		}
 		return true;
@@ -160,6 +161,11 @@ public final class UpdateChecks {
 		return null;
 	}
 
+	/** Whether git treats {@code name} as a branch, which only commits may be written to: HEAD too. */
+	private static boolean isBranch(String name) {
+		return name.equals("HEAD") || name.startsWith("refs/heads/");
+	}
+
 	/**
 	 * Checks that a new value names an existing object, and a commit for a branch, as git does before
 	 * writing a ref.
@@ -174,7 +180,7 @@ public final class UpdateChecks {
 					prefix + "trying to write ref '" + item.name() + "' with nonexistent object " + id.name());
 			return false;
 		}
-		if (type != ObjectType.COMMIT && item.name().startsWith("refs/heads/")) {
+		if (type != ObjectType.COMMIT && isBranch(item.name())) {
 			outcome.reject(item.update(), Rejection.MISSING_OBJECT,
 					prefix + "trying to write non-commit object " + id.name() + " to branch '" + item.name() + "'");
 			return false;
