@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -237,21 +237,26 @@ final class ReftableSnapshot implements StoreSnapshot {
 		return (value == null) ? "<none>" : value.isSymbolic() ? "-> " + value.target() : value.id();
 	}
 
-	/** The lines in one list only, at most twenty of them. */
+	/** The lines in one list only, at most twenty of them; if there are none, where the order first differs. */
 	private static void appendListDifference(StringBuilder report, List<String> mine, List<String> theirs,
 			String thisName, String otherName) {
-		int shown = 0;
-		shown = appendMissing(report, mine, theirs, "only in " + thisName, shown);
-		appendMissing(report, theirs, mine, "only in " + otherName, shown);
-		if (new LinkedHashSet<>(mine).equals(new LinkedHashSet<>(theirs))) {
-			report.append("    the same lines in another order or number:\n      ").append(thisName).append(": ")
-				.append(mine).append("\n      ").append(otherName).append(": ").append(theirs).append('\n');
+		int shown = appendMissing(report, mine, theirs, "only in " + thisName, 0);
+		shown = appendMissing(report, theirs, mine, "only in " + otherName, shown);
+		if (shown == 0) {
+			int line = 0;
+			while (line < mine.size() && line < theirs.size() && mine.get(line).equals(theirs.get(line))) {
+				line++;
+			}
+			report.append("    the same lines, but from line ").append(line + 1).append(" on (after '")
+				.append((line > 0) ? mine.get(line - 1) : "").append("'):\n      ").append(thisName).append(": ")
+				.append((line < mine.size()) ? mine.get(line) : "<end>").append("\n      ").append(otherName)
+				.append(": ").append((line < theirs.size()) ? theirs.get(line) : "<end>").append('\n');
 		}
 	}
 
 	private static int appendMissing(StringBuilder report, List<String> lines, Collection<String> other,
 			String label, int shown) {
-		Set<String> others = new java.util.HashSet<>(other);
+		Set<String> others = new HashSet<>(other);
 		String section = null;
 		for (String line : lines) {
 			if (line.startsWith("reflog ")) {
