@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -35,8 +36,9 @@ import io.refstore.core.testing.TempRepo;
  * refstore reads the same records from both: every ref with its peeled value, and every reflog entry in full
  * (old and new id, identity, time, zone, message) — also of tags, which {@code git reflog show} skips. Each
  * snapshot also checks its stack directory: nothing but {@code tables.list} and the tables it lists (no
- * lock, no temporary file, no table left behind by a compaction), and the placeholder {@code HEAD} file
- * and {@code refs/heads} file git made, untouched.
+ * lock, no temporary file, no table left behind by a compaction), the placeholder {@code HEAD} file
+ * and {@code refs/heads} file git made, untouched, and the permissions of the stack's files, which must be
+ * the other twin's.
  *
  * <p>The stack itself ({@code tables.list} and the directory's file names) is read when the snapshot is
  * taken; git's and refstore's readings are made on first use. Not thread-safe.
@@ -55,17 +57,20 @@ final class ReftableSnapshot implements StoreSnapshot {
 
 	private final String directory;
 
+	private final String modes;
+
 	private Map<String, Value> refs;
 
 	private List<String> records;
 
 	private List<String> reflogNames;
 
-	private ReftableSnapshot(TempRepo twin, GitCli git, List<String> tables, String directory) {
+	private ReftableSnapshot(TempRepo twin, GitCli git, List<String> tables, String directory, String modes) {
 		this.twin = twin;
 		this.git = git;
 		this.tables = tables;
 		this.directory = directory;
+		this.modes = modes;
 	}
 
 	/** Reads the stack of {@code twin} now; {@code git} reads its refs later (a reftable-capable git). */
@@ -90,11 +95,24 @@ final class ReftableSnapshot implements StoreSnapshot {
 				directory.append("  the placeholder files changed: HEAD '").append(head).append("', refs/heads '")
 					.append(heads).append("'\n");
 			}
-			return new ReftableSnapshot(twin, git, List.copyOf(tables), directory.toString());
+			return new ReftableSnapshot(twin, git, List.copyOf(tables), directory.toString(), modes(stackDir, tables));
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("cannot read the reftable stack of " + gitDir, ex);
 		}
+	}
+
+	/**
+	 * The permissions of {@code tables.list} and the distinct ones of the tables: git makes them readable as
+	 * the umask (and {@code core.sharedRepository}) allow, so that other users of the repository can read refs.
+	 */
+	private static String modes(Path stackDir, List<String> tables) throws IOException {
+		Set<String> tableModes = new TreeSet<>();
+		for (String table : tables) {
+			tableModes.add(PosixFilePermissions.toString(Files.getPosixFilePermissions(stackDir.resolve(table))));
+		}
+		return "tables.list " + PosixFilePermissions.toString(Files.getPosixFilePermissions(stackDir.resolve("tables.list")))
+				+ ", tables " + tableModes;
 	}
 
 	/** The names of the stack's tables, oldest first. */
@@ -202,6 +220,10 @@ final class ReftableSnapshot implements StoreSnapshot {
 		StringBuilder report = new StringBuilder();
 		appendDirectory(report, thisName, this.directory);
 		appendDirectory(report, otherName, that.directory);
+		if (!this.modes.equals(that.modes)) {
+			report.append("  file permissions differ: ").append(thisName).append(' ').append(this.modes).append(", ")
+				.append(otherName).append(' ').append(that.modes).append('\n');
+		}
 		if (!refs().equals(that.refs())) {
 			report.append("  git reads different refs:\n");
 			appendMapDifference(report, refs(), that.refs(), thisName, otherName);
