@@ -138,7 +138,8 @@ final class DifferentialRun {
 		this.toolB = toolB;
 		this.jarB = jarB;
 		this.readerEvery = readerEvery;
-		this.generator = new SessionGenerator(new Random(seed), NamePool.standard(), pool, symrefMessages);
+		this.generator = new SessionGenerator(new Random(seed), NamePool.standard(), pool, symrefMessages,
+				twins.format().backend());
 		this.lastA = twins.snapshotA();
 		this.model = new RefModel(this.lastA.refs(), pool, twins.format().backend());
 	}
