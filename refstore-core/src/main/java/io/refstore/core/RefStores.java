@@ -13,6 +13,7 @@ import io.refstore.core.ref.InitialRefWriter;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.ReflogPolicy;
 import io.refstore.core.reftable.ReftableInitialWriter;
 import io.refstore.core.reftable.ReftableOptions;
 import io.refstore.core.reftable.ReftableRefStore;
@@ -38,14 +39,27 @@ public final class RefStores {
 	 * @throws IOException if the store cannot be opened
 	 */
 	public static RefStore open(Repository repository) throws IOException {
+		return open(repository, repository.reflogPolicy());
+	}
+
+	/**
+	 * Opens the ref store of {@code repository} with a reflog policy other than {@code core.logAllRefUpdates}.
+	 * A restore that copies saved reflog entries back uses {@link ReflogPolicy#EXISTING_ONLY}, so that
+	 * recreating a ref does not add an entry of its own (git's migration skips them the same way).
+	 * @param repository an open repository, which must outlive the store
+	 * @param reflogPolicy which updates create a log
+	 * @return a store the caller closes
+	 * @throws IOException if the store cannot be opened
+	 */
+	public static RefStore open(Repository repository, ReflogPolicy reflogPolicy) throws IOException {
 		ObjectDatabase objects = new DeferredObjectDatabase(repository);
 		return switch (repository.refFormat()) {
 			case FILES -> new FilesRefStore(new FilesOptions(repository.gitDir(), repository.commonDir(),
-					repository.hashAlgorithm(), repository.reflogPolicy(), repository.filesRefLockTimeout(),
+					repository.hashAlgorithm(), reflogPolicy, repository.filesRefLockTimeout(),
 					repository.packedRefsTimeout(), fsyncRefs(repository), objects, repository::committer));
 			case REFTABLE -> ReftableRefStore.open(new ReftableOptions(repository.gitDir(),
-					repository.commonDir().resolve("reftable"), repository.reflogPolicy(), stackOptions(repository),
-					objects, repository::committer));
+					repository.commonDir().resolve("reftable"), reflogPolicy, stackOptions(repository), objects,
+					repository::committer));
 		};
 	}
 

@@ -34,7 +34,7 @@ public final class Refstore {
 
 	private static final Map<String, Supplier<Command>> COMMANDS = Map.of("show-ref", ShowRef::new, "for-each-ref",
 			ForEachRef::new, "update-ref", UpdateRef::new, "symbolic-ref", SymbolicRef::new, "pack-refs",
-			PackRefs::new, "refs", Refs::new);
+			PackRefs::new, "refs", Refs::new, "delete-refs", DeleteRefs::delete, "restore-refs", DeleteRefs::restore);
 
 	private static final String USAGE = """
 			usage: refstore [-C <path>] <command> [<args>]
@@ -45,6 +45,8 @@ public final class Refstore {
 			   symbolic-ref   read, write or delete a symbolic ref
 			   pack-refs      move loose refs into packed-refs
 			   refs           migrate between ref formats, roll back, verify the ref store
+			   delete-refs    delete many refs in chunks, recording a manifest
+			   restore-refs   restore the refs a delete-refs manifest recorded
 			""";
 
 	/** Exit code when standard output was closed early: what a shell reports for death by SIGPIPE. */

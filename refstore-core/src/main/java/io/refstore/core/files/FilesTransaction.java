@@ -11,8 +11,11 @@ import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Set;
 import java.util.TreeMap;
 
 import io.refstore.core.io.LockFailedException;
@@ -26,11 +29,10 @@ import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.ref.SymbolicRef;
 import io.refstore.core.txn.Outcome;
 import io.refstore.core.txn.PlannedUpdate;
-import io.refstore.core.txn.ReflogEntries;
-import io.refstore.core.txn.RefTransaction;
 import io.refstore.core.txn.RefUpdate;
+import io.refstore.core.txn.ReflogEntries;
 import io.refstore.core.txn.Rejection;
-import io.refstore.core.txn.TransactionResult;
+import io.refstore.core.txn.StagedTransaction;
 import io.refstore.core.txn.UpdateChecks;
 
 /**
@@ -49,30 +51,17 @@ import io.refstore.core.txn.UpdateChecks;
  * hiding the old packed value until then); unlink deleted loose files; release locks; remove empty
  * directories.
  */
-final class FilesTransaction implements RefTransaction {
-
-	private enum State {
-
-		OPEN, PREPARED, CLOSED
-
-	}
+final class FilesTransaction extends StagedTransaction {
 
 	private final FilesRefStore store;
 
-	private final List<RefUpdate> updates = new ArrayList<>();
+	private NavigableMap<String, PlannedUpdate> planned = new TreeMap<>();
 
-	private State state = State.OPEN;
-
-	private PersonIdent committer;
-
-	private String message;
-
-	private Map<String, PlannedUpdate> planned = new TreeMap<>();
-
-	/** Locks and lock contents per planned ref name. */
+	/** Locks per planned ref name. */
 	private final Map<String, LockFile> locks = new TreeMap<>();
 
-	private final Map<String, Boolean> written = new TreeMap<>();
+	/** Names of refs whose lock holds a new value. */
+	private final Set<String> written = new HashSet<>();
 
 	private LockFile packedLock;
 
@@ -83,48 +72,8 @@ final class FilesTransaction implements RefTransaction {
 	}
 
 	@Override
-	public RefTransaction add(RefUpdate update) {
-		requireState(State.OPEN);
-		this.updates.add(update);
-		return this;
-	}
-
-	@Override
-	public RefTransaction committer(PersonIdent committer) {
-		this.committer = committer;
-		return this;
-	}
-
-	@Override
-	public RefTransaction message(String message) {
-		this.message = message;
-		return this;
-	}
-
-	@Override
-	public TransactionResult prepare() throws IOException {
-		requireState(State.OPEN);
-		Outcome outcome = new Outcome();
-		try {
-			this.planned = UpdateChecks.plan(this.updates, this::readExisting, outcome);
-			if (outcome.isClean()) {
-				lockAndCheck(outcome);
-			}
-			if (outcome.isClean()) {
-				preparePacked();
-			}
-		}
-		catch (IOException | RuntimeException ex) {
-			abort();
-			throw ex;
-		}
-		if (outcome.isClean()) {
-			this.state = State.PREPARED;
-		}
-		else {
-			abort();
-		}
-		return outcome.result(this.updates, false);
+	protected Ref readUnlocked(String name) throws IOException {
+		return readExisting(name);
 	}
 
 	private Ref readExisting(String name) throws IOException {
@@ -133,25 +82,21 @@ final class FilesTransaction implements RefTransaction {
 	}
 
 	@Override
-	public TransactionResult commit() throws IOException {
-		if (this.state == State.OPEN) {
-			TransactionResult prepared = prepare();
-			if (this.state != State.PREPARED) {
-				return prepared;
-			}
-		}
-		requireState(State.PREPARED);
-		try {
-			applyWork();
-		}
-		finally {
-			abort();
-		}
-		return new Outcome().result(this.updates, true);
+	protected PersonIdent defaultCommitter() {
+		return this.store.options.committer().get();
 	}
 
 	@Override
-	public void abort() {
+	protected void lockAndCheck(NavigableMap<String, PlannedUpdate> planned, Outcome outcome) throws IOException {
+		this.planned = planned;
+		lockAndCheck(outcome);
+		if (outcome.isClean()) {
+			preparePacked();
+		}
+	}
+
+	@Override
+	protected void release() {
 		for (LockFile lock : this.locks.values()) {
 			lock.rollback();
 		}
@@ -167,20 +112,6 @@ final class FilesTransaction implements RefTransaction {
 		if (this.packedLock != null) {
 			this.packedLock.rollback();
 			this.packedLock = null;
-		}
-		this.state = State.CLOSED;
-	}
-
-	@Override
-	public void close() {
-		if (this.state != State.CLOSED) {
-			abort();
-		}
-	}
-
-	private void requireState(State expected) {
-		if (this.state != expected) {
-			throw new IllegalStateException("transaction is " + this.state + ", expected " + expected);
 		}
 	}
 
@@ -256,7 +187,7 @@ final class FilesTransaction implements RefTransaction {
 			newRef = new DirectRef(item.name(), item.update().newId());
 		}
 		this.locks.get(item.name()).write(LooseRefs.format(newRef), this.store.options.fsync());
-		this.written.put(item.name(), true);
+		this.written.add(item.name());
 		return true;
 	}
 
@@ -283,7 +214,7 @@ final class FilesTransaction implements RefTransaction {
 				return "'" + child + "' exists; cannot create '" + name + "'";
 			}
 		}
-		return UpdateChecks.conflictInTransaction(name, this.planned.keySet());
+		return UpdateChecks.conflictInTransaction(name, this.planned);
 	}
 
 	private String existingParentRef(String name) {
@@ -335,11 +266,11 @@ final class FilesTransaction implements RefTransaction {
 	}
 
 	/** Commit: reflogs, renames, packed-refs, unlinks, in git's order. */
-	private void applyWork() throws IOException {
-		PersonIdent who = (this.committer != null) ? this.committer : this.store.options.committer().get();
+	@Override
+	protected void apply(NavigableMap<String, PlannedUpdate> planned, PersonIdent who) throws IOException {
 		for (PlannedUpdate item : this.planned.values()) {
 			writeLogs(item, who);
-			if (this.written.containsKey(item.name())) {
+			if (this.written.contains(item.name())) {
 				this.locks.get(item.name()).commit();
 			}
 		}
@@ -392,14 +323,14 @@ final class FilesTransaction implements RefTransaction {
 
 	private void writeLogs(PlannedUpdate item, PersonIdent who) throws IOException {
 		ObjectId zero = this.store.hashAlgorithm().zeroId();
-		ReflogEntry entry = ReflogEntries.forUpdate(item, who, this.message, this::readExisting, zero);
+		ReflogEntry entry = ReflogEntries.forUpdate(item, who, message(), this::readExisting, zero);
 		if (item.update().type() == RefUpdate.Type.VERIFY) {
 			entry = verifyEntry(item, who, zero);
 		}
 		if (entry == null) {
 			return;
 		}
-		if (this.written.containsKey(item.name())) {
+		if (this.written.contains(item.name())) {
 			FilesReflog.append(this.store.logPath(item.name()), entry,
 					this.store.options.reflogPolicy().createsLogFor(item.name()));
 		}

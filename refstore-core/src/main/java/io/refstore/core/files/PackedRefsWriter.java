@@ -30,17 +30,7 @@ final class PackedRefsWriter {
 
 	/** Writes one record; records must come in bytewise name order. */
 	void write(byte[] name, int nameOffset, int nameLength, ObjectId id, ObjectId peeled) throws IOException {
-		id.copyHexTo(this.line, 0);
-		this.line[this.hexLength] = ' ';
-		this.out.write(this.line, 0, this.hexLength + 1);
-		this.out.write(name, nameOffset, nameLength);
-		this.out.write('\n');
-		if (peeled != null) {
-			this.line[0] = '^';
-			peeled.copyHexTo(this.line, 1);
-			this.line[this.hexLength + 1] = '\n';
-			this.out.write(this.line, 0, this.hexLength + 2);
-		}
+		writeRaw(name, nameOffset, nameLength, id.toRaw(), (peeled != null) ? peeled.toRaw() : null);
 	}
 
 	/** Writes one record from raw id bytes ({@code peeled} may be {@code null}). */

@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.NavigableMap;
 
 import io.refstore.core.io.LockFailedException;
 import io.refstore.core.ref.ObjectId;
@@ -15,11 +15,10 @@ import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.ref.ReflogPolicy;
 import io.refstore.core.txn.Outcome;
 import io.refstore.core.txn.PlannedUpdate;
-import io.refstore.core.txn.RefTransaction;
 import io.refstore.core.txn.RefUpdate;
 import io.refstore.core.txn.ReflogEntries;
 import io.refstore.core.txn.Rejection;
-import io.refstore.core.txn.TransactionResult;
+import io.refstore.core.txn.StagedTransaction;
 import io.refstore.core.txn.UpdateChecks;
 
 /**
@@ -33,25 +32,9 @@ import io.refstore.core.txn.UpdateChecks;
  * {@code tables.list}, release the lock, compact geometrically.</li>
  * </ol>
  */
-final class ReftableTransaction implements RefTransaction {
-
-	private enum State {
-
-		OPEN, PREPARED, CLOSED
-
-	}
+final class ReftableTransaction extends StagedTransaction {
 
 	private final ReftableRefStore store;
-
-	private final List<RefUpdate> updates = new ArrayList<>();
-
-	private State state = State.OPEN;
-
-	private PersonIdent committer;
-
-	private String message;
-
-	private Map<String, PlannedUpdate> planned = new TreeMap<>();
 
 	private ReftableStack.Addition addition;
 
@@ -60,55 +43,22 @@ final class ReftableTransaction implements RefTransaction {
 	}
 
 	@Override
-	public RefTransaction add(RefUpdate update) {
-		requireState(State.OPEN);
-		this.updates.add(update);
-		return this;
+	protected Ref readUnlocked(String name) throws IOException {
+		return this.store.exactRef(name).orElse(null);
 	}
 
 	@Override
-	public RefTransaction committer(PersonIdent committer) {
-		this.committer = committer;
-		return this;
+	protected PersonIdent defaultCommitter() {
+		return this.store.options.committer().get();
 	}
 
 	@Override
-	public RefTransaction message(String message) {
-		this.message = message;
-		return this;
-	}
-
-	@Override
-	public TransactionResult prepare() throws IOException {
-		requireState(State.OPEN);
-		Outcome outcome = new Outcome();
-		try {
-			try (ReftableStack.Snapshot snapshot = this.store.stack.snapshot()) {
-				this.planned = UpdateChecks.plan(this.updates, (name) -> this.store.read(snapshot, name), outcome);
-			}
-			if (outcome.isClean() && !this.planned.isEmpty()) {
-				lockAndCheck(outcome);
-			}
-		}
-		catch (IOException | RuntimeException ex) {
-			abort();
-			throw ex;
-		}
-		if (outcome.isClean()) {
-			this.state = State.PREPARED;
-		}
-		else {
-			abort();
-		}
-		return outcome.result(this.updates, false);
-	}
-
-	private void lockAndCheck(Outcome outcome) throws IOException {
+	protected void lockAndCheck(NavigableMap<String, PlannedUpdate> planned, Outcome outcome) throws IOException {
 		try {
 			this.addition = this.store.stack.newAddition();
 		}
 		catch (LockFailedException ex) {
-			PlannedUpdate first = this.planned.values().iterator().next();
+			PlannedUpdate first = planned.values().iterator().next();
 			outcome.reject(first.update(), Rejection.LOCK_FAILURE, "cannot lock ref '" + first.name()
 					+ "': cannot lock references (" + ex.lockFile() + " exists: another process is writing)");
 			return;
@@ -116,31 +66,37 @@ final class ReftableTransaction implements RefTransaction {
 		ReftableStack.Snapshot base = this.addition.base();
 		MergedTable merged = new MergedTable(base.readers());
 		ObjectId zero = this.store.hashAlgorithm().zeroId();
-		for (PlannedUpdate item : this.planned.values()) {
+		for (PlannedUpdate item : planned.values()) {
 			item.setOld(this.store.read(base, item.name()), (name) -> this.store.read(base, name));
 			if (!UpdateChecks.checkExpected(item, zero, outcome)) {
 				return;
 			}
 			if (item.old() == null) {
-				String conflict = nameConflict(item.name(), merged);
+				String conflict = nameConflict(item.name(), merged, planned);
 				if (conflict != null) {
 					outcome.reject(item.update(), Rejection.NAME_CONFLICT,
 							"cannot lock ref '" + item.name() + "': " + conflict);
 					return;
 				}
 			}
-			if (!item.writesValue()) {
-				continue;
-			}
-			if (item.update().type() == RefUpdate.Type.UPDATE && !item.isNoOp()
+			if (item.writesValue() && item.update().type() == RefUpdate.Type.UPDATE && !item.isNoOp()
 					&& !UpdateChecks.checkObject(item, this.store.options.objects(), outcome)) {
 				return;
 			}
 		}
 	}
 
+	@Override
+	protected void release() {
+		if (this.addition != null) {
+			this.addition.close();
+			this.addition = null;
+		}
+	}
+
 	/** A directory/file conflict of a new ref with existing refs or other updates, or {@code null}. */
-	private String nameConflict(String name, MergedTable merged) throws IOException {
+	private static String nameConflict(String name, MergedTable merged, NavigableMap<String, PlannedUpdate> planned)
+			throws IOException {
 		for (int slash = name.indexOf('/'); slash > 0; slash = name.indexOf('/', slash + 1)) {
 			String parent = name.substring(0, slash);
 			if (merged.exactRef(parent) != null) {
@@ -152,50 +108,35 @@ final class ReftableTransaction implements RefTransaction {
 				return "'" + below.record().name() + "' exists; cannot create '" + name + "'";
 			}
 		}
-		return UpdateChecks.conflictInTransaction(name, this.planned.keySet());
+		return UpdateChecks.conflictInTransaction(name, planned);
 	}
 
 	@Override
-	public TransactionResult commit() throws IOException {
-		if (this.state == State.OPEN) {
-			TransactionResult prepared = prepare();
-			if (this.state != State.PREPARED) {
-				return prepared;
+	protected void apply(NavigableMap<String, PlannedUpdate> planned, PersonIdent who) throws IOException {
+		List<RefRecord> refs = new ArrayList<>();
+		List<LogRecord> logs = new ArrayList<>();
+		collectRecords(planned, who, this.addition.updateIndex(), refs, logs);
+		this.addition.write((writer) -> {
+			for (RefRecord ref : refs) {
+				writer.addRef(ref);
 			}
-		}
-		requireState(State.PREPARED);
-		try {
-			if (this.addition != null) {
-				List<RefRecord> refs = new ArrayList<>();
-				List<LogRecord> logs = new ArrayList<>();
-				collectRecords(this.addition.updateIndex(), refs, logs);
-				this.addition.write((writer) -> {
-					for (RefRecord ref : refs) {
-						writer.addRef(ref);
-					}
-					for (LogRecord log : logs) {
-						writer.addLog(log);
-					}
-					return !refs.isEmpty() || !logs.isEmpty();
-				});
-				this.addition.commit();
+			for (LogRecord log : logs) {
+				writer.addLog(log);
 			}
-		}
-		finally {
-			abort();
-		}
-		return new Outcome().result(this.updates, true);
+			return !refs.isEmpty() || !logs.isEmpty();
+		});
+		this.addition.commit();
 	}
 
 	/** The table's records: changed refs in name order, and log records in key order. */
-	private void collectRecords(long index, List<RefRecord> refs, List<LogRecord> logs) throws IOException {
-		PersonIdent who = (this.committer != null) ? this.committer : this.store.options.committer().get();
+	private void collectRecords(NavigableMap<String, PlannedUpdate> planned, PersonIdent who, long index, List<RefRecord> refs,
+			List<LogRecord> logs) throws IOException {
 		ReftableStack.Snapshot base = this.addition.base();
 		ReflogPolicy policy = this.store.options.reflogPolicy();
 		ObjectId zero = this.store.hashAlgorithm().zeroId();
 		// git's reftable backend keeps at most half a block of each message
 		int maxMessage = this.store.options.stack().writeOptions().blockSize() / 2;
-		for (PlannedUpdate item : this.planned.values()) {
+		for (PlannedUpdate item : planned.values()) {
 			RefUpdate update = item.update();
 			boolean written = false;
 			if (item.deletesExisting()) {
@@ -214,7 +155,7 @@ final class ReftableTransaction implements RefTransaction {
 						: RefRecord.direct(item.name(), index, update.newId()));
 				written = true;
 			}
-			ReflogEntry entry = ReflogEntries.forUpdate(item, who, this.message,
+			ReflogEntry entry = ReflogEntries.forUpdate(item, who, message(),
 					(name) -> this.store.read(base, name), zero);
 			if (entry == null) {
 				continue;
@@ -229,28 +170,6 @@ final class ReftableTransaction implements RefTransaction {
 			}
 		}
 		logs.sort((a, b) -> Arrays.compareUnsigned(a.key, 0, a.keyLength, b.key, 0, b.keyLength));
-	}
-
-	@Override
-	public void abort() {
-		if (this.addition != null) {
-			this.addition.close();
-			this.addition = null;
-		}
-		this.state = State.CLOSED;
-	}
-
-	@Override
-	public void close() {
-		if (this.state != State.CLOSED) {
-			abort();
-		}
-	}
-
-	private void requireState(State expected) {
-		if (this.state != expected) {
-			throw new IllegalStateException("transaction is " + this.state + ", expected " + expected);
-		}
 	}
 
 }

@@ -4,9 +4,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.NavigableMap;
 import java.util.TreeMap;
 
 import io.refstore.core.objects.ObjectDatabase;
@@ -148,15 +148,20 @@ public final class UpdateChecks {
 
 	/**
 	 * A conflict of a new ref with another ref of the same transaction ({@code a} and {@code a/b}), as git
-	 * words it, or {@code null}.
+	 * words it, or {@code null}. Looks only at the name's parents and at the names right after it in
+	 * {@code names}' order, so a transaction of a million creates is not quadratic.
+	 * @param names the transaction's ref names, in git's order (as {@link #plan} returns them)
 	 */
-	public static String conflictInTransaction(String name, Collection<String> names) {
-		for (String other : names) {
-			if (!other.equals(name) && (other.startsWith(name + "/") || name.startsWith(other + "/"))) {
-				String first = (compareNames(name, other) < 0) ? name : other;
-				String second = first.equals(name) ? other : name;
-				return "cannot process '" + first + "' and '" + second + "' at the same time";
+	public static String conflictInTransaction(String name, NavigableMap<String, ?> names) {
+		for (int slash = name.indexOf('/'); slash > 0; slash = name.indexOf('/', slash + 1)) {
+			String parent = name.substring(0, slash);
+			if (names.containsKey(parent)) {
+				return "cannot process '" + parent + "' and '" + name + "' at the same time";
 			}
+		}
+		String child = names.ceilingKey(name + "/");
+		if (child != null && child.startsWith(name + "/")) {
+			return "cannot process '" + name + "' and '" + child + "' at the same time";
 		}
 		return null;
 	}
