@@ -17,9 +17,11 @@ import io.refstore.core.testing.GitCli;
 /**
  * Runs generated steps on both twins and checks, after every step: git on twin A answered what the model
  * predicted (exit code, standard output, refs), the tool on twin B answered exactly as git did (exit code and
- * standard output bytes), both twins' ref files are byte-identical, and a step that failed left twin B as it
- * was. Every few steps, and at the end, readers of both twins are compared too. Counts what it did. Not
- * thread-safe.
+ * standard output bytes), both twins' stores hold the same (byte-identical ref files for files; the same refs
+ * and reflogs as git and refstore read them for reftable, see {@link StoreSnapshot}), and a step that failed
+ * left twin B as it was. Every few steps, and at the end, readers of both twins are compared too; at the end
+ * also every reflog, {@code git fsck} and the format's consistency checks. Counts what it did, reftable
+ * compactions included. Not thread-safe.
  */
 final class DifferentialRun {
 
@@ -181,34 +183,35 @@ final class DifferentialRun {
 		GitCli.Result resultA = this.git.run(this.twins.a().dir(), stdin, args);
 		StoreSnapshot afterA = this.twins.snapshotA();
 		checkPrediction(step, stdin, resultA, afterA);
+		boolean packRefs = args.get(0).equals("pack-refs");
+		countStack(packRefs, this.lastA, afterA, true);
+		this.lastA = afterA;
 		boolean jar = this.counts.steps % 12 == 5;
 		RefTool tool = jar ? this.jarB : this.toolB;
 		this.counts.jarSteps += (jar && tool != this.toolB) ? 1 : 0;
 		GitCli.Result resultB = tool.run(this.twins.b().dir(), stdin, args);
-		if (resultA.exitCode() != 0) {
-			this.counts.failuresSeenGit++;
-		}
-		if (resultB.exitCode() != 0) {
-			this.counts.failuresSeenB++;
-		}
+		this.counts.failuresSeenGit += (resultA.exitCode() != 0) ? 1 : 0;
+		this.counts.failuresSeenB += (resultB.exitCode() != 0) ? 1 : 0;
 		compareErrors(resultA, resultB);
-		boolean packRefs = args.get(0).equals("pack-refs");
-		countStack(packRefs, this.lastA, afterA, true);
-		this.lastA = afterA;
 		survey(() -> {
 			this.twins.same(resultA, resultB, tool.name() + " on twin B (input:\n" + Twins.show(stdin) + ")");
 			StoreSnapshot afterB = this.twins.compareStores(args + " with input:\n" + Twins.show(stdin), afterA,
 					this::directoryDifference);
 			if (resultA.exitCode() != 0 && committedNothing(step)) {
-				String changed = beforeB.changes(afterB);
-				if (changed != null) {
-					throw new AssertionError(this.twins.context() + ": a failed command changed twin B:\n" + changed);
-				}
+				checkUnchanged(beforeB, afterB);
 			}
 			countStack(packRefs, beforeB, afterB, false);
 			compareUpdateIndices(afterA, afterB, args);
 		});
 		this.model = step.after();
+	}
+
+	/** A command that failed without committing anything must leave twin B as it was. */
+	private void checkUnchanged(StoreSnapshot before, StoreSnapshot after) {
+		String changed = before.changes(after);
+		if (changed != null) {
+			throw new AssertionError(this.twins.context() + ": a failed command changed twin B:\n" + changed);
+		}
 	}
 
 	/** Counts compactions: tables that one step's snapshot lists and the next no longer does. */
