@@ -1,6 +1,7 @@
 package io.refstore.core.interop;
 
 import java.nio.file.Path;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,10 +42,14 @@ class ReftableDifferentialIT {
 		run(a, b, Integer.getInteger("refstore.difftest.reftableTransactions", 2000), 1);
 	}
 
+	/** With small blocks: tables of many blocks with index blocks, and messages cut at 512 bytes. */
 	@Test
-	void refstoreWritesWhatGitReadsInABareReftableRepositoryLoggingEveryRef(@TempDir Path dir) {
+	void refstoreWritesWhatGitReadsInABareReftableRepositoryWithSmallBlocksLoggingEveryRef(@TempDir Path dir) {
 		TempRepo a = TempRepo.init(this.format.git(), dir.resolve("a.git"), "--bare", "--ref-format=reftable");
 		TempRepo b = TempRepo.init(this.format.git(), dir.resolve("b.git"), "--bare", "--ref-format=reftable");
+		for (TempRepo twin : List.of(a, b)) {
+			twin.git("config", "reftable.blockSize", "1024");
+		}
 		run(a, b, Integer.getInteger("refstore.difftest.reftableTransactions", 2000) / 4, 2);
 	}
 
