@@ -83,7 +83,8 @@ public final class FilesLayout {
 
 	/**
 	 * Moves the files store of {@code gitDir} into {@code backup} (after the configuration names another
-	 * format). {@code HEAD} is copied, not moved: the repository always needs one.
+	 * format), with the lock files of its refs, which are then deleted. {@code HEAD} is copied, not moved:
+	 * the repository always needs one.
 	 */
 	public static void retire(Path gitDir, Path backup) throws IOException {
 		Files.createDirectories(backup.resolve("refs"));
@@ -100,9 +101,8 @@ public final class FilesLayout {
 		}
 		try (DirectoryStream<Path> files = Files.newDirectoryStream(gitDir)) {
 			for (Path file : files) {
-				String name = file.getFileName().toString();
-				if (!name.equals("HEAD") && RefName.isRootRef(name) && Files.isRegularFile(file)) {
-					FileMoves.move(file, backup.resolve(name));
+				if (isRootRefOrItsLock(file.getFileName().toString()) && Files.isRegularFile(file)) {
+					FileMoves.move(file, backup.resolve(file.getFileName().toString()));
 				}
 			}
 		}
@@ -110,6 +110,17 @@ public final class FilesLayout {
 			Files.copy(gitDir.resolve("HEAD"), backup.resolve("HEAD"), StandardCopyOption.REPLACE_EXISTING);
 		}
 		FileMoves.deleteLocks(backup);
+	}
+
+	/**
+	 * A root ref other than {@code HEAD} (which stays), or the lock of any root ref: a migration killed after
+	 * the switch leaves the locks it held, which must go with the store instead of blocking git later.
+	 */
+	private static boolean isRootRefOrItsLock(String name) {
+		if (name.endsWith(".lock")) {
+			return RefName.isRootRef(name.substring(0, name.length() - ".lock".length()));
+		}
+		return !name.equals("HEAD") && RefName.isRootRef(name);
 	}
 
 }
