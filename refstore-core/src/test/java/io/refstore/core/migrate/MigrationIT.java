@@ -39,8 +39,9 @@ class MigrationIT {
 
 	private static final GitCli GIT_2_39 = GitCli.system();
 
-	private static final Pattern MIGRATED = Pattern.compile(
-			"migrated (\\d+) refs and (\\d+) reflog entries from (\\w+) to (\\w+) in [0-9.]+ s\n(?s).*old store kept at '([^']+)'\n");
+	private static final Pattern MIGRATED = Pattern
+		.compile("migrated (\\d+) refs and (\\d+) reflog entries from (\\w+) to (\\w+) in [0-9.]+ s\n"
+				+ "(?s).*old store kept at '([^']+)'\n");
 
 	private static final Pattern DRY_RUN = Pattern
 		.compile("Finished dry-run migration of refs, the result can be found at '([^']+)'\nverified (\\d+) refs (?s).*");

@@ -1,10 +1,13 @@
 package io.refstore.core.migrate;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.refstore.core.io.FileMoves;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
@@ -95,6 +98,56 @@ final class MigrationRepos {
 		repo.git("update-ref", "ORIG_HEAD", c1);
 		repo.git("update-ref", "CHERRY_PICK_HEAD", c2);
 		repo.git("fetch", "-q", ".", "main");
+	}
+
+	/**
+	 * Makes a larger files repository with the reftable git, for crash trials: {@code refs} refs, of which
+	 * a twelfth are branches with reflogs and a third annotated tags; most of them packed, some loose over
+	 * packed ones, some new and loose, some deleted after packing; plus the refs of {@link #create}
+	 * ({@code HEAD} and its log, symbolic refs, root refs, {@code FETCH_HEAD}). Few files besides (no sample
+	 * hooks), so that copies are quick.
+	 */
+	static TempRepo createLarge(Path dir, int refs) {
+		TempRepo repo = create(Maker.NEWEST_FILES, dir, false, false);
+		List<String> commits = repo.commits(50, "large");
+		StringBuilder tags = new StringBuilder();
+		StringBuilder updates = new StringBuilder();
+		for (int i = 0; i < refs; i++) {
+			String commit = commits.get(i % commits.size());
+			if (i % 12 == 0) {
+				updates.append(String.format("create refs/heads/topic/%05d %s\n", i, commit));
+			}
+			else if (i % 12 <= 4) {
+				tags.append(String.format("tag a-%05d\nfrom %s\n", i, commit))
+					.append("tagger C O Mitter <committer@example.com> 1700000000 +0000\ndata 3\nann\n");
+			}
+			else {
+				updates.append(String.format("create refs/tags/l-%05d %s\n", i, commit));
+			}
+		}
+		repo.run(tags.toString().getBytes(StandardCharsets.UTF_8), "fast-import", "--quiet").requireOk();
+		repo.run(updates.toString().getBytes(StandardCharsets.UTF_8), "update-ref", "-m", "bulk", "--stdin").requireOk();
+		repo.git("pack-refs", "--all");
+		StringBuilder loose = new StringBuilder();
+		for (int i = 0; i < refs; i += 12) {
+			String branch = String.format("refs/heads/topic/%05d", i);
+			switch ((i / 12) % 4) {
+				case 0 -> loose.append("update ").append(branch).append(' ').append(commits.get(7)).append('\n');
+				case 1 -> loose.append("create ").append(branch).append("-new ").append(commits.get(8)).append('\n');
+				case 2 -> loose.append((i % 5 == 0) ? "delete " + branch + "\n" : "");
+				default -> {
+				}
+			}
+		}
+		repo.run(loose.toString().getBytes(StandardCharsets.UTF_8), "update-ref", "-m", "after packing", "--stdin")
+			.requireOk();
+		try {
+			FileMoves.deleteTree(repo.gitDir().resolve("hooks"));
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		return repo;
 	}
 
 	/** Three commits on main, moving HEAD's log too: {@code git commit} in a working tree, else update-ref. */
