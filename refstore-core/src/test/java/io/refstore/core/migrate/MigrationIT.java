@@ -94,6 +94,7 @@ class MigrationIT {
 			assertThat(DirSnapshot.of(repo.gitDir().resolve("logs"), Set.of())).as("reflog files")
 				.isEqualTo(logsByGit);
 		}
+		assertGitWritesAndReadsBack(repo, maker);
 	}
 
 	@ParameterizedTest
@@ -295,8 +296,22 @@ class MigrationIT {
 		if (format == RefFormat.FILES) {
 			assertThat(GitView.showRefs(GIT_2_39, repo.dir())).isEqualTo(before.showRef());
 			assertThat(GitView.lsRemote(GIT_2_39, repo.dir())).isEqualTo(before.lsRemote());
+			GIT_2_39.ok(repo.dir(), "fsck", "--no-progress");
 		}
 		return now;
+	}
+
+	/** The git that made the repository goes on using it: a new ref with a log, read back by every git. */
+	private static void assertGitWritesAndReadsBack(TempRepo repo, Maker maker) {
+		maker.git.ok(repo.dir(), "update-ref", "-m", "written after the migrations", "refs/heads/written-after", "main");
+		String main = NEWEST.ok(repo.dir(), "rev-parse", "main");
+		assertThat(NEWEST.ok(repo.dir(), "rev-parse", "refs/heads/written-after")).isEqualTo(main);
+		assertThat(NEWEST.ok(repo.dir(), "reflog", "show", "--format=%gs", "refs/heads/written-after"))
+			.isEqualTo("written after the migrations\n");
+		if (maker.format == RefFormat.FILES) {
+			assertThat(GIT_2_39.ok(repo.dir(), "rev-parse", "refs/heads/written-after")).isEqualTo(main);
+		}
+		assertThat(GitView.unsoundness(NEWEST, repo.dir())).isNull();
 	}
 
 	private static void assertCliRefusal(TempRepo repo, String stderr, String... args) {
