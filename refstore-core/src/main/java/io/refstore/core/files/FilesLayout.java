@@ -65,7 +65,7 @@ public final class FilesLayout {
 		if (Files.isDirectory(refs, LinkOption.NOFOLLOW_LINKS)) {
 			try (DirectoryStream<Path> children = Files.newDirectoryStream(refs)) {
 				for (Path child : children) {
-					if (!(child.getFileName().toString().equals("heads") && Files.isRegularFile(child, LinkOption.NOFOLLOW_LINKS))) {
+					if (!isHeadsStub(child)) {
 						FileMoves.deleteTree(child);
 					}
 				}
@@ -84,7 +84,8 @@ public final class FilesLayout {
 	/**
 	 * Moves the files store of {@code gitDir} into {@code backup} (after the configuration names another
 	 * format), with the lock files of its refs, which are then deleted. {@code HEAD} is copied, not moved:
-	 * the repository always needs one.
+	 * the repository always needs one. Idempotent, also once git's stubs are in place: a migration
+	 * interrupted after the switch runs it again.
 	 */
 	public static void retire(Path gitDir, Path backup) throws IOException {
 		Files.createDirectories(backup.resolve("refs"));
@@ -95,7 +96,10 @@ public final class FilesLayout {
 		if (Files.isDirectory(refs, LinkOption.NOFOLLOW_LINKS)) {
 			try (DirectoryStream<Path> children = Files.newDirectoryStream(refs)) {
 				for (Path child : children) {
-					FileMoves.move(child, backup.resolve("refs").resolve(child.getFileName().toString()));
+					// a retire run again after git's stubs were written must leave the stub where it is
+					if (!isHeadsStub(child)) {
+						FileMoves.move(child, backup.resolve("refs").resolve(child.getFileName().toString()));
+					}
 				}
 			}
 		}
@@ -110,6 +114,11 @@ public final class FilesLayout {
 			Files.copy(gitDir.resolve("HEAD"), backup.resolve("HEAD"), StandardCopyOption.REPLACE_EXISTING);
 		}
 		FileMoves.deleteLocks(backup);
+	}
+
+	/** Whether {@code child} of {@code refs/} is the file that reftable repositories keep as {@code refs/heads}. */
+	private static boolean isHeadsStub(Path child) {
+		return child.getFileName().toString().equals("heads") && Files.isRegularFile(child, LinkOption.NOFOLLOW_LINKS);
 	}
 
 	/**

@@ -39,6 +39,26 @@ class FilesLayoutTest {
 		assertThat(files(backup)).containsExactly("HEAD", "ORIG_HEAD", "logs/HEAD", "packed-refs", "refs/heads/main");
 	}
 
+	@Test
+	void retireRunAgainAfterTheStubsWereWrittenLeavesStubsAndBackupAlone(@TempDir Path dir) throws IOException {
+		Path gitDir = dir.resolve("git");
+		write(gitDir, "HEAD", "ref: refs/heads/main\n");
+		write(gitDir, "refs/heads/main", MAIN);
+		write(gitDir, "refs/tags/v1", MAIN);
+		write(gitDir, "logs/refs/heads/main", "");
+		Path backup = dir.resolve("backup");
+		FilesLayout.retire(gitDir, backup);
+		io.refstore.core.reftable.ReftableLayout.writeStubs(gitDir);
+		List<String> stubs = files(gitDir);
+		List<String> kept = files(backup);
+
+		// a migration killed after writing the stubs is finished by running retire once more
+		FilesLayout.retire(gitDir, backup);
+
+		assertThat(files(gitDir)).isEqualTo(stubs).contains("refs/heads");
+		assertThat(files(backup)).isEqualTo(kept).contains("refs/heads/main", "refs/tags/v1");
+	}
+
 	private static void write(Path gitDir, String name, String content) throws IOException {
 		Path file = gitDir.resolve(name);
 		Files.createDirectories(file.getParent());
