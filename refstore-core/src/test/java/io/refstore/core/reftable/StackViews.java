@@ -37,15 +37,22 @@ final class StackViews {
 	private StackViews() {
 	}
 
-	/** Every live ref record of refstore's merged view of {@code stackDir}, in key order. */
+	/** Every live ref record of refstore's merged view, in key order. */
 	static List<String> refRecords(MergedTable merged) throws IOException {
-		HashAlgorithm hash = merged.hashAlgorithm();
+		return refRecords(merged.allRefs(false), merged.hashAlgorithm());
+	}
+
+	/** Every record of the cursor, tombstones as {@code name@index deleted}; closes the cursor. */
+	static List<String> refRecords(RecordCursor<RefRecord> cursor, HashAlgorithm hash) throws IOException {
 		List<String> out = new ArrayList<>();
-		try (RecordCursor<RefRecord> refs = merged.allRefs(false)) {
-			while (refs.next()) {
-				RefRecord rec = refs.record();
+		try (cursor) {
+			while (cursor.next()) {
+				RefRecord rec = cursor.record();
 				StringBuilder line = new StringBuilder(rec.name()).append('@').append(rec.updateIndex()).append(' ');
-				if (rec.valueType() == RefRecord.SYMREF) {
+				if (rec.isDeletion()) {
+					line.append("deleted");
+				}
+				else if (rec.valueType() == RefRecord.SYMREF) {
 					line.append("-> ").append(new String(rec.targetBuffer(), 0, rec.targetLength(), StandardCharsets.UTF_8));
 				}
 				else {
@@ -62,11 +69,19 @@ final class StackViews {
 
 	/** Every live log record of refstore's merged view (existence markers included), in key order. */
 	static List<String> logRecords(MergedTable merged) throws IOException {
-		HashAlgorithm hash = merged.hashAlgorithm();
+		return logRecords(merged.allLogs(false), merged.hashAlgorithm());
+	}
+
+	/** Every record of the cursor, tombstones as {@code name@index deleted}; closes the cursor. */
+	static List<String> logRecords(RecordCursor<LogRecord> cursor, HashAlgorithm hash) throws IOException {
 		List<String> out = new ArrayList<>();
-		try (RecordCursor<LogRecord> logs = merged.allLogs(false)) {
-			while (logs.next()) {
-				LogRecord log = logs.record();
+		try (cursor) {
+			while (cursor.next()) {
+				LogRecord log = cursor.record();
+				if (log.isDeletion()) {
+					out.add(log.refName() + "@" + log.updateIndex() + " deleted");
+					continue;
+				}
 				out.add(logLine(log.refName(), log.updateIndex(), hex(log.oldIdBuffer(), hash), hex(log.newIdBuffer(), hash),
 						log.committerName(), log.email(), log.time(), log.tzOffset(), log.message()));
 			}
@@ -74,12 +89,16 @@ final class StackViews {
 		return out;
 	}
 
-	/** {@link #refRecords} as JGit's reader sees them ({@code table} hides deletions by default). */
+	/**
+	 * {@link #refRecords} as JGit's reader sees them; tombstones come only if {@code table} was told to include
+	 * deletions.
+	 */
 	static List<String> refRecords(Reftable table) throws IOException {
 		List<String> out = new ArrayList<>();
 		try (org.eclipse.jgit.internal.storage.reftable.RefCursor refs = table.allRefs()) {
 			while (refs.next()) {
-				out.add(jgitRefLine(refs.getRef()));
+				out.add(refs.wasDeleted() ? refs.getRef().getName() + "@" + refs.getRef().getUpdateIndex() + " deleted"
+						: jgitRefLine(refs.getRef()));
 			}
 		}
 		return out;
@@ -99,12 +118,16 @@ final class StackViews {
 		return line.toString();
 	}
 
-	/** {@link #logRecords} as JGit's reader sees them. */
+	/** {@link #logRecords} as JGit's reader sees them (JGit gives a tombstone no entry). */
 	static List<String> logRecords(Reftable table) throws IOException {
 		List<String> out = new ArrayList<>();
 		try (LogCursor logs = table.allLogs()) {
 			while (logs.next()) {
 				org.eclipse.jgit.lib.ReflogEntry entry = logs.getReflogEntry();
+				if (entry == null) {
+					out.add(logs.getRefName() + "@" + logs.getUpdateIndex() + " deleted");
+					continue;
+				}
 				PersonIdent who = entry.getWho();
 				out.add(logLine(logs.getRefName(), logs.getUpdateIndex(), entry.getOldId().name(), entry.getNewId().name(),
 						who.getName(), who.getEmailAddress(), who.getWhenAsInstant().getEpochSecond(),
