@@ -1,6 +1,7 @@
 package io.refstore.core.reftable;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -104,6 +105,18 @@ class JGitTablesTest {
 				}
 				assertThat(found).as("refs of %s", id.name()).isNotEmpty().containsExactlyElementsOf(expected);
 			}
+		}
+	}
+
+	@Test
+	void jgitRefusesVersion2TablesOfSha256Repositories() throws IOException {
+		WriteOptions options = WriteOptions.defaults().withHash(HashAlgorithm.SHA256);
+		byte[] table = Tables.write(options, 1, 1, List.of(RefRecord.direct("refs/heads/main", 1, Tables.id(HashAlgorithm.SHA256, 1))),
+				List.of());
+		assertThat(table[4]).as("version").isEqualTo((byte) 2);
+		try (org.eclipse.jgit.internal.storage.reftable.ReftableReader jgit = jgitReader(table)) {
+			assertThatThrownBy(() -> jgit.exactRef("refs/heads/main")).isInstanceOf(IOException.class)
+				.hasMessage("Invalid reftable file");
 		}
 	}
 
