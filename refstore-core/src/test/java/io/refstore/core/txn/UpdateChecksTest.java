@@ -35,6 +35,28 @@ class UpdateChecksTest {
 		assertThat(UpdateChecks.conflictInTransaction("refs/heads/a-b", names)).isNull();
 	}
 
+	@Test
+	void namesCompareAsTheirUtf8Bytes() {
+		SplittableRandom random = new SplittableRandom(11);
+		String[] parts = { "a", "A", "-", ".", "/", "\u007f", "\u0080", "\u00e9", "\u07ff", "\u0800", "\ud7ff",
+				"\ue000", "\uffff", "\uD800\uDC00", "\uD83D\uDE00", "\uDBFF\uDFFF" };
+		for (int i = 0; i < 20_000; i++) {
+			String a = randomText(random, parts);
+			String b = randomText(random, parts);
+			int bytes = java.util.Arrays.compareUnsigned(a.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+					b.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+			assertThat(Integer.signum(UpdateChecks.compareNames(a, b))).as("%s vs %s", a, b).isEqualTo(Integer.signum(bytes));
+		}
+	}
+
+	private static String randomText(SplittableRandom random, String[] parts) {
+		StringBuilder text = new StringBuilder();
+		for (int n = random.nextInt(0, 5); n > 0; n--) {
+			text.append(parts[random.nextInt(parts.length)]);
+		}
+		return text.toString();
+	}
+
 	private static boolean conflictsByVisitingEveryName(String name, TreeMap<String, Boolean> names) {
 		for (String other : names.keySet()) {
 			if (!other.equals(name) && (other.startsWith(name + "/") || name.startsWith(other + "/"))) {
