@@ -92,7 +92,7 @@ class MigrationKillIT {
 		RefFormat target = (format == RefFormat.FILES) ? RefFormat.REFTABLE : RefFormat.FILES;
 		long started = System.nanoTime();
 		Process process = start(copy, target, dir.resolve("timing-" + format.configName() + ".err"));
-		long lockedAfter = watchForLock(process, storeLock(copy.resolve(".git"), format)) - started;
+		long lockedAfter = watchForLock(process, KillLanding.storeLock(copy.resolve(".git"), format)) - started;
 		int exit = waitFor(process);
 		long nanos = System.nanoTime() - started;
 		assertThat(exit).as("undisturbed run").isZero();
@@ -115,16 +115,11 @@ class MigrationKillIT {
 		return 0;
 	}
 
-	private static Path storeLock(Path gitDir, RefFormat format) {
-		return (format == RefFormat.FILES) ? gitDir.resolve("packed-refs.lock")
-				: gitDir.resolve("reftable/tables.list.lock");
-	}
-
 	@Test
 	void killedAtAnyMomentGitReadsExactlyTheOldOrTheNewStateAndARerunCompletesIt() throws Exception {
 		System.out.printf("%d kill trials, seed %d (-Drefstore.killSeed)%n", TRIALS, SEED);
 		Random random = new Random(SEED);
-		Map<Landing, Integer> landings = new EnumMap<>(Landing.class);
+		Map<KillLanding, Integer> landings = new EnumMap<>(KillLanding.class);
 		List<String> failures = new ArrayList<>();
 		for (int trial = 0; trial < TRIALS; trial++) {
 			Source source = (trial % 2 == 0) ? files : reftable;
@@ -137,7 +132,7 @@ class MigrationKillIT {
 						result.landing.description, String.join("; ", result.problems)));
 			}
 		}
-		printLandings(landings);
+		printKillLandings(landings);
 		assertThat(failures).as("failed trials").isEmpty();
 	}
 
@@ -166,7 +161,7 @@ class MigrationKillIT {
 			trial.problems.add("the run exited " + exit + " before the kill: "
 					+ Files.readString(dir.resolve("trial-" + number + ".err")));
 		}
-		trial.landing = Landing.of(gitDir, source.format());
+		trial.landing = KillLanding.of(gitDir, source.format());
 		checkOldOrNew(repo, source, trial);
 		if (trial.problems.isEmpty()) {
 			rerun(repo, source, trial);
@@ -218,18 +213,18 @@ class MigrationKillIT {
 	 * to migrate to the format in use.
 	 */
 	private static void rerun(Path repo, Source source, Trial trial) {
-		if (trial.landing == Landing.COMPLETE) {
+		if (trial.landing == KillLanding.COMPLETE) {
 			return;
 		}
 		try {
 			MigrationReport report = MigrationRunner.migrate(repo, MigrationOptions.to(source.target()));
-			if (trial.landing == Landing.CLEANING_UP || !report.swapped()) {
+			if (trial.landing == KillLanding.CLEANING_UP || !report.swapped()) {
 				trial.problems.add("the rerun reported " + report);
 			}
 		}
 		catch (MigrationException ex) {
 			String inUse = "repository already uses '" + source.target().configName() + "' format";
-			if (trial.landing != Landing.CLEANING_UP || !ex.getMessage().equals(inUse)) {
+			if (trial.landing != KillLanding.CLEANING_UP || !ex.getMessage().equals(inUse)) {
 				trial.problems.add("the rerun failed: " + ex.getMessage() + " (lock files left: "
 						+ lockFiles(repo.resolve(".git")) + ")");
 			}
@@ -343,11 +338,11 @@ class MigrationKillIT {
 		}
 	}
 
-	private static void printLandings(Map<Landing, Integer> landings) {
+	private static void printKillLandings(Map<KillLanding, Integer> landings) {
 		int old = 0;
 		int neu = 0;
 		StringBuilder text = new StringBuilder();
-		for (Map.Entry<Landing, Integer> entry : landings.entrySet()) {
+		for (Map.Entry<KillLanding, Integer> entry : landings.entrySet()) {
 			if (entry.getKey().isOld()) {
 				old += entry.getValue();
 			}
@@ -362,56 +357,9 @@ class MigrationKillIT {
 	/** One trial's outcome. */
 	private static final class Trial {
 
-		Landing landing;
+		KillLanding landing;
 
 		final List<String> problems = new ArrayList<>();
-
-	}
-
-	/** Where a kill landed, read from what it left on disk. */
-	enum Landing {
-
-		NOT_STARTED("old state: nothing written yet"),
-
-		BUILDING("old state: new store being built or verified"),
-
-		LOCKED("old state: store locked for the swap"),
-
-		STAGED("old state: journal written, configuration not yet switched"),
-
-		SWITCHED("new state: old store being retired"),
-
-		CLEANING_UP("new state: journal removed, work directory being removed"),
-
-		COMPLETE("new state: complete");
-
-		final String description;
-
-		Landing(String description) {
-			this.description = description;
-		}
-
-		boolean isOld() {
-			return ordinal() <= STAGED.ordinal();
-		}
-
-		static Landing of(Path gitDir, RefFormat old) throws IOException {
-			Path work = gitDir.resolve(FormatMigrator.WORK_DIR);
-			boolean switched = MigrationRunner.format(gitDir) != old;
-			if (switched) {
-				if (!Files.exists(work)) {
-					return COMPLETE;
-				}
-				return Files.exists(work.resolve("journal")) ? SWITCHED : CLEANING_UP;
-			}
-			if (!Files.exists(work)) {
-				return NOT_STARTED;
-			}
-			if (Files.exists(work.resolve("journal"))) {
-				return STAGED;
-			}
-			return Files.exists(storeLock(gitDir, old)) ? LOCKED : BUILDING;
-		}
 
 	}
 
