@@ -89,7 +89,7 @@ final class ApiTasks {
 					ObjectId id = cursor.isSymbolic() ? resolve(refs, cursor).id()
 							: ObjectId.fromRaw(hash, cursor.idBuffer(), 0);
 					// git show-ref refuses a ref whose object is missing, so it looks every object up
-					requireObject(objects, id, cursor.name());
+					requireExists(objects, id, cursor.name());
 					id.copyHexTo(hex, 0);
 					out.write(hex);
 					out.write(' ');
@@ -108,7 +108,7 @@ final class ApiTasks {
 				if (ref.isEmpty() || !(ref.get() instanceof DirectRef direct)) {
 					throw new IOException("'" + name + "' - not a valid ref in " + repo);
 				}
-				requireObject(repository.objectDatabase(), direct.id(), name);
+				requireExists(repository.objectDatabase(), direct.id(), name);
 				out.write((direct.id().name() + " " + name + "\n").getBytes(StandardCharsets.UTF_8));
 			}
 		};
@@ -172,6 +172,12 @@ final class ApiTasks {
 			throw new IOException("bad ref " + name + " (" + id.name() + "): the object does not exist");
 		}
 		return type;
+	}
+
+	private static void requireExists(ObjectDatabase objects, ObjectId id, String name) throws IOException {
+		if (!objects.exists(id)) {
+			throw new IOException("bad ref " + name + " (" + id.name() + "): the object does not exist");
+		}
 	}
 
 	private static DirectRef resolve(RefStore refs, RefCursor cursor) throws IOException {

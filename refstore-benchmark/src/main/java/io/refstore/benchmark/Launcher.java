@@ -7,8 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -62,27 +60,26 @@ final class Launcher {
 	}
 
 	/**
-	 * Runs {@code refstore for-each-ref} once, untimed, so that the launcher's class-data archive exists
-	 * before any timed run: its first run writes it with the classes that run loaded, so without this the
-	 * archive would hold whatever the first timed operation loaded.
+	 * Makes the launcher's class-data archive for this jar afresh with one untimed {@code refstore for-each-ref},
+	 * so that every benchmark times the same archive. The launcher writes it on its first run with the classes
+	 * that run loaded; left alone, the archive would hold whatever command happened to run first (after
+	 * {@code refstore -h}, hardly any of refstore's classes).
 	 * @return which archive the timed runs use, for the report
 	 */
 	String prime(Processes processes, Path repo, Path scratch) throws IOException {
-		Path dir = this.jar.getParent();
-		String archives = ".*\\.jsa";
-		Set<Path> before = Set.copyOf(list(dir, archives));
+		String stem = this.jar.getFileName().toString().replaceFirst("\\.jar$", "");
+		String mtime = Long.toString(Files.getLastModifiedTime(this.jar).toMillis() / 1000);
+		String ours = java.util.regex.Pattern.quote(stem) + "\\..*-" + mtime + "\\.jsa";
+		for (Path old : list(this.jar.getParent(), ours)) {
+			Files.delete(old);
+		}
 		List<String> forEachRef = new ArrayList<>(command());
 		forEachRef.add("for-each-ref");
 		processes.measure(forEachRef, repo, null, scratch.resolve("prime.out")).requireOk();
-		List<Path> after = list(dir, archives);
-		Set<Path> made = after.stream().filter((path) -> !before.contains(path)).collect(Collectors.toSet());
-		if (!made.isEmpty()) {
-			return "`" + names(made) + "`, made by the benchmark's priming run of `refstore for-each-ref`";
-		}
-		if (!after.isEmpty()) {
-			return "`" + names(after) + "`, made before this benchmark by whatever command ran first";
-		}
-		return "none (the launcher made no archive)";
+		List<Path> made = list(this.jar.getParent(), ours);
+		return made.isEmpty() ? "none (the launcher made no archive for " + this.jar.getFileName() + ")"
+				: "`" + names(made) + "`, made afresh by an untimed `refstore for-each-ref` (the launcher's first run "
+						+ "writes it with the classes that run loads)";
 	}
 
 	private static String names(Iterable<Path> paths) {

@@ -71,7 +71,10 @@ record Operation(String id, String label, Weight weight, Path repo, boolean muta
 		NONE,
 		/** Standard output, byte for byte. */
 		OUTPUT,
-		/** Afterwards, {@code git show-ref} lists the same refs, the format is as expected, and {@code git refs verify} passes. */
+		/**
+		 * Afterwards, {@code git show-ref} lists the same refs, the format is as expected, and
+		 * {@code git refs verify} passes.
+		 */
 		REFS
 
 	}

@@ -22,18 +22,20 @@ record OperationResult(Operation operation, Side git, Side process, Side command
 	 * @param peakRssKib the largest peak RSS of a run in KiB, or -1 if not measured
 	 * @param heapPeakBytes the median growth of the heap's peak, or -1 if not measured
 	 * @param allocatedBytes the median bytes allocated per run, or -1 if not measured
-	 * @param problem why the numbers are missing or must not be trusted (failed, output differs from git's,
-	 * not available), or {@code null}
+	 * @param problem why the numbers are missing or must not be trusted, or {@code null}
+	 * @param failed whether the problem is a failure (a run failed or timed out, or its result differs from
+	 * git's), not merely something this side cannot run
 	 */
-	record Side(List<Long> wallNanos, long peakRssKib, long heapPeakBytes, long allocatedBytes, String problem) {
+	record Side(List<Long> wallNanos, long peakRssKib, long heapPeakBytes, long allocatedBytes, String problem,
+			boolean failed) {
 
 		Side {
 			wallNanos = List.copyOf(wallNanos);
 		}
 
-		/** A side that did not run, and why ({@code null}: it has nothing to run). */
+		/** A side that did not run, and why ({@code null}: it has nothing to run); not a failure. */
 		static Side missing(String why) {
-			return new Side(List.of(), -1, -1, -1, why);
+			return new Side(List.of(), -1, -1, -1, why, false);
 		}
 
 		/** Whether there is a median to show. */
@@ -44,12 +46,6 @@ record OperationResult(Operation operation, Side git, Side process, Side command
 		/** The median wall time in nanoseconds (the mean of the middle two for an even count). */
 		long medianNanos() {
 			return median(this.wallNanos);
-		}
-
-		/** This side with a problem noted (the first one noted wins). */
-		Side withProblem(String problem) {
-			return new Side(this.wallNanos, this.peakRssKib, this.heapPeakBytes, this.allocatedBytes,
-					(this.problem != null) ? this.problem : problem);
 		}
 
 	}

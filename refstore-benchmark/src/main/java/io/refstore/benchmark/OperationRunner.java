@@ -271,7 +271,7 @@ final class OperationRunner {
 			long peak = this.peaks.isEmpty() ? -1 : OperationResult.median(this.peaks);
 			long allocated = this.allocations.isEmpty() ? -1 : OperationResult.median(this.allocations);
 			String problem = (this.stopped != null) ? this.stopped : this.note;
-			return new Side(this.walls, this.rss, peak, allocated, problem);
+			return new Side(this.walls, this.rss, peak, allocated, problem, problem != null);
 		}
 
 	}

@@ -133,7 +133,9 @@ final class Processes {
 			Path out = Files.createTempFile(this.scratch, "setup", ".out");
 			Path err = Files.createTempFile(this.scratch, "setup", ".err");
 			try {
-				Process process = builder(command, dir).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+				Process process = builder(command, dir).redirectOutput(out.toFile())
+					.redirectError(err.toFile())
+					.start();
 				try (OutputStream in = process.getOutputStream()) {
 					if (input != null) {
 						input.write(in);

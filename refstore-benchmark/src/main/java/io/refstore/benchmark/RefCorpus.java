@@ -31,7 +31,8 @@ final class RefCorpus {
 
 	RefCorpus(int size) {
 		if (size < BenchmarkOptions.MIN_REFS) {
-			throw new IllegalArgumentException("a corpus needs at least " + BenchmarkOptions.MIN_REFS + " refs, not " + size);
+			throw new IllegalArgumentException(
+					"a corpus needs at least " + BenchmarkOptions.MIN_REFS + " refs, not " + size);
 		}
 		this.size = size;
 		int branches = size * 6 / 100;
@@ -115,7 +116,8 @@ final class RefCorpus {
 		}
 		return switch (k % 4) {
 			case 1 -> "refs/heads/feature/" + TOPICS[(k / 4) % TOPICS.length] + "-" + k;
-			case 2 -> "refs/heads/users/" + USERS[(k / 4) % USERS.length] + "/" + TOPICS[(k / 3) % TOPICS.length] + "-" + k;
+			case 2 -> "refs/heads/users/" + USERS[(k / 4) % USERS.length] + "/" + TOPICS[(k / 3) % TOPICS.length]
+					+ "-" + k;
 			case 3 -> "refs/heads/release/" + (k / 100) + "." + (k % 100);
 			default -> "refs/heads/bugfix/BUG-" + (10000 + k);
 		};

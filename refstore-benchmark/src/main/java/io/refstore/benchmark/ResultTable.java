@@ -38,7 +38,8 @@ final class ResultTable {
 			row(out, new String[] { "`" + op.id() + "`", op.label(), time(git, "git", op, notes),
 					time(result.process(), "refstore process", op, notes), ratio(result.process(), git),
 					time(result.command(), "refstore command in-process", op, notes), ratio(result.command(), git),
-					time(result.api(), "core API", op, notes), ratio(result.api(), git), rss(git), rss(result.process()),
+					time(result.api(), "core API", op, notes), ratio(result.api(), git), rss(git),
+					rss(result.process()),
 					bytes(result.command().heapPeakBytes()),
 					allocations(result) });
 		}
@@ -90,12 +91,15 @@ final class ResultTable {
 	}
 
 	private static String time(Side side, String what, Operation op, List<String> notes) {
-		String text = side.measured() ? millis(side.medianNanos()) : (side.problem() == null) ? "—" : "n/a";
-		if (side.problem() != null) {
-			notes.add("`" + op.id() + "`, " + what + ": " + side.problem().replace('\n', ' '));
-			text += " [" + notes.size() + "]" + (side.measured() ? " ✗" : "");
+		if (side.problem() == null) {
+			return side.measured() ? millis(side.medianNanos()) : "—";
 		}
-		return text;
+		notes.add("`" + op.id() + "`, " + what + ": " + side.problem().replace('\n', ' '));
+		String note = " [" + notes.size() + "]";
+		if (side.measured()) {
+			return millis(side.medianNanos()) + note + (side.failed() ? " ✗" : "");
+		}
+		return (side.failed() ? "failed" : "n/a") + note;
 	}
 
 	private static String ratio(Side side, Side git) {

@@ -34,12 +34,14 @@ final class RunInfo {
 		out.append("# refstore vs git: ").append(options.refs()).append(" refs\n\n");
 		out.append("- finished ").append(finished.truncatedTo(ChronoUnit.SECONDS)).append("; runs per side: ")
 			.append(options.runs()).append(" (fast operations at least 15, slow ones at most 3), medians shown\n");
-		out.append("- git: `").append(git).append("` (").append(quiet(processes, List.of(git, "version"))).append(")\n");
+		out.append("- git: `").append(git).append("` (").append(quiet(processes, List.of(git, "version")))
+			.append(")\n");
 		out.append("- refstore: `").append(launcher.script()).append("` running `").append(launcher.jar().getFileName())
 			.append("` of checkout ").append(checkout(processes, git, launcher.script()))
 			.append("; class-data archive: ").append(archive).append('\n');
-		out.append("- Java ").append(System.getProperty("java.vm.version")).append(" (").append(System.getProperty("java.vm.name"))
-			.append("), ").append(Runtime.getRuntime().availableProcessors()).append(" CPUs, benchmark heap max ")
+		out.append("- Java ").append(System.getProperty("java.vm.version")).append(" (")
+			.append(System.getProperty("java.vm.name")).append("), ")
+			.append(Runtime.getRuntime().availableProcessors()).append(" CPUs, benchmark heap max ")
 			.append(ResultTable.bytes(Runtime.getRuntime().maxMemory())).append('\n');
 		out.append("- load average (1/5/15 min) before: ").append(loadBefore).append(", after: ").append(loadAverage())
 			.append("\n\n");

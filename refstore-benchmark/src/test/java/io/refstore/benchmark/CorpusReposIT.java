@@ -90,6 +90,7 @@ class CorpusReposIT {
 			OperationResult result = runner().run(operation, null);
 			for (Side side : List.of(result.git(), result.process(), result.command(), result.api())) {
 				assertThat(side.problem()).as(id).isNull();
+				assertThat(side.failed()).as(id).isFalse();
 				assertThat(side.wallNanos()).as(id).isNotEmpty();
 			}
 		}
@@ -106,7 +107,9 @@ class CorpusReposIT {
 		assertThat(result.process().problem()).startsWith("output differs from git's: line 1: git '")
 			.contains("refstore '");
 		assertThat(result.command().problem()).startsWith("output differs from git's: line 1:");
+		assertThat(result.process().failed()).isTrue();
 		assertThat(result.api().problem()).isEqualTo("no core API for it");
+		assertThat(result.api().failed()).isFalse();
 	}
 
 	private OperationRunner runner() {
