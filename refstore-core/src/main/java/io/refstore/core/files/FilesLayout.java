@@ -65,7 +65,7 @@ public final class FilesLayout {
 		if (Files.isDirectory(refs, LinkOption.NOFOLLOW_LINKS)) {
 			try (DirectoryStream<Path> children = Files.newDirectoryStream(refs)) {
 				for (Path child : children) {
-					if (!(child.getFileName().toString().equals("heads") && Files.isRegularFile(child, LinkOption.NOFOLLOW_LINKS))) {
+					if (!isHeadsStub(child)) {
 						FileMoves.deleteTree(child);
 					}
 				}
@@ -83,7 +83,9 @@ public final class FilesLayout {
 
 	/**
 	 * Moves the files store of {@code gitDir} into {@code backup} (after the configuration names another
-	 * format). {@code HEAD} is copied, not moved: the repository always needs one.
+	 * format), with the lock files of its refs, which are then deleted. {@code HEAD} is copied, not moved:
+	 * the repository always needs one. Idempotent, also once git's stubs are in place: a migration
+	 * interrupted after the switch runs it again.
 	 */
 	public static void retire(Path gitDir, Path backup) throws IOException {
 		Files.createDirectories(backup.resolve("refs"));
@@ -94,15 +96,17 @@ public final class FilesLayout {
 		if (Files.isDirectory(refs, LinkOption.NOFOLLOW_LINKS)) {
 			try (DirectoryStream<Path> children = Files.newDirectoryStream(refs)) {
 				for (Path child : children) {
-					FileMoves.move(child, backup.resolve("refs").resolve(child.getFileName().toString()));
+					// a retire run again after git's stubs were written must leave the stub where it is
+					if (!isHeadsStub(child)) {
+						FileMoves.move(child, backup.resolve("refs").resolve(child.getFileName().toString()));
+					}
 				}
 			}
 		}
 		try (DirectoryStream<Path> files = Files.newDirectoryStream(gitDir)) {
 			for (Path file : files) {
-				String name = file.getFileName().toString();
-				if (!name.equals("HEAD") && RefName.isRootRef(name) && Files.isRegularFile(file)) {
-					FileMoves.move(file, backup.resolve(name));
+				if (isRootRefOrItsLock(file.getFileName().toString()) && Files.isRegularFile(file)) {
+					FileMoves.move(file, backup.resolve(file.getFileName().toString()));
 				}
 			}
 		}
@@ -110,6 +114,22 @@ public final class FilesLayout {
 			Files.copy(gitDir.resolve("HEAD"), backup.resolve("HEAD"), StandardCopyOption.REPLACE_EXISTING);
 		}
 		FileMoves.deleteLocks(backup);
+	}
+
+	/** Whether {@code child} of {@code refs/} is the file that reftable repositories keep as {@code refs/heads}. */
+	private static boolean isHeadsStub(Path child) {
+		return child.getFileName().toString().equals("heads") && Files.isRegularFile(child, LinkOption.NOFOLLOW_LINKS);
+	}
+
+	/**
+	 * A root ref other than {@code HEAD} (which stays), or the lock of any root ref: a migration killed after
+	 * the switch leaves the locks it held, which must go with the store instead of blocking git later.
+	 */
+	private static boolean isRootRefOrItsLock(String name) {
+		if (name.endsWith(".lock")) {
+			return RefName.isRootRef(name.substring(0, name.length() - ".lock".length()));
+		}
+		return !name.equals("HEAD") && RefName.isRootRef(name);
 	}
 
 }

@@ -227,15 +227,20 @@ public final class FilesRefStore implements RefStore {
 	}
 
 	@Override
-	public Closeable lockStore(Duration timeout) throws IOException {
+	public Closeable lockStore(Duration timeout, Path ownerFile) throws IOException {
 		List<LockFile> locks = new ArrayList<>();
 		Closeable release = () -> locks.forEach(LockFile::rollback);
 		try {
-			locks.add(LockFile.acquire(this.packedFile, timeout));
-			List<byte[]> names = rootRefNames();
-			names.addAll(LooseRefs.list(this.options.commonDir(), ""));
-			for (byte[] name : names) {
-				locks.add(LockFile.acquire(refPath(new String(name, StandardCharsets.UTF_8)), timeout));
+			List<Path> paths = new ArrayList<>();
+			paths.add(this.packedFile);
+			for (byte[] name : rootRefNames()) {
+				paths.add(refPath(new String(name, StandardCharsets.UTF_8)));
+			}
+			for (byte[] name : LooseRefs.list(this.options.commonDir(), "")) {
+				paths.add(refPath(new String(name, StandardCharsets.UTF_8)));
+			}
+			for (Path path : paths) {
+				locks.add(LockFile.acquireLinked(path, timeout, ownerFile));
 			}
 			return release;
 		}
@@ -243,6 +248,29 @@ public final class FilesRefStore implements RefStore {
 			release.close();
 			throw ex;
 		}
+	}
+
+	@Override
+	public int breakLocks(String owner) throws IOException {
+		byte[] mark = owner.getBytes(StandardCharsets.UTF_8);
+		int removed = 0;
+		List<Path> candidates = new ArrayList<>();
+		candidates.add(this.packedFile.resolveSibling("packed-refs.lock"));
+		try (var entries = Files.newDirectoryStream(this.options.gitDir(), "*.lock")) {
+			entries.forEach(candidates::add);
+		}
+		Path refs = this.options.commonDir().resolve("refs");
+		if (Files.isDirectory(refs)) {
+			try (var paths = Files.walk(refs)) {
+				paths.filter((path) -> path.getFileName().toString().endsWith(".lock")).forEach(candidates::add);
+			}
+		}
+		for (Path lock : candidates) {
+			if (LockFile.deleteIfOwned(lock, mark)) {
+				removed++;
+			}
+		}
+		return removed;
 	}
 
 	@Override

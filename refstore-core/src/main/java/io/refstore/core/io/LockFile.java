@@ -77,6 +77,32 @@ public final class LockFile implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Takes the lock of {@code target} as a hard link to {@code mark}, so that the lock file holds the mark's
+	 * content (its owner) from the instant it exists: a process killed at any moment leaves only locks that
+	 * {@link #deleteIfOwned} recognises. {@code mark} must be on the same file system. Waits like
+	 * {@link #acquire}.
+	 */
+	public static LockFile acquireLinked(Path target, Duration timeout, Path mark) throws IOException {
+		LockFile lockFile = new LockFile(target);
+		long deadline = (timeout != null) ? System.nanoTime() + timeout.toNanos() : Long.MAX_VALUE;
+		int attempt = 1;
+		while (true) {
+			try {
+				Files.createLink(lockFile.lock, mark);
+				lockFile.held = true;
+				return lockFile;
+			}
+			catch (FileAlreadyExistsException ex) {
+				long remaining = deadline - System.nanoTime();
+				if (remaining <= 0) {
+					throw new LockFailedException(lockFile.lock);
+				}
+				sleepBackoff(attempt++, remaining);
+			}
+		}
+	}
+
 	/** The file this lock protects. */
 	public Path target() {
 		return this.target;
@@ -152,6 +178,27 @@ public final class LockFile implements AutoCloseable {
 	@Override
 	public void close() {
 		rollback();
+	}
+
+	/**
+	 * Deletes a lock file left behind by a process that died, recognised by the owner text it wrote into the
+	 * lock ({@link #write}): locks of anyone else are never touched.
+	 * @param lock the {@code .lock} file
+	 * @param owner the exact content the dead owner wrote
+	 * @return whether the lock was that owner's and is gone
+	 */
+	public static boolean deleteIfOwned(Path lock, byte[] owner) throws IOException {
+		byte[] content;
+		try {
+			if (Files.size(lock) != owner.length) {
+				return false;
+			}
+			content = Files.readAllBytes(lock);
+		}
+		catch (NoSuchFileException ex) {
+			return false;
+		}
+		return java.util.Arrays.equals(content, owner) && deleteIfExists(lock);
 	}
 
 	/**

@@ -2,8 +2,10 @@ package io.refstore.core.migrate;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
@@ -59,6 +61,9 @@ public final class FormatMigrator {
 
 	private static final Duration LOCK_TIMEOUT = Duration.ofSeconds(1);
 
+	/** The file in the work directory naming the process that runs the migration. */
+	private static final String OWNER = "owner";
+
 	private final Repository repository;
 
 	private final Path gitDir;
@@ -77,6 +82,7 @@ public final class FormatMigrator {
 		long started = System.nanoTime();
 		Path work = this.gitDir.resolve(WORK_DIR);
 		RefFormat current = this.repository.refFormat();
+		recoverFromDeadOwner(work);
 		Journal journal = Journal.read(work);
 		if (journal != null && journal.to() == current && journal.from() != current) {
 			return finishInterrupted(journal, work, started);
@@ -84,6 +90,7 @@ public final class FormatMigrator {
 		FileMoves.deleteTree(work);
 		refuse(options.target());
 		Files.createDirectories(work);
+		claim(work);
 		Path staged = work.resolve("new");
 		try (RefStore source = this.repository.refStore()) {
 			Built built = buildAndVerify(source, staged, options);
@@ -91,7 +98,7 @@ public final class FormatMigrator {
 				return report(current, options.target(), built, staged, null, false, started);
 			}
 			Path backup = newBackupDir(current);
-			try (Closeable locks = source.lockStore(LOCK_TIMEOUT)) {
+			try (Closeable locks = source.lockStore(LOCK_TIMEOUT, work.resolve(OWNER))) {
 				String now = RefDigest.of(source, objects(), options.reflogs()).finish();
 				if (!now.equals(built.sourceDigest)) {
 					// a writer got in before the locks: build again from what the locks now freeze
@@ -127,15 +134,17 @@ public final class FormatMigrator {
 			throw new MigrationException("the backup at '" + backup + "' holds a " + restored.configName()
 					+ " store, the format the repository already uses");
 		}
-		refuse(restored);
 		Path work = this.gitDir.resolve(WORK_DIR);
+		recoverFromDeadOwner(work);
+		refuse(restored);
 		Files.createDirectories(work);
+		claim(work);
 		Built built;
 		try (RefStore kept = RefStores.openAt(this.repository, restored, backup)) {
 			built = new Built(RefDigest.of(kept, objects(), true), null);
 		}
 		Path retiredTo = newBackupDir(current);
-		try (RefStore source = this.repository.refStore(); Closeable locks = source.lockStore(LOCK_TIMEOUT)) {
+		try (RefStore source = this.repository.refStore(); Closeable locks = source.lockStore(LOCK_TIMEOUT, work.resolve(OWNER))) {
 			stage(current, backup);
 			new Journal(current, restored, retiredTo).write(work);
 			ConfigEditor.setRefStorage(this.gitDir.resolve("config"), restored, this.repository.hashAlgorithm());
@@ -152,6 +161,50 @@ public final class FormatMigrator {
 			throw new MigrationException("'" + backup + "' is not a refstore backup of " + this.gitDir);
 		}
 		FileMoves.deleteTree(backup);
+	}
+
+	/**
+	 * Records this process as the owner of the migration in {@code work}, before any lock is taken: every lock
+	 * file then holds the same text, so a run after a crash can tell the dead owner's locks from anyone else's.
+	 */
+	private static String claim(Path work) throws IOException {
+		ProcessHandle self = ProcessHandle.current();
+		String owner = "refstore refs migrate\npid " + self.pid() + "\nstarted "
+				+ self.info().startInstant().map(Object::toString).orElse("unknown") + "\n";
+		FileMoves.writeAtomically(work.resolve(OWNER), owner.getBytes(StandardCharsets.UTF_8));
+		return owner;
+	}
+
+	/**
+	 * After a migration died (killed, power lost) holding the store's locks: refuses if its process still runs,
+	 * else removes exactly the locks it left (those holding its owner text) and a {@code config.lock} of a
+	 * switch it had begun, so that git's writers and this run can go on.
+	 */
+	private void recoverFromDeadOwner(Path work) throws IOException {
+		String owner;
+		try {
+			owner = Files.readString(work.resolve(OWNER), StandardCharsets.UTF_8);
+		}
+		catch (NoSuchFileException ex) {
+			return;
+		}
+		String[] lines = owner.split("\n");
+		if (lines.length >= 3 && lines[1].startsWith("pid ")) {
+			long pid = Long.parseLong(lines[1].substring(4).strip());
+			boolean alive = ProcessHandle.of(pid)
+				.map((process) -> process.info().startInstant().map(Object::toString).orElse("unknown"))
+				.filter((started) -> ("started " + started).equals(lines[2]))
+				.isPresent();
+			if (alive && pid != ProcessHandle.current().pid()) {
+				throw new MigrationException("another refstore migration (pid " + pid + ") is running on " + this.gitDir);
+			}
+		}
+		try (RefStore store = this.repository.refStore()) {
+			store.breakLocks(owner);
+		}
+		if (Journal.read(work) != null) {
+			Files.deleteIfExists(this.gitDir.resolve("config.lock"));
+		}
 	}
 
 	private void refuse(RefFormat target) throws IOException {

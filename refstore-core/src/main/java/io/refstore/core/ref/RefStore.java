@@ -101,11 +101,22 @@ public interface RefStore extends Closeable {
 	 * Takes the locks that stop every writer of the store, git's included: {@code tables.list.lock} for
 	 * reftable; {@code packed-refs.lock} and the lock of every existing loose ref for files (a writer
 	 * creating a new loose ref is not stopped: callers that must see every write re-read after locking).
+	 * Each lock file is a hard link of {@code ownerFile}, so it names its owner from the instant it exists, and
+	 * {@link #breakLocks} can later remove the locks of an owner that died holding them.
 	 * @param timeout how long to wait for each lock
+	 * @param ownerFile a file on the repository's file system whose text names the holder (a process id and start
+	 * time)
 	 * @return the held locks; closing releases them
 	 * @throws io.refstore.core.io.LockFailedException naming a lock another process holds
 	 */
-	java.io.Closeable lockStore(java.time.Duration timeout) throws IOException;
+	java.io.Closeable lockStore(java.time.Duration timeout, java.nio.file.Path ownerFile) throws IOException;
+
+	/**
+	 * Removes the lock files {@link #lockStore} left when its owner died: only files holding exactly
+	 * {@code owner}, never a lock of git or of anyone else.
+	 * @return how many locks were removed
+	 */
+	int breakLocks(String owner) throws IOException;
 
 	/**
 	 * Checks the store's structure and values: names, file contents, ordering, and that every value names an

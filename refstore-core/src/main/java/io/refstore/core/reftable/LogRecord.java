@@ -85,6 +85,16 @@ public final class LogRecord extends BlockRecord {
 		return update(refName, updateIndex, entry.oldId(), entry.newId(), entry.who(), entry.message());
 	}
 
+	/**
+	 * Cuts the message to its first {@code maxBytes} bytes (possibly inside a UTF-8 sequence), as git's
+	 * reftable backend cuts every message to half a block before writing it.
+	 * @return this record
+	 */
+	LogRecord truncateMessage(int maxBytes) {
+		this.messageLength = Math.min(this.messageLength, maxBytes);
+		return this;
+	}
+
 	/** A tombstone for the entry of {@code refName} at {@code updateIndex}. */
 	public static LogRecord deletion(String refName, long updateIndex) {
 		return keyed(refName, updateIndex, DELETION);

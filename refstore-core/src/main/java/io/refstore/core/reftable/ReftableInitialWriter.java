@@ -42,7 +42,7 @@ public final class ReftableInitialWriter implements InitialRefWriter {
 		Files.createDirectories(dir);
 		this.maxUpdateIndex = Math.max(1, maxLogEntries);
 		this.hashSize = options.hash().rawLength();
-		this.temp = Files.createTempFile(dir, "initial.temp.", "");
+		this.temp = ReftableStack.createTemp(dir, "initial.temp.");
 		this.out = new BufferedOutputStream(Files.newOutputStream(this.temp), 1 << 20);
 		this.writer = new ReftableWriter(this.out, options).setLimits(1, this.maxUpdateIndex);
 	}

@@ -4,11 +4,13 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 
+import io.refstore.core.io.LockFile;
 import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
@@ -198,10 +200,16 @@ public final class ReftableRefStore implements RefStore {
 	}
 
 	@Override
-	public java.io.Closeable lockStore(java.time.Duration timeout) throws IOException {
-		io.refstore.core.io.LockFile lock = io.refstore.core.io.LockFile
-			.acquire(this.options.stackDir().resolve(ReftableStack.TABLES_LIST), timeout);
+	public java.io.Closeable lockStore(java.time.Duration timeout, Path ownerFile) throws IOException {
+		LockFile lock = LockFile.acquireLinked(this.options.stackDir().resolve(ReftableStack.TABLES_LIST), timeout,
+				ownerFile);
 		return lock::rollback;
+	}
+
+	@Override
+	public int breakLocks(String owner) throws IOException {
+		Path lock = this.options.stackDir().resolve(ReftableStack.TABLES_LIST + ".lock");
+		return LockFile.deleteIfOwned(lock, owner.getBytes(StandardCharsets.UTF_8)) ? 1 : 0;
 	}
 
 	@Override

@@ -238,7 +238,7 @@ public final class ReftableStack implements Closeable {
 	 */
 	String writeTable(long min, long max, TableContent content) throws IOException {
 		String base = String.format("0x%012x-0x%012x-%08x", min, max, ThreadLocalRandom.current().nextInt());
-		Path temp = Files.createTempFile(this.dir, base + ".temp.", "");
+		Path temp = createTemp(this.dir, base + ".temp.");
 		boolean added;
 		try {
 			try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(temp, StandardOpenOption.WRITE),
@@ -263,6 +263,26 @@ public final class ReftableStack implements Closeable {
 		catch (IOException | RuntimeException ex) {
 			Files.deleteIfExists(temp);
 			throw ex;
+		}
+	}
+
+	/**
+	 * Creates a new empty file {@code <prefix><random>} in {@code dir} the way git creates its tables: readable
+	 * as the umask allows (0666 less the umask), where {@code Files.createTempFile} would make it private
+	 * (0600) and other users of a shared repository could not read the refs.
+	 */
+	static Path createTemp(Path dir, String prefix) throws IOException {
+		for (int attempt = 0;; attempt++) {
+			Path temp = dir.resolve(prefix + String.format("%08x", ThreadLocalRandom.current().nextInt()));
+			try {
+				Files.newByteChannel(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE).close();
+				return temp;
+			}
+			catch (java.nio.file.FileAlreadyExistsException ex) {
+				if (attempt >= 100) {
+					throw ex;
+				}
+			}
 		}
 	}
 

@@ -134,6 +134,8 @@ final class ReftableTransaction extends StagedTransaction {
 		ReftableStack.Snapshot base = this.addition.base();
 		ReflogPolicy policy = this.store.options.reflogPolicy();
 		ObjectId zero = this.store.hashAlgorithm().zeroId();
+		// git's reftable backend keeps at most half a block of each message
+		int maxMessage = this.store.options.stack().writeOptions().blockSize() / 2;
 		for (PlannedUpdate item : planned.values()) {
 			RefUpdate update = item.update();
 			boolean written = false;
@@ -159,11 +161,11 @@ final class ReftableTransaction extends StagedTransaction {
 				continue;
 			}
 			if (written && (policy.createsLogFor(item.name()) || this.store.hasReflog(base, item.name()))) {
-				logs.add(LogRecord.of(item.name(), index, entry));
+				logs.add(LogRecord.of(item.name(), index, entry).truncateMessage(maxMessage));
 			}
 			for (String symref : item.logOnly()) {
 				if (policy.createsLogFor(symref) || this.store.hasReflog(base, symref)) {
-					logs.add(LogRecord.of(symref, index, entry));
+					logs.add(LogRecord.of(symref, index, entry).truncateMessage(maxMessage));
 				}
 			}
 		}

@@ -20,7 +20,13 @@ import io.refstore.core.ref.VerifyProblem;
  */
 final class ReftableVerifier {
 
-	private static final Pattern TABLE_NAME = Pattern.compile("0x[0-9a-f]{12}-0x[0-9a-f]{12}-[0-9a-f]{8}\\.ref");
+	/**
+	 * git's test of a table name: three hex numbers (each may start with {@code 0x}) joined by {@code -}, then
+	 * {@code .ref} or {@code .log}. JGit's names ({@code 000000000001-000000000002-0a1b2c3d.ref}, {@code .log}
+	 * for log-only tables) pass as well as git's own.
+	 */
+	private static final Pattern TABLE_NAME = Pattern
+		.compile("(?:0[xX])?[0-9a-fA-F]+-(?:0[xX])?[0-9a-fA-F]+-(?:0[xX])?[0-9a-fA-F]+\\.(?:ref|log)");
 
 	private final ReftableRefStore store;
 

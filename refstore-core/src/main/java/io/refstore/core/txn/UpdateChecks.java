@@ -1,9 +1,7 @@
 package io.refstore.core.txn;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.NavigableMap;
@@ -37,7 +35,20 @@ public final class UpdateChecks {
 
 	/** Bytewise order of UTF-8 names: git's order. */
 	public static int compareNames(String a, String b) {
-		return Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
+		// UTF-8 byte order is code point order; UTF-16 unit order agrees with it except that a supplementary
+		// code point (a surrogate pair) sorts after U+E000..U+FFFF: compare units, fixing up that one case,
+		// without encoding either string
+		int length = Math.min(a.length(), b.length());
+		for (int i = 0; i < length; i++) {
+			char x = a.charAt(i);
+			char y = b.charAt(i);
+			if (x != y) {
+				boolean xs = Character.isSurrogate(x);
+				boolean ys = Character.isSurrogate(y);
+				return (xs == ys) ? x - y : (xs ? 1 : -1);
+			}
+		}
+		return a.length() - b.length();
 	}
 
 	/**

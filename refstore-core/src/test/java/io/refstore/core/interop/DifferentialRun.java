@@ -17,9 +17,11 @@ import io.refstore.core.testing.GitCli;
 /**
  * Runs generated steps on both twins and checks, after every step: git on twin A answered what the model
  * predicted (exit code, standard output, refs), the tool on twin B answered exactly as git did (exit code and
- * standard output bytes), both twins' ref files are byte-identical, and a step that failed left twin B as it
- * was. Every few steps, and at the end, readers of both twins are compared too. Counts what it did. Not
- * thread-safe.
+ * standard output bytes), both twins' stores hold the same (byte-identical ref files for files; the same refs
+ * and reflogs as git and refstore read them for reftable, see {@link StoreSnapshot}), and a step that failed
+ * left twin B as it was. Every few steps, and at the end, readers of both twins are compared too; at the end
+ * also every reflog, {@code git fsck} and the format's consistency checks. Counts what it did, reftable
+ * compactions included. Not thread-safe.
  */
 final class DifferentialRun {
 
@@ -57,6 +59,39 @@ final class DifferentialRun {
 
 		int directoryDifferenceCount;
 
+		int verifications;
+
+		/** Steps after which a stack (reftable) lists fewer of the tables it had: by pack-refs, or else automatic. */
+		int packedA;
+
+		int packedB;
+
+		int autoCompactedA;
+
+		int autoCompactedB;
+
+		int deepestA;
+
+		int deepestB;
+
+		/** Steps after which the twins' stacks end at different update indices (legitimate; reported). */
+		int updateIndexDifferences;
+
+		String firstUpdateIndexDifference;
+
+		/** The reftable stacks' story (empty for files). */
+		String stacks() {
+			if (this.deepestA == 0 && this.deepestB == 0) {
+				return "";
+			}
+			return String.format("stacks: deepest %d tables (twin A) / %d (twin B), compacted by pack-refs %d / %d "
+					+ "times, automatically %d / %d times; steps ending at different update indices %d%s; "
+					+ "refs verify runs %d", this.deepestA, this.deepestB, this.packedA, this.packedB,
+					this.autoCompactedA, this.autoCompactedB, this.updateIndexDifferences,
+					(this.firstUpdateIndexDifference != null) ? " (first: " + this.firstUpdateIndexDifference + ")" : "",
+					this.verifications);
+		}
+
 		@Override
 		public String toString() {
 			int expected = this.expectedFailures.values().stream().mapToInt(Integer::intValue).sum();
@@ -89,6 +124,9 @@ final class DifferentialRun {
 
 	private RefModel model;
 
+	/** Twin A's store after the last step (only git writes it, so it is still current). */
+	private StoreSnapshot lastA;
+
 	/**
 	 * @param toolB the tool that writes twin B in most steps
 	 * @param jarB the tool for every twelfth step on twin B (the same as {@code toolB} when B is git)
@@ -102,8 +140,10 @@ final class DifferentialRun {
 		this.toolB = toolB;
 		this.jarB = jarB;
 		this.readerEvery = readerEvery;
-		this.generator = new SessionGenerator(new Random(seed), NamePool.standard(), pool, symrefMessages);
-		this.model = new RefModel(RepoSnapshot.of(twins.a().gitDir()).refs(), pool);
+		this.generator = new SessionGenerator(new Random(seed), NamePool.standard(), pool, symrefMessages,
+				twins.format().backend());
+		this.lastA = twins.snapshotA();
+		this.model = new RefModel(this.lastA.refs(), pool, twins.format().backend());
 	}
 
 	Counts counts() {
@@ -128,41 +168,79 @@ final class DifferentialRun {
 				survey(() -> this.counts.readerCommands += this.twins.compareReaders(false));
 			}
 		}
-		survey(() -> this.twins.compareFiles("the last step", this::directoryDifference));
+		survey(() -> this.twins.compareStores("the last step", this.twins.snapshotA(), this::directoryDifference));
 		survey(() -> this.counts.readerCommands += this.twins.compareReaders(true));
-		survey(() -> this.counts.reflogs += this.twins.compareReflogs(RepoSnapshot.of(this.twins.a().gitDir())));
+		survey(() -> this.counts.reflogs += this.twins.compareReflogs(this.twins.snapshotA()));
 		this.twins.fsck();
+		this.counts.verifications += this.twins.verify();
 	}
 
 	private void step(Step step) {
 		this.counts.steps++;
 		List<String> args = arguments(step);
 		byte[] stdin = (step instanceof UpdateRefStep session) ? session.session().input() : new byte[0];
-		RepoSnapshot beforeB = RepoSnapshot.of(this.twins.b().gitDir());
+		StoreSnapshot beforeB = this.twins.snapshotB();
 		GitCli.Result resultA = this.git.run(this.twins.a().dir(), stdin, args);
-		checkPrediction(step, stdin, resultA);
+		StoreSnapshot afterA = this.twins.snapshotA();
+		checkPrediction(step, stdin, resultA, afterA);
+		boolean packRefs = args.get(0).equals("pack-refs");
+		countStack(packRefs, this.lastA, afterA, true);
+		this.lastA = afterA;
 		boolean jar = this.counts.steps % 12 == 5;
 		RefTool tool = jar ? this.jarB : this.toolB;
 		this.counts.jarSteps += (jar && tool != this.toolB) ? 1 : 0;
 		GitCli.Result resultB = tool.run(this.twins.b().dir(), stdin, args);
-		if (resultA.exitCode() != 0) {
-			this.counts.failuresSeenGit++;
-		}
-		if (resultB.exitCode() != 0) {
-			this.counts.failuresSeenB++;
-		}
+		this.counts.failuresSeenGit += (resultA.exitCode() != 0) ? 1 : 0;
+		this.counts.failuresSeenB += (resultB.exitCode() != 0) ? 1 : 0;
 		compareErrors(resultA, resultB);
 		survey(() -> {
 			this.twins.same(resultA, resultB, tool.name() + " on twin B (input:\n" + Twins.show(stdin) + ")");
-			this.twins.compareFiles(args + " with input:\n" + Twins.show(stdin), this::directoryDifference);
+			StoreSnapshot afterB = this.twins.compareStores(args + " with input:\n" + Twins.show(stdin), afterA,
+					this::directoryDifference);
 			if (resultA.exitCode() != 0 && committedNothing(step)) {
-				String changed = beforeB.differences(RepoSnapshot.of(this.twins.b().gitDir()), "before", "after");
-				if (changed != null) {
-					throw new AssertionError(this.twins.context() + ": a failed command changed twin B:\n" + changed);
-				}
+				checkUnchanged(beforeB, afterB);
 			}
+			countStack(packRefs, beforeB, afterB, false);
+			compareUpdateIndices(afterA, afterB, args);
 		});
 		this.model = step.after();
+	}
+
+	/** A command that failed without committing anything must leave twin B as it was. */
+	private void checkUnchanged(StoreSnapshot before, StoreSnapshot after) {
+		String changed = before.changes(after);
+		if (changed != null) {
+			throw new AssertionError(this.twins.context() + ": a failed command changed twin B:\n" + changed);
+		}
+	}
+
+	/** Counts compactions: tables that one step's snapshot lists and the next no longer does. */
+	private void countStack(boolean packRefs, StoreSnapshot before, StoreSnapshot after, boolean twinA) {
+		boolean compacted = before.tablesGoneIn(after) > 0;
+		if (after instanceof ReftableSnapshot stack) {
+			int depth = stack.tables().size();
+			if (twinA) {
+				this.counts.deepestA = Math.max(this.counts.deepestA, depth);
+				this.counts.packedA += (compacted && packRefs) ? 1 : 0;
+				this.counts.autoCompactedA += (compacted && !packRefs) ? 1 : 0;
+			}
+			else {
+				this.counts.deepestB = Math.max(this.counts.deepestB, depth);
+				this.counts.packedB += (compacted && packRefs) ? 1 : 0;
+				this.counts.autoCompactedB += (compacted && !packRefs) ? 1 : 0;
+			}
+		}
+	}
+
+	private void compareUpdateIndices(StoreSnapshot afterA, StoreSnapshot afterB, List<String> args) {
+		if (afterA instanceof ReftableSnapshot stackA && afterB instanceof ReftableSnapshot stackB
+				&& stackA.maxUpdateIndex() != stackB.maxUpdateIndex()) {
+			this.counts.updateIndexDifferences++;
+			if (this.counts.firstUpdateIndexDifference == null) {
+				this.counts.firstUpdateIndexDifference = where() + " " + args + ": " + stackA.maxUpdateIndex() + " vs "
+						+ stackB.maxUpdateIndex();
+			}
+		}
 	}
 
 	/**
@@ -206,7 +284,7 @@ final class DifferentialRun {
 	}
 
 	/** The harness's own check: git did what the model said, or the model (not refstore) is wrong. */
-	private void checkPrediction(Step step, byte[] stdin, GitCli.Result result) {
+	private void checkPrediction(Step step, byte[] stdin, GitCli.Result result, StoreSnapshot snapshot) {
 		int exit;
 		byte[] stdout = null;
 		if (step instanceof UpdateRefStep session) {
@@ -216,7 +294,6 @@ final class DifferentialRun {
 		else {
 			exit = ((CommandStep) step).expectedExit();
 		}
-		RepoSnapshot snapshot = RepoSnapshot.of(this.twins.a().gitDir());
 		boolean sameRefs = snapshot.refs().equals(step.after().refs());
 		if (result.exitCode() != exit || (stdout != null && !Arrays.equals(stdout, result.out())) || !sameRefs) {
 			throw new AssertionError(context() + ": the test's model of git is wrong (a harness bug, not a refstore "

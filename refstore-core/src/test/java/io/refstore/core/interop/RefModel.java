@@ -10,12 +10,12 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What the refs of a files-backend repository should be, and what git 2.39 does with a transaction of
- * {@code update-ref --stdin} updates: the generator uses it to aim transactions at success or at one chosen
- * failure, and the test checks every prediction against git itself, so a wrong model fails loudly instead of
- * testing less.
+ * What the refs of a repository should be, and what git does with a transaction of {@code update-ref --stdin}
+ * updates: git 2.39 with the files backend, or git 2.55 with the reftable backend ({@link Backend}). The
+ * generator uses it to aim transactions at success or at one chosen failure, and the test checks every
+ * prediction against git itself, so a wrong model fails loudly instead of testing less.
  *
- * <p>The rules follow git's files backend: updates through a symbolic ref land on its referent, an update of
+ * <p>The rules follow git's files backend, and the reftable backend where it differs: updates through a symbolic ref land on its referent, an update of
  * the branch {@code HEAD} points to also touches {@code HEAD}, a name may appear only once (also via a
  * symbolic ref), and a ref that does not exist yet cannot be locked while a ref or another update of the
  * transaction sits on a directory/file-conflicting name. Not thread-safe.
@@ -30,6 +30,17 @@ final class RefModel {
 		DUPLICATE, DUPLICATE_VIA_SYMREF, DUPLICATE_VIA_HEAD, CREATE_EXISTS, MISSING_REF, STALE_OLD,
 		NAME_CONFLICT_EXISTING, NAME_CONFLICT_BATCH, NON_COMMIT_ON_BRANCH, MISSING_OBJECT, INVALID_NAME, PROTOCOL,
 		USAGE, SYMREF_COMMAND
+
+	}
+
+	/** Which git, on which ref format, the model predicts. */
+	enum Backend {
+
+		/** git 2.39's files backend. */
+		FILES,
+
+		/** git 2.55's reftable backend. */
+		REFTABLE
 
 	}
 
@@ -83,13 +94,20 @@ final class RefModel {
 
 	private final ObjectPool pool;
 
-	RefModel(Map<String, Value> refs, ObjectPool pool) {
+	private final Backend backend;
+
+	RefModel(Map<String, Value> refs, ObjectPool pool, Backend backend) {
 		this.refs = new HashMap<>(refs);
 		this.pool = pool;
+		this.backend = backend;
 	}
 
 	RefModel copy() {
-		return new RefModel(this.refs, this.pool);
+		return new RefModel(this.refs, this.pool, this.backend);
+	}
+
+	Backend backend() {
+		return this.backend;
 	}
 
 	/** Every ref, symbolic ones included (also dangling ones). */
@@ -226,6 +244,10 @@ final class RefModel {
 		if (op.hasOld()) {
 			if (op.effectiveOld().equals(ZERO)) {
 				if (current != null) {
+					return Failure.CREATE_EXISTS;
+				}
+				// git 2.55 refuses to replace a dangling symbolic ref that was expected not to exist
+				if (this.backend == Backend.REFTABLE && op.noDeref() && value != null && value.isSymbolic()) {
 					return Failure.CREATE_EXISTS;
 				}
 			}

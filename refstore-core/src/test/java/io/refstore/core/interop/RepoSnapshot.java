@@ -15,6 +15,7 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 
 import io.refstore.core.interop.RefModel.Value;
+import io.refstore.core.testing.TempRepo;
 
 /**
  * The bytes of everything a files-backend ref store consists of, read straight from disk: {@code HEAD},
@@ -22,7 +23,7 @@ import io.refstore.core.interop.RefModel.Value;
  * any lock or temporary file left in the git directory. Two twins that went through the same updates must
  * have equal snapshots, byte for byte. Immutable.
  */
-final class RepoSnapshot {
+final class RepoSnapshot implements StoreSnapshot {
 
 	private static final byte[] DIRECTORY = new byte[0];
 
@@ -77,10 +78,12 @@ final class RepoSnapshot {
 	}
 
 	/**
-	 * Replaces the ref files of {@code gitDir} by this snapshot's: deletes its {@code HEAD}, {@code ORIG_HEAD},
+	 * Replaces the ref files of {@code twin} by this snapshot's: deletes its {@code HEAD}, {@code ORIG_HEAD},
 	 * {@code packed-refs}, {@code refs/}, {@code logs/} and leftover locks, then writes this snapshot's entries.
 	 */
-	void restore(Path gitDir) throws IOException {
+	@Override
+	public void restore(TempRepo twin) throws IOException {
+		Path gitDir = twin.gitDir();
 		RepoSnapshot current = of(gitDir);
 		for (String path : current.entries.descendingKeySet()) {
 			Files.deleteIfExists(gitDir.resolve(path));
@@ -103,7 +106,8 @@ final class RepoSnapshot {
 	}
 
 	/** Reflogs: the ref names that have a file below {@code logs/}. */
-	List<String> reflogNames() {
+	@Override
+	public List<String> reflogNames() {
 		return this.entries.entrySet()
 			.stream()
 			.filter((entry) -> entry.getKey().startsWith("logs/") && entry.getValue() != DIRECTORY)
@@ -115,7 +119,8 @@ final class RepoSnapshot {
 	 * The refs as git would read them: loose files override {@code packed-refs}; symbolic refs included,
 	 * dangling or not.
 	 */
-	Map<String, Value> refs() {
+	@Override
+	public Map<String, Value> refs() {
 		Map<String, Value> refs = new HashMap<>();
 		byte[] packed = this.entries.get("packed-refs");
 		if (packed != null) {
@@ -149,13 +154,20 @@ final class RepoSnapshot {
 	 * or returns null if they are equal byte for byte. Directories do not count: git itself leaves empty ones
 	 * behind (a failed update keeps the directories made for its lock file).
 	 */
-	String differences(RepoSnapshot other, String thisName, String otherName) {
-		return differences(other, thisName, otherName, false);
+	@Override
+	public String differences(StoreSnapshot other, String thisName, String otherName) {
+		return differences((RepoSnapshot) other, thisName, otherName, false);
 	}
 
 	/** Describes directories that exist in only one of the snapshots, or returns null if there are none. */
-	String directoryDifferences(RepoSnapshot other, String thisName, String otherName) {
-		return differences(other, thisName, otherName, true);
+	@Override
+	public String minorDifferences(StoreSnapshot other, String thisName, String otherName) {
+		return differences((RepoSnapshot) other, thisName, otherName, true);
+	}
+
+	@Override
+	public String changes(StoreSnapshot later) {
+		return differences(later, "before", "after");
 	}
 
 	private String differences(RepoSnapshot other, String thisName, String otherName, boolean directories) {

@@ -1,6 +1,7 @@
 package io.refstore.core.interop;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
@@ -19,7 +20,7 @@ import io.refstore.core.interop.StdinSession.Update;
  * meant to fail; sometimes a single implicit transaction, a session left open at end of input, or a failing
  * transaction alone; and between them single {@code update-ref}, {@code symbolic-ref} and {@code pack-refs}
  * commands. Each step carries
- * what git 2.39 should answer according to the {@link RefModel}. Not thread-safe.
+ * what git (2.39 on files, 2.55 on reftable) should answer according to the {@link RefModel}. Not thread-safe.
  */
 final class SessionGenerator {
 
@@ -59,16 +60,35 @@ final class SessionGenerator {
 	private static final List<String> MESSAGES = List.of("session", "  spaced   out\tmessage  ",
 			"two\nlines", "nachricht \u00fcber refs");
 
+	/**
+	 * Longer than half a reftable block of 4096 bytes, which git's reftable backend keeps of a message: the cut
+	 * falls inside the two bytes of the U+00E9.
+	 */
+	private static final String LONG_MESSAGE = "long " + "x".repeat(2042) + "\u00e9 and more after the cut";
+
 	private final Random random;
 
 	private final OpGenerator ops;
 
 	private final boolean symrefMessages;
 
-	SessionGenerator(Random random, NamePool names, ObjectPool pool, boolean symrefMessages) {
+	private final List<String> messages;
+
+	/**
+	 * @param backend the git the steps are for: for reftable the messages of {@code update-ref --stdin} include
+	 * one longer than git keeps
+	 */
+	SessionGenerator(Random random, NamePool names, ObjectPool pool, boolean symrefMessages, RefModel.Backend backend) {
 		this.random = random;
 		this.ops = new OpGenerator(random, names, pool);
 		this.symrefMessages = symrefMessages;
+		this.messages = (backend == RefModel.Backend.REFTABLE) ? withLong(MESSAGES) : MESSAGES;
+	}
+
+	private static List<String> withLong(List<String> messages) {
+		List<String> all = new ArrayList<>(messages);
+		all.add(LONG_MESSAGE);
+		return List.copyOf(all);
 	}
 
 	/** The next step on a repository whose refs are {@code model}. */
@@ -141,7 +161,7 @@ final class SessionGenerator {
 	private StdinSession newSession() {
 		boolean nul = this.random.nextInt(5) == 0;
 		String message = (this.random.nextInt(3) == 0) ? null
-				: this.ops.pick(MESSAGES) + " " + this.random.nextInt(1000);
+				: this.ops.pick(this.messages) + " " + this.random.nextInt(1000);
 		return new StdinSession(nul, message);
 	}
 

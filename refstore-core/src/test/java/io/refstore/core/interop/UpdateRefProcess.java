@@ -47,6 +47,9 @@ final class UpdateRefProcess implements AutoCloseable {
 
 	private String lastError = "";
 
+	/** A ref name only this worker verifies when warming up: a shared one would make workers race for its lock. */
+	private final String warmUpPrefix;
+
 	/**
 	 * @param command the program and its leading arguments (git, or java -jar the refstore jar)
 	 * @param env the environment added to the inherited one
@@ -58,6 +61,7 @@ final class UpdateRefProcess implements AutoCloseable {
 		this.command.addAll(List.of("update-ref", "-m", message, "--stdin"));
 		this.env = env;
 		this.dir = dir;
+		this.warmUpPrefix = "refs/heads/warm-up-" + message.replaceAll("[^A-Za-z0-9]", "-") + "-";
 	}
 
 	/**
@@ -65,7 +69,7 @@ final class UpdateRefProcess implements AutoCloseable {
 	 * the next {@link #transact(String)} meets a warm process (a new JVM's first transaction is slow).
 	 */
 	void warmUp() {
-		if (this.process == null && !transact("verify refs/heads/warm-up-" + this.starts + "\n")) {
+		if (this.process == null && !transact("verify " + this.warmUpPrefix + this.starts + "\n")) {
 			throw new AssertionError(this.command + " refused a transaction that changes nothing: " + this.lastError);
 		}
 	}

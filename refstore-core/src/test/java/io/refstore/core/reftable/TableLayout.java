@@ -121,6 +121,15 @@ final class TableLayout {
 		return VarInt.decode(this.table, pos);
 	}
 
+	/** The key of the first record of a block (a restart point, so it is stored whole). */
+	byte[] firstKey(Block block) {
+		int pos = block.offset() + ((block.offset() == 0) ? this.headerSize : 0) + 4;
+		pos += VarInt.length(VarInt.decode(this.table, pos));
+		long tag = VarInt.decode(this.table, pos);
+		pos += VarInt.length(tag);
+		return java.util.Arrays.copyOfRange(this.table, pos, pos + (int) (tag >>> 3));
+	}
+
 	/** Whether the bytes between a block's length and the next block are all zero. */
 	boolean paddingIsZero(Block block) {
 		if (block.type() == ReftableConstants.BLOCK_TYPE_LOG) {

@@ -120,6 +120,11 @@ public final class GitCli {
 		return this.command;
 	}
 
+	/** The variables this command runs with on top of the inherited environment (for a process started by hand). */
+	public Map<String, String> environment() {
+		return this.env;
+	}
+
 	/**
 	 * Runs the command in {@code dir} and waits for it.
 	 * @param dir the working directory
