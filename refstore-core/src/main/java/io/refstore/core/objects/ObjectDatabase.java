@@ -48,4 +48,12 @@ public interface ObjectDatabase extends Closeable {
 	 */
 	ObjectId peel(ObjectId id) throws IOException;
 
+	/**
+	 * The object an annotated tag names, one level only: for a tag of a tag this is the inner tag (what
+	 * {@code git for-each-ref} prints for {@code %(*objectname)}), unlike {@link #peel(ObjectId)}.
+	 * @return the tagged object's id, or {@code null} if {@code id} is not an annotated tag or does not exist
+	 * @throws IOException if the database cannot be read or the tag is damaged
+	 */
+	ObjectId tagTarget(ObjectId id) throws IOException;
+
 }

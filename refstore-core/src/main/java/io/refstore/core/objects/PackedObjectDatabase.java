@@ -99,6 +99,15 @@ final class PackedObjectDatabase implements ObjectDatabase {
 		throw ObjectDatabases.tooDeep(id);
 	}
 
+	@Override
+	public ObjectId tagTarget(ObjectId id) throws IOException {
+		RawObject tag = load(checkAlgorithm(id));
+		if (tag == null || tag.type() != RawObject.TAG) {
+			return null;
+		}
+		return TagObjects.target(id, tag.content()).object();
+	}
+
 	/** The type (1-4) of an object, or -1 if it is nowhere in this database or its alternates. */
 	int typeCode(ObjectId id) throws IOException {
 		for (int attempt = 0; attempt < 2; attempt++) {

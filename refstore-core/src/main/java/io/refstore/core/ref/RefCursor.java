@@ -36,6 +36,14 @@ public interface RefCursor extends Closeable {
 	/** Whether the current direct ref carries a peeled value in {@link #peeledBuffer()}. */
 	boolean hasPeeled();
 
+	/**
+	 * Whether the store knows for sure whether the current ref peels: then {@link #hasPeeled()} is the
+	 * answer and no object needs to be read ({@code packed-refs} with the {@code fully-peeled} trait, reftable).
+	 * Loose refs carry no peeled value, so for them this is {@code false} and a caller wanting the peeled
+	 * value reads the object.
+	 */
+	boolean peelKnown();
+
 	/** Raw bytes of the current peeled id at offset 0 (only when {@link #hasPeeled()}). */
 	byte[] peeledBuffer();
 

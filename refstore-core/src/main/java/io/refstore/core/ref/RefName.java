@@ -4,7 +4,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The rules of {@code git check-ref-format}, applied to the UTF-8 bytes of a name, and the classes of
- * special names git knows (root refs, pseudorefs).
+ * special names git knows (root refs, pseudorefs). As in git, bytes of 0x80 and above are not checked at all,
+ * so names need not be valid UTF-8. Stateless and thread-safe.
  */
 public final class RefName {
 
@@ -167,7 +168,7 @@ public final class RefName {
 		return name.equals("FETCH_HEAD") || name.equals("MERGE_HEAD");
 	}
 
-	/** Whether every character of {@code name} is {@code A-Z}, {@code -} or {@code _}. */
+	/** Whether {@code name} is non-empty and every character of it is {@code A-Z}, {@code -} or {@code _}. */
 	public static boolean isRootRefSyntax(String name) {
 		if (name.isEmpty()) {
 			return false;
@@ -183,27 +184,17 @@ public final class RefName {
 
 	/**
 	 * Whether a name is safe to use as a path below the git directory, as git requires before touching the
-	 * file system (also for deletions of refs with broken names): {@code refs/...} that stays below
-	 * {@code refs/} after normalising {@code .} and {@code ..}, or an all-uppercase-and-underscore name.
+	 * file system (also for deletions of refs with broken names). Safe are {@code refs/} followed by a path that
+	 * path normalisation leaves unchanged (no empty, {@code .} or {@code ..} component, no leading or trailing
+	 * {@code /}), and non-empty names made only of {@code A-Z} and {@code _}. {@code refs/foo/../bar} is not
+	 * safe even though it stays below {@code refs/}. A name holding NUL is never safe: no path can carry it.
 	 */
 	public static boolean isSafe(String name) {
+		if (name.indexOf('\0') >= 0) {
+			return false;
+		}
 		if (name.startsWith("refs/")) {
-			String rest = name.substring(5);
-			if (rest.isEmpty() || rest.startsWith("/") || rest.endsWith("/")) {
-				return false;
-			}
-			int depth = 0;
-			for (String component : rest.split("/", -1)) {
-				if (component.isEmpty() || component.equals("..")) {
-					if (component.isEmpty() || --depth < 0) {
-						return false;
-					}
-				}
-				else if (!component.equals(".")) {
-					depth++;
-				}
-			}
-			return depth > 0 && !rest.contains("//");
+			return isNormalRelativePath(name, 5);
 		}
 		for (int i = 0; i < name.length(); i++) {
 			char c = name.charAt(i);
@@ -212,6 +203,26 @@ public final class RefName {
 			}
 		}
 		return !name.isEmpty();
+	}
+
+	/** Whether {@code name.substring(start)} is a non-empty path without empty, "." or ".." components. */
+	private static boolean isNormalRelativePath(String name, int start) {
+		int componentStart = start;
+		for (int i = start; i <= name.length(); i++) {
+			if (i < name.length() && name.charAt(i) != '/') {
+				continue;
+			}
+			int length = i - componentStart;
+			if (length == 0 || isDotOrDotDot(name, componentStart, length)) {
+				return false;
+			}
+			componentStart = i + 1;
+		}
+		return true;
+	}
+
+	private static boolean isDotOrDotDot(String name, int start, int length) {
+		return name.charAt(start) == '.' && (length == 1 || (length == 2 && name.charAt(start + 1) == '.'));
 	}
 
 	/** The name with control characters escaped, for error messages. */

@@ -75,6 +75,12 @@ public interface RefStore extends Closeable {
 	 */
 	List<ReflogEntry> reflog(String name) throws IOException;
 
+	/**
+	 * Names of every ref that has a log (root refs such as {@code HEAD} included), in bytewise order.
+	 * @throws IOException if the logs cannot be listed
+	 */
+	List<String> reflogNames() throws IOException;
+
 	/** Whether the ref has a log (possibly without entries). */
 	boolean hasReflog(String name) throws IOException;
 
@@ -90,6 +96,35 @@ public interface RefStore extends Closeable {
 	 * @throws IOException if packing fails; no ref is lost
 	 */
 	void packRefs(PackOptions options) throws IOException;
+
+	/**
+	 * Takes the locks that stop every writer of the store, git's included: {@code tables.list.lock} for
+	 * reftable; {@code packed-refs.lock} and the lock of every existing loose ref for files (a writer
+	 * creating a new loose ref is not stopped: callers that must see every write re-read after locking).
+	 * Each lock file is a hard link of {@code ownerFile}, so it names its owner from the instant it exists, and
+	 * {@link #breakLocks} can later remove the locks of an owner that died holding them.
+	 * @param timeout how long to wait for each lock
+	 * @param ownerFile a file on the repository's file system whose text names the holder (a process id and start
+	 * time)
+	 * @return the held locks; closing releases them
+	 * @throws io.refstore.core.io.LockFailedException naming a lock another process holds
+	 */
+	java.io.Closeable lockStore(java.time.Duration timeout, java.nio.file.Path ownerFile) throws IOException;
+
+	/**
+	 * Removes the lock files {@link #lockStore} left when its owner died: only files holding exactly
+	 * {@code owner}, never a lock of git or of anyone else.
+	 * @return how many locks were removed
+	 */
+	int breakLocks(String owner) throws IOException;
+
+	/**
+	 * Checks the store's structure and values: names, file contents, ordering, and that every value names an
+	 * object that exists. Reads everything; changes nothing.
+	 * @return every problem found, errors and warnings, in the order found; empty if the store is sound
+	 * @throws IOException if the store cannot be read at all
+	 */
+	List<VerifyProblem> verify() throws IOException;
 
 	/**
 	 * Options of {@link #packRefs(PackOptions)}.

@@ -10,11 +10,13 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
+import io.refstore.core.RefStores;
 import io.refstore.core.objects.ObjectDatabase;
 import io.refstore.core.objects.ObjectDatabases;
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.PersonIdent;
 import io.refstore.core.ref.RefFormat;
+import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.ReflogPolicy;
 
 /**
@@ -245,6 +247,15 @@ public final class Repository implements Closeable {
 			this.objectDatabase = ObjectDatabases.open(commonDir().resolve("objects"), hashAlgorithm());
 		}
 		return this.objectDatabase;
+	}
+
+	/**
+	 * Opens the ref store in the format this repository's configuration names.
+	 * @return a new store that the caller closes; it needs this repository to stay open
+	 * @throws IOException if the store cannot be opened
+	 */
+	public RefStore refStore() throws IOException {
+		return RefStores.open(this);
 	}
 
 	/** Closes the object database if it was opened. Idempotent. */

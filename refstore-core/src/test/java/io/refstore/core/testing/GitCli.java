@@ -26,6 +26,9 @@ public final class GitCli {
 	/** The fixed time of every commit and reflog entry made through this class. */
 	public static final String FIXED_DATE = "@1700000000 +0000";
 
+	/** {@link #reftable()}, once found and checked. */
+	private static GitCli reftableGit;
+
 	private final List<String> command;
 
 	private final Map<String, String> env;
@@ -38,6 +41,36 @@ public final class GitCli {
 	/** The git on the PATH (2.39 on this project's machines: files backend only). */
 	public static GitCli system() {
 		return new GitCli(List.of("git"), baseEnv());
+	}
+
+	/**
+	 * A git that reads and writes reftable repositories (git 2.45 or newer): the one named by the
+	 * environment variable {@code REFSTORE_REFTABLE_GIT} (the path that {@code .ci/install-reftable-git.sh}
+	 * prints), else the newest that the script installed in its default place,
+	 * {@code ${REFSTORE_TOOLS:-$HOME/.cache/refstore}/git-<version>/bin/git}. Found and checked once per JVM.
+	 * @throws IllegalStateException if there is none, it does not run, or it is older than 2.45; the
+	 * message says how to install one. Tests fail then: they are never skipped.
+	 */
+	public static synchronized GitCli reftable() {
+		if (reftableGit == null) {
+			Path git = ReftableGit.locate(System.getenv(), Path.of(System.getProperty("user.home")));
+			GitCli cli = new GitCli(List.of(git.toString()), baseEnv());
+			Result version;
+			try {
+				version = cli.run(Path.of(System.getProperty("java.io.tmpdir")), "version");
+			}
+			catch (UncheckedIOException ex) {
+				throw new IllegalStateException(git + " does not run (" + ex.getCause().getMessage() + "): "
+						+ ReftableGit.HOW_TO_INSTALL, ex);
+			}
+			if (version.exitCode() != 0) {
+				throw new IllegalStateException(git + " version exited with " + version.exitCode() + ": "
+						+ version.stderr().strip() + "; " + ReftableGit.HOW_TO_INSTALL);
+			}
+			ReftableGit.requireReftable(git, version.stdout());
+			reftableGit = cli;
+		}
+		return reftableGit;
 	}
 
 	/**
@@ -65,7 +98,7 @@ public final class GitCli {
 		env.put("GIT_COMMITTER_NAME", "C O Mitter");
 		env.put("GIT_COMMITTER_EMAIL", "committer@example.com");
 		env.put("GIT_COMMITTER_DATE", FIXED_DATE);
-		env.put("LC_ALL", "C");
+		env.put("LC_ALL", "C.UTF-8");
 		env.put("TZ", "UTC");
 		return env;
 	}
@@ -77,9 +110,19 @@ public final class GitCli {
 		return new GitCli(this.command, env);
 	}
 
+	/** The environment every run gets (on top of the inherited one): identity, clock, locale. */
+	public Map<String, String> env() {
+		return this.env;
+	}
+
 	/** The executable and its fixed leading arguments. */
 	public List<String> command() {
 		return this.command;
+	}
+
+	/** The variables this command runs with on top of the inherited environment (for a process started by hand). */
+	public Map<String, String> environment() {
+		return this.env;
 	}
 
 	/**

@@ -1,0 +1,208 @@
+package io.refstore.benchmark;
+
+import java.io.BufferedOutputStream;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Optional;
+
+import io.refstore.core.migrate.FormatMigrator;
+import io.refstore.core.migrate.MigrationOptions;
+import io.refstore.core.migrate.MigrationReport;
+import io.refstore.core.objects.ObjectDatabase;
+import io.refstore.core.objects.ObjectDatabase.ObjectType;
+import io.refstore.core.ref.DirectRef;
+import io.refstore.core.ref.HashAlgorithm;
+import io.refstore.core.ref.ObjectId;
+import io.refstore.core.ref.Ref;
+import io.refstore.core.ref.RefCursor;
+import io.refstore.core.ref.RefFormat;
+import io.refstore.core.ref.RefQuery;
+import io.refstore.core.ref.RefStore;
+import io.refstore.core.repo.Repository;
+import io.refstore.core.txn.RefTransaction;
+import io.refstore.core.txn.RefUpdate;
+import io.refstore.core.txn.TransactionResult;
+
+/**
+ * The benchmark's operations done through the core API ({@link Repository}, {@link RefStore},
+ * {@link RefCursor}, {@link RefTransaction}, {@link FormatMigrator}) instead of the command, doing the work git
+ * does (such as checking that each listed object exists) and printing the same bytes, so that the harness can
+ * check them. Each task opens the repository and its store itself, as a command would. Stateless and
+ * thread-safe.
+ */
+final class ApiTasks {
+
+	private static final Map<ObjectType, byte[]> TYPE_NAMES = new EnumMap<>(ObjectType.class);
+
+	static {
+		for (ObjectType type : ObjectType.values()) {
+			TYPE_NAMES.put(type, type.gitName().getBytes(StandardCharsets.US_ASCII));
+		}
+	}
+
+	private ApiTasks() {
+	}
+
+	/** {@code for-each-ref [<prefix>]} in the default format {@code %(objectname) %(objecttype)\t%(refname)}. */
+	static Operation.ApiTask forEachRef(String prefix) {
+		return (repo, env, sink) -> {
+			try (Repository repository = Repository.open(repo, env);
+					RefStore refs = repository.refStore();
+					RefCursor cursor = refs.refs(RefQuery.prefix(prefix));
+					OutputStream out = new BufferedOutputStream(new NonClosing(sink), 1 << 16)) {
+				ObjectDatabase objects = repository.objectDatabase();
+				HashAlgorithm hash = refs.hashAlgorithm();
+				byte[] hex = new byte[hash.hexLength()];
+				while (cursor.next()) {
+					ObjectId id = cursor.isSymbolic() ? resolve(refs, cursor).id()
+							: ObjectId.fromRaw(hash, cursor.idBuffer(), 0);
+					ObjectType type = requireObject(objects, id, cursor.name());
+					id.copyHexTo(hex, 0);
+					out.write(hex);
+					out.write(' ');
+					out.write(TYPE_NAMES.get(type));
+					out.write('\t');
+					out.write(cursor.nameBuffer(), 0, cursor.nameLength());
+					out.write('\n');
+				}
+			}
+		};
+	}
+
+	/** {@code show-ref}: every ref under {@code refs/} as {@code <id> <name>}. */
+	static Operation.ApiTask showRef() {
+		return (repo, env, sink) -> {
+			try (Repository repository = Repository.open(repo, env);
+					RefStore refs = repository.refStore();
+					RefCursor cursor = refs.refs(RefQuery.ALL);
+					OutputStream out = new BufferedOutputStream(new NonClosing(sink), 1 << 16)) {
+				ObjectDatabase objects = repository.objectDatabase();
+				HashAlgorithm hash = refs.hashAlgorithm();
+				byte[] hex = new byte[hash.hexLength()];
+				while (cursor.next()) {
+					ObjectId id = cursor.isSymbolic() ? resolve(refs, cursor).id()
+							: ObjectId.fromRaw(hash, cursor.idBuffer(), 0);
+					// git show-ref refuses a ref whose object is missing, so it looks every object up
+					requireExists(objects, id, cursor.name());
+					id.copyHexTo(hex, 0);
+					out.write(hex);
+					out.write(' ');
+					out.write(cursor.nameBuffer(), 0, cursor.nameLength());
+					out.write('\n');
+				}
+			}
+		};
+	}
+
+	/** {@code show-ref --verify <name>}: one exact lookup. */
+	static Operation.ApiTask showRefVerify(String name) {
+		return (repo, env, out) -> {
+			try (Repository repository = Repository.open(repo, env); RefStore refs = repository.refStore()) {
+				Optional<Ref> ref = refs.exactRef(name);
+				if (ref.isEmpty() || !(ref.get() instanceof DirectRef direct)) {
+					throw new IOException("'" + name + "' - not a valid ref in " + repo);
+				}
+				requireExists(repository.objectDatabase(), direct.id(), name);
+				out.write((direct.id().name() + " " + name + "\n").getBytes(StandardCharsets.UTF_8));
+			}
+		};
+	}
+
+	/**
+	 * {@code update-ref --stdin} for an input of {@code create <ref> <new>} and {@code delete <ref> <old>}
+	 * lines: one transaction, which must commit.
+	 */
+	static Operation.ApiTask updateRefs(Path input) {
+		return (repo, env, out) -> {
+			try (Repository repository = Repository.open(repo, env);
+					RefStore refs = repository.refStore();
+					RefTransaction transaction = refs.newTransaction();
+					BufferedReader lines = Files.newBufferedReader(input, StandardCharsets.UTF_8)) {
+				HashAlgorithm hash = refs.hashAlgorithm();
+				String line;
+				while ((line = lines.readLine()) != null) {
+					transaction.add(update(hash, line, input));
+				}
+				TransactionResult result = transaction.commit();
+				if (!result.committed()) {
+					throw new IOException("the transaction of " + input + " was rejected: "
+							+ result.firstRejection().map(Object::toString).orElse("no reason given"));
+				}
+			}
+		};
+	}
+
+	/** {@code refs migrate --ref-format=<target>}: the whole migration, swap included. */
+	static Operation.ApiTask migrate(RefFormat target) {
+		return (repo, env, out) -> {
+			try (Repository repository = Repository.open(repo, env)) {
+				MigrationReport report = new FormatMigrator(repository).migrate(MigrationOptions.to(target));
+				if (!report.swapped()) {
+					throw new IOException("the migration of " + repo + " to " + target + " did not swap: " + report);
+				}
+				out.write((report.refs() + " refs\n").getBytes(StandardCharsets.US_ASCII));
+			}
+		};
+	}
+
+	private static RefUpdate update(HashAlgorithm hash, String line, Path input) {
+		int first = line.indexOf(' ');
+		int second = line.indexOf(' ', first + 1);
+		if (first < 0 || second < 0) {
+			throw new IllegalArgumentException(input + ": not '<verb> <ref> <id>': " + line);
+		}
+		String name = line.substring(first + 1, second);
+		ObjectId id = ObjectId.fromHex(hash, line.substring(second + 1));
+		return switch (line.substring(0, first)) {
+			case "create" -> RefUpdate.create(name, id);
+			case "delete" -> RefUpdate.delete(name, id);
+			default -> throw new IllegalArgumentException(input + ": unknown verb in: " + line);
+		};
+	}
+
+	private static ObjectType requireObject(ObjectDatabase objects, ObjectId id, String name) throws IOException {
+		ObjectType type = objects.type(id);
+		if (type == null) {
+			throw new IOException("bad ref " + name + " (" + id.name() + "): the object does not exist");
+		}
+		return type;
+	}
+
+	private static void requireExists(ObjectDatabase objects, ObjectId id, String name) throws IOException {
+		if (!objects.exists(id)) {
+			throw new IOException("bad ref " + name + " (" + id.name() + "): the object does not exist");
+		}
+	}
+
+	private static DirectRef resolve(RefStore refs, RefCursor cursor) throws IOException {
+		String target = new String(cursor.targetBuffer(), 0, cursor.targetLength(), StandardCharsets.UTF_8);
+		return refs.resolve(target)
+			.orElseThrow(() -> new IOException(cursor.name() + " points to " + target + ", which does not exist"));
+	}
+
+	/** Lets a buffered stream be closed (flushed) without closing the sink the harness owns. */
+	private static final class NonClosing extends java.io.FilterOutputStream {
+
+		NonClosing(OutputStream out) {
+			super(out);
+		}
+
+		@Override
+		public void write(byte[] b, int off, int len) throws IOException {
+			this.out.write(b, off, len);
+		}
+
+		@Override
+		public void close() throws IOException {
+			flush();
+		}
+
+	}
+
+}

@@ -1,0 +1,115 @@
+package io.refstore.benchmark;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.refstore.benchmark.Operation.Weight;
+import io.refstore.core.ref.RefFormat;
+
+/**
+ * The operations the benchmark measures, in the order it runs them: process start-up, then for each format
+ * full and prefix iteration, a single lookup, a bulk delete, a bulk create and the migration to the other
+ * format. Stateless.
+ */
+final class Suite {
+
+	/** The id of the start-up row, which splits a single lookup into start-up and work. */
+	static final String STARTUP_ID = "start-up";
+
+	/** The id prefix of the single-lookup rows. */
+	static final String LOOKUP_ID = "lookup/";
+
+	static final List<String> FORMATS = List.of("files", "reftable");
+
+	private Suite() {
+	}
+
+	/** The ids of {@link #operations}, in order, without building anything. */
+	static List<String> ids() {
+		List<String> ids = new ArrayList<>(List.of(STARTUP_ID, STARTUP_ID + "/no-cds"));
+		for (String format : FORMATS) {
+			for (String kind : List.of("for-each-ref", "show-ref", "for-each-ref-tags", "lookup", "delete", "create",
+					"migrate")) {
+				ids.add(kind + "/" + format);
+			}
+		}
+		return ids;
+	}
+
+	/** Every operation on {@code repos}. */
+	static List<Operation> operations(CorpusRepos repos, int refs) {
+		List<Operation> operations = new ArrayList<>();
+		operations.add(Operation.startup(STARTUP_ID, "process start-up: `git version`, `refstore -h`", repos.files(),
+				List.of("version"), List.of("-h"), Map.of()));
+		operations.add(Operation.startup(STARTUP_ID + "/no-cds",
+				"process start-up without the launcher's class-data archive (`REFSTORE_CDS=0`)", repos.files(),
+				List.of("version"), List.of("-h"), Map.of("REFSTORE_CDS", "0")));
+		for (String format : FORMATS) {
+			Path full = repos.full(format);
+			String other = format.equals("files") ? "reftable" : "files";
+			operations.add(Operation.read("for-each-ref/" + format, format + ": `for-each-ref` (all " + refs + ")",
+					Weight.NORMAL, full, List.of("for-each-ref"), ApiTasks.forEachRef("")));
+			operations.add(Operation.read("show-ref/" + format, format + ": `show-ref` (all)", Weight.NORMAL, full,
+					List.of("show-ref"), ApiTasks.showRef()));
+			operations.add(Operation.read("for-each-ref-tags/" + format, format + ": `for-each-ref refs/tags/`",
+					Weight.NORMAL, full, List.of("for-each-ref", "refs/tags/"), ApiTasks.forEachRef("refs/tags/")));
+			operations.add(Operation.read(LOOKUP_ID + format,
+					format + ": `show-ref --verify " + repos.lookupName() + "`", Weight.FAST, full,
+					List.of("show-ref", "--verify", repos.lookupName()), ApiTasks.showRefVerify(repos.lookupName())));
+			operations.add(Operation.write("delete/" + format,
+					format + ": `update-ref --stdin`, delete " + repos.deleteCount() + " (one transaction)",
+					Weight.NORMAL, full, List.of("update-ref", "--stdin"), repos.deleteInput(), format,
+					ApiTasks.updateRefs(repos.deleteInput())));
+			operations.add(Operation.write("create/" + format,
+					format + ": `update-ref --stdin`, create " + refs + " in an empty repository", Weight.SLOW,
+					repos.empty(format), List.of("update-ref", "--stdin"), repos.createInput(), format,
+					ApiTasks.updateRefs(repos.createInput())));
+			operations.add(Operation.write("migrate/" + format, format + " → " + other + ": `refs migrate`",
+					Weight.SLOW, full, List.of("refs", "migrate", "--ref-format=" + other), null, other,
+					ApiTasks.migrate(RefFormat.fromConfigName(other))));
+		}
+		return operations;
+	}
+
+	/**
+	 * Whether the refstore command can migrate yet: it migrates a repository of one ref in {@code scratch}.
+	 * @return why it cannot, or {@code null} if it can
+	 */
+	static String migrateMissing(Processes processes, List<String> git, List<String> refstore, CorpusRepos repos,
+			Path scratch) throws IOException {
+		Path probe = scratch.resolve("probe.git");
+		RepoFiles.deleteTree(probe);
+		List<String> init = new ArrayList<>(git);
+		init.addAll(List.of("init", "-q", "--bare", "-b", "main", "--ref-format=files", probe.toString()));
+		processes.check(init, scratch);
+		List<String> update = new ArrayList<>(git);
+		update.addAll(List.of("update-ref", "--stdin"));
+		String first;
+		try (BufferedReader in = Files.newBufferedReader(repos.createInput(), StandardCharsets.US_ASCII)) {
+			first = in.readLine();
+		}
+		RepoFiles.deleteTree(probe.resolve("objects"));
+		RepoFiles.linkTree(repos.empty("files").resolve("objects"), probe.resolve("objects"));
+		processes.check(update, probe, (stdin) -> stdin.write((first + "\n").getBytes(StandardCharsets.US_ASCII)));
+		List<String> migrate = new ArrayList<>(refstore);
+		migrate.addAll(List.of("refs", "migrate", "--ref-format=reftable"));
+		Processes.Measured measured = processes.measure(migrate, probe, null, scratch.resolve("probe.out"));
+		List<String> format = new ArrayList<>(git);
+		format.addAll(List.of("rev-parse", "--show-ref-format"));
+		String after = (measured.exitCode() == 0) ? processes.check(format, probe).strip() : "";
+		RepoFiles.deleteTree(probe);
+		if (measured.exitCode() == 0 && after.equals("reftable")) {
+			return null;
+		}
+		String why = measured.stderr().lines().findFirst().orElse("exit " + measured.exitCode());
+		return "refstore cannot migrate yet (`refstore refs migrate` on a one-ref repository: " + why
+				+ ((measured.exitCode() == 0) ? "; the format stayed " + after : "") + ")";
+	}
+
+}

@@ -1,0 +1,131 @@
+package io.refstore.benchmark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.refstore.benchmark.OperationResult.Side;
+import io.refstore.core.testing.GitCli;
+
+/**
+ * The benchmark's machinery with real git, on a corpus small enough for every build: the repositories it
+ * generates, and that its judge accepts refstore's real results and catches output that differs from git's.
+ * The benchmark itself is a program and never runs here.
+ */
+class CorpusReposIT {
+
+	private static final int REFS = 200;
+
+	/** One corpus for every test: building it is the slow part. */
+	@TempDir
+	static Path work;
+
+	private static String git;
+
+	private static Processes processes;
+
+	private static CorpusRepos repos;
+
+	private final ByteArrayOutputStream log = new ByteArrayOutputStream();
+
+	@BeforeAll
+	static void buildCorpus() throws IOException {
+		git = GitCli.reftable().command().get(0);
+		Path scratch = Files.createDirectories(work.resolve("scratch"));
+		Map<String, String> env = new HashMap<>(System.getenv());
+		env.putAll(Processes.fixedEnv());
+		processes = new Processes(env, false, scratch, Duration.ofMinutes(5));
+		repos = CorpusRepos.prepare(work, new RefCorpus(REFS), processes, git, new PrintStream(
+				new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+	}
+
+	@Test
+	void bothFormatsHoldEveryRefOfTheCorpusPacked() throws IOException {
+		RefCorpus corpus = new RefCorpus(REFS);
+		List<String> expected = new ArrayList<>();
+		for (int i = 0; i < REFS; i++) {
+			expected.add(corpus.name(i));
+		}
+		for (String format : Suite.FORMATS) {
+			String names = git(repos.full(format), "for-each-ref", "--format=%(refname)");
+			assertThat(names.lines()).as(format).containsExactlyInAnyOrderElementsOf(expected);
+			assertThat(git(repos.full(format), "rev-parse", "--show-ref-format").strip()).isEqualTo(format);
+			assertThat(git(repos.empty(format), "for-each-ref")).as("empty " + format).isEmpty();
+		}
+		String annotated = git(repos.files(), "for-each-ref", "--format=%(objecttype)", "refs/tags/v*");
+		assertThat(annotated.lines()).hasSize(corpus.count(RefCorpus.Kind.ANNOTATED_TAG)).containsOnly("tag");
+		assertThat(Files.readAllLines(repos.files().resolve("packed-refs")).get(0)).contains("sorted");
+		assertThat(Files.readAllLines(repos.createInput())).hasSize(REFS);
+		assertThat(Files.readAllLines(repos.deleteInput())).hasSize(REFS / 10).allMatch((l) -> l.startsWith("delete "));
+	}
+
+	@Test
+	void theSuiteListsItsIdsWithoutRepositories() {
+		assertThat(Suite.operations(repos, REFS).stream().map(Operation::id)).containsExactlyElementsOf(Suite.ids());
+	}
+
+	@Test
+	void aSecondPrepareReusesTheCache() throws IOException {
+		this.log.reset();
+		CorpusRepos.prepare(work, new RefCorpus(REFS), processes, git,
+				new PrintStream(this.log, true, StandardCharsets.UTF_8));
+		assertThat(this.log.toString(StandardCharsets.UTF_8)).startsWith("using the cached repositories in ");
+	}
+
+	@Test
+	void refstoresResultsPassTheJudge() throws IOException {
+		List<Operation> operations = Suite.operations(repos, REFS);
+		for (String id : List.of("show-ref/files", "for-each-ref/reftable", "delete/files", "delete/reftable")) {
+			Operation operation = operations.stream().filter((op) -> op.id().equals(id)).findFirst().orElseThrow();
+			// git stands in for the refstore process: that side is only timed, the judge is what is tested
+			OperationResult result = runner().run(operation, null);
+			for (Side side : List.of(result.git(), result.process(), result.command(), result.api())) {
+				assertThat(side.problem()).as(id).isNull();
+				assertThat(side.failed()).as(id).isFalse();
+				assertThat(side.wallNanos()).as(id).isNotEmpty();
+			}
+		}
+	}
+
+	@Test
+	void outputThatDiffersFromGitsIsCaught() throws IOException {
+		Operation operation = Operation.read("show-ref/files", "show-ref", Operation.Weight.NORMAL, repos.files(),
+				List.of("show-ref"), null);
+		Operation differing = new Operation(operation.id(), operation.label(), operation.weight(), operation.repo(),
+				false, List.of("show-ref"), List.of("show-ref", "--hash"), null, Operation.Check.OUTPUT, null, null,
+				Map.of());
+		OperationResult result = runner().run(differing, null);
+		assertThat(result.process().problem()).startsWith("output differs from git's: line 1: git '")
+			.contains("refstore '");
+		assertThat(result.command().problem()).startsWith("output differs from git's: line 1:");
+		assertThat(result.process().failed()).isTrue();
+		assertThat(result.api().problem()).isEqualTo("no core API for it");
+		assertThat(result.api().failed()).isFalse();
+	}
+
+	private OperationRunner runner() {
+		return new OperationRunner(processes, List.of(git), List.of(git), work.resolve("scratch"),
+				1, new PrintStream(this.log, true, StandardCharsets.UTF_8));
+	}
+
+	private String git(Path dir, String... args) {
+		List<String> command = new ArrayList<>(List.of(git));
+		command.addAll(List.of(args));
+		return processes.check(command, dir);
+	}
+
+}

@@ -1,0 +1,158 @@
+package io.refstore.core;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+
+import io.refstore.core.files.FilesInitialWriter;
+import io.refstore.core.files.FilesOptions;
+import io.refstore.core.files.FilesRefStore;
+import io.refstore.core.objects.ObjectDatabase;
+import io.refstore.core.ref.InitialRefWriter;
+import io.refstore.core.ref.ObjectId;
+import io.refstore.core.ref.RefFormat;
+import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.ReflogPolicy;
+import io.refstore.core.reftable.ReftableInitialWriter;
+import io.refstore.core.reftable.ReftableOptions;
+import io.refstore.core.reftable.ReftableRefStore;
+import io.refstore.core.reftable.StackOptions;
+import io.refstore.core.reftable.WriteOptions;
+import io.refstore.core.repo.GitConfig;
+import io.refstore.core.repo.Repository;
+
+/**
+ * Opens the ref store of a repository in the format its configuration names. The only place that knows the
+ * backends; everything above the backends goes through here and the {@link RefStore} contract.
+ */
+public final class RefStores {
+
+	private RefStores() {
+	}
+
+	/**
+	 * Opens the ref store of {@code repository}. The object database is opened only when a store first needs
+	 * it (to check a new value or peel a tag), so a plain lookup does not pay for it.
+	 * @param repository an open repository, which must outlive the store
+	 * @return a store the caller closes (closing it leaves the repository open)
+	 * @throws IOException if the store cannot be opened
+	 */
+	public static RefStore open(Repository repository) throws IOException {
+		return open(repository, repository.reflogPolicy());
+	}
+
+	/**
+	 * Opens the ref store of {@code repository} with a reflog policy other than {@code core.logAllRefUpdates}.
+	 * A restore that copies saved reflog entries back uses {@link ReflogPolicy#EXISTING_ONLY}, so that
+	 * recreating a ref does not add an entry of its own (git's migration skips them the same way).
+	 * @param repository an open repository, which must outlive the store
+	 * @param reflogPolicy which updates create a log
+	 * @return a store the caller closes
+	 * @throws IOException if the store cannot be opened
+	 */
+	public static RefStore open(Repository repository, ReflogPolicy reflogPolicy) throws IOException {
+		ObjectDatabase objects = new DeferredObjectDatabase(repository);
+		return switch (repository.refFormat()) {
+			case FILES -> new FilesRefStore(new FilesOptions(repository.gitDir(), repository.commonDir(),
+					repository.hashAlgorithm(), reflogPolicy, repository.filesRefLockTimeout(),
+					repository.packedRefsTimeout(), fsyncRefs(repository), objects, repository::committer));
+			case REFTABLE -> ReftableRefStore.open(new ReftableOptions(repository.gitDir(),
+					repository.commonDir().resolve("reftable"), reflogPolicy, stackOptions(repository), objects,
+					repository::committer));
+		};
+	}
+
+	/**
+	 * Opens a store of {@code format} kept outside the repository's own place, such as a migration's staged
+	 * store or a backup: {@code dir} is laid out like a git directory ({@code packed-refs}, {@code refs/},
+	 * ... or {@code reftable/}). The repository lends its hash, settings and object database.
+	 */
+	public static RefStore openAt(Repository repository, RefFormat format, Path dir) throws IOException {
+		ObjectDatabase objects = new DeferredObjectDatabase(repository);
+		return switch (format) {
+			case FILES -> new FilesRefStore(new FilesOptions(dir, dir, repository.hashAlgorithm(),
+					repository.reflogPolicy(), repository.filesRefLockTimeout(), repository.packedRefsTimeout(), false,
+					objects, repository::committer));
+			case REFTABLE -> ReftableRefStore.open(new ReftableOptions(dir, dir.resolve("reftable"),
+					repository.reflogPolicy(), stackOptions(repository), objects, repository::committer));
+		};
+	}
+
+	/**
+	 * A bulk writer of a new store of {@code format} in {@code dir} (see {@link #openAt}).
+	 * @param maxLogEntries the most log entries any one ref will get
+	 */
+	public static InitialRefWriter initialWriter(Repository repository, RefFormat format, Path dir,
+			long maxLogEntries) throws IOException {
+		return switch (format) {
+			case FILES -> new FilesInitialWriter(dir, repository.hashAlgorithm());
+			case REFTABLE -> new ReftableInitialWriter(dir.resolve("reftable"), stackOptions(repository).writeOptions(),
+					maxLogEntries);
+		};
+	}
+
+	/** The reftable settings of {@code reftable.*}, with git's defaults. */
+	static StackOptions stackOptions(Repository repository) {
+		GitConfig config = repository.config();
+		WriteOptions write = WriteOptions.defaults()
+			.withHash(repository.hashAlgorithm())
+			.withBlockSize((int) config.getLong("reftable", null, "blockSize").orElse(WriteOptions.DEFAULT_BLOCK_SIZE))
+			.withRestartInterval((int) config.getLong("reftable", null, "restartInterval")
+				.orElse(WriteOptions.DEFAULT_RESTART_INTERVAL))
+			.withIndexObjects(config.getBoolean("reftable", null, "indexObjects").orElse(true));
+		long timeout = config.getLong("reftable", null, "lockTimeout").orElse(100);
+		Duration lockTimeout = (timeout < 0) ? null : Duration.ofMillis(timeout);
+		int factor = (int) config.getLong("reftable", null, "geometricFactor").orElse(2);
+		boolean autoCompact = config.getBoolean("reftable", null, "autoCompaction").orElse(true);
+		return new StackOptions(lockTimeout, Math.max(2, Math.min(255, factor)), autoCompact, fsyncRefs(repository),
+				write);
+	}
+
+	/** Whether {@code core.fsync} asks for ref files to reach the disk before they replace the old ones. */
+	static boolean fsyncRefs(Repository repository) {
+		String value = repository.config().getString("core", null, "fsync").orElse("");
+		for (String component : value.toLowerCase(Locale.ROOT).split(",")) {
+			switch (component.strip()) {
+				case "reference", "committed", "added", "all" -> {
+					return true;
+				}
+				default -> {
+				}
+			}
+		}
+		return false;
+	}
+
+	/** The repository's object database, opened on first use. */
+	private static final class DeferredObjectDatabase implements ObjectDatabase {
+
+		private final Repository repository;
+
+		DeferredObjectDatabase(Repository repository) {
+			this.repository = repository;
+		}
+
+		@Override
+		public ObjectType type(ObjectId id) throws IOException {
+			return this.repository.objectDatabase().type(id);
+		}
+
+		@Override
+		public ObjectId peel(ObjectId id) throws IOException {
+			return this.repository.objectDatabase().peel(id);
+		}
+
+		@Override
+		public ObjectId tagTarget(ObjectId id) throws IOException {
+			return this.repository.objectDatabase().tagTarget(id);
+		}
+
+		@Override
+		public void close() {
+			// the repository owns the database and closes it
+		}
+
+	}
+
+}

@@ -1,0 +1,132 @@
+package io.refstore.core.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+
+import io.refstore.core.objects.ObjectDatabase;
+import io.refstore.core.ref.RefStore;
+import io.refstore.core.repo.Repository;
+
+/**
+ * What a command runs against: the directory it was started in, its environment and standard streams, and the
+ * repository found there, opened on first use and closed when the command ends.
+ *
+ * <p>Belongs to one command run; not thread-safe.
+ */
+final class CommandContext implements AutoCloseable {
+
+	/** git's abbreviation when the object count gives no larger one (small repositories). */
+	static final int DEFAULT_ABBREV = 7;
+
+	/** git never abbreviates to fewer digits. */
+	static final int MINIMUM_ABBREV = 4;
+
+	private final Path cwd;
+
+	private final Map<String, String> env;
+
+	private final InputStream in;
+
+	private final OutBuffer out;
+
+	private final OutputStream err;
+
+	private Repository repository;
+
+	private RefStore refs;
+
+	CommandContext(Path cwd, Map<String, String> env, InputStream in, OutBuffer out, OutputStream err) {
+		this.cwd = cwd;
+		this.env = env;
+		this.in = in;
+		this.out = out;
+		this.err = err;
+	}
+
+	/** Standard input. */
+	InputStream in() {
+		return this.in;
+	}
+
+	/** Standard output, buffered. */
+	OutBuffer out() {
+		return this.out;
+	}
+
+	/** The repository at or above the working directory, opened on first use. */
+	Repository repository() throws IOException {
+		if (this.repository == null) {
+			this.repository = Repository.open(this.cwd, this.env);
+		}
+		return this.repository;
+	}
+
+	/** The repository's ref store (in the format its configuration names), opened on first use. */
+	RefStore refs() throws IOException {
+		if (this.refs == null) {
+			this.refs = repository().refStore();
+		}
+		return this.refs;
+	}
+
+	/** The repository's object database. */
+	ObjectDatabase objects() throws IOException {
+		return repository().objectDatabase();
+	}
+
+	/**
+	 * The digits of an abbreviated object name: {@code core.abbrev} if it is a number (at least 4), the full id
+	 * if it is {@code no}, else git's small-repository default of 7.
+	 */
+	int defaultAbbrev() throws IOException {
+		int hexLength = repository().hashAlgorithm().hexLength();
+		Optional<String> configured = repository().config().getString("core", null, "abbrev");
+		if (configured.isEmpty() || configured.get().equals("auto")) {
+			return DEFAULT_ABBREV;
+		}
+		if (configured.get().equalsIgnoreCase("no") || configured.get().equalsIgnoreCase("false")) {
+			return hexLength;
+		}
+		try {
+			return Math.min(Math.max(Integer.parseInt(configured.get()), MINIMUM_ABBREV), hexLength);
+		}
+		catch (NumberFormatException ex) {
+			return DEFAULT_ABBREV;
+		}
+	}
+
+	/** Prints {@code warning: <message>} on standard error. */
+	void warning(String message) {
+		stderr("warning: " + message + "\n");
+	}
+
+	private void stderr(String text) {
+		try {
+			this.err.write(text.getBytes(StandardCharsets.UTF_8));
+			this.err.flush();
+		}
+		catch (IOException ex) {
+			// standard error is gone: there is nowhere to say so
+		}
+	}
+
+	@Override
+	public void close() throws IOException {
+		try {
+			if (this.refs != null) {
+				this.refs.close();
+			}
+		}
+		finally {
+			if (this.repository != null) {
+				this.repository.close();
+			}
+		}
+	}
+
+}

@@ -1,0 +1,76 @@
+package io.refstore.core.cli;
+
+/**
+ * Ends a command with an exit code and, usually, a message for standard error, the way git's {@code die()},
+ * {@code error()} and {@code usage_with_options()} end a builtin. Thrown anywhere below {@link Refstore#run};
+ * never escapes it.
+ */
+final class CommandFailure extends Exception {
+
+	private static final long serialVersionUID = 1L;
+
+	/** git's exit code for {@code die()}. */
+	static final int FATAL = 128;
+
+	/** git's exit code for a usage error. */
+	static final int USAGE = 129;
+
+	private final int exitCode;
+
+	private final String text;
+
+	private final boolean usageOnStdout;
+
+	private CommandFailure(int exitCode, String text, boolean usageOnStdout) {
+		super(text, null, false, false);
+		this.exitCode = exitCode;
+		this.text = text;
+		this.usageOnStdout = usageOnStdout;
+	}
+
+	/** {@code fatal: <message>}, exit 128. */
+	static CommandFailure fatal(String message) {
+		return new CommandFailure(FATAL, "fatal: " + message + "\n", false);
+	}
+
+	/** {@code error: <message>} with the given exit code. */
+	static CommandFailure error(String message, int exitCode) {
+		return new CommandFailure(exitCode, "error: " + message + "\n", false);
+	}
+
+	/** An exit code without any message, as {@code --quiet} asks. */
+	static CommandFailure silent(int exitCode) {
+		return new CommandFailure(exitCode, "", false);
+	}
+
+	/**
+	 * A usage error, exit 129.
+	 * @param error the {@code error:} line naming the culprit, or {@code null} for the usage text alone
+	 * @param usage the command's usage text, ending in a newline
+	 */
+	static CommandFailure usage(String error, String usage) {
+		String text = (error != null) ? "error: " + error + "\n" + usage : usage;
+		return new CommandFailure(USAGE, text, false);
+	}
+
+	/** {@code -h}: the usage text on standard output, exit 129 as git does. */
+	static CommandFailure help(String usage) {
+		return new CommandFailure(USAGE, usage, true);
+	}
+
+	/** The process exit code. */
+	int exitCode() {
+		return this.exitCode;
+	}
+
+	/** What to print, possibly empty; each line ends in a newline. */
+	String text() {
+		return this.text;
+	}
+
+	/** Whether {@link #text()} goes to standard output instead of standard error. */
+	boolean toStdout() {
+		return this.usageOnStdout;
+	}
+
+}

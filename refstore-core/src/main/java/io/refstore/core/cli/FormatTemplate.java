@@ -1,0 +1,229 @@
+package io.refstore.core.cli;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A compiled {@code for-each-ref --format}: literal bytes ({@code %%} and {@code %xx} already decoded) and
+ * atoms. Atoms: {@code %(refname)} and {@code %(symref)}, each optionally {@code :short}, {@code :lstrip=N},
+ * {@code :strip=N} or {@code :rstrip=N}; {@code %(objectname)} optionally {@code :short} or {@code :short=N};
+ * {@code %(objecttype)}; and {@code %(*objectname)}, {@code %(*objecttype)} for the object a tag points to.
+ *
+ * <p>Immutable and thread-safe; rendering state lives in {@link RefFields}.
+ */
+final class FormatTemplate {
+
+	/** git's default format: {@code %(objectname) %(objecttype)TAB%(refname)}. */
+	static final String DEFAULT = "%(objectname) %(objecttype)\t%(refname)";
+
+	/** What an atom prints. */
+	enum Field {
+
+		REFNAME, SYMREF, OBJECTNAME, OBJECTTYPE, DEREF_OBJECTNAME, DEREF_OBJECTTYPE
+
+	}
+
+	/** How a name atom is cut, or how an object name is abbreviated. */
+	enum Modifier {
+
+		/** As stored. */
+		NONE,
+		/** The shortest unambiguous name, or the default abbreviation of an object name. */
+		SHORT,
+		/** An object name abbreviated to {@code number} digits. */
+		SHORT_N,
+		/** {@code number} leading components removed (negative: keep that many trailing ones). */
+		LSTRIP,
+		/** {@code number} trailing components removed (negative: keep that many leading ones). */
+		RSTRIP
+
+	}
+
+	/** One piece of a format: literal bytes, or an atom. */
+	sealed interface Segment permits Literal, Atom {
+	}
+
+	/** Bytes printed as they are. */
+	record Literal(byte[] bytes) implements Segment {
+	}
+
+	/** A field of the ref. */
+	record Atom(Field field, Modifier modifier, int number) implements Segment {
+	}
+
+	private final List<Segment> segments;
+
+	private FormatTemplate(List<Segment> segments) {
+		this.segments = List.copyOf(segments);
+	}
+
+	/** The segments in order. */
+	List<Segment> segments() {
+		return this.segments;
+	}
+
+	/** Whether some atom needs the object database (types or tag targets). */
+	boolean needsObjects() {
+		return this.segments.stream()
+			.anyMatch((s) -> s instanceof Atom a && a.field() != Field.REFNAME && a.field() != Field.SYMREF
+					&& a.field() != Field.OBJECTNAME);
+	}
+
+	/**
+	 * Compiles a format.
+	 * @param format the format as given
+	 * @param usage the command's usage text, printed with a malformed format
+	 * @return the template
+	 * @throws CommandFailure a usage error for an unclosed {@code %(}, a fatal error naming an unknown atom or
+	 * argument
+	 */
+	static FormatTemplate parse(String format, String usage) throws CommandFailure {
+		byte[] f = format.getBytes(StandardCharsets.UTF_8);
+		List<Segment> segments = new ArrayList<>();
+		ByteArrayOutputStream literal = new ByteArrayOutputStream();
+		int i = 0;
+		while (i < f.length) {
+			if (f[i] != '%') {
+				literal.write(f[i++]);
+				continue;
+			}
+			int next = (i + 1 < f.length) ? f[i + 1] : -1;
+			if (next == '(') {
+				int close = indexOf(f, (byte) ')', i + 2);
+				if (close < 0) {
+					throw CommandFailure.usage("malformed format string " + format.substring(charIndex(f, i)), usage);
+				}
+				flush(literal, segments);
+				segments.add(atom(new String(f, i + 2, close - i - 2, StandardCharsets.UTF_8)));
+				i = close + 1;
+			}
+			else if (next == '%') {
+				literal.write('%');
+				i += 2;
+			}
+			else {
+				int hi = (i + 1 < f.length) ? Character.digit(f[i + 1], 16) : -1;
+				int lo = (i + 2 < f.length) ? Character.digit(f[i + 2], 16) : -1;
+				if (hi >= 0 && lo >= 0) {
+					literal.write((hi << 4) | lo);
+					i += 3;
+				}
+				else {
+					literal.write('%');
+					i++;
+				}
+			}
+		}
+		flush(literal, segments);
+		return new FormatTemplate(segments);
+	}
+
+	private static void flush(ByteArrayOutputStream literal, List<Segment> segments) {
+		if (literal.size() > 0) {
+			segments.add(new Literal(literal.toByteArray()));
+			literal.reset();
+		}
+	}
+
+	private static int indexOf(byte[] b, byte c, int from) {
+		for (int i = from; i < b.length; i++) {
+			if (b[i] == c) {
+				return i;
+			}
+		}
+		return -1;
+	}
+
+	private static int charIndex(byte[] utf8, int byteIndex) {
+		return new String(utf8, 0, byteIndex, StandardCharsets.UTF_8).length();
+	}
+
+	private static Atom atom(String text) throws CommandFailure {
+		int colon = text.indexOf(':');
+		String name = (colon < 0) ? text : text.substring(0, colon);
+		String arg = (colon < 0) ? null : text.substring(colon + 1);
+		return switch (name) {
+			case "refname" -> nameAtom(Field.REFNAME, text, arg);
+			case "symref" -> nameAtom(Field.SYMREF, text, arg);
+			case "objectname" -> objectNameAtom(Field.OBJECTNAME, text, arg);
+			case "*objectname" -> objectNameAtom(Field.DEREF_OBJECTNAME, text, arg);
+			case "objecttype" -> noArgAtom(Field.OBJECTTYPE, name, arg);
+			case "*objecttype" -> noArgAtom(Field.DEREF_OBJECTTYPE, name, arg);
+			default -> throw CommandFailure.fatal("unknown field name: " + name
+					+ " (refstore knows refname, symref, objectname, objecttype, *objectname, *objecttype)");
+		};
+	}
+
+	private static Atom nameAtom(Field field, String text, String arg) throws CommandFailure {
+		if (arg == null) {
+			return new Atom(field, Modifier.NONE, 0);
+		}
+		if (arg.equals("short")) {
+			return new Atom(field, Modifier.SHORT, 0);
+		}
+		for (String prefix : new String[] { "lstrip=", "strip=", "rstrip=" }) {
+			if (arg.startsWith(prefix)) {
+				Modifier modifier = prefix.equals("rstrip=") ? Modifier.RSTRIP : Modifier.LSTRIP;
+				try {
+					return new Atom(field, modifier, Integer.parseInt(arg.substring(prefix.length())));
+				}
+				catch (NumberFormatException ex) {
+					throw CommandFailure.fatal("Integer value expected " + text);
+				}
+			}
+		}
+		throw CommandFailure.fatal("unrecognized %(" + text + ") argument: " + arg);
+	}
+
+	private static Atom objectNameAtom(Field field, String text, String arg) throws CommandFailure {
+		if (arg == null) {
+			return new Atom(field, Modifier.NONE, 0);
+		}
+		if (arg.equals("short")) {
+			return new Atom(field, Modifier.SHORT, 0);
+		}
+		if (arg.startsWith("short=")) {
+			String digits = arg.substring(6);
+			int n = -1;
+			try {
+				n = Integer.parseInt(digits);
+			}
+			catch (NumberFormatException ex) {
+				// reported below
+			}
+			if (n <= 0) {
+				throw CommandFailure.fatal("positive value expected '" + digits + "' in %(" + text + ")");
+			}
+			return new Atom(field, Modifier.SHORT_N, n);
+		}
+		throw CommandFailure.fatal("unrecognized %(" + text + ") argument: " + arg);
+	}
+
+	private static Atom noArgAtom(Field field, String name, String arg) throws CommandFailure {
+		if (arg != null) {
+			throw CommandFailure.fatal("%(" + name + ") does not take arguments");
+		}
+		return new Atom(field, Modifier.NONE, 0);
+	}
+
+	/**
+	 * Prints one ref.
+	 * @param fields the current ref
+	 * @param out where to print
+	 * @throws CommandFailure if an object atom meets a missing object
+	 */
+	void render(RefFields fields, OutBuffer out) throws IOException, CommandFailure {
+		for (Segment segment : this.segments) {
+			if (segment instanceof Literal literal) {
+				out.write(literal.bytes(), 0, literal.bytes().length);
+			}
+			else {
+				fields.print((Atom) segment, out);
+			}
+		}
+	}
+
+}

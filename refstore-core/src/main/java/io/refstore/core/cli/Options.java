@@ -1,0 +1,280 @@
+package io.refstore.core.cli;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A command's options, parsed the way git's parse-options does: long options with {@code =value} or a separate
+ * value, unique abbreviations of long names, {@code --no-} negation, bundled short flags ({@code -dq}), a short
+ * option's value stuck on or separate, options and arguments in any order, and {@code --} ending the options.
+ * {@code -h} prints the usage text on standard output and exits 129.
+ *
+ * <p>Built once per command run; not thread-safe.
+ */
+final class Options {
+
+	/** How an option takes a value. */
+	enum Kind {
+
+		/** No value; {@code --no-name} turns it off. */
+		FLAG,
+		/** A required value: {@code --name=v}, {@code --name v}, {@code -xv}, {@code -x v}. */
+		VALUE,
+		/** An optional value, only stuck on: {@code --name=v} or {@code -xv}. */
+		OPTIONAL_VALUE
+
+	}
+
+	private record Spec(char shortName, String longName, Kind kind, String argName, String help) {
+
+		String key() {
+			return (this.longName != null) ? this.longName : String.valueOf(this.shortName);
+		}
+
+	}
+
+	private final List<String> synopsis;
+
+	private final List<Spec> specs = new ArrayList<>();
+
+	/**
+	 * @param synopsis the usage lines without the leading {@code usage: }, such as
+	 * {@code "refstore pack-refs [--all] [--no-prune]"}
+	 */
+	Options(String... synopsis) {
+		this.synopsis = List.of(synopsis);
+	}
+
+	/** Declares a flag; {@code shortName} 0 for none, {@code longName} null for none. */
+	Options flag(char shortName, String longName, String help) {
+		this.specs.add(new Spec(shortName, longName, Kind.FLAG, null, help));
+		return this;
+	}
+
+	/** Declares an option with a required value. */
+	Options value(char shortName, String longName, String argName, String help) {
+		this.specs.add(new Spec(shortName, longName, Kind.VALUE, argName, help));
+		return this;
+	}
+
+	/** Declares an option with an optional value. */
+	Options optionalValue(char shortName, String longName, String argName, String help) {
+		this.specs.add(new Spec(shortName, longName, Kind.OPTIONAL_VALUE, argName, help));
+		return this;
+	}
+
+	/** The usage text as git prints it: synopsis, a blank line, one line per option, a blank line. */
+	String usage() {
+		StringBuilder text = new StringBuilder();
+		for (int i = 0; i < this.synopsis.size(); i++) {
+			text.append((i == 0) ? "usage: " : "   or: ").append(this.synopsis.get(i)).append('\n');
+		}
+		text.append('\n');
+		for (Spec spec : this.specs) {
+			String left = "    " + optionText(spec);
+			text.append(left);
+			if (left.length() <= 24) {
+				text.append(" ".repeat(26 - left.length()));
+			}
+			else {
+				text.append('\n').append(" ".repeat(26));
+			}
+			text.append(spec.help()).append('\n');
+		}
+		return text.append('\n').toString();
+	}
+
+	private static String optionText(Spec spec) {
+		StringBuilder text = new StringBuilder();
+		if (spec.shortName() != 0) {
+			text.append('-').append(spec.shortName());
+			if (spec.longName() != null) {
+				text.append(", ");
+			}
+		}
+		if (spec.longName() != null) {
+			text.append("--").append(spec.longName());
+		}
+		if (spec.kind() == Kind.VALUE) {
+			text.append(" <").append(spec.argName()).append('>');
+		}
+		else if (spec.kind() == Kind.OPTIONAL_VALUE) {
+			text.append((spec.longName() != null) ? "[=<" : "[<").append(spec.argName()).append(">]");
+		}
+		return text.toString();
+	}
+
+	/**
+	 * Parses arguments.
+	 * @param args the arguments after the command name
+	 * @return the options found and the remaining arguments in order
+	 * @throws CommandFailure a usage error naming the bad option, or the {@code -h} help
+	 */
+	Parsed parse(List<String> args) throws CommandFailure {
+		Parsed parsed = new Parsed();
+		for (int i = 0; i < args.size(); i++) {
+			String arg = args.get(i);
+			if (arg.equals("--")) {
+				parsed.args.addAll(args.subList(i + 1, args.size()));
+				break;
+			}
+			if (arg.equals("-h")) {
+				throw CommandFailure.help(usage());
+			}
+			if (arg.startsWith("--")) {
+				i = parseLong(args, i, parsed);
+			}
+			else if (arg.startsWith("-") && arg.length() > 1) {
+				i = parseShort(args, i, parsed);
+			}
+			else {
+				parsed.args.add(arg);
+			}
+		}
+		return parsed;
+	}
+
+	private int parseLong(List<String> args, int i, Parsed parsed) throws CommandFailure {
+		String arg = args.get(i).substring(2);
+		int eq = arg.indexOf('=');
+		String name = (eq < 0) ? arg : arg.substring(0, eq);
+		String value = (eq < 0) ? null : arg.substring(eq + 1);
+		Spec spec = findLong(name, false);
+		boolean negated = false;
+		if (spec == null && name.startsWith("no-")) {
+			spec = findLong(name.substring(3), true);
+			negated = spec != null;
+		}
+		if (spec == null) {
+			throw CommandFailure.usage("unknown option `" + name + "'", usage());
+		}
+		if (negated || spec.kind() == Kind.FLAG) {
+			if (value != null) {
+				throw CommandFailure.usage("option `" + (negated ? "no-" : "") + spec.longName() + "' takes no value",
+						usage());
+			}
+			parsed.set(spec, !negated, null);
+			return i;
+		}
+		if (spec.kind() == Kind.VALUE && value == null) {
+			if (i + 1 >= args.size()) {
+				throw CommandFailure.usage("option `" + spec.longName() + "' requires a value", usage());
+			}
+			value = args.get(++i);
+		}
+		parsed.set(spec, true, value);
+		return i;
+	}
+
+	private Spec findLong(String name, boolean forNegation) throws CommandFailure {
+		Spec found = null;
+		int matches = 0;
+		for (Spec spec : this.specs) {
+			if (spec.longName() == null || (forNegation && spec.kind() == Kind.FLAG && spec.longName().startsWith("no-"))) {
+				continue;
+			}
+			if (spec.longName().equals(name)) {
+				return spec;
+			}
+			if (!name.isEmpty() && spec.longName().startsWith(name)) {
+				found = (matches++ == 0) ? spec : found;
+			}
+		}
+		if (matches > 1) {
+			throw CommandFailure.usage("ambiguous option: " + name, usage());
+		}
+		return found;
+	}
+
+	private int parseShort(List<String> args, int i, Parsed parsed) throws CommandFailure {
+		String arg = args.get(i);
+		for (int pos = 1; pos < arg.length(); pos++) {
+			char c = arg.charAt(pos);
+			Spec spec = findShort(c);
+			if (spec == null) {
+				throw CommandFailure.usage("unknown switch `" + c + "'", usage());
+			}
+			if (spec.kind() == Kind.FLAG) {
+				parsed.set(spec, true, null);
+				continue;
+			}
+			String rest = arg.substring(pos + 1);
+			if (!rest.isEmpty() || spec.kind() == Kind.OPTIONAL_VALUE) {
+				parsed.set(spec, true, rest.isEmpty() ? null : rest);
+				return i;
+			}
+			if (i + 1 >= args.size()) {
+				throw CommandFailure.usage("switch `" + c + "' requires a value", usage());
+			}
+			parsed.set(spec, true, args.get(i + 1));
+			return i + 1;
+		}
+		return i;
+	}
+
+	private Spec findShort(char c) {
+		for (Spec spec : this.specs) {
+			if (spec.shortName() == c) {
+				return spec;
+			}
+		}
+		return null;
+	}
+
+	/** Parsed options (by long name, or by the short letter for short-only options) and arguments. */
+	static final class Parsed {
+
+		private final Map<String, Boolean> flags = new HashMap<>();
+
+		private final Map<String, List<String>> values = new HashMap<>();
+
+		private final List<String> args = new ArrayList<>();
+
+		private void set(Spec spec, boolean on, String value) {
+			if (spec.kind() == Kind.FLAG) {
+				this.flags.put(spec.key(), on);
+			}
+			else if (!on) {
+				this.values.remove(spec.key());
+			}
+			else {
+				this.values.computeIfAbsent(spec.key(), (k) -> new ArrayList<>()).add(value);
+			}
+		}
+
+		/** Whether a flag was given (and not negated later). */
+		boolean flag(String key) {
+			return this.flags.getOrDefault(key, false);
+		}
+
+		/** A flag's value, or {@code dflt} if it was not given. */
+		boolean flag(String key, boolean dflt) {
+			return this.flags.getOrDefault(key, dflt);
+		}
+
+		/** Whether an option with a value was given (for optional values: with or without a value). */
+		boolean given(String key) {
+			return this.values.containsKey(key);
+		}
+
+		/** The last value of an option, or {@code null} if not given or given without a value. */
+		String value(String key) {
+			List<String> list = this.values.get(key);
+			return (list == null) ? null : list.get(list.size() - 1);
+		}
+
+		/** Every value of a repeatable option, in order; empty if not given. */
+		List<String> values(String key) {
+			return this.values.getOrDefault(key, List.of());
+		}
+
+		/** The non-option arguments, in order. */
+		List<String> args() {
+			return this.args;
+		}
+
+	}
+
+}

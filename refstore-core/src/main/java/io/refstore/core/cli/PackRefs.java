@@ -1,0 +1,32 @@
+package io.refstore.core.cli;
+
+import java.io.IOException;
+import java.util.List;
+
+import io.refstore.core.ref.RefStore;
+
+/**
+ * {@code refstore pack-refs}: packs refs as {@code git pack-refs} does: by default tags and refs already packed,
+ * with {@code --all} every ref except symbolic and per-worktree ones; loose files are removed once packed unless
+ * {@code --no-prune}. Prints nothing.
+ */
+final class PackRefs implements Command {
+
+	private static Options options() {
+		return new Options("refstore pack-refs [--all] [--no-prune]")
+			.flag((char) 0, "all", "pack everything")
+			.flag((char) 0, "prune", "prune loose refs (default)");
+	}
+
+	@Override
+	public int run(CommandContext context, List<String> args) throws CommandFailure, IOException {
+		Options options = options();
+		Options.Parsed parsed = options.parse(args);
+		if (!parsed.args().isEmpty()) {
+			throw CommandFailure.usage(null, options.usage());
+		}
+		context.refs().packRefs(new RefStore.PackOptions(parsed.flag("all"), parsed.flag("prune", true)));
+		return 0;
+	}
+
+}

@@ -1,0 +1,224 @@
+package io.refstore.core.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+import io.refstore.core.cli.FormatTemplate.Atom;
+import io.refstore.core.objects.ObjectDatabase;
+import io.refstore.core.objects.ObjectDatabase.ObjectType;
+import io.refstore.core.ref.HashAlgorithm;
+import io.refstore.core.ref.ObjectId;
+
+/**
+ * The ref being printed by {@code for-each-ref}, reused for every ref: the name and symbolic target are views
+ * into the cursor's buffers, and object types and tag targets are looked up only when an atom asks, at most once
+ * per ref.
+ *
+ * <p>Not thread-safe.
+ */
+final class RefFields {
+
+	/** The type names as bytes, so that printing a type allocates nothing. */
+	private static final byte[][] TYPE_NAMES = typeNames();
+
+	private final HashAlgorithm algorithm;
+
+	private final ObjectDatabase objects;
+
+	private final RevParse names;
+
+	private final boolean strictShortNames;
+
+	private final int defaultAbbrev;
+
+	private byte[] name;
+
+	private int nameLength;
+
+	private final byte[] id;
+
+	private byte[] target;
+
+	private int targetLength;
+
+	private ObjectId objectId;
+
+	private ObjectType type;
+
+	private boolean derefLoaded;
+
+	private ObjectId derefId;
+
+	private ObjectType derefType;
+
+	/**
+	 * @param algorithm the repository's hash
+	 * @param objects the object database, or {@code null} if the format has no object atom
+	 * @param names for {@code :short} names, or {@code null} if the format has none
+	 * @param strictShortNames whether {@code :short} names must be unambiguous under every rule
+	 * ({@code core.warnAmbiguousRefs}, true by default)
+	 * @param defaultAbbrev the digits of {@code %(objectname:short)}
+	 */
+	RefFields(HashAlgorithm algorithm, ObjectDatabase objects, RevParse names, boolean strictShortNames,
+			int defaultAbbrev) {
+		this.algorithm = algorithm;
+		this.objects = objects;
+		this.names = names;
+		this.strictShortNames = strictShortNames;
+		this.defaultAbbrev = defaultAbbrev;
+		this.id = new byte[algorithm.rawLength()];
+	}
+
+	/**
+	 * Moves to the next ref. The arrays are not copied: they must stay unchanged until the ref is printed.
+	 * @param name the name's bytes
+	 * @param nameLength the name's length
+	 * @param rawId the object id (of the resolved ref, for a symbolic one) at offset 0
+	 * @param target the symbolic target's bytes, or {@code null} for a direct ref
+	 * @param targetLength the target's length
+	 */
+	void set(byte[] name, int nameLength, byte[] rawId, byte[] target, int targetLength) {
+		this.name = name;
+		this.nameLength = nameLength;
+		System.arraycopy(rawId, 0, this.id, 0, this.id.length);
+		this.target = target;
+		this.targetLength = targetLength;
+		this.objectId = null;
+		this.type = null;
+		this.derefLoaded = false;
+	}
+
+	/** Prints one atom's value. */
+	void print(Atom atom, OutBuffer out) throws IOException, CommandFailure {
+		switch (atom.field()) {
+			case REFNAME -> printName(this.name, this.nameLength, atom, out);
+			case SYMREF -> {
+				if (this.target != null) {
+					printName(this.target, this.targetLength, atom, out);
+				}
+			}
+			case OBJECTNAME -> out.writeHex(this.id, this.id.length, digits(atom));
+			case OBJECTTYPE -> writeType(type(), out);
+			case DEREF_OBJECTNAME -> {
+				if (deref()) {
+					out.writeHex(this.derefId, digits(atom));
+				}
+			}
+			case DEREF_OBJECTTYPE -> {
+				if (deref()) {
+					writeType(this.derefType, out);
+				}
+			}
+		}
+	}
+
+	private static void writeType(ObjectType type, OutBuffer out) throws IOException {
+		byte[] name = TYPE_NAMES[type.ordinal()];
+		out.write(name, 0, name.length);
+	}
+
+	private int digits(Atom atom) {
+		int hex = this.algorithm.hexLength();
+		return switch (atom.modifier()) {
+			case SHORT -> Math.min(this.defaultAbbrev, hex);
+			case SHORT_N -> Math.min(Math.max(atom.number(), CommandContext.MINIMUM_ABBREV), hex);
+			default -> hex;
+		};
+	}
+
+	private void printName(byte[] bytes, int length, Atom atom, OutBuffer out) throws IOException {
+		switch (atom.modifier()) {
+			case SHORT -> out.write(this.names.shorten(new String(bytes, 0, length, StandardCharsets.UTF_8),
+					this.strictShortNames));
+			case LSTRIP -> {
+				int from = lstrip(bytes, length, atom.number());
+				out.write(bytes, from, length - from);
+			}
+			case RSTRIP -> out.write(bytes, 0, rstrip(bytes, length, atom.number()));
+			default -> out.write(bytes, 0, length);
+		}
+	}
+
+	private static byte[][] typeNames() {
+		byte[][] names = new byte[ObjectType.values().length][];
+		for (ObjectType type : ObjectType.values()) {
+			names[type.ordinal()] = type.gitName().getBytes(StandardCharsets.US_ASCII);
+		}
+		return names;
+	}
+
+	/** Where the name starts after removing {@code n} leading components (negative: keeping {@code -n}). */
+	static int lstrip(byte[] b, int length, int n) {
+		int components = components(b, length);
+		int drop = (n >= 0) ? n : Math.max(0, components + n);
+		if (drop >= components) {
+			return length;
+		}
+		int pos = 0;
+		for (int seen = 0; seen < drop; pos++) {
+			if (b[pos] == '/') {
+				seen++;
+			}
+		}
+		return pos;
+	}
+
+	/** Where the name ends after removing {@code n} trailing components (negative: keeping {@code -n}). */
+	static int rstrip(byte[] b, int length, int n) {
+		int components = components(b, length);
+		int keep = (n >= 0) ? components - n : Math.min(components, -n);
+		if (keep <= 0) {
+			return 0;
+		}
+		int seen = 0;
+		for (int pos = 0; pos < length; pos++) {
+			if (b[pos] == '/' && ++seen == keep) {
+				return pos;
+			}
+		}
+		return length;
+	}
+
+	private static int components(byte[] b, int length) {
+		int count = 1;
+		for (int i = 0; i < length; i++) {
+			if (b[i] == '/') {
+				count++;
+			}
+		}
+		return count;
+	}
+
+	private ObjectId objectId() {
+		if (this.objectId == null) {
+			this.objectId = ObjectId.fromRaw(this.algorithm, this.id, 0);
+		}
+		return this.objectId;
+	}
+
+	private ObjectType type() throws IOException, CommandFailure {
+		if (this.type == null) {
+			this.type = this.objects.type(objectId());
+			if (this.type == null) {
+				throw CommandFailure.fatal("missing object " + objectId().name() + " for "
+						+ new String(this.name, 0, this.nameLength, StandardCharsets.UTF_8));
+			}
+		}
+		return this.type;
+	}
+
+	/** Looks up what a tag points to (one level, as git's {@code %(*...)}); {@code false} if not a tag. */
+	private boolean deref() throws IOException, CommandFailure {
+		if (!this.derefLoaded) {
+			this.derefLoaded = true;
+			this.derefId = (type() == ObjectType.TAG) ? this.objects.tagTarget(objectId()) : null;
+			this.derefType = (this.derefId != null) ? this.objects.type(this.derefId) : null;
+			if (this.derefId != null && this.derefType == null) {
+				throw CommandFailure.fatal("missing object " + this.derefId.name() + " for "
+						+ new String(this.name, 0, this.nameLength, StandardCharsets.UTF_8));
+			}
+		}
+		return this.derefId != null;
+	}
+
+}

@@ -1,0 +1,129 @@
+package io.refstore.core.cli;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+import io.refstore.core.migrate.FormatMigrator;
+import io.refstore.core.migrate.MigrationException;
+import io.refstore.core.migrate.MigrationOptions;
+import io.refstore.core.migrate.MigrationReport;
+import io.refstore.core.ref.RefFormat;
+import io.refstore.core.ref.VerifyProblem;
+
+/**
+ * {@code refstore refs}: {@code migrate} between storage formats (with a report and a backup of the old
+ * store), {@code rollback} to that backup, and {@code verify} the store's consistency, as {@code git refs}
+ * does plus the checks git lacks. Failures exit 255, as git's {@code refs} does.
+ */
+final class Refs implements Command {
+
+	private static final int FAILED = 255;
+
+	private static final String USAGE = "usage: refstore refs migrate --ref-format=<format> [--dry-run] [--no-reflog]\n"
+			+ "   or: refstore refs rollback <backup>\n" + "   or: refstore refs verify [--strict] [--verbose]\n\n";
+
+	@Override
+	public int run(CommandContext context, List<String> args) throws CommandFailure, IOException {
+		if (args.isEmpty()) {
+			throw CommandFailure.usage("need a subcommand", USAGE);
+		}
+		List<String> rest = args.subList(1, args.size());
+		return switch (args.get(0)) {
+			case "migrate" -> migrate(context, rest);
+			case "rollback" -> rollback(context, rest);
+			case "verify" -> verify(context, rest);
+			default -> throw CommandFailure.usage("unknown subcommand: '" + args.get(0) + "'", USAGE);
+		};
+	}
+
+	private static int migrate(CommandContext context, List<String> args) throws CommandFailure, IOException {
+		Options options = new Options("refstore refs migrate --ref-format=<format> [--dry-run] [--no-reflog]")
+			.value((char) 0, "ref-format", "format", "the ref format to migrate to")
+			.flag((char) 0, "dry-run", "build and verify the new store without swapping it in")
+			.flag((char) 0, "reflog", "migrate reflogs (default)");
+		Options.Parsed parsed = options.parse(args);
+		String format = parsed.value("ref-format");
+		if (format == null || !parsed.args().isEmpty()) {
+			throw CommandFailure.usage((format == null) ? "missing --ref-format=<format>" : null, options.usage());
+		}
+		RefFormat target;
+		try {
+			target = RefFormat.fromConfigName(format);
+		}
+		catch (IllegalArgumentException ex) {
+			throw CommandFailure.error("unknown ref storage format '" + format + "'", FAILED);
+		}
+		MigrationOptions migration = new MigrationOptions(target, parsed.flag("dry-run"), parsed.flag("reflog", true));
+		try {
+			MigrationReport report = new FormatMigrator(context.repository()).migrate(migration);
+			print(context, report);
+			return 0;
+		}
+		catch (MigrationException ex) {
+			throw CommandFailure.error(ex.getMessage(), FAILED);
+		}
+	}
+
+	private static int rollback(CommandContext context, List<String> args) throws CommandFailure, IOException {
+		if (args.size() != 1) {
+			throw CommandFailure.usage("rollback takes the backup directory a migration printed", USAGE);
+		}
+		try {
+			Path backup = context.repository().gitDir().resolve(args.get(0));
+			print(context, new FormatMigrator(context.repository()).rollback(backup));
+			return 0;
+		}
+		catch (MigrationException ex) {
+			throw CommandFailure.error(ex.getMessage(), FAILED);
+		}
+	}
+
+	private static void print(CommandContext context, MigrationReport report) throws IOException {
+		StringBuilder text = new StringBuilder();
+		if (!report.swapped()) {
+			text.append("Finished dry-run migration of refs, the result can be found at '").append(report.staged())
+				.append("'\n");
+		}
+		text.append(String.format(Locale.ROOT, "%s %d refs and %d reflog entries from %s to %s in %.3f s%n",
+				report.swapped() ? "migrated" : "verified", report.refs(), report.logEntries(),
+				report.from().configName(), report.to().configName(), report.elapsed().toNanos() / 1e9));
+		text.append("source digest sha256:").append(report.sourceDigest()).append('\n');
+		text.append("target digest sha256:").append(report.targetDigest()).append('\n');
+		if (report.backup() != null) {
+			text.append("old store kept at '").append(report.backup()).append("'\n");
+		}
+		context.out().write(text.toString());
+	}
+
+	private static int verify(CommandContext context, List<String> args) throws CommandFailure, IOException {
+		Options options = new Options("refstore refs verify [--strict] [--verbose]")
+			.flag((char) 0, "strict", "treat warnings as errors")
+			.flag((char) 0, "verbose", "say what is being checked");
+		Options.Parsed parsed = options.parse(args);
+		if (!parsed.args().isEmpty()) {
+			throw CommandFailure.usage(null, options.usage());
+		}
+		boolean strict = parsed.flag("strict");
+		if (parsed.flag("verbose")) {
+			context.warning("checking " + context.repository().refFormat().configName() + " ref store "
+					+ context.repository().gitDir());
+		}
+		List<VerifyProblem> problems = context.refs().verify();
+		boolean failed = false;
+		StringBuilder text = new StringBuilder();
+		for (VerifyProblem problem : problems) {
+			boolean error = problem.error() || strict;
+			failed |= error;
+			String line = problem.format();
+			text.append(error && !problem.error() ? "error" + line.substring(line.indexOf(':')) : line).append('\n');
+		}
+		if (!text.isEmpty()) {
+			throw failed ? CommandFailure.error(text.substring("error: ".length(), text.length() - 1), FAILED)
+					: CommandFailure.error(text.substring("error: ".length(), text.length() - 1), 0);
+		}
+		return 0;
+	}
+
+}

@@ -1,0 +1,350 @@
+package io.refstore.core.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+import io.refstore.core.ref.HashAlgorithm;
+import io.refstore.core.ref.ObjectId;
+import io.refstore.core.ref.RefName;
+
+/**
+ * Reads the command language of {@code git update-ref --stdin}, one command at a time, so that a caller can
+ * answer {@code start}, {@code prepare}, {@code commit} and {@code abort} before the next command arrives.
+ *
+ * <p>Without {@code -z} a command is one line of space-separated fields, C-quoted if they contain whitespace;
+ * an empty value means zero. With {@code -z} every field ends in NUL, nothing is quoted, and an empty old value
+ * means "not given". Errors are git's {@code fatal:} messages, naming the command, the ref and the bad text.
+ * Values are resolved while parsing, so errors come in git's order.
+ *
+ * <p>Not thread-safe.
+ */
+final class StdinParser {
+
+	/** The commands, with the number of fields that follow the command word ({@code -z} reads them as NUL-ended fields). */
+	enum Verb {
+
+		UPDATE("update", 3), CREATE("create", 2), DELETE("delete", 2), VERIFY("verify", 2), OPTION("option", 1),
+		START("start", 0), PREPARE("prepare", 0), ABORT("abort", 0), COMMIT("commit", 0);
+
+		private final String word;
+
+		private final int fields;
+
+		Verb(String word, int fields) {
+			this.word = word;
+			this.fields = fields;
+		}
+
+		/** The command word. */
+		String word() {
+			return this.word;
+		}
+
+	}
+
+	/**
+	 * One parsed command.
+	 *
+	 * @param verb what to do
+	 * @param ref the ref named (update, create, delete, verify), else {@code null}
+	 * @param newId the new value (update, create); zero deletes
+	 * @param oldId the expected old value; zero means "must not exist", {@code null} means "not checked"
+	 */
+	record Command(Verb verb, String ref, ObjectId newId, ObjectId oldId) {
+	}
+
+	/** Turns a value into an object id; empty if it names nothing. */
+	@FunctionalInterface
+	interface ValueResolver {
+
+		Optional<ObjectId> resolve(String value) throws IOException;
+
+	}
+
+	private static final int MISSING_ALLOWED_EMPTY = 1;
+
+	private static final int OLD_VALUE = 2;
+
+	private final InputStream in;
+
+	private final byte terminator;
+
+	private final HashAlgorithm algorithm;
+
+	private final ValueResolver resolver;
+
+	private final Consumer<String> warnings;
+
+	private final byte[] readBuffer = new byte[8192];
+
+	private int readPos;
+
+	private int readLimit;
+
+	private byte[] line = new byte[256];
+
+	private int length;
+
+	private int pos;
+
+	/**
+	 * @param in standard input
+	 * @param nulTerminated {@code -z}
+	 * @param algorithm the repository's hash (for zero ids)
+	 * @param resolver resolves values
+	 * @param warnings receives git's {@code warning:} texts (without the prefix)
+	 */
+	StdinParser(InputStream in, boolean nulTerminated, HashAlgorithm algorithm, ValueResolver resolver,
+			Consumer<String> warnings) {
+		this.in = in;
+		this.terminator = nulTerminated ? 0 : (byte) '\n';
+		this.algorithm = algorithm;
+		this.resolver = resolver;
+		this.warnings = warnings;
+	}
+
+	/**
+	 * Reads and parses the next command, reading no further than its end.
+	 * @return the command, or {@code null} at the end of input
+	 * @throws CommandFailure a fatal error naming what is wrong
+	 * @throws IOException if input cannot be read or a value cannot be resolved
+	 */
+	Command next() throws IOException, CommandFailure {
+		this.length = 0;
+		if (!readField()) {
+			return null;
+		}
+		if (at(0) == this.terminator) {
+			throw CommandFailure.fatal("empty command in input");
+		}
+		if (isSpace(at(0))) {
+			throw CommandFailure.fatal("whitespace before command: " + text(0));
+		}
+		Verb verb = verb();
+		if (verb == null) {
+			throw CommandFailure.fatal("unknown command: " + text(0));
+		}
+		for (int field = 1; this.terminator == 0 && field < verb.fields; field++) {
+			if (!readField()) {
+				break;
+			}
+		}
+		this.pos = verb.word.length() + ((verb.fields > 0) ? 1 : 0);
+		return switch (verb) {
+			case UPDATE -> update();
+			case CREATE -> create();
+			case DELETE -> delete();
+			case VERIFY -> verify();
+			case OPTION -> option();
+			default -> new Command(verb, null, null, null);
+		};
+	}
+
+	private Verb verb() {
+		for (Verb verb : Verb.values()) {
+			byte[] word = verb.word.getBytes(StandardCharsets.US_ASCII);
+			if (this.length >= word.length && Arrays.equals(this.line, 0, word.length, word, 0, word.length)
+					&& at(word.length) == ((verb.fields > 0) ? ' ' : this.terminator)) {
+				return verb;
+			}
+		}
+		return null;
+	}
+
+	private Command update() throws IOException, CommandFailure {
+		String ref = refname("update");
+		ObjectId newId = nextValue("update", ref, MISSING_ALLOWED_EMPTY);
+		if (newId == null) {
+			throw CommandFailure.fatal("update " + ref + ": missing <newvalue>");
+		}
+		ObjectId oldId = nextValue("update", ref, OLD_VALUE);
+		endOfCommand("update", ref);
+		return new Command(Verb.UPDATE, ref, newId, oldId);
+	}
+
+	private Command create() throws IOException, CommandFailure {
+		String ref = refname("create");
+		ObjectId newId = nextValue("create", ref, 0);
+		if (newId == null) {
+			throw CommandFailure.fatal("create " + ref + ": missing <newvalue>");
+		}
+		if (newId.isZero()) {
+			throw CommandFailure.fatal("create " + ref + ": zero <newvalue>");
+		}
+		endOfCommand("create", ref);
+		return new Command(Verb.CREATE, ref, newId, null);
+	}
+
+	private Command delete() throws IOException, CommandFailure {
+		String ref = refname("delete");
+		ObjectId oldId = nextValue("delete", ref, OLD_VALUE);
+		if (oldId != null && oldId.isZero()) {
+			throw CommandFailure.fatal("delete " + ref + ": zero <oldvalue>");
+		}
+		endOfCommand("delete", ref);
+		return new Command(Verb.DELETE, ref, null, oldId);
+	}
+
+	private Command verify() throws IOException, CommandFailure {
+		String ref = refname("verify");
+		ObjectId oldId = nextValue("verify", ref, OLD_VALUE);
+		endOfCommand("verify", ref);
+		return new Command(Verb.VERIFY, ref, null, (oldId != null) ? oldId : this.algorithm.zeroId());
+	}
+
+	private Command option() throws CommandFailure {
+		byte[] word = "no-deref".getBytes(StandardCharsets.US_ASCII);
+		if (this.length - this.pos >= word.length
+				&& Arrays.equals(this.line, this.pos, this.pos + word.length, word, 0, word.length)
+				&& at(this.pos + word.length) == this.terminator) {
+			return new Command(Verb.OPTION, null, null, null);
+		}
+		throw CommandFailure.fatal("option unknown: " + text(this.pos));
+	}
+
+	private void endOfCommand(String verb, String ref) throws CommandFailure {
+		if (at(this.pos) != this.terminator) {
+			throw CommandFailure.fatal(verb + " " + ref + ": extra input: " + text(this.pos));
+		}
+	}
+
+	private String refname(String verb) throws CommandFailure {
+		String name = (this.terminator == 0) ? nulField() : argument();
+		if (name.isEmpty()) {
+			throw CommandFailure.fatal(verb + ": missing <ref>");
+		}
+		RefName.Rule rule = RefName.violation(name, true);
+		if (rule != null) {
+			throw CommandFailure.fatal("invalid ref format: " + RefName.printable(name) + " (" + rule.description() + ")");
+		}
+		return name;
+	}
+
+	/**
+	 * Parses the separator and the value after it.
+	 * @return the id (zero for an empty value where allowed), or {@code null} if the value is not given
+	 */
+	private ObjectId nextValue(String verb, String ref, int flags) throws IOException, CommandFailure {
+		String which = ((flags & OLD_VALUE) != 0) ? "<oldvalue>" : "<newvalue>";
+		if (this.pos == this.length) {
+			throw CommandFailure.fatal(verb + " " + ref + ": unexpected end of input when reading " + which);
+		}
+		String value = (this.terminator != 0) ? spaceSeparatedValue(verb, ref) : nulSeparatedValue(verb, ref, which);
+		if (value == null) {
+			return null;
+		}
+		if (value.isEmpty()) {
+			// without -z an empty value is zero; with -z only update's new value may be empty, with a warning
+			if (this.terminator == 0) {
+				if ((flags & MISSING_ALLOWED_EMPTY) == 0) {
+					return null;
+				}
+				this.warnings.accept(verb + " " + ref + ": missing <newvalue>, treating as zero");
+			}
+			return this.algorithm.zeroId();
+		}
+		Optional<ObjectId> id = this.resolver.resolve(value);
+		if (id.isEmpty()) {
+			throw CommandFailure.fatal(verb + " " + ref + ": invalid " + which + ": " + value);
+		}
+		return id.get();
+	}
+
+	/** Without {@code -z}: a space and an argument, or {@code null} at the end of the line. */
+	private String spaceSeparatedValue(String verb, String ref) throws CommandFailure {
+		if (at(this.pos) == 0 || at(this.pos) == '\n') {
+			return null;
+		}
+		if (at(this.pos) != ' ') {
+			throw CommandFailure.fatal(verb + " " + ref + ": expected SP but got: " + text(this.pos));
+		}
+		this.pos++;
+		return argument();
+	}
+
+	/** With {@code -z}: the NUL ending the previous field, then the next field. */
+	private String nulSeparatedValue(String verb, String ref, String which) throws CommandFailure {
+		if (at(this.pos) != 0) {
+			throw CommandFailure.fatal(verb + " " + ref + ": expected NUL but got: " + text(this.pos));
+		}
+		if (++this.pos == this.length) {
+			throw CommandFailure.fatal(verb + " " + ref + ": unexpected end of input when reading " + which);
+		}
+		return nulField();
+	}
+
+	/** A field up to the next NUL (for {@code -z}). */
+	private String nulField() {
+		int start = this.pos;
+		while (at(this.pos) != 0) {
+			this.pos++;
+		}
+		return new String(this.line, start, this.pos - start, StandardCharsets.UTF_8);
+	}
+
+	/** A whitespace-ended or C-quoted field (without {@code -z}). */
+	private String argument() throws CommandFailure {
+		int start = this.pos;
+		if (at(this.pos) != '"') {
+			while (at(this.pos) != 0 && !isSpace(at(this.pos))) {
+				this.pos++;
+			}
+			return new String(this.line, start, this.pos - start, StandardCharsets.UTF_8);
+		}
+		CQuote.Unquoted unquoted = CQuote.unquote(this.line, start, this.length);
+		if (unquoted == null) {
+			throw CommandFailure.fatal("badly quoted argument: " + text(start));
+		}
+		this.pos = unquoted.end();
+		if (at(this.pos) != 0 && !isSpace(at(this.pos))) {
+			throw CommandFailure.fatal("unexpected character after quoted argument: " + text(start));
+		}
+		return new String(unquoted.bytes(), StandardCharsets.UTF_8);
+	}
+
+	/** The byte at {@code i}, or 0 past the end (the terminating NUL git's C strings have). */
+	private int at(int i) {
+		return (i < this.length) ? this.line[i] : 0;
+	}
+
+	/** The text from {@code i} to the next NUL, as git's {@code %s} prints it. */
+	private String text(int i) {
+		int end = i;
+		while (end < this.length && this.line[end] != 0) {
+			end++;
+		}
+		return new String(this.line, i, end - i, StandardCharsets.UTF_8);
+	}
+
+	private static boolean isSpace(int c) {
+		return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+	}
+
+	/** Appends the next field (up to and including the terminator, or to the end of input) to the line. */
+	private boolean readField() throws IOException {
+		int start = this.length;
+		while (true) {
+			if (this.readPos == this.readLimit) {
+				int n = this.in.read(this.readBuffer);
+				if (n <= 0) {
+					return this.length > start;
+				}
+				this.readPos = 0;
+				this.readLimit = n;
+			}
+			byte b = this.readBuffer[this.readPos++];
+			if (this.length == this.line.length) {
+				this.line = Arrays.copyOf(this.line, this.line.length * 2);
+			}
+			this.line[this.length++] = b;
+			if (b == this.terminator) {
+				return true;
+			}
+		}
+	}
+
+}

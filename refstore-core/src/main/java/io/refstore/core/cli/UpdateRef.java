@@ -1,0 +1,118 @@
+package io.refstore.core.cli;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+
+import io.refstore.core.ref.ObjectId;
+import io.refstore.core.ref.RefName;
+import io.refstore.core.ref.RefStore;
+import io.refstore.core.txn.RefTransaction;
+import io.refstore.core.txn.RefUpdate;
+import io.refstore.core.txn.TransactionResult;
+import io.refstore.core.txn.UpdateResult;
+
+/**
+ * {@code refstore update-ref}: sets, checks and deletes one ref, or many atomically with {@code --stdin}
+ * (see {@link UpdateRefStdin}), as {@code git update-ref} does.
+ *
+ * <p>Values are full hex ids or ref names (expanded as git expands them). An empty or all-zero old value means
+ * "must not exist"; for {@code -d} an all-zero old value means "do not check", as in git. A refused update is
+ * fatal (exit 128); a refused deletion is an error (exit 1), as in git.
+ */
+final class UpdateRef implements Command {
+
+	private static Options options() {
+		return new Options("refstore update-ref [<options>] -d <refname> [<old-val>]",
+				"refstore update-ref [<options>]    <refname> <new-val> [<old-val>]",
+				"refstore update-ref [<options>] --stdin [-z]")
+			.value('m', null, "reason", "reason of the update")
+			.flag('d', null, "delete the reference")
+			.flag((char) 0, "no-deref", "update <refname> not the one it points to")
+			.flag('z', null, "stdin has NUL-terminated arguments")
+			.flag((char) 0, "stdin", "read updates from stdin");
+	}
+
+	@Override
+	public int run(CommandContext context, List<String> args) throws CommandFailure, IOException {
+		Options options = options();
+		Options.Parsed parsed = options.parse(args);
+		String message = parsed.value("m");
+		if (message != null && message.isEmpty()) {
+			throw CommandFailure.fatal("Refusing to perform update with empty message.");
+		}
+		boolean delete = parsed.flag("d");
+		boolean noDeref = parsed.flag("no-deref");
+		List<String> rest = parsed.args();
+		if (parsed.flag("stdin")) {
+			if (delete || !rest.isEmpty()) {
+				throw CommandFailure.usage(null, options.usage());
+			}
+			return new UpdateRefStdin(context, parsed.flag("z"), noDeref, message).run();
+		}
+		if (parsed.flag("z") || rest.size() < (delete ? 1 : 2) || rest.size() > (delete ? 2 : 3)) {
+			throw CommandFailure.usage(null, options.usage());
+		}
+		RefStore refs = context.refs();
+		RevParse revParse = new RevParse(refs);
+		String name = rest.get(0);
+		String oldValue = rest.size() > (delete ? 1 : 2) ? rest.get(rest.size() - 1) : null;
+		ObjectId newId = delete ? null : value(revParse, rest.get(1), "%s: not a valid SHA1");
+		ObjectId oldId = (oldValue == null) ? null
+				: oldValue.isEmpty() ? refs.hashAlgorithm().zeroId() : value(revParse, oldValue, "%s: not a valid old SHA1");
+		if (delete) {
+			return delete(refs, name, (oldId != null && !oldId.isZero()) ? oldId : null, noDeref, message);
+		}
+		RefName.Rule rule = RefName.violation(name, true);
+		if (rule != null) {
+			throw CommandFailure.fatal("update_ref failed for ref '" + RefName.printable(name)
+					+ "': refusing to update ref with bad name: " + rule.description());
+		}
+		RefUpdate update = RefUpdate.update(name, newId, oldId);
+		UpdateResult rejected = commit(refs, noDeref ? update.withNoDeref() : update, message);
+		if (rejected != null) {
+			throw CommandFailure.fatal("update_ref failed for ref '" + name + "': " + describe(rejected));
+		}
+		return 0;
+	}
+
+	private static ObjectId value(RevParse revParse, String value, String error) throws CommandFailure, IOException {
+		Optional<ObjectId> id = revParse.resolve(value);
+		if (id.isEmpty()) {
+			throw CommandFailure.fatal(String.format(error, value));
+		}
+		return id.get();
+	}
+
+	private static int delete(RefStore refs, String name, ObjectId expected, boolean noDeref, String message)
+			throws CommandFailure, IOException {
+		RefUpdate update = RefUpdate.delete(name, expected);
+		UpdateResult rejected = commit(refs, noDeref ? update.withNoDeref() : update, message);
+		if (rejected != null) {
+			throw CommandFailure.error(describe(rejected), 1);
+		}
+		return 0;
+	}
+
+	/** Commits one update; returns its rejection, or {@code null} if it was applied. */
+	private static UpdateResult commit(RefStore refs, RefUpdate update, String message) throws IOException {
+		try (RefTransaction transaction = refs.newTransaction()) {
+			if (message != null) {
+				transaction.message(message);
+			}
+			TransactionResult result = transaction.add(update).commit();
+			return result.committed() ? null : result.firstRejection().orElse(result.results().get(0));
+		}
+	}
+
+	/** The backend's git-style explanation of a rejection, or one made from its kind. */
+	static String describe(UpdateResult rejected) {
+		if (rejected.message() != null) {
+			return rejected.message();
+		}
+		String kind = (rejected.rejection() != null) ? rejected.rejection().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')
+				: "not applied";
+		return "cannot update ref '" + rejected.update().name() + "': " + kind;
+	}
+
+}

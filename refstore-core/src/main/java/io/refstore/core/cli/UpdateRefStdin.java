@@ -1,0 +1,181 @@
+package io.refstore.core.cli;
+
+import java.io.IOException;
+
+import io.refstore.core.cli.StdinParser.Command;
+import io.refstore.core.cli.StdinParser.Verb;
+import io.refstore.core.ref.RefStore;
+import io.refstore.core.txn.RefTransaction;
+import io.refstore.core.txn.RefUpdate;
+import io.refstore.core.txn.TransactionResult;
+
+/**
+ * {@code refstore update-ref --stdin [-z]}: runs git's command language against one transaction at a time.
+ *
+ * <p>Without {@code start}, every command joins one transaction that is committed at the end of input, all or
+ * nothing. With {@code start} the session is explicit: {@code prepare} takes the locks, {@code commit} applies,
+ * {@code abort} releases, each answered on standard output at once ({@code start: ok}), and a transaction still
+ * open at the end of input is aborted. After {@code commit} or {@code abort} only {@code start} may follow. Any
+ * error is fatal (exit 128) and leaves every ref unchanged.
+ *
+ * <p>Belongs to one command run; not thread-safe.
+ */
+final class UpdateRefStdin {
+
+	/** Where the session is; the order matters, as in git: a command never moves it back. */
+	private enum State {
+
+		OPEN, STARTED, PREPARED, CLOSED
+
+	}
+
+	private final CommandContext context;
+
+	private final boolean nulTerminated;
+
+	private final boolean defaultNoDeref;
+
+	private final String message;
+
+	private RefStore refs;
+
+	private RefTransaction transaction;
+
+	private State state = State.OPEN;
+
+	/**
+	 * @param context the command's context
+	 * @param nulTerminated {@code -z}
+	 * @param noDeref {@code --no-deref}: the default of every command
+	 * @param message the reflog message ({@code -m}), or {@code null}
+	 */
+	UpdateRefStdin(CommandContext context, boolean nulTerminated, boolean noDeref, String message) {
+		this.context = context;
+		this.nulTerminated = nulTerminated;
+		this.defaultNoDeref = noDeref;
+		this.message = message;
+	}
+
+	int run() throws CommandFailure, IOException {
+		this.refs = this.context.refs();
+		StdinParser parser = new StdinParser(this.context.in(), this.nulTerminated, this.refs.hashAlgorithm(),
+				new RevParse(this.refs)::resolve, this.context::warning);
+		this.transaction = newTransaction();
+		try {
+			boolean noDeref = this.defaultNoDeref;
+			for (Command command = parser.next(); command != null; command = parser.next()) {
+				enter(command.verb());
+				if (command.verb() == Verb.OPTION) {
+					noDeref = true;
+				}
+				else if (command.ref() != null) {
+					this.transaction.add(update(command, noDeref));
+					noDeref = this.defaultNoDeref;
+				}
+				else {
+					control(command.verb());
+				}
+			}
+			finish();
+			return 0;
+		}
+		finally {
+			this.transaction.close();
+		}
+	}
+
+	/** Moves the session to the state a command asks for, refusing what git refuses. */
+	private void enter(Verb verb) throws CommandFailure {
+		State wanted = switch (verb) {
+			case START -> State.STARTED;
+			case PREPARE -> State.PREPARED;
+			case COMMIT, ABORT -> State.CLOSED;
+			default -> State.OPEN;
+		};
+		switch (this.state) {
+			case OPEN, STARTED -> {
+				if (this.state == State.STARTED && wanted == State.STARTED) {
+					throw CommandFailure.fatal("cannot restart ongoing transaction");
+				}
+				if (wanted.compareTo(this.state) >= 0) {
+					this.state = wanted;
+				}
+			}
+			case PREPARED -> {
+				if (wanted != State.CLOSED) {
+					throw CommandFailure.fatal("prepared transactions can only be closed");
+				}
+				this.state = wanted;
+			}
+			case CLOSED -> {
+				if (wanted != State.STARTED) {
+					throw CommandFailure.fatal("transaction is closed");
+				}
+				this.state = wanted;
+				this.transaction.close();
+				this.transaction = newTransaction();
+			}
+		}
+	}
+
+	private void control(Verb verb) throws CommandFailure, IOException {
+		switch (verb) {
+			case PREPARE -> {
+				TransactionResult result = this.transaction.prepare();
+				if (result.firstRejection().isPresent()) {
+					throw CommandFailure.fatal("prepare: " + UpdateRef.describe(result.firstRejection().get()));
+				}
+			}
+			case COMMIT -> {
+				TransactionResult result = this.transaction.commit();
+				if (!result.committed()) {
+					throw CommandFailure.fatal("commit: " + rejection(result));
+				}
+			}
+			case ABORT -> this.transaction.abort();
+			default -> {
+				// START: the state change was all
+			}
+		}
+		OutBuffer out = this.context.out();
+		out.write(verb.word());
+		out.write(": ok\n");
+		out.flush();
+	}
+
+	/** At the end of input: commit an implicit transaction, abort an explicit one left open. */
+	private void finish() throws CommandFailure, IOException {
+		if (this.state == State.OPEN) {
+			TransactionResult result = this.transaction.commit();
+			if (!result.committed()) {
+				throw CommandFailure.fatal(rejection(result));
+			}
+		}
+		else if (this.state != State.CLOSED) {
+			this.transaction.abort();
+		}
+	}
+
+	private static String rejection(TransactionResult result) {
+		return result.firstRejection().map(UpdateRef::describe).orElse("the transaction was not committed");
+	}
+
+	private static RefUpdate update(Command command, boolean noDeref) {
+		RefUpdate update = switch (command.verb()) {
+			case UPDATE -> RefUpdate.update(command.ref(), command.newId(), command.oldId());
+			case CREATE -> RefUpdate.create(command.ref(), command.newId());
+			case DELETE -> RefUpdate.delete(command.ref(), command.oldId());
+			default -> RefUpdate.verify(command.ref(), command.oldId());
+		};
+		return noDeref ? update.withNoDeref() : update;
+	}
+
+	private RefTransaction newTransaction() {
+		RefTransaction created = this.refs.newTransaction();
+		if (this.message != null) {
+			created.message(this.message);
+		}
+		return created;
+	}
+
+}

@@ -1,0 +1,45 @@
+package io.refstore.core.delete;
+
+/**
+ * A part of a {@link RefSelection} that cannot be used: a malformed glob, an invalid ref name, a prefix outside
+ * {@code refs/}. Names the parameter, the value and what is wrong with it; nothing has been changed.
+ */
+public class InvalidSelectionException extends IllegalArgumentException {
+
+	private static final long serialVersionUID = 1L;
+
+	private final String parameter;
+
+	private final String value;
+
+	private final String problem;
+
+	/**
+	 * @param parameter what the value was given as, such as {@code glob}, {@code exclude}, {@code prefix} or
+	 * {@code name} (a caller may use its own word, such as {@code stdin line 3})
+	 * @param value the offending value
+	 * @param problem what is wrong with it
+	 */
+	public InvalidSelectionException(String parameter, String value, String problem) {
+		super(parameter + " '" + value + "': " + problem);
+		this.parameter = parameter;
+		this.value = value;
+		this.problem = problem;
+	}
+
+	/** What the value was given as. */
+	public String parameter() {
+		return this.parameter;
+	}
+
+	/** The offending value. */
+	public String value() {
+		return this.value;
+	}
+
+	/** What is wrong with it. */
+	public String problem() {
+		return this.problem;
+	}
+
+}

@@ -1,0 +1,232 @@
+package io.refstore.core.delete;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import io.refstore.core.delete.Manifest.ChunkState;
+import io.refstore.core.delete.ManifestReader.Chunk;
+import io.refstore.core.delete.ManifestReader.SavedRef;
+import io.refstore.core.ref.DirectRef;
+import io.refstore.core.ref.ObjectId;
+import io.refstore.core.ref.Ref;
+import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.ReflogEntry;
+import io.refstore.core.ref.SymbolicRef;
+import io.refstore.core.txn.RefTransaction;
+import io.refstore.core.txn.RefUpdate;
+import io.refstore.core.txn.Rejection;
+import io.refstore.core.txn.UpdateResult;
+
+/**
+ * Puts back what a {@link RefDeleter} run deleted, from its {@link Manifest}: the refs of every chunk that
+ * committed (or may have), with their values, symbolic refs as symbolic refs, and their reflog entries.
+ *
+ * <ol>
+ * <li>Check: read the whole manifest once and look up every ref to restore. If one exists with another value
+ * (or kind), refuse with a conflict naming it, before changing anything.</li>
+ * <li>Per chunk: one transaction creating the chunk's missing refs, each expected not to exist (so a ref
+ * created meanwhile fails the chunk instead of being overwritten); then append each recreated ref's saved
+ * reflog entries, oldest first.</li>
+ * </ol>
+ * A ref found with the manifest's value is left alone; if its reflog is a beginning of the saved one (an
+ * earlier restore stopped while appending), the rest is appended, so running a restore again is safe.
+ *
+ * <p>For the reflogs to come back exactly, recreating a ref must not log an entry of its own: open the store
+ * with {@code RefStores.open(repository, ReflogPolicy.EXISTING_ONLY)}. A symbolic ref such as {@code HEAD} that
+ * points at a restored branch does log the recreation, as git would. Entries are appended one call each,
+ * which with reftable is one table per entry (auto-compaction keeps the stack small).
+ *
+ * <p>Memory holds one chunk. Not thread-safe.
+ */
+public final class RefRestorer {
+
+	/** The reflog message of the recreations (seen only in the logs of symbolic refs pointing at them). */
+	public static final String MESSAGE = "refstore restore-refs";
+
+	private final RefStore store;
+
+	/**
+	 * @param store the refs to restore into, opened as described above; the caller keeps ownership
+	 */
+	public RefRestorer(RefStore store) {
+		this.store = store;
+	}
+
+	/**
+	 * Restores from a manifest.
+	 * @param manifest the manifest a deletion wrote
+	 * @param listener hears about each restored chunk
+	 * @return the counts, or the conflict or failure that stopped the restore
+	 * @throws IOException if the manifest is malformed or of another hash, or the store cannot be read
+	 */
+	public RestoreResult restore(Path manifest, ChunkListener listener) throws IOException {
+		ChunkFailure conflict = check(manifest);
+		if (conflict != null) {
+			return new RestoreResult(0, 0, 0, 0, 0, conflict, null);
+		}
+		Counts counts = new Counts();
+		try (ManifestReader reader = open(manifest)) {
+			for (Chunk chunk = reader.next(); chunk != null; chunk = reader.next()) {
+				if (!mayBeDeleted(chunk)) {
+					counts.skipped++;
+					continue;
+				}
+				ChunkFailure failure = restoreChunk(chunk, counts, listener);
+				if (failure != null) {
+					return counts.result(failure);
+				}
+				counts.chunks++;
+			}
+		}
+		return counts.result(null);
+	}
+
+	private ManifestReader open(Path manifest) throws IOException {
+		ManifestReader reader = ManifestReader.open(manifest);
+		if (reader.hash() != this.store.hashAlgorithm()) {
+			reader.close();
+			throw new IOException(manifest + ": the manifest holds " + reader.hash().configName()
+					+ " ids, but the repository uses " + this.store.hashAlgorithm().configName());
+		}
+		return reader;
+	}
+
+	private static boolean mayBeDeleted(Chunk chunk) {
+		return chunk.state() == ChunkState.COMMITTED || chunk.state() == ChunkState.IN_DOUBT;
+	}
+
+	/** Step 1: the first ref to restore that exists with another value, as a conflict; {@code null} if none. */
+	private ChunkFailure check(Path manifest) throws IOException {
+		try (ManifestReader reader = open(manifest)) {
+			for (Chunk chunk = reader.next(); chunk != null; chunk = reader.next()) {
+				if (mayBeDeleted(chunk)) {
+					for (SavedRef saved : chunk.refs()) {
+						ChunkFailure conflict = conflict(chunk.number(), saved.ref());
+						if (conflict != null) {
+							return conflict;
+						}
+					}
+				}
+			}
+		}
+		return null;
+	}
+
+	/** A conflict if {@code saved}'s name exists with another value; {@code null} if absent or equal. */
+	private ChunkFailure conflict(int chunk, Ref saved) throws IOException {
+		return conflict(chunk, saved, this.store.exactRef(saved.name()));
+	}
+
+	private static ChunkFailure conflict(int chunk, Ref saved, Optional<Ref> current) {
+		if (current.isEmpty() || sameValue(current.get(), saved)) {
+			return null;
+		}
+		return new ChunkFailure(chunk, saved.name(), Rejection.CREATE_EXISTS, "cannot restore '" + saved.name()
+				+ "': it exists as " + describe(current.get()) + ", the manifest has " + describe(saved), false);
+	}
+
+	private static boolean sameValue(Ref a, Ref b) {
+		if (a instanceof DirectRef x && b instanceof DirectRef y) {
+			return x.id().equals(y.id());
+		}
+		return a instanceof SymbolicRef x && b instanceof SymbolicRef y && x.target().equals(y.target());
+	}
+
+	private static String describe(Ref ref) {
+		return (ref instanceof DirectRef direct) ? direct.id().name() : "a symbolic ref to '"
+				+ ((SymbolicRef) ref).target() + "'";
+	}
+
+	/** Step 2 for one chunk; returns its failure, or {@code null} once its refs and reflogs are back. */
+	private ChunkFailure restoreChunk(Chunk chunk, Counts counts, ChunkListener listener) throws IOException {
+		List<SavedRef> missing = new ArrayList<>();
+		List<SavedRef> present = new ArrayList<>();
+		for (SavedRef saved : chunk.refs()) {
+			Optional<Ref> current = this.store.exactRef(saved.ref().name());
+			ChunkFailure conflict = conflict(chunk.number(), saved.ref(), current);
+			if (conflict != null) {
+				return conflict;
+			}
+			(current.isPresent() ? present : missing).add(saved);
+		}
+		List<Ref> refs = missing.stream().map(SavedRef::ref).toList();
+		ChunkFailure failure = missing.isEmpty() ? null : create(chunk.number(), refs, listener);
+		if (failure != null) {
+			return failure;
+		}
+		counts.restored += missing.size();
+		counts.present += present.size();
+		for (SavedRef saved : missing) {
+			counts.entries += append(saved.ref().name(), saved.log(), 0);
+		}
+		for (SavedRef saved : present) {
+			List<ReflogEntry> current = this.store.reflog(saved.ref().name());
+			if (current.size() < saved.log().size() && saved.log().subList(0, current.size()).equals(current)) {
+				counts.entries += append(saved.ref().name(), saved.log(), current.size());
+			}
+		}
+		listener.afterCommit(chunk.number(), refs);
+		return null;
+	}
+
+	private ChunkFailure create(int number, List<Ref> refs, ChunkListener listener) {
+		try (RefTransaction transaction = this.store.newTransaction()) {
+			transaction.message(MESSAGE);
+			ObjectId zero = this.store.hashAlgorithm().zeroId();
+			for (Ref ref : refs) {
+				transaction.add((ref instanceof DirectRef direct) ? RefUpdate.create(ref.name(), direct.id()).withNoDeref()
+						: new RefUpdate(ref.name(), RefUpdate.Type.SYMREF, null, ((SymbolicRef) ref).target(), zero, true,
+								null));
+			}
+			try {
+				listener.beforeCommit(number, refs);
+				Optional<UpdateResult> rejected = transaction.prepare().firstRejection();
+				if (rejected.isPresent()) {
+					return new ChunkFailure(number, rejected.get().update().name(), rejected.get().rejection(),
+							RefDeleter.message(rejected.get()), false);
+				}
+			}
+			catch (IOException ex) {
+				return new ChunkFailure(number, null, Rejection.IO_ERROR, RefDeleter.describe(ex), false);
+			}
+			try {
+				transaction.commit();
+			}
+			catch (IOException ex) {
+				return new ChunkFailure(number, null, Rejection.IO_ERROR, RefDeleter.describe(ex), true);
+			}
+			return null;
+		}
+	}
+
+	private int append(String name, List<ReflogEntry> log, int from) throws IOException {
+		for (int i = from; i < log.size(); i++) {
+			this.store.appendReflog(name, log.get(i));
+		}
+		return log.size() - from;
+	}
+
+	/** Running totals of one restore. */
+	private static final class Counts {
+
+		int chunks;
+
+		int skipped;
+
+		long restored;
+
+		long present;
+
+		long entries;
+
+		RestoreResult result(ChunkFailure failure) {
+			return new RestoreResult(this.chunks, this.skipped, this.restored, this.present, this.entries, null,
+					failure);
+		}
+
+	}
+
+}

@@ -1,0 +1,93 @@
+package io.refstore.core.files;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import io.refstore.core.ref.DirectRef;
+import io.refstore.core.ref.HashAlgorithm;
+import io.refstore.core.ref.InitialRefWriter;
+import io.refstore.core.ref.ObjectId;
+import io.refstore.core.ref.ReflogEntry;
+import io.refstore.core.ref.SymbolicRef;
+
+/**
+ * Writes a new files-format store under a directory laid out like a git directory: every direct ref under
+ * {@code refs/} straight into one sorted, fully peeled {@code packed-refs} (streamed, never one loose file
+ * per ref); root refs and symbolic refs as loose files; logs under {@code logs/}.
+ */
+public final class FilesInitialWriter implements InitialRefWriter {
+
+	private final Path dir;
+
+	private final HashAlgorithm hash;
+
+	private final OutputStream packedOut;
+
+	private final PackedRefsWriter packed;
+
+	/**
+	 * @param dir an empty directory that receives {@code packed-refs}, {@code refs/}, {@code logs/} and root
+	 * ref files
+	 */
+	public FilesInitialWriter(Path dir, HashAlgorithm hash) throws IOException {
+		this.dir = dir;
+		this.hash = hash;
+		Files.createDirectories(dir.resolve("refs/heads"));
+		Files.createDirectories(dir.resolve("refs/tags"));
+		this.packedOut = new BufferedOutputStream(Files.newOutputStream(dir.resolve("packed-refs")), 1 << 20);
+		this.packed = new PackedRefsWriter(this.packedOut, hash.hexLength());
+	}
+
+	@Override
+	public void addDirect(byte[] name, int nameLength, byte[] id, byte[] peeled) throws IOException {
+		if (isUnderRefs(name, nameLength)) {
+			this.packed.writeRaw(name, 0, nameLength, id, peeled);
+			return;
+		}
+		String refName = new String(name, 0, nameLength, StandardCharsets.UTF_8);
+		writeLoose(refName, LooseRefs.format(new DirectRef(refName, ObjectId.fromRaw(this.hash, id, 0))));
+	}
+
+	@Override
+	public void addSymbolic(byte[] name, int nameLength, String target) throws IOException {
+		String refName = new String(name, 0, nameLength, StandardCharsets.UTF_8);
+		writeLoose(refName, LooseRefs.format(new SymbolicRef(refName, target)));
+	}
+
+	private void writeLoose(String name, byte[] content) throws IOException {
+		Path file = this.dir.resolve(name);
+		Files.createDirectories(file.getParent());
+		Files.write(file, content);
+	}
+
+	@Override
+	public void addReflog(String name, List<ReflogEntry> entries) throws IOException {
+		Path file = this.dir.resolve("logs").resolve(name);
+		Files.createDirectories(file.getParent());
+		try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file))) {
+			for (ReflogEntry entry : entries) {
+				out.write(FilesReflog.format(entry));
+			}
+		}
+	}
+
+	@Override
+	public void finish() throws IOException {
+		this.packedOut.close();
+	}
+
+	@Override
+	public void close() throws IOException {
+		this.packedOut.close();
+	}
+
+	private static boolean isUnderRefs(byte[] name, int length) {
+		return length > 5 && name[0] == 'r' && name[1] == 'e' && name[2] == 'f' && name[3] == 's' && name[4] == '/';
+	}
+
+}

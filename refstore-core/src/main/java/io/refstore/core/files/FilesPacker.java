@@ -1,0 +1,149 @@
+package io.refstore.core.files;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import io.refstore.core.io.LockFailedException;
+import io.refstore.core.io.LockFile;
+import io.refstore.core.objects.ObjectDatabase;
+import io.refstore.core.ref.DirectRef;
+import io.refstore.core.ref.ObjectId;
+import io.refstore.core.ref.Ref;
+import io.refstore.core.ref.RefStore.PackOptions;
+
+/**
+ * {@code git pack-refs} for the files backend.
+ * <ol>
+ * <li>Lock {@code packed-refs}.</li>
+ * <li>Choose loose refs to pack: with {@code --all} every loose direct ref whose object exists, otherwise
+ * loose tags only (records already in {@code packed-refs} are kept as they are); never symbolic, broken or
+ * per-worktree refs.</li>
+ * <li>Merge them with the packed records (a loose value replaces the packed one), peel new values through the
+ * object database, write {@code packed-refs.new} and rename it over {@code packed-refs}.</li>
+ * <li>Prune: for each packed loose ref, lock it, check it still holds the packed value, delete it.</li>
+ * <li>Unlock {@code packed-refs}.</li>
+ * </ol>
+ * Readers see every ref throughout: a loose file is removed only after the packed copy is committed.
+ */
+final class FilesPacker {
+
+	private final FilesRefStore store;
+
+	FilesPacker(FilesRefStore store) {
+		this.store = store;
+	}
+
+	void pack(PackOptions options) throws IOException {
+		try (LockFile packedLock = LockFile.acquire(this.store.packedFile(),
+				this.store.options.packedLockTimeout())) {
+			packedLock.closeChannel();
+			PackedRefs packed = this.store.packed();
+			List<DirectRef> loose = chooseLoose(packed, options.all());
+			Path next = this.store.packedFile().resolveSibling("packed-refs.new");
+			try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(next), 1 << 16)) {
+				merge(packed, loose, new PackedRefsWriter(out, packed.hash.hexLength()));
+			}
+			catch (IOException | RuntimeException ex) {
+				// a damaged packed-refs (or a full disk) must leave no half-written file behind
+				Files.deleteIfExists(next);
+				throw ex;
+			}
+			Files.move(next, this.store.packedFile(), StandardCopyOption.ATOMIC_MOVE,
+					StandardCopyOption.REPLACE_EXISTING);
+			if (options.prune()) {
+				for (DirectRef ref : loose) {
+					prune(ref);
+				}
+			}
+		}
+	}
+
+	private List<DirectRef> chooseLoose(PackedRefs packed, boolean all) throws IOException {
+		ObjectDatabase objects = this.store.options.objects();
+		List<DirectRef> chosen = new ArrayList<>();
+		for (byte[] nameBytes : LooseRefs.list(this.store.options.commonDir(), "")) {
+			String name = new String(nameBytes, StandardCharsets.UTF_8);
+			if (name.startsWith("refs/worktree/") || name.startsWith("refs/bisect/")
+					|| name.startsWith("refs/rewritten/")) {
+				continue;
+			}
+			// without --all git packs loose tags only: a loose branch that is also packed stays loose, and its
+			// packed record keeps its old value
+			if (!all && !name.startsWith("refs/tags/")) {
+				continue;
+			}
+			Ref ref = LooseRefs.read(this.store.refPath(name), name, this.store.hashAlgorithm());
+			if (ref instanceof DirectRef direct && objects.exists(direct.id())) {
+				chosen.add(direct);
+			}
+		}
+		return chosen;
+	}
+
+	private void merge(PackedRefs packed, List<DirectRef> loose, PackedRefsWriter writer) throws IOException {
+		ObjectDatabase objects = this.store.options.objects();
+		int record = packed.start;
+		for (DirectRef ref : loose) {
+			byte[] name = ref.name().getBytes(StandardCharsets.UTF_8);
+			while (record < packed.buf.length) {
+				int nameEnd = packed.checkRecord(record);
+				int nameStart = packed.nameStart(record);
+				int cmp = Arrays.compareUnsigned(packed.buf, nameStart, nameEnd, name, 0, name.length);
+				if (cmp > 0) {
+					break;
+				}
+				if (cmp < 0) {
+					writePacked(packed, record, writer, objects);
+				}
+				record = packed.nextRecord(record);
+			}
+			writer.write(name, 0, name.length, ref.id(), objects.peel(ref.id()));
+		}
+		while (record < packed.buf.length) {
+			packed.checkRecord(record);
+			writePacked(packed, record, writer, objects);
+			record = packed.nextRecord(record);
+		}
+	}
+
+	private static void writePacked(PackedRefs packed, int record, PackedRefsWriter writer, ObjectDatabase objects)
+			throws IOException {
+		ObjectId id = packed.id(record);
+		ObjectId peeled = packed.hasPeeled(record) ? packed.peeled(record)
+				: packed.peelKnown(record) ? null : objects.peel(id);
+		int nameStart = packed.nameStart(record);
+		writer.write(packed.buf, nameStart, packed.nameEnd(record) - nameStart, id, peeled);
+	}
+
+	/** Deletes a loose ref that is now packed, unless it changed meanwhile or is locked by someone. */
+	private void prune(DirectRef ref) throws IOException {
+		Path path = this.store.refPath(ref.name());
+		LockFile lock;
+		try {
+			lock = LockFile.acquire(path, this.store.options.looseLockTimeout());
+		}
+		catch (LockFailedException ex) {
+			return;
+		}
+		try {
+			Ref current = LooseRefs.read(path, ref.name(), this.store.hashAlgorithm());
+			if (!(current instanceof DirectRef direct && direct.id().equals(ref.id()))) {
+				return;
+			}
+			Files.deleteIfExists(path);
+		}
+		finally {
+			lock.rollback();
+		}
+		FilesRefStore.removeEmptyParents(this.store.base(ref.name()), path);
+	}
+
+}

@@ -1,0 +1,326 @@
+package io.refstore.core.files;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+import io.refstore.core.io.LockFile;
+import io.refstore.core.ref.DirectRef;
+import io.refstore.core.ref.HashAlgorithm;
+import io.refstore.core.ref.Ref;
+import io.refstore.core.ref.RefCursor;
+import io.refstore.core.ref.RefFormat;
+import io.refstore.core.ref.RefName;
+import io.refstore.core.ref.RefQuery;
+import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.ReflogEntry;
+import io.refstore.core.ref.VerifyProblem;
+import io.refstore.core.txn.RefTransaction;
+
+/**
+ * The files backend: loose ref files under {@code refs/}, {@code packed-refs}, and reflogs under
+ * {@code logs/}, read and written exactly as git does, with git's locks.
+ *
+ * <p>Thread-safe. The parsed {@code packed-refs} is cached and re-read only when the file was replaced
+ * (git always replaces it by rename, so its file key changes).
+ */
+public final class FilesRefStore implements RefStore {
+
+	final FilesOptions options;
+
+	private final Path packedFile;
+
+	private volatile CachedPacked cachedPacked;
+
+	public FilesRefStore(FilesOptions options) {
+		this.options = Objects.requireNonNull(options, "options");
+		this.packedFile = options.commonDir().resolve("packed-refs");
+	}
+
+	@Override
+	public RefFormat format() {
+		return RefFormat.FILES;
+	}
+
+	@Override
+	public HashAlgorithm hashAlgorithm() {
+		return this.options.hash();
+	}
+
+	/** The file of a loose ref: per-worktree refs in the worktree's git directory, others in the common one. */
+	Path refPath(String name) {
+		return base(name).resolve(name);
+	}
+
+	/** The reflog file of a ref. */
+	Path logPath(String name) {
+		return base(name).resolve("logs").resolve(name);
+	}
+
+	/** The directory a ref's file and log live under: the worktree's or the common git directory. */
+	Path base(String name) {
+		boolean perWorktree = !name.startsWith("refs/") || name.startsWith("refs/worktree/")
+				|| name.startsWith("refs/bisect/") || name.startsWith("refs/rewritten/");
+		return perWorktree ? this.options.gitDir() : this.options.commonDir();
+	}
+
+	Path packedFile() {
+		return this.packedFile;
+	}
+
+	/** The current {@code packed-refs}, re-read only if the file was replaced since the last read. */
+	PackedRefs packed() throws IOException {
+		BasicFileAttributes attributes;
+		try {
+			attributes = Files.readAttributes(this.packedFile, BasicFileAttributes.class);
+		}
+		catch (NoSuchFileException ex) {
+			return PackedRefs.empty(this.packedFile, this.options.hash());
+		}
+		CachedPacked cached = this.cachedPacked;
+		if (cached != null && cached.matches(attributes)) {
+			return cached.refs;
+		}
+		PackedRefs refs = PackedRefs.read(this.packedFile, this.options.hash());
+		this.cachedPacked = new CachedPacked(attributes.fileKey(), attributes.size(),
+				attributes.lastModifiedTime().toMillis(), refs);
+		return refs;
+	}
+
+	@Override
+	public Optional<Ref> exactRef(String name) throws IOException {
+		Ref ref = readRef(name);
+		return (ref == null || ref == LooseRefs.BROKEN) ? Optional.empty() : Optional.of(ref);
+	}
+
+	/**
+	 * Reads a ref: the loose file if there is one, else {@code packed-refs}.
+	 * @return the ref, {@link LooseRefs#BROKEN}, or {@code null} if it does not exist
+	 */
+	Ref readRef(String name) throws IOException {
+		if (!RefName.isValid(name, true)) {
+			return null;
+		}
+		Ref loose = LooseRefs.read(refPath(name), name, this.options.hash());
+		if (loose != null || RefName.isPseudoRef(name)) {
+			return loose;
+		}
+		return readPacked(packed(), name);
+	}
+
+	static Ref readPacked(PackedRefs packed, String name) throws IOException {
+		byte[] key = name.getBytes(StandardCharsets.UTF_8);
+		int record = packed.find(key, key.length);
+		if (record < 0) {
+			return null;
+		}
+		packed.checkRecord(record);
+		return new DirectRef(name, packed.id(record), packed.peeled(record));
+	}
+
+	@Override
+	public RefCursor refs(RefQuery query) throws IOException {
+		List<byte[]> loose = new ArrayList<>();
+		if (query.includeRootRefs()) {
+			loose.addAll(rootRefNames());
+		}
+		loose.addAll(LooseRefs.list(this.options.commonDir(), query.prefix()));
+		return new FilesCursor(this, loose, packed(), query);
+	}
+
+	/** Names of root refs ({@code HEAD}, {@code ORIG_HEAD}, ...) that exist as files, sorted. */
+	private List<byte[]> rootRefNames() throws IOException {
+		List<byte[]> names = new ArrayList<>();
+		try (var entries = Files.newDirectoryStream(this.options.gitDir())) {
+			for (Path entry : entries) {
+				String name = entry.getFileName().toString();
+				if (RefName.isRootRef(name) && Files.isRegularFile(entry)) {
+					names.add(name.getBytes(StandardCharsets.UTF_8));
+				}
+			}
+		}
+		names.sort(java.util.Arrays::compareUnsigned);
+		return names;
+	}
+
+	@Override
+	public RefTransaction newTransaction() {
+		return new FilesTransaction(this);
+	}
+
+	@Override
+	public List<ReflogEntry> reflog(String name) throws IOException {
+		if (!RefName.isValid(name, true)) {
+			return List.of();
+		}
+		return FilesReflog.read(logPath(name), this.options.hash());
+	}
+
+	@Override
+	public List<String> reflogNames() throws IOException {
+		List<byte[]> names = new ArrayList<>();
+		Path logs = this.options.gitDir().resolve("logs");
+		try (var entries = Files.newDirectoryStream(logs)) {
+			for (Path entry : entries) {
+				String name = entry.getFileName().toString();
+				if (!name.equals("refs") && RefName.isValid(name, true) && Files.isRegularFile(entry)) {
+					names.add(name.getBytes(StandardCharsets.UTF_8));
+				}
+			}
+		}
+		catch (NoSuchFileException ex) {
+			return List.of();
+		}
+		collectLogs(this.options.commonDir().resolve("logs/refs"), "refs/", names);
+		names.sort(java.util.Arrays::compareUnsigned);
+		List<String> result = new ArrayList<>(names.size());
+		for (byte[] name : names) {
+			result.add(new String(name, StandardCharsets.UTF_8));
+		}
+		return result;
+	}
+
+	private static void collectLogs(Path dir, String prefix, List<byte[]> names) throws IOException {
+		try (var entries = Files.newDirectoryStream(dir)) {
+			for (Path entry : entries) {
+				String name = prefix + entry.getFileName();
+				if (Files.isDirectory(entry)) {
+					collectLogs(entry, name + "/", names);
+				}
+				else if (RefName.isValid(name, false)) {
+					names.add(name.getBytes(StandardCharsets.UTF_8));
+				}
+			}
+		}
+		catch (NoSuchFileException | java.nio.file.NotDirectoryException ex) {
+			// no logs below this point
+		}
+	}
+
+	@Override
+	public boolean hasReflog(String name) throws IOException {
+		return RefName.isValid(name, true) && Files.isRegularFile(logPath(name));
+	}
+
+	@Override
+	public void appendReflog(String name, ReflogEntry entry) throws IOException {
+		RefName.check(name, true);
+		try (var lock = LockFile.acquire(refPath(name), this.options.looseLockTimeout())) {
+			FilesReflog.append(logPath(name), entry, true);
+		}
+	}
+
+	@Override
+	public void packRefs(PackOptions options) throws IOException {
+		new FilesPacker(this).pack(options);
+	}
+
+	@Override
+	public Closeable lockStore(Duration timeout, Path ownerFile) throws IOException {
+		List<LockFile> locks = new ArrayList<>();
+		Closeable release = () -> locks.forEach(LockFile::rollback);
+		try {
+			List<Path> paths = new ArrayList<>();
+			paths.add(this.packedFile);
+			for (byte[] name : rootRefNames()) {
+				paths.add(refPath(new String(name, StandardCharsets.UTF_8)));
+			}
+			for (byte[] name : LooseRefs.list(this.options.commonDir(), "")) {
+				paths.add(refPath(new String(name, StandardCharsets.UTF_8)));
+			}
+			for (Path path : paths) {
+				locks.add(LockFile.acquireLinked(path, timeout, ownerFile));
+			}
+			return release;
+		}
+		catch (IOException | RuntimeException ex) {
+			release.close();
+			throw ex;
+		}
+	}
+
+	@Override
+	public int breakLocks(String owner) throws IOException {
+		byte[] mark = owner.getBytes(StandardCharsets.UTF_8);
+		int removed = 0;
+		List<Path> candidates = new ArrayList<>();
+		candidates.add(this.packedFile.resolveSibling("packed-refs.lock"));
+		try (var entries = Files.newDirectoryStream(this.options.gitDir(), "*.lock")) {
+			entries.forEach(candidates::add);
+		}
+		Path refs = this.options.commonDir().resolve("refs");
+		if (Files.isDirectory(refs)) {
+			try (var paths = Files.walk(refs)) {
+				paths.filter((path) -> path.getFileName().toString().endsWith(".lock")).forEach(candidates::add);
+			}
+		}
+		for (Path lock : candidates) {
+			if (LockFile.deleteIfOwned(lock, mark)) {
+				removed++;
+			}
+		}
+		return removed;
+	}
+
+	@Override
+	public List<VerifyProblem> verify() throws IOException {
+		return new FilesVerifier(this).verify();
+	}
+
+	@Override
+	public void close() {
+		this.cachedPacked = null;
+	}
+
+	/**
+	 * Creates the parent directories of {@code file}, as git does before creating a lock or log file.
+	 * @throws FileAlreadyExistsException if a parent is a file (a directory/file conflict)
+	 */
+	static void createParentDirectories(Path file) throws IOException {
+		Path parent = file.getParent();
+		if (parent != null && !Files.isDirectory(parent)) {
+			Files.createDirectories(parent);
+		}
+	}
+
+	/**
+	 * Removes the empty parent directories of {@code file} below {@code root}, keeping the first two levels
+	 * ({@code refs/heads}, {@code logs/refs}), as git does after a deletion.
+	 */
+	static void removeEmptyParents(Path root, Path file) {
+		Path dir = file.getParent();
+		while (dir != null && dir.startsWith(root) && root.relativize(dir).getNameCount() > 2) {
+			try {
+				Files.delete(dir);
+			}
+			catch (DirectoryNotEmptyException | NoSuchFileException ex) {
+				return;
+			}
+			catch (IOException ex) {
+				return;
+			}
+			dir = dir.getParent();
+		}
+	}
+
+	private record CachedPacked(Object fileKey, long size, long modified, PackedRefs refs) {
+
+		boolean matches(BasicFileAttributes attributes) {
+			return Objects.equals(this.fileKey, attributes.fileKey()) && this.size == attributes.size()
+					&& this.modified == attributes.lastModifiedTime().toMillis();
+		}
+
+	}
+
+}

@@ -1,0 +1,342 @@
+package io.refstore.core.files;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Set;
+import java.util.TreeMap;
+
+import io.refstore.core.io.LockFailedException;
+import io.refstore.core.io.LockFile;
+import io.refstore.core.ref.DirectRef;
+import io.refstore.core.ref.ObjectId;
+import io.refstore.core.ref.PersonIdent;
+import io.refstore.core.ref.Ref;
+import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.ReflogEntry;
+import io.refstore.core.ref.SymbolicRef;
+import io.refstore.core.txn.Outcome;
+import io.refstore.core.txn.PlannedUpdate;
+import io.refstore.core.txn.RefUpdate;
+import io.refstore.core.txn.ReflogEntries;
+import io.refstore.core.txn.Rejection;
+import io.refstore.core.txn.StagedTransaction;
+import io.refstore.core.txn.UpdateChecks;
+
+/**
+ * A transaction of the files backend, in git's order of operations.
+ *
+ * <p>Prepare (any rejection releases every lock and changes nothing):
+ * <ol>
+ * <li>check names and duplicates; follow symbolic refs of updates that dereference ({@link UpdateChecks});</li>
+ * <li>lock every ref ({@code <ref>.lock}, exclusively) in name order, read its value under the lock, check
+ * the expected old value, name conflicts and the new object, and write the new value into the lock;</li>
+ * <li>if anything is deleted, lock {@code packed-refs} and write its new content to
+ * {@code packed-refs.new}.</li>
+ * </ol>
+ * Commit: append reflogs then rename each lock over its ref; delete reflogs of deleted refs; rename
+ * {@code packed-refs.new} over {@code packed-refs} (so a deleted ref vanishes at once, its loose file still
+ * hiding the old packed value until then); unlink deleted loose files; release locks; remove empty
+ * directories.
+ */
+final class FilesTransaction extends StagedTransaction {
+
+	private final FilesRefStore store;
+
+	private NavigableMap<String, PlannedUpdate> planned = new TreeMap<>();
+
+	/** Locks per planned ref name. */
+	private final Map<String, LockFile> locks = new TreeMap<>();
+
+	/** Names of refs whose lock holds a new value. */
+	private final Set<String> written = new HashSet<>();
+
+	private LockFile packedLock;
+
+	private Path packedNew;
+
+	FilesTransaction(FilesRefStore store) {
+		this.store = store;
+	}
+
+	@Override
+	protected Ref readUnlocked(String name) throws IOException {
+		return readExisting(name);
+	}
+
+	private Ref readExisting(String name) throws IOException {
+		Ref ref = this.store.readRef(name);
+		return (ref == LooseRefs.BROKEN) ? null : ref;
+	}
+
+	@Override
+	protected PersonIdent defaultCommitter() {
+		return this.store.options.committer().get();
+	}
+
+	@Override
+	protected void lockAndCheck(NavigableMap<String, PlannedUpdate> planned, Outcome outcome) throws IOException {
+		this.planned = planned;
+		lockAndCheck(outcome);
+		if (outcome.isClean()) {
+			preparePacked();
+		}
+	}
+
+	@Override
+	protected void release() {
+		for (LockFile lock : this.locks.values()) {
+			lock.rollback();
+		}
+		if (this.packedNew != null) {
+			try {
+				Files.deleteIfExists(this.packedNew);
+			}
+			catch (IOException ex) {
+				// replaced by the next writer that takes packed-refs.lock
+			}
+			this.packedNew = null;
+		}
+		if (this.packedLock != null) {
+			this.packedLock.rollback();
+			this.packedLock = null;
+		}
+	}
+
+	/** Step 2: lock, read under the lock, check, write the new value into the lock. */
+	private void lockAndCheck(Outcome outcome) throws IOException {
+		PackedRefs packed = this.store.packed();
+		ObjectId zero = this.store.hashAlgorithm().zeroId();
+		for (PlannedUpdate item : this.planned.values()) {
+			if (!lock(item, outcome)) {
+				return;
+			}
+			item.setOld(readExisting(item.name()), this::readExisting);
+			if (!UpdateChecks.checkExpected(item, zero, outcome) || !check(item, packed, outcome)) {
+				return;
+			}
+		}
+	}
+
+	private boolean lock(PlannedUpdate item, Outcome outcome) throws IOException {
+		String name = item.name();
+		Path path = this.store.refPath(name);
+		String conflict = null;
+		try {
+			FilesRefStore.createParentDirectories(path);
+			if (item.writesValue() && Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS) && !removeEmptyTree(path)) {
+				conflict = firstRefBelow(name);
+			}
+			else {
+				this.locks.put(name, LockFile.acquire(path, this.store.options.looseLockTimeout()));
+				return true;
+			}
+		}
+		catch (LockFailedException ex) {
+			outcome.reject(item.update(), Rejection.LOCK_FAILURE, "cannot lock ref '" + name + "': Unable to create '"
+					+ ex.lockFile() + "': File exists.\n\nAnother git process seems to be running in this repository,"
+					+ " e.g.\nan editor opened by 'git commit'. Please make sure all processes\nare terminated then"
+					+ " try again. If it still fails, a git process\nmay have crashed in this repository earlier:\n"
+					+ "remove the file manually to continue.");
+			return false;
+		}
+		catch (FileAlreadyExistsException | NoSuchFileException | NotDirectoryException ex) {
+			conflict = existingParentRef(name);
+		}
+		outcome.reject(item.update(), Rejection.NAME_CONFLICT,
+				"cannot lock ref '" + name + "': '" + conflict + "' exists; cannot create '" + name + "'");
+		return false;
+	}
+
+	/** Name conflicts, the new object, and the new value written into the lock. */
+	private boolean check(PlannedUpdate item, PackedRefs packed, Outcome outcome) throws IOException {
+		// as in git, a ref that does not exist must be creatable, whatever the update does with it
+		if (item.old() == null) {
+			String conflict = nameConflict(item.name(), packed);
+			if (conflict != null) {
+				outcome.reject(item.update(), Rejection.NAME_CONFLICT, "cannot lock ref '" + item.name() + "': " + conflict);
+				return false;
+			}
+		}
+		if (!item.writesValue()) {
+			return true;
+		}
+		Ref newRef;
+		if (item.update().type() == RefUpdate.Type.SYMREF) {
+			newRef = new SymbolicRef(item.name(), item.update().newTarget());
+		}
+		else {
+			if (item.isNoOp()) {
+				return true;
+			}
+			if (!UpdateChecks.checkObject(item, this.store.options.objects(), outcome)) {
+				return false;
+			}
+			newRef = new DirectRef(item.name(), item.update().newId());
+		}
+		this.locks.get(item.name()).write(LooseRefs.format(newRef), this.store.options.fsync());
+		this.written.add(item.name());
+		return true;
+	}
+
+	/** A directory/file conflict of a new ref with packed refs or other updates, or {@code null}. */
+	private String nameConflict(String name, PackedRefs packed) throws IOException {
+		Path path = this.store.refPath(name);
+		if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
+			List<byte[]> below = LooseRefs.list(this.store.options.commonDir(), name + "/");
+			if (!below.isEmpty()) {
+				return "'" + new String(below.get(0), StandardCharsets.UTF_8) + "' exists; cannot create '" + name + "'";
+			}
+		}
+		for (int slash = name.indexOf('/'); slash > 0; slash = name.indexOf('/', slash + 1)) {
+			String parent = name.substring(0, slash);
+			if (FilesRefStore.readPacked(packed, parent) != null) {
+				return "'" + parent + "' exists; cannot create '" + name + "'";
+			}
+		}
+		byte[] below = (name + "/").getBytes(StandardCharsets.UTF_8);
+		int record = packed.lowerBound(below, below.length);
+		if (record < packed.buf.length) {
+			String child = packed.name(record);
+			if (child.startsWith(name + "/")) {
+				return "'" + child + "' exists; cannot create '" + name + "'";
+			}
+		}
+		return UpdateChecks.conflictInTransaction(name, this.planned);
+	}
+
+	private String existingParentRef(String name) {
+		for (int slash = name.indexOf('/'); slash > 0; slash = name.indexOf('/', slash + 1)) {
+			String parent = name.substring(0, slash);
+			if (Files.isRegularFile(this.store.refPath(parent))) {
+				return parent;
+			}
+		}
+		return name;
+	}
+
+	private String firstRefBelow(String name) throws IOException {
+		List<byte[]> below = LooseRefs.list(this.store.options.commonDir(), name + "/");
+		return below.isEmpty() ? name + "/" : new String(below.get(0), StandardCharsets.UTF_8);
+	}
+
+	/** Removes a tree of empty directories; {@code false} if it holds any file. */
+	private static boolean removeEmptyTree(Path dir) throws IOException {
+		try (var entries = Files.newDirectoryStream(dir)) {
+			for (Path entry : entries) {
+				if (!Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS) || !removeEmptyTree(entry)) {
+					return false;
+				}
+			}
+		}
+		Files.delete(dir);
+		return true;
+	}
+
+	/** Step 3: lock packed-refs if anything is deleted; write the new file if a deleted ref is packed. */
+	private void preparePacked() throws IOException {
+		List<byte[]> deleted = new ArrayList<>();
+		for (PlannedUpdate item : this.planned.values()) {
+			if (item.deletesExisting()) {
+				deleted.add(item.name().getBytes(StandardCharsets.UTF_8));
+			}
+		}
+		if (deleted.isEmpty()) {
+			return;
+		}
+		this.packedLock = LockFile.acquire(this.store.packedFile(), this.store.options.packedLockTimeout());
+		this.packedLock.closeChannel();
+		byte[] content = PackedRefsWriter.without(this.store.packed(), deleted, this.store.options.objects());
+		if (content != null) {
+			this.packedNew = this.store.packedFile().resolveSibling("packed-refs.new");
+			Files.write(this.packedNew, content);
+		}
+	}
+
+	/** Commit: reflogs, renames, packed-refs, unlinks, in git's order. */
+	@Override
+	protected void apply(NavigableMap<String, PlannedUpdate> planned, PersonIdent who) throws IOException {
+		for (PlannedUpdate item : this.planned.values()) {
+			writeLogs(item, who);
+			if (this.written.contains(item.name())) {
+				this.locks.get(item.name()).commit();
+			}
+		}
+		for (PlannedUpdate item : this.planned.values()) {
+			if (item.deletesExisting()) {
+				Path log = this.store.logPath(item.name());
+				if (LockFile.deleteIfExists(log)) {
+					FilesRefStore.removeEmptyParents(this.store.base(item.name()).resolve("logs"), log);
+				}
+			}
+		}
+		if (this.packedNew != null) {
+			Files.move(this.packedNew, this.store.packedFile(), StandardCopyOption.ATOMIC_MOVE,
+					StandardCopyOption.REPLACE_EXISTING);
+			this.packedNew = null;
+		}
+		for (PlannedUpdate item : this.planned.values()) {
+			if (item.deletesExisting()) {
+				Path path = this.store.refPath(item.name());
+				deleteLoose(path);
+				this.locks.get(item.name()).rollback();
+				FilesRefStore.removeEmptyParents(this.store.base(item.name()), path);
+			}
+		}
+	}
+
+	/**
+	 * git's files backend logs a verify made through a symbolic ref (or of the branch {@code HEAD} names) in
+	 * the symbolic ref's log, as a change from the current value to nothing and without a message: the
+	 * log-only half of the split update carries neither. Kept for byte-identical reflogs.
+	 */
+	private static ReflogEntry verifyEntry(PlannedUpdate item, PersonIdent who, ObjectId zero) {
+		if (item.logOnly().isEmpty()) {
+			return null;
+		}
+		ObjectId old = (item.resolvedOld() != null) ? item.resolvedOld() : zero;
+		return new ReflogEntry(old, zero, who, "");
+	}
+
+	private static void deleteLoose(Path path) throws IOException {
+		try {
+			Files.deleteIfExists(path);
+		}
+		catch (FileSystemException ex) {
+			if (!Files.isDirectory(path)) {
+				throw ex;
+			}
+		}
+	}
+
+	private void writeLogs(PlannedUpdate item, PersonIdent who) throws IOException {
+		ObjectId zero = this.store.hashAlgorithm().zeroId();
+		ReflogEntry entry = ReflogEntries.forUpdate(item, who, message(), this::readExisting, zero);
+		if (item.update().type() == RefUpdate.Type.VERIFY) {
+			entry = verifyEntry(item, who, zero);
+		}
+		if (entry == null) {
+			return;
+		}
+		if (this.written.contains(item.name())) {
+			FilesReflog.append(this.store.logPath(item.name()), entry,
+					this.store.options.reflogPolicy().createsLogFor(item.name()));
+		}
+		for (String symref : item.logOnly()) {
+			FilesReflog.append(this.store.logPath(symref), entry, this.store.options.reflogPolicy().createsLogFor(symref));
+		}
+	}
+
+}

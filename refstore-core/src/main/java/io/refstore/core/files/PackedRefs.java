@@ -1,0 +1,307 @@
+package io.refstore.core.files;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+import io.refstore.core.ref.CorruptRefStoreException;
+import io.refstore.core.ref.HashAlgorithm;
+import io.refstore.core.ref.ObjectId;
+
+/**
+ * An immutable, sorted snapshot of a {@code packed-refs} file, read once into memory and searched in place.
+ *
+ * <p>Records are {@code <hex> SP <name> LF}, optionally followed by {@code ^<hex> LF} (the fully peeled
+ * value). Lookups binary-search the bytes; iteration decodes records in place. A file without the
+ * {@code sorted} trait is sorted once when loaded. Damage is reported with the file and line number when a
+ * damaged record is touched. Safe for use by several threads.
+ */
+final class PackedRefs {
+
+	/** The header git writes, traits and trailing space included. */
+	static final byte[] HEADER = "# pack-refs with: peeled fully-peeled sorted \n"
+		.getBytes(StandardCharsets.US_ASCII);
+
+	private static final byte[] HEADER_PREFIX = "# pack-refs with:".getBytes(StandardCharsets.US_ASCII);
+
+	final Path file;
+
+	final HashAlgorithm hash;
+
+	/** The file's bytes (or a sorted copy of its records). */
+	final byte[] buf;
+
+	/** Offset of the first record (after the header line). */
+	final int start;
+
+	/** Whether a record without a {@code ^} line is known not to peel ({@code fully-peeled} trait). */
+	final boolean fullyPeeled;
+
+	/** Whether refs under {@code refs/tags/} without a {@code ^} line are known not to peel. */
+	final boolean tagsPeeled;
+
+	private PackedRefs(Path file, HashAlgorithm hash, byte[] buf, int start, boolean fullyPeeled,
+			boolean tagsPeeled) {
+		this.file = file;
+		this.hash = hash;
+		this.buf = buf;
+		this.start = start;
+		this.fullyPeeled = fullyPeeled;
+		this.tagsPeeled = tagsPeeled;
+	}
+
+	/** An empty snapshot, as for a missing file. */
+	static PackedRefs empty(Path file, HashAlgorithm hash) {
+		return new PackedRefs(file, hash, new byte[0], 0, true, true);
+	}
+
+	/**
+	 * Reads {@code file}; a missing file is an empty snapshot.
+	 * @throws CorruptRefStoreException if the header or the final newline is damaged
+	 */
+	static PackedRefs read(Path file, HashAlgorithm hash) throws IOException {
+		byte[] buf;
+		try {
+			buf = Files.readAllBytes(file);
+		}
+		catch (NoSuchFileException ex) {
+			return empty(file, hash);
+		}
+		return parse(file, hash, buf);
+	}
+
+	static PackedRefs parse(Path file, HashAlgorithm hash, byte[] buf) throws CorruptRefStoreException {
+		if (buf.length == 0) {
+			return empty(file, hash);
+		}
+		if (buf[buf.length - 1] != '\n') {
+			throw new CorruptRefStoreException(file, lineCount(buf, buf.length),
+					"unterminated line " + lineCount(buf, buf.length) + " (the file must end with a newline)");
+		}
+		int start = 0;
+		boolean sorted = false;
+		boolean peeled = false;
+		boolean fullyPeeled = false;
+		if (buf[0] == '#') {
+			int eol = indexOf(buf, 0, (byte) '\n');
+			if (!startsWith(buf, 0, eol, HEADER_PREFIX)) {
+				throw new CorruptRefStoreException(file, 1, "line 1: unknown header (expected '# pack-refs with:')");
+			}
+			String traits = " " + new String(buf, HEADER_PREFIX.length, eol - HEADER_PREFIX.length,
+					StandardCharsets.US_ASCII) + " ";
+			sorted = traits.contains(" sorted ");
+			peeled = traits.contains(" peeled ");
+			fullyPeeled = traits.contains(" fully-peeled ");
+			start = eol + 1;
+		}
+		PackedRefs refs = new PackedRefs(file, hash, buf, start, fullyPeeled, peeled || fullyPeeled);
+		return sorted ? refs : refs.sorted();
+	}
+
+	/** A copy with records in bytewise name order, for files that do not promise it. */
+	private PackedRefs sorted() throws CorruptRefStoreException {
+		int count = 0;
+		for (int pos = this.start; pos < this.buf.length; pos = nextRecord(pos)) {
+			count++;
+		}
+		Integer[] records = new Integer[count];
+		int i = 0;
+		for (int pos = this.start; pos < this.buf.length; pos = nextRecord(pos)) {
+			records[i++] = pos;
+		}
+		Arrays.sort(records, (a, b) -> Arrays.compareUnsigned(this.buf, nameStart(a), nameEnd(a), this.buf,
+				nameStart(b), nameEnd(b)));
+		byte[] out = new byte[this.buf.length - this.start];
+		int length = 0;
+		for (int record : records) {
+			int end = nextRecord(record);
+			System.arraycopy(this.buf, record, out, length, end - record);
+			length += end - record;
+		}
+		return new PackedRefs(this.file, this.hash, out, 0, this.fullyPeeled, this.tagsPeeled);
+	}
+
+	/** Whether the snapshot holds no record. */
+	boolean isEmpty() {
+		return this.start >= this.buf.length;
+	}
+
+	/** Offset where the name of the record at {@code record} starts. */
+	int nameStart(int record) {
+		return record + this.hash.hexLength() + 1;
+	}
+
+	/** Offset of the newline ending the record line at {@code record}. */
+	int nameEnd(int record) {
+		return indexOf(this.buf, nameStart(record), (byte) '\n');
+	}
+
+	/**
+	 * Checks the record line at {@code record} and returns the offset of its name's end.
+	 * @throws CorruptRefStoreException naming the line if it is not {@code <hex> SP <name>}
+	 */
+	int checkRecord(int record) throws CorruptRefStoreException {
+		int hexLength = this.hash.hexLength();
+		int eol = indexOf(this.buf, record, (byte) '\n');
+		boolean ok = eol - record > hexLength + 1 && isSpace(this.buf[record + hexLength]);
+		for (int i = record; ok && i < record + hexLength; i++) {
+			ok = isHex(this.buf[i]);
+		}
+		if (!ok) {
+			throw corrupt(record, "not a ref line ('<object id> <ref name>')");
+		}
+		int next = eol + 1;
+		if (next < this.buf.length && this.buf[next] == '^') {
+			int peeledEnd = indexOf(this.buf, next, (byte) '\n');
+			boolean peeledOk = peeledEnd - next == hexLength + 1;
+			for (int i = next + 1; peeledOk && i < peeledEnd; i++) {
+				peeledOk = isHex(this.buf[i]);
+			}
+			if (!peeledOk) {
+				throw corrupt(next, "not a peeled line ('^<object id>')");
+			}
+		}
+		return eol;
+	}
+
+	/** The offset of the record after the one at {@code record} (skipping its peeled line). */
+	int nextRecord(int record) throws CorruptRefStoreException {
+		if (this.buf[record] == '^') {
+			throw corrupt(record, "peeled line without a ref line before it");
+		}
+		int next = indexOf(this.buf, record, (byte) '\n') + 1;
+		if (next < this.buf.length && this.buf[next] == '^') {
+			next = indexOf(this.buf, next, (byte) '\n') + 1;
+		}
+		return next;
+	}
+
+	/** Whether the record at {@code record} has a peeled line. */
+	boolean hasPeeled(int record) {
+		int next = indexOf(this.buf, record, (byte) '\n') + 1;
+		return next < this.buf.length && this.buf[next] == '^';
+	}
+
+	/** Offset of the peeled hex of the record at {@code record} (only if {@link #hasPeeled(int)}). */
+	int peeledHexStart(int record) {
+		return indexOf(this.buf, record, (byte) '\n') + 2;
+	}
+
+	/**
+	 * Whether the stored state says for sure whether the record peels: it has a {@code ^} line, or the
+	 * traits promise that a missing one means "not a tag".
+	 */
+	boolean peelKnown(int record) {
+		if (this.fullyPeeled || hasPeeled(record)) {
+			return true;
+		}
+		return this.tagsPeeled && startsWith(this.buf, nameStart(record), this.buf.length, TAGS);
+	}
+
+	private static final byte[] TAGS = "refs/tags/".getBytes(StandardCharsets.US_ASCII);
+
+	/**
+	 * Finds the first record whose name is bytewise at least {@code key[0, keyLength)}.
+	 * @return its offset, or {@code buf.length} if there is none
+	 */
+	int lowerBound(byte[] key, int keyLength) throws CorruptRefStoreException {
+		int lo = this.start;
+		int hi = this.buf.length;
+		while (lo < hi) {
+			int record = recordAtOrBefore(lo + (hi - lo) / 2, lo);
+			checkRecord(record);
+			int cmp = Arrays.compareUnsigned(this.buf, nameStart(record), nameEnd(record), key, 0, keyLength);
+			if (cmp < 0) {
+				lo = nextRecord(record);
+			}
+			else {
+				hi = record;
+			}
+		}
+		return lo;
+	}
+
+	/**
+	 * Finds the record named exactly {@code key[0, keyLength)}.
+	 * @return its offset, or -1
+	 */
+	int find(byte[] key, int keyLength) throws CorruptRefStoreException {
+		int record = lowerBound(key, keyLength);
+		if (record < this.buf.length && Arrays.equals(this.buf, nameStart(record), nameEnd(record), key, 0,
+				keyLength)) {
+			return record;
+		}
+		return -1;
+	}
+
+	/** The start of the record whose lines contain {@code pos}, never before {@code floor}. */
+	private int recordAtOrBefore(int pos, int floor) {
+		int line = pos;
+		while (line > floor && this.buf[line - 1] != '\n') {
+			line--;
+		}
+		if (this.buf[line] == '^' && line > floor) {
+			line--;
+			while (line > floor && this.buf[line - 1] != '\n') {
+				line--;
+			}
+		}
+		return line;
+	}
+
+	/** Parses the id of the record at {@code record}. */
+	ObjectId id(int record) {
+		return ObjectId.tryParseHex(this.hash, this.buf, record);
+	}
+
+	/** Parses the peeled id of the record at {@code record}, or {@code null} if it has none. */
+	ObjectId peeled(int record) {
+		return hasPeeled(record) ? ObjectId.tryParseHex(this.hash, this.buf, peeledHexStart(record)) : null;
+	}
+
+	/** The name of the record at {@code record}. */
+	String name(int record) {
+		int nameStart = nameStart(record);
+		return new String(this.buf, nameStart, nameEnd(record) - nameStart, StandardCharsets.UTF_8);
+	}
+
+	CorruptRefStoreException corrupt(int offset, String problem) {
+		long line = lineCount(this.buf, offset) + 1;
+		return new CorruptRefStoreException(this.file, line, "line " + line + ": " + problem);
+	}
+
+	private static long lineCount(byte[] buf, int end) {
+		long lines = 0;
+		for (int i = 0; i < end; i++) {
+			if (buf[i] == '\n') {
+				lines++;
+			}
+		}
+		return lines;
+	}
+
+	static int indexOf(byte[] buf, int from, byte b) {
+		for (int i = from; i < buf.length; i++) {
+			if (buf[i] == b) {
+				return i;
+			}
+		}
+		return buf.length;
+	}
+
+	private static boolean startsWith(byte[] buf, int from, int end, byte[] prefix) {
+		return end - from >= prefix.length && Arrays.equals(buf, from, from + prefix.length, prefix, 0, prefix.length);
+	}
+
+	private static boolean isSpace(byte b) {
+		return b == ' ' || b == '\t';
+	}
+
+	private static boolean isHex(byte b) {
+		return (b >= '0' && b <= '9') || (b >= 'a' && b <= 'f') || (b >= 'A' && b <= 'F');
+	}
+
+}

@@ -1,0 +1,89 @@
+package io.refstore.core.io;
+
+import java.io.IOException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+
+/**
+ * Whole-file and whole-directory moves within one file system, each one atomic {@code rename}, and the
+ * helpers a store swap needs. Every method is idempotent: a source that is already gone is done.
+ */
+public final class FileMoves {
+
+	private FileMoves() {
+	}
+
+	/**
+	 * Renames {@code from} to {@code to}, replacing a file at {@code to}; creates {@code to}'s parent.
+	 * @return whether anything was moved ({@code false} if {@code from} did not exist)
+	 */
+	public static boolean move(Path from, Path to) throws IOException {
+		if (!Files.exists(from, LinkOption.NOFOLLOW_LINKS)) {
+			return false;
+		}
+		Files.createDirectories(to.getParent());
+		Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+		return true;
+	}
+
+	/** Replaces {@code file}'s content atomically (a temporary file renamed over it). */
+	public static void writeAtomically(Path file, byte[] content) throws IOException {
+		Path temp = file.resolveSibling(file.getFileName() + ".refstore-tmp");
+		Files.write(temp, content, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+				StandardOpenOption.WRITE);
+		Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+	}
+
+	/** Deletes a file or a directory tree; a missing path is fine. */
+	public static void deleteTree(Path path) throws IOException {
+		if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
+			return;
+		}
+		Files.walkFileTree(path, new SimpleFileVisitor<>() {
+
+			@Override
+			public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+				deleteQuietly(file);
+				return FileVisitResult.CONTINUE;
+			}
+
+			@Override
+			public FileVisitResult postVisitDirectory(Path dir, IOException ex) throws IOException {
+				deleteQuietly(dir);
+				return FileVisitResult.CONTINUE;
+			}
+
+		});
+	}
+
+	/** Deletes every {@code *.lock} file below {@code dir} (locks that moved along with a retired store). */
+	public static void deleteLocks(Path dir) throws IOException {
+		if (!Files.isDirectory(dir)) {
+			return;
+		}
+		try (var paths = Files.walk(dir)) {
+			for (Path path : (Iterable<Path>) paths::iterator) {
+				if (path.getFileName().toString().endsWith(".lock") && Files.isRegularFile(path)) {
+					deleteQuietly(path);
+				}
+			}
+		}
+	}
+
+	private static void deleteQuietly(Path path) throws IOException {
+		try {
+			Files.delete(path);
+		}
+		catch (NoSuchFileException ex) {
+			// already gone
+		}
+	}
+
+}

@@ -1,0 +1,217 @@
+package io.refstore.core.io;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * git's lock protocol for one file: {@code <path>.lock} is created exclusively ({@code O_EXCL}), may receive
+ * the new content, and is then either renamed over {@code <path>} (commit) or deleted (rollback). A lock held
+ * by someone else is waited for with git's back-off (sleeps of about k² ms, randomised to 75-125 %) until
+ * the timeout; a stale lock is never broken.
+ *
+ * <p>Not thread-safe; one owner per instance.
+ */
+public final class LockFile implements AutoCloseable {
+
+	private final Path target;
+
+	private final Path lock;
+
+	private FileChannel channel;
+
+	private boolean held;
+
+	private LockFile(Path target) {
+		this.target = target;
+		this.lock = target.resolveSibling(target.getFileName() + ".lock");
+	}
+
+	/**
+	 * Takes the lock of {@code target}, waiting up to {@code timeout} for another holder to let go.
+	 * @param target the file to lock
+	 * @param timeout how long to retry; zero tries once, {@code null} waits forever
+	 * @return the held lock
+	 * @throws LockFailedException if the lock stays held by someone else, naming the lock file
+	 * @throws IOException if the lock cannot be created for another reason (such as a missing directory)
+	 */
+	public static LockFile acquire(Path target, Duration timeout) throws IOException {
+		LockFile lockFile = new LockFile(target);
+		long deadline = (timeout != null) ? System.nanoTime() + timeout.toNanos() : Long.MAX_VALUE;
+		int attempt = 1;
+		while (true) {
+			try {
+				lockFile.channel = FileChannel.open(lockFile.lock, StandardOpenOption.CREATE_NEW,
+						StandardOpenOption.WRITE);
+				lockFile.held = true;
+				return lockFile;
+			}
+			catch (FileAlreadyExistsException ex) {
+				long remaining = deadline - System.nanoTime();
+				if (remaining <= 0) {
+					throw new LockFailedException(lockFile.lock);
+				}
+				sleepBackoff(attempt++, remaining);
+			}
+		}
+	}
+
+	private static void sleepBackoff(int attempt, long remainingNanos) throws IOException {
+		long multiplier = Math.min((long) attempt * attempt, 1000);
+		long millis = multiplier * ThreadLocalRandom.current().nextLong(750, 1250) / 1000;
+		long nanos = Math.min(Math.max(millis, 1) * 1_000_000L, remainingNanos);
+		try {
+			Thread.sleep(nanos / 1_000_000L, (int) (nanos % 1_000_000L));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new java.io.InterruptedIOException("interrupted while waiting for a lock");
+		}
+	}
+
+	/**
+	 * Takes the lock of {@code target} as a hard link to {@code mark}, so that the lock file holds the mark's
+	 * content (its owner) from the instant it exists: a process killed at any moment leaves only locks that
+	 * {@link #deleteIfOwned} recognises. {@code mark} must be on the same file system. Waits like
+	 * {@link #acquire}.
+	 */
+	public static LockFile acquireLinked(Path target, Duration timeout, Path mark) throws IOException {
+		LockFile lockFile = new LockFile(target);
+		long deadline = (timeout != null) ? System.nanoTime() + timeout.toNanos() : Long.MAX_VALUE;
+		int attempt = 1;
+		while (true) {
+			try {
+				Files.createLink(lockFile.lock, mark);
+				lockFile.held = true;
+				return lockFile;
+			}
+			catch (FileAlreadyExistsException ex) {
+				long remaining = deadline - System.nanoTime();
+				if (remaining <= 0) {
+					throw new LockFailedException(lockFile.lock);
+				}
+				sleepBackoff(attempt++, remaining);
+			}
+		}
+	}
+
+	/** The file this lock protects. */
+	public Path target() {
+		return this.target;
+	}
+
+	/** The {@code .lock} file itself. */
+	public Path lockPath() {
+		return this.lock;
+	}
+
+	/**
+	 * Writes the complete new content into the lock file and closes it.
+	 * @param content the bytes the target will hold after {@link #commit()}
+	 * @param fsync whether to flush to disk before closing ({@code core.fsync} covers references)
+	 */
+	public void write(byte[] content, boolean fsync) throws IOException {
+		ByteBuffer buffer = ByteBuffer.wrap(content);
+		while (buffer.hasRemaining()) {
+			this.channel.write(buffer);
+		}
+		if (fsync) {
+			this.channel.force(true);
+		}
+		closeChannel();
+	}
+
+	/** Closes the lock file's descriptor without releasing the lock (as git does for packed-refs.lock). */
+	public void closeChannel() throws IOException {
+		if (this.channel != null) {
+			this.channel.close();
+			this.channel = null;
+		}
+	}
+
+	/**
+	 * Renames the lock file over the target, atomically replacing it, and releases the lock.
+	 * @throws IllegalStateException if the lock is not held
+	 */
+	public void commit() throws IOException {
+		if (!this.held) {
+			throw new IllegalStateException("lock not held: " + this.lock);
+		}
+		closeChannel();
+		Files.move(this.lock, this.target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+		this.held = false;
+	}
+
+	/** Deletes the lock file, releasing the lock; the target is unchanged. Idempotent. */
+	public void rollback() {
+		if (!this.held) {
+			return;
+		}
+		try {
+			closeChannel();
+		}
+		catch (IOException ex) {
+			// the lock file is deleted below either way
+		}
+		try {
+			Files.deleteIfExists(this.lock);
+		}
+		catch (IOException ex) {
+			// nothing more can be done; the next writer will report the stale lock by name
+		}
+		this.held = false;
+	}
+
+	/** Whether this instance still holds the lock. */
+	public boolean isHeld() {
+		return this.held;
+	}
+
+	@Override
+	public void close() {
+		rollback();
+	}
+
+	/**
+	 * Deletes a lock file left behind by a process that died, recognised by the owner text it wrote into the
+	 * lock ({@link #write}): locks of anyone else are never touched.
+	 * @param lock the {@code .lock} file
+	 * @param owner the exact content the dead owner wrote
+	 * @return whether the lock was that owner's and is gone
+	 */
+	public static boolean deleteIfOwned(Path lock, byte[] owner) throws IOException {
+		byte[] content;
+		try {
+			if (Files.size(lock) != owner.length) {
+				return false;
+			}
+			content = Files.readAllBytes(lock);
+		}
+		catch (NoSuchFileException ex) {
+			return false;
+		}
+		return java.util.Arrays.equals(content, owner) && deleteIfExists(lock);
+	}
+
+	/**
+	 * Deletes a file if it exists, treating a missing file as done.
+	 * @return whether a file was deleted
+	 */
+	public static boolean deleteIfExists(Path path) throws IOException {
+		try {
+			return Files.deleteIfExists(path);
+		}
+		catch (NoSuchFileException ex) {
+			return false;
+		}
+	}
+
+}

@@ -1,0 +1,52 @@
+package io.refstore.core.migrate;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Properties;
+
+import io.refstore.core.io.FileMoves;
+import io.refstore.core.ref.RefFormat;
+
+/**
+ * The record a migration leaves just before it switches the configuration: where it comes from, where it
+ * goes, and where the old store is to be kept. Found by a later run, it says how to finish.
+ *
+ * @param from the old format
+ * @param to the new format
+ * @param backup where the old store goes
+ */
+record Journal(RefFormat from, RefFormat to, Path backup) {
+
+	static final String FILE = "journal";
+
+	/** Writes the journal atomically into {@code work}. */
+	void write(Path work) throws IOException {
+		String text = "from=" + this.from.configName() + "\nto=" + this.to.configName() + "\nbackup=" + this.backup + "\n";
+		FileMoves.writeAtomically(work.resolve(FILE), text.getBytes(StandardCharsets.UTF_8));
+	}
+
+	/** The journal in {@code work}, or {@code null} if there is none (or it is unreadable: start over). */
+	static Journal read(Path work) throws IOException {
+		String text;
+		try {
+			text = Files.readString(work.resolve(FILE), StandardCharsets.UTF_8);
+		}
+		catch (NoSuchFileException ex) {
+			return null;
+		}
+		Properties properties = new Properties();
+		properties.load(new StringReader(text));
+		try {
+			return new Journal(RefFormat.fromConfigName(properties.getProperty("from")),
+					RefFormat.fromConfigName(properties.getProperty("to")), Path.of(properties.getProperty("backup")));
+		}
+		catch (RuntimeException ex) {
+			return null;
+		}
+	}
+
+}

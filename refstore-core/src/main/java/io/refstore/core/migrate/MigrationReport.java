@@ -1,0 +1,25 @@
+package io.refstore.core.migrate;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import io.refstore.core.ref.RefFormat;
+
+/**
+ * What a migration did.
+ *
+ * @param from the source format
+ * @param to the target format
+ * @param refs refs carried over (root refs included)
+ * @param logEntries reflog entries carried over
+ * @param sourceDigest the {@link RefDigest} of the source store
+ * @param targetDigest the digest of the new store, read back before the swap (equal to the source's)
+ * @param staged where the new store was built (for a dry run, where it stays)
+ * @param backup where the old store was kept ({@code null} for a dry run)
+ * @param swapped whether the repository now uses {@code to}
+ * @param elapsed the wall time
+ */
+public record MigrationReport(RefFormat from, RefFormat to, long refs, long logEntries, String sourceDigest,
+		String targetDigest, Path staged, Path backup, boolean swapped, Duration elapsed) {
+
+}

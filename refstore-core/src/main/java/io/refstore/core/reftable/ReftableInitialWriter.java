@@ -1,0 +1,86 @@
+package io.refstore.core.reftable;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+
+import io.refstore.core.ref.InitialRefWriter;
+import io.refstore.core.ref.ReflogEntry;
+
+/**
+ * Writes a new reftable store as one table: every ref at update index 1, streamed through one reused
+ * record, then each ref's log entries at update indices 1..k (oldest first), so the next transaction of any
+ * writer continues after them. The directory gets {@code tables.list} naming the table.
+ */
+public final class ReftableInitialWriter implements InitialRefWriter {
+
+	private final Path dir;
+
+	private final Path temp;
+
+	private final OutputStream out;
+
+	private final ReftableWriter writer;
+
+	private final RefRecord record = new RefRecord();
+
+	private final int hashSize;
+
+	private final long maxUpdateIndex;
+
+	/**
+	 * @param dir the new stack's directory (created if missing)
+	 * @param maxLogEntries the largest number of log entries any one ref will get ({@code 0} without logs)
+	 */
+	public ReftableInitialWriter(Path dir, WriteOptions options, long maxLogEntries) throws IOException {
+		this.dir = dir;
+		Files.createDirectories(dir);
+		this.maxUpdateIndex = Math.max(1, maxLogEntries);
+		this.hashSize = options.hash().rawLength();
+		this.temp = ReftableStack.createTemp(dir, "initial.temp.");
+		this.out = new BufferedOutputStream(Files.newOutputStream(this.temp), 1 << 20);
+		this.writer = new ReftableWriter(this.out, options).setLimits(1, this.maxUpdateIndex);
+	}
+
+	@Override
+	public void addDirect(byte[] name, int nameLength, byte[] id, byte[] peeled) throws IOException {
+		this.record.set(name, nameLength, 1, id, peeled, this.hashSize);
+		this.writer.addRef(this.record);
+	}
+
+	@Override
+	public void addSymbolic(byte[] name, int nameLength, String target) throws IOException {
+		this.record.setSymbolic(name, nameLength, 1, target.getBytes(StandardCharsets.UTF_8));
+		this.writer.addRef(this.record);
+	}
+
+	@Override
+	public void addReflog(String name, List<ReflogEntry> entries) throws IOException {
+		// log keys sort newest first: the newest entry gets the highest update index
+		for (int i = entries.size() - 1; i >= 0; i--) {
+			this.writer.addLog(LogRecord.of(name, i + 1, entries.get(i)));
+		}
+	}
+
+	@Override
+	public void finish() throws IOException {
+		this.writer.finish();
+		this.out.close();
+		String name = String.format("0x%012x-0x%012x-%08x.ref", 1, this.maxUpdateIndex,
+				ThreadLocalRandom.current().nextInt());
+		Files.move(this.temp, this.dir.resolve(name));
+		Files.writeString(this.dir.resolve(ReftableStack.TABLES_LIST), name + "\n");
+	}
+
+	@Override
+	public void close() throws IOException {
+		this.out.close();
+		Files.deleteIfExists(this.temp);
+	}
+
+}

@@ -1,0 +1,53 @@
+package io.refstore.core.reftable;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+
+import io.refstore.core.io.FileMoves;
+
+/**
+ * Moves a whole reftable store ({@code reftable/}) in or out of a git directory, for a format swap, and
+ * writes the stubs that make old gits stop at a reftable repository instead of misreading it.
+ */
+public final class ReftableLayout {
+
+	/** What git leaves in {@code HEAD} of a reftable repository: not a valid ref name, on purpose. */
+	static final String HEAD_STUB = "ref: refs/heads/.invalid\n";
+
+	/** The content of the {@code refs/heads} stub file. */
+	static final String REFS_HEADS_STUB = "this repository uses the reftable format\n";
+
+	private ReftableLayout() {
+	}
+
+	/** Puts {@code staged/reftable} in place while the configuration still names the files format. */
+	public static void stage(Path staged, Path gitDir) throws IOException {
+		Path target = gitDir.resolve("reftable");
+		FileMoves.deleteTree(target);
+		FileMoves.move(staged.resolve("reftable"), target);
+	}
+
+	/**
+	 * Writes git's stubs: {@code HEAD} pointing at an invalid name and a regular file {@code refs/heads}, so
+	 * no old git can create loose branches here.
+	 */
+	public static void writeStubs(Path gitDir) throws IOException {
+		FileMoves.writeAtomically(gitDir.resolve("HEAD"), HEAD_STUB.getBytes(StandardCharsets.US_ASCII));
+		Path heads = gitDir.resolve("refs/heads");
+		Files.createDirectories(heads.getParent());
+		if (!Files.isRegularFile(heads, LinkOption.NOFOLLOW_LINKS)) {
+			FileMoves.deleteTree(heads);
+			Files.writeString(heads, REFS_HEADS_STUB, StandardCharsets.US_ASCII);
+		}
+	}
+
+	/** Moves {@code reftable/} into {@code backup} (after the configuration names the files format). */
+	public static void retire(Path gitDir, Path backup) throws IOException {
+		FileMoves.move(gitDir.resolve("reftable"), backup.resolve("reftable"));
+		FileMoves.deleteLocks(backup);
+	}
+
+}

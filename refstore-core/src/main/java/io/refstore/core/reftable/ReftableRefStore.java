@@ -1,0 +1,327 @@
+package io.refstore.core.reftable;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+
+import io.refstore.core.io.LockFile;
+import io.refstore.core.ref.DirectRef;
+import io.refstore.core.ref.HashAlgorithm;
+import io.refstore.core.ref.ObjectId;
+import io.refstore.core.ref.Ref;
+import io.refstore.core.ref.RefCursor;
+import io.refstore.core.ref.RefFormat;
+import io.refstore.core.ref.RefName;
+import io.refstore.core.ref.RefQuery;
+import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.ReflogEntry;
+import io.refstore.core.ref.SymbolicRef;
+import io.refstore.core.ref.VerifyProblem;
+import io.refstore.core.txn.RefTransaction;
+
+/**
+ * The reftable backend: refs and reflogs in the table stack under {@code reftable/}, read through a merged
+ * view of the tables and written one table per transaction, with git's locks and compaction.
+ *
+ * <p>Thread-safe. Every read takes a snapshot of the stack, reloaded when another process changed it.
+ */
+public final class ReftableRefStore implements RefStore {
+
+	final ReftableOptions options;
+
+	final ReftableStack stack;
+
+	private ReftableRefStore(ReftableOptions options, ReftableStack stack) {
+		this.options = options;
+		this.stack = stack;
+	}
+
+	/**
+	 * Opens the stack in {@code options.stackDir()}.
+	 * @throws io.refstore.core.ref.CorruptRefStoreException if a listed table is missing or damaged
+	 */
+	public static ReftableRefStore open(ReftableOptions options) throws IOException {
+		HashAlgorithm hash = options.stack().writeOptions().hash();
+		return new ReftableRefStore(options, ReftableStack.open(options.stackDir(), hash, options.stack()));
+	}
+
+	@Override
+	public RefFormat format() {
+		return RefFormat.REFTABLE;
+	}
+
+	@Override
+	public HashAlgorithm hashAlgorithm() {
+		return this.stack.hashAlgorithm();
+	}
+
+	/** The stack itself, for maintenance (compaction) and inspection. */
+	public ReftableStack stack() {
+		return this.stack;
+	}
+
+	@Override
+	public Optional<Ref> exactRef(String name) throws IOException {
+		if (!RefName.isValid(name, true)) {
+			return Optional.empty();
+		}
+		if (RefName.isPseudoRef(name)) {
+			return Optional.ofNullable(readPseudoRef(name));
+		}
+		try (ReftableStack.Snapshot snapshot = this.stack.snapshot()) {
+			return Optional.ofNullable(read(snapshot, name));
+		}
+	}
+
+	/** Reads a ref from a snapshot; {@code null} if it does not exist. */
+	Ref read(ReftableStack.Snapshot snapshot, String name) throws IOException {
+		RefRecord record = new MergedTable(snapshot.readers()).exactRef(name);
+		return (record != null) ? record.toRef(hashAlgorithm()) : null;
+	}
+
+	private Ref readPseudoRef(String name) throws IOException {
+		byte[] content;
+		try {
+			content = Files.readAllBytes(this.options.gitDir().resolve(name));
+		}
+		catch (NoSuchFileException ex) {
+			return null;
+		}
+		String text = new String(content, StandardCharsets.UTF_8);
+		int end = Math.min(text.length(), hashAlgorithm().hexLength());
+		ObjectId id = ObjectId.tryParse(hashAlgorithm(), text.substring(0, end));
+		return (id != null) ? new DirectRef(name, id) : null;
+	}
+
+	@Override
+	public RefCursor refs(RefQuery query) throws IOException {
+		ReftableStack.Snapshot snapshot = this.stack.snapshot();
+		try {
+			byte[] prefix = query.prefix().getBytes(StandardCharsets.UTF_8);
+			byte[] after = query.startAfter().getBytes(StandardCharsets.UTF_8);
+			byte[] seek = (java.util.Arrays.compareUnsigned(prefix, after) >= 0) ? prefix : after;
+			MergedTable merged = new MergedTable(snapshot.readers());
+			return new StoreCursor(new ReftableRefCursor(merged.refs(prefix, seek), hashAlgorithm()), snapshot, after,
+					query.includeRootRefs());
+		}
+		catch (IOException | RuntimeException ex) {
+			snapshot.close();
+			throw ex;
+		}
+	}
+
+	@Override
+	public RefTransaction newTransaction() {
+		return new ReftableTransaction(this);
+	}
+
+	@Override
+	public List<ReflogEntry> reflog(String name) throws IOException {
+		List<ReflogEntry> entries = new ArrayList<>();
+		try (ReftableStack.Snapshot snapshot = this.stack.snapshot();
+				RecordCursor<LogRecord> logs = new MergedTable(snapshot.readers()).logsFor(name)) {
+			while (logs.next()) {
+				LogRecord log = logs.record();
+				if (!log.isExistenceMarker()) {
+					entries.add(log.toEntry(hashAlgorithm()));
+				}
+			}
+		}
+		Collections.reverse(entries);
+		return entries;
+	}
+
+	@Override
+	public List<String> reflogNames() throws IOException {
+		List<String> names = new ArrayList<>();
+		try (ReftableStack.Snapshot snapshot = this.stack.snapshot();
+				RecordCursor<LogRecord> logs = new MergedTable(snapshot.readers()).allLogs(false)) {
+			byte[] last = null;
+			int lastLength = 0;
+			while (logs.next()) {
+				LogRecord log = logs.record();
+				if (last == null || !java.util.Arrays.equals(last, 0, lastLength, log.refNameBuffer(), 0,
+						log.refNameLength())) {
+					names.add(log.refName());
+					last = java.util.Arrays.copyOf(log.refNameBuffer(), log.refNameLength());
+					lastLength = log.refNameLength();
+				}
+			}
+		}
+		return names;
+	}
+
+	@Override
+	public boolean hasReflog(String name) throws IOException {
+		try (ReftableStack.Snapshot snapshot = this.stack.snapshot()) {
+			return hasReflog(snapshot, name);
+		}
+	}
+
+	boolean hasReflog(ReftableStack.Snapshot snapshot, String name) throws IOException {
+		try (RecordCursor<LogRecord> logs = new MergedTable(snapshot.readers()).logsFor(name)) {
+			return logs.next();
+		}
+	}
+
+	/** Update indices of every live log entry of {@code name} (the existence marker included). */
+	List<Long> logIndices(ReftableStack.Snapshot snapshot, String name) throws IOException {
+		List<Long> indices = new ArrayList<>();
+		try (RecordCursor<LogRecord> logs = new MergedTable(snapshot.readers()).logsFor(name)) {
+			while (logs.next()) {
+				indices.add(logs.record().updateIndex());
+			}
+		}
+		return indices;
+	}
+
+	@Override
+	public void appendReflog(String name, ReflogEntry entry) throws IOException {
+		RefName.check(name, true);
+		try (ReftableStack.Addition addition = this.stack.newAddition()) {
+			long index = addition.updateIndex();
+			addition.write((writer) -> {
+				writer.addLog(LogRecord.of(name, index, entry));
+				return true;
+			});
+			addition.commit();
+		}
+	}
+
+	@Override
+	public void packRefs(PackOptions options) throws IOException {
+		this.stack.compactAll();
+	}
+
+	@Override
+	public java.io.Closeable lockStore(java.time.Duration timeout, Path ownerFile) throws IOException {
+		LockFile lock = LockFile.acquireLinked(this.options.stackDir().resolve(ReftableStack.TABLES_LIST), timeout,
+				ownerFile);
+		return lock::rollback;
+	}
+
+	@Override
+	public int breakLocks(String owner) throws IOException {
+		Path lock = this.options.stackDir().resolve(ReftableStack.TABLES_LIST + ".lock");
+		return LockFile.deleteIfOwned(lock, owner.getBytes(StandardCharsets.UTF_8)) ? 1 : 0;
+	}
+
+	@Override
+	public List<VerifyProblem> verify() throws IOException {
+		return new ReftableVerifier(this).verify();
+	}
+
+	@Override
+	public void close() {
+		this.stack.close();
+	}
+
+	/**
+	 * A ref cursor over one snapshot: skips the start-after name itself and names outside {@code refs/} (root
+	 * refs only when asked for), and releases the snapshot when closed.
+	 */
+	private static final class StoreCursor implements RefCursor {
+
+		private final RefCursor delegate;
+
+		private final ReftableStack.Snapshot snapshot;
+
+		private final byte[] after;
+
+		private final boolean rootRefs;
+
+		StoreCursor(RefCursor delegate, ReftableStack.Snapshot snapshot, byte[] after, boolean rootRefs) {
+			this.delegate = delegate;
+			this.snapshot = snapshot;
+			this.after = after;
+			this.rootRefs = rootRefs;
+		}
+
+		@Override
+		public boolean next() throws IOException {
+			while (this.delegate.next()) {
+				byte[] name = this.delegate.nameBuffer();
+				int length = this.delegate.nameLength();
+				if (this.after.length > 0
+						&& java.util.Arrays.equals(name, 0, length, this.after, 0, this.after.length)) {
+					continue;
+				}
+				if (length > 5 && name[0] == 'r' && name[1] == 'e' && name[2] == 'f' && name[3] == 's' && name[4] == '/') {
+					return true;
+				}
+				if (this.rootRefs && RefName.isRootRef(this.delegate.name())) {
+					return true;
+				}
+			}
+			return false;
+		}
+
+		@Override
+		public byte[] nameBuffer() {
+			return this.delegate.nameBuffer();
+		}
+
+		@Override
+		public int nameLength() {
+			return this.delegate.nameLength();
+		}
+
+		@Override
+		public boolean isSymbolic() {
+			return this.delegate.isSymbolic();
+		}
+
+		@Override
+		public byte[] idBuffer() {
+			return this.delegate.idBuffer();
+		}
+
+		@Override
+		public boolean hasPeeled() {
+			return this.delegate.hasPeeled();
+		}
+
+		@Override
+		public boolean peelKnown() {
+			return this.delegate.peelKnown();
+		}
+
+		@Override
+		public byte[] peeledBuffer() {
+			return this.delegate.peeledBuffer();
+		}
+
+		@Override
+		public byte[] targetBuffer() {
+			return this.delegate.targetBuffer();
+		}
+
+		@Override
+		public int targetLength() {
+			return this.delegate.targetLength();
+		}
+
+		@Override
+		public HashAlgorithm hashAlgorithm() {
+			return this.delegate.hashAlgorithm();
+		}
+
+		@Override
+		public void close() throws IOException {
+			try {
+				this.delegate.close();
+			}
+			finally {
+				this.snapshot.close();
+			}
+		}
+
+	}
+
+}

@@ -1,0 +1,499 @@
+package io.refstore.core.reftable;
+
+import java.io.BufferedOutputStream;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.refstore.core.io.LockFile;
+import io.refstore.core.ref.CorruptRefStoreException;
+import io.refstore.core.ref.HashAlgorithm;
+
+/**
+ * A stack of reftables under {@code reftable/}: {@code tables.list} names the tables, oldest first. Reads go
+ * through a {@link Snapshot} of the tables listed at one moment (reloaded when another process changed the
+ * list); writes append one table per transaction under {@code tables.list.lock}, then compact
+ * geometrically, as git does.
+ *
+ * <p>Thread-safe. Tables are memory-mapped and reference-counted, so a snapshot stays readable while this or
+ * another process replaces tables by compaction (unlinked files stay readable on POSIX).
+ */
+public final class ReftableStack implements Closeable {
+
+	/** Name of the list of tables. */
+	public static final String TABLES_LIST = "tables.list";
+
+	private static final long RELOAD_GIVE_UP_NANOS = 3_000_000_000L;
+
+	private final Path dir;
+
+	private final Path listFile;
+
+	private final HashAlgorithm hash;
+
+	private final StackOptions options;
+
+	private Snapshot current;
+
+	private Object currentIdentity;
+
+	private boolean closed;
+
+	private ReftableStack(Path dir, HashAlgorithm hash, StackOptions options) {
+		this.dir = dir;
+		this.listFile = dir.resolve(TABLES_LIST);
+		this.hash = hash;
+		this.options = options;
+	}
+
+	/**
+	 * Opens the stack in {@code dir} (the repository's {@code reftable/} directory) and reads it.
+	 * @throws CorruptRefStoreException if a listed table is missing or damaged, naming it
+	 */
+	public static ReftableStack open(Path dir, HashAlgorithm hash, StackOptions options) throws IOException {
+		ReftableStack stack = new ReftableStack(dir, Objects.requireNonNull(hash), Objects.requireNonNull(options));
+		stack.snapshot().close();
+		return stack;
+	}
+
+	/** The stack's directory. */
+	public Path dir() {
+		return this.dir;
+	}
+
+	/** The object hash every table must use. */
+	public HashAlgorithm hashAlgorithm() {
+		return this.hash;
+	}
+
+	StackOptions options() {
+		return this.options;
+	}
+
+	/**
+	 * The tables listed now, re-reading {@code tables.list} if it changed since the last read.
+	 * @return a snapshot the caller must close
+	 */
+	public Snapshot snapshot() throws IOException {
+		Object identity = listIdentity();
+		synchronized (this) {
+			if (this.closed) {
+				throw new IllegalStateException("reftable stack is closed: " + this.dir);
+			}
+			if (this.current == null || !Objects.equals(identity, this.currentIdentity)) {
+				reloadLocked();
+			}
+			return this.current.retain();
+		}
+	}
+
+	/** Re-reads {@code tables.list} now, even if it looks unchanged. */
+	synchronized void reload() throws IOException {
+		reloadLocked();
+	}
+
+	private void reloadLocked() throws IOException {
+		long deadline = System.nanoTime() + RELOAD_GIVE_UP_NANOS;
+		int attempt = 0;
+		while (true) {
+			Object identity = listIdentity();
+			List<String> names = readList();
+			try {
+				Snapshot next = openTables(names);
+				Snapshot previous = this.current;
+				this.current = next;
+				this.currentIdentity = identity;
+				if (previous != null) {
+					previous.close();
+				}
+				return;
+			}
+			catch (NoSuchFileException ex) {
+				// a compactor replaced tables between our reading the list and opening them: read it again
+				if (readList().equals(names) || System.nanoTime() > deadline) {
+					throw new CorruptRefStoreException(this.listFile, -1,
+							"names a table that does not exist: " + Path.of(ex.getFile()).getFileName());
+				}
+				sleepQuietly(++attempt);
+			}
+		}
+	}
+
+	private Snapshot openTables(List<String> names) throws IOException {
+		Map<String, Table> reusable = new HashMap<>();
+		if (this.current != null) {
+			for (Table table : this.current.tables) {
+				reusable.put(table.name, table);
+			}
+		}
+		List<Table> tables = new ArrayList<>(names.size());
+		try {
+			for (String name : names) {
+				Table table = reusable.get(name);
+				if (table != null) {
+					table.retain();
+				}
+				else {
+					table = Table.open(this.dir.resolve(name), name, this.hash);
+				}
+				tables.add(table);
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			tables.forEach(Table::release);
+			throw ex;
+		}
+		return new Snapshot(tables);
+	}
+
+	private static void sleepQuietly(int attempt) {
+		try {
+			Thread.sleep(Math.min(100, attempt * 10L) + ThreadLocalRandom.current().nextInt(10));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/** The names in {@code tables.list}, oldest first; a missing file is an empty stack. */
+	List<String> readList() throws IOException {
+		byte[] content;
+		try {
+			content = Files.readAllBytes(this.listFile);
+		}
+		catch (NoSuchFileException ex) {
+			return List.of();
+		}
+		List<String> names = new ArrayList<>();
+		for (String line : new String(content, StandardCharsets.UTF_8).split("\n")) {
+			if (!line.isEmpty()) {
+				if (line.contains("/") || line.startsWith(".")) {
+					throw new CorruptRefStoreException(this.listFile, names.size() + 1,
+							"line " + (names.size() + 1) + ": '" + line + "' is not a table name");
+				}
+				names.add(line);
+			}
+		}
+		return names;
+	}
+
+	private Object listIdentity() throws IOException {
+		try {
+			BasicFileAttributes attributes = Files.readAttributes(this.listFile, BasicFileAttributes.class);
+			return List.of(String.valueOf(attributes.fileKey()), attributes.size(),
+					attributes.lastModifiedTime().toMillis());
+		}
+		catch (NoSuchFileException ex) {
+			return "missing";
+		}
+	}
+
+	/**
+	 * Starts appending a table: takes {@code tables.list.lock} (waiting up to the lock timeout) and reloads
+	 * the stack under the lock, so the caller checks its expectations against the newest state.
+	 * @return the addition, which the caller closes (rolling back unless committed)
+	 * @throws io.refstore.core.io.LockFailedException if another writer holds the lock
+	 */
+	public Addition newAddition() throws IOException {
+		LockFile lock = LockFile.acquire(this.listFile, this.options.lockTimeout());
+		try {
+			Snapshot base;
+			synchronized (this) {
+				reloadLocked();
+				base = this.current.retain();
+			}
+			return new Addition(lock, base);
+		}
+		catch (IOException | RuntimeException ex) {
+			lock.rollback();
+			throw ex;
+		}
+	}
+
+	/** Writes a table's records into a writer; returns whether it added any. */
+	@FunctionalInterface
+	public interface TableContent {
+
+		boolean write(ReftableWriter writer) throws IOException;
+
+	}
+
+	/**
+	 * Writes {@code content} as a new table file named for {@code min..max} and returns its name, or
+	 * {@code null} if the content was empty (then no file is left behind).
+	 */
+	String writeTable(long min, long max, TableContent content) throws IOException {
+		String base = String.format("0x%012x-0x%012x-%08x", min, max, ThreadLocalRandom.current().nextInt());
+		Path temp = createTemp(this.dir, base + ".temp.");
+		boolean added;
+		try {
+			try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(temp, StandardOpenOption.WRITE),
+					1 << 16)) {
+				ReftableWriter writer = new ReftableWriter(out, this.options.writeOptions()).setLimits(min, max);
+				added = content.write(writer);
+				writer.finish();
+			}
+			if (!added) {
+				Files.delete(temp);
+				return null;
+			}
+			if (this.options.fsync()) {
+				try (var channel = java.nio.channels.FileChannel.open(temp, StandardOpenOption.WRITE)) {
+					channel.force(true);
+				}
+			}
+			String name = String.format("0x%012x-0x%012x-%08x.ref", min, max, ThreadLocalRandom.current().nextInt());
+			Files.move(temp, this.dir.resolve(name), StandardCopyOption.ATOMIC_MOVE);
+			return name;
+		}
+		catch (IOException | RuntimeException ex) {
+			Files.deleteIfExists(temp);
+			throw ex;
+		}
+	}
+
+	/**
+	 * Creates a new empty file {@code <prefix><random>} in {@code dir} the way git creates its tables: readable
+	 * as the umask allows (0666 less the umask), where {@code Files.createTempFile} would make it private
+	 * (0600) and other users of a shared repository could not read the refs.
+	 */
+	static Path createTemp(Path dir, String prefix) throws IOException {
+		for (int attempt = 0;; attempt++) {
+			Path temp = dir.resolve(prefix + String.format("%08x", ThreadLocalRandom.current().nextInt()));
+			try {
+				Files.newByteChannel(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE).close();
+				return temp;
+			}
+			catch (java.nio.file.FileAlreadyExistsException ex) {
+				if (attempt >= 100) {
+					throw ex;
+				}
+			}
+		}
+	}
+
+	/** Replaces {@code tables.list} through its held lock with {@code names}, each followed by a newline. */
+	void writeList(LockFile lock, List<String> names) throws IOException {
+		StringBuilder list = new StringBuilder();
+		for (String name : names) {
+			list.append(name).append('\n');
+		}
+		lock.write(list.toString().getBytes(StandardCharsets.UTF_8), this.options.fsync());
+		lock.commit();
+	}
+
+	/**
+	 * Compacts every table into one ({@code git pack-refs} on a reftable repository); fails if another
+	 * process holds a table's lock.
+	 */
+	public void compactAll() throws IOException {
+		new StackCompactor(this).compactAll();
+	}
+
+	/** Compacts as git's geometric policy asks, skipping tables other processes hold; never fails on a lock. */
+	public void autoCompact() throws IOException {
+		new StackCompactor(this).autoCompact();
+	}
+
+	@Override
+	public synchronized void close() {
+		this.closed = true;
+		if (this.current != null) {
+			this.current.close();
+			this.current = null;
+		}
+	}
+
+	/**
+	 * An append in progress: the lock on {@code tables.list} and the stack as it was when taken.
+	 */
+	public final class Addition implements Closeable {
+
+		private final LockFile lock;
+
+		private final Snapshot base;
+
+		private String table;
+
+		private boolean closed;
+
+		private Addition(LockFile lock, Snapshot base) {
+			this.lock = lock;
+			this.base = base;
+		}
+
+		/** The stack under the lock; current until this addition ends. */
+		public Snapshot base() {
+			return this.base;
+		}
+
+		/** The update index the new table gets: one past the newest table's. */
+		public long updateIndex() {
+			return this.base.maxUpdateIndex() + 1;
+		}
+
+		/**
+		 * Writes the new table ({@code min = max = }{@link #updateIndex()}).
+		 * @return whether it holds any record (an empty table is not added, as in git)
+		 */
+		public boolean write(TableContent content) throws IOException {
+			this.table = writeTable(updateIndex(), updateIndex(), content);
+			return this.table != null;
+		}
+
+		/**
+		 * Appends the written table to {@code tables.list}, releases the lock, reloads, and compacts
+		 * geometrically (a compaction that cannot lock is skipped: the write already succeeded).
+		 */
+		public void commit() throws IOException {
+			if (this.table != null) {
+				List<String> names = new ArrayList<>(this.base.names());
+				names.add(this.table);
+				writeList(this.lock, names);
+				this.table = null;
+			}
+			else {
+				this.lock.rollback();
+			}
+			close();
+			if (ReftableStack.this.options.autoCompact()) {
+				autoCompact();
+			}
+		}
+
+		@Override
+		public void close() {
+			if (this.closed) {
+				return;
+			}
+			this.closed = true;
+			if (this.table != null) {
+				try {
+					Files.deleteIfExists(ReftableStack.this.dir.resolve(this.table));
+				}
+				catch (IOException ex) {
+					// an unlisted table is removed by the next full compaction
+				}
+				this.table = null;
+			}
+			this.lock.rollback();
+			this.base.close();
+		}
+
+	}
+
+	/**
+	 * The tables listed at one moment, oldest first. Holds them open until closed.
+	 */
+	public static final class Snapshot implements Closeable {
+
+		final List<Table> tables;
+
+		private final AtomicInteger references = new AtomicInteger(1);
+
+		Snapshot(List<Table> tables) {
+			this.tables = List.copyOf(tables);
+		}
+
+		Snapshot retain() {
+			this.references.incrementAndGet();
+			return this;
+		}
+
+		/** The table readers, oldest first. */
+		public List<ReftableReader> readers() {
+			List<ReftableReader> readers = new ArrayList<>(this.tables.size());
+			for (Table table : this.tables) {
+				readers.add(table.reader);
+			}
+			return readers;
+		}
+
+		/** The table file names, oldest first. */
+		public List<String> names() {
+			List<String> names = new ArrayList<>(this.tables.size());
+			for (Table table : this.tables) {
+				names.add(table.name);
+			}
+			return names;
+		}
+
+		/** The newest table's max update index, 0 for an empty stack. */
+		public long maxUpdateIndex() {
+			return this.tables.isEmpty() ? 0 : this.tables.get(this.tables.size() - 1).reader.maxUpdateIndex();
+		}
+
+		@Override
+		public void close() {
+			if (this.references.decrementAndGet() == 0) {
+				this.tables.forEach(Table::release);
+			}
+		}
+
+	}
+
+	/** One open table, shared by the snapshots that list it. */
+	static final class Table {
+
+		final String name;
+
+		final ReftableReader reader;
+
+		final long size;
+
+		private final AtomicInteger references = new AtomicInteger(1);
+
+		private Table(String name, ReftableReader reader, long size) {
+			this.name = name;
+			this.reader = reader;
+			this.size = size;
+		}
+
+		static Table open(Path file, String name, HashAlgorithm hash) throws IOException {
+			FileBlockSource source = FileBlockSource.open(file);
+			try {
+				ReftableReader reader = ReftableReader.open(source);
+				if (reader.hashAlgorithm() != hash) {
+					throw new CorruptRefStoreException(file, -1, "table uses " + reader.hashAlgorithm().configName()
+							+ " but the repository uses " + hash.configName());
+				}
+				return new Table(name, reader, source.size());
+			}
+			catch (IOException | RuntimeException ex) {
+				source.close();
+				throw ex;
+			}
+		}
+
+		void retain() {
+			this.references.incrementAndGet();
+		}
+
+		void release() {
+			if (this.references.decrementAndGet() == 0) {
+				try {
+					this.reader.close();
+				}
+				catch (IOException ex) {
+					// read-only mapping: nothing is lost
+				}
+			}
+		}
+
+	}
+
+}

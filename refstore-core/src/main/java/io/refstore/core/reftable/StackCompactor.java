@@ -1,0 +1,245 @@
+package io.refstore.core.reftable;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.refstore.core.io.LockFailedException;
+import io.refstore.core.io.LockFile;
+
+/**
+ * Compaction of a {@link ReftableStack}, as git does it.
+ * <ol>
+ * <li>Lock {@code tables.list}; check the planned tables are still listed.</li>
+ * <li>Lock each table ({@code <table>.lock}), newest first; a table another process holds ends the run
+ * (automatic compaction then merges only the newer tables it got, if at least two).</li>
+ * <li>Release {@code tables.list.lock}, so writers can append while the merge runs.</li>
+ * <li>Merge the locked tables into a new one spanning their update indices; tombstones are dropped only
+ * when the oldest table of the stack is included (nothing older can be hidden by them).</li>
+ * <li>Lock {@code tables.list} again; find the merged tables as a contiguous run in the current list.</li>
+ * <li>Replace the run by the new table (or by nothing if every record cancelled out).</li>
+ * <li>Reload, then delete the merged tables and release their locks.</li>
+ * </ol>
+ * No ref or log record is lost at any step: until step 6 the old tables are listed; after it the new one is.
+ */
+final class StackCompactor {
+
+	private static final Pattern TABLE_NAME = Pattern.compile("0x([0-9a-f]{12})-0x([0-9a-f]{12})-[0-9a-f]{8}\\.ref");
+
+	private final ReftableStack stack;
+
+	StackCompactor(ReftableStack stack) {
+		this.stack = stack;
+	}
+
+	/** Merges the run of tables git's geometric policy picks; silently does less if tables are locked. */
+	void autoCompact() throws IOException {
+		List<Long> sizes = new ArrayList<>();
+		List<String> names;
+		try (ReftableStack.Snapshot snapshot = this.stack.snapshot()) {
+			names = snapshot.names();
+			for (ReftableStack.Table table : snapshot.tables) {
+				int version = table.reader.version();
+				sizes.add(table.size - ReftableConstants.footerSize(version) - (ReftableConstants.headerSize(version) - 1));
+			}
+		}
+		int[] segment = geometricSegment(sizes, this.stack.options().geometricFactor());
+		if (segment != null) {
+			compact(names.subList(segment[0], segment[1]), true);
+		}
+	}
+
+	/**
+	 * git's choice of tables to merge: {@code [start, end)}, or {@code null} when the sizes already form a
+	 * geometric sequence.
+	 */
+	static int[] geometricSegment(List<Long> sizes, int factor) {
+		int n = sizes.size();
+		if (n < 2) {
+			return null;
+		}
+		int end = -1;
+		long total = 0;
+		int i = n - 1;
+		for (; i > 0; i--) {
+			if (sizes.get(i - 1) < factor * sizes.get(i)) {
+				end = i + 1;
+				total = sizes.get(i);
+				break;
+			}
+		}
+		if (end < 0) {
+			return null;
+		}
+		int start = end - 1;
+		for (; i > 0; i--) {
+			long previous = total;
+			total += sizes.get(i - 1);
+			if (sizes.get(i - 1) < factor * previous) {
+				start = i - 1;
+			}
+		}
+		return (end - start >= 2) ? new int[] { start, end } : null;
+	}
+
+	/** Merges the whole stack into one table, then removes unlisted leftovers; fails on a held lock. */
+	void compactAll() throws IOException {
+		List<String> names;
+		try (ReftableStack.Snapshot snapshot = this.stack.snapshot()) {
+			names = snapshot.names();
+		}
+		if (names.size() >= 2) {
+			compact(names, false);
+		}
+		clean();
+	}
+
+	private void compact(List<String> planned, boolean bestEffort) throws IOException {
+		List<LockFile> tableLocks = new ArrayList<>();
+		List<String> run;
+		boolean keepTombstones;
+		try {
+			try (LockFile listLock = lockList(bestEffort)) {
+				if (listLock == null) {
+					return;
+				}
+				this.stack.reload();
+				List<String> current = currentNames();
+				if (Collections.indexOfSubList(current, planned) < 0) {
+					return;
+				}
+				run = lockTables(planned, tableLocks, bestEffort);
+				if (run.size() < 2) {
+					return;
+				}
+				// tombstones may only go when nothing older remains for them to hide
+				keepTombstones = !current.get(0).equals(run.get(0));
+			}
+			String merged = merge(run, keepTombstones);
+			try (LockFile listLock = LockFile.acquire(this.stack.dir().resolve(ReftableStack.TABLES_LIST),
+					this.stack.options().lockTimeout())) {
+				List<String> names = this.stack.readList();
+				int at = Collections.indexOfSubList(names, run);
+				if (at < 0) {
+					if (merged != null) {
+						Files.deleteIfExists(this.stack.dir().resolve(merged));
+					}
+					return;
+				}
+				List<String> next = new ArrayList<>(names.subList(0, at));
+				if (merged != null) {
+					next.add(merged);
+				}
+				next.addAll(names.subList(at + run.size(), names.size()));
+				this.stack.writeList(listLock, next);
+			}
+			this.stack.reload();
+			for (String name : run) {
+				Files.deleteIfExists(this.stack.dir().resolve(name));
+			}
+		}
+		finally {
+			tableLocks.forEach(LockFile::rollback);
+		}
+	}
+
+	private List<String> currentNames() throws IOException {
+		try (ReftableStack.Snapshot snapshot = this.stack.snapshot()) {
+			return snapshot.names();
+		}
+	}
+
+	private LockFile lockList(boolean bestEffort) throws IOException {
+		try {
+			return LockFile.acquire(this.stack.dir().resolve(ReftableStack.TABLES_LIST), this.stack.options().lockTimeout());
+		}
+		catch (LockFailedException ex) {
+			if (bestEffort) {
+				return null;
+			}
+			throw ex;
+		}
+	}
+
+	/** Locks tables newest first; returns the contiguous run of newest tables it locked. */
+	private List<String> lockTables(List<String> planned, List<LockFile> locks, boolean bestEffort) throws IOException {
+		int first = planned.size();
+		for (int i = planned.size() - 1; i >= 0; i--) {
+			try {
+				locks.add(LockFile.acquire(this.stack.dir().resolve(planned.get(i)), Duration.ZERO));
+				first = i;
+			}
+			catch (LockFailedException ex) {
+				if (!bestEffort) {
+					throw new IOException("unable to compact stack: data is locked (" + ex.lockFile() + ")", ex);
+				}
+				break;
+			}
+		}
+		return planned.subList(first, planned.size());
+	}
+
+	/** Writes the merge of {@code run} as a new table; {@code null} if nothing survived. */
+	private String merge(List<String> run, boolean keepTombstones) throws IOException {
+		try (ReftableStack.Snapshot snapshot = this.stack.snapshot()) {
+			List<ReftableReader> readers = new ArrayList<>();
+			for (ReftableStack.Table table : snapshot.tables) {
+				if (run.contains(table.name)) {
+					readers.add(table.reader);
+				}
+			}
+			MergedTable merged = new MergedTable(readers);
+			long min = readers.get(0).minUpdateIndex();
+			long max = readers.get(readers.size() - 1).maxUpdateIndex();
+			return this.stack.writeTable(min, max, (writer) -> {
+				boolean any = false;
+				try (RecordCursor<RefRecord> refs = merged.allRefs(keepTombstones)) {
+					while (refs.next()) {
+						writer.addRef(refs.record());
+						any = true;
+					}
+				}
+				try (RecordCursor<LogRecord> logs = merged.allLogs(keepTombstones)) {
+					while (logs.next()) {
+						writer.addLog(logs.record());
+						any = true;
+					}
+				}
+				return any;
+			});
+		}
+	}
+
+	/** Deletes {@code *.ref} files that are not listed and are older than the stack's newest table. */
+	private void clean() throws IOException {
+		try (LockFile listLock = LockFile.acquire(this.stack.dir().resolve(ReftableStack.TABLES_LIST),
+				this.stack.options().lockTimeout())) {
+			List<String> listed = this.stack.readList();
+			long max = 0;
+			for (String name : listed) {
+				Matcher matcher = TABLE_NAME.matcher(name);
+				if (matcher.matches()) {
+					max = Math.max(max, Long.parseLong(matcher.group(2), 16));
+				}
+			}
+			try (DirectoryStream<Path> entries = Files.newDirectoryStream(this.stack.dir(), "*.ref")) {
+				for (Path entry : entries) {
+					String name = entry.getFileName().toString();
+					Matcher matcher = TABLE_NAME.matcher(name);
+					if (!listed.contains(name) && matcher.matches() && Long.parseLong(matcher.group(2), 16) <= max
+							&& !Files.exists(entry.resolveSibling(name + ".lock"))) {
+						Files.deleteIfExists(entry);
+					}
+				}
+			}
+		}
+	}
+
+}

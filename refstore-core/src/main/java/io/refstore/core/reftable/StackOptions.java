@@ -1,0 +1,31 @@
+package io.refstore.core.reftable;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How a {@link ReftableStack} writes.
+ *
+ * @param lockTimeout how long to wait for {@code tables.list.lock} ({@code reftable.lockTimeout}, git's
+ * default 100 ms; {@code null} waits forever)
+ * @param geometricFactor the factor of the auto-compaction policy ({@code reftable.geometricFactor}, default 2)
+ * @param autoCompact whether each addition is followed by geometric compaction (git's default: yes)
+ * @param fsync whether tables and the list reach the disk before they are renamed into place
+ * @param writeOptions the layout of new tables (block size, restart interval, object index)
+ */
+public record StackOptions(Duration lockTimeout, int geometricFactor, boolean autoCompact, boolean fsync,
+		WriteOptions writeOptions) {
+
+	public StackOptions {
+		Objects.requireNonNull(writeOptions, "writeOptions");
+		if (geometricFactor < 2 || geometricFactor > 255) {
+			throw new IllegalArgumentException("geometricFactor must be 2..255, was " + geometricFactor);
+		}
+	}
+
+	/** git's defaults for a repository of {@code writeOptions.hash()}. */
+	public static StackOptions defaults(WriteOptions writeOptions) {
+		return new StackOptions(Duration.ofMillis(100), 2, true, false, writeOptions);
+	}
+
+}

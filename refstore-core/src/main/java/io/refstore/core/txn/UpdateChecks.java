@@ -1,0 +1,207 @@
+package io.refstore.core.txn;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+
+import io.refstore.core.objects.ObjectDatabase;
+import io.refstore.core.objects.ObjectDatabase.ObjectType;
+import io.refstore.core.ref.ObjectId;
+import io.refstore.core.ref.Ref;
+import io.refstore.core.ref.RefName;
+import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.SymbolicRef;
+
+/**
+ * The checks of a transaction that do not depend on the storage format, with git's messages: names,
+ * duplicates, symbolic refs followed, expected old values, conflicts inside the transaction, and new
+ * objects. Both backends call these, so a transaction is judged the same in either format.
+ */
+public final class UpdateChecks {
+
+	/** Reads one ref without following symbolic refs; {@code null} if it does not exist (or is broken). */
+	@FunctionalInterface
+	public interface RefReader {
+
+		Ref read(String name) throws IOException;
+
+	}
+
+	private UpdateChecks() {
+	}
+
+	/** Bytewise order of UTF-8 names: git's order. */
+	public static int compareNames(String a, String b) {
+		// UTF-8 byte order is code point order; UTF-16 unit order agrees with it except that a supplementary
+		// code point (a surrogate pair) sorts after U+E000..U+FFFF: compare units, fixing up that one case,
+		// without encoding either string
+		int length = Math.min(a.length(), b.length());
+		for (int i = 0; i < length; i++) {
+			char x = a.charAt(i);
+			char y = b.charAt(i);
+			if (x != y) {
+				boolean xs = Character.isSurrogate(x);
+				boolean ys = Character.isSurrogate(y);
+				return (xs == ys) ? x - y : (xs ? 1 : -1);
+			}
+		}
+		return a.length() - b.length();
+	}
+
+	/**
+	 * Plans a transaction: rejects bad names and duplicates, follows symbolic refs of dereferencing updates,
+	 * and adds {@code HEAD}'s log to the update of the branch it points at.
+	 * @param updates the submitted updates
+	 * @param reader reads current values (without locks: the backends re-read under their locks)
+	 * @param outcome collects rejections; on the first one, planning stops
+	 * @return the planned updates by changed ref name, in git's name order (empty if rejected)
+	 */
+	public static TreeMap<String, PlannedUpdate> plan(List<RefUpdate> updates, RefReader reader, Outcome outcome)
+			throws IOException {
+		TreeMap<String, PlannedUpdate> planned = new TreeMap<>(UpdateChecks::compareNames);
+		List<RefUpdate> sorted = new ArrayList<>(updates);
+		sorted.sort(Comparator.comparing(RefUpdate::name, UpdateChecks::compareNames));
+		for (int i = 0; i < sorted.size(); i++) {
+			RefUpdate update = sorted.get(i);
+			if (i > 0 && sorted.get(i - 1).name().equals(update.name())) {
+				outcome.reject(update, Rejection.DUPLICATE_UPDATE,
+						"multiple updates for ref '" + update.name() + "' not allowed");
+				return planned;
+			}
+			if (!nameAllowed(update)) {
+				outcome.reject(update, Rejection.INVALID_NAME,
+						"refusing to update ref with bad name '" + RefName.printable(update.name()) + "'");
+				return planned;
+			}
+		}
+		for (RefUpdate update : sorted) {
+			String target = update.name();
+			String via = null;
+			if (!update.noDeref()) {
+				Ref ref = reader.read(update.name());
+				int depth = 0;
+				while (ref instanceof SymbolicRef symbolic && depth++ < RefStore.MAX_SYMREF_DEPTH) {
+					via = update.name();
+					target = symbolic.target();
+					ref = reader.read(target);
+				}
+			}
+			if (planned.containsKey(target)) {
+				outcome.reject(update, Rejection.DUPLICATE_UPDATE, (via != null)
+						? "multiple updates for '" + target + "' (including one via symref '" + via + "') are not allowed"
+						: "multiple updates for ref '" + target + "' not allowed");
+				return planned;
+			}
+			PlannedUpdate item = new PlannedUpdate(update, target);
+			if (via != null) {
+				item.logOnly().add(via);
+			}
+			planned.put(target, item);
+		}
+		Ref head = reader.read("HEAD");
+		if (head instanceof SymbolicRef symbolicHead) {
+			PlannedUpdate item = planned.get(symbolicHead.target());
+			// git logs HEAD when its branch moves, not when the branch is turned into a symbolic ref
+			if (item != null && !item.logOnly().contains("HEAD") && item.update().type() != RefUpdate.Type.SYMREF) {
+				if (planned.containsKey("HEAD")) {
+					outcome.reject(item.update(), Rejection.DUPLICATE_UPDATE, "multiple updates for 'HEAD' (including"
+							+ " one via its referent '" + symbolicHead.target() + "') are not allowed");
+					return planned;
+				}
+				item.logOnly().add("HEAD");
+			}
+		}
+		return planned;
+	}
+
+	private static boolean nameAllowed(RefUpdate update) {
+		if (update.isDelete() || update.type() == RefUpdate.Type.VERIFY) {
+			// git checks only safety here: a valid one-level name such as "foo" is still refused
+			return RefName.isSafe(update.name());
+		}
+		return RefName.isValid(update.name(), true);
+	}
+
+	/**
+	 * Checks the expected old value against the value read under the lock.
+	 * @return {@code true} if it holds; otherwise the rejection is recorded in {@code outcome}
+	 */
+	public static boolean checkExpected(PlannedUpdate item, ObjectId zero, Outcome outcome) {
+		RefUpdate update = item.update();
+		ObjectId expected = update.expectedOld();
+		if (update.type() == RefUpdate.Type.VERIFY && expected == null) {
+			expected = zero;
+		}
+		if (expected == null) {
+			return true;
+		}
+		String lock = "cannot lock ref '" + item.name() + "': ";
+		// a symbolic ref changed without dereferencing is judged by what it resolves to; dangling means missing
+		ObjectId actual = item.resolvedOld();
+		if (expected.isZero() && actual != null) {
+			outcome.reject(update, Rejection.CREATE_EXISTS, lock + "reference already exists");
+			return false;
+		}
+		if (!expected.isZero() && actual == null) {
+			outcome.reject(update, Rejection.NONEXISTENT_REF, lock + "unable to resolve reference '" + item.name() + "'");
+			return false;
+		}
+		if (!expected.isZero() && !expected.equals(actual)) {
+			outcome.reject(update, Rejection.INCORRECT_OLD_VALUE,
+					lock + "is at " + actual.name() + " but expected " + expected.name());
+			return false;
+		}
+		return true;
+	}
+
+	/**
+	 * A conflict of a new ref with another ref of the same transaction ({@code a} and {@code a/b}), as git
+	 * words it, or {@code null}. Looks only at the name's parents and at the names right after it in
+	 * {@code names}' order, so a transaction of a million creates is not quadratic.
+	 * @param names the transaction's ref names, in git's order (as {@link #plan} returns them)
+	 */
+	public static String conflictInTransaction(String name, NavigableMap<String, ?> names) {
+		for (int slash = name.indexOf('/'); slash > 0; slash = name.indexOf('/', slash + 1)) {
+			String parent = name.substring(0, slash);
+			if (names.containsKey(parent)) {
+				return "cannot process '" + parent + "' and '" + name + "' at the same time";
+			}
+		}
+		String child = names.ceilingKey(name + "/");
+		if (child != null && child.startsWith(name + "/")) {
+			return "cannot process '" + name + "' and '" + child + "' at the same time";
+		}
+		return null;
+	}
+
+	/** Whether git treats {@code name} as a branch, which only commits may be written to: HEAD too. */
+	private static boolean isBranch(String name) {
+		return name.equals("HEAD") || name.startsWith("refs/heads/");
+	}
+
+	/**
+	 * Checks that a new value names an existing object, and a commit for a branch, as git does before
+	 * writing a ref.
+	 * @return {@code true} if it passes; otherwise the rejection is recorded in {@code outcome}
+	 */
+	public static boolean checkObject(PlannedUpdate item, ObjectDatabase objects, Outcome outcome) throws IOException {
+		ObjectId id = item.update().newId();
+		ObjectType type = objects.type(id);
+		String prefix = "cannot update ref '" + item.name() + "': ";
+		if (type == null) {
+			outcome.reject(item.update(), Rejection.MISSING_OBJECT,
+					prefix + "trying to write ref '" + item.name() + "' with nonexistent object " + id.name());
+			return false;
+		}
+		if (type != ObjectType.COMMIT && isBranch(item.name())) {
+			outcome.reject(item.update(), Rejection.MISSING_OBJECT,
+					prefix + "trying to write non-commit object " + id.name() + " to branch '" + item.name() + "'");
+			return false;
+		}
+		return true;
+	}
+
+}

@@ -1,0 +1,200 @@
+package io.refstore.core.cli;
+
+import static io.refstore.core.cli.CliHarness.assertFails;
+import static io.refstore.core.cli.CliHarness.assertSameOutput;
+import static io.refstore.core.cli.CliHarness.refstore;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import io.refstore.core.testing.GitCli;
+import io.refstore.core.testing.TempRepo;
+
+/**
+ * {@code refstore for-each-ref} against {@code git for-each-ref}: every supported atom, pattern kind and option,
+ * same bytes and exit codes. {@code --start-after} is newer than the git on this machine, so it is checked
+ * against refstore's own full listing.
+ */
+class ForEachRefIT {
+
+	@TempDir
+	static Path temp;
+
+	private static TempRepo rich;
+
+	private static TempRepo globs;
+
+	@BeforeAll
+	static void makeRepositories() {
+		rich = CliFixtures.rich(temp.resolve("rich"));
+		globs = TempRepo.init(CliHarness.GIT, temp.resolve("globs"));
+		String commit = globs.commit("c", null);
+		StringBuilder stdin = new StringBuilder();
+		for (String name : List.of("a", "ab", "abc", "a-b", "a.b", "b/x", "b/a/c", "b/b/c/d", "x{y}", "x@y",
+				"x+y", "\u00e9x", "\u00e8x", "A", "_u", "d/e/f/g", "d/f", "v1.0", "v1.10", "v2.0-rc1")) {
+			stdin.append("create refs/heads/").append(name).append(' ').append(commit).append('\n');
+		}
+		globs.run(CliHarness.bytes(stdin.toString()), "update-ref", "--stdin").requireOk();
+	}
+
+	static Stream<String> formats() {
+		return Stream.of(FormatTemplate.DEFAULT, "%(refname)", "%(refname:short)", "%(objectname)",
+				"%(objectname:short)", "%(objectname:short=12) %(objectname:short=1)", "%(objecttype)",
+				"%(*objectname) %(*objecttype)", "%(*objectname:short)", "[%(symref)] [%(symref:short)]",
+				"%(refname:lstrip=1)|%(refname:lstrip=2)|%(refname:lstrip=-1)|%(refname:lstrip=-2)|%(refname:lstrip=9)",
+				"%(refname:strip=2)|%(refname:rstrip=1)|%(refname:rstrip=-1)|%(refname:rstrip=-2)|%(refname:rstrip=9)",
+				"%(symref:lstrip=-1)|%(symref:rstrip=1)", "%%%41%zz%(refname)%", "%00%0a%09%", "", "x)%(refname))",
+				"%(objectname) %(objecttype) %(refname) %(refname:short) %(symref) %(*objectname) %(*objecttype)");
+	}
+
+	@ParameterizedTest(name = "--format={0}")
+	@MethodSource("formats")
+	void formatsAsGitDoes(String format) {
+		assertSameOutput(rich.dir(), "for-each-ref", "--format=" + format);
+	}
+
+	static Stream<String> richPatterns() {
+		return Stream.of("refs/tags", "refs/tags/", "refs/ta", "refs/tags/t*", "refs/*/t1", "refs/**/main",
+				"refs/remotes", "refs/heads/a", "refs/heads/a/", "refs/heads/\u00fcber", "refs/heads/*", "refs/heads/**",
+				"refs/tags/[a-l]*", "refs", "refs/", "main", "*", "**", "refs/heads refs/tags", "refs/tags refs/heads",
+				"refs/custom refs/remotes/origin/H*", "refs/tags/t* refs/tags/tt", "refs/heads/dangling",
+				"refs/heads/chain");
+	}
+
+	@ParameterizedTest(name = "patterns {0}")
+	@MethodSource("richPatterns")
+	void matchesPatternsAsGitDoes(String patterns) {
+		assertSameOutput(rich.dir(), args("for-each-ref", patterns));
+		assertSameOutput(rich.dir(), args("for-each-ref --format=%(refname)", patterns));
+	}
+
+	static Stream<String> globPatterns() {
+		return Stream.of("refs/heads/a*", "refs/heads/a?", "refs/heads/a?*", "refs/heads/[ab]*", "refs/heads/[!a]*",
+				"refs/heads/[^a]*", "refs/heads/[a-b]", "refs/heads/[[:upper:]]", "refs/heads/[[:punct:]]*",
+				"refs/heads/[[:alpha:][:digit:]]", "refs/heads/\\[x]", "refs/heads/x\\*y", "refs/heads/x\\?y",
+				"refs/heads/x\\\\y", "refs/heads/x[*]y", "refs/heads/b/*", "refs/heads/b/**", "refs/heads/b/**/c",
+				"refs/heads/**/c", "refs/heads/**/d", "refs/**/a", "refs/heads/*/*", "refs/heads/*/*/*",
+				"refs/heads/[\u00e9]x", "refs/heads/?x", "refs/heads/??x", "refs/heads/*x", "refs/heads/d/**/g",
+				"refs/heads/v1.*", "refs/heads/v[12].[0-9]", "refs/heads/[", "refs/heads/[]", "refs/heads/[!]",
+				"refs/heads/[[:bogus:]]", "refs/heads/a**", "refs/heads/**b", "refs/heads/***", "**/c", "refs/heads/a\\");
+	}
+
+	@ParameterizedTest(name = "glob {0}")
+	@MethodSource("globPatterns")
+	void matchesGlobsAsGitDoes(String pattern) {
+		assertSameOutput(globs.dir(), "for-each-ref", "--format=%(refname)", pattern);
+	}
+
+	static Stream<Arguments> options() {
+		return Stream.of(Arguments.of("--count=2"), Arguments.of("--count=0"), Arguments.of("--count=100"),
+				Arguments.of("--count=3 refs/tags"), Arguments.of("--sort=refname"), Arguments.of("--sort=-refname"),
+				Arguments.of("--sort=-refname --count=3"), Arguments.of("--sort=-refname refs/heads"),
+				Arguments.of("--sort=refname --sort=-refname"), Arguments.of("--sort=-refname --sort=refname"),
+				Arguments.of("--count 2 --format %(refname)"), Arguments.of("--count=-1"), Arguments.of("--count=x"),
+				Arguments.of("--format=%(refname"), Arguments.of("--format=%(bogus)"), Arguments.of("--bogus"),
+				Arguments.of("--format"));
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("options")
+	void optionsBehaveAsInGit(String options) {
+		assertSameOutput(rich.dir(), args("for-each-ref", options));
+	}
+
+	@Test
+	void errorsNameTheCulprit() {
+		assertFails(refstore(rich.dir(), "for-each-ref", "--format=%(bogus)"), 128, "fatal: unknown field name: bogus");
+		assertFails(refstore(rich.dir(), "for-each-ref", "--format=x%(refname"), 129,
+				"error: malformed format string %(refname", "usage: refstore for-each-ref");
+		assertFails(refstore(rich.dir(), "for-each-ref", "--count=-1"), 129, "invalid --count argument: `-1'");
+		assertFails(refstore(rich.dir(), "for-each-ref", "--sort=objectname"), 128, "unsupported sort key: objectname");
+	}
+
+	@Test
+	void startAfterListsTheRefsAfterTheMarker() {
+		List<String> all = lines(refstore(rich.dir(), "for-each-ref", "--format=%(refname)"));
+		assertThat(all).hasSizeGreaterThan(20);
+		for (int i = 0; i < all.size(); i++) {
+			List<String> after = lines(
+					refstore(rich.dir(), "for-each-ref", "--format=%(refname)", "--start-after=" + all.get(i)));
+			assertThat(after).as("after " + all.get(i)).isEqualTo(all.subList(i + 1, all.size()));
+		}
+	}
+
+	@Test
+	void startAfterMarkerNeedNotExist() {
+		List<String> all = lines(refstore(rich.dir(), "for-each-ref", "--format=%(refname)"));
+		List<String> after = lines(refstore(rich.dir(), "for-each-ref", "--format=%(refname)",
+				"--start-after=refs/heads/a.b~"));
+		assertThat(after).isEqualTo(all.subList(all.indexOf("refs/heads/a/b"), all.size()));
+		assertThat(lines(refstore(rich.dir(), "for-each-ref", "--start-after=refs/zzz"))).isEmpty();
+		assertThat(lines(refstore(rich.dir(), "for-each-ref", "--format=%(refname)", "--start-after=")))
+			.isEqualTo(all);
+	}
+
+	@Test
+	void startAfterPagesThroughEveryRefExactlyOnce() {
+		GitCli.Result full = refstore(rich.dir(), "for-each-ref");
+		StringBuilder paged = new StringBuilder();
+		String marker = "";
+		for (int pages = 0; pages < 100; pages++) {
+			String page = refstore(rich.dir(), "for-each-ref", "--count=4", "--start-after=" + marker).stdout();
+			if (page.isEmpty()) {
+				break;
+			}
+			paged.append(page);
+			List<String> lines = page.lines().toList();
+			String last = lines.get(lines.size() - 1);
+			marker = last.substring(last.indexOf('\t') + 1);
+		}
+		assertThat(paged.toString()).isEqualTo(full.stdout());
+	}
+
+	@Test
+	void startAfterRefusesPatternsAndCustomSorting() {
+		assertFails(refstore(rich.dir(), "for-each-ref", "--start-after=refs/heads/a", "refs/heads"), 128,
+				"fatal: cannot use --start-after with patterns");
+		assertFails(refstore(rich.dir(), "for-each-ref", "--start-after=refs/heads/a", "--sort=-refname"), 128,
+				"fatal: cannot use --start-after with custom sort options");
+		assertThat(refstore(rich.dir(), "for-each-ref", "--start-after=refs/heads/a", "--sort=refname").exitCode())
+			.isZero();
+	}
+
+	@Test
+	void missingObjectIsFatalOnlyWhenAnAtomNeedsIt() throws Exception {
+		Path dir = temp.resolve("missing");
+		TempRepo repo = CliFixtures.simple(dir);
+		java.nio.file.Files.writeString(repo.gitDir().resolve("refs/heads/missing"),
+				"1234567890123456789012345678901234567890\n");
+		assertSameOutput(dir, "for-each-ref", "--format=%(refname) %(objectname)");
+		// git computes every value before printing any; refstore streams, so it may print the refs before the
+		// damaged one: only the exit code and the message are git's
+		assertThat(CliHarness.git(dir, new byte[0], "for-each-ref").exitCode()).isEqualTo(128);
+		assertFails(refstore(dir, "for-each-ref"), 128,
+				"fatal: missing object 1234567890123456789012345678901234567890 for refs/heads/missing");
+	}
+
+	private static List<String> lines(GitCli.Result result) {
+		assertThat(result.exitCode()).as(result.stderr()).isZero();
+		return new ArrayList<>(result.stdout().lines().toList());
+	}
+
+	private static String[] args(String command, String rest) {
+		List<String> args = new ArrayList<>(List.of(command.split(" ")));
+		if (!rest.isEmpty()) {
+			args.addAll(List.of(rest.split(" ")));
+		}
+		return args.toArray(String[]::new);
+	}
+
+}

@@ -1,0 +1,141 @@
+package io.refstore.core.files;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+
+import io.refstore.core.ref.CorruptRefStoreException;
+import io.refstore.core.ref.RefQuery;
+import io.refstore.core.ref.RefStoreContractTest;
+import io.refstore.core.testing.GitCli;
+import io.refstore.core.testing.TempRepo;
+import io.refstore.core.txn.RefUpdate;
+import io.refstore.core.txn.Rejection;
+import io.refstore.core.txn.TransactionResult;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The RefStore contract on the files backend, plus what only the files backend has: loose files,
+ * {@code packed-refs}, lock files and directories.
+ */
+class FilesRefStoreIT extends RefStoreContractTest {
+
+	@Override
+	protected TempRepo newRepo(Path dir) {
+		return TempRepo.init(GitCli.system(), dir);
+	}
+
+	private Path gitDir() {
+		return this.repo.gitDir();
+	}
+
+	@Test
+	void looseRefHidesThePackedValue() throws IOException {
+		this.repo.git("update-ref", "refs/heads/x", this.commits.get(1));
+		this.repo.git("pack-refs", "--all");
+		Files.writeString(gitDir().resolve("refs/heads/x"), this.commits.get(2) + "\n");
+		assertThat(this.store.exactRef("refs/heads/x").orElseThrow()).extracting("id").isEqualTo(id(2));
+		assertThat(names(RefQuery.ALL)).containsExactly("refs/heads/x");
+	}
+
+	@Test
+	void staleLockIsRefusedAndChangesNothing() throws IOException {
+		this.repo.git("update-ref", "refs/heads/x", this.commits.get(1));
+		Files.writeString(gitDir().resolve("refs/heads/x.lock"), "");
+		TransactionResult result = apply(RefUpdate.update("refs/heads/x", id(2), null));
+		assertThat(result.committed()).isFalse();
+		assertThat(result.firstRejection().orElseThrow().rejection()).isEqualTo(Rejection.LOCK_FAILURE);
+		assertThat(result.firstRejection().orElseThrow().message()).contains("refs/heads/x.lock");
+		assertThat(this.repo.git("rev-parse", "refs/heads/x").trim()).isEqualTo(this.commits.get(1));
+		assertThat(gitDir().resolve("refs/heads/x.lock")).exists();
+	}
+
+	@Test
+	void deletingTheLastPackedRefLeavesAHeaderOnlyFile() throws IOException {
+		this.repo.git("update-ref", "refs/heads/x", this.commits.get(1));
+		this.repo.git("pack-refs", "--all");
+		assertThat(apply(RefUpdate.delete("refs/heads/x", id(1))).committed()).isTrue();
+		assertThat(Files.readString(gitDir().resolve("packed-refs")))
+			.isEqualTo("# pack-refs with: peeled fully-peeled sorted \n");
+		assertThat(gitDir().resolve("refs/heads/x")).doesNotExist();
+	}
+
+	@Test
+	void deletionRemovesEmptyParentsButKeepsTheTopLevels() throws IOException {
+		this.repo.git("update-ref", "refs/heads/d1/d2/d3", this.commits.get(1));
+		this.repo.git("update-ref", "refs/custom/x", this.commits.get(1));
+		assertThat(apply(RefUpdate.delete("refs/heads/d1/d2/d3", null), RefUpdate.delete("refs/custom/x", null))
+			.committed()).isTrue();
+		assertThat(gitDir().resolve("refs/heads/d1")).doesNotExist();
+		assertThat(gitDir().resolve("refs/heads")).isDirectory();
+		assertThat(gitDir().resolve("refs/custom")).isDirectory();
+		assertThat(gitDir().resolve("logs/refs/heads")).isDirectory();
+		assertThat(gitDir().resolve("logs/refs/heads/d1")).doesNotExist();
+	}
+
+	@Test
+	void emptyDirectoriesAtARefPathAreRemovedButNonEmptyOnesConflict() throws IOException {
+		Files.createDirectories(gitDir().resolve("refs/heads/e/f/g"));
+		assertThat(apply(RefUpdate.create("refs/heads/e", id(1))).committed()).isTrue();
+		this.repo.git("update-ref", "refs/heads/n/m", this.commits.get(1));
+		TransactionResult result = apply(RefUpdate.create("refs/heads/n", id(1)));
+		assertThat(result.firstRejection().orElseThrow().rejection()).isEqualTo(Rejection.NAME_CONFLICT);
+		assertThat(result.firstRejection().orElseThrow().message())
+			.isEqualTo("cannot lock ref 'refs/heads/n': 'refs/heads/n/m' exists; cannot create 'refs/heads/n'");
+	}
+
+	@Test
+	void nameConflictsWithPackedRefsAreRejectedAsGitDoes() throws IOException {
+		this.repo.git("update-ref", "refs/heads/p/q", this.commits.get(1));
+		this.repo.git("update-ref", "refs/heads/r", this.commits.get(1));
+		this.repo.git("pack-refs", "--all");
+		assertThat(apply(RefUpdate.create("refs/heads/p", id(2))).firstRejection().orElseThrow().message())
+			.isEqualTo("cannot lock ref 'refs/heads/p': 'refs/heads/p/q' exists; cannot create 'refs/heads/p'");
+		assertThat(apply(RefUpdate.create("refs/heads/r/s", id(2))).firstRejection().orElseThrow().message())
+			.isEqualTo("cannot lock ref 'refs/heads/r/s': 'refs/heads/r' exists; cannot create 'refs/heads/r/s'");
+		assertThat(apply(RefUpdate.delete("refs/heads/r", null), RefUpdate.create("refs/heads/r/s", id(2)))
+			.committed()).isFalse();
+		assertThat(this.repo.git("for-each-ref", "--format=%(refname)")).isEqualTo("refs/heads/p/q\nrefs/heads/r\n");
+	}
+
+	@Test
+	void corruptPackedRefsLineIsReportedWithFileAndLine() throws IOException {
+		Files.writeString(gitDir().resolve("packed-refs"), "# pack-refs with: peeled fully-peeled sorted \n"
+				+ this.commits.get(1) + " refs/heads/a\nnot a ref line\n", StandardCharsets.UTF_8);
+		assertThatThrownBy(() -> names(RefQuery.ALL)).isInstanceOf(CorruptRefStoreException.class)
+			.hasMessageContaining(gitDir().resolve("packed-refs").toString())
+			.hasMessageContaining("line 3");
+	}
+
+
+	@Test
+	void verifyFindsNothingInASoundRepositoryAndNamesEachDamage() throws IOException {
+		this.repo.git("update-ref", "refs/heads/a", this.commits.get(1));
+		this.repo.git("update-ref", "refs/tags/v1", this.tag);
+		this.repo.git("pack-refs", "--all");
+		this.repo.git("update-ref", "refs/heads/b", this.commits.get(2));
+		assertThat(this.store.verify()).isEmpty();
+
+		Files.writeString(gitDir().resolve("refs/heads/.hidden"), this.commits.get(1) + "\n");
+		Files.writeString(gitDir().resolve("refs/heads/broken"), "nonsense\n");
+		Files.writeString(gitDir().resolve("refs/heads/nolf"), this.commits.get(1));
+		Files.writeString(gitDir().resolve("refs/heads/gone"), "1234567890123456789012345678901234567890\n");
+		Files.writeString(gitDir().resolve("packed-refs"), "# pack-refs with: peeled fully-peeled sorted \n"
+				+ this.commits.get(1) + " refs/heads/z\n" + this.commits.get(1) + " refs/heads/y\n" + this.tag
+				+ " refs/tags/v1\n");
+		assertThat(this.store.verify()).extracting((problem) -> problem.format()).containsExactly(
+				"error: refs/heads/.hidden: badRefName: invalid refname format",
+				"error: refs/heads/broken: badRefContent: 'nonsense' is neither an object id nor a symref",
+				"error: refs/heads/gone: badRefOid: points to missing object 1234567890123456789012345678901234567890",
+				"warning: refs/heads/nolf: refMissingNewline: misses LF at the end",
+				"error: packed-refs:3: packedRefUnsorted: 'refs/heads/y' is not sorted after the ref before it",
+				"error: packed-refs:4: badPackedRefPeeled: 'refs/tags/v1' peels to " + this.commits.get(0)
+						+ " but the file has no peeled value");
+	}
+
+}

@@ -1,0 +1,102 @@
+package io.refstore.core.migrate;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/**
+ * The exact state of a directory tree: every directory, and every file with its content, by relative path.
+ * Two equal snapshots mean nothing was created, deleted or changed. Also copies trees for twin repositories.
+ */
+final class DirSnapshot {
+
+	private DirSnapshot() {
+	}
+
+	/**
+	 * Every path below {@code root} (as {@code /}-separated relative names, in sorted order) mapped to
+	 * {@code dir}, or to the file's content in hex, skipping the top-level entries named in {@code skip}.
+	 */
+	static Map<String, String> of(Path root, Set<String> skip) {
+		Map<String, String> state = new TreeMap<>();
+		try (Stream<Path> paths = Files.walk(root)) {
+			paths.filter((path) -> !path.equals(root))
+				.filter((path) -> !skip.contains(root.relativize(path).getName(0).toString()))
+				.forEach((path) -> state.put(name(root, path), describe(path)));
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		return state;
+	}
+
+	/** The number of lines in all files below {@code root} (such as the entries of a {@code logs/} tree). */
+	static long lines(Path root) {
+		try (Stream<Path> paths = Files.walk(root)) {
+			long lines = 0;
+			for (Path file : (Iterable<Path>) paths.filter(Files::isRegularFile)::iterator) {
+				lines += Files.readAllLines(file).size();
+			}
+			return lines;
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	private static String name(Path root, Path path) {
+		return root.relativize(path).toString().replace('\\', '/');
+	}
+
+	private static String describe(Path path) {
+		try {
+			if (Files.isSymbolicLink(path)) {
+				return "link " + Files.readSymbolicLink(path);
+			}
+			if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
+				return "dir";
+			}
+			return HexFormat.of().formatHex(Files.readAllBytes(path));
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/** Copies the tree at {@code from} to {@code to} (which must not exist), keeping modification times. */
+	static void copy(Path from, Path to) {
+		try {
+			Files.walkFileTree(from, new SimpleFileVisitor<>() {
+
+				@Override
+				public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
+					Files.createDirectories(to.resolve(from.relativize(dir)));
+					return FileVisitResult.CONTINUE;
+				}
+
+				@Override
+				public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+					Files.copy(file, to.resolve(from.relativize(file)), StandardCopyOption.COPY_ATTRIBUTES,
+							LinkOption.NOFOLLOW_LINKS);
+					return FileVisitResult.CONTINUE;
+				}
+
+			});
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+}

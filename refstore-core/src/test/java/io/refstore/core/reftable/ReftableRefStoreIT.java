@@ -1,0 +1,71 @@
+package io.refstore.core.reftable;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.refstore.core.ref.RefQuery;
+import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.RefStoreContractTest;
+import io.refstore.core.testing.GitCli;
+import io.refstore.core.testing.TempRepo;
+import io.refstore.core.txn.RefUpdate;
+import io.refstore.core.txn.Rejection;
+import io.refstore.core.txn.TransactionResult;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The RefStore contract on the reftable backend, judged by a git that speaks reftable, plus what only the
+ * stack has: one table per transaction, compaction, the stack's lock.
+ */
+class ReftableRefStoreIT extends RefStoreContractTest {
+
+	@Override
+	protected TempRepo newRepo(Path dir) {
+		return TempRepo.init(GitCli.reftable(), dir, "--ref-format=reftable");
+	}
+
+	private List<String> tables() throws IOException {
+		return Files.readAllLines(this.repo.gitDir().resolve("reftable/tables.list"));
+	}
+
+	@Test
+	void eachTransactionAppendsOneTableAndCompactionKeepsTheStackSmall() throws IOException {
+		for (int i = 0; i < 40; i++) {
+			assertThat(apply(RefUpdate.create("refs/heads/b" + i, id(i % 8))).committed()).isTrue();
+		}
+		assertThat(tables().size()).isLessThanOrEqualTo(8);
+		assertThat(this.repo.git("for-each-ref", "--format=%(refname)").lines()).hasSize(40);
+		assertThat(this.repo.git("refs", "verify", "--strict")).isEmpty();
+		this.store.packRefs(RefStore.PackOptions.DEFAULT);
+		assertThat(tables()).hasSize(1);
+		assertThat(names(RefQuery.prefix("refs/heads/b1"))).hasSize(11);
+		assertThat(this.store.verify()).isEmpty();
+	}
+
+	@Test
+	void heldStackLockIsRefusedAndChangesNothing() throws IOException {
+		Path lock = this.repo.gitDir().resolve("reftable/tables.list.lock");
+		Files.writeString(lock, "");
+		List<String> before = tables();
+		TransactionResult result = apply(RefUpdate.create("refs/heads/x", id(1)));
+		assertThat(result.firstRejection().orElseThrow().rejection()).isEqualTo(Rejection.LOCK_FAILURE);
+		assertThat(tables()).isEqualTo(before);
+		Files.delete(lock);
+	}
+
+	@Test
+	void deletionsWrittenByRefstoreHideRefsOfOlderTablesForGit() throws IOException {
+		this.repo.git("update-ref", "refs/heads/old", this.commits.get(1));
+		this.repo.git("update-ref", "refs/heads/keep", this.commits.get(2));
+		reopen();
+		assertThat(apply(RefUpdate.delete("refs/heads/old", id(1))).committed()).isTrue();
+		assertThat(this.repo.git("for-each-ref", "--format=%(refname)")).isEqualTo("refs/heads/keep\n");
+		assertThat(this.repo.run(new byte[0], "reflog", "exists", "refs/heads/old").exitCode()).isNotZero();
+	}
+
+}

@@ -1,0 +1,70 @@
+package io.refstore.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.PropertySource;
+
+/**
+ * Starts the whole application on a free port and talks to it over a real socket with the JDK's HTTP client.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+class RefstoreApplicationIT {
+
+	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	ConfigurableEnvironment environment;
+
+	@Test
+	void healthEndpointReportsUp() throws IOException, InterruptedException {
+		HttpResponse<String> response = get("/actuator/health");
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.body()).contains("\"status\":\"UP\"");
+		assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+				(type) -> assertThat(type).startsWith("application/vnd.spring-boot.actuator.v3+json"));
+	}
+
+	@Test
+	void endpointsOutsideTheExposedOnesAreNotFound() throws IOException, InterruptedException {
+		assertThat(get("/actuator/env").statusCode()).isEqualTo(404);
+		assertThat(get("/actuator/beans").statusCode()).isEqualTo(404);
+	}
+
+	@Test
+	void isConfiguredByApplicationYml() {
+		assertThat(this.environment.getProperty("spring.application.name")).isEqualTo("refstore");
+		// RANDOM_PORT overrides server.port for the test, so the file's own value is read from its source
+		PropertySource<?> yml = this.environment.getPropertySources()
+			.stream()
+			.filter((source) -> source.getName().contains("application.yml"))
+			.findFirst()
+			.orElseThrow(() -> new AssertionError("application.yml was not loaded"));
+		assertThat(yml.getProperty("server.port")).hasToString("8080");
+		assertThat(this.port).isPositive();
+	}
+
+	private HttpResponse<String> get(String path) throws IOException, InterruptedException {
+		HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
+			.timeout(Duration.ofSeconds(30))
+			.GET()
+			.build();
+		return this.http.send(request, HttpResponse.BodyHandlers.ofString());
+	}
+
+}
