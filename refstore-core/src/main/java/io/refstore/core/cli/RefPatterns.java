@@ -4,6 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 
+import io.refstore.core.ref.Wildmatch;
+
 /**
  * The ref name patterns of {@code show-ref} and {@code for-each-ref}, matched against a cursor's name bytes
  * without allocating.

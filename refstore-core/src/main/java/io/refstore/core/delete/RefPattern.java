@@ -3,10 +3,12 @@ package io.refstore.core.delete;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
+import io.refstore.core.ref.Wildmatch;
+
 /**
  * One pattern as {@code git for-each-ref} matches it: a name matches if the pattern is its prefix ending at a
  * slash ({@code refs/tags} matches {@code refs/tags/v1}, not {@code refs/tagsx}; a pattern ending in a slash
- * matches everything below it) or if the pattern matches the whole name as a {@link Glob}. Both rules apply to
+ * matches everything below it) or if the pattern matches the whole name as a {@link Wildmatch} glob. Both rules apply to
  * every pattern, as in git. Immutable and thread-safe.
  */
 final class RefPattern {
@@ -21,7 +23,7 @@ final class RefPattern {
 		this.text = text;
 		this.pattern = pattern;
 		int literal = 0;
-		while (literal < pattern.length && !Glob.isSpecial(pattern[literal])) {
+		while (literal < pattern.length && !Wildmatch.isSpecial(pattern[literal])) {
 			literal++;
 		}
 		// never cut a multi-byte UTF-8 character in two
@@ -44,7 +46,7 @@ final class RefPattern {
 			throw new InvalidSelectionException(parameter, text, "the pattern is empty");
 		}
 		byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-		String problem = Glob.problem(bytes);
+		String problem = Wildmatch.problem(bytes);
 		if (problem != null) {
 			throw new InvalidSelectionException(parameter, text, problem);
 		}
@@ -77,7 +79,7 @@ final class RefPattern {
 				&& (p.length == length || name[p.length] == '/' || p[p.length - 1] == '/')) {
 			return true;
 		}
-		return Glob.matches(p, name, length);
+		return Wildmatch.matches(p, name, length);
 	}
 
 	@Override

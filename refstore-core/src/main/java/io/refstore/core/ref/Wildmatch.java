@@ -1,4 +1,4 @@
-package io.refstore.core.delete;
+package io.refstore.core.ref;
 
 /**
  * git's {@code wildmatch} with {@code WM_PATHNAME}, the glob semantics of {@code for-each-ref} patterns, on
@@ -12,10 +12,11 @@ package io.refstore.core.delete;
  * a {@code ]} right after the opening bracket (or its negation) is a member.</li>
  * <li>A backslash makes the next byte literal. Comparison is exact and bytewise (no case folding).</li>
  * </ul>
- * Unlike git, which silently matches nothing, a malformed pattern is refused by {@link #problem(byte[])}
- * before it is used. Stateless and thread-safe.
+ * A malformed pattern matches nothing, as in git; callers that take patterns from users can refuse it first
+ * with {@link #problem(byte[])}. The one glob matcher of refstore: {@code for-each-ref} and {@code show-ref} patterns and
+ * mass-deletion selections use it alike. Stateless and thread-safe.
  */
-final class Glob {
+public final class Wildmatch {
 
 	private static final int MATCH = 0;
 
@@ -30,12 +31,22 @@ final class Glob {
 	private static final String[] CLASSES = { "alnum", "alpha", "blank", "cntrl", "digit", "graph", "lower",
 			"print", "punct", "space", "upper", "xdigit" };
 
-	private Glob() {
+	private Wildmatch() {
 	}
 
 	/** Whether {@code b} has a meaning in a glob. */
-	static boolean isSpecial(byte b) {
+	public static boolean isSpecial(byte b) {
 		return b == '*' || b == '?' || b == '[' || b == '\\';
+	}
+
+	/** Whether a pattern contains any glob character (otherwise it can only match literally). */
+	public static boolean hasGlob(byte[] pattern) {
+		for (byte b : pattern) {
+			if (isSpecial(b)) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/**
@@ -43,7 +54,7 @@ final class Glob {
 	 * unknown {@code [:class:]}.
 	 * @return the problem, or {@code null} if the pattern is well formed
 	 */
-	static String problem(byte[] pattern) {
+	public static String problem(byte[] pattern) {
 		for (int i = 0; i < pattern.length; i++) {
 			if (pattern[i] == '\\') {
 				if (++i == pattern.length) {
@@ -63,7 +74,7 @@ final class Glob {
 	}
 
 	/** Whether {@code pattern} matches the whole of {@code text[0 .. length)}. */
-	static boolean matches(byte[] pattern, byte[] text, int length) {
+	public static boolean matches(byte[] pattern, byte[] text, int length) {
 		return match(pattern, 0, text, 0, length) == MATCH;
 	}
 
@@ -83,13 +94,22 @@ final class Glob {
 				}
 			}
 			else if (pc == '[') {
+				// a malformed bracket expression matches nothing, as in git
+				int close = bracketEnd(p, pi);
+				if (close < 0) {
+					return ABORT_ALL;
+				}
 				if (tc == '/' || !bracketMatches(p, pi, tc)) {
 					return NO_MATCH;
 				}
-				pi = bracketEnd(p, pi);
+				pi = close;
 			}
 			else {
 				if (pc == '\\') {
+					if (pi + 1 == p.length) {
+						// a trailing backslash quotes nothing: git matches nothing
+						return ABORT_ALL;
+					}
 					pc = p[++pi];
 				}
 				if (pc != tc) {

@@ -1,4 +1,4 @@
-package io.refstore.core.delete;
+package io.refstore.core.ref;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,15 +11,15 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Expectations follow git's wildmatch with {@code WM_PATHNAME}; {@code DeleteSelectionIT} checks the same
  * patterns against {@code git for-each-ref}.
  */
-class GlobTest {
+class WildmatchPatternTest {
 
 	private static boolean matches(String pattern, String text) {
 		byte[] t = text.getBytes(StandardCharsets.UTF_8);
-		return Glob.matches(pattern.getBytes(StandardCharsets.UTF_8), t, t.length);
+		return Wildmatch.matches(pattern.getBytes(StandardCharsets.UTF_8), t, t.length);
 	}
 
 	private static String problem(String pattern) {
-		return Glob.problem(pattern.getBytes(StandardCharsets.UTF_8));
+		return Wildmatch.problem(pattern.getBytes(StandardCharsets.UTF_8));
 	}
 
 	@ParameterizedTest(name = "{0} matches {1}")

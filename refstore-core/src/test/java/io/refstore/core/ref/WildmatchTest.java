@@ -1,4 +1,4 @@
-package io.refstore.core.cli;
+package io.refstore.core.ref;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
