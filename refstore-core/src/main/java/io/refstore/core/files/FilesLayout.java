@@ -5,7 +5,6 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 
 import io.refstore.core.io.FileMoves;
 import io.refstore.core.ref.RefName;
@@ -111,7 +110,8 @@ public final class FilesLayout {
 			}
 		}
 		if (Files.isRegularFile(gitDir.resolve("HEAD")) && !Files.exists(backup.resolve("HEAD"))) {
-			Files.copy(gitDir.resolve("HEAD"), backup.resolve("HEAD"), StandardCopyOption.REPLACE_EXISTING);
+			// temp file and rename: a copy killed halfway must not leave a short HEAD that a rerun would keep
+			FileMoves.writeAtomically(backup.resolve("HEAD"), Files.readAllBytes(gitDir.resolve("HEAD")));
 		}
 		FileMoves.deleteLocks(backup);
 	}

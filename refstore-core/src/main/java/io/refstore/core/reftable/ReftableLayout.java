@@ -40,7 +40,7 @@ public final class ReftableLayout {
 		Files.createDirectories(heads.getParent());
 		if (!Files.isRegularFile(heads, LinkOption.NOFOLLOW_LINKS)) {
 			FileMoves.deleteTree(heads);
-			Files.writeString(heads, REFS_HEADS_STUB, StandardCharsets.US_ASCII);
+			FileMoves.writeAtomically(heads, REFS_HEADS_STUB.getBytes(StandardCharsets.US_ASCII));
 		}
 	}
 
