@@ -98,11 +98,16 @@ class SecurityConfiguration {
 		return new ProblemSecurityHandlers();
 	}
 
-	/** Encoded slashes are how repository and ref names travel in one path segment; the rest stays strict. */
+	/**
+	 * Encoded slashes are how repository and ref names travel in one path segment; Tomcat passes them (and, with
+	 * them, encoded percent signs) through undecoded, and Spring MVC decodes each path variable exactly once. The
+	 * rest stays strict (encoded dots, backslashes, non-normalised paths are refused).
+	 */
 	@Bean
 	HttpFirewall httpFirewall() {
 		StrictHttpFirewall firewall = new StrictHttpFirewall();
 		firewall.setAllowUrlEncodedSlash(true);
+		firewall.setAllowUrlEncodedPercent(true);
 		return firewall;
 	}
 
