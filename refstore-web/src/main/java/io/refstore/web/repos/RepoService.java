@@ -8,6 +8,7 @@ import java.util.Locale;
 import org.springframework.security.access.prepost.PreAuthorize;
 import org.springframework.stereotype.Service;
 
+import io.refstore.core.ref.StoreStatistics;
 import io.refstore.core.repo.Repository;
 
 /**
@@ -56,8 +57,11 @@ public class RepoService {
 	private static RepoSummary summary(OpenRepo repo) throws IOException {
 		Repository repository = repo.repository();
 		RefCounts counts = RefCounts.of(repo.store());
+		StoreStatistics statistics = repo.store().statistics();
 		return new RepoSummary(repo.name(), repository.refFormat().name().toLowerCase(Locale.ROOT),
-				repository.hashAlgorithm().configName(), repository.isBare(), counts.total(), counts.namespaces());
+				repository.hashAlgorithm().configName(), repository.isBare(), counts.total(), counts.namespaces(),
+				statistics.looseRefs(), statistics.packedRefs(), statistics.tables(), statistics.bytes(),
+				statistics.maintenanceDue(), statistics.reason());
 	}
 
 }

@@ -70,7 +70,16 @@ class RepoApiIT extends ApiTestSupport {
 			.andExpect(jsonPath("$.objectFormat").value("sha1"))
 			.andExpect(jsonPath("$.bare").value(true))
 			.andExpect(jsonPath("$.namespaces['refs/tags']").value(1))
-			.andExpect(jsonPath("$.namespaces['refs/pull']").value(1));
+			.andExpect(jsonPath("$.namespaces['refs/pull']").value(1))
+			.andExpect(jsonPath("$.looseRefs").value(4))
+			.andExpect(jsonPath("$.packedRefs").value(0))
+			.andExpect(jsonPath("$.bytes").value(4 * 41))
+			.andExpect(jsonPath("$.maintenanceDue").value(false))
+			.andExpect(jsonPath("$.maintenanceReason").isNotEmpty());
+		this.mvc.perform(get(URI.create("/api/repos/" + seg(reftable))).with(as("viewer")))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.tables").value(org.hamcrest.Matchers.greaterThanOrEqualTo(1)))
+			.andExpect(jsonPath("$.looseRefs").value(0));
 		this.mvc.perform(get(URI.create("/api/repos/" + seg(nested))).with(as("viewer")))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.name").value(nested))
