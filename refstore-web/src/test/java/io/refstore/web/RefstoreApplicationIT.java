@@ -23,6 +23,8 @@ import org.springframework.core.env.PropertySource;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import io.refstore.core.testing.GitCli;
+
 /**
  * Starts the whole application on a free port, as the first command of README starts it (the demo setup on) but
  * in a temporary home, and talks to it over a real socket with the JDK's HTTP client.
@@ -68,6 +70,23 @@ class RefstoreApplicationIT {
 		assertThat(get("/actuator/env", "admin:admin-demo").statusCode()).isEqualTo(404);
 		assertThat(get("/actuator/beans", "admin:admin-demo").statusCode()).isEqualTo(404);
 		assertThat(get("/actuator/env").statusCode()).isEqualTo(401);
+	}
+
+	@Test
+	void firstStartCreatesTwoDemoRepositoriesThatGitAccepts() throws IOException, InterruptedException {
+		HttpResponse<String> response = get("/api/repos", "viewer:viewer-demo");
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.body()).contains("\"name\":\"demo-files.git\",\"format\":\"files\"")
+			.contains("\"name\":\"demo-reftable.git\",\"format\":\"reftable\"")
+			.contains("\"refs/pull\":2000");
+		Path repos = HOME.resolve("repos");
+		assertThat(GitCli.system().run(repos.resolve("demo-files.git"), "fsck", "--no-dangling").exitCode()).isZero();
+		assertThat(GitCli.reftable().run(repos.resolve("demo-reftable.git"), "fsck", "--no-dangling").exitCode())
+			.isZero();
+		assertThat(GitCli.reftable().ok(repos.resolve("demo-reftable.git"), "for-each-ref", "--count=1",
+				"refs/tags/v1.0.0")).contains(" tag\trefs/tags/v1.0.0");
+		HttpResponse<String> head = get("/api/repos/demo-reftable.git/refs/HEAD", "viewer:viewer-demo");
+		assertThat(head.body()).contains("\"symref\":\"refs/heads/main\"");
 	}
 
 	@Test

@@ -46,7 +46,8 @@ class RefStoreMetrics {
 
 	private final MultiGauge due;
 
-	RefStoreMetrics(RepoRegistry registry, MeterRegistry meters) {
+	/** @param demo made first, so that the first count sees the demo repositories */
+	RefStoreMetrics(RepoRegistry registry, MeterRegistry meters, DemoSetup demo) {
 		this.registry = registry;
 		this.refs = MultiGauge.builder("refstore.refs").description("refs per top-level namespace").register(meters);
 		this.bytes = MultiGauge.builder("refstore.store.bytes").baseUnit("bytes").register(meters);
