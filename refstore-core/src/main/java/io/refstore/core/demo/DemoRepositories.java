@@ -33,7 +33,7 @@ import io.refstore.core.repo.Repository;
  */
 public final class DemoRepositories {
 
-	/** What to create; {@link #DEFAULT} makes about 3,700 refs over 400 commits. */
+	/** What to create; {@link #DEFAULT} makes about 3,500 refs over 400 commits. */
 	public record Options(int commits, int features, int pulls, int changes) {
 
 		/** The default demo. */

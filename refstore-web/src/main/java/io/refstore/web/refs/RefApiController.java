@@ -5,6 +5,7 @@ import java.util.List;
 
 import jakarta.servlet.http.HttpServletRequest;
 
+import org.springframework.http.CacheControl;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -30,6 +31,9 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 @Tag(name = "refs")
 class RefApiController {
 
+	/** Clients may keep a page, but must revalidate it (If-None-Match) before each use. */
+	private static final CacheControl REVALIDATE = CacheControl.noCache().cachePrivate();
+
 	private final RefService refs;
 
 	RefApiController(RefService refs) {
@@ -52,9 +56,9 @@ class RefApiController {
 			HttpServletRequest request) throws IOException {
 		RefPage page = this.refs.page(repo, prefix, glob, after, limit);
 		if (ifNoneMatch != null && EntityTags.matches(ifNoneMatch, page.etag())) {
-			return ResponseEntity.status(HttpStatus.NOT_MODIFIED).eTag(page.etag()).build();
+			return ResponseEntity.status(HttpStatus.NOT_MODIFIED).eTag(page.etag()).cacheControl(REVALIDATE).build();
 		}
-		ResponseEntity.BodyBuilder response = ResponseEntity.ok().eTag(page.etag());
+		ResponseEntity.BodyBuilder response = ResponseEntity.ok().eTag(page.etag()).cacheControl(REVALIDATE);
 		if (page.next() != null) {
 			response.header(HttpHeaders.LINK, nextLink(request, prefix, glob, limit, page.next()));
 		}

@@ -132,7 +132,8 @@ class RefReadApiIT extends ApiTestSupport {
 		assertThat(etag).startsWith("\"");
 		this.mvc.perform(get(uri).with(as("viewer")).header("If-None-Match", etag))
 			.andExpect(status().isNotModified())
-			.andExpect(header().string("ETag", etag));
+			.andExpect(header().string("ETag", etag))
+			.andExpect(header().string("Cache-Control", "no-cache, private"));
 		changing.git("update-ref", "refs/heads/b", changing.commit("c2", c1));
 		String changed = this.mvc.perform(get(uri).with(as("viewer")).header("If-None-Match", etag))
 			.andExpect(status().isOk())
