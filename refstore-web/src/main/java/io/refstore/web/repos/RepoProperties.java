@@ -12,13 +12,15 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * on start if missing. Default {@code ${REFSTORE_HOME:${user.home}/.refstore}/repos}.
  * @param maxDepth how many directory levels below a root are searched for repositories (default 3), so that
  * {@code team/project.git} is found
+ * @param openStores how many repositories' ref stores are kept open between requests (default 64)
  */
 @ConfigurationProperties("refstore.repositories")
-public record RepoProperties(List<Path> roots, Integer maxDepth) {
+public record RepoProperties(List<Path> roots, Integer maxDepth, Integer openStores) {
 
 	public RepoProperties {
 		roots = (roots == null) ? List.of() : List.copyOf(roots);
 		maxDepth = (maxDepth == null) ? 3 : maxDepth;
+		openStores = (openStores == null) ? 64 : openStores;
 	}
 
 }

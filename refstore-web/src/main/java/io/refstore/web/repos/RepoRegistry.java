@@ -12,10 +12,11 @@ import java.util.Optional;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 
+import jakarta.annotation.PreDestroy;
+
 import org.springframework.stereotype.Component;
 
 import io.refstore.batch.support.RepositoryPaths;
-import io.refstore.core.ref.RefStore;
 import io.refstore.core.repo.NotARepositoryException;
 import io.refstore.core.repo.Repository;
 
@@ -23,7 +24,7 @@ import io.refstore.core.repo.Repository;
  * The repositories under the configured roots: finds them, and opens one by the name a client gives. Names
  * are resolved by {@link RepositoryPaths}, which refuses any name that could lead outside a root ({@code ..},
  * absolute paths, {@code %}, symbolic links out of the root). Only directory entries are looked at here, never
- * repository contents; repositories are read through core's {@link Repository} and {@link RefStore}.
+ * repository contents; repositories are read through core's {@link Repository} and {@link io.refstore.core.ref.RefStore}.
  * Thread-safe: nothing is cached, every call looks again.
  */
 @Component
@@ -36,6 +37,8 @@ public class RepoRegistry {
 
 	private final int maxDepth;
 
+	private final StoreCache stores;
+
 	/**
 	 * @throws IOException if a root cannot be created or read
 	 */
@@ -45,6 +48,7 @@ public class RepoRegistry {
 		}
 		this.paths = new RepositoryPaths(properties.roots());
 		this.maxDepth = properties.maxDepth();
+		this.stores = new StoreCache(properties.openStores());
 	}
 
 	/** The roots as real paths, in search order. */
@@ -95,8 +99,10 @@ public class RepoRegistry {
 	}
 
 	/**
-	 * Opens the repository {@code name} with its ref store.
-	 * @return the open repository, which the caller closes
+	 * Opens the repository {@code name} with its ref store. The store is kept open for later requests (its
+	 * caches are what makes a page of a million-ref {@code packed-refs} fast) and replaced when the repository's
+	 * configuration changes, for example by a format migration.
+	 * @return the open repository, which the caller closes (releases)
 	 * @throws io.refstore.batch.support.InvalidRepositoryNameException if the name is malformed or leads
 	 * outside its root
 	 * @throws RepoNotFoundException if no root holds a repository of that name
@@ -119,14 +125,14 @@ public class RepoRegistry {
 			repository.close();
 			throw new RepoNotFoundException(name);
 		}
-		try {
-			RefStore store = repository.refStore();
-			return new OpenRepo(name, repository, store);
-		}
-		catch (IOException | RuntimeException ex) {
-			repository.close();
-			throw ex;
-		}
+		StoreCache.Entry entry = this.stores.acquire(repository);
+		return new OpenRepo(name, entry.repository, entry.store, () -> this.stores.release(entry));
+	}
+
+	/** Closes every cached store once no request uses it. */
+	@PreDestroy
+	void close() {
+		this.stores.close();
 	}
 
 }

@@ -17,11 +17,16 @@ import java.util.Map;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.MvcResult;
 
 import com.jayway.jsonpath.JsonPath;
 
+import io.refstore.core.demo.DemoRepositories;
+import io.refstore.core.ref.RefFormat;
+import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 import io.refstore.web.ApiTestSupport;
 
@@ -86,6 +91,30 @@ class RefReadApiIT extends ApiTestSupport {
 		assertThat(seen).containsExactlyElementsOf(gitRefNames(repo, "refs/"));
 	}
 
+	@ParameterizedTest
+	@ValueSource(strings = { "FILES", "REFTABLE" })
+	void pagingThroughTwentyThousandRefsMatchesGit(String format) throws Exception {
+		String other = uniqueName("paging-" + format.toLowerCase(java.util.Locale.ROOT));
+		DemoRepositories.create(ROOT.resolve(other), RefFormat.valueOf(format),
+				new DemoRepositories.Options(50, 10, 20_000, 100));
+		List<String> seen = new ArrayList<>();
+		String after = "";
+		while (after != null) {
+			String body = this.mvc
+				.perform(get(repoUri(other, "/refs?limit=1000&after=" + seg(after))).with(as("viewer")))
+				.andExpect(status().isOk())
+				.andReturn()
+				.getResponse()
+				.getContentAsString();
+			seen.addAll(JsonPath.read(body, "$.refs[*].ref"));
+			after = JsonPath.read(body, "$.next");
+		}
+		GitCli git = format.equals("FILES") ? GitCli.system() : GitCli.reftable();
+		List<String> expected = Arrays.asList(git.ok(ROOT.resolve(other), "for-each-ref", "--format=%(refname)").split("\n"));
+		assertThat(expected).hasSizeGreaterThan(20_000);
+		assertThat(seen).containsExactlyElementsOf(expected);
+	}
+
 	@Test
 	void prefixAndGlobFilterTheListing() throws Exception {
 		this.mvc.perform(get(repoUri(name, "/refs?prefix=refs/tags/")).with(as("viewer")))
@@ -116,10 +145,12 @@ class RefReadApiIT extends ApiTestSupport {
 		this.mvc.perform(get(repoUri("no-such", "/refs")).with(as("viewer"))).andExpect(status().isNotFound());
 	}
 
-	@Test
-	void etagAnswersNotModifiedUntilTheStoreChanges() throws Exception {
-		String other = uniqueName("etag");
-		TempRepo changing = bareRepo(other);
+	@ParameterizedTest
+	@ValueSource(strings = { "files", "reftable" })
+	void etagAnswersNotModifiedUntilTheStoreChanges(String format) throws Exception {
+		String other = uniqueName("etag-" + format);
+		TempRepo changing = format.equals("files") ? bareRepo(other)
+				: TempRepo.init(GitCli.reftable(), ROOT.resolve(other), "--bare", "--ref-format=reftable");
 		String c1 = changing.commit("c1", null);
 		changing.git("update-ref", "refs/heads/a", c1);
 		changing.git("update-ref", "refs/heads/b", c1);
