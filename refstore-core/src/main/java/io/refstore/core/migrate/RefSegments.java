@@ -68,6 +68,10 @@ final class RefSegments {
 
 		private int count;
 
+		private byte[] lastName = new byte[256];
+
+		private int lastNameLength;
+
 		Builder(HashAlgorithm hash) {
 			this.rawLength = hash.rawLength();
 			this.out.writeBytes(MAGIC);
@@ -81,6 +85,11 @@ final class RefSegments {
 			this.out.write(symbolic ? SYMBOLIC : (peeled != null) ? PEELED : DIRECT);
 			writeShort(cursor.nameLength());
 			this.out.write(cursor.nameBuffer(), 0, cursor.nameLength());
+			if (this.lastName.length < cursor.nameLength()) {
+				this.lastName = new byte[cursor.nameLength() * 2];
+			}
+			System.arraycopy(cursor.nameBuffer(), 0, this.lastName, 0, cursor.nameLength());
+			this.lastNameLength = cursor.nameLength();
 			if (symbolic) {
 				writeShort(cursor.targetLength());
 				this.out.write(cursor.targetBuffer(), 0, cursor.targetLength());
@@ -96,6 +105,11 @@ final class RefSegments {
 
 		int count() {
 			return this.count;
+		}
+
+		/** The name of the last ref added. */
+		String lastName() {
+			return new String(this.lastName, 0, this.lastNameLength, java.nio.charset.StandardCharsets.UTF_8);
 		}
 
 		/** Writes the segment durably as segment {@code number}. */

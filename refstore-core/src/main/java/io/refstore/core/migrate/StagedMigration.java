@@ -177,7 +177,8 @@ public final class StagedMigration implements Closeable {
 	 * any written after them (a chunk whose checkpoint was never recorded).
 	 * @param after the checkpoint returned by the previous call, or {@link CopyProgress#START}
 	 * @param limit the most refs to copy, at least 1
-	 * @return the new checkpoint; {@link CopyProgress#done()} once no ref follows (then no segment was added)
+	 * @return the new checkpoint; {@link CopyProgress#done()} once no ref follows (the last chunk may still have
+	 * added a segment)
 	 * @throws MigrationException if a segment the checkpoint counts is missing (the staged work was removed,
 	 * for instance by another migration run meanwhile)
 	 */
@@ -205,7 +206,12 @@ public final class StagedMigration implements Closeable {
 		}
 		int number = after.segments() + 1;
 		segment.write(this.work, number);
-		this.position = new CopyProgress(this.cursor.name(), number, after.refs() + segment.count(), false);
+		// a short chunk means the cursor is exhausted; a cursor must not be advanced past its end
+		boolean done = segment.count() < limit;
+		this.position = new CopyProgress(segment.lastName(), number, after.refs() + segment.count(), done);
+		if (done) {
+			closeCursor();
+		}
 		return this.position;
 	}
 
