@@ -15,10 +15,18 @@ import org.springframework.context.ConfigurableApplicationContext;
 @SpringBootApplication
 public class BatchTestApplication {
 
+	/**
+	 * The database's URL. {@code WRITE_DELAY=0}: H2 otherwise keeps commits of the last half second in memory,
+	 * and a killed process would lose checkpoints it had reported committed.
+	 */
+	public static String url(Path database) {
+		return "jdbc:h2:file:" + database + ";AUTO_SERVER=TRUE;WRITE_DELAY=0";
+	}
+
 	/** Starts an application context; the caller closes it. */
 	public static ConfigurableApplicationContext start(Path database, Path root, String instance) {
 		return new SpringApplicationBuilder(BatchTestApplication.class).web(WebApplicationType.NONE)
-			.properties("spring.datasource.url=jdbc:h2:file:" + database + ";AUTO_SERVER=TRUE",
+			.properties("spring.datasource.url=" + url(database),
 					"spring.datasource.username=sa", "spring.batch.jdbc.initialize-schema=never",
 					"spring.batch.job.enabled=false", "spring.main.banner-mode=off", "logging.level.root=WARN",
 					"refstore.repositories.roots=" + root, "refstore.jobs.instance-id=" + instance,
