@@ -96,11 +96,12 @@ public final class FormatMigrator {
 		claim(work);
 		Path staged = work.resolve("new");
 		try (RefStore source = this.repository.refStore()) {
+			String fingerprint = source.fingerprint();
 			Built built = buildAndVerify(source, staged, options);
 			if (options.dryRun()) {
 				return report(current, options.target(), built, staged, null, false, started);
 			}
-			Swapped swapped = swap(source, built, staged, options, work);
+			Swapped swapped = swap(source, fingerprint, built, staged, options, work);
 			FileMoves.deleteTree(work);
 			return report(current, options.target(), swapped.built, staged, swapped.backup, true, started);
 		}
@@ -115,16 +116,19 @@ public final class FormatMigrator {
 	/**
 	 * Steps 5 to 7 up to the removal of the work directory: locks, re-reads and if need be rebuilds, stages,
 	 * switches and retires.
+	 * @param fingerprint the source's {@link RefStore#fingerprint()} from before the staged store was read from it
 	 * @param built the staged store's digests, as built and verified
 	 * @return the store swapped in (rebuilt if the source had changed) and where the old one went
 	 */
-	Swapped swap(RefStore source, Built built, Path staged, MigrationOptions options, Path work) throws IOException {
+	Swapped swap(RefStore source, String fingerprint, Built built, Path staged, MigrationOptions options, Path work)
+			throws IOException {
 		RefFormat current = this.repository.refFormat();
 		Path backup = newBackupDir(current);
 		Built swapped = built;
 		try (Closeable locks = source.lockStore(LOCK_TIMEOUT, work.resolve(OWNER))) {
-			String now = RefDigest.of(source, objects(), options.reflogs()).finish();
-			if (!now.equals(built.sourceDigest)) {
+			// the fingerprint changes with any write, so an equal one proves the staged copy is still exact
+			// without reading every ref again
+			if (!source.fingerprint().equals(fingerprint)) {
 				// a writer got in before the locks: build again from what the locks now freeze
 				FileMoves.deleteTree(staged);
 				swapped = buildAndVerify(source, staged, options);

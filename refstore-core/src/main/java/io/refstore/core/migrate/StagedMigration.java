@@ -51,6 +51,9 @@ public final class StagedMigration implements Closeable {
 
 	private static final String NEW = "new";
 
+	/** The file in a backup naming the job whose migration swapped it out. */
+	private static final String DONE = "refstore-migration.properties";
+
 	private final Repository repository;
 
 	private final FormatMigrator migrator;
@@ -113,6 +116,14 @@ public final class StagedMigration implements Closeable {
 			done.finished = migrator.finishInterrupted(journal, work, done.started);
 			return done;
 		}
+		if (current == options.target()) {
+			MigrationReport done = swappedBefore(repository, job, options.target());
+			if (done != null) {
+				StagedMigration migration = new StagedMigration(repository, options, work, true);
+				migration.finished = done;
+				return migration;
+			}
+		}
 		Properties state = DurableFiles.readProperties(work.resolve(STATE));
 		boolean mine = state != null && job.equals(state.getProperty("job"))
 				&& current.configName().equals(state.getProperty("from"))
@@ -131,6 +142,9 @@ public final class StagedMigration implements Closeable {
 		fresh.setProperty("from", current.configName());
 		fresh.setProperty("to", options.target().configName());
 		fresh.setProperty("reflogs", String.valueOf(options.reflogs()));
+		try (RefStore source = repository.refStore()) {
+			fresh.setProperty("fingerprint", source.fingerprint());
+		}
 		DurableFiles.writeProperties(work.resolve(STATE), fresh);
 		return new StagedMigration(repository, options, work, false);
 	}
@@ -314,13 +328,54 @@ public final class StagedMigration implements Closeable {
 		close();
 		Path staged = this.work.resolve(NEW);
 		FormatMigrator.Swapped swapped;
+		Properties state = DurableFiles.readProperties(this.work.resolve(STATE));
 		try (RefStore store = this.repository.refStore()) {
-			swapped = this.migrator.swap(store, built, staged, this.options, this.work);
+			swapped = this.migrator.swap(store, state.getProperty("fingerprint", ""), built, staged, this.options,
+					this.work);
 		}
-		FileMoves.deleteTree(this.work);
 		this.finished = FormatMigrator.report(this.from, this.options.target(), swapped.built(), staged,
 				swapped.backup(), true, this.started);
+		writeDone(this.finished, state.getProperty("job"));
+		FileMoves.deleteTree(this.work);
 		return this.finished;
+	}
+
+	/**
+	 * Records in the backup which job swapped it out, so that the job, restarted after a crash that came between
+	 * the swap and the job's own record of it, finds its migration done instead of refused.
+	 */
+	private static void writeDone(MigrationReport report, String job) throws IOException {
+		Properties done = new Properties();
+		done.setProperty("job", job);
+		done.setProperty("from", report.from().configName());
+		done.setProperty("to", report.to().configName());
+		done.setProperty("refs", Long.toString(report.refs()));
+		done.setProperty("logEntries", Long.toString(report.logEntries()));
+		done.setProperty("sourceDigest", report.sourceDigest());
+		done.setProperty("targetDigest", report.targetDigest());
+		DurableFiles.writeProperties(report.backup().resolve(DONE), done);
+	}
+
+	/** The report of this job's migration to {@code target} that an earlier process swapped in, or {@code null}. */
+	private static MigrationReport swappedBefore(Repository repository, String job, RefFormat target)
+			throws IOException {
+		Path backups = repository.gitDir().resolve(FormatMigrator.BACKUP_DIR);
+		if (!Files.isDirectory(backups)) {
+			return null;
+		}
+		try (var dirs = Files.newDirectoryStream(backups)) {
+			for (Path backup : dirs) {
+				Properties done = DurableFiles.readProperties(backup.resolve(DONE));
+				if (done != null && job.equals(done.getProperty("job"))
+						&& target.configName().equals(done.getProperty("to"))) {
+					return new MigrationReport(RefFormat.fromConfigName(done.getProperty("from")), target,
+							Long.parseLong(done.getProperty("refs")), Long.parseLong(done.getProperty("logEntries")),
+							done.getProperty("sourceDigest"), done.getProperty("targetDigest"),
+							repository.gitDir().resolve(FormatMigrator.WORK_DIR), backup, true, java.time.Duration.ZERO);
+				}
+			}
+		}
+		return null;
 	}
 
 	private void writeBuilt(FormatMigrator.Built built, boolean verified) throws IOException {

@@ -122,4 +122,75 @@ class StagedMigrationIT {
 		assertThat(Files.exists(repo.gitDir().resolve(FormatMigrator.WORK_DIR).resolve("segments"))).isFalse();
 	}
 
+	@Test
+	void aRewriteOfAnOldRefBetweenCopyAndSwapIsSeenThroughTheFingerprint(@TempDir Path dir) throws IOException {
+		TempRepo repo = MigrationRepos.create(Maker.NEWEST_FILES, dir.resolve("repo"), false, false);
+		repo.git("update-ref", "refs/heads/moving", "HEAD");
+		// an old store: its fingerprint is trusted (not "racy"), so only the rewrite below can change it
+		age(repo.gitDir());
+		MigrationOptions options = MigrationOptions.to(RefFormat.REFTABLE);
+		try (Repository repository = Repository.open(repo.dir());
+				StagedMigration migration = StagedMigration.open(repository, options, "job-5")) {
+			copyAll(migration);
+			// a value of the same length, and the file's time moved back as if written long ago: only the
+			// file's identity tells the rewrite
+			repo.git("update-ref", "refs/heads/moving", "HEAD~1");
+			age(repo.gitDir());
+			GitView before = GitView.capture(MigrationRepos.NEWEST, repo.dir());
+			migration.swap();
+			GitView after = GitView.capture(MigrationRepos.NEWEST, repo.dir());
+			assertThat(before.difference(after)).isNull();
+		}
+	}
+
+	@Test
+	void aJobRestartedAfterItsSwapFindsItsMigrationDone(@TempDir Path dir) throws IOException {
+		TempRepo repo = MigrationRepos.create(Maker.NEWEST_REFTABLE, dir.resolve("repo"), false, false);
+		MigrationOptions options = MigrationOptions.to(RefFormat.FILES);
+		MigrationReport first;
+		try (Repository repository = Repository.open(repo.dir());
+				StagedMigration migration = StagedMigration.open(repository, options, "job-6")) {
+			copyAll(migration);
+			first = migration.swap();
+		}
+		// the process died before the job recorded the swap: the job runs the step again
+		try (Repository repository = Repository.open(repo.dir());
+				StagedMigration again = StagedMigration.open(repository, options, "job-6")) {
+			assertThat(again.finished()).isPresent();
+			MigrationReport report = again.swap();
+			assertThat(report.backup()).isEqualTo(first.backup());
+			assertThat(report.targetDigest()).isEqualTo(first.targetDigest());
+			assertThat(report.refs()).isEqualTo(first.refs());
+		}
+		try (Repository repository = Repository.open(repo.dir())) {
+			assertThatThrownBy(() -> StagedMigration.open(repository, options, "job-7"))
+				.isInstanceOf(MigrationException.class)
+				.hasMessageContaining("already uses 'files' format");
+		}
+	}
+
+	private static void copyAll(StagedMigration migration) throws IOException {
+		CopyProgress next = CopyProgress.START;
+		while (!next.done()) {
+			next = migration.copyRefs(next, 1000);
+		}
+		migration.copyReflogs();
+		migration.assemble();
+		migration.verify();
+	}
+
+	/** An hour ago, the same instant for every call, so that aging alone never changes a file's time. */
+	private static final java.nio.file.attribute.FileTime HOUR_AGO = java.nio.file.attribute.FileTime
+		.from(java.time.Instant.now().minusSeconds(3600));
+
+	/** Moves every file's time to {@link #HOUR_AGO}, as in a repository nobody wrote to lately. */
+	private static void age(Path gitDir) throws IOException {
+		java.nio.file.attribute.FileTime hourAgo = HOUR_AGO;
+		try (java.util.stream.Stream<Path> files = Files.walk(gitDir)) {
+			for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
+				Files.setLastModifiedTime(file, hourAgo);
+			}
+		}
+	}
+
 }
