@@ -213,6 +213,15 @@ class RefJobsIT {
 		assertThat(events).anySatisfy((event) -> assertThat(event.outcome()).startsWith("REFUSED: parameter 'globs'"));
 	}
 
+	@Test
+	void anUnknownExecutionIsNotFoundAndCannotBeStoppedOrRestarted() {
+		assertThat(jobs.find(987_654_321L)).isEmpty();
+		assertThatThrownBy(() -> jobs.stop(987_654_321L, "eve")).isInstanceOf(InvalidJobParameterException.class)
+			.hasMessageContaining("no refstore job execution has that id");
+		assertThatThrownBy(() -> jobs.restart(987_654_321L, "eve")).isInstanceOf(InvalidJobParameterException.class)
+			.hasMessageContaining("no refstore job execution has that id");
+	}
+
 	private static void assertRefused(RefJobType type, Map<String, String> parameters, String parameter) {
 		assertThatThrownBy(() -> jobs.launch(type, parameters, "eve")).isInstanceOf(InvalidJobParameterException.class)
 			.hasMessageStartingWith("parameter '" + parameter + "'")

@@ -24,6 +24,7 @@ import org.springframework.batch.core.repository.JobRepository;
 import org.springframework.batch.core.step.StepExecution;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.dao.EmptyResultDataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -191,7 +192,18 @@ public class RefJobs {
 
 	/** The execution, or empty if there is none of that id. */
 	public Optional<JobSummary> find(long executionId) {
-		return Optional.ofNullable(this.jobRepository.getJobExecution(executionId)).map(this::summary);
+		return lookUp(executionId).filter((execution) -> RefJobType.ofJobName(name(execution)) != null)
+			.map(this::summary);
+	}
+
+	/** The execution of that id; empty if there is none (the JDBC repository throws for a missing id). */
+	private Optional<JobExecution> lookUp(long executionId) {
+		try {
+			return Optional.ofNullable(this.jobRepository.getJobExecution(executionId));
+		}
+		catch (EmptyResultDataAccessException ex) {
+			return Optional.empty();
+		}
 	}
 
 	/** The executions of refstore jobs matching {@code filter}, newest first. */
@@ -247,7 +259,7 @@ public class RefJobs {
 	}
 
 	private JobExecution execution(long executionId) {
-		JobExecution execution = this.jobRepository.getJobExecution(executionId);
+		JobExecution execution = lookUp(executionId).orElse(null);
 		if (execution == null || RefJobType.ofJobName(name(execution)) == null) {
 			throw new InvalidJobParameterException("executionId", Long.toString(executionId),
 					"no refstore job execution has that id");
