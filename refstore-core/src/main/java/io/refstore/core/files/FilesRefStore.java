@@ -236,6 +236,11 @@ public final class FilesRefStore implements RefStore {
 	}
 
 	@Override
+	public String fingerprint() throws IOException {
+		return FilesFingerprint.of(this);
+	}
+
+	@Override
 	public Closeable lockStore(Duration timeout, Path ownerFile) throws IOException {
 		List<LockFile> locks = new ArrayList<>();
 		Closeable release = () -> locks.forEach(LockFile::rollback);

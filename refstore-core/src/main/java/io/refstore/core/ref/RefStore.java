@@ -134,6 +134,14 @@ public interface RefStore extends Closeable {
 	StoreStatistics statistics() throws IOException;
 
 	/**
+	 * A cheap token of the store's state on disk (file identities, not contents): a write of any ref or
+	 * reflog, by refstore or git, changes it, so equal tokens taken at two moments mean nothing was written in
+	 * between. Maintenance that rewrites files (packing, compaction) changes it too without changing a ref.
+	 * @throws IOException if the store cannot be read
+	 */
+	String fingerprint() throws IOException;
+
+	/**
 	 * Options of {@link #packRefs(PackOptions)}.
 	 *
 	 * @param all pack every ref, not only tags and refs that are already packed ({@code --all})

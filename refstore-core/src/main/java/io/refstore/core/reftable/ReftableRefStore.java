@@ -210,6 +210,18 @@ public final class ReftableRefStore implements RefStore {
 		return this.stack.statistics();
 	}
 
+	/** The bytes of {@code tables.list}: every write adds a table and rewrites the list. */
+	@Override
+	public String fingerprint() throws IOException {
+		Path list = this.options.stackDir().resolve(ReftableStack.TABLES_LIST);
+		try {
+			return java.util.HexFormat.of().formatHex(Files.readAllBytes(list));
+		}
+		catch (NoSuchFileException ex) {
+			return "";
+		}
+	}
+
 	@Override
 	public java.io.Closeable lockStore(java.time.Duration timeout, Path ownerFile) throws IOException {
 		LockFile lock = LockFile.acquireLinked(this.options.stackDir().resolve(ReftableStack.TABLES_LIST), timeout,
