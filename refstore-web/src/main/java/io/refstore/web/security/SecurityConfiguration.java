@@ -3,6 +3,7 @@ package io.refstore.web.security;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
@@ -11,6 +12,8 @@ import org.springframework.security.access.hierarchicalroles.RoleHierarchy;
 import org.springframework.security.access.hierarchicalroles.RoleHierarchyImpl;
 import org.springframework.security.authentication.AuthenticationManager;
 import org.springframework.security.authentication.ProviderManager;
+import org.springframework.security.authorization.AuthorizationEventPublisher;
+import org.springframework.security.authorization.SpringAuthorizationEventPublisher;
 import org.springframework.security.config.annotation.method.configuration.EnableMethodSecurity;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
@@ -51,6 +54,12 @@ class SecurityConfiguration {
 			.role(Roles.OPERATOR)
 			.implies(Roles.VIEWER)
 			.build();
+	}
+
+	/** Publishes refusals as events, so that the audit log records denied attempts to change something. */
+	@Bean
+	AuthorizationEventPublisher authorizationEventPublisher(ApplicationEventPublisher publisher) {
+		return new SpringAuthorizationEventPublisher(publisher);
 	}
 
 	@Bean

@@ -273,6 +273,9 @@ class RefWriteApiIT extends ApiTestSupport {
 		assertThat(gitRefs()).isEqualTo(before);
 		this.mvc.perform(get(refUri(this.name, "refs/heads/main", "")).with(as("viewer")))
 			.andExpect(jsonPath("$.object.sha").value(this.c1));
+		this.mvc.perform(get("/api/audit?actor=viewer&outcome=DENIED&action=request.denied").with(as("admin")))
+			.andExpect(jsonPath("$.entries[*].target").value(org.hamcrest.Matchers.hasItem(
+					"POST /api/repos/" + this.name + "/refs:batch")));
 	}
 
 	@Test

@@ -87,6 +87,8 @@ class MethodSecurityIT extends ApiTestSupport {
 		assertThatThrownBy(() -> this.tokens.list(true)).isInstanceOf(AccessDeniedException.class);
 		loginAs("operator");
 		assertThatThrownBy(() -> this.writes.batch(name, delete)).isInstanceOf(AccessDeniedException.class);
+		assertThat(this.audit.search(new AuditFilter("viewer", "call.denied", null, null, null, null, null, 100))
+			.entries()).anySatisfy((entry) -> assertThat(entry.target()).isEqualTo("RefWriteService.batch"));
 		assertThat(this.audit.search(new AuditFilter(null, null, name, null, null, null, null, 10)).entries())
 			.isEmpty();
 		assertThat(repo.git("show-ref")).isEqualTo(c1 + " refs/heads/main\n");
