@@ -289,6 +289,12 @@ class RefReadApiIT extends ApiTestSupport {
 		this.mvc.perform(get(refUri(name, "refs/heads/branch-001", "/log")).with(as("viewer")))
 			.andExpect(status().isNotFound())
 			.andExpect(jsonPath("$.type").value(containsString("reflog-not-found")));
+		this.mvc.perform(get(refUri(name, "refs/heads/bad~1", "/log")).with(as("viewer")))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.rule").value("FORBIDDEN_CHARACTER"));
+		this.mvc.perform(get(refUri(name, "refs/heads/logged", "/log?limit=0")).with(as("viewer")))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.parameter").value("limit"));
 	}
 
 	@Test

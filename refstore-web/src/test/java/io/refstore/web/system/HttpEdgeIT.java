@@ -87,6 +87,26 @@ class HttpEdgeIT extends ApiTestSupport {
 	}
 
 	@Test
+	void writesThroughEscapingNamesReachNoRepository() throws Exception {
+		// a repository beside the root, which '..' would reach if names were not checked
+		String outside = uniqueName("outside");
+		TempRepo victim = TempRepo.init(io.refstore.core.testing.GitCli.system(), ROOT.resolveSibling(outside),
+				"--bare");
+		String c1 = victim.commit("one", null);
+		victim.git("update-ref", "refs/heads/main", c1);
+		String before = victim.git("for-each-ref");
+		String body = "{\"updates\": [{\"ref\": \"refs/heads/main\", \"new\": \"" + "0".repeat(40) + "\"}]}";
+		for (String repoSegment : new String[] { "..%2F" + outside, "%2e%2e%2F" + outside,
+				seg(ROOT.resolveSibling(outside).toString()), "%252e%252e%252F" + outside }) {
+			HttpResponse<String> response = send("POST", "/api/repos/" + repoSegment + "/refs:batch", body, "admin");
+			assertThat(response.statusCode()).as(repoSegment).isEqualTo(400);
+			assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+					(type) -> assertThat(type).startsWith("application/problem+json"));
+		}
+		assertThat(victim.git("for-each-ref")).isEqualTo(before);
+	}
+
+	@Test
 	void aChunkedBodyOverTheLimitIsRefused() throws Exception {
 		String before = repo.git("for-each-ref");
 		StringBuilder big = new StringBuilder("{\"updates\": [");
