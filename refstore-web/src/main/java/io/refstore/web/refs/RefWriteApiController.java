@@ -59,8 +59,11 @@ class RefWriteApiController {
 			@RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch,
 			@RequestBody SetRefRequest request) throws IOException {
 		boolean create = "*".equals((ifNoneMatch == null) ? null : ifNoneMatch.strip());
-		String expected = create ? "0".repeat(expectedLength(ifMatch, request)) : expected(ifMatch);
-		this.writes.put(repo, ref, request.sha(), expected);
+		if (create && ifMatch != null) {
+			throw Problems.badParameter(HttpHeaders.IF_MATCH, ifMatch, "send either If-Match or If-None-Match: *");
+		}
+		String expected = create ? RefWriteService.MUST_NOT_EXIST : expected(ifMatch);
+		this.writes.put(repo, ref, (request == null) ? null : request.sha(), expected);
 		RefView view = this.refs.ref(repo, ref);
 		return ResponseEntity.status(create ? HttpStatus.CREATED : HttpStatus.OK)
 			.eTag(view.object().sha())
@@ -87,14 +90,6 @@ class RefWriteApiController {
 					+ "ref's current object id in quotes");
 		}
 		return EntityTags.strip(value);
-	}
-
-	private static int expectedLength(String ifMatch, SetRefRequest request) {
-		if (ifMatch != null) {
-			throw Problems.badParameter(HttpHeaders.IF_MATCH, ifMatch, "send either If-Match or If-None-Match: *");
-		}
-		// the all-zero id has the length of the repository's hash, which the new value shows
-		return (request == null || request.sha() == null) ? 40 : request.sha().length();
 	}
 
 }

@@ -91,9 +91,12 @@ public class RefWriteService {
 		});
 	}
 
+	/** The {@code expectedOld} of {@link #put} that requires the ref not to exist yet. */
+	public static final String MUST_NOT_EXIST = "*";
+
 	/**
 	 * Sets one ref, if its current value is {@code expectedOld}.
-	 * @param expectedOld the expected old value (all zeros: must not exist)
+	 * @param expectedOld the expected old value, or {@link #MUST_NOT_EXIST}
 	 * @throws ErrorResponseException 412 if the expectation does not hold
 	 */
 	@PreAuthorize("hasRole('ADMIN')")
@@ -101,8 +104,8 @@ public class RefWriteService {
 		Map<String, String> parameters = new LinkedHashMap<>();
 		parameters.put("new", String.valueOf(value));
 		parameters.put("old", String.valueOf(expectedOld));
-		return audited("ref.update", repo, ref, parameters, () -> single(repo, new RefUpdateRequest(ref, expectedOld,
-				value), "set by " + Actors.current()));
+		return audited("ref.update", repo, ref, parameters,
+				() -> single(repo, ref, value, expectedOld, "set by " + Actors.current()));
 	}
 
 	/**
@@ -112,24 +115,23 @@ public class RefWriteService {
 	@PreAuthorize("hasRole('ADMIN')")
 	public UpdateOutcome delete(String repo, String ref, String expectedOld) throws IOException {
 		Map<String, String> parameters = Map.of("old", String.valueOf(expectedOld));
-		return audited("ref.delete", repo, ref, parameters, () -> {
-			try (OpenRepo open = this.registry.open(repo)) {
-				HashAlgorithm hash = open.store().hashAlgorithm();
-				return single(repo, new RefUpdateRequest(ref, expectedOld, hash.zeroId().name()), "deleted by "
-						+ Actors.current());
-			}
-		});
+		return audited("ref.delete", repo, ref, parameters,
+				() -> single(repo, ref, null, expectedOld, "deleted by " + Actors.current()));
 	}
 
-	private UpdateOutcome single(String repo, RefUpdateRequest request, String message) throws IOException {
+	/** One update; {@code value} {@code null} deletes. A failed expectation is a 412, as for If-Match. */
+	private UpdateOutcome single(String repo, String ref, String value, String expectedOld, String message)
+			throws IOException {
 		try (OpenRepo open = this.registry.open(repo)) {
-			RefUpdate update = parse(open.store().hashAlgorithm(), request, "ref");
+			String zero = open.store().hashAlgorithm().zeroId().name();
+			String old = MUST_NOT_EXIST.equals(expectedOld) ? zero : expectedOld;
+			RefUpdate update = parse(open.store().hashAlgorithm(),
+					new RefUpdateRequest(ref, old, (value == null) ? zero : value), "ref", "sha", "If-Match");
 			try {
 				return apply(open, List.of(update), message(null, message)).get(0);
 			}
 			catch (ErrorResponseException ex) {
 				if (ex.getStatusCode().value() == HttpStatus.CONFLICT.value() && isMismatch(ex)) {
-					// for a single ref the expectation comes from If-Match: RFC 9110 calls its failure 412
 					ProblemDetailCopy copy = new ProblemDetailCopy(ex);
 					throw Problems.exception(HttpStatus.PRECONDITION_FAILED, "precondition-failed", copy.detail(),
 							copy.properties());
@@ -143,22 +145,28 @@ public class RefWriteService {
 		return String.valueOf(ex.getBody().getType()).endsWith("/ref-mismatch");
 	}
 
-	/** Parses one requested update; the parameter names the culprit in errors. */
+	/** Parses update {@code parameter} of a batch ({@code updates[3]}); errors name its member. */
 	static RefUpdate parse(HashAlgorithm hash, RefUpdateRequest request, String parameter) {
+		return parse(hash, request, parameter + ".ref", parameter + ".new", parameter + ".old");
+	}
+
+	/** Parses one requested update; errors name the parameter that carried the culprit. */
+	static RefUpdate parse(HashAlgorithm hash, RefUpdateRequest request, String refParameter, String newParameter,
+			String oldParameter) {
 		if (request == null || request.ref() == null) {
-			throw Problems.badParameter(parameter + ".ref", null, "the ref name is missing");
+			throw Problems.badParameter(refParameter, null, "the ref name is missing");
 		}
 		try {
 			RefService.checkName(request.ref());
 		}
 		catch (InvalidRefNameException ex) {
 			throw Problems.exception(HttpStatus.BAD_REQUEST, "invalid-ref-name",
-					parameter + ".ref: " + ex.getMessage(),
-					Map.of("parameter", parameter + ".ref", "ref", Problems.printable(ex.refName()), "rule",
+					refParameter + ": " + ex.getMessage(),
+					Map.of("parameter", refParameter, "ref", Problems.printable(ex.refName()), "rule",
 							ex.rule().name()));
 		}
-		ObjectId value = id(hash, request.value(), parameter + ".new", false);
-		ObjectId old = id(hash, request.old(), parameter + ".old", true);
+		ObjectId value = id(hash, request.value(), newParameter, false);
+		ObjectId old = id(hash, request.old(), oldParameter, true);
 		return RefUpdate.update(request.ref(), value, old);
 	}
 

@@ -216,6 +216,28 @@ class RefWriteApiIT extends ApiTestSupport {
 			.contentType(MediaType.APPLICATION_JSON)
 			.content("{\"sha\": \"" + this.c1 + "\"}"))
 			.andExpect(status().isPreconditionRequired());
+		this.mvc.perform(put(refUri(this.name, "refs/heads/main", "")).with(as("admin"))
+			.header("If-Match", "\"" + this.c2 + "\"")
+			.contentType(MediaType.APPLICATION_JSON)
+			.content("{\"sha\": \"c0ffee\"}"))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.parameter").value("sha"));
+		this.mvc.perform(put(refUri(this.name, "refs/heads/main", "")).with(as("admin"))
+			.header("If-Match", "\"nonsense\"")
+			.contentType(MediaType.APPLICATION_JSON)
+			.content("{\"sha\": \"" + this.c1 + "\"}"))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.parameter").value("If-Match"));
+		this.mvc.perform(put(refUri(this.name, "refs/heads/main", "")).with(as("admin"))
+			.header("If-Match", "\"" + this.c2 + "\"")
+			.contentType(MediaType.APPLICATION_JSON)
+			.content("{\"sha\": \"1234567890123456789012345678901234567890\"}"))
+			.andExpect(status().isUnprocessableContent());
+		this.mvc.perform(put(refUri("no-such-repo", "refs/heads/main", "")).with(as("admin"))
+			.header("If-Match", "\"" + this.c2 + "\"")
+			.contentType(MediaType.APPLICATION_JSON)
+			.content("{\"sha\": \"" + this.c1 + "\"}"))
+			.andExpect(status().isNotFound());
 		assertThat(gitRefs()).isEqualTo(before);
 	}
 
