@@ -74,8 +74,9 @@ final class RefCounts {
 		return this.total;
 	}
 
+	/** Unmodifiable: a count may be shared by several responses. */
 	Map<String, Long> namespaces() {
-		return this.namespaces;
+		return java.util.Collections.unmodifiableMap(this.namespaces);
 	}
 
 }

@@ -1,9 +1,12 @@
 package io.refstore.web.repos;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.springframework.security.access.prepost.PreAuthorize;
 import org.springframework.stereotype.Service;
@@ -20,8 +23,14 @@ public class RepoService {
 
 	private final RepoRegistry registry;
 
+	/** Counts by git directory, with the store fingerprint they were taken at. */
+	private final Map<Path, CachedCounts> counts = new ConcurrentHashMap<>();
+
 	public RepoService(RepoRegistry registry) {
 		this.registry = registry;
+	}
+
+	private record CachedCounts(String fingerprint, RefCounts counts) {
 	}
 
 	/**
@@ -54,14 +63,31 @@ public class RepoService {
 		}
 	}
 
-	private static RepoSummary summary(OpenRepo repo) throws IOException {
+	private RepoSummary summary(OpenRepo repo) throws IOException {
 		Repository repository = repo.repository();
-		RefCounts counts = RefCounts.of(repo.store());
+		RefCounts counts = counts(repo);
 		StoreStatistics statistics = repo.store().statistics();
 		return new RepoSummary(repo.name(), repository.refFormat().name().toLowerCase(Locale.ROOT),
 				repository.hashAlgorithm().configName(), repository.isBare(), counts.total(), counts.namespaces(),
 				statistics.looseRefs(), statistics.packedRefs(), statistics.tables(), statistics.bytes(),
 				statistics.maintenanceDue(), statistics.reason());
+	}
+
+	/**
+	 * The ref counts, read again only if the store changed since they were taken: counting reads every ref, the
+	 * store's fingerprint only file identities. The fingerprint is taken before counting, so a write during the
+	 * count makes the next call count again.
+	 */
+	private RefCounts counts(OpenRepo repo) throws IOException {
+		String fingerprint = repo.store().fingerprint();
+		Path key = repo.repository().gitDir();
+		CachedCounts cached = this.counts.get(key);
+		if (cached != null && cached.fingerprint().equals(fingerprint)) {
+			return cached.counts();
+		}
+		RefCounts counts = RefCounts.of(repo.store());
+		this.counts.put(key, new CachedCounts(fingerprint, counts));
+		return counts;
 	}
 
 }

@@ -87,6 +87,26 @@ class RepoApiIT extends ApiTestSupport {
 	}
 
 	@Test
+	void countsFollowGitsWrites() throws Exception {
+		String name = uniqueName("counted");
+		TempRepo repo = bareRepo(name);
+		String c1 = repo.commit("one", null);
+		repo.git("update-ref", "refs/heads/a", c1);
+		URI uri = URI.create("/api/repos/" + seg(name));
+		this.mvc.perform(get(uri).with(as("viewer"))).andExpect(jsonPath("$.refCount").value(1));
+		this.mvc.perform(get(uri).with(as("viewer"))).andExpect(jsonPath("$.refCount").value(1));
+		repo.git("update-ref", "refs/tags/t", c1);
+		this.mvc.perform(get(uri).with(as("viewer")))
+			.andExpect(jsonPath("$.refCount").value(2))
+			.andExpect(jsonPath("$.namespaces['refs/tags']").value(1));
+		repo.git("pack-refs", "--all");
+		repo.git("update-ref", "-d", "refs/heads/a");
+		this.mvc.perform(get(uri).with(as("viewer")))
+			.andExpect(jsonPath("$.refCount").value(1))
+			.andExpect(jsonPath("$.namespaces['refs/heads']").doesNotExist());
+	}
+
+	@Test
 	void unknownRepositoryIsANotFoundProblem() throws Exception {
 		this.mvc.perform(get(URI.create("/api/repos/no-such-repo")).with(as("viewer")))
 			.andExpect(status().isNotFound())
