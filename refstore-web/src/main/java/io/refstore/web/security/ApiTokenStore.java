@@ -28,6 +28,9 @@ class ApiTokenStore {
 
 	static final String PREFIX = "rst_";
 
+	/** How often the last use of a token is written. */
+	static final java.time.Duration USE_MARK = java.time.Duration.ofMinutes(1);
+
 	private final JdbcClient jdbc;
 
 	private final SecureRandom random = new SecureRandom();
@@ -52,16 +55,21 @@ class ApiTokenStore {
 		return new CreatedToken(find(id).orElseThrow(), secret);
 	}
 
-	/** The valid (not revoked) token with this secret, marking it used. */
+	/**
+	 * The valid (not revoked) token with this secret, marking it used. The mark is written at most once a minute
+	 * per token, so that a busy client does not turn every read into a database write.
+	 */
 	Optional<ApiToken> authenticate(String secret) {
 		Optional<ApiToken> token = this.jdbc
 			.sql("SELECT * FROM refstore_api_token WHERE secret_hash = ? AND revoked_at IS NULL")
 			.param(hash(secret))
 			.query(ApiTokenStore::token)
 			.optional();
-		token.ifPresent((found) -> this.jdbc.sql("UPDATE refstore_api_token SET last_used_at = ? WHERE id = ?")
-			.params(utc(Instant.now()), found.id())
-			.update());
+		Instant now = Instant.now();
+		token.filter((found) -> found.lastUsedAt() == null || found.lastUsedAt().isBefore(now.minus(USE_MARK)))
+			.ifPresent((found) -> this.jdbc.sql("UPDATE refstore_api_token SET last_used_at = ? WHERE id = ?")
+				.params(utc(now), found.id())
+				.update());
 		return token;
 	}
 
