@@ -2,6 +2,7 @@ package io.refstore.web;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 
 /**
  * The refstore web console. Its packages below {@code io.refstore.web} are by feature; it reaches refs only
@@ -9,6 +10,7 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
  * class here uses core's storage internals). Configured by {@code application.yml}.
  */
 @SpringBootApplication
+@ConfigurationPropertiesScan
 public class RefstoreApplication {
 
 	/**

@@ -11,20 +11,15 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import jakarta.servlet.RequestDispatcher;
 
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
 import org.springframework.http.MediaType;
-import org.springframework.test.web.servlet.MockMvc;
+
+import io.refstore.web.console.ConsoleTestSupport;
 
 /**
  * The container's error dispatch renders the console's error page for browsers: the status it was given, a
  * heading and a sentence for a person, and nothing of the exception.
  */
-@WebMvcTest(ErrorPageController.class)
-class ErrorPageControllerTest {
-
-	@Autowired
-	MockMvc mvc;
+class ErrorPageControllerTest extends ConsoleTestSupport {
 
 	@Test
 	void notFoundShowsAFriendlyPage() throws Exception {
@@ -58,6 +53,17 @@ class ErrorPageControllerTest {
 			.andExpect(content().string(not(containsString("secret internals"))))
 			.andExpect(content().string(not(containsString("IllegalStateException"))))
 			.andExpect(content().string(not(containsString("at io.refstore"))));
+	}
+
+	@Test
+	void aBrowserAskingForAnUnknownConsoleAddressGetsThePageAndAnApiClientAProblem() throws Exception {
+		this.mvc.perform(get("/no/such/page").accept(MediaType.TEXT_HTML).with(viewer()))
+			.andExpect(status().isNotFound())
+			.andExpect(view().name("system/error"))
+			.andExpect(model().attribute("heading", "Not found"));
+		this.mvc.perform(get("/api/no/such/page").accept(MediaType.APPLICATION_JSON).with(as("viewer")))
+			.andExpect(status().isNotFound())
+			.andExpect(content().contentType(MediaType.APPLICATION_PROBLEM_JSON));
 	}
 
 	@Test
