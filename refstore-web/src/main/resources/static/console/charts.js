@@ -58,9 +58,12 @@
 		if (typeof uPlot === 'undefined') {
 			return;
 		}
-		document.querySelectorAll('[data-labels]').forEach(bars);
-		document.querySelectorAll('[data-series]').forEach(timeSeries);
+		document.querySelectorAll('[data-labels]:not([data-drawn])').forEach(bars);
+		document.querySelectorAll('[data-series]:not([data-drawn])').forEach(timeSeries);
 	}
+
+	// parts of a page that htmx loads later (a repository's health) bring their charts with them
+	document.addEventListener('htmx:afterSettle', draw);
 
 	if (document.readyState === 'loading') {
 		document.addEventListener('DOMContentLoaded', draw);

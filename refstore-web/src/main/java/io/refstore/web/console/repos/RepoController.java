@@ -15,14 +15,18 @@ import io.refstore.web.refs.RefService;
 import io.refstore.web.system.Problems;
 
 /**
- * A repository's page: its health, a chart of refs per namespace, and the ref browser (prefix and glob search,
- * keyset paging by the last name shown). A page reads only the refs it shows plus one, from the position the
- * store seeks to, so it costs the same at the first ref as at the millionth and never counts the store.
+ * A repository's page: the ref browser (prefix and glob search, keyset paging by the last name shown), and its
+ * health with a chart of refs per namespace. A page of refs reads only the refs it shows plus one, from the
+ * position the store seeks to, so it costs the same at the first ref as at the millionth and never counts the
+ * store; the health, which does count every ref, is a fragment the page loads separately (htmx), so paging
+ * never waits for it.
  */
 @Controller
 class RepoController {
 
 	static final String VIEWS_REPO_DETAILS = "repos/repoDetails";
+
+	static final String VIEWS_REPO_HEALTH = "repos/repoHealth :: health";
 
 	private final RepoOverview overview;
 
@@ -38,14 +42,20 @@ class RepoController {
 			@RequestParam(required = false) String glob, @RequestParam(required = false) String after,
 			@RequestParam(defaultValue = "100") int limit, Model model) throws IOException {
 		RefSearch search = new RefSearch(prefix, glob, after, checkLimit(limit));
-		RepoHealth repo = this.overview.one(name);
 		RefPage page = this.refs.page(name, search.storePrefix(), search.glob(), search.after(), search.limit());
-		model.addAttribute("repo", repo);
+		model.addAttribute("repoName", name);
 		model.addAttribute("search", search);
 		model.addAttribute("page", page);
 		model.addAttribute("limits", RefSearch.LIMITS);
-		addChart(repo.summary().namespaces(), model);
 		return VIEWS_REPO_DETAILS;
+	}
+
+	@GetMapping("/repo/health")
+	String showRepoHealth(@RequestParam String name, Model model) throws IOException {
+		RepoHealth repo = this.overview.one(name);
+		model.addAttribute("repo", repo);
+		addChart(repo.summary().namespaces(), model);
+		return VIEWS_REPO_HEALTH;
 	}
 
 	/** Page sizes are the browser's choices only, so a URL cannot ask for a page that reads half the store. */

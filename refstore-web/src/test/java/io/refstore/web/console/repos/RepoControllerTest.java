@@ -90,14 +90,31 @@ class RepoControllerTest extends ConsoleTestSupport {
 	}
 
 	@Test
-	void showsTheNamespaceFiguresAndHealth() throws Exception {
+	void loadsTheHealthSeparatelyFromThePageOfRefs() throws Exception {
 		this.mvc.perform(get("/repo").param("name", name).with(viewer()))
 			.andExpect(status().isOk())
+			.andExpect(model().attributeDoesNotExist("repo", "chartLabels"))
+			.andExpect(content().string(containsString("hx-get=\"/repo/health?name=" + name + "\"")))
+			.andExpect(content().string(containsString("refs/heads/topic-000")))
+			.andExpect(content().string(containsString("rel=\"next\"")));
+	}
+
+	@Test
+	void showsTheNamespaceFiguresAndHealth() throws Exception {
+		MvcResult result = this.mvc.perform(get("/repo/health").param("name", name).with(viewer()))
+			.andExpect(status().isOk())
+			.andExpect(view().name(RepoController.VIEWS_REPO_HEALTH))
 			.andExpect(model().attribute("chartLabels", List.of("refs/heads", "refs/tags")))
 			.andExpect(model().attribute("chartValues", List.of(120L, 15L)))
 			.andExpect(content().string(containsString("id=\"namespace-chart\"")))
-			.andExpect(content().string(containsString("refs/heads/topic-000")))
-			.andExpect(content().string(containsString("rel=\"next\"")));
+			.andExpect(content().string(not(containsString("<html"))))
+			.andReturn();
+		RepoHealth health = (RepoHealth) result.getModelAndView().getModel().get("repo");
+		assertThat(health.summary().refCount()).isEqualTo(135);
+		assertThat(health.statistics().packedRefs()).isEqualTo(135);
+		assertThat(health.statistics().looseRefs()).isZero();
+		this.mvc.perform(get("/repo/health").param("name", "no-such-repo").with(viewer()))
+			.andExpect(status().isNotFound());
 	}
 
 	@Test
