@@ -20,7 +20,9 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 
+import io.refstore.batch.support.InvalidJobParameterException;
 import io.refstore.batch.support.InvalidRepositoryNameException;
+import io.refstore.batch.support.JobConflictException;
 import io.refstore.core.ref.InvalidRefNameException;
 import jakarta.servlet.http.HttpServletResponse;
 
@@ -79,6 +81,25 @@ class ConsoleAdvice {
 	String mistypedParameter(MethodArgumentTypeMismatchException ex, HttpServletResponse response, Model model) {
 		return page(response, model, HttpStatus.BAD_REQUEST,
 				"The parameter '" + ex.getName() + "' has a value of the wrong kind.");
+	}
+
+	@ExceptionHandler
+	String invalidJobParameter(InvalidJobParameterException ex, HttpServletResponse response, Model model) {
+		return page(response, model, HttpStatus.BAD_REQUEST, ex.getMessage());
+	}
+
+	@ExceptionHandler
+	String jobConflict(JobConflictException ex, HttpServletResponse response, Model model) {
+		return page(response, model, HttpStatus.CONFLICT, ex.getMessage());
+	}
+
+	/** The job service's refusals of a stop or restart ("execution 7 is COMPLETED ..."), worded for users. */
+	@ExceptionHandler
+	String illegalState(IllegalStateException ex, HttpServletResponse response, Model model) {
+		if (ex.getMessage() != null && ex.getMessage().startsWith("execution ")) {
+			return page(response, model, HttpStatus.CONFLICT, ex.getMessage());
+		}
+		return unexpected(ex, response, model);
 	}
 
 	@ExceptionHandler

@@ -24,8 +24,8 @@ public record ConsoleUser(String name, String role, boolean operator, boolean ad
 	/** Nobody logged in. */
 	public static final ConsoleUser ANONYMOUS = new ConsoleUser(null, "NONE", false, false);
 
-	/** The user of {@code authentication}, with roles expanded by {@code hierarchy}. */
-	static ConsoleUser of(Authentication authentication, RoleHierarchy hierarchy) {
+	/** The user of {@code authentication} ({@link #ANONYMOUS} for none), with roles expanded by {@code hierarchy}. */
+	public static ConsoleUser of(Authentication authentication, RoleHierarchy hierarchy) {
 		if (authentication == null || !authentication.isAuthenticated()
 				|| authentication instanceof AnonymousAuthenticationToken) {
 			return ANONYMOUS;
