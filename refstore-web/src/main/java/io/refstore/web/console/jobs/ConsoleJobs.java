@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import org.springframework.dao.EmptyResultDataAccessException;
 import org.springframework.security.access.prepost.PreAuthorize;
 import org.springframework.stereotype.Service;
 
@@ -94,7 +95,7 @@ public class ConsoleJobs {
 	/** The execution {@code id} if it is a plan-only deletion that completed. */
 	@PreAuthorize("hasRole('VIEWER')")
 	public JobSummary completedPlan(long id) {
-		JobSummary plan = this.jobs.find(id)
+		JobSummary plan = find(id)
 			.orElseThrow(() -> new InvalidJobParameterException("plan", Long.toString(id), "no such execution"));
 		if (plan.type() != RefJobType.DELETE || !"true".equals(plan.parameters().get(JobParameterNames.PLAN_ONLY))
 				|| !"COMPLETED".equals(plan.status()) || plan.results().get("plan.path") == null) {
@@ -106,7 +107,7 @@ public class ConsoleJobs {
 	/** Restores what the deletion execution {@code id} deleted, from the manifest beside its plan. */
 	@PreAuthorize("hasRole('ADMIN')")
 	public JobSummary restoreDeletion(long id, String actor) {
-		JobSummary deletion = this.jobs.find(id)
+		JobSummary deletion = find(id)
 			.orElseThrow(() -> new InvalidJobParameterException("execution", Long.toString(id), "no such execution"));
 		String plan = deletion.parameters().get(JobParameterNames.PLAN);
 		if (deletion.type() != RefJobType.DELETE || plan == null) {
@@ -144,7 +145,13 @@ public class ConsoleJobs {
 	/** One execution, or empty. */
 	@PreAuthorize("hasRole('VIEWER')")
 	public Optional<JobSummary> find(long id) {
-		return this.jobs.find(id);
+		try {
+			return this.jobs.find(id);
+		}
+		catch (EmptyResultDataAccessException ex) {
+			// RefJobs.find reads the instance of an execution that does not exist before checking for it
+			return Optional.empty();
+		}
 	}
 
 	/** Executions matching {@code filter}, newest first. */
