@@ -155,10 +155,11 @@ class SecurityConfiguration {
 	@Bean
 	@Order(2)
 	SecurityFilterChain consoleFilterChain(HttpSecurity http) throws Exception {
-		http.formLogin((form) -> form.permitAll())
+		http.formLogin((form) -> form.loginPage("/login").permitAll())
 			.logout((logout) -> logout.permitAll())
 			.authorizeHttpRequests((authorize) -> authorize
-				.requestMatchers("/error", "/v3/api-docs", "/v3/api-docs/**", "/swagger-ui.html", "/swagger-ui/**")
+				.requestMatchers("/error", "/console/**", "/webjars/**", "/v3/api-docs", "/v3/api-docs/**",
+						"/swagger-ui.html", "/swagger-ui/**")
 				.permitAll()
 				.anyRequest()
 				.authenticated());
