@@ -46,6 +46,10 @@ public class RefBatchConfiguration {
 	RepositoryPaths repositoryPaths(RefBatchProperties properties) throws IOException {
 		List<java.nio.file.Path> roots = (properties.repositories().roots() != null)
 				? properties.repositories().roots() : List.of();
+		for (java.nio.file.Path root : roots) {
+			// a configured root that does not exist yet (a first start) is where repositories will go
+			java.nio.file.Files.createDirectories(root);
+		}
 		return new RepositoryPaths(roots);
 	}
 
