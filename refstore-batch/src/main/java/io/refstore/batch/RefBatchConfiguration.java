@@ -46,6 +46,10 @@ public class RefBatchConfiguration {
 	RepositoryPaths repositoryPaths(RefBatchProperties properties) throws IOException {
 		List<java.nio.file.Path> roots = (properties.repositories().roots() != null)
 				? properties.repositories().roots() : List.of();
+		// the web's registry creates missing roots too; whichever bean comes first must find them
+		for (java.nio.file.Path root : roots) {
+			java.nio.file.Files.createDirectories(root);
+		}
 		return new RepositoryPaths(roots);
 	}
 
