@@ -46,17 +46,41 @@ public class StartupRecovery implements ApplicationRunner {
 	 * @return the ids of the executions marked
 	 */
 	public List<Long> recover() {
+		return recover(true);
+	}
+
+	/**
+	 * Marks the executions whose lease expired while this instance runs: their instance stopped renewing it (it
+	 * died), so a surviving instance sharing the database marks them without waiting for a restart. Unlike
+	 * {@link #recover()} it never marks this instance's own executions.
+	 * @return the ids of the executions marked
+	 */
+	public List<Long> recoverExpired() {
+		return recover(false);
+	}
+
+	private List<Long> recover(boolean startup) {
 		List<Long> marked = new ArrayList<>();
 		for (RefJobType type : RefJobType.values()) {
 			for (JobExecution execution : this.jobRepository.findRunningJobExecutions(type.jobName())) {
-				String reason = deathOf(execution);
+				String reason = startup ? deathOf(execution) : expiry(execution);
 				if (reason != null) {
-					mark(execution, reason);
+					mark(execution, reason, startup);
 					marked.add(execution.getId());
 				}
 			}
 		}
 		return marked;
+	}
+
+	private String expiry(JobExecution execution) {
+		Optional<JobLeases.Lease> lease = this.leases.findByExecution(execution.getId());
+		if (lease.isPresent() && lease.get().expired()
+				&& !this.leases.instanceId().equals(lease.get().ownerInstance())) {
+			return "its lease expired at " + lease.get().expiresAt() + ": instance '" + lease.get().ownerInstance()
+					+ "' stopped renewing it";
+		}
+		return null;
 	}
 
 	private String deathOf(JobExecution execution) {
@@ -75,8 +99,8 @@ public class StartupRecovery implements ApplicationRunner {
 		return null;
 	}
 
-	private void mark(JobExecution execution, String reason) {
-		String message = "marked FAILED at startup by instance '" + this.leases.instanceId() + "': " + reason
+	private void mark(JobExecution execution, String reason, boolean startup) {
+		String message = "marked FAILED " + (startup ? "at startup" : "by a survivor") + " by instance '" + this.leases.instanceId() + "': " + reason
 				+ "; restart it to continue from its last committed chunk";
 		LocalDateTime now = LocalDateTime.now();
 		for (StepExecution step : execution.getStepExecutions()) {
