@@ -5,7 +5,6 @@ import java.security.Principal;
 import jakarta.servlet.http.HttpServletResponse;
 import java.time.LocalDateTime;
 import java.util.List;
-import java.util.Map;
 
 import org.springframework.format.annotation.DateTimeFormat;
 import org.springframework.stereotype.Controller;
@@ -19,8 +18,8 @@ import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 import io.refstore.batch.support.InvalidJobParameterException;
 import io.refstore.batch.support.JobFilter;
 import io.refstore.batch.support.JobSummary;
+import io.refstore.web.jobs.JobService;
 import io.refstore.batch.support.RefJobType;
-import io.refstore.web.system.Problems;
 
 /**
  * The job history with its filters and chart, one execution's live page (its progress part is polled by htmx
@@ -38,9 +37,9 @@ class JobController {
 
 	static final int PAGE_SIZE = 50;
 
-	private final ConsoleJobs jobs;
+	private final JobService jobs;
 
-	JobController(ConsoleJobs jobs) {
+	JobController(JobService jobs) {
 		this.jobs = jobs;
 	}
 
@@ -124,8 +123,7 @@ class JobController {
 	}
 
 	private JobSummary find(long id) {
-		return this.jobs.find(id)
-			.orElseThrow(() -> Problems.notFound("job-not-found", "no job execution " + id, Map.of("execution", id)));
+		return this.jobs.get(id);
 	}
 
 	private static boolean blank(String value) {
