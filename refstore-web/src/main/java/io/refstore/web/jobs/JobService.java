@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import org.springframework.context.annotation.DependsOn;
 import org.springframework.dao.EmptyResultDataAccessException;
 import org.springframework.http.HttpStatus;
 import org.springframework.security.access.prepost.PreAuthorize;
@@ -32,6 +33,8 @@ import io.refstore.web.system.Problems;
  * and a restart of one that is not STOPPED or FAILED are 409 problems ({@code job-state}). Thread-safe.
  */
 @Service
+// the registry creates missing repository roots, which the batch module requires to exist
+@DependsOn("repoRegistry")
 public class JobService {
 
 	/** The directory below the git directory where deletion plans and manifests are kept. */
