@@ -63,7 +63,7 @@ class JobController {
 		return VIEWS_JOB_LIST;
 	}
 
-	@GetMapping("/jobs/{id}")
+	@GetMapping("/jobs/{id:\\d+}")
 	String showJob(@PathVariable long id, Model model) {
 		model.addAttribute("job", find(id));
 		return VIEWS_JOB_DETAILS;
@@ -73,7 +73,7 @@ class JobController {
 	 * The live part of a job's page, polled by htmx while the job runs. Once it has ended, htmx is told to reload
 	 * the whole page, which then shows what only an ended job has (a plan to review, a restore button).
 	 */
-	@GetMapping("/jobs/{id}/progress")
+	@GetMapping("/jobs/{id:\\d+}/progress")
 	String showJobProgress(@PathVariable long id, Model model, HttpServletResponse response) {
 		JobSummary job = find(id);
 		model.addAttribute("job", job);
@@ -83,21 +83,21 @@ class JobController {
 		return VIEWS_JOB_PROGRESS;
 	}
 
-	@PostMapping("/jobs/{id}/stop")
+	@PostMapping("/jobs/{id:\\d+}/stop")
 	String processStop(@PathVariable long id, Principal principal, RedirectAttributes redirect) {
 		this.jobs.stop(id, principal.getName());
 		redirect.addFlashAttribute("message", "Stop requested: the job stops after its current chunk.");
 		return "redirect:/jobs/" + id;
 	}
 
-	@PostMapping("/jobs/{id}/restart")
+	@PostMapping("/jobs/{id:\\d+}/restart")
 	String processRestart(@PathVariable long id, Principal principal, RedirectAttributes redirect) {
 		JobSummary restarted = this.jobs.restart(id, principal.getName());
 		redirect.addFlashAttribute("message", "Restarted execution " + id + " as " + restarted.executionId() + ".");
 		return "redirect:/jobs/" + restarted.executionId();
 	}
 
-	@PostMapping("/jobs/{id}/execute")
+	@PostMapping("/jobs/{id:\\d+}/execute")
 	String processExecuteDeletion(@PathVariable long id, @RequestParam(defaultValue = "") String confirmRepository,
 			@RequestParam(defaultValue = "") String confirmCount, Principal principal, Model model,
 			RedirectAttributes redirect) {
@@ -115,7 +115,7 @@ class JobController {
 		}
 	}
 
-	@PostMapping("/jobs/{id}/restore")
+	@PostMapping("/jobs/{id:\\d+}/restore")
 	String processRestore(@PathVariable long id, Principal principal, RedirectAttributes redirect) {
 		JobSummary restore = this.jobs.restoreDeletion(id, principal.getName());
 		redirect.addFlashAttribute("message", "Restoring the refs execution " + id + " deleted.");
