@@ -1,6 +1,9 @@
 package io.refstore.web.jobs;
 
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -240,6 +243,24 @@ public class JobService {
 	@PreAuthorize("hasRole('VIEWER')")
 	public List<JobSummary> list(JobFilter filter) {
 		return this.jobs.list(filter);
+	}
+
+	/**
+	 * When each repository last completed a job of {@code type}: the end of its newest COMPLETED execution, in
+	 * the server's zone. Repositories without one are absent. One indexed query per repository, by the name
+	 * given at launch.
+	 */
+	@PreAuthorize("hasRole('VIEWER')")
+	public Map<String, Instant> lastCompleted(RefJobType type, Collection<String> repositories) {
+		Map<String, Instant> out = new LinkedHashMap<>();
+		for (String repository : repositories) {
+			this.jobs.list(new JobFilter("COMPLETED", type, repository, null, null, null, 0, 1))
+				.stream()
+				.filter((job) -> job.ended() != null)
+				.findFirst()
+				.ifPresent((job) -> out.put(repository, job.ended().atZone(ZoneId.systemDefault()).toInstant()));
+		}
+		return out;
 	}
 
 	private Optional<JobSummary> lookUp(long id) {
