@@ -203,4 +203,30 @@ class JobRunApiIT extends JobApiTestSupport {
 				.value(hasItem("migrateRefsJob #" + restarted)));
 	}
 
+	@Test
+	void restartingAFailedRollbackNeedsAdminAsLaunchingItDoes() throws Exception {
+		String name = uniqueName("jobs-rollback-fail");
+		TempRepo repo = repoWithBranches(name, 3);
+		String before = repo.git("for-each-ref");
+		// a backup directory with no store in it: the rollback is launched, then fails
+		java.nio.file.Files.createDirectories(repo.gitDir().resolve("refstore-backup/empty"));
+		long id = id(this.mvc.perform(postJson("/api/jobs/rollbacks", "{\"repository\": \"" + name
+				+ "\", \"backup\": \"empty\"}").with(as("admin")))
+			.andExpect(status().isCreated())
+			.andReturn()
+			.getResponse()
+			.getContentAsString());
+		DocumentContext failed = awaitEnd(id);
+		assertThat(failed.read("$.status", String.class)).isEqualTo("FAILED");
+		assertThat(failed.read("$.exitMessage", String.class)).isNotBlank();
+		this.mvc.perform(post("/api/jobs/" + id + "/restart").with(as("operator"))).andExpect(status().isForbidden());
+		long again = id(this.mvc.perform(post("/api/jobs/" + id + "/restart").with(as("admin")))
+			.andExpect(status().isCreated())
+			.andReturn()
+			.getResponse()
+			.getContentAsString());
+		assertThat(awaitEnd(again).read("$.status", String.class)).isEqualTo("FAILED");
+		assertThat(repo.git("for-each-ref")).isEqualTo(before);
+	}
+
 }
