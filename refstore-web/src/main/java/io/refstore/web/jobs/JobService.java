@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import org.springframework.context.annotation.DependsOn;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.EmptyResultDataAccessException;
 import org.springframework.http.HttpStatus;
 import org.springframework.security.access.prepost.PreAuthorize;
@@ -22,6 +23,7 @@ import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.JobSummary;
 import io.refstore.batch.support.RefJobType;
 import io.refstore.batch.support.RefJobs;
+import io.refstore.web.audit.AuditEntry;
 import io.refstore.web.system.Problems;
 
 /**
@@ -45,8 +47,11 @@ public class JobService {
 
 	private final RefJobs jobs;
 
-	JobService(RefJobs jobs) {
+	private final ApplicationEventPublisher events;
+
+	JobService(RefJobs jobs, ApplicationEventPublisher events) {
 		this.jobs = jobs;
+		this.events = events;
 	}
 
 	/**
@@ -103,21 +108,40 @@ public class JobService {
 	@PreAuthorize("hasRole('ADMIN')")
 	public JobSummary executeDeletion(Long planExecutionId, String confirmRepository, String confirmCount,
 			String actor) {
-		if (planExecutionId == null) {
-			throw new InvalidJobParameterException("plan", null, "it is required: the id of a completed plan");
+		try {
+			if (planExecutionId == null) {
+				throw new InvalidJobParameterException("plan", null, "it is required: the id of a completed plan");
+			}
+			JobSummary plan = completedPlan(planExecutionId);
+			if (!plan.repository().equals(confirmRepository)) {
+				throw new InvalidJobParameterException("confirmRepository", confirmRepository,
+						"type the repository's name exactly: " + plan.repository());
+			}
+			String count = plan.results().get("plan.count");
+			if (!count.equals((confirmCount == null) ? "" : confirmCount.strip())) {
+				throw new InvalidJobParameterException("confirmCount", confirmCount,
+						"type the number of refs the plan deletes: " + count);
+			}
+			return this.jobs.launch(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY, plan.repository(),
+					JobParameterNames.PLAN, relativePlan(plan).toString()), actor);
 		}
-		JobSummary plan = completedPlan(planExecutionId);
-		if (!plan.repository().equals(confirmRepository)) {
-			throw new InvalidJobParameterException("confirmRepository", confirmRepository,
-					"type the repository's name exactly: " + plan.repository());
+		catch (InvalidJobParameterException ex) {
+			Map<String, String> given = new LinkedHashMap<>();
+			given.put("plan", String.valueOf(planExecutionId));
+			given.put("confirmRepository", String.valueOf(confirmRepository));
+			given.put("confirmCount", String.valueOf(confirmCount));
+			refused(actor, confirmRepository, given, ex);
+			throw ex;
 		}
-		String count = plan.results().get("plan.count");
-		if (!count.equals((confirmCount == null) ? "" : confirmCount.strip())) {
-			throw new InvalidJobParameterException("confirmCount", confirmCount,
-					"type the number of refs the plan deletes: " + count);
-		}
-		return this.jobs.launch(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY, plan.repository(),
-				JobParameterNames.PLAN, relativePlan(plan).toString()), actor);
+	}
+
+	/**
+	 * Audits a deletion or restore refused before it reached the batch module (which audits its own refusals):
+	 * an execute without the right confirmation, a restore of something that is no executed deletion.
+	 */
+	private void refused(String actor, String repository, Map<String, String> parameters, RuntimeException ex) {
+		this.events.publishEvent(AuditEntry.of((actor != null) ? actor : "anonymous", "job.launch", repository,
+				RefJobType.DELETE.jobName(), parameters, AuditEntry.Outcome.REJECTED, "REFUSED: " + ex.getMessage()));
 	}
 
 	/**
@@ -141,11 +165,13 @@ public class JobService {
 	 */
 	@PreAuthorize("hasRole('ADMIN')")
 	public JobSummary restoreDeletion(long id, String actor) {
-		JobSummary deletion = lookUp(id)
-			.orElseThrow(() -> new InvalidJobParameterException("deletion", Long.toString(id), "no such execution"));
-		String plan = deletion.parameters().get(JobParameterNames.PLAN);
-		if (deletion.type() != RefJobType.DELETE || plan == null) {
-			throw new InvalidJobParameterException("deletion", Long.toString(id), "it is not an executed deletion");
+		JobSummary deletion = lookUp(id).orElse(null);
+		String plan = (deletion == null) ? null : deletion.parameters().get(JobParameterNames.PLAN);
+		if (deletion == null || deletion.type() != RefJobType.DELETE || plan == null) {
+			InvalidJobParameterException ex = new InvalidJobParameterException("deletion", Long.toString(id),
+					(deletion == null) ? "no such execution" : "it is not an executed deletion");
+			refused(actor, (deletion == null) ? null : deletion.repository(), Map.of("deletion", Long.toString(id)), ex);
+			throw ex;
 		}
 		return restore(deletion.repository(), Path.of(plan).getParent().toString(), actor);
 	}

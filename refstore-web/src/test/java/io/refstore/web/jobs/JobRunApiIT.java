@@ -113,6 +113,14 @@ class JobRunApiIT extends JobApiTestSupport {
 			.andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
 			.andExpect(jsonPath("$.parameter").value("confirmCount"))
 			.andExpect(jsonPath("$.detail").value(containsString("29")));
+		this.mvc.perform(get("/api/audit").param("action", "job.launch").param("repository", name)
+			.param("outcome", "REJECTED")
+			.with(as("operator")))
+			.andExpect(jsonPath("$.entries.length()").value(1))
+			.andExpect(jsonPath("$.entries[0].actor").value("admin"))
+			.andExpect(jsonPath("$.entries[0].target").value("deleteRefsJob"))
+			.andExpect(jsonPath("$.entries[0].parameters.confirmCount").value("30"))
+			.andExpect(jsonPath("$.entries[0].detail").value(containsString("confirmCount")));
 		this.mvc.perform(postJson("/api/jobs/deletions", """
 				{"plan": %d, "confirmRepository": "%s", "confirmCount": "29"}""".formatted(plan + 100_000, name))
 			.with(as("admin")))
