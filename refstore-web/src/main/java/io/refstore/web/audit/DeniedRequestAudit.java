@@ -26,7 +26,8 @@ class DeniedRequestAudit {
 	private static final Set<String> READS = Set.of("GET", "HEAD", "OPTIONS");
 
 	/** Service methods that change state; the others only read. */
-	private static final Set<String> MUTATORS = Set.of("batch", "put", "delete", "create", "revoke");
+	private static final Set<String> MUTATORS = Set.of("batch", "put", "delete", "create", "revoke", "migrate", "verify",
+			"maintain", "planDeletion", "executeDeletion", "restoreDeletion", "restore", "rollback", "stop", "restart");
 
 	private final AuditLog audit;
 

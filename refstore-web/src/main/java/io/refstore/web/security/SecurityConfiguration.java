@@ -35,7 +35,8 @@ import org.springframework.security.web.firewall.StrictHttpFirewall;
  * <ol>
  * <li>{@code /api/**} and {@code /actuator/**}: stateless, HTTP Basic or {@code Authorization: Bearer} API
  * tokens, no CSRF (no cookies are involved), refusals as problems. Reads need VIEWER, ref writes ADMIN, the
- * audit log OPERATOR; {@code /actuator/health} is public, the other actuator endpoints need VIEWER.</li>
+ * audit log OPERATOR, job reads VIEWER and job launches, stops and restarts OPERATOR (ADMIN
+ * for the destructive ones, checked on the service); {@code /actuator/health} is public, the other actuator endpoints need VIEWER.</li>
  * <li>Everything else (the console): form login at {@code /login} with CSRF protection and a session; the API
  * description and Swagger UI are public.</li>
  * </ol>
@@ -143,6 +144,10 @@ class SecurityConfiguration {
 				.hasRole(Roles.OPERATOR)
 				.requestMatchers("/api/tokens", "/api/tokens/**")
 				.hasRole(Roles.VIEWER)
+				.requestMatchers(HttpMethod.GET, "/api/jobs", "/api/jobs/**")
+				.hasRole(Roles.VIEWER)
+				.requestMatchers("/api/jobs", "/api/jobs/**")
+				.hasRole(Roles.OPERATOR)
 				.requestMatchers(HttpMethod.GET, "/api/repos", "/api/repos/**")
 				.hasRole(Roles.VIEWER)
 				.requestMatchers("/api/repos/**")

@@ -19,7 +19,9 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
+import io.refstore.batch.support.InvalidJobParameterException;
 import io.refstore.batch.support.InvalidRepositoryNameException;
+import io.refstore.batch.support.JobConflictException;
 import io.refstore.core.ref.InvalidRefNameException;
 import io.refstore.core.ref.RefName;
 import tools.jackson.core.JacksonException;
@@ -43,6 +45,23 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 		properties.put("parameter", ex.parameter());
 		properties.put("repository", Problems.printable(ex.value()));
 		return Problems.problem(HttpStatus.BAD_REQUEST, "invalid-repository-name", ex.getMessage(), properties);
+	}
+
+	@ExceptionHandler
+	ProblemDetail invalidJobParameter(InvalidJobParameterException ex) {
+		Map<String, Object> properties = new LinkedHashMap<>();
+		properties.put("parameter", ex.parameter());
+		return Problems.problem(HttpStatus.BAD_REQUEST, "invalid-job-parameter", Problems.printable(ex.getMessage()),
+				properties);
+	}
+
+	@ExceptionHandler
+	ProblemDetail jobConflict(JobConflictException ex) {
+		Map<String, Object> properties = new LinkedHashMap<>();
+		if (ex.executionId() != null) {
+			properties.put("execution", ex.executionId());
+		}
+		return Problems.problem(HttpStatus.CONFLICT, "job-conflict", Problems.printable(ex.getMessage()), properties);
 	}
 
 	@ExceptionHandler

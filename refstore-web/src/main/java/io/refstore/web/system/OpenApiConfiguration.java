@@ -30,7 +30,8 @@ class OpenApiConfiguration {
 			token from `POST /api/tokens` (the token has its owner's roles).
 
 			**Roles.** VIEWER reads repositories and refs and manages its own tokens; OPERATOR also reads the audit \
-			log (and will run jobs); ADMIN also writes refs and manages every token. Each role includes the ones \
+			log and runs jobs (migrations, verifications, maintenance, deletion plans; stop and restart); ADMIN also writes \
+			refs, executes deletions, restores, rolls back and manages every token. Each role includes the ones \
 			before it.
 
 			**Errors** are RFC 9457 `application/problem+json`: `type` names the kind, `detail` the culprit \
@@ -38,7 +39,12 @@ class OpenApiConfiguration {
 			such as `parameter`, `ref`, `rule`, `mismatches` and `missing`. Statuses: 400 bad input, 401 no or bad \
 			credentials, 403 missing role, 404 unknown repository, ref or path, 409 conflicting update, \
 			412 failed If-Match, 413 body over the limit or too many updates, 422 missing object, 428 missing \
-			precondition.
+			precondition. Job launches refused for a parameter are 400 with `parameter`; a repository another job \
+			holds is 409 with `execution`; an unknown execution is 404.
+
+			**Jobs.** One launch resource per kind under `/api/jobs/...` answers 201 with the execution and its \
+			`Location`; poll `GET /api/jobs/{id}` for steps, counts, progress, rate and ETA. A migration's dry run \
+			(`dryRun: true`) is the verification job: it reads and digests the store and changes nothing.
 			""";
 
 	@Bean

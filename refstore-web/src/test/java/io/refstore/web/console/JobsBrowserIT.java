@@ -17,7 +17,8 @@ import io.refstore.core.testing.TempRepo;
  * no reload) reach COMPLETED with its steps' progress shown, and git then reads the repository as reftable; an
  * admin plans a deletion, reviews count and sample, is refused with a wrong typed confirmation, confirms, sees
  * the refs gone (git agrees), and restores them; a viewer sees no mutating control and a POST made anyway is
- * refused.
+ * refused; an operator stops a throttled migration from its live page (git still reads the old store, unchanged)
+ * and restarts it to COMPLETED.
  */
 class JobsBrowserIT extends BrowserTestSupport {
 
@@ -50,6 +51,48 @@ class JobsBrowserIT extends BrowserTestSupport {
 		assertThat(chrome.findElement(By.cssSelector("tr[data-step='copyRefsStep']")).getText()).contains("3,001 / 3,001");
 		// 3,000 branches and HEAD
 		assertThat(chrome.findElements(By.cssSelector("#steps progress"))).hasSizeGreaterThanOrEqualTo(4);
+		assertThat(GitCli.reftable().ok(repo.dir(), "rev-parse", "--show-ref-format").trim()).isEqualTo("reftable");
+		assertThat(GitCli.reftable().ok(repo.dir(), "for-each-ref")).isEqualTo(before);
+	}
+
+	@Test
+	void anOperatorStopsARunningMigrationFromItsLivePageAndRestartsItToCompletion() {
+		TempRepo repo = TempRepo.init(GitCli.system(), ROOT.resolve("to-stop.git"), "--bare");
+		String commit = repo.commit("one", null);
+		StringBuilder updates = new StringBuilder();
+		for (int i = 0; i < 2000; i++) {
+			updates.append("create refs/heads/b/").append(String.format("%05d", i)).append(' ').append(commit).append('\n');
+		}
+		repo.run(updates.toString().getBytes(), "update-ref", "--stdin").requireOk();
+		String before = repo.git("for-each-ref");
+		logIn("operator");
+		chrome.get(url("/jobs/new/migration?repo=to-stop.git"));
+		chrome.findElement(By.id("chunkSize")).clear();
+		chrome.findElement(By.id("chunkSize")).sendKeys("50");
+		// 40 chunks of 50 refs with 250 ms between them: about ten seconds, time enough to press Stop
+		chrome.findElement(By.id("throttleMillis")).clear();
+		chrome.findElement(By.id("throttleMillis")).sendKeys("250");
+		chrome.findElement(By.id("launch")).click();
+		String first = new WebDriverWait(chrome, Duration.ofSeconds(30)).until((driver) -> {
+			var rows = driver.findElements(By.cssSelector("tr[data-step='copyRefsStep']"));
+			return !rows.isEmpty() && !rows.get(0).getText().contains(" 0 /") ? driver.getCurrentUrl() : null;
+		});
+		screenshot("jobs-stop-running");
+		chrome.findElement(By.id("stop")).click();
+		new WebDriverWait(chrome, Duration.ofSeconds(30)).until((driver) -> driver.findElement(By.id("job-status"))
+			.getText()
+			.equals("STOPPED"));
+		assertThat(chrome.getCurrentUrl()).isEqualTo(first);
+		screenshot("jobs-stop-stopped");
+		assertThat(chrome.findElements(By.id("stop"))).isEmpty();
+		assertThat(repo.git("for-each-ref")).isEqualTo(before);
+		assertThat(GitCli.reftable().ok(repo.dir(), "rev-parse", "--show-ref-format").trim()).isEqualTo("files");
+
+		chrome.findElement(By.id("restart")).click();
+		new WebDriverWait(chrome, Duration.ofSeconds(90)).until((driver) -> !driver.getCurrentUrl().equals(first)
+				&& driver.findElement(By.id("job-status")).getText().equals("COMPLETED"));
+		screenshot("jobs-stop-restarted");
+		assertThat(chrome.findElement(By.cssSelector("tr[data-step='copyRefsStep']")).getText()).contains("2,001 / 2,001");
 		assertThat(GitCli.reftable().ok(repo.dir(), "rev-parse", "--show-ref-format").trim()).isEqualTo("reftable");
 		assertThat(GitCli.reftable().ok(repo.dir(), "for-each-ref")).isEqualTo(before);
 	}

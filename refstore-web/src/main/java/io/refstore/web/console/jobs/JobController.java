@@ -5,7 +5,6 @@ import java.security.Principal;
 import jakarta.servlet.http.HttpServletResponse;
 import java.time.LocalDateTime;
 import java.util.List;
-import java.util.Map;
 
 import org.springframework.format.annotation.DateTimeFormat;
 import org.springframework.stereotype.Controller;
@@ -19,8 +18,8 @@ import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 import io.refstore.batch.support.InvalidJobParameterException;
 import io.refstore.batch.support.JobFilter;
 import io.refstore.batch.support.JobSummary;
+import io.refstore.web.jobs.JobService;
 import io.refstore.batch.support.RefJobType;
-import io.refstore.web.system.Problems;
 
 /**
  * The job history with its filters and chart, one execution's live page (its progress part is polled by htmx
@@ -38,9 +37,9 @@ class JobController {
 
 	static final int PAGE_SIZE = 50;
 
-	private final ConsoleJobs jobs;
+	private final JobService jobs;
 
-	JobController(ConsoleJobs jobs) {
+	JobController(JobService jobs) {
 		this.jobs = jobs;
 	}
 
@@ -64,7 +63,7 @@ class JobController {
 		return VIEWS_JOB_LIST;
 	}
 
-	@GetMapping("/jobs/{id}")
+	@GetMapping("/jobs/{id:\\d+}")
 	String showJob(@PathVariable long id, Model model) {
 		model.addAttribute("job", find(id));
 		return VIEWS_JOB_DETAILS;
@@ -74,7 +73,7 @@ class JobController {
 	 * The live part of a job's page, polled by htmx while the job runs. Once it has ended, htmx is told to reload
 	 * the whole page, which then shows what only an ended job has (a plan to review, a restore button).
 	 */
-	@GetMapping("/jobs/{id}/progress")
+	@GetMapping("/jobs/{id:\\d+}/progress")
 	String showJobProgress(@PathVariable long id, Model model, HttpServletResponse response) {
 		JobSummary job = find(id);
 		model.addAttribute("job", job);
@@ -84,21 +83,21 @@ class JobController {
 		return VIEWS_JOB_PROGRESS;
 	}
 
-	@PostMapping("/jobs/{id}/stop")
+	@PostMapping("/jobs/{id:\\d+}/stop")
 	String processStop(@PathVariable long id, Principal principal, RedirectAttributes redirect) {
 		this.jobs.stop(id, principal.getName());
 		redirect.addFlashAttribute("message", "Stop requested: the job stops after its current chunk.");
 		return "redirect:/jobs/" + id;
 	}
 
-	@PostMapping("/jobs/{id}/restart")
+	@PostMapping("/jobs/{id:\\d+}/restart")
 	String processRestart(@PathVariable long id, Principal principal, RedirectAttributes redirect) {
 		JobSummary restarted = this.jobs.restart(id, principal.getName());
 		redirect.addFlashAttribute("message", "Restarted execution " + id + " as " + restarted.executionId() + ".");
 		return "redirect:/jobs/" + restarted.executionId();
 	}
 
-	@PostMapping("/jobs/{id}/execute")
+	@PostMapping("/jobs/{id:\\d+}/execute")
 	String processExecuteDeletion(@PathVariable long id, @RequestParam(defaultValue = "") String confirmRepository,
 			@RequestParam(defaultValue = "") String confirmCount, Principal principal, Model model,
 			RedirectAttributes redirect) {
@@ -116,7 +115,7 @@ class JobController {
 		}
 	}
 
-	@PostMapping("/jobs/{id}/restore")
+	@PostMapping("/jobs/{id:\\d+}/restore")
 	String processRestore(@PathVariable long id, Principal principal, RedirectAttributes redirect) {
 		JobSummary restore = this.jobs.restoreDeletion(id, principal.getName());
 		redirect.addFlashAttribute("message", "Restoring the refs execution " + id + " deleted.");
@@ -124,8 +123,7 @@ class JobController {
 	}
 
 	private JobSummary find(long id) {
-		return this.jobs.find(id)
-			.orElseThrow(() -> Problems.notFound("job-not-found", "no job execution " + id, Map.of("execution", id)));
+		return this.jobs.get(id);
 	}
 
 	private static boolean blank(String value) {

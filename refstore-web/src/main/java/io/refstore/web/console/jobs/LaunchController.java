@@ -18,6 +18,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import io.refstore.batch.support.InvalidJobParameterException;
 import io.refstore.batch.support.JobConflictException;
 import io.refstore.batch.support.JobSummary;
+import io.refstore.web.jobs.JobService;
 import io.refstore.web.console.system.ConsoleUser;
 
 /**
@@ -33,13 +34,13 @@ class LaunchController {
 	/** Job parameter names as the batch module reports them, mapped to the form's fields. */
 	private static final Map<String, String> FIELDS = Map.of("repository", "repo", "targetFormat", "targetFormat",
 			"chunkSize", "chunkSize", "prefixes", "prefixes", "globs", "globs", "excludes", "excludes", "manifest",
-			"manifest", "backup", "backup", "reflogs", "reflogs");
+			"manifest", "backup", "backup", "reflogs", "reflogs", "throttleMillis", "throttleMillis");
 
-	private final ConsoleJobs jobs;
+	private final JobService jobs;
 
 	private final RoleHierarchy hierarchy;
 
-	LaunchController(ConsoleJobs jobs, RoleHierarchy hierarchy) {
+	LaunchController(JobService jobs, RoleHierarchy hierarchy) {
 		this.jobs = jobs;
 		this.hierarchy = hierarchy;
 	}
@@ -88,9 +89,9 @@ class LaunchController {
 		return switch (kind) {
 			case MIGRATION -> form.isDryRun() ? this.jobs.verify(form.getRepo(), actor)
 					: this.jobs.migrate(form.getRepo(), form.getTargetFormat(), form.isReflogs(), form.getChunkSize(),
-							actor);
+							form.getThrottleMillis(), actor);
 			case MAINTENANCE -> this.jobs.maintain(form.getRepo(), form.isForce(), actor);
-			case DELETION -> this.jobs.planDeletion(form.getRepo(), form.getPrefixes(), form.getGlobs(),
+			case DELETION -> this.jobs.planDeletion(form.getRepo(), form.getPrefixes(), form.getGlobs(), null,
 					form.getExcludes(), actor);
 			case RESTORE -> this.jobs.restore(form.getRepo(), form.getManifest(), actor);
 			case ROLLBACK -> this.jobs.rollback(form.getRepo(), form.getBackup(), actor);

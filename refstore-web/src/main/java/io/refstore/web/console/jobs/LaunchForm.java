@@ -13,6 +13,8 @@ public class LaunchForm {
 
 	private int chunkSize = 10_000;
 
+	private int throttleMillis;
+
 	private boolean dryRun;
 
 	private boolean force;
@@ -57,6 +59,14 @@ public class LaunchForm {
 
 	public void setChunkSize(int chunkSize) {
 		this.chunkSize = chunkSize;
+	}
+
+	public int getThrottleMillis() {
+		return this.throttleMillis;
+	}
+
+	public void setThrottleMillis(int throttleMillis) {
+		this.throttleMillis = throttleMillis;
 	}
 
 	public boolean isDryRun() {

@@ -9,9 +9,13 @@ import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 
+import io.refstore.batch.support.RefJobType;
+import io.refstore.web.jobs.JobService;
+
 /**
  * The console's home: every repository with its format, ref counts per namespace, what its store holds on
- * disk and whether maintenance is due, sortable, worst first by default.
+ * disk, whether maintenance is due and when it last completed (from the job history), sortable, worst first
+ * by default.
  */
 @Controller
 class DashboardController {
@@ -20,8 +24,11 @@ class DashboardController {
 
 	private final RepoOverview overview;
 
-	DashboardController(RepoOverview overview) {
+	private final JobService jobs;
+
+	DashboardController(RepoOverview overview, JobService jobs) {
 		this.overview = overview;
+		this.jobs = jobs;
 	}
 
 	@GetMapping("/")
@@ -31,6 +38,8 @@ class DashboardController {
 		repos.sort(order.order());
 		model.addAttribute("repos", repos);
 		model.addAttribute("sort", order.parameter());
+		model.addAttribute("lastMaintenance",
+				this.jobs.lastCompleted(RefJobType.MAINTAIN, repos.stream().map(RepoHealth::name).toList()));
 		model.addAttribute("dueCount", repos.stream().filter((repo) -> repo.statistics().maintenanceDue()).count());
 		return VIEWS_REPO_LIST;
 	}

@@ -47,6 +47,49 @@ class LaunchControllerTest extends ConsoleTestSupport {
 	}
 
 	@Test
+	void eachFormLaunchesItsJobOrShowsTheRefusalOnTheFormAndABusyRepositoryIsAFormError() throws Exception {
+		String name = uniqueName("launch-all");
+		io.refstore.core.testing.TempRepo repo = bareRepo(name);
+		String commit = repo.commit("one", null);
+		StringBuilder updates = new StringBuilder();
+		for (int i = 0; i < 1000; i++) {
+			updates.append("create refs/heads/b/").append(i).append(' ').append(commit).append('\n');
+		}
+		repo.run(updates.toString().getBytes(), "update-ref", "--stdin").requireOk();
+		this.mvc.perform(get("/jobs/new/deletion").param("repo", name).with(operator()))
+			.andExpect(model().attribute("launchForm", org.hamcrest.Matchers.hasProperty("chunkSize", org.hamcrest.Matchers.is(1000))))
+			.andExpect(model().attribute("launchForm", org.hamcrest.Matchers.hasProperty("repo", org.hamcrest.Matchers.is(name))));
+		this.mvc.perform(post("/jobs/new/deletion").param("repo", name).with(operator()).with(csrf()))
+			.andExpect(status().isOk())
+			.andExpect(view().name(LaunchController.VIEWS_LAUNCH_FORM))
+			.andExpect(model().attributeHasErrors("launchForm"))
+			.andExpect(model().attribute("kind", LaunchKind.DELETION));
+		this.mvc.perform(post("/jobs/new/restore").param("repo", name).param("manifest", "../x").with(admin()).with(csrf()))
+			.andExpect(model().attributeHasFieldErrors("launchForm", "manifest"));
+		this.mvc.perform(post("/jobs/new/rollback").param("repo", name).param("backup", "none").with(admin()).with(csrf()))
+			.andExpect(model().attributeHasFieldErrors("launchForm", "backup"));
+		this.mvc.perform(post("/jobs/new/migration").param("repo", name).param("throttleMillis", "-1")
+			.with(operator()).with(csrf()))
+			.andExpect(model().attributeHasFieldErrors("launchForm", "throttleMillis"));
+		String running = this.mvc.perform(post("/jobs/new/migration").param("repo", name).param("targetFormat", "reftable")
+			.param("chunkSize", "20").param("throttleMillis", "200").with(operator()).with(csrf()))
+			.andExpect(status().is3xxRedirection())
+			.andExpect(org.springframework.test.web.servlet.result.MockMvcResultMatchers.redirectedUrlPattern("/jobs/*"))
+			.andReturn()
+			.getResponse()
+			.getRedirectedUrl();
+		String id = running.substring(running.lastIndexOf('/') + 1);
+		this.mvc.perform(post("/jobs/new/maintenance").param("repo", name).with(operator()).with(csrf()))
+			.andExpect(status().isOk())
+			.andExpect(view().name(LaunchController.VIEWS_LAUNCH_FORM))
+			.andExpect(model().attributeHasErrors("launchForm"))
+			.andExpect(org.springframework.test.web.servlet.result.MockMvcResultMatchers.content()
+				.string(containsString(id)));
+		this.mvc.perform(post("/jobs/" + id + "/stop").with(operator()).with(csrf()))
+			.andExpect(status().is3xxRedirection());
+	}
+
+	@Test
 	void aViewerPostingAnywayIsRefused() throws Exception {
 		this.mvc.perform(post("/jobs/new/migration").param("repo", "x").with(viewer()).with(csrf()))
 			.andExpect(status().isForbidden());

@@ -3,18 +3,25 @@ package io.refstore.web.console.repos;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.model;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.redirectedUrl;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.view;
 
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors;
 import org.springframework.test.web.servlet.MvcResult;
+
+import com.jayway.jsonpath.JsonPath;
 
 import io.refstore.core.testing.TempRepo;
 import io.refstore.web.console.ConsoleTestSupport;
@@ -70,6 +77,53 @@ class DashboardControllerTest extends ConsoleTestSupport {
 		assertThat(repos.indexOf(loose)).isLessThan(repos.indexOf(packed));
 		assertThat(repos.get(0).statistics().maintenanceDue()).isTrue();
 		assertThat((Long) result.getModelAndView().getModel().get("dueCount")).isPositive();
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void lastMaintenanceIsTheEndOfTheNewestCompletedMaintenanceOfEachRepository() throws Exception {
+		String name = uniqueName("dash-maintained");
+		TempRepo repo = bareRepo(name);
+		repo.git("update-ref", "refs/heads/main", repo.commit("one", null));
+		this.mvc.perform(get("/").with(viewer()))
+			.andExpect(model().attribute("lastMaintenance", org.hamcrest.Matchers.not(
+					org.hamcrest.Matchers.hasKey(name))));
+		Instant launched = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+		for (int i = 0; i < 2; i++) {
+			String location = this.mvc.perform(post("/jobs/new/maintenance").param("repo", name).param("force", "true")
+				.with(operator()).with(SecurityMockMvcRequestPostProcessors.csrf()))
+				.andExpect(status().is3xxRedirection())
+				.andReturn()
+				.getResponse()
+				.getRedirectedUrl();
+			awaitCompleted(Long.parseLong(location.substring(location.lastIndexOf('/') + 1)));
+		}
+		MvcResult result = this.mvc.perform(get("/").with(viewer())).andExpect(status().isOk()).andReturn();
+		Map<String, Instant> last = (Map<String, Instant>) result.getModelAndView().getModel().get("lastMaintenance");
+		String newest = this.mvc.perform(get("/api/jobs").param("repository", name).param("size", "1")
+			.with(as("viewer"))).andReturn().getResponse().getContentAsString();
+		LocalDateTime ended = LocalDateTime.parse(JsonPath.<String>read(newest, "$.jobs[0].ended"));
+		assertThat(last).containsEntry(name, ended.atZone(ZoneId.systemDefault()).toInstant());
+		assertThat(last.get(name)).isAfterOrEqualTo(launched.minusSeconds(1));
+		assertThat(last).doesNotContainKey(tidy);
+		String html = result.getResponse().getContentAsString();
+		String row = html.substring(html.indexOf(">" + name + "</a>"));
+		row = row.substring(0, row.indexOf("</tr>"));
+		assertThat(row).contains(new io.refstore.web.console.system.ConsoleFormat().time(last.get(name)))
+			.doesNotContain("none recorded");
+	}
+
+	private void awaitCompleted(long id) throws Exception {
+		for (int i = 0; i < 600; i++) {
+			String body = this.mvc.perform(get("/api/jobs/" + id).with(as("viewer"))).andReturn().getResponse()
+				.getContentAsString();
+			if (!JsonPath.<Boolean>read(body, "$.running")) {
+				assertThat(JsonPath.<String>read(body, "$.status")).isEqualTo("COMPLETED");
+				return;
+			}
+			Thread.sleep(50);
+		}
+		throw new AssertionError("maintenance " + id + " did not end");
 	}
 
 	@Test

@@ -1,4 +1,4 @@
-package io.refstore.web.console.jobs;
+package io.refstore.web.jobs;
 
 import java.util.Map;
 

@@ -1,4 +1,4 @@
-package io.refstore.web.console.jobs;
+package io.refstore.web.jobs;
 
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
@@ -11,6 +11,6 @@ import io.refstore.batch.RefBatchConfiguration;
  */
 @Configuration(proxyBeanMethods = false)
 @Import(RefBatchConfiguration.class)
-class ConsoleJobsConfiguration {
+class JobsConfiguration {
 
 }

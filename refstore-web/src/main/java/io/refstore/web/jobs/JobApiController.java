@@ -1,0 +1,253 @@
+package io.refstore.web.jobs;
+
+import java.net.URI;
+import java.time.LocalDateTime;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+import org.springframework.format.annotation.DateTimeFormat;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.util.UriComponentsBuilder;
+
+import io.refstore.batch.support.InvalidJobParameterException;
+import io.refstore.batch.support.JobFilter;
+import io.refstore.batch.support.JobSummary;
+import io.refstore.batch.support.RefJobType;
+import io.refstore.web.security.Actors;
+import io.refstore.web.system.Problems;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.tags.Tag;
+
+/**
+ * The job API: one launch resource per kind of job (each answers 201 with the new execution and its
+ * {@code Location}), the executions with filters and paging, one execution with its progress, stop and restart.
+ * Roles are checked by {@link JobService}; parameters are checked by the batch module before anything starts
+ * (400 naming the parameter); a repository another job holds is a 409 naming that execution.
+ */
+@RestController
+@RequestMapping("/api/jobs")
+@Tag(name = "jobs")
+class JobApiController {
+
+	static final int MAX_PAGE_SIZE = 500;
+
+	private static final Set<String> STATUSES = Set.of("STARTING", "STARTED", "STOPPING", "STOPPED", "FAILED",
+			"COMPLETED", "ABANDONED", "UNKNOWN");
+
+	private final JobService jobs;
+
+	JobApiController(JobService jobs) {
+		this.jobs = jobs;
+	}
+
+	/** A migration; {@code dryRun} launches the verification instead, which reads the store and changes nothing. */
+	record MigrationRequest(String repository, String targetFormat, Boolean reflogs, Integer chunkSize,
+			Integer throttleMillis, Boolean dryRun) {
+	}
+
+	record VerificationRequest(String repository) {
+	}
+
+	record MaintenanceRequest(String repository, Boolean force) {
+	}
+
+	record DeletionPlanRequest(String repository, List<String> prefixes, List<String> globs, List<String> names,
+			List<String> excludes) {
+	}
+
+	record DeletionRequest(Long plan, String confirmRepository, String confirmCount) {
+	}
+
+	record RestoreRequest(String repository, String manifest, Long deletion) {
+	}
+
+	record RollbackRequest(String repository, String backup) {
+	}
+
+	/**
+	 * A page of executions.
+	 * @param jobs newest first
+	 * @param next the next page's URL, or {@code null} on the last page
+	 */
+	record JobPage(List<JobView> jobs, String next) {
+	}
+
+	@PostMapping("/migrations")
+	@Operation(summary = "Migrate a repository's refs to the other format (OPERATOR)",
+			description = "targetFormat: files or reftable; chunkSize 1..1000000 (10000); throttleMillis 0..60000 (0); "
+					+ "reflogs (true). dryRun: true launches verifyRefsJob instead, which reads and digests the store "
+					+ "and changes nothing (batch has no staged dry run of the migration itself).")
+	ResponseEntity<JobView> launchMigration(@RequestBody MigrationRequest request) {
+		JobSummary job = Boolean.TRUE.equals(request.dryRun()) ? this.jobs.verify(request.repository(), Actors.current())
+				: this.jobs.migrate(request.repository(), request.targetFormat(), request.reflogs(),
+						request.chunkSize(), request.throttleMillis(), Actors.current());
+		return created(job);
+	}
+
+	@PostMapping("/verifications")
+	@Operation(summary = "Verify a repository's refs and digest them; changes nothing (OPERATOR)")
+	ResponseEntity<JobView> launchVerification(@RequestBody VerificationRequest request) {
+		return created(this.jobs.verify(request.repository(), Actors.current()));
+	}
+
+	@PostMapping("/maintenance")
+	@Operation(summary = "Pack loose refs or compact the reftable stack (OPERATOR)")
+	ResponseEntity<JobView> launchMaintenance(@RequestBody MaintenanceRequest request) {
+		return created(this.jobs.maintain(request.repository(), Boolean.TRUE.equals(request.force()), Actors.current()));
+	}
+
+	@PostMapping("/deletion-plans")
+	@Operation(summary = "Plan a deletion: count, sample and manifest, nothing deleted (OPERATOR)",
+			description = "Selections are lists of prefixes, for-each-ref globs and full names, minus excludes. "
+					+ "The plan's results hold plan.count and plan.sample; execute it with POST /api/jobs/deletions.")
+	ResponseEntity<JobView> launchDeletionPlan(@RequestBody DeletionPlanRequest request) {
+		return created(this.jobs.planDeletion(request.repository(), list("prefixes", request.prefixes()),
+				list("globs", request.globs()), list("names", request.names()), list("excludes", request.excludes()),
+				Actors.current()));
+	}
+
+	@PostMapping("/deletions")
+	@Operation(summary = "Execute a reviewed deletion plan (ADMIN)",
+			description = "plan: the execution id of a completed plan; confirmRepository and confirmCount must "
+					+ "repeat the plan's repository and plan.count, as the console's typed confirmation does.")
+	ResponseEntity<JobView> launchDeletion(@RequestBody DeletionRequest request) {
+		return created(this.jobs.executeDeletion(request.plan(), request.confirmRepository(), request.confirmCount(),
+				Actors.current()));
+	}
+
+	@PostMapping("/restores")
+	@Operation(summary = "Restore the refs a deletion removed (ADMIN)",
+			description = "Either deletion: the id of an executed deletion, or repository and manifest: a manifest "
+					+ "file or directory relative to the repository's refstore-plans directory.")
+	ResponseEntity<JobView> launchRestore(@RequestBody RestoreRequest request) {
+		if (request.deletion() != null) {
+			if (request.repository() != null || request.manifest() != null) {
+				throw new InvalidJobParameterException("deletion", request.deletion().toString(),
+						"give either deletion or repository and manifest, not both");
+			}
+			return created(this.jobs.restoreDeletion(request.deletion(), Actors.current()));
+		}
+		return created(this.jobs.restore(request.repository(), request.manifest(), Actors.current()));
+	}
+
+	@PostMapping("/rollbacks")
+	@Operation(summary = "Roll a migration back to the store it kept (ADMIN)",
+			description = "backup: the backup directory the migration recorded in its results, relative to the "
+					+ "repository's backup directory.")
+	ResponseEntity<JobView> launchRollback(@RequestBody RollbackRequest request) {
+		return created(this.jobs.rollback(request.repository(), request.backup(), Actors.current()));
+	}
+
+	@GetMapping
+	@Operation(summary = "Job executions, newest first, with filters and paging (VIEWER)",
+			description = "from and to are ISO local date-times (server time) bounding the creation time, to "
+					+ "exclusive. The response's next (and Link: rel=\"next\") is the following page.")
+	ResponseEntity<JobPage> listJobs(@RequestParam(required = false) String status,
+			@RequestParam(required = false) String type, @RequestParam(required = false) String repository,
+			@RequestParam(required = false) String user,
+			@RequestParam(required = false) @DateTimeFormat(iso = DateTimeFormat.ISO.DATE_TIME) LocalDateTime from,
+			@RequestParam(required = false) @DateTimeFormat(iso = DateTimeFormat.ISO.DATE_TIME) LocalDateTime to,
+			@RequestParam(defaultValue = "0") int page, @RequestParam(defaultValue = "50") int size) {
+		if (page < 0) {
+			throw Problems.badParameter("page", Integer.toString(page), "it must not be negative");
+		}
+		if (size < 1 || size > MAX_PAGE_SIZE) {
+			throw Problems.badParameter("size", Integer.toString(size), "it must be from 1 to " + MAX_PAGE_SIZE);
+		}
+		String wanted = (status == null || status.isBlank()) ? null : status.strip().toUpperCase(Locale.ROOT);
+		if (wanted != null && !STATUSES.contains(wanted)) {
+			throw Problems.badParameter("status", status, "not one of " + STATUSES);
+		}
+		JobFilter filter = new JobFilter(wanted, type(type), blank(repository), blank(user), from, to,
+				Math.multiplyExact(page, size), size + 1);
+		List<JobSummary> found = this.jobs.list(filter);
+		String next = null;
+		if (found.size() > size) {
+			found = found.subList(0, size);
+			next = UriComponentsBuilder.fromPath("/api/jobs")
+				.queryParamIfPresent("status", Optional.ofNullable(wanted))
+				.queryParamIfPresent("type", Optional.ofNullable(filter.type()).map((t) -> t.name().toLowerCase(Locale.ROOT)))
+				.queryParamIfPresent("repository", Optional.ofNullable(filter.repository()))
+				.queryParamIfPresent("user", Optional.ofNullable(filter.actor()))
+				.queryParamIfPresent("from", Optional.ofNullable(from))
+				.queryParamIfPresent("to", Optional.ofNullable(to))
+				.queryParam("page", page + 1)
+				.queryParam("size", size)
+				.encode()
+				.build()
+				.toUriString();
+		}
+		ResponseEntity.BodyBuilder response = ResponseEntity.ok();
+		if (next != null) {
+			response.header(HttpHeaders.LINK, "<" + next + ">; rel=\"next\"");
+		}
+		return response.body(new JobPage(found.stream().map(JobView::of).toList(), next));
+	}
+
+	@GetMapping("/{id}")
+	@Operation(summary = "One execution with its steps, counts, progress, rate and ETA (VIEWER)")
+	JobView showJob(@PathVariable long id) {
+		return JobView.of(this.jobs.get(id));
+	}
+
+	@PostMapping("/{id}/stop")
+	@Operation(summary = "Ask a running execution to stop after its current chunk (OPERATOR)",
+			description = "202: the stop is recorded; the execution goes STOPPING, then STOPPED. 409 if it is not running.")
+	ResponseEntity<JobView> stopJob(@PathVariable long id) {
+		return ResponseEntity.status(HttpStatus.ACCEPTED).body(JobView.of(this.jobs.stop(id, Actors.current())));
+	}
+
+	@PostMapping("/{id}/restart")
+	@Operation(summary = "Restart a STOPPED or FAILED execution from its last committed chunk (OPERATOR; "
+			+ "ADMIN for rollback, restore and deletion)",
+			description = "201 with the new execution; 409 if the execution is not STOPPED or FAILED, or if another "
+					+ "job holds the repository.")
+	ResponseEntity<JobView> restartJob(@PathVariable long id) {
+		return created(this.jobs.restart(id, Actors.current()));
+	}
+
+	private static ResponseEntity<JobView> created(JobSummary job) {
+		return ResponseEntity.created(URI.create("/api/jobs/" + job.executionId())).body(JobView.of(job));
+	}
+
+	private static RefJobType type(String type) {
+		if (type == null || type.isBlank()) {
+			return null;
+		}
+		try {
+			return RefJobType.parse(type.strip());
+		}
+		catch (InvalidJobParameterException ex) {
+			throw new InvalidJobParameterException("type", type, ex.getMessage().replaceFirst("^.*refused: ", ""));
+		}
+	}
+
+	private static String blank(String value) {
+		return (value == null || value.isBlank()) ? null : value.strip();
+	}
+
+	/** A list parameter as the batch module's comma-separated text; an element with a comma is refused. */
+	private static String list(String parameter, List<String> values) {
+		if (values == null || values.isEmpty()) {
+			return null;
+		}
+		for (String value : values) {
+			if (value == null || value.contains(",")) {
+				throw new InvalidJobParameterException(parameter, value, "an element must be present and hold no comma");
+			}
+		}
+		return String.join(",", values);
+	}
+
+}

@@ -1,0 +1,134 @@
+package io.refstore.web.jobs;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.context.annotation.DependsOn;
+import org.springframework.context.event.EventListener;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import io.refstore.batch.support.JobFilter;
+import io.refstore.batch.support.JobSummary;
+import io.refstore.batch.support.RefJobEvent;
+import io.refstore.batch.support.RefJobType;
+import io.refstore.batch.support.RefJobs;
+
+/**
+ * Job metrics for actuator and Prometheus:
+ * <ul>
+ * <li>{@code refstore.jobs.executions} (tags {@code type}, {@code status}): executions in the job repository</li>
+ * <li>{@code refstore.jobs.running.progress} (tags {@code type}, {@code repository}, {@code step}): percent done
+ * of each running execution's current step, -1 when its total is unknown; {@code refstore.jobs.running.rate}
+ * (items per second) and {@code refstore.jobs.running.eta} (seconds, -1 if unknown) with the same tags</li>
+ * <li>{@code refstore.jobs.events} (counter; tags {@code action}, {@code outcome}): launches, stops, restarts
+ * and ends since the application started, refused ones included</li>
+ * </ul>
+ * The gauges are refreshed every {@code refstore.metrics.jobs-refresh} (10s) and after every job event.
+ * Thread-safe: refreshes do not overlap.
+ */
+@Component
+// the registry creates missing repository roots, which the batch module requires to exist
+@DependsOn("repoRegistry")
+class JobMetrics {
+
+	private static final Log log = LogFactory.getLog(JobMetrics.class);
+
+	private final RefJobs jobs;
+
+	private final JdbcClient jdbc;
+
+	private final MeterRegistry meters;
+
+	private final MultiGauge executions;
+
+	private final MultiGauge progress;
+
+	private final MultiGauge rate;
+
+	private final MultiGauge eta;
+
+	JobMetrics(RefJobs jobs, JdbcClient jdbc, MeterRegistry meters) {
+		this.jobs = jobs;
+		this.jdbc = jdbc;
+		this.meters = meters;
+		this.executions = MultiGauge.builder("refstore.jobs.executions")
+			.description("job executions by type and status")
+			.register(meters);
+		this.progress = MultiGauge.builder("refstore.jobs.running.progress")
+			.description("percent done of a running job's current step")
+			.baseUnit("percent")
+			.register(meters);
+		this.rate = MultiGauge.builder("refstore.jobs.running.rate")
+			.description("items per second of a running job's current step")
+			.register(meters);
+		this.eta = MultiGauge.builder("refstore.jobs.running.eta")
+			.description("seconds left of a running job's current step")
+			.baseUnit("seconds")
+			.register(meters);
+	}
+
+	@Scheduled(initialDelay = 0, fixedDelayString = "${refstore.metrics.jobs-refresh:10s}")
+	synchronized void refresh() {
+		try {
+			List<MultiGauge.Row<?>> counts = new ArrayList<>();
+			for (Map<String, Object> row : this.jdbc.sql("SELECT I.JOB_NAME, E.STATUS, COUNT(*) AS N"
+					+ " FROM BATCH_JOB_EXECUTION E JOIN BATCH_JOB_INSTANCE I ON E.JOB_INSTANCE_ID = I.JOB_INSTANCE_ID"
+					+ " GROUP BY I.JOB_NAME, E.STATUS").query().listOfRows()) {
+				RefJobType type = RefJobType.ofJobName(String.valueOf(row.get("JOB_NAME")));
+				if (type != null) {
+					counts.add(MultiGauge.Row.of(Tags.of("type", name(type), "status", String.valueOf(row.get("STATUS"))),
+							((Number) row.get("N")).doubleValue()));
+				}
+			}
+			this.executions.register(counts, true);
+			running();
+		}
+		catch (RuntimeException ex) {
+			log.warn("cannot refresh the job metrics: " + ex.getMessage());
+		}
+	}
+
+	private void running() {
+		List<MultiGauge.Row<?>> done = new ArrayList<>();
+		List<MultiGauge.Row<?>> perSecond = new ArrayList<>();
+		List<MultiGauge.Row<?>> left = new ArrayList<>();
+		for (JobSummary job : this.jobs.list(new JobFilter("STARTED", null, null, null, null, null, 0, 1000))) {
+			JobView.Progress at = JobView.of(job).progress();
+			Tags tags = Tags.of("type", name(job.type()), "repository", String.valueOf(job.repository()), "step",
+					String.valueOf(at.step()));
+			done.add(MultiGauge.Row.of(tags, (at.percent() == null) ? -1 : at.percent()));
+			perSecond.add(MultiGauge.Row.of(tags, at.ratePerSecond()));
+			left.add(MultiGauge.Row.of(tags, at.etaSeconds()));
+		}
+		this.progress.register(done, true);
+		this.rate.register(perSecond, true);
+		this.eta.register(left, true);
+	}
+
+	@EventListener
+	void count(RefJobEvent event) {
+		String outcome = (event.outcome() == null || event.outcome().isBlank()) ? "unknown"
+				: event.outcome().split("[^A-Za-z]", 2)[0].toLowerCase(Locale.ROOT);
+		Counter.builder("refstore.jobs.events")
+			.description("job launches, stops, restarts and ends")
+			.tags("action", event.action().name().toLowerCase(Locale.ROOT), "outcome", outcome)
+			.register(this.meters)
+			.increment();
+		refresh();
+	}
+
+	private static String name(RefJobType type) {
+		return type.name().toLowerCase(Locale.ROOT);
+	}
+
+}

@@ -1,0 +1,332 @@
+package io.refstore.web.jobs;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.springframework.context.annotation.DependsOn;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.dao.EmptyResultDataAccessException;
+import org.springframework.http.HttpStatus;
+import org.springframework.security.access.prepost.PreAuthorize;
+import org.springframework.stereotype.Service;
+
+import io.refstore.batch.support.InvalidJobParameterException;
+import io.refstore.batch.support.JobConflictException;
+import io.refstore.batch.support.JobFilter;
+import io.refstore.batch.support.JobParameterNames;
+import io.refstore.batch.support.JobSummary;
+import io.refstore.batch.support.RefJobType;
+import io.refstore.batch.support.RefJobs;
+import io.refstore.web.audit.AuditEntry;
+import io.refstore.web.system.Problems;
+
+/**
+ * The one way the API and the console drive refstore jobs, with the roles checked here whatever the caller
+ * showed or sent: VIEWER reads executions, OPERATOR launches migrations, verifications, maintenance and deletion
+ * plans and stops executions, ADMIN executes a deletion, restores and rolls back. A restart needs the role its
+ * job needed to launch. A deletion executes only a plan that completed, and only when the caller confirms the
+ * repository's name and the plan's count. Every launch, stop and restart (refused ones included) is audited
+ * through the batch module's events ({@link JobAuditListener}).
+ *
+ * <p>Unknown executions are 404 problems ({@code job-not-found}); a stop of an execution that is not running
+ * and a restart of one that is not STOPPED or FAILED are 409 problems ({@code job-state}). Thread-safe.
+ */
+@Service
+// the registry creates missing repository roots, which the batch module requires to exist
+@DependsOn("repoRegistry")
+public class JobService {
+
+	/** The directory below the git directory where deletion plans and manifests are kept. */
+	static final String PLANS_DIR = "refstore-plans";
+
+	private final RefJobs jobs;
+
+	private final ApplicationEventPublisher events;
+
+	JobService(RefJobs jobs, ApplicationEventPublisher events) {
+		this.jobs = jobs;
+		this.events = events;
+	}
+
+	/**
+	 * Launches {@code migrateRefsJob}; {@code null} options take the job's defaults (reflogs on, 10000 refs per
+	 * chunk, no throttle).
+	 */
+	@PreAuthorize("hasRole('OPERATOR')")
+	public JobSummary migrate(String repo, String targetFormat, Boolean reflogs, Integer chunkSize,
+			Integer throttleMillis, String actor) {
+		Map<String, String> parameters = new LinkedHashMap<>();
+		parameters.put(JobParameterNames.REPOSITORY, repo);
+		putIfGiven(parameters, JobParameterNames.TARGET_FORMAT, targetFormat);
+		putIfGiven(parameters, JobParameterNames.REFLOGS, reflogs);
+		putIfGiven(parameters, JobParameterNames.CHUNK_SIZE, chunkSize);
+		putIfGiven(parameters, JobParameterNames.THROTTLE_MILLIS, throttleMillis);
+		return this.jobs.launch(RefJobType.MIGRATE, parameters, actor);
+	}
+
+	/** Launches {@code verifyRefsJob}: the dry run before a migration, which changes nothing. */
+	@PreAuthorize("hasRole('OPERATOR')")
+	public JobSummary verify(String repo, String actor) {
+		return this.jobs.launch(RefJobType.VERIFY, parameters(repo), actor);
+	}
+
+	/** Launches {@code maintainRefsJob}. */
+	@PreAuthorize("hasRole('OPERATOR')")
+	public JobSummary maintain(String repo, boolean force, String actor) {
+		Map<String, String> parameters = parameters(repo);
+		parameters.put(JobParameterNames.FORCE, Boolean.toString(force));
+		return this.jobs.launch(RefJobType.MAINTAIN, parameters, actor);
+	}
+
+	/**
+	 * Launches {@code deleteRefsJob} in plan-only mode: count, sample and manifest, nothing deleted. Blank
+	 * selections are left out; the batch module refuses a selection that selects nothing.
+	 */
+	@PreAuthorize("hasRole('OPERATOR')")
+	public JobSummary planDeletion(String repo, String prefixes, String globs, String names, String excludes,
+			String actor) {
+		Map<String, String> parameters = parameters(repo);
+		putIfGiven(parameters, JobParameterNames.PREFIXES, prefixes);
+		putIfGiven(parameters, JobParameterNames.GLOBS, globs);
+		putIfGiven(parameters, JobParameterNames.NAMES, names);
+		putIfGiven(parameters, JobParameterNames.EXCLUDES, excludes);
+		parameters.put(JobParameterNames.PLAN_ONLY, "true");
+		return this.jobs.launch(RefJobType.DELETE, parameters, actor);
+	}
+
+	/**
+	 * Executes the plan a completed plan-only execution wrote, after the confirmation.
+	 * @throws InvalidJobParameterException naming {@code confirmRepository} or {@code confirmCount} when the
+	 * confirmed values differ from the plan's, or {@code plan} when the execution is no completed plan
+	 */
+	@PreAuthorize("hasRole('ADMIN')")
+	public JobSummary executeDeletion(Long planExecutionId, String confirmRepository, String confirmCount,
+			String actor) {
+		try {
+			if (planExecutionId == null) {
+				throw new InvalidJobParameterException("plan", null, "it is required: the id of a completed plan");
+			}
+			JobSummary plan = completedPlan(planExecutionId);
+			if (!plan.repository().equals(confirmRepository)) {
+				throw new InvalidJobParameterException("confirmRepository", confirmRepository,
+						"type the repository's name exactly: " + plan.repository());
+			}
+			String count = plan.results().get("plan.count");
+			if (!count.equals((confirmCount == null) ? "" : confirmCount.strip())) {
+				throw new InvalidJobParameterException("confirmCount", confirmCount,
+						"type the number of refs the plan deletes: " + count);
+			}
+			return this.jobs.launch(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY, plan.repository(),
+					JobParameterNames.PLAN, relativePlan(plan).toString()), actor);
+		}
+		catch (InvalidJobParameterException ex) {
+			Map<String, String> given = new LinkedHashMap<>();
+			given.put("plan", String.valueOf(planExecutionId));
+			given.put("confirmRepository", String.valueOf(confirmRepository));
+			given.put("confirmCount", String.valueOf(confirmCount));
+			refused(actor, confirmRepository, given, ex);
+			throw ex;
+		}
+	}
+
+	/**
+	 * Audits a deletion or restore refused before it reached the batch module (which audits its own refusals):
+	 * an execute without the right confirmation, a restore of something that is no executed deletion.
+	 */
+	private void refused(String actor, String repository, Map<String, String> parameters, RuntimeException ex) {
+		this.events.publishEvent(AuditEntry.of((actor != null) ? actor : "anonymous", "job.launch", repository,
+				RefJobType.DELETE.jobName(), parameters, AuditEntry.Outcome.REJECTED, "REFUSED: " + ex.getMessage()));
+	}
+
+	/**
+	 * The execution {@code id} if it is a plan-only deletion that completed.
+	 * @throws InvalidJobParameterException naming {@code plan} otherwise
+	 */
+	@PreAuthorize("hasRole('VIEWER')")
+	public JobSummary completedPlan(long id) {
+		JobSummary plan = lookUp(id)
+			.orElseThrow(() -> new InvalidJobParameterException("plan", Long.toString(id), "no such execution"));
+		if (plan.type() != RefJobType.DELETE || !"true".equals(plan.parameters().get(JobParameterNames.PLAN_ONLY))
+				|| !"COMPLETED".equals(plan.status()) || plan.results().get("plan.path") == null) {
+			throw new InvalidJobParameterException("plan", Long.toString(id), "it is not a completed deletion plan");
+		}
+		return plan;
+	}
+
+	/**
+	 * Restores what the deletion execution {@code id} deleted, from the manifest beside its plan.
+	 * @throws InvalidJobParameterException naming {@code deletion} if it is no executed deletion
+	 */
+	@PreAuthorize("hasRole('ADMIN')")
+	public JobSummary restoreDeletion(long id, String actor) {
+		JobSummary deletion = lookUp(id).orElse(null);
+		String plan = (deletion == null) ? null : deletion.parameters().get(JobParameterNames.PLAN);
+		if (deletion == null || deletion.type() != RefJobType.DELETE || plan == null) {
+			InvalidJobParameterException ex = new InvalidJobParameterException("deletion", Long.toString(id),
+					(deletion == null) ? "no such execution" : "it is not an executed deletion");
+			refused(actor, (deletion == null) ? null : deletion.repository(), Map.of("deletion", Long.toString(id)), ex);
+			throw ex;
+		}
+		return restore(deletion.repository(), Path.of(plan).getParent().toString(), actor);
+	}
+
+	/** Launches {@code restoreRefsJob} over a manifest (a directory under {@code refstore-plans}). */
+	@PreAuthorize("hasRole('ADMIN')")
+	public JobSummary restore(String repo, String manifest, String actor) {
+		Map<String, String> parameters = parameters(repo);
+		putIfGiven(parameters, JobParameterNames.MANIFEST, manifest);
+		return this.jobs.launch(RefJobType.RESTORE, parameters, actor);
+	}
+
+	/** Launches {@code rollbackMigrationJob} over a backup a migration kept. */
+	@PreAuthorize("hasRole('ADMIN')")
+	public JobSummary rollback(String repo, String backup, String actor) {
+		Map<String, String> parameters = parameters(repo);
+		putIfGiven(parameters, JobParameterNames.BACKUP, backup);
+		return this.jobs.launch(RefJobType.ROLLBACK, parameters, actor);
+	}
+
+	/**
+	 * Asks a running execution to stop between chunks.
+	 * @throws org.springframework.web.ErrorResponseException 404 for an unknown execution, 409 if it is not
+	 * running
+	 */
+	@PreAuthorize("hasRole('OPERATOR')")
+	public JobSummary stop(long id, String actor) {
+		JobSummary job = get(id);
+		try {
+			if (!this.jobs.stop(id, actor)) {
+				throw notRunning(job);
+			}
+		}
+		catch (IllegalStateException ex) {
+			throw notRunning(job);
+		}
+		return get(id);
+	}
+
+	/**
+	 * Restarts a stopped or failed execution from its last committed chunk, as a new execution. Restarting a
+	 * rollback, a restore or a deletion's execution needs ADMIN, as launching them does.
+	 * @throws org.springframework.web.ErrorResponseException 404 for an unknown execution, 409 if it is not
+	 * STOPPED or FAILED
+	 * @throws JobConflictException if another job holds the repository
+	 */
+	@PreAuthorize("hasRole('ADMIN') or (hasRole('OPERATOR') and !@jobService.needsAdmin(#id))")
+	public JobSummary restart(long id, String actor) {
+		JobSummary job = get(id);
+		try {
+			return this.jobs.restart(id, actor);
+		}
+		catch (JobConflictException | InvalidJobParameterException ex) {
+			throw ex;
+		}
+		catch (IllegalStateException ex) {
+			throw Problems.exception(HttpStatus.CONFLICT, "job-state", "execution " + id + " of " + job.job()
+					+ " is " + job.status() + "; only STOPPED and FAILED executions restart",
+					Map.of("execution", id, "status", job.status()));
+		}
+	}
+
+	/**
+	 * Whether restarting execution {@code id} needs ADMIN: it rolls back, restores, or executes a deletion.
+	 * {@code false} for an unknown execution (which the restart then reports as not found). Not secured: it
+	 * only reads the job's type.
+	 */
+	public boolean needsAdmin(long id) {
+		return lookUp(id).map(JobService::adminJob).orElse(false);
+	}
+
+	/** Whether launching a job like {@code job} needs ADMIN. */
+	static boolean adminJob(JobSummary job) {
+		return job.type() == RefJobType.ROLLBACK || job.type() == RefJobType.RESTORE
+				|| (job.type() == RefJobType.DELETE && !"true".equals(job.parameters().get(JobParameterNames.PLAN_ONLY)));
+	}
+
+	/** One execution, or empty. */
+	@PreAuthorize("hasRole('VIEWER')")
+	public Optional<JobSummary> find(long id) {
+		return lookUp(id);
+	}
+
+	/**
+	 * One execution.
+	 * @throws org.springframework.web.ErrorResponseException 404 if there is none of that id
+	 */
+	@PreAuthorize("hasRole('VIEWER')")
+	public JobSummary get(long id) {
+		return lookUp(id).orElseThrow(() -> Problems.notFound("job-not-found", "no job execution " + id,
+				Map.of("execution", id)));
+	}
+
+	/** Executions matching {@code filter}, newest first. */
+	@PreAuthorize("hasRole('VIEWER')")
+	public List<JobSummary> list(JobFilter filter) {
+		return this.jobs.list(filter);
+	}
+
+	/**
+	 * When each repository last completed a job of {@code type}: the end of its newest COMPLETED execution, in
+	 * the server's zone. Repositories without one are absent. One indexed query per repository, by the name
+	 * given at launch.
+	 */
+	@PreAuthorize("hasRole('VIEWER')")
+	public Map<String, Instant> lastCompleted(RefJobType type, Collection<String> repositories) {
+		Map<String, Instant> out = new LinkedHashMap<>();
+		for (String repository : repositories) {
+			this.jobs.list(new JobFilter("COMPLETED", type, repository, null, null, null, 0, 1))
+				.stream()
+				.filter((job) -> job.ended() != null)
+				.findFirst()
+				.ifPresent((job) -> out.put(repository, job.ended().atZone(ZoneId.systemDefault()).toInstant()));
+		}
+		return out;
+	}
+
+	private Optional<JobSummary> lookUp(long id) {
+		try {
+			return this.jobs.find(id);
+		}
+		catch (EmptyResultDataAccessException ex) {
+			// RefJobs.find reads the instance of an execution that does not exist before checking for it
+			return Optional.empty();
+		}
+	}
+
+	private static RuntimeException notRunning(JobSummary job) {
+		return Problems.exception(HttpStatus.CONFLICT, "job-state", "execution " + job.executionId() + " of "
+				+ job.job() + " is " + job.status() + ", not running; there is nothing to stop",
+				Map.of("execution", job.executionId(), "status", job.status()));
+	}
+
+	/** The plan's path relative to {@code refstore-plans}, as {@code deleteRefsJob}'s {@code plan} parameter. */
+	private static Path relativePlan(JobSummary plan) {
+		Path path = Path.of(plan.results().get("plan.path"));
+		for (Path dir = path.getParent(); dir != null; dir = dir.getParent()) {
+			if (dir.getFileName() != null && dir.getFileName().toString().equals(PLANS_DIR)) {
+				return dir.relativize(path);
+			}
+		}
+		throw new InvalidJobParameterException("plan", path.toString(), "it lies outside " + PLANS_DIR);
+	}
+
+	private static Map<String, String> parameters(String repo) {
+		Map<String, String> parameters = new LinkedHashMap<>();
+		parameters.put(JobParameterNames.REPOSITORY, repo);
+		return parameters;
+	}
+
+	private static void putIfGiven(Map<String, String> parameters, String key, Object value) {
+		String text = (value == null) ? null : value.toString().strip();
+		if (text != null && !text.isEmpty()) {
+			parameters.put(key, text);
+		}
+	}
+
+}
