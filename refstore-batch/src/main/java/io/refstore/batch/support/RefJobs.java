@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 
+import org.springframework.batch.core.BatchStatus;
 import org.springframework.batch.core.job.Job;
 import org.springframework.batch.core.job.JobExecution;
 import org.springframework.batch.core.job.parameters.JobParameter;
@@ -132,7 +133,12 @@ public class RefJobs {
 	public boolean stop(long executionId, String actor) {
 		JobExecution execution = execution(executionId);
 		try {
-			boolean stopped = this.jobOperator.stop(execution);
+			boolean running = execution.isRunning();
+			// Batch answers false when the stop found the job between steps and marked it STOPPED at once:
+			// stopped all the same
+			boolean stopped = this.jobOperator.stop(execution) || (running && lookUp(executionId)
+				.map((now) -> now.getStatus() == BatchStatus.STOPPING || now.getStatus() == BatchStatus.STOPPED)
+				.orElse(false));
 			publish(actor, RefJobEvent.Action.STOP, name(execution), executionId, text(execution),
 					stopped ? "ACCEPTED" : "NOT RUNNING");
 			return stopped;
