@@ -148,7 +148,7 @@ public class ScheduleService {
 	}
 
 	/** Destructive job types need ADMIN: what they do cannot be undone by running them again. */
-	static boolean destructive(RefJobType type) {
+	public static boolean destructive(RefJobType type) {
 		return type == RefJobType.DELETE || type == RefJobType.ROLLBACK || type == RefJobType.RESTORE
 				|| type == RefJobType.MIGRATE;
 	}

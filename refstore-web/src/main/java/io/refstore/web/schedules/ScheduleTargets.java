@@ -20,10 +20,10 @@ import io.refstore.web.repos.RepoRegistry;
 /**
  * Turns a schedule's target into repository names: one name, the names a glob matches, or the repositories whose
  * {@code RefStore.statistics()} count more loose refs than a threshold. Selections are evaluated at each fire,
- * so a repository added later is included. Thread-safe.
+ * so a repository added later is included. Campaigns select their repositories through it too. Thread-safe.
  */
 @Component
-class ScheduleTargets {
+public class ScheduleTargets {
 
 	private final RepoRegistry registry;
 
@@ -36,7 +36,7 @@ class ScheduleTargets {
 	 * @return the target, trimmed
 	 * @throws InvalidJobParameterException naming {@code target}
 	 */
-	String check(Schedule.TargetKind kind, String target) {
+	public String check(Schedule.TargetKind kind, String target) {
 		if (target == null || target.isBlank()) {
 			throw new InvalidJobParameterException("target", target, "missing");
 		}
@@ -84,14 +84,23 @@ class ScheduleTargets {
 
 	/** The repositories {@code schedule} selects now, sorted by name. */
 	List<String> select(Schedule schedule) {
+		return select(schedule.targetKind(), schedule.target());
+	}
+
+	/**
+	 * The repositories a checked target selects now, sorted by name.
+	 * @param target a value {@link #check} returned
+	 * @throws java.io.UncheckedIOException if the repositories cannot be read
+	 */
+	public List<String> select(Schedule.TargetKind kind, String target) {
 		try {
-			return switch (schedule.targetKind()) {
-				case REPOSITORY -> List.of(schedule.target());
+			return switch (kind) {
+				case REPOSITORY -> List.of(target);
 				case GLOB -> {
-					PathMatcher matcher = matcher(schedule.target());
+					PathMatcher matcher = matcher(target);
 					yield this.registry.names().stream().filter((name) -> matcher.matches(Path.of(name))).toList();
 				}
-				case LOOSE_REFS_ABOVE -> looseRefsAbove(Long.parseLong(schedule.target()));
+				case LOOSE_REFS_ABOVE -> looseRefsAbove(Long.parseLong(target));
 			};
 		}
 		catch (IOException ex) {

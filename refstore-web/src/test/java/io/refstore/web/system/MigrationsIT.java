@@ -28,7 +28,7 @@ class MigrationsIT {
 
 	private static final List<String> TABLES = List.of("batch_job_execution", "batch_step_execution_context",
 			"refstore_job_lease", "refstore_api_token", "refstore_audit_event", "qrtz_triggers", "qrtz_cron_triggers",
-			"qrtz_locks", "qrtz_scheduler_state");
+			"qrtz_locks", "qrtz_scheduler_state", "refstore_campaign", "refstore_campaign_target");
 
 	@Test
 	void migrationsBuildTheSameTablesOnH2AndPostgres() throws Exception {
@@ -42,7 +42,7 @@ class MigrationsIT {
 			assertThat(onH2.success).isTrue();
 			assertThat(onPostgres.success).isTrue();
 			assertThat(onPostgres.targetSchemaVersion).isEqualTo(onH2.targetSchemaVersion);
-			assertThat(versions(onPostgres)).isEqualTo(versions(onH2)).contains("1", "2", "20", "21", "40");
+			assertThat(versions(onPostgres)).isEqualTo(versions(onH2)).contains("1", "2", "20", "21", "40", "42");
 			try (Connection connection = java.sql.DriverManager.getConnection(h2, "sa", "")) {
 				assertThat(tables(connection)).containsAll(TABLES);
 			}

@@ -1,0 +1,95 @@
+package io.refstore.web.campaigns;
+
+import java.util.List;
+import java.util.Set;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.security.core.Authentication;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.validation.BindingResult;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.ModelAttribute;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.servlet.mvc.support.RedirectAttributes;
+import org.springframework.web.server.ResponseStatusException;
+
+import io.refstore.batch.support.InvalidJobParameterException;
+import io.refstore.batch.support.RefJobType;
+
+/**
+ * The console's campaigns: the list with progress counts, one campaign's per-repository results, the launch
+ * form and cancel. A refused field is shown on the form again with the reason; a launch redirects to the new
+ * campaign's page.
+ */
+@Controller
+class CampaignController {
+
+	static final String VIEWS_CAMPAIGN_LIST = "campaigns/campaignList";
+
+	static final String VIEWS_CAMPAIGN_DETAILS = "campaigns/campaignDetails";
+
+	static final String VIEWS_CAMPAIGN_FORM = "campaigns/launchCampaignForm";
+
+	private static final Set<String> FIELDS = Set.of("jobType", "targetKind", "target", "concurrency");
+
+	private final CampaignService campaigns;
+
+	CampaignController(CampaignService campaigns) {
+		this.campaigns = campaigns;
+	}
+
+	@GetMapping("/campaigns")
+	String showCampaignList(Model model) {
+		model.addAttribute("campaigns", this.campaigns.list(200));
+		return VIEWS_CAMPAIGN_LIST;
+	}
+
+	@GetMapping("/campaigns/{id}")
+	String showCampaign(@PathVariable long id, Model model) {
+		Campaign campaign = this.campaigns.find(id)
+			.orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND, "no campaign " + id));
+		model.addAttribute("campaign", campaign);
+		model.addAttribute("targets", this.campaigns.targets(id));
+		return VIEWS_CAMPAIGN_DETAILS;
+	}
+
+	@GetMapping("/campaigns/new")
+	String initLaunchForm(Model model) {
+		model.addAttribute("form", new CampaignForm());
+		model.addAttribute("jobTypes", List.of(RefJobType.values()));
+		return VIEWS_CAMPAIGN_FORM;
+	}
+
+	@PostMapping("/campaigns/new")
+	String processLaunchForm(@ModelAttribute("form") CampaignForm form, BindingResult result, Model model,
+			Authentication actor, RedirectAttributes redirect) {
+		Campaign campaign;
+		try {
+			campaign = this.campaigns.create(form.toRequest(), actor);
+		}
+		catch (InvalidJobParameterException ex) {
+			if (FIELDS.contains(ex.parameter())) {
+				result.rejectValue(ex.parameter(), "invalid", ex.getMessage());
+			}
+			else {
+				result.reject("invalid", ex.getMessage());
+			}
+			model.addAttribute("jobTypes", List.of(RefJobType.values()));
+			return VIEWS_CAMPAIGN_FORM;
+		}
+		redirect.addFlashAttribute("message",
+				"Campaign " + campaign.id() + " launched over " + campaign.total() + " repositories.");
+		return "redirect:/campaigns/" + campaign.id();
+	}
+
+	@PostMapping("/campaigns/{id}/cancel")
+	String processCancel(@PathVariable long id, Authentication actor, RedirectAttributes redirect) {
+		Campaign campaign = this.campaigns.cancel(id, actor);
+		redirect.addFlashAttribute("message", "Campaign " + id + " cancelled: "
+				+ campaign.counts().get(CampaignTarget.State.CANCELLED) + " pending repositories will not run.");
+		return "redirect:/campaigns/" + id;
+	}
+
+}

@@ -1,0 +1,238 @@
+package io.refstore.web.campaigns;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+
+import io.refstore.batch.support.JobConflictException;
+import io.refstore.batch.support.JobFilter;
+import io.refstore.batch.support.JobParameterNames;
+import io.refstore.batch.support.JobSummary;
+import io.refstore.batch.support.RefJobEvent;
+import io.refstore.batch.support.RefJobs;
+
+/**
+ * Drives the running campaigns from the database alone, so that an instance started again continues where the
+ * campaign stood. Each pass, for every running campaign:
+ * <ol>
+ * <li>every RUNNING target is re-read from its execution ({@link RefJobs#find}): completed is DONE, failed or
+ * stopped is FAILED with the exit description, except an execution an instance's death interrupted (marked by
+ * {@code StartupRecovery}), which is restarted once from its last chunk;</li>
+ * <li>PENDING targets are launched in order while fewer than {@code concurrency} run; a busy repository
+ * ({@link JobConflictException}) is SKIPPED_BUSY, a refused launch FAILED;</li>
+ * <li>a campaign with nothing pending or running ends.</li>
+ * </ol>
+ * Passes run on one thread, every {@code refstore.campaigns.poll-millis} (default 1000) and at each job's end.
+ * A target is marked RUNNING before its job is launched; one found RUNNING without an execution (the instance
+ * died in between) is attached to the execution launched for it, or made PENDING again if there is none.
+ */
+@Component
+class CampaignCoordinator implements SmartLifecycle {
+
+	private static final Log log = LogFactory.getLog(CampaignCoordinator.class);
+
+	/** The mark {@code StartupRecovery} leaves in the exit description of the executions it fails. */
+	private static final String INTERRUPTED = "restart it to continue from its last committed chunk";
+
+	private final CampaignStore store;
+
+	private final RefJobs jobs;
+
+	private final long pollMillis;
+
+	private volatile ScheduledExecutorService executor;
+
+	CampaignCoordinator(CampaignStore store, RefJobs jobs, @Value("${refstore.campaigns.poll-millis:1000}") long pollMillis) {
+		this.store = store;
+		this.jobs = jobs;
+		this.pollMillis = pollMillis;
+	}
+
+	@Override
+	public synchronized void start() {
+		this.executor = Executors.newSingleThreadScheduledExecutor((task) -> {
+			Thread thread = new Thread(task, "campaigns");
+			thread.setDaemon(true);
+			return thread;
+		});
+		this.executor.scheduleWithFixedDelay(this::passSafely, this.pollMillis, this.pollMillis, TimeUnit.MILLISECONDS);
+	}
+
+	@Override
+	public synchronized void stop() {
+		ScheduledExecutorService running = this.executor;
+		this.executor = null;
+		if (running != null) {
+			running.shutdown();
+			try {
+				running.awaitTermination(30, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.executor != null;
+	}
+
+	/** Asks for a pass soon, off the caller's thread; does nothing while stopped. */
+	void nudge() {
+		ScheduledExecutorService running = this.executor;
+		if (running != null) {
+			try {
+				running.execute(this::passSafely);
+			}
+			catch (RuntimeException ex) {
+				// shutting down: the next start passes anyway
+			}
+		}
+	}
+
+	@EventListener
+	void onJobEvent(RefJobEvent event) {
+		if (event.action() == RefJobEvent.Action.FINISH) {
+			nudge();
+		}
+	}
+
+	private void passSafely() {
+		try {
+			pass();
+		}
+		catch (RuntimeException ex) {
+			log.warn("campaign pass failed; the next one retries: " + ex.getMessage(), ex);
+		}
+	}
+
+	/** One pass over every running campaign. */
+	void pass() {
+		for (long id : this.store.running()) {
+			this.store.find(id).ifPresent(this::advance);
+		}
+	}
+
+	private void advance(Campaign campaign) {
+		int running = 0;
+		boolean pending = false;
+		for (CampaignTarget target : this.store.targets(campaign.id())) {
+			if (target.state() == CampaignTarget.State.RUNNING && refresh(campaign, target)) {
+				running++;
+			}
+		}
+		for (CampaignTarget target : this.store.targets(campaign.id())) {
+			if (target.state() != CampaignTarget.State.PENDING || campaign.cancelRequested()) {
+				continue;
+			}
+			if (running >= campaign.concurrency()) {
+				pending = true;
+				break;
+			}
+			if (launch(campaign, target)) {
+				running++;
+			}
+		}
+		if (running == 0 && !pending && this.store.targets(campaign.id())
+			.stream()
+			.allMatch((target) -> target.state().ended())) {
+			this.store.end(campaign.id(), campaign.cancelRequested() ? Campaign.State.CANCELLED : Campaign.State.FINISHED);
+		}
+	}
+
+	/** Brings a RUNNING target up to date with its execution; returns whether it still runs. */
+	private boolean refresh(Campaign campaign, CampaignTarget target) {
+		if (target.executionId() == null) {
+			return reattach(campaign, target);
+		}
+		Optional<JobSummary> found = this.jobs.find(target.executionId());
+		if (found.isEmpty()) {
+			this.store.move(target, CampaignTarget.State.RUNNING, CampaignTarget.State.FAILED, target.executionId(),
+					"execution " + target.executionId() + " no longer exists");
+			return false;
+		}
+		JobSummary job = found.get();
+		if (job.running()) {
+			return true;
+		}
+		if (job.status().equals("COMPLETED")) {
+			this.store.move(target, CampaignTarget.State.RUNNING, CampaignTarget.State.DONE, job.executionId(),
+					message(job).isBlank() ? null : message(job));
+			return false;
+		}
+		if (job.status().equals("FAILED") && message(job).contains(INTERRUPTED) && target.restarts() == 0
+				&& !campaign.cancelRequested()) {
+			return restart(campaign, target);
+		}
+		this.store.move(target, CampaignTarget.State.RUNNING, CampaignTarget.State.FAILED, job.executionId(),
+				"execution " + job.executionId() + " " + job.status() + ": " + message(job));
+		return false;
+	}
+
+	private static String message(JobSummary job) {
+		return (job.exitMessage() == null) ? "" : job.exitMessage();
+	}
+
+	private boolean restart(Campaign campaign, CampaignTarget target) {
+		try {
+			JobSummary restarted = this.jobs.restart(target.executionId(), Campaign.actor(campaign.id()));
+			this.store.restarted(target, restarted.executionId());
+			return true;
+		}
+		catch (RuntimeException ex) {
+			this.store.move(target, CampaignTarget.State.RUNNING, CampaignTarget.State.FAILED, target.executionId(),
+					"execution " + target.executionId() + " was interrupted and could not be restarted: "
+							+ ex.getMessage());
+			return false;
+		}
+	}
+
+	/** A target marked RUNNING whose launch was not recorded: finds the execution launched for it, if any. */
+	private boolean reattach(Campaign campaign, CampaignTarget target) {
+		List<JobSummary> launched = this.jobs.list(new JobFilter(null, campaign.jobType(), target.repository(),
+				Campaign.actor(campaign.id()), null, null, 0, 1));
+		if (launched.isEmpty()) {
+			this.store.move(target, CampaignTarget.State.RUNNING, CampaignTarget.State.PENDING, null, null);
+			return false;
+		}
+		this.store.move(target, CampaignTarget.State.RUNNING, CampaignTarget.State.RUNNING,
+				launched.get(0).executionId(), null);
+		return true;
+	}
+
+	/** Launches a PENDING target's job; returns whether it now runs. */
+	private boolean launch(Campaign campaign, CampaignTarget target) {
+		if (!this.store.move(target, CampaignTarget.State.PENDING, CampaignTarget.State.RUNNING, null, null)) {
+			return false;
+		}
+		CampaignTarget claimed = this.store.targets(campaign.id()).get(target.position());
+		Map<String, String> parameters = new LinkedHashMap<>(campaign.parameters());
+		parameters.put(JobParameterNames.REPOSITORY, target.repository());
+		try {
+			JobSummary job = this.jobs.launch(campaign.jobType(), parameters, Campaign.actor(campaign.id()));
+			this.store.move(claimed, CampaignTarget.State.RUNNING, CampaignTarget.State.RUNNING, job.executionId(), null);
+			return true;
+		}
+		catch (JobConflictException ex) {
+			this.store.move(claimed, CampaignTarget.State.RUNNING, CampaignTarget.State.SKIPPED_BUSY, null,
+					ex.getMessage());
+		}
+		catch (RuntimeException ex) {
+			this.store.move(claimed, CampaignTarget.State.RUNNING, CampaignTarget.State.FAILED, null, ex.getMessage());
+		}
+		return false;
+	}
+
+}

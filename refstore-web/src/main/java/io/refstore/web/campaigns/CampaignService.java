@@ -1,0 +1,148 @@
+package io.refstore.web.campaigns;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.springframework.security.access.AccessDeniedException;
+import org.springframework.security.access.prepost.PreAuthorize;
+import org.springframework.security.core.Authentication;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+import io.refstore.batch.support.InvalidJobParameterException;
+import io.refstore.batch.support.JobParameterNames;
+import io.refstore.batch.support.RefJobType;
+import io.refstore.web.audit.AuditEntry;
+import io.refstore.web.audit.AuditLog;
+import io.refstore.web.schedules.Schedule;
+import io.refstore.web.schedules.ScheduleService;
+import io.refstore.web.schedules.ScheduleTargets;
+import io.refstore.web.security.Roles;
+
+/**
+ * Creates, reads and cancels campaigns. A campaign's repositories are selected once, at creation, by the
+ * schedules' selection ({@link ScheduleTargets}); the {@link CampaignCoordinator} runs them. Every field is
+ * checked before anything is stored, and a refusal is an {@link InvalidJobParameterException} naming the field.
+ * VIEWER reads; OPERATOR creates and cancels; ADMIN only, campaigns of destructive job types (as schedules
+ * decide). Creations and cancels are audited. Thread-safe.
+ */
+@Service
+public class CampaignService {
+
+	/** The most jobs one campaign may run at once. */
+	public static final int MAX_CONCURRENCY = 64;
+
+	private final CampaignStore store;
+
+	private final ScheduleTargets targets;
+
+	private final CampaignCoordinator coordinator;
+
+	private final AuditLog audit;
+
+	CampaignService(CampaignStore store, ScheduleTargets targets, CampaignCoordinator coordinator, AuditLog audit) {
+		this.store = store;
+		this.targets = targets;
+		this.coordinator = coordinator;
+		this.audit = audit;
+	}
+
+	/** The newest campaigns first, at most {@code limit}. */
+	@PreAuthorize("hasRole('VIEWER')")
+	public List<Campaign> list(int limit) {
+		return this.store.all(limit);
+	}
+
+	/** The campaign, or empty. */
+	@PreAuthorize("hasRole('VIEWER')")
+	public Optional<Campaign> find(long id) {
+		return this.store.find(id);
+	}
+
+	/**
+	 * Its repositories and their results, in order.
+	 * @throws CampaignNotFoundException if there is no such campaign
+	 */
+	@PreAuthorize("hasRole('VIEWER')")
+	public List<CampaignTarget> targets(long id) {
+		existing(id);
+		return this.store.targets(id);
+	}
+
+	/**
+	 * Creates a campaign over the repositories its target selects now; the coordinator starts it at once.
+	 * @throws InvalidJobParameterException naming the refused field
+	 */
+	@PreAuthorize("hasRole('OPERATOR')")
+	@Transactional
+	public Campaign create(CampaignRequest request, Authentication actor) {
+		RefJobType type = RefJobType.parse(request.jobType());
+		authorize(type, actor);
+		Schedule.TargetKind kind = targetKind(request.targetKind());
+		String target = this.targets.check(kind, request.target());
+		int concurrency = (request.concurrency() == null) ? 1 : request.concurrency();
+		if (concurrency < 1 || concurrency > MAX_CONCURRENCY) {
+			throw new InvalidJobParameterException("concurrency", Integer.toString(concurrency),
+					"must be 1 to " + MAX_CONCURRENCY);
+		}
+		Map<String, String> parameters = new LinkedHashMap<>((request.parameters() == null) ? Map.of()
+				: request.parameters());
+		if (parameters.containsKey(JobParameterNames.REPOSITORY)) {
+			throw new InvalidJobParameterException("parameters.repository", parameters.get(JobParameterNames.REPOSITORY),
+					"the target selects the repositories");
+		}
+		List<String> repositories = this.targets.select(kind, target);
+		if (repositories.isEmpty()) {
+			throw new InvalidJobParameterException("target", target, "selects no repository");
+		}
+		long id = this.store.insert(type, kind, target, parameters, concurrency, actor.getName(), repositories);
+		this.audit.record(AuditEntry.of(actor.getName(), "campaign.create", null, Long.toString(id), parameters,
+				AuditEntry.Outcome.SUCCESS, type.name() + " over " + repositories.size() + " repositories ("
+						+ kind + " " + target + "), " + concurrency + " at once"));
+		this.coordinator.nudge();
+		return this.store.find(id).orElseThrow();
+	}
+
+	/**
+	 * Cancels the repositories still pending; running jobs finish. Cancelling an ended campaign changes nothing.
+	 * @throws CampaignNotFoundException if there is no such campaign
+	 */
+	@PreAuthorize("hasRole('OPERATOR')")
+	@Transactional
+	public Campaign cancel(long id, Authentication actor) {
+		Campaign campaign = existing(id);
+		authorize(campaign.jobType(), actor);
+		int cancelled = (campaign.state() == Campaign.State.RUNNING)
+				? this.store.cancel(id, "cancelled by " + actor.getName()) : 0;
+		this.audit.record(AuditEntry.of(actor.getName(), "campaign.cancel", null, Long.toString(id), Map.of(),
+				AuditEntry.Outcome.SUCCESS, cancelled + " pending repositories cancelled"));
+		this.coordinator.nudge();
+		return this.store.find(id).orElseThrow();
+	}
+
+	private Campaign existing(long id) {
+		return this.store.find(id).orElseThrow(() -> new CampaignNotFoundException(id));
+	}
+
+	private static void authorize(RefJobType type, Authentication actor) {
+		if (ScheduleService.destructive(type) && actor.getAuthorities()
+			.stream()
+			.noneMatch((authority) -> authority.getAuthority().equals("ROLE_" + Roles.ADMIN))) {
+			throw new AccessDeniedException("campaigns of " + type.name().toLowerCase() + " jobs need role ADMIN");
+		}
+	}
+
+	private static Schedule.TargetKind targetKind(String text) {
+		String given = (text == null || text.isBlank()) ? "GLOB" : text.trim();
+		for (Schedule.TargetKind kind : Schedule.TargetKind.values()) {
+			if (kind.name().equalsIgnoreCase(given.replace('-', '_'))) {
+				return kind;
+			}
+		}
+		throw new InvalidJobParameterException("targetKind", given,
+				"not one of " + List.of(Schedule.TargetKind.values()));
+	}
+
+}
