@@ -153,6 +153,15 @@ public final class ObjectId implements Comparable<ObjectId> {
 		return this.raw.clone();
 	}
 
+	/**
+	 * One byte of the raw id, unsigned, for comparing with ids stored elsewhere without copying.
+	 * @param index 0 to {@code algorithm().rawLength() - 1}
+	 * @return the byte's value, 0-255
+	 */
+	public int rawByte(int index) {
+		return this.raw[index] & 0xff;
+	}
+
 	/** Copies the raw bytes into {@code dst} at {@code offset}. */
 	public void copyRawTo(byte[] dst, int offset) {
 		System.arraycopy(this.raw, 0, dst, offset, this.raw.length);
