@@ -2,6 +2,8 @@ package io.refstore.web;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
+import org.springframework.scheduling.annotation.EnableScheduling;
 
 /**
  * The refstore web console. Its packages below {@code io.refstore.web} are by feature; it reaches refs only
@@ -9,6 +11,8 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
  * class here uses core's storage internals). Configured by {@code application.yml}.
  */
 @SpringBootApplication
+@ConfigurationPropertiesScan
+@EnableScheduling
 public class RefstoreApplication {
 
 	/**

@@ -8,6 +8,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Base64;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -16,12 +20,33 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.PropertySource;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import io.refstore.core.testing.GitCli;
 
 /**
- * Starts the whole application on a free port and talks to it over a real socket with the JDK's HTTP client.
+ * Starts the whole application on a free port, as the first command of README starts it (the demo setup on) but
+ * in a temporary home, and talks to it over a real socket with the JDK's HTTP client.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 class RefstoreApplicationIT {
+
+	static final Path HOME = createHome();
+
+	@DynamicPropertySource
+	static void home(DynamicPropertyRegistry registry) {
+		registry.add("refstore.home", HOME::toString);
+	}
+
+	private static Path createHome() {
+		try {
+			return Files.createTempDirectory("refstore-app-it").toRealPath();
+		}
+		catch (IOException ex) {
+			throw new java.io.UncheckedIOException(ex);
+		}
+	}
 
 	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
@@ -42,8 +67,26 @@ class RefstoreApplicationIT {
 
 	@Test
 	void endpointsOutsideTheExposedOnesAreNotFound() throws IOException, InterruptedException {
-		assertThat(get("/actuator/env").statusCode()).isEqualTo(404);
-		assertThat(get("/actuator/beans").statusCode()).isEqualTo(404);
+		assertThat(get("/actuator/env", "admin:admin-demo").statusCode()).isEqualTo(404);
+		assertThat(get("/actuator/beans", "admin:admin-demo").statusCode()).isEqualTo(404);
+		assertThat(get("/actuator/env").statusCode()).isEqualTo(401);
+	}
+
+	@Test
+	void firstStartCreatesTwoDemoRepositoriesThatGitAccepts() throws IOException, InterruptedException {
+		HttpResponse<String> response = get("/api/repos", "viewer:viewer-demo");
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.body()).contains("\"name\":\"demo-files.git\",\"format\":\"files\"")
+			.contains("\"name\":\"demo-reftable.git\",\"format\":\"reftable\"")
+			.contains("\"refs/pull\":2000");
+		Path repos = HOME.resolve("repos");
+		assertThat(GitCli.system().run(repos.resolve("demo-files.git"), "fsck", "--no-dangling").exitCode()).isZero();
+		assertThat(GitCli.reftable().run(repos.resolve("demo-reftable.git"), "fsck", "--no-dangling").exitCode())
+			.isZero();
+		assertThat(GitCli.reftable().ok(repos.resolve("demo-reftable.git"), "for-each-ref", "--count=1",
+				"refs/tags/v1.0.0")).contains(" tag\trefs/tags/v1.0.0");
+		HttpResponse<String> head = get("/api/repos/demo-reftable.git/refs/HEAD", "viewer:viewer-demo");
+		assertThat(head.body()).contains("\"symref\":\"refs/heads/main\"");
 	}
 
 	@Test
@@ -60,11 +103,19 @@ class RefstoreApplicationIT {
 	}
 
 	private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-		HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
+		return get(path, null);
+	}
+
+	/** GET with HTTP Basic {@code user:password}, or anonymously if it is {@code null}. */
+	private HttpResponse<String> get(String path, String credentials) throws IOException, InterruptedException {
+		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
 			.timeout(Duration.ofSeconds(30))
-			.GET()
-			.build();
-		return this.http.send(request, HttpResponse.BodyHandlers.ofString());
+			.GET();
+		if (credentials != null) {
+			request.header("Authorization",
+					"Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8)));
+		}
+		return this.http.send(request.build(), HttpResponse.BodyHandlers.ofString());
 	}
 
 }

@@ -75,6 +75,33 @@ public final class RefDeleter {
 	}
 
 	/**
+	 * Streams the refs {@link #delete} would remove, in name order, with the values it would expect: a plan to
+	 * review before deleting. Changes nothing.
+	 * @param consumer receives each selected ref (a copy that outlives the call)
+	 * @return how many refs were selected
+	 * @throws IOException if the store cannot be read, or as thrown by {@code consumer}
+	 */
+	public long select(RefSelection selection, RefConsumer consumer) throws IOException {
+		long selected = 0;
+		try (SelectedRefs refs = new SelectedRefs(this.store, selection)) {
+			while (refs.next()) {
+				consumer.accept(refs.ref());
+				selected++;
+			}
+		}
+		return selected;
+	}
+
+	/** Receives the refs of {@link #select}. */
+	@FunctionalInterface
+	public interface RefConsumer {
+
+		/** Takes one ref. */
+		void accept(Ref ref) throws IOException;
+
+	}
+
+	/**
 	 * Deletes the selected refs chunk by chunk, writing the manifest.
 	 * @return the counts, and the failure that stopped the run if one did
 	 * @throws java.nio.file.FileAlreadyExistsException if the manifest exists (nothing is deleted)

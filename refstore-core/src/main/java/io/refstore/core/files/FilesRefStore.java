@@ -25,6 +25,7 @@ import io.refstore.core.ref.RefName;
 import io.refstore.core.ref.RefQuery;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.ReflogEntry;
+import io.refstore.core.ref.StoreStatistics;
 import io.refstore.core.ref.VerifyProblem;
 import io.refstore.core.txn.RefTransaction;
 
@@ -255,7 +256,20 @@ public final class FilesRefStore implements RefStore {
 
 	@Override
 	public void packRefs(PackOptions options) throws IOException {
+		if (options.auto() && !statistics().maintenanceDue()) {
+			return;
+		}
 		new FilesPacker(this).pack(options);
+	}
+
+	@Override
+	public StoreStatistics statistics() throws IOException {
+		return FilesStatistics.of(this);
+	}
+
+	@Override
+	public String fingerprint() throws IOException {
+		return FilesFingerprint.of(this);
 	}
 
 	@Override

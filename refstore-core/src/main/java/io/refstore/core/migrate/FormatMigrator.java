@@ -62,7 +62,10 @@ public final class FormatMigrator {
 	private static final Duration LOCK_TIMEOUT = Duration.ofSeconds(1);
 
 	/** The file in the work directory naming the process that runs the migration. */
-	private static final String OWNER = "owner";
+	static final String OWNER = "owner";
+
+	/** The line of the owner file naming a job that owns the migration across processes. */
+	private static final String JOB = "job ";
 
 	private final Repository repository;
 
@@ -93,25 +96,14 @@ public final class FormatMigrator {
 		claim(work);
 		Path staged = work.resolve("new");
 		try (RefStore source = this.repository.refStore()) {
+			String fingerprint = source.fingerprint();
 			Built built = buildAndVerify(source, staged, options);
 			if (options.dryRun()) {
 				return report(current, options.target(), built, staged, null, false, started);
 			}
-			Path backup = newBackupDir(current);
-			try (Closeable locks = source.lockStore(LOCK_TIMEOUT, work.resolve(OWNER))) {
-				String now = RefDigest.of(source, objects(), options.reflogs()).finish();
-				if (!now.equals(built.sourceDigest)) {
-					// a writer got in before the locks: build again from what the locks now freeze
-					FileMoves.deleteTree(staged);
-					built = buildAndVerify(source, staged, options);
-				}
-				stage(current, staged);
-				new Journal(current, options.target(), backup).write(work);
-				ConfigEditor.setRefStorage(this.gitDir.resolve("config"), options.target(), this.repository.hashAlgorithm());
-				retire(current, backup);
-			}
+			Swapped swapped = swap(source, fingerprint, built, staged, options, work);
 			FileMoves.deleteTree(work);
-			return report(current, options.target(), built, staged, backup, true, started);
+			return report(current, options.target(), swapped.built, staged, swapped.backup, true, started);
 		}
 		catch (IOException | RuntimeException ex) {
 			if (!options.dryRun() && Journal.read(work) == null) {
@@ -119,6 +111,34 @@ public final class FormatMigrator {
 			}
 			throw ex;
 		}
+	}
+
+	/**
+	 * Steps 5 to 7 up to the removal of the work directory: locks, re-reads and if need be rebuilds, stages,
+	 * switches and retires.
+	 * @param fingerprint the source's {@link RefStore#fingerprint()} from before the staged store was read from it
+	 * @param built the staged store's digests, as built and verified
+	 * @return the store swapped in (rebuilt if the source had changed) and where the old one went
+	 */
+	Swapped swap(RefStore source, String fingerprint, Built built, Path staged, MigrationOptions options, Path work)
+			throws IOException {
+		RefFormat current = this.repository.refFormat();
+		Path backup = newBackupDir(current);
+		Built swapped = built;
+		try (Closeable locks = source.lockStore(LOCK_TIMEOUT, work.resolve(OWNER))) {
+			// the fingerprint changes with any write, so an equal one proves the staged copy is still exact
+			// without reading every ref again
+			if (!source.fingerprint().equals(fingerprint)) {
+				// a writer got in before the locks: build again from what the locks now freeze
+				FileMoves.deleteTree(staged);
+				swapped = buildAndVerify(source, staged, options);
+			}
+			stage(current, staged);
+			new Journal(current, options.target(), backup).write(work);
+			ConfigEditor.setRefStorage(this.gitDir.resolve("config"), options.target(), this.repository.hashAlgorithm());
+			retire(current, backup);
+		}
+		return new Swapped(swapped, backup);
 	}
 
 	/**
@@ -167,10 +187,19 @@ public final class FormatMigrator {
 	 * Records this process as the owner of the migration in {@code work}, before any lock is taken: every lock
 	 * file then holds the same text, so a run after a crash can tell the dead owner's locks from anyone else's.
 	 */
-	private static String claim(Path work) throws IOException {
+	static String claim(Path work) throws IOException {
+		return claim(work, null);
+	}
+
+	/**
+	 * As {@link #claim(Path)}, for a migration that outlives processes: {@code job} names it (a batch job's
+	 * instance), so that a later process running the same job recognises the work as its own.
+	 */
+	static String claim(Path work, String job) throws IOException {
 		ProcessHandle self = ProcessHandle.current();
 		String owner = "refstore refs migrate\npid " + self.pid() + "\nstarted "
-				+ self.info().startInstant().map(Object::toString).orElse("unknown") + "\n";
+				+ self.info().startInstant().map(Object::toString).orElse("unknown") + "\n"
+				+ ((job != null) ? JOB + job + "\n" : "");
 		FileMoves.writeAtomically(work.resolve(OWNER), owner.getBytes(StandardCharsets.UTF_8));
 		return owner;
 	}
@@ -180,13 +209,13 @@ public final class FormatMigrator {
 	 * else removes exactly the locks it left (those holding its owner text) and a {@code config.lock} of a
 	 * switch it had begun, so that git's writers and this run can go on.
 	 */
-	private void recoverFromDeadOwner(Path work) throws IOException {
+	String recoverFromDeadOwner(Path work) throws IOException {
 		String owner;
 		try {
 			owner = Files.readString(work.resolve(OWNER), StandardCharsets.UTF_8);
 		}
 		catch (NoSuchFileException ex) {
-			return;
+			return null;
 		}
 		String[] lines = owner.split("\n");
 		if (lines.length >= 3 && lines[1].startsWith("pid ")) {
@@ -196,7 +225,9 @@ public final class FormatMigrator {
 				.filter((started) -> ("started " + started).equals(lines[2]))
 				.isPresent();
 			if (alive && pid != ProcessHandle.current().pid()) {
-				throw new MigrationException("another refstore migration (pid " + pid + ") is running on " + this.gitDir);
+				String job = jobOf(owner);
+				throw new MigrationException("another refstore migration (pid " + pid
+						+ ((job != null) ? ", job " + job : "") + ") is running on " + this.gitDir);
 			}
 		}
 		try (RefStore store = this.repository.refStore()) {
@@ -205,9 +236,22 @@ public final class FormatMigrator {
 		if (Journal.read(work) != null) {
 			Files.deleteIfExists(this.gitDir.resolve("config.lock"));
 		}
+		return owner;
 	}
 
-	private void refuse(RefFormat target) throws IOException {
+	/** The job an owner text names, or {@code null} for a one-process migration (or no owner). */
+	static String jobOf(String owner) {
+		if (owner != null) {
+			for (String line : owner.split("\n")) {
+				if (line.startsWith(JOB)) {
+					return line.substring(JOB.length());
+				}
+			}
+		}
+		return null;
+	}
+
+	void refuse(RefFormat target) throws IOException {
 		RefFormat current = this.repository.refFormat();
 		if (target == current) {
 			throw new MigrationException("repository already uses '" + current.configName() + "' format");
@@ -232,12 +276,12 @@ public final class FormatMigrator {
 		}
 	}
 
-	private ObjectDatabase objects() throws IOException {
+	ObjectDatabase objects() throws IOException {
 		return this.repository.objectDatabase();
 	}
 
 	/** Steps 2 and 3: the new store in bulk, then read back and compared. */
-	private Built buildAndVerify(RefStore source, Path staged, MigrationOptions options) throws IOException {
+	Built buildAndVerify(RefStore source, Path staged, MigrationOptions options) throws IOException {
 		Map<String, List<ReflogEntry>> reflogs = new LinkedHashMap<>();
 		long maxEntries = 0;
 		if (options.reflogs()) {
@@ -251,33 +295,46 @@ public final class FormatMigrator {
 		Files.createDirectories(staged);
 		try (InitialRefWriter writer = RefStores.initialWriter(this.repository, options.target(), staged, maxEntries);
 				RefCursor refs = source.refs(RefQuery.ALL.withRootRefs())) {
-			while (refs.next()) {
-				byte[] peeled = sourceDigest.addRef(refs);
-				if (refs.isSymbolic()) {
-					writer.addSymbolic(refs.nameBuffer(), refs.nameLength(),
-							new String(refs.targetBuffer(), 0, refs.targetLength(), java.nio.charset.StandardCharsets.UTF_8));
-				}
-				else {
-					writer.addDirect(refs.nameBuffer(), refs.nameLength(), refs.idBuffer(), peeled);
-				}
-			}
+			writeRefs(refs, sourceDigest, writer);
 			for (Map.Entry<String, List<ReflogEntry>> log : reflogs.entrySet()) {
 				sourceDigest.addReflog(log.getKey(), log.getValue());
 				writer.addReflog(log.getKey(), log.getValue());
 			}
 			writer.finish();
 		}
+		return verify(new Built(sourceDigest, null), staged, options);
+	}
+
+	/** Streams every ref of {@code refs} into the digest and the writer, in the cursor's order. */
+	static void writeRefs(RefCursor refs, RefDigest digest, InitialRefWriter writer) throws IOException {
+		while (refs.next()) {
+			byte[] peeled = digest.addRef(refs);
+			if (refs.isSymbolic()) {
+				writer.addSymbolic(refs.nameBuffer(), refs.nameLength(),
+						new String(refs.targetBuffer(), 0, refs.targetLength(), StandardCharsets.UTF_8));
+			}
+			else {
+				writer.addDirect(refs.nameBuffer(), refs.nameLength(), refs.idBuffer(), peeled);
+			}
+		}
+	}
+
+	/**
+	 * Step 3: reads the store staged in {@code staged} back through its own backend.
+	 * @return {@code built} with the digest read back
+	 * @throws MigrationException if it reads differently from the source
+	 */
+	Built verify(Built built, Path staged, MigrationOptions options) throws IOException {
 		String targetDigest;
 		try (RefStore target = RefStores.openAt(this.repository, options.target(), staged)) {
 			targetDigest = RefDigest.of(target, objects(), options.reflogs()).finish();
 		}
-		Built built = new Built(sourceDigest, targetDigest);
 		if (!built.sourceDigest.equals(targetDigest)) {
 			throw new MigrationException("verification failed: the new " + options.target().configName()
 					+ " store at '" + staged + "' reads differently from the source (digest " + built.sourceDigest
 					+ " vs " + targetDigest + "); the repository is unchanged");
 		}
-		return built;
+		return new Built(built.sourceDigest, targetDigest, built.refs, built.logEntries);
 	}
 
 	private void stage(RefFormat current, Path staged) throws IOException {
@@ -300,13 +357,13 @@ public final class FormatMigrator {
 		}
 	}
 
-	private Path newBackupDir(RefFormat old) {
+	Path newBackupDir(RefFormat old) {
 		String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS"));
 		return this.gitDir.resolve(BACKUP_DIR).resolve(stamp + "-" + old.configName());
 	}
 
 	/** Step 7 of an earlier run that stopped after the switch: retire the old store, then clean up. */
-	private MigrationReport finishInterrupted(Journal journal, Path work, long started) throws IOException {
+	MigrationReport finishInterrupted(Journal journal, Path work, long started) throws IOException {
 		retire(journal.from(), journal.backup());
 		FileMoves.deleteTree(work);
 		try (RefStore store = this.repository.refStore()) {
@@ -317,14 +374,14 @@ public final class FormatMigrator {
 		}
 	}
 
-	private static MigrationReport report(RefFormat from, RefFormat to, Built built, Path staged, Path backup,
+	static MigrationReport report(RefFormat from, RefFormat to, Built built, Path staged, Path backup,
 			boolean swapped, long started) {
 		return new MigrationReport(from, to, built.refs, built.logEntries, built.sourceDigest, built.targetDigest,
 				staged, backup, swapped, Duration.ofNanos(System.nanoTime() - started));
 	}
 
 	/** A built store's digests and counts. */
-	private static final class Built {
+	static final class Built {
 
 		final String sourceDigest;
 
@@ -340,6 +397,18 @@ public final class FormatMigrator {
 			this.sourceDigest = source.finish();
 			this.targetDigest = (targetDigest != null) ? targetDigest : this.sourceDigest;
 		}
+
+		Built(String sourceDigest, String targetDigest, long refs, long logEntries) {
+			this.sourceDigest = sourceDigest;
+			this.targetDigest = targetDigest;
+			this.refs = refs;
+			this.logEntries = logEntries;
+		}
+
+	}
+
+	/** The store a swap put in place, and where the old one went. */
+	record Swapped(Built built, Path backup) {
 
 	}
 

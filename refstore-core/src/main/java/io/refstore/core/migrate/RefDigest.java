@@ -89,23 +89,32 @@ public final class RefDigest {
 		int length = cursor.hashAlgorithm().rawLength();
 		put((byte) 'D');
 		put(cursor.idBuffer(), 0, length);
-		byte[] peeled = null;
-		if (cursor.peelKnown()) {
-			peeled = cursor.hasPeeled() ? cursor.peeledBuffer() : null;
-		}
-		else {
-			ObjectId id = this.objects.peel(ObjectId.fromRaw(cursor.hashAlgorithm(), cursor.idBuffer(), 0));
-			if (id != null) {
-				id.copyRawTo(this.scratch, 0);
-				peeled = this.scratch;
-			}
-		}
+		byte[] peeled = peeled(cursor, this.objects, this.scratch);
 		if (peeled != null) {
 			put((byte) 'P');
 			put(peeled, 0, length);
 		}
 		put((byte) '\n');
 		return peeled;
+	}
+
+	/**
+	 * The fully peeled value of the cursor's current direct ref: the store's if it knows, else read from the
+	 * objects.
+	 * @param scratch receives an id read from the objects (at least as long as the hash's raw length)
+	 * @return the peeled id's raw bytes at offset 0 (the cursor's buffer or {@code scratch}), or {@code null} if
+	 * the value is not an annotated tag
+	 */
+	static byte[] peeled(RefCursor cursor, ObjectDatabase objects, byte[] scratch) throws IOException {
+		if (cursor.peelKnown()) {
+			return cursor.hasPeeled() ? cursor.peeledBuffer() : null;
+		}
+		ObjectId id = objects.peel(ObjectId.fromRaw(cursor.hashAlgorithm(), cursor.idBuffer(), 0));
+		if (id == null) {
+			return null;
+		}
+		id.copyRawTo(scratch, 0);
+		return scratch;
 	}
 
 	/** Adds one ref's log, oldest entry first. */

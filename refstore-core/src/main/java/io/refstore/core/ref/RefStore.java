@@ -127,15 +127,37 @@ public interface RefStore extends Closeable {
 	List<VerifyProblem> verify() throws IOException;
 
 	/**
+	 * Counts what the store holds on disk and tells whether maintenance is due by git's heuristics; reads
+	 * directories and file sizes, not every ref.
+	 * @throws IOException if the store cannot be read
+	 */
+	StoreStatistics statistics() throws IOException;
+
+	/**
+	 * A cheap token of the store's state on disk (file identities, not contents): a write of any ref or
+	 * reflog, by refstore or git, changes it, so equal tokens taken at two moments mean nothing was written in
+	 * between. Maintenance that rewrites files (packing, compaction) changes it too without changing a ref.
+	 * @throws IOException if the store cannot be read
+	 */
+	String fingerprint() throws IOException;
+
+	/**
 	 * Options of {@link #packRefs(PackOptions)}.
 	 *
 	 * @param all pack every ref, not only tags and refs that are already packed ({@code --all})
 	 * @param prune remove loose refs once they are packed ({@code --no-prune} turns it off)
+	 * @param auto only if {@link #statistics()} says maintenance is due, and for reftable only the tables git's
+	 * geometric rule picks instead of the whole stack ({@code --auto})
 	 */
-	record PackOptions(boolean all, boolean prune) {
+	record PackOptions(boolean all, boolean prune, boolean auto) {
 
 		/** git's default: tags and already-packed refs, pruned. */
 		public static final PackOptions DEFAULT = new PackOptions(false, true);
+
+		/** Options without {@code --auto}. */
+		public PackOptions(boolean all, boolean prune) {
+			this(all, prune, false);
+		}
 
 	}
 

@@ -21,6 +21,7 @@ import io.refstore.core.ref.RefName;
 import io.refstore.core.ref.RefQuery;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.ReflogEntry;
+import io.refstore.core.ref.StoreStatistics;
 import io.refstore.core.ref.SymbolicRef;
 import io.refstore.core.ref.VerifyProblem;
 import io.refstore.core.txn.RefTransaction;
@@ -215,7 +216,29 @@ public final class ReftableRefStore implements RefStore {
 
 	@Override
 	public void packRefs(PackOptions options) throws IOException {
-		this.stack.compactAll();
+		if (options.auto()) {
+			this.stack.autoCompact();
+		}
+		else {
+			this.stack.compactAll();
+		}
+	}
+
+	@Override
+	public StoreStatistics statistics() throws IOException {
+		return this.stack.statistics();
+	}
+
+	/** The bytes of {@code tables.list}: every write adds a table and rewrites the list. */
+	@Override
+	public String fingerprint() throws IOException {
+		Path list = this.options.stackDir().resolve(ReftableStack.TABLES_LIST);
+		try {
+			return java.util.HexFormat.of().formatHex(Files.readAllBytes(list));
+		}
+		catch (NoSuchFileException ex) {
+			return "";
+		}
 	}
 
 	@Override

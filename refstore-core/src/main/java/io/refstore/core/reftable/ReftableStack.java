@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.refstore.core.io.LockFile;
 import io.refstore.core.ref.CorruptRefStoreException;
 import io.refstore.core.ref.HashAlgorithm;
+import io.refstore.core.ref.StoreStatistics;
 
 /**
  * A stack of reftables under {@code reftable/}: {@code tables.list} names the tables, oldest first. Reads go
@@ -302,6 +303,11 @@ public final class ReftableStack implements Closeable {
 	 */
 	public void compactAll() throws IOException {
 		new StackCompactor(this).compactAll();
+	}
+
+	/** The tables, their size, and whether {@link #autoCompact()} would merge some. */
+	public StoreStatistics statistics() throws IOException {
+		return new StackCompactor(this).statistics();
 	}
 
 	/** Compacts as git's geometric policy asks, skipping tables other processes hold; never fails on a lock. */

@@ -13,6 +13,8 @@ import java.util.regex.Pattern;
 
 import io.refstore.core.io.LockFailedException;
 import io.refstore.core.io.LockFile;
+import io.refstore.core.ref.RefFormat;
+import io.refstore.core.ref.StoreStatistics;
 
 /**
  * Compaction of a {@link ReftableStack}, as git does it.
@@ -41,19 +43,43 @@ final class StackCompactor {
 
 	/** Merges the run of tables git's geometric policy picks; silently does less if tables are locked. */
 	void autoCompact() throws IOException {
-		List<Long> sizes = new ArrayList<>();
 		List<String> names;
+		int[] segment;
 		try (ReftableStack.Snapshot snapshot = this.stack.snapshot()) {
 			names = snapshot.names();
-			for (ReftableStack.Table table : snapshot.tables) {
-				int version = table.reader.version();
-				sizes.add(table.size - ReftableConstants.footerSize(version) - (ReftableConstants.headerSize(version) - 1));
-			}
+			segment = geometricSegment(sizes(snapshot), this.stack.options().geometricFactor());
 		}
-		int[] segment = geometricSegment(sizes, this.stack.options().geometricFactor());
 		if (segment != null) {
 			compact(names.subList(segment[0], segment[1]), true);
 		}
+	}
+
+	/** The stack's statistics, with maintenance due when {@link #autoCompact()} would merge tables. */
+	StoreStatistics statistics() throws IOException {
+		try (ReftableStack.Snapshot snapshot = this.stack.snapshot()) {
+			long bytes = 0;
+			for (ReftableStack.Table table : snapshot.tables) {
+				bytes += table.size;
+			}
+			int factor = this.stack.options().geometricFactor();
+			int[] segment = geometricSegment(sizes(snapshot), factor);
+			int tables = snapshot.tables.size();
+			String reason = (segment != null)
+					? "tables " + (segment[0] + 1) + " to " + segment[1] + " of " + tables
+							+ " break the geometric sequence (factor " + factor + ")"
+					: tables + " table" + ((tables == 1) ? "" : "s") + " in a geometric sequence (factor " + factor + ")";
+			return new StoreStatistics(RefFormat.REFTABLE, 0, 0, tables, bytes, segment != null, reason);
+		}
+	}
+
+	/** The sizes git's geometric rule compares: each table without its footer and most of its header. */
+	private static List<Long> sizes(ReftableStack.Snapshot snapshot) {
+		List<Long> sizes = new ArrayList<>();
+		for (ReftableStack.Table table : snapshot.tables) {
+			int version = table.reader.version();
+			sizes.add(table.size - ReftableConstants.footerSize(version) - (ReftableConstants.headerSize(version) - 1));
+		}
+		return sizes;
 	}
 
 	/**

@@ -1,0 +1,81 @@
+package io.refstore.batch.delete;
+
+import org.springframework.batch.core.configuration.annotation.StepScope;
+import org.springframework.batch.core.job.Job;
+import org.springframework.batch.core.job.builder.JobBuilder;
+import org.springframework.batch.core.job.flow.FlowExecutionStatus;
+import org.springframework.batch.core.job.flow.JobExecutionDecider;
+import org.springframework.batch.core.repository.JobRepository;
+import org.springframework.batch.core.step.Step;
+import org.springframework.batch.core.step.builder.StepBuilder;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.transaction.PlatformTransactionManager;
+
+import io.refstore.batch.support.JobParameterNames;
+import io.refstore.batch.support.RefJobListener;
+
+/**
+ * {@code deleteRefsJob}: {@code planDeletionStep} writes (or reads back) the plan; with {@code planOnly} the
+ * job ends there, leaving the plan for review, and a later launch with {@code plan=<that plan>} executes it;
+ * otherwise {@code deleteRefsStep} deletes the plan's refs in chunked, checked transactions (restartable).
+ */
+@Configuration(proxyBeanMethods = false)
+public class DeleteRefsJobConfiguration {
+
+	private static final String PATH = "#{jobParameters['" + JobParameterNames.REPOSITORY_PATH + "']}";
+
+	@Bean
+	Job deleteRefsJob(JobRepository jobRepository, RefJobListener listener, Step planDeletionStep,
+			Step deleteRefsStep) {
+		JobExecutionDecider planOnly = (execution, step) -> new FlowExecutionStatus(
+				"true".equals(execution.getJobParameters().getString(JobParameterNames.PLAN_ONLY)) ? "PLAN_ONLY"
+						: "EXECUTE");
+		return new JobBuilder("deleteRefsJob", jobRepository).listener(listener)
+			.start(planDeletionStep)
+			.next(planOnly)
+			.on("PLAN_ONLY")
+			.end()
+			.from(planOnly)
+			.on("EXECUTE")
+			.to(deleteRefsStep)
+			.end()
+			.build();
+	}
+
+	@Bean
+	Step planDeletionStep(JobRepository jobRepository, PlatformTransactionManager tm,
+			PlanDeletionTasklet planDeletionTasklet) {
+		return new StepBuilder("planDeletionStep", jobRepository).tasklet(planDeletionTasklet, tm).build();
+	}
+
+	@Bean
+	Step deleteRefsStep(JobRepository jobRepository, PlatformTransactionManager tm,
+			DeleteRefsTasklet deleteRefsTasklet) {
+		return new StepBuilder("deleteRefsStep", jobRepository).tasklet(deleteRefsTasklet, tm)
+			.listener(deleteRefsTasklet)
+			.build();
+	}
+
+	@Bean
+	@StepScope
+	PlanDeletionTasklet planDeletionTasklet(@Value(PATH) String path,
+			@Value("#{jobParameters['" + JobParameterNames.PLAN + "']}") String plan,
+			@Value("#{jobParameters['" + JobParameterNames.LAUNCH_ID + "']}") String launchId,
+			@Value("#{jobParameters['" + JobParameterNames.PREFIXES + "']}") String prefixes,
+			@Value("#{jobParameters['" + JobParameterNames.GLOBS + "']}") String globs,
+			@Value("#{jobParameters['" + JobParameterNames.NAMES + "']}") String names,
+			@Value("#{jobParameters['" + JobParameterNames.EXCLUDES + "']}") String excludes) {
+		return new PlanDeletionTasklet(path, plan, launchId, prefixes, globs, names, excludes);
+	}
+
+	@Bean
+	@StepScope
+	DeleteRefsTasklet deleteRefsTasklet(@Value(PATH) String path,
+			@Value("#{jobParameters['" + JobParameterNames.CHUNK_SIZE + "']}") String chunkSize,
+			@Value("#{jobParameters['" + JobParameterNames.THROTTLE_MILLIS + "']}") String throttle) {
+		return new DeleteRefsTasklet(path, chunkSize, throttle);
+	}
+
+}

@@ -1,0 +1,201 @@
+package io.refstore.batch.delete;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.batch.core.ExitStatus;
+import org.springframework.batch.core.listener.StepExecutionListener;
+import org.springframework.batch.core.scope.context.ChunkContext;
+import org.springframework.batch.core.step.StepContribution;
+import org.springframework.batch.core.step.StepExecution;
+import org.springframework.batch.core.step.tasklet.Tasklet;
+import org.springframework.batch.infrastructure.item.ExecutionContext;
+import org.springframework.batch.infrastructure.repeat.RepeatStatus;
+
+import io.refstore.batch.support.JobParameterNames;
+import io.refstore.core.delete.ChunkListener;
+import io.refstore.core.delete.DeleteOptions;
+import io.refstore.core.delete.DeleteResult;
+import io.refstore.core.delete.RefDeleter;
+import io.refstore.core.delete.RefSelection;
+import io.refstore.core.ref.Ref;
+import io.refstore.core.ref.RefStore;
+import io.refstore.core.repo.Repository;
+
+/**
+ * {@code deleteRefsStep}: deletes the refs of a plan, one chunk per call, each chunk one {@link RefDeleter}
+ * transaction that expects every ref to hold the plan's value and writes its own manifest next to the plan.
+ * The checkpoint (plan entries done, refs deleted) is in the step's context, so a restart goes on from the
+ * last committed chunk; a chunk deleted but not yet checkpointed when the process died is found deleted again
+ * and costs nothing.
+ *
+ * <p>Before the first chunk of every execution, the plan must still cover the store: every ref the selection
+ * picks now must be in the plan with the plan's value (refs the plan has that are gone are fine: deleted by an
+ * earlier run, or by someone else). Otherwise the step fails, naming the first ref that differs.
+ */
+class DeleteRefsTasklet implements Tasklet, StepExecutionListener {
+
+	static final String POSITION = "delete.position";
+
+	static final String DELETED = "delete.deleted";
+
+	static final String RESUMED_FROM = "delete.resumedFrom";
+
+	private final Path repositoryPath;
+
+	private final int chunkSize;
+
+	private final long throttle;
+
+	private Repository repository;
+
+	private RefStore store;
+
+	private DeletionPlan.Reader plan;
+
+	DeleteRefsTasklet(String repositoryPath, String chunkSize, String throttle) {
+		this.repositoryPath = Path.of(repositoryPath);
+		this.chunkSize = Integer.parseInt(chunkSize);
+		this.throttle = (throttle != null) ? Long.parseLong(throttle) : 0;
+	}
+
+	@Override
+	public RepeatStatus execute(StepContribution contribution, ChunkContext chunkContext) throws Exception {
+		StepExecution step = chunkContext.getStepContext().getStepExecution();
+		ExecutionContext context = step.getExecutionContext();
+		Path file = Path.of(step.getJobExecution().getExecutionContext().getString(PlanDeletionTasklet.PLAN_PATH));
+		long position = context.getLong(POSITION, 0L);
+		if (this.plan == null) {
+			this.repository = Repository.open(this.repositoryPath);
+			this.store = this.repository.refStore();
+			checkNotStale(file);
+			this.plan = new DeletionPlan.Reader(file, null);
+			for (long skipped = 0; skipped < position; skipped++) {
+				this.plan.next();
+			}
+			context.putLong(RESUMED_FROM, position);
+		}
+		List<DeletionPlan.Entry> chunk = new ArrayList<>(this.chunkSize);
+		for (DeletionPlan.Entry entry = null; chunk.size() < this.chunkSize && (entry = this.plan.next()) != null;) {
+			chunk.add(entry);
+		}
+		long total = step.getJobExecution().getExecutionContext().getLong(PlanDeletionTasklet.PLAN_COUNT);
+		context.putLong(JobParameterNames.PROGRESS_TOTAL, total);
+		if (chunk.isEmpty()) {
+			return RepeatStatus.FINISHED;
+		}
+		DeleteResult result = delete(chunk, file.resolveSibling(String.format("manifest-%012d-%d", position,
+				step.getId())));
+		if (result.failure() != null) {
+			throw new IllegalStateException("deletion stopped at plan entry " + position + ": "
+					+ result.failure().describe() + "; the manifest is " + result.manifest());
+		}
+		long deleted = context.getLong(DELETED, 0L) + result.deleted();
+		context.putLong(POSITION, position + chunk.size());
+		context.putLong(DELETED, deleted);
+		context.putLong(JobParameterNames.PROGRESS_DONE, position + chunk.size());
+		contribution.incrementWriteCount(result.deleted());
+		if (this.throttle > 0) {
+			Thread.sleep(this.throttle);
+		}
+		return RepeatStatus.CONTINUABLE;
+	}
+
+	private DeleteResult delete(List<DeletionPlan.Entry> chunk, Path manifest) throws IOException {
+		RefSelection.Builder names = RefSelection.builder();
+		Map<String, String> planned = new java.util.HashMap<>();
+		for (DeletionPlan.Entry entry : chunk) {
+			names.name(entry.name());
+			planned.put(entry.name(), entry.value());
+		}
+		ChunkListener planValues = new ChunkListener() {
+
+			@Override
+			public void beforeCommit(int number, List<Ref> refs) throws IOException {
+				for (Ref ref : refs) {
+					String now = DeletionPlan.Entry.valueOf(ref);
+					if (!now.equals(planned.get(ref.name()))) {
+						throw new IOException("the plan is stale: '" + ref.name() + "' is " + now + ", the plan has "
+								+ planned.get(ref.name()));
+					}
+				}
+			}
+
+		};
+		DeleteOptions options = DeleteOptions.to(manifest)
+			.withChunkSize(chunk.size())
+			.withRepository(this.repository.gitDir())
+			.withListener(planValues);
+		return new RefDeleter(this.store).delete(names.build(), options);
+	}
+
+	/** Refuses a plan that no longer covers what its selection picks in the store. */
+	private void checkNotStale(Path file) throws IOException {
+		RefSelection.Builder selection = RefSelection.builder();
+		try (DeletionPlan.Reader planned = new DeletionPlan.Reader(file, selection)) {
+			DeletionPlan.Entry[] next = { planned.next() };
+			// the reader has passed the plan's selection lines once it returned the first entry
+			RefSelection parsed = selection.build();
+			new RefDeleter(this.store).select(parsed, (ref) -> {
+				byte[] name = ref.name().getBytes(StandardCharsets.UTF_8);
+				while (next[0] != null && compare(next[0].name(), name) < 0) {
+					next[0] = planned.next();
+				}
+				if (next[0] == null || compare(next[0].name(), name) != 0) {
+					throw new StalePlanException("the plan " + file + " is stale: '" + ref.name()
+							+ "' is selected now but is not in the plan; plan again");
+				}
+				if (!next[0].value().equals(DeletionPlan.Entry.valueOf(ref))) {
+					throw new StalePlanException("the plan " + file + " is stale: '" + ref.name() + "' is "
+							+ DeletionPlan.Entry.valueOf(ref) + ", the plan has " + next[0].value() + "; plan again");
+				}
+			});
+		}
+	}
+
+	private static int compare(String planned, byte[] name) {
+		byte[] bytes = planned.getBytes(StandardCharsets.UTF_8);
+		return Arrays.compareUnsigned(bytes, name);
+	}
+
+	@Override
+	public ExitStatus afterStep(StepExecution stepExecution) {
+		try {
+			if (this.plan != null) {
+				this.plan.close();
+			}
+			if (this.store != null) {
+				this.store.close();
+			}
+		}
+		catch (IOException ex) {
+			// nothing is pending on a closing reader or store
+		}
+		finally {
+			this.plan = null;
+			this.store = null;
+			if (this.repository != null) {
+				this.repository.close();
+				this.repository = null;
+			}
+		}
+		return stepExecution.getExitStatus();
+	}
+
+	/** A plan that no longer covers the store. */
+	static final class StalePlanException extends IOException {
+
+		private static final long serialVersionUID = 1L;
+
+		StalePlanException(String message) {
+			super(message);
+		}
+
+	}
+
+}

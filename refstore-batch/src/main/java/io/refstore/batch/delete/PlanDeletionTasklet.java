@@ -1,0 +1,89 @@
+package io.refstore.batch.delete;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.springframework.batch.core.scope.context.ChunkContext;
+import org.springframework.batch.core.step.StepContribution;
+import org.springframework.batch.core.step.tasklet.Tasklet;
+import org.springframework.batch.infrastructure.item.ExecutionContext;
+import org.springframework.batch.infrastructure.repeat.RepeatStatus;
+
+import io.refstore.batch.support.JobParameterNames;
+import io.refstore.core.ref.RefStore;
+import io.refstore.core.repo.Repository;
+
+/**
+ * {@code planDeletionStep}: writes the plan of what the selection would delete
+ * ({@code $GIT_DIR/refstore-plans/<launch id>/plan}), or, given a plan to execute, reads that plan back. Either
+ * way the job's context then holds the plan's path, count and sample for the history and the web layer.
+ */
+class PlanDeletionTasklet implements Tasklet {
+
+	static final String PLAN_PATH = "plan.path";
+
+	static final String PLAN_COUNT = "plan.count";
+
+	static final String PLAN_SAMPLE = "plan.sample";
+
+	private static final int SAMPLE = 10;
+
+	private final Path repositoryPath;
+
+	private final String givenPlan;
+
+	private final String launchId;
+
+	private final List<String> parts = new ArrayList<>();
+
+	PlanDeletionTasklet(String repositoryPath, String givenPlan, String launchId, String prefixes, String globs,
+			String names, String excludes) {
+		this.repositoryPath = Path.of(repositoryPath);
+		this.givenPlan = givenPlan;
+		this.launchId = launchId;
+		add("prefix", prefixes);
+		add("glob", globs);
+		add("name", names);
+		add("exclude", excludes);
+	}
+
+	private void add(String kind, String values) {
+		if (values != null) {
+			for (String value : values.split(",")) {
+				if (!value.isBlank()) {
+					this.parts.add(kind + " " + value.strip());
+				}
+			}
+		}
+	}
+
+	@Override
+	public RepeatStatus execute(StepContribution contribution, ChunkContext chunkContext) throws Exception {
+		ExecutionContext job = chunkContext.getStepContext().getStepExecution().getJobExecution().getExecutionContext();
+		DeletionPlan.Summary summary;
+		Path file;
+		if (this.givenPlan != null) {
+			file = Path.of(this.givenPlan);
+			summary = DeletionPlan.summary(file, SAMPLE);
+		}
+		else {
+			try (Repository repository = Repository.open(this.repositoryPath); RefStore store = repository.refStore()) {
+				file = repository.gitDir()
+					.resolve("refstore-plans")
+					.resolve(this.launchId)
+					.resolve(DeletionPlan.FILE);
+				summary = DeletionPlan.write(file, store, this.parts, SAMPLE);
+			}
+		}
+		job.putString(PLAN_PATH, file.toString());
+		job.putLong(PLAN_COUNT, summary.count());
+		job.putString(PLAN_SAMPLE, String.join("\n", summary.sample()));
+		contribution.incrementWriteCount(summary.count());
+		ExecutionContext step = chunkContext.getStepContext().getStepExecution().getExecutionContext();
+		step.putLong(JobParameterNames.PROGRESS_DONE, summary.count());
+		step.putLong(JobParameterNames.PROGRESS_TOTAL, summary.count());
+		return RepeatStatus.FINISHED;
+	}
+
+}

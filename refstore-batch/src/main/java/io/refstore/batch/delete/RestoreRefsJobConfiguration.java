@@ -1,0 +1,89 @@
+package io.refstore.batch.delete;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.springframework.batch.core.configuration.annotation.StepScope;
+import org.springframework.batch.core.job.Job;
+import org.springframework.batch.core.job.builder.JobBuilder;
+import org.springframework.batch.core.repository.JobRepository;
+import org.springframework.batch.core.step.Step;
+import org.springframework.batch.core.step.builder.StepBuilder;
+import org.springframework.batch.core.step.tasklet.Tasklet;
+import org.springframework.batch.infrastructure.item.ExecutionContext;
+import org.springframework.batch.infrastructure.repeat.RepeatStatus;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.transaction.PlatformTransactionManager;
+
+import io.refstore.batch.support.JobParameterNames;
+import io.refstore.batch.support.RefJobListener;
+import io.refstore.core.RefStores;
+import io.refstore.core.delete.ChunkListener;
+import io.refstore.core.delete.RefRestorer;
+import io.refstore.core.delete.RestoreResult;
+import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.ReflogPolicy;
+import io.refstore.core.repo.Repository;
+
+/**
+ * {@code restoreRefsJob}: {@code restoreRefsStep} recreates the refs and reflogs a deletion removed, from one
+ * manifest or from every {@code manifest-*} of a plan's directory in order. Running it again is safe (refs
+ * already back are left alone).
+ */
+@Configuration(proxyBeanMethods = false)
+public class RestoreRefsJobConfiguration {
+
+	@Bean
+	Job restoreRefsJob(JobRepository jobRepository, RefJobListener listener, Step restoreRefsStep) {
+		return new JobBuilder("restoreRefsJob", jobRepository).listener(listener).start(restoreRefsStep).build();
+	}
+
+	@Bean
+	Step restoreRefsStep(JobRepository jobRepository, PlatformTransactionManager tm, Tasklet restoreRefsTasklet) {
+		return new StepBuilder("restoreRefsStep", jobRepository).tasklet(restoreRefsTasklet, tm).build();
+	}
+
+	@Bean
+	@StepScope
+	Tasklet restoreRefsTasklet(@Value("#{jobParameters['" + JobParameterNames.REPOSITORY_PATH + "']}") String path,
+			@Value("#{jobParameters['" + JobParameterNames.MANIFEST + "']}") String manifest) {
+		return (contribution, chunkContext) -> {
+			List<Path> manifests = manifests(Path.of(manifest));
+			long restored = 0;
+			long present = 0;
+			try (Repository repository = Repository.open(Path.of(path));
+					RefStore store = RefStores.open(repository, ReflogPolicy.EXISTING_ONLY)) {
+				RefRestorer restorer = new RefRestorer(store);
+				for (Path file : manifests) {
+					RestoreResult result = restorer.restore(file, ChunkListener.NONE);
+					if (!result.complete()) {
+						var why = (result.conflict() != null) ? result.conflict() : result.failure();
+						throw new IllegalStateException("restore from " + file + " stopped: " + why.describe());
+					}
+					restored += result.restored();
+					present += result.present();
+				}
+			}
+			ExecutionContext job = chunkContext.getStepContext().getStepExecution().getJobExecution().getExecutionContext();
+			job.putLong("restore.manifests", manifests.size());
+			job.putLong("restore.restored", restored);
+			job.putLong("restore.present", present);
+			contribution.incrementWriteCount(restored);
+			return RepeatStatus.FINISHED;
+		};
+	}
+
+	private static List<Path> manifests(Path given) throws java.io.IOException {
+		if (!Files.isDirectory(given)) {
+			return List.of(given);
+		}
+		try (Stream<Path> files = Files.list(given)) {
+			return files.filter((file) -> file.getFileName().toString().startsWith("manifest-")).sorted().toList();
+		}
+	}
+
+}

@@ -1,0 +1,74 @@
+package io.refstore.batch.maintain;
+
+import java.nio.file.Path;
+
+import org.springframework.batch.core.configuration.annotation.StepScope;
+import org.springframework.batch.core.job.Job;
+import org.springframework.batch.core.job.builder.JobBuilder;
+import org.springframework.batch.core.repository.JobRepository;
+import org.springframework.batch.core.step.Step;
+import org.springframework.batch.core.step.builder.StepBuilder;
+import org.springframework.batch.core.step.tasklet.Tasklet;
+import org.springframework.batch.infrastructure.item.ExecutionContext;
+import org.springframework.batch.infrastructure.repeat.RepeatStatus;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.transaction.PlatformTransactionManager;
+
+import io.refstore.batch.support.JobParameterNames;
+import io.refstore.batch.support.RefJobListener;
+import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.StoreStatistics;
+import io.refstore.core.repo.Repository;
+
+/**
+ * {@code maintainRefsJob}: {@code packRefsStep} packs loose refs (files) or compacts the table stack (reftable)
+ * when {@link RefStore#statistics()} says git's {@code pack-refs --auto} heuristics call for it, or always
+ * with {@code force}. Forced, it packs every ref ({@code --all}) or compacts the whole stack. The statistics
+ * before and after are kept in the job's context.
+ */
+@Configuration(proxyBeanMethods = false)
+public class MaintainRefsJobConfiguration {
+
+	@Bean
+	Job maintainRefsJob(JobRepository jobRepository, RefJobListener listener, Step packRefsStep) {
+		return new JobBuilder("maintainRefsJob", jobRepository).listener(listener).start(packRefsStep).build();
+	}
+
+	@Bean
+	Step packRefsStep(JobRepository jobRepository, PlatformTransactionManager tm, Tasklet packRefsTasklet) {
+		return new StepBuilder("packRefsStep", jobRepository).tasklet(packRefsTasklet, tm).build();
+	}
+
+	@Bean
+	@StepScope
+	Tasklet packRefsTasklet(@Value("#{jobParameters['" + JobParameterNames.REPOSITORY_PATH + "']}") String path,
+			@Value("#{jobParameters['" + JobParameterNames.FORCE + "']}") String force) {
+		boolean forced = Boolean.parseBoolean(force);
+		return (contribution, chunkContext) -> {
+			ExecutionContext job = chunkContext.getStepContext().getStepExecution().getJobExecution().getExecutionContext();
+			try (Repository repository = Repository.open(Path.of(path)); RefStore store = repository.refStore()) {
+				StoreStatistics before = store.statistics();
+				job.putString("maintain.before", describe(before));
+				boolean run = forced || before.maintenanceDue();
+				job.putString("maintain.packed", Boolean.toString(run));
+				job.putString("maintain.reason", forced ? "forced" : String.valueOf(before.reason()));
+				if (run) {
+					store.packRefs(new RefStore.PackOptions(forced, true, !forced));
+					StoreStatistics after = store.statistics();
+					job.putString("maintain.after", describe(after));
+					contribution.incrementWriteCount(Math.max(0, before.looseRefs() - after.looseRefs()));
+				}
+			}
+			return RepeatStatus.FINISHED;
+		};
+	}
+
+	private static String describe(StoreStatistics statistics) {
+		return statistics.format().configName() + ": loose " + statistics.looseRefs() + ", packed "
+				+ statistics.packedRefs() + ", tables " + statistics.tables() + ", bytes " + statistics.bytes()
+				+ ", due " + statistics.maintenanceDue();
+	}
+
+}

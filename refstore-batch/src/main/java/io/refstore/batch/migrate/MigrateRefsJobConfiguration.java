@@ -1,0 +1,216 @@
+package io.refstore.batch.migrate;
+
+import java.io.IOException;
+
+import org.springframework.batch.core.configuration.annotation.StepScope;
+import org.springframework.batch.core.job.Job;
+import org.springframework.batch.core.job.builder.JobBuilder;
+import org.springframework.batch.core.repository.JobRepository;
+import org.springframework.batch.core.step.Step;
+import org.springframework.batch.core.step.StepContribution;
+import org.springframework.batch.core.step.builder.StepBuilder;
+import org.springframework.batch.infrastructure.item.ExecutionContext;
+import org.springframework.batch.infrastructure.repeat.RepeatStatus;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.transaction.PlatformTransactionManager;
+
+import io.refstore.batch.support.JobParameterNames;
+import io.refstore.batch.support.RefJobListener;
+import io.refstore.core.migrate.CopyProgress;
+import io.refstore.core.migrate.MigrationReport;
+import io.refstore.core.migrate.StagedMigration;
+
+/**
+ * {@code migrateRefsJob}: moves a repository's refs to the other format with a {@link StagedMigration}, one
+ * phase per step. {@code copyRefsStep} copies one chunk per transaction and keeps its checkpoint (last ref name,
+ * segments, refs) in the step's context, so a failed, stopped or killed run restarts from the last committed
+ * chunk; a stop takes effect between chunks.
+ * <ol>
+ * <li>{@code snapshotRefsStep}: refusals, owner claim, count of the source's refs (the progress total).</li>
+ * <li>{@code copyRefsStep}: refs, chunk by chunk, optionally pausing {@code throttleMillis} between chunks.</li>
+ * <li>{@code copyReflogsStep}: reflogs.</li>
+ * <li>{@code verifyRefsStep}: assemble the new store in bulk and read it back (digests).</li>
+ * <li>{@code swapStorageStep}: under the store's locks, switch formats (rebuilding if the source changed).</li>
+ * </ol>
+ * The history keeps the digests, counts and backup path in the job's context.
+ */
+@Configuration(proxyBeanMethods = false)
+public class MigrateRefsJobConfiguration {
+
+	private static final String PATH = "#{jobParameters['" + JobParameterNames.REPOSITORY_PATH + "']}";
+
+	private static final String TARGET = "#{jobParameters['" + JobParameterNames.TARGET_FORMAT + "']}";
+
+	private static final String REFLOGS = "#{jobParameters['" + JobParameterNames.REFLOGS + "']}";
+
+	static final String TOTAL = "migration.refsTotal";
+
+	@Bean
+	Job migrateRefsJob(JobRepository jobRepository, RefJobListener listener, Step snapshotRefsStep, Step copyRefsStep,
+			Step copyReflogsStep, Step verifyRefsStep, Step swapStorageStep) {
+		return new JobBuilder("migrateRefsJob", jobRepository).listener(listener)
+			.start(snapshotRefsStep)
+			.next(copyRefsStep)
+			.next(copyReflogsStep)
+			.next(verifyRefsStep)
+			.next(swapStorageStep)
+			.build();
+	}
+
+	@Bean
+	Step snapshotRefsStep(JobRepository jobRepository, PlatformTransactionManager tm,
+			StagedMigrationTasklet snapshotRefsTasklet) {
+		return new StepBuilder("snapshotRefsStep", jobRepository).tasklet(snapshotRefsTasklet, tm)
+			.listener(snapshotRefsTasklet)
+			.build();
+	}
+
+	@Bean
+	Step copyRefsStep(JobRepository jobRepository, PlatformTransactionManager tm, StagedMigrationTasklet copyRefsTasklet) {
+		return new StepBuilder("copyRefsStep", jobRepository).tasklet(copyRefsTasklet, tm).listener(copyRefsTasklet).build();
+	}
+
+	@Bean
+	Step copyReflogsStep(JobRepository jobRepository, PlatformTransactionManager tm,
+			StagedMigrationTasklet copyReflogsTasklet) {
+		return new StepBuilder("copyReflogsStep", jobRepository).tasklet(copyReflogsTasklet, tm)
+			.listener(copyReflogsTasklet)
+			.build();
+	}
+
+	@Bean
+	Step verifyRefsStep(JobRepository jobRepository, PlatformTransactionManager tm,
+			StagedMigrationTasklet verifyRefsTasklet) {
+		return new StepBuilder("verifyRefsStep", jobRepository).tasklet(verifyRefsTasklet, tm)
+			.listener(verifyRefsTasklet)
+			.build();
+	}
+
+	@Bean
+	Step swapStorageStep(JobRepository jobRepository, PlatformTransactionManager tm,
+			StagedMigrationTasklet swapStorageTasklet) {
+		return new StepBuilder("swapStorageStep", jobRepository).tasklet(swapStorageTasklet, tm)
+			.listener(swapStorageTasklet)
+			.build();
+	}
+
+	@Bean
+	@StepScope
+	StagedMigrationTasklet snapshotRefsTasklet(@Value(PATH) String path, @Value(TARGET) String target,
+			@Value(REFLOGS) String reflogs) {
+		return new StagedMigrationTasklet(path, target, reflogs) {
+
+			@Override
+			RepeatStatus run(StagedMigration migration, StepContribution contribution, ExecutionContext step,
+					ExecutionContext job) throws IOException {
+				long total = migration.countRefs();
+				job.putLong(TOTAL, total);
+				job.putString("migration.resumed", Boolean.toString(migration.resumed()));
+				step.putLong(JobParameterNames.PROGRESS_TOTAL, total);
+				step.putLong(JobParameterNames.PROGRESS_DONE, total);
+				return RepeatStatus.FINISHED;
+			}
+
+		};
+	}
+
+	@Bean
+	@StepScope
+	StagedMigrationTasklet copyRefsTasklet(@Value(PATH) String path, @Value(TARGET) String target,
+			@Value(REFLOGS) String reflogs,
+			@Value("#{jobParameters['" + JobParameterNames.CHUNK_SIZE + "']}") String chunkSize,
+			@Value("#{jobParameters['" + JobParameterNames.THROTTLE_MILLIS + "']}") String throttle) {
+		int chunk = Integer.parseInt(chunkSize);
+		long pause = (throttle != null) ? Long.parseLong(throttle) : 0;
+		return new StagedMigrationTasklet(path, target, reflogs) {
+
+			private boolean started;
+
+			@Override
+			RepeatStatus run(StagedMigration migration, StepContribution contribution, ExecutionContext step,
+					ExecutionContext job) throws IOException, InterruptedException {
+				CopyProgress after = CopyCheckpoint.read(step);
+				if (!this.started) {
+					step.putLong(CopyCheckpoint.RESUMED_FROM, after.refs());
+					this.started = true;
+				}
+				CopyProgress next = migration.copyRefs(after, chunk);
+				CopyCheckpoint.write(step, next);
+				contribution.incrementWriteCount(next.refs() - after.refs());
+				step.putLong(JobParameterNames.PROGRESS_DONE, next.refs());
+				step.putLong(JobParameterNames.PROGRESS_TOTAL, Math.max(next.refs(), job.getLong(TOTAL, 0L)));
+				if (next.done()) {
+					job.putLong("migration.refsCopied", next.refs());
+					return RepeatStatus.FINISHED;
+				}
+				if (pause > 0) {
+					Thread.sleep(pause);
+				}
+				return RepeatStatus.CONTINUABLE;
+			}
+
+		};
+	}
+
+	@Bean
+	@StepScope
+	StagedMigrationTasklet copyReflogsTasklet(@Value(PATH) String path, @Value(TARGET) String target,
+			@Value(REFLOGS) String reflogs) {
+		return new StagedMigrationTasklet(path, target, reflogs) {
+
+			@Override
+			RepeatStatus run(StagedMigration migration, StepContribution contribution, ExecutionContext step,
+					ExecutionContext job) throws IOException {
+				long entries = migration.copyReflogs();
+				contribution.incrementWriteCount(entries);
+				job.putLong("migration.reflogEntriesCopied", entries);
+				return RepeatStatus.FINISHED;
+			}
+
+		};
+	}
+
+	@Bean
+	@StepScope
+	StagedMigrationTasklet verifyRefsTasklet(@Value(PATH) String path, @Value(TARGET) String target,
+			@Value(REFLOGS) String reflogs) {
+		return new StagedMigrationTasklet(path, target, reflogs) {
+
+			@Override
+			RepeatStatus run(StagedMigration migration, StepContribution contribution, ExecutionContext step,
+					ExecutionContext job) throws IOException {
+				job.putString("migration.stagedDigest", migration.assemble());
+				job.putString("migration.verifiedDigest", migration.verify());
+				return RepeatStatus.FINISHED;
+			}
+
+		};
+	}
+
+	@Bean
+	@StepScope
+	StagedMigrationTasklet swapStorageTasklet(@Value(PATH) String path, @Value(TARGET) String target,
+			@Value(REFLOGS) String reflogs) {
+		return new StagedMigrationTasklet(path, target, reflogs) {
+
+			@Override
+			RepeatStatus run(StagedMigration migration, StepContribution contribution, ExecutionContext step,
+					ExecutionContext job) throws IOException {
+				MigrationReport report = migration.swap();
+				job.putString("migration.from", report.from().configName());
+				job.putString("migration.to", report.to().configName());
+				job.putLong("migration.refs", report.refs());
+				job.putLong("migration.logEntries", report.logEntries());
+				job.putString("migration.sourceDigest", report.sourceDigest());
+				job.putString("migration.targetDigest", report.targetDigest());
+				job.putString("migration.backup", String.valueOf(report.backup()));
+				contribution.incrementWriteCount(report.refs());
+				return RepeatStatus.FINISHED;
+			}
+
+		};
+	}
+
+}

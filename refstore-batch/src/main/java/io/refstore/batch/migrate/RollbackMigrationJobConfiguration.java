@@ -1,0 +1,62 @@
+package io.refstore.batch.migrate;
+
+import java.nio.file.Path;
+
+import org.springframework.batch.core.configuration.annotation.StepScope;
+import org.springframework.batch.core.job.Job;
+import org.springframework.batch.core.job.builder.JobBuilder;
+import org.springframework.batch.core.repository.JobRepository;
+import org.springframework.batch.core.step.Step;
+import org.springframework.batch.core.step.builder.StepBuilder;
+import org.springframework.batch.core.step.tasklet.Tasklet;
+import org.springframework.batch.infrastructure.item.ExecutionContext;
+import org.springframework.batch.infrastructure.repeat.RepeatStatus;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.transaction.PlatformTransactionManager;
+
+import io.refstore.batch.support.JobParameterNames;
+import io.refstore.batch.support.RefJobListener;
+import io.refstore.core.migrate.FormatMigrator;
+import io.refstore.core.migrate.MigrationReport;
+import io.refstore.core.repo.Repository;
+
+/**
+ * {@code rollbackMigrationJob}: {@code restoreBackupStep} puts back the store a migration kept in its backup
+ * ({@link FormatMigrator#rollback}), keeping the current store in a backup of its own.
+ */
+@Configuration(proxyBeanMethods = false)
+public class RollbackMigrationJobConfiguration {
+
+	@Bean
+	Job rollbackMigrationJob(JobRepository jobRepository, RefJobListener listener, Step restoreBackupStep) {
+		return new JobBuilder("rollbackMigrationJob", jobRepository).listener(listener).start(restoreBackupStep).build();
+	}
+
+	@Bean
+	Step restoreBackupStep(JobRepository jobRepository, PlatformTransactionManager tm, Tasklet restoreBackupTasklet) {
+		return new StepBuilder("restoreBackupStep", jobRepository).tasklet(restoreBackupTasklet, tm).build();
+	}
+
+	@Bean
+	@StepScope
+	Tasklet restoreBackupTasklet(@Value("#{jobParameters['" + JobParameterNames.REPOSITORY_PATH + "']}") String path,
+			@Value("#{jobParameters['" + JobParameterNames.BACKUP + "']}") String backup) {
+		return (contribution, chunkContext) -> {
+			MigrationReport report;
+			try (Repository repository = Repository.open(Path.of(path))) {
+				report = new FormatMigrator(repository).rollback(Path.of(backup));
+			}
+			ExecutionContext job = chunkContext.getStepContext().getStepExecution().getJobExecution().getExecutionContext();
+			job.putString("rollback.from", report.from().configName());
+			job.putString("rollback.to", report.to().configName());
+			job.putLong("rollback.refs", report.refs());
+			job.putString("rollback.digest", report.sourceDigest());
+			job.putString("rollback.keptCurrentAt", String.valueOf(report.backup()));
+			contribution.incrementWriteCount(report.refs());
+			return RepeatStatus.FINISHED;
+		};
+	}
+
+}

@@ -1,0 +1,85 @@
+package io.refstore.batch.migrate;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+import org.springframework.batch.core.ExitStatus;
+import org.springframework.batch.core.listener.StepExecutionListener;
+import org.springframework.batch.core.step.StepContribution;
+import org.springframework.batch.core.step.StepExecution;
+import org.springframework.batch.core.scope.context.ChunkContext;
+import org.springframework.batch.core.step.tasklet.Tasklet;
+import org.springframework.batch.infrastructure.item.ExecutionContext;
+import org.springframework.batch.infrastructure.repeat.RepeatStatus;
+
+import io.refstore.core.migrate.MigrationOptions;
+import io.refstore.core.migrate.StagedMigration;
+import io.refstore.core.ref.RefFormat;
+import io.refstore.core.repo.Repository;
+
+/**
+ * A step of {@code migrateRefsJob}: one phase of a {@link StagedMigration}, opened on the step's first call and
+ * closed when the step ends (its staged work stays on disk for the next step or a restart). The migration is
+ * owned by the job instance, so a restart in another process resumes the staged work.
+ */
+abstract class StagedMigrationTasklet implements Tasklet, StepExecutionListener {
+
+	private final Path repositoryPath;
+
+	private final MigrationOptions options;
+
+	private Repository repository;
+
+	private StagedMigration migration;
+
+	StagedMigrationTasklet(String repositoryPath, String targetFormat, String reflogs) {
+		this.repositoryPath = Path.of(repositoryPath);
+		this.options = new MigrationOptions(RefFormat.fromConfigName(targetFormat), false, Boolean.parseBoolean(reflogs));
+	}
+
+	@Override
+	public RepeatStatus execute(StepContribution contribution, ChunkContext chunkContext) throws Exception {
+		StepExecution step = chunkContext.getStepContext().getStepExecution();
+		if (this.migration == null) {
+			this.repository = Repository.open(this.repositoryPath);
+			String owner = step.getJobExecution().getJobInstance().getJobName() + " instance "
+					+ step.getJobExecution().getJobInstanceId();
+			this.migration = StagedMigration.open(this.repository, this.options, owner);
+		}
+		return run(this.migration, contribution, step.getExecutionContext(),
+				step.getJobExecution().getExecutionContext());
+	}
+
+	/**
+	 * Runs (a chunk of) the phase.
+	 * @param stepContext the step's context (its checkpoint)
+	 * @param jobContext the job's context (results the history keeps)
+	 */
+	abstract RepeatStatus run(StagedMigration migration, StepContribution contribution, ExecutionContext stepContext,
+			ExecutionContext jobContext) throws IOException, InterruptedException;
+
+	MigrationOptions options() {
+		return this.options;
+	}
+
+	@Override
+	public ExitStatus afterStep(StepExecution stepExecution) {
+		try {
+			if (this.migration != null) {
+				this.migration.close();
+			}
+		}
+		catch (IOException ex) {
+			// the staged work is on disk; a store that does not close cleanly loses nothing
+		}
+		finally {
+			this.migration = null;
+			if (this.repository != null) {
+				this.repository.close();
+				this.repository = null;
+			}
+		}
+		return stepExecution.getExitStatus();
+	}
+
+}

@@ -1,0 +1,34 @@
+package io.refstore.batch.support;
+
+import java.time.LocalDateTime;
+
+/**
+ * What {@link RefJobs#list} returns: every criterion that is {@code null} matches everything. Newest first.
+ *
+ * @param status a batch status such as {@code FAILED}
+ * @param type a job type
+ * @param repository the repository name as given at launch
+ * @param actor who launched
+ * @param from created at or after
+ * @param to created before
+ * @param offset executions to skip
+ * @param limit the most to return (1 to 1000)
+ */
+public record JobFilter(String status, RefJobType type, String repository, String actor, LocalDateTime from,
+		LocalDateTime to, int offset, int limit) {
+
+	public JobFilter {
+		if (offset < 0) {
+			throw new InvalidJobParameterException("offset", Integer.toString(offset), "must not be negative");
+		}
+		if (limit < 1 || limit > 1000) {
+			throw new InvalidJobParameterException("limit", Integer.toString(limit), "must be 1 to 1000");
+		}
+	}
+
+	/** Every execution, the first {@code limit}. */
+	public static JobFilter all(int limit) {
+		return new JobFilter(null, null, null, null, null, null, 0, limit);
+	}
+
+}

@@ -1,0 +1,171 @@
+package io.refstore.batch.support;
+
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowMapper;
+
+/**
+ * One mutating job per repository, enforced through the {@code REFSTORE_JOB_LEASE} table so that it holds
+ * across application instances sharing the database. A lease names its owner instance and execution; the
+ * owner renews it on a heartbeat; a lease past its expiry (its instance died) is taken over by the next claim.
+ *
+ * <p>Thread-safe. {@link #start()} begins the heartbeat, {@link #close()} ends it (leases stay until they
+ * expire or are released).
+ */
+public class JobLeases implements AutoCloseable {
+
+	private static final RowMapper<Lease> LEASE = (rs, row) -> new Lease(rs.getString("REPOSITORY"),
+			rs.getString("JOB_NAME"), (Long) rs.getObject("EXECUTION_ID"), rs.getString("OWNER_INSTANCE"),
+			rs.getTimestamp("HEARTBEAT").toInstant(), rs.getTimestamp("EXPIRES_AT").toInstant());
+
+	private final JdbcTemplate jdbc;
+
+	private final String instanceId;
+
+	private final Duration ttl;
+
+	private ScheduledExecutorService heartbeat;
+
+	/**
+	 * @param jdbc the database holding the lease table
+	 * @param instanceId this instance's name
+	 * @param ttl how long a lease lives without a heartbeat
+	 */
+	public JobLeases(JdbcTemplate jdbc, String instanceId, Duration ttl) {
+		this.jdbc = jdbc;
+		this.instanceId = instanceId;
+		this.ttl = ttl;
+	}
+
+	/** This instance's name. */
+	public String instanceId() {
+		return this.instanceId;
+	}
+
+	/** Starts renewing this instance's leases every third of the time to live. */
+	public synchronized void start() {
+		if (this.heartbeat == null) {
+			this.heartbeat = Executors.newSingleThreadScheduledExecutor((task) -> {
+				Thread thread = new Thread(task, "refstore-lease-heartbeat");
+				thread.setDaemon(true);
+				return thread;
+			});
+			long period = Math.max(1, this.ttl.toMillis() / 3);
+			this.heartbeat.scheduleAtFixedRate(this::renew, period, period, TimeUnit.MILLISECONDS);
+		}
+	}
+
+	/**
+	 * Claims the lease of {@code repository} for a job this instance is about to launch; an expired lease is
+	 * taken over.
+	 * @throws JobConflictException naming the holder if a live lease exists
+	 */
+	public void acquire(String repository, String jobName) {
+		Instant now = Instant.now();
+		this.jdbc.update("DELETE FROM REFSTORE_JOB_LEASE WHERE REPOSITORY = ? AND EXPIRES_AT < ?", repository,
+				Timestamp.from(now));
+		try {
+			this.jdbc.update("INSERT INTO REFSTORE_JOB_LEASE (REPOSITORY, JOB_NAME, EXECUTION_ID, OWNER_INSTANCE,"
+					+ " ACQUIRED, HEARTBEAT, EXPIRES_AT) VALUES (?, ?, NULL, ?, ?, ?, ?)", repository, jobName,
+					this.instanceId, Timestamp.from(now), Timestamp.from(now), Timestamp.from(now.plus(this.ttl)));
+		}
+		catch (DuplicateKeyException ex) {
+			Lease holder = find(repository).orElse(null);
+			if (holder == null) {
+				acquire(repository, jobName);
+				return;
+			}
+			throw new JobConflictException("repository '" + repository + "' is busy: " + holder.describe()
+					+ "; one mutating job per repository at a time", holder.executionId());
+		}
+	}
+
+	/** Records the execution that took a lease this instance claimed. */
+	public void attach(String repository, long executionId) {
+		this.jdbc.update("UPDATE REFSTORE_JOB_LEASE SET EXECUTION_ID = ? WHERE REPOSITORY = ? AND OWNER_INSTANCE = ?"
+				+ " AND (EXECUTION_ID IS NULL OR EXECUTION_ID = ?)", executionId, repository, this.instanceId,
+				executionId);
+	}
+
+	/** Releases the lease {@code executionId} holds, if it does. */
+	public void release(String repository, long executionId) {
+		this.jdbc.update("DELETE FROM REFSTORE_JOB_LEASE WHERE REPOSITORY = ? AND EXECUTION_ID = ?", repository,
+				executionId);
+	}
+
+	/** Releases a claim of this instance whose launch failed before the job started. */
+	public void releaseClaim(String repository) {
+		this.jdbc.update("DELETE FROM REFSTORE_JOB_LEASE WHERE REPOSITORY = ? AND OWNER_INSTANCE = ?"
+				+ " AND EXECUTION_ID IS NULL", repository, this.instanceId);
+	}
+
+	/** The lease of {@code repository}, live or expired, if there is one. */
+	public Optional<Lease> find(String repository) {
+		return this.jdbc.query("SELECT * FROM REFSTORE_JOB_LEASE WHERE REPOSITORY = ?", LEASE, repository)
+			.stream()
+			.findFirst();
+	}
+
+	/** The lease {@code executionId} holds, if any. */
+	public Optional<Lease> findByExecution(long executionId) {
+		return this.jdbc.query("SELECT * FROM REFSTORE_JOB_LEASE WHERE EXECUTION_ID = ?", LEASE, executionId)
+			.stream()
+			.findFirst();
+	}
+
+	/** Every lease, for inspection. */
+	public List<Lease> all() {
+		return this.jdbc.query("SELECT * FROM REFSTORE_JOB_LEASE ORDER BY REPOSITORY", LEASE);
+	}
+
+	/** Renews every lease this instance owns; returns how many. */
+	public int renew() {
+		Instant now = Instant.now();
+		return this.jdbc.update("UPDATE REFSTORE_JOB_LEASE SET HEARTBEAT = ?, EXPIRES_AT = ? WHERE OWNER_INSTANCE = ?",
+				Timestamp.from(now), Timestamp.from(now.plus(this.ttl)), this.instanceId);
+	}
+
+	@Override
+	public synchronized void close() {
+		if (this.heartbeat != null) {
+			this.heartbeat.shutdownNow();
+			this.heartbeat = null;
+		}
+	}
+
+	/**
+	 * A lease row.
+	 *
+	 * @param repository the repository's real path
+	 * @param jobName the job holding it
+	 * @param executionId its execution, {@code null} while being launched
+	 * @param ownerInstance the instance running it
+	 * @param heartbeat the last renewal
+	 * @param expiresAt when it lapses without a renewal
+	 */
+	public record Lease(String repository, String jobName, Long executionId, String ownerInstance, Instant heartbeat,
+			Instant expiresAt) {
+
+		/** Whether it has lapsed. */
+		public boolean expired() {
+			return this.expiresAt.isBefore(Instant.now());
+		}
+
+		/** Names the holder, for a refusal. */
+		public String describe() {
+			return this.jobName + ((this.executionId != null) ? " execution " + this.executionId : " (being launched)")
+					+ " on instance '" + this.ownerInstance + "' holds its lease until " + this.expiresAt;
+		}
+
+	}
+
+}

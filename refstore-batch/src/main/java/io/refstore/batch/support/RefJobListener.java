@@ -1,0 +1,62 @@
+package io.refstore.batch.support;
+
+import java.time.Instant;
+
+import org.springframework.batch.core.job.JobExecution;
+import org.springframework.batch.core.listener.JobExecutionListener;
+import org.springframework.batch.core.repository.JobRepository;
+import org.springframework.context.ApplicationEventPublisher;
+
+/**
+ * Listens to every refstore job: records the instance running it (so a restarted instance recognises the
+ * executions it left behind), ties the repository's lease to the execution, and at the end releases the lease
+ * and publishes the {@link RefJobEvent.Action#FINISH} event.
+ */
+public class RefJobListener implements JobExecutionListener {
+
+	/** The job context key naming the instance that runs the execution. */
+	public static final String INSTANCE = "refstore.instance";
+
+	private final JobLeases leases;
+
+	private final JobRepository jobRepository;
+
+	private final ApplicationEventPublisher events;
+
+	public RefJobListener(JobLeases leases, JobRepository jobRepository, ApplicationEventPublisher events) {
+		this.leases = leases;
+		this.jobRepository = jobRepository;
+		this.events = events;
+	}
+
+	@Override
+	public void beforeJob(JobExecution execution) {
+		execution.getExecutionContext().putString(INSTANCE, this.leases.instanceId());
+		this.jobRepository.updateExecutionContext(execution);
+		if (mutating(execution)) {
+			this.leases.attach(repositoryPath(execution), execution.getId());
+		}
+	}
+
+	@Override
+	public void afterJob(JobExecution execution) {
+		if (mutating(execution)) {
+			this.leases.release(repositoryPath(execution), execution.getId());
+		}
+		this.events.publishEvent(new RefJobEvent(Instant.now(), "system", RefJobEvent.Action.FINISH,
+				execution.getJobInstance().getJobName(), execution.getId(),
+				execution.getJobParameters().getString(JobParameterNames.REPOSITORY), RefJobs.text(execution),
+				execution.getStatus() + ": " + execution.getExitStatus().getExitDescription()));
+	}
+
+	static boolean mutating(JobExecution execution) {
+		RefJobType type = RefJobType.ofJobName(execution.getJobInstance().getJobName());
+		return type != null && type.mutating()
+				&& !"true".equals(execution.getJobParameters().getString(JobParameterNames.PLAN_ONLY));
+	}
+
+	static String repositoryPath(JobExecution execution) {
+		return execution.getJobParameters().getString(JobParameterNames.REPOSITORY_PATH);
+	}
+
+}

@@ -1,0 +1,71 @@
+package io.refstore.batch.support;
+
+import java.util.Locale;
+
+/**
+ * The refstore jobs: their bean names, and whether they change a repository (and so need its lease).
+ */
+public enum RefJobType {
+
+	/** Moves the refs to the other format ({@code migrateRefsJob}). */
+	MIGRATE("migrateRefsJob", true),
+
+	/** Restores the store a migration kept ({@code rollbackMigrationJob}). */
+	ROLLBACK("rollbackMigrationJob", true),
+
+	/** Plans and deletes refs ({@code deleteRefsJob}); a plan-only run changes nothing. */
+	DELETE("deleteRefsJob", true),
+
+	/** Recreates refs from a deletion's manifests ({@code restoreRefsJob}). */
+	RESTORE("restoreRefsJob", true),
+
+	/** Packs loose refs or compacts the reftable stack ({@code maintainRefsJob}). */
+	MAINTAIN("maintainRefsJob", true),
+
+	/** Checks the store and digests it ({@code verifyRefsJob}). */
+	VERIFY("verifyRefsJob", false);
+
+	private final String jobName;
+
+	private final boolean mutating;
+
+	RefJobType(String jobName, boolean mutating) {
+		this.jobName = jobName;
+		this.mutating = mutating;
+	}
+
+	/** The job's bean and repository name. */
+	public String jobName() {
+		return this.jobName;
+	}
+
+	/** Whether the job changes the repository. */
+	public boolean mutating() {
+		return this.mutating;
+	}
+
+	/** The type of a job name, or {@code null}. */
+	public static RefJobType ofJobName(String jobName) {
+		for (RefJobType type : values()) {
+			if (type.jobName.equals(jobName)) {
+				return type;
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Parses a type by its constant or job name, ignoring case.
+	 * @throws InvalidJobParameterException naming {@code jobType}
+	 */
+	public static RefJobType parse(String text) {
+		for (RefJobType type : values()) {
+			if (type.name().equalsIgnoreCase(text) || type.jobName.equalsIgnoreCase(text)) {
+				return type;
+			}
+		}
+		throw new InvalidJobParameterException("jobType", text, "not one of "
+				+ java.util.Arrays.toString(values()).toLowerCase(Locale.ROOT));
+	}
+
+}

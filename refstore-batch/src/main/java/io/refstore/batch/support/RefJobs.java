@@ -1,0 +1,358 @@
+package io.refstore.batch.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.UUID;
+
+import org.springframework.batch.core.job.Job;
+import org.springframework.batch.core.job.JobExecution;
+import org.springframework.batch.core.job.parameters.JobParameter;
+import org.springframework.batch.core.job.parameters.JobParameters;
+import org.springframework.batch.core.job.parameters.JobParametersBuilder;
+import org.springframework.batch.core.launch.JobOperator;
+import org.springframework.batch.core.repository.JobRepository;
+import org.springframework.batch.core.step.StepExecution;
+import org.springframework.batch.infrastructure.item.ExecutionContext;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.dao.EmptyResultDataAccessException;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The service the web layer drives refstore jobs through: launch with every parameter checked before anything
+ * starts, stop, restart, and read executions back as plain records while they run. Mutating jobs hold their
+ * repository's lease ({@link JobLeases}) from launch to end. Every launch, stop and restart is published as a
+ * {@link RefJobEvent}, refused ones included.
+ *
+ * <p>Thread-safe.
+ */
+public class RefJobs {
+
+	private final Map<String, Job> jobs;
+
+	private final JobOperator jobOperator;
+
+	private final JobRepository jobRepository;
+
+	private final JobParameterValidator validator;
+
+	private final JobLeases leases;
+
+	private final ApplicationEventPublisher events;
+
+	private final JdbcTemplate jdbc;
+
+	public RefJobs(Map<String, Job> jobs, JobOperator jobOperator, JobRepository jobRepository, RepositoryPaths paths,
+			JobLeases leases, ApplicationEventPublisher events, JdbcTemplate jdbc) {
+		this.jobs = jobs;
+		this.jobOperator = jobOperator;
+		this.jobRepository = jobRepository;
+		this.validator = new JobParameterValidator(paths);
+		this.leases = leases;
+		this.events = events;
+		this.jdbc = jdbc;
+	}
+
+	/**
+	 * Checks the parameters and launches a job; it runs on the batch task executor.
+	 * @param parameters by {@link JobParameterNames} key, as text
+	 * @param actor who asks
+	 * @return the new execution as it stands right after the launch
+	 * @throws InvalidJobParameterException naming the parameter, before anything started
+	 * @throws JobConflictException naming the execution that holds the repository
+	 */
+	public JobSummary launch(RefJobType type, Map<String, String> parameters, String actor) {
+		Map<String, String> checked;
+		try {
+			checked = this.validator.validate(type, parameters);
+		}
+		catch (IOException ex) {
+			throw refused(type, parameters, actor, new UncheckedIOException(ex));
+		}
+		catch (RuntimeException ex) {
+			throw refused(type, parameters, actor, ex);
+		}
+		JobParametersBuilder builder = new JobParametersBuilder();
+		checked.forEach((key, value) -> builder.addString(key, value, key.equals(JobParameterNames.REPOSITORY)));
+		builder.addString(JobParameterNames.LAUNCH_ID, UUID.randomUUID().toString(), true);
+		builder.addString(JobParameterNames.ACTOR, (actor != null) ? actor : "anonymous", false);
+		JobParameters jobParameters = builder.toJobParameters();
+		boolean lease = type.mutating() && !"true".equals(checked.get(JobParameterNames.PLAN_ONLY));
+		String path = checked.get(JobParameterNames.REPOSITORY_PATH);
+		try {
+			if (lease) {
+				acquire(path, type.jobName());
+			}
+			JobExecution execution = this.jobOperator.start(job(type), jobParameters);
+			publish(actor, RefJobEvent.Action.LAUNCH, type.jobName(), execution.getId(), checked, "ACCEPTED");
+			return summary(execution);
+		}
+		catch (Exception ex) {
+			if (lease && !(ex instanceof JobConflictException)) {
+				this.leases.releaseClaim(path);
+			}
+			throw refused(type, parameters, actor, (ex instanceof RuntimeException runtime) ? runtime
+					: new IllegalStateException("cannot launch " + type.jobName() + ": " + ex.getMessage(), ex));
+		}
+	}
+
+	/**
+	 * Takes the lease; a lease still held by an execution that has ended (its release raced with this call, or
+	 * failed) is released first.
+	 */
+	private void acquire(String path, String jobName) {
+		try {
+			this.leases.acquire(path, jobName);
+		}
+		catch (JobConflictException ex) {
+			JobExecution holder = (ex.executionId() != null) ? this.jobRepository.getJobExecution(ex.executionId()) : null;
+			if (holder == null || holder.getStatus().isRunning() || holder.getStatus().name().equals("STOPPING")) {
+				throw ex;
+			}
+			this.leases.release(path, holder.getId());
+			this.leases.acquire(path, jobName);
+		}
+	}
+
+	/**
+	 * Asks a running execution to stop; it stops at its next chunk boundary, with status {@code STOPPED}.
+	 * @return whether the request was recorded
+	 * @throws InvalidJobParameterException if there is no such execution
+	 * @throws IllegalStateException if it is not running
+	 */
+	public boolean stop(long executionId, String actor) {
+		JobExecution execution = execution(executionId);
+		try {
+			boolean stopped = this.jobOperator.stop(execution);
+			publish(actor, RefJobEvent.Action.STOP, name(execution), executionId, text(execution),
+					stopped ? "ACCEPTED" : "NOT RUNNING");
+			return stopped;
+		}
+		catch (Exception ex) {
+			publish(actor, RefJobEvent.Action.STOP, name(execution), executionId, text(execution),
+					"REFUSED: " + ex.getMessage());
+			throw new IllegalStateException("execution " + executionId + " cannot be stopped: " + ex.getMessage(), ex);
+		}
+	}
+
+	/**
+	 * Restarts a stopped or failed execution (a new execution of the same instance, which continues from the
+	 * last committed chunk). The repository is checked again and its lease taken.
+	 * @return the new execution
+	 * @throws InvalidJobParameterException if there is no such execution or its repository is no longer valid
+	 * @throws JobConflictException if another job holds the repository
+	 * @throws IllegalStateException if the execution cannot be restarted (running, completed, abandoned)
+	 */
+	public JobSummary restart(long executionId, String actor) {
+		JobExecution execution = execution(executionId);
+		Map<String, String> parameters = text(execution);
+		String status = execution.getStatus().name();
+		if (!status.equals("FAILED") && !status.equals("STOPPED")) {
+			publish(actor, RefJobEvent.Action.RESTART, name(execution), executionId, parameters,
+					"REFUSED: status " + status);
+			throw new IllegalStateException("execution " + executionId + " is " + status
+					+ "; only STOPPED and FAILED executions restart");
+		}
+		String path = parameters.get(JobParameterNames.REPOSITORY_PATH);
+		boolean lease = RefJobListener.mutating(execution);
+		try {
+			if (!this.validator.resolve(parameters.get(JobParameterNames.REPOSITORY)).toString().equals(path)) {
+				throw new InvalidJobParameterException(JobParameterNames.REPOSITORY,
+						parameters.get(JobParameterNames.REPOSITORY), "it resolves elsewhere than at launch (" + path + ")");
+			}
+			if (lease) {
+				acquire(path, name(execution));
+			}
+			JobExecution restarted = this.jobOperator.restart(execution);
+			publish(actor, RefJobEvent.Action.RESTART, name(execution), restarted.getId(), parameters,
+					"ACCEPTED: restarts execution " + executionId);
+			return summary(restarted);
+		}
+		catch (Exception ex) {
+			if (lease && !(ex instanceof JobConflictException)) {
+				this.leases.releaseClaim(path);
+			}
+			publish(actor, RefJobEvent.Action.RESTART, name(execution), executionId, parameters,
+					"REFUSED: " + ex.getMessage());
+			if (ex instanceof RuntimeException runtime) {
+				throw runtime;
+			}
+			throw new IllegalStateException("execution " + executionId + " cannot be restarted: " + ex.getMessage(), ex);
+		}
+	}
+
+	/** The execution, or empty if there is none of that id. */
+	public Optional<JobSummary> find(long executionId) {
+		return lookUp(executionId).filter((execution) -> RefJobType.ofJobName(name(execution)) != null)
+			.map(this::summary);
+	}
+
+	/** The execution of that id; empty if there is none (the JDBC repository throws for a missing id). */
+	private Optional<JobExecution> lookUp(long executionId) {
+		try {
+			return Optional.ofNullable(this.jobRepository.getJobExecution(executionId));
+		}
+		catch (EmptyResultDataAccessException ex) {
+			return Optional.empty();
+		}
+	}
+
+	/** The executions of refstore jobs matching {@code filter}, newest first. */
+	public List<JobSummary> list(JobFilter filter) {
+		StringBuilder sql = new StringBuilder("SELECT E.JOB_EXECUTION_ID FROM BATCH_JOB_EXECUTION E"
+				+ " JOIN BATCH_JOB_INSTANCE I ON E.JOB_INSTANCE_ID = I.JOB_INSTANCE_ID WHERE I.JOB_NAME IN (");
+		List<Object> args = new ArrayList<>();
+		for (RefJobType type : RefJobType.values()) {
+			if (filter.type() == null || filter.type() == type) {
+				sql.append(args.isEmpty() ? "?" : ", ?");
+				args.add(type.jobName());
+			}
+		}
+		sql.append(")");
+		if (filter.status() != null) {
+			sql.append(" AND E.STATUS = ?");
+			args.add(filter.status());
+		}
+		parameterClause(sql, args, JobParameterNames.REPOSITORY, filter.repository());
+		parameterClause(sql, args, JobParameterNames.ACTOR, filter.actor());
+		if (filter.from() != null) {
+			sql.append(" AND E.CREATE_TIME >= ?");
+			args.add(filter.from());
+		}
+		if (filter.to() != null) {
+			sql.append(" AND E.CREATE_TIME < ?");
+			args.add(filter.to());
+		}
+		sql.append(" ORDER BY E.JOB_EXECUTION_ID DESC OFFSET ? ROWS FETCH NEXT ? ROWS ONLY");
+		args.add(filter.offset());
+		args.add(filter.limit());
+		return this.jdbc.queryForList(sql.toString(), Long.class, args.toArray())
+			.stream()
+			.map((id) -> summary(this.jobRepository.getJobExecution(id)))
+			.toList();
+	}
+
+	private static void parameterClause(StringBuilder sql, List<Object> args, String key, String value) {
+		if (value != null) {
+			sql.append(" AND EXISTS (SELECT 1 FROM BATCH_JOB_EXECUTION_PARAMS P WHERE P.JOB_EXECUTION_ID ="
+					+ " E.JOB_EXECUTION_ID AND P.PARAMETER_NAME = ? AND P.PARAMETER_VALUE = ?)");
+			args.add(key);
+			args.add(value);
+		}
+	}
+
+	private Job job(RefJobType type) {
+		Job job = this.jobs.get(type.jobName());
+		if (job == null) {
+			throw new IllegalStateException("no job bean named " + type.jobName());
+		}
+		return job;
+	}
+
+	private JobExecution execution(long executionId) {
+		JobExecution execution = lookUp(executionId).orElse(null);
+		if (execution == null || RefJobType.ofJobName(name(execution)) == null) {
+			throw new InvalidJobParameterException("executionId", Long.toString(executionId),
+					"no refstore job execution has that id");
+		}
+		return execution;
+	}
+
+	private RuntimeException refused(RefJobType type, Map<String, String> parameters, String actor,
+			RuntimeException ex) {
+		publish(actor, RefJobEvent.Action.LAUNCH, type.jobName(), null, parameters, "REFUSED: " + ex.getMessage());
+		return ex;
+	}
+
+	private void publish(String actor, RefJobEvent.Action action, String job, Long executionId,
+			Map<String, String> parameters, String outcome) {
+		Map<String, String> shown = new TreeMap<>();
+		parameters.forEach((key, value) -> shown.put(key, String.valueOf(value)));
+		this.events.publishEvent(new RefJobEvent(Instant.now(), (actor != null) ? actor : "anonymous", action, job,
+				executionId, parameters.get(JobParameterNames.REPOSITORY), shown, outcome));
+	}
+
+	private static String name(JobExecution execution) {
+		return execution.getJobInstance().getJobName();
+	}
+
+	/** An execution's parameters as text. */
+	static Map<String, String> text(JobExecution execution) {
+		Map<String, String> out = new TreeMap<>();
+		for (JobParameter<?> parameter : execution.getJobParameters()) {
+			out.put(parameter.name(), String.valueOf(parameter.value()));
+		}
+		return out;
+	}
+
+	JobSummary summary(JobExecution execution) {
+		List<JobSummary.StepSummary> steps = execution.getStepExecutions()
+			.stream()
+			.sorted(Comparator.comparingLong(StepExecution::getId))
+			.map(RefJobs::step)
+			.toList();
+		Map<String, String> parameters = text(execution);
+		return new JobSummary(execution.getId(), execution.getJobInstanceId(), name(execution),
+				RefJobType.ofJobName(name(execution)), execution.getStatus().name(),
+				execution.getExitStatus().getExitCode(), exitMessage(execution),
+				parameters.get(JobParameterNames.REPOSITORY), parameters.get(JobParameterNames.ACTOR), parameters,
+				results(execution.getExecutionContext()), execution.getCreateTime(), execution.getStartTime(),
+				execution.getEndTime(), steps);
+	}
+
+	/**
+	 * The job's exit description or, when it has none, the first line of the first failed step's (Spring Batch
+	 * keeps the stack trace there; its first line is the error and its message).
+	 */
+	private static String exitMessage(JobExecution execution) {
+		String own = execution.getExitStatus().getExitDescription();
+		if (own != null && !own.isBlank()) {
+			return own;
+		}
+		return execution.getStepExecutions()
+			.stream()
+			.filter((step) -> step.getStatus().name().equals("FAILED"))
+			.map((step) -> step.getExitStatus().getExitDescription().lines().findFirst().orElse(""))
+			.findFirst()
+			.orElse("");
+	}
+
+	private static Map<String, String> results(ExecutionContext context) {
+		Map<String, String> out = new LinkedHashMap<>();
+		for (Map.Entry<String, Object> entry : context.entrySet()) {
+			if (!entry.getKey().startsWith("batch.")) {
+				out.put(entry.getKey(), String.valueOf(entry.getValue()));
+			}
+		}
+		return out;
+	}
+
+	private static JobSummary.StepSummary step(StepExecution step) {
+		ExecutionContext context = step.getExecutionContext();
+		long done = context.containsKey(JobParameterNames.PROGRESS_DONE) ? context.getLong(JobParameterNames.PROGRESS_DONE)
+				: step.getWriteCount();
+		long total = context.containsKey(JobParameterNames.PROGRESS_TOTAL)
+				? context.getLong(JobParameterNames.PROGRESS_TOTAL) : -1;
+		double rate = 0;
+		long eta = -1;
+		if (step.getStartTime() != null && step.getWriteCount() > 0) {
+			LocalDateTime until = (step.getEndTime() != null) ? step.getEndTime() : LocalDateTime.now();
+			double seconds = Math.max(0.001, Duration.between(step.getStartTime(), until).toNanos() / 1e9);
+			rate = step.getWriteCount() / seconds;
+			eta = (total >= done) ? Math.round((total - done) / rate) : -1;
+		}
+		return new JobSummary.StepSummary(step.getId(), step.getStepName(), step.getStatus().name(),
+				step.getExitStatus().getExitDescription(), done, total, step.getCommitCount(), rate, eta,
+				step.getStartTime(), step.getEndTime());
+	}
+
+}

@@ -1,0 +1,128 @@
+package io.refstore.batch.support;
+
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import org.springframework.batch.core.BatchStatus;
+import org.springframework.batch.core.ExitStatus;
+import org.springframework.batch.core.job.JobExecution;
+import org.springframework.batch.core.repository.JobRepository;
+import org.springframework.batch.core.step.StepExecution;
+import org.springframework.boot.ApplicationArguments;
+import org.springframework.boot.ApplicationRunner;
+import org.springframework.context.ApplicationEventPublisher;
+
+/**
+ * At startup, marks the executions a crash left {@code STARTED} (or {@code STARTING}, {@code STOPPING}) as
+ * {@code FAILED} with an exit message saying why, so they can be restarted, and drops their leases. An
+ * execution counts as dead when this instance ran it (it cannot be running here: the instance just started),
+ * or its lease expired (its instance stopped renewing it), or it is a mutating job without a lease.
+ */
+public class StartupRecovery implements ApplicationRunner {
+
+	private final JobRepository jobRepository;
+
+	private final JobLeases leases;
+
+	private final ApplicationEventPublisher events;
+
+	public StartupRecovery(JobRepository jobRepository, JobLeases leases, ApplicationEventPublisher events) {
+		this.jobRepository = jobRepository;
+		this.leases = leases;
+		this.events = events;
+	}
+
+	@Override
+	public void run(ApplicationArguments args) {
+		recover();
+		this.leases.start();
+	}
+
+	/**
+	 * Marks every dead execution.
+	 * @return the ids of the executions marked
+	 */
+	public List<Long> recover() {
+		return recover(true);
+	}
+
+	/**
+	 * Marks the executions whose lease expired while this instance runs: their instance stopped renewing it (it
+	 * died), so a surviving instance sharing the database marks them without waiting for a restart. Unlike
+	 * {@link #recover()} it never marks this instance's own executions.
+	 * @return the ids of the executions marked
+	 */
+	public List<Long> recoverExpired() {
+		return recover(false);
+	}
+
+	private List<Long> recover(boolean startup) {
+		List<Long> marked = new ArrayList<>();
+		for (RefJobType type : RefJobType.values()) {
+			for (JobExecution execution : this.jobRepository.findRunningJobExecutions(type.jobName())) {
+				String reason = startup ? deathOf(execution) : expiry(execution);
+				if (reason != null) {
+					mark(execution, reason, startup);
+					marked.add(execution.getId());
+				}
+			}
+		}
+		return marked;
+	}
+
+	private String expiry(JobExecution execution) {
+		Optional<JobLeases.Lease> lease = this.leases.findByExecution(execution.getId());
+		if (lease.isPresent() && lease.get().expired()
+				&& !this.leases.instanceId().equals(lease.get().ownerInstance())) {
+			return "its lease expired at " + lease.get().expiresAt() + ": instance '" + lease.get().ownerInstance()
+					+ "' stopped renewing it";
+		}
+		return null;
+	}
+
+	private String deathOf(JobExecution execution) {
+		String instance = execution.getExecutionContext().getString(RefJobListener.INSTANCE, null);
+		Optional<JobLeases.Lease> lease = this.leases.findByExecution(execution.getId());
+		if (this.leases.instanceId().equals(instance)) {
+			return "instance '" + instance + "' restarted while the execution ran";
+		}
+		if (lease.isPresent() && lease.get().expired()) {
+			return "its lease expired at " + lease.get().expiresAt() + ": instance '" + lease.get().ownerInstance()
+					+ "' stopped renewing it";
+		}
+		if (lease.isEmpty() && RefJobListener.mutating(execution) && instance != null) {
+			return "it holds no lease (instance '" + instance + "' is gone)";
+		}
+		return null;
+	}
+
+	private void mark(JobExecution execution, String reason, boolean startup) {
+		String message = "marked FAILED " + (startup ? "at startup" : "by a survivor") + " by instance '" + this.leases.instanceId() + "': " + reason
+				+ "; restart it to continue from its last committed chunk";
+		LocalDateTime now = LocalDateTime.now();
+		for (StepExecution step : execution.getStepExecutions()) {
+			if (step.getStatus().isRunning() || step.getStatus() == BatchStatus.STOPPING) {
+				step.setStatus(BatchStatus.FAILED);
+				step.setExitStatus(ExitStatus.FAILED.addExitDescription(message));
+				step.setEndTime(now);
+				this.jobRepository.update(step);
+			}
+		}
+		execution.setStatus(BatchStatus.FAILED);
+		execution.setExitStatus(ExitStatus.FAILED.addExitDescription(message));
+		execution.setEndTime(now);
+		this.jobRepository.update(execution);
+		String path = RefJobListener.repositoryPath(execution);
+		if (path != null) {
+			this.leases.release(path, execution.getId());
+		}
+		this.events.publishEvent(new RefJobEvent(Instant.now(), "system", RefJobEvent.Action.FINISH,
+				execution.getJobInstance().getJobName(), execution.getId(),
+				execution.getJobParameters().getString(JobParameterNames.REPOSITORY), RefJobs.text(execution),
+				"FAILED: " + message));
+	}
+
+}

@@ -1,0 +1,73 @@
+package io.refstore.batch.verify;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import org.springframework.batch.core.configuration.annotation.StepScope;
+import org.springframework.batch.core.job.Job;
+import org.springframework.batch.core.job.builder.JobBuilder;
+import org.springframework.batch.core.repository.JobRepository;
+import org.springframework.batch.core.step.Step;
+import org.springframework.batch.core.step.builder.StepBuilder;
+import org.springframework.batch.core.step.tasklet.Tasklet;
+import org.springframework.batch.infrastructure.item.ExecutionContext;
+import org.springframework.batch.infrastructure.repeat.RepeatStatus;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.transaction.PlatformTransactionManager;
+
+import io.refstore.batch.support.JobParameterNames;
+import io.refstore.batch.support.RefJobListener;
+import io.refstore.core.migrate.RefDigest;
+import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.VerifyProblem;
+import io.refstore.core.repo.Repository;
+
+/**
+ * {@code verifyRefsJob}: {@code verifyStoreStep} runs {@link RefStore#verify()} and digests the store
+ * ({@link RefDigest}, reflogs included), keeping the problems (the first {@value #KEPT}, in git's
+ * {@code refs verify} format), their counts and the digest in the job's context, so the history shows when a
+ * store changed or went bad. The job completes either way; its exit description counts the errors.
+ */
+@Configuration(proxyBeanMethods = false)
+public class VerifyRefsJobConfiguration {
+
+	static final int KEPT = 100;
+
+	@Bean
+	Job verifyRefsJob(JobRepository jobRepository, RefJobListener listener, Step verifyStoreStep) {
+		return new JobBuilder("verifyRefsJob", jobRepository).listener(listener).start(verifyStoreStep).build();
+	}
+
+	@Bean
+	Step verifyStoreStep(JobRepository jobRepository, PlatformTransactionManager tm, Tasklet verifyStoreTasklet) {
+		return new StepBuilder("verifyStoreStep", jobRepository).tasklet(verifyStoreTasklet, tm).build();
+	}
+
+	@Bean
+	@StepScope
+	Tasklet verifyStoreTasklet(@Value("#{jobParameters['" + JobParameterNames.REPOSITORY_PATH + "']}") String path) {
+		return (contribution, chunkContext) -> {
+			ExecutionContext job = chunkContext.getStepContext().getStepExecution().getJobExecution().getExecutionContext();
+			try (Repository repository = Repository.open(Path.of(path)); RefStore store = repository.refStore()) {
+				List<VerifyProblem> problems = store.verify();
+				long errors = problems.stream().filter(VerifyProblem::error).count();
+				RefDigest digest = RefDigest.of(store, repository.objectDatabase(), true);
+				job.putLong("verify.errors", errors);
+				job.putLong("verify.warnings", problems.size() - errors);
+				job.putString("verify.problems", String.join("\n",
+						problems.stream().limit(KEPT).map(VerifyProblem::format).toList()));
+				job.putLong("verify.refs", digest.refs());
+				job.putLong("verify.logEntries", digest.logEntries());
+				job.putString("verify.digest", digest.finish());
+				job.putString("verify.format", store.format().configName());
+				contribution.incrementWriteCount(digest.refs());
+				contribution.setExitStatus(contribution.getExitStatus()
+					.addExitDescription(errors + " errors, " + (problems.size() - errors) + " warnings"));
+			}
+			return RepeatStatus.FINISHED;
+		};
+	}
+
+}

@@ -1,0 +1,207 @@
+package io.refstore.batch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.batch.core.repository.JobRepository;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import io.refstore.batch.support.JobConflictException;
+import io.refstore.batch.support.JobLeases;
+import io.refstore.batch.support.JobParameterNames;
+import io.refstore.batch.support.JobSummary;
+import io.refstore.batch.support.RefJobType;
+import io.refstore.batch.support.RefJobs;
+import io.refstore.core.ref.RefFormat;
+import io.refstore.core.testing.TempRepo;
+
+/**
+ * A migration and a deletion killed with {@code kill -9} in a process of their own after some chunks
+ * committed (read from the database while the process runs), then the application started again on the same
+ * H2 file: the dead execution is marked FAILED with its reason, its lease is gone, the history is all there,
+ * and a restart finishes from the last committed chunk, not from zero, with every ref exactly once as git
+ * sees it. Also: a lease left by a dead instance refuses a launch until it expires.
+ */
+class JobKillIT {
+
+	@TempDir
+	Path dir;
+
+	@Test
+	void aKilledMigrationIsMarkedAndItsRestartFinishesFromTheLastChunk() throws Exception {
+		Path root = Files.createDirectories(this.dir.resolve("repos"));
+		TempRepo repo = JobFixtures.create(root, "killed", RefFormat.FILES, 400);
+		String refs = JobFixtures.refs(repo.dir());
+		Path db = this.dir.resolve("db/history");
+
+		long execution = runAndKill(db, root, "copyRefsStep", RefJobType.MIGRATE, "repository=killed",
+				"targetFormat=reftable", "chunkSize=10", "throttleMillis=50");
+
+		try (ConfigurableApplicationContext context = BatchTestApplication.start(db, root, "kill-instance")) {
+			RefJobs jobs = context.getBean(RefJobs.class);
+			JobSummary dead = jobs.find(execution).orElseThrow();
+			assertThat(dead.status()).isEqualTo("FAILED");
+			assertThat(dead.exitMessage()).contains("marked FAILED at startup by instance 'kill-instance'");
+			assertThat(context.getBean(JobLeases.class).all()).isEmpty();
+			long copied = dead.steps().get(1).done();
+			assertThat(copied).as("refs copied before the kill").isBetween(10L, refs.lines().count() - 10);
+			assertThat(JobFixtures.format(repo.dir())).isEqualTo("files");
+
+			JobSummary finished = JobFixtures.await(jobs, jobs.restart(execution, "operator").executionId());
+
+			assertThat(finished.status()).as(finished.exitMessage()).isEqualTo("COMPLETED");
+			long resumedFrom = stepContext(context, finished, "copyRefsStep").getLong("copy.resumedFrom");
+			assertThat(resumedFrom).as("the restart did not start from zero").isEqualTo(copied);
+			assertThat(finished.results()).containsEntry("migration.refs", Long.toString(refs.lines().count()));
+			assertThat(JobFixtures.format(repo.dir())).isEqualTo("reftable");
+			assertThat(JobFixtures.refs(repo.dir())).isEqualTo(refs);
+			JobFixtures.assertSound(repo.dir());
+		}
+	}
+
+	@Test
+	void aKilledDeletionIsMarkedAndItsRestartDeletesEveryPlannedRefOnce() throws Exception {
+		Path root = Files.createDirectories(this.dir.resolve("repos"));
+		TempRepo repo = JobFixtures.create(root, "deleted", RefFormat.REFTABLE, 300);
+		String before = JobFixtures.refs(repo.dir());
+		Path db = this.dir.resolve("db/history");
+
+		long execution = runAndKill(db, root, "deleteRefsStep", RefJobType.DELETE, "repository=deleted",
+				"prefixes=refs/heads/b/", "chunkSize=10", "throttleMillis=50");
+
+		try (ConfigurableApplicationContext context = BatchTestApplication.start(db, root, "kill-instance")) {
+			RefJobs jobs = context.getBean(RefJobs.class);
+			JobSummary dead = jobs.find(execution).orElseThrow();
+			assertThat(dead.status()).isEqualTo("FAILED");
+			long deletedBefore = dead.steps().get(1).done();
+			assertThat(deletedBefore).as("refs deleted before the kill").isBetween(10L, 290L);
+			assertThat(JobFixtures.refs(repo.dir()).lines().filter((l) -> l.startsWith("refs/heads/b/")).count())
+				.isBetween(10L, 300 - deletedBefore);
+
+			JobSummary finished = JobFixtures.await(jobs, jobs.restart(execution, "operator").executionId());
+
+			assertThat(finished.status()).as(finished.exitMessage()).isEqualTo("COMPLETED");
+			assertThat(stepContext(context, finished, "deleteRefsStep").getLong("delete.resumedFrom"))
+				.as("the restart did not start from zero").isEqualTo(deletedBefore);
+			List<String> kept = before.lines().filter((l) -> !l.startsWith("refs/heads/b/")).toList();
+			assertThat(JobFixtures.refs(repo.dir()).lines().toList()).isEqualTo(kept);
+			JobFixtures.assertSound(repo.dir());
+		}
+	}
+
+	@Test
+	void historyAndLeasesSurviveARestartAndADeadInstancesLeaseExpires() throws Exception {
+		Path root = Files.createDirectories(this.dir.resolve("repos"));
+		JobFixtures.create(root, "leased", RefFormat.FILES, 5);
+		Path db = this.dir.resolve("db/history");
+		long verified;
+		String path;
+		try (ConfigurableApplicationContext context = BatchTestApplication.start(db, root, "first")) {
+			RefJobs jobs = context.getBean(RefJobs.class);
+			verified = JobFixtures.await(jobs, jobs.launch(RefJobType.VERIFY, Map.of(JobParameterNames.REPOSITORY,
+					"leased"), "ann").executionId()).executionId();
+			path = jobs.find(verified).orElseThrow().parameters().get(JobParameterNames.REPOSITORY_PATH);
+			new JobLeases(context.getBean(JdbcTemplate.class), "dead-instance", Duration.ofSeconds(2)).acquire(path,
+					"maintainRefsJob");
+		}
+		try (ConfigurableApplicationContext context = BatchTestApplication.start(db, root, "second")) {
+			RefJobs jobs = context.getBean(RefJobs.class);
+			JobSummary kept = jobs.find(verified).orElseThrow();
+			assertThat(kept.status()).isEqualTo("COMPLETED");
+			assertThat(kept.actor()).isEqualTo("ann");
+			assertThat(kept.results()).containsKey("verify.digest");
+			assertThat(context.getBean(JobLeases.class).find(path)).get()
+				.extracting(JobLeases.Lease::ownerInstance)
+				.isEqualTo("dead-instance");
+			assertThatThrownBy(() -> jobs.launch(RefJobType.MAINTAIN, Map.of(JobParameterNames.REPOSITORY, "leased"),
+					"bob"))
+				.isInstanceOf(JobConflictException.class)
+				.hasMessageContaining("on instance 'dead-instance' holds its lease until");
+
+			Thread.sleep(2200);
+			JobSummary maintained = JobFixtures.await(jobs, jobs.launch(RefJobType.MAINTAIN,
+					Map.of(JobParameterNames.REPOSITORY, "leased"), "bob").executionId());
+			assertThat(maintained.status()).isEqualTo("COMPLETED");
+			// the listener releases the lease right after the end time is recorded
+			for (int i = 0; i < 100 && context.getBean(JobLeases.class).find(path).isPresent(); i++) {
+				Thread.sleep(50);
+			}
+			assertThat(context.getBean(JobLeases.class).find(path)).isEmpty();
+		}
+	}
+
+	private static org.springframework.batch.infrastructure.item.ExecutionContext stepContext(
+			ConfigurableApplicationContext context, JobSummary execution, String step) {
+		long id = execution.steps().stream().filter((s) -> s.name().equals(step)).findFirst().orElseThrow()
+			.stepExecutionId();
+		return context.getBean(JobRepository.class).getStepExecution(id).getExecutionContext();
+	}
+
+	/** Runs the job in a child process and kills it once {@code step} has committed five chunks. */
+	private static long runAndKill(Path db, Path root, String step, RefJobType type, String... parameters)
+			throws Exception {
+		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+				"-cp", System.getProperty("java.class.path"), KilledJobMain.class.getName(), db.toString(),
+				root.toString(), "kill-instance", type.name()));
+		command.addAll(List.of(parameters));
+		Process child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+		try {
+			long execution = executionId(child);
+			awaitCommits(db, execution, step, 5);
+			child.destroyForcibly();
+			child.waitFor();
+			return execution;
+		}
+		finally {
+			child.destroyForcibly();
+		}
+	}
+
+	private static long executionId(Process child) throws Exception {
+		BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+		for (String line = out.readLine(); line != null; line = out.readLine()) {
+			if (line.startsWith("execution ")) {
+				return Long.parseLong(line.substring("execution ".length()).strip());
+			}
+		}
+		throw new AssertionError("the child process ended without launching: exit " + child.waitFor());
+	}
+
+	private static void awaitCommits(Path db, long execution, String step, int commits) throws Exception {
+		long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+		try (Connection connection = DriverManager.getConnection(BatchTestApplication.url(db), "sa",
+				"")) {
+			PreparedStatement query = connection.prepareStatement("SELECT COMMIT_COUNT FROM BATCH_STEP_EXECUTION"
+					+ " WHERE JOB_EXECUTION_ID = ? AND STEP_NAME = ?");
+			query.setLong(1, execution);
+			query.setString(2, step);
+			while (System.nanoTime() < deadline) {
+				try (ResultSet rows = query.executeQuery()) {
+					if (rows.next() && rows.getLong(1) >= commits) {
+						return;
+					}
+				}
+				Thread.sleep(20);
+			}
+		}
+		throw new AssertionError(step + " of execution " + execution + " did not commit " + commits + " chunks in 60 s");
+	}
+
+}

@@ -1,0 +1,282 @@
+package io.refstore.batch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import io.refstore.batch.support.InvalidJobParameterException;
+import io.refstore.batch.support.JobConflictException;
+import io.refstore.batch.support.JobParameterNames;
+import io.refstore.batch.support.JobSummary;
+import io.refstore.batch.support.RefJobEvent;
+import io.refstore.batch.support.RefJobType;
+import io.refstore.batch.support.RefJobs;
+import io.refstore.core.ref.RefFormat;
+import io.refstore.core.testing.TempRepo;
+
+/**
+ * Every refstore job end to end through {@link RefJobs}, in one application on an H2 file database, on
+ * repositories made by real gits in both formats, judged by git: migration there and back, deletion planned,
+ * executed and restored, maintenance, verification; refusals of bad parameters and of a second job on a
+ * repository; stop and restart.
+ */
+class RefJobsIT {
+
+	@TempDir
+	static Path dir;
+
+	static Path root;
+
+	static ConfigurableApplicationContext context;
+
+	static RefJobs jobs;
+
+	static final List<RefJobEvent> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+	@BeforeAll
+	static void start() throws Exception {
+		root = Files.createDirectories(dir.resolve("repos"));
+		context = BatchTestApplication.start(dir.resolve("db/history"), root, "it-instance");
+		context.addApplicationListener(ApplicationListener.<RefJobEvent>forPayload(events::add));
+		jobs = context.getBean(RefJobs.class);
+	}
+
+	@AfterAll
+	static void stop() {
+		context.close();
+	}
+
+	@ParameterizedTest
+	@EnumSource(RefFormat.class)
+	void migratesToTheOtherFormatAndBackAsGitSeesIt(RefFormat format) throws Exception {
+		TempRepo repo = JobFixtures.create(root, "migrate-" + format.configName(), format, 250);
+		String refs = JobFixtures.refs(repo.dir());
+		String showRef = JobFixtures.showRef(repo.dir());
+		RefFormat other = (format == RefFormat.FILES) ? RefFormat.REFTABLE : RefFormat.FILES;
+
+		for (RefFormat target : List.of(other, format)) {
+			JobSummary launched = jobs.launch(RefJobType.MIGRATE, Map.of(JobParameterNames.REPOSITORY,
+					"migrate-" + format.configName(), JobParameterNames.TARGET_FORMAT, target.configName(),
+					JobParameterNames.CHUNK_SIZE, "40"), "alice");
+			JobSummary done = JobFixtures.await(jobs, launched.executionId());
+
+			assertThat(done.status()).as(done.exitMessage()).isEqualTo("COMPLETED");
+			assertThat(done.steps()).extracting(JobSummary.StepSummary::name)
+				.containsExactly("snapshotRefsStep", "copyRefsStep", "copyReflogsStep", "verifyRefsStep",
+						"swapStorageStep");
+			JobSummary.StepSummary copy = done.steps().get(1);
+			assertThat(copy.done()).isEqualTo(copy.total()).isEqualTo(refs.lines().count());
+			assertThat(copy.commits()).isGreaterThanOrEqualTo(refs.lines().count() / 40);
+			assertThat(done.results()).containsEntry("migration.to", target.configName())
+				.containsEntry("migration.refs", Long.toString(refs.lines().count()));
+			assertThat(Path.of(done.results().get("migration.backup"))).isDirectory();
+			assertThat(JobFixtures.format(repo.dir())).isEqualTo(target.configName());
+			assertThat(JobFixtures.refs(repo.dir())).isEqualTo(refs);
+			assertThat(JobFixtures.showRef(repo.dir())).isEqualTo(showRef);
+			JobFixtures.assertSound(repo.dir());
+		}
+		assertThat(events).anySatisfy((event) -> {
+			assertThat(event.action()).isEqualTo(RefJobEvent.Action.LAUNCH);
+			assertThat(event.actor()).isEqualTo("alice");
+			assertThat(event.repository()).isEqualTo("migrate-" + format.configName());
+			assertThat(event.outcome()).isEqualTo("ACCEPTED");
+		});
+		assertThat(events).anySatisfy((event) -> {
+			assertThat(event.action()).isEqualTo(RefJobEvent.Action.FINISH);
+			assertThat(event.outcome()).startsWith("COMPLETED");
+		});
+	}
+
+	@ParameterizedTest
+	@EnumSource(RefFormat.class)
+	void plansThenDeletesThenRestoresAsGitSeesIt(RefFormat format) throws Exception {
+		String name = "delete-" + format.configName();
+		TempRepo repo = JobFixtures.create(root, name, format, 120);
+		String before = JobFixtures.refs(repo.dir());
+
+		JobSummary planned = JobFixtures.await(jobs, jobs.launch(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY,
+				name, JobParameterNames.PREFIXES, "refs/heads/b/", JobParameterNames.EXCLUDES, "refs/heads/b/0000*",
+				JobParameterNames.PLAN_ONLY, "true"), "bob").executionId());
+		assertThat(planned.status()).as(planned.exitMessage()).isEqualTo("COMPLETED");
+		assertThat(planned.steps()).extracting(JobSummary.StepSummary::name).containsExactly("planDeletionStep");
+		assertThat(planned.results()).containsEntry("plan.count", "110");
+		assertThat(planned.results().get("plan.sample")).startsWith("refs/heads/b/00010\nrefs/heads/b/00011\n");
+		assertThat(JobFixtures.refs(repo.dir())).isEqualTo(before);
+		Path plan = Path.of(planned.results().get("plan.path"));
+		String relative = repo.gitDir().resolve("refstore-plans").relativize(plan).toString();
+
+		JobSummary deleted = JobFixtures.await(jobs, jobs.launch(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY,
+				name, JobParameterNames.PLAN, relative, JobParameterNames.CHUNK_SIZE, "25"), "bob").executionId());
+		assertThat(deleted.status()).as(deleted.exitMessage()).isEqualTo("COMPLETED");
+		assertThat(deleted.steps().get(1).done()).isEqualTo(110);
+		String after = JobFixtures.refs(repo.dir());
+		assertThat(after.lines().filter((line) -> line.startsWith("refs/heads/b/"))).hasSize(10)
+			.allMatch((line) -> line.startsWith("refs/heads/b/0000"));
+		assertThat(before.lines().filter((line) -> !line.startsWith("refs/heads/b/")))
+			.containsExactlyElementsOf(after.lines().filter((line) -> !line.startsWith("refs/heads/b/")).toList());
+		JobFixtures.assertSound(repo.dir());
+
+		JobSummary restored = JobFixtures.await(jobs, jobs.launch(RefJobType.RESTORE, Map.of(JobParameterNames.REPOSITORY,
+				name, JobParameterNames.MANIFEST, plan.getParent().getFileName().toString()), "bob").executionId());
+		assertThat(restored.status()).as(restored.exitMessage()).isEqualTo("COMPLETED");
+		assertThat(restored.results()).containsEntry("restore.restored", "110");
+		assertThat(JobFixtures.refs(repo.dir())).isEqualTo(before);
+		JobFixtures.assertSound(repo.dir());
+	}
+
+	@Test
+	void aStalePlanIsRefusedNamingTheRef() throws Exception {
+		TempRepo repo = JobFixtures.create(root, "stale", RefFormat.FILES, 30);
+		JobSummary planned = JobFixtures.await(jobs, jobs.launch(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY,
+				"stale", JobParameterNames.PREFIXES, "refs/heads/b/", JobParameterNames.PLAN_ONLY, "true"), "carol")
+			.executionId());
+		repo.git("update-ref", "refs/heads/b/00099", "HEAD");
+		String relative = repo.gitDir().resolve("refstore-plans").relativize(Path.of(planned.results().get("plan.path")))
+			.toString();
+		String before = JobFixtures.refs(repo.dir());
+
+		JobSummary refused = JobFixtures.await(jobs, jobs.launch(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY,
+				"stale", JobParameterNames.PLAN, relative), "carol").executionId());
+
+		assertThat(refused.status()).isEqualTo("FAILED");
+		assertThat(refused.exitMessage()).contains("is stale: 'refs/heads/b/00099' is selected now but is not in the plan");
+		assertThat(JobFixtures.refs(repo.dir())).isEqualTo(before);
+	}
+
+	@ParameterizedTest
+	@EnumSource(RefFormat.class)
+	void maintenancePacksWhenForcedAndVerifyKeepsTheDigest(RefFormat format) throws Exception {
+		String name = "maintain-" + format.configName();
+		TempRepo repo = JobFixtures.create(root, name, format, 40);
+		for (int i = 0; i < 5; i++) {
+			repo.git("update-ref", "refs/heads/loose" + i, "HEAD");
+		}
+		String before = JobFixtures.refs(repo.dir());
+		JobSummary verified = JobFixtures.await(jobs, jobs.launch(RefJobType.VERIFY,
+				Map.of(JobParameterNames.REPOSITORY, name), "dan").executionId());
+
+		JobSummary maintained = JobFixtures.await(jobs, jobs.launch(RefJobType.MAINTAIN,
+				Map.of(JobParameterNames.REPOSITORY, name, JobParameterNames.FORCE, "true"), "dan").executionId());
+
+		assertThat(maintained.status()).as(maintained.exitMessage()).isEqualTo("COMPLETED");
+		assertThat(maintained.results()).containsEntry("maintain.packed", "true");
+		// git packs no symbolic ref: refs/heads/alias stays loose
+		assertThat(maintained.results().get("maintain.after")).contains(
+				(format == RefFormat.FILES) ? "loose 1," : "tables 1,");
+		assertThat(JobFixtures.refs(repo.dir())).isEqualTo(before);
+		JobFixtures.assertSound(repo.dir());
+		JobSummary again = JobFixtures.await(jobs, jobs.launch(RefJobType.VERIFY,
+				Map.of(JobParameterNames.REPOSITORY, name), "dan").executionId());
+		assertThat(verified.results()).containsEntry("verify.errors", "0");
+		assertThat(again.results().get("verify.digest")).isEqualTo(verified.results().get("verify.digest"));
+		assertThat(again.results()).containsEntry("verify.refs", Long.toString(before.lines().count()));
+	}
+
+	@Test
+	void badParametersAreRefusedNamingTheParameterBeforeAnythingStarts() {
+		JobFixtures.create(root, "params", RefFormat.FILES, 3);
+		int before = jobs.list(io.refstore.batch.support.JobFilter.all(1000)).size();
+
+		assertRefused(RefJobType.MIGRATE, Map.of(JobParameterNames.REPOSITORY, "../escape",
+				JobParameterNames.TARGET_FORMAT, "reftable"), JobParameterNames.REPOSITORY);
+		assertRefused(RefJobType.MIGRATE, Map.of(JobParameterNames.REPOSITORY, "nothing-here",
+				JobParameterNames.TARGET_FORMAT, "reftable"), JobParameterNames.REPOSITORY);
+		assertRefused(RefJobType.MIGRATE, Map.of(JobParameterNames.REPOSITORY, "params",
+				JobParameterNames.TARGET_FORMAT, "fancy"), JobParameterNames.TARGET_FORMAT);
+		assertRefused(RefJobType.MIGRATE, Map.of(JobParameterNames.REPOSITORY, "params",
+				JobParameterNames.TARGET_FORMAT, "files"), JobParameterNames.TARGET_FORMAT);
+		assertRefused(RefJobType.MIGRATE, Map.of(JobParameterNames.REPOSITORY, "params",
+				JobParameterNames.TARGET_FORMAT, "reftable", JobParameterNames.CHUNK_SIZE, "0"),
+				JobParameterNames.CHUNK_SIZE);
+		assertRefused(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY, "params", JobParameterNames.GLOBS,
+				"refs/heads/[oops"), JobParameterNames.GLOBS);
+		assertRefused(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY, "params", JobParameterNames.PREFIXES,
+				"heads/"), JobParameterNames.PREFIXES);
+		assertRefused(RefJobType.VERIFY, Map.of(JobParameterNames.REPOSITORY, "params", "colour", "red"), "colour");
+		assertRefused(RefJobType.ROLLBACK, Map.of(JobParameterNames.REPOSITORY, "params", JobParameterNames.BACKUP,
+				"../../config"), JobParameterNames.BACKUP);
+		assertThat(jobs.list(io.refstore.batch.support.JobFilter.all(1000))).hasSize(before);
+		assertThat(events).anySatisfy((event) -> assertThat(event.outcome()).startsWith("REFUSED: parameter 'globs'"));
+	}
+
+	@Test
+	void anUnknownExecutionIsNotFoundAndCannotBeStoppedOrRestarted() {
+		assertThat(jobs.find(987_654_321L)).isEmpty();
+		assertThatThrownBy(() -> jobs.stop(987_654_321L, "eve")).isInstanceOf(InvalidJobParameterException.class)
+			.hasMessageContaining("no refstore job execution has that id");
+		assertThatThrownBy(() -> jobs.restart(987_654_321L, "eve")).isInstanceOf(InvalidJobParameterException.class)
+			.hasMessageContaining("no refstore job execution has that id");
+	}
+
+	private static void assertRefused(RefJobType type, Map<String, String> parameters, String parameter) {
+		assertThatThrownBy(() -> jobs.launch(type, parameters, "eve")).isInstanceOf(InvalidJobParameterException.class)
+			.hasMessageStartingWith("parameter '" + parameter + "'")
+			.satisfies((ex) -> assertThat(((InvalidJobParameterException) ex).parameter()).isEqualTo(parameter));
+	}
+
+	@Test
+	void aSecondJobOnARepositoryIsRefusedAndAStoppedMigrationRestartsFromItsCheckpoint() throws Exception {
+		TempRepo repo = JobFixtures.create(root, "busy", RefFormat.FILES, 200);
+		String refs = JobFixtures.refs(repo.dir());
+		JobSummary running = jobs.launch(RefJobType.MIGRATE, Map.of(JobParameterNames.REPOSITORY, "busy",
+				JobParameterNames.TARGET_FORMAT, "reftable", JobParameterNames.CHUNK_SIZE, "10",
+				JobParameterNames.THROTTLE_MILLIS, "100"), "frank");
+
+		assertThatThrownBy(() -> jobs.launch(RefJobType.MAINTAIN, Map.of(JobParameterNames.REPOSITORY, "busy"), "gina"))
+			.isInstanceOf(JobConflictException.class)
+			.hasMessageContaining("migrateRefsJob execution " + running.executionId());
+		awaitCopied(running.executionId(), 30);
+		assertThat(jobs.stop(running.executionId(), "frank")).isTrue();
+		JobSummary stopped = JobFixtures.await(jobs, running.executionId());
+		assertThat(stopped.status()).isEqualTo("STOPPED");
+		long copied = stopped.steps().get(1).done();
+		assertThat(copied).isBetween(30L, refs.lines().count() - 10);
+		assertThat(JobFixtures.format(repo.dir())).isEqualTo("files");
+
+		JobSummary restarted = JobFixtures.await(jobs, jobs.restart(running.executionId(), "frank").executionId());
+
+		assertThat(restarted.status()).as(restarted.exitMessage()).isEqualTo("COMPLETED");
+		assertThat(restarted.instanceId()).isEqualTo(running.instanceId());
+		JobSummary.StepSummary copy = restarted.steps().stream()
+			.filter((step) -> step.name().equals("copyRefsStep"))
+			.findFirst()
+			.orElseThrow();
+		assertThat(copy.done()).isEqualTo(refs.lines().count());
+		assertThat(context.getBean(org.springframework.batch.core.repository.JobRepository.class)
+			.getStepExecution(copy.stepExecutionId())
+			.getExecutionContext()
+			.getLong("copy.resumedFrom")).isEqualTo(copied);
+		assertThat(JobFixtures.refs(repo.dir())).isEqualTo(refs);
+		JobFixtures.assertSound(repo.dir());
+		assertThat(events).anySatisfy((event) -> {
+			assertThat(event.action()).isEqualTo(RefJobEvent.Action.STOP);
+			assertThat(event.executionId()).isEqualTo(running.executionId());
+		});
+	}
+
+	private static void awaitCopied(long executionId, long refs) throws InterruptedException {
+		for (int i = 0; i < 1200; i++) {
+			JobSummary now = jobs.find(executionId).orElseThrow();
+			if (now.steps().size() > 1 && now.steps().get(1).done() >= refs) {
+				return;
+			}
+			Thread.sleep(25);
+		}
+		throw new AssertionError("execution " + executionId + " copied fewer than " + refs + " refs in 30 s");
+	}
+
+}

@@ -1,0 +1,123 @@
+package io.refstore.core.files;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.UUID;
+
+import io.refstore.core.ref.RefName;
+
+/**
+ * {@link FilesRefStore#fingerprint()}: a digest of the identity (file key, size, modification time) of every
+ * file that holds a ref or a reflog: {@code packed-refs}, loose refs, root refs and logs (lock files left out).
+ * git replaces a ref file by renaming a new one over it and appends to logs, so every write changes one of them.
+ *
+ * <p>File times come from a coarse clock, and a freed inode can be reused at once: two writes of one ref in the
+ * same tick could leave attributes equal to the first's. As git does for its index ("racily clean" entries), a
+ * store with a file modified within {@link #RACY} of the reading gets a token of its own that matches nothing,
+ * so callers fall back to reading the refs.
+ */
+final class FilesFingerprint {
+
+	/** How recent a modification makes the fingerprint unusable. */
+	static final Duration RACY = Duration.ofSeconds(2);
+
+	private FilesFingerprint() {
+	}
+
+	static String of(FilesRefStore store) throws IOException {
+		Instant racyAfter = Instant.now().minus(RACY);
+		List<String> entries = new ArrayList<>();
+		Path common = store.options.commonDir();
+		Path gitDir = store.options.gitDir();
+		add(entries, "packed-refs", store.packedFile());
+		walk(entries, common, common.resolve("refs"));
+		walk(entries, common, common.resolve("logs"));
+		if (!gitDir.equals(common)) {
+			walk(entries, gitDir, gitDir.resolve("logs"));
+		}
+		try (var files = Files.newDirectoryStream(gitDir)) {
+			for (Path file : files) {
+				if (RefName.isRootRef(file.getFileName().toString())) {
+					add(entries, file.getFileName().toString(), file);
+				}
+			}
+		}
+		entries.sort(null);
+		MessageDigest sha = sha256();
+		if (entries.stream().anyMatch((entry) -> modified(entry).isAfter(racyAfter))) {
+			sha.update(UUID.randomUUID().toString().getBytes(StandardCharsets.US_ASCII));
+		}
+		for (String entry : entries) {
+			sha.update(entry.getBytes(StandardCharsets.UTF_8));
+			sha.update((byte) '\n');
+		}
+		return HexFormat.of().formatHex(sha.digest());
+	}
+
+	private static void add(List<String> entries, String name, Path file) throws IOException {
+		try {
+			entries.add(describe(name, Files.readAttributes(file, BasicFileAttributes.class)));
+		}
+		catch (NoSuchFileException ex) {
+			// absent is a state of its own: nothing to add
+		}
+	}
+
+	private static void walk(List<String> entries, Path base, Path dir) throws IOException {
+		if (!Files.isDirectory(dir)) {
+			return;
+		}
+		Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+
+			@Override
+			public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+				if (!file.getFileName().toString().endsWith(".lock")) {
+					entries.add(describe(base.relativize(file).toString(), attributes));
+				}
+				return FileVisitResult.CONTINUE;
+			}
+
+			@Override
+			public FileVisitResult visitFileFailed(Path file, IOException ex) throws IOException {
+				if (ex instanceof NoSuchFileException) {
+					// removed while walking: the next fingerprint tells the difference
+					return FileVisitResult.CONTINUE;
+				}
+				throw ex;
+			}
+
+		});
+	}
+
+	private static String describe(String name, BasicFileAttributes attributes) {
+		return name + '\0' + attributes.fileKey() + '\0' + attributes.size() + '\0'
+				+ attributes.lastModifiedTime().toInstant();
+	}
+
+	private static Instant modified(String entry) {
+		return Instant.parse(entry.substring(entry.lastIndexOf('\0') + 1));
+	}
+
+	private static MessageDigest sha256() {
+		try {
+			return MessageDigest.getInstance("SHA-256");
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("SHA-256 is part of every Java platform", ex);
+		}
+	}
+
+}

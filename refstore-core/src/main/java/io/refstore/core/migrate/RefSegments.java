@@ -1,0 +1,186 @@
+package io.refstore.core.migrate;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.zip.CRC32;
+
+import io.refstore.core.ref.HashAlgorithm;
+import io.refstore.core.ref.RefCursor;
+
+/**
+ * The segments of a staged migration's copy phase: one file per chunk, {@code segments/00000001} and up, each
+ * a sorted run of ref records written durably in one piece. A segment holds what the new store needs of each
+ * ref, peeled value included, so assembling the store reads no object.
+ *
+ * <h2>Format</h2>
+ * <pre>
+ * "RSG1" u8(raw hash length) u32(record count) record* u32(CRC-32 of all bytes before it)
+ * record: u8(kind) u16(name length) name kind-payload
+ *   kind 0 direct:           id
+ *   kind 1 direct, peeled:   id peeled
+ *   kind 2 symbolic:         u16(target length) target
+ * </pre>
+ * Integers are big-endian. A segment whose CRC does not match is refused as damaged.
+ */
+final class RefSegments {
+
+	static final String DIR = "segments";
+
+	private static final byte[] MAGIC = { 'R', 'S', 'G', '1' };
+
+	static final int DIRECT = 0;
+
+	static final int PEELED = 1;
+
+	static final int SYMBOLIC = 2;
+
+	private RefSegments() {
+	}
+
+	/** The file of segment {@code number} (from 1) below the work directory. */
+	static Path file(Path work, int number) {
+		return work.resolve(DIR).resolve(String.format("%08d", number));
+	}
+
+	/** Whether segment {@code number} exists. */
+	static boolean exists(Path work, int number) {
+		return Files.isRegularFile(file(work, number));
+	}
+
+	/** Deletes the segments after {@code last}; returns how many there were. */
+	static int dropAfter(Path work, int last) throws IOException {
+		int dropped = 0;
+		for (int number = last + 1; Files.deleteIfExists(file(work, number)); number++) {
+			dropped++;
+		}
+		return dropped;
+	}
+
+	/** Collects one chunk's records; {@link #write} makes them a segment. Not thread-safe. */
+	static final class Builder {
+
+		private final ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 16);
+
+		private final int rawLength;
+
+		private int count;
+
+		private byte[] lastName = new byte[256];
+
+		private int lastNameLength;
+
+		Builder(HashAlgorithm hash) {
+			this.rawLength = hash.rawLength();
+			this.out.writeBytes(MAGIC);
+			this.out.write(this.rawLength);
+			writeInt(0);
+		}
+
+		/** Adds the cursor's current ref, with its peeled value ({@code null} if it does not peel). */
+		void add(RefCursor cursor, byte[] peeled) {
+			boolean symbolic = cursor.isSymbolic();
+			this.out.write(symbolic ? SYMBOLIC : (peeled != null) ? PEELED : DIRECT);
+			writeShort(cursor.nameLength());
+			this.out.write(cursor.nameBuffer(), 0, cursor.nameLength());
+			if (this.lastName.length < cursor.nameLength()) {
+				this.lastName = new byte[cursor.nameLength() * 2];
+			}
+			System.arraycopy(cursor.nameBuffer(), 0, this.lastName, 0, cursor.nameLength());
+			this.lastNameLength = cursor.nameLength();
+			if (symbolic) {
+				writeShort(cursor.targetLength());
+				this.out.write(cursor.targetBuffer(), 0, cursor.targetLength());
+			}
+			else {
+				this.out.write(cursor.idBuffer(), 0, this.rawLength);
+				if (peeled != null) {
+					this.out.write(peeled, 0, this.rawLength);
+				}
+			}
+			this.count++;
+		}
+
+		int count() {
+			return this.count;
+		}
+
+		/** The name of the last ref added. */
+		String lastName() {
+			return new String(this.lastName, 0, this.lastNameLength, java.nio.charset.StandardCharsets.UTF_8);
+		}
+
+		/** Writes the segment durably as segment {@code number}. */
+		void write(Path work, int number) throws IOException {
+			byte[] bytes = this.out.toByteArray();
+			putInt(bytes, MAGIC.length + 1, this.count);
+			CRC32 crc = new CRC32();
+			crc.update(bytes);
+			byte[] segment = new byte[bytes.length + 4];
+			System.arraycopy(bytes, 0, segment, 0, bytes.length);
+			putInt(segment, bytes.length, (int) crc.getValue());
+			Path file = file(work, number);
+			Files.createDirectories(file.getParent());
+			DurableFiles.write(file, segment);
+		}
+
+		private void writeShort(int value) {
+			if (value > 0xffff) {
+				throw new IllegalArgumentException("a name or target of " + value + " bytes is too long to stage");
+			}
+			this.out.write(value >>> 8);
+			this.out.write(value);
+		}
+
+		private void writeInt(int value) {
+			this.out.write(value >>> 24);
+			this.out.write(value >>> 16);
+			this.out.write(value >>> 8);
+			this.out.write(value);
+		}
+
+	}
+
+	/** Reads segment {@code number} whole and checks it. */
+	static byte[] read(Path work, int number, HashAlgorithm hash) throws IOException {
+		Path file = file(work, number);
+		byte[] bytes;
+		try {
+			bytes = Files.readAllBytes(file);
+		}
+		catch (NoSuchFileException ex) {
+			return null;
+		}
+		if (bytes.length < MAGIC.length + 9 || bytes[0] != MAGIC[0] || bytes[1] != MAGIC[1] || bytes[2] != MAGIC[2]
+				|| bytes[3] != MAGIC[3]) {
+			throw new MigrationException("staged segment '" + file + "' is damaged: no segment header");
+		}
+		if ((bytes[4] & 0xff) != hash.rawLength()) {
+			throw new MigrationException("staged segment '" + file + "' holds ids of " + (bytes[4] & 0xff)
+					+ " bytes, the repository's are " + hash.rawLength());
+		}
+		CRC32 crc = new CRC32();
+		crc.update(bytes, 0, bytes.length - 4);
+		if ((int) crc.getValue() != getInt(bytes, bytes.length - 4)) {
+			throw new MigrationException("staged segment '" + file + "' is damaged: checksum mismatch");
+		}
+		return bytes;
+	}
+
+	static void putInt(byte[] buf, int at, int value) {
+		buf[at] = (byte) (value >>> 24);
+		buf[at + 1] = (byte) (value >>> 16);
+		buf[at + 2] = (byte) (value >>> 8);
+		buf[at + 3] = (byte) value;
+	}
+
+	static int getInt(byte[] buf, int at) {
+		return ((buf[at] & 0xff) << 24) | ((buf[at + 1] & 0xff) << 16) | ((buf[at + 2] & 0xff) << 8) | (buf[at + 3] & 0xff);
+	}
+
+	/** Where a segment's records start. */
+	static final int RECORDS = MAGIC.length + 5;
+
+}

@@ -1,0 +1,427 @@
+package io.refstore.core.migrate;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.Properties;
+
+import io.refstore.core.RefStores;
+import io.refstore.core.io.FileMoves;
+import io.refstore.core.ref.InitialRefWriter;
+import io.refstore.core.ref.RefCursor;
+import io.refstore.core.ref.RefFormat;
+import io.refstore.core.ref.RefQuery;
+import io.refstore.core.ref.RefStore;
+import io.refstore.core.repo.Repository;
+
+/**
+ * A format migration in phases that may run in different processes, each resumable after a crash: the
+ * {@link FormatMigrator} migration cut into the steps of a batch job. Everything it knows is on disk in
+ * {@code $GIT_DIR/refstore-migration/}, owned by a <i>job</i> (a name the caller gives, such as a batch job
+ * instance), so a later process running the same job resumes the staged work instead of wiping it.
+ * <ol>
+ * <li>{@link #open}: refuse what cannot be migrated (as {@link FormatMigrator} does, a live owner included),
+ * finish a migration killed after its switch, claim the work directory for the job, and either resume the
+ * job's staged work or start afresh.</li>
+ * <li>{@link #copyRefs}: copy the source's refs in chunks, each written durably as one segment (a sorted
+ * binary run of name, id, peeled id or symbolic target) before the call returns its checkpoint. Resuming from
+ * a checkpoint first drops any segment written after it.</li>
+ * <li>{@link #copyReflogs}: copy every reflog into one file.</li>
+ * <li>{@link #assemble}: stream the segments in order, then the reflogs, into one {@code packed-refs} or one
+ * reftable (a bulk pass, as {@link FormatMigrator} builds it), digesting what goes in.</li>
+ * <li>{@link #verify}: read the new store back and compare digests.</li>
+ * <li>{@link #swap}: under the source's locks, compare the source with what was copied; if it changed since
+ * (the copy is not one snapshot: writers go on while it runs), build again from the locked source, so no ref
+ * written meanwhile is lost. Then switch and retire the old store exactly as {@link FormatMigrator} does, and
+ * report.</li>
+ * </ol>
+ * The caller runs the phases in this order; a phase run again after a crash redoes its work. Not thread-safe:
+ * one phase at a time per repository, which the owner claim enforces across processes. A repository whose
+ * format changed must be reopened.
+ */
+public final class StagedMigration implements Closeable {
+
+	private static final String STATE = "staged";
+
+	private static final String REFLOGS_DONE = "reflogs.done";
+
+	private static final String ASSEMBLED = "assembled";
+
+	private static final String NEW = "new";
+
+	/** The file in a backup naming the job whose migration swapped it out. */
+	private static final String DONE = "refstore-migration.properties";
+
+	private final Repository repository;
+
+	private final FormatMigrator migrator;
+
+	private final MigrationOptions options;
+
+	private final Path work;
+
+	private final RefFormat from;
+
+	private final boolean resumed;
+
+	private final long started = System.nanoTime();
+
+	private MigrationReport finished;
+
+	private RefStore source;
+
+	private RefCursor cursor;
+
+	private CopyProgress position;
+
+	private final byte[] scratch = new byte[64];
+
+	private StagedMigration(Repository repository, MigrationOptions options, Path work, boolean resumed) {
+		this.repository = repository;
+		this.migrator = new FormatMigrator(repository);
+		this.options = options;
+		this.work = work;
+		this.from = repository.refFormat();
+		this.resumed = resumed;
+	}
+
+	/**
+	 * Phase 1: opens the job's migration, resuming its staged work if the work directory holds it.
+	 * @param repository the repository, which must outlive this object
+	 * @param options the target and whether reflogs come along; {@link MigrationOptions#dryRun()} is not
+	 * supported (a job verifies before it swaps anyway)
+	 * @param job the owner's name, the same in every process that runs this migration
+	 * @return the migration; the caller closes it (closing keeps the staged work)
+	 * @throws MigrationException if the migration is refused: the format in use, worktrees, a store locked by
+	 * another process, or another migration whose process still runs
+	 */
+	public static StagedMigration open(Repository repository, MigrationOptions options, String job)
+			throws IOException {
+		Objects.requireNonNull(options, "options");
+		if (job == null || job.isBlank() || job.indexOf('\n') >= 0) {
+			throw new IllegalArgumentException("job must be a non-blank single line, not '" + job + "'");
+		}
+		if (options.dryRun()) {
+			throw new IllegalArgumentException("options.dryRun is not supported by a staged migration");
+		}
+		FormatMigrator migrator = new FormatMigrator(repository);
+		Path work = repository.gitDir().resolve(FormatMigrator.WORK_DIR);
+		migrator.recoverFromDeadOwner(work);
+		RefFormat current = repository.refFormat();
+		Journal journal = Journal.read(work);
+		if (journal != null && journal.to() == current && journal.from() != current) {
+			StagedMigration done = new StagedMigration(repository, options, work, true);
+			done.finished = migrator.finishInterrupted(journal, work, done.started);
+			return done;
+		}
+		if (current == options.target()) {
+			MigrationReport done = swappedBefore(repository, job, options.target());
+			if (done != null) {
+				StagedMigration migration = new StagedMigration(repository, options, work, true);
+				migration.finished = done;
+				return migration;
+			}
+		}
+		Properties state = DurableFiles.readProperties(work.resolve(STATE));
+		boolean mine = state != null && job.equals(state.getProperty("job"))
+				&& current.configName().equals(state.getProperty("from"))
+				&& options.target().configName().equals(state.getProperty("to"))
+				&& String.valueOf(options.reflogs()).equals(state.getProperty("reflogs"));
+		if (mine) {
+			FormatMigrator.claim(work, job);
+			return new StagedMigration(repository, options, work, true);
+		}
+		FileMoves.deleteTree(work);
+		migrator.refuse(options.target());
+		Files.createDirectories(work);
+		FormatMigrator.claim(work, job);
+		Properties fresh = new Properties();
+		fresh.setProperty("job", job);
+		fresh.setProperty("from", current.configName());
+		fresh.setProperty("to", options.target().configName());
+		fresh.setProperty("reflogs", String.valueOf(options.reflogs()));
+		try (RefStore source = repository.refStore()) {
+			fresh.setProperty("fingerprint", source.fingerprint());
+		}
+		DurableFiles.writeProperties(work.resolve(STATE), fresh);
+		return new StagedMigration(repository, options, work, false);
+	}
+
+	/** Whether {@link #open} found this job's staged work and resumed it. */
+	public boolean resumed() {
+		return this.resumed;
+	}
+
+	/**
+	 * The report of a migration an earlier process had already switched (killed before it cleaned up), which
+	 * {@link #open} completed; empty while the migration still has work to do.
+	 */
+	public java.util.Optional<MigrationReport> finished() {
+		return java.util.Optional.ofNullable(this.finished);
+	}
+
+	/** The work directory holding the staged state. */
+	public Path workDir() {
+		return this.work;
+	}
+
+	/**
+	 * Counts the source's refs (root refs included), for progress reports. Reads the whole ref list once.
+	 * @return the count; 0 once the migration is finished
+	 */
+	public long countRefs() throws IOException {
+		if (this.finished != null) {
+			return 0;
+		}
+		long count = 0;
+		try (RefCursor refs = source().refs(RefQuery.ALL.withRootRefs())) {
+			while (refs.next()) {
+				count++;
+			}
+		}
+		return count;
+	}
+
+	/**
+	 * Phase 2: copies the next at most {@code limit} refs after {@code after} into one new segment, synced
+	 * before this returns. Consecutive calls in one process continue one source cursor; a call with any other
+	 * checkpoint (the first after {@link #open}) first checks that the checkpoint's segments exist and drops
+	 * any written after them (a chunk whose checkpoint was never recorded).
+	 * @param after the checkpoint returned by the previous call, or {@link CopyProgress#START}
+	 * @param limit the most refs to copy, at least 1
+	 * @return the new checkpoint; {@link CopyProgress#done()} once no ref follows (the last chunk may still have
+	 * added a segment)
+	 * @throws MigrationException if a segment the checkpoint counts is missing (the staged work was removed,
+	 * for instance by another migration run meanwhile)
+	 */
+	public CopyProgress copyRefs(CopyProgress after, int limit) throws IOException {
+		Objects.requireNonNull(after, "after");
+		if (limit < 1) {
+			throw new IllegalArgumentException("limit must be at least 1, not " + limit);
+		}
+		if (this.finished != null || after.done()) {
+			return after.finished();
+		}
+		if (this.cursor == null || !after.equals(this.position)) {
+			reposition(after);
+		}
+		RefSegments.Builder segment = new RefSegments.Builder(this.repository.hashAlgorithm());
+		while (segment.count() < limit && this.cursor.next()) {
+			byte[] peeled = this.cursor.isSymbolic() ? null
+					: RefDigest.peeled(this.cursor, this.migrator.objects(), this.scratch);
+			segment.add(this.cursor, peeled);
+		}
+		if (segment.count() == 0) {
+			closeCursor();
+			this.position = after.finished();
+			return this.position;
+		}
+		int number = after.segments() + 1;
+		segment.write(this.work, number);
+		// a short chunk means the cursor is exhausted; a cursor must not be advanced past its end
+		boolean done = segment.count() < limit;
+		this.position = new CopyProgress(segment.lastName(), number, after.refs() + segment.count(), done);
+		if (done) {
+			closeCursor();
+		}
+		return this.position;
+	}
+
+	private void reposition(CopyProgress after) throws IOException {
+		closeCursor();
+		for (int number = 1; number <= after.segments(); number++) {
+			if (!RefSegments.exists(this.work, number)) {
+				throw new MigrationException("the staged copy in '" + this.work + "' lacks segment " + number
+						+ " of the " + after.segments() + " its checkpoint counts (was the work directory removed?);"
+						+ " start the migration again");
+			}
+		}
+		RefSegments.dropAfter(this.work, after.segments());
+		FileMoves.deleteTree(this.work.resolve(NEW));
+		Files.deleteIfExists(this.work.resolve(ASSEMBLED));
+		this.cursor = source().refs(RefQuery.ALL.withRootRefs().after(after.lastName()));
+		this.position = after;
+	}
+
+	/**
+	 * Phase 3: copies every reflog (nothing if the options leave reflogs behind).
+	 * @return how many log entries were copied
+	 */
+	public long copyReflogs() throws IOException {
+		if (this.finished != null) {
+			return 0;
+		}
+		Properties done = new Properties();
+		if (this.options.reflogs()) {
+			StagedReflogs.Counts counts = StagedReflogs.copy(source(), this.work);
+			done.setProperty("logs", Long.toString(counts.logs()));
+			done.setProperty("entries", Long.toString(counts.entries()));
+			done.setProperty("maxEntries", Long.toString(counts.maxEntries()));
+		}
+		DurableFiles.writeProperties(this.work.resolve(REFLOGS_DONE), done);
+		return Long.parseLong(done.getProperty("entries", "0"));
+	}
+
+	/**
+	 * Phase 4: builds the new store from the segments and the copied reflogs.
+	 * @return the digest of what went in (the refs as copied)
+	 * @throws IllegalStateException if {@link #copyReflogs} has not completed
+	 */
+	public String assemble() throws IOException {
+		if (this.finished != null) {
+			return this.finished.sourceDigest();
+		}
+		closeCursor();
+		Properties logs = DurableFiles.readProperties(this.work.resolve(REFLOGS_DONE));
+		if (logs == null) {
+			throw new IllegalStateException("copyReflogs has not completed in '" + this.work + "'");
+		}
+		Path staged = this.work.resolve(NEW);
+		FileMoves.deleteTree(staged);
+		Files.createDirectories(staged);
+		RefDigest digest = new RefDigest(this.migrator.objects());
+		long maxEntries = Long.parseLong(logs.getProperty("maxEntries", "0"));
+		try (InitialRefWriter writer = RefStores.initialWriter(this.repository, this.options.target(), staged,
+				maxEntries); RefCursor refs = new SegmentCursor(this.work, this.repository.hashAlgorithm())) {
+			FormatMigrator.writeRefs(refs, digest, writer);
+			if (this.options.reflogs()) {
+				StagedReflogs.forEach(this.work, this.repository.hashAlgorithm(), (name, entries) -> {
+					digest.addReflog(name, entries);
+					writer.addReflog(name, entries);
+				});
+			}
+			writer.finish();
+		}
+		FormatMigrator.Built built = new FormatMigrator.Built(digest, null);
+		writeBuilt(built, false);
+		return built.sourceDigest;
+	}
+
+	/**
+	 * Phase 5: reads the assembled store back through its own backend.
+	 * @return the digest read back, equal to {@link #assemble}'s
+	 * @throws MigrationException if it reads differently
+	 * @throws IllegalStateException if {@link #assemble} has not completed
+	 */
+	public String verify() throws IOException {
+		if (this.finished != null) {
+			return this.finished.targetDigest();
+		}
+		FormatMigrator.Built built = this.migrator.verify(readBuilt(false), this.work.resolve(NEW), this.options);
+		writeBuilt(built, true);
+		return built.targetDigest;
+	}
+
+	/**
+	 * Phase 6: swaps the verified store in (rebuilding it under the locks if the source changed) and removes
+	 * the work directory.
+	 * @return the report; its {@link MigrationReport#elapsed()} covers this process's part only
+	 * @throws IllegalStateException if {@link #verify} has not completed
+	 */
+	public MigrationReport swap() throws IOException {
+		if (this.finished != null) {
+			return this.finished;
+		}
+		FormatMigrator.Built built = readBuilt(true);
+		close();
+		Path staged = this.work.resolve(NEW);
+		FormatMigrator.Swapped swapped;
+		Properties state = DurableFiles.readProperties(this.work.resolve(STATE));
+		try (RefStore store = this.repository.refStore()) {
+			swapped = this.migrator.swap(store, state.getProperty("fingerprint", ""), built, staged, this.options,
+					this.work);
+		}
+		this.finished = FormatMigrator.report(this.from, this.options.target(), swapped.built(), staged,
+				swapped.backup(), true, this.started);
+		writeDone(this.finished, state.getProperty("job"));
+		FileMoves.deleteTree(this.work);
+		return this.finished;
+	}
+
+	/**
+	 * Records in the backup which job swapped it out, so that the job, restarted after a crash that came between
+	 * the swap and the job's own record of it, finds its migration done instead of refused.
+	 */
+	private static void writeDone(MigrationReport report, String job) throws IOException {
+		Properties done = new Properties();
+		done.setProperty("job", job);
+		done.setProperty("from", report.from().configName());
+		done.setProperty("to", report.to().configName());
+		done.setProperty("refs", Long.toString(report.refs()));
+		done.setProperty("logEntries", Long.toString(report.logEntries()));
+		done.setProperty("sourceDigest", report.sourceDigest());
+		done.setProperty("targetDigest", report.targetDigest());
+		DurableFiles.writeProperties(report.backup().resolve(DONE), done);
+	}
+
+	/** The report of this job's migration to {@code target} that an earlier process swapped in, or {@code null}. */
+	private static MigrationReport swappedBefore(Repository repository, String job, RefFormat target)
+			throws IOException {
+		Path backups = repository.gitDir().resolve(FormatMigrator.BACKUP_DIR);
+		if (!Files.isDirectory(backups)) {
+			return null;
+		}
+		try (var dirs = Files.newDirectoryStream(backups)) {
+			for (Path backup : dirs) {
+				Properties done = DurableFiles.readProperties(backup.resolve(DONE));
+				if (done != null && job.equals(done.getProperty("job"))
+						&& target.configName().equals(done.getProperty("to"))) {
+					return new MigrationReport(RefFormat.fromConfigName(done.getProperty("from")), target,
+							Long.parseLong(done.getProperty("refs")), Long.parseLong(done.getProperty("logEntries")),
+							done.getProperty("sourceDigest"), done.getProperty("targetDigest"),
+							repository.gitDir().resolve(FormatMigrator.WORK_DIR), backup, true, java.time.Duration.ZERO);
+				}
+			}
+		}
+		return null;
+	}
+
+	private void writeBuilt(FormatMigrator.Built built, boolean verified) throws IOException {
+		Properties properties = new Properties();
+		properties.setProperty("sourceDigest", built.sourceDigest);
+		properties.setProperty("refs", Long.toString(built.refs));
+		properties.setProperty("logEntries", Long.toString(built.logEntries));
+		if (verified) {
+			properties.setProperty("targetDigest", built.targetDigest);
+		}
+		DurableFiles.writeProperties(this.work.resolve(ASSEMBLED), properties);
+	}
+
+	private FormatMigrator.Built readBuilt(boolean verified) throws IOException {
+		Properties properties = DurableFiles.readProperties(this.work.resolve(ASSEMBLED));
+		if (properties == null || (verified && properties.getProperty("targetDigest") == null)) {
+			throw new IllegalStateException((verified ? "verify" : "assemble") + " has not completed in '"
+					+ this.work + "'");
+		}
+		String source = properties.getProperty("sourceDigest");
+		return new FormatMigrator.Built(source, properties.getProperty("targetDigest", source),
+				Long.parseLong(properties.getProperty("refs")), Long.parseLong(properties.getProperty("logEntries")));
+	}
+
+	private RefStore source() throws IOException {
+		if (this.source == null) {
+			this.source = this.repository.refStore();
+		}
+		return this.source;
+	}
+
+	private void closeCursor() throws IOException {
+		if (this.cursor != null) {
+			this.cursor.close();
+			this.cursor = null;
+		}
+	}
+
+	/** Releases the source store and cursor; the staged work stays for a later process. */
+	@Override
+	public void close() throws IOException {
+		closeCursor();
+		if (this.source != null) {
+			this.source.close();
+			this.source = null;
+		}
+	}
+
+}

@@ -1,0 +1,108 @@
+package io.refstore.web.audit;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.context.event.EventListener;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.security.access.prepost.PreAuthorize;
+import org.springframework.stereotype.Service;
+
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The audit table: {@link #record} appends (any code that changes state calls it, whatever the outcome), and
+ * {@link #search} reads it newest first with filters and keyset paging (role OPERATOR). Entries published as
+ * application events are recorded too, so another module can audit by publishing an {@link AuditEntry}; the
+ * batch module's job events get one {@code @EventListener} that maps them the same way. Thread-safe.
+ */
+@Service
+public class AuditLog {
+
+	private static final int MAX_TEXT = 4096;
+
+	private final JdbcClient jdbc;
+
+	private final JsonMapper json = JsonMapper.builder().build();
+
+	public AuditLog(JdbcClient jdbc) {
+		this.jdbc = jdbc;
+	}
+
+	/** Stores {@code entry}; its id is ignored. */
+	@EventListener
+	public void record(AuditEntry entry) {
+		this.jdbc
+			.sql("INSERT INTO refstore_audit_event (at, actor, action, repository, target, parameters, outcome, detail)"
+					+ " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+			.params(OffsetDateTime.ofInstant(entry.at(), ZoneOffset.UTC), cut(entry.actor(), 200),
+					cut(entry.action(), 100), cut(entry.repository(), 1024), cut(entry.target(), MAX_TEXT),
+					this.json.writeValueAsString(entry.parameters()), entry.outcome().name(),
+					cut(entry.detail(), MAX_TEXT))
+			.update();
+	}
+
+	/**
+	 * Entries matching every given filter, newest first.
+	 * @return at most {@code filter.limit()} entries and the cursor of the next page
+	 */
+	@PreAuthorize("hasRole('OPERATOR')")
+	public AuditPage search(AuditFilter filter) {
+		StringBuilder sql = new StringBuilder("SELECT * FROM refstore_audit_event WHERE 1 = 1");
+		List<Object> params = new ArrayList<>();
+		condition(sql, params, "actor = ?", filter.actor());
+		condition(sql, params, "action = ?", filter.action());
+		condition(sql, params, "repository = ?", filter.repository());
+		condition(sql, params, "outcome = ?", (filter.outcome() == null) ? null : filter.outcome().name());
+		condition(sql, params, "at >= ?", utc(filter.from()));
+		condition(sql, params, "at < ?", utc(filter.to()));
+		condition(sql, params, "id < ?", filter.before());
+		sql.append(" ORDER BY id DESC LIMIT ?");
+		params.add(filter.limit() + 1);
+		List<AuditEntry> entries = this.jdbc.sql(sql.toString()).params(params).query(this::entry).list();
+		Long next = null;
+		if (entries.size() > filter.limit()) {
+			entries = entries.subList(0, filter.limit());
+			next = entries.get(entries.size() - 1).id();
+		}
+		return new AuditPage(entries, next);
+	}
+
+	private static void condition(StringBuilder sql, List<Object> params, String condition, Object value) {
+		if (value != null) {
+			sql.append(" AND ").append(condition);
+			params.add(value);
+		}
+	}
+
+	private static OffsetDateTime utc(Instant instant) {
+		return (instant == null) ? null : OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
+	}
+
+	private AuditEntry entry(ResultSet rs, int row) throws SQLException {
+		Map<String, String> parameters = new LinkedHashMap<>();
+		String text = rs.getString("parameters");
+		if (text != null) {
+			parameters.putAll(this.json.readValue(text, new TypeReference<Map<String, String>>() {
+			}));
+		}
+		Timestamp at = rs.getTimestamp("at");
+		return new AuditEntry(rs.getLong("id"), at.toInstant(), rs.getString("actor"), rs.getString("action"),
+				rs.getString("repository"), rs.getString("target"), parameters,
+				AuditEntry.Outcome.valueOf(rs.getString("outcome")), rs.getString("detail"));
+	}
+
+	private static String cut(String text, int max) {
+		return (text == null || text.length() <= max) ? text : text.substring(0, max - 1) + "…";
+	}
+
+}

@@ -1,0 +1,39 @@
+package io.refstore.web.console.jobs;
+
+import java.util.Map;
+
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+
+import io.refstore.batch.support.RefJobEvent;
+import io.refstore.web.audit.AuditEntry;
+
+/**
+ * Records every job event the batch module publishes (launch, refused launch, stop, restart, end) in the audit
+ * log, as {@code job.launch}, {@code job.stop}, {@code job.restart} and {@code job.finish} entries whose target is
+ * the job and its execution.
+ */
+@Component
+class JobAuditListener {
+
+	private final ApplicationEventPublisher events;
+
+	JobAuditListener(ApplicationEventPublisher events) {
+		this.events = events;
+	}
+
+	@EventListener
+	void record(RefJobEvent event) {
+		String outcome = (event.outcome() == null) ? "" : event.outcome();
+		AuditEntry.Outcome result = outcome.startsWith("REFUSED") ? AuditEntry.Outcome.REJECTED
+				: (outcome.startsWith("FAILED") || outcome.startsWith("ABANDONED")) ? AuditEntry.Outcome.ERROR
+						: AuditEntry.Outcome.SUCCESS;
+		String target = event.job() + ((event.executionId() == null) ? "" : " #" + event.executionId());
+		Map<String, String> parameters = event.parameters();
+		this.events.publishEvent(new AuditEntry(0, event.time(), event.actor(),
+				"job." + event.action().name().toLowerCase(java.util.Locale.ROOT), event.repository(), target,
+				parameters, result, outcome));
+	}
+
+}

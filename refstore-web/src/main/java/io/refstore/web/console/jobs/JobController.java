@@ -1,0 +1,135 @@
+package io.refstore.web.console.jobs;
+
+import java.security.Principal;
+
+import jakarta.servlet.http.HttpServletResponse;
+import java.time.LocalDateTime;
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.format.annotation.DateTimeFormat;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.servlet.mvc.support.RedirectAttributes;
+
+import io.refstore.batch.support.InvalidJobParameterException;
+import io.refstore.batch.support.JobFilter;
+import io.refstore.batch.support.JobSummary;
+import io.refstore.batch.support.RefJobType;
+import io.refstore.web.system.Problems;
+
+/**
+ * The job history with its filters and chart, one execution's live page (its progress part is polled by htmx
+ * while it runs), and the actions on an execution: stop, restart, execute a reviewed deletion plan after the
+ * typed confirmation, restore what a deletion removed. Every action redirects to the execution it produced.
+ */
+@Controller
+class JobController {
+
+	static final String VIEWS_JOB_LIST = "jobs/jobList";
+
+	static final String VIEWS_JOB_DETAILS = "jobs/jobDetails";
+
+	static final String VIEWS_JOB_PROGRESS = "jobs/jobDetails :: progress";
+
+	static final int PAGE_SIZE = 50;
+
+	private final ConsoleJobs jobs;
+
+	JobController(ConsoleJobs jobs) {
+		this.jobs = jobs;
+	}
+
+	@GetMapping("/jobs")
+	String showJobs(@RequestParam(required = false) String status, @RequestParam(required = false) String type,
+			@RequestParam(required = false) String repo, @RequestParam(required = false) String actor,
+			@RequestParam(required = false) @DateTimeFormat(iso = DateTimeFormat.ISO.DATE_TIME) LocalDateTime from,
+			@RequestParam(required = false) @DateTimeFormat(iso = DateTimeFormat.ISO.DATE_TIME) LocalDateTime to,
+			@RequestParam(defaultValue = "0") int offset, Model model) {
+		RefJobType jobType = blank(type) ? null : RefJobType.parse(type);
+		JobFilter filter = new JobFilter(blank(status) ? null : status, jobType, blank(repo) ? null : repo,
+				blank(actor) ? null : actor, from, to, offset, PAGE_SIZE);
+		List<JobSummary> found = this.jobs.list(filter);
+		model.addAttribute("jobs", found);
+		model.addAttribute("filter", filter);
+		model.addAttribute("types", RefJobType.values());
+		model.addAttribute("statuses",
+				List.of("STARTING", "STARTED", "STOPPING", "STOPPED", "FAILED", "COMPLETED", "ABANDONED"));
+		model.addAttribute("chart", JobCharts.durationAndThroughput(found));
+		model.addAttribute("hasMore", found.size() == PAGE_SIZE);
+		return VIEWS_JOB_LIST;
+	}
+
+	@GetMapping("/jobs/{id}")
+	String showJob(@PathVariable long id, Model model) {
+		model.addAttribute("job", find(id));
+		return VIEWS_JOB_DETAILS;
+	}
+
+	/**
+	 * The live part of a job's page, polled by htmx while the job runs. Once it has ended, htmx is told to reload
+	 * the whole page, which then shows what only an ended job has (a plan to review, a restore button).
+	 */
+	@GetMapping("/jobs/{id}/progress")
+	String showJobProgress(@PathVariable long id, Model model, HttpServletResponse response) {
+		JobSummary job = find(id);
+		model.addAttribute("job", job);
+		if (!job.running()) {
+			response.setHeader("HX-Refresh", "true");
+		}
+		return VIEWS_JOB_PROGRESS;
+	}
+
+	@PostMapping("/jobs/{id}/stop")
+	String processStop(@PathVariable long id, Principal principal, RedirectAttributes redirect) {
+		this.jobs.stop(id, principal.getName());
+		redirect.addFlashAttribute("message", "Stop requested: the job stops after its current chunk.");
+		return "redirect:/jobs/" + id;
+	}
+
+	@PostMapping("/jobs/{id}/restart")
+	String processRestart(@PathVariable long id, Principal principal, RedirectAttributes redirect) {
+		JobSummary restarted = this.jobs.restart(id, principal.getName());
+		redirect.addFlashAttribute("message", "Restarted execution " + id + " as " + restarted.executionId() + ".");
+		return "redirect:/jobs/" + restarted.executionId();
+	}
+
+	@PostMapping("/jobs/{id}/execute")
+	String processExecuteDeletion(@PathVariable long id, @RequestParam(defaultValue = "") String confirmRepository,
+			@RequestParam(defaultValue = "") String confirmCount, Principal principal, Model model,
+			RedirectAttributes redirect) {
+		try {
+			JobSummary executed = this.jobs.executeDeletion(id, confirmRepository, confirmCount, principal.getName());
+			redirect.addFlashAttribute("message", "Deleting the planned refs.");
+			return "redirect:/jobs/" + executed.executionId();
+		}
+		catch (InvalidJobParameterException ex) {
+			model.addAttribute("job", find(id));
+			model.addAttribute("confirmError", ex.getMessage());
+			model.addAttribute("confirmRepository", confirmRepository);
+			model.addAttribute("confirmCount", confirmCount);
+			return VIEWS_JOB_DETAILS;
+		}
+	}
+
+	@PostMapping("/jobs/{id}/restore")
+	String processRestore(@PathVariable long id, Principal principal, RedirectAttributes redirect) {
+		JobSummary restore = this.jobs.restoreDeletion(id, principal.getName());
+		redirect.addFlashAttribute("message", "Restoring the refs execution " + id + " deleted.");
+		return "redirect:/jobs/" + restore.executionId();
+	}
+
+	private JobSummary find(long id) {
+		return this.jobs.find(id)
+			.orElseThrow(() -> Problems.notFound("job-not-found", "no job execution " + id, Map.of("execution", id)));
+	}
+
+	private static boolean blank(String value) {
+		return value == null || value.isBlank();
+	}
+
+}

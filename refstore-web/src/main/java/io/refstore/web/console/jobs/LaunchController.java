@@ -1,0 +1,110 @@
+package io.refstore.web.console.jobs;
+
+import java.security.Principal;
+import java.util.Map;
+
+import org.springframework.security.access.AccessDeniedException;
+import org.springframework.security.access.hierarchicalroles.RoleHierarchy;
+import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.validation.BindingResult;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.ModelAttribute;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+
+import io.refstore.batch.support.InvalidJobParameterException;
+import io.refstore.batch.support.JobConflictException;
+import io.refstore.batch.support.JobSummary;
+import io.refstore.web.console.system.ConsoleUser;
+
+/**
+ * The launch forms: migration (or its dry run, a verification that changes nothing), maintenance, a deletion
+ * plan, restore and rollback. A refused parameter shows the form again with the message on its field; a job
+ * already holding the repository shows it as a form error; a launch redirects to the new execution's live page.
+ */
+@Controller
+class LaunchController {
+
+	static final String VIEWS_LAUNCH_FORM = "jobs/launchForm";
+
+	/** Job parameter names as the batch module reports them, mapped to the form's fields. */
+	private static final Map<String, String> FIELDS = Map.of("repository", "repo", "targetFormat", "targetFormat",
+			"chunkSize", "chunkSize", "prefixes", "prefixes", "globs", "globs", "excludes", "excludes", "manifest",
+			"manifest", "backup", "backup", "reflogs", "reflogs");
+
+	private final ConsoleJobs jobs;
+
+	private final RoleHierarchy hierarchy;
+
+	LaunchController(ConsoleJobs jobs, RoleHierarchy hierarchy) {
+		this.jobs = jobs;
+		this.hierarchy = hierarchy;
+	}
+
+	@GetMapping("/jobs/new/{kind}")
+	String initLaunchForm(@PathVariable String kind, @RequestParam(defaultValue = "") String repo, Model model) {
+		LaunchKind launch = allowed(kind);
+		LaunchForm form = new LaunchForm();
+		form.setRepo(repo);
+		if (launch == LaunchKind.DELETION) {
+			form.setChunkSize(1000);
+		}
+		model.addAttribute("launchForm", form);
+		model.addAttribute("kind", launch);
+		return VIEWS_LAUNCH_FORM;
+	}
+
+	@PostMapping("/jobs/new/{kind}")
+	String processLaunchForm(@PathVariable String kind, @ModelAttribute LaunchForm launchForm, BindingResult result,
+			Principal principal, Model model) {
+		LaunchKind launch = allowed(kind);
+		model.addAttribute("kind", launch);
+		if (result.hasErrors()) {
+			return VIEWS_LAUNCH_FORM;
+		}
+		try {
+			JobSummary job = launch(launch, launchForm, principal.getName());
+			return "redirect:/jobs/" + job.executionId();
+		}
+		catch (InvalidJobParameterException ex) {
+			String field = FIELDS.get(ex.parameter());
+			if (field != null) {
+				result.rejectValue(field, "invalid", ex.getMessage());
+			}
+			else {
+				result.reject("invalid", ex.getMessage());
+			}
+		}
+		catch (JobConflictException ex) {
+			result.reject("conflict", ex.getMessage());
+		}
+		return VIEWS_LAUNCH_FORM;
+	}
+
+	private JobSummary launch(LaunchKind kind, LaunchForm form, String actor) {
+		return switch (kind) {
+			case MIGRATION -> form.isDryRun() ? this.jobs.verify(form.getRepo(), actor)
+					: this.jobs.migrate(form.getRepo(), form.getTargetFormat(), form.isReflogs(), form.getChunkSize(),
+							actor);
+			case MAINTENANCE -> this.jobs.maintain(form.getRepo(), form.isForce(), actor);
+			case DELETION -> this.jobs.planDeletion(form.getRepo(), form.getPrefixes(), form.getGlobs(),
+					form.getExcludes(), actor);
+			case RESTORE -> this.jobs.restore(form.getRepo(), form.getManifest(), actor);
+			case ROLLBACK -> this.jobs.rollback(form.getRepo(), form.getBackup(), actor);
+		};
+	}
+
+	/** The form's kind, if the user's role may launch it; the services check again on launch. */
+	private LaunchKind allowed(String path) {
+		LaunchKind kind = LaunchKind.of(path);
+		ConsoleUser user = ConsoleUser.of(SecurityContextHolder.getContext().getAuthentication(), this.hierarchy);
+		if (!user.operator() || (kind.admin() && !user.admin())) {
+			throw new AccessDeniedException("the role " + user.role() + " may not launch " + kind.path());
+		}
+		return kind;
+	}
+
+}

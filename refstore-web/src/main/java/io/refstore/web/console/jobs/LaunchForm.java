@@ -1,0 +1,118 @@
+package io.refstore.web.console.jobs;
+
+/**
+ * What the launch forms post; each form uses the fields its job takes. Mutable, as Spring's data binding wants.
+ */
+public class LaunchForm {
+
+	private String repo = "";
+
+	private String targetFormat = "reftable";
+
+	private boolean reflogs = true;
+
+	private int chunkSize = 10_000;
+
+	private boolean dryRun;
+
+	private boolean force;
+
+	private String prefixes = "";
+
+	private String globs = "";
+
+	private String excludes = "";
+
+	private String manifest = "";
+
+	private String backup = "";
+
+	public String getRepo() {
+		return this.repo;
+	}
+
+	public void setRepo(String repo) {
+		this.repo = repo;
+	}
+
+	public String getTargetFormat() {
+		return this.targetFormat;
+	}
+
+	public void setTargetFormat(String targetFormat) {
+		this.targetFormat = targetFormat;
+	}
+
+	public boolean isReflogs() {
+		return this.reflogs;
+	}
+
+	public void setReflogs(boolean reflogs) {
+		this.reflogs = reflogs;
+	}
+
+	public int getChunkSize() {
+		return this.chunkSize;
+	}
+
+	public void setChunkSize(int chunkSize) {
+		this.chunkSize = chunkSize;
+	}
+
+	public boolean isDryRun() {
+		return this.dryRun;
+	}
+
+	public void setDryRun(boolean dryRun) {
+		this.dryRun = dryRun;
+	}
+
+	public boolean isForce() {
+		return this.force;
+	}
+
+	public void setForce(boolean force) {
+		this.force = force;
+	}
+
+	public String getPrefixes() {
+		return this.prefixes;
+	}
+
+	public void setPrefixes(String prefixes) {
+		this.prefixes = prefixes;
+	}
+
+	public String getGlobs() {
+		return this.globs;
+	}
+
+	public void setGlobs(String globs) {
+		this.globs = globs;
+	}
+
+	public String getExcludes() {
+		return this.excludes;
+	}
+
+	public void setExcludes(String excludes) {
+		this.excludes = excludes;
+	}
+
+	public String getManifest() {
+		return this.manifest;
+	}
+
+	public void setManifest(String manifest) {
+		this.manifest = manifest;
+	}
+
+	public String getBackup() {
+		return this.backup;
+	}
+
+	public void setBackup(String backup) {
+		this.backup = backup;
+	}
+
+}

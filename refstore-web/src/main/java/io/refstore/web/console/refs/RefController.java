@@ -1,0 +1,54 @@
+package io.refstore.web.console.refs;
+
+import java.io.IOException;
+import java.util.List;
+
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+
+import io.refstore.web.refs.RefNotFoundException;
+import io.refstore.web.refs.RefService;
+import io.refstore.web.refs.RefView;
+import io.refstore.web.refs.ReflogView;
+
+/**
+ * One ref: its value (the object and its type), peeled value or symbolic target, and its reflog, newest entry
+ * first. A ref without a log shows that it has none; a ref that does not exist is a 404 page naming it.
+ */
+@Controller
+class RefController {
+
+	static final String VIEWS_REF_DETAILS = "refs/refDetails";
+
+	/** The most reflog entries one page shows. */
+	static final int REFLOG_LIMIT = 200;
+
+	private final RefService refs;
+
+	RefController(RefService refs) {
+		this.refs = refs;
+	}
+
+	@GetMapping("/repo/ref")
+	String showRef(@RequestParam String name, @RequestParam String ref, Model model) throws IOException {
+		RefView view = this.refs.ref(name, ref);
+		model.addAttribute("repoName", name);
+		model.addAttribute("ref", view);
+		model.addAttribute("reflog", reflog(name, ref));
+		model.addAttribute("reflogLimit", REFLOG_LIMIT);
+		return VIEWS_REF_DETAILS;
+	}
+
+	private List<ReflogView> reflog(String name, String ref) throws IOException {
+		try {
+			return this.refs.reflog(name, ref, REFLOG_LIMIT);
+		}
+		catch (RefNotFoundException ex) {
+			// the ref exists (it was just read) but keeps no log
+			return List.of();
+		}
+	}
+
+}

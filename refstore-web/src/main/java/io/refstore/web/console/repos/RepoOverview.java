@@ -1,0 +1,68 @@
+package io.refstore.web.console.repos;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.springframework.security.access.prepost.PreAuthorize;
+import org.springframework.stereotype.Service;
+
+import io.refstore.core.ref.StoreStatistics;
+import io.refstore.web.repos.OpenRepo;
+import io.refstore.web.repos.RepoNotFoundException;
+import io.refstore.web.repos.RepoRegistry;
+import io.refstore.web.repos.RepoService;
+import io.refstore.web.repos.RepoSummary;
+
+/**
+ * The dashboard's view of the repositories: the API's summaries joined with each store's statistics. Callers
+ * need the role VIEWER (checked here and by the summaries underneath). Thread-safe; every call reads afresh.
+ */
+@Service
+public class RepoOverview {
+
+	private final RepoRegistry registry;
+
+	private final RepoService repos;
+
+	RepoOverview(RepoRegistry registry, RepoService repos) {
+		this.registry = registry;
+		this.repos = repos;
+	}
+
+	/**
+	 * Every repository with its health, in name order. Counts every ref of every repository.
+	 * @throws IOException if a repository cannot be read
+	 */
+	@PreAuthorize("hasRole('VIEWER')")
+	public List<RepoHealth> all() throws IOException {
+		List<RepoHealth> all = new ArrayList<>();
+		for (RepoSummary summary : this.repos.list()) {
+			try {
+				all.add(new RepoHealth(summary, statistics(summary.name())));
+			}
+			catch (RepoNotFoundException ex) {
+				// removed since it was listed
+			}
+		}
+		return all;
+	}
+
+	/**
+	 * One repository with its health.
+	 * @throws RepoNotFoundException if there is none of that name
+	 * @throws io.refstore.batch.support.InvalidRepositoryNameException if the name is refused
+	 */
+	@PreAuthorize("hasRole('VIEWER')")
+	public RepoHealth one(String name) throws IOException {
+		RepoSummary summary = this.repos.details(name);
+		return new RepoHealth(summary, statistics(name));
+	}
+
+	private StoreStatistics statistics(String name) throws IOException {
+		try (OpenRepo repo = this.registry.open(name)) {
+			return repo.store().statistics();
+		}
+	}
+
+}

@@ -1,0 +1,133 @@
+package io.refstore.web.console.system;
+
+import java.io.IOException;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.security.access.AccessDeniedException;
+import org.springframework.security.access.hierarchicalroles.RoleHierarchy;
+import org.springframework.security.core.AuthenticationException;
+import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.ui.Model;
+import org.springframework.web.ErrorResponseException;
+import org.springframework.web.bind.MissingServletRequestParameterException;
+import org.springframework.web.bind.annotation.ControllerAdvice;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.ModelAttribute;
+import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
+
+import io.refstore.batch.support.InvalidJobParameterException;
+import io.refstore.batch.support.InvalidRepositoryNameException;
+import io.refstore.batch.support.JobConflictException;
+import io.refstore.core.ref.InvalidRefNameException;
+import jakarta.servlet.http.HttpServletResponse;
+
+/**
+ * What every console page shares: the {@code consoleUser} model attribute the layout and the pages use to show
+ * only the controls the role allows, and errors as the console's error page instead of the API's problem
+ * details. Refused input (a repository or ref name, a parameter) is a 400 whose page names the culprit; a
+ * missing repository or ref is a 404; anything unexpected is a 500 whose page says only that the log has the
+ * details. Security refusals go on to Spring Security (login for anonymous users, the 403 page otherwise).
+ */
+@ControllerAdvice(basePackages = "io.refstore.web.console")
+@Order(Ordered.HIGHEST_PRECEDENCE)
+class ConsoleAdvice {
+
+	private static final Log log = LogFactory.getLog(ConsoleAdvice.class);
+
+	private final RoleHierarchy hierarchy;
+
+	ConsoleAdvice(RoleHierarchy hierarchy) {
+		this.hierarchy = hierarchy;
+	}
+
+	@ModelAttribute("consoleUser")
+	ConsoleUser consoleUser() {
+		return ConsoleUser.of(SecurityContextHolder.getContext().getAuthentication(), this.hierarchy);
+	}
+
+	@ExceptionHandler
+	String errorResponse(ErrorResponseException ex, HttpServletResponse response, Model model) {
+		HttpStatusCode code = ex.getStatusCode();
+		HttpStatus status = HttpStatus.resolve(code.value());
+		if (status == null || status.is5xxServerError()) {
+			log.error("error while serving a console page", ex);
+			status = HttpStatus.INTERNAL_SERVER_ERROR;
+		}
+		return page(response, model, status, ex.getBody().getDetail());
+	}
+
+	@ExceptionHandler
+	String invalidRepositoryName(InvalidRepositoryNameException ex, HttpServletResponse response, Model model) {
+		return page(response, model, HttpStatus.BAD_REQUEST, ex.getMessage());
+	}
+
+	@ExceptionHandler
+	String invalidRefName(InvalidRefNameException ex, HttpServletResponse response, Model model) {
+		return page(response, model, HttpStatus.BAD_REQUEST, ex.getMessage());
+	}
+
+	@ExceptionHandler
+	String missingParameter(MissingServletRequestParameterException ex, HttpServletResponse response, Model model) {
+		return page(response, model, HttpStatus.BAD_REQUEST,
+				"The parameter '" + ex.getParameterName() + "' is missing.");
+	}
+
+	@ExceptionHandler
+	String mistypedParameter(MethodArgumentTypeMismatchException ex, HttpServletResponse response, Model model) {
+		return page(response, model, HttpStatus.BAD_REQUEST,
+				"The parameter '" + ex.getName() + "' has a value of the wrong kind.");
+	}
+
+	@ExceptionHandler
+	String invalidJobParameter(InvalidJobParameterException ex, HttpServletResponse response, Model model) {
+		return page(response, model, HttpStatus.BAD_REQUEST, ex.getMessage());
+	}
+
+	@ExceptionHandler
+	String jobConflict(JobConflictException ex, HttpServletResponse response, Model model) {
+		return page(response, model, HttpStatus.CONFLICT, ex.getMessage());
+	}
+
+	/** The job service's refusals of a stop or restart ("execution 7 is COMPLETED ..."), worded for users. */
+	@ExceptionHandler
+	String illegalState(IllegalStateException ex, HttpServletResponse response, Model model) {
+		if (ex.getMessage() != null && ex.getMessage().startsWith("execution ")) {
+			return page(response, model, HttpStatus.CONFLICT, ex.getMessage());
+		}
+		return unexpected(ex, response, model);
+	}
+
+	@ExceptionHandler
+	void security(AccessDeniedException ex) {
+		throw ex;
+	}
+
+	@ExceptionHandler
+	void security(AuthenticationException ex) {
+		throw ex;
+	}
+
+	@ExceptionHandler
+	String io(IOException ex, HttpServletResponse response, Model model) {
+		log.error("I/O error while serving a console page", ex);
+		return page(response, model, HttpStatus.INTERNAL_SERVER_ERROR, null);
+	}
+
+	@ExceptionHandler
+	String unexpected(RuntimeException ex, HttpServletResponse response, Model model) {
+		log.error("unexpected error while serving a console page", ex);
+		return page(response, model, HttpStatus.INTERNAL_SERVER_ERROR, null);
+	}
+
+	private String page(HttpServletResponse response, Model model, HttpStatus status, String detail) {
+		response.setStatus(status.value());
+		model.addAttribute("consoleUser", consoleUser());
+		return ErrorPages.fill(model, status, detail);
+	}
+
+}

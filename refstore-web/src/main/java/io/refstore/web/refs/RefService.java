@@ -1,0 +1,194 @@
+package io.refstore.web.refs;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+
+import org.springframework.security.access.prepost.PreAuthorize;
+import org.springframework.stereotype.Service;
+
+import io.refstore.core.objects.ObjectDatabase;
+import io.refstore.core.ref.Ref;
+import io.refstore.core.ref.RefCursor;
+import io.refstore.core.ref.RefName;
+import io.refstore.core.ref.RefQuery;
+import io.refstore.core.ref.ReflogEntry;
+import io.refstore.core.ref.Wildmatch;
+import io.refstore.web.repos.OpenRepo;
+import io.refstore.web.repos.RepoRegistry;
+import io.refstore.web.system.Problems;
+
+/**
+ * Reads refs for the API and the console: keyset pages, one ref, a ref's log. Callers need the role VIEWER
+ * (checked here, not only on URLs). Thread-safe; each call opens the repository afresh, so it sees the store as
+ * it is now, git's own writes included.
+ */
+@Service
+public class RefService {
+
+	/** The page size when none is asked for. */
+	public static final int DEFAULT_LIMIT = 100;
+
+	/** The largest page size accepted. */
+	public static final int MAX_LIMIT = 1000;
+
+	private final RepoRegistry registry;
+
+	public RefService(RepoRegistry registry) {
+		this.registry = registry;
+	}
+
+	/**
+	 * A page of refs under {@code refs/}, in bytewise name order.
+	 * @param prefix only names starting with it (empty: all)
+	 * @param glob only names matching this {@code for-each-ref} pattern (empty: all)
+	 * @param after only names sorting after it: the {@code next} cursor of the previous page (empty: from the start)
+	 * @param limit the page size, 1 to {@value #MAX_LIMIT}
+	 * @throws org.springframework.web.ErrorResponseException 400 naming the parameter that is refused
+	 */
+	@PreAuthorize("hasRole('VIEWER')")
+	public RefPage page(String repo, String prefix, String glob, String after, int limit) throws IOException {
+		checkParameters(prefix, glob, after, limit);
+		byte[] pattern = glob.isEmpty() ? null : glob.getBytes(StandardCharsets.UTF_8);
+		try (OpenRepo open = this.registry.open(repo);
+				RefCursor cursor = open.store().refs(new RefQuery(prefix, after, false))) {
+			ObjectDatabase objects = open.repository().objectDatabase();
+			List<RefView> refs = new ArrayList<>();
+			String next = null;
+			while (cursor.next()) {
+				if (pattern != null && !Wildmatch.matches(pattern, cursor.nameBuffer(), cursor.nameLength())) {
+					continue;
+				}
+				if (refs.size() == limit) {
+					next = refs.get(limit - 1).ref();
+					break;
+				}
+				refs.add(RefViews.of(cursor, open.store(), objects));
+			}
+			return new RefPage(refs, next, etag(open.store().format().name(), refs, next));
+		}
+	}
+
+	private static void checkParameters(String prefix, String glob, String after, int limit) {
+		if (limit < 1 || limit > MAX_LIMIT) {
+			throw Problems.badParameter("limit", Integer.toString(limit), "it must be between 1 and " + MAX_LIMIT);
+		}
+		checkText("prefix", prefix);
+		checkText("after", after);
+		checkText("glob", glob);
+		String problem = glob.isEmpty() ? null : Wildmatch.problem(glob.getBytes(StandardCharsets.UTF_8));
+		if (problem != null) {
+			throw Problems.badParameter("glob", glob, problem);
+		}
+	}
+
+	private static void checkText(String parameter, String value) {
+		for (int i = 0; i < value.length(); i++) {
+			if (value.charAt(i) < 0x20 || value.charAt(i) == 0x7f) {
+				throw Problems.badParameter(parameter, value, "it contains a control character");
+			}
+		}
+	}
+
+	/**
+	 * One ref: a full name under {@code refs/} or a root ref such as {@code HEAD}.
+	 * @throws RefNotFoundException if it does not exist
+	 * @throws io.refstore.core.ref.InvalidRefNameException if the name breaks a rule of check-ref-format
+	 */
+	@PreAuthorize("hasRole('VIEWER')")
+	public RefView ref(String repo, String name) throws IOException {
+		checkName(name);
+		try (OpenRepo open = this.registry.open(repo)) {
+			Optional<Ref> ref = open.store().exactRef(name);
+			if (ref.isEmpty()) {
+				throw new RefNotFoundException(repo, name, "ref");
+			}
+			return RefViews.of(ref.get(), open.store(), open.repository().objectDatabase());
+		}
+	}
+
+	/**
+	 * A ref's log, newest entry first, at most {@code limit} entries.
+	 * @throws RefNotFoundException if the ref has no log
+	 */
+	@PreAuthorize("hasRole('VIEWER')")
+	public List<ReflogView> reflog(String repo, String name, int limit) throws IOException {
+		checkName(name);
+		if (limit < 1 || limit > MAX_LIMIT) {
+			throw Problems.badParameter("limit", Integer.toString(limit), "it must be between 1 and " + MAX_LIMIT);
+		}
+		try (OpenRepo open = this.registry.open(repo)) {
+			if (!open.store().hasReflog(name)) {
+				throw new RefNotFoundException(repo, name, "reflog");
+			}
+			List<ReflogEntry> entries = open.store().reflog(name);
+			List<ReflogView> views = new ArrayList<>(Math.min(limit, entries.size()));
+			for (int i = entries.size() - 1; i >= 0 && views.size() < limit; i--) {
+				views.add(view(entries.get(i)));
+			}
+			return views;
+		}
+	}
+
+	/**
+	 * Checks a ref name given by a client: a full name under {@code refs/}, or a root ref such as {@code HEAD}.
+	 * @throws io.refstore.core.ref.InvalidRefNameException naming the rule it breaks
+	 */
+	static void checkName(String name) {
+		RefName.check(name, RefName.isRootRef(name));
+	}
+
+	private static ReflogView view(ReflogEntry entry) {
+		var who = entry.who();
+		int offsetMinutes = who.tzMinutes();
+		// git accepts offsets beyond +-18:00, which java.time cannot represent: such times are shown in UTC
+		ZoneOffset offset = (Math.abs(offsetMinutes) <= 18 * 60) ? ZoneOffset.ofTotalSeconds(offsetMinutes * 60)
+				: ZoneOffset.UTC;
+		OffsetDateTime time = Instant.ofEpochSecond(who.epochSeconds()).atOffset(offset);
+		return new ReflogView(entry.oldId().name(), entry.newId().name(), who.name(), who.email(), time.toString(),
+				entry.message());
+	}
+
+	/** A strong entity tag over everything the page shows, so it changes exactly when the page would. */
+	static String etag(String format, List<RefView> refs, String next) {
+		MessageDigest digest = sha256();
+		update(digest, format);
+		for (RefView ref : refs) {
+			update(digest, ref.ref());
+			update(digest, (ref.object() == null) ? null : ref.object().sha());
+			update(digest, (ref.object() == null) ? null : ref.object().type());
+			update(digest, ref.peeled());
+			update(digest, ref.symref());
+		}
+		update(digest, next);
+		return "\"" + HexFormat.of().formatHex(digest.digest(), 0, 16) + "\"";
+	}
+
+	private static void update(MessageDigest digest, String value) {
+		if (value == null) {
+			digest.update((byte) 1);
+			return;
+		}
+		digest.update((byte) 0);
+		digest.update(value.getBytes(StandardCharsets.UTF_8));
+		digest.update((byte) 0);
+	}
+
+	private static MessageDigest sha256() {
+		try {
+			return MessageDigest.getInstance("SHA-256");
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("every Java platform has SHA-256", ex);
+		}
+	}
+
+}

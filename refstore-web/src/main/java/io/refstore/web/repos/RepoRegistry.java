@@ -1,0 +1,138 @@
+package io.refstore.web.repos;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+import jakarta.annotation.PreDestroy;
+
+import org.springframework.stereotype.Component;
+
+import io.refstore.batch.support.RepositoryPaths;
+import io.refstore.core.repo.NotARepositoryException;
+import io.refstore.core.repo.Repository;
+
+/**
+ * The repositories under the configured roots: finds them, and opens one by the name a client gives. Names
+ * are resolved by {@link RepositoryPaths}, which refuses any name that could lead outside a root ({@code ..},
+ * absolute paths, {@code %}, symbolic links out of the root). Only directory entries are looked at here, never
+ * repository contents; repositories are read through core's {@link Repository} and {@link io.refstore.core.ref.RefStore}.
+ * Thread-safe: nothing is cached, every call looks again.
+ */
+@Component
+public class RepoRegistry {
+
+	/** The parameter name used in error messages about a repository name. */
+	public static final String PARAMETER = "repo";
+
+	private final RepositoryPaths paths;
+
+	private final int maxDepth;
+
+	private final StoreCache stores;
+
+	/**
+	 * @throws IOException if a root cannot be created or read
+	 */
+	public RepoRegistry(RepoProperties properties) throws IOException {
+		for (Path root : properties.roots()) {
+			Files.createDirectories(root);
+		}
+		this.paths = new RepositoryPaths(properties.roots());
+		this.maxDepth = properties.maxDepth();
+		this.stores = new StoreCache(properties.openStores());
+	}
+
+	/** The roots as real paths, in search order. */
+	public List<Path> roots() {
+		return this.paths.roots();
+	}
+
+	/**
+	 * The names of every repository under the roots, sorted; a name found in two roots is listed once (the
+	 * first root wins, as in {@link #open}). A repository's subdirectories are not searched.
+	 * @throws IOException if a root cannot be listed
+	 */
+	public List<String> names() throws IOException {
+		TreeSet<String> names = new TreeSet<>();
+		for (Path root : this.paths.roots()) {
+			collect(root, root, 0, names);
+		}
+		return List.copyOf(names);
+	}
+
+	private void collect(Path root, Path dir, int depth, TreeSet<String> names) throws IOException {
+		if (depth > 0 && looksLikeRepository(dir)) {
+			names.add(root.relativize(dir).toString().replace('\\', '/'));
+			return;
+		}
+		if (depth >= this.maxDepth) {
+			return;
+		}
+		List<Path> children = new ArrayList<>();
+		try (Stream<Path> list = Files.list(dir)) {
+			list.filter((child) -> Files.isDirectory(child, LinkOption.NOFOLLOW_LINKS))
+				.filter((child) -> !child.getFileName().toString().startsWith("."))
+				.forEach(children::add);
+		}
+		catch (UncheckedIOException ex) {
+			throw ex.getCause();
+		}
+		for (Path child : children) {
+			collect(root, child, depth + 1, names);
+		}
+	}
+
+	/** A bare repository has {@code HEAD} and {@code objects/}; a working tree has a {@code .git} entry. */
+	private static boolean looksLikeRepository(Path dir) {
+		return Files.exists(dir.resolve(".git"), LinkOption.NOFOLLOW_LINKS)
+				|| (Files.isRegularFile(dir.resolve("HEAD"), LinkOption.NOFOLLOW_LINKS)
+						&& Files.isDirectory(dir.resolve("objects"), LinkOption.NOFOLLOW_LINKS));
+	}
+
+	/**
+	 * Opens the repository {@code name} with its ref store. The store is kept open for later requests (its
+	 * caches are what makes a page of a million-ref {@code packed-refs} fast) and replaced when the repository's
+	 * configuration changes, for example by a format migration.
+	 * @return the open repository, which the caller closes (releases)
+	 * @throws io.refstore.batch.support.InvalidRepositoryNameException if the name is malformed or leads
+	 * outside its root
+	 * @throws RepoNotFoundException if no root holds a repository of that name
+	 * @throws IOException if the repository cannot be read
+	 */
+	public OpenRepo open(String name) throws IOException {
+		Optional<Path> dir = this.paths.resolve(PARAMETER, name);
+		if (dir.isEmpty() || !looksLikeRepository(dir.get())) {
+			throw new RepoNotFoundException(name);
+		}
+		Repository repository;
+		try {
+			repository = Repository.open(dir.get(), Map.of());
+		}
+		catch (NotARepositoryException ex) {
+			throw new RepoNotFoundException(name);
+		}
+		// the locator walks upwards: a directory inside some other repository must not open that one
+		if (!repository.gitDir().equals(dir.get()) && !repository.workTree().equals(Optional.of(dir.get()))) {
+			repository.close();
+			throw new RepoNotFoundException(name);
+		}
+		StoreCache.Entry entry = this.stores.acquire(repository);
+		return new OpenRepo(name, entry.repository, entry.store, () -> this.stores.release(entry));
+	}
+
+	/** Closes every cached store once no request uses it. */
+	@PreDestroy
+	void close() {
+		this.stores.close();
+	}
+
+}

@@ -1,0 +1,151 @@
+package io.refstore.web.repos;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.refstore.core.ref.RefStore;
+import io.refstore.core.repo.GitConfig;
+import io.refstore.core.repo.Repository;
+
+/**
+ * Keeps ref stores open between requests, so that what a store caches (the parsed {@code packed-refs} of a
+ * million refs, the opened reftables, the object database) is not read again for every page. A store stays valid
+ * on its own: each read checks whether git replaced its files. What it cannot notice is a change of the
+ * repository's configuration (a format migration swaps {@code extensions.refStorage}), so every use compares a
+ * fingerprint of the settings a store is opened with, read from a freshly opened {@link Repository}, and opens a
+ * new store when they differ.
+ * <p>
+ * An entry replaced or evicted while requests still use it is closed when the last of them is done. At most
+ * {@code capacity} repositories are kept, least recently used first out. Thread-safe.
+ */
+final class StoreCache implements AutoCloseable {
+
+	/** The settings {@code RefStores.open} reads; a store opened under other values must not be reused. */
+	private static final String[][] KEYS = { { "core", "fsync" }, { "core", "logallrefupdates" },
+			{ "core", "filesreflocktimeout" }, { "core", "packedrefstimeout" }, { "reftable", "blocksize" },
+			{ "reftable", "restartinterval" }, { "reftable", "indexobjects" }, { "reftable", "locktimeout" },
+			{ "reftable", "geometricfactor" }, { "reftable", "autocompaction" } };
+
+	private final Map<Path, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
+
+	private final int capacity;
+
+	StoreCache(int capacity) {
+		this.capacity = capacity;
+	}
+
+	/** One cached store and the repository it was opened from. */
+	static final class Entry {
+
+		final String fingerprint;
+
+		final Repository repository;
+
+		final RefStore store;
+
+		private int users;
+
+		private boolean retired;
+
+		Entry(String fingerprint, Repository repository, RefStore store) {
+			this.fingerprint = fingerprint;
+			this.repository = repository;
+			this.store = store;
+		}
+
+	}
+
+	/**
+	 * The store for {@code fresh}'s repository: the cached one if its settings are unchanged, else a new one
+	 * opened from {@code fresh}. Takes ownership of {@code fresh}. Call {@link #release} when done.
+	 */
+	synchronized Entry acquire(Repository fresh) throws IOException {
+		String fingerprint = fingerprint(fresh);
+		Entry entry = this.entries.get(fresh.gitDir());
+		if (entry != null && entry.fingerprint.equals(fingerprint)) {
+			fresh.close();
+			entry.users++;
+			return entry;
+		}
+		if (entry != null) {
+			this.entries.remove(fresh.gitDir());
+			retire(entry);
+		}
+		RefStore store;
+		try {
+			store = fresh.refStore();
+		}
+		catch (IOException | RuntimeException ex) {
+			fresh.close();
+			throw ex;
+		}
+		entry = new Entry(fingerprint, fresh, store);
+		entry.users = 1;
+		this.entries.put(fresh.gitDir(), entry);
+		evict();
+		return entry;
+	}
+
+	/** Ends one use of {@code entry}. */
+	synchronized void release(Entry entry) {
+		entry.users--;
+		if (entry.retired && entry.users == 0) {
+			closeEntry(entry);
+		}
+	}
+
+	private void evict() {
+		Iterator<Entry> eldest = this.entries.values().iterator();
+		while (this.entries.size() > this.capacity && eldest.hasNext()) {
+			Entry entry = eldest.next();
+			eldest.remove();
+			retire(entry);
+		}
+	}
+
+	private static void retire(Entry entry) {
+		entry.retired = true;
+		if (entry.users == 0) {
+			closeEntry(entry);
+		}
+	}
+
+	private static void closeEntry(Entry entry) {
+		try {
+			entry.store.close();
+		}
+		catch (IOException ex) {
+			// nothing is left to flush: every write committed before the store was released
+		}
+		finally {
+			entry.repository.close();
+		}
+	}
+
+	static String fingerprint(Repository repository) {
+		StringBuilder text = new StringBuilder().append(repository.refFormat())
+			.append(' ')
+			.append(repository.hashAlgorithm())
+			.append(' ')
+			.append(repository.commonDir());
+		GitConfig config = repository.config();
+		for (String[] key : KEYS) {
+			text.append('\n').append(key[0]).append('.').append(key[1]).append('=')
+				.append(config.getAll(key[0], null, key[1]));
+		}
+		return text.toString();
+	}
+
+	@Override
+	public synchronized void close() {
+		List<Entry> all = new ArrayList<>(this.entries.values());
+		this.entries.clear();
+		all.forEach(StoreCache::retire);
+	}
+
+}

@@ -1,0 +1,75 @@
+package io.refstore.web.schedules;
+
+import java.net.URI;
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.security.core.Authentication;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.util.UriUtils;
+
+/**
+ * {@code /api/schedules}: list, read (with the newest runs), create, replace, delete, pause and resume. VIEWER
+ * reads; OPERATOR manages; ADMIN only for destructive job types ({@link ScheduleService}). Refusals are
+ * problem+json naming the field ({@link ScheduleApiAdvice}).
+ */
+@RestController
+@RequestMapping("/api/schedules")
+class ScheduleApiController {
+
+	private final ScheduleService schedules;
+
+	ScheduleApiController(ScheduleService schedules) {
+		this.schedules = schedules;
+	}
+
+	@GetMapping
+	List<Schedule> list() {
+		return this.schedules.list();
+	}
+
+	@GetMapping("/{name}")
+	Map<String, Object> show(@PathVariable String name) {
+		Schedule schedule = this.schedules.find(name).orElseThrow(() -> new ScheduleNotFoundException(name));
+		return Map.of("schedule", schedule, "runs", this.schedules.runs(name, 20));
+	}
+
+	@PostMapping
+	ResponseEntity<Schedule> create(@RequestBody ScheduleRequest request, Authentication actor) {
+		Schedule created = this.schedules.create(request, actor);
+		URI location = URI.create("/api/schedules/" + UriUtils.encodePathSegment(created.name(), "UTF-8"));
+		return ResponseEntity.created(location).body(created);
+	}
+
+	@PutMapping("/{name}")
+	Schedule replace(@PathVariable String name, @RequestBody ScheduleRequest request, Authentication actor) {
+		return this.schedules.replace(name, request, actor);
+	}
+
+	@DeleteMapping("/{name}")
+	@ResponseStatus(HttpStatus.NO_CONTENT)
+	void delete(@PathVariable String name, Authentication actor) {
+		this.schedules.delete(name, actor);
+	}
+
+	@PostMapping("/{name}/pause")
+	Schedule pause(@PathVariable String name, Authentication actor) {
+		return this.schedules.setPaused(name, true, actor);
+	}
+
+	@PostMapping("/{name}/resume")
+	Schedule resume(@PathVariable String name, Authentication actor) {
+		return this.schedules.setPaused(name, false, actor);
+	}
+
+}

@@ -1,0 +1,122 @@
+package io.refstore.web.schedules;
+
+import java.util.List;
+import java.util.Set;
+
+import org.springframework.security.core.Authentication;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.validation.BindingResult;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.ModelAttribute;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.servlet.mvc.support.RedirectAttributes;
+
+import io.refstore.batch.support.InvalidJobParameterException;
+import io.refstore.batch.support.RefJobType;
+
+/**
+ * The console's schedules: the list (next fire, overruns, pause/resume) and the create/edit form. A refused
+ * field is shown on the form again with the reason; success redirects to the list with a message.
+ */
+@Controller
+class ScheduleController {
+
+	static final String VIEWS_SCHEDULE_LIST = "schedules/scheduleList";
+
+	static final String VIEWS_SCHEDULE_FORM = "schedules/createOrUpdateScheduleForm";
+
+	private static final Set<String> FIELDS = Set.of("name", "jobType", "targetKind", "target", "cron", "timeZone",
+			"misfire");
+
+	private final ScheduleService schedules;
+
+	ScheduleController(ScheduleService schedules) {
+		this.schedules = schedules;
+	}
+
+	@ModelAttribute("jobTypes")
+	List<RefJobType> jobTypes() {
+		return List.of(RefJobType.values());
+	}
+
+	@GetMapping("/schedules")
+	String showScheduleList(Model model) {
+		model.addAttribute("schedules", this.schedules.list());
+		return VIEWS_SCHEDULE_LIST;
+	}
+
+	@GetMapping("/schedules/new")
+	String initCreationForm(Model model) {
+		model.addAttribute("form", new ScheduleForm());
+		model.addAttribute("editing", false);
+		return VIEWS_SCHEDULE_FORM;
+	}
+
+	@PostMapping("/schedules/new")
+	String processCreationForm(@ModelAttribute("form") ScheduleForm form, BindingResult result, Model model,
+			Authentication actor, RedirectAttributes redirect) {
+		try {
+			this.schedules.create(form.toRequest(), actor);
+		}
+		catch (InvalidJobParameterException | ScheduleConflictException ex) {
+			reject(result, ex);
+			model.addAttribute("editing", false);
+			return VIEWS_SCHEDULE_FORM;
+		}
+		redirect.addFlashAttribute("message", "Schedule " + form.getName() + " created.");
+		return "redirect:/schedules";
+	}
+
+	@GetMapping("/schedules/{name}/edit")
+	String initUpdateForm(@PathVariable String name, Model model) {
+		Schedule schedule = this.schedules.find(name).orElseThrow(() -> new ScheduleNotFoundException(name));
+		model.addAttribute("form", ScheduleForm.of(schedule));
+		model.addAttribute("editing", true);
+		model.addAttribute("runs", this.schedules.runs(name, 20));
+		return VIEWS_SCHEDULE_FORM;
+	}
+
+	@PostMapping("/schedules/{name}/edit")
+	String processUpdateForm(@PathVariable String name, @ModelAttribute("form") ScheduleForm form,
+			BindingResult result, Model model, Authentication actor, RedirectAttributes redirect) {
+		form.setName(name);
+		try {
+			this.schedules.replace(name, form.toRequest(), actor);
+		}
+		catch (InvalidJobParameterException ex) {
+			reject(result, ex);
+			model.addAttribute("editing", true);
+			model.addAttribute("runs", this.schedules.runs(name, 20));
+			return VIEWS_SCHEDULE_FORM;
+		}
+		redirect.addFlashAttribute("message", "Schedule " + name + " saved.");
+		return "redirect:/schedules";
+	}
+
+	@PostMapping("/schedules/{name}/pause")
+	String processPause(@PathVariable String name, Authentication actor, RedirectAttributes redirect) {
+		this.schedules.setPaused(name, true, actor);
+		redirect.addFlashAttribute("message", "Schedule " + name + " paused.");
+		return "redirect:/schedules";
+	}
+
+	@PostMapping("/schedules/{name}/resume")
+	String processResume(@PathVariable String name, Authentication actor, RedirectAttributes redirect) {
+		this.schedules.setPaused(name, false, actor);
+		redirect.addFlashAttribute("message", "Schedule " + name + " resumed.");
+		return "redirect:/schedules";
+	}
+
+	private static void reject(BindingResult result, RuntimeException ex) {
+		String field = (ex instanceof InvalidJobParameterException invalid) ? invalid.parameter() : "name";
+		if (FIELDS.contains(field)) {
+			result.rejectValue(field, "invalid", ex.getMessage());
+		}
+		else {
+			result.reject("invalid", ex.getMessage());
+		}
+	}
+
+}

@@ -1,0 +1,273 @@
+package io.refstore.web.schedules;
+
+import java.text.ParseException;
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TimeZone;
+import java.util.regex.Pattern;
+
+import org.quartz.CronExpression;
+import org.quartz.CronScheduleBuilder;
+import org.quartz.JobBuilder;
+import org.quartz.JobDetail;
+import org.quartz.JobKey;
+import org.quartz.Scheduler;
+import org.quartz.SchedulerException;
+import org.quartz.SimpleScheduleBuilder;
+import org.quartz.Trigger;
+import org.quartz.TriggerBuilder;
+import org.springframework.security.access.AccessDeniedException;
+import org.springframework.security.access.prepost.PreAuthorize;
+import org.springframework.security.core.Authentication;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+import io.refstore.batch.support.InvalidJobParameterException;
+import io.refstore.batch.support.RefJobType;
+import io.refstore.web.security.Roles;
+
+/**
+ * Creates, changes, pauses and deletes schedules: the definition goes to {@code refstore_schedule} and its trigger
+ * to Quartz's JDBC store in the same transaction, so every instance sharing the database sees both or neither.
+ * Every field is checked before anything is stored; a refusal is an {@link InvalidJobParameterException} naming
+ * the field. OPERATOR manages schedules; ADMIN only, those whose job type is destructive. Thread-safe.
+ */
+@Service
+public class ScheduleService {
+
+	/** The Quartz group of every schedule's job and trigger. */
+	static final String GROUP = "refstore-schedules";
+
+	private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
+
+	private final ScheduleStore store;
+
+	private final ScheduleTargets targets;
+
+	private final Scheduler scheduler;
+
+	ScheduleService(ScheduleStore store, ScheduleTargets targets, Scheduler scheduler) {
+		this.store = store;
+		this.targets = targets;
+		this.scheduler = scheduler;
+	}
+
+	/** Every schedule by name, with its next fire times. */
+	@PreAuthorize("hasRole('VIEWER')")
+	public List<Schedule> list() {
+		return this.store.all().stream().map(ScheduleService::withNextFireTimes).toList();
+	}
+
+	/** The schedule, or empty. */
+	@PreAuthorize("hasRole('VIEWER')")
+	public Optional<Schedule> find(String name) {
+		return this.store.find(name).map(ScheduleService::withNextFireTimes);
+	}
+
+	/** Its newest runs, newest first. */
+	@PreAuthorize("hasRole('VIEWER')")
+	public List<ScheduleRun> runs(String name, int limit) {
+		return this.store.runs(name, limit);
+	}
+
+	/**
+	 * Creates a schedule.
+	 * @throws InvalidJobParameterException naming the refused field
+	 * @throws ScheduleConflictException if the name is taken
+	 */
+	@PreAuthorize("hasRole('OPERATOR')")
+	@Transactional
+	public Schedule create(ScheduleRequest request, Authentication actor) {
+		Schedule schedule = check(request, request.name(), actor);
+		if (this.store.find(schedule.name()).isPresent()) {
+			throw new ScheduleConflictException("a schedule named '" + schedule.name() + "' exists");
+		}
+		this.store.insert(schedule, Instant.now());
+		register(schedule);
+		return find(schedule.name()).orElseThrow();
+	}
+
+	/**
+	 * Replaces the schedule {@code name}; its overrun record and runs stay.
+	 * @throws ScheduleNotFoundException if there is none
+	 */
+	@PreAuthorize("hasRole('OPERATOR')")
+	@Transactional
+	public Schedule replace(String name, ScheduleRequest request, Authentication actor) {
+		Schedule old = existing(name);
+		authorize(old.jobType(), actor);
+		Schedule schedule = check(request, name, actor);
+		this.store.update(schedule, Instant.now());
+		register(schedule);
+		return find(name).orElseThrow();
+	}
+
+	/** Pauses or resumes; a resumed schedule's missed fires follow its misfire policy. */
+	@PreAuthorize("hasRole('OPERATOR')")
+	@Transactional
+	public Schedule setPaused(String name, boolean paused, Authentication actor) {
+		authorize(existing(name).jobType(), actor);
+		this.store.setPaused(name, paused, Instant.now());
+		try {
+			if (paused) {
+				this.scheduler.pauseJob(new JobKey(name, GROUP));
+			}
+			else {
+				this.scheduler.resumeJob(new JobKey(name, GROUP));
+			}
+		}
+		catch (SchedulerException ex) {
+			throw new IllegalStateException("Quartz refused to " + (paused ? "pause" : "resume") + " " + name, ex);
+		}
+		return find(name).orElseThrow();
+	}
+
+	/** Deletes the schedule, its trigger and its run history; running jobs go on. */
+	@PreAuthorize("hasRole('OPERATOR')")
+	@Transactional
+	public void delete(String name, Authentication actor) {
+		authorize(existing(name).jobType(), actor);
+		this.store.delete(name);
+		try {
+			this.scheduler.deleteJob(new JobKey(name, GROUP));
+		}
+		catch (SchedulerException ex) {
+			throw new IllegalStateException("Quartz refused to delete " + name, ex);
+		}
+	}
+
+	private Schedule existing(String name) {
+		return this.store.find(name).orElseThrow(() -> new ScheduleNotFoundException(name));
+	}
+
+	/** Destructive job types need ADMIN: what they do cannot be undone by running them again. */
+	static boolean destructive(RefJobType type) {
+		return type == RefJobType.DELETE || type == RefJobType.ROLLBACK || type == RefJobType.RESTORE
+				|| type == RefJobType.MIGRATE;
+	}
+
+	private static void authorize(RefJobType type, Authentication actor) {
+		if (destructive(type) && actor.getAuthorities()
+			.stream()
+			.noneMatch((authority) -> authority.getAuthority().equals("ROLE_" + Roles.ADMIN))) {
+			throw new AccessDeniedException("schedules of " + type.name().toLowerCase() + " jobs need role ADMIN");
+		}
+	}
+
+	private Schedule check(ScheduleRequest request, String name, Authentication actor) {
+		if (name == null || !NAME.matcher(name).matches()) {
+			throw new InvalidJobParameterException("name", name, "1 to 100 of A-Z a-z 0-9 . _ -");
+		}
+		RefJobType type = RefJobType.parse(request.jobType());
+		authorize(type, actor);
+		Schedule.TargetKind kind = parseEnum(Schedule.TargetKind.class, "targetKind",
+				(request.targetKind() == null) ? "REPOSITORY" : request.targetKind());
+		String target = this.targets.check(kind, request.target());
+		String zone = (request.timeZone() == null || request.timeZone().isBlank()) ? "UTC" : request.timeZone();
+		try {
+			ZoneId.of(zone);
+		}
+		catch (DateTimeException ex) {
+			throw new InvalidJobParameterException("timeZone", zone, "not a time zone id (such as Europe/Paris)");
+		}
+		boolean hasCron = request.cron() != null && !request.cron().isBlank();
+		if (hasCron == (request.onceAt() != null)) {
+			throw new InvalidJobParameterException("cron", request.cron(), "give either cron or onceAt");
+		}
+		if (hasCron) {
+			try {
+				CronExpression.validateExpression(request.cron());
+			}
+			catch (ParseException ex) {
+				throw new InvalidJobParameterException("cron", request.cron(), "not a Quartz cron expression ("
+						+ ex.getMessage() + "); seconds come first: '0 0 2 * * ?' is 02:00 daily");
+			}
+		}
+		Schedule.Misfire misfire = parseEnum(Schedule.Misfire.class, "misfire",
+				(request.misfire() == null) ? "SKIP" : request.misfire());
+		Map<String, String> parameters = new LinkedHashMap<>((request.parameters() == null) ? Map.of()
+				: request.parameters());
+		if (parameters.containsKey("repository")) {
+			throw new InvalidJobParameterException("parameters.repository", parameters.get("repository"),
+					"the target selects the repositories");
+		}
+		return new Schedule(name, type, kind, target, parameters, hasCron ? request.cron().trim() : null, zone,
+				request.onceAt(), misfire, Boolean.TRUE.equals(request.paused()), actor.getName(), null, 0, null,
+				List.of());
+	}
+
+	private static <E extends Enum<E>> E parseEnum(Class<E> type, String field, String text) {
+		for (E constant : type.getEnumConstants()) {
+			if (constant.name().equalsIgnoreCase(text.replace('-', '_'))) {
+				return constant;
+			}
+		}
+		throw new InvalidJobParameterException(field, text, "not one of " + List.of(type.getEnumConstants()));
+	}
+
+	/** Writes the schedule's Quartz job and trigger, replacing the old ones. */
+	private void register(Schedule schedule) {
+		JobDetail job = JobBuilder.newJob(ScheduleFireJob.class)
+			.withIdentity(schedule.name(), GROUP)
+			.usingJobData(ScheduleFireJob.SCHEDULE, schedule.name())
+			.storeDurably()
+			.build();
+		TriggerBuilder<Trigger> builder = TriggerBuilder.newTrigger().withIdentity(schedule.name(), GROUP).forJob(job);
+		Trigger trigger;
+		if (schedule.cron() != null) {
+			CronScheduleBuilder cron = CronScheduleBuilder.cronSchedule(schedule.cron())
+				.inTimeZone(TimeZone.getTimeZone(ZoneId.of(schedule.timeZone())));
+			cron = (schedule.misfire() == Schedule.Misfire.SKIP) ? cron.withMisfireHandlingInstructionDoNothing()
+					: cron.withMisfireHandlingInstructionFireAndProceed();
+			trigger = builder.withSchedule(cron).build();
+		}
+		else {
+			SimpleScheduleBuilder once = SimpleScheduleBuilder.simpleSchedule();
+			once = (schedule.misfire() == Schedule.Misfire.SKIP)
+					? once.withMisfireHandlingInstructionNextWithRemainingCount()
+					: once.withMisfireHandlingInstructionFireNow();
+			trigger = builder.startAt(Date.from(schedule.onceAt())).withSchedule(once).build();
+		}
+		try {
+			this.scheduler.scheduleJob(job, java.util.Set.of(trigger), true);
+			if (schedule.paused()) {
+				this.scheduler.pauseJob(job.getKey());
+			}
+		}
+		catch (SchedulerException ex) {
+			throw new IllegalStateException("Quartz refused schedule " + schedule.name() + ": " + ex.getMessage(), ex);
+		}
+	}
+
+	/** The schedule with its next five fire times after now (none while paused). */
+	static Schedule withNextFireTimes(Schedule s) {
+		List<Instant> next = new ArrayList<>();
+		if (!s.paused() && s.cron() != null) {
+			try {
+				CronExpression cron = new CronExpression(s.cron());
+				cron.setTimeZone(TimeZone.getTimeZone(ZoneId.of(s.timeZone())));
+				Date at = new Date();
+				for (int i = 0; i < 5 && (at = cron.getNextValidTimeAfter(at)) != null; i++) {
+					next.add(at.toInstant());
+				}
+			}
+			catch (ParseException ex) {
+				throw new IllegalStateException("stored cron of " + s.name() + " is invalid: " + s.cron(), ex);
+			}
+		}
+		else if (!s.paused() && s.onceAt() != null && s.onceAt().isAfter(Instant.now())) {
+			next.add(s.onceAt());
+		}
+		return new Schedule(s.name(), s.jobType(), s.targetKind(), s.target(), s.parameters(), s.cron(), s.timeZone(),
+				s.onceAt(), s.misfire(), s.paused(), s.createdBy(), s.lastFireAt(), s.overruns(), s.lastOverrunAt(),
+				List.copyOf(next));
+	}
+
+}

@@ -1,0 +1,140 @@
+package io.refstore.web.schedules;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+
+import io.refstore.batch.support.RefJobType;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The {@code refstore_schedule} and {@code refstore_schedule_run} tables. Thread-safe; joins the caller's
+ * transaction.
+ */
+@Component
+class ScheduleStore {
+
+	private final JdbcClient jdbc;
+
+	private final JsonMapper json = JsonMapper.builder().build();
+
+	ScheduleStore(JdbcClient jdbc) {
+		this.jdbc = jdbc;
+	}
+
+	void insert(Schedule schedule, Instant now) {
+		this.jdbc.sql("INSERT INTO refstore_schedule (name, job_type, target_kind, target, parameters, cron, time_zone,"
+				+ " once_at, misfire, paused, created_by, created_at, updated_at, overruns)"
+				+ " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)")
+			.params(schedule.name(), schedule.jobType().name(), schedule.targetKind().name(), schedule.target(),
+					this.json.writeValueAsString(schedule.parameters()), schedule.cron(), schedule.timeZone(),
+					utc(schedule.onceAt()), schedule.misfire().name(), schedule.paused(), schedule.createdBy(), utc(now),
+					utc(now))
+			.update();
+	}
+
+	boolean update(Schedule schedule, Instant now) {
+		return this.jdbc.sql("UPDATE refstore_schedule SET job_type = ?, target_kind = ?, target = ?, parameters = ?,"
+				+ " cron = ?, time_zone = ?, once_at = ?, misfire = ?, paused = ?, updated_at = ? WHERE name = ?")
+			.params(schedule.jobType().name(), schedule.targetKind().name(), schedule.target(),
+					this.json.writeValueAsString(schedule.parameters()), schedule.cron(), schedule.timeZone(),
+					utc(schedule.onceAt()), schedule.misfire().name(), schedule.paused(), utc(now), schedule.name())
+			.update() == 1;
+	}
+
+	boolean setPaused(String name, boolean paused, Instant now) {
+		return this.jdbc.sql("UPDATE refstore_schedule SET paused = ?, updated_at = ? WHERE name = ?")
+			.params(paused, utc(now), name)
+			.update() == 1;
+	}
+
+	boolean delete(String name) {
+		this.jdbc.sql("DELETE FROM refstore_schedule_run WHERE schedule_name = ?").param(name).update();
+		return this.jdbc.sql("DELETE FROM refstore_schedule WHERE name = ?").param(name).update() == 1;
+	}
+
+	Optional<Schedule> find(String name) {
+		return this.jdbc.sql("SELECT * FROM refstore_schedule WHERE name = ?").param(name).query(this::schedule)
+			.optional();
+	}
+
+	List<Schedule> all() {
+		return this.jdbc.sql("SELECT * FROM refstore_schedule ORDER BY name").query(this::schedule).list();
+	}
+
+	void fired(String name, Instant at) {
+		this.jdbc.sql("UPDATE refstore_schedule SET last_fire_at = ? WHERE name = ?").params(utc(at), name).update();
+	}
+
+	void overran(String name, Instant at) {
+		this.jdbc.sql("UPDATE refstore_schedule SET overruns = overruns + 1, last_overrun_at = ? WHERE name = ?")
+			.params(utc(at), name)
+			.update();
+	}
+
+	void recordRun(ScheduleRun run) {
+		this.jdbc.sql("INSERT INTO refstore_schedule_run (schedule_name, scheduled_at, fired_at, instance_id,"
+				+ " repository, execution_id, outcome, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+			.params(run.schedule(), utc(run.scheduledAt()), utc(run.firedAt()), run.instanceId(), run.repository(),
+					run.executionId(), run.outcome().name(), cut(run.detail()))
+			.update();
+	}
+
+	/** The newest runs of {@code name}, newest first. */
+	List<ScheduleRun> runs(String name, int limit) {
+		return this.jdbc.sql("SELECT * FROM refstore_schedule_run WHERE schedule_name = ? ORDER BY id DESC LIMIT ?")
+			.params(name, limit)
+			.query(ScheduleStore::run)
+			.list();
+	}
+
+	/** The execution the newest launch of {@code name} on {@code repository} started, if any. */
+	Optional<Long> lastExecution(String name, String repository) {
+		return this.jdbc.sql("SELECT execution_id FROM refstore_schedule_run WHERE schedule_name = ? AND repository = ?"
+				+ " AND execution_id IS NOT NULL ORDER BY id DESC LIMIT 1")
+			.params(name, repository)
+			.query(Long.class)
+			.optional();
+	}
+
+	private Schedule schedule(ResultSet rs, int row) throws SQLException {
+		Map<String, String> parameters = this.json.readValue(rs.getString("parameters"),
+				new TypeReference<Map<String, String>>() {
+				});
+		return new Schedule(rs.getString("name"), RefJobType.valueOf(rs.getString("job_type")),
+				Schedule.TargetKind.valueOf(rs.getString("target_kind")), rs.getString("target"), parameters,
+				rs.getString("cron"), rs.getString("time_zone"), instant(rs, "once_at"),
+				Schedule.Misfire.valueOf(rs.getString("misfire")), rs.getBoolean("paused"), rs.getString("created_by"),
+				instant(rs, "last_fire_at"), rs.getInt("overruns"), instant(rs, "last_overrun_at"), List.of());
+	}
+
+	private static ScheduleRun run(ResultSet rs, int row) throws SQLException {
+		return new ScheduleRun(rs.getString("schedule_name"), instant(rs, "scheduled_at"), instant(rs, "fired_at"),
+				rs.getString("instance_id"), rs.getString("repository"), (Long) rs.getObject("execution_id", Long.class),
+				ScheduleRun.Outcome.valueOf(rs.getString("outcome")), rs.getString("detail"));
+	}
+
+	private static Instant instant(ResultSet rs, String column) throws SQLException {
+		Timestamp at = rs.getTimestamp(column);
+		return (at == null) ? null : at.toInstant();
+	}
+
+	private static OffsetDateTime utc(Instant instant) {
+		return (instant == null) ? null : OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
+	}
+
+	private static String cut(String text) {
+		return (text == null || text.length() <= 4096) ? text : text.substring(0, 4095) + "…";
+	}
+
+}

@@ -1,0 +1,114 @@
+package io.refstore.web.schedules;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.FileSystems;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.PatternSyntaxException;
+
+import org.springframework.stereotype.Component;
+
+import io.refstore.batch.support.InvalidJobParameterException;
+import io.refstore.batch.support.InvalidRepositoryNameException;
+import io.refstore.web.repos.OpenRepo;
+import io.refstore.web.repos.RepoNotFoundException;
+import io.refstore.web.repos.RepoRegistry;
+
+/**
+ * Turns a schedule's target into repository names: one name, the names a glob matches, or the repositories whose
+ * {@code RefStore.statistics()} count more loose refs than a threshold. Selections are evaluated at each fire,
+ * so a repository added later is included. Thread-safe.
+ */
+@Component
+class ScheduleTargets {
+
+	private final RepoRegistry registry;
+
+	ScheduleTargets(RepoRegistry registry) {
+		this.registry = registry;
+	}
+
+	/**
+	 * Checks a target before it is stored.
+	 * @return the target, trimmed
+	 * @throws InvalidJobParameterException naming {@code target}
+	 */
+	String check(Schedule.TargetKind kind, String target) {
+		if (target == null || target.isBlank()) {
+			throw new InvalidJobParameterException("target", target, "missing");
+		}
+		String text = target.trim();
+		switch (kind) {
+			case REPOSITORY -> {
+				try (OpenRepo repo = this.registry.open(text)) {
+					return repo.name();
+				}
+				catch (RepoNotFoundException | InvalidRepositoryNameException ex) {
+					throw new InvalidJobParameterException("target", text, "no repository of that name");
+				}
+				catch (IOException ex) {
+					throw new InvalidJobParameterException("target", text, "unreadable: " + ex.getMessage());
+				}
+			}
+			case GLOB -> {
+				matcher(text);
+				return text;
+			}
+			case LOOSE_REFS_ABOVE -> {
+				try {
+					if (Long.parseLong(text) >= 0) {
+						return text;
+					}
+				}
+				catch (NumberFormatException ex) {
+					// refused below
+				}
+				throw new InvalidJobParameterException("target", text, "a loose-ref threshold is a number >= 0");
+			}
+			default -> throw new IllegalStateException(kind.name());
+		}
+	}
+
+	private static PathMatcher matcher(String glob) {
+		try {
+			return FileSystems.getDefault().getPathMatcher("glob:" + glob);
+		}
+		catch (PatternSyntaxException ex) {
+			throw new InvalidJobParameterException("target", glob, "not a glob: " + ex.getDescription()
+					+ " at index " + ex.getIndex());
+		}
+	}
+
+	/** The repositories {@code schedule} selects now, sorted by name. */
+	List<String> select(Schedule schedule) {
+		try {
+			return switch (schedule.targetKind()) {
+				case REPOSITORY -> List.of(schedule.target());
+				case GLOB -> {
+					PathMatcher matcher = matcher(schedule.target());
+					yield this.registry.names().stream().filter((name) -> matcher.matches(Path.of(name))).toList();
+				}
+				case LOOSE_REFS_ABOVE -> looseRefsAbove(Long.parseLong(schedule.target()));
+			};
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	private List<String> looseRefsAbove(long threshold) throws IOException {
+		List<String> out = new ArrayList<>();
+		for (String name : this.registry.names()) {
+			try (OpenRepo repo = this.registry.open(name)) {
+				if (repo.store().statistics().looseRefs() > threshold) {
+					out.add(name);
+				}
+			}
+		}
+		return out;
+	}
+
+}

@@ -1,0 +1,126 @@
+package io.refstore.web.security;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+
+/**
+ * The table of API tokens. A secret is {@value #PREFIX} and 43 base64url characters (256 random bits); only its
+ * SHA-256 is stored. A fast hash suffices here, unlike for passwords: a secret of 256 random bits cannot be
+ * guessed from its hash, and a slow hash would be paid by every API request. Thread-safe.
+ */
+@Component
+class ApiTokenStore {
+
+	static final String PREFIX = "rst_";
+
+	/** How often the last use of a token is written. */
+	static final java.time.Duration USE_MARK = java.time.Duration.ofMinutes(1);
+
+	private final JdbcClient jdbc;
+
+	private final SecureRandom random = new SecureRandom();
+
+	ApiTokenStore(JdbcClient jdbc) {
+		this.jdbc = jdbc;
+	}
+
+	CreatedToken create(String owner, String name) {
+		byte[] bytes = new byte[32];
+		this.random.nextBytes(bytes);
+		String secret = PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+		Instant now = Instant.now();
+		this.jdbc
+			.sql("INSERT INTO refstore_api_token (owner, name, secret_hash, hint, created_at) VALUES (?, ?, ?, ?, ?)")
+			.params(owner, name, hash(secret), secret.substring(0, PREFIX.length() + 4), utc(now))
+			.update();
+		long id = this.jdbc.sql("SELECT id FROM refstore_api_token WHERE secret_hash = ?")
+			.param(hash(secret))
+			.query(Long.class)
+			.single();
+		return new CreatedToken(find(id).orElseThrow(), secret);
+	}
+
+	/**
+	 * The valid (not revoked) token with this secret, marking it used. The mark is written at most once a minute
+	 * per token, so that a busy client does not turn every read into a database write.
+	 */
+	Optional<ApiToken> authenticate(String secret) {
+		Optional<ApiToken> token = this.jdbc
+			.sql("SELECT * FROM refstore_api_token WHERE secret_hash = ? AND revoked_at IS NULL")
+			.param(hash(secret))
+			.query(ApiTokenStore::token)
+			.optional();
+		Instant now = Instant.now();
+		token.filter((found) -> found.lastUsedAt() == null || found.lastUsedAt().isBefore(now.minus(USE_MARK)))
+			.ifPresent((found) -> this.jdbc.sql("UPDATE refstore_api_token SET last_used_at = ? WHERE id = ?")
+				.params(utc(now), found.id())
+				.update());
+		return token;
+	}
+
+	Optional<ApiToken> find(long id) {
+		return this.jdbc.sql("SELECT * FROM refstore_api_token WHERE id = ?")
+			.param(id)
+			.query(ApiTokenStore::token)
+			.optional();
+	}
+
+	/** Tokens of {@code owner}, or of everyone if {@code owner} is {@code null}; newest first. */
+	List<ApiToken> list(String owner) {
+		if (owner == null) {
+			return this.jdbc.sql("SELECT * FROM refstore_api_token ORDER BY id DESC").query(ApiTokenStore::token).list();
+		}
+		return this.jdbc.sql("SELECT * FROM refstore_api_token WHERE owner = ? ORDER BY id DESC")
+			.param(owner)
+			.query(ApiTokenStore::token)
+			.list();
+	}
+
+	/** Revokes a valid token; {@code false} if it was already revoked. */
+	boolean revoke(long id, String by) {
+		return this.jdbc
+			.sql("UPDATE refstore_api_token SET revoked_at = ?, revoked_by = ? WHERE id = ? AND revoked_at IS NULL")
+			.params(utc(Instant.now()), by, id)
+			.update() == 1;
+	}
+
+	private static ApiToken token(ResultSet rs, int row) throws SQLException {
+		return new ApiToken(rs.getLong("id"), rs.getString("owner"), rs.getString("name"), rs.getString("hint"),
+				instant(rs.getTimestamp("created_at")), instant(rs.getTimestamp("last_used_at")),
+				instant(rs.getTimestamp("revoked_at")), rs.getString("revoked_by"));
+	}
+
+	private static Instant instant(Timestamp timestamp) {
+		return (timestamp == null) ? null : timestamp.toInstant();
+	}
+
+	private static OffsetDateTime utc(Instant instant) {
+		return OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
+	}
+
+	static String hash(String secret) {
+		try {
+			MessageDigest digest = MessageDigest.getInstance("SHA-256");
+			return HexFormat.of().formatHex(digest.digest(secret.getBytes(StandardCharsets.UTF_8)));
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("every Java platform has SHA-256", ex);
+		}
+	}
+
+}

@@ -1,0 +1,69 @@
+package io.refstore.web.security;
+
+import java.io.IOException;
+import java.util.Map;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.converter.json.ProblemDetailJacksonMixin;
+import org.springframework.security.access.AccessDeniedException;
+import org.springframework.security.core.AuthenticationException;
+import org.springframework.security.web.AuthenticationEntryPoint;
+import org.springframework.security.web.access.AccessDeniedHandler;
+import org.springframework.security.web.firewall.RequestRejectedException;
+import org.springframework.security.web.firewall.RequestRejectedHandler;
+
+import io.refstore.web.system.Problems;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Spring Security's refusals as RFC 9457 problems: 401 with a {@code WWW-Authenticate} challenge for Basic and
+ * Bearer, 403 naming the missing role, and 400 for a request the firewall rejects (encoded dots, backslashes,
+ * ...). Thread-safe.
+ */
+final class ProblemSecurityHandlers implements AuthenticationEntryPoint, AccessDeniedHandler, RequestRejectedHandler {
+
+	private final JsonMapper json = JsonMapper.builder()
+		.addMixIn(ProblemDetail.class, ProblemDetailJacksonMixin.class)
+		.build();
+
+	@Override
+	public void commence(HttpServletRequest request, HttpServletResponse response, AuthenticationException ex)
+			throws IOException {
+		response.addHeader(HttpHeaders.WWW_AUTHENTICATE, "Basic realm=\"refstore\"");
+		response.addHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"refstore\"");
+		String detail = (ex instanceof InvalidTokenException) ? ex.getMessage()
+				: "authentication is required: HTTP Basic with a configured user, or 'Authorization: Bearer' with an "
+						+ "API token";
+		write(response, Problems.problem(HttpStatus.UNAUTHORIZED, "unauthenticated", detail, Map.of()));
+	}
+
+	@Override
+	public void handle(HttpServletRequest request, HttpServletResponse response, AccessDeniedException ex)
+			throws IOException {
+		write(response, Problems.problem(HttpStatus.FORBIDDEN, "forbidden",
+				"your roles do not allow " + request.getMethod() + " " + Problems.printable(request.getRequestURI())
+						+ " (VIEWER reads, OPERATOR runs jobs and reads the audit log, ADMIN writes)",
+				Map.of()));
+	}
+
+	@Override
+	public void handle(HttpServletRequest request, HttpServletResponse response, RequestRejectedException ex)
+			throws IOException {
+		write(response, Problems.problem(HttpStatus.BAD_REQUEST, "rejected-request",
+				"the request was rejected: " + Problems.printable(ex.getMessage()), Map.of()));
+	}
+
+	private void write(HttpServletResponse response, ProblemDetail problem) throws IOException {
+		response.setStatus(problem.getStatus());
+		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+		response.setCharacterEncoding("UTF-8");
+		response.getOutputStream().write(this.json.writeValueAsBytes(problem));
+	}
+
+}

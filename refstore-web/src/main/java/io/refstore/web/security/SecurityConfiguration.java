@@ -1,0 +1,169 @@
+package io.refstore.web.security;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpMethod;
+import org.springframework.security.access.hierarchicalroles.RoleHierarchy;
+import org.springframework.security.access.hierarchicalroles.RoleHierarchyImpl;
+import org.springframework.security.authentication.AuthenticationManager;
+import org.springframework.security.authentication.ProviderManager;
+import org.springframework.security.authorization.AuthorizationEventPublisher;
+import org.springframework.security.authorization.SpringAuthorizationEventPublisher;
+import org.springframework.security.config.annotation.method.configuration.EnableMethodSecurity;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.core.userdetails.User;
+import org.springframework.security.core.userdetails.UserDetails;
+import org.springframework.security.core.userdetails.UserDetailsService;
+import org.springframework.security.crypto.factory.PasswordEncoderFactories;
+import org.springframework.security.crypto.password.PasswordEncoder;
+import org.springframework.security.provisioning.InMemoryUserDetailsManager;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.authentication.AuthenticationEntryPointFailureHandler;
+import org.springframework.security.web.authentication.AuthenticationFilter;
+import org.springframework.security.web.authentication.www.BasicAuthenticationFilter;
+import org.springframework.security.web.firewall.HttpFirewall;
+import org.springframework.security.web.firewall.StrictHttpFirewall;
+
+/**
+ * Who may do what. Two filter chains:
+ * <ol>
+ * <li>{@code /api/**} and {@code /actuator/**}: stateless, HTTP Basic or {@code Authorization: Bearer} API
+ * tokens, no CSRF (no cookies are involved), refusals as problems. Reads need VIEWER, ref writes ADMIN, the
+ * audit log OPERATOR; {@code /actuator/health} is public, the other actuator endpoints need VIEWER.</li>
+ * <li>Everything else (the console): form login at {@code /login} with CSRF protection and a session; the API
+ * description and Swagger UI are public.</li>
+ * </ol>
+ * The same roles are checked again on the service methods ({@code @PreAuthorize}), so no other entry point can
+ * bypass them. Roles form a hierarchy: ADMIN implies OPERATOR implies VIEWER.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableMethodSecurity
+class SecurityConfiguration {
+
+	@Bean
+	static RoleHierarchy roleHierarchy() {
+		return RoleHierarchyImpl.withDefaultRolePrefix()
+			.role(Roles.ADMIN)
+			.implies(Roles.OPERATOR)
+			.role(Roles.OPERATOR)
+			.implies(Roles.VIEWER)
+			.build();
+	}
+
+	/** Publishes refusals as events, so that the audit log records denied attempts to change something. */
+	@Bean
+	AuthorizationEventPublisher authorizationEventPublisher(ApplicationEventPublisher publisher) {
+		return new SpringAuthorizationEventPublisher(publisher);
+	}
+
+	@Bean
+	PasswordEncoder passwordEncoder() {
+		return PasswordEncoderFactories.createDelegatingPasswordEncoder();
+	}
+
+	@Bean
+	UserDetailsService userDetailsService(SecurityProperties properties, DemoProperties demo) {
+		List<UserDetails> users = new ArrayList<>();
+		List<SecurityProperties.User> configured = new ArrayList<>(properties.users());
+		List<String> names = configured.stream().map(SecurityProperties.User::name).toList();
+		if (demo.enabled()) {
+			// a configured user of the same name replaces the demo one
+			demo.users().stream().filter((user) -> !names.contains(user.name())).forEach(configured::add);
+		}
+		for (int i = 0; i < configured.size(); i++) {
+			SecurityProperties.User user = configured.get(i);
+			String where = (i < properties.users().size()) ? "refstore.security.users[" + i + "]"
+					: "refstore.demo.users (" + user.name() + ")";
+			if (user.name() == null || user.name().isBlank()) {
+				throw new IllegalArgumentException(where + ".name is missing");
+			}
+			if (user.password() == null || !user.password().startsWith("{") || user.password().startsWith("{noop}")) {
+				throw new IllegalArgumentException(where + ".password must be a hash with its encoder id, such as "
+						+ "{bcrypt}$2a$10$... (plain {noop} passwords are refused)");
+			}
+			for (String role : user.roles()) {
+				if (!Roles.ALL.contains(role)) {
+					throw new IllegalArgumentException(where + ".roles: unknown role '" + role + "' (known: " + Roles.ALL
+							+ ")");
+				}
+			}
+			users.add(User.withUsername(user.name())
+				.password(user.password())
+				.roles(user.roles().toArray(String[]::new))
+				.build());
+		}
+		return new InMemoryUserDetailsManager(users);
+	}
+
+	/** Also the {@code RequestRejectedHandler} of the firewall, which Spring Security finds by type. */
+	@Bean
+	ProblemSecurityHandlers problemSecurityHandlers() {
+		return new ProblemSecurityHandlers();
+	}
+
+	/**
+	 * Encoded slashes are how repository and ref names travel in one path segment; Tomcat passes them (and, with
+	 * them, encoded percent signs) through undecoded, and Spring MVC decodes each path variable exactly once. The
+	 * rest stays strict (encoded dots, backslashes, non-normalised paths are refused).
+	 */
+	@Bean
+	HttpFirewall httpFirewall() {
+		StrictHttpFirewall firewall = new StrictHttpFirewall();
+		firewall.setAllowUrlEncodedSlash(true);
+		firewall.setAllowUrlEncodedPercent(true);
+		return firewall;
+	}
+
+	@Bean
+	@Order(1)
+	SecurityFilterChain apiFilterChain(HttpSecurity http, ProblemSecurityHandlers problems, ApiTokenStore tokens,
+			UserDetailsService users) throws Exception {
+		AuthenticationManager tokenManager = new ProviderManager(new ApiTokenAuthenticationProvider(tokens, users));
+		AuthenticationFilter bearer = new AuthenticationFilter(tokenManager, new BearerTokenConverter());
+		bearer.setFailureHandler(new AuthenticationEntryPointFailureHandler(problems));
+		bearer.setSuccessHandler((request, response, authentication) -> {
+		});
+		http.securityMatcher("/api/**", "/actuator/**")
+			.sessionManagement((session) -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+			.csrf((csrf) -> csrf.disable())
+			.httpBasic((basic) -> basic.authenticationEntryPoint(problems))
+			.addFilterBefore(bearer, BasicAuthenticationFilter.class)
+			.exceptionHandling((exceptions) -> exceptions.authenticationEntryPoint(problems).accessDeniedHandler(problems))
+			.authorizeHttpRequests((authorize) -> authorize.requestMatchers("/actuator/health", "/actuator/health/**")
+				.permitAll()
+				.requestMatchers("/actuator/**")
+				.hasRole(Roles.VIEWER)
+				.requestMatchers("/api/audit", "/api/audit/**")
+				.hasRole(Roles.OPERATOR)
+				.requestMatchers("/api/tokens", "/api/tokens/**")
+				.hasRole(Roles.VIEWER)
+				.requestMatchers(HttpMethod.GET, "/api/repos", "/api/repos/**")
+				.hasRole(Roles.VIEWER)
+				.requestMatchers("/api/repos/**")
+				.hasRole(Roles.ADMIN)
+				.anyRequest()
+				.authenticated());
+		return http.build();
+	}
+
+	@Bean
+	@Order(2)
+	SecurityFilterChain consoleFilterChain(HttpSecurity http) throws Exception {
+		http.formLogin((form) -> form.loginPage("/login").permitAll())
+			.logout((logout) -> logout.permitAll())
+			.authorizeHttpRequests((authorize) -> authorize
+				.requestMatchers("/error", "/console/**", "/webjars/**", "/v3/api-docs", "/v3/api-docs/**",
+						"/swagger-ui.html", "/swagger-ui/**")
+				.permitAll()
+				.anyRequest()
+				.authenticated());
+		return http.build();
+	}
+
+}

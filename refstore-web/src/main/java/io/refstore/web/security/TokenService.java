@@ -1,0 +1,90 @@
+package io.refstore.web.security;
+
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.security.access.prepost.PreAuthorize;
+import org.springframework.stereotype.Service;
+
+import io.refstore.web.audit.AuditEntry;
+import io.refstore.web.audit.AuditEntry.Outcome;
+import io.refstore.web.audit.AuditLog;
+import io.refstore.web.system.Problems;
+
+/**
+ * API tokens: any authenticated user creates, lists and revokes their own; an ADMIN lists and revokes
+ * everyone's. Another user's token is reported as not found, so ids reveal nothing. Every change is audited.
+ * Thread-safe.
+ */
+@Service
+public class TokenService {
+
+	/** The longest token name accepted. */
+	public static final int MAX_NAME = 200;
+
+	private final ApiTokenStore tokens;
+
+	private final AuditLog audit;
+
+	TokenService(ApiTokenStore tokens, AuditLog audit) {
+		this.tokens = tokens;
+		this.audit = audit;
+	}
+
+	/**
+	 * Creates a token for the current user.
+	 * @param name a label, 1 to {@value #MAX_NAME} printable characters
+	 * @return the token with its secret, shown only this once
+	 */
+	@PreAuthorize("hasRole('VIEWER')")
+	public CreatedToken create(String name) {
+		String actor = Actors.current();
+		if (name == null || name.isBlank() || name.length() > MAX_NAME || !Problems.printable(name).equals(name)) {
+			this.audit.record(AuditEntry.of(actor, "token.create", null, null, Map.of("name", String.valueOf(name)),
+					Outcome.REJECTED, "invalid name"));
+			throw Problems.badParameter("name", name,
+					"it must be 1 to " + MAX_NAME + " characters without control characters");
+		}
+		CreatedToken created = this.tokens.create(actor, name);
+		this.audit.record(AuditEntry.of(actor, "token.create", null, "token " + created.token().id(),
+				Map.of("name", name), Outcome.SUCCESS, null));
+		return created;
+	}
+
+	/** The current user's tokens, or with {@code all} (ADMIN only) everyone's; newest first. */
+	@PreAuthorize("hasRole('VIEWER') and (!#all or hasRole('ADMIN'))")
+	public List<ApiToken> list(boolean all) {
+		return this.tokens.list(all ? null : Actors.current());
+	}
+
+	/**
+	 * Revokes a token of the current user, or any token for an ADMIN.
+	 * @return the revoked token
+	 * @throws org.springframework.web.ErrorResponseException 404 if there is no such token the user may see,
+	 * 409 if it is already revoked
+	 */
+	@PreAuthorize("hasRole('VIEWER')")
+	public ApiToken revoke(long id) {
+		String actor = Actors.current();
+		ApiToken token = this.tokens.find(id)
+			.filter((found) -> found.owner().equals(actor) || Actors.has(Roles.ADMIN))
+			.orElse(null);
+		Map<String, String> parameters = Map.of("id", Long.toString(id));
+		if (token == null) {
+			this.audit.record(AuditEntry.of(actor, "token.revoke", null, "token " + id, parameters, Outcome.REJECTED,
+					"no such token"));
+			throw Problems.notFound("token-not-found", "no API token " + id + " of yours", Map.of("id", id));
+		}
+		if (!this.tokens.revoke(id, actor)) {
+			this.audit.record(AuditEntry.of(actor, "token.revoke", null, "token " + id, parameters, Outcome.REJECTED,
+					"already revoked"));
+			throw Problems.exception(HttpStatus.CONFLICT, "token-revoked",
+					"API token " + id + " was already revoked at " + token.revokedAt(), Map.of("id", id));
+		}
+		this.audit.record(AuditEntry.of(actor, "token.revoke", null, "token " + id,
+				Map.of("id", Long.toString(id), "owner", token.owner()), Outcome.SUCCESS, null));
+		return this.tokens.find(id).orElseThrow();
+	}
+
+}

@@ -1,0 +1,111 @@
+package io.refstore.web.system;
+
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.security.access.AccessDeniedException;
+import org.springframework.security.core.AuthenticationException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+
+import io.refstore.batch.support.InvalidRepositoryNameException;
+import io.refstore.core.ref.InvalidRefNameException;
+import io.refstore.core.ref.RefName;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.TokenStreamLocation;
+
+/**
+ * Turns every exception a handler throws into an RFC 9457 problem ({@code application/problem+json}) whose
+ * detail names the culprit. Spring MVC's own exceptions (405, 406, 415, missing or mistyped parameters, unknown
+ * paths) come through the base class; refstore's through the handlers here. Anything unexpected becomes a 500
+ * with a generic detail: the exception goes to the log, never to the client. Security exceptions are passed on
+ * to Spring Security, which answers 401 or 403 through {@code ProblemSecurityHandlers}.
+ */
+@RestControllerAdvice
+class ApiExceptionHandler extends ResponseEntityExceptionHandler {
+
+	private static final Log log = LogFactory.getLog(ApiExceptionHandler.class);
+
+	@ExceptionHandler
+	ProblemDetail invalidRepositoryName(InvalidRepositoryNameException ex) {
+		Map<String, Object> properties = new LinkedHashMap<>();
+		properties.put("parameter", ex.parameter());
+		properties.put("repository", Problems.printable(ex.value()));
+		return Problems.problem(HttpStatus.BAD_REQUEST, "invalid-repository-name", ex.getMessage(), properties);
+	}
+
+	@ExceptionHandler
+	ProblemDetail invalidRefName(InvalidRefNameException ex) {
+		Map<String, Object> properties = new LinkedHashMap<>();
+		properties.put("ref", RefName.printable(ex.refName()));
+		properties.put("rule", ex.rule().name());
+		return Problems.problem(HttpStatus.BAD_REQUEST, "invalid-ref-name", ex.getMessage(), properties);
+	}
+
+	@ExceptionHandler
+	void security(AccessDeniedException ex) {
+		throw ex;
+	}
+
+	@ExceptionHandler
+	void security(AuthenticationException ex) {
+		throw ex;
+	}
+
+	@ExceptionHandler
+	ProblemDetail io(IOException ex) {
+		log.error("I/O error while serving a request", ex);
+		return Problems.problem(HttpStatus.INTERNAL_SERVER_ERROR, "io-error",
+				"the repository could not be read or written; the server log has the details", Map.of());
+	}
+
+	@ExceptionHandler
+	ProblemDetail unexpected(RuntimeException ex) {
+		log.error("unexpected error while serving a request", ex);
+		return Problems.problem(HttpStatus.INTERNAL_SERVER_ERROR, "internal-error",
+				"an unexpected error occurred; the server log has the details", Map.of());
+	}
+
+	@Override
+	protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
+			HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+		if (ex.getMostSpecificCause() instanceof BodySizeLimitFilter.BodyTooLargeException tooLarge) {
+			ProblemDetail problem = BodySizeLimitFilter.tooLarge(tooLarge.limit);
+			return handleExceptionInternal(ex, problem, headers, HttpStatus.CONTENT_TOO_LARGE, request);
+		}
+		ProblemDetail problem = Problems.problem(HttpStatus.BAD_REQUEST, "malformed-body", notReadable(ex),
+				Map.of());
+		return handleExceptionInternal(ex, problem, headers, status, request);
+	}
+
+	/** What is wrong with an unreadable body, with the JSON position but without echoing the input. */
+	private static String notReadable(HttpMessageNotReadableException ex) {
+		Throwable cause = ex.getMostSpecificCause();
+		if (cause instanceof JacksonException json) {
+			StringBuilder detail = new StringBuilder("malformed JSON body: ").append(json.getOriginalMessage());
+			TokenStreamLocation location = json.getLocation();
+			if (location != null && location.getLineNr() > 0) {
+				detail.append(" (line ").append(location.getLineNr()).append(", column ")
+					.append(location.getColumnNr()).append(')');
+			}
+			String path = json.getPathReference();
+			if (path != null && !path.isEmpty()) {
+				detail.append(" at ").append(path);
+			}
+			return Problems.printable(detail.toString());
+		}
+		return "the request body is missing or unreadable";
+	}
+
+}

@@ -1,0 +1,121 @@
+package io.refstore.web;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
+import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
+import org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.request.RequestPostProcessor;
+import org.springframework.web.util.UriUtils;
+
+import io.refstore.core.testing.GitCli;
+import io.refstore.core.testing.TempRepo;
+
+/**
+ * The application context every API test shares: a temporary {@code refstore.home} with one repository root,
+ * an H2 file database in it, the demo off, and one configured user per role (plus {@code nobody}, who has no
+ * role), all with password {@link #PASSWORD}. Requests go through MockMvc with the real filter chain and real
+ * HTTP Basic; repositories are made by real git under {@link #ROOT}, each test with its own names.
+ */
+@SpringBootTest
+@AutoConfigureMockMvc
+public abstract class ApiTestSupport {
+
+	/** The password of every test user. */
+	public static final String PASSWORD = "test-password";
+
+	/** The home directory of the shared context. */
+	public static final Path HOME = createHome();
+
+	/** The repository root of the shared context. */
+	public static final Path ROOT = HOME.resolve("repos");
+
+	private static final AtomicInteger names = new AtomicInteger();
+
+	@Autowired
+	protected MockMvc mvc;
+
+	@DynamicPropertySource
+	static void properties(DynamicPropertyRegistry registry) {
+		// cost 4 keeps logins fast; the hashes are still real bcrypt checked by the real encoder
+		BCryptPasswordEncoder bcrypt = new BCryptPasswordEncoder(4);
+		String hash = "{bcrypt}" + bcrypt.encode(PASSWORD);
+		registry.add("refstore.home", HOME::toString);
+		registry.add("refstore.repositories.roots[0]", ROOT::toString);
+		registry.add("refstore.demo.enabled", () -> "false");
+		String[][] users = { { "viewer", "VIEWER" }, { "operator", "OPERATOR" }, { "admin", "ADMIN" },
+				{ "admin2", "ADMIN" }, { "nobody", "" } };
+		for (int i = 0; i < users.length; i++) {
+			String prefix = "refstore.security.users[" + i + "].";
+			String[] user = users[i];
+			registry.add(prefix + "name", () -> user[0]);
+			registry.add(prefix + "password", () -> hash);
+			registry.add(prefix + "roles", () -> user[1]);
+		}
+	}
+
+	private static Path createHome() {
+		try {
+			Path home = Files.createTempDirectory("refstore-web-test");
+			Files.createDirectories(home.resolve("repos"));
+			Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(home)));
+			return home.toRealPath();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	private static void deleteTree(Path dir) {
+		try (Stream<Path> walk = Files.walk(dir)) {
+			walk.sorted(Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
+		}
+		catch (IOException ex) {
+			// best effort at exit
+		}
+	}
+
+	/** A name no other test uses, starting with {@code stem}. */
+	protected static String uniqueName(String stem) {
+		return stem + "-" + names.incrementAndGet();
+	}
+
+	/** A new bare repository made by the system git under the root. */
+	protected static TempRepo bareRepo(String name) {
+		return TempRepo.init(GitCli.system(), ROOT.resolve(name), "--bare");
+	}
+
+	/** HTTP Basic as {@code user}. */
+	protected static RequestPostProcessor as(String user) {
+		return SecurityMockMvcRequestPostProcessors.httpBasic(user, PASSWORD);
+	}
+
+	/** {@code value} as one path segment: slashes and everything else outside pchar percent-encoded. */
+	protected static String seg(String value) {
+		return UriUtils.encodePathSegment(value, StandardCharsets.UTF_8);
+	}
+
+	/** The URI of a repository-relative API path: {@code repoUri("x", "/refs")}. */
+	protected static URI repoUri(String repo, String tail) {
+		return URI.create("/api/repos/" + seg(repo) + tail);
+	}
+
+	/** The URI of one ref. */
+	protected static URI refUri(String repo, String ref, String tail) {
+		return URI.create("/api/repos/" + seg(repo) + "/refs/" + seg(ref) + tail);
+	}
+
+}

@@ -1,0 +1,159 @@
+package io.refstore.web.cluster;
+
+import java.io.IOException;
+import java.net.CookieManager;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One refstore-web instance in a JVM of its own, started from the test class path with the {@code postgres}
+ * profile, so that a test can kill it with {@code SIGKILL} as a crash would. It serves HTTP on a free port; one
+ * user {@code admin} (role ADMIN) with password {@link #PASSWORD}.
+ */
+final class AppProcess implements AutoCloseable {
+
+	static final String PASSWORD = "cluster-password";
+
+	// bcrypt (cost 4) of PASSWORD
+	private static final String HASH = "{bcrypt}" + new org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder(4)
+		.encode(PASSWORD);
+
+	private static final Pattern CSRF = Pattern.compile("name=\"_csrf\"[^>]*value=\"([^\"]+)\"");
+
+	final String instanceId;
+
+	final int port;
+
+	private final Process process;
+
+	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+	private AppProcess(String instanceId, int port, Process process) {
+		this.instanceId = instanceId;
+		this.port = port;
+		this.process = process;
+	}
+
+	/** Starts an instance; {@link #awaitUp()} waits until it serves. */
+	static AppProcess start(String instanceId, String dbUrl, Path home, Path root, Path log, String... extra)
+			throws IOException {
+		int port;
+		try (ServerSocket socket = new ServerSocket(0)) {
+			port = socket.getLocalPort();
+		}
+		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+				"-Xmx320m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+				"io.refstore.web.RefstoreApplication", "--spring.profiles.active=postgres",
+				"--spring.datasource.url=" + dbUrl, "--server.port=" + port, "--refstore.home=" + home,
+				"--refstore.repositories.roots[0]=" + root, "--refstore.demo.enabled=false",
+				"--refstore.jobs.instance-id=" + instanceId, "--refstore.security.users[0].name=admin",
+				"--refstore.security.users[0].password=" + HASH, "--refstore.security.users[0].roles=ADMIN"));
+		command.addAll(List.of(extra));
+		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+		return new AppProcess(instanceId, port, process);
+	}
+
+	/** Waits until {@code /actuator/health} answers UP. */
+	void awaitUp() throws Exception {
+		Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
+		while (Instant.now().isBefore(deadline)) {
+			if (!this.process.isAlive()) {
+				throw new IllegalStateException("instance " + this.instanceId + " exited with " + this.process.exitValue());
+			}
+			try {
+				HttpResponse<String> health = get("/actuator/health");
+				if (health.statusCode() == 200 && health.body().contains("\"UP\"")) {
+					return;
+				}
+			}
+			catch (IOException ex) {
+				// not listening yet
+			}
+			Thread.sleep(500);
+		}
+		throw new IllegalStateException("instance " + this.instanceId + " did not come up within 120 s");
+	}
+
+	HttpResponse<String> get(String path) throws IOException, InterruptedException {
+		return this.http.send(request(path).GET().build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+	HttpResponse<String> postJson(String path, String json) throws IOException, InterruptedException {
+		return this.http.send(request(path).header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+	private HttpRequest.Builder request(String path) {
+		String basic = Base64.getEncoder().encodeToString(("admin:" + PASSWORD).getBytes(StandardCharsets.UTF_8));
+		return HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
+			.timeout(Duration.ofSeconds(30))
+			.header("Authorization", "Basic " + basic);
+	}
+
+	/**
+	 * Restarts an execution the way an operator does: logs in to the console and presses Restart on the job page.
+	 * @return the new execution's id
+	 */
+	long restartInConsole(long executionId) throws IOException, InterruptedException {
+		HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+		String base = "http://localhost:" + this.port;
+		String token = csrf(browser.send(HttpRequest.newBuilder(URI.create(base + "/login")).build(),
+				HttpResponse.BodyHandlers.ofString()).body());
+		browser.send(form(base + "/login", "username=admin&password=" + PASSWORD + "&_csrf=" + enc(token)),
+				HttpResponse.BodyHandlers.ofString());
+		String page = browser.send(HttpRequest.newBuilder(URI.create(base + "/jobs/" + executionId)).build(),
+				HttpResponse.BodyHandlers.ofString()).body();
+		HttpResponse<String> restarted = browser.send(form(base + "/jobs/" + executionId + "/restart",
+				"_csrf=" + enc(csrf(page))), HttpResponse.BodyHandlers.ofString());
+		String location = restarted.headers().firstValue("Location").orElseThrow(() -> new IllegalStateException(
+				"restart answered " + restarted.statusCode() + " without a redirect"));
+		return Long.parseLong(location.substring(location.lastIndexOf('/') + 1));
+	}
+
+	private static HttpRequest form(String url, String body) {
+		return HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/x-www-form-urlencoded")
+			.POST(HttpRequest.BodyPublishers.ofString(body)).build();
+	}
+
+	private static String csrf(String html) {
+		Matcher matcher = CSRF.matcher(html);
+		if (!matcher.find()) {
+			throw new IllegalStateException("no CSRF token in the page");
+		}
+		return matcher.group(1);
+	}
+
+	private static String enc(String value) {
+		return URLEncoder.encode(value, StandardCharsets.UTF_8);
+	}
+
+	/** Kills the JVM with SIGKILL, as a crash would, and waits until it is gone. */
+	void kill() throws InterruptedException {
+		this.process.destroyForcibly();
+		this.process.waitFor();
+	}
+
+	@Override
+	public void close() throws InterruptedException {
+		if (this.process.isAlive()) {
+			this.process.destroy();
+			if (!this.process.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) {
+				kill();
+			}
+		}
+	}
+
+}

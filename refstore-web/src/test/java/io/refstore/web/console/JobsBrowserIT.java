@@ -1,0 +1,126 @@
+package io.refstore.web.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+import io.refstore.core.testing.GitCli;
+import io.refstore.core.testing.TempRepo;
+
+/**
+ * In a real headless Chromium: an operator launches a migration and watches its live page (polled by htmx,
+ * no reload) reach COMPLETED with its steps' progress shown, and git then reads the repository as reftable; an
+ * admin plans a deletion, reviews count and sample, is refused with a wrong typed confirmation, confirms, sees
+ * the refs gone (git agrees), and restores them; a viewer sees no mutating control and a POST made anyway is
+ * refused.
+ */
+class JobsBrowserIT extends BrowserTestSupport {
+
+	@Test
+	void anOperatorLaunchesAMigrationAndWatchesItComplete() {
+		TempRepo repo = TempRepo.init(GitCli.system(), ROOT.resolve("to-migrate.git"), "--bare");
+		String commit = repo.commit("one", null);
+		StringBuilder updates = new StringBuilder();
+		for (int i = 0; i < 3000; i++) {
+			updates.append("create refs/heads/b/").append(String.format("%05d", i)).append(' ').append(commit).append('\n');
+		}
+		repo.run(updates.toString().getBytes(), "update-ref", "--stdin").requireOk();
+		String before = repo.git("for-each-ref");
+		logIn("operator");
+		chrome.get(url("/repo?name=to-migrate.git"));
+		chrome.findElement(By.linkText("Migrate…")).click();
+		waitFor(By.id("launch-form"));
+		chrome.findElement(By.id("chunkSize")).clear();
+		chrome.findElement(By.id("chunkSize")).sendKeys("500");
+		screenshot("jobs-migration-form");
+		chrome.findElement(By.id("launch")).click();
+		waitFor(By.id("steps"));
+		String page = chrome.getCurrentUrl();
+		new WebDriverWait(chrome, Duration.ofSeconds(90)).until((driver) -> driver.findElement(By.id("job-status"))
+			.getText()
+			.equals("COMPLETED"));
+		// polled in place by htmx; the page reloads itself once, at the end, at the same address
+		assertThat(chrome.getCurrentUrl()).isEqualTo(page);
+		screenshot("jobs-migration-completed");
+		assertThat(chrome.findElement(By.cssSelector("tr[data-step='copyRefsStep']")).getText()).contains("3,001 / 3,001");
+		// 3,000 branches and HEAD
+		assertThat(chrome.findElements(By.cssSelector("#steps progress"))).hasSizeGreaterThanOrEqualTo(4);
+		assertThat(GitCli.reftable().ok(repo.dir(), "rev-parse", "--show-ref-format").trim()).isEqualTo("reftable");
+		assertThat(GitCli.reftable().ok(repo.dir(), "for-each-ref")).isEqualTo(before);
+	}
+
+	@Test
+	void anAdminPlansConfirmsExecutesAndRestoresADeletion() {
+		TempRepo repo = TempRepo.init(GitCli.system(), ROOT.resolve("to-clean.git"), "--bare");
+		String commit = repo.commit("one", null);
+		StringBuilder updates = new StringBuilder();
+		for (int i = 0; i < 40; i++) {
+			updates.append("create refs/pull/").append(i).append("/head ").append(commit).append('\n');
+		}
+		updates.append("create refs/heads/main ").append(commit).append('\n');
+		repo.run(updates.toString().getBytes(), "update-ref", "--stdin").requireOk();
+		String before = repo.git("for-each-ref");
+		logIn("admin");
+		chrome.get(url("/jobs/new/deletion?repo=to-clean.git"));
+		chrome.findElement(By.id("prefixes")).sendKeys("refs/pull/");
+		chrome.findElement(By.id("launch")).click();
+		String plan = new WebDriverWait(chrome, Duration.ofSeconds(60))
+			.until((driver) -> driver.findElement(By.id("plan-count")))
+			.getText();
+		assertThat(plan).isEqualTo("40");
+		assertThat(chrome.findElement(By.id("plan-sample")).getText()).startsWith("refs/pull/0/head");
+		assertThat(repo.git("for-each-ref")).isEqualTo(before);
+		screenshot("jobs-deletion-plan");
+
+		chrome.findElement(By.id("confirmRepository")).sendKeys("to-clean.git");
+		chrome.findElement(By.id("confirmCount")).sendKeys("41");
+		chrome.findElement(By.id("execute")).click();
+		assertThat(waitFor(By.id("confirm-error")).getText()).contains("40");
+		assertThat(repo.git("for-each-ref")).isEqualTo(before);
+		chrome.findElement(By.id("confirmCount")).clear();
+		chrome.findElement(By.id("confirmCount")).sendKeys("40");
+		chrome.findElement(By.id("execute")).click();
+		waitFor(By.id("restore"));
+		screenshot("jobs-deletion-executed");
+		assertThat(repo.git("for-each-ref", "--format=%(refname)").trim()).isEqualTo("refs/heads/main");
+
+		chrome.findElement(By.id("restore")).click();
+		new WebDriverWait(chrome, Duration.ofSeconds(60)).until((driver) -> driver.findElement(By.id("job-status"))
+			.getText()
+			.equals("COMPLETED") && driver.findElement(By.tagName("h1")).getText().contains("restoreRefsJob"));
+		screenshot("jobs-restored");
+		assertThat(repo.git("for-each-ref")).isEqualTo(before);
+	}
+
+	@Test
+	void aViewerSeesNoMutatingControlsAndIsRefusedWhenPostingAnyway() {
+		TempRepo.init(GitCli.system(), ROOT.resolve("viewed.git"), "--bare");
+		logIn("viewer");
+		chrome.get(url("/repo?name=viewed.git"));
+		waitFor(By.id("refs"));
+		assertThat(chrome.findElements(By.id("repo-actions"))).isEmpty();
+		assertThat(chrome.findElements(By.linkText("Migrate…"))).isEmpty();
+		screenshot("viewer-repository");
+		chrome.get(url("/jobs/new/migration?repo=viewed.git"));
+		assertThat(chrome.findElement(By.tagName("h1")).getText()).isEqualTo("Forbidden");
+		// a POST with a valid session and CSRF token, as a crafted form would send it
+		chrome.get(url("/repo?name=viewed.git"));
+		Object status = ((JavascriptExecutor) chrome).executeAsyncScript("""
+				const done = arguments[arguments.length - 1];
+				const token = document.querySelector('header form input[name=_csrf]').value;
+				fetch('/jobs/new/migration', { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+					body: 'repo=viewed.git&targetFormat=reftable&chunkSize=100&_csrf=' + encodeURIComponent(token) })
+					.then((r) => done(r.status), (e) => done(String(e)));
+				""");
+		assertThat(status).isEqualTo(403L);
+		chrome.get(url("/jobs?repo=viewed.git"));
+		assertThat(chrome.findElement(By.id("jobs")).getText()).contains("No job matches.");
+		screenshot("viewer-refused");
+	}
+
+}

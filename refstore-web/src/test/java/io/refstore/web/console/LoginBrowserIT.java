@@ -1,0 +1,56 @@
+package io.refstore.web.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.openqa.selenium.By;
+
+/**
+ * In a real headless Chromium: each role logs in through the form and lands on the dashboard showing its
+ * name and role (the audit link only for roles that may read it); a wrong password is told apart; logging
+ * out ends the session; an unknown address shows the friendly not-found page with no server internals.
+ */
+class LoginBrowserIT extends BrowserTestSupport {
+
+	@ParameterizedTest
+	@CsvSource({ "viewer, VIEWER, false", "operator, OPERATOR, true", "admin, ADMIN, true" })
+	void eachRoleLogsInAndSeesTheDashboard(String user, String role, boolean seesAudit) {
+		logIn(user);
+		screenshot("login-" + user);
+		assertThat(chrome.findElement(By.cssSelector("header .who")).getText()).contains(user).contains(role);
+		assertThat(chrome.findElements(By.linkText("Audit"))).hasSize(seesAudit ? 1 : 0);
+		assertThat(chrome.findElement(By.tagName("h1")).getText()).isEqualTo("Repositories");
+	}
+
+	@Test
+	void aWrongPasswordIsRefusedAndLogoutEndsTheSession() {
+		chrome.get(url("/"));
+		assertThat(chrome.getCurrentUrl()).endsWith("/login");
+		chrome.findElement(By.id("username")).sendKeys("viewer");
+		chrome.findElement(By.id("password")).sendKeys("not-the-password");
+		chrome.findElement(By.id("login")).click();
+		waitFor(By.id("login-error"));
+		screenshot("login-refused");
+		logIn("viewer");
+		chrome.findElement(By.cssSelector("header .who button")).click();
+		waitFor(By.id("logged-out"));
+		chrome.get(url("/"));
+		assertThat(chrome.getCurrentUrl()).endsWith("/login");
+	}
+
+	@Test
+	void unknownAddressShowsTheFriendlyNotFoundPage() {
+		logIn("viewer");
+		chrome.get(url("/no/such/page"));
+		screenshot("error-not-found");
+		assertThat(chrome.findElement(By.tagName("h1")).getText()).isEqualTo("Not found");
+		assertThat(chrome.findElement(By.id("status")).getText()).isEqualTo("404");
+		assertThat(chrome.getPageSource()).doesNotContain("Exception").doesNotContain("Whitelabel");
+		// the console's own stylesheet is served to the page: the header is dark
+		assertThat(chrome.findElement(By.cssSelector("header.top")).getCssValue("background-color"))
+			.isEqualTo("rgba(29, 35, 48, 1)");
+	}
+
+}

@@ -1,0 +1,125 @@
+package io.refstore.web.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.Select;
+
+import io.refstore.core.testing.GitCli;
+import io.refstore.core.testing.TempRepo;
+
+/**
+ * In a real headless Chromium, as a viewer: a repository of 100,000 refs appears on the dashboard with its
+ * count, its page shows the namespace chart and the first page of refs in git's order, "Next page" continues
+ * exactly where the first stopped, a glob and a prefix search narrow the list, and a ref opens its own page.
+ * git itself judges the repository ({@code for-each-ref --count}) before the browser looks at it.
+ */
+class RefBrowserIT extends BrowserTestSupport {
+
+	static final String REPO = "big.git";
+
+	static List<String> names;
+
+	@BeforeAll
+	static void hundredThousandRefs() throws IOException {
+		TempRepo repo = TempRepo.init(GitCli.system(), ROOT.resolve(REPO), "--bare");
+		String commit = repo.commit("one", null);
+		names = new ArrayList<>(100_000);
+		for (int i = 0; i < 40_000; i++) {
+			names.add(String.format("refs/heads/feature/topic-%05d", i));
+		}
+		for (int i = 1; i <= 50_000; i++) {
+			names.add("refs/pull/" + i + "/head");
+		}
+		for (int i = 0; i < 10_000; i++) {
+			names.add(String.format("refs/tags/v%d.%d.%d", i / 1000, (i / 10) % 100, i % 10));
+		}
+		// ASCII names: String order is git's bytewise order
+		Collections.sort(names);
+		StringBuilder packed = new StringBuilder("# pack-refs with: peeled fully-peeled sorted \n");
+		for (String name : names) {
+			packed.append(commit).append(' ').append(name).append('\n');
+		}
+		try {
+			Files.writeString(repo.gitDir().resolve("packed-refs"), packed, StandardCharsets.UTF_8);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		assertThat(repo.git("for-each-ref", "--count=1", "--format=%(refname)", "refs/tags/").trim())
+			.isEqualTo("refs/tags/v0.0.0");
+		assertThat(repo.git("rev-list", "--all", "--count").trim()).isEqualTo("1");
+	}
+
+	@Test
+	void browsesSearchesAndPagesAHundredThousandRefs() {
+		logIn("viewer");
+		WebElement row = waitFor(By.cssSelector("tr[data-repo='" + REPO + "']"));
+		assertThat(row.getText()).contains("100,000");
+		row.findElement(By.className("repo-link")).click();
+
+		waitFor(By.id("refs"));
+		// the health comes in through htmx after the page of refs
+		assertThat(waitFor(By.id("ref-count")).getText()).isEqualTo("100,000");
+		waitFor(By.cssSelector("#namespace-chart[data-drawn='true'] canvas"));
+		assertThat(shownNames()).isEqualTo(names.subList(0, 100));
+		assertThat(chrome.findElements(By.id("repo-actions"))).isEmpty();
+		screenshot("refs-first-page");
+
+		chrome.findElement(By.id("next-page")).click();
+		waitFor(By.id("first-page"));
+		assertThat(shownNames()).isEqualTo(names.subList(100, 200));
+
+		chrome.findElement(By.id("glob")).sendKeys("refs/tags/v9.9*");
+		new Select(chrome.findElement(By.id("limit"))).selectByVisibleText("50");
+		chrome.findElement(By.id("search")).click();
+		waitFor(By.id("refs"));
+		List<String> tags = shownNames();
+		assertThat(tags).hasSize(50).allSatisfy((name) -> assertThat(name).startsWith("refs/tags/v9.9"));
+		assertThat(tags.get(0)).isEqualTo("refs/tags/v9.9.0");
+		assertThat(chrome.findElements(By.id("first-page"))).isEmpty();
+		screenshot("refs-glob-search");
+
+		chrome.findElement(By.id("glob")).clear();
+		chrome.findElement(By.id("prefix")).sendKeys("refs/pull/");
+		chrome.findElement(By.id("search")).click();
+		waitFor(By.id("refs"));
+		assertThat(shownNames().get(0)).isEqualTo("refs/pull/1/head");
+
+		chrome.findElement(By.linkText("refs/pull/1/head")).click();
+		assertThat(waitFor(By.id("type")).getText()).isEqualTo("commit");
+		assertThat(chrome.findElement(By.tagName("h1")).getText()).isEqualTo("refs/pull/1/head");
+		screenshot("ref-details");
+	}
+
+	@Test
+	void aNarrowScreenStillShowsTheRefs() {
+		logIn("viewer");
+		chrome.manage().window().setSize(new org.openqa.selenium.Dimension(400, 800));
+		try {
+			chrome.get(url("/repo?name=" + REPO + "&prefix=refs/tags/"));
+			waitFor(By.id("refs"));
+			assertThat(shownNames()).hasSize(100);
+			screenshot("refs-narrow");
+		}
+		finally {
+			chrome.manage().window().setSize(new org.openqa.selenium.Dimension(1280, 900));
+		}
+	}
+
+	private static List<String> shownNames() {
+		return chrome.findElements(By.cssSelector("#refs .ref-name")).stream().map(WebElement::getText).toList();
+	}
+
+}

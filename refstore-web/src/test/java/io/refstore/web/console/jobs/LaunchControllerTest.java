@@ -1,0 +1,62 @@
+package io.refstore.web.console.jobs;
+
+import static org.hamcrest.Matchers.containsString;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.model;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.view;
+
+import org.junit.jupiter.api.Test;
+
+import io.refstore.web.console.ConsoleTestSupport;
+
+/**
+ * The launch forms: shown to the roles that may launch them, refused to others, and shown again with the batch
+ * module's refusal on the field it names; unknown execution pages are a 404.
+ */
+class LaunchControllerTest extends ConsoleTestSupport {
+
+	@Test
+	void showsTheMigrationFormToOperatorsOnly() throws Exception {
+		this.mvc.perform(get("/jobs/new/migration").param("repo", "x.git").with(operator()))
+			.andExpect(status().isOk())
+			.andExpect(view().name(LaunchController.VIEWS_LAUNCH_FORM))
+			.andExpect(model().attribute("kind", LaunchKind.MIGRATION));
+		this.mvc.perform(get("/jobs/new/migration").with(viewer())).andExpect(status().isForbidden());
+		this.mvc.perform(get("/jobs/new/restore").with(operator())).andExpect(status().isForbidden());
+		this.mvc.perform(get("/jobs/new/restore").with(admin())).andExpect(status().isOk());
+		this.mvc.perform(get("/jobs/new/nothing").with(admin())).andExpect(status().isNotFound());
+	}
+
+	@Test
+	void aRefusedParameterIsShownOnItsField() throws Exception {
+		String name = uniqueName("launch");
+		bareRepo(name);
+		this.mvc.perform(post("/jobs/new/migration").param("repo", name).param("targetFormat", "cvs")
+			.param("chunkSize", "100").with(operator()).with(csrf()))
+			.andExpect(status().isOk())
+			.andExpect(view().name(LaunchController.VIEWS_LAUNCH_FORM))
+			.andExpect(model().attributeHasFieldErrors("launchForm", "targetFormat"));
+		this.mvc.perform(post("/jobs/new/migration").param("repo", "../out").param("chunkSize", "100")
+			.with(operator()).with(csrf()))
+			.andExpect(model().attributeHasFieldErrors("launchForm", "repo"));
+		this.mvc.perform(post("/jobs/new/migration").param("repo", name).param("chunkSize", "lots")
+			.with(operator()).with(csrf()))
+			.andExpect(model().attributeHasFieldErrors("launchForm", "chunkSize"));
+	}
+
+	@Test
+	void aViewerPostingAnywayIsRefused() throws Exception {
+		this.mvc.perform(post("/jobs/new/migration").param("repo", "x").with(viewer()).with(csrf()))
+			.andExpect(status().isForbidden());
+	}
+
+	@Test
+	void anUnknownExecutionIsNotFound() throws Exception {
+		this.mvc.perform(get("/jobs/987654").with(viewer()))
+			.andExpect(status().isNotFound())
+			.andExpect(model().attribute("explanation", containsString("987654")));
+	}
+
+}

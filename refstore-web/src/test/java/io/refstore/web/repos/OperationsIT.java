@@ -1,0 +1,70 @@
+package io.refstore.web.repos;
+
+import static org.hamcrest.Matchers.containsString;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+
+import io.refstore.core.testing.TempRepo;
+import io.refstore.web.ApiTestSupport;
+
+/**
+ * Actuator and API description: health is public, info, metrics and Prometheus need VIEWER and carry the
+ * ref-store gauges; the OpenAPI description and Swagger UI are public and document the URL scheme.
+ */
+class OperationsIT extends ApiTestSupport {
+
+	@Autowired
+	RefStoreMetrics metrics;
+
+	@Test
+	void prometheusShowsRefsPerRepositoryAndNamespace() throws Exception {
+		String name = uniqueName("metrics");
+		TempRepo repo = bareRepo(name);
+		String c1 = repo.commit("one", null);
+		repo.git("update-ref", "refs/heads/main", c1);
+		repo.git("update-ref", "refs/tags/v1", c1);
+		repo.git("update-ref", "refs/tags/v2", c1);
+		this.metrics.refresh();
+		this.mvc.perform(get("/actuator/prometheus").with(as("viewer")))
+			.andExpect(status().isOk())
+			.andExpect(content().string(containsString(
+					"refstore_refs{namespace=\"refs/tags\",repository=\"" + name + "\"} 2.0")))
+			.andExpect(content().string(containsString(
+					"refstore_store_loose_refs{repository=\"" + name + "\"} 3.0")));
+		this.mvc.perform(get("/actuator/metrics/refstore.refs").with(as("viewer")))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.name").value("refstore.refs"));
+	}
+
+	@Test
+	void healthIsPublicTheRestNeedsAViewer() throws Exception {
+		this.mvc.perform(get("/actuator/health"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.status").value("UP"))
+			.andExpect(jsonPath("$.components").doesNotExist());
+		this.mvc.perform(get("/actuator/health").with(as("viewer")))
+			.andExpect(jsonPath("$.components.db.status").value("UP"));
+		for (String path : new String[] { "/actuator/info", "/actuator/metrics", "/actuator/prometheus" }) {
+			this.mvc.perform(get(path)).andExpect(status().isUnauthorized());
+			this.mvc.perform(get(path).with(as("nobody"))).andExpect(status().isForbidden());
+			this.mvc.perform(get(path).with(as("viewer"))).andExpect(status().isOk());
+		}
+	}
+
+	@Test
+	void theApiDescriptionIsPublicAndExplainsEncodedNames() throws Exception {
+		this.mvc.perform(get("/v3/api-docs"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.info.description").value(containsString("team%2Fproject.git")))
+			.andExpect(jsonPath("$.paths['/api/repos/{repo}/refs:batch'].post").exists())
+			.andExpect(jsonPath("$.paths['/api/repos/{repo}/refs/{ref}/log'].get").exists())
+			.andExpect(jsonPath("$.components.securitySchemes.token.scheme").value("bearer"));
+		this.mvc.perform(get("/swagger-ui/index.html")).andExpect(status().isOk());
+	}
+
+}

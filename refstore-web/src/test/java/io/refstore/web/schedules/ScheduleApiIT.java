@@ -1,0 +1,209 @@
+package io.refstore.web.schedules;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.put;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+import java.util.List;
+
+import org.hamcrest.Matchers;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.servlet.ResultActions;
+
+import io.refstore.batch.support.JobSummary;
+import io.refstore.batch.support.RefJobs;
+import io.refstore.core.testing.TempRepo;
+import io.refstore.web.ApiTestSupport;
+
+/**
+ * {@code /api/schedules} on the real application (H2, Quartz's JDBC store, real jobs on real git repositories):
+ * each handler, its role checks and its problem+json refusals, and real fires launching jobs with actor
+ * {@code schedule:<name>}, including an overrun.
+ */
+class ScheduleApiIT extends ApiTestSupport {
+
+	@Autowired
+	ScheduleStore store;
+
+	@Autowired
+	RefJobs jobs;
+
+	private static String body(String name, String jobType, String kind, String target, String cron, String zone) {
+		return """
+				{"name":"%s","jobType":"%s","targetKind":"%s","target":"%s","cron":"%s","timeZone":"%s"}"""
+			.formatted(name, jobType, kind, target, cron, zone);
+	}
+
+	private ResultActions create(String user, String json) throws Exception {
+		return this.mvc.perform(post("/api/schedules").with(as(user)).contentType(MediaType.APPLICATION_JSON).content(json));
+	}
+
+	@Test
+	void createAnswersTheScheduleWithItsNextFiveFireTimesInItsZone() throws Exception {
+		String repo = uniqueName("nightly") + ".git";
+		bareRepo(repo);
+		String name = uniqueName("nightly");
+		create("operator", body(name, "maintain", "REPOSITORY", repo, "0 30 2 * * ?", "Europe/Paris"))
+			.andExpect(status().isCreated())
+			.andExpect(header().string("Location", "/api/schedules/" + name))
+			.andExpect(jsonPath("$.jobType").value("MAINTAIN"))
+			.andExpect(jsonPath("$.nextFireTimes.length()").value(5));
+		List<Instant> next = this.store.find(name).map(ScheduleService::withNextFireTimes).orElseThrow().nextFireTimes();
+		for (int i = 0; i < 5; i++) {
+			ZonedDateTime paris = next.get(i).atZone(ZoneId.of("Europe/Paris"));
+			assertThat(paris.getHour()).isEqualTo(2);
+			assertThat(paris.getMinute()).isEqualTo(30);
+			if (i > 0) {
+				assertThat(next.get(i)).isAfter(next.get(i - 1));
+			}
+		}
+		this.mvc.perform(get("/api/schedules").with(as("viewer")))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$[?(@.name == '" + name + "')].target").value(Matchers.contains(repo)));
+		create("operator", body(name, "maintain", "REPOSITORY", repo, "0 30 2 * * ?", "UTC"))
+			.andExpect(status().isConflict());
+	}
+
+	@Test
+	void refusalsNameTheField() throws Exception {
+		String repo = uniqueName("bad") + ".git";
+		bareRepo(repo);
+		create("operator", body("bad-cron", "verify", "REPOSITORY", repo, "0 61 * * * ?", "UTC"))
+			.andExpect(status().isBadRequest())
+			.andExpect(header().string("Content-Type", "application/problem+json"))
+			.andExpect(jsonPath("$.parameter").value("cron"));
+		create("operator", body("bad-zone", "verify", "REPOSITORY", repo, "0 0 2 * * ?", "Mars/Olympus"))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.parameter").value("timeZone"));
+		create("operator", body("bad-glob", "verify", "GLOB", "team/[abc", "0 0 2 * * ?", "UTC"))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.parameter").value("target"));
+		create("operator", body("bad-repo", "verify", "REPOSITORY", "no-such.git", "0 0 2 * * ?", "UTC"))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.parameter").value("target"));
+		create("operator", body("bad-type", "explode", "REPOSITORY", repo, "0 0 2 * * ?", "UTC"))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.parameter").value("jobType"));
+		create("operator", body("bad name", "verify", "REPOSITORY", repo, "0 0 2 * * ?", "UTC"))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.parameter").value("name"));
+		assertThat(this.store.find("bad-cron")).isEmpty();
+	}
+
+	@Test
+	void operatorsManageSchedulesButOnlyAdminsDestructiveOnes() throws Exception {
+		String repo = uniqueName("roles") + ".git";
+		bareRepo(repo);
+		create("viewer", body(uniqueName("v"), "verify", "REPOSITORY", repo, "0 0 2 * * ?", "UTC"))
+			.andExpect(status().isForbidden());
+		String deletion = uniqueName("purge");
+		create("operator", body(deletion, "migrate", "REPOSITORY", repo, "0 0 2 * * ?", "UTC"))
+			.andExpect(status().isForbidden());
+		create("admin", body(deletion, "migrate", "REPOSITORY", repo, "0 0 2 * * ?", "UTC"))
+			.andExpect(status().isCreated());
+		this.mvc.perform(delete("/api/schedules/" + deletion).with(as("operator"))).andExpect(status().isForbidden());
+		this.mvc.perform(delete("/api/schedules/" + deletion).with(as("admin"))).andExpect(status().isNoContent());
+	}
+
+	@Test
+	void replacePauseResumeAndDeleteChangeWhatIsStored() throws Exception {
+		String repo = uniqueName("cycle") + ".git";
+		bareRepo(repo);
+		String name = uniqueName("cycle");
+		create("operator", body(name, "verify", "REPOSITORY", repo, "0 0 2 * * ?", "UTC")).andExpect(status().isCreated());
+		this.mvc.perform(put("/api/schedules/" + name).with(as("operator")).contentType(MediaType.APPLICATION_JSON)
+			.content(body(name, "maintain", "GLOB", "cycle-*.git", "0 15 3 ? * MON", "UTC")))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.jobType").value("MAINTAIN"))
+			.andExpect(jsonPath("$.targetKind").value("GLOB"));
+		assertThat(this.store.find(name).orElseThrow().cron()).isEqualTo("0 15 3 ? * MON");
+		this.mvc.perform(post("/api/schedules/" + name + "/pause").with(as("operator")))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.paused").value(true))
+			.andExpect(jsonPath("$.nextFireTimes.length()").value(0));
+		this.mvc.perform(post("/api/schedules/" + name + "/resume").with(as("operator")))
+			.andExpect(jsonPath("$.paused").value(false))
+			.andExpect(jsonPath("$.nextFireTimes.length()").value(5));
+		this.mvc.perform(get("/api/schedules/" + name).with(as("viewer")))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.schedule.name").value(name));
+		this.mvc.perform(delete("/api/schedules/" + name).with(as("operator"))).andExpect(status().isNoContent());
+		this.mvc.perform(get("/api/schedules/" + name).with(as("viewer")))
+			.andExpect(status().isNotFound())
+			.andExpect(header().string("Content-Type", "application/problem+json"));
+		this.mvc.perform(post("/api/schedules/" + name + "/pause").with(as("operator"))).andExpect(status().isNotFound());
+	}
+
+	@Test
+	void firesLaunchJobsOnTheSelectedRepositoriesAsTheSchedule() throws Exception {
+		String stem = uniqueName("fleet");
+		bareRepo(stem + "-a.git");
+		bareRepo(stem + "-b.git");
+		bareRepo(uniqueName("other") + ".git");
+		String name = uniqueName("every-second");
+		create("operator", body(name, "verify", "GLOB", stem + "-*.git", "* * * * * ?", "UTC"))
+			.andExpect(status().isCreated());
+		List<ScheduleRun> runs = awaitRuns(name, 2);
+		this.mvc.perform(post("/api/schedules/" + name + "/pause").with(as("operator"))).andExpect(status().isOk());
+		assertThat(runs).extracting(ScheduleRun::repository).contains(stem + "-a.git", stem + "-b.git")
+			.allMatch((repository) -> repository.startsWith(stem));
+		ScheduleRun run = runs.get(0);
+		assertThat(run.outcome()).isEqualTo(ScheduleRun.Outcome.LAUNCHED);
+		JobSummary job = this.jobs.find(run.executionId()).orElseThrow();
+		assertThat(job.actor()).isEqualTo("schedule:" + name);
+		assertThat(job.repository()).isEqualTo(run.repository());
+	}
+
+	@Test
+	void aFireWhileTheEarlierRunStillGoesIsAnOverrun() throws Exception {
+		String repo = uniqueName("slow") + ".git";
+		TempRepo git = bareRepo(repo);
+		String commit = git.commit("slow", null);
+		for (int i = 0; i < 6; i++) {
+			git.git("update-ref", "refs/heads/b" + i, commit);
+		}
+		String name = uniqueName("overrun");
+		String json = """
+				{"name":"%s","jobType":"migrate","target":"%s","cron":"* * * * * ?",
+				 "parameters":{"targetFormat":"reftable","chunkSize":"1","throttleMillis":"1000"}}""".formatted(name, repo);
+		create("admin", json).andExpect(status().isCreated());
+		Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+		while (this.store.find(name).orElseThrow().overruns() == 0 && Instant.now().isBefore(deadline)) {
+			Thread.sleep(200);
+		}
+		this.mvc.perform(post("/api/schedules/" + name + "/pause").with(as("admin"))).andExpect(status().isOk());
+		Schedule schedule = this.store.find(name).orElseThrow();
+		assertThat(schedule.overruns()).isPositive();
+		assertThat(schedule.lastOverrunAt()).isNotNull();
+		List<ScheduleRun> runs = this.store.runs(name, 50);
+		ScheduleRun launched = runs.stream().filter((r) -> r.outcome() == ScheduleRun.Outcome.LAUNCHED).findFirst()
+			.orElseThrow();
+		assertThat(runs).filteredOn((r) -> r.outcome() == ScheduleRun.Outcome.OVERRUN)
+			.isNotEmpty()
+			.allMatch((r) -> r.executionId().equals(launched.executionId()));
+		this.jobs.stop(launched.executionId(), "test");
+	}
+
+	private List<ScheduleRun> awaitRuns(String name, int count) throws InterruptedException {
+		Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+		List<ScheduleRun> runs = this.store.runs(name, 100);
+		while (runs.size() < count && Instant.now().isBefore(deadline)) {
+			Thread.sleep(200);
+			runs = this.store.runs(name, 100);
+		}
+		assertThat(runs).as("runs of " + name).hasSizeGreaterThanOrEqualTo(count);
+		return runs;
+	}
+
+}

@@ -1,0 +1,111 @@
+package io.refstore.web.schedules;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.flash;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.model;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.redirectedUrl;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.view;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+
+import io.refstore.web.console.ConsoleTestSupport;
+
+/**
+ * The console's schedule pages, one test per handler, on the real application: what the forms store, how a
+ * refused field comes back on the form, and pause/resume from the list.
+ */
+class ScheduleControllerTest extends ConsoleTestSupport {
+
+	@Autowired
+	ScheduleStore store;
+
+	private String created(String stem) throws Exception {
+		String repo = uniqueName(stem) + ".git";
+		bareRepo(repo);
+		String name = uniqueName(stem);
+		this.mvc.perform(post("/schedules/new").with(operator()).with(csrf()).param("name", name)
+			.param("jobType", "MAINTAIN").param("targetKind", "REPOSITORY").param("target", repo)
+			.param("cron", "0 0 3 * * ?").param("timeZone", "UTC").param("misfire", "RUN_ONCE")
+			.param("parameters", "force=true"))
+			.andExpect(status().is3xxRedirection())
+			.andExpect(redirectedUrl("/schedules"))
+			.andExpect(flash().attribute("message", "Schedule " + name + " created."));
+		return name;
+	}
+
+	@Test
+	void listShowsSchedulesWithTheirNextFire() throws Exception {
+		String name = created("listed");
+		this.mvc.perform(get("/schedules").with(viewer()))
+			.andExpect(status().isOk())
+			.andExpect(view().name(ScheduleController.VIEWS_SCHEDULE_LIST))
+			.andExpect(content().string(containsString("id=\"schedule-" + name + "\"")))
+			.andExpect(content().string(containsString("0 0 3 * * ? (UTC)")));
+	}
+
+	@Test
+	void creationFormStartsWithDefaults() throws Exception {
+		this.mvc.perform(get("/schedules/new").with(operator()))
+			.andExpect(status().isOk())
+			.andExpect(view().name(ScheduleController.VIEWS_SCHEDULE_FORM))
+			.andExpect(model().attributeExists("form", "jobTypes"));
+	}
+
+	@Test
+	void creationStoresTheSchedule() throws Exception {
+		Schedule schedule = this.store.find(created("stored")).orElseThrow();
+		assertThat(schedule.misfire()).isEqualTo(Schedule.Misfire.RUN_ONCE);
+		assertThat(schedule.parameters()).containsEntry("force", "true");
+		assertThat(schedule.createdBy()).isEqualTo("operator");
+	}
+
+	@Test
+	void aRefusedFieldComesBackOnTheForm() throws Exception {
+		this.mvc.perform(post("/schedules/new").with(operator()).with(csrf()).param("name", uniqueName("bad"))
+			.param("jobType", "VERIFY").param("targetKind", "GLOB").param("target", "*").param("cron", "not cron")
+			.param("timeZone", "UTC").param("misfire", "SKIP"))
+			.andExpect(status().isOk())
+			.andExpect(view().name(ScheduleController.VIEWS_SCHEDULE_FORM))
+			.andExpect(model().attributeHasFieldErrors("form", "cron"));
+	}
+
+	@Test
+	void editFormShowsTheStoredValuesAndSavingReplacesThem() throws Exception {
+		String name = created("edited");
+		this.mvc.perform(get("/schedules/" + name + "/edit").with(operator()))
+			.andExpect(status().isOk())
+			.andExpect(model().attribute("editing", true))
+			.andExpect(content().string(containsString("Not fired yet.")));
+		this.mvc.perform(post("/schedules/" + name + "/edit").with(operator()).with(csrf()).param("jobType", "VERIFY")
+			.param("targetKind", "LOOSE_REFS_ABOVE").param("target", "100").param("cron", "0 0 4 * * ?")
+			.param("timeZone", "Asia/Tokyo").param("misfire", "SKIP"))
+			.andExpect(redirectedUrl("/schedules"));
+		Schedule schedule = this.store.find(name).orElseThrow();
+		assertThat(schedule.targetKind()).isEqualTo(Schedule.TargetKind.LOOSE_REFS_ABOVE);
+		assertThat(schedule.timeZone()).isEqualTo("Asia/Tokyo");
+	}
+
+	@Test
+	void pauseAndResumeFromTheList() throws Exception {
+		String name = created("paused");
+		this.mvc.perform(post("/schedules/" + name + "/pause").with(operator()).with(csrf()))
+			.andExpect(redirectedUrl("/schedules"));
+		assertThat(this.store.find(name).orElseThrow().paused()).isTrue();
+		this.mvc.perform(post("/schedules/" + name + "/resume").with(operator()).with(csrf()))
+			.andExpect(redirectedUrl("/schedules"));
+		assertThat(this.store.find(name).orElseThrow().paused()).isFalse();
+	}
+
+	@Test
+	void viewersCannotCreate() throws Exception {
+		this.mvc.perform(post("/schedules/new").with(viewer()).with(csrf()).param("name", "x").param("jobType", "VERIFY")
+			.param("target", "x").param("cron", "0 0 2 * * ?")).andExpect(status().isForbidden());
+	}
+
+}
