@@ -100,18 +100,37 @@ final class ApiTasks {
 		};
 	}
 
-	/** {@code show-ref --verify <name>}: one exact lookup. */
+	/**
+	 * {@code show-ref --verify <name>}: one exact lookup on a store that is already open, as a long-running
+	 * service would do it; opening the repository and the store (once, on the first run) is not part of it.
+	 * The repository is only read, so the open store stays valid from run to run.
+	 */
 	static Operation.ApiTask showRefVerify(String name) {
+		Map<Path, OpenStore> open = new java.util.HashMap<>();
+		byte[] nameBytes = name.getBytes(StandardCharsets.UTF_8);
 		return (repo, env, out) -> {
-			try (Repository repository = Repository.open(repo, env); RefStore refs = repository.refStore()) {
-				Optional<Ref> ref = refs.exactRef(name);
-				if (ref.isEmpty() || !(ref.get() instanceof DirectRef direct)) {
-					throw new IOException("'" + name + "' - not a valid ref in " + repo);
-				}
-				requireExists(repository.objectDatabase(), direct.id(), name);
-				out.write((direct.id().name() + " " + name + "\n").getBytes(StandardCharsets.UTF_8));
+			OpenStore store = open.get(repo);
+			if (store == null) {
+				Repository repository = Repository.open(repo, env);
+				store = new OpenStore(repository, repository.refStore(), repository.objectDatabase());
+				open.put(repo, store);
 			}
+			Optional<Ref> ref = store.refs().exactRef(name);
+			if (ref.isEmpty() || !(ref.get() instanceof DirectRef direct)) {
+				throw new IOException("'" + name + "' - not a valid ref in " + repo);
+			}
+			requireExists(store.objects(), direct.id(), name);
+			byte[] line = new byte[store.refs().hashAlgorithm().hexLength() + nameBytes.length + 2];
+			direct.id().copyHexTo(line, 0);
+			line[line.length - nameBytes.length - 2] = ' ';
+			System.arraycopy(nameBytes, 0, line, line.length - nameBytes.length - 1, nameBytes.length);
+			line[line.length - 1] = '\n';
+			out.write(line);
 		};
+	}
+
+	/** A repository kept open for {@link #showRefVerify}, with its store and object database. */
+	private record OpenStore(Repository repository, RefStore refs, ObjectDatabase objects) {
 	}
 
 	/**

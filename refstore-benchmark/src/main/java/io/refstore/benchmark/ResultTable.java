@@ -114,9 +114,13 @@ final class ResultTable {
 		return (side.peakRssKib() < 0) ? "" : bytes(side.peakRssKib() * 1024);
 	}
 
-	/** A duration in nanoseconds, in ms or s with three significant digits. */
+	/** A duration in nanoseconds, in µs, ms or s with three significant digits. */
 	static String millis(long nanos) {
 		double ms = nanos / 1e6;
+		if (ms < 1) {
+			double us = nanos / 1e3;
+			return String.format(Locale.ROOT, (us >= 100) ? "%.0f µs" : (us >= 10) ? "%.1f µs" : "%.2f µs", us);
+		}
 		if (ms >= 1000) {
 			return String.format(Locale.ROOT, "%.2f s", ms / 1000);
 		}

@@ -60,7 +60,8 @@ final class Suite {
 			operations.add(Operation.read("for-each-ref-tags/" + format, format + ": `for-each-ref refs/tags/`",
 					Weight.NORMAL, full, List.of("for-each-ref", "refs/tags/"), ApiTasks.forEachRef("refs/tags/")));
 			operations.add(Operation.read(LOOKUP_ID + format,
-					format + ": `show-ref --verify " + repos.lookupName() + "`", Weight.FAST, full,
+					format + ": `show-ref --verify " + repos.lookupName() + "` (core API: `exactRef` on an open store)",
+					Weight.FAST, full,
 					List.of("show-ref", "--verify", repos.lookupName()), ApiTasks.showRefVerify(repos.lookupName())));
 			operations.add(Operation.write("delete/" + format,
 					format + ": `update-ref --stdin`, delete " + repos.deleteCount() + " (one transaction)",

@@ -22,6 +22,8 @@ class ResultTableTest {
 
 	@Test
 	void durationsAndSizesKeepThreeSignificantDigits() {
+		assertThat(ResultTable.millis(4_321)).isEqualTo("4.32 µs");
+		assertThat(ResultTable.millis(654_321)).isEqualTo("654 µs");
 		assertThat(ResultTable.millis(1_234_567)).isEqualTo("1.23 ms");
 		assertThat(ResultTable.millis(12_345_678)).isEqualTo("12.3 ms");
 		assertThat(ResultTable.millis(123_456_789)).isEqualTo("123 ms");

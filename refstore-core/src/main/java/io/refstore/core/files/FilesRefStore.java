@@ -42,7 +42,10 @@ public final class FilesRefStore implements RefStore {
 
 	private final Path packedFile;
 
-	private volatile CachedPacked cachedPacked;
+	private volatile CachedPacked<PackedRefs> cachedPacked;
+
+	/** The mapped {@code packed-refs} single lookups use while no full snapshot is loaded. */
+	private volatile CachedPacked<MappedPackedRefs> cachedMapped;
 
 	public FilesRefStore(FilesOptions options) {
 		this.options = Objects.requireNonNull(options, "options");
@@ -89,12 +92,12 @@ public final class FilesRefStore implements RefStore {
 		catch (NoSuchFileException ex) {
 			return PackedRefs.empty(this.packedFile, this.options.hash());
 		}
-		CachedPacked cached = this.cachedPacked;
+		CachedPacked<PackedRefs> cached = this.cachedPacked;
 		if (cached != null && cached.matches(attributes)) {
 			return cached.refs;
 		}
 		PackedRefs refs = PackedRefs.read(this.packedFile, this.options.hash());
-		this.cachedPacked = new CachedPacked(attributes.fileKey(), attributes.size(),
+		this.cachedPacked = new CachedPacked<>(attributes.fileKey(), attributes.size(),
 				attributes.lastModifiedTime().toMillis(), refs);
 		return refs;
 	}
@@ -117,7 +120,36 @@ public final class FilesRefStore implements RefStore {
 		if (loose != null || RefName.isPseudoRef(name)) {
 			return loose;
 		}
-		return readPacked(packed(), name);
+		return lookupPacked(name);
+	}
+
+	/**
+	 * Looks one name up in {@code packed-refs}: in the full snapshot if one is loaded and current, else in the
+	 * mapped file, so that a single lookup does not read the whole file.
+	 */
+	private Ref lookupPacked(String name) throws IOException {
+		BasicFileAttributes attributes;
+		try {
+			attributes = Files.readAttributes(this.packedFile, BasicFileAttributes.class);
+		}
+		catch (NoSuchFileException ex) {
+			return null;
+		}
+		CachedPacked<PackedRefs> full = this.cachedPacked;
+		if (full != null && full.matches(attributes)) {
+			return readPacked(full.refs, name);
+		}
+		CachedPacked<MappedPackedRefs> mapped = this.cachedMapped;
+		if (mapped == null || !mapped.matches(attributes)) {
+			MappedPackedRefs map = MappedPackedRefs.map(this.packedFile, this.options.hash());
+			if (map == null) {
+				return readPacked(packed(), name);
+			}
+			mapped = new CachedPacked<>(attributes.fileKey(), attributes.size(),
+					attributes.lastModifiedTime().toMillis(), map);
+			this.cachedMapped = mapped;
+		}
+		return mapped.refs.find(name);
 	}
 
 	static Ref readPacked(PackedRefs packed, String name) throws IOException {
@@ -295,6 +327,7 @@ public final class FilesRefStore implements RefStore {
 	@Override
 	public void close() {
 		this.cachedPacked = null;
+		this.cachedMapped = null;
 	}
 
 	/**
@@ -328,7 +361,8 @@ public final class FilesRefStore implements RefStore {
 		}
 	}
 
-	private record CachedPacked(Object fileKey, long size, long modified, PackedRefs refs) {
+	/** A parsed or mapped {@code packed-refs} and the identity of the file it came from. */
+	private record CachedPacked<T>(Object fileKey, long size, long modified, T refs) {
 
 		boolean matches(BasicFileAttributes attributes) {
 			return Objects.equals(this.fileKey, attributes.fileKey()) && this.size == attributes.size()

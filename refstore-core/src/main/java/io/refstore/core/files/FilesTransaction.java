@@ -258,10 +258,9 @@ final class FilesTransaction extends StagedTransaction {
 		}
 		this.packedLock = LockFile.acquire(this.store.packedFile(), this.store.options.packedLockTimeout());
 		this.packedLock.closeChannel();
-		byte[] content = PackedRefsWriter.without(this.store.packed(), deleted, this.store.options.objects());
-		if (content != null) {
-			this.packedNew = this.store.packedFile().resolveSibling("packed-refs.new");
-			Files.write(this.packedNew, content);
+		Path next = this.store.packedFile().resolveSibling("packed-refs.new");
+		if (PackedRefsWriter.writeWithout(this.store.packed(), deleted, this.store.options.objects(), next)) {
+			this.packedNew = next;
 		}
 	}
 

@@ -40,6 +40,12 @@ final class LooseRefs {
 	 * (missing, or a directory, or a parent is a file)
 	 */
 	static Ref read(Path file, String name, HashAlgorithm hash) throws IOException {
+		// most lookups of a packed repository find no loose file: a stat answers that without the cost of an
+		// exception (filling in its stack trace costs more than the rest of the lookup); a file that appears
+		// after the stat is read below like any other
+		if (!file.toFile().exists()) {
+			return null;
+		}
 		byte[] content;
 		try {
 			content = Files.readAllBytes(file);

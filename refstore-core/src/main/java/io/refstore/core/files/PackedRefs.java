@@ -210,12 +210,19 @@ final class PackedRefs {
 	int lowerBound(byte[] key, int keyLength) throws CorruptRefStoreException {
 		int lo = this.start;
 		int hi = this.buf.length;
+		int hexLength = this.hash.hexLength();
 		while (lo < hi) {
 			int record = recordAtOrBefore(lo + (hi - lo) / 2, lo);
-			checkRecord(record);
-			int cmp = Arrays.compareUnsigned(this.buf, nameStart(record), nameEnd(record), key, 0, keyLength);
+			// only the line's shape is checked on the way: its id is checked where a record is used
+			int eol = indexOf(this.buf, record, (byte) '\n');
+			if (eol - record <= hexLength + 1 || !isSpace(this.buf[record + hexLength]) || this.buf[record] == '^') {
+				throw corrupt(record, "not a ref line ('<object id> <ref name>')");
+			}
+			int cmp = Arrays.compareUnsigned(this.buf, record + hexLength + 1, eol, key, 0, keyLength);
 			if (cmp < 0) {
-				lo = nextRecord(record);
+				int next = eol + 1;
+				lo = (next < this.buf.length && this.buf[next] == '^') ? indexOf(this.buf, next, (byte) '\n') + 1
+						: next;
 			}
 			else {
 				hi = record;
@@ -301,7 +308,7 @@ final class PackedRefs {
 	}
 
 	private static boolean isHex(byte b) {
-		return (b >= '0' && b <= '9') || (b >= 'a' && b <= 'f') || (b >= 'A' && b <= 'F');
+		return ObjectId.isHexDigit(b);
 	}
 
 }

@@ -1,8 +1,14 @@
 package io.refstore.core.files;
 
-import java.io.ByteArrayOutputStream;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.List;
 
@@ -49,12 +55,16 @@ final class PackedRefsWriter {
 	}
 
 	/**
-	 * The content of {@code packed} without the records named in {@code deleted} (sorted or not).
-	 * Runs of kept records are copied as they are when the file was written fully peeled; otherwise each kept
-	 * record is peeled through the object database, since the new header promises it.
-	 * @return the new content, or {@code null} if no deleted name is packed (nothing to rewrite)
+	 * Writes the content of {@code packed} without the records named in {@code deleted} (sorted or not) to
+	 * {@code target}, a new file. Runs of kept records are copied from the snapshot straight into the file
+	 * when it was written fully peeled, with no copy in memory; otherwise each kept record is peeled through
+	 * the object database, since the new header promises it.
+	 * @return whether a deleted name is packed; if not, nothing is written (there is nothing to rewrite)
+	 * @throws CorruptRefStoreException if a record of {@code packed} is damaged (nothing is left at
+	 * {@code target} then)
 	 */
-	static byte[] without(PackedRefs packed, List<byte[]> deleted, ObjectDatabase objects) throws IOException {
+	static boolean writeWithout(PackedRefs packed, List<byte[]> deleted, ObjectDatabase objects, Path target)
+			throws IOException {
 		deleted.sort(Arrays::compareUnsigned);
 		int[] records = new int[deleted.size()];
 		int found = 0;
@@ -65,23 +75,51 @@ final class PackedRefsWriter {
 			}
 		}
 		if (found == 0) {
-			return null;
+			return false;
 		}
-		ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(packed.buf.length, 64));
-		if (packed.fullyPeeled && packed.start > 0) {
+		boolean verbatim = packed.fullyPeeled && packed.start > 0;
+		if (verbatim) {
 			// copied verbatim below, so check every record first: a damaged file is reported, never rewritten
 			for (int record = packed.start; record < packed.buf.length; record = packed.nextRecord(record)) {
 				packed.checkRecord(record);
 			}
-			out.write(PackedRefs.HEADER);
-			int from = packed.start;
-			for (int i = 0; i < found; i++) {
-				out.write(packed.buf, from, records[i] - from);
+		}
+		boolean done = false;
+		try (FileChannel channel = FileChannel.open(target, StandardOpenOption.WRITE, StandardOpenOption.CREATE,
+				StandardOpenOption.TRUNCATE_EXISTING)) {
+			if (verbatim) {
+				writeRuns(packed, records, found, channel);
+			}
+			else {
+				rewrite(packed, records, found, objects, channel);
+			}
+			done = true;
+		}
+		finally {
+			if (!done) {
+				Files.deleteIfExists(target);
+			}
+		}
+		return true;
+	}
+
+	/** The header, then the runs of records between the deleted ones, each written straight from the buffer. */
+	private static void writeRuns(PackedRefs packed, int[] records, int found, FileChannel channel)
+			throws IOException {
+		writeFully(channel, ByteBuffer.wrap(PackedRefs.HEADER));
+		int from = packed.start;
+		for (int i = 0; i <= found; i++) {
+			int to = (i < found) ? records[i] : packed.buf.length;
+			writeFully(channel, ByteBuffer.wrap(packed.buf, from, to - from));
+			if (i < found) {
 				from = packed.nextRecord(records[i]);
 			}
-			out.write(packed.buf, from, packed.buf.length - from);
-			return out.toByteArray();
 		}
+	}
+
+	private static void rewrite(PackedRefs packed, int[] records, int found, ObjectDatabase objects,
+			FileChannel channel) throws IOException {
+		OutputStream out = new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 16);
 		PackedRefsWriter writer = new PackedRefsWriter(out, packed.hash.hexLength());
 		int next = 0;
 		for (int record = packed.start; record < packed.buf.length; record = packed.nextRecord(record)) {
@@ -95,7 +133,13 @@ final class PackedRefsWriter {
 			int nameStart = packed.nameStart(record);
 			writer.write(packed.buf, nameStart, packed.nameEnd(record) - nameStart, id, peeled);
 		}
-		return out.toByteArray();
+		out.flush();
+	}
+
+	private static void writeFully(FileChannel channel, ByteBuffer buf) throws IOException {
+		while (buf.hasRemaining()) {
+			channel.write(buf);
+		}
 	}
 
 }

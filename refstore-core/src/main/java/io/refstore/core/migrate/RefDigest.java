@@ -29,6 +29,15 @@ public final class RefDigest {
 
 	private final byte[] scratch = new byte[64];
 
+	/**
+	 * Bytes not yet given to the digest: a ref adds seven short pieces, and handing each to
+	 * {@link MessageDigest} costs more than hashing it, so they are gathered and hashed 64 KiB at a time. The
+	 * hashed stream is the same, so is the digest.
+	 */
+	private final byte[] pending = new byte[1 << 16];
+
+	private int pendingLength;
+
 	private long refs;
 
 	private long logEntries;
@@ -69,23 +78,23 @@ public final class RefDigest {
 	 */
 	public byte[] addRef(RefCursor cursor) throws IOException {
 		this.refs++;
-		this.sha.update(cursor.nameBuffer(), 0, cursor.nameLength());
-		this.sha.update((byte) 0);
+		put(cursor.nameBuffer(), 0, cursor.nameLength());
+		put((byte) 0);
 		if (cursor.isSymbolic()) {
-			this.sha.update((byte) 'S');
-			this.sha.update(cursor.targetBuffer(), 0, cursor.targetLength());
-			this.sha.update((byte) '\n');
+			put((byte) 'S');
+			put(cursor.targetBuffer(), 0, cursor.targetLength());
+			put((byte) '\n');
 			return null;
 		}
 		int length = cursor.hashAlgorithm().rawLength();
-		this.sha.update((byte) 'D');
-		this.sha.update(cursor.idBuffer(), 0, length);
+		put((byte) 'D');
+		put(cursor.idBuffer(), 0, length);
 		byte[] peeled = peeled(cursor, this.objects, this.scratch);
 		if (peeled != null) {
-			this.sha.update((byte) 'P');
-			this.sha.update(peeled, 0, length);
+			put((byte) 'P');
+			put(peeled, 0, length);
 		}
-		this.sha.update((byte) '\n');
+		put((byte) '\n');
 		return peeled;
 	}
 
@@ -110,17 +119,45 @@ public final class RefDigest {
 
 	/** Adds one ref's log, oldest entry first. */
 	public void addReflog(String name, List<ReflogEntry> entries) {
-		this.sha.update((byte) 'L');
-		this.sha.update(name.getBytes(StandardCharsets.UTF_8));
-		this.sha.update((byte) 0);
+		put((byte) 'L');
+		put(name.getBytes(StandardCharsets.UTF_8));
+		put((byte) 0);
 		for (ReflogEntry entry : entries) {
 			this.logEntries++;
-			this.sha.update(entry.oldId().toRaw());
-			this.sha.update(entry.newId().toRaw());
+			put(entry.oldId().toRaw());
+			put(entry.newId().toRaw());
 			String line = entry.who().name() + '\0' + entry.who().email() + '\0' + entry.who().epochSeconds() + '\0'
 					+ entry.who().tzOffset() + '\0' + entry.message() + '\n';
-			this.sha.update(line.getBytes(StandardCharsets.UTF_8));
+			put(line.getBytes(StandardCharsets.UTF_8));
 		}
+	}
+
+	private void put(byte b) {
+		if (this.pendingLength == this.pending.length) {
+			drain();
+		}
+		this.pending[this.pendingLength++] = b;
+	}
+
+	private void put(byte[] bytes) {
+		put(bytes, 0, bytes.length);
+	}
+
+	private void put(byte[] bytes, int offset, int length) {
+		if (length > this.pending.length - this.pendingLength) {
+			drain();
+			if (length > this.pending.length) {
+				this.sha.update(bytes, offset, length);
+				return;
+			}
+		}
+		System.arraycopy(bytes, offset, this.pending, this.pendingLength, length);
+		this.pendingLength += length;
+	}
+
+	private void drain() {
+		this.sha.update(this.pending, 0, this.pendingLength);
+		this.pendingLength = 0;
 	}
 
 	/** Number of refs added. */
@@ -135,6 +172,7 @@ public final class RefDigest {
 
 	/** The digest in hex; ends the digest. */
 	public String finish() {
+		drain();
 		byte[] hash = this.sha.digest();
 		byte[] hex = new byte[hash.length * 2];
 		ObjectId.encodeHex(hash, 0, hash.length, hex, 0);

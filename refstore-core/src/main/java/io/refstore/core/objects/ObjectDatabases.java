@@ -7,9 +7,9 @@ import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 
 /**
- * Opens the object database of a repository. SHA-1 repositories are read through JGit; JGit 7.8 has no
- * SHA-256 support (its object ids are fixed at 20 bytes), so SHA-256 repositories are read by refstore's own
- * reader of loose objects and packs.
+ * Opens the object database of a repository with refstore's own reader of loose objects and packs, for both
+ * hashes. (JGit served SHA-1 until its reader proved the hot path's cost: it inflates an object to report its
+ * type, where the pack entry's header already says it; and JGit 7.8 cannot read SHA-256 at all.)
  */
 public final class ObjectDatabases {
 
@@ -27,10 +27,7 @@ public final class ObjectDatabases {
 	 * @throws IOException if the directory cannot be opened
 	 */
 	public static ObjectDatabase open(Path objectsDir, HashAlgorithm algorithm) throws IOException {
-		return switch (algorithm) {
-			case SHA1 -> new JGitObjectDatabase(objectsDir);
-			case SHA256 -> new PackedObjectDatabase(objectsDir, algorithm);
-		};
+		return new PackedObjectDatabase(objectsDir, algorithm);
 	}
 
 	static CorruptObjectException tooDeep(ObjectId id) {

@@ -11,9 +11,11 @@ import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 
 /**
- * A version 2 pack index ({@code pack-*.idx}), memory-mapped: a 256-entry fan-out table, the sorted object
- * ids, their CRC32s, 31-bit offsets and, for packs over 2 GiB, a table of 64-bit offsets. Immutable after
- * opening and safe for use by several threads (only absolute reads of the mapped buffer are used).
+ * A pack index ({@code pack-*.idx}), memory-mapped. Version 2: a header, a 256-entry fan-out table, the sorted
+ * object ids, their CRC32s, 31-bit offsets and, for packs over 2 GiB, a table of 64-bit offsets. Version 1
+ * (SHA-1 only, written by git before 1.5.2 and by {@code index-pack --index-version=1}): no header, the
+ * fan-out table, then one 4-byte offset and id per object. Immutable after opening and safe for use by several
+ * threads (only absolute reads of the mapped buffer are used).
  */
 final class PackIndex {
 
@@ -31,7 +33,12 @@ final class PackIndex {
 
 	private final int count;
 
+	private final int version;
+
 	private final int namesAt;
+
+	/** Bytes from one id to the next: the hash length, plus the offset in front of each id in version 1. */
+	private final int nameStride;
 
 	private final int offsetsAt;
 
@@ -44,23 +51,43 @@ final class PackIndex {
 		this.algorithm = algorithm;
 		this.buffer = buffer;
 		int hashLength = algorithm.rawLength();
-		if (buffer.capacity() < HEADER + FANOUT + 2 * hashLength) {
+		if (buffer.capacity() < FANOUT + 2 * hashLength) {
 			throw corrupt(0, "too short for a pack index (" + buffer.capacity() + " bytes)");
 		}
-		if (buffer.getInt(0) != MAGIC || buffer.getInt(4) != 2) {
+		boolean v2 = buffer.getInt(0) == MAGIC;
+		if (v2 && buffer.getInt(4) != 2) {
+			throw corrupt(4, "unsupported pack index version " + buffer.getInt(4));
+		}
+		if (!v2 && algorithm != HashAlgorithm.SHA1) {
 			throw corrupt(0, "not a version 2 pack index (version 1 indexes cannot hold "
 					+ algorithm.configName() + " ids)");
 		}
-		this.count = checkFanout();
-		this.namesAt = HEADER + FANOUT;
-		long crcsAt = this.namesAt + (long) this.count * hashLength;
-		this.offsetsAt = Math.toIntExact(crcsAt + 4L * this.count);
-		this.largeOffsetsAt = Math.toIntExact(this.offsetsAt + 4L * this.count);
-		long rest = buffer.capacity() - this.largeOffsetsAt - 2L * hashLength;
-		if (rest < 0 || rest % 8 != 0) {
-			throw corrupt(0, "size " + buffer.capacity() + " does not fit " + this.count + " objects");
+		this.version = v2 ? 2 : 1;
+		int fanoutAt = v2 ? HEADER : 0;
+		this.count = checkFanout(fanoutAt);
+		if (v2) {
+			this.namesAt = HEADER + FANOUT;
+			this.nameStride = hashLength;
+			long crcsAt = this.namesAt + (long) this.count * hashLength;
+			this.offsetsAt = Math.toIntExact(crcsAt + 4L * this.count);
+			this.largeOffsetsAt = Math.toIntExact(this.offsetsAt + 4L * this.count);
+			long rest = buffer.capacity() - this.largeOffsetsAt - 2L * hashLength;
+			if (rest < 0 || rest % 8 != 0) {
+				throw corrupt(0, "size " + buffer.capacity() + " does not fit " + this.count + " objects");
+			}
+			this.largeCount = (int) (rest / 8);
 		}
-		this.largeCount = (int) (rest / 8);
+		else {
+			this.offsetsAt = FANOUT;
+			this.nameStride = 4 + hashLength;
+			this.namesAt = FANOUT + 4;
+			this.largeOffsetsAt = 0;
+			this.largeCount = 0;
+			if (buffer.capacity() != FANOUT + (long) this.count * this.nameStride + 2L * hashLength) {
+				throw corrupt(0, "size " + buffer.capacity() + " does not fit " + this.count
+						+ " objects of a version 1 index");
+			}
+		}
 	}
 
 	/**
@@ -77,17 +104,17 @@ final class PackIndex {
 		}
 	}
 
-	private int checkFanout() throws CorruptObjectException {
+	private int checkFanout(int fanoutAt) throws CorruptObjectException {
 		long previous = 0;
 		for (int i = 0; i < 256; i++) {
-			long value = Integer.toUnsignedLong(this.buffer.getInt(HEADER + 4 * i));
+			long value = Integer.toUnsignedLong(this.buffer.getInt(fanoutAt + 4 * i));
 			if (value < previous) {
-				throw corrupt(HEADER + 4 * i, "fan-out table is not ascending at entry " + i);
+				throw corrupt(fanoutAt + 4 * i, "fan-out table is not ascending at entry " + i);
 			}
 			previous = value;
 		}
-		if (previous > (this.buffer.capacity() - HEADER - FANOUT) / this.algorithm.rawLength()) {
-			throw corrupt(HEADER + FANOUT - 4, "fan-out claims " + previous + " objects, more than the file holds");
+		if (previous > (this.buffer.capacity() - fanoutAt - FANOUT) / this.algorithm.rawLength()) {
+			throw corrupt(fanoutAt + FANOUT - 4, "fan-out claims " + previous + " objects, more than the file holds");
 		}
 		return (int) previous;
 	}
@@ -97,22 +124,25 @@ final class PackIndex {
 		return this.count;
 	}
 
+	/** The index format version, 1 or 2. */
+	int version() {
+		return this.version;
+	}
+
 	/**
-	 * Looks up an object.
+	 * Looks up an object. Compares the id with the mapped names in place, so a lookup allocates nothing.
 	 * @return its offset in the pack file, or -1 if the pack does not contain it
 	 * @throws CorruptObjectException if its 64-bit offset entry is missing
 	 */
 	long find(ObjectId id) throws CorruptObjectException {
-		byte[] raw = id.toRaw();
-		int first = raw[0] & 0xff;
-		int low = (first == 0) ? 0 : this.buffer.getInt(HEADER + 4 * (first - 1));
-		int high = this.buffer.getInt(HEADER + 4 * first);
-		int hashLength = raw.length;
-		byte[] probe = new byte[hashLength];
+		int first = id.rawByte(0);
+		int fanoutAt = (this.version == 2) ? HEADER : 0;
+		int low = (first == 0) ? 0 : this.buffer.getInt(fanoutAt + 4 * (first - 1));
+		int high = this.buffer.getInt(fanoutAt + 4 * first);
+		int hashLength = this.algorithm.rawLength();
 		while (low < high) {
 			int mid = (low + high) >>> 1;
-			this.buffer.get(this.namesAt + mid * hashLength, probe, 0, hashLength);
-			int cmp = java.util.Arrays.compareUnsigned(probe, raw);
+			int cmp = compare(this.namesAt + mid * this.nameStride, id, hashLength);
 			if (cmp == 0) {
 				return offset(mid);
 			}
@@ -126,7 +156,21 @@ final class PackIndex {
 		return -1;
 	}
 
+	/** Compares the mapped id at {@code at} with {@code id}, bytewise unsigned; the first byte is equal. */
+	private int compare(int at, ObjectId id, int hashLength) {
+		for (int i = 1; i < hashLength; i++) {
+			int diff = (this.buffer.get(at + i) & 0xff) - id.rawByte(i);
+			if (diff != 0) {
+				return diff;
+			}
+		}
+		return 0;
+	}
+
 	private long offset(int position) throws CorruptObjectException {
+		if (this.version == 1) {
+			return Integer.toUnsignedLong(this.buffer.getInt(this.offsetsAt + position * this.nameStride));
+		}
 		int small = this.buffer.getInt(this.offsetsAt + 4 * position);
 		if (small >= 0) {
 			return small;

@@ -15,8 +15,8 @@ import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 
 /**
- * refstore's own reader of a git object directory, used for SHA-256 repositories (which JGit cannot read):
- * packs ({@code pack/*.idx} version 2 with {@code pack/*.pack}, including delta chains), loose objects and
+ * refstore's own reader of a git object directory, for both hashes: packs ({@code pack/*.idx} version 2,
+ * or version 1 for SHA-1, with {@code pack/*.pack}, including delta chains), loose objects and
  * {@code info/alternates}. It reads only what ref storage needs: an object's type and a tag's target.
  * <p>
  * Like git, it looks in packs first, then loose objects; when an object is not found it lists

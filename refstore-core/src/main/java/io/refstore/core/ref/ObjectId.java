@@ -120,17 +120,30 @@ public final class ObjectId implements Comparable<ObjectId> {
 		}
 	}
 
+	/** The value of each byte as a hex digit, or -1: one load instead of three range tests per digit. */
+	private static final byte[] DIGITS = digits();
+
+	private static byte[] digits() {
+		byte[] digits = new byte[256];
+		java.util.Arrays.fill(digits, (byte) -1);
+		for (int i = 0; i < 10; i++) {
+			digits['0' + i] = (byte) i;
+		}
+		for (int i = 0; i < 6; i++) {
+			digits['a' + i] = (byte) (10 + i);
+			digits['A' + i] = (byte) (10 + i);
+		}
+		return digits;
+	}
+
+	/** A char or a (sign-extended) byte as a hex digit's value, or -1. */
 	private static int digit(int c) {
-		if (c >= '0' && c <= '9') {
-			return c - '0';
-		}
-		if (c >= 'a' && c <= 'f') {
-			return c - 'a' + 10;
-		}
-		if (c >= 'A' && c <= 'F') {
-			return c - 'A' + 10;
-		}
-		return -1;
+		return ((c >>> 8) == 0) ? DIGITS[c] : -1;
+	}
+
+	/** Whether {@code b} is an ASCII hex digit (either case). */
+	public static boolean isHexDigit(byte b) {
+		return DIGITS[b & 0xff] >= 0;
 	}
 
 	/** The hash this id belongs to. */
@@ -151,6 +164,15 @@ public final class ObjectId implements Comparable<ObjectId> {
 	/** A copy of the raw bytes. */
 	public byte[] toRaw() {
 		return this.raw.clone();
+	}
+
+	/**
+	 * One byte of the raw id, unsigned, for comparing with ids stored elsewhere without copying.
+	 * @param index 0 to {@code algorithm().rawLength() - 1}
+	 * @return the byte's value, 0-255
+	 */
+	public int rawByte(int index) {
+		return this.raw[index] & 0xff;
 	}
 
 	/** Copies the raw bytes into {@code dst} at {@code offset}. */

@@ -1,5 +1,8 @@
 package io.refstore.core.reftable;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -117,31 +120,49 @@ final class ObjIndexBuilder {
 		this.moreCount[n] = extra + 1;
 	}
 
-	/** The ids' numbers in ascending id order. */
+	/**
+	 * The ids' numbers in ascending id order. Sorts primitive keys, each an id's leading bits with its number
+	 * in the low bits, so that no comparison reads the ids themselves; ids whose leading bits are equal (rare
+	 * for hashes) are then ordered by their whole bytes.
+	 */
 	int[] sortedOrder() {
-		int[] order = new int[this.count];
-		for (int i = 0; i < order.length; i++) {
-			order[i] = i;
+		int n = this.count;
+		int bits = 32 - Integer.numberOfLeadingZeros(Math.max(1, n - 1));
+		long[] keyed = new long[n];
+		for (int i = 0; i < n; i++) {
+			// one bit less than the rest keeps the key non-negative, so that signed order is unsigned order
+			long leading = (long) LEADING.get(this.ids, i * this.hashSize);
+			keyed[i] = ((leading >>> (bits + 1)) << bits) | i;
 		}
-		mergeSort(order, new int[order.length], 0, order.length);
+		Arrays.sort(keyed);
+		int[] order = new int[n];
+		long mask = (1L << bits) - 1;
+		for (int i = 0; i < n; i++) {
+			order[i] = (int) (keyed[i] & mask);
+		}
+		for (int start = 0, end; start < n; start = end) {
+			end = start + 1;
+			while (end < n && (keyed[end] >>> bits) == (keyed[start] >>> bits)) {
+				end++;
+			}
+			if (end - start > 1) {
+				insertionSort(order, start, end);
+			}
+		}
 		return order;
 	}
 
-	private void mergeSort(int[] a, int[] tmp, int from, int to) {
-		if (to - from < 2) {
-			return;
-		}
-		int mid = (from + to) >>> 1;
-		mergeSort(a, tmp, from, mid);
-		mergeSort(a, tmp, mid, to);
-		if (compare(a[mid - 1], a[mid]) <= 0) {
-			return;
-		}
-		System.arraycopy(a, from, tmp, from, to - from);
-		int i = from;
-		int j = mid;
-		for (int k = from; k < to; k++) {
-			a[k] = (j >= to || (i < mid && compare(tmp[i], tmp[j]) <= 0)) ? tmp[i++] : tmp[j++];
+	private static final VarHandle LEADING = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
+	private void insertionSort(int[] a, int from, int to) {
+		for (int i = from + 1; i < to; i++) {
+			int value = a[i];
+			int j = i - 1;
+			while (j >= from && compare(a[j], value) > 0) {
+				a[j + 1] = a[j];
+				j--;
+			}
+			a[j + 1] = value;
 		}
 	}
 

@@ -80,9 +80,28 @@ public final class ReftableRefStore implements RefStore {
 		}
 	}
 
+	/**
+	 * {@link #exactRef(String)} in a snapshot the caller holds (and a merged view of it), so that a
+	 * transaction planning a thousand updates does not check {@code tables.list} a thousand times.
+	 */
+	Ref exactRef(MergedTable merged, String name) throws IOException {
+		if (!RefName.isValid(name, true)) {
+			return null;
+		}
+		if (RefName.isPseudoRef(name)) {
+			return readPseudoRef(name);
+		}
+		return read(merged, name);
+	}
+
 	/** Reads a ref from a snapshot; {@code null} if it does not exist. */
 	Ref read(ReftableStack.Snapshot snapshot, String name) throws IOException {
-		RefRecord record = new MergedTable(snapshot.readers()).exactRef(name);
+		return read(new MergedTable(snapshot.readers()), name);
+	}
+
+	/** Reads a ref from a merged view of a snapshot; {@code null} if it does not exist. */
+	Ref read(MergedTable merged, String name) throws IOException {
+		RefRecord record = merged.exactRef(name);
 		return (record != null) ? record.toRef(hashAlgorithm()) : null;
 	}
 

@@ -42,9 +42,26 @@ final class ReftableTransaction extends StagedTransaction {
 		this.store = store;
 	}
 
+	/** The stack as planning reads it: one snapshot for every unlocked read, released when locking starts. */
+	private ReftableStack.Snapshot planning;
+
+	private MergedTable planningView;
+
 	@Override
 	protected Ref readUnlocked(String name) throws IOException {
-		return this.store.exactRef(name).orElse(null);
+		if (this.planning == null) {
+			this.planning = this.store.stack.snapshot();
+			this.planningView = new MergedTable(this.planning.readers());
+		}
+		return this.store.exactRef(this.planningView, name);
+	}
+
+	private void endPlanning() {
+		if (this.planning != null) {
+			this.planning.close();
+			this.planning = null;
+			this.planningView = null;
+		}
 	}
 
 	@Override
@@ -54,6 +71,7 @@ final class ReftableTransaction extends StagedTransaction {
 
 	@Override
 	protected void lockAndCheck(NavigableMap<String, PlannedUpdate> planned, Outcome outcome) throws IOException {
+		endPlanning();
 		try {
 			this.addition = this.store.stack.newAddition();
 		}
@@ -67,7 +85,7 @@ final class ReftableTransaction extends StagedTransaction {
 		MergedTable merged = new MergedTable(base.readers());
 		ObjectId zero = this.store.hashAlgorithm().zeroId();
 		for (PlannedUpdate item : planned.values()) {
-			item.setOld(this.store.read(base, item.name()), (name) -> this.store.read(base, name));
+			item.setOld(this.store.read(merged, item.name()), (name) -> this.store.read(merged, name));
 			if (!UpdateChecks.checkExpected(item, zero, outcome)) {
 				return;
 			}
@@ -88,6 +106,7 @@ final class ReftableTransaction extends StagedTransaction {
 
 	@Override
 	protected void release() {
+		endPlanning();
 		if (this.addition != null) {
 			this.addition.close();
 			this.addition = null;

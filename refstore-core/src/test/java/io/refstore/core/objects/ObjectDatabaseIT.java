@@ -27,8 +27,7 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * Both object database implementations (JGit for SHA-1, refstore's own reader for SHA-256) answer exactly as
- * git 2.39 does ({@code git cat-file -t}, {@code git rev-parse X^{}}) for repositories whose objects are
+ * refstore's object database reader answers, for both hashes, exactly as git 2.39 does ({@code git cat-file -t}, {@code git rev-parse X^{}}) for repositories whose objects are
  * loose, packed by {@code git gc}, or repacked with tags stored as OFS_DELTA or REF_DELTA entries.
  */
 class ObjectDatabaseIT {
@@ -80,6 +79,34 @@ class ObjectDatabaseIT {
 						? ObjectId.fromHex(algorithm, repo.git("rev-parse", object.getValue() + "^{}").trim()) : null;
 				assertThat(db.peel(id)).as("peel " + object.getKey()).isEqualTo(expectedPeel);
 			}
+		}
+	}
+
+	@Test
+	void readsAVersion1PackIndexAsGitDoes(@TempDir Path dir) throws IOException {
+		TempRepo repo = TempRepo.init(GitCli.system(), dir, "--object-format=sha1");
+		Map<String, String> objects = fixture(repo);
+		Layout.REPACK_OFS_DELTA.apply(repo);
+		Path pack;
+		try (Stream<Path> files = Files.list(repo.gitDir().resolve("objects/pack"))) {
+			pack = files.filter((p) -> p.toString().endsWith(".pack")).findFirst().orElseThrow();
+		}
+		Path idx = pack.resolveSibling(pack.getFileName().toString().replace(".pack", ".idx"));
+		Files.delete(idx);
+		repo.git("index-pack", "--index-version=1", "-o", idx.toString(), pack.toString());
+		byte[] head = Files.readAllBytes(idx);
+		assertThat(head[0] == (byte) 0xff && head[1] == 't').as("no version 2 magic").isFalse();
+		try (ObjectDatabase db = ObjectDatabases.open(repo.gitDir().resolve("objects"), HashAlgorithm.SHA1)) {
+			for (Map.Entry<String, String> object : objects.entrySet()) {
+				ObjectId id = ObjectId.fromHex(HashAlgorithm.SHA1, object.getValue());
+				String gitType = repo.git("cat-file", "-t", object.getValue()).trim();
+				assertThat(db.type(id)).as(object.getKey()).isEqualTo(ObjectType.valueOf(gitType.toUpperCase()));
+				ObjectId expectedPeel = gitType.equals("tag")
+						? ObjectId.fromHex(HashAlgorithm.SHA1, repo.git("rev-parse", object.getValue() + "^{}").trim())
+						: null;
+				assertThat(db.peel(id)).as("peel " + object.getKey()).isEqualTo(expectedPeel);
+			}
+			assertThat(db.type(ObjectId.fromHex(HashAlgorithm.SHA1, "ab".repeat(20)))).isNull();
 		}
 	}
 
