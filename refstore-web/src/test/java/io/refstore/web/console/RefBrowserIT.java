@@ -67,7 +67,7 @@ class RefBrowserIT extends BrowserTestSupport {
 		logIn("viewer");
 		WebElement row = waitFor(By.cssSelector("tr[data-repo='" + REPO + "']"));
 		assertThat(row.getText()).contains("100,000");
-		row.findElement(By.className("repo-link")).click();
+		navigate(row.findElement(By.className("repo-link")));
 
 		waitFor(By.id("refs"));
 		// the health comes in through htmx after the page of refs
@@ -77,13 +77,13 @@ class RefBrowserIT extends BrowserTestSupport {
 		assertThat(chrome.findElements(By.id("repo-actions"))).isEmpty();
 		screenshot("refs-first-page");
 
-		chrome.findElement(By.id("next-page")).click();
+		navigate(chrome.findElement(By.id("next-page")));
 		waitFor(By.id("first-page"));
 		assertThat(shownNames()).isEqualTo(names.subList(100, 200));
 
 		chrome.findElement(By.id("glob")).sendKeys("refs/tags/v9.9*");
 		new Select(chrome.findElement(By.id("limit"))).selectByVisibleText("50");
-		chrome.findElement(By.id("search")).click();
+		navigate(chrome.findElement(By.id("search")));
 		waitFor(By.id("refs"));
 		List<String> tags = shownNames();
 		assertThat(tags).hasSize(50).allSatisfy((name) -> assertThat(name).startsWith("refs/tags/v9.9"));
@@ -93,11 +93,11 @@ class RefBrowserIT extends BrowserTestSupport {
 
 		chrome.findElement(By.id("glob")).clear();
 		chrome.findElement(By.id("prefix")).sendKeys("refs/pull/");
-		chrome.findElement(By.id("search")).click();
+		navigate(chrome.findElement(By.id("search")));
 		waitFor(By.id("refs"));
 		assertThat(shownNames().get(0)).isEqualTo("refs/pull/1/head");
 
-		chrome.findElement(By.linkText("refs/pull/1/head")).click();
+		navigate(chrome.findElement(By.linkText("refs/pull/1/head")));
 		assertThat(waitFor(By.id("type")).getText()).isEqualTo("commit");
 		assertThat(chrome.findElement(By.tagName("h1")).getText()).isEqualTo("refs/pull/1/head");
 		screenshot("ref-details");
@@ -116,6 +116,17 @@ class RefBrowserIT extends BrowserTestSupport {
 		finally {
 			chrome.manage().window().setSize(new org.openqa.selenium.Dimension(1280, 900));
 		}
+	}
+
+	/**
+	 * Clicks something that loads a new page and waits until the old page is gone, so that the next look-up
+	 * cannot find the old page's elements (which go stale under it).
+	 */
+	private static void navigate(WebElement clickable) {
+		WebElement oldPage = chrome.findElement(By.tagName("html"));
+		clickable.click();
+		new org.openqa.selenium.support.ui.WebDriverWait(chrome, java.time.Duration.ofSeconds(30))
+			.until(org.openqa.selenium.support.ui.ExpectedConditions.stalenessOf(oldPage));
 	}
 
 	private static List<String> shownNames() {
