@@ -94,6 +94,11 @@ public class RefJobs {
 				acquire(path, type.jobName());
 			}
 			JobExecution execution = this.jobOperator.start(job(type), jobParameters);
+			if (lease) {
+				// the job's listener attaches it too, but on the job's thread: a launch right after this one
+				// must already see which execution holds the repository
+				this.leases.attach(path, execution.getId());
+			}
 			publish(actor, RefJobEvent.Action.LAUNCH, type.jobName(), execution.getId(), checked, "ACCEPTED");
 			return summary(execution);
 		}
