@@ -97,8 +97,18 @@ public abstract class BrowserTestSupport {
 
 	/** Waits (up to 30 s) until an element is on the page, and returns it. */
 	protected static org.openqa.selenium.WebElement waitFor(By locator) {
-		return new WebDriverWait(chrome, Duration.ofSeconds(30))
+		return new WebDriverWait(chrome, Duration.ofSeconds(30)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
 			.until(ExpectedConditions.presenceOfElementLocated(locator));
+	}
+
+	/**
+	 * Waits (up to 30 s) until an element's text contains {@code text}, finding the element again on every try:
+	 * pages that poll (htmx) or reload replace their elements under a test.
+	 */
+	protected static void waitForText(By locator, String text) {
+		new WebDriverWait(chrome, Duration.ofSeconds(30))
+			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+			.until(ExpectedConditions.textToBePresentInElementLocated(locator, text));
 	}
 
 	/** Saves a screenshot under {@code target/screenshots}. */

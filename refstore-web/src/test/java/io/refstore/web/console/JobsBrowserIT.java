@@ -42,13 +42,13 @@ class JobsBrowserIT extends BrowserTestSupport {
 		chrome.findElement(By.id("launch")).click();
 		waitFor(By.id("steps"));
 		String page = chrome.getCurrentUrl();
-		new WebDriverWait(chrome, Duration.ofSeconds(90)).until((driver) -> driver.findElement(By.id("job-status"))
+		new WebDriverWait(chrome, Duration.ofSeconds(90)).ignoring(org.openqa.selenium.StaleElementReferenceException.class).until((driver) -> driver.findElement(By.id("job-status"))
 			.getText()
 			.equals("COMPLETED"));
 		// polled in place by htmx; the page reloads itself once, at the end, at the same address
 		assertThat(chrome.getCurrentUrl()).isEqualTo(page);
 		screenshot("jobs-migration-completed");
-		assertThat(chrome.findElement(By.cssSelector("tr[data-step='copyRefsStep']")).getText()).contains("3,001 / 3,001");
+		waitForText(By.cssSelector("tr[data-step='copyRefsStep']"), "3,001 / 3,001");
 		// 3,000 branches and HEAD
 		assertThat(chrome.findElements(By.cssSelector("#steps progress"))).hasSizeGreaterThanOrEqualTo(4);
 		assertThat(GitCli.reftable().ok(repo.dir(), "rev-parse", "--show-ref-format").trim()).isEqualTo("reftable");
@@ -73,13 +73,13 @@ class JobsBrowserIT extends BrowserTestSupport {
 		chrome.findElement(By.id("throttleMillis")).clear();
 		chrome.findElement(By.id("throttleMillis")).sendKeys("250");
 		chrome.findElement(By.id("launch")).click();
-		String first = new WebDriverWait(chrome, Duration.ofSeconds(30)).until((driver) -> {
+		String first = new WebDriverWait(chrome, Duration.ofSeconds(30)).ignoring(org.openqa.selenium.StaleElementReferenceException.class).until((driver) -> {
 			var rows = driver.findElements(By.cssSelector("tr[data-step='copyRefsStep']"));
 			return !rows.isEmpty() && !rows.get(0).getText().contains(" 0 /") ? driver.getCurrentUrl() : null;
 		});
 		screenshot("jobs-stop-running");
 		chrome.findElement(By.id("stop")).click();
-		new WebDriverWait(chrome, Duration.ofSeconds(30)).until((driver) -> driver.findElement(By.id("job-status"))
+		new WebDriverWait(chrome, Duration.ofSeconds(30)).ignoring(org.openqa.selenium.StaleElementReferenceException.class).until((driver) -> driver.findElement(By.id("job-status"))
 			.getText()
 			.equals("STOPPED"));
 		assertThat(chrome.getCurrentUrl()).isEqualTo(first);
@@ -89,10 +89,10 @@ class JobsBrowserIT extends BrowserTestSupport {
 		assertThat(GitCli.reftable().ok(repo.dir(), "rev-parse", "--show-ref-format").trim()).isEqualTo("files");
 
 		chrome.findElement(By.id("restart")).click();
-		new WebDriverWait(chrome, Duration.ofSeconds(90)).until((driver) -> !driver.getCurrentUrl().equals(first)
+		new WebDriverWait(chrome, Duration.ofSeconds(90)).ignoring(org.openqa.selenium.StaleElementReferenceException.class).until((driver) -> !driver.getCurrentUrl().equals(first)
 				&& driver.findElement(By.id("job-status")).getText().equals("COMPLETED"));
 		screenshot("jobs-stop-restarted");
-		assertThat(chrome.findElement(By.cssSelector("tr[data-step='copyRefsStep']")).getText()).contains("2,001 / 2,001");
+		waitForText(By.cssSelector("tr[data-step='copyRefsStep']"), "2,001 / 2,001");
 		assertThat(GitCli.reftable().ok(repo.dir(), "rev-parse", "--show-ref-format").trim()).isEqualTo("reftable");
 		assertThat(GitCli.reftable().ok(repo.dir(), "for-each-ref")).isEqualTo(before);
 	}
@@ -112,7 +112,7 @@ class JobsBrowserIT extends BrowserTestSupport {
 		chrome.get(url("/jobs/new/deletion?repo=to-clean.git"));
 		chrome.findElement(By.id("prefixes")).sendKeys("refs/pull/");
 		chrome.findElement(By.id("launch")).click();
-		String plan = new WebDriverWait(chrome, Duration.ofSeconds(60))
+		String plan = new WebDriverWait(chrome, Duration.ofSeconds(60)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
 			.until((driver) -> driver.findElement(By.id("plan-count")))
 			.getText();
 		assertThat(plan).isEqualTo("40");
@@ -133,7 +133,7 @@ class JobsBrowserIT extends BrowserTestSupport {
 		assertThat(repo.git("for-each-ref", "--format=%(refname)").trim()).isEqualTo("refs/heads/main");
 
 		chrome.findElement(By.id("restore")).click();
-		new WebDriverWait(chrome, Duration.ofSeconds(60)).until((driver) -> driver.findElement(By.id("job-status"))
+		new WebDriverWait(chrome, Duration.ofSeconds(60)).ignoring(org.openqa.selenium.StaleElementReferenceException.class).until((driver) -> driver.findElement(By.id("job-status"))
 			.getText()
 			.equals("COMPLETED") && driver.findElement(By.tagName("h1")).getText().contains("restoreRefsJob"));
 		screenshot("jobs-restored");
