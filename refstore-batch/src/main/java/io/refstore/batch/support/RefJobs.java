@@ -26,6 +26,7 @@ import org.springframework.batch.core.step.StepExecution;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.EmptyResultDataAccessException;
+import org.springframework.dao.OptimisticLockingFailureException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -138,12 +139,7 @@ public class RefJobs {
 	public boolean stop(long executionId, String actor) {
 		JobExecution execution = execution(executionId);
 		try {
-			boolean running = execution.isRunning();
-			// Batch answers false when the stop found the job between steps and marked it STOPPED at once:
-			// stopped all the same
-			boolean stopped = this.jobOperator.stop(execution) || (running && lookUp(executionId)
-				.map((now) -> now.getStatus() == BatchStatus.STOPPING || now.getStatus() == BatchStatus.STOPPED)
-				.orElse(false));
+			boolean stopped = requestStop(executionId);
 			publish(actor, RefJobEvent.Action.STOP, name(execution), executionId, text(execution),
 					stopped ? "ACCEPTED" : "NOT RUNNING");
 			return stopped;
@@ -153,6 +149,33 @@ public class RefJobs {
 					"REFUSED: " + ex.getMessage());
 			throw new IllegalStateException("execution " + executionId + " cannot be stopped: " + ex.getMessage(), ex);
 		}
+	}
+
+	/**
+	 * Marks the execution STOPPING, which its steps read when they record their next chunk and stop there. Not
+	 * {@link JobOperator#stop}: besides the status it updates the running step's execution, whose own next update
+	 * then fails on its version, so a stop requested during a chunk's commit ended the job FAILED.
+	 * @return whether the execution was running (or already stopping)
+	 */
+	private boolean requestStop(long executionId) {
+		for (int attempt = 0; attempt < 10; attempt++) {
+			JobExecution now = lookUp(executionId).orElse(null);
+			if (now == null || now.getStatus() == BatchStatus.STOPPING) {
+				return now != null;
+			}
+			if (now.getStatus() != BatchStatus.STARTING && now.getStatus() != BatchStatus.STARTED) {
+				return false;
+			}
+			now.setStatus(BatchStatus.STOPPING);
+			try {
+				this.jobRepository.update(now);
+				return true;
+			}
+			catch (OptimisticLockingFailureException ex) {
+				// the job recorded progress meanwhile: read it again
+			}
+		}
+		throw new IllegalStateException("execution " + executionId + " kept changing while being stopped");
 	}
 
 	/**
