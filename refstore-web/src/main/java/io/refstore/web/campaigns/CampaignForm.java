@@ -1,7 +1,6 @@
 package io.refstore.web.campaigns;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
+import io.refstore.web.schedules.ParameterLines;
 
 /**
  * The console's launch form of a campaign; extra job parameters are {@code key=value} lines.
@@ -19,14 +18,8 @@ public class CampaignForm {
 	private Integer concurrency = 2;
 
 	CampaignRequest toRequest() {
-		Map<String, String> map = new LinkedHashMap<>();
-		for (String line : (this.parameters == null) ? new String[0] : this.parameters.split("\\R")) {
-			int eq = line.indexOf('=');
-			if (eq > 0) {
-				map.put(line.substring(0, eq).trim(), line.substring(eq + 1).trim());
-			}
-		}
-		return new CampaignRequest(this.jobType, this.targetKind, this.target, map, this.concurrency);
+		return new CampaignRequest(this.jobType, this.targetKind, this.target, ParameterLines.parse(this.parameters),
+				this.concurrency);
 	}
 
 	public String getJobType() {

@@ -1,8 +1,5 @@
 package io.refstore.web.schedules;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 /**
  * The console's create/edit form of a schedule; extra job parameters are {@code key=value} lines.
  */
@@ -32,9 +29,7 @@ public class ScheduleForm {
 		form.jobType = schedule.jobType().name();
 		form.targetKind = schedule.targetKind().name();
 		form.target = schedule.target();
-		StringBuilder lines = new StringBuilder();
-		schedule.parameters().forEach((key, value) -> lines.append(key).append('=').append(value).append('\n'));
-		form.parameters = lines.toString();
+		form.parameters = ParameterLines.format(schedule.parameters());
 		form.cron = schedule.cron();
 		form.timeZone = schedule.timeZone();
 		form.misfire = schedule.misfire().name();
@@ -43,14 +38,8 @@ public class ScheduleForm {
 	}
 
 	ScheduleRequest toRequest() {
-		Map<String, String> map = new LinkedHashMap<>();
-		for (String line : (this.parameters == null) ? new String[0] : this.parameters.split("\\R")) {
-			int eq = line.indexOf('=');
-			if (eq > 0) {
-				map.put(line.substring(0, eq).trim(), line.substring(eq + 1).trim());
-			}
-		}
-		return new ScheduleRequest(this.name, this.jobType, this.targetKind, this.target, map, this.cron, this.timeZone,
+		return new ScheduleRequest(this.name, this.jobType, this.targetKind, this.target,
+				ParameterLines.parse(this.parameters), this.cron, this.timeZone,
 				null, this.misfire, this.paused);
 	}
 
