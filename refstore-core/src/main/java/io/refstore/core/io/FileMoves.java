@@ -33,9 +33,16 @@ public final class FileMoves {
 		return true;
 	}
 
-	/** Replaces {@code file}'s content atomically (a temporary file renamed over it). */
+	/** Replaces {@code file}'s content atomically (a temporary file beside it renamed over it). */
 	public static void writeAtomically(Path file, byte[] content) throws IOException {
-		Path temp = file.resolveSibling(file.getFileName() + ".refstore-tmp");
+		writeAtomically(file, content, file.resolveSibling(file.getFileName() + ".refstore-tmp"));
+	}
+
+	/**
+	 * Replaces {@code file}'s content atomically through {@code temp} (same file system), for a file whose
+	 * directory must not see a temporary file that a kill could leave behind.
+	 */
+	public static void writeAtomically(Path file, byte[] content, Path temp) throws IOException {
 		Files.write(temp, content, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
 				StandardOpenOption.WRITE);
 		Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

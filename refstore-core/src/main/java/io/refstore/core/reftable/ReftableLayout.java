@@ -40,7 +40,10 @@ public final class ReftableLayout {
 		Files.createDirectories(heads.getParent());
 		if (!Files.isRegularFile(heads, LinkOption.NOFOLLOW_LINKS)) {
 			FileMoves.deleteTree(heads);
-			FileMoves.writeAtomically(heads, REFS_HEADS_STUB.getBytes(StandardCharsets.US_ASCII));
+			// the temporary file is not made in refs/: left there by a kill, a later retire would move it
+			// into the backup as if it were a ref
+			FileMoves.writeAtomically(heads, REFS_HEADS_STUB.getBytes(StandardCharsets.US_ASCII),
+					gitDir.resolve("refs-heads.refstore-tmp"));
 		}
 	}
 
