@@ -14,6 +14,7 @@ import io.refstore.core.ref.RefCursor;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.RefQuery;
 import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.StoreStatistics;
 import io.refstore.core.repo.Repository;
 
 /**
@@ -27,10 +28,12 @@ import io.refstore.core.repo.Repository;
  * job's staged work or start afresh.</li>
  * <li>{@link #copyRefs}: copy the source's refs in chunks, each written durably as one segment (a sorted
  * binary run of name, id, peeled id or symbolic target) before the call returns its checkpoint. Resuming from
- * a checkpoint first drops any segment written after it.</li>
- * <li>{@link #copyReflogs}: copy every reflog into one file.</li>
- * <li>{@link #assemble}: stream the segments in order, then the reflogs, into one {@code packed-refs} or one
- * reftable (a bulk pass, as {@link FormatMigrator} builds it), digesting what goes in.</li>
+ * a checkpoint first drops any segment written after it. A copy that one object runs from the start also
+ * builds the new store as it goes ({@link StreamedAssembly}), reflogs included once the last ref is in.</li>
+ * <li>{@link #copyReflogs}: copy every reflog into one file (done already if the copy built the store).</li>
+ * <li>{@link #assemble}: unless the copy built the store, stream the segments in order, then the reflogs,
+ * into one {@code packed-refs} or one reftable (a bulk pass, as {@link FormatMigrator} builds it), digesting
+ * what goes in.</li>
  * <li>{@link #verify}: read the new store back and compare digests.</li>
  * <li>{@link #swap}: under the source's locks, compare the source with what was copied; if it changed since
  * (the copy is not one snapshot: writers go on while it runs), build again from the locked source, so no ref
@@ -50,6 +53,9 @@ public final class StagedMigration implements Closeable {
 	private static final String ASSEMBLED = "assembled";
 
 	private static final String NEW = "new";
+
+	/** Bytes a ref takes in a reftable, for {@link #estimateRefs}: names share prefixes, ids do not. */
+	static final int REFTABLE_BYTES_PER_REF = 40;
 
 	/** The file in a backup naming the job whose migration swapped it out. */
 	private static final String DONE = "refstore-migration.properties";
@@ -77,6 +83,11 @@ public final class StagedMigration implements Closeable {
 	private CopyProgress position;
 
 	private final byte[] scratch = new byte[64];
+
+	private RefSegments.Builder segment;
+
+	/** The new store built during this object's copy, or {@code null}. */
+	private StreamedAssembly assembly;
 
 	private StagedMigration(Repository repository, MigrationOptions options, Path work, boolean resumed) {
 		this.repository = repository;
@@ -168,6 +179,23 @@ public final class StagedMigration implements Closeable {
 	}
 
 	/**
+	 * Estimates the source's refs for progress reports without reading them: for files, the loose refs plus
+	 * the records of {@code packed-refs} (a ref both loose and packed counts twice, root refs not at all); for
+	 * reftable, the tables' size divided by {@value #REFTABLE_BYTES_PER_REF} bytes, what a ref takes in a table
+	 * git writes with its object index. Use {@link #countRefs} for an exact figure.
+	 * @return the estimate, at least 1; 0 once the migration is finished
+	 */
+	public long estimateRefs() throws IOException {
+		if (this.finished != null) {
+			return 0;
+		}
+		StoreStatistics statistics = source().statistics();
+		long estimate = (statistics.format() == RefFormat.FILES) ? statistics.looseRefs() + statistics.packedRefs()
+				: statistics.bytes() / REFTABLE_BYTES_PER_REF;
+		return Math.max(1, estimate);
+	}
+
+	/**
 	 * Counts the source's refs (root refs included), for progress reports. Reads the whole ref list once.
 	 * @return the count; 0 once the migration is finished
 	 */
@@ -207,14 +235,34 @@ public final class StagedMigration implements Closeable {
 		if (this.cursor == null || !after.equals(this.position)) {
 			reposition(after);
 		}
-		RefSegments.Builder segment = new RefSegments.Builder(this.repository.hashAlgorithm());
+		try {
+			return copyChunk(after, limit);
+		}
+		catch (IOException | RuntimeException ex) {
+			// what the cursor and the assembly took in no longer matches any checkpoint: the next call repositions
+			this.position = null;
+			abandonAssembly();
+			throw ex;
+		}
+	}
+
+	private CopyProgress copyChunk(CopyProgress after, int limit) throws IOException {
+		RefSegments.Builder segment = this.segment;
+		segment.reset();
 		while (segment.count() < limit && this.cursor.next()) {
-			byte[] peeled = this.cursor.isSymbolic() ? null
-					: RefDigest.peeled(this.cursor, this.migrator.objects(), this.scratch);
+			byte[] peeled;
+			if (this.assembly != null) {
+				peeled = this.assembly.add(this.cursor);
+			}
+			else {
+				peeled = this.cursor.isSymbolic() ? null
+						: RefDigest.peeled(this.cursor, this.migrator.objects(), this.scratch);
+			}
 			segment.add(this.cursor, peeled);
 		}
 		if (segment.count() == 0) {
 			closeCursor();
+			finishAssembly();
 			this.position = after.finished();
 			return this.position;
 		}
@@ -225,8 +273,33 @@ public final class StagedMigration implements Closeable {
 		this.position = new CopyProgress(segment.lastName(), number, after.refs() + segment.count(), done);
 		if (done) {
 			closeCursor();
+			finishAssembly();
 		}
 		return this.position;
+	}
+
+	/**
+	 * After the last ref of a copy that built the store: copies the reflogs into the store and the staged
+	 * reflogs at once, completes the store and records it as assembled. A spoiled assembly leaves the reflogs
+	 * staged and the store to {@link #assemble}.
+	 */
+	private void finishAssembly() throws IOException {
+		if (this.assembly == null) {
+			return;
+		}
+		StreamedAssembly building = this.assembly;
+		this.assembly = null;
+		try {
+			stageReflogs(building);
+			FormatMigrator.Built built = building.finish();
+			if (built != null) {
+				writeBuilt(built, false);
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			building.abandon();
+			throw ex;
+		}
 	}
 
 	private void reposition(CopyProgress after) throws IOException {
@@ -239,29 +312,58 @@ public final class StagedMigration implements Closeable {
 			}
 		}
 		RefSegments.dropAfter(this.work, after.segments());
+		abandonAssembly();
 		FileMoves.deleteTree(this.work.resolve(NEW));
 		Files.deleteIfExists(this.work.resolve(ASSEMBLED));
+		// the reflogs are staged after the last ref (by the copy that built the store, or the next phase)
+		Files.deleteIfExists(this.work.resolve(REFLOGS_DONE));
+		Files.deleteIfExists(this.work.resolve(StagedReflogs.FILE));
+		if (this.segment == null) {
+			this.segment = new RefSegments.Builder(this.repository.hashAlgorithm());
+		}
+		if (after.segments() == 0) {
+			this.assembly = StreamedAssembly.start(this.repository, this.options, source(), this.work.resolve(NEW));
+		}
 		this.cursor = source().refs(RefQuery.ALL.withRootRefs().after(after.lastName()));
 		this.position = after;
 	}
 
+	private void abandonAssembly() throws IOException {
+		if (this.assembly != null) {
+			StreamedAssembly dropped = this.assembly;
+			this.assembly = null;
+			dropped.abandon();
+		}
+	}
+
 	/**
-	 * Phase 3: copies every reflog (nothing if the options leave reflogs behind).
+	 * Phase 3: copies every reflog (nothing if the options leave reflogs behind), unless the copy of the refs
+	 * did already.
 	 * @return how many log entries were copied
 	 */
 	public long copyReflogs() throws IOException {
 		if (this.finished != null) {
 			return 0;
 		}
+		Properties done = DurableFiles.readProperties(this.work.resolve(REFLOGS_DONE));
+		if (done == null) {
+			done = stageReflogs(null);
+		}
+		return Long.parseLong(done.getProperty("entries", "0"));
+	}
+
+	/** Copies the reflogs into the work directory, and into {@code assembly} too unless it is {@code null}. */
+	private Properties stageReflogs(StreamedAssembly assembly) throws IOException {
 		Properties done = new Properties();
 		if (this.options.reflogs()) {
-			StagedReflogs.Counts counts = StagedReflogs.copy(source(), this.work);
+			StagedReflogs.Counts counts = StagedReflogs.copy(source(), this.work,
+					(assembly != null) ? assembly::addReflog : null);
 			done.setProperty("logs", Long.toString(counts.logs()));
 			done.setProperty("entries", Long.toString(counts.entries()));
 			done.setProperty("maxEntries", Long.toString(counts.maxEntries()));
 		}
 		DurableFiles.writeProperties(this.work.resolve(REFLOGS_DONE), done);
-		return Long.parseLong(done.getProperty("entries", "0"));
+		return done;
 	}
 
 	/**
@@ -274,6 +376,12 @@ public final class StagedMigration implements Closeable {
 			return this.finished.sourceDigest();
 		}
 		closeCursor();
+		abandonAssembly();
+		Path assembled = this.work.resolve(ASSEMBLED);
+		if (Files.exists(assembled) && Files.isDirectory(this.work.resolve(NEW))) {
+			// built by the copy (or by an earlier run of this phase); verify reads it back all the same
+			return readBuilt(false).sourceDigest;
+		}
 		Properties logs = DurableFiles.readProperties(this.work.resolve(REFLOGS_DONE));
 		if (logs == null) {
 			throw new IllegalStateException("copyReflogs has not completed in '" + this.work + "'");
@@ -309,7 +417,17 @@ public final class StagedMigration implements Closeable {
 		if (this.finished != null) {
 			return this.finished.targetDigest();
 		}
-		FormatMigrator.Built built = this.migrator.verify(readBuilt(false), this.work.resolve(NEW), this.options);
+		FormatMigrator.Built built;
+		try {
+			built = this.migrator.verify(readBuilt(false), this.work.resolve(NEW), this.options);
+		}
+		catch (IOException | RuntimeException ex) {
+			// a store that fails its verification must not be taken as assembled by the next run of the phases
+			if (!(ex instanceof IllegalStateException)) {
+				Files.deleteIfExists(this.work.resolve(ASSEMBLED));
+			}
+			throw ex;
+		}
 		writeBuilt(built, true);
 		return built.targetDigest;
 	}
@@ -418,6 +536,7 @@ public final class StagedMigration implements Closeable {
 	@Override
 	public void close() throws IOException {
 		closeCursor();
+		abandonAssembly();
 		if (this.source != null) {
 			this.source.close();
 			this.source = null;
