@@ -179,10 +179,11 @@ public final class StagedMigration implements Closeable {
 	}
 
 	/**
-	 * Estimates the source's refs for progress reports without reading them: for files, the loose refs plus
-	 * the records of {@code packed-refs} (a ref both loose and packed counts twice, root refs not at all); for
-	 * reftable, the tables' size divided by {@value #REFTABLE_BYTES_PER_REF} bytes, what a ref takes in a table
-	 * git writes with its object index. Use {@link #countRefs} for an exact figure.
+	 * Estimates the source's refs for progress reports from {@link RefStore#statistics()}, without decoding a
+	 * ref: for files, the loose refs plus the records of {@code packed-refs} (a ref both loose and packed counts
+	 * twice, root refs not at all); for reftable, the tables' size divided by {@value #REFTABLE_BYTES_PER_REF}
+	 * bytes, about what a ref takes in a table git writes with its object index. Use {@link #countRefs} for an
+	 * exact figure.
 	 * @return the estimate, at least 1; 0 once the migration is finished
 	 */
 	public long estimateRefs() throws IOException {
@@ -216,7 +217,10 @@ public final class StagedMigration implements Closeable {
 	 * Phase 2: copies the next at most {@code limit} refs after {@code after} into one new segment, synced
 	 * before this returns. Consecutive calls in one process continue one source cursor; a call with any other
 	 * checkpoint (the first after {@link #open}) first checks that the checkpoint's segments exist and drops
-	 * any written after them (a chunk whose checkpoint was never recorded).
+	 * any written after them (a chunk whose checkpoint was never recorded), with the reflogs and any new store
+	 * staged after them. If that checkpoint is {@link CopyProgress#START}, the calls also build the new store
+	 * as they go, and the one that copies the last ref copies the reflogs and completes the store, so that
+	 * {@link #copyReflogs} and {@link #assemble} find their work done.
 	 * @param after the checkpoint returned by the previous call, or {@link CopyProgress#START}
 	 * @param limit the most refs to copy, at least 1
 	 * @return the new checkpoint; {@link CopyProgress#done()} once no ref follows (the last chunk may still have
