@@ -48,11 +48,11 @@ public final class StagedMigration implements Closeable {
 
 	private static final String STATE = "staged";
 
-	private static final String REFLOGS_DONE = "reflogs.done";
+	static final String REFLOGS_DONE = "reflogs.done";
 
-	private static final String ASSEMBLED = "assembled";
+	static final String ASSEMBLED = "assembled";
 
-	private static final String NEW = "new";
+	static final String NEW = "new";
 
 	/** Bytes a ref takes in a reftable, for {@link #estimateRefs}: names share prefixes, ids do not. */
 	static final int REFTABLE_BYTES_PER_REF = 40;
@@ -78,16 +78,7 @@ public final class StagedMigration implements Closeable {
 
 	private RefStore source;
 
-	private RefCursor cursor;
-
-	private CopyProgress position;
-
-	private final byte[] scratch = new byte[64];
-
-	private RefSegments.Builder segment;
-
-	/** The new store built during this object's copy, or {@code null}. */
-	private StreamedAssembly assembly;
+	private StagedCopy copy;
 
 	private StagedMigration(Repository repository, MigrationOptions options, Path work, boolean resumed) {
 		this.repository = repository;
@@ -236,50 +227,10 @@ public final class StagedMigration implements Closeable {
 		if (this.finished != null || after.done()) {
 			return after.finished();
 		}
-		if (this.cursor == null || !after.equals(this.position)) {
-			reposition(after);
+		if (this.copy == null) {
+			this.copy = new StagedCopy(this.repository, this.options, this.work, this::completeAssembly);
 		}
-		try {
-			return copyChunk(after, limit);
-		}
-		catch (IOException | RuntimeException ex) {
-			// what the cursor and the assembly took in no longer matches any checkpoint: the next call repositions
-			this.position = null;
-			abandonAssembly();
-			throw ex;
-		}
-	}
-
-	private CopyProgress copyChunk(CopyProgress after, int limit) throws IOException {
-		RefSegments.Builder segment = this.segment;
-		segment.reset();
-		while (segment.count() < limit && this.cursor.next()) {
-			byte[] peeled;
-			if (this.assembly != null) {
-				peeled = this.assembly.add(this.cursor);
-			}
-			else {
-				peeled = this.cursor.isSymbolic() ? null
-						: RefDigest.peeled(this.cursor, this.migrator.objects(), this.scratch);
-			}
-			segment.add(this.cursor, peeled);
-		}
-		if (segment.count() == 0) {
-			closeCursor();
-			finishAssembly();
-			this.position = after.finished();
-			return this.position;
-		}
-		int number = after.segments() + 1;
-		segment.write(this.work, number);
-		// a short chunk means the cursor is exhausted; a cursor must not be advanced past its end
-		boolean done = segment.count() < limit;
-		this.position = new CopyProgress(segment.lastName(), number, after.refs() + segment.count(), done);
-		if (done) {
-			closeCursor();
-			finishAssembly();
-		}
-		return this.position;
+		return this.copy.copy(source(), after, limit);
 	}
 
 	/**
@@ -287,56 +238,11 @@ public final class StagedMigration implements Closeable {
 	 * reflogs at once, completes the store and records it as assembled. A spoiled assembly leaves the reflogs
 	 * staged and the store to {@link #assemble}.
 	 */
-	private void finishAssembly() throws IOException {
-		if (this.assembly == null) {
-			return;
-		}
-		StreamedAssembly building = this.assembly;
-		this.assembly = null;
-		try {
-			stageReflogs(building);
-			FormatMigrator.Built built = building.finish();
-			if (built != null) {
-				writeBuilt(built, false);
-			}
-		}
-		catch (IOException | RuntimeException ex) {
-			building.abandon();
-			throw ex;
-		}
-	}
-
-	private void reposition(CopyProgress after) throws IOException {
-		closeCursor();
-		for (int number = 1; number <= after.segments(); number++) {
-			if (!RefSegments.exists(this.work, number)) {
-				throw new MigrationException("the staged copy in '" + this.work + "' lacks segment " + number
-						+ " of the " + after.segments() + " its checkpoint counts (was the work directory removed?);"
-						+ " start the migration again");
-			}
-		}
-		RefSegments.dropAfter(this.work, after.segments());
-		abandonAssembly();
-		FileMoves.deleteTree(this.work.resolve(NEW));
-		Files.deleteIfExists(this.work.resolve(ASSEMBLED));
-		// the reflogs are staged after the last ref (by the copy that built the store, or the next phase)
-		Files.deleteIfExists(this.work.resolve(REFLOGS_DONE));
-		Files.deleteIfExists(this.work.resolve(StagedReflogs.FILE));
-		if (this.segment == null) {
-			this.segment = new RefSegments.Builder(this.repository.hashAlgorithm());
-		}
-		if (after.segments() == 0) {
-			this.assembly = StreamedAssembly.start(this.repository, this.options, source(), this.work.resolve(NEW));
-		}
-		this.cursor = source().refs(RefQuery.ALL.withRootRefs().after(after.lastName()));
-		this.position = after;
-	}
-
-	private void abandonAssembly() throws IOException {
-		if (this.assembly != null) {
-			StreamedAssembly dropped = this.assembly;
-			this.assembly = null;
-			dropped.abandon();
+	private void completeAssembly(StreamedAssembly building) throws IOException {
+		stageReflogs(building);
+		FormatMigrator.Built built = building.finish();
+		if (built != null) {
+			writeBuilt(built, false);
 		}
 	}
 
@@ -379,8 +285,7 @@ public final class StagedMigration implements Closeable {
 		if (this.finished != null) {
 			return this.finished.sourceDigest();
 		}
-		closeCursor();
-		abandonAssembly();
+		closeCopy();
 		Path assembled = this.work.resolve(ASSEMBLED);
 		if (Files.exists(assembled) && Files.isDirectory(this.work.resolve(NEW))) {
 			// built by the copy (or by an earlier run of this phase); verify reads it back all the same
@@ -529,18 +434,17 @@ public final class StagedMigration implements Closeable {
 		return this.source;
 	}
 
-	private void closeCursor() throws IOException {
-		if (this.cursor != null) {
-			this.cursor.close();
-			this.cursor = null;
+	private void closeCopy() throws IOException {
+		if (this.copy != null) {
+			this.copy.close();
+			this.copy = null;
 		}
 	}
 
 	/** Releases the source store and cursor; the staged work stays for a later process. */
 	@Override
 	public void close() throws IOException {
-		closeCursor();
-		abandonAssembly();
+		closeCopy();
 		if (this.source != null) {
 			this.source.close();
 			this.source = null;
