@@ -20,8 +20,9 @@ import io.refstore.core.repo.Repository;
  * afterwards: when one process copies every chunk from the start, each ref goes into the segment (the
  * checkpoint a restart resumes from) and straight into the new store and its digest, and the assemble phase
  * has nothing left to do. A copy that resumes from a checkpoint cannot continue it (the writer and the digest
- * lived in the process that died), so {@link StagedMigration} abandons it and assembles from the segments as
- * before. Either way the verify phase reads the new store back and compares digests.
+ * lived in the process that died), so {@link StagedCopy} abandons it and {@link StagedMigration} assembles the
+ * store from the segments as before. Either way the verify phase reads the new store back and compares
+ * digests.
  *
  * <p>The reflogs must follow the refs into the writer, and a reftable writer must know the longest log before
  * its first ref: that length is taken from the source when the assembly starts, and if a log has grown past it
