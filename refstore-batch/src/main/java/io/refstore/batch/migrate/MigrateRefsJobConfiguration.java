@@ -28,8 +28,10 @@ import io.refstore.core.migrate.StagedMigration;
  * segments, refs) in the step's context, so a failed, stopped or killed run restarts from the last committed
  * chunk; a stop takes effect between chunks.
  * <ol>
- * <li>{@code snapshotRefsStep}: refusals, owner claim, count of the source's refs (the progress total).</li>
- * <li>{@code copyRefsStep}: refs, chunk by chunk, optionally pausing {@code throttleMillis} between chunks.</li>
+ * <li>{@code snapshotRefsStep}: refusals, owner claim, estimate of the source's refs (the progress total).</li>
+ * <li>{@code copyRefsStep}: refs, chunk by chunk, optionally pausing {@code throttleMillis} between chunks. A
+ * step execution that copies from the first chunk to the last also builds the new store as it goes, reflogs
+ * included, which leaves {@code copyReflogsStep} and the assembly in {@code verifyRefsStep} nothing to do.</li>
  * <li>{@code copyReflogsStep}: reflogs.</li>
  * <li>{@code verifyRefsStep}: assemble the new store in bulk and read it back (digests).</li>
  * <li>{@code swapStorageStep}: under the store's locks, switch formats (rebuilding if the source changed).</li>
@@ -45,7 +47,8 @@ public class MigrateRefsJobConfiguration {
 
 	private static final String REFLOGS = "#{jobParameters['" + JobParameterNames.REFLOGS + "']}";
 
-	static final String TOTAL = "migration.refsTotal";
+	/** The estimated number of refs to copy (the copy's progress total until it knows the real one). */
+	static final String TOTAL = "migration.refsEstimate";
 
 	@Bean
 	Job migrateRefsJob(JobRepository jobRepository, RefJobListener listener, Step snapshotRefsStep, Step copyRefsStep,
@@ -105,7 +108,8 @@ public class MigrateRefsJobConfiguration {
 			@Override
 			RepeatStatus run(StagedMigration migration, StepContribution contribution, ExecutionContext step,
 					ExecutionContext job) throws IOException {
-				long total = migration.countRefs();
+				// an estimate: counting exactly would read every ref once more before the copy reads them all
+				long total = migration.estimateRefs();
 				job.putLong(TOTAL, total);
 				job.putString("migration.resumed", Boolean.toString(migration.resumed()));
 				step.putLong(JobParameterNames.PROGRESS_TOTAL, total);
@@ -140,7 +144,8 @@ public class MigrateRefsJobConfiguration {
 				CopyCheckpoint.write(step, next);
 				contribution.incrementWriteCount(next.refs() - after.refs());
 				step.putLong(JobParameterNames.PROGRESS_DONE, next.refs());
-				step.putLong(JobParameterNames.PROGRESS_TOTAL, Math.max(next.refs(), job.getLong(TOTAL, 0L)));
+				step.putLong(JobParameterNames.PROGRESS_TOTAL,
+						next.done() ? next.refs() : Math.max(next.refs(), job.getLong(TOTAL, 0L)));
 				if (next.done()) {
 					job.putLong("migration.refsCopied", next.refs());
 					return RepeatStatus.FINISHED;

@@ -24,10 +24,15 @@ final class DurableFiles {
 
 	/** Writes {@code content} to {@code file} durably, replacing it. */
 	static void write(Path file, byte[] content) throws IOException {
+		write(file, content, content.length);
+	}
+
+	/** Writes the first {@code length} bytes of {@code content} to {@code file} durably, replacing it. */
+	static void write(Path file, byte[] content, int length) throws IOException {
 		Path temp = file.resolveSibling(file.getFileName() + ".tmp");
 		try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
 				StandardOpenOption.TRUNCATE_EXISTING)) {
-			ByteBuffer buffer = ByteBuffer.wrap(content);
+			ByteBuffer buffer = ByteBuffer.wrap(content, 0, length);
 			while (buffer.hasRemaining()) {
 				channel.write(buffer);
 			}

@@ -1,10 +1,10 @@
 package io.refstore.core.migrate;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.zip.CRC32;
 
 import io.refstore.core.ref.HashAlgorithm;
@@ -59,47 +59,69 @@ final class RefSegments {
 		return dropped;
 	}
 
-	/** Collects one chunk's records; {@link #write} makes them a segment. Not thread-safe. */
+	/**
+	 * Collects one chunk's records; {@link #write} makes them a segment, {@link #reset} starts the next chunk in
+	 * the same buffer (a chunk of 50,000 refs is megabytes: allocating it afresh for every chunk, and copying
+	 * it to write it, would cost more than the records). Not thread-safe.
+	 */
 	static final class Builder {
-
-		private final ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 16);
 
 		private final int rawLength;
 
+		private byte[] buf = new byte[1 << 16];
+
+		private int length;
+
 		private int count;
 
-		private byte[] lastName = new byte[256];
+		private int lastNameAt;
 
 		private int lastNameLength;
 
 		Builder(HashAlgorithm hash) {
 			this.rawLength = hash.rawLength();
-			this.out.writeBytes(MAGIC);
-			this.out.write(this.rawLength);
-			writeInt(0);
+			reset();
+		}
+
+		/** Empties the builder for the next chunk. */
+		void reset() {
+			this.length = 0;
+			this.count = 0;
+			this.lastNameLength = 0;
+			ensure(RECORDS);
+			System.arraycopy(MAGIC, 0, this.buf, 0, MAGIC.length);
+			this.buf[MAGIC.length] = (byte) this.rawLength;
+			this.length = RECORDS;
 		}
 
 		/** Adds the cursor's current ref, with its peeled value ({@code null} if it does not peel). */
 		void add(RefCursor cursor, byte[] peeled) {
 			boolean symbolic = cursor.isSymbolic();
-			this.out.write(symbolic ? SYMBOLIC : (peeled != null) ? PEELED : DIRECT);
-			writeShort(cursor.nameLength());
-			this.out.write(cursor.nameBuffer(), 0, cursor.nameLength());
-			if (this.lastName.length < cursor.nameLength()) {
-				this.lastName = new byte[cursor.nameLength() * 2];
-			}
-			System.arraycopy(cursor.nameBuffer(), 0, this.lastName, 0, cursor.nameLength());
-			this.lastNameLength = cursor.nameLength();
+			int nameLength = checkShort(cursor.nameLength());
+			int targetLength = symbolic ? checkShort(cursor.targetLength()) : 0;
+			ensure(this.length + 3 + nameLength + (symbolic ? 2 + targetLength : 2 * this.rawLength));
+			byte[] out = this.buf;
+			int at = this.length;
+			out[at++] = (byte) (symbolic ? SYMBOLIC : (peeled != null) ? PEELED : DIRECT);
+			at = putShort(out, at, nameLength);
+			System.arraycopy(cursor.nameBuffer(), 0, out, at, nameLength);
+			this.lastNameAt = at;
+			this.lastNameLength = nameLength;
+			at += nameLength;
 			if (symbolic) {
-				writeShort(cursor.targetLength());
-				this.out.write(cursor.targetBuffer(), 0, cursor.targetLength());
+				at = putShort(out, at, targetLength);
+				System.arraycopy(cursor.targetBuffer(), 0, out, at, targetLength);
+				at += targetLength;
 			}
 			else {
-				this.out.write(cursor.idBuffer(), 0, this.rawLength);
+				System.arraycopy(cursor.idBuffer(), 0, out, at, this.rawLength);
+				at += this.rawLength;
 				if (peeled != null) {
-					this.out.write(peeled, 0, this.rawLength);
+					System.arraycopy(peeled, 0, out, at, this.rawLength);
+					at += this.rawLength;
 				}
 			}
+			this.length = at;
 			this.count++;
 		}
 
@@ -109,36 +131,38 @@ final class RefSegments {
 
 		/** The name of the last ref added. */
 		String lastName() {
-			return new String(this.lastName, 0, this.lastNameLength, java.nio.charset.StandardCharsets.UTF_8);
+			return new String(this.buf, this.lastNameAt, this.lastNameLength, java.nio.charset.StandardCharsets.UTF_8);
 		}
 
 		/** Writes the segment durably as segment {@code number}. */
 		void write(Path work, int number) throws IOException {
-			byte[] bytes = this.out.toByteArray();
-			putInt(bytes, MAGIC.length + 1, this.count);
+			putInt(this.buf, MAGIC.length + 1, this.count);
 			CRC32 crc = new CRC32();
-			crc.update(bytes);
-			byte[] segment = new byte[bytes.length + 4];
-			System.arraycopy(bytes, 0, segment, 0, bytes.length);
-			putInt(segment, bytes.length, (int) crc.getValue());
+			crc.update(this.buf, 0, this.length);
+			ensure(this.length + 4);
+			putInt(this.buf, this.length, (int) crc.getValue());
 			Path file = file(work, number);
 			Files.createDirectories(file.getParent());
-			DurableFiles.write(file, segment);
+			DurableFiles.write(file, this.buf, this.length + 4);
 		}
 
-		private void writeShort(int value) {
+		private void ensure(int capacity) {
+			if (capacity > this.buf.length) {
+				this.buf = Arrays.copyOf(this.buf, Math.max(capacity, this.buf.length * 2));
+			}
+		}
+
+		private static int checkShort(int value) {
 			if (value > 0xffff) {
 				throw new IllegalArgumentException("a name or target of " + value + " bytes is too long to stage");
 			}
-			this.out.write(value >>> 8);
-			this.out.write(value);
+			return value;
 		}
 
-		private void writeInt(int value) {
-			this.out.write(value >>> 24);
-			this.out.write(value >>> 16);
-			this.out.write(value >>> 8);
-			this.out.write(value);
+		private static int putShort(byte[] out, int at, int value) {
+			out[at] = (byte) (value >>> 8);
+			out[at + 1] = (byte) value;
+			return at + 2;
 		}
 
 	}

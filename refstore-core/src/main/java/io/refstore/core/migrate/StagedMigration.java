@@ -14,6 +14,7 @@ import io.refstore.core.ref.RefCursor;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.RefQuery;
 import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.StoreStatistics;
 import io.refstore.core.repo.Repository;
 
 /**
@@ -27,10 +28,12 @@ import io.refstore.core.repo.Repository;
  * job's staged work or start afresh.</li>
  * <li>{@link #copyRefs}: copy the source's refs in chunks, each written durably as one segment (a sorted
  * binary run of name, id, peeled id or symbolic target) before the call returns its checkpoint. Resuming from
- * a checkpoint first drops any segment written after it.</li>
- * <li>{@link #copyReflogs}: copy every reflog into one file.</li>
- * <li>{@link #assemble}: stream the segments in order, then the reflogs, into one {@code packed-refs} or one
- * reftable (a bulk pass, as {@link FormatMigrator} builds it), digesting what goes in.</li>
+ * a checkpoint first drops any segment written after it. A copy that one object runs from the start also
+ * builds the new store as it goes ({@link StreamedAssembly}), reflogs included once the last ref is in.</li>
+ * <li>{@link #copyReflogs}: copy every reflog into one file (done already if the copy built the store).</li>
+ * <li>{@link #assemble}: unless the copy built the store, stream the segments in order, then the reflogs,
+ * into one {@code packed-refs} or one reftable (a bulk pass, as {@link FormatMigrator} builds it), digesting
+ * what goes in.</li>
  * <li>{@link #verify}: read the new store back and compare digests.</li>
  * <li>{@link #swap}: under the source's locks, compare the source with what was copied; if it changed since
  * (the copy is not one snapshot: writers go on while it runs), build again from the locked source, so no ref
@@ -45,11 +48,14 @@ public final class StagedMigration implements Closeable {
 
 	private static final String STATE = "staged";
 
-	private static final String REFLOGS_DONE = "reflogs.done";
+	static final String REFLOGS_DONE = "reflogs.done";
 
-	private static final String ASSEMBLED = "assembled";
+	static final String ASSEMBLED = "assembled";
 
-	private static final String NEW = "new";
+	static final String NEW = "new";
+
+	/** Bytes a ref takes in a reftable, for {@link #estimateRefs}: names share prefixes, ids do not. */
+	static final int REFTABLE_BYTES_PER_REF = 40;
 
 	/** The file in a backup naming the job whose migration swapped it out. */
 	private static final String DONE = "refstore-migration.properties";
@@ -72,11 +78,7 @@ public final class StagedMigration implements Closeable {
 
 	private RefStore source;
 
-	private RefCursor cursor;
-
-	private CopyProgress position;
-
-	private final byte[] scratch = new byte[64];
+	private StagedCopy copy;
 
 	private StagedMigration(Repository repository, MigrationOptions options, Path work, boolean resumed) {
 		this.repository = repository;
@@ -168,6 +170,24 @@ public final class StagedMigration implements Closeable {
 	}
 
 	/**
+	 * Estimates the source's refs for progress reports from {@link RefStore#statistics()}, without decoding a
+	 * ref: for files, the loose refs plus the records of {@code packed-refs} (a ref both loose and packed counts
+	 * twice, root refs not at all); for reftable, the tables' size divided by {@value #REFTABLE_BYTES_PER_REF}
+	 * bytes, about what a ref takes in a table git writes with its object index. Use {@link #countRefs} for an
+	 * exact figure.
+	 * @return the estimate, at least 1; 0 once the migration is finished
+	 */
+	public long estimateRefs() throws IOException {
+		if (this.finished != null) {
+			return 0;
+		}
+		StoreStatistics statistics = source().statistics();
+		long estimate = (statistics.format() == RefFormat.FILES) ? statistics.looseRefs() + statistics.packedRefs()
+				: statistics.bytes() / REFTABLE_BYTES_PER_REF;
+		return Math.max(1, estimate);
+	}
+
+	/**
 	 * Counts the source's refs (root refs included), for progress reports. Reads the whole ref list once.
 	 * @return the count; 0 once the migration is finished
 	 */
@@ -188,7 +208,10 @@ public final class StagedMigration implements Closeable {
 	 * Phase 2: copies the next at most {@code limit} refs after {@code after} into one new segment, synced
 	 * before this returns. Consecutive calls in one process continue one source cursor; a call with any other
 	 * checkpoint (the first after {@link #open}) first checks that the checkpoint's segments exist and drops
-	 * any written after them (a chunk whose checkpoint was never recorded).
+	 * any written after them (a chunk whose checkpoint was never recorded), with the reflogs and any new store
+	 * staged after them. If that checkpoint is {@link CopyProgress#START}, the calls also build the new store
+	 * as they go, and the one that copies the last ref copies the reflogs and completes the store, so that
+	 * {@link #copyReflogs} and {@link #assemble} find their work done.
 	 * @param after the checkpoint returned by the previous call, or {@link CopyProgress#START}
 	 * @param limit the most refs to copy, at least 1
 	 * @return the new checkpoint; {@link CopyProgress#done()} once no ref follows (the last chunk may still have
@@ -204,64 +227,53 @@ public final class StagedMigration implements Closeable {
 		if (this.finished != null || after.done()) {
 			return after.finished();
 		}
-		if (this.cursor == null || !after.equals(this.position)) {
-			reposition(after);
+		if (this.copy == null) {
+			this.copy = new StagedCopy(this.repository, this.options, this.work, this::completeAssembly);
 		}
-		RefSegments.Builder segment = new RefSegments.Builder(this.repository.hashAlgorithm());
-		while (segment.count() < limit && this.cursor.next()) {
-			byte[] peeled = this.cursor.isSymbolic() ? null
-					: RefDigest.peeled(this.cursor, this.migrator.objects(), this.scratch);
-			segment.add(this.cursor, peeled);
-		}
-		if (segment.count() == 0) {
-			closeCursor();
-			this.position = after.finished();
-			return this.position;
-		}
-		int number = after.segments() + 1;
-		segment.write(this.work, number);
-		// a short chunk means the cursor is exhausted; a cursor must not be advanced past its end
-		boolean done = segment.count() < limit;
-		this.position = new CopyProgress(segment.lastName(), number, after.refs() + segment.count(), done);
-		if (done) {
-			closeCursor();
-		}
-		return this.position;
-	}
-
-	private void reposition(CopyProgress after) throws IOException {
-		closeCursor();
-		for (int number = 1; number <= after.segments(); number++) {
-			if (!RefSegments.exists(this.work, number)) {
-				throw new MigrationException("the staged copy in '" + this.work + "' lacks segment " + number
-						+ " of the " + after.segments() + " its checkpoint counts (was the work directory removed?);"
-						+ " start the migration again");
-			}
-		}
-		RefSegments.dropAfter(this.work, after.segments());
-		FileMoves.deleteTree(this.work.resolve(NEW));
-		Files.deleteIfExists(this.work.resolve(ASSEMBLED));
-		this.cursor = source().refs(RefQuery.ALL.withRootRefs().after(after.lastName()));
-		this.position = after;
+		return this.copy.copy(source(), after, limit);
 	}
 
 	/**
-	 * Phase 3: copies every reflog (nothing if the options leave reflogs behind).
+	 * After the last ref of a copy that built the store: copies the reflogs into the store and the staged
+	 * reflogs at once, completes the store and records it as assembled. A spoiled assembly leaves the reflogs
+	 * staged and the store to {@link #assemble}.
+	 */
+	private void completeAssembly(StreamedAssembly building) throws IOException {
+		stageReflogs(building);
+		FormatMigrator.Built built = building.finish();
+		if (built != null) {
+			writeBuilt(built, false);
+		}
+	}
+
+	/**
+	 * Phase 3: copies every reflog (nothing if the options leave reflogs behind), unless the copy of the refs
+	 * did already.
 	 * @return how many log entries were copied
 	 */
 	public long copyReflogs() throws IOException {
 		if (this.finished != null) {
 			return 0;
 		}
+		Properties done = DurableFiles.readProperties(this.work.resolve(REFLOGS_DONE));
+		if (done == null) {
+			done = stageReflogs(null);
+		}
+		return Long.parseLong(done.getProperty("entries", "0"));
+	}
+
+	/** Copies the reflogs into the work directory, and into {@code assembly} too unless it is {@code null}. */
+	private Properties stageReflogs(StreamedAssembly assembly) throws IOException {
 		Properties done = new Properties();
 		if (this.options.reflogs()) {
-			StagedReflogs.Counts counts = StagedReflogs.copy(source(), this.work);
+			StagedReflogs.Counts counts = StagedReflogs.copy(source(), this.work,
+					(assembly != null) ? assembly::addReflog : null);
 			done.setProperty("logs", Long.toString(counts.logs()));
 			done.setProperty("entries", Long.toString(counts.entries()));
 			done.setProperty("maxEntries", Long.toString(counts.maxEntries()));
 		}
 		DurableFiles.writeProperties(this.work.resolve(REFLOGS_DONE), done);
-		return Long.parseLong(done.getProperty("entries", "0"));
+		return done;
 	}
 
 	/**
@@ -273,7 +285,12 @@ public final class StagedMigration implements Closeable {
 		if (this.finished != null) {
 			return this.finished.sourceDigest();
 		}
-		closeCursor();
+		closeCopy();
+		Path assembled = this.work.resolve(ASSEMBLED);
+		if (Files.exists(assembled) && Files.isDirectory(this.work.resolve(NEW))) {
+			// built by the copy (or by an earlier run of this phase); verify reads it back all the same
+			return readBuilt(false).sourceDigest;
+		}
 		Properties logs = DurableFiles.readProperties(this.work.resolve(REFLOGS_DONE));
 		if (logs == null) {
 			throw new IllegalStateException("copyReflogs has not completed in '" + this.work + "'");
@@ -309,7 +326,17 @@ public final class StagedMigration implements Closeable {
 		if (this.finished != null) {
 			return this.finished.targetDigest();
 		}
-		FormatMigrator.Built built = this.migrator.verify(readBuilt(false), this.work.resolve(NEW), this.options);
+		FormatMigrator.Built built;
+		try {
+			built = this.migrator.verify(readBuilt(false), this.work.resolve(NEW), this.options);
+		}
+		catch (IOException | RuntimeException ex) {
+			// a store that fails its verification must not be taken as assembled by the next run of the phases
+			if (!(ex instanceof IllegalStateException)) {
+				Files.deleteIfExists(this.work.resolve(ASSEMBLED));
+			}
+			throw ex;
+		}
 		writeBuilt(built, true);
 		return built.targetDigest;
 	}
@@ -407,17 +434,17 @@ public final class StagedMigration implements Closeable {
 		return this.source;
 	}
 
-	private void closeCursor() throws IOException {
-		if (this.cursor != null) {
-			this.cursor.close();
-			this.cursor = null;
+	private void closeCopy() throws IOException {
+		if (this.copy != null) {
+			this.copy.close();
+			this.copy = null;
 		}
 	}
 
 	/** Releases the source store and cursor; the staged work stays for a later process. */
 	@Override
 	public void close() throws IOException {
-		closeCursor();
+		closeCopy();
 		if (this.source != null) {
 			this.source.close();
 			this.source = null;

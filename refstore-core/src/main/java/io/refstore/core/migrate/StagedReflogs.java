@@ -53,8 +53,11 @@ final class StagedReflogs {
 
 	}
 
-	/** Copies every log of {@code source} into {@code work/reflogs}, durably. */
-	static Counts copy(RefStore source, Path work) throws IOException {
+	/**
+	 * Copies every log of {@code source} into {@code work/reflogs}, durably.
+	 * @param also also receives each log as it is copied, or {@code null}
+	 */
+	static Counts copy(RefStore source, Path work, LogConsumer also) throws IOException {
 		Path file = work.resolve(FILE);
 		Path temp = work.resolve(FILE + ".tmp");
 		long logs = 0;
@@ -77,6 +80,9 @@ final class StagedReflogs {
 					out.writeLong(entry.who().epochSeconds());
 					out.writeInt(entry.who().tzOffset());
 					writeText(out, entry.message());
+				}
+				if (also != null) {
+					also.accept(name, log);
 				}
 				logs++;
 				entries += log.size();
