@@ -4,6 +4,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
@@ -26,19 +29,23 @@ import io.refstore.core.ref.RefFormat;
 import io.refstore.core.repo.Repository;
 
 /**
- * Times {@code migrateRefsJob} against the core's direct migration ({@link FormatMigrator}) on two copies of
- * the same repository, one run each, and prints both figures and their ratio (the target is a job at most 1.5
- * times the core). The job is timed from launch to end, without the application's start.
+ * Times {@code migrateRefsJob} against the core's direct migration ({@link FormatMigrator}) on fresh copies of
+ * the same repository, alternating core and job run by run in one JVM, and prints each run, the medians and
+ * their ratio (the target is a job at most 1.5 times the core). A job is timed from its launch to the end the
+ * job repository records (both from this JVM's clock), without the application's start; the waiting thread polls every 50 ms so that it
+ * does not compete with the job for the CPU.
  *
  * <pre>
  * ./mvnw -q -o -pl refstore-benchmark -am package -DskipTests dependency:build-classpath -Dmdep.outputFile=/tmp/refstore-cp.txt
- * java -cp refstore-benchmark/target/classes:$(cat /tmp/refstore-cp.txt) io.refstore.benchmark.JobBenchmark \
- *     /tmp/refstore-bench/corpus-1000000/files.git reftable [chunkSize]
+ * java -Xmx3g -cp refstore-benchmark/target/classes:$(cat /tmp/refstore-cp.txt) io.refstore.benchmark.JobBenchmark \
+ *     /tmp/refstore-bench/corpus-1000000/files.git reftable [chunkSize [runs]]
  * </pre>
- * The repository (for example a corpus of {@link Benchmark}) is copied twice into a temporary directory first;
- * it is never changed.
+ * The repository (for example a corpus of {@link Benchmark}) is copied into a temporary directory before every
+ * run, outside the timed part; it is never changed.
  */
 public final class JobBenchmark {
+
+	private static final Duration POLL = Duration.ofMillis(50);
 
 	private JobBenchmark() {
 	}
@@ -47,18 +54,9 @@ public final class JobBenchmark {
 		Path source = Path.of(args[0]);
 		RefFormat target = RefFormat.fromConfigName(args[1]);
 		String chunkSize = (args.length > 2) ? args[2] : "10000";
+		int runs = (args.length > 3) ? Integer.parseInt(args[3]) : 3;
 		Path work = Files.createTempDirectory("refstore-job-bench");
 		Path roots = Files.createDirectories(work.resolve("roots"));
-		copy(source, work.resolve("core.git"));
-		copy(source, roots.resolve("job.git"));
-
-		long started = System.nanoTime();
-		MigrationReport report;
-		try (Repository repository = Repository.open(work.resolve("core.git"))) {
-			report = new FormatMigrator(repository).migrate(MigrationOptions.to(target));
-		}
-		Duration core = Duration.ofNanos(System.nanoTime() - started);
-
 		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class)
 			.web(WebApplicationType.NONE)
 			.properties("spring.datasource.url=jdbc:h2:file:" + work.resolve("db/history") + ";WRITE_DELAY=0",
@@ -67,32 +65,71 @@ public final class JobBenchmark {
 					"refstore.repositories.roots=" + roots, "refstore.jobs.instance-id=benchmark")
 			.run()) {
 			RefJobs jobs = context.getBean(RefJobs.class);
-			started = System.nanoTime();
-			long id = jobs.launch(RefJobType.MIGRATE, Map.of(JobParameterNames.REPOSITORY, "job.git",
-					JobParameterNames.TARGET_FORMAT, target.configName(), JobParameterNames.CHUNK_SIZE, chunkSize),
-					"benchmark").executionId();
-			JobSummary done = jobs.find(id).orElseThrow();
-			while (done.ended() == null) {
-				Thread.sleep(5);
-				done = jobs.find(id).orElseThrow();
+			List<Long> cores = new ArrayList<>();
+			List<Long> jobTimes = new ArrayList<>();
+			MigrationReport report = null;
+			for (int run = 1; run <= runs; run++) {
+				Path core = work.resolve("core-" + run + ".git");
+				copy(source, core);
+				long started = System.nanoTime();
+				try (Repository repository = Repository.open(core)) {
+					report = new FormatMigrator(repository).migrate(MigrationOptions.to(target));
+				}
+				cores.add(System.nanoTime() - started);
+				RepoFiles.deleteTree(core);
+
+				String name = "job-" + run + ".git";
+				copy(source, roots.resolve(name));
+				LocalDateTime launched = LocalDateTime.now();
+				JobSummary done = runJob(jobs, name, target, chunkSize);
+				if (!done.results().get("migration.targetDigest").equals(report.targetDigest())) {
+					throw new IllegalStateException("the job's store differs from the core's");
+				}
+				long job = Duration.between(launched, done.ended()).toNanos();
+				jobTimes.add(job);
+				RepoFiles.deleteTree(roots.resolve(name));
+				System.out.printf("run %d: core %.2f s, job %.2f s (%s), ratio %.2f%n", run,
+						cores.get(run - 1) / 1e9, job / 1e9, steps(done), (double) job / cores.get(run - 1));
 			}
-			Duration job = Duration.ofNanos(System.nanoTime() - started);
-			if (!done.status().equals("COMPLETED")) {
-				throw new IllegalStateException("the job ended " + done.status() + ": " + done.exitMessage());
-			}
-			if (!done.results().get("migration.targetDigest").equals(report.targetDigest())) {
-				throw new IllegalStateException("the job's store differs from the core's");
-			}
-			System.out.printf("refs %d, %s -> %s, chunk %s%n", report.refs(), report.from().configName(),
-					target.configName(), chunkSize);
-			System.out.printf("core FormatMigrator: %.2f s%n", core.toNanos() / 1e9);
-			System.out.printf("migrateRefsJob:      %.2f s%n", job.toNanos() / 1e9);
-			for (JobSummary.StepSummary step : done.steps()) {
-				System.out.printf("  %-16s %.2f s%n", step.name(),
-						Duration.between(step.started(), step.ended()).toNanos() / 1e9);
-			}
-			System.out.printf("ratio job/core:      %.2f%n", (double) job.toNanos() / core.toNanos());
+			System.out.printf("refs %d, %s -> %s, chunk %s, %d runs, medians:%n", report.refs(),
+					report.from().configName(), target.configName(), chunkSize, runs);
+			System.out.printf("core FormatMigrator: %.2f s%n", median(cores) / 1e9);
+			System.out.printf("migrateRefsJob:      %.2f s%n", median(jobTimes) / 1e9);
+			System.out.printf("ratio job/core:      %.2f%n", (double) median(jobTimes) / median(cores));
 		}
+		RepoFiles.deleteTree(work);
+	}
+
+	/** Launches the migration of {@code name} and waits for its end. */
+	private static JobSummary runJob(RefJobs jobs, String name, RefFormat target, String chunkSize)
+			throws InterruptedException {
+		long id = jobs.launch(RefJobType.MIGRATE, Map.of(JobParameterNames.REPOSITORY, name,
+				JobParameterNames.TARGET_FORMAT, target.configName(), JobParameterNames.CHUNK_SIZE, chunkSize),
+				"benchmark").executionId();
+		JobSummary done = jobs.find(id).orElseThrow();
+		while (done.ended() == null) {
+			Thread.sleep(POLL.toMillis());
+			done = jobs.find(id).orElseThrow();
+		}
+		if (!done.status().equals("COMPLETED")) {
+			throw new IllegalStateException("the job ended " + done.status() + ": " + done.exitMessage());
+		}
+		return done;
+	}
+
+	private static String steps(JobSummary done) {
+		StringBuilder steps = new StringBuilder();
+		for (JobSummary.StepSummary step : done.steps()) {
+			steps.append((steps.length() == 0) ? "" : ", ").append(step.name()).append(' ')
+				.append(String.format("%.2f s", Duration.between(step.started(), step.ended()).toNanos() / 1e9));
+		}
+		return steps.toString();
+	}
+
+	private static long median(List<Long> values) {
+		List<Long> sorted = new ArrayList<>(values);
+		Collections.sort(sorted);
+		return sorted.get(sorted.size() / 2);
 	}
 
 	private static void copy(Path from, Path to) throws IOException, InterruptedException {
