@@ -121,10 +121,30 @@ final class MappedPackedRefs {
 		return new DirectRef(name, id, peeled);
 	}
 
+	/**
+	 * Parses the id whose hex digits start at {@code at}, or {@code null} if they are not all hex digits. Decoded
+	 * from the mapping byte by byte: a bulk copy out of a mapped buffer costs more than the whole search.
+	 */
 	private ObjectId hex(int at) {
-		byte[] digits = new byte[this.hash.hexLength()];
-		this.buf.get(at, digits);
-		return ObjectId.tryParseHex(this.hash, digits, 0);
+		byte[] raw = new byte[this.hash.rawLength()];
+		for (int i = 0; i < raw.length; i++) {
+			int hi = digit(this.buf.get(at + 2 * i));
+			int lo = digit(this.buf.get(at + 2 * i + 1));
+			if ((hi | lo) < 0) {
+				return null;
+			}
+			raw[i] = (byte) ((hi << 4) | lo);
+		}
+		return ObjectId.fromRaw(this.hash, raw, 0);
+	}
+
+	/** The value of a hex digit (either case), or -1. */
+	private static int digit(byte b) {
+		if (b >= '0' && b <= '9') {
+			return b - '0';
+		}
+		int lower = b | 0x20;
+		return (lower >= 'a' && lower <= 'f') ? lower - 'a' + 10 : -1;
 	}
 
 	/** Compares the name at {@code [from, to)} with {@code key}, bytewise unsigned. */

@@ -46,6 +46,10 @@ final class PackIndex {
 
 	private final int largeCount;
 
+	private volatile int[] wideFanout;
+
+	private int lookups;
+
 	private PackIndex(Path file, HashAlgorithm algorithm, MappedByteBuffer buffer) throws CorruptObjectException {
 		this.file = file;
 		this.algorithm = algorithm;
@@ -135,10 +139,20 @@ final class PackIndex {
 	 * @throws CorruptObjectException if its 64-bit offset entry is missing
 	 */
 	long find(ObjectId id) throws CorruptObjectException {
-		int first = id.rawByte(0);
-		int fanoutAt = (this.version == 2) ? HEADER : 0;
-		int low = (first == 0) ? 0 : this.buffer.getInt(fanoutAt + 4 * (first - 1));
-		int high = this.buffer.getInt(fanoutAt + 4 * first);
+		int low;
+		int high;
+		int[] wide = wideFanout();
+		if (wide != null) {
+			int prefix = (id.rawByte(0) << 8) | id.rawByte(1);
+			low = wide[prefix];
+			high = wide[prefix + 1];
+		}
+		else {
+			int first = id.rawByte(0);
+			int fanoutAt = (this.version == 2) ? HEADER : 0;
+			low = (first == 0) ? 0 : this.buffer.getInt(fanoutAt + 4 * (first - 1));
+			high = this.buffer.getInt(fanoutAt + 4 * first);
+		}
 		int hashLength = this.algorithm.rawLength();
 		while (low < high) {
 			int mid = (low + high) >>> 1;
@@ -155,6 +169,38 @@ final class PackIndex {
 		}
 		return -1;
 	}
+
+	/**
+	 * The fan-out table on the first two bytes, made once a large index has served many lookups: it leaves
+	 * a handful of names to search instead of thousands, which saves the search's deepest and most costly steps
+	 * (cache misses in a large mapping). Made by one pass over the names, so not for a single lookup.
+	 * @return {@code table[p]} is the position of the first name whose first two bytes are at least {@code p}
+	 * (of 65537 entries), or {@code null} while the index is small or young
+	 */
+	private int[] wideFanout() {
+		int[] wide = this.wideFanout;
+		if (wide != null || this.count < WIDE_MIN_OBJECTS || ++this.lookups < WIDE_AFTER_LOOKUPS) {
+			return wide;
+		}
+		wide = new int[65537];
+		int position = 0;
+		for (int prefix = 0; prefix < 65536; prefix++) {
+			wide[prefix] = position;
+			while (position < this.count
+					&& (this.buffer.getShort(this.namesAt + position * this.nameStride) & 0xffff) <= prefix) {
+				position++;
+			}
+		}
+		wide[65536] = this.count;
+		this.wideFanout = wide;
+		return wide;
+	}
+
+	/** Indexes smaller than this are searched fast enough with the file's own fan-out table. */
+	private static final int WIDE_MIN_OBJECTS = 1 << 16;
+
+	/** Lookups before the wide fan-out table is made (a count kept loosely: races only delay it). */
+	private static final int WIDE_AFTER_LOOKUPS = 1024;
 
 	/** Compares the mapped id at {@code at} with {@code id}, bytewise unsigned; the first byte is equal. */
 	private int compare(int at, ObjectId id, int hashLength) {

@@ -39,6 +39,9 @@ final class PackedObjectDatabase implements ObjectDatabase {
 
 	private volatile Map<String, PackFile> packs = Map.of();
 
+	/** The values of {@link #packs}, for lookups: iterating an array allocates nothing. */
+	private volatile PackFile[] packList = new PackFile[0];
+
 	private final List<PackFile> retired = new ArrayList<>();
 
 	PackedObjectDatabase(Path objectsDir, HashAlgorithm algorithm) throws IOException {
@@ -111,7 +114,7 @@ final class PackedObjectDatabase implements ObjectDatabase {
 	/** The type (1-4) of an object, or -1 if it is nowhere in this database or its alternates. */
 	int typeCode(ObjectId id) throws IOException {
 		for (int attempt = 0; attempt < 2; attempt++) {
-			for (PackFile pack : this.packs.values()) {
+			for (PackFile pack : this.packList) {
 				long offset = pack.find(id);
 				if (offset >= 0) {
 					return pack.type(offset, this);
@@ -137,7 +140,7 @@ final class PackedObjectDatabase implements ObjectDatabase {
 	/** The whole object, or {@code null} if it is nowhere in this database or its alternates. */
 	RawObject load(ObjectId id) throws IOException {
 		for (int attempt = 0; attempt < 2; attempt++) {
-			for (PackFile pack : this.packs.values()) {
+			for (PackFile pack : this.packList) {
 				long offset = pack.find(id);
 				if (offset >= 0) {
 					return pack.load(offset, this);
@@ -209,6 +212,7 @@ final class PackedObjectDatabase implements ObjectDatabase {
 			}
 		}
 		this.packs = Map.copyOf(next);
+		this.packList = next.values().toArray(new PackFile[0]);
 		return changed;
 	}
 
@@ -245,6 +249,7 @@ final class PackedObjectDatabase implements ObjectDatabase {
 			}
 		}
 		this.packs = Map.of();
+		this.packList = new PackFile[0];
 		this.retired.clear();
 		for (PackedObjectDatabase alternate : this.alternates) {
 			alternate.close();
