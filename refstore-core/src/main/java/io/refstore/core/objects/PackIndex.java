@@ -154,9 +154,10 @@ final class PackIndex {
 			high = this.buffer.getInt(fanoutAt + 4 * first);
 		}
 		int hashLength = this.algorithm.rawLength();
+		long key = leadingBytes(id);
 		while (low < high) {
 			int mid = (low + high) >>> 1;
-			int cmp = compare(this.namesAt + mid * this.nameStride, id, hashLength);
+			int cmp = compare(this.namesAt + mid * this.nameStride, id, key, hashLength);
 			if (cmp == 0) {
 				return offset(mid);
 			}
@@ -202,9 +203,25 @@ final class PackIndex {
 	/** Lookups before the wide fan-out table is made (a count kept loosely: races only delay it). */
 	private static final int WIDE_AFTER_LOOKUPS = 1024;
 
-	/** Compares the mapped id at {@code at} with {@code id}, bytewise unsigned; the first byte is equal. */
-	private int compare(int at, ObjectId id, int hashLength) {
-		for (int i = 1; i < hashLength; i++) {
+	/** The first 8 bytes of an id, big-endian: compared as one unsigned number, they order ids as bytes do. */
+	private static long leadingBytes(ObjectId id) {
+		long key = 0;
+		for (int i = 0; i < 8; i++) {
+			key = (key << 8) | id.rawByte(i);
+		}
+		return key;
+	}
+
+	/**
+	 * Compares the mapped id at {@code at} with {@code id}, bytewise unsigned: one read of the first 8 bytes
+	 * (given as {@code key}) decides almost every comparison.
+	 */
+	private int compare(int at, ObjectId id, long key, int hashLength) {
+		long leading = this.buffer.getLong(at);
+		if (leading != key) {
+			return Long.compareUnsigned(leading, key);
+		}
+		for (int i = 8; i < hashLength; i++) {
 			int diff = (this.buffer.get(at + i) & 0xff) - id.rawByte(i);
 			if (diff != 0) {
 				return diff;

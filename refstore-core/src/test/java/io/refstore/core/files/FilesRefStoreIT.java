@@ -104,6 +104,26 @@ class FilesRefStoreIT extends RefStoreContractTest {
 	}
 
 	@Test
+	void iterationReportsADamagedIdOrPeeledLineWithItsLine() throws IOException {
+		String header = "# pack-refs with: peeled fully-peeled sorted \n";
+		String good = this.commits.get(1) + " refs/heads/a\n";
+		String badHex = this.commits.get(2).substring(0, 39) + "g refs/heads/b\n";
+		String noName = this.commits.get(2) + " \n";
+		String shortPeeled = this.commits.get(2) + " refs/tags/t\n^" + this.commits.get(3).substring(1) + "\n";
+		String badPeeled = this.commits.get(2) + " refs/tags/t\n^" + this.commits.get(3).substring(1) + "x\n";
+		for (String damaged : new String[] { badHex, noName }) {
+			Files.writeString(gitDir().resolve("packed-refs"), header + good + damaged, StandardCharsets.UTF_8);
+			assertThatThrownBy(() -> names(RefQuery.ALL)).isInstanceOf(CorruptRefStoreException.class)
+				.hasMessageContaining("line 3: not a ref line");
+		}
+		for (String damaged : new String[] { shortPeeled, badPeeled }) {
+			Files.writeString(gitDir().resolve("packed-refs"), header + good + damaged, StandardCharsets.UTF_8);
+			assertThatThrownBy(() -> names(RefQuery.ALL)).isInstanceOf(CorruptRefStoreException.class)
+				.hasMessageContaining("line 4: not a peeled line");
+		}
+	}
+
+	@Test
 	void corruptPackedRefsLineIsReportedWithFileAndLine() throws IOException {
 		Files.writeString(gitDir().resolve("packed-refs"), "# pack-refs with: peeled fully-peeled sorted \n"
 				+ this.commits.get(1) + " refs/heads/a\nnot a ref line\n", StandardCharsets.UTF_8);
