@@ -191,7 +191,39 @@ public final class FilesRefStore implements RefStore {
 			loose.addAll(rootRefNames());
 		}
 		loose.addAll(LooseRefs.list(this.options.commonDir(), query.prefix()));
-		return new FilesCursor(this, loose, packed(), query);
+		return new FilesCursor(this, loose, packedFor(query.prefix()), query);
+	}
+
+	/**
+	 * The {@code packed-refs} records a query needs: all of them, or for a prefix only the part of a sorted
+	 * file that holds it, cut out of the mapping (the full snapshot if one is loaded and current).
+	 */
+	private PackedRefs packedFor(String prefix) throws IOException {
+		if (prefix.isEmpty()) {
+			return packed();
+		}
+		BasicFileAttributes attributes;
+		try {
+			attributes = Files.readAttributes(this.packedFile, BasicFileAttributes.class);
+		}
+		catch (NoSuchFileException ex) {
+			return PackedRefs.empty(this.packedFile, this.options.hash());
+		}
+		CachedPacked<PackedRefs> full = this.cachedPacked;
+		if (full != null && full.matches(attributes)) {
+			return full.refs;
+		}
+		CachedPacked<MappedPackedRefs> mapped = this.cachedMapped;
+		MappedPackedRefs map = (mapped != null && mapped.matches(attributes)) ? mapped.refs : null;
+		if (map == null) {
+			map = MappedPackedRefs.map(this.packedFile, this.options.hash());
+			if (map == null) {
+				return packed();
+			}
+			this.cachedMapped = new CachedPacked<>(attributes.fileKey(), attributes.size(),
+					attributes.lastModifiedTime().toMillis(), map, null);
+		}
+		return map.slice(prefix.getBytes(StandardCharsets.UTF_8));
 	}
 
 	/** Names of root refs ({@code HEAD}, {@code ORIG_HEAD}, ...) that exist as files, sorted. */

@@ -81,6 +81,18 @@ final class PackedObjectDatabase implements ObjectDatabase {
 		return (type < 0) ? null : RawObject.publicType(type);
 	}
 
+	/** Whether the object exists: a pack index that lists it suffices, as for git, without reading the pack. */
+	@Override
+	public boolean exists(ObjectId id) throws IOException {
+		checkAlgorithm(id);
+		for (PackFile pack : this.packList) {
+			if (pack.find(id) >= 0) {
+				return true;
+			}
+		}
+		return typeCode(id) >= 0;
+	}
+
 	@Override
 	public ObjectId peel(ObjectId id) throws IOException {
 		if (typeCode(checkAlgorithm(id)) != RawObject.TAG) {
