@@ -81,6 +81,41 @@ final class PackedObjectDatabase implements ObjectDatabase {
 		return (type < 0) ? null : RawObject.publicType(type);
 	}
 
+	/**
+	 * Looks the ids up in the order of their leading bytes, so that the pack indexes (and their fan-out table)
+	 * are read front to back instead of at random: in a large batch neighbouring lookups share cache lines.
+	 */
+	@Override
+	public void types(HashAlgorithm algorithm, byte[] ids, int count, ObjectType[] types) throws IOException {
+		if (algorithm != this.algorithm) {
+			throw new IllegalArgumentException("object ids are " + algorithm.configName() + " ids, but this is a "
+					+ this.algorithm.configName() + " object database");
+		}
+		if (count > MAX_SORTED_BATCH) {
+			ObjectDatabase.super.types(algorithm, ids, count, types);
+			return;
+		}
+		int rawLength = algorithm.rawLength();
+		// the leading 47 bits of each id above its 16-bit index: sorted as signed longs, they order the batch
+		long[] order = new long[count];
+		for (int i = 0; i < count; i++) {
+			long leading = 0;
+			for (int b = 0; b < 6; b++) {
+				leading = (leading << 8) | (ids[i * rawLength + b] & 0xff);
+			}
+			order[i] = ((leading >>> 1) << 16) | i;
+		}
+		java.util.Arrays.sort(order);
+		for (long entry : order) {
+			int i = (int) (entry & 0xffff);
+			int type = typeCode(ObjectId.fromRaw(algorithm, ids, i * rawLength));
+			types[i] = (type < 0) ? null : RawObject.publicType(type);
+		}
+	}
+
+	/** The largest batch {@link #types} sorts (its index must fit 16 bits). */
+	private static final int MAX_SORTED_BATCH = 1 << 16;
+
 	/** Whether the object exists: a pack index that lists it suffices, as for git, without reading the pack. */
 	@Override
 	public boolean exists(ObjectId id) throws IOException {
