@@ -36,8 +36,6 @@ public final class DirectoryStamp implements Closeable {
 	/** How recent a directory modification makes a token untrustworthy. */
 	static final Duration RACY = Duration.ofSeconds(2);
 
-	private static final Cleaner CLEANER = Cleaner.create();
-
 	private final Path dir;
 
 	private Handle handle;
@@ -130,6 +128,9 @@ public final class DirectoryStamp implements Closeable {
 
 	/** An open directory and the cleaner action that closes it. */
 	private static final class Handle {
+
+		/** Made with the first handle (its thread is not worth starting for a process that never opens one). */
+		private static final Cleaner CLEANER = Cleaner.create();
 
 		private final BasicFileAttributeView view;
 
