@@ -65,6 +65,10 @@ final class ForEachRef implements Command {
 		if (descending) {
 			printDescending(refs, query, patterns, template, fields, count, context.out());
 		}
+		else if (count == 0 && template.needsTypesOnly()) {
+			printBatched(refs, query, patterns, template, fields, new TypedBatch(refs.hashAlgorithm(),
+					context.objects()), context.out());
+		}
 		else {
 			printAscending(refs, query, patterns, template, fields, count, context.out());
 		}
@@ -132,6 +136,38 @@ final class ForEachRef implements Command {
 				}
 			}
 		}
+	}
+
+	/** {@link #printAscending} without a count, looking the types up a batch of refs at a time. */
+	private static void printBatched(RefStore refs, RefQuery query, RefPatterns patterns, FormatTemplate template,
+			RefFields fields, TypedBatch batch, OutBuffer out) throws CommandFailure, IOException {
+		HashAlgorithm hash = refs.hashAlgorithm();
+		byte[] resolved = new byte[hash.rawLength()];
+		try (RefCursor cursor = refs.refs(query)) {
+			while (cursor.next()) {
+				if (!patterns.matchesPath(cursor.nameBuffer(), cursor.nameLength())) {
+					continue;
+				}
+				boolean full;
+				if (cursor.isSymbolic()) {
+					Optional<DirectRef> target = refs.resolve(targetName(cursor));
+					if (target.isEmpty()) {
+						continue;
+					}
+					target.get().id().copyRawTo(resolved, 0);
+					// git prints the end of the chain, not the next link
+					full = batch.add(cursor.nameBuffer(), cursor.nameLength(), resolved,
+							target.get().name().getBytes(StandardCharsets.UTF_8));
+				}
+				else {
+					full = batch.add(cursor.nameBuffer(), cursor.nameLength(), cursor.idBuffer(), null);
+				}
+				if (full) {
+					batch.print(template, fields, out);
+				}
+			}
+		}
+		batch.print(template, fields, out);
 	}
 
 	private static void printDescending(RefStore refs, RefQuery query, RefPatterns patterns, FormatTemplate template,

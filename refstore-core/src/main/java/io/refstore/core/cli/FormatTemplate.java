@@ -72,6 +72,13 @@ final class FormatTemplate {
 					&& a.field() != Field.OBJECTNAME);
 	}
 
+	/** Whether the only atom that needs the object database is {@code %(objecttype)} (and there is one). */
+	boolean needsTypesOnly() {
+		return needsObjects() && this.segments.stream()
+			.noneMatch((s) -> s instanceof Atom a && (a.field() == Field.DEREF_OBJECTNAME
+					|| a.field() == Field.DEREF_OBJECTTYPE));
+	}
+
 	/**
 	 * Compiles a format.
 	 * @param format the format as given

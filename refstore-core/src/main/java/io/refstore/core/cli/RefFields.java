@@ -45,6 +45,9 @@ final class RefFields {
 
 	private ObjectType type;
 
+	/** Whether {@link #type} was given by {@link #knownType}, even as {@code null}. */
+	private boolean typeKnown;
+
 	private boolean derefLoaded;
 
 	private ObjectId derefId;
@@ -85,7 +88,18 @@ final class RefFields {
 		this.targetLength = targetLength;
 		this.objectId = null;
 		this.type = null;
+		this.typeKnown = false;
 		this.derefLoaded = false;
+	}
+
+	/**
+	 * Gives the current ref's object type, looked up ahead (see {@link TypedBatch}), so that printing does
+	 * not look it up again.
+	 * @param type the type, or {@code null} if the object does not exist (printing its type then fails)
+	 */
+	void knownType(ObjectType type) {
+		this.type = type;
+		this.typeKnown = true;
 	}
 
 	/** Prints one atom's value. */
@@ -198,7 +212,9 @@ final class RefFields {
 
 	private ObjectType type() throws IOException, CommandFailure {
 		if (this.type == null) {
-			this.type = this.objects.type(objectId());
+			if (!this.typeKnown) {
+				this.type = this.objects.type(objectId());
+			}
 			if (this.type == null) {
 				throw CommandFailure.fatal("missing object " + objectId().name() + " for "
 						+ new String(this.name, 0, this.nameLength, StandardCharsets.UTF_8));

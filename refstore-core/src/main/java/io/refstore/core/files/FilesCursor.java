@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 
+import io.refstore.core.ref.CorruptRefStoreException;
 import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
@@ -34,6 +35,12 @@ final class FilesCursor implements RefCursor {
 	private int looseIndex;
 
 	private int packedPos;
+
+	/** The record after the one at {@link #packedPos}, as {@link #readPackedRecord} found it. */
+	private int packedNext;
+
+	/** Whether the record at {@link #packedPos} has a peeled line. */
+	private boolean packedHasPeeled;
 
 	private byte[] name = new byte[256];
 
@@ -95,7 +102,7 @@ final class FilesCursor implements RefCursor {
 			boolean packedAvailable = this.packedPos < this.packed.buf.length;
 			int nameEnd = 0;
 			if (packedAvailable) {
-				nameEnd = this.packed.checkRecord(this.packedPos);
+				nameEnd = readPackedRecord(this.packedPos);
 				int nameStart = this.packed.nameStart(this.packedPos);
 				if (!wanted(this.packed.buf, nameStart, nameEnd)) {
 					packedAvailable = false;
@@ -111,7 +118,7 @@ final class FilesCursor implements RefCursor {
 			if (cmp <= 0) {
 				this.looseIndex++;
 				if (cmp == 0) {
-					this.packedPos = this.packed.nextRecord(this.packedPos);
+					this.packedPos = this.packedNext;
 				}
 				if (loadLoose(looseName)) {
 					return true;
@@ -119,7 +126,7 @@ final class FilesCursor implements RefCursor {
 			}
 			else {
 				int record = this.packedPos;
-				this.packedPos = this.packed.nextRecord(record);
+				this.packedPos = this.packedNext;
 				if (loadPacked(record, nameEnd)) {
 					return true;
 				}
@@ -163,6 +170,40 @@ final class FilesCursor implements RefCursor {
 		return true;
 	}
 
+	/**
+	 * Checks the packed record at {@code record} and decodes its id and peeled id into {@link #id} and
+	 * {@link #peeled} (a loose ref loaded instead overwrites them), reading each line once.
+	 * @return the offset of the newline ending its name; {@link #packedNext} and {@link #packedHasPeeled} are set
+	 * @throws CorruptRefStoreException naming the line if it is not {@code <hex> SP <name>} or its peeled line is
+	 * not {@code ^<hex>}
+	 */
+	private int readPackedRecord(int record) throws CorruptRefStoreException {
+		byte[] buf = this.packed.buf;
+		int hexLength = this.id.length * 2;
+		// the file ends with a newline, so the name's end is found once the id and space are there
+		if (buf.length - record <= hexLength + 1 || !ObjectId.decodeHex(buf, record, this.id, 0, this.id.length)
+				|| (buf[record + hexLength] != ' ' && buf[record + hexLength] != '\t')
+				|| buf[record + hexLength + 1] == '\n') {
+			throw this.packed.corrupt(record, "not a ref line ('<object id> <ref name>')");
+		}
+		int eol = PackedRefs.indexOf(buf, record + hexLength + 1, (byte) '\n');
+		int after = eol + 1;
+		this.packedHasPeeled = after < buf.length && buf[after] == '^';
+		if (this.packedHasPeeled) {
+			int peeledEnd = after + 1 + hexLength;
+			if (peeledEnd >= buf.length || buf[peeledEnd] != '\n'
+					|| !ObjectId.decodeHex(buf, after + 1, this.peeled, 0, this.peeled.length)) {
+				throw this.packed.corrupt(after, "not a peeled line ('^<object id>')");
+			}
+			this.packedNext = peeledEnd + 1;
+		}
+		else {
+			this.packedNext = after;
+		}
+		return eol;
+	}
+
+	/** Makes the record at {@code record}, read by {@link #readPackedRecord}, the current ref. */
 	private boolean loadPacked(int record, int nameEnd) {
 		int nameStart = this.packed.nameStart(record);
 		if (RefName.violation(this.packed.buf, nameStart, nameEnd - nameStart, false) != null) {
@@ -170,13 +211,8 @@ final class FilesCursor implements RefCursor {
 		}
 		setName(this.packed.buf, nameStart, nameEnd - nameStart);
 		this.symbolic = false;
-		ObjectId.decodeHex(this.packed.buf, record, this.id, 0, this.id.length);
-		this.hasPeeled = this.packed.hasPeeled(record);
-		if (this.hasPeeled) {
-			ObjectId.decodeHex(this.packed.buf, this.packed.peeledHexStart(record), this.peeled, 0,
-					this.peeled.length);
-		}
-		this.peelKnown = this.packed.peelKnown(record);
+		this.hasPeeled = this.packedHasPeeled;
+		this.peelKnown = this.hasPeeled || this.packed.peelKnown(record);
 		return true;
 	}
 

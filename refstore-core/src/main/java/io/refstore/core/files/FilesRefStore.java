@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
+import io.refstore.core.io.DirectoryStamp;
 import io.refstore.core.io.LockFile;
 import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.HashAlgorithm;
@@ -47,9 +48,16 @@ public final class FilesRefStore implements RefStore {
 	/** The mapped {@code packed-refs} single lookups use while no full snapshot is loaded. */
 	private volatile CachedPacked<MappedPackedRefs> cachedMapped;
 
+	/** Tells whether {@link #cachedMapped} is still current without a stat of {@code packed-refs}. */
+	private final DirectoryStamp packedDirStamp;
+
+	/** Lookups that checked {@code packed-refs} by path (counted loosely: a race only delays the stamp). */
+	private int slowLookups;
+
 	public FilesRefStore(FilesOptions options) {
 		this.options = Objects.requireNonNull(options, "options");
 		this.packedFile = options.commonDir().resolve("packed-refs");
+		this.packedDirStamp = new DirectoryStamp(options.commonDir());
 	}
 
 	@Override
@@ -98,7 +106,7 @@ public final class FilesRefStore implements RefStore {
 		}
 		PackedRefs refs = PackedRefs.read(this.packedFile, this.options.hash());
 		this.cachedPacked = new CachedPacked<>(attributes.fileKey(), attributes.size(),
-				attributes.lastModifiedTime().toMillis(), refs);
+				attributes.lastModifiedTime().toMillis(), refs, null);
 		return refs;
 	}
 
@@ -126,8 +134,17 @@ public final class FilesRefStore implements RefStore {
 	/**
 	 * Looks one name up in {@code packed-refs}: in the full snapshot if one is loaded and current, else in the
 	 * mapped file, so that a single lookup does not read the whole file.
+	 *
+	 * <p>Whether the mapping is current is told by one {@code fstat} of the common directory, once a few lookups
+	 * made its handle worth opening: git only ever replaces {@code packed-refs} by rename, which changes the
+	 * directory (see {@link DirectoryStamp}).
 	 */
 	private Ref lookupPacked(String name) throws IOException {
+		CachedPacked<MappedPackedRefs> mapped = this.cachedMapped;
+		if (mapped != null && this.packedDirStamp.unchanged(mapped.stamp)) {
+			return mapped.refs.find(name);
+		}
+		DirectoryStamp.Token token = (++this.slowLookups > STAMP_AFTER_LOOKUPS) ? this.packedDirStamp.read() : null;
 		BasicFileAttributes attributes;
 		try {
 			attributes = Files.readAttributes(this.packedFile, BasicFileAttributes.class);
@@ -139,18 +156,23 @@ public final class FilesRefStore implements RefStore {
 		if (full != null && full.matches(attributes)) {
 			return readPacked(full.refs, name);
 		}
-		CachedPacked<MappedPackedRefs> mapped = this.cachedMapped;
-		if (mapped == null || !mapped.matches(attributes)) {
-			MappedPackedRefs map = MappedPackedRefs.map(this.packedFile, this.options.hash());
+		MappedPackedRefs map = (mapped != null && mapped.matches(attributes)) ? mapped.refs : null;
+		if (map == null) {
+			map = MappedPackedRefs.map(this.packedFile, this.options.hash());
 			if (map == null) {
 				return readPacked(packed(), name);
 			}
-			mapped = new CachedPacked<>(attributes.fileKey(), attributes.size(),
-					attributes.lastModifiedTime().toMillis(), map);
-			this.cachedMapped = mapped;
 		}
-		return mapped.refs.find(name);
+		if (mapped == null || mapped.refs != map || token != null) {
+			// the token goes with the mapping it was read before: a mapping is never paired with a newer token
+			this.cachedMapped = new CachedPacked<>(attributes.fileKey(), attributes.size(),
+					attributes.lastModifiedTime().toMillis(), map, token);
+		}
+		return map.find(name);
 	}
+
+	/** Lookups by path before the common directory's handle is opened: a one-shot lookup needs none. */
+	private static final int STAMP_AFTER_LOOKUPS = 2;
 
 	static Ref readPacked(PackedRefs packed, String name) throws IOException {
 		byte[] key = name.getBytes(StandardCharsets.UTF_8);
@@ -169,7 +191,39 @@ public final class FilesRefStore implements RefStore {
 			loose.addAll(rootRefNames());
 		}
 		loose.addAll(LooseRefs.list(this.options.commonDir(), query.prefix()));
-		return new FilesCursor(this, loose, packed(), query);
+		return new FilesCursor(this, loose, packedFor(query.prefix()), query);
+	}
+
+	/**
+	 * The {@code packed-refs} records a query needs: all of them, or for a prefix only the part of a sorted
+	 * file that holds it, cut out of the mapping (the full snapshot if one is loaded and current).
+	 */
+	private PackedRefs packedFor(String prefix) throws IOException {
+		if (prefix.isEmpty()) {
+			return packed();
+		}
+		BasicFileAttributes attributes;
+		try {
+			attributes = Files.readAttributes(this.packedFile, BasicFileAttributes.class);
+		}
+		catch (NoSuchFileException ex) {
+			return PackedRefs.empty(this.packedFile, this.options.hash());
+		}
+		CachedPacked<PackedRefs> full = this.cachedPacked;
+		if (full != null && full.matches(attributes)) {
+			return full.refs;
+		}
+		CachedPacked<MappedPackedRefs> mapped = this.cachedMapped;
+		MappedPackedRefs map = (mapped != null && mapped.matches(attributes)) ? mapped.refs : null;
+		if (map == null) {
+			map = MappedPackedRefs.map(this.packedFile, this.options.hash());
+			if (map == null) {
+				return packed();
+			}
+			this.cachedMapped = new CachedPacked<>(attributes.fileKey(), attributes.size(),
+					attributes.lastModifiedTime().toMillis(), map, null);
+		}
+		return map.slice(prefix.getBytes(StandardCharsets.UTF_8));
 	}
 
 	/** Names of root refs ({@code HEAD}, {@code ORIG_HEAD}, ...) that exist as files, sorted. */
@@ -328,6 +382,7 @@ public final class FilesRefStore implements RefStore {
 	public void close() {
 		this.cachedPacked = null;
 		this.cachedMapped = null;
+		this.packedDirStamp.close();
 	}
 
 	/**
@@ -361,8 +416,11 @@ public final class FilesRefStore implements RefStore {
 		}
 	}
 
-	/** A parsed or mapped {@code packed-refs} and the identity of the file it came from. */
-	private record CachedPacked<T>(Object fileKey, long size, long modified, T refs) {
+	/**
+	 * A parsed or mapped {@code packed-refs}, the identity of the file it came from, and the common directory's
+	 * stamp read before that file was checked ({@code null} if none).
+	 */
+	private record CachedPacked<T>(Object fileKey, long size, long modified, T refs, DirectoryStamp.Token stamp) {
 
 		boolean matches(BasicFileAttributes attributes) {
 			return Objects.equals(this.fileKey, attributes.fileKey()) && this.size == attributes.size()

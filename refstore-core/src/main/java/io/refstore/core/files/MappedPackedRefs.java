@@ -32,11 +32,18 @@ final class MappedPackedRefs {
 
 	private final int start;
 
-	private MappedPackedRefs(Path file, HashAlgorithm hash, ByteBuffer buf, int start) {
+	private final boolean fullyPeeled;
+
+	private final boolean tagsPeeled;
+
+	private MappedPackedRefs(Path file, HashAlgorithm hash, ByteBuffer buf, int start, boolean fullyPeeled,
+			boolean tagsPeeled) {
 		this.file = file;
 		this.hash = hash;
 		this.buf = buf;
 		this.start = start;
+		this.fullyPeeled = fullyPeeled;
+		this.tagsPeeled = tagsPeeled;
 	}
 
 	/**
@@ -66,10 +73,65 @@ final class MappedPackedRefs {
 		byte[] header = new byte[eol];
 		buf.get(0, header);
 		String line = new String(header, StandardCharsets.US_ASCII);
-		if (!line.startsWith("# pack-refs with:") || !(line + " ").contains(" sorted ")) {
+		String traits = line + " ";
+		if (!line.startsWith("# pack-refs with:") || !traits.contains(" sorted ")) {
 			return null;
 		}
-		return new MappedPackedRefs(file, hash, buf, eol + 1);
+		boolean fullyPeeled = traits.contains(" fully-peeled ");
+		return new MappedPackedRefs(file, hash, buf, eol + 1, fullyPeeled, fullyPeeled || traits.contains(" peeled "));
+	}
+
+	/**
+	 * The records whose names start with {@code prefix}, copied out of the mapping: a listing of one namespace
+	 * reads its part of the file, found by binary search, instead of all of it. Damage in the copy is reported
+	 * with its line number in the file.
+	 * @param prefix a non-empty name prefix
+	 * @return the records as a snapshot of their own
+	 * @throws CorruptRefStoreException if a line probed on the way is damaged
+	 */
+	PackedRefs slice(byte[] prefix) throws CorruptRefStoreException {
+		int from = lowerBound(prefix);
+		int to = this.buf.capacity();
+		byte[] after = prefix.clone();
+		int last = after.length - 1;
+		while (last >= 0 && after[last] == (byte) 0xff) {
+			last--;
+		}
+		if (last >= 0) {
+			// the first name after every name with the prefix: the prefix's last byte below 0xff, plus one
+			after[last]++;
+			to = lowerBound(java.util.Arrays.copyOf(after, last + 1));
+		}
+		byte[] records = new byte[to - from];
+		this.buf.get(from, records);
+		return PackedRefs.slice(this.file, this.hash, records, this.fullyPeeled, this.tagsPeeled,
+				() -> lineOf(from) - 1);
+	}
+
+	/**
+	 * The offset of the first record whose name is bytewise at least {@code key}, or the file's length.
+	 * @throws CorruptRefStoreException if a line probed on the way is damaged
+	 */
+	private int lowerBound(byte[] key) throws CorruptRefStoreException {
+		int hexLength = this.hash.hexLength();
+		int length = this.buf.capacity();
+		int lo = this.start;
+		int hi = length;
+		while (lo < hi) {
+			int record = recordAtOrBefore(lo + (hi - lo) / 2, lo);
+			int eol = indexOf(this.buf, record, (byte) '\n');
+			if (eol - record <= hexLength + 1 || !isSpace(this.buf.get(record + hexLength)) || this.buf.get(record) == '^') {
+				throw corrupt(record, "not a ref line ('<object id> <ref name>')");
+			}
+			if (compare(record + hexLength + 1, eol, key) < 0) {
+				int next = eol + 1;
+				lo = (next < length && this.buf.get(next) == '^') ? indexOf(this.buf, next, (byte) '\n') + 1 : next;
+			}
+			else {
+				hi = record;
+			}
+		}
+		return lo;
 	}
 
 	/**
@@ -121,10 +183,30 @@ final class MappedPackedRefs {
 		return new DirectRef(name, id, peeled);
 	}
 
+	/**
+	 * Parses the id whose hex digits start at {@code at}, or {@code null} if they are not all hex digits. Decoded
+	 * from the mapping byte by byte: a bulk copy out of a mapped buffer costs more than the whole search.
+	 */
 	private ObjectId hex(int at) {
-		byte[] digits = new byte[this.hash.hexLength()];
-		this.buf.get(at, digits);
-		return ObjectId.tryParseHex(this.hash, digits, 0);
+		byte[] raw = new byte[this.hash.rawLength()];
+		for (int i = 0; i < raw.length; i++) {
+			int hi = digit(this.buf.get(at + 2 * i));
+			int lo = digit(this.buf.get(at + 2 * i + 1));
+			if ((hi | lo) < 0) {
+				return null;
+			}
+			raw[i] = (byte) ((hi << 4) | lo);
+		}
+		return ObjectId.fromRaw(this.hash, raw, 0);
+	}
+
+	/** The value of a hex digit (either case), or -1. */
+	private static int digit(byte b) {
+		if (b >= '0' && b <= '9') {
+			return b - '0';
+		}
+		int lower = b | 0x20;
+		return (lower >= 'a' && lower <= 'f') ? lower - 'a' + 10 : -1;
 	}
 
 	/** Compares the name at {@code [from, to)} with {@code key}, bytewise unsigned. */
@@ -169,13 +251,19 @@ final class MappedPackedRefs {
 	}
 
 	private CorruptRefStoreException corrupt(int offset, String problem) {
+		long line = lineOf(offset);
+		return new CorruptRefStoreException(this.file, line, "line " + line + ": " + problem);
+	}
+
+	/** The number (from 1) of the line that holds {@code offset}. */
+	private long lineOf(int offset) {
 		long line = 1;
 		for (int i = 0; i < offset; i++) {
 			if (this.buf.get(i) == '\n') {
 				line++;
 			}
 		}
-		return new CorruptRefStoreException(this.file, line, "line " + line + ": " + problem);
+		return line;
 	}
 
 }

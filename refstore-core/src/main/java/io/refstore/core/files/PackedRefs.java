@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.function.LongSupplier;
 
 import io.refstore.core.ref.CorruptRefStoreException;
 import io.refstore.core.ref.HashAlgorithm;
@@ -43,14 +44,35 @@ final class PackedRefs {
 	/** Whether refs under {@code refs/tags/} without a {@code ^} line are known not to peel. */
 	final boolean tagsPeeled;
 
+	/** How many lines of the file come before {@link #buf} (non-zero for a {@link #slice}). */
+	private final LongSupplier linesBefore;
+
 	private PackedRefs(Path file, HashAlgorithm hash, byte[] buf, int start, boolean fullyPeeled,
 			boolean tagsPeeled) {
+		this(file, hash, buf, start, fullyPeeled, tagsPeeled, () -> 0);
+	}
+
+	private PackedRefs(Path file, HashAlgorithm hash, byte[] buf, int start, boolean fullyPeeled,
+			boolean tagsPeeled, LongSupplier linesBefore) {
 		this.file = file;
 		this.hash = hash;
 		this.buf = buf;
 		this.start = start;
 		this.fullyPeeled = fullyPeeled;
 		this.tagsPeeled = tagsPeeled;
+		this.linesBefore = linesBefore;
+	}
+
+	/**
+	 * A snapshot of whole consecutive records cut out of a sorted file (see {@link MappedPackedRefs#slice}).
+	 * @param records the records, without header
+	 * @param fullyPeeled the file's {@code fully-peeled} trait
+	 * @param tagsPeeled whether the file's traits say tags without a peeled line do not peel
+	 * @param linesBefore counts the file's lines before the records, asked only to report damage
+	 */
+	static PackedRefs slice(Path file, HashAlgorithm hash, byte[] records, boolean fullyPeeled, boolean tagsPeeled,
+			LongSupplier linesBefore) {
+		return new PackedRefs(file, hash, records, 0, fullyPeeled, tagsPeeled, linesBefore);
 	}
 
 	/** An empty snapshot, as for a missing file. */
@@ -276,7 +298,7 @@ final class PackedRefs {
 	}
 
 	CorruptRefStoreException corrupt(int offset, String problem) {
-		long line = lineCount(this.buf, offset) + 1;
+		long line = this.linesBefore.getAsLong() + lineCount(this.buf, offset) + 1;
 		return new CorruptRefStoreException(this.file, line, "line " + line + ": " + problem);
 	}
 

@@ -31,6 +31,23 @@ public interface ObjectDatabase extends Closeable {
 	 */
 	ObjectType type(ObjectId id) throws IOException;
 
+	/**
+	 * The types of many objects, as {@link #type(ObjectId)} gives each; a database may look them up in another
+	 * order than given, such as the order of its pack indexes, which a million scattered lookups need.
+	 * @param algorithm the hash of the ids
+	 * @param ids {@code count} raw ids back to back from offset 0
+	 * @param count how many ids
+	 * @param types receives the type of id {@code i} at index {@code i}, {@code null} if the object does not exist
+	 * @throws IOException if the database cannot be read
+	 * @throws IllegalArgumentException if {@code algorithm} is not the database's hash
+	 */
+	default void types(io.refstore.core.ref.HashAlgorithm algorithm, byte[] ids, int count, ObjectType[] types)
+			throws IOException {
+		for (int i = 0; i < count; i++) {
+			types[i] = type(ObjectId.fromRaw(algorithm, ids, i * algorithm.rawLength()));
+		}
+	}
+
 	/** Whether the object exists. */
 	default boolean exists(ObjectId id) throws IOException {
 		return type(id) != null;

@@ -39,6 +39,9 @@ final class PackedObjectDatabase implements ObjectDatabase {
 
 	private volatile Map<String, PackFile> packs = Map.of();
 
+	/** The values of {@link #packs}, for lookups: iterating an array allocates nothing. */
+	private volatile PackFile[] packList = new PackFile[0];
+
 	private final List<PackFile> retired = new ArrayList<>();
 
 	PackedObjectDatabase(Path objectsDir, HashAlgorithm algorithm) throws IOException {
@@ -78,6 +81,53 @@ final class PackedObjectDatabase implements ObjectDatabase {
 		return (type < 0) ? null : RawObject.publicType(type);
 	}
 
+	/**
+	 * Looks the ids up in the order of their leading bytes, so that the pack indexes (and their fan-out table)
+	 * are read front to back instead of at random: in a large batch neighbouring lookups share cache lines.
+	 */
+	@Override
+	public void types(HashAlgorithm algorithm, byte[] ids, int count, ObjectType[] types) throws IOException {
+		if (algorithm != this.algorithm) {
+			throw new IllegalArgumentException("object ids are " + algorithm.configName() + " ids, but this is a "
+					+ this.algorithm.configName() + " object database");
+		}
+		if (count > MAX_SORTED_BATCH) {
+			ObjectDatabase.super.types(algorithm, ids, count, types);
+			return;
+		}
+		int rawLength = algorithm.rawLength();
+		// the leading 47 bits of each id above its 16-bit index: sorted as signed longs, they order the batch
+		long[] order = new long[count];
+		for (int i = 0; i < count; i++) {
+			long leading = 0;
+			for (int b = 0; b < 6; b++) {
+				leading = (leading << 8) | (ids[i * rawLength + b] & 0xff);
+			}
+			order[i] = ((leading >>> 1) << 16) | i;
+		}
+		java.util.Arrays.sort(order);
+		for (long entry : order) {
+			int i = (int) (entry & 0xffff);
+			int type = typeCode(ObjectId.fromRaw(algorithm, ids, i * rawLength));
+			types[i] = (type < 0) ? null : RawObject.publicType(type);
+		}
+	}
+
+	/** The largest batch {@link #types} sorts (its index must fit 16 bits). */
+	private static final int MAX_SORTED_BATCH = 1 << 16;
+
+	/** Whether the object exists: a pack index that lists it suffices, as for git, without reading the pack. */
+	@Override
+	public boolean exists(ObjectId id) throws IOException {
+		checkAlgorithm(id);
+		for (PackFile pack : this.packList) {
+			if (pack.find(id) >= 0) {
+				return true;
+			}
+		}
+		return typeCode(id) >= 0;
+	}
+
 	@Override
 	public ObjectId peel(ObjectId id) throws IOException {
 		if (typeCode(checkAlgorithm(id)) != RawObject.TAG) {
@@ -111,7 +161,7 @@ final class PackedObjectDatabase implements ObjectDatabase {
 	/** The type (1-4) of an object, or -1 if it is nowhere in this database or its alternates. */
 	int typeCode(ObjectId id) throws IOException {
 		for (int attempt = 0; attempt < 2; attempt++) {
-			for (PackFile pack : this.packs.values()) {
+			for (PackFile pack : this.packList) {
 				long offset = pack.find(id);
 				if (offset >= 0) {
 					return pack.type(offset, this);
@@ -137,7 +187,7 @@ final class PackedObjectDatabase implements ObjectDatabase {
 	/** The whole object, or {@code null} if it is nowhere in this database or its alternates. */
 	RawObject load(ObjectId id) throws IOException {
 		for (int attempt = 0; attempt < 2; attempt++) {
-			for (PackFile pack : this.packs.values()) {
+			for (PackFile pack : this.packList) {
 				long offset = pack.find(id);
 				if (offset >= 0) {
 					return pack.load(offset, this);
@@ -209,6 +259,7 @@ final class PackedObjectDatabase implements ObjectDatabase {
 			}
 		}
 		this.packs = Map.copyOf(next);
+		this.packList = next.values().toArray(new PackFile[0]);
 		return changed;
 	}
 
@@ -245,6 +296,7 @@ final class PackedObjectDatabase implements ObjectDatabase {
 			}
 		}
 		this.packs = Map.of();
+		this.packList = new PackFile[0];
 		this.retired.clear();
 		for (PackedObjectDatabase alternate : this.alternates) {
 			alternate.close();

@@ -104,6 +104,52 @@ class FilesRefStoreIT extends RefStoreContractTest {
 	}
 
 	@Test
+	void iterationReportsADamagedIdOrPeeledLineWithItsLine() throws IOException {
+		String header = "# pack-refs with: peeled fully-peeled sorted \n";
+		String good = this.commits.get(1) + " refs/heads/a\n";
+		String badHex = this.commits.get(2).substring(0, 39) + "g refs/heads/b\n";
+		String noName = this.commits.get(2) + " \n";
+		String shortPeeled = this.commits.get(2) + " refs/tags/t\n^" + this.commits.get(3).substring(1) + "\n";
+		String badPeeled = this.commits.get(2) + " refs/tags/t\n^" + this.commits.get(3).substring(1) + "x\n";
+		for (String damaged : new String[] { badHex, noName }) {
+			Files.writeString(gitDir().resolve("packed-refs"), header + good + damaged, StandardCharsets.UTF_8);
+			assertThatThrownBy(() -> names(RefQuery.ALL)).isInstanceOf(CorruptRefStoreException.class)
+				.hasMessageContaining("line 3: not a ref line");
+		}
+		for (String damaged : new String[] { shortPeeled, badPeeled }) {
+			Files.writeString(gitDir().resolve("packed-refs"), header + good + damaged, StandardCharsets.UTF_8);
+			assertThatThrownBy(() -> names(RefQuery.ALL)).isInstanceOf(CorruptRefStoreException.class)
+				.hasMessageContaining("line 4: not a peeled line");
+		}
+	}
+
+	@Test
+	void aPrefixListingReadsItsPartOfPackedRefsAndNamesDamageByItsLineInTheFile() throws IOException {
+		String header = "# pack-refs with: peeled fully-peeled sorted \n";
+		StringBuilder text = new StringBuilder(header);
+		for (int i = 0; i < 300; i++) {
+			text.append(this.commits.get(1)).append(String.format(" refs/heads/b%03d%n", i));
+		}
+		text.append(this.commits.get(2)).append(" refs/tags/t1\n");
+		text.append(this.tag).append(" refs/tags/t2\n^").append(this.commits.get(0)).append('\n');
+		text.append(this.commits.get(3)).append(" refs/tagsx\n");
+		Files.writeString(gitDir().resolve("packed-refs"), text, StandardCharsets.UTF_8);
+		assertThat(names(RefQuery.prefix("refs/tags/"))).containsExactly("refs/tags/t1", "refs/tags/t2");
+		assertThat(names(RefQuery.prefix("refs/heads/b29"))).hasSize(10).allMatch((name) -> name.startsWith("refs/heads/b29"));
+		try (var cursor = this.store.refs(RefQuery.prefix("refs/tags/t2"))) {
+			assertThat(cursor.next()).isTrue();
+			assertThat(cursor.hasPeeled()).isTrue();
+			assertThat(((io.refstore.core.ref.DirectRef) cursor.ref()).peeled()).isEqualTo(id(0));
+			assertThat(cursor.next()).isFalse();
+		}
+		assertThat(names(RefQuery.prefix("refs/zzz/"))).isEmpty();
+		Files.writeString(gitDir().resolve("packed-refs"), text.toString().replace(" refs/tags/t2\n^",
+				" refs/tags/t2\n^x"), StandardCharsets.UTF_8);
+		assertThatThrownBy(() -> names(RefQuery.prefix("refs/tags/"))).isInstanceOf(CorruptRefStoreException.class)
+			.hasMessageContaining("line 304: not a peeled line");
+	}
+
+	@Test
 	void corruptPackedRefsLineIsReportedWithFileAndLine() throws IOException {
 		Files.writeString(gitDir().resolve("packed-refs"), "# pack-refs with: peeled fully-peeled sorted \n"
 				+ this.commits.get(1) + " refs/heads/a\nnot a ref line\n", StandardCharsets.UTF_8);

@@ -79,7 +79,26 @@ class ObjectDatabaseIT {
 						? ObjectId.fromHex(algorithm, repo.git("rev-parse", object.getValue() + "^{}").trim()) : null;
 				assertThat(db.peel(id)).as("peel " + object.getKey()).isEqualTo(expectedPeel);
 			}
+			assertBatchTypesMatchSingleOnes(db, algorithm, objects);
 		}
+	}
+
+	/** {@link ObjectDatabase#types} in one batch, a missing id among them, agrees with one type at a time. */
+	private static void assertBatchTypesMatchSingleOnes(ObjectDatabase db, HashAlgorithm algorithm,
+			Map<String, String> objects) throws IOException {
+		List<ObjectId> ids = new java.util.ArrayList<>();
+		objects.values().forEach((hex) -> ids.add(ObjectId.fromHex(algorithm, hex)));
+		ids.add(ids.size() / 2, ObjectId.fromHex(algorithm, "ab".repeat(algorithm.rawLength())));
+		byte[] raw = new byte[ids.size() * algorithm.rawLength()];
+		for (int i = 0; i < ids.size(); i++) {
+			ids.get(i).copyRawTo(raw, i * algorithm.rawLength());
+		}
+		ObjectType[] types = new ObjectType[ids.size()];
+		db.types(algorithm, raw, ids.size(), types);
+		for (int i = 0; i < ids.size(); i++) {
+			assertThat(types[i]).as(ids.get(i).name()).isEqualTo(db.type(ids.get(i)));
+		}
+		assertThat(types[ids.size() / 2]).isNull();
 	}
 
 	@Test

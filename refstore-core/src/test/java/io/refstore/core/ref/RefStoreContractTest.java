@@ -228,4 +228,40 @@ public abstract class RefStoreContractTest {
 		assertThat(this.store.exactRef("refs/remotes/o/HEAD")).contains(new SymbolicRef("refs/remotes/o/HEAD", "refs/heads/a"));
 	}
 
+
+	@Test
+	void aStoreThatServedManyLookupsSeesEachNextWriteOfGit() throws IOException {
+		this.repo.git("update-ref", "refs/heads/x", this.commits.get(1));
+		this.repo.git("pack-refs", "--all");
+		ageDirectories();
+		for (int i = 0; i < 10; i++) {
+			assertThat(this.store.exactRef("refs/heads/x")).contains(new DirectRef("refs/heads/x", id(1)));
+		}
+		this.repo.git("update-ref", "refs/heads/x", this.commits.get(2));
+		this.repo.git("pack-refs", "--all");
+		assertThat(this.store.exactRef("refs/heads/x")).contains(new DirectRef("refs/heads/x", id(2)));
+		ageDirectories();
+		for (int i = 0; i < 10; i++) {
+			assertThat(this.store.exactRef("refs/heads/x")).contains(new DirectRef("refs/heads/x", id(2)));
+		}
+		this.repo.git("update-ref", "-d", "refs/heads/x");
+		assertThat(this.store.exactRef("refs/heads/x")).isEmpty();
+	}
+
+	/**
+	 * Sets every directory of the git directory an hour back, as in a repository nobody wrote to lately: only
+	 * then may a store trust that an unchanged directory means unchanged files (recent times are "racy").
+	 */
+	private void ageDirectories() throws IOException {
+		java.nio.file.attribute.FileTime hourAgo = java.nio.file.attribute.FileTime
+			.from(java.time.Instant.now().minusSeconds(3600));
+		try (var paths = java.nio.file.Files.walk(this.repo.gitDir())) {
+			for (Path path : (Iterable<Path>) paths::iterator) {
+				if (java.nio.file.Files.isDirectory(path)) {
+					java.nio.file.Files.setLastModifiedTime(path, hourAgo);
+				}
+			}
+		}
+	}
+
 }
