@@ -19,7 +19,6 @@ import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.refstore.core.io.DirectoryStamp;
 import io.refstore.core.io.LockFile;
 import io.refstore.core.ref.CorruptRefStoreException;
 import io.refstore.core.ref.HashAlgorithm;
@@ -53,20 +52,11 @@ public final class ReftableStack implements Closeable {
 
 	private Object currentIdentity;
 
-	/** Tells whether {@link #current} is still current without a stat of {@code tables.list}. */
-	private final DirectoryStamp dirStamp;
-
-	/** The directory's stamp read before {@link #current} was last confirmed, or {@code null}. */
-	private DirectoryStamp.Token currentStamp;
-
-	private int listChecks;
-
 	private boolean closed;
 
 	private ReftableStack(Path dir, HashAlgorithm hash, StackOptions options) {
 		this.dir = dir;
 		this.listFile = dir.resolve(TABLES_LIST);
-		this.dirStamp = new DirectoryStamp(dir);
 		this.hash = hash;
 		this.options = options;
 	}
@@ -100,13 +90,6 @@ public final class ReftableStack implements Closeable {
 	 * @return a snapshot the caller must close
 	 */
 	public Snapshot snapshot() throws IOException {
-		synchronized (this) {
-			// tables.list is only ever replaced by rename: while the directory is unchanged, so is the list
-			if (!this.closed && this.current != null && this.dirStamp.unchanged(this.currentStamp)) {
-				return this.current.retain();
-			}
-		}
-		DirectoryStamp.Token token = (++this.listChecks > STAMP_AFTER_CHECKS) ? this.dirStamp.read() : null;
 		Object identity = listIdentity();
 		synchronized (this) {
 			if (this.closed) {
@@ -115,14 +98,9 @@ public final class ReftableStack implements Closeable {
 			if (this.current == null || !Objects.equals(identity, this.currentIdentity)) {
 				reloadLocked();
 			}
-			// the stack is now at least as new as the token, which was read before the list was checked
-			this.currentStamp = token;
 			return this.current.retain();
 		}
 	}
-
-	/** Checks of {@code tables.list} by path before the directory's handle is opened (counted loosely). */
-	private static final int STAMP_AFTER_CHECKS = 2;
 
 	/** Re-reads {@code tables.list} now, even if it looks unchanged. */
 	synchronized void reload() throws IOException {
@@ -340,7 +318,6 @@ public final class ReftableStack implements Closeable {
 	@Override
 	public synchronized void close() {
 		this.closed = true;
-		this.dirStamp.close();
 		if (this.current != null) {
 			this.current.close();
 			this.current = null;
