@@ -1,7 +1,9 @@
 package io.refstore.web.repos;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -17,8 +19,8 @@ import io.refstore.core.repo.Repository;
  * million refs, the opened reftables, the object database) is not read again for every page. A store stays valid
  * on its own: each read checks whether git replaced its files. What it cannot notice is a change of the
  * repository's configuration (a format migration swaps {@code extensions.refStorage}), so every use compares a
- * fingerprint of the settings a store is opened with, read from a freshly opened {@link Repository}, and opens a
- * new store when they differ.
+ * fingerprint of the settings a store is opened with and of its directories' identities, read from a freshly
+ * opened {@link Repository}, and opens a new store when they differ.
  * <p>
  * An entry replaced or evicted while requests still use it is closed when the last of them is done. At most
  * {@code capacity} repositories are kept, least recently used first out. Thread-safe.
@@ -65,7 +67,14 @@ final class StoreCache implements AutoCloseable {
 	 * opened from {@code fresh}. Takes ownership of {@code fresh}. Call {@link #release} when done.
 	 */
 	synchronized Entry acquire(Repository fresh) throws IOException {
-		String fingerprint = fingerprint(fresh);
+		String fingerprint;
+		try {
+			fingerprint = fingerprint(fresh);
+		}
+		catch (IOException | RuntimeException ex) {
+			fresh.close();
+			throw ex;
+		}
 		Entry entry = this.entries.get(fresh.gitDir());
 		if (entry != null && entry.fingerprint.equals(fingerprint)) {
 			fresh.close();
@@ -127,18 +136,28 @@ final class StoreCache implements AutoCloseable {
 		}
 	}
 
-	static String fingerprint(Repository repository) {
+	static String fingerprint(Repository repository) throws IOException {
+		// the directories' identities too: a store follows the directory it opened, so a repository replaced
+		// on disk (moved away, another one moved in under its name) needs a new store
 		StringBuilder text = new StringBuilder().append(repository.refFormat())
 			.append(' ')
 			.append(repository.hashAlgorithm())
 			.append(' ')
-			.append(repository.commonDir());
+			.append(repository.commonDir())
+			.append(' ')
+			.append(identity(repository.gitDir()))
+			.append(' ')
+			.append(identity(repository.commonDir()));
 		GitConfig config = repository.config();
 		for (String[] key : KEYS) {
 			text.append('\n').append(key[0]).append('.').append(key[1]).append('=')
 				.append(config.getAll(key[0], null, key[1]));
 		}
 		return text.toString();
+	}
+
+	private static Object identity(Path dir) throws IOException {
+		return Files.readAttributes(dir, BasicFileAttributes.class).fileKey();
 	}
 
 	@Override

@@ -6,6 +6,11 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
 
 import org.junit.jupiter.api.Test;
 
@@ -41,6 +46,32 @@ class StoreCacheIT extends ApiTestSupport {
 		this.mvc.perform(get(URI.create("/api/repos/" + seg(name) + "/refs/" + seg("refs/heads/after")))
 			.with(as("viewer"))).andExpect(jsonPath("$.object.sha").value(c2));
 		assertThat(repo.git("rev-parse", "--show-ref-format").trim()).isEqualTo("reftable");
+	}
+
+	@Test
+	void aRepositoryReplacedOnDiskUnderItsNameIsReadAnew() throws Exception {
+		String name = uniqueName("replaced");
+		Path dir = ROOT.resolve(name);
+		String old = packedMain(TempRepo.init(GitCli.system(), dir, "--bare"), "old");
+		URI ref = URI.create("/api/repos/" + seg(name) + "/refs/" + seg("refs/heads/main"));
+		// enough lookups for the store to stop checking packed-refs by name (it watches its directory)
+		for (int i = 0; i < 5; i++) {
+			this.mvc.perform(get(ref).with(as("viewer"))).andExpect(jsonPath("$.object.sha").value(old));
+		}
+		Path other = Files.createTempDirectory(ROOT, "other");
+		String replacement = packedMain(TempRepo.init(GitCli.system(), other.resolve("r.git"), "--bare"), "new");
+		Files.move(dir, other.resolve("old.git"));
+		Files.move(other.resolve("r.git"), dir);
+		this.mvc.perform(get(ref).with(as("viewer"))).andExpect(jsonPath("$.object.sha").value(replacement));
+	}
+
+	/** Commits, points a packed {@code refs/heads/main} at it and ages the directory past "racily recent". */
+	private static String packedMain(TempRepo repo, String message) throws Exception {
+		String commit = repo.commit(message, null);
+		repo.git("update-ref", "refs/heads/main", commit);
+		repo.git("pack-refs", "--all");
+		Files.setLastModifiedTime(repo.gitDir(), FileTime.from(Instant.now().minus(Duration.ofHours(1))));
+		return commit;
 	}
 
 }
