@@ -182,6 +182,21 @@ public final class UpdateChecks {
 		return name.equals("HEAD") || name.startsWith("refs/heads/");
 	}
 
+	/** {@link #isBranch(String)} for the UTF-8 name in {@code buf[start .. end)}. */
+	static boolean isBranch(byte[] buf, int start, int end) {
+		byte[] head = HEAD;
+		if (end - start == head.length && java.util.Arrays.equals(buf, start, end, head, 0, head.length)) {
+			return true;
+		}
+		byte[] heads = HEADS;
+		return end - start >= heads.length && java.util.Arrays.equals(buf, start, start + heads.length, heads, 0,
+				heads.length);
+	}
+
+	private static final byte[] HEAD = { 'H', 'E', 'A', 'D' };
+
+	private static final byte[] HEADS = "refs/heads/".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
 	/**
 	 * Checks that a new value names an existing object, and a commit for a branch, as git does before
 	 * writing a ref.
