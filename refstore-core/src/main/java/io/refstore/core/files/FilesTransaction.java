@@ -117,14 +117,13 @@ final class FilesTransaction extends StagedTransaction {
 
 	/** Step 2: lock, read under the lock, check, write the new value into the lock. */
 	private void lockAndCheck(Outcome outcome) throws IOException {
-		PackedRefs packed = this.store.packed();
 		ObjectId zero = this.store.hashAlgorithm().zeroId();
 		for (PlannedUpdate item : this.planned.values()) {
 			if (!lock(item, outcome)) {
 				return;
 			}
 			item.setOld(readExisting(item.name()), this::readExisting);
-			if (!UpdateChecks.checkExpected(item, zero, outcome) || !check(item, packed, outcome)) {
+			if (!UpdateChecks.checkExpected(item, zero, outcome) || !check(item, outcome)) {
 				return;
 			}
 		}
@@ -161,10 +160,12 @@ final class FilesTransaction extends StagedTransaction {
 	}
 
 	/** Name conflicts, the new object, and the new value written into the lock. */
-	private boolean check(PlannedUpdate item, PackedRefs packed, Outcome outcome) throws IOException {
+	private boolean check(PlannedUpdate item, Outcome outcome) throws IOException {
 		// as in git, a ref that does not exist must be creatable, whatever the update does with it
 		if (item.old() == null) {
-			String conflict = nameConflict(item.name(), packed);
+			// the whole packed-refs only when a name must be checked against it (never for deletions of refs
+			// that exist): the store keeps it while the file is unchanged
+			String conflict = nameConflict(item.name(), this.store.packed());
 			if (conflict != null) {
 				outcome.reject(item.update(), Rejection.NAME_CONFLICT, "cannot lock ref '" + item.name() + "': " + conflict);
 				return false;
@@ -259,7 +260,9 @@ final class FilesTransaction extends StagedTransaction {
 		this.packedLock = LockFile.acquire(this.store.packedFile(), this.store.options.packedLockTimeout());
 		this.packedLock.closeChannel();
 		Path next = this.store.packedFile().resolveSibling("packed-refs.new");
-		if (PackedRefsWriter.writeWithout(this.store.packed(), deleted, this.store.options.objects(), next)) {
+		// read under packed-refs.lock: no other writer can replace the file now
+		if (PackedRefsWriter.writeWithout(this.store.packedFile(), this.store.hashAlgorithm(), deleted,
+				this.store.options.objects(), next, this.store.options.fsync(), this.store::packed)) {
 			this.packedNew = next;
 		}
 	}

@@ -9,10 +9,14 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.NoSuchFileException;
 import java.util.Arrays;
 import java.util.List;
 
 import io.refstore.core.objects.ObjectDatabase;
+import io.refstore.core.ref.CorruptRefStoreException;
+import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 
 /**
@@ -51,6 +55,184 @@ final class PackedRefsWriter {
 			ObjectId.encodeHex(peeled, 0, this.hexLength / 2, this.line, 1);
 			this.line[this.hexLength + 1] = '\n';
 			this.out.write(this.line, 0, this.hexLength + 2);
+		}
+	}
+
+	/**
+	 * Writes {@code file} without the records named in {@code deleted} (sorted or not) to {@code target}, a
+	 * new file. A sorted, fully peeled file (what git writes) is mapped, each deleted name found by binary
+	 * search, and the runs of records between them copied file to file by the kernel, untouched: nothing that
+	 * is merely kept is parsed or checked, and the file never passes through the heap. Any other file is
+	 * rewritten through {@link #writeWithout(PackedRefs, List, ObjectDatabase, Path)} with {@code full}.
+	 * @param fsync whether to flush {@code target} to disk
+	 * @return whether a deleted name is packed; if not, nothing is written
+	 * @throws CorruptRefStoreException if a line met by a search is damaged (nothing is left at {@code target})
+	 */
+	static boolean writeWithout(Path file, HashAlgorithm hash, List<byte[]> deleted, ObjectDatabase objects,
+			Path target, boolean fsync, PackedSource full) throws IOException {
+		try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
+			long size = in.size();
+			ByteBuffer buf = (size > 0 && size <= Integer.MAX_VALUE) ? in.map(FileChannel.MapMode.READ_ONLY, 0, size)
+					: null;
+			int start = (buf != null) ? sortedFullyPeeledStart(buf) : -1;
+			if (start < 0) {
+				return writeWithout(full.get(), deleted, objects, target);
+			}
+			deleted.sort(Arrays::compareUnsigned);
+			long[] runs = new long[deleted.size()];
+			int found = 0;
+			for (byte[] name : deleted) {
+				long record = findRecord(file, buf, start, name, hash.hexLength());
+				if (record >= 0) {
+					runs[found++] = record;
+				}
+			}
+			if (found == 0) {
+				return false;
+			}
+			copyRuns(in, start, size, runs, found, target, fsync);
+			return true;
+		}
+		catch (NoSuchFileException ex) {
+			return false;
+		}
+	}
+
+	/** The whole {@code packed-refs} as one snapshot, read only when the fast path cannot be taken. */
+	@FunctionalInterface
+	interface PackedSource {
+
+		PackedRefs get() throws IOException;
+
+	}
+
+	private static final byte[] HEADER_PREFIX = "# pack-refs with:".getBytes(StandardCharsets.US_ASCII);
+
+	/**
+	 * Where the records of a mapped file start, if its header promises sorted and fully peeled records and it
+	 * ends with a newline; else -1.
+	 */
+	private static int sortedFullyPeeledStart(ByteBuffer buf) {
+		int length = buf.capacity();
+		if (buf.get(length - 1) != '\n' || buf.get(0) != '#') {
+			return -1;
+		}
+		int eol = 0;
+		while (eol < length && buf.get(eol) != '\n') {
+			eol++;
+		}
+		byte[] header = new byte[eol];
+		buf.get(0, header);
+		if (!Arrays.equals(header, 0, Math.min(eol, HEADER_PREFIX.length), HEADER_PREFIX, 0, HEADER_PREFIX.length)) {
+			return -1;
+		}
+		String traits = " " + new String(header, HEADER_PREFIX.length, eol - HEADER_PREFIX.length, StandardCharsets.US_ASCII)
+				+ " ";
+		return (traits.contains(" sorted ") && traits.contains(" fully-peeled ")) ? eol + 1 : -1;
+	}
+
+	/**
+	 * Binary search of a mapped sorted file for the record named {@code key}.
+	 * @return the record's start in the high 32 bits and its end (after a peeled line) in the low ones, or -1
+	 */
+	private static long findRecord(Path file, ByteBuffer buf, int start, byte[] key, int hexLength)
+			throws CorruptRefStoreException {
+		int length = buf.capacity();
+		int lo = start;
+		int hi = length;
+		while (lo < hi) {
+			int record = lineStart(buf, lo + (hi - lo) / 2, lo);
+			if (buf.get(record) == '^' && record > lo) {
+				record = lineStart(buf, record - 1, lo);
+			}
+			int eol = lineEnd(buf, record);
+			if (eol - record <= hexLength + 1 || buf.get(record + hexLength) != ' ' || buf.get(record) == '^') {
+				long line = 1;
+				for (int i = 0; i < record; i++) {
+					line += (buf.get(i) == '\n') ? 1 : 0;
+				}
+				throw new CorruptRefStoreException(file, line, "line " + line + ": not a ref line ('<object id> <ref name>')");
+			}
+			int next = eol + 1;
+			int end = (next < length && buf.get(next) == '^') ? lineEnd(buf, next) + 1 : next;
+			int cmp = compare(buf, record + hexLength + 1, eol, key);
+			if (cmp == 0) {
+				return ((long) record << 32) | end;
+			}
+			if (cmp < 0) {
+				lo = end;
+			}
+			else {
+				hi = record;
+			}
+		}
+		return -1;
+	}
+
+	private static int lineStart(ByteBuffer buf, int pos, int floor) {
+		int line = pos;
+		while (line > floor && buf.get(line - 1) != '\n') {
+			line--;
+		}
+		return line;
+	}
+
+	private static int lineEnd(ByteBuffer buf, int from) {
+		int length = buf.capacity();
+		int i = from;
+		while (i < length && buf.get(i) != '\n') {
+			i++;
+		}
+		return i;
+	}
+
+	private static int compare(ByteBuffer buf, int from, int to, byte[] key) {
+		int n = Math.min(to - from, key.length);
+		for (int i = 0; i < n; i++) {
+			int diff = (buf.get(from + i) & 0xff) - (key[i] & 0xff);
+			if (diff != 0) {
+				return diff;
+			}
+		}
+		return (to - from) - key.length;
+	}
+
+	/** git's header, then every byte of the records except the found ones, copied channel to channel. */
+	private static void copyRuns(FileChannel in, int start, long size, long[] records, int found, Path target,
+			boolean fsync) throws IOException {
+		boolean done = false;
+		try (FileChannel out = FileChannel.open(target, StandardOpenOption.WRITE, StandardOpenOption.CREATE,
+				StandardOpenOption.TRUNCATE_EXISTING)) {
+			writeFully(out, ByteBuffer.wrap(PackedRefs.HEADER));
+			long from = start;
+			for (int i = 0; i <= found; i++) {
+				long to = (i < found) ? records[i] >>> 32 : size;
+				transfer(in, from, to - from, out);
+				if (i < found) {
+					from = records[i] & 0xffffffffL;
+				}
+			}
+			if (fsync) {
+				out.force(true);
+			}
+			done = true;
+		}
+		finally {
+			if (!done) {
+				Files.deleteIfExists(target);
+			}
+		}
+	}
+
+	private static void transfer(FileChannel in, long position, long count, FileChannel out) throws IOException {
+		long done = 0;
+		while (done < count) {
+			long n = in.transferTo(position + done, count - done, out);
+			if (n <= 0) {
+				throw new IOException("could not copy " + (count - done) + " bytes of packed-refs at offset "
+						+ (position + done));
+			}
+			done += n;
 		}
 	}
 
