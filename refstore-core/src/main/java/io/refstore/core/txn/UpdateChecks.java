@@ -62,8 +62,15 @@ public final class UpdateChecks {
 	public static TreeMap<String, PlannedUpdate> plan(List<RefUpdate> updates, RefReader reader, Outcome outcome)
 			throws IOException {
 		TreeMap<String, PlannedUpdate> planned = new TreeMap<>(UpdateChecks::compareNames);
-		List<RefUpdate> sorted = new ArrayList<>(updates);
-		sorted.sort(Comparator.comparing(RefUpdate::name, UpdateChecks::compareNames));
+		Integer[] order = new Integer[updates.size()];
+		for (int i = 0; i < order.length; i++) {
+			order[i] = i;
+		}
+		java.util.Arrays.sort(order, Comparator.comparing((Integer i) -> updates.get(i).name(), UpdateChecks::compareNames));
+		List<RefUpdate> sorted = new ArrayList<>(updates.size());
+		for (Integer i : order) {
+			sorted.add(updates.get(i));
+		}
 		for (int i = 0; i < sorted.size(); i++) {
 			RefUpdate update = sorted.get(i);
 			if (i > 0 && sorted.get(i - 1).name().equals(update.name())) {
@@ -77,7 +84,8 @@ public final class UpdateChecks {
 				return planned;
 			}
 		}
-		for (RefUpdate update : sorted) {
+		for (int k = 0; k < sorted.size(); k++) {
+			RefUpdate update = sorted.get(k);
 			String target = update.name();
 			String via = null;
 			if (!update.noDeref()) {
@@ -95,7 +103,7 @@ public final class UpdateChecks {
 						: "multiple updates for ref '" + target + "' not allowed");
 				return planned;
 			}
-			PlannedUpdate item = new PlannedUpdate(update, target);
+			PlannedUpdate item = new PlannedUpdate(update, target, order[k]);
 			if (via != null) {
 				item.logOnly().add(via);
 			}
