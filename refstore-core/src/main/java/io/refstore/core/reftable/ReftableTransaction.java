@@ -134,6 +134,10 @@ final class ReftableTransaction extends StagedTransaction {
 			return BatchPlan.Status.UNSUPPORTED;
 		}
 		MergedTable merged = new MergedTable(tables);
+		if (merged.exactRef("refs") != null) {
+			// a ref named "refs" is the parent of every name: its conflicts are worded ref by ref
+			return BatchPlan.Status.UNSUPPORTED;
+		}
 		// an update of the branch HEAD names also goes into HEAD's log
 		this.headUpdate = (this.store.read(merged, "HEAD") instanceof SymbolicRef head) ? plan.find(head.target()) : -1;
 		try (RefCursor refs = merged.refCursor("refs/")) {
