@@ -127,6 +127,10 @@ final class UpdateRefStdin {
 		if (verb == Verb.PREPARE || verb == Verb.COMMIT) {
 			handOver();
 		}
+		else if (verb == Verb.ABORT) {
+			// what the aborted transaction did not get yet goes with it
+			this.pending = new UpdateBatch(this.refs.hashAlgorithm());
+		}
 		switch (verb) {
 			case PREPARE -> {
 				TransactionResult result = this.transaction.prepare();

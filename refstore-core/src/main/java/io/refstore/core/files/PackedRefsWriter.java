@@ -61,8 +61,9 @@ final class PackedRefsWriter {
 	/**
 	 * Writes {@code file} without the records named in {@code deleted} (sorted or not) to {@code target}, a
 	 * new file. A sorted, fully peeled file (what git writes) is mapped, each deleted name found by binary
-	 * search, and the runs of records between them copied file to file by the kernel, untouched: nothing that
-	 * is merely kept is parsed or checked, and the file never passes through the heap. Any other file is
+	 * search, every line's shape checked in one pass (git, too, refuses to rewrite a damaged file), and the
+	 * runs of records between the deleted ones copied file to file by the kernel: nothing that is merely kept
+	 * is parsed into objects, and the file never passes through the heap whole. Any other file is
 	 * rewritten through {@link #writeWithout(PackedRefs, List, ObjectDatabase, Path)} with {@code full}.
 	 * @param fsync whether to flush {@code target} to disk
 	 * @return whether a deleted name is packed; if not, nothing is written
@@ -90,6 +91,8 @@ final class PackedRefsWriter {
 			if (found == 0) {
 				return false;
 			}
+			// as git, refuse to rewrite a damaged file: one pass over its lines, in bulk copies of the mapping
+			checkLines(file, buf, start, hash.hexLength());
 			copyRuns(in, start, size, runs, found, target, fsync);
 			return true;
 		}
@@ -167,6 +170,79 @@ final class PackedRefsWriter {
 			}
 		}
 		return -1;
+	}
+
+	private static final byte[] HEX = hexTable();
+
+	private static byte[] hexTable() {
+		byte[] table = new byte[256];
+		for (char c : "0123456789abcdefABCDEF".toCharArray()) {
+			table[c] = 1;
+		}
+		return table;
+	}
+
+	/**
+	 * Checks that every line after the header is a ref line ({@code <hex> SP <name>}) or a peeled line
+	 * ({@code ^<hex>}) right after one, as {@link PackedRefs#checkRecord} does record by record.
+	 * @throws CorruptRefStoreException naming the first damaged line
+	 */
+	private static void checkLines(Path file, ByteBuffer buf, int start, int hexLength) throws CorruptRefStoreException {
+		int size = buf.capacity();
+		byte[] chunk = new byte[1 << 20];
+		long line = 2;
+		boolean afterRef = false;
+		int pos = start;
+		while (pos < size) {
+			int length = Math.min(chunk.length, size - pos);
+			buf.get(pos, chunk, 0, length);
+			int i = 0;
+			while (true) {
+				int eol = i;
+				while (eol < length && chunk[eol] != '\n') {
+					eol++;
+				}
+				if (eol == length) {
+					break;
+				}
+				String problem = checkLine(chunk, i, eol, hexLength, afterRef);
+				if (problem != null) {
+					throw new CorruptRefStoreException(file, line, "line " + line + ": " + problem);
+				}
+				afterRef = chunk[i] != '^';
+				line++;
+				i = eol + 1;
+			}
+			if (i == 0) {
+				// one line longer than the chunk
+				chunk = new byte[2 * chunk.length];
+				continue;
+			}
+			pos += i;
+		}
+	}
+
+	/** What is wrong with the line {@code chunk[from .. eol)}, or {@code null}. */
+	private static String checkLine(byte[] chunk, int from, int eol, int hexLength, boolean afterRef) {
+		if (chunk[from] == '^') {
+			if (!afterRef) {
+				return "peeled line without a ref line before it";
+			}
+			return (eol - from == hexLength + 1 && isHex(chunk, from + 1, hexLength)) ? null
+					: "not a peeled line ('^<object id>')";
+		}
+		boolean ok = eol - from > hexLength + 1 && (chunk[from + hexLength] == ' ' || chunk[from + hexLength] == '\t')
+				&& isHex(chunk, from, hexLength);
+		return ok ? null : "not a ref line ('<object id> <ref name>')";
+	}
+
+	private static boolean isHex(byte[] chunk, int from, int length) {
+		for (int i = from; i < from + length; i++) {
+			if (HEX[chunk[i] & 0xff] == 0) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	private static int lineStart(ByteBuffer buf, int pos, int floor) {

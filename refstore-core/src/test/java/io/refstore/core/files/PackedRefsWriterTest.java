@@ -91,4 +91,20 @@ class PackedRefsWriterTest {
 		assertThat(this.dir.resolve("packed-refs.new")).doesNotExist();
 	}
 
+	@Test
+	void refusesToRewriteAFileWithADamagedLineAnywhere() throws IOException {
+		List<String> records = records();
+		records.add("this is not a ref\n");
+		Path file = packed(HEADER, records);
+		assertThatThrownBy(() -> rewrite(file, "refs/heads/a")).isInstanceOf(CorruptRefStoreException.class)
+			.hasMessageContaining("line 10");
+		List<String> orphan = records();
+		// after the record of refs/tags/b, which has its peeled line already
+		orphan.add(4, "^" + "e".repeat(40) + "\n");
+		Path second = packed(HEADER, orphan);
+		assertThatThrownBy(() -> rewrite(second, "refs/z")).isInstanceOf(CorruptRefStoreException.class)
+			.hasMessageContaining("line 7");
+		assertThat(this.dir.resolve("packed-refs.new")).doesNotExist();
+	}
+
 }
