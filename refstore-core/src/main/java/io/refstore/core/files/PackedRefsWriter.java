@@ -172,12 +172,14 @@ final class PackedRefsWriter {
 		return -1;
 	}
 
-	private static final byte[] HEX = hexTable();
+	/** 0 for an ASCII hex digit, 1 for any other byte. */
+	private static final byte[] NOT_HEX = notHexTable();
 
-	private static byte[] hexTable() {
+	private static byte[] notHexTable() {
 		byte[] table = new byte[256];
+		java.util.Arrays.fill(table, (byte) 1);
 		for (char c : "0123456789abcdefABCDEF".toCharArray()) {
-			table[c] = 1;
+			table[c] = 0;
 		}
 		return table;
 	}
@@ -198,14 +200,28 @@ final class PackedRefsWriter {
 			buf.get(pos, chunk, 0, length);
 			int i = 0;
 			while (true) {
-				int eol = i;
+				int eol;
+				boolean started = i + hexLength + 1 < length;
+				if (started) {
+					// the id is checked first, so the search for the line's end starts after it
+					String problem = checkStart(chunk, i, hexLength, afterRef);
+					if (problem != null) {
+						throw new CorruptRefStoreException(file, line, "line " + line + ": " + problem);
+					}
+					eol = i + hexLength + 1;
+				}
+				else {
+					eol = i;
+				}
 				while (eol < length && chunk[eol] != '\n') {
 					eol++;
 				}
 				if (eol == length) {
 					break;
 				}
-				String problem = checkLine(chunk, i, eol, hexLength, afterRef);
+				// after a good start only an empty name is left to find
+				String problem = !started ? checkLine(chunk, i, eol, hexLength, afterRef)
+						: (chunk[i] != '^' && eol == i + hexLength + 1) ? "not a ref line ('<object id> <ref name>')" : null;
 				if (problem != null) {
 					throw new CorruptRefStoreException(file, line, "line " + line + ": " + problem);
 				}
@@ -220,6 +236,23 @@ final class PackedRefsWriter {
 			}
 			pos += i;
 		}
+	}
+
+	/**
+	 * What is wrong with the start of the line at {@code from} (its first {@code hexLength + 2} bytes are in
+	 * {@code chunk}): a peeled line must be {@code ^<hex>} and end there, a ref line must start with
+	 * {@code <hex> SP}; {@code null} if the start is fine.
+	 */
+	private static String checkStart(byte[] chunk, int from, int hexLength, boolean afterRef) {
+		if (chunk[from] == '^') {
+			if (!afterRef) {
+				return "peeled line without a ref line before it";
+			}
+			return (isHex(chunk, from + 1, hexLength) && chunk[from + hexLength + 1] == '\n') ? null
+					: "not a peeled line ('^<object id>')";
+		}
+		boolean ok = isHex(chunk, from, hexLength) && (chunk[from + hexLength] == ' ' || chunk[from + hexLength] == '\t');
+		return ok ? null : "not a ref line ('<object id> <ref name>')";
 	}
 
 	/** What is wrong with the line {@code chunk[from .. eol)}, or {@code null}. */
@@ -237,12 +270,11 @@ final class PackedRefsWriter {
 	}
 
 	private static boolean isHex(byte[] chunk, int from, int length) {
-		for (int i = from; i < from + length; i++) {
-			if (HEX[chunk[i] & 0xff] == 0) {
-				return false;
-			}
+		int bad = 0;
+		for (int i = from, end = from + length; i < end; i++) {
+			bad |= NOT_HEX[chunk[i] & 0xff];
 		}
-		return true;
+		return bad == 0;
 	}
 
 	private static int lineStart(ByteBuffer buf, int pos, int floor) {

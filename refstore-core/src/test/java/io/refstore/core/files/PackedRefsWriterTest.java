@@ -104,6 +104,16 @@ class PackedRefsWriterTest {
 		Path second = packed(HEADER, orphan);
 		assertThatThrownBy(() -> rewrite(second, "refs/z")).isInstanceOf(CorruptRefStoreException.class)
 			.hasMessageContaining("line 7");
+		List<String> emptyName = records();
+		emptyName.add(1, "9".repeat(40) + " \n");
+		Path third = packed(HEADER, emptyName);
+		assertThatThrownBy(() -> rewrite(third, "refs/z")).isInstanceOf(CorruptRefStoreException.class)
+			.hasMessageContaining("line 3: not a ref line");
+		List<String> badHex = records();
+		badHex.set(2, "g" + badHex.get(2).substring(1));
+		Path fourth = packed(HEADER, badHex);
+		assertThatThrownBy(() -> rewrite(fourth, "refs/z")).isInstanceOf(CorruptRefStoreException.class)
+			.hasMessageContaining("line 4: not a ref line");
 		assertThat(this.dir.resolve("packed-refs.new")).doesNotExist();
 	}
 
