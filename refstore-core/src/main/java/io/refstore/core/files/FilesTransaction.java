@@ -330,7 +330,7 @@ final class FilesTransaction extends StagedTransaction {
 		this.packedLock.closeChannel();
 		Path next = this.store.packedFile().resolveSibling("packed-refs.new");
 		// read under packed-refs.lock: no other writer can replace the file now
-		if (PackedRefsWriter.writeWithout(this.store.packedFile(), this.store.hashAlgorithm(), deleted,
+		if (PackedRefsDeletion.writeWithout(this.store.packedFile(), this.store.hashAlgorithm(), deleted,
 				this.store.options.objects(), next, this.store.options.fsync(), this.store::packed)) {
 			this.packedNew = next;
 		}

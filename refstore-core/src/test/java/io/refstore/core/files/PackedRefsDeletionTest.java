@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.refstore.core.ref.CorruptRefStoreException;
 import io.refstore.core.ref.HashAlgorithm;
 
-class PackedRefsWriterTest {
+class PackedRefsDeletionTest {
 
 	private static final String HEADER = "# pack-refs with: peeled fully-peeled sorted \n";
 
@@ -50,7 +50,7 @@ class PackedRefsWriterTest {
 			names.add(name.getBytes(StandardCharsets.UTF_8));
 		}
 		Path target = this.dir.resolve("packed-refs.new");
-		boolean written = PackedRefsWriter.writeWithout(file, HashAlgorithm.SHA1, names, null, target, false,
+		boolean written = PackedRefsDeletion.writeWithout(file, HashAlgorithm.SHA1, names, null, target, false,
 				() -> PackedRefs.read(file, HashAlgorithm.SHA1));
 		return written ? Files.readString(target) : null;
 	}
