@@ -34,9 +34,12 @@ final class StdinParser {
 
 		private final int fields;
 
+		private final byte[] bytes;
+
 		Verb(String word, int fields) {
 			this.word = word;
 			this.fields = fields;
+			this.bytes = word.getBytes(StandardCharsets.US_ASCII);
 		}
 
 		/** The command word. */
@@ -47,14 +50,21 @@ final class StdinParser {
 	}
 
 	/**
-	 * One parsed command.
+	 * One parsed command. The ref it names (update, create, delete, verify) is in {@link #refBuffer()} until
+	 * the next command is read, so that a million commands need no million strings.
 	 *
 	 * @param verb what to do
-	 * @param ref the ref named (update, create, delete, verify), else {@code null}
 	 * @param newId the new value (update, create); zero deletes
 	 * @param oldId the expected old value; zero means "must not exist", {@code null} means "not checked"
 	 */
-	record Command(Verb verb, String ref, ObjectId newId, ObjectId oldId) {
+	record Command(Verb verb, ObjectId newId, ObjectId oldId) {
+
+		/** Whether the command names a ref. */
+		boolean namesRef() {
+			return this.verb == Verb.UPDATE || this.verb == Verb.CREATE || this.verb == Verb.DELETE
+					|| this.verb == Verb.VERIFY;
+		}
+
 	}
 
 	/** Turns a value into an object id; empty if it names nothing. */
@@ -64,6 +74,8 @@ final class StdinParser {
 		Optional<ObjectId> resolve(String value) throws IOException;
 
 	}
+
+	private static final Verb[] VERBS = Verb.values();
 
 	private static final int MISSING_ALLOWED_EMPTY = 1;
 
@@ -90,6 +102,22 @@ final class StdinParser {
 	private int length;
 
 	private int pos;
+
+	/** The field argument() or nulField() read last: {@code fieldBuf[fieldStart .. fieldEnd)}. */
+	private byte[] fieldBuf;
+
+	private int fieldStart;
+
+	private int fieldEnd;
+
+	/** The current command's ref name: {@code refBuf[refStart .. refEnd)}. */
+	private byte[] refBuf;
+
+	private int refStart;
+
+	private int refEnd;
+
+	private String refText;
 
 	/**
 	 * @param in standard input
@@ -140,13 +168,13 @@ final class StdinParser {
 			case DELETE -> delete();
 			case VERIFY -> verify();
 			case OPTION -> option();
-			default -> new Command(verb, null, null, null);
+			default -> new Command(verb, null, null);
 		};
 	}
 
 	private Verb verb() {
-		for (Verb verb : Verb.values()) {
-			byte[] word = verb.word.getBytes(StandardCharsets.US_ASCII);
+		for (Verb verb : VERBS) {
+			byte[] word = verb.bytes;
 			if (this.length >= word.length && Arrays.equals(this.line, 0, word.length, word, 0, word.length)
 					&& at(word.length) == ((verb.fields > 0) ? ' ' : this.terminator)) {
 				return verb;
@@ -155,45 +183,66 @@ final class StdinParser {
 		return null;
 	}
 
-	private Command update() throws IOException, CommandFailure {
-		String ref = refname("update");
-		ObjectId newId = nextValue("update", ref, MISSING_ALLOWED_EMPTY);
-		if (newId == null) {
-			throw CommandFailure.fatal("update " + ref + ": missing <newvalue>");
+	/** The current command's ref name: UTF-8 bytes at {@link #refStart()}..{@link #refEnd()}. */
+	byte[] refBuffer() {
+		return this.refBuf;
+	}
+
+	int refStart() {
+		return this.refStart;
+	}
+
+	int refEnd() {
+		return this.refEnd;
+	}
+
+	/** The current command's ref name as text (made once, for messages). */
+	private String ref() {
+		if (this.refText == null) {
+			this.refText = new String(this.refBuf, this.refStart, this.refEnd - this.refStart, StandardCharsets.UTF_8);
 		}
-		ObjectId oldId = nextValue("update", ref, OLD_VALUE);
-		endOfCommand("update", ref);
-		return new Command(Verb.UPDATE, ref, newId, oldId);
+		return this.refText;
+	}
+
+	private Command update() throws IOException, CommandFailure {
+		refname("update");
+		ObjectId newId = nextValue("update", MISSING_ALLOWED_EMPTY);
+		if (newId == null) {
+			throw CommandFailure.fatal("update " + ref() + ": missing <newvalue>");
+		}
+		ObjectId oldId = nextValue("update", OLD_VALUE);
+		endOfCommand("update");
+		return new Command(Verb.UPDATE, newId, oldId);
 	}
 
 	private Command create() throws IOException, CommandFailure {
-		String ref = refname("create");
-		ObjectId newId = nextValue("create", ref, 0);
+		refname("create");
+		ObjectId newId = nextValue("create", 0);
 		if (newId == null) {
-			throw CommandFailure.fatal("create " + ref + ": missing <newvalue>");
+			throw CommandFailure.fatal("create " + ref() + ": missing <newvalue>");
 		}
 		if (newId.isZero()) {
-			throw CommandFailure.fatal("create " + ref + ": zero <newvalue>");
+			throw CommandFailure.fatal("create " + ref() + ": zero <newvalue>");
 		}
-		endOfCommand("create", ref);
-		return new Command(Verb.CREATE, ref, newId, null);
+		endOfCommand("create");
+		return new Command(Verb.CREATE, newId, null);
 	}
 
 	private Command delete() throws IOException, CommandFailure {
-		String ref = refname("delete");
-		ObjectId oldId = nextValue("delete", ref, OLD_VALUE);
+		refname("delete");
+		ObjectId oldId = nextValue("delete", OLD_VALUE);
 		if (oldId != null && oldId.isZero()) {
-			throw CommandFailure.fatal("delete " + ref + ": zero <oldvalue>");
+			throw CommandFailure.fatal("delete " + ref() + ": zero <oldvalue>");
 		}
-		endOfCommand("delete", ref);
-		return new Command(Verb.DELETE, ref, null, oldId);
+		endOfCommand("delete");
+		return new Command(Verb.DELETE, null, oldId);
 	}
 
 	private Command verify() throws IOException, CommandFailure {
-		String ref = refname("verify");
-		ObjectId oldId = nextValue("verify", ref, OLD_VALUE);
-		endOfCommand("verify", ref);
-		return new Command(Verb.VERIFY, ref, null, (oldId != null) ? oldId : this.algorithm.zeroId());
+		refname("verify");
+		ObjectId oldId = nextValue("verify", OLD_VALUE);
+		endOfCommand("verify");
+		return new Command(Verb.VERIFY, null, (oldId != null) ? oldId : this.algorithm.zeroId());
 	}
 
 	private Command option() throws CommandFailure {
@@ -201,99 +250,134 @@ final class StdinParser {
 		if (this.length - this.pos >= word.length
 				&& Arrays.equals(this.line, this.pos, this.pos + word.length, word, 0, word.length)
 				&& at(this.pos + word.length) == this.terminator) {
-			return new Command(Verb.OPTION, null, null, null);
+			return new Command(Verb.OPTION, null, null);
 		}
 		throw CommandFailure.fatal("option unknown: " + text(this.pos));
 	}
 
-	private void endOfCommand(String verb, String ref) throws CommandFailure {
+	private void endOfCommand(String verb) throws CommandFailure {
 		if (at(this.pos) != this.terminator) {
-			throw CommandFailure.fatal(verb + " " + ref + ": extra input: " + text(this.pos));
+			throw CommandFailure.fatal(verb + " " + ref() + ": extra input: " + text(this.pos));
 		}
 	}
 
-	private String refname(String verb) throws CommandFailure {
-		String name = (this.terminator == 0) ? nulField() : argument();
-		if (name.isEmpty()) {
+	/** Reads and checks the ref name, leaving it in {@link #refBuffer()}. */
+	private void refname(String verb) throws CommandFailure {
+		if (this.terminator == 0) {
+			nulField();
+		}
+		else {
+			argument();
+		}
+		if (this.fieldEnd == this.fieldStart) {
 			throw CommandFailure.fatal(verb + ": missing <ref>");
 		}
-		RefName.Rule rule = RefName.violation(name, true);
-		if (rule != null) {
-			throw CommandFailure.fatal("invalid ref format: " + RefName.printable(name) + " (" + rule.description() + ")");
+		this.refBuf = this.fieldBuf;
+		this.refStart = this.fieldStart;
+		this.refEnd = this.fieldEnd;
+		this.refText = null;
+		for (int i = this.refStart; i < this.refEnd; i++) {
+			if (this.refBuf[i] < 0) {
+				// names are text: bytes that are not UTF-8 become U+FFFD, as in every other command
+				this.refBuf = ref().getBytes(StandardCharsets.UTF_8);
+				this.refStart = 0;
+				this.refEnd = this.refBuf.length;
+				break;
+			}
 		}
-		return name;
+		RefName.Rule rule = RefName.violation(this.refBuf, this.refStart, this.refEnd - this.refStart, true);
+		if (rule != null) {
+			throw CommandFailure.fatal("invalid ref format: " + RefName.printable(ref()) + " (" + rule.description() + ")");
+		}
 	}
 
 	/**
 	 * Parses the separator and the value after it.
 	 * @return the id (zero for an empty value where allowed), or {@code null} if the value is not given
 	 */
-	private ObjectId nextValue(String verb, String ref, int flags) throws IOException, CommandFailure {
+	private ObjectId nextValue(String verb, int flags) throws IOException, CommandFailure {
 		String which = ((flags & OLD_VALUE) != 0) ? "<oldvalue>" : "<newvalue>";
 		if (this.pos == this.length) {
-			throw CommandFailure.fatal(verb + " " + ref + ": unexpected end of input when reading " + which);
+			throw CommandFailure.fatal(verb + " " + ref() + ": unexpected end of input when reading " + which);
 		}
-		String value = (this.terminator != 0) ? spaceSeparatedValue(verb, ref) : nulSeparatedValue(verb, ref, which);
-		if (value == null) {
+		boolean given = (this.terminator != 0) ? spaceSeparatedValue(verb) : nulSeparatedValue(verb, which);
+		if (!given) {
 			return null;
 		}
+		if (this.fieldEnd - this.fieldStart == this.algorithm.hexLength()) {
+			// a full hex id names itself: no text, no lookup
+			ObjectId id = ObjectId.tryParseHex(this.algorithm, this.fieldBuf, this.fieldStart);
+			if (id != null) {
+				return id;
+			}
+		}
+		String value = new String(this.fieldBuf, this.fieldStart, this.fieldEnd - this.fieldStart, StandardCharsets.UTF_8);
 		if (value.isEmpty()) {
 			// without -z an empty value is zero; with -z only update's new value may be empty, with a warning
 			if (this.terminator == 0) {
 				if ((flags & MISSING_ALLOWED_EMPTY) == 0) {
 					return null;
 				}
-				this.warnings.accept(verb + " " + ref + ": missing <newvalue>, treating as zero");
+				this.warnings.accept(verb + " " + ref() + ": missing <newvalue>, treating as zero");
 			}
 			return this.algorithm.zeroId();
 		}
 		Optional<ObjectId> id = this.resolver.resolve(value);
 		if (id.isEmpty()) {
-			throw CommandFailure.fatal(verb + " " + ref + ": invalid " + which + ": " + value);
+			throw CommandFailure.fatal(verb + " " + ref() + ": invalid " + which + ": " + value);
 		}
 		return id.get();
 	}
 
-	/** Without {@code -z}: a space and an argument, or {@code null} at the end of the line. */
-	private String spaceSeparatedValue(String verb, String ref) throws CommandFailure {
+	/** Without {@code -z}: a space and an argument (into the field), or {@code false} at the end of the line. */
+	private boolean spaceSeparatedValue(String verb) throws CommandFailure {
 		if (at(this.pos) == 0 || at(this.pos) == '\n') {
-			return null;
+			return false;
 		}
 		if (at(this.pos) != ' ') {
-			throw CommandFailure.fatal(verb + " " + ref + ": expected SP but got: " + text(this.pos));
+			throw CommandFailure.fatal(verb + " " + ref() + ": expected SP but got: " + text(this.pos));
 		}
 		this.pos++;
-		return argument();
+		argument();
+		return true;
 	}
 
 	/** With {@code -z}: the NUL ending the previous field, then the next field. */
-	private String nulSeparatedValue(String verb, String ref, String which) throws CommandFailure {
+	private boolean nulSeparatedValue(String verb, String which) throws CommandFailure {
 		if (at(this.pos) != 0) {
-			throw CommandFailure.fatal(verb + " " + ref + ": expected NUL but got: " + text(this.pos));
+			throw CommandFailure.fatal(verb + " " + ref() + ": expected NUL but got: " + text(this.pos));
 		}
 		if (++this.pos == this.length) {
-			throw CommandFailure.fatal(verb + " " + ref + ": unexpected end of input when reading " + which);
+			throw CommandFailure.fatal(verb + " " + ref() + ": unexpected end of input when reading " + which);
 		}
-		return nulField();
+		nulField();
+		return true;
 	}
 
 	/** A field up to the next NUL (for {@code -z}). */
-	private String nulField() {
+	private void nulField() {
 		int start = this.pos;
 		while (at(this.pos) != 0) {
 			this.pos++;
 		}
-		return new String(this.line, start, this.pos - start, StandardCharsets.UTF_8);
+		field(this.line, start, this.pos);
+	}
+
+	private void field(byte[] buf, int start, int end) {
+		this.fieldBuf = buf;
+		this.fieldStart = start;
+		this.fieldEnd = end;
 	}
 
 	/** A whitespace-ended or C-quoted field (without {@code -z}). */
-	private String argument() throws CommandFailure {
+	private void argument() throws CommandFailure {
 		int start = this.pos;
 		if (at(this.pos) != '"') {
 			while (at(this.pos) != 0 && !isSpace(at(this.pos))) {
 				this.pos++;
 			}
-			return new String(this.line, start, this.pos - start, StandardCharsets.UTF_8);
+			field(this.line, start, this.pos);
+			return;
 		}
 		CQuote.Unquoted unquoted = CQuote.unquote(this.line, start, this.length);
 		if (unquoted == null) {
@@ -303,7 +387,7 @@ final class StdinParser {
 		if (at(this.pos) != 0 && !isSpace(at(this.pos))) {
 			throw CommandFailure.fatal("unexpected character after quoted argument: " + text(start));
 		}
-		return new String(unquoted.bytes(), StandardCharsets.UTF_8);
+		field(unquoted.bytes(), 0, unquoted.bytes().length);
 	}
 
 	/** The byte at {@code i}, or 0 past the end (the terminating NUL git's C strings have). */

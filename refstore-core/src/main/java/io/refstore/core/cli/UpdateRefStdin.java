@@ -8,6 +8,7 @@ import io.refstore.core.ref.RefStore;
 import io.refstore.core.txn.RefTransaction;
 import io.refstore.core.txn.RefUpdate;
 import io.refstore.core.txn.TransactionResult;
+import io.refstore.core.txn.UpdateBatch;
 
 /**
  * {@code refstore update-ref --stdin [-z]}: runs git's command language against one transaction at a time.
@@ -41,6 +42,9 @@ final class UpdateRefStdin {
 
 	private RefTransaction transaction;
 
+	/** The updates read since the transaction last got them: handed over before it is prepared or committed. */
+	private UpdateBatch pending;
+
 	private State state = State.OPEN;
 
 	/**
@@ -61,6 +65,7 @@ final class UpdateRefStdin {
 		StdinParser parser = new StdinParser(this.context.in(), this.nulTerminated, this.refs.hashAlgorithm(),
 				new RevParse(this.refs)::resolve, this.context::warning);
 		this.transaction = newTransaction();
+		this.pending = new UpdateBatch(this.refs.hashAlgorithm());
 		try {
 			boolean noDeref = this.defaultNoDeref;
 			for (Command command = parser.next(); command != null; command = parser.next()) {
@@ -68,8 +73,8 @@ final class UpdateRefStdin {
 				if (command.verb() == Verb.OPTION) {
 					noDeref = true;
 				}
-				else if (command.ref() != null) {
-					this.transaction.add(update(command, noDeref));
+				else if (command.namesRef()) {
+					add(parser, command, noDeref);
 					noDeref = this.defaultNoDeref;
 				}
 				else {
@@ -119,6 +124,13 @@ final class UpdateRefStdin {
 	}
 
 	private void control(Verb verb) throws CommandFailure, IOException {
+		if (verb == Verb.PREPARE || verb == Verb.COMMIT) {
+			handOver();
+		}
+		else if (verb == Verb.ABORT) {
+			// what the aborted transaction did not get yet goes with it
+			this.pending = new UpdateBatch(this.refs.hashAlgorithm());
+		}
 		switch (verb) {
 			case PREPARE -> {
 				TransactionResult result = this.transaction.prepare();
@@ -146,6 +158,7 @@ final class UpdateRefStdin {
 	/** At the end of input: commit an implicit transaction, abort an explicit one left open. */
 	private void finish() throws CommandFailure, IOException {
 		if (this.state == State.OPEN) {
+			handOver();
 			TransactionResult result = this.transaction.commit();
 			if (!result.committed()) {
 				throw CommandFailure.fatal(rejection(result));
@@ -160,14 +173,27 @@ final class UpdateRefStdin {
 		return result.firstRejection().map(UpdateRef::describe).orElse("the transaction was not committed");
 	}
 
-	private static RefUpdate update(Command command, boolean noDeref) {
-		RefUpdate update = switch (command.verb()) {
-			case UPDATE -> RefUpdate.update(command.ref(), command.newId(), command.oldId());
-			case CREATE -> RefUpdate.create(command.ref(), command.newId());
-			case DELETE -> RefUpdate.delete(command.ref(), command.oldId());
-			default -> RefUpdate.verify(command.ref(), command.oldId());
-		};
-		return noDeref ? update.withNoDeref() : update;
+	/** Adds the command's update to the pending batch (the ref's name is still in the parser). */
+	private void add(StdinParser parser, Command command, boolean noDeref) {
+		byte[] name = parser.refBuffer();
+		int start = parser.refStart();
+		int length = parser.refEnd() - start;
+		switch (command.verb()) {
+			case UPDATE -> this.pending.add(name, start, length, RefUpdate.Type.UPDATE, command.newId(), command.oldId(),
+					noDeref);
+			case CREATE -> this.pending.add(name, start, length, RefUpdate.Type.UPDATE, command.newId(),
+					this.refs.hashAlgorithm().zeroId(), noDeref);
+			case DELETE -> this.pending.add(name, start, length, RefUpdate.Type.DELETE, null, command.oldId(), noDeref);
+			default -> this.pending.add(name, start, length, RefUpdate.Type.VERIFY, null, command.oldId(), noDeref);
+		}
+	}
+
+	/** Gives the pending updates to the transaction. */
+	private void handOver() {
+		if (this.pending.size() > 0) {
+			this.transaction.addAll(this.pending);
+			this.pending = new UpdateBatch(this.refs.hashAlgorithm());
+		}
 	}
 
 	private RefTransaction newTransaction() {

@@ -24,6 +24,7 @@ import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.PersonIdent;
 import io.refstore.core.ref.Ref;
+import io.refstore.core.ref.RefName;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.ref.SymbolicRef;
@@ -63,6 +64,9 @@ final class FilesTransaction extends StagedTransaction {
 	/** Names of refs whose lock holds a new value. */
 	private final Set<String> written = new HashSet<>();
 
+	/** Names of refs whose path was found, under the lock, not to be a directory. */
+	private final Set<String> checkedNotDirectory = new HashSet<>();
+
 	private LockFile packedLock;
 
 	private Path packedNew;
@@ -71,9 +75,17 @@ final class FilesTransaction extends StagedTransaction {
 		this.store = store;
 	}
 
+	/**
+	 * Planning reads only to follow symbolic refs, and a packed ref is never symbolic: the loose file alone
+	 * answers, without a look at {@code packed-refs} per ref (the value that counts is read under the lock).
+	 */
 	@Override
 	protected Ref readUnlocked(String name) throws IOException {
-		return readExisting(name);
+		if (!RefName.isValid(name, true)) {
+			return null;
+		}
+		Ref ref = LooseRefs.read(this.store.refPath(name), name, this.store.hashAlgorithm());
+		return (ref == LooseRefs.BROKEN) ? null : ref;
 	}
 
 	private Ref readExisting(String name) throws IOException {
@@ -117,17 +129,56 @@ final class FilesTransaction extends StagedTransaction {
 
 	/** Step 2: lock, read under the lock, check, write the new value into the lock. */
 	private void lockAndCheck(Outcome outcome) throws IOException {
-		PackedRefs packed = this.store.packed();
 		ObjectId zero = this.store.hashAlgorithm().zeroId();
-		for (PlannedUpdate item : this.planned.values()) {
+		for (PlannedUpdate item : submissionOrder()) {
 			if (!lock(item, outcome)) {
 				return;
 			}
-			item.setOld(readExisting(item.name()), this::readExisting);
+			PackedRefs packed = null;
+			if (expectsMissing(item)) {
+				// a create checks its name against all of packed-refs anyway: one look at the file for both
+				packed = this.store.packed();
+				item.setOld(readExisting(item.name(), packed), this::readExisting);
+			}
+			else {
+				item.setOld(readExisting(item.name()), this::readExisting);
+			}
 			if (!UpdateChecks.checkExpected(item, zero, outcome) || !check(item, packed, outcome)) {
 				return;
 			}
 		}
+	}
+
+	/**
+	 * The planned updates in the order they were submitted, in which git locks and writes them. It matters
+	 * beyond git's choice of the first rejection: file systems allocate files made in one directory after
+	 * another (name order) much more slowly than files spread over directories (ext4 skips recently deleted
+	 * inodes, scanning its bitmaps anew for each file).
+	 */
+	private List<PlannedUpdate> submissionOrder() {
+		if (this.inSubmissionOrder == null) {
+			this.inSubmissionOrder = new ArrayList<>(this.planned.values());
+			this.inSubmissionOrder.sort(java.util.Comparator.comparingInt(PlannedUpdate::submitted));
+		}
+		return this.inSubmissionOrder;
+	}
+
+	private List<PlannedUpdate> inSubmissionOrder;
+
+	private static boolean expectsMissing(PlannedUpdate item) {
+		return item.update().expectedOld() != null && item.update().expectedOld().isZero();
+	}
+
+	/** {@link FilesRefStore#readRef} with the packed value taken from {@code packed}. */
+	private Ref readExisting(String name, PackedRefs packed) throws IOException {
+		if (!RefName.isValid(name, true)) {
+			return null;
+		}
+		Ref loose = LooseRefs.read(this.store.refPath(name), name, this.store.hashAlgorithm());
+		if (loose == null && !RefName.isPseudoRef(name)) {
+			return FilesRefStore.readPacked(packed, name);
+		}
+		return (loose == LooseRefs.BROKEN) ? null : loose;
 	}
 
 	private boolean lock(PlannedUpdate item, Outcome outcome) throws IOException {
@@ -135,14 +186,30 @@ final class FilesTransaction extends StagedTransaction {
 		Path path = this.store.refPath(name);
 		String conflict = null;
 		try {
-			FilesRefStore.createParentDirectories(path);
-			if (item.writesValue() && Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS) && !removeEmptyTree(path)) {
-				conflict = firstRefBelow(name);
+			// as git does: try the lock first, and make its directories only when they are missing
+			LockFile lock;
+			try {
+				lock = LockFile.acquire(path, this.store.options.looseLockTimeout());
 			}
-			else {
-				this.locks.put(name, LockFile.acquire(path, this.store.options.looseLockTimeout()));
+			catch (FileSystemException ex) {
+				// a missing directory (or a file where one should be, found by making them)
+				FilesRefStore.createParentDirectories(path);
+				lock = LockFile.acquire(path, this.store.options.looseLockTimeout());
+			}
+			this.locks.put(name, lock);
+			if (!item.writesValue()) {
 				return true;
 			}
+			// a directory where the ref's file goes: git removes it if it holds no ref
+			if (!Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
+				this.checkedNotDirectory.add(name);
+				return true;
+			}
+			if (removeEmptyTree(path)) {
+				this.checkedNotDirectory.add(name);
+				return true;
+			}
+			conflict = firstRefBelow(name);
 		}
 		catch (LockFailedException ex) {
 			outcome.reject(item.update(), Rejection.LOCK_FAILURE, "cannot lock ref '" + name + "': Unable to create '"
@@ -161,9 +228,12 @@ final class FilesTransaction extends StagedTransaction {
 	}
 
 	/** Name conflicts, the new object, and the new value written into the lock. */
-	private boolean check(PlannedUpdate item, PackedRefs packed, Outcome outcome) throws IOException {
+	private boolean check(PlannedUpdate item, PackedRefs packedRead, Outcome outcome) throws IOException {
 		// as in git, a ref that does not exist must be creatable, whatever the update does with it
 		if (item.old() == null) {
+			// the whole packed-refs only when a name must be checked against it (never for deletions of refs
+			// that exist): the store keeps it while the file is unchanged
+			PackedRefs packed = (packedRead != null) ? packedRead : this.store.packed();
 			String conflict = nameConflict(item.name(), packed);
 			if (conflict != null) {
 				outcome.reject(item.update(), Rejection.NAME_CONFLICT, "cannot lock ref '" + item.name() + "': " + conflict);
@@ -194,7 +264,7 @@ final class FilesTransaction extends StagedTransaction {
 	/** A directory/file conflict of a new ref with packed refs or other updates, or {@code null}. */
 	private String nameConflict(String name, PackedRefs packed) throws IOException {
 		Path path = this.store.refPath(name);
-		if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
+		if (!this.checkedNotDirectory.contains(name) && Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
 			List<byte[]> below = LooseRefs.list(this.store.options.commonDir(), name + "/");
 			if (!below.isEmpty()) {
 				return "'" + new String(below.get(0), StandardCharsets.UTF_8) + "' exists; cannot create '" + name + "'";
@@ -259,7 +329,9 @@ final class FilesTransaction extends StagedTransaction {
 		this.packedLock = LockFile.acquire(this.store.packedFile(), this.store.options.packedLockTimeout());
 		this.packedLock.closeChannel();
 		Path next = this.store.packedFile().resolveSibling("packed-refs.new");
-		if (PackedRefsWriter.writeWithout(this.store.packed(), deleted, this.store.options.objects(), next)) {
+		// read under packed-refs.lock: no other writer can replace the file now
+		if (PackedRefsDeletion.writeWithout(this.store.packedFile(), this.store.hashAlgorithm(), deleted,
+				this.store.options.objects(), next, this.store.options.fsync(), this.store::packed)) {
 			this.packedNew = next;
 		}
 	}
@@ -267,7 +339,7 @@ final class FilesTransaction extends StagedTransaction {
 	/** Commit: reflogs, renames, packed-refs, unlinks, in git's order. */
 	@Override
 	protected void apply(NavigableMap<String, PlannedUpdate> planned, PersonIdent who) throws IOException {
-		for (PlannedUpdate item : this.planned.values()) {
+		for (PlannedUpdate item : submissionOrder()) {
 			writeLogs(item, who);
 			if (this.written.contains(item.name())) {
 				this.locks.get(item.name()).commit();

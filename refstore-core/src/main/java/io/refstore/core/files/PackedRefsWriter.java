@@ -136,7 +136,7 @@ final class PackedRefsWriter {
 		out.flush();
 	}
 
-	private static void writeFully(FileChannel channel, ByteBuffer buf) throws IOException {
+	static void writeFully(FileChannel channel, ByteBuffer buf) throws IOException {
 		while (buf.hasRemaining()) {
 			channel.write(buf);
 		}

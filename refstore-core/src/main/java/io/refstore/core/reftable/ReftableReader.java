@@ -194,6 +194,11 @@ public final class ReftableReader implements Closeable {
 		return this.maxUpdateIndex;
 	}
 
+	/** The table's size in bytes. */
+	long size() {
+		return this.source.size();
+	}
+
 	/** The name of the source, for messages. */
 	public Path name() {
 		return this.source.name();

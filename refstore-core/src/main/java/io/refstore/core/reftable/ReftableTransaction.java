@@ -13,12 +13,16 @@ import io.refstore.core.ref.PersonIdent;
 import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.ref.ReflogPolicy;
+import io.refstore.core.ref.RefCursor;
+import io.refstore.core.ref.SymbolicRef;
+import io.refstore.core.txn.BatchPlan;
 import io.refstore.core.txn.Outcome;
 import io.refstore.core.txn.PlannedUpdate;
 import io.refstore.core.txn.RefUpdate;
 import io.refstore.core.txn.ReflogEntries;
 import io.refstore.core.txn.Rejection;
 import io.refstore.core.txn.StagedTransaction;
+import io.refstore.core.txn.UpdateBatch;
 import io.refstore.core.txn.UpdateChecks;
 
 /**
@@ -102,6 +106,142 @@ final class ReftableTransaction extends StagedTransaction {
 				return;
 			}
 		}
+	}
+
+	/**
+	 * Checks a batch against the whole stack read in order under the lock, when the batch is large next to the
+	 * stack (its tables hold at most about {@value #BULK_BYTES_PER_UPDATE} bytes per update); a small batch in a
+	 * large stack is cheaper to check ref by ref.
+	 */
+	@Override
+	protected BatchPlan.Status lockAndCheckBatch(BatchPlan plan, Outcome outcome) throws IOException {
+		try {
+			this.addition = this.store.stack.newAddition();
+		}
+		catch (LockFailedException ex) {
+			int first = plan.index(0);
+			String name = plan.batch().name(first);
+			outcome.reject(first, plan.batch().update(first), Rejection.LOCK_FAILURE, "cannot lock ref '" + name
+					+ "': cannot lock references (" + ex.lockFile() + " exists: another process is writing)");
+			return BatchPlan.Status.REJECTED;
+		}
+		List<ReftableReader> tables = this.addition.base().readers();
+		long bytes = 0;
+		for (ReftableReader table : tables) {
+			bytes += table.size();
+		}
+		if (bytes > BULK_BYTES_PER_UPDATE * plan.size() + 4096) {
+			return BatchPlan.Status.UNSUPPORTED;
+		}
+		MergedTable merged = new MergedTable(tables);
+		if (merged.exactRef("refs") != null) {
+			// a ref named "refs" is the parent of every name: its conflicts are worded ref by ref
+			return BatchPlan.Status.UNSUPPORTED;
+		}
+		// an update of the branch HEAD names also goes into HEAD's log
+		this.headUpdate = (this.store.read(merged, "HEAD") instanceof SymbolicRef head) ? plan.find(head.target()) : -1;
+		try (RefCursor refs = merged.refCursor("refs/")) {
+			return plan.check(refs, this.store.options.objects(), outcome);
+		}
+	}
+
+	private static final long BULK_BYTES_PER_UPDATE = 128;
+
+	/** The position in name order of the batch's update of the branch HEAD names, or -1. */
+	private int headUpdate = -1;
+
+	@Override
+	protected void applyBatch(BatchPlan plan, PersonIdent who) throws IOException {
+		long index = this.addition.updateIndex();
+		List<LogRecord> logs = batchLogs(plan, who, index);
+		UpdateBatch batch = plan.batch();
+		int raw = batch.hashAlgorithm().rawLength();
+		this.addition.write((writer) -> {
+			RefRecord rec = new RefRecord();
+			byte[] name = new byte[256];
+			byte[] id = new byte[raw];
+			byte[] peeled = new byte[raw];
+			boolean any = !logs.isEmpty();
+			for (int k = 0; k < plan.size(); k++) {
+				int i = plan.index(k);
+				if (plan.deletesExisting(k)) {
+					writer.addRef(RefRecord.deletion(batch.name(i), index));
+					any = true;
+				}
+				else if (plan.writes(k)) {
+					int start = batch.nameStart(i);
+					int length = batch.nameEnd(i) - start;
+					if (name.length < length) {
+						name = new byte[2 * length];
+					}
+					System.arraycopy(batch.nameBuffer(), start, name, 0, length);
+					System.arraycopy(batch.newIdBuffer(), i * raw, id, 0, raw);
+					if (plan.hasPeeled(k)) {
+						System.arraycopy(plan.peeledBuffer(), k * raw, peeled, 0, raw);
+					}
+					rec.set(name, length, index, id, plan.hasPeeled(k) ? peeled : null, raw);
+					writer.addRef(rec);
+					any = true;
+				}
+			}
+			for (LogRecord log : logs) {
+				writer.addLog(log);
+			}
+			return any;
+		});
+		this.addition.commit();
+	}
+
+	/**
+	 * The log records of a batch, in key order: tombstones for every log entry of a deleted ref, and an entry
+	 * for each written ref that has a log or gets one by the policy.
+	 */
+	private List<LogRecord> batchLogs(BatchPlan plan, PersonIdent who, long index) throws IOException {
+		ReftableStack.Snapshot base = this.addition.base();
+		ReflogPolicy policy = this.store.options.reflogPolicy();
+		boolean stackHasLogs;
+		try (RecordCursor<LogRecord> any = new MergedTable(base.readers()).allLogs(false)) {
+			stackHasLogs = any.next();
+		}
+		String message = ReflogEntry.normalizeMessage(message());
+		int maxMessage = this.store.options.stack().writeOptions().blockSize() / 2;
+		UpdateBatch batch = plan.batch();
+		List<LogRecord> logs = new ArrayList<>();
+		for (int k = 0; k < plan.size(); k++) {
+			int i = plan.index(k);
+			if (plan.deletesExisting(k)) {
+				if (stackHasLogs) {
+					String name = batch.name(i);
+					for (long old : this.store.logIndices(base, name)) {
+						logs.add(LogRecord.deletion(name, old));
+					}
+				}
+			}
+			else if (plan.writes(k) && (policy != ReflogPolicy.EXISTING_ONLY || stackHasLogs)) {
+				String name = batch.name(i);
+				if (policy.createsLogFor(name) || (stackHasLogs && this.store.hasReflog(base, name))) {
+					logs.add(LogRecord.of(name, index, entry(plan, k, who, message)).truncateMessage(maxMessage));
+				}
+			}
+		}
+		// as the ref-by-ref path logs HEAD for its branch: anything but a verify or the deletion of nothing
+		int head = this.headUpdate;
+		if (head >= 0 && batch.type(plan.index(head)) != RefUpdate.Type.VERIFY
+				&& (plan.exists(head) || !batch.isDelete(plan.index(head)))
+				&& (policy.createsLogFor("HEAD") || (stackHasLogs && this.store.hasReflog(base, "HEAD")))) {
+			logs.add(LogRecord.of("HEAD", index, entry(plan, head, who, message)).truncateMessage(maxMessage));
+		}
+		logs.sort((a, b) -> Arrays.compareUnsigned(a.key, 0, a.keyLength, b.key, 0, b.keyLength));
+		return logs;
+	}
+
+	/** The reflog entry of the {@code k}-th update: old value (or zero) to new value (zero for a deletion). */
+	private ReflogEntry entry(BatchPlan plan, int k, PersonIdent who, String message) {
+		ObjectId zero = this.store.hashAlgorithm().zeroId();
+		int i = plan.index(k);
+		ObjectId old = plan.oldId(k);
+		ObjectId newId = plan.batch().isDelete(i) ? zero : plan.batch().newId(i);
+		return new ReflogEntry((old != null) ? old : zero, newId, who, message);
 	}
 
 	@Override

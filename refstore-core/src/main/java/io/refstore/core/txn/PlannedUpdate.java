@@ -23,9 +23,21 @@ public final class PlannedUpdate {
 
 	private ObjectId resolvedOld;
 
+	private final int submitted;
+
 	PlannedUpdate(RefUpdate update, String name) {
+		this(update, name, 0);
+	}
+
+	PlannedUpdate(RefUpdate update, String name, int submitted) {
 		this.update = update;
 		this.name = name;
+		this.submitted = submitted;
+	}
+
+	/** The update's position in the transaction as submitted (git's order of locking). */
+	public int submitted() {
+		return this.submitted;
 	}
 
 	/** The update as submitted. */

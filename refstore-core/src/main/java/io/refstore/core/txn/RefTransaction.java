@@ -22,6 +22,20 @@ public interface RefTransaction extends AutoCloseable {
 	 */
 	RefTransaction add(RefUpdate update);
 
+	/**
+	 * Adds every update of {@code batch}, in its order; only while OPEN. The transaction may keep the batch
+	 * itself: the caller must not change it afterwards. A store may check and apply a large batch in bulk,
+	 * with the same results as update by update.
+	 * @return this transaction
+	 * @throws IllegalStateException if the transaction was already prepared or closed
+	 */
+	default RefTransaction addAll(UpdateBatch batch) {
+		for (int i = 0; i < batch.size(); i++) {
+			add(batch.update(i));
+		}
+		return this;
+	}
+
 	/** Sets the identity recorded in reflog entries (default: the repository's committer). */
 	RefTransaction committer(PersonIdent committer);
 

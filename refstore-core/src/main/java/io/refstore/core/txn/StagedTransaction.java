@@ -35,6 +35,12 @@ public abstract class StagedTransaction implements RefTransaction {
 
 	private NavigableMap<String, PlannedUpdate> planned = new TreeMap<>();
 
+	/** Updates added as a batch while no single update was; checked in bulk if the backend can. */
+	private UpdateBatch batch;
+
+	/** The batch's plan once prepared in bulk, else {@code null}. */
+	private BatchPlan batchPlan;
+
 	/** Reads a ref as it is now, without locks (planning); {@code null} if it does not exist. */
 	protected abstract Ref readUnlocked(String name) throws IOException;
 
@@ -46,6 +52,21 @@ public abstract class StagedTransaction implements RefTransaction {
 
 	/** Applies the prepared updates; reflog entries name {@code who}. */
 	protected abstract void apply(NavigableMap<String, PlannedUpdate> planned, PersonIdent who) throws IOException;
+
+	/**
+	 * Takes the backend's locks and checks a batch under them in bulk ({@link BatchPlan#check}), as
+	 * {@link #lockAndCheck} would check it update by update.
+	 * @return {@link BatchPlan.Status#UNSUPPORTED} if the backend cannot (the default): the transaction then
+	 * releases what was taken and plans update by update
+	 */
+	protected BatchPlan.Status lockAndCheckBatch(BatchPlan plan, Outcome outcome) throws IOException {
+		return BatchPlan.Status.UNSUPPORTED;
+	}
+
+	/** Applies a batch prepared by {@link #lockAndCheckBatch}. */
+	protected void applyBatch(BatchPlan plan, PersonIdent who) throws IOException {
+		throw new IllegalStateException("this store does not apply batches");
+	}
 
 	/** Releases every lock and temporary file; must be idempotent. */
 	protected abstract void release();
@@ -61,8 +82,34 @@ public abstract class StagedTransaction implements RefTransaction {
 	@Override
 	public final RefTransaction add(RefUpdate update) {
 		requireState(State.OPEN);
+		unbatch();
 		this.updates.add(update);
 		return this;
+	}
+
+	@Override
+	public final RefTransaction addAll(UpdateBatch added) {
+		requireState(State.OPEN);
+		if (this.batch == null && this.updates.isEmpty()) {
+			this.batch = added;
+		}
+		else {
+			unbatch();
+			for (int i = 0; i < added.size(); i++) {
+				this.updates.add(added.update(i));
+			}
+		}
+		return this;
+	}
+
+	/** Turns the batch into single updates, for the update-by-update path. */
+	private void unbatch() {
+		if (this.batch != null) {
+			for (int i = 0; i < this.batch.size(); i++) {
+				this.updates.add(this.batch.update(i));
+			}
+			this.batch = null;
+		}
 	}
 
 	@Override
@@ -80,6 +127,13 @@ public abstract class StagedTransaction implements RefTransaction {
 	@Override
 	public final TransactionResult prepare() throws IOException {
 		requireState(State.OPEN);
+		if (this.batch != null) {
+			TransactionResult result = prepareBatch();
+			if (result != null) {
+				return result;
+			}
+			unbatch();
+		}
 		Outcome outcome = new Outcome();
 		try {
 			this.planned = UpdateChecks.plan(this.updates, this::readUnlocked, outcome);
@@ -100,6 +154,34 @@ public abstract class StagedTransaction implements RefTransaction {
 		return outcome.result(this.updates, false);
 	}
 
+	/** Prepares the batch in bulk; {@code null} if the backend cannot (nothing is then held). */
+	private TransactionResult prepareBatch() throws IOException {
+		BatchPlan plan = new BatchPlan(this.batch);
+		if (!plan.eligible()) {
+			return null;
+		}
+		Outcome outcome = new Outcome();
+		try {
+			if (plan.checkNames(outcome) && plan.size() > 0
+					&& lockAndCheckBatch(plan, outcome) == BatchPlan.Status.UNSUPPORTED) {
+				release();
+				return null;
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			abort();
+			throw ex;
+		}
+		if (outcome.isClean()) {
+			this.state = State.PREPARED;
+			this.batchPlan = plan;
+		}
+		else {
+			abort();
+		}
+		return outcome.result(this.batch, false);
+	}
+
 	@Override
 	public final TransactionResult commit() throws IOException {
 		if (this.state == State.OPEN) {
@@ -110,14 +192,24 @@ public abstract class StagedTransaction implements RefTransaction {
 		}
 		requireState(State.PREPARED);
 		try {
-			if (!this.planned.isEmpty()) {
-				apply(this.planned, (this.committer != null) ? this.committer : defaultCommitter());
+			if (this.batchPlan != null) {
+				if (this.batchPlan.size() > 0) {
+					applyBatch(this.batchPlan, committerOrDefault());
+				}
+			}
+			else if (!this.planned.isEmpty()) {
+				apply(this.planned, committerOrDefault());
 			}
 		}
 		finally {
 			abort();
 		}
-		return new Outcome().result(this.updates, true);
+		return (this.batchPlan != null) ? new Outcome().result(this.batch, true)
+				: new Outcome().result(this.updates, true);
+	}
+
+	private PersonIdent committerOrDefault() {
+		return (this.committer != null) ? this.committer : defaultCommitter();
 	}
 
 	@Override

@@ -12,11 +12,15 @@ import java.util.Optional;
 public record TransactionResult(boolean committed, List<UpdateResult> results) {
 
 	public TransactionResult {
-		results = List.copyOf(results);
+		// a batch's results are made on access, never changed
+		results = (results instanceof Outcome.BatchResults) ? results : List.copyOf(results);
 	}
 
 	/** The first rejected update, which explains why the transaction failed. */
 	public Optional<UpdateResult> firstRejection() {
+		if (this.committed) {
+			return Optional.empty();
+		}
 		return this.results.stream()
 			.filter((result) -> result.rejection() != null && result.rejection() != Rejection.NOT_ATTEMPTED)
 			.findFirst();

@@ -62,8 +62,15 @@ public final class UpdateChecks {
 	public static TreeMap<String, PlannedUpdate> plan(List<RefUpdate> updates, RefReader reader, Outcome outcome)
 			throws IOException {
 		TreeMap<String, PlannedUpdate> planned = new TreeMap<>(UpdateChecks::compareNames);
-		List<RefUpdate> sorted = new ArrayList<>(updates);
-		sorted.sort(Comparator.comparing(RefUpdate::name, UpdateChecks::compareNames));
+		Integer[] order = new Integer[updates.size()];
+		for (int i = 0; i < order.length; i++) {
+			order[i] = i;
+		}
+		java.util.Arrays.sort(order, Comparator.comparing((Integer i) -> updates.get(i).name(), UpdateChecks::compareNames));
+		List<RefUpdate> sorted = new ArrayList<>(updates.size());
+		for (Integer i : order) {
+			sorted.add(updates.get(i));
+		}
 		for (int i = 0; i < sorted.size(); i++) {
 			RefUpdate update = sorted.get(i);
 			if (i > 0 && sorted.get(i - 1).name().equals(update.name())) {
@@ -77,7 +84,8 @@ public final class UpdateChecks {
 				return planned;
 			}
 		}
-		for (RefUpdate update : sorted) {
+		for (int k = 0; k < sorted.size(); k++) {
+			RefUpdate update = sorted.get(k);
 			String target = update.name();
 			String via = null;
 			if (!update.noDeref()) {
@@ -95,7 +103,7 @@ public final class UpdateChecks {
 						: "multiple updates for ref '" + target + "' not allowed");
 				return planned;
 			}
-			PlannedUpdate item = new PlannedUpdate(update, target);
+			PlannedUpdate item = new PlannedUpdate(update, target, order[k]);
 			if (via != null) {
 				item.logOnly().add(via);
 			}
@@ -181,6 +189,21 @@ public final class UpdateChecks {
 	private static boolean isBranch(String name) {
 		return name.equals("HEAD") || name.startsWith("refs/heads/");
 	}
+
+	/** {@link #isBranch(String)} for the UTF-8 name in {@code buf[start .. end)}. */
+	static boolean isBranch(byte[] buf, int start, int end) {
+		byte[] head = HEAD;
+		if (end - start == head.length && java.util.Arrays.equals(buf, start, end, head, 0, head.length)) {
+			return true;
+		}
+		byte[] heads = HEADS;
+		return end - start >= heads.length && java.util.Arrays.equals(buf, start, start + heads.length, heads, 0,
+				heads.length);
+	}
+
+	private static final byte[] HEAD = { 'H', 'E', 'A', 'D' };
+
+	private static final byte[] HEADS = "refs/heads/".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
 	/**
 	 * Checks that a new value names an existing object, and a commit for a branch, as git does before

@@ -48,11 +48,17 @@ class StdinParserTest {
 				(value) -> Optional.ofNullable(ObjectId.tryParse(HashAlgorithm.SHA1, value)), this.warnings::add);
 	}
 
-	private List<Command> parseAll(String input, boolean z) throws IOException, CommandFailure {
+	/** A parsed command with the ref it names (the parser keeps that only until its next command). */
+	private record Parsed(Verb verb, String ref, ObjectId newId, ObjectId oldId) {
+	}
+
+	private List<Parsed> parseAll(String input, boolean z) throws IOException, CommandFailure {
 		StdinParser parser = parser(input, z);
-		List<Command> commands = new ArrayList<>();
+		List<Parsed> commands = new ArrayList<>();
 		for (Command command = parser.next(); command != null; command = parser.next()) {
-			commands.add(command);
+			String ref = command.namesRef() ? new String(parser.refBuffer(), parser.refStart(),
+					parser.refEnd() - parser.refStart(), java.nio.charset.StandardCharsets.UTF_8) : null;
+			commands.add(new Parsed(command.verb(), ref, command.newId(), command.oldId()));
 		}
 		return commands;
 	}
@@ -73,68 +79,68 @@ class StdinParserTest {
 
 	@Test
 	void linesParseIntoCommands() throws Exception {
-		List<Command> commands = parseAll("update refs/heads/a " + A + "\nupdate refs/heads/b " + A + " " + B
+		List<Parsed> commands = parseAll("update refs/heads/a " + A + "\nupdate refs/heads/b " + A + " " + B
 				+ "\ncreate refs/heads/c " + A + "\ndelete refs/heads/d\ndelete refs/heads/e " + B
 				+ "\nverify refs/heads/f\nverify refs/heads/g " + A + "\noption no-deref\nstart\nprepare\ncommit\nabort\n",
 				false);
-		assertThat(commands).containsExactly(new Command(Verb.UPDATE, "refs/heads/a", ID_A, null),
-				new Command(Verb.UPDATE, "refs/heads/b", ID_A, ID_B), new Command(Verb.CREATE, "refs/heads/c", ID_A, null),
-				new Command(Verb.DELETE, "refs/heads/d", null, null), new Command(Verb.DELETE, "refs/heads/e", null, ID_B),
-				new Command(Verb.VERIFY, "refs/heads/f", null, ZERO), new Command(Verb.VERIFY, "refs/heads/g", null, ID_A),
-				new Command(Verb.OPTION, null, null, null), new Command(Verb.START, null, null, null),
-				new Command(Verb.PREPARE, null, null, null), new Command(Verb.COMMIT, null, null, null),
-				new Command(Verb.ABORT, null, null, null));
+		assertThat(commands).containsExactly(new Parsed(Verb.UPDATE, "refs/heads/a", ID_A, null),
+				new Parsed(Verb.UPDATE, "refs/heads/b", ID_A, ID_B), new Parsed(Verb.CREATE, "refs/heads/c", ID_A, null),
+				new Parsed(Verb.DELETE, "refs/heads/d", null, null), new Parsed(Verb.DELETE, "refs/heads/e", null, ID_B),
+				new Parsed(Verb.VERIFY, "refs/heads/f", null, ZERO), new Parsed(Verb.VERIFY, "refs/heads/g", null, ID_A),
+				new Parsed(Verb.OPTION, null, null, null), new Parsed(Verb.START, null, null, null),
+				new Parsed(Verb.PREPARE, null, null, null), new Parsed(Verb.COMMIT, null, null, null),
+				new Parsed(Verb.ABORT, null, null, null));
 	}
 
 	@Test
 	void emptyValuesMeanZeroWithoutDashZ() throws Exception {
 		assertThat(parseAll("update refs/heads/a \n", false))
-			.containsExactly(new Command(Verb.UPDATE, "refs/heads/a", ZERO, null));
+			.containsExactly(new Parsed(Verb.UPDATE, "refs/heads/a", ZERO, null));
 		assertThat(parseAll("update refs/heads/a  \n", false))
-			.containsExactly(new Command(Verb.UPDATE, "refs/heads/a", ZERO, ZERO));
+			.containsExactly(new Parsed(Verb.UPDATE, "refs/heads/a", ZERO, ZERO));
 		assertThat(parseAll("update refs/heads/a " + A + " \n", false))
-			.containsExactly(new Command(Verb.UPDATE, "refs/heads/a", ID_A, ZERO));
+			.containsExactly(new Parsed(Verb.UPDATE, "refs/heads/a", ID_A, ZERO));
 		assertThat(parseAll("update refs/heads/a " + A + " \"\"\n", false))
-			.containsExactly(new Command(Verb.UPDATE, "refs/heads/a", ID_A, ZERO));
+			.containsExactly(new Parsed(Verb.UPDATE, "refs/heads/a", ID_A, ZERO));
 	}
 
 	@Test
 	void quotedFieldsAreUnquotedAsC() throws Exception {
 		assertThat(parseAll("update \"refs/heads/q\\303\\274\" " + A + "\n", false))
-			.containsExactly(new Command(Verb.UPDATE, "refs/heads/q\u00fc", ID_A, null));
+			.containsExactly(new Parsed(Verb.UPDATE, "refs/heads/q\u00fc", ID_A, null));
 		assertThat(parseAll("update \"refs/heads/\\\"q\" " + A + "\n", false))
-			.containsExactly(new Command(Verb.UPDATE, "refs/heads/\"q", ID_A, null));
+			.containsExactly(new Parsed(Verb.UPDATE, "refs/heads/\"q", ID_A, null));
 	}
 
 	@Test
 	void nulTerminatedFieldsParseIntoCommands() throws Exception {
-		List<Command> commands = parseAll("update refs/heads/a\0" + A + "\0\0update refs/heads/b\0" + A + "\0" + B
+		List<Parsed> commands = parseAll("update refs/heads/a\0" + A + "\0\0update refs/heads/b\0" + A + "\0" + B
 				+ "\0create refs/heads/c\0" + A + "\0delete refs/heads/d\0\0delete refs/heads/e\0" + B
 				+ "\0verify refs/heads/f\0\0verify refs/heads/g\0" + A + "\0option no-deref\0start\0commit\0", true);
-		assertThat(commands).containsExactly(new Command(Verb.UPDATE, "refs/heads/a", ID_A, null),
-				new Command(Verb.UPDATE, "refs/heads/b", ID_A, ID_B), new Command(Verb.CREATE, "refs/heads/c", ID_A, null),
-				new Command(Verb.DELETE, "refs/heads/d", null, null), new Command(Verb.DELETE, "refs/heads/e", null, ID_B),
-				new Command(Verb.VERIFY, "refs/heads/f", null, ZERO), new Command(Verb.VERIFY, "refs/heads/g", null, ID_A),
-				new Command(Verb.OPTION, null, null, null), new Command(Verb.START, null, null, null),
-				new Command(Verb.COMMIT, null, null, null));
+		assertThat(commands).containsExactly(new Parsed(Verb.UPDATE, "refs/heads/a", ID_A, null),
+				new Parsed(Verb.UPDATE, "refs/heads/b", ID_A, ID_B), new Parsed(Verb.CREATE, "refs/heads/c", ID_A, null),
+				new Parsed(Verb.DELETE, "refs/heads/d", null, null), new Parsed(Verb.DELETE, "refs/heads/e", null, ID_B),
+				new Parsed(Verb.VERIFY, "refs/heads/f", null, ZERO), new Parsed(Verb.VERIFY, "refs/heads/g", null, ID_A),
+				new Parsed(Verb.OPTION, null, null, null), new Parsed(Verb.START, null, null, null),
+				new Parsed(Verb.COMMIT, null, null, null));
 	}
 
 	@Test
 	void nulTerminatedEmptyNewValueIsZeroWithAWarning() throws Exception {
 		assertThat(parseAll("update refs/heads/a\0\0\0", true))
-			.containsExactly(new Command(Verb.UPDATE, "refs/heads/a", ZERO, null));
+			.containsExactly(new Parsed(Verb.UPDATE, "refs/heads/a", ZERO, null));
 		assertThat(this.warnings).containsExactly("update refs/heads/a: missing <newvalue>, treating as zero");
 	}
 
 	@Test
 	void nulTerminatedFieldsAreNotUnquoted() throws Exception {
 		assertThat(parseAll("update \"refs/heads/a\"\0" + A + "\0\0", true))
-			.containsExactly(new Command(Verb.UPDATE, "\"refs/heads/a\"", ID_A, null));
+			.containsExactly(new Parsed(Verb.UPDATE, "\"refs/heads/a\"", ID_A, null));
 	}
 
 	@Test
 	void commandWithoutFinalTerminatorCountsUnderDashZOnly() throws Exception {
-		assertThat(parseAll("start\0commit", true)).extracting(Command::verb).containsExactly(Verb.START, Verb.COMMIT);
+		assertThat(parseAll("start\0commit", true)).extracting(Parsed::verb).containsExactly(Verb.START, Verb.COMMIT);
 		assertThat(failure("start\ncommit", false)).isEqualTo("fatal: unknown command: commit\n");
 	}
 
@@ -164,7 +170,7 @@ class StdinParserTest {
 				return n;
 			}
 		};
-		assertThat(parser(in, false).next()).isEqualTo(new Command(Verb.START, null, null, null));
+		assertThat(parser(in, false).next()).isEqualTo(new Command(Verb.START, null, null));
 	}
 
 	@ParameterizedTest(name = "{0}")

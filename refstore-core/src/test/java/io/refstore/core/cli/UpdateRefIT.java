@@ -140,6 +140,7 @@ class UpdateRefIT {
 				Arguments.of("create refs/heads/new $C1\ncreate refs/heads/topic $C1\n", false),
 				Arguments.of("start\ncreate refs/heads/n1 $C1\nprepare\ncommit\n", false),
 				Arguments.of("start\ncreate refs/heads/n1 $C1\nprepare\nabort\n", false),
+				Arguments.of("start\ncreate refs/heads/n1 $C1\nabort\nstart\ncreate refs/heads/n2 $C1\ncommit\n", false),
 				Arguments.of("start\ncreate refs/heads/n1 $C1\n", false),
 				Arguments.of("start\ncreate refs/heads/n1 $C1\nprepare\n", false),
 				Arguments.of("start\ncreate refs/heads/n1 $C1\ncommit\nstart\ndelete refs/heads/n1\ncommit\n", false),
