@@ -56,23 +56,89 @@ final class ApiTasks {
 					RefStore refs = repository.refStore();
 					RefCursor cursor = refs.refs(RefQuery.prefix(prefix));
 					OutputStream out = new BufferedOutputStream(new NonClosing(sink), 1 << 16)) {
-				ObjectDatabase objects = repository.objectDatabase();
-				HashAlgorithm hash = refs.hashAlgorithm();
-				byte[] hex = new byte[hash.hexLength()];
+				TypedLines batch = new TypedLines(refs.hashAlgorithm(), repository.objectDatabase());
 				while (cursor.next()) {
-					ObjectId id = cursor.isSymbolic() ? resolve(refs, cursor).id()
-							: ObjectId.fromRaw(hash, cursor.idBuffer(), 0);
-					ObjectType type = requireObject(objects, id, cursor.name());
-					id.copyHexTo(hex, 0);
-					out.write(hex);
-					out.write(' ');
-					out.write(TYPE_NAMES.get(type));
-					out.write('\t');
-					out.write(cursor.nameBuffer(), 0, cursor.nameLength());
-					out.write('\n');
+					ObjectId id = cursor.isSymbolic() ? resolve(refs, cursor).id() : null;
+					if (batch.add(cursor, id)) {
+						batch.print(out);
+					}
 				}
+				batch.print(out);
 			}
 		};
+	}
+
+	/**
+	 * {@code <id> <type>\t<name>} lines of up to {@link #SIZE} refs whose types are looked up together
+	 * ({@link ObjectDatabase#types}, in the order of the pack indexes), then printed in the refs' order.
+	 */
+	private static final class TypedLines {
+
+		static final int SIZE = 1 << 16;
+
+		private final HashAlgorithm hash;
+
+		private final ObjectDatabase objects;
+
+		private final byte[] ids;
+
+		private final ObjectType[] types = new ObjectType[SIZE];
+
+		private final int[] nameEnds = new int[SIZE];
+
+		private byte[] names = new byte[SIZE * 32];
+
+		private final byte[] hex;
+
+		private int count;
+
+		TypedLines(HashAlgorithm hash, ObjectDatabase objects) {
+			this.hash = hash;
+			this.objects = objects;
+			this.ids = new byte[SIZE * hash.rawLength()];
+			this.hex = new byte[hash.hexLength()];
+		}
+
+		/** Adds the cursor's ref ({@code resolved}: a symbolic ref's final id); whether the batch is full. */
+		boolean add(RefCursor cursor, ObjectId resolved) {
+			int start = (this.count == 0) ? 0 : this.nameEnds[this.count - 1];
+			int length = cursor.nameLength();
+			if (this.names.length - start < length) {
+				this.names = java.util.Arrays.copyOf(this.names, Math.max(this.names.length * 2, start + length));
+			}
+			System.arraycopy(cursor.nameBuffer(), 0, this.names, start, length);
+			this.nameEnds[this.count] = start + length;
+			if (resolved != null) {
+				resolved.copyRawTo(this.ids, this.count * this.hash.rawLength());
+			}
+			else {
+				System.arraycopy(cursor.idBuffer(), 0, this.ids, this.count * this.hash.rawLength(),
+						this.hash.rawLength());
+			}
+			return ++this.count == SIZE;
+		}
+
+		void print(OutputStream out) throws IOException {
+			this.objects.types(this.hash, this.ids, this.count, this.types);
+			int raw = this.hash.rawLength();
+			for (int i = 0; i < this.count; i++) {
+				int start = (i == 0) ? 0 : this.nameEnds[i - 1];
+				ObjectId id = ObjectId.fromRaw(this.hash, this.ids, i * raw);
+				if (this.types[i] == null) {
+					throw new IOException("bad ref " + new String(this.names, start, this.nameEnds[i] - start,
+							StandardCharsets.UTF_8) + " (" + id.name() + "): the object does not exist");
+				}
+				id.copyHexTo(this.hex, 0);
+				out.write(this.hex);
+				out.write(' ');
+				out.write(TYPE_NAMES.get(this.types[i]));
+				out.write('\t');
+				out.write(this.names, start, this.nameEnds[i] - start);
+				out.write('\n');
+			}
+			this.count = 0;
+		}
+
 	}
 
 	/** {@code show-ref}: every ref under {@code refs/} as {@code <id> <name>}. */
