@@ -119,10 +119,7 @@ final class MappedPackedRefs {
 		int hi = length;
 		while (lo < hi) {
 			int record = recordAtOrBefore(lo + (hi - lo) / 2, lo);
-			int eol = indexOf(this.buf, record, (byte) '\n');
-			if (eol - record <= hexLength + 1 || !isSpace(this.buf.get(record + hexLength)) || this.buf.get(record) == '^') {
-				throw corrupt(record, "not a ref line ('<object id> <ref name>')");
-			}
+			int eol = refLineEnd(record);
 			if (compare(record + hexLength + 1, eol, key) < 0) {
 				int next = eol + 1;
 				lo = (next < length && this.buf.get(next) == '^') ? indexOf(this.buf, next, (byte) '\n') + 1 : next;
@@ -141,29 +138,25 @@ final class MappedPackedRefs {
 	 */
 	DirectRef find(String name) throws CorruptRefStoreException {
 		byte[] key = name.getBytes(StandardCharsets.UTF_8);
-		int hexLength = this.hash.hexLength();
-		int length = this.buf.capacity();
-		int lo = this.start;
-		int hi = length;
-		while (lo < hi) {
-			int record = recordAtOrBefore(lo + (hi - lo) / 2, lo);
-			int eol = indexOf(this.buf, record, (byte) '\n');
-			if (eol - record <= hexLength + 1 || !isSpace(this.buf.get(record + hexLength)) || this.buf.get(record) == '^') {
-				throw corrupt(record, "not a ref line ('<object id> <ref name>')");
-			}
-			int cmp = compare(record + hexLength + 1, eol, key);
-			if (cmp == 0) {
-				return parse(name, record, eol);
-			}
-			if (cmp < 0) {
-				int next = eol + 1;
-				lo = (next < length && this.buf.get(next) == '^') ? indexOf(this.buf, next, (byte) '\n') + 1 : next;
-			}
-			else {
-				hi = record;
-			}
+		int record = lowerBound(key);
+		if (record >= this.buf.capacity()) {
+			return null;
 		}
-		return null;
+		int eol = refLineEnd(record);
+		return (compare(record + this.hash.hexLength() + 1, eol, key) == 0) ? parse(name, record, eol) : null;
+	}
+
+	/**
+	 * The end of the ref line at {@code record}.
+	 * @throws CorruptRefStoreException if it is not a ref line
+	 */
+	private int refLineEnd(int record) throws CorruptRefStoreException {
+		int hexLength = this.hash.hexLength();
+		int eol = indexOf(this.buf, record, (byte) '\n');
+		if (eol - record <= hexLength + 1 || !isSpace(this.buf.get(record + hexLength)) || this.buf.get(record) == '^') {
+			throw corrupt(record, "not a ref line ('<object id> <ref name>')");
+		}
+		return eol;
 	}
 
 	private DirectRef parse(String name, int record, int eol) throws CorruptRefStoreException {
