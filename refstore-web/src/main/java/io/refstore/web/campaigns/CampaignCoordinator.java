@@ -148,7 +148,10 @@ class CampaignCoordinator implements SmartLifecycle {
 		if (running == 0 && !pending && this.store.targets(campaign.id())
 			.stream()
 			.allMatch((target) -> target.state().ended())) {
-			this.store.end(campaign.id(), campaign.cancelRequested() ? Campaign.State.CANCELLED : Campaign.State.FINISHED);
+			// read again: a cancel that came during this pass cancelled the targets it found pending, and its
+			// mark (written before them) is newer than the campaign this pass began with
+			boolean cancelled = this.store.find(campaign.id()).map(Campaign::cancelRequested).orElse(false);
+			this.store.end(campaign.id(), cancelled ? Campaign.State.CANCELLED : Campaign.State.FINISHED);
 		}
 	}
 
