@@ -12,6 +12,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.refstore.core.io.FileBytes;
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.PersonIdent;
@@ -69,7 +70,7 @@ final class FilesReflog {
 	static List<ReflogEntry> read(Path file, HashAlgorithm hash) throws IOException {
 		byte[] buf;
 		try {
-			buf = Files.readAllBytes(file);
+			buf = FileBytes.read(file);
 		}
 		catch (NoSuchFileException | NotDirectoryException ex) {
 			return List.of();

@@ -2,12 +2,12 @@ package io.refstore.core.files;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.function.LongSupplier;
 
+import io.refstore.core.io.FileBytes;
 import io.refstore.core.ref.CorruptRefStoreException;
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
@@ -87,7 +87,7 @@ final class PackedRefs {
 	static PackedRefs read(Path file, HashAlgorithm hash) throws IOException {
 		byte[] buf;
 		try {
-			buf = Files.readAllBytes(file);
+			buf = FileBytes.read(file);
 		}
 		catch (NoSuchFileException ex) {
 			return empty(file, hash);
