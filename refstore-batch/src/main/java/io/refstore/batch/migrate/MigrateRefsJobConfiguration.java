@@ -26,7 +26,8 @@ import io.refstore.core.migrate.StagedMigration;
  * {@code migrateRefsJob}: moves a repository's refs to the other format with a {@link StagedMigration}, one
  * phase per step. {@code copyRefsStep} copies one chunk per transaction and keeps its checkpoint (last ref name,
  * segments, refs) in the step's context, so a failed, stopped or killed run restarts from the last committed
- * chunk; a stop takes effect between chunks.
+ * chunk (or the one before, if the process died before that chunk's segment, written in the background, was
+ * on disk: {@link StagedMigration#resumeFrom}); a stop takes effect between chunks.
  * <ol>
  * <li>{@code snapshotRefsStep}: refusals, owner claim, estimate of the source's refs (the progress total).</li>
  * <li>{@code copyRefsStep}: refs, chunk by chunk, optionally pausing {@code throttleMillis} between chunks. A
@@ -137,6 +138,8 @@ public class MigrateRefsJobConfiguration {
 					ExecutionContext job) throws IOException, InterruptedException {
 				CopyProgress after = CopyCheckpoint.read(step);
 				if (!this.started) {
+					// a process killed right after a chunk's commit may not have written that chunk's segment
+					after = migration.resumeFrom(after);
 					step.putLong(CopyCheckpoint.RESUMED_FROM, after.refs());
 					this.started = true;
 				}

@@ -3,7 +3,6 @@ package io.refstore.core.migrate;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.StringWriter;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,6 +11,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Properties;
+
+import io.refstore.core.io.FileBytes;
 
 /**
  * Files of a staged migration that must survive a crash once written: content synced before the rename that
@@ -32,10 +33,7 @@ final class DurableFiles {
 		Path temp = file.resolveSibling(file.getFileName() + ".tmp");
 		try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
 				StandardOpenOption.TRUNCATE_EXISTING)) {
-			ByteBuffer buffer = ByteBuffer.wrap(content, 0, length);
-			while (buffer.hasRemaining()) {
-				channel.write(buffer);
-			}
+			FileBytes.write(channel, content, length);
 			channel.force(true);
 		}
 		publish(temp, file);

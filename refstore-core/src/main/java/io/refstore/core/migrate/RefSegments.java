@@ -1,19 +1,23 @@
 package io.refstore.core.migrate;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.zip.CRC32;
 
+import io.refstore.core.io.FileBytes;
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.RefCursor;
 
 /**
  * The segments of a staged migration's copy phase: one file per chunk, {@code segments/00000001} and up, each
  * a sorted run of ref records written durably in one piece. A segment holds what the new store needs of each
- * ref, peeled value included, so assembling the store reads no object.
+ * ref, peeled value included, so assembling the store reads no object. A segment names its last ref and counts
+ * its records, so the segments on disk say by themselves how far a copy got ({@link #summary}).
  *
  * <h2>Format</h2>
  * <pre>
@@ -50,13 +54,97 @@ final class RefSegments {
 		return Files.isRegularFile(file(work, number));
 	}
 
-	/** Deletes the segments after {@code last}; returns how many there were. */
+	/**
+	 * Deletes every segment after {@code last}, and any temporary file of an unfinished write: all of them, not
+	 * only a run that follows {@code last} without a gap, since the assembly reads on until a number is missing.
+	 * @return how many segments there were after {@code last}
+	 */
 	static int dropAfter(Path work, int last) throws IOException {
+		Path dir = work.resolve(DIR);
+		if (!Files.isDirectory(dir)) {
+			return 0;
+		}
 		int dropped = 0;
-		for (int number = last + 1; Files.deleteIfExists(file(work, number)); number++) {
-			dropped++;
+		try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+			for (Path file : files) {
+				String name = file.getFileName().toString();
+				int number = number(name);
+				if (number > last) {
+					Files.deleteIfExists(file);
+					dropped++;
+				}
+				else if (number < 0 && name.endsWith(".tmp")) {
+					Files.deleteIfExists(file);
+				}
+			}
 		}
 		return dropped;
+	}
+
+	/** The number of a segment's file name, or -1 if the name is not a segment's. */
+	private static int number(String name) {
+		if (name.length() != 8) {
+			return -1;
+		}
+		for (int i = 0; i < name.length(); i++) {
+			if (name.charAt(i) < '0' || name.charAt(i) > '9') {
+				return -1;
+			}
+		}
+		return Integer.parseInt(name);
+	}
+
+	/**
+	 * What a whole segment holds.
+	 * @param count how many refs
+	 * @param lastName the name of its last ref
+	 */
+	record Summary(int count, String lastName) {
+	}
+
+	/**
+	 * Reads segment {@code number} whole and summarises it.
+	 * @return its summary, or {@code null} if it is missing, empty or damaged (its write did not finish before
+	 * a crash)
+	 */
+	static Summary summary(Path work, int number, HashAlgorithm hash) throws IOException {
+		byte[] bytes;
+		try {
+			bytes = read(work, number, hash);
+		}
+		catch (MigrationException ex) {
+			return null;
+		}
+		if (bytes == null) {
+			return null;
+		}
+		int rawLength = hash.rawLength();
+		int end = bytes.length - 4;
+		int pos = RECORDS;
+		int count = 0;
+		int lastAt = 0;
+		int lastLength = 0;
+		while (pos + 3 <= end) {
+			int kind = bytes[pos];
+			lastLength = getShort(bytes, pos + 1);
+			lastAt = pos + 3;
+			pos = lastAt + lastLength;
+			if (kind == SYMBOLIC) {
+				pos = (pos + 2 <= end) ? pos + 2 + getShort(bytes, pos) : end + 1;
+			}
+			else {
+				pos += (kind == PEELED) ? 2 * rawLength : rawLength;
+			}
+			count++;
+		}
+		if (pos != end || count == 0 || count != getInt(bytes, MAGIC.length + 1)) {
+			return null;
+		}
+		return new Summary(count, new String(bytes, lastAt, lastLength, StandardCharsets.UTF_8));
+	}
+
+	private static int getShort(byte[] buf, int at) {
+		return ((buf[at] & 0xff) << 8) | (buf[at + 1] & 0xff);
 	}
 
 	/**
@@ -131,7 +219,7 @@ final class RefSegments {
 
 		/** The name of the last ref added. */
 		String lastName() {
-			return new String(this.buf, this.lastNameAt, this.lastNameLength, java.nio.charset.StandardCharsets.UTF_8);
+			return new String(this.buf, this.lastNameAt, this.lastNameLength, StandardCharsets.UTF_8);
 		}
 
 		/** Writes the segment durably as segment {@code number}. */
@@ -172,7 +260,7 @@ final class RefSegments {
 		Path file = file(work, number);
 		byte[] bytes;
 		try {
-			bytes = Files.readAllBytes(file);
+			bytes = FileBytes.read(file);
 		}
 		catch (NoSuchFileException ex) {
 			return null;

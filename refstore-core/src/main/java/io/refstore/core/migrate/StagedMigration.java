@@ -27,8 +27,8 @@ import io.refstore.core.repo.Repository;
  * finish a migration killed after its switch, claim the work directory for the job, and either resume the
  * job's staged work or start afresh.</li>
  * <li>{@link #copyRefs}: copy the source's refs in chunks, each written durably as one segment (a sorted
- * binary run of name, id, peeled id or symbolic target) before the call returns its checkpoint. Resuming from
- * a checkpoint first drops any segment written after it. A copy that one object runs from the start also
+ * binary run of name, id, peeled id or symbolic target) while the next chunk is read. Resuming from a
+ * checkpoint ({@link #resumeFrom} first) drops any segment written after it. A copy that one object runs from the start also
  * builds the new store as it goes ({@link StreamedAssembly}), reflogs included once the last ref is in.</li>
  * <li>{@link #copyReflogs}: copy every reflog into one file (done already if the copy built the store).</li>
  * <li>{@link #assemble}: unless the copy built the store, stream the segments in order, then the reflogs,
@@ -205,8 +205,29 @@ public final class StagedMigration implements Closeable {
 	}
 
 	/**
-	 * Phase 2: copies the next at most {@code limit} refs after {@code after} into one new segment, synced
-	 * before this returns. Consecutive calls in one process continue one source cursor; a call with any other
+	 * Where a copy recorded up to {@code checkpoint} can really continue: {@code checkpoint} itself if all its
+	 * segments are on disk and whole, else the end of the last whole segment before the first that is not. A
+	 * segment is written while the next chunk is read (see {@link #copyRefs}), so a process killed right after
+	 * recording a checkpoint may have left its segment unwritten; a power loss can also take segments written
+	 * shortly before. Reads every segment the checkpoint counts. Call it once when a process takes over a copy,
+	 * and continue from what it returns.
+	 * @param checkpoint the last checkpoint recorded, or {@link CopyProgress#START}
+	 * @return the checkpoint to pass to {@link #copyRefs}
+	 */
+	public CopyProgress resumeFrom(CopyProgress checkpoint) throws IOException {
+		Objects.requireNonNull(checkpoint, "checkpoint");
+		if (this.finished != null || checkpoint.done()) {
+			return checkpoint;
+		}
+		return copy().resumeFrom(checkpoint);
+	}
+
+	/**
+	 * Phase 2: copies the next at most {@code limit} refs after {@code after} into one new segment. The segment
+	 * is written and synced by a thread of its own while the next call reads the next chunk, in order; the call
+	 * that copies the last ref returns only once every segment is written. A checkpoint can thus be returned
+	 * (and recorded) before its segment is on disk: after a crash, pass the last recorded checkpoint through
+	 * {@link #resumeFrom} first. Consecutive calls in one process continue one source cursor; a call with any other
 	 * checkpoint (the first after {@link #open}) first checks that the checkpoint's segments exist and drops
 	 * any written after them (a chunk whose checkpoint was never recorded), with the reflogs and any new store
 	 * staged after them. If that checkpoint is {@link CopyProgress#START}, the calls also build the new store
@@ -227,10 +248,14 @@ public final class StagedMigration implements Closeable {
 		if (this.finished != null || after.done()) {
 			return after.finished();
 		}
+		return copy().copy(source(), after, limit);
+	}
+
+	private StagedCopy copy() {
 		if (this.copy == null) {
 			this.copy = new StagedCopy(this.repository, this.options, this.work, this::completeAssembly);
 		}
-		return this.copy.copy(source(), after, limit);
+		return this.copy;
 	}
 
 	/**

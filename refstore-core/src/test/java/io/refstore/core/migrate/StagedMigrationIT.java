@@ -21,8 +21,8 @@ import io.refstore.core.testing.TempRepo;
 /**
  * The phases of a {@link StagedMigration} run as a batch job runs them: chunk by chunk, with the process
  * "restarting" (a new object on a reopened repository) mid-copy, a segment written after the last recorded
- * checkpoint dropped, a writer getting in between copy and swap, and a foreign migration refused while the
- * owner lives. Judged by the reftable git exactly as {@link MigrationIT} judges {@link FormatMigrator}.
+ * checkpoint dropped, segments lost before it (a resume starts after the last whole one), a writer getting in
+ * between copy and swap, and a foreign migration refused while the owner lives. Judged by the reftable git exactly as {@link MigrationIT} judges {@link FormatMigrator}.
  */
 class StagedMigrationIT {
 
@@ -75,6 +75,63 @@ class StagedMigrationIT {
 		assertThat(work).doesNotExist();
 		GitView after = GitView.capture(MigrationRepos.NEWEST, repo.dir());
 		assertThat(after.format()).isEqualTo(target.configName());
+		assertThat(before.difference(after)).isNull();
+		assertThat(GitView.unsoundness(MigrationRepos.NEWEST, repo.dir())).isNull();
+	}
+
+	@ParameterizedTest
+	@EnumSource(names = { "NEWEST_FILES", "NEWEST_REFTABLE" })
+	void aResumeStartsAfterTheLastWholeSegmentAndDropsEveryLaterOne(Maker maker, @TempDir Path dir)
+			throws IOException {
+		TempRepo repo = MigrationRepos.create(maker, dir.resolve("repo"), false, false);
+		GitView before = GitView.capture(MigrationRepos.NEWEST, repo.dir());
+		RefFormat target = (maker.format == RefFormat.FILES) ? RefFormat.REFTABLE : RefFormat.FILES;
+		MigrationOptions options = MigrationOptions.to(target);
+		long total = before.forEachRef().lines().count();
+		assertThat(total).isGreaterThan(8);
+
+		CopyProgress first;
+		CopyProgress checkpoint;
+		try (Repository repository = Repository.open(repo.dir());
+				StagedMigration migration = StagedMigration.open(repository, options, "job-8")) {
+			first = migration.copyRefs(CopyProgress.START, 1);
+			checkpoint = first;
+			for (int chunk = 2; chunk <= 6; chunk++) {
+				checkpoint = migration.copyRefs(checkpoint, 1);
+			}
+		}
+		Path work = repo.gitDir().resolve(FormatMigrator.WORK_DIR);
+		assertThat(checkpoint.segments()).isEqualTo(6);
+		assertThat(RefSegments.exists(work, 6)).isTrue();
+		// a power loss: segment 2 reached the disk in part, segment 3 not at all, later ones whole
+		Path second = RefSegments.file(work, 2);
+		byte[] bytes = Files.readAllBytes(second);
+		Files.write(second, java.util.Arrays.copyOf(bytes, bytes.length - 3));
+		Files.delete(RefSegments.file(work, 3));
+
+		MigrationReport report;
+		try (Repository repository = Repository.open(repo.dir());
+				StagedMigration migration = StagedMigration.open(repository, options, "job-8")) {
+			assertThat(migration.resumed()).isTrue();
+			CopyProgress resumed = migration.resumeFrom(checkpoint);
+			assertThat(resumed).isEqualTo(first);
+			// the total - 1 refs left in two segments: the stale segments 4 to 6 must not follow them into the store
+			int limit = (int) (total / 2);
+			CopyProgress next = migration.copyRefs(resumed, limit);
+			while (!next.done()) {
+				next = migration.copyRefs(next, limit);
+			}
+			assertThat(next.refs()).isEqualTo(total);
+			assertThat(next.segments()).isEqualTo(3);
+			assertThat(RefSegments.exists(work, 4)).isFalse();
+			assertThat(migration.resumeFrom(next)).isEqualTo(next);
+			migration.copyReflogs();
+			String assembled = migration.assemble();
+			assertThat(migration.verify()).isEqualTo(assembled);
+			report = migration.swap();
+		}
+		assertThat(report.refs()).isEqualTo(total);
+		GitView after = GitView.capture(MigrationRepos.NEWEST, repo.dir());
 		assertThat(before.difference(after)).isNull();
 		assertThat(GitView.unsoundness(MigrationRepos.NEWEST, repo.dir())).isNull();
 	}
