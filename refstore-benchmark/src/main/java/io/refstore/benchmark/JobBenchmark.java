@@ -9,17 +9,23 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.context.event.EventListener;
 
 import io.refstore.batch.RefBatchConfiguration;
 import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.JobSummary;
+import io.refstore.batch.support.RefJobEvent;
 import io.refstore.batch.support.RefJobType;
 import io.refstore.batch.support.RefJobs;
 import io.refstore.core.migrate.FormatMigrator;
@@ -32,8 +38,9 @@ import io.refstore.core.repo.Repository;
  * Times {@code migrateRefsJob} against the core's direct migration ({@link FormatMigrator}) on fresh copies of
  * the same repository, alternating core and job run by run in one JVM, and prints each run, the medians and
  * their ratio (the target is a job at most 1.5 times the core). A job is timed from its launch to the end the
- * job repository records (both from this JVM's clock), without the application's start; the waiting thread polls every 50 ms so that it
- * does not compete with the job for the CPU.
+ * job repository records (both from this JVM's clock), without the application's start. The waiting thread
+ * sleeps until the job's end event and only then reads the job repository: polling it while the job runs took
+ * CPU and memory bandwidth from the job (each poll reads and deserializes every step's context).
  *
  * <pre>
  * ./mvnw -q -o -pl refstore-benchmark -am package -DskipTests dependency:build-classpath -Dmdep.outputFile=/tmp/refstore-cp.txt
@@ -45,7 +52,8 @@ import io.refstore.core.repo.Repository;
  */
 public final class JobBenchmark {
 
-	private static final Duration POLL = Duration.ofMillis(50);
+	/** How often the end the job repository records is looked for, once the job's end event came. */
+	private static final Duration POLL = Duration.ofMillis(5);
 
 	private JobBenchmark() {
 	}
@@ -65,6 +73,7 @@ public final class JobBenchmark {
 					"refstore.repositories.roots=" + roots, "refstore.jobs.instance-id=benchmark")
 			.run()) {
 			RefJobs jobs = context.getBean(RefJobs.class);
+			JobEnds ends = context.getBean(JobEnds.class);
 			List<Long> cores = new ArrayList<>();
 			List<Long> jobTimes = new ArrayList<>();
 			MigrationReport report = null;
@@ -81,7 +90,7 @@ public final class JobBenchmark {
 				String name = "job-" + run + ".git";
 				copy(source, roots.resolve(name));
 				LocalDateTime launched = LocalDateTime.now();
-				JobSummary done = runJob(jobs, name, target, chunkSize);
+				JobSummary done = runJob(jobs, ends, name, target, chunkSize);
 				if (!done.results().get("migration.targetDigest").equals(report.targetDigest())) {
 					throw new IllegalStateException("the job's store differs from the core's");
 				}
@@ -101,11 +110,12 @@ public final class JobBenchmark {
 	}
 
 	/** Launches the migration of {@code name} and waits for its end. */
-	private static JobSummary runJob(RefJobs jobs, String name, RefFormat target, String chunkSize)
+	private static JobSummary runJob(RefJobs jobs, JobEnds ends, String name, RefFormat target, String chunkSize)
 			throws InterruptedException {
 		long id = jobs.launch(RefJobType.MIGRATE, Map.of(JobParameterNames.REPOSITORY, name,
 				JobParameterNames.TARGET_FORMAT, target.configName(), JobParameterNames.CHUNK_SIZE, chunkSize),
 				"benchmark").executionId();
+		ends.await(id);
 		JobSummary done = jobs.find(id).orElseThrow();
 		while (done.ended() == null) {
 			Thread.sleep(POLL.toMillis());
@@ -144,6 +154,39 @@ public final class JobBenchmark {
 	@EnableAutoConfiguration
 	@Import(RefBatchConfiguration.class)
 	static class App {
+
+		@Bean
+		JobEnds jobEnds() {
+			return new JobEnds();
+		}
+
+	}
+
+	/** The executions that ended, from the jobs' {@link RefJobEvent.Action#FINISH} events. */
+	static final class JobEnds {
+
+		private final BlockingQueue<Long> ended = new LinkedBlockingQueue<>();
+
+		@EventListener
+		void on(RefJobEvent event) {
+			if (event.action() == RefJobEvent.Action.FINISH && event.executionId() != null) {
+				this.ended.add(event.executionId());
+			}
+		}
+
+		/** Waits until execution {@code id} ended, at most 30 minutes. */
+		void await(long id) throws InterruptedException {
+			long deadline = System.nanoTime() + Duration.ofMinutes(30).toNanos();
+			while (true) {
+				Long next = this.ended.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+				if (next == null) {
+					throw new IllegalStateException("execution " + id + " did not end within 30 minutes");
+				}
+				if (next == id) {
+					return;
+				}
+			}
+		}
 
 	}
 
