@@ -45,7 +45,7 @@ import io.refstore.core.repo.Repository;
  * <pre>
  * ./mvnw -q -o -pl refstore-benchmark -am package -DskipTests dependency:build-classpath -Dmdep.outputFile=/tmp/refstore-cp.txt
  * java -Xmx3g -cp refstore-benchmark/target/classes:$(cat /tmp/refstore-cp.txt) io.refstore.benchmark.JobBenchmark \
- *     /tmp/refstore-bench/corpus-1000000/files.git reftable [chunkSize [runs]]
+ *     /tmp/refstore-bench/corpus-1000000/files.git reftable [chunkSize (100000) [runs (3)]]
  * </pre>
  * The repository (for example a corpus of {@link Benchmark}) is copied into a temporary directory before every
  * run, outside the timed part; it is never changed.
@@ -61,7 +61,8 @@ public final class JobBenchmark {
 	public static void main(String[] args) throws Exception {
 		Path source = Path.of(args[0]);
 		RefFormat target = RefFormat.fromConfigName(args[1]);
-		String chunkSize = (args.length > 2) ? args[2] : "10000";
+		// the job's own default (JobParameterValidator)
+		String chunkSize = (args.length > 2) ? args[2] : "100000";
 		int runs = (args.length > 3) ? Integer.parseInt(args[3]) : 3;
 		Path work = Files.createTempDirectory("refstore-job-bench");
 		Path roots = Files.createDirectories(work.resolve("roots"));

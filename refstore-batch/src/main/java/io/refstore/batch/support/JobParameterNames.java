@@ -24,7 +24,7 @@ public final class JobParameterNames {
 	/** Migration: {@code true} (default) to carry reflogs over. */
 	public static final String REFLOGS = "reflogs";
 
-	/** Migration and deletion: refs per chunk (migration default 10000, deletion default 1000). */
+	/** Migration and deletion: refs per chunk (migration default 100000, deletion default 1000). */
 	public static final String CHUNK_SIZE = "chunkSize";
 
 	/** Migration and deletion: milliseconds to pause between chunks (default 0), to spare a busy server. */

@@ -20,6 +20,13 @@ import io.refstore.core.repo.Repository;
  */
 final class JobParameterValidator {
 
+	/**
+	 * Refs per chunk of a migration unless given: a chunk is one transaction of the job repository (2 to 3 ms
+	 * on H2) and a restart repeats at most one, while copying 100,000 refs takes about 20 ms. At 10,000 refs a
+	 * chunk, committing cost a million-ref migration more than copying did.
+	 */
+	static final int MIGRATION_CHUNK = 100_000;
+
 	/** The directory below the git directory where deletion plans and manifests are kept. */
 	static final String PLANS_DIR = "refstore-plans";
 
@@ -113,7 +120,7 @@ final class JobParameterValidator {
 		}
 		out.put(JobParameterNames.TARGET_FORMAT, format.configName());
 		out.put(JobParameterNames.REFLOGS, bool(given, JobParameterNames.REFLOGS, true));
-		out.put(JobParameterNames.CHUNK_SIZE, number(given, JobParameterNames.CHUNK_SIZE, 10_000, 1, 1_000_000));
+		out.put(JobParameterNames.CHUNK_SIZE, number(given, JobParameterNames.CHUNK_SIZE, MIGRATION_CHUNK, 1, 1_000_000));
 		out.put(JobParameterNames.THROTTLE_MILLIS, number(given, JobParameterNames.THROTTLE_MILLIS, 0, 0, 60_000));
 	}
 

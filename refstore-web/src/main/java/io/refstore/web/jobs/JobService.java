@@ -55,7 +55,7 @@ public class JobService {
 	}
 
 	/**
-	 * Launches {@code migrateRefsJob}; {@code null} options take the job's defaults (reflogs on, 10000 refs per
+	 * Launches {@code migrateRefsJob}; {@code null} options take the job's defaults (reflogs on, 100000 refs per
 	 * chunk, no throttle).
 	 */
 	@PreAuthorize("hasRole('OPERATOR')")

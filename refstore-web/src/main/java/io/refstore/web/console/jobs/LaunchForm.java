@@ -11,7 +11,7 @@ public class LaunchForm {
 
 	private boolean reflogs = true;
 
-	private int chunkSize = 10_000;
+	private int chunkSize = 100_000;
 
 	private int throttleMillis;
 
