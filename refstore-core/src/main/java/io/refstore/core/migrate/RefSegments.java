@@ -21,19 +21,22 @@ import io.refstore.core.ref.RefCursor;
  *
  * <h2>Format</h2>
  * <pre>
- * "RSG1" u8(raw hash length) u32(record count) record* u32(CRC-32 of all bytes before it)
- * record: u8(kind) u16(name length) name kind-payload
+ * "RSG2" u8(raw hash length) u32(record count) record* u32(CRC-32 of all bytes before it)
+ * record: u8(kind) u16(shared) u16(suffix length) suffix kind-payload
  *   kind 0 direct:           id
  *   kind 1 direct, peeled:   id peeled
  *   kind 2 symbolic:         u16(target length) target
  * </pre>
- * Integers are big-endian. A segment whose CRC does not match is refused as damaged.
+ * A name is the first {@code shared} bytes of the record before it in the same segment (0 for the first) and
+ * then the suffix: sorted names share long prefixes ({@code refs/pull/1234}{@code 5/head}), and a segment is
+ * written once and read at most once, so the bytes saved are time saved. Integers are big-endian. A segment
+ * whose CRC does not match is refused as damaged.
  */
 final class RefSegments {
 
 	static final String DIR = "segments";
 
-	private static final byte[] MAGIC = { 'R', 'S', 'G', '1' };
+	private static final byte[] MAGIC = { 'R', 'S', 'G', '2' };
 
 	static final int DIRECT = 0;
 
@@ -122,13 +125,20 @@ final class RefSegments {
 		int end = bytes.length - 4;
 		int pos = RECORDS;
 		int count = 0;
-		int lastAt = 0;
-		int lastLength = 0;
-		while (pos + 3 <= end) {
+		byte[] name = new byte[256];
+		int nameLength = 0;
+		while (pos + 5 <= end) {
 			int kind = bytes[pos];
-			lastLength = getShort(bytes, pos + 1);
-			lastAt = pos + 3;
-			pos = lastAt + lastLength;
+			int shared = getShort(bytes, pos + 1);
+			int suffix = getShort(bytes, pos + 3);
+			pos += 5;
+			if (shared > nameLength || pos + suffix > end) {
+				return null;
+			}
+			name = Names.extend(name, shared, shared + suffix);
+			System.arraycopy(bytes, pos, name, shared, suffix);
+			nameLength = shared + suffix;
+			pos += suffix;
 			if (kind == SYMBOLIC) {
 				pos = (pos + 2 <= end) ? pos + 2 + getShort(bytes, pos) : end + 1;
 			}
@@ -140,7 +150,7 @@ final class RefSegments {
 		if (pos != end || count == 0 || count != getInt(bytes, MAGIC.length + 1)) {
 			return null;
 		}
-		return new Summary(count, new String(bytes, lastAt, lastLength, StandardCharsets.UTF_8));
+		return new Summary(count, new String(name, 0, nameLength, StandardCharsets.UTF_8));
 	}
 
 	private static int getShort(byte[] buf, int at) {
@@ -149,25 +159,33 @@ final class RefSegments {
 
 	/**
 	 * Collects one chunk's records; {@link #write} makes them a segment, {@link #reset} starts the next chunk in
-	 * the same buffer (a chunk of 50,000 refs is megabytes: allocating it afresh for every chunk, and copying
+	 * the same buffer (a chunk of 100,000 refs is megabytes: allocating it afresh for every chunk, and copying
 	 * it to write it, would cost more than the records). Not thread-safe.
 	 */
 	static final class Builder {
 
+		/** Bytes a ref is expected to take, for the first size of the buffer. */
+		private static final int EXPECTED_RECORD = 40;
+
 		private final int rawLength;
 
-		private byte[] buf = new byte[1 << 16];
+		private byte[] buf;
 
 		private int length;
 
 		private int count;
 
-		private int lastNameAt;
+		/** The name of the last ref added (the prefix the next name shares). */
+		private byte[] lastName = new byte[256];
 
 		private int lastNameLength;
 
-		Builder(HashAlgorithm hash) {
+		/**
+		 * @param refs how many refs a chunk is expected to hold, to size the buffer once instead of growing it
+		 */
+		Builder(HashAlgorithm hash, int refs) {
 			this.rawLength = hash.rawLength();
+			this.buf = new byte[(int) Math.min(1 << 24, Math.max(1 << 16, (long) refs * EXPECTED_RECORD))];
 			reset();
 		}
 
@@ -187,15 +205,23 @@ final class RefSegments {
 			boolean symbolic = cursor.isSymbolic();
 			int nameLength = checkShort(cursor.nameLength());
 			int targetLength = symbolic ? checkShort(cursor.targetLength()) : 0;
-			ensure(this.length + 3 + nameLength + (symbolic ? 2 + targetLength : 2 * this.rawLength));
+			byte[] name = cursor.nameBuffer();
+			int shared = Arrays.mismatch(this.lastName, 0, this.lastNameLength, name, 0, nameLength);
+			if (shared < 0) {
+				shared = nameLength;
+			}
+			int suffix = nameLength - shared;
+			ensure(this.length + 5 + suffix + (symbolic ? 2 + targetLength : 2 * this.rawLength));
 			byte[] out = this.buf;
 			int at = this.length;
 			out[at++] = (byte) (symbolic ? SYMBOLIC : (peeled != null) ? PEELED : DIRECT);
-			at = putShort(out, at, nameLength);
-			System.arraycopy(cursor.nameBuffer(), 0, out, at, nameLength);
-			this.lastNameAt = at;
+			at = putShort(out, at, shared);
+			at = putShort(out, at, suffix);
+			System.arraycopy(name, shared, out, at, suffix);
+			at += suffix;
+			this.lastName = Names.extend(this.lastName, shared, nameLength);
+			System.arraycopy(name, shared, this.lastName, shared, suffix);
 			this.lastNameLength = nameLength;
-			at += nameLength;
 			if (symbolic) {
 				at = putShort(out, at, targetLength);
 				System.arraycopy(cursor.targetBuffer(), 0, out, at, targetLength);
@@ -219,7 +245,7 @@ final class RefSegments {
 
 		/** The name of the last ref added. */
 		String lastName() {
-			return new String(this.buf, this.lastNameAt, this.lastNameLength, StandardCharsets.UTF_8);
+			return new String(this.lastName, 0, this.lastNameLength, StandardCharsets.UTF_8);
 		}
 
 		/** Writes the segment durably as segment {@code number}. */
@@ -294,5 +320,21 @@ final class RefSegments {
 
 	/** Where a segment's records start. */
 	static final int RECORDS = MAGIC.length + 5;
+
+	/** The name buffers of prefix-compressed records. */
+	static final class Names {
+
+		private Names() {
+		}
+
+		/**
+		 * A buffer of at least {@code capacity} bytes whose first {@code keep} bytes are {@code name}'s: {@code name}
+		 * itself if it is large enough.
+		 */
+		static byte[] extend(byte[] name, int keep, int capacity) {
+			return (capacity <= name.length) ? name : Arrays.copyOf(name, Math.max(capacity, 2 * name.length));
+		}
+
+	}
 
 }

@@ -65,12 +65,22 @@ final class SegmentCursor implements RefCursor {
 			this.buf = next;
 			this.pos = RefSegments.RECORDS;
 			this.end = next.length - 4;
+			// a segment's first name shares nothing
+			this.nameLength = 0;
 		}
 		try {
 			this.kind = this.buf[this.pos++];
-			this.nameLength = readShort();
-			this.name = copy(this.name, this.nameLength);
-			this.pos += this.nameLength;
+			int shared = readShort();
+			int suffix = readShort();
+			if (shared > this.nameLength) {
+				throw new MigrationException("staged segment '" + RefSegments.file(this.work, this.segment)
+						+ "' is damaged at offset " + this.pos + ": a name shares " + shared + " bytes with one of "
+						+ this.nameLength);
+			}
+			this.name = RefSegments.Names.extend(this.name, shared, shared + suffix);
+			System.arraycopy(this.buf, this.pos, this.name, shared, suffix);
+			this.nameLength = shared + suffix;
+			this.pos += suffix;
 			if (this.kind == RefSegments.SYMBOLIC) {
 				this.targetLength = readShort();
 				this.target = copy(this.target, this.targetLength);

@@ -44,7 +44,7 @@ final class StagedCopy implements Closeable {
 
 	private final Completion completion;
 
-	/** The two chunk buffers, and the write each one was last handed to ({@code null} if none). */
+	/** The two chunk buffers (made with the first chunk), and the write each was last handed to ({@code null} if none). */
 	private final RefSegments.Builder[] buffers = new RefSegments.Builder[2];
 
 	@SuppressWarnings("unchecked")
@@ -69,8 +69,6 @@ final class StagedCopy implements Closeable {
 		this.options = options;
 		this.work = work;
 		this.completion = completion;
-		this.buffers[0] = new RefSegments.Builder(repository.hashAlgorithm());
-		this.buffers[1] = new RefSegments.Builder(repository.hashAlgorithm());
 	}
 
 	/** As {@link StagedMigration#resumeFrom}. */
@@ -113,6 +111,9 @@ final class StagedCopy implements Closeable {
 	private CopyProgress copyChunk(CopyProgress after, int limit) throws IOException {
 		int slot = this.turn;
 		await(slot);
+		if (this.buffers[slot] == null) {
+			this.buffers[slot] = new RefSegments.Builder(this.repository.hashAlgorithm(), limit);
+		}
 		RefSegments.Builder chunk = this.buffers[slot];
 		chunk.reset();
 		ObjectDatabase objects = (this.assembly == null) ? this.repository.objectDatabase() : null;
