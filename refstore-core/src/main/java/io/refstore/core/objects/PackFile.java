@@ -122,6 +122,11 @@ final class PackFile implements Closeable {
 		return this.index.find(id);
 	}
 
+	/** {@link #find(ObjectId)} for the raw id at {@code raw[at]}. */
+	long find(byte[] raw, int at) throws IOException {
+		return this.index.find(raw, at);
+	}
+
 	/** The type (1 commit, 2 tree, 3 blob, 4 tag) of the object whose entry starts at {@code offset}. */
 	int type(long offset, PackedObjectDatabase db) throws IOException {
 		long at = offset;

@@ -134,30 +134,42 @@ final class PackIndex {
 	}
 
 	/**
-	 * Looks up an object. Compares the id with the mapped names in place, so a lookup allocates nothing.
+	 * Looks up an object.
 	 * @return its offset in the pack file, or -1 if the pack does not contain it
 	 * @throws CorruptObjectException if its 64-bit offset entry is missing
 	 */
 	long find(ObjectId id) throws CorruptObjectException {
+		byte[] raw = new byte[this.algorithm.rawLength()];
+		id.copyRawTo(raw, 0);
+		return find(raw, 0);
+	}
+
+	/**
+	 * Looks up the object whose raw id starts at {@code raw[at]} (ids held in a batch need no object each).
+	 * Compares the id with the mapped names in place, so a lookup allocates nothing.
+	 * @return its offset in the pack file, or -1 if the pack does not contain it
+	 * @throws CorruptObjectException if its 64-bit offset entry is missing
+	 */
+	long find(byte[] raw, int at) throws CorruptObjectException {
 		int low;
 		int high;
 		int[] wide = wideFanout();
 		if (wide != null) {
-			int prefix = (id.rawByte(0) << 8) | id.rawByte(1);
+			int prefix = ((raw[at] & 0xff) << 8) | (raw[at + 1] & 0xff);
 			low = wide[prefix];
 			high = wide[prefix + 1];
 		}
 		else {
-			int first = id.rawByte(0);
+			int first = raw[at] & 0xff;
 			int fanoutAt = (this.version == 2) ? HEADER : 0;
 			low = (first == 0) ? 0 : this.buffer.getInt(fanoutAt + 4 * (first - 1));
 			high = this.buffer.getInt(fanoutAt + 4 * first);
 		}
 		int hashLength = this.algorithm.rawLength();
-		long key = leadingBytes(id);
+		long key = leadingBytes(raw, at);
 		while (low < high) {
 			int mid = (low + high) >>> 1;
-			int cmp = compare(this.namesAt + mid * this.nameStride, id, key, hashLength);
+			int cmp = compare(this.namesAt + mid * this.nameStride, raw, at, key, hashLength);
 			if (cmp == 0) {
 				return offset(mid);
 			}
@@ -204,25 +216,25 @@ final class PackIndex {
 	private static final int WIDE_AFTER_LOOKUPS = 1024;
 
 	/** The first 8 bytes of an id, big-endian: compared as one unsigned number, they order ids as bytes do. */
-	private static long leadingBytes(ObjectId id) {
+	private static long leadingBytes(byte[] raw, int at) {
 		long key = 0;
 		for (int i = 0; i < 8; i++) {
-			key = (key << 8) | id.rawByte(i);
+			key = (key << 8) | (raw[at + i] & 0xff);
 		}
 		return key;
 	}
 
 	/**
-	 * Compares the mapped id at {@code at} with {@code id}, bytewise unsigned: one read of the first 8 bytes
+	 * Compares the mapped id at {@code at} with the raw id at {@code raw[rawAt]}, bytewise unsigned: one read of the first 8 bytes
 	 * (given as {@code key}) decides almost every comparison.
 	 */
-	private int compare(int at, ObjectId id, long key, int hashLength) {
+	private int compare(int at, byte[] raw, int rawAt, long key, int hashLength) {
 		long leading = this.buffer.getLong(at);
 		if (leading != key) {
 			return Long.compareUnsigned(leading, key);
 		}
 		for (int i = 8; i < hashLength; i++) {
-			int diff = (this.buffer.get(at + i) & 0xff) - id.rawByte(i);
+			int diff = (this.buffer.get(at + i) & 0xff) - (raw[rawAt + i] & 0xff);
 			if (diff != 0) {
 				return diff;
 			}

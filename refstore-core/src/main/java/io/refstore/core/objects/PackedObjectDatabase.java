@@ -108,7 +108,7 @@ final class PackedObjectDatabase implements ObjectDatabase {
 		java.util.Arrays.sort(order);
 		for (long entry : order) {
 			int i = (int) (entry & 0xffff);
-			int type = typeCode(ObjectId.fromRaw(algorithm, ids, i * rawLength));
+			int type = typeCode(ids, i * rawLength);
 			types[i] = (type < 0) ? null : RawObject.publicType(type);
 		}
 	}
@@ -159,6 +159,17 @@ final class PackedObjectDatabase implements ObjectDatabase {
 	}
 
 	/** The type (1-4) of an object, or -1 if it is nowhere in this database or its alternates. */
+	/** {@link #typeCode(ObjectId)} for the raw id at {@code ids[at]}: the packs are searched without an object. */
+	private int typeCode(byte[] ids, int at) throws IOException {
+		for (PackFile pack : this.packList) {
+			long offset = pack.find(ids, at);
+			if (offset >= 0) {
+				return pack.type(offset, this);
+			}
+		}
+		return typeCode(ObjectId.fromRaw(this.algorithm, ids, at));
+	}
+
 	int typeCode(ObjectId id) throws IOException {
 		for (int attempt = 0; attempt < 2; attempt++) {
 			for (PackFile pack : this.packList) {
