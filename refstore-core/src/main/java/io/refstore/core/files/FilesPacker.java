@@ -45,7 +45,7 @@ final class FilesPacker {
 		try (LockFile packedLock = LockFile.acquire(this.store.packedFile(),
 				this.store.options.packedLockTimeout())) {
 			packedLock.closeChannel();
-			PackedRefs packed = this.store.packed();
+			PackedRefs packed = this.store.packedLocked();
 			List<DirectRef> loose = chooseLoose(packed, options.all());
 			Path next = this.store.packedFile().resolveSibling("packed-refs.new");
 			try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(next), 1 << 16)) {

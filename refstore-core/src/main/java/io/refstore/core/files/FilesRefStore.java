@@ -91,8 +91,21 @@ public final class FilesRefStore implements RefStore {
 		return this.packedFile;
 	}
 
+	/**
+	 * {@code packed-refs} read afresh, for a caller that holds {@code packed-refs.lock}: no snapshot is trusted by
+	 * its file's identity, size and time then (a file replaced within the same clock tick by one of the same size
+	 * may have the inode number of the one before), and nobody can replace the file while it is read.
+	 */
+	PackedRefs packedLocked() throws IOException {
+		return packed(true);
+	}
+
 	/** The current {@code packed-refs}, re-read only if the file was replaced since the last read. */
 	PackedRefs packed() throws IOException {
+		return packed(false);
+	}
+
+	private PackedRefs packed(boolean afresh) throws IOException {
 		BasicFileAttributes attributes;
 		try {
 			attributes = Files.readAttributes(this.packedFile, BasicFileAttributes.class);
@@ -101,7 +114,7 @@ public final class FilesRefStore implements RefStore {
 			return PackedRefs.empty(this.packedFile, this.options.hash());
 		}
 		CachedPacked<PackedRefs> cached = this.cachedPacked;
-		if (cached != null && cached.matches(attributes)) {
+		if (!afresh && cached != null && cached.matches(attributes)) {
 			return cached.refs;
 		}
 		PackedRefs refs = PackedRefs.read(this.packedFile, this.options.hash());

@@ -331,7 +331,7 @@ final class FilesTransaction extends StagedTransaction {
 		Path next = this.store.packedFile().resolveSibling("packed-refs.new");
 		// read under packed-refs.lock: no other writer can replace the file now
 		if (PackedRefsDeletion.writeWithout(this.store.packedFile(), this.store.hashAlgorithm(), deleted,
-				this.store.options.objects(), next, this.store.options.fsync(), this.store::packed)) {
+				this.store.options.objects(), next, this.store.options.fsync(), this.store::packedLocked)) {
 			this.packedNew = next;
 		}
 	}

@@ -118,8 +118,9 @@ class ConcurrentUpdateIT {
 		repo.git("pack-refs", "--all");
 		PackedRefsChurn churn = new PackedRefsChurn(repo, refstoreOrGit(), values.get(1));
 		List<DistinctRefsWorker> distinct = new ArrayList<>();
+		// git's sessions do not delete: see DistinctRefsWorker
 		workers.forEach((worker) -> distinct.add(new DistinctRefsWorker(repo, worker.name, worker.session, values,
-				churn::rounds, worker.name.hashCode())));
+				churn::rounds, worker.name.hashCode(), !worker.git)));
 		ExecutorService pool = Executors.newFixedThreadPool(workers.size() + 1);
 		try {
 			Future<?> maintenance = pool.submit(() -> churn.runUntil(() -> distinct.stream().allMatch(
@@ -160,12 +161,14 @@ class ConcurrentUpdateIT {
 			GitCli program = (i % 2 == 0) ? this.git : refstore;
 			String name = ((i % 2 == 0) ? "git" : "refstore") + i;
 			workers.add(new Worker(name,
-					new UpdateRefProcess(program.command(), program.env(), repo.dir(), "worker " + name)));
+					new UpdateRefProcess(program.command(), program.env(), repo.dir(), "worker " + name),
+					program == this.git));
 		}
 		return workers;
 	}
 
-	private record Worker(String name, UpdateRefProcess session) {
+	/** @param git whether git runs the session (else refstore) */
+	private record Worker(String name, UpdateRefProcess session, boolean git) {
 
 	}
 
