@@ -21,6 +21,7 @@ import java.util.TreeMap;
 import io.refstore.core.io.LockFailedException;
 import io.refstore.core.io.LockFile;
 import io.refstore.core.ref.DirectRef;
+import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.PersonIdent;
 import io.refstore.core.ref.Ref;
@@ -91,6 +92,11 @@ final class FilesTransaction extends StagedTransaction {
 	private Ref readExisting(String name) throws IOException {
 		Ref ref = this.store.readRef(name);
 		return (ref == LooseRefs.BROKEN) ? null : ref;
+	}
+
+	@Override
+	protected HashAlgorithm hashAlgorithm() {
+		return this.store.hashAlgorithm();
 	}
 
 	@Override

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.NavigableMap;
 
 import io.refstore.core.io.LockFailedException;
+import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.PersonIdent;
 import io.refstore.core.ref.Ref;
@@ -66,6 +67,11 @@ final class ReftableTransaction extends StagedTransaction {
 			this.planning = null;
 			this.planningView = null;
 		}
+	}
+
+	@Override
+	protected HashAlgorithm hashAlgorithm() {
+		return this.store.hashAlgorithm();
 	}
 
 	@Override

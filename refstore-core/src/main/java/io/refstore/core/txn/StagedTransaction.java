@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
 
+import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.PersonIdent;
 import io.refstore.core.ref.Ref;
 
@@ -37,6 +38,9 @@ public abstract class StagedTransaction implements RefTransaction {
 
 	/** Updates added as a batch while no single update was; checked in bulk if the backend can. */
 	private UpdateBatch batch;
+
+	/** Whether {@link #batch} is this transaction's own (else the caller's, from {@link #addAll}, never changed). */
+	private boolean batchOwned;
 
 	/** The batch's plan once prepared in bulk, else {@code null}. */
 	private BatchPlan batchPlan;
@@ -79,19 +83,47 @@ public abstract class StagedTransaction implements RefTransaction {
 		return this.message;
 	}
 
+	/**
+	 * Adds an update. While every update added so far can be held in a batch, they are collected as one
+	 * ({@link UpdateBatch}), which a backend may check in bulk as {@link #addAll} batches are.
+	 */
 	@Override
 	public final RefTransaction add(RefUpdate update) {
 		requireState(State.OPEN);
+		if (this.updates.isEmpty() && batchable(update)) {
+			if (this.batch == null || !this.batchOwned) {
+				UpdateBatch own = new UpdateBatch(hashAlgorithm());
+				for (int i = 0; this.batch != null && i < this.batch.size(); i++) {
+					own.add(this.batch.update(i));
+				}
+				this.batch = own;
+				this.batchOwned = true;
+			}
+			this.batch.add(update);
+			return this;
+		}
 		unbatch();
 		this.updates.add(update);
 		return this;
 	}
+
+	/** Whether a batch of this store's ids can hold {@code update} as it is. */
+	private boolean batchable(RefUpdate update) {
+		HashAlgorithm hash = hashAlgorithm();
+		return UpdateBatch.canHold(update) && (update.newId() == null || update.newId().algorithm() == hash)
+				&& (update.expectedOld() == null || update.expectedOld().algorithm() == hash)
+				&& (update.type() != RefUpdate.Type.UPDATE || update.newId() != null);
+	}
+
+	/** The hash of the store's ids. */
+	protected abstract HashAlgorithm hashAlgorithm();
 
 	@Override
 	public final RefTransaction addAll(UpdateBatch added) {
 		requireState(State.OPEN);
 		if (this.batch == null && this.updates.isEmpty()) {
 			this.batch = added;
+			this.batchOwned = false;
 		}
 		else {
 			unbatch();
@@ -109,6 +141,7 @@ public abstract class StagedTransaction implements RefTransaction {
 				this.updates.add(this.batch.update(i));
 			}
 			this.batch = null;
+			this.batchOwned = false;
 		}
 	}
 
