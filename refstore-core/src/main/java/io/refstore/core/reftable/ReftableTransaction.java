@@ -132,11 +132,7 @@ final class ReftableTransaction extends StagedTransaction {
 			return BatchPlan.Status.REJECTED;
 		}
 		List<ReftableReader> tables = this.addition.base().readers();
-		long bytes = 0;
-		for (ReftableReader table : tables) {
-			bytes += table.size();
-		}
-		if (bytes > BULK_BYTES_PER_UPDATE * plan.size() + 4096) {
+		if (!bulkWorthwhile(tables, plan.size())) {
 			return BatchPlan.Status.UNSUPPORTED;
 		}
 		MergedTable merged = new MergedTable(tables);
@@ -152,6 +148,22 @@ final class ReftableTransaction extends StagedTransaction {
 	}
 
 	private static final long BULK_BYTES_PER_UPDATE = 128;
+
+	/** As the stack reads now, before the lock: a small batch in a large stack does not even try the bulk path. */
+	@Override
+	protected boolean bulkWorthwhile(int updates) throws IOException {
+		try (ReftableStack.Snapshot snapshot = this.store.stack.snapshot()) {
+			return bulkWorthwhile(snapshot.readers(), updates);
+		}
+	}
+
+	private static boolean bulkWorthwhile(List<ReftableReader> tables, int updates) {
+		long bytes = 0;
+		for (ReftableReader table : tables) {
+			bytes += table.size();
+		}
+		return bytes <= BULK_BYTES_PER_UPDATE * updates + 4096;
+	}
 
 	/** The position in name order of the batch's update of the branch HEAD names, or -1. */
 	private int headUpdate = -1;

@@ -67,6 +67,14 @@ public abstract class StagedTransaction implements RefTransaction {
 		return BatchPlan.Status.UNSUPPORTED;
 	}
 
+	/**
+	 * Whether checking {@code updates} updates in bulk is worth a try, told before any plan is made or lock
+	 * taken (the bulk check may still decline under the lock); {@code false} unless the backend has a bulk path.
+	 */
+	protected boolean bulkWorthwhile(int updates) throws IOException {
+		return false;
+	}
+
 	/** Applies a batch prepared by {@link #lockAndCheckBatch}. */
 	protected void applyBatch(BatchPlan plan, PersonIdent who) throws IOException {
 		throw new IllegalStateException("this store does not apply batches");
@@ -161,9 +169,11 @@ public abstract class StagedTransaction implements RefTransaction {
 	public final TransactionResult prepare() throws IOException {
 		requireState(State.OPEN);
 		if (this.batch != null) {
-			TransactionResult result = prepareBatch();
-			if (result != null) {
-				return result;
+			if (bulkWorthwhile(this.batch.size())) {
+				TransactionResult result = prepareBatch();
+				if (result != null) {
+					return result;
+				}
 			}
 			unbatch();
 		}
