@@ -18,6 +18,7 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 
 import io.refstore.core.testing.GitCli;
+import io.refstore.core.testing.TestFiles;
 
 /**
  * Runs {@code refstore} in-process and git as a process with the same fixed environment, and compares what
@@ -124,21 +125,7 @@ final class CliHarness {
 
 	/** Copies a directory tree (a repository) to a new place. */
 	static Path copy(Path from, Path to) {
-		try (Stream<Path> paths = Files.walk(from)) {
-			for (Path path : (Iterable<Path>) paths::iterator) {
-				Path target = to.resolve(from.relativize(path).toString());
-				if (Files.isDirectory(path)) {
-					Files.createDirectories(target);
-				}
-				else {
-					Files.copy(path, target);
-				}
-			}
-			return to;
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+		return TestFiles.copyTree(from, to, false);
 	}
 
 	/**

@@ -2,18 +2,16 @@ package io.refstore.core.migrate;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+
+import io.refstore.core.testing.TestFiles;
 
 /**
  * The exact state of a directory tree: every directory, and every file with its content, by relative path.
@@ -76,27 +74,7 @@ final class DirSnapshot {
 
 	/** Copies the tree at {@code from} to {@code to} (which must not exist), keeping modification times. */
 	static void copy(Path from, Path to) {
-		try {
-			Files.walkFileTree(from, new SimpleFileVisitor<>() {
-
-				@Override
-				public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
-					Files.createDirectories(to.resolve(from.relativize(dir)));
-					return FileVisitResult.CONTINUE;
-				}
-
-				@Override
-				public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-					Files.copy(file, to.resolve(from.relativize(file)), StandardCopyOption.COPY_ATTRIBUTES,
-							LinkOption.NOFOLLOW_LINKS);
-					return FileVisitResult.CONTINUE;
-				}
-
-			});
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+		TestFiles.copyTree(from, to, true);
 	}
 
 }

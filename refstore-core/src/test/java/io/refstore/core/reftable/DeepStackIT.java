@@ -19,6 +19,7 @@ import io.refstore.core.ref.PersonIdent;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
+import io.refstore.core.testing.TestFiles;
 import io.refstore.core.txn.RefTransaction;
 import io.refstore.core.txn.RefUpdate;
 
@@ -47,7 +48,7 @@ class DeepStackIT {
 			views = assertGitReadsAsRefstore(repo, opened);
 		}
 		Path stackDir = repo.gitDir().resolve("reftable");
-		copyTree(stackDir, dir.resolve("saved"));
+		TestFiles.copyTree(stackDir, dir.resolve("saved"), false);
 
 		try (OpenedStore opened = OpenedStore.open(repo.dir(), GitCli.FIXED_DATE)) {
 			opened.store.packRefs(RefStore.PackOptions.DEFAULT);
@@ -57,7 +58,7 @@ class DeepStackIT {
 		byte[] compactedByRefstore = Files.readAllBytes(stackDir.resolve(tables(repo).get(0)));
 
 		deleteTree(stackDir);
-		copyTree(dir.resolve("saved"), stackDir);
+		TestFiles.copyTree(dir.resolve("saved"), stackDir, false);
 		assertThat(tables(repo)).hasSizeGreaterThanOrEqualTo(20);
 		repo.git("pack-refs");
 		assertThat(tables(repo)).hasSize(1);
@@ -174,20 +175,6 @@ class DeepStackIT {
 
 	private static List<String> tables(TempRepo repo) throws IOException {
 		return StackViews.lines(Files.readString(repo.gitDir().resolve("reftable/tables.list")));
-	}
-
-	private static void copyTree(Path from, Path to) throws IOException {
-		try (Stream<Path> files = Files.walk(from)) {
-			for (Path source : (Iterable<Path>) files::iterator) {
-				Path copy = to.resolve(from.relativize(source).toString());
-				if (Files.isDirectory(source)) {
-					Files.createDirectories(copy);
-				}
-				else {
-					Files.copy(source, copy);
-				}
-			}
-		}
 	}
 
 	private static void deleteTree(Path dir) throws IOException {

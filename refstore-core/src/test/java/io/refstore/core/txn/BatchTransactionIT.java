@@ -3,7 +3,6 @@ package io.refstore.core.txn;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,6 +22,7 @@ import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.repo.Repository;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
+import io.refstore.core.testing.TestFiles;
 
 /**
  * A transaction given its updates as one {@link UpdateBatch} (checked in bulk where the store can) against the
@@ -170,20 +170,8 @@ class BatchTransactionIT {
 				"@1700000000 +0000"));
 	}
 
-	private static Path copy(Path from) throws IOException {
-		Path to = temp.resolve("copy-" + (++copies));
-		try (Stream<Path> paths = Files.walk(from)) {
-			for (Path path : (Iterable<Path>) paths::iterator) {
-				Path target = to.resolve(from.relativize(path).toString());
-				if (Files.isDirectory(path)) {
-					Files.createDirectories(target);
-				}
-				else {
-					Files.copy(path, target);
-				}
-			}
-		}
-		return to;
+	private static Path copy(Path from) {
+		return TestFiles.copyTree(from, temp.resolve("copy-" + (++copies)), false);
 	}
 
 }
