@@ -3,6 +3,7 @@ package io.refstore.core.reftable;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -15,6 +16,7 @@ import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.ref.ReflogPolicy;
 import io.refstore.core.ref.RefCursor;
+import io.refstore.core.ref.RefName;
 import io.refstore.core.ref.SymbolicRef;
 import io.refstore.core.txn.BatchPlan;
 import io.refstore.core.txn.Outcome;
@@ -52,21 +54,43 @@ final class ReftableTransaction extends StagedTransaction {
 
 	private MergedTable planningView;
 
+	/** The refs planning read in its snapshot ({@code null} values for missing ones). */
+	private final Map<String, Ref> planningReads = new HashMap<>();
+
+	/** The tables planning read, once it ended. */
+	private List<String> plannedTables;
+
 	@Override
 	protected Ref readUnlocked(String name) throws IOException {
 		if (this.planning == null) {
 			this.planning = this.store.stack.snapshot();
 			this.planningView = new MergedTable(this.planning.readers());
 		}
-		return this.store.exactRef(this.planningView, name);
+		Ref ref = this.store.exactRef(this.planningView, name);
+		if (!RefName.isPseudoRef(name)) {
+			this.planningReads.put(name, ref);
+		}
+		return ref;
 	}
 
 	private void endPlanning() {
 		if (this.planning != null) {
+			this.plannedTables = this.planning.names();
 			this.planning.close();
 			this.planning = null;
 			this.planningView = null;
 		}
+	}
+
+	/**
+	 * A ref as the locked stack holds it: what planning read, if planning read the same tables (tables never
+	 * change, and their names are unique), else read again.
+	 */
+	private Ref readLocked(MergedTable merged, boolean planningCurrent, String name) throws IOException {
+		if (planningCurrent && this.planningReads.containsKey(name)) {
+			return this.planningReads.get(name);
+		}
+		return this.store.read(merged, name);
 	}
 
 	@Override
@@ -93,9 +117,11 @@ final class ReftableTransaction extends StagedTransaction {
 		}
 		ReftableStack.Snapshot base = this.addition.base();
 		MergedTable merged = new MergedTable(base.readers());
+		boolean planningCurrent = base.names().equals(this.plannedTables);
 		ObjectId zero = this.store.hashAlgorithm().zeroId();
 		for (PlannedUpdate item : planned.values()) {
-			item.setOld(this.store.read(merged, item.name()), (name) -> this.store.read(merged, name));
+			item.setOld(readLocked(merged, planningCurrent, item.name()),
+					(name) -> readLocked(merged, planningCurrent, name));
 			if (!UpdateChecks.checkExpected(item, zero, outcome)) {
 				return;
 			}
