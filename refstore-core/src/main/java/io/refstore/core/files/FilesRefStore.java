@@ -105,12 +105,19 @@ public final class FilesRefStore implements RefStore {
 		return packed(false);
 	}
 
-	private PackedRefs packed(boolean afresh) throws IOException {
-		BasicFileAttributes attributes;
+	/** {@code packed-refs}' attributes now, or {@code null} if there is no such file. */
+	private BasicFileAttributes packedAttributes() throws IOException {
 		try {
-			attributes = Files.readAttributes(this.packedFile, BasicFileAttributes.class);
+			return Files.readAttributes(this.packedFile, BasicFileAttributes.class);
 		}
 		catch (NoSuchFileException ex) {
+			return null;
+		}
+	}
+
+	private PackedRefs packed(boolean afresh) throws IOException {
+		BasicFileAttributes attributes = packedAttributes();
+		if (attributes == null) {
 			return PackedRefs.empty(this.packedFile, this.options.hash());
 		}
 		CachedPacked<PackedRefs> cached = this.cachedPacked;
@@ -158,11 +165,8 @@ public final class FilesRefStore implements RefStore {
 			return mapped.refs.find(name);
 		}
 		DirectoryStamp.Token token = (++this.slowLookups > STAMP_AFTER_LOOKUPS) ? this.packedDirStamp.read() : null;
-		BasicFileAttributes attributes;
-		try {
-			attributes = Files.readAttributes(this.packedFile, BasicFileAttributes.class);
-		}
-		catch (NoSuchFileException ex) {
+		BasicFileAttributes attributes = packedAttributes();
+		if (attributes == null) {
 			return null;
 		}
 		CachedPacked<PackedRefs> full = this.cachedPacked;
@@ -215,11 +219,8 @@ public final class FilesRefStore implements RefStore {
 		if (prefix.isEmpty()) {
 			return packed();
 		}
-		BasicFileAttributes attributes;
-		try {
-			attributes = Files.readAttributes(this.packedFile, BasicFileAttributes.class);
-		}
-		catch (NoSuchFileException ex) {
+		BasicFileAttributes attributes = packedAttributes();
+		if (attributes == null) {
 			return PackedRefs.empty(this.packedFile, this.options.hash());
 		}
 		CachedPacked<PackedRefs> full = this.cachedPacked;

@@ -175,6 +175,11 @@ final class ReftableTransaction extends StagedTransaction {
 
 	private static final long BULK_BYTES_PER_UPDATE = 128;
 
+	@Override
+	protected boolean hasBulkPath() {
+		return true;
+	}
+
 	/** As the stack reads now, before the lock: a small batch in a large stack does not even try the bulk path. */
 	@Override
 	protected boolean bulkWorthwhile(int updates) throws IOException {

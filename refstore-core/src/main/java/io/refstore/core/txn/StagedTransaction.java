@@ -67,6 +67,11 @@ public abstract class StagedTransaction implements RefTransaction {
 		return BatchPlan.Status.UNSUPPORTED;
 	}
 
+	/** Whether the backend can check a batch in bulk at all ({@link #lockAndCheckBatch}); {@code false} unless it says. */
+	protected boolean hasBulkPath() {
+		return false;
+	}
+
 	/**
 	 * Whether checking {@code updates} updates in bulk is worth a try, told before any plan is made or lock
 	 * taken (the bulk check may still decline under the lock); {@code false} unless the backend has a bulk path.
@@ -92,13 +97,13 @@ public abstract class StagedTransaction implements RefTransaction {
 	}
 
 	/**
-	 * Adds an update. While every update added so far can be held in a batch, they are collected as one
-	 * ({@link UpdateBatch}), which a backend may check in bulk as {@link #addAll} batches are.
+	 * Adds an update. For a backend with a bulk path, while every update added so far can be held in a batch,
+	 * they are collected as one ({@link UpdateBatch}), which it may check in bulk as {@link #addAll} batches are.
 	 */
 	@Override
 	public final RefTransaction add(RefUpdate update) {
 		requireState(State.OPEN);
-		if (this.updates.isEmpty() && batchable(update)) {
+		if (this.updates.isEmpty() && hasBulkPath() && batchable(update)) {
 			if (this.batch == null || !this.batchOwned) {
 				UpdateBatch own = new UpdateBatch(hashAlgorithm());
 				for (int i = 0; this.batch != null && i < this.batch.size(); i++) {
