@@ -20,6 +20,7 @@ import java.util.TreeMap;
 
 import io.refstore.core.io.LockFailedException;
 import io.refstore.core.io.LockFile;
+import io.refstore.core.io.ParallelIo;
 import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
@@ -133,11 +134,27 @@ final class FilesTransaction extends StagedTransaction {
 		}
 	}
 
-	/** Step 2: lock, read under the lock, check, write the new value into the lock. */
+	/**
+	 * Step 2: lock, read under the lock, check, write the new value into the lock. The lock files are made
+	 * first, on all processors when there are many; their outcomes are then taken in submission order, so the
+	 * first refusal is the one git would report.
+	 */
 	private void lockAndCheck(Outcome outcome) throws IOException {
 		ObjectId zero = this.store.hashAlgorithm().zeroId();
-		for (PlannedUpdate item : submissionOrder()) {
-			if (!lock(item, outcome)) {
+		List<PlannedUpdate> order = submissionOrder();
+		// nested names (a beside a/b) are locked one after another, each checked before the next is locked, as
+		// git does: making a/b.lock makes the directory a/, which the check of a would then find
+		List<ParallelIo.Outcome<LockFile>> taken = hasNestedNames() ? null
+				: ParallelIo.map(order, (item) -> acquire(item.name()));
+		for (int i = 0; taken != null && i < order.size(); i++) {
+			if (taken.get(i).failure() == null) {
+				this.locks.put(order.get(i).name(), taken.get(i).get());
+			}
+		}
+		for (int i = 0; i < order.size(); i++) {
+			PlannedUpdate item = order.get(i);
+			if (!lock(item, (taken != null) ? taken.get(i) : ParallelIo.attempt(() -> acquire(item.name())), outcome)) {
+				releaseAfter(order, taken, i);
 				return;
 			}
 			PackedRefs packed = null;
@@ -150,7 +167,22 @@ final class FilesTransaction extends StagedTransaction {
 				item.setOld(readExisting(item.name()), this::readExisting);
 			}
 			if (!UpdateChecks.checkExpected(item, zero, outcome) || !check(item, packed, outcome)) {
+				releaseAfter(order, taken, i);
 				return;
+			}
+		}
+	}
+
+	/**
+	 * After a refusal: the locks made ahead for later updates, and the directories made for them, which git,
+	 * stopping at the refusal, would not have made.
+	 */
+	private void releaseAfter(List<PlannedUpdate> order, List<ParallelIo.Outcome<LockFile>> taken, int refused) {
+		for (int i = refused + 1; taken != null && i < order.size(); i++) {
+			LockFile lock = this.locks.remove(order.get(i).name());
+			if (lock != null) {
+				lock.rollback();
+				FilesRefStore.removeEmptyParents(this.store.base(order.get(i).name()), lock.target());
 			}
 		}
 	}
@@ -171,6 +203,17 @@ final class FilesTransaction extends StagedTransaction {
 
 	private List<PlannedUpdate> inSubmissionOrder;
 
+	/** Whether a planned name is a directory of another ({@code a} and {@code a/b}). */
+	private boolean hasNestedNames() {
+		for (String name : this.planned.keySet()) {
+			String below = this.planned.ceilingKey(name + "/");
+			if (below != null && below.startsWith(name + "/")) {
+				return true;
+			}
+		}
+		return false;
+	}
+
 	private static boolean expectsMissing(PlannedUpdate item) {
 		return item.update().expectedOld() != null && item.update().expectedOld().isZero();
 	}
@@ -187,22 +230,38 @@ final class FilesTransaction extends StagedTransaction {
 		return (loose == LooseRefs.BROKEN) ? null : loose;
 	}
 
-	private boolean lock(PlannedUpdate item, Outcome outcome) throws IOException {
+	/**
+	 * Creates the lock file of a ref, as git does: tries first, and makes its directories only when missing. Its
+	 * descriptor is closed at once: a transaction may hold more locks than the process may open files.
+	 */
+	private LockFile acquire(String name) throws IOException {
+		Path path = this.store.refPath(name);
+		LockFile lock;
+		try {
+			lock = LockFile.acquire(path, this.store.options.looseLockTimeout());
+		}
+		catch (FileSystemException ex) {
+			// a missing directory (or a file where one should be, found by making them)
+			FilesRefStore.createParentDirectories(path);
+			lock = LockFile.acquire(path, this.store.options.looseLockTimeout());
+		}
+		try {
+			lock.closeChannel();
+		}
+		catch (IOException ex) {
+			lock.rollback();
+			throw ex;
+		}
+		return lock;
+	}
+
+	/** Takes the outcome of {@link #acquire}: a refusal, or the checks of a path that will hold a value. */
+	private boolean lock(PlannedUpdate item, ParallelIo.Outcome<LockFile> taken, Outcome outcome) throws IOException {
 		String name = item.name();
 		Path path = this.store.refPath(name);
 		String conflict = null;
 		try {
-			// as git does: try the lock first, and make its directories only when they are missing
-			LockFile lock;
-			try {
-				lock = LockFile.acquire(path, this.store.options.looseLockTimeout());
-			}
-			catch (FileSystemException ex) {
-				// a missing directory (or a file where one should be, found by making them)
-				FilesRefStore.createParentDirectories(path);
-				lock = LockFile.acquire(path, this.store.options.looseLockTimeout());
-			}
-			this.locks.put(name, lock);
+			this.locks.put(name, taken.get());
 			if (!item.writesValue()) {
 				return true;
 			}
@@ -364,14 +423,24 @@ final class FilesTransaction extends StagedTransaction {
 					StandardCopyOption.REPLACE_EXISTING);
 			this.packedNew = null;
 		}
+		List<PlannedUpdate> deleted = new ArrayList<>();
 		for (PlannedUpdate item : this.planned.values()) {
 			if (item.deletesExisting()) {
-				Path path = this.store.refPath(item.name());
-				deleteLoose(path);
-				this.locks.get(item.name()).rollback();
-				FilesRefStore.removeEmptyParents(this.store.base(item.name()), path);
+				deleted.add(item);
 			}
 		}
+		for (ParallelIo.Outcome<Void> removed : ParallelIo.map(deleted, this::removeLoose)) {
+			removed.get();
+		}
+	}
+
+	/** After a deletion: the loose file, the lock, and the directories left empty. */
+	private Void removeLoose(PlannedUpdate item) throws IOException {
+		Path path = this.store.refPath(item.name());
+		deleteLoose(path);
+		this.locks.get(item.name()).rollback();
+		FilesRefStore.removeEmptyParents(this.store.base(item.name()), path);
+		return null;
 	}
 
 	/**

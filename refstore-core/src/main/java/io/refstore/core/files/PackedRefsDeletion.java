@@ -11,6 +11,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.List;
 
+import io.refstore.core.io.ParallelIo;
 import io.refstore.core.objects.ObjectDatabase;
 import io.refstore.core.ref.CorruptRefStoreException;
 import io.refstore.core.ref.HashAlgorithm;
@@ -58,9 +59,17 @@ final class PackedRefsDeletion {
 			if (found == 0) {
 				return false;
 			}
-			// as git, refuse to rewrite a damaged file: one pass over its lines, in bulk copies of the mapping
-			checkLines(file, buf, start, hash.hexLength());
-			copyRuns(in, start, size, runs, found, target, fsync);
+			// as git, refuse to rewrite a damaged file: one pass over its lines, in bulk copies of the mapping, on
+			// another processor while the kernel copies the file
+			int records = found;
+			try {
+				ParallelIo.both(() -> checkLines(file, buf, start, hash.hexLength()),
+						() -> copyRuns(in, start, size, runs, records, target, fsync));
+			}
+			catch (IOException | RuntimeException ex) {
+				Files.deleteIfExists(target);
+				throw ex;
+			}
 			return true;
 		}
 		catch (NoSuchFileException ex) {
@@ -275,7 +284,6 @@ final class PackedRefsDeletion {
 	/** git's header, then every byte of the records except the found ones, copied channel to channel. */
 	private static void copyRuns(FileChannel in, int start, long size, long[] records, int found, Path target,
 			boolean fsync) throws IOException {
-		boolean done = false;
 		try (FileChannel out = FileChannel.open(target, StandardOpenOption.WRITE, StandardOpenOption.CREATE,
 				StandardOpenOption.TRUNCATE_EXISTING)) {
 			PackedRefsWriter.writeFully(out, ByteBuffer.wrap(PackedRefs.HEADER));
@@ -289,12 +297,6 @@ final class PackedRefsDeletion {
 			}
 			if (fsync) {
 				out.force(true);
-			}
-			done = true;
-		}
-		finally {
-			if (!done) {
-				Files.deleteIfExists(target);
 			}
 		}
 	}

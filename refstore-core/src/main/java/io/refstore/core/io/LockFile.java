@@ -114,11 +114,18 @@ public final class LockFile implements AutoCloseable {
 	}
 
 	/**
-	 * Writes the complete new content into the lock file and closes it.
+	 * Writes the complete new content into the lock file and closes it; a lock whose descriptor was closed
+	 * ({@link #closeChannel()}) is opened again for it.
 	 * @param content the bytes the target will hold after {@link #commit()}
 	 * @param fsync whether to flush to disk before closing ({@code core.fsync} covers references)
 	 */
 	public void write(byte[] content, boolean fsync) throws IOException {
+		if (this.channel == null) {
+			if (!this.held) {
+				throw new IllegalStateException("lock not held: " + this.lock);
+			}
+			this.channel = FileChannel.open(this.lock, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+		}
 		ByteBuffer buffer = ByteBuffer.wrap(content);
 		while (buffer.hasRemaining()) {
 			this.channel.write(buffer);
@@ -129,7 +136,10 @@ public final class LockFile implements AutoCloseable {
 		closeChannel();
 	}
 
-	/** Closes the lock file's descriptor without releasing the lock (as git does for packed-refs.lock). */
+	/**
+	 * Closes the lock file's descriptor without releasing the lock, as git does for {@code packed-refs.lock} and
+	 * for the refs of a transaction (one process may hold more locks than it may open files).
+	 */
 	public void closeChannel() throws IOException {
 		if (this.channel != null) {
 			this.channel.close();

@@ -60,6 +60,38 @@ class RefstoreJarIT {
 		assertThat(git(dir, new byte[0], "rev-parse", "refs/heads/fresh").stdout()).isEqualTo(main + "\n");
 	}
 
+	/**
+	 * A transaction holds a lock per ref, but git closes each lock file's descriptor, so a transaction may
+	 * hold more locks than the process may open files: so does refstore, under a limit of 256 open files.
+	 */
+	@Test
+	void aTransactionHoldsMoreLocksThanTheProcessMayOpenFiles() throws Exception {
+		Path dir = copy(rich.dir(), temp.resolve("many-locks"));
+		String main = rich.git("rev-parse", "refs/heads/main").trim();
+		StringBuilder create = new StringBuilder();
+		StringBuilder delete = new StringBuilder();
+		for (int i = 0; i < 600; i++) {
+			create.append("create refs/many/").append(i).append(' ').append(main).append('\n');
+			delete.append("delete refs/many/").append(i).append(' ').append(main).append('\n');
+		}
+		for (String stdin : List.of(create.toString(), delete.toString())) {
+			ProcessBuilder builder = new ProcessBuilder(List.of("bash", "-c", "ulimit -n 256 && exec \"$@\"", "bash",
+					Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
+					System.getProperty("refstore.cliJar"), "-C", dir.toString(), "update-ref", "--stdin"));
+			builder.environment().putAll(CliHarness.ENV);
+			builder.redirectErrorStream(true);
+			Process process = builder.start();
+			process.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
+			process.getOutputStream().close();
+			ByteArrayOutputStream out = new ByteArrayOutputStream();
+			process.getInputStream().transferTo(out);
+			assertThat(process.waitFor(2, TimeUnit.MINUTES)).isTrue();
+			assertThat(process.exitValue()).as(out.toString(StandardCharsets.UTF_8)).isZero();
+			int expected = stdin.startsWith("create") ? 600 : 0;
+			assertThat(git(dir, new byte[0], "for-each-ref", "refs/many/").stdout().lines()).hasSize(expected);
+		}
+	}
+
 	@Test
 	void jarExitsWithGitsCodesAndNoStackTrace() throws IOException {
 		Path nowhere = Files.createDirectories(temp.resolve("nowhere"));

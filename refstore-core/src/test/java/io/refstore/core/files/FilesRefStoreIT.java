@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 
@@ -53,6 +54,41 @@ class FilesRefStoreIT extends RefStoreContractTest {
 		assertThat(result.firstRejection().orElseThrow().message()).contains("refs/heads/x.lock");
 		assertThat(this.repo.git("rev-parse", "refs/heads/x").trim()).isEqualTo(this.commits.get(1));
 		assertThat(gitDir().resolve("refs/heads/x.lock")).exists();
+	}
+
+	/**
+	 * The lock files of a large transaction are made on several threads; the refusal is still the first in
+	 * submission order (refs/pull/40 before refs/pull/150, though the name order is the other way), and every
+	 * lock the transaction made is gone.
+	 */
+	@Test
+	void aLargeTransactionReportsItsFirstLockFailureInSubmissionOrderAndReleasesEveryOtherLock() throws IOException {
+		StringBuilder create = new StringBuilder();
+		RefUpdate[] deletes = new RefUpdate[200];
+		for (int i = 0; i < deletes.length; i++) {
+			create.append("create refs/pull/").append(i).append("/head ").append(this.commits.get(1)).append('\n');
+			deletes[i] = RefUpdate.delete("refs/pull/" + i + "/head", id(1));
+		}
+		this.repo.run(create.toString().getBytes(StandardCharsets.UTF_8), "update-ref", "--stdin");
+		this.repo.git("pack-refs", "--all");
+		String before = showRef();
+		Files.createDirectories(gitDir().resolve("refs/pull/150"));
+		Files.writeString(gitDir().resolve("refs/pull/150/head.lock"), "");
+		Files.createDirectories(gitDir().resolve("refs/pull/40"));
+		Files.writeString(gitDir().resolve("refs/pull/40/head.lock"), "");
+
+		TransactionResult result = apply(deletes);
+
+		assertThat(result.committed()).isFalse();
+		assertThat(result.firstRejection().orElseThrow().rejection()).isEqualTo(Rejection.LOCK_FAILURE);
+		assertThat(result.firstRejection().orElseThrow().message()).contains("refs/pull/40/head.lock")
+			.doesNotContain("refs/pull/150/");
+		assertThat(showRef()).isEqualTo(before);
+		try (Stream<Path> files = Files.walk(gitDir())) {
+			assertThat(files.filter((file) -> file.getFileName().toString().endsWith(".lock"))
+				.map((file) -> gitDir().relativize(file).toString())).containsExactlyInAnyOrder(
+						"refs/pull/150/head.lock", "refs/pull/40/head.lock");
+		}
 	}
 
 	@Test
