@@ -21,7 +21,8 @@ import io.refstore.core.cli.Refstore;
  * Runs one operation on every side and measures it: git and the refstore command as whole processes,
  * interleaved run by run so that a change in the machine's load hits both alike; then the refstore command's
  * code and the core API in this JVM, warmed up first. A mutating operation gets a fresh copy of its
- * repository for every run, made outside the timed part. Every side's first run is judged against git's.
+ * repository for every run, made (and synced to disk) outside the timed part. Every side's first run is judged
+ * against git's.
  * Not thread-safe.
  */
 final class OperationRunner {
@@ -90,10 +91,10 @@ final class OperationRunner {
 	private Plan plan(Operation.Weight weight) {
 		return switch (weight) {
 			case FAST -> new Plan(2, Math.max(this.runs, 15), 200, Duration.ofSeconds(2), Math.max(this.runs, 15),
-					Duration.ofSeconds(1), 10_000, false);
-			case NORMAL -> new Plan(1, this.runs, 3, Duration.ofSeconds(2), this.runs, Duration.ZERO, 20, true);
+					Duration.ofSeconds(1), 10_000, false, false);
+			case NORMAL -> new Plan(1, this.runs, 3, Duration.ofSeconds(2), this.runs, Duration.ZERO, 100, true, false);
 			case SLOW -> new Plan(0, Math.min(this.runs, 3), 1, Duration.ZERO, Math.min(this.runs, 3), Duration.ZERO,
-					3, true);
+					3, true, true);
 		};
 	}
 
@@ -140,7 +141,7 @@ final class OperationRunner {
 				into.note(this.judge.judge(operation, out, repo));
 			}
 			if (timed) {
-				into.add(measured.wallNanos(), -1, -1);
+				into.add(measured.wallNanos(), -1);
 				into.rss = Math.max(into.rss, measured.peakRssKib());
 			}
 		}
@@ -149,13 +150,16 @@ final class OperationRunner {
 
 	private Side inProcess(Operation operation, Plan plan, Task task) throws IOException {
 		Sampled sampled = new Sampled();
-		long start = System.nanoTime();
+		// warm-up counts the work's own time, not the copies made for it: a 10 ms operation on a repository
+		// that takes 150 ms to copy would otherwise be measured after a few hundred milliseconds of work, before
+		// the JIT has finished with it
+		long warmed = 0;
 		int done = 0;
 		while (sampled.stopped == null && (done < plan.warmMin() || (done < plan.cap()
-				&& System.nanoTime() - start < plan.warm().toNanos()))) {
-			sample(operation, plan, task, sampled, false, done++ == 0);
+				&& warmed < plan.warm().toNanos()))) {
+			warmed += sample(operation, plan, task, sampled, false, done++ == 0);
 		}
-		start = System.nanoTime();
+		long start = System.nanoTime();
 		done = 0;
 		while (sampled.stopped == null && (done < plan.runMin() || (done < plan.cap()
 				&& System.nanoTime() - start < plan.measure().toNanos()))) {
@@ -165,20 +169,25 @@ final class OperationRunner {
 		return sampled.side();
 	}
 
-	private void sample(Operation operation, Plan plan, Task task, Sampled into, boolean timed, boolean judged)
+	/** One in-process run; returns its wall time. */
+	private long sample(Operation operation, Plan plan, Task task, Sampled into, boolean timed, boolean judged)
 			throws IOException {
 		Path repo = prepare(operation, "in-process");
+		long wall = 0;
 		Path out = this.scratch.resolve("in-process-out.txt");
 		// buffered as a process's stdout is: the timed part writes into memory, the last flush comes after it
+		boolean meter = timed ? plan.meterTimed() : plan.meterWarmup();
 		try (OutputStream sink = new BufferedOutputStream(Files.newOutputStream(out), 1 << 16)) {
-			this.heap.start(plan.collect());
+			this.heap.start(meter);
 			long begin = System.nanoTime();
 			task.run(repo, sink);
-			long wall = System.nanoTime() - begin;
+			wall = System.nanoTime() - begin;
 			long allocated = this.heap.allocated();
-			long peak = plan.collect() ? this.heap.peakGrowth() : -1;
+			if (meter) {
+				into.peak(this.heap.peakGrowth());
+			}
 			if (timed) {
-				into.add(wall, peak, allocated);
+				into.add(wall, allocated);
 			}
 		}
 		catch (IOException | RuntimeException ex) {
@@ -188,6 +197,7 @@ final class OperationRunner {
 			into.note(this.judge.judge(operation, out, repo));
 		}
 		cleanUp(operation, repo);
+		return wall;
 	}
 
 	/** Runs the refstore command's code in this JVM, as {@code ./refstore} would run it in a new one. */
@@ -211,6 +221,9 @@ final class OperationRunner {
 		Path copy = this.scratch.resolve(name + "-repo");
 		RepoFiles.deleteTree(copy);
 		RepoFiles.copyRepo(operation.repo(), copy);
+		// the copy (and the deletion of the last one) is written out before the clock starts: otherwise the
+		// timed run shares the disk with the write-back of tens of megabytes it did not write
+		RepoFiles.syncFileSystem(copy);
 		return copy;
 	}
 
@@ -230,10 +243,13 @@ final class OperationRunner {
 
 	/**
 	 * How often an operation runs: whole-process warm-ups and timed runs; in-process warm-up and timed runs,
-	 * each at least {@code min} and then until its time is up or {@code cap} is reached.
+	 * each at least {@code min} and then until its time is up (for warm-up, the time of the work itself) or {@code cap}
+	 * is reached. The heap is metered (a full collection before the run, then the peak's rise) in the warm-up runs
+	 * when {@code meterWarmup}, in the timed runs when {@code meterTimed}: a collection before each run leaves the
+	 * heap shrunk, and a run of a few milliseconds then pays for growing it again.
 	 */
 	private record Plan(int processWarmups, int processRuns, int warmMin, Duration warm, int runMin,
-			Duration measure, int cap, boolean collect) {
+			Duration measure, int cap, boolean meterWarmup, boolean meterTimed) {
 	}
 
 	/** The samples of one side so far. */
@@ -253,10 +269,13 @@ final class OperationRunner {
 		/** Why its numbers must not be trusted, though it ran. */
 		private String note;
 
-		void add(long wall, long peak, long allocated) {
+		void add(long wall, long allocated) {
 			this.walls.add(wall);
-			this.peaks.add(peak);
 			this.allocations.add(allocated);
+		}
+
+		void peak(long growth) {
+			this.peaks.add(growth);
 		}
 
 		void stop(String why) {

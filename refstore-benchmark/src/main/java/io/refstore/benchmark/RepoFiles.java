@@ -67,6 +67,20 @@ final class RepoFiles {
 		});
 	}
 
+	/** Writes every dirty page and pending journal entry of the file system holding {@code path} to disk. */
+	static void syncFileSystem(Path path) throws IOException {
+		Process sync = new ProcessBuilder("sync", "-f", path.toString()).inheritIO().start();
+		try {
+			if (sync.waitFor() != 0) {
+				throw new IOException("sync -f " + path + " failed with exit code " + sync.exitValue());
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new java.io.InterruptedIOException("interrupted while syncing " + path);
+		}
+	}
+
 	/** Deletes a directory tree; nothing happens if it does not exist. */
 	static void deleteTree(Path root) throws IOException {
 		if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {

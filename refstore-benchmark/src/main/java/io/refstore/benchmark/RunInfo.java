@@ -61,10 +61,12 @@ final class RunInfo {
 				runs the same command code (`Refstore.run`) inside the warmed-up benchmark JVM; "core API warm" does
 				the same work through RefStores/RefStore/RefCursor/RefTransaction there. Whole processes alternate git
 				and refstore run by run, output goes to a file, and a mutating operation gets a fresh copy of its
-				repository (objects hard-linked) before every run, outside the timed part. RSS is the largest peak
+				repository (objects hard-linked) before every run, outside the timed part and synced to disk (so the
+				run does not share the disk with the copy's write-back). RSS is the largest peak
 				resident set of a timed run (GNU time %M). "cmd heap peak" is how far the heap's peak rose above the
-				level after a full GC (sum of pool peaks, so garbage counts), "alloc" the bytes allocated per run; both
-				medians. Each side's first run is judged by git: the same output bytes, or for writes the same refs
+				level after a full GC (sum of pool peaks, so garbage counts), measured in the warm-up runs (in the timed
+				runs too for the slow operations: a collection before a short timed run would distort it), "alloc"
+				the bytes allocated per run; both medians. Each side's first run is judged by git: the same output bytes, or for writes the same refs
 				(`git show-ref`), the expected format and a clean `git refs verify`; ✗ marks numbers that failed it.
 				""");
 		return out.toString();
