@@ -84,7 +84,14 @@ public final class ParallelIo {
 			int first = t;
 			helpers.add(POOL.submit(() -> run(items, operation, outcomes, first, threads)));
 		}
-		run(items, operation, outcomes, 0, threads);
+		try {
+			run(items, operation, outcomes, 0, threads);
+		}
+		catch (Error error) {
+			// no helper may outlive the call
+			helpers.forEach(ParallelIo::await);
+			throw error;
+		}
 		helpers.forEach(ParallelIo::await);
 		return List.of(outcomes);
 	}
@@ -138,10 +145,18 @@ public final class ParallelIo {
 			first.run();
 			return null;
 		}));
-		Outcome<Void> own = attempt(() -> {
-			second.run();
-			return null;
-		});
+		Outcome<Void> own;
+		try {
+			own = attempt(() -> {
+				second.run();
+				return null;
+			});
+		}
+		catch (Error error) {
+			// the helper must not outlive the call
+			await(helper);
+			throw error;
+		}
 		await(helper).get();
 		own.get();
 	}
