@@ -159,7 +159,7 @@ public final class FilesRefStore implements RefStore {
 	 * made its handle worth opening: git only ever replaces {@code packed-refs} by rename, which changes the
 	 * directory (see {@link DirectoryStamp}).
 	 */
-	private Ref lookupPacked(String name) throws IOException {
+	Ref lookupPacked(String name) throws IOException {
 		CachedPacked<MappedPackedRefs> mapped = this.cachedMapped;
 		if (mapped != null && this.packedDirStamp.unchanged(mapped.stamp)) {
 			return mapped.refs.find(name);

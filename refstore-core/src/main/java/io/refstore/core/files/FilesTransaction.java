@@ -11,6 +11,7 @@ import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -144,16 +145,17 @@ final class FilesTransaction extends StagedTransaction {
 		List<PlannedUpdate> order = submissionOrder();
 		// nested names (a beside a/b) are locked one after another, each checked before the next is locked, as
 		// git does: making a/b.lock makes the directory a/, which the check of a would then find
-		List<ParallelIo.Outcome<LockFile>> taken = hasNestedNames() ? null
+		List<ParallelIo.Outcome<Taken>> taken = hasNestedNames() ? null
 				: ParallelIo.map(order, (item) -> acquire(item.name()));
 		for (int i = 0; taken != null && i < order.size(); i++) {
 			if (taken.get(i).failure() == null) {
-				this.locks.put(order.get(i).name(), taken.get(i).get());
+				this.locks.put(order.get(i).name(), taken.get(i).get().lock());
 			}
 		}
 		for (int i = 0; i < order.size(); i++) {
 			PlannedUpdate item = order.get(i);
-			if (!lock(item, (taken != null) ? taken.get(i) : ParallelIo.attempt(() -> acquire(item.name())), outcome)) {
+			ParallelIo.Outcome<Taken> mine = (taken != null) ? taken.get(i) : ParallelIo.attempt(() -> acquire(item.name()));
+			if (!lock(item, mine, outcome)) {
 				releaseAfter(order, taken, i);
 				return;
 			}
@@ -161,11 +163,8 @@ final class FilesTransaction extends StagedTransaction {
 			if (expectsMissing(item)) {
 				// a create checks its name against all of packed-refs anyway: one look at the file for both
 				packed = this.store.packed();
-				item.setOld(readExisting(item.name(), packed), this::readExisting);
 			}
-			else {
-				item.setOld(readExisting(item.name()), this::readExisting);
-			}
+			item.setOld(lockedValue(item.name(), mine.get().loose(), packed), this::readExisting);
 			if (!UpdateChecks.checkExpected(item, zero, outcome) || !check(item, packed, outcome)) {
 				releaseAfter(order, taken, i);
 				return;
@@ -177,7 +176,7 @@ final class FilesTransaction extends StagedTransaction {
 	 * After a refusal: the locks made ahead for later updates, and the directories made for them, which git,
 	 * stopping at the refusal, would not have made.
 	 */
-	private void releaseAfter(List<PlannedUpdate> order, List<ParallelIo.Outcome<LockFile>> taken, int refused) {
+	private void releaseAfter(List<PlannedUpdate> order, List<ParallelIo.Outcome<Taken>> taken, int refused) {
 		for (int i = refused + 1; taken != null && i < order.size(); i++) {
 			LockFile lock = this.locks.remove(order.get(i).name());
 			if (lock != null) {
@@ -218,23 +217,30 @@ final class FilesTransaction extends StagedTransaction {
 		return item.update().expectedOld() != null && item.update().expectedOld().isZero();
 	}
 
-	/** {@link FilesRefStore#readRef} with the packed value taken from {@code packed}. */
-	private Ref readExisting(String name, PackedRefs packed) throws IOException {
-		if (!RefName.isValid(name, true)) {
+	/**
+	 * {@link FilesRefStore#readRef} for a locked ref whose loose file was read when the lock was taken: only a
+	 * lock holder changes a loose file. The packed value comes from {@code packed} when given.
+	 */
+	private Ref lockedValue(String name, Ref loose, PackedRefs packed) throws IOException {
+		if (!RefName.isValid(name, true) || loose == LooseRefs.BROKEN) {
 			return null;
 		}
-		Ref loose = LooseRefs.read(this.store.refPath(name), name, this.store.hashAlgorithm());
-		if (loose == null && !RefName.isPseudoRef(name)) {
-			return FilesRefStore.readPacked(packed, name);
+		if (loose != null || RefName.isPseudoRef(name)) {
+			return loose;
 		}
-		return (loose == LooseRefs.BROKEN) ? null : loose;
+		return (packed != null) ? FilesRefStore.readPacked(packed, name) : this.store.lookupPacked(name);
+	}
+
+	/** A ref's lock, and its loose file as read under the lock ({@code null} if there is none). */
+	private record Taken(LockFile lock, Ref loose) {
 	}
 
 	/**
 	 * Creates the lock file of a ref, as git does: tries first, and makes its directories only when missing. Its
-	 * descriptor is closed at once: a transaction may hold more locks than the process may open files.
+	 * descriptor is closed at once: a transaction may hold more locks than the process may open files. The
+	 * ref's loose file is then read on the same thread.
 	 */
-	private LockFile acquire(String name) throws IOException {
+	private Taken acquire(String name) throws IOException {
 		Path path = this.store.refPath(name);
 		LockFile lock;
 		try {
@@ -247,21 +253,22 @@ final class FilesTransaction extends StagedTransaction {
 		}
 		try {
 			lock.closeChannel();
+			return new Taken(lock, RefName.isValid(name, true)
+					? LooseRefs.read(path, name, this.store.hashAlgorithm()) : null);
 		}
-		catch (IOException ex) {
+		catch (IOException | RuntimeException ex) {
 			lock.rollback();
 			throw ex;
 		}
-		return lock;
 	}
 
 	/** Takes the outcome of {@link #acquire}: a refusal, or the checks of a path that will hold a value. */
-	private boolean lock(PlannedUpdate item, ParallelIo.Outcome<LockFile> taken, Outcome outcome) throws IOException {
+	private boolean lock(PlannedUpdate item, ParallelIo.Outcome<Taken> taken, Outcome outcome) throws IOException {
 		String name = item.name();
 		Path path = this.store.refPath(name);
 		String conflict = null;
 		try {
-			this.locks.put(name, taken.get());
+			this.locks.put(name, taken.get().lock());
 			if (!item.writesValue()) {
 				return true;
 			}
@@ -410,8 +417,12 @@ final class FilesTransaction extends StagedTransaction {
 				this.locks.get(item.name()).commit();
 			}
 		}
+		// a deleted ref's reflog goes too; where there is no logs directory at all, there is none to look for (the
+		// refs are locked, and only a lock holder writes a ref's reflog)
+		Map<Path, Boolean> logsDirectories = new HashMap<>();
 		for (PlannedUpdate item : this.planned.values()) {
-			if (item.deletesExisting()) {
+			if (item.deletesExisting() && logsDirectories.computeIfAbsent(this.store.base(item.name()),
+					(base) -> Files.isDirectory(base.resolve("logs")))) {
 				Path log = this.store.logPath(item.name());
 				if (LockFile.deleteIfExists(log)) {
 					FilesRefStore.removeEmptyParents(this.store.base(item.name()).resolve("logs"), log);
