@@ -67,7 +67,12 @@ final class PackedRefsDeletion {
 						() -> copyRuns(in, start, size, runs, records, target, fsync));
 			}
 			catch (IOException | RuntimeException ex) {
-				Files.deleteIfExists(target);
+				try {
+					Files.deleteIfExists(target);
+				}
+				catch (IOException suppressed) {
+					ex.addSuppressed(suppressed);
+				}
 				throw ex;
 			}
 			return true;
