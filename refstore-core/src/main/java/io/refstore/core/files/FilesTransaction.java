@@ -3,7 +3,6 @@ package io.refstore.core.files;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -45,8 +44,9 @@ import io.refstore.core.txn.UpdateChecks;
  * <p>Prepare (any rejection releases every lock and changes nothing):
  * <ol>
  * <li>check names and duplicates; follow symbolic refs of updates that dereference ({@link UpdateChecks});</li>
- * <li>lock every ref ({@code <ref>.lock}, exclusively) in name order, read its value under the lock, check
- * the expected old value, name conflicts and the new object, and write the new value into the lock;</li>
+ * <li>lock every ref ({@code <ref>.lock}, exclusively; {@link RefLocks}), read its value under the lock, and in
+ * submission order check the expected old value, name conflicts and the new object, and write the new value
+ * into the lock;</li>
  * <li>if anything is deleted, lock {@code packed-refs} and write its new content to
  * {@code packed-refs.new}.</li>
  * </ol>
@@ -61,8 +61,7 @@ final class FilesTransaction extends StagedTransaction {
 
 	private NavigableMap<String, PlannedUpdate> planned = new TreeMap<>();
 
-	/** Locks per planned ref name. */
-	private final Map<String, LockFile> locks = new TreeMap<>();
+	private final RefLocks locks;
 
 	/** Names of refs whose lock holds a new value. */
 	private final Set<String> written = new HashSet<>();
@@ -76,6 +75,7 @@ final class FilesTransaction extends StagedTransaction {
 
 	FilesTransaction(FilesRefStore store) {
 		this.store = store;
+		this.locks = new RefLocks(store);
 	}
 
 	/**
@@ -117,9 +117,7 @@ final class FilesTransaction extends StagedTransaction {
 
 	@Override
 	protected void release() {
-		for (LockFile lock : this.locks.values()) {
-			lock.rollback();
-		}
+		this.locks.releaseAll();
 		if (this.packedNew != null) {
 			try {
 				Files.deleteIfExists(this.packedNew);
@@ -137,26 +135,21 @@ final class FilesTransaction extends StagedTransaction {
 
 	/**
 	 * Step 2: lock, read under the lock, check, write the new value into the lock. The lock files are made
-	 * first, on all processors when there are many; their outcomes are then taken in submission order, so the
-	 * first refusal is the one git would report.
+	 * ahead ({@link RefLocks}); their outcomes are taken in submission order.
 	 */
 	private void lockAndCheck(Outcome outcome) throws IOException {
 		ObjectId zero = this.store.hashAlgorithm().zeroId();
 		List<PlannedUpdate> order = submissionOrder();
 		// nested names (a beside a/b) are locked one after another, each checked before the next is locked, as
 		// git does: making a/b.lock makes the directory a/, which the check of a would then find
-		List<ParallelIo.Outcome<Taken>> taken = hasNestedNames() ? null
-				: ParallelIo.map(order, (item) -> acquire(item.name()));
-		for (int i = 0; taken != null && i < order.size(); i++) {
-			if (taken.get(i).failure() == null) {
-				this.locks.put(order.get(i).name(), taken.get(i).get().lock());
-			}
+		if (!hasNestedNames()) {
+			this.locks.takeAhead(order.stream().map(PlannedUpdate::name).toList());
 		}
 		for (int i = 0; i < order.size(); i++) {
 			PlannedUpdate item = order.get(i);
-			ParallelIo.Outcome<Taken> mine = (taken != null) ? taken.get(i) : ParallelIo.attempt(() -> acquire(item.name()));
+			ParallelIo.Outcome<RefLocks.Taken> mine = this.locks.take(i, item.name());
 			if (!lock(item, mine, outcome)) {
-				releaseAfter(order, taken, i);
+				this.locks.releaseAfter(i);
 				return;
 			}
 			PackedRefs packed = null;
@@ -166,22 +159,8 @@ final class FilesTransaction extends StagedTransaction {
 			}
 			item.setOld(lockedValue(item.name(), mine.get().loose(), packed), this::readExisting);
 			if (!UpdateChecks.checkExpected(item, zero, outcome) || !check(item, packed, outcome)) {
-				releaseAfter(order, taken, i);
+				this.locks.releaseAfter(i);
 				return;
-			}
-		}
-	}
-
-	/**
-	 * After a refusal: the locks made ahead for later updates, and the directories made for them, which git,
-	 * stopping at the refusal, would not have made.
-	 */
-	private void releaseAfter(List<PlannedUpdate> order, List<ParallelIo.Outcome<Taken>> taken, int refused) {
-		for (int i = refused + 1; taken != null && i < order.size(); i++) {
-			LockFile lock = this.locks.remove(order.get(i).name());
-			if (lock != null) {
-				lock.rollback();
-				FilesRefStore.removeEmptyParents(this.store.base(order.get(i).name()), lock.target());
 			}
 		}
 	}
@@ -231,44 +210,14 @@ final class FilesTransaction extends StagedTransaction {
 		return (packed != null) ? FilesRefStore.readPacked(packed, name) : this.store.lookupPacked(name);
 	}
 
-	/** A ref's lock, and its loose file as read under the lock ({@code null} if there is none). */
-	private record Taken(LockFile lock, Ref loose) {
-	}
-
-	/**
-	 * Creates the lock file of a ref, as git does: tries first, and makes its directories only when missing. Its
-	 * descriptor is closed at once: a transaction may hold more locks than the process may open files. The
-	 * ref's loose file is then read on the same thread.
-	 */
-	private Taken acquire(String name) throws IOException {
-		Path path = this.store.refPath(name);
-		LockFile lock;
-		try {
-			lock = LockFile.acquire(path, this.store.options.looseLockTimeout());
-		}
-		catch (FileSystemException ex) {
-			// a missing directory (or a file where one should be, found by making them)
-			FilesRefStore.createParentDirectories(path);
-			lock = LockFile.acquire(path, this.store.options.looseLockTimeout());
-		}
-		try {
-			lock.closeChannel();
-			return new Taken(lock, RefName.isValid(name, true)
-					? LooseRefs.read(path, name, this.store.hashAlgorithm()) : null);
-		}
-		catch (IOException | RuntimeException ex) {
-			lock.rollback();
-			throw ex;
-		}
-	}
-
-	/** Takes the outcome of {@link #acquire}: a refusal, or the checks of a path that will hold a value. */
-	private boolean lock(PlannedUpdate item, ParallelIo.Outcome<Taken> taken, Outcome outcome) throws IOException {
+	/** Takes the outcome of making a ref's lock: a refusal, or the checks of a path that will hold a value. */
+	private boolean lock(PlannedUpdate item, ParallelIo.Outcome<RefLocks.Taken> taken, Outcome outcome)
+			throws IOException {
 		String name = item.name();
 		Path path = this.store.refPath(name);
 		String conflict = null;
 		try {
-			this.locks.put(name, taken.get().lock());
+			taken.get();
 			if (!item.writesValue()) {
 				return true;
 			}
@@ -434,24 +383,13 @@ final class FilesTransaction extends StagedTransaction {
 					StandardCopyOption.REPLACE_EXISTING);
 			this.packedNew = null;
 		}
-		List<PlannedUpdate> deleted = new ArrayList<>();
+		List<String> deleted = new ArrayList<>();
 		for (PlannedUpdate item : this.planned.values()) {
 			if (item.deletesExisting()) {
-				deleted.add(item);
+				deleted.add(item.name());
 			}
 		}
-		for (ParallelIo.Outcome<Void> removed : ParallelIo.map(deleted, this::removeLoose)) {
-			removed.get();
-		}
-	}
-
-	/** After a deletion: the loose file, the lock, and the directories left empty. */
-	private Void removeLoose(PlannedUpdate item) throws IOException {
-		Path path = this.store.refPath(item.name());
-		deleteLoose(path);
-		this.locks.get(item.name()).rollback();
-		FilesRefStore.removeEmptyParents(this.store.base(item.name()), path);
-		return null;
+		this.locks.removeDeleted(deleted);
 	}
 
 	/**
@@ -465,17 +403,6 @@ final class FilesTransaction extends StagedTransaction {
 		}
 		ObjectId old = (item.resolvedOld() != null) ? item.resolvedOld() : zero;
 		return new ReflogEntry(old, zero, who, "");
-	}
-
-	private static void deleteLoose(Path path) throws IOException {
-		try {
-			Files.deleteIfExists(path);
-		}
-		catch (FileSystemException ex) {
-			if (!Files.isDirectory(path)) {
-				throw ex;
-			}
-		}
 	}
 
 	private void writeLogs(PlannedUpdate item, PersonIdent who) throws IOException {
