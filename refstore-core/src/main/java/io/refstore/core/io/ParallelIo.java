@@ -163,22 +163,34 @@ public final class ParallelIo {
 
 	/** Waits for a helper's end, even when interrupted (its outcome must be known). */
 	private static <T> T await(Future<T> helper) {
+		try {
+			return getUninterruptibly(helper);
+		}
+		catch (ExecutionException ex) {
+			// a helper catches every exception; only an Error gets here
+			Throwable cause = ex.getCause();
+			if (cause instanceof Error error) {
+				throw error;
+			}
+			throw new IllegalStateException(cause);
+		}
+	}
+
+	/**
+	 * Waits for {@code future}'s end even when this thread is interrupted (work under way on another thread cannot
+	 * be taken back, and its outcome must be known), then passes the interrupt on.
+	 * @return the future's value
+	 * @throws ExecutionException what the work failed with
+	 */
+	public static <T> T getUninterruptibly(Future<T> future) throws ExecutionException {
 		boolean interrupted = false;
 		try {
 			while (true) {
 				try {
-					return helper.get();
+					return future.get();
 				}
 				catch (InterruptedException ex) {
 					interrupted = true;
-				}
-				catch (ExecutionException ex) {
-					// a helper catches every exception; only an Error gets here
-					Throwable cause = ex.getCause();
-					if (cause instanceof Error error) {
-						throw error;
-					}
-					throw new IllegalStateException(cause);
 				}
 			}
 		}

@@ -10,6 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import io.refstore.core.io.FileMoves;
+import io.refstore.core.io.ParallelIo;
 import io.refstore.core.objects.ObjectDatabase;
 import io.refstore.core.ref.RefCursor;
 import io.refstore.core.ref.RefQuery;
@@ -170,18 +171,8 @@ final class StagedCopy implements Closeable {
 			return;
 		}
 		this.writes[slot] = null;
-		boolean interrupted = false;
 		try {
-			while (true) {
-				try {
-					write.get();
-					return;
-				}
-				catch (InterruptedException ex) {
-					// the write is under way and cannot be taken back: finish waiting, then pass the interrupt on
-					interrupted = true;
-				}
-			}
+			ParallelIo.getUninterruptibly(write);
 		}
 		catch (ExecutionException ex) {
 			Throwable cause = ex.getCause();
@@ -192,11 +183,6 @@ final class StagedCopy implements Closeable {
 				throw runtime;
 			}
 			throw new IOException("writing a segment failed", cause);
-		}
-		finally {
-			if (interrupted) {
-				Thread.currentThread().interrupt();
-			}
 		}
 	}
 

@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
 
@@ -91,6 +93,26 @@ class ParallelIoTest {
 		}, () -> secondDone.set(true));
 		assertThat(firstDone).isTrue();
 		assertThat(secondDone).isTrue();
+	}
+
+	@Test
+	void waitingForWorkUnderWayOutlastsAnInterruptAndPassesItOn() throws Exception {
+		CountDownLatch started = new CountDownLatch(1);
+		FutureTask<String> work = new FutureTask<>(() -> {
+			started.countDown();
+			Thread.sleep(200);
+			return "done";
+		});
+		new Thread(work).start();
+		started.await();
+		Thread.currentThread().interrupt();
+		try {
+			assertThat(ParallelIo.getUninterruptibly(work)).isEqualTo("done");
+		}
+		finally {
+			// clears the flag for the next test, and tells whether it was passed on
+			assertThat(Thread.interrupted()).isTrue();
+		}
 	}
 
 	private static void sleep(long millis) throws IOException {
