@@ -158,7 +158,6 @@ final class PackedObjectDatabase implements ObjectDatabase {
 		return TagObjects.target(id, tag.content()).object();
 	}
 
-	/** The type (1-4) of an object, or -1 if it is nowhere in this database or its alternates. */
 	/** {@link #typeCode(ObjectId)} for the raw id at {@code ids[at]}: the packs are searched without an object. */
 	private int typeCode(byte[] ids, int at) throws IOException {
 		for (PackFile pack : this.packList) {
@@ -167,29 +166,35 @@ final class PackedObjectDatabase implements ObjectDatabase {
 				return pack.type(offset, this);
 			}
 		}
-		return typeCode(ObjectId.fromRaw(this.algorithm, ids, at));
+		return typeCodeBeyondPacks(ObjectId.fromRaw(this.algorithm, ids, at));
 	}
 
+	/** The type (1-4) of an object, or -1 if it is nowhere in this database or its alternates. */
 	int typeCode(ObjectId id) throws IOException {
-		for (int attempt = 0; attempt < 2; attempt++) {
-			for (PackFile pack : this.packList) {
-				long offset = pack.find(id);
-				if (offset >= 0) {
-					return pack.type(offset, this);
-				}
-			}
-			int type = this.loose.type(id);
-			if (type >= 0) {
-				return type;
-			}
-			if (attempt == 0 && !rescan()) {
-				break;
+		int type = packedTypeCode(id);
+		return (type >= 0) ? type : typeCodeBeyondPacks(id);
+	}
+
+	/** The type of an object none of the known packs holds: loose, in a pack added since, or in an alternate. */
+	private int typeCodeBeyondPacks(ObjectId id) throws IOException {
+		int type = this.loose.type(id);
+		if (type < 0 && rescan()) {
+			type = packedTypeCode(id);
+			if (type < 0) {
+				type = this.loose.type(id);
 			}
 		}
-		for (PackedObjectDatabase alternate : this.alternates) {
-			int type = alternate.typeCode(id);
-			if (type >= 0) {
-				return type;
+		for (int i = 0; type < 0 && i < this.alternates.size(); i++) {
+			type = this.alternates.get(i).typeCode(id);
+		}
+		return type;
+	}
+
+	private int packedTypeCode(ObjectId id) throws IOException {
+		for (PackFile pack : this.packList) {
+			long offset = pack.find(id);
+			if (offset >= 0) {
+				return pack.type(offset, this);
 			}
 		}
 		return -1;

@@ -179,6 +179,8 @@ class ObjectDatabaseIT {
 			repo.git("repack", "-adq");
 			repo.git("prune-packed");
 			assertThat(looseObjectCount(repo)).isZero();
+			// the batched lookup is the first to miss the packs it knows: it must find the new pack
+			assertThat(batchTypes(db, algorithm, second, tag)).containsExactly(ObjectType.COMMIT, ObjectType.TAG);
 			assertThat(db.peel(ObjectId.fromHex(algorithm, tag))).hasToString(second);
 			assertThat(db.type(ObjectId.fromHex(algorithm, first))).isEqualTo(ObjectType.COMMIT);
 		}
@@ -197,8 +199,22 @@ class ObjectDatabaseIT {
 		Path cloneObjects = dir.resolve("clone.git/objects");
 		assertThat(cloneObjects.resolve("info/alternates")).exists();
 		try (ObjectDatabase db = ObjectDatabases.open(cloneObjects, algorithm)) {
+			assertThat(batchTypes(db, algorithm, tag, commit)).containsExactly(ObjectType.TAG, ObjectType.COMMIT);
+			assertThat(db.type(ObjectId.fromHex(algorithm, commit))).isEqualTo(ObjectType.COMMIT);
 			assertThat(db.peel(ObjectId.fromHex(algorithm, tag))).hasToString(commit);
 		}
+	}
+
+	/** {@link ObjectDatabase#types} of the given ids, in one batch. */
+	private static ObjectType[] batchTypes(ObjectDatabase db, HashAlgorithm algorithm, String... hex)
+			throws IOException {
+		byte[] raw = new byte[hex.length * algorithm.rawLength()];
+		for (int i = 0; i < hex.length; i++) {
+			ObjectId.fromHex(algorithm, hex[i]).copyRawTo(raw, i * algorithm.rawLength());
+		}
+		ObjectType[] types = new ObjectType[hex.length];
+		db.types(algorithm, raw, hex.length, types);
+		return types;
 	}
 
 	@Test
