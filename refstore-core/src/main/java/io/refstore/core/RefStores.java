@@ -21,6 +21,7 @@ import io.refstore.core.reftable.StackOptions;
 import io.refstore.core.reftable.WriteOptions;
 import io.refstore.core.repo.GitConfig;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.repo.StoreGate;
 
 /**
  * Opens the ref store of a repository in the format its configuration names. The only place that knows the
@@ -53,7 +54,7 @@ public final class RefStores {
 	 */
 	public static RefStore open(Repository repository, ReflogPolicy reflogPolicy) throws IOException {
 		ObjectDatabase objects = new DeferredObjectDatabase(repository);
-		return switch (repository.refFormat()) {
+		RefStore store = switch (repository.refFormat()) {
 			case FILES -> new FilesRefStore(new FilesOptions(repository.gitDir(), repository.commonDir(),
 					repository.hashAlgorithm(), reflogPolicy, repository.filesRefLockTimeout(),
 					repository.packedRefsTimeout(), fsyncRefs(repository), objects, repository::committer));
@@ -61,6 +62,7 @@ public final class RefStores {
 					repository.commonDir().resolve("reftable"), reflogPolicy, stackOptions(repository), objects,
 					repository::committer));
 		};
+		return new GatedRefStore(store, StoreGate.of(repository.commonDir()), repository.storeGeneration());
 	}
 
 	/**

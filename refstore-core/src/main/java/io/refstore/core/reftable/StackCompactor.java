@@ -149,8 +149,15 @@ final class StackCompactor {
 				keepTombstones = !current.get(0).equals(run.get(0));
 			}
 			String merged = merge(run, keepTombstones);
-			try (LockFile listLock = LockFile.acquire(this.stack.dir().resolve(ReftableStack.TABLES_LIST),
-					this.stack.options().lockTimeout())) {
+			try (LockFile listLock = lockList(bestEffort)) {
+				if (listLock == null) {
+					// another writer holds the list now: the stack stays as it was, only less compact (the
+					// write that asked for this compaction is committed already and must not fail for it)
+					if (merged != null) {
+						Files.deleteIfExists(this.stack.dir().resolve(merged));
+					}
+					return;
+				}
 				List<String> names = this.stack.readList();
 				int at = Collections.indexOfSubList(names, run);
 				if (at < 0) {

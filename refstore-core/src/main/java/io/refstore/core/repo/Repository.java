@@ -55,9 +55,13 @@ public final class Repository implements Closeable {
 
 	private boolean closed;
 
-	private Repository(RepositoryLocator.Location location, GitConfig config, RepositoryFormat format,
-			Map<String, String> env, Clock clock) throws ConfigException {
+	/** The {@link StoreGate} generation read before the configuration was: stores opened here write at it. */
+	private final long generation;
+
+	private Repository(RepositoryLocator.Location location, long generation, GitConfig config,
+			RepositoryFormat format, Map<String, String> env, Clock clock) throws ConfigException {
 		this.location = location;
+		this.generation = generation;
 		this.config = config;
 		this.format = format;
 		this.env = Map.copyOf(env);
@@ -97,6 +101,8 @@ public final class Repository implements Closeable {
 
 	static Repository open(Path start, Map<String, String> env, Clock clock) throws IOException {
 		RepositoryLocator.Location location = RepositoryLocator.locate(start);
+		// before the configuration: a swap that ends after this read makes this repository's stores stale
+		long generation = StoreGate.of(location.commonDir()).generation();
 		GitConfig own = ConfigFiles.repositoryLevel(location.commonDir());
 		// like git, only the repository's own file declares its format
 		RepositoryFormat format = RepositoryFormat.of(own);
@@ -104,7 +110,7 @@ public final class Repository implements Closeable {
 		if (format.worktreeConfig()) {
 			config = config.with(ConfigFiles.worktreeLevel(location.gitDir()));
 		}
-		return new Repository(location, config, format, env, clock);
+		return new Repository(location, generation, config, format, env, clock);
 	}
 
 	private static boolean isBare(RepositoryLocator.Location location, GitConfig config) throws ConfigException {
@@ -256,6 +262,14 @@ public final class Repository implements Closeable {
 	 */
 	public RefStore refStore() throws IOException {
 		return RefStores.open(this);
+	}
+
+	/**
+	 * The {@link StoreGate} generation this repository's configuration was read at: a store opened from it
+	 * writes only while no swap has happened since.
+	 */
+	public long storeGeneration() {
+		return this.generation;
 	}
 
 	/** Closes the object database if it was opened. Idempotent. */

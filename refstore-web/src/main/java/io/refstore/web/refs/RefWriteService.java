@@ -24,6 +24,7 @@ import io.refstore.core.ref.InvalidRefNameException;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.PersonIdent;
 import io.refstore.core.ref.RefStore;
+import io.refstore.core.repo.StoreSwappedException;
 import io.refstore.core.txn.RefTransaction;
 import io.refstore.core.txn.RefUpdate;
 import io.refstore.core.txn.Rejection;
@@ -301,7 +302,15 @@ public class RefWriteService {
 			throws IOException {
 		String actor = Actors.current();
 		try {
-			T result = write.run();
+			T result;
+			try {
+				result = write.run();
+			}
+			catch (StoreSwappedException ex) {
+				// the store was swapped between opening and locking: nothing was written, and opening the
+				// repository again gets the new store
+				result = write.run();
+			}
 			this.audit.record(AuditEntry.of(actor, action, repo, target, parameters, Outcome.SUCCESS, null));
 			return result;
 		}

@@ -139,7 +139,10 @@ final class StoreCache implements AutoCloseable {
 	static String fingerprint(Repository repository) throws IOException {
 		// the directories' identities too: a store follows the directory it opened, so a repository replaced
 		// on disk (moved away, another one moved in under its name) needs a new store
+		// the swap generation too: a store opened before a swap is refused every write after it
 		StringBuilder text = new StringBuilder().append(repository.refFormat())
+			.append(' ')
+			.append(repository.storeGeneration())
 			.append(' ')
 			.append(repository.hashAlgorithm())
 			.append(' ')

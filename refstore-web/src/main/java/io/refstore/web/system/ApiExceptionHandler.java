@@ -24,6 +24,8 @@ import io.refstore.batch.support.InvalidRepositoryNameException;
 import io.refstore.batch.support.JobConflictException;
 import io.refstore.core.ref.InvalidRefNameException;
 import io.refstore.core.ref.RefName;
+import io.refstore.core.repo.StoreBusyException;
+import io.refstore.core.repo.StoreSwappedException;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.TokenStreamLocation;
 
@@ -38,6 +40,9 @@ import tools.jackson.core.TokenStreamLocation;
 class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 
 	private static final Log log = LogFactory.getLog(ApiExceptionHandler.class);
+
+	/** What a 503 for a store swap asks the client to wait: a swap holds writers for seconds at the most. */
+	private static final long RETRY_AFTER_SECONDS = 5;
 
 	@ExceptionHandler
 	ProblemDetail invalidRepositoryName(InvalidRepositoryNameException ex) {
@@ -80,6 +85,22 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 	@ExceptionHandler
 	void security(AuthenticationException ex) {
 		throw ex;
+	}
+
+	/**
+	 * A write that met a store swap (a format migration or rollback in this process) for longer than writers wait,
+	 * or twice in a row: nothing was written, and the client may simply retry.
+	 */
+	@ExceptionHandler({ StoreBusyException.class, StoreSwappedException.class })
+	ResponseEntity<ProblemDetail> storeSwapping(IOException ex) {
+		log.info("write refused while a ref store is swapped: " + ex.getMessage());
+		ProblemDetail problem = Problems.problem(HttpStatus.SERVICE_UNAVAILABLE, "store-swapping",
+				"the repository's ref store is being swapped (a format migration or rollback); nothing was written,"
+						+ " retry in a few seconds",
+				Map.of());
+		return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+			.header(HttpHeaders.RETRY_AFTER, Long.toString(RETRY_AFTER_SECONDS))
+			.body(problem);
 	}
 
 	@ExceptionHandler

@@ -1,0 +1,227 @@
+package io.refstore.core;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import io.refstore.core.ref.HashAlgorithm;
+import io.refstore.core.ref.Ref;
+import io.refstore.core.ref.RefCursor;
+import io.refstore.core.ref.RefFormat;
+import io.refstore.core.ref.RefQuery;
+import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.ReflogEntry;
+import io.refstore.core.ref.StoreStatistics;
+import io.refstore.core.ref.VerifyProblem;
+import io.refstore.core.repo.StoreGate;
+import io.refstore.core.txn.RefTransaction;
+import io.refstore.core.txn.TransactionResult;
+import io.refstore.core.txn.UpdateBatch;
+import io.refstore.core.txn.RefUpdate;
+import io.refstore.core.ref.PersonIdent;
+
+/**
+ * A repository's live store whose writes pass its {@link StoreGate}: a transaction from its prepare (where it
+ * takes its locks) to its end, a reflog append and a pack while they run. Reads are not gated: a store reads
+ * consistently on its own, and a swap leaves the old store readable in its backup. Everything else is the
+ * backend's.
+ */
+final class GatedRefStore implements RefStore {
+
+	private final RefStore store;
+
+	private final StoreGate gate;
+
+	private final long generation;
+
+	GatedRefStore(RefStore store, StoreGate gate, long generation) {
+		this.store = store;
+		this.gate = gate;
+		this.generation = generation;
+	}
+
+	private StoreGate.Pass enter() throws IOException {
+		return this.gate.enter(this.generation, StoreGate.WRITER_WAIT);
+	}
+
+	@Override
+	public RefTransaction newTransaction() {
+		return new GatedTransaction(this.store.newTransaction());
+	}
+
+	@Override
+	public void appendReflog(String name, ReflogEntry entry) throws IOException {
+		try (StoreGate.Pass pass = enter()) {
+			this.store.appendReflog(name, entry);
+		}
+	}
+
+	@Override
+	public void packRefs(PackOptions options) throws IOException {
+		try (StoreGate.Pass pass = enter()) {
+			this.store.packRefs(options);
+		}
+	}
+
+	@Override
+	public RefFormat format() {
+		return this.store.format();
+	}
+
+	@Override
+	public HashAlgorithm hashAlgorithm() {
+		return this.store.hashAlgorithm();
+	}
+
+	@Override
+	public Optional<Ref> exactRef(String name) throws IOException {
+		return this.store.exactRef(name);
+	}
+
+	@Override
+	public RefCursor refs(RefQuery query) throws IOException {
+		return this.store.refs(query);
+	}
+
+	@Override
+	public List<ReflogEntry> reflog(String name) throws IOException {
+		return this.store.reflog(name);
+	}
+
+	@Override
+	public List<String> reflogNames() throws IOException {
+		return this.store.reflogNames();
+	}
+
+	@Override
+	public boolean hasReflog(String name) throws IOException {
+		return this.store.hasReflog(name);
+	}
+
+	@Override
+	public Closeable lockStore(Duration timeout, Path ownerFile) throws IOException {
+		return this.store.lockStore(timeout, ownerFile);
+	}
+
+	@Override
+	public int breakLocks(String owner) throws IOException {
+		return this.store.breakLocks(owner);
+	}
+
+	@Override
+	public List<VerifyProblem> verify() throws IOException {
+		return this.store.verify();
+	}
+
+	@Override
+	public StoreStatistics statistics() throws IOException {
+		return this.store.statistics();
+	}
+
+	@Override
+	public String fingerprint() throws IOException {
+		return this.store.fingerprint();
+	}
+
+	@Override
+	public void close() throws IOException {
+		this.store.close();
+	}
+
+	/** A transaction that holds a pass from its prepare to its end. */
+	private final class GatedTransaction implements RefTransaction {
+
+		private final RefTransaction transaction;
+
+		private StoreGate.Pass pass;
+
+		GatedTransaction(RefTransaction transaction) {
+			this.transaction = transaction;
+		}
+
+		@Override
+		public RefTransaction add(RefUpdate update) {
+			this.transaction.add(update);
+			return this;
+		}
+
+		@Override
+		public RefTransaction addAll(UpdateBatch batch) {
+			this.transaction.addAll(batch);
+			return this;
+		}
+
+		@Override
+		public RefTransaction committer(PersonIdent committer) {
+			this.transaction.committer(committer);
+			return this;
+		}
+
+		@Override
+		public RefTransaction message(String message) {
+			this.transaction.message(message);
+			return this;
+		}
+
+		@Override
+		public TransactionResult prepare() throws IOException {
+			this.pass = enter();
+			try {
+				TransactionResult result = this.transaction.prepare();
+				if (result.firstRejection().isPresent()) {
+					leave();
+				}
+				return result;
+			}
+			catch (IOException | RuntimeException ex) {
+				leave();
+				throw ex;
+			}
+		}
+
+		@Override
+		public TransactionResult commit() throws IOException {
+			if (this.pass == null) {
+				this.pass = enter();
+			}
+			try {
+				return this.transaction.commit();
+			}
+			finally {
+				leave();
+			}
+		}
+
+		@Override
+		public void abort() {
+			try {
+				this.transaction.abort();
+			}
+			finally {
+				leave();
+			}
+		}
+
+		@Override
+		public void close() {
+			try {
+				this.transaction.close();
+			}
+			finally {
+				leave();
+			}
+		}
+
+		private void leave() {
+			if (this.pass != null) {
+				this.pass.close();
+				this.pass = null;
+			}
+		}
+
+	}
+
+}
