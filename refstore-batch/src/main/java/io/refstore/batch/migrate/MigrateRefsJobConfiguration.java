@@ -214,6 +214,11 @@ public class MigrateRefsJobConfiguration {
 				job.putString("migration.sourceDigest", report.sourceDigest());
 				job.putString("migration.targetDigest", report.targetDigest());
 				job.putString("migration.backup", String.valueOf(report.backup()));
+				// refs a git process wrote into the old store during the swap, carried into the new one
+				job.putLong("migration.carried", report.carried().size());
+				if (!report.carried().isEmpty()) {
+					job.putString("migration.carriedRefs", String.join(" ", report.carried()));
+				}
 				contribution.incrementWriteCount(report.refs());
 				return RepeatStatus.FINISHED;
 			}

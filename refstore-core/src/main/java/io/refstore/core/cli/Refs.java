@@ -94,6 +94,9 @@ final class Refs implements Command {
 		if (report.backup() != null) {
 			text.append("old store kept at '").append(report.backup()).append("'\n");
 		}
+		for (String carried : report.carried()) {
+			text.append("carried over ").append(carried).append(" (written by another process during the swap)\n");
+		}
 		context.out().write(text.toString());
 	}
 

@@ -27,6 +27,7 @@ import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.reftable.ReftableLayout;
 import io.refstore.core.repo.ConfigEditor;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.repo.StoreGate;
 
 /**
  * Moves a repository's refs and reflogs between the files and reftable formats.
@@ -59,7 +60,13 @@ public final class FormatMigrator {
 	/** The directory below the git directory holding the backups of migrated stores. */
 	public static final String BACKUP_DIR = "refstore-backup";
 
+	/** The prefix a restored backup is renamed with before it is removed. */
+	private static final String RESTORED = ".restored-";
+
 	private static final Duration LOCK_TIMEOUT = Duration.ofSeconds(1);
+
+	/** How long a swap waits for this process's writers already inside the repository to finish. */
+	private static final Duration WRITERS_WAIT = Duration.ofSeconds(30);
 
 	/** The file in the work directory naming the process that runs the migration. */
 	static final String OWNER = "owner";
@@ -99,11 +106,12 @@ public final class FormatMigrator {
 			String fingerprint = source.fingerprint();
 			Built built = buildAndVerify(source, staged, options);
 			if (options.dryRun()) {
-				return report(current, options.target(), built, staged, null, false, started);
+				return new MigrationReport(current, options.target(), built.refs, built.logEntries, built.sourceDigest,
+						built.targetDigest, staged, null, false, elapsed(started));
 			}
 			Swapped swapped = swap(source, fingerprint, built, staged, options, work);
 			FileMoves.deleteTree(work);
-			return report(current, options.target(), swapped.built, staged, swapped.backup, true, started);
+			return report(current, options.target(), swapped.built, staged, swapped.backup, swapped.carried, started);
 		}
 		catch (IOException | RuntimeException ex) {
 			if (!options.dryRun() && Journal.read(work) == null) {
@@ -114,9 +122,10 @@ public final class FormatMigrator {
 	}
 
 	/**
-	 * Steps 5 to 7 up to the removal of the work directory: locks, re-reads and if need be rebuilds, stages,
-	 * switches and retires.
-	 * @param fingerprint the source's {@link RefStore#fingerprint()} from before the staged store was read from it
+	 * Steps 5 to 7 up to the removal of the work directory: closes this process's gate, locks, re-reads and if
+	 * need be rebuilds, stages, switches, retires, and carries what a git process slipped into the old store.
+	 * @param fingerprint the source's {@link RefStore#fingerprint()} from before the staged store was read from it,
+	 * or {@code null} if the staged store does not come from the source (a rollback)
 	 * @param built the staged store's digests, as built and verified
 	 * @return the store swapped in (rebuilt if the source had changed) and where the old one went
 	 */
@@ -125,54 +134,152 @@ public final class FormatMigrator {
 		RefFormat current = this.repository.refFormat();
 		Path backup = newBackupDir(current);
 		Built swapped = built;
-		try (Closeable locks = source.lockStore(LOCK_TIMEOUT, work.resolve(OWNER))) {
+		List<String> carried;
+		try (StoreGate.Swap gate = StoreGate.of(this.repository.commonDir()).closeForSwap(WRITERS_WAIT);
+				Closeable locks = source.lockStore(LOCK_TIMEOUT, work.resolve(OWNER))) {
+			if (current == RefFormat.FILES) {
+				CarryOver.snapshot(this.gitDir).write(work);
+			}
 			// the fingerprint changes with any write, so an equal one proves the staged copy is still exact
 			// without reading every ref again
-			if (!source.fingerprint().equals(fingerprint)) {
+			if (fingerprint != null && !source.fingerprint().equals(fingerprint)) {
 				// a writer got in before the locks: build again from what the locks now freeze
 				FileMoves.deleteTree(staged);
 				swapped = buildAndVerify(source, staged, options);
 			}
 			stage(current, staged);
 			new Journal(current, options.target(), backup).write(work);
-			ConfigEditor.setRefStorage(this.gitDir.resolve("config"), options.target(), this.repository.hashAlgorithm());
-			retire(current, backup);
+			switchConfig(current, options.target(), work, gate);
+			// a migration's source digest is that of the store it retires (reflogs included only if they came along);
+			// a rollback's staged store is not the retired one, which is then read for its record
+			boolean digestOfRetired = fingerprint != null && options.reflogs();
+			carried = retireAndCarry(current, backup, work, digestOfRetired ? swapped : null);
 		}
-		return new Swapped(swapped, backup);
+		return new Swapped(swapped, backup, carried);
+	}
+
+	/**
+	 * Switches the configuration to {@code target}. If that fails (a {@code git config} holding
+	 * {@code config.lock}, a full disk) and the configuration still names {@code current}, the staged store and
+	 * the journal are removed again, so the repository is as it was; if it names {@code target} (the rename
+	 * happened, but syncing it failed) the journal stays, and running the migration again finishes it.
+	 */
+	private void switchConfig(RefFormat current, RefFormat target, Path work, StoreGate.Swap gate)
+			throws IOException {
+		try {
+			ConfigEditor.setRefStorage(this.gitDir.resolve("config"), target, this.repository.hashAlgorithm(), work);
+		}
+		catch (IOException | RuntimeException ex) {
+			RefFormat named;
+			try (Repository now = Repository.open(this.gitDir)) {
+				named = now.refFormat();
+			}
+			if (named == target) {
+				gate.switched();
+				throw ex;
+			}
+			unstage(current);
+			Journal.delete(work);
+			throw ex;
+		}
+		gate.switched();
+	}
+
+	/** Removes a staged store that was never switched to: git of {@code current} format ignores it anyway. */
+	private void unstage(RefFormat current) throws IOException {
+		if (current == RefFormat.FILES) {
+			FileMoves.deleteTree(this.gitDir.resolve("reftable"));
+		}
+		else {
+			FilesLayout.clear(this.gitDir);
+			ReftableLayout.writeStubs(this.gitDir);
+		}
+	}
+
+	/**
+	 * After the switch: moves the old store into {@code backup}, carries into the new store what a git process
+	 * wrote into the old one under the swap (files only), and records in the backup the digest a rollback checks
+	 * its copy against. Idempotent: a run that finishes an interrupted swap does it again.
+	 */
+	private List<String> retireAndCarry(RefFormat old, Path backup, Path work, Built built) throws IOException {
+		retire(old, backup);
+		CarryOver loose = (old == RefFormat.FILES) ? CarryOver.read(work) : null;
+		List<String> carried = (loose != null) ? loose.carry(this.gitDir, backup) : List.of();
+		BackupRecord record = (built != null && carried.isEmpty()) ? BackupRecord.of(built)
+				: BackupRecord.read(this.repository, old, backup);
+		record.write(backup);
+		return carried;
 	}
 
 	/**
 	 * Restores the store a migration kept in {@code backup} (as printed in its report), migrating the
 	 * current store out of the way into a backup of its own. Changes made since the migration are in that
 	 * new backup, not in the restored store.
+	 * <p>
+	 * The backup is never moved: its store is copied into the work directory byte for byte, the copy read back and
+	 * compared with the digest recorded when the backup was made, and the copy is swapped in exactly as a
+	 * migration swaps its new store. A rollback killed or failed at any point leaves git reading the current
+	 * store or the restored one, and running it again finishes it; the backup is removed only once the
+	 * restored store is in place.
+	 * @throws MigrationException if the backup does not read as recorded, or the rollback is refused
 	 */
 	public MigrationReport rollback(Path backup) throws IOException {
 		long started = System.nanoTime();
 		RefFormat current = this.repository.refFormat();
 		RefFormat restored = Files.isDirectory(backup.resolve("reftable")) ? RefFormat.REFTABLE : RefFormat.FILES;
+		Path work = this.gitDir.resolve(WORK_DIR);
+		recoverFromDeadOwner(work);
+		Path restoredMark = backup.resolveSibling(RESTORED + backup.getFileName());
+		Journal journal = Journal.read(work);
+		if (journal != null && journal.to() == current && journal.from() != current) {
+			MigrationReport done = finishInterrupted(journal, work, started);
+			FileMoves.deleteTree(backup);
+			FileMoves.deleteTree(restoredMark);
+			return done;
+		}
+		if (!Files.exists(backup) && Files.exists(restoredMark)) {
+			// an earlier run restored it and was stopped while it removed the backup
+			FileMoves.deleteTree(work);
+			FileMoves.deleteTree(restoredMark);
+			return finishedReport(current, current, work, null, List.of(), started);
+		}
+		if (!Files.isDirectory(backup)) {
+			throw new MigrationException("there is no backup at '" + backup + "'");
+		}
 		if (restored == current) {
 			throw new MigrationException("the backup at '" + backup + "' holds a " + restored.configName()
 					+ " store, the format the repository already uses");
 		}
-		Path work = this.gitDir.resolve(WORK_DIR);
-		recoverFromDeadOwner(work);
+		FileMoves.deleteTree(work);
 		refuse(restored);
 		Files.createDirectories(work);
 		claim(work);
-		Built built;
-		try (RefStore kept = RefStores.openAt(this.repository, restored, backup)) {
-			built = new Built(RefDigest.of(kept, objects(), true), null);
+		MigrationOptions options = new MigrationOptions(restored, false, true);
+		Path staged = work.resolve("new");
+		Swapped swapped;
+		try (RefStore source = this.repository.refStore()) {
+			BackupCopy.copy(backup, staged);
+			BackupRecord copied = BackupRecord.read(this.repository, restored, staged);
+			BackupRecord recorded = BackupRecord.readRecorded(backup);
+			if (recorded != null && !recorded.digest().equals(copied.digest())) {
+				throw new MigrationException("the backup at '" + backup + "' reads differently from when it was"
+						+ " made (digest " + copied.digest() + ", recorded " + recorded.digest()
+						+ "); the repository is unchanged");
+			}
+			Built built = new Built(copied.digest(), copied.digest(), copied.refs(), copied.logEntries());
+			swapped = swap(source, null, built, staged, options, work);
 		}
-		Path retiredTo = newBackupDir(current);
-		try (RefStore source = this.repository.refStore(); Closeable locks = source.lockStore(LOCK_TIMEOUT, work.resolve(OWNER))) {
-			stage(current, backup);
-			new Journal(current, restored, retiredTo).write(work);
-			ConfigEditor.setRefStorage(this.gitDir.resolve("config"), restored, this.repository.hashAlgorithm());
-			retire(current, retiredTo);
+		catch (IOException | RuntimeException ex) {
+			if (Journal.read(work) == null) {
+				FileMoves.deleteTree(work);
+			}
+			throw ex;
 		}
+		// renamed while the journal still says how to finish: a run stopped from here on finds it restored
+		FileMoves.move(backup, restoredMark);
 		FileMoves.deleteTree(work);
-		FileMoves.deleteTree(backup);
-		return report(current, restored, built, backup, retiredTo, true, started);
+		FileMoves.deleteTree(restoredMark);
+		return report(current, restored, swapped.built(), staged, swapped.backup(), swapped.carried(), started);
 	}
 
 	/** Deletes a backup the operator no longer needs. */
@@ -233,8 +340,9 @@ public final class FormatMigrator {
 		try (RefStore store = this.repository.refStore()) {
 			store.breakLocks(owner);
 		}
-		if (Journal.read(work) != null) {
-			Files.deleteIfExists(this.gitDir.resolve("config.lock"));
+		Path config = this.gitDir.resolve("config");
+		if (ConfigEditor.ownsLock(config, work)) {
+			Files.deleteIfExists(config.resolveSibling("config.lock"));
 		}
 		return owner;
 	}
@@ -362,22 +470,36 @@ public final class FormatMigrator {
 		return this.gitDir.resolve(BACKUP_DIR).resolve(stamp + "-" + old.configName());
 	}
 
-	/** Step 7 of an earlier run that stopped after the switch: retire the old store, then clean up. */
+	/**
+	 * Step 7 of an earlier run that stopped after the switch: retire the old store and carry what a git process
+	 * slipped into it, then clean up.
+	 */
 	MigrationReport finishInterrupted(Journal journal, Path work, long started) throws IOException {
-		retire(journal.from(), journal.backup());
+		List<String> carried = retireAndCarry(journal.from(), journal.backup(), work, null);
 		FileMoves.deleteTree(work);
-		try (RefStore store = this.repository.refStore()) {
-			RefDigest digest = RefDigest.of(store, objects(), true);
+		return finishedReport(journal.from(), journal.to(), work, journal.backup(), carried, started);
+	}
+
+	/** The report of a swap finished by a later run: the digests are the store's as it now reads. */
+	private MigrationReport finishedReport(RefFormat from, RefFormat to, Path work, Path backup, List<String> carried,
+			long started) throws IOException {
+		try (Repository fresh = Repository.open(this.gitDir); RefStore store = fresh.refStore()) {
+			RefDigest digest = RefDigest.of(store, fresh.objectDatabase(), true);
 			String hex = digest.finish();
-			return new MigrationReport(journal.from(), journal.to(), digest.refs(), digest.logEntries(), hex, hex, work,
-					journal.backup(), true, Duration.ofNanos(System.nanoTime() - started));
+			return new MigrationReport(from, to, digest.refs(), digest.logEntries(), hex, hex, work, backup, true,
+					elapsed(started), carried);
 		}
 	}
 
+	/** The report of a swap. */
 	static MigrationReport report(RefFormat from, RefFormat to, Built built, Path staged, Path backup,
-			boolean swapped, long started) {
+			List<String> carried, long started) {
 		return new MigrationReport(from, to, built.refs, built.logEntries, built.sourceDigest, built.targetDigest,
-				staged, backup, swapped, Duration.ofNanos(System.nanoTime() - started));
+				staged, backup, true, elapsed(started), carried);
+	}
+
+	private static Duration elapsed(long started) {
+		return Duration.ofNanos(System.nanoTime() - started);
 	}
 
 	/** A built store's digests and counts. */
@@ -408,7 +530,7 @@ public final class FormatMigrator {
 	}
 
 	/** The store a swap put in place, and where the old one went. */
-	record Swapped(Built built, Path backup) {
+	record Swapped(Built built, Path backup, List<String> carried) {
 
 	}
 

@@ -29,6 +29,11 @@ record Journal(RefFormat from, RefFormat to, Path backup) {
 		FileMoves.writeAtomically(work.resolve(FILE), text.getBytes(StandardCharsets.UTF_8));
 	}
 
+	/** Removes the journal from {@code work}: the switch it announced did not happen. */
+	static void delete(Path work) throws IOException {
+		Files.deleteIfExists(work.resolve(FILE));
+	}
+
 	/** The journal in {@code work}, or {@code null} if there is none (or it is unreadable: start over). */
 	static Journal read(Path work) throws IOException {
 		String text;

@@ -2,6 +2,7 @@ package io.refstore.core.migrate;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 import io.refstore.core.ref.RefFormat;
 
@@ -18,8 +19,20 @@ import io.refstore.core.ref.RefFormat;
  * @param backup where the old store was kept ({@code null} for a dry run)
  * @param swapped whether the repository now uses {@code to}
  * @param elapsed the wall time
+ * @param carried refs a git process wrote into the old store during the swap, carried into the new one (see
+ * {@link CarryOver}); their values and new log entries are in the new store, not in the digests
  */
 public record MigrationReport(RefFormat from, RefFormat to, long refs, long logEntries, String sourceDigest,
-		String targetDigest, Path staged, Path backup, boolean swapped, Duration elapsed) {
+		String targetDigest, Path staged, Path backup, boolean swapped, Duration elapsed, List<String> carried) {
+
+	public MigrationReport {
+		carried = List.copyOf(carried);
+	}
+
+	/** A report of a swap that carried nothing. */
+	public MigrationReport(RefFormat from, RefFormat to, long refs, long logEntries, String sourceDigest,
+			String targetDigest, Path staged, Path backup, boolean swapped, Duration elapsed) {
+		this(from, to, refs, logEntries, sourceDigest, targetDigest, staged, backup, swapped, elapsed, List.of());
+	}
 
 }

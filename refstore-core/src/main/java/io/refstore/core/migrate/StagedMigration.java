@@ -58,7 +58,7 @@ public final class StagedMigration implements Closeable {
 	static final int REFTABLE_BYTES_PER_REF = 40;
 
 	/** The file in a backup naming the job whose migration swapped it out. */
-	private static final String DONE = "refstore-migration.properties";
+	static final String DONE = "refstore-migration.properties";
 
 	private final Repository repository;
 
@@ -386,7 +386,7 @@ public final class StagedMigration implements Closeable {
 					this.work);
 		}
 		this.finished = FormatMigrator.report(this.from, this.options.target(), swapped.built(), staged,
-				swapped.backup(), true, this.started);
+				swapped.backup(), swapped.carried(), this.started);
 		writeDone(this.finished, state.getProperty("job"));
 		FileMoves.deleteTree(this.work);
 		return this.finished;

@@ -1,6 +1,10 @@
 package io.refstore.core.repo;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,6 +31,12 @@ public final class ConfigEditor {
 
 	private static final Pattern KEY = Pattern.compile("^\\s*([A-Za-z][A-Za-z0-9-]*)\\s*(=.*)?$");
 
+	/** The file in a migration's work directory that becomes {@code config.lock}, then {@code config}. */
+	static final String STAGED = "config.new";
+
+	/** How long a {@code git config} writer may hold {@code config.lock} before the switch gives up. */
+	private static final Duration LOCK_TIMEOUT = Duration.ofSeconds(5);
+
 	private ConfigEditor() {
 	}
 
@@ -39,9 +49,70 @@ public final class ConfigEditor {
 	 * @param configFile the repository's {@code config}
 	 * @param format the new ref storage format
 	 * @param hash the repository's object hash (SHA-256 needs format version 1)
+	 * @param work a directory of the caller's on the same file system, where the new text is staged; the
+	 * new {@code config} and the directory are synced before this returns
+	 * @throws io.refstore.core.io.LockFailedException if another process holds {@code config.lock} for
+	 * longer than a few seconds: the config is then unchanged
 	 */
-	public static void setRefStorage(Path configFile, RefFormat format, HashAlgorithm hash) throws IOException {
-		List<String> lines = new ArrayList<>(Files.readAllLines(configFile, StandardCharsets.UTF_8));
+	public static void setRefStorage(Path configFile, RefFormat format, HashAlgorithm hash, Path work)
+			throws IOException {
+		Path staged = work.resolve(STAGED);
+		byte[] read = Files.readAllBytes(configFile);
+		byte[] edited = edit(read, format, hash);
+		writeSynced(staged, edited, false);
+		// the lock is a second name of the staged file: it holds the whole new text from the instant it exists,
+		// and a later run can prove it is this one's (ownedLock) after a kill at any point
+		try (LockFile lock = LockFile.acquireLinked(configFile, LOCK_TIMEOUT, staged)) {
+			byte[] locked = Files.readAllBytes(configFile);
+			if (!Arrays.equals(locked, read)) {
+				// someone wrote the config between our read and our lock: edit what is there now
+				writeSynced(lock.lockPath(), edit(locked, format, hash), true);
+			}
+			lock.commit();
+		}
+		syncDirectory(configFile.getParent());
+	}
+
+	/**
+	 * Whether {@code config.lock} is the lock {@link #setRefStorage} took with {@code work}: a lock that is a name
+	 * of the file it staged there. Any other holder's lock is never taken for stale.
+	 */
+	public static boolean ownsLock(Path configFile, Path work) throws IOException {
+		Path lock = configFile.resolveSibling(configFile.getFileName() + ".lock");
+		Path staged = work.resolve(STAGED);
+		try {
+			return Files.exists(staged) && Files.isSameFile(lock, staged);
+		}
+		catch (java.nio.file.NoSuchFileException ex) {
+			return false;
+		}
+	}
+
+	private static void writeSynced(Path file, byte[] content, boolean existing) throws IOException {
+		try (FileChannel channel = existing
+				? FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)
+				: FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+						StandardOpenOption.TRUNCATE_EXISTING)) {
+			ByteBuffer buffer = ByteBuffer.wrap(content);
+			while (buffer.hasRemaining()) {
+				channel.write(buffer);
+			}
+			channel.force(true);
+		}
+		if (!existing) {
+			syncDirectory(file.getParent());
+		}
+	}
+
+	private static void syncDirectory(Path dir) throws IOException {
+		try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
+			channel.force(true);
+		}
+	}
+
+	/** {@code config}'s text with the ref storage set to {@code format}, every other line kept. */
+	static byte[] edit(byte[] config, RefFormat format, HashAlgorithm hash) {
+		List<String> lines = new ArrayList<>(new String(config, StandardCharsets.UTF_8).lines().toList());
 		String section = "";
 		int extensionsHeader = -1;
 		int coreHeader = -1;
@@ -112,10 +183,7 @@ public final class ConfigEditor {
 		for (String line : lines) {
 			text.append(line).append('\n');
 		}
-		try (LockFile lock = LockFile.acquire(configFile, Duration.ofSeconds(1))) {
-			lock.write(text.toString().getBytes(StandardCharsets.UTF_8), false);
-			lock.commit();
-		}
+		return text.toString().getBytes(StandardCharsets.UTF_8);
 	}
 
 }

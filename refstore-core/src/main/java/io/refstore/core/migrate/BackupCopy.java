@@ -1,0 +1,66 @@
+package io.refstore.core.migrate;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Set;
+
+/**
+ * A rollback's copy of a backup's store into its work directory, byte for byte, every file and directory synced:
+ * the backup itself is never moved, so it stays a whole copy until the restored store is in place.
+ */
+final class BackupCopy {
+
+	/** Files of a backup that describe it and are not part of its store. */
+	private static final Set<String> NOT_STORE = Set.of(BackupRecord.FILE, StagedMigration.DONE);
+
+	private BackupCopy() {
+	}
+
+	/** Copies the store kept in {@code backup} into {@code target}, which must not exist. */
+	static void copy(Path backup, Path target) throws IOException {
+		Files.walkFileTree(backup, new SimpleFileVisitor<>() {
+
+			@Override
+			public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
+				Files.createDirectories(target.resolve(backup.relativize(dir).toString()));
+				return FileVisitResult.CONTINUE;
+			}
+
+			@Override
+			public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+				Path relative = backup.relativize(file);
+				String name = relative.toString();
+				if (attrs.isRegularFile() && !NOT_STORE.contains(name) && !name.endsWith(".lock")) {
+					Path copy = target.resolve(name);
+					Files.copy(file, copy, StandardCopyOption.COPY_ATTRIBUTES);
+					force(copy, StandardOpenOption.WRITE);
+				}
+				return FileVisitResult.CONTINUE;
+			}
+
+			@Override
+			public FileVisitResult postVisitDirectory(Path dir, IOException ex) throws IOException {
+				if (ex != null) {
+					throw ex;
+				}
+				force(target.resolve(backup.relativize(dir).toString()), StandardOpenOption.READ);
+				return FileVisitResult.CONTINUE;
+			}
+
+		});
+	}
+
+	private static void force(Path path, StandardOpenOption mode) throws IOException {
+		try (FileChannel channel = FileChannel.open(path, mode)) {
+			channel.force(true);
+		}
+	}
+
+}

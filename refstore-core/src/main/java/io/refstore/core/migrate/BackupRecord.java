@@ -1,0 +1,57 @@
+package io.refstore.core.migrate;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Properties;
+
+import io.refstore.core.RefStores;
+import io.refstore.core.ref.RefFormat;
+import io.refstore.core.ref.RefStore;
+import io.refstore.core.repo.Repository;
+
+/**
+ * What a backup held when a swap made it: the {@link RefDigest} of its refs and reflogs, kept in the backup so that
+ * a rollback can prove the copy it restores is the store that was retired, not merely a copy of itself.
+ *
+ * @param digest the digest, reflogs included
+ * @param refs how many refs (root refs included)
+ * @param logEntries how many reflog entries
+ */
+record BackupRecord(String digest, long refs, long logEntries) {
+
+	static final String FILE = "refstore-backup.properties";
+
+	/** The record of a store built with its reflogs, whose digest is {@code built}'s source digest. */
+	static BackupRecord of(FormatMigrator.Built built) {
+		return new BackupRecord(built.sourceDigest, built.refs, built.logEntries);
+	}
+
+	/** Reads the whole store of {@code format} in {@code backup} for its record. */
+	static BackupRecord read(Repository repository, RefFormat format, Path backup) throws IOException {
+		try (RefStore store = RefStores.openAt(repository, format, backup)) {
+			RefDigest digest = RefDigest.of(store, repository.objectDatabase(), true);
+			String hex = digest.finish();
+			return new BackupRecord(hex, digest.refs(), digest.logEntries());
+		}
+	}
+
+	/** Writes the record into {@code backup}, durably. */
+	void write(Path backup) throws IOException {
+		Properties properties = new Properties();
+		properties.setProperty("digest", this.digest);
+		properties.setProperty("refs", Long.toString(this.refs));
+		properties.setProperty("logEntries", Long.toString(this.logEntries));
+		DurableFiles.writeProperties(backup.resolve(FILE), properties);
+	}
+
+	/** The record kept in {@code backup}, or {@code null} for a backup made before records were kept. */
+	static BackupRecord readRecorded(Path backup) throws IOException {
+		Properties properties = DurableFiles.readProperties(backup.resolve(FILE));
+		if (properties == null || properties.getProperty("digest") == null) {
+			return null;
+		}
+		return new BackupRecord(properties.getProperty("digest"), Long.parseLong(properties.getProperty("refs", "0")),
+				Long.parseLong(properties.getProperty("logEntries", "0")));
+	}
+
+}

@@ -1,0 +1,231 @@
+package io.refstore.core.migrate;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+import io.refstore.core.RefStores;
+import io.refstore.core.ref.DirectRef;
+import io.refstore.core.ref.ObjectId;
+import io.refstore.core.ref.Ref;
+import io.refstore.core.ref.RefFormat;
+import io.refstore.core.ref.RefName;
+import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.ReflogEntry;
+import io.refstore.core.ref.ReflogPolicy;
+import io.refstore.core.ref.SymbolicRef;
+import io.refstore.core.repo.Repository;
+import io.refstore.core.txn.RefTransaction;
+import io.refstore.core.txn.RefUpdate;
+import io.refstore.core.txn.TransactionResult;
+
+/**
+ * The refs a git process wrote into a files store while a migration swapped it out, carried into the new store.
+ * <p>
+ * A swap locks {@code packed-refs} and every loose ref that exists, so git can neither delete a ref nor change a
+ * locked one. It can still create a loose ref no one has locked: a new ref, or a new value of a ref that was only
+ * packed, with its reflog. If git renames that file into place before the old store is retired, the write is
+ * confirmed to git's caller but lands in the backup. So the swap records, under its locks, the identity (file
+ * key, size, time) of every loose ref and log file; after the retire, any file of the backup whose identity
+ * differs, and any ref file a git that had read the old configuration wrote into the git directory after the
+ * retire, names a ref to carry: its value and the log entries the new store lacks are written into the new store.
+ * <p>
+ * A git that read the old configuration and writes after this check is beyond reach: see the README's
+ * guarantees.
+ */
+final class CarryOver {
+
+	/** The message of a carried update whose own reflog entry git did not write (or wrote differently). */
+	static final String MESSAGE = "refs migrate: carried over from the retired files store";
+
+	private final Map<String, String> locked;
+
+	private CarryOver(Map<String, String> locked) {
+		this.locked = locked;
+	}
+
+	/** The file in the work directory that keeps the snapshot until the swap is finished. */
+	static final String FILE = "loose-identities";
+
+	/** Records the loose refs and logs of the files store in {@code gitDir}; call it under the store's locks. */
+	static CarryOver snapshot(Path gitDir) throws IOException {
+		return new CarryOver(identities(gitDir));
+	}
+
+	/** Keeps the snapshot in {@code work}, durably, so that a run finishing a killed swap can carry too. */
+	void write(Path work) throws IOException {
+		StringBuilder text = new StringBuilder();
+		this.locked.forEach((file, identity) -> text.append(file).append('\0').append(identity).append('\n'));
+		DurableFiles.write(work.resolve(FILE), text.toString().getBytes(StandardCharsets.UTF_8));
+	}
+
+	/** The snapshot kept in {@code work}, or {@code null} if there is none. */
+	static CarryOver read(Path work) throws IOException {
+		String text;
+		try {
+			text = Files.readString(work.resolve(FILE), StandardCharsets.UTF_8);
+		}
+		catch (NoSuchFileException ex) {
+			return null;
+		}
+		Map<String, String> locked = new TreeMap<>();
+		for (String line : text.split("\n")) {
+			int split = line.indexOf('\0');
+			if (split > 0) {
+				locked.put(line.substring(0, split), line.substring(split + 1));
+			}
+		}
+		return new CarryOver(locked);
+	}
+
+	/**
+	 * Carries what changed since {@link #snapshot} into the repository's new (reftable) store.
+	 * @param gitDir the git directory, whose configuration already names the new store
+	 * @param backup where the old files store was retired to
+	 * @return the names of the refs carried, sorted
+	 */
+	List<String> carry(Path gitDir, Path backup) throws IOException {
+		TreeSet<String> changed = new TreeSet<>();
+		identities(backup).forEach((file, identity) -> {
+			if (!identity.equals(this.locked.get(file))) {
+				changed.add(refName(file));
+			}
+		});
+		TreeSet<String> strays = new TreeSet<>();
+		identities(gitDir).keySet().forEach((file) -> strays.add(refName(file)));
+		if (changed.isEmpty() && strays.isEmpty()) {
+			return List.of();
+		}
+		List<String> carried = new ArrayList<>();
+		try (Repository fresh = Repository.open(gitDir);
+				RefStore retired = RefStores.openAt(fresh, RefFormat.FILES, backup);
+				RefStore stray = RefStores.openAt(fresh, RefFormat.FILES, gitDir)) {
+			for (String name : changed) {
+				if (!strays.contains(name) && carryOne(fresh, retired, name)) {
+					carried.add(name);
+				}
+			}
+			for (String name : strays) {
+				if (carryOne(fresh, stray, name)) {
+					carried.add(name);
+				}
+			}
+		}
+		carried.sort(null);
+		return carried;
+	}
+
+	/** Writes {@code name}'s value and missing log entries from {@code from} into the repository's store. */
+	private static boolean carryOne(Repository repository, RefStore from, String name) throws IOException {
+		Optional<Ref> value = from.exactRef(name);
+		if (value.isEmpty()) {
+			return false;
+		}
+		List<ReflogEntry> log = from.hasReflog(name) ? from.reflog(name) : List.of();
+		ReflogPolicy policy = log.isEmpty() ? ReflogPolicy.EXISTING_ONLY : ReflogPolicy.ALWAYS;
+		try (RefStore to = RefStores.open(repository, policy)) {
+			List<ReflogEntry> have = to.hasReflog(name) ? to.reflog(name) : List.of();
+			List<ReflogEntry> missing = (have.size() <= log.size() && log.subList(0, have.size()).equals(have))
+					? log.subList(have.size(), log.size()) : List.of();
+			Optional<Ref> current = to.exactRef(name);
+			if (current.equals(value)) {
+				for (ReflogEntry entry : missing) {
+					to.appendReflog(name, entry);
+				}
+				return !missing.isEmpty();
+			}
+			ObjectId old = current.filter(DirectRef.class::isInstance).map((ref) -> ((DirectRef) ref).id())
+				.orElse(to.hashAlgorithm().zeroId());
+			ReflogEntry last = missing.isEmpty() ? null : missing.get(missing.size() - 1);
+			// git's own entry for this very update is written by the transaction, so it is not there twice
+			boolean lastIsThisUpdate = last != null && value.get() instanceof DirectRef direct
+					&& last.newId().equals(direct.id()) && last.oldId().equals(old);
+			for (ReflogEntry entry : lastIsThisUpdate ? missing.subList(0, missing.size() - 1) : missing) {
+				to.appendReflog(name, entry);
+			}
+			try (RefTransaction transaction = to.newTransaction()) {
+				RefUpdate update = (value.get() instanceof DirectRef direct)
+						? RefUpdate.update(name, direct.id(), old).withNoDeref()
+						: RefUpdate.symref(name, ((SymbolicRef) value.get()).target());
+				transaction.add(update);
+				if (lastIsThisUpdate) {
+					transaction.committer(last.who()).message(last.message());
+				}
+				else {
+					transaction.message(MESSAGE);
+				}
+				TransactionResult result = transaction.commit();
+				if (!result.committed()) {
+					throw new MigrationException("could not carry '" + name + "' into the new store: "
+							+ result.firstRejection().map(Object::toString).orElse("rejected"));
+				}
+			}
+			return true;
+		}
+	}
+
+	/**
+	 * The identity of every loose ref, root ref (but {@code HEAD}, which is locked and copied) and log file of a
+	 * files store laid out in {@code dir}, by its path relative to {@code dir}; lock and temporary files left out.
+	 */
+	private static Map<String, String> identities(Path dir) throws IOException {
+		Map<String, String> identities = new TreeMap<>();
+		for (String top : List.of("refs", "logs")) {
+			Path root = dir.resolve(top);
+			if (!Files.isDirectory(root, LinkOption.NOFOLLOW_LINKS)) {
+				continue;
+			}
+			try (Stream<Path> files = Files.walk(root)) {
+				for (Path file : (Iterable<Path>) files::iterator) {
+					String relative = dir.relativize(file).toString().replace('\\', '/');
+					if (!relative.endsWith(".lock") && !relative.contains(".refstore-tmp")
+							&& !relative.equals("refs/heads") && !relative.equals("logs/HEAD")) {
+						identity(file).ifPresent((identity) -> identities.put(relative, identity));
+					}
+				}
+			}
+		}
+		try (var files = Files.newDirectoryStream(dir)) {
+			for (Path file : files) {
+				String name = file.getFileName().toString();
+				if (!name.equals("HEAD") && RefName.isRootRef(name) && !RefName.isPseudoRef(name)) {
+					identity(file).ifPresent((identity) -> identities.put(name, identity));
+				}
+			}
+		}
+		return identities;
+	}
+
+	private static Optional<String> identity(Path file) throws IOException {
+		try {
+			BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class,
+					LinkOption.NOFOLLOW_LINKS);
+			if (!attributes.isRegularFile()) {
+				return Optional.empty();
+			}
+			return Optional.of(Objects.toString(attributes.fileKey()) + "/" + attributes.size() + "/"
+					+ attributes.lastModifiedTime().toMillis());
+		}
+		catch (NoSuchFileException ex) {
+			return Optional.empty();
+		}
+	}
+
+	/** The ref a store file holds: {@code refs/x} for itself and for {@code logs/refs/x}. */
+	private static String refName(String file) {
+		return file.startsWith("logs/") ? file.substring("logs/".length()) : file;
+	}
+
+}
