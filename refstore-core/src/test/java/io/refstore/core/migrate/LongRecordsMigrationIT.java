@@ -50,8 +50,9 @@ class LongRecordsMigrationIT {
 				MigrationRunner.migrate(dir, MigrationOptions.to(target));
 				return;
 			}
+			MigrationOptions options = MigrationOptions.to(target);
 			try (Repository repository = Repository.open(dir, MigrationRunner.ENV);
-					StagedMigration migration = StagedMigration.open(repository, MigrationOptions.to(target), "job-long")) {
+					StagedMigration migration = StagedMigration.open(repository, options, "job-long")) {
 				CopyProgress next = migration.copyRefs(CopyProgress.START, 2);
 				while (!next.done()) {
 					next = migration.copyRefs(next, 2);
@@ -138,7 +139,8 @@ class LongRecordsMigrationIT {
 
 	@ParameterizedTest
 	@EnumSource(Runner.class)
-	void aLogRecordNoBlockHoldsIsRefusedAsGitRefusesItNamingItsRef(Runner runner, @TempDir Path dir) throws IOException {
+	void aLogRecordNoBlockHoldsIsRefusedAsGitRefusesItNamingItsRef(Runner runner, @TempDir Path dir)
+			throws IOException {
 		TempRepo repo = init(dir.resolve("repo"), RefFormat.FILES, true);
 		repo.git("commit", "-q", "--allow-empty", "-m", "one");
 		String branch = longName("refs/heads", 4000);
@@ -185,7 +187,8 @@ class LongRecordsMigrationIT {
 	 * and compares after each step.
 	 * @return what git showed of the repository before, after the first and after the second migration
 	 */
-	private static List<GitView> assertMigratesBothWaysAsGit(TempRepo repo, Path dir, Runner runner) throws IOException {
+	private static List<GitView> assertMigratesBothWaysAsGit(TempRepo repo, Path dir, Runner runner)
+			throws IOException {
 		Path twin = dir.resolve("twin");
 		DirSnapshot.copy(repo.dir(), twin);
 		RefFormat from = MigrationRunner.format(repo.dir());
