@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 
 import io.refstore.core.ref.DirectRef;
@@ -66,14 +67,25 @@ public final class FilesInitialWriter implements InitialRefWriter {
 	}
 
 	@Override
-	public void addReflog(String name, List<ReflogEntry> entries) throws IOException {
+	public List<ReflogEntry> addReflog(String name, List<ReflogEntry> entries) throws IOException {
 		Path file = this.dir.resolve("logs").resolve(name);
 		Files.createDirectories(file.getParent());
+		ReflogEntry[] stored = null;
 		try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file))) {
-			for (ReflogEntry entry : entries) {
-				out.write(FilesReflog.format(entry));
+			for (int i = 0; i < entries.size(); i++) {
+				ReflogEntry entry = entries.get(i);
+				// a reftable keeps a message as written (git's cut can end in a space): the line gets it normalised
+				ReflogEntry normal = entry.withMessage(ReflogEntry.normalizeMessage(entry.message()));
+				if (normal != entry) {
+					if (stored == null) {
+						stored = entries.toArray(ReflogEntry[]::new);
+					}
+					stored[i] = normal;
+				}
+				out.write(FilesReflog.format(normal));
 			}
 		}
+		return (stored == null) ? entries : Arrays.asList(stored);
 	}
 
 	@Override

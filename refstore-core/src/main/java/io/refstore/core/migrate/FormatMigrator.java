@@ -405,8 +405,7 @@ public final class FormatMigrator {
 				RefCursor refs = source.refs(RefQuery.ALL.withRootRefs())) {
 			writeRefs(refs, sourceDigest, writer);
 			for (Map.Entry<String, List<ReflogEntry>> log : reflogs.entrySet()) {
-				sourceDigest.addReflog(log.getKey(), log.getValue());
-				writer.addReflog(log.getKey(), log.getValue());
+				sourceDigest.addReflog(log.getKey(), writer.addReflog(log.getKey(), log.getValue()));
 			}
 			writer.finish();
 		}

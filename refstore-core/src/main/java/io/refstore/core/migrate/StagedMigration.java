@@ -330,8 +330,7 @@ public final class StagedMigration implements Closeable {
 			FormatMigrator.writeRefs(refs, digest, writer);
 			if (this.options.reflogs()) {
 				StagedReflogs.forEach(this.work, this.repository.hashAlgorithm(), (name, entries) -> {
-					digest.addReflog(name, entries);
-					writer.addReflog(name, entries);
+					digest.addReflog(name, writer.addReflog(name, entries));
 				});
 			}
 			writer.finish();

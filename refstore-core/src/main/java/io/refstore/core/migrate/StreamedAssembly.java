@@ -93,8 +93,7 @@ final class StreamedAssembly {
 			this.spoiled = true;
 			return;
 		}
-		this.digest.addReflog(name, entries);
-		this.writer.addReflog(name, entries);
+		this.digest.addReflog(name, this.writer.addReflog(name, entries));
 	}
 
 	/**

@@ -27,8 +27,13 @@ public interface InitialRefWriter extends Closeable {
 	/** Adds a symbolic ref. */
 	void addSymbolic(byte[] name, int nameLength, String target) throws IOException;
 
-	/** Adds a ref's log, oldest entry first. */
-	void addReflog(String name, List<ReflogEntry> entries) throws IOException;
+	/**
+	 * Adds a ref's log, oldest entry first, each message stored as git's migration stores it: normalised again
+	 * ({@link ReflogEntry#normalizeMessage}), and in a reftable cut to half a block.
+	 * @return the entries as the new store will read them back ({@code entries} itself if no message changed),
+	 * for the digest that the read-back store is compared with
+	 */
+	List<ReflogEntry> addReflog(String name, List<ReflogEntry> entries) throws IOException;
 
 	/** Completes the store; nothing is visible as a store before this returns. */
 	void finish() throws IOException;

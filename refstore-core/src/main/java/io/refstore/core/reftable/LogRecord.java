@@ -91,8 +91,20 @@ public final class LogRecord extends BlockRecord {
 	 * @return this record
 	 */
 	LogRecord truncateMessage(int maxBytes) {
-		this.messageLength = Math.min(this.messageLength, maxBytes);
+		cutMessage(maxBytes);
 		return this;
+	}
+
+	/**
+	 * Cuts the message as {@link #truncateMessage} does.
+	 * @return whether it was longer than {@code maxBytes}
+	 */
+	boolean cutMessage(int maxBytes) {
+		if (this.messageLength <= maxBytes) {
+			return false;
+		}
+		this.messageLength = maxBytes;
+		return true;
 	}
 
 	/** A tombstone for the entry of {@code refName} at {@code updateIndex}. */

@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -15,7 +16,8 @@ import io.refstore.core.ref.ReflogEntry;
 /**
  * Writes a new reftable store as one table: every ref at update index 1, streamed through one reused
  * record, then each ref's log entries at update indices 1..k (oldest first), so the next transaction of any
- * writer continues after them. The directory gets {@code tables.list} naming the table.
+ * writer continues after them. Messages are normalised and cut to half a block as git's migration stores them
+ * ({@link WriteOptions#maxLogMessage()}). The directory gets {@code tables.list} naming the table.
  */
 public final class ReftableInitialWriter implements InitialRefWriter {
 
@@ -33,6 +35,8 @@ public final class ReftableInitialWriter implements InitialRefWriter {
 
 	private final long maxUpdateIndex;
 
+	private final int maxMessage;
+
 	/**
 	 * @param dir the new stack's directory (created if missing)
 	 * @param maxLogEntries the largest number of log entries any one ref will get ({@code 0} without logs)
@@ -42,6 +46,7 @@ public final class ReftableInitialWriter implements InitialRefWriter {
 		Files.createDirectories(dir);
 		this.maxUpdateIndex = Math.max(1, maxLogEntries);
 		this.hashSize = options.hash().rawLength();
+		this.maxMessage = options.maxLogMessage();
 		this.temp = ReftableStack.createTemp(dir, "initial.temp.");
 		this.out = new BufferedOutputStream(Files.newOutputStream(this.temp), 1 << 20);
 		this.writer = new ReftableWriter(this.out, options).setLimits(1, this.maxUpdateIndex);
@@ -60,11 +65,27 @@ public final class ReftableInitialWriter implements InitialRefWriter {
 	}
 
 	@Override
-	public void addReflog(String name, List<ReflogEntry> entries) throws IOException {
+	public List<ReflogEntry> addReflog(String name, List<ReflogEntry> entries) throws IOException {
+		ReflogEntry[] stored = null;
 		// log keys sort newest first: the newest entry gets the highest update index
 		for (int i = entries.size() - 1; i >= 0; i--) {
-			this.writer.addLog(LogRecord.of(name, i + 1, entries.get(i)));
+			ReflogEntry entry = entries.get(i);
+			String message = ReflogEntry.normalizeMessage(entry.message());
+			LogRecord rec = LogRecord.update(name, i + 1, entry.oldId(), entry.newId(), entry.who(), message);
+			// cut as bytes, as git cuts them; the reader decodes the same bytes into the same text
+			if (rec.cutMessage(this.maxMessage)) {
+				message = rec.message();
+			}
+			this.writer.addLog(rec);
+			ReflogEntry kept = entry.withMessage(message);
+			if (kept != entry) {
+				if (stored == null) {
+					stored = entries.toArray(ReflogEntry[]::new);
+				}
+				stored[i] = kept;
+			}
 		}
+		return (stored == null) ? entries : Arrays.asList(stored);
 	}
 
 	@Override

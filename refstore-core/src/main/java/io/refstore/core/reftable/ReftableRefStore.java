@@ -204,10 +204,11 @@ public final class ReftableRefStore implements RefStore {
 	@Override
 	public void appendReflog(String name, ReflogEntry entry) throws IOException {
 		RefName.check(name, true);
+		int maxMessage = this.options.stack().writeOptions().maxLogMessage();
 		try (ReftableStack.Addition addition = this.stack.newAddition()) {
 			long index = addition.updateIndex();
 			addition.write((writer) -> {
-				writer.addLog(LogRecord.of(name, index, entry));
+				writer.addLog(LogRecord.of(name, index, entry).truncateMessage(maxMessage));
 				return true;
 			});
 			addition.commit();

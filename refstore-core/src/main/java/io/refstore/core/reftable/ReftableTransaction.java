@@ -253,7 +253,7 @@ final class ReftableTransaction extends StagedTransaction {
 			stackHasLogs = any.next();
 		}
 		String message = ReflogEntry.normalizeMessage(message());
-		int maxMessage = this.store.options.stack().writeOptions().blockSize() / 2;
+		int maxMessage = this.store.options.stack().writeOptions().maxLogMessage();
 		UpdateBatch batch = plan.batch();
 		List<LogRecord> logs = new ArrayList<>();
 		for (int k = 0; k < plan.size(); k++) {
@@ -343,7 +343,7 @@ final class ReftableTransaction extends StagedTransaction {
 		ReflogPolicy policy = this.store.options.reflogPolicy();
 		ObjectId zero = this.store.hashAlgorithm().zeroId();
 		// git's reftable backend keeps at most half a block of each message
-		int maxMessage = this.store.options.stack().writeOptions().blockSize() / 2;
+		int maxMessage = this.store.options.stack().writeOptions().maxLogMessage();
 		for (PlannedUpdate item : planned.values()) {
 			RefUpdate update = item.update();
 			boolean written = false;

@@ -78,6 +78,15 @@ public record WriteOptions(HashAlgorithm hash, int blockSize, int restartInterva
 		return new WriteOptions(this.hash, this.blockSize, this.restartInterval, this.indexObjects, exactLogMessage);
 	}
 
+	/**
+	 * The longest reflog message git's reftable backend stores: half a block. It cuts every longer message to
+	 * this many bytes (even inside a UTF-8 sequence) before the table writer sees it, so that a log record
+	 * whose name and identity are short fits in a block however long its message was.
+	 */
+	public int maxLogMessage() {
+		return this.blockSize / 2;
+	}
+
 	/** The format version this hash needs: 1 for SHA-1, 2 for SHA-256. */
 	int version() {
 		return (this.hash == HashAlgorithm.SHA1) ? 1 : 2;

@@ -55,6 +55,31 @@ class ReftableInteropIT {
 	}
 
 	@Test
+	void recordsAtTheLimitsOfABlockReadAsGitReadsThemAndReencodeToGitsBytes(@TempDir Path dir) throws IOException {
+		TempRepo repo = TempRepo.init(git(), dir.resolve("repo"), "--ref-format=reftable");
+		repo.git("commit", "-q", "--allow-empty", "-m", "one");
+		Path message = dir.resolve("message");
+		Files.writeString(message, "m".repeat(900_000) + "\n", StandardCharsets.US_ASCII);
+		repo.git("commit", "-q", "--allow-empty", "-F", message.toString());
+		repo.git("update-ref", "-m", "c".repeat(2047) + " x", "refs/heads/cut", "HEAD");
+		StringBuilder name = new StringBuilder("refs/heads");
+		for (int i = 0; name.length() < 4000; i++) {
+			name.append('/').append(String.format("%02d", i)).append("x".repeat(Math.min(248, 4000 - name.length())));
+		}
+		assertThat(name).hasSize(4000);
+		// its log record fits a block with a short identity and message only
+		git().withEnv("GIT_COMMITTER_NAME", "A").withEnv("GIT_COMMITTER_EMAIL", "a@b")
+			.ok(repo.dir(), "update-ref", "-m", "long one", name.toString(), "HEAD");
+
+		assertStackReadsAsGit(repo);
+		assertTablesReencodeIdentically(repo, 16);
+		repo.git("pack-refs", "--all");
+		assertThat(tableFiles(repo)).hasSize(1);
+		assertStackReadsAsGit(repo);
+		assertTablesReencodeIdentically(repo, 16);
+	}
+
+	@Test
 	void gitReadsTablesWrittenByTheWriter(@TempDir Path dir) throws IOException {
 		TempRepo repo = TempRepo.init(git(), dir.resolve("repo"), "--ref-format=reftable");
 		repo.git("commit", "-q", "--allow-empty", "-m", "one");

@@ -24,6 +24,7 @@ import io.refstore.core.ref.InvalidRefNameException;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.PersonIdent;
 import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.repo.StoreSwappedException;
 import io.refstore.core.txn.RefTransaction;
 import io.refstore.core.txn.RefUpdate;
@@ -281,9 +282,14 @@ public class RefWriteService {
 		return new PersonIdent(actor, actor + "@refstore", Instant.now().getEpochSecond(), 0);
 	}
 
+	/**
+	 * The reflog message of a write: the requested one with its whitespace folded as git folds it (a line break
+	 * or tab becomes a space, as {@code git update-ref -m} stores it), other control characters escaped. Its
+	 * length is left to the store: a files reflog keeps all of it, a reftable the first half block, as git.
+	 */
 	private static String message(String requested, String fallback) {
 		String text = (requested == null || requested.isBlank()) ? "refstore: " + fallback : requested;
-		return Problems.printable(text);
+		return Problems.printable(ReflogEntry.normalizeMessage(text));
 	}
 
 	private static String targets(List<RefUpdateRequest> updates) {

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
 
+import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 import io.refstore.web.ApiTestSupport;
 
@@ -79,6 +80,27 @@ class RefWriteApiIT extends ApiTestSupport {
 			.andExpect(jsonPath("$.entries[0].outcome").value("SUCCESS"))
 			.andExpect(jsonPath("$.entries[0].target").value(containsString("refs/heads/feature/x")))
 			.andExpect(jsonPath("$.entries[0].parameters.updates").value("3"));
+	}
+
+	@Test
+	void aMessageIsStoredAsGitStoresItInEitherFormat() throws Exception {
+		String message = "deploy\n\tticket  42 " + "m".repeat(100_000) + "\n";
+		for (String format : List.of("files", "reftable")) {
+			String name = uniqueName("refs-message-" + format);
+			TempRepo repo = TempRepo.init(GitCli.reftable(), ROOT.resolve(name), "--bare", "--ref-format=" + format);
+			repo.git("config", "core.logAllRefUpdates", "always");
+			String c1 = repo.commit("one", null);
+			repo.git("update-ref", "-m", message, "refs/heads/by-git", c1);
+			String json = """
+					{"updates": [{"ref": "refs/heads/by-api", "new": "%s"}], "message": "%s"}"""
+				.formatted(c1, message.replace("\n", "\\n").replace("\t", "\\t"));
+			this.mvc.perform(post(repoUri(name, "/refs:batch")).contentType(MediaType.APPLICATION_JSON).content(json)
+				.with(as("admin"))).andExpect(status().isOk());
+
+			String byGit = repo.git("reflog", "show", "--format=%gs", "refs/heads/by-git");
+			assertThat(byGit).as(format).hasSize(((format.equals("files")) ? 17 + 100_000 : 2048) + 1);
+			assertThat(repo.git("reflog", "show", "--format=%gs", "refs/heads/by-api")).as(format).isEqualTo(byGit);
+		}
 	}
 
 	@Test
