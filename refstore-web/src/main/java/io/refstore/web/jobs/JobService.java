@@ -244,7 +244,8 @@ public class JobService {
 	}
 
 	/**
-	 * Whether restarting execution {@code id} needs ADMIN: it rolls back, restores, or executes a deletion.
+	 * Whether restarting execution {@code id} needs ADMIN: it rolls back, restores, executes a deletion, or plans
+	 * one that overrides the protected refs.
 	 * {@code false} for an unknown execution (which the restart then reports as not found). Not secured: it
 	 * only reads the job's type.
 	 */
@@ -252,10 +253,11 @@ public class JobService {
 		return lookUp(id).map(JobService::adminJob).orElse(false);
 	}
 
-	/** Whether launching a job like {@code job} needs ADMIN. */
+	/** Whether launching a job like {@code job} needs ADMIN: a plan that overrides the protection does too. */
 	static boolean adminJob(JobSummary job) {
 		return job.type() == RefJobType.ROLLBACK || job.type() == RefJobType.RESTORE
-				|| (job.type() == RefJobType.DELETE && !"true".equals(job.parameters().get(JobParameterNames.PLAN_ONLY)));
+				|| (job.type() == RefJobType.DELETE && (!"true".equals(job.parameters().get(JobParameterNames.PLAN_ONLY))
+						|| "true".equals(job.parameters().get(JobParameterNames.OVERRIDE_PROTECTION))));
 	}
 
 	/** One execution, or empty. */

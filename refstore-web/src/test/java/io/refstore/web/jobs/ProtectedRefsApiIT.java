@@ -11,6 +11,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
 
 import com.jayway.jsonpath.DocumentContext;
@@ -25,6 +26,9 @@ import io.refstore.core.testing.TempRepo;
  * and campaigns cannot override.
  */
 class ProtectedRefsApiIT extends JobApiTestSupport {
+
+	@Autowired
+	JobService jobService;
 
 	private long plan(String user, String json) throws Exception {
 		return id(this.mvc.perform(postJson("/api/jobs/deletion-plans", json).with(as(user)))
@@ -63,6 +67,7 @@ class ProtectedRefsApiIT extends JobApiTestSupport {
 				{"repository": "%s", "prefixes": ["refs/"]}""".formatted(name));
 		DocumentContext planned = awaitResult(plan, "plan.protected.count");
 		assertThat(planned.read("$.status", String.class)).isEqualTo("COMPLETED");
+		assertThat(this.jobService.needsAdmin(plan)).isFalse();
 		assertThat(planned.read("$.results['plan.count']", String.class)).isEqualTo("3");
 		assertThat(planned.read("$.results['plan.protected.count']", String.class)).isEqualTo("5");
 		assertThat(planned.read("$.results['plan.protected.byPattern']", String.class)).isEqualTo(
@@ -109,6 +114,7 @@ class ProtectedRefsApiIT extends JobApiTestSupport {
 		String reason = "repository archived; GitLab project deleted";
 		long plan = plan("admin", override.formatted(name, "\"" + reason + "\""));
 		DocumentContext planned = awaitResult(plan, "plan.protected.count");
+		assertThat(this.jobService.needsAdmin(plan)).as("restarting an override needs ADMIN too").isTrue();
 		assertThat(planned.read("$.results['plan.count']", String.class)).isEqualTo("7");
 		assertThat(planned.read("$.results['plan.protected.count']", String.class)).isEqualTo("0");
 		execute(plan, name, "7");
