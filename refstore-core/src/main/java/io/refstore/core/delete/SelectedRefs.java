@@ -19,8 +19,8 @@ import io.refstore.core.ref.SymbolicRef;
  * glob matches come from one cursor per {@linkplain RefSelection#scanPrefixes() scan prefix}, the listed names
  * from lookups, merged by name so that a ref both listed and matched comes once. Exclusions are applied to
  * both, then protection: a protected ref is passed over and counted in {@link #kept()}. {@code HEAD} is read
- * once, when the stream is opened. Nothing is kept per ref: the current name is read from the cursor's buffer, and {@link #ref()} copies
- * the current ref only when the caller wants it.
+ * once, when the stream is opened. Nothing is kept per ref: the current name is read from the cursor's buffer,
+ * and {@link #ref()} copies the current ref only when the caller wants it.
  *
  * <p>Each cursor is one snapshot of its range; a ref changed after its snapshot was taken is still reported
  * with its old value (a deletion then fails its compare-and-swap instead of deleting a newer value).
