@@ -74,8 +74,11 @@ public class RefBatchConfiguration {
 
 	@Bean
 	RefJobs refJobs(Map<String, Job> jobs, JobOperator jobOperator, JobRepository jobRepository,
-			RepositoryPaths paths, JobLeases leases, ApplicationEventPublisher events, JdbcTemplate jdbc) {
-		return new RefJobs(jobs, jobOperator, jobRepository, paths, leases, events, jdbc);
+			RepositoryPaths paths, RefBatchProperties properties, JobLeases leases, ApplicationEventPublisher events,
+			JdbcTemplate jdbc) {
+		// a malformed protected pattern stops the start here, naming the setting
+		return new RefJobs(jobs, jobOperator, jobRepository, paths, properties.deletion().protection(), leases, events,
+				jdbc);
 	}
 
 }

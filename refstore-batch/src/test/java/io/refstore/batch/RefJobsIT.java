@@ -25,6 +25,7 @@ import io.refstore.batch.support.JobSummary;
 import io.refstore.batch.support.RefJobEvent;
 import io.refstore.batch.support.RefJobType;
 import io.refstore.batch.support.RefJobs;
+import io.refstore.core.delete.ProtectedRefs;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.testing.TempRepo;
 
@@ -155,6 +156,85 @@ class RefJobsIT {
 		assertThat(refused.status()).isEqualTo("FAILED");
 		assertThat(refused.exitMessage()).contains("is stale: 'refs/heads/b/00099' is selected now but is not in the plan");
 		assertThat(JobFixtures.refs(repo.dir())).isEqualTo(before);
+	}
+
+	@Test
+	void protectedRefsAreKeptUnlessAnOverrideWithAReasonLetsThemGo() throws Exception {
+		TempRepo repo = JobFixtures.create(root, "protected", RefFormat.FILES, 5);
+		String commit = repo.git("rev-parse", "refs/heads/main").trim();
+		List<String> protectedRefs = List.of("refs/changes/34/1234/meta", "refs/heads/main",
+				"refs/keep-around/" + commit, "refs/meta/config", "refs/notes/commits");
+		for (String name : protectedRefs) {
+			repo.git("update-ref", name, commit);
+		}
+		JobSummary planned = JobFixtures.await(jobs, jobs.launch(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY,
+				"protected", JobParameterNames.PREFIXES, "refs/", JobParameterNames.PLAN_ONLY, "true"), "dave")
+			.executionId());
+		assertThat(planned.status()).as(planned.exitMessage()).isEqualTo("COMPLETED");
+		assertThat(planned.parameters()).containsEntry(JobParameterNames.OVERRIDE_PROTECTION, "false")
+			.containsEntry(JobParameterNames.PROTECTED_REFS, String.join(",", ProtectedRefs.DEFAULT_PATTERNS));
+		assertThat(planned.results()).containsEntry("plan.protected.count", "5")
+			.containsEntry("plan.protected.byPattern", "1 refs/keep-around/**\n1 refs/changes/**/meta\n"
+					+ "1 refs/notes/**\n1 refs/meta/**\n1 HEAD");
+		assertThat(planned.results().get("plan.protected.sample").lines()).contains("refs/heads/main (HEAD)",
+				"refs/notes/commits (refs/notes/**)");
+		String relative = repo.gitDir().resolve("refstore-plans").relativize(Path.of(planned.results().get("plan.path")))
+			.toString();
+		assertRefused(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY, "protected", JobParameterNames.PLAN,
+				relative, JobParameterNames.OVERRIDE_PROTECTION, "true"), JobParameterNames.OVERRIDE_PROTECTION);
+
+		JobSummary deleted = JobFixtures.await(jobs, jobs.launch(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY,
+				"protected", JobParameterNames.PLAN, relative), "dave").executionId());
+		assertThat(deleted.status()).as(deleted.exitMessage()).isEqualTo("COMPLETED");
+		assertThat(repo.git("for-each-ref", "--format=%(refname)").lines()).containsExactlyElementsOf(protectedRefs);
+		JobFixtures.assertSound(repo.dir());
+
+		assertRefused(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY, "protected", JobParameterNames.PREFIXES,
+				"refs/", JobParameterNames.OVERRIDE_PROTECTION, "true"), JobParameterNames.OVERRIDE_REASON);
+		assertRefused(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY, "protected", JobParameterNames.PREFIXES,
+				"refs/", JobParameterNames.OVERRIDE_PROTECTION, "true", JobParameterNames.OVERRIDE_REASON, " \t"),
+				JobParameterNames.OVERRIDE_REASON);
+		assertRefused(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY, "protected", JobParameterNames.PREFIXES,
+				"refs/", JobParameterNames.OVERRIDE_REASON, "why not"), JobParameterNames.OVERRIDE_REASON);
+		assertRefused(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY, "protected", JobParameterNames.PREFIXES,
+				"refs/", JobParameterNames.PROTECTED_REFS, ""), JobParameterNames.PROTECTED_REFS);
+		assertThat(repo.git("for-each-ref", "--format=%(refname)").lines()).containsExactlyElementsOf(protectedRefs);
+
+		JobSummary overridden = JobFixtures.await(jobs, jobs.launch(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY,
+				"protected", JobParameterNames.PREFIXES, "refs/", JobParameterNames.OVERRIDE_PROTECTION, "true",
+				JobParameterNames.OVERRIDE_REASON, " project archived: its review data goes too "), "dave")
+			.executionId());
+		assertThat(overridden.status()).as(overridden.exitMessage()).isEqualTo("COMPLETED");
+		assertThat(overridden.parameters()).containsEntry(JobParameterNames.OVERRIDE_REASON,
+				"project archived: its review data goes too").containsEntry(JobParameterNames.PROTECTED_REFS, "");
+		assertThat(overridden.results()).containsEntry("plan.protected.count", "0");
+		assertThat(repo.git("for-each-ref", "--format=%(refname)")).isEmpty();
+		assertThat(events).anySatisfy((event) -> {
+			assertThat(event.executionId()).isEqualTo(overridden.executionId());
+			assertThat(event.action()).isEqualTo(RefJobEvent.Action.LAUNCH);
+			assertThat(event.parameters()).containsEntry(JobParameterNames.OVERRIDE_REASON,
+					"project archived: its review data goes too");
+		});
+	}
+
+	@Test
+	void aPlannedRefThatHeadPointsToByExecutionIsKept() throws Exception {
+		TempRepo repo = JobFixtures.create(root, "head-moved", RefFormat.FILES, 5);
+		JobSummary planned = JobFixtures.await(jobs, jobs.launch(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY,
+				"head-moved", JobParameterNames.PREFIXES, "refs/heads/b/", JobParameterNames.PLAN_ONLY, "true"), "dave")
+			.executionId());
+		assertThat(planned.results()).containsEntry("plan.count", "5");
+		repo.git("symbolic-ref", "HEAD", "refs/heads/b/00001");
+		String relative = repo.gitDir().resolve("refstore-plans").relativize(Path.of(planned.results().get("plan.path")))
+			.toString();
+
+		JobSummary deleted = JobFixtures.await(jobs, jobs.launch(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY,
+				"head-moved", JobParameterNames.PLAN, relative, JobParameterNames.CHUNK_SIZE, "2"), "dave").executionId());
+		assertThat(deleted.status()).as(deleted.exitMessage()).isEqualTo("COMPLETED");
+		assertThat(deleted.results()).containsEntry("delete.protected", "1");
+		assertThat(repo.git("for-each-ref", "--format=%(refname)", "refs/heads/b/").lines())
+			.containsExactly("refs/heads/b/00001");
+		JobFixtures.assertSound(repo.dir());
 	}
 
 	@ParameterizedTest

@@ -17,8 +17,8 @@ import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.RefJobListener;
 
 /**
- * {@code deleteRefsJob}: {@code planDeletionStep} writes (or reads back) the plan; with {@code planOnly} the
- * job ends there, leaving the plan for review, and a later launch with {@code plan=<that plan>} executes it;
+ * {@code deleteRefsJob}: {@code planDeletionStep} writes (or reads back) the plan, which keeps the protected
+ * refs and records which those are; with {@code planOnly} the job ends there, leaving the plan for review, and a later launch with {@code plan=<that plan>} executes it;
  * otherwise {@code deleteRefsStep} deletes the plan's refs in chunked, checked transactions (restartable).
  */
 @Configuration(proxyBeanMethods = false)
@@ -66,8 +66,9 @@ public class DeleteRefsJobConfiguration {
 			@Value("#{jobParameters['" + JobParameterNames.PREFIXES + "']}") String prefixes,
 			@Value("#{jobParameters['" + JobParameterNames.GLOBS + "']}") String globs,
 			@Value("#{jobParameters['" + JobParameterNames.NAMES + "']}") String names,
-			@Value("#{jobParameters['" + JobParameterNames.EXCLUDES + "']}") String excludes) {
-		return new PlanDeletionTasklet(path, plan, launchId, prefixes, globs, names, excludes);
+			@Value("#{jobParameters['" + JobParameterNames.EXCLUDES + "']}") String excludes,
+			@Value("#{jobParameters['" + JobParameterNames.PROTECTED_REFS + "']}") String protectedRefs) {
+		return new PlanDeletionTasklet(path, plan, launchId, prefixes, globs, names, excludes, protectedRefs);
 	}
 
 	@Bean

@@ -21,6 +21,7 @@ import io.refstore.batch.support.JobParameterNames;
 import io.refstore.core.delete.ChunkListener;
 import io.refstore.core.delete.DeleteOptions;
 import io.refstore.core.delete.DeleteResult;
+import io.refstore.core.delete.ProtectedRefs;
 import io.refstore.core.delete.RefDeleter;
 import io.refstore.core.delete.RefSelection;
 import io.refstore.core.ref.Ref;
@@ -37,6 +38,9 @@ import io.refstore.core.repo.Repository;
  * <p>Before the first chunk of every execution, the plan must still cover the store: every ref the selection
  * picks now must be in the plan with the plan's value (refs the plan has that are gone are fine: deleted by an
  * earlier run, or by someone else). Otherwise the step fails, naming the first ref that differs.
+ *
+ * <p>The plan's protection holds for every chunk too: a planned ref that is protected now (the branch
+ * {@code HEAD} was moved to since the plan was made) is kept, and counted in {@value #PROTECTED}.
  */
 class DeleteRefsTasklet implements Tasklet, StepExecutionListener {
 
@@ -45,6 +49,8 @@ class DeleteRefsTasklet implements Tasklet, StepExecutionListener {
 	static final String DELETED = "delete.deleted";
 
 	static final String RESUMED_FROM = "delete.resumedFrom";
+
+	static final String PROTECTED = "delete.protected";
 
 	private final Path repositoryPath;
 
@@ -57,6 +63,9 @@ class DeleteRefsTasklet implements Tasklet, StepExecutionListener {
 	private RefStore store;
 
 	private DeletionPlan.Reader plan;
+
+	/** What the plan keeps, read by {@link #checkNotStale}. */
+	private ProtectedRefs protection;
 
 	DeleteRefsTasklet(String repositoryPath, String chunkSize, String throttle) {
 		this.repositoryPath = Path.of(repositoryPath);
@@ -87,6 +96,9 @@ class DeleteRefsTasklet implements Tasklet, StepExecutionListener {
 		long total = step.getJobExecution().getExecutionContext().getLong(PlanDeletionTasklet.PLAN_COUNT);
 		context.putLong(JobParameterNames.PROGRESS_TOTAL, total);
 		if (chunk.isEmpty()) {
+			if (context.containsKey(PROTECTED)) {
+				step.getJobExecution().getExecutionContext().putLong(PROTECTED, context.getLong(PROTECTED));
+			}
 			return RepeatStatus.FINISHED;
 		}
 		DeleteResult result = delete(chunk, file.resolveSibling(String.format("manifest-%012d-%d", position,
@@ -98,6 +110,9 @@ class DeleteRefsTasklet implements Tasklet, StepExecutionListener {
 		long deleted = context.getLong(DELETED, 0L) + result.deleted();
 		context.putLong(POSITION, position + chunk.size());
 		context.putLong(DELETED, deleted);
+		if (result.kept().count() > 0) {
+			context.putLong(PROTECTED, context.getLong(PROTECTED, 0L) + result.kept().count());
+		}
 		context.putLong(JobParameterNames.PROGRESS_DONE, position + chunk.size());
 		contribution.incrementWriteCount(result.deleted());
 		if (this.throttle > 0) {
@@ -107,7 +122,7 @@ class DeleteRefsTasklet implements Tasklet, StepExecutionListener {
 	}
 
 	private DeleteResult delete(List<DeletionPlan.Entry> chunk, Path manifest) throws IOException {
-		RefSelection.Builder names = RefSelection.builder();
+		RefSelection.Builder names = RefSelection.builder().protect(this.protection);
 		Map<String, String> planned = new java.util.HashMap<>();
 		for (DeletionPlan.Entry entry : chunk) {
 			names.name(entry.name());
@@ -140,8 +155,9 @@ class DeleteRefsTasklet implements Tasklet, StepExecutionListener {
 		try (DeletionPlan.Reader planned = new DeletionPlan.Reader(file, selection)) {
 			DeletionPlan.Entry[] next = { planned.next() };
 			// the reader has passed the plan's selection lines once it returned the first entry
-			RefSelection parsed = selection.build();
-			new RefDeleter(this.store).select(parsed, (ref) -> {
+			this.protection = planned.protection();
+			RefSelection parsed = selection.protect(this.protection).build();
+			new RefDeleter(this.store).select(parsed, 0, (ref) -> {
 				byte[] name = ref.name().getBytes(StandardCharsets.UTF_8);
 				while (next[0] != null && compare(next[0].name(), name) < 0) {
 					next[0] = planned.next();

@@ -12,6 +12,8 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.refstore.core.delete.DryRun;
+import io.refstore.core.delete.ProtectedRefs;
 import io.refstore.core.delete.RefDeleter;
 import io.refstore.core.delete.RefSelection;
 import io.refstore.core.ref.DirectRef;
@@ -24,32 +26,43 @@ import io.refstore.core.ref.SymbolicRef;
  * that would go with the value it has, in name order.
  *
  * <pre>
- * refstore-deletion-plan 1
+ * refstore-deletion-plan 2
  * select &lt;prefix|glob|name|exclude&gt; &lt;text&gt;     one line per part of the selection
+ * select protect &lt;pattern|HEAD&gt;                 one line per protected entry; none: nothing protected
  * ref &lt;name&gt; &lt;id&gt;                               a direct ref and its value (hex)
  * symref &lt;name&gt; &lt;target&gt;                       a symbolic ref and its target
  * end &lt;count&gt;                                    the plan is complete
  * </pre>
  * Ref names and targets hold no space or line break (git's name rules), so fields are split at spaces. A plan
- * without its {@code end} line was cut short and is refused.
+ * without its {@code end} line was cut short and is refused. A version 1 plan (written before protection
+ * existed) is read as protecting {@linkplain ProtectedRefs#defaults() the defaults}: executing it never deletes
+ * what they protect.
  */
 final class DeletionPlan {
 
 	static final String FILE = "plan";
 
-	private static final String MAGIC = "refstore-deletion-plan 1";
+	private static final String MAGIC = "refstore-deletion-plan ";
+
+	private static final int VERSION = 2;
 
 	private DeletionPlan() {
 	}
 
-	/** What a plan holds at its head and end. */
-	record Summary(long count, List<String> sample, RefSelection selection) {
+	/**
+	 * What a plan holds at its head and end.
+	 *
+	 * @param kept what protection kept when the plan was written ({@link ProtectedRefs.Report#NONE} when read
+	 * back from a file, which does not record it)
+	 */
+	record Summary(long count, List<String> sample, RefSelection selection, ProtectedRefs.Report kept) {
 
 	}
 
-	/** Writes the plan of {@code selection} over {@code store} to {@code file}, atomically. */
-	static Summary write(Path file, RefStore store, List<String> parts, int sampleSize) throws IOException {
-		RefSelection.Builder builder = RefSelection.builder();
+	/** Writes the plan of {@code selection}, keeping what {@code protection} protects, to {@code file}, atomically. */
+	static Summary write(Path file, RefStore store, List<String> parts, ProtectedRefs protection, int sampleSize)
+			throws IOException {
+		RefSelection.Builder builder = RefSelection.builder().protect(protection);
 		for (String part : parts) {
 			String[] fields = ("select " + part).split(" ", 3);
 			Reader.select(builder, fields);
@@ -57,24 +70,21 @@ final class DeletionPlan {
 		RefSelection selection = builder.build();
 		Files.createDirectories(file.getParent());
 		Path temp = file.resolveSibling(file.getFileName() + ".tmp");
-		List<String> sample = new ArrayList<>();
-		long count;
+		DryRun planned;
 		try (BufferedWriter out = new BufferedWriter(
 				new OutputStreamWriter(Files.newOutputStream(temp), StandardCharsets.UTF_8), 1 << 16)) {
-			out.write(MAGIC + "\n");
+			out.write(MAGIC + VERSION + "\n");
 			for (String part : parts) {
 				out.write("select " + part + "\n");
 			}
-			count = new RefDeleter(store).select(selection, (ref) -> {
-				if (sample.size() < sampleSize) {
-					sample.add(ref.name());
-				}
-				out.write(line(ref));
-			});
-			out.write("end " + count + "\n");
+			for (String entry : protection.entries()) {
+				out.write("select protect " + entry + "\n");
+			}
+			planned = new RefDeleter(store).select(selection, sampleSize, (ref) -> out.write(line(ref)));
+			out.write("end " + planned.matched() + "\n");
 		}
 		Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-		return new Summary(count, sample, selection);
+		return new Summary(planned.matched(), planned.sample(), selection, planned.kept());
 	}
 
 	private static String line(Ref ref) {
@@ -94,7 +104,8 @@ final class DeletionPlan {
 					sample.add(entry.name());
 				}
 			}
-			return new Summary(reader.count(), sample, selection.build());
+			return new Summary(reader.count(), sample, selection.protect(reader.protection()).build(),
+					ProtectedRefs.Report.NONE);
 		}
 	}
 
@@ -121,6 +132,10 @@ final class DeletionPlan {
 
 		private final RefSelection.Builder selection;
 
+		private final int version;
+
+		private final List<String> protect = new ArrayList<>();
+
 		private long line;
 
 		private long count = -1;
@@ -129,10 +144,25 @@ final class DeletionPlan {
 			this.file = file;
 			this.selection = selection;
 			this.in = Files.newBufferedReader(file, StandardCharsets.UTF_8);
-			if (!MAGIC.equals(this.in.readLine())) {
-				throw error("not a refstore deletion plan (version 1)");
-			}
+			String magic = this.in.readLine();
 			this.line = 1;
+			if ((MAGIC + 1).equals(magic)) {
+				this.version = 1;
+			}
+			else if ((MAGIC + VERSION).equals(magic)) {
+				this.version = VERSION;
+			}
+			else {
+				throw error("not a refstore deletion plan (version 1 or " + VERSION + ")");
+			}
+		}
+
+		/**
+		 * What the plan keeps: its {@code protect} lines, or the defaults for a version 1 plan. Complete once
+		 * {@link #next()} returned the first entry (or {@code null}).
+		 */
+		ProtectedRefs protection() {
+			return (this.version == 1) ? ProtectedRefs.defaults() : ProtectedRefs.of(this.protect);
 		}
 
 		/** The next planned ref, or {@code null} after the last. */
@@ -160,7 +190,10 @@ final class DeletionPlan {
 		}
 
 		private void select(String[] fields) throws IOException {
-			if (this.selection != null && !select(this.selection, fields)) {
+			if (fields[1].equals("protect")) {
+				this.protect.add(fields[2]);
+			}
+			else if (this.selection != null && !select(this.selection, fields)) {
 				throw error("unknown selection '" + fields[1] + "'");
 			}
 		}

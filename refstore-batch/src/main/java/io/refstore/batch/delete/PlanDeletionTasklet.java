@@ -11,13 +11,16 @@ import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 
 import io.refstore.batch.support.JobParameterNames;
+import io.refstore.core.delete.ProtectedRefs;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.repo.Repository;
 
 /**
  * {@code planDeletionStep}: writes the plan of what the selection would delete
- * ({@code $GIT_DIR/refstore-plans/<launch id>/plan}), or, given a plan to execute, reads that plan back. Either
- * way the job's context then holds the plan's path, count and sample for the history and the web layer.
+ * ({@code $GIT_DIR/refstore-plans/<launch id>/plan}), keeping the protected refs of the launch's
+ * {@link JobParameterNames#PROTECTED_REFS}, or, given a plan to execute, reads that plan back. Either way the
+ * job's context then holds the plan's path, count and sample for the history and the web layer, and a new plan
+ * also what protection kept: how many, how many per pattern, and the first of them with their patterns.
  */
 class PlanDeletionTasklet implements Tasklet {
 
@@ -26,6 +29,12 @@ class PlanDeletionTasklet implements Tasklet {
 	static final String PLAN_COUNT = "plan.count";
 
 	static final String PLAN_SAMPLE = "plan.sample";
+
+	static final String PLAN_PROTECTED_COUNT = "plan.protected.count";
+
+	static final String PLAN_PROTECTED_BY_PATTERN = "plan.protected.byPattern";
+
+	static final String PLAN_PROTECTED_SAMPLE = "plan.protected.sample";
 
 	private static final int SAMPLE = 10;
 
@@ -37,11 +46,19 @@ class PlanDeletionTasklet implements Tasklet {
 
 	private final List<String> parts = new ArrayList<>();
 
+	private final ProtectedRefs protection;
+
+	/**
+	 * @param protectedRefs the protected entries, separated by commas (empty: nothing protected, an override);
+	 * {@code null}, as in a launch from before protection existed, protects the defaults
+	 */
 	PlanDeletionTasklet(String repositoryPath, String givenPlan, String launchId, String prefixes, String globs,
-			String names, String excludes) {
+			String names, String excludes, String protectedRefs) {
 		this.repositoryPath = Path.of(repositoryPath);
 		this.givenPlan = givenPlan;
 		this.launchId = launchId;
+		this.protection = (protectedRefs == null) ? ProtectedRefs.defaults()
+				: ProtectedRefs.of(JobParameterNames.list(protectedRefs));
 		add("prefix", prefixes);
 		add("glob", globs);
 		add("name", names);
@@ -73,8 +90,9 @@ class PlanDeletionTasklet implements Tasklet {
 					.resolve("refstore-plans")
 					.resolve(this.launchId)
 					.resolve(DeletionPlan.FILE);
-				summary = DeletionPlan.write(file, store, this.parts, SAMPLE);
+				summary = DeletionPlan.write(file, store, this.parts, this.protection, SAMPLE);
 			}
+			putKept(job, summary.kept());
 		}
 		job.putString(PLAN_PATH, file.toString());
 		job.putLong(PLAN_COUNT, summary.count());
@@ -84,6 +102,17 @@ class PlanDeletionTasklet implements Tasklet {
 		step.putLong(JobParameterNames.PROGRESS_DONE, summary.count());
 		step.putLong(JobParameterNames.PROGRESS_TOTAL, summary.count());
 		return RepeatStatus.FINISHED;
+	}
+
+	/** Lines {@code <count> <pattern>} and {@code <name> (<pattern>)}, for the history and the plan's review. */
+	private static void putKept(ExecutionContext job, ProtectedRefs.Report kept) {
+		job.putLong(PLAN_PROTECTED_COUNT, kept.count());
+		StringBuilder byPattern = new StringBuilder();
+		kept.byPattern().forEach((pattern, count) -> byPattern.append((byPattern.length() == 0) ? "" : "\n")
+			.append(count).append(' ').append(pattern));
+		job.putString(PLAN_PROTECTED_BY_PATTERN, byPattern.toString());
+		job.putString(PLAN_PROTECTED_SAMPLE, String.join("\n",
+				kept.sample().stream().map((ref) -> ref.name() + " (" + ref.pattern() + ")").toList()));
 	}
 
 }

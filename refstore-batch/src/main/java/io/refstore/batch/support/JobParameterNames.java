@@ -1,5 +1,8 @@
 package io.refstore.batch.support;
 
+import java.util.Arrays;
+import java.util.List;
+
 /**
  * The keys of the refstore jobs' parameters and of the values they keep in their execution contexts. Jobs read
  * parameters only in {@code @StepScope} beans, through these keys.
@@ -45,6 +48,19 @@ public final class JobParameterNames {
 	/** Deletion: exclusion patterns, separated by commas. */
 	public static final String EXCLUDES = "excludes";
 
+	/**
+	 * Deletion: what the plan keeps whatever its selection, separated by commas ({@code for-each-ref} patterns
+	 * and {@code HEAD}); set at launch from {@code refstore.deletion.protected-refs}, empty when overridden. Not
+	 * accepted from callers.
+	 */
+	public static final String PROTECTED_REFS = "protectedRefs";
+
+	/** Deletion: {@code true} to plan without protecting anything; needs {@link #OVERRIDE_REASON}. */
+	public static final String OVERRIDE_PROTECTION = "overrideProtection";
+
+	/** Deletion: why the protection is overridden, kept with the launch for the audit log. */
+	public static final String OVERRIDE_REASON = "overrideReason";
+
 	/** Deletion: {@code true} to plan only (count, sample, manifest of what would go) and stop. */
 	public static final String PLAN_ONLY = "planOnly";
 
@@ -64,6 +80,14 @@ public final class JobParameterNames {
 	public static final String PROGRESS_TOTAL = "progress.total";
 
 	private JobParameterNames() {
+	}
+
+	/** The comma-separated values of a list parameter, stripped, blank ones dropped; empty for {@code null}. */
+	public static List<String> list(String value) {
+		if (value == null) {
+			return List.of();
+		}
+		return Arrays.stream(value.split(",")).map(String::strip).filter((s) -> !s.isEmpty()).toList();
 	}
 
 }

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 
 import io.refstore.core.delete.InvalidSelectionException;
+import io.refstore.core.delete.ProtectedRefs;
 import io.refstore.core.delete.RefSelection;
 import io.refstore.core.migrate.FormatMigrator;
 import io.refstore.core.ref.RefFormat;
@@ -30,21 +31,31 @@ final class JobParameterValidator {
 	/** The directory below the git directory where deletion plans and manifests are kept. */
 	static final String PLANS_DIR = "refstore-plans";
 
+	/** The longest reason for overriding protection: it is stored as a job parameter (at most 2500 characters). */
+	static final int MAX_REASON = 1000;
+
 	private static final Map<RefJobType, Set<String>> ALLOWED = Map.of(
 			RefJobType.MIGRATE, Set.of(JobParameterNames.TARGET_FORMAT, JobParameterNames.REFLOGS,
 					JobParameterNames.CHUNK_SIZE, JobParameterNames.THROTTLE_MILLIS),
 			RefJobType.ROLLBACK, Set.of(JobParameterNames.BACKUP),
 			RefJobType.DELETE, Set.of(JobParameterNames.PREFIXES, JobParameterNames.GLOBS, JobParameterNames.NAMES,
 					JobParameterNames.EXCLUDES, JobParameterNames.PLAN_ONLY, JobParameterNames.PLAN,
-					JobParameterNames.CHUNK_SIZE, JobParameterNames.THROTTLE_MILLIS),
+					JobParameterNames.CHUNK_SIZE, JobParameterNames.THROTTLE_MILLIS,
+					JobParameterNames.OVERRIDE_PROTECTION, JobParameterNames.OVERRIDE_REASON),
 			RefJobType.RESTORE, Set.of(JobParameterNames.MANIFEST),
 			RefJobType.MAINTAIN, Set.of(JobParameterNames.FORCE),
 			RefJobType.VERIFY, Set.of());
 
 	private final RepositoryPaths paths;
 
-	JobParameterValidator(RepositoryPaths paths) {
+	private final ProtectedRefs protection;
+
+	/**
+	 * @param protection what a deletion plan keeps unless its launch overrides it
+	 */
+	JobParameterValidator(RepositoryPaths paths, ProtectedRefs protection) {
 		this.paths = paths;
+		this.protection = protection;
 	}
 
 	/**
@@ -130,6 +141,12 @@ final class JobParameterValidator {
 		if (plan != null) {
 			out.put(JobParameterNames.PLAN, within(given, JobParameterNames.PLAN,
 					repository.gitDir().resolve(PLANS_DIR), false).toString());
+			if (given.containsKey(JobParameterNames.OVERRIDE_PROTECTION)
+					|| given.containsKey(JobParameterNames.OVERRIDE_REASON)) {
+				throw new InvalidJobParameterException(JobParameterNames.OVERRIDE_PROTECTION,
+						given.get(JobParameterNames.OVERRIDE_PROTECTION),
+						"the plan decides what is protected: override the protection when planning");
+			}
 		}
 		else {
 			selection(given);
@@ -139,10 +156,39 @@ final class JobParameterValidator {
 					out.put(key, given.get(key));
 				}
 			}
+			protection(given, out);
 		}
 		out.put(JobParameterNames.PLAN_ONLY, bool(given, JobParameterNames.PLAN_ONLY, false));
 		out.put(JobParameterNames.CHUNK_SIZE, number(given, JobParameterNames.CHUNK_SIZE, 1000, 1, 100_000));
 		out.put(JobParameterNames.THROTTLE_MILLIS, number(given, JobParameterNames.THROTTLE_MILLIS, 0, 0, 60_000));
+	}
+
+	/**
+	 * What the plan keeps: the configured protection, or nothing when {@code overrideProtection} is
+	 * {@code true}, which needs a non-blank {@code overrideReason} (a reason without an override is refused too).
+	 * Who may override is the caller's rule; the reason stays with the launch's parameters for the audit log.
+	 */
+	private void protection(Map<String, String> given, Map<String, String> out) {
+		boolean override = Boolean.parseBoolean(bool(given, JobParameterNames.OVERRIDE_PROTECTION, false));
+		String reason = given.get(JobParameterNames.OVERRIDE_REASON);
+		if (override && (reason == null || reason.isBlank())) {
+			throw new InvalidJobParameterException(JobParameterNames.OVERRIDE_REASON, reason,
+					"it is required when overrideProtection is true: say why the protected refs may be deleted");
+		}
+		if (override && reason.strip().length() > MAX_REASON) {
+			throw new InvalidJobParameterException(JobParameterNames.OVERRIDE_REASON, reason.substring(0, 40) + "...",
+					"it must be at most " + MAX_REASON + " characters");
+		}
+		if (!override && reason != null) {
+			throw new InvalidJobParameterException(JobParameterNames.OVERRIDE_REASON, reason,
+					"it is only taken with overrideProtection true");
+		}
+		out.put(JobParameterNames.OVERRIDE_PROTECTION, Boolean.toString(override));
+		if (override) {
+			out.put(JobParameterNames.OVERRIDE_REASON, reason.strip());
+		}
+		out.put(JobParameterNames.PROTECTED_REFS,
+				override ? "" : String.join(",", this.protection.entries()));
 	}
 
 	/**
@@ -176,12 +222,8 @@ final class JobParameterValidator {
 		}
 	}
 
-	/** The comma-separated values of a list parameter, blank ones dropped. */
-	static java.util.List<String> list(String value) {
-		if (value == null) {
-			return java.util.List.of();
-		}
-		return java.util.Arrays.stream(value.split(",")).map(String::strip).filter((s) -> !s.isEmpty()).toList();
+	private static java.util.List<String> list(String value) {
+		return JobParameterNames.list(value);
 	}
 
 	private static Path within(Map<String, String> given, String key, Path base, boolean directory) {

@@ -7,14 +7,19 @@ import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
+import io.refstore.core.delete.InvalidSelectionException;
+import io.refstore.core.delete.ProtectedRefs;
+
 /**
  * Settings of the refstore jobs ({@code refstore.*}).
  *
  * @param repositories where repositories may live
  * @param jobs lease and instance settings
+ * @param deletion mass deletion settings
  */
 @ConfigurationProperties("refstore")
-public record RefBatchProperties(@DefaultValue Repositories repositories, @DefaultValue Jobs jobs) {
+public record RefBatchProperties(@DefaultValue Repositories repositories, @DefaultValue Jobs jobs,
+		@DefaultValue Deletion deletion) {
 
 	/**
 	 * @param roots the directories repositories are looked up in, in order ({@code refstore.repositories.roots})
@@ -30,6 +35,38 @@ public record RefBatchProperties(@DefaultValue Repositories repositories, @Defau
 	 * @param leaseTtl how long a lease lives without a heartbeat (default 60 s); heartbeats come every third of it
 	 */
 	public record Jobs(String instanceId, @DefaultValue("60s") Duration leaseTtl) {
+
+	}
+
+	/**
+	 * @param protectedRefs what a deletion plan keeps whatever it selects, unless an ADMIN overrides it with a
+	 * reason ({@code refstore.deletion.protected-refs}): {@code for-each-ref} patterns, and {@code HEAD} for the
+	 * branch it points to; default {@link ProtectedRefs#DEFAULT_PATTERNS}
+	 */
+	public record Deletion(List<String> protectedRefs) {
+
+		public Deletion {
+			protectedRefs = (protectedRefs == null) ? ProtectedRefs.DEFAULT_PATTERNS : List.copyOf(protectedRefs);
+		}
+
+		/**
+		 * The protection these settings describe.
+		 * @throws IllegalStateException naming the setting and the entry that is malformed or holds a comma
+		 */
+		public ProtectedRefs protection() {
+			for (String entry : this.protectedRefs) {
+				if (entry.contains(",")) {
+					throw new IllegalStateException("refstore.deletion.protected-refs '" + entry
+							+ "': an entry must not hold a comma");
+				}
+			}
+			try {
+				return ProtectedRefs.of(this.protectedRefs);
+			}
+			catch (InvalidSelectionException ex) {
+				throw new IllegalStateException("refstore.deletion.protected-refs '" + ex.value() + "': " + ex.problem());
+			}
+		}
 
 	}
 

@@ -29,6 +29,8 @@ import org.springframework.dao.EmptyResultDataAccessException;
 import org.springframework.dao.OptimisticLockingFailureException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import io.refstore.core.delete.ProtectedRefs;
+
 /**
  * The service the web layer drives refstore jobs through: launch with every parameter checked before anything
  * starts, stop, restart, and read executions back as plain records while they run. Mutating jobs hold their
@@ -53,12 +55,15 @@ public class RefJobs {
 
 	private final JdbcTemplate jdbc;
 
+	/**
+	 * @param protection what deletion plans keep unless their launch overrides it
+	 */
 	public RefJobs(Map<String, Job> jobs, JobOperator jobOperator, JobRepository jobRepository, RepositoryPaths paths,
-			JobLeases leases, ApplicationEventPublisher events, JdbcTemplate jdbc) {
+			ProtectedRefs protection, JobLeases leases, ApplicationEventPublisher events, JdbcTemplate jdbc) {
 		this.jobs = jobs;
 		this.jobOperator = jobOperator;
 		this.jobRepository = jobRepository;
-		this.validator = new JobParameterValidator(paths);
+		this.validator = new JobParameterValidator(paths, protection);
 		this.leases = leases;
 		this.events = events;
 		this.jdbc = jdbc;

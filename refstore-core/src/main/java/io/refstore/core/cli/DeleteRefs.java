@@ -10,7 +10,9 @@ import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import io.refstore.core.RefStores;
 import io.refstore.core.delete.ChunkListener;
@@ -18,6 +20,7 @@ import io.refstore.core.delete.DeleteOptions;
 import io.refstore.core.delete.DeleteResult;
 import io.refstore.core.delete.DryRun;
 import io.refstore.core.delete.InvalidSelectionException;
+import io.refstore.core.delete.ProtectedRefs;
 import io.refstore.core.delete.RefDeleter;
 import io.refstore.core.delete.RefRestorer;
 import io.refstore.core.delete.RefSelection;
@@ -33,7 +36,10 @@ import io.refstore.core.repo.Repository;
  *
  * <p>A relative {@code --manifest} is taken from the top of the working tree (the git directory of a bare
  * repository). Without {@code --manifest}, a deletion writes {@code <git-common-dir>/refstore/delete-<UTC
- * time>.manifest}. Exit codes: 0 success, 1 a chunk failed (the earlier ones are applied, it and the later
+ * time>.manifest}. Refs under {@code refs/keep-around/}, Gerrit's {@code refs/changes/.../meta}, {@code refs/notes/},
+ * {@code refs/meta/} and {@code HEAD}'s branch are kept whatever the selection ({@link ProtectedRefs}); the output
+ * says how many were kept. {@code --protect} adds a pattern, {@code --no-default-protect} drops the defaults.
+ * Exit codes: 0 success, 1 a chunk failed (the earlier ones are applied, it and the later
  * ones not), 128 a bad value, a manifest that exists already, or a restore refused because a ref exists with
  * another value; 129 an unknown option.
  */
@@ -57,7 +63,8 @@ final class DeleteRefs implements Command {
 
 	private static Options deleteOptions() {
 		return new Options("refstore delete-refs [--dry-run] [--sample=<n>] [--chunk-size=<n>] [--manifest=<file>]"
-				+ " [--prefix=<p>]... [--glob=<g>]... [--exclude=<glob>]... [--stdin]")
+				+ " [--prefix=<p>]... [--glob=<g>]... [--exclude=<glob>]... [--protect=<glob>]..."
+				+ " [--no-default-protect] [--stdin]")
 			.flag('n', "dry-run", "count and show what would be deleted, change nothing")
 			.value((char) 0, "sample", "n", "how many of the first names to show (default 10)")
 			.value((char) 0, "chunk-size", "n", "refs per transaction (default 1000)")
@@ -65,6 +72,9 @@ final class DeleteRefs implements Command {
 			.value((char) 0, "prefix", "p", "delete refs whose names start with <p>")
 			.value((char) 0, "glob", "g", "delete refs matching the for-each-ref pattern <g>")
 			.value((char) 0, "exclude", "glob", "keep refs matching the for-each-ref pattern <glob>")
+			.value((char) 0, "protect", "glob", "also protect refs matching <glob> (or HEAD: its branch)")
+			.flag((char) 0, "default-protect", "protect " + String.join(", ", ProtectedRefs.DEFAULT_PATTERNS)
+					+ " (default; --no-default-protect deletes them too)")
 			.flag((char) 0, "stdin", "delete the refs named on standard input, one per line");
 	}
 
@@ -95,6 +105,7 @@ final class DeleteRefs implements Command {
 				context.out().write("would delete " + dry.matched() + " refs\n");
 				printSample(context, dry.sample(), dry.matched());
 				printMissing(context, dry.missing(), "do");
+				printKept(context, dry.kept());
 				return 0;
 			}
 			Path manifest = (parsed.value("manifest") != null) ? resolve(repository, parsed.value("manifest"))
@@ -111,6 +122,7 @@ final class DeleteRefs implements Command {
 			context.out().write("deleted " + result.deleted() + " refs in " + result.chunks() + " chunks\n");
 			printSample(context, result.sample(), Long.MAX_VALUE);
 			printMissing(context, result.missing(), "did");
+			printKept(context, result.kept());
 			context.out().write("manifest: " + result.manifest() + "\n");
 			if (result.failure() != null) {
 				context.out().flush();
@@ -127,6 +139,12 @@ final class DeleteRefs implements Command {
 			parsed.values("prefix").forEach(builder::prefix);
 			parsed.values("glob").forEach(builder::glob);
 			parsed.values("exclude").forEach(builder::exclude);
+			List<String> protect = new ArrayList<>();
+			if (parsed.flag("default-protect", true)) {
+				protect.addAll(ProtectedRefs.DEFAULT_PATTERNS);
+			}
+			protect.addAll(parsed.values("protect"));
+			builder.protect(ProtectedRefs.of(protect));
 		}
 		catch (InvalidSelectionException ex) {
 			throw CommandFailure.fatal("--" + ex.getMessage());
@@ -190,6 +208,25 @@ final class DeleteRefs implements Command {
 	private static void printMissing(CommandContext context, long missing, String verb) throws IOException {
 		if (missing > 0) {
 			context.out().write(missing + " listed names " + verb + " not exist\n");
+		}
+	}
+
+	/** The protected refs the selection picked but kept: how many, by which entry, and the first names. */
+	private static void printKept(CommandContext context, ProtectedRefs.Report kept) throws IOException {
+		if (kept.count() == 0) {
+			return;
+		}
+		StringBuilder line = new StringBuilder("kept " + kept.count() + " protected refs (");
+		for (Map.Entry<String, Long> entry : kept.byPattern().entrySet()) {
+			line.append((line.charAt(line.length() - 1) == '(') ? "" : ", ").append(entry.getValue()).append(' ')
+				.append(entry.getKey());
+		}
+		context.out().write(line.append(")\n").toString());
+		for (ProtectedRefs.Report.Kept ref : kept.sample()) {
+			context.out().write("  " + ref.name() + " (" + ref.pattern() + ")\n");
+		}
+		if (kept.count() > kept.sample().size() && !kept.sample().isEmpty()) {
+			context.out().write("  ... and " + (kept.count() - kept.sample().size()) + " more\n");
 		}
 	}
 

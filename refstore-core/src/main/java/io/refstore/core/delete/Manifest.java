@@ -27,6 +27,7 @@ import java.nio.charset.StandardCharsets;
  * created &lt;epoch-seconds&gt;                   informative: when the run started
  * select &lt;prefix|glob|exclude&gt; &lt;text&gt;       informative: the selection, one line per part
  * select names &lt;count&gt;                      informative: how many names were listed
+ * select protect &lt;pattern|HEAD&gt;              informative: what the deletion kept, one line per entry
  *
  * chunk &lt;n&gt;                                 chunk n (1, 2, ...) begins
  * ref &lt;name&gt; &lt;id&gt; &lt;peeled|-&gt;                 a direct ref and its value; the peeled value if the store

@@ -86,6 +86,9 @@ final class ManifestWriter implements Closeable {
 		if (selection.nameCount() > 0) {
 			ascii("select names " + selection.nameCount()).newline();
 		}
+		for (String entry : selection.protection().entries()) {
+			ascii("select protect ").text(entry).newline();
+		}
 		sync();
 	}
 

@@ -19,7 +19,8 @@ import io.refstore.core.txn.UpdateResult;
 
 /**
  * Deletes the refs of a {@link RefSelection} in chunks, one transaction per chunk, recording everything a
- * restore needs in a {@link Manifest} first. Works on any {@link RefStore}, so the same code serves both
+ * restore needs in a {@link Manifest} first. The refs the selection's {@link ProtectedRefs} protect are never
+ * deleted; the dry run and the result say how many were kept, and by which pattern. Works on any {@link RefStore}, so the same code serves both
  * formats.
  *
  * <p>A run, per chunk of at most {@code chunkSize} selected refs, in name order:
@@ -53,43 +54,40 @@ public final class RefDeleter {
 
 	/**
 	 * Counts what {@link #delete} would remove, without changing anything or writing a manifest.
-	 * @param sampleSize how many of the first names to return
-	 * @return the count, the names listed but missing, and the sample
+	 * @param sampleSize how many of the first names, and of the protected refs kept, to return
+	 * @return the count, the names listed but missing, the sample, and what protection kept
 	 * @throws IOException if the store cannot be read
 	 */
 	public DryRun dryRun(RefSelection selection, int sampleSize) throws IOException {
-		if (sampleSize < 0) {
-			throw new IllegalArgumentException("sampleSize must not be negative, not " + sampleSize);
-		}
-		List<String> sample = new ArrayList<>();
-		long matched = 0;
-		try (SelectedRefs refs = new SelectedRefs(this.store, selection)) {
-			while (refs.next()) {
-				if (sample.size() < sampleSize) {
-					sample.add(new String(refs.nameBuffer(), 0, refs.nameLength(), StandardCharsets.UTF_8));
-				}
-				matched++;
-			}
-			return new DryRun(matched, refs.missing(), sample);
-		}
+		return select(selection, sampleSize, null);
 	}
 
 	/**
 	 * Streams the refs {@link #delete} would remove, in name order, with the values it would expect: a plan to
 	 * review before deleting. Changes nothing.
-	 * @param consumer receives each selected ref (a copy that outlives the call)
-	 * @return how many refs were selected
+	 * @param sampleSize how many of the first names, and of the protected refs kept, to return
+	 * @param consumer receives each selected ref (a copy that outlives the call); {@code null} for none
+	 * @return what {@link #dryRun} returns
 	 * @throws IOException if the store cannot be read, or as thrown by {@code consumer}
 	 */
-	public long select(RefSelection selection, RefConsumer consumer) throws IOException {
-		long selected = 0;
-		try (SelectedRefs refs = new SelectedRefs(this.store, selection)) {
-			while (refs.next()) {
-				consumer.accept(refs.ref());
-				selected++;
-			}
+	public DryRun select(RefSelection selection, int sampleSize, RefConsumer consumer) throws IOException {
+		if (sampleSize < 0) {
+			throw new IllegalArgumentException("sampleSize must not be negative, not " + sampleSize);
 		}
-		return selected;
+		List<String> sample = new ArrayList<>();
+		long matched = 0;
+		try (SelectedRefs refs = new SelectedRefs(this.store, selection, sampleSize)) {
+			while (refs.next()) {
+				if (sample.size() < sampleSize) {
+					sample.add(new String(refs.nameBuffer(), 0, refs.nameLength(), StandardCharsets.UTF_8));
+				}
+				if (consumer != null) {
+					consumer.accept(refs.ref());
+				}
+				matched++;
+			}
+			return new DryRun(matched, refs.missing(), sample, refs.kept());
+		}
 	}
 
 	/** Receives the refs of {@link #select}. */
@@ -112,7 +110,7 @@ public final class RefDeleter {
 		long created = System.currentTimeMillis() / 1000;
 		try (ManifestWriter manifest = ManifestWriter.create(options.manifest(), this.store.hashAlgorithm(),
 				this.store.format(), options.repository(), selection, created);
-				SelectedRefs refs = new SelectedRefs(this.store, selection)) {
+				SelectedRefs refs = new SelectedRefs(this.store, selection, options.sampleSize())) {
 			List<String> sample = new ArrayList<>();
 			List<Ref> chunk = new ArrayList<>(Math.min(options.chunkSize(), 4096));
 			long deleted = 0;
@@ -129,7 +127,8 @@ public final class RefDeleter {
 				if (chunk.size() == options.chunkSize() || (!more && !chunk.isEmpty())) {
 					ChunkFailure failure = apply(chunks + 1, chunk, manifest, options);
 					if (failure != null) {
-						return new DeleteResult(options.manifest(), deleted, chunks, refs.missing(), sample, failure);
+						return new DeleteResult(options.manifest(), deleted, chunks, refs.missing(), sample, refs.kept(),
+								failure);
 					}
 					chunks++;
 					deleted += chunk.size();
@@ -137,7 +136,7 @@ public final class RefDeleter {
 				}
 			}
 			manifest.done(deleted, chunks);
-			return new DeleteResult(options.manifest(), deleted, chunks, refs.missing(), sample, null);
+			return new DeleteResult(options.manifest(), deleted, chunks, refs.missing(), sample, refs.kept(), null);
 		}
 	}
 

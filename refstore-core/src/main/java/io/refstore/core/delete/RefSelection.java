@@ -19,6 +19,8 @@ import io.refstore.core.ref.RefName;
  * <li><b>Globs</b> and <b>exclusions</b> are {@code for-each-ref} patterns ({@link RefPattern}): a prefix
  * ending at a slash, or a wildmatch glob such as {@code refs/tags/v1.*} or {@code refs/pull/**}.</li>
  * </ul>
+ * Whatever these select, the refs its {@link ProtectedRefs} protect are kept and reported
+ * ({@linkplain ProtectedRefs#defaults() the defaults} unless {@link Builder#protect} says otherwise).
  * Every value is checked when it is added; a bad one is refused with an {@link InvalidSelectionException}
  * naming it. Names are kept sorted as UTF-8 byte arrays, so a list of a million names costs their bytes,
  * not a million objects per ref.
@@ -40,7 +42,10 @@ public final class RefSelection {
 
 	private final byte[][] names;
 
+	private final ProtectedRefs protection;
+
 	private RefSelection(Builder builder) {
+		this.protection = builder.protection;
 		this.prefixes = List.copyOf(builder.prefixes);
 		this.prefixBytes = new byte[this.prefixes.size()][];
 		for (int i = 0; i < this.prefixBytes.length; i++) {
@@ -77,6 +82,11 @@ public final class RefSelection {
 	/** The exclusions, as given. */
 	public List<String> exclusions() {
 		return this.exclusions.stream().map(RefPattern::text).toList();
+	}
+
+	/** What is kept whatever the selection says. */
+	public ProtectedRefs protection() {
+		return this.protection;
 	}
 
 	/** How many distinct names were listed. */
@@ -151,7 +161,18 @@ public final class RefSelection {
 
 		private final List<byte[]> names = new ArrayList<>();
 
+		private ProtectedRefs protection = ProtectedRefs.defaults();
+
 		private Builder() {
+		}
+
+		/**
+		 * Keeps the refs {@code protection} protects instead of {@linkplain ProtectedRefs#defaults() the
+		 * defaults}; {@link ProtectedRefs#none()} overrides protection, which the caller must have allowed.
+		 */
+		public Builder protect(ProtectedRefs protection) {
+			this.protection = java.util.Objects.requireNonNull(protection, "protection");
+			return this;
 		}
 
 		/**

@@ -3,6 +3,7 @@ package io.refstore.core.delete;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -11,13 +12,15 @@ import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefCursor;
 import io.refstore.core.ref.RefQuery;
 import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.SymbolicRef;
 
 /**
  * Streams the existing refs of a {@link RefSelection} in git's bytewise name order, each once: the prefix and
  * glob matches come from one cursor per {@linkplain RefSelection#scanPrefixes() scan prefix}, the listed names
  * from lookups, merged by name so that a ref both listed and matched comes once. Exclusions are applied to
- * both. Nothing is kept per ref: the current name is read from the cursor's buffer, and {@link #ref()} copies
- * the current ref only when the caller wants it.
+ * both, then protection: a protected ref is passed over and counted in {@link #kept()}. {@code HEAD} is read
+ * once, when the stream is opened. Nothing is kept per ref: the current name is read from the cursor's buffer,
+ * and {@link #ref()} copies the current ref only when the caller wants it.
  *
  * <p>Each cursor is one snapshot of its range; a ref changed after its snapshot was taken is still reported
  * with its old value (a deletion then fails its compare-and-swap instead of deleting a newer value).
@@ -50,11 +53,37 @@ final class SelectedRefs implements Closeable {
 
 	private long missing;
 
-	SelectedRefs(RefStore store, RefSelection selection) {
+	private final ProtectedRefs protection;
+
+	/** The refs {@code HEAD} leads to, if its branch is protected. */
+	private final byte[][] headChain;
+
+	private final ProtectedRefs.Tally kept;
+
+	/**
+	 * @param sampleSize how many kept refs {@link #kept()} names
+	 * @throws IOException if {@code HEAD} cannot be read
+	 */
+	SelectedRefs(RefStore store, RefSelection selection, int sampleSize) throws IOException {
 		this.store = store;
 		this.selection = selection;
 		this.ranges = selection.scanPrefixes();
 		this.names = selection.names();
+		this.protection = selection.protection();
+		this.headChain = this.protection.protectsHead() ? headChain(store) : new byte[0][];
+		this.kept = new ProtectedRefs.Tally(sampleSize);
+	}
+
+	/** The names {@code HEAD} points to, following symbolic refs as far as a resolution would. */
+	private static byte[][] headChain(RefStore store) throws IOException {
+		List<byte[]> chain = new ArrayList<>();
+		Optional<Ref> ref = store.exactRef("HEAD");
+		for (int depth = 0; depth <= RefStore.MAX_SYMREF_DEPTH && ref.isPresent()
+				&& ref.get() instanceof SymbolicRef symbolic; depth++) {
+			chain.add(symbolic.target().getBytes(StandardCharsets.UTF_8));
+			ref = store.exactRef(symbolic.target());
+		}
+		return chain.toArray(new byte[0][]);
 	}
 
 	/**
@@ -114,6 +143,11 @@ final class SelectedRefs implements Closeable {
 		return this.missing;
 	}
 
+	/** The selected refs protection kept, so far. */
+	ProtectedRefs.Report kept() {
+		return this.kept.report(this.protection);
+	}
+
 	/**
 	 * Makes the cursor stand on the next selected ref unless it already does, opening the cursors of later
 	 * ranges as needed.
@@ -134,8 +168,12 @@ final class SelectedRefs implements Closeable {
 				byte[] name = this.cursor.nameBuffer();
 				int length = this.cursor.nameLength();
 				if (this.selection.matchesPattern(name, length) && !this.selection.excluded(name, length)) {
-					this.cursorPending = true;
-					return true;
+					String protecting = this.protection.protecting(name, length, this.headChain);
+					if (protecting == null) {
+						this.cursorPending = true;
+						return true;
+					}
+					this.kept.add(name, length, protecting);
 				}
 			}
 			this.cursor.close();
@@ -143,16 +181,36 @@ final class SelectedRefs implements Closeable {
 		}
 	}
 
-	/** The next listed name that is not excluded, without consuming it; {@code null} when there are none. */
-	private byte[] nextListedName() {
+	/**
+	 * The next listed name that is neither excluded nor protected, without consuming it; {@code null} when there
+	 * are none.
+	 */
+	private byte[] nextListedName() throws IOException {
 		while (this.nameIndex < this.names.length) {
 			byte[] name = this.names[this.nameIndex];
 			if (!this.selection.excluded(name, name.length)) {
-				return name;
+				String protecting = this.protection.protecting(name, name.length, this.headChain);
+				if (protecting == null) {
+					return name;
+				}
+				keepListed(name, protecting);
 			}
 			this.nameIndex++;
 		}
 		return null;
+	}
+
+	/**
+	 * Counts a protected listed name as kept if it exists, or as missing. One a prefix or glob matches too is
+	 * left to the cursor, so that it is counted once.
+	 */
+	private void keepListed(byte[] name, String protecting) throws IOException {
+		if (this.store.exactRef(new String(name, StandardCharsets.UTF_8)).isEmpty()) {
+			this.missing++;
+		}
+		else if (!this.selection.matchesPattern(name, name.length)) {
+			this.kept.add(name, name.length, protecting);
+		}
 	}
 
 	@Override

@@ -81,6 +81,33 @@ class DeleteRefsCommandIT {
 	}
 
 	@Test
+	void protectedRefsAreKeptAndCountedUnlessTheDefaultsAreDropped() {
+		TempRepo repo = repo(GitCli.system());
+		String commit = repo.git("rev-parse", "refs/heads/main").trim();
+		repo.git("update-ref", "refs/notes/commits", commit);
+		repo.git("update-ref", "refs/keep-around/" + commit, commit);
+		List<String> before = refs(repo);
+		Run dry = refstore(repo, "refs/notes/commits\n", "delete-refs", "--dry-run", "--sample=2", "--prefix=refs/",
+				"--stdin");
+		assertThat(dry.out()).isEqualTo("would delete 35 refs\n  refs/heads/tmp/b00\n  refs/heads/tmp/b01\n"
+				+ "  ... and 33 more\nkept 3 protected refs (1 refs/keep-around/**, 1 refs/notes/**, 1 HEAD)\n"
+				+ "  refs/heads/main (HEAD)\n  refs/keep-around/" + commit + " (refs/keep-around/**)\n  ... and 1 more\n");
+		assertThat(dry.code()).isZero();
+		assertThat(refs(repo)).isEqualTo(before);
+
+		Run run = refstore(repo, "", "delete-refs", "--sample=0", "--manifest=m", "--prefix=refs/",
+				"--no-default-protect", "--protect=refs/notes/*");
+		assertThat(run.out()).isEqualTo("deleted 37 refs in 1 chunks\nkept 1 protected refs (1 refs/notes/*)\n"
+				+ "manifest: " + repo.dir().resolve("m") + "\n");
+		assertThat(run.code()).isZero();
+		assertThat(DeletionFixture.names(repo)).containsExactly("refs/notes/commits");
+		repo.git("fsck", "--no-progress");
+
+		assertFatal(repo, "", "fatal: --protect 'notes/*': it can never match: every ref it may delete starts with "
+				+ "'refs/'\n", "delete-refs", "--prefix=refs/", "--protect=notes/*");
+	}
+
+	@Test
 	void deleteAndRestoreThroughTheCommandWithTheDefaultManifest() throws IOException {
 		TempRepo repo = repo(GitCli.system());
 		List<String> before = refs(repo);

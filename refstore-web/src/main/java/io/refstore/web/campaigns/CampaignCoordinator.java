@@ -21,6 +21,7 @@ import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.JobSummary;
 import io.refstore.batch.support.RefJobEvent;
 import io.refstore.batch.support.RefJobs;
+import io.refstore.web.schedules.ScheduleService;
 
 /**
  * Drives the running campaigns from the database alone, so that an instance started again continues where the
@@ -224,6 +225,8 @@ class CampaignCoordinator implements SmartLifecycle {
 		Map<String, String> parameters = new LinkedHashMap<>(campaign.parameters());
 		parameters.put(JobParameterNames.REPOSITORY, target.repository());
 		try {
+			// checked when the campaign was created too; a row written by other means must not slip through
+			ScheduleService.refuseProtectionOverride(parameters, "a campaign");
 			JobSummary job = this.jobs.launch(campaign.jobType(), parameters, Campaign.actor(campaign.id()));
 			this.store.move(claimed, CampaignTarget.State.RUNNING, CampaignTarget.State.RUNNING, job.executionId(), null);
 			return true;

@@ -93,6 +93,7 @@ public class CampaignService {
 			throw new InvalidJobParameterException("parameters.repository", parameters.get(JobParameterNames.REPOSITORY),
 					"the target selects the repositories");
 		}
+		ScheduleService.refuseProtectionOverride(parameters, "a campaign");
 		List<String> repositories = this.targets.select(kind, target);
 		if (repositories.isEmpty()) {
 			throw new InvalidJobParameterException("target", target, "selects no repository");

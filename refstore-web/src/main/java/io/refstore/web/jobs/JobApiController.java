@@ -62,8 +62,12 @@ class JobApiController {
 	record MaintenanceRequest(String repository, Boolean force) {
 	}
 
+	/**
+	 * A deletion plan; {@code overrideProtection} (ADMIN, with a non-blank {@code overrideReason}) lets it select
+	 * the protected refs too.
+	 */
 	record DeletionPlanRequest(String repository, List<String> prefixes, List<String> globs, List<String> names,
-			List<String> excludes) {
+			List<String> excludes, Boolean overrideProtection, String overrideReason) {
 	}
 
 	record DeletionRequest(Long plan, String confirmRepository, String confirmCount) {
@@ -110,11 +114,16 @@ class JobApiController {
 	@PostMapping("/deletion-plans")
 	@Operation(summary = "Plan a deletion: count, sample and manifest, nothing deleted (OPERATOR)",
 			description = "Selections are lists of prefixes, for-each-ref globs and full names, minus excludes. "
-					+ "The plan's results hold plan.count and plan.sample; execute it with POST /api/jobs/deletions.")
+					+ "Protected refs (refstore.deletion.protected-refs: refs/keep-around/**, refs/changes/**/meta, "
+					+ "refs/notes/**, refs/meta/**, HEAD's branch) are kept whatever is selected: the results hold "
+					+ "plan.protected.count, plan.protected.byPattern and plan.protected.sample beside plan.count and "
+					+ "plan.sample. overrideProtection: true deletes them too (ADMIN only, 403 otherwise) and needs a "
+					+ "non-blank overrideReason (400 naming it), kept in the audit log. Execute the plan with "
+					+ "POST /api/jobs/deletions.")
 	ResponseEntity<JobView> launchDeletionPlan(@RequestBody DeletionPlanRequest request) {
 		return created(this.jobs.planDeletion(request.repository(), list("prefixes", request.prefixes()),
 				list("globs", request.globs()), list("names", request.names()), list("excludes", request.excludes()),
-				Actors.current()));
+				Boolean.TRUE.equals(request.overrideProtection()), request.overrideReason(), Actors.current()));
 	}
 
 	@PostMapping("/deletions")

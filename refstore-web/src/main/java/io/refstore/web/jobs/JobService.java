@@ -32,7 +32,8 @@ import io.refstore.web.system.Problems;
  * plans and stops executions, ADMIN executes a deletion, restores and rolls back. A restart needs the role its
  * job needed to launch. A deletion executes only a plan that completed, and only when the caller confirms the
  * repository's name and the plan's count. Every launch, stop and restart (refused ones included) is audited
- * through the batch module's events ({@link JobAuditListener}).
+ * through the batch module's events ({@link JobAuditListener}). Only ADMIN may plan a deletion that overrides
+ * the protected refs, and only with a reason.
  *
  * <p>Unknown executions are 404 problems ({@code job-not-found}); a stop of an execution that is not running
  * and a restart of one that is not STOPPED or FAILED are 409 problems ({@code job-state}). Thread-safe.
@@ -85,17 +86,25 @@ public class JobService {
 	}
 
 	/**
-	 * Launches {@code deleteRefsJob} in plan-only mode: count, sample and manifest, nothing deleted. Blank
+	 * Launches {@code deleteRefsJob} in plan-only mode: count, sample and manifest, nothing deleted; the plan
+	 * keeps the protected refs ({@code refstore.deletion.protected-refs}) and says which it kept. Blank
 	 * selections are left out; the batch module refuses a selection that selects nothing.
+	 * @param overrideProtection {@code true} to plan without protection: ADMIN only, with a non-blank
+	 * {@code overrideReason} (the batch module refuses it blank, naming {@code overrideReason}), which stays in the
+	 * launch's audit entry
 	 */
-	@PreAuthorize("hasRole('OPERATOR')")
+	@PreAuthorize("hasRole('OPERATOR') and (!#overrideProtection or hasRole('ADMIN'))")
 	public JobSummary planDeletion(String repo, String prefixes, String globs, String names, String excludes,
-			String actor) {
+			boolean overrideProtection, String overrideReason, String actor) {
 		Map<String, String> parameters = parameters(repo);
 		putIfGiven(parameters, JobParameterNames.PREFIXES, prefixes);
 		putIfGiven(parameters, JobParameterNames.GLOBS, globs);
 		putIfGiven(parameters, JobParameterNames.NAMES, names);
 		putIfGiven(parameters, JobParameterNames.EXCLUDES, excludes);
+		if (overrideProtection) {
+			parameters.put(JobParameterNames.OVERRIDE_PROTECTION, "true");
+		}
+		putIfGiven(parameters, JobParameterNames.OVERRIDE_REASON, overrideReason);
 		parameters.put(JobParameterNames.PLAN_ONLY, "true");
 		return this.jobs.launch(RefJobType.DELETE, parameters, actor);
 	}
@@ -235,7 +244,8 @@ public class JobService {
 	}
 
 	/**
-	 * Whether restarting execution {@code id} needs ADMIN: it rolls back, restores, or executes a deletion.
+	 * Whether restarting execution {@code id} needs ADMIN: it rolls back, restores, executes a deletion, or plans
+	 * one that overrides the protected refs.
 	 * {@code false} for an unknown execution (which the restart then reports as not found). Not secured: it
 	 * only reads the job's type.
 	 */
@@ -243,10 +253,11 @@ public class JobService {
 		return lookUp(id).map(JobService::adminJob).orElse(false);
 	}
 
-	/** Whether launching a job like {@code job} needs ADMIN. */
+	/** Whether launching a job like {@code job} needs ADMIN: a plan that overrides the protection does too. */
 	static boolean adminJob(JobSummary job) {
 		return job.type() == RefJobType.ROLLBACK || job.type() == RefJobType.RESTORE
-				|| (job.type() == RefJobType.DELETE && !"true".equals(job.parameters().get(JobParameterNames.PLAN_ONLY)));
+				|| (job.type() == RefJobType.DELETE && (!"true".equals(job.parameters().get(JobParameterNames.PLAN_ONLY))
+						|| "true".equals(job.parameters().get(JobParameterNames.OVERRIDE_PROTECTION))));
 	}
 
 	/** One execution, or empty. */

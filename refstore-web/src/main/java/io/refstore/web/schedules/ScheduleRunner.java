@@ -80,6 +80,8 @@ class ScheduleRunner {
 		Map<String, String> parameters = new LinkedHashMap<>(schedule.parameters());
 		parameters.put("repository", repository);
 		try {
+			// checked when the schedule was saved too; a row written by other means must not slip through
+			ScheduleService.refuseProtectionOverride(parameters, "a schedule");
 			JobSummary launched = this.jobs.launch(schedule.jobType(), parameters, "schedule:" + schedule.name());
 			record(schedule, scheduledAt, now, repository, launched.executionId(), ScheduleRun.Outcome.LAUNCHED, null);
 		}

@@ -30,6 +30,7 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 import io.refstore.batch.support.InvalidJobParameterException;
+import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.RefJobType;
 import io.refstore.web.security.Roles;
 
@@ -153,6 +154,22 @@ public class ScheduleService {
 				|| type == RefJobType.MIGRATE;
 	}
 
+	/**
+	 * Refuses parameters that would override the protected refs of a deletion: an override needs a person who
+	 * gives a reason at the moment of the launch, and a schedule or campaign launches later, unattended, on
+	 * repositories nobody has looked at.
+	 * @throws InvalidJobParameterException naming {@code parameters.overrideProtection} or
+	 * {@code parameters.overrideReason}
+	 */
+	public static void refuseProtectionOverride(Map<String, String> parameters, String launcher) {
+		for (String key : List.of(JobParameterNames.OVERRIDE_PROTECTION, JobParameterNames.OVERRIDE_REASON)) {
+			if (parameters.containsKey(key)) {
+				throw new InvalidJobParameterException("parameters." + key, parameters.get(key), launcher
+						+ " cannot override the protected refs: plan such a deletion yourself (ADMIN, with a reason)");
+			}
+		}
+	}
+
 	private static void authorize(RefJobType type, Authentication actor) {
 		if (destructive(type) && actor.getAuthorities()
 			.stream()
@@ -198,6 +215,7 @@ public class ScheduleService {
 			throw new InvalidJobParameterException("parameters.repository", parameters.get("repository"),
 					"the target selects the repositories");
 		}
+		refuseProtectionOverride(parameters, "a schedule");
 		return new Schedule(name, type, kind, target, parameters, hasCron ? request.cron().trim() : null, zone,
 				request.onceAt(), misfire, Boolean.TRUE.equals(request.paused()), actor.getName(), null, 0, null,
 				List.of());

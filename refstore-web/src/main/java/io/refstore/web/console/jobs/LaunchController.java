@@ -32,9 +32,12 @@ class LaunchController {
 	static final String VIEWS_LAUNCH_FORM = "jobs/launchForm";
 
 	/** Job parameter names as the batch module reports them, mapped to the form's fields. */
-	private static final Map<String, String> FIELDS = Map.of("repository", "repo", "targetFormat", "targetFormat",
-			"chunkSize", "chunkSize", "prefixes", "prefixes", "globs", "globs", "excludes", "excludes", "manifest",
-			"manifest", "backup", "backup", "reflogs", "reflogs", "throttleMillis", "throttleMillis");
+	private static final Map<String, String> FIELDS = Map.ofEntries(Map.entry("repository", "repo"),
+			Map.entry("targetFormat", "targetFormat"), Map.entry("chunkSize", "chunkSize"),
+			Map.entry("prefixes", "prefixes"), Map.entry("globs", "globs"), Map.entry("excludes", "excludes"),
+			Map.entry("manifest", "manifest"), Map.entry("backup", "backup"), Map.entry("reflogs", "reflogs"),
+			Map.entry("throttleMillis", "throttleMillis"), Map.entry("overrideProtection", "overrideProtection"),
+			Map.entry("overrideReason", "overrideReason"));
 
 	private final JobService jobs;
 
@@ -92,7 +95,7 @@ class LaunchController {
 							form.getThrottleMillis(), actor);
 			case MAINTENANCE -> this.jobs.maintain(form.getRepo(), form.isForce(), actor);
 			case DELETION -> this.jobs.planDeletion(form.getRepo(), form.getPrefixes(), form.getGlobs(), null,
-					form.getExcludes(), actor);
+					form.getExcludes(), form.isOverrideProtection(), form.getOverrideReason(), actor);
 			case RESTORE -> this.jobs.restore(form.getRepo(), form.getManifest(), actor);
 			case ROLLBACK -> this.jobs.rollback(form.getRepo(), form.getBackup(), actor);
 		};

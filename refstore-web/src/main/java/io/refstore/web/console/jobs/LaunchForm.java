@@ -29,6 +29,10 @@ public class LaunchForm {
 
 	private String backup = "";
 
+	private boolean overrideProtection;
+
+	private String overrideReason = "";
+
 	public String getRepo() {
 		return this.repo;
 	}
@@ -123,6 +127,22 @@ public class LaunchForm {
 
 	public void setBackup(String backup) {
 		this.backup = backup;
+	}
+
+	public boolean isOverrideProtection() {
+		return this.overrideProtection;
+	}
+
+	public void setOverrideProtection(boolean overrideProtection) {
+		this.overrideProtection = overrideProtection;
+	}
+
+	public String getOverrideReason() {
+		return this.overrideReason;
+	}
+
+	public void setOverrideReason(String overrideReason) {
+		this.overrideReason = overrideReason;
 	}
 
 }

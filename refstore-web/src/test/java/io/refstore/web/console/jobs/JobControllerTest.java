@@ -3,8 +3,10 @@ package io.refstore.web.console.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.not;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.flash;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.model;
@@ -25,7 +27,8 @@ import io.refstore.web.console.ConsoleTestSupport;
  * Every handler of the job pages, on real repositories and real jobs: the history with each filter (status,
  * view, model, refused filter), one execution and its polled progress fragment (which asks htmx to reload once
  * the job has ended), stop and restart with their redirects and messages, a deletion's execution refused on a
- * wrong typed confirmation (the page shown again with the error) and accepted on the right one, and the restore.
+ * wrong typed confirmation (the page shown again with the error) and accepted on the right one, and the restore;
+ * a plan's protected refs on its page, and the override only an ADMIN may ask for, with a reason.
  */
 class JobControllerTest extends ConsoleTestSupport {
 
@@ -188,6 +191,45 @@ class JobControllerTest extends ConsoleTestSupport {
 			.andReturn());
 		assertThat(awaitEnd(restore, null)).isEqualTo("COMPLETED");
 		assertThat(repo.git("for-each-ref")).isEqualTo(before);
+	}
+
+	@Test
+	void aPlanShowsTheProtectedRefsItKeepsAndOnlyAnAdminOverridesThemWithAReason() throws Exception {
+		String name = uniqueName("console-protected");
+		TempRepo repo = repo(name, 2);
+		repo.git("update-ref", "refs/notes/commits", repo.git("rev-parse", "refs/heads/main").trim());
+		this.mvc.perform(get("/jobs/new/deletion").param("repo", name).with(operator()))
+			.andExpect(content().string(not(containsString("overrideReason"))));
+		this.mvc.perform(get("/jobs/new/deletion").param("repo", name).with(admin()))
+			.andExpect(content().string(containsString("name=\"overrideReason\"")));
+		this.mvc.perform(post("/jobs/new/deletion").param("repo", name).param("prefixes", "refs/")
+			.param("overrideProtection", "true").param("overrideReason", "mine").with(operator()).with(csrf()))
+			.andExpect(status().isForbidden());
+		this.mvc.perform(post("/jobs/new/deletion").param("repo", name).param("prefixes", "refs/")
+			.param("overrideProtection", "true").param("overrideReason", " ").with(admin()).with(csrf()))
+			.andExpect(status().isOk())
+			.andExpect(view().name(LaunchController.VIEWS_LAUNCH_FORM))
+			.andExpect(model().attributeHasFieldErrors("launchForm", "overrideReason"));
+
+		long plan = redirectedId(this.mvc.perform(post("/jobs/new/deletion").param("repo", name)
+			.param("prefixes", "refs/").with(operator()).with(csrf())).andReturn());
+		assertThat(awaitEnd(plan, "plan.protected.count")).isEqualTo("COMPLETED");
+		this.mvc.perform(get("/jobs/" + plan).with(operator()))
+			.andExpect(content().string(containsString("id=\"plan-count\">2</strong>")))
+			.andExpect(content().string(containsString("id=\"plan-protected-count\">2</strong>")))
+			.andExpect(content().string(containsString("refs/heads/main (HEAD)")))
+			.andExpect(content().string(containsString("refs/notes/commits (refs/notes/**)")))
+			.andExpect(content().string(not(containsString("plan-override"))));
+
+		long overridden = redirectedId(this.mvc.perform(post("/jobs/new/deletion").param("repo", name)
+			.param("prefixes", "refs/").param("overrideProtection", "true").param("overrideReason", "test data only")
+			.with(admin()).with(csrf())).andReturn());
+		assertThat(awaitEnd(overridden, "plan.protected.count")).isEqualTo("COMPLETED");
+		this.mvc.perform(get("/jobs/" + overridden).with(operator()))
+			.andExpect(content().string(containsString("id=\"plan-count\">4</strong>")))
+			.andExpect(content().string(not(containsString("plan-protected-count"))))
+			.andExpect(content().string(containsString("id=\"plan-override\"")))
+			.andExpect(content().string(containsString("test data only")));
 	}
 
 }
