@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Optional;
 
 import io.refstore.core.ref.ObjectId;
-import io.refstore.core.ref.RefName;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.txn.RefTransaction;
 import io.refstore.core.txn.RefUpdate;
@@ -63,11 +62,8 @@ final class UpdateRef implements Command {
 		if (delete) {
 			return delete(refs, name, (oldId != null && !oldId.isZero()) ? oldId : null, noDeref, message);
 		}
-		RefName.Rule rule = RefName.violation(name, true);
-		if (rule != null) {
-			throw CommandFailure.fatal("update_ref failed for ref '" + RefName.printable(name)
-					+ "': refusing to update ref with bad name: " + rule.description());
-		}
+		// a bad name is refused by the transaction, in git's words (its rules are git's, and so is a file below
+		// the git directory that holds no ref, such as a loose object: "reference broken")
 		RefUpdate update = RefUpdate.update(name, newId, oldId);
 		UpdateResult rejected = commit(refs, noDeref ? update.withNoDeref() : update, message);
 		if (rejected != null) {
