@@ -8,7 +8,9 @@ import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.txn.RefTransaction;
 import io.refstore.core.txn.RefUpdate;
+import io.refstore.core.txn.Rejection;
 import io.refstore.core.txn.TransactionResult;
+import io.refstore.core.txn.UpdateChecks;
 import io.refstore.core.txn.UpdateResult;
 
 /**
@@ -67,9 +69,20 @@ final class UpdateRef implements Command {
 		RefUpdate update = RefUpdate.update(name, newId, oldId);
 		UpdateResult rejected = commit(refs, noDeref ? update.withNoDeref() : update, message);
 		if (rejected != null) {
-			throw CommandFailure.fatal("update_ref failed for ref '" + name + "': " + describe(rejected));
+			throw CommandFailure.fatal("update_ref failed for ref '" + name + "': " + reason(rejected, false));
 		}
 		return 0;
+	}
+
+	/** {@link #describe}, but a refused name as given (git prints it so, its control characters made '?'). */
+	private static String reason(UpdateResult rejected, boolean removes) {
+		if (rejected.rejection() == Rejection.INVALID_NAME) {
+			String refusal = UpdateChecks.nameRefusal(rejected.update().name(), removes);
+			if (refusal != null) {
+				return refusal;
+			}
+		}
+		return describe(rejected);
 	}
 
 	private static ObjectId value(RevParse revParse, String value, String error) throws CommandFailure, IOException {
@@ -85,7 +98,7 @@ final class UpdateRef implements Command {
 		RefUpdate update = RefUpdate.delete(name, expected);
 		UpdateResult rejected = commit(refs, noDeref ? update.withNoDeref() : update, message);
 		if (rejected != null) {
-			throw CommandFailure.error(describe(rejected), 1);
+			throw CommandFailure.error(reason(rejected, true), 1);
 		}
 		return 0;
 	}

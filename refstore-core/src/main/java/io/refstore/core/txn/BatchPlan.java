@@ -149,7 +149,7 @@ public final class BatchPlan {
 					|| RefName.violation(names, start, length, true) != null) {
 				String refusal = UpdateChecks.nameRefusal(this.batch.name(i), removesOrVerifies);
 				if (refusal != null) {
-					outcome.reject(i, this.batch.update(i), Rejection.INVALID_NAME, refusal);
+					outcome.reject(i, this.batch.update(i), Rejection.INVALID_NAME, RefName.printable(refusal));
 					return false;
 				}
 			}

@@ -80,7 +80,7 @@ public final class UpdateChecks {
 			}
 			String refusal = nameRefusal(update.name(), update.isDelete() || update.type() == RefUpdate.Type.VERIFY);
 			if (refusal != null) {
-				outcome.reject(update, Rejection.INVALID_NAME, refusal);
+				outcome.reject(update, Rejection.INVALID_NAME, RefName.printable(refusal));
 				return planned;
 			}
 		}
@@ -126,14 +126,15 @@ public final class UpdateChecks {
 	}
 
 	/**
-	 * Why git 2.55 refuses to touch {@code name} in a transaction, as it says it, or {@code null}: a bad name
-	 * (only safety is checked for a deletion or a verify, so a valid one-level name such as "foo" is still
-	 * refused there), then a pseudoref, which no transaction writes.
+	 * Why git 2.55 refuses to touch {@code name} in a transaction, in its words with the name as given (a
+	 * rejection's message escapes it: {@link RefName#printable}), or {@code null}: a bad name (only safety is
+	 * checked for a deletion or a verify, so a valid one-level name such as "foo" is still refused there), then
+	 * a pseudoref, which no transaction writes.
 	 * @param removesOrVerifies whether the update deletes or verifies the ref
 	 */
 	public static String nameRefusal(String name, boolean removesOrVerifies) {
 		if (removesOrVerifies ? !RefName.isSafe(name) : !RefName.isValid(name, true)) {
-			return "refusing to update ref with bad name '" + RefName.printable(name) + "'";
+			return "refusing to update ref with bad name '" + name + "'";
 		}
 		if (RefName.isPseudoRef(name)) {
 			return "refusing to update pseudoref '" + name + "'";
