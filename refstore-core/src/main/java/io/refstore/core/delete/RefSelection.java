@@ -189,7 +189,7 @@ public final class RefSelection {
 		 * @throws InvalidSelectionException if the name is not a valid ref name under {@code refs/}
 		 */
 		public Builder name(String name) {
-			RefName.Rule rule = RefName.violation(name, true);
+			RefName.Rule rule = RefName.writableViolation(name);
 			if (rule != null) {
 				throw new InvalidSelectionException("name", RefName.printable(name),
 						"not a valid ref name: " + rule.description());
