@@ -43,10 +43,10 @@ public final class RefName {
 		/** Only one component where at least two are required. */
 		ONE_LEVEL("it has only one component (full names start with 'refs/')"),
 		/**
-		 * Neither under {@code refs/} nor a root ref: in the files format such a name is a path below the git
-		 * directory that git keeps something else at ({@code objects/..}, {@code logs/..}, {@code config}).
+		 * Two or more components, not under {@code refs/}: in the files format such a name is a path below the
+		 * git directory that git keeps something else at ({@code objects/..}, {@code logs/..}).
 		 */
-		OUTSIDE_REFS("it is neither under 'refs/' nor a root ref such as HEAD or ORIG_HEAD"),
+		OUTSIDE_REFS("it is not under 'refs/' (only root refs such as HEAD or ORIG_HEAD are outside it)"),
 		/** {@code FETCH_HEAD} or {@code MERGE_HEAD}, which only the commands that make them write (git 2.55 refuses). */
 		PSEUDOREF("it is a pseudoref, which only git's fetch and merge write");
 
@@ -74,7 +74,8 @@ public final class RefName {
 	/**
 	 * Checks a name that a client (the API, the console, a job's parameters or manifest) asks to read or write:
 	 * it must pass {@code check-ref-format} and lie under {@code refs/}, or be a root ref made only of capitals
-	 * and {@code _} (such as {@code HEAD} or {@code ORIG_HEAD}). git's own {@code update-ref} also writes
+	 * and {@code _} (such as {@code HEAD} or {@code ORIG_HEAD}; any other one-level name breaks
+	 * {@link Rule#ONE_LEVEL}). git's own {@code update-ref} also writes
 	 * {@code foo/bar} or {@code objects/info/alternates} as files below the git directory; refstore's command
 	 * does too, as a drop-in, but nothing else does.
 	 * @throws InvalidRefNameException naming the name and the first rule it breaks
@@ -95,8 +96,12 @@ public final class RefName {
 		if (isPseudoRef(name)) {
 			return Rule.PSEUDOREF;
 		}
-		// a root ref git would not delete (isSafe: no '-') could be written but never removed again
-		return (isRootRef(name) && isSafe(name)) ? null : Rule.OUTSIDE_REFS;
+		if (name.indexOf('/') >= 0) {
+			return Rule.OUTSIDE_REFS;
+		}
+		// one level: a root ref, but not one git would refuse to delete (isSafe: no '-'), or a short name
+		// ("main", "config") that is not a full name
+		return (isRootRef(name) && isSafe(name)) ? null : Rule.ONE_LEVEL;
 	}
 
 	/**
