@@ -85,7 +85,7 @@ class RefSelectionTest {
 		for (String path : List.of("objects/bf/1730de00112233445566778899aabbccddeeff", "logs/refs/heads/main",
 				"objects/info/alternates", "foo/bar", "config", "-refs/heads/x")) {
 			assertThatThrownBy(() -> RefSelection.builder().name(path)).hasMessage("name '" + path
-					+ "': not a valid ref name: " + RefName.Rule.OUTSIDE_REFS.description());
+					+ "': not a valid ref name: " + RefName.writableViolation(path).description());
 		}
 		assertThatThrownBy(() -> RefSelection.builder().exclude("refs/heads/x").build())
 			.hasMessage("selection '': no prefix, glob or name given");
