@@ -75,9 +75,9 @@ public final class RefName {
 	 * Checks a name that a client (the API, the console, a job's parameters or manifest) asks to read or write:
 	 * it must pass {@code check-ref-format} and lie under {@code refs/}, or be a root ref made only of capitals
 	 * and {@code _} (such as {@code HEAD} or {@code ORIG_HEAD}; any other one-level name breaks
-	 * {@link Rule#ONE_LEVEL}). git's own {@code update-ref} also writes
-	 * {@code foo/bar} or {@code objects/info/alternates} as files below the git directory; refstore's command
-	 * does too, as a drop-in, but nothing else does.
+	 * {@link Rule#ONE_LEVEL}). git's own {@code update-ref} also writes {@code foo/bar} or
+	 * {@code objects/info/alternates} as files below the git directory; refstore's command does too, as a
+	 * drop-in, but nothing else does.
 	 * @throws InvalidRefNameException naming the name and the first rule it breaks
 	 */
 	public static void checkWritable(String name) {
@@ -99,8 +99,8 @@ public final class RefName {
 		if (name.indexOf('/') >= 0) {
 			return Rule.OUTSIDE_REFS;
 		}
-		// one level: a root ref, but not one git would refuse to delete (isSafe: no '-'), or a short name
-		// ("main", "config") that is not a full name
+		// one level: only a root ref that git would also delete again (isSafe refuses '-'); a short name such
+		// as "main" or "config" is not a full name
 		return (isRootRef(name) && isSafe(name)) ? null : Rule.ONE_LEVEL;
 	}
 
