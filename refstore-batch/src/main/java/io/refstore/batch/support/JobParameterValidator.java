@@ -218,7 +218,10 @@ final class JobParameterValidator {
 			return builder.build();
 		}
 		catch (InvalidSelectionException ex) {
-			throw new InvalidJobParameterException(current, ex.value(), ex.problem());
+			InvalidJobParameterException refused = new InvalidJobParameterException(current, ex.value(), ex.problem());
+			// a bad name's rule stays at hand as the cause (the API names it, as for a ref write)
+			refused.initCause(ex.getCause());
+			throw refused;
 		}
 	}
 

@@ -30,12 +30,28 @@ final class CommandFailure extends Exception {
 
 	/** {@code fatal: <message>}, exit 128. */
 	static CommandFailure fatal(String message) {
-		return new CommandFailure(FATAL, "fatal: " + message + "\n", false);
+		return new CommandFailure(FATAL, "fatal: " + sanitized(message) + "\n", false);
 	}
 
 	/** {@code error: <message>} with the given exit code. */
 	static CommandFailure error(String message, int exitCode) {
-		return new CommandFailure(exitCode, "error: " + message + "\n", false);
+		return new CommandFailure(exitCode, "error: " + sanitized(message) + "\n", false);
+	}
+
+	/**
+	 * The message as git prints it: every control character but tab and newline (DEL included) becomes
+	 * {@code ?}, so that a name from the command line cannot drive the terminal.
+	 */
+	static String sanitized(String message) {
+		char[] chars = null;
+		for (int i = 0; i < message.length(); i++) {
+			char c = message.charAt(i);
+			if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f) {
+				chars = (chars != null) ? chars : message.toCharArray();
+				chars[i] = '?';
+			}
+		}
+		return (chars != null) ? new String(chars) : message;
 	}
 
 	/** An exit code without any message, as {@code --quiet} asks. */

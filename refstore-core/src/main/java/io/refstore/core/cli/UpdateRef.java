@@ -5,11 +5,12 @@ import java.util.List;
 import java.util.Optional;
 
 import io.refstore.core.ref.ObjectId;
-import io.refstore.core.ref.RefName;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.txn.RefTransaction;
 import io.refstore.core.txn.RefUpdate;
+import io.refstore.core.txn.Rejection;
 import io.refstore.core.txn.TransactionResult;
+import io.refstore.core.txn.UpdateChecks;
 import io.refstore.core.txn.UpdateResult;
 
 /**
@@ -63,17 +64,25 @@ final class UpdateRef implements Command {
 		if (delete) {
 			return delete(refs, name, (oldId != null && !oldId.isZero()) ? oldId : null, noDeref, message);
 		}
-		RefName.Rule rule = RefName.violation(name, true);
-		if (rule != null) {
-			throw CommandFailure.fatal("update_ref failed for ref '" + RefName.printable(name)
-					+ "': refusing to update ref with bad name: " + rule.description());
-		}
+		// a bad name is refused by the transaction, in git's words (its rules are git's, and so is a file below
+		// the git directory that holds no ref, such as a loose object: "reference broken")
 		RefUpdate update = RefUpdate.update(name, newId, oldId);
 		UpdateResult rejected = commit(refs, noDeref ? update.withNoDeref() : update, message);
 		if (rejected != null) {
-			throw CommandFailure.fatal("update_ref failed for ref '" + name + "': " + describe(rejected));
+			throw CommandFailure.fatal("update_ref failed for ref '" + name + "': " + reason(rejected, false));
 		}
 		return 0;
+	}
+
+	/** {@link #describe}, but a refused name as given (git prints it so, its control characters made '?'). */
+	private static String reason(UpdateResult rejected, boolean removes) {
+		if (rejected.rejection() == Rejection.INVALID_NAME) {
+			String refusal = UpdateChecks.nameRefusal(rejected.update().name(), removes);
+			if (refusal != null) {
+				return refusal;
+			}
+		}
+		return describe(rejected);
 	}
 
 	private static ObjectId value(RevParse revParse, String value, String error) throws CommandFailure, IOException {
@@ -89,7 +98,7 @@ final class UpdateRef implements Command {
 		RefUpdate update = RefUpdate.delete(name, expected);
 		UpdateResult rejected = commit(refs, noDeref ? update.withNoDeref() : update, message);
 		if (rejected != null) {
-			throw CommandFailure.error(describe(rejected), 1);
+			throw CommandFailure.error(reason(rejected, true), 1);
 		}
 		return 0;
 	}

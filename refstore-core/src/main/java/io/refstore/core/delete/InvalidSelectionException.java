@@ -27,6 +27,16 @@ public class InvalidSelectionException extends IllegalArgumentException {
 		this.problem = problem;
 	}
 
+	/**
+	 * A ref name that breaks {@code rule} ({@link io.refstore.core.ref.RefName#checkWritable}), as the cause, so
+	 * that a caller can tell the rule apart from the text.
+	 */
+	public InvalidSelectionException(String parameter, io.refstore.core.ref.InvalidRefNameException cause) {
+		this(parameter, io.refstore.core.ref.RefName.printable(cause.refName()),
+				"not a valid ref name: " + cause.rule().description());
+		initCause(cause);
+	}
+
 	/** What the value was given as. */
 	public String parameter() {
 		return this.parameter;

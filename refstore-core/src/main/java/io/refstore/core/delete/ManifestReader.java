@@ -207,9 +207,9 @@ final class ManifestReader implements Closeable {
 
 	private Ref ref(String[] fields) throws IOException {
 		fieldCount(fields, fields[0].equals("ref") ? 4 : 3);
-		String name = refName(fields[1]);
+		String name = refName(fields[1], true);
 		if (fields[0].equals("symref")) {
-			return new SymbolicRef(name, refName(fields[2]));
+			return new SymbolicRef(name, refName(fields[2], false));
 		}
 		ObjectId id = id(fields[2]);
 		ObjectId peeled = fields[3].equals("-") ? null : id(fields[3]);
@@ -231,9 +231,14 @@ final class ManifestReader implements Closeable {
 		return new ReflogEntry(id(fields[1]), id(fields[2]), who, text(fields[7]));
 	}
 
-	private String refName(String field) throws IOException {
+	/**
+	 * A ref name of the manifest; one that a restore writes ({@code written}) follows the rule for names from
+	 * outside, so that a manifest edited by hand cannot name a file such as {@code objects/..}. A symbolic
+	 * ref's target is only text in its file: check-ref-format is enough, as for git.
+	 */
+	private String refName(String field, boolean written) throws IOException {
 		String name = text(field);
-		RefName.Rule rule = RefName.violation(name, true);
+		RefName.Rule rule = written ? RefName.writableViolation(name) : RefName.violation(name, true);
 		if (rule != null) {
 			throw bad("bad ref name '" + RefName.printable(name) + "': " + rule.description());
 		}

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import io.refstore.core.ref.InvalidRefNameException;
 import io.refstore.core.ref.RefName;
 
 /**
@@ -210,10 +211,9 @@ public final class RefSelection {
 		 * @throws InvalidSelectionException if the name is not a valid ref name under {@code refs/}
 		 */
 		public Builder name(String name) {
-			RefName.Rule rule = RefName.violation(name, true);
+			RefName.Rule rule = RefName.writableViolation(name);
 			if (rule != null) {
-				throw new InvalidSelectionException("name", RefName.printable(name),
-						"not a valid ref name: " + rule.description());
+				throw new InvalidSelectionException("name", new InvalidRefNameException(name, rule));
 			}
 			if (!name.startsWith(REFS)) {
 				throw new InvalidSelectionException("name", name, "only refs under 'refs/' can be deleted");

@@ -148,7 +148,7 @@ final class FilesTransaction extends StagedTransaction {
 		for (int i = 0; i < order.size(); i++) {
 			PlannedUpdate item = order.get(i);
 			ParallelIo.Outcome<RefLocks.Taken> mine = this.locks.take(i, item.name());
-			if (!lock(item, mine, outcome)) {
+			if (!lock(item, mine, outcome) || isBroken(item, mine.get().loose(), outcome)) {
 				this.locks.releaseAfter(i);
 				return;
 			}
@@ -201,7 +201,7 @@ final class FilesTransaction extends StagedTransaction {
 	 * lock holder changes a loose file. The packed value comes from {@code packed} when given.
 	 */
 	private Ref lockedValue(String name, Ref loose, PackedRefs packed) throws IOException {
-		if (!RefName.isValid(name, true) || loose == LooseRefs.BROKEN) {
+		if (!RefName.isValid(name, true)) {
 			return null;
 		}
 		if (loose != null || RefName.isPseudoRef(name)) {
@@ -246,6 +246,19 @@ final class FilesTransaction extends StagedTransaction {
 		outcome.reject(item.update(), Rejection.NAME_CONFLICT,
 				"cannot lock ref '" + name + "': '" + conflict + "' exists; cannot create '" + name + "'");
 		return false;
+	}
+
+	/**
+	 * Refuses a ref whose loose file does not parse, as git does, whatever the update: the file may be
+	 * something else's (a loose object whose path is a valid ref name), and it is never overwritten.
+	 */
+	private static boolean isBroken(PlannedUpdate item, Ref loose, Outcome outcome) {
+		if (loose != LooseRefs.BROKEN) {
+			return false;
+		}
+		outcome.reject(item.update(), Rejection.BROKEN_REF, "cannot lock ref '" + item.update().name()
+				+ "': unable to resolve reference '" + item.name() + "': reference broken");
+		return true;
 	}
 
 	/** Name conflicts, the new object, and the new value written into the lock. */

@@ -3,13 +3,17 @@ package io.refstore.core.ref;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The rules of {@code git check-ref-format}, applied to the UTF-8 bytes of a name, and the classes of
- * special names git knows (root refs, pseudorefs). As in git, bytes of 0x80 and above are not checked at all,
- * so names need not be valid UTF-8. Stateless and thread-safe.
+ * The rules of {@code git check-ref-format}, applied to the UTF-8 bytes of a name, the classes of special
+ * names git knows (root refs, pseudorefs), and the one rule for names that reach refstore from outside
+ * ({@link #checkWritable}). As in git, bytes of 0x80 and above are not checked at all, so names need not be
+ * valid UTF-8. Stateless and thread-safe.
  */
 public final class RefName {
 
-	/** A rule of {@code git check-ref-format}; each names what the rejected name does. */
+	/**
+	 * A rule a name breaks; each names what the rejected name does. All but the last two are rules of
+	 * {@code git check-ref-format}; those two belong to {@link #checkWritable}.
+	 */
 	public enum Rule {
 
 		/** The name is empty. */
@@ -37,7 +41,14 @@ public final class RefName {
 		/** The name is the single character {@code @}. */
 		SINGLE_AT("it is the single character '@'"),
 		/** Only one component where at least two are required. */
-		ONE_LEVEL("it has only one component (full names start with 'refs/')");
+		ONE_LEVEL("it has only one component (full names start with 'refs/')"),
+		/**
+		 * Two or more components, not under {@code refs/}: in the files format such a name is a path below the
+		 * git directory that git keeps something else at ({@code objects/..}, {@code logs/..}).
+		 */
+		OUTSIDE_REFS("it is not under 'refs/' (only root refs such as HEAD or ORIG_HEAD are outside it)"),
+		/** {@code FETCH_HEAD} or {@code MERGE_HEAD}, which only the commands that make them write (git 2.55 refuses). */
+		PSEUDOREF("it is a pseudoref, which only git's fetch and merge write");
 
 		private final String description;
 
@@ -50,9 +61,47 @@ public final class RefName {
 			return this.description;
 		}
 
+		/** Whether this is a rule of {@code git check-ref-format} (not one of {@link #checkWritable}'s own). */
+		public boolean isCheckRefFormat() {
+			return this != OUTSIDE_REFS && this != PSEUDOREF;
+		}
+
 	}
 
 	private RefName() {
+	}
+
+	/**
+	 * Checks a name that a client (the API, the console, a job's parameters or manifest) asks to read or write:
+	 * it must pass {@code check-ref-format} and lie under {@code refs/}, or be a root ref made only of capitals
+	 * and {@code _} (such as {@code HEAD} or {@code ORIG_HEAD}; any other one-level name breaks
+	 * {@link Rule#ONE_LEVEL}). git's own {@code update-ref} also writes {@code foo/bar} or
+	 * {@code objects/info/alternates} as files below the git directory; refstore's command does too, as a
+	 * drop-in, but nothing else does.
+	 * @throws InvalidRefNameException naming the name and the first rule it breaks
+	 */
+	public static void checkWritable(String name) {
+		Rule rule = writableViolation(name);
+		if (rule != null) {
+			throw new InvalidRefNameException(name, rule);
+		}
+	}
+
+	/** The first rule of {@link #checkWritable} that {@code name} breaks, or {@code null}. */
+	public static Rule writableViolation(String name) {
+		Rule rule = violation(name, true);
+		if (rule != null || name.startsWith("refs/")) {
+			return rule;
+		}
+		if (isPseudoRef(name)) {
+			return Rule.PSEUDOREF;
+		}
+		if (name.indexOf('/') >= 0) {
+			return Rule.OUTSIDE_REFS;
+		}
+		// one level: only a root ref that git would also delete again (isSafe refuses '-'); a short name such
+		// as "main" or "config" is not a full name
+		return (isRootRef(name) && isSafe(name)) ? null : Rule.ONE_LEVEL;
 	}
 
 	/**

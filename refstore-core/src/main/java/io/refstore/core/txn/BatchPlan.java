@@ -91,12 +91,17 @@ public final class BatchPlan {
 		byte[] names = this.batch.nameBuffer();
 		for (int i = 0; i < this.order.length; i++) {
 			int at = this.batch.nameStart(i);
-			if (this.batch.nameEnd(i) - at <= 5 || names[at] != 'r' || names[at + 1] != 'e' || names[at + 2] != 'f'
-					|| names[at + 3] != 's' || names[at + 4] != '/') {
+			if (!startsWithRefs(names, at, this.batch.nameEnd(i) - at)) {
 				return false;
 			}
 		}
 		return true;
+	}
+
+	/** Whether the name in {@code names[start .. start + length)} is {@code refs/} and more. */
+	private static boolean startsWithRefs(byte[] names, int start, int length) {
+		return length > 5 && names[start] == 'r' && names[start + 1] == 'e' && names[start + 2] == 'f'
+				&& names[start + 3] == 's' && names[start + 4] == '/';
 	}
 
 	/** The position in name order of the update that names {@code name}, or -1. */
@@ -138,12 +143,15 @@ public final class BatchPlan {
 			}
 			int start = this.batch.nameStart(i);
 			int length = this.batch.nameEnd(i) - start;
-			boolean allowed = (this.batch.isDelete(i) || this.batch.type(i) == RefUpdate.Type.VERIFY)
-					? RefName.isSafe(this.batch.name(i)) : RefName.violation(names, start, length, true) == null;
-			if (!allowed) {
-				outcome.reject(i, this.batch.update(i), Rejection.INVALID_NAME,
-						"refusing to update ref with bad name '" + RefName.printable(this.batch.name(i)) + "'");
-				return false;
+			boolean removesOrVerifies = this.batch.isDelete(i) || this.batch.type(i) == RefUpdate.Type.VERIFY;
+			// the common case, a valid name under refs/, is decided on the bytes without making a String
+			if (removesOrVerifies || !startsWithRefs(names, start, length)
+					|| RefName.violation(names, start, length, true) != null) {
+				String refusal = UpdateChecks.nameRefusal(this.batch.name(i), removesOrVerifies);
+				if (refusal != null) {
+					outcome.reject(i, this.batch.update(i), Rejection.INVALID_NAME, RefName.printable(refusal));
+					return false;
+				}
 			}
 		}
 		return true;

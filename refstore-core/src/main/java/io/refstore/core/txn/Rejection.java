@@ -21,6 +21,11 @@ public enum Rejection {
 	INVALID_NAME,
 	/** The same ref is named by two updates of the transaction. */
 	DUPLICATE_UPDATE,
+	/**
+	 * The ref's loose file holds no value git can parse. git refuses to lock such a ref rather than overwrite
+	 * what may be something else's file (a loose object named like a ref); so does refstore.
+	 */
+	BROKEN_REF,
 	/** The update was fine, but another update of the transaction was rejected. */
 	NOT_ATTEMPTED,
 	/** Reading or writing the store failed. */

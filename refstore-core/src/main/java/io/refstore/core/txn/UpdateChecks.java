@@ -78,9 +78,9 @@ public final class UpdateChecks {
 						"multiple updates for ref '" + update.name() + "' not allowed");
 				return planned;
 			}
-			if (!nameAllowed(update)) {
-				outcome.reject(update, Rejection.INVALID_NAME,
-						"refusing to update ref with bad name '" + RefName.printable(update.name()) + "'");
+			String refusal = nameRefusal(update.name(), update.isDelete() || update.type() == RefUpdate.Type.VERIFY);
+			if (refusal != null) {
+				outcome.reject(update, Rejection.INVALID_NAME, RefName.printable(refusal));
 				return planned;
 			}
 		}
@@ -125,12 +125,21 @@ public final class UpdateChecks {
 		return planned;
 	}
 
-	private static boolean nameAllowed(RefUpdate update) {
-		if (update.isDelete() || update.type() == RefUpdate.Type.VERIFY) {
-			// git checks only safety here: a valid one-level name such as "foo" is still refused
-			return RefName.isSafe(update.name());
+	/**
+	 * Why git 2.55 refuses to touch {@code name} in a transaction, in its words with the name as given (a
+	 * rejection's message escapes it: {@link RefName#printable}), or {@code null}: a bad name (only safety is
+	 * checked for a deletion or a verify, so a valid one-level name such as "foo" is still refused there), then
+	 * a pseudoref, which no transaction writes.
+	 * @param removesOrVerifies whether the update deletes or verifies the ref
+	 */
+	public static String nameRefusal(String name, boolean removesOrVerifies) {
+		if (removesOrVerifies ? !RefName.isSafe(name) : !RefName.isValid(name, true)) {
+			return "refusing to update ref with bad name '" + name + "'";
 		}
-		return RefName.isValid(update.name(), true);
+		if (RefName.isPseudoRef(name)) {
+			return "refusing to update pseudoref '" + name + "'";
+		}
+		return null;
 	}
 
 	/**

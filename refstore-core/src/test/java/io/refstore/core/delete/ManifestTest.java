@@ -23,6 +23,7 @@ import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.PersonIdent;
 import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefFormat;
+import io.refstore.core.ref.RefName;
 import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.ref.SymbolicRef;
 import io.refstore.core.txn.Rejection;
@@ -118,6 +119,11 @@ class ManifestTest {
 			.hasMessageEndingWith(":4: '12' is not a sha1 object id");
 		assertThatThrownBy(() -> read("refstore-delete-manifest 1\nhash sha1\nchunk 1\nref refs/heads/a..b " + x + " -\n"))
 			.hasMessageEndingWith(":4: bad ref name 'refs/heads/a..b': it contains '..'");
+		// a restore writes the names it reads: never a file of the git directory such as a loose object
+		assertThatThrownBy(() -> read("refstore-delete-manifest 1\nhash sha1\nchunk 1\nref objects/bf/1730de" + x.substring(6)
+				+ " " + x + " -\n"))
+			.hasMessageEndingWith(":4: bad ref name 'objects/bf/1730de" + x.substring(6) + "': "
+					+ RefName.Rule.OUTSIDE_REFS.description());
 		assertThatThrownBy(() -> read("refstore-delete-manifest 1\nhash sha1\nchunk 2\n"))
 			.hasMessageEndingWith(":3: chunk 2 follows chunk 0");
 		assertThatThrownBy(() -> read("refstore-delete-manifest 1\nhash sha1\nchunk 1\ncommitted 1\n"))

@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
+
+import io.refstore.core.ref.RefName;
 
 class RefSelectionTest {
 
@@ -79,6 +82,11 @@ class RefSelectionTest {
 			.hasMessage("name 'refs/heads/a..b': not a valid ref name: it contains '..'");
 		assertThatThrownBy(() -> RefSelection.builder().name("HEAD"))
 			.hasMessage("name 'HEAD': only refs under 'refs/' can be deleted");
+		for (String path : List.of("objects/bf/1730de00112233445566778899aabbccddeeff", "logs/refs/heads/main",
+				"objects/info/alternates", "foo/bar", "config", "-refs/heads/x")) {
+			assertThatThrownBy(() -> RefSelection.builder().name(path)).hasMessage("name '" + path
+					+ "': not a valid ref name: " + RefName.writableViolation(path).description());
+		}
 		assertThatThrownBy(() -> RefSelection.builder().exclude("refs/heads/x").build())
 			.hasMessage("selection '': no prefix, glob or name given");
 	}

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -92,7 +93,8 @@ class RefNameIT {
 		}
 		assertThat(disagreements).as("names where refstore and git disagree").isEmpty();
 		// the corpus must reach every rule and hold enough valid names to catch false rejections
-		assertThat(hits).as("rules hit by the corpus").containsOnlyKeys(Rule.values());
+		assertThat(hits).as("rules hit by the corpus")
+			.containsOnlyKeys(Arrays.stream(Rule.values()).filter(Rule::isCheckRefFormat).toList());
 		assertThat(valid).as("valid names in the corpus").isGreaterThan(names.size() / 10);
 		assertThat(names).hasSizeGreaterThan(RANDOM_NAMES);
 	}

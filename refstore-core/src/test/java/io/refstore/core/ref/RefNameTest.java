@@ -62,7 +62,41 @@ class RefNameTest {
 	void everyRuleHasARejectedExample() {
 		Set<Rule> hit = EnumSet.of(Rule.ONE_LEVEL);
 		rejectedNames().forEach((arguments) -> hit.add((Rule) arguments.get()[1]));
+		unwritableNames().forEach((arguments) -> hit.add((Rule) arguments.get()[1]));
 		assertThat(hit).containsExactlyInAnyOrder(Rule.values());
+	}
+
+	/** Names git's update-ref writes as files below the git directory (or refuses), and which rule refuses them. */
+	static List<Arguments> unwritableNames() {
+		return List.of(Arguments.of("objects/bf/1730de00112233445566778899aabbccddeeff", Rule.OUTSIDE_REFS),
+				Arguments.of("foo/bar", Rule.OUTSIDE_REFS), Arguments.of("-refs/heads/x", Rule.OUTSIDE_REFS),
+				Arguments.of("objects/info/alternates", Rule.OUTSIDE_REFS),
+				Arguments.of("logs/refs/heads/main", Rule.OUTSIDE_REFS), Arguments.of("config", Rule.ONE_LEVEL),
+				Arguments.of("packed-refs", Rule.ONE_LEVEL), Arguments.of("index", Rule.ONE_LEVEL),
+				Arguments.of("refs", Rule.ONE_LEVEL), Arguments.of("FOO", Rule.ONE_LEVEL),
+				Arguments.of("main", Rule.ONE_LEVEL), Arguments.of("Foo_HEAD", Rule.ONE_LEVEL),
+				Arguments.of("FOO-BAR_HEAD", Rule.ONE_LEVEL), Arguments.of("HEAD/x", Rule.OUTSIDE_REFS),
+				Arguments.of("REFS/heads/x", Rule.OUTSIDE_REFS), Arguments.of("FETCH_HEAD", Rule.PSEUDOREF),
+				Arguments.of("MERGE_HEAD", Rule.PSEUDOREF), Arguments.of("refs/heads/a..b", Rule.DOUBLE_DOT),
+				Arguments.of("refs/heads/x.lock", Rule.COMPONENT_ENDS_WITH_LOCK), Arguments.of("", Rule.EMPTY),
+				Arguments.of("objects/../config", Rule.DOUBLE_DOT));
+	}
+
+	@ParameterizedTest
+	@MethodSource("unwritableNames")
+	void checkWritableRefusesNamesOutsideRefsAndRootRefs(String name, Rule rule) {
+		assertThat(RefName.writableViolation(name)).isEqualTo(rule);
+		assertThatThrownBy(() -> RefName.checkWritable(name)).isInstanceOf(InvalidRefNameException.class)
+			.hasMessageContaining(rule.description())
+			.satisfies((ex) -> assertThat(((InvalidRefNameException) ex).rule()).isEqualTo(rule));
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "refs/heads/main", "refs/x", "refs/heads/x.lock-pre", "refs/heads/ü", "HEAD", "ORIG_HEAD",
+			"FOO_HEAD", "CHERRY_PICK_HEAD", "AUTO_MERGE", "BISECT_EXPECTED_REV" })
+	void checkWritableAcceptsNamesUnderRefsAndRootRefs(String name) {
+		assertThat(RefName.writableViolation(name)).isNull();
+		RefName.checkWritable(name);
 	}
 
 	@ParameterizedTest

@@ -101,7 +101,7 @@ public class RefService {
 	/**
 	 * One ref: a full name under {@code refs/} or a root ref such as {@code HEAD}.
 	 * @throws RefNotFoundException if it does not exist
-	 * @throws io.refstore.core.ref.InvalidRefNameException if the name breaks a rule of check-ref-format
+	 * @throws io.refstore.core.ref.InvalidRefNameException if the name breaks a rule of {@link #checkName}
 	 */
 	@PreAuthorize("hasRole('VIEWER')")
 	public RefView ref(String repo, String name) throws IOException {
@@ -139,11 +139,13 @@ public class RefService {
 	}
 
 	/**
-	 * Checks a ref name given by a client: a full name under {@code refs/}, or a root ref such as {@code HEAD}.
+	 * Checks a ref name given by a client: a full name under {@code refs/}, or a root ref such as {@code HEAD}
+	 * ({@link RefName#checkWritable}: a name such as {@code objects/info/alternates} is a file git keeps
+	 * something else in).
 	 * @throws io.refstore.core.ref.InvalidRefNameException naming the rule it breaks
 	 */
 	static void checkName(String name) {
-		RefName.check(name, RefName.isRootRef(name));
+		RefName.checkWritable(name);
 	}
 
 	private static ReflogView view(ReflogEntry entry) {

@@ -268,6 +268,8 @@ public class RefWriteService {
 				Problems.exception(HttpStatus.CONFLICT, "ref-mismatch", detail, properties);
 			case NAME_CONFLICT -> Problems.exception(HttpStatus.CONFLICT, "name-conflict", detail, properties);
 			case LOCK_FAILURE -> Problems.exception(HttpStatus.CONFLICT, "lock-failure", detail, properties);
+			// the ref's loose file holds no ref (git refuses it too): the repository needs repair, not a retry
+			case BROKEN_REF -> Problems.exception(HttpStatus.CONFLICT, "broken-ref", detail, properties);
 			case MISSING_OBJECT -> Problems.exception(HttpStatus.UNPROCESSABLE_CONTENT, "missing-object", detail,
 					properties);
 			case INVALID_NAME, DUPLICATE_UPDATE -> Problems.exception(HttpStatus.BAD_REQUEST, "invalid-update", detail,

@@ -56,6 +56,10 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 	ProblemDetail invalidJobParameter(InvalidJobParameterException ex) {
 		Map<String, Object> properties = new LinkedHashMap<>();
 		properties.put("parameter", ex.parameter());
+		if (ex.getCause() instanceof InvalidRefNameException name) {
+			properties.put("ref", RefName.printable(name.refName()));
+			properties.put("rule", name.rule().name());
+		}
 		return Problems.problem(HttpStatus.BAD_REQUEST, "invalid-job-parameter", Problems.printable(ex.getMessage()),
 				properties);
 	}

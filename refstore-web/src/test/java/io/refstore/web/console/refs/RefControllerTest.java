@@ -89,6 +89,13 @@ class RefControllerTest extends ConsoleTestSupport {
 			.andExpect(status().isBadRequest())
 			.andExpect(view().name("system/error"))
 			.andExpect(model().attribute("explanation", containsString("a..b")));
+		// a path of the git directory is no ref, though check-ref-format alone would let it through
+		this.mvc.perform(get("/repo/ref").param("name", name).param("ref", "logs/refs/heads/main").with(viewer()))
+			.andExpect(status().isBadRequest())
+			.andExpect(view().name("system/error"))
+			.andExpect(model().attribute("explanation", containsString("logs/refs/heads/main")))
+			.andExpect(model().attribute("explanation",
+					containsString(io.refstore.core.ref.RefName.Rule.OUTSIDE_REFS.description())));
 	}
 
 }
