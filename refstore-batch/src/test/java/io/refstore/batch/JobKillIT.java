@@ -76,6 +76,54 @@ class JobKillIT {
 		}
 	}
 
+	/**
+	 * A migration killed while it swaps holds the store's locks (here: {@code packed-refs.lock} and one lock per
+	 * loose ref), which stop every git writer: the application's start marks the execution dead and removes exactly
+	 * those locks, so git writes again before anyone restarts the job, and the restart finishes the migration.
+	 */
+	@Test
+	void aMigrationKilledDuringItsSwapHasItsLocksReleasedAtStartup() throws Exception {
+		Path root = Files.createDirectories(this.dir.resolve("repos"));
+		TempRepo repo = JobFixtures.create(root, "swapping", RefFormat.FILES, 100);
+		String commit = repo.git("rev-parse", "HEAD").trim();
+		StringBuilder loose = new StringBuilder();
+		for (int i = 0; i < 3000; i++) {
+			loose.append("create refs/heads/loose/").append(i).append(' ').append(commit).append('\n');
+		}
+		repo.run(loose.toString().getBytes(StandardCharsets.UTF_8), "update-ref", "--stdin").requireOk();
+		String refs = JobFixtures.refs(repo.dir());
+		Path db = this.dir.resolve("db/history");
+		Path packedLock = repo.gitDir().resolve("packed-refs.lock");
+
+		long execution = runAndKillOnFile(db, root, packedLock, RefJobType.MIGRATE, "repository=swapping",
+				"targetFormat=reftable");
+		assertThat(packedLock).as("the swap's lock, left by the kill").exists();
+		assertThat(JobFixtures.NEWEST.run(repo.dir(), "update-ref", "-d", "refs/heads/loose/1").exitCode())
+			.as("git cannot delete a ref while the lock is there").isNotZero();
+
+		try (ConfigurableApplicationContext context = BatchTestApplication.start(db, root, "kill-instance")) {
+			RefJobs jobs = context.getBean(RefJobs.class);
+			JobSummary dead = jobs.find(execution).orElseThrow();
+			assertThat(dead.status()).isEqualTo("FAILED");
+			assertThat(dead.exitMessage()).contains("lock(s) it held in the repository");
+			assertThat(packedLock).doesNotExist();
+			try (var paths = Files.walk(repo.gitDir())) {
+				assertThat(paths.filter((path) -> path.toString().endsWith(".lock")).toList()).isEmpty();
+			}
+			assertThat(JobFixtures.format(repo.dir())).isEqualTo("files");
+			repo.git("update-ref", "refs/heads/written-after-the-kill", commit);
+
+			JobSummary finished = JobFixtures.await(jobs, jobs.restart(execution, "operator").executionId());
+
+			assertThat(finished.status()).as(finished.exitMessage()).isEqualTo("COMPLETED");
+			assertThat(JobFixtures.format(repo.dir())).isEqualTo("reftable");
+			assertThat(JobFixtures.refs(repo.dir())).contains("refs/heads/written-after-the-kill")
+				.contains(refs.lines().toList().get(0));
+			assertThat(JobFixtures.refs(repo.dir()).lines().count()).isEqualTo(refs.lines().count() + 1);
+			JobFixtures.assertSound(repo.dir());
+		}
+	}
+
 	@Test
 	void aKilledDeletionIsMarkedAndItsRestartDeletesEveryPlannedRefOnce() throws Exception {
 		Path root = Files.createDirectories(this.dir.resolve("repos"));
@@ -180,6 +228,29 @@ class JobKillIT {
 		try {
 			long execution = executionId(child);
 			awaitCommits(db, execution, step, 5);
+			child.destroyForcibly();
+			child.waitFor();
+			return execution;
+		}
+		finally {
+			child.destroyForcibly();
+		}
+	}
+
+	/** Runs the job in a child process and kills it as soon as {@code file} exists (polled every millisecond). */
+	private static long runAndKillOnFile(Path db, Path root, Path file, RefJobType type, String... parameters)
+			throws Exception {
+		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+				"-cp", System.getProperty("java.class.path"), KilledJobMain.class.getName(), db.toString(),
+				root.toString(), "kill-instance", type.name()));
+		command.addAll(List.of(parameters));
+		Process child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+		try {
+			long execution = executionId(child);
+			long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+			while (!Files.exists(file) && child.isAlive() && System.nanoTime() < deadline) {
+				Thread.sleep(1);
+			}
 			child.destroyForcibly();
 			child.waitFor();
 			return execution;

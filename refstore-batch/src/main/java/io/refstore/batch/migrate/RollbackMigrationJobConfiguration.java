@@ -4,6 +4,7 @@ import java.nio.file.Path;
 
 import org.springframework.batch.core.configuration.annotation.StepScope;
 import org.springframework.batch.core.job.Job;
+import org.springframework.batch.core.job.JobExecution;
 import org.springframework.batch.core.job.builder.JobBuilder;
 import org.springframework.batch.core.repository.JobRepository;
 import org.springframework.batch.core.step.Step;
@@ -17,6 +18,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.PlatformTransactionManager;
 
 import io.refstore.batch.support.JobParameterNames;
+import io.refstore.batch.support.RefJobs;
 import io.refstore.batch.support.RefJobListener;
 import io.refstore.core.migrate.FormatMigrator;
 import io.refstore.core.migrate.MigrationReport;
@@ -45,10 +47,11 @@ public class RollbackMigrationJobConfiguration {
 			@Value("#{jobParameters['" + JobParameterNames.BACKUP + "']}") String backup) {
 		return (contribution, chunkContext) -> {
 			MigrationReport report;
+			JobExecution execution = chunkContext.getStepContext().getStepExecution().getJobExecution();
 			try (Repository repository = Repository.open(Path.of(path))) {
-				report = new FormatMigrator(repository).rollback(Path.of(backup));
+				report = new FormatMigrator(repository).rollback(Path.of(backup), RefJobs.owner(execution));
 			}
-			ExecutionContext job = chunkContext.getStepContext().getStepExecution().getJobExecution().getExecutionContext();
+			ExecutionContext job = execution.getExecutionContext();
 			job.putString("rollback.from", report.from().configName());
 			job.putString("rollback.to", report.to().configName());
 			job.putLong("rollback.refs", report.refs());

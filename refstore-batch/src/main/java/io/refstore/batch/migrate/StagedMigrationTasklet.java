@@ -12,6 +12,7 @@ import org.springframework.batch.core.step.tasklet.Tasklet;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 
+import io.refstore.batch.support.RefJobs;
 import io.refstore.core.migrate.MigrationOptions;
 import io.refstore.core.migrate.StagedMigration;
 import io.refstore.core.ref.RefFormat;
@@ -42,9 +43,7 @@ abstract class StagedMigrationTasklet implements Tasklet, StepExecutionListener 
 		StepExecution step = chunkContext.getStepContext().getStepExecution();
 		if (this.migration == null) {
 			this.repository = Repository.open(this.repositoryPath);
-			String owner = step.getJobExecution().getJobInstance().getJobName() + " instance "
-					+ step.getJobExecution().getJobInstanceId();
-			this.migration = StagedMigration.open(this.repository, this.options, owner);
+			this.migration = StagedMigration.open(this.repository, this.options, RefJobs.owner(step.getJobExecution()));
 		}
 		return run(this.migration, contribution, step.getExecutionContext(),
 				step.getJobExecution().getExecutionContext());

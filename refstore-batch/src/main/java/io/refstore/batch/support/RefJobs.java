@@ -394,4 +394,12 @@ public class RefJobs {
 				step.getStartTime(), step.getEndTime());
 	}
 
+	/**
+	 * The name a job execution's migration or rollback is owned by in the repository ({@code <job> instance <id>}):
+	 * the same for every execution of one job instance, so a restart takes over its staged work and its locks.
+	 */
+	public static String owner(JobExecution execution) {
+		return execution.getJobInstance().getJobName() + " instance " + execution.getJobInstanceId();
+	}
+
 }

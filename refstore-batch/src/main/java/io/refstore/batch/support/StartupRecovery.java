@@ -1,11 +1,15 @@
 package io.refstore.batch.support;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.springframework.batch.core.BatchStatus;
 import org.springframework.batch.core.ExitStatus;
 import org.springframework.batch.core.job.JobExecution;
@@ -15,6 +19,9 @@ import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.context.ApplicationEventPublisher;
 
+import io.refstore.core.migrate.FormatMigrator;
+import io.refstore.core.repo.Repository;
+
 /**
  * At startup, marks the executions a crash left {@code STARTED} (or {@code STARTING}, {@code STOPPING}) as
  * {@code FAILED} with an exit message saying why, so they can be restarted, and drops their leases. An
@@ -22,6 +29,8 @@ import org.springframework.context.ApplicationEventPublisher;
  * or its lease expired (its instance stopped renewing it), or it is a mutating job without a lease.
  */
 public class StartupRecovery implements ApplicationRunner {
+
+	private static final Log log = LogFactory.getLog(StartupRecovery.class);
 
 	private final JobRepository jobRepository;
 
@@ -99,9 +108,32 @@ public class StartupRecovery implements ApplicationRunner {
 		return null;
 	}
 
+	/**
+	 * A migration or rollback killed while it swapped stores leaves the store's locks (git's writers then fail
+	 * until someone clears them): its owner is now known dead, so the locks that hold its owner text go, and only
+	 * those. Its staged work stays for the restart.
+	 * @return a note for the exit message, empty if nothing was released
+	 */
+	private static String releaseSwapLocks(JobExecution execution, String path) {
+		String job = execution.getJobInstance().getJobName();
+		if (!job.equals(RefJobType.MIGRATE.jobName()) && !job.equals(RefJobType.ROLLBACK.jobName())) {
+			return "";
+		}
+		try (Repository repository = Repository.open(Path.of(path))) {
+			int released = new FormatMigrator(repository).releaseAbandonedLocks(RefJobs.owner(execution));
+			return (released > 0) ? "; released the " + released + " lock(s) it held in the repository" : "";
+		}
+		catch (IOException | RuntimeException ex) {
+			log.warn("could not release the locks of dead execution " + execution.getId() + " in " + path, ex);
+			return "; its locks in the repository could not be released: " + ex.getMessage();
+		}
+	}
+
 	private void mark(JobExecution execution, String reason, boolean startup) {
+		String path = RefJobListener.repositoryPath(execution);
+		String released = (path != null) ? releaseSwapLocks(execution, path) : "";
 		String message = "marked FAILED " + (startup ? "at startup" : "by a survivor") + " by instance '" + this.leases.instanceId() + "': " + reason
-				+ "; restart it to continue from its last committed chunk";
+				+ released + "; restart it to continue from its last committed chunk";
 		LocalDateTime now = LocalDateTime.now();
 		for (StepExecution step : execution.getStepExecutions()) {
 			if (step.getStatus().isRunning() || step.getStatus() == BatchStatus.STOPPING) {
@@ -115,7 +147,6 @@ public class StartupRecovery implements ApplicationRunner {
 		execution.setExitStatus(ExitStatus.FAILED.addExitDescription(message));
 		execution.setEndTime(now);
 		this.jobRepository.update(execution);
-		String path = RefJobListener.repositoryPath(execution);
 		if (path != null) {
 			this.leases.release(path, execution.getId());
 		}

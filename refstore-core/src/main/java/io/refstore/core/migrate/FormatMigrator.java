@@ -71,9 +71,6 @@ public final class FormatMigrator {
 	/** The file in the work directory naming the process that runs the migration. */
 	static final String OWNER = "owner";
 
-	/** The line of the owner file naming a job that owns the migration across processes. */
-	private static final String JOB = "job ";
-
 	private final Repository repository;
 
 	private final Path gitDir;
@@ -224,11 +221,19 @@ public final class FormatMigrator {
 	 * @throws MigrationException if the backup does not read as recorded, or the rollback is refused
 	 */
 	public MigrationReport rollback(Path backup) throws IOException {
+		return rollback(backup, null);
+	}
+
+	/**
+	 * As {@link #rollback(Path)}, owned by {@code job} (a batch job's instance), so that the job restarted in another
+	 * process takes over a rollback its dead run had begun, and its locks are known as the job's.
+	 */
+	public MigrationReport rollback(Path backup, String job) throws IOException {
 		long started = System.nanoTime();
 		RefFormat current = this.repository.refFormat();
 		RefFormat restored = Files.isDirectory(backup.resolve("reftable")) ? RefFormat.REFTABLE : RefFormat.FILES;
 		Path work = this.gitDir.resolve(WORK_DIR);
-		recoverFromDeadOwner(work);
+		recoverFromDeadOwner(work, job);
 		Path restoredMark = backup.resolveSibling(RESTORED + backup.getFileName());
 		Journal journal = Journal.read(work);
 		if (journal != null && journal.to() == current && journal.from() != current) {
@@ -253,7 +258,7 @@ public final class FormatMigrator {
 		FileMoves.deleteTree(work);
 		refuse(restored);
 		Files.createDirectories(work);
-		claim(work);
+		claim(work, job);
 		MigrationOptions options = new MigrationOptions(restored, false, true);
 		Path staged = work.resolve("new");
 		Swapped swapped;
@@ -303,60 +308,76 @@ public final class FormatMigrator {
 	 * instance), so that a later process running the same job recognises the work as its own.
 	 */
 	static String claim(Path work, String job) throws IOException {
-		ProcessHandle self = ProcessHandle.current();
-		String owner = "refstore refs migrate\npid " + self.pid() + "\nstarted "
-				+ self.info().startInstant().map(Object::toString).orElse("unknown") + "\n"
-				+ ((job != null) ? JOB + job + "\n" : "");
-		FileMoves.writeAtomically(work.resolve(OWNER), owner.getBytes(StandardCharsets.UTF_8));
+		String owner = MigrationOwner.describeThisProcess(job);
+		DurableFiles.write(work.resolve(OWNER), owner.getBytes(StandardCharsets.UTF_8));
 		return owner;
 	}
 
 	/**
-	 * After a migration died (killed, power lost) holding the store's locks: refuses if its process still runs,
+	 * After a migration died (killed, power lost) holding the store's locks: refuses if its owner may still run,
 	 * else removes exactly the locks it left (those holding its owner text) and a {@code config.lock} of a
 	 * switch it had begun, so that git's writers and this run can go on.
+	 * @param job the job the caller runs (it takes over that job's migration), or {@code null} for a command
 	 */
+	String recoverFromDeadOwner(Path work, String job) throws IOException {
+		MigrationOwner owner = readOwner(work);
+		if (owner == null) {
+			return null;
+		}
+		if (!owner.isGone(job)) {
+			throw new MigrationException("another refstore migration (" + owner.describe() + ") is running on "
+					+ this.gitDir);
+		}
+		breakLocks(owner, work);
+		return owner.text();
+	}
+
+	/** As {@link #recoverFromDeadOwner(Path, String)} for a command. */
 	String recoverFromDeadOwner(Path work) throws IOException {
-		String owner;
+		return recoverFromDeadOwner(work, null);
+	}
+
+	/**
+	 * Removes the locks a migration or rollback left when its owner died, if its owner is known to be gone: a job
+	 * the caller has found dead (its execution marked failed at start-up or by a surviving instance), or a command
+	 * whose process no longer runs on this host. Locks of anyone else are left alone. The staged work stays, for
+	 * the job's restart to resume.
+	 * @param deadJob the job instance the caller knows is dead (as the owner file names it), or {@code null}
+	 * @return how many locks were removed
+	 */
+	public int releaseAbandonedLocks(String deadJob) throws IOException {
+		Path work = this.gitDir.resolve(WORK_DIR);
+		MigrationOwner owner = readOwner(work);
+		if (owner == null || !owner.isGone(deadJob)) {
+			return 0;
+		}
+		return breakLocks(owner, work);
+	}
+
+	private static MigrationOwner readOwner(Path work) throws IOException {
 		try {
-			owner = Files.readString(work.resolve(OWNER), StandardCharsets.UTF_8);
+			return MigrationOwner.parse(Files.readString(work.resolve(OWNER), StandardCharsets.UTF_8));
 		}
 		catch (NoSuchFileException ex) {
 			return null;
 		}
-		String[] lines = owner.split("\n");
-		if (lines.length >= 3 && lines[1].startsWith("pid ")) {
-			long pid = Long.parseLong(lines[1].substring(4).strip());
-			boolean alive = ProcessHandle.of(pid)
-				.map((process) -> process.info().startInstant().map(Object::toString).orElse("unknown"))
-				.filter((started) -> ("started " + started).equals(lines[2]))
-				.isPresent();
-			if (alive && pid != ProcessHandle.current().pid()) {
-				String job = jobOf(owner);
-				throw new MigrationException("another refstore migration (pid " + pid
-						+ ((job != null) ? ", job " + job : "") + ") is running on " + this.gitDir);
-			}
-		}
+	}
+
+	private int breakLocks(MigrationOwner owner, Path work) throws IOException {
+		int removed;
 		try (RefStore store = this.repository.refStore()) {
-			store.breakLocks(owner);
+			removed = store.breakLocks(owner.text());
 		}
 		Path config = this.gitDir.resolve("config");
-		if (ConfigEditor.ownsLock(config, work)) {
-			Files.deleteIfExists(config.resolveSibling("config.lock"));
+		if (ConfigEditor.ownsLock(config, work) && Files.deleteIfExists(config.resolveSibling("config.lock"))) {
+			removed++;
 		}
-		return owner;
+		return removed;
 	}
 
 	/** The job an owner text names, or {@code null} for a one-process migration (or no owner). */
 	static String jobOf(String owner) {
-		if (owner != null) {
-			for (String line : owner.split("\n")) {
-				if (line.startsWith(JOB)) {
-					return line.substring(JOB.length());
-				}
-			}
-		}
-		return null;
+		return (owner != null) ? MigrationOwner.parse(owner).job() : null;
 	}
 
 	void refuse(RefFormat target) throws IOException {
@@ -370,7 +391,8 @@ public final class FormatMigrator {
 		Path lock = (current == RefFormat.FILES) ? this.gitDir.resolve("packed-refs.lock")
 				: this.gitDir.resolve("reftable/tables.list.lock");
 		if (Files.exists(lock)) {
-			throw new MigrationException("the ref store is locked by another process: '" + lock + "' exists");
+			throw new MigrationException("the ref store is locked by another process: '" + lock + "' exists; if no git"
+					+ " or refstore process is working in this repository, remove it (rm '" + lock + "') and run again");
 		}
 	}
 

@@ -110,7 +110,7 @@ public final class StagedMigration implements Closeable {
 		}
 		FormatMigrator migrator = new FormatMigrator(repository);
 		Path work = repository.gitDir().resolve(FormatMigrator.WORK_DIR);
-		migrator.recoverFromDeadOwner(work);
+		migrator.recoverFromDeadOwner(work, job);
 		RefFormat current = repository.refFormat();
 		Journal journal = Journal.read(work);
 		if (journal != null && journal.to() == current && journal.from() != current) {

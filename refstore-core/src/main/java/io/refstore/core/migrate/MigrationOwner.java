@@ -1,0 +1,98 @@
+package io.refstore.core.migrate;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+
+/**
+ * Who runs a migration or rollback, as its work directory's {@code owner} file says: the process (pid and start
+ * time), the host, and for a batch job the job instance that owns it across processes. Every lock the swap takes
+ * is a link to that file, so the same text tells a dead owner's locks from anyone else's.
+ *
+ * @param text the owner file's text
+ * @param pid the owner's process id, or -1 if the text names none
+ * @param started the process's start time as the text records it
+ * @param host the host the process ran on, or {@code null} if the text is older than hosts were recorded
+ * @param job the job instance that owns the migration, or {@code null} for a command
+ */
+record MigrationOwner(String text, long pid, String started, String host, String job) {
+
+	private static final String HOST = "host ";
+
+	private static final String JOB = "job ";
+
+	/** This host's name, as owner files record it. */
+	static final String THIS_HOST = thisHost();
+
+	private static String thisHost() {
+		try {
+			return InetAddress.getLocalHost().getHostName();
+		}
+		catch (UnknownHostException ex) {
+			return "unknown";
+		}
+	}
+
+	/** The owner text for this process, and {@code job} if a job owns the migration. */
+	static String describeThisProcess(String job) {
+		ProcessHandle self = ProcessHandle.current();
+		return "refstore refs migrate\npid " + self.pid() + "\nstarted "
+				+ self.info().startInstant().map(Object::toString).orElse("unknown") + "\n" + HOST + THIS_HOST + "\n"
+				+ ((job != null) ? JOB + job + "\n" : "");
+	}
+
+	static MigrationOwner parse(String text) {
+		long pid = -1;
+		String started = null;
+		String host = null;
+		String job = null;
+		for (String line : text.split("\n")) {
+			if (line.startsWith("pid ")) {
+				try {
+					pid = Long.parseLong(line.substring(4).strip());
+				}
+				catch (NumberFormatException ex) {
+					pid = -1;
+				}
+			}
+			else if (line.startsWith("started ")) {
+				started = line.substring("started ".length());
+			}
+			else if (line.startsWith(HOST)) {
+				host = line.substring(HOST.length());
+			}
+			else if (line.startsWith(JOB)) {
+				job = line.substring(JOB.length());
+			}
+		}
+		return new MigrationOwner(text, pid, started, host, job);
+	}
+
+	/**
+	 * Whether the owner is known not to run any more, so that its locks may be removed.
+	 * @param takingOver the job of the caller, whose lease proves that no other process runs it; {@code null}
+	 * for a command
+	 */
+	boolean isGone(String takingOver) {
+		if (takingOver != null && takingOver.equals(this.job)) {
+			return true;
+		}
+		if (this.host != null && !this.host.equals(THIS_HOST)) {
+			// another host's process cannot be seen from here: only its job's lease can tell it is gone
+			return false;
+		}
+		if (this.pid < 0 || this.pid == ProcessHandle.current().pid()) {
+			return true;
+		}
+		return ProcessHandle.of(this.pid)
+			.map((process) -> process.info().startInstant().map(Object::toString).orElse("unknown"))
+			.filter((start) -> start.equals(this.started))
+			.isEmpty();
+	}
+
+	/** The owner, for an error message. */
+	String describe() {
+		return "pid " + this.pid + ((this.host != null) ? " on " + this.host : "")
+				+ ((this.job != null) ? ", job " + this.job : "");
+	}
+
+}
