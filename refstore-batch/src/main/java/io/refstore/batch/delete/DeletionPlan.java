@@ -8,12 +8,12 @@ import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 
 import io.refstore.core.delete.RefDeleter;
 import io.refstore.core.delete.RefSelection;
+import io.refstore.core.io.Fsync;
 import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefStore;
@@ -47,7 +47,10 @@ final class DeletionPlan {
 
 	}
 
-	/** Writes the plan of {@code selection} over {@code store} to {@code file}, atomically. */
+	/**
+	 * Writes the plan of {@code selection} over {@code store} to {@code file}, atomically and durably: the plan
+	 * is forced before its rename and the directory after, since the deletion steps that follow rely on it.
+	 */
 	static Summary write(Path file, RefStore store, List<String> parts, int sampleSize) throws IOException {
 		RefSelection.Builder builder = RefSelection.builder();
 		for (String part : parts) {
@@ -55,7 +58,7 @@ final class DeletionPlan {
 			Reader.select(builder, fields);
 		}
 		RefSelection selection = builder.build();
-		Files.createDirectories(file.getParent());
+		Fsync.createDirectories(file.getParent());
 		Path temp = file.resolveSibling(file.getFileName() + ".tmp");
 		List<String> sample = new ArrayList<>();
 		long count;
@@ -73,7 +76,8 @@ final class DeletionPlan {
 			});
 			out.write("end " + count + "\n");
 		}
-		Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+		Fsync.file(temp);
+		Fsync.rename(temp, file);
 		return new Summary(count, sample, selection);
 	}
 
