@@ -370,12 +370,14 @@ final class FilesTransaction extends StagedTransaction {
 		// a deleted ref's reflog goes too; where there is no logs directory at all, there is none to look for (the
 		// refs are locked, and only a lock holder writes a ref's reflog)
 		Map<Path, Boolean> logsDirectories = new HashMap<>();
+		List<Path> removedLogs = new ArrayList<>();
 		for (PlannedUpdate item : this.planned.values()) {
 			if (item.deletesExisting() && logsDirectories.computeIfAbsent(this.store.base(item.name()),
 					(base) -> Files.isDirectory(base.resolve("logs")))) {
 				Path log = this.store.logPath(item.name());
 				if (LockFile.deleteIfExists(log)) {
 					FilesRefStore.removeEmptyParents(this.store.base(item.name()).resolve("logs"), log);
+					removedLogs.add(log.getParent());
 				}
 			}
 		}
@@ -392,7 +394,7 @@ final class FilesTransaction extends StagedTransaction {
 		}
 		this.locks.removeDeleted(deleted);
 		if (forced()) {
-			syncDirectories();
+			syncDirectories(removedLogs);
 		}
 	}
 
@@ -402,18 +404,15 @@ final class FilesTransaction extends StagedTransaction {
 	}
 
 	/**
-	 * For a {@link #forceSync()} transaction: forces every directory in which a ref file, a reflog or
-	 * {@code packed-refs} was renamed or removed, each once (git syncs none of them).
+	 * For a {@link #forceSync()} transaction: forces every directory in which a ref file, a reflog (those in
+	 * {@code removedLogs}) or {@code packed-refs} was renamed or removed, each once (git syncs none of them).
 	 */
-	private void syncDirectories() throws IOException {
-		List<Path> dirs = new ArrayList<>();
+	private void syncDirectories(List<Path> removedLogs) throws IOException {
+		List<Path> dirs = new ArrayList<>(removedLogs);
 		dirs.add(this.store.packedFile().getParent());
 		for (PlannedUpdate item : this.planned.values()) {
 			if (this.written.contains(item.name()) || item.deletesExisting()) {
 				dirs.add(this.store.refPath(item.name()).getParent());
-			}
-			if (item.deletesExisting()) {
-				dirs.add(this.store.logPath(item.name()).getParent());
 			}
 		}
 		Fsync.nearestDirectories(dirs);
