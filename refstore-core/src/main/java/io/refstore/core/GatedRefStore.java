@@ -167,6 +167,12 @@ final class GatedRefStore implements RefStore {
 		}
 
 		@Override
+		public RefTransaction forceSync() {
+			this.transaction.forceSync();
+			return this;
+		}
+
+		@Override
 		public TransactionResult prepare() throws IOException {
 			this.pass = enter();
 			try {

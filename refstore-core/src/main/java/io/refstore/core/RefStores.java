@@ -3,7 +3,6 @@ package io.refstore.core;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Locale;
 
 import io.refstore.core.files.FilesInitialWriter;
 import io.refstore.core.files.FilesOptions;
@@ -19,6 +18,7 @@ import io.refstore.core.reftable.ReftableOptions;
 import io.refstore.core.reftable.ReftableRefStore;
 import io.refstore.core.reftable.StackOptions;
 import io.refstore.core.reftable.WriteOptions;
+import io.refstore.core.repo.FsyncSettings;
 import io.refstore.core.repo.GitConfig;
 import io.refstore.core.repo.Repository;
 import io.refstore.core.repo.StoreGate;
@@ -111,19 +111,12 @@ public final class RefStores {
 				write);
 	}
 
-	/** Whether {@code core.fsync} asks for ref files to reach the disk before they replace the old ones. */
+	/**
+	 * Whether {@code core.fsync} asks for ref files to reach the disk before they replace the old ones, read
+	 * exactly as git reads it (see {@link FsyncSettings}).
+	 */
 	static boolean fsyncRefs(Repository repository) {
-		String value = repository.config().getString("core", null, "fsync").orElse("");
-		for (String component : value.toLowerCase(Locale.ROOT).split(",")) {
-			switch (component.strip()) {
-				case "reference", "committed", "added", "all" -> {
-					return true;
-				}
-				default -> {
-				}
-			}
-		}
-		return false;
+		return FsyncSettings.of(repository.config()).references();
 	}
 
 	/** The repository's object database, opened on first use. */

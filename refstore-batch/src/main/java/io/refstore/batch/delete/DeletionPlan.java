@@ -8,7 +8,6 @@ import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,6 +15,7 @@ import io.refstore.core.delete.DryRun;
 import io.refstore.core.delete.ProtectedRefs;
 import io.refstore.core.delete.RefDeleter;
 import io.refstore.core.delete.RefSelection;
+import io.refstore.core.io.Fsync;
 import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefStore;
@@ -59,7 +59,11 @@ final class DeletionPlan {
 
 	}
 
-	/** Writes the plan of {@code selection}, keeping what {@code protection} protects, to {@code file}, atomically. */
+	/**
+	 * Writes the plan of {@code selection}, keeping what {@code protection} protects, to {@code file}, atomically
+	 * and durably: the plan is forced before its rename and the directory after, since the deletion steps that
+	 * follow rely on it.
+	 */
 	static Summary write(Path file, RefStore store, List<String> parts, ProtectedRefs protection, int sampleSize)
 			throws IOException {
 		RefSelection.Builder builder = RefSelection.builder().protect(protection);
@@ -68,7 +72,7 @@ final class DeletionPlan {
 			Reader.select(builder, fields);
 		}
 		RefSelection selection = builder.build();
-		Files.createDirectories(file.getParent());
+		Fsync.createDirectories(file.getParent());
 		Path temp = file.resolveSibling(file.getFileName() + ".tmp");
 		DryRun planned;
 		try (BufferedWriter out = new BufferedWriter(
@@ -83,7 +87,8 @@ final class DeletionPlan {
 			planned = new RefDeleter(store).select(selection, sampleSize, (ref) -> out.write(line(ref)));
 			out.write("end " + planned.matched() + "\n");
 		}
-		Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+		Fsync.file(temp);
+		Fsync.rename(temp, file);
 		return new Summary(planned.matched(), planned.sample(), selection, planned.kept());
 	}
 

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 
+import io.refstore.core.io.Fsync;
 import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.PersonIdent;
@@ -46,12 +47,14 @@ final class ManifestWriter implements Closeable {
 			RefSelection selection, long createdEpochSeconds) throws IOException {
 		Path parent = path.toAbsolutePath().getParent();
 		if (parent != null) {
-			Files.createDirectories(parent);
+			Fsync.createDirectories(parent);
 		}
 		FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
 		ManifestWriter writer = new ManifestWriter(path, channel);
 		try {
 			writer.header(hash, format, repository, selection, createdEpochSeconds);
+			// once: the file's name, so that the records forced into it later are found after a power cut
+			Fsync.parentOf(path);
 			return writer;
 		}
 		catch (IOException | RuntimeException ex) {

@@ -160,7 +160,9 @@ public final class RefDeleter {
 
 	private ChunkFailure commit(int number, List<Ref> chunk, DeleteOptions options) {
 		try (RefTransaction transaction = this.store.newTransaction()) {
-			transaction.message(options.message());
+			// forced whatever core.fsync says: the manifest records the chunk as committed once this returns, and
+			// a power cut must not bring back refs it lists as deleted, nor leave a packed-refs without content
+			transaction.message(options.message()).forceSync();
 			for (Ref ref : chunk) {
 				transaction.add(deletion(ref));
 			}

@@ -174,7 +174,8 @@ public final class RefRestorer {
 
 	private ChunkFailure create(int number, List<Ref> refs, ChunkListener listener) {
 		try (RefTransaction transaction = this.store.newTransaction()) {
-			transaction.message(MESSAGE);
+			// forced whatever core.fsync says: a restore that reported a chunk back must not lose it to a power cut
+			transaction.message(MESSAGE).forceSync();
 			ObjectId zero = this.store.hashAlgorithm().zeroId();
 			for (Ref ref : refs) {
 				transaction.add((ref instanceof DirectRef direct) ? RefUpdate.create(ref.name(), direct.id()).withNoDeref()

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 
+import io.refstore.core.io.Fsync;
 import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.InitialRefWriter;
@@ -19,7 +20,8 @@ import io.refstore.core.ref.SymbolicRef;
 /**
  * Writes a new files-format store under a directory laid out like a git directory: every direct ref under
  * {@code refs/} straight into one sorted, fully peeled {@code packed-refs} (streamed, never one loose file
- * per ref); root refs and symbolic refs as loose files; logs under {@code logs/}.
+ * per ref); root refs and symbolic refs as loose files; logs under {@code logs/}. {@link #finish()} forces
+ * every file and directory written to the disk, so the store is whole before anything moves it into place.
  */
 public final class FilesInitialWriter implements InitialRefWriter {
 
@@ -88,9 +90,13 @@ public final class FilesInitialWriter implements InitialRefWriter {
 		return (stored == null) ? entries : Arrays.asList(stored);
 	}
 
+	/** Completes the store and forces all of it to the disk: files first, then the directories naming them. */
 	@Override
 	public void finish() throws IOException {
 		this.packedOut.close();
+		// one pass at the end rather than a sync per file as written: the kernel has written most back by then
+		Fsync.tree(this.dir);
+		Fsync.parentOf(this.dir);
 	}
 
 	@Override

@@ -7,12 +7,15 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 
 import io.refstore.core.io.FileMoves;
+import io.refstore.core.io.Fsync;
 import io.refstore.core.ref.RefName;
 
 /**
  * Moves a whole files-format store in or out of a git directory, for a format swap. A store directory holds
  * {@code packed-refs}, {@code refs/}, {@code logs/}, {@code HEAD} and root ref files, laid out as in a git
- * directory (what {@link FilesInitialWriter} writes, and what {@link #retire} leaves in a backup).
+ * directory (what {@link FilesInitialWriter} writes, and what {@link #retire} leaves in a backup). Every
+ * method returns only once its changes are forced to the disk (directories included), so the step after it
+ * never rests on a change a power cut could undo; the files moved must have been forced before.
  */
 public final class FilesLayout {
 
@@ -30,7 +33,7 @@ public final class FilesLayout {
 		if (Files.isRegularFile(stub, LinkOption.NOFOLLOW_LINKS)) {
 			Files.delete(stub);
 		}
-		Files.createDirectories(refs);
+		Fsync.createDirectories(refs);
 		try (DirectoryStream<Path> children = Files.newDirectoryStream(staged.resolve("refs"))) {
 			for (Path child : children) {
 				Path target = refs.resolve(child.getFileName().toString());
@@ -78,6 +81,11 @@ public final class FilesLayout {
 				}
 			}
 		}
+		// the removals must be on disk before the staging that follows: a leftover must not come back later
+		if (Files.isDirectory(refs, LinkOption.NOFOLLOW_LINKS)) {
+			Fsync.directory(refs);
+		}
+		Fsync.directory(gitDir);
 	}
 
 	/**
@@ -87,7 +95,7 @@ public final class FilesLayout {
 	 * interrupted after the switch runs it again.
 	 */
 	public static void retire(Path gitDir, Path backup) throws IOException {
-		Files.createDirectories(backup.resolve("refs"));
+		Fsync.createDirectories(backup.resolve("refs"));
 		FileMoves.move(gitDir.resolve("packed-refs"), backup.resolve("packed-refs"));
 		FileMoves.move(gitDir.resolve("packed-refs.lock"), backup.resolve("packed-refs.lock"));
 		FileMoves.move(gitDir.resolve("logs"), backup.resolve("logs"));

@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.List;
 
 import io.refstore.core.io.LockFailedException;
+import io.refstore.core.io.Fsync;
 import io.refstore.core.io.LockFile;
 import io.refstore.core.objects.ObjectDatabase;
 import io.refstore.core.ref.DirectRef;
@@ -48,8 +49,14 @@ final class FilesPacker {
 			PackedRefs packed = this.store.packedLocked();
 			List<DirectRef> loose = chooseLoose(packed, options.all());
 			Path next = this.store.packedFile().resolveSibling("packed-refs.new");
-			try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(next), 1 << 16)) {
-				merge(packed, loose, new PackedRefsWriter(out, packed.hash.hexLength()));
+			try {
+				try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(next), 1 << 16)) {
+					merge(packed, loose, new PackedRefsWriter(out, packed.hash.hexLength()));
+				}
+				if (this.store.options.fsync()) {
+					// as git's pack-refs under core.fsync=reference: the new file's content before its rename
+					Fsync.file(next);
+				}
 			}
 			catch (IOException | RuntimeException ex) {
 				// a damaged packed-refs (or a full disk) must leave no half-written file behind

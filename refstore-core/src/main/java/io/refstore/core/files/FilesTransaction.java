@@ -18,6 +18,7 @@ import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
 
+import io.refstore.core.io.Fsync;
 import io.refstore.core.io.LockFailedException;
 import io.refstore.core.io.LockFile;
 import io.refstore.core.io.ParallelIo;
@@ -290,7 +291,7 @@ final class FilesTransaction extends StagedTransaction {
 			}
 			newRef = new DirectRef(item.name(), item.update().newId());
 		}
-		this.locks.get(item.name()).write(LooseRefs.format(newRef), this.store.options.fsync());
+		this.locks.get(item.name()).write(LooseRefs.format(newRef), fsync());
 		this.written.add(item.name());
 		return true;
 	}
@@ -365,7 +366,7 @@ final class FilesTransaction extends StagedTransaction {
 		Path next = this.store.packedFile().resolveSibling("packed-refs.new");
 		// read under packed-refs.lock: no other writer can replace the file now
 		if (PackedRefsDeletion.writeWithout(this.store.packedFile(), this.store.hashAlgorithm(), deleted,
-				this.store.options.objects(), next, this.store.options.fsync(), this.store::packedLocked)) {
+				this.store.options.objects(), next, fsync(), this.store::packedLocked)) {
 			this.packedNew = next;
 		}
 	}
@@ -382,12 +383,14 @@ final class FilesTransaction extends StagedTransaction {
 		// a deleted ref's reflog goes too; where there is no logs directory at all, there is none to look for (the
 		// refs are locked, and only a lock holder writes a ref's reflog)
 		Map<Path, Boolean> logsDirectories = new HashMap<>();
+		List<Path> removedLogs = new ArrayList<>();
 		for (PlannedUpdate item : this.planned.values()) {
 			if (item.deletesExisting() && logsDirectories.computeIfAbsent(this.store.base(item.name()),
 					(base) -> Files.isDirectory(base.resolve("logs")))) {
 				Path log = this.store.logPath(item.name());
 				if (LockFile.deleteIfExists(log)) {
 					FilesRefStore.removeEmptyParents(this.store.base(item.name()).resolve("logs"), log);
+					removedLogs.add(log.getParent());
 				}
 			}
 		}
@@ -403,6 +406,29 @@ final class FilesTransaction extends StagedTransaction {
 			}
 		}
 		this.locks.removeDeleted(deleted);
+		if (forced()) {
+			syncDirectories(removedLogs);
+		}
+	}
+
+	/** Whether files are forced before their rename: {@code core.fsync} covers references, or the caller asks. */
+	private boolean fsync() {
+		return this.store.options.fsync() || forced();
+	}
+
+	/**
+	 * For a {@link #forceSync()} transaction: forces every directory in which a ref file, a reflog (those in
+	 * {@code removedLogs}) or {@code packed-refs} was renamed or removed, each once (git syncs none of them).
+	 */
+	private void syncDirectories(List<Path> removedLogs) throws IOException {
+		List<Path> dirs = new ArrayList<>(removedLogs);
+		dirs.add(this.store.packedFile().getParent());
+		for (PlannedUpdate item : this.planned.values()) {
+			if (this.written.contains(item.name()) || item.deletesExisting()) {
+				dirs.add(this.store.refPath(item.name()).getParent());
+			}
+		}
+		Fsync.nearestDirectories(dirs);
 	}
 
 	/**

@@ -31,7 +31,7 @@ final class PackedRefsDeletion {
 	 * search, every line's shape checked in one pass (git, too, refuses to rewrite a damaged file), and the
 	 * runs of records between the deleted ones copied file to file by the kernel: nothing that is merely kept
 	 * is parsed into objects, and the file never passes through the heap whole. Any other file is
-	 * rewritten through {@link PackedRefsWriter#writeWithout(PackedRefs, List, ObjectDatabase, Path)} with
+	 * rewritten through {@link PackedRefsWriter#writeWithout(PackedRefs, List, ObjectDatabase, Path, boolean)} with
 	 * {@code full}.
 	 * @param fsync whether to flush {@code target} to disk
 	 * @return whether a deleted name is packed; if not, nothing is written
@@ -45,7 +45,7 @@ final class PackedRefsDeletion {
 					: null;
 			int start = (buf != null) ? sortedFullyPeeledStart(buf) : -1;
 			if (start < 0) {
-				return PackedRefsWriter.writeWithout(full.get(), deleted, objects, target);
+				return PackedRefsWriter.writeWithout(full.get(), deleted, objects, target, fsync);
 			}
 			deleted.sort(Arrays::compareUnsigned);
 			long[] runs = new long[deleted.size()];

@@ -59,12 +59,13 @@ final class PackedRefsWriter {
 	 * {@code target}, a new file. Runs of kept records are copied from the snapshot straight into the file
 	 * when it was written fully peeled, with no copy in memory; otherwise each kept record is peeled through
 	 * the object database, since the new header promises it.
+	 * @param fsync whether to force {@code target} to the disk once written
 	 * @return whether a deleted name is packed; if not, nothing is written (there is nothing to rewrite)
 	 * @throws CorruptRefStoreException if a record of {@code packed} is damaged (nothing is left at
 	 * {@code target} then)
 	 */
-	static boolean writeWithout(PackedRefs packed, List<byte[]> deleted, ObjectDatabase objects, Path target)
-			throws IOException {
+	static boolean writeWithout(PackedRefs packed, List<byte[]> deleted, ObjectDatabase objects, Path target,
+			boolean fsync) throws IOException {
 		deleted.sort(Arrays::compareUnsigned);
 		int[] records = new int[deleted.size()];
 		int found = 0;
@@ -92,6 +93,9 @@ final class PackedRefsWriter {
 			}
 			else {
 				rewrite(packed, records, found, objects, channel);
+			}
+			if (fsync) {
+				channel.force(true);
 			}
 			done = true;
 		}

@@ -7,13 +7,13 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 
 /**
  * Whole-file and whole-directory moves within one file system, each one atomic {@code rename}, and the
- * helpers a store swap needs. Every method is idempotent: a source that is already gone is done.
+ * helpers a store swap needs. Every method is idempotent: a source that is already gone is done. Moves and
+ * atomic writes are durable when they return (see {@link Fsync}): a swap takes its next step only on what a
+ * power cut would keep.
  */
 public final class FileMoves {
 
@@ -21,31 +21,31 @@ public final class FileMoves {
 	}
 
 	/**
-	 * Renames {@code from} to {@code to}, replacing a file at {@code to}; creates {@code to}'s parent.
+	 * Renames {@code from} to {@code to}, replacing a file at {@code to}; creates {@code to}'s parent. The
+	 * directories of both are forced after the rename (the content moved must have been forced before).
 	 * @return whether anything was moved ({@code false} if {@code from} did not exist)
 	 */
 	public static boolean move(Path from, Path to) throws IOException {
 		if (!Files.exists(from, LinkOption.NOFOLLOW_LINKS)) {
 			return false;
 		}
-		Files.createDirectories(to.getParent());
-		Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+		Fsync.createDirectories(to.getParent());
+		Fsync.rename(from, to);
 		return true;
 	}
 
-	/** Replaces {@code file}'s content atomically (a temporary file beside it renamed over it). */
+	/** Replaces {@code file}'s content atomically and durably (a forced temporary file beside it renamed over it). */
 	public static void writeAtomically(Path file, byte[] content) throws IOException {
 		writeAtomically(file, content, file.resolveSibling(file.getFileName() + ".refstore-tmp"));
 	}
 
 	/**
 	 * Replaces {@code file}'s content atomically through {@code temp} (same file system), for a file whose
-	 * directory must not see a temporary file that a kill could leave behind.
+	 * directory must not see a temporary file that a kill could leave behind. Durable as
+	 * {@link Fsync#writeAtomically}, with the temporary file's directory forced too.
 	 */
 	public static void writeAtomically(Path file, byte[] content, Path temp) throws IOException {
-		Files.write(temp, content, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-				StandardOpenOption.WRITE);
-		Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+		Fsync.writeAtomically(file, content, content.length, temp);
 	}
 
 	/** Deletes a file or a directory tree; a missing path is fine. */

@@ -1,15 +1,15 @@
 package io.refstore.core.migrate;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Set;
+
+import io.refstore.core.io.Fsync;
 
 /**
  * A rollback's copy of a backup's store into its work directory, byte for byte, every file and directory synced:
@@ -40,7 +40,7 @@ final class BackupCopy {
 				if (attrs.isRegularFile() && !NOT_STORE.contains(name) && !name.endsWith(".lock")) {
 					Path copy = target.resolve(name);
 					Files.copy(file, copy, StandardCopyOption.COPY_ATTRIBUTES);
-					force(copy, StandardOpenOption.WRITE);
+					Fsync.file(copy);
 				}
 				return FileVisitResult.CONTINUE;
 			}
@@ -50,17 +50,11 @@ final class BackupCopy {
 				if (ex != null) {
 					throw ex;
 				}
-				force(target.resolve(backup.relativize(dir).toString()), StandardOpenOption.READ);
+				Fsync.directory(target.resolve(backup.relativize(dir).toString()));
 				return FileVisitResult.CONTINUE;
 			}
 
 		});
-	}
-
-	private static void force(Path path, StandardOpenOption mode) throws IOException {
-		try (FileChannel channel = FileChannel.open(path, mode)) {
-			channel.force(true);
-		}
 	}
 
 }

@@ -3,16 +3,13 @@ package io.refstore.core.migrate;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.StringWriter;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.Properties;
 
-import io.refstore.core.io.FileBytes;
+import io.refstore.core.io.Fsync;
 
 /**
  * Files of a staged migration that must survive a crash once written: content synced before the rename that
@@ -30,28 +27,12 @@ final class DurableFiles {
 
 	/** Writes the first {@code length} bytes of {@code content} to {@code file} durably, replacing it. */
 	static void write(Path file, byte[] content, int length) throws IOException {
-		Path temp = file.resolveSibling(file.getFileName() + ".tmp");
-		try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-				StandardOpenOption.TRUNCATE_EXISTING)) {
-			FileBytes.write(channel, content, length);
-			channel.force(true);
-		}
-		publish(temp, file);
+		Fsync.writeAtomically(file, content, length, file.resolveSibling(file.getFileName() + ".tmp"));
 	}
 
-	/** Renames a synced {@code temp} to {@code file} and syncs the directory. */
+	/** Renames a synced {@code temp} to {@code file} and syncs the directory; a failed sync is an error. */
 	static void publish(Path temp, Path file) throws IOException {
-		Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-		syncDirectory(file.getParent());
-	}
-
-	private static void syncDirectory(Path dir) {
-		try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
-			channel.force(true);
-		}
-		catch (IOException ex) {
-			// some platforms cannot open a directory; the rename is then as durable as they make it
-		}
+		Fsync.rename(temp, file);
 	}
 
 	/** Writes properties durably. */

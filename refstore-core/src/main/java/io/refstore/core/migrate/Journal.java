@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.Properties;
 
 import io.refstore.core.io.FileMoves;
+import io.refstore.core.io.Fsync;
 import io.refstore.core.ref.RefFormat;
 
 /**
@@ -23,10 +24,15 @@ record Journal(RefFormat from, RefFormat to, Path backup) {
 
 	static final String FILE = "journal";
 
-	/** Writes the journal atomically into {@code work}. */
+	/**
+	 * Writes the journal atomically and durably into {@code work}: forced with its directory and the git
+	 * directory naming {@code work}, so that no power cut after the configuration switch finds a switched
+	 * repository without the journal that says how to finish.
+	 */
 	void write(Path work) throws IOException {
 		String text = "from=" + this.from.configName() + "\nto=" + this.to.configName() + "\nbackup=" + this.backup + "\n";
 		FileMoves.writeAtomically(work.resolve(FILE), text.getBytes(StandardCharsets.UTF_8));
+		Fsync.parentOf(work);
 	}
 
 	/** Removes the journal from {@code work}: the switch it announced did not happen. */

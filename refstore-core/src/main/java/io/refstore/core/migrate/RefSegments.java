@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.zip.CRC32;
 
 import io.refstore.core.io.FileBytes;
+import io.refstore.core.io.Fsync;
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.RefCursor;
 
@@ -256,7 +257,7 @@ final class RefSegments {
 			ensure(this.length + 4);
 			putInt(this.buf, this.length, (int) crc.getValue());
 			Path file = file(work, number);
-			Files.createDirectories(file.getParent());
+			Fsync.createDirectories(file.getParent());
 			DurableFiles.write(file, this.buf, this.length + 4);
 		}
 

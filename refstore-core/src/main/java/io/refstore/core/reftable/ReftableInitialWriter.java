@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
+import io.refstore.core.io.Fsync;
 import io.refstore.core.ref.InitialRefWriter;
 import io.refstore.core.ref.ReflogEntry;
 
@@ -17,7 +18,8 @@ import io.refstore.core.ref.ReflogEntry;
  * Writes a new reftable store as one table: every ref at update index 1, streamed through one reused
  * record, then each ref's log entries at update indices 1..k (oldest first), so the next transaction of any
  * writer continues after them. Messages are normalised and cut to half a block as git's migration stores them
- * ({@link WriteOptions#maxLogMessage()}). The directory gets {@code tables.list} naming the table.
+ * ({@link WriteOptions#maxLogMessage()}). The directory gets {@code tables.list} naming the table. {@link #finish()}
+ * forces the table, the list and the directory to the disk before it returns.
  */
 public final class ReftableInitialWriter implements InitialRefWriter {
 
@@ -92,10 +94,15 @@ public final class ReftableInitialWriter implements InitialRefWriter {
 	public void finish() throws IOException {
 		this.writer.finish();
 		this.out.close();
+		Fsync.file(this.temp);
 		String name = String.format("0x%012x-0x%012x-%08x.ref", 1, this.maxUpdateIndex,
 				ThreadLocalRandom.current().nextInt());
 		Files.move(this.temp, this.dir.resolve(name));
-		Files.writeString(this.dir.resolve(ReftableStack.TABLES_LIST), name + "\n");
+		byte[] list = (name + "\n").getBytes(StandardCharsets.UTF_8);
+		// forces the list, then the directory naming it and the table
+		Fsync.writeAtomically(this.dir.resolve(ReftableStack.TABLES_LIST), list, list.length,
+				this.dir.resolve(ReftableStack.TABLES_LIST + ".lock"));
+		Fsync.parentOf(this.dir);
 	}
 
 	@Override

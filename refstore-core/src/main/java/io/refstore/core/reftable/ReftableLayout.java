@@ -7,10 +7,12 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 
 import io.refstore.core.io.FileMoves;
+import io.refstore.core.io.Fsync;
 
 /**
  * Moves a whole reftable store ({@code reftable/}) in or out of a git directory, for a format swap, and
- * writes the stubs that make old gits stop at a reftable repository instead of misreading it.
+ * writes the stubs that make old gits stop at a reftable repository instead of misreading it. Every method
+ * returns only once its changes are forced to the disk, directories included.
  */
 public final class ReftableLayout {
 
@@ -37,7 +39,7 @@ public final class ReftableLayout {
 	public static void writeStubs(Path gitDir) throws IOException {
 		FileMoves.writeAtomically(gitDir.resolve("HEAD"), HEAD_STUB.getBytes(StandardCharsets.US_ASCII));
 		Path heads = gitDir.resolve("refs/heads");
-		Files.createDirectories(heads.getParent());
+		Fsync.createDirectories(heads.getParent());
 		if (!Files.isRegularFile(heads, LinkOption.NOFOLLOW_LINKS)) {
 			FileMoves.deleteTree(heads);
 			// the temporary file is not made in refs/: left there by a kill, a later retire would move it

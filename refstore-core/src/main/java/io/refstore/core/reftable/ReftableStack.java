@@ -19,6 +19,7 @@ import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.refstore.core.io.Fsync;
 import io.refstore.core.io.LockFile;
 import io.refstore.core.ref.CorruptRefStoreException;
 import io.refstore.core.ref.HashAlgorithm;
@@ -210,6 +211,14 @@ public final class ReftableStack implements Closeable {
 	 * @throws io.refstore.core.io.LockFailedException if another writer holds the lock
 	 */
 	public Addition newAddition() throws IOException {
+		return newAddition(false);
+	}
+
+	/**
+	 * As {@link #newAddition()}; with {@code force}, the table and the list are forced to the disk whatever
+	 * {@code core.fsync} says, the directory after the list's rename, and so is a compaction the commit runs.
+	 */
+	public Addition newAddition(boolean force) throws IOException {
 		LockFile lock = LockFile.acquire(this.listFile, this.options.lockTimeout());
 		try {
 			Snapshot base;
@@ -217,7 +226,7 @@ public final class ReftableStack implements Closeable {
 				reloadLocked();
 				base = this.current.retain();
 			}
-			return new Addition(lock, base);
+			return new Addition(lock, base, force);
 		}
 		catch (IOException | RuntimeException ex) {
 			lock.rollback();
@@ -238,6 +247,11 @@ public final class ReftableStack implements Closeable {
 	 * {@code null} if the content was empty (then no file is left behind).
 	 */
 	String writeTable(long min, long max, TableContent content) throws IOException {
+		return writeTable(min, max, this.options.fsync(), content);
+	}
+
+	/** As {@link #writeTable(long, long, TableContent)}, forcing the table before its rename if {@code fsync}. */
+	String writeTable(long min, long max, boolean fsync, TableContent content) throws IOException {
 		String base = String.format("0x%012x-0x%012x-%08x", min, max, ThreadLocalRandom.current().nextInt());
 		Path temp = createTemp(this.dir, base + ".temp.");
 		boolean added;
@@ -252,10 +266,8 @@ public final class ReftableStack implements Closeable {
 				Files.delete(temp);
 				return null;
 			}
-			if (this.options.fsync()) {
-				try (var channel = java.nio.channels.FileChannel.open(temp, StandardOpenOption.WRITE)) {
-					channel.force(true);
-				}
+			if (fsync) {
+				Fsync.file(temp);
 			}
 			String name = String.format("0x%012x-0x%012x-%08x.ref", min, max, ThreadLocalRandom.current().nextInt());
 			Files.move(temp, this.dir.resolve(name), StandardCopyOption.ATOMIC_MOVE);
@@ -289,12 +301,23 @@ public final class ReftableStack implements Closeable {
 
 	/** Replaces {@code tables.list} through its held lock with {@code names}, each followed by a newline. */
 	void writeList(LockFile lock, List<String> names) throws IOException {
+		writeList(lock, names, false);
+	}
+
+	/**
+	 * As {@link #writeList(LockFile, List)}; with {@code force}, the list is forced whatever {@code core.fsync}
+	 * says and the directory after the rename (naming the new tables too), before any old table is removed.
+	 */
+	void writeList(LockFile lock, List<String> names, boolean force) throws IOException {
 		StringBuilder list = new StringBuilder();
 		for (String name : names) {
 			list.append(name).append('\n');
 		}
-		lock.write(list.toString().getBytes(StandardCharsets.UTF_8), this.options.fsync());
+		lock.write(list.toString().getBytes(StandardCharsets.UTF_8), force || this.options.fsync());
 		lock.commit();
+		if (force) {
+			Fsync.directory(this.dir);
+		}
 	}
 
 	/**
@@ -302,17 +325,17 @@ public final class ReftableStack implements Closeable {
 	 * process holds a table's lock.
 	 */
 	public void compactAll() throws IOException {
-		new StackCompactor(this).compactAll();
+		new StackCompactor(this, false).compactAll();
 	}
 
 	/** The tables, their size, and whether {@link #autoCompact()} would merge some. */
 	public StoreStatistics statistics() throws IOException {
-		return new StackCompactor(this).statistics();
+		return new StackCompactor(this, false).statistics();
 	}
 
 	/** Compacts as git's geometric policy asks, skipping tables other processes hold; never fails on a lock. */
 	public void autoCompact() throws IOException {
-		new StackCompactor(this).autoCompact();
+		new StackCompactor(this, false).autoCompact();
 	}
 
 	@Override
@@ -333,13 +356,16 @@ public final class ReftableStack implements Closeable {
 
 		private final Snapshot base;
 
+		private final boolean force;
+
 		private String table;
 
 		private boolean closed;
 
-		private Addition(LockFile lock, Snapshot base) {
+		private Addition(LockFile lock, Snapshot base, boolean force) {
 			this.lock = lock;
 			this.base = base;
+			this.force = force;
 		}
 
 		/** The stack under the lock; current until this addition ends. */
@@ -357,7 +383,8 @@ public final class ReftableStack implements Closeable {
 		 * @return whether it holds any record (an empty table is not added, as in git)
 		 */
 		public boolean write(TableContent content) throws IOException {
-			this.table = writeTable(updateIndex(), updateIndex(), content);
+			this.table = writeTable(updateIndex(), updateIndex(), this.force || ReftableStack.this.options.fsync(),
+					content);
 			return this.table != null;
 		}
 
@@ -369,7 +396,7 @@ public final class ReftableStack implements Closeable {
 			if (this.table != null) {
 				List<String> names = new ArrayList<>(this.base.names());
 				names.add(this.table);
-				writeList(this.lock, names);
+				writeList(this.lock, names, this.force);
 				this.table = null;
 			}
 			else {
@@ -377,7 +404,7 @@ public final class ReftableStack implements Closeable {
 			}
 			close();
 			if (ReftableStack.this.options.autoCompact()) {
-				autoCompact();
+				new StackCompactor(ReftableStack.this, this.force).autoCompact();
 			}
 		}
 

@@ -107,7 +107,7 @@ final class ReftableTransaction extends StagedTransaction {
 	protected void lockAndCheck(NavigableMap<String, PlannedUpdate> planned, Outcome outcome) throws IOException {
 		endPlanning();
 		try {
-			this.addition = this.store.stack.newAddition();
+			this.addition = this.store.stack.newAddition(forced());
 		}
 		catch (LockFailedException ex) {
 			PlannedUpdate first = planned.values().iterator().next();
@@ -148,7 +148,7 @@ final class ReftableTransaction extends StagedTransaction {
 	@Override
 	protected BatchPlan.Status lockAndCheckBatch(BatchPlan plan, Outcome outcome) throws IOException {
 		try {
-			this.addition = this.store.stack.newAddition();
+			this.addition = this.store.stack.newAddition(forced());
 		}
 		catch (LockFailedException ex) {
 			int first = plan.index(0);

@@ -37,8 +37,12 @@ final class StackCompactor {
 
 	private final ReftableStack stack;
 
-	StackCompactor(ReftableStack stack) {
+	/** Whether the merged table, the list and the directory are forced whatever {@code core.fsync} says. */
+	private final boolean force;
+
+	StackCompactor(ReftableStack stack, boolean force) {
 		this.stack = stack;
+		this.force = force;
 	}
 
 	/** Merges the run of tables git's geometric policy picks; silently does less if tables are locked. */
@@ -171,7 +175,7 @@ final class StackCompactor {
 					next.add(merged);
 				}
 				next.addAll(names.subList(at + run.size(), names.size()));
-				this.stack.writeList(listLock, next);
+				this.stack.writeList(listLock, next, this.force);
 			}
 			this.stack.reload();
 			for (String name : run) {
@@ -231,7 +235,7 @@ final class StackCompactor {
 			MergedTable merged = new MergedTable(readers);
 			long min = readers.get(0).minUpdateIndex();
 			long max = readers.get(readers.size() - 1).maxUpdateIndex();
-			return this.stack.writeTable(min, max, (writer) -> {
+			return this.stack.writeTable(min, max, this.force || this.stack.options().fsync(), (writer) -> {
 				boolean any = false;
 				try (RecordCursor<RefRecord> refs = merged.allRefs(keepTombstones)) {
 					while (refs.next()) {

@@ -1,9 +1,6 @@
 package io.refstore.core.repo;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,6 +12,7 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.refstore.core.io.Fsync;
 import io.refstore.core.io.LockFile;
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.RefFormat;
@@ -59,18 +57,20 @@ public final class ConfigEditor {
 		Path staged = work.resolve(STAGED);
 		byte[] read = Files.readAllBytes(configFile);
 		byte[] edited = edit(read, format, hash);
-		writeSynced(staged, edited, false);
+		Files.write(staged, edited);
+		Fsync.file(staged);
+		Fsync.directory(work);
 		// the lock is a second name of the staged file: it holds the whole new text from the instant it exists,
 		// and a later run can prove it is this one's (ownedLock) after a kill at any point
 		try (LockFile lock = LockFile.acquireLinked(configFile, LOCK_TIMEOUT, staged)) {
 			byte[] locked = Files.readAllBytes(configFile);
 			if (!Arrays.equals(locked, read)) {
 				// someone wrote the config between our read and our lock: edit what is there now
-				writeSynced(lock.lockPath(), edit(locked, format, hash), true);
+				lock.write(edit(locked, format, hash), true);
 			}
 			lock.commit();
 		}
-		syncDirectory(configFile.getParent());
+		Fsync.directory(configFile.getParent());
 	}
 
 	/**
@@ -85,28 +85,6 @@ public final class ConfigEditor {
 		}
 		catch (java.nio.file.NoSuchFileException ex) {
 			return false;
-		}
-	}
-
-	private static void writeSynced(Path file, byte[] content, boolean existing) throws IOException {
-		try (FileChannel channel = existing
-				? FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)
-				: FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-						StandardOpenOption.TRUNCATE_EXISTING)) {
-			ByteBuffer buffer = ByteBuffer.wrap(content);
-			while (buffer.hasRemaining()) {
-				channel.write(buffer);
-			}
-			channel.force(true);
-		}
-		if (!existing) {
-			syncDirectory(file.getParent());
-		}
-	}
-
-	private static void syncDirectory(Path dir) throws IOException {
-		try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
-			channel.force(true);
 		}
 	}
 

@@ -43,6 +43,15 @@ public interface RefTransaction extends AutoCloseable {
 	RefTransaction message(String message);
 
 	/**
+	 * Forces what this transaction writes to the disk whatever {@code core.fsync} says: every new file before
+	 * its rename, and, before {@link #commit()} returns, every directory in which it renamed or removed a file.
+	 * For writes that a record elsewhere (a deletion manifest) promises to be done once committed; ordinary
+	 * writes sync only as git does. Only while OPEN.
+	 * @return this transaction
+	 */
+	RefTransaction forceSync();
+
+	/**
 	 * Locks and checks every update.
 	 * @return the per-update results; {@code committed()} is {@code false} here even on success, and the
 	 * transaction is PREPARED only if no update was rejected

@@ -45,6 +45,9 @@ public abstract class StagedTransaction implements RefTransaction {
 	/** The batch's plan once prepared in bulk, else {@code null}. */
 	private BatchPlan batchPlan;
 
+	/** Whether {@link #forceSync()} was called. */
+	private boolean forced;
+
 	/** Reads a ref as it is now, without locks (planning); {@code null} if it does not exist. */
 	protected abstract Ref readUnlocked(String name) throws IOException;
 
@@ -94,6 +97,18 @@ public abstract class StagedTransaction implements RefTransaction {
 	/** The reflog message of updates without their own, or {@code null}. */
 	protected final String message() {
 		return this.message;
+	}
+
+	@Override
+	public final RefTransaction forceSync() {
+		requireState(State.OPEN);
+		this.forced = true;
+		return this;
+	}
+
+	/** Whether the backend must force its writes and directories ({@link #forceSync()}). */
+	protected final boolean forced() {
+		return this.forced;
 	}
 
 	/**

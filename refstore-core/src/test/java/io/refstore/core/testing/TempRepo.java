@@ -49,6 +49,15 @@ public final class TempRepo {
 		return new TempRepo(git, dir, bare ? dir : dir.resolve(".git"));
 	}
 
+	/**
+	 * A copy of this repository at {@code dir} (a missing directory), file times kept: for a repository that
+	 * must end up somewhere git could not build it, such as a small file system.
+	 */
+	public TempRepo copyTo(Path dir) {
+		TestFiles.copyTree(this.dir, dir, true);
+		return new TempRepo(this.git, dir, dir.resolve(this.dir.relativize(this.gitDir).toString()));
+	}
+
 	/** The directory git was run in (the working tree, or the git directory of a bare repository). */
 	public Path dir() {
 		return this.dir;
