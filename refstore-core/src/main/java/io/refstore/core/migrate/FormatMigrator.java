@@ -63,7 +63,11 @@ public final class FormatMigrator {
 	/** The prefix a restored backup is renamed with before it is removed. */
 	private static final String RESTORED = ".restored-";
 
-	private static final Duration LOCK_TIMEOUT = Duration.ofSeconds(1);
+	/** How long the swap waits for each of the store's locks that a writer holds. */
+	private static final Duration LOCK_TIMEOUT = Duration.ofSeconds(5);
+
+	/** How long a store lock may stay before a migration takes it for one left behind and refuses to start. */
+	private static final Duration STALE_LOCK_WAIT = Duration.ofSeconds(5);
 
 	/** How long a swap waits for this process's writers already inside the repository to finish. */
 	private static final Duration WRITERS_WAIT = Duration.ofSeconds(30);
@@ -390,9 +394,21 @@ public final class FormatMigrator {
 		}
 		Path lock = (current == RefFormat.FILES) ? this.gitDir.resolve("packed-refs.lock")
 				: this.gitDir.resolve("reftable/tables.list.lock");
-		if (Files.exists(lock)) {
-			throw new MigrationException("the ref store is locked by another process: '" + lock + "' exists; if no git"
-					+ " or refstore process is working in this repository, remove it (rm '" + lock + "') and run again");
+		// a writer holds the lock for moments; one that stays is likely left by a process that died
+		long deadline = System.nanoTime() + STALE_LOCK_WAIT.toNanos();
+		while (Files.exists(lock)) {
+			if (System.nanoTime() > deadline) {
+				throw new MigrationException("the ref store is locked by another process: '" + lock + "' exists; if no"
+						+ " git or refstore process is working in this repository, remove it (rm '" + lock
+						+ "') and run again");
+			}
+			try {
+				Thread.sleep(20);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new java.io.InterruptedIOException("interrupted while waiting for '" + lock + "'");
+			}
 		}
 	}
 
