@@ -8,6 +8,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,6 +17,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 import io.refstore.core.io.DirectoryStamp;
+import io.refstore.core.io.Fsync;
 import io.refstore.core.io.LockFile;
 import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.HashAlgorithm;
@@ -38,6 +40,9 @@ import io.refstore.core.txn.RefTransaction;
  * (git always replaces it by rename, so its file key changes).
  */
 public final class FilesRefStore implements RefStore {
+
+	/** How many of {@link #lockStore}'s locks link to one owner file, below every file system's link limit. */
+	static final int LOCKS_PER_MARK = 60_000;
 
 	final FilesOptions options;
 
@@ -353,8 +358,12 @@ public final class FilesRefStore implements RefStore {
 			for (byte[] name : LooseRefs.list(this.options.commonDir(), "")) {
 				paths.add(refPath(new String(name, StandardCharsets.UTF_8)));
 			}
-			for (Path path : paths) {
-				locks.add(LockFile.acquireLinked(path, timeout, ownerFile));
+			Path mark = ownerFile;
+			for (int i = 0; i < paths.size(); i++) {
+				if (i > 0 && i % LOCKS_PER_MARK == 0) {
+					mark = markCopy(ownerFile, i / LOCKS_PER_MARK);
+				}
+				locks.add(LockFile.acquireLinked(paths.get(i), timeout, mark));
 			}
 			return release;
 		}
@@ -362,6 +371,19 @@ public final class FilesRefStore implements RefStore {
 			release.close();
 			throw ex;
 		}
+	}
+
+	/**
+	 * A copy of the owner file for the next {@value #LOCKS_PER_MARK} locks: a file system limits the links of one
+	 * file (ext4: 65,000), and a store may have more loose refs. Same content, forced before any lock links to it,
+	 * so {@link #breakLocks} knows every copy's locks as the owner's.
+	 */
+	private static Path markCopy(Path ownerFile, int number) throws IOException {
+		Path copy = ownerFile.resolveSibling(ownerFile.getFileName() + "." + number);
+		Files.copy(ownerFile, copy, StandardCopyOption.REPLACE_EXISTING);
+		Fsync.file(copy);
+		Fsync.directory(copy.getParent());
+		return copy;
 	}
 
 	@Override

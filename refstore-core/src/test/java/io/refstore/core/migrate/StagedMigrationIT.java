@@ -49,8 +49,8 @@ class StagedMigrationIT {
 		assertThat(RefSegments.exists(work, 3)).isTrue();
 		GitCli.Result cli = MigrationRunner.refs(repo.dir(), "migrate", "--ref-format=" + target.configName());
 		assertThat(cli.exitCode()).as("the command while the job's owner (this process) lives").isNotZero();
-		assertThat(cli.stderr()).contains("another refstore migration (pid " + ProcessHandle.current().pid()
-				+ ", job job-1) is running");
+		assertThat(cli.stderr()).contains("another refstore migration (pid " + ProcessHandle.current().pid() + " on "
+				+ MigrationOwner.THIS_HOST + ", job job-1) is running");
 		assertThat(RefSegments.exists(work, 3)).isTrue();
 
 		MigrationReport report;
