@@ -68,7 +68,7 @@ public final class Backups {
 	/**
 	 * The backup called {@code name}.
 	 * @return the backup, or {@code null} if there is none of that name
-	 * @throws MigrationException if {@code name} is not the name of a direct child of the backup directory
+	 * @throws InvalidBackupNameException if {@code name} is not the name of a direct child of the backup directory
 	 */
 	public Backup find(String name) throws IOException {
 		return describe(resolve(name));
@@ -78,8 +78,8 @@ public final class Backups {
 	 * Deletes the backup called {@code name}: renamed to a hidden name (one atomic step after which it is no
 	 * backup), then its tree deleted.
 	 * @return the backup as it was listed, or {@code null} if there is none of that name (nothing is changed)
-	 * @throws MigrationException if {@code name} is not the name of a direct child of the backup directory, or
-	 * an unfinished migration is still to move the old store into it
+	 * @throws InvalidBackupNameException if {@code name} is not the name of a direct child of the backup directory
+	 * @throws MigrationException if an unfinished migration is still to move the old store into it
 	 */
 	public Backup drop(String name) throws IOException {
 		Path path = resolve(name);
@@ -112,20 +112,20 @@ public final class Backups {
 	 * {@code name} as a path in the backup directory, refused unless it names a direct child there: one plain
 	 * file name (no separator, not {@code .} or {@code ..}, not hidden), not a symbolic link.
 	 */
-	private Path resolve(String name) throws MigrationException {
+	private Path resolve(String name) throws InvalidBackupNameException {
 		if (name == null || name.isEmpty() || name.startsWith(".") || name.indexOf('/') >= 0
 				|| name.indexOf('\\') >= 0 || name.indexOf('\0') >= 0) {
-			throw new MigrationException("'" + name + "' is not a backup name: a backup is named by its directory"
+			throw new InvalidBackupNameException(name, "'" + name + "' is not a backup name: a backup is named by its directory"
 					+ " in " + FormatMigrator.BACKUP_DIR + "/, as 'refs backups' lists it");
 		}
 		Path path = this.dir.resolve(name).normalize();
 		if (!this.dir.equals(path.getParent())) {
-			throw new MigrationException("'" + name + "' is not a backup name: it is not a directory in "
+			throw new InvalidBackupNameException(name, "'" + name + "' is not a backup name: it is not a directory in "
 					+ FormatMigrator.BACKUP_DIR + "/");
 		}
 		if (Files.isSymbolicLink(path)) {
 			// a link may point anywhere: a drop must never delete what it points to
-			throw new MigrationException("'" + name + "' is not a backup: it is a symbolic link");
+			throw new InvalidBackupNameException(name, "'" + name + "' is not a backup: it is a symbolic link");
 		}
 		return path;
 	}

@@ -82,7 +82,7 @@ class BackupsIT {
 		for (String name : List.of("../x", "..", ".", "../refstore-backup/" + listed.get(0).name(),
 				outside.toString(), "20260101-000000-000-files", ".restored-20250101-000000-000-files", "")) {
 			assertThatThrownBy(() -> backups.drop(name)).as(name)
-				.isInstanceOf(MigrationException.class)
+				.isInstanceOf(InvalidBackupNameException.class)
 				.hasMessageContaining("'" + name + "' is not a backup");
 		}
 
