@@ -92,6 +92,31 @@ class BackupsIT {
 	}
 
 	@Test
+	void refusesABackupAnUnfinishedMigrationNamesAndFinishesADropThatWasStopped(@TempDir Path dir)
+			throws IOException {
+		TempRepo repo = MigrationRepos.create(Maker.NEWEST_FILES, dir.resolve("repo"), false, false);
+		MigrationReport there = MigrationRunner.migrate(repo.dir(), MigrationOptions.to(RefFormat.REFTABLE));
+		String name = there.backup().getFileName().toString();
+		Path work = Files.createDirectories(repo.gitDir().resolve(FormatMigrator.WORK_DIR));
+		new Journal(RefFormat.FILES, RefFormat.REFTABLE, there.backup()).write(work);
+		Backups backups = new Backups(repo.gitDir());
+
+		assertThatThrownBy(() -> backups.drop(name)).isInstanceOf(MigrationException.class)
+			.isNotInstanceOf(InvalidBackupNameException.class)
+			.hasMessageContaining("has not finished");
+		assertThat(there.backup()).isDirectory();
+
+		Journal.delete(work);
+		Path stopped = repo.gitDir().resolve(FormatMigrator.BACKUP_DIR).resolve(".dropping-20200101-000000-000-files");
+		Files.createDirectories(stopped.resolve("refs/heads"));
+		Files.writeString(stopped.resolve("packed-refs"), "half deleted\n");
+		assertThat(backups.list()).extracting(Backups.Backup::name).containsExactly(name);
+		assertThat(backups.drop(name)).isNotNull();
+		assertThat(stopped).doesNotExist();
+		assertThat(there.backup()).doesNotExist();
+	}
+
+	@Test
 	void theCommandListsInColumnsDropsByNameAndDiesOnAnUnknownName(@TempDir Path dir) throws IOException {
 		TempRepo repo = MigrationRepos.create(Maker.NEWEST_FILES, dir.resolve("repo"), false, false);
 		MigrationReport there = MigrationRunner.migrate(repo.dir(), MigrationOptions.to(RefFormat.REFTABLE));
