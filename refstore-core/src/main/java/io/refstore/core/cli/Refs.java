@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 
+import io.refstore.core.migrate.Backups;
 import io.refstore.core.migrate.FormatMigrator;
 import io.refstore.core.migrate.MigrationException;
 import io.refstore.core.migrate.MigrationOptions;
@@ -14,15 +15,17 @@ import io.refstore.core.ref.VerifyProblem;
 
 /**
  * {@code refstore refs}: {@code migrate} between storage formats (with a report and a backup of the old
- * store), {@code rollback} to that backup, and {@code verify} the store's consistency, as {@code git refs}
- * does plus the checks git lacks. Failures exit 255, as git's {@code refs} does.
+ * store), {@code rollback} to that backup, list the {@code backups} and {@code drop-backup} one, and
+ * {@code verify} the store's consistency, as {@code git refs} does plus the checks git lacks. Failures exit 255,
+ * as git's {@code refs} does, but for a backup name that names none, which dies as git does (128).
  */
 final class Refs implements Command {
 
 	private static final int FAILED = 255;
 
 	private static final String USAGE = "usage: refstore refs migrate --ref-format=<format> [--dry-run] [--no-reflog]\n"
-			+ "   or: refstore refs rollback <backup>\n" + "   or: refstore refs verify [--strict] [--verbose]\n\n";
+			+ "   or: refstore refs rollback <backup>\n" + "   or: refstore refs backups [-v | --verbose]\n"
+			+ "   or: refstore refs drop-backup <backup>\n" + "   or: refstore refs verify [--strict] [--verbose]\n\n";
 
 	@Override
 	public int run(CommandContext context, List<String> args) throws CommandFailure, IOException {
@@ -33,6 +36,8 @@ final class Refs implements Command {
 		return switch (args.get(0)) {
 			case "migrate" -> migrate(context, rest);
 			case "rollback" -> rollback(context, rest);
+			case "backups" -> backups(context, rest);
+			case "drop-backup" -> dropBackup(context, rest);
 			case "verify" -> verify(context, rest);
 			default -> throw CommandFailure.usage("unknown subcommand: '" + args.get(0) + "'", USAGE);
 		};
@@ -78,6 +83,58 @@ final class Refs implements Command {
 		catch (MigrationException ex) {
 			throw CommandFailure.error(ex.getMessage(), FAILED);
 		}
+	}
+
+	/**
+	 * One line per backup, oldest first, in columns a script can split on spaces:
+	 * {@code <name> <format> <refs> <logEntries> <bytes>} ({@code -} for counts a backup has no record of), and
+	 * with {@code -v} the recorded digest (or {@code -}).
+	 */
+	private static int backups(CommandContext context, List<String> args) throws CommandFailure, IOException {
+		Options options = new Options("refstore refs backups [-v | --verbose]").flag('v', "verbose",
+				"add the digest recorded with each backup");
+		Options.Parsed parsed = options.parse(args);
+		if (!parsed.args().isEmpty()) {
+			throw CommandFailure.usage(null, options.usage());
+		}
+		boolean verbose = parsed.flag("verbose");
+		StringBuilder text = new StringBuilder();
+		for (Backups.Backup backup : new Backups(context.repository().gitDir()).list()) {
+			text.append(backup.name()).append(' ').append(backup.format().configName()).append(' ')
+				.append(orDash(backup.refs())).append(' ').append(orDash(backup.logEntries())).append(' ')
+				.append(backup.bytes());
+			if (verbose) {
+				text.append(' ').append(orDash(backup.digest()));
+			}
+			text.append('\n');
+		}
+		context.out().write(text.toString());
+		return 0;
+	}
+
+	private static int dropBackup(CommandContext context, List<String> args) throws CommandFailure, IOException {
+		if (args.size() != 1) {
+			throw CommandFailure.usage("drop-backup takes the name of one backup, as 'refs backups' lists it", USAGE);
+		}
+		String name = args.get(0);
+		Backups.Backup dropped;
+		try {
+			dropped = new Backups(context.repository().gitDir()).drop(name);
+		}
+		catch (MigrationException ex) {
+			throw CommandFailure.fatal(ex.getMessage());
+		}
+		if (dropped == null) {
+			throw CommandFailure.fatal("no backup named '" + name + "'");
+		}
+		context.out().write("dropped backup " + dropped.name() + " (" + dropped.format().configName() + " store, "
+				+ orDash(dropped.refs()) + " refs, " + orDash(dropped.logEntries()) + " reflog entries, "
+				+ dropped.bytes() + " bytes)\n");
+		return 0;
+	}
+
+	private static String orDash(Object value) {
+		return (value != null) ? value.toString() : "-";
 	}
 
 	private static void print(CommandContext context, MigrationReport report) throws IOException {

@@ -31,8 +31,8 @@ class OpenApiConfiguration {
 
 			**Roles.** VIEWER reads repositories and refs and manages its own tokens; OPERATOR also reads the audit \
 			log and runs jobs (migrations, verifications, maintenance, deletion plans; stop and restart); ADMIN also writes \
-			refs, executes deletions, restores, rolls back and manages every token. Each role includes the ones \
-			before it.
+			refs, executes deletions, restores, rolls back, drops migration backups and manages every token. Each role \
+			includes the ones before it.
 
 			**Errors** are RFC 9457 `application/problem+json`: `type` names the kind, `detail` the culprit \
 			(parameter, ref name and the check-ref-format rule it breaks, conflicting ref), with extension members \
