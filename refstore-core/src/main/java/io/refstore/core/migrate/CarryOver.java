@@ -56,6 +56,9 @@ final class CarryOver {
 		this.locked = locked;
 	}
 
+	/** The prefix of the directories below the work directory that keep refs moved out of the stubs' way. */
+	private static final String STRAYS = "strays-";
+
 	/** The file in the work directory that keeps the snapshot until the swap is finished. */
 	static final String FILE = "loose-identities";
 
@@ -94,46 +97,86 @@ final class CarryOver {
 	 * Carries what changed since {@link #snapshot} into the repository's new (reftable) store.
 	 * @param gitDir the git directory, whose configuration already names the new store
 	 * @param backup where the old files store was retired to
+	 * @param work the swap's work directory
 	 * @return the names of the refs carried, sorted
 	 */
-	List<String> carry(Path gitDir, Path backup) throws IOException {
+	List<String> carry(Path gitDir, Path backup, Path work) throws IOException {
 		TreeSet<String> changed = new TreeSet<>();
 		identities(backup).forEach((file, identity) -> {
 			if (!identity.equals(this.locked.get(file))) {
 				changed.add(refName(file));
 			}
 		});
-		TreeSet<String> strays = new TreeSet<>();
-		identities(gitDir).keySet().forEach((file) -> strays.add(refName(file)));
-		if (changed.isEmpty() && strays.isEmpty()) {
+		// where git processes that read the configuration before the switch wrote after the retire: the
+		// refs/heads directories the stubs had to move out of the way, and the git directory itself; a ref's file
+		// and its log may be in different ones
+		List<Path> strayDirs = new ArrayList<>(straysDirs(work));
+		strayDirs.add(gitDir);
+		Map<String, Path> strayRefs = new TreeMap<>();
+		Map<String, Path> strayLogs = new TreeMap<>();
+		for (Path dir : strayDirs) {
+			identities(dir).keySet().forEach((file) -> (file.startsWith("logs/") ? strayLogs : strayRefs)
+				.put(refName(file), dir));
+		}
+		if (changed.isEmpty() && strayRefs.isEmpty()) {
 			return List.of();
 		}
-		List<String> carried = new ArrayList<>();
-		try (Repository fresh = Repository.open(gitDir);
-				RefStore retired = RefStores.openAt(fresh, RefFormat.FILES, backup);
-				RefStore stray = RefStores.openAt(fresh, RefFormat.FILES, gitDir)) {
+		TreeSet<String> carried = new TreeSet<>();
+		Map<Path, RefStore> stores = new java.util.HashMap<>();
+		try (Repository fresh = Repository.open(gitDir)) {
+			stores.put(backup, RefStores.openAt(fresh, RefFormat.FILES, backup));
+			for (Path dir : strayDirs) {
+				stores.put(dir, RefStores.openAt(fresh, RefFormat.FILES, dir));
+			}
 			for (String name : changed) {
-				if (!strays.contains(name) && carryOne(fresh, retired, name)) {
+				if (!strayRefs.containsKey(name) && carryOne(fresh, name, stores.get(backup), stores.get(backup))) {
 					carried.add(name);
 				}
 			}
-			for (String name : strays) {
-				if (carryOne(fresh, stray, name)) {
-					carried.add(name);
+			for (Map.Entry<String, Path> stray : strayRefs.entrySet()) {
+				RefStore log = stores.get(strayLogs.getOrDefault(stray.getKey(), backup));
+				if (carryOne(fresh, stray.getKey(), stores.get(stray.getValue()), log)) {
+					carried.add(stray.getKey());
 				}
 			}
 		}
-		carried.sort(null);
-		return carried;
+		finally {
+			for (RefStore store : stores.values()) {
+				store.close();
+			}
+		}
+		return List.copyOf(carried);
 	}
 
-	/** Writes {@code name}'s value and missing log entries from {@code from} into the repository's store. */
-	private static boolean carryOne(Repository repository, RefStore from, String name) throws IOException {
-		Optional<Ref> value = from.exactRef(name);
+	/** A new directory below {@code work} for refs that were in the way of the reftable stubs. */
+	static Path newStraysDir(Path work) throws IOException {
+		for (int i = 0;; i++) {
+			Path dir = work.resolve(STRAYS + i);
+			if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+				return dir;
+			}
+		}
+	}
+
+	private static List<Path> straysDirs(Path work) {
+		List<Path> dirs = new ArrayList<>();
+		for (int i = 0; Files.isDirectory(work.resolve(STRAYS + i), LinkOption.NOFOLLOW_LINKS); i++) {
+			dirs.add(work.resolve(STRAYS + i));
+		}
+		return dirs;
+	}
+
+	/**
+	 * Writes {@code name}'s value from {@code valueFrom} and the log entries of {@code logFrom} that the repository's
+	 * store lacks into that store.
+	 */
+	private static boolean carryOne(Repository repository, String name, RefStore valueFrom, RefStore logFrom)
+			throws IOException {
+		Optional<Ref> value = valueFrom.exactRef(name);
 		if (value.isEmpty()) {
 			return false;
 		}
-		List<ReflogEntry> log = from.hasReflog(name) ? from.reflog(name) : List.of();
+		List<ReflogEntry> log = logFrom.hasReflog(name) ? logFrom.reflog(name) : List.of();
 		ReflogPolicy policy = log.isEmpty() ? ReflogPolicy.EXISTING_ONLY : ReflogPolicy.ALWAYS;
 		try (RefStore to = RefStores.open(repository, policy)) {
 			List<ReflogEntry> have = to.hasReflog(name) ? to.reflog(name) : List.of();

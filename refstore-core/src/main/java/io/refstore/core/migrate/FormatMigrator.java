@@ -203,9 +203,9 @@ public final class FormatMigrator {
 	 * its copy against. Idempotent: a run that finishes an interrupted swap does it again.
 	 */
 	private List<String> retireAndCarry(RefFormat old, Path backup, Path work, Built built) throws IOException {
-		retire(old, backup);
+		retire(old, backup, work);
 		CarryOver loose = (old == RefFormat.FILES) ? CarryOver.read(work) : null;
-		List<String> carried = (loose != null) ? loose.carry(this.gitDir, backup) : List.of();
+		List<String> carried = (loose != null) ? loose.carry(this.gitDir, backup, work) : List.of();
 		BackupRecord record = (built != null && carried.isEmpty()) ? BackupRecord.of(built)
 				: BackupRecord.read(this.repository, old, backup);
 		record.write(backup);
@@ -492,10 +492,10 @@ public final class FormatMigrator {
 		}
 	}
 
-	private void retire(RefFormat old, Path backup) throws IOException {
+	private void retire(RefFormat old, Path backup, Path work) throws IOException {
 		if (old == RefFormat.FILES) {
 			FilesLayout.retire(this.gitDir, backup);
-			ReftableLayout.writeStubs(this.gitDir);
+			ReftableLayout.writeStubs(this.gitDir, CarryOver.newStraysDir(work));
 		}
 		else {
 			ReftableLayout.retire(this.gitDir, backup);

@@ -37,10 +37,24 @@ public final class ReftableLayout {
 	 * no old git can create loose branches here.
 	 */
 	public static void writeStubs(Path gitDir) throws IOException {
+		writeStubs(gitDir, null);
+	}
+
+	/**
+	 * As {@link #writeStubs(Path)}, moving a {@code refs/heads} directory that is in the way into {@code strays}
+	 * (laid out like a git directory) instead of deleting it: right after a files store was retired, a git process
+	 * that read the configuration before the switch may have made it anew and written a ref there, which the
+	 * caller then carries into the new store.
+	 * @param strays where such a directory goes, or {@code null} to delete it (a store that is the caller's own)
+	 */
+	public static void writeStubs(Path gitDir, Path strays) throws IOException {
 		FileMoves.writeAtomically(gitDir.resolve("HEAD"), HEAD_STUB.getBytes(StandardCharsets.US_ASCII));
 		Path heads = gitDir.resolve("refs/heads");
 		Fsync.createDirectories(heads.getParent());
 		if (!Files.isRegularFile(heads, LinkOption.NOFOLLOW_LINKS)) {
+			if (strays != null && Files.isDirectory(heads, LinkOption.NOFOLLOW_LINKS)) {
+				FileMoves.move(heads, strays.resolve("refs/heads"));
+			}
 			FileMoves.deleteTree(heads);
 			// the temporary file is not made in refs/: left there by a kill, a later retire would move it
 			// into the backup as if it were a ref

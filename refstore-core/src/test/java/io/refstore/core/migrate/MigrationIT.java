@@ -193,13 +193,15 @@ class MigrationIT {
 	void refusesALockedStoreNamingTheLockAndChangesNothing(@TempDir Path dir) throws IOException {
 		TempRepo files = MigrationRepos.create(Maker.NEWEST_FILES, dir.resolve("files"), false, false);
 		Path packedLock = Files.createFile(files.gitDir().resolve("packed-refs.lock"));
-		assertCliRefusal(files, "error: the ref store is locked by another process: '" + packedLock + "' exists",
-				"migrate", "--ref-format=reftable");
+		assertCliRefusal(files, "error: the ref store is locked by another process: '" + packedLock + "' exists; if no"
+				+ " git or refstore process is working in this repository, remove it (rm '" + packedLock
+				+ "') and run again", "migrate", "--ref-format=reftable");
 
 		TempRepo reftable = MigrationRepos.create(Maker.NEWEST_REFTABLE, dir.resolve("reftable"), false, false);
 		Path stackLock = Files.createFile(reftable.gitDir().resolve("reftable/tables.list.lock"));
 		assertApiRefusal(reftable, MigrationOptions.to(RefFormat.FILES),
-				"the ref store is locked by another process: '" + stackLock + "' exists");
+				"the ref store is locked by another process: '" + stackLock + "' exists; if no git or refstore process"
+						+ " is working in this repository, remove it (rm '" + stackLock + "') and run again");
 	}
 
 	@Test
