@@ -220,11 +220,7 @@ class JobKillIT {
 	/** Runs the job in a child process and kills it once {@code step} has committed five chunks. */
 	private static long runAndKill(Path db, Path root, String step, RefJobType type, String... parameters)
 			throws Exception {
-		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-cp", System.getProperty("java.class.path"), KilledJobMain.class.getName(), db.toString(),
-				root.toString(), "kill-instance", type.name()));
-		command.addAll(List.of(parameters));
-		Process child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+		Process child = startJob(db, root, type, parameters);
 		try {
 			long execution = executionId(child);
 			awaitCommits(db, execution, step, 5);
@@ -240,11 +236,7 @@ class JobKillIT {
 	/** Runs the job in a child process and kills it as soon as {@code file} exists (polled every millisecond). */
 	private static long runAndKillOnFile(Path db, Path root, Path file, RefJobType type, String... parameters)
 			throws Exception {
-		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-cp", System.getProperty("java.class.path"), KilledJobMain.class.getName(), db.toString(),
-				root.toString(), "kill-instance", type.name()));
-		command.addAll(List.of(parameters));
-		Process child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+		Process child = startJob(db, root, type, parameters);
 		try {
 			long execution = executionId(child);
 			long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
@@ -258,6 +250,15 @@ class JobKillIT {
 		finally {
 			child.destroyForcibly();
 		}
+	}
+
+	/** Starts {@link KilledJobMain} launching the job in a child process on the same history database. */
+	private static Process startJob(Path db, Path root, RefJobType type, String... parameters) throws Exception {
+		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+				"-cp", System.getProperty("java.class.path"), KilledJobMain.class.getName(), db.toString(),
+				root.toString(), "kill-instance", type.name()));
+		command.addAll(List.of(parameters));
+		return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
 	}
 
 	private static long executionId(Process child) throws Exception {
