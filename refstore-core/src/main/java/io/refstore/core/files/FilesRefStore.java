@@ -5,9 +5,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
@@ -397,9 +399,34 @@ public final class FilesRefStore implements RefStore {
 		}
 		Path refs = this.options.commonDir().resolve("refs");
 		if (Files.isDirectory(refs)) {
-			try (var paths = Files.walk(refs)) {
-				paths.filter((path) -> path.getFileName().toString().endsWith(".lock")).forEach(candidates::add);
-			}
+			// git's writers create and remove locks while this walks: a file or directory gone meanwhile is skipped
+			Files.walkFileTree(refs, new SimpleFileVisitor<>() {
+
+				@Override
+				public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+					if (file.getFileName().toString().endsWith(".lock")) {
+						candidates.add(file);
+					}
+					return FileVisitResult.CONTINUE;
+				}
+
+				@Override
+				public FileVisitResult visitFileFailed(Path file, IOException ex) throws IOException {
+					if (ex instanceof NoSuchFileException) {
+						return FileVisitResult.CONTINUE;
+					}
+					throw ex;
+				}
+
+				@Override
+				public FileVisitResult postVisitDirectory(Path dir, IOException ex) throws IOException {
+					if (ex != null && !(ex instanceof NoSuchFileException)) {
+						throw ex;
+					}
+					return FileVisitResult.CONTINUE;
+				}
+
+			});
 		}
 		for (Path lock : candidates) {
 			if (LockFile.deleteIfOwned(lock, mark)) {
