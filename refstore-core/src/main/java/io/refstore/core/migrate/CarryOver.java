@@ -2,10 +2,12 @@ package io.refstore.core.migrate;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +16,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.stream.Stream;
 
 import io.refstore.core.RefStores;
 import io.refstore.core.ref.DirectRef;
@@ -230,15 +231,36 @@ final class CarryOver {
 			if (!Files.isDirectory(root, LinkOption.NOFOLLOW_LINKS)) {
 				continue;
 			}
-			try (Stream<Path> files = Files.walk(root)) {
-				for (Path file : (Iterable<Path>) files::iterator) {
+			// git's writers create and remove lock files while this walks: what is gone meanwhile is skipped
+			Files.walkFileTree(root, new SimpleFileVisitor<>() {
+
+				@Override
+				public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
 					String relative = dir.relativize(file).toString().replace('\\', '/');
-					if (!relative.endsWith(".lock") && !relative.contains(".refstore-tmp")
+					if (attributes.isRegularFile() && !relative.endsWith(".lock") && !relative.contains(".refstore-tmp")
 							&& !relative.equals("refs/heads") && !relative.equals("logs/HEAD")) {
-						identity(file).ifPresent((identity) -> identities.put(relative, identity));
+						identities.put(relative, identity(attributes));
 					}
+					return FileVisitResult.CONTINUE;
 				}
-			}
+
+				@Override
+				public FileVisitResult visitFileFailed(Path file, IOException ex) throws IOException {
+					if (ex instanceof NoSuchFileException) {
+						return FileVisitResult.CONTINUE;
+					}
+					throw ex;
+				}
+
+				@Override
+				public FileVisitResult postVisitDirectory(Path visited, IOException ex) throws IOException {
+					if (ex != null && !(ex instanceof NoSuchFileException)) {
+						throw ex;
+					}
+					return FileVisitResult.CONTINUE;
+				}
+
+			});
 		}
 		try (var files = Files.newDirectoryStream(dir)) {
 			for (Path file : files) {
@@ -255,15 +277,16 @@ final class CarryOver {
 		try {
 			BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class,
 					LinkOption.NOFOLLOW_LINKS);
-			if (!attributes.isRegularFile()) {
-				return Optional.empty();
-			}
-			return Optional.of(Objects.toString(attributes.fileKey()) + "/" + attributes.size() + "/"
-					+ attributes.lastModifiedTime().toMillis());
+			return attributes.isRegularFile() ? Optional.of(identity(attributes)) : Optional.empty();
 		}
 		catch (NoSuchFileException ex) {
 			return Optional.empty();
 		}
+	}
+
+	private static String identity(BasicFileAttributes attributes) {
+		return Objects.toString(attributes.fileKey()) + "/" + attributes.size() + "/"
+				+ attributes.lastModifiedTime().toMillis();
 	}
 
 	/** The ref a store file holds: {@code refs/x} for itself and for {@code logs/refs/x}. */
