@@ -5,11 +5,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
@@ -19,6 +17,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 import io.refstore.core.io.DirectoryStamp;
+import io.refstore.core.io.FileMoves;
 import io.refstore.core.io.Fsync;
 import io.refstore.core.io.LockFile;
 import io.refstore.core.ref.DirectRef;
@@ -399,33 +398,10 @@ public final class FilesRefStore implements RefStore {
 		}
 		Path refs = this.options.commonDir().resolve("refs");
 		if (Files.isDirectory(refs)) {
-			// git's writers create and remove locks while this walks: a file or directory gone meanwhile is skipped
-			Files.walkFileTree(refs, new SimpleFileVisitor<>() {
-
-				@Override
-				public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-					if (file.getFileName().toString().endsWith(".lock")) {
-						candidates.add(file);
-					}
-					return FileVisitResult.CONTINUE;
+			FileMoves.forEachFile(refs, (file, attributes) -> {
+				if (file.getFileName().toString().endsWith(".lock")) {
+					candidates.add(file);
 				}
-
-				@Override
-				public FileVisitResult visitFileFailed(Path file, IOException ex) throws IOException {
-					if (ex instanceof NoSuchFileException) {
-						return FileVisitResult.CONTINUE;
-					}
-					throw ex;
-				}
-
-				@Override
-				public FileVisitResult postVisitDirectory(Path dir, IOException ex) throws IOException {
-					if (ex != null && !(ex instanceof NoSuchFileException)) {
-						throw ex;
-					}
-					return FileVisitResult.CONTINUE;
-				}
-
 			});
 		}
 		for (Path lock : candidates) {

@@ -70,6 +70,48 @@ public final class FileMoves {
 		});
 	}
 
+	/** What {@link #forEachFile} does with each regular file and its attributes. */
+	@FunctionalInterface
+	public interface FileAction {
+
+		void accept(Path file, BasicFileAttributes attributes) throws IOException;
+
+	}
+
+	/**
+	 * Visits every regular file below {@code root}, skipping what disappears while the walk runs: git's writers
+	 * create and remove lock files and loose refs all the time, and a walk of a live store must not fail on them.
+	 */
+	public static void forEachFile(Path root, FileAction action) throws IOException {
+		Files.walkFileTree(root, new SimpleFileVisitor<>() {
+
+			@Override
+			public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
+				if (attributes.isRegularFile()) {
+					action.accept(file, attributes);
+				}
+				return FileVisitResult.CONTINUE;
+			}
+
+			@Override
+			public FileVisitResult visitFileFailed(Path file, IOException ex) throws IOException {
+				if (ex instanceof NoSuchFileException) {
+					return FileVisitResult.CONTINUE;
+				}
+				throw ex;
+			}
+
+			@Override
+			public FileVisitResult postVisitDirectory(Path dir, IOException ex) throws IOException {
+				if (ex != null && !(ex instanceof NoSuchFileException)) {
+					throw ex;
+				}
+				return FileVisitResult.CONTINUE;
+			}
+
+		});
+	}
+
 	/** Deletes every {@code *.lock} file below {@code dir} (locks that moved along with a retired store). */
 	public static void deleteLocks(Path dir) throws IOException {
 		if (!Files.isDirectory(dir)) {

@@ -2,12 +2,10 @@ package io.refstore.core.migrate;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +16,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 import io.refstore.core.RefStores;
+import io.refstore.core.io.FileMoves;
 import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.Ref;
@@ -231,35 +230,12 @@ final class CarryOver {
 			if (!Files.isDirectory(root, LinkOption.NOFOLLOW_LINKS)) {
 				continue;
 			}
-			// git's writers create and remove lock files while this walks: what is gone meanwhile is skipped
-			Files.walkFileTree(root, new SimpleFileVisitor<>() {
-
-				@Override
-				public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
-					String relative = dir.relativize(file).toString().replace('\\', '/');
-					if (attributes.isRegularFile() && !relative.endsWith(".lock") && !relative.contains(".refstore-tmp")
-							&& !relative.equals("refs/heads") && !relative.equals("logs/HEAD")) {
-						identities.put(relative, identity(attributes));
-					}
-					return FileVisitResult.CONTINUE;
+			FileMoves.forEachFile(root, (file, attributes) -> {
+				String relative = dir.relativize(file).toString().replace('\\', '/');
+				if (!relative.endsWith(".lock") && !relative.contains(".refstore-tmp") && !relative.equals("refs/heads")
+						&& !relative.equals("logs/HEAD")) {
+					identities.put(relative, identity(attributes));
 				}
-
-				@Override
-				public FileVisitResult visitFileFailed(Path file, IOException ex) throws IOException {
-					if (ex instanceof NoSuchFileException) {
-						return FileVisitResult.CONTINUE;
-					}
-					throw ex;
-				}
-
-				@Override
-				public FileVisitResult postVisitDirectory(Path visited, IOException ex) throws IOException {
-					if (ex != null && !(ex instanceof NoSuchFileException)) {
-						throw ex;
-					}
-					return FileVisitResult.CONTINUE;
-				}
-
 			});
 		}
 		try (var files = Files.newDirectoryStream(dir)) {
