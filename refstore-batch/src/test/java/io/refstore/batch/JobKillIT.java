@@ -29,6 +29,7 @@ import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.JobSummary;
 import io.refstore.batch.support.RefJobType;
 import io.refstore.batch.support.RefJobs;
+import io.refstore.core.io.LockOwner;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.testing.TempRepo;
 
@@ -143,14 +144,12 @@ class JobKillIT {
 			assertThat(JobFixtures.refs(repo.dir()).lines().filter((l) -> l.startsWith("refs/heads/b/")).count())
 				.isBetween(10L, 300 - deletedBefore);
 
-			// A kill inside a chunk's transaction leaves its lock, and nothing breaks a lock on a guess (git's rule
-			// too): the restart fails naming it, the operator removes it (its process is dead) and restarts again,
-			// which goes on from the same checkpoint. The lock is made here when the kill fell between chunks, so
-			// that this path is always taken.
+			// the locks the killed run took were its own, recorded, and released at startup; a lock nobody recorded
+			// (made here, as a git that crashed leaves one) is never broken on a guess (git's rule too): the restart
+			// fails naming it, the operator removes it and restarts again, which goes on from the same checkpoint
 			Path lock = repo.gitDir().resolve("reftable/tables.list.lock");
-			if (!Files.exists(lock)) {
-				Files.createFile(lock);
-			}
+			assertThat(lock).doesNotExist();
+			Files.createFile(lock);
 			String beforeRestart = JobFixtures.refs(repo.dir());
 			JobSummary refused = JobFixtures.await(jobs, jobs.restart(execution, "operator").executionId());
 			assertThat(refused.status()).isEqualTo("FAILED");
@@ -165,6 +164,56 @@ class JobKillIT {
 				.as("the restart did not start from zero").isBetween(deletedBefore, deletedBefore + 10);
 			List<String> kept = before.lines().filter((l) -> !l.startsWith("refs/heads/b/")).toList();
 			assertThat(JobFixtures.refs(repo.dir()).lines().toList()).isEqualTo(kept);
+			JobFixtures.assertSound(repo.dir());
+		}
+	}
+
+	/**
+	 * A deletion killed inside a chunk's transaction holds {@code packed-refs.lock} and the chunk's ref locks,
+	 * which stop every git writer: they are links to the job's owner record, so the application's start knows them
+	 * as the dead execution's and removes them (and only them), and the restart deletes the rest.
+	 */
+	@Test
+	void aDeletionKilledInsideAChunkHasItsLocksReleasedAtStartup() throws Exception {
+		Path root = Files.createDirectories(this.dir.resolve("repos"));
+		TempRepo repo = JobFixtures.create(root, "deleting", RefFormat.FILES, 2000);
+		String before = JobFixtures.refs(repo.dir());
+		String commit = repo.git("rev-parse", "HEAD").trim();
+		Path db = this.dir.resolve("db/history");
+		Path packedLock = repo.gitDir().resolve("packed-refs.lock");
+		Path gitsLock = repo.gitDir().resolve("refs/tags/crashed-git.lock");
+		Files.createDirectories(gitsLock.getParent());
+		Files.writeString(gitsLock, commit + "\n");
+
+		long execution = runAndKillOnFile(db, root, packedLock, RefJobType.DELETE, "repository=deleting",
+				"prefixes=refs/heads/b/", "chunkSize=500");
+		assertThat(packedLock).as("the chunk's lock, left by the kill").exists();
+
+		try (ConfigurableApplicationContext context = BatchTestApplication.start(db, root, "kill-instance")) {
+			RefJobs jobs = context.getBean(RefJobs.class);
+			JobSummary dead = jobs.find(execution).orElseThrow();
+			assertThat(dead.status()).isEqualTo("FAILED");
+			assertThat(dead.exitMessage()).contains("lock(s) it held in the repository");
+			try (var paths = Files.walk(repo.gitDir())) {
+				assertThat(paths.filter((path) -> path.toString().endsWith(".lock")).toList())
+					.as("only the lock nobody recorded is left").containsExactly(gitsLock);
+			}
+			assertThat(repo.gitDir().resolve("packed-refs.new")).doesNotExist();
+			repo.git("update-ref", "refs/heads/written-after-the-kill", commit);
+
+			JobSummary finished = JobFixtures.await(jobs, jobs.restart(execution, "operator").executionId());
+
+			assertThat(finished.status()).as(finished.exitMessage()).isEqualTo("COMPLETED");
+			List<String> kept = new ArrayList<>(before.lines().filter((l) -> !l.startsWith("refs/heads/b/")).toList());
+			kept.add(JobFixtures.refs(repo.dir()).lines().filter((l) -> l.startsWith("refs/heads/written-after"))
+				.findFirst().orElseThrow());
+			kept.sort(null);
+			assertThat(JobFixtures.refs(repo.dir()).lines().toList()).isEqualTo(kept);
+			assertThat(gitsLock).exists();
+			try (var owners = Files.list(repo.gitDir().resolve(LockOwner.DIR))) {
+				assertThat(owners.toList()).as("owner records left").isEmpty();
+			}
+			Files.delete(gitsLock);
 			JobFixtures.assertSound(repo.dir());
 		}
 	}

@@ -7,6 +7,7 @@ import java.time.Duration;
 import io.refstore.core.files.FilesInitialWriter;
 import io.refstore.core.files.FilesOptions;
 import io.refstore.core.files.FilesRefStore;
+import io.refstore.core.io.LockOwner;
 import io.refstore.core.objects.ObjectDatabase;
 import io.refstore.core.ref.InitialRefWriter;
 import io.refstore.core.ref.ObjectId;
@@ -53,14 +54,25 @@ public final class RefStores {
 	 * @throws IOException if the store cannot be opened
 	 */
 	public static RefStore open(Repository repository, ReflogPolicy reflogPolicy) throws IOException {
+		return open(repository, reflogPolicy, null);
+	}
+
+	/**
+	 * As {@link #open(Repository, ReflogPolicy)}, for a run that records the locks it takes: each is a link to
+	 * {@code owner}'s record, so that the locks of a run that dies are cleared when it is run again
+	 * ({@link LockOwner#releaseAbandoned}).
+	 * @param owner the run, closed by the caller after the store; {@code null} takes locks as git does
+	 */
+	public static RefStore open(Repository repository, ReflogPolicy reflogPolicy, LockOwner owner)
+			throws IOException {
 		ObjectDatabase objects = new DeferredObjectDatabase(repository);
 		RefStore store = switch (repository.refFormat()) {
 			case FILES -> new FilesRefStore(new FilesOptions(repository.gitDir(), repository.commonDir(),
 					repository.hashAlgorithm(), reflogPolicy, repository.filesRefLockTimeout(),
-					repository.packedRefsTimeout(), fsyncRefs(repository), objects, repository::committer));
+					repository.packedRefsTimeout(), fsyncRefs(repository), objects, repository::committer, owner));
 			case REFTABLE -> ReftableRefStore.open(new ReftableOptions(repository.gitDir(),
-					repository.commonDir().resolve("reftable"), reflogPolicy, stackOptions(repository), objects,
-					repository::committer));
+					repository.commonDir().resolve("reftable"), reflogPolicy, stackOptions(repository).withOwner(owner),
+					objects, repository::committer));
 		};
 		return new GatedRefStore(store, StoreGate.of(repository.commonDir()), repository.storeGeneration());
 	}
@@ -75,7 +87,7 @@ public final class RefStores {
 		return switch (format) {
 			case FILES -> new FilesRefStore(new FilesOptions(dir, dir, repository.hashAlgorithm(),
 					repository.reflogPolicy(), repository.filesRefLockTimeout(), repository.packedRefsTimeout(), false,
-					objects, repository::committer));
+					objects, repository::committer, null));
 			case REFTABLE -> ReftableRefStore.open(new ReftableOptions(dir, dir.resolve("reftable"),
 					repository.reflogPolicy(), stackOptions(repository), objects, repository::committer));
 		};
@@ -108,7 +120,7 @@ public final class RefStores {
 		int factor = (int) config.getLong("reftable", null, "geometricFactor").orElse(2);
 		boolean autoCompact = config.getBoolean("reftable", null, "autoCompaction").orElse(true);
 		return new StackOptions(lockTimeout, Math.max(2, Math.min(255, factor)), autoCompact, fsyncRefs(repository),
-				write);
+				write, null);
 	}
 
 	/**

@@ -17,13 +17,16 @@ import org.springframework.batch.core.step.tasklet.Tasklet;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 
+import io.refstore.batch.support.JobLocks;
 import io.refstore.batch.support.JobParameterNames;
+import io.refstore.core.RefStores;
 import io.refstore.core.delete.ChunkListener;
 import io.refstore.core.delete.DeleteOptions;
 import io.refstore.core.delete.DeleteResult;
 import io.refstore.core.delete.ProtectedRefs;
 import io.refstore.core.delete.RefDeleter;
 import io.refstore.core.delete.RefSelection;
+import io.refstore.core.io.LockOwner;
 import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.repo.Repository;
@@ -60,6 +63,8 @@ class DeleteRefsTasklet implements Tasklet, StepExecutionListener {
 
 	private Repository repository;
 
+	private LockOwner owner;
+
 	private RefStore store;
 
 	private DeletionPlan.Reader plan;
@@ -81,7 +86,8 @@ class DeleteRefsTasklet implements Tasklet, StepExecutionListener {
 		long position = context.getLong(POSITION, 0L);
 		if (this.plan == null) {
 			this.repository = Repository.open(this.repositoryPath);
-			this.store = this.repository.refStore();
+			this.owner = JobLocks.claim(this.repository, step.getJobExecution());
+			this.store = RefStores.open(this.repository, this.repository.reflogPolicy(), this.owner);
 			checkNotStale(file);
 			this.plan = new DeletionPlan.Reader(file, null);
 			for (long skipped = 0; skipped < position; skipped++) {
@@ -188,13 +194,17 @@ class DeleteRefsTasklet implements Tasklet, StepExecutionListener {
 			if (this.store != null) {
 				this.store.close();
 			}
+			if (this.owner != null) {
+				this.owner.close();
+			}
 		}
 		catch (IOException ex) {
-			// nothing is pending on a closing reader or store
+			// nothing is pending on a closing reader or store; an owner record left is cleared by the next run
 		}
 		finally {
 			this.plan = null;
 			this.store = null;
+			this.owner = null;
 			if (this.repository != null) {
 				this.repository.close();
 				this.repository = null;

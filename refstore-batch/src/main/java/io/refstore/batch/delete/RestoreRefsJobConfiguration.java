@@ -19,12 +19,14 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.PlatformTransactionManager;
 
+import io.refstore.batch.support.JobLocks;
 import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.RefJobListener;
 import io.refstore.core.RefStores;
 import io.refstore.core.delete.ChunkListener;
 import io.refstore.core.delete.RefRestorer;
 import io.refstore.core.delete.RestoreResult;
+import io.refstore.core.io.LockOwner;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.ReflogPolicy;
 import io.refstore.core.repo.Repository;
@@ -56,7 +58,9 @@ public class RestoreRefsJobConfiguration {
 			long restored = 0;
 			long present = 0;
 			try (Repository repository = Repository.open(Path.of(path));
-					RefStore store = RefStores.open(repository, ReflogPolicy.EXISTING_ONLY)) {
+					LockOwner owner = JobLocks.claim(repository,
+							chunkContext.getStepContext().getStepExecution().getJobExecution());
+					RefStore store = RefStores.open(repository, ReflogPolicy.EXISTING_ONLY, owner)) {
 				RefRestorer restorer = new RefRestorer(store);
 				for (Path file : manifests) {
 					RestoreResult result = restorer.restore(file, ChunkListener.NONE);

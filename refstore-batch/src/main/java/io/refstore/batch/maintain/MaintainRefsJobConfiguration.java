@@ -4,6 +4,7 @@ import java.nio.file.Path;
 
 import org.springframework.batch.core.configuration.annotation.StepScope;
 import org.springframework.batch.core.job.Job;
+import org.springframework.batch.core.job.JobExecution;
 import org.springframework.batch.core.job.builder.JobBuilder;
 import org.springframework.batch.core.repository.JobRepository;
 import org.springframework.batch.core.step.Step;
@@ -16,8 +17,11 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.PlatformTransactionManager;
 
+import io.refstore.batch.support.JobLocks;
 import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.RefJobListener;
+import io.refstore.core.RefStores;
+import io.refstore.core.io.LockOwner;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.StoreStatistics;
 import io.refstore.core.repo.Repository;
@@ -47,8 +51,11 @@ public class MaintainRefsJobConfiguration {
 			@Value("#{jobParameters['" + JobParameterNames.FORCE + "']}") String force) {
 		boolean forced = Boolean.parseBoolean(force);
 		return (contribution, chunkContext) -> {
-			ExecutionContext job = chunkContext.getStepContext().getStepExecution().getJobExecution().getExecutionContext();
-			try (Repository repository = Repository.open(Path.of(path)); RefStore store = repository.refStore()) {
+			JobExecution execution = chunkContext.getStepContext().getStepExecution().getJobExecution();
+			ExecutionContext job = execution.getExecutionContext();
+			try (Repository repository = Repository.open(Path.of(path));
+					LockOwner owner = JobLocks.claim(repository, execution);
+					RefStore store = RefStores.open(repository, repository.reflogPolicy(), owner)) {
 				StoreStatistics before = store.statistics();
 				job.putString("maintain.before", describe(before));
 				boolean run = forced || before.maintenanceDue();

@@ -109,18 +109,19 @@ public class StartupRecovery implements ApplicationRunner {
 	}
 
 	/**
-	 * A migration or rollback killed while it swapped stores leaves the store's locks (git's writers then fail
-	 * until someone clears them): its owner is now known dead, so the locks that hold its owner text go, and only
-	 * those. Its staged work stays for the restart.
+	 * A job killed while it wrote (a migration or rollback swapping stores, a deletion, a restore, a maintenance
+	 * run) leaves the locks it held (git's writers then fail until someone clears them): its owner is now known
+	 * dead, so the locks it recorded as its own go ({@link JobLocks}), and only those. A migration's staged work
+	 * stays for the restart.
 	 * @return a note for the exit message, empty if nothing was released
 	 */
-	private static String releaseSwapLocks(JobExecution execution, String path) {
+	private static String releaseLocks(JobExecution execution, String path) {
 		String job = execution.getJobInstance().getJobName();
-		if (!job.equals(RefJobType.MIGRATE.jobName()) && !job.equals(RefJobType.ROLLBACK.jobName())) {
-			return "";
-		}
 		try (Repository repository = Repository.open(Path.of(path))) {
-			int released = new FormatMigrator(repository).releaseAbandonedLocks(RefJobs.owner(execution));
+			int released = JobLocks.release(repository, execution);
+			if (job.equals(RefJobType.MIGRATE.jobName()) || job.equals(RefJobType.ROLLBACK.jobName())) {
+				released += new FormatMigrator(repository).releaseAbandonedLocks(RefJobs.owner(execution));
+			}
 			return (released > 0) ? "; released the " + released + " lock(s) it held in the repository" : "";
 		}
 		catch (IOException | RuntimeException ex) {
@@ -131,7 +132,7 @@ public class StartupRecovery implements ApplicationRunner {
 
 	private void mark(JobExecution execution, String reason, boolean startup) {
 		String path = RefJobListener.repositoryPath(execution);
-		String released = (path != null) ? releaseSwapLocks(execution, path) : "";
+		String released = (path != null) ? releaseLocks(execution, path) : "";
 		String message = "marked FAILED " + (startup ? "at startup" : "by a survivor") + " by instance '" + this.leases.instanceId() + "': " + reason
 				+ released + "; restart it to continue from its last committed chunk";
 		LocalDateTime now = LocalDateTime.now();

@@ -25,6 +25,7 @@ import io.refstore.core.delete.RefDeleter;
 import io.refstore.core.delete.RefRestorer;
 import io.refstore.core.delete.RefSelection;
 import io.refstore.core.delete.RestoreResult;
+import io.refstore.core.io.LockOwner;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.ReflogPolicy;
 import io.refstore.core.repo.Repository;
@@ -98,7 +99,9 @@ final class DeleteRefs implements Command {
 		int sample = number(parsed, "sample", DeleteOptions.DEFAULT_SAMPLE_SIZE, 0);
 		int chunkSize = number(parsed, "chunk-size", DeleteOptions.DEFAULT_CHUNK_SIZE, 1);
 		Repository repository = context.repository();
-		try (RefStore store = RefStores.open(repository)) {
+		// a dry run takes no lock: it leaves no record either
+		try (LockOwner owner = parsed.flag("dry-run") ? null : claimLocks(context, "delete-refs");
+				RefStore store = RefStores.open(repository, repository.reflogPolicy(), owner)) {
 			RefDeleter deleter = new RefDeleter(store);
 			if (parsed.flag("dry-run")) {
 				DryRun dry = deleter.dryRun(selection, sample);
@@ -130,6 +133,19 @@ final class DeleteRefs implements Command {
 			}
 			return 0;
 		}
+	}
+
+	/**
+	 * Clears the locks that runs of refstore which died (killed, or cut off by a power loss) left in the
+	 * repository, then records this run as the owner of the locks it takes, so that a rerun clears its own.
+	 */
+	private static LockOwner claimLocks(CommandContext context, String command) throws IOException {
+		Path commonDir = context.repository().commonDir();
+		LockOwner.Released released = LockOwner.releaseAbandoned(commonDir, null);
+		if (released.locks() > 0) {
+			context.warning("removed " + released.locks() + " lock file(s) left by a refstore run that died");
+		}
+		return LockOwner.claim(commonDir, command, null);
 	}
 
 	private static RefSelection selection(CommandContext context, Options.Parsed parsed)
@@ -241,7 +257,8 @@ final class DeleteRefs implements Command {
 		if (!Files.isRegularFile(manifest)) {
 			throw CommandFailure.fatal("manifest '" + manifest + "' does not exist");
 		}
-		try (RefStore store = RefStores.open(repository, ReflogPolicy.EXISTING_ONLY)) {
+		try (LockOwner owner = claimLocks(context, "restore-refs");
+				RefStore store = RefStores.open(repository, ReflogPolicy.EXISTING_ONLY, owner)) {
 			RestoreResult result = new RefRestorer(store).restore(manifest, ChunkListener.NONE);
 			if (result.conflict() != null) {
 				throw CommandFailure.fatal(result.conflict().message() + "; nothing was restored");

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Supplier;
 
+import io.refstore.core.io.LockOwner;
 import io.refstore.core.objects.ObjectDatabase;
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.PersonIdent;
@@ -26,10 +27,11 @@ import io.refstore.core.ref.ReflogPolicy;
  * references; off by default, as in git)
  * @param objects the object database, to check new values and peel tags
  * @param committer who reflog entries name, asked once per transaction
+ * @param owner the run whose locks these are ({@link LockOwner}), or {@code null} for locks as git takes them
  */
 public record FilesOptions(Path gitDir, Path commonDir, HashAlgorithm hash, ReflogPolicy reflogPolicy,
 		Duration looseLockTimeout, Duration packedLockTimeout, boolean fsync, ObjectDatabase objects,
-		Supplier<PersonIdent> committer) {
+		Supplier<PersonIdent> committer, LockOwner owner) {
 
 	public FilesOptions {
 		Objects.requireNonNull(gitDir, "gitDir");

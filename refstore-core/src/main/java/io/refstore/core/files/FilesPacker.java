@@ -44,25 +44,13 @@ final class FilesPacker {
 
 	void pack(PackOptions options) throws IOException {
 		try (LockFile packedLock = LockFile.acquire(this.store.packedFile(),
-				this.store.options.packedLockTimeout())) {
+				this.store.options.packedLockTimeout(), this.store.options.owner())) {
 			packedLock.closeChannel();
 			PackedRefs packed = this.store.packedLocked();
 			List<DirectRef> loose = chooseLoose(packed, options.all());
 			Path next = this.store.packedFile().resolveSibling("packed-refs.new");
-			try {
-				try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(next), 1 << 16)) {
-					merge(packed, loose, new PackedRefsWriter(out, packed.hash.hexLength()));
-				}
-				if (this.store.options.fsync()) {
-					// as git's pack-refs under core.fsync=reference: the new file's content before its rename
-					Fsync.file(next);
-				}
-			}
-			catch (IOException | RuntimeException ex) {
-				// a damaged packed-refs (or a full disk) must leave no half-written file behind
-				Files.deleteIfExists(next);
-				throw ex;
-			}
+			// as git's pack-refs under core.fsync=reference: the new file's content before its rename
+			writeMerged(this.store.options.objects(), packed, loose, next, this.store.options.fsync());
 			Files.move(next, this.store.packedFile(), StandardCopyOption.ATOMIC_MOVE,
 					StandardCopyOption.REPLACE_EXISTING);
 			if (options.prune()) {
@@ -95,8 +83,30 @@ final class FilesPacker {
 		return chosen;
 	}
 
-	private void merge(PackedRefs packed, List<DirectRef> loose, PackedRefsWriter writer) throws IOException {
-		ObjectDatabase objects = this.store.options.objects();
+	/**
+	 * Writes {@code packed} with {@code loose} (sorted by name, bytewise) merged in to {@code target}: a loose
+	 * value replaces the packed one, new values are peeled through {@code objects}.
+	 * @param fsync whether to force {@code target} to the disk
+	 */
+	static void writeMerged(ObjectDatabase objects, PackedRefs packed, List<DirectRef> loose, Path target,
+			boolean fsync) throws IOException {
+		try {
+			try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(target), 1 << 16)) {
+				merge(objects, packed, loose, new PackedRefsWriter(out, packed.hash.hexLength()));
+			}
+			if (fsync) {
+				Fsync.file(target);
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			// a damaged packed-refs (or a full disk) must leave no half-written file behind
+			Files.deleteIfExists(target);
+			throw ex;
+		}
+	}
+
+	private static void merge(ObjectDatabase objects, PackedRefs packed, List<DirectRef> loose,
+			PackedRefsWriter writer) throws IOException {
 		int record = packed.start;
 		for (DirectRef ref : loose) {
 			byte[] name = ref.name().getBytes(StandardCharsets.UTF_8);
@@ -135,7 +145,7 @@ final class FilesPacker {
 		Path path = this.store.refPath(ref.name());
 		LockFile lock;
 		try {
-			lock = LockFile.acquire(path, this.store.options.looseLockTimeout());
+			lock = LockFile.acquire(path, this.store.options.looseLockTimeout(), this.store.options.owner());
 		}
 		catch (LockFailedException ex) {
 			return;

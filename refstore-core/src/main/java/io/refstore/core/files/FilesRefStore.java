@@ -323,7 +323,7 @@ public final class FilesRefStore implements RefStore {
 	@Override
 	public void appendReflog(String name, ReflogEntry entry) throws IOException {
 		RefName.check(name, true);
-		try (var lock = LockFile.acquire(refPath(name), this.options.looseLockTimeout())) {
+		try (var lock = LockFile.acquire(refPath(name), this.options.looseLockTimeout(), this.options.owner())) {
 			FilesReflog.append(logPath(name), entry, true);
 		}
 	}

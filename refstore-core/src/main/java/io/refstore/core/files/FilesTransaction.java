@@ -10,6 +10,7 @@ import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -23,6 +24,7 @@ import io.refstore.core.io.LockFailedException;
 import io.refstore.core.io.LockFile;
 import io.refstore.core.io.ParallelIo;
 import io.refstore.core.ref.DirectRef;
+import io.refstore.core.objects.ObjectDatabase;
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.PersonIdent;
@@ -69,6 +71,9 @@ final class FilesTransaction extends StagedTransaction {
 
 	/** Names of refs whose path was found, under the lock, not to be a directory. */
 	private final Set<String> checkedNotDirectory = new HashSet<>();
+
+	/** The loose files of deleted refs, as read under their locks. */
+	private final Map<String, Ref> looseDeleted = new HashMap<>();
 
 	private LockFile packedLock;
 
@@ -152,6 +157,9 @@ final class FilesTransaction extends StagedTransaction {
 			if (!lock(item, mine, outcome) || isBroken(item, mine.get().loose(), outcome)) {
 				this.locks.releaseAfter(i);
 				return;
+			}
+			if (item.update().isDelete() && mine.get().loose() != null) {
+				this.looseDeleted.put(item.name(), mine.get().loose());
 			}
 			PackedRefs packed = null;
 			if (expectsMissing(item)) {
@@ -361,7 +369,8 @@ final class FilesTransaction extends StagedTransaction {
 		if (deleted.isEmpty()) {
 			return;
 		}
-		this.packedLock = LockFile.acquire(this.store.packedFile(), this.store.options.packedLockTimeout());
+		this.packedLock = LockFile.acquire(this.store.packedFile(), this.store.options.packedLockTimeout(),
+				this.store.options.owner());
 		this.packedLock.closeChannel();
 		Path next = this.store.packedFile().resolveSibling("packed-refs.new");
 		// read under packed-refs.lock: no other writer can replace the file now
@@ -379,6 +388,9 @@ final class FilesTransaction extends StagedTransaction {
 			if (this.written.contains(item.name())) {
 				this.locks.get(item.name()).commit();
 			}
+		}
+		if (forced()) {
+			packLooseDeletions();
 		}
 		// a deleted ref's reflog goes too; where there is no logs directory at all, there is none to look for (the
 		// refs are locked, and only a lock holder writes a ref's reflog)
@@ -408,6 +420,54 @@ final class FilesTransaction extends StagedTransaction {
 		this.locks.removeDeleted(deleted);
 		if (forced()) {
 			syncDirectories(removedLogs);
+		}
+	}
+
+	/**
+	 * For a forced transaction (a chunk of a bulk deletion), makes the deletion of every ref one rename: the
+	 * deleted refs that have a loose file are first packed with the value they have (readers see no change), and
+	 * their loose files removed, both forced; then {@code packed-refs} without them is prepared anew, so that its
+	 * rename removes every deleted ref at once. Otherwise a reader, a kill or a power cut could find the loose refs
+	 * of the transaction going one by one after {@code packed-refs} is replaced, as with git. Costs one more
+	 * rewrite of {@code packed-refs} when a deleted ref is loose. A symbolic ref, or one whose object is missing,
+	 * cannot be packed and is removed as git removes it.
+	 */
+	private void packLooseDeletions() throws IOException {
+		ObjectDatabase objects = this.store.options.objects();
+		List<DirectRef> loose = new ArrayList<>();
+		for (PlannedUpdate item : this.planned.values()) {
+			if (item.deletesExisting() && this.looseDeleted.get(item.name()) instanceof DirectRef direct
+					&& objects.exists(direct.id())) {
+				loose.add(direct);
+			}
+		}
+		if (loose.isEmpty()) {
+			return;
+		}
+		loose.sort((a, b) -> Arrays.compareUnsigned(a.name().getBytes(StandardCharsets.UTF_8),
+				b.name().getBytes(StandardCharsets.UTF_8)));
+		Path packedFile = this.store.packedFile();
+		Path next = packedFile.resolveSibling("packed-refs.new");
+		Files.deleteIfExists(next);
+		this.packedNew = null;
+		FilesPacker.writeMerged(objects, this.store.packedLocked(), loose, next, true);
+		Fsync.rename(next, packedFile);
+		List<Path> dirs = new ArrayList<>();
+		for (DirectRef ref : loose) {
+			Path path = this.store.refPath(ref.name());
+			Files.deleteIfExists(path);
+			dirs.add(path.getParent());
+		}
+		Fsync.nearestDirectories(dirs);
+		List<byte[]> deleted = new ArrayList<>();
+		for (PlannedUpdate item : this.planned.values()) {
+			if (item.deletesExisting()) {
+				deleted.add(item.name().getBytes(StandardCharsets.UTF_8));
+			}
+		}
+		if (PackedRefsDeletion.writeWithout(packedFile, this.store.hashAlgorithm(), deleted, objects, next, true,
+				this.store::packedLocked)) {
+			this.packedNew = next;
 		}
 	}
 

@@ -131,12 +131,12 @@ final class RefLocks {
 		Path path = this.store.refPath(name);
 		LockFile lock;
 		try {
-			lock = LockFile.acquire(path, this.store.options.looseLockTimeout());
+			lock = LockFile.acquire(path, this.store.options.looseLockTimeout(), this.store.options.owner());
 		}
 		catch (FileSystemException ex) {
 			// a missing directory (or a file where one should be, found by making them)
 			FilesRefStore.createParentDirectories(path);
-			lock = LockFile.acquire(path, this.store.options.looseLockTimeout());
+			lock = LockFile.acquire(path, this.store.options.looseLockTimeout(), this.store.options.owner());
 		}
 		try {
 			lock.closeChannel();

@@ -30,6 +30,12 @@ public final class LockFile implements AutoCloseable {
 
 	private boolean held;
 
+	/** The owner this lock is linked to, whose staged file receives the content; {@code null} for git's locks. */
+	private LockOwner owner;
+
+	/** Where {@link #write} put the content of an owned lock, renamed over the target by {@link #commit}. */
+	private Path staged;
+
 	private LockFile(Path target) {
 		this.target = target;
 		this.lock = target.resolveSibling(target.getFileName() + ".lock");
@@ -103,6 +109,22 @@ public final class LockFile implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Takes the lock of {@code target} for {@code owner}: as a hard link to the owner's record, so that a lock left
+	 * by a run that died is known as its own ({@link LockOwner#releaseAbandoned}). Content written into it is
+	 * staged in a file of the owner's and renamed over the target on {@link #commit}, never written into the
+	 * link. Waits like {@link #acquire}.
+	 * @param owner the run taking the lock, or {@code null} for a lock as git takes it
+	 */
+	public static LockFile acquire(Path target, Duration timeout, LockOwner owner) throws IOException {
+		if (owner == null) {
+			return acquire(target, timeout);
+		}
+		LockFile lock = acquireLinked(target, timeout, owner.mark());
+		lock.owner = owner;
+		return lock;
+	}
+
 	/** The file this lock protects. */
 	public Path target() {
 		return this.target;
@@ -124,7 +146,8 @@ public final class LockFile implements AutoCloseable {
 			if (!this.held) {
 				throw new IllegalStateException("lock not held: " + this.lock);
 			}
-			this.channel = FileChannel.open(this.lock, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+			this.channel = (this.owner != null) ? stage() : FileChannel.open(this.lock, StandardOpenOption.WRITE,
+					StandardOpenOption.TRUNCATE_EXISTING);
 		}
 		ByteBuffer buffer = ByteBuffer.wrap(content);
 		while (buffer.hasRemaining()) {
@@ -134,6 +157,15 @@ public final class LockFile implements AutoCloseable {
 			this.channel.force(true);
 		}
 		closeChannel();
+	}
+
+	/** An owned lock's staged file, new, for its content (the lock itself is the owner's record). */
+	private FileChannel stage() throws IOException {
+		if (this.staged != null) {
+			Files.deleteIfExists(this.staged);
+		}
+		this.staged = this.owner.stagingFile();
+		return FileChannel.open(this.staged, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
 	}
 
 	/**
@@ -156,7 +188,18 @@ public final class LockFile implements AutoCloseable {
 			throw new IllegalStateException("lock not held: " + this.lock);
 		}
 		closeChannel();
-		Files.move(this.lock, this.target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+		if (this.owner != null) {
+			if (this.staged == null) {
+				throw new IllegalStateException("nothing written to commit: " + this.lock);
+			}
+			// the content replaces the target while the lock still stands, then the lock goes
+			Files.move(this.staged, this.target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+			this.staged = null;
+			Files.delete(this.lock);
+		}
+		else {
+			Files.move(this.lock, this.target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+		}
 		this.held = false;
 	}
 
@@ -172,6 +215,10 @@ public final class LockFile implements AutoCloseable {
 			// the lock file is deleted below either way
 		}
 		try {
+			if (this.staged != null) {
+				Files.deleteIfExists(this.staged);
+				this.staged = null;
+			}
 			Files.deleteIfExists(this.lock);
 		}
 		catch (IOException ex) {

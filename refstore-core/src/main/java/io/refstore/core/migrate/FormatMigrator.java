@@ -17,6 +17,7 @@ import java.util.Map;
 import io.refstore.core.RefStores;
 import io.refstore.core.files.FilesLayout;
 import io.refstore.core.io.FileMoves;
+import io.refstore.core.io.ProcessOwner;
 import io.refstore.core.objects.ObjectDatabase;
 import io.refstore.core.ref.InitialRefWriter;
 import io.refstore.core.ref.RefCursor;
@@ -312,7 +313,7 @@ public final class FormatMigrator {
 	 * instance), so that a later process running the same job recognises the work as its own.
 	 */
 	static String claim(Path work, String job) throws IOException {
-		String owner = MigrationOwner.describeThisProcess(job);
+		String owner = ProcessOwner.describeThisProcess("refs migrate", job);
 		DurableFiles.write(work.resolve(OWNER), owner.getBytes(StandardCharsets.UTF_8));
 		return owner;
 	}
@@ -324,7 +325,7 @@ public final class FormatMigrator {
 	 * @param job the job the caller runs (it takes over that job's migration), or {@code null} for a command
 	 */
 	String recoverFromDeadOwner(Path work, String job) throws IOException {
-		MigrationOwner owner = readOwner(work);
+		ProcessOwner owner = readOwner(work);
 		if (owner == null) {
 			return null;
 		}
@@ -351,23 +352,23 @@ public final class FormatMigrator {
 	 */
 	public int releaseAbandonedLocks(String deadJob) throws IOException {
 		Path work = this.gitDir.resolve(WORK_DIR);
-		MigrationOwner owner = readOwner(work);
+		ProcessOwner owner = readOwner(work);
 		if (owner == null || !owner.isGone(deadJob)) {
 			return 0;
 		}
 		return breakLocks(owner, work);
 	}
 
-	private static MigrationOwner readOwner(Path work) throws IOException {
+	private static ProcessOwner readOwner(Path work) throws IOException {
 		try {
-			return MigrationOwner.parse(Files.readString(work.resolve(OWNER), StandardCharsets.UTF_8));
+			return ProcessOwner.parse(Files.readString(work.resolve(OWNER), StandardCharsets.UTF_8));
 		}
 		catch (NoSuchFileException ex) {
 			return null;
 		}
 	}
 
-	private int breakLocks(MigrationOwner owner, Path work) throws IOException {
+	private int breakLocks(ProcessOwner owner, Path work) throws IOException {
 		int removed;
 		try (RefStore store = this.repository.refStore()) {
 			removed = store.breakLocks(owner.text());
@@ -381,7 +382,7 @@ public final class FormatMigrator {
 
 	/** The job an owner text names, or {@code null} for a one-process migration (or no owner). */
 	static String jobOf(String owner) {
-		return (owner != null) ? MigrationOwner.parse(owner).job() : null;
+		return (owner != null) ? ProcessOwner.parse(owner).job() : null;
 	}
 
 	void refuse(RefFormat target) throws IOException {

@@ -219,7 +219,7 @@ public final class ReftableStack implements Closeable {
 	 * {@code core.fsync} says, the directory after the list's rename, and so is a compaction the commit runs.
 	 */
 	public Addition newAddition(boolean force) throws IOException {
-		LockFile lock = LockFile.acquire(this.listFile, this.options.lockTimeout());
+		LockFile lock = LockFile.acquire(this.listFile, this.options.lockTimeout(), this.options.owner());
 		try {
 			Snapshot base;
 			synchronized (this) {

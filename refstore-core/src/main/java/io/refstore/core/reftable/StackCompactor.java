@@ -195,7 +195,8 @@ final class StackCompactor {
 
 	private LockFile lockList(boolean bestEffort) throws IOException {
 		try {
-			return LockFile.acquire(this.stack.dir().resolve(ReftableStack.TABLES_LIST), this.stack.options().lockTimeout());
+			return LockFile.acquire(this.stack.dir().resolve(ReftableStack.TABLES_LIST), this.stack.options().lockTimeout(),
+					this.stack.options().owner());
 		}
 		catch (LockFailedException ex) {
 			if (bestEffort) {
@@ -210,7 +211,8 @@ final class StackCompactor {
 		int first = planned.size();
 		for (int i = planned.size() - 1; i >= 0; i--) {
 			try {
-				locks.add(LockFile.acquire(this.stack.dir().resolve(planned.get(i)), Duration.ZERO));
+				locks.add(LockFile.acquire(this.stack.dir().resolve(planned.get(i)), Duration.ZERO,
+						this.stack.options().owner()));
 				first = i;
 			}
 			catch (LockFailedException ex) {
@@ -257,7 +259,7 @@ final class StackCompactor {
 	/** Deletes {@code *.ref} files that are not listed and are older than the stack's newest table. */
 	private void clean() throws IOException {
 		try (LockFile listLock = LockFile.acquire(this.stack.dir().resolve(ReftableStack.TABLES_LIST),
-				this.stack.options().lockTimeout())) {
+				this.stack.options().lockTimeout(), this.stack.options().owner())) {
 			List<String> listed = this.stack.readList();
 			long max = 0;
 			for (String name : listed) {

@@ -3,6 +3,8 @@ package io.refstore.core.reftable;
 import java.time.Duration;
 import java.util.Objects;
 
+import io.refstore.core.io.LockOwner;
+
 /**
  * How a {@link ReftableStack} writes.
  *
@@ -12,9 +14,10 @@ import java.util.Objects;
  * @param autoCompact whether each addition is followed by geometric compaction (git's default: yes)
  * @param fsync whether tables and the list reach the disk before they are renamed into place
  * @param writeOptions the layout of new tables (block size, restart interval, object index)
+ * @param owner the run whose locks these are ({@link LockOwner}), or {@code null} for locks as git takes them
  */
 public record StackOptions(Duration lockTimeout, int geometricFactor, boolean autoCompact, boolean fsync,
-		WriteOptions writeOptions) {
+		WriteOptions writeOptions, LockOwner owner) {
 
 	public StackOptions {
 		Objects.requireNonNull(writeOptions, "writeOptions");
@@ -25,7 +28,13 @@ public record StackOptions(Duration lockTimeout, int geometricFactor, boolean au
 
 	/** git's defaults for a repository of {@code writeOptions.hash()}. */
 	public static StackOptions defaults(WriteOptions writeOptions) {
-		return new StackOptions(Duration.ofMillis(100), 2, true, false, writeOptions);
+		return new StackOptions(Duration.ofMillis(100), 2, true, false, writeOptions, null);
+	}
+
+	/** These options for the locks of {@code owner}. */
+	public StackOptions withOwner(LockOwner owner) {
+		return new StackOptions(this.lockTimeout, this.geometricFactor, this.autoCompact, this.fsync,
+				this.writeOptions, owner);
 	}
 
 }

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.refstore.core.io.FileMoves;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.testing.GitCli;
+import io.refstore.core.testing.Processes;
 import io.refstore.core.testing.TempRepo;
 
 /**
@@ -316,17 +317,7 @@ class MigrationKillIT {
 	}
 
 	private static int waitFor(Process process) {
-		try {
-			if (!process.waitFor(2, TimeUnit.MINUTES)) {
-				process.destroyForcibly();
-				throw new IllegalStateException("refstore refs migrate did not finish in 2 minutes");
-			}
-			return process.exitValue();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
+		return Processes.waitFor(process, "refstore refs migrate");
 	}
 
 	private static void delete(Path path) {

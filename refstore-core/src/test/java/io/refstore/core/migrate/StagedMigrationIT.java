@@ -50,7 +50,7 @@ class StagedMigrationIT {
 		GitCli.Result cli = MigrationRunner.refs(repo.dir(), "migrate", "--ref-format=" + target.configName());
 		assertThat(cli.exitCode()).as("the command while the job's owner (this process) lives").isNotZero();
 		assertThat(cli.stderr()).contains("another refstore migration (pid " + ProcessHandle.current().pid() + " on "
-				+ MigrationOwner.THIS_HOST + ", job job-1) is running");
+				+ io.refstore.core.io.ProcessOwner.THIS_HOST + ", job job-1) is running");
 		assertThat(RefSegments.exists(work, 3)).isTrue();
 
 		MigrationReport report;

@@ -1,12 +1,12 @@
-package io.refstore.core.migrate;
+package io.refstore.core.io;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 
 /**
- * Who runs a migration or rollback, as its work directory's {@code owner} file says: the process (pid and start
- * time), the host, and for a batch job the job instance that owns it across processes. Every lock the swap takes
- * is a link to that file, so the same text tells a dead owner's locks from anyone else's.
+ * Who runs a migration, a rollback or a bulk write, as its owner file says: the process (pid and start time), the
+ * host, and for a batch job the job instance that owns it across processes. Every lock such a run takes is a link
+ * to that file, so the same text tells a dead owner's locks from anyone else's.
  *
  * @param text the owner file's text
  * @param pid the owner's process id, or -1 if the text names none
@@ -14,14 +14,14 @@ import java.net.UnknownHostException;
  * @param host the host the process ran on, or {@code null} if the text is older than hosts were recorded
  * @param job the job instance that owns the migration, or {@code null} for a command
  */
-record MigrationOwner(String text, long pid, String started, String host, String job) {
+public record ProcessOwner(String text, long pid, String started, String host, String job) {
 
 	private static final String HOST = "host ";
 
 	private static final String JOB = "job ";
 
 	/** This host's name, as owner files record it. */
-	static final String THIS_HOST = thisHost();
+	public static final String THIS_HOST = thisHost();
 
 	private static String thisHost() {
 		try {
@@ -32,15 +32,16 @@ record MigrationOwner(String text, long pid, String started, String host, String
 		}
 	}
 
-	/** The owner text for this process, and {@code job} if a job owns the migration. */
-	static String describeThisProcess(String job) {
+	/** The owner text for this process running {@code command}, and {@code job} if a job owns the run. */
+	public static String describeThisProcess(String command, String job) {
 		ProcessHandle self = ProcessHandle.current();
-		return "refstore refs migrate\npid " + self.pid() + "\nstarted "
+		return "refstore " + command + "\npid " + self.pid() + "\nstarted "
 				+ self.info().startInstant().map(Object::toString).orElse("unknown") + "\n" + HOST + THIS_HOST + "\n"
 				+ ((job != null) ? JOB + job + "\n" : "");
 	}
 
-	static MigrationOwner parse(String text) {
+	/** Reads an owner text; lines it does not know are ignored. */
+	public static ProcessOwner parse(String text) {
 		long pid = -1;
 		String started = null;
 		String host = null;
@@ -64,7 +65,7 @@ record MigrationOwner(String text, long pid, String started, String host, String
 				job = line.substring(JOB.length());
 			}
 		}
-		return new MigrationOwner(text, pid, started, host, job);
+		return new ProcessOwner(text, pid, started, host, job);
 	}
 
 	/**
@@ -72,7 +73,7 @@ record MigrationOwner(String text, long pid, String started, String host, String
 	 * @param takingOver the job of the caller, whose lease proves that no other process runs it; {@code null}
 	 * for a command
 	 */
-	boolean isGone(String takingOver) {
+	public boolean isGone(String takingOver) {
 		if (takingOver != null && takingOver.equals(this.job)) {
 			return true;
 		}
@@ -90,7 +91,7 @@ record MigrationOwner(String text, long pid, String started, String host, String
 	}
 
 	/** The owner, for an error message. */
-	String describe() {
+	public String describe() {
 		return "pid " + this.pid + ((this.host != null) ? " on " + this.host : "")
 				+ ((this.job != null) ? ", job " + this.job : "");
 	}

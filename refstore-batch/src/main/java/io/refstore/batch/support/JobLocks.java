@@ -1,0 +1,39 @@
+package io.refstore.batch.support;
+
+import java.io.IOException;
+
+import org.springframework.batch.core.job.JobExecution;
+
+import io.refstore.core.io.LockOwner;
+import io.refstore.core.repo.Repository;
+
+/**
+ * The {@link LockOwner} of a job's writes to a repository: every lock the job takes there is recorded as its own,
+ * so that the locks an execution leaves when its process dies are cleared by the job's restart (whatever host
+ * runs it: the job's lease proves the earlier execution is dead) or by {@link StartupRecovery}.
+ */
+public final class JobLocks {
+
+	private JobLocks() {
+	}
+
+	/**
+	 * Clears the locks earlier, dead executions of {@code execution}'s job instance left in {@code repository},
+	 * then claims the locks this execution will take.
+	 * @return the owner, closed by the caller once the store it opened with it is closed
+	 */
+	public static LockOwner claim(Repository repository, JobExecution execution) throws IOException {
+		String job = RefJobs.owner(execution);
+		LockOwner.releaseAbandoned(repository.commonDir(), job);
+		return LockOwner.claim(repository.commonDir(), execution.getJobInstance().getJobName(), job);
+	}
+
+	/**
+	 * Clears the locks a dead execution of a job left in {@code repository}.
+	 * @return how many lock files were removed
+	 */
+	public static int release(Repository repository, JobExecution execution) throws IOException {
+		return LockOwner.releaseAbandoned(repository.commonDir(), RefJobs.owner(execution)).locks();
+	}
+
+}

@@ -1,0 +1,235 @@
+package io.refstore.core.io;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A durable record that one run (a {@code delete-refs}, a restore, a deletion job...) takes git's locks in a
+ * repository, so that the locks it leaves when it is killed or the power fails can be told from anyone else's and
+ * cleared. The record is a file in {@code $GIT_DIR/refstore-owners/}, holding the {@link ProcessOwner} text,
+ * forced with its directory before any lock exists; every lock the run then takes is a hard link to it
+ * ({@link LockFile#acquire(Path, java.time.Duration, LockOwner)}): from the instant a lock exists, its inode
+ * names its owner, and no lock of git's can be mistaken for it. A lock that must receive content (a ref's new
+ * value, a new {@code tables.list}) gets it in a staged file of the owner's, renamed over the target while the
+ * linked lock is held, as git does with {@code packed-refs.new}.
+ *
+ * <p>{@link #releaseAbandoned} removes the locks of owners known to be gone (a command whose process no longer
+ * runs on this host, or a job whose execution the caller knows is dead) with the files staged under them, and a
+ * {@code packed-refs.new} written under their {@code packed-refs.lock}.
+ *
+ * <p>Thread-safe: the locks of one transaction are taken on several threads.
+ */
+public final class LockOwner implements AutoCloseable {
+
+	/** The directory of owner files, in the common git directory. */
+	public static final String DIR = "refstore-owners";
+
+	/** Links per owner file: a file system limits the links of one file (ext4: 65,000). */
+	static final int LINKS_PER_MARK = 60_000;
+
+	private static final String STAGING = ".staged";
+
+	/** The owners claimed by this process and not closed: alive whatever their pid says. */
+	private static final Set<String> LIVE = ConcurrentHashMap.newKeySet();
+
+	private final Path file;
+
+	private final String id;
+
+	private final Path staging;
+
+	private final AtomicLong staged = new AtomicLong();
+
+	private Path mark;
+
+	private int marks;
+
+	private int links;
+
+	private LockOwner(Path file, String id) {
+		this.file = file;
+		this.id = id;
+		this.staging = file.resolveSibling(id + STAGING);
+		this.mark = file;
+	}
+
+	/**
+	 * Records this process as the owner of the locks it is about to take in the repository of {@code commonDir}.
+	 * @param command what runs, for the record ({@code "delete-refs"})
+	 * @param job the job instance that owns the run across processes, or {@code null} for a command
+	 * @return the owner; close it once every lock it took is released
+	 */
+	public static LockOwner claim(Path commonDir, String command, String job) throws IOException {
+		Path dir = commonDir.resolve(DIR);
+		Fsync.createDirectories(dir);
+		String id = UUID.randomUUID().toString();
+		byte[] text = (ProcessOwner.describeThisProcess(command, job) + "id " + id + "\n")
+			.getBytes(StandardCharsets.UTF_8);
+		Path file = dir.resolve(id);
+		Fsync.writeAtomically(file, text, text.length, dir.resolve(id + ".tmp"));
+		LIVE.add(id);
+		return new LockOwner(file, id);
+	}
+
+	/** The file the next lock links to: the owner file, or a copy of it once it has as many links as allowed. */
+	synchronized Path mark() throws IOException {
+		if (this.links == LINKS_PER_MARK) {
+			this.marks++;
+			Path copy = this.file.resolveSibling(this.id + "." + this.marks);
+			Files.copy(this.file, copy, StandardCopyOption.REPLACE_EXISTING);
+			Fsync.file(copy);
+			Fsync.directory(copy.getParent());
+			this.mark = copy;
+			this.links = 0;
+		}
+		this.links++;
+		return this.mark;
+	}
+
+	/** A new file in which a lock's content is staged (on the lock's file system, renamed over its target). */
+	Path stagingFile() throws IOException {
+		Files.createDirectories(this.staging);
+		return this.staging.resolve(Long.toString(this.staged.incrementAndGet()));
+	}
+
+	/** Removes the record; the caller has released every lock it took. */
+	@Override
+	public void close() throws IOException {
+		LIVE.remove(this.id);
+		FileMoves.deleteTree(this.staging);
+		for (int i = this.marks; i > 0; i--) {
+			Files.deleteIfExists(this.file.resolveSibling(this.id + "." + i));
+		}
+		Files.deleteIfExists(this.file);
+	}
+
+	/**
+	 * Removes the locks that owners known to be gone left in the repository of {@code commonDir}, the files they
+	 * staged, and their records. Owners that may still run are left alone and returned.
+	 * @param deadJob the job instance whose earlier executions the caller knows are dead, or {@code null}
+	 * @return what was removed and who still runs
+	 */
+	public static Released releaseAbandoned(Path commonDir, String deadJob) throws IOException {
+		Path dir = commonDir.resolve(DIR);
+		List<ProcessOwner> running = new ArrayList<>();
+		Set<Object> dead = new HashSet<>();
+		List<Path> records = new ArrayList<>();
+		try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+			for (Path entry : entries) {
+				String name = entry.getFileName().toString();
+				if (name.contains(".")) {
+					continue;
+				}
+				ProcessOwner owner = read(entry);
+				if (owner == null) {
+					continue;
+				}
+				if (LIVE.contains(name) || !owner.isGone(deadJob)) {
+					running.add(owner);
+					continue;
+				}
+				records.add(entry);
+				try (DirectoryStream<Path> copies = Files.newDirectoryStream(dir, name + "*")) {
+					for (Path copy : copies) {
+						// a file with one link has no lock linked to it: no walk of the refs for it
+						if (Files.isRegularFile(copy, LinkOption.NOFOLLOW_LINKS)
+								&& ((Number) Files.getAttribute(copy, "unix:nlink")).intValue() > 1) {
+							dead.add(Files.readAttributes(copy, BasicFileAttributes.class).fileKey());
+						}
+					}
+				}
+			}
+		}
+		catch (NoSuchFileException ex) {
+			return new Released(0, List.of());
+		}
+		int removed = dead.isEmpty() ? 0 : removeLinks(commonDir, dead);
+		for (Path record : records) {
+			String name = record.getFileName().toString();
+			FileMoves.deleteTree(dir.resolve(name + STAGING));
+			try (DirectoryStream<Path> copies = Files.newDirectoryStream(dir, name + "*")) {
+				for (Path copy : copies) {
+					Files.deleteIfExists(copy);
+				}
+			}
+		}
+		return new Released(removed, running);
+	}
+
+	private static ProcessOwner read(Path record) throws IOException {
+		try {
+			return ProcessOwner.parse(Files.readString(record, StandardCharsets.UTF_8));
+		}
+		catch (NoSuchFileException ex) {
+			return null;
+		}
+	}
+
+	/**
+	 * Deletes every lock file linked to one of {@code dead} (file keys): those of both formats' stores, the root
+	 * refs' and {@code packed-refs.new} if its lock was one of them (only the lock holder writes it).
+	 */
+	private static int removeLinks(Path commonDir, Set<Object> dead) throws IOException {
+		List<Path> candidates = new ArrayList<>();
+		for (Path dir : List.of(commonDir, commonDir.resolve("reftable"))) {
+			if (Files.isDirectory(dir)) {
+				try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, "*.lock")) {
+					entries.forEach(candidates::add);
+				}
+			}
+		}
+		Path refs = commonDir.resolve("refs");
+		if (Files.isDirectory(refs)) {
+			FileMoves.forEachFile(refs, (file, attributes) -> {
+				if (file.getFileName().toString().endsWith(".lock") && dead.contains(attributes.fileKey())) {
+					candidates.add(file);
+				}
+			});
+		}
+		int removed = 0;
+		for (Path lock : candidates) {
+			if (isLinkOf(lock, dead)) {
+				if (lock.getFileName().toString().equals("packed-refs.lock")) {
+					Files.deleteIfExists(lock.resolveSibling("packed-refs.new"));
+				}
+				if (Files.deleteIfExists(lock)) {
+					removed++;
+				}
+			}
+		}
+		return removed;
+	}
+
+	private static boolean isLinkOf(Path lock, Set<Object> dead) throws IOException {
+		try {
+			return dead.contains(Files.readAttributes(lock, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+				.fileKey());
+		}
+		catch (NoSuchFileException ex) {
+			return false;
+		}
+	}
+
+	/**
+	 * What {@link #releaseAbandoned} did.
+	 * @param locks how many lock files it removed
+	 * @param running the owners that may still run, whose locks stay
+	 */
+	public record Released(int locks, List<ProcessOwner> running) {
+	}
+
+}

@@ -1,0 +1,274 @@
+package io.refstore.core.delete;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.lang.ProcessBuilder.Redirect;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.refstore.core.io.FileMoves;
+import io.refstore.core.io.LockOwner;
+import io.refstore.core.testing.GitCli;
+import io.refstore.core.testing.Processes;
+import io.refstore.core.testing.TempRepo;
+import io.refstore.core.testing.TestFiles;
+
+/**
+ * {@code refstore delete-refs} and {@code restore-refs} killed with SIGKILL at random moments, on both formats:
+ * git then reads every ref the deletion did not select with its value, and the selected ones either with their
+ * value or gone, in chunk order; running the same command again finishes the job, clearing the locks the killed
+ * run recorded as its own (without it, a kill holding {@code packed-refs.lock} or {@code tables.list.lock} made every
+ * rerun fail), and leaves no lock, staged file or owner record behind. {@code -Drefstore.deleteKillTrials} (12 per
+ * command and format) and {@code -Drefstore.killSeed}.
+ */
+class DeleteRefsKillIT {
+
+	private static final GitCli GIT = GitCli.reftable();
+
+	private static final int TRIALS = Integer.getInteger("refstore.deleteKillTrials", 12);
+
+	private static final long SEED = Long.getLong("refstore.killSeed", 0x5EED_DE1EL);
+
+	private static final int CHUNK = 250;
+
+	private static final String PREFIX = "refs/pull/";
+
+	@TempDir
+	static Path dir;
+
+	/** A repository before the deletion, and after a complete one (with its manifest), and the runs' durations. */
+	private record Source(String format, Path before, Path after, Map<String, String> refs, List<String> selected,
+			long deleteNanos, long restoreNanos) {
+	}
+
+	private static Source files;
+
+	private static Source reftable;
+
+	@BeforeAll
+	static void prepare() throws IOException {
+		TempRepo repo = TempRepo.init(GIT, dir.resolve("files-before"));
+		List<String> commits = DeletionFixture.fill(repo, true);
+		// loose values hiding packed ones all through the selection: the case where a chunk's deletion is not one
+		// rename of packed-refs unless the chunk's loose refs are packed first
+		StringBuilder loose = new StringBuilder();
+		for (int i = 0; i < DeletionFixture.PULLS; i += 7) {
+			loose.append(String.format("update refs/pull/%04d/merge %s%n", i, commits.get((i + 5) % 40)));
+		}
+		repo.run(loose.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8), "update-ref", "--stdin")
+			.requireOk();
+		files = source("files", repo.dir());
+		TempRepo converted = repo.copyTo(dir.resolve("reftable-before"));
+		GIT.ok(converted.dir(), "refs", "migrate", "--ref-format=reftable");
+		reftable = source("reftable", converted.dir());
+	}
+
+	private static Source source(String format, Path before) throws IOException {
+		Map<String, String> refs = refs(before);
+		List<String> selected = refs.keySet().stream().filter((name) -> name.startsWith(PREFIX)).toList();
+		Path after = dir.resolve(format + "-after");
+		copy(before, after);
+		long started = System.nanoTime();
+		assertThat(waitFor(start(after, "delete", dir.resolve(format + ".err")))).as("undisturbed deletion").isZero();
+		long deleteNanos = System.nanoTime() - started;
+		Path restored = dir.resolve(format + "-restored");
+		copy(after, restored);
+		started = System.nanoTime();
+		assertThat(waitFor(start(restored, "restore", dir.resolve(format + ".err")))).as("undisturbed restore").isZero();
+		long restoreNanos = System.nanoTime() - started;
+		assertThat(refs(restored)).isEqualTo(refs);
+		FileMoves.deleteTree(restored);
+		System.out.printf("undisturbed on %s: delete-refs %d ms, restore-refs %d ms (%d of %d refs)%n", format,
+				deleteNanos / 1_000_000, restoreNanos / 1_000_000, selected.size(), refs.size());
+		return new Source(format, before, after, refs, selected, deleteNanos, restoreNanos);
+	}
+
+	@Test
+	void deleteRefsKilledAtAnyMomentLeavesWholeChunksDeletedAndARerunFinishes() throws Exception {
+		Random random = new Random(SEED);
+		List<String> failures = new ArrayList<>();
+		int[] landed = new int[3];
+		for (int trial = 0; trial < 2 * TRIALS; trial++) {
+			Source source = (trial % 2 == 0) ? files : reftable;
+			Path repo = dir.resolve("delete-" + trial);
+			copy(source.before(), repo);
+			long delay = (long) (random.nextDouble() * source.deleteNanos() * 1.1);
+			Path err = dir.resolve("delete-" + trial + ".err");
+			kill(start(repo, "delete", err), delay);
+			List<String> problems = new ArrayList<>();
+			int deleted = checkPartial(source, repo, problems);
+			landed[(deleted == 0) ? 0 : (deleted == source.selected().size()) ? 2 : 1]++;
+			if (problems.isEmpty()) {
+				GitCli.Result rerun = GitCli.refstore().run(repo, "delete-refs", "--chunk-size=" + CHUNK,
+						"--manifest=rerun.manifest", "--prefix=" + PREFIX);
+				if (rerun.exitCode() != 0) {
+					problems.add("the rerun failed: " + rerun.stderr() + "; the killed run said: " + Files.readString(err));
+				}
+				else {
+					Map<String, String> expected = new LinkedHashMap<>(source.refs());
+					source.selected().forEach(expected::remove);
+					checkFinished(repo, expected, problems);
+				}
+			}
+			if (!problems.isEmpty()) {
+				failures.add("trial " + trial + " (" + source.format() + ", kill after " + delay / 1_000_000 + " ms, "
+						+ repo + " kept): " + String.join("; ", problems));
+			}
+			else {
+				FileMoves.deleteTree(repo);
+			}
+		}
+		System.out.printf("delete-refs kills: before any deletion %d, in the middle %d, after all %d%n", landed[0],
+				landed[1], landed[2]);
+		assertThat(failures).as("failed trials").isEmpty();
+		assertThat(landed[1]).as("kills in the middle of the deletion").isPositive();
+	}
+
+	@Test
+	void restoreRefsKilledAtAnyMomentLosesNothingAndARerunFinishes() throws Exception {
+		Random random = new Random(SEED + 1);
+		List<String> failures = new ArrayList<>();
+		int middle = 0;
+		for (int trial = 0; trial < 2 * TRIALS; trial++) {
+			Source source = (trial % 2 == 0) ? files : reftable;
+			Path repo = dir.resolve("restore-" + trial);
+			copy(source.after(), repo);
+			long delay = (long) (random.nextDouble() * source.restoreNanos() * 1.1);
+			Path err = dir.resolve("restore-" + trial + ".err");
+			kill(start(repo, "restore", err), delay);
+			List<String> problems = new ArrayList<>();
+			Map<String, String> now = refs(repo);
+			source.refs().forEach((name, value) -> {
+				if (now.containsKey(name) ? !now.get(name).equals(value) : !source.selected().contains(name)) {
+					problems.add(name + " is " + now.get(name) + " after the kill, it was " + value);
+				}
+			});
+			long back = source.selected().stream().filter(now::containsKey).count();
+			if (back > 0 && back < source.selected().size()) {
+				middle++;
+			}
+			if (problems.isEmpty()) {
+				GitCli.Result rerun = GitCli.refstore().run(repo, "restore-refs", "--manifest=refstore.manifest");
+				if (rerun.exitCode() != 0) {
+					problems.add("the rerun failed: " + rerun.stderr() + "; the killed run said: " + Files.readString(err));
+				}
+				else {
+					checkFinished(repo, source.refs(), problems);
+				}
+			}
+			if (!problems.isEmpty()) {
+				failures.add("trial " + trial + " (" + source.format() + ", kill after " + delay / 1_000_000 + " ms): "
+						+ String.join("; ", problems));
+			}
+			FileMoves.deleteTree(repo);
+		}
+		System.out.printf("restore-refs kills in the middle of the restore: %d of %d%n", middle, 2 * TRIALS);
+		assertThat(failures).as("failed trials").isEmpty();
+		assertThat(middle).as("kills in the middle of the restore").isPositive();
+	}
+
+	/**
+	 * After a killed deletion: every ref not selected holds its value; the selected refs that are gone are whole
+	 * chunks, the first ones in name order (on files too, where a chunk's loose refs are packed before the one
+	 * rename of {@code packed-refs} that deletes the chunk).
+	 * @return how many selected refs are gone
+	 */
+	private static int checkPartial(Source source, Path repo, List<String> problems) {
+		Map<String, String> now = refs(repo);
+		source.refs().forEach((name, value) -> {
+			if (now.containsKey(name) ? !now.get(name).equals(value) : !source.selected().contains(name)) {
+				problems.add(name + " is " + now.get(name) + " after the kill, it was " + value);
+			}
+		});
+		List<String> selected = source.selected();
+		int firstPresent = 0;
+		while (firstPresent < selected.size() && !now.containsKey(selected.get(firstPresent))) {
+			firstPresent++;
+		}
+		if (firstPresent % CHUNK != 0 && firstPresent != selected.size()) {
+			problems.add("the first " + firstPresent + " selected refs are gone: not whole chunks of " + CHUNK);
+		}
+		for (int i = firstPresent; i < selected.size(); i++) {
+			if (!now.containsKey(selected.get(i))) {
+				problems.add(selected.get(i) + " is gone, but an earlier selected ref is not");
+				break;
+			}
+		}
+		return (int) selected.stream().filter((name) -> !now.containsKey(name)).count();
+	}
+
+	/** The rerun left exactly {@code expected}, git can write again, and nothing of refstore's is left. */
+	private static void checkFinished(Path repo, Map<String, String> expected, List<String> problems)
+			throws IOException {
+		Map<String, String> now = refs(repo);
+		if (!now.equals(expected)) {
+			problems.add("after the rerun git reads " + now.size() + " refs, " + expected.size() + " expected");
+		}
+		Path gitDir = repo.resolve(".git");
+		List<String> left = new ArrayList<>();
+		try (Stream<Path> paths = Files.walk(gitDir)) {
+			paths.map((path) -> gitDir.relativize(path).toString())
+				.filter((name) -> name.endsWith(".lock") || name.equals("packed-refs.new")
+						|| name.startsWith(LockOwner.DIR + "/"))
+				.forEach(left::add);
+		}
+		if (!left.isEmpty()) {
+			problems.add("left behind: " + left);
+		}
+		GitCli.Result write = GIT.run(repo, "update-ref", "refs/heads/written-after", "refs/heads/main");
+		if (write.exitCode() != 0) {
+			problems.add("git cannot write afterwards: " + write.stderr());
+		}
+	}
+
+	private static Process start(Path repo, String command, Path stderr) throws IOException {
+		List<String> args = new ArrayList<>(GitCli.refstore().command());
+		if (command.equals("delete")) {
+			args.addAll(List.of("delete-refs", "--chunk-size=" + CHUNK, "--manifest=refstore.manifest",
+					"--prefix=" + PREFIX));
+		}
+		else {
+			args.addAll(List.of("restore-refs", "--manifest=refstore.manifest"));
+		}
+		ProcessBuilder builder = new ProcessBuilder(args).directory(repo.toFile());
+		builder.environment().putAll(GitCli.refstore().environment());
+		return builder.redirectOutput(Redirect.DISCARD).redirectError(stderr.toFile()).start();
+	}
+
+	private static void kill(Process process, long delayNanos) throws InterruptedException {
+		process.waitFor(delayNanos, TimeUnit.NANOSECONDS);
+		process.destroyForcibly();
+		waitFor(process);
+	}
+
+	private static int waitFor(Process process) {
+		return Processes.waitFor(process, "refstore");
+	}
+
+	/** Every ref with its value (a symbolic ref's target), as git 2.55 reads the repository, in name order. */
+	private static Map<String, String> refs(Path repo) {
+		Map<String, String> refs = new LinkedHashMap<>();
+		GIT.ok(repo, "for-each-ref", "--format=%(refname) %(objectname) %(symref)").lines().forEach((line) -> {
+			int space = line.indexOf(' ');
+			refs.put(line.substring(0, space), line.substring(space + 1));
+		});
+		return refs;
+	}
+
+	private static void copy(Path from, Path to) {
+		TestFiles.copyTree(from, to, true);
+	}
+
+}
