@@ -275,6 +275,9 @@ abstract class WritersTestSupport extends JobApiTestSupport {
 				assertThat(this.gitRuns).as("git 2.39 wrote while the store was files").containsKey("git239 ok");
 			}
 			assertThat(GitCli.reftable().run(this.repo.dir(), "fsck", "--no-dangling").exitCode()).isZero();
+			System.out.println(this.name + ": " + this.confirmed.size() + " writes confirmed, " + this.okBatches.size()
+					+ " batches confirmed, " + this.refusedBatches.size() + " refused; answers " + this.statuses
+					+ "; git " + this.gitRuns);
 			return present;
 		}
 
