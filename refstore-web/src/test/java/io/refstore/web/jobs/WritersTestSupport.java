@@ -117,6 +117,9 @@ abstract class WritersTestSupport extends JobApiTestSupport {
 		/** git runs by writer and outcome ({@code "git239 ok"}). */
 		final Map<String, Integer> gitRuns = new ConcurrentHashMap<>();
 
+		/** The first answer of every refusing status, for the summary. */
+		private final Map<Integer, String> refusals = new ConcurrentHashMap<>();
+
 		private final List<List<String>> okBatches = Collections.synchronizedList(new ArrayList<>());
 
 		private final List<List<String>> refusedBatches = Collections.synchronizedList(new ArrayList<>());
@@ -126,6 +129,9 @@ abstract class WritersTestSupport extends JobApiTestSupport {
 		private final ExecutorService pool = Executors.newCachedThreadPool();
 
 		private final List<Future<?>> running = new ArrayList<>();
+
+		/** How long the job of {@link #around} took, launch and wait, in milliseconds. */
+		private long jobMillis;
 
 		/** Whether the repository used the files format when the writers started: git 2.39 can write then. */
 		private boolean filesAtStart;
@@ -204,6 +210,9 @@ abstract class WritersTestSupport extends JobApiTestSupport {
 				.andReturn()
 				.getResponse();
 			this.statuses.merge(response.getStatus(), 1, Integer::sum);
+			if (response.getStatus() >= 300) {
+				this.refusals.putIfAbsent(response.getStatus(), response.getContentAsString());
+			}
 			if (response.getStatus() == 503) {
 				assertThat(response.getHeader("Retry-After")).as("a 503 says when to retry").isNotBlank();
 			}
@@ -225,7 +234,9 @@ abstract class WritersTestSupport extends JobApiTestSupport {
 		<T> T around(Callable<T> job) throws Exception {
 			Thread.sleep(300);
 			try {
+				long started = System.nanoTime();
 				T result = job.call();
+				this.jobMillis = (System.nanoTime() - started) / 1_000_000;
 				Thread.sleep(300);
 				return result;
 			}
@@ -275,9 +286,9 @@ abstract class WritersTestSupport extends JobApiTestSupport {
 				assertThat(this.gitRuns).as("git 2.39 wrote while the store was files").containsKey("git239 ok");
 			}
 			assertThat(GitCli.reftable().run(this.repo.dir(), "fsck", "--no-dangling").exitCode()).isZero();
-			System.out.println(this.name + ": " + this.confirmed.size() + " writes confirmed, " + this.okBatches.size()
+			System.out.println(this.name + ": job " + this.jobMillis + " ms, " + this.confirmed.size() + " writes confirmed, " + this.okBatches.size()
 					+ " batches confirmed, " + this.refusedBatches.size() + " refused; answers " + this.statuses
-					+ "; git " + this.gitRuns);
+					+ "; git " + this.gitRuns + "; first refusals " + this.refusals);
 			return present;
 		}
 
