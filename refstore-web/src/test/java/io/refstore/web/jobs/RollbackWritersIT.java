@@ -26,6 +26,10 @@ class RollbackWritersIT extends WritersTestSupport {
 		String name = uniqueName("writers-rollback-" + restored);
 		TempRepo repo = repoWithBranches(name, 3000, restored);
 		String commit = main(repo);
+		if (restored.equals("files")) {
+			// packed, as a store a migration retires usually is: the rollback copies one file, not 3000
+			repo.git("pack-refs", "--all");
+		}
 		DocumentContext migration = awaitOutcome(launch("/api/jobs/migrations", """
 				{"repository": "%s", "targetFormat": "%s"}""".formatted(name, migrated), "operator"), "migration.backup");
 		assertThat(migration.read("$.status", String.class)).isEqualTo("COMPLETED");
