@@ -83,13 +83,22 @@ public final class RefStores {
 	 * ... or {@code reftable/}). The repository lends its hash, settings and object database.
 	 */
 	public static RefStore openAt(Repository repository, RefFormat format, Path dir) throws IOException {
+		return openAt(repository, format, dir, repository.reflogPolicy());
+	}
+
+	/**
+	 * As {@link #openAt(Repository, RefFormat, Path)}, with a reflog policy other than {@code core.logAllRefUpdates}
+	 * (a rollback that carries a ref with its log into the restored store uses {@link ReflogPolicy#ALWAYS}).
+	 */
+	public static RefStore openAt(Repository repository, RefFormat format, Path dir, ReflogPolicy reflogPolicy)
+			throws IOException {
 		ObjectDatabase objects = new DeferredObjectDatabase(repository);
 		return switch (format) {
-			case FILES -> new FilesRefStore(new FilesOptions(dir, dir, repository.hashAlgorithm(),
-					repository.reflogPolicy(), repository.filesRefLockTimeout(), repository.packedRefsTimeout(), false,
-					objects, repository::committer, null));
-			case REFTABLE -> ReftableRefStore.open(new ReftableOptions(dir, dir.resolve("reftable"),
-					repository.reflogPolicy(), stackOptions(repository), objects, repository::committer));
+			case FILES -> new FilesRefStore(new FilesOptions(dir, dir, repository.hashAlgorithm(), reflogPolicy,
+					repository.filesRefLockTimeout(), repository.packedRefsTimeout(), false, objects,
+					repository::committer, null));
+			case REFTABLE -> ReftableRefStore.open(new ReftableOptions(dir, dir.resolve("reftable"), reflogPolicy,
+					stackOptions(repository), objects, repository::committer));
 		};
 	}
 

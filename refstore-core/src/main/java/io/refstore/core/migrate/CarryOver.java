@@ -179,44 +179,55 @@ final class CarryOver {
 		List<ReflogEntry> log = logFrom.hasReflog(name) ? logFrom.reflog(name) : List.of();
 		ReflogPolicy policy = log.isEmpty() ? ReflogPolicy.EXISTING_ONLY : ReflogPolicy.ALWAYS;
 		try (RefStore to = RefStores.open(repository, policy)) {
-			List<ReflogEntry> have = to.hasReflog(name) ? to.reflog(name) : List.of();
-			List<ReflogEntry> missing = (have.size() <= log.size() && log.subList(0, have.size()).equals(have))
-					? log.subList(have.size(), log.size()) : List.of();
-			Optional<Ref> current = to.exactRef(name);
-			if (current.equals(value)) {
-				for (ReflogEntry entry : missing) {
-					to.appendReflog(name, entry);
-				}
-				return !missing.isEmpty();
-			}
-			ObjectId old = current.filter(DirectRef.class::isInstance).map((ref) -> ((DirectRef) ref).id())
-				.orElse(to.hashAlgorithm().zeroId());
-			ReflogEntry last = missing.isEmpty() ? null : missing.get(missing.size() - 1);
-			// git's own entry for this very update is written by the transaction, so it is not there twice
-			boolean lastIsThisUpdate = last != null && value.get() instanceof DirectRef direct
-					&& last.newId().equals(direct.id()) && last.oldId().equals(old);
-			for (ReflogEntry entry : lastIsThisUpdate ? missing.subList(0, missing.size() - 1) : missing) {
+			return carry(name, value.get(), log, to, MESSAGE);
+		}
+	}
+
+	/**
+	 * Writes {@code value} into {@code to}, with the entries of {@code log} that {@code to}'s log of {@code name}
+	 * lacks: the last one as the update's own entry if it is that update, else the update logs {@code message}.
+	 * @return whether anything was written
+	 * @throws MigrationException if {@code to} refuses the update
+	 */
+	static boolean carry(String name, Ref value, List<ReflogEntry> log, RefStore to, String message)
+			throws IOException {
+		List<ReflogEntry> have = to.hasReflog(name) ? to.reflog(name) : List.of();
+		List<ReflogEntry> missing = (have.size() <= log.size() && log.subList(0, have.size()).equals(have))
+				? log.subList(have.size(), log.size()) : List.of();
+		Optional<Ref> current = to.exactRef(name);
+		if (current.equals(Optional.of(value))) {
+			for (ReflogEntry entry : missing) {
 				to.appendReflog(name, entry);
 			}
-			try (RefTransaction transaction = to.newTransaction()) {
-				RefUpdate update = (value.get() instanceof DirectRef direct)
-						? RefUpdate.update(name, direct.id(), old).withNoDeref()
-						: RefUpdate.symref(name, ((SymbolicRef) value.get()).target());
-				transaction.add(update);
-				if (lastIsThisUpdate) {
-					transaction.committer(last.who()).message(last.message());
-				}
-				else {
-					transaction.message(MESSAGE);
-				}
-				TransactionResult result = transaction.commit();
-				if (!result.committed()) {
-					throw new MigrationException("could not carry '" + name + "' into the new store: "
-							+ result.firstRejection().map(Object::toString).orElse("rejected"));
-				}
-			}
-			return true;
+			return !missing.isEmpty();
 		}
+		ObjectId old = current.filter(DirectRef.class::isInstance).map((ref) -> ((DirectRef) ref).id())
+			.orElse(to.hashAlgorithm().zeroId());
+		ReflogEntry last = missing.isEmpty() ? null : missing.get(missing.size() - 1);
+		// git's own entry for this very update is written by the transaction, so it is not there twice
+		boolean lastIsThisUpdate = last != null && value instanceof DirectRef direct
+				&& last.newId().equals(direct.id()) && last.oldId().equals(old);
+		for (ReflogEntry entry : lastIsThisUpdate ? missing.subList(0, missing.size() - 1) : missing) {
+			to.appendReflog(name, entry);
+		}
+		try (RefTransaction transaction = to.newTransaction()) {
+			RefUpdate update = (value instanceof DirectRef direct)
+					? RefUpdate.update(name, direct.id(), old).withNoDeref()
+					: RefUpdate.symref(name, ((SymbolicRef) value).target());
+			transaction.add(update);
+			if (lastIsThisUpdate) {
+				transaction.committer(last.who()).message(last.message());
+			}
+			else {
+				transaction.message(message);
+			}
+			TransactionResult result = transaction.commit();
+			if (!result.committed()) {
+				throw new MigrationException("could not carry '" + name + "' into the new store: "
+						+ result.firstRejection().map(Object::toString).orElse("rejected"));
+			}
+		}
+		return true;
 	}
 
 	/**

@@ -133,6 +133,21 @@ public final class FormatMigrator {
 	 */
 	Swapped swap(RefStore source, String fingerprint, Built built, Path staged, MigrationOptions options, Path work)
 			throws IOException {
+		return swap(source, fingerprint, built, staged, options, work, () -> {
+			// a writer got in before the locks: build again from what the locks now freeze
+			FileMoves.deleteTree(staged);
+			return buildAndVerify(source, staged, options);
+		}, options.reflogs());
+	}
+
+	/**
+	 * As {@link #swap(RefStore, String, Built, Path, MigrationOptions, Path)}, with {@code refresh} bringing the
+	 * staged store up to date when the source's fingerprint changed before the locks.
+	 * @param digestOfRetired whether {@code built}'s source digest is the retired store's (a migration's, with
+	 * reflogs), which the backup then records without reading it again
+	 */
+	private Swapped swap(RefStore source, String fingerprint, Built built, Path staged, MigrationOptions options,
+			Path work, Refresh refresh, boolean digestOfRetired) throws IOException {
 		RefFormat current = this.repository.refFormat();
 		Path backup = newBackupDir(current);
 		Built swapped = built;
@@ -145,16 +160,13 @@ public final class FormatMigrator {
 			// the fingerprint changes with any write, so an equal one proves the staged copy is still exact
 			// without reading every ref again
 			if (fingerprint != null && !source.fingerprint().equals(fingerprint)) {
-				// a writer got in before the locks: build again from what the locks now freeze
-				FileMoves.deleteTree(staged);
-				swapped = buildAndVerify(source, staged, options);
+				swapped = refresh.staged();
 			}
 			stage(current, staged);
 			new Journal(current, options.target(), backup).write(work);
 			switchConfig(current, options.target(), work, gate);
 			// a migration's source digest is that of the store it retires (reflogs included only if they came along);
 			// a rollback's staged store is not the retired one, which is then read for its record
-			boolean digestOfRetired = fingerprint != null && options.reflogs();
 			carried = retireAndCarry(current, backup, work, digestOfRetired ? swapped : null);
 		}
 		return new Swapped(swapped, backup, carried);
@@ -215,8 +227,9 @@ public final class FormatMigrator {
 
 	/**
 	 * Restores the store a migration kept in {@code backup} (as printed in its report), migrating the
-	 * current store out of the way into a backup of its own. Changes made since the migration are in that
-	 * new backup, not in the restored store.
+	 * current store out of the way into a backup of its own. Refs written, moved or deleted since the migration
+	 * are so in the restored store too ({@link CatchUp}): a confirmed write survives a rollback. The backup gives
+	 * the restored store its layout and reflogs; the entries the current store logged since are in its new backup.
 	 * <p>
 	 * The backup is never moved: its store is copied into the work directory byte for byte, the copy read back and
 	 * compared with the digest recorded when the backup was made, and the copy is swapped in exactly as a
@@ -276,8 +289,17 @@ public final class FormatMigrator {
 						+ " made (digest " + copied.digest() + ", recorded " + recorded.digest()
 						+ "); the repository is unchanged");
 			}
-			Built built = new Built(copied.digest(), copied.digest(), copied.refs(), copied.logEntries());
-			swapped = swap(source, null, built, staged, options, work);
+			String fingerprint = source.fingerprint();
+			Built[] caughtUp = { new Built(copied.digest(), copied.digest(), copied.refs(), copied.logEntries()) };
+			Refresh catchUp = () -> {
+				if (!CatchUp.apply(this.repository, source, restored, staged).isEmpty()) {
+					BackupRecord now = BackupRecord.read(this.repository, restored, staged);
+					caughtUp[0] = new Built(now.digest(), now.digest(), now.refs(), now.logEntries());
+				}
+				return caughtUp[0];
+			};
+			// the bulk of what changed since the migration now, what changes until the locks under them
+			swapped = swap(source, fingerprint, catchUp.staged(), staged, options, work, catchUp, false);
 		}
 		catch (IOException | RuntimeException ex) {
 			if (Journal.read(work) == null) {
@@ -538,6 +560,15 @@ public final class FormatMigrator {
 
 	private static Duration elapsed(long started) {
 		return Duration.ofNanos(System.nanoTime() - started);
+	}
+
+	/** Brings a staged store up to date with its source under the swap's locks. */
+	@FunctionalInterface
+	private interface Refresh {
+
+		/** @return the staged store's digests and counts, as it now reads */
+		Built staged() throws IOException;
+
 	}
 
 	/** A built store's digests and counts. */

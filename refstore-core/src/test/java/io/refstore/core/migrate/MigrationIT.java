@@ -227,7 +227,6 @@ class MigrationIT {
 		Map<String, String> store = DirSnapshot.of(repo.gitDir(), Set.of("config"));
 		List<String> config = localConfig(repo);
 		MigrationReport migration = MigrationRunner.migrate(repo.dir(), MigrationOptions.to(opposite(maker.format)));
-		repo.git("update-ref", "-m", "made after the migration", "refs/heads/after-migration", "main");
 
 		if (maker.format == RefFormat.FILES) {
 			MigrationRunner.refs(repo.dir(), "rollback", migration.backup().toString()).requireOk();
@@ -242,6 +241,26 @@ class MigrationIT {
 		assertThat(DirSnapshot.of(repo.gitDir(), Set.of("config", FormatMigrator.BACKUP_DIR))).isEqualTo(store);
 		assertThat(localConfig(repo)).isEqualTo(config);
 		assertThat(migration.backup()).doesNotExist();
+		assertThat(GitView.unsoundness(NEWEST, repo.dir())).isNull();
+	}
+
+	@ParameterizedTest
+	@EnumSource(names = { "NEWEST_FILES", "NEWEST_REFTABLE" })
+	void rollbackKeepsWhatWasWrittenSinceTheMigration(Maker maker, @TempDir Path dir) throws IOException {
+		TempRepo repo = MigrationRepos.create(maker, dir.resolve("repo"), false, false);
+		MigrationReport migration = MigrationRunner.migrate(repo.dir(), MigrationOptions.to(opposite(maker.format)));
+		repo.git("update-ref", "-m", "made after the migration", "refs/heads/after-migration", "main");
+		repo.git("update-ref", "-m", "moved after the migration", "refs/remotes/origin/main", "main");
+		repo.git("update-ref", "-d", "refs/heads/feature");
+		GitView written = GitView.capture(NEWEST, repo.dir());
+
+		MigrationReport rollback = MigrationRunner.rollback(repo.dir(), migration.backup());
+
+		assertThat(rollback.to()).isEqualTo(maker.format);
+		GitView restored = GitView.capture(NEWEST, repo.dir());
+		assertThat(restored.format()).isEqualTo(maker.format.configName());
+		assertThat(restored).isEqualTo(new GitView(restored.format(), written.forEachRef(), written.showRef(),
+				written.lsRemote(), written.reflogList(), written.reflogs()));
 		assertThat(GitView.unsoundness(NEWEST, repo.dir())).isNull();
 	}
 

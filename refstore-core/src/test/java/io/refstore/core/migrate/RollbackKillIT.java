@@ -25,7 +25,8 @@ import io.refstore.core.testing.TempRepo;
 /**
  * {@code refstore refs rollback} killed with SIGKILL at random moments, in both directions. Each source repository
  * was migrated by refstore (keeping a backup) and then got one more ref, so the current store and the backup
- * differ: after a kill, git must read exactly the current state or exactly the restored one, the repository must
+ * differ, and the rollback keeps that ref: after a kill, git must read exactly the current state, in the migrated
+ * format (the current store) or in the restored one (the restored store, caught up), the repository must
  * be sound, and running the rollback again must finish it: the restored state, the backup gone, the current store
  * kept in exactly one new backup, no work directory and no lock left. {@code -Drefstore.killTrials} (50) and
  * {@code -Drefstore.killSeed} as for {@link MigrationKillIT}.
@@ -66,12 +67,12 @@ class RollbackKillIT {
 		if (original == RefFormat.REFTABLE) {
 			GIT.ok(repo.dir(), "refs", "migrate", "--ref-format=reftable");
 		}
-		GitView restored = GitView.captureQuickly(GIT, repo.dir());
+		GitView backedUp = GitView.captureQuickly(GIT, repo.dir());
 		RefFormat other = (original == RefFormat.FILES) ? RefFormat.REFTABLE : RefFormat.FILES;
 		MigrationReport report = MigrationRunner.migrate(repo.dir(), MigrationOptions.to(other));
 		GIT.ok(repo.dir(), "update-ref", "refs/heads/after-migration", "HEAD");
 		GitView current = GitView.captureQuickly(GIT, repo.dir());
-		assertThat(current.difference(restored)).as("the current store differs from the backup").isNotNull();
+		assertThat(current.difference(backedUp)).as("the current store differs from the backup").isNotNull();
 		String backup = repo.gitDir().relativize(report.backup()).toString();
 		Path copy = dir.resolve(name + "-timing");
 		DirSnapshot.copy(repo.dir(), copy);
@@ -79,7 +80,10 @@ class RollbackKillIT {
 		Process process = start(copy, copy.resolve(".git").resolve(backup), dir.resolve(name + "-timing.err"));
 		assertThat(waitFor(process)).as("undisturbed rollback").isZero();
 		long nanos = System.nanoTime() - started;
-		assertThat(GitView.captureQuickly(GIT, copy).difference(restored)).isNull();
+		GitView restored = GitView.captureQuickly(GIT, copy);
+		// a rollback keeps what was written since the migration: the current refs, in the restored format
+		assertThat(restored.format()).isEqualTo(backedUp.format());
+		assertThat(restored.difference(current)).isNull();
 		System.out.printf("undisturbed rollback to %s: %d ms%n", original.configName(), nanos / 1_000_000);
 		FileMoves.deleteTree(copy);
 		return new Source(repo.dir(), backup, current, restored, original, nanos);
@@ -105,10 +109,10 @@ class RollbackKillIT {
 			List<String> problems = new ArrayList<>();
 			GitView now = GitView.captureQuickly(GIT, repo);
 			boolean restored = false;
-			if (now.difference(source.current()) == null) {
+			if (now.format().equals(source.current().format()) && now.difference(source.current()) == null) {
 				killedCurrent++;
 			}
-			else if (now.difference(source.restored()) == null) {
+			else if (now.format().equals(source.restored().format()) && now.difference(source.restored()) == null) {
 				killedRestored++;
 				restored = true;
 			}

@@ -1,0 +1,43 @@
+package io.refstore.web.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import com.jayway.jsonpath.DocumentContext;
+
+import io.refstore.core.testing.TempRepo;
+
+/**
+ * The lost-write scenario ({@link WritersTestSupport}) while {@code maintainRefsJob}, forced, packs every loose
+ * ref of a files store or compacts a reftable stack: the writers' refs survive and so does every ref that was
+ * there before.
+ */
+class MaintenanceWritersIT extends WritersTestSupport {
+
+	@ParameterizedTest(name = "{0}")
+	@ValueSource(strings = { "files", "reftable" })
+	void maintenanceLosesNoConfirmedWrite(String format) throws Exception {
+		String name = uniqueName("writers-maintain-" + format);
+		TempRepo repo = repoWithBranches(name, 3000, format);
+		String commit = main(repo);
+		Writers writers = new Writers(name, repo, commit).start();
+		DocumentContext done = writers.around(() -> awaitOutcome(launch("/api/jobs/maintenance",
+				"{\"repository\": \"" + name + "\", \"force\": true}", "operator"), "maintain.after"));
+
+		assertThat(done.read("$.status", String.class)).as(done.jsonString()).isEqualTo("COMPLETED");
+		assertThat(done.read("$.results['maintain.packed']", String.class)).isEqualTo("true");
+		assertThat(format(repo)).isEqualTo(format);
+		Map<String, String> present = writers.check();
+		for (int i = 0; i < 3000; i++) {
+			assertThat(present).containsEntry("refs/heads/b/" + String.format("%05d", i), commit);
+		}
+		if (format.equals("files")) {
+			assertThat(repo.gitDir().resolve("refs/heads/b/00000")).as("packed").doesNotExist();
+		}
+	}
+
+}
