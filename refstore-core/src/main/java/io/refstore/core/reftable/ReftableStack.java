@@ -252,6 +252,16 @@ public final class ReftableStack implements Closeable {
 
 	/** As {@link #writeTable(long, long, TableContent)}, forcing the table before its rename if {@code fsync}. */
 	String writeTable(long min, long max, boolean fsync, TableContent content) throws IOException {
+		Path temp = writeUnpublished(min, max, fsync, content);
+		return (temp != null) ? publish(temp, min, max) : null;
+	}
+
+	/**
+	 * Writes a table under a temporary name (not {@code *.ref}, so that no cleaner of unlisted tables, refstore's
+	 * or git's, takes it for a leftover), forced if {@code fsync}; {@link #publish} gives it its name.
+	 * @return the temporary file, or {@code null} if the table would hold no record
+	 */
+	Path writeUnpublished(long min, long max, boolean fsync, TableContent content) throws IOException {
 		String base = String.format("0x%012x-0x%012x-%08x", min, max, ThreadLocalRandom.current().nextInt());
 		Path temp = createTemp(this.dir, base + ".temp.");
 		boolean added;
@@ -269,14 +279,19 @@ public final class ReftableStack implements Closeable {
 			if (fsync) {
 				Fsync.file(temp);
 			}
-			String name = String.format("0x%012x-0x%012x-%08x.ref", min, max, ThreadLocalRandom.current().nextInt());
-			Files.move(temp, this.dir.resolve(name), StandardCopyOption.ATOMIC_MOVE);
-			return name;
+			return temp;
 		}
 		catch (IOException | RuntimeException ex) {
 			Files.deleteIfExists(temp);
 			throw ex;
 		}
+	}
+
+	/** Renames a table {@link #writeUnpublished} wrote to its table name; returns the name. */
+	String publish(Path temp, long min, long max) throws IOException {
+		String name = String.format("0x%012x-0x%012x-%08x.ref", min, max, ThreadLocalRandom.current().nextInt());
+		Files.move(temp, this.dir.resolve(name), StandardCopyOption.ATOMIC_MOVE);
+		return name;
 	}
 
 	/**

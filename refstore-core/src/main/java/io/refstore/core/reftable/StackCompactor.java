@@ -23,10 +23,10 @@ import io.refstore.core.ref.StoreStatistics;
  * <li>Lock each table ({@code <table>.lock}), newest first; a table another process holds ends the run
  * (automatic compaction then merges only the newer tables it got, if at least two).</li>
  * <li>Release {@code tables.list.lock}, so writers can append while the merge runs.</li>
- * <li>Merge the locked tables into a new one spanning their update indices; tombstones are dropped only
- * when the oldest table of the stack is included (nothing older can be hidden by them).</li>
+ * <li>Merge the locked tables into a new one spanning their update indices, under a temporary name; tombstones
+ * are dropped only when the oldest table of the stack is included (nothing older can be hidden by them).</li>
  * <li>Lock {@code tables.list} again; find the merged tables as a contiguous run in the current list.</li>
- * <li>Replace the run by the new table (or by nothing if every record cancelled out).</li>
+ * <li>Name the new table, and replace the run by it (or by nothing if every record cancelled out).</li>
  * <li>Reload, then delete the merged tables and release their locks.</li>
  * </ol>
  * No ref or log record is lost at any step: until step 6 the old tables are listed; after it the new one is.
@@ -152,27 +152,25 @@ final class StackCompactor {
 				// tombstones may only go when nothing older remains for them to hide
 				keepTombstones = !current.get(0).equals(run.get(0));
 			}
-			String merged = merge(run, keepTombstones);
+			Merged merged = merge(run, keepTombstones);
 			try (LockFile listLock = lockList(bestEffort)) {
 				if (listLock == null) {
 					// another writer holds the list now: the stack stays as it was, only less compact (the
 					// write that asked for this compaction is committed already and must not fail for it)
-					if (merged != null) {
-						Files.deleteIfExists(this.stack.dir().resolve(merged));
-					}
+					discard(merged);
 					return;
 				}
 				List<String> names = this.stack.readList();
 				int at = Collections.indexOfSubList(names, run);
 				if (at < 0) {
-					if (merged != null) {
-						Files.deleteIfExists(this.stack.dir().resolve(merged));
-					}
+					discard(merged);
 					return;
 				}
 				List<String> next = new ArrayList<>(names.subList(0, at));
 				if (merged != null) {
-					next.add(merged);
+					// named only now, under the list's lock: a table named before could be taken for a leftover
+					// and removed by a cleaner holding the lock meanwhile (this class's clean(), or git's)
+					next.add(this.stack.publish(merged.temp(), merged.min(), merged.max()));
 				}
 				next.addAll(names.subList(at + run.size(), names.size()));
 				this.stack.writeList(listLock, next, this.force);
@@ -225,8 +223,18 @@ final class StackCompactor {
 		return planned.subList(first, planned.size());
 	}
 
-	/** Writes the merge of {@code run} as a new table; {@code null} if nothing survived. */
-	private String merge(List<String> run, boolean keepTombstones) throws IOException {
+	/** A merged table not yet named, and the update indices it spans. */
+	private record Merged(Path temp, long min, long max) {
+	}
+
+	private static void discard(Merged merged) throws IOException {
+		if (merged != null) {
+			Files.deleteIfExists(merged.temp());
+		}
+	}
+
+	/** Writes the merge of {@code run} as a new, unnamed table; {@code null} if nothing survived. */
+	private Merged merge(List<String> run, boolean keepTombstones) throws IOException {
 		try (ReftableStack.Snapshot snapshot = this.stack.snapshot()) {
 			List<ReftableReader> readers = new ArrayList<>();
 			for (ReftableStack.Table table : snapshot.tables) {
@@ -237,7 +245,7 @@ final class StackCompactor {
 			MergedTable merged = new MergedTable(readers);
 			long min = readers.get(0).minUpdateIndex();
 			long max = readers.get(readers.size() - 1).maxUpdateIndex();
-			return this.stack.writeTable(min, max, this.force || this.stack.options().fsync(), (writer) -> {
+			Path temp = this.stack.writeUnpublished(min, max, this.force || this.stack.options().fsync(), (writer) -> {
 				boolean any = false;
 				try (RecordCursor<RefRecord> refs = merged.allRefs(keepTombstones)) {
 					while (refs.next()) {
@@ -253,6 +261,7 @@ final class StackCompactor {
 				}
 				return any;
 			});
+			return (temp != null) ? new Merged(temp, min, max) : null;
 		}
 	}
 
