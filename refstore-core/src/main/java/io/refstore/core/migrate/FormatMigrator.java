@@ -13,6 +13,8 @@ import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 import io.refstore.core.RefStores;
 import io.refstore.core.files.FilesLayout;
@@ -280,6 +282,8 @@ public final class FormatMigrator {
 		MigrationOptions options = new MigrationOptions(restored, false, true);
 		Path staged = work.resolve("new");
 		Swapped swapped;
+		// the refs written, moved or deleted since the migration, kept in the restored store: the report names them
+		Set<String> kept = new TreeSet<>();
 		try (RefStore source = this.repository.refStore()) {
 			BackupCopy.copy(backup, staged);
 			BackupRecord copied = BackupRecord.read(this.repository, restored, staged);
@@ -292,7 +296,9 @@ public final class FormatMigrator {
 			String fingerprint = source.fingerprint();
 			Built[] caughtUp = { new Built(copied.digest(), copied.digest(), copied.refs(), copied.logEntries()) };
 			Refresh catchUp = () -> {
-				if (!CatchUp.apply(this.repository, source, restored, staged).isEmpty()) {
+				List<String> changed = CatchUp.apply(this.repository, source, restored, staged);
+				kept.addAll(changed);
+				if (!changed.isEmpty()) {
 					BackupRecord now = BackupRecord.read(this.repository, restored, staged);
 					caughtUp[0] = new Built(now.digest(), now.digest(), now.refs(), now.logEntries());
 				}
@@ -311,7 +317,8 @@ public final class FormatMigrator {
 		FileMoves.move(backup, restoredMark);
 		FileMoves.deleteTree(work);
 		FileMoves.deleteTree(restoredMark);
-		return report(current, restored, swapped.built(), staged, swapped.backup(), swapped.carried(), started);
+		kept.addAll(swapped.carried());
+		return report(current, restored, swapped.built(), staged, swapped.backup(), List.copyOf(kept), started);
 	}
 
 	/** Deletes a backup the operator no longer needs. */

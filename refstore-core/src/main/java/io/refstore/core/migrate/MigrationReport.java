@@ -20,7 +20,8 @@ import io.refstore.core.ref.RefFormat;
  * @param swapped whether the repository now uses {@code to}
  * @param elapsed the wall time
  * @param carried refs a git process wrote into the old store during the swap, carried into the new one (see
- * {@link CarryOver}); their values and new log entries are in the new store, not in the digests
+ * {@link CarryOver}); their values and new log entries are in the new store, not in the digests. For a rollback
+ * also every ref written, moved or deleted since the migration and so in the restored store ({@link CatchUp})
  */
 public record MigrationReport(RefFormat from, RefFormat to, long refs, long logEntries, String sourceDigest,
 		String targetDigest, Path staged, Path backup, boolean swapped, Duration elapsed, List<String> carried) {

@@ -257,6 +257,8 @@ class MigrationIT {
 		MigrationReport rollback = MigrationRunner.rollback(repo.dir(), migration.backup());
 
 		assertThat(rollback.to()).isEqualTo(maker.format);
+		assertThat(rollback.carried()).as("the refs kept from after the migration").containsExactly(
+				"refs/heads/after-migration", "refs/heads/feature", "refs/remotes/origin/main");
 		GitView restored = GitView.capture(NEWEST, repo.dir());
 		assertThat(restored.format()).isEqualTo(maker.format.configName());
 		assertThat(restored).isEqualTo(new GitView(restored.format(), written.forEachRef(), written.showRef(),
