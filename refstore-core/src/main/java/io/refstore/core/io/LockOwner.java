@@ -106,10 +106,25 @@ public final class LockOwner implements AutoCloseable {
 		return this.staging.resolve(Long.toString(this.staged.incrementAndGet()));
 	}
 
-	/** Removes the record; the caller has released every lock it took. */
+	/**
+	 * Removes the record; the caller has released every lock it took. The removal of the locks that stay longest
+	 * in one place ({@code packed-refs.lock}, {@code tables.list.lock}) is forced first: a power cut must not bring
+	 * back a lock whose owner is forgotten.
+	 */
 	@Override
 	public void close() throws IOException {
-		LIVE.remove(this.id);
+		Path commonDir = this.file.getParent().getParent();
+		try {
+			Fsync.directory(commonDir);
+			Path reftable = commonDir.resolve("reftable");
+			if (Files.isDirectory(reftable)) {
+				Fsync.directory(reftable);
+			}
+		}
+		finally {
+			// the record stays if the sync failed: the next run clears what this one may have left
+			LIVE.remove(this.id);
+		}
 		FileMoves.deleteTree(this.staging);
 		for (int i = this.marks; i > 0; i--) {
 			Files.deleteIfExists(this.file.resolveSibling(this.id + "." + i));
