@@ -57,6 +57,12 @@ public class RollbackMigrationJobConfiguration {
 			job.putLong("rollback.refs", report.refs());
 			job.putString("rollback.digest", report.sourceDigest());
 			job.putString("rollback.keptCurrentAt", String.valueOf(report.backup()));
+			// the refs written since the migration, kept in the restored store: their count, and the first 100
+			job.putLong("rollback.kept", report.carried().size());
+			if (!report.carried().isEmpty()) {
+				job.putString("rollback.keptRefs",
+						String.join(" ", report.carried().subList(0, Math.min(100, report.carried().size()))));
+			}
 			contribution.incrementWriteCount(report.refs());
 			return RepeatStatus.FINISHED;
 		};

@@ -63,7 +63,7 @@ final class Refs implements Command {
 		MigrationOptions migration = new MigrationOptions(target, parsed.flag("dry-run"), parsed.flag("reflog", true));
 		try {
 			MigrationReport report = new FormatMigrator(context.repository()).migrate(migration);
-			print(context, report);
+			print(context, report, "written by another process during the swap");
 			return 0;
 		}
 		catch (MigrationException ex) {
@@ -77,7 +77,8 @@ final class Refs implements Command {
 		}
 		try {
 			Path backup = context.repository().gitDir().resolve(args.get(0));
-			print(context, new FormatMigrator(context.repository()).rollback(backup));
+			print(context, new FormatMigrator(context.repository()).rollback(backup),
+					"written since the migration or during the swap, kept");
 			return 0;
 		}
 		catch (MigrationException ex) {
@@ -137,7 +138,8 @@ final class Refs implements Command {
 		return (value != null) ? value.toString() : "-";
 	}
 
-	private static void print(CommandContext context, MigrationReport report) throws IOException {
+	/** Prints a migration's or rollback's report; {@code carriedWhy} says where the carried refs came from. */
+	private static void print(CommandContext context, MigrationReport report, String carriedWhy) throws IOException {
 		StringBuilder text = new StringBuilder();
 		if (!report.swapped()) {
 			text.append("Finished dry-run migration of refs, the result can be found at '").append(report.staged())
@@ -152,7 +154,7 @@ final class Refs implements Command {
 			text.append("old store kept at '").append(report.backup()).append("'\n");
 		}
 		for (String carried : report.carried()) {
-			text.append("carried over ").append(carried).append(" (written by another process during the swap)\n");
+			text.append("carried over ").append(carried).append(" (").append(carriedWhy).append(")\n");
 		}
 		context.out().write(text.toString());
 	}

@@ -41,6 +41,8 @@ class RollbackWritersIT extends WritersTestSupport {
 
 		assertThat(done.read("$.status", String.class)).as(done.jsonString()).isEqualTo("COMPLETED");
 		assertThat(format(repo)).isEqualTo(restored);
+		assertThat(Long.parseLong(done.read("$.results['rollback.kept']", String.class)))
+			.as("refs written since the migration, kept").isPositive();
 		Map<String, String> present = writers.check();
 		for (int i = 0; i < 3000; i++) {
 			assertThat(present).containsEntry("refs/heads/b/" + String.format("%05d", i), commit);
