@@ -129,14 +129,23 @@ final class CarryOver {
 				stores.put(dir, RefStores.openAt(fresh, RefFormat.FILES, dir));
 			}
 			for (String name : changed) {
-				if (!strayRefs.containsKey(name) && carryOne(fresh, name, stores.get(backup), stores.get(backup))) {
+				if (!strayRefs.containsKey(name)
+						&& carryOne(fresh, name, stores.get(backup), reflog(stores.get(backup), name))) {
 					carried.add(name);
 				}
 			}
 			for (Map.Entry<String, Path> stray : strayRefs.entrySet()) {
-				RefStore log = stores.get(strayLogs.getOrDefault(stray.getKey(), backup));
-				if (carryOne(fresh, stray.getKey(), stores.get(stray.getValue()), log)) {
-					carried.add(stray.getKey());
+				String name = stray.getKey();
+				List<ReflogEntry> log = reflog(stores.get(backup), name);
+				Path strayLog = strayLogs.get(name);
+				if (strayLog != null) {
+					// a stale git found no log where it looked (retired with the store) and began one: its entries
+					// follow the retired log's
+					log = new ArrayList<>(log);
+					log.addAll(reflog(stores.get(strayLog), name));
+				}
+				if (carryOne(fresh, name, stores.get(stray.getValue()), log)) {
+					carried.add(name);
 				}
 			}
 		}
@@ -166,17 +175,20 @@ final class CarryOver {
 		return dirs;
 	}
 
+	private static List<ReflogEntry> reflog(RefStore store, String name) throws IOException {
+		return store.hasReflog(name) ? store.reflog(name) : List.of();
+	}
+
 	/**
-	 * Writes {@code name}'s value from {@code valueFrom} and the log entries of {@code logFrom} that the repository's
-	 * store lacks into that store.
+	 * Writes {@code name}'s value from {@code valueFrom} and the entries of {@code log} that the repository's store
+	 * lacks into that store.
 	 */
-	private static boolean carryOne(Repository repository, String name, RefStore valueFrom, RefStore logFrom)
+	private static boolean carryOne(Repository repository, String name, RefStore valueFrom, List<ReflogEntry> log)
 			throws IOException {
 		Optional<Ref> value = valueFrom.exactRef(name);
 		if (value.isEmpty()) {
 			return false;
 		}
-		List<ReflogEntry> log = logFrom.hasReflog(name) ? logFrom.reflog(name) : List.of();
 		ReflogPolicy policy = log.isEmpty() ? ReflogPolicy.EXISTING_ONLY : ReflogPolicy.ALWAYS;
 		try (RefStore to = RefStores.open(repository, policy)) {
 			return carry(name, value.get(), log, to, MESSAGE);

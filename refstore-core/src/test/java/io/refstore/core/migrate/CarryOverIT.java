@@ -1,0 +1,53 @@
+package io.refstore.core.migrate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.refstore.core.ref.RefFormat;
+import io.refstore.core.testing.GitCli;
+import io.refstore.core.testing.TempRepo;
+
+/**
+ * {@link CarryOver} of what a git process that read the configuration before the switch wrote after the retire:
+ * it finds no log where it looks (the retired store took {@code logs/} along) and begins one in the git directory,
+ * holding only its own entry. That entry follows the retired log's in the new store: SwapWritersIT once found a
+ * carried ref whose reflog had lost git's entry for the update.
+ */
+class CarryOverIT {
+
+	private static final GitCli GIT = MigrationRepos.NEWEST;
+
+	@Test
+	void aStaleGitsLogBegunInTheGitDirectoryFollowsTheRetiredLog(@TempDir Path dir) throws IOException {
+		TempRepo repo = TempRepo.init(GitCli.system(), dir.resolve("repo"));
+		List<String> commits = repo.commits(2, "c");
+		repo.git("update-ref", "-m", "created", "refs/heads/packed/1", commits.get(0));
+		repo.git("pack-refs", "--all");
+		MigrationReport report = MigrationRunner.migrate(repo.dir(), MigrationOptions.to(RefFormat.REFTABLE));
+		CarryOver unchanged = CarryOver.snapshot(report.backup());
+		// what the stale git left: the ref in a refs/heads the stubs moved aside, its new log in the git directory
+		Path work = dir.resolve("work");
+		Path strayRef = work.resolve("strays-0/refs/heads/packed/1");
+		Files.createDirectories(strayRef.getParent());
+		Files.writeString(strayRef, commits.get(1) + "\n");
+		Path strayLog = repo.gitDir().resolve("logs/refs/heads/packed/1");
+		Files.createDirectories(strayLog.getParent());
+		Files.writeString(strayLog, commits.get(0) + " " + commits.get(1)
+				+ " Stale Writer <stale@example.com> 1700000100 +0000\tstale writer\n");
+
+		List<String> carried = unchanged.carry(repo.gitDir(), report.backup(), work);
+
+		assertThat(carried).containsExactly("refs/heads/packed/1");
+		assertThat(GIT.ok(repo.dir(), "rev-parse", "refs/heads/packed/1").trim()).isEqualTo(commits.get(1));
+		assertThat(GIT.ok(repo.dir(), "reflog", "show", "--format=%gs", "refs/heads/packed/1").lines().toList())
+			.containsExactly("stale writer", "created");
+	}
+
+}
