@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A durable record that one run (a {@code delete-refs}, a restore, a deletion job...) takes git's locks in a
@@ -52,7 +51,7 @@ public final class LockOwner implements AutoCloseable {
 
 	private final Path staging;
 
-	private final AtomicLong staged = new AtomicLong();
+	private long staged;
 
 	private Path mark;
 
@@ -101,9 +100,13 @@ public final class LockOwner implements AutoCloseable {
 	}
 
 	/** A new file in which a lock's content is staged (on the lock's file system, renamed over its target). */
-	Path stagingFile() throws IOException {
-		Files.createDirectories(this.staging);
-		return this.staging.resolve(Long.toString(this.staged.incrementAndGet()));
+	synchronized Path stagingFile() throws IOException {
+		long number = ++this.staged;
+		if (number == 1) {
+			// made once, not looked for per lock: a restore stages a file for every ref it writes
+			Files.createDirectories(this.staging);
+		}
+		return this.staging.resolve(Long.toString(number));
 	}
 
 	/**
