@@ -1,51 +1,44 @@
 package io.refstore.core.demo;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
-import org.eclipse.jgit.lib.CommitBuilder;
-import org.eclipse.jgit.lib.Constants;
-import org.eclipse.jgit.lib.FileMode;
-import org.eclipse.jgit.lib.ObjectId;
-import org.eclipse.jgit.lib.ObjectInserter;
-import org.eclipse.jgit.lib.PersonIdent;
-import org.eclipse.jgit.lib.Repository;
-import org.eclipse.jgit.lib.TagBuilder;
-import org.eclipse.jgit.lib.TreeFormatter;
-import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import io.refstore.core.objects.LooseObjectWriter;
+import io.refstore.core.objects.ObjectDatabase.ObjectType;
+import io.refstore.core.ref.ObjectId;
 
 /**
- * Writes the objects of a demo repository with JGit's inserter: a linear history of commits, each changing
- * one file, and annotated tags. Deterministic: the same counts give the same object ids. Not thread-safe.
+ * Writes the objects of a demo repository as loose objects: a linear history of commits, each changing one
+ * file, and annotated tags. Deterministic: the same counts give the same object ids. Not thread-safe.
  */
-final class DemoObjects implements AutoCloseable {
+final class DemoObjects {
 
 	/** The time of the first commit; each later one is an hour on. */
 	static final long EPOCH = 1_700_000_000L;
 
-	private final Repository repository;
-
-	private final ObjectInserter inserter;
+	private final LooseObjectWriter writer;
 
 	private final ObjectId readme;
 
-	/** Opens the object database of the git directory {@code gitDir}, which must hold a files-format config. */
+	/** Writes into the object database of the git directory {@code gitDir}. */
 	DemoObjects(Path gitDir) throws IOException {
-		this.repository = new FileRepositoryBuilder().setGitDir(gitDir.toFile()).setBare().build();
-		this.inserter = this.repository.newObjectInserter();
+		this.writer = new LooseObjectWriter(gitDir.resolve("objects"));
 		this.readme = blob("# demo\n\nA repository made by refstore's demo setup.\n");
 	}
 
 	private ObjectId blob(String text) throws IOException {
-		return this.inserter.insert(Constants.OBJ_BLOB, text.getBytes(StandardCharsets.UTF_8));
+		return this.writer.write(ObjectType.BLOB, text.getBytes(StandardCharsets.UTF_8));
 	}
 
-	static PersonIdent person(String name, long epochSeconds) {
-		return new PersonIdent(name, name.toLowerCase(java.util.Locale.ROOT).replace(' ', '.') + "@example.com",
-				epochSeconds * 1000, 0);
+	/** A commit's or tag's identity line: name, address, time and zone (always UTC). */
+	static String person(String name, long epochSeconds) {
+		return name + " <" + name.toLowerCase(Locale.ROOT).replace(' ', '.') + "@example.com> " + epochSeconds
+				+ " +0000";
 	}
 
 	/**
@@ -56,43 +49,34 @@ final class DemoObjects implements AutoCloseable {
 		List<ObjectId> commits = new ArrayList<>(count);
 		ObjectId parent = null;
 		for (int i = 0; i < count; i++) {
-			TreeFormatter tree = new TreeFormatter();
-			tree.append("README.md", FileMode.REGULAR_FILE, this.readme);
-			tree.append("counter.txt", FileMode.REGULAR_FILE, blob("change " + i + "\n"));
-			CommitBuilder commit = new CommitBuilder();
-			commit.setTreeId(this.inserter.insert(tree));
+			// a tree's entries in name order: "README.md" sorts before "counter.txt" (upper case first)
+			ByteArrayOutputStream tree = new ByteArrayOutputStream();
+			entry(tree, "README.md", this.readme);
+			entry(tree, "counter.txt", blob("change " + i + "\n"));
+			StringBuilder commit = new StringBuilder();
+			commit.append("tree ").append(this.writer.write(ObjectType.TREE, tree.toByteArray()).name()).append('\n');
 			if (parent != null) {
-				commit.setParentId(parent);
+				commit.append("parent ").append(parent.name()).append('\n');
 			}
-			PersonIdent who = person("Demo Author", EPOCH + i * 3600L);
-			commit.setAuthor(who);
-			commit.setCommitter(who);
-			commit.setMessage("Change " + i + "\n");
-			parent = this.inserter.insert(commit);
+			String who = person("Demo Author", EPOCH + i * 3600L);
+			commit.append("author ").append(who).append("\ncommitter ").append(who).append("\n\nChange ").append(i)
+				.append('\n');
+			parent = this.writer.write(ObjectType.COMMIT, commit.toString().getBytes(StandardCharsets.UTF_8));
 			commits.add(parent);
 		}
 		return commits;
 	}
 
+	private static void entry(ByteArrayOutputStream tree, String name, ObjectId id) {
+		tree.writeBytes(("100644 " + name + '\0').getBytes(StandardCharsets.UTF_8));
+		tree.writeBytes(id.toRaw());
+	}
+
 	/** Writes an annotated tag of {@code commit} named {@code name}. */
 	ObjectId tag(String name, ObjectId commit, long epochSeconds) throws IOException {
-		TagBuilder tag = new TagBuilder();
-		tag.setObjectId(commit, Constants.OBJ_COMMIT);
-		tag.setTag(name);
-		tag.setTagger(person("Release Manager", epochSeconds));
-		tag.setMessage("Release " + name + "\n");
-		return this.inserter.insert(tag);
-	}
-
-	/** Makes every written object visible in the object database. */
-	void flush() throws IOException {
-		this.inserter.flush();
-	}
-
-	@Override
-	public void close() {
-		this.inserter.close();
-		this.repository.close();
+		String tag = "object " + commit.name() + "\ntype commit\ntag " + name + "\ntagger "
+				+ person("Release Manager", epochSeconds) + "\n\nRelease " + name + "\n";
+		return this.writer.write(ObjectType.TAG, tag.getBytes(StandardCharsets.UTF_8));
 	}
 
 }

@@ -40,7 +40,7 @@ final class DemoRefs {
 
 	/** Writes the commits and tags and returns every ref, {@code HEAD} included. */
 	static Layout layout(DemoObjects objects, DemoRepositories.Options options) throws IOException {
-		List<org.eclipse.jgit.lib.ObjectId> history = objects.history(options.commits());
+		List<ObjectId> history = objects.history(options.commits());
 		int last = history.size() - 1;
 		TreeMap<String, Value> refs = new TreeMap<>();
 		refs.put("HEAD", new Value(null, null, "refs/heads/main"));
@@ -50,10 +50,10 @@ final class DemoRefs {
 		}
 		int releases = Math.max(1, history.size() / 20);
 		for (int i = 0; i < releases; i++) {
-			org.eclipse.jgit.lib.ObjectId commit = history.get(i * 20);
+			ObjectId commit = history.get(i * 20);
 			String version = "v1." + i + ".0";
-			org.eclipse.jgit.lib.ObjectId tag = objects.tag(version, commit, DemoObjects.EPOCH + i * 20 * 3600L + 60);
-			refs.put("refs/tags/" + version, new Value(DemoRepositories.id(tag), DemoRepositories.id(commit), null));
+			ObjectId tag = objects.tag(version, commit, DemoObjects.EPOCH + i * 20 * 3600L + 60);
+			refs.put("refs/tags/" + version, new Value(tag, commit, null));
 			refs.put("refs/tags/build-" + String.format("%05d", i * 20), direct(commit));
 			if (i % 5 == 0) {
 				refs.put("refs/heads/release/1." + i, direct(commit));
@@ -70,11 +70,11 @@ final class DemoRefs {
 				refs.put(name, direct(history.get((change * 3 + p) % history.size())));
 			}
 		}
-		return new Layout(refs, history.stream().map(DemoRepositories::id).toList());
+		return new Layout(refs, history);
 	}
 
-	private static Value direct(org.eclipse.jgit.lib.ObjectId id) {
-		return new Value(DemoRepositories.id(id), null, null);
+	private static Value direct(ObjectId id) {
+		return new Value(id, null, null);
 	}
 
 	/**

@@ -8,11 +8,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import org.eclipse.jgit.lib.ObjectId;
-
 import io.refstore.core.RefStores;
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.InitialRefWriter;
+import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.PersonIdent;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.ReflogEntry;
@@ -28,7 +27,7 @@ import io.refstore.core.repo.Repository;
  * <li>annotated release tags {@code refs/tags/v1.N.0} (peeled values stored) and lightweight build tags;</li>
  * <li>GitHub-style {@code refs/pull/N/head} and Gerrit-style {@code refs/changes/NN/NNNN/P}.</li>
  * </ul>
- * Objects are written with JGit's inserter, refs with {@link RefStores#initialWriter} in either format, never by
+ * Objects are written as loose objects by {@link io.refstore.core.objects.LooseObjectWriter}, refs with {@link RefStores#initialWriter} in either format, never by
  * running git. The same options give the same repository, byte for byte in its refs. Stateless.
  */
 public final class DemoRepositories {
@@ -66,11 +65,7 @@ public final class DemoRepositories {
 		Files.writeString(dir.resolve("HEAD"), "ref: refs/heads/main\n");
 		Files.writeString(dir.resolve("description"), "refstore demo repository\n");
 		Files.writeString(dir.resolve("config"), config(RefFormat.FILES));
-		DemoRefs.Layout layout;
-		try (DemoObjects objects = new DemoObjects(dir)) {
-			layout = DemoRefs.layout(objects, options);
-			objects.flush();
-		}
+		DemoRefs.Layout layout = DemoRefs.layout(new DemoObjects(dir), options);
 		if (format == RefFormat.REFTABLE) {
 			Files.delete(dir.resolve("refs/heads"));
 			Files.writeString(dir.resolve("refs/heads"), "this repository uses the reftable format\n");
@@ -116,14 +111,8 @@ public final class DemoRepositories {
 		}
 	}
 
-	/** Converts a JGit id to refstore's. */
-	static io.refstore.core.ref.ObjectId id(ObjectId id) {
-		return io.refstore.core.ref.ObjectId.fromHex(HashAlgorithm.SHA1, id.name());
-	}
-
 	/** A reflog entry by the demo's committer. */
-	static ReflogEntry entry(io.refstore.core.ref.ObjectId old, io.refstore.core.ref.ObjectId value, long time,
-			String message) {
+	static ReflogEntry entry(ObjectId old, ObjectId value, long time, String message) {
 		return new ReflogEntry(old, value, new PersonIdent("Demo Author", "demo.author@example.com", time, 0),
 				message);
 	}
