@@ -36,10 +36,18 @@ final class Launcher {
 			throw new IllegalStateException("the refstore launcher " + script + " is not an executable file; name "
 					+ "it with --launcher");
 		}
-		Path target = script.toAbsolutePath().getParent().resolve("refstore-core").resolve("target");
-		List<Path> jars = list(target, "refstore-core-.*-cli\\.jar");
+		// an installation's bin/refstore runs ../lib; the checkout's ./refstore the one unpacked by the build
+		Path dir = script.toAbsolutePath().getParent();
+		Path lib = dir.resolveSibling("lib");
+		if (!dir.getFileName().toString().equals("bin")) {
+			Path target = dir.resolve("refstore-core").resolve("target");
+			List<Path> dists = list(target, "refstore-[0-9].*").stream().filter(Files::isDirectory).toList();
+			Path dist = dists.isEmpty() ? target : dists.get(dists.size() - 1);
+			lib = dist.resolve(dist.getFileName()).resolve("lib");
+		}
+		List<Path> jars = list(lib, "refstore-core-.*\\.jar");
 		if (jars.isEmpty()) {
-			throw new IllegalStateException("the refstore command jar is missing from " + target + ": build it with "
+			throw new IllegalStateException("the refstore command jar is missing from " + lib + ": build it with "
 					+ "./mvnw -q -DskipTests package");
 		}
 		return new Launcher(script.toAbsolutePath(), jars.get(jars.size() - 1));
@@ -68,8 +76,7 @@ final class Launcher {
 	 */
 	String prime(Processes processes, Path repo, Path scratch) throws IOException {
 		String stem = this.jar.getFileName().toString().replaceFirst("\\.jar$", "");
-		String mtime = Long.toString(Files.getLastModifiedTime(this.jar).toMillis() / 1000);
-		String ours = java.util.regex.Pattern.quote(stem) + "\\..*-" + mtime + "\\.jsa";
+		String ours = java.util.regex.Pattern.quote(stem) + "\\.[0-9]+\\.jsa";
 		for (Path old : list(this.jar.getParent(), ours)) {
 			Files.delete(old);
 		}

@@ -88,6 +88,11 @@ public final class GitCli {
 		return new GitCli(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", jar), baseEnv());
 	}
 
+	/** Any command line (such as an installed {@code refstore} launcher) with the environment git runs with. */
+	public static GitCli command(List<String> command) {
+		return new GitCli(List.copyOf(command), baseEnv());
+	}
+
 	private static Map<String, String> baseEnv() {
 		Map<String, String> env = new LinkedHashMap<>();
 		env.put("GIT_CONFIG_NOSYSTEM", "1");

@@ -1,0 +1,170 @@
+package io.refstore.core.cli;
+
+import static io.refstore.core.cli.CliHarness.assertSame;
+import static io.refstore.core.cli.CliHarness.git;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.refstore.core.testing.GitCli;
+import io.refstore.core.testing.TempRepo;
+
+/**
+ * The installable command as {@code package} makes it ({@code refstore-<version>.tar.gz} and {@code .zip}):
+ * unpacked elsewhere, {@code bin/refstore} runs from any working directory, through symbolic links, under
+ * {@code LC_ALL=C} and from a directory its user cannot write, and prints what git prints. The launcher is
+ * POSIX sh (checked by dash, Debian's sh).
+ */
+class DistributionIT {
+
+	private static final Path DIST = Path.of(System.getProperty("refstore.dist", "target/refstore-missing"));
+
+	private static final Path PROJECT = Path.of("..").toAbsolutePath().normalize();
+
+	@TempDir
+	static Path temp;
+
+	private static TempRepo rich;
+
+	@BeforeAll
+	static void setUp() {
+		rich = CliFixtures.rich(temp.resolve("rich"));
+		// a loose ref whose file name is not ASCII, written through standard input to keep the name's bytes
+		String main = rich.git("rev-parse", "refs/heads/main").trim();
+		rich.run(("create refs/heads/loose-\u00fc " + main + "\n").getBytes(StandardCharsets.UTF_8), "update-ref",
+				"--stdin").requireOk();
+	}
+
+	@Test
+	void archivesHoldTheLauncherAndRefstoresJarAlone() throws IOException {
+		String base = DIST.getFileName().toString();
+		List<String> tar = new ArrayList<>(sh(PROJECT, "tar -tzf '" + archive(".tar.gz") + "'").requireOk()
+			.stdout()
+			.lines()
+			.filter((entry) -> !entry.endsWith("/"))
+			.toList());
+		Collections.sort(tar);
+		String version = base.substring("refstore-".length());
+		assertThat(tar).containsExactly(base + "/bin/refstore", base + "/lib/refstore-core-" + version + ".jar");
+		try (ZipFile zip = new ZipFile(archive(".zip").toFile())) {
+			assertThat(zip.stream().map(ZipEntry::getName).filter((entry) -> !entry.endsWith("/")).sorted())
+				.containsExactlyElementsOf(tar);
+		}
+		String verbose = sh(PROJECT, "tar -tvzf '" + archive(".tar.gz") + "'").requireOk().stdout();
+		assertThat(verbose.lines().filter((line) -> line.endsWith("/bin/refstore"))).singleElement()
+			.asString()
+			.startsWith("-rwxr-xr-x");
+		Path jar = DIST.resolve(base).resolve("lib/refstore-core-" + version + ".jar");
+		try (ZipFile zip = new ZipFile(jar.toFile())) {
+			assertThat(zip.stream().map(ZipEntry::getName))
+				.as("the command's jar bundles nothing: refstore-core has no runtime dependency")
+				.allMatch((entry) -> entry.startsWith("io/") || entry.startsWith("META-INF/"))
+				.noneMatch((entry) -> entry.contains("jgit") || entry.contains("slf4j"));
+		}
+	}
+
+	@Test
+	void launcherIsPosixShell() {
+		Path launcher = DIST.resolve(DIST.getFileName()).resolve("bin/refstore");
+		assertThat(sh(PROJECT, "dash -n '" + launcher + "' && dash -n ./refstore && dash -n docker/refstore-web")
+			.exitCode()).isZero();
+		assertThat(sh(PROJECT, "head -n 1 '" + launcher + "'").stdout()).isEqualTo("#!/bin/sh\n");
+	}
+
+	@Test
+	void unpackedLauncherRunsFromAnyDirectoryThroughSymbolicLinks() throws IOException {
+		Path home = unpack(temp.resolve("install"));
+		Path bin = Files.createDirectories(temp.resolve("usr/local/bin"));
+		Files.createSymbolicLink(bin.resolve("refstore"), home.resolve("bin/refstore"));
+		// a relative link to that link, as a package manager's alternatives would make
+		Files.createSymbolicLink(bin.resolve("rs"), Path.of("refstore"));
+		Path cache = temp.resolve("cache");
+		for (Path launcher : List.of(home.resolve("bin/refstore"), bin.resolve("refstore"), bin.resolve("rs"))) {
+			GitCli installed = installed(launcher, cache);
+			// in the repository's working tree without -C, and from elsewhere with it
+			assertSame(git(rich.dir(), new byte[0], "show-ref", "-d"), installed.run(rich.dir(), "show-ref", "-d"));
+			assertSame(git(rich.dir(), new byte[0], "for-each-ref"),
+					installed.run(temp, "-C", rich.dir().toString(), "for-each-ref"));
+			// under the C locale, the loose branch with a non-ASCII name is still listed
+			assertSame(git(rich.dir(), new byte[0], "for-each-ref", "refs/heads/"),
+					installed.withEnv("LC_ALL", "C").run(rich.dir(), "for-each-ref", "refs/heads/"));
+		}
+		try (Stream<Path> lib = Files.list(home.resolve("lib"))) {
+			assertThat(lib.map((file) -> file.getFileName().toString()))
+				.as("the class-data archive, made once beside the jar of a writable installation")
+				.filteredOn((name) -> name.endsWith(".jsa"))
+				.singleElement()
+				.asString()
+				.matches("refstore-core-.*\\.[0-9]+\\.jsa");
+		}
+		assertThat(cache).doesNotExist();
+	}
+
+	/**
+	 * An installation its user cannot write (root's {@code /opt}, run by another user): the launcher keeps its
+	 * class-data archive in the user's cache instead. Root may write anywhere, so as root the command runs as
+	 * {@code nobody} on a copy of the repository that {@code nobody} owns.
+	 */
+	@Test
+	void readOnlyInstallationKeepsItsArchiveInTheUsersCache() throws IOException {
+		Path home = unpack(temp.resolve("read-only"));
+		Path cache = temp.resolve("nobody-cache");
+		Path repo = CliHarness.copy(rich.dir(), temp.resolve("nobody-repo"));
+		sh(temp, "chmod -R a-w '" + home + "' && chmod -R a+rX '" + temp + "'").requireOk();
+		Files.createDirectories(cache);
+		Files.setPosixFilePermissions(cache, PosixFilePermissions.fromString("rwxrwxrwx"));
+		List<String> command = new ArrayList<>();
+		if ("root".equals(System.getProperty("user.name"))) {
+			sh(temp, "chown -R 65534:65534 '" + repo + "' '" + cache + "'").requireOk();
+			command.addAll(List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"));
+		}
+		command.add(home.resolve("bin/refstore").toString());
+		GitCli installed = GitCli.command(command)
+			.withEnv("XDG_CACHE_HOME", cache.toString())
+			.withEnv("JAVA_HOME", System.getProperty("java.home"))
+			.withEnv("LC_ALL", "C");
+		for (int run = 0; run < 2; run++) {
+			assertSame(git(rich.dir(), new byte[0], "for-each-ref"), installed.run(repo, "for-each-ref"));
+		}
+		assertThat(sh(temp, "ls '" + cache + "/refstore'").stdout()).matches("refstore-core-.*\\.[0-9]+\\.jsa\n");
+		assertThat(sh(temp, "ls '" + home + "/lib'").stdout()).doesNotContain(".jsa");
+	}
+
+	private static GitCli installed(Path launcher, Path cache) {
+		return GitCli.command(List.of(launcher.toString()))
+			.withEnv("XDG_CACHE_HOME", cache.toString())
+			.withEnv("JAVA_HOME", System.getProperty("java.home"));
+	}
+
+	/** Unpacks the tar.gz into {@code dir} as a user would: the one directory it holds is the installation. */
+	private static Path unpack(Path dir) throws IOException {
+		Files.createDirectories(dir);
+		sh(dir, "tar -xzf '" + archive(".tar.gz") + "'").requireOk();
+		return dir.resolve(DIST.getFileName());
+	}
+
+	private static Path archive(String extension) {
+		Path archive = DIST.resolveSibling(DIST.getFileName() + extension);
+		assertThat(archive).as("built by ./mvnw package").isRegularFile();
+		return archive;
+	}
+
+	private static GitCli.Result sh(Path dir, String script) {
+		return GitCli.command(List.of("sh", "-c", script)).run(dir);
+	}
+
+}
