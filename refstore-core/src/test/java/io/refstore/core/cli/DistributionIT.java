@@ -12,6 +12,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
@@ -27,7 +29,7 @@ import io.refstore.core.testing.TempRepo;
  * The installable command as {@code package} makes it ({@code refstore-<version>.tar.gz} and {@code .zip}):
  * unpacked elsewhere, {@code bin/refstore} runs from any working directory, through symbolic links, under
  * {@code LC_ALL=C} and from a directory its user cannot write, and prints what git prints. The launcher is
- * POSIX sh (checked by dash, Debian's sh).
+ * POSIX sh (checked by dash, Debian's sh), and the Dockerfile installs exactly what the archive holds.
  */
 class DistributionIT {
 
@@ -142,6 +144,31 @@ class DistributionIT {
 		}
 		assertThat(sh(temp, "ls '" + cache + "/refstore'").stdout()).matches("refstore-core-.*\\.[0-9]+\\.jsa\n");
 		assertThat(sh(temp, "ls '" + home + "/lib'").stdout()).doesNotContain(".jsa");
+	}
+
+	/**
+	 * The Dockerfile unpacks the archive the build made (its own tar command, run here) into the directory it
+	 * copies to {@code /opt/refstore/cli}, and links {@code /usr/local/bin/refstore} to its {@code bin/refstore};
+	 * the image's entry point runs that command when its first argument is {@code refstore}.
+	 */
+	@Test
+	void dockerfileInstallsTheArchiveAndTheEntryPointRunsIt() throws IOException {
+		String dockerfile = Files.readString(PROJECT.resolve("Dockerfile"));
+		Matcher unpack = Pattern.compile("mkdir (/src/cli) && (tar -xzf (\\S+) -C /src/cli --strip-components=1)")
+			.matcher(dockerfile);
+		assertThat(unpack.find()).as("the build stage unpacks the archive into /src/cli").isTrue();
+		assertThat(dockerfile).contains("COPY --from=build /src/cli/ /opt/refstore/cli/",
+				"ln -s /opt/refstore/cli/bin/refstore /usr/local/bin/refstore");
+		Path src = Files.createDirectories(temp.resolve("docker/src/cli"));
+		sh(PROJECT, unpack.group(2).replace("/src/cli", "'" + src + "'")).requireOk();
+		Path bin = Files.createDirectories(temp.resolve("docker/usr/local/bin"));
+		Files.createSymbolicLink(bin.resolve("refstore"), src.resolve("bin/refstore"));
+		GitCli entryPoint = GitCli.command(List.of(PROJECT.resolve("docker/refstore-web").toString()))
+			.withEnv("PATH", bin + ":" + System.getenv("PATH"))
+			.withEnv("JAVA_HOME", System.getProperty("java.home"))
+			.withEnv("REFSTORE_CDS_DIR", temp.resolve("docker/cds").toString());
+		assertSame(git(rich.dir(), new byte[0], "show-ref", "--tags"),
+				entryPoint.run(temp, "refstore", "-C", rich.dir().toString(), "show-ref", "--tags"));
 	}
 
 	private static GitCli installed(Path launcher, Path cache) {
