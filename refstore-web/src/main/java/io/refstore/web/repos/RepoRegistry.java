@@ -16,9 +16,9 @@ import jakarta.annotation.PreDestroy;
 
 import org.springframework.stereotype.Component;
 
-import io.refstore.batch.support.RepositoryPaths;
 import io.refstore.core.repo.NotARepositoryException;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.repo.RepositoryPaths;
 
 /**
  * The repositories under the configured roots: finds them, and opens one by the name a client gives. Names
@@ -103,7 +103,7 @@ public class RepoRegistry {
 	 * caches are what makes a page of a million-ref {@code packed-refs} fast) and replaced when the repository's
 	 * configuration changes, for example by a format migration.
 	 * @return the open repository, which the caller closes (releases)
-	 * @throws io.refstore.batch.support.InvalidRepositoryNameException if the name is malformed or leads
+	 * @throws io.refstore.core.repo.InvalidRepositoryNameException if the name is malformed or leads
 	 * outside its root
 	 * @throws RepoNotFoundException if no root holds a repository of that name
 	 * @throws IOException if the repository cannot be read

@@ -54,7 +54,7 @@ public class RepoService {
 	/**
 	 * One repository with its counts.
 	 * @throws RepoNotFoundException if there is none of that name
-	 * @throws io.refstore.batch.support.InvalidRepositoryNameException if the name is refused
+	 * @throws io.refstore.core.repo.InvalidRepositoryNameException if the name is refused
 	 */
 	@PreAuthorize("hasRole('VIEWER')")
 	public RepoSummary details(String name) throws IOException {

@@ -51,7 +51,7 @@ public class RepoOverview {
 	/**
 	 * One repository with its health.
 	 * @throws RepoNotFoundException if there is none of that name
-	 * @throws io.refstore.batch.support.InvalidRepositoryNameException if the name is refused
+	 * @throws io.refstore.core.repo.InvalidRepositoryNameException if the name is refused
 	 */
 	@PreAuthorize("hasRole('VIEWER')")
 	public RepoHealth one(String name) throws IOException {
