@@ -39,8 +39,18 @@ public class RepoService {
 	 */
 	@PreAuthorize("hasRole('VIEWER')")
 	public List<RepoSummary> list() throws IOException {
+		return list(this.registry.names());
+	}
+
+	/**
+	 * The repositories of {@code names} that are still there, in the given order, with their counts.
+	 * @param names names found by {@link RepoRegistry#discover()}
+	 * @throws IOException if a repository cannot be read
+	 */
+	@PreAuthorize("hasRole('VIEWER')")
+	public List<RepoSummary> list(List<String> names) throws IOException {
 		List<RepoSummary> summaries = new ArrayList<>();
-		for (String name : this.registry.names()) {
+		for (String name : names) {
 			try (OpenRepo repo = this.registry.open(name)) {
 				summaries.add(summary(repo));
 			}
