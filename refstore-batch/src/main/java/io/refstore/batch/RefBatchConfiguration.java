@@ -22,8 +22,8 @@ import io.refstore.batch.support.JobLeases;
 import io.refstore.batch.support.RefBatchProperties;
 import io.refstore.batch.support.RefJobListener;
 import io.refstore.batch.support.RefJobs;
-import io.refstore.batch.support.RepositoryPaths;
 import io.refstore.batch.support.StartupRecovery;
+import io.refstore.core.repo.RepositoryPaths;
 
 /**
  * The refstore jobs and their service: import this into a Spring Boot application that has a

@@ -36,6 +36,10 @@ class WebArchitectureTest {
 	private static final Pattern FORBIDDEN_IN_SOURCE = Pattern
 		.compile("\\bio\\s*\\.\\s*refstore\\s*\\.\\s*core\\s*\\.\\s*(files|reftable|io)\\s*[.;]");
 
+	/** Batch's types about repositories, which moved to {@code io.refstore.core.repo}. */
+	private static final Pattern BATCH_REPOSITORY_TYPE = Pattern
+		.compile("io[./]refstore[./]batch[./]support[./](Invalid)?Repository\\w*");
+
 	@Test
 	void noWebClassRefersToCoreStorageInternals() throws IOException, URISyntaxException {
 		Path web = classesDirectory().resolve("io/refstore/web");
@@ -76,6 +80,59 @@ class WebArchitectureTest {
 		assertThat(sourceViolations(src.resolve("io/refstore/web"))).hasSize(2)
 			.anySatisfy((line) -> assertThat(line).startsWith("bad/UsesImport.java:2:"))
 			.anySatisfy((line) -> assertThat(line).startsWith("bad/UsesFullName.java:2:"));
+	}
+
+	/**
+	 * Repository roots, name resolution and discovery are core's ({@code io.refstore.core.repo}): no web class or
+	 * source refers to batch's former {@code RepositoryPaths} or {@code InvalidRepositoryNameException}, nor to
+	 * any other {@code Repository*} type of {@code io.refstore.batch.support}, and the registry resolves and walks
+	 * through core. The scan is shown to flag such a use in a class compiled by real javac.
+	 */
+	@Test
+	void webResolvesRepositoriesThroughCore(@TempDir Path tmp) throws IOException, URISyntaxException {
+		Path web = classesDirectory().resolve("io/refstore/web");
+		assertThat(batchRepositoryUses(web, ".class")).as("web classes that resolve repositories through batch")
+			.isEmpty();
+		Path sources = classesDirectory().getParent().getParent().resolve("src/main/java/io/refstore/web");
+		assertThat(batchRepositoryUses(sources, ".java")).as("web sources that resolve repositories through batch")
+			.isEmpty();
+		assertThat(ClassFileConstants.utf8(Files.readAllBytes(web.resolve("repos/RepoRegistry.class"))))
+			.contains("io/refstore/core/repo/RepositoryPaths", "io/refstore/core/repo/RepositoryDiscovery");
+
+		Path src = tmp.resolve("src");
+		write(src, "io/refstore/batch/support/RepositoryPaths.java",
+				"package io.refstore.batch.support; public class RepositoryPaths { }");
+		write(src, "io/refstore/batch/support/JobLeases.java",
+				"package io.refstore.batch.support; public class JobLeases { }");
+		write(src, "io/refstore/web/bad/Resolves.java", "package io.refstore.web.bad;\n"
+				+ "class Resolves { Object keep(io.refstore.batch.support.RepositoryPaths paths) { return paths; } }");
+		write(src, "io/refstore/web/good/Leases.java", "package io.refstore.web.good;\n"
+				+ "import io.refstore.batch.support.JobLeases;\nclass Leases { JobLeases leases; }");
+		Path out = compile(src, tmp.resolve("classes"));
+		assertThat(batchRepositoryUses(out.resolve("io/refstore/web"), ".class"))
+			.containsExactly("bad/Resolves.class: io/refstore/batch/support/RepositoryPaths");
+		assertThat(batchRepositoryUses(src.resolve("io/refstore/web"), ".java"))
+			.containsExactly("bad/Resolves.java: io.refstore.batch.support.RepositoryPaths");
+	}
+
+	/** {@code file: type} for each batch repository type a class file's constants or a source's text names. */
+	private static List<String> batchRepositoryUses(Path dir, String suffix) throws IOException {
+		List<String> uses = new ArrayList<>();
+		for (Path file : files(dir, suffix)) {
+			Set<String> named = new TreeSet<>();
+			List<String> texts = suffix.equals(".class") ? ClassFileConstants.utf8(Files.readAllBytes(file))
+					: List.of(Files.readString(file));
+			for (String text : texts) {
+				Matcher matcher = BATCH_REPOSITORY_TYPE.matcher(text);
+				while (matcher.find()) {
+					named.add(matcher.group());
+				}
+			}
+			for (String type : named) {
+				uses.add(dir.relativize(file).toString().replace('\\', '/') + ": " + type);
+			}
+		}
+		return uses;
 	}
 
 	/**

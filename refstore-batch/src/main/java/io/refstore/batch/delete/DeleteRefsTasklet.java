@@ -1,12 +1,9 @@
 package io.refstore.batch.delete;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 
 import org.springframework.batch.core.ExitStatus;
 import org.springframework.batch.core.listener.StepExecutionListener;
@@ -20,14 +17,13 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 import io.refstore.batch.support.JobLocks;
 import io.refstore.batch.support.JobParameterNames;
 import io.refstore.core.RefStores;
-import io.refstore.core.delete.ChunkListener;
 import io.refstore.core.delete.DeleteOptions;
 import io.refstore.core.delete.DeleteResult;
+import io.refstore.core.delete.DeletionPlan;
 import io.refstore.core.delete.ProtectedRefs;
 import io.refstore.core.delete.RefDeleter;
 import io.refstore.core.delete.RefSelection;
 import io.refstore.core.io.LockOwner;
-import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.repo.Repository;
 
@@ -69,7 +65,7 @@ class DeleteRefsTasklet implements Tasklet, StepExecutionListener {
 
 	private DeletionPlan.Reader plan;
 
-	/** What the plan keeps, read by {@link #checkNotStale}. */
+	/** What the plan keeps, read by {@link DeletionPlan#checkNotStale}. */
 	private ProtectedRefs protection;
 
 	DeleteRefsTasklet(String repositoryPath, String chunkSize, String throttle) {
@@ -88,7 +84,7 @@ class DeleteRefsTasklet implements Tasklet, StepExecutionListener {
 			this.repository = Repository.open(this.repositoryPath);
 			this.owner = JobLocks.claim(this.repository, step.getJobExecution());
 			this.store = RefStores.open(this.repository, this.repository.reflogPolicy(), this.owner);
-			checkNotStale(file);
+			this.protection = DeletionPlan.checkNotStale(file, this.store);
 			this.plan = new DeletionPlan.Reader(file, null);
 			for (long skipped = 0; skipped < position; skipped++) {
 				this.plan.next();
@@ -129,60 +125,14 @@ class DeleteRefsTasklet implements Tasklet, StepExecutionListener {
 
 	private DeleteResult delete(List<DeletionPlan.Entry> chunk, Path manifest) throws IOException {
 		RefSelection.Builder names = RefSelection.builder().protect(this.protection);
-		Map<String, String> planned = new java.util.HashMap<>();
 		for (DeletionPlan.Entry entry : chunk) {
 			names.name(entry.name());
-			planned.put(entry.name(), entry.value());
 		}
-		ChunkListener planValues = new ChunkListener() {
-
-			@Override
-			public void beforeCommit(int number, List<Ref> refs) throws IOException {
-				for (Ref ref : refs) {
-					String now = DeletionPlan.Entry.valueOf(ref);
-					if (!now.equals(planned.get(ref.name()))) {
-						throw new IOException("the plan is stale: '" + ref.name() + "' is " + now + ", the plan has "
-								+ planned.get(ref.name()));
-					}
-				}
-			}
-
-		};
 		DeleteOptions options = DeleteOptions.to(manifest)
 			.withChunkSize(chunk.size())
 			.withRepository(this.repository.gitDir())
-			.withListener(planValues);
+			.withListener(DeletionPlan.expecting(chunk));
 		return new RefDeleter(this.store).delete(names.build(), options);
-	}
-
-	/** Refuses a plan that no longer covers what its selection picks in the store. */
-	private void checkNotStale(Path file) throws IOException {
-		RefSelection.Builder selection = RefSelection.builder();
-		try (DeletionPlan.Reader planned = new DeletionPlan.Reader(file, selection)) {
-			DeletionPlan.Entry[] next = { planned.next() };
-			// the reader has passed the plan's selection lines once it returned the first entry
-			this.protection = planned.protection();
-			RefSelection parsed = selection.protect(this.protection).build();
-			new RefDeleter(this.store).select(parsed, 0, (ref) -> {
-				byte[] name = ref.name().getBytes(StandardCharsets.UTF_8);
-				while (next[0] != null && compare(next[0].name(), name) < 0) {
-					next[0] = planned.next();
-				}
-				if (next[0] == null || compare(next[0].name(), name) != 0) {
-					throw new StalePlanException("the plan " + file + " is stale: '" + ref.name()
-							+ "' is selected now but is not in the plan; plan again");
-				}
-				if (!next[0].value().equals(DeletionPlan.Entry.valueOf(ref))) {
-					throw new StalePlanException("the plan " + file + " is stale: '" + ref.name() + "' is "
-							+ DeletionPlan.Entry.valueOf(ref) + ", the plan has " + next[0].value() + "; plan again");
-				}
-			});
-		}
-	}
-
-	private static int compare(String planned, byte[] name) {
-		byte[] bytes = planned.getBytes(StandardCharsets.UTF_8);
-		return Arrays.compareUnsigned(bytes, name);
 	}
 
 	@Override
@@ -211,17 +161,6 @@ class DeleteRefsTasklet implements Tasklet, StepExecutionListener {
 			}
 		}
 		return stepExecution.getExitStatus();
-	}
-
-	/** A plan that no longer covers the store. */
-	static final class StalePlanException extends IOException {
-
-		private static final long serialVersionUID = 1L;
-
-		StalePlanException(String message) {
-			super(message);
-		}
-
 	}
 
 }

@@ -11,6 +11,7 @@ import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 
 import io.refstore.batch.support.JobParameterNames;
+import io.refstore.core.delete.DeletionPlan;
 import io.refstore.core.delete.ProtectedRefs;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.repo.Repository;

@@ -12,7 +12,9 @@ import io.refstore.core.delete.ProtectedRefs;
 import io.refstore.core.delete.RefSelection;
 import io.refstore.core.migrate.FormatMigrator;
 import io.refstore.core.ref.RefFormat;
+import io.refstore.core.repo.InvalidRepositoryNameException;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.repo.RepositoryPaths;
 
 /**
  * Checks a launch's parameters before anything starts, and turns them into the values the jobs read: the

@@ -30,6 +30,7 @@ import org.springframework.dao.OptimisticLockingFailureException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import io.refstore.core.delete.ProtectedRefs;
+import io.refstore.core.repo.RepositoryPaths;
 
 /**
  * The service the web layer drives refstore jobs through: launch with every parameter checked before anything

@@ -63,29 +63,23 @@ class RefStoreMetrics {
 		List<MultiGauge.Row<?>> refRows = new ArrayList<>();
 		List<List<MultiGauge.Row<?>>> storeRows = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
 				new ArrayList<>(), new ArrayList<>());
-		try {
-			for (String name : this.registry.names()) {
-				try (OpenRepo repo = this.registry.open(name)) {
-					for (Map.Entry<String, Long> namespace : RefCounts.of(repo.store()).namespaces().entrySet()) {
-						refRows.add(MultiGauge.Row.of(Tags.of("repository", name, "namespace", namespace.getKey()),
-								namespace.getValue()));
-					}
-					StoreStatistics statistics = repo.store().statistics();
-					Tags tags = Tags.of("repository", name);
-					storeRows.get(0).add(MultiGauge.Row.of(tags, statistics.bytes()));
-					storeRows.get(1).add(MultiGauge.Row.of(tags, statistics.looseRefs()));
-					storeRows.get(2).add(MultiGauge.Row.of(tags, statistics.packedRefs()));
-					storeRows.get(3).add(MultiGauge.Row.of(tags, statistics.tables()));
-					storeRows.get(4).add(MultiGauge.Row.of(tags, statistics.maintenanceDue() ? 1 : 0));
+		for (String name : this.registry.names()) {
+			try (OpenRepo repo = this.registry.open(name)) {
+				for (Map.Entry<String, Long> namespace : RefCounts.of(repo.store()).namespaces().entrySet()) {
+					refRows.add(MultiGauge.Row.of(Tags.of("repository", name, "namespace", namespace.getKey()),
+							namespace.getValue()));
 				}
-				catch (IOException | RuntimeException ex) {
-					log.warn("cannot count the refs of repository '" + name + "': " + ex.getMessage());
-				}
+				StoreStatistics statistics = repo.store().statistics();
+				Tags tags = Tags.of("repository", name);
+				storeRows.get(0).add(MultiGauge.Row.of(tags, statistics.bytes()));
+				storeRows.get(1).add(MultiGauge.Row.of(tags, statistics.looseRefs()));
+				storeRows.get(2).add(MultiGauge.Row.of(tags, statistics.packedRefs()));
+				storeRows.get(3).add(MultiGauge.Row.of(tags, statistics.tables()));
+				storeRows.get(4).add(MultiGauge.Row.of(tags, statistics.maintenanceDue() ? 1 : 0));
 			}
-		}
-		catch (IOException ex) {
-			log.warn("cannot list the repositories: " + ex.getMessage());
-			return;
+			catch (IOException | RuntimeException ex) {
+				log.warn("cannot count the refs of repository '" + name + "': " + ex.getMessage());
+			}
 		}
 		this.refs.register(refRows, true);
 		this.bytes.register(storeRows.get(0), true);

@@ -1,31 +1,30 @@
 package io.refstore.web.repos;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeSet;
-import java.util.stream.Stream;
 
 import jakarta.annotation.PreDestroy;
 
 import org.springframework.stereotype.Component;
 
-import io.refstore.batch.support.RepositoryPaths;
+import io.refstore.core.repo.DiscoveredRepositories;
 import io.refstore.core.repo.NotARepositoryException;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.repo.RepositoryDiscovery;
+import io.refstore.core.repo.RepositoryPaths;
 
 /**
- * The repositories under the configured roots: finds them, and opens one by the name a client gives. Names
- * are resolved by {@link RepositoryPaths}, which refuses any name that could lead outside a root ({@code ..},
- * absolute paths, {@code %}, symbolic links out of the root). Only directory entries are looked at here, never
- * repository contents; repositories are read through core's {@link Repository} and {@link io.refstore.core.ref.RefStore}.
- * Thread-safe: nothing is cached, every call looks again.
+ * The repositories under the configured roots: finds them ({@link RepositoryDiscovery}: plain trees and GitLab's
+ * hashed storage), and opens one by the name a client gives. Names are resolved by {@link RepositoryPaths},
+ * which refuses any name that could lead outside a root ({@code ..}, absolute paths, {@code %}, symbolic links
+ * out of the root). Only directory entries are looked at here, never repository contents; repositories are read
+ * through core's {@link Repository} and {@link io.refstore.core.ref.RefStore}. Thread-safe: the names are not
+ * cached, every call looks again.
  */
 @Component
 public class RepoRegistry {
@@ -35,7 +34,7 @@ public class RepoRegistry {
 
 	private final RepositoryPaths paths;
 
-	private final int maxDepth;
+	private final RepositoryDiscovery discovery;
 
 	private final StoreCache stores;
 
@@ -47,7 +46,7 @@ public class RepoRegistry {
 			Files.createDirectories(root);
 		}
 		this.paths = new RepositoryPaths(properties.roots());
-		this.maxDepth = properties.maxDepth();
+		this.discovery = new RepositoryDiscovery(this.paths, properties.maxDepth());
 		this.stores = new StoreCache(properties.openStores());
 	}
 
@@ -59,36 +58,14 @@ public class RepoRegistry {
 	/**
 	 * The names of every repository under the roots, sorted; a name found in two roots is listed once (the
 	 * first root wins, as in {@link #open}). A repository's subdirectories are not searched.
-	 * @throws IOException if a root cannot be listed
 	 */
-	public List<String> names() throws IOException {
-		TreeSet<String> names = new TreeSet<>();
-		for (Path root : this.paths.roots()) {
-			collect(root, root, 0, names);
-		}
-		return List.copyOf(names);
+	public List<String> names() {
+		return this.discovery.discover().names();
 	}
 
-	private void collect(Path root, Path dir, int depth, TreeSet<String> names) throws IOException {
-		if (depth > 0 && looksLikeRepository(dir)) {
-			names.add(root.relativize(dir).toString().replace('\\', '/'));
-			return;
-		}
-		if (depth >= this.maxDepth) {
-			return;
-		}
-		List<Path> children = new ArrayList<>();
-		try (Stream<Path> list = Files.list(dir)) {
-			list.filter((child) -> Files.isDirectory(child, LinkOption.NOFOLLOW_LINKS))
-				.filter((child) -> !child.getFileName().toString().startsWith("."))
-				.forEach(children::add);
-		}
-		catch (UncheckedIOException ex) {
-			throw ex.getCause();
-		}
-		for (Path child : children) {
-			collect(root, child, depth + 1, names);
-		}
+	/** The repositories under the roots with the directories the walk skipped, and why. */
+	public DiscoveredRepositories discover() {
+		return this.discovery.discover();
 	}
 
 	/** A bare repository has {@code HEAD} and {@code objects/}; a working tree has a {@code .git} entry. */
@@ -103,7 +80,7 @@ public class RepoRegistry {
 	 * caches are what makes a page of a million-ref {@code packed-refs} fast) and replaced when the repository's
 	 * configuration changes, for example by a format migration.
 	 * @return the open repository, which the caller closes (releases)
-	 * @throws io.refstore.batch.support.InvalidRepositoryNameException if the name is malformed or leads
+	 * @throws io.refstore.core.repo.InvalidRepositoryNameException if the name is malformed or leads
 	 * outside its root
 	 * @throws RepoNotFoundException if no root holds a repository of that name
 	 * @throws IOException if the repository cannot be read

@@ -39,8 +39,18 @@ public class RepoService {
 	 */
 	@PreAuthorize("hasRole('VIEWER')")
 	public List<RepoSummary> list() throws IOException {
+		return list(this.registry.names());
+	}
+
+	/**
+	 * The repositories of {@code names} that are still there, in the given order, with their counts.
+	 * @param names names found by {@link RepoRegistry#discover()}
+	 * @throws IOException if a repository cannot be read
+	 */
+	@PreAuthorize("hasRole('VIEWER')")
+	public List<RepoSummary> list(List<String> names) throws IOException {
 		List<RepoSummary> summaries = new ArrayList<>();
-		for (String name : this.registry.names()) {
+		for (String name : names) {
 			try (OpenRepo repo = this.registry.open(name)) {
 				summaries.add(summary(repo));
 			}
@@ -54,7 +64,7 @@ public class RepoService {
 	/**
 	 * One repository with its counts.
 	 * @throws RepoNotFoundException if there is none of that name
-	 * @throws io.refstore.batch.support.InvalidRepositoryNameException if the name is refused
+	 * @throws io.refstore.core.repo.InvalidRepositoryNameException if the name is refused
 	 */
 	@PreAuthorize("hasRole('VIEWER')")
 	public RepoSummary details(String name) throws IOException {

@@ -12,7 +12,7 @@ import java.util.regex.PatternSyntaxException;
 import org.springframework.stereotype.Component;
 
 import io.refstore.batch.support.InvalidJobParameterException;
-import io.refstore.batch.support.InvalidRepositoryNameException;
+import io.refstore.core.repo.InvalidRepositoryNameException;
 import io.refstore.web.repos.OpenRepo;
 import io.refstore.web.repos.RepoNotFoundException;
 import io.refstore.web.repos.RepoRegistry;

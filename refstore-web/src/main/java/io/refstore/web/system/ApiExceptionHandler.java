@@ -20,10 +20,10 @@ import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
 import io.refstore.batch.support.InvalidJobParameterException;
-import io.refstore.batch.support.InvalidRepositoryNameException;
 import io.refstore.batch.support.JobConflictException;
 import io.refstore.core.ref.InvalidRefNameException;
 import io.refstore.core.ref.RefName;
+import io.refstore.core.repo.InvalidRepositoryNameException;
 import io.refstore.core.repo.StoreBusyException;
 import io.refstore.core.repo.StoreSwappedException;
 import tools.jackson.core.JacksonException;

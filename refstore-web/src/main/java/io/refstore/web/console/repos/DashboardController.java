@@ -15,7 +15,7 @@ import io.refstore.web.jobs.JobService;
 /**
  * The console's home: every repository with its format, ref counts per namespace, what its store holds on
  * disk, whether maintenance is due and when it last completed (from the job history), sortable, worst first
- * by default.
+ * by default; and how many directories under the roots the walk skipped, and why.
  */
 @Controller
 class DashboardController {
@@ -34,9 +34,11 @@ class DashboardController {
 	@GetMapping("/")
 	String showDashboard(@RequestParam(defaultValue = "worst") String sort, Model model) throws IOException {
 		DashboardSort order = DashboardSort.parse(sort);
-		List<RepoHealth> repos = new ArrayList<>(this.overview.all());
+		RepoOverview.Dashboard dashboard = this.overview.dashboard();
+		List<RepoHealth> repos = new ArrayList<>(dashboard.repos());
 		repos.sort(order.order());
 		model.addAttribute("repos", repos);
+		model.addAttribute("discovered", dashboard.discovered());
 		model.addAttribute("sort", order.parameter());
 		model.addAttribute("lastMaintenance",
 				this.jobs.lastCompleted(RefJobType.MAINTAIN, repos.stream().map(RepoHealth::name).toList()));

@@ -8,6 +8,7 @@ import org.springframework.security.access.prepost.PreAuthorize;
 import org.springframework.stereotype.Service;
 
 import io.refstore.core.ref.StoreStatistics;
+import io.refstore.core.repo.DiscoveredRepositories;
 import io.refstore.web.repos.OpenRepo;
 import io.refstore.web.repos.RepoNotFoundException;
 import io.refstore.web.repos.RepoRegistry;
@@ -31,13 +32,25 @@ public class RepoOverview {
 	}
 
 	/**
-	 * Every repository with its health, in name order. Counts every ref of every repository.
+	 * What the dashboard shows.
+	 *
+	 * @param repos every repository with its health, in name order
+	 * @param discovered what the walk of the roots found and skipped
+	 */
+	public record Dashboard(List<RepoHealth> repos, DiscoveredRepositories discovered) {
+
+	}
+
+	/**
+	 * Every repository with its health, and the directories the walk of the roots skipped. Counts every ref of
+	 * every repository.
 	 * @throws IOException if a repository cannot be read
 	 */
 	@PreAuthorize("hasRole('VIEWER')")
-	public List<RepoHealth> all() throws IOException {
+	public Dashboard dashboard() throws IOException {
+		DiscoveredRepositories discovered = this.registry.discover();
 		List<RepoHealth> all = new ArrayList<>();
-		for (RepoSummary summary : this.repos.list()) {
+		for (RepoSummary summary : this.repos.list(discovered.names())) {
 			try {
 				all.add(new RepoHealth(summary, statistics(summary.name())));
 			}
@@ -45,13 +58,13 @@ public class RepoOverview {
 				// removed since it was listed
 			}
 		}
-		return all;
+		return new Dashboard(all, discovered);
 	}
 
 	/**
 	 * One repository with its health.
 	 * @throws RepoNotFoundException if there is none of that name
-	 * @throws io.refstore.batch.support.InvalidRepositoryNameException if the name is refused
+	 * @throws io.refstore.core.repo.InvalidRepositoryNameException if the name is refused
 	 */
 	@PreAuthorize("hasRole('VIEWER')")
 	public RepoHealth one(String name) throws IOException {

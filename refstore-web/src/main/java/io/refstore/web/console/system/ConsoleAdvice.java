@@ -21,9 +21,9 @@ import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 
 import io.refstore.batch.support.InvalidJobParameterException;
-import io.refstore.batch.support.InvalidRepositoryNameException;
 import io.refstore.batch.support.JobConflictException;
 import io.refstore.core.ref.InvalidRefNameException;
+import io.refstore.core.repo.InvalidRepositoryNameException;
 import jakarta.servlet.http.HttpServletResponse;
 
 /**

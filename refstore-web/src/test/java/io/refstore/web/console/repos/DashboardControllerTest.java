@@ -23,6 +23,8 @@ import org.springframework.test.web.servlet.MvcResult;
 
 import com.jayway.jsonpath.JsonPath;
 
+import io.refstore.core.repo.DiscoveredRepositories;
+import io.refstore.core.repo.DiscoveredRepositories.SkipReason;
 import io.refstore.core.testing.TempRepo;
 import io.refstore.web.console.ConsoleTestSupport;
 
@@ -124,6 +126,32 @@ class DashboardControllerTest extends ConsoleTestSupport {
 			Thread.sleep(50);
 		}
 		throw new AssertionError("maintenance " + id + " did not end");
+	}
+
+	/**
+	 * A repository in GitLab's hashed layout is listed; one deeper than the default bound of 8 levels is not,
+	 * and the dashboard says how many directories were skipped and why.
+	 */
+	@Test
+	void findsHashedStorageAndSaysWhatTheWalkSkipped() throws Exception {
+		String group = uniqueName("dash-layouts");
+		String hash = "6b86b273ff34fce19d6b804eff5a3f5747ada4eaa22f1d49c01e52ddb7875b4b";
+		String hashed = group + "/@hashed/6b/86/" + hash + ".git";
+		bareRepo(hashed);
+		String deep = group + "/l2/l3/l4/l5/l6/l7/l8/l9/deep.git";
+		bareRepo(deep);
+		MvcResult result = this.mvc.perform(get("/").param("sort", "name").with(viewer()))
+			.andExpect(status().isOk())
+			.andReturn();
+		assertThat(repos(result)).extracting(RepoHealth::name).contains(hashed).doesNotContain(deep);
+		DiscoveredRepositories discovered = (DiscoveredRepositories) result.getModelAndView()
+			.getModel()
+			.get("discovered");
+		assertThat(discovered.maxDepth()).isEqualTo(8);
+		assertThat(discovered.skipped().get(SkipReason.TOO_DEEP)).isPositive();
+		String html = result.getResponse().getContentAsString();
+		assertThat(html).contains(discovered.describeSkipped())
+			.containsPattern("\\d+ director(y|ies) skipped: [^<]*\\d+ deeper than 8 levels");
 	}
 
 	@Test

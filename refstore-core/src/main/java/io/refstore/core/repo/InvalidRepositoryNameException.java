@@ -1,4 +1,4 @@
-package io.refstore.batch.support;
+package io.refstore.core.repo;
 
 /**
  * A repository name given by a user that {@link RepositoryPaths} refuses, because it is malformed or would

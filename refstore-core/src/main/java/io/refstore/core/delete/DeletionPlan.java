@@ -1,4 +1,4 @@
-package io.refstore.batch.delete;
+package io.refstore.core.delete;
 
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
@@ -9,12 +9,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
-import io.refstore.core.delete.DryRun;
-import io.refstore.core.delete.ProtectedRefs;
-import io.refstore.core.delete.RefDeleter;
-import io.refstore.core.delete.RefSelection;
 import io.refstore.core.io.Fsync;
 import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.Ref;
@@ -37,10 +36,15 @@ import io.refstore.core.ref.SymbolicRef;
  * without its {@code end} line was cut short and is refused. A version 1 plan (written before protection
  * existed) is read as protecting {@linkplain ProtectedRefs#defaults() the defaults}: executing it never deletes
  * what they protect.
+ * <p>
+ * A plan is executed only while it is not stale: {@link #checkNotStale} before the first chunk (every ref the
+ * selection picks now is in the plan with the plan's value), and {@link #expecting} within each chunk's
+ * transaction (every ref of the chunk still holds the plan's value).
  */
-final class DeletionPlan {
+public final class DeletionPlan {
 
-	static final String FILE = "plan";
+	/** The plan's file name in its directory, beside the manifests of its execution. */
+	public static final String FILE = "plan";
 
 	private static final String MAGIC = "refstore-deletion-plan ";
 
@@ -55,7 +59,7 @@ final class DeletionPlan {
 	 * @param kept what protection kept when the plan was written ({@link ProtectedRefs.Report#NONE} when read
 	 * back from a file, which does not record it)
 	 */
-	record Summary(long count, List<String> sample, RefSelection selection, ProtectedRefs.Report kept) {
+	public record Summary(long count, List<String> sample, RefSelection selection, ProtectedRefs.Report kept) {
 
 	}
 
@@ -64,7 +68,7 @@ final class DeletionPlan {
 	 * and durably: the plan is forced before its rename and the directory after, since the deletion steps that
 	 * follow rely on it.
 	 */
-	static Summary write(Path file, RefStore store, List<String> parts, ProtectedRefs protection, int sampleSize)
+	public static Summary write(Path file, RefStore store, List<String> parts, ProtectedRefs protection, int sampleSize)
 			throws IOException {
 		RefSelection.Builder builder = RefSelection.builder().protect(protection);
 		for (String part : parts) {
@@ -100,7 +104,7 @@ final class DeletionPlan {
 	}
 
 	/** Reads a plan's selection, count and first names; refuses a plan cut short. */
-	static Summary summary(Path file, int sampleSize) throws IOException {
+	public static Summary summary(Path file, int sampleSize) throws IOException {
 		RefSelection.Builder selection = RefSelection.builder();
 		List<String> sample = new ArrayList<>();
 		try (Reader reader = new Reader(file, selection)) {
@@ -120,16 +124,79 @@ final class DeletionPlan {
 	 * @param name its name
 	 * @param value its id in hex, or {@code ref: <target>} for a symbolic ref
 	 */
-	record Entry(String name, String value) {
+	public record Entry(String name, String value) {
 
-		static String valueOf(Ref ref) {
+		/** The value of {@code ref} as a plan writes it. */
+		public static String valueOf(Ref ref) {
 			return (ref instanceof DirectRef direct) ? direct.id().name() : "ref: " + ((SymbolicRef) ref).target();
 		}
 
 	}
 
+	/**
+	 * Refuses a plan that no longer covers what its selection picks in {@code store}: every ref selected now
+	 * must be in the plan with the plan's value (refs the plan has that are gone are fine: deleted by an earlier
+	 * run, or by someone else). One merge of two name-ordered streams, the plan's and the store's.
+	 * @return what the plan protects, for the chunks that execute it
+	 * @throws StalePlanException naming the first ref that differs
+	 * @throws IOException if the plan or the store cannot be read, or the plan is malformed
+	 */
+	public static ProtectedRefs checkNotStale(Path file, RefStore store) throws IOException {
+		RefSelection.Builder selection = RefSelection.builder();
+		try (Reader planned = new Reader(file, selection)) {
+			Entry[] next = { planned.next() };
+			// the reader has passed the plan's selection lines once it returned the first entry
+			ProtectedRefs protection = planned.protection();
+			RefSelection parsed = selection.protect(protection).build();
+			new RefDeleter(store).select(parsed, 0, (ref) -> {
+				byte[] name = ref.name().getBytes(StandardCharsets.UTF_8);
+				while (next[0] != null && compare(next[0].name(), name) < 0) {
+					next[0] = planned.next();
+				}
+				if (next[0] == null || compare(next[0].name(), name) != 0) {
+					throw new StalePlanException("the plan " + file + " is stale: '" + ref.name()
+							+ "' is selected now but is not in the plan; plan again");
+				}
+				if (!next[0].value().equals(Entry.valueOf(ref))) {
+					throw new StalePlanException("the plan " + file + " is stale: '" + ref.name() + "' is "
+							+ Entry.valueOf(ref) + ", the plan has " + next[0].value() + "; plan again");
+				}
+			});
+			return protection;
+		}
+	}
+
+	private static int compare(String planned, byte[] name) {
+		return Arrays.compareUnsigned(planned.getBytes(StandardCharsets.UTF_8), name);
+	}
+
+	/**
+	 * A listener for the deletion of {@code chunk} that refuses, before the chunk commits, any of its refs that
+	 * no longer holds the plan's value (moved since {@link #checkNotStale}), failing the chunk as a whole.
+	 */
+	public static ChunkListener expecting(List<Entry> chunk) {
+		Map<String, String> planned = new HashMap<>();
+		for (Entry entry : chunk) {
+			planned.put(entry.name(), entry.value());
+		}
+		return new ChunkListener() {
+
+			@Override
+			public void beforeCommit(int number, List<Ref> refs) throws IOException {
+				for (Ref ref : refs) {
+					String now = Entry.valueOf(ref);
+					if (!now.equals(planned.get(ref.name()))) {
+						throw new StalePlanException("the plan is stale: '" + ref.name() + "' is " + now
+								+ ", the plan has " + planned.get(ref.name()));
+					}
+				}
+			}
+
+		};
+	}
+
 	/** Streams a plan's refs in order. Not thread-safe. */
-	static final class Reader implements Closeable {
+	public static final class Reader implements Closeable {
 
 		private final Path file;
 
@@ -145,7 +212,12 @@ final class DeletionPlan {
 
 		private long count = -1;
 
-		Reader(Path file, RefSelection.Builder selection) throws IOException {
+		/**
+		 * Opens {@code file} and reads its first line.
+		 * @param selection where the plan's selection lines go as they are read, or {@code null} to skip them
+		 * @throws IOException if the file cannot be read or is not a plan
+		 */
+		public Reader(Path file, RefSelection.Builder selection) throws IOException {
 			this.file = file;
 			this.selection = selection;
 			this.in = Files.newBufferedReader(file, StandardCharsets.UTF_8);
@@ -166,12 +238,12 @@ final class DeletionPlan {
 		 * What the plan keeps: its {@code protect} lines, or the defaults for a version 1 plan. Complete once
 		 * {@link #next()} returned the first entry (or {@code null}).
 		 */
-		ProtectedRefs protection() {
+		public ProtectedRefs protection() {
 			return (this.version == 1) ? ProtectedRefs.defaults() : ProtectedRefs.of(this.protect);
 		}
 
 		/** The next planned ref, or {@code null} after the last. */
-		Entry next() throws IOException {
+		public Entry next() throws IOException {
 			while (this.count < 0) {
 				String text = this.in.readLine();
 				this.line++;
@@ -218,7 +290,7 @@ final class DeletionPlan {
 		}
 
 		/** The count of the {@code end} line, once {@link #next()} returned {@code null}. */
-		long count() {
+		public long count() {
 			return this.count;
 		}
 

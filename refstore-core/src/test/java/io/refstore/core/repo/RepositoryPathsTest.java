@@ -1,4 +1,4 @@
-package io.refstore.batch.support;
+package io.refstore.core.repo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;

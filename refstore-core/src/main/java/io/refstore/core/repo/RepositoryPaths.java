@@ -1,4 +1,4 @@
-package io.refstore.batch.support;
+package io.refstore.core.repo;
 
 import java.io.IOException;
 import java.nio.file.Files;

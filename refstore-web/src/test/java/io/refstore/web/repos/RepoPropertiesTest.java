@@ -1,0 +1,60 @@
+package io.refstore.web.repos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * {@code refstore.repositories.*} as Spring Boot binds and validates it: the defaults, and a start refused with
+ * the setting named when a value is out of range.
+ */
+class RepoPropertiesTest {
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withUserConfiguration(Settings.class)
+		.withPropertyValues("refstore.repositories.roots[0]=/srv/git");
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableConfigurationProperties(RepoProperties.class)
+	static class Settings {
+
+	}
+
+	@Test
+	void defaultsSearchEightLevelsAndKeepSixtyFourStoresOpen() {
+		this.runner.run((context) -> {
+			RepoProperties properties = context.getBean(RepoProperties.class);
+			assertThat(properties.roots()).containsExactly(Path.of("/srv/git"));
+			assertThat(properties.maxDepth()).isEqualTo(8);
+			assertThat(properties.openStores()).isEqualTo(64);
+		});
+	}
+
+	@Test
+	void aDepthOutOfRangeStopsTheStartNamingTheSetting() {
+		this.runner.withPropertyValues("refstore.repositories.max-depth=0").run((context) -> assertThat(context)
+			.getFailure()
+			.rootCause()
+			.hasMessageContaining("refstore.repositories")
+			.hasMessageContaining("'maxDepth': rejected value [0]")
+			.hasMessageContaining("must be greater than or equal to 1"));
+		this.runner.withPropertyValues("refstore.repositories.max-depth=65")
+			.run((context) -> assertThat(context).getFailure().rootCause().hasMessageContaining("'maxDepth': rejected value [65]"));
+	}
+
+	@Test
+	void noRootOrNoOpenStoreStopsTheStart() {
+		new ApplicationContextRunner().withUserConfiguration(Settings.class)
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("'roots': rejected value [[]]"));
+		this.runner.withPropertyValues("refstore.repositories.open-stores=0")
+			.run((context) -> assertThat(context).getFailure().rootCause().hasMessageContaining("'openStores': rejected value [0]"));
+	}
+
+}
