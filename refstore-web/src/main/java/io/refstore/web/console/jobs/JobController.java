@@ -20,6 +20,7 @@ import io.refstore.batch.support.JobFilter;
 import io.refstore.batch.support.JobSummary;
 import io.refstore.web.jobs.JobService;
 import io.refstore.batch.support.RefJobType;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The job history with its filters and chart, one execution's live page (its progress part is polled by htmx
@@ -39,8 +40,11 @@ class JobController {
 
 	private final JobService jobs;
 
-	JobController(JobService jobs) {
+	private final JsonMapper json;
+
+	JobController(JobService jobs, JsonMapper json) {
 		this.jobs = jobs;
+		this.json = json;
 	}
 
 	@GetMapping("/jobs")
@@ -58,7 +62,7 @@ class JobController {
 		model.addAttribute("types", RefJobType.values());
 		model.addAttribute("statuses",
 				List.of("STARTING", "STARTED", "STOPPING", "STOPPED", "FAILED", "COMPLETED", "ABANDONED"));
-		model.addAttribute("chart", JobCharts.durationAndThroughput(found));
+		model.addAttribute("chart", JobCharts.durationAndThroughput(this.json, found));
 		model.addAttribute("hasMore", found.size() == PAGE_SIZE);
 		return VIEWS_JOB_LIST;
 	}
