@@ -7,6 +7,8 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.springframework.stereotype.Component;
+
 import io.refstore.batch.support.JobSummary;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -15,12 +17,16 @@ import tools.jackson.databind.json.JsonMapper;
  * how long it ran (seconds) and its throughput (items per second over all steps), as the JSON
  * {@code charts.js} reads, written by the application's mapper.
  */
-final class JobCharts {
+@Component
+class JobCharts {
 
-	private JobCharts() {
+	private final JsonMapper json;
+
+	JobCharts(JsonMapper json) {
+		this.json = json;
 	}
 
-	static String durationAndThroughput(JsonMapper json, List<JobSummary> jobs) {
+	String durationAndThroughput(List<JobSummary> jobs) {
 		List<JobSummary> ended = new ArrayList<>(jobs.stream()
 			.filter((job) -> job.started() != null && job.ended() != null)
 			.toList());
@@ -35,7 +41,7 @@ final class JobCharts {
 			seconds.add(BigDecimal.valueOf(duration).setScale(3, RoundingMode.HALF_UP));
 			rate.add(BigDecimal.valueOf(items / duration).setScale(1, RoundingMode.HALF_UP));
 		}
-		return json.writeValueAsString(new Chart(x,
+		return this.json.writeValueAsString(new Chart(x,
 				List.of(new Series("duration (s)", "s", seconds), new Series("items/s", "rate", rate))));
 	}
 

@@ -20,7 +20,6 @@ import io.refstore.batch.support.JobFilter;
 import io.refstore.batch.support.JobSummary;
 import io.refstore.web.jobs.JobService;
 import io.refstore.batch.support.RefJobType;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The job history with its filters and chart, one execution's live page (its progress part is polled by htmx
@@ -40,11 +39,11 @@ class JobController {
 
 	private final JobService jobs;
 
-	private final JsonMapper json;
+	private final JobCharts charts;
 
-	JobController(JobService jobs, JsonMapper json) {
+	JobController(JobService jobs, JobCharts charts) {
 		this.jobs = jobs;
-		this.json = json;
+		this.charts = charts;
 	}
 
 	@GetMapping("/jobs")
@@ -62,7 +61,7 @@ class JobController {
 		model.addAttribute("types", RefJobType.values());
 		model.addAttribute("statuses",
 				List.of("STARTING", "STARTED", "STOPPING", "STOPPED", "FAILED", "COMPLETED", "ABANDONED"));
-		model.addAttribute("chart", JobCharts.durationAndThroughput(this.json, found));
+		model.addAttribute("chart", this.charts.durationAndThroughput(found));
 		model.addAttribute("hasMore", found.size() == PAGE_SIZE);
 		return VIEWS_JOB_LIST;
 	}
