@@ -1,4 +1,4 @@
--- PostgreSQL only (the postgres profile adds this location): the shared migrations are written for H2 and
+-- PostgreSQL only (db/{vendor} on PostgreSQL): the shared migrations are written for H2 and
 -- PostgreSQL alike, and the one type name PostgreSQL lacks, CLOB, becomes a domain over TEXT before they run.
 DO $$
 BEGIN

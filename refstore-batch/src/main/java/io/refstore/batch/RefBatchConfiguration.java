@@ -28,7 +28,7 @@ import io.refstore.core.repo.RepositoryPaths;
 /**
  * The refstore jobs and their service: import this into a Spring Boot application that has a
  * {@code DataSource} (H2 by default; the job repository tables and the lease table come from the Flyway
- * migrations in {@code db/migration}). Jobs run on their own threads, so a launch returns at once.
+ * migrations in {@code db/migration} and {@code db/<vendor>}). Jobs run on their own threads, so a launch returns at once.
  */
 @Configuration(proxyBeanMethods = false)
 @ComponentScan

@@ -28,6 +28,7 @@ public class BatchTestApplication {
 		return new SpringApplicationBuilder(BatchTestApplication.class).web(WebApplicationType.NONE)
 			.properties("spring.datasource.url=" + url(database),
 					"spring.datasource.username=sa", "spring.batch.jdbc.initialize-schema=never",
+					"spring.flyway.locations=classpath:db/migration,classpath:db/{vendor}",
 					"spring.batch.job.enabled=false", "spring.main.banner-mode=off", "logging.level.root=WARN",
 					"refstore.repositories.roots=" + root, "refstore.jobs.instance-id=" + instance,
 					"refstore.jobs.lease-ttl=3s")

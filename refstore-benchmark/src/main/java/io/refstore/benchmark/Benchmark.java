@@ -13,8 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
-import io.refstore.core.testing.GitCli;
-
 /**
  * The benchmark of refstore against git: builds (or reuses) repositories of {@code --refs} refs in both
  * formats, measures every operation of {@link Suite} on git and on refstore, prints a Markdown table and
@@ -69,7 +67,7 @@ public final class Benchmark {
 						+ String.join(", ", Suite.ids()));
 			}
 		}
-		String git = GitCli.reftable().command().get(0);
+		String git = Processes.reftableGit(System.getenv());
 		Launcher launcher = Launcher.find(options.launcher());
 		Path scratch = options.work().resolve("scratch");
 		RepoFiles.deleteTree(scratch);

@@ -70,6 +70,7 @@ public final class JobBenchmark {
 			.web(WebApplicationType.NONE)
 			.properties("spring.datasource.url=jdbc:h2:file:" + work.resolve("db/history") + ";WRITE_DELAY=0",
 					"spring.datasource.username=sa", "spring.batch.jdbc.initialize-schema=never",
+					"spring.flyway.locations=classpath:db/migration,classpath:db/{vendor}",
 					"spring.batch.job.enabled=false", "spring.main.banner-mode=off", "logging.level.root=WARN",
 					"refstore.repositories.roots=" + roots, "refstore.jobs.instance-id=benchmark")
 			.run()) {

@@ -12,6 +12,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Starts git and the refstore command as whole processes with one fixed environment (no system or global
@@ -62,6 +64,35 @@ final class Processes {
 	/** Whether GNU time is there to measure peak RSS. */
 	static boolean gnuTimeAvailable() {
 		return Files.isExecutable(GNU_TIME);
+	}
+
+	/**
+	 * The git to measure against: {@code REFSTORE_REFTABLE_GIT}, the path {@code .ci/install-reftable-git.sh}
+	 * prints, once {@code git version} says it is 2.45 or later (the first git that knows reftable).
+	 * @throws IllegalStateException if it is unset or an older git, saying how to get one
+	 * @throws IOException if it cannot be run
+	 */
+	static String reftableGit(Map<String, String> env) throws IOException {
+		String git = env.get("REFSTORE_REFTABLE_GIT");
+		String howTo = "set REFSTORE_REFTABLE_GIT to a git 2.45 or later (.ci/install-reftable-git.sh installs one"
+				+ " and prints its path)";
+		if (git == null || git.isBlank()) {
+			throw new IllegalStateException(howTo);
+		}
+		Process process = new ProcessBuilder(git, "version").redirectErrorStream(true).start();
+		String version = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+		try {
+			process.waitFor();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IOException("interrupted while asking " + git + " its version", ex);
+		}
+		Matcher numbers = Pattern.compile("git version (\\d+)\\.(\\d+)").matcher(version);
+		if (!numbers.lookingAt() || Integer.parseInt(numbers.group(1)) * 1000 + Integer.parseInt(numbers.group(2)) < 2045) {
+			throw new IllegalStateException(git + " says '" + version + "': " + howTo);
+		}
+		return git;
 	}
 
 	/** The environment a command sees: the inherited one with {@link #fixedEnv()} over it. */

@@ -4,8 +4,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
+import jakarta.validation.Valid;
+
+import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
 
 import io.refstore.core.delete.InvalidSelectionException;
 import io.refstore.core.delete.ProtectedRefs;
@@ -18,7 +22,8 @@ import io.refstore.core.delete.ProtectedRefs;
  * @param deletion mass deletion settings
  */
 @ConfigurationProperties("refstore")
-public record RefBatchProperties(@DefaultValue Repositories repositories, @DefaultValue Jobs jobs,
+@Validated
+public record RefBatchProperties(@DefaultValue Repositories repositories, @Valid @DefaultValue Jobs jobs,
 		@DefaultValue Deletion deletion) {
 
 	/**
@@ -34,7 +39,7 @@ public record RefBatchProperties(@DefaultValue Repositories repositories, @Defau
 	 * recognises the executions it left running
 	 * @param leaseTtl how long a lease lives without a heartbeat (default 60 s); heartbeats come every third of it
 	 */
-	public record Jobs(String instanceId, @DefaultValue("60s") Duration leaseTtl) {
+	public record Jobs(String instanceId, @DefaultValue("60s") @DurationMin(seconds = 1) Duration leaseTtl) {
 
 	}
 

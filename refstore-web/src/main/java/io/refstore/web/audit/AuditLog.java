@@ -32,10 +32,11 @@ public class AuditLog {
 
 	private final JdbcClient jdbc;
 
-	private final JsonMapper json = JsonMapper.builder().build();
+	private final JsonMapper json;
 
-	public AuditLog(JdbcClient jdbc) {
+	public AuditLog(JdbcClient jdbc, JsonMapper json) {
 		this.jdbc = jdbc;
+		this.json = json;
 	}
 
 	/** Stores {@code entry}; its id is ignored. */

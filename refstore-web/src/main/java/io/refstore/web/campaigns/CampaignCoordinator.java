@@ -1,5 +1,6 @@
 package io.refstore.web.campaigns;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,7 +11,6 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
@@ -22,6 +22,7 @@ import io.refstore.batch.support.JobSummary;
 import io.refstore.batch.support.RefJobEvent;
 import io.refstore.batch.support.RefJobs;
 import io.refstore.web.schedules.ScheduleService;
+import io.refstore.web.system.RefWebProperties;
 
 /**
  * Drives the running campaigns from the database alone, so that an instance started again continues where the
@@ -34,7 +35,7 @@ import io.refstore.web.schedules.ScheduleService;
  * ({@link JobConflictException}) is SKIPPED_BUSY, a refused launch FAILED;</li>
  * <li>a campaign with nothing pending or running ends.</li>
  * </ol>
- * Passes run on one thread, every {@code refstore.campaigns.poll-millis} (default 1000) and at each job's end.
+ * Passes run on one thread, every {@code refstore.campaigns.poll-millis} (default 1s) and at each job's end.
  * A target is marked RUNNING before its job is launched; one found RUNNING without an execution (the instance
  * died in between) is attached to the execution launched for it, or made PENDING again if there is none.
  */
@@ -50,14 +51,14 @@ class CampaignCoordinator implements SmartLifecycle {
 
 	private final RefJobs jobs;
 
-	private final long pollMillis;
+	private final Duration poll;
 
 	private volatile ScheduledExecutorService executor;
 
-	CampaignCoordinator(CampaignStore store, RefJobs jobs, @Value("${refstore.campaigns.poll-millis:1000}") long pollMillis) {
+	CampaignCoordinator(CampaignStore store, RefJobs jobs, RefWebProperties settings) {
 		this.store = store;
 		this.jobs = jobs;
-		this.pollMillis = pollMillis;
+		this.poll = settings.campaigns().pollMillis();
 	}
 
 	@Override
@@ -67,7 +68,8 @@ class CampaignCoordinator implements SmartLifecycle {
 			thread.setDaemon(true);
 			return thread;
 		});
-		this.executor.scheduleWithFixedDelay(this::passSafely, this.pollMillis, this.pollMillis, TimeUnit.MILLISECONDS);
+		this.executor.scheduleWithFixedDelay(this::passSafely, this.poll.toMillis(), this.poll.toMillis(),
+				TimeUnit.MILLISECONDS);
 	}
 
 	@Override

@@ -31,10 +31,11 @@ class CampaignStore {
 
 	private final JdbcClient jdbc;
 
-	private final JsonMapper json = JsonMapper.builder().build();
+	private final JsonMapper json;
 
-	CampaignStore(JdbcClient jdbc) {
+	CampaignStore(JdbcClient jdbc, JsonMapper json) {
 		this.jdbc = jdbc;
+		this.json = json;
 	}
 
 	/** Stores a new running campaign with its repositories, all pending, in the given order; returns its id. */

@@ -1,5 +1,6 @@
 package io.refstore.web.jobs;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -10,7 +11,9 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.context.annotation.DependsOn;
 import org.springframework.context.event.EventListener;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.FixedDelayTask;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
 import io.micrometer.core.instrument.Counter;
@@ -22,6 +25,7 @@ import io.refstore.batch.support.JobSummary;
 import io.refstore.batch.support.RefJobEvent;
 import io.refstore.batch.support.RefJobType;
 import io.refstore.batch.support.RefJobs;
+import io.refstore.web.system.RefWebProperties;
 
 /**
  * Job metrics for actuator and Prometheus:
@@ -39,7 +43,7 @@ import io.refstore.batch.support.RefJobs;
 @Component
 // the registry creates missing repository roots, which the batch module requires to exist
 @DependsOn("repoRegistry")
-class JobMetrics {
+class JobMetrics implements SchedulingConfigurer {
 
 	private static final Log log = LogFactory.getLog(JobMetrics.class);
 
@@ -57,7 +61,10 @@ class JobMetrics {
 
 	private final MultiGauge eta;
 
-	JobMetrics(RefJobs jobs, JdbcClient jdbc, MeterRegistry meters) {
+	private final Duration every;
+
+	JobMetrics(RefJobs jobs, JdbcClient jdbc, MeterRegistry meters, RefWebProperties settings) {
+		this.every = settings.metrics().jobsRefresh();
 		this.jobs = jobs;
 		this.jdbc = jdbc;
 		this.meters = meters;
@@ -77,7 +84,11 @@ class JobMetrics {
 			.register(meters);
 	}
 
-	@Scheduled(initialDelay = 0, fixedDelayString = "${refstore.metrics.jobs-refresh:10s}")
+	@Override
+	public void configureTasks(ScheduledTaskRegistrar tasks) {
+		tasks.addFixedDelayTask(new FixedDelayTask(this::refresh, this.every, Duration.ZERO));
+	}
+
 	synchronized void refresh() {
 		try {
 			List<MultiGauge.Row<?>> counts = new ArrayList<>();

@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpStatus;
 import org.springframework.security.access.prepost.PreAuthorize;
 import org.springframework.stereotype.Service;
@@ -38,6 +37,7 @@ import io.refstore.web.repos.OpenRepo;
 import io.refstore.web.repos.RepoRegistry;
 import io.refstore.web.security.Actors;
 import io.refstore.web.system.Problems;
+import io.refstore.web.system.RefWebProperties;
 
 /**
  * Writes refs through one core transaction per call, all or nothing, with git's locks (so concurrent git
@@ -55,10 +55,10 @@ public class RefWriteService {
 	private final int maxUpdates;
 
 	public RefWriteService(RepoRegistry registry, AuditLog audit,
-			@Value("${refstore.api.max-batch-updates:10000}") int maxUpdates) {
+			RefWebProperties settings) {
 		this.registry = registry;
 		this.audit = audit;
-		this.maxUpdates = maxUpdates;
+		this.maxUpdates = settings.api().maxBatchUpdates();
 	}
 
 	/**

@@ -1,19 +1,23 @@
 package io.refstore.web.repos;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.FixedDelayTask;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.refstore.core.ref.StoreStatistics;
+import io.refstore.web.system.RefWebProperties;
 
 /**
  * Ref-store gauges for every repository under the roots, refreshed in the background (counting refs reads
@@ -28,7 +32,7 @@ import io.refstore.core.ref.StoreStatistics;
  * A repository that disappears loses its rows at the next refresh. Thread-safe: refreshes do not overlap.
  */
 @Component
-class RefStoreMetrics {
+class RefStoreMetrics implements SchedulingConfigurer {
 
 	private static final Log log = LogFactory.getLog(RefStoreMetrics.class);
 
@@ -46,9 +50,15 @@ class RefStoreMetrics {
 
 	private final MultiGauge due;
 
+	private final Duration first;
+
+	private final Duration every;
+
 	/** @param demo made first, so that the first count sees the demo repositories */
-	RefStoreMetrics(RepoRegistry registry, MeterRegistry meters, DemoSetup demo) {
+	RefStoreMetrics(RepoRegistry registry, MeterRegistry meters, DemoSetup demo, RefWebProperties settings) {
 		this.registry = registry;
+		this.first = settings.metrics().initialDelay();
+		this.every = settings.metrics().refresh();
 		this.refs = MultiGauge.builder("refstore.refs").description("refs per top-level namespace").register(meters);
 		this.bytes = MultiGauge.builder("refstore.store.bytes").baseUnit("bytes").register(meters);
 		this.loose = MultiGauge.builder("refstore.store.loose.refs").register(meters);
@@ -57,8 +67,16 @@ class RefStoreMetrics {
 		this.due = MultiGauge.builder("refstore.store.maintenance.due").register(meters);
 	}
 
-	/** Recounts every repository; runs at start and then every {@code refstore.metrics.refresh} (60s). */
-	@Scheduled(initialDelayString = "${refstore.metrics.initial-delay:0s}", fixedDelayString = "${refstore.metrics.refresh:60s}")
+	/**
+	 * Recounts every repository {@code refstore.metrics.initial-delay} (0s) after the start, then every
+	 * {@code refstore.metrics.refresh} (60s).
+	 */
+	@Override
+	public void configureTasks(ScheduledTaskRegistrar tasks) {
+		tasks.addFixedDelayTask(new FixedDelayTask(this::refresh, this.every, this.first));
+	}
+
+	/** Recounts every repository. */
 	synchronized void refresh() {
 		List<MultiGauge.Row<?>> refRows = new ArrayList<>();
 		List<List<MultiGauge.Row<?>>> storeRows = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),

@@ -1,9 +1,14 @@
 package io.refstore.web.schedules;
 
-import org.springframework.scheduling.annotation.Scheduled;
+import java.time.Duration;
+
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.FixedDelayTask;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
 import io.refstore.batch.support.StartupRecovery;
+import io.refstore.web.system.RefWebProperties;
 
 /**
  * While instances share a database, a survivor marks the executions of an instance that died (its leases
@@ -11,15 +16,22 @@ import io.refstore.batch.support.StartupRecovery;
  * waiting for the dead instance to come back. Every {@code refstore.jobs.sweep-millis} (default 15 s).
  */
 @Component
-class ExpiredLeaseSweep {
+class ExpiredLeaseSweep implements SchedulingConfigurer {
 
 	private final StartupRecovery recovery;
 
-	ExpiredLeaseSweep(StartupRecovery recovery) {
+	private final Duration every;
+
+	ExpiredLeaseSweep(StartupRecovery recovery, RefWebProperties settings) {
 		this.recovery = recovery;
+		this.every = settings.jobs().sweepMillis();
 	}
 
-	@Scheduled(fixedDelayString = "${refstore.jobs.sweep-millis:15000}", initialDelayString = "${refstore.jobs.sweep-millis:15000}")
+	@Override
+	public void configureTasks(ScheduledTaskRegistrar tasks) {
+		tasks.addFixedDelayTask(new FixedDelayTask(this::sweep, this.every, this.every));
+	}
+
 	void sweep() {
 		this.recovery.recoverExpired();
 	}

@@ -26,10 +26,11 @@ class ScheduleStore {
 
 	private final JdbcClient jdbc;
 
-	private final JsonMapper json = JsonMapper.builder().build();
+	private final JsonMapper json;
 
-	ScheduleStore(JdbcClient jdbc) {
+	ScheduleStore(JdbcClient jdbc, JsonMapper json) {
 		this.jdbc = jdbc;
+		this.json = json;
 	}
 
 	void insert(Schedule schedule, Instant now) {

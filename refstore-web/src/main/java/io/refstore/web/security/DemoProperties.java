@@ -2,7 +2,10 @@ package io.refstore.web.security;
 
 import java.util.List;
 
+import jakarta.validation.Valid;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.annotation.Validated;
 
 /**
  * The demo setup, {@code refstore.demo.*}: whether it is on, and its users (who can log in only while it is on,
@@ -12,7 +15,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param users the demo users, in the form of {@link SecurityProperties.User}
  */
 @ConfigurationProperties("refstore.demo")
-public record DemoProperties(Boolean enabled, List<SecurityProperties.User> users) {
+@Validated
+public record DemoProperties(Boolean enabled, @Valid List<SecurityProperties.User> users) {
 
 	public DemoProperties {
 		enabled = (enabled == null) ? Boolean.TRUE : enabled;

@@ -10,7 +10,6 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
-import org.springframework.http.converter.json.ProblemDetailJacksonMixin;
 import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.web.AuthenticationEntryPoint;
@@ -28,9 +27,12 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class ProblemSecurityHandlers implements AuthenticationEntryPoint, AccessDeniedHandler, RequestRejectedHandler {
 
-	private final JsonMapper json = JsonMapper.builder()
-		.addMixIn(ProblemDetail.class, ProblemDetailJacksonMixin.class)
-		.build();
+	private final JsonMapper json;
+
+	/** @param json the application's mapper, which writes {@code ProblemDetail} as RFC 9457 says */
+	ProblemSecurityHandlers(JsonMapper json) {
+		this.json = json;
+	}
 
 	@Override
 	public void commence(HttpServletRequest request, HttpServletResponse response, AuthenticationException ex)

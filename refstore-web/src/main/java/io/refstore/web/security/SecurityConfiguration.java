@@ -30,6 +30,8 @@ import org.springframework.security.web.authentication.www.BasicAuthenticationFi
 import org.springframework.security.web.firewall.HttpFirewall;
 import org.springframework.security.web.firewall.StrictHttpFirewall;
 
+import tools.jackson.databind.json.JsonMapper;
+
 /**
  * Who may do what. Two filter chains:
  * <ol>
@@ -104,8 +106,8 @@ class SecurityConfiguration {
 
 	/** Also the {@code RequestRejectedHandler} of the firewall, which Spring Security finds by type. */
 	@Bean
-	ProblemSecurityHandlers problemSecurityHandlers() {
-		return new ProblemSecurityHandlers();
+	ProblemSecurityHandlers problemSecurityHandlers(JsonMapper json) {
+		return new ProblemSecurityHandlers(json);
 	}
 
 	/**

@@ -2,7 +2,11 @@ package io.refstore.web.security;
 
 import java.util.List;
 
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotBlank;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.annotation.Validated;
 
 /**
  * The users of refstore: {@code refstore.security.users[n].name}, {@code .password} (an encoded hash with its
@@ -13,7 +17,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param users the configured users
  */
 @ConfigurationProperties("refstore.security")
-public record SecurityProperties(List<User> users) {
+@Validated
+public record SecurityProperties(@Valid List<User> users) {
 
 	public SecurityProperties {
 		users = (users == null) ? List.of() : List.copyOf(users);
@@ -26,7 +31,7 @@ public record SecurityProperties(List<User> users) {
 	 * @param password the password hash, prefixed by its encoder id
 	 * @param roles the granted roles, without the {@code ROLE_} prefix
 	 */
-	public record User(String name, String password, List<String> roles) {
+	public record User(@NotBlank String name, @NotBlank String password, List<String> roles) {
 
 		public User {
 			roles = (roles == null) ? List.of() : List.copyOf(roles);

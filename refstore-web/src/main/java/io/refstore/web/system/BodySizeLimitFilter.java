@@ -13,7 +13,6 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
-import org.springframework.http.converter.json.ProblemDetailJacksonMixin;
 import org.springframework.http.ProblemDetail;
 import org.springframework.web.filter.OncePerRequestFilter;
 
@@ -28,12 +27,12 @@ final class BodySizeLimitFilter extends OncePerRequestFilter {
 
 	private final long limit;
 
-	private final JsonMapper json = JsonMapper.builder()
-		.addMixIn(ProblemDetail.class, ProblemDetailJacksonMixin.class)
-		.build();
+	private final JsonMapper json;
 
-	BodySizeLimitFilter(long limit) {
+	/** @param json the application's mapper, which writes {@code ProblemDetail} as RFC 9457 says */
+	BodySizeLimitFilter(long limit, JsonMapper json) {
 		this.limit = limit;
+		this.json = json;
 	}
 
 	@Override

@@ -6,8 +6,8 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
-import org.springframework.util.unit.DataSize;
-import org.springframework.beans.factory.annotation.Value;
+
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Servlet container settings of the API: encoded slashes pass through Tomcat undecoded (repository and ref
@@ -24,10 +24,9 @@ class WebConfiguration {
 	}
 
 	@Bean
-	FilterRegistrationBean<BodySizeLimitFilter> bodySizeLimitFilter(
-			@Value("${refstore.api.max-body-size:1MB}") DataSize limit) {
+	FilterRegistrationBean<BodySizeLimitFilter> bodySizeLimitFilter(RefWebProperties settings, JsonMapper json) {
 		FilterRegistrationBean<BodySizeLimitFilter> registration = new FilterRegistrationBean<>(
-				new BodySizeLimitFilter(limit.toBytes()));
+				new BodySizeLimitFilter(settings.api().maxBodySize().toBytes(), json));
 		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
 		registration.addUrlPatterns("/api/*");
 		return registration;

@@ -39,8 +39,11 @@ class JobController {
 
 	private final JobService jobs;
 
-	JobController(JobService jobs) {
+	private final JobCharts charts;
+
+	JobController(JobService jobs, JobCharts charts) {
 		this.jobs = jobs;
+		this.charts = charts;
 	}
 
 	@GetMapping("/jobs")
@@ -58,7 +61,7 @@ class JobController {
 		model.addAttribute("types", RefJobType.values());
 		model.addAttribute("statuses",
 				List.of("STARTING", "STARTED", "STOPPING", "STOPPED", "FAILED", "COMPLETED", "ABANDONED"));
-		model.addAttribute("chart", JobCharts.durationAndThroughput(found));
+		model.addAttribute("chart", this.charts.durationAndThroughput(found));
 		model.addAttribute("hasMore", found.size() == PAGE_SIZE);
 		return VIEWS_JOB_LIST;
 	}

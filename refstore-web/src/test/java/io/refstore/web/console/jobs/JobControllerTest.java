@@ -3,6 +3,7 @@ package io.refstore.web.console.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.not;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
@@ -81,7 +82,10 @@ class JobControllerTest extends ConsoleTestSupport {
 			.andExpect(view().name(JobController.VIEWS_JOB_LIST))
 			.andExpect(model().attribute("jobs", hasSize(1)))
 			.andExpect(model().attribute("hasMore", false))
-			.andExpect(model().attributeExists("chart", "types", "statuses", "filter"));
+			.andExpect(model().attributeExists("chart", "types", "statuses", "filter"))
+			.andExpect(model().attribute("chart", matchesPattern("\\{\"x\":\\[\\d+],\"series\":\\[\\{\"label\":\"duration \\(s\\)\","
+					+ "\"scale\":\"s\",\"values\":\\[\\d+\\.\\d{3}]},\\{\"label\":\"items/s\",\"scale\":\"rate\","
+					+ "\"values\":\\[\\d+\\.\\d]}]}")));
 		this.mvc.perform(get("/jobs").param("repo", name).param("status", "COMPLETED").param("type", "verify")
 			.param("actor", "operator").with(viewer()))
 			.andExpect(model().attribute("jobs", hasSize(1)));
