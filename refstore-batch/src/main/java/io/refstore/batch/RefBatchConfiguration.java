@@ -44,8 +44,7 @@ public class RefBatchConfiguration {
 
 	@Bean
 	RepositoryPaths repositoryPaths(RefBatchProperties properties) throws IOException {
-		List<java.nio.file.Path> roots = (properties.repositories().roots() != null)
-				? properties.repositories().roots() : List.of();
+		List<java.nio.file.Path> roots = properties.repositories().roots();
 		for (java.nio.file.Path root : roots) {
 			// a configured root that does not exist yet (a first start) is where repositories will go
 			java.nio.file.Files.createDirectories(root);

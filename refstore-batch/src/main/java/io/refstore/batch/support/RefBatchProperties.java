@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotEmpty;
 
 import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -23,13 +24,20 @@ import io.refstore.core.delete.ProtectedRefs;
  */
 @ConfigurationProperties("refstore")
 @Validated
-public record RefBatchProperties(@DefaultValue Repositories repositories, @Valid @DefaultValue Jobs jobs,
+public record RefBatchProperties(@Valid @DefaultValue Repositories repositories, @Valid @DefaultValue Jobs jobs,
 		@DefaultValue Deletion deletion) {
 
 	/**
-	 * @param roots the directories repositories are looked up in, in order ({@code refstore.repositories.roots})
+	 * @param roots the directories repositories are looked up in, in order ({@code refstore.repositories.roots});
+	 * created on start if missing. The one binding of this setting: the web app's registry resolves names with
+	 * the {@code RepositoryPaths} bean made from it, and takes only its other {@code refstore.repositories.*}
+	 * settings from {@code RepoProperties}
 	 */
-	public record Repositories(List<Path> roots) {
+	public record Repositories(@NotEmpty List<Path> roots) {
+
+		public Repositories {
+			roots = (roots == null) ? List.of() : List.copyOf(roots);
+		}
 
 	}
 

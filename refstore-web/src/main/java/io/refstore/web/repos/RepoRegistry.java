@@ -39,13 +39,11 @@ public class RepoRegistry {
 	private final StoreCache stores;
 
 	/**
-	 * @throws IOException if a root cannot be created or read
+	 * @param paths the roots ({@code refstore.repositories.roots}, created on start by the jobs' configuration)
+	 * @param properties how deep to search and how many stores to keep open
 	 */
-	public RepoRegistry(RepoProperties properties) throws IOException {
-		for (Path root : properties.roots()) {
-			Files.createDirectories(root);
-		}
-		this.paths = new RepositoryPaths(properties.roots());
+	public RepoRegistry(RepositoryPaths paths, RepoProperties properties) {
+		this.paths = paths;
 		this.discovery = new RepositoryDiscovery(this.paths, properties.maxDepth());
 		this.stores = new StoreCache(properties.openStores());
 	}

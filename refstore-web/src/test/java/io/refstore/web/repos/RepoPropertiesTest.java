@@ -9,6 +9,8 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
 
+import io.refstore.batch.support.RefBatchProperties;
+
 /**
  * {@code refstore.repositories.*} as Spring Boot binds and validates it: the defaults, and a start refused with
  * the setting named when a value is out of range.
@@ -20,7 +22,7 @@ class RepoPropertiesTest {
 		.withPropertyValues("refstore.repositories.roots[0]=/srv/git");
 
 	@Configuration(proxyBeanMethods = false)
-	@EnableConfigurationProperties(RepoProperties.class)
+	@EnableConfigurationProperties({ RepoProperties.class, RefBatchProperties.class })
 	static class Settings {
 
 	}
@@ -29,7 +31,9 @@ class RepoPropertiesTest {
 	void defaultsSearchEightLevelsAndKeepSixtyFourStoresOpen() {
 		this.runner.run((context) -> {
 			RepoProperties properties = context.getBean(RepoProperties.class);
-			assertThat(properties.roots()).containsExactly(Path.of("/srv/git"));
+			assertThat(context.getBean(RefBatchProperties.class).repositories().roots())
+				.as("the one binding of refstore.repositories.roots")
+				.containsExactly(Path.of("/srv/git"));
 			assertThat(properties.maxDepth()).isEqualTo(8);
 			assertThat(properties.openStores()).isEqualTo(64);
 		});
@@ -52,7 +56,7 @@ class RepoPropertiesTest {
 		new ApplicationContextRunner().withUserConfiguration(Settings.class)
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
-				.hasMessageContaining("'roots': rejected value [[]]"));
+				.hasMessageContaining("'repositories.roots': rejected value [[]]"));
 		this.runner.withPropertyValues("refstore.repositories.open-stores=0")
 			.run((context) -> assertThat(context).getFailure().rootCause().hasMessageContaining("'openStores': rejected value [0]"));
 	}
