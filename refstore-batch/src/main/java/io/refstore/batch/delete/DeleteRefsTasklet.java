@@ -19,6 +19,7 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 
 import io.refstore.batch.support.JobLocks;
 import io.refstore.batch.support.JobParameterNames;
+import io.refstore.batch.support.JobResults;
 import io.refstore.core.RefStores;
 import io.refstore.core.delete.ChunkListener;
 import io.refstore.core.delete.DeleteOptions;
@@ -82,7 +83,7 @@ class DeleteRefsTasklet implements Tasklet, StepExecutionListener {
 	public RepeatStatus execute(StepContribution contribution, ChunkContext chunkContext) throws Exception {
 		StepExecution step = chunkContext.getStepContext().getStepExecution();
 		ExecutionContext context = step.getExecutionContext();
-		Path file = Path.of(step.getJobExecution().getExecutionContext().getString(PlanDeletionTasklet.PLAN_PATH));
+		Path file = Path.of(step.getJobExecution().getExecutionContext().getString(JobResults.PLAN_PATH));
 		long position = context.getLong(POSITION, 0L);
 		if (this.plan == null) {
 			this.repository = Repository.open(this.repositoryPath);
@@ -99,7 +100,7 @@ class DeleteRefsTasklet implements Tasklet, StepExecutionListener {
 		for (DeletionPlan.Entry entry = null; chunk.size() < this.chunkSize && (entry = this.plan.next()) != null;) {
 			chunk.add(entry);
 		}
-		long total = step.getJobExecution().getExecutionContext().getLong(PlanDeletionTasklet.PLAN_COUNT);
+		long total = step.getJobExecution().getExecutionContext().getLong(JobResults.PLAN_COUNT);
 		context.putLong(JobParameterNames.PROGRESS_TOTAL, total);
 		if (chunk.isEmpty()) {
 			if (context.containsKey(PROTECTED)) {

@@ -11,6 +11,7 @@ import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 
 import io.refstore.batch.support.JobParameterNames;
+import io.refstore.batch.support.JobResults;
 import io.refstore.core.delete.ProtectedRefs;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.repo.Repository;
@@ -23,18 +24,6 @@ import io.refstore.core.repo.Repository;
  * also what protection kept: how many, how many per pattern, and the first of them with their patterns.
  */
 class PlanDeletionTasklet implements Tasklet {
-
-	static final String PLAN_PATH = "plan.path";
-
-	static final String PLAN_COUNT = "plan.count";
-
-	static final String PLAN_SAMPLE = "plan.sample";
-
-	static final String PLAN_PROTECTED_COUNT = "plan.protected.count";
-
-	static final String PLAN_PROTECTED_BY_PATTERN = "plan.protected.byPattern";
-
-	static final String PLAN_PROTECTED_SAMPLE = "plan.protected.sample";
 
 	private static final int SAMPLE = 10;
 
@@ -87,16 +76,16 @@ class PlanDeletionTasklet implements Tasklet {
 		else {
 			try (Repository repository = Repository.open(this.repositoryPath); RefStore store = repository.refStore()) {
 				file = repository.gitDir()
-					.resolve("refstore-plans")
+					.resolve(JobResults.PLANS_DIR)
 					.resolve(this.launchId)
 					.resolve(DeletionPlan.FILE);
 				summary = DeletionPlan.write(file, store, this.parts, this.protection, SAMPLE);
 			}
 			putKept(job, summary.kept());
 		}
-		job.putString(PLAN_PATH, file.toString());
-		job.putLong(PLAN_COUNT, summary.count());
-		job.putString(PLAN_SAMPLE, String.join("\n", summary.sample()));
+		job.putString(JobResults.PLAN_PATH, file.toString());
+		job.putLong(JobResults.PLAN_COUNT, summary.count());
+		job.putString(JobResults.PLAN_SAMPLE, String.join("\n", summary.sample()));
 		contribution.incrementWriteCount(summary.count());
 		ExecutionContext step = chunkContext.getStepContext().getStepExecution().getExecutionContext();
 		step.putLong(JobParameterNames.PROGRESS_DONE, summary.count());
@@ -106,12 +95,12 @@ class PlanDeletionTasklet implements Tasklet {
 
 	/** Lines {@code <count> <pattern>} and {@code <name> (<pattern>)}, for the history and the plan's review. */
 	private static void putKept(ExecutionContext job, ProtectedRefs.Report kept) {
-		job.putLong(PLAN_PROTECTED_COUNT, kept.count());
+		job.putLong(JobResults.PLAN_PROTECTED_COUNT, kept.count());
 		StringBuilder byPattern = new StringBuilder();
 		kept.byPattern().forEach((pattern, count) -> byPattern.append((byPattern.length() == 0) ? "" : "\n")
 			.append(count).append(' ').append(pattern));
-		job.putString(PLAN_PROTECTED_BY_PATTERN, byPattern.toString());
-		job.putString(PLAN_PROTECTED_SAMPLE, String.join("\n",
+		job.putString(JobResults.PLAN_PROTECTED_BY_PATTERN, byPattern.toString());
+		job.putString(JobResults.PLAN_PROTECTED_SAMPLE, String.join("\n",
 				kept.sample().stream().map((ref) -> ref.name() + " (" + ref.pattern() + ")").toList()));
 	}
 

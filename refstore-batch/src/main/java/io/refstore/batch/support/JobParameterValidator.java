@@ -28,9 +28,6 @@ final class JobParameterValidator {
 	 */
 	static final int MIGRATION_CHUNK = 100_000;
 
-	/** The directory below the git directory where deletion plans and manifests are kept. */
-	static final String PLANS_DIR = "refstore-plans";
-
 	/** The longest reason for overriding protection: it is stored as a job parameter (at most 2500 characters). */
 	static final int MAX_REASON = 1000;
 
@@ -81,7 +78,7 @@ final class JobParameterValidator {
 						repository.gitDir().resolve(FormatMigrator.BACKUP_DIR), true).toString());
 				case DELETE -> deletion(given, repository, out);
 				case RESTORE -> out.put(JobParameterNames.MANIFEST, within(given, JobParameterNames.MANIFEST,
-						repository.gitDir().resolve(PLANS_DIR), false).toString());
+						repository.gitDir().resolve(JobResults.PLANS_DIR), false).toString());
 				case MAINTAIN -> out.put(JobParameterNames.FORCE, bool(given, JobParameterNames.FORCE, false));
 				case VERIFY -> {
 				}
@@ -140,7 +137,7 @@ final class JobParameterValidator {
 		String plan = given.get(JobParameterNames.PLAN);
 		if (plan != null) {
 			out.put(JobParameterNames.PLAN, within(given, JobParameterNames.PLAN,
-					repository.gitDir().resolve(PLANS_DIR), false).toString());
+					repository.gitDir().resolve(JobResults.PLANS_DIR), false).toString());
 			if (given.containsKey(JobParameterNames.OVERRIDE_PROTECTION)
 					|| given.containsKey(JobParameterNames.OVERRIDE_REASON)) {
 				throw new InvalidJobParameterException(JobParameterNames.OVERRIDE_PROTECTION,

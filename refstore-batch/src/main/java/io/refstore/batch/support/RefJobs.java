@@ -139,7 +139,7 @@ public class RefJobs {
 	 * Asks a running execution to stop; it stops at its next chunk boundary, with status {@code STOPPED}.
 	 * @return whether the request was recorded
 	 * @throws InvalidJobParameterException if there is no such execution
-	 * @throws IllegalStateException if it is not running
+	 * @throws JobStateException if it is not running
 	 */
 	public boolean stop(long executionId, String actor) {
 		JobExecution execution = execution(executionId);
@@ -152,7 +152,8 @@ public class RefJobs {
 		catch (Exception ex) {
 			publish(actor, RefJobEvent.Action.STOP, name(execution), executionId, text(execution),
 					"REFUSED: " + ex.getMessage());
-			throw new IllegalStateException("execution " + executionId + " cannot be stopped: " + ex.getMessage(), ex);
+			throw new JobStateException(executionId, "execution " + executionId + " cannot be stopped: " + ex.getMessage(),
+					ex);
 		}
 	}
 
@@ -189,7 +190,7 @@ public class RefJobs {
 	 * @return the new execution
 	 * @throws InvalidJobParameterException if there is no such execution or its repository is no longer valid
 	 * @throws JobConflictException if another job holds the repository
-	 * @throws IllegalStateException if the execution cannot be restarted (running, completed, abandoned)
+	 * @throws JobStateException if the execution cannot be restarted (running, completed, abandoned)
 	 */
 	public JobSummary restart(long executionId, String actor) {
 		JobExecution execution = execution(executionId);
@@ -198,8 +199,8 @@ public class RefJobs {
 		if (!status.equals("FAILED") && !status.equals("STOPPED")) {
 			publish(actor, RefJobEvent.Action.RESTART, name(execution), executionId, parameters,
 					"REFUSED: status " + status);
-			throw new IllegalStateException("execution " + executionId + " is " + status
-					+ "; only STOPPED and FAILED executions restart");
+			throw new JobStateException(executionId, "execution " + executionId + " is " + status
+					+ "; only STOPPED and FAILED executions restart", null);
 		}
 		String path = parameters.get(JobParameterNames.REPOSITORY_PATH);
 		boolean lease = RefJobListener.mutating(execution);
@@ -225,7 +226,8 @@ public class RefJobs {
 			if (ex instanceof RuntimeException runtime) {
 				throw runtime;
 			}
-			throw new IllegalStateException("execution " + executionId + " cannot be restarted: " + ex.getMessage(), ex);
+			throw new JobStateException(executionId, "execution " + executionId + " cannot be restarted: "
+					+ ex.getMessage(), ex);
 		}
 	}
 

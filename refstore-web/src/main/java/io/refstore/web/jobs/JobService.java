@@ -20,10 +20,13 @@ import io.refstore.batch.support.InvalidJobParameterException;
 import io.refstore.batch.support.JobConflictException;
 import io.refstore.batch.support.JobFilter;
 import io.refstore.batch.support.JobParameterNames;
+import io.refstore.batch.support.JobResults;
+import io.refstore.batch.support.JobStateException;
 import io.refstore.batch.support.JobSummary;
 import io.refstore.batch.support.RefJobType;
 import io.refstore.batch.support.RefJobs;
 import io.refstore.web.audit.AuditEntry;
+import io.refstore.web.system.InvalidRequestException;
 import io.refstore.web.system.Problems;
 
 /**
@@ -42,9 +45,6 @@ import io.refstore.web.system.Problems;
 // the registry creates missing repository roots, which the batch module requires to exist
 @DependsOn("repoRegistry")
 public class JobService {
-
-	/** The directory below the git directory where deletion plans and manifests are kept. */
-	static final String PLANS_DIR = "refstore-plans";
 
 	private final RefJobs jobs;
 
@@ -68,13 +68,13 @@ public class JobService {
 		putIfGiven(parameters, JobParameterNames.REFLOGS, reflogs);
 		putIfGiven(parameters, JobParameterNames.CHUNK_SIZE, chunkSize);
 		putIfGiven(parameters, JobParameterNames.THROTTLE_MILLIS, throttleMillis);
-		return this.jobs.launch(RefJobType.MIGRATE, parameters, actor);
+		return launch(RefJobType.MIGRATE, parameters, actor);
 	}
 
 	/** Launches {@code verifyRefsJob}: the dry run before a migration, which changes nothing. */
 	@PreAuthorize("hasRole('OPERATOR')")
 	public JobSummary verify(String repo, String actor) {
-		return this.jobs.launch(RefJobType.VERIFY, parameters(repo), actor);
+		return launch(RefJobType.VERIFY, parameters(repo), actor);
 	}
 
 	/** Launches {@code maintainRefsJob}. */
@@ -82,7 +82,7 @@ public class JobService {
 	public JobSummary maintain(String repo, boolean force, String actor) {
 		Map<String, String> parameters = parameters(repo);
 		parameters.put(JobParameterNames.FORCE, Boolean.toString(force));
-		return this.jobs.launch(RefJobType.MAINTAIN, parameters, actor);
+		return launch(RefJobType.MAINTAIN, parameters, actor);
 	}
 
 	/**
@@ -106,12 +106,12 @@ public class JobService {
 		}
 		putIfGiven(parameters, JobParameterNames.OVERRIDE_REASON, overrideReason);
 		parameters.put(JobParameterNames.PLAN_ONLY, "true");
-		return this.jobs.launch(RefJobType.DELETE, parameters, actor);
+		return launch(RefJobType.DELETE, parameters, actor);
 	}
 
 	/**
 	 * Executes the plan a completed plan-only execution wrote, after the confirmation.
-	 * @throws InvalidJobParameterException naming {@code confirmRepository} or {@code confirmCount} when the
+	 * @throws InvalidRequestException naming {@code confirmRepository} or {@code confirmCount} when the
 	 * confirmed values differ from the plan's, or {@code plan} when the execution is no completed plan
 	 */
 	@PreAuthorize("hasRole('ADMIN')")
@@ -119,22 +119,22 @@ public class JobService {
 			String actor) {
 		try {
 			if (planExecutionId == null) {
-				throw new InvalidJobParameterException("plan", null, "it is required: the id of a completed plan");
+				throw new InvalidRequestException("plan", null, "it is required: the id of a completed plan");
 			}
 			JobSummary plan = completedPlan(planExecutionId);
 			if (!plan.repository().equals(confirmRepository)) {
-				throw new InvalidJobParameterException("confirmRepository", confirmRepository,
+				throw new InvalidRequestException("confirmRepository", confirmRepository,
 						"type the repository's name exactly: " + plan.repository());
 			}
-			String count = plan.results().get("plan.count");
+			String count = plan.results().get(JobResults.PLAN_COUNT);
 			if (!count.equals((confirmCount == null) ? "" : confirmCount.strip())) {
-				throw new InvalidJobParameterException("confirmCount", confirmCount,
+				throw new InvalidRequestException("confirmCount", confirmCount,
 						"type the number of refs the plan deletes: " + count);
 			}
-			return this.jobs.launch(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY, plan.repository(),
+			return launch(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY, plan.repository(),
 					JobParameterNames.PLAN, relativePlan(plan).toString()), actor);
 		}
-		catch (InvalidJobParameterException ex) {
+		catch (InvalidRequestException ex) {
 			Map<String, String> given = new LinkedHashMap<>();
 			given.put("plan", String.valueOf(planExecutionId));
 			given.put("confirmRepository", String.valueOf(confirmRepository));
@@ -155,29 +155,29 @@ public class JobService {
 
 	/**
 	 * The execution {@code id} if it is a plan-only deletion that completed.
-	 * @throws InvalidJobParameterException naming {@code plan} otherwise
+	 * @throws InvalidRequestException naming {@code plan} otherwise
 	 */
 	@PreAuthorize("hasRole('VIEWER')")
 	public JobSummary completedPlan(long id) {
 		JobSummary plan = lookUp(id)
-			.orElseThrow(() -> new InvalidJobParameterException("plan", Long.toString(id), "no such execution"));
+			.orElseThrow(() -> new InvalidRequestException("plan", Long.toString(id), "no such execution"));
 		if (plan.type() != RefJobType.DELETE || !"true".equals(plan.parameters().get(JobParameterNames.PLAN_ONLY))
-				|| !"COMPLETED".equals(plan.status()) || plan.results().get("plan.path") == null) {
-			throw new InvalidJobParameterException("plan", Long.toString(id), "it is not a completed deletion plan");
+				|| !"COMPLETED".equals(plan.status()) || plan.results().get(JobResults.PLAN_PATH) == null) {
+			throw new InvalidRequestException("plan", Long.toString(id), "it is not a completed deletion plan");
 		}
 		return plan;
 	}
 
 	/**
 	 * Restores what the deletion execution {@code id} deleted, from the manifest beside its plan.
-	 * @throws InvalidJobParameterException naming {@code deletion} if it is no executed deletion
+	 * @throws InvalidRequestException naming {@code deletion} if it is no executed deletion
 	 */
 	@PreAuthorize("hasRole('ADMIN')")
 	public JobSummary restoreDeletion(long id, String actor) {
 		JobSummary deletion = lookUp(id).orElse(null);
 		String plan = (deletion == null) ? null : deletion.parameters().get(JobParameterNames.PLAN);
 		if (deletion == null || deletion.type() != RefJobType.DELETE || plan == null) {
-			InvalidJobParameterException ex = new InvalidJobParameterException("deletion", Long.toString(id),
+			InvalidRequestException ex = new InvalidRequestException("deletion", Long.toString(id),
 					(deletion == null) ? "no such execution" : "it is not an executed deletion");
 			refused(actor, (deletion == null) ? null : deletion.repository(), Map.of("deletion", Long.toString(id)), ex);
 			throw ex;
@@ -190,7 +190,7 @@ public class JobService {
 	public JobSummary restore(String repo, String manifest, String actor) {
 		Map<String, String> parameters = parameters(repo);
 		putIfGiven(parameters, JobParameterNames.MANIFEST, manifest);
-		return this.jobs.launch(RefJobType.RESTORE, parameters, actor);
+		return launch(RefJobType.RESTORE, parameters, actor);
 	}
 
 	/** Launches {@code rollbackMigrationJob} over a backup a migration kept. */
@@ -198,7 +198,7 @@ public class JobService {
 	public JobSummary rollback(String repo, String backup, String actor) {
 		Map<String, String> parameters = parameters(repo);
 		putIfGiven(parameters, JobParameterNames.BACKUP, backup);
-		return this.jobs.launch(RefJobType.ROLLBACK, parameters, actor);
+		return launch(RefJobType.ROLLBACK, parameters, actor);
 	}
 
 	/**
@@ -214,7 +214,7 @@ public class JobService {
 				throw notRunning(job);
 			}
 		}
-		catch (IllegalStateException ex) {
+		catch (JobStateException ex) {
 			throw notRunning(job);
 		}
 		return get(id);
@@ -233,10 +233,10 @@ public class JobService {
 		try {
 			return this.jobs.restart(id, actor);
 		}
-		catch (JobConflictException | InvalidJobParameterException ex) {
-			throw ex;
+		catch (InvalidJobParameterException ex) {
+			throw InvalidRequestException.of(ex);
 		}
-		catch (IllegalStateException ex) {
+		catch (JobStateException ex) {
 			throw Problems.exception(HttpStatus.CONFLICT, "job-state", "execution " + id + " of " + job.job()
 					+ " is " + job.status() + "; only STOPPED and FAILED executions restart",
 					Map.of("execution", id, "status", job.status()));
@@ -318,13 +318,35 @@ public class JobService {
 
 	/** The plan's path relative to {@code refstore-plans}, as {@code deleteRefsJob}'s {@code plan} parameter. */
 	private static Path relativePlan(JobSummary plan) {
-		Path path = Path.of(plan.results().get("plan.path"));
+		Path path = Path.of(plan.results().get(JobResults.PLAN_PATH));
 		for (Path dir = path.getParent(); dir != null; dir = dir.getParent()) {
-			if (dir.getFileName() != null && dir.getFileName().toString().equals(PLANS_DIR)) {
+			if (dir.getFileName() != null && dir.getFileName().toString().equals(JobResults.PLANS_DIR)) {
 				return dir.relativize(path);
 			}
 		}
-		throw new InvalidJobParameterException("plan", path.toString(), "it lies outside " + PLANS_DIR);
+		throw new InvalidRequestException("plan", path.toString(), "it lies outside " + JobResults.PLANS_DIR);
+	}
+
+	/**
+	 * The job type {@code text} names, by constant or job name, ignoring case.
+	 * @throws InvalidRequestException naming {@code field} if it names none
+	 */
+	public static RefJobType jobType(String field, String text) {
+		return RefJobType.find(text)
+			.orElseThrow(() -> new InvalidRequestException(field, text, "not one of " + RefJobType.names()));
+	}
+
+	/**
+	 * Launches through the batch module, whose refusal of a parameter becomes this request's (it audits the
+	 * refusal itself).
+	 */
+	private JobSummary launch(RefJobType type, Map<String, String> parameters, String actor) {
+		try {
+			return this.jobs.launch(type, parameters, actor);
+		}
+		catch (InvalidJobParameterException ex) {
+			throw InvalidRequestException.of(ex);
+		}
 	}
 
 	private static Map<String, String> parameters(String repo) {
