@@ -1,5 +1,7 @@
 package io.refstore.batch.delete;
 
+import java.util.Map;
+
 import org.springframework.batch.core.configuration.annotation.StepScope;
 import org.springframework.batch.core.job.Job;
 import org.springframework.batch.core.job.builder.JobBuilder;
@@ -13,6 +15,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.PlatformTransactionManager;
 
+import io.refstore.batch.parameters.DeleteParameters;
+import io.refstore.batch.parameters.RefJobParameters;
 import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.RefJobListener;
 
@@ -24,7 +28,8 @@ import io.refstore.batch.support.RefJobListener;
 @Configuration(proxyBeanMethods = false)
 public class DeleteRefsJobConfiguration {
 
-	private static final String PATH = "#{jobParameters['" + JobParameterNames.REPOSITORY_PATH + "']}";
+	/** The job's parameters, which each step reads into {@link DeleteParameters}. */
+	private static final String PARAMETERS = "#{jobParameters}";
 
 	@Bean
 	Job deleteRefsJob(JobRepository jobRepository, RefJobListener listener, Step planDeletionStep,
@@ -60,23 +65,16 @@ public class DeleteRefsJobConfiguration {
 
 	@Bean
 	@StepScope
-	PlanDeletionTasklet planDeletionTasklet(@Value(PATH) String path,
-			@Value("#{jobParameters['" + JobParameterNames.PLAN + "']}") String plan,
-			@Value("#{jobParameters['" + JobParameterNames.LAUNCH_ID + "']}") String launchId,
-			@Value("#{jobParameters['" + JobParameterNames.PREFIXES + "']}") String prefixes,
-			@Value("#{jobParameters['" + JobParameterNames.GLOBS + "']}") String globs,
-			@Value("#{jobParameters['" + JobParameterNames.NAMES + "']}") String names,
-			@Value("#{jobParameters['" + JobParameterNames.EXCLUDES + "']}") String excludes,
-			@Value("#{jobParameters['" + JobParameterNames.PROTECTED_REFS + "']}") String protectedRefs) {
-		return new PlanDeletionTasklet(path, plan, launchId, prefixes, globs, names, excludes, protectedRefs);
+	PlanDeletionTasklet planDeletionTasklet(@Value(PARAMETERS) Map<String, Object> parameters,
+			@Value("#{jobParameters['" + JobParameterNames.LAUNCH_ID + "']}") String launchId) {
+		return new PlanDeletionTasklet(RefJobParameters.repositoryPath(parameters), DeleteParameters.from(parameters),
+				launchId);
 	}
 
 	@Bean
 	@StepScope
-	DeleteRefsTasklet deleteRefsTasklet(@Value(PATH) String path,
-			@Value("#{jobParameters['" + JobParameterNames.CHUNK_SIZE + "']}") String chunkSize,
-			@Value("#{jobParameters['" + JobParameterNames.THROTTLE_MILLIS + "']}") String throttle) {
-		return new DeleteRefsTasklet(path, chunkSize, throttle);
+	DeleteRefsTasklet deleteRefsTasklet(@Value(PARAMETERS) Map<String, Object> parameters) {
+		return new DeleteRefsTasklet(RefJobParameters.repositoryPath(parameters), DeleteParameters.from(parameters));
 	}
 
 }

@@ -17,6 +17,7 @@ import org.springframework.batch.core.step.tasklet.Tasklet;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 
+import io.refstore.batch.parameters.DeleteParameters;
 import io.refstore.batch.support.JobLocks;
 import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.JobResults;
@@ -73,10 +74,10 @@ class DeleteRefsTasklet implements Tasklet, StepExecutionListener {
 	/** What the plan keeps, read by {@link #checkNotStale}. */
 	private ProtectedRefs protection;
 
-	DeleteRefsTasklet(String repositoryPath, String chunkSize, String throttle) {
-		this.repositoryPath = Path.of(repositoryPath);
-		this.chunkSize = Integer.parseInt(chunkSize);
-		this.throttle = (throttle != null) ? Long.parseLong(throttle) : 0;
+	DeleteRefsTasklet(Path repositoryPath, DeleteParameters parameters) {
+		this.repositoryPath = repositoryPath;
+		this.chunkSize = parameters.chunkSize();
+		this.throttle = parameters.throttleMillis();
 	}
 
 	@Override

@@ -10,6 +10,7 @@ import org.springframework.batch.core.step.tasklet.Tasklet;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 
+import io.refstore.batch.parameters.DeleteParameters;
 import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.JobResults;
 import io.refstore.core.delete.ProtectedRefs;
@@ -29,7 +30,7 @@ class PlanDeletionTasklet implements Tasklet {
 
 	private final Path repositoryPath;
 
-	private final String givenPlan;
+	private final Path givenPlan;
 
 	private final String launchId;
 
@@ -38,30 +39,18 @@ class PlanDeletionTasklet implements Tasklet {
 	private final ProtectedRefs protection;
 
 	/**
-	 * @param protectedRefs the protected entries, separated by commas (empty: nothing protected, an override);
-	 * {@code null}, as in a launch from before protection existed, protects the defaults
+	 * @param parameters the plan to read back, or the selection and protection to plan with
+	 * @param launchId names the new plan's directory
 	 */
-	PlanDeletionTasklet(String repositoryPath, String givenPlan, String launchId, String prefixes, String globs,
-			String names, String excludes, String protectedRefs) {
-		this.repositoryPath = Path.of(repositoryPath);
-		this.givenPlan = givenPlan;
+	PlanDeletionTasklet(Path repositoryPath, DeleteParameters parameters, String launchId) {
+		this.repositoryPath = repositoryPath;
+		this.givenPlan = parameters.plan();
 		this.launchId = launchId;
-		this.protection = (protectedRefs == null) ? ProtectedRefs.defaults()
-				: ProtectedRefs.of(JobParameterNames.list(protectedRefs));
-		add("prefix", prefixes);
-		add("glob", globs);
-		add("name", names);
-		add("exclude", excludes);
-	}
-
-	private void add(String kind, String values) {
-		if (values != null) {
-			for (String value : values.split(",")) {
-				if (!value.isBlank()) {
-					this.parts.add(kind + " " + value.strip());
-				}
-			}
-		}
+		this.protection = parameters.protection();
+		parameters.prefixes().forEach((value) -> this.parts.add("prefix " + value));
+		parameters.globs().forEach((value) -> this.parts.add("glob " + value));
+		parameters.names().forEach((value) -> this.parts.add("name " + value));
+		parameters.excludes().forEach((value) -> this.parts.add("exclude " + value));
 	}
 
 	@Override
@@ -70,7 +59,7 @@ class PlanDeletionTasklet implements Tasklet {
 		DeletionPlan.Summary summary;
 		Path file;
 		if (this.givenPlan != null) {
-			file = Path.of(this.givenPlan);
+			file = this.givenPlan;
 			summary = DeletionPlan.summary(file, SAMPLE);
 		}
 		else {

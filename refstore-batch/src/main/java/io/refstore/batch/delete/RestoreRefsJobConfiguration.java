@@ -3,6 +3,7 @@ package io.refstore.batch.delete;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import org.springframework.batch.core.configuration.annotation.StepScope;
@@ -19,8 +20,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.PlatformTransactionManager;
 
+import io.refstore.batch.parameters.RefJobParameters;
+import io.refstore.batch.parameters.RestoreParameters;
 import io.refstore.batch.support.JobLocks;
-import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.RefJobListener;
 import io.refstore.core.RefStores;
 import io.refstore.core.delete.ChunkListener;
@@ -51,13 +53,14 @@ public class RestoreRefsJobConfiguration {
 
 	@Bean
 	@StepScope
-	Tasklet restoreRefsTasklet(@Value("#{jobParameters['" + JobParameterNames.REPOSITORY_PATH + "']}") String path,
-			@Value("#{jobParameters['" + JobParameterNames.MANIFEST + "']}") String manifest) {
+	Tasklet restoreRefsTasklet(@Value("#{jobParameters}") Map<String, Object> parameters) {
+		Path path = RefJobParameters.repositoryPath(parameters);
+		RestoreParameters restore = RestoreParameters.from(parameters);
 		return (contribution, chunkContext) -> {
-			List<Path> manifests = manifests(Path.of(manifest));
+			List<Path> manifests = manifests(restore.manifest());
 			long restored = 0;
 			long present = 0;
-			try (Repository repository = Repository.open(Path.of(path));
+			try (Repository repository = Repository.open(path);
 					LockOwner owner = JobLocks.claim(repository,
 							chunkContext.getStepContext().getStepExecution().getJobExecution());
 					RefStore store = RefStores.open(repository, ReflogPolicy.EXISTING_ONLY, owner)) {

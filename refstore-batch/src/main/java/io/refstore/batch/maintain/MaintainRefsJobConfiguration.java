@@ -1,6 +1,7 @@
 package io.refstore.batch.maintain;
 
 import java.nio.file.Path;
+import java.util.Map;
 
 import org.springframework.batch.core.configuration.annotation.StepScope;
 import org.springframework.batch.core.job.Job;
@@ -17,8 +18,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.PlatformTransactionManager;
 
+import io.refstore.batch.parameters.MaintainParameters;
+import io.refstore.batch.parameters.RefJobParameters;
 import io.refstore.batch.support.JobLocks;
-import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.RefJobListener;
 import io.refstore.core.RefStores;
 import io.refstore.core.io.LockOwner;
@@ -47,13 +49,13 @@ public class MaintainRefsJobConfiguration {
 
 	@Bean
 	@StepScope
-	Tasklet packRefsTasklet(@Value("#{jobParameters['" + JobParameterNames.REPOSITORY_PATH + "']}") String path,
-			@Value("#{jobParameters['" + JobParameterNames.FORCE + "']}") String force) {
-		boolean forced = Boolean.parseBoolean(force);
+	Tasklet packRefsTasklet(@Value("#{jobParameters}") Map<String, Object> parameters) {
+		Path path = RefJobParameters.repositoryPath(parameters);
+		boolean forced = MaintainParameters.from(parameters).force();
 		return (contribution, chunkContext) -> {
 			JobExecution execution = chunkContext.getStepContext().getStepExecution().getJobExecution();
 			ExecutionContext job = execution.getExecutionContext();
-			try (Repository repository = Repository.open(Path.of(path));
+			try (Repository repository = Repository.open(path);
 					LockOwner owner = JobLocks.claim(repository, execution);
 					RefStore store = RefStores.open(repository, repository.reflogPolicy(), owner)) {
 				StoreStatistics before = store.statistics();

@@ -1,6 +1,7 @@
 package io.refstore.batch.migrate;
 
 import java.io.IOException;
+import java.util.Map;
 
 import org.springframework.batch.core.configuration.annotation.StepScope;
 import org.springframework.batch.core.job.Job;
@@ -42,11 +43,8 @@ import io.refstore.core.migrate.StagedMigration;
 @Configuration(proxyBeanMethods = false)
 public class MigrateRefsJobConfiguration {
 
-	private static final String PATH = "#{jobParameters['" + JobParameterNames.REPOSITORY_PATH + "']}";
-
-	private static final String TARGET = "#{jobParameters['" + JobParameterNames.TARGET_FORMAT + "']}";
-
-	private static final String REFLOGS = "#{jobParameters['" + JobParameterNames.REFLOGS + "']}";
+	/** The job's parameters, which each step reads into {@link io.refstore.batch.parameters.MigrateParameters}. */
+	private static final String PARAMETERS = "#{jobParameters}";
 
 	/** The estimated number of refs to copy (the copy's progress total until it knows the real one). */
 	static final String TOTAL = "migration.refsEstimate";
@@ -102,9 +100,8 @@ public class MigrateRefsJobConfiguration {
 
 	@Bean
 	@StepScope
-	StagedMigrationTasklet snapshotRefsTasklet(@Value(PATH) String path, @Value(TARGET) String target,
-			@Value(REFLOGS) String reflogs) {
-		return new StagedMigrationTasklet(path, target, reflogs) {
+	StagedMigrationTasklet snapshotRefsTasklet(@Value(PARAMETERS) Map<String, Object> parameters) {
+		return new StagedMigrationTasklet(parameters) {
 
 			@Override
 			RepeatStatus run(StagedMigration migration, StepContribution contribution, ExecutionContext step,
@@ -123,13 +120,8 @@ public class MigrateRefsJobConfiguration {
 
 	@Bean
 	@StepScope
-	StagedMigrationTasklet copyRefsTasklet(@Value(PATH) String path, @Value(TARGET) String target,
-			@Value(REFLOGS) String reflogs,
-			@Value("#{jobParameters['" + JobParameterNames.CHUNK_SIZE + "']}") String chunkSize,
-			@Value("#{jobParameters['" + JobParameterNames.THROTTLE_MILLIS + "']}") String throttle) {
-		int chunk = Integer.parseInt(chunkSize);
-		long pause = (throttle != null) ? Long.parseLong(throttle) : 0;
-		return new StagedMigrationTasklet(path, target, reflogs) {
+	StagedMigrationTasklet copyRefsTasklet(@Value(PARAMETERS) Map<String, Object> parameters) {
+		return new StagedMigrationTasklet(parameters) {
 
 			private boolean started;
 
@@ -143,7 +135,7 @@ public class MigrateRefsJobConfiguration {
 					step.putLong(CopyCheckpoint.RESUMED_FROM, after.refs());
 					this.started = true;
 				}
-				CopyProgress next = migration.copyRefs(after, chunk);
+				CopyProgress next = migration.copyRefs(after, parameters().chunkSize());
 				CopyCheckpoint.write(step, next);
 				contribution.incrementWriteCount(next.refs() - after.refs());
 				step.putLong(JobParameterNames.PROGRESS_DONE, next.refs());
@@ -153,8 +145,8 @@ public class MigrateRefsJobConfiguration {
 					job.putLong("migration.refsCopied", next.refs());
 					return RepeatStatus.FINISHED;
 				}
-				if (pause > 0) {
-					Thread.sleep(pause);
+				if (parameters().throttleMillis() > 0) {
+					Thread.sleep(parameters().throttleMillis());
 				}
 				return RepeatStatus.CONTINUABLE;
 			}
@@ -164,9 +156,8 @@ public class MigrateRefsJobConfiguration {
 
 	@Bean
 	@StepScope
-	StagedMigrationTasklet copyReflogsTasklet(@Value(PATH) String path, @Value(TARGET) String target,
-			@Value(REFLOGS) String reflogs) {
-		return new StagedMigrationTasklet(path, target, reflogs) {
+	StagedMigrationTasklet copyReflogsTasklet(@Value(PARAMETERS) Map<String, Object> parameters) {
+		return new StagedMigrationTasklet(parameters) {
 
 			@Override
 			RepeatStatus run(StagedMigration migration, StepContribution contribution, ExecutionContext step,
@@ -182,9 +173,8 @@ public class MigrateRefsJobConfiguration {
 
 	@Bean
 	@StepScope
-	StagedMigrationTasklet verifyRefsTasklet(@Value(PATH) String path, @Value(TARGET) String target,
-			@Value(REFLOGS) String reflogs) {
-		return new StagedMigrationTasklet(path, target, reflogs) {
+	StagedMigrationTasklet verifyRefsTasklet(@Value(PARAMETERS) Map<String, Object> parameters) {
+		return new StagedMigrationTasklet(parameters) {
 
 			@Override
 			RepeatStatus run(StagedMigration migration, StepContribution contribution, ExecutionContext step,
@@ -199,9 +189,8 @@ public class MigrateRefsJobConfiguration {
 
 	@Bean
 	@StepScope
-	StagedMigrationTasklet swapStorageTasklet(@Value(PATH) String path, @Value(TARGET) String target,
-			@Value(REFLOGS) String reflogs) {
-		return new StagedMigrationTasklet(path, target, reflogs) {
+	StagedMigrationTasklet swapStorageTasklet(@Value(PARAMETERS) Map<String, Object> parameters) {
+		return new StagedMigrationTasklet(parameters) {
 
 			@Override
 			RepeatStatus run(StagedMigration migration, StepContribution contribution, ExecutionContext step,

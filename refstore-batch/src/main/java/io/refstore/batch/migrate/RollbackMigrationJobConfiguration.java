@@ -1,6 +1,7 @@
 package io.refstore.batch.migrate;
 
 import java.nio.file.Path;
+import java.util.Map;
 
 import org.springframework.batch.core.configuration.annotation.StepScope;
 import org.springframework.batch.core.job.Job;
@@ -17,7 +18,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.PlatformTransactionManager;
 
-import io.refstore.batch.support.JobParameterNames;
+import io.refstore.batch.parameters.RefJobParameters;
+import io.refstore.batch.parameters.RollbackParameters;
 import io.refstore.batch.support.RefJobs;
 import io.refstore.batch.support.RefJobListener;
 import io.refstore.core.migrate.FormatMigrator;
@@ -43,13 +45,14 @@ public class RollbackMigrationJobConfiguration {
 
 	@Bean
 	@StepScope
-	Tasklet restoreBackupTasklet(@Value("#{jobParameters['" + JobParameterNames.REPOSITORY_PATH + "']}") String path,
-			@Value("#{jobParameters['" + JobParameterNames.BACKUP + "']}") String backup) {
+	Tasklet restoreBackupTasklet(@Value("#{jobParameters}") Map<String, Object> parameters) {
+		Path path = RefJobParameters.repositoryPath(parameters);
+		RollbackParameters rollback = RollbackParameters.from(parameters);
 		return (contribution, chunkContext) -> {
 			MigrationReport report;
 			JobExecution execution = chunkContext.getStepContext().getStepExecution().getJobExecution();
-			try (Repository repository = Repository.open(Path.of(path))) {
-				report = new FormatMigrator(repository).rollback(Path.of(backup), RefJobs.owner(execution));
+			try (Repository repository = Repository.open(path)) {
+				report = new FormatMigrator(repository).rollback(rollback.backup(), RefJobs.owner(execution));
 			}
 			ExecutionContext job = execution.getExecutionContext();
 			job.putString("rollback.from", report.from().configName());

@@ -2,6 +2,7 @@ package io.refstore.batch.verify;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import org.springframework.batch.core.configuration.annotation.StepScope;
 import org.springframework.batch.core.job.Job;
@@ -17,7 +18,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.PlatformTransactionManager;
 
-import io.refstore.batch.support.JobParameterNames;
+import io.refstore.batch.parameters.RefJobParameters;
 import io.refstore.batch.support.RefJobListener;
 import io.refstore.core.migrate.RefDigest;
 import io.refstore.core.ref.RefStore;
@@ -47,10 +48,11 @@ public class VerifyRefsJobConfiguration {
 
 	@Bean
 	@StepScope
-	Tasklet verifyStoreTasklet(@Value("#{jobParameters['" + JobParameterNames.REPOSITORY_PATH + "']}") String path) {
+	Tasklet verifyStoreTasklet(@Value("#{jobParameters}") Map<String, Object> parameters) {
+		Path path = RefJobParameters.repositoryPath(parameters);
 		return (contribution, chunkContext) -> {
 			ExecutionContext job = chunkContext.getStepContext().getStepExecution().getJobExecution().getExecutionContext();
-			try (Repository repository = Repository.open(Path.of(path)); RefStore store = repository.refStore()) {
+			try (Repository repository = Repository.open(path); RefStore store = repository.refStore()) {
 				List<VerifyProblem> problems = store.verify();
 				long errors = problems.stream().filter(VerifyProblem::error).count();
 				RefDigest digest = RefDigest.of(store, repository.objectDatabase(), true);

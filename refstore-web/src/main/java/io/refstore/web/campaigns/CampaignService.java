@@ -11,7 +11,6 @@ import org.springframework.security.core.Authentication;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
-import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.RefJobType;
 import io.refstore.web.audit.AuditEntry;
 import io.refstore.web.audit.AuditLog;
@@ -90,11 +89,7 @@ public class CampaignService {
 		}
 		Map<String, String> parameters = new LinkedHashMap<>((request.parameters() == null) ? Map.of()
 				: request.parameters());
-		if (parameters.containsKey(JobParameterNames.REPOSITORY)) {
-			throw new InvalidRequestException("parameters.repository", parameters.get(JobParameterNames.REPOSITORY),
-					"the target selects the repositories");
-		}
-		ScheduleService.refuseProtectionOverride(parameters, "a campaign");
+		ScheduleService.checkStored(type, parameters, "a campaign");
 		List<String> repositories = this.targets.select(kind, target);
 		if (repositories.isEmpty()) {
 			throw new InvalidRequestException("target", target, "selects no repository");

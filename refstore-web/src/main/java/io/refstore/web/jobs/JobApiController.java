@@ -25,7 +25,6 @@ import io.refstore.batch.support.JobSummary;
 import io.refstore.batch.support.RefJobType;
 import io.refstore.web.security.Actors;
 import io.refstore.web.system.InvalidRequestException;
-import io.refstore.web.system.Problems;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 
@@ -241,17 +240,19 @@ class JobApiController {
 		return (value == null || value.isBlank()) ? null : value.strip();
 	}
 
-	/** A list parameter as the batch module's comma-separated text; an element with a comma is refused. */
-	private static String list(String parameter, List<String> values) {
-		if (values == null || values.isEmpty()) {
-			return null;
+	/**
+	 * A list parameter; an element with a comma is refused (the job keeps its lists as comma-separated text).
+	 */
+	private static List<String> list(String parameter, List<String> values) {
+		if (values == null) {
+			return List.of();
 		}
 		for (String value : values) {
 			if (value == null || value.contains(",")) {
 				throw new InvalidRequestException(parameter, value, "an element must be present and hold no comma");
 			}
 		}
-		return String.join(",", values);
+		return values;
 	}
 
 }

@@ -1,5 +1,6 @@
 package io.refstore.web.jobs;
 
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -8,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import org.springframework.context.annotation.DependsOn;
 import org.springframework.context.ApplicationEventPublisher;
@@ -16,6 +18,13 @@ import org.springframework.http.HttpStatus;
 import org.springframework.security.access.prepost.PreAuthorize;
 import org.springframework.stereotype.Service;
 
+import io.refstore.batch.parameters.DeleteParameters;
+import io.refstore.batch.parameters.MaintainParameters;
+import io.refstore.batch.parameters.MigrateParameters;
+import io.refstore.batch.parameters.RefJobParameters;
+import io.refstore.batch.parameters.RestoreParameters;
+import io.refstore.batch.parameters.RollbackParameters;
+import io.refstore.batch.parameters.VerifyParameters;
 import io.refstore.batch.support.InvalidJobParameterException;
 import io.refstore.batch.support.JobConflictException;
 import io.refstore.batch.support.JobFilter;
@@ -62,27 +71,20 @@ public class JobService {
 	@PreAuthorize("hasRole('OPERATOR')")
 	public JobSummary migrate(String repo, String targetFormat, Boolean reflogs, Integer chunkSize,
 			Integer throttleMillis, String actor) {
-		Map<String, String> parameters = new LinkedHashMap<>();
-		parameters.put(JobParameterNames.REPOSITORY, repo);
-		putIfGiven(parameters, JobParameterNames.TARGET_FORMAT, targetFormat);
-		putIfGiven(parameters, JobParameterNames.REFLOGS, reflogs);
-		putIfGiven(parameters, JobParameterNames.CHUNK_SIZE, chunkSize);
-		putIfGiven(parameters, JobParameterNames.THROTTLE_MILLIS, throttleMillis);
-		return launch(RefJobType.MIGRATE, parameters, actor);
+		return launch(RefJobType.MIGRATE, repo,
+				() -> MigrateParameters.of(targetFormat, reflogs, chunkSize, throttleMillis), actor);
 	}
 
 	/** Launches {@code verifyRefsJob}: the dry run before a migration, which changes nothing. */
 	@PreAuthorize("hasRole('OPERATOR')")
 	public JobSummary verify(String repo, String actor) {
-		return launch(RefJobType.VERIFY, parameters(repo), actor);
+		return launch(RefJobType.VERIFY, repo, VerifyParameters::new, actor);
 	}
 
 	/** Launches {@code maintainRefsJob}. */
 	@PreAuthorize("hasRole('OPERATOR')")
 	public JobSummary maintain(String repo, boolean force, String actor) {
-		Map<String, String> parameters = parameters(repo);
-		parameters.put(JobParameterNames.FORCE, Boolean.toString(force));
-		return launch(RefJobType.MAINTAIN, parameters, actor);
+		return launch(RefJobType.MAINTAIN, repo, () -> new MaintainParameters(force), actor);
 	}
 
 	/**
@@ -94,19 +96,10 @@ public class JobService {
 	 * launch's audit entry
 	 */
 	@PreAuthorize("hasRole('OPERATOR') and (!#overrideProtection or hasRole('ADMIN'))")
-	public JobSummary planDeletion(String repo, String prefixes, String globs, String names, String excludes,
-			boolean overrideProtection, String overrideReason, String actor) {
-		Map<String, String> parameters = parameters(repo);
-		putIfGiven(parameters, JobParameterNames.PREFIXES, prefixes);
-		putIfGiven(parameters, JobParameterNames.GLOBS, globs);
-		putIfGiven(parameters, JobParameterNames.NAMES, names);
-		putIfGiven(parameters, JobParameterNames.EXCLUDES, excludes);
-		if (overrideProtection) {
-			parameters.put(JobParameterNames.OVERRIDE_PROTECTION, "true");
-		}
-		putIfGiven(parameters, JobParameterNames.OVERRIDE_REASON, overrideReason);
-		parameters.put(JobParameterNames.PLAN_ONLY, "true");
-		return launch(RefJobType.DELETE, parameters, actor);
+	public JobSummary planDeletion(String repo, List<String> prefixes, List<String> globs, List<String> names,
+			List<String> excludes, boolean overrideProtection, String overrideReason, String actor) {
+		return launch(RefJobType.DELETE, repo, () -> DeleteParameters.plan(given(prefixes), given(globs), given(names),
+				given(excludes), overrideProtection, blank(overrideReason) ? null : overrideReason), actor);
 	}
 
 	/**
@@ -131,8 +124,8 @@ public class JobService {
 				throw new InvalidRequestException("confirmCount", confirmCount,
 						"type the number of refs the plan deletes: " + count);
 			}
-			return launch(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY, plan.repository(),
-					JobParameterNames.PLAN, relativePlan(plan).toString()), actor);
+			return launch(RefJobType.DELETE, plan.repository(), () -> DeleteParameters.execute(relativePlan(plan)),
+					actor);
 		}
 		catch (InvalidRequestException ex) {
 			Map<String, String> given = new LinkedHashMap<>();
@@ -161,7 +154,7 @@ public class JobService {
 	public JobSummary completedPlan(long id) {
 		JobSummary plan = lookUp(id)
 			.orElseThrow(() -> new InvalidRequestException("plan", Long.toString(id), "no such execution"));
-		if (plan.type() != RefJobType.DELETE || !"true".equals(plan.parameters().get(JobParameterNames.PLAN_ONLY))
+		if (plan.type() != RefJobType.DELETE || !DeleteParameters.from(plan.parameters()).planOnly()
 				|| !"COMPLETED".equals(plan.status()) || plan.results().get(JobResults.PLAN_PATH) == null) {
 			throw new InvalidRequestException("plan", Long.toString(id), "it is not a completed deletion plan");
 		}
@@ -188,17 +181,15 @@ public class JobService {
 	/** Launches {@code restoreRefsJob} over a manifest (a directory under {@code refstore-plans}). */
 	@PreAuthorize("hasRole('ADMIN')")
 	public JobSummary restore(String repo, String manifest, String actor) {
-		Map<String, String> parameters = parameters(repo);
-		putIfGiven(parameters, JobParameterNames.MANIFEST, manifest);
-		return launch(RefJobType.RESTORE, parameters, actor);
+		return launch(RefJobType.RESTORE, repo, () -> new RestoreParameters(path(JobParameterNames.MANIFEST, manifest)),
+				actor);
 	}
 
 	/** Launches {@code rollbackMigrationJob} over a backup a migration kept. */
 	@PreAuthorize("hasRole('ADMIN')")
 	public JobSummary rollback(String repo, String backup, String actor) {
-		Map<String, String> parameters = parameters(repo);
-		putIfGiven(parameters, JobParameterNames.BACKUP, backup);
-		return launch(RefJobType.ROLLBACK, parameters, actor);
+		return launch(RefJobType.ROLLBACK, repo, () -> new RollbackParameters(path(JobParameterNames.BACKUP, backup)),
+				actor);
 	}
 
 	/**
@@ -255,9 +246,11 @@ public class JobService {
 
 	/** Whether launching a job like {@code job} needs ADMIN: a plan that overrides the protection does too. */
 	static boolean adminJob(JobSummary job) {
-		return job.type() == RefJobType.ROLLBACK || job.type() == RefJobType.RESTORE
-				|| (job.type() == RefJobType.DELETE && (!"true".equals(job.parameters().get(JobParameterNames.PLAN_ONLY))
-						|| "true".equals(job.parameters().get(JobParameterNames.OVERRIDE_PROTECTION))));
+		if (job.type() == RefJobType.DELETE) {
+			DeleteParameters deletion = DeleteParameters.from(job.parameters());
+			return !deletion.planOnly() || deletion.overrideProtection();
+		}
+		return job.type() == RefJobType.ROLLBACK || job.type() == RefJobType.RESTORE;
 	}
 
 	/** One execution, or empty. */
@@ -340,26 +333,36 @@ public class JobService {
 	 * Launches through the batch module, whose refusal of a parameter becomes this request's (it audits the
 	 * refusal itself).
 	 */
-	private JobSummary launch(RefJobType type, Map<String, String> parameters, String actor) {
+	private JobSummary launch(RefJobType type, String repo, Supplier<? extends RefJobParameters> parameters,
+			String actor) {
 		try {
-			return this.jobs.launch(type, parameters, actor);
+			return this.jobs.launch(type, repo, parameters, actor);
 		}
 		catch (InvalidJobParameterException ex) {
 			throw InvalidRequestException.of(ex);
 		}
 	}
 
-	private static Map<String, String> parameters(String repo) {
-		Map<String, String> parameters = new LinkedHashMap<>();
-		parameters.put(JobParameterNames.REPOSITORY, repo);
-		return parameters;
+	/** A path the caller gives, relative to a directory the job knows. */
+	private static Path path(String parameter, String value) {
+		if (blank(value)) {
+			throw new InvalidRequestException(parameter, null, "it is required");
+		}
+		try {
+			return Path.of(value.strip());
+		}
+		catch (InvalidPathException ex) {
+			throw new InvalidRequestException(parameter, value, "it is not a path");
+		}
 	}
 
-	private static void putIfGiven(Map<String, String> parameters, String key, Object value) {
-		String text = (value == null) ? null : value.toString().strip();
-		if (text != null && !text.isEmpty()) {
-			parameters.put(key, text);
-		}
+	/** The non-blank values, stripped. */
+	private static List<String> given(List<String> values) {
+		return (values == null) ? List.of() : values.stream().filter((v) -> !blank(v)).map(String::strip).toList();
+	}
+
+	private static boolean blank(String value) {
+		return value == null || value.isBlank();
 	}
 
 }

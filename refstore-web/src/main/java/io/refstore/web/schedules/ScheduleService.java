@@ -29,6 +29,8 @@ import org.springframework.security.core.Authentication;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
+import io.refstore.batch.parameters.RefJobParameters;
+import io.refstore.batch.support.InvalidJobParameterException;
 import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.RefJobType;
 import io.refstore.web.security.Roles;
@@ -171,6 +173,26 @@ public class ScheduleService {
 		}
 	}
 
+	/**
+	 * Checks the job parameters a schedule or campaign keeps for its launches as a launch checks them, all but
+	 * what only the repository decides: the target selects the repositories, and the protected refs stay.
+	 * @param launcher {@code a schedule} or {@code a campaign}
+	 * @throws InvalidRequestException naming {@code parameters.<key>}
+	 */
+	public static void checkStored(RefJobType type, Map<String, String> parameters, String launcher) {
+		if (parameters.containsKey(JobParameterNames.REPOSITORY)) {
+			throw new InvalidRequestException("parameters." + JobParameterNames.REPOSITORY,
+					parameters.get(JobParameterNames.REPOSITORY), "the target selects the repositories");
+		}
+		refuseProtectionOverride(parameters, launcher);
+		try {
+			RefJobParameters.parse(type, parameters);
+		}
+		catch (InvalidJobParameterException ex) {
+			throw new InvalidRequestException("parameters." + ex.parameter(), ex.value(), ex.reason());
+		}
+	}
+
 	private static void authorize(RefJobType type, Authentication actor) {
 		if (destructive(type) && actor.getAuthorities()
 			.stream()
@@ -212,12 +234,7 @@ public class ScheduleService {
 				(request.misfire() == null) ? "SKIP" : request.misfire());
 		Map<String, String> parameters = new LinkedHashMap<>((request.parameters() == null) ? Map.of()
 				: request.parameters());
-		if (parameters.containsKey(JobParameterNames.REPOSITORY)) {
-			throw new InvalidRequestException("parameters." + JobParameterNames.REPOSITORY,
-					parameters.get(JobParameterNames.REPOSITORY),
-					"the target selects the repositories");
-		}
-		refuseProtectionOverride(parameters, "a schedule");
+		checkStored(type, parameters, "a schedule");
 		return new Schedule(name, type, kind, target, parameters, hasCron ? request.cron().trim() : null, zone,
 				request.onceAt(), misfire, Boolean.TRUE.equals(request.paused()), actor.getName(), null, 0, null,
 				List.of());

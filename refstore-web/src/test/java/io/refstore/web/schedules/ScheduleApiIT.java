@@ -102,6 +102,16 @@ class ScheduleApiIT extends ApiTestSupport {
 			.andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.parameter").value("jobType"))
 			.andExpect(jsonPath("$.type").value(endsWith("/invalid-parameter")));
+		// stored parameters are checked as a launch checks them, not first at every fire
+		create("admin", body("bad-chunk", "migrate", "REPOSITORY", repo, "0 0 2 * * ?", "UTC").replaceFirst(
+				"}\\s*$", ",\"parameters\":{\"targetFormat\":\"reftable\",\"chunkSize\":\"lots\"}}"))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.parameter").value("parameters.chunkSize"))
+			.andExpect(jsonPath("$.type").value(endsWith("/invalid-parameter")));
+		create("operator", body("bad-key", "verify", "REPOSITORY", repo, "0 0 2 * * ?", "UTC").replaceFirst("}\\s*$",
+				",\"parameters\":{\"colour\":\"red\"}}"))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.parameter").value("parameters.colour"));
 		create("operator", body("bad name", "verify", "REPOSITORY", repo, "0 0 2 * * ?", "UTC"))
 			.andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.parameter").value("name"))
@@ -116,10 +126,10 @@ class ScheduleApiIT extends ApiTestSupport {
 		create("viewer", body(uniqueName("v"), "verify", "REPOSITORY", repo, "0 0 2 * * ?", "UTC"))
 			.andExpect(status().isForbidden());
 		String deletion = uniqueName("purge");
-		create("operator", body(deletion, "migrate", "REPOSITORY", repo, "0 0 2 * * ?", "UTC"))
-			.andExpect(status().isForbidden());
-		create("admin", body(deletion, "migrate", "REPOSITORY", repo, "0 0 2 * * ?", "UTC"))
-			.andExpect(status().isCreated());
+		String migration = body(deletion, "migrate", "REPOSITORY", repo, "0 0 2 * * ?", "UTC").replaceFirst("}\\s*$",
+				",\"parameters\":{\"targetFormat\":\"reftable\"}}");
+		create("operator", migration).andExpect(status().isForbidden());
+		create("admin", migration).andExpect(status().isCreated());
 		this.mvc.perform(delete("/api/schedules/" + deletion).with(as("operator"))).andExpect(status().isForbidden());
 		this.mvc.perform(delete("/api/schedules/" + deletion).with(as("admin"))).andExpect(status().isNoContent());
 	}

@@ -1,6 +1,7 @@
 package io.refstore.web.console.jobs;
 
 import java.security.Principal;
+import java.util.List;
 import java.util.Map;
 
 import org.springframework.security.access.AccessDeniedException;
@@ -91,8 +92,9 @@ class LaunchController {
 					: this.jobs.migrate(form.getRepo(), form.getTargetFormat(), form.isReflogs(), form.getChunkSize(),
 							form.getThrottleMillis(), actor);
 			case MAINTENANCE -> this.jobs.maintain(form.getRepo(), form.isForce(), actor);
-			case DELETION -> this.jobs.planDeletion(form.getRepo(), form.getPrefixes(), form.getGlobs(), null,
-					form.getExcludes(), form.isOverrideProtection(), form.getOverrideReason(), actor);
+			case DELETION -> this.jobs.planDeletion(form.getRepo(), JobParameterNames.list(form.getPrefixes()),
+					JobParameterNames.list(form.getGlobs()), List.of(), JobParameterNames.list(form.getExcludes()),
+					form.isOverrideProtection(), form.getOverrideReason(), actor);
 			case RESTORE -> this.jobs.restore(form.getRepo(), form.getManifest(), actor);
 			case ROLLBACK -> this.jobs.rollback(form.getRepo(), form.getBackup(), actor);
 		};
