@@ -8,8 +8,6 @@ import org.springframework.batch.core.job.builder.JobBuilder;
 import org.springframework.batch.core.job.flow.FlowExecutionStatus;
 import org.springframework.batch.core.job.flow.JobExecutionDecider;
 import org.springframework.batch.core.repository.JobRepository;
-import org.springframework.batch.core.step.Step;
-import org.springframework.batch.core.step.builder.StepBuilder;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -19,6 +17,8 @@ import io.refstore.batch.parameters.DeleteParameters;
 import io.refstore.batch.parameters.RefJobParameters;
 import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.RefJobListener;
+import io.refstore.batch.support.RefJobSteps;
+import io.refstore.batch.support.RefJobType;
 
 /**
  * {@code deleteRefsJob}: {@code planDeletionStep} writes (or reads back) the plan, which keeps the protected
@@ -32,34 +32,20 @@ public class DeleteRefsJobConfiguration {
 	private static final String PARAMETERS = "#{jobParameters}";
 
 	@Bean
-	Job deleteRefsJob(JobRepository jobRepository, RefJobListener listener, Step planDeletionStep,
-			Step deleteRefsStep) {
+	Job deleteRefsJob(JobRepository jobRepository, RefJobListener listener, PlatformTransactionManager tm,
+			PlanDeletionTasklet planDeletionTasklet, DeleteRefsTasklet deleteRefsTasklet) {
 		JobExecutionDecider planOnly = (execution, step) -> new FlowExecutionStatus(
 				"true".equals(execution.getJobParameters().getString(JobParameterNames.PLAN_ONLY)) ? "PLAN_ONLY"
 						: "EXECUTE");
-		return new JobBuilder("deleteRefsJob", jobRepository).listener(listener)
-			.start(planDeletionStep)
+		return new JobBuilder(RefJobType.DELETE.jobName(), jobRepository).listener(listener)
+			.start(RefJobSteps.step("planDeletionStep", jobRepository, tm, planDeletionTasklet))
 			.next(planOnly)
 			.on("PLAN_ONLY")
 			.end()
 			.from(planOnly)
 			.on("EXECUTE")
-			.to(deleteRefsStep)
+			.to(RefJobSteps.step("deleteRefsStep", jobRepository, tm, deleteRefsTasklet))
 			.end()
-			.build();
-	}
-
-	@Bean
-	Step planDeletionStep(JobRepository jobRepository, PlatformTransactionManager tm,
-			PlanDeletionTasklet planDeletionTasklet) {
-		return new StepBuilder("planDeletionStep", jobRepository).tasklet(planDeletionTasklet, tm).build();
-	}
-
-	@Bean
-	Step deleteRefsStep(JobRepository jobRepository, PlatformTransactionManager tm,
-			DeleteRefsTasklet deleteRefsTasklet) {
-		return new StepBuilder("deleteRefsStep", jobRepository).tasklet(deleteRefsTasklet, tm)
-			.listener(deleteRefsTasklet)
 			.build();
 	}
 

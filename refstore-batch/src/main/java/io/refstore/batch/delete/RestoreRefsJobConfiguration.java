@@ -8,10 +8,7 @@ import java.util.stream.Stream;
 
 import org.springframework.batch.core.configuration.annotation.StepScope;
 import org.springframework.batch.core.job.Job;
-import org.springframework.batch.core.job.builder.JobBuilder;
 import org.springframework.batch.core.repository.JobRepository;
-import org.springframework.batch.core.step.Step;
-import org.springframework.batch.core.step.builder.StepBuilder;
 import org.springframework.batch.core.step.tasklet.Tasklet;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.batch.infrastructure.repeat.RepeatStatus;
@@ -24,6 +21,8 @@ import io.refstore.batch.parameters.RefJobParameters;
 import io.refstore.batch.parameters.RestoreParameters;
 import io.refstore.batch.support.JobLocks;
 import io.refstore.batch.support.RefJobListener;
+import io.refstore.batch.support.RefJobSteps;
+import io.refstore.batch.support.RefJobType;
 import io.refstore.core.RefStores;
 import io.refstore.core.delete.ChunkListener;
 import io.refstore.core.delete.RefRestorer;
@@ -42,13 +41,10 @@ import io.refstore.core.repo.Repository;
 public class RestoreRefsJobConfiguration {
 
 	@Bean
-	Job restoreRefsJob(JobRepository jobRepository, RefJobListener listener, Step restoreRefsStep) {
-		return new JobBuilder("restoreRefsJob", jobRepository).listener(listener).start(restoreRefsStep).build();
-	}
-
-	@Bean
-	Step restoreRefsStep(JobRepository jobRepository, PlatformTransactionManager tm, Tasklet restoreRefsTasklet) {
-		return new StepBuilder("restoreRefsStep", jobRepository).tasklet(restoreRefsTasklet, tm).build();
+	Job restoreRefsJob(JobRepository jobRepository, RefJobListener listener, PlatformTransactionManager tm,
+			Tasklet restoreRefsTasklet) {
+		return RefJobSteps.oneStepJob(RefJobType.RESTORE, "restoreRefsStep", jobRepository, listener, tm,
+				restoreRefsTasklet);
 	}
 
 	@Bean

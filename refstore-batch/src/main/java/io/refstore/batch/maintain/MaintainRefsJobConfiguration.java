@@ -6,10 +6,7 @@ import java.util.Map;
 import org.springframework.batch.core.configuration.annotation.StepScope;
 import org.springframework.batch.core.job.Job;
 import org.springframework.batch.core.job.JobExecution;
-import org.springframework.batch.core.job.builder.JobBuilder;
 import org.springframework.batch.core.repository.JobRepository;
-import org.springframework.batch.core.step.Step;
-import org.springframework.batch.core.step.builder.StepBuilder;
 import org.springframework.batch.core.step.tasklet.Tasklet;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.batch.infrastructure.repeat.RepeatStatus;
@@ -22,6 +19,8 @@ import io.refstore.batch.parameters.MaintainParameters;
 import io.refstore.batch.parameters.RefJobParameters;
 import io.refstore.batch.support.JobLocks;
 import io.refstore.batch.support.RefJobListener;
+import io.refstore.batch.support.RefJobSteps;
+import io.refstore.batch.support.RefJobType;
 import io.refstore.core.RefStores;
 import io.refstore.core.io.LockOwner;
 import io.refstore.core.ref.RefStore;
@@ -38,13 +37,10 @@ import io.refstore.core.repo.Repository;
 public class MaintainRefsJobConfiguration {
 
 	@Bean
-	Job maintainRefsJob(JobRepository jobRepository, RefJobListener listener, Step packRefsStep) {
-		return new JobBuilder("maintainRefsJob", jobRepository).listener(listener).start(packRefsStep).build();
-	}
-
-	@Bean
-	Step packRefsStep(JobRepository jobRepository, PlatformTransactionManager tm, Tasklet packRefsTasklet) {
-		return new StepBuilder("packRefsStep", jobRepository).tasklet(packRefsTasklet, tm).build();
+	Job maintainRefsJob(JobRepository jobRepository, RefJobListener listener, PlatformTransactionManager tm,
+			Tasklet packRefsTasklet) {
+		return RefJobSteps.oneStepJob(RefJobType.MAINTAIN, "packRefsStep", jobRepository, listener, tm,
+				packRefsTasklet);
 	}
 
 	@Bean

@@ -7,9 +7,7 @@ import org.springframework.batch.core.configuration.annotation.StepScope;
 import org.springframework.batch.core.job.Job;
 import org.springframework.batch.core.job.builder.JobBuilder;
 import org.springframework.batch.core.repository.JobRepository;
-import org.springframework.batch.core.step.Step;
 import org.springframework.batch.core.step.StepContribution;
-import org.springframework.batch.core.step.builder.StepBuilder;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 import org.springframework.beans.factory.annotation.Value;
@@ -19,6 +17,8 @@ import org.springframework.transaction.PlatformTransactionManager;
 
 import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.RefJobListener;
+import io.refstore.batch.support.RefJobSteps;
+import io.refstore.batch.support.RefJobType;
 import io.refstore.core.migrate.CopyProgress;
 import io.refstore.core.migrate.MigrationReport;
 import io.refstore.core.migrate.StagedMigration;
@@ -50,51 +50,16 @@ public class MigrateRefsJobConfiguration {
 	static final String TOTAL = "migration.refsEstimate";
 
 	@Bean
-	Job migrateRefsJob(JobRepository jobRepository, RefJobListener listener, Step snapshotRefsStep, Step copyRefsStep,
-			Step copyReflogsStep, Step verifyRefsStep, Step swapStorageStep) {
-		return new JobBuilder("migrateRefsJob", jobRepository).listener(listener)
-			.start(snapshotRefsStep)
-			.next(copyRefsStep)
-			.next(copyReflogsStep)
-			.next(verifyRefsStep)
-			.next(swapStorageStep)
-			.build();
-	}
-
-	@Bean
-	Step snapshotRefsStep(JobRepository jobRepository, PlatformTransactionManager tm,
-			StagedMigrationTasklet snapshotRefsTasklet) {
-		return new StepBuilder("snapshotRefsStep", jobRepository).tasklet(snapshotRefsTasklet, tm)
-			.listener(snapshotRefsTasklet)
-			.build();
-	}
-
-	@Bean
-	Step copyRefsStep(JobRepository jobRepository, PlatformTransactionManager tm, StagedMigrationTasklet copyRefsTasklet) {
-		return new StepBuilder("copyRefsStep", jobRepository).tasklet(copyRefsTasklet, tm).listener(copyRefsTasklet).build();
-	}
-
-	@Bean
-	Step copyReflogsStep(JobRepository jobRepository, PlatformTransactionManager tm,
-			StagedMigrationTasklet copyReflogsTasklet) {
-		return new StepBuilder("copyReflogsStep", jobRepository).tasklet(copyReflogsTasklet, tm)
-			.listener(copyReflogsTasklet)
-			.build();
-	}
-
-	@Bean
-	Step verifyRefsStep(JobRepository jobRepository, PlatformTransactionManager tm,
-			StagedMigrationTasklet verifyRefsTasklet) {
-		return new StepBuilder("verifyRefsStep", jobRepository).tasklet(verifyRefsTasklet, tm)
-			.listener(verifyRefsTasklet)
-			.build();
-	}
-
-	@Bean
-	Step swapStorageStep(JobRepository jobRepository, PlatformTransactionManager tm,
+	Job migrateRefsJob(JobRepository jobRepository, RefJobListener listener, PlatformTransactionManager tm,
+			StagedMigrationTasklet snapshotRefsTasklet, StagedMigrationTasklet copyRefsTasklet,
+			StagedMigrationTasklet copyReflogsTasklet, StagedMigrationTasklet verifyRefsTasklet,
 			StagedMigrationTasklet swapStorageTasklet) {
-		return new StepBuilder("swapStorageStep", jobRepository).tasklet(swapStorageTasklet, tm)
-			.listener(swapStorageTasklet)
+		return new JobBuilder(RefJobType.MIGRATE.jobName(), jobRepository).listener(listener)
+			.start(RefJobSteps.step("snapshotRefsStep", jobRepository, tm, snapshotRefsTasklet))
+			.next(RefJobSteps.step("copyRefsStep", jobRepository, tm, copyRefsTasklet))
+			.next(RefJobSteps.step("copyReflogsStep", jobRepository, tm, copyReflogsTasklet))
+			.next(RefJobSteps.step("verifyRefsStep", jobRepository, tm, verifyRefsTasklet))
+			.next(RefJobSteps.step("swapStorageStep", jobRepository, tm, swapStorageTasklet))
 			.build();
 	}
 

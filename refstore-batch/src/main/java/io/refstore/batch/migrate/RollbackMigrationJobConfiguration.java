@@ -6,10 +6,7 @@ import java.util.Map;
 import org.springframework.batch.core.configuration.annotation.StepScope;
 import org.springframework.batch.core.job.Job;
 import org.springframework.batch.core.job.JobExecution;
-import org.springframework.batch.core.job.builder.JobBuilder;
 import org.springframework.batch.core.repository.JobRepository;
-import org.springframework.batch.core.step.Step;
-import org.springframework.batch.core.step.builder.StepBuilder;
 import org.springframework.batch.core.step.tasklet.Tasklet;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.batch.infrastructure.repeat.RepeatStatus;
@@ -20,6 +17,8 @@ import org.springframework.transaction.PlatformTransactionManager;
 
 import io.refstore.batch.parameters.RefJobParameters;
 import io.refstore.batch.parameters.RollbackParameters;
+import io.refstore.batch.support.RefJobSteps;
+import io.refstore.batch.support.RefJobType;
 import io.refstore.batch.support.RefJobs;
 import io.refstore.batch.support.RefJobListener;
 import io.refstore.core.migrate.FormatMigrator;
@@ -34,13 +33,10 @@ import io.refstore.core.repo.Repository;
 public class RollbackMigrationJobConfiguration {
 
 	@Bean
-	Job rollbackMigrationJob(JobRepository jobRepository, RefJobListener listener, Step restoreBackupStep) {
-		return new JobBuilder("rollbackMigrationJob", jobRepository).listener(listener).start(restoreBackupStep).build();
-	}
-
-	@Bean
-	Step restoreBackupStep(JobRepository jobRepository, PlatformTransactionManager tm, Tasklet restoreBackupTasklet) {
-		return new StepBuilder("restoreBackupStep", jobRepository).tasklet(restoreBackupTasklet, tm).build();
+	Job rollbackMigrationJob(JobRepository jobRepository, RefJobListener listener, PlatformTransactionManager tm,
+			Tasklet restoreBackupTasklet) {
+		return RefJobSteps.oneStepJob(RefJobType.ROLLBACK, "restoreBackupStep", jobRepository, listener, tm,
+				restoreBackupTasklet);
 	}
 
 	@Bean

@@ -6,10 +6,7 @@ import java.util.Map;
 
 import org.springframework.batch.core.configuration.annotation.StepScope;
 import org.springframework.batch.core.job.Job;
-import org.springframework.batch.core.job.builder.JobBuilder;
 import org.springframework.batch.core.repository.JobRepository;
-import org.springframework.batch.core.step.Step;
-import org.springframework.batch.core.step.builder.StepBuilder;
 import org.springframework.batch.core.step.tasklet.Tasklet;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.batch.infrastructure.repeat.RepeatStatus;
@@ -20,6 +17,8 @@ import org.springframework.transaction.PlatformTransactionManager;
 
 import io.refstore.batch.parameters.RefJobParameters;
 import io.refstore.batch.support.RefJobListener;
+import io.refstore.batch.support.RefJobSteps;
+import io.refstore.batch.support.RefJobType;
 import io.refstore.core.migrate.RefDigest;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.VerifyProblem;
@@ -37,13 +36,10 @@ public class VerifyRefsJobConfiguration {
 	static final int KEPT = 100;
 
 	@Bean
-	Job verifyRefsJob(JobRepository jobRepository, RefJobListener listener, Step verifyStoreStep) {
-		return new JobBuilder("verifyRefsJob", jobRepository).listener(listener).start(verifyStoreStep).build();
-	}
-
-	@Bean
-	Step verifyStoreStep(JobRepository jobRepository, PlatformTransactionManager tm, Tasklet verifyStoreTasklet) {
-		return new StepBuilder("verifyStoreStep", jobRepository).tasklet(verifyStoreTasklet, tm).build();
+	Job verifyRefsJob(JobRepository jobRepository, RefJobListener listener, PlatformTransactionManager tm,
+			Tasklet verifyStoreTasklet) {
+		return RefJobSteps.oneStepJob(RefJobType.VERIFY, "verifyStoreStep", jobRepository, listener, tm,
+				verifyStoreTasklet);
 	}
 
 	@Bean

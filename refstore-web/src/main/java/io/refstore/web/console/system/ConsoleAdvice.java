@@ -61,13 +61,10 @@ class ConsoleAdvice {
 		return page(response, model, status, ex.getBody().getDetail());
 	}
 
-	@ExceptionHandler
-	String invalidRepositoryName(InvalidRepositoryNameException ex, HttpServletResponse response, Model model) {
-		return page(response, model, HttpStatus.BAD_REQUEST, ex.getMessage());
-	}
-
-	@ExceptionHandler
-	String invalidRefName(InvalidRefNameException ex, HttpServletResponse response, Model model) {
+	/** Refused input: a repository or ref name, a field; the message names it and says why. */
+	@ExceptionHandler({ InvalidRepositoryNameException.class, InvalidRefNameException.class,
+			InvalidRequestException.class })
+	String refusedInput(IllegalArgumentException ex, HttpServletResponse response, Model model) {
 		return page(response, model, HttpStatus.BAD_REQUEST, ex.getMessage());
 	}
 
@@ -81,11 +78,6 @@ class ConsoleAdvice {
 	String mistypedParameter(MethodArgumentTypeMismatchException ex, HttpServletResponse response, Model model) {
 		return page(response, model, HttpStatus.BAD_REQUEST,
 				"The parameter '" + ex.getName() + "' has a value of the wrong kind.");
-	}
-
-	@ExceptionHandler
-	String invalidRequest(InvalidRequestException ex, HttpServletResponse response, Model model) {
-		return page(response, model, HttpStatus.BAD_REQUEST, ex.getMessage());
 	}
 
 	@ExceptionHandler
