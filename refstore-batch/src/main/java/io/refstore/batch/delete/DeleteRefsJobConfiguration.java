@@ -1,20 +1,24 @@
 package io.refstore.batch.delete;
 
+import java.util.Map;
+
 import org.springframework.batch.core.configuration.annotation.StepScope;
 import org.springframework.batch.core.job.Job;
 import org.springframework.batch.core.job.builder.JobBuilder;
 import org.springframework.batch.core.job.flow.FlowExecutionStatus;
 import org.springframework.batch.core.job.flow.JobExecutionDecider;
 import org.springframework.batch.core.repository.JobRepository;
-import org.springframework.batch.core.step.Step;
-import org.springframework.batch.core.step.builder.StepBuilder;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.PlatformTransactionManager;
 
+import io.refstore.batch.parameters.DeleteParameters;
+import io.refstore.batch.parameters.RefJobParameters;
 import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.RefJobListener;
+import io.refstore.batch.support.RefJobSteps;
+import io.refstore.batch.support.RefJobType;
 
 /**
  * {@code deleteRefsJob}: {@code planDeletionStep} writes (or reads back) the plan, which keeps the protected
@@ -24,59 +28,39 @@ import io.refstore.batch.support.RefJobListener;
 @Configuration(proxyBeanMethods = false)
 public class DeleteRefsJobConfiguration {
 
-	private static final String PATH = "#{jobParameters['" + JobParameterNames.REPOSITORY_PATH + "']}";
+	/** The job's parameters, which each step reads into {@link DeleteParameters}. */
+	private static final String PARAMETERS = "#{jobParameters}";
 
 	@Bean
-	Job deleteRefsJob(JobRepository jobRepository, RefJobListener listener, Step planDeletionStep,
-			Step deleteRefsStep) {
+	Job deleteRefsJob(JobRepository jobRepository, RefJobListener listener, PlatformTransactionManager tm,
+			PlanDeletionTasklet planDeletionTasklet, DeleteRefsTasklet deleteRefsTasklet) {
 		JobExecutionDecider planOnly = (execution, step) -> new FlowExecutionStatus(
 				"true".equals(execution.getJobParameters().getString(JobParameterNames.PLAN_ONLY)) ? "PLAN_ONLY"
 						: "EXECUTE");
-		return new JobBuilder("deleteRefsJob", jobRepository).listener(listener)
-			.start(planDeletionStep)
+		return new JobBuilder(RefJobType.DELETE.jobName(), jobRepository).listener(listener)
+			.start(RefJobSteps.step("planDeletionStep", jobRepository, tm, planDeletionTasklet))
 			.next(planOnly)
 			.on("PLAN_ONLY")
 			.end()
 			.from(planOnly)
 			.on("EXECUTE")
-			.to(deleteRefsStep)
+			.to(RefJobSteps.step("deleteRefsStep", jobRepository, tm, deleteRefsTasklet))
 			.end()
 			.build();
 	}
 
 	@Bean
-	Step planDeletionStep(JobRepository jobRepository, PlatformTransactionManager tm,
-			PlanDeletionTasklet planDeletionTasklet) {
-		return new StepBuilder("planDeletionStep", jobRepository).tasklet(planDeletionTasklet, tm).build();
-	}
-
-	@Bean
-	Step deleteRefsStep(JobRepository jobRepository, PlatformTransactionManager tm,
-			DeleteRefsTasklet deleteRefsTasklet) {
-		return new StepBuilder("deleteRefsStep", jobRepository).tasklet(deleteRefsTasklet, tm)
-			.listener(deleteRefsTasklet)
-			.build();
+	@StepScope
+	PlanDeletionTasklet planDeletionTasklet(@Value(PARAMETERS) Map<String, Object> parameters,
+			@Value("#{jobParameters['" + JobParameterNames.LAUNCH_ID + "']}") String launchId) {
+		return new PlanDeletionTasklet(RefJobParameters.repositoryPath(parameters), DeleteParameters.from(parameters),
+				launchId);
 	}
 
 	@Bean
 	@StepScope
-	PlanDeletionTasklet planDeletionTasklet(@Value(PATH) String path,
-			@Value("#{jobParameters['" + JobParameterNames.PLAN + "']}") String plan,
-			@Value("#{jobParameters['" + JobParameterNames.LAUNCH_ID + "']}") String launchId,
-			@Value("#{jobParameters['" + JobParameterNames.PREFIXES + "']}") String prefixes,
-			@Value("#{jobParameters['" + JobParameterNames.GLOBS + "']}") String globs,
-			@Value("#{jobParameters['" + JobParameterNames.NAMES + "']}") String names,
-			@Value("#{jobParameters['" + JobParameterNames.EXCLUDES + "']}") String excludes,
-			@Value("#{jobParameters['" + JobParameterNames.PROTECTED_REFS + "']}") String protectedRefs) {
-		return new PlanDeletionTasklet(path, plan, launchId, prefixes, globs, names, excludes, protectedRefs);
-	}
-
-	@Bean
-	@StepScope
-	DeleteRefsTasklet deleteRefsTasklet(@Value(PATH) String path,
-			@Value("#{jobParameters['" + JobParameterNames.CHUNK_SIZE + "']}") String chunkSize,
-			@Value("#{jobParameters['" + JobParameterNames.THROTTLE_MILLIS + "']}") String throttle) {
-		return new DeleteRefsTasklet(path, chunkSize, throttle);
+	DeleteRefsTasklet deleteRefsTasklet(@Value(PARAMETERS) Map<String, Object> parameters) {
+		return new DeleteRefsTasklet(RefJobParameters.repositoryPath(parameters), DeleteParameters.from(parameters));
 	}
 
 }

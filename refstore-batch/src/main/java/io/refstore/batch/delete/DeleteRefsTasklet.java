@@ -14,8 +14,10 @@ import org.springframework.batch.core.step.tasklet.Tasklet;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 
+import io.refstore.batch.parameters.DeleteParameters;
 import io.refstore.batch.support.JobLocks;
 import io.refstore.batch.support.JobParameterNames;
+import io.refstore.batch.support.JobResults;
 import io.refstore.core.RefStores;
 import io.refstore.core.delete.DeleteOptions;
 import io.refstore.core.delete.DeleteResult;
@@ -68,17 +70,17 @@ class DeleteRefsTasklet implements Tasklet, StepExecutionListener {
 	/** What the plan keeps, read by {@link DeletionPlan#checkNotStale}. */
 	private ProtectedRefs protection;
 
-	DeleteRefsTasklet(String repositoryPath, String chunkSize, String throttle) {
-		this.repositoryPath = Path.of(repositoryPath);
-		this.chunkSize = Integer.parseInt(chunkSize);
-		this.throttle = (throttle != null) ? Long.parseLong(throttle) : 0;
+	DeleteRefsTasklet(Path repositoryPath, DeleteParameters parameters) {
+		this.repositoryPath = repositoryPath;
+		this.chunkSize = parameters.chunkSize();
+		this.throttle = parameters.throttleMillis();
 	}
 
 	@Override
 	public RepeatStatus execute(StepContribution contribution, ChunkContext chunkContext) throws Exception {
 		StepExecution step = chunkContext.getStepContext().getStepExecution();
 		ExecutionContext context = step.getExecutionContext();
-		Path file = Path.of(step.getJobExecution().getExecutionContext().getString(PlanDeletionTasklet.PLAN_PATH));
+		Path file = Path.of(step.getJobExecution().getExecutionContext().getString(JobResults.PLAN_PATH));
 		long position = context.getLong(POSITION, 0L);
 		if (this.plan == null) {
 			this.repository = Repository.open(this.repositoryPath);
@@ -95,7 +97,7 @@ class DeleteRefsTasklet implements Tasklet, StepExecutionListener {
 		for (DeletionPlan.Entry entry = null; chunk.size() < this.chunkSize && (entry = this.plan.next()) != null;) {
 			chunk.add(entry);
 		}
-		long total = step.getJobExecution().getExecutionContext().getLong(PlanDeletionTasklet.PLAN_COUNT);
+		long total = step.getJobExecution().getExecutionContext().getLong(JobResults.PLAN_COUNT);
 		context.putLong(JobParameterNames.PROGRESS_TOTAL, total);
 		if (chunk.isEmpty()) {
 			if (context.containsKey(PROTECTED)) {

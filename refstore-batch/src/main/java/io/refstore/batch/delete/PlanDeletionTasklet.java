@@ -10,7 +10,9 @@ import org.springframework.batch.core.step.tasklet.Tasklet;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 
+import io.refstore.batch.parameters.DeleteParameters;
 import io.refstore.batch.support.JobParameterNames;
+import io.refstore.batch.support.JobResults;
 import io.refstore.core.delete.DeletionPlan;
 import io.refstore.core.delete.ProtectedRefs;
 import io.refstore.core.ref.RefStore;
@@ -25,23 +27,11 @@ import io.refstore.core.repo.Repository;
  */
 class PlanDeletionTasklet implements Tasklet {
 
-	static final String PLAN_PATH = "plan.path";
-
-	static final String PLAN_COUNT = "plan.count";
-
-	static final String PLAN_SAMPLE = "plan.sample";
-
-	static final String PLAN_PROTECTED_COUNT = "plan.protected.count";
-
-	static final String PLAN_PROTECTED_BY_PATTERN = "plan.protected.byPattern";
-
-	static final String PLAN_PROTECTED_SAMPLE = "plan.protected.sample";
-
 	private static final int SAMPLE = 10;
 
 	private final Path repositoryPath;
 
-	private final String givenPlan;
+	private final Path givenPlan;
 
 	private final String launchId;
 
@@ -50,30 +40,18 @@ class PlanDeletionTasklet implements Tasklet {
 	private final ProtectedRefs protection;
 
 	/**
-	 * @param protectedRefs the protected entries, separated by commas (empty: nothing protected, an override);
-	 * {@code null}, as in a launch from before protection existed, protects the defaults
+	 * @param parameters the plan to read back, or the selection and protection to plan with
+	 * @param launchId names the new plan's directory
 	 */
-	PlanDeletionTasklet(String repositoryPath, String givenPlan, String launchId, String prefixes, String globs,
-			String names, String excludes, String protectedRefs) {
-		this.repositoryPath = Path.of(repositoryPath);
-		this.givenPlan = givenPlan;
+	PlanDeletionTasklet(Path repositoryPath, DeleteParameters parameters, String launchId) {
+		this.repositoryPath = repositoryPath;
+		this.givenPlan = parameters.plan();
 		this.launchId = launchId;
-		this.protection = (protectedRefs == null) ? ProtectedRefs.defaults()
-				: ProtectedRefs.of(JobParameterNames.list(protectedRefs));
-		add("prefix", prefixes);
-		add("glob", globs);
-		add("name", names);
-		add("exclude", excludes);
-	}
-
-	private void add(String kind, String values) {
-		if (values != null) {
-			for (String value : values.split(",")) {
-				if (!value.isBlank()) {
-					this.parts.add(kind + " " + value.strip());
-				}
-			}
-		}
+		this.protection = parameters.protection();
+		parameters.prefixes().forEach((value) -> this.parts.add("prefix " + value));
+		parameters.globs().forEach((value) -> this.parts.add("glob " + value));
+		parameters.names().forEach((value) -> this.parts.add("name " + value));
+		parameters.excludes().forEach((value) -> this.parts.add("exclude " + value));
 	}
 
 	@Override
@@ -82,22 +60,22 @@ class PlanDeletionTasklet implements Tasklet {
 		DeletionPlan.Summary summary;
 		Path file;
 		if (this.givenPlan != null) {
-			file = Path.of(this.givenPlan);
+			file = this.givenPlan;
 			summary = DeletionPlan.summary(file, SAMPLE);
 		}
 		else {
 			try (Repository repository = Repository.open(this.repositoryPath); RefStore store = repository.refStore()) {
 				file = repository.gitDir()
-					.resolve("refstore-plans")
+					.resolve(JobResults.PLANS_DIR)
 					.resolve(this.launchId)
 					.resolve(DeletionPlan.FILE);
 				summary = DeletionPlan.write(file, store, this.parts, this.protection, SAMPLE);
 			}
 			putKept(job, summary.kept());
 		}
-		job.putString(PLAN_PATH, file.toString());
-		job.putLong(PLAN_COUNT, summary.count());
-		job.putString(PLAN_SAMPLE, String.join("\n", summary.sample()));
+		job.putString(JobResults.PLAN_PATH, file.toString());
+		job.putLong(JobResults.PLAN_COUNT, summary.count());
+		job.putString(JobResults.PLAN_SAMPLE, String.join("\n", summary.sample()));
 		contribution.incrementWriteCount(summary.count());
 		ExecutionContext step = chunkContext.getStepContext().getStepExecution().getExecutionContext();
 		step.putLong(JobParameterNames.PROGRESS_DONE, summary.count());
@@ -107,12 +85,12 @@ class PlanDeletionTasklet implements Tasklet {
 
 	/** Lines {@code <count> <pattern>} and {@code <name> (<pattern>)}, for the history and the plan's review. */
 	private static void putKept(ExecutionContext job, ProtectedRefs.Report kept) {
-		job.putLong(PLAN_PROTECTED_COUNT, kept.count());
+		job.putLong(JobResults.PLAN_PROTECTED_COUNT, kept.count());
 		StringBuilder byPattern = new StringBuilder();
 		kept.byPattern().forEach((pattern, count) -> byPattern.append((byPattern.length() == 0) ? "" : "\n")
 			.append(count).append(' ').append(pattern));
-		job.putString(PLAN_PROTECTED_BY_PATTERN, byPattern.toString());
-		job.putString(PLAN_PROTECTED_SAMPLE, String.join("\n",
+		job.putString(JobResults.PLAN_PROTECTED_BY_PATTERN, byPattern.toString());
+		job.putString(JobResults.PLAN_PROTECTED_SAMPLE, String.join("\n",
 				kept.sample().stream().map((ref) -> ref.name() + " (" + ref.pattern() + ")").toList()));
 	}
 

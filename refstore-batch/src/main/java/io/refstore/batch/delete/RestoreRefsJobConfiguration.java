@@ -3,14 +3,12 @@ package io.refstore.batch.delete;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import org.springframework.batch.core.configuration.annotation.StepScope;
 import org.springframework.batch.core.job.Job;
-import org.springframework.batch.core.job.builder.JobBuilder;
 import org.springframework.batch.core.repository.JobRepository;
-import org.springframework.batch.core.step.Step;
-import org.springframework.batch.core.step.builder.StepBuilder;
 import org.springframework.batch.core.step.tasklet.Tasklet;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.batch.infrastructure.repeat.RepeatStatus;
@@ -19,9 +17,12 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.PlatformTransactionManager;
 
+import io.refstore.batch.parameters.RefJobParameters;
+import io.refstore.batch.parameters.RestoreParameters;
 import io.refstore.batch.support.JobLocks;
-import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.RefJobListener;
+import io.refstore.batch.support.RefJobSteps;
+import io.refstore.batch.support.RefJobType;
 import io.refstore.core.RefStores;
 import io.refstore.core.delete.ChunkListener;
 import io.refstore.core.delete.RefRestorer;
@@ -40,24 +41,22 @@ import io.refstore.core.repo.Repository;
 public class RestoreRefsJobConfiguration {
 
 	@Bean
-	Job restoreRefsJob(JobRepository jobRepository, RefJobListener listener, Step restoreRefsStep) {
-		return new JobBuilder("restoreRefsJob", jobRepository).listener(listener).start(restoreRefsStep).build();
-	}
-
-	@Bean
-	Step restoreRefsStep(JobRepository jobRepository, PlatformTransactionManager tm, Tasklet restoreRefsTasklet) {
-		return new StepBuilder("restoreRefsStep", jobRepository).tasklet(restoreRefsTasklet, tm).build();
+	Job restoreRefsJob(JobRepository jobRepository, RefJobListener listener, PlatformTransactionManager tm,
+			Tasklet restoreRefsTasklet) {
+		return RefJobSteps.oneStepJob(RefJobType.RESTORE, "restoreRefsStep", jobRepository, listener, tm,
+				restoreRefsTasklet);
 	}
 
 	@Bean
 	@StepScope
-	Tasklet restoreRefsTasklet(@Value("#{jobParameters['" + JobParameterNames.REPOSITORY_PATH + "']}") String path,
-			@Value("#{jobParameters['" + JobParameterNames.MANIFEST + "']}") String manifest) {
+	Tasklet restoreRefsTasklet(@Value("#{jobParameters}") Map<String, Object> parameters) {
+		Path path = RefJobParameters.repositoryPath(parameters);
+		RestoreParameters restore = RestoreParameters.from(parameters);
 		return (contribution, chunkContext) -> {
-			List<Path> manifests = manifests(Path.of(manifest));
+			List<Path> manifests = manifests(restore.manifest());
 			long restored = 0;
 			long present = 0;
-			try (Repository repository = Repository.open(Path.of(path));
+			try (Repository repository = Repository.open(path);
 					LockOwner owner = JobLocks.claim(repository,
 							chunkContext.getStepContext().getStepExecution().getJobExecution());
 					RefStore store = RefStores.open(repository, ReflogPolicy.EXISTING_ONLY, owner)) {

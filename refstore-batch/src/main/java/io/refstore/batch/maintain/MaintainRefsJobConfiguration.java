@@ -1,14 +1,12 @@
 package io.refstore.batch.maintain;
 
 import java.nio.file.Path;
+import java.util.Map;
 
 import org.springframework.batch.core.configuration.annotation.StepScope;
 import org.springframework.batch.core.job.Job;
 import org.springframework.batch.core.job.JobExecution;
-import org.springframework.batch.core.job.builder.JobBuilder;
 import org.springframework.batch.core.repository.JobRepository;
-import org.springframework.batch.core.step.Step;
-import org.springframework.batch.core.step.builder.StepBuilder;
 import org.springframework.batch.core.step.tasklet.Tasklet;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.batch.infrastructure.repeat.RepeatStatus;
@@ -17,9 +15,12 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.PlatformTransactionManager;
 
+import io.refstore.batch.parameters.MaintainParameters;
+import io.refstore.batch.parameters.RefJobParameters;
 import io.refstore.batch.support.JobLocks;
-import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.RefJobListener;
+import io.refstore.batch.support.RefJobSteps;
+import io.refstore.batch.support.RefJobType;
 import io.refstore.core.RefStores;
 import io.refstore.core.io.LockOwner;
 import io.refstore.core.ref.RefStore;
@@ -36,24 +37,21 @@ import io.refstore.core.repo.Repository;
 public class MaintainRefsJobConfiguration {
 
 	@Bean
-	Job maintainRefsJob(JobRepository jobRepository, RefJobListener listener, Step packRefsStep) {
-		return new JobBuilder("maintainRefsJob", jobRepository).listener(listener).start(packRefsStep).build();
-	}
-
-	@Bean
-	Step packRefsStep(JobRepository jobRepository, PlatformTransactionManager tm, Tasklet packRefsTasklet) {
-		return new StepBuilder("packRefsStep", jobRepository).tasklet(packRefsTasklet, tm).build();
+	Job maintainRefsJob(JobRepository jobRepository, RefJobListener listener, PlatformTransactionManager tm,
+			Tasklet packRefsTasklet) {
+		return RefJobSteps.oneStepJob(RefJobType.MAINTAIN, "packRefsStep", jobRepository, listener, tm,
+				packRefsTasklet);
 	}
 
 	@Bean
 	@StepScope
-	Tasklet packRefsTasklet(@Value("#{jobParameters['" + JobParameterNames.REPOSITORY_PATH + "']}") String path,
-			@Value("#{jobParameters['" + JobParameterNames.FORCE + "']}") String force) {
-		boolean forced = Boolean.parseBoolean(force);
+	Tasklet packRefsTasklet(@Value("#{jobParameters}") Map<String, Object> parameters) {
+		Path path = RefJobParameters.repositoryPath(parameters);
+		boolean forced = MaintainParameters.from(parameters).force();
 		return (contribution, chunkContext) -> {
 			JobExecution execution = chunkContext.getStepContext().getStepExecution().getJobExecution();
 			ExecutionContext job = execution.getExecutionContext();
-			try (Repository repository = Repository.open(Path.of(path));
+			try (Repository repository = Repository.open(path);
 					LockOwner owner = JobLocks.claim(repository, execution);
 					RefStore store = RefStores.open(repository, repository.reflogPolicy(), owner)) {
 				StoreStatistics before = store.statistics();

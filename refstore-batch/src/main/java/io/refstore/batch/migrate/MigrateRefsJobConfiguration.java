@@ -1,14 +1,13 @@
 package io.refstore.batch.migrate;
 
 import java.io.IOException;
+import java.util.Map;
 
 import org.springframework.batch.core.configuration.annotation.StepScope;
 import org.springframework.batch.core.job.Job;
 import org.springframework.batch.core.job.builder.JobBuilder;
 import org.springframework.batch.core.repository.JobRepository;
-import org.springframework.batch.core.step.Step;
 import org.springframework.batch.core.step.StepContribution;
-import org.springframework.batch.core.step.builder.StepBuilder;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 import org.springframework.beans.factory.annotation.Value;
@@ -18,6 +17,8 @@ import org.springframework.transaction.PlatformTransactionManager;
 
 import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.RefJobListener;
+import io.refstore.batch.support.RefJobSteps;
+import io.refstore.batch.support.RefJobType;
 import io.refstore.core.migrate.CopyProgress;
 import io.refstore.core.migrate.MigrationReport;
 import io.refstore.core.migrate.StagedMigration;
@@ -42,69 +43,30 @@ import io.refstore.core.migrate.StagedMigration;
 @Configuration(proxyBeanMethods = false)
 public class MigrateRefsJobConfiguration {
 
-	private static final String PATH = "#{jobParameters['" + JobParameterNames.REPOSITORY_PATH + "']}";
-
-	private static final String TARGET = "#{jobParameters['" + JobParameterNames.TARGET_FORMAT + "']}";
-
-	private static final String REFLOGS = "#{jobParameters['" + JobParameterNames.REFLOGS + "']}";
+	/** The job's parameters, which each step reads into {@link io.refstore.batch.parameters.MigrateParameters}. */
+	private static final String PARAMETERS = "#{jobParameters}";
 
 	/** The estimated number of refs to copy (the copy's progress total until it knows the real one). */
 	static final String TOTAL = "migration.refsEstimate";
 
 	@Bean
-	Job migrateRefsJob(JobRepository jobRepository, RefJobListener listener, Step snapshotRefsStep, Step copyRefsStep,
-			Step copyReflogsStep, Step verifyRefsStep, Step swapStorageStep) {
-		return new JobBuilder("migrateRefsJob", jobRepository).listener(listener)
-			.start(snapshotRefsStep)
-			.next(copyRefsStep)
-			.next(copyReflogsStep)
-			.next(verifyRefsStep)
-			.next(swapStorageStep)
-			.build();
-	}
-
-	@Bean
-	Step snapshotRefsStep(JobRepository jobRepository, PlatformTransactionManager tm,
-			StagedMigrationTasklet snapshotRefsTasklet) {
-		return new StepBuilder("snapshotRefsStep", jobRepository).tasklet(snapshotRefsTasklet, tm)
-			.listener(snapshotRefsTasklet)
-			.build();
-	}
-
-	@Bean
-	Step copyRefsStep(JobRepository jobRepository, PlatformTransactionManager tm, StagedMigrationTasklet copyRefsTasklet) {
-		return new StepBuilder("copyRefsStep", jobRepository).tasklet(copyRefsTasklet, tm).listener(copyRefsTasklet).build();
-	}
-
-	@Bean
-	Step copyReflogsStep(JobRepository jobRepository, PlatformTransactionManager tm,
-			StagedMigrationTasklet copyReflogsTasklet) {
-		return new StepBuilder("copyReflogsStep", jobRepository).tasklet(copyReflogsTasklet, tm)
-			.listener(copyReflogsTasklet)
-			.build();
-	}
-
-	@Bean
-	Step verifyRefsStep(JobRepository jobRepository, PlatformTransactionManager tm,
-			StagedMigrationTasklet verifyRefsTasklet) {
-		return new StepBuilder("verifyRefsStep", jobRepository).tasklet(verifyRefsTasklet, tm)
-			.listener(verifyRefsTasklet)
-			.build();
-	}
-
-	@Bean
-	Step swapStorageStep(JobRepository jobRepository, PlatformTransactionManager tm,
+	Job migrateRefsJob(JobRepository jobRepository, RefJobListener listener, PlatformTransactionManager tm,
+			StagedMigrationTasklet snapshotRefsTasklet, StagedMigrationTasklet copyRefsTasklet,
+			StagedMigrationTasklet copyReflogsTasklet, StagedMigrationTasklet verifyRefsTasklet,
 			StagedMigrationTasklet swapStorageTasklet) {
-		return new StepBuilder("swapStorageStep", jobRepository).tasklet(swapStorageTasklet, tm)
-			.listener(swapStorageTasklet)
+		return new JobBuilder(RefJobType.MIGRATE.jobName(), jobRepository).listener(listener)
+			.start(RefJobSteps.step("snapshotRefsStep", jobRepository, tm, snapshotRefsTasklet))
+			.next(RefJobSteps.step("copyRefsStep", jobRepository, tm, copyRefsTasklet))
+			.next(RefJobSteps.step("copyReflogsStep", jobRepository, tm, copyReflogsTasklet))
+			.next(RefJobSteps.step("verifyRefsStep", jobRepository, tm, verifyRefsTasklet))
+			.next(RefJobSteps.step("swapStorageStep", jobRepository, tm, swapStorageTasklet))
 			.build();
 	}
 
 	@Bean
 	@StepScope
-	StagedMigrationTasklet snapshotRefsTasklet(@Value(PATH) String path, @Value(TARGET) String target,
-			@Value(REFLOGS) String reflogs) {
-		return new StagedMigrationTasklet(path, target, reflogs) {
+	StagedMigrationTasklet snapshotRefsTasklet(@Value(PARAMETERS) Map<String, Object> parameters) {
+		return new StagedMigrationTasklet(parameters) {
 
 			@Override
 			RepeatStatus run(StagedMigration migration, StepContribution contribution, ExecutionContext step,
@@ -123,13 +85,8 @@ public class MigrateRefsJobConfiguration {
 
 	@Bean
 	@StepScope
-	StagedMigrationTasklet copyRefsTasklet(@Value(PATH) String path, @Value(TARGET) String target,
-			@Value(REFLOGS) String reflogs,
-			@Value("#{jobParameters['" + JobParameterNames.CHUNK_SIZE + "']}") String chunkSize,
-			@Value("#{jobParameters['" + JobParameterNames.THROTTLE_MILLIS + "']}") String throttle) {
-		int chunk = Integer.parseInt(chunkSize);
-		long pause = (throttle != null) ? Long.parseLong(throttle) : 0;
-		return new StagedMigrationTasklet(path, target, reflogs) {
+	StagedMigrationTasklet copyRefsTasklet(@Value(PARAMETERS) Map<String, Object> parameters) {
+		return new StagedMigrationTasklet(parameters) {
 
 			private boolean started;
 
@@ -143,7 +100,7 @@ public class MigrateRefsJobConfiguration {
 					step.putLong(CopyCheckpoint.RESUMED_FROM, after.refs());
 					this.started = true;
 				}
-				CopyProgress next = migration.copyRefs(after, chunk);
+				CopyProgress next = migration.copyRefs(after, parameters().chunkSize());
 				CopyCheckpoint.write(step, next);
 				contribution.incrementWriteCount(next.refs() - after.refs());
 				step.putLong(JobParameterNames.PROGRESS_DONE, next.refs());
@@ -153,8 +110,8 @@ public class MigrateRefsJobConfiguration {
 					job.putLong("migration.refsCopied", next.refs());
 					return RepeatStatus.FINISHED;
 				}
-				if (pause > 0) {
-					Thread.sleep(pause);
+				if (parameters().throttleMillis() > 0) {
+					Thread.sleep(parameters().throttleMillis());
 				}
 				return RepeatStatus.CONTINUABLE;
 			}
@@ -164,9 +121,8 @@ public class MigrateRefsJobConfiguration {
 
 	@Bean
 	@StepScope
-	StagedMigrationTasklet copyReflogsTasklet(@Value(PATH) String path, @Value(TARGET) String target,
-			@Value(REFLOGS) String reflogs) {
-		return new StagedMigrationTasklet(path, target, reflogs) {
+	StagedMigrationTasklet copyReflogsTasklet(@Value(PARAMETERS) Map<String, Object> parameters) {
+		return new StagedMigrationTasklet(parameters) {
 
 			@Override
 			RepeatStatus run(StagedMigration migration, StepContribution contribution, ExecutionContext step,
@@ -182,9 +138,8 @@ public class MigrateRefsJobConfiguration {
 
 	@Bean
 	@StepScope
-	StagedMigrationTasklet verifyRefsTasklet(@Value(PATH) String path, @Value(TARGET) String target,
-			@Value(REFLOGS) String reflogs) {
-		return new StagedMigrationTasklet(path, target, reflogs) {
+	StagedMigrationTasklet verifyRefsTasklet(@Value(PARAMETERS) Map<String, Object> parameters) {
+		return new StagedMigrationTasklet(parameters) {
 
 			@Override
 			RepeatStatus run(StagedMigration migration, StepContribution contribution, ExecutionContext step,
@@ -199,9 +154,8 @@ public class MigrateRefsJobConfiguration {
 
 	@Bean
 	@StepScope
-	StagedMigrationTasklet swapStorageTasklet(@Value(PATH) String path, @Value(TARGET) String target,
-			@Value(REFLOGS) String reflogs) {
-		return new StagedMigrationTasklet(path, target, reflogs) {
+	StagedMigrationTasklet swapStorageTasklet(@Value(PARAMETERS) Map<String, Object> parameters) {
+		return new StagedMigrationTasklet(parameters) {
 
 			@Override
 			RepeatStatus run(StagedMigration migration, StepContribution contribution, ExecutionContext step,

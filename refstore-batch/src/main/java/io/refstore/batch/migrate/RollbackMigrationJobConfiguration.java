@@ -1,14 +1,12 @@
 package io.refstore.batch.migrate;
 
 import java.nio.file.Path;
+import java.util.Map;
 
 import org.springframework.batch.core.configuration.annotation.StepScope;
 import org.springframework.batch.core.job.Job;
 import org.springframework.batch.core.job.JobExecution;
-import org.springframework.batch.core.job.builder.JobBuilder;
 import org.springframework.batch.core.repository.JobRepository;
-import org.springframework.batch.core.step.Step;
-import org.springframework.batch.core.step.builder.StepBuilder;
 import org.springframework.batch.core.step.tasklet.Tasklet;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.batch.infrastructure.repeat.RepeatStatus;
@@ -17,7 +15,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.PlatformTransactionManager;
 
-import io.refstore.batch.support.JobParameterNames;
+import io.refstore.batch.parameters.RefJobParameters;
+import io.refstore.batch.parameters.RollbackParameters;
+import io.refstore.batch.support.RefJobSteps;
+import io.refstore.batch.support.RefJobType;
 import io.refstore.batch.support.RefJobs;
 import io.refstore.batch.support.RefJobListener;
 import io.refstore.core.migrate.FormatMigrator;
@@ -32,24 +33,22 @@ import io.refstore.core.repo.Repository;
 public class RollbackMigrationJobConfiguration {
 
 	@Bean
-	Job rollbackMigrationJob(JobRepository jobRepository, RefJobListener listener, Step restoreBackupStep) {
-		return new JobBuilder("rollbackMigrationJob", jobRepository).listener(listener).start(restoreBackupStep).build();
-	}
-
-	@Bean
-	Step restoreBackupStep(JobRepository jobRepository, PlatformTransactionManager tm, Tasklet restoreBackupTasklet) {
-		return new StepBuilder("restoreBackupStep", jobRepository).tasklet(restoreBackupTasklet, tm).build();
+	Job rollbackMigrationJob(JobRepository jobRepository, RefJobListener listener, PlatformTransactionManager tm,
+			Tasklet restoreBackupTasklet) {
+		return RefJobSteps.oneStepJob(RefJobType.ROLLBACK, "restoreBackupStep", jobRepository, listener, tm,
+				restoreBackupTasklet);
 	}
 
 	@Bean
 	@StepScope
-	Tasklet restoreBackupTasklet(@Value("#{jobParameters['" + JobParameterNames.REPOSITORY_PATH + "']}") String path,
-			@Value("#{jobParameters['" + JobParameterNames.BACKUP + "']}") String backup) {
+	Tasklet restoreBackupTasklet(@Value("#{jobParameters}") Map<String, Object> parameters) {
+		Path path = RefJobParameters.repositoryPath(parameters);
+		RollbackParameters rollback = RollbackParameters.from(parameters);
 		return (contribution, chunkContext) -> {
 			MigrationReport report;
 			JobExecution execution = chunkContext.getStepContext().getStepExecution().getJobExecution();
-			try (Repository repository = Repository.open(Path.of(path))) {
-				report = new FormatMigrator(repository).rollback(Path.of(backup), RefJobs.owner(execution));
+			try (Repository repository = Repository.open(path)) {
+				report = new FormatMigrator(repository).rollback(rollback.backup(), RefJobs.owner(execution));
 			}
 			ExecutionContext job = execution.getExecutionContext();
 			job.putString("rollback.from", report.from().configName());

@@ -2,6 +2,7 @@ package io.refstore.batch.migrate;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Map;
 
 import org.springframework.batch.core.ExitStatus;
 import org.springframework.batch.core.listener.StepExecutionListener;
@@ -12,10 +13,11 @@ import org.springframework.batch.core.step.tasklet.Tasklet;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 
+import io.refstore.batch.parameters.MigrateParameters;
+import io.refstore.batch.parameters.RefJobParameters;
 import io.refstore.batch.support.RefJobs;
 import io.refstore.core.migrate.MigrationOptions;
 import io.refstore.core.migrate.StagedMigration;
-import io.refstore.core.ref.RefFormat;
 import io.refstore.core.repo.Repository;
 
 /**
@@ -27,15 +29,26 @@ abstract class StagedMigrationTasklet implements Tasklet, StepExecutionListener 
 
 	private final Path repositoryPath;
 
+	private final MigrateParameters parameters;
+
 	private final MigrationOptions options;
 
 	private Repository repository;
 
 	private StagedMigration migration;
 
-	StagedMigrationTasklet(String repositoryPath, String targetFormat, String reflogs) {
-		this.repositoryPath = Path.of(repositoryPath);
-		this.options = new MigrationOptions(RefFormat.fromConfigName(targetFormat), false, Boolean.parseBoolean(reflogs));
+	/**
+	 * @param jobParameters the job's parameters, read into {@link MigrateParameters}
+	 */
+	StagedMigrationTasklet(Map<String, ?> jobParameters) {
+		this.repositoryPath = RefJobParameters.repositoryPath(jobParameters);
+		this.parameters = MigrateParameters.from(jobParameters);
+		this.options = new MigrationOptions(this.parameters.targetFormat(), false, this.parameters.reflogs());
+	}
+
+	/** The job's parameters. */
+	MigrateParameters parameters() {
+		return this.parameters;
 	}
 
 	@Override

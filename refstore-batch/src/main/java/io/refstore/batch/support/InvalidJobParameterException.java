@@ -12,6 +12,8 @@ public class InvalidJobParameterException extends IllegalArgumentException {
 
 	private final String value;
 
+	private final String reason;
+
 	/**
 	 * @param parameter the parameter's key ({@link JobParameterNames})
 	 * @param value the refused value, possibly {@code null}
@@ -22,6 +24,7 @@ public class InvalidJobParameterException extends IllegalArgumentException {
 				+ reason);
 		this.parameter = parameter;
 		this.value = value;
+		this.reason = reason;
 	}
 
 	/** The parameter's key. */
@@ -32,6 +35,11 @@ public class InvalidJobParameterException extends IllegalArgumentException {
 	/** The refused value. */
 	public String value() {
 		return this.value;
+	}
+
+	/** Why the value is refused, phrased to follow "refused: ". */
+	public String reason() {
+		return this.reason;
 	}
 
 }

@@ -3,7 +3,8 @@ package io.refstore.batch.support;
 import java.time.LocalDateTime;
 
 /**
- * What {@link RefJobs#list} returns: every criterion that is {@code null} matches everything. Newest first.
+ * What {@link RefJobs#list} returns: every criterion that is {@code null} matches everything. Newest first. A
+ * caller checks its own input against the bounds: they are a programming contract, not a refusal of a request.
  *
  * @param status a batch status such as {@code FAILED}
  * @param type a job type
@@ -19,10 +20,10 @@ public record JobFilter(String status, RefJobType type, String repository, Strin
 
 	public JobFilter {
 		if (offset < 0) {
-			throw new InvalidJobParameterException("offset", Integer.toString(offset), "must not be negative");
+			throw new IllegalArgumentException("offset " + offset + " is negative");
 		}
 		if (limit < 1 || limit > 1000) {
-			throw new InvalidJobParameterException("limit", Integer.toString(limit), "must be 1 to 1000");
+			throw new IllegalArgumentException("limit " + limit + " is not from 1 to 1000");
 		}
 	}
 

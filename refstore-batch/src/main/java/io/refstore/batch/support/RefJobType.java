@@ -1,6 +1,8 @@
 package io.refstore.batch.support;
 
+import java.util.Arrays;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * The refstore jobs: their bean names, and whether they change a repository (and so need its lease).
@@ -54,18 +56,27 @@ public enum RefJobType {
 		return null;
 	}
 
+	/** The type a text names by its constant or job name, ignoring case; empty if none. */
+	public static Optional<RefJobType> find(String text) {
+		for (RefJobType type : values()) {
+			if (type.name().equalsIgnoreCase(text) || type.jobName.equalsIgnoreCase(text)) {
+				return Optional.of(type);
+			}
+		}
+		return Optional.empty();
+	}
+
+	/** The names {@link #find} takes, lower case, as a refusal lists them. */
+	public static String names() {
+		return Arrays.toString(values()).toLowerCase(Locale.ROOT);
+	}
+
 	/**
 	 * Parses a type by its constant or job name, ignoring case.
 	 * @throws InvalidJobParameterException naming {@code jobType}
 	 */
 	public static RefJobType parse(String text) {
-		for (RefJobType type : values()) {
-			if (type.name().equalsIgnoreCase(text) || type.jobName.equalsIgnoreCase(text)) {
-				return type;
-			}
-		}
-		throw new InvalidJobParameterException("jobType", text, "not one of "
-				+ java.util.Arrays.toString(values()).toLowerCase(Locale.ROOT));
+		return find(text).orElseThrow(() -> new InvalidJobParameterException("jobType", text, "not one of " + names()));
 	}
 
 }

@@ -2,33 +2,30 @@ package io.refstore.batch.support;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDateTime;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 import org.springframework.batch.core.BatchStatus;
 import org.springframework.batch.core.job.Job;
 import org.springframework.batch.core.job.JobExecution;
-import org.springframework.batch.core.job.parameters.JobParameter;
 import org.springframework.batch.core.job.parameters.JobParameters;
 import org.springframework.batch.core.job.parameters.JobParametersBuilder;
 import org.springframework.batch.core.launch.JobOperator;
 import org.springframework.batch.core.repository.JobRepository;
-import org.springframework.batch.core.step.StepExecution;
-import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.EmptyResultDataAccessException;
 import org.springframework.dao.OptimisticLockingFailureException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import io.refstore.batch.parameters.DeleteParameters;
+import io.refstore.batch.parameters.RefJobParameters;
 import io.refstore.core.delete.ProtectedRefs;
 import io.refstore.core.repo.RepositoryPaths;
 
@@ -71,31 +68,78 @@ public class RefJobs {
 	}
 
 	/**
-	 * Checks the parameters and launches a job; it runs on the batch task executor.
-	 * @param parameters by {@link JobParameterNames} key, as text
+	 * Parses the parameters and launches a job, as {@link #launch(String, RefJobParameters, String)} does.
+	 * @param parameters by {@link JobParameterNames} key, as text, the repository included
+	 * @throws InvalidJobParameterException naming the parameter, before anything started
+	 */
+	public JobSummary launch(RefJobType type, Map<String, String> parameters, String actor) {
+		Map<String, String> own = new LinkedHashMap<>(parameters);
+		String repository = own.remove(JobParameterNames.REPOSITORY);
+		RefJobParameters typed;
+		try {
+			typed = RefJobParameters.parse(type, own);
+		}
+		catch (RuntimeException ex) {
+			throw refused(type, parameters, actor, ex);
+		}
+		return launch(repository, typed, actor);
+	}
+
+	/**
+	 * Makes the parameters and launches a job, as {@link #launch(String, RefJobParameters, String)} does; a
+	 * refusal while making them (a value out of range) is published as the launch's.
+	 * @param parameters makes the typed parameters, which check themselves
+	 * @throws InvalidJobParameterException naming the parameter, before anything started
+	 */
+	public JobSummary launch(RefJobType type, String repository, Supplier<? extends RefJobParameters> parameters,
+			String actor) {
+		RefJobParameters typed;
+		try {
+			typed = parameters.get();
+		}
+		catch (RuntimeException ex) {
+			Map<String, String> given = new LinkedHashMap<>();
+			given.put(JobParameterNames.REPOSITORY, repository);
+			throw refused(type, given, actor, ex);
+		}
+		return launch(repository, typed, actor);
+	}
+
+	/**
+	 * Checks the parameters in the repository and launches a job; it runs on the batch task executor.
+	 * @param repository the repository's name, relative to a configured root
 	 * @param actor who asks
 	 * @return the new execution as it stands right after the launch
 	 * @throws InvalidJobParameterException naming the parameter, before anything started
 	 * @throws JobConflictException naming the execution that holds the repository
 	 */
-	public JobSummary launch(RefJobType type, Map<String, String> parameters, String actor) {
-		Map<String, String> checked;
+	public JobSummary launch(String repository, RefJobParameters parameters, String actor) {
+		RefJobType type = parameters.type();
+		Map<String, String> given = new LinkedHashMap<>();
+		given.put(JobParameterNames.REPOSITORY, repository);
+		given.putAll(parameters.toMap());
+		JobParameterValidator.Checked checked;
 		try {
-			checked = this.validator.validate(type, parameters);
+			checked = this.validator.validate(repository, parameters);
 		}
 		catch (IOException ex) {
-			throw refused(type, parameters, actor, new UncheckedIOException(ex));
+			throw refused(type, given, actor, new UncheckedIOException(ex));
 		}
 		catch (RuntimeException ex) {
-			throw refused(type, parameters, actor, ex);
+			throw refused(type, given, actor, ex);
 		}
+		Map<String, String> text = new LinkedHashMap<>();
+		text.put(JobParameterNames.REPOSITORY, repository);
+		text.put(JobParameterNames.REPOSITORY_PATH, checked.path().toString());
+		text.putAll(checked.parameters().toMap());
 		JobParametersBuilder builder = new JobParametersBuilder();
-		checked.forEach((key, value) -> builder.addString(key, value, key.equals(JobParameterNames.REPOSITORY)));
+		text.forEach((key, value) -> builder.addString(key, value, key.equals(JobParameterNames.REPOSITORY)));
 		builder.addString(JobParameterNames.LAUNCH_ID, UUID.randomUUID().toString(), true);
 		builder.addString(JobParameterNames.ACTOR, (actor != null) ? actor : "anonymous", false);
 		JobParameters jobParameters = builder.toJobParameters();
-		boolean lease = type.mutating() && !"true".equals(checked.get(JobParameterNames.PLAN_ONLY));
-		String path = checked.get(JobParameterNames.REPOSITORY_PATH);
+		boolean lease = type.mutating()
+				&& !(checked.parameters() instanceof DeleteParameters delete && delete.planOnly());
+		String path = checked.path().toString();
 		try {
 			if (lease) {
 				acquire(path, type.jobName());
@@ -106,14 +150,14 @@ public class RefJobs {
 				// must already see which execution holds the repository
 				this.leases.attach(path, execution.getId());
 			}
-			publish(actor, RefJobEvent.Action.LAUNCH, type.jobName(), execution.getId(), checked, "ACCEPTED");
+			publish(actor, RefJobEvent.Action.LAUNCH, type.jobName(), execution.getId(), text, "ACCEPTED");
 			return summary(execution);
 		}
 		catch (Exception ex) {
 			if (lease && !(ex instanceof JobConflictException)) {
 				this.leases.releaseClaim(path);
 			}
-			throw refused(type, parameters, actor, (ex instanceof RuntimeException runtime) ? runtime
+			throw refused(type, given, actor, (ex instanceof RuntimeException runtime) ? runtime
 					: new IllegalStateException("cannot launch " + type.jobName() + ": " + ex.getMessage(), ex));
 		}
 	}
@@ -140,7 +184,7 @@ public class RefJobs {
 	 * Asks a running execution to stop; it stops at its next chunk boundary, with status {@code STOPPED}.
 	 * @return whether the request was recorded
 	 * @throws InvalidJobParameterException if there is no such execution
-	 * @throws IllegalStateException if it is not running
+	 * @throws JobStateException if it is not running
 	 */
 	public boolean stop(long executionId, String actor) {
 		JobExecution execution = execution(executionId);
@@ -153,7 +197,8 @@ public class RefJobs {
 		catch (Exception ex) {
 			publish(actor, RefJobEvent.Action.STOP, name(execution), executionId, text(execution),
 					"REFUSED: " + ex.getMessage());
-			throw new IllegalStateException("execution " + executionId + " cannot be stopped: " + ex.getMessage(), ex);
+			throw new JobStateException(executionId, "execution " + executionId + " cannot be stopped: " + ex.getMessage(),
+					ex);
 		}
 	}
 
@@ -190,7 +235,7 @@ public class RefJobs {
 	 * @return the new execution
 	 * @throws InvalidJobParameterException if there is no such execution or its repository is no longer valid
 	 * @throws JobConflictException if another job holds the repository
-	 * @throws IllegalStateException if the execution cannot be restarted (running, completed, abandoned)
+	 * @throws JobStateException if the execution cannot be restarted (running, completed, abandoned)
 	 */
 	public JobSummary restart(long executionId, String actor) {
 		JobExecution execution = execution(executionId);
@@ -199,8 +244,8 @@ public class RefJobs {
 		if (!status.equals("FAILED") && !status.equals("STOPPED")) {
 			publish(actor, RefJobEvent.Action.RESTART, name(execution), executionId, parameters,
 					"REFUSED: status " + status);
-			throw new IllegalStateException("execution " + executionId + " is " + status
-					+ "; only STOPPED and FAILED executions restart");
+			throw new JobStateException(executionId, "execution " + executionId + " is " + status
+					+ "; only STOPPED and FAILED executions restart", null);
 		}
 		String path = parameters.get(JobParameterNames.REPOSITORY_PATH);
 		boolean lease = RefJobListener.mutating(execution);
@@ -226,7 +271,8 @@ public class RefJobs {
 			if (ex instanceof RuntimeException runtime) {
 				throw runtime;
 			}
-			throw new IllegalStateException("execution " + executionId + " cannot be restarted: " + ex.getMessage(), ex);
+			throw new JobStateException(executionId, "execution " + executionId + " cannot be restarted: "
+					+ ex.getMessage(), ex);
 		}
 	}
 
@@ -327,72 +373,11 @@ public class RefJobs {
 
 	/** An execution's parameters as text. */
 	static Map<String, String> text(JobExecution execution) {
-		Map<String, String> out = new TreeMap<>();
-		for (JobParameter<?> parameter : execution.getJobParameters()) {
-			out.put(parameter.name(), String.valueOf(parameter.value()));
-		}
-		return out;
+		return JobSummaries.text(execution);
 	}
 
 	JobSummary summary(JobExecution execution) {
-		List<JobSummary.StepSummary> steps = execution.getStepExecutions()
-			.stream()
-			.sorted(Comparator.comparingLong(StepExecution::getId))
-			.map(RefJobs::step)
-			.toList();
-		Map<String, String> parameters = text(execution);
-		return new JobSummary(execution.getId(), execution.getJobInstanceId(), name(execution),
-				RefJobType.ofJobName(name(execution)), execution.getStatus().name(),
-				execution.getExitStatus().getExitCode(), exitMessage(execution),
-				parameters.get(JobParameterNames.REPOSITORY), parameters.get(JobParameterNames.ACTOR), parameters,
-				results(execution.getExecutionContext()), execution.getCreateTime(), execution.getStartTime(),
-				execution.getEndTime(), steps);
-	}
-
-	/**
-	 * The job's exit description or, when it has none, the first line of the first failed step's (Spring Batch
-	 * keeps the stack trace there; its first line is the error and its message).
-	 */
-	private static String exitMessage(JobExecution execution) {
-		String own = execution.getExitStatus().getExitDescription();
-		if (own != null && !own.isBlank()) {
-			return own;
-		}
-		return execution.getStepExecutions()
-			.stream()
-			.filter((step) -> step.getStatus().name().equals("FAILED"))
-			.map((step) -> step.getExitStatus().getExitDescription().lines().findFirst().orElse(""))
-			.findFirst()
-			.orElse("");
-	}
-
-	private static Map<String, String> results(ExecutionContext context) {
-		Map<String, String> out = new LinkedHashMap<>();
-		for (Map.Entry<String, Object> entry : context.entrySet()) {
-			if (!entry.getKey().startsWith("batch.")) {
-				out.put(entry.getKey(), String.valueOf(entry.getValue()));
-			}
-		}
-		return out;
-	}
-
-	private static JobSummary.StepSummary step(StepExecution step) {
-		ExecutionContext context = step.getExecutionContext();
-		long done = context.containsKey(JobParameterNames.PROGRESS_DONE) ? context.getLong(JobParameterNames.PROGRESS_DONE)
-				: step.getWriteCount();
-		long total = context.containsKey(JobParameterNames.PROGRESS_TOTAL)
-				? context.getLong(JobParameterNames.PROGRESS_TOTAL) : -1;
-		double rate = 0;
-		long eta = -1;
-		if (step.getStartTime() != null && step.getWriteCount() > 0) {
-			LocalDateTime until = (step.getEndTime() != null) ? step.getEndTime() : LocalDateTime.now();
-			double seconds = Math.max(0.001, Duration.between(step.getStartTime(), until).toNanos() / 1e9);
-			rate = step.getWriteCount() / seconds;
-			eta = (total >= done) ? Math.round((total - done) / rate) : -1;
-		}
-		return new JobSummary.StepSummary(step.getId(), step.getStepName(), step.getStatus().name(),
-				step.getExitStatus().getExitDescription(), done, total, step.getCommitCount(), rate, eta,
-				step.getStartTime(), step.getEndTime());
+		return JobSummaries.summary(execution);
 	}
 
 	/**

@@ -2,13 +2,11 @@ package io.refstore.batch.verify;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import org.springframework.batch.core.configuration.annotation.StepScope;
 import org.springframework.batch.core.job.Job;
-import org.springframework.batch.core.job.builder.JobBuilder;
 import org.springframework.batch.core.repository.JobRepository;
-import org.springframework.batch.core.step.Step;
-import org.springframework.batch.core.step.builder.StepBuilder;
 import org.springframework.batch.core.step.tasklet.Tasklet;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.batch.infrastructure.repeat.RepeatStatus;
@@ -17,8 +15,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.PlatformTransactionManager;
 
-import io.refstore.batch.support.JobParameterNames;
+import io.refstore.batch.parameters.RefJobParameters;
 import io.refstore.batch.support.RefJobListener;
+import io.refstore.batch.support.RefJobSteps;
+import io.refstore.batch.support.RefJobType;
 import io.refstore.core.migrate.RefDigest;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.VerifyProblem;
@@ -36,21 +36,19 @@ public class VerifyRefsJobConfiguration {
 	static final int KEPT = 100;
 
 	@Bean
-	Job verifyRefsJob(JobRepository jobRepository, RefJobListener listener, Step verifyStoreStep) {
-		return new JobBuilder("verifyRefsJob", jobRepository).listener(listener).start(verifyStoreStep).build();
-	}
-
-	@Bean
-	Step verifyStoreStep(JobRepository jobRepository, PlatformTransactionManager tm, Tasklet verifyStoreTasklet) {
-		return new StepBuilder("verifyStoreStep", jobRepository).tasklet(verifyStoreTasklet, tm).build();
+	Job verifyRefsJob(JobRepository jobRepository, RefJobListener listener, PlatformTransactionManager tm,
+			Tasklet verifyStoreTasklet) {
+		return RefJobSteps.oneStepJob(RefJobType.VERIFY, "verifyStoreStep", jobRepository, listener, tm,
+				verifyStoreTasklet);
 	}
 
 	@Bean
 	@StepScope
-	Tasklet verifyStoreTasklet(@Value("#{jobParameters['" + JobParameterNames.REPOSITORY_PATH + "']}") String path) {
+	Tasklet verifyStoreTasklet(@Value("#{jobParameters}") Map<String, Object> parameters) {
+		Path path = RefJobParameters.repositoryPath(parameters);
 		return (contribution, chunkContext) -> {
 			ExecutionContext job = chunkContext.getStepContext().getStepExecution().getJobExecution().getExecutionContext();
-			try (Repository repository = Repository.open(Path.of(path)); RefStore store = repository.refStore()) {
+			try (Repository repository = Repository.open(path); RefStore store = repository.refStore()) {
 				List<VerifyProblem> problems = store.verify();
 				long errors = problems.stream().filter(VerifyProblem::error).count();
 				RefDigest digest = RefDigest.of(store, repository.objectDatabase(), true);

@@ -8,6 +8,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
+import io.refstore.web.system.InvalidRequestException;
 import io.refstore.web.system.Problems;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -34,7 +35,7 @@ class AuditApiController {
 			@RequestParam(required = false) @DateTimeFormat(iso = DateTimeFormat.ISO.DATE_TIME) Instant to,
 			@RequestParam(required = false) Long before, @RequestParam(defaultValue = "100") int limit) {
 		if (limit < 1 || limit > 1000) {
-			throw Problems.badParameter("limit", Integer.toString(limit), "it must be between 1 and 1000");
+			throw new InvalidRequestException("limit", Integer.toString(limit), "it must be between 1 and 1000");
 		}
 		return this.audit.search(new AuditFilter(actor, action, repository, outcome, from, to, before, limit));
 	}

@@ -1,5 +1,8 @@
 package io.refstore.web.audit;
 
+import static io.refstore.web.system.Columns.cut;
+import static io.refstore.web.system.Columns.utc;
+
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -85,10 +88,6 @@ public class AuditLog {
 		}
 	}
 
-	private static OffsetDateTime utc(Instant instant) {
-		return (instant == null) ? null : OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
-	}
-
 	private AuditEntry entry(ResultSet rs, int row) throws SQLException {
 		Map<String, String> parameters = new LinkedHashMap<>();
 		String text = rs.getString("parameters");
@@ -100,10 +99,6 @@ public class AuditLog {
 		return new AuditEntry(rs.getLong("id"), at.toInstant(), rs.getString("actor"), rs.getString("action"),
 				rs.getString("repository"), rs.getString("target"), parameters,
 				AuditEntry.Outcome.valueOf(rs.getString("outcome")), rs.getString("detail"));
-	}
-
-	private static String cut(String text, int max) {
-		return (text == null || text.length() <= max) ? text : text.substring(0, max - 1) + "…";
 	}
 
 }

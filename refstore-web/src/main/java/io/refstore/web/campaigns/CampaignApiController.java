@@ -14,12 +14,13 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-import io.refstore.batch.support.InvalidJobParameterException;
+import io.refstore.web.system.InvalidRequestException;
+
 
 /**
  * {@code /api/campaigns}: list, read with per-repository results, create, cancel. VIEWER reads; OPERATOR creates
  * and cancels; ADMIN only for destructive job types ({@link CampaignService}). Refusals are problem+json naming
- * the field ({@link CampaignApiAdvice}).
+ * the field.
  */
 @RestController
 @RequestMapping("/api/campaigns")
@@ -34,7 +35,7 @@ class CampaignApiController {
 	@GetMapping
 	List<Campaign> list(@RequestParam(defaultValue = "100") int limit) {
 		if (limit < 1 || limit > 1000) {
-			throw new InvalidJobParameterException("limit", Integer.toString(limit), "must be 1 to 1000");
+			throw new InvalidRequestException("limit", Integer.toString(limit), "must be 1 to 1000");
 		}
 		return this.campaigns.list(limit);
 	}

@@ -15,8 +15,8 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 import org.springframework.web.server.ResponseStatusException;
 
-import io.refstore.batch.support.InvalidJobParameterException;
 import io.refstore.batch.support.RefJobType;
+import io.refstore.web.system.InvalidRequestException;
 
 /**
  * The console's campaigns: the list with progress counts, one campaign's per-repository results, the launch
@@ -69,13 +69,8 @@ class CampaignController {
 		try {
 			campaign = this.campaigns.create(form.toRequest(), actor);
 		}
-		catch (InvalidJobParameterException ex) {
-			if (FIELDS.contains(ex.parameter())) {
-				result.rejectValue(ex.parameter(), "invalid", ex.getMessage());
-			}
-			else {
-				result.reject("invalid", ex.getMessage());
-			}
+		catch (InvalidRequestException ex) {
+			ex.rejectIn(result, (field) -> FIELDS.contains(field) ? field : null);
 			model.addAttribute("jobTypes", List.of(RefJobType.values()));
 			return VIEWS_CAMPAIGN_FORM;
 		}

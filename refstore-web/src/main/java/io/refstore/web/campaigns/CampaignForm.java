@@ -1,57 +1,20 @@
 package io.refstore.web.campaigns;
 
-import io.refstore.web.schedules.ParameterLines;
+import io.refstore.web.schedules.JobTargetForm;
 
 /**
  * The console's launch form of a campaign; extra job parameters are {@code key=value} lines.
  */
-public class CampaignForm {
-
-	private String jobType = "MAINTAIN";
-
-	private String targetKind = "GLOB";
-
-	private String target = "";
-
-	private String parameters = "";
+public class CampaignForm extends JobTargetForm {
 
 	private Integer concurrency = 2;
 
+	public CampaignForm() {
+		super("MAINTAIN", "GLOB", "");
+	}
+
 	CampaignRequest toRequest() {
-		return new CampaignRequest(this.jobType, this.targetKind, this.target, ParameterLines.parse(this.parameters),
-				this.concurrency);
-	}
-
-	public String getJobType() {
-		return this.jobType;
-	}
-
-	public void setJobType(String jobType) {
-		this.jobType = jobType;
-	}
-
-	public String getTargetKind() {
-		return this.targetKind;
-	}
-
-	public void setTargetKind(String targetKind) {
-		this.targetKind = targetKind;
-	}
-
-	public String getTarget() {
-		return this.target;
-	}
-
-	public void setTarget(String target) {
-		this.target = target;
-	}
-
-	public String getParameters() {
-		return this.parameters;
-	}
-
-	public void setParameters(String parameters) {
-		this.parameters = parameters;
+		return new CampaignRequest(getJobType(), getTargetKind(), getTarget(), parameterMap(), this.concurrency);
 	}
 
 	public Integer getConcurrency() {

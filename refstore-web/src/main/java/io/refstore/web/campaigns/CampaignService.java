@@ -11,8 +11,6 @@ import org.springframework.security.core.Authentication;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
-import io.refstore.batch.support.InvalidJobParameterException;
-import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.RefJobType;
 import io.refstore.web.audit.AuditEntry;
 import io.refstore.web.audit.AuditLog;
@@ -20,11 +18,13 @@ import io.refstore.web.schedules.Schedule;
 import io.refstore.web.schedules.ScheduleService;
 import io.refstore.web.schedules.ScheduleTargets;
 import io.refstore.web.security.Roles;
+import io.refstore.web.jobs.JobService;
+import io.refstore.web.system.InvalidRequestException;
 
 /**
  * Creates, reads and cancels campaigns. A campaign's repositories are selected once, at creation, by the
  * schedules' selection ({@link ScheduleTargets}); the {@link CampaignCoordinator} runs them. Every field is
- * checked before anything is stored, and a refusal is an {@link InvalidJobParameterException} naming the field.
+ * checked before anything is stored, and a refusal is an {@link InvalidRequestException} naming the field.
  * VIEWER reads; OPERATOR creates and cancels; ADMIN only, campaigns of destructive job types (as schedules
  * decide). Creations and cancels are audited. Thread-safe.
  */
@@ -73,30 +73,26 @@ public class CampaignService {
 
 	/**
 	 * Creates a campaign over the repositories its target selects now; the coordinator starts it at once.
-	 * @throws InvalidJobParameterException naming the refused field
+	 * @throws InvalidRequestException naming the refused field
 	 */
 	@PreAuthorize("hasRole('OPERATOR')")
 	@Transactional
 	public Campaign create(CampaignRequest request, Authentication actor) {
-		RefJobType type = RefJobType.parse(request.jobType());
+		RefJobType type = JobService.jobType("jobType", request.jobType());
 		authorize(type, actor);
 		Schedule.TargetKind kind = targetKind(request.targetKind());
 		String target = this.targets.check(kind, request.target());
 		int concurrency = (request.concurrency() == null) ? 1 : request.concurrency();
 		if (concurrency < 1 || concurrency > MAX_CONCURRENCY) {
-			throw new InvalidJobParameterException("concurrency", Integer.toString(concurrency),
+			throw new InvalidRequestException("concurrency", Integer.toString(concurrency),
 					"must be 1 to " + MAX_CONCURRENCY);
 		}
 		Map<String, String> parameters = new LinkedHashMap<>((request.parameters() == null) ? Map.of()
 				: request.parameters());
-		if (parameters.containsKey(JobParameterNames.REPOSITORY)) {
-			throw new InvalidJobParameterException("parameters.repository", parameters.get(JobParameterNames.REPOSITORY),
-					"the target selects the repositories");
-		}
-		ScheduleService.refuseProtectionOverride(parameters, "a campaign");
+		ScheduleService.checkStored(type, parameters, "a campaign");
 		List<String> repositories = this.targets.select(kind, target);
 		if (repositories.isEmpty()) {
-			throw new InvalidJobParameterException("target", target, "selects no repository");
+			throw new InvalidRequestException("target", target, "selects no repository");
 		}
 		long id = this.store.insert(type, kind, target, parameters, concurrency, actor.getName(), repositories);
 		this.audit.record(AuditEntry.of(actor.getName(), "campaign.create", null, Long.toString(id), parameters,
@@ -142,7 +138,7 @@ public class CampaignService {
 				return kind;
 			}
 		}
-		throw new InvalidJobParameterException("targetKind", given,
+		throw new InvalidRequestException("targetKind", given,
 				"not one of " + List.of(Schedule.TargetKind.values()));
 	}
 

@@ -1,11 +1,13 @@
 package io.refstore.web.campaigns;
 
+import static io.refstore.web.system.Columns.DETAIL;
+import static io.refstore.web.system.Columns.cut;
+import static io.refstore.web.system.Columns.instant;
+import static io.refstore.web.system.Columns.utc;
+
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -91,7 +93,7 @@ class CampaignStore {
 		Instant now = Instant.now();
 		return this.jdbc.sql("UPDATE refstore_campaign_target SET state = ?, execution_id = ?, detail = ?,"
 				+ " started_at = ?, ended_at = ? WHERE campaign_id = ? AND position = ? AND state = ?")
-			.params(to.name(), executionId, cut(detail),
+			.params(to.name(), executionId, cut(detail, DETAIL),
 					utc((from == CampaignTarget.State.PENDING) ? now : target.startedAt()),
 					to.ended() ? utc(now) : null, target.campaignId(), target.position(), from.name())
 			.update() == 1;
@@ -111,7 +113,7 @@ class CampaignStore {
 		this.jdbc.sql("UPDATE refstore_campaign SET cancel_requested = TRUE WHERE id = ?").param(id).update();
 		return this.jdbc.sql("UPDATE refstore_campaign_target SET state = ?, detail = ?, ended_at = ?"
 				+ " WHERE campaign_id = ? AND state = ?")
-			.params(CampaignTarget.State.CANCELLED.name(), cut(detail), utc(Instant.now()), id,
+			.params(CampaignTarget.State.CANCELLED.name(), cut(detail, DETAIL), utc(Instant.now()), id,
 					CampaignTarget.State.PENDING.name())
 			.update();
 	}
@@ -152,18 +154,4 @@ class CampaignStore {
 				CampaignTarget.State.valueOf(rs.getString("state")), rs.getObject("execution_id", Long.class),
 				rs.getInt("restarts"), rs.getString("detail"), instant(rs, "started_at"), instant(rs, "ended_at"));
 	}
-
-	private static Instant instant(ResultSet rs, String column) throws SQLException {
-		Timestamp at = rs.getTimestamp(column);
-		return (at == null) ? null : at.toInstant();
-	}
-
-	private static OffsetDateTime utc(Instant instant) {
-		return (instant == null) ? null : OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
-	}
-
-	private static String cut(String text) {
-		return (text == null || text.length() <= 4096) ? text : text.substring(0, 4095) + "…";
-	}
-
 }

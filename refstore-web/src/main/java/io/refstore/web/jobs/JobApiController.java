@@ -20,12 +20,11 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.util.UriComponentsBuilder;
 
-import io.refstore.batch.support.InvalidJobParameterException;
 import io.refstore.batch.support.JobFilter;
 import io.refstore.batch.support.JobSummary;
 import io.refstore.batch.support.RefJobType;
 import io.refstore.web.security.Actors;
-import io.refstore.web.system.Problems;
+import io.refstore.web.system.InvalidRequestException;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 
@@ -142,7 +141,7 @@ class JobApiController {
 	ResponseEntity<JobView> launchRestore(@RequestBody RestoreRequest request) {
 		if (request.deletion() != null) {
 			if (request.repository() != null || request.manifest() != null) {
-				throw new InvalidJobParameterException("deletion", request.deletion().toString(),
+				throw new InvalidRequestException("deletion", request.deletion().toString(),
 						"give either deletion or repository and manifest, not both");
 			}
 			return created(this.jobs.restoreDeletion(request.deletion(), Actors.current()));
@@ -169,14 +168,14 @@ class JobApiController {
 			@RequestParam(required = false) @DateTimeFormat(iso = DateTimeFormat.ISO.DATE_TIME) LocalDateTime to,
 			@RequestParam(defaultValue = "0") int page, @RequestParam(defaultValue = "50") int size) {
 		if (page < 0) {
-			throw Problems.badParameter("page", Integer.toString(page), "it must not be negative");
+			throw new InvalidRequestException("page", Integer.toString(page), "it must not be negative");
 		}
 		if (size < 1 || size > MAX_PAGE_SIZE) {
-			throw Problems.badParameter("size", Integer.toString(size), "it must be from 1 to " + MAX_PAGE_SIZE);
+			throw new InvalidRequestException("size", Integer.toString(size), "it must be from 1 to " + MAX_PAGE_SIZE);
 		}
 		String wanted = (status == null || status.isBlank()) ? null : status.strip().toUpperCase(Locale.ROOT);
 		if (wanted != null && !STATUSES.contains(wanted)) {
-			throw Problems.badParameter("status", status, "not one of " + STATUSES);
+			throw new InvalidRequestException("status", status, "not one of " + STATUSES);
 		}
 		JobFilter filter = new JobFilter(wanted, type(type), blank(repository), blank(user), from, to,
 				Math.multiplyExact(page, size), size + 1);
@@ -234,29 +233,26 @@ class JobApiController {
 		if (type == null || type.isBlank()) {
 			return null;
 		}
-		try {
-			return RefJobType.parse(type.strip());
-		}
-		catch (InvalidJobParameterException ex) {
-			throw new InvalidJobParameterException("type", type, ex.getMessage().replaceFirst("^.*refused: ", ""));
-		}
+		return JobService.jobType("type", type.strip());
 	}
 
 	private static String blank(String value) {
 		return (value == null || value.isBlank()) ? null : value.strip();
 	}
 
-	/** A list parameter as the batch module's comma-separated text; an element with a comma is refused. */
-	private static String list(String parameter, List<String> values) {
-		if (values == null || values.isEmpty()) {
-			return null;
+	/**
+	 * A list parameter; an element with a comma is refused (the job keeps its lists as comma-separated text).
+	 */
+	private static List<String> list(String parameter, List<String> values) {
+		if (values == null) {
+			return List.of();
 		}
 		for (String value : values) {
 			if (value == null || value.contains(",")) {
-				throw new InvalidJobParameterException(parameter, value, "an element must be present and hold no comma");
+				throw new InvalidRequestException(parameter, value, "an element must be present and hold no comma");
 			}
 		}
-		return String.join(",", values);
+		return values;
 	}
 
 }

@@ -1,5 +1,6 @@
 package io.refstore.web.jobs;
 
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -8,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import org.springframework.context.annotation.DependsOn;
 import org.springframework.context.ApplicationEventPublisher;
@@ -16,14 +18,24 @@ import org.springframework.http.HttpStatus;
 import org.springframework.security.access.prepost.PreAuthorize;
 import org.springframework.stereotype.Service;
 
+import io.refstore.batch.parameters.DeleteParameters;
+import io.refstore.batch.parameters.MaintainParameters;
+import io.refstore.batch.parameters.MigrateParameters;
+import io.refstore.batch.parameters.RefJobParameters;
+import io.refstore.batch.parameters.RestoreParameters;
+import io.refstore.batch.parameters.RollbackParameters;
+import io.refstore.batch.parameters.VerifyParameters;
 import io.refstore.batch.support.InvalidJobParameterException;
 import io.refstore.batch.support.JobConflictException;
 import io.refstore.batch.support.JobFilter;
 import io.refstore.batch.support.JobParameterNames;
+import io.refstore.batch.support.JobResults;
+import io.refstore.batch.support.JobStateException;
 import io.refstore.batch.support.JobSummary;
 import io.refstore.batch.support.RefJobType;
 import io.refstore.batch.support.RefJobs;
 import io.refstore.web.audit.AuditEntry;
+import io.refstore.web.system.InvalidRequestException;
 import io.refstore.web.system.Problems;
 
 /**
@@ -43,9 +55,6 @@ import io.refstore.web.system.Problems;
 @DependsOn("repoRegistry")
 public class JobService {
 
-	/** The directory below the git directory where deletion plans and manifests are kept. */
-	static final String PLANS_DIR = "refstore-plans";
-
 	private final RefJobs jobs;
 
 	private final ApplicationEventPublisher events;
@@ -62,27 +71,20 @@ public class JobService {
 	@PreAuthorize("hasRole('OPERATOR')")
 	public JobSummary migrate(String repo, String targetFormat, Boolean reflogs, Integer chunkSize,
 			Integer throttleMillis, String actor) {
-		Map<String, String> parameters = new LinkedHashMap<>();
-		parameters.put(JobParameterNames.REPOSITORY, repo);
-		putIfGiven(parameters, JobParameterNames.TARGET_FORMAT, targetFormat);
-		putIfGiven(parameters, JobParameterNames.REFLOGS, reflogs);
-		putIfGiven(parameters, JobParameterNames.CHUNK_SIZE, chunkSize);
-		putIfGiven(parameters, JobParameterNames.THROTTLE_MILLIS, throttleMillis);
-		return this.jobs.launch(RefJobType.MIGRATE, parameters, actor);
+		return launch(RefJobType.MIGRATE, repo,
+				() -> MigrateParameters.of(targetFormat, reflogs, chunkSize, throttleMillis), actor);
 	}
 
 	/** Launches {@code verifyRefsJob}: the dry run before a migration, which changes nothing. */
 	@PreAuthorize("hasRole('OPERATOR')")
 	public JobSummary verify(String repo, String actor) {
-		return this.jobs.launch(RefJobType.VERIFY, parameters(repo), actor);
+		return launch(RefJobType.VERIFY, repo, VerifyParameters::new, actor);
 	}
 
 	/** Launches {@code maintainRefsJob}. */
 	@PreAuthorize("hasRole('OPERATOR')")
 	public JobSummary maintain(String repo, boolean force, String actor) {
-		Map<String, String> parameters = parameters(repo);
-		parameters.put(JobParameterNames.FORCE, Boolean.toString(force));
-		return this.jobs.launch(RefJobType.MAINTAIN, parameters, actor);
+		return launch(RefJobType.MAINTAIN, repo, () -> new MaintainParameters(force), actor);
 	}
 
 	/**
@@ -94,24 +96,15 @@ public class JobService {
 	 * launch's audit entry
 	 */
 	@PreAuthorize("hasRole('OPERATOR') and (!#overrideProtection or hasRole('ADMIN'))")
-	public JobSummary planDeletion(String repo, String prefixes, String globs, String names, String excludes,
-			boolean overrideProtection, String overrideReason, String actor) {
-		Map<String, String> parameters = parameters(repo);
-		putIfGiven(parameters, JobParameterNames.PREFIXES, prefixes);
-		putIfGiven(parameters, JobParameterNames.GLOBS, globs);
-		putIfGiven(parameters, JobParameterNames.NAMES, names);
-		putIfGiven(parameters, JobParameterNames.EXCLUDES, excludes);
-		if (overrideProtection) {
-			parameters.put(JobParameterNames.OVERRIDE_PROTECTION, "true");
-		}
-		putIfGiven(parameters, JobParameterNames.OVERRIDE_REASON, overrideReason);
-		parameters.put(JobParameterNames.PLAN_ONLY, "true");
-		return this.jobs.launch(RefJobType.DELETE, parameters, actor);
+	public JobSummary planDeletion(String repo, List<String> prefixes, List<String> globs, List<String> names,
+			List<String> excludes, boolean overrideProtection, String overrideReason, String actor) {
+		return launch(RefJobType.DELETE, repo, () -> DeleteParameters.plan(given(prefixes), given(globs), given(names),
+				given(excludes), overrideProtection, blank(overrideReason) ? null : overrideReason), actor);
 	}
 
 	/**
 	 * Executes the plan a completed plan-only execution wrote, after the confirmation.
-	 * @throws InvalidJobParameterException naming {@code confirmRepository} or {@code confirmCount} when the
+	 * @throws InvalidRequestException naming {@code confirmRepository} or {@code confirmCount} when the
 	 * confirmed values differ from the plan's, or {@code plan} when the execution is no completed plan
 	 */
 	@PreAuthorize("hasRole('ADMIN')")
@@ -119,22 +112,22 @@ public class JobService {
 			String actor) {
 		try {
 			if (planExecutionId == null) {
-				throw new InvalidJobParameterException("plan", null, "it is required: the id of a completed plan");
+				throw new InvalidRequestException("plan", null, "it is required: the id of a completed plan");
 			}
 			JobSummary plan = completedPlan(planExecutionId);
 			if (!plan.repository().equals(confirmRepository)) {
-				throw new InvalidJobParameterException("confirmRepository", confirmRepository,
+				throw new InvalidRequestException("confirmRepository", confirmRepository,
 						"type the repository's name exactly: " + plan.repository());
 			}
-			String count = plan.results().get("plan.count");
+			String count = plan.results().get(JobResults.PLAN_COUNT);
 			if (!count.equals((confirmCount == null) ? "" : confirmCount.strip())) {
-				throw new InvalidJobParameterException("confirmCount", confirmCount,
+				throw new InvalidRequestException("confirmCount", confirmCount,
 						"type the number of refs the plan deletes: " + count);
 			}
-			return this.jobs.launch(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY, plan.repository(),
-					JobParameterNames.PLAN, relativePlan(plan).toString()), actor);
+			return launch(RefJobType.DELETE, plan.repository(), () -> DeleteParameters.execute(relativePlan(plan)),
+					actor);
 		}
-		catch (InvalidJobParameterException ex) {
+		catch (InvalidRequestException ex) {
 			Map<String, String> given = new LinkedHashMap<>();
 			given.put("plan", String.valueOf(planExecutionId));
 			given.put("confirmRepository", String.valueOf(confirmRepository));
@@ -155,29 +148,29 @@ public class JobService {
 
 	/**
 	 * The execution {@code id} if it is a plan-only deletion that completed.
-	 * @throws InvalidJobParameterException naming {@code plan} otherwise
+	 * @throws InvalidRequestException naming {@code plan} otherwise
 	 */
 	@PreAuthorize("hasRole('VIEWER')")
 	public JobSummary completedPlan(long id) {
 		JobSummary plan = lookUp(id)
-			.orElseThrow(() -> new InvalidJobParameterException("plan", Long.toString(id), "no such execution"));
-		if (plan.type() != RefJobType.DELETE || !"true".equals(plan.parameters().get(JobParameterNames.PLAN_ONLY))
-				|| !"COMPLETED".equals(plan.status()) || plan.results().get("plan.path") == null) {
-			throw new InvalidJobParameterException("plan", Long.toString(id), "it is not a completed deletion plan");
+			.orElseThrow(() -> new InvalidRequestException("plan", Long.toString(id), "no such execution"));
+		if (plan.type() != RefJobType.DELETE || !DeleteParameters.from(plan.parameters()).planOnly()
+				|| !"COMPLETED".equals(plan.status()) || plan.results().get(JobResults.PLAN_PATH) == null) {
+			throw new InvalidRequestException("plan", Long.toString(id), "it is not a completed deletion plan");
 		}
 		return plan;
 	}
 
 	/**
 	 * Restores what the deletion execution {@code id} deleted, from the manifest beside its plan.
-	 * @throws InvalidJobParameterException naming {@code deletion} if it is no executed deletion
+	 * @throws InvalidRequestException naming {@code deletion} if it is no executed deletion
 	 */
 	@PreAuthorize("hasRole('ADMIN')")
 	public JobSummary restoreDeletion(long id, String actor) {
 		JobSummary deletion = lookUp(id).orElse(null);
 		String plan = (deletion == null) ? null : deletion.parameters().get(JobParameterNames.PLAN);
 		if (deletion == null || deletion.type() != RefJobType.DELETE || plan == null) {
-			InvalidJobParameterException ex = new InvalidJobParameterException("deletion", Long.toString(id),
+			InvalidRequestException ex = new InvalidRequestException("deletion", Long.toString(id),
 					(deletion == null) ? "no such execution" : "it is not an executed deletion");
 			refused(actor, (deletion == null) ? null : deletion.repository(), Map.of("deletion", Long.toString(id)), ex);
 			throw ex;
@@ -188,17 +181,15 @@ public class JobService {
 	/** Launches {@code restoreRefsJob} over a manifest (a directory under {@code refstore-plans}). */
 	@PreAuthorize("hasRole('ADMIN')")
 	public JobSummary restore(String repo, String manifest, String actor) {
-		Map<String, String> parameters = parameters(repo);
-		putIfGiven(parameters, JobParameterNames.MANIFEST, manifest);
-		return this.jobs.launch(RefJobType.RESTORE, parameters, actor);
+		return launch(RefJobType.RESTORE, repo, () -> new RestoreParameters(path(JobParameterNames.MANIFEST, manifest)),
+				actor);
 	}
 
 	/** Launches {@code rollbackMigrationJob} over a backup a migration kept. */
 	@PreAuthorize("hasRole('ADMIN')")
 	public JobSummary rollback(String repo, String backup, String actor) {
-		Map<String, String> parameters = parameters(repo);
-		putIfGiven(parameters, JobParameterNames.BACKUP, backup);
-		return this.jobs.launch(RefJobType.ROLLBACK, parameters, actor);
+		return launch(RefJobType.ROLLBACK, repo, () -> new RollbackParameters(path(JobParameterNames.BACKUP, backup)),
+				actor);
 	}
 
 	/**
@@ -214,7 +205,7 @@ public class JobService {
 				throw notRunning(job);
 			}
 		}
-		catch (IllegalStateException ex) {
+		catch (JobStateException ex) {
 			throw notRunning(job);
 		}
 		return get(id);
@@ -233,10 +224,10 @@ public class JobService {
 		try {
 			return this.jobs.restart(id, actor);
 		}
-		catch (JobConflictException | InvalidJobParameterException ex) {
-			throw ex;
+		catch (InvalidJobParameterException ex) {
+			throw InvalidRequestException.of(ex);
 		}
-		catch (IllegalStateException ex) {
+		catch (JobStateException ex) {
 			throw Problems.exception(HttpStatus.CONFLICT, "job-state", "execution " + id + " of " + job.job()
 					+ " is " + job.status() + "; only STOPPED and FAILED executions restart",
 					Map.of("execution", id, "status", job.status()));
@@ -255,9 +246,11 @@ public class JobService {
 
 	/** Whether launching a job like {@code job} needs ADMIN: a plan that overrides the protection does too. */
 	static boolean adminJob(JobSummary job) {
-		return job.type() == RefJobType.ROLLBACK || job.type() == RefJobType.RESTORE
-				|| (job.type() == RefJobType.DELETE && (!"true".equals(job.parameters().get(JobParameterNames.PLAN_ONLY))
-						|| "true".equals(job.parameters().get(JobParameterNames.OVERRIDE_PROTECTION))));
+		if (job.type() == RefJobType.DELETE) {
+			DeleteParameters deletion = DeleteParameters.from(job.parameters());
+			return !deletion.planOnly() || deletion.overrideProtection();
+		}
+		return job.type() == RefJobType.ROLLBACK || job.type() == RefJobType.RESTORE;
 	}
 
 	/** One execution, or empty. */
@@ -318,26 +311,58 @@ public class JobService {
 
 	/** The plan's path relative to {@code refstore-plans}, as {@code deleteRefsJob}'s {@code plan} parameter. */
 	private static Path relativePlan(JobSummary plan) {
-		Path path = Path.of(plan.results().get("plan.path"));
+		Path path = Path.of(plan.results().get(JobResults.PLAN_PATH));
 		for (Path dir = path.getParent(); dir != null; dir = dir.getParent()) {
-			if (dir.getFileName() != null && dir.getFileName().toString().equals(PLANS_DIR)) {
+			if (dir.getFileName() != null && dir.getFileName().toString().equals(JobResults.PLANS_DIR)) {
 				return dir.relativize(path);
 			}
 		}
-		throw new InvalidJobParameterException("plan", path.toString(), "it lies outside " + PLANS_DIR);
+		throw new InvalidRequestException("plan", path.toString(), "it lies outside " + JobResults.PLANS_DIR);
 	}
 
-	private static Map<String, String> parameters(String repo) {
-		Map<String, String> parameters = new LinkedHashMap<>();
-		parameters.put(JobParameterNames.REPOSITORY, repo);
-		return parameters;
+	/**
+	 * The job type {@code text} names, by constant or job name, ignoring case.
+	 * @throws InvalidRequestException naming {@code field} if it names none
+	 */
+	public static RefJobType jobType(String field, String text) {
+		return RefJobType.find(text)
+			.orElseThrow(() -> new InvalidRequestException(field, text, "not one of " + RefJobType.names()));
 	}
 
-	private static void putIfGiven(Map<String, String> parameters, String key, Object value) {
-		String text = (value == null) ? null : value.toString().strip();
-		if (text != null && !text.isEmpty()) {
-			parameters.put(key, text);
+	/**
+	 * Launches through the batch module, whose refusal of a parameter becomes this request's (it audits the
+	 * refusal itself).
+	 */
+	private JobSummary launch(RefJobType type, String repo, Supplier<? extends RefJobParameters> parameters,
+			String actor) {
+		try {
+			return this.jobs.launch(type, repo, parameters, actor);
 		}
+		catch (InvalidJobParameterException ex) {
+			throw InvalidRequestException.of(ex);
+		}
+	}
+
+	/** A path the caller gives, relative to a directory the job knows. */
+	private static Path path(String parameter, String value) {
+		if (blank(value)) {
+			throw new InvalidRequestException(parameter, null, "it is required");
+		}
+		try {
+			return Path.of(value.strip());
+		}
+		catch (InvalidPathException ex) {
+			throw new InvalidRequestException(parameter, value, "it is not a path");
+		}
+	}
+
+	/** The non-blank values, stripped. */
+	private static List<String> given(List<String> values) {
+		return (values == null) ? List.of() : values.stream().filter((v) -> !blank(v)).map(String::strip).toList();
+	}
+
+	private static boolean blank(String value) {
+		return value == null || value.isBlank();
 	}
 
 }

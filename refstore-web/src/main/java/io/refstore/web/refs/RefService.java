@@ -24,6 +24,7 @@ import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.ref.Wildmatch;
 import io.refstore.web.repos.OpenRepo;
 import io.refstore.web.repos.RepoRegistry;
+import io.refstore.web.system.InvalidRequestException;
 import io.refstore.web.system.Problems;
 
 /**
@@ -79,21 +80,21 @@ public class RefService {
 
 	private static void checkParameters(String prefix, String glob, String after, int limit) {
 		if (limit < 1 || limit > MAX_LIMIT) {
-			throw Problems.badParameter("limit", Integer.toString(limit), "it must be between 1 and " + MAX_LIMIT);
+			throw new InvalidRequestException("limit", Integer.toString(limit), "it must be between 1 and " + MAX_LIMIT);
 		}
 		checkText("prefix", prefix);
 		checkText("after", after);
 		checkText("glob", glob);
 		String problem = glob.isEmpty() ? null : Wildmatch.problem(glob.getBytes(StandardCharsets.UTF_8));
 		if (problem != null) {
-			throw Problems.badParameter("glob", glob, problem);
+			throw new InvalidRequestException("glob", glob, problem);
 		}
 	}
 
 	private static void checkText(String parameter, String value) {
 		for (int i = 0; i < value.length(); i++) {
 			if (value.charAt(i) < 0x20 || value.charAt(i) == 0x7f) {
-				throw Problems.badParameter(parameter, value, "it contains a control character");
+				throw new InvalidRequestException(parameter, value, "it contains a control character");
 			}
 		}
 	}
@@ -123,7 +124,7 @@ public class RefService {
 	public List<ReflogView> reflog(String repo, String name, int limit) throws IOException {
 		checkName(name);
 		if (limit < 1 || limit > MAX_LIMIT) {
-			throw Problems.badParameter("limit", Integer.toString(limit), "it must be between 1 and " + MAX_LIMIT);
+			throw new InvalidRequestException("limit", Integer.toString(limit), "it must be between 1 and " + MAX_LIMIT);
 		}
 		try (OpenRepo open = this.registry.open(repo)) {
 			if (!open.store().hasReflog(name)) {

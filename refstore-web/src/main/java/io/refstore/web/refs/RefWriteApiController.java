@@ -15,6 +15,7 @@ import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
+import io.refstore.web.system.InvalidRequestException;
 import io.refstore.web.system.Problems;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -60,7 +61,7 @@ class RefWriteApiController {
 			@RequestBody SetRefRequest request) throws IOException {
 		boolean create = "*".equals((ifNoneMatch == null) ? null : ifNoneMatch.strip());
 		if (create && ifMatch != null) {
-			throw Problems.badParameter(HttpHeaders.IF_MATCH, ifMatch, "send either If-Match or If-None-Match: *");
+			throw new InvalidRequestException(HttpHeaders.IF_MATCH, ifMatch, "send either If-Match or If-None-Match: *");
 		}
 		String expected = create ? RefWriteService.MUST_NOT_EXIST : expected(ifMatch);
 		this.writes.put(repo, ref, (request == null) ? null : request.sha(), expected);
@@ -86,7 +87,7 @@ class RefWriteApiController {
 		}
 		String value = ifMatch.strip();
 		if (value.contains(",") || value.equals("*") || value.startsWith("W/")) {
-			throw Problems.badParameter(HttpHeaders.IF_MATCH, value, "it must be exactly one strong entity tag, the "
+			throw new InvalidRequestException(HttpHeaders.IF_MATCH, value, "it must be exactly one strong entity tag, the "
 					+ "ref's current object id in quotes");
 		}
 		return EntityTags.strip(value);

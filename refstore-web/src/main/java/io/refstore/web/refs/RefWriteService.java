@@ -36,6 +36,7 @@ import io.refstore.web.audit.AuditLog;
 import io.refstore.web.repos.OpenRepo;
 import io.refstore.web.repos.RepoRegistry;
 import io.refstore.web.security.Actors;
+import io.refstore.web.system.InvalidRequestException;
 import io.refstore.web.system.Problems;
 import io.refstore.web.system.RefWebProperties;
 
@@ -76,7 +77,7 @@ public class RefWriteService {
 		String target = targets(updates);
 		return audited("refs.batch", repo, target, parameters, () -> {
 			if (updates.isEmpty()) {
-				throw Problems.badParameter("updates", "[]", "at least one update is required");
+				throw new InvalidRequestException("updates", "[]", "at least one update is required");
 			}
 			if (updates.size() > this.maxUpdates) {
 				throw Problems.exception(HttpStatus.CONTENT_TOO_LARGE, "too-many-updates", "a batch holds at most "
@@ -156,7 +157,7 @@ public class RefWriteService {
 	static RefUpdate parse(HashAlgorithm hash, RefUpdateRequest request, String refParameter, String newParameter,
 			String oldParameter) {
 		if (request == null || request.ref() == null) {
-			throw Problems.badParameter(refParameter, null, "the ref name is missing");
+			throw new InvalidRequestException(refParameter, null, "the ref name is missing");
 		}
 		try {
 			RefService.checkName(request.ref());
@@ -177,11 +178,11 @@ public class RefWriteService {
 			if (optional) {
 				return null;
 			}
-			throw Problems.badParameter(parameter, null, "the new value is missing (all zeros deletes the ref)");
+			throw new InvalidRequestException(parameter, null, "the new value is missing (all zeros deletes the ref)");
 		}
 		ObjectId id = ObjectId.tryParse(hash, hex);
 		if (id == null || hex.length() != hash.hexLength()) {
-			throw Problems.badParameter(parameter, hex,
+			throw new InvalidRequestException(parameter, hex,
 					"it is not a " + hash.hexLength() + "-digit hexadecimal " + hash.configName() + " object id");
 		}
 		return id;

@@ -16,6 +16,7 @@ import io.refstore.web.audit.AuditEntry;
 import io.refstore.web.audit.AuditEntry.Outcome;
 import io.refstore.web.audit.AuditLog;
 import io.refstore.web.security.Actors;
+import io.refstore.web.system.InvalidRequestException;
 import io.refstore.web.system.Problems;
 
 /**
@@ -53,7 +54,8 @@ public class BackupService {
 	/**
 	 * Drops the backup {@code name} of {@code repo}.
 	 * @return the backup as it was before the drop
-	 * @throws ErrorResponseException 400 naming the parameter for a name that is not a backup's, 404 if there is
+	 * @throws InvalidRequestException naming the parameter for a name that is not a backup's
+	 * @throws ErrorResponseException 404 if there is
 	 * no such backup (or repository), 409 if an unfinished migration still needs it
 	 */
 	@PreAuthorize("hasRole('ADMIN')")
@@ -68,6 +70,11 @@ public class BackupService {
 		catch (ErrorResponseException ex) {
 			this.audit.record(AuditEntry.of(actor, "backup.drop", repo, Problems.printable(name), Map.of(),
 					Outcome.REJECTED, ex.getBody().getDetail()));
+			throw ex;
+		}
+		catch (InvalidRequestException ex) {
+			this.audit.record(AuditEntry.of(actor, "backup.drop", repo, Problems.printable(name), Map.of(),
+					Outcome.REJECTED, ex.getMessage()));
 			throw ex;
 		}
 		catch (IOException | RuntimeException ex) {
@@ -89,7 +96,7 @@ public class BackupService {
 			return BackupView.of(dropped);
 		}
 		catch (InvalidBackupNameException ex) {
-			throw Problems.badParameter(PARAMETER, name, "it is not the name of a backup as the listing shows it,"
+			throw new InvalidRequestException(PARAMETER, name, "it is not the name of a backup as the listing shows it,"
 					+ " one directory name without '/', '..' or a leading '.', and not a symbolic link");
 		}
 		catch (MigrationException ex) {

@@ -13,8 +13,8 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
-import io.refstore.batch.support.InvalidJobParameterException;
 import io.refstore.batch.support.RefJobType;
+import io.refstore.web.system.InvalidRequestException;
 
 /**
  * The console's schedules: the list (next fire, overruns, pause/resume) and the create/edit form. A refused
@@ -60,7 +60,7 @@ class ScheduleController {
 		try {
 			this.schedules.create(form.toRequest(), actor);
 		}
-		catch (InvalidJobParameterException | ScheduleConflictException ex) {
+		catch (InvalidRequestException | ScheduleConflictException ex) {
 			reject(result, ex);
 			model.addAttribute("editing", false);
 			return VIEWS_SCHEDULE_FORM;
@@ -85,7 +85,7 @@ class ScheduleController {
 		try {
 			this.schedules.replace(name, form.toRequest(), actor);
 		}
-		catch (InvalidJobParameterException ex) {
+		catch (InvalidRequestException ex) {
 			reject(result, ex);
 			model.addAttribute("editing", true);
 			model.addAttribute("runs", this.schedules.runs(name, 20));
@@ -110,12 +110,11 @@ class ScheduleController {
 	}
 
 	private static void reject(BindingResult result, RuntimeException ex) {
-		String field = (ex instanceof InvalidJobParameterException invalid) ? invalid.parameter() : "name";
-		if (FIELDS.contains(field)) {
-			result.rejectValue(field, "invalid", ex.getMessage());
+		if (ex instanceof InvalidRequestException invalid) {
+			invalid.rejectIn(result, (field) -> FIELDS.contains(field) ? field : null);
 		}
-		else {
-			result.reject("invalid", ex.getMessage());
+		else if (ex instanceof ScheduleConflictException taken) {
+			result.rejectValue("name", "invalid", taken.getBody().getDetail());
 		}
 	}
 

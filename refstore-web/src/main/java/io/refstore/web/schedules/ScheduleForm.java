@@ -3,17 +3,9 @@ package io.refstore.web.schedules;
 /**
  * The console's create/edit form of a schedule; extra job parameters are {@code key=value} lines.
  */
-public class ScheduleForm {
+public class ScheduleForm extends JobTargetForm {
 
 	private String name;
-
-	private String jobType = "MAINTAIN";
-
-	private String targetKind = "REPOSITORY";
-
-	private String target;
-
-	private String parameters = "";
 
 	private String cron = "0 0 2 * * ?";
 
@@ -23,13 +15,17 @@ public class ScheduleForm {
 
 	private boolean paused;
 
+	public ScheduleForm() {
+		super("MAINTAIN", "REPOSITORY", null);
+	}
+
 	static ScheduleForm of(Schedule schedule) {
 		ScheduleForm form = new ScheduleForm();
 		form.name = schedule.name();
-		form.jobType = schedule.jobType().name();
-		form.targetKind = schedule.targetKind().name();
-		form.target = schedule.target();
-		form.parameters = ParameterLines.format(schedule.parameters());
+		form.setJobType(schedule.jobType().name());
+		form.setTargetKind(schedule.targetKind().name());
+		form.setTarget(schedule.target());
+		form.setParameters(ParameterLines.format(schedule.parameters()));
 		form.cron = schedule.cron();
 		form.timeZone = schedule.timeZone();
 		form.misfire = schedule.misfire().name();
@@ -38,9 +34,8 @@ public class ScheduleForm {
 	}
 
 	ScheduleRequest toRequest() {
-		return new ScheduleRequest(this.name, this.jobType, this.targetKind, this.target,
-				ParameterLines.parse(this.parameters), this.cron, this.timeZone,
-				null, this.misfire, this.paused);
+		return new ScheduleRequest(this.name, getJobType(), getTargetKind(), getTarget(), parameterMap(), this.cron,
+				this.timeZone, null, this.misfire, this.paused);
 	}
 
 	public String getName() {
@@ -49,38 +44,6 @@ public class ScheduleForm {
 
 	public void setName(String name) {
 		this.name = name;
-	}
-
-	public String getJobType() {
-		return this.jobType;
-	}
-
-	public void setJobType(String jobType) {
-		this.jobType = jobType;
-	}
-
-	public String getTargetKind() {
-		return this.targetKind;
-	}
-
-	public void setTargetKind(String targetKind) {
-		this.targetKind = targetKind;
-	}
-
-	public String getTarget() {
-		return this.target;
-	}
-
-	public void setTarget(String target) {
-		this.target = target;
-	}
-
-	public String getParameters() {
-		return this.parameters;
-	}
-
-	public void setParameters(String parameters) {
-		this.parameters = parameters;
 	}
 
 	public String getCron() {

@@ -12,6 +12,7 @@ import org.springframework.stereotype.Component;
 
 import io.refstore.batch.support.JobConflictException;
 import io.refstore.batch.support.JobLeases;
+import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.JobSummary;
 import io.refstore.batch.support.RefJobs;
 
@@ -78,7 +79,7 @@ class ScheduleRunner {
 			return;
 		}
 		Map<String, String> parameters = new LinkedHashMap<>(schedule.parameters());
-		parameters.put("repository", repository);
+		parameters.put(JobParameterNames.REPOSITORY, repository);
 		try {
 			// checked when the schedule was saved too; a row written by other means must not slip through
 			ScheduleService.refuseProtectionOverride(parameters, "a schedule");

@@ -29,15 +29,18 @@ import org.springframework.security.core.Authentication;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
+import io.refstore.batch.parameters.RefJobParameters;
 import io.refstore.batch.support.InvalidJobParameterException;
 import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.RefJobType;
 import io.refstore.web.security.Roles;
+import io.refstore.web.jobs.JobService;
+import io.refstore.web.system.InvalidRequestException;
 
 /**
  * Creates, changes, pauses and deletes schedules: the definition goes to {@code refstore_schedule} and its trigger
  * to Quartz's JDBC store in the same transaction, so every instance sharing the database sees both or neither.
- * Every field is checked before anything is stored; a refusal is an {@link InvalidJobParameterException} naming
+ * Every field is checked before anything is stored; a refusal is an {@link InvalidRequestException} naming
  * the field. OPERATOR manages schedules; ADMIN only, those whose job type is destructive. Thread-safe.
  */
 @Service
@@ -80,7 +83,7 @@ public class ScheduleService {
 
 	/**
 	 * Creates a schedule.
-	 * @throws InvalidJobParameterException naming the refused field
+	 * @throws InvalidRequestException naming the refused field
 	 * @throws ScheduleConflictException if the name is taken
 	 */
 	@PreAuthorize("hasRole('OPERATOR')")
@@ -158,15 +161,35 @@ public class ScheduleService {
 	 * Refuses parameters that would override the protected refs of a deletion: an override needs a person who
 	 * gives a reason at the moment of the launch, and a schedule or campaign launches later, unattended, on
 	 * repositories nobody has looked at.
-	 * @throws InvalidJobParameterException naming {@code parameters.overrideProtection} or
+	 * @throws InvalidRequestException naming {@code parameters.overrideProtection} or
 	 * {@code parameters.overrideReason}
 	 */
 	public static void refuseProtectionOverride(Map<String, String> parameters, String launcher) {
 		for (String key : List.of(JobParameterNames.OVERRIDE_PROTECTION, JobParameterNames.OVERRIDE_REASON)) {
 			if (parameters.containsKey(key)) {
-				throw new InvalidJobParameterException("parameters." + key, parameters.get(key), launcher
+				throw new InvalidRequestException("parameters." + key, parameters.get(key), launcher
 						+ " cannot override the protected refs: plan such a deletion yourself (ADMIN, with a reason)");
 			}
+		}
+	}
+
+	/**
+	 * Checks the job parameters a schedule or campaign keeps for its launches as a launch checks them, all but
+	 * what only the repository decides: the target selects the repositories, and the protected refs stay.
+	 * @param launcher {@code a schedule} or {@code a campaign}
+	 * @throws InvalidRequestException naming {@code parameters.<key>}
+	 */
+	public static void checkStored(RefJobType type, Map<String, String> parameters, String launcher) {
+		if (parameters.containsKey(JobParameterNames.REPOSITORY)) {
+			throw new InvalidRequestException("parameters." + JobParameterNames.REPOSITORY,
+					parameters.get(JobParameterNames.REPOSITORY), "the target selects the repositories");
+		}
+		refuseProtectionOverride(parameters, launcher);
+		try {
+			RefJobParameters.parse(type, parameters);
+		}
+		catch (InvalidJobParameterException ex) {
+			throw new InvalidRequestException("parameters." + ex.parameter(), ex.value(), ex.reason());
 		}
 	}
 
@@ -180,9 +203,9 @@ public class ScheduleService {
 
 	private Schedule check(ScheduleRequest request, String name, Authentication actor) {
 		if (name == null || !NAME.matcher(name).matches()) {
-			throw new InvalidJobParameterException("name", name, "1 to 100 of A-Z a-z 0-9 . _ -");
+			throw new InvalidRequestException("name", name, "1 to 100 of A-Z a-z 0-9 . _ -");
 		}
-		RefJobType type = RefJobType.parse(request.jobType());
+		RefJobType type = JobService.jobType("jobType", request.jobType());
 		authorize(type, actor);
 		Schedule.TargetKind kind = parseEnum(Schedule.TargetKind.class, "targetKind",
 				(request.targetKind() == null) ? "REPOSITORY" : request.targetKind());
@@ -192,18 +215,18 @@ public class ScheduleService {
 			ZoneId.of(zone);
 		}
 		catch (DateTimeException ex) {
-			throw new InvalidJobParameterException("timeZone", zone, "not a time zone id (such as Europe/Paris)");
+			throw new InvalidRequestException("timeZone", zone, "not a time zone id (such as Europe/Paris)");
 		}
 		boolean hasCron = request.cron() != null && !request.cron().isBlank();
 		if (hasCron == (request.onceAt() != null)) {
-			throw new InvalidJobParameterException("cron", request.cron(), "give either cron or onceAt");
+			throw new InvalidRequestException("cron", request.cron(), "give either cron or onceAt");
 		}
 		if (hasCron) {
 			try {
 				CronExpression.validateExpression(request.cron());
 			}
 			catch (ParseException ex) {
-				throw new InvalidJobParameterException("cron", request.cron(), "not a Quartz cron expression ("
+				throw new InvalidRequestException("cron", request.cron(), "not a Quartz cron expression ("
 						+ ex.getMessage() + "); seconds come first: '0 0 2 * * ?' is 02:00 daily");
 			}
 		}
@@ -211,11 +234,7 @@ public class ScheduleService {
 				(request.misfire() == null) ? "SKIP" : request.misfire());
 		Map<String, String> parameters = new LinkedHashMap<>((request.parameters() == null) ? Map.of()
 				: request.parameters());
-		if (parameters.containsKey("repository")) {
-			throw new InvalidJobParameterException("parameters.repository", parameters.get("repository"),
-					"the target selects the repositories");
-		}
-		refuseProtectionOverride(parameters, "a schedule");
+		checkStored(type, parameters, "a schedule");
 		return new Schedule(name, type, kind, target, parameters, hasCron ? request.cron().trim() : null, zone,
 				request.onceAt(), misfire, Boolean.TRUE.equals(request.paused()), actor.getName(), null, 0, null,
 				List.of());
@@ -227,7 +246,7 @@ public class ScheduleService {
 				return constant;
 			}
 		}
-		throw new InvalidJobParameterException(field, text, "not one of " + List.of(type.getEnumConstants()));
+		throw new InvalidRequestException(field, text, "not one of " + List.of(type.getEnumConstants()));
 	}
 
 	/** Writes the schedule's Quartz job and trigger, replacing the old ones. */

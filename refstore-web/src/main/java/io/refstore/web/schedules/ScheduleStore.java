@@ -1,11 +1,13 @@
 package io.refstore.web.schedules;
 
+import static io.refstore.web.system.Columns.DETAIL;
+import static io.refstore.web.system.Columns.cut;
+import static io.refstore.web.system.Columns.instant;
+import static io.refstore.web.system.Columns.utc;
+
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -87,7 +89,7 @@ class ScheduleStore {
 		this.jdbc.sql("INSERT INTO refstore_schedule_run (schedule_name, scheduled_at, fired_at, instance_id,"
 				+ " repository, execution_id, outcome, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
 			.params(run.schedule(), utc(run.scheduledAt()), utc(run.firedAt()), run.instanceId(), run.repository(),
-					run.executionId(), run.outcome().name(), cut(run.detail()))
+					run.executionId(), run.outcome().name(), cut(run.detail(), DETAIL))
 			.update();
 	}
 
@@ -124,18 +126,4 @@ class ScheduleStore {
 				rs.getString("instance_id"), rs.getString("repository"), (Long) rs.getObject("execution_id", Long.class),
 				ScheduleRun.Outcome.valueOf(rs.getString("outcome")), rs.getString("detail"));
 	}
-
-	private static Instant instant(ResultSet rs, String column) throws SQLException {
-		Timestamp at = rs.getTimestamp(column);
-		return (at == null) ? null : at.toInstant();
-	}
-
-	private static OffsetDateTime utc(Instant instant) {
-		return (instant == null) ? null : OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
-	}
-
-	private static String cut(String text) {
-		return (text == null || text.length() <= 4096) ? text : text.substring(0, 4095) + "…";
-	}
-
 }

@@ -11,11 +11,11 @@ import java.util.regex.PatternSyntaxException;
 
 import org.springframework.stereotype.Component;
 
-import io.refstore.batch.support.InvalidJobParameterException;
 import io.refstore.core.repo.InvalidRepositoryNameException;
 import io.refstore.web.repos.OpenRepo;
 import io.refstore.web.repos.RepoNotFoundException;
 import io.refstore.web.repos.RepoRegistry;
+import io.refstore.web.system.InvalidRequestException;
 
 /**
  * Turns a schedule's target into repository names: one name, the names a glob matches, or the repositories whose
@@ -34,11 +34,11 @@ public class ScheduleTargets {
 	/**
 	 * Checks a target before it is stored.
 	 * @return the target, trimmed
-	 * @throws InvalidJobParameterException naming {@code target}
+	 * @throws InvalidRequestException naming {@code target}
 	 */
 	public String check(Schedule.TargetKind kind, String target) {
 		if (target == null || target.isBlank()) {
-			throw new InvalidJobParameterException("target", target, "missing");
+			throw new InvalidRequestException("target", target, "missing");
 		}
 		String text = target.trim();
 		switch (kind) {
@@ -47,10 +47,10 @@ public class ScheduleTargets {
 					return repo.name();
 				}
 				catch (RepoNotFoundException | InvalidRepositoryNameException ex) {
-					throw new InvalidJobParameterException("target", text, "no repository of that name");
+					throw new InvalidRequestException("target", text, "no repository of that name");
 				}
 				catch (IOException ex) {
-					throw new InvalidJobParameterException("target", text, "unreadable: " + ex.getMessage());
+					throw new InvalidRequestException("target", text, "unreadable: " + ex.getMessage());
 				}
 			}
 			case GLOB -> {
@@ -66,7 +66,7 @@ public class ScheduleTargets {
 				catch (NumberFormatException ex) {
 					// refused below
 				}
-				throw new InvalidJobParameterException("target", text, "a loose-ref threshold is a number >= 0");
+				throw new InvalidRequestException("target", text, "a loose-ref threshold is a number >= 0");
 			}
 			default -> throw new IllegalStateException(kind.name());
 		}
@@ -77,7 +77,7 @@ public class ScheduleTargets {
 			return FileSystems.getDefault().getPathMatcher("glob:" + glob);
 		}
 		catch (PatternSyntaxException ex) {
-			throw new InvalidJobParameterException("target", glob, "not a glob: " + ex.getDescription()
+			throw new InvalidRequestException("target", glob, "not a glob: " + ex.getDescription()
 					+ " at index " + ex.getIndex());
 		}
 	}

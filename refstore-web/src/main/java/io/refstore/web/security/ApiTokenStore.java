@@ -1,5 +1,7 @@
 package io.refstore.web.security;
 
+import static io.refstore.web.system.Columns.utc;
+
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -8,8 +10,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
@@ -107,10 +107,6 @@ class ApiTokenStore {
 
 	private static Instant instant(Timestamp timestamp) {
 		return (timestamp == null) ? null : timestamp.toInstant();
-	}
-
-	private static OffsetDateTime utc(Instant instant) {
-		return OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
 	}
 
 	static String hash(String secret) {

@@ -10,6 +10,7 @@ import org.springframework.stereotype.Service;
 import io.refstore.web.audit.AuditEntry;
 import io.refstore.web.audit.AuditEntry.Outcome;
 import io.refstore.web.audit.AuditLog;
+import io.refstore.web.system.InvalidRequestException;
 import io.refstore.web.system.Problems;
 
 /**
@@ -43,7 +44,7 @@ public class TokenService {
 		if (name == null || name.isBlank() || name.length() > MAX_NAME || !Problems.printable(name).equals(name)) {
 			this.audit.record(AuditEntry.of(actor, "token.create", null, null, Map.of("name", String.valueOf(name)),
 					Outcome.REJECTED, "invalid name"));
-			throw Problems.badParameter("name", name,
+			throw new InvalidRequestException("name", name,
 					"it must be 1 to " + MAX_NAME + " characters without control characters");
 		}
 		CreatedToken created = this.tokens.create(actor, name);

@@ -19,7 +19,6 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
-import io.refstore.batch.support.InvalidJobParameterException;
 import io.refstore.batch.support.JobConflictException;
 import io.refstore.core.ref.InvalidRefNameException;
 import io.refstore.core.ref.RefName;
@@ -52,15 +51,16 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 		return Problems.problem(HttpStatus.BAD_REQUEST, "invalid-repository-name", ex.getMessage(), properties);
 	}
 
+	/** The one kind of problem for a refused field or parameter, whichever layer refused it. */
 	@ExceptionHandler
-	ProblemDetail invalidJobParameter(InvalidJobParameterException ex) {
+	ProblemDetail invalidRequest(InvalidRequestException ex) {
 		Map<String, Object> properties = new LinkedHashMap<>();
 		properties.put("parameter", ex.parameter());
 		if (ex.getCause() instanceof InvalidRefNameException name) {
 			properties.put("ref", RefName.printable(name.refName()));
 			properties.put("rule", name.rule().name());
 		}
-		return Problems.problem(HttpStatus.BAD_REQUEST, "invalid-job-parameter", Problems.printable(ex.getMessage()),
+		return Problems.problem(HttpStatus.BAD_REQUEST, "invalid-parameter", Problems.printable(ex.getMessage()),
 				properties);
 	}
 

@@ -38,13 +38,6 @@ public final class Problems {
 		return problem;
 	}
 
-	/** 400: the parameter {@code parameter} is refused for {@code reason}. */
-	public static ErrorResponseException badParameter(String parameter, String value, String reason) {
-		return exception(HttpStatus.BAD_REQUEST, "invalid-parameter",
-				"parameter '" + parameter + "' = '" + printable(value) + "' is refused: " + reason,
-				Map.of("parameter", parameter));
-	}
-
 	/** 404: {@code what} does not exist. */
 	public static ErrorResponseException notFound(String kind, String detail, Map<String, ?> properties) {
 		return exception(HttpStatus.NOT_FOUND, kind, detail, properties);

@@ -1,6 +1,7 @@
 package io.refstore.web.campaigns;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.endsWith;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
@@ -163,28 +164,35 @@ class CampaignApiIT extends ApiTestSupport {
 		create("operator", """
 				{"jobType":"explode","target":"%s"}""".formatted(repo)).andExpect(status().isBadRequest())
 			.andExpect(header().string("Content-Type", "application/problem+json"))
-			.andExpect(jsonPath("$.parameter").value("jobType"));
+			.andExpect(jsonPath("$.parameter").value("jobType"))
+			.andExpect(jsonPath("$.type").value(endsWith("/invalid-parameter")));
 		create("operator", """
 				{"jobType":"verify","target":"%s","concurrency":0}""".formatted(repo))
 			.andExpect(status().isBadRequest())
-			.andExpect(jsonPath("$.parameter").value("concurrency"));
+			.andExpect(jsonPath("$.parameter").value("concurrency"))
+			.andExpect(jsonPath("$.type").value(endsWith("/invalid-parameter")));
 		create("operator", """
 				{"jobType":"verify","target":"no-such-*.git"}""").andExpect(status().isBadRequest())
-			.andExpect(jsonPath("$.parameter").value("target"));
+			.andExpect(jsonPath("$.parameter").value("target"))
+			.andExpect(jsonPath("$.type").value(endsWith("/invalid-parameter")));
 		create("operator", """
 				{"jobType":"verify","targetKind":"GLOB","target":"x/[abc"}""").andExpect(status().isBadRequest())
-			.andExpect(jsonPath("$.parameter").value("target"));
+			.andExpect(jsonPath("$.parameter").value("target"))
+			.andExpect(jsonPath("$.type").value(endsWith("/invalid-parameter")));
 		create("operator", """
 				{"jobType":"verify","targetKind":"SOMEWHERE","target":"%s"}""".formatted(repo))
 			.andExpect(status().isBadRequest())
-			.andExpect(jsonPath("$.parameter").value("targetKind"));
+			.andExpect(jsonPath("$.parameter").value("targetKind"))
+			.andExpect(jsonPath("$.type").value(endsWith("/invalid-parameter")));
 		create("operator", """
 				{"jobType":"verify","targetKind":"REPOSITORY","target":"%s","parameters":{"repository":"x"}}"""
 			.formatted(repo)).andExpect(status().isBadRequest())
-			.andExpect(jsonPath("$.parameter").value("parameters.repository"));
+			.andExpect(jsonPath("$.parameter").value("parameters.repository"))
+			.andExpect(jsonPath("$.type").value(endsWith("/invalid-parameter")));
 		this.mvc.perform(get("/api/campaigns/999999").with(as("viewer")))
 			.andExpect(status().isNotFound())
-			.andExpect(header().string("Content-Type", "application/problem+json"));
+			.andExpect(header().string("Content-Type", "application/problem+json"))
+			.andExpect(jsonPath("$.type").value(endsWith("/campaign-not-found")));
 	}
 
 	@Test

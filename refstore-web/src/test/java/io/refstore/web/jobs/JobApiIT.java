@@ -1,6 +1,7 @@
 package io.refstore.web.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.everyItem;
@@ -19,6 +20,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.http.MediaType;
+import org.springframework.test.web.servlet.ResultActions;
 
 import com.jayway.jsonpath.JsonPath;
 
@@ -137,6 +139,7 @@ class JobApiIT extends JobApiTestSupport {
 				.andExpect(status().isBadRequest())
 				.andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
 				.andExpect(jsonPath("$.parameter").value(bad[2]))
+				.andExpect(jsonPath("$.type").value(endsWith("/invalid-parameter")))
 				.andExpect(jsonPath("$.detail").value(containsString(bad[2])));
 		}
 		this.mvc.perform(postJson("/api/jobs/migrations", "{\"repository\": \"" + name + "\", \"chunkSize\": \"lots\"}")
@@ -149,10 +152,14 @@ class JobApiIT extends JobApiTestSupport {
 		String[][] query = { { "status", "BOGUS" }, { "type", "bogus" }, { "size", "0" }, { "page", "-1" },
 				{ "from", "yesterday" } };
 		for (String[] bad : query) {
-			this.mvc.perform(get("/api/jobs").param(bad[0], bad[1]).with(as("viewer")))
+			ResultActions refused = this.mvc.perform(get("/api/jobs").param(bad[0], bad[1]).with(as("viewer")))
 				.andExpect(status().isBadRequest())
 				.andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
 				.andExpect(jsonPath("$.detail").value(containsString(bad[0])));
+			if (!bad[0].equals("from")) {
+				// a date that does not parse is refused by Spring MVC's own binding, before refstore's checks
+				refused.andExpect(jsonPath("$.type").value(endsWith("/invalid-parameter")));
+			}
 		}
 		this.mvc.perform(get("/api/jobs").param("repository", name).with(as("viewer")))
 			.andExpect(jsonPath("$.jobs.length()").value(0));

@@ -1,6 +1,7 @@
 package io.refstore.web.schedules;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.endsWith;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
@@ -72,7 +73,8 @@ class ScheduleApiIT extends ApiTestSupport {
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$[?(@.name == '" + name + "')].target").value(Matchers.contains(repo)));
 		create("operator", body(name, "maintain", "REPOSITORY", repo, "0 30 2 * * ?", "UTC"))
-			.andExpect(status().isConflict());
+			.andExpect(status().isConflict())
+			.andExpect(jsonPath("$.type").value(endsWith("/schedule-exists")));
 	}
 
 	@Test
@@ -82,22 +84,38 @@ class ScheduleApiIT extends ApiTestSupport {
 		create("operator", body("bad-cron", "verify", "REPOSITORY", repo, "0 61 * * * ?", "UTC"))
 			.andExpect(status().isBadRequest())
 			.andExpect(header().string("Content-Type", "application/problem+json"))
-			.andExpect(jsonPath("$.parameter").value("cron"));
+			.andExpect(jsonPath("$.parameter").value("cron"))
+			.andExpect(jsonPath("$.type").value(endsWith("/invalid-parameter")));
 		create("operator", body("bad-zone", "verify", "REPOSITORY", repo, "0 0 2 * * ?", "Mars/Olympus"))
 			.andExpect(status().isBadRequest())
-			.andExpect(jsonPath("$.parameter").value("timeZone"));
+			.andExpect(jsonPath("$.parameter").value("timeZone"))
+			.andExpect(jsonPath("$.type").value(endsWith("/invalid-parameter")));
 		create("operator", body("bad-glob", "verify", "GLOB", "team/[abc", "0 0 2 * * ?", "UTC"))
 			.andExpect(status().isBadRequest())
-			.andExpect(jsonPath("$.parameter").value("target"));
+			.andExpect(jsonPath("$.parameter").value("target"))
+			.andExpect(jsonPath("$.type").value(endsWith("/invalid-parameter")));
 		create("operator", body("bad-repo", "verify", "REPOSITORY", "no-such.git", "0 0 2 * * ?", "UTC"))
 			.andExpect(status().isBadRequest())
-			.andExpect(jsonPath("$.parameter").value("target"));
+			.andExpect(jsonPath("$.parameter").value("target"))
+			.andExpect(jsonPath("$.type").value(endsWith("/invalid-parameter")));
 		create("operator", body("bad-type", "explode", "REPOSITORY", repo, "0 0 2 * * ?", "UTC"))
 			.andExpect(status().isBadRequest())
-			.andExpect(jsonPath("$.parameter").value("jobType"));
+			.andExpect(jsonPath("$.parameter").value("jobType"))
+			.andExpect(jsonPath("$.type").value(endsWith("/invalid-parameter")));
+		// stored parameters are checked as a launch checks them, not first at every fire
+		create("admin", body("bad-chunk", "migrate", "REPOSITORY", repo, "0 0 2 * * ?", "UTC").replaceFirst(
+				"}\\s*$", ",\"parameters\":{\"targetFormat\":\"reftable\",\"chunkSize\":\"lots\"}}"))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.parameter").value("parameters.chunkSize"))
+			.andExpect(jsonPath("$.type").value(endsWith("/invalid-parameter")));
+		create("operator", body("bad-key", "verify", "REPOSITORY", repo, "0 0 2 * * ?", "UTC").replaceFirst("}\\s*$",
+				",\"parameters\":{\"colour\":\"red\"}}"))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.parameter").value("parameters.colour"));
 		create("operator", body("bad name", "verify", "REPOSITORY", repo, "0 0 2 * * ?", "UTC"))
 			.andExpect(status().isBadRequest())
-			.andExpect(jsonPath("$.parameter").value("name"));
+			.andExpect(jsonPath("$.parameter").value("name"))
+			.andExpect(jsonPath("$.type").value(endsWith("/invalid-parameter")));
 		assertThat(this.store.find("bad-cron")).isEmpty();
 	}
 
@@ -108,10 +126,10 @@ class ScheduleApiIT extends ApiTestSupport {
 		create("viewer", body(uniqueName("v"), "verify", "REPOSITORY", repo, "0 0 2 * * ?", "UTC"))
 			.andExpect(status().isForbidden());
 		String deletion = uniqueName("purge");
-		create("operator", body(deletion, "migrate", "REPOSITORY", repo, "0 0 2 * * ?", "UTC"))
-			.andExpect(status().isForbidden());
-		create("admin", body(deletion, "migrate", "REPOSITORY", repo, "0 0 2 * * ?", "UTC"))
-			.andExpect(status().isCreated());
+		String migration = body(deletion, "migrate", "REPOSITORY", repo, "0 0 2 * * ?", "UTC").replaceFirst("}\\s*$",
+				",\"parameters\":{\"targetFormat\":\"reftable\"}}");
+		create("operator", migration).andExpect(status().isForbidden());
+		create("admin", migration).andExpect(status().isCreated());
 		this.mvc.perform(delete("/api/schedules/" + deletion).with(as("operator"))).andExpect(status().isForbidden());
 		this.mvc.perform(delete("/api/schedules/" + deletion).with(as("admin"))).andExpect(status().isNoContent());
 	}
@@ -141,7 +159,8 @@ class ScheduleApiIT extends ApiTestSupport {
 		this.mvc.perform(delete("/api/schedules/" + name).with(as("operator"))).andExpect(status().isNoContent());
 		this.mvc.perform(get("/api/schedules/" + name).with(as("viewer")))
 			.andExpect(status().isNotFound())
-			.andExpect(header().string("Content-Type", "application/problem+json"));
+			.andExpect(header().string("Content-Type", "application/problem+json"))
+			.andExpect(jsonPath("$.type").value(endsWith("/schedule-not-found")));
 		this.mvc.perform(post("/api/schedules/" + name + "/pause").with(as("operator"))).andExpect(status().isNotFound());
 	}
 

@@ -15,11 +15,11 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
-import io.refstore.batch.support.InvalidJobParameterException;
 import io.refstore.batch.support.JobFilter;
 import io.refstore.batch.support.JobSummary;
 import io.refstore.web.jobs.JobService;
 import io.refstore.batch.support.RefJobType;
+import io.refstore.web.system.InvalidRequestException;
 
 /**
  * The job history with its filters and chart, one execution's live page (its progress part is polled by htmx
@@ -52,7 +52,10 @@ class JobController {
 			@RequestParam(required = false) @DateTimeFormat(iso = DateTimeFormat.ISO.DATE_TIME) LocalDateTime from,
 			@RequestParam(required = false) @DateTimeFormat(iso = DateTimeFormat.ISO.DATE_TIME) LocalDateTime to,
 			@RequestParam(defaultValue = "0") int offset, Model model) {
-		RefJobType jobType = blank(type) ? null : RefJobType.parse(type);
+		RefJobType jobType = blank(type) ? null : JobService.jobType("type", type);
+		if (offset < 0) {
+			throw new InvalidRequestException("offset", Integer.toString(offset), "it must not be negative");
+		}
 		JobFilter filter = new JobFilter(blank(status) ? null : status, jobType, blank(repo) ? null : repo,
 				blank(actor) ? null : actor, from, to, offset, PAGE_SIZE);
 		List<JobSummary> found = this.jobs.list(filter);
@@ -109,7 +112,7 @@ class JobController {
 			redirect.addFlashAttribute("message", "Deleting the planned refs.");
 			return "redirect:/jobs/" + executed.executionId();
 		}
-		catch (InvalidJobParameterException ex) {
+		catch (InvalidRequestException ex) {
 			model.addAttribute("job", find(id));
 			model.addAttribute("confirmError", ex.getMessage());
 			model.addAttribute("confirmRepository", confirmRepository);

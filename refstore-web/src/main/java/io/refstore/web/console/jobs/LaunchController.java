@@ -1,6 +1,7 @@
 package io.refstore.web.console.jobs;
 
 import java.security.Principal;
+import java.util.List;
 import java.util.Map;
 
 import org.springframework.security.access.AccessDeniedException;
@@ -15,11 +16,12 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 
-import io.refstore.batch.support.InvalidJobParameterException;
 import io.refstore.batch.support.JobConflictException;
+import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.JobSummary;
 import io.refstore.web.jobs.JobService;
 import io.refstore.web.console.system.ConsoleUser;
+import io.refstore.web.system.InvalidRequestException;
 
 /**
  * The launch forms: migration (or its dry run, a verification that changes nothing), maintenance, a deletion
@@ -32,12 +34,14 @@ class LaunchController {
 	static final String VIEWS_LAUNCH_FORM = "jobs/launchForm";
 
 	/** Job parameter names as the batch module reports them, mapped to the form's fields. */
-	private static final Map<String, String> FIELDS = Map.ofEntries(Map.entry("repository", "repo"),
-			Map.entry("targetFormat", "targetFormat"), Map.entry("chunkSize", "chunkSize"),
-			Map.entry("prefixes", "prefixes"), Map.entry("globs", "globs"), Map.entry("excludes", "excludes"),
-			Map.entry("manifest", "manifest"), Map.entry("backup", "backup"), Map.entry("reflogs", "reflogs"),
-			Map.entry("throttleMillis", "throttleMillis"), Map.entry("overrideProtection", "overrideProtection"),
-			Map.entry("overrideReason", "overrideReason"));
+	private static final Map<String, String> FIELDS = Map.ofEntries(Map.entry(JobParameterNames.REPOSITORY, "repo"),
+			Map.entry(JobParameterNames.TARGET_FORMAT, "targetFormat"), Map.entry(JobParameterNames.CHUNK_SIZE, "chunkSize"),
+			Map.entry(JobParameterNames.PREFIXES, "prefixes"), Map.entry(JobParameterNames.GLOBS, "globs"),
+			Map.entry(JobParameterNames.EXCLUDES, "excludes"), Map.entry(JobParameterNames.MANIFEST, "manifest"),
+			Map.entry(JobParameterNames.BACKUP, "backup"), Map.entry(JobParameterNames.REFLOGS, "reflogs"),
+			Map.entry(JobParameterNames.THROTTLE_MILLIS, "throttleMillis"),
+			Map.entry(JobParameterNames.OVERRIDE_PROTECTION, "overrideProtection"),
+			Map.entry(JobParameterNames.OVERRIDE_REASON, "overrideReason"));
 
 	private final JobService jobs;
 
@@ -73,14 +77,8 @@ class LaunchController {
 			JobSummary job = launch(launch, launchForm, principal.getName());
 			return "redirect:/jobs/" + job.executionId();
 		}
-		catch (InvalidJobParameterException ex) {
-			String field = FIELDS.get(ex.parameter());
-			if (field != null) {
-				result.rejectValue(field, "invalid", ex.getMessage());
-			}
-			else {
-				result.reject("invalid", ex.getMessage());
-			}
+		catch (InvalidRequestException ex) {
+			ex.rejectIn(result, FIELDS::get);
 		}
 		catch (JobConflictException ex) {
 			result.reject("conflict", ex.getMessage());
@@ -94,8 +92,9 @@ class LaunchController {
 					: this.jobs.migrate(form.getRepo(), form.getTargetFormat(), form.isReflogs(), form.getChunkSize(),
 							form.getThrottleMillis(), actor);
 			case MAINTENANCE -> this.jobs.maintain(form.getRepo(), form.isForce(), actor);
-			case DELETION -> this.jobs.planDeletion(form.getRepo(), form.getPrefixes(), form.getGlobs(), null,
-					form.getExcludes(), form.isOverrideProtection(), form.getOverrideReason(), actor);
+			case DELETION -> this.jobs.planDeletion(form.getRepo(), JobParameterNames.list(form.getPrefixes()),
+					JobParameterNames.list(form.getGlobs()), List.of(), JobParameterNames.list(form.getExcludes()),
+					form.isOverrideProtection(), form.getOverrideReason(), actor);
 			case RESTORE -> this.jobs.restore(form.getRepo(), form.getManifest(), actor);
 			case ROLLBACK -> this.jobs.rollback(form.getRepo(), form.getBackup(), actor);
 		};

@@ -3,6 +3,7 @@ package io.refstore.web.console.repos;
 import java.util.Comparator;
 import java.util.Locale;
 
+import io.refstore.web.system.InvalidRequestException;
 import io.refstore.web.system.Problems;
 
 /**
@@ -45,7 +46,7 @@ enum DashboardSort {
 				return sort;
 			}
 		}
-		throw Problems.badParameter("sort", value, "it must be one of worst, name, refs, size");
+		throw new InvalidRequestException("sort", value, "it must be one of worst, name, refs, size");
 	}
 
 }

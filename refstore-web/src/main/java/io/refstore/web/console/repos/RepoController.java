@@ -12,6 +12,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 
 import io.refstore.web.refs.RefPage;
 import io.refstore.web.refs.RefService;
+import io.refstore.web.system.InvalidRequestException;
 import io.refstore.web.system.Problems;
 
 /**
@@ -65,7 +66,7 @@ class RepoController {
 				return limit;
 			}
 		}
-		throw Problems.badParameter("limit", Integer.toString(limit), "it must be 50, 100 or 500");
+		throw new InvalidRequestException("limit", Integer.toString(limit), "it must be 50, 100 or 500");
 	}
 
 	private static void addChart(Map<String, Long> namespaces, Model model) {

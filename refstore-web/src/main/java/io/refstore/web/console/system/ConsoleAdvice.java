@@ -20,10 +20,10 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 
-import io.refstore.batch.support.InvalidJobParameterException;
 import io.refstore.batch.support.JobConflictException;
 import io.refstore.core.ref.InvalidRefNameException;
 import io.refstore.core.repo.InvalidRepositoryNameException;
+import io.refstore.web.system.InvalidRequestException;
 import jakarta.servlet.http.HttpServletResponse;
 
 /**
@@ -61,13 +61,10 @@ class ConsoleAdvice {
 		return page(response, model, status, ex.getBody().getDetail());
 	}
 
-	@ExceptionHandler
-	String invalidRepositoryName(InvalidRepositoryNameException ex, HttpServletResponse response, Model model) {
-		return page(response, model, HttpStatus.BAD_REQUEST, ex.getMessage());
-	}
-
-	@ExceptionHandler
-	String invalidRefName(InvalidRefNameException ex, HttpServletResponse response, Model model) {
+	/** Refused input: a repository or ref name, a field; the message names it and says why. */
+	@ExceptionHandler({ InvalidRepositoryNameException.class, InvalidRefNameException.class,
+			InvalidRequestException.class })
+	String refusedInput(IllegalArgumentException ex, HttpServletResponse response, Model model) {
 		return page(response, model, HttpStatus.BAD_REQUEST, ex.getMessage());
 	}
 
@@ -84,22 +81,8 @@ class ConsoleAdvice {
 	}
 
 	@ExceptionHandler
-	String invalidJobParameter(InvalidJobParameterException ex, HttpServletResponse response, Model model) {
-		return page(response, model, HttpStatus.BAD_REQUEST, ex.getMessage());
-	}
-
-	@ExceptionHandler
 	String jobConflict(JobConflictException ex, HttpServletResponse response, Model model) {
 		return page(response, model, HttpStatus.CONFLICT, ex.getMessage());
-	}
-
-	/** The job service's refusals of a stop or restart ("execution 7 is COMPLETED ..."), worded for users. */
-	@ExceptionHandler
-	String illegalState(IllegalStateException ex, HttpServletResponse response, Model model) {
-		if (ex.getMessage() != null && ex.getMessage().startsWith("execution ")) {
-			return page(response, model, HttpStatus.CONFLICT, ex.getMessage());
-		}
-		return unexpected(ex, response, model);
 	}
 
 	@ExceptionHandler

@@ -1,0 +1,95 @@
+package io.refstore.batch.support;
+
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.springframework.batch.core.job.JobExecution;
+import org.springframework.batch.core.job.parameters.JobParameter;
+import org.springframework.batch.core.step.StepExecution;
+import org.springframework.batch.infrastructure.item.ExecutionContext;
+
+/**
+ * Job executions read back as {@link JobSummary} records: parameters and results as text, steps with their
+ * progress, rate and estimated time left. Stateless.
+ */
+final class JobSummaries {
+
+	private JobSummaries() {
+	}
+
+	/** An execution's parameters as text. */
+	static Map<String, String> text(JobExecution execution) {
+		Map<String, String> out = new TreeMap<>();
+		for (JobParameter<?> parameter : execution.getJobParameters()) {
+			out.put(parameter.name(), String.valueOf(parameter.value()));
+		}
+		return out;
+	}
+
+	static JobSummary summary(JobExecution execution) {
+		List<JobSummary.StepSummary> steps = execution.getStepExecutions()
+			.stream()
+			.sorted(Comparator.comparingLong(StepExecution::getId))
+			.map(JobSummaries::step)
+			.toList();
+		Map<String, String> parameters = text(execution);
+		String name = execution.getJobInstance().getJobName();
+		return new JobSummary(execution.getId(), execution.getJobInstanceId(), name, RefJobType.ofJobName(name),
+				execution.getStatus().name(), execution.getExitStatus().getExitCode(), exitMessage(execution),
+				parameters.get(JobParameterNames.REPOSITORY), parameters.get(JobParameterNames.ACTOR), parameters,
+				results(execution.getExecutionContext()), execution.getCreateTime(), execution.getStartTime(),
+				execution.getEndTime(), steps);
+	}
+
+	/**
+	 * The job's exit description or, when it has none, the first line of the first failed step's (Spring Batch
+	 * keeps the stack trace there; its first line is the error and its message).
+	 */
+	private static String exitMessage(JobExecution execution) {
+		String own = execution.getExitStatus().getExitDescription();
+		if (own != null && !own.isBlank()) {
+			return own;
+		}
+		return execution.getStepExecutions()
+			.stream()
+			.filter((step) -> step.getStatus().name().equals("FAILED"))
+			.map((step) -> step.getExitStatus().getExitDescription().lines().findFirst().orElse(""))
+			.findFirst()
+			.orElse("");
+	}
+
+	private static Map<String, String> results(ExecutionContext context) {
+		Map<String, String> out = new LinkedHashMap<>();
+		for (Map.Entry<String, Object> entry : context.entrySet()) {
+			if (!entry.getKey().startsWith("batch.")) {
+				out.put(entry.getKey(), String.valueOf(entry.getValue()));
+			}
+		}
+		return out;
+	}
+
+	private static JobSummary.StepSummary step(StepExecution step) {
+		ExecutionContext context = step.getExecutionContext();
+		long done = context.containsKey(JobParameterNames.PROGRESS_DONE) ? context.getLong(JobParameterNames.PROGRESS_DONE)
+				: step.getWriteCount();
+		long total = context.containsKey(JobParameterNames.PROGRESS_TOTAL)
+				? context.getLong(JobParameterNames.PROGRESS_TOTAL) : -1;
+		double rate = 0;
+		long eta = -1;
+		if (step.getStartTime() != null && step.getWriteCount() > 0) {
+			LocalDateTime until = (step.getEndTime() != null) ? step.getEndTime() : LocalDateTime.now();
+			double seconds = Math.max(0.001, Duration.between(step.getStartTime(), until).toNanos() / 1e9);
+			rate = step.getWriteCount() / seconds;
+			eta = (total >= done) ? Math.round((total - done) / rate) : -1;
+		}
+		return new JobSummary.StepSummary(step.getId(), step.getStepName(), step.getStatus().name(),
+				step.getExitStatus().getExitDescription(), done, total, step.getCommitCount(), rate, eta,
+				step.getStartTime(), step.getEndTime());
+	}
+
+}
