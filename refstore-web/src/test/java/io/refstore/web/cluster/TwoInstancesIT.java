@@ -11,6 +11,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -99,18 +100,23 @@ class TwoInstancesIT {
 					+ " refstore_schedule_run WHERE schedule_name = 'tick' AND instance_id = '" + survivor.instanceId
 					+ "' AND scheduled_at > TIMESTAMP WITH TIME ZONE '" + killed.plusSeconds(2) + "'") >= 3);
 			survivor.postJson("/api/schedules/tick/pause", "");
-			// a fire in flight when the pause came launches its job before it records its run: let it finish
-			await("every launched tick recorded", () -> count(db, "SELECT COUNT(*) FROM batch_job_execution_params"
-					+ " WHERE parameter_name = 'actor' AND parameter_value = 'schedule:tick'") == count(db,
-							"SELECT COUNT(*) FROM refstore_schedule_run WHERE schedule_name = 'tick' AND outcome = 'LAUNCHED'"));
+			// a fire in flight when the pause came launches its job before it records its run: let it finish. The
+			// one exception is a fire of the killed instance between its launch and its record (kill -9 can land
+			// there): at most that one launch, made before the kill, stays without its run row
+			await("every launched tick recorded", () -> {
+				List<List<String>> unrecorded = unrecordedTicks(db);
+				// Spring Batch writes creation times as the launching JVM's local time, the zone of this one
+				return unrecorded.isEmpty() || (unrecorded.size() == 1
+						&& Timestamp.valueOf(unrecorded.get(0).get(1)).toInstant().isBefore(killed));
+			});
 
 			assertThat(count(db, "SELECT COUNT(*) FROM refstore_schedule_run WHERE outcome = 'FAILED'")).isZero();
 			assertThat(rows(db, "SELECT scheduled_at, COUNT(*) FROM refstore_schedule_run WHERE schedule_name = 'tick'"
 					+ " GROUP BY scheduled_at HAVING COUNT(*) > 1")).as("fires that ran twice").isEmpty();
-			assertThat(count(db, "SELECT COUNT(*) FROM batch_job_execution_params WHERE parameter_name = 'actor'"
-					+ " AND parameter_value = 'schedule:tick'"))
-				.isEqualTo(count(db, "SELECT COUNT(*) FROM refstore_schedule_run WHERE schedule_name = 'tick'"
-						+ " AND outcome = 'LAUNCHED'"));
+			assertThat(count(db, "SELECT COUNT(*) FROM refstore_schedule_run r WHERE schedule_name = 'tick' AND"
+					+ " outcome = 'LAUNCHED' AND NOT EXISTS (SELECT 1 FROM batch_job_execution_params p WHERE"
+					+ " p.job_execution_id = r.execution_id AND p.parameter_name = 'actor'"
+					+ " AND p.parameter_value = 'schedule:tick')")).as("recorded launches without their job").isZero();
 		}
 	}
 
@@ -128,6 +134,14 @@ class TwoInstancesIT {
 			stdin.append("create refs/heads/b").append(i).append(' ').append(commit).append('\n');
 		}
 		repo.run(stdin.toString().getBytes(StandardCharsets.UTF_8), "update-ref", "--stdin");
+	}
+
+	/** The executions launched by the tick schedule that no run row names: their ids and creation times. */
+	private static List<List<String>> unrecordedTicks(PostgresDatabase db) throws SQLException {
+		return rows(db, "SELECT e.job_execution_id, e.create_time FROM batch_job_execution e JOIN"
+				+ " batch_job_execution_params p ON p.job_execution_id = e.job_execution_id WHERE p.parameter_name"
+				+ " = 'actor' AND p.parameter_value = 'schedule:tick' AND NOT EXISTS (SELECT 1 FROM"
+				+ " refstore_schedule_run r WHERE r.execution_id = e.job_execution_id)");
 	}
 
 	private static void created(java.net.http.HttpResponse<String> response) {
