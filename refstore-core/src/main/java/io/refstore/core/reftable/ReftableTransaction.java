@@ -13,19 +13,19 @@ import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.PersonIdent;
 import io.refstore.core.ref.Ref;
-import io.refstore.core.ref.ReflogEntry;
-import io.refstore.core.ref.ReflogPolicy;
 import io.refstore.core.ref.RefCursor;
 import io.refstore.core.ref.RefName;
+import io.refstore.core.ref.RefUpdate;
+import io.refstore.core.ref.ReflogEntry;
+import io.refstore.core.ref.ReflogPolicy;
+import io.refstore.core.ref.Rejection;
 import io.refstore.core.ref.SymbolicRef;
+import io.refstore.core.ref.UpdateBatch;
 import io.refstore.core.txn.BatchPlan;
 import io.refstore.core.txn.Outcome;
 import io.refstore.core.txn.PlannedUpdate;
-import io.refstore.core.txn.RefUpdate;
 import io.refstore.core.txn.ReflogEntries;
-import io.refstore.core.txn.Rejection;
 import io.refstore.core.txn.StagedTransaction;
-import io.refstore.core.txn.UpdateBatch;
 import io.refstore.core.txn.UpdateChecks;
 
 /**

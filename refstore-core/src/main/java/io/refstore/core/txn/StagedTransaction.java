@@ -10,6 +10,10 @@ import java.util.TreeMap;
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.PersonIdent;
 import io.refstore.core.ref.Ref;
+import io.refstore.core.ref.RefTransaction;
+import io.refstore.core.ref.RefUpdate;
+import io.refstore.core.ref.TransactionResult;
+import io.refstore.core.ref.UpdateBatch;
 
 /**
  * The part of a transaction both backends share: collecting updates, the OPEN → PREPARED → CLOSED states,

@@ -14,10 +14,6 @@ import org.junit.jupiter.api.io.TempDir;
 import io.refstore.core.repo.Repository;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
-import io.refstore.core.txn.RefTransaction;
-import io.refstore.core.txn.RefUpdate;
-import io.refstore.core.txn.Rejection;
-import io.refstore.core.txn.TransactionResult;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -227,7 +223,6 @@ public abstract class RefStoreContractTest {
 			.contains(new DirectRef("refs/custom/annotated", tagId, id(0)));
 		assertThat(this.store.exactRef("refs/remotes/o/HEAD")).contains(new SymbolicRef("refs/remotes/o/HEAD", "refs/heads/a"));
 	}
-
 
 	@Test
 	void aStoreThatServedManyLookupsSeesEachNextWriteOfGit() throws IOException {

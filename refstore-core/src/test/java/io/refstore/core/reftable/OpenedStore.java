@@ -7,10 +7,10 @@ import java.util.Map;
 
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.RefTransaction;
+import io.refstore.core.ref.RefUpdate;
+import io.refstore.core.ref.TransactionResult;
 import io.refstore.core.repo.Repository;
-import io.refstore.core.txn.RefTransaction;
-import io.refstore.core.txn.RefUpdate;
-import io.refstore.core.txn.TransactionResult;
 
 /**
  * Test tool: a repository opened by refstore as git would be run on it (isolated config, a fixed committer
