@@ -25,7 +25,6 @@ import io.refstore.core.io.LockFile;
 import io.refstore.core.io.ParallelIo;
 import io.refstore.core.objects.ObjectDatabase;
 import io.refstore.core.ref.DirectRef;
-import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.PersonIdent;
 import io.refstore.core.ref.Ref;
@@ -80,6 +79,7 @@ final class FilesTransaction extends StagedTransaction {
 	private Path packedNew;
 
 	FilesTransaction(FilesRefStore store) {
+		super(store.hashAlgorithm(), store.options.committer());
 		this.store = store;
 		this.locks = new RefLocks(store);
 	}
@@ -100,16 +100,6 @@ final class FilesTransaction extends StagedTransaction {
 	private Ref readExisting(String name) throws IOException {
 		Ref ref = this.store.readRef(name);
 		return (ref == LooseRefs.BROKEN) ? null : ref;
-	}
-
-	@Override
-	protected HashAlgorithm hashAlgorithm() {
-		return this.store.hashAlgorithm();
-	}
-
-	@Override
-	protected PersonIdent defaultCommitter() {
-		return this.store.options.committer().get();
 	}
 
 	@Override

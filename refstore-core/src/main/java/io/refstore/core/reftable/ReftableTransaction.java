@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.NavigableMap;
 
 import io.refstore.core.io.LockFailedException;
-import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.PersonIdent;
 import io.refstore.core.ref.Ref;
@@ -46,6 +45,7 @@ final class ReftableTransaction extends StagedTransaction {
 	private ReftableStack.Addition addition;
 
 	ReftableTransaction(ReftableRefStore store) {
+		super(store.hashAlgorithm(), store.options.committer());
 		this.store = store;
 	}
 
@@ -91,16 +91,6 @@ final class ReftableTransaction extends StagedTransaction {
 			return this.planningReads.get(name);
 		}
 		return this.store.read(merged, name);
-	}
-
-	@Override
-	protected HashAlgorithm hashAlgorithm() {
-		return this.store.hashAlgorithm();
-	}
-
-	@Override
-	protected PersonIdent defaultCommitter() {
-		return this.store.options.committer().get();
 	}
 
 	@Override
