@@ -19,7 +19,6 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 
 import io.refstore.batch.support.JobLocks;
 import io.refstore.batch.support.JobParameterNames;
-import io.refstore.core.RefStores;
 import io.refstore.core.delete.ChunkListener;
 import io.refstore.core.delete.DeleteOptions;
 import io.refstore.core.delete.DeleteResult;
@@ -30,6 +29,7 @@ import io.refstore.core.io.LockOwner;
 import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.store.RefStores;
 
 /**
  * {@code deleteRefsStep}: deletes the refs of a plan, one chunk per call, each chunk one {@link RefDeleter}

@@ -22,7 +22,6 @@ import org.springframework.transaction.PlatformTransactionManager;
 import io.refstore.batch.support.JobLocks;
 import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.RefJobListener;
-import io.refstore.core.RefStores;
 import io.refstore.core.delete.ChunkListener;
 import io.refstore.core.delete.RefRestorer;
 import io.refstore.core.delete.RestoreResult;
@@ -30,6 +29,7 @@ import io.refstore.core.io.LockOwner;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.ReflogPolicy;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.store.RefStores;
 
 /**
  * {@code restoreRefsJob}: {@code restoreRefsStep} recreates the refs and reflogs a deletion removed, from one

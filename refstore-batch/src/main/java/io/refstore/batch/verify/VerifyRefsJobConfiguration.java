@@ -23,6 +23,7 @@ import io.refstore.core.migrate.RefDigest;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.VerifyProblem;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.store.RefStores;
 
 /**
  * {@code verifyRefsJob}: {@code verifyStoreStep} runs {@link RefStore#verify()} and digests the store
@@ -50,7 +51,7 @@ public class VerifyRefsJobConfiguration {
 	Tasklet verifyStoreTasklet(@Value("#{jobParameters['" + JobParameterNames.REPOSITORY_PATH + "']}") String path) {
 		return (contribution, chunkContext) -> {
 			ExecutionContext job = chunkContext.getStepContext().getStepExecution().getJobExecution().getExecutionContext();
-			try (Repository repository = Repository.open(Path.of(path)); RefStore store = repository.refStore()) {
+			try (Repository repository = Repository.open(Path.of(path)); RefStore store = RefStores.open(repository)) {
 				List<VerifyProblem> problems = store.verify();
 				long errors = problems.stream().filter(VerifyProblem::error).count();
 				RefDigest digest = RefDigest.of(store, repository.objectDatabase(), true);

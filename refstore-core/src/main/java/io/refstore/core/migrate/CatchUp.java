@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-import io.refstore.core.RefStores;
 import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefCursor;
@@ -19,6 +18,7 @@ import io.refstore.core.ref.ReflogPolicy;
 import io.refstore.core.ref.SymbolicRef;
 import io.refstore.core.ref.TransactionResult;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.store.RefStores;
 
 /**
  * Brings a rollback's copy of a backup up to date with the store it replaces: every ref written, moved or deleted

@@ -16,8 +16,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
-import io.refstore.core.RefStores;
-import io.refstore.core.files.FilesLayout;
 import io.refstore.core.io.FileMoves;
 import io.refstore.core.io.ProcessOwner;
 import io.refstore.core.objects.ObjectDatabase;
@@ -27,10 +25,10 @@ import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.RefQuery;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.ReflogEntry;
-import io.refstore.core.reftable.ReftableLayout;
 import io.refstore.core.repo.ConfigEditor;
 import io.refstore.core.repo.Repository;
 import io.refstore.core.repo.StoreGate;
+import io.refstore.core.store.RefStores;
 
 /**
  * Moves a repository's refs and reflogs between the files and reftable formats.
@@ -106,7 +104,7 @@ public final class FormatMigrator {
 		Files.createDirectories(work);
 		claim(work);
 		Path staged = work.resolve("new");
-		try (RefStore source = this.repository.refStore()) {
+		try (RefStore source = RefStores.open(this.repository)) {
 			String fingerprint = source.fingerprint();
 			Built built = buildAndVerify(source, staged, options);
 			if (options.dryRun()) {
@@ -164,7 +162,7 @@ public final class FormatMigrator {
 			if (fingerprint != null && !source.fingerprint().equals(fingerprint)) {
 				swapped = refresh.staged();
 			}
-			stage(current, staged);
+			RefStores.layout(options.target()).stage(staged, this.gitDir);
 			new Journal(current, options.target(), backup).write(work);
 			switchConfig(current, options.target(), work, gate);
 			// a migration's source digest is that of the store it retires (reflogs included only if they came along);
@@ -194,23 +192,14 @@ public final class FormatMigrator {
 				gate.switched();
 				throw ex;
 			}
-			unstage(current);
+			// a staged store that was never switched to: git of the current format ignores it anyway
+			RefStores.layout(target).unstage(this.gitDir);
 			Journal.delete(work);
 			throw ex;
 		}
 		gate.switched();
 	}
 
-	/** Removes a staged store that was never switched to: git of {@code current} format ignores it anyway. */
-	private void unstage(RefFormat current) throws IOException {
-		if (current == RefFormat.FILES) {
-			FileMoves.deleteTree(this.gitDir.resolve("reftable"));
-		}
-		else {
-			FilesLayout.clear(this.gitDir);
-			ReftableLayout.writeStubs(this.gitDir);
-		}
-	}
 
 	/**
 	 * After the switch: moves the old store into {@code backup}, carries into the new store what a git process
@@ -284,7 +273,7 @@ public final class FormatMigrator {
 		Swapped swapped;
 		// the refs written, moved or deleted since the migration, kept in the restored store: the report names them
 		Set<String> kept = new TreeSet<>();
-		try (RefStore source = this.repository.refStore()) {
+		try (RefStore source = RefStores.open(this.repository)) {
 			BackupCopy.copy(backup, staged);
 			BackupRecord copied = BackupRecord.read(this.repository, restored, staged);
 			BackupRecord recorded = BackupRecord.readRecorded(backup);
@@ -399,7 +388,7 @@ public final class FormatMigrator {
 
 	private int breakLocks(ProcessOwner owner, Path work) throws IOException {
 		int removed;
-		try (RefStore store = this.repository.refStore()) {
+		try (RefStore store = RefStores.open(this.repository)) {
 			removed = store.breakLocks(owner.text());
 		}
 		Path config = this.gitDir.resolve("config");
@@ -512,24 +501,9 @@ public final class FormatMigrator {
 		return new Built(built.sourceDigest, targetDigest, built.refs, built.logEntries);
 	}
 
-	private void stage(RefFormat current, Path staged) throws IOException {
-		if (current == RefFormat.FILES) {
-			ReftableLayout.stage(staged, this.gitDir);
-		}
-		else {
-			FilesLayout.clear(this.gitDir);
-			FilesLayout.stage(staged, this.gitDir);
-		}
-	}
-
 	private void retire(RefFormat old, Path backup, Path work) throws IOException {
-		if (old == RefFormat.FILES) {
-			FilesLayout.retire(this.gitDir, backup);
-			ReftableLayout.writeStubs(this.gitDir, CarryOver.newStraysDir(work));
-		}
-		else {
-			ReftableLayout.retire(this.gitDir, backup);
-		}
+		Path strays = (old == RefFormat.FILES) ? CarryOver.newStraysDir(work) : null;
+		RefStores.layout(old).retire(this.gitDir, backup, strays);
 	}
 
 	Path newBackupDir(RefFormat old) {
@@ -550,7 +524,7 @@ public final class FormatMigrator {
 	/** The report of a swap finished by a later run: the digests are the store's as it now reads. */
 	private MigrationReport finishedReport(RefFormat from, RefFormat to, Path work, Path backup, List<String> carried,
 			long started) throws IOException {
-		try (Repository fresh = Repository.open(this.gitDir); RefStore store = fresh.refStore()) {
+		try (Repository fresh = Repository.open(this.gitDir); RefStore store = RefStores.open(fresh)) {
 			RefDigest digest = RefDigest.of(store, fresh.objectDatabase(), true);
 			String hex = digest.finish();
 			return new MigrationReport(from, to, digest.refs(), digest.logEntries(), hex, hex, work, backup, true,

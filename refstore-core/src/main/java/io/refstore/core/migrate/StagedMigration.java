@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Properties;
 
-import io.refstore.core.RefStores;
 import io.refstore.core.io.FileMoves;
 import io.refstore.core.ref.InitialRefWriter;
 import io.refstore.core.ref.RefCursor;
@@ -16,6 +15,7 @@ import io.refstore.core.ref.RefQuery;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.StoreStatistics;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.store.RefStores;
 
 /**
  * A format migration in phases that may run in different processes, each resumable after a crash: the
@@ -144,7 +144,7 @@ public final class StagedMigration implements Closeable {
 		fresh.setProperty("from", current.configName());
 		fresh.setProperty("to", options.target().configName());
 		fresh.setProperty("reflogs", String.valueOf(options.reflogs()));
-		try (RefStore source = repository.refStore()) {
+		try (RefStore source = RefStores.open(repository)) {
 			fresh.setProperty("fingerprint", source.fingerprint());
 		}
 		DurableFiles.writeProperties(work.resolve(STATE), fresh);
@@ -380,7 +380,7 @@ public final class StagedMigration implements Closeable {
 		Path staged = this.work.resolve(NEW);
 		FormatMigrator.Swapped swapped;
 		Properties state = DurableFiles.readProperties(this.work.resolve(STATE));
-		try (RefStore store = this.repository.refStore()) {
+		try (RefStore store = RefStores.open(this.repository)) {
 			swapped = this.migrator.swap(store, state.getProperty("fingerprint", ""), built, staged, this.options,
 					this.work);
 		}
@@ -453,7 +453,7 @@ public final class StagedMigration implements Closeable {
 
 	private RefStore source() throws IOException {
 		if (this.source == null) {
-			this.source = this.repository.refStore();
+			this.source = RefStores.open(this.repository);
 		}
 		return this.source;
 	}

@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-import io.refstore.core.RefStores;
 import io.refstore.core.io.FileMoves;
 import io.refstore.core.ref.InitialRefWriter;
 import io.refstore.core.ref.RefCursor;
@@ -14,6 +13,7 @@ import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.store.RefStores;
 
 /**
  * The new store of a {@link StagedMigration}, built while the refs are copied instead of from the segments

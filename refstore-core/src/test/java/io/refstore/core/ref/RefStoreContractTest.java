@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.refstore.core.repo.Repository;
+import io.refstore.core.store.RefStores;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
@@ -60,7 +61,7 @@ public abstract class RefStoreContractTest {
 		}
 		this.repository = Repository.open(this.repo.dir(), Map.of("GIT_COMMITTER_NAME", "C O Mitter",
 				"GIT_COMMITTER_EMAIL", "committer@example.com", "GIT_COMMITTER_DATE", GitCli.FIXED_DATE));
-		this.store = this.repository.refStore();
+		this.store = RefStores.open(this.repository);
 	}
 
 	protected ObjectId id(int commit) {

@@ -1,4 +1,4 @@
-package io.refstore.core;
+package io.refstore.core.store;
 
 import java.io.Closeable;
 import java.io.IOException;
