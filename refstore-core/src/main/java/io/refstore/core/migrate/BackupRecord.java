@@ -22,7 +22,7 @@ record BackupRecord(String digest, long refs, long logEntries) {
 	static final String FILE = "refstore-backup.properties";
 
 	/** The record of a store built with its reflogs, whose digest is {@code built}'s source digest. */
-	static BackupRecord of(FormatMigrator.Built built) {
+	static BackupRecord of(BuiltStore built) {
 		return new BackupRecord(built.sourceDigest, built.refs, built.logEntries);
 	}
 

@@ -100,14 +100,14 @@ final class StreamedAssembly {
 	 * Completes the store.
 	 * @return its digest and counts, or {@code null} if the assembly was spoiled (then it is removed)
 	 */
-	FormatMigrator.Built finish() throws IOException {
+	BuiltStore finish() throws IOException {
 		if (this.spoiled) {
 			abandon();
 			return null;
 		}
 		this.writer.finish();
 		this.writer.close();
-		return new FormatMigrator.Built(this.digest, null);
+		return new BuiltStore(this.digest, null);
 	}
 
 	/** Drops the unfinished store. */
