@@ -1,5 +1,9 @@
 package io.refstore.core.migrate;
 
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Properties;
+
 /**
  * A store built for a swap: the digest of what went in, the digest read back from it (once verified) and its
  * counts. Made by {@link StoreBuilder}, {@link StreamedAssembly} and a rollback's copy of its backup.
@@ -27,6 +31,29 @@ final class BuiltStore {
 		this.targetDigest = targetDigest;
 		this.refs = refs;
 		this.logEntries = logEntries;
+	}
+
+	/** Records this store durably in {@code file}, its target digest only if {@code verified}. */
+	void write(Path file, boolean verified) throws IOException {
+		Properties properties = new Properties();
+		properties.setProperty("sourceDigest", this.sourceDigest);
+		properties.setProperty("refs", Long.toString(this.refs));
+		properties.setProperty("logEntries", Long.toString(this.logEntries));
+		if (verified) {
+			properties.setProperty("targetDigest", this.targetDigest);
+		}
+		DurableFiles.writeProperties(file, properties);
+	}
+
+	/** The store {@link #write} recorded in {@code file}; {@code null} if none is (verified, if asked). */
+	static BuiltStore read(Path file, boolean verified) throws IOException {
+		Properties properties = DurableFiles.readProperties(file);
+		if (properties == null || (verified && properties.getProperty("targetDigest") == null)) {
+			return null;
+		}
+		String source = properties.getProperty("sourceDigest");
+		return new BuiltStore(source, properties.getProperty("targetDigest", source),
+				Long.parseLong(properties.getProperty("refs")), Long.parseLong(properties.getProperty("logEntries")));
 	}
 
 }

@@ -57,9 +57,6 @@ public final class StagedMigration implements Closeable {
 	/** Bytes a ref takes in a reftable, for {@link #estimateRefs}: names share prefixes, ids do not. */
 	static final int REFTABLE_BYTES_PER_REF = 40;
 
-	/** The file in a backup naming the job whose migration swapped it out. */
-	static final String DONE = "refstore-migration.properties";
-
 	private final Repository repository;
 
 	private final WorkDir workDir;
@@ -118,7 +115,7 @@ public final class StagedMigration implements Closeable {
 			return done;
 		}
 		if (current == options.target()) {
-			MigrationReport done = swappedBefore(repository, job, options.target());
+			MigrationReport done = SwappedByJob.find(repository, job, options.target());
 			if (done != null) {
 				StagedMigration migration = new StagedMigration(repository, options, true);
 				migration.finished = done;
@@ -382,69 +379,22 @@ public final class StagedMigration implements Closeable {
 					this.options.reflogs());
 		}
 		this.finished = Swap.report(this.from, this.options.target(), swapped, staged, this.started);
-		writeDone(this.finished, state.getProperty("job"));
+		SwappedByJob.write(this.finished, state.getProperty("job"));
 		FileMoves.deleteTree(this.work);
 		return this.finished;
 	}
 
-	/**
-	 * Records in the backup which job swapped it out, so that the job, restarted after a crash that came between
-	 * the swap and the job's own record of it, finds its migration done instead of refused.
-	 */
-	private static void writeDone(MigrationReport report, String job) throws IOException {
-		Properties done = new Properties();
-		done.setProperty("job", job);
-		done.setProperty("from", report.from().configName());
-		done.setProperty("to", report.to().configName());
-		done.setProperty("refs", Long.toString(report.refs()));
-		done.setProperty("logEntries", Long.toString(report.logEntries()));
-		done.setProperty("sourceDigest", report.sourceDigest());
-		done.setProperty("targetDigest", report.targetDigest());
-		DurableFiles.writeProperties(report.backup().resolve(DONE), done);
-	}
-
-	/** The report of this job's migration to {@code target} that an earlier process swapped in, or {@code null}. */
-	private static MigrationReport swappedBefore(Repository repository, String job, RefFormat target)
-			throws IOException {
-		Path backups = repository.gitDir().resolve(FormatMigrator.BACKUP_DIR);
-		if (!Files.isDirectory(backups)) {
-			return null;
-		}
-		try (var dirs = Files.newDirectoryStream(backups)) {
-			for (Path backup : dirs) {
-				Properties done = DurableFiles.readProperties(backup.resolve(DONE));
-				if (done != null && job.equals(done.getProperty("job"))
-						&& target.configName().equals(done.getProperty("to"))) {
-					return new MigrationReport(RefFormat.fromConfigName(done.getProperty("from")), target,
-							Long.parseLong(done.getProperty("refs")), Long.parseLong(done.getProperty("logEntries")),
-							done.getProperty("sourceDigest"), done.getProperty("targetDigest"),
-							repository.gitDir().resolve(FormatMigrator.WORK_DIR), backup, true, java.time.Duration.ZERO);
-				}
-			}
-		}
-		return null;
-	}
-
 	private void writeBuilt(BuiltStore built, boolean verified) throws IOException {
-		Properties properties = new Properties();
-		properties.setProperty("sourceDigest", built.sourceDigest);
-		properties.setProperty("refs", Long.toString(built.refs));
-		properties.setProperty("logEntries", Long.toString(built.logEntries));
-		if (verified) {
-			properties.setProperty("targetDigest", built.targetDigest);
-		}
-		DurableFiles.writeProperties(this.work.resolve(ASSEMBLED), properties);
+		built.write(this.work.resolve(ASSEMBLED), verified);
 	}
 
 	private BuiltStore readBuilt(boolean verified) throws IOException {
-		Properties properties = DurableFiles.readProperties(this.work.resolve(ASSEMBLED));
-		if (properties == null || (verified && properties.getProperty("targetDigest") == null)) {
+		BuiltStore built = BuiltStore.read(this.work.resolve(ASSEMBLED), verified);
+		if (built == null) {
 			throw new IllegalStateException((verified ? "verify" : "assemble") + " has not completed in '"
 					+ this.work + "'");
 		}
-		String source = properties.getProperty("sourceDigest");
-		return new BuiltStore(source, properties.getProperty("targetDigest", source),
-				Long.parseLong(properties.getProperty("refs")), Long.parseLong(properties.getProperty("logEntries")));
+		return built;
 	}
 
 	private RefStore source() throws IOException {
