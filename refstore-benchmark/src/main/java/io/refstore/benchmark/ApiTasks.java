@@ -24,10 +24,11 @@ import io.refstore.core.ref.RefCursor;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.RefQuery;
 import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.RefTransaction;
+import io.refstore.core.ref.RefUpdate;
+import io.refstore.core.ref.TransactionResult;
 import io.refstore.core.repo.Repository;
-import io.refstore.core.txn.RefTransaction;
-import io.refstore.core.txn.RefUpdate;
-import io.refstore.core.txn.TransactionResult;
+import io.refstore.core.store.RefStores;
 
 /**
  * The benchmark's operations done through the core API ({@link Repository}, {@link RefStore},
@@ -53,7 +54,7 @@ final class ApiTasks {
 	static Operation.ApiTask forEachRef(String prefix) {
 		return (repo, env, sink) -> {
 			try (Repository repository = Repository.open(repo, env);
-					RefStore refs = repository.refStore();
+					RefStore refs = RefStores.open(repository);
 					RefCursor cursor = refs.refs(RefQuery.prefix(prefix));
 					OutputStream out = new BufferedOutputStream(new NonClosing(sink), 1 << 16)) {
 				TypedLines batch = new TypedLines(refs.hashAlgorithm(), repository.objectDatabase());
@@ -145,7 +146,7 @@ final class ApiTasks {
 	static Operation.ApiTask showRef() {
 		return (repo, env, sink) -> {
 			try (Repository repository = Repository.open(repo, env);
-					RefStore refs = repository.refStore();
+					RefStore refs = RefStores.open(repository);
 					RefCursor cursor = refs.refs(RefQuery.ALL);
 					OutputStream out = new BufferedOutputStream(new NonClosing(sink), 1 << 16)) {
 				ObjectDatabase objects = repository.objectDatabase();
@@ -178,7 +179,7 @@ final class ApiTasks {
 			OpenStore store = open.get(repo);
 			if (store == null) {
 				Repository repository = Repository.open(repo, env);
-				store = new OpenStore(repository, repository.refStore(), repository.objectDatabase());
+				store = new OpenStore(repository, RefStores.open(repository), repository.objectDatabase());
 				open.put(repo, store);
 			}
 			Optional<Ref> ref = store.refs().exactRef(name);
@@ -206,7 +207,7 @@ final class ApiTasks {
 	static Operation.ApiTask updateRefs(Path input) {
 		return (repo, env, out) -> {
 			try (Repository repository = Repository.open(repo, env);
-					RefStore refs = repository.refStore();
+					RefStore refs = RefStores.open(repository);
 					RefTransaction transaction = refs.newTransaction();
 					BufferedReader lines = Files.newBufferedReader(input, StandardCharsets.UTF_8)) {
 				HashAlgorithm hash = refs.hashAlgorithm();

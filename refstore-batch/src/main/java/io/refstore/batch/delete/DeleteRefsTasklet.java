@@ -18,7 +18,6 @@ import io.refstore.batch.parameters.DeleteParameters;
 import io.refstore.batch.support.JobLocks;
 import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.JobResults;
-import io.refstore.core.RefStores;
 import io.refstore.core.delete.DeleteOptions;
 import io.refstore.core.delete.DeleteResult;
 import io.refstore.core.delete.DeletionPlan;
@@ -28,6 +27,7 @@ import io.refstore.core.delete.RefSelection;
 import io.refstore.core.io.LockOwner;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.store.RefStores;
 
 /**
  * {@code deleteRefsStep}: deletes the refs of a plan, one chunk per call, each chunk one {@link RefDeleter}

@@ -17,6 +17,7 @@ import io.refstore.core.delete.DeletionPlan;
 import io.refstore.core.delete.ProtectedRefs;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.store.RefStores;
 
 /**
  * {@code planDeletionStep}: writes the plan of what the selection would delete
@@ -64,7 +65,7 @@ class PlanDeletionTasklet implements Tasklet {
 			summary = DeletionPlan.summary(file, SAMPLE);
 		}
 		else {
-			try (Repository repository = Repository.open(this.repositoryPath); RefStore store = repository.refStore()) {
+			try (Repository repository = Repository.open(this.repositoryPath); RefStore store = RefStores.open(repository)) {
 				file = repository.gitDir()
 					.resolve(JobResults.PLANS_DIR)
 					.resolve(this.launchId)

@@ -23,7 +23,6 @@ import io.refstore.batch.support.JobLocks;
 import io.refstore.batch.support.RefJobListener;
 import io.refstore.batch.support.RefJobSteps;
 import io.refstore.batch.support.RefJobType;
-import io.refstore.core.RefStores;
 import io.refstore.core.delete.ChunkListener;
 import io.refstore.core.delete.RefRestorer;
 import io.refstore.core.delete.RestoreResult;
@@ -31,6 +30,7 @@ import io.refstore.core.io.LockOwner;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.ReflogPolicy;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.store.RefStores;
 
 /**
  * {@code restoreRefsJob}: {@code restoreRefsStep} recreates the refs and reflogs a deletion removed, from one

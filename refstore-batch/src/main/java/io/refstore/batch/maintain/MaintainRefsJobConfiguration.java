@@ -21,11 +21,11 @@ import io.refstore.batch.support.JobLocks;
 import io.refstore.batch.support.RefJobListener;
 import io.refstore.batch.support.RefJobSteps;
 import io.refstore.batch.support.RefJobType;
-import io.refstore.core.RefStores;
 import io.refstore.core.io.LockOwner;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.StoreStatistics;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.store.RefStores;
 
 /**
  * {@code maintainRefsJob}: {@code packRefsStep} packs loose refs (files) or compacts the table stack (reftable)

@@ -23,6 +23,7 @@ import io.refstore.core.migrate.RefDigest;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.VerifyProblem;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.store.RefStores;
 
 /**
  * {@code verifyRefsJob}: {@code verifyStoreStep} runs {@link RefStore#verify()} and digests the store
@@ -48,7 +49,7 @@ public class VerifyRefsJobConfiguration {
 		Path path = RefJobParameters.repositoryPath(parameters);
 		return (contribution, chunkContext) -> {
 			ExecutionContext job = chunkContext.getStepContext().getStepExecution().getJobExecution().getExecutionContext();
-			try (Repository repository = Repository.open(path); RefStore store = repository.refStore()) {
+			try (Repository repository = Repository.open(path); RefStore store = RefStores.open(repository)) {
 				List<VerifyProblem> problems = store.verify();
 				long errors = problems.stream().filter(VerifyProblem::error).count();
 				RefDigest digest = RefDigest.of(store, repository.objectDatabase(), true);

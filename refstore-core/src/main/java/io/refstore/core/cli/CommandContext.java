@@ -11,6 +11,7 @@ import java.util.Optional;
 import io.refstore.core.objects.ObjectDatabase;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.store.RefStores;
 
 /**
  * What a command runs against: the directory it was started in, its environment and standard streams, and the
@@ -69,7 +70,7 @@ final class CommandContext implements AutoCloseable {
 	/** The repository's ref store (in the format its configuration names), opened on first use. */
 	RefStore refs() throws IOException {
 		if (this.refs == null) {
-			this.refs = repository().refStore();
+			this.refs = RefStores.open(repository());
 		}
 		return this.refs;
 	}

@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import io.refstore.core.RefStores;
 import io.refstore.core.delete.ChunkListener;
 import io.refstore.core.delete.DeleteOptions;
 import io.refstore.core.delete.DeleteResult;
@@ -29,6 +28,7 @@ import io.refstore.core.io.LockOwner;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.ReflogPolicy;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.store.RefStores;
 
 /**
  * {@code refstore delete-refs} and {@code refstore restore-refs}: mass deletion in chunked compare-and-swap

@@ -7,9 +7,9 @@ import java.util.Optional;
 import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefName;
 import io.refstore.core.ref.RefStore;
-import io.refstore.core.txn.RefTransaction;
-import io.refstore.core.txn.RefUpdate;
-import io.refstore.core.txn.TransactionResult;
+import io.refstore.core.ref.RefTransaction;
+import io.refstore.core.ref.RefUpdate;
+import io.refstore.core.ref.TransactionResult;
 
 /**
  * {@code refstore symbolic-ref}: reads, writes and deletes symbolic refs, as {@code git symbolic-ref} does.

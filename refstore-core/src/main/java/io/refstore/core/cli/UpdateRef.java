@@ -6,12 +6,12 @@ import java.util.Optional;
 
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.RefStore;
-import io.refstore.core.txn.RefTransaction;
-import io.refstore.core.txn.RefUpdate;
-import io.refstore.core.txn.Rejection;
-import io.refstore.core.txn.TransactionResult;
+import io.refstore.core.ref.RefTransaction;
+import io.refstore.core.ref.RefUpdate;
+import io.refstore.core.ref.Rejection;
+import io.refstore.core.ref.TransactionResult;
+import io.refstore.core.ref.UpdateResult;
 import io.refstore.core.txn.UpdateChecks;
-import io.refstore.core.txn.UpdateResult;
 
 /**
  * {@code refstore update-ref}: sets, checks and deletes one ref, or many atomically with {@code --stdin}

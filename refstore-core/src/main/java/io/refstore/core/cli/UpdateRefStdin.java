@@ -5,10 +5,10 @@ import java.io.IOException;
 import io.refstore.core.cli.StdinParser.Command;
 import io.refstore.core.cli.StdinParser.Verb;
 import io.refstore.core.ref.RefStore;
-import io.refstore.core.txn.RefTransaction;
-import io.refstore.core.txn.RefUpdate;
-import io.refstore.core.txn.TransactionResult;
-import io.refstore.core.txn.UpdateBatch;
+import io.refstore.core.ref.RefTransaction;
+import io.refstore.core.ref.RefUpdate;
+import io.refstore.core.ref.TransactionResult;
+import io.refstore.core.ref.UpdateBatch;
 
 /**
  * {@code refstore update-ref --stdin [-z]}: runs git's command language against one transaction at a time.

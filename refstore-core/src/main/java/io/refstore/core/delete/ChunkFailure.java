@@ -1,6 +1,6 @@
 package io.refstore.core.delete;
 
-import io.refstore.core.txn.Rejection;
+import io.refstore.core.ref.Rejection;
 
 /**
  * Why a chunk of a deletion or a restore was not applied.

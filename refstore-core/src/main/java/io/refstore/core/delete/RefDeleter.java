@@ -10,12 +10,12 @@ import java.util.Optional;
 import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.RefTransaction;
+import io.refstore.core.ref.RefUpdate;
 import io.refstore.core.ref.ReflogEntry;
-import io.refstore.core.txn.RefTransaction;
-import io.refstore.core.txn.RefUpdate;
-import io.refstore.core.txn.Rejection;
-import io.refstore.core.txn.TransactionResult;
-import io.refstore.core.txn.UpdateResult;
+import io.refstore.core.ref.Rejection;
+import io.refstore.core.ref.TransactionResult;
+import io.refstore.core.ref.UpdateResult;
 
 /**
  * Deletes the refs of a {@link RefSelection} in chunks, one transaction per chunk, recording everything a

@@ -13,12 +13,12 @@ import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.RefTransaction;
+import io.refstore.core.ref.RefUpdate;
 import io.refstore.core.ref.ReflogEntry;
+import io.refstore.core.ref.Rejection;
 import io.refstore.core.ref.SymbolicRef;
-import io.refstore.core.txn.RefTransaction;
-import io.refstore.core.txn.RefUpdate;
-import io.refstore.core.txn.Rejection;
-import io.refstore.core.txn.UpdateResult;
+import io.refstore.core.ref.UpdateResult;
 
 /**
  * Puts back what a {@link RefDeleter} run deleted, from its {@link Manifest}: the refs of every chunk that

@@ -11,6 +11,6 @@
  * chunks.</li>
  * </ul>
  * The package reaches the backends only through the {@code RefStore} contract and
- * {@link io.refstore.core.RefStores}, so both storage formats behave the same.
+ * {@link io.refstore.core.store.RefStores}, so both storage formats behave the same.
  */
 package io.refstore.core.delete;

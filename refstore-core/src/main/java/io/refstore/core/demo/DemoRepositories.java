@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import io.refstore.core.RefStores;
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.InitialRefWriter;
 import io.refstore.core.ref.ObjectId;
@@ -16,6 +15,7 @@ import io.refstore.core.ref.PersonIdent;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.store.RefStores;
 
 /**
  * Creates demo repositories: bare, SHA-1, with real objects (so {@code git fsck} passes) and a few thousand refs

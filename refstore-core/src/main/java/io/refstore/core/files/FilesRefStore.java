@@ -28,10 +28,10 @@ import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.RefName;
 import io.refstore.core.ref.RefQuery;
 import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.RefTransaction;
 import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.ref.StoreStatistics;
 import io.refstore.core.ref.VerifyProblem;
-import io.refstore.core.txn.RefTransaction;
 
 /**
  * The files backend: loose ref files under {@code refs/}, {@code packed-refs}, and reflogs under

@@ -8,9 +8,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -24,20 +22,18 @@ import io.refstore.core.io.LockFailedException;
 import io.refstore.core.io.LockFile;
 import io.refstore.core.io.ParallelIo;
 import io.refstore.core.ref.DirectRef;
-import io.refstore.core.objects.ObjectDatabase;
-import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.PersonIdent;
 import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefName;
 import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.RefUpdate;
 import io.refstore.core.ref.ReflogEntry;
+import io.refstore.core.ref.Rejection;
 import io.refstore.core.ref.SymbolicRef;
 import io.refstore.core.txn.Outcome;
 import io.refstore.core.txn.PlannedUpdate;
-import io.refstore.core.txn.RefUpdate;
 import io.refstore.core.txn.ReflogEntries;
-import io.refstore.core.txn.Rejection;
 import io.refstore.core.txn.StagedTransaction;
 import io.refstore.core.txn.UpdateChecks;
 
@@ -51,7 +47,7 @@ import io.refstore.core.txn.UpdateChecks;
  * submission order check the expected old value, name conflicts and the new object, and write the new value
  * into the lock;</li>
  * <li>if anything is deleted, lock {@code packed-refs} and write its new content to
- * {@code packed-refs.new}.</li>
+ * {@code packed-refs.new} ({@link PackedRefsUpdate}).</li>
  * </ol>
  * Commit: append reflogs then rename each lock over its ref; delete reflogs of deleted refs; rename
  * {@code packed-refs.new} over {@code packed-refs} (so a deleted ref vanishes at once, its loose file still
@@ -75,13 +71,13 @@ final class FilesTransaction extends StagedTransaction {
 	/** The loose files of deleted refs, as read under their locks. */
 	private final Map<String, Ref> looseDeleted = new HashMap<>();
 
-	private LockFile packedLock;
-
-	private Path packedNew;
+	private final PackedRefsUpdate packed;
 
 	FilesTransaction(FilesRefStore store) {
+		super(store.hashAlgorithm(), store.options.committer());
 		this.store = store;
 		this.locks = new RefLocks(store);
+		this.packed = new PackedRefsUpdate(store);
 	}
 
 	/**
@@ -103,40 +99,19 @@ final class FilesTransaction extends StagedTransaction {
 	}
 
 	@Override
-	protected HashAlgorithm hashAlgorithm() {
-		return this.store.hashAlgorithm();
-	}
-
-	@Override
-	protected PersonIdent defaultCommitter() {
-		return this.store.options.committer().get();
-	}
-
-	@Override
 	protected void lockAndCheck(NavigableMap<String, PlannedUpdate> planned, Outcome outcome) throws IOException {
 		this.planned = planned;
 		lockAndCheck(outcome);
 		if (outcome.isClean()) {
-			preparePacked();
+			// step 3
+			this.packed.prepare(this.planned.values(), fsync());
 		}
 	}
 
 	@Override
 	protected void release() {
 		this.locks.releaseAll();
-		if (this.packedNew != null) {
-			try {
-				Files.deleteIfExists(this.packedNew);
-			}
-			catch (IOException ex) {
-				// replaced by the next writer that takes packed-refs.lock
-			}
-			this.packedNew = null;
-		}
-		if (this.packedLock != null) {
-			this.packedLock.rollback();
-			this.packedLock = null;
-		}
+		this.packed.release();
 	}
 
 	/**
@@ -358,28 +333,6 @@ final class FilesTransaction extends StagedTransaction {
 		return true;
 	}
 
-	/** Step 3: lock packed-refs if anything is deleted; write the new file if a deleted ref is packed. */
-	private void preparePacked() throws IOException {
-		List<byte[]> deleted = new ArrayList<>();
-		for (PlannedUpdate item : this.planned.values()) {
-			if (item.deletesExisting()) {
-				deleted.add(item.name().getBytes(StandardCharsets.UTF_8));
-			}
-		}
-		if (deleted.isEmpty()) {
-			return;
-		}
-		this.packedLock = LockFile.acquire(this.store.packedFile(), this.store.options.packedLockTimeout(),
-				this.store.options.owner());
-		this.packedLock.closeChannel();
-		Path next = this.store.packedFile().resolveSibling("packed-refs.new");
-		// read under packed-refs.lock: no other writer can replace the file now
-		if (PackedRefsDeletion.writeWithout(this.store.packedFile(), this.store.hashAlgorithm(), deleted,
-				this.store.options.objects(), next, fsync(), this.store::packedLocked)) {
-			this.packedNew = next;
-		}
-	}
-
 	/** Commit: reflogs, renames, packed-refs, unlinks, in git's order. */
 	@Override
 	protected void apply(NavigableMap<String, PlannedUpdate> planned, PersonIdent who) throws IOException {
@@ -390,7 +343,7 @@ final class FilesTransaction extends StagedTransaction {
 			}
 		}
 		if (forced()) {
-			packLooseDeletions();
+			this.packed.packLooseDeletions(this.planned.values(), this.looseDeleted);
 		}
 		// a deleted ref's reflog goes too; where there is no logs directory at all, there is none to look for (the
 		// refs are locked, and only a lock holder writes a ref's reflog)
@@ -406,11 +359,7 @@ final class FilesTransaction extends StagedTransaction {
 				}
 			}
 		}
-		if (this.packedNew != null) {
-			Files.move(this.packedNew, this.store.packedFile(), StandardCopyOption.ATOMIC_MOVE,
-					StandardCopyOption.REPLACE_EXISTING);
-			this.packedNew = null;
-		}
+		this.packed.commit();
 		List<String> deleted = new ArrayList<>();
 		for (PlannedUpdate item : this.planned.values()) {
 			if (item.deletesExisting()) {
@@ -420,54 +369,6 @@ final class FilesTransaction extends StagedTransaction {
 		this.locks.removeDeleted(deleted);
 		if (forced()) {
 			syncDirectories(removedLogs);
-		}
-	}
-
-	/**
-	 * For a forced transaction (a chunk of a bulk deletion), makes the deletion of every ref one rename: the
-	 * deleted refs that have a loose file are first packed with the value they have (readers see no change), and
-	 * their loose files removed, both forced; then {@code packed-refs} without them is prepared anew, so that its
-	 * rename removes every deleted ref at once. Otherwise a reader, a kill or a power cut could find the loose refs
-	 * of the transaction going one by one after {@code packed-refs} is replaced, as with git. Costs one more
-	 * rewrite of {@code packed-refs} when a deleted ref is loose. A symbolic ref, or one whose object is missing,
-	 * cannot be packed and is removed as git removes it.
-	 */
-	private void packLooseDeletions() throws IOException {
-		ObjectDatabase objects = this.store.options.objects();
-		List<DirectRef> loose = new ArrayList<>();
-		for (PlannedUpdate item : this.planned.values()) {
-			if (item.deletesExisting() && this.looseDeleted.get(item.name()) instanceof DirectRef direct
-					&& objects.exists(direct.id())) {
-				loose.add(direct);
-			}
-		}
-		if (loose.isEmpty()) {
-			return;
-		}
-		loose.sort((a, b) -> Arrays.compareUnsigned(a.name().getBytes(StandardCharsets.UTF_8),
-				b.name().getBytes(StandardCharsets.UTF_8)));
-		Path packedFile = this.store.packedFile();
-		Path next = packedFile.resolveSibling("packed-refs.new");
-		Files.deleteIfExists(next);
-		this.packedNew = null;
-		FilesPacker.writeMerged(objects, this.store.packedLocked(), loose, next, true);
-		Fsync.rename(next, packedFile);
-		List<Path> dirs = new ArrayList<>();
-		for (DirectRef ref : loose) {
-			Path path = this.store.refPath(ref.name());
-			Files.deleteIfExists(path);
-			dirs.add(path.getParent());
-		}
-		Fsync.nearestDirectories(dirs);
-		List<byte[]> deleted = new ArrayList<>();
-		for (PlannedUpdate item : this.planned.values()) {
-			if (item.deletesExisting()) {
-				deleted.add(item.name().getBytes(StandardCharsets.UTF_8));
-			}
-		}
-		if (PackedRefsDeletion.writeWithout(packedFile, this.store.hashAlgorithm(), deleted, objects, next, true,
-				this.store::packedLocked)) {
-			this.packedNew = next;
 		}
 	}
 

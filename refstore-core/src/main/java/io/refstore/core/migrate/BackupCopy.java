@@ -18,7 +18,7 @@ import io.refstore.core.io.Fsync;
 final class BackupCopy {
 
 	/** Files of a backup that describe it and are not part of its store. */
-	private static final Set<String> NOT_STORE = Set.of(BackupRecord.FILE, StagedMigration.DONE);
+	private static final Set<String> NOT_STORE = Set.of(BackupRecord.FILE, SwappedByJob.FILE);
 
 	private BackupCopy() {
 	}

@@ -4,10 +4,10 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Properties;
 
-import io.refstore.core.RefStores;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.store.RefStores;
 
 /**
  * What a backup held when a swap made it: the {@link RefDigest} of its refs and reflogs, kept in the backup so that
@@ -22,7 +22,7 @@ record BackupRecord(String digest, long refs, long logEntries) {
 	static final String FILE = "refstore-backup.properties";
 
 	/** The record of a store built with its reflogs, whose digest is {@code built}'s source digest. */
-	static BackupRecord of(FormatMigrator.Built built) {
+	static BackupRecord of(BuiltStore built) {
 		return new BackupRecord(built.sourceDigest, built.refs, built.logEntries);
 	}
 

@@ -15,7 +15,6 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
-import io.refstore.core.RefStores;
 import io.refstore.core.io.FileMoves;
 import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.ObjectId;
@@ -23,13 +22,14 @@ import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.RefName;
 import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.RefTransaction;
+import io.refstore.core.ref.RefUpdate;
 import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.ref.ReflogPolicy;
 import io.refstore.core.ref.SymbolicRef;
+import io.refstore.core.ref.TransactionResult;
 import io.refstore.core.repo.Repository;
-import io.refstore.core.txn.RefTransaction;
-import io.refstore.core.txn.RefUpdate;
-import io.refstore.core.txn.TransactionResult;
+import io.refstore.core.store.RefStores;
 
 /**
  * The refs a git process wrote into a files store while a migration swapped it out, carried into the new store.

@@ -6,19 +6,19 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-import io.refstore.core.RefStores;
 import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefCursor;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.RefQuery;
 import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.RefTransaction;
+import io.refstore.core.ref.RefUpdate;
 import io.refstore.core.ref.ReflogPolicy;
 import io.refstore.core.ref.SymbolicRef;
+import io.refstore.core.ref.TransactionResult;
 import io.refstore.core.repo.Repository;
-import io.refstore.core.txn.RefTransaction;
-import io.refstore.core.txn.RefUpdate;
-import io.refstore.core.txn.TransactionResult;
+import io.refstore.core.store.RefStores;
 
 /**
  * Brings a rollback's copy of a backup up to date with the store it replaces: every ref written, moved or deleted

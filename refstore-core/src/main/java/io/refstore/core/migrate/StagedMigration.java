@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Properties;
 
-import io.refstore.core.RefStores;
 import io.refstore.core.io.FileMoves;
 import io.refstore.core.ref.InitialRefWriter;
 import io.refstore.core.ref.RefCursor;
@@ -16,6 +15,7 @@ import io.refstore.core.ref.RefQuery;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.StoreStatistics;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.store.RefStores;
 
 /**
  * A format migration in phases that may run in different processes, each resumable after a crash: the
@@ -32,12 +32,12 @@ import io.refstore.core.repo.Repository;
  * builds the new store as it goes ({@link StreamedAssembly}), reflogs included once the last ref is in.</li>
  * <li>{@link #copyReflogs}: copy every reflog into one file (done already if the copy built the store).</li>
  * <li>{@link #assemble}: unless the copy built the store, stream the segments in order, then the reflogs,
- * into one {@code packed-refs} or one reftable (a bulk pass, as {@link FormatMigrator} builds it), digesting
+ * into one {@code packed-refs} or one reftable (a bulk pass, as {@link StoreBuilder} builds it), digesting
  * what goes in.</li>
  * <li>{@link #verify}: read the new store back and compare digests.</li>
  * <li>{@link #swap}: under the source's locks, compare the source with what was copied; if it changed since
  * (the copy is not one snapshot: writers go on while it runs), build again from the locked source, so no ref
- * written meanwhile is lost. Then switch and retire the old store exactly as {@link FormatMigrator} does, and
+ * written meanwhile is lost. Then switch and retire the old store (the {@link Swap} of every migration), and
  * report.</li>
  * </ol>
  * The caller runs the phases in this order; a phase run again after a crash redoes its work. Not thread-safe:
@@ -52,17 +52,14 @@ public final class StagedMigration implements Closeable {
 
 	static final String ASSEMBLED = "assembled";
 
-	static final String NEW = "new";
+	static final String NEW = WorkDir.NEW;
 
 	/** Bytes a ref takes in a reftable, for {@link #estimateRefs}: names share prefixes, ids do not. */
 	static final int REFTABLE_BYTES_PER_REF = 40;
 
-	/** The file in a backup naming the job whose migration swapped it out. */
-	static final String DONE = "refstore-migration.properties";
-
 	private final Repository repository;
 
-	private final FormatMigrator migrator;
+	private final WorkDir workDir;
 
 	private final MigrationOptions options;
 
@@ -80,11 +77,11 @@ public final class StagedMigration implements Closeable {
 
 	private StagedCopy copy;
 
-	private StagedMigration(Repository repository, MigrationOptions options, Path work, boolean resumed) {
+	private StagedMigration(Repository repository, MigrationOptions options, boolean resumed) {
 		this.repository = repository;
-		this.migrator = new FormatMigrator(repository);
+		this.workDir = new WorkDir(repository);
 		this.options = options;
-		this.work = work;
+		this.work = this.workDir.path();
 		this.from = repository.refFormat();
 		this.resumed = resumed;
 	}
@@ -108,47 +105,43 @@ public final class StagedMigration implements Closeable {
 		if (options.dryRun()) {
 			throw new IllegalArgumentException("options.dryRun is not supported by a staged migration");
 		}
-		FormatMigrator migrator = new FormatMigrator(repository);
-		Path work = repository.gitDir().resolve(FormatMigrator.WORK_DIR);
-		migrator.recoverFromDeadOwner(work, job);
+		WorkDir work = new WorkDir(repository);
+		work.recoverFromDeadOwner(job);
 		RefFormat current = repository.refFormat();
-		Journal journal = Journal.read(work);
-		if (journal != null && journal.to() == current && journal.from() != current) {
-			StagedMigration done = new StagedMigration(repository, options, work, true);
-			done.finished = migrator.finishInterrupted(journal, work, done.started);
+		Journal interrupted = work.interruptedSwap();
+		if (interrupted != null) {
+			StagedMigration done = new StagedMigration(repository, options, true);
+			done.finished = new Swap(repository, work).finishInterrupted(interrupted, done.started);
 			return done;
 		}
 		if (current == options.target()) {
-			MigrationReport done = swappedBefore(repository, job, options.target());
+			MigrationReport done = SwappedByJob.find(repository, job, options.target());
 			if (done != null) {
-				StagedMigration migration = new StagedMigration(repository, options, work, true);
+				StagedMigration migration = new StagedMigration(repository, options, true);
 				migration.finished = done;
 				return migration;
 			}
 		}
-		Properties state = DurableFiles.readProperties(work.resolve(STATE));
+		Properties state = DurableFiles.readProperties(work.path().resolve(STATE));
 		boolean mine = state != null && job.equals(state.getProperty("job"))
 				&& current.configName().equals(state.getProperty("from"))
 				&& options.target().configName().equals(state.getProperty("to"))
 				&& String.valueOf(options.reflogs()).equals(state.getProperty("reflogs"));
 		if (mine) {
-			FormatMigrator.claim(work, job);
-			return new StagedMigration(repository, options, work, true);
+			work.claim(job);
+			return new StagedMigration(repository, options, true);
 		}
-		FileMoves.deleteTree(work);
-		migrator.refuse(options.target());
-		Files.createDirectories(work);
-		FormatMigrator.claim(work, job);
+		work.begin(options.target(), job);
 		Properties fresh = new Properties();
 		fresh.setProperty("job", job);
 		fresh.setProperty("from", current.configName());
 		fresh.setProperty("to", options.target().configName());
 		fresh.setProperty("reflogs", String.valueOf(options.reflogs()));
-		try (RefStore source = repository.refStore()) {
+		try (RefStore source = RefStores.open(repository)) {
 			fresh.setProperty("fingerprint", source.fingerprint());
 		}
-		DurableFiles.writeProperties(work.resolve(STATE), fresh);
-		return new StagedMigration(repository, options, work, false);
+		DurableFiles.writeProperties(work.path().resolve(STATE), fresh);
+		return new StagedMigration(repository, options, false);
 	}
 
 	/** Whether {@link #open} found this job's staged work and resumed it. */
@@ -265,7 +258,7 @@ public final class StagedMigration implements Closeable {
 	 */
 	private void completeAssembly(StreamedAssembly building) throws IOException {
 		stageReflogs(building);
-		FormatMigrator.Built built = building.finish();
+		BuiltStore built = building.finish();
 		if (built != null) {
 			writeBuilt(built, false);
 		}
@@ -323,11 +316,11 @@ public final class StagedMigration implements Closeable {
 		Path staged = this.work.resolve(NEW);
 		FileMoves.deleteTree(staged);
 		Files.createDirectories(staged);
-		RefDigest digest = new RefDigest(this.migrator.objects());
+		RefDigest digest = new RefDigest(this.repository.objectDatabase());
 		long maxEntries = Long.parseLong(logs.getProperty("maxEntries", "0"));
 		try (InitialRefWriter writer = RefStores.initialWriter(this.repository, this.options.target(), staged,
 				maxEntries); RefCursor refs = new SegmentCursor(this.work, this.repository.hashAlgorithm())) {
-			FormatMigrator.writeRefs(refs, digest, writer);
+			StoreBuilder.writeRefs(refs, digest, writer);
 			if (this.options.reflogs()) {
 				StagedReflogs.forEach(this.work, this.repository.hashAlgorithm(), (name, entries) -> {
 					digest.addReflog(name, writer.addReflog(name, entries));
@@ -335,7 +328,7 @@ public final class StagedMigration implements Closeable {
 			}
 			writer.finish();
 		}
-		FormatMigrator.Built built = new FormatMigrator.Built(digest, null);
+		BuiltStore built = new BuiltStore(digest, null);
 		writeBuilt(built, false);
 		return built.sourceDigest;
 	}
@@ -350,9 +343,9 @@ public final class StagedMigration implements Closeable {
 		if (this.finished != null) {
 			return this.finished.targetDigest();
 		}
-		FormatMigrator.Built built;
+		BuiltStore built;
 		try {
-			built = this.migrator.verify(readBuilt(false), this.work.resolve(NEW), this.options);
+			built = new StoreBuilder(this.repository).verify(readBuilt(false), this.work.resolve(NEW), this.options);
 		}
 		catch (IOException | RuntimeException ex) {
 			// a store that fails its verification must not be taken as assembled by the next run of the phases
@@ -375,85 +368,38 @@ public final class StagedMigration implements Closeable {
 		if (this.finished != null) {
 			return this.finished;
 		}
-		FormatMigrator.Built built = readBuilt(true);
+		BuiltStore built = readBuilt(true);
 		close();
 		Path staged = this.work.resolve(NEW);
-		FormatMigrator.Swapped swapped;
+		Swap.Result swapped;
 		Properties state = DurableFiles.readProperties(this.work.resolve(STATE));
-		try (RefStore store = this.repository.refStore()) {
-			swapped = this.migrator.swap(store, state.getProperty("fingerprint", ""), built, staged, this.options,
-					this.work);
+		try (RefStore store = RefStores.open(this.repository)) {
+			swapped = new Swap(this.repository, this.workDir).run(store, state.getProperty("fingerprint", ""), built,
+					this.options.target(), new StoreBuilder(this.repository).rebuild(store, staged, this.options),
+					this.options.reflogs());
 		}
-		this.finished = FormatMigrator.report(this.from, this.options.target(), swapped.built(), staged,
-				swapped.backup(), swapped.carried(), this.started);
-		writeDone(this.finished, state.getProperty("job"));
+		this.finished = Swap.report(this.from, this.options.target(), swapped, staged, this.started);
+		SwappedByJob.write(this.finished, state.getProperty("job"));
 		FileMoves.deleteTree(this.work);
 		return this.finished;
 	}
 
-	/**
-	 * Records in the backup which job swapped it out, so that the job, restarted after a crash that came between
-	 * the swap and the job's own record of it, finds its migration done instead of refused.
-	 */
-	private static void writeDone(MigrationReport report, String job) throws IOException {
-		Properties done = new Properties();
-		done.setProperty("job", job);
-		done.setProperty("from", report.from().configName());
-		done.setProperty("to", report.to().configName());
-		done.setProperty("refs", Long.toString(report.refs()));
-		done.setProperty("logEntries", Long.toString(report.logEntries()));
-		done.setProperty("sourceDigest", report.sourceDigest());
-		done.setProperty("targetDigest", report.targetDigest());
-		DurableFiles.writeProperties(report.backup().resolve(DONE), done);
+	private void writeBuilt(BuiltStore built, boolean verified) throws IOException {
+		built.write(this.work.resolve(ASSEMBLED), verified);
 	}
 
-	/** The report of this job's migration to {@code target} that an earlier process swapped in, or {@code null}. */
-	private static MigrationReport swappedBefore(Repository repository, String job, RefFormat target)
-			throws IOException {
-		Path backups = repository.gitDir().resolve(FormatMigrator.BACKUP_DIR);
-		if (!Files.isDirectory(backups)) {
-			return null;
-		}
-		try (var dirs = Files.newDirectoryStream(backups)) {
-			for (Path backup : dirs) {
-				Properties done = DurableFiles.readProperties(backup.resolve(DONE));
-				if (done != null && job.equals(done.getProperty("job"))
-						&& target.configName().equals(done.getProperty("to"))) {
-					return new MigrationReport(RefFormat.fromConfigName(done.getProperty("from")), target,
-							Long.parseLong(done.getProperty("refs")), Long.parseLong(done.getProperty("logEntries")),
-							done.getProperty("sourceDigest"), done.getProperty("targetDigest"),
-							repository.gitDir().resolve(FormatMigrator.WORK_DIR), backup, true, java.time.Duration.ZERO);
-				}
-			}
-		}
-		return null;
-	}
-
-	private void writeBuilt(FormatMigrator.Built built, boolean verified) throws IOException {
-		Properties properties = new Properties();
-		properties.setProperty("sourceDigest", built.sourceDigest);
-		properties.setProperty("refs", Long.toString(built.refs));
-		properties.setProperty("logEntries", Long.toString(built.logEntries));
-		if (verified) {
-			properties.setProperty("targetDigest", built.targetDigest);
-		}
-		DurableFiles.writeProperties(this.work.resolve(ASSEMBLED), properties);
-	}
-
-	private FormatMigrator.Built readBuilt(boolean verified) throws IOException {
-		Properties properties = DurableFiles.readProperties(this.work.resolve(ASSEMBLED));
-		if (properties == null || (verified && properties.getProperty("targetDigest") == null)) {
+	private BuiltStore readBuilt(boolean verified) throws IOException {
+		BuiltStore built = BuiltStore.read(this.work.resolve(ASSEMBLED), verified);
+		if (built == null) {
 			throw new IllegalStateException((verified ? "verify" : "assemble") + " has not completed in '"
 					+ this.work + "'");
 		}
-		String source = properties.getProperty("sourceDigest");
-		return new FormatMigrator.Built(source, properties.getProperty("targetDigest", source),
-				Long.parseLong(properties.getProperty("refs")), Long.parseLong(properties.getProperty("logEntries")));
+		return built;
 	}
 
 	private RefStore source() throws IOException {
 		if (this.source == null) {
-			this.source = this.repository.refStore();
+			this.source = RefStores.open(this.repository);
 		}
 		return this.source;
 	}

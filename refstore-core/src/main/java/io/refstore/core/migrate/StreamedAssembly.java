@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-import io.refstore.core.RefStores;
 import io.refstore.core.io.FileMoves;
 import io.refstore.core.ref.InitialRefWriter;
 import io.refstore.core.ref.RefCursor;
@@ -14,6 +13,7 @@ import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.store.RefStores;
 
 /**
  * The new store of a {@link StagedMigration}, built while the refs are copied instead of from the segments
@@ -100,14 +100,14 @@ final class StreamedAssembly {
 	 * Completes the store.
 	 * @return its digest and counts, or {@code null} if the assembly was spoiled (then it is removed)
 	 */
-	FormatMigrator.Built finish() throws IOException {
+	BuiltStore finish() throws IOException {
 		if (this.spoiled) {
 			abandon();
 			return null;
 		}
 		this.writer.finish();
 		this.writer.close();
-		return new FormatMigrator.Built(this.digest, null);
+		return new BuiltStore(this.digest, null);
 	}
 
 	/** Drops the unfinished store. */

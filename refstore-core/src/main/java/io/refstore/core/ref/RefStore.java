@@ -5,8 +5,6 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
 
-import io.refstore.core.txn.RefTransaction;
-
 /**
  * The refs of one repository in one storage format. Both backends ({@code files} and {@code reftable})
  * implement this contract identically, so callers never care which one they hold.

@@ -20,11 +20,11 @@ import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.RefName;
 import io.refstore.core.ref.RefQuery;
 import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.RefTransaction;
 import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.ref.StoreStatistics;
 import io.refstore.core.ref.SymbolicRef;
 import io.refstore.core.ref.VerifyProblem;
-import io.refstore.core.txn.RefTransaction;
 
 /**
  * The reftable backend: refs and reflogs in the table stack under {@code reftable/}, read through a merged

@@ -9,23 +9,22 @@ import java.util.Map;
 import java.util.NavigableMap;
 
 import io.refstore.core.io.LockFailedException;
-import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.PersonIdent;
 import io.refstore.core.ref.Ref;
-import io.refstore.core.ref.ReflogEntry;
-import io.refstore.core.ref.ReflogPolicy;
 import io.refstore.core.ref.RefCursor;
 import io.refstore.core.ref.RefName;
+import io.refstore.core.ref.RefUpdate;
+import io.refstore.core.ref.ReflogEntry;
+import io.refstore.core.ref.ReflogPolicy;
+import io.refstore.core.ref.Rejection;
 import io.refstore.core.ref.SymbolicRef;
+import io.refstore.core.ref.UpdateBatch;
 import io.refstore.core.txn.BatchPlan;
 import io.refstore.core.txn.Outcome;
 import io.refstore.core.txn.PlannedUpdate;
-import io.refstore.core.txn.RefUpdate;
 import io.refstore.core.txn.ReflogEntries;
-import io.refstore.core.txn.Rejection;
 import io.refstore.core.txn.StagedTransaction;
-import io.refstore.core.txn.UpdateBatch;
 import io.refstore.core.txn.UpdateChecks;
 
 /**
@@ -46,6 +45,7 @@ final class ReftableTransaction extends StagedTransaction {
 	private ReftableStack.Addition addition;
 
 	ReftableTransaction(ReftableRefStore store) {
+		super(store.hashAlgorithm(), store.options.committer());
 		this.store = store;
 	}
 
@@ -91,16 +91,6 @@ final class ReftableTransaction extends StagedTransaction {
 			return this.planningReads.get(name);
 		}
 		return this.store.read(merged, name);
-	}
-
-	@Override
-	protected HashAlgorithm hashAlgorithm() {
-		return this.store.hashAlgorithm();
-	}
-
-	@Override
-	protected PersonIdent defaultCommitter() {
-		return this.store.options.committer().get();
 	}
 
 	@Override

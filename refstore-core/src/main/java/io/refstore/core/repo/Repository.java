@@ -10,13 +10,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
-import io.refstore.core.RefStores;
 import io.refstore.core.objects.ObjectDatabase;
 import io.refstore.core.objects.ObjectDatabases;
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.PersonIdent;
 import io.refstore.core.ref.RefFormat;
-import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.ReflogPolicy;
 
 /**
@@ -24,8 +22,8 @@ import io.refstore.core.ref.ReflogPolicy;
  * on first use) its object database. Opening reads the config files once; the values returned here are a
  * snapshot of that moment. Safe for use by several threads.
  * <p>
- * Ref storage is not reached through this class yet; the ref backends open on top of {@link #gitDir()},
- * {@link #commonDir()} and {@link #refFormat()}.
+ * Its refs are read and written through the store that {@code io.refstore.core.store.RefStores.open} opens
+ * from it, in the format {@link #refFormat()} names; this package knows no backend.
  */
 public final class Repository implements Closeable {
 
@@ -253,15 +251,6 @@ public final class Repository implements Closeable {
 			this.objectDatabase = ObjectDatabases.open(commonDir().resolve("objects"), hashAlgorithm());
 		}
 		return this.objectDatabase;
-	}
-
-	/**
-	 * Opens the ref store in the format this repository's configuration names.
-	 * @return a new store that the caller closes; it needs this repository to stay open
-	 * @throws IOException if the store cannot be opened
-	 */
-	public RefStore refStore() throws IOException {
-		return RefStores.open(this);
 	}
 
 	/**

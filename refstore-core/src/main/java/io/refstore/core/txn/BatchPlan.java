@@ -12,6 +12,9 @@ import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.RefCursor;
 import io.refstore.core.ref.RefName;
+import io.refstore.core.ref.RefUpdate;
+import io.refstore.core.ref.Rejection;
+import io.refstore.core.ref.UpdateBatch;
 
 /**
  * The checks of {@link UpdateChecks} for a whole {@link UpdateBatch} at once, in sorted passes instead of

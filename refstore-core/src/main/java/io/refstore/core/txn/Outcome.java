@@ -1,11 +1,15 @@
 package io.refstore.core.txn;
 
-import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.RandomAccess;
+
+import io.refstore.core.ref.RefUpdate;
+import io.refstore.core.ref.Rejection;
+import io.refstore.core.ref.TransactionResult;
+import io.refstore.core.ref.UpdateBatch;
+import io.refstore.core.ref.UpdateResult;
 
 /**
  * Collects the rejections of a transaction while it is prepared, and turns them into its result.
@@ -61,49 +65,10 @@ public final class Outcome {
 		return new TransactionResult(committed && this.rejected.isEmpty(), results);
 	}
 
-	/**
-	 * The result for a batch, as {@link #result} gives it; the per-update results are made when read, so
-	 * that a million applied updates need no million objects.
-	 */
+	/** The result for a batch, as {@link #result} gives it (see {@link TransactionResult#ofBatch}). */
 	TransactionResult result(UpdateBatch batch, boolean committed) {
-		return new TransactionResult(committed && this.rejected.isEmpty(),
-				new BatchResults(batch, this.batchIndex, this.batchRejection, !this.rejected.isEmpty()));
-	}
-
-	/** An unmodifiable list of a batch's results, made on access. */
-	static final class BatchResults extends AbstractList<UpdateResult> implements RandomAccess {
-
-		private final UpdateBatch batch;
-
-		private final int rejectedIndex;
-
-		private final UpdateResult rejection;
-
-		private final boolean rejected;
-
-		BatchResults(UpdateBatch batch, int rejectedIndex, UpdateResult rejection, boolean rejected) {
-			this.batch = batch;
-			this.rejectedIndex = rejectedIndex;
-			this.rejection = rejection;
-			this.rejected = rejected;
-		}
-
-		@Override
-		public UpdateResult get(int index) {
-			if (index < 0 || index >= this.batch.size()) {
-				throw new IndexOutOfBoundsException(index);
-			}
-			if (index == this.rejectedIndex) {
-				return this.rejection;
-			}
-			return new UpdateResult(this.batch.update(index), this.rejected ? Rejection.NOT_ATTEMPTED : null, null);
-		}
-
-		@Override
-		public int size() {
-			return this.batch.size();
-		}
-
+		return TransactionResult.ofBatch(batch, committed && this.rejected.isEmpty(), this.batchIndex,
+				this.batchRejection, !this.rejected.isEmpty());
 	}
 
 }

@@ -6,6 +6,7 @@ import java.util.List;
 import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.Ref;
+import io.refstore.core.ref.RefUpdate;
 
 /**
  * One ref a transaction will change, after symbolic refs were followed: the backends' shared view of an

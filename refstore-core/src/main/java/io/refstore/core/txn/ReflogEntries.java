@@ -7,6 +7,7 @@ import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.PersonIdent;
 import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.RefUpdate;
 import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.ref.SymbolicRef;
 

@@ -6,10 +6,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.PersonIdent;
 import io.refstore.core.ref.Ref;
+import io.refstore.core.ref.RefTransaction;
+import io.refstore.core.ref.RefUpdate;
+import io.refstore.core.ref.TransactionResult;
+import io.refstore.core.ref.UpdateBatch;
 
 /**
  * The part of a transaction both backends share: collecting updates, the OPEN → PREPARED → CLOSED states,
@@ -47,6 +52,20 @@ public abstract class StagedTransaction implements RefTransaction {
 
 	/** Whether {@link #forceSync()} was called. */
 	private boolean forced;
+
+	private final HashAlgorithm hash;
+
+	private final Supplier<PersonIdent> defaultCommitter;
+
+	/**
+	 * A transaction of a store of ids of {@code hash}.
+	 * @param hash the hash of the store's ids
+	 * @param defaultCommitter who reflog entries name when no committer was set, asked once per commit
+	 */
+	protected StagedTransaction(HashAlgorithm hash, Supplier<PersonIdent> defaultCommitter) {
+		this.hash = hash;
+		this.defaultCommitter = defaultCommitter;
+	}
 
 	/** Reads a ref as it is now, without locks (planning); {@code null} if it does not exist. */
 	protected abstract Ref readUnlocked(String name) throws IOException;
@@ -90,9 +109,6 @@ public abstract class StagedTransaction implements RefTransaction {
 
 	/** Releases every lock and temporary file; must be idempotent. */
 	protected abstract void release();
-
-	/** The identity reflog entries name when none was set. */
-	protected abstract PersonIdent defaultCommitter();
 
 	/** The reflog message of updates without their own, or {@code null}. */
 	protected final String message() {
@@ -144,7 +160,9 @@ public abstract class StagedTransaction implements RefTransaction {
 	}
 
 	/** The hash of the store's ids. */
-	protected abstract HashAlgorithm hashAlgorithm();
+	protected final HashAlgorithm hashAlgorithm() {
+		return this.hash;
+	}
 
 	@Override
 	public final RefTransaction addAll(UpdateBatch added) {
@@ -272,7 +290,7 @@ public abstract class StagedTransaction implements RefTransaction {
 	}
 
 	private PersonIdent committerOrDefault() {
-		return (this.committer != null) ? this.committer : defaultCommitter();
+		return (this.committer != null) ? this.committer : this.defaultCommitter.get();
 	}
 
 	@Override

@@ -13,6 +13,8 @@ import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefName;
 import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.RefUpdate;
+import io.refstore.core.ref.Rejection;
 import io.refstore.core.ref.SymbolicRef;
 
 /**

@@ -16,16 +16,16 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.refstore.core.RefStores;
 import io.refstore.core.delete.Manifest.ChunkState;
 import io.refstore.core.delete.ManifestReader.Chunk;
 import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.ReflogPolicy;
+import io.refstore.core.ref.Rejection;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.store.RefStores;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
-import io.refstore.core.txn.Rejection;
 
 /**
  * Mass deletion and restore on a repository of some thousands of refs, with git as the judge of what was

@@ -11,9 +11,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.refstore.core.RefStores;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.store.RefStores;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 

@@ -25,8 +25,8 @@ import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.RefName;
 import io.refstore.core.ref.ReflogEntry;
+import io.refstore.core.ref.Rejection;
 import io.refstore.core.ref.SymbolicRef;
-import io.refstore.core.txn.Rejection;
 
 class ManifestTest {
 

@@ -11,11 +11,11 @@ import org.junit.jupiter.api.Test;
 import io.refstore.core.ref.CorruptRefStoreException;
 import io.refstore.core.ref.RefQuery;
 import io.refstore.core.ref.RefStoreContractTest;
+import io.refstore.core.ref.RefUpdate;
+import io.refstore.core.ref.Rejection;
+import io.refstore.core.ref.TransactionResult;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
-import io.refstore.core.txn.RefUpdate;
-import io.refstore.core.txn.Rejection;
-import io.refstore.core.txn.TransactionResult;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -193,7 +193,6 @@ class FilesRefStoreIT extends RefStoreContractTest {
 			.hasMessageContaining(gitDir().resolve("packed-refs").toString())
 			.hasMessageContaining("line 3");
 	}
-
 
 	@Test
 	void verifyFindsNothingInASoundRepositoryAndNamesEachDamage() throws IOException {

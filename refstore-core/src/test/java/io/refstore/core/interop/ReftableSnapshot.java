@@ -25,6 +25,7 @@ import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.ref.SymbolicRef;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.store.RefStores;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
@@ -178,7 +179,7 @@ final class ReftableSnapshot implements StoreSnapshot {
 	private void readWithRefstore() {
 		List<String> records = new ArrayList<>();
 		try (Repository repository = Repository.open(this.twin.dir(), this.git.env());
-				RefStore store = repository.refStore()) {
+				RefStore store = RefStores.open(repository)) {
 			try (RefCursor cursor = store.refs(RefQuery.ALL.withRootRefs())) {
 				while (cursor.next()) {
 					records.add(describe(cursor.ref()));

@@ -17,6 +17,7 @@ import io.refstore.core.migrate.MigrationRepos.Maker;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.store.RefStores;
 import io.refstore.core.testing.TempRepo;
 
 /**
@@ -169,7 +170,7 @@ class StreamedAssemblyIT {
 
 	private static int longestReflog(Repository repository) throws IOException {
 		int longest = 0;
-		try (RefStore store = repository.refStore()) {
+		try (RefStore store = RefStores.open(repository)) {
 			for (String name : store.reflogNames()) {
 				longest = Math.max(longest, store.reflog(name).size());
 			}

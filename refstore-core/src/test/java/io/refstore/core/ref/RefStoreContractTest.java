@@ -12,12 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.refstore.core.repo.Repository;
+import io.refstore.core.store.RefStores;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
-import io.refstore.core.txn.RefTransaction;
-import io.refstore.core.txn.RefUpdate;
-import io.refstore.core.txn.Rejection;
-import io.refstore.core.txn.TransactionResult;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -64,7 +61,7 @@ public abstract class RefStoreContractTest {
 		}
 		this.repository = Repository.open(this.repo.dir(), Map.of("GIT_COMMITTER_NAME", "C O Mitter",
 				"GIT_COMMITTER_EMAIL", "committer@example.com", "GIT_COMMITTER_DATE", GitCli.FIXED_DATE));
-		this.store = this.repository.refStore();
+		this.store = RefStores.open(this.repository);
 	}
 
 	protected ObjectId id(int commit) {
@@ -227,7 +224,6 @@ public abstract class RefStoreContractTest {
 			.contains(new DirectRef("refs/custom/annotated", tagId, id(0)));
 		assertThat(this.store.exactRef("refs/remotes/o/HEAD")).contains(new SymbolicRef("refs/remotes/o/HEAD", "refs/heads/a"));
 	}
-
 
 	@Test
 	void aStoreThatServedManyLookupsSeesEachNextWriteOfGit() throws IOException {

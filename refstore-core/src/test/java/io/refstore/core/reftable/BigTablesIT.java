@@ -14,10 +14,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.refstore.core.ref.ObjectId;
+import io.refstore.core.ref.RefTransaction;
+import io.refstore.core.ref.RefUpdate;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
-import io.refstore.core.txn.RefTransaction;
-import io.refstore.core.txn.RefUpdate;
 
 /**
  * Tables of 100,000 and 1,000,000 refs, written by git and by refstore, read by the other and compared byte

@@ -26,12 +26,12 @@ import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefCursor;
 import io.refstore.core.ref.RefQuery;
 import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.RefTransaction;
+import io.refstore.core.ref.RefUpdate;
 import io.refstore.core.ref.ReflogEntry;
+import io.refstore.core.ref.TransactionResult;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
-import io.refstore.core.txn.RefTransaction;
-import io.refstore.core.txn.RefUpdate;
-import io.refstore.core.txn.TransactionResult;
 
 /**
  * refstore threads and git processes write one reftable repository at the same time, each write followed by

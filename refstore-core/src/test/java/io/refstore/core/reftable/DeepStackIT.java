@@ -17,11 +17,11 @@ import org.junit.jupiter.api.io.TempDir;
 import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.PersonIdent;
 import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.RefTransaction;
+import io.refstore.core.ref.RefUpdate;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 import io.refstore.core.testing.TestFiles;
-import io.refstore.core.txn.RefTransaction;
-import io.refstore.core.txn.RefUpdate;
 
 /**
  * A stack of 20+ tables written by refstore transactions (auto-compaction off), with deletions, re-creations

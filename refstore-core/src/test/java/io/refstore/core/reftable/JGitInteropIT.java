@@ -20,11 +20,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.refstore.core.ref.DirectRef;
+import io.refstore.core.ref.RefUpdate;
 import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.ref.VerifyProblem;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
-import io.refstore.core.txn.RefUpdate;
 
 /**
  * JGit 7.8 as a second, independent judge of the reftable format: JGit's reader and repository read what

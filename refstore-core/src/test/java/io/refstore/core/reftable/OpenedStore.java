@@ -7,10 +7,11 @@ import java.util.Map;
 
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.RefTransaction;
+import io.refstore.core.ref.RefUpdate;
+import io.refstore.core.ref.TransactionResult;
 import io.refstore.core.repo.Repository;
-import io.refstore.core.txn.RefTransaction;
-import io.refstore.core.txn.RefUpdate;
-import io.refstore.core.txn.TransactionResult;
+import io.refstore.core.store.RefStores;
 
 /**
  * Test tool: a repository opened by refstore as git would be run on it (isolated config, a fixed committer
@@ -37,7 +38,7 @@ final class OpenedStore implements Closeable {
 				"GIT_COMMITTER_NAME", "C O Mitter", "GIT_COMMITTER_EMAIL", "committer@example.com", "GIT_COMMITTER_DATE",
 				committerDate));
 		try {
-			return new OpenedStore(repository, repository.refStore());
+			return new OpenedStore(repository, RefStores.open(repository));
 		}
 		catch (IOException | RuntimeException ex) {
 			repository.close();

@@ -10,11 +10,11 @@ import org.junit.jupiter.api.Test;
 import io.refstore.core.ref.RefQuery;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.RefStoreContractTest;
+import io.refstore.core.ref.RefUpdate;
+import io.refstore.core.ref.Rejection;
+import io.refstore.core.ref.TransactionResult;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
-import io.refstore.core.txn.RefUpdate;
-import io.refstore.core.txn.Rejection;
-import io.refstore.core.txn.TransactionResult;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -18,8 +18,13 @@ import org.junit.jupiter.params.provider.MethodSource;
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.RefTransaction;
+import io.refstore.core.ref.RefUpdate;
 import io.refstore.core.ref.ReflogEntry;
+import io.refstore.core.ref.TransactionResult;
+import io.refstore.core.ref.UpdateBatch;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.store.RefStores;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 import io.refstore.core.testing.TestFiles;
@@ -107,7 +112,7 @@ class BatchTransactionIT {
 	}
 
 	private static Outcome run(Path dir, String session, boolean batched) throws IOException {
-		try (Repository repository = open(dir); RefStore store = repository.refStore();
+		try (Repository repository = open(dir); RefStore store = RefStores.open(repository);
 				RefTransaction transaction = store.newTransaction()) {
 			transaction.message("batch  test\n");
 			HashAlgorithm hash = store.hashAlgorithm();
@@ -154,7 +159,7 @@ class BatchTransactionIT {
 	private static String state(Path dir) throws IOException {
 		StringBuilder state = new StringBuilder(GIT.ok(dir, "for-each-ref", "--format=%(refname) %(objectname) %(symref)"));
 		state.append(GIT.ok(dir, "symbolic-ref", "HEAD"));
-		try (Repository repository = open(dir); RefStore store = repository.refStore()) {
+		try (Repository repository = open(dir); RefStore store = RefStores.open(repository)) {
 			for (String name : store.reflogNames()) {
 				for (ReflogEntry entry : store.reflog(name)) {
 					state.append(name).append(' ').append(entry).append('\n');

@@ -13,6 +13,7 @@ import java.util.Map;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.repo.GitConfig;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.store.RefStores;
 
 /**
  * Keeps ref stores open between requests, so that what a store caches (the parsed {@code packed-refs} of a
@@ -87,7 +88,7 @@ final class StoreCache implements AutoCloseable {
 		}
 		RefStore store;
 		try {
-			store = fresh.refStore();
+			store = RefStores.open(fresh);
 		}
 		catch (IOException | RuntimeException ex) {
 			fresh.close();

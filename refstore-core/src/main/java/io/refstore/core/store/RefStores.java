@@ -1,4 +1,4 @@
-package io.refstore.core;
+package io.refstore.core.store;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -25,8 +25,9 @@ import io.refstore.core.repo.Repository;
 import io.refstore.core.repo.StoreGate;
 
 /**
- * Opens the ref store of a repository in the format its configuration names. The only place that knows the
- * backends; everything above the backends goes through here and the {@link RefStore} contract.
+ * Opens the ref store of a repository in the format its configuration names: the one way to reach a
+ * repository's refs ({@code RefStores.open(repository)}). The only place that knows the backends; everything
+ * above them goes through here, the {@link RefStore} contract and, for a format swap, {@link StoreLayout}.
  */
 public final class RefStores {
 
@@ -113,6 +114,11 @@ public final class RefStores {
 			case REFTABLE -> new ReftableInitialWriter(dir.resolve("reftable"), stackOptions(repository).writeOptions(),
 					maxLogEntries);
 		};
+	}
+
+	/** How a whole store of {@code format} moves in and out of a git directory, for a format swap. */
+	public static StoreLayout layout(RefFormat format) {
+		return BackendLayout.of(format);
 	}
 
 	/** The reftable settings of {@code reftable.*}, with git's defaults. */

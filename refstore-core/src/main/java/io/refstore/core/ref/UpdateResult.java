@@ -1,4 +1,4 @@
-package io.refstore.core.txn;
+package io.refstore.core.ref;
 
 /**
  * The outcome of one update of a transaction.

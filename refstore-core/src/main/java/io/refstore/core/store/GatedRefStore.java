@@ -1,4 +1,4 @@
-package io.refstore.core;
+package io.refstore.core.store;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -8,20 +8,20 @@ import java.util.List;
 import java.util.Optional;
 
 import io.refstore.core.ref.HashAlgorithm;
+import io.refstore.core.ref.PersonIdent;
 import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefCursor;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.RefQuery;
 import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.RefTransaction;
+import io.refstore.core.ref.RefUpdate;
 import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.ref.StoreStatistics;
+import io.refstore.core.ref.TransactionResult;
+import io.refstore.core.ref.UpdateBatch;
 import io.refstore.core.ref.VerifyProblem;
 import io.refstore.core.repo.StoreGate;
-import io.refstore.core.txn.RefTransaction;
-import io.refstore.core.txn.TransactionResult;
-import io.refstore.core.txn.UpdateBatch;
-import io.refstore.core.txn.RefUpdate;
-import io.refstore.core.ref.PersonIdent;
 
 /**
  * A repository's live store whose writes pass its {@link StoreGate}: a transaction from its prepare (where it

@@ -1,4 +1,4 @@
-package io.refstore.core.txn;
+package io.refstore.core.ref;
 
 /**
  * Why an update of a transaction was refused. A transaction with any rejection changes nothing.

@@ -1,4 +1,4 @@
-package io.refstore.core.txn;
+package io.refstore.core.ref;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -10,9 +10,6 @@ import java.util.List;
 import java.util.Random;
 
 import org.junit.jupiter.api.Test;
-
-import io.refstore.core.ref.HashAlgorithm;
-import io.refstore.core.ref.ObjectId;
 
 class UpdateBatchTest {
 

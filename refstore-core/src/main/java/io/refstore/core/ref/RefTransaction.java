@@ -1,8 +1,6 @@
-package io.refstore.core.txn;
+package io.refstore.core.ref;
 
 import java.io.IOException;
-
-import io.refstore.core.ref.PersonIdent;
 
 /**
  * An all-or-nothing set of ref updates, moving OPEN → PREPARED → CLOSED as git's transactions do.

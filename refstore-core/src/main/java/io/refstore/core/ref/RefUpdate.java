@@ -1,8 +1,6 @@
-package io.refstore.core.txn;
+package io.refstore.core.ref;
 
 import java.util.Objects;
-
-import io.refstore.core.ref.ObjectId;
 
 /**
  * One change in a {@link RefTransaction}: what a command of {@code git update-ref --stdin} asks for.

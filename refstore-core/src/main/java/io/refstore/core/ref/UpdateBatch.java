@@ -1,10 +1,7 @@
-package io.refstore.core.txn;
+package io.refstore.core.ref;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-
-import io.refstore.core.ref.HashAlgorithm;
-import io.refstore.core.ref.ObjectId;
 
 /**
  * Many updates of object ids held compactly: names as UTF-8 bytes in one array, ids as raw bytes, a few

@@ -1,0 +1,127 @@
+package io.refstore.core.migrate;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+import io.refstore.core.io.FileMoves;
+import io.refstore.core.ref.RefFormat;
+import io.refstore.core.ref.RefStore;
+import io.refstore.core.repo.Repository;
+import io.refstore.core.store.RefStores;
+
+/**
+ * Restores the store a migration kept in a backup, migrating the current store out of the way into a backup of
+ * its own ({@link FormatMigrator#rollback(Path, String)} describes what it guarantees).
+ * <ol>
+ * <li>Refuse what cannot be rolled back (no backup, a backup of the format in use, a live owner, the refusals
+ * of a migration); finish a rollback an earlier run stopped after its switch or while it removed the
+ * backup.</li>
+ * <li>Copy the backup's store into the work directory byte for byte, read the copy back and compare it with
+ * the digest recorded when the backup was made.</li>
+ * <li>Bring the copy up to date with every ref written, moved or deleted since the migration ({@link CatchUp}).</li>
+ * <li>Swap the copy in exactly as a migration swaps its new store ({@link Swap}), catching up again under the
+ * locks if a writer got in.</li>
+ * <li>Rename the backup (the journal still says how to finish), then remove the work directory and the
+ * backup.</li>
+ * </ol>
+ */
+final class Rollback {
+
+	/** The prefix a restored backup is renamed with before it is removed. */
+	private static final String RESTORED = ".restored-";
+
+	private final Repository repository;
+
+	private final WorkDir work;
+
+	private final Swap swap;
+
+	Rollback(Repository repository) {
+		this.repository = repository;
+		this.work = new WorkDir(repository);
+		this.swap = new Swap(repository, this.work);
+	}
+
+	MigrationReport run(Path backup, String job) throws IOException {
+		long started = System.nanoTime();
+		RefFormat current = this.repository.refFormat();
+		RefFormat restored = Files.isDirectory(backup.resolve("reftable")) ? RefFormat.REFTABLE : RefFormat.FILES;
+		// 1. refuse, or finish an earlier run
+		this.work.recoverFromDeadOwner(job);
+		Path restoredMark = backup.resolveSibling(RESTORED + backup.getFileName());
+		Journal interrupted = this.work.interruptedSwap();
+		if (interrupted != null) {
+			MigrationReport done = this.swap.finishInterrupted(interrupted, started);
+			FileMoves.deleteTree(backup);
+			FileMoves.deleteTree(restoredMark);
+			return done;
+		}
+		if (!Files.exists(backup) && Files.exists(restoredMark)) {
+			// an earlier run restored it and was stopped while it removed the backup
+			this.work.delete();
+			FileMoves.deleteTree(restoredMark);
+			return this.swap.finishedReport(current, current, null, List.of(), started);
+		}
+		if (!Files.isDirectory(backup)) {
+			throw new MigrationException("there is no backup at '" + backup + "'");
+		}
+		if (restored == current) {
+			throw new MigrationException("the backup at '" + backup + "' holds a " + restored.configName()
+					+ " store, the format the repository already uses");
+		}
+		this.work.begin(restored, job);
+		Path staged = this.work.staged();
+		Swap.Result swapped;
+		// the refs written, moved or deleted since the migration, kept in the restored store: the report names them
+		Set<String> kept = new TreeSet<>();
+		try (RefStore source = RefStores.open(this.repository)) {
+			// 2. the copy, as recorded
+			BackupRecord copied = copy(backup, staged, restored);
+			String fingerprint = source.fingerprint();
+			// 3. and 4. the bulk of what changed since the migration now, what changes until the locks under them
+			BuiltStore[] caughtUp = { new BuiltStore(copied.digest(), copied.digest(), copied.refs(), copied.logEntries()) };
+			Swap.Refresh catchUp = () -> {
+				List<String> changed = CatchUp.apply(this.repository, source, restored, staged);
+				kept.addAll(changed);
+				if (!changed.isEmpty()) {
+					BackupRecord now = BackupRecord.read(this.repository, restored, staged);
+					caughtUp[0] = new BuiltStore(now.digest(), now.digest(), now.refs(), now.logEntries());
+				}
+				return caughtUp[0];
+			};
+			swapped = this.swap.run(source, fingerprint, catchUp.staged(), restored, catchUp, false);
+		}
+		catch (IOException | RuntimeException ex) {
+			this.work.deleteUnlessJournaled();
+			throw ex;
+		}
+		// 5. renamed while the journal still says how to finish: a run stopped from here on finds it restored
+		FileMoves.move(backup, restoredMark);
+		this.work.delete();
+		FileMoves.deleteTree(restoredMark);
+		kept.addAll(swapped.carried());
+		return Swap.report(current, restored,
+				new Swap.Result(swapped.built(), swapped.backup(), List.copyOf(kept)), staged, started);
+	}
+
+	/**
+	 * Copies the store of {@code backup} into {@code staged} and reads it back.
+	 * @throws MigrationException if the copy does not read as the backup's record says
+	 */
+	private BackupRecord copy(Path backup, Path staged, RefFormat restored) throws IOException {
+		BackupCopy.copy(backup, staged);
+		BackupRecord copied = BackupRecord.read(this.repository, restored, staged);
+		BackupRecord recorded = BackupRecord.readRecorded(backup);
+		if (recorded != null && !recorded.digest().equals(copied.digest())) {
+			throw new MigrationException("the backup at '" + backup + "' reads differently from when it was"
+					+ " made (digest " + copied.digest() + ", recorded " + recorded.digest()
+					+ "); the repository is unchanged");
+		}
+		return copied;
+	}
+
+}

@@ -1,0 +1,101 @@
+package io.refstore.core.migrate;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.refstore.core.io.FileMoves;
+import io.refstore.core.ref.InitialRefWriter;
+import io.refstore.core.ref.RefCursor;
+import io.refstore.core.ref.RefQuery;
+import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.ReflogEntry;
+import io.refstore.core.repo.Repository;
+import io.refstore.core.store.RefStores;
+
+/**
+ * Builds the new store of a migration beside the live one, in bulk, and verifies it: refs stream from the
+ * source straight into one {@code packed-refs} or one reftable (no per-ref file or table), reflogs follow, and
+ * the source is digested in the same pass; then the new store is read back through its own backend and the
+ * digests compared.
+ */
+final class StoreBuilder {
+
+	private final Repository repository;
+
+	StoreBuilder(Repository repository) {
+		this.repository = repository;
+	}
+
+	/** Builds the store of {@code source} in {@code staged} in bulk, then reads it back and compares. */
+	BuiltStore buildAndVerify(RefStore source, Path staged, MigrationOptions options) throws IOException {
+		Map<String, List<ReflogEntry>> reflogs = new LinkedHashMap<>();
+		long maxEntries = 0;
+		if (options.reflogs()) {
+			for (String name : source.reflogNames()) {
+				List<ReflogEntry> entries = source.reflog(name);
+				reflogs.put(name, entries);
+				maxEntries = Math.max(maxEntries, entries.size());
+			}
+		}
+		RefDigest sourceDigest = new RefDigest(this.repository.objectDatabase());
+		Files.createDirectories(staged);
+		try (InitialRefWriter writer = RefStores.initialWriter(this.repository, options.target(), staged, maxEntries);
+				RefCursor refs = source.refs(RefQuery.ALL.withRootRefs())) {
+			writeRefs(refs, sourceDigest, writer);
+			for (Map.Entry<String, List<ReflogEntry>> log : reflogs.entrySet()) {
+				sourceDigest.addReflog(log.getKey(), writer.addReflog(log.getKey(), log.getValue()));
+			}
+			writer.finish();
+		}
+		return verify(new BuiltStore(sourceDigest, null), staged, options);
+	}
+
+	/**
+	 * A swap's refresh for a store built from {@code source}: a writer got in before the swap's locks, so the
+	 * store is built again from what the locks now freeze.
+	 */
+	Swap.Refresh rebuild(RefStore source, Path staged, MigrationOptions options) {
+		return () -> {
+			FileMoves.deleteTree(staged);
+			return buildAndVerify(source, staged, options);
+		};
+	}
+
+	/** Streams every ref of {@code refs} into the digest and the writer, in the cursor's order. */
+	static void writeRefs(RefCursor refs, RefDigest digest, InitialRefWriter writer) throws IOException {
+		while (refs.next()) {
+			byte[] peeled = digest.addRef(refs);
+			if (refs.isSymbolic()) {
+				writer.addSymbolic(refs.nameBuffer(), refs.nameLength(),
+						new String(refs.targetBuffer(), 0, refs.targetLength(), StandardCharsets.UTF_8));
+			}
+			else {
+				writer.addDirect(refs.nameBuffer(), refs.nameLength(), refs.idBuffer(), peeled);
+			}
+		}
+	}
+
+	/**
+	 * Reads the store staged in {@code staged} back through its own backend.
+	 * @return {@code built} with the digest read back
+	 * @throws MigrationException if it reads differently from the source
+	 */
+	BuiltStore verify(BuiltStore built, Path staged, MigrationOptions options) throws IOException {
+		String targetDigest;
+		try (RefStore target = RefStores.openAt(this.repository, options.target(), staged)) {
+			targetDigest = RefDigest.of(target, this.repository.objectDatabase(), options.reflogs()).finish();
+		}
+		if (!built.sourceDigest.equals(targetDigest)) {
+			throw new MigrationException("verification failed: the new " + options.target().configName()
+					+ " store at '" + staged + "' reads differently from the source (digest " + built.sourceDigest
+					+ " vs " + targetDigest + "); the repository is unchanged");
+		}
+		return new BuiltStore(built.sourceDigest, targetDigest, built.refs, built.logEntries);
+	}
+
+}

@@ -1,0 +1,110 @@
+package io.refstore.core;
+
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.CompositeArchRule;
+import com.tngtech.archunit.lang.EvaluationResult;
+
+import io.refstore.core.archfixture.one.One;
+import io.refstore.core.files.FilesLayout;
+import io.refstore.core.files.FilesRefStore;
+import io.refstore.core.ref.RefStoreContractTest;
+import io.refstore.core.ref.RefUpdate;
+import io.refstore.core.reftable.ReftableRefStore;
+import io.refstore.core.repo.Repository;
+import io.refstore.core.store.RefStores;
+
+/**
+ * The shape of core's packages: no package cycle (each package is a slice of its own, the root package too);
+ * {@code io.refstore.core.ref}, the contract every layer programs against, depends on no other refstore package;
+ * only {@code io.refstore.core.store} reaches the backends, which know nothing of each other.
+ * Checked on core's compiled main classes; each rule is also shown to catch what it forbids.
+ */
+class CoreArchitectureTest {
+
+	/** Every package of core, one slice each, free of cycles. */
+	static final ArchRule NO_PACKAGE_CYCLES = slices().matching("io.refstore.(**)")
+		.should()
+		.beFreeOfCycles()
+		.because("a cycle ties packages together: none can be understood, tested or changed alone");
+
+	/** The contract is a leaf. */
+	static final ArchRule REF_IS_A_LEAF = noClasses().that()
+		.resideInAPackage("io.refstore.core.ref..")
+		.should()
+		.dependOnClassesThat(resideInAPackage("io.refstore..").and(not(resideInAPackage("io.refstore.core.ref.."))))
+		.because("core.ref is the contract (refs, stores, transactions) that backends implement and callers use");
+
+	/** Only core.store opens the backends, and neither backend knows the other. */
+	static final ArchRule BACKENDS_BEHIND_STORE = CompositeArchRule
+		.of(noClasses().that()
+			.resideOutsideOfPackages("io.refstore.core.files..", "io.refstore.core.reftable..",
+					"io.refstore.core.store..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("io.refstore.core.files..", "io.refstore.core.reftable..")
+			.because("everything above the backends goes through RefStores, RefStore and StoreLayout"))
+		.and(noClasses().that()
+			.resideInAPackage("io.refstore.core.files..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage("io.refstore.core.reftable..")
+			.allowEmptyShould(true))
+		.and(noClasses().that()
+			.resideInAPackage("io.refstore.core.reftable..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage("io.refstore.core.files..")
+			.allowEmptyShould(true));
+
+	private static final JavaClasses CORE = new ClassFileImporter()
+		.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+		.importPackages("io.refstore.core");
+
+	@Test
+	void coreHasNoPackageCycle() {
+		assertThat(CORE.contain(RefStores.class) && CORE.contain(Repository.class)).as("core's classes imported")
+			.isTrue();
+		NO_PACKAGE_CYCLES.check(CORE);
+	}
+
+	@Test
+	void refDependsOnNoOtherRefstorePackage() {
+		assertThat(CORE.contain(RefUpdate.class)).as("core.ref's classes imported").isTrue();
+		REF_IS_A_LEAF.check(CORE);
+	}
+
+	@Test
+	void onlyTheStorePackageReachesTheBackends() {
+		assertThat(CORE.contain(FilesRefStore.class) && CORE.contain(ReftableRefStore.class)).as("backends imported")
+			.isTrue();
+		BACKENDS_BEHIND_STORE.check(CORE);
+	}
+
+	@Test
+	void rulesCatchWhatTheyForbid() {
+		EvaluationResult cycle = NO_PACKAGE_CYCLES
+			.evaluate(new ClassFileImporter().importPackages("io.refstore.core.archfixture"));
+		assertThat(cycle.hasViolation()).isTrue();
+		assertThat(cycle.getFailureReport().toString()).contains(One.class.getName());
+		// a test class of core.ref opens stores and repositories, which the main classes of core.ref must not
+		EvaluationResult leaf = REF_IS_A_LEAF.evaluate(new ClassFileImporter().importClasses(RefStoreContractTest.class));
+		assertThat(leaf.hasViolation()).isTrue();
+		assertThat(leaf.getFailureReport().toString()).contains(RefStores.class.getName());
+		EvaluationResult backend = BACKENDS_BEHIND_STORE
+			.evaluate(new ClassFileImporter().importPackages("io.refstore.core.archfixture"));
+		assertThat(backend.hasViolation()).isTrue();
+		assertThat(backend.getFailureReport().toString()).contains(FilesLayout.class.getName());
+	}
+
+}
