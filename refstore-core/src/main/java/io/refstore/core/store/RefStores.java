@@ -3,6 +3,7 @@ package io.refstore.core.store;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 import io.refstore.core.files.FilesInitialWriter;
 import io.refstore.core.files.FilesOptions;
@@ -31,7 +32,34 @@ import io.refstore.core.repo.StoreGate;
  */
 public final class RefStores {
 
+	/**
+	 * The configuration keys that decide how {@link #open} opens a store, beside the format: the repository's
+	 * ({@code core.logAllRefUpdates}, {@code core.filesRefLockTimeout}, {@code core.packedRefsTimeout}), the
+	 * reftable stack's ({@link #stackOptions}) and {@code core.fsync}. A store opened under other values
+	 * behaves otherwise, so a caller keeping stores open compares {@link #settings}.
+	 */
+	public static final List<String> SETTINGS = List.of("core.fsync", "core.logAllRefUpdates",
+			"core.filesRefLockTimeout", "core.packedRefsTimeout", "reftable.blockSize", "reftable.restartInterval",
+			"reftable.indexObjects", "reftable.lockTimeout", "reftable.geometricFactor", "reftable.autoCompaction");
+
 	private RefStores() {
+	}
+
+	/**
+	 * The values of {@link #SETTINGS} in {@code repository}'s configuration, one {@code key=[values]} line each:
+	 * two stores opened under equal texts behave alike.
+	 */
+	public static String settings(Repository repository) {
+		GitConfig config = repository.config();
+		StringBuilder text = new StringBuilder();
+		for (String setting : SETTINGS) {
+			int dot = setting.indexOf('.');
+			text.append(setting)
+				.append('=')
+				.append(config.getAll(setting.substring(0, dot), null, setting.substring(dot + 1)))
+				.append('\n');
+		}
+		return text.toString();
 	}
 
 	/**

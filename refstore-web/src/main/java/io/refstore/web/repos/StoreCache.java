@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 
 import io.refstore.core.ref.RefStore;
-import io.refstore.core.repo.GitConfig;
 import io.refstore.core.repo.Repository;
 import io.refstore.core.store.RefStores;
 
@@ -27,12 +26,6 @@ import io.refstore.core.store.RefStores;
  * {@code capacity} repositories are kept, least recently used first out. Thread-safe.
  */
 final class StoreCache implements AutoCloseable {
-
-	/** The settings {@code RefStores.open} reads; a store opened under other values must not be reused. */
-	private static final String[][] KEYS = { { "core", "fsync" }, { "core", "logallrefupdates" },
-			{ "core", "filesreflocktimeout" }, { "core", "packedrefstimeout" }, { "reftable", "blocksize" },
-			{ "reftable", "restartinterval" }, { "reftable", "indexobjects" }, { "reftable", "locktimeout" },
-			{ "reftable", "geometricfactor" }, { "reftable", "autocompaction" } };
 
 	private final Map<Path, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
 
@@ -152,12 +145,8 @@ final class StoreCache implements AutoCloseable {
 			.append(identity(repository.gitDir()))
 			.append(' ')
 			.append(identity(repository.commonDir()));
-		GitConfig config = repository.config();
-		for (String[] key : KEYS) {
-			text.append('\n').append(key[0]).append('.').append(key[1]).append('=')
-				.append(config.getAll(key[0], null, key[1]));
-		}
-		return text.toString();
+		// and the settings a store is opened under (RefStores.SETTINGS): a store opened under others is not reused
+		return text.append('\n').append(RefStores.settings(repository)).toString();
 	}
 
 	private static Object identity(Path dir) throws IOException {
