@@ -265,6 +265,19 @@ final class Options {
 			return (list == null) ? null : list.get(list.size() - 1);
 		}
 
+		/**
+		 * The reflog message of {@code -m}, or {@code null} if not given.
+		 * @param refusal git's words for an empty message (each command has its own)
+		 * @throws CommandFailure if {@code -m} was given empty: git refuses to write such an entry
+		 */
+		String reflogMessage(String refusal) throws CommandFailure {
+			String message = value("m");
+			if (message != null && message.isEmpty()) {
+				throw CommandFailure.fatal(refusal);
+			}
+			return message;
+		}
+
 		/** Every value of a repeatable option, in order; empty if not given. */
 		List<String> values(String key) {
 			return this.values.getOrDefault(key, List.of());

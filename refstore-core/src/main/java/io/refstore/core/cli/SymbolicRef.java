@@ -36,10 +36,7 @@ final class SymbolicRef implements Command {
 	public int run(CommandContext context, List<String> args) throws CommandFailure, IOException {
 		Options options = options();
 		Options.Parsed parsed = options.parse(args);
-		String message = parsed.value("m");
-		if (message != null && message.isEmpty()) {
-			throw CommandFailure.fatal("Refusing to perform update with empty message");
-		}
+		String message = parsed.reflogMessage("Refusing to perform update with empty message");
 		List<String> rest = parsed.args();
 		if (parsed.flag("delete")) {
 			if (rest.size() != 1) {

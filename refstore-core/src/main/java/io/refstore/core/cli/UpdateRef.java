@@ -38,10 +38,7 @@ final class UpdateRef implements Command {
 	public int run(CommandContext context, List<String> args) throws CommandFailure, IOException {
 		Options options = options();
 		Options.Parsed parsed = options.parse(args);
-		String message = parsed.value("m");
-		if (message != null && message.isEmpty()) {
-			throw CommandFailure.fatal("Refusing to perform update with empty message.");
-		}
+		String message = parsed.reflogMessage("Refusing to perform update with empty message.");
 		boolean delete = parsed.flag("d");
 		boolean noDeref = parsed.flag("no-deref");
 		List<String> rest = parsed.args();

@@ -1,18 +1,14 @@
 package io.refstore.core.delete;
 
+import io.refstore.core.input.RefusedInputException;
+
 /**
  * A part of a {@link RefSelection} that cannot be used: a malformed glob, an invalid ref name, a prefix outside
  * {@code refs/}. Names the parameter, the value and what is wrong with it; nothing has been changed.
  */
-public class InvalidSelectionException extends IllegalArgumentException {
+public class InvalidSelectionException extends RefusedInputException {
 
 	private static final long serialVersionUID = 1L;
-
-	private final String parameter;
-
-	private final String value;
-
-	private final String problem;
 
 	/**
 	 * @param parameter what the value was given as, such as {@code glob}, {@code exclude}, {@code prefix} or
@@ -21,10 +17,7 @@ public class InvalidSelectionException extends IllegalArgumentException {
 	 * @param problem what is wrong with it
 	 */
 	public InvalidSelectionException(String parameter, String value, String problem) {
-		super(parameter + " '" + value + "': " + problem);
-		this.parameter = parameter;
-		this.value = value;
-		this.problem = problem;
+		super(parameter + " '" + value + "': " + problem, parameter, value, problem);
 	}
 
 	/**
@@ -37,19 +30,9 @@ public class InvalidSelectionException extends IllegalArgumentException {
 		initCause(cause);
 	}
 
-	/** What the value was given as. */
-	public String parameter() {
-		return this.parameter;
-	}
-
-	/** The offending value. */
-	public String value() {
-		return this.value;
-	}
-
-	/** What is wrong with it. */
+	/** What is wrong with the value: its {@link #reason()}. */
 	public String problem() {
-		return this.problem;
+		return reason();
 	}
 
 }

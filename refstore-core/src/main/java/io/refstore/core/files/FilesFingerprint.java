@@ -2,11 +2,9 @@ package io.refstore.core.files;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -17,6 +15,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.UUID;
 
+import io.refstore.core.io.FileMoves;
 import io.refstore.core.ref.RefName;
 
 /**
@@ -80,25 +79,12 @@ final class FilesFingerprint {
 		if (!Files.isDirectory(dir)) {
 			return;
 		}
-		Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-
-			@Override
-			public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
-				if (!file.getFileName().toString().endsWith(".lock")) {
-					entries.add(describe(base.relativize(file).toString(), attributes));
-				}
-				return FileVisitResult.CONTINUE;
+		// as the store lists its refs (regular files only), tolerating files removed while walking: the next
+		// fingerprint tells the difference
+		FileMoves.forEachFile(dir, (file, attributes) -> {
+			if (!file.getFileName().toString().endsWith(".lock")) {
+				entries.add(describe(base.relativize(file).toString(), attributes));
 			}
-
-			@Override
-			public FileVisitResult visitFileFailed(Path file, IOException ex) throws IOException {
-				if (ex instanceof NoSuchFileException) {
-					// removed while walking: the next fingerprint tells the difference
-					return FileVisitResult.CONTINUE;
-				}
-				throw ex;
-			}
-
 		});
 	}
 

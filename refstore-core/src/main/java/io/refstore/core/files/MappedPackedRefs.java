@@ -32,18 +32,14 @@ final class MappedPackedRefs {
 
 	private final int start;
 
-	private final boolean fullyPeeled;
+	private final PackedRefs.Traits traits;
 
-	private final boolean tagsPeeled;
-
-	private MappedPackedRefs(Path file, HashAlgorithm hash, ByteBuffer buf, int start, boolean fullyPeeled,
-			boolean tagsPeeled) {
+	private MappedPackedRefs(Path file, HashAlgorithm hash, ByteBuffer buf, int start, PackedRefs.Traits traits) {
 		this.file = file;
 		this.hash = hash;
 		this.buf = buf;
 		this.start = start;
-		this.fullyPeeled = fullyPeeled;
-		this.tagsPeeled = tagsPeeled;
+		this.traits = traits;
 	}
 
 	/**
@@ -72,13 +68,11 @@ final class MappedPackedRefs {
 		int eol = indexOf(buf, 0, (byte) '\n');
 		byte[] header = new byte[eol];
 		buf.get(0, header);
-		String line = new String(header, StandardCharsets.US_ASCII);
-		String traits = line + " ";
-		if (!line.startsWith("# pack-refs with:") || !traits.contains(" sorted ")) {
+		PackedRefs.Traits traits = PackedRefs.Traits.parse(header, eol);
+		if (traits == null || !traits.sorted()) {
 			return null;
 		}
-		boolean fullyPeeled = traits.contains(" fully-peeled ");
-		return new MappedPackedRefs(file, hash, buf, eol + 1, fullyPeeled, fullyPeeled || traits.contains(" peeled "));
+		return new MappedPackedRefs(file, hash, buf, eol + 1, traits);
 	}
 
 	/**
@@ -104,7 +98,7 @@ final class MappedPackedRefs {
 		}
 		byte[] records = new byte[to - from];
 		this.buf.get(from, records);
-		return PackedRefs.slice(this.file, this.hash, records, this.fullyPeeled, this.tagsPeeled,
+		return PackedRefs.slice(this.file, this.hash, records, this.traits,
 				() -> lineOf(from) - 1);
 	}
 

@@ -38,46 +38,70 @@ final class PackedRefs {
 	/** Offset of the first record (after the header line). */
 	final int start;
 
-	/** Whether a record without a {@code ^} line is known not to peel ({@code fully-peeled} trait). */
-	final boolean fullyPeeled;
-
-	/** Whether refs under {@code refs/tags/} without a {@code ^} line are known not to peel. */
-	final boolean tagsPeeled;
+	/** What the file's header promises. */
+	final Traits traits;
 
 	/** How many lines of the file come before {@link #buf} (non-zero for a {@link #slice}). */
 	private final LongSupplier linesBefore;
 
-	private PackedRefs(Path file, HashAlgorithm hash, byte[] buf, int start, boolean fullyPeeled,
-			boolean tagsPeeled) {
-		this(file, hash, buf, start, fullyPeeled, tagsPeeled, () -> 0);
+	private PackedRefs(Path file, HashAlgorithm hash, byte[] buf, int start, Traits traits) {
+		this(file, hash, buf, start, traits, () -> 0);
 	}
 
-	private PackedRefs(Path file, HashAlgorithm hash, byte[] buf, int start, boolean fullyPeeled,
-			boolean tagsPeeled, LongSupplier linesBefore) {
+	private PackedRefs(Path file, HashAlgorithm hash, byte[] buf, int start, Traits traits,
+			LongSupplier linesBefore) {
 		this.file = file;
 		this.hash = hash;
 		this.buf = buf;
 		this.start = start;
-		this.fullyPeeled = fullyPeeled;
-		this.tagsPeeled = tagsPeeled;
+		this.traits = traits;
 		this.linesBefore = linesBefore;
+	}
+
+	/**
+	 * The traits a {@code # pack-refs with:} header lists, read alike for a file read whole and a mapped one.
+	 * @param sorted records are in bytewise name order
+	 * @param fullyPeeled a record without a {@code ^} line is known not to peel ({@code fully-peeled})
+	 * @param tagsPeeled refs under {@code refs/tags/} without a {@code ^} line are known not to peel
+	 * ({@code peeled}, or implied by {@code fully-peeled})
+	 */
+	record Traits(boolean sorted, boolean fullyPeeled, boolean tagsPeeled) {
+
+		/** What an empty snapshot promises: nothing to sort, nothing left to peel. */
+		static final Traits ALL = new Traits(true, true, true);
+
+		/** What a file without header promises. */
+		static final Traits NONE = new Traits(false, false, false);
+
+		/**
+		 * Reads the header line {@code buf[0, eol)}.
+		 * @return its traits; {@code null} if it does not start with {@code # pack-refs with:}
+		 */
+		static Traits parse(byte[] buf, int eol) {
+			if (!startsWith(buf, 0, eol, HEADER_PREFIX)) {
+				return null;
+			}
+			String traits = " " + new String(buf, HEADER_PREFIX.length, eol - HEADER_PREFIX.length,
+					StandardCharsets.US_ASCII) + " ";
+			boolean fullyPeeled = traits.contains(" fully-peeled ");
+			return new Traits(traits.contains(" sorted "), fullyPeeled, fullyPeeled || traits.contains(" peeled "));
+		}
+
 	}
 
 	/**
 	 * A snapshot of whole consecutive records cut out of a sorted file (see {@link MappedPackedRefs#slice}).
 	 * @param records the records, without header
-	 * @param fullyPeeled the file's {@code fully-peeled} trait
-	 * @param tagsPeeled whether the file's traits say tags without a peeled line do not peel
+	 * @param traits the file's traits
 	 * @param linesBefore counts the file's lines before the records, asked only to report damage
 	 */
-	static PackedRefs slice(Path file, HashAlgorithm hash, byte[] records, boolean fullyPeeled, boolean tagsPeeled,
-			LongSupplier linesBefore) {
-		return new PackedRefs(file, hash, records, 0, fullyPeeled, tagsPeeled, linesBefore);
+	static PackedRefs slice(Path file, HashAlgorithm hash, byte[] records, Traits traits, LongSupplier linesBefore) {
+		return new PackedRefs(file, hash, records, 0, traits, linesBefore);
 	}
 
 	/** An empty snapshot, as for a missing file. */
 	static PackedRefs empty(Path file, HashAlgorithm hash) {
-		return new PackedRefs(file, hash, new byte[0], 0, true, true);
+		return new PackedRefs(file, hash, new byte[0], 0, Traits.ALL);
 	}
 
 	/**
@@ -104,23 +128,17 @@ final class PackedRefs {
 					"unterminated line " + lineCount(buf, buf.length) + " (the file must end with a newline)");
 		}
 		int start = 0;
-		boolean sorted = false;
-		boolean peeled = false;
-		boolean fullyPeeled = false;
+		Traits traits = Traits.NONE;
 		if (buf[0] == '#') {
 			int eol = indexOf(buf, 0, (byte) '\n');
-			if (!startsWith(buf, 0, eol, HEADER_PREFIX)) {
+			traits = Traits.parse(buf, eol);
+			if (traits == null) {
 				throw new CorruptRefStoreException(file, 1, "line 1: unknown header (expected '# pack-refs with:')");
 			}
-			String traits = " " + new String(buf, HEADER_PREFIX.length, eol - HEADER_PREFIX.length,
-					StandardCharsets.US_ASCII) + " ";
-			sorted = traits.contains(" sorted ");
-			peeled = traits.contains(" peeled ");
-			fullyPeeled = traits.contains(" fully-peeled ");
 			start = eol + 1;
 		}
-		PackedRefs refs = new PackedRefs(file, hash, buf, start, fullyPeeled, peeled || fullyPeeled);
-		return sorted ? refs : refs.sorted();
+		PackedRefs refs = new PackedRefs(file, hash, buf, start, traits);
+		return traits.sorted() ? refs : refs.sorted();
 	}
 
 	/** A copy with records in bytewise name order, for files that do not promise it. */
@@ -143,7 +161,7 @@ final class PackedRefs {
 			System.arraycopy(this.buf, record, out, length, end - record);
 			length += end - record;
 		}
-		return new PackedRefs(this.file, this.hash, out, 0, this.fullyPeeled, this.tagsPeeled);
+		return new PackedRefs(this.file, this.hash, out, 0, this.traits);
 	}
 
 	/** Whether the snapshot holds no record. */
@@ -217,10 +235,10 @@ final class PackedRefs {
 	 * traits promise that a missing one means "not a tag".
 	 */
 	boolean peelKnown(int record) {
-		if (this.fullyPeeled || hasPeeled(record)) {
+		if (this.traits.fullyPeeled() || hasPeeled(record)) {
 			return true;
 		}
-		return this.tagsPeeled && startsWith(this.buf, nameStart(record), this.buf.length, TAGS);
+		return this.traits.tagsPeeled() && startsWith(this.buf, nameStart(record), this.buf.length, TAGS);
 	}
 
 	private static final byte[] TAGS = "refs/tags/".getBytes(StandardCharsets.US_ASCII);

@@ -78,7 +78,7 @@ final class PackedRefsWriter {
 		if (found == 0) {
 			return false;
 		}
-		boolean verbatim = packed.fullyPeeled && packed.start > 0;
+		boolean verbatim = packed.traits.fullyPeeled() && packed.start > 0;
 		if (verbatim) {
 			// copied verbatim below, so check every record first: a damaged file is reported, never rewritten
 			for (int record = packed.start; record < packed.buf.length; record = packed.nextRecord(record)) {

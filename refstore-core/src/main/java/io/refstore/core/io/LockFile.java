@@ -51,19 +51,35 @@ public final class LockFile implements AutoCloseable {
 	 */
 	public static LockFile acquire(Path target, Duration timeout) throws IOException {
 		LockFile lockFile = new LockFile(target);
+		return lockFile.take(timeout, () -> lockFile.channel = FileChannel.open(lockFile.lock,
+				StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE));
+	}
+
+	/** How a lock file is created; fails with {@link FileAlreadyExistsException} while another holder has it. */
+	@FunctionalInterface
+	private interface Creation {
+
+		void create() throws IOException;
+
+	}
+
+	/**
+	 * Retries {@code creation} with a growing, jittered back-off until it succeeds or {@code timeout} (zero tries
+	 * once, {@code null} waits forever) runs out; whatever the creation, the wait is git's.
+	 */
+	private LockFile take(Duration timeout, Creation creation) throws IOException {
 		long deadline = (timeout != null) ? System.nanoTime() + timeout.toNanos() : Long.MAX_VALUE;
 		int attempt = 1;
 		while (true) {
 			try {
-				lockFile.channel = FileChannel.open(lockFile.lock, StandardOpenOption.CREATE_NEW,
-						StandardOpenOption.WRITE);
-				lockFile.held = true;
-				return lockFile;
+				creation.create();
+				this.held = true;
+				return this;
 			}
 			catch (FileAlreadyExistsException ex) {
 				long remaining = deadline - System.nanoTime();
 				if (remaining <= 0) {
-					throw new LockFailedException(lockFile.lock);
+					throw new LockFailedException(this.lock);
 				}
 				sleepBackoff(attempt++, remaining);
 			}
@@ -91,22 +107,7 @@ public final class LockFile implements AutoCloseable {
 	 */
 	public static LockFile acquireLinked(Path target, Duration timeout, Path mark) throws IOException {
 		LockFile lockFile = new LockFile(target);
-		long deadline = (timeout != null) ? System.nanoTime() + timeout.toNanos() : Long.MAX_VALUE;
-		int attempt = 1;
-		while (true) {
-			try {
-				Files.createLink(lockFile.lock, mark);
-				lockFile.held = true;
-				return lockFile;
-			}
-			catch (FileAlreadyExistsException ex) {
-				long remaining = deadline - System.nanoTime();
-				if (remaining <= 0) {
-					throw new LockFailedException(lockFile.lock);
-				}
-				sleepBackoff(attempt++, remaining);
-			}
-		}
+		return lockFile.take(timeout, () -> Files.createLink(lockFile.lock, mark));
 	}
 
 	/**

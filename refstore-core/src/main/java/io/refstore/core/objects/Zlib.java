@@ -28,15 +28,8 @@ final class Zlib {
 		byte[] extra = new byte[1];
 		int done = from;
 		while (!inflater.finished()) {
-			if (inflater.needsInput()) {
-				int read = in.read(input);
-				if (read < 0) {
-					break;
-				}
-				inflater.setInput(input, 0, read);
-			}
-			if (inflater.needsDictionary()) {
-				throw new DataFormatException("stream needs a preset dictionary");
+			if (!feed(inflater, in, input)) {
+				break;
 			}
 			if (done < out.length) {
 				done += inflater.inflate(out, done, out.length - done);
@@ -56,19 +49,31 @@ final class Zlib {
 		byte[] input = new byte[256];
 		int done = 0;
 		while (done < out.length && !inflater.finished()) {
-			if (inflater.needsInput()) {
-				int read = in.read(input);
-				if (read < 0) {
-					break;
-				}
-				inflater.setInput(input, 0, read);
-			}
-			if (inflater.needsDictionary()) {
-				throw new DataFormatException("stream needs a preset dictionary");
+			if (!feed(inflater, in, input)) {
+				break;
 			}
 			done += inflater.inflate(out, done, out.length - done);
 		}
 		return done;
+	}
+
+	/**
+	 * Gives the inflater more of {@code in} when it has used up what it had.
+	 * @return {@code false} if it needs input and {@code in} has none left
+	 * @throws DataFormatException if the stream asks for a preset dictionary, which git never writes
+	 */
+	private static boolean feed(Inflater inflater, InputStream in, byte[] input) throws IOException, DataFormatException {
+		if (inflater.needsInput()) {
+			int read = in.read(input);
+			if (read < 0) {
+				return false;
+			}
+			inflater.setInput(input, 0, read);
+		}
+		if (inflater.needsDictionary()) {
+			throw new DataFormatException("stream needs a preset dictionary");
+		}
+		return true;
 	}
 
 }

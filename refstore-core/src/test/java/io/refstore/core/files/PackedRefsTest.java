@@ -68,13 +68,13 @@ class PackedRefsTest {
 		}
 		assertThat(order).containsExactly("refs/heads/Z", "refs/heads/a", "refs/heads/z", "refs/heads/\u00e9");
 		assertThat(refs.peeled(find(refs, "refs/heads/a")).name()).isEqualTo(P);
-		assertThat(refs.fullyPeeled).isFalse();
+		assertThat(refs.traits.fullyPeeled()).isFalse();
 	}
 
 	@Test
 	void readsTraitsFromTheHeader() throws Exception {
 		PackedRefs refs = parse("# pack-refs with: peeled sorted \n" + A + " refs/heads/a\n" + A + " refs/tags/t\n");
-		assertThat(refs.fullyPeeled).isFalse();
+		assertThat(refs.traits.fullyPeeled()).isFalse();
 		assertThat(refs.peelKnown(find(refs, "refs/tags/t"))).isTrue();
 		assertThat(refs.peelKnown(find(refs, "refs/heads/a"))).isFalse();
 	}

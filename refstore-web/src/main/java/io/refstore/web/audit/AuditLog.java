@@ -1,6 +1,7 @@
 package io.refstore.web.audit;
 
 import static io.refstore.web.system.Columns.cut;
+import static io.refstore.web.system.Columns.parameters;
 import static io.refstore.web.system.Columns.utc;
 
 import java.sql.ResultSet;
@@ -10,7 +11,6 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -19,7 +19,6 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.security.access.prepost.PreAuthorize;
 import org.springframework.stereotype.Service;
 
-import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -89,12 +88,7 @@ public class AuditLog {
 	}
 
 	private AuditEntry entry(ResultSet rs, int row) throws SQLException {
-		Map<String, String> parameters = new LinkedHashMap<>();
-		String text = rs.getString("parameters");
-		if (text != null) {
-			parameters.putAll(this.json.readValue(text, new TypeReference<Map<String, String>>() {
-			}));
-		}
+		Map<String, String> parameters = parameters(rs, this.json);
 		Timestamp at = rs.getTimestamp("at");
 		return new AuditEntry(rs.getLong("id"), at.toInstant(), rs.getString("actor"), rs.getString("action"),
 				rs.getString("repository"), rs.getString("target"), parameters,

@@ -3,6 +3,7 @@ package io.refstore.web.campaigns;
 import static io.refstore.web.system.Columns.DETAIL;
 import static io.refstore.web.system.Columns.cut;
 import static io.refstore.web.system.Columns.instant;
+import static io.refstore.web.system.Columns.parameters;
 import static io.refstore.web.system.Columns.utc;
 
 import java.sql.ResultSet;
@@ -20,7 +21,6 @@ import org.springframework.stereotype.Component;
 
 import io.refstore.batch.support.RefJobType;
 import io.refstore.web.schedules.Schedule;
-import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -139,9 +139,7 @@ class CampaignStore {
 
 	private Campaign campaign(ResultSet rs, int row) throws SQLException {
 		long id = rs.getLong("id");
-		Map<String, String> parameters = this.json.readValue(rs.getString("parameters"),
-				new TypeReference<Map<String, String>>() {
-				});
+		Map<String, String> parameters = parameters(rs, this.json);
 		return new Campaign(id, RefJobType.valueOf(rs.getString("job_type")),
 				Schedule.TargetKind.valueOf(rs.getString("target_kind")), rs.getString("target"), parameters,
 				rs.getInt("concurrency"), Campaign.State.valueOf(rs.getString("state")),

@@ -3,6 +3,7 @@ package io.refstore.web.schedules;
 import static io.refstore.web.system.Columns.DETAIL;
 import static io.refstore.web.system.Columns.cut;
 import static io.refstore.web.system.Columns.instant;
+import static io.refstore.web.system.Columns.parameters;
 import static io.refstore.web.system.Columns.utc;
 
 import java.sql.ResultSet;
@@ -16,7 +17,6 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 import io.refstore.batch.support.RefJobType;
-import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -111,9 +111,7 @@ class ScheduleStore {
 	}
 
 	private Schedule schedule(ResultSet rs, int row) throws SQLException {
-		Map<String, String> parameters = this.json.readValue(rs.getString("parameters"),
-				new TypeReference<Map<String, String>>() {
-				});
+		Map<String, String> parameters = parameters(rs, this.json);
 		return new Schedule(rs.getString("name"), RefJobType.valueOf(rs.getString("job_type")),
 				Schedule.TargetKind.valueOf(rs.getString("target_kind")), rs.getString("target"), parameters,
 				rs.getString("cron"), rs.getString("time_zone"), instant(rs, "once_at"),

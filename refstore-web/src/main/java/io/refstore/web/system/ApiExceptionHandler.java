@@ -12,8 +12,6 @@ import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
-import org.springframework.security.access.AccessDeniedException;
-import org.springframework.security.core.AuthenticationException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
@@ -36,7 +34,7 @@ import tools.jackson.core.TokenStreamLocation;
  * to Spring Security, which answers 401 or 403 through {@code ProblemSecurityHandlers}.
  */
 @RestControllerAdvice
-class ApiExceptionHandler extends ResponseEntityExceptionHandler {
+class ApiExceptionHandler extends ResponseEntityExceptionHandler implements PassesSecurityExceptions {
 
 	private static final Log log = LogFactory.getLog(ApiExceptionHandler.class);
 
@@ -79,16 +77,6 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 		properties.put("ref", RefName.printable(ex.refName()));
 		properties.put("rule", ex.rule().name());
 		return Problems.problem(HttpStatus.BAD_REQUEST, "invalid-ref-name", ex.getMessage(), properties);
-	}
-
-	@ExceptionHandler
-	void security(AccessDeniedException ex) {
-		throw ex;
-	}
-
-	@ExceptionHandler
-	void security(AuthenticationException ex) {
-		throw ex;
 	}
 
 	/**

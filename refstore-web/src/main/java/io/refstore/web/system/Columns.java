@@ -6,10 +6,15 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Values as the web layer's tables hold them: instants as UTC timestamps, long texts cut to their column.
- * Stateless.
+ * Values as the web layer's tables hold them: instants as UTC timestamps, long texts cut to their column, job
+ * parameters as a JSON object. Stateless.
  */
 public final class Columns {
 
@@ -33,6 +38,20 @@ public final class Columns {
 	/** {@code text} cut to {@code max} characters, an ellipsis marking the cut. */
 	public static String cut(String text, int max) {
 		return (text == null || text.length() <= max) ? text : text.substring(0, max - 1) + "…";
+	}
+
+	/**
+	 * The job parameters in the {@code parameters} column (schedules, campaigns, the audit log: a JSON object of
+	 * texts, written with {@code json}), in their stored order; empty if the column is {@code null}.
+	 */
+	public static Map<String, String> parameters(ResultSet rs, JsonMapper json) throws SQLException {
+		Map<String, String> parameters = new LinkedHashMap<>();
+		String text = rs.getString("parameters");
+		if (text != null) {
+			parameters.putAll(json.readValue(text, new TypeReference<Map<String, String>>() {
+			}));
+		}
+		return parameters;
 	}
 
 }

@@ -5,6 +5,7 @@ import java.util.function.Function;
 import org.springframework.validation.Errors;
 
 import io.refstore.batch.support.InvalidJobParameterException;
+import io.refstore.core.input.RefusedInputException;
 
 /**
  * A request field or parameter refused before anything happened: missing, malformed, out of range, or naming
@@ -12,13 +13,9 @@ import io.refstore.batch.support.InvalidJobParameterException;
  * {@code parameter} names the field; the console shows it beside the field. The message names the field, the
  * value and the reason in words.
  */
-public class InvalidRequestException extends IllegalArgumentException {
+public class InvalidRequestException extends RefusedInputException {
 
 	private static final long serialVersionUID = 1L;
-
-	private final String parameter;
-
-	private final String value;
 
 	/**
 	 * @param parameter the field's name as the caller sent it ({@code confirmCount}, {@code parameters.repository})
@@ -30,10 +27,7 @@ public class InvalidRequestException extends IllegalArgumentException {
 	}
 
 	private InvalidRequestException(String parameter, String value, String reason, Throwable cause) {
-		super("parameter '" + parameter + "' = " + ((value == null) ? "null" : "'" + Problems.printable(value) + "'")
-				+ " is refused: " + reason, cause);
-		this.parameter = parameter;
-		this.value = value;
+		super(parameter, value, reason, cause);
 	}
 
 	/**
@@ -44,22 +38,12 @@ public class InvalidRequestException extends IllegalArgumentException {
 		return new InvalidRequestException(ex.parameter(), ex.value(), ex.reason(), ex.getCause());
 	}
 
-	/** The refused field's name. */
-	public String parameter() {
-		return this.parameter;
-	}
-
-	/** The refused value, possibly {@code null}. */
-	public String value() {
-		return this.value;
-	}
-
 	/**
 	 * Shows this refusal in a console form: beside the form's field that {@code fieldOf} gives for the refused
 	 * parameter, or above the form when it gives {@code null}.
 	 */
 	public void rejectIn(Errors errors, Function<String, String> fieldOf) {
-		String field = fieldOf.apply(this.parameter);
+		String field = fieldOf.apply(parameter());
 		if (field != null) {
 			errors.rejectValue(field, "invalid", getMessage());
 		}

@@ -23,7 +23,7 @@ class ProblemErrorController implements ErrorController {
 
 	@RequestMapping("${server.error.path:/error}")
 	ResponseEntity<ProblemDetail> error(HttpServletRequest request) {
-		HttpStatus status = status(request);
+		HttpStatus status = ErrorDispatch.status(request);
 		Object path = request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI);
 		String detail = switch (status) {
 			case NOT_FOUND -> "no resource at " + Problems.printable(String.valueOf(path));
@@ -33,17 +33,6 @@ class ProblemErrorController implements ErrorController {
 		};
 		ProblemDetail problem = Problems.problem(status, "http-" + status.value(), detail, Map.of());
 		return ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(problem);
-	}
-
-	private static HttpStatus status(HttpServletRequest request) {
-		Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
-		if (code instanceof Integer value) {
-			HttpStatus status = HttpStatus.resolve(value);
-			if (status != null && status.isError()) {
-				return status;
-			}
-		}
-		return HttpStatus.INTERNAL_SERVER_ERROR;
 	}
 
 }

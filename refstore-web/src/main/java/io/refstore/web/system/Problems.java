@@ -7,6 +7,8 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.web.ErrorResponseException;
 
+import io.refstore.core.input.Printable;
+
 /**
  * Factories for the RFC 9457 problems the API answers with. Each problem carries a {@code type} URI under
  * {@value #TYPE_BASE} that names the kind of error, a title, and a detail naming the culprit (a parameter, a
@@ -45,20 +47,7 @@ public final class Problems {
 
 	/** {@code value} with control characters escaped, so that a detail cannot break a log line or a page. */
 	public static String printable(String value) {
-		if (value == null) {
-			return "null";
-		}
-		StringBuilder out = new StringBuilder(value.length());
-		for (int i = 0; i < value.length(); i++) {
-			char c = value.charAt(i);
-			if (c < 0x20 || c == 0x7f) {
-				out.append(String.format("\\x%02x", (int) c));
-			}
-			else {
-				out.append(c);
-			}
-		}
-		return out.toString();
+		return Printable.of(value);
 	}
 
 }

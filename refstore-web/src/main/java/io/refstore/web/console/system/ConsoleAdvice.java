@@ -8,9 +8,7 @@ import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
-import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.access.hierarchicalroles.RoleHierarchy;
-import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.ui.Model;
 import org.springframework.web.ErrorResponseException;
@@ -24,6 +22,7 @@ import io.refstore.batch.support.JobConflictException;
 import io.refstore.core.ref.InvalidRefNameException;
 import io.refstore.core.repo.InvalidRepositoryNameException;
 import io.refstore.web.system.InvalidRequestException;
+import io.refstore.web.system.PassesSecurityExceptions;
 import jakarta.servlet.http.HttpServletResponse;
 
 /**
@@ -35,7 +34,7 @@ import jakarta.servlet.http.HttpServletResponse;
  */
 @ControllerAdvice(basePackages = "io.refstore.web.console")
 @Order(Ordered.HIGHEST_PRECEDENCE)
-class ConsoleAdvice {
+class ConsoleAdvice implements PassesSecurityExceptions {
 
 	private static final Log log = LogFactory.getLog(ConsoleAdvice.class);
 
@@ -83,16 +82,6 @@ class ConsoleAdvice {
 	@ExceptionHandler
 	String jobConflict(JobConflictException ex, HttpServletResponse response, Model model) {
 		return page(response, model, HttpStatus.CONFLICT, ex.getMessage());
-	}
-
-	@ExceptionHandler
-	void security(AccessDeniedException ex) {
-		throw ex;
-	}
-
-	@ExceptionHandler
-	void security(AuthenticationException ex) {
-		throw ex;
 	}
 
 	@ExceptionHandler

@@ -1,6 +1,5 @@
 package io.refstore.web.console.system;
 
-import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
@@ -10,6 +9,8 @@ import org.springframework.http.MediaType;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.RequestMapping;
+
+import io.refstore.web.system.ErrorDispatch;
 
 /**
  * The servlet container's error dispatch for browsers (requests that accept {@code text/html}): a page with
@@ -21,20 +22,9 @@ class ErrorPageController implements ErrorController {
 
 	@RequestMapping(path = "${server.error.path:/error}", produces = MediaType.TEXT_HTML_VALUE)
 	String showError(HttpServletRequest request, HttpServletResponse response, Model model) {
-		HttpStatus status = status(request);
+		HttpStatus status = ErrorDispatch.status(request);
 		response.setStatus(status.value());
 		return ErrorPages.fill(model, status, null);
-	}
-
-	private static HttpStatus status(HttpServletRequest request) {
-		Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
-		if (code instanceof Integer value) {
-			HttpStatus status = HttpStatus.resolve(value);
-			if (status != null && status.isError()) {
-				return status;
-			}
-		}
-		return HttpStatus.INTERNAL_SERVER_ERROR;
 	}
 
 }
