@@ -26,9 +26,10 @@ import io.refstore.batch.support.StartupRecovery;
 import io.refstore.core.repo.RepositoryPaths;
 
 /**
- * The refstore jobs and their service: import this into a Spring Boot application that has a
- * {@code DataSource} (H2 by default; the job repository tables and the lease table come from the Flyway
- * migrations in {@code db/migration} and {@code db/<vendor>}). Jobs run on their own threads, so a launch returns at once.
+ * The refstore jobs and their service: import this into a Spring Boot application that
+ * has a {@code DataSource} (H2 by default; the job repository tables and the lease table
+ * come from the Flyway migrations in {@code db/migration} and {@code db/<vendor>}). Jobs
+ * run on their own threads, so a launch returns at once.
  */
 @Configuration(proxyBeanMethods = false)
 @ComponentScan
@@ -46,7 +47,8 @@ public class RefBatchConfiguration {
 	RepositoryPaths repositoryPaths(RefBatchProperties properties) throws IOException {
 		List<java.nio.file.Path> roots = properties.repositories().roots();
 		for (java.nio.file.Path root : roots) {
-			// a configured root that does not exist yet (a first start) is where repositories will go
+			// a configured root that does not exist yet (a first start) is where
+			// repositories will go
 			java.nio.file.Files.createDirectories(root);
 		}
 		return new RepositoryPaths(roots);
@@ -72,9 +74,8 @@ public class RefBatchConfiguration {
 	}
 
 	@Bean
-	RefJobs refJobs(Map<String, Job> jobs, JobOperator jobOperator, JobRepository jobRepository,
-			RepositoryPaths paths, RefBatchProperties properties, JobLeases leases, ApplicationEventPublisher events,
-			JdbcTemplate jdbc) {
+	RefJobs refJobs(Map<String, Job> jobs, JobOperator jobOperator, JobRepository jobRepository, RepositoryPaths paths,
+			RefBatchProperties properties, JobLeases leases, ApplicationEventPublisher events, JdbcTemplate jdbc) {
 		// a malformed protected pattern stops the start here, naming the setting
 		return new RefJobs(jobs, jobOperator, jobRepository, paths, properties.deletion().protection(), leases, events,
 				jdbc);

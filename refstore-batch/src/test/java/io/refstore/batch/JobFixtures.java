@@ -25,14 +25,14 @@ public final class JobFixtures {
 	}
 
 	/**
-	 * A repository below {@code root} with {@code branches} branches (under {@code refs/heads/b/}), tags
-	 * (lightweight and annotated), a symbolic ref and reflogs, made by git 2.39 (files) or the newest git
-	 * (reftable).
+	 * A repository below {@code root} with {@code branches} branches (under
+	 * {@code refs/heads/b/}), tags (lightweight and annotated), a symbolic ref and
+	 * reflogs, made by git 2.39 (files) or the newest git (reftable).
 	 */
 	public static TempRepo create(Path root, String name, RefFormat format, int branches) {
 		TempRepo repo = (format == RefFormat.REFTABLE)
-				? TempRepo.init(NEWEST, root.resolve(name), "--ref-format=reftable") : TempRepo.init(GitCli.system(),
-						root.resolve(name));
+				? TempRepo.init(NEWEST, root.resolve(name), "--ref-format=reftable")
+				: TempRepo.init(GitCli.system(), root.resolve(name));
 		repo.git("config", "gc.auto", "0");
 		repo.git("config", "maintenance.auto", "false");
 		repo.git("config", "core.logAllRefUpdates", "true");
@@ -52,7 +52,9 @@ public final class JobFixtures {
 		return repo;
 	}
 
-	/** Every ref with root refs, value and symbolic target, as the newest git lists them. */
+	/**
+	 * Every ref with root refs, value and symbolic target, as the newest git lists them.
+	 */
 	public static String refs(Path dir) {
 		return NEWEST.ok(dir, "for-each-ref", "--include-root-refs", "--format=%(refname) %(objectname) %(symref)");
 	}
@@ -67,7 +69,10 @@ public final class JobFixtures {
 		return NEWEST.ok(dir, "rev-parse", "--show-ref-format").strip();
 	}
 
-	/** Checks the store the way git does: {@code refs verify} and {@code fsck} must be clean. */
+	/**
+	 * Checks the store the way git does: {@code refs verify} and {@code fsck} must be
+	 * clean.
+	 */
 	public static void assertSound(Path dir) {
 		GitCli.Result verify = NEWEST.run(dir, "refs", "verify");
 		assertThat(verify.exitCode()).as("git refs verify: " + verify.stderr()).isZero();

@@ -34,11 +34,12 @@ import io.refstore.core.ref.RefFormat;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * A migration and a deletion killed with {@code kill -9} in a process of their own after some chunks
- * committed (read from the database while the process runs), then the application started again on the same
- * H2 file: the dead execution is marked FAILED with its reason, its lease is gone, the history is all there,
- * and a restart finishes from the last committed chunk, not from zero, with every ref exactly once as git
- * sees it. Also: a lease left by a dead instance refuses a launch until it expires.
+ * A migration and a deletion killed with {@code kill -9} in a process of their own after
+ * some chunks committed (read from the database while the process runs), then the
+ * application started again on the same H2 file: the dead execution is marked FAILED with
+ * its reason, its lease is gone, the history is all there, and a restart finishes from
+ * the last committed chunk, not from zero, with every ref exactly once as git sees it.
+ * Also: a lease left by a dead instance refuses a launch until it expires.
  */
 class JobKillIT {
 
@@ -78,9 +79,11 @@ class JobKillIT {
 	}
 
 	/**
-	 * A migration killed while it swaps holds the store's locks (here: {@code packed-refs.lock} and one lock per
-	 * loose ref), which stop every git writer: the application's start marks the execution dead and removes exactly
-	 * those locks, so git writes again before anyone restarts the job, and the restart finishes the migration.
+	 * A migration killed while it swaps holds the store's locks (here:
+	 * {@code packed-refs.lock} and one lock per loose ref), which stop every git writer:
+	 * the application's start marks the execution dead and removes exactly those locks,
+	 * so git writes again before anyone restarts the job, and the restart finishes the
+	 * migration.
 	 */
 	@Test
 	void aMigrationKilledDuringItsSwapHasItsLocksReleasedAtStartup() throws Exception {
@@ -100,7 +103,8 @@ class JobKillIT {
 				"targetFormat=reftable");
 		assertThat(packedLock).as("the swap's lock, left by the kill").exists();
 		assertThat(JobFixtures.NEWEST.run(repo.dir(), "update-ref", "-d", "refs/heads/loose/1").exitCode())
-			.as("git cannot delete a ref while the lock is there").isNotZero();
+			.as("git cannot delete a ref while the lock is there")
+			.isNotZero();
 
 		try (ConfigurableApplicationContext context = BatchTestApplication.start(db, root, "kill-instance")) {
 			RefJobs jobs = context.getBean(RefJobs.class);
@@ -144,9 +148,12 @@ class JobKillIT {
 			assertThat(JobFixtures.refs(repo.dir()).lines().filter((l) -> l.startsWith("refs/heads/b/")).count())
 				.isBetween(10L, 300 - deletedBefore);
 
-			// the locks the killed run took were its own, recorded, and released at startup; a lock nobody recorded
-			// (made here, as a git that crashed leaves one) is never broken on a guess (git's rule too): the restart
-			// fails naming it, the operator removes it and restarts again, which goes on from the same checkpoint
+			// the locks the killed run took were its own, recorded, and released at
+			// startup; a lock nobody recorded
+			// (made here, as a git that crashed leaves one) is never broken on a guess
+			// (git's rule too): the restart
+			// fails naming it, the operator removes it and restarts again, which goes on
+			// from the same checkpoint
 			Path lock = repo.gitDir().resolve("reftable/tables.list.lock");
 			assertThat(lock).doesNotExist();
 			Files.createFile(lock);
@@ -156,12 +163,15 @@ class JobKillIT {
 			assertThat(refused.exitMessage()).contains(lock + " exists");
 			assertThat(JobFixtures.refs(repo.dir())).as("a refused restart changes nothing").isEqualTo(beforeRestart);
 			Files.delete(lock);
-			JobSummary finished = JobFixtures.await(jobs, jobs.restart(refused.executionId(), "operator").executionId());
+			JobSummary finished = JobFixtures.await(jobs,
+					jobs.restart(refused.executionId(), "operator").executionId());
 
 			assertThat(finished.status()).as(finished.exitMessage()).isEqualTo("COMPLETED");
-			// the refused restart may have recorded a chunk the killed process committed but never recorded
+			// the refused restart may have recorded a chunk the killed process committed
+			// but never recorded
 			assertThat(stepContext(context, finished, "deleteRefsStep").getLong("delete.resumedFrom"))
-				.as("the restart did not start from zero").isBetween(deletedBefore, deletedBefore + 10);
+				.as("the restart did not start from zero")
+				.isBetween(deletedBefore, deletedBefore + 10);
 			List<String> kept = before.lines().filter((l) -> !l.startsWith("refs/heads/b/")).toList();
 			assertThat(JobFixtures.refs(repo.dir()).lines().toList()).isEqualTo(kept);
 			JobFixtures.assertSound(repo.dir());
@@ -169,9 +179,10 @@ class JobKillIT {
 	}
 
 	/**
-	 * A deletion killed inside a chunk's transaction holds {@code packed-refs.lock} and the chunk's ref locks,
-	 * which stop every git writer: they are links to the job's owner record, so the application's start knows them
-	 * as the dead execution's and removes them (and only them), and the restart deletes the rest.
+	 * A deletion killed inside a chunk's transaction holds {@code packed-refs.lock} and
+	 * the chunk's ref locks, which stop every git writer: they are links to the job's
+	 * owner record, so the application's start knows them as the dead execution's and
+	 * removes them (and only them), and the restart deletes the rest.
 	 */
 	@Test
 	void aDeletionKilledInsideAChunkHasItsLocksReleasedAtStartup() throws Exception {
@@ -196,7 +207,8 @@ class JobKillIT {
 			assertThat(dead.exitMessage()).contains("lock(s) it held in the repository");
 			try (var paths = Files.walk(repo.gitDir())) {
 				assertThat(paths.filter((path) -> path.toString().endsWith(".lock")).toList())
-					.as("only the lock nobody recorded is left").containsExactly(gitsLock);
+					.as("only the lock nobody recorded is left")
+					.containsExactly(gitsLock);
 			}
 			assertThat(repo.gitDir().resolve("packed-refs.new")).doesNotExist();
 			repo.git("update-ref", "refs/heads/written-after-the-kill", commit);
@@ -205,8 +217,11 @@ class JobKillIT {
 
 			assertThat(finished.status()).as(finished.exitMessage()).isEqualTo("COMPLETED");
 			List<String> kept = new ArrayList<>(before.lines().filter((l) -> !l.startsWith("refs/heads/b/")).toList());
-			kept.add(JobFixtures.refs(repo.dir()).lines().filter((l) -> l.startsWith("refs/heads/written-after"))
-				.findFirst().orElseThrow());
+			kept.add(JobFixtures.refs(repo.dir())
+				.lines()
+				.filter((l) -> l.startsWith("refs/heads/written-after"))
+				.findFirst()
+				.orElseThrow());
 			kept.sort(null);
 			assertThat(JobFixtures.refs(repo.dir()).lines().toList()).isEqualTo(kept);
 			assertThat(gitsLock).exists();
@@ -227,8 +242,11 @@ class JobKillIT {
 		String path;
 		try (ConfigurableApplicationContext context = BatchTestApplication.start(db, root, "first")) {
 			RefJobs jobs = context.getBean(RefJobs.class);
-			verified = JobFixtures.await(jobs, jobs.launch(RefJobType.VERIFY, Map.of(JobParameterNames.REPOSITORY,
-					"leased"), "ann").executionId()).executionId();
+			verified = JobFixtures
+				.await(jobs,
+						jobs.launch(RefJobType.VERIFY, Map.of(JobParameterNames.REPOSITORY, "leased"), "ann")
+							.executionId())
+				.executionId();
 			path = jobs.find(verified).orElseThrow().parameters().get(JobParameterNames.REPOSITORY_PATH);
 			new JobLeases(context.getBean(JdbcTemplate.class), "dead-instance", Duration.ofSeconds(2)).acquire(path,
 					"maintainRefsJob");
@@ -242,14 +260,15 @@ class JobKillIT {
 			assertThat(context.getBean(JobLeases.class).find(path)).get()
 				.extracting(JobLeases.Lease::ownerInstance)
 				.isEqualTo("dead-instance");
-			assertThatThrownBy(() -> jobs.launch(RefJobType.MAINTAIN, Map.of(JobParameterNames.REPOSITORY, "leased"),
-					"bob"))
+			assertThatThrownBy(
+					() -> jobs.launch(RefJobType.MAINTAIN, Map.of(JobParameterNames.REPOSITORY, "leased"), "bob"))
 				.isInstanceOf(JobConflictException.class)
 				.hasMessageContaining("on instance 'dead-instance' holds its lease until");
 
 			Thread.sleep(2200);
-			JobSummary maintained = JobFixtures.await(jobs, jobs.launch(RefJobType.MAINTAIN,
-					Map.of(JobParameterNames.REPOSITORY, "leased"), "bob").executionId());
+			JobSummary maintained = JobFixtures.await(jobs,
+					jobs.launch(RefJobType.MAINTAIN, Map.of(JobParameterNames.REPOSITORY, "leased"), "bob")
+						.executionId());
 			assertThat(maintained.status()).isEqualTo("COMPLETED");
 			// the listener releases the lease right after the end time is recorded
 			for (int i = 0; i < 100 && context.getBean(JobLeases.class).find(path).isPresent(); i++) {
@@ -261,12 +280,19 @@ class JobKillIT {
 
 	private static org.springframework.batch.infrastructure.item.ExecutionContext stepContext(
 			ConfigurableApplicationContext context, JobSummary execution, String step) {
-		long id = execution.steps().stream().filter((s) -> s.name().equals(step)).findFirst().orElseThrow()
+		long id = execution.steps()
+			.stream()
+			.filter((s) -> s.name().equals(step))
+			.findFirst()
+			.orElseThrow()
 			.stepExecutionId();
 		return context.getBean(JobRepository.class).getStepExecution(id).getExecutionContext();
 	}
 
-	/** Runs the job in a child process and kills it once {@code step} has committed five chunks. */
+	/**
+	 * Runs the job in a child process and kills it once {@code step} has committed five
+	 * chunks.
+	 */
 	private static long runAndKill(Path db, Path root, String step, RefJobType type, String... parameters)
 			throws Exception {
 		Process child = startJob(db, root, type, parameters);
@@ -282,7 +308,10 @@ class JobKillIT {
 		}
 	}
 
-	/** Runs the job in a child process and kills it as soon as {@code file} exists (polled every millisecond). */
+	/**
+	 * Runs the job in a child process and kills it as soon as {@code file} exists (polled
+	 * every millisecond).
+	 */
 	private static long runAndKillOnFile(Path db, Path root, Path file, RefJobType type, String... parameters)
 			throws Exception {
 		Process child = startJob(db, root, type, parameters);
@@ -301,11 +330,15 @@ class JobKillIT {
 		}
 	}
 
-	/** Starts {@link KilledJobMain} launching the job in a child process on the same history database. */
+	/**
+	 * Starts {@link KilledJobMain} launching the job in a child process on the same
+	 * history database.
+	 */
 	private static Process startJob(Path db, Path root, RefJobType type, String... parameters) throws Exception {
-		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-cp", System.getProperty("java.class.path"), KilledJobMain.class.getName(), db.toString(),
-				root.toString(), "kill-instance", type.name()));
+		List<String> command = new ArrayList<>(
+				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+						System.getProperty("java.class.path"), KilledJobMain.class.getName(), db.toString(),
+						root.toString(), "kill-instance", type.name()));
 		command.addAll(List.of(parameters));
 		return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
 	}
@@ -322,10 +355,9 @@ class JobKillIT {
 
 	private static void awaitCommits(Path db, long execution, String step, int commits) throws Exception {
 		long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-		try (Connection connection = DriverManager.getConnection(BatchTestApplication.url(db), "sa",
-				"")) {
-			PreparedStatement query = connection.prepareStatement("SELECT COMMIT_COUNT FROM BATCH_STEP_EXECUTION"
-					+ " WHERE JOB_EXECUTION_ID = ? AND STEP_NAME = ?");
+		try (Connection connection = DriverManager.getConnection(BatchTestApplication.url(db), "sa", "")) {
+			PreparedStatement query = connection.prepareStatement(
+					"SELECT COMMIT_COUNT FROM BATCH_STEP_EXECUTION" + " WHERE JOB_EXECUTION_ID = ? AND STEP_NAME = ?");
 			query.setLong(1, execution);
 			query.setString(2, step);
 			while (System.nanoTime() < deadline) {
@@ -337,7 +369,8 @@ class JobKillIT {
 				Thread.sleep(20);
 			}
 		}
-		throw new AssertionError(step + " of execution " + execution + " did not commit " + commits + " chunks in 60 s");
+		throw new AssertionError(
+				step + " of execution " + execution + " did not commit " + commits + " chunks in 60 s");
 	}
 
 }

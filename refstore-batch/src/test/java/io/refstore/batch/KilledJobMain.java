@@ -9,10 +9,12 @@ import io.refstore.batch.support.RefJobType;
 import io.refstore.batch.support.RefJobs;
 
 /**
- * A process for {@link JobKillIT} to kill: starts the application on the given H2 file, launches one job,
- * prints its execution id and waits to be killed.
+ * A process for {@link JobKillIT} to kill: starts the application on the given H2 file,
+ * launches one job, prints its execution id and waits to be killed.
  *
- * <p>Arguments: database, repository root, instance name, job type, then {@code key=value} parameters.
+ * <p>
+ * Arguments: database, repository root, instance name, job type, then {@code key=value}
+ * parameters.
  */
 public final class KilledJobMain {
 

@@ -30,10 +30,10 @@ import io.refstore.core.ref.RefFormat;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * Every refstore job end to end through {@link RefJobs}, in one application on an H2 file database, on
- * repositories made by real gits in both formats, judged by git: migration there and back, deletion planned,
- * executed and restored, maintenance, verification; refusals of bad parameters and of a second job on a
- * repository; stop and restart.
+ * Every refstore job end to end through {@link RefJobs}, in one application on an H2 file
+ * database, on repositories made by real gits in both formats, judged by git: migration
+ * there and back, deletion planned, executed and restored, maintenance, verification;
+ * refusals of bad parameters and of a second job on a repository; stop and restart.
  */
 class RefJobsIT {
 
@@ -70,9 +70,10 @@ class RefJobsIT {
 		RefFormat other = (format == RefFormat.FILES) ? RefFormat.REFTABLE : RefFormat.FILES;
 
 		for (RefFormat target : List.of(other, format)) {
-			JobSummary launched = jobs.launch(RefJobType.MIGRATE, Map.of(JobParameterNames.REPOSITORY,
-					"migrate-" + format.configName(), JobParameterNames.TARGET_FORMAT, target.configName(),
-					JobParameterNames.CHUNK_SIZE, "40"), "alice");
+			JobSummary launched = jobs.launch(RefJobType.MIGRATE,
+					Map.of(JobParameterNames.REPOSITORY, "migrate-" + format.configName(),
+							JobParameterNames.TARGET_FORMAT, target.configName(), JobParameterNames.CHUNK_SIZE, "40"),
+					"alice");
 			JobSummary done = JobFixtures.await(jobs, launched.executionId());
 
 			assertThat(done.status()).as(done.exitMessage()).isEqualTo("COMPLETED");
@@ -109,9 +110,12 @@ class RefJobsIT {
 		TempRepo repo = JobFixtures.create(root, name, format, 120);
 		String before = JobFixtures.refs(repo.dir());
 
-		JobSummary planned = JobFixtures.await(jobs, jobs.launch(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY,
-				name, JobParameterNames.PREFIXES, "refs/heads/b/", JobParameterNames.EXCLUDES, "refs/heads/b/0000*",
-				JobParameterNames.PLAN_ONLY, "true"), "bob").executionId());
+		JobSummary planned = JobFixtures.await(jobs,
+				jobs.launch(RefJobType.DELETE,
+						Map.of(JobParameterNames.REPOSITORY, name, JobParameterNames.PREFIXES, "refs/heads/b/",
+								JobParameterNames.EXCLUDES, "refs/heads/b/0000*", JobParameterNames.PLAN_ONLY, "true"),
+						"bob")
+					.executionId());
 		assertThat(planned.status()).as(planned.exitMessage()).isEqualTo("COMPLETED");
 		assertThat(planned.steps()).extracting(JobSummary.StepSummary::name).containsExactly("planDeletionStep");
 		assertThat(planned.results()).containsEntry("plan.count", "110");
@@ -120,8 +124,10 @@ class RefJobsIT {
 		Path plan = Path.of(planned.results().get("plan.path"));
 		String relative = repo.gitDir().resolve("refstore-plans").relativize(plan).toString();
 
-		JobSummary deleted = JobFixtures.await(jobs, jobs.launch(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY,
-				name, JobParameterNames.PLAN, relative, JobParameterNames.CHUNK_SIZE, "25"), "bob").executionId());
+		JobSummary deleted = JobFixtures.await(jobs, jobs
+			.launch(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY, name, JobParameterNames.PLAN, relative,
+					JobParameterNames.CHUNK_SIZE, "25"), "bob")
+			.executionId());
 		assertThat(deleted.status()).as(deleted.exitMessage()).isEqualTo("COMPLETED");
 		assertThat(deleted.steps().get(1).done()).isEqualTo(110);
 		String after = JobFixtures.refs(repo.dir());
@@ -131,8 +137,11 @@ class RefJobsIT {
 			.containsExactlyElementsOf(after.lines().filter((line) -> !line.startsWith("refs/heads/b/")).toList());
 		JobFixtures.assertSound(repo.dir());
 
-		JobSummary restored = JobFixtures.await(jobs, jobs.launch(RefJobType.RESTORE, Map.of(JobParameterNames.REPOSITORY,
-				name, JobParameterNames.MANIFEST, plan.getParent().getFileName().toString()), "bob").executionId());
+		JobSummary restored = JobFixtures
+			.await(jobs,
+					jobs.launch(RefJobType.RESTORE, Map.of(JobParameterNames.REPOSITORY, name,
+							JobParameterNames.MANIFEST, plan.getParent().getFileName().toString()), "bob")
+						.executionId());
 		assertThat(restored.status()).as(restored.exitMessage()).isEqualTo("COMPLETED");
 		assertThat(restored.results()).containsEntry("restore.restored", "110");
 		assertThat(JobFixtures.refs(repo.dir())).isEqualTo(before);
@@ -142,19 +151,26 @@ class RefJobsIT {
 	@Test
 	void aStalePlanIsRefusedNamingTheRef() throws Exception {
 		TempRepo repo = JobFixtures.create(root, "stale", RefFormat.FILES, 30);
-		JobSummary planned = JobFixtures.await(jobs, jobs.launch(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY,
-				"stale", JobParameterNames.PREFIXES, "refs/heads/b/", JobParameterNames.PLAN_ONLY, "true"), "carol")
-			.executionId());
+		JobSummary planned = JobFixtures
+			.await(jobs,
+					jobs.launch(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY, "stale",
+							JobParameterNames.PREFIXES, "refs/heads/b/", JobParameterNames.PLAN_ONLY, "true"), "carol")
+						.executionId());
 		repo.git("update-ref", "refs/heads/b/00099", "HEAD");
-		String relative = repo.gitDir().resolve("refstore-plans").relativize(Path.of(planned.results().get("plan.path")))
+		String relative = repo.gitDir()
+			.resolve("refstore-plans")
+			.relativize(Path.of(planned.results().get("plan.path")))
 			.toString();
 		String before = JobFixtures.refs(repo.dir());
 
-		JobSummary refused = JobFixtures.await(jobs, jobs.launch(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY,
-				"stale", JobParameterNames.PLAN, relative), "carol").executionId());
+		JobSummary refused = JobFixtures.await(jobs,
+				jobs.launch(RefJobType.DELETE,
+						Map.of(JobParameterNames.REPOSITORY, "stale", JobParameterNames.PLAN, relative), "carol")
+					.executionId());
 
 		assertThat(refused.status()).isEqualTo("FAILED");
-		assertThat(refused.exitMessage()).contains("is stale: 'refs/heads/b/00099' is selected now but is not in the plan");
+		assertThat(refused.exitMessage())
+			.contains("is stale: 'refs/heads/b/00099' is selected now but is not in the plan");
 		assertThat(JobFixtures.refs(repo.dir())).isEqualTo(before);
 	}
 
@@ -167,32 +183,38 @@ class RefJobsIT {
 		for (String name : protectedRefs) {
 			repo.git("update-ref", name, commit);
 		}
-		JobSummary planned = JobFixtures.await(jobs, jobs.launch(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY,
-				"protected", JobParameterNames.PREFIXES, "refs/", JobParameterNames.PLAN_ONLY, "true"), "dave")
-			.executionId());
+		JobSummary planned = JobFixtures.await(jobs,
+				jobs.launch(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY, "protected",
+						JobParameterNames.PREFIXES, "refs/", JobParameterNames.PLAN_ONLY, "true"), "dave")
+					.executionId());
 		assertThat(planned.status()).as(planned.exitMessage()).isEqualTo("COMPLETED");
 		assertThat(planned.parameters()).containsEntry(JobParameterNames.OVERRIDE_PROTECTION, "false")
 			.containsEntry(JobParameterNames.PROTECTED_REFS, String.join(",", ProtectedRefs.DEFAULT_PATTERNS));
 		assertThat(planned.results()).containsEntry("plan.protected.count", "5")
-			.containsEntry("plan.protected.byPattern", "1 refs/keep-around/**\n1 refs/changes/**/meta\n"
-					+ "1 refs/notes/**\n1 refs/meta/**\n1 HEAD");
+			.containsEntry("plan.protected.byPattern",
+					"1 refs/keep-around/**\n1 refs/changes/**/meta\n" + "1 refs/notes/**\n1 refs/meta/**\n1 HEAD");
 		assertThat(planned.results().get("plan.protected.sample").lines()).contains("refs/heads/main (HEAD)",
 				"refs/notes/commits (refs/notes/**)");
-		String relative = repo.gitDir().resolve("refstore-plans").relativize(Path.of(planned.results().get("plan.path")))
+		String relative = repo.gitDir()
+			.resolve("refstore-plans")
+			.relativize(Path.of(planned.results().get("plan.path")))
 			.toString();
 		assertRefused(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY, "protected", JobParameterNames.PLAN,
 				relative, JobParameterNames.OVERRIDE_PROTECTION, "true"), JobParameterNames.OVERRIDE_PROTECTION);
 
-		JobSummary deleted = JobFixtures.await(jobs, jobs.launch(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY,
-				"protected", JobParameterNames.PLAN, relative), "dave").executionId());
+		JobSummary deleted = JobFixtures.await(jobs,
+				jobs.launch(RefJobType.DELETE,
+						Map.of(JobParameterNames.REPOSITORY, "protected", JobParameterNames.PLAN, relative), "dave")
+					.executionId());
 		assertThat(deleted.status()).as(deleted.exitMessage()).isEqualTo("COMPLETED");
 		assertThat(repo.git("for-each-ref", "--format=%(refname)").lines()).containsExactlyElementsOf(protectedRefs);
 		JobFixtures.assertSound(repo.dir());
 
 		assertRefused(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY, "protected", JobParameterNames.PREFIXES,
 				"refs/", JobParameterNames.OVERRIDE_PROTECTION, "true"), JobParameterNames.OVERRIDE_REASON);
-		assertRefused(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY, "protected", JobParameterNames.PREFIXES,
-				"refs/", JobParameterNames.OVERRIDE_PROTECTION, "true", JobParameterNames.OVERRIDE_REASON, " \t"),
+		assertRefused(RefJobType.DELETE,
+				Map.of(JobParameterNames.REPOSITORY, "protected", JobParameterNames.PREFIXES, "refs/",
+						JobParameterNames.OVERRIDE_PROTECTION, "true", JobParameterNames.OVERRIDE_REASON, " \t"),
 				JobParameterNames.OVERRIDE_REASON);
 		assertRefused(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY, "protected", JobParameterNames.PREFIXES,
 				"refs/", JobParameterNames.OVERRIDE_REASON, "why not"), JobParameterNames.OVERRIDE_REASON);
@@ -200,13 +222,17 @@ class RefJobsIT {
 				"refs/", JobParameterNames.PROTECTED_REFS, ""), JobParameterNames.PROTECTED_REFS);
 		assertThat(repo.git("for-each-ref", "--format=%(refname)").lines()).containsExactlyElementsOf(protectedRefs);
 
-		JobSummary overridden = JobFixtures.await(jobs, jobs.launch(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY,
-				"protected", JobParameterNames.PREFIXES, "refs/", JobParameterNames.OVERRIDE_PROTECTION, "true",
-				JobParameterNames.OVERRIDE_REASON, " project archived: its review data goes too "), "dave")
-			.executionId());
+		JobSummary overridden = JobFixtures.await(jobs,
+				jobs.launch(RefJobType.DELETE,
+						Map.of(JobParameterNames.REPOSITORY, "protected", JobParameterNames.PREFIXES, "refs/",
+								JobParameterNames.OVERRIDE_PROTECTION, "true", JobParameterNames.OVERRIDE_REASON,
+								" project archived: its review data goes too "),
+						"dave")
+					.executionId());
 		assertThat(overridden.status()).as(overridden.exitMessage()).isEqualTo("COMPLETED");
-		assertThat(overridden.parameters()).containsEntry(JobParameterNames.OVERRIDE_REASON,
-				"project archived: its review data goes too").containsEntry(JobParameterNames.PROTECTED_REFS, "");
+		assertThat(overridden.parameters())
+			.containsEntry(JobParameterNames.OVERRIDE_REASON, "project archived: its review data goes too")
+			.containsEntry(JobParameterNames.PROTECTED_REFS, "");
 		assertThat(overridden.results()).containsEntry("plan.protected.count", "0");
 		assertThat(repo.git("for-each-ref", "--format=%(refname)")).isEmpty();
 		assertThat(events).anySatisfy((event) -> {
@@ -220,16 +246,25 @@ class RefJobsIT {
 	@Test
 	void aPlannedRefThatHeadPointsToByExecutionIsKept() throws Exception {
 		TempRepo repo = JobFixtures.create(root, "head-moved", RefFormat.FILES, 5);
-		JobSummary planned = JobFixtures.await(jobs, jobs.launch(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY,
-				"head-moved", JobParameterNames.PREFIXES, "refs/heads/b/", JobParameterNames.PLAN_ONLY, "true"), "dave")
-			.executionId());
+		JobSummary planned = JobFixtures.await(
+				jobs, jobs
+					.launch(RefJobType.DELETE,
+							Map.of(JobParameterNames.REPOSITORY, "head-moved", JobParameterNames.PREFIXES,
+									"refs/heads/b/", JobParameterNames.PLAN_ONLY, "true"),
+							"dave")
+					.executionId());
 		assertThat(planned.results()).containsEntry("plan.count", "5");
 		repo.git("symbolic-ref", "HEAD", "refs/heads/b/00001");
-		String relative = repo.gitDir().resolve("refstore-plans").relativize(Path.of(planned.results().get("plan.path")))
+		String relative = repo.gitDir()
+			.resolve("refstore-plans")
+			.relativize(Path.of(planned.results().get("plan.path")))
 			.toString();
 
-		JobSummary deleted = JobFixtures.await(jobs, jobs.launch(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY,
-				"head-moved", JobParameterNames.PLAN, relative, JobParameterNames.CHUNK_SIZE, "2"), "dave").executionId());
+		JobSummary deleted = JobFixtures
+			.await(jobs,
+					jobs.launch(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY, "head-moved",
+							JobParameterNames.PLAN, relative, JobParameterNames.CHUNK_SIZE, "2"), "dave")
+						.executionId());
 		assertThat(deleted.status()).as(deleted.exitMessage()).isEqualTo("COMPLETED");
 		assertThat(deleted.results()).containsEntry("delete.protected", "1");
 		assertThat(repo.git("for-each-ref", "--format=%(refname)", "refs/heads/b/").lines())
@@ -246,21 +281,23 @@ class RefJobsIT {
 			repo.git("update-ref", "refs/heads/loose" + i, "HEAD");
 		}
 		String before = JobFixtures.refs(repo.dir());
-		JobSummary verified = JobFixtures.await(jobs, jobs.launch(RefJobType.VERIFY,
-				Map.of(JobParameterNames.REPOSITORY, name), "dan").executionId());
+		JobSummary verified = JobFixtures.await(jobs,
+				jobs.launch(RefJobType.VERIFY, Map.of(JobParameterNames.REPOSITORY, name), "dan").executionId());
 
-		JobSummary maintained = JobFixtures.await(jobs, jobs.launch(RefJobType.MAINTAIN,
-				Map.of(JobParameterNames.REPOSITORY, name, JobParameterNames.FORCE, "true"), "dan").executionId());
+		JobSummary maintained = JobFixtures.await(jobs,
+				jobs.launch(RefJobType.MAINTAIN,
+						Map.of(JobParameterNames.REPOSITORY, name, JobParameterNames.FORCE, "true"), "dan")
+					.executionId());
 
 		assertThat(maintained.status()).as(maintained.exitMessage()).isEqualTo("COMPLETED");
 		assertThat(maintained.results()).containsEntry("maintain.packed", "true");
 		// git packs no symbolic ref: refs/heads/alias stays loose
-		assertThat(maintained.results().get("maintain.after")).contains(
-				(format == RefFormat.FILES) ? "loose 1," : "tables 1,");
+		assertThat(maintained.results().get("maintain.after"))
+			.contains((format == RefFormat.FILES) ? "loose 1," : "tables 1,");
 		assertThat(JobFixtures.refs(repo.dir())).isEqualTo(before);
 		JobFixtures.assertSound(repo.dir());
-		JobSummary again = JobFixtures.await(jobs, jobs.launch(RefJobType.VERIFY,
-				Map.of(JobParameterNames.REPOSITORY, name), "dan").executionId());
+		JobSummary again = JobFixtures.await(jobs,
+				jobs.launch(RefJobType.VERIFY, Map.of(JobParameterNames.REPOSITORY, name), "dan").executionId());
 		assertThat(verified.results()).containsEntry("verify.errors", "0");
 		assertThat(again.results().get("verify.digest")).isEqualTo(verified.results().get("verify.digest"));
 		assertThat(again.results()).containsEntry("verify.refs", Long.toString(before.lines().count()));
@@ -271,24 +308,31 @@ class RefJobsIT {
 		JobFixtures.create(root, "params", RefFormat.FILES, 3);
 		int before = jobs.list(io.refstore.batch.support.JobFilter.all(1000)).size();
 
-		assertRefused(RefJobType.MIGRATE, Map.of(JobParameterNames.REPOSITORY, "../escape",
-				JobParameterNames.TARGET_FORMAT, "reftable"), JobParameterNames.REPOSITORY);
-		assertRefused(RefJobType.MIGRATE, Map.of(JobParameterNames.REPOSITORY, "nothing-here",
-				JobParameterNames.TARGET_FORMAT, "reftable"), JobParameterNames.REPOSITORY);
-		assertRefused(RefJobType.MIGRATE, Map.of(JobParameterNames.REPOSITORY, "params",
-				JobParameterNames.TARGET_FORMAT, "fancy"), JobParameterNames.TARGET_FORMAT);
-		assertRefused(RefJobType.MIGRATE, Map.of(JobParameterNames.REPOSITORY, "params",
-				JobParameterNames.TARGET_FORMAT, "files"), JobParameterNames.TARGET_FORMAT);
+		assertRefused(RefJobType.MIGRATE,
+				Map.of(JobParameterNames.REPOSITORY, "../escape", JobParameterNames.TARGET_FORMAT, "reftable"),
+				JobParameterNames.REPOSITORY);
+		assertRefused(RefJobType.MIGRATE,
+				Map.of(JobParameterNames.REPOSITORY, "nothing-here", JobParameterNames.TARGET_FORMAT, "reftable"),
+				JobParameterNames.REPOSITORY);
+		assertRefused(RefJobType.MIGRATE,
+				Map.of(JobParameterNames.REPOSITORY, "params", JobParameterNames.TARGET_FORMAT, "fancy"),
+				JobParameterNames.TARGET_FORMAT);
+		assertRefused(RefJobType.MIGRATE,
+				Map.of(JobParameterNames.REPOSITORY, "params", JobParameterNames.TARGET_FORMAT, "files"),
+				JobParameterNames.TARGET_FORMAT);
 		assertRefused(RefJobType.MIGRATE, Map.of(JobParameterNames.REPOSITORY, "params",
 				JobParameterNames.TARGET_FORMAT, "reftable", JobParameterNames.CHUNK_SIZE, "0"),
 				JobParameterNames.CHUNK_SIZE);
-		assertRefused(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY, "params", JobParameterNames.GLOBS,
-				"refs/heads/[oops"), JobParameterNames.GLOBS);
-		assertRefused(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY, "params", JobParameterNames.PREFIXES,
-				"heads/"), JobParameterNames.PREFIXES);
+		assertRefused(RefJobType.DELETE,
+				Map.of(JobParameterNames.REPOSITORY, "params", JobParameterNames.GLOBS, "refs/heads/[oops"),
+				JobParameterNames.GLOBS);
+		assertRefused(RefJobType.DELETE,
+				Map.of(JobParameterNames.REPOSITORY, "params", JobParameterNames.PREFIXES, "heads/"),
+				JobParameterNames.PREFIXES);
 		assertRefused(RefJobType.VERIFY, Map.of(JobParameterNames.REPOSITORY, "params", "colour", "red"), "colour");
-		assertRefused(RefJobType.ROLLBACK, Map.of(JobParameterNames.REPOSITORY, "params", JobParameterNames.BACKUP,
-				"../../config"), JobParameterNames.BACKUP);
+		assertRefused(RefJobType.ROLLBACK,
+				Map.of(JobParameterNames.REPOSITORY, "params", JobParameterNames.BACKUP, "../../config"),
+				JobParameterNames.BACKUP);
 		assertThat(jobs.list(io.refstore.batch.support.JobFilter.all(1000))).hasSize(before);
 		assertThat(events).anySatisfy((event) -> assertThat(event.outcome()).startsWith("REFUSED: parameter 'globs'"));
 	}
@@ -312,9 +356,10 @@ class RefJobsIT {
 	void aSecondJobOnARepositoryIsRefusedAndAStoppedMigrationRestartsFromItsCheckpoint() throws Exception {
 		TempRepo repo = JobFixtures.create(root, "busy", RefFormat.FILES, 200);
 		String refs = JobFixtures.refs(repo.dir());
-		JobSummary running = jobs.launch(RefJobType.MIGRATE, Map.of(JobParameterNames.REPOSITORY, "busy",
-				JobParameterNames.TARGET_FORMAT, "reftable", JobParameterNames.CHUNK_SIZE, "10",
-				JobParameterNames.THROTTLE_MILLIS, "100"), "frank");
+		JobSummary running = jobs.launch(
+				RefJobType.MIGRATE, Map.of(JobParameterNames.REPOSITORY, "busy", JobParameterNames.TARGET_FORMAT,
+						"reftable", JobParameterNames.CHUNK_SIZE, "10", JobParameterNames.THROTTLE_MILLIS, "100"),
+				"frank");
 
 		assertThatThrownBy(() -> jobs.launch(RefJobType.MAINTAIN, Map.of(JobParameterNames.REPOSITORY, "busy"), "gina"))
 			.isInstanceOf(JobConflictException.class)
@@ -331,7 +376,8 @@ class RefJobsIT {
 
 		assertThat(restarted.status()).as(restarted.exitMessage()).isEqualTo("COMPLETED");
 		assertThat(restarted.instanceId()).isEqualTo(running.instanceId());
-		JobSummary.StepSummary copy = restarted.steps().stream()
+		JobSummary.StepSummary copy = restarted.steps()
+			.stream()
 			.filter((step) -> step.name().equals("copyRefsStep"))
 			.findFirst()
 			.orElseThrow();

@@ -31,10 +31,11 @@ import io.refstore.core.repo.Repository;
 import io.refstore.core.store.RefStores;
 
 /**
- * The benchmark's operations done through the core API ({@link Repository}, {@link RefStore},
- * {@link RefCursor}, {@link RefTransaction}, {@link FormatMigrator}) instead of the command, doing the work git
- * does (such as checking that each listed object exists) and printing the same bytes, so that the harness can
- * check them. Each task opens the repository and its store itself, as a command would. Stateless and
+ * The benchmark's operations done through the core API ({@link Repository},
+ * {@link RefStore}, {@link RefCursor}, {@link RefTransaction}, {@link FormatMigrator})
+ * instead of the command, doing the work git does (such as checking that each listed
+ * object exists) and printing the same bytes, so that the harness can check them. Each
+ * task opens the repository and its store itself, as a command would. Stateless and
  * thread-safe.
  */
 final class ApiTasks {
@@ -50,7 +51,10 @@ final class ApiTasks {
 	private ApiTasks() {
 	}
 
-	/** {@code for-each-ref [<prefix>]} in the default format {@code %(objectname) %(objecttype)\t%(refname)}. */
+	/**
+	 * {@code for-each-ref [<prefix>]} in the default format
+	 * {@code %(objectname) %(objecttype)\t%(refname)}.
+	 */
 	static Operation.ApiTask forEachRef(String prefix) {
 		return (repo, env, sink) -> {
 			try (Repository repository = Repository.open(repo, env);
@@ -70,8 +74,9 @@ final class ApiTasks {
 	}
 
 	/**
-	 * {@code <id> <type>\t<name>} lines of up to {@link #SIZE} refs whose types are looked up together
-	 * ({@link ObjectDatabase#types}, in the order of the pack indexes), then printed in the refs' order.
+	 * {@code <id> <type>\t<name>} lines of up to {@link #SIZE} refs whose types are
+	 * looked up together ({@link ObjectDatabase#types}, in the order of the pack
+	 * indexes), then printed in the refs' order.
 	 */
 	private static final class TypedLines {
 
@@ -100,7 +105,10 @@ final class ApiTasks {
 			this.hex = new byte[hash.hexLength()];
 		}
 
-		/** Adds the cursor's ref ({@code resolved}: a symbolic ref's final id); whether the batch is full. */
+		/**
+		 * Adds the cursor's ref ({@code resolved}: a symbolic ref's final id); whether
+		 * the batch is full.
+		 */
 		boolean add(RefCursor cursor, ObjectId resolved) {
 			int start = (this.count == 0) ? 0 : this.nameEnds[this.count - 1];
 			int length = cursor.nameLength();
@@ -126,8 +134,9 @@ final class ApiTasks {
 				int start = (i == 0) ? 0 : this.nameEnds[i - 1];
 				ObjectId id = ObjectId.fromRaw(this.hash, this.ids, i * raw);
 				if (this.types[i] == null) {
-					throw new IOException("bad ref " + new String(this.names, start, this.nameEnds[i] - start,
-							StandardCharsets.UTF_8) + " (" + id.name() + "): the object does not exist");
+					throw new IOException(
+							"bad ref " + new String(this.names, start, this.nameEnds[i] - start, StandardCharsets.UTF_8)
+									+ " (" + id.name() + "): the object does not exist");
 				}
 				id.copyHexTo(this.hex, 0);
 				out.write(this.hex);
@@ -155,7 +164,8 @@ final class ApiTasks {
 				while (cursor.next()) {
 					ObjectId id = cursor.isSymbolic() ? resolve(refs, cursor).id()
 							: ObjectId.fromRaw(hash, cursor.idBuffer(), 0);
-					// git show-ref refuses a ref whose object is missing, so it looks every object up
+					// git show-ref refuses a ref whose object is missing, so it looks
+					// every object up
 					requireExists(objects, id, cursor.name());
 					id.copyHexTo(hex, 0);
 					out.write(hex);
@@ -168,9 +178,10 @@ final class ApiTasks {
 	}
 
 	/**
-	 * {@code show-ref --verify <name>}: one exact lookup on a store that is already open, as a long-running
-	 * service would do it; opening the repository and the store (once, on the first run) is not part of it.
-	 * The repository is only read, so the open store stays valid from run to run.
+	 * {@code show-ref --verify <name>}: one exact lookup on a store that is already open,
+	 * as a long-running service would do it; opening the repository and the store (once,
+	 * on the first run) is not part of it. The repository is only read, so the open store
+	 * stays valid from run to run.
 	 */
 	static Operation.ApiTask showRefVerify(String name) {
 		Map<Path, OpenStore> open = new java.util.HashMap<>();
@@ -196,13 +207,16 @@ final class ApiTasks {
 		};
 	}
 
-	/** A repository kept open for {@link #showRefVerify}, with its store and object database. */
+	/**
+	 * A repository kept open for {@link #showRefVerify}, with its store and object
+	 * database.
+	 */
 	private record OpenStore(Repository repository, RefStore refs, ObjectDatabase objects) {
 	}
 
 	/**
-	 * {@code update-ref --stdin} for an input of {@code create <ref> <new>} and {@code delete <ref> <old>}
-	 * lines: one transaction, which must commit.
+	 * {@code update-ref --stdin} for an input of {@code create <ref> <new>} and
+	 * {@code delete <ref> <old>} lines: one transaction, which must commit.
 	 */
 	static Operation.ApiTask updateRefs(Path input) {
 		return (repo, env, out) -> {
@@ -272,7 +286,10 @@ final class ApiTasks {
 			.orElseThrow(() -> new IOException(cursor.name() + " points to " + target + ", which does not exist"));
 	}
 
-	/** Lets a buffered stream be closed (flushed) without closing the sink the harness owns. */
+	/**
+	 * Lets a buffered stream be closed (flushed) without closing the sink the harness
+	 * owns.
+	 */
 	private static final class NonClosing extends java.io.FilterOutputStream {
 
 		NonClosing(OutputStream out) {

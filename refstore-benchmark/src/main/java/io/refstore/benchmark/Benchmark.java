@@ -14,17 +14,19 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * The benchmark of refstore against git: builds (or reuses) repositories of {@code --refs} refs in both
- * formats, measures every operation of {@link Suite} on git and on refstore, prints a Markdown table and
- * writes it to {@code <work>/results-<refs>.md}. See README's "Benchmark" section for the command.
+ * The benchmark of refstore against git: builds (or reuses) repositories of
+ * {@code --refs} refs in both formats, measures every operation of {@link Suite} on git
+ * and on refstore, prints a Markdown table and writes it to
+ * {@code <work>/results-<refs>.md}. See README's "Benchmark" section for the command.
  *
  * <pre>
  * java -jar refstore-benchmark.jar [--refs N] [--runs R] [--work DIR] [--launcher REFSTORE] [--only ID,...]
  * </pre>
  *
- * <p>Exit codes: 0 when nothing failed (a side that cannot run an operation, such as a migration the
- * command lacks, is no failure), 1 when a run failed, timed out or differed from git (the table says which),
- * 2 for a bad command line or a missing tool.
+ * <p>
+ * Exit codes: 0 when nothing failed (a side that cannot run an operation, such as a
+ * migration the command lacks, is no failure), 1 when a run failed, timed out or differed
+ * from git (the table says which), 2 for a bad command line or a missing tool.
  */
 public final class Benchmark {
 
@@ -63,8 +65,8 @@ public final class Benchmark {
 	private static int run(BenchmarkOptions options, PrintStream log) throws IOException {
 		for (String wanted : options.only()) {
 			if (!Suite.ids().contains(wanted)) {
-				throw new IllegalArgumentException("--only names no operation '" + wanted + "'; the ids are "
-						+ String.join(", ", Suite.ids()));
+				throw new IllegalArgumentException(
+						"--only names no operation '" + wanted + "'; the ids are " + String.join(", ", Suite.ids()));
 			}
 		}
 		String git = Processes.reftableGit(System.getenv());

@@ -11,13 +11,14 @@ import java.util.Set;
  * The command line of the benchmark.
  *
  * @param refs how many refs each repository holds (default 1,000,000)
- * @param runs timed runs per operation and side; slow operations use at most 3 (default 5)
- * @param work where the generated repositories are cached and the results are written (default
- * {@code ${java.io.tmpdir}/refstore-bench})
- * @param launcher the {@code refstore} launcher script, or {@code null} for the one of the checkout that holds
- * the benchmark jar
- * @param timeout the longest one process run may take before it is killed and its side given up (default
- * 30 minutes)
+ * @param runs timed runs per operation and side; slow operations use at most 3 (default
+ * 5)
+ * @param work where the generated repositories are cached and the results are written
+ * (default {@code ${java.io.tmpdir}/refstore-bench})
+ * @param launcher the {@code refstore} launcher script, or {@code null} for the one of
+ * the checkout that holds the benchmark jar
+ * @param timeout the longest one process run may take before it is killed and its side
+ * given up (default 30 minutes)
  * @param only the operation ids to run, empty for all
  * @param help whether {@code --help} was given
  */
@@ -86,8 +87,8 @@ record BenchmarkOptions(int refs, int runs, Path work, Path launcher, Duration t
 				default -> throw new IllegalArgumentException("unknown option " + name);
 			}
 		}
-		return new BenchmarkOptions(refs, runs, work.toAbsolutePath().normalize(), launcher, timeout,
-				Set.copyOf(only), false);
+		return new BenchmarkOptions(refs, runs, work.toAbsolutePath().normalize(), launcher, timeout, Set.copyOf(only),
+				false);
 	}
 
 	/** Whether the operation with this id is to run. */

@@ -13,19 +13,23 @@ import java.util.stream.Stream;
 import io.refstore.core.ref.ObjectId;
 
 /**
- * The benchmark's repositories for one ref count, built once with git and cached in the work directory:
- * bare repositories (as hosting servers keep them, so without reflogs) sharing one pack of objects through
- * hard links, and the inputs of the write benchmarks.
+ * The benchmark's repositories for one ref count, built once with git and cached in the
+ * work directory: bare repositories (as hosting servers keep them, so without reflogs)
+ * sharing one pack of objects through hard links, and the inputs of the write benchmarks.
  *
- * <p>Layout of {@code <work>/corpus-<n>/}: {@code objects.git} (made by one {@code git fast-import} stream),
- * {@code files.git} (every ref in {@code packed-refs}), {@code reftable.git} (one compacted table),
- * {@code empty-files.git} and {@code empty-reftable.git} (the objects, no refs), {@code create.txt} and
- * {@code delete.txt} ({@code update-ref --stdin} input), and the {@code READY} marker written last.
- * Not thread-safe while building; read-only afterwards.
+ * <p>
+ * Layout of {@code <work>/corpus-<n>/}: {@code objects.git} (made by one
+ * {@code git fast-import} stream), {@code files.git} (every ref in {@code packed-refs}),
+ * {@code reftable.git} (one compacted table), {@code empty-files.git} and
+ * {@code empty-reftable.git} (the objects, no refs), {@code create.txt} and
+ * {@code delete.txt} ({@code update-ref --stdin} input), and the {@code READY} marker
+ * written last. Not thread-safe while building; read-only afterwards.
  */
 final class CorpusRepos {
 
-	/** Written to {@code READY}; changing how repositories are generated must change it. */
+	/**
+	 * Written to {@code READY}; changing how repositories are generated must change it.
+	 */
 	private static final String GENERATION = "refstore-benchmark corpus 1";
 
 	/** How many refs the delete benchmark removes, at most. */
@@ -44,8 +48,8 @@ final class CorpusRepos {
 	}
 
 	/**
-	 * The cached repositories for {@code corpus}, built first if the cache lacks them or was made by another
-	 * version of this class.
+	 * The cached repositories for {@code corpus}, built first if the cache lacks them or
+	 * was made by another version of this class.
 	 * @param git the reftable-capable git that builds them
 	 * @param log where progress is reported
 	 */
@@ -92,7 +96,10 @@ final class CorpusRepos {
 		return this.dir.resolve("create.txt");
 	}
 
-	/** {@code update-ref --stdin} input deleting {@link #deleteCount()} refs, each with its old value. */
+	/**
+	 * {@code update-ref --stdin} input deleting {@link #deleteCount()} refs, each with
+	 * its old value.
+	 */
 	Path deleteInput() {
 		return this.dir.resolve("delete.txt");
 	}
@@ -133,10 +140,10 @@ final class CorpusRepos {
 		}
 
 		/**
-		 * 1. fast-import every commit and annotated tag into objects.git; 2. write the stdin inputs from its
-		 * marks; 3. create every ref in one transaction in a files and a reftable repository, then pack them
-		 * (packed-refs; one table); 4. make the empty repositories; 5. check that both formats list the same
-		 * refs.
+		 * 1. fast-import every commit and annotated tag into objects.git; 2. write the
+		 * stdin inputs from its marks; 3. create every ref in one transaction in a files
+		 * and a reftable repository, then pack them (packed-refs; one table); 4. make the
+		 * empty repositories; 5. check that both formats list the same refs.
 		 */
 		void build() throws IOException {
 			Path objects = this.repos.objectsRepo();
@@ -167,9 +174,9 @@ final class CorpusRepos {
 			String reftable = git(this.repos.reftable(), "show-ref");
 			long lines = files.lines().count();
 			if (!files.equals(reftable) || lines != this.corpus.size()) {
-				throw new IllegalStateException("git lists " + lines + " refs in " + this.repos.files() + " and "
-						+ reftable.lines().count() + " in " + this.repos.reftable() + ", not the same "
-						+ this.corpus.size());
+				throw new IllegalStateException(
+						"git lists " + lines + " refs in " + this.repos.files() + " and " + reftable.lines().count()
+								+ " in " + this.repos.reftable() + ", not the same " + this.corpus.size());
 			}
 		}
 
@@ -208,8 +215,8 @@ final class CorpusRepos {
 			}
 			List<String> tables = Files.readAllLines(this.repos.reftable().resolve("reftable").resolve("tables.list"));
 			if (tables.size() != 1) {
-				throw new IllegalStateException("git pack-refs left " + tables.size() + " tables in "
-						+ this.repos.reftable() + ", not one");
+				throw new IllegalStateException(
+						"git pack-refs left " + tables.size() + " tables in " + this.repos.reftable() + ", not one");
 			}
 		}
 

@@ -11,9 +11,10 @@ import java.nio.file.Path;
 import io.refstore.core.ref.ObjectId;
 
 /**
- * The {@code git fast-import} stream of a corpus: one commit per ref, chained on one branch (mark
- * {@code i + 1} for ref {@code i}), then one annotated tag object per annotated tag ref (marks after
- * {@code size()}), so a million objects cost one process and one pack. Not thread-safe.
+ * The {@code git fast-import} stream of a corpus: one commit per ref, chained on one
+ * branch (mark {@code i + 1} for ref {@code i}), then one annotated tag object per
+ * annotated tag ref (marks after {@code size()}), so a million objects cost one process
+ * and one pack. Not thread-safe.
  */
 final class FastImportStream {
 
@@ -33,9 +34,15 @@ final class FastImportStream {
 		for (int i = 0; i < this.corpus.size(); i++) {
 			String message = "Change " + (i + 1) + "\n";
 			text.setLength(0);
-			text.append("commit refs/heads/main\nmark :").append(i + 1)
-				.append("\ncommitter C O Mitter <committer@example.com> ").append(EPOCH + i)
-				.append(" +0000\ndata ").append(message.length()).append('\n').append(message).append('\n');
+			text.append("commit refs/heads/main\nmark :")
+				.append(i + 1)
+				.append("\ncommitter C O Mitter <committer@example.com> ")
+				.append(EPOCH + i)
+				.append(" +0000\ndata ")
+				.append(message.length())
+				.append('\n')
+				.append(message)
+				.append('\n');
 			buffered.write(text.toString().getBytes(StandardCharsets.US_ASCII));
 		}
 		int tag = 0;
@@ -46,9 +53,19 @@ final class FastImportStream {
 			String name = this.corpus.tagName(i);
 			String message = "Release " + name + "\n";
 			text.setLength(0);
-			text.append("tag ").append(name).append("\nmark :").append(tagMark(tag++)).append("\nfrom :")
-				.append(i + 1).append("\ntagger T Agger <tagger@example.com> ").append(EPOCH + i)
-				.append(" +0000\ndata ").append(message.length()).append('\n').append(message).append('\n');
+			text.append("tag ")
+				.append(name)
+				.append("\nmark :")
+				.append(tagMark(tag++))
+				.append("\nfrom :")
+				.append(i + 1)
+				.append("\ntagger T Agger <tagger@example.com> ")
+				.append(EPOCH + i)
+				.append(" +0000\ndata ")
+				.append(message.length())
+				.append('\n')
+				.append(message)
+				.append('\n');
 			buffered.write(text.toString().getBytes(StandardCharsets.US_ASCII));
 		}
 		buffered.flush();
@@ -60,9 +77,10 @@ final class FastImportStream {
 
 	/**
 	 * Reads the marks that {@code --export-marks} wrote.
-	 * @return for each ref {@code i}, at {@code 20 * i}, the raw SHA-1 it points at: its commit, or for an
-	 * annotated tag its tag object
-	 * @throws IllegalStateException if a line is malformed or a mark is missing, naming the file and line
+	 * @return for each ref {@code i}, at {@code 20 * i}, the raw SHA-1 it points at: its
+	 * commit, or for an annotated tag its tag object
+	 * @throws IllegalStateException if a line is malformed or a mark is missing, naming
+	 * the file and line
 	 */
 	static byte[] readMarks(Path marks, RefCorpus corpus) throws IOException {
 		int tags = corpus.count(RefCorpus.Kind.ANNOTATED_TAG);

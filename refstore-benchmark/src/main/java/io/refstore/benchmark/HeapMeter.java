@@ -6,13 +6,15 @@ import java.lang.management.MemoryType;
 import java.util.List;
 
 /**
- * Measures the Java heap an in-process run takes: the growth of the heap's peak over the level left after a
- * full collection, and the bytes the running thread allocated.
+ * Measures the Java heap an in-process run takes: the growth of the heap's peak over the
+ * level left after a full collection, and the bytes the running thread allocated.
  *
- * <p>The peak is the sum of each heap pool's own peak, an upper bound of the true simultaneous peak, and it
- * counts garbage not yet collected: it says how much heap the operation needed with this JVM's collector and
- * sizing, not its live set. Allocation is exact for work done on the calling thread (refstore's commands run
- * on one). Not thread-safe: one measurement at a time.
+ * <p>
+ * The peak is the sum of each heap pool's own peak, an upper bound of the true
+ * simultaneous peak, and it counts garbage not yet collected: it says how much heap the
+ * operation needed with this JVM's collector and sizing, not its live set. Allocation is
+ * exact for work done on the calling thread (refstore's commands run on one). Not
+ * thread-safe: one measurement at a time.
  */
 final class HeapMeter {
 
@@ -29,9 +31,10 @@ final class HeapMeter {
 	private long allocatedAtStart;
 
 	/**
-	 * Collects garbage (when {@code collect}), resets the pools' peaks and starts counting.
-	 * @param collect whether to run a full collection first; without it the heap peak is not meaningful, but
-	 * fast operations cannot afford one per run
+	 * Collects garbage (when {@code collect}), resets the pools' peaks and starts
+	 * counting.
+	 * @param collect whether to run a full collection first; without it the heap peak is
+	 * not meaningful, but fast operations cannot afford one per run
 	 */
 	void start(boolean collect) {
 		if (collect) {

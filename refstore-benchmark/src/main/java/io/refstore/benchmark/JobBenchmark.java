@@ -35,24 +35,28 @@ import io.refstore.core.ref.RefFormat;
 import io.refstore.core.repo.Repository;
 
 /**
- * Times {@code migrateRefsJob} against the core's direct migration ({@link FormatMigrator}) on fresh copies of
- * the same repository, alternating core and job run by run in one JVM, and prints each run, the medians and
- * their ratio (the target is a job at most 1.5 times the core). A job is timed from its launch to the end the
- * job repository records (both from this JVM's clock), without the application's start. The waiting thread
- * sleeps until the job's end event and only then reads the job repository: polling it while the job runs took
- * CPU and memory bandwidth from the job (each poll reads and deserializes every step's context).
+ * Times {@code migrateRefsJob} against the core's direct migration
+ * ({@link FormatMigrator}) on fresh copies of the same repository, alternating core and
+ * job run by run in one JVM, and prints each run, the medians and their ratio (the target
+ * is a job at most 1.5 times the core). A job is timed from its launch to the end the job
+ * repository records (both from this JVM's clock), without the application's start. The
+ * waiting thread sleeps until the job's end event and only then reads the job repository:
+ * polling it while the job runs took CPU and memory bandwidth from the job (each poll
+ * reads and deserializes every step's context).
  *
  * <pre>
  * ./mvnw -q -o -pl refstore-benchmark -am package -DskipTests dependency:build-classpath -Dmdep.outputFile=/tmp/refstore-cp.txt
  * java -Xmx3g -cp refstore-benchmark/target/classes:$(cat /tmp/refstore-cp.txt) io.refstore.benchmark.JobBenchmark \
  *     /tmp/refstore-bench/corpus-1000000/files.git reftable [chunkSize (100000) [runs (3)]]
- * </pre>
- * The repository (for example a corpus of {@link Benchmark}) is copied into a temporary directory before every
- * run, outside the timed part; it is never changed.
+ * </pre> The repository (for example a corpus of {@link Benchmark}) is copied into a
+ * temporary directory before every run, outside the timed part; it is never changed.
  */
 public final class JobBenchmark {
 
-	/** How often the end the job repository records is looked for, once the job's end event came. */
+	/**
+	 * How often the end the job repository records is looked for, once the job's end
+	 * event came.
+	 */
 	private static final Duration POLL = Duration.ofMillis(5);
 
 	private JobBenchmark() {
@@ -99,8 +103,8 @@ public final class JobBenchmark {
 				long job = Duration.between(launched, done.ended()).toNanos();
 				jobTimes.add(job);
 				RepoFiles.deleteTree(roots.resolve(name));
-				System.out.printf("run %d: core %.2f s, job %.2f s (%s), ratio %.2f%n", run,
-						cores.get(run - 1) / 1e9, job / 1e9, steps(done), (double) job / cores.get(run - 1));
+				System.out.printf("run %d: core %.2f s, job %.2f s (%s), ratio %.2f%n", run, cores.get(run - 1) / 1e9,
+						job / 1e9, steps(done), (double) job / cores.get(run - 1));
 			}
 			System.out.printf("refs %d, %s -> %s, chunk %s, %d runs, medians:%n", report.refs(),
 					report.from().configName(), target.configName(), chunkSize, runs);
@@ -114,9 +118,10 @@ public final class JobBenchmark {
 	/** Launches the migration of {@code name} and waits for its end. */
 	private static JobSummary runJob(RefJobs jobs, JobEnds ends, String name, RefFormat target, String chunkSize)
 			throws InterruptedException {
-		long id = jobs.launch(RefJobType.MIGRATE, Map.of(JobParameterNames.REPOSITORY, name,
-				JobParameterNames.TARGET_FORMAT, target.configName(), JobParameterNames.CHUNK_SIZE, chunkSize),
-				"benchmark").executionId();
+		long id = jobs
+			.launch(RefJobType.MIGRATE, Map.of(JobParameterNames.REPOSITORY, name, JobParameterNames.TARGET_FORMAT,
+					target.configName(), JobParameterNames.CHUNK_SIZE, chunkSize), "benchmark")
+			.executionId();
 		ends.await(id);
 		JobSummary done = jobs.find(id).orElseThrow();
 		while (done.ended() == null) {
@@ -132,7 +137,9 @@ public final class JobBenchmark {
 	private static String steps(JobSummary done) {
 		StringBuilder steps = new StringBuilder();
 		for (JobSummary.StepSummary step : done.steps()) {
-			steps.append((steps.length() == 0) ? "" : ", ").append(step.name()).append(' ')
+			steps.append((steps.length() == 0) ? "" : ", ")
+				.append(step.name())
+				.append(' ')
 				.append(String.format("%.2f s", Duration.between(step.started(), step.ended()).toNanos() / 1e9));
 		}
 		return steps.toString();
@@ -151,7 +158,10 @@ public final class JobBenchmark {
 		}
 	}
 
-	/** The application around the jobs: the refstore job configuration and Boot's auto-configuration. */
+	/**
+	 * The application around the jobs: the refstore job configuration and Boot's
+	 * auto-configuration.
+	 */
 	@SpringBootConfiguration
 	@EnableAutoConfiguration
 	@Import(RefBatchConfiguration.class)
@@ -164,7 +174,9 @@ public final class JobBenchmark {
 
 	}
 
-	/** The executions that ended, from the jobs' {@link RefJobEvent.Action#FINISH} events. */
+	/**
+	 * The executions that ended, from the jobs' {@link RefJobEvent.Action#FINISH} events.
+	 */
 	static final class JobEnds {
 
 		private final BlockingQueue<Long> ended = new LinkedBlockingQueue<>();

@@ -12,10 +12,10 @@ import java.util.HexFormat;
 import java.util.List;
 
 /**
- * Decides whether refstore did what git did, with git as the judge: the same printed bytes for a read, the
- * same refs (as {@code git show-ref} lists them), the expected format and a clean {@code git refs verify}
- * for a write. Fast numbers for a wrong result would be worthless, so every side's first run is judged.
- * Not thread-safe.
+ * Decides whether refstore did what git did, with git as the judge: the same printed
+ * bytes for a read, the same refs (as {@code git show-ref} lists them), the expected
+ * format and a clean {@code git refs verify} for a write. Fast numbers for a wrong result
+ * would be worthless, so every side's first run is judged. Not thread-safe.
  */
 final class Judge {
 
@@ -45,8 +45,8 @@ final class Judge {
 			case REFS -> {
 				this.expectedDigest = refsDigest(operation, repo);
 				if (this.expectedDigest.startsWith("format ")) {
-					throw new IllegalStateException("git's own " + operation.id() + " left " + repo + " in "
-							+ this.expectedDigest);
+					throw new IllegalStateException(
+							"git's own " + operation.id() + " left " + repo + " in " + this.expectedDigest);
 				}
 			}
 		}
@@ -62,8 +62,8 @@ final class Judge {
 				return null;
 			}
 			case OUTPUT -> {
-				return digest(output).equals(this.expectedDigest) ? null : "output differs from git's: "
-						+ firstDifference(this.expectedOutput, output);
+				return digest(output).equals(this.expectedDigest) ? null
+						: "output differs from git's: " + firstDifference(this.expectedOutput, output);
 			}
 			default -> {
 				String digest = refsDigest(operation, repo);

@@ -10,8 +10,9 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * The {@code refstore} launcher script that the whole-process runs time, exactly as a user runs the command:
- * it starts the checkout's command jar with its JVM flags and its class-data archive. Immutable.
+ * The {@code refstore} launcher script that the whole-process runs time, exactly as a
+ * user runs the command: it starts the checkout's command jar with its JVM flags and its
+ * class-data archive. Immutable.
  */
 final class Launcher {
 
@@ -26,17 +27,19 @@ final class Launcher {
 
 	/**
 	 * The launcher to time and the jar it runs.
-	 * @param configured the script named by {@code --launcher}, or {@code null} for {@code ./refstore} of the
-	 * checkout that holds the benchmark jar
-	 * @throws IllegalStateException if the script or its jar is missing, saying how to build it
+	 * @param configured the script named by {@code --launcher}, or {@code null} for
+	 * {@code ./refstore} of the checkout that holds the benchmark jar
+	 * @throws IllegalStateException if the script or its jar is missing, saying how to
+	 * build it
 	 */
 	static Launcher find(Path configured) {
 		Path script = (configured != null) ? configured : checkout().resolve("refstore");
 		if (!Files.isRegularFile(script) || !Files.isExecutable(script)) {
-			throw new IllegalStateException("the refstore launcher " + script + " is not an executable file; name "
-					+ "it with --launcher");
+			throw new IllegalStateException(
+					"the refstore launcher " + script + " is not an executable file; name " + "it with --launcher");
 		}
-		// an installation's bin/refstore runs ../lib; the checkout's ./refstore the one unpacked by the build
+		// an installation's bin/refstore runs ../lib; the checkout's ./refstore the one
+		// unpacked by the build
 		Path dir = script.toAbsolutePath().getParent();
 		Path lib = dir.resolveSibling("lib");
 		if (!dir.getFileName().toString().equals("bin")) {
@@ -68,9 +71,10 @@ final class Launcher {
 	}
 
 	/**
-	 * Makes the launcher's class-data archive for this jar afresh with one untimed {@code refstore for-each-ref},
-	 * so that every benchmark times the same archive. The launcher writes it on its first run with the classes
-	 * that run loaded; left alone, the archive would hold whatever command happened to run first (after
+	 * Makes the launcher's class-data archive for this jar afresh with one untimed
+	 * {@code refstore for-each-ref}, so that every benchmark times the same archive. The
+	 * launcher writes it on its first run with the classes that run loaded; left alone,
+	 * the archive would hold whatever command happened to run first (after
 	 * {@code refstore -h}, hardly any of refstore's classes).
 	 * @return which archive the timed runs use, for the report
 	 */
@@ -97,7 +101,10 @@ final class Launcher {
 		return names.toString();
 	}
 
-	/** The checkout that holds this class's jar ({@code <checkout>/refstore-benchmark/target/...}). */
+	/**
+	 * The checkout that holds this class's jar
+	 * ({@code <checkout>/refstore-benchmark/target/...}).
+	 */
 	private static Path checkout() {
 		try {
 			Path location = Path.of(Launcher.class.getProtectionDomain().getCodeSource().getLocation().toURI());

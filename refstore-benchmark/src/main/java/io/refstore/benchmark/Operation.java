@@ -7,19 +7,22 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One benchmarked operation: a git command, the refstore command that mirrors it, and the core API doing the
- * same work in-process.
+ * One benchmarked operation: a git command, the refstore command that mirrors it, and the
+ * core API doing the same work in-process.
  *
- * @param id short unique id, such as {@code for-each-ref/files} (what {@code --only} selects)
+ * @param id short unique id, such as {@code for-each-ref/files} (what {@code --only}
+ * selects)
  * @param label what the table calls it
  * @param weight how often it runs
- * @param repo the repository it runs in; a mutating operation gets a fresh copy of it for every run
+ * @param repo the repository it runs in; a mutating operation gets a fresh copy of it for
+ * every run
  * @param mutates whether it changes the repository
  * @param gitArgs the arguments after {@code git}
  * @param refstoreArgs the arguments after {@code refstore}
  * @param stdin standard input for both commands, or {@code null}
  * @param check how the outcome is compared with git's
- * @param expectedFormat for {@link Check#REFS}: the ref format the repository must have afterwards
+ * @param expectedFormat for {@link Check#REFS}: the ref format the repository must have
+ * afterwards
  * @param api the core API doing the same work, or {@code null} where there is none
  * @param env variables added to both processes' environment
  */
@@ -59,7 +62,10 @@ record Operation(String id, String label, Weight weight, Path repo, boolean muta
 		FAST,
 		/** Up to seconds: the requested runs after one warm-up. */
 		NORMAL,
-		/** Many seconds at a million refs, with a fresh repository each time: at most 3 runs. */
+		/**
+		 * Many seconds at a million refs, with a fresh repository each time: at most 3
+		 * runs.
+		 */
 		SLOW
 
 	}
@@ -72,8 +78,8 @@ record Operation(String id, String label, Weight weight, Path repo, boolean muta
 		/** Standard output, byte for byte. */
 		OUTPUT,
 		/**
-		 * Afterwards, {@code git show-ref} lists the same refs, the format is as expected, and
-		 * {@code git refs verify} passes.
+		 * Afterwards, {@code git show-ref} lists the same refs, the format is as
+		 * expected, and {@code git refs verify} passes.
 		 */
 		REFS
 

@@ -10,7 +10,8 @@ import java.util.List;
  * @param operation the operation
  * @param git git as a whole process
  * @param process the refstore command as a whole process
- * @param command the refstore command's code run in the benchmark JVM, warm ({@code Refstore.run})
+ * @param command the refstore command's code run in the benchmark JVM, warm
+ * ({@code Refstore.run})
  * @param api the core API in the benchmark JVM, warm
  */
 record OperationResult(Operation operation, Side git, Side process, Side command, Side api) {
@@ -23,8 +24,8 @@ record OperationResult(Operation operation, Side git, Side process, Side command
 	 * @param heapPeakBytes the median growth of the heap's peak, or -1 if not measured
 	 * @param allocatedBytes the median bytes allocated per run, or -1 if not measured
 	 * @param problem why the numbers are missing or must not be trusted, or {@code null}
-	 * @param failed whether the problem is a failure (a run failed or timed out, or its result differs from
-	 * git's), not merely something this side cannot run
+	 * @param failed whether the problem is a failure (a run failed or timed out, or its
+	 * result differs from git's), not merely something this side cannot run
 	 */
 	record Side(List<Long> wallNanos, long peakRssKib, long heapPeakBytes, long allocatedBytes, String problem,
 			boolean failed) {
@@ -33,7 +34,10 @@ record OperationResult(Operation operation, Side git, Side process, Side command
 			wallNanos = List.copyOf(wallNanos);
 		}
 
-		/** A side that did not run, and why ({@code null}: it has nothing to run); not a failure. */
+		/**
+		 * A side that did not run, and why ({@code null}: it has nothing to run); not a
+		 * failure.
+		 */
 		static Side missing(String why) {
 			return new Side(List.of(), -1, -1, -1, why, false);
 		}
@@ -43,7 +47,10 @@ record OperationResult(Operation operation, Side git, Side process, Side command
 			return !this.wallNanos.isEmpty();
 		}
 
-		/** The median wall time in nanoseconds (the mean of the middle two for an even count). */
+		/**
+		 * The median wall time in nanoseconds (the mean of the middle two for an even
+		 * count).
+		 */
 		long medianNanos() {
 			return median(this.wallNanos);
 		}

@@ -18,11 +18,11 @@ import io.refstore.benchmark.OperationResult.Side;
 import io.refstore.core.cli.Refstore;
 
 /**
- * Runs one operation on every side and measures it: git and the refstore command as whole processes,
- * interleaved run by run so that a change in the machine's load hits both alike; then the refstore command's
- * code and the core API in this JVM, warmed up first. A mutating operation gets a fresh copy of its
- * repository for every run, made (and synced to disk) outside the timed part. Every side's first run is judged
- * against git's.
+ * Runs one operation on every side and measures it: git and the refstore command as whole
+ * processes, interleaved run by run so that a change in the machine's load hits both
+ * alike; then the refstore command's code and the core API in this JVM, warmed up first.
+ * A mutating operation gets a fresh copy of its repository for every run, made (and
+ * synced to disk) outside the timed part. Every side's first run is judged against git's.
  * Not thread-safe.
  */
 final class OperationRunner {
@@ -62,7 +62,8 @@ final class OperationRunner {
 
 	/**
 	 * Measures {@code operation}.
-	 * @param refstoreMissing why refstore cannot run it (only git is measured then), or {@code null}
+	 * @param refstoreMissing why refstore cannot run it (only git is measured then), or
+	 * {@code null}
 	 */
 	OperationResult run(Operation operation, String refstoreMissing) throws IOException {
 		Plan plan = plan(operation.weight());
@@ -78,7 +79,8 @@ final class OperationRunner {
 			return new OperationResult(operation, processes[0], processes[1], skipped, skipped);
 		}
 		if (operation.check() == Operation.Check.NONE) {
-			// start-up has no in-process counterpart: the benchmark JVM has started already
+			// start-up has no in-process counterpart: the benchmark JVM has started
+			// already
 			return new OperationResult(operation, processes[0], processes[1], Side.missing(null), Side.missing(null));
 		}
 		Side command = (refstoreMissing != null) ? Side.missing(refstoreMissing)
@@ -93,12 +95,15 @@ final class OperationRunner {
 			case FAST -> new Plan(2, Math.max(this.runs, 15), 200, Duration.ofSeconds(2), Math.max(this.runs, 15),
 					Duration.ofSeconds(1), 10_000, false, false);
 			case NORMAL -> new Plan(1, this.runs, 3, Duration.ofSeconds(2), this.runs, Duration.ZERO, 100, true, false);
-			case SLOW -> new Plan(0, Math.min(this.runs, 3), 1, Duration.ZERO, Math.min(this.runs, 3), Duration.ZERO,
-					3, true, true);
+			case SLOW -> new Plan(0, Math.min(this.runs, 3), 1, Duration.ZERO, Math.min(this.runs, 3), Duration.ZERO, 3,
+					true, true);
 		};
 	}
 
-	/** git and refstore, alternating; git's first run becomes the reference refstore is judged by. */
+	/**
+	 * git and refstore, alternating; git's first run becomes the reference refstore is
+	 * judged by.
+	 */
 	private Side[] wholeProcesses(Operation operation, Plan plan, String refstoreMissing) throws IOException {
 		Sampled git = new Sampled();
 		Sampled refstore = new Sampled();
@@ -117,8 +122,8 @@ final class OperationRunner {
 		return new Side[] { git.side(), refstore.side() };
 	}
 
-	private void processRun(Operation operation, String name, List<String> executable, List<String> args,
-			Sampled into, boolean timed, boolean reference, Boolean judged) throws IOException {
+	private void processRun(Operation operation, String name, List<String> executable, List<String> args, Sampled into,
+			boolean timed, boolean reference, Boolean judged) throws IOException {
 		if (into.stopped != null) {
 			return;
 		}
@@ -150,19 +155,21 @@ final class OperationRunner {
 
 	private Side inProcess(Operation operation, Plan plan, Task task) throws IOException {
 		Sampled sampled = new Sampled();
-		// warm-up counts the work's own time, not the copies made for it: a 10 ms operation on a repository
-		// that takes 150 ms to copy would otherwise be measured after a few hundred milliseconds of work, before
+		// warm-up counts the work's own time, not the copies made for it: a 10 ms
+		// operation on a repository
+		// that takes 150 ms to copy would otherwise be measured after a few hundred
+		// milliseconds of work, before
 		// the JIT has finished with it
 		long warmed = 0;
 		int done = 0;
-		while (sampled.stopped == null && (done < plan.warmMin() || (done < plan.cap()
-				&& warmed < plan.warm().toNanos()))) {
+		while (sampled.stopped == null
+				&& (done < plan.warmMin() || (done < plan.cap() && warmed < plan.warm().toNanos()))) {
 			warmed += sample(operation, plan, task, sampled, false, done++ == 0);
 		}
 		long start = System.nanoTime();
 		done = 0;
-		while (sampled.stopped == null && (done < plan.runMin() || (done < plan.cap()
-				&& System.nanoTime() - start < plan.measure().toNanos()))) {
+		while (sampled.stopped == null && (done < plan.runMin()
+				|| (done < plan.cap() && System.nanoTime() - start < plan.measure().toNanos()))) {
 			sample(operation, plan, task, sampled, true, false);
 			done++;
 		}
@@ -175,7 +182,8 @@ final class OperationRunner {
 		Path repo = prepare(operation, "in-process");
 		long wall = 0;
 		Path out = this.scratch.resolve("in-process-out.txt");
-		// buffered as a process's stdout is: the timed part writes into memory, the last flush comes after it
+		// buffered as a process's stdout is: the timed part writes into memory, the last
+		// flush comes after it
 		boolean meter = timed ? plan.meterTimed() : plan.meterWarmup();
 		try (OutputStream sink = new BufferedOutputStream(Files.newOutputStream(out), 1 << 16)) {
 			this.heap.start(meter);
@@ -200,7 +208,10 @@ final class OperationRunner {
 		return wall;
 	}
 
-	/** Runs the refstore command's code in this JVM, as {@code ./refstore} would run it in a new one. */
+	/**
+	 * Runs the refstore command's code in this JVM, as {@code ./refstore} would run it in
+	 * a new one.
+	 */
 	private void runCommand(Operation operation, Path repo, OutputStream out) throws IOException {
 		ByteArrayOutputStream err = new ByteArrayOutputStream();
 		int exit;
@@ -221,8 +232,10 @@ final class OperationRunner {
 		Path copy = this.scratch.resolve(name + "-repo");
 		RepoFiles.deleteTree(copy);
 		RepoFiles.copyRepo(operation.repo(), copy);
-		// the copy (and the deletion of the last one) is written out before the clock starts: otherwise the
-		// timed run shares the disk with the write-back of tens of megabytes it did not write
+		// the copy (and the deletion of the last one) is written out before the clock
+		// starts: otherwise the
+		// timed run shares the disk with the write-back of tens of megabytes it did not
+		// write
 		RepoFiles.syncFileSystem(copy);
 		return copy;
 	}
@@ -242,14 +255,16 @@ final class OperationRunner {
 	}
 
 	/**
-	 * How often an operation runs: whole-process warm-ups and timed runs; in-process warm-up and timed runs,
-	 * each at least {@code min} and then until its time is up (for warm-up, the time of the work itself) or {@code cap}
-	 * is reached. The heap is metered (a full collection before the run, then the peak's rise) in the warm-up runs
-	 * when {@code meterWarmup}, in the timed runs when {@code meterTimed}: a collection before each run leaves the
-	 * heap shrunk, and a run of a few milliseconds then pays for growing it again.
+	 * How often an operation runs: whole-process warm-ups and timed runs; in-process
+	 * warm-up and timed runs, each at least {@code min} and then until its time is up
+	 * (for warm-up, the time of the work itself) or {@code cap} is reached. The heap is
+	 * metered (a full collection before the run, then the peak's rise) in the warm-up
+	 * runs when {@code meterWarmup}, in the timed runs when {@code meterTimed}: a
+	 * collection before each run leaves the heap shrunk, and a run of a few milliseconds
+	 * then pays for growing it again.
 	 */
-	private record Plan(int processWarmups, int processRuns, int warmMin, Duration warm, int runMin,
-			Duration measure, int cap, boolean meterWarmup, boolean meterTimed) {
+	private record Plan(int processWarmups, int processRuns, int warmMin, Duration warm, int runMin, Duration measure,
+			int cap, boolean meterWarmup, boolean meterTimed) {
 	}
 
 	/** The samples of one side so far. */

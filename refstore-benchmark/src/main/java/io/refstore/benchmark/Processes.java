@@ -16,9 +16,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Starts git and the refstore command as whole processes with one fixed environment (no system or global
- * git config, fixed identity and clock), and measures them: wall time from start to exit, and peak resident
- * memory through GNU time ({@code /usr/bin/time -f %M}, Debian's {@code time} package) when it is installed.
+ * Starts git and the refstore command as whole processes with one fixed environment (no
+ * system or global git config, fixed identity and clock), and measures them: wall time
+ * from start to exit, and peak resident memory through GNU time
+ * ({@code /usr/bin/time -f %M}, Debian's {@code time} package) when it is installed.
  * Stateless apart from its configuration; thread-safe.
  */
 final class Processes {
@@ -45,7 +46,10 @@ final class Processes {
 		this.timeout = timeout;
 	}
 
-	/** The fixed environment every command of the benchmark runs with, on top of the inherited one. */
+	/**
+	 * The fixed environment every command of the benchmark runs with, on top of the
+	 * inherited one.
+	 */
 	static Map<String, String> fixedEnv() {
 		Map<String, String> env = new LinkedHashMap<>();
 		env.put("GIT_CONFIG_NOSYSTEM", "1");
@@ -67,8 +71,9 @@ final class Processes {
 	}
 
 	/**
-	 * The git to measure against: {@code REFSTORE_REFTABLE_GIT}, the path {@code .ci/install-reftable-git.sh}
-	 * prints, once {@code git version} says it is 2.45 or later (the first git that knows reftable).
+	 * The git to measure against: {@code REFSTORE_REFTABLE_GIT}, the path
+	 * {@code .ci/install-reftable-git.sh} prints, once {@code git version} says it is
+	 * 2.45 or later (the first git that knows reftable).
 	 * @throws IllegalStateException if it is unset or an older git, saying how to get one
 	 * @throws IOException if it cannot be run
 	 */
@@ -89,13 +94,16 @@ final class Processes {
 			throw new IOException("interrupted while asking " + git + " its version", ex);
 		}
 		Matcher numbers = Pattern.compile("git version (\\d+)\\.(\\d+)").matcher(version);
-		if (!numbers.lookingAt() || Integer.parseInt(numbers.group(1)) * 1000 + Integer.parseInt(numbers.group(2)) < 2045) {
+		if (!numbers.lookingAt()
+				|| Integer.parseInt(numbers.group(1)) * 1000 + Integer.parseInt(numbers.group(2)) < 2045) {
 			throw new IllegalStateException(git + " says '" + version + "': " + howTo);
 		}
 		return git;
 	}
 
-	/** The environment a command sees: the inherited one with {@link #fixedEnv()} over it. */
+	/**
+	 * The environment a command sees: the inherited one with {@link #fixedEnv()} over it.
+	 */
 	Map<String, String> env() {
 		return this.env;
 	}
@@ -105,10 +113,12 @@ final class Processes {
 	 * @param command the executable and its arguments
 	 * @param dir the working directory
 	 * @param stdin a file for standard input, or {@code null} for none
-	 * @param stdout where standard output goes (a file, so that printing a million refs costs both sides the same)
+	 * @param stdout where standard output goes (a file, so that printing a million refs
+	 * costs both sides the same)
 	 * @param extraEnv variables to add for this command
-	 * @return wall time, peak RSS (or -1 without GNU time), exit code and the end of standard error; after the
-	 * timeout, the process is killed and the exit code is {@link #TIMED_OUT}
+	 * @return wall time, peak RSS (or -1 without GNU time), exit code and the end of
+	 * standard error; after the timeout, the process is killed and the exit code is
+	 * {@link #TIMED_OUT}
 	 */
 	Measured measure(List<String> command, Path dir, Path stdin, Path stdout, Map<String, String> extraEnv) {
 		List<String> cmd = new ArrayList<>();
@@ -157,7 +167,8 @@ final class Processes {
 	/**
 	 * Runs a setup command that must succeed, feeding it what {@code input} writes.
 	 * @return its standard output
-	 * @throws IllegalStateException naming the command, its exit code and error output if it fails
+	 * @throws IllegalStateException naming the command, its exit code and error output if
+	 * it fails
 	 */
 	String check(List<String> command, Path dir, StdinWriter input) {
 		try {
@@ -193,7 +204,9 @@ final class Processes {
 		}
 	}
 
-	/** Runs a setup command with no input that must succeed; returns its standard output. */
+	/**
+	 * Runs a setup command with no input that must succeed; returns its standard output.
+	 */
 	String check(List<String> command, Path dir) {
 		return check(command, dir, null);
 	}
@@ -205,7 +218,8 @@ final class Processes {
 	}
 
 	private static long readRss(Path file) throws IOException {
-		// GNU time writes "Command exited with non-zero status N" before the format's line when the command fails
+		// GNU time writes "Command exited with non-zero status N" before the format's
+		// line when the command fails
 		List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
 		Files.delete(file);
 		String last = lines.isEmpty() ? "" : lines.get(lines.size() - 1).strip();

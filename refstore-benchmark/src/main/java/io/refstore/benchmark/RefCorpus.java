@@ -1,14 +1,17 @@
 package io.refstore.benchmark;
 
 /**
- * The refs of the benchmark repositories: names as a hosting server holds them, fixed by the count alone,
- * so that every run with the same {@code --refs} builds the same repositories.
+ * The refs of the benchmark repositories: names as a hosting server holds them, fixed by
+ * the count alone, so that every run with the same {@code --refs} builds the same
+ * repositories.
  *
- * <p>Of {@code n} refs, 6% are branches ({@code refs/heads/main} first), 4% lightweight tags, 5% annotated
- * tags, 45% pull-request heads ({@code refs/pull/<n>/head}) and the rest Gerrit changes
- * ({@code refs/changes/<nn>/<change>/<patch set>}). Ref {@code i} points at commit {@code i + 1} of the
- * fast-import stream; an annotated tag points at its own tag object, which tags that commit. Every name is
- * unique, valid and free of directory/file conflicts. Immutable and thread-safe.
+ * <p>
+ * Of {@code n} refs, 6% are branches ({@code refs/heads/main} first), 4% lightweight
+ * tags, 5% annotated tags, 45% pull-request heads ({@code refs/pull/<n>/head}) and the
+ * rest Gerrit changes ({@code refs/changes/<nn>/<change>/<patch set>}). Ref {@code i}
+ * points at commit {@code i + 1} of the fast-import stream; an annotated tag points at
+ * its own tag object, which tags that commit. Every name is unique, valid and free of
+ * directory/file conflicts. Immutable and thread-safe.
  */
 final class RefCorpus {
 
@@ -19,8 +22,8 @@ final class RefCorpus {
 
 	}
 
-	private static final String[] TOPICS = { "login", "cache", "parser", "docs", "build", "search", "upload",
-			"metrics", "billing", "auth", "export", "theme" };
+	private static final String[] TOPICS = { "login", "cache", "parser", "docs", "build", "search", "upload", "metrics",
+			"billing", "auth", "export", "theme" };
 
 	private static final String[] USERS = { "alice", "bob", "chen", "dana", "emeka", "farah", "goran", "hana" };
 
@@ -78,7 +81,8 @@ final class RefCorpus {
 	}
 
 	/**
-	 * The short name of annotated tag {@code i} (the {@code tag} header of its object), such as {@code v1.2.3}.
+	 * The short name of annotated tag {@code i} (the {@code tag} header of its object),
+	 * such as {@code v1.2.3}.
 	 * @throws IllegalArgumentException if ref {@code i} is no annotated tag
 	 */
 	String tagName(int i) {
@@ -88,14 +92,17 @@ final class RefCorpus {
 		return version(i - this.starts[Kind.ANNOTATED_TAG.ordinal()]);
 	}
 
-	/** The ref that single lookups ask for: a pull request in the middle of the largest namespace. */
+	/**
+	 * The ref that single lookups ask for: a pull request in the middle of the largest
+	 * namespace.
+	 */
 	int lookupIndex() {
 		return this.starts[Kind.PULL.ordinal()] + count(Kind.PULL) / 2;
 	}
 
 	/**
-	 * The refs that the delete benchmark removes: {@code count} refs spread evenly over every namespace,
-	 * never {@code refs/heads/main} (ref 0, which HEAD names).
+	 * The refs that the delete benchmark removes: {@code count} refs spread evenly over
+	 * every namespace, never {@code refs/heads/main} (ref 0, which HEAD names).
 	 * @return ascending ref indexes
 	 */
 	int[] deleteIndexes(int count) {
@@ -116,8 +123,8 @@ final class RefCorpus {
 		}
 		return switch (k % 4) {
 			case 1 -> "refs/heads/feature/" + TOPICS[(k / 4) % TOPICS.length] + "-" + k;
-			case 2 -> "refs/heads/users/" + USERS[(k / 4) % USERS.length] + "/" + TOPICS[(k / 3) % TOPICS.length]
-					+ "-" + k;
+			case 2 ->
+				"refs/heads/users/" + USERS[(k / 4) % USERS.length] + "/" + TOPICS[(k / 3) % TOPICS.length] + "-" + k;
 			case 3 -> "refs/heads/release/" + (k / 100) + "." + (k % 100);
 			default -> "refs/heads/bugfix/BUG-" + (10000 + k);
 		};

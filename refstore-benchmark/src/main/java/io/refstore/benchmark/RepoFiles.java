@@ -10,9 +10,9 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 
 /**
- * Copies and deletes repositories on disk. Objects are shared through hard links: nothing the benchmark
- * runs writes objects, so a fresh copy of a repository for a mutating run costs only its ref files.
- * Stateless and thread-safe.
+ * Copies and deletes repositories on disk. Objects are shared through hard links: nothing
+ * the benchmark runs writes objects, so a fresh copy of a repository for a mutating run
+ * costs only its ref files. Stateless and thread-safe.
  */
 final class RepoFiles {
 
@@ -20,7 +20,8 @@ final class RepoFiles {
 	}
 
 	/**
-	 * A fresh copy of a repository: ref files copied, everything under {@code objects/} hard-linked.
+	 * A fresh copy of a repository: ref files copied, everything under {@code objects/}
+	 * hard-linked.
 	 * @param from an existing repository
 	 * @param to a path that must not exist yet
 	 */
@@ -48,7 +49,10 @@ final class RepoFiles {
 		});
 	}
 
-	/** Recreates the directory tree {@code from} at {@code to}, each file a hard link to the original. */
+	/**
+	 * Recreates the directory tree {@code from} at {@code to}, each file a hard link to
+	 * the original.
+	 */
 	static void linkTree(Path from, Path to) throws IOException {
 		Files.walkFileTree(from, new SimpleFileVisitor<>() {
 
@@ -67,7 +71,10 @@ final class RepoFiles {
 		});
 	}
 
-	/** Writes every dirty page and pending journal entry of the file system holding {@code path} to disk. */
+	/**
+	 * Writes every dirty page and pending journal entry of the file system holding
+	 * {@code path} to disk.
+	 */
 	static void syncFileSystem(Path path) throws IOException {
 		Process sync = new ProcessBuilder("sync", "-f", path.toString()).inheritIO().start();
 		try {

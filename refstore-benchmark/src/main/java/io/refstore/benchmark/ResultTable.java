@@ -8,16 +8,16 @@ import java.util.Optional;
 import io.refstore.benchmark.OperationResult.Side;
 
 /**
- * Renders the results as a Markdown table (printed and written to the work directory as is): medians of wall
- * time per side, refstore's ratio to git (above 1: slower than git), peak RSS of the processes, and heap and
- * allocation of the in-process command. A number that must not be trusted, or a side that could not run,
- * carries a numbered note below the table. Stateless.
+ * Renders the results as a Markdown table (printed and written to the work directory as
+ * is): medians of wall time per side, refstore's ratio to git (above 1: slower than git),
+ * peak RSS of the processes, and heap and allocation of the in-process command. A number
+ * that must not be trusted, or a side that could not run, carries a numbered note below
+ * the table. Stateless.
  */
 final class ResultTable {
 
-	private static final String[] HEADER = { "id", "operation", "git", "refstore process", "× git",
-			"refstore cmd warm", "× git", "core API warm", "× git", "git RSS", "refstore RSS", "cmd heap peak",
-			"alloc cmd / API" };
+	private static final String[] HEADER = { "id", "operation", "git", "refstore process", "× git", "refstore cmd warm",
+			"× git", "core API warm", "× git", "git RSS", "refstore RSS", "cmd heap peak", "alloc cmd / API" };
 
 	private ResultTable() {
 	}
@@ -39,9 +39,7 @@ final class ResultTable {
 					time(result.process(), "refstore process", op, notes), ratio(result.process(), git),
 					time(result.command(), "refstore command in-process", op, notes), ratio(result.command(), git),
 					time(result.api(), "core API", op, notes), ratio(result.api(), git), rss(git),
-					rss(result.process()),
-					bytes(result.command().heapPeakBytes()),
-					allocations(result) });
+					rss(result.process()), bytes(result.command().heapPeakBytes()), allocations(result) });
 		}
 		if (!notes.isEmpty()) {
 			out.append('\n');
@@ -53,8 +51,8 @@ final class ResultTable {
 	}
 
 	/**
-	 * For each single lookup, how the refstore process's time splits into JVM start-up (the start-up row) and
-	 * the lookup itself.
+	 * For each single lookup, how the refstore process's time splits into JVM start-up
+	 * (the start-up row) and the lookup itself.
 	 */
 	static String startupSplit(List<OperationResult> results) {
 		Optional<OperationResult> startup = results.stream()

@@ -13,13 +13,15 @@ import io.refstore.benchmark.Operation.Weight;
 import io.refstore.core.ref.RefFormat;
 
 /**
- * The operations the benchmark measures, in the order it runs them: process start-up, then for each format
- * full and prefix iteration, a single lookup, a bulk delete, a bulk create and the migration to the other
- * format. Stateless.
+ * The operations the benchmark measures, in the order it runs them: process start-up,
+ * then for each format full and prefix iteration, a single lookup, a bulk delete, a bulk
+ * create and the migration to the other format. Stateless.
  */
 final class Suite {
 
-	/** The id of the start-up row, which splits a single lookup into start-up and work. */
+	/**
+	 * The id of the start-up row, which splits a single lookup into start-up and work.
+	 */
 	static final String STARTUP_ID = "start-up";
 
 	/** The id prefix of the single-lookup rows. */
@@ -61,8 +63,8 @@ final class Suite {
 					Weight.NORMAL, full, List.of("for-each-ref", "refs/tags/"), ApiTasks.forEachRef("refs/tags/")));
 			operations.add(Operation.read(LOOKUP_ID + format,
 					format + ": `show-ref --verify " + repos.lookupName() + "` (core API: `exactRef` on an open store)",
-					Weight.FAST, full,
-					List.of("show-ref", "--verify", repos.lookupName()), ApiTasks.showRefVerify(repos.lookupName())));
+					Weight.FAST, full, List.of("show-ref", "--verify", repos.lookupName()),
+					ApiTasks.showRefVerify(repos.lookupName())));
 			operations.add(Operation.write("delete/" + format,
 					format + ": `update-ref --stdin`, delete " + repos.deleteCount() + " (one transaction)",
 					Weight.NORMAL, full, List.of("update-ref", "--stdin"), repos.deleteInput(), format,
@@ -79,7 +81,8 @@ final class Suite {
 	}
 
 	/**
-	 * Whether the refstore command can migrate yet: it migrates a repository of one ref in {@code scratch}.
+	 * Whether the refstore command can migrate yet: it migrates a repository of one ref
+	 * in {@code scratch}.
 	 * @return why it cannot, or {@code null} if it can
 	 */
 	static String migrateMissing(Processes processes, List<String> git, List<String> refstore, CorpusRepos repos,

@@ -24,8 +24,8 @@ class BenchmarkOptionsTest {
 
 	@Test
 	void valuesComeSeparateOrAfterAnEqualsSign() {
-		BenchmarkOptions options = BenchmarkOptions.parse(
-				List.of("--refs", "100_000", "--runs=3", "--work", "/tmp/w", "--timeout=5", "--only", "a,b"));
+		BenchmarkOptions options = BenchmarkOptions
+			.parse(List.of("--refs", "100_000", "--runs=3", "--work", "/tmp/w", "--timeout=5", "--only", "a,b"));
 		assertThat(options.refs()).isEqualTo(100_000);
 		assertThat(options.runs()).isEqualTo(3);
 		assertThat(options.work()).isEqualTo(Path.of("/tmp/w"));

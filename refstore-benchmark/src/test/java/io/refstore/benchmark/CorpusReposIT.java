@@ -22,9 +22,10 @@ import io.refstore.benchmark.OperationResult.Side;
 import io.refstore.core.testing.GitCli;
 
 /**
- * The benchmark's machinery with real git, on a corpus small enough for every build: the repositories it
- * generates, and that its judge accepts refstore's real results and catches output that differs from git's.
- * The benchmark itself is a program and never runs here.
+ * The benchmark's machinery with real git, on a corpus small enough for every build: the
+ * repositories it generates, and that its judge accepts refstore's real results and
+ * catches output that differs from git's. The benchmark itself is a program and never
+ * runs here.
  */
 class CorpusReposIT {
 
@@ -49,8 +50,8 @@ class CorpusReposIT {
 		Map<String, String> env = new HashMap<>(System.getenv());
 		env.putAll(Processes.fixedEnv());
 		processes = new Processes(env, false, scratch, Duration.ofMinutes(5));
-		repos = CorpusRepos.prepare(work, new RefCorpus(REFS), processes, git, new PrintStream(
-				new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+		repos = CorpusRepos.prepare(work, new RefCorpus(REFS), processes, git,
+				new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
 	}
 
 	@Test
@@ -91,7 +92,8 @@ class CorpusReposIT {
 		List<Operation> operations = Suite.operations(repos, REFS);
 		for (String id : List.of("show-ref/files", "for-each-ref/reftable", "delete/files", "delete/reftable")) {
 			Operation operation = operations.stream().filter((op) -> op.id().equals(id)).findFirst().orElseThrow();
-			// git stands in for the refstore process: that side is only timed, the judge is what is tested
+			// git stands in for the refstore process: that side is only timed, the judge
+			// is what is tested
 			OperationResult result = runner().run(operation, null);
 			for (Side side : List.of(result.git(), result.process(), result.command(), result.api())) {
 				assertThat(side.problem()).as(id).isNull();
@@ -118,8 +120,8 @@ class CorpusReposIT {
 	}
 
 	private OperationRunner runner() {
-		return new OperationRunner(processes, List.of(git), List.of(git), work.resolve("scratch"),
-				1, new PrintStream(this.log, true, StandardCharsets.UTF_8));
+		return new OperationRunner(processes, List.of(git), List.of(git), work.resolve("scratch"), 1,
+				new PrintStream(this.log, true, StandardCharsets.UTF_8));
 	}
 
 	private String git(Path dir, String... args) {

@@ -62,7 +62,10 @@ class FastImportStreamTest {
 			.withMessage(marks + ":2: not a mark of this stream: :2 not-hex");
 	}
 
-	/** Marks 1..210 (200 commits, 10 tags), the first byte of each id being its mark; {@code skip} left out. */
+	/**
+	 * Marks 1..210 (200 commits, 10 tags), the first byte of each id being its mark;
+	 * {@code skip} left out.
+	 */
 	private Path writeMarks(int skip) throws IOException {
 		List<String> lines = new ArrayList<>();
 		for (int mark = 1; mark <= 200 + this.corpus.count(RefCorpus.Kind.ANNOTATED_TAG); mark++) {

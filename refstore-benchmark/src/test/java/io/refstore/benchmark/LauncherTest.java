@@ -10,8 +10,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The launcher the benchmark times and the jar it runs: the checkout's {@code ./refstore} runs the command the
- * build unpacked under {@code refstore-core/target}; an installation's {@code bin/refstore} its {@code lib/}.
+ * The launcher the benchmark times and the jar it runs: the checkout's {@code ./refstore}
+ * runs the command the build unpacked under {@code refstore-core/target}; an
+ * installation's {@code bin/refstore} its {@code lib/}.
  */
 class LauncherTest {
 
@@ -32,7 +33,8 @@ class LauncherTest {
 	void installedLauncherRunsItsLib() throws IOException {
 		Path built = Launcher.find(CHECKOUT.resolve("refstore")).jar();
 		Path home = this.temp.resolve("opt/refstore");
-		Path script = Files.copy(CHECKOUT.resolve("refstore"), Files.createDirectories(home.resolve("bin")).resolve("refstore"));
+		Path script = Files.copy(CHECKOUT.resolve("refstore"),
+				Files.createDirectories(home.resolve("bin")).resolve("refstore"));
 		Path jar = Files.copy(built, Files.createDirectories(home.resolve("lib")).resolve(built.getFileName()));
 		assertThat(Launcher.find(script).jar()).isEqualTo(jar);
 		assertThat(Launcher.find(script).script()).isEqualTo(script);

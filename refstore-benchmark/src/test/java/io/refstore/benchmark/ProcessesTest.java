@@ -9,7 +9,10 @@ import org.junit.jupiter.api.Test;
 
 import io.refstore.core.testing.GitCli;
 
-/** The benchmark's git: the reftable-capable one the tests use is taken, the system's 2.39 is refused. */
+/**
+ * The benchmark's git: the reftable-capable one the tests use is taken, the system's 2.39
+ * is refused.
+ */
 class ProcessesTest {
 
 	@Test

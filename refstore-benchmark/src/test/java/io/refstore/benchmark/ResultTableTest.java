@@ -41,22 +41,23 @@ class ResultTableTest {
 		Side git = new Side(List.of(10_000_000L, 20_000_000L, 30_000_000L), 4096, -1, -1, null, false);
 		Side process = new Side(List.of(300_000_000L), 65536, -1, -1, "output differs from git's: line 1", true);
 		Side command = new Side(List.of(5_000_000L), -1, 2L << 20, 3L << 20, null, false);
-		String table = ResultTable.render(List.of(new OperationResult(op, git, process, command,
-				Side.missing("no core API for it"))));
-		assertThat(table).contains("| `show-ref/files` | files: `show-ref` | 20.0 ms | 300 ms [1] ✗ | 15 | 5.00 ms | 0.25 |"
-				+ " n/a [2] |  | 4.0 MiB | 64.0 MiB | 2.0 MiB | 3.0 MiB /  |");
+		String table = ResultTable
+			.render(List.of(new OperationResult(op, git, process, command, Side.missing("no core API for it"))));
+		assertThat(table)
+			.contains("| `show-ref/files` | files: `show-ref` | 20.0 ms | 300 ms [1] ✗ | 15 | 5.00 ms | 0.25 |"
+					+ " n/a [2] |  | 4.0 MiB | 64.0 MiB | 2.0 MiB | 3.0 MiB /  |");
 		assertThat(table).contains("1. `show-ref/files`, refstore process: output differs from git's: line 1\n")
 			.contains("2. `show-ref/files`, core API: no core API for it\n");
 	}
 
 	@Test
 	void aSideThatFailedWithoutTimesSaysSo() {
-		Operation op = Operation.read("lookup/files", "lookup", Operation.Weight.FAST, Path.of("r"), List.of("show-ref"),
-				null);
+		Operation op = Operation.read("lookup/files", "lookup", Operation.Weight.FAST, Path.of("r"),
+				List.of("show-ref"), null);
 		Side git = new Side(List.of(1_000_000L), -1, -1, -1, null, false);
 		Side failed = new Side(List.of(), -1, -1, -1, "timed out after 1 min (--timeout)", true);
-		String table = ResultTable.render(List.of(new OperationResult(op, git, failed, Side.missing("skipped"),
-				Side.missing(null))));
+		String table = ResultTable
+			.render(List.of(new OperationResult(op, git, failed, Side.missing("skipped"), Side.missing(null))));
 		assertThat(table).contains("| 1.00 ms | failed [1] |  | n/a [2] |  | — |");
 	}
 

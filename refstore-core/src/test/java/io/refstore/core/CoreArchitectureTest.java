@@ -25,10 +25,11 @@ import io.refstore.core.repo.Repository;
 import io.refstore.core.store.RefStores;
 
 /**
- * The shape of core's packages: no package cycle (each package is a slice of its own, the root package too);
- * {@code io.refstore.core.ref}, the contract every layer programs against, depends on no other refstore package;
- * only {@code io.refstore.core.store} reaches the backends, which know nothing of each other.
- * Checked on core's compiled main classes; each rule is also shown to catch what it forbids.
+ * The shape of core's packages: no package cycle (each package is a slice of its own, the
+ * root package too); {@code io.refstore.core.ref}, the contract every layer programs
+ * against, depends on no other refstore package; only {@code io.refstore.core.store}
+ * reaches the backends, which know nothing of each other. Checked on core's compiled main
+ * classes; each rule is also shown to catch what it forbids.
  */
 class CoreArchitectureTest {
 
@@ -97,8 +98,10 @@ class CoreArchitectureTest {
 			.evaluate(new ClassFileImporter().importPackages("io.refstore.core.archfixture"));
 		assertThat(cycle.hasViolation()).isTrue();
 		assertThat(cycle.getFailureReport().toString()).contains(One.class.getName());
-		// a test class of core.ref opens stores and repositories, which the main classes of core.ref must not
-		EvaluationResult leaf = REF_IS_A_LEAF.evaluate(new ClassFileImporter().importClasses(RefStoreContractTest.class));
+		// a test class of core.ref opens stores and repositories, which the main classes
+		// of core.ref must not
+		EvaluationResult leaf = REF_IS_A_LEAF
+			.evaluate(new ClassFileImporter().importClasses(RefStoreContractTest.class));
 		assertThat(leaf.hasViolation()).isTrue();
 		assertThat(leaf.getFailureReport().toString()).contains(RefStores.class.getName());
 		EvaluationResult backend = BACKENDS_BEHIND_STORE

@@ -25,10 +25,11 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * The application context every API test shares: a temporary {@code refstore.home} with one repository root,
- * an H2 file database in it, the demo off, and one configured user per role (plus {@code nobody}, who has no
- * role), all with password {@link #PASSWORD}. Requests go through MockMvc with the real filter chain and real
- * HTTP Basic; repositories are made by real git under {@link #ROOT}, each test with its own names.
+ * The application context every API test shares: a temporary {@code refstore.home} with
+ * one repository root, an H2 file database in it, the demo off, and one configured user
+ * per role (plus {@code nobody}, who has no role), all with password {@link #PASSWORD}.
+ * Requests go through MockMvc with the real filter chain and real HTTP Basic;
+ * repositories are made by real git under {@link #ROOT}, each test with its own names.
  */
 @SpringBootTest
 @AutoConfigureMockMvc
@@ -50,7 +51,8 @@ public abstract class ApiTestSupport {
 
 	@DynamicPropertySource
 	static void properties(DynamicPropertyRegistry registry) {
-		// cost 4 keeps logins fast; the hashes are still real bcrypt checked by the real encoder
+		// cost 4 keeps logins fast; the hashes are still real bcrypt checked by the real
+		// encoder
 		BCryptPasswordEncoder bcrypt = new BCryptPasswordEncoder(4);
 		String hash = "{bcrypt}" + bcrypt.encode(PASSWORD);
 		registry.add("refstore.home", HOME::toString);
@@ -103,7 +105,10 @@ public abstract class ApiTestSupport {
 		return SecurityMockMvcRequestPostProcessors.httpBasic(user, PASSWORD);
 	}
 
-	/** {@code value} as one path segment: slashes and everything else outside pchar percent-encoded. */
+	/**
+	 * {@code value} as one path segment: slashes and everything else outside pchar
+	 * percent-encoded.
+	 */
 	protected static String seg(String value) {
 		return UriUtils.encodePathSegment(value, StandardCharsets.UTF_8);
 	}

@@ -22,17 +22,18 @@ import io.refstore.batch.support.RefJobType;
 import io.refstore.core.repo.Repository;
 
 /**
- * The web layer drives jobs only through the batch module's API: the job names and types, the typed parameter
- * records, the keys of parameters and results, the launcher-facing services and what they throw. Anything else
- * in {@code io.refstore.batch} (job configurations, tasklets, the validator, locks, listeners, properties) is
- * the module's own and may change without the web layer noticing. Checked on the compiled main classes, with
- * ArchUnit, which sees every type the bytecode refers to.
+ * The web layer drives jobs only through the batch module's API: the job names and types,
+ * the typed parameter records, the keys of parameters and results, the launcher-facing
+ * services and what they throw. Anything else in {@code io.refstore.batch} (job
+ * configurations, tasklets, the validator, locks, listeners, properties) is the module's
+ * own and may change without the web layer noticing. Checked on the compiled main
+ * classes, with ArchUnit, which sees every type the bytecode refers to.
  */
 class BatchApiArchitectureTest {
 
 	/**
-	 * The batch module's API, by class (nested classes included). Repository roots and names are core's
-	 * ({@code core.repo}), not batch's.
+	 * The batch module's API, by class (nested classes included). Repository roots and
+	 * names are core's ({@code core.repo}), not batch's.
 	 */
 	static final Set<String> API = Set.of("io.refstore.batch.RefBatchConfiguration",
 			"io.refstore.batch.support.RefJobs", "io.refstore.batch.support.RefJobType",
@@ -45,8 +46,8 @@ class BatchApiArchitectureTest {
 	/** The package of the typed job parameter records, all of it API. */
 	static final String PARAMETERS_PACKAGE = "io.refstore.batch.parameters";
 
-	private static final DescribedPredicate<JavaClass> BATCH_INTERNALS = DescribedPredicate
-		.describe("batch classes outside its API " + API + " and " + PARAMETERS_PACKAGE, BatchApiArchitectureTest::internal);
+	private static final DescribedPredicate<JavaClass> BATCH_INTERNALS = DescribedPredicate.describe(
+			"batch classes outside its API " + API + " and " + PARAMETERS_PACKAGE, BatchApiArchitectureTest::internal);
 
 	private static final ArchRule WEB_USES_ONLY_BATCH_API = noClasses().that()
 		.resideInAPackage("io.refstore.web..")
@@ -62,7 +63,10 @@ class BatchApiArchitectureTest {
 		WEB_USES_ONLY_BATCH_API.check(web);
 	}
 
-	/** The rule flags a web class that reaches into the batch module's internals, and passes one that does not. */
+	/**
+	 * The rule flags a web class that reaches into the batch module's internals, and
+	 * passes one that does not.
+	 */
 	@Test
 	void theRuleCatchesAnInternalAndPassesTheApi() {
 		JavaClasses classes = new ClassFileImporter().importClasses(UsesInternals.class, UsesApi.class);

@@ -7,9 +7,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Reads the text constants of a class file (JVMS 4.4): class names, descriptors and signatures of every type
- * the class refers to, in internal form ({@code io/refstore/core/ref/RefName}), and its string literals. A type
- * the compiled code uses appears here whether the source imported it or spelled it out in full.
+ * Reads the text constants of a class file (JVMS 4.4): class names, descriptors and
+ * signatures of every type the class refers to, in internal form
+ * ({@code io/refstore/core/ref/RefName}), and its string literals. A type the compiled
+ * code uses appears here whether the source imported it or spelled it out in full.
  */
 final class ClassFileConstants {
 
@@ -21,7 +22,8 @@ final class ClassFileConstants {
 	/**
 	 * @param classFile the bytes of a {@code .class} file
 	 * @return every CONSTANT_Utf8 entry of its constant pool, in pool order
-	 * @throws IOException if the bytes are not a class file, or a constant has an unknown tag
+	 * @throws IOException if the bytes are not a class file, or a constant has an unknown
+	 * tag
 	 */
 	static List<String> utf8(byte[] classFile) throws IOException {
 		DataInputStream in = new DataInputStream(new ByteArrayInputStream(classFile));

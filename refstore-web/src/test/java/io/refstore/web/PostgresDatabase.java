@@ -8,10 +8,11 @@ import java.util.Locale;
 import java.util.UUID;
 
 /**
- * A fresh database on the test PostgreSQL server, dropped by {@link #close()}. The server is the one
- * {@code .ci/start-postgres.sh} starts; its JDBC URL comes from {@code REFSTORE_TEST_POSTGRES_URL} (which
- * {@code .ci/run} exports), else the script's default. A server that cannot be reached fails the test with a
- * message saying how to start it: these tests never skip.
+ * A fresh database on the test PostgreSQL server, dropped by {@link #close()}. The server
+ * is the one {@code .ci/start-postgres.sh} starts; its JDBC URL comes from
+ * {@code REFSTORE_TEST_POSTGRES_URL} (which {@code .ci/run} exports), else the script's
+ * default. A server that cannot be reached fails the test with a message saying how to
+ * start it: these tests never skip.
  */
 public final class PostgresDatabase implements AutoCloseable {
 
@@ -40,7 +41,8 @@ public final class PostgresDatabase implements AutoCloseable {
 
 	/**
 	 * Creates an empty database named after {@code stem} plus a random suffix.
-	 * @throws IllegalStateException saying to run {@code .ci/start-postgres.sh} if the server cannot be reached
+	 * @throws IllegalStateException saying to run {@code .ci/start-postgres.sh} if the
+	 * server cannot be reached
 	 */
 	public static PostgresDatabase create(String stem) {
 		String name = (stem + "_" + UUID.randomUUID().toString().substring(0, 8)).toLowerCase(Locale.ROOT);
@@ -76,9 +78,10 @@ public final class PostgresDatabase implements AutoCloseable {
 	}
 
 	/**
-	 * Drops the database, closing whatever connection of the test's role is left. Not {@code WITH (FORCE)}: that
-	 * refuses (the role may signal only its own backends) when an autovacuum worker happens to be in the new
-	 * database, while a plain {@code DROP DATABASE} stops autovacuum itself and waits for ended backends to exit.
+	 * Drops the database, closing whatever connection of the test's role is left. Not
+	 * {@code WITH (FORCE)}: that refuses (the role may signal only its own backends) when
+	 * an autovacuum worker happens to be in the new database, while a plain
+	 * {@code DROP DATABASE} stops autovacuum itself and waits for ended backends to exit.
 	 */
 	@Override
 	public void close() {

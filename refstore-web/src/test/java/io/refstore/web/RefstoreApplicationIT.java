@@ -26,8 +26,9 @@ import org.springframework.test.context.DynamicPropertySource;
 import io.refstore.core.testing.GitCli;
 
 /**
- * Starts the whole application on a free port, as the first command of README starts it (the demo setup on) but
- * in a temporary home, and talks to it over a real socket with the JDK's HTTP client.
+ * Starts the whole application on a free port, as the first command of README starts it
+ * (the demo setup on) but in a temporary home, and talks to it over a real socket with
+ * the JDK's HTTP client.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 class RefstoreApplicationIT {
@@ -61,8 +62,8 @@ class RefstoreApplicationIT {
 		HttpResponse<String> response = get("/actuator/health");
 		assertThat(response.statusCode()).isEqualTo(200);
 		assertThat(response.body()).contains("\"status\":\"UP\"");
-		assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-				(type) -> assertThat(type).startsWith("application/vnd.spring-boot.actuator.v3+json"));
+		assertThat(response.headers().firstValue("Content-Type"))
+			.hasValueSatisfying((type) -> assertThat(type).startsWith("application/vnd.spring-boot.actuator.v3+json"));
 	}
 
 	@Test
@@ -83,8 +84,9 @@ class RefstoreApplicationIT {
 		assertThat(GitCli.system().run(repos.resolve("demo-files.git"), "fsck", "--no-dangling").exitCode()).isZero();
 		assertThat(GitCli.reftable().run(repos.resolve("demo-reftable.git"), "fsck", "--no-dangling").exitCode())
 			.isZero();
-		assertThat(GitCli.reftable().ok(repos.resolve("demo-reftable.git"), "for-each-ref", "--count=1",
-				"refs/tags/v1.0.0")).contains(" tag\trefs/tags/v1.0.0");
+		assertThat(GitCli.reftable()
+			.ok(repos.resolve("demo-reftable.git"), "for-each-ref", "--count=1", "refs/tags/v1.0.0"))
+			.contains(" tag\trefs/tags/v1.0.0");
 		HttpResponse<String> head = get("/api/repos/demo-reftable.git/refs/HEAD", "viewer:viewer-demo");
 		assertThat(head.body()).contains("\"symref\":\"refs/heads/main\"");
 	}
@@ -92,7 +94,8 @@ class RefstoreApplicationIT {
 	@Test
 	void isConfiguredByApplicationYml() {
 		assertThat(this.environment.getProperty("spring.application.name")).isEqualTo("refstore");
-		// RANDOM_PORT overrides server.port for the test, so the file's own value is read from its source
+		// RANDOM_PORT overrides server.port for the test, so the file's own value is read
+		// from its source
 		PropertySource<?> yml = this.environment.getPropertySources()
 			.stream()
 			.filter((source) -> source.getName().contains("application.yml"))
@@ -106,7 +109,9 @@ class RefstoreApplicationIT {
 		return get(path, null);
 	}
 
-	/** GET with HTTP Basic {@code user:password}, or anonymously if it is {@code null}. */
+	/**
+	 * GET with HTTP Basic {@code user:password}, or anonymously if it is {@code null}.
+	 */
 	private HttpResponse<String> get(String path, String credentials) throws IOException, InterruptedException {
 		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
 			.timeout(Duration.ofSeconds(30))

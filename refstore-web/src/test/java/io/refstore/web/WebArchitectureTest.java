@@ -23,10 +23,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The web layer reaches refs only through the public APIs: no class in {@code io.refstore.web} may use core's
- * storage internals ({@code io.refstore.core.files}, {@code .reftable}, {@code .io}) or their subpackages.
- * Checked twice: in the compiled classes (every type the bytecode refers to, however the source spelled it)
- * and in the sources (imports and full names, which also catches an unused import).
+ * The web layer reaches refs only through the public APIs: no class in
+ * {@code io.refstore.web} may use core's storage internals
+ * ({@code io.refstore.core.files}, {@code .reftable}, {@code .io}) or their subpackages.
+ * Checked twice: in the compiled classes (every type the bytecode refers to, however the
+ * source spelled it) and in the sources (imports and full names, which also catches an
+ * unused import).
  */
 class WebArchitectureTest {
 
@@ -56,7 +58,10 @@ class WebArchitectureTest {
 		assertThat(sourceViolations(sources)).as("web sources that name core storage internals").isEmpty();
 	}
 
-	/** Compiles a small web package with real javac and checks that both scans flag what they must. */
+	/**
+	 * Compiles a small web package with real javac and checks that both scans flag what
+	 * they must.
+	 */
 	@Test
 	void bothChecksCatchForbiddenUsesAndPassAllowedOnes(@TempDir Path tmp) throws IOException {
 		Path src = tmp.resolve("src");
@@ -73,9 +78,9 @@ class WebArchitectureTest {
 		Path out = compile(src, tmp.resolve("classes"));
 
 		Map<String, Set<String>> scanned = new TreeMap<>();
-		assertThat(classViolations(out.resolve("io/refstore/web"), scanned)).isEqualTo(
-				Map.of("io/refstore/web/bad/UsesImport.class", Set.of("io/refstore/core/files/LooseRefs"),
-						"io/refstore/web/bad/UsesFullName.class", Set.of("io/refstore/core/io/LockFile")));
+		assertThat(classViolations(out.resolve("io/refstore/web"), scanned))
+			.isEqualTo(Map.of("io/refstore/web/bad/UsesImport.class", Set.of("io/refstore/core/files/LooseRefs"),
+					"io/refstore/web/bad/UsesFullName.class", Set.of("io/refstore/core/io/LockFile")));
 		assertThat(scanned).containsKey("io/refstore/web/good/Clean.class");
 		assertThat(sourceViolations(src.resolve("io/refstore/web"))).hasSize(2)
 			.anySatisfy((line) -> assertThat(line).startsWith("bad/UsesImport.java:2:"))
@@ -83,10 +88,12 @@ class WebArchitectureTest {
 	}
 
 	/**
-	 * Repository roots, name resolution and discovery are core's ({@code io.refstore.core.repo}): no web class or
-	 * source refers to batch's former {@code RepositoryPaths} or {@code InvalidRepositoryNameException}, nor to
-	 * any other {@code Repository*} type of {@code io.refstore.batch.support}, and the registry resolves and walks
-	 * through core. The scan is shown to flag such a use in a class compiled by real javac.
+	 * Repository roots, name resolution and discovery are core's
+	 * ({@code io.refstore.core.repo}): no web class or source refers to batch's former
+	 * {@code RepositoryPaths} or {@code InvalidRepositoryNameException}, nor to any other
+	 * {@code Repository*} type of {@code io.refstore.batch.support}, and the registry
+	 * resolves and walks through core. The scan is shown to flag such a use in a class
+	 * compiled by real javac.
 	 */
 	@Test
 	void webResolvesRepositoriesThroughCore(@TempDir Path tmp) throws IOException, URISyntaxException {
@@ -115,7 +122,10 @@ class WebArchitectureTest {
 			.containsExactly("bad/Resolves.java: io.refstore.batch.support.RepositoryPaths");
 	}
 
-	/** {@code file: type} for each batch repository type a class file's constants or a source's text names. */
+	/**
+	 * {@code file: type} for each batch repository type a class file's constants or a
+	 * source's text names.
+	 */
 	private static List<String> batchRepositoryUses(Path dir, String suffix) throws IOException {
 		List<String> uses = new ArrayList<>();
 		for (Path file : files(dir, suffix)) {
@@ -136,8 +146,9 @@ class WebArchitectureTest {
 	}
 
 	/**
-	 * Scans every class file below {@code dir}; records each one's text constants in {@code scanned} and
-	 * returns, per offending class, the constants that name a forbidden package.
+	 * Scans every class file below {@code dir}; records each one's text constants in
+	 * {@code scanned} and returns, per offending class, the constants that name a
+	 * forbidden package.
 	 */
 	private static Map<String, Set<String>> classViolations(Path dir, Map<String, Set<String>> scanned)
 			throws IOException {
@@ -164,7 +175,10 @@ class WebArchitectureTest {
 		return violations;
 	}
 
-	/** The type name starting at {@code at} in a descriptor or signature, without its trailing ';' or '<'. */
+	/**
+	 * The type name starting at {@code at} in a descriptor or signature, without its
+	 * trailing ';' or '<'.
+	 */
 	private static String typeNameAt(String constant, int at) {
 		int end = at;
 		while (end < constant.length() && ";<>()[".indexOf(constant.charAt(end)) < 0) {
@@ -173,7 +187,10 @@ class WebArchitectureTest {
 		return constant.substring(at, end);
 	}
 
-	/** Lines of the sources below {@code dir} that name a forbidden package, as {@code path:line: text}. */
+	/**
+	 * Lines of the sources below {@code dir} that name a forbidden package, as
+	 * {@code path:line: text}.
+	 */
 	private static List<String> sourceViolations(Path dir) throws IOException {
 		List<String> violations = new ArrayList<>();
 		for (Path file : files(dir, ".java")) {

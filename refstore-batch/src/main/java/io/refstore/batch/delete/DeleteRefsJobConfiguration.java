@@ -21,9 +21,11 @@ import io.refstore.batch.support.RefJobSteps;
 import io.refstore.batch.support.RefJobType;
 
 /**
- * {@code deleteRefsJob}: {@code planDeletionStep} writes (or reads back) the plan, which keeps the protected
- * refs and records which those are; with {@code planOnly} the job ends there, leaving the plan for review, and a later launch with {@code plan=<that plan>} executes it;
- * otherwise {@code deleteRefsStep} deletes the plan's refs in chunked, checked transactions (restartable).
+ * {@code deleteRefsJob}: {@code planDeletionStep} writes (or reads back) the plan, which
+ * keeps the protected refs and records which those are; with {@code planOnly} the job
+ * ends there, leaving the plan for review, and a later launch with
+ * {@code plan=<that plan>} executes it; otherwise {@code deleteRefsStep} deletes the
+ * plan's refs in chunked, checked transactions (restartable).
  */
 @Configuration(proxyBeanMethods = false)
 public class DeleteRefsJobConfiguration {

@@ -30,18 +30,23 @@ import io.refstore.core.repo.Repository;
 import io.refstore.core.store.RefStores;
 
 /**
- * {@code deleteRefsStep}: deletes the refs of a plan, one chunk per call, each chunk one {@link RefDeleter}
- * transaction that expects every ref to hold the plan's value and writes its own manifest next to the plan.
- * The checkpoint (plan entries done, refs deleted) is in the step's context, so a restart goes on from the
- * last committed chunk; a chunk deleted but not yet checkpointed when the process died is found deleted again
+ * {@code deleteRefsStep}: deletes the refs of a plan, one chunk per call, each chunk one
+ * {@link RefDeleter} transaction that expects every ref to hold the plan's value and
+ * writes its own manifest next to the plan. The checkpoint (plan entries done, refs
+ * deleted) is in the step's context, so a restart goes on from the last committed chunk;
+ * a chunk deleted but not yet checkpointed when the process died is found deleted again
  * and costs nothing.
  *
- * <p>Before the first chunk of every execution, the plan must still cover the store: every ref the selection
- * picks now must be in the plan with the plan's value (refs the plan has that are gone are fine: deleted by an
- * earlier run, or by someone else). Otherwise the step fails, naming the first ref that differs.
+ * <p>
+ * Before the first chunk of every execution, the plan must still cover the store: every
+ * ref the selection picks now must be in the plan with the plan's value (refs the plan
+ * has that are gone are fine: deleted by an earlier run, or by someone else). Otherwise
+ * the step fails, naming the first ref that differs.
  *
- * <p>The plan's protection holds for every chunk too: a planned ref that is protected now (the branch
- * {@code HEAD} was moved to since the plan was made) is kept, and counted in {@value #PROTECTED}.
+ * <p>
+ * The plan's protection holds for every chunk too: a planned ref that is protected now
+ * (the branch {@code HEAD} was moved to since the plan was made) is kept, and counted in
+ * {@value #PROTECTED}.
  */
 class DeleteRefsTasklet implements Tasklet, StepExecutionListener {
 
@@ -105,8 +110,8 @@ class DeleteRefsTasklet implements Tasklet, StepExecutionListener {
 			}
 			return RepeatStatus.FINISHED;
 		}
-		DeleteResult result = delete(chunk, file.resolveSibling(String.format("manifest-%012d-%d", position,
-				step.getId())));
+		DeleteResult result = delete(chunk,
+				file.resolveSibling(String.format("manifest-%012d-%d", position, step.getId())));
 		if (result.failure() != null) {
 			throw new IllegalStateException("deletion stopped at plan entry " + position + ": "
 					+ result.failure().describe() + "; the manifest is " + result.manifest());
@@ -151,7 +156,8 @@ class DeleteRefsTasklet implements Tasklet, StepExecutionListener {
 			}
 		}
 		catch (IOException ex) {
-			// nothing is pending on a closing reader or store; an owner record left is cleared by the next run
+			// nothing is pending on a closing reader or store; an owner record left is
+			// cleared by the next run
 		}
 		finally {
 			this.plan = null;

@@ -21,10 +21,11 @@ import io.refstore.core.store.RefStores;
 
 /**
  * {@code planDeletionStep}: writes the plan of what the selection would delete
- * ({@code $GIT_DIR/refstore-plans/<launch id>/plan}), keeping the protected refs of the launch's
- * {@link JobParameterNames#PROTECTED_REFS}, or, given a plan to execute, reads that plan back. Either way the
- * job's context then holds the plan's path, count and sample for the history and the web layer, and a new plan
- * also what protection kept: how many, how many per pattern, and the first of them with their patterns.
+ * ({@code $GIT_DIR/refstore-plans/<launch id>/plan}), keeping the protected refs of the
+ * launch's {@link JobParameterNames#PROTECTED_REFS}, or, given a plan to execute, reads
+ * that plan back. Either way the job's context then holds the plan's path, count and
+ * sample for the history and the web layer, and a new plan also what protection kept: how
+ * many, how many per pattern, and the first of them with their patterns.
  */
 class PlanDeletionTasklet implements Tasklet {
 
@@ -41,7 +42,8 @@ class PlanDeletionTasklet implements Tasklet {
 	private final ProtectedRefs protection;
 
 	/**
-	 * @param parameters the plan to read back, or the selection and protection to plan with
+	 * @param parameters the plan to read back, or the selection and protection to plan
+	 * with
 	 * @param launchId names the new plan's directory
 	 */
 	PlanDeletionTasklet(Path repositoryPath, DeleteParameters parameters, String launchId) {
@@ -65,7 +67,8 @@ class PlanDeletionTasklet implements Tasklet {
 			summary = DeletionPlan.summary(file, SAMPLE);
 		}
 		else {
-			try (Repository repository = Repository.open(this.repositoryPath); RefStore store = RefStores.open(repository)) {
+			try (Repository repository = Repository.open(this.repositoryPath);
+					RefStore store = RefStores.open(repository)) {
 				file = repository.gitDir()
 					.resolve(JobResults.PLANS_DIR)
 					.resolve(this.launchId)
@@ -84,12 +87,18 @@ class PlanDeletionTasklet implements Tasklet {
 		return RepeatStatus.FINISHED;
 	}
 
-	/** Lines {@code <count> <pattern>} and {@code <name> (<pattern>)}, for the history and the plan's review. */
+	/**
+	 * Lines {@code <count> <pattern>} and {@code <name> (<pattern>)}, for the history and
+	 * the plan's review.
+	 */
 	private static void putKept(ExecutionContext job, ProtectedRefs.Report kept) {
 		job.putLong(JobResults.PLAN_PROTECTED_COUNT, kept.count());
 		StringBuilder byPattern = new StringBuilder();
-		kept.byPattern().forEach((pattern, count) -> byPattern.append((byPattern.length() == 0) ? "" : "\n")
-			.append(count).append(' ').append(pattern));
+		kept.byPattern()
+			.forEach((pattern, count) -> byPattern.append((byPattern.length() == 0) ? "" : "\n")
+				.append(count)
+				.append(' ')
+				.append(pattern));
 		job.putString(JobResults.PLAN_PROTECTED_BY_PATTERN, byPattern.toString());
 		job.putString(JobResults.PLAN_PROTECTED_SAMPLE, String.join("\n",
 				kept.sample().stream().map((ref) -> ref.name() + " (" + ref.pattern() + ")").toList()));

@@ -33,9 +33,9 @@ import io.refstore.core.repo.Repository;
 import io.refstore.core.store.RefStores;
 
 /**
- * {@code restoreRefsJob}: {@code restoreRefsStep} recreates the refs and reflogs a deletion removed, from one
- * manifest or from every {@code manifest-*} of a plan's directory in order. Running it again is safe (refs
- * already back are left alone).
+ * {@code restoreRefsJob}: {@code restoreRefsStep} recreates the refs and reflogs a
+ * deletion removed, from one manifest or from every {@code manifest-*} of a plan's
+ * directory in order. Running it again is safe (refs already back are left alone).
  */
 @Configuration(proxyBeanMethods = false)
 public class RestoreRefsJobConfiguration {
@@ -71,7 +71,10 @@ public class RestoreRefsJobConfiguration {
 					present += result.present();
 				}
 			}
-			ExecutionContext job = chunkContext.getStepContext().getStepExecution().getJobExecution().getExecutionContext();
+			ExecutionContext job = chunkContext.getStepContext()
+				.getStepExecution()
+				.getJobExecution()
+				.getExecutionContext();
 			job.putLong("restore.manifests", manifests.size());
 			job.putLong("restore.restored", restored);
 			job.putLong("restore.present", present);

@@ -28,10 +28,11 @@ import io.refstore.core.repo.Repository;
 import io.refstore.core.store.RefStores;
 
 /**
- * {@code maintainRefsJob}: {@code packRefsStep} packs loose refs (files) or compacts the table stack (reftable)
- * when {@link RefStore#statistics()} says git's {@code pack-refs --auto} heuristics call for it, or always
- * with {@code force}. Forced, it packs every ref ({@code --all}) or compacts the whole stack. The statistics
- * before and after are kept in the job's context.
+ * {@code maintainRefsJob}: {@code packRefsStep} packs loose refs (files) or compacts the
+ * table stack (reftable) when {@link RefStore#statistics()} says git's
+ * {@code pack-refs --auto} heuristics call for it, or always with {@code force}. Forced,
+ * it packs every ref ({@code --all}) or compacts the whole stack. The statistics before
+ * and after are kept in the job's context.
  */
 @Configuration(proxyBeanMethods = false)
 public class MaintainRefsJobConfiguration {

@@ -5,8 +5,8 @@ import org.springframework.batch.infrastructure.item.ExecutionContext;
 import io.refstore.core.migrate.CopyProgress;
 
 /**
- * The checkpoint of {@code copyRefsStep} in its step context: written after every chunk in the chunk's
- * transaction, read back when the step restarts.
+ * The checkpoint of {@code copyRefsStep} in its step context: written after every chunk
+ * in the chunk's transaction, read back when the step restarts.
  */
 final class CopyCheckpoint {
 
@@ -18,7 +18,9 @@ final class CopyCheckpoint {
 
 	static final String DONE = "copy.done";
 
-	/** How many refs had been copied when this step execution began (0 for a first run). */
+	/**
+	 * How many refs had been copied when this step execution began (0 for a first run).
+	 */
 	static final String RESUMED_FROM = "copy.resumedFrom";
 
 	private CopyCheckpoint() {

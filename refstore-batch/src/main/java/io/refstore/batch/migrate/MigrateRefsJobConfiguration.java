@@ -24,29 +24,41 @@ import io.refstore.core.migrate.MigrationReport;
 import io.refstore.core.migrate.StagedMigration;
 
 /**
- * {@code migrateRefsJob}: moves a repository's refs to the other format with a {@link StagedMigration}, one
- * phase per step. {@code copyRefsStep} copies one chunk per transaction and keeps its checkpoint (last ref name,
- * segments, refs) in the step's context, so a failed, stopped or killed run restarts from the last committed
- * chunk (or the one before, if the process died before that chunk's segment, written in the background, was
- * on disk: {@link StagedMigration#resumeFrom}); a stop takes effect between chunks.
+ * {@code migrateRefsJob}: moves a repository's refs to the other format with a
+ * {@link StagedMigration}, one phase per step. {@code copyRefsStep} copies one chunk per
+ * transaction and keeps its checkpoint (last ref name, segments, refs) in the step's
+ * context, so a failed, stopped or killed run restarts from the last committed chunk (or
+ * the one before, if the process died before that chunk's segment, written in the
+ * background, was on disk: {@link StagedMigration#resumeFrom}); a stop takes effect
+ * between chunks.
  * <ol>
- * <li>{@code snapshotRefsStep}: refusals, owner claim, estimate of the source's refs (the progress total).</li>
- * <li>{@code copyRefsStep}: refs, chunk by chunk, optionally pausing {@code throttleMillis} between chunks. A
- * step execution that copies from the first chunk to the last also builds the new store as it goes, reflogs
- * included, which leaves {@code copyReflogsStep} and the assembly in {@code verifyRefsStep} nothing to do.</li>
+ * <li>{@code snapshotRefsStep}: refusals, owner claim, estimate of the source's refs (the
+ * progress total).</li>
+ * <li>{@code copyRefsStep}: refs, chunk by chunk, optionally pausing
+ * {@code throttleMillis} between chunks. A step execution that copies from the first
+ * chunk to the last also builds the new store as it goes, reflogs included, which leaves
+ * {@code copyReflogsStep} and the assembly in {@code verifyRefsStep} nothing to do.</li>
  * <li>{@code copyReflogsStep}: reflogs.</li>
- * <li>{@code verifyRefsStep}: assemble the new store in bulk and read it back (digests).</li>
- * <li>{@code swapStorageStep}: under the store's locks, switch formats (rebuilding if the source changed).</li>
+ * <li>{@code verifyRefsStep}: assemble the new store in bulk and read it back
+ * (digests).</li>
+ * <li>{@code swapStorageStep}: under the store's locks, switch formats (rebuilding if the
+ * source changed).</li>
  * </ol>
  * The history keeps the digests, counts and backup path in the job's context.
  */
 @Configuration(proxyBeanMethods = false)
 public class MigrateRefsJobConfiguration {
 
-	/** The job's parameters, which each step reads into {@link io.refstore.batch.parameters.MigrateParameters}. */
+	/**
+	 * The job's parameters, which each step reads into
+	 * {@link io.refstore.batch.parameters.MigrateParameters}.
+	 */
 	private static final String PARAMETERS = "#{jobParameters}";
 
-	/** The estimated number of refs to copy (the copy's progress total until it knows the real one). */
+	/**
+	 * The estimated number of refs to copy (the copy's progress total until it knows the
+	 * real one).
+	 */
 	static final String TOTAL = "migration.refsEstimate";
 
 	@Bean
@@ -71,7 +83,8 @@ public class MigrateRefsJobConfiguration {
 			@Override
 			RepeatStatus run(StagedMigration migration, StepContribution contribution, ExecutionContext step,
 					ExecutionContext job) throws IOException {
-				// an estimate: counting exactly would read every ref once more before the copy reads them all
+				// an estimate: counting exactly would read every ref once more before the
+				// copy reads them all
 				long total = migration.estimateRefs();
 				job.putLong(TOTAL, total);
 				job.putString("migration.resumed", Boolean.toString(migration.resumed()));
@@ -95,7 +108,8 @@ public class MigrateRefsJobConfiguration {
 					ExecutionContext job) throws IOException, InterruptedException {
 				CopyProgress after = CopyCheckpoint.read(step);
 				if (!this.started) {
-					// a process killed right after a chunk's commit may not have written that chunk's segment
+					// a process killed right after a chunk's commit may not have written
+					// that chunk's segment
 					after = migration.resumeFrom(after);
 					step.putLong(CopyCheckpoint.RESUMED_FROM, after.refs());
 					this.started = true;
@@ -168,7 +182,8 @@ public class MigrateRefsJobConfiguration {
 				job.putString("migration.sourceDigest", report.sourceDigest());
 				job.putString("migration.targetDigest", report.targetDigest());
 				job.putString("migration.backup", String.valueOf(report.backup()));
-				// refs a git process wrote into the old store during the swap, carried into the new one
+				// refs a git process wrote into the old store during the swap, carried
+				// into the new one
 				job.putLong("migration.carried", report.carried().size());
 				if (!report.carried().isEmpty()) {
 					job.putString("migration.carriedRefs", String.join(" ", report.carried()));

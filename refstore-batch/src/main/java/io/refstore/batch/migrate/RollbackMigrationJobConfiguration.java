@@ -26,8 +26,9 @@ import io.refstore.core.migrate.MigrationReport;
 import io.refstore.core.repo.Repository;
 
 /**
- * {@code rollbackMigrationJob}: {@code restoreBackupStep} puts back the store a migration kept in its backup
- * ({@link FormatMigrator#rollback}), keeping the current store in a backup of its own.
+ * {@code rollbackMigrationJob}: {@code restoreBackupStep} puts back the store a migration
+ * kept in its backup ({@link FormatMigrator#rollback}), keeping the current store in a
+ * backup of its own.
  */
 @Configuration(proxyBeanMethods = false)
 public class RollbackMigrationJobConfiguration {
@@ -56,7 +57,8 @@ public class RollbackMigrationJobConfiguration {
 			job.putLong("rollback.refs", report.refs());
 			job.putString("rollback.digest", report.sourceDigest());
 			job.putString("rollback.keptCurrentAt", String.valueOf(report.backup()));
-			// the refs written since the migration, kept in the restored store: their count, and the first 100
+			// the refs written since the migration, kept in the restored store: their
+			// count, and the first 100
 			job.putLong("rollback.kept", report.carried().size());
 			if (!report.carried().isEmpty()) {
 				job.putString("rollback.keptRefs",

@@ -21,9 +21,10 @@ import io.refstore.core.migrate.StagedMigration;
 import io.refstore.core.repo.Repository;
 
 /**
- * A step of {@code migrateRefsJob}: one phase of a {@link StagedMigration}, opened on the step's first call and
- * closed when the step ends (its staged work stays on disk for the next step or a restart). The migration is
- * owned by the job instance, so a restart in another process resumes the staged work.
+ * A step of {@code migrateRefsJob}: one phase of a {@link StagedMigration}, opened on the
+ * step's first call and closed when the step ends (its staged work stays on disk for the
+ * next step or a restart). The migration is owned by the job instance, so a restart in
+ * another process resumes the staged work.
  */
 abstract class StagedMigrationTasklet implements Tasklet, StepExecutionListener {
 
@@ -82,7 +83,8 @@ abstract class StagedMigrationTasklet implements Tasklet, StepExecutionListener 
 			}
 		}
 		catch (IOException ex) {
-			// the staged work is on disk; a store that does not close cleanly loses nothing
+			// the staged work is on disk; a store that does not close cleanly loses
+			// nothing
 		}
 		finally {
 			this.migration = null;

@@ -22,25 +22,32 @@ import io.refstore.core.repo.Repository;
  * @param names full ref names the selection takes
  * @param excludes patterns the selection leaves out
  * @param plan the plan to execute instead of planning anew: relative to the repository's
- * {@value JobResults#PLANS_DIR} as a caller gives it, absolute once checked; {@code null} to plan
+ * {@value JobResults#PLANS_DIR} as a caller gives it, absolute once checked; {@code null}
+ * to plan
  * @param planOnly plan (count, sample, manifest of what would go) and stop
  * @param chunkSize refs per chunk of the deletion, 1 to 100,000 (default 1000)
  * @param throttleMillis pause between chunks, 0 to 60,000 ms (default 0)
- * @param overrideProtection plan without protecting anything (needs {@code overrideReason})
- * @param overrideReason why the protection is overridden, kept for the audit log; {@code null} without override
- * @param protectedRefs what the plan keeps whatever its selection ({@code for-each-ref} patterns and
- * {@code HEAD}), set when checked in the repository from the configuration, empty when overridden; {@code null}
- * before that, and in launches from before protection existed, which protect the defaults
+ * @param overrideProtection plan without protecting anything (needs
+ * {@code overrideReason})
+ * @param overrideReason why the protection is overridden, kept for the audit log;
+ * {@code null} without override
+ * @param protectedRefs what the plan keeps whatever its selection ({@code for-each-ref}
+ * patterns and {@code HEAD}), set when checked in the repository from the configuration,
+ * empty when overridden; {@code null} before that, and in launches from before protection
+ * existed, which protect the defaults
  */
 public record DeleteParameters(List<String> prefixes, List<String> globs, List<String> names, List<String> excludes,
 		Path plan, boolean planOnly, int chunkSize, long throttleMillis, boolean overrideProtection,
 		String overrideReason, List<String> protectedRefs) implements RefJobParameters {
 
-	/** The longest reason for overriding protection: it is stored as a job parameter (at most 2500 characters). */
+	/**
+	 * The longest reason for overriding protection: it is stored as a job parameter (at
+	 * most 2500 characters).
+	 */
 	public static final int MAX_REASON = 1000;
 
-	static final Set<String> KEYS = Set.of(JobParameterNames.PREFIXES, JobParameterNames.GLOBS,
-			JobParameterNames.NAMES, JobParameterNames.EXCLUDES, JobParameterNames.PLAN_ONLY, JobParameterNames.PLAN,
+	static final Set<String> KEYS = Set.of(JobParameterNames.PREFIXES, JobParameterNames.GLOBS, JobParameterNames.NAMES,
+			JobParameterNames.EXCLUDES, JobParameterNames.PLAN_ONLY, JobParameterNames.PLAN,
 			JobParameterNames.CHUNK_SIZE, JobParameterNames.THROTTLE_MILLIS, JobParameterNames.OVERRIDE_PROTECTION,
 			JobParameterNames.OVERRIDE_REASON);
 
@@ -48,8 +55,8 @@ public record DeleteParameters(List<String> prefixes, List<String> globs, List<S
 	public static final int CHUNK = 1000;
 
 	/**
-	 * @throws InvalidJobParameterException naming the parameter out of range, or, planning, the bad part of
-	 * the selection or the override without a reason
+	 * @throws InvalidJobParameterException naming the parameter out of range, or,
+	 * planning, the bad part of the selection or the override without a reason
 	 */
 	public DeleteParameters {
 		prefixes = List.copyOf(prefixes);
@@ -67,8 +74,8 @@ public record DeleteParameters(List<String> prefixes, List<String> globs, List<S
 
 	/**
 	 * Plans a deletion and stops: nothing is deleted.
-	 * @param overrideReason why the protection is overridden; required with {@code overrideProtection}, refused
-	 * without
+	 * @param overrideReason why the protection is overridden; required with
+	 * {@code overrideProtection}, refused without
 	 */
 	public static DeleteParameters plan(List<String> prefixes, List<String> globs, List<String> names,
 			List<String> excludes, boolean overrideProtection, String overrideReason) {
@@ -91,8 +98,8 @@ public record DeleteParameters(List<String> prefixes, List<String> globs, List<S
 	}
 
 	/**
-	 * @param caller whether a caller gives the text (checked in full) or a job's parameters hold it (checked at
-	 * launch)
+	 * @param caller whether a caller gives the text (checked in full) or a job's
+	 * parameters hold it (checked at launch)
 	 */
 	static DeleteParameters read(ParameterText text, boolean caller) {
 		Path plan = text.optionalPath(JobParameterNames.PLAN);
@@ -103,8 +110,8 @@ public record DeleteParameters(List<String> prefixes, List<String> globs, List<S
 		String reason = text.text(JobParameterNames.OVERRIDE_REASON);
 		boolean override = text.bool(JobParameterNames.OVERRIDE_PROTECTION, false);
 		String protectedRefs = text.text(JobParameterNames.PROTECTED_REFS);
-		if (caller && plan != null && (text.has(JobParameterNames.OVERRIDE_PROTECTION)
-				|| text.has(JobParameterNames.OVERRIDE_REASON))) {
+		if (caller && plan != null
+				&& (text.has(JobParameterNames.OVERRIDE_PROTECTION) || text.has(JobParameterNames.OVERRIDE_REASON))) {
 			throw new InvalidJobParameterException(JobParameterNames.OVERRIDE_PROTECTION,
 					text.text(JobParameterNames.OVERRIDE_PROTECTION),
 					"the plan decides what is protected: override the protection when planning");
@@ -116,8 +123,8 @@ public record DeleteParameters(List<String> prefixes, List<String> globs, List<S
 	}
 
 	/**
-	 * An override needs a non-blank reason of at most {@value #MAX_REASON} characters, and a reason needs an
-	 * override. Who may override is the caller's rule.
+	 * An override needs a non-blank reason of at most {@value #MAX_REASON} characters,
+	 * and a reason needs an override. Who may override is the caller's rule.
 	 */
 	private static void checkOverride(boolean override, String reason) {
 		if (override && (reason == null || reason.isBlank())) {
@@ -159,18 +166,25 @@ public record DeleteParameters(List<String> prefixes, List<String> globs, List<S
 		}
 		catch (InvalidSelectionException ex) {
 			InvalidJobParameterException refused = new InvalidJobParameterException(current, ex.value(), ex.problem());
-			// a bad name's rule stays at hand as the cause (the API names it, as for a ref write)
+			// a bad name's rule stays at hand as the cause (the API names it, as for a
+			// ref write)
 			refused.initCause(ex.getCause());
 			throw refused;
 		}
 	}
 
-	/** What the plan keeps: the given protection unless overridden; {@code null} protects the defaults. */
+	/**
+	 * What the plan keeps: the given protection unless overridden; {@code null} protects
+	 * the defaults.
+	 */
 	public ProtectedRefs protection() {
 		return (this.protectedRefs == null) ? ProtectedRefs.defaults() : ProtectedRefs.of(this.protectedRefs);
 	}
 
-	/** The plan resolved inside the repository's plans, or the protection set from {@code protection}. */
+	/**
+	 * The plan resolved inside the repository's plans, or the protection set from
+	 * {@code protection}.
+	 */
 	@Override
 	public DeleteParameters checkedIn(Repository repository, ProtectedRefs protection) {
 		if (this.plan != null) {
@@ -189,7 +203,10 @@ public record DeleteParameters(List<String> prefixes, List<String> globs, List<S
 		return RefJobType.DELETE;
 	}
 
-	/** A plan to execute keeps only the plan and the pace: the plan decides what goes and what is protected. */
+	/**
+	 * A plan to execute keeps only the plan and the pace: the plan decides what goes and
+	 * what is protected.
+	 */
 	@Override
 	public Map<String, String> toMap() {
 		Map<String, String> map = RefJobParameters.map();

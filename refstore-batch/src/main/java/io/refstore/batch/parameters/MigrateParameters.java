@@ -16,15 +16,17 @@ import io.refstore.core.repo.Repository;
  * @param targetFormat the format to migrate to
  * @param reflogs carry reflogs over (default {@code true})
  * @param chunkSize refs per chunk of the copy, 1 to 1,000,000 (default {@value #CHUNK})
- * @param throttleMillis pause between chunks, 0 to 60,000 ms (default 0), to spare a busy server
+ * @param throttleMillis pause between chunks, 0 to 60,000 ms (default 0), to spare a busy
+ * server
  */
-public record MigrateParameters(RefFormat targetFormat, boolean reflogs, int chunkSize, long throttleMillis)
-		implements RefJobParameters {
+public record MigrateParameters(RefFormat targetFormat, boolean reflogs, int chunkSize,
+		long throttleMillis) implements RefJobParameters {
 
 	/**
-	 * Refs per chunk unless given: a chunk is one transaction of the job repository (2 to 3 ms on H2) and a
-	 * restart repeats at most one, while copying 100,000 refs takes about 20 ms. At 10,000 refs a chunk,
-	 * committing cost a million-ref migration more than copying did.
+	 * Refs per chunk unless given: a chunk is one transaction of the job repository (2 to
+	 * 3 ms on H2) and a restart repeats at most one, while copying 100,000 refs takes
+	 * about 20 ms. At 10,000 refs a chunk, committing cost a million-ref migration more
+	 * than copying did.
 	 */
 	public static final int CHUNK = 100_000;
 
@@ -47,7 +49,8 @@ public record MigrateParameters(RefFormat targetFormat, boolean reflogs, int chu
 	 * The parameters a caller gives, defaults for those it leaves {@code null}.
 	 * @param targetFormat {@code files} or {@code reftable}
 	 */
-	public static MigrateParameters of(String targetFormat, Boolean reflogs, Integer chunkSize, Integer throttleMillis) {
+	public static MigrateParameters of(String targetFormat, Boolean reflogs, Integer chunkSize,
+			Integer throttleMillis) {
 		return new MigrateParameters(targetFormat(targetFormat), (reflogs == null) || reflogs,
 				(chunkSize == null) ? CHUNK : chunkSize, (throttleMillis == null) ? 0 : throttleMillis);
 	}

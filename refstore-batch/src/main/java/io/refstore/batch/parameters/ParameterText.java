@@ -9,9 +9,10 @@ import io.refstore.batch.support.InvalidJobParameterException;
 import io.refstore.batch.support.JobParameterNames;
 
 /**
- * Reads the text of job parameters into values, each refusal an {@link InvalidJobParameterException} naming the
- * parameter. Callers' maps and a job's own parameters are read by the same rules, so what a launch accepted its
- * steps read alike. Stateless.
+ * Reads the text of job parameters into values, each refusal an
+ * {@link InvalidJobParameterException} naming the parameter. Callers' maps and a job's
+ * own parameters are read by the same rules, so what a launch accepted its steps read
+ * alike. Stateless.
  */
 final class ParameterText {
 
@@ -67,7 +68,10 @@ final class ParameterText {
 		return number;
 	}
 
-	/** The comma-separated values of {@code key}, stripped, blank ones dropped; empty when absent. */
+	/**
+	 * The comma-separated values of {@code key}, stripped, blank ones dropped; empty when
+	 * absent.
+	 */
 	List<String> list(String key) {
 		return JobParameterNames.list(text(key));
 	}
@@ -92,8 +96,8 @@ final class ParameterText {
 	}
 
 	/**
-	 * {@code given} resolved under {@code base}: it must lie inside it (not be it) and exist, as a directory if
-	 * {@code directory}.
+	 * {@code given} resolved under {@code base}: it must lie inside it (not be it) and
+	 * exist, as a directory if {@code directory}.
 	 */
 	static Path within(String key, Path given, Path base, boolean directory) {
 		Path root = base.normalize();

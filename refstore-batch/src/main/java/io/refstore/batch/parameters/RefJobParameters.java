@@ -12,9 +12,10 @@ import io.refstore.core.delete.ProtectedRefs;
 import io.refstore.core.repo.Repository;
 
 /**
- * A refstore job's own parameters, typed: parsed and checked once, from a caller's text ({@link #parse}) or a
- * job's parameters ({@code from} of each record), and written back as the job's text parameters
- * ({@link #toMap}). The repository, the launch id and the actor are the launch's, not these.
+ * A refstore job's own parameters, typed: parsed and checked once, from a caller's text
+ * ({@link #parse}) or a job's parameters ({@code from} of each record), and written back
+ * as the job's text parameters ({@link #toMap}). The repository, the launch id and the
+ * actor are the launch's, not these.
  */
 public sealed interface RefJobParameters permits MigrateParameters, RollbackParameters, DeleteParameters,
 		RestoreParameters, MaintainParameters, VerifyParameters {
@@ -22,11 +23,15 @@ public sealed interface RefJobParameters permits MigrateParameters, RollbackPara
 	/** The job these parameters are for. */
 	RefJobType type();
 
-	/** The parameters as the job's text parameters, by {@link JobParameterNames} key; absent ones left out. */
+	/**
+	 * The parameters as the job's text parameters, by {@link JobParameterNames} key;
+	 * absent ones left out.
+	 */
 	Map<String, String> toMap();
 
 	/**
-	 * These parameters checked against the repository the job runs on, paths resolved inside it.
+	 * These parameters checked against the repository the job runs on, paths resolved
+	 * inside it.
 	 * @param protection what a deletion plan keeps unless its launch overrides it
 	 * @throws InvalidJobParameterException naming the parameter that cannot apply
 	 */
@@ -37,8 +42,8 @@ public sealed interface RefJobParameters permits MigrateParameters, RollbackPara
 	/**
 	 * Parses a caller's parameters for a job of {@code type}, defaults filled in.
 	 * @param given by {@link JobParameterNames} key, without the repository
-	 * @throws InvalidJobParameterException naming the parameter refused: unknown to the job, malformed, out of
-	 * range, or contradicting another
+	 * @throws InvalidJobParameterException naming the parameter refused: unknown to the
+	 * job, malformed, out of range, or contradicting another
 	 */
 	static RefJobParameters parse(RefJobType type, Map<String, String> given) {
 		Set<String> keys = keys(type);

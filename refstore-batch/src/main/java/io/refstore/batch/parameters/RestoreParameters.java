@@ -13,8 +13,9 @@ import io.refstore.core.repo.Repository;
 /**
  * {@code restoreRefsJob}'s parameters.
  *
- * @param manifest a manifest file, or a directory of manifests, a deletion wrote: relative to the repository's
- * {@value JobResults#PLANS_DIR} as a caller gives it, absolute once checked in the repository
+ * @param manifest a manifest file, or a directory of manifests, a deletion wrote:
+ * relative to the repository's {@value JobResults#PLANS_DIR} as a caller gives it,
+ * absolute once checked in the repository
  */
 public record RestoreParameters(Path manifest) implements RefJobParameters {
 

@@ -13,8 +13,8 @@ import io.refstore.core.repo.Repository;
 /**
  * {@code rollbackMigrationJob}'s parameters.
  *
- * @param backup the backup directory a migration kept: relative to the repository's backup directory as a
- * caller gives it, absolute once checked in the repository
+ * @param backup the backup directory a migration kept: relative to the repository's
+ * backup directory as a caller gives it, absolute once checked in the repository
  */
 public record RollbackParameters(Path backup) implements RefJobParameters {
 

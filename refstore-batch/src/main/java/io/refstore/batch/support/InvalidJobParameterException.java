@@ -3,8 +3,9 @@ package io.refstore.batch.support;
 import io.refstore.core.input.RefusedInputException;
 
 /**
- * A job parameter refused before anything started: missing, malformed, out of range, or naming something that
- * does not exist. The message names the parameter, the value and the reason.
+ * A job parameter refused before anything started: missing, malformed, out of range, or
+ * naming something that does not exist. The message names the parameter, the value and
+ * the reason.
  */
 public class InvalidJobParameterException extends RefusedInputException {
 

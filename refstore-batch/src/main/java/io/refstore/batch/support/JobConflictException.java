@@ -1,8 +1,8 @@
 package io.refstore.batch.support;
 
 /**
- * A launch or restart refused because another mutating job holds the repository's lease. The message names
- * the holder: job, execution, instance and expiry.
+ * A launch or restart refused because another mutating job holds the repository's lease.
+ * The message names the holder: job, execution, instance and expiry.
  */
 public class JobConflictException extends IllegalStateException {
 
@@ -12,7 +12,8 @@ public class JobConflictException extends IllegalStateException {
 
 	/**
 	 * @param message names the running execution
-	 * @param executionId the execution holding the lease, {@code null} while it is still being launched
+	 * @param executionId the execution holding the lease, {@code null} while it is still
+	 * being launched
 	 */
 	public JobConflictException(String message, Long executionId) {
 		super(message);

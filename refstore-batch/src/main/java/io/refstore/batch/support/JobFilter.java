@@ -3,8 +3,9 @@ package io.refstore.batch.support;
 import java.time.LocalDateTime;
 
 /**
- * What {@link RefJobs#list} returns: every criterion that is {@code null} matches everything. Newest first. A
- * caller checks its own input against the bounds: they are a programming contract, not a refusal of a request.
+ * What {@link RefJobs#list} returns: every criterion that is {@code null} matches
+ * everything. Newest first. A caller checks its own input against the bounds: they are a
+ * programming contract, not a refusal of a request.
  *
  * @param status a batch status such as {@code FAILED}
  * @param type a job type

@@ -14,12 +14,14 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 
 /**
- * One mutating job per repository, enforced through the {@code REFSTORE_JOB_LEASE} table so that it holds
- * across application instances sharing the database. A lease names its owner instance and execution; the
- * owner renews it on a heartbeat; a lease past its expiry (its instance died) is taken over by the next claim.
+ * One mutating job per repository, enforced through the {@code REFSTORE_JOB_LEASE} table
+ * so that it holds across application instances sharing the database. A lease names its
+ * owner instance and execution; the owner renews it on a heartbeat; a lease past its
+ * expiry (its instance died) is taken over by the next claim.
  *
- * <p>Thread-safe. {@link #start()} begins the heartbeat, {@link #close()} ends it (leases stay until they
- * expire or are released).
+ * <p>
+ * Thread-safe. {@link #start()} begins the heartbeat, {@link #close()} ends it (leases
+ * stay until they expire or are released).
  */
 public class JobLeases implements AutoCloseable {
 
@@ -65,8 +67,8 @@ public class JobLeases implements AutoCloseable {
 	}
 
 	/**
-	 * Claims the lease of {@code repository} for a job this instance is about to launch; an expired lease is
-	 * taken over.
+	 * Claims the lease of {@code repository} for a job this instance is about to launch;
+	 * an expired lease is taken over.
 	 * @throws JobConflictException naming the holder if a live lease exists
 	 */
 	public void acquire(String repository, String jobName) {
@@ -74,9 +76,11 @@ public class JobLeases implements AutoCloseable {
 		this.jdbc.update("DELETE FROM REFSTORE_JOB_LEASE WHERE REPOSITORY = ? AND EXPIRES_AT < ?", repository,
 				Timestamp.from(now));
 		try {
-			this.jdbc.update("INSERT INTO REFSTORE_JOB_LEASE (REPOSITORY, JOB_NAME, EXECUTION_ID, OWNER_INSTANCE,"
-					+ " ACQUIRED, HEARTBEAT, EXPIRES_AT) VALUES (?, ?, NULL, ?, ?, ?, ?)", repository, jobName,
-					this.instanceId, Timestamp.from(now), Timestamp.from(now), Timestamp.from(now.plus(this.ttl)));
+			this.jdbc.update(
+					"INSERT INTO REFSTORE_JOB_LEASE (REPOSITORY, JOB_NAME, EXECUTION_ID, OWNER_INSTANCE,"
+							+ " ACQUIRED, HEARTBEAT, EXPIRES_AT) VALUES (?, ?, NULL, ?, ?, ?, ?)",
+					repository, jobName, this.instanceId, Timestamp.from(now), Timestamp.from(now),
+					Timestamp.from(now.plus(this.ttl)));
 		}
 		catch (DuplicateKeyException ex) {
 			Lease holder = find(repository).orElse(null);
@@ -91,9 +95,10 @@ public class JobLeases implements AutoCloseable {
 
 	/** Records the execution that took a lease this instance claimed. */
 	public void attach(String repository, long executionId) {
-		this.jdbc.update("UPDATE REFSTORE_JOB_LEASE SET EXECUTION_ID = ? WHERE REPOSITORY = ? AND OWNER_INSTANCE = ?"
-				+ " AND (EXECUTION_ID IS NULL OR EXECUTION_ID = ?)", executionId, repository, this.instanceId,
-				executionId);
+		this.jdbc.update(
+				"UPDATE REFSTORE_JOB_LEASE SET EXECUTION_ID = ? WHERE REPOSITORY = ? AND OWNER_INSTANCE = ?"
+						+ " AND (EXECUTION_ID IS NULL OR EXECUTION_ID = ?)",
+				executionId, repository, this.instanceId, executionId);
 	}
 
 	/** Releases the lease {@code executionId} holds, if it does. */

@@ -8,9 +8,10 @@ import io.refstore.core.io.LockOwner;
 import io.refstore.core.repo.Repository;
 
 /**
- * The {@link LockOwner} of a job's writes to a repository: every lock the job takes there is recorded as its own,
- * so that the locks an execution leaves when its process dies are cleared by the job's restart (whatever host
- * runs it: the job's lease proves the earlier execution is dead) or by {@link StartupRecovery}.
+ * The {@link LockOwner} of a job's writes to a repository: every lock the job takes there
+ * is recorded as its own, so that the locks an execution leaves when its process dies are
+ * cleared by the job's restart (whatever host runs it: the job's lease proves the earlier
+ * execution is dead) or by {@link StartupRecovery}.
  */
 public final class JobLocks {
 
@@ -18,8 +19,8 @@ public final class JobLocks {
 	}
 
 	/**
-	 * Clears the locks earlier, dead executions of {@code execution}'s job instance left in {@code repository},
-	 * then claims the locks this execution will take.
+	 * Clears the locks earlier, dead executions of {@code execution}'s job instance left
+	 * in {@code repository}, then claims the locks this execution will take.
 	 * @return the owner, closed by the caller once the store it opened with it is closed
 	 */
 	public static LockOwner claim(Repository repository, JobExecution execution) throws IOException {

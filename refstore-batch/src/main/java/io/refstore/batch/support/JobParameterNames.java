@@ -4,15 +4,19 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The keys of the refstore jobs' parameters and of the values they keep in their execution contexts. Jobs read
- * parameters only in {@code @StepScope} beans, through these keys.
+ * The keys of the refstore jobs' parameters and of the values they keep in their
+ * execution contexts. Jobs read parameters only in {@code @StepScope} beans, through
+ * these keys.
  */
 public final class JobParameterNames {
 
 	/** The repository name as given, relative to a configured root (identifying). */
 	public static final String REPOSITORY = "repository";
 
-	/** The real path of the repository directory {@link #REPOSITORY} resolved to when the job was launched. */
+	/**
+	 * The real path of the repository directory {@link #REPOSITORY} resolved to when the
+	 * job was launched.
+	 */
 	public static final String REPOSITORY_PATH = "repositoryPath";
 
 	/** Who launched the job (not identifying). */
@@ -27,10 +31,16 @@ public final class JobParameterNames {
 	/** Migration: {@code true} (default) to carry reflogs over. */
 	public static final String REFLOGS = "reflogs";
 
-	/** Migration and deletion: refs per chunk (migration default 100000, deletion default 1000). */
+	/**
+	 * Migration and deletion: refs per chunk (migration default 100000, deletion default
+	 * 1000).
+	 */
 	public static final String CHUNK_SIZE = "chunkSize";
 
-	/** Migration and deletion: milliseconds to pause between chunks (default 0), to spare a busy server. */
+	/**
+	 * Migration and deletion: milliseconds to pause between chunks (default 0), to spare
+	 * a busy server.
+	 */
 	public static final String THROTTLE_MILLIS = "throttleMillis";
 
 	/** Rollback: the backup directory a migration kept. */
@@ -49,19 +59,28 @@ public final class JobParameterNames {
 	public static final String EXCLUDES = "excludes";
 
 	/**
-	 * Deletion: what the plan keeps whatever its selection, separated by commas ({@code for-each-ref} patterns
-	 * and {@code HEAD}); set at launch from {@code refstore.deletion.protected-refs}, empty when overridden. Not
-	 * accepted from callers.
+	 * Deletion: what the plan keeps whatever its selection, separated by commas
+	 * ({@code for-each-ref} patterns and {@code HEAD}); set at launch from
+	 * {@code refstore.deletion.protected-refs}, empty when overridden. Not accepted from
+	 * callers.
 	 */
 	public static final String PROTECTED_REFS = "protectedRefs";
 
-	/** Deletion: {@code true} to plan without protecting anything; needs {@link #OVERRIDE_REASON}. */
+	/**
+	 * Deletion: {@code true} to plan without protecting anything; needs
+	 * {@link #OVERRIDE_REASON}.
+	 */
 	public static final String OVERRIDE_PROTECTION = "overrideProtection";
 
-	/** Deletion: why the protection is overridden, kept with the launch for the audit log. */
+	/**
+	 * Deletion: why the protection is overridden, kept with the launch for the audit log.
+	 */
 	public static final String OVERRIDE_REASON = "overrideReason";
 
-	/** Deletion: {@code true} to plan only (count, sample, manifest of what would go) and stop. */
+	/**
+	 * Deletion: {@code true} to plan only (count, sample, manifest of what would go) and
+	 * stop.
+	 */
 	public static final String PLAN_ONLY = "planOnly";
 
 	/** Deletion: the plan file to execute instead of planning anew. */
@@ -70,7 +89,10 @@ public final class JobParameterNames {
 	/** Restore: a manifest file, or a directory of manifests, a deletion wrote. */
 	public static final String MANIFEST = "manifest";
 
-	/** Maintenance: {@code true} to pack or compact even when git's heuristics say it is not due. */
+	/**
+	 * Maintenance: {@code true} to pack or compact even when git's heuristics say it is
+	 * not due.
+	 */
 	public static final String FORCE = "force";
 
 	/** Context: items done by a step (refs copied, deleted...). */
@@ -82,7 +104,10 @@ public final class JobParameterNames {
 	private JobParameterNames() {
 	}
 
-	/** The comma-separated values of a list parameter, stripped, blank ones dropped; empty for {@code null}. */
+	/**
+	 * The comma-separated values of a list parameter, stripped, blank ones dropped; empty
+	 * for {@code null}.
+	 */
 	public static List<String> list(String value) {
 		if (value == null) {
 			return List.of();

@@ -10,9 +10,10 @@ import io.refstore.core.repo.Repository;
 import io.refstore.core.repo.RepositoryPaths;
 
 /**
- * Checks a launch before anything starts: the repository resolved under the configured roots and opened, and the
- * job's typed parameters ({@link RefJobParameters}, which check their own text) checked in it. Every refusal is
- * an {@link InvalidJobParameterException} naming the parameter. Immutable and thread-safe.
+ * Checks a launch before anything starts: the repository resolved under the configured
+ * roots and opened, and the job's typed parameters ({@link RefJobParameters}, which check
+ * their own text) checked in it. Every refusal is an {@link InvalidJobParameterException}
+ * naming the parameter. Immutable and thread-safe.
  */
 final class JobParameterValidator {
 
@@ -28,7 +29,10 @@ final class JobParameterValidator {
 		this.protection = protection;
 	}
 
-	/** A launch checked: the repository as given, its real path, and the parameters checked in it. */
+	/**
+	 * A launch checked: the repository as given, its real path, and the parameters
+	 * checked in it.
+	 */
 	record Checked(String repository, Path path, RefJobParameters parameters) {
 	}
 

@@ -1,13 +1,17 @@
 package io.refstore.batch.support;
 
 /**
- * The keys of what the refstore jobs keep in their job execution contexts that callers read back
- * ({@link JobSummary#results()}), and where deletion plans are kept. The names are part of the jobs' public
- * API: the web layer and the history read them, so they change only with a migration of the stored contexts.
+ * The keys of what the refstore jobs keep in their job execution contexts that callers
+ * read back ({@link JobSummary#results()}), and where deletion plans are kept. The names
+ * are part of the jobs' public API: the web layer and the history read them, so they
+ * change only with a migration of the stored contexts.
  */
 public final class JobResults {
 
-	/** The directory below the git directory where deletion plans and their manifests are kept. */
+	/**
+	 * The directory below the git directory where deletion plans and their manifests are
+	 * kept.
+	 */
 	public static final String PLANS_DIR = "refstore-plans";
 
 	/** Deletion: the plan file's absolute path. */

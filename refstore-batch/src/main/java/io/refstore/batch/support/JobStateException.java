@@ -1,8 +1,8 @@
 package io.refstore.batch.support;
 
 /**
- * A stop or restart refused because of the execution's state: it is not running (stop), or not STOPPED or
- * FAILED (restart). The message names the execution and its status.
+ * A stop or restart refused because of the execution's state: it is not running (stop),
+ * or not STOPPED or FAILED (restart). The message names the execution and its status.
  */
 public class JobStateException extends IllegalStateException {
 

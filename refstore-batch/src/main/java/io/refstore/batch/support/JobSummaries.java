@@ -14,8 +14,8 @@ import org.springframework.batch.core.step.StepExecution;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
 
 /**
- * Job executions read back as {@link JobSummary} records: parameters and results as text, steps with their
- * progress, rate and estimated time left. Stateless.
+ * Job executions read back as {@link JobSummary} records: parameters and results as text,
+ * steps with their progress, rate and estimated time left. Stateless.
  */
 final class JobSummaries {
 
@@ -47,8 +47,9 @@ final class JobSummaries {
 	}
 
 	/**
-	 * The job's exit description or, when it has none, the first line of the first failed step's (Spring Batch
-	 * keeps the stack trace there; its first line is the error and its message).
+	 * The job's exit description or, when it has none, the first line of the first failed
+	 * step's (Spring Batch keeps the stack trace there; its first line is the error and
+	 * its message).
 	 */
 	private static String exitMessage(JobExecution execution) {
 		String own = execution.getExitStatus().getExitDescription();
@@ -75,8 +76,8 @@ final class JobSummaries {
 
 	private static JobSummary.StepSummary step(StepExecution step) {
 		ExecutionContext context = step.getExecutionContext();
-		long done = context.containsKey(JobParameterNames.PROGRESS_DONE) ? context.getLong(JobParameterNames.PROGRESS_DONE)
-				: step.getWriteCount();
+		long done = context.containsKey(JobParameterNames.PROGRESS_DONE)
+				? context.getLong(JobParameterNames.PROGRESS_DONE) : step.getWriteCount();
 		long total = context.containsKey(JobParameterNames.PROGRESS_TOTAL)
 				? context.getLong(JobParameterNames.PROGRESS_TOTAL) : -1;
 		double rate = 0;

@@ -5,15 +5,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A refstore job execution as plain data, readable while it runs: status, parameters, results kept in its
- * context, and per step the progress.
+ * A refstore job execution as plain data, readable while it runs: status, parameters,
+ * results kept in its context, and per step the progress.
  *
  * @param executionId the execution
  * @param instanceId its job instance (a restart is a new execution of the same instance)
  * @param job the job name
  * @param type the job's type, {@code null} for a job refstore does not know
- * @param status the batch status ({@code STARTING}, {@code STARTED}, {@code STOPPING}, {@code STOPPED},
- * {@code FAILED}, {@code COMPLETED}, {@code ABANDONED})
+ * @param status the batch status ({@code STARTING}, {@code STARTED}, {@code STOPPING},
+ * {@code STOPPED}, {@code FAILED}, {@code COMPLETED}, {@code ABANDONED})
  * @param exitCode the exit code
  * @param exitMessage the exit description (an error's message for a failure)
  * @param repository the repository name as given
@@ -25,8 +25,8 @@ import java.util.Map;
  * @param ended when it ended, or {@code null} while it runs
  * @param steps its steps in the order they ran
  */
-public record JobSummary(long executionId, long instanceId, String job, RefJobType type, String status,
-		String exitCode, String exitMessage, String repository, String actor, Map<String, String> parameters,
+public record JobSummary(long executionId, long instanceId, String job, RefJobType type, String status, String exitCode,
+		String exitMessage, String repository, String actor, Map<String, String> parameters,
 		Map<String, String> results, LocalDateTime created, LocalDateTime started, LocalDateTime ended,
 		List<StepSummary> steps) {
 
@@ -42,7 +42,8 @@ public record JobSummary(long executionId, long instanceId, String job, RefJobTy
 	 * @param name the step name
 	 * @param status its batch status
 	 * @param exitMessage its exit description
-	 * @param done items done (refs copied, deleted, ...) in this execution and the ones it restarted
+	 * @param done items done (refs copied, deleted, ...) in this execution and the ones
+	 * it restarted
 	 * @param total items in all, or an estimate; -1 if unknown
 	 * @param commits chunks committed in this execution
 	 * @param ratePerSecond items per second in this execution, 0 before the first chunk

@@ -28,10 +28,11 @@ public record RefBatchProperties(@Valid @DefaultValue Repositories repositories,
 		@DefaultValue Deletion deletion) {
 
 	/**
-	 * @param roots the directories repositories are looked up in, in order ({@code refstore.repositories.roots});
-	 * created on start if missing. The one binding of this setting: the web app's registry resolves names with
-	 * the {@code RepositoryPaths} bean made from it, and takes only its other {@code refstore.repositories.*}
-	 * settings from {@code RepoProperties}
+	 * @param roots the directories repositories are looked up in, in order
+	 * ({@code refstore.repositories.roots}); created on start if missing. The one binding
+	 * of this setting: the web app's registry resolves names with the
+	 * {@code RepositoryPaths} bean made from it, and takes only its other
+	 * {@code refstore.repositories.*} settings from {@code RepoProperties}
 	 */
 	public record Repositories(@NotEmpty List<Path> roots) {
 
@@ -42,19 +43,22 @@ public record RefBatchProperties(@Valid @DefaultValue Repositories repositories,
 	}
 
 	/**
-	 * @param instanceId this application instance's name in the lease table and job contexts (default: the host
-	 * name); instances sharing a database need distinct names, and a restarted instance keeps its name so that it
-	 * recognises the executions it left running
-	 * @param leaseTtl how long a lease lives without a heartbeat (default 60 s); heartbeats come every third of it
+	 * @param instanceId this application instance's name in the lease table and job
+	 * contexts (default: the host name); instances sharing a database need distinct
+	 * names, and a restarted instance keeps its name so that it recognises the executions
+	 * it left running
+	 * @param leaseTtl how long a lease lives without a heartbeat (default 60 s);
+	 * heartbeats come every third of it
 	 */
 	public record Jobs(String instanceId, @DefaultValue("60s") @DurationMin(seconds = 1) Duration leaseTtl) {
 
 	}
 
 	/**
-	 * @param protectedRefs what a deletion plan keeps whatever it selects, unless an ADMIN overrides it with a
-	 * reason ({@code refstore.deletion.protected-refs}): {@code for-each-ref} patterns, and {@code HEAD} for the
-	 * branch it points to; default {@link ProtectedRefs#DEFAULT_PATTERNS}
+	 * @param protectedRefs what a deletion plan keeps whatever it selects, unless an
+	 * ADMIN overrides it with a reason ({@code refstore.deletion.protected-refs}):
+	 * {@code for-each-ref} patterns, and {@code HEAD} for the branch it points to;
+	 * default {@link ProtectedRefs#DEFAULT_PATTERNS}
 	 */
 	public record Deletion(List<String> protectedRefs) {
 
@@ -64,20 +68,22 @@ public record RefBatchProperties(@Valid @DefaultValue Repositories repositories,
 
 		/**
 		 * The protection these settings describe.
-		 * @throws IllegalStateException naming the setting and the entry that is malformed or holds a comma
+		 * @throws IllegalStateException naming the setting and the entry that is
+		 * malformed or holds a comma
 		 */
 		public ProtectedRefs protection() {
 			for (String entry : this.protectedRefs) {
 				if (entry.contains(",")) {
-					throw new IllegalStateException("refstore.deletion.protected-refs '" + entry
-							+ "': an entry must not hold a comma");
+					throw new IllegalStateException(
+							"refstore.deletion.protected-refs '" + entry + "': an entry must not hold a comma");
 				}
 			}
 			try {
 				return ProtectedRefs.of(this.protectedRefs);
 			}
 			catch (InvalidSelectionException ex) {
-				throw new IllegalStateException("refstore.deletion.protected-refs '" + ex.value() + "': " + ex.problem());
+				throw new IllegalStateException(
+						"refstore.deletion.protected-refs '" + ex.value() + "': " + ex.problem());
 			}
 		}
 

@@ -4,8 +4,8 @@ import java.time.Instant;
 import java.util.Map;
 
 /**
- * An audit record published as a Spring application event for every launch, stop, restart and end of a
- * refstore job. The web layer persists them.
+ * An audit record published as a Spring application event for every launch, stop, restart
+ * and end of a refstore job. The web layer persists them.
  *
  * @param time when it happened
  * @param actor who did it ({@code system} for an end or a recovery at startup)
@@ -14,10 +14,11 @@ import java.util.Map;
  * @param executionId the execution concerned ({@code null} for a refused launch)
  * @param repository the repository name as given
  * @param parameters the job's parameters as text
- * @param outcome the result: {@code ACCEPTED}, {@code REFUSED: ...}, or the end's exit status and message
+ * @param outcome the result: {@code ACCEPTED}, {@code REFUSED: ...}, or the end's exit
+ * status and message
  */
-public record RefJobEvent(Instant time, String actor, Action action, String job, Long executionId,
-		String repository, Map<String, String> parameters, String outcome) {
+public record RefJobEvent(Instant time, String actor, Action action, String job, Long executionId, String repository,
+		Map<String, String> parameters, String outcome) {
 
 	public RefJobEvent {
 		parameters = Map.copyOf(parameters);

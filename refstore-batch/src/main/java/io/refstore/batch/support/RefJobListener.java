@@ -8,9 +8,10 @@ import org.springframework.batch.core.repository.JobRepository;
 import org.springframework.context.ApplicationEventPublisher;
 
 /**
- * Listens to every refstore job: records the instance running it (so a restarted instance recognises the
- * executions it left behind), ties the repository's lease to the execution, and at the end releases the lease
- * and publishes the {@link RefJobEvent.Action#FINISH} event.
+ * Listens to every refstore job: records the instance running it (so a restarted instance
+ * recognises the executions it left behind), ties the repository's lease to the
+ * execution, and at the end releases the lease and publishes the
+ * {@link RefJobEvent.Action#FINISH} event.
  */
 public class RefJobListener implements JobExecutionListener {
 

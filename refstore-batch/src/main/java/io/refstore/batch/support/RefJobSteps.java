@@ -10,9 +10,9 @@ import org.springframework.batch.core.step.tasklet.Tasklet;
 import org.springframework.transaction.PlatformTransactionManager;
 
 /**
- * Builds the refstore jobs' steps and one-step jobs alike: a tasklet step (listening to its own step's start
- * and end when the tasklet is a {@link StepExecutionListener}), and a job that runs such a step with the
- * {@link RefJobListener}. Stateless.
+ * Builds the refstore jobs' steps and one-step jobs alike: a tasklet step (listening to
+ * its own step's start and end when the tasklet is a {@link StepExecutionListener}), and
+ * a job that runs such a step with the {@link RefJobListener}. Stateless.
  */
 public final class RefJobSteps {
 
@@ -29,8 +29,8 @@ public final class RefJobSteps {
 	}
 
 	/** The job {@code type} of the one step {@code stepName} running {@code tasklet}. */
-	public static Job oneStepJob(RefJobType type, String stepName, JobRepository jobRepository,
-			RefJobListener listener, PlatformTransactionManager tm, Tasklet tasklet) {
+	public static Job oneStepJob(RefJobType type, String stepName, JobRepository jobRepository, RefJobListener listener,
+			PlatformTransactionManager tm, Tasklet tasklet) {
 		return new JobBuilder(type.jobName(), jobRepository).listener(listener)
 			.start(step(stepName, jobRepository, tm, tasklet))
 			.build();

@@ -5,7 +5,8 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The refstore jobs: their bean names, and whether they change a repository (and so need its lease).
+ * The refstore jobs: their bean names, and whether they change a repository (and so need
+ * its lease).
  */
 public enum RefJobType {
 
@@ -15,7 +16,9 @@ public enum RefJobType {
 	/** Restores the store a migration kept ({@code rollbackMigrationJob}). */
 	ROLLBACK("rollbackMigrationJob", true),
 
-	/** Plans and deletes refs ({@code deleteRefsJob}); a plan-only run changes nothing. */
+	/**
+	 * Plans and deletes refs ({@code deleteRefsJob}); a plan-only run changes nothing.
+	 */
 	DELETE("deleteRefsJob", true),
 
 	/** Recreates refs from a deletion's manifests ({@code restoreRefsJob}). */
@@ -56,7 +59,9 @@ public enum RefJobType {
 		return null;
 	}
 
-	/** The type a text names by its constant or job name, ignoring case; empty if none. */
+	/**
+	 * The type a text names by its constant or job name, ignoring case; empty if none.
+	 */
 	public static Optional<RefJobType> find(String text) {
 		for (RefJobType type : values()) {
 			if (type.name().equalsIgnoreCase(text) || type.jobName.equalsIgnoreCase(text)) {

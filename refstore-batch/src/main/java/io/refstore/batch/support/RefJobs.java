@@ -30,12 +30,14 @@ import io.refstore.core.delete.ProtectedRefs;
 import io.refstore.core.repo.RepositoryPaths;
 
 /**
- * The service the web layer drives refstore jobs through: launch with every parameter checked before anything
- * starts, stop, restart, and read executions back as plain records while they run. Mutating jobs hold their
- * repository's lease ({@link JobLeases}) from launch to end. Every launch, stop and restart is published as a
+ * The service the web layer drives refstore jobs through: launch with every parameter
+ * checked before anything starts, stop, restart, and read executions back as plain
+ * records while they run. Mutating jobs hold their repository's lease ({@link JobLeases})
+ * from launch to end. Every launch, stop and restart is published as a
  * {@link RefJobEvent}, refused ones included.
  *
- * <p>Thread-safe.
+ * <p>
+ * Thread-safe.
  */
 public class RefJobs {
 
@@ -68,8 +70,10 @@ public class RefJobs {
 	}
 
 	/**
-	 * Parses the parameters and launches a job, as {@link #launch(String, RefJobParameters, String)} does.
-	 * @param parameters by {@link JobParameterNames} key, as text, the repository included
+	 * Parses the parameters and launches a job, as
+	 * {@link #launch(String, RefJobParameters, String)} does.
+	 * @param parameters by {@link JobParameterNames} key, as text, the repository
+	 * included
 	 * @throws InvalidJobParameterException naming the parameter, before anything started
 	 */
 	public JobSummary launch(RefJobType type, Map<String, String> parameters, String actor) {
@@ -86,8 +90,9 @@ public class RefJobs {
 	}
 
 	/**
-	 * Makes the parameters and launches a job, as {@link #launch(String, RefJobParameters, String)} does; a
-	 * refusal while making them (a value out of range) is published as the launch's.
+	 * Makes the parameters and launches a job, as
+	 * {@link #launch(String, RefJobParameters, String)} does; a refusal while making them
+	 * (a value out of range) is published as the launch's.
 	 * @param parameters makes the typed parameters, which check themselves
 	 * @throws InvalidJobParameterException naming the parameter, before anything started
 	 */
@@ -106,7 +111,8 @@ public class RefJobs {
 	}
 
 	/**
-	 * Checks the parameters in the repository and launches a job; it runs on the batch task executor.
+	 * Checks the parameters in the repository and launches a job; it runs on the batch
+	 * task executor.
 	 * @param repository the repository's name, relative to a configured root
 	 * @param actor who asks
 	 * @return the new execution as it stands right after the launch
@@ -146,7 +152,8 @@ public class RefJobs {
 			}
 			JobExecution execution = this.jobOperator.start(job(type), jobParameters);
 			if (lease) {
-				// the job's listener attaches it too, but on the job's thread: a launch right after this one
+				// the job's listener attaches it too, but on the job's thread: a launch
+				// right after this one
 				// must already see which execution holds the repository
 				this.leases.attach(path, execution.getId());
 			}
@@ -163,15 +170,16 @@ public class RefJobs {
 	}
 
 	/**
-	 * Takes the lease; a lease still held by an execution that has ended (its release raced with this call, or
-	 * failed) is released first.
+	 * Takes the lease; a lease still held by an execution that has ended (its release
+	 * raced with this call, or failed) is released first.
 	 */
 	private void acquire(String path, String jobName) {
 		try {
 			this.leases.acquire(path, jobName);
 		}
 		catch (JobConflictException ex) {
-			JobExecution holder = (ex.executionId() != null) ? this.jobRepository.getJobExecution(ex.executionId()) : null;
+			JobExecution holder = (ex.executionId() != null) ? this.jobRepository.getJobExecution(ex.executionId())
+					: null;
 			if (holder == null || holder.getStatus().isRunning() || holder.getStatus().name().equals("STOPPING")) {
 				throw ex;
 			}
@@ -181,7 +189,8 @@ public class RefJobs {
 	}
 
 	/**
-	 * Asks a running execution to stop; it stops at its next chunk boundary, with status {@code STOPPED}.
+	 * Asks a running execution to stop; it stops at its next chunk boundary, with status
+	 * {@code STOPPED}.
 	 * @return whether the request was recorded
 	 * @throws InvalidJobParameterException if there is no such execution
 	 * @throws JobStateException if it is not running
@@ -197,15 +206,16 @@ public class RefJobs {
 		catch (Exception ex) {
 			publish(actor, RefJobEvent.Action.STOP, name(execution), executionId, text(execution),
 					"REFUSED: " + ex.getMessage());
-			throw new JobStateException(executionId, "execution " + executionId + " cannot be stopped: " + ex.getMessage(),
-					ex);
+			throw new JobStateException(executionId,
+					"execution " + executionId + " cannot be stopped: " + ex.getMessage(), ex);
 		}
 	}
 
 	/**
-	 * Marks the execution STOPPING, which its steps read when they record their next chunk and stop there. Not
-	 * {@link JobOperator#stop}: besides the status it updates the running step's execution, whose own next update
-	 * then fails on its version, so a stop requested during a chunk's commit ended the job FAILED.
+	 * Marks the execution STOPPING, which its steps read when they record their next
+	 * chunk and stop there. Not {@link JobOperator#stop}: besides the status it updates
+	 * the running step's execution, whose own next update then fails on its version, so a
+	 * stop requested during a chunk's commit ended the job FAILED.
 	 * @return whether the execution was running (or already stopping)
 	 */
 	private boolean requestStop(long executionId) {
@@ -230,12 +240,15 @@ public class RefJobs {
 	}
 
 	/**
-	 * Restarts a stopped or failed execution (a new execution of the same instance, which continues from the
-	 * last committed chunk). The repository is checked again and its lease taken.
+	 * Restarts a stopped or failed execution (a new execution of the same instance, which
+	 * continues from the last committed chunk). The repository is checked again and its
+	 * lease taken.
 	 * @return the new execution
-	 * @throws InvalidJobParameterException if there is no such execution or its repository is no longer valid
+	 * @throws InvalidJobParameterException if there is no such execution or its
+	 * repository is no longer valid
 	 * @throws JobConflictException if another job holds the repository
-	 * @throws JobStateException if the execution cannot be restarted (running, completed, abandoned)
+	 * @throws JobStateException if the execution cannot be restarted (running, completed,
+	 * abandoned)
 	 */
 	public JobSummary restart(long executionId, String actor) {
 		JobExecution execution = execution(executionId);
@@ -244,15 +257,17 @@ public class RefJobs {
 		if (!status.equals("FAILED") && !status.equals("STOPPED")) {
 			publish(actor, RefJobEvent.Action.RESTART, name(execution), executionId, parameters,
 					"REFUSED: status " + status);
-			throw new JobStateException(executionId, "execution " + executionId + " is " + status
-					+ "; only STOPPED and FAILED executions restart", null);
+			throw new JobStateException(executionId,
+					"execution " + executionId + " is " + status + "; only STOPPED and FAILED executions restart",
+					null);
 		}
 		String path = parameters.get(JobParameterNames.REPOSITORY_PATH);
 		boolean lease = RefJobListener.mutating(execution);
 		try {
 			if (!this.validator.resolve(parameters.get(JobParameterNames.REPOSITORY)).toString().equals(path)) {
 				throw new InvalidJobParameterException(JobParameterNames.REPOSITORY,
-						parameters.get(JobParameterNames.REPOSITORY), "it resolves elsewhere than at launch (" + path + ")");
+						parameters.get(JobParameterNames.REPOSITORY),
+						"it resolves elsewhere than at launch (" + path + ")");
 			}
 			if (lease) {
 				acquire(path, name(execution));
@@ -271,8 +286,8 @@ public class RefJobs {
 			if (ex instanceof RuntimeException runtime) {
 				throw runtime;
 			}
-			throw new JobStateException(executionId, "execution " + executionId + " cannot be restarted: "
-					+ ex.getMessage(), ex);
+			throw new JobStateException(executionId,
+					"execution " + executionId + " cannot be restarted: " + ex.getMessage(), ex);
 		}
 	}
 
@@ -282,7 +297,10 @@ public class RefJobs {
 			.map(this::summary);
 	}
 
-	/** The execution of that id; empty if there is none (the JDBC repository throws for a missing id). */
+	/**
+	 * The execution of that id; empty if there is none (the JDBC repository throws for a
+	 * missing id).
+	 */
 	private Optional<JobExecution> lookUp(long executionId) {
 		try {
 			return Optional.ofNullable(this.jobRepository.getJobExecution(executionId));
@@ -381,8 +399,9 @@ public class RefJobs {
 	}
 
 	/**
-	 * The name a job execution's migration or rollback is owned by in the repository ({@code <job> instance <id>}):
-	 * the same for every execution of one job instance, so a restart takes over its staged work and its locks.
+	 * The name a job execution's migration or rollback is owned by in the repository
+	 * ({@code <job> instance <id>}): the same for every execution of one job instance, so
+	 * a restart takes over its staged work and its locks.
 	 */
 	public static String owner(JobExecution execution) {
 		return execution.getJobInstance().getJobName() + " instance " + execution.getJobInstanceId();

@@ -25,20 +25,25 @@ import org.flywaydb.core.api.configuration.Configuration;
 import org.springframework.stereotype.Component;
 
 /**
- * Records in Flyway's history that a Java migration was replaced by a SQL file of the same name: the Spring
- * Batch and Quartz tables were once made by Java migrations ({@code db.migration.V1__spring_batch_schema},
- * {@code db.migration.V40__quartz_schema}) running the scripts their jars shipped, and are now versioned SQL
- * files copied from those scripts. A database migrated by the Java ones holds rows of type {@code JDBC} without
- * a checksum, which Flyway's validation refuses against the SQL files; before validating (and migrating), each
- * such row whose SQL file exists in a location becomes the row that file would have left (type {@code SQL}, its
- * script and checksum). The tables stay as they are: the files hold the very scripts that made them.
+ * Records in Flyway's history that a Java migration was replaced by a SQL file of the
+ * same name: the Spring Batch and Quartz tables were once made by Java migrations
+ * ({@code db.migration.V1__spring_batch_schema}, {@code db.migration.V40__quartz_schema})
+ * running the scripts their jars shipped, and are now versioned SQL files copied from
+ * those scripts. A database migrated by the Java ones holds rows of type {@code JDBC}
+ * without a checksum, which Flyway's validation refuses against the SQL files; before
+ * validating (and migrating), each such row whose SQL file exists in a location becomes
+ * the row that file would have left (type {@code SQL}, its script and checksum). The
+ * tables stay as they are: the files hold the very scripts that made them.
  */
 @Component
 public class ReplacedJavaMigrations implements Callback {
 
 	private static final Log log = LogFactory.getLog(ReplacedJavaMigrations.class);
 
-	/** The package Flyway finds Java migrations in by default, as it prefixes their script. */
+	/**
+	 * The package Flyway finds Java migrations in by default, as it prefixes their
+	 * script.
+	 */
 	private static final String JAVA_PACKAGE = "db.migration.";
 
 	@Override
@@ -89,8 +94,8 @@ public class ReplacedJavaMigrations implements Callback {
 			}
 		}
 		catch (SQLException ex) {
-			throw new IllegalStateException("cannot record the replaced Java migrations in Flyway's history: "
-					+ ex.getMessage(), ex);
+			throw new IllegalStateException(
+					"cannot record the replaced Java migrations in Flyway's history: " + ex.getMessage(), ex);
 		}
 	}
 
@@ -120,8 +125,8 @@ public class ReplacedJavaMigrations implements Callback {
 	}
 
 	/**
-	 * The checksum Flyway gives a SQL migration: CRC-32 of its lines in UTF-8, without line ends or a leading
-	 * byte order mark.
+	 * The checksum Flyway gives a SQL migration: CRC-32 of its lines in UTF-8, without
+	 * line ends or a leading byte order mark.
 	 */
 	public static int checksum(URL file) {
 		CRC32 crc = new CRC32();

@@ -23,10 +23,11 @@ import io.refstore.core.migrate.FormatMigrator;
 import io.refstore.core.repo.Repository;
 
 /**
- * At startup, marks the executions a crash left {@code STARTED} (or {@code STARTING}, {@code STOPPING}) as
- * {@code FAILED} with an exit message saying why, so they can be restarted, and drops their leases. An
- * execution counts as dead when this instance ran it (it cannot be running here: the instance just started),
- * or its lease expired (its instance stopped renewing it), or it is a mutating job without a lease.
+ * At startup, marks the executions a crash left {@code STARTED} (or {@code STARTING},
+ * {@code STOPPING}) as {@code FAILED} with an exit message saying why, so they can be
+ * restarted, and drops their leases. An execution counts as dead when this instance ran
+ * it (it cannot be running here: the instance just started), or its lease expired (its
+ * instance stopped renewing it), or it is a mutating job without a lease.
  */
 public class StartupRecovery implements ApplicationRunner {
 
@@ -59,9 +60,10 @@ public class StartupRecovery implements ApplicationRunner {
 	}
 
 	/**
-	 * Marks the executions whose lease expired while this instance runs: their instance stopped renewing it (it
-	 * died), so a surviving instance sharing the database marks them without waiting for a restart. Unlike
-	 * {@link #recover()} it never marks this instance's own executions.
+	 * Marks the executions whose lease expired while this instance runs: their instance
+	 * stopped renewing it (it died), so a surviving instance sharing the database marks
+	 * them without waiting for a restart. Unlike {@link #recover()} it never marks this
+	 * instance's own executions.
 	 * @return the ids of the executions marked
 	 */
 	public List<Long> recoverExpired() {
@@ -109,10 +111,11 @@ public class StartupRecovery implements ApplicationRunner {
 	}
 
 	/**
-	 * A job killed while it wrote (a migration or rollback swapping stores, a deletion, a restore, a maintenance
-	 * run) leaves the locks it held (git's writers then fail until someone clears them): its owner is now known
-	 * dead, so the locks it recorded as its own go ({@link JobLocks}), and only those. A migration's staged work
-	 * stays for the restart.
+	 * A job killed while it wrote (a migration or rollback swapping stores, a deletion, a
+	 * restore, a maintenance run) leaves the locks it held (git's writers then fail until
+	 * someone clears them): its owner is now known dead, so the locks it recorded as its
+	 * own go ({@link JobLocks}), and only those. A migration's staged work stays for the
+	 * restart.
 	 * @return a note for the exit message, empty if nothing was released
 	 */
 	private static String releaseLocks(JobExecution execution, String path) {
@@ -133,8 +136,9 @@ public class StartupRecovery implements ApplicationRunner {
 	private void mark(JobExecution execution, String reason, boolean startup) {
 		String path = RefJobListener.repositoryPath(execution);
 		String released = (path != null) ? releaseLocks(execution, path) : "";
-		String message = "marked FAILED " + (startup ? "at startup" : "by a survivor") + " by instance '" + this.leases.instanceId() + "': " + reason
-				+ released + "; restart it to continue from its last committed chunk";
+		String message = "marked FAILED " + (startup ? "at startup" : "by a survivor") + " by instance '"
+				+ this.leases.instanceId() + "': " + reason + released
+				+ "; restart it to continue from its last committed chunk";
 		LocalDateTime now = LocalDateTime.now();
 		for (StepExecution step : execution.getStepExecutions()) {
 			if (step.getStatus().isRunning() || step.getStatus() == BatchStatus.STOPPING) {

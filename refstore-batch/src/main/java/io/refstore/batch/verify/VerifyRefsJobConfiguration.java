@@ -26,10 +26,11 @@ import io.refstore.core.repo.Repository;
 import io.refstore.core.store.RefStores;
 
 /**
- * {@code verifyRefsJob}: {@code verifyStoreStep} runs {@link RefStore#verify()} and digests the store
- * ({@link RefDigest}, reflogs included), keeping the problems (the first {@value #KEPT}, in git's
- * {@code refs verify} format), their counts and the digest in the job's context, so the history shows when a
- * store changed or went bad. The job completes either way; its exit description counts the errors.
+ * {@code verifyRefsJob}: {@code verifyStoreStep} runs {@link RefStore#verify()} and
+ * digests the store ({@link RefDigest}, reflogs included), keeping the problems (the
+ * first {@value #KEPT}, in git's {@code refs verify} format), their counts and the digest
+ * in the job's context, so the history shows when a store changed or went bad. The job
+ * completes either way; its exit description counts the errors.
  */
 @Configuration(proxyBeanMethods = false)
 public class VerifyRefsJobConfiguration {
@@ -48,15 +49,18 @@ public class VerifyRefsJobConfiguration {
 	Tasklet verifyStoreTasklet(@Value("#{jobParameters}") Map<String, Object> parameters) {
 		Path path = RefJobParameters.repositoryPath(parameters);
 		return (contribution, chunkContext) -> {
-			ExecutionContext job = chunkContext.getStepContext().getStepExecution().getJobExecution().getExecutionContext();
+			ExecutionContext job = chunkContext.getStepContext()
+				.getStepExecution()
+				.getJobExecution()
+				.getExecutionContext();
 			try (Repository repository = Repository.open(path); RefStore store = RefStores.open(repository)) {
 				List<VerifyProblem> problems = store.verify();
 				long errors = problems.stream().filter(VerifyProblem::error).count();
 				RefDigest digest = RefDigest.of(store, repository.objectDatabase(), true);
 				job.putLong("verify.errors", errors);
 				job.putLong("verify.warnings", problems.size() - errors);
-				job.putString("verify.problems", String.join("\n",
-						problems.stream().limit(KEPT).map(VerifyProblem::format).toList()));
+				job.putString("verify.problems",
+						String.join("\n", problems.stream().limit(KEPT).map(VerifyProblem::format).toList()));
 				job.putLong("verify.refs", digest.refs());
 				job.putLong("verify.logEntries", digest.logEntries());
 				job.putString("verify.digest", digest.finish());

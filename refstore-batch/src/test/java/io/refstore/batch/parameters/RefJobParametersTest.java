@@ -23,9 +23,10 @@ import io.refstore.core.repo.Repository;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * The typed job parameters: what a caller's text parses to (defaults filled in), that a job reads back exactly
- * what its launch wrote, that every refusal names its parameter, whether it comes from text or from the record's
- * own constructor, and what checking them in a real repository resolves and refuses.
+ * The typed job parameters: what a caller's text parses to (defaults filled in), that a
+ * job reads back exactly what its launch wrote, that every refusal names its parameter,
+ * whether it comes from text or from the record's own constructor, and what checking them
+ * in a real repository resolves and refuses.
  */
 class RefJobParametersTest {
 
@@ -56,23 +57,28 @@ class RefJobParametersTest {
 		assertRefused(RefJobType.VERIFY, Map.of("colour", "red"), "colour");
 		assertRefused(RefJobType.MIGRATE, Map.of(JobParameterNames.TARGET_FORMAT, "fancy"),
 				JobParameterNames.TARGET_FORMAT);
-		assertRefused(RefJobType.MIGRATE, Map.of(JobParameterNames.TARGET_FORMAT, "files",
-				JobParameterNames.CHUNK_SIZE, "99999999999"), JobParameterNames.CHUNK_SIZE);
-		assertRefused(RefJobType.MIGRATE, Map.of(JobParameterNames.TARGET_FORMAT, "files",
-				JobParameterNames.REFLOGS, "yes"), JobParameterNames.REFLOGS);
+		assertRefused(RefJobType.MIGRATE,
+				Map.of(JobParameterNames.TARGET_FORMAT, "files", JobParameterNames.CHUNK_SIZE, "99999999999"),
+				JobParameterNames.CHUNK_SIZE);
+		assertRefused(RefJobType.MIGRATE,
+				Map.of(JobParameterNames.TARGET_FORMAT, "files", JobParameterNames.REFLOGS, "yes"),
+				JobParameterNames.REFLOGS);
 		assertRefused(RefJobType.DELETE, Map.of(), "prefixes/globs/names");
 		assertRefused(RefJobType.DELETE, Map.of(JobParameterNames.GLOBS, "refs/heads/[oops"), JobParameterNames.GLOBS);
-		assertRefused(RefJobType.DELETE, Map.of(JobParameterNames.PREFIXES, "refs/heads/",
-				JobParameterNames.OVERRIDE_PROTECTION, "true"), JobParameterNames.OVERRIDE_REASON);
-		assertRefused(RefJobType.DELETE, Map.of(JobParameterNames.PLAN, "x/plan",
-				JobParameterNames.OVERRIDE_PROTECTION, "true"), JobParameterNames.OVERRIDE_PROTECTION);
-		assertRefused(RefJobType.DELETE, Map.of(JobParameterNames.PREFIXES, "refs/heads/",
-				JobParameterNames.PROTECTED_REFS, ""), JobParameterNames.PROTECTED_REFS);
+		assertRefused(RefJobType.DELETE,
+				Map.of(JobParameterNames.PREFIXES, "refs/heads/", JobParameterNames.OVERRIDE_PROTECTION, "true"),
+				JobParameterNames.OVERRIDE_REASON);
+		assertRefused(RefJobType.DELETE,
+				Map.of(JobParameterNames.PLAN, "x/plan", JobParameterNames.OVERRIDE_PROTECTION, "true"),
+				JobParameterNames.OVERRIDE_PROTECTION);
+		assertRefused(RefJobType.DELETE,
+				Map.of(JobParameterNames.PREFIXES, "refs/heads/", JobParameterNames.PROTECTED_REFS, ""),
+				JobParameterNames.PROTECTED_REFS);
 		assertRefused(RefJobType.ROLLBACK, Map.of(), JobParameterNames.BACKUP);
 		// typed values are held to the same ranges as text
-		assertThatThrownBy(() -> MigrateParameters.of("reftable", null, 0, null))
-			.isInstanceOfSatisfying(InvalidJobParameterException.class,
-					(ex) -> assertThat(ex.parameter()).isEqualTo(JobParameterNames.CHUNK_SIZE));
+		assertThatThrownBy(() -> MigrateParameters.of("reftable", null, 0, null)).isInstanceOfSatisfying(
+				InvalidJobParameterException.class,
+				(ex) -> assertThat(ex.parameter()).isEqualTo(JobParameterNames.CHUNK_SIZE));
 		assertThatThrownBy(() -> DeleteParameters.plan(List.of("refs/heads/"), List.of(), List.of(), List.of(), false,
 				"no override, no reason"))
 			.isInstanceOfSatisfying(InvalidJobParameterException.class,
@@ -104,17 +110,16 @@ class RefJobParametersTest {
 				.checkedIn(repository, ProtectedRefs.defaults()))
 				.isInstanceOfSatisfying(InvalidJobParameterException.class,
 						(ex) -> assertThat(ex.reason()).contains("already uses that format"));
-			assertThatThrownBy(() -> new RestoreParameters(Path.of("no-such-launch"))
-				.checkedIn(repository, ProtectedRefs.defaults()))
+			assertThatThrownBy(() -> new RestoreParameters(Path.of("no-such-launch")).checkedIn(repository,
+					ProtectedRefs.defaults()))
 				.isInstanceOfSatisfying(InvalidJobParameterException.class,
 						(ex) -> assertThat(ex.parameter()).isEqualTo(JobParameterNames.MANIFEST));
 		}
 	}
 
 	private static void assertRefused(RefJobType type, Map<String, String> given, String parameter) {
-		assertThatThrownBy(() -> RefJobParameters.parse(type, new LinkedHashMap<>(given)))
-			.isInstanceOfSatisfying(InvalidJobParameterException.class,
-					(ex) -> assertThat(ex.parameter()).isEqualTo(parameter));
+		assertThatThrownBy(() -> RefJobParameters.parse(type, new LinkedHashMap<>(given))).isInstanceOfSatisfying(
+				InvalidJobParameterException.class, (ex) -> assertThat(ex.parameter()).isEqualTo(parameter));
 	}
 
 }

@@ -12,8 +12,8 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
 import io.refstore.core.delete.ProtectedRefs;
 
 /**
- * {@code refstore.deletion.protected-refs} as Spring binds it: the defaults when unset, a list when set, and a
- * start refused naming the setting and the entry for a bad pattern.
+ * {@code refstore.deletion.protected-refs} as Spring binds it: the defaults when unset, a
+ * list when set, and a start refused naming the setting and the entry for a bad pattern.
  */
 class RefBatchPropertiesTest {
 
@@ -41,12 +41,14 @@ class RefBatchPropertiesTest {
 
 	@Test
 	void aBadEntryIsRefusedNamingTheSetting() {
-		assertThatThrownBy(() -> bind(Map.of("refstore.deletion.protected-refs", "refs/notes/**,notes/*")).deletion()
-			.protection()).isInstanceOf(IllegalStateException.class)
+		assertThatThrownBy(
+				() -> bind(Map.of("refstore.deletion.protected-refs", "refs/notes/**,notes/*")).deletion().protection())
+			.isInstanceOf(IllegalStateException.class)
 			.hasMessage("refstore.deletion.protected-refs 'notes/*': it can never match: every ref it may delete "
 					+ "starts with 'refs/'");
-		assertThatThrownBy(() -> bind(Map.of("refstore.deletion.protected-refs[0]", "refs/[a,b]/*")).deletion()
-			.protection()).isInstanceOf(IllegalStateException.class)
+		assertThatThrownBy(
+				() -> bind(Map.of("refstore.deletion.protected-refs[0]", "refs/[a,b]/*")).deletion().protection())
+			.isInstanceOf(IllegalStateException.class)
 			.hasMessage("refstore.deletion.protected-refs 'refs/[a,b]/*': an entry must not hold a comma");
 	}
 

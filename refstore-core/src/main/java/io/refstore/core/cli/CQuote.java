@@ -3,8 +3,9 @@ package io.refstore.core.cli;
 import java.io.ByteArrayOutputStream;
 
 /**
- * git's C-style quoting of fields: {@code "..."} with the escapes {@code \\ \" \a \b \f \n \r \t \v} and three
- * octal digits {@code \000}-{@code \377}. Stateless and thread-safe.
+ * git's C-style quoting of fields: {@code "..."} with the escapes
+ * {@code \\ \" \a \b \f \n \r \t \v} and three octal digits {@code \000}-{@code \377}.
+ * Stateless and thread-safe.
  */
 final class CQuote {
 
@@ -25,7 +26,8 @@ final class CQuote {
 	 * @param buf the text
 	 * @param start the index of the opening quote
 	 * @param limit the end of the text
-	 * @return the field, or {@code null} if the quoting is bad (unknown escape, no closing quote, a NUL inside)
+	 * @return the field, or {@code null} if the quoting is bad (unknown escape, no
+	 * closing quote, a NUL inside)
 	 */
 	static Unquoted unquote(byte[] buf, int start, int limit) {
 		ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -14,14 +14,18 @@ import io.refstore.core.repo.Repository;
 import io.refstore.core.store.RefStores;
 
 /**
- * What a command runs against: the directory it was started in, its environment and standard streams, and the
- * repository found there, opened on first use and closed when the command ends.
+ * What a command runs against: the directory it was started in, its environment and
+ * standard streams, and the repository found there, opened on first use and closed when
+ * the command ends.
  *
- * <p>Belongs to one command run; not thread-safe.
+ * <p>
+ * Belongs to one command run; not thread-safe.
  */
 final class CommandContext implements AutoCloseable {
 
-	/** git's abbreviation when the object count gives no larger one (small repositories). */
+	/**
+	 * git's abbreviation when the object count gives no larger one (small repositories).
+	 */
 	static final int DEFAULT_ABBREV = 7;
 
 	/** git never abbreviates to fewer digits. */
@@ -67,7 +71,10 @@ final class CommandContext implements AutoCloseable {
 		return this.repository;
 	}
 
-	/** The repository's ref store (in the format its configuration names), opened on first use. */
+	/**
+	 * The repository's ref store (in the format its configuration names), opened on first
+	 * use.
+	 */
 	RefStore refs() throws IOException {
 		if (this.refs == null) {
 			this.refs = RefStores.open(repository());
@@ -81,8 +88,9 @@ final class CommandContext implements AutoCloseable {
 	}
 
 	/**
-	 * The digits of an abbreviated object name: {@code core.abbrev} if it is a number (at least 4), the full id
-	 * if it is {@code no}, else git's small-repository default of 7.
+	 * The digits of an abbreviated object name: {@code core.abbrev} if it is a number (at
+	 * least 4), the full id if it is {@code no}, else git's small-repository default of
+	 * 7.
 	 */
 	int defaultAbbrev() throws IOException {
 		int hexLength = repository().hashAlgorithm().hexLength();

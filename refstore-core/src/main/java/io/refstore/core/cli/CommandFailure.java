@@ -1,9 +1,9 @@
 package io.refstore.core.cli;
 
 /**
- * Ends a command with an exit code and, usually, a message for standard error, the way git's {@code die()},
- * {@code error()} and {@code usage_with_options()} end a builtin. Thrown anywhere below {@link Refstore#run};
- * never escapes it.
+ * Ends a command with an exit code and, usually, a message for standard error, the way
+ * git's {@code die()}, {@code error()} and {@code usage_with_options()} end a builtin.
+ * Thrown anywhere below {@link Refstore#run}; never escapes it.
  */
 final class CommandFailure extends Exception {
 
@@ -39,8 +39,9 @@ final class CommandFailure extends Exception {
 	}
 
 	/**
-	 * The message as git prints it: every control character but tab and newline (DEL included) becomes
-	 * {@code ?}, so that a name from the command line cannot drive the terminal.
+	 * The message as git prints it: every control character but tab and newline (DEL
+	 * included) becomes {@code ?}, so that a name from the command line cannot drive the
+	 * terminal.
 	 */
 	static String sanitized(String message) {
 		char[] chars = null;
@@ -61,7 +62,8 @@ final class CommandFailure extends Exception {
 
 	/**
 	 * A usage error, exit 129.
-	 * @param error the {@code error:} line naming the culprit, or {@code null} for the usage text alone
+	 * @param error the {@code error:} line naming the culprit, or {@code null} for the
+	 * usage text alone
 	 * @param usage the command's usage text, ending in a newline
 	 */
 	static CommandFailure usage(String error, String usage) {

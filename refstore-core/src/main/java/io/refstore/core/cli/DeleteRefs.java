@@ -31,18 +31,23 @@ import io.refstore.core.repo.Repository;
 import io.refstore.core.store.RefStores;
 
 /**
- * {@code refstore delete-refs} and {@code refstore restore-refs}: mass deletion in chunked compare-and-swap
- * transactions with a manifest, and its exact undo (see {@link RefDeleter} and {@link RefRestorer}). Both
- * formats are served, through {@link RefStores}.
+ * {@code refstore delete-refs} and {@code refstore restore-refs}: mass deletion in
+ * chunked compare-and-swap transactions with a manifest, and its exact undo (see
+ * {@link RefDeleter} and {@link RefRestorer}). Both formats are served, through
+ * {@link RefStores}.
  *
- * <p>A relative {@code --manifest} is taken from the top of the working tree (the git directory of a bare
- * repository). Without {@code --manifest}, a deletion writes {@code <git-common-dir>/refstore/delete-<UTC
- * time>.manifest}. Refs under {@code refs/keep-around/}, Gerrit's {@code refs/changes/.../meta}, {@code refs/notes/},
- * {@code refs/meta/} and {@code HEAD}'s branch are kept whatever the selection ({@link ProtectedRefs}); the output
- * says how many were kept. {@code --protect} adds a pattern, {@code --no-default-protect} drops the defaults.
- * Exit codes: 0 success, 1 a chunk failed (the earlier ones are applied, it and the later
- * ones not), 128 a bad value, a manifest that exists already, or a restore refused because a ref exists with
- * another value; 129 an unknown option.
+ * <p>
+ * A relative {@code --manifest} is taken from the top of the working tree (the git
+ * directory of a bare repository). Without {@code --manifest}, a deletion writes
+ * {@code <git-common-dir>/refstore/delete-<UTC
+ * time>.manifest}. Refs under {@code refs/keep-around/}, Gerrit's
+ * {@code refs/changes/.../meta}, {@code refs/notes/}, {@code refs/meta/} and
+ * {@code HEAD}'s branch are kept whatever the selection ({@link ProtectedRefs}); the
+ * output says how many were kept. {@code --protect} adds a pattern,
+ * {@code --no-default-protect} drops the defaults. Exit codes: 0 success, 1 a chunk
+ * failed (the earlier ones are applied, it and the later ones not), 128 a bad value, a
+ * manifest that exists already, or a restore refused because a ref exists with another
+ * value; 129 an unknown option.
  */
 final class DeleteRefs implements Command {
 
@@ -74,8 +79,9 @@ final class DeleteRefs implements Command {
 			.value((char) 0, "glob", "g", "delete refs matching the for-each-ref pattern <g>")
 			.value((char) 0, "exclude", "glob", "keep refs matching the for-each-ref pattern <glob>")
 			.value((char) 0, "protect", "glob", "also protect refs matching <glob> (or HEAD: its branch)")
-			.flag((char) 0, "default-protect", "protect " + String.join(", ", ProtectedRefs.DEFAULT_PATTERNS)
-					+ " (default; --no-default-protect deletes them too)")
+			.flag((char) 0, "default-protect",
+					"protect " + String.join(", ", ProtectedRefs.DEFAULT_PATTERNS)
+							+ " (default; --no-default-protect deletes them too)")
 			.flag((char) 0, "stdin", "delete the refs named on standard input, one per line");
 	}
 
@@ -113,8 +119,11 @@ final class DeleteRefs implements Command {
 			}
 			Path manifest = (parsed.value("manifest") != null) ? resolve(repository, parsed.value("manifest"))
 					: defaultManifest(repository);
-			DeleteOptions run = DeleteOptions.to(manifest).withChunkSize(chunkSize).withSampleSize(sample)
-				.withRepository(repository.gitDir()).withListener(ChunkListener.NONE);
+			DeleteOptions run = DeleteOptions.to(manifest)
+				.withChunkSize(chunkSize)
+				.withSampleSize(sample)
+				.withRepository(repository.gitDir())
+				.withListener(ChunkListener.NONE);
 			DeleteResult result;
 			try {
 				result = deleter.delete(selection, run);
@@ -136,8 +145,9 @@ final class DeleteRefs implements Command {
 	}
 
 	/**
-	 * Clears the locks that runs of refstore which died (killed, or cut off by a power loss) left in the
-	 * repository, then records this run as the owner of the locks it takes, so that a rerun clears its own.
+	 * Clears the locks that runs of refstore which died (killed, or cut off by a power
+	 * loss) left in the repository, then records this run as the owner of the locks it
+	 * takes, so that a rerun clears its own.
 	 */
 	private static LockOwner claimLocks(CommandContext context, String command) throws IOException {
 		Path commonDir = context.repository().commonDir();
@@ -227,14 +237,19 @@ final class DeleteRefs implements Command {
 		}
 	}
 
-	/** The protected refs the selection picked but kept: how many, by which entry, and the first names. */
+	/**
+	 * The protected refs the selection picked but kept: how many, by which entry, and the
+	 * first names.
+	 */
 	private static void printKept(CommandContext context, ProtectedRefs.Report kept) throws IOException {
 		if (kept.count() == 0) {
 			return;
 		}
 		StringBuilder line = new StringBuilder("kept " + kept.count() + " protected refs (");
 		for (Map.Entry<String, Long> entry : kept.byPattern().entrySet()) {
-			line.append((line.charAt(line.length() - 1) == '(') ? "" : ", ").append(entry.getValue()).append(' ')
+			line.append((line.charAt(line.length() - 1) == '(') ? "" : ", ")
+				.append(entry.getValue())
+				.append(' ')
 				.append(entry.getKey());
 		}
 		context.out().write(line.append(")\n").toString());
@@ -263,8 +278,9 @@ final class DeleteRefs implements Command {
 			if (result.conflict() != null) {
 				throw CommandFailure.fatal(result.conflict().message() + "; nothing was restored");
 			}
-			context.out().write("restored " + result.restored() + " refs (" + result.reflogEntries()
-					+ " reflog entries) in " + result.chunks() + " chunks\n");
+			context.out()
+				.write("restored " + result.restored() + " refs (" + result.reflogEntries() + " reflog entries) in "
+						+ result.chunks() + " chunks\n");
 			if (result.present() > 0) {
 				context.out().write(result.present() + " refs were already present\n");
 			}
@@ -279,12 +295,18 @@ final class DeleteRefs implements Command {
 		}
 	}
 
-	/** A path given on the command line, relative to the top of the working tree (or the bare git directory). */
+	/**
+	 * A path given on the command line, relative to the top of the working tree (or the
+	 * bare git directory).
+	 */
 	private static Path resolve(Repository repository, String file) {
 		return repository.workTree().orElse(repository.gitDir()).resolve(file).normalize();
 	}
 
-	/** {@code <git-common-dir>/refstore/delete-<UTC time>.manifest}, numbered if that exists already. */
+	/**
+	 * {@code <git-common-dir>/refstore/delete-<UTC time>.manifest}, numbered if that
+	 * exists already.
+	 */
 	private static Path defaultManifest(Repository repository) {
 		String time = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").format(ZonedDateTime.now(ZoneOffset.UTC));
 		Path dir = repository.commonDir().resolve("refstore");

@@ -14,13 +14,14 @@ import io.refstore.core.ref.RefQuery;
 import io.refstore.core.ref.RefStore;
 
 /**
- * {@code refstore for-each-ref}: prints refs in a format, as {@code git for-each-ref} does, plus
- * {@code --start-after=<ref>} (newer than git 2.39) for keyset paging: only refs sorting bytewise after the
- * given name are listed.
+ * {@code refstore for-each-ref}: prints refs in a format, as {@code git for-each-ref}
+ * does, plus {@code --start-after=<ref>} (newer than git 2.39) for keyset paging: only
+ * refs sorting bytewise after the given name are listed.
  *
- * <p>In the default order refs stream from the store's cursor: the cursor seeks to the patterns' common literal
- * prefix, and nothing is allocated per ref for the default format. {@code --sort=-refname} collects the matches
- * first.
+ * <p>
+ * In the default order refs stream from the store's cursor: the cursor seeks to the
+ * patterns' common literal prefix, and nothing is allocated per ref for the default
+ * format. {@code --sort=-refname} collects the matches first.
  */
 final class ForEachRef implements Command {
 
@@ -56,9 +57,11 @@ final class ForEachRef implements Command {
 		RefStore refs = context.refs();
 		RefPatterns patterns = RefPatterns.of(parsed.args());
 		String prefix = patterns.commonLiteralPrefix();
-		RefQuery query = new RefQuery(prefix.startsWith("refs/") ? prefix : "",
-				(startAfter != null) ? startAfter : "", false);
-		boolean strictShortNames = context.repository().config().getBoolean("core", null, "warnAmbiguousRefs")
+		RefQuery query = new RefQuery(prefix.startsWith("refs/") ? prefix : "", (startAfter != null) ? startAfter : "",
+				false);
+		boolean strictShortNames = context.repository()
+			.config()
+			.getBoolean("core", null, "warnAmbiguousRefs")
 			.orElse(true);
 		RefFields fields = new RefFields(refs.hashAlgorithm(), template.needsObjects() ? context.objects() : null,
 				new RevParse(refs), strictShortNames, context.defaultAbbrev());
@@ -66,8 +69,8 @@ final class ForEachRef implements Command {
 			printDescending(refs, query, patterns, template, fields, count, context.out());
 		}
 		else if (count == 0 && template.needsTypesOnly()) {
-			printBatched(refs, query, patterns, template, fields, new TypedBatch(refs.hashAlgorithm(),
-					context.objects()), context.out());
+			printBatched(refs, query, patterns, template, fields,
+					new TypedBatch(refs.hashAlgorithm(), context.objects()), context.out());
 		}
 		else {
 			printAscending(refs, query, patterns, template, fields, count, context.out());
@@ -93,7 +96,10 @@ final class ForEachRef implements Command {
 		return count;
 	}
 
-	/** Whether the primary (last) sort key is {@code -refname}; refname is a total order, so it decides alone. */
+	/**
+	 * Whether the primary (last) sort key is {@code -refname}; refname is a total order,
+	 * so it decides alone.
+	 */
 	private static boolean descending(List<String> sortKeys) throws CommandFailure {
 		boolean descending = false;
 		for (String key : sortKeys) {
@@ -138,7 +144,10 @@ final class ForEachRef implements Command {
 		}
 	}
 
-	/** {@link #printAscending} without a count, looking the types up a batch of refs at a time. */
+	/**
+	 * {@link #printAscending} without a count, looking the types up a batch of refs at a
+	 * time.
+	 */
 	private static void printBatched(RefStore refs, RefQuery query, RefPatterns patterns, FormatTemplate template,
 			RefFields fields, TypedBatch batch, OutBuffer out) throws CommandFailure, IOException {
 		HashAlgorithm hash = refs.hashAlgorithm();

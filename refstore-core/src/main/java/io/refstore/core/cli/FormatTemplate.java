@@ -7,12 +7,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A compiled {@code for-each-ref --format}: literal bytes ({@code %%} and {@code %xx} already decoded) and
- * atoms. Atoms: {@code %(refname)} and {@code %(symref)}, each optionally {@code :short}, {@code :lstrip=N},
- * {@code :strip=N} or {@code :rstrip=N}; {@code %(objectname)} optionally {@code :short} or {@code :short=N};
- * {@code %(objecttype)}; and {@code %(*objectname)}, {@code %(*objecttype)} for the object a tag points to.
+ * A compiled {@code for-each-ref --format}: literal bytes ({@code %%} and {@code %xx}
+ * already decoded) and atoms. Atoms: {@code %(refname)} and {@code %(symref)}, each
+ * optionally {@code :short}, {@code :lstrip=N}, {@code :strip=N} or {@code :rstrip=N};
+ * {@code %(objectname)} optionally {@code :short} or {@code :short=N};
+ * {@code %(objecttype)}; and {@code %(*objectname)}, {@code %(*objecttype)} for the
+ * object a tag points to.
  *
- * <p>Immutable and thread-safe; rendering state lives in {@link RefFields}.
+ * <p>
+ * Immutable and thread-safe; rendering state lives in {@link RefFields}.
  */
 final class FormatTemplate {
 
@@ -31,19 +34,28 @@ final class FormatTemplate {
 
 		/** As stored. */
 		NONE,
-		/** The shortest unambiguous name, or the default abbreviation of an object name. */
+		/**
+		 * The shortest unambiguous name, or the default abbreviation of an object name.
+		 */
 		SHORT,
 		/** An object name abbreviated to {@code number} digits. */
 		SHORT_N,
-		/** {@code number} leading components removed (negative: keep that many trailing ones). */
+		/**
+		 * {@code number} leading components removed (negative: keep that many trailing
+		 * ones).
+		 */
 		LSTRIP,
-		/** {@code number} trailing components removed (negative: keep that many leading ones). */
+		/**
+		 * {@code number} trailing components removed (negative: keep that many leading
+		 * ones).
+		 */
 		RSTRIP
 
 	}
 
 	/** One piece of a format: literal bytes, or an atom. */
 	sealed interface Segment permits Literal, Atom {
+
 	}
 
 	/** Bytes printed as they are. */
@@ -72,11 +84,14 @@ final class FormatTemplate {
 					&& a.field() != Field.OBJECTNAME);
 	}
 
-	/** Whether the only atom that needs the object database is {@code %(objecttype)} (and there is one). */
+	/**
+	 * Whether the only atom that needs the object database is {@code %(objecttype)} (and
+	 * there is one).
+	 */
 	boolean needsTypesOnly() {
 		return needsObjects() && this.segments.stream()
-			.noneMatch((s) -> s instanceof Atom a && (a.field() == Field.DEREF_OBJECTNAME
-					|| a.field() == Field.DEREF_OBJECTTYPE));
+			.noneMatch((s) -> s instanceof Atom a
+					&& (a.field() == Field.DEREF_OBJECTNAME || a.field() == Field.DEREF_OBJECTTYPE));
 	}
 
 	/**
@@ -84,8 +99,8 @@ final class FormatTemplate {
 	 * @param format the format as given
 	 * @param usage the command's usage text, printed with a malformed format
 	 * @return the template
-	 * @throws CommandFailure a usage error for an unclosed {@code %(}, a fatal error naming an unknown atom or
-	 * argument
+	 * @throws CommandFailure a usage error for an unclosed {@code %(}, a fatal error
+	 * naming an unknown atom or argument
 	 */
 	static FormatTemplate parse(String format, String usage) throws CommandFailure {
 		byte[] f = format.getBytes(StandardCharsets.UTF_8);

@@ -6,12 +6,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A command's options, parsed the way git's parse-options does: long options with {@code =value} or a separate
- * value, unique abbreviations of long names, {@code --no-} negation, bundled short flags ({@code -dq}), a short
- * option's value stuck on or separate, options and arguments in any order, and {@code --} ending the options.
+ * A command's options, parsed the way git's parse-options does: long options with
+ * {@code =value} or a separate value, unique abbreviations of long names, {@code --no-}
+ * negation, bundled short flags ({@code -dq}), a short option's value stuck on or
+ * separate, options and arguments in any order, and {@code --} ending the options.
  * {@code -h} prints the usage text on standard output and exits 129.
  *
- * <p>Built once per command run; not thread-safe.
+ * <p>
+ * Built once per command run; not thread-safe.
  */
 final class Options {
 
@@ -20,7 +22,10 @@ final class Options {
 
 		/** No value; {@code --no-name} turns it off. */
 		FLAG,
-		/** A required value: {@code --name=v}, {@code --name v}, {@code -xv}, {@code -x v}. */
+		/**
+		 * A required value: {@code --name=v}, {@code --name v}, {@code -xv},
+		 * {@code -x v}.
+		 */
 		VALUE,
 		/** An optional value, only stuck on: {@code --name=v} or {@code -xv}. */
 		OPTIONAL_VALUE
@@ -65,7 +70,10 @@ final class Options {
 		return this;
 	}
 
-	/** The usage text as git prints it: synopsis, a blank line, one line per option, a blank line. */
+	/**
+	 * The usage text as git prints it: synopsis, a blank line, one line per option, a
+	 * blank line.
+	 */
 	String usage() {
 		StringBuilder text = new StringBuilder();
 		for (int i = 0; i < this.synopsis.size(); i++) {
@@ -172,7 +180,8 @@ final class Options {
 		Spec found = null;
 		int matches = 0;
 		for (Spec spec : this.specs) {
-			if (spec.longName() == null || (forNegation && spec.kind() == Kind.FLAG && spec.longName().startsWith("no-"))) {
+			if (spec.longName() == null
+					|| (forNegation && spec.kind() == Kind.FLAG && spec.longName().startsWith("no-"))) {
 				continue;
 			}
 			if (spec.longName().equals(name)) {
@@ -223,7 +232,10 @@ final class Options {
 		return null;
 	}
 
-	/** Parsed options (by long name, or by the short letter for short-only options) and arguments. */
+	/**
+	 * Parsed options (by long name, or by the short letter for short-only options) and
+	 * arguments.
+	 */
 	static final class Parsed {
 
 		private final Map<String, Boolean> flags = new HashMap<>();
@@ -254,12 +266,18 @@ final class Options {
 			return this.flags.getOrDefault(key, dflt);
 		}
 
-		/** Whether an option with a value was given (for optional values: with or without a value). */
+		/**
+		 * Whether an option with a value was given (for optional values: with or without
+		 * a value).
+		 */
 		boolean given(String key) {
 			return this.values.containsKey(key);
 		}
 
-		/** The last value of an option, or {@code null} if not given or given without a value. */
+		/**
+		 * The last value of an option, or {@code null} if not given or given without a
+		 * value.
+		 */
 		String value(String key) {
 			List<String> list = this.values.get(key);
 			return (list == null) ? null : list.get(list.size() - 1);
@@ -268,7 +286,8 @@ final class Options {
 		/**
 		 * The reflog message of {@code -m}, or {@code null} if not given.
 		 * @param refusal git's words for an empty message (each command has its own)
-		 * @throws CommandFailure if {@code -m} was given empty: git refuses to write such an entry
+		 * @throws CommandFailure if {@code -m} was given empty: git refuses to write such
+		 * an entry
 		 */
 		String reflogMessage(String refusal) throws CommandFailure {
 			String message = value("m");

@@ -7,11 +7,15 @@ import java.nio.charset.StandardCharsets;
 import io.refstore.core.ref.ObjectId;
 
 /**
- * A large, unsynchronised output buffer for streaming a million refs: bytes are copied straight from a cursor's
- * buffers, and object ids are hex-encoded into a scratch array, so printing a ref allocates nothing.
+ * A large, unsynchronised output buffer for streaming a million refs: bytes are copied
+ * straight from a cursor's buffers, and object ids are hex-encoded into a scratch array,
+ * so printing a ref allocates nothing.
  *
- * <p>Remembers whether writing to the underlying stream failed, so that a closed pipe ({@code refstore
- * show-ref | head -1}) ends the command quietly, as git ends on {@code SIGPIPE}. Not thread-safe.
+ * <p>
+ * Remembers whether writing to the underlying stream failed, so that a closed pipe
+ * ({@code refstore
+ * show-ref | head -1}) ends the command quietly, as git ends on {@code SIGPIPE}. Not
+ * thread-safe.
  */
 final class OutBuffer {
 
@@ -52,7 +56,9 @@ final class OutBuffer {
 		this.buf[this.count++] = (byte) b;
 	}
 
-	/** Appends a string as UTF-8 (allocates: for messages and rare values, not per ref). */
+	/**
+	 * Appends a string as UTF-8 (allocates: for messages and rare values, not per ref).
+	 */
 	void write(String s) throws IOException {
 		byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
 		write(bytes, 0, bytes.length);
@@ -75,7 +81,10 @@ final class OutBuffer {
 		write(this.hex, 0, digits);
 	}
 
-	/** Writes everything buffered and flushes the stream (for interactive answers such as {@code start: ok}). */
+	/**
+	 * Writes everything buffered and flushes the stream (for interactive answers such as
+	 * {@code start: ok}).
+	 */
 	void flush() throws IOException {
 		drain();
 		if (!this.failed) {

@@ -6,17 +6,17 @@ import java.util.List;
 import io.refstore.core.ref.RefStore;
 
 /**
- * {@code refstore pack-refs}: packs refs as {@code git pack-refs} does: by default tags and refs already packed,
- * with {@code --all} every ref except symbolic and per-worktree ones; loose files are removed once packed unless
- * {@code --no-prune}. With {@code --auto}, only when git's heuristics say it is due (see
- * {@link io.refstore.core.ref.StoreStatistics}), and on reftable only the tables the geometric rule picks.
- * Prints nothing.
+ * {@code refstore pack-refs}: packs refs as {@code git pack-refs} does: by default tags
+ * and refs already packed, with {@code --all} every ref except symbolic and per-worktree
+ * ones; loose files are removed once packed unless {@code --no-prune}. With
+ * {@code --auto}, only when git's heuristics say it is due (see
+ * {@link io.refstore.core.ref.StoreStatistics}), and on reftable only the tables the
+ * geometric rule picks. Prints nothing.
  */
 final class PackRefs implements Command {
 
 	private static Options options() {
-		return new Options("refstore pack-refs [--all] [--no-prune] [--auto]")
-			.flag((char) 0, "all", "pack everything")
+		return new Options("refstore pack-refs [--all] [--no-prune] [--auto]").flag((char) 0, "all", "pack everything")
 			.flag((char) 0, "prune", "prune loose refs (default)")
 			.flag((char) 0, "auto", "pack only if due");
 	}
@@ -28,8 +28,8 @@ final class PackRefs implements Command {
 		if (!parsed.args().isEmpty()) {
 			throw CommandFailure.usage(null, options.usage());
 		}
-		context.refs().packRefs(new RefStore.PackOptions(parsed.flag("all"), parsed.flag("prune", true),
-				parsed.flag("auto")));
+		context.refs()
+			.packRefs(new RefStore.PackOptions(parsed.flag("all"), parsed.flag("prune", true), parsed.flag("auto")));
 		return 0;
 	}
 

@@ -10,11 +10,12 @@ import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 
 /**
- * The ref being printed by {@code for-each-ref}, reused for every ref: the name and symbolic target are views
- * into the cursor's buffers, and object types and tag targets are looked up only when an atom asks, at most once
- * per ref.
+ * The ref being printed by {@code for-each-ref}, reused for every ref: the name and
+ * symbolic target are views into the cursor's buffers, and object types and tag targets
+ * are looked up only when an atom asks, at most once per ref.
  *
- * <p>Not thread-safe.
+ * <p>
+ * Not thread-safe.
  */
 final class RefFields {
 
@@ -56,10 +57,11 @@ final class RefFields {
 
 	/**
 	 * @param algorithm the repository's hash
-	 * @param objects the object database, or {@code null} if the format has no object atom
+	 * @param objects the object database, or {@code null} if the format has no object
+	 * atom
 	 * @param names for {@code :short} names, or {@code null} if the format has none
-	 * @param strictShortNames whether {@code :short} names must be unambiguous under every rule
-	 * ({@code core.warnAmbiguousRefs}, true by default)
+	 * @param strictShortNames whether {@code :short} names must be unambiguous under
+	 * every rule ({@code core.warnAmbiguousRefs}, true by default)
 	 * @param defaultAbbrev the digits of {@code %(objectname:short)}
 	 */
 	RefFields(HashAlgorithm algorithm, ObjectDatabase objects, RevParse names, boolean strictShortNames,
@@ -73,7 +75,8 @@ final class RefFields {
 	}
 
 	/**
-	 * Moves to the next ref. The arrays are not copied: they must stay unchanged until the ref is printed.
+	 * Moves to the next ref. The arrays are not copied: they must stay unchanged until
+	 * the ref is printed.
 	 * @param name the name's bytes
 	 * @param nameLength the name's length
 	 * @param rawId the object id (of the resolved ref, for a symbolic one) at offset 0
@@ -93,9 +96,10 @@ final class RefFields {
 	}
 
 	/**
-	 * Gives the current ref's object type, looked up ahead (see {@link TypedBatch}), so that printing does
-	 * not look it up again.
-	 * @param type the type, or {@code null} if the object does not exist (printing its type then fails)
+	 * Gives the current ref's object type, looked up ahead (see {@link TypedBatch}), so
+	 * that printing does not look it up again.
+	 * @param type the type, or {@code null} if the object does not exist (printing its
+	 * type then fails)
 	 */
 	void knownType(ObjectType type) {
 		this.type = type;
@@ -142,8 +146,8 @@ final class RefFields {
 
 	private void printName(byte[] bytes, int length, Atom atom, OutBuffer out) throws IOException {
 		switch (atom.modifier()) {
-			case SHORT -> out.write(this.names.shorten(new String(bytes, 0, length, StandardCharsets.UTF_8),
-					this.strictShortNames));
+			case SHORT -> out
+				.write(this.names.shorten(new String(bytes, 0, length, StandardCharsets.UTF_8), this.strictShortNames));
 			case LSTRIP -> {
 				int from = lstrip(bytes, length, atom.number());
 				out.write(bytes, from, length - from);
@@ -161,7 +165,10 @@ final class RefFields {
 		return names;
 	}
 
-	/** Where the name starts after removing {@code n} leading components (negative: keeping {@code -n}). */
+	/**
+	 * Where the name starts after removing {@code n} leading components (negative:
+	 * keeping {@code -n}).
+	 */
 	static int lstrip(byte[] b, int length, int n) {
 		int components = components(b, length);
 		int drop = (n >= 0) ? n : Math.max(0, components + n);
@@ -177,7 +184,10 @@ final class RefFields {
 		return pos;
 	}
 
-	/** Where the name ends after removing {@code n} trailing components (negative: keeping {@code -n}). */
+	/**
+	 * Where the name ends after removing {@code n} trailing components (negative: keeping
+	 * {@code -n}).
+	 */
 	static int rstrip(byte[] b, int length, int n) {
 		int components = components(b, length);
 		int keep = (n >= 0) ? components - n : Math.min(components, -n);
@@ -223,7 +233,10 @@ final class RefFields {
 		return this.type;
 	}
 
-	/** Looks up what a tag points to (one level, as git's {@code %(*...)}); {@code false} if not a tag. */
+	/**
+	 * Looks up what a tag points to (one level, as git's {@code %(*...)}); {@code false}
+	 * if not a tag.
+	 */
 	private boolean deref() throws IOException, CommandFailure {
 		if (!this.derefLoaded) {
 			this.derefLoaded = true;

@@ -7,17 +7,20 @@ import java.util.List;
 import io.refstore.core.ref.Wildmatch;
 
 /**
- * The ref name patterns of {@code show-ref} and {@code for-each-ref}, matched against a cursor's name bytes
- * without allocating.
+ * The ref name patterns of {@code show-ref} and {@code for-each-ref}, matched against a
+ * cursor's name bytes without allocating.
  *
  * <ul>
- * <li>{@code show-ref} matches a pattern against the tail of a name at a component boundary: {@code main}
- * matches {@code refs/heads/main} and {@code refs/remotes/origin/main}, not {@code refs/heads/domain}.</li>
- * <li>{@code for-each-ref} matches a pattern literally from the start up to a slash ({@code refs/tags} matches
- * {@code refs/tags/v1}, not {@code refs/tagsx}), or as a {@link Wildmatch glob}.</li>
+ * <li>{@code show-ref} matches a pattern against the tail of a name at a component
+ * boundary: {@code main} matches {@code refs/heads/main} and
+ * {@code refs/remotes/origin/main}, not {@code refs/heads/domain}.</li>
+ * <li>{@code for-each-ref} matches a pattern literally from the start up to a slash
+ * ({@code refs/tags} matches {@code refs/tags/v1}, not {@code refs/tagsx}), or as a
+ * {@link Wildmatch glob}.</li>
  * </ul>
  *
- * <p>Immutable and thread-safe.
+ * <p>
+ * Immutable and thread-safe.
  */
 final class RefPatterns {
 
@@ -66,8 +69,8 @@ final class RefPatterns {
 	}
 
 	/**
-	 * {@code for-each-ref}: whether some pattern is a prefix of the name ending at a slash (or the whole name), or
-	 * matches it as a glob.
+	 * {@code for-each-ref}: whether some pattern is a prefix of the name ending at a
+	 * slash (or the whole name), or matches it as a glob.
 	 * @return {@code true} also if there are no patterns
 	 */
 	boolean matchesPath(byte[] name, int length) {
@@ -88,8 +91,9 @@ final class RefPatterns {
 	}
 
 	/**
-	 * The longest literal text every {@code for-each-ref} match must start with, for seeking the ref store: the
-	 * common prefix of the patterns up to their first glob character.
+	 * The longest literal text every {@code for-each-ref} match must start with, for
+	 * seeking the ref store: the common prefix of the patterns up to their first glob
+	 * character.
 	 * @return the prefix (a whole UTF-8 string), or empty if the patterns share none
 	 */
 	String commonLiteralPrefix() {

@@ -14,10 +14,11 @@ import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.VerifyProblem;
 
 /**
- * {@code refstore refs}: {@code migrate} between storage formats (with a report and a backup of the old
- * store), {@code rollback} to that backup, list the {@code backups} and {@code drop-backup} one, and
- * {@code verify} the store's consistency, as {@code git refs} does plus the checks git lacks. Failures exit 255,
- * as git's {@code refs} does, but for a backup name that names none, which dies as git does (128).
+ * {@code refstore refs}: {@code migrate} between storage formats (with a report and a
+ * backup of the old store), {@code rollback} to that backup, list the {@code backups} and
+ * {@code drop-backup} one, and {@code verify} the store's consistency, as
+ * {@code git refs} does plus the checks git lacks. Failures exit 255, as git's
+ * {@code refs} does, but for a backup name that names none, which dies as git does (128).
  */
 final class Refs implements Command {
 
@@ -88,8 +89,8 @@ final class Refs implements Command {
 
 	/**
 	 * One line per backup, oldest first, in columns a script can split on spaces:
-	 * {@code <name> <format> <refs> <logEntries> <bytes>} ({@code -} for counts a backup has no record of), and
-	 * with {@code -v} the recorded digest (or {@code -}).
+	 * {@code <name> <format> <refs> <logEntries> <bytes>} ({@code -} for counts a backup
+	 * has no record of), and with {@code -v} the recorded digest (or {@code -}).
 	 */
 	private static int backups(CommandContext context, List<String> args) throws CommandFailure, IOException {
 		Options options = new Options("refstore refs backups [-v | --verbose]").flag('v', "verbose",
@@ -101,8 +102,14 @@ final class Refs implements Command {
 		boolean verbose = parsed.flag("verbose");
 		StringBuilder text = new StringBuilder();
 		for (Backups.Backup backup : new Backups(context.repository().gitDir()).list()) {
-			text.append(backup.name()).append(' ').append(backup.format().configName()).append(' ')
-				.append(orDash(backup.refs())).append(' ').append(orDash(backup.logEntries())).append(' ')
+			text.append(backup.name())
+				.append(' ')
+				.append(backup.format().configName())
+				.append(' ')
+				.append(orDash(backup.refs()))
+				.append(' ')
+				.append(orDash(backup.logEntries()))
+				.append(' ')
 				.append(backup.bytes());
 			if (verbose) {
 				text.append(' ').append(orDash(backup.digest()));
@@ -128,9 +135,10 @@ final class Refs implements Command {
 		if (dropped == null) {
 			throw CommandFailure.fatal("no backup named '" + name + "'");
 		}
-		context.out().write("dropped backup " + dropped.name() + " (" + dropped.format().configName() + " store, "
-				+ orDash(dropped.refs()) + " refs, " + orDash(dropped.logEntries()) + " reflog entries, "
-				+ dropped.bytes() + " bytes)\n");
+		context.out()
+			.write("dropped backup " + dropped.name() + " (" + dropped.format().configName() + " store, "
+					+ orDash(dropped.refs()) + " refs, " + orDash(dropped.logEntries()) + " reflog entries, "
+					+ dropped.bytes() + " bytes)\n");
 		return 0;
 	}
 
@@ -138,11 +146,15 @@ final class Refs implements Command {
 		return (value != null) ? value.toString() : "-";
 	}
 
-	/** Prints a migration's or rollback's report; {@code carriedWhy} says where the carried refs came from. */
+	/**
+	 * Prints a migration's or rollback's report; {@code carriedWhy} says where the
+	 * carried refs came from.
+	 */
 	private static void print(CommandContext context, MigrationReport report, String carriedWhy) throws IOException {
 		StringBuilder text = new StringBuilder();
 		if (!report.swapped()) {
-			text.append("Finished dry-run migration of refs, the result can be found at '").append(report.staged())
+			text.append("Finished dry-run migration of refs, the result can be found at '")
+				.append(report.staged())
 				.append("'\n");
 		}
 		text.append(String.format(Locale.ROOT, "%s %d refs and %d reflog entries from %s to %s in %.3f s%n",

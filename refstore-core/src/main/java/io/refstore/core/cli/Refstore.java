@@ -17,24 +17,28 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The {@code refstore} command: git's ref plumbing ({@code show-ref}, {@code for-each-ref}, {@code update-ref},
- * {@code symbolic-ref}, {@code pack-refs}) on refstore's engine, with git's syntax, output bytes and exit codes.
+ * The {@code refstore} command: git's ref plumbing ({@code show-ref},
+ * {@code for-each-ref}, {@code update-ref}, {@code symbolic-ref}, {@code pack-refs}) on
+ * refstore's engine, with git's syntax, output bytes and exit codes.
  *
  * <pre>
  * refstore [-C &lt;path&gt;] &lt;command&gt; [&lt;args&gt;]
  * </pre>
  *
- * <p>Errors end in a {@code fatal:} or {@code error:} line naming the culprit, never a stack trace (set
- * {@code REFSTORE_TRACE=1} in the environment to get one). Exit codes: 0 success, 1 "nothing matched" or a
- * failed deletion, 128 fatal errors, 129 usage errors, 141 when standard output was closed early.
+ * <p>
+ * Errors end in a {@code fatal:} or {@code error:} line naming the culprit, never a stack
+ * trace (set {@code REFSTORE_TRACE=1} in the environment to get one). Exit codes: 0
+ * success, 1 "nothing matched" or a failed deletion, 128 fatal errors, 129 usage errors,
+ * 141 when standard output was closed early.
  *
- * <p>{@link #run} holds no state between calls and may be called by several threads at once.
+ * <p>
+ * {@link #run} holds no state between calls and may be called by several threads at once.
  */
 public final class Refstore {
 
 	private static final Map<String, Supplier<Command>> COMMANDS = Map.of("show-ref", ShowRef::new, "for-each-ref",
-			ForEachRef::new, "update-ref", UpdateRef::new, "symbolic-ref", SymbolicRef::new, "pack-refs",
-			PackRefs::new, "refs", Refs::new, "delete-refs", DeleteRefs::delete, "restore-refs", DeleteRefs::restore);
+			ForEachRef::new, "update-ref", UpdateRef::new, "symbolic-ref", SymbolicRef::new, "pack-refs", PackRefs::new,
+			"refs", Refs::new, "delete-refs", DeleteRefs::delete, "restore-refs", DeleteRefs::restore);
 
 	private static final String USAGE = """
 			usage: refstore [-C <path>] <command> [<args>]
@@ -49,15 +53,18 @@ public final class Refstore {
 			   restore-refs   restore the refs a delete-refs manifest recorded
 			""";
 
-	/** Exit code when standard output was closed early: what a shell reports for death by SIGPIPE. */
+	/**
+	 * Exit code when standard output was closed early: what a shell reports for death by
+	 * SIGPIPE.
+	 */
 	private static final int CLOSED_OUTPUT = 141;
 
 	private Refstore() {
 	}
 
 	/**
-	 * Runs a command in this process's working directory, environment and standard streams, and exits with its
-	 * exit code.
+	 * Runs a command in this process's working directory, environment and standard
+	 * streams, and exits with its exit code.
 	 */
 	public static void main(String[] args) {
 		int code = run(Path.of("").toAbsolutePath(), System.getenv(), System.in,
@@ -69,7 +76,8 @@ public final class Refstore {
 	/**
 	 * Runs a command in-process, without touching the process's streams or exiting.
 	 * @param cwd the working directory: the repository is searched for from here
-	 * @param env the environment (config locations, committer identity and date, {@code TZ})
+	 * @param env the environment (config locations, committer identity and date,
+	 * {@code TZ})
 	 * @param in standard input (read only by {@code update-ref --stdin})
 	 * @param out standard output
 	 * @param err standard error
@@ -149,7 +157,10 @@ public final class Refstore {
 		return target;
 	}
 
-	/** A one-line description of an unexpected failure, naming the file where there is one. */
+	/**
+	 * A one-line description of an unexpected failure, naming the file where there is
+	 * one.
+	 */
 	static String describe(Throwable ex) {
 		Throwable cause = (ex instanceof UncheckedIOException unchecked) ? unchecked.getCause() : ex;
 		if (cause instanceof FileSystemException fs) {

@@ -10,21 +10,23 @@ import io.refstore.core.ref.RefName;
 import io.refstore.core.ref.RefStore;
 
 /**
- * The part of git's revision syntax the ref commands need: a value is a full hex object id, or a ref name that
- * git's rules expand ({@code main} → {@code refs/heads/main}); and the reverse, the shortest name that expands
- * back to a given ref ({@code %(refname:short)}, {@code symbolic-ref --short}).
+ * The part of git's revision syntax the ref commands need: a value is a full hex object
+ * id, or a ref name that git's rules expand ({@code main} → {@code refs/heads/main}); and
+ * the reverse, the shortest name that expands back to a given ref
+ * ({@code %(refname:short)}, {@code symbolic-ref --short}).
  *
- * <p>Abbreviated hex ids and revision operators ({@code ^}, {@code ~}, {@code @{...}}) are not supported. Safe for
- * use by several threads if the store is.
+ * <p>
+ * Abbreviated hex ids and revision operators ({@code ^}, {@code ~}, {@code @{...}}) are
+ * not supported. Safe for use by several threads if the store is.
  */
 final class RevParse {
 
 	/**
-	 * git's expansion rules in priority order, as prefix and suffix; 2.39 shortens with all but the last one
-	 * ({@code refs/remotes/<name>/HEAD}).
+	 * git's expansion rules in priority order, as prefix and suffix; 2.39 shortens with
+	 * all but the last one ({@code refs/remotes/<name>/HEAD}).
 	 */
-	private static final String[][] RULES = { { "", "" }, { "refs/", "" }, { "refs/tags/", "" },
-			{ "refs/heads/", "" }, { "refs/remotes/", "" }, { "refs/remotes/", "/HEAD" } };
+	private static final String[][] RULES = { { "", "" }, { "refs/", "" }, { "refs/tags/", "" }, { "refs/heads/", "" },
+			{ "refs/remotes/", "" }, { "refs/remotes/", "/HEAD" } };
 
 	private static final int SHORTENING_RULES = 5;
 
@@ -35,8 +37,9 @@ final class RevParse {
 	}
 
 	/**
-	 * Turns a value into an object id: a full-length hex id (existing or not, as git's parser does), {@code @}
-	 * for {@code HEAD}, or a ref name expanded by git's rules and resolved.
+	 * Turns a value into an object id: a full-length hex id (existing or not, as git's
+	 * parser does), {@code @} for {@code HEAD}, or a ref name expanded by git's rules and
+	 * resolved.
 	 * @param value what the user typed
 	 * @return the id, or empty if the value names nothing
 	 * @throws IOException if the store cannot be read
@@ -58,8 +61,9 @@ final class RevParse {
 	}
 
 	/**
-	 * Whether a full name resolves to an object id, as git's {@code ref_exists}: a symbolic ref that points
-	 * nowhere does not exist, and neither does a name the store cannot hold.
+	 * Whether a full name resolves to an object id, as git's {@code ref_exists}: a
+	 * symbolic ref that points nowhere does not exist, and neither does a name the store
+	 * cannot hold.
 	 */
 	Optional<DirectRef> resolveRef(String fullName) throws IOException {
 		if (!RefName.isValid(fullName, true)) {
@@ -69,19 +73,22 @@ final class RevParse {
 			return this.refs.resolve(fullName);
 		}
 		catch (IllegalArgumentException ex) {
-			// a store may refuse names outside its namespace (such as one-level names): they name nothing
+			// a store may refuse names outside its namespace (such as one-level names):
+			// they name nothing
 			return Optional.empty();
 		}
 	}
 
 	/**
-	 * The shortest form of a full ref name that git's rules expand back to it: {@code refs/heads/main} becomes
-	 * {@code main}, or {@code heads/main} if {@code main} would also expand to another existing ref.
+	 * The shortest form of a full ref name that git's rules expand back to it:
+	 * {@code refs/heads/main} becomes {@code main}, or {@code heads/main} if {@code main}
+	 * would also expand to another existing ref.
 	 * @param fullName the full name
-	 * @param strict whether a shorter form must not name another ref under any rule (git's
-	 * {@code core.warnAmbiguousRefs}, used by {@code for-each-ref}), or only under rules of higher priority (as
-	 * {@code symbolic-ref --short})
-	 * @return the short name, or {@code fullName} itself if no shorter form is unambiguous
+	 * @param strict whether a shorter form must not name another ref under any rule
+	 * (git's {@code core.warnAmbiguousRefs}, used by {@code for-each-ref}), or only under
+	 * rules of higher priority (as {@code symbolic-ref --short})
+	 * @return the short name, or {@code fullName} itself if no shorter form is
+	 * unambiguous
 	 * @throws IOException if the store cannot be read
 	 */
 	String shorten(String fullName, boolean strict) throws IOException {

@@ -14,11 +14,13 @@ import io.refstore.core.ref.RefQuery;
 import io.refstore.core.ref.RefStore;
 
 /**
- * {@code refstore show-ref}: lists refs with their object ids, as {@code git show-ref} does.
+ * {@code refstore show-ref}: lists refs with their object ids, as {@code git show-ref}
+ * does.
  *
- * <p>Patterns match the tail of a name at a component boundary; {@code --verify} takes exact full names and
- * fails on the first that does not resolve. Exit code 1 when nothing matches. Refs are streamed from the
- * store's cursor without a string per ref.
+ * <p>
+ * Patterns match the tail of a name at a component boundary; {@code --verify} takes exact
+ * full names and fails on the first that does not resolve. Exit code 1 when nothing
+ * matches. Refs are streamed from the store's cursor without a string per ref.
  */
 final class ShowRef implements Command {
 
@@ -73,7 +75,8 @@ final class ShowRef implements Command {
 		boolean heads = parsed.flag("heads");
 		boolean tags = parsed.flag("tags");
 		if (heads || tags) {
-			found += (heads ? list(refs, "refs/heads/", patterns) : 0) + (tags ? list(refs, "refs/tags/", patterns) : 0);
+			found += (heads ? list(refs, "refs/heads/", patterns) : 0)
+					+ (tags ? list(refs, "refs/tags/", patterns) : 0);
 		}
 		else {
 			found += list(refs, "", patterns);

@@ -12,19 +12,26 @@ import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.RefName;
 
 /**
- * Reads the command language of {@code git update-ref --stdin}, one command at a time, so that a caller can
- * answer {@code start}, {@code prepare}, {@code commit} and {@code abort} before the next command arrives.
+ * Reads the command language of {@code git update-ref --stdin}, one command at a time, so
+ * that a caller can answer {@code start}, {@code prepare}, {@code commit} and
+ * {@code abort} before the next command arrives.
  *
- * <p>Without {@code -z} a command is one line of space-separated fields, C-quoted if they contain whitespace;
- * an empty value means zero. With {@code -z} every field ends in NUL, nothing is quoted, and an empty old value
- * means "not given". Errors are git's {@code fatal:} messages, naming the command, the ref and the bad text.
- * Values are resolved while parsing, so errors come in git's order.
+ * <p>
+ * Without {@code -z} a command is one line of space-separated fields, C-quoted if they
+ * contain whitespace; an empty value means zero. With {@code -z} every field ends in NUL,
+ * nothing is quoted, and an empty old value means "not given". Errors are git's
+ * {@code fatal:} messages, naming the command, the ref and the bad text. Values are
+ * resolved while parsing, so errors come in git's order.
  *
- * <p>Not thread-safe.
+ * <p>
+ * Not thread-safe.
  */
 final class StdinParser {
 
-	/** The commands, with the number of fields that follow the command word ({@code -z} reads them as NUL-ended fields). */
+	/**
+	 * The commands, with the number of fields that follow the command word ({@code -z}
+	 * reads them as NUL-ended fields).
+	 */
 	enum Verb {
 
 		UPDATE("update", 3), CREATE("create", 2), DELETE("delete", 2), VERIFY("verify", 2), OPTION("option", 1),
@@ -50,12 +57,14 @@ final class StdinParser {
 	}
 
 	/**
-	 * One parsed command. The ref it names (update, create, delete, verify) is in {@link #refBuffer()} until
-	 * the next command is read, so that a million commands need no million strings.
+	 * One parsed command. The ref it names (update, create, delete, verify) is in
+	 * {@link #refBuffer()} until the next command is read, so that a million commands
+	 * need no million strings.
 	 *
 	 * @param verb what to do
 	 * @param newId the new value (update, create); zero deletes
-	 * @param oldId the expected old value; zero means "must not exist", {@code null} means "not checked"
+	 * @param oldId the expected old value; zero means "must not exist", {@code null}
+	 * means "not checked"
 	 */
 	record Command(Verb verb, ObjectId newId, ObjectId oldId) {
 
@@ -103,7 +112,10 @@ final class StdinParser {
 
 	private int pos;
 
-	/** The field argument() or nulField() read last: {@code fieldBuf[fieldStart .. fieldEnd)}. */
+	/**
+	 * The field argument() or nulField() read last:
+	 * {@code fieldBuf[fieldStart .. fieldEnd)}.
+	 */
 	private byte[] fieldBuf;
 
 	private int fieldStart;
@@ -183,7 +195,10 @@ final class StdinParser {
 		return null;
 	}
 
-	/** The current command's ref name: UTF-8 bytes at {@link #refStart()}..{@link #refEnd()}. */
+	/**
+	 * The current command's ref name: UTF-8 bytes at
+	 * {@link #refStart()}..{@link #refEnd()}.
+	 */
 	byte[] refBuffer() {
 		return this.refBuf;
 	}
@@ -278,7 +293,8 @@ final class StdinParser {
 		this.refText = null;
 		for (int i = this.refStart; i < this.refEnd; i++) {
 			if (this.refBuf[i] < 0) {
-				// names are text: bytes that are not UTF-8 become U+FFFD, as in every other command
+				// names are text: bytes that are not UTF-8 become U+FFFD, as in every
+				// other command
 				this.refBuf = ref().getBytes(StandardCharsets.UTF_8);
 				this.refStart = 0;
 				this.refEnd = this.refBuf.length;
@@ -287,13 +303,15 @@ final class StdinParser {
 		}
 		RefName.Rule rule = RefName.violation(this.refBuf, this.refStart, this.refEnd - this.refStart, true);
 		if (rule != null) {
-			throw CommandFailure.fatal("invalid ref format: " + RefName.printable(ref()) + " (" + rule.description() + ")");
+			throw CommandFailure
+				.fatal("invalid ref format: " + RefName.printable(ref()) + " (" + rule.description() + ")");
 		}
 	}
 
 	/**
 	 * Parses the separator and the value after it.
-	 * @return the id (zero for an empty value where allowed), or {@code null} if the value is not given
+	 * @return the id (zero for an empty value where allowed), or {@code null} if the
+	 * value is not given
 	 */
 	private ObjectId nextValue(String verb, int flags) throws IOException, CommandFailure {
 		String which = ((flags & OLD_VALUE) != 0) ? "<oldvalue>" : "<newvalue>";
@@ -311,9 +329,11 @@ final class StdinParser {
 				return id;
 			}
 		}
-		String value = new String(this.fieldBuf, this.fieldStart, this.fieldEnd - this.fieldStart, StandardCharsets.UTF_8);
+		String value = new String(this.fieldBuf, this.fieldStart, this.fieldEnd - this.fieldStart,
+				StandardCharsets.UTF_8);
 		if (value.isEmpty()) {
-			// without -z an empty value is zero; with -z only update's new value may be empty, with a warning
+			// without -z an empty value is zero; with -z only update's new value may be
+			// empty, with a warning
 			if (this.terminator == 0) {
 				if ((flags & MISSING_ALLOWED_EMPTY) == 0) {
 					return null;
@@ -329,7 +349,10 @@ final class StdinParser {
 		return id.get();
 	}
 
-	/** Without {@code -z}: a space and an argument (into the field), or {@code false} at the end of the line. */
+	/**
+	 * Without {@code -z}: a space and an argument (into the field), or {@code false} at
+	 * the end of the line.
+	 */
 	private boolean spaceSeparatedValue(String verb) throws CommandFailure {
 		if (at(this.pos) == 0 || at(this.pos) == '\n') {
 			return false;
@@ -390,7 +413,10 @@ final class StdinParser {
 		field(unquoted.bytes(), 0, unquoted.bytes().length);
 	}
 
-	/** The byte at {@code i}, or 0 past the end (the terminating NUL git's C strings have). */
+	/**
+	 * The byte at {@code i}, or 0 past the end (the terminating NUL git's C strings
+	 * have).
+	 */
 	private int at(int i) {
 		return (i < this.length) ? this.line[i] : 0;
 	}
@@ -408,7 +434,10 @@ final class StdinParser {
 		return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 	}
 
-	/** Appends the next field (up to and including the terminator, or to the end of input) to the line. */
+	/**
+	 * Appends the next field (up to and including the terminator, or to the end of input)
+	 * to the line.
+	 */
 	private boolean readField() throws IOException {
 		int start = this.length;
 		while (true) {

@@ -12,11 +12,14 @@ import io.refstore.core.ref.RefUpdate;
 import io.refstore.core.ref.TransactionResult;
 
 /**
- * {@code refstore symbolic-ref}: reads, writes and deletes symbolic refs, as {@code git symbolic-ref} does.
+ * {@code refstore symbolic-ref}: reads, writes and deletes symbolic refs, as
+ * {@code git symbolic-ref} does.
  *
- * <p>Reading follows a chain of symbolic refs to its last name (unless {@code --no-recurse}); a name that is not
- * a symbolic ref is fatal, or exit 1 with {@code -q}. Writing refuses a target with a bad name and, for
- * {@code HEAD}, a target outside {@code refs/}; unlike git 2.39 it also refuses a bad name for the symbolic ref
+ * <p>
+ * Reading follows a chain of symbolic refs to its last name (unless
+ * {@code --no-recurse}); a name that is not a symbolic ref is fatal, or exit 1 with
+ * {@code -q}. Writing refuses a target with a bad name and, for {@code HEAD}, a target
+ * outside {@code refs/}; unlike git 2.39 it also refuses a bad name for the symbolic ref
  * itself. A refused write or deletion exits 1 with an {@code error:} line, as in git.
  */
 final class SymbolicRef implements Command {
@@ -129,8 +132,8 @@ final class SymbolicRef implements Command {
 		try (RefTransaction transaction = refs.newTransaction()) {
 			TransactionResult result = transaction.add(update).commit();
 			if (!result.committed()) {
-				throw CommandFailure.error(
-						UpdateRef.describe(result.firstRejection().orElse(result.results().get(0))), 1);
+				throw CommandFailure.error(UpdateRef.describe(result.firstRejection().orElse(result.results().get(0))),
+						1);
 			}
 			return 0;
 		}

@@ -8,24 +8,32 @@ import io.refstore.core.objects.ObjectDatabase.ObjectType;
 import io.refstore.core.ref.HashAlgorithm;
 
 /**
- * Refs collected for printing by {@code for-each-ref} with a format whose only object atom is
- * {@code %(objecttype)}: the types of a whole batch are looked up at once ({@link ObjectDatabase#types}), in
- * the order of the pack indexes rather than the scattered order of the names, then the refs are printed in
- * their order. The output is the same as printing one ref at a time, up to a missing object, which fails the
- * command at the same ref.
+ * Refs collected for printing by {@code for-each-ref} with a format whose only object
+ * atom is {@code %(objecttype)}: the types of a whole batch are looked up at once
+ * ({@link ObjectDatabase#types}), in the order of the pack indexes rather than the
+ * scattered order of the names, then the refs are printed in their order. The output is
+ * the same as printing one ref at a time, up to a missing object, which fails the command
+ * at the same ref.
  *
- * <p>Not thread-safe.
+ * <p>
+ * Not thread-safe.
  */
 final class TypedBatch {
 
-	/** Refs per batch: large enough that neighbouring ids share index pages, small enough to stream. */
+	/**
+	 * Refs per batch: large enough that neighbouring ids share index pages, small enough
+	 * to stream.
+	 */
 	static final int SIZE = 1 << 16;
 
 	private final HashAlgorithm hash;
 
 	private final ObjectDatabase objects;
 
-	/** Grown up to {@link #SIZE} refs as they come, so that a small repository allocates little. */
+	/**
+	 * Grown up to {@link #SIZE} refs as they come, so that a small repository allocates
+	 * little.
+	 */
 	private byte[] ids;
 
 	private int[] nameEnds = new int[0];
@@ -51,7 +59,8 @@ final class TypedBatch {
 
 	/**
 	 * Adds a ref (copying what it is given).
-	 * @param target the final name of a symbolic ref's chain, or {@code null} for a direct ref
+	 * @param target the final name of a symbolic ref's chain, or {@code null} for a
+	 * direct ref
 	 * @return whether the batch is now full and must be {@linkplain #print printed}
 	 */
 	boolean add(byte[] refName, int nameLength, byte[] rawId, byte[] target) {

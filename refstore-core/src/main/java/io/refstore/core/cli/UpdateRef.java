@@ -14,12 +14,14 @@ import io.refstore.core.ref.UpdateResult;
 import io.refstore.core.txn.UpdateChecks;
 
 /**
- * {@code refstore update-ref}: sets, checks and deletes one ref, or many atomically with {@code --stdin}
- * (see {@link UpdateRefStdin}), as {@code git update-ref} does.
+ * {@code refstore update-ref}: sets, checks and deletes one ref, or many atomically with
+ * {@code --stdin} (see {@link UpdateRefStdin}), as {@code git update-ref} does.
  *
- * <p>Values are full hex ids or ref names (expanded as git expands them). An empty or all-zero old value means
- * "must not exist"; for {@code -d} an all-zero old value means "do not check", as in git. A refused update is
- * fatal (exit 128); a refused deletion is an error (exit 1), as in git.
+ * <p>
+ * Values are full hex ids or ref names (expanded as git expands them). An empty or
+ * all-zero old value means "must not exist"; for {@code -d} an all-zero old value means
+ * "do not check", as in git. A refused update is fatal (exit 128); a refused deletion is
+ * an error (exit 1), as in git.
  */
 final class UpdateRef implements Command {
 
@@ -56,13 +58,15 @@ final class UpdateRef implements Command {
 		String name = rest.get(0);
 		String oldValue = rest.size() > (delete ? 1 : 2) ? rest.get(rest.size() - 1) : null;
 		ObjectId newId = delete ? null : value(revParse, rest.get(1), "%s: not a valid SHA1");
-		ObjectId oldId = (oldValue == null) ? null
-				: oldValue.isEmpty() ? refs.hashAlgorithm().zeroId() : value(revParse, oldValue, "%s: not a valid old SHA1");
+		ObjectId oldId = (oldValue == null) ? null : oldValue.isEmpty() ? refs.hashAlgorithm().zeroId()
+				: value(revParse, oldValue, "%s: not a valid old SHA1");
 		if (delete) {
 			return delete(refs, name, (oldId != null && !oldId.isZero()) ? oldId : null, noDeref, message);
 		}
-		// a bad name is refused by the transaction, in git's words (its rules are git's, and so is a file below
-		// the git directory that holds no ref, such as a loose object: "reference broken")
+		// a bad name is refused by the transaction, in git's words (its rules are git's,
+		// and so is a file below
+		// the git directory that holds no ref, such as a loose object: "reference
+		// broken")
 		RefUpdate update = RefUpdate.update(name, newId, oldId);
 		UpdateResult rejected = commit(refs, noDeref ? update.withNoDeref() : update, message);
 		if (rejected != null) {
@@ -71,7 +75,10 @@ final class UpdateRef implements Command {
 		return 0;
 	}
 
-	/** {@link #describe}, but a refused name as given (git prints it so, its control characters made '?'). */
+	/**
+	 * {@link #describe}, but a refused name as given (git prints it so, its control
+	 * characters made '?').
+	 */
 	private static String reason(UpdateResult rejected, boolean removes) {
 		if (rejected.rejection() == Rejection.INVALID_NAME) {
 			String refusal = UpdateChecks.nameRefusal(rejected.update().name(), removes);
@@ -116,8 +123,8 @@ final class UpdateRef implements Command {
 		if (rejected.message() != null) {
 			return rejected.message();
 		}
-		String kind = (rejected.rejection() != null) ? rejected.rejection().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')
-				: "not applied";
+		String kind = (rejected.rejection() != null)
+				? rejected.rejection().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') : "not applied";
 		return "cannot update ref '" + rejected.update().name() + "': " + kind;
 	}
 

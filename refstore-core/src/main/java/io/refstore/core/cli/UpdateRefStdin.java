@@ -11,19 +11,25 @@ import io.refstore.core.ref.TransactionResult;
 import io.refstore.core.ref.UpdateBatch;
 
 /**
- * {@code refstore update-ref --stdin [-z]}: runs git's command language against one transaction at a time.
+ * {@code refstore update-ref --stdin [-z]}: runs git's command language against one
+ * transaction at a time.
  *
- * <p>Without {@code start}, every command joins one transaction that is committed at the end of input, all or
- * nothing. With {@code start} the session is explicit: {@code prepare} takes the locks, {@code commit} applies,
- * {@code abort} releases, each answered on standard output at once ({@code start: ok}), and a transaction still
- * open at the end of input is aborted. After {@code commit} or {@code abort} only {@code start} may follow. Any
- * error is fatal (exit 128) and leaves every ref unchanged.
+ * <p>
+ * Without {@code start}, every command joins one transaction that is committed at the end
+ * of input, all or nothing. With {@code start} the session is explicit: {@code prepare}
+ * takes the locks, {@code commit} applies, {@code abort} releases, each answered on
+ * standard output at once ({@code start: ok}), and a transaction still open at the end of
+ * input is aborted. After {@code commit} or {@code abort} only {@code start} may follow.
+ * Any error is fatal (exit 128) and leaves every ref unchanged.
  *
- * <p>Belongs to one command run; not thread-safe.
+ * <p>
+ * Belongs to one command run; not thread-safe.
  */
 final class UpdateRefStdin {
 
-	/** Where the session is; the order matters, as in git: a command never moves it back. */
+	/**
+	 * Where the session is; the order matters, as in git: a command never moves it back.
+	 */
 	private enum State {
 
 		OPEN, STARTED, PREPARED, CLOSED
@@ -42,7 +48,10 @@ final class UpdateRefStdin {
 
 	private RefTransaction transaction;
 
-	/** The updates read since the transaction last got them: handed over before it is prepared or committed. */
+	/**
+	 * The updates read since the transaction last got them: handed over before it is
+	 * prepared or committed.
+	 */
 	private UpdateBatch pending;
 
 	private State state = State.OPEN;
@@ -155,7 +164,10 @@ final class UpdateRefStdin {
 		out.flush();
 	}
 
-	/** At the end of input: commit an implicit transaction, abort an explicit one left open. */
+	/**
+	 * At the end of input: commit an implicit transaction, abort an explicit one left
+	 * open.
+	 */
 	private void finish() throws CommandFailure, IOException {
 		if (this.state == State.OPEN) {
 			handOver();
@@ -173,14 +185,17 @@ final class UpdateRefStdin {
 		return result.firstRejection().map(UpdateRef::describe).orElse("the transaction was not committed");
 	}
 
-	/** Adds the command's update to the pending batch (the ref's name is still in the parser). */
+	/**
+	 * Adds the command's update to the pending batch (the ref's name is still in the
+	 * parser).
+	 */
 	private void add(StdinParser parser, Command command, boolean noDeref) {
 		byte[] name = parser.refBuffer();
 		int start = parser.refStart();
 		int length = parser.refEnd() - start;
 		switch (command.verb()) {
-			case UPDATE -> this.pending.add(name, start, length, RefUpdate.Type.UPDATE, command.newId(), command.oldId(),
-					noDeref);
+			case UPDATE ->
+				this.pending.add(name, start, length, RefUpdate.Type.UPDATE, command.newId(), command.oldId(), noDeref);
 			case CREATE -> this.pending.add(name, start, length, RefUpdate.Type.UPDATE, command.newId(),
 					this.refs.hashAlgorithm().zeroId(), noDeref);
 			case DELETE -> this.pending.add(name, start, length, RefUpdate.Type.DELETE, null, command.oldId(), noDeref);

@@ -6,8 +6,9 @@ import java.util.List;
 import io.refstore.core.ref.Ref;
 
 /**
- * Hears about each chunk of a deletion or restore: for progress reports, and for tests that act between the
- * steps. Both methods do nothing by default. Called on the thread running the deletion.
+ * Hears about each chunk of a deletion or restore: for progress reports, and for tests
+ * that act between the steps. Both methods do nothing by default. Called on the thread
+ * running the deletion.
  */
 public interface ChunkListener {
 
@@ -16,18 +17,20 @@ public interface ChunkListener {
 	};
 
 	/**
-	 * Called right before a chunk's transaction takes its locks and commits (for a deletion, once the chunk is
-	 * recorded in the manifest).
+	 * Called right before a chunk's transaction takes its locks and commits (for a
+	 * deletion, once the chunk is recorded in the manifest).
 	 * @param chunk the chunk's number, from 1
-	 * @param refs its refs with the values the transaction expects (deletion) or writes (restore); unmodifiable
-	 * @throws IOException to stop the run; the chunk is then recorded as failed and not applied
+	 * @param refs its refs with the values the transaction expects (deletion) or writes
+	 * (restore); unmodifiable
+	 * @throws IOException to stop the run; the chunk is then recorded as failed and not
+	 * applied
 	 */
 	default void beforeCommit(int chunk, List<Ref> refs) throws IOException {
 	}
 
 	/**
-	 * Called after a chunk's transaction committed (for a deletion, once the manifest says so; for a restore,
-	 * once the chunk's reflogs are back too).
+	 * Called after a chunk's transaction committed (for a deletion, once the manifest
+	 * says so; for a restore, once the chunk's reflogs are back too).
 	 * @param chunk the chunk's number, from 1
 	 * @param refs its refs
 	 */

@@ -7,11 +7,15 @@ import java.util.Objects;
  * How {@link RefDeleter#delete} runs.
  *
  * @param manifest the manifest file to create; it must not exist yet
- * @param chunkSize refs per transaction, at least 1 (default {@value #DEFAULT_CHUNK_SIZE})
- * @param sampleSize how many of the first names to report, at least 0 (default {@value #DEFAULT_SAMPLE_SIZE})
- * @param message the reflog message of the deletions (seen only in the log of a symbolic ref such as
- * {@code HEAD} that points at a deleted ref; a deleted ref's own log goes with it)
- * @param repository the git directory, recorded in the manifest for people reading it; may be {@code null}
+ * @param chunkSize refs per transaction, at least 1 (default
+ * {@value #DEFAULT_CHUNK_SIZE})
+ * @param sampleSize how many of the first names to report, at least 0 (default
+ * {@value #DEFAULT_SAMPLE_SIZE})
+ * @param message the reflog message of the deletions (seen only in the log of a symbolic
+ * ref such as {@code HEAD} that points at a deleted ref; a deleted ref's own log goes
+ * with it)
+ * @param repository the git directory, recorded in the manifest for people reading it;
+ * may be {@code null}
  * @param listener hears about each chunk (default {@link ChunkListener#NONE})
  */
 public record DeleteOptions(Path manifest, int chunkSize, int sampleSize, String message, Path repository,
@@ -67,8 +71,7 @@ public record DeleteOptions(Path manifest, int chunkSize, int sampleSize, String
 
 	/** These options, recording {@code gitDir} in the manifest. */
 	public DeleteOptions withRepository(Path gitDir) {
-		return new DeleteOptions(this.manifest, this.chunkSize, this.sampleSize, this.message, gitDir,
-				this.listener);
+		return new DeleteOptions(this.manifest, this.chunkSize, this.sampleSize, this.message, gitDir, this.listener);
 	}
 
 	/** These options with a listener. */

@@ -12,8 +12,10 @@ import java.util.Optional;
  * @param chunks how many chunks committed
  * @param missing how many listed names named no ref (counted up to where the run stopped)
  * @param sample the first selected names, in git's order
- * @param kept the refs the selection picked but protection kept (counted up to where the run stopped)
- * @param failure why the run stopped early, or {@code null} if every selected ref was deleted
+ * @param kept the refs the selection picked but protection kept (counted up to where the
+ * run stopped)
+ * @param failure why the run stopped early, or {@code null} if every selected ref was
+ * deleted
  */
 public record DeleteResult(Path manifest, long deleted, int chunks, long missing, List<String> sample,
 		ProtectedRefs.Report kept, ChunkFailure failure) {

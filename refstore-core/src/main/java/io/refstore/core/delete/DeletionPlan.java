@@ -21,8 +21,8 @@ import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.SymbolicRef;
 
 /**
- * The plan of a deletion, kept on disk for review before anything is deleted: the selection, then every ref
- * that would go with the value it has, in name order.
+ * The plan of a deletion, kept on disk for review before anything is deleted: the
+ * selection, then every ref that would go with the value it has, in name order.
  *
  * <pre>
  * refstore-deletion-plan 2
@@ -31,15 +31,16 @@ import io.refstore.core.ref.SymbolicRef;
  * ref &lt;name&gt; &lt;id&gt;                               a direct ref and its value (hex)
  * symref &lt;name&gt; &lt;target&gt;                       a symbolic ref and its target
  * end &lt;count&gt;                                    the plan is complete
- * </pre>
- * Ref names and targets hold no space or line break (git's name rules), so fields are split at spaces. A plan
- * without its {@code end} line was cut short and is refused. A version 1 plan (written before protection
- * existed) is read as protecting {@linkplain ProtectedRefs#defaults() the defaults}: executing it never deletes
- * what they protect.
+ * </pre> Ref names and targets hold no space or line break (git's name rules), so fields
+ * are split at spaces. A plan without its {@code end} line was cut short and is refused.
+ * A version 1 plan (written before protection existed) is read as protecting
+ * {@linkplain ProtectedRefs#defaults() the defaults}: executing it never deletes what
+ * they protect.
  * <p>
- * A plan is executed only while it is not stale: {@link #checkNotStale} before the first chunk (every ref the
- * selection picks now is in the plan with the plan's value), and {@link #expecting} within each chunk's
- * transaction (every ref of the chunk still holds the plan's value).
+ * A plan is executed only while it is not stale: {@link #checkNotStale} before the first
+ * chunk (every ref the selection picks now is in the plan with the plan's value), and
+ * {@link #expecting} within each chunk's transaction (every ref of the chunk still holds
+ * the plan's value).
  */
 public final class DeletionPlan {
 
@@ -56,17 +57,18 @@ public final class DeletionPlan {
 	/**
 	 * What a plan holds at its head and end.
 	 *
-	 * @param kept what protection kept when the plan was written ({@link ProtectedRefs.Report#NONE} when read
-	 * back from a file, which does not record it)
+	 * @param kept what protection kept when the plan was written
+	 * ({@link ProtectedRefs.Report#NONE} when read back from a file, which does not
+	 * record it)
 	 */
 	public record Summary(long count, List<String> sample, RefSelection selection, ProtectedRefs.Report kept) {
 
 	}
 
 	/**
-	 * Writes the plan of {@code selection}, keeping what {@code protection} protects, to {@code file}, atomically
-	 * and durably: the plan is forced before its rename and the directory after, since the deletion steps that
-	 * follow rely on it.
+	 * Writes the plan of {@code selection}, keeping what {@code protection} protects, to
+	 * {@code file}, atomically and durably: the plan is forced before its rename and the
+	 * directory after, since the deletion steps that follow rely on it.
 	 */
 	public static Summary write(Path file, RefStore store, List<String> parts, ProtectedRefs protection, int sampleSize)
 			throws IOException {
@@ -134,18 +136,21 @@ public final class DeletionPlan {
 	}
 
 	/**
-	 * Refuses a plan that no longer covers what its selection picks in {@code store}: every ref selected now
-	 * must be in the plan with the plan's value (refs the plan has that are gone are fine: deleted by an earlier
-	 * run, or by someone else). One merge of two name-ordered streams, the plan's and the store's.
+	 * Refuses a plan that no longer covers what its selection picks in {@code store}:
+	 * every ref selected now must be in the plan with the plan's value (refs the plan has
+	 * that are gone are fine: deleted by an earlier run, or by someone else). One merge
+	 * of two name-ordered streams, the plan's and the store's.
 	 * @return what the plan protects, for the chunks that execute it
 	 * @throws StalePlanException naming the first ref that differs
-	 * @throws IOException if the plan or the store cannot be read, or the plan is malformed
+	 * @throws IOException if the plan or the store cannot be read, or the plan is
+	 * malformed
 	 */
 	public static ProtectedRefs checkNotStale(Path file, RefStore store) throws IOException {
 		RefSelection.Builder selection = RefSelection.builder();
 		try (Reader planned = new Reader(file, selection)) {
 			Entry[] next = { planned.next() };
-			// the reader has passed the plan's selection lines once it returned the first entry
+			// the reader has passed the plan's selection lines once it returned the first
+			// entry
 			ProtectedRefs protection = planned.protection();
 			RefSelection parsed = selection.protect(protection).build();
 			new RefDeleter(store).select(parsed, 0, (ref) -> {
@@ -171,8 +176,9 @@ public final class DeletionPlan {
 	}
 
 	/**
-	 * A listener for the deletion of {@code chunk} that refuses, before the chunk commits, any of its refs that
-	 * no longer holds the plan's value (moved since {@link #checkNotStale}), failing the chunk as a whole.
+	 * A listener for the deletion of {@code chunk} that refuses, before the chunk
+	 * commits, any of its refs that no longer holds the plan's value (moved since
+	 * {@link #checkNotStale}), failing the chunk as a whole.
 	 */
 	public static ChunkListener expecting(List<Entry> chunk) {
 		Map<String, String> planned = new HashMap<>();
@@ -214,7 +220,8 @@ public final class DeletionPlan {
 
 		/**
 		 * Opens {@code file} and reads its first line.
-		 * @param selection where the plan's selection lines go as they are read, or {@code null} to skip them
+		 * @param selection where the plan's selection lines go as they are read, or
+		 * {@code null} to skip them
 		 * @throws IOException if the file cannot be read or is not a plan
 		 */
 		public Reader(Path file, RefSelection.Builder selection) throws IOException {
@@ -235,8 +242,8 @@ public final class DeletionPlan {
 		}
 
 		/**
-		 * What the plan keeps: its {@code protect} lines, or the defaults for a version 1 plan. Complete once
-		 * {@link #next()} returned the first entry (or {@code null}).
+		 * What the plan keeps: its {@code protect} lines, or the defaults for a version 1
+		 * plan. Complete once {@link #next()} returned the first entry (or {@code null}).
 		 */
 		public ProtectedRefs protection() {
 			return (this.version == 1) ? ProtectedRefs.defaults() : ProtectedRefs.of(this.protect);
@@ -275,7 +282,10 @@ public final class DeletionPlan {
 			}
 		}
 
-		/** Adds a {@code select <kind> <text>} line's part; {@code false} for an unknown kind. */
+		/**
+		 * Adds a {@code select <kind> <text>} line's part; {@code false} for an unknown
+		 * kind.
+		 */
 		static boolean select(RefSelection.Builder builder, String[] fields) {
 			switch (fields[1]) {
 				case "prefix" -> builder.prefix(fields[2]);
@@ -289,7 +299,9 @@ public final class DeletionPlan {
 			return true;
 		}
 
-		/** The count of the {@code end} line, once {@link #next()} returned {@code null}. */
+		/**
+		 * The count of the {@code end} line, once {@link #next()} returned {@code null}.
+		 */
 		public long count() {
 			return this.count;
 		}

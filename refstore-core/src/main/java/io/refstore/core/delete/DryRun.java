@@ -9,7 +9,8 @@ import java.util.Objects;
  * @param matched how many existing refs are selected (protected ones not counted)
  * @param missing how many listed names name no ref
  * @param sample the first selected names, in git's order
- * @param kept the refs the selection picked but protection keeps ({@link ProtectedRefs.Report#NONE} if none)
+ * @param kept the refs the selection picked but protection keeps
+ * ({@link ProtectedRefs.Report#NONE} if none)
  */
 public record DryRun(long matched, long missing, List<String> sample, ProtectedRefs.Report kept) {
 

@@ -7,17 +7,18 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The manifest of a mass deletion: a text file written as the deletion goes, from which {@link RefRestorer}
- * puts back exactly what was deleted. This class defines the format; {@code ManifestWriter} and
- * {@code ManifestReader} write and read it.
+ * The manifest of a mass deletion: a text file written as the deletion goes, from which
+ * {@link RefRestorer} puts back exactly what was deleted. This class defines the format;
+ * {@code ManifestWriter} and {@code ManifestReader} write and read it.
  *
- * <h2>Format, version 1</h2>
- * UTF-8 text, one record per line, each line ending in {@code LF}. A line is a keyword and fields separated by
- * single spaces. Lines starting with {@code #} and empty lines are comments. <i>Text</i> fields (names,
- * targets, identities, messages) are escaped so that they never contain a space or a line break: the bytes
- * 0x00–0x20, {@code %} and 0x7F are written as {@code %XX} (upper-case hex); every other byte, including the
- * bytes of non-ASCII characters, is written as is. An empty text is written {@code -}, and a text that is
- * exactly {@code -} as {@code %2D}. Object ids are lower-case hex of the repository's hash.
+ * <h2>Format, version 1</h2> UTF-8 text, one record per line, each line ending in
+ * {@code LF}. A line is a keyword and fields separated by single spaces. Lines starting
+ * with {@code #} and empty lines are comments. <i>Text</i> fields (names, targets,
+ * identities, messages) are escaped so that they never contain a space or a line break:
+ * the bytes 0x00–0x20, {@code %} and 0x7F are written as {@code %XX} (upper-case hex);
+ * every other byte, including the bytes of non-ASCII characters, is written as is. An
+ * empty text is written {@code -}, and a text that is exactly {@code -} as {@code %2D}.
+ * Object ids are lower-case hex of the repository's hash.
  *
  * <pre>
  * refstore-delete-manifest 1                first line: the format and its version
@@ -48,12 +49,14 @@ import java.nio.charset.StandardCharsets;
  * done &lt;deleted&gt; &lt;chunks&gt;                   the run ended without a failure
  * </pre>
  *
- * A chunk's state follows from its last line: no {@code ready} means it was never committed
- * ({@link ChunkState#INCOMPLETE}); {@code ready} without an outcome (the run stopped in between) or
- * {@code in-doubt} means its refs must be checked one by one ({@link ChunkState#IN_DOUBT}). A last line
- * without its {@code LF} was cut short by a crash and is ignored. A reader refuses another version.
+ * A chunk's state follows from its last line: no {@code ready} means it was never
+ * committed ({@link ChunkState#INCOMPLETE}); {@code ready} without an outcome (the run
+ * stopped in between) or {@code in-doubt} means its refs must be checked one by one
+ * ({@link ChunkState#IN_DOUBT}). A last line without its {@code LF} was cut short by a
+ * crash and is ignored. A reader refuses another version.
  *
- * <p>Stateless and thread-safe.
+ * <p>
+ * Stateless and thread-safe.
  */
 public final class Manifest {
 
@@ -66,13 +69,18 @@ public final class Manifest {
 	/** What a chunk's lines say about it. */
 	public enum ChunkState {
 
-		/** The chunk's lines were not all written: its transaction never ran. Nothing to restore. */
+		/**
+		 * The chunk's lines were not all written: its transaction never ran. Nothing to
+		 * restore.
+		 */
 		INCOMPLETE,
 		/** The chunk's transaction committed: every ref of the chunk was deleted. */
 		COMMITTED,
 		/** The chunk's transaction was refused: nothing of it was deleted. */
 		FAILED,
-		/** The outcome is unknown: each ref of the chunk may or may not have been deleted. */
+		/**
+		 * The outcome is unknown: each ref of the chunk may or may not have been deleted.
+		 */
 		IN_DOUBT
 
 	}
@@ -109,8 +117,8 @@ public final class Manifest {
 	/**
 	 * Decodes a text field.
 	 * @return the text
-	 * @throws IllegalArgumentException if a {@code %} is not followed by two hex digits, or the bytes are not
-	 * UTF-8 text
+	 * @throws IllegalArgumentException if a {@code %} is not followed by two hex digits,
+	 * or the bytes are not UTF-8 text
 	 */
 	static String decodeText(String field) {
 		if (field.equals("-")) {

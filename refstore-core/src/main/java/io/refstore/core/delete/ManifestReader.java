@@ -21,9 +21,9 @@ import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.ref.SymbolicRef;
 
 /**
- * Reads a {@link Manifest} one chunk at a time, so that memory holds one chunk, never the whole deletion.
- * Every line is checked; anything unexpected is refused with the file, line number and what is wrong.
- * Not thread-safe.
+ * Reads a {@link Manifest} one chunk at a time, so that memory holds one chunk, never the
+ * whole deletion. Every line is checked; anything unexpected is refused with the file,
+ * line number and what is wrong. Not thread-safe.
  */
 final class ManifestReader implements Closeable {
 
@@ -82,7 +82,10 @@ final class ManifestReader implements Closeable {
 		return this.hash;
 	}
 
-	/** Whether the run that wrote the manifest ended without a failure (its {@code done} line was read). */
+	/**
+	 * Whether the run that wrote the manifest ended without a failure (its {@code done}
+	 * line was read).
+	 */
 	boolean done() {
 		return this.done;
 	}
@@ -91,8 +94,8 @@ final class ManifestReader implements Closeable {
 		String first = nextLine();
 		String[] magic = (first != null) ? first.split(" ", -1) : new String[0];
 		if (magic.length != 2 || !magic[0].equals(Manifest.MAGIC)) {
-			throw bad("not a refstore deletion manifest (it must start with '" + Manifest.MAGIC + " "
-					+ Manifest.VERSION + "')");
+			throw bad("not a refstore deletion manifest (it must start with '" + Manifest.MAGIC + " " + Manifest.VERSION
+					+ "')");
 		}
 		if (!magic[1].equals(String.valueOf(Manifest.VERSION))) {
 			throw bad("manifest version " + magic[1] + " is not supported (this refstore reads version "
@@ -232,9 +235,10 @@ final class ManifestReader implements Closeable {
 	}
 
 	/**
-	 * A ref name of the manifest; one that a restore writes ({@code written}) follows the rule for names from
-	 * outside, so that a manifest edited by hand cannot name a file such as {@code objects/..}. A symbolic
-	 * ref's target is only text in its file: check-ref-format is enough, as for git.
+	 * A ref name of the manifest; one that a restore writes ({@code written}) follows the
+	 * rule for names from outside, so that a manifest edited by hand cannot name a file
+	 * such as {@code objects/..}. A symbolic ref's target is only text in its file:
+	 * check-ref-format is enough, as for git.
 	 */
 	private String refName(String field, boolean written) throws IOException {
 		String name = text(field);
@@ -281,7 +285,10 @@ final class ManifestReader implements Closeable {
 		}
 	}
 
-	/** The next line that is not a comment, or {@code null} at the end (a last line without LF is ignored). */
+	/**
+	 * The next line that is not a comment, or {@code null} at the end (a last line
+	 * without LF is ignored).
+	 */
 	private String nextLine() throws IOException {
 		if (this.pushedBack != null) {
 			String line = this.pushedBack;

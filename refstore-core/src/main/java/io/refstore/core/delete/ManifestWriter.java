@@ -22,8 +22,9 @@ import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.ref.SymbolicRef;
 
 /**
- * Writes a {@link Manifest} as a deletion goes: every record that a restore depends on reaches the disk
- * ({@code fsync}) before the step it describes is taken. Not thread-safe.
+ * Writes a {@link Manifest} as a deletion goes: every record that a restore depends on
+ * reaches the disk ({@code fsync}) before the step it describes is taken. Not
+ * thread-safe.
  */
 final class ManifestWriter implements Closeable {
 
@@ -53,7 +54,8 @@ final class ManifestWriter implements Closeable {
 		ManifestWriter writer = new ManifestWriter(path, channel);
 		try {
 			writer.header(hash, format, repository, selection, createdEpochSeconds);
-			// once: the file's name, so that the records forced into it later are found after a power cut
+			// once: the file's name, so that the records forced into it later are found
+			// after a power cut
 			Fsync.parentOf(path);
 			return writer;
 		}
@@ -68,8 +70,8 @@ final class ManifestWriter implements Closeable {
 		return this.path;
 	}
 
-	private void header(HashAlgorithm hash, RefFormat format, Path repository, RefSelection selection,
-			long created) throws IOException {
+	private void header(HashAlgorithm hash, RefFormat format, Path repository, RefSelection selection, long created)
+			throws IOException {
 		ascii(Manifest.MAGIC + " " + Manifest.VERSION).newline();
 		ascii("hash " + hash.configName()).newline();
 		ascii("format " + format.configName()).newline();
@@ -108,7 +110,8 @@ final class ManifestWriter implements Closeable {
 			}
 			else {
 				DirectRef direct = (DirectRef) ref;
-				ascii("ref ").text(direct.name()).ascii(" " + direct.id().name() + " ")
+				ascii("ref ").text(direct.name())
+					.ascii(" " + direct.id().name() + " ")
 					.ascii((direct.peeled() != null) ? direct.peeled().name() : "-")
 					.newline();
 			}
@@ -122,8 +125,8 @@ final class ManifestWriter implements Closeable {
 
 	private void log(ReflogEntry entry) {
 		PersonIdent who = entry.who();
-		ascii("log " + entry.oldId().name() + " " + entry.newId().name() + " " + who.epochSeconds() + " "
-				+ who.tzText() + " ")
+		ascii("log " + entry.oldId().name() + " " + entry.newId().name() + " " + who.epochSeconds() + " " + who.tzText()
+				+ " ")
 			.text(who.name())
 			.ascii(" ")
 			.text(who.email())

@@ -9,21 +9,26 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Refs a mass deletion never removes, whatever its selection says: what hosting software depends on and a
- * user would not think of when deleting {@code refs/**}. A selection keeps the refs it protects and reports
- * them ({@link Report}), so a dry run and a plan show what was kept and by which pattern.
+ * Refs a mass deletion never removes, whatever its selection says: what hosting software
+ * depends on and a user would not think of when deleting {@code refs/**}. A selection
+ * keeps the refs it protects and reports them ({@link Report}), so a dry run and a plan
+ * show what was kept and by which pattern.
  *
- * <p>Each entry is a {@code for-each-ref} pattern ({@link RefPattern}: a prefix ending at a slash, or a
- * wildmatch glob whose {@code *} never crosses a slash), or the word {@value #HEAD}: the ref {@code HEAD}
- * points to, and any ref that one points to in turn, read when the selection is streamed (a detached
- * {@code HEAD} protects nothing).
+ * <p>
+ * Each entry is a {@code for-each-ref} pattern ({@link RefPattern}: a prefix ending at a
+ * slash, or a wildmatch glob whose {@code *} never crosses a slash), or the word
+ * {@value #HEAD}: the ref {@code HEAD} points to, and any ref that one points to in turn,
+ * read when the selection is streamed (a detached {@code HEAD} protects nothing).
  *
- * <p>The {@linkplain #defaults() defaults} are written to cover each namespace whole, since their layouts
- * nest: GitLab's {@code refs/keep-around/<id>}, Gerrit's review data {@code refs/changes/<nn>/<change>/meta}
- * (two levels below {@code refs/changes/}, which {@code refs/changes/*}{@code /meta} would miss), notes
- * ({@code refs/notes/commits}, also nested), Gerrit's {@code refs/meta/config}, and {@code HEAD}'s branch.
+ * <p>
+ * The {@linkplain #defaults() defaults} are written to cover each namespace whole, since
+ * their layouts nest: GitLab's {@code refs/keep-around/<id>}, Gerrit's review data
+ * {@code refs/changes/<nn>/<change>/meta} (two levels below {@code refs/changes/}, which
+ * {@code refs/changes/*}{@code /meta} would miss), notes ({@code refs/notes/commits},
+ * also nested), Gerrit's {@code refs/meta/config}, and {@code HEAD}'s branch.
  *
- * <p>Immutable and thread-safe.
+ * <p>
+ * Immutable and thread-safe.
  */
 public final class ProtectedRefs {
 
@@ -42,7 +47,10 @@ public final class ProtectedRefs {
 
 	private final List<RefPattern> patterns;
 
-	/** Each pattern's literal prefix as bytes: a name that does not start with it cannot match. */
+	/**
+	 * Each pattern's literal prefix as bytes: a name that does not start with it cannot
+	 * match.
+	 */
 	private final byte[][] literals;
 
 	private final boolean head;
@@ -69,8 +77,8 @@ public final class ProtectedRefs {
 
 	/**
 	 * The protection of {@code entries}: patterns and {@value #HEAD}, duplicates dropped.
-	 * @throws InvalidSelectionException naming the entry ({@code protect}) that is empty, malformed or can never
-	 * match a ref under {@code refs/}
+	 * @throws InvalidSelectionException naming the entry ({@code protect}) that is empty,
+	 * malformed or can never match a ref under {@code refs/}
 	 */
 	public static ProtectedRefs of(Collection<String> entries) {
 		List<String> kept = new ArrayList<>();
@@ -114,8 +122,10 @@ public final class ProtectedRefs {
 	}
 
 	/**
-	 * The entry that protects the name in {@code name[0 .. length)}, or {@code null} if none does.
-	 * @param headChain the refs {@code HEAD} leads to, as read for this selection (empty if not protected)
+	 * The entry that protects the name in {@code name[0 .. length)}, or {@code null} if
+	 * none does.
+	 * @param headChain the refs {@code HEAD} leads to, as read for this selection (empty
+	 * if not protected)
 	 */
 	String protecting(byte[] name, int length, byte[][] headChain) {
 		for (int i = 0; i < this.literals.length; i++) {
@@ -142,7 +152,8 @@ public final class ProtectedRefs {
 	 * The refs a selection picked that protection kept.
 	 *
 	 * @param count how many
-	 * @param byPattern how many each entry kept, in the order of the entries (entries that kept nothing absent)
+	 * @param byPattern how many each entry kept, in the order of the entries (entries
+	 * that kept nothing absent)
 	 * @param sample the first kept refs with the entry that kept each, in the order found
 	 */
 	public record Report(long count, Map<String, Long> byPattern, List<Kept> sample) {

@@ -18,28 +18,35 @@ import io.refstore.core.ref.TransactionResult;
 import io.refstore.core.ref.UpdateResult;
 
 /**
- * Deletes the refs of a {@link RefSelection} in chunks, one transaction per chunk, recording everything a
- * restore needs in a {@link Manifest} first. The refs the selection's {@link ProtectedRefs} protect are never
- * deleted; the dry run and the result say how many were kept, and by which pattern. Works on any {@link RefStore}, so the same code serves both
- * formats.
+ * Deletes the refs of a {@link RefSelection} in chunks, one transaction per chunk,
+ * recording everything a restore needs in a {@link Manifest} first. The refs the
+ * selection's {@link ProtectedRefs} protect are never deleted; the dry run and the result
+ * say how many were kept, and by which pattern. Works on any {@link RefStore}, so the
+ * same code serves both formats.
  *
- * <p>A run, per chunk of at most {@code chunkSize} selected refs, in name order:
+ * <p>
+ * A run, per chunk of at most {@code chunkSize} selected refs, in name order:
  * <ol>
- * <li>read the chunk's refs from the selection's cursor (one snapshot per scanned range) and their reflogs;</li>
+ * <li>read the chunk's refs from the selection's cursor (one snapshot per scanned range)
+ * and their reflogs;</li>
  * <li>write them to the manifest with a {@code ready} line and sync it;</li>
- * <li>commit one transaction deleting each ref only if it still has the value read in step 1
- * (compare-and-swap; symbolic refs are deleted themselves, never the ref they point to): the files backend
- * rewrites {@code packed-refs} at most once for it, the reftable backend adds one table;</li>
+ * <li>commit one transaction deleting each ref only if it still has the value read in
+ * step 1 (compare-and-swap; symbolic refs are deleted themselves, never the ref they
+ * point to): the files backend rewrites {@code packed-refs} at most once for it, the
+ * reftable backend adds one table;</li>
  * <li>record {@code committed}, or the failure, in the manifest and sync it.</li>
  * </ol>
- * The first chunk that fails stops the run: the chunks before it are deleted, it and the rest are not.
- * Memory holds one chunk; the selection is streamed.
+ * The first chunk that fails stops the run: the chunks before it are deleted, it and the
+ * rest are not. Memory holds one chunk; the selection is streamed.
  *
- * <p>A symbolic ref can only be deleted without a check of its target (the transaction contract cannot
- * expect a symbolic value), so one retargeted meanwhile is still deleted; the manifest holds the target read.
+ * <p>
+ * A symbolic ref can only be deleted without a check of its target (the transaction
+ * contract cannot expect a symbolic value), so one retargeted meanwhile is still deleted;
+ * the manifest holds the target read.
  *
- * <p>Not thread-safe; one run at a time per instance. Concurrent writers to the repository are expected and
- * make chunks fail rather than lose their updates.
+ * <p>
+ * Not thread-safe; one run at a time per instance. Concurrent writers to the repository
+ * are expected and make chunks fail rather than lose their updates.
  */
 public final class RefDeleter {
 
@@ -53,9 +60,12 @@ public final class RefDeleter {
 	}
 
 	/**
-	 * Counts what {@link #delete} would remove, without changing anything or writing a manifest.
-	 * @param sampleSize how many of the first names, and of the protected refs kept, to return
-	 * @return the count, the names listed but missing, the sample, and what protection kept
+	 * Counts what {@link #delete} would remove, without changing anything or writing a
+	 * manifest.
+	 * @param sampleSize how many of the first names, and of the protected refs kept, to
+	 * return
+	 * @return the count, the names listed but missing, the sample, and what protection
+	 * kept
 	 * @throws IOException if the store cannot be read
 	 */
 	public DryRun dryRun(RefSelection selection, int sampleSize) throws IOException {
@@ -63,10 +73,12 @@ public final class RefDeleter {
 	}
 
 	/**
-	 * Streams the refs {@link #delete} would remove, in name order, with the values it would expect: a plan to
-	 * review before deleting. Changes nothing.
-	 * @param sampleSize how many of the first names, and of the protected refs kept, to return
-	 * @param consumer receives each selected ref (a copy that outlives the call); {@code null} for none
+	 * Streams the refs {@link #delete} would remove, in name order, with the values it
+	 * would expect: a plan to review before deleting. Changes nothing.
+	 * @param sampleSize how many of the first names, and of the protected refs kept, to
+	 * return
+	 * @param consumer receives each selected ref (a copy that outlives the call);
+	 * {@code null} for none
 	 * @return what {@link #dryRun} returns
 	 * @throws IOException if the store cannot be read, or as thrown by {@code consumer}
 	 */
@@ -102,9 +114,10 @@ public final class RefDeleter {
 	/**
 	 * Deletes the selected refs chunk by chunk, writing the manifest.
 	 * @return the counts, and the failure that stopped the run if one did
-	 * @throws java.nio.file.FileAlreadyExistsException if the manifest exists (nothing is deleted)
-	 * @throws IOException if the store cannot be read or the manifest cannot be written; the manifest then
-	 * says which chunks committed
+	 * @throws java.nio.file.FileAlreadyExistsException if the manifest exists (nothing is
+	 * deleted)
+	 * @throws IOException if the store cannot be read or the manifest cannot be written;
+	 * the manifest then says which chunks committed
 	 */
 	public DeleteResult delete(RefSelection selection, DeleteOptions options) throws IOException {
 		long created = System.currentTimeMillis() / 1000;
@@ -127,8 +140,8 @@ public final class RefDeleter {
 				if (chunk.size() == options.chunkSize() || (!more && !chunk.isEmpty())) {
 					ChunkFailure failure = apply(chunks + 1, chunk, manifest, options);
 					if (failure != null) {
-						return new DeleteResult(options.manifest(), deleted, chunks, refs.missing(), sample, refs.kept(),
-								failure);
+						return new DeleteResult(options.manifest(), deleted, chunks, refs.missing(), sample,
+								refs.kept(), failure);
 					}
 					chunks++;
 					deleted += chunk.size();
@@ -140,7 +153,10 @@ public final class RefDeleter {
 		}
 	}
 
-	/** Steps 1 (reflogs) to 4 for one chunk; returns its failure, or {@code null} if it committed. */
+	/**
+	 * Steps 1 (reflogs) to 4 for one chunk; returns its failure, or {@code null} if it
+	 * committed.
+	 */
 	private ChunkFailure apply(int number, List<Ref> chunk, ManifestWriter manifest, DeleteOptions options)
 			throws IOException {
 		List<List<ReflogEntry>> logs = new ArrayList<>(chunk.size());
@@ -160,8 +176,10 @@ public final class RefDeleter {
 
 	private ChunkFailure commit(int number, List<Ref> chunk, DeleteOptions options) {
 		try (RefTransaction transaction = this.store.newTransaction()) {
-			// forced whatever core.fsync says: the manifest records the chunk as committed once this returns, and
-			// a power cut must not bring back refs it lists as deleted, nor leave a packed-refs without content
+			// forced whatever core.fsync says: the manifest records the chunk as
+			// committed once this returns, and
+			// a power cut must not bring back refs it lists as deleted, nor leave a
+			// packed-refs without content
 			transaction.message(options.message()).forceSync();
 			for (Ref ref : chunk) {
 				transaction.add(deletion(ref));
@@ -190,7 +208,9 @@ public final class RefDeleter {
 		}
 	}
 
-	/** The compare-and-swap deletion of {@code ref} as read: never through a symbolic ref. */
+	/**
+	 * The compare-and-swap deletion of {@code ref} as read: never through a symbolic ref.
+	 */
 	static RefUpdate deletion(Ref ref) {
 		return RefUpdate.delete(ref.name(), (ref instanceof DirectRef direct) ? direct.id() : null).withNoDeref();
 	}

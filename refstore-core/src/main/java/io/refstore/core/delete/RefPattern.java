@@ -6,10 +6,11 @@ import java.util.Arrays;
 import io.refstore.core.ref.Wildmatch;
 
 /**
- * One pattern as {@code git for-each-ref} matches it: a name matches if the pattern is its prefix ending at a
- * slash ({@code refs/tags} matches {@code refs/tags/v1}, not {@code refs/tagsx}; a pattern ending in a slash
- * matches everything below it) or if the pattern matches the whole name as a {@link Wildmatch} glob. Both rules apply to
- * every pattern, as in git. Immutable and thread-safe.
+ * One pattern as {@code git for-each-ref} matches it: a name matches if the pattern is
+ * its prefix ending at a slash ({@code refs/tags} matches {@code refs/tags/v1}, not
+ * {@code refs/tagsx}; a pattern ending in a slash matches everything below it) or if the
+ * pattern matches the whole name as a {@link Wildmatch} glob. Both rules apply to every
+ * pattern, as in git. Immutable and thread-safe.
  */
 final class RefPattern {
 
@@ -35,11 +36,12 @@ final class RefPattern {
 
 	/**
 	 * Checks and compiles a pattern.
-	 * @param parameter what the pattern was given as, for the error ({@code glob}, {@code exclude})
+	 * @param parameter what the pattern was given as, for the error ({@code glob},
+	 * {@code exclude})
 	 * @param text the pattern
 	 * @return the pattern
-	 * @throws InvalidSelectionException if it is empty, malformed, or can never match a name under
-	 * {@code refs/}
+	 * @throws InvalidSelectionException if it is empty, malformed, or can never match a
+	 * name under {@code refs/}
 	 */
 	static RefPattern parse(String parameter, String text) {
 		if (text.isEmpty()) {
@@ -65,8 +67,8 @@ final class RefPattern {
 	}
 
 	/**
-	 * The text every matching name starts with: the pattern up to its first glob character (cut back to a
-	 * whole UTF-8 character).
+	 * The text every matching name starts with: the pattern up to its first glob
+	 * character (cut back to a whole UTF-8 character).
 	 */
 	String literalPrefix() {
 		return new String(this.pattern, 0, this.literalLength, StandardCharsets.UTF_8);

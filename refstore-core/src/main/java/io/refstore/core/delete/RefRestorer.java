@@ -21,35 +21,46 @@ import io.refstore.core.ref.SymbolicRef;
 import io.refstore.core.ref.UpdateResult;
 
 /**
- * Puts back what a {@link RefDeleter} run deleted, from its {@link Manifest}: the refs of every chunk that
- * committed (or may have), with their values, symbolic refs as symbolic refs, and their reflog entries.
+ * Puts back what a {@link RefDeleter} run deleted, from its {@link Manifest}: the refs of
+ * every chunk that committed (or may have), with their values, symbolic refs as symbolic
+ * refs, and their reflog entries.
  *
  * <ol>
- * <li>Check: read the whole manifest once and look up every ref to restore. If one exists with another value
- * (or kind), refuse with a conflict naming it, before changing anything.</li>
- * <li>Per chunk: one transaction creating the chunk's missing refs, each expected not to exist (so a ref
- * created meanwhile fails the chunk instead of being overwritten); then append each recreated ref's saved
- * reflog entries, oldest first.</li>
+ * <li>Check: read the whole manifest once and look up every ref to restore. If one exists
+ * with another value (or kind), refuse with a conflict naming it, before changing
+ * anything.</li>
+ * <li>Per chunk: one transaction creating the chunk's missing refs, each expected not to
+ * exist (so a ref created meanwhile fails the chunk instead of being overwritten); then
+ * append each recreated ref's saved reflog entries, oldest first.</li>
  * </ol>
- * A ref found with the manifest's value is left alone; if its reflog is a beginning of the saved one (an
- * earlier restore stopped while appending), the rest is appended, so running a restore again is safe.
+ * A ref found with the manifest's value is left alone; if its reflog is a beginning of
+ * the saved one (an earlier restore stopped while appending), the rest is appended, so
+ * running a restore again is safe.
  *
- * <p>For the reflogs to come back exactly, recreating a ref must not log an entry of its own: open the store
- * with {@code RefStores.open(repository, ReflogPolicy.EXISTING_ONLY)}. A symbolic ref such as {@code HEAD} that
- * points at a restored branch does log the recreation, as git would. Entries are appended one call each,
- * which with reftable is one table per entry (auto-compaction keeps the stack small).
+ * <p>
+ * For the reflogs to come back exactly, recreating a ref must not log an entry of its
+ * own: open the store with
+ * {@code RefStores.open(repository, ReflogPolicy.EXISTING_ONLY)}. A symbolic ref such as
+ * {@code HEAD} that points at a restored branch does log the recreation, as git would.
+ * Entries are appended one call each, which with reftable is one table per entry
+ * (auto-compaction keeps the stack small).
  *
- * <p>Memory holds one chunk. Not thread-safe.
+ * <p>
+ * Memory holds one chunk. Not thread-safe.
  */
 public final class RefRestorer {
 
-	/** The reflog message of the recreations (seen only in the logs of symbolic refs pointing at them). */
+	/**
+	 * The reflog message of the recreations (seen only in the logs of symbolic refs
+	 * pointing at them).
+	 */
 	public static final String MESSAGE = "refstore restore-refs";
 
 	private final RefStore store;
 
 	/**
-	 * @param store the refs to restore into, opened as described above; the caller keeps ownership
+	 * @param store the refs to restore into, opened as described above; the caller keeps
+	 * ownership
 	 */
 	public RefRestorer(RefStore store) {
 		this.store = store;
@@ -60,7 +71,8 @@ public final class RefRestorer {
 	 * @param manifest the manifest a deletion wrote
 	 * @param listener hears about each restored chunk
 	 * @return the counts, or the conflict or failure that stopped the restore
-	 * @throws IOException if the manifest is malformed or of another hash, or the store cannot be read
+	 * @throws IOException if the manifest is malformed or of another hash, or the store
+	 * cannot be read
 	 */
 	public RestoreResult restore(Path manifest, ChunkListener listener) throws IOException {
 		ChunkFailure conflict = check(manifest);
@@ -98,7 +110,10 @@ public final class RefRestorer {
 		return chunk.state() == ChunkState.COMMITTED || chunk.state() == ChunkState.IN_DOUBT;
 	}
 
-	/** Step 1: the first ref to restore that exists with another value, as a conflict; {@code null} if none. */
+	/**
+	 * Step 1: the first ref to restore that exists with another value, as a conflict;
+	 * {@code null} if none.
+	 */
 	private ChunkFailure check(Path manifest) throws IOException {
 		try (ManifestReader reader = open(manifest)) {
 			for (Chunk chunk = reader.next(); chunk != null; chunk = reader.next()) {
@@ -115,7 +130,10 @@ public final class RefRestorer {
 		return null;
 	}
 
-	/** A conflict if {@code saved}'s name exists with another value; {@code null} if absent or equal. */
+	/**
+	 * A conflict if {@code saved}'s name exists with another value; {@code null} if
+	 * absent or equal.
+	 */
 	private ChunkFailure conflict(int chunk, Ref saved) throws IOException {
 		return conflict(chunk, saved, this.store.exactRef(saved.name()));
 	}
@@ -136,11 +154,14 @@ public final class RefRestorer {
 	}
 
 	private static String describe(Ref ref) {
-		return (ref instanceof DirectRef direct) ? direct.id().name() : "a symbolic ref to '"
-				+ ((SymbolicRef) ref).target() + "'";
+		return (ref instanceof DirectRef direct) ? direct.id().name()
+				: "a symbolic ref to '" + ((SymbolicRef) ref).target() + "'";
 	}
 
-	/** Step 2 for one chunk; returns its failure, or {@code null} once its refs and reflogs are back. */
+	/**
+	 * Step 2 for one chunk; returns its failure, or {@code null} once its refs and
+	 * reflogs are back.
+	 */
 	private ChunkFailure restoreChunk(Chunk chunk, Counts counts, ChunkListener listener) throws IOException {
 		List<SavedRef> missing = new ArrayList<>();
 		List<SavedRef> present = new ArrayList<>();
@@ -174,13 +195,14 @@ public final class RefRestorer {
 
 	private ChunkFailure create(int number, List<Ref> refs, ChunkListener listener) {
 		try (RefTransaction transaction = this.store.newTransaction()) {
-			// forced whatever core.fsync says: a restore that reported a chunk back must not lose it to a power cut
+			// forced whatever core.fsync says: a restore that reported a chunk back must
+			// not lose it to a power cut
 			transaction.message(MESSAGE).forceSync();
 			ObjectId zero = this.store.hashAlgorithm().zeroId();
 			for (Ref ref : refs) {
-				transaction.add((ref instanceof DirectRef direct) ? RefUpdate.create(ref.name(), direct.id()).withNoDeref()
-						: new RefUpdate(ref.name(), RefUpdate.Type.SYMREF, null, ((SymbolicRef) ref).target(), zero, true,
-								null));
+				transaction.add((ref instanceof DirectRef direct)
+						? RefUpdate.create(ref.name(), direct.id()).withNoDeref() : new RefUpdate(ref.name(),
+								RefUpdate.Type.SYMREF, null, ((SymbolicRef) ref).target(), zero, true, null));
 			}
 			try {
 				listener.beforeCommit(number, refs);

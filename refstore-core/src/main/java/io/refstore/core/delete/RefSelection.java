@@ -9,24 +9,26 @@ import io.refstore.core.ref.InvalidRefNameException;
 import io.refstore.core.ref.RefName;
 
 /**
- * Which refs a mass deletion removes: the union of explicit names, name prefixes and globs, minus the refs
- * matched by exclusions. Only refs under {@code refs/} can be selected; {@code HEAD} and other root refs never
- * are.
+ * Which refs a mass deletion removes: the union of explicit names, name prefixes and
+ * globs, minus the refs matched by exclusions. Only refs under {@code refs/} can be
+ * selected; {@code HEAD} and other root refs never are.
  * <ul>
- * <li><b>Names</b> are full ref names ({@code refs/heads/topic}); a name that does not exist is counted as
- * missing and otherwise ignored.</li>
- * <li><b>Prefixes</b> are compared byte for byte: {@code refs/heads/tmp} also selects {@code refs/heads/tmpx};
- * end a prefix with a slash to select one directory.</li>
- * <li><b>Globs</b> and <b>exclusions</b> are {@code for-each-ref} patterns ({@link RefPattern}): a prefix
- * ending at a slash, or a wildmatch glob such as {@code refs/tags/v1.*} or {@code refs/pull/**}.</li>
+ * <li><b>Names</b> are full ref names ({@code refs/heads/topic}); a name that does not
+ * exist is counted as missing and otherwise ignored.</li>
+ * <li><b>Prefixes</b> are compared byte for byte: {@code refs/heads/tmp} also selects
+ * {@code refs/heads/tmpx}; end a prefix with a slash to select one directory.</li>
+ * <li><b>Globs</b> and <b>exclusions</b> are {@code for-each-ref} patterns
+ * ({@link RefPattern}): a prefix ending at a slash, or a wildmatch glob such as
+ * {@code refs/tags/v1.*} or {@code refs/pull/**}.</li>
  * </ul>
  * Whatever these select, the refs its {@link ProtectedRefs} protect are kept and reported
- * ({@linkplain ProtectedRefs#defaults() the defaults} unless {@link Builder#protect} says otherwise).
- * Every value is checked when it is added; a bad one is refused with an {@link InvalidSelectionException}
- * naming it. Names are kept sorted as UTF-8 byte arrays, so a list of a million names costs their bytes,
- * not a million objects per ref.
+ * ({@linkplain ProtectedRefs#defaults() the defaults} unless {@link Builder#protect} says
+ * otherwise). Every value is checked when it is added; a bad one is refused with an
+ * {@link InvalidSelectionException} naming it. Names are kept sorted as UTF-8 byte
+ * arrays, so a list of a million names costs their bytes, not a million objects per ref.
  *
- * <p>Immutable and thread-safe once built.
+ * <p>
+ * Immutable and thread-safe once built.
  */
 public final class RefSelection {
 
@@ -95,14 +97,18 @@ public final class RefSelection {
 		return this.names.length;
 	}
 
-	/** The listed names as UTF-8 bytes, sorted bytewise and distinct; the caller must not change them. */
+	/**
+	 * The listed names as UTF-8 bytes, sorted bytewise and distinct; the caller must not
+	 * change them.
+	 */
 	byte[][] names() {
 		return this.names;
 	}
 
 	/**
-	 * The prefixes to scan for prefix and glob matches: sorted bytewise, none a prefix of another, so the
-	 * ranges they cover are disjoint and come in name order one after the other.
+	 * The prefixes to scan for prefix and glob matches: sorted bytewise, none a prefix of
+	 * another, so the ranges they cover are disjoint and come in name order one after the
+	 * other.
 	 */
 	List<String> scanPrefixes() {
 		List<byte[]> all = new ArrayList<>(Arrays.asList(this.prefixBytes));
@@ -122,7 +128,10 @@ public final class RefSelection {
 		return minimal;
 	}
 
-	/** Whether the name in {@code name[0 .. length)} is matched by a prefix or a glob (exclusions aside). */
+	/**
+	 * Whether the name in {@code name[0 .. length)} is matched by a prefix or a glob
+	 * (exclusions aside).
+	 */
 	boolean matchesPattern(byte[] name, int length) {
 		for (byte[] prefix : this.prefixBytes) {
 			if (startsWith(name, length, prefix)) {
@@ -168,8 +177,10 @@ public final class RefSelection {
 		}
 
 		/**
-		 * Keeps the refs {@code protection} protects instead of {@linkplain ProtectedRefs#defaults() the
-		 * defaults}; {@link ProtectedRefs#none()} overrides protection, which the caller must have allowed.
+		 * Keeps the refs {@code protection} protects instead of
+		 * {@linkplain ProtectedRefs#defaults() the defaults};
+		 * {@link ProtectedRefs#none()} overrides protection, which the caller must have
+		 * allowed.
 		 */
 		public Builder protect(ProtectedRefs protection) {
 			this.protection = java.util.Objects.requireNonNull(protection, "protection");
@@ -190,7 +201,8 @@ public final class RefSelection {
 
 		/**
 		 * Selects every ref the {@code for-each-ref} pattern matches.
-		 * @throws InvalidSelectionException if the pattern is empty, malformed or can never match
+		 * @throws InvalidSelectionException if the pattern is empty, malformed or can
+		 * never match
 		 */
 		public Builder glob(String pattern) {
 			this.globs.add(RefPattern.parse("glob", pattern));
@@ -198,8 +210,10 @@ public final class RefSelection {
 		}
 
 		/**
-		 * Keeps every ref the {@code for-each-ref} pattern matches, whatever else selects it.
-		 * @throws InvalidSelectionException if the pattern is empty, malformed or can never match
+		 * Keeps every ref the {@code for-each-ref} pattern matches, whatever else selects
+		 * it.
+		 * @throws InvalidSelectionException if the pattern is empty, malformed or can
+		 * never match
 		 */
 		public Builder exclude(String pattern) {
 			this.exclusions.add(RefPattern.parse("exclude", pattern));
@@ -208,7 +222,8 @@ public final class RefSelection {
 
 		/**
 		 * Selects one ref by its full name.
-		 * @throws InvalidSelectionException if the name is not a valid ref name under {@code refs/}
+		 * @throws InvalidSelectionException if the name is not a valid ref name under
+		 * {@code refs/}
 		 */
 		public Builder name(String name) {
 			RefName.Rule rule = RefName.writableViolation(name);
@@ -224,7 +239,8 @@ public final class RefSelection {
 
 		/**
 		 * The selection.
-		 * @throws InvalidSelectionException if nothing at all was selected (exclusions alone select nothing)
+		 * @throws InvalidSelectionException if nothing at all was selected (exclusions
+		 * alone select nothing)
 		 */
 		public RefSelection build() {
 			if (this.prefixes.isEmpty() && this.globs.isEmpty() && this.names.isEmpty()) {

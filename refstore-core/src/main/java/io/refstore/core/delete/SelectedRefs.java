@@ -15,17 +15,22 @@ import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.SymbolicRef;
 
 /**
- * Streams the existing refs of a {@link RefSelection} in git's bytewise name order, each once: the prefix and
- * glob matches come from one cursor per {@linkplain RefSelection#scanPrefixes() scan prefix}, the listed names
- * from lookups, merged by name so that a ref both listed and matched comes once. Exclusions are applied to
- * both, then protection: a protected ref is passed over and counted in {@link #kept()}. {@code HEAD} is read
- * once, when the stream is opened. Nothing is kept per ref: the current name is read from the cursor's buffer,
- * and {@link #ref()} copies the current ref only when the caller wants it.
+ * Streams the existing refs of a {@link RefSelection} in git's bytewise name order, each
+ * once: the prefix and glob matches come from one cursor per
+ * {@linkplain RefSelection#scanPrefixes() scan prefix}, the listed names from lookups,
+ * merged by name so that a ref both listed and matched comes once. Exclusions are applied
+ * to both, then protection: a protected ref is passed over and counted in
+ * {@link #kept()}. {@code HEAD} is read once, when the stream is opened. Nothing is kept
+ * per ref: the current name is read from the cursor's buffer, and {@link #ref()} copies
+ * the current ref only when the caller wants it.
  *
- * <p>Each cursor is one snapshot of its range; a ref changed after its snapshot was taken is still reported
- * with its old value (a deletion then fails its compare-and-swap instead of deleting a newer value).
+ * <p>
+ * Each cursor is one snapshot of its range; a ref changed after its snapshot was taken is
+ * still reported with its old value (a deletion then fails its compare-and-swap instead
+ * of deleting a newer value).
  *
- * <p>Not thread-safe. Close it to release the open cursor.
+ * <p>
+ * Not thread-safe. Close it to release the open cursor.
  */
 final class SelectedRefs implements Closeable {
 
@@ -46,7 +51,10 @@ final class SelectedRefs implements Closeable {
 
 	private int nameIndex;
 
-	/** The current ref when it came from a lookup of a listed name; {@code null} when it is the cursor's. */
+	/**
+	 * The current ref when it came from a lookup of a listed name; {@code null} when it
+	 * is the cursor's.
+	 */
 	private Ref listed;
 
 	private boolean currentFromCursor;
@@ -74,7 +82,10 @@ final class SelectedRefs implements Closeable {
 		this.kept = new ProtectedRefs.Tally(sampleSize);
 	}
 
-	/** The names {@code HEAD} points to, following symbolic refs as far as a resolution would. */
+	/**
+	 * The names {@code HEAD} points to, following symbolic refs as far as a resolution
+	 * would.
+	 */
 	private static byte[][] headChain(RefStore store) throws IOException {
 		List<byte[]> chain = new ArrayList<>();
 		Optional<Ref> ref = store.exactRef("HEAD");
@@ -103,10 +114,8 @@ final class SelectedRefs implements Closeable {
 			if (name == null && !fromCursor) {
 				return false;
 			}
-			int order = (name == null) ? 1
-					: !fromCursor ? -1
-							: Arrays.compareUnsigned(name, 0, name.length, this.cursor.nameBuffer(), 0,
-									this.cursor.nameLength());
+			int order = (name == null) ? 1 : !fromCursor ? -1 : Arrays.compareUnsigned(name, 0, name.length,
+					this.cursor.nameBuffer(), 0, this.cursor.nameLength());
 			if (order >= 0) {
 				// a name both listed and matched is the cursor's ref: take it once
 				this.nameIndex += (order == 0) ? 1 : 0;
@@ -123,7 +132,10 @@ final class SelectedRefs implements Closeable {
 		}
 	}
 
-	/** The current name's bytes, valid in {@code [0, nameLength())} until the next call to {@link #next()}. */
+	/**
+	 * The current name's bytes, valid in {@code [0, nameLength())} until the next call to
+	 * {@link #next()}.
+	 */
 	byte[] nameBuffer() {
 		return this.currentFromCursor ? this.cursor.nameBuffer() : this.names[this.nameIndex - 1];
 	}
@@ -149,8 +161,8 @@ final class SelectedRefs implements Closeable {
 	}
 
 	/**
-	 * Makes the cursor stand on the next selected ref unless it already does, opening the cursors of later
-	 * ranges as needed.
+	 * Makes the cursor stand on the next selected ref unless it already does, opening the
+	 * cursors of later ranges as needed.
 	 * @return whether it stands on one (the current ref of the cursor is then pending)
 	 */
 	private boolean advanceCursor() throws IOException {
@@ -182,8 +194,8 @@ final class SelectedRefs implements Closeable {
 	}
 
 	/**
-	 * The next listed name that is neither excluded nor protected, without consuming it; {@code null} when there
-	 * are none.
+	 * The next listed name that is neither excluded nor protected, without consuming it;
+	 * {@code null} when there are none.
 	 */
 	private byte[] nextListedName() throws IOException {
 		while (this.nameIndex < this.names.length) {
@@ -201,8 +213,8 @@ final class SelectedRefs implements Closeable {
 	}
 
 	/**
-	 * Counts a protected listed name as kept if it exists, or as missing. One a prefix or glob matches too is
-	 * left to the cursor, so that it is counted once.
+	 * Counts a protected listed name as kept if it exists, or as missing. One a prefix or
+	 * glob matches too is left to the cursor, so that it is counted once.
 	 */
 	private void keepListed(byte[] name, String protecting) throws IOException {
 		if (this.store.exactRef(new String(name, StandardCharsets.UTF_8)).isEmpty()) {

@@ -13,8 +13,9 @@ import io.refstore.core.objects.ObjectDatabase.ObjectType;
 import io.refstore.core.ref.ObjectId;
 
 /**
- * Writes the objects of a demo repository as loose objects: a linear history of commits, each changing one
- * file, and annotated tags. Deterministic: the same counts give the same object ids. Not thread-safe.
+ * Writes the objects of a demo repository as loose objects: a linear history of commits,
+ * each changing one file, and annotated tags. Deterministic: the same counts give the
+ * same object ids. Not thread-safe.
  */
 final class DemoObjects {
 
@@ -49,7 +50,8 @@ final class DemoObjects {
 		List<ObjectId> commits = new ArrayList<>(count);
 		ObjectId parent = null;
 		for (int i = 0; i < count; i++) {
-			// a tree's entries in name order: "README.md" sorts before "counter.txt" (upper case first)
+			// a tree's entries in name order: "README.md" sorts before "counter.txt"
+			// (upper case first)
 			ByteArrayOutputStream tree = new ByteArrayOutputStream();
 			entry(tree, "README.md", this.readme);
 			entry(tree, "counter.txt", blob("change " + i + "\n"));
@@ -59,7 +61,12 @@ final class DemoObjects {
 				commit.append("parent ").append(parent.name()).append('\n');
 			}
 			String who = person("Demo Author", EPOCH + i * 3600L);
-			commit.append("author ").append(who).append("\ncommitter ").append(who).append("\n\nChange ").append(i)
+			commit.append("author ")
+				.append(who)
+				.append("\ncommitter ")
+				.append(who)
+				.append("\n\nChange ")
+				.append(i)
 				.append('\n');
 			parent = this.writer.write(ObjectType.COMMIT, commit.toString().getBytes(StandardCharsets.UTF_8));
 			commits.add(parent);

@@ -11,8 +11,8 @@ import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.ReflogEntry;
 
 /**
- * The refs of a demo repository, in name order (all names are ASCII, so string order is git's bytewise order),
- * and their reflogs. Stateless.
+ * The refs of a demo repository, in name order (all names are ASCII, so string order is
+ * git's bytewise order), and their reflogs. Stateless.
  */
 final class DemoRefs {
 
@@ -46,7 +46,8 @@ final class DemoRefs {
 		refs.put("HEAD", new Value(null, null, "refs/heads/main"));
 		refs.put("refs/heads/main", direct(history.get(last)));
 		for (int i = 0; i < options.features(); i++) {
-			refs.put("refs/heads/feature/topic-" + String.format("%04d", i), direct(history.get((i * 7) % history.size())));
+			refs.put("refs/heads/feature/topic-" + String.format("%04d", i),
+					direct(history.get((i * 7) % history.size())));
 		}
 		int releases = Math.max(1, history.size() / 20);
 		for (int i = 0; i < releases; i++) {
@@ -78,8 +79,8 @@ final class DemoRefs {
 	}
 
 	/**
-	 * Reflogs, as git would have written them: {@code main} and {@code HEAD} with their last moves along the
-	 * history, every other branch created once.
+	 * Reflogs, as git would have written them: {@code main} and {@code HEAD} with their
+	 * last moves along the history, every other branch created once.
 	 */
 	static TreeMap<String, List<ReflogEntry>> reflogs(Layout layout) {
 		TreeMap<String, Value> refs = layout.refs();
@@ -87,11 +88,12 @@ final class DemoRefs {
 		TreeMap<String, List<ReflogEntry>> logs = new TreeMap<>();
 		ObjectId zero = HashAlgorithm.SHA1.zeroId();
 		long end = DemoObjects.EPOCH + (history.size() - 1) * 3600L;
-		// main was pushed a few commits at a time: the log holds its last moves, oldest first
+		// main was pushed a few commits at a time: the log holds its last moves, oldest
+		// first
 		int first = Math.max(0, history.size() - 50);
 		List<ReflogEntry> mainLog = new ArrayList<>();
-		mainLog.add(DemoRepositories.entry(zero, history.get(first), DemoObjects.EPOCH + first * 3600L,
-				"push: created"));
+		mainLog
+			.add(DemoRepositories.entry(zero, history.get(first), DemoObjects.EPOCH + first * 3600L, "push: created"));
 		int last = history.size() - 1;
 		for (int previous = first, to = first + 5; previous < last; to += 5) {
 			int target = Math.min(to, last);
@@ -103,8 +105,8 @@ final class DemoRefs {
 		logs.put("refs/heads/main", mainLog);
 		for (Map.Entry<String, Value> ref : refs.entrySet()) {
 			if (ref.getKey().startsWith("refs/heads/") && !ref.getKey().equals("refs/heads/main")) {
-				logs.put(ref.getKey(), List.of(DemoRepositories.entry(zero, ref.getValue().id(), end + 60,
-						"branch: Created from main")));
+				logs.put(ref.getKey(), List
+					.of(DemoRepositories.entry(zero, ref.getValue().id(), end + 60, "branch: Created from main")));
 			}
 		}
 		return logs;

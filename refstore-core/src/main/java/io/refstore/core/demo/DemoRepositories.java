@@ -18,17 +18,22 @@ import io.refstore.core.repo.Repository;
 import io.refstore.core.store.RefStores;
 
 /**
- * Creates demo repositories: bare, SHA-1, with real objects (so {@code git fsck} passes) and a few thousand refs
- * laid out as on a busy hosting server:
+ * Creates demo repositories: bare, SHA-1, with real objects (so {@code git fsck} passes)
+ * and a few thousand refs laid out as on a busy hosting server:
  * <ul>
- * <li>{@code HEAD}, a symbolic ref to {@code refs/heads/main}, which has a reflog of its last moves;</li>
- * <li>{@code refs/heads/main}, {@code refs/heads/release/*} and {@code refs/heads/feature/*} branches, each with
- * a reflog;</li>
- * <li>annotated release tags {@code refs/tags/v1.N.0} (peeled values stored) and lightweight build tags;</li>
- * <li>GitHub-style {@code refs/pull/N/head} and Gerrit-style {@code refs/changes/NN/NNNN/P}.</li>
+ * <li>{@code HEAD}, a symbolic ref to {@code refs/heads/main}, which has a reflog of its
+ * last moves;</li>
+ * <li>{@code refs/heads/main}, {@code refs/heads/release/*} and
+ * {@code refs/heads/feature/*} branches, each with a reflog;</li>
+ * <li>annotated release tags {@code refs/tags/v1.N.0} (peeled values stored) and
+ * lightweight build tags;</li>
+ * <li>GitHub-style {@code refs/pull/N/head} and Gerrit-style
+ * {@code refs/changes/NN/NNNN/P}.</li>
  * </ul>
- * Objects are written as loose objects by {@link io.refstore.core.objects.LooseObjectWriter}, refs with {@link RefStores#initialWriter} in either format, never by
- * running git. The same options give the same repository, byte for byte in its refs. Stateless.
+ * Objects are written as loose objects by
+ * {@link io.refstore.core.objects.LooseObjectWriter}, refs with
+ * {@link RefStores#initialWriter} in either format, never by running git. The same
+ * options give the same repository, byte for byte in its refs. Stateless.
  */
 public final class DemoRepositories {
 
@@ -47,7 +52,8 @@ public final class DemoRepositories {
 	 * Creates a bare repository in {@code dir} with its refs in {@code format}.
 	 * @param dir a missing or empty directory
 	 * @return the number of refs written under {@code refs/}
-	 * @throws IllegalArgumentException if {@code dir} exists and is not an empty directory
+	 * @throws IllegalArgumentException if {@code dir} exists and is not an empty
+	 * directory
 	 * @throws IOException if writing fails (the directory is then left partly written)
 	 */
 	public static int create(Path dir, RefFormat format, Options options) throws IOException {
@@ -113,8 +119,7 @@ public final class DemoRepositories {
 
 	/** A reflog entry by the demo's committer. */
 	static ReflogEntry entry(ObjectId old, ObjectId value, long time, String message) {
-		return new ReflogEntry(old, value, new PersonIdent("Demo Author", "demo.author@example.com", time, 0),
-				message);
+		return new ReflogEntry(old, value, new PersonIdent("Demo Author", "demo.author@example.com", time, 0), message);
 	}
 
 }

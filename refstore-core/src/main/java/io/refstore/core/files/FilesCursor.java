@@ -16,9 +16,10 @@ import io.refstore.core.ref.RefQuery;
 import io.refstore.core.ref.SymbolicRef;
 
 /**
- * Merges the sorted loose ref names with the sorted {@code packed-refs} records; a loose ref hides the packed
- * record of the same name. Packed records are decoded in place into reused buffers, so iterating a million
- * packed refs allocates nothing per ref. Broken refs are skipped, as git skips them.
+ * Merges the sorted loose ref names with the sorted {@code packed-refs} records; a loose
+ * ref hides the packed record of the same name. Packed records are decoded in place into
+ * reused buffers, so iterating a million packed refs allocates nothing per ref. Broken
+ * refs are skipped, as git skips them.
  */
 final class FilesCursor implements RefCursor {
 
@@ -36,7 +37,10 @@ final class FilesCursor implements RefCursor {
 
 	private int packedPos;
 
-	/** The record after the one at {@link #packedPos}, as {@link #readPackedRecord} found it. */
+	/**
+	 * The record after the one at {@link #packedPos}, as {@link #readPackedRecord} found
+	 * it.
+	 */
 	private int packedNext;
 
 	/** Whether the record at {@link #packedPos} has a peeled line. */
@@ -72,23 +76,24 @@ final class FilesCursor implements RefCursor {
 		byte[] seek = (Arrays.compareUnsigned(this.prefix, this.startAfter) > 0) ? this.prefix : this.startAfter;
 		this.packedPos = packed.lowerBound(seek, seek.length);
 		if (this.startAfter.length > 0 && this.packedPos < packed.buf.length) {
-			// the range starts strictly after the marker: step over a record named exactly so
+			// the range starts strictly after the marker: step over a record named
+			// exactly so
 			int nameEnd = packed.checkRecord(this.packedPos);
 			int nameStart = packed.nameStart(this.packedPos);
 			if (Arrays.equals(packed.buf, nameStart, nameEnd, this.startAfter, 0, this.startAfter.length)) {
 				this.packedPos = packed.nextRecord(this.packedPos);
 			}
 		}
-		while (this.looseIndex < loose.size() && !wanted(loose.get(this.looseIndex), 0,
-				loose.get(this.looseIndex).length)) {
+		while (this.looseIndex < loose.size()
+				&& !wanted(loose.get(this.looseIndex), 0, loose.get(this.looseIndex).length)) {
 			this.looseIndex++;
 		}
 	}
 
 	/** Whether a name lies in the query's range (prefix and start-after). */
 	private boolean wanted(byte[] buf, int from, int to) {
-		if (this.startAfter.length > 0 && Arrays.compareUnsigned(buf, from, to, this.startAfter, 0,
-				this.startAfter.length) <= 0) {
+		if (this.startAfter.length > 0
+				&& Arrays.compareUnsigned(buf, from, to, this.startAfter, 0, this.startAfter.length) <= 0) {
 			return false;
 		}
 		return to - from >= this.prefix.length
@@ -112,9 +117,8 @@ final class FilesCursor implements RefCursor {
 			if (looseName == null && !packedAvailable) {
 				return false;
 			}
-			int cmp = (looseName == null) ? 1 : (!packedAvailable) ? -1
-					: Arrays.compareUnsigned(looseName, 0, looseName.length, this.packed.buf,
-							this.packed.nameStart(this.packedPos), nameEnd);
+			int cmp = (looseName == null) ? 1 : (!packedAvailable) ? -1 : Arrays.compareUnsigned(looseName, 0,
+					looseName.length, this.packed.buf, this.packed.nameStart(this.packedPos), nameEnd);
 			if (cmp <= 0) {
 				this.looseIndex++;
 				if (cmp == 0) {
@@ -139,7 +143,8 @@ final class FilesCursor implements RefCursor {
 		Ref ref = LooseRefs.read(this.store.refPath(refName), refName, this.store.hashAlgorithm());
 		if (ref == null || ref == LooseRefs.BROKEN) {
 			if (ref == null) {
-				// vanished since listing (deleted meanwhile): a packed value may still exist
+				// vanished since listing (deleted meanwhile): a packed value may still
+				// exist
 				Ref packedRef = FilesRefStore.readPacked(this.packed, refName);
 				if (packedRef != null) {
 					ref = packedRef;
@@ -171,16 +176,19 @@ final class FilesCursor implements RefCursor {
 	}
 
 	/**
-	 * Checks the packed record at {@code record} and decodes its id and peeled id into {@link #id} and
-	 * {@link #peeled} (a loose ref loaded instead overwrites them), reading each line once.
-	 * @return the offset of the newline ending its name; {@link #packedNext} and {@link #packedHasPeeled} are set
-	 * @throws CorruptRefStoreException naming the line if it is not {@code <hex> SP <name>} or its peeled line is
-	 * not {@code ^<hex>}
+	 * Checks the packed record at {@code record} and decodes its id and peeled id into
+	 * {@link #id} and {@link #peeled} (a loose ref loaded instead overwrites them),
+	 * reading each line once.
+	 * @return the offset of the newline ending its name; {@link #packedNext} and
+	 * {@link #packedHasPeeled} are set
+	 * @throws CorruptRefStoreException naming the line if it is not
+	 * {@code <hex> SP <name>} or its peeled line is not {@code ^<hex>}
 	 */
 	private int readPackedRecord(int record) throws CorruptRefStoreException {
 		byte[] buf = this.packed.buf;
 		int hexLength = this.id.length * 2;
-		// the file ends with a newline, so the name's end is found once the id and space are there
+		// the file ends with a newline, so the name's end is found once the id and space
+		// are there
 		if (buf.length - record <= hexLength + 1 || !ObjectId.decodeHex(buf, record, this.id, 0, this.id.length)
 				|| (buf[record + hexLength] != ' ' && buf[record + hexLength] != '\t')
 				|| buf[record + hexLength + 1] == '\n') {
@@ -203,7 +211,10 @@ final class FilesCursor implements RefCursor {
 		return eol;
 	}
 
-	/** Makes the record at {@code record}, read by {@link #readPackedRecord}, the current ref. */
+	/**
+	 * Makes the record at {@code record}, read by {@link #readPackedRecord}, the current
+	 * ref.
+	 */
 	private boolean loadPacked(int record, int nameEnd) {
 		int nameStart = this.packed.nameStart(record);
 		if (RefName.violation(this.packed.buf, nameStart, nameEnd - nameStart, false) != null) {

@@ -19,14 +19,17 @@ import io.refstore.core.io.FileMoves;
 import io.refstore.core.ref.RefName;
 
 /**
- * {@link FilesRefStore#fingerprint()}: a digest of the identity (file key, size, modification time) of every
- * file that holds a ref or a reflog: {@code packed-refs}, loose refs, root refs and logs (lock files left out).
- * git replaces a ref file by renaming a new one over it and appends to logs, so every write changes one of them.
+ * {@link FilesRefStore#fingerprint()}: a digest of the identity (file key, size,
+ * modification time) of every file that holds a ref or a reflog: {@code packed-refs},
+ * loose refs, root refs and logs (lock files left out). git replaces a ref file by
+ * renaming a new one over it and appends to logs, so every write changes one of them.
  *
- * <p>File times come from a coarse clock, and a freed inode can be reused at once: two writes of one ref in the
- * same tick could leave attributes equal to the first's. As git does for its index ("racily clean" entries), a
- * store with a file modified within {@link #RACY} of the reading gets a token of its own that matches nothing,
- * so callers fall back to reading the refs.
+ * <p>
+ * File times come from a coarse clock, and a freed inode can be reused at once: two
+ * writes of one ref in the same tick could leave attributes equal to the first's. As git
+ * does for its index ("racily clean" entries), a store with a file modified within
+ * {@link #RACY} of the reading gets a token of its own that matches nothing, so callers
+ * fall back to reading the refs.
  */
 final class FilesFingerprint {
 
@@ -79,7 +82,8 @@ final class FilesFingerprint {
 		if (!Files.isDirectory(dir)) {
 			return;
 		}
-		// as the store lists its refs (regular files only), tolerating files removed while walking: the next
+		// as the store lists its refs (regular files only), tolerating files removed
+		// while walking: the next
 		// fingerprint tells the difference
 		FileMoves.forEachFile(dir, (file, attributes) -> {
 			if (!file.getFileName().toString().endsWith(".lock")) {

@@ -18,10 +18,12 @@ import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.ref.SymbolicRef;
 
 /**
- * Writes a new files-format store under a directory laid out like a git directory: every direct ref under
- * {@code refs/} straight into one sorted, fully peeled {@code packed-refs} (streamed, never one loose file
- * per ref); root refs and symbolic refs as loose files; logs under {@code logs/}. {@link #finish()} forces
- * every file and directory written to the disk, so the store is whole before anything moves it into place.
+ * Writes a new files-format store under a directory laid out like a git directory: every
+ * direct ref under {@code refs/} straight into one sorted, fully peeled
+ * {@code packed-refs} (streamed, never one loose file per ref); root refs and symbolic
+ * refs as loose files; logs under {@code logs/}. {@link #finish()} forces every file and
+ * directory written to the disk, so the store is whole before anything moves it into
+ * place.
  */
 public final class FilesInitialWriter implements InitialRefWriter {
 
@@ -34,8 +36,8 @@ public final class FilesInitialWriter implements InitialRefWriter {
 	private final PackedRefsWriter packed;
 
 	/**
-	 * @param dir an empty directory that receives {@code packed-refs}, {@code refs/}, {@code logs/} and root
-	 * ref files
+	 * @param dir an empty directory that receives {@code packed-refs}, {@code refs/},
+	 * {@code logs/} and root ref files
 	 */
 	public FilesInitialWriter(Path dir, HashAlgorithm hash) throws IOException {
 		this.dir = dir;
@@ -76,7 +78,8 @@ public final class FilesInitialWriter implements InitialRefWriter {
 		try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file))) {
 			for (int i = 0; i < entries.size(); i++) {
 				ReflogEntry entry = entries.get(i);
-				// a reftable keeps a message as written (git's cut can end in a space): the line gets it normalised
+				// a reftable keeps a message as written (git's cut can end in a space):
+				// the line gets it normalised
 				ReflogEntry normal = entry.withMessage(ReflogEntry.normalizeMessage(entry.message()));
 				if (normal != entry) {
 					if (stored == null) {
@@ -90,11 +93,15 @@ public final class FilesInitialWriter implements InitialRefWriter {
 		return (stored == null) ? entries : Arrays.asList(stored);
 	}
 
-	/** Completes the store and forces all of it to the disk: files first, then the directories naming them. */
+	/**
+	 * Completes the store and forces all of it to the disk: files first, then the
+	 * directories naming them.
+	 */
 	@Override
 	public void finish() throws IOException {
 		this.packedOut.close();
-		// one pass at the end rather than a sync per file as written: the kernel has written most back by then
+		// one pass at the end rather than a sync per file as written: the kernel has
+		// written most back by then
 		Fsync.tree(this.dir);
 		Fsync.parentOf(this.dir);
 	}

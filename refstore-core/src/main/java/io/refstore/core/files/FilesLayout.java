@@ -11,11 +11,12 @@ import io.refstore.core.io.Fsync;
 import io.refstore.core.ref.RefName;
 
 /**
- * Moves a whole files-format store in or out of a git directory, for a format swap. A store directory holds
- * {@code packed-refs}, {@code refs/}, {@code logs/}, {@code HEAD} and root ref files, laid out as in a git
- * directory (what {@link FilesInitialWriter} writes, and what {@link #retire} leaves in a backup). Every
- * method returns only once its changes are forced to the disk (directories included), so the step after it
- * never rests on a change a power cut could undo; the files moved must have been forced before.
+ * Moves a whole files-format store in or out of a git directory, for a format swap. A
+ * store directory holds {@code packed-refs}, {@code refs/}, {@code logs/}, {@code HEAD}
+ * and root ref files, laid out as in a git directory (what {@link FilesInitialWriter}
+ * writes, and what {@link #retire} leaves in a backup). Every method returns only once
+ * its changes are forced to the disk (directories included), so the step after it never
+ * rests on a change a power cut could undo; the files moved must have been forced before.
  */
 public final class FilesLayout {
 
@@ -23,9 +24,9 @@ public final class FilesLayout {
 	}
 
 	/**
-	 * Puts a staged store in place while the configuration still names another format (whose git ignores
-	 * these files): every move is one rename, and {@code refs/} never disappears, so the repository stays
-	 * recognisable to git at every instant.
+	 * Puts a staged store in place while the configuration still names another format
+	 * (whose git ignores these files): every move is one rename, and {@code refs/} never
+	 * disappears, so the repository stays recognisable to git at every instant.
 	 */
 	public static void stage(Path staged, Path gitDir) throws IOException {
 		Path refs = gitDir.resolve("refs");
@@ -56,9 +57,10 @@ public final class FilesLayout {
 	}
 
 	/**
-	 * Removes files-format leftovers from a git directory whose configuration names reftable (whose git
-	 * ignores them): an interrupted earlier staging must not resurface as refs after a later switch.
-	 * Keeps {@code HEAD}, pseudorefs and git's {@code refs/heads} stub.
+	 * Removes files-format leftovers from a git directory whose configuration names
+	 * reftable (whose git ignores them): an interrupted earlier staging must not
+	 * resurface as refs after a later switch. Keeps {@code HEAD}, pseudorefs and git's
+	 * {@code refs/heads} stub.
 	 */
 	public static void clear(Path gitDir) throws IOException {
 		FileMoves.deleteTree(gitDir.resolve("packed-refs"));
@@ -81,7 +83,8 @@ public final class FilesLayout {
 				}
 			}
 		}
-		// the removals must be on disk before the staging that follows: a leftover must not come back later
+		// the removals must be on disk before the staging that follows: a leftover must
+		// not come back later
 		if (Files.isDirectory(refs, LinkOption.NOFOLLOW_LINKS)) {
 			Fsync.directory(refs);
 		}
@@ -89,10 +92,11 @@ public final class FilesLayout {
 	}
 
 	/**
-	 * Moves the files store of {@code gitDir} into {@code backup} (after the configuration names another
-	 * format), with the lock files of its refs, which are then deleted. {@code HEAD} is copied, not moved:
-	 * the repository always needs one. Idempotent, also once git's stubs are in place: a migration
-	 * interrupted after the switch runs it again.
+	 * Moves the files store of {@code gitDir} into {@code backup} (after the
+	 * configuration names another format), with the lock files of its refs, which are
+	 * then deleted. {@code HEAD} is copied, not moved: the repository always needs one.
+	 * Idempotent, also once git's stubs are in place: a migration interrupted after the
+	 * switch runs it again.
 	 */
 	public static void retire(Path gitDir, Path backup) throws IOException {
 		Fsync.createDirectories(backup.resolve("refs"));
@@ -103,7 +107,8 @@ public final class FilesLayout {
 		if (Files.isDirectory(refs, LinkOption.NOFOLLOW_LINKS)) {
 			try (DirectoryStream<Path> children = Files.newDirectoryStream(refs)) {
 				for (Path child : children) {
-					// a retire run again after git's stubs were written must leave the stub where it is
+					// a retire run again after git's stubs were written must leave the
+					// stub where it is
 					if (!isHeadsStub(child)) {
 						FileMoves.move(child, backup.resolve("refs").resolve(child.getFileName().toString()));
 					}
@@ -118,20 +123,25 @@ public final class FilesLayout {
 			}
 		}
 		if (Files.isRegularFile(gitDir.resolve("HEAD")) && !Files.exists(backup.resolve("HEAD"))) {
-			// temp file and rename: a copy killed halfway must not leave a short HEAD that a rerun would keep
+			// temp file and rename: a copy killed halfway must not leave a short HEAD
+			// that a rerun would keep
 			FileMoves.writeAtomically(backup.resolve("HEAD"), Files.readAllBytes(gitDir.resolve("HEAD")));
 		}
 		FileMoves.deleteLocks(backup);
 	}
 
-	/** Whether {@code child} of {@code refs/} is the file that reftable repositories keep as {@code refs/heads}. */
+	/**
+	 * Whether {@code child} of {@code refs/} is the file that reftable repositories keep
+	 * as {@code refs/heads}.
+	 */
 	private static boolean isHeadsStub(Path child) {
 		return child.getFileName().toString().equals("heads") && Files.isRegularFile(child, LinkOption.NOFOLLOW_LINKS);
 	}
 
 	/**
-	 * A root ref other than {@code HEAD} (which stays), or the lock of any root ref: a migration killed after
-	 * the switch leaves the locks it held, which must go with the store instead of blocking git later.
+	 * A root ref other than {@code HEAD} (which stays), or the lock of any root ref: a
+	 * migration killed after the switch leaves the locks it held, which must go with the
+	 * store instead of blocking git later.
 	 */
 	private static boolean isRootRefOrItsLock(String name) {
 		if (name.endsWith(".lock")) {

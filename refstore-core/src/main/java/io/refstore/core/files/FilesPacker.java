@@ -24,15 +24,18 @@ import io.refstore.core.ref.RefStore.PackOptions;
  * {@code git pack-refs} for the files backend.
  * <ol>
  * <li>Lock {@code packed-refs}.</li>
- * <li>Choose loose refs to pack: with {@code --all} every loose direct ref whose object exists, otherwise
- * loose tags only (records already in {@code packed-refs} are kept as they are); never symbolic, broken or
- * per-worktree refs.</li>
- * <li>Merge them with the packed records (a loose value replaces the packed one), peel new values through the
- * object database, write {@code packed-refs.new} and rename it over {@code packed-refs}.</li>
- * <li>Prune: for each packed loose ref, lock it, check it still holds the packed value, delete it.</li>
+ * <li>Choose loose refs to pack: with {@code --all} every loose direct ref whose object
+ * exists, otherwise loose tags only (records already in {@code packed-refs} are kept as
+ * they are); never symbolic, broken or per-worktree refs.</li>
+ * <li>Merge them with the packed records (a loose value replaces the packed one), peel
+ * new values through the object database, write {@code packed-refs.new} and rename it
+ * over {@code packed-refs}.</li>
+ * <li>Prune: for each packed loose ref, lock it, check it still holds the packed value,
+ * delete it.</li>
  * <li>Unlock {@code packed-refs}.</li>
  * </ol>
- * Readers see every ref throughout: a loose file is removed only after the packed copy is committed.
+ * Readers see every ref throughout: a loose file is removed only after the packed copy is
+ * committed.
  */
 final class FilesPacker {
 
@@ -43,13 +46,14 @@ final class FilesPacker {
 	}
 
 	void pack(PackOptions options) throws IOException {
-		try (LockFile packedLock = LockFile.acquire(this.store.packedFile(),
-				this.store.options.packedLockTimeout(), this.store.options.owner())) {
+		try (LockFile packedLock = LockFile.acquire(this.store.packedFile(), this.store.options.packedLockTimeout(),
+				this.store.options.owner())) {
 			packedLock.closeChannel();
 			PackedRefs packed = this.store.packedLocked();
 			List<DirectRef> loose = chooseLoose(packed, options.all());
 			Path next = this.store.packedFile().resolveSibling("packed-refs.new");
-			// as git's pack-refs under core.fsync=reference: the new file's content before its rename
+			// as git's pack-refs under core.fsync=reference: the new file's content
+			// before its rename
 			writeMerged(this.store.options.objects(), packed, loose, next, this.store.options.fsync());
 			Files.move(next, this.store.packedFile(), StandardCopyOption.ATOMIC_MOVE,
 					StandardCopyOption.REPLACE_EXISTING);
@@ -70,7 +74,8 @@ final class FilesPacker {
 					|| name.startsWith("refs/rewritten/")) {
 				continue;
 			}
-			// without --all git packs loose tags only: a loose branch that is also packed stays loose, and its
+			// without --all git packs loose tags only: a loose branch that is also packed
+			// stays loose, and its
 			// packed record keeps its old value
 			if (!all && !name.startsWith("refs/tags/")) {
 				continue;
@@ -84,8 +89,9 @@ final class FilesPacker {
 	}
 
 	/**
-	 * Writes {@code packed} with {@code loose} (sorted by name, bytewise) merged in to {@code target}: a loose
-	 * value replaces the packed one, new values are peeled through {@code objects}.
+	 * Writes {@code packed} with {@code loose} (sorted by name, bytewise) merged in to
+	 * {@code target}: a loose value replaces the packed one, new values are peeled
+	 * through {@code objects}.
 	 * @param fsync whether to force {@code target} to the disk
 	 */
 	static void writeMerged(ObjectDatabase objects, PackedRefs packed, List<DirectRef> loose, Path target,
@@ -99,14 +105,15 @@ final class FilesPacker {
 			}
 		}
 		catch (IOException | RuntimeException ex) {
-			// a damaged packed-refs (or a full disk) must leave no half-written file behind
+			// a damaged packed-refs (or a full disk) must leave no half-written file
+			// behind
 			Files.deleteIfExists(target);
 			throw ex;
 		}
 	}
 
-	private static void merge(ObjectDatabase objects, PackedRefs packed, List<DirectRef> loose,
-			PackedRefsWriter writer) throws IOException {
+	private static void merge(ObjectDatabase objects, PackedRefs packed, List<DirectRef> loose, PackedRefsWriter writer)
+			throws IOException {
 		int record = packed.start;
 		for (DirectRef ref : loose) {
 			byte[] name = ref.name().getBytes(StandardCharsets.UTF_8);
@@ -140,7 +147,10 @@ final class FilesPacker {
 		writer.write(packed.buf, nameStart, packed.nameEnd(record) - nameStart, id, peeled);
 	}
 
-	/** Deletes a loose ref that is now packed, unless it changed meanwhile or is locked by someone. */
+	/**
+	 * Deletes a loose ref that is now packed, unless it changed meanwhile or is locked by
+	 * someone.
+	 */
 	private void prune(DirectRef ref) throws IOException {
 		Path path = this.store.refPath(ref.name());
 		LockFile lock;

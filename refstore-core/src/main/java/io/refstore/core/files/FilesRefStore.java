@@ -34,15 +34,19 @@ import io.refstore.core.ref.StoreStatistics;
 import io.refstore.core.ref.VerifyProblem;
 
 /**
- * The files backend: loose ref files under {@code refs/}, {@code packed-refs}, and reflogs under
- * {@code logs/}, read and written exactly as git does, with git's locks.
+ * The files backend: loose ref files under {@code refs/}, {@code packed-refs}, and
+ * reflogs under {@code logs/}, read and written exactly as git does, with git's locks.
  *
- * <p>Thread-safe. The parsed {@code packed-refs} is cached and re-read only when the file was replaced
- * (git always replaces it by rename, so its file key changes).
+ * <p>
+ * Thread-safe. The parsed {@code packed-refs} is cached and re-read only when the file
+ * was replaced (git always replaces it by rename, so its file key changes).
  */
 public final class FilesRefStore implements RefStore {
 
-	/** How many of {@link #lockStore}'s locks link to one owner file, below every file system's link limit. */
+	/**
+	 * How many of {@link #lockStore}'s locks link to one owner file, below every file
+	 * system's link limit.
+	 */
 	static final int LOCKS_PER_MARK = 60_000;
 
 	final FilesOptions options;
@@ -51,13 +55,21 @@ public final class FilesRefStore implements RefStore {
 
 	private volatile CachedPacked<PackedRefs> cachedPacked;
 
-	/** The mapped {@code packed-refs} single lookups use while no full snapshot is loaded. */
+	/**
+	 * The mapped {@code packed-refs} single lookups use while no full snapshot is loaded.
+	 */
 	private volatile CachedPacked<MappedPackedRefs> cachedMapped;
 
-	/** Tells whether {@link #cachedMapped} is still current without a stat of {@code packed-refs}. */
+	/**
+	 * Tells whether {@link #cachedMapped} is still current without a stat of
+	 * {@code packed-refs}.
+	 */
 	private final DirectoryStamp packedDirStamp;
 
-	/** Lookups that checked {@code packed-refs} by path (counted loosely: a race only delays the stamp). */
+	/**
+	 * Lookups that checked {@code packed-refs} by path (counted loosely: a race only
+	 * delays the stamp).
+	 */
 	private int slowLookups;
 
 	public FilesRefStore(FilesOptions options) {
@@ -76,7 +88,10 @@ public final class FilesRefStore implements RefStore {
 		return this.options.hash();
 	}
 
-	/** The file of a loose ref: per-worktree refs in the worktree's git directory, others in the common one. */
+	/**
+	 * The file of a loose ref: per-worktree refs in the worktree's git directory, others
+	 * in the common one.
+	 */
 	Path refPath(String name) {
 		return base(name).resolve(name);
 	}
@@ -86,7 +101,10 @@ public final class FilesRefStore implements RefStore {
 		return base(name).resolve("logs").resolve(name);
 	}
 
-	/** The directory a ref's file and log live under: the worktree's or the common git directory. */
+	/**
+	 * The directory a ref's file and log live under: the worktree's or the common git
+	 * directory.
+	 */
 	Path base(String name) {
 		boolean perWorktree = !name.startsWith("refs/") || name.startsWith("refs/worktree/")
 				|| name.startsWith("refs/bisect/") || name.startsWith("refs/rewritten/");
@@ -98,15 +116,19 @@ public final class FilesRefStore implements RefStore {
 	}
 
 	/**
-	 * {@code packed-refs} read afresh, for a caller that holds {@code packed-refs.lock}: no snapshot is trusted by
-	 * its file's identity, size and time then (a file replaced within the same clock tick by one of the same size
-	 * may have the inode number of the one before), and nobody can replace the file while it is read.
+	 * {@code packed-refs} read afresh, for a caller that holds {@code packed-refs.lock}:
+	 * no snapshot is trusted by its file's identity, size and time then (a file replaced
+	 * within the same clock tick by one of the same size may have the inode number of the
+	 * one before), and nobody can replace the file while it is read.
 	 */
 	PackedRefs packedLocked() throws IOException {
 		return packed(true);
 	}
 
-	/** The current {@code packed-refs}, re-read only if the file was replaced since the last read. */
+	/**
+	 * The current {@code packed-refs}, re-read only if the file was replaced since the
+	 * last read.
+	 */
 	PackedRefs packed() throws IOException {
 		return packed(false);
 	}
@@ -158,12 +180,15 @@ public final class FilesRefStore implements RefStore {
 	}
 
 	/**
-	 * Looks one name up in {@code packed-refs}: in the full snapshot if one is loaded and current, else in the
-	 * mapped file, so that a single lookup does not read the whole file.
+	 * Looks one name up in {@code packed-refs}: in the full snapshot if one is loaded and
+	 * current, else in the mapped file, so that a single lookup does not read the whole
+	 * file.
 	 *
-	 * <p>Whether the mapping is current is told by one {@code fstat} of the common directory, once a few lookups
-	 * made its handle worth opening: git only ever replaces {@code packed-refs} by rename, which changes the
-	 * directory (see {@link DirectoryStamp}).
+	 * <p>
+	 * Whether the mapping is current is told by one {@code fstat} of the common
+	 * directory, once a few lookups made its handle worth opening: git only ever replaces
+	 * {@code packed-refs} by rename, which changes the directory (see
+	 * {@link DirectoryStamp}).
 	 */
 	Ref lookupPacked(String name) throws IOException {
 		CachedPacked<MappedPackedRefs> mapped = this.cachedMapped;
@@ -187,14 +212,18 @@ public final class FilesRefStore implements RefStore {
 			}
 		}
 		if (mapped == null || mapped.refs != map || token != null) {
-			// the token goes with the mapping it was read before: a mapping is never paired with a newer token
+			// the token goes with the mapping it was read before: a mapping is never
+			// paired with a newer token
 			this.cachedMapped = new CachedPacked<>(attributes.fileKey(), attributes.size(),
 					attributes.lastModifiedTime().toMillis(), map, token);
 		}
 		return map.find(name);
 	}
 
-	/** Lookups by path before the common directory's handle is opened: a one-shot lookup needs none. */
+	/**
+	 * Lookups by path before the common directory's handle is opened: a one-shot lookup
+	 * needs none.
+	 */
 	private static final int STAMP_AFTER_LOOKUPS = 2;
 
 	static Ref readPacked(PackedRefs packed, String name) throws IOException {
@@ -218,8 +247,9 @@ public final class FilesRefStore implements RefStore {
 	}
 
 	/**
-	 * The {@code packed-refs} records a query needs: all of them, or for a prefix only the part of a sorted
-	 * file that holds it, cut out of the mapping (the full snapshot if one is loaded and current).
+	 * The {@code packed-refs} records a query needs: all of them, or for a prefix only
+	 * the part of a sorted file that holds it, cut out of the mapping (the full snapshot
+	 * if one is loaded and current).
 	 */
 	private PackedRefs packedFor(String prefix) throws IOException {
 		if (prefix.isEmpty()) {
@@ -246,7 +276,10 @@ public final class FilesRefStore implements RefStore {
 		return map.slice(prefix.getBytes(StandardCharsets.UTF_8));
 	}
 
-	/** Names of root refs ({@code HEAD}, {@code ORIG_HEAD}, ...) that exist as files, sorted. */
+	/**
+	 * Names of root refs ({@code HEAD}, {@code ORIG_HEAD}, ...) that exist as files,
+	 * sorted.
+	 */
 	private List<byte[]> rootRefNames() throws IOException {
 		List<byte[]> names = new ArrayList<>();
 		try (var entries = Files.newDirectoryStream(this.options.gitDir())) {
@@ -375,9 +408,10 @@ public final class FilesRefStore implements RefStore {
 	}
 
 	/**
-	 * A copy of the owner file for the next {@value #LOCKS_PER_MARK} locks: a file system limits the links of one
-	 * file (ext4: 65,000), and a store may have more loose refs. Same content, forced before any lock links to it,
-	 * so {@link #breakLocks} knows every copy's locks as the owner's.
+	 * A copy of the owner file for the next {@value #LOCKS_PER_MARK} locks: a file system
+	 * limits the links of one file (ext4: 65,000), and a store may have more loose refs.
+	 * Same content, forced before any lock links to it, so {@link #breakLocks} knows
+	 * every copy's locks as the owner's.
 	 */
 	private static Path markCopy(Path ownerFile, int number) throws IOException {
 		Path copy = ownerFile.resolveSibling(ownerFile.getFileName() + "." + number);
@@ -425,8 +459,10 @@ public final class FilesRefStore implements RefStore {
 	}
 
 	/**
-	 * Creates the parent directories of {@code file}, as git does before creating a lock or log file.
-	 * @throws FileAlreadyExistsException if a parent is a file (a directory/file conflict)
+	 * Creates the parent directories of {@code file}, as git does before creating a lock
+	 * or log file.
+	 * @throws FileAlreadyExistsException if a parent is a file (a directory/file
+	 * conflict)
 	 */
 	static void createParentDirectories(Path file) throws IOException {
 		Path parent = file.getParent();
@@ -436,8 +472,9 @@ public final class FilesRefStore implements RefStore {
 	}
 
 	/**
-	 * Removes the empty parent directories of {@code file} below {@code root}, keeping the first two levels
-	 * ({@code refs/heads}, {@code logs/refs}), as git does after a deletion.
+	 * Removes the empty parent directories of {@code file} below {@code root}, keeping
+	 * the first two levels ({@code refs/heads}, {@code logs/refs}), as git does after a
+	 * deletion.
 	 */
 	static void removeEmptyParents(Path root, Path file) {
 		Path dir = file.getParent();
@@ -456,8 +493,9 @@ public final class FilesRefStore implements RefStore {
 	}
 
 	/**
-	 * A parsed or mapped {@code packed-refs}, the identity of the file it came from, and the common directory's
-	 * stamp read before that file was checked ({@code null} if none).
+	 * A parsed or mapped {@code packed-refs}, the identity of the file it came from, and
+	 * the common directory's stamp read before that file was checked ({@code null} if
+	 * none).
 	 */
 	private record CachedPacked<T>(Object fileKey, long size, long modified, T refs, DirectoryStamp.Token stamp) {
 

@@ -43,7 +43,8 @@ final class FilesReflog {
 	}
 
 	/**
-	 * Appends one line to {@code file}, creating it (and its directories) if {@code create} is set.
+	 * Appends one line to {@code file}, creating it (and its directories) if
+	 * {@code create} is set.
 	 * @return whether the line was written (false: no log and {@code create} not set)
 	 */
 	static boolean append(Path file, ReflogEntry entry, boolean create) throws IOException {
@@ -64,8 +65,8 @@ final class FilesReflog {
 	}
 
 	/**
-	 * Reads every well-formed entry of {@code file}, oldest first; malformed lines are skipped as git skips
-	 * them. A missing file has no entries.
+	 * Reads every well-formed entry of {@code file}, oldest first; malformed lines are
+	 * skipped as git skips them. A missing file has no entries.
 	 */
 	static List<ReflogEntry> read(Path file, HashAlgorithm hash) throws IOException {
 		byte[] buf;

@@ -10,7 +10,10 @@ import java.nio.file.Path;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.StoreStatistics;
 
-/** {@link FilesRefStore#statistics()}: loose refs walked, {@code packed-refs} counted by streaming its lines. */
+/**
+ * {@link FilesRefStore#statistics()}: loose refs walked, {@code packed-refs} counted by
+ * streaming its lines.
+ */
 final class FilesStatistics {
 
 	private FilesStatistics() {
@@ -45,7 +48,9 @@ final class FilesStatistics {
 		return new StoreStatistics(RefFormat.FILES, looseRefs, packedRefs, 0, packedSize + looseBytes, due, reason);
 	}
 
-	/** Lines that start a record: neither the header comment nor a {@code ^} peeled line. */
+	/**
+	 * Lines that start a record: neither the header comment nor a {@code ^} peeled line.
+	 */
 	private static long countRecords(InputStream in) throws IOException {
 		byte[] buf = new byte[1 << 16];
 		long records = 0;

@@ -40,19 +40,21 @@ import io.refstore.core.txn.UpdateChecks;
 /**
  * A transaction of the files backend, in git's order of operations.
  *
- * <p>Prepare (any rejection releases every lock and changes nothing):
+ * <p>
+ * Prepare (any rejection releases every lock and changes nothing):
  * <ol>
- * <li>check names and duplicates; follow symbolic refs of updates that dereference ({@link UpdateChecks});</li>
- * <li>lock every ref ({@code <ref>.lock}, exclusively; {@link RefLocks}), read its value under the lock, and in
- * submission order check the expected old value, name conflicts and the new object, and write the new value
- * into the lock;</li>
+ * <li>check names and duplicates; follow symbolic refs of updates that dereference
+ * ({@link UpdateChecks});</li>
+ * <li>lock every ref ({@code <ref>.lock}, exclusively; {@link RefLocks}), read its value
+ * under the lock, and in submission order check the expected old value, name conflicts
+ * and the new object, and write the new value into the lock;</li>
  * <li>if anything is deleted, lock {@code packed-refs} and write its new content to
  * {@code packed-refs.new} ({@link PackedRefsUpdate}).</li>
  * </ol>
- * Commit: append reflogs then rename each lock over its ref; delete reflogs of deleted refs; rename
- * {@code packed-refs.new} over {@code packed-refs} (so a deleted ref vanishes at once, its loose file still
- * hiding the old packed value until then); unlink deleted loose files; release locks; remove empty
- * directories.
+ * Commit: append reflogs then rename each lock over its ref; delete reflogs of deleted
+ * refs; rename {@code packed-refs.new} over {@code packed-refs} (so a deleted ref
+ * vanishes at once, its loose file still hiding the old packed value until then); unlink
+ * deleted loose files; release locks; remove empty directories.
  */
 final class FilesTransaction extends StagedTransaction {
 
@@ -81,8 +83,9 @@ final class FilesTransaction extends StagedTransaction {
 	}
 
 	/**
-	 * Planning reads only to follow symbolic refs, and a packed ref is never symbolic: the loose file alone
-	 * answers, without a look at {@code packed-refs} per ref (the value that counts is read under the lock).
+	 * Planning reads only to follow symbolic refs, and a packed ref is never symbolic:
+	 * the loose file alone answers, without a look at {@code packed-refs} per ref (the
+	 * value that counts is read under the lock).
 	 */
 	@Override
 	protected Ref readUnlocked(String name) throws IOException {
@@ -115,14 +118,17 @@ final class FilesTransaction extends StagedTransaction {
 	}
 
 	/**
-	 * Step 2: lock, read under the lock, check, write the new value into the lock. The lock files are made
-	 * ahead ({@link RefLocks}); their outcomes are taken in submission order.
+	 * Step 2: lock, read under the lock, check, write the new value into the lock. The
+	 * lock files are made ahead ({@link RefLocks}); their outcomes are taken in
+	 * submission order.
 	 */
 	private void lockAndCheck(Outcome outcome) throws IOException {
 		ObjectId zero = this.store.hashAlgorithm().zeroId();
 		List<PlannedUpdate> order = submissionOrder();
-		// nested names (a beside a/b) are locked one after another, each checked before the next is locked, as
-		// git does: making a/b.lock makes the directory a/, which the check of a would then find
+		// nested names (a beside a/b) are locked one after another, each checked before
+		// the next is locked, as
+		// git does: making a/b.lock makes the directory a/, which the check of a would
+		// then find
 		if (!hasNestedNames()) {
 			this.locks.takeAhead(order.stream().map(PlannedUpdate::name).toList());
 		}
@@ -138,7 +144,8 @@ final class FilesTransaction extends StagedTransaction {
 			}
 			PackedRefs packed = null;
 			if (expectsMissing(item)) {
-				// a create checks its name against all of packed-refs anyway: one look at the file for both
+				// a create checks its name against all of packed-refs anyway: one look at
+				// the file for both
 				packed = this.store.packed();
 			}
 			item.setOld(lockedValue(item.name(), mine.get().loose(), packed), this::readExisting);
@@ -150,10 +157,11 @@ final class FilesTransaction extends StagedTransaction {
 	}
 
 	/**
-	 * The planned updates in the order they were submitted, in which git locks and writes them. It matters
-	 * beyond git's choice of the first rejection: file systems allocate files made in one directory after
-	 * another (name order) much more slowly than files spread over directories (ext4 skips recently deleted
-	 * inodes, scanning its bitmaps anew for each file).
+	 * The planned updates in the order they were submitted, in which git locks and writes
+	 * them. It matters beyond git's choice of the first rejection: file systems allocate
+	 * files made in one directory after another (name order) much more slowly than files
+	 * spread over directories (ext4 skips recently deleted inodes, scanning its bitmaps
+	 * anew for each file).
 	 */
 	private List<PlannedUpdate> submissionOrder() {
 		if (this.inSubmissionOrder == null) {
@@ -181,8 +189,9 @@ final class FilesTransaction extends StagedTransaction {
 	}
 
 	/**
-	 * {@link FilesRefStore#readRef} for a locked ref whose loose file was read when the lock was taken: only a
-	 * lock holder changes a loose file. The packed value comes from {@code packed} when given.
+	 * {@link FilesRefStore#readRef} for a locked ref whose loose file was read when the
+	 * lock was taken: only a lock holder changes a loose file. The packed value comes
+	 * from {@code packed} when given.
 	 */
 	private Ref lockedValue(String name, Ref loose, PackedRefs packed) throws IOException {
 		if (!RefName.isValid(name, true)) {
@@ -194,7 +203,10 @@ final class FilesTransaction extends StagedTransaction {
 		return (packed != null) ? FilesRefStore.readPacked(packed, name) : this.store.lookupPacked(name);
 	}
 
-	/** Takes the outcome of making a ref's lock: a refusal, or the checks of a path that will hold a value. */
+	/**
+	 * Takes the outcome of making a ref's lock: a refusal, or the checks of a path that
+	 * will hold a value.
+	 */
 	private boolean lock(PlannedUpdate item, ParallelIo.Outcome<RefLocks.Taken> taken, Outcome outcome)
 			throws IOException {
 		String name = item.name();
@@ -233,8 +245,9 @@ final class FilesTransaction extends StagedTransaction {
 	}
 
 	/**
-	 * Refuses a ref whose loose file does not parse, as git does, whatever the update: the file may be
-	 * something else's (a loose object whose path is a valid ref name), and it is never overwritten.
+	 * Refuses a ref whose loose file does not parse, as git does, whatever the update:
+	 * the file may be something else's (a loose object whose path is a valid ref name),
+	 * and it is never overwritten.
 	 */
 	private static boolean isBroken(PlannedUpdate item, Ref loose, Outcome outcome) {
 		if (loose != LooseRefs.BROKEN) {
@@ -247,14 +260,17 @@ final class FilesTransaction extends StagedTransaction {
 
 	/** Name conflicts, the new object, and the new value written into the lock. */
 	private boolean check(PlannedUpdate item, PackedRefs packedRead, Outcome outcome) throws IOException {
-		// as in git, a ref that does not exist must be creatable, whatever the update does with it
+		// as in git, a ref that does not exist must be creatable, whatever the update
+		// does with it
 		if (item.old() == null) {
-			// the whole packed-refs only when a name must be checked against it (never for deletions of refs
+			// the whole packed-refs only when a name must be checked against it (never
+			// for deletions of refs
 			// that exist): the store keeps it while the file is unchanged
 			PackedRefs packed = (packedRead != null) ? packedRead : this.store.packed();
 			String conflict = nameConflict(item.name(), packed);
 			if (conflict != null) {
-				outcome.reject(item.update(), Rejection.NAME_CONFLICT, "cannot lock ref '" + item.name() + "': " + conflict);
+				outcome.reject(item.update(), Rejection.NAME_CONFLICT,
+						"cannot lock ref '" + item.name() + "': " + conflict);
 				return false;
 			}
 		}
@@ -279,13 +295,17 @@ final class FilesTransaction extends StagedTransaction {
 		return true;
 	}
 
-	/** A directory/file conflict of a new ref with packed refs or other updates, or {@code null}. */
+	/**
+	 * A directory/file conflict of a new ref with packed refs or other updates, or
+	 * {@code null}.
+	 */
 	private String nameConflict(String name, PackedRefs packed) throws IOException {
 		Path path = this.store.refPath(name);
 		if (!this.checkedNotDirectory.contains(name) && Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
 			List<byte[]> below = LooseRefs.list(this.store.options.commonDir(), name + "/");
 			if (!below.isEmpty()) {
-				return "'" + new String(below.get(0), StandardCharsets.UTF_8) + "' exists; cannot create '" + name + "'";
+				return "'" + new String(below.get(0), StandardCharsets.UTF_8) + "' exists; cannot create '" + name
+						+ "'";
 			}
 		}
 		for (int slash = name.indexOf('/'); slash > 0; slash = name.indexOf('/', slash + 1)) {
@@ -345,7 +365,8 @@ final class FilesTransaction extends StagedTransaction {
 		if (forced()) {
 			this.packed.packLooseDeletions(this.planned.values(), this.looseDeleted);
 		}
-		// a deleted ref's reflog goes too; where there is no logs directory at all, there is none to look for (the
+		// a deleted ref's reflog goes too; where there is no logs directory at all, there
+		// is none to look for (the
 		// refs are locked, and only a lock holder writes a ref's reflog)
 		Map<Path, Boolean> logsDirectories = new HashMap<>();
 		List<Path> removedLogs = new ArrayList<>();
@@ -372,14 +393,18 @@ final class FilesTransaction extends StagedTransaction {
 		}
 	}
 
-	/** Whether files are forced before their rename: {@code core.fsync} covers references, or the caller asks. */
+	/**
+	 * Whether files are forced before their rename: {@code core.fsync} covers references,
+	 * or the caller asks.
+	 */
 	private boolean fsync() {
 		return this.store.options.fsync() || forced();
 	}
 
 	/**
-	 * For a {@link #forceSync()} transaction: forces every directory in which a ref file, a reflog (those in
-	 * {@code removedLogs}) or {@code packed-refs} was renamed or removed, each once (git syncs none of them).
+	 * For a {@link #forceSync()} transaction: forces every directory in which a ref file,
+	 * a reflog (those in {@code removedLogs}) or {@code packed-refs} was renamed or
+	 * removed, each once (git syncs none of them).
 	 */
 	private void syncDirectories(List<Path> removedLogs) throws IOException {
 		List<Path> dirs = new ArrayList<>(removedLogs);
@@ -393,9 +418,10 @@ final class FilesTransaction extends StagedTransaction {
 	}
 
 	/**
-	 * git's files backend logs a verify made through a symbolic ref (or of the branch {@code HEAD} names) in
-	 * the symbolic ref's log, as a change from the current value to nothing and without a message: the
-	 * log-only half of the split update carries neither. Kept for byte-identical reflogs.
+	 * git's files backend logs a verify made through a symbolic ref (or of the branch
+	 * {@code HEAD} names) in the symbolic ref's log, as a change from the current value
+	 * to nothing and without a message: the log-only half of the split update carries
+	 * neither. Kept for byte-identical reflogs.
 	 */
 	private static ReflogEntry verifyEntry(PlannedUpdate item, PersonIdent who, ObjectId zero) {
 		if (item.logOnly().isEmpty()) {
@@ -419,7 +445,8 @@ final class FilesTransaction extends StagedTransaction {
 					this.store.options.reflogPolicy().createsLogFor(item.name()));
 		}
 		for (String symref : item.logOnly()) {
-			FilesReflog.append(this.store.logPath(symref), entry, this.store.options.reflogPolicy().createsLogFor(symref));
+			FilesReflog.append(this.store.logPath(symref), entry,
+					this.store.options.reflogPolicy().createsLogFor(symref));
 		}
 	}
 

@@ -23,8 +23,9 @@ import io.refstore.core.ref.SymbolicRef;
 import io.refstore.core.ref.VerifyProblem;
 
 /**
- * Consistency checks of the files backend: every loose file under {@code refs/} and every root ref (name,
- * type, content, object), and {@code packed-refs} (header, each line, order, peeled values, objects).
+ * Consistency checks of the files backend: every loose file under {@code refs/} and every
+ * root ref (name, type, content, object), and {@code packed-refs} (header, each line,
+ * order, peeled values, objects).
  */
 final class FilesVerifier {
 
@@ -94,7 +95,8 @@ final class FilesVerifier {
 		byte[] content = Files.readAllBytes(file);
 		Ref ref = LooseRefs.parse(content, name, this.store.hashAlgorithm());
 		if (ref == LooseRefs.BROKEN) {
-			problem(true, name, -1, "badRefContent", "'" + printable(content) + "' is neither an object id nor a symref");
+			problem(true, name, -1, "badRefContent",
+					"'" + printable(content) + "' is neither an object id nor a symref");
 			return;
 		}
 		if (content.length == 0 || content[content.length - 1] != '\n') {
@@ -138,7 +140,7 @@ final class FilesVerifier {
 		byte[] previous = null;
 		long newlinesBefore = newlines(packed.buf, 0, packed.start);
 		int counted = packed.start;
-		for (int record = packed.start; record < packed.buf.length; ) {
+		for (int record = packed.start; record < packed.buf.length;) {
 			newlinesBefore += newlines(packed.buf, counted, record);
 			counted = record;
 			long line = newlinesBefore + 1;
@@ -155,10 +157,12 @@ final class FilesVerifier {
 			byte[] name = Arrays.copyOfRange(packed.buf, nameStart, nameEnd);
 			String refName = new String(name, StandardCharsets.UTF_8);
 			if (RefName.violation(name, 0, name.length, false) != null) {
-				problem(true, "packed-refs", line, "badRefName", "'" + RefName.printable(refName) + "' is not a valid refname");
+				problem(true, "packed-refs", line, "badRefName",
+						"'" + RefName.printable(refName) + "' is not a valid refname");
 			}
 			if (previous != null && Arrays.compareUnsigned(previous, name) >= 0) {
-				problem(true, "packed-refs", line, "packedRefUnsorted", "'" + refName + "' is not sorted after the ref before it");
+				problem(true, "packed-refs", line, "packedRefUnsorted",
+						"'" + refName + "' is not sorted after the ref before it");
 			}
 			previous = name;
 			checkObject(refName, line, packed.id(record));
@@ -175,11 +179,12 @@ final class FilesVerifier {
 		}
 		ObjectId actual = this.objects.peel(id);
 		if (actual != null && !actual.equals(stored)) {
-			problem(true, "packed-refs", line, "badPackedRefPeeled", "'" + name + "' peels to " + actual.name() + " but "
-					+ ((stored != null) ? "the file says " + stored.name() : "the file has no peeled value"));
+			problem(true, "packed-refs", line, "badPackedRefPeeled", "'" + name + "' peels to " + actual.name()
+					+ " but " + ((stored != null) ? "the file says " + stored.name() : "the file has no peeled value"));
 		}
 		else if (actual == null && stored != null && this.objects.exists(id)) {
-			problem(true, "packed-refs", line, "badPackedRefPeeled", "'" + name + "' is not a tag but has a peeled value");
+			problem(true, "packed-refs", line, "badPackedRefPeeled",
+					"'" + name + "' is not a tag but has a peeled value");
 		}
 	}
 

@@ -21,9 +21,10 @@ import io.refstore.core.ref.RefName;
 import io.refstore.core.ref.SymbolicRef;
 
 /**
- * Loose ref files: one file per ref, holding {@code <hex>\n} or {@code ref: <target>\n}. Reads follow git's
- * tolerance (trailing whitespace, CRLF, junk after the id, {@code ref:} without a space); a file that is
- * neither is a broken ref, which readers skip as git does.
+ * Loose ref files: one file per ref, holding {@code <hex>\n} or {@code ref: <target>\n}.
+ * Reads follow git's tolerance (trailing whitespace, CRLF, junk after the id,
+ * {@code ref:} without a space); a file that is neither is a broken ref, which readers
+ * skip as git does.
  */
 final class LooseRefs {
 
@@ -36,12 +37,14 @@ final class LooseRefs {
 	/**
 	 * Reads the loose ref stored at {@code file}.
 	 * @param name the ref's name (for the returned ref)
-	 * @return the ref, {@link #BROKEN} if the file holds no valid value, or {@code null} if there is no file
-	 * (missing, or a directory, or a parent is a file)
+	 * @return the ref, {@link #BROKEN} if the file holds no valid value, or {@code null}
+	 * if there is no file (missing, or a directory, or a parent is a file)
 	 */
 	static Ref read(Path file, String name, HashAlgorithm hash) throws IOException {
-		// most lookups of a packed repository find no loose file: a stat answers that without the cost of an
-		// exception (filling in its stack trace costs more than the rest of the lookup); a file that appears
+		// most lookups of a packed repository find no loose file: a stat answers that
+		// without the cost of an
+		// exception (filling in its stack trace costs more than the rest of the lookup);
+		// a file that appears
 		// after the stat is read below like any other
 		if (!file.toFile().exists()) {
 			return null;
@@ -54,7 +57,8 @@ final class LooseRefs {
 			return null;
 		}
 		catch (IOException ex) {
-			// a directory at the ref's path, or a file where a parent directory would be (ENOTDIR): no loose ref
+			// a directory at the ref's path, or a file where a parent directory would be
+			// (ENOTDIR): no loose ref
 			if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS) || !Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
 				return null;
 			}
@@ -104,11 +108,12 @@ final class LooseRefs {
 	}
 
 	/**
-	 * Lists the names of loose refs under {@code refs/} that start with {@code prefix}, sorted bytewise.
-	 * Only directories that can hold matching names are read. Names that are not valid ref names (such as
-	 * {@code x.lock}) are left out, as git ignores them.
+	 * Lists the names of loose refs under {@code refs/} that start with {@code prefix},
+	 * sorted bytewise. Only directories that can hold matching names are read. Names that
+	 * are not valid ref names (such as {@code x.lock}) are left out, as git ignores them.
 	 * @param root the directory holding {@code refs/} (the common git directory)
-	 * @param prefix a name prefix, such as {@code refs/heads/} or {@code refs/heads/ma}; empty for all
+	 * @param prefix a name prefix, such as {@code refs/heads/} or {@code refs/heads/ma};
+	 * empty for all
 	 */
 	static List<byte[]> list(Path root, String prefix) throws IOException {
 		List<byte[]> names = new ArrayList<>();

@@ -14,13 +14,16 @@ import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 
 /**
- * A sorted {@code packed-refs} file, memory-mapped for single lookups: a binary search touches a few pages of
- * the file, where {@link PackedRefs} reads all of it (66 MB for a million refs) before the first answer. Only
- * the record found is checked in full (its id and peeled line); the lines probed on the way are checked for
- * their shape. Damage is reported with the file and line number, as {@link PackedRefs} does.
+ * A sorted {@code packed-refs} file, memory-mapped for single lookups: a binary search
+ * touches a few pages of the file, where {@link PackedRefs} reads all of it (66 MB for a
+ * million refs) before the first answer. Only the record found is checked in full (its id
+ * and peeled line); the lines probed on the way are checked for their shape. Damage is
+ * reported with the file and line number, as {@link PackedRefs} does.
  *
- * <p>Git replaces {@code packed-refs} by rename, never in place, so a mapping keeps showing the file it was
- * made from. Immutable and safe for use by several threads (only absolute reads of the mapping are used).
+ * <p>
+ * Git replaces {@code packed-refs} by rename, never in place, so a mapping keeps showing
+ * the file it was made from. Immutable and safe for use by several threads (only absolute
+ * reads of the mapping are used).
  */
 final class MappedPackedRefs {
 
@@ -44,8 +47,9 @@ final class MappedPackedRefs {
 
 	/**
 	 * Maps {@code file} if it promises sorted records.
-	 * @return the mapped file; {@code null} if it is missing, has no {@code sorted} trait, or is too large for
-	 * one mapping (the caller then reads it whole, as {@link PackedRefs} sorts what is unsorted)
+	 * @return the mapped file; {@code null} if it is missing, has no {@code sorted}
+	 * trait, or is too large for one mapping (the caller then reads it whole, as
+	 * {@link PackedRefs} sorts what is unsorted)
 	 * @throws CorruptRefStoreException if the header or the final newline is damaged
 	 */
 	static MappedPackedRefs map(Path file, HashAlgorithm hash) throws IOException {
@@ -62,7 +66,8 @@ final class MappedPackedRefs {
 		}
 		int length = buf.capacity();
 		if (buf.get(length - 1) != '\n' || buf.get(0) != '#') {
-			// an unterminated file is reported, and a file without header has no sorted trait: both by a full read
+			// an unterminated file is reported, and a file without header has no sorted
+			// trait: both by a full read
 			return null;
 		}
 		int eol = indexOf(buf, 0, (byte) '\n');
@@ -76,9 +81,10 @@ final class MappedPackedRefs {
 	}
 
 	/**
-	 * The records whose names start with {@code prefix}, copied out of the mapping: a listing of one namespace
-	 * reads its part of the file, found by binary search, instead of all of it. Damage in the copy is reported
-	 * with its line number in the file.
+	 * The records whose names start with {@code prefix}, copied out of the mapping: a
+	 * listing of one namespace reads its part of the file, found by binary search,
+	 * instead of all of it. Damage in the copy is reported with its line number in the
+	 * file.
 	 * @param prefix a non-empty name prefix
 	 * @return the records as a snapshot of their own
 	 * @throws CorruptRefStoreException if a line probed on the way is damaged
@@ -92,18 +98,19 @@ final class MappedPackedRefs {
 			last--;
 		}
 		if (last >= 0) {
-			// the first name after every name with the prefix: the prefix's last byte below 0xff, plus one
+			// the first name after every name with the prefix: the prefix's last byte
+			// below 0xff, plus one
 			after[last]++;
 			to = lowerBound(java.util.Arrays.copyOf(after, last + 1));
 		}
 		byte[] records = new byte[to - from];
 		this.buf.get(from, records);
-		return PackedRefs.slice(this.file, this.hash, records, this.traits,
-				() -> lineOf(from) - 1);
+		return PackedRefs.slice(this.file, this.hash, records, this.traits, () -> lineOf(from) - 1);
 	}
 
 	/**
-	 * The offset of the first record whose name is bytewise at least {@code key}, or the file's length.
+	 * The offset of the first record whose name is bytewise at least {@code key}, or the
+	 * file's length.
 	 * @throws CorruptRefStoreException if a line probed on the way is damaged
 	 */
 	private int lowerBound(byte[] key) throws CorruptRefStoreException {
@@ -127,8 +134,10 @@ final class MappedPackedRefs {
 
 	/**
 	 * Looks a ref up.
-	 * @return the ref with its peeled value if the file has one, or {@code null} if the file has no such record
-	 * @throws CorruptRefStoreException if the record found, or a line on the way to it, is damaged
+	 * @return the ref with its peeled value if the file has one, or {@code null} if the
+	 * file has no such record
+	 * @throws CorruptRefStoreException if the record found, or a line on the way to it,
+	 * is damaged
 	 */
 	DirectRef find(String name) throws CorruptRefStoreException {
 		byte[] key = name.getBytes(StandardCharsets.UTF_8);
@@ -147,7 +156,8 @@ final class MappedPackedRefs {
 	private int refLineEnd(int record) throws CorruptRefStoreException {
 		int hexLength = this.hash.hexLength();
 		int eol = indexOf(this.buf, record, (byte) '\n');
-		if (eol - record <= hexLength + 1 || !isSpace(this.buf.get(record + hexLength)) || this.buf.get(record) == '^') {
+		if (eol - record <= hexLength + 1 || !isSpace(this.buf.get(record + hexLength))
+				|| this.buf.get(record) == '^') {
 			throw corrupt(record, "not a ref line ('<object id> <ref name>')");
 		}
 		return eol;
@@ -171,8 +181,9 @@ final class MappedPackedRefs {
 	}
 
 	/**
-	 * Parses the id whose hex digits start at {@code at}, or {@code null} if they are not all hex digits. Decoded
-	 * from the mapping byte by byte: a bulk copy out of a mapped buffer costs more than the whole search.
+	 * Parses the id whose hex digits start at {@code at}, or {@code null} if they are not
+	 * all hex digits. Decoded from the mapping byte by byte: a bulk copy out of a mapped
+	 * buffer costs more than the whole search.
 	 */
 	private ObjectId hex(int at) {
 		byte[] raw = new byte[this.hash.rawLength()];
@@ -208,7 +219,10 @@ final class MappedPackedRefs {
 		return (to - from) - key.length;
 	}
 
-	/** The start of the record whose lines contain {@code pos}, never before {@code floor}. */
+	/**
+	 * The start of the record whose lines contain {@code pos}, never before
+	 * {@code floor}.
+	 */
 	private int recordAtOrBefore(int pos, int floor) {
 		int line = pos;
 		while (line > floor && this.buf.get(line - 1) != '\n') {

@@ -13,18 +13,20 @@ import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 
 /**
- * An immutable, sorted snapshot of a {@code packed-refs} file, read once into memory and searched in place.
+ * An immutable, sorted snapshot of a {@code packed-refs} file, read once into memory and
+ * searched in place.
  *
- * <p>Records are {@code <hex> SP <name> LF}, optionally followed by {@code ^<hex> LF} (the fully peeled
- * value). Lookups binary-search the bytes; iteration decodes records in place. A file without the
- * {@code sorted} trait is sorted once when loaded. Damage is reported with the file and line number when a
- * damaged record is touched. Safe for use by several threads.
+ * <p>
+ * Records are {@code <hex> SP <name> LF}, optionally followed by {@code ^<hex> LF} (the
+ * fully peeled value). Lookups binary-search the bytes; iteration decodes records in
+ * place. A file without the {@code sorted} trait is sorted once when loaded. Damage is
+ * reported with the file and line number when a damaged record is touched. Safe for use
+ * by several threads.
  */
 final class PackedRefs {
 
 	/** The header git writes, traits and trailing space included. */
-	static final byte[] HEADER = "# pack-refs with: peeled fully-peeled sorted \n"
-		.getBytes(StandardCharsets.US_ASCII);
+	static final byte[] HEADER = "# pack-refs with: peeled fully-peeled sorted \n".getBytes(StandardCharsets.US_ASCII);
 
 	private static final byte[] HEADER_PREFIX = "# pack-refs with:".getBytes(StandardCharsets.US_ASCII);
 
@@ -41,15 +43,17 @@ final class PackedRefs {
 	/** What the file's header promises. */
 	final Traits traits;
 
-	/** How many lines of the file come before {@link #buf} (non-zero for a {@link #slice}). */
+	/**
+	 * How many lines of the file come before {@link #buf} (non-zero for a
+	 * {@link #slice}).
+	 */
 	private final LongSupplier linesBefore;
 
 	private PackedRefs(Path file, HashAlgorithm hash, byte[] buf, int start, Traits traits) {
 		this(file, hash, buf, start, traits, () -> 0);
 	}
 
-	private PackedRefs(Path file, HashAlgorithm hash, byte[] buf, int start, Traits traits,
-			LongSupplier linesBefore) {
+	private PackedRefs(Path file, HashAlgorithm hash, byte[] buf, int start, Traits traits, LongSupplier linesBefore) {
 		this.file = file;
 		this.hash = hash;
 		this.buf = buf;
@@ -59,11 +63,14 @@ final class PackedRefs {
 	}
 
 	/**
-	 * The traits a {@code # pack-refs with:} header lists, read alike for a file read whole and a mapped one.
+	 * The traits a {@code # pack-refs with:} header lists, read alike for a file read
+	 * whole and a mapped one.
+	 *
 	 * @param sorted records are in bytewise name order
-	 * @param fullyPeeled a record without a {@code ^} line is known not to peel ({@code fully-peeled})
-	 * @param tagsPeeled refs under {@code refs/tags/} without a {@code ^} line are known not to peel
-	 * ({@code peeled}, or implied by {@code fully-peeled})
+	 * @param fullyPeeled a record without a {@code ^} line is known not to peel
+	 * ({@code fully-peeled})
+	 * @param tagsPeeled refs under {@code refs/tags/} without a {@code ^} line are known
+	 * not to peel ({@code peeled}, or implied by {@code fully-peeled})
 	 */
 	record Traits(boolean sorted, boolean fullyPeeled, boolean tagsPeeled) {
 
@@ -75,14 +82,16 @@ final class PackedRefs {
 
 		/**
 		 * Reads the header line {@code buf[0, eol)}.
-		 * @return its traits; {@code null} if it does not start with {@code # pack-refs with:}
+		 * @return its traits; {@code null} if it does not start with
+		 * {@code # pack-refs with:}
 		 */
 		static Traits parse(byte[] buf, int eol) {
 			if (!startsWith(buf, 0, eol, HEADER_PREFIX)) {
 				return null;
 			}
-			String traits = " " + new String(buf, HEADER_PREFIX.length, eol - HEADER_PREFIX.length,
-					StandardCharsets.US_ASCII) + " ";
+			String traits = " "
+					+ new String(buf, HEADER_PREFIX.length, eol - HEADER_PREFIX.length, StandardCharsets.US_ASCII)
+					+ " ";
 			boolean fullyPeeled = traits.contains(" fully-peeled ");
 			return new Traits(traits.contains(" sorted "), fullyPeeled, fullyPeeled || traits.contains(" peeled "));
 		}
@@ -90,10 +99,12 @@ final class PackedRefs {
 	}
 
 	/**
-	 * A snapshot of whole consecutive records cut out of a sorted file (see {@link MappedPackedRefs#slice}).
+	 * A snapshot of whole consecutive records cut out of a sorted file (see
+	 * {@link MappedPackedRefs#slice}).
 	 * @param records the records, without header
 	 * @param traits the file's traits
-	 * @param linesBefore counts the file's lines before the records, asked only to report damage
+	 * @param linesBefore counts the file's lines before the records, asked only to report
+	 * damage
 	 */
 	static PackedRefs slice(Path file, HashAlgorithm hash, byte[] records, Traits traits, LongSupplier linesBefore) {
 		return new PackedRefs(file, hash, records, 0, traits, linesBefore);
@@ -181,7 +192,8 @@ final class PackedRefs {
 
 	/**
 	 * Checks the record line at {@code record} and returns the offset of its name's end.
-	 * @throws CorruptRefStoreException naming the line if it is not {@code <hex> SP <name>}
+	 * @throws CorruptRefStoreException naming the line if it is not
+	 * {@code <hex> SP <name>}
 	 */
 	int checkRecord(int record) throws CorruptRefStoreException {
 		int hexLength = this.hash.hexLength();
@@ -207,7 +219,10 @@ final class PackedRefs {
 		return eol;
 	}
 
-	/** The offset of the record after the one at {@code record} (skipping its peeled line). */
+	/**
+	 * The offset of the record after the one at {@code record} (skipping its peeled
+	 * line).
+	 */
 	int nextRecord(int record) throws CorruptRefStoreException {
 		if (this.buf[record] == '^') {
 			throw corrupt(record, "peeled line without a ref line before it");
@@ -225,14 +240,17 @@ final class PackedRefs {
 		return next < this.buf.length && this.buf[next] == '^';
 	}
 
-	/** Offset of the peeled hex of the record at {@code record} (only if {@link #hasPeeled(int)}). */
+	/**
+	 * Offset of the peeled hex of the record at {@code record} (only if
+	 * {@link #hasPeeled(int)}).
+	 */
 	int peeledHexStart(int record) {
 		return indexOf(this.buf, record, (byte) '\n') + 2;
 	}
 
 	/**
-	 * Whether the stored state says for sure whether the record peels: it has a {@code ^} line, or the
-	 * traits promise that a missing one means "not a tag".
+	 * Whether the stored state says for sure whether the record peels: it has a {@code ^}
+	 * line, or the traits promise that a missing one means "not a tag".
 	 */
 	boolean peelKnown(int record) {
 		if (this.traits.fullyPeeled() || hasPeeled(record)) {
@@ -253,7 +271,8 @@ final class PackedRefs {
 		int hexLength = this.hash.hexLength();
 		while (lo < hi) {
 			int record = recordAtOrBefore(lo + (hi - lo) / 2, lo);
-			// only the line's shape is checked on the way: its id is checked where a record is used
+			// only the line's shape is checked on the way: its id is checked where a
+			// record is used
 			int eol = indexOf(this.buf, record, (byte) '\n');
 			if (eol - record <= hexLength + 1 || !isSpace(this.buf[record + hexLength]) || this.buf[record] == '^') {
 				throw corrupt(record, "not a ref line ('<object id> <ref name>')");
@@ -277,14 +296,17 @@ final class PackedRefs {
 	 */
 	int find(byte[] key, int keyLength) throws CorruptRefStoreException {
 		int record = lowerBound(key, keyLength);
-		if (record < this.buf.length && Arrays.equals(this.buf, nameStart(record), nameEnd(record), key, 0,
-				keyLength)) {
+		if (record < this.buf.length
+				&& Arrays.equals(this.buf, nameStart(record), nameEnd(record), key, 0, keyLength)) {
 			return record;
 		}
 		return -1;
 	}
 
-	/** The start of the record whose lines contain {@code pos}, never before {@code floor}. */
+	/**
+	 * The start of the record whose lines contain {@code pos}, never before
+	 * {@code floor}.
+	 */
 	private int recordAtOrBefore(int pos, int floor) {
 		int line = pos;
 		while (line > floor && this.buf[line - 1] != '\n') {
@@ -304,7 +326,10 @@ final class PackedRefs {
 		return ObjectId.tryParseHex(this.hash, this.buf, record);
 	}
 
-	/** Parses the peeled id of the record at {@code record}, or {@code null} if it has none. */
+	/**
+	 * Parses the peeled id of the record at {@code record}, or {@code null} if it has
+	 * none.
+	 */
 	ObjectId peeled(int record) {
 		return hasPeeled(record) ? ObjectId.tryParseHex(this.hash, this.buf, peeledHexStart(record)) : null;
 	}

@@ -17,8 +17,8 @@ import io.refstore.core.ref.CorruptRefStoreException;
 import io.refstore.core.ref.HashAlgorithm;
 
 /**
- * Removes records from {@code packed-refs} without reading the file into the heap: the deletion of a
- * transaction, under {@code packed-refs.lock}. Stateless.
+ * Removes records from {@code packed-refs} without reading the file into the heap: the
+ * deletion of a transaction, under {@code packed-refs.lock}. Stateless.
  */
 final class PackedRefsDeletion {
 
@@ -26,16 +26,19 @@ final class PackedRefsDeletion {
 	}
 
 	/**
-	 * Writes {@code file} without the records named in {@code deleted} (sorted or not) to {@code target}, a
-	 * new file. A sorted, fully peeled file (what git writes) is mapped, each deleted name found by binary
-	 * search, every line's shape checked in one pass (git, too, refuses to rewrite a damaged file), and the
-	 * runs of records between the deleted ones copied file to file by the kernel: nothing that is merely kept
-	 * is parsed into objects, and the file never passes through the heap whole. Any other file is
-	 * rewritten through {@link PackedRefsWriter#writeWithout(PackedRefs, List, ObjectDatabase, Path, boolean)} with
-	 * {@code full}.
+	 * Writes {@code file} without the records named in {@code deleted} (sorted or not) to
+	 * {@code target}, a new file. A sorted, fully peeled file (what git writes) is
+	 * mapped, each deleted name found by binary search, every line's shape checked in one
+	 * pass (git, too, refuses to rewrite a damaged file), and the runs of records between
+	 * the deleted ones copied file to file by the kernel: nothing that is merely kept is
+	 * parsed into objects, and the file never passes through the heap whole. Any other
+	 * file is rewritten through
+	 * {@link PackedRefsWriter#writeWithout(PackedRefs, List, ObjectDatabase, Path, boolean)}
+	 * with {@code full}.
 	 * @param fsync whether to flush {@code target} to disk
 	 * @return whether a deleted name is packed; if not, nothing is written
-	 * @throws CorruptRefStoreException naming the first damaged line (nothing is then left at {@code target})
+	 * @throws CorruptRefStoreException naming the first damaged line (nothing is then
+	 * left at {@code target})
 	 */
 	static boolean writeWithout(Path file, HashAlgorithm hash, List<byte[]> deleted, ObjectDatabase objects,
 			Path target, boolean fsync, PackedSource full) throws IOException {
@@ -59,7 +62,8 @@ final class PackedRefsDeletion {
 			if (found == 0) {
 				return false;
 			}
-			// as git, refuse to rewrite a damaged file: one pass over its lines, in bulk copies of the mapping, on
+			// as git, refuse to rewrite a damaged file: one pass over its lines, in bulk
+			// copies of the mapping, on
 			// another processor while the kernel copies the file
 			int records = found;
 			try {
@@ -82,7 +86,10 @@ final class PackedRefsDeletion {
 		}
 	}
 
-	/** The whole {@code packed-refs} as one snapshot, read only when the fast path cannot be taken. */
+	/**
+	 * The whole {@code packed-refs} as one snapshot, read only when the fast path cannot
+	 * be taken.
+	 */
 	@FunctionalInterface
 	interface PackedSource {
 
@@ -93,8 +100,8 @@ final class PackedRefsDeletion {
 	private static final byte[] HEADER_PREFIX = "# pack-refs with:".getBytes(StandardCharsets.US_ASCII);
 
 	/**
-	 * Where the records of a mapped file start, if its header promises sorted and fully peeled records and it
-	 * ends with a newline; else -1.
+	 * Where the records of a mapped file start, if its header promises sorted and fully
+	 * peeled records and it ends with a newline; else -1.
 	 */
 	private static int sortedFullyPeeledStart(ByteBuffer buf) {
 		int length = buf.capacity();
@@ -110,14 +117,15 @@ final class PackedRefsDeletion {
 		if (!Arrays.equals(header, 0, Math.min(eol, HEADER_PREFIX.length), HEADER_PREFIX, 0, HEADER_PREFIX.length)) {
 			return -1;
 		}
-		String traits = " " + new String(header, HEADER_PREFIX.length, eol - HEADER_PREFIX.length, StandardCharsets.US_ASCII)
-				+ " ";
+		String traits = " "
+				+ new String(header, HEADER_PREFIX.length, eol - HEADER_PREFIX.length, StandardCharsets.US_ASCII) + " ";
 		return (traits.contains(" sorted ") && traits.contains(" fully-peeled ")) ? eol + 1 : -1;
 	}
 
 	/**
 	 * Binary search of a mapped sorted file for the record named {@code key}.
-	 * @return the record's start in the high 32 bits and its end (after a peeled line) in the low ones, or -1
+	 * @return the record's start in the high 32 bits and its end (after a peeled line) in
+	 * the low ones, or -1
 	 */
 	private static long findRecord(Path file, ByteBuffer buf, int start, byte[] key, int hexLength)
 			throws CorruptRefStoreException {
@@ -135,7 +143,8 @@ final class PackedRefsDeletion {
 				for (int i = 0; i < record; i++) {
 					line += (buf.get(i) == '\n') ? 1 : 0;
 				}
-				throw new CorruptRefStoreException(file, line, "line " + line + ": not a ref line ('<object id> <ref name>')");
+				throw new CorruptRefStoreException(file, line,
+						"line " + line + ": not a ref line ('<object id> <ref name>')");
 			}
 			int next = eol + 1;
 			int end = (next < length && buf.get(next) == '^') ? lineEnd(buf, next) + 1 : next;
@@ -166,11 +175,13 @@ final class PackedRefsDeletion {
 	}
 
 	/**
-	 * Checks that every line after the header is a ref line ({@code <hex> SP <name>}) or a peeled line
-	 * ({@code ^<hex>}) right after one, as {@link PackedRefs#checkRecord} does record by record.
+	 * Checks that every line after the header is a ref line ({@code <hex> SP <name>}) or
+	 * a peeled line ({@code ^<hex>}) right after one, as {@link PackedRefs#checkRecord}
+	 * does record by record.
 	 * @throws CorruptRefStoreException naming the first damaged line
 	 */
-	private static void checkLines(Path file, ByteBuffer buf, int start, int hexLength) throws CorruptRefStoreException {
+	private static void checkLines(Path file, ByteBuffer buf, int start, int hexLength)
+			throws CorruptRefStoreException {
 		int size = buf.capacity();
 		byte[] chunk = new byte[1 << 20];
 		long line = 2;
@@ -184,7 +195,8 @@ final class PackedRefsDeletion {
 				int eol;
 				boolean started = i + hexLength + 1 < length;
 				if (started) {
-					// the id is checked first, so the search for the line's end starts after it
+					// the id is checked first, so the search for the line's end starts
+					// after it
 					String problem = checkStart(chunk, i, hexLength, afterRef);
 					if (problem != null) {
 						throw new CorruptRefStoreException(file, line, "line " + line + ": " + problem);
@@ -202,7 +214,8 @@ final class PackedRefsDeletion {
 				}
 				// after a good start only an empty name is left to find
 				String problem = !started ? checkLine(chunk, i, eol, hexLength, afterRef)
-						: (chunk[i] != '^' && eol == i + hexLength + 1) ? "not a ref line ('<object id> <ref name>')" : null;
+						: (chunk[i] != '^' && eol == i + hexLength + 1) ? "not a ref line ('<object id> <ref name>')"
+								: null;
 				if (problem != null) {
 					throw new CorruptRefStoreException(file, line, "line " + line + ": " + problem);
 				}
@@ -220,9 +233,10 @@ final class PackedRefsDeletion {
 	}
 
 	/**
-	 * What is wrong with the start of the line at {@code from} (its first {@code hexLength + 2} bytes are in
-	 * {@code chunk}): a peeled line must be {@code ^<hex>} and end there, a ref line must start with
-	 * {@code <hex> SP}; {@code null} if the start is fine.
+	 * What is wrong with the start of the line at {@code from} (its first
+	 * {@code hexLength + 2} bytes are in {@code chunk}): a peeled line must be
+	 * {@code ^<hex>} and end there, a ref line must start with {@code <hex> SP};
+	 * {@code null} if the start is fine.
 	 */
 	private static String checkStart(byte[] chunk, int from, int hexLength, boolean afterRef) {
 		if (chunk[from] == '^') {
@@ -232,7 +246,8 @@ final class PackedRefsDeletion {
 			return (isHex(chunk, from + 1, hexLength) && chunk[from + hexLength + 1] == '\n') ? null
 					: "not a peeled line ('^<object id>')";
 		}
-		boolean ok = isHex(chunk, from, hexLength) && (chunk[from + hexLength] == ' ' || chunk[from + hexLength] == '\t');
+		boolean ok = isHex(chunk, from, hexLength)
+				&& (chunk[from + hexLength] == ' ' || chunk[from + hexLength] == '\t');
 		return ok ? null : "not a ref line ('<object id> <ref name>')";
 	}
 
@@ -286,7 +301,10 @@ final class PackedRefsDeletion {
 		return (to - from) - key.length;
 	}
 
-	/** git's header, then every byte of the records except the found ones, copied channel to channel. */
+	/**
+	 * git's header, then every byte of the records except the found ones, copied channel
+	 * to channel.
+	 */
 	private static void copyRuns(FileChannel in, int start, long size, long[] records, int found, Path target,
 			boolean fsync) throws IOException {
 		try (FileChannel out = FileChannel.open(target, StandardOpenOption.WRITE, StandardOpenOption.CREATE,
@@ -311,8 +329,8 @@ final class PackedRefsDeletion {
 		while (done < count) {
 			long n = in.transferTo(position + done, count - done, out);
 			if (n <= 0) {
-				throw new IOException("could not copy " + (count - done) + " bytes of packed-refs at offset "
-						+ (position + done));
+				throw new IOException(
+						"could not copy " + (count - done) + " bytes of packed-refs at offset " + (position + done));
 			}
 			done += n;
 		}

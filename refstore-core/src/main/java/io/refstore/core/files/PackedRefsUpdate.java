@@ -19,9 +19,10 @@ import io.refstore.core.ref.Ref;
 import io.refstore.core.txn.PlannedUpdate;
 
 /**
- * The {@code packed-refs} part of a {@link FilesTransaction} that deletes refs: {@code packed-refs.lock} taken
- * once anything is deleted, {@code packed-refs.new} written without the deleted refs while preparing, and renamed
- * over {@code packed-refs} on commit (after the loose refs' renames, before their unlinks, as git does).
+ * The {@code packed-refs} part of a {@link FilesTransaction} that deletes refs:
+ * {@code packed-refs.lock} taken once anything is deleted, {@code packed-refs.new}
+ * written without the deleted refs while preparing, and renamed over {@code packed-refs}
+ * on commit (after the loose refs' renames, before their unlinks, as git does).
  */
 final class PackedRefsUpdate {
 
@@ -29,14 +30,19 @@ final class PackedRefsUpdate {
 
 	private LockFile lock;
 
-	/** The prepared {@code packed-refs.new}, or {@code null} if no deleted ref is packed. */
+	/**
+	 * The prepared {@code packed-refs.new}, or {@code null} if no deleted ref is packed.
+	 */
 	private Path next;
 
 	PackedRefsUpdate(FilesRefStore store) {
 		this.store = store;
 	}
 
-	/** Locks {@code packed-refs} if {@code planned} deletes anything; writes the new file if a deleted ref is packed. */
+	/**
+	 * Locks {@code packed-refs} if {@code planned} deletes anything; writes the new file
+	 * if a deleted ref is packed.
+	 */
 	void prepare(Collection<PlannedUpdate> planned, boolean fsync) throws IOException {
 		List<byte[]> deleted = deletedNames(planned);
 		if (deleted.isEmpty()) {
@@ -54,13 +60,15 @@ final class PackedRefsUpdate {
 	}
 
 	/**
-	 * For a forced transaction (a chunk of a bulk deletion), makes the deletion of every ref one rename: the
-	 * deleted refs that have a loose file are first packed with the value they have (readers see no change), and
-	 * their loose files removed, both forced; then {@code packed-refs} without them is prepared anew, so that its
-	 * rename removes every deleted ref at once. Otherwise a reader, a kill or a power cut could find the loose refs
-	 * of the transaction going one by one after {@code packed-refs} is replaced, as with git. Costs one more
-	 * rewrite of {@code packed-refs} when a deleted ref is loose. A symbolic ref, or one whose object is missing,
-	 * cannot be packed and is removed as git removes it.
+	 * For a forced transaction (a chunk of a bulk deletion), makes the deletion of every
+	 * ref one rename: the deleted refs that have a loose file are first packed with the
+	 * value they have (readers see no change), and their loose files removed, both
+	 * forced; then {@code packed-refs} without them is prepared anew, so that its rename
+	 * removes every deleted ref at once. Otherwise a reader, a kill or a power cut could
+	 * find the loose refs of the transaction going one by one after {@code packed-refs}
+	 * is replaced, as with git. Costs one more rewrite of {@code packed-refs} when a
+	 * deleted ref is loose. A symbolic ref, or one whose object is missing, cannot be
+	 * packed and is removed as git removes it.
 	 * @param looseDeleted the loose files of deleted refs, as read under their locks
 	 */
 	void packLooseDeletions(Collection<PlannedUpdate> planned, Map<String, Ref> looseDeleted) throws IOException {
@@ -96,7 +104,10 @@ final class PackedRefsUpdate {
 		}
 	}
 
-	/** Renames the prepared {@code packed-refs.new} over {@code packed-refs}, if there is one. */
+	/**
+	 * Renames the prepared {@code packed-refs.new} over {@code packed-refs}, if there is
+	 * one.
+	 */
 	void commit() throws IOException {
 		if (this.next != null) {
 			Files.move(this.next, this.store.packedFile(), StandardCopyOption.ATOMIC_MOVE,
@@ -105,7 +116,9 @@ final class PackedRefsUpdate {
 		}
 	}
 
-	/** Removes an uncommitted {@code packed-refs.new} and releases the lock. Idempotent. */
+	/**
+	 * Removes an uncommitted {@code packed-refs.new} and releases the lock. Idempotent.
+	 */
 	void release() {
 		if (this.next != null) {
 			try {

@@ -16,8 +16,9 @@ import io.refstore.core.objects.ObjectDatabase;
 import io.refstore.core.ref.ObjectId;
 
 /**
- * Writes {@code packed-refs} as git does: the header {@code # pack-refs with: peeled fully-peeled sorted },
- * then sorted records, each tag followed by its fully peeled value.
+ * Writes {@code packed-refs} as git does: the header
+ * {@code # pack-refs with: peeled fully-peeled sorted }, then sorted records, each tag
+ * followed by its fully peeled value.
  */
 final class PackedRefsWriter {
 
@@ -55,14 +56,16 @@ final class PackedRefsWriter {
 	}
 
 	/**
-	 * Writes the content of {@code packed} without the records named in {@code deleted} (sorted or not) to
-	 * {@code target}, a new file. Runs of kept records are copied from the snapshot straight into the file
-	 * when it was written fully peeled, with no copy in memory; otherwise each kept record is peeled through
-	 * the object database, since the new header promises it.
+	 * Writes the content of {@code packed} without the records named in {@code deleted}
+	 * (sorted or not) to {@code target}, a new file. Runs of kept records are copied from
+	 * the snapshot straight into the file when it was written fully peeled, with no copy
+	 * in memory; otherwise each kept record is peeled through the object database, since
+	 * the new header promises it.
 	 * @param fsync whether to force {@code target} to the disk once written
-	 * @return whether a deleted name is packed; if not, nothing is written (there is nothing to rewrite)
-	 * @throws CorruptRefStoreException if a record of {@code packed} is damaged (nothing is left at
-	 * {@code target} then)
+	 * @return whether a deleted name is packed; if not, nothing is written (there is
+	 * nothing to rewrite)
+	 * @throws CorruptRefStoreException if a record of {@code packed} is damaged (nothing
+	 * is left at {@code target} then)
 	 */
 	static boolean writeWithout(PackedRefs packed, List<byte[]> deleted, ObjectDatabase objects, Path target,
 			boolean fsync) throws IOException {
@@ -80,7 +83,8 @@ final class PackedRefsWriter {
 		}
 		boolean verbatim = packed.traits.fullyPeeled() && packed.start > 0;
 		if (verbatim) {
-			// copied verbatim below, so check every record first: a damaged file is reported, never rewritten
+			// copied verbatim below, so check every record first: a damaged file is
+			// reported, never rewritten
 			for (int record = packed.start; record < packed.buf.length; record = packed.nextRecord(record)) {
 				packed.checkRecord(record);
 			}
@@ -107,9 +111,11 @@ final class PackedRefsWriter {
 		return true;
 	}
 
-	/** The header, then the runs of records between the deleted ones, each written straight from the buffer. */
-	private static void writeRuns(PackedRefs packed, int[] records, int found, FileChannel channel)
-			throws IOException {
+	/**
+	 * The header, then the runs of records between the deleted ones, each written
+	 * straight from the buffer.
+	 */
+	private static void writeRuns(PackedRefs packed, int[] records, int found, FileChannel channel) throws IOException {
 		writeFully(channel, ByteBuffer.wrap(PackedRefs.HEADER));
 		int from = packed.start;
 		for (int i = 0; i <= found; i++) {

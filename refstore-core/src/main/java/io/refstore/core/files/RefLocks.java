@@ -14,18 +14,23 @@ import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefName;
 
 /**
- * The ref locks of one files transaction ({@code <ref>.lock}, made exclusively), each with the ref's loose file
- * as read under it. Making and removing lock files is kernel work (inode and directory allocation) that one
- * thread cannot hurry: the locks of a transaction are made ahead on every processor ({@link ParallelIo}), and
- * their outcomes taken in submission order, so the first refusal is the one git reports. Each lock's
- * descriptor is closed once it is made, as git does: a transaction may hold more locks than the process may
- * open files.
+ * The ref locks of one files transaction ({@code <ref>.lock}, made exclusively), each
+ * with the ref's loose file as read under it. Making and removing lock files is kernel
+ * work (inode and directory allocation) that one thread cannot hurry: the locks of a
+ * transaction are made ahead on every processor ({@link ParallelIo}), and their outcomes
+ * taken in submission order, so the first refusal is the one git reports. Each lock's
+ * descriptor is closed once it is made, as git does: a transaction may hold more locks
+ * than the process may open files.
  *
- * <p>Belongs to one transaction; not thread-safe.
+ * <p>
+ * Belongs to one transaction; not thread-safe.
  */
 final class RefLocks {
 
-	/** A ref's lock, and its loose file as read under the lock ({@code null} if there is none). */
+	/**
+	 * A ref's lock, and its loose file as read under the lock ({@code null} if there is
+	 * none).
+	 */
 	record Taken(LockFile lock, Ref loose) {
 	}
 
@@ -34,7 +39,10 @@ final class RefLocks {
 	/** Every lock held, by ref name. */
 	private final Map<String, LockFile> held = new TreeMap<>();
 
-	/** The names locked ahead, in order, and their outcomes; {@code null} until {@link #takeAhead}. */
+	/**
+	 * The names locked ahead, in order, and their outcomes; {@code null} until
+	 * {@link #takeAhead}.
+	 */
 	private List<String> ahead;
 
 	private List<ParallelIo.Outcome<Taken>> taken;
@@ -70,8 +78,9 @@ final class RefLocks {
 	}
 
 	/**
-	 * After the refusal of the {@code refused}-th name: releases the locks made ahead for the later names, and
-	 * the directories made for them, which git, stopping at the refusal, would not have made.
+	 * After the refusal of the {@code refused}-th name: releases the locks made ahead for
+	 * the later names, and the directories made for them, which git, stopping at the
+	 * refusal, would not have made.
 	 */
 	void releaseAfter(int refused) {
 		for (int i = refused + 1; this.ahead != null && i < this.ahead.size(); i++) {
@@ -97,9 +106,9 @@ final class RefLocks {
 	}
 
 	/**
-	 * After the deletions are in {@code packed-refs}: removes each deleted ref's loose file, then its lock and
-	 * the directories left empty, on every processor (a directory holding another ref's lock is not empty until
-	 * that ref's turn).
+	 * After the deletions are in {@code packed-refs}: removes each deleted ref's loose
+	 * file, then its lock and the directories left empty, on every processor (a directory
+	 * holding another ref's lock is not empty until that ref's turn).
 	 */
 	void removeDeleted(List<String> names) throws IOException {
 		for (ParallelIo.Outcome<Void> removed : ParallelIo.map(names, this::removeOne)) {
@@ -124,8 +133,9 @@ final class RefLocks {
 	}
 
 	/**
-	 * Creates the lock file of a ref, as git does: tries first, and makes its directories only when missing;
-	 * then reads the ref's loose file on the same thread (only a lock holder changes it).
+	 * Creates the lock file of a ref, as git does: tries first, and makes its directories
+	 * only when missing; then reads the ref's loose file on the same thread (only a lock
+	 * holder changes it).
 	 */
 	private Taken acquire(String name) throws IOException {
 		Path path = this.store.refPath(name);
@@ -140,8 +150,8 @@ final class RefLocks {
 		}
 		try {
 			lock.closeChannel();
-			return new Taken(lock, RefName.isValid(name, true) ? LooseRefs.read(path, name, this.store.hashAlgorithm())
-					: null);
+			return new Taken(lock,
+					RefName.isValid(name, true) ? LooseRefs.read(path, name, this.store.hashAlgorithm()) : null);
 		}
 		catch (IOException | RuntimeException ex) {
 			lock.rollback();

@@ -1,8 +1,8 @@
 package io.refstore.core.input;
 
 /**
- * Text a user gave, made safe to show: control characters become {@code \xNN} escapes, so that a refused value
- * cannot garble a log line, a message or a page.
+ * Text a user gave, made safe to show: control characters become {@code \xNN} escapes, so
+ * that a refused value cannot garble a log line, a message or a page.
  */
 public final class Printable {
 

@@ -1,9 +1,10 @@
 package io.refstore.core.input;
 
 /**
- * A value a user gave that is refused before anything changed: the input that carried it (a job parameter, a
- * request field, a part of a selection), the value as given and the reason in words. Each source of refusals has
- * its own subclass, so that handlers tell them apart by type.
+ * A value a user gave that is refused before anything changed: the input that carried it
+ * (a job parameter, a request field, a part of a selection), the value as given and the
+ * reason in words. Each source of refusals has its own subclass, so that handlers tell
+ * them apart by type.
  */
 public abstract class RefusedInputException extends IllegalArgumentException {
 
@@ -15,13 +16,17 @@ public abstract class RefusedInputException extends IllegalArgumentException {
 
 	private final String reason;
 
-	/** With the message {@code parameter '<parameter>' = '<value>' is refused: <reason>} and no cause. */
+	/**
+	 * With the message {@code parameter '<parameter>' = '<value>' is refused: <reason>}
+	 * and no cause.
+	 */
 	protected RefusedInputException(String parameter, String value, String reason) {
 		this(parameter, value, reason, (Throwable) null);
 	}
 
 	/**
-	 * With the message {@code parameter '<parameter>' = '<value>' is refused: <reason>}, the value printable.
+	 * With the message {@code parameter '<parameter>' = '<value>' is refused: <reason>},
+	 * the value printable.
 	 * @param parameter the name of the input that carried the value
 	 * @param value the refused value as given, possibly {@code null}
 	 * @param reason why it is refused, phrased to follow "refused: "
@@ -35,7 +40,10 @@ public abstract class RefusedInputException extends IllegalArgumentException {
 		}
 	}
 
-	/** With a message in the subclass's own words (which must name the parameter, the value and the reason). */
+	/**
+	 * With a message in the subclass's own words (which must name the parameter, the
+	 * value and the reason).
+	 */
 	protected RefusedInputException(String message, String parameter, String value, String reason) {
 		super(message);
 		this.parameter = parameter;

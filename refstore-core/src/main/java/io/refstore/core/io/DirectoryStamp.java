@@ -14,22 +14,27 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Tells cheaply whether a directory's entries may have changed since a moment: creating, deleting or renaming
- * an entry (such as git's {@code rename("packed-refs.lock", "packed-refs")}) updates the directory's
- * modification time, which one {@code fstat} of a held directory handle reads, without the path walk of a
- * {@code stat} by name. A file that is only ever replaced by rename, never written in place, is then known
- * unchanged while its directory is.
+ * Tells cheaply whether a directory's entries may have changed since a moment: creating,
+ * deleting or renaming an entry (such as git's
+ * {@code rename("packed-refs.lock", "packed-refs")}) updates the directory's modification
+ * time, which one {@code fstat} of a held directory handle reads, without the path walk
+ * of a {@code stat} by name. A file that is only ever replaced by rename, never written
+ * in place, is then known unchanged while its directory is.
  *
- * <p>Protocol: the caller takes a token by {@link #read()} <em>before</em> it checks its file by name, and keeps
- * the token with the state it read (so the state is at least as new as the token); later,
- * {@link #unchanged(Token)} tells whether that state is still current. File times come from a coarse clock, so (as git does for its index's "racily
- * clean" entries) a token of a directory modified within {@link #RACY} of its reading is never trusted: a
- * later change in the same clock tick could leave the time equal. A directory handle that no longer names the
- * path's directory (removed and made again) is replaced on the next {@link #read()}.
+ * <p>
+ * Protocol: the caller takes a token by {@link #read()} <em>before</em> it checks its
+ * file by name, and keeps the token with the state it read (so the state is at least as
+ * new as the token); later, {@link #unchanged(Token)} tells whether that state is still
+ * current. File times come from a coarse clock, so (as git does for its index's "racily
+ * clean" entries) a token of a directory modified within {@link #RACY} of its reading is
+ * never trusted: a later change in the same clock tick could leave the time equal. A
+ * directory handle that no longer names the path's directory (removed and made again) is
+ * replaced on the next {@link #read()}.
  *
- * <p>The handle is opened by the first {@link #read()} and closed by {@link #close()}, or when the stamp
- * becomes unreachable. Where the platform has no directory handles, {@link #unchanged()} is always
- * {@code false}. Thread-safe.
+ * <p>
+ * The handle is opened by the first {@link #read()} and closed by {@link #close()}, or
+ * when the stamp becomes unreachable. Where the platform has no directory handles,
+ * {@link #unchanged()} is always {@code false}. Thread-safe.
  */
 public final class DirectoryStamp implements Closeable {
 
@@ -48,9 +53,11 @@ public final class DirectoryStamp implements Closeable {
 	}
 
 	/**
-	 * Whether the directory is known unchanged since {@code token} was read: one {@code fstat}.
+	 * Whether the directory is known unchanged since {@code token} was read: one
+	 * {@code fstat}.
 	 * @param token from {@link #read()}, or {@code null}
-	 * @return {@code false} if it changed, the token is {@code null}, or it cannot be told
+	 * @return {@code false} if it changed, the token is {@code null}, or it cannot be
+	 * told
 	 */
 	public synchronized boolean unchanged(Token token) {
 		if (token == null || this.handle == null) {
@@ -58,7 +65,8 @@ public final class DirectoryStamp implements Closeable {
 		}
 		try {
 			BasicFileAttributes now = this.handle.attributes();
-			return now.lastModifiedTime().toInstant().equals(token.modified) && Objects.equals(now.fileKey(), token.key);
+			return now.lastModifiedTime().toInstant().equals(token.modified)
+					&& Objects.equals(now.fileKey(), token.key);
 		}
 		catch (IOException | RuntimeException ex) {
 			return false;
@@ -66,9 +74,10 @@ public final class DirectoryStamp implements Closeable {
 	}
 
 	/**
-	 * Reads the directory's state now, (re)opening the handle if needed, before the caller checks its files.
-	 * @return the token to keep with the state the caller reads next, or {@code null} if the state cannot be
-	 * told (no handle, directory missing, or modified too recently)
+	 * Reads the directory's state now, (re)opening the handle if needed, before the
+	 * caller checks its files.
+	 * @return the token to keep with the state the caller reads next, or {@code null} if
+	 * the state cannot be told (no handle, directory missing, or modified too recently)
 	 */
 	public synchronized Token read() {
 		if (this.closed) {
@@ -129,7 +138,10 @@ public final class DirectoryStamp implements Closeable {
 	/** An open directory and the cleaner action that closes it. */
 	private static final class Handle {
 
-		/** Made with the first handle (its thread is not worth starting for a process that never opens one). */
+		/**
+		 * Made with the first handle (its thread is not worth starting for a process that
+		 * never opens one).
+		 */
 		private static final Cleaner CLEANER = Cleaner.create();
 
 		private final BasicFileAttributeView view;
@@ -165,7 +177,10 @@ public final class DirectoryStamp implements Closeable {
 
 	}
 
-	/** Closes a directory stream; refers to nothing else, so that its owner can become unreachable. */
+	/**
+	 * Closes a directory stream; refers to nothing else, so that its owner can become
+	 * unreachable.
+	 */
 	private record Closer(DirectoryStream<Path> stream) implements Runnable {
 
 		@Override

@@ -10,12 +10,14 @@ import java.util.Arrays;
 /**
  * Reads and writes whole files through heap arrays a slice at a time.
  *
- * <p>The JDK moves a heap buffer's bytes through a temporary direct buffer as large as the buffer handed to
- * the channel, and keeps that direct buffer cached in the calling thread. {@code Files.readAllBytes} on a
- * 40 MB {@code packed-refs} thus allocates (and faults in) 40 MB of native memory in every thread that reads it
- * once, and keeps it for the thread's life: a fresh thread paid ~30 ms more for a full read than a thread that
- * had read before, and a web server's worker threads would each keep a copy. In slices of {@value #SLICE}
- * bytes the temporary buffer stays that small.
+ * <p>
+ * The JDK moves a heap buffer's bytes through a temporary direct buffer as large as the
+ * buffer handed to the channel, and keeps that direct buffer cached in the calling
+ * thread. {@code Files.readAllBytes} on a 40 MB {@code packed-refs} thus allocates (and
+ * faults in) 40 MB of native memory in every thread that reads it once, and keeps it for
+ * the thread's life: a fresh thread paid ~30 ms more for a full read than a thread that
+ * had read before, and a web server's worker threads would each keep a copy. In slices of
+ * {@value #SLICE} bytes the temporary buffer stays that small.
  */
 public final class FileBytes {
 
@@ -29,8 +31,8 @@ public final class FileBytes {
 	}
 
 	/**
-	 * Reads all of {@code file}, as {@code Files.readAllBytes} does (a file that grows while it is read is read
-	 * to its end).
+	 * Reads all of {@code file}, as {@code Files.readAllBytes} does (a file that grows
+	 * while it is read is read to its end).
 	 * @throws java.nio.file.NoSuchFileException if it does not exist
 	 */
 	public static byte[] read(Path file) throws IOException {
@@ -49,7 +51,8 @@ public final class FileBytes {
 					}
 					length += read;
 				}
-				// as long as it was when opened: one byte more tells whether it grew meanwhile
+				// as long as it was when opened: one byte more tells whether it grew
+				// meanwhile
 				ByteBuffer probe = ByteBuffer.allocate(1);
 				if (channel.read(probe) <= 0) {
 					return buf;
@@ -63,7 +66,10 @@ public final class FileBytes {
 		}
 	}
 
-	/** Writes the first {@code length} bytes of {@code content} to {@code channel} at its position. */
+	/**
+	 * Writes the first {@code length} bytes of {@code content} to {@code channel} at its
+	 * position.
+	 */
 	public static void write(FileChannel channel, byte[] content, int length) throws IOException {
 		for (int at = 0; at < length;) {
 			at += channel.write(ByteBuffer.wrap(content, at, Math.min(SLICE, length - at)));

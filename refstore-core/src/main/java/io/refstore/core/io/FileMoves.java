@@ -10,10 +10,11 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 
 /**
- * Whole-file and whole-directory moves within one file system, each one atomic {@code rename}, and the
- * helpers a store swap needs. Every method is idempotent: a source that is already gone is done. Moves and
- * atomic writes are durable when they return (see {@link Fsync}): a swap takes its next step only on what a
- * power cut would keep.
+ * Whole-file and whole-directory moves within one file system, each one atomic
+ * {@code rename}, and the helpers a store swap needs. Every method is idempotent: a
+ * source that is already gone is done. Moves and atomic writes are durable when they
+ * return (see {@link Fsync}): a swap takes its next step only on what a power cut would
+ * keep.
  */
 public final class FileMoves {
 
@@ -21,8 +22,9 @@ public final class FileMoves {
 	}
 
 	/**
-	 * Renames {@code from} to {@code to}, replacing a file at {@code to}; creates {@code to}'s parent. The
-	 * directories of both are forced after the rename (the content moved must have been forced before).
+	 * Renames {@code from} to {@code to}, replacing a file at {@code to}; creates
+	 * {@code to}'s parent. The directories of both are forced after the rename (the
+	 * content moved must have been forced before).
 	 * @return whether anything was moved ({@code false} if {@code from} did not exist)
 	 */
 	public static boolean move(Path from, Path to) throws IOException {
@@ -34,15 +36,19 @@ public final class FileMoves {
 		return true;
 	}
 
-	/** Replaces {@code file}'s content atomically and durably (a forced temporary file beside it renamed over it). */
+	/**
+	 * Replaces {@code file}'s content atomically and durably (a forced temporary file
+	 * beside it renamed over it).
+	 */
 	public static void writeAtomically(Path file, byte[] content) throws IOException {
 		writeAtomically(file, content, file.resolveSibling(file.getFileName() + ".refstore-tmp"));
 	}
 
 	/**
-	 * Replaces {@code file}'s content atomically through {@code temp} (same file system), for a file whose
-	 * directory must not see a temporary file that a kill could leave behind. Durable as
-	 * {@link Fsync#writeAtomically}, with the temporary file's directory forced too.
+	 * Replaces {@code file}'s content atomically through {@code temp} (same file system),
+	 * for a file whose directory must not see a temporary file that a kill could leave
+	 * behind. Durable as {@link Fsync#writeAtomically}, with the temporary file's
+	 * directory forced too.
 	 */
 	public static void writeAtomically(Path file, byte[] content, Path temp) throws IOException {
 		Fsync.writeAtomically(file, content, content.length, temp);
@@ -79,8 +85,9 @@ public final class FileMoves {
 	}
 
 	/**
-	 * Visits every regular file below {@code root}, skipping what disappears while the walk runs: git's writers
-	 * create and remove lock files and loose refs all the time, and a walk of a live store must not fail on them.
+	 * Visits every regular file below {@code root}, skipping what disappears while the
+	 * walk runs: git's writers create and remove lock files and loose refs all the time,
+	 * and a walk of a live store must not fail on them.
 	 */
 	public static void forEachFile(Path root, FileAction action) throws IOException {
 		Files.walkFileTree(root, new SimpleFileVisitor<>() {
@@ -112,7 +119,10 @@ public final class FileMoves {
 		});
 	}
 
-	/** Deletes every {@code *.lock} file below {@code dir} (locks that moved along with a retired store). */
+	/**
+	 * Deletes every {@code *.lock} file below {@code dir} (locks that moved along with a
+	 * retired store).
+	 */
 	public static void deleteLocks(Path dir) throws IOException {
 		if (!Files.isDirectory(dir)) {
 			return;

@@ -17,11 +17,11 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Forcing files and directories to the disk, so that what a power cut leaves is what was forced. A file's
- * content reaches the disk with {@code fsync} of the file; its name (a create, rename or unlink) only with
- * {@code fsync} of the directory holding it. A failed sync is an error: the page cache may have dropped the
- * data already, so nothing may be built on it (a later sync can report success for data that was lost).
- * Stateless.
+ * Forcing files and directories to the disk, so that what a power cut leaves is what was
+ * forced. A file's content reaches the disk with {@code fsync} of the file; its name (a
+ * create, rename or unlink) only with {@code fsync} of the directory holding it. A failed
+ * sync is an error: the page cache may have dropped the data already, so nothing may be
+ * built on it (a later sync can report success for data that was lost). Stateless.
  */
 public final class Fsync {
 
@@ -36,8 +36,8 @@ public final class Fsync {
 	}
 
 	/**
-	 * Forces {@code dir}'s entries (the names created, renamed or removed in it) to the disk. Linux opens a
-	 * directory for reading and syncs it like a file.
+	 * Forces {@code dir}'s entries (the names created, renamed or removed in it) to the
+	 * disk. Linux opens a directory for reading and syncs it like a file.
 	 */
 	public static void directory(Path dir) throws IOException {
 		try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
@@ -56,9 +56,10 @@ public final class Fsync {
 	}
 
 	/**
-	 * Forces each directory once, or where it no longer exists (an emptied directory removed after a file in it
-	 * was), its nearest existing ancestor: the one whose entry changed. Checks existence once per distinct
-	 * directory, never per file, so a bulk caller may name a directory per ref.
+	 * Forces each directory once, or where it no longer exists (an emptied directory
+	 * removed after a file in it was), its nearest existing ancestor: the one whose entry
+	 * changed. Checks existence once per distinct directory, never per file, so a bulk
+	 * caller may name a directory per ref.
 	 */
 	public static void nearestDirectories(Collection<Path> dirs) throws IOException {
 		Set<Path> distinct = new LinkedHashSet<>();
@@ -79,8 +80,9 @@ public final class Fsync {
 	}
 
 	/**
-	 * Creates {@code dir} and any missing parents, and forces the parent of each directory it created, so the
-	 * new directories survive a power cut along with whatever is then put in them.
+	 * Creates {@code dir} and any missing parents, and forces the parent of each
+	 * directory it created, so the new directories survive a power cut along with
+	 * whatever is then put in them.
 	 */
 	public static void createDirectories(Path dir) throws IOException {
 		Path absolute = dir.toAbsolutePath().normalize();
@@ -100,9 +102,10 @@ public final class Fsync {
 	}
 
 	/**
-	 * Writes the first {@code length} bytes of {@code content} to {@code temp}, forces it, renames it over
-	 * {@code file} and forces the directory: after a power cut {@code file} holds the old content or the new
-	 * one, never a part, and once this returns the new one.
+	 * Writes the first {@code length} bytes of {@code content} to {@code temp}, forces
+	 * it, renames it over {@code file} and forces the directory: after a power cut
+	 * {@code file} holds the old content or the new one, never a part, and once this
+	 * returns the new one.
 	 * @param temp a path in {@code file}'s directory
 	 */
 	public static void writeAtomically(Path file, byte[] content, int length, Path temp) throws IOException {
@@ -115,8 +118,9 @@ public final class Fsync {
 	}
 
 	/**
-	 * Renames {@code from} (forced already, if a file) over {@code to} and forces the directories of both, each
-	 * once: the new name and the removal of the old one reach the disk together with what they name.
+	 * Renames {@code from} (forced already, if a file) over {@code to} and forces the
+	 * directories of both, each once: the new name and the removal of the old one reach
+	 * the disk together with what they name.
 	 */
 	public static void rename(Path from, Path to) throws IOException {
 		Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -124,10 +128,11 @@ public final class Fsync {
 	}
 
 	/**
-	 * Forces every regular file and directory below {@code root} (and {@code root} itself), files before the
-	 * directories naming them: a store written in bulk, made durable in one pass at its end instead of one
-	 * sync per file as it is written. The files are forced on several threads ({@link ParallelIo}): syncs that
-	 * wait together share the file system's journal commits.
+	 * Forces every regular file and directory below {@code root} (and {@code root}
+	 * itself), files before the directories naming them: a store written in bulk, made
+	 * durable in one pass at its end instead of one sync per file as it is written. The
+	 * files are forced on several threads ({@link ParallelIo}): syncs that wait together
+	 * share the file system's journal commits.
 	 * @return how many files and directories were forced
 	 */
 	public static long tree(Path root) throws IOException {
@@ -168,7 +173,9 @@ public final class Fsync {
 		return null;
 	}
 
-	/** Forces {@code path}'s parent directory, if {@code path} is not a file system root. */
+	/**
+	 * Forces {@code path}'s parent directory, if {@code path} is not a file system root.
+	 */
 	public static void parentOf(Path path) throws IOException {
 		Path parent = path.toAbsolutePath().getParent();
 		if (parent != null && Files.isDirectory(parent, LinkOption.NOFOLLOW_LINKS)) {

@@ -4,7 +4,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 /**
- * A lock file that exists: another process is updating the file, or crashed while doing so.
+ * A lock file that exists: another process is updating the file, or crashed while doing
+ * so.
  */
 public class LockFailedException extends IOException {
 

@@ -13,12 +13,14 @@ import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * git's lock protocol for one file: {@code <path>.lock} is created exclusively ({@code O_EXCL}), may receive
- * the new content, and is then either renamed over {@code <path>} (commit) or deleted (rollback). A lock held
- * by someone else is waited for with git's back-off (sleeps of about k² ms, randomised to 75-125 %) until
- * the timeout; a stale lock is never broken.
+ * git's lock protocol for one file: {@code <path>.lock} is created exclusively
+ * ({@code O_EXCL}), may receive the new content, and is then either renamed over
+ * {@code <path>} (commit) or deleted (rollback). A lock held by someone else is waited
+ * for with git's back-off (sleeps of about k² ms, randomised to 75-125 %) until the
+ * timeout; a stale lock is never broken.
  *
- * <p>Not thread-safe; one owner per instance.
+ * <p>
+ * Not thread-safe; one owner per instance.
  */
 public final class LockFile implements AutoCloseable {
 
@@ -30,10 +32,16 @@ public final class LockFile implements AutoCloseable {
 
 	private boolean held;
 
-	/** The owner this lock is linked to, whose staged file receives the content; {@code null} for git's locks. */
+	/**
+	 * The owner this lock is linked to, whose staged file receives the content;
+	 * {@code null} for git's locks.
+	 */
 	private LockOwner owner;
 
-	/** Where {@link #write} put the content of an owned lock, renamed over the target by {@link #commit}. */
+	/**
+	 * Where {@link #write} put the content of an owned lock, renamed over the target by
+	 * {@link #commit}.
+	 */
 	private Path staged;
 
 	private LockFile(Path target) {
@@ -42,12 +50,15 @@ public final class LockFile implements AutoCloseable {
 	}
 
 	/**
-	 * Takes the lock of {@code target}, waiting up to {@code timeout} for another holder to let go.
+	 * Takes the lock of {@code target}, waiting up to {@code timeout} for another holder
+	 * to let go.
 	 * @param target the file to lock
 	 * @param timeout how long to retry; zero tries once, {@code null} waits forever
 	 * @return the held lock
-	 * @throws LockFailedException if the lock stays held by someone else, naming the lock file
-	 * @throws IOException if the lock cannot be created for another reason (such as a missing directory)
+	 * @throws LockFailedException if the lock stays held by someone else, naming the lock
+	 * file
+	 * @throws IOException if the lock cannot be created for another reason (such as a
+	 * missing directory)
 	 */
 	public static LockFile acquire(Path target, Duration timeout) throws IOException {
 		LockFile lockFile = new LockFile(target);
@@ -55,7 +66,10 @@ public final class LockFile implements AutoCloseable {
 				StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE));
 	}
 
-	/** How a lock file is created; fails with {@link FileAlreadyExistsException} while another holder has it. */
+	/**
+	 * How a lock file is created; fails with {@link FileAlreadyExistsException} while
+	 * another holder has it.
+	 */
 	@FunctionalInterface
 	private interface Creation {
 
@@ -64,8 +78,9 @@ public final class LockFile implements AutoCloseable {
 	}
 
 	/**
-	 * Retries {@code creation} with a growing, jittered back-off until it succeeds or {@code timeout} (zero tries
-	 * once, {@code null} waits forever) runs out; whatever the creation, the wait is git's.
+	 * Retries {@code creation} with a growing, jittered back-off until it succeeds or
+	 * {@code timeout} (zero tries once, {@code null} waits forever) runs out; whatever
+	 * the creation, the wait is git's.
 	 */
 	private LockFile take(Duration timeout, Creation creation) throws IOException {
 		long deadline = (timeout != null) ? System.nanoTime() + timeout.toNanos() : Long.MAX_VALUE;
@@ -100,10 +115,10 @@ public final class LockFile implements AutoCloseable {
 	}
 
 	/**
-	 * Takes the lock of {@code target} as a hard link to {@code mark}, so that the lock file holds the mark's
-	 * content (its owner) from the instant it exists: a process killed at any moment leaves only locks that
-	 * {@link #deleteIfOwned} recognises. {@code mark} must be on the same file system. Waits like
-	 * {@link #acquire}.
+	 * Takes the lock of {@code target} as a hard link to {@code mark}, so that the lock
+	 * file holds the mark's content (its owner) from the instant it exists: a process
+	 * killed at any moment leaves only locks that {@link #deleteIfOwned} recognises.
+	 * {@code mark} must be on the same file system. Waits like {@link #acquire}.
 	 */
 	public static LockFile acquireLinked(Path target, Duration timeout, Path mark) throws IOException {
 		LockFile lockFile = new LockFile(target);
@@ -111,10 +126,11 @@ public final class LockFile implements AutoCloseable {
 	}
 
 	/**
-	 * Takes the lock of {@code target} for {@code owner}: as a hard link to the owner's record, so that a lock left
-	 * by a run that died is known as its own ({@link LockOwner#releaseAbandoned}). Content written into it is
-	 * staged in a file of the owner's and renamed over the target on {@link #commit}, never written into the
-	 * link. Waits like {@link #acquire}.
+	 * Takes the lock of {@code target} for {@code owner}: as a hard link to the owner's
+	 * record, so that a lock left by a run that died is known as its own
+	 * ({@link LockOwner#releaseAbandoned}). Content written into it is staged in a file
+	 * of the owner's and renamed over the target on {@link #commit}, never written into
+	 * the link. Waits like {@link #acquire}.
 	 * @param owner the run taking the lock, or {@code null} for a lock as git takes it
 	 */
 	public static LockFile acquire(Path target, Duration timeout, LockOwner owner) throws IOException {
@@ -137,18 +153,19 @@ public final class LockFile implements AutoCloseable {
 	}
 
 	/**
-	 * Writes the complete new content into the lock file and closes it; a lock whose descriptor was closed
-	 * ({@link #closeChannel()}) is opened again for it.
+	 * Writes the complete new content into the lock file and closes it; a lock whose
+	 * descriptor was closed ({@link #closeChannel()}) is opened again for it.
 	 * @param content the bytes the target will hold after {@link #commit()}
-	 * @param fsync whether to flush to disk before closing ({@code core.fsync} covers references)
+	 * @param fsync whether to flush to disk before closing ({@code core.fsync} covers
+	 * references)
 	 */
 	public void write(byte[] content, boolean fsync) throws IOException {
 		if (this.channel == null) {
 			if (!this.held) {
 				throw new IllegalStateException("lock not held: " + this.lock);
 			}
-			this.channel = (this.owner != null) ? stage() : FileChannel.open(this.lock, StandardOpenOption.WRITE,
-					StandardOpenOption.TRUNCATE_EXISTING);
+			this.channel = (this.owner != null) ? stage()
+					: FileChannel.open(this.lock, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
 		}
 		ByteBuffer buffer = ByteBuffer.wrap(content);
 		while (buffer.hasRemaining()) {
@@ -160,7 +177,10 @@ public final class LockFile implements AutoCloseable {
 		closeChannel();
 	}
 
-	/** An owned lock's staged file, new, for its content (the lock itself is the owner's record). */
+	/**
+	 * An owned lock's staged file, new, for its content (the lock itself is the owner's
+	 * record).
+	 */
 	private FileChannel stage() throws IOException {
 		if (this.staged != null) {
 			Files.deleteIfExists(this.staged);
@@ -170,8 +190,9 @@ public final class LockFile implements AutoCloseable {
 	}
 
 	/**
-	 * Closes the lock file's descriptor without releasing the lock, as git does for {@code packed-refs.lock} and
-	 * for the refs of a transaction (one process may hold more locks than it may open files).
+	 * Closes the lock file's descriptor without releasing the lock, as git does for
+	 * {@code packed-refs.lock} and for the refs of a transaction (one process may hold
+	 * more locks than it may open files).
 	 */
 	public void closeChannel() throws IOException {
 		if (this.channel != null) {
@@ -181,7 +202,8 @@ public final class LockFile implements AutoCloseable {
 	}
 
 	/**
-	 * Renames the lock file over the target, atomically replacing it, and releases the lock.
+	 * Renames the lock file over the target, atomically replacing it, and releases the
+	 * lock.
 	 * @throws IllegalStateException if the lock is not held
 	 */
 	public void commit() throws IOException {
@@ -193,7 +215,8 @@ public final class LockFile implements AutoCloseable {
 			if (this.staged == null) {
 				throw new IllegalStateException("nothing written to commit: " + this.lock);
 			}
-			// the content replaces the target while the lock still stands, then the lock goes
+			// the content replaces the target while the lock still stands, then the lock
+			// goes
 			Files.move(this.staged, this.target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
 			this.staged = null;
 			Files.delete(this.lock);
@@ -223,7 +246,8 @@ public final class LockFile implements AutoCloseable {
 			Files.deleteIfExists(this.lock);
 		}
 		catch (IOException ex) {
-			// nothing more can be done; the next writer will report the stale lock by name
+			// nothing more can be done; the next writer will report the stale lock by
+			// name
 		}
 		this.held = false;
 	}
@@ -239,8 +263,9 @@ public final class LockFile implements AutoCloseable {
 	}
 
 	/**
-	 * Deletes a lock file left behind by a process that died, recognised by the owner text it wrote into the
-	 * lock ({@link #write}): locks of anyone else are never touched.
+	 * Deletes a lock file left behind by a process that died, recognised by the owner
+	 * text it wrote into the lock ({@link #write}): locks of anyone else are never
+	 * touched.
 	 * @param lock the {@code .lock} file
 	 * @param owner the exact content the dead owner wrote
 	 * @return whether the lock was that owner's and is gone

@@ -17,32 +17,41 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A durable record that one run (a {@code delete-refs}, a restore, a deletion job...) takes git's locks in a
- * repository, so that the locks it leaves when it is killed or the power fails can be told from anyone else's and
- * cleared. The record is a file in {@code $GIT_DIR/refstore-owners/}, holding the {@link ProcessOwner} text,
- * forced with its directory before any lock exists; every lock the run then takes is a hard link to it
- * ({@link LockFile#acquire(Path, java.time.Duration, LockOwner)}): from the instant a lock exists, its inode
- * names its owner, and no lock of git's can be mistaken for it. A lock that must receive content (a ref's new
- * value, a new {@code tables.list}) gets it in a staged file of the owner's, renamed over the target while the
- * linked lock is held, as git does with {@code packed-refs.new}.
+ * A durable record that one run (a {@code delete-refs}, a restore, a deletion job...)
+ * takes git's locks in a repository, so that the locks it leaves when it is killed or the
+ * power fails can be told from anyone else's and cleared. The record is a file in
+ * {@code $GIT_DIR/refstore-owners/}, holding the {@link ProcessOwner} text, forced with
+ * its directory before any lock exists; every lock the run then takes is a hard link to
+ * it ({@link LockFile#acquire(Path, java.time.Duration, LockOwner)}): from the instant a
+ * lock exists, its inode names its owner, and no lock of git's can be mistaken for it. A
+ * lock that must receive content (a ref's new value, a new {@code tables.list}) gets it
+ * in a staged file of the owner's, renamed over the target while the linked lock is held,
+ * as git does with {@code packed-refs.new}.
  *
- * <p>{@link #releaseAbandoned} removes the locks of owners known to be gone (a command whose process no longer
- * runs on this host, or a job whose execution the caller knows is dead) with the files staged under them, and a
- * {@code packed-refs.new} written under their {@code packed-refs.lock}.
+ * <p>
+ * {@link #releaseAbandoned} removes the locks of owners known to be gone (a command whose
+ * process no longer runs on this host, or a job whose execution the caller knows is dead)
+ * with the files staged under them, and a {@code packed-refs.new} written under their
+ * {@code packed-refs.lock}.
  *
- * <p>Thread-safe: the locks of one transaction are taken on several threads.
+ * <p>
+ * Thread-safe: the locks of one transaction are taken on several threads.
  */
 public final class LockOwner implements AutoCloseable {
 
 	/** The directory of owner files, in the common git directory. */
 	public static final String DIR = "refstore-owners";
 
-	/** Links per owner file: a file system limits the links of one file (ext4: 65,000). */
+	/**
+	 * Links per owner file: a file system limits the links of one file (ext4: 65,000).
+	 */
 	static final int LINKS_PER_MARK = 60_000;
 
 	private static final String STAGING = ".staged";
 
-	/** The owners claimed by this process and not closed: alive whatever their pid says. */
+	/**
+	 * The owners claimed by this process and not closed: alive whatever their pid says.
+	 */
 	private static final Set<String> LIVE = ConcurrentHashMap.newKeySet();
 
 	private final Path file;
@@ -67,9 +76,11 @@ public final class LockOwner implements AutoCloseable {
 	}
 
 	/**
-	 * Records this process as the owner of the locks it is about to take in the repository of {@code commonDir}.
+	 * Records this process as the owner of the locks it is about to take in the
+	 * repository of {@code commonDir}.
 	 * @param command what runs, for the record ({@code "delete-refs"})
-	 * @param job the job instance that owns the run across processes, or {@code null} for a command
+	 * @param job the job instance that owns the run across processes, or {@code null} for
+	 * a command
 	 * @return the owner; close it once every lock it took is released
 	 */
 	public static LockOwner claim(Path commonDir, String command, String job) throws IOException {
@@ -84,7 +95,10 @@ public final class LockOwner implements AutoCloseable {
 		return new LockOwner(file, id);
 	}
 
-	/** The file the next lock links to: the owner file, or a copy of it once it has as many links as allowed. */
+	/**
+	 * The file the next lock links to: the owner file, or a copy of it once it has as
+	 * many links as allowed.
+	 */
 	synchronized Path mark() throws IOException {
 		if (this.links == LINKS_PER_MARK) {
 			this.marks++;
@@ -99,20 +113,25 @@ public final class LockOwner implements AutoCloseable {
 		return this.mark;
 	}
 
-	/** A new file in which a lock's content is staged (on the lock's file system, renamed over its target). */
+	/**
+	 * A new file in which a lock's content is staged (on the lock's file system, renamed
+	 * over its target).
+	 */
 	synchronized Path stagingFile() throws IOException {
 		long number = ++this.staged;
 		if (number == 1) {
-			// made once, not looked for per lock: a restore stages a file for every ref it writes
+			// made once, not looked for per lock: a restore stages a file for every ref
+			// it writes
 			Files.createDirectories(this.staging);
 		}
 		return this.staging.resolve(Long.toString(number));
 	}
 
 	/**
-	 * Removes the record; the caller has released every lock it took. The removal of the locks that stay longest
-	 * in one place ({@code packed-refs.lock}, {@code tables.list.lock}) is forced first: a power cut must not bring
-	 * back a lock whose owner is forgotten.
+	 * Removes the record; the caller has released every lock it took. The removal of the
+	 * locks that stay longest in one place ({@code packed-refs.lock},
+	 * {@code tables.list.lock}) is forced first: a power cut must not bring back a lock
+	 * whose owner is forgotten.
 	 */
 	@Override
 	public void close() throws IOException {
@@ -125,7 +144,8 @@ public final class LockOwner implements AutoCloseable {
 			}
 		}
 		finally {
-			// the record stays if the sync failed: the next run clears what this one may have left
+			// the record stays if the sync failed: the next run clears what this one may
+			// have left
 			LIVE.remove(this.id);
 		}
 		FileMoves.deleteTree(this.staging);
@@ -136,9 +156,11 @@ public final class LockOwner implements AutoCloseable {
 	}
 
 	/**
-	 * Removes the locks that owners known to be gone left in the repository of {@code commonDir}, the files they
-	 * staged, and their records. Owners that may still run are left alone and returned.
-	 * @param deadJob the job instance whose earlier executions the caller knows are dead, or {@code null}
+	 * Removes the locks that owners known to be gone left in the repository of
+	 * {@code commonDir}, the files they staged, and their records. Owners that may still
+	 * run are left alone and returned.
+	 * @param deadJob the job instance whose earlier executions the caller knows are dead,
+	 * or {@code null}
 	 * @return what was removed and who still runs
 	 */
 	public static Released releaseAbandoned(Path commonDir, String deadJob) throws IOException {
@@ -163,7 +185,8 @@ public final class LockOwner implements AutoCloseable {
 				records.add(entry);
 				try (DirectoryStream<Path> copies = Files.newDirectoryStream(dir, name + "*")) {
 					for (Path copy : copies) {
-						// a file with one link has no lock linked to it: no walk of the refs for it
+						// a file with one link has no lock linked to it: no walk of the
+						// refs for it
 						if (Files.isRegularFile(copy, LinkOption.NOFOLLOW_LINKS)
 								&& ((Number) Files.getAttribute(copy, "unix:nlink")).intValue() > 1) {
 							dead.add(Files.readAttributes(copy, BasicFileAttributes.class).fileKey());
@@ -198,8 +221,9 @@ public final class LockOwner implements AutoCloseable {
 	}
 
 	/**
-	 * Deletes every lock file linked to one of {@code dead} (file keys): those of both formats' stores, the root
-	 * refs' and {@code packed-refs.new} if its lock was one of them (only the lock holder writes it).
+	 * Deletes every lock file linked to one of {@code dead} (file keys): those of both
+	 * formats' stores, the root refs' and {@code packed-refs.new} if its lock was one of
+	 * them (only the lock holder writes it).
 	 */
 	private static int removeLinks(Path commonDir, Set<Object> dead) throws IOException {
 		List<Path> candidates = new ArrayList<>();
@@ -234,8 +258,8 @@ public final class LockOwner implements AutoCloseable {
 
 	private static boolean isLinkOf(Path lock, Set<Object> dead) throws IOException {
 		try {
-			return dead.contains(Files.readAttributes(lock, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
-				.fileKey());
+			return dead
+				.contains(Files.readAttributes(lock, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey());
 		}
 		catch (NoSuchFileException ex) {
 			return false;
@@ -244,6 +268,7 @@ public final class LockOwner implements AutoCloseable {
 
 	/**
 	 * What {@link #releaseAbandoned} did.
+	 *
 	 * @param locks how many lock files it removed
 	 * @param running the owners that may still run, whose locks stay
 	 */

@@ -9,17 +9,23 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * Runs one file-system operation per item on all processors: making and removing lock files is kernel work
- * (inode and directory-entry allocation) that one thread cannot hurry, but two threads do in about three
- * quarters of the time. Items are dealt out in turn (thread {@code t} takes items {@code t}, {@code t + n},
- * ...), so the work still proceeds roughly in the items' order, and every item gets its own outcome: the
- * caller reads them in order, as if they had been done one after another.
+ * Runs one file-system operation per item on all processors: making and removing lock
+ * files is kernel work (inode and directory-entry allocation) that one thread cannot
+ * hurry, but two threads do in about three quarters of the time. Items are dealt out in
+ * turn (thread {@code t} takes items {@code t}, {@code t + n}, ...), so the work still
+ * proceeds roughly in the items' order, and every item gets its own outcome: the caller
+ * reads them in order, as if they had been done one after another.
  *
- * <p>A few items are done on the calling thread alone; threads come from a shared pool of daemon threads.
+ * <p>
+ * A few items are done on the calling thread alone; threads come from a shared pool of
+ * daemon threads.
  */
 public final class ParallelIo {
 
-	/** Fewer items than this are not worth a second thread (handing over costs tens of microseconds). */
+	/**
+	 * Fewer items than this are not worth a second thread (handing over costs tens of
+	 * microseconds).
+	 */
 	static final int PARALLEL_FROM = 64;
 
 	private static final int THREADS = Math.min(4, Runtime.getRuntime().availableProcessors());
@@ -72,8 +78,9 @@ public final class ParallelIo {
 	}
 
 	/**
-	 * Applies {@code operation} to every item, on several threads when there are many, and returns each item's
-	 * outcome in the items' order. Returns when every operation has ended.
+	 * Applies {@code operation} to every item, on several threads when there are many,
+	 * and returns each item's outcome in the items' order. Returns when every operation
+	 * has ended.
 	 */
 	public static <T, R> List<Outcome<R>> map(List<T> items, Operation<? super T, R> operation) {
 		int threads = (items.size() >= PARALLEL_FROM) ? THREADS : 1;
@@ -131,9 +138,10 @@ public final class ParallelIo {
 	}
 
 	/**
-	 * Runs {@code first} on another thread while {@code second} runs on this one, and returns when both have
-	 * ended: with {@code first}'s exception if it threw, else {@code second}'s. On a single processor they run
-	 * one after the other, and a failure of {@code first} stops there.
+	 * Runs {@code first} on another thread while {@code second} runs on this one, and
+	 * returns when both have ended: with {@code first}'s exception if it threw, else
+	 * {@code second}'s. On a single processor they run one after the other, and a failure
+	 * of {@code first} stops there.
 	 */
 	public static void both(Task first, Task second) throws IOException {
 		if (THREADS == 1) {
@@ -177,8 +185,9 @@ public final class ParallelIo {
 	}
 
 	/**
-	 * Waits for {@code future}'s end even when this thread is interrupted (work under way on another thread cannot
-	 * be taken back, and its outcome must be known), then passes the interrupt on.
+	 * Waits for {@code future}'s end even when this thread is interrupted (work under way
+	 * on another thread cannot be taken back, and its outcome must be known), then passes
+	 * the interrupt on.
 	 * @return the future's value
 	 * @throws ExecutionException what the work failed with
 	 */

@@ -4,14 +4,16 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 
 /**
- * Who runs a migration, a rollback or a bulk write, as its owner file says: the process (pid and start time), the
- * host, and for a batch job the job instance that owns it across processes. Every lock such a run takes is a link
- * to that file, so the same text tells a dead owner's locks from anyone else's.
+ * Who runs a migration, a rollback or a bulk write, as its owner file says: the process
+ * (pid and start time), the host, and for a batch job the job instance that owns it
+ * across processes. Every lock such a run takes is a link to that file, so the same text
+ * tells a dead owner's locks from anyone else's.
  *
  * @param text the owner file's text
  * @param pid the owner's process id, or -1 if the text names none
  * @param started the process's start time as the text records it
- * @param host the host the process ran on, or {@code null} if the text is older than hosts were recorded
+ * @param host the host the process ran on, or {@code null} if the text is older than
+ * hosts were recorded
  * @param job the job instance that owns the migration, or {@code null} for a command
  */
 public record ProcessOwner(String text, long pid, String started, String host, String job) {
@@ -32,7 +34,10 @@ public record ProcessOwner(String text, long pid, String started, String host, S
 		}
 	}
 
-	/** The owner text for this process running {@code command}, and {@code job} if a job owns the run. */
+	/**
+	 * The owner text for this process running {@code command}, and {@code job} if a job
+	 * owns the run.
+	 */
 	public static String describeThisProcess(String command, String job) {
 		ProcessHandle self = ProcessHandle.current();
 		return "refstore " + command + "\npid " + self.pid() + "\nstarted "
@@ -70,15 +75,16 @@ public record ProcessOwner(String text, long pid, String started, String host, S
 
 	/**
 	 * Whether the owner is known not to run any more, so that its locks may be removed.
-	 * @param takingOver the job of the caller, whose lease proves that no other process runs it; {@code null}
-	 * for a command
+	 * @param takingOver the job of the caller, whose lease proves that no other process
+	 * runs it; {@code null} for a command
 	 */
 	public boolean isGone(String takingOver) {
 		if (takingOver != null && takingOver.equals(this.job)) {
 			return true;
 		}
 		if (this.host != null && !this.host.equals(THIS_HOST)) {
-			// another host's process cannot be seen from here: only its job's lease can tell it is gone
+			// another host's process cannot be seen from here: only its job's lease can
+			// tell it is gone
 			return false;
 		}
 		if (this.pid < 0 || this.pid == ProcessHandle.current().pid()) {

@@ -12,8 +12,9 @@ import java.util.Set;
 import io.refstore.core.io.Fsync;
 
 /**
- * A rollback's copy of a backup's store into its work directory, byte for byte, every file and directory synced:
- * the backup itself is never moved, so it stays a whole copy until the restored store is in place.
+ * A rollback's copy of a backup's store into its work directory, byte for byte, every
+ * file and directory synced: the backup itself is never moved, so it stays a whole copy
+ * until the restored store is in place.
  */
 final class BackupCopy {
 
@@ -23,7 +24,9 @@ final class BackupCopy {
 	private BackupCopy() {
 	}
 
-	/** Copies the store kept in {@code backup} into {@code target}, which must not exist. */
+	/**
+	 * Copies the store kept in {@code backup} into {@code target}, which must not exist.
+	 */
 	static void copy(Path backup, Path target) throws IOException {
 		Files.walkFileTree(backup, new SimpleFileVisitor<>() {
 

@@ -10,8 +10,9 @@ import io.refstore.core.repo.Repository;
 import io.refstore.core.store.RefStores;
 
 /**
- * What a backup held when a swap made it: the {@link RefDigest} of its refs and reflogs, kept in the backup so that
- * a rollback can prove the copy it restores is the store that was retired, not merely a copy of itself.
+ * What a backup held when a swap made it: the {@link RefDigest} of its refs and reflogs,
+ * kept in the backup so that a rollback can prove the copy it restores is the store that
+ * was retired, not merely a copy of itself.
  *
  * @param digest the digest, reflogs included
  * @param refs how many refs (root refs included)
@@ -21,7 +22,10 @@ record BackupRecord(String digest, long refs, long logEntries) {
 
 	static final String FILE = "refstore-backup.properties";
 
-	/** The record of a store built with its reflogs, whose digest is {@code built}'s source digest. */
+	/**
+	 * The record of a store built with its reflogs, whose digest is {@code built}'s
+	 * source digest.
+	 */
 	static BackupRecord of(BuiltStore built) {
 		return new BackupRecord(built.sourceDigest, built.refs, built.logEntries);
 	}
@@ -44,7 +48,10 @@ record BackupRecord(String digest, long refs, long logEntries) {
 		DurableFiles.writeProperties(backup.resolve(FILE), properties);
 	}
 
-	/** The record kept in {@code backup}, or {@code null} for a backup made before records were kept. */
+	/**
+	 * The record kept in {@code backup}, or {@code null} for a backup made before records
+	 * were kept.
+	 */
 	static BackupRecord readRecorded(Path backup) throws IOException {
 		Properties properties = DurableFiles.readProperties(backup.resolve(FILE));
 		if (properties == null || properties.getProperty("digest") == null) {

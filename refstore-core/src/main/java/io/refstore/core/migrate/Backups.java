@@ -19,22 +19,30 @@ import io.refstore.core.io.FileMoves;
 import io.refstore.core.ref.RefFormat;
 
 /**
- * The backups a format migration keeps in {@code refstore-backup/<yyyyMMdd-HHmmss-SSS>-<format>/}: listed, and
- * dropped by name once the operator no longer needs them. Names come from users (command line, URL), so a name
- * is only ever taken as a direct child of the backup directory; anything else is refused.
+ * The backups a format migration keeps in
+ * {@code refstore-backup/<yyyyMMdd-HHmmss-SSS>-<format>/}: listed, and dropped by name
+ * once the operator no longer needs them. Names come from users (command line, URL), so a
+ * name is only ever taken as a direct child of the backup directory; anything else is
+ * refused.
  * <p>
- * A drop renames the backup to a hidden name before deleting its tree: a drop stopped halfway leaves no
- * half-deleted store that a listing (or a rollback by name) would take for a backup. The next drop finishes
- * what such a stop left.
+ * A drop renames the backup to a hidden name before deleting its tree: a drop stopped
+ * halfway leaves no half-deleted store that a listing (or a rollback by name) would take
+ * for a backup. The next drop finishes what such a stop left.
  */
 public final class Backups {
 
-	/** What {@link FormatMigrator#newBackupDir} names a backup: its time stamp and the retired store's format. */
+	/**
+	 * What {@link FormatMigrator#newBackupDir} names a backup: its time stamp and the
+	 * retired store's format.
+	 */
 	private static final Pattern NAME = Pattern.compile("(\\d{8}-\\d{6}-\\d{3})-([a-z]+)");
 
 	private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS");
 
-	/** The prefix of a backup being dropped; hidden, as is {@code .restored-} of a finished rollback. */
+	/**
+	 * The prefix of a backup being dropped; hidden, as is {@code .restored-} of a
+	 * finished rollback.
+	 */
 	private static final String DROPPING = ".dropping-";
 
 	private final Path gitDir;
@@ -47,7 +55,10 @@ public final class Backups {
 		this.dir = gitDir.resolve(FormatMigrator.BACKUP_DIR);
 	}
 
-	/** The backups, oldest first (their names sort by time); none if no migration ever ran. */
+	/**
+	 * The backups, oldest first (their names sort by time); none if no migration ever
+	 * ran.
+	 */
 	public List<Backup> list() throws IOException {
 		List<Backup> backups = new ArrayList<>();
 		if (!Files.isDirectory(this.dir)) {
@@ -68,18 +79,22 @@ public final class Backups {
 	/**
 	 * The backup called {@code name}.
 	 * @return the backup, or {@code null} if there is none of that name
-	 * @throws InvalidBackupNameException if {@code name} is not the name of a direct child of the backup directory
+	 * @throws InvalidBackupNameException if {@code name} is not the name of a direct
+	 * child of the backup directory
 	 */
 	public Backup find(String name) throws IOException {
 		return describe(resolve(name));
 	}
 
 	/**
-	 * Deletes the backup called {@code name}: renamed to a hidden name (one atomic step after which it is no
-	 * backup), then its tree deleted.
-	 * @return the backup as it was listed, or {@code null} if there is none of that name (nothing is changed)
-	 * @throws InvalidBackupNameException if {@code name} is not the name of a direct child of the backup directory
-	 * @throws MigrationException if an unfinished migration is still to move the old store into it
+	 * Deletes the backup called {@code name}: renamed to a hidden name (one atomic step
+	 * after which it is no backup), then its tree deleted.
+	 * @return the backup as it was listed, or {@code null} if there is none of that name
+	 * (nothing is changed)
+	 * @throws InvalidBackupNameException if {@code name} is not the name of a direct
+	 * child of the backup directory
+	 * @throws MigrationException if an unfinished migration is still to move the old
+	 * store into it
 	 */
 	public Backup drop(String name) throws IOException {
 		Path path = resolve(name);
@@ -109,19 +124,21 @@ public final class Backups {
 	}
 
 	/**
-	 * {@code name} as a path in the backup directory, refused unless it names a direct child there: one plain
-	 * file name (no separator, not {@code .} or {@code ..}, not hidden), not a symbolic link.
+	 * {@code name} as a path in the backup directory, refused unless it names a direct
+	 * child there: one plain file name (no separator, not {@code .} or {@code ..}, not
+	 * hidden), not a symbolic link.
 	 */
 	private Path resolve(String name) throws InvalidBackupNameException {
-		if (name == null || name.isEmpty() || name.startsWith(".") || name.indexOf('/') >= 0
-				|| name.indexOf('\\') >= 0 || name.indexOf('\0') >= 0) {
-			throw new InvalidBackupNameException(name, "'" + name + "' is not a backup name: a backup is named by its directory"
-					+ " in " + FormatMigrator.BACKUP_DIR + "/, as 'refs backups' lists it");
+		if (name == null || name.isEmpty() || name.startsWith(".") || name.indexOf('/') >= 0 || name.indexOf('\\') >= 0
+				|| name.indexOf('\0') >= 0) {
+			throw new InvalidBackupNameException(name,
+					"'" + name + "' is not a backup name: a backup is named by its directory" + " in "
+							+ FormatMigrator.BACKUP_DIR + "/, as 'refs backups' lists it");
 		}
 		Path path = this.dir.resolve(name).normalize();
 		if (!this.dir.equals(path.getParent())) {
-			throw new InvalidBackupNameException(name, "'" + name + "' is not a backup name: it is not a directory in "
-					+ FormatMigrator.BACKUP_DIR + "/");
+			throw new InvalidBackupNameException(name,
+					"'" + name + "' is not a backup name: it is not a directory in " + FormatMigrator.BACKUP_DIR + "/");
 		}
 		if (Files.isSymbolicLink(path)) {
 			// a link may point anywhere: a drop must never delete what it points to
@@ -130,7 +147,10 @@ public final class Backups {
 		return path;
 	}
 
-	/** The backup at {@code path}, or {@code null} if that is no backup (hidden, not a directory, other name). */
+	/**
+	 * The backup at {@code path}, or {@code null} if that is no backup (hidden, not a
+	 * directory, other name).
+	 */
 	private Backup describe(Path path) throws IOException {
 		Matcher name = NAME.matcher(path.getFileName().toString());
 		if (!name.matches() || !Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
@@ -157,7 +177,10 @@ public final class Backups {
 				(record != null) ? record.logEntries() : null, (record != null) ? record.digest() : null);
 	}
 
-	/** The bytes of every file below {@code path}, from the attributes the directory walk reads anyway. */
+	/**
+	 * The bytes of every file below {@code path}, from the attributes the directory walk
+	 * reads anyway.
+	 */
 	private static long bytes(Path path) throws IOException {
 		long[] total = { 0 };
 		Files.walkFileTree(path, new SimpleFileVisitor<>() {
@@ -170,7 +193,8 @@ public final class Backups {
 
 			@Override
 			public FileVisitResult visitFileFailed(Path file, IOException ex) {
-				// removed while we walked (a concurrent drop or rollback): it takes no room any more
+				// removed while we walked (a concurrent drop or rollback): it takes no
+				// room any more
 				return FileVisitResult.CONTINUE;
 			}
 
@@ -181,18 +205,26 @@ public final class Backups {
 	/**
 	 * One backup.
 	 *
-	 * @param name its directory's name in {@code refstore-backup/}, by which it is rolled back or dropped
+	 * @param name its directory's name in {@code refstore-backup/}, by which it is rolled
+	 * back or dropped
 	 * @param format the format of the store it holds
-	 * @param madeAt when the migration that retired the store made it (local time, from its name)
+	 * @param madeAt when the migration that retired the store made it (local time, from
+	 * its name)
 	 * @param bytes the size of its files
-	 * @param refs how many refs it holds (root refs included), as recorded, or {@code null} without a record
-	 * @param logEntries how many reflog entries it holds, as recorded, or {@code null} without a record
-	 * @param digest the digest of its refs and reflogs a rollback checks, or {@code null} without a record
+	 * @param refs how many refs it holds (root refs included), as recorded, or
+	 * {@code null} without a record
+	 * @param logEntries how many reflog entries it holds, as recorded, or {@code null}
+	 * without a record
+	 * @param digest the digest of its refs and reflogs a rollback checks, or {@code null}
+	 * without a record
 	 */
 	public record Backup(String name, RefFormat format, LocalDateTime madeAt, long bytes, Long refs, Long logEntries,
 			String digest) {
 
-		/** Whether the backup holds a record of what it held when it was made (backups of old versions do not). */
+		/**
+		 * Whether the backup holds a record of what it held when it was made (backups of
+		 * old versions do not).
+		 */
 		public boolean recorded() {
 			return this.digest != null;
 		}

@@ -5,8 +5,9 @@ import java.nio.file.Path;
 import java.util.Properties;
 
 /**
- * A store built for a swap: the digest of what went in, the digest read back from it (once verified) and its
- * counts. Made by {@link StoreBuilder}, {@link StreamedAssembly} and a rollback's copy of its backup.
+ * A store built for a swap: the digest of what went in, the digest read back from it
+ * (once verified) and its counts. Made by {@link StoreBuilder}, {@link StreamedAssembly}
+ * and a rollback's copy of its backup.
  */
 final class BuiltStore {
 
@@ -33,7 +34,10 @@ final class BuiltStore {
 		this.logEntries = logEntries;
 	}
 
-	/** Records this store durably in {@code file}, its target digest only if {@code verified}. */
+	/**
+	 * Records this store durably in {@code file}, its target digest only if
+	 * {@code verified}.
+	 */
 	void write(Path file, boolean verified) throws IOException {
 		Properties properties = new Properties();
 		properties.setProperty("sourceDigest", this.sourceDigest);
@@ -45,7 +49,10 @@ final class BuiltStore {
 		DurableFiles.writeProperties(file, properties);
 	}
 
-	/** The store {@link #write} recorded in {@code file}; {@code null} if none is (verified, if asked). */
+	/**
+	 * The store {@link #write} recorded in {@code file}; {@code null} if none is
+	 * (verified, if asked).
+	 */
 	static BuiltStore read(Path file, boolean verified) throws IOException {
 		Properties properties = DurableFiles.readProperties(file);
 		if (properties == null || (verified && properties.getProperty("targetDigest") == null)) {

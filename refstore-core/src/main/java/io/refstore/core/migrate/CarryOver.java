@@ -32,22 +32,29 @@ import io.refstore.core.repo.Repository;
 import io.refstore.core.store.RefStores;
 
 /**
- * The refs a git process wrote into a files store while a migration swapped it out, carried into the new store.
+ * The refs a git process wrote into a files store while a migration swapped it out,
+ * carried into the new store.
  * <p>
- * A swap locks {@code packed-refs} and every loose ref that exists, so git can neither delete a ref nor change a
- * locked one. It can still create a loose ref no one has locked: a new ref, or a new value of a ref that was only
- * packed, with its reflog. If git renames that file into place before the old store is retired, the write is
- * confirmed to git's caller but lands in the backup. So the swap records, under its locks, the identity (file
- * key, size, time) of every loose ref and log file; after the retire, any file of the backup whose identity
- * differs, and any ref file a git that had read the old configuration wrote into the git directory after the
- * retire, names a ref to carry: its value and the log entries the new store lacks are written into the new store.
+ * A swap locks {@code packed-refs} and every loose ref that exists, so git can neither
+ * delete a ref nor change a locked one. It can still create a loose ref no one has
+ * locked: a new ref, or a new value of a ref that was only packed, with its reflog. If
+ * git renames that file into place before the old store is retired, the write is
+ * confirmed to git's caller but lands in the backup. So the swap records, under its
+ * locks, the identity (file key, size, time) of every loose ref and log file; after the
+ * retire, any file of the backup whose identity differs, and any ref file a git that had
+ * read the old configuration wrote into the git directory after the retire, names a ref
+ * to carry: its value and the log entries the new store lacks are written into the new
+ * store.
  * <p>
- * A git that read the old configuration and writes after this check is beyond reach: see the README's
- * guarantees.
+ * A git that read the old configuration and writes after this check is beyond reach: see
+ * the README's guarantees.
  */
 final class CarryOver {
 
-	/** The message of a carried update whose own reflog entry git did not write (or wrote differently). */
+	/**
+	 * The message of a carried update whose own reflog entry git did not write (or wrote
+	 * differently).
+	 */
 	static final String MESSAGE = "refs migrate: carried over from the retired files store";
 
 	private final Map<String, String> locked;
@@ -56,18 +63,29 @@ final class CarryOver {
 		this.locked = locked;
 	}
 
-	/** The prefix of the directories below the work directory that keep refs moved out of the stubs' way. */
+	/**
+	 * The prefix of the directories below the work directory that keep refs moved out of
+	 * the stubs' way.
+	 */
 	private static final String STRAYS = "strays-";
 
-	/** The file in the work directory that keeps the snapshot until the swap is finished. */
+	/**
+	 * The file in the work directory that keeps the snapshot until the swap is finished.
+	 */
 	static final String FILE = "loose-identities";
 
-	/** Records the loose refs and logs of the files store in {@code gitDir}; call it under the store's locks. */
+	/**
+	 * Records the loose refs and logs of the files store in {@code gitDir}; call it under
+	 * the store's locks.
+	 */
 	static CarryOver snapshot(Path gitDir) throws IOException {
 		return new CarryOver(identities(gitDir));
 	}
 
-	/** Keeps the snapshot in {@code work}, durably, so that a run finishing a killed swap can carry too. */
+	/**
+	 * Keeps the snapshot in {@code work}, durably, so that a run finishing a killed swap
+	 * can carry too.
+	 */
 	void write(Path work) throws IOException {
 		StringBuilder text = new StringBuilder();
 		this.locked.forEach((file, identity) -> text.append(file).append('\0').append(identity).append('\n'));
@@ -94,7 +112,8 @@ final class CarryOver {
 	}
 
 	/**
-	 * Carries what changed since {@link #snapshot} into the repository's new (reftable) store.
+	 * Carries what changed since {@link #snapshot} into the repository's new (reftable)
+	 * store.
 	 * @param gitDir the git directory, whose configuration already names the new store
 	 * @param backup where the old files store was retired to
 	 * @param work the swap's work directory
@@ -107,16 +126,18 @@ final class CarryOver {
 				changed.add(refName(file));
 			}
 		});
-		// where git processes that read the configuration before the switch wrote after the retire: the
-		// refs/heads directories the stubs had to move out of the way, and the git directory itself; a ref's file
+		// where git processes that read the configuration before the switch wrote after
+		// the retire: the
+		// refs/heads directories the stubs had to move out of the way, and the git
+		// directory itself; a ref's file
 		// and its log may be in different ones
 		List<Path> strayDirs = new ArrayList<>(straysDirs(work));
 		strayDirs.add(gitDir);
 		Map<String, Path> strayRefs = new TreeMap<>();
 		Map<String, Path> strayLogs = new TreeMap<>();
 		for (Path dir : strayDirs) {
-			identities(dir).keySet().forEach((file) -> (file.startsWith("logs/") ? strayLogs : strayRefs)
-				.put(refName(file), dir));
+			identities(dir).keySet()
+				.forEach((file) -> (file.startsWith("logs/") ? strayLogs : strayRefs).put(refName(file), dir));
 		}
 		if (changed.isEmpty() && strayRefs.isEmpty()) {
 			return List.of();
@@ -139,7 +160,8 @@ final class CarryOver {
 				List<ReflogEntry> log = reflog(stores.get(backup), name);
 				Path strayLog = strayLogs.get(name);
 				if (strayLog != null) {
-					// a stale git found no log where it looked (retired with the store) and began one: its entries
+					// a stale git found no log where it looked (retired with the store)
+					// and began one: its entries
 					// follow the retired log's
 					log = new ArrayList<>(log);
 					log.addAll(reflog(stores.get(strayLog), name));
@@ -157,7 +179,10 @@ final class CarryOver {
 		return List.copyOf(carried);
 	}
 
-	/** A new directory below {@code work} for refs that were in the way of the reftable stubs. */
+	/**
+	 * A new directory below {@code work} for refs that were in the way of the reftable
+	 * stubs.
+	 */
 	static Path newStraysDir(Path work) throws IOException {
 		for (int i = 0;; i++) {
 			Path dir = work.resolve(STRAYS + i);
@@ -180,8 +205,8 @@ final class CarryOver {
 	}
 
 	/**
-	 * Writes {@code name}'s value from {@code valueFrom} and the entries of {@code log} that the repository's store
-	 * lacks into that store.
+	 * Writes {@code name}'s value from {@code valueFrom} and the entries of {@code log}
+	 * that the repository's store lacks into that store.
 	 */
 	private static boolean carryOne(Repository repository, String name, RefStore valueFrom, List<ReflogEntry> log)
 			throws IOException {
@@ -196,8 +221,9 @@ final class CarryOver {
 	}
 
 	/**
-	 * Writes {@code value} into {@code to}, with the entries of {@code log} that {@code to}'s log of {@code name}
-	 * lacks: the last one as the update's own entry if it is that update, else the update logs {@code message}.
+	 * Writes {@code value} into {@code to}, with the entries of {@code log} that
+	 * {@code to}'s log of {@code name} lacks: the last one as the update's own entry if
+	 * it is that update, else the update logs {@code message}.
 	 * @return whether anything was written
 	 * @throws MigrationException if {@code to} refuses the update
 	 */
@@ -213,12 +239,14 @@ final class CarryOver {
 			}
 			return !missing.isEmpty();
 		}
-		ObjectId old = current.filter(DirectRef.class::isInstance).map((ref) -> ((DirectRef) ref).id())
+		ObjectId old = current.filter(DirectRef.class::isInstance)
+			.map((ref) -> ((DirectRef) ref).id())
 			.orElse(to.hashAlgorithm().zeroId());
 		ReflogEntry last = missing.isEmpty() ? null : missing.get(missing.size() - 1);
-		// git's own entry for this very update is written by the transaction, so it is not there twice
-		boolean lastIsThisUpdate = last != null && value instanceof DirectRef direct
-				&& last.newId().equals(direct.id()) && last.oldId().equals(old);
+		// git's own entry for this very update is written by the transaction, so it is
+		// not there twice
+		boolean lastIsThisUpdate = last != null && value instanceof DirectRef direct && last.newId().equals(direct.id())
+				&& last.oldId().equals(old);
 		for (ReflogEntry entry : lastIsThisUpdate ? missing.subList(0, missing.size() - 1) : missing) {
 			to.appendReflog(name, entry);
 		}
@@ -243,8 +271,9 @@ final class CarryOver {
 	}
 
 	/**
-	 * The identity of every loose ref, root ref (but {@code HEAD}, which is locked and copied) and log file of a
-	 * files store laid out in {@code dir}, by its path relative to {@code dir}; lock and temporary files left out.
+	 * The identity of every loose ref, root ref (but {@code HEAD}, which is locked and
+	 * copied) and log file of a files store laid out in {@code dir}, by its path relative
+	 * to {@code dir}; lock and temporary files left out.
 	 */
 	private static Map<String, String> identities(Path dir) throws IOException {
 		Map<String, String> identities = new TreeMap<>();
@@ -288,7 +317,9 @@ final class CarryOver {
 				+ attributes.lastModifiedTime().toMillis();
 	}
 
-	/** The ref a store file holds: {@code refs/x} for itself and for {@code logs/refs/x}. */
+	/**
+	 * The ref a store file holds: {@code refs/x} for itself and for {@code logs/refs/x}.
+	 */
 	private static String refName(String file) {
 		return file.startsWith("logs/") ? file.substring("logs/".length()) : file;
 	}

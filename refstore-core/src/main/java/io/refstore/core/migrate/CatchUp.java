@@ -21,15 +21,18 @@ import io.refstore.core.repo.Repository;
 import io.refstore.core.store.RefStores;
 
 /**
- * Brings a rollback's copy of a backup up to date with the store it replaces: every ref written, moved or deleted
- * since the migration (by anyone: the API, a job, git) is written into the copy, so that a write that was confirmed
- * survives the rollback (issue 14). The backup gives the restored store its layout and its reflogs; the current
- * store gives every value.
+ * Brings a rollback's copy of a backup up to date with the store it replaces: every ref
+ * written, moved or deleted since the migration (by anyone: the API, a job, git) is
+ * written into the copy, so that a write that was confirmed survives the rollback (issue
+ * 14). The backup gives the restored store its layout and its reflogs; the current store
+ * gives every value.
  *
- * <p>Both stores are read once, side by side in git's order, and what differs is applied to the copy in one
- * transaction, whose reflog entries say where the change came from; a changed ref that has a log in the current
- * store is written on its own with the entries the copy lacks ({@link CarryOver#carry}). Run once before the swap's locks for the bulk of
- * the changes, and again under them only if the current store changed meanwhile.
+ * <p>
+ * Both stores are read once, side by side in git's order, and what differs is applied to
+ * the copy in one transaction, whose reflog entries say where the change came from; a
+ * changed ref that has a log in the current store is written on its own with the entries
+ * the copy lacks ({@link CarryOver#carry}). Run once before the swap's locks for the bulk
+ * of the changes, and again under them only if the current store changed meanwhile.
  */
 final class CatchUp {
 
@@ -40,7 +43,8 @@ final class CatchUp {
 	}
 
 	/**
-	 * Makes the store of {@code format} staged in {@code staged} hold exactly the refs of {@code source}.
+	 * Makes the store of {@code format} staged in {@code staged} hold exactly the refs of
+	 * {@code source}.
 	 * @return the names of the refs it changed
 	 * @throws MigrationException if the staged store refuses a change
 	 */
@@ -92,7 +96,8 @@ final class CatchUp {
 			}
 		}
 		if (!logged.isEmpty()) {
-			// a ref with a log gets the entries logged since the migration too, its own update's last
+			// a ref with a log gets the entries logged since the migration too, its own
+			// update's last
 			try (RefStore target = RefStores.openAt(repository, format, staged, ReflogPolicy.ALWAYS)) {
 				for (Ref ref : logged) {
 					CarryOver.carry(ref.name(), ref, source.reflog(ref.name()), target, MESSAGE);
@@ -104,7 +109,9 @@ final class CatchUp {
 		return names;
 	}
 
-	/** The update that gives {@code ref}'s name its value, whatever the name holds now. */
+	/**
+	 * The update that gives {@code ref}'s name its value, whatever the name holds now.
+	 */
 	private static RefUpdate set(Ref ref) {
 		if (ref instanceof DirectRef direct) {
 			return RefUpdate.update(direct.name(), direct.id(), null).withNoDeref();
@@ -112,14 +119,16 @@ final class CatchUp {
 		return RefUpdate.symref(ref.name(), ((SymbolicRef) ref).target());
 	}
 
-	/** Whether the two cursors' current refs (of one name) hold the same value: target, or object id. */
+	/**
+	 * Whether the two cursors' current refs (of one name) hold the same value: target, or
+	 * object id.
+	 */
 	private static boolean sameValue(RefCursor from, RefCursor to) {
 		if (from.isSymbolic() != to.isSymbolic()) {
 			return false;
 		}
 		if (from.isSymbolic()) {
-			return Arrays.equals(from.targetBuffer(), 0, from.targetLength(), to.targetBuffer(), 0,
-					to.targetLength());
+			return Arrays.equals(from.targetBuffer(), 0, from.targetLength(), to.targetBuffer(), 0, to.targetLength());
 		}
 		int length = from.hashAlgorithm().rawLength();
 		return Arrays.equals(from.idBuffer(), 0, length, to.idBuffer(), 0, length);

@@ -3,10 +3,12 @@ package io.refstore.core.migrate;
 import java.util.Objects;
 
 /**
- * How far the copy phase of a {@link StagedMigration} has come: the checkpoint a caller keeps (a batch step
- * keeps it in its execution context) and hands back to continue, in this process or another one.
+ * How far the copy phase of a {@link StagedMigration} has come: the checkpoint a caller
+ * keeps (a batch step keeps it in its execution context) and hands back to continue, in
+ * this process or another one.
  *
- * @param lastName the name of the last ref copied, in bytewise order ({@code ""} before the first)
+ * @param lastName the name of the last ref copied, in bytewise order ({@code ""} before
+ * the first)
  * @param segments how many segments (one per chunk) hold the refs copied so far
  * @param refs how many refs were copied so far
  * @param done whether the source had no more refs after {@code lastName}

@@ -12,8 +12,9 @@ import java.util.Properties;
 import io.refstore.core.io.Fsync;
 
 /**
- * Files of a staged migration that must survive a crash once written: content synced before the rename that
- * publishes it, and the directory synced after, so a reader after a power loss finds the whole file or none.
+ * Files of a staged migration that must survive a crash once written: content synced
+ * before the rename that publishes it, and the directory synced after, so a reader after
+ * a power loss finds the whole file or none.
  */
 final class DurableFiles {
 
@@ -25,12 +26,18 @@ final class DurableFiles {
 		write(file, content, content.length);
 	}
 
-	/** Writes the first {@code length} bytes of {@code content} to {@code file} durably, replacing it. */
+	/**
+	 * Writes the first {@code length} bytes of {@code content} to {@code file} durably,
+	 * replacing it.
+	 */
 	static void write(Path file, byte[] content, int length) throws IOException {
 		Fsync.writeAtomically(file, content, length, file.resolveSibling(file.getFileName() + ".tmp"));
 	}
 
-	/** Renames a synced {@code temp} to {@code file} and syncs the directory; a failed sync is an error. */
+	/**
+	 * Renames a synced {@code temp} to {@code file} and syncs the directory; a failed
+	 * sync is an error.
+	 */
 	static void publish(Path temp, Path file) throws IOException {
 		Fsync.rename(temp, file);
 	}

@@ -10,27 +10,29 @@ import io.refstore.core.repo.Repository;
 import io.refstore.core.store.RefStores;
 
 /**
- * Moves a repository's refs and reflogs between the files and reftable formats, in one run. Safe steps first,
- * then destructive ones:
+ * Moves a repository's refs and reflogs between the files and reftable formats, in one
+ * run. Safe steps first, then destructive ones:
  * <ol>
- * <li>Refuse what cannot be migrated: the format in use, linked worktrees, a store locked by another
- * process, a migration whose owner still runs ({@link WorkDir}). Finish an earlier migration that was stopped
- * after its switch (see 5).</li>
- * <li>Build the new store beside the live one, in {@code refstore-migration/new/}, in bulk ({@link StoreBuilder}):
- * refs stream from the source straight into one {@code packed-refs} or one reftable (no per-ref file or table),
- * reflogs follow. The source's digest is taken in the same pass.</li>
+ * <li>Refuse what cannot be migrated: the format in use, linked worktrees, a store locked
+ * by another process, a migration whose owner still runs ({@link WorkDir}). Finish an
+ * earlier migration that was stopped after its switch (see 5).</li>
+ * <li>Build the new store beside the live one, in {@code refstore-migration/new/}, in
+ * bulk ({@link StoreBuilder}): refs stream from the source straight into one
+ * {@code packed-refs} or one reftable (no per-ref file or table), reflogs follow. The
+ * source's digest is taken in the same pass.</li>
  * <li>Verify: read the new store back through its own backend and compare digests.</li>
  * <li>A dry run stops here and says where the new store is.</li>
- * <li>Swap ({@link Swap}): under the source store's locks (git's writers wait or fail, none is lost) re-read the
- * source and build again if anything changed since step 2; stage the new store, write the journal, switch the
- * configuration with one atomic rename of {@code config}, and move the old store into
- * {@code refstore-backup/<time>-<format>/}. A migration killed at any point is completed (after the switch) or
- * started over (before it) by running it again.</li>
+ * <li>Swap ({@link Swap}): under the source store's locks (git's writers wait or fail,
+ * none is lost) re-read the source and build again if anything changed since step 2;
+ * stage the new store, write the journal, switch the configuration with one atomic rename
+ * of {@code config}, and move the old store into
+ * {@code refstore-backup/<time>-<format>/}. A migration killed at any point is completed
+ * (after the switch) or started over (before it) by running it again.</li>
  * <li>Remove the work directory.</li>
  * </ol>
- * {@link StagedMigration} runs the same steps in phases a batch job can resume; {@link #rollback} restores a
- * backup through the same swap. A repository whose format changed must be reopened ({@link Repository} reads its
- * configuration once).
+ * {@link StagedMigration} runs the same steps in phases a batch job can resume;
+ * {@link #rollback} restores a backup through the same swap. A repository whose format
+ * changed must be reopened ({@link Repository} reads its configuration once).
  */
 public final class FormatMigrator {
 
@@ -50,9 +52,10 @@ public final class FormatMigrator {
 	}
 
 	/**
-	 * Migrates (or, with {@link MigrationOptions#dryRun()}, builds and verifies) as described above.
-	 * @throws MigrationException if the migration is refused or its verification fails; the message says
-	 * why and the repository keeps its old format
+	 * Migrates (or, with {@link MigrationOptions#dryRun()}, builds and verifies) as
+	 * described above.
+	 * @throws MigrationException if the migration is refused or its verification fails;
+	 * the message says why and the repository keeps its old format
 	 */
 	public MigrationReport migrate(MigrationOptions options) throws IOException {
 		long started = System.nanoTime();
@@ -91,25 +94,30 @@ public final class FormatMigrator {
 	}
 
 	/**
-	 * Restores the store a migration kept in {@code backup} (as printed in its report), migrating the
-	 * current store out of the way into a backup of its own. Refs written, moved or deleted since the migration
-	 * are so in the restored store too ({@link CatchUp}): a confirmed write survives a rollback. The backup gives
-	 * the restored store its layout and reflogs; the entries the current store logged since are in its new backup.
+	 * Restores the store a migration kept in {@code backup} (as printed in its report),
+	 * migrating the current store out of the way into a backup of its own. Refs written,
+	 * moved or deleted since the migration are so in the restored store too
+	 * ({@link CatchUp}): a confirmed write survives a rollback. The backup gives the
+	 * restored store its layout and reflogs; the entries the current store logged since
+	 * are in its new backup.
 	 * <p>
-	 * The backup is never moved: its store is copied into the work directory byte for byte, the copy read back and
-	 * compared with the digest recorded when the backup was made, and the copy is swapped in exactly as a
-	 * migration swaps its new store. A rollback killed or failed at any point leaves git reading the current
-	 * store or the restored one, and running it again finishes it; the backup is removed only once the
+	 * The backup is never moved: its store is copied into the work directory byte for
+	 * byte, the copy read back and compared with the digest recorded when the backup was
+	 * made, and the copy is swapped in exactly as a migration swaps its new store. A
+	 * rollback killed or failed at any point leaves git reading the current store or the
+	 * restored one, and running it again finishes it; the backup is removed only once the
 	 * restored store is in place.
-	 * @throws MigrationException if the backup does not read as recorded, or the rollback is refused
+	 * @throws MigrationException if the backup does not read as recorded, or the rollback
+	 * is refused
 	 */
 	public MigrationReport rollback(Path backup) throws IOException {
 		return rollback(backup, null);
 	}
 
 	/**
-	 * As {@link #rollback(Path)}, owned by {@code job} (a batch job's instance), so that the job restarted in another
-	 * process takes over a rollback its dead run had begun, and its locks are known as the job's.
+	 * As {@link #rollback(Path)}, owned by {@code job} (a batch job's instance), so that
+	 * the job restarted in another process takes over a rollback its dead run had begun,
+	 * and its locks are known as the job's.
 	 */
 	public MigrationReport rollback(Path backup, String job) throws IOException {
 		return new Rollback(this.repository).run(backup, job);
@@ -124,11 +132,13 @@ public final class FormatMigrator {
 	}
 
 	/**
-	 * Removes the locks a migration or rollback left when its owner died, if its owner is known to be gone: a job
-	 * the caller has found dead (its execution marked failed at start-up or by a surviving instance), or a command
-	 * whose process no longer runs on this host. Locks of anyone else are left alone. The staged work stays, for
-	 * the job's restart to resume.
-	 * @param deadJob the job instance the caller knows is dead (as the owner file names it), or {@code null}
+	 * Removes the locks a migration or rollback left when its owner died, if its owner is
+	 * known to be gone: a job the caller has found dead (its execution marked failed at
+	 * start-up or by a surviving instance), or a command whose process no longer runs on
+	 * this host. Locks of anyone else are left alone. The staged work stays, for the
+	 * job's restart to resume.
+	 * @param deadJob the job instance the caller knows is dead (as the owner file names
+	 * it), or {@code null}
 	 * @return how many locks were removed
 	 */
 	public int releaseAbandonedLocks(String deadJob) throws IOException {

@@ -1,8 +1,9 @@
 package io.refstore.core.migrate;
 
 /**
- * A backup name that is refused before anything is looked up: it does not name a direct child of
- * {@code refstore-backup/} (a separator, {@code ..}, an absolute path, a hidden name, a symbolic link).
+ * A backup name that is refused before anything is looked up: it does not name a direct
+ * child of {@code refstore-backup/} (a separator, {@code ..}, an absolute path, a hidden
+ * name, a symbolic link).
  */
 public class InvalidBackupNameException extends MigrationException {
 

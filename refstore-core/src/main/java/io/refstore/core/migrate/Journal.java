@@ -13,8 +13,9 @@ import io.refstore.core.io.Fsync;
 import io.refstore.core.ref.RefFormat;
 
 /**
- * The record a migration leaves just before it switches the configuration: where it comes from, where it
- * goes, and where the old store is to be kept. Found by a later run, it says how to finish.
+ * The record a migration leaves just before it switches the configuration: where it comes
+ * from, where it goes, and where the old store is to be kept. Found by a later run, it
+ * says how to finish.
  *
  * @param from the old format
  * @param to the new format
@@ -25,12 +26,14 @@ record Journal(RefFormat from, RefFormat to, Path backup) {
 	static final String FILE = "journal";
 
 	/**
-	 * Writes the journal atomically and durably into {@code work}: forced with its directory and the git
-	 * directory naming {@code work}, so that no power cut after the configuration switch finds a switched
-	 * repository without the journal that says how to finish.
+	 * Writes the journal atomically and durably into {@code work}: forced with its
+	 * directory and the git directory naming {@code work}, so that no power cut after the
+	 * configuration switch finds a switched repository without the journal that says how
+	 * to finish.
 	 */
 	void write(Path work) throws IOException {
-		String text = "from=" + this.from.configName() + "\nto=" + this.to.configName() + "\nbackup=" + this.backup + "\n";
+		String text = "from=" + this.from.configName() + "\nto=" + this.to.configName() + "\nbackup=" + this.backup
+				+ "\n";
 		FileMoves.writeAtomically(work.resolve(FILE), text.getBytes(StandardCharsets.UTF_8));
 		Fsync.parentOf(work);
 	}
@@ -40,7 +43,10 @@ record Journal(RefFormat from, RefFormat to, Path backup) {
 		Files.deleteIfExists(work.resolve(FILE));
 	}
 
-	/** The journal in {@code work}, or {@code null} if there is none (or it is unreadable: start over). */
+	/**
+	 * The journal in {@code work}, or {@code null} if there is none (or it is unreadable:
+	 * start over).
+	 */
 	static Journal read(Path work) throws IOException {
 		String text;
 		try {

@@ -3,8 +3,9 @@ package io.refstore.core.migrate;
 import java.io.IOException;
 
 /**
- * A migration that was refused or could not complete; the message says why. The repository is left in its
- * old state (or, once the configuration was switched, in its new state).
+ * A migration that was refused or could not complete; the message says why. The
+ * repository is left in its old state (or, once the configuration was switched, in its
+ * new state).
  */
 public class MigrationException extends IOException {
 

@@ -14,14 +14,16 @@ import io.refstore.core.ref.RefFormat;
  * @param refs refs carried over (root refs included)
  * @param logEntries reflog entries carried over
  * @param sourceDigest the {@link RefDigest} of the source store
- * @param targetDigest the digest of the new store, read back before the swap (equal to the source's)
+ * @param targetDigest the digest of the new store, read back before the swap (equal to
+ * the source's)
  * @param staged where the new store was built (for a dry run, where it stays)
  * @param backup where the old store was kept ({@code null} for a dry run)
  * @param swapped whether the repository now uses {@code to}
  * @param elapsed the wall time
- * @param carried refs a git process wrote into the old store during the swap, carried into the new one (see
- * {@link CarryOver}); their values and new log entries are in the new store, not in the digests. For a rollback
- * also every ref written, moved or deleted since the migration and so in the restored store ({@link CatchUp})
+ * @param carried refs a git process wrote into the old store during the swap, carried
+ * into the new one (see {@link CarryOver}); their values and new log entries are in the
+ * new store, not in the digests. For a rollback also every ref written, moved or deleted
+ * since the migration and so in the restored store ({@link CatchUp})
  */
 public record MigrationReport(RefFormat from, RefFormat to, long refs, long logEntries, String sourceDigest,
 		String targetDigest, Path staged, Path backup, boolean swapped, Duration elapsed, List<String> carried) {

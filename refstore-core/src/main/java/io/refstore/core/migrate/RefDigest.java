@@ -14,11 +14,12 @@ import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.ReflogEntry;
 
 /**
- * A SHA-256 digest over everything a migration must carry: every ref (root refs included) with its value,
- * fully peeled value and symbolic target, and every reflog entry. Two stores with equal digests hold the
- * same refs and logs, whatever their formats.
+ * A SHA-256 digest over everything a migration must carry: every ref (root refs included)
+ * with its value, fully peeled value and symbolic target, and every reflog entry. Two
+ * stores with equal digests hold the same refs and logs, whatever their formats.
  *
- * <p>Feed it in the stores' own order ({@link #addRef(RefCursor)} for each ref, then
+ * <p>
+ * Feed it in the stores' own order ({@link #addRef(RefCursor)} for each ref, then
  * {@link #addReflog(String, List)} for each log in name order). Not thread-safe.
  */
 public final class RefDigest {
@@ -30,9 +31,9 @@ public final class RefDigest {
 	private final byte[] scratch = new byte[64];
 
 	/**
-	 * Bytes not yet given to the digest: a ref adds seven short pieces, and handing each to
-	 * {@link MessageDigest} costs more than hashing it, so they are gathered and hashed 64 KiB at a time. The
-	 * hashed stream is the same, so is the digest.
+	 * Bytes not yet given to the digest: a ref adds seven short pieces, and handing each
+	 * to {@link MessageDigest} costs more than hashing it, so they are gathered and
+	 * hashed 64 KiB at a time. The hashed stream is the same, so is the digest.
 	 */
 	private final byte[] pending = new byte[1 << 16];
 
@@ -73,8 +74,8 @@ public final class RefDigest {
 
 	/**
 	 * Adds the cursor's current ref.
-	 * @return the fully peeled id's raw bytes if the ref is an annotated tag (the digest's own buffer, valid
-	 * until the next call), else {@code null}
+	 * @return the fully peeled id's raw bytes if the ref is an annotated tag (the
+	 * digest's own buffer, valid until the next call), else {@code null}
 	 */
 	public byte[] addRef(RefCursor cursor) throws IOException {
 		this.refs++;
@@ -99,11 +100,12 @@ public final class RefDigest {
 	}
 
 	/**
-	 * The fully peeled value of the cursor's current direct ref: the store's if it knows, else read from the
-	 * objects.
-	 * @param scratch receives an id read from the objects (at least as long as the hash's raw length)
-	 * @return the peeled id's raw bytes at offset 0 (the cursor's buffer or {@code scratch}), or {@code null} if
-	 * the value is not an annotated tag
+	 * The fully peeled value of the cursor's current direct ref: the store's if it knows,
+	 * else read from the objects.
+	 * @param scratch receives an id read from the objects (at least as long as the hash's
+	 * raw length)
+	 * @return the peeled id's raw bytes at offset 0 (the cursor's buffer or
+	 * {@code scratch}), or {@code null} if the value is not an annotated tag
 	 */
 	static byte[] peeled(RefCursor cursor, ObjectDatabase objects, byte[] scratch) throws IOException {
 		if (cursor.peelKnown()) {

@@ -15,23 +15,24 @@ import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.RefCursor;
 
 /**
- * The segments of a staged migration's copy phase: one file per chunk, {@code segments/00000001} and up, each
- * a sorted run of ref records written durably in one piece. A segment holds what the new store needs of each
- * ref, peeled value included, so assembling the store reads no object. A segment names its last ref and counts
- * its records, so the segments on disk say by themselves how far a copy got ({@link #summary}).
+ * The segments of a staged migration's copy phase: one file per chunk,
+ * {@code segments/00000001} and up, each a sorted run of ref records written durably in
+ * one piece. A segment holds what the new store needs of each ref, peeled value included,
+ * so assembling the store reads no object. A segment names its last ref and counts its
+ * records, so the segments on disk say by themselves how far a copy got
+ * ({@link #summary}).
  *
- * <h2>Format</h2>
- * <pre>
+ * <h2>Format</h2> <pre>
  * "RSG2" u8(raw hash length) u32(record count) record* u32(CRC-32 of all bytes before it)
  * record: u8(kind) u16(shared) u16(suffix length) suffix kind-payload
  *   kind 0 direct:           id
  *   kind 1 direct, peeled:   id peeled
  *   kind 2 symbolic:         u16(target length) target
- * </pre>
- * A name is the first {@code shared} bytes of the record before it in the same segment (0 for the first) and
- * then the suffix: sorted names share long prefixes ({@code refs/pull/1234}{@code 5/head}), and a segment is
- * written once and read at most once, so the bytes saved are time saved. Integers are big-endian. A segment
- * whose CRC does not match is refused as damaged.
+ * </pre> A name is the first {@code shared} bytes of the record before it in the same
+ * segment (0 for the first) and then the suffix: sorted names share long prefixes
+ * ({@code refs/pull/1234}{@code 5/head}), and a segment is written once and read at most
+ * once, so the bytes saved are time saved. Integers are big-endian. A segment whose CRC
+ * does not match is refused as damaged.
  */
 final class RefSegments {
 
@@ -59,8 +60,9 @@ final class RefSegments {
 	}
 
 	/**
-	 * Deletes every segment after {@code last}, and any temporary file of an unfinished write: all of them, not
-	 * only a run that follows {@code last} without a gap, since the assembly reads on until a number is missing.
+	 * Deletes every segment after {@code last}, and any temporary file of an unfinished
+	 * write: all of them, not only a run that follows {@code last} without a gap, since
+	 * the assembly reads on until a number is missing.
 	 * @return how many segments there were after {@code last}
 	 */
 	static int dropAfter(Path work, int last) throws IOException {
@@ -100,6 +102,7 @@ final class RefSegments {
 
 	/**
 	 * What a whole segment holds.
+	 *
 	 * @param count how many refs
 	 * @param lastName the name of its last ref
 	 */
@@ -108,8 +111,8 @@ final class RefSegments {
 
 	/**
 	 * Reads segment {@code number} whole and summarises it.
-	 * @return its summary, or {@code null} if it is missing, empty or damaged (its write did not finish before
-	 * a crash)
+	 * @return its summary, or {@code null} if it is missing, empty or damaged (its write
+	 * did not finish before a crash)
 	 */
 	static Summary summary(Path work, int number, HashAlgorithm hash) throws IOException {
 		byte[] bytes;
@@ -159,9 +162,10 @@ final class RefSegments {
 	}
 
 	/**
-	 * Collects one chunk's records; {@link #write} makes them a segment, {@link #reset} starts the next chunk in
-	 * the same buffer (a chunk of 100,000 refs is megabytes: allocating it afresh for every chunk, and copying
-	 * it to write it, would cost more than the records). Not thread-safe.
+	 * Collects one chunk's records; {@link #write} makes them a segment, {@link #reset}
+	 * starts the next chunk in the same buffer (a chunk of 100,000 refs is megabytes:
+	 * allocating it afresh for every chunk, and copying it to write it, would cost more
+	 * than the records). Not thread-safe.
 	 */
 	static final class Builder {
 
@@ -182,7 +186,8 @@ final class RefSegments {
 		private int lastNameLength;
 
 		/**
-		 * @param refs how many refs a chunk is expected to hold, to size the buffer once instead of growing it
+		 * @param refs how many refs a chunk is expected to hold, to size the buffer once
+		 * instead of growing it
 		 */
 		Builder(HashAlgorithm hash, int refs) {
 			this.rawLength = hash.rawLength();
@@ -201,7 +206,10 @@ final class RefSegments {
 			this.length = RECORDS;
 		}
 
-		/** Adds the cursor's current ref, with its peeled value ({@code null} if it does not peel). */
+		/**
+		 * Adds the cursor's current ref, with its peeled value ({@code null} if it does
+		 * not peel).
+		 */
 		void add(RefCursor cursor, byte[] peeled) {
 			boolean symbolic = cursor.isSymbolic();
 			int nameLength = checkShort(cursor.nameLength());
@@ -316,7 +324,8 @@ final class RefSegments {
 	}
 
 	static int getInt(byte[] buf, int at) {
-		return ((buf[at] & 0xff) << 24) | ((buf[at + 1] & 0xff) << 16) | ((buf[at + 2] & 0xff) << 8) | (buf[at + 3] & 0xff);
+		return ((buf[at] & 0xff) << 24) | ((buf[at + 1] & 0xff) << 16) | ((buf[at + 2] & 0xff) << 8)
+				| (buf[at + 3] & 0xff);
 	}
 
 	/** Where a segment's records start. */
@@ -329,8 +338,8 @@ final class RefSegments {
 		}
 
 		/**
-		 * A buffer of at least {@code capacity} bytes whose first {@code keep} bytes are {@code name}'s: {@code name}
-		 * itself if it is large enough.
+		 * A buffer of at least {@code capacity} bytes whose first {@code keep} bytes are
+		 * {@code name}'s: {@code name} itself if it is large enough.
 		 */
 		static byte[] extend(byte[] name, int keep, int capacity) {
 			return (capacity <= name.length) ? name : Arrays.copyOf(name, Math.max(capacity, 2 * name.length));

@@ -14,19 +14,21 @@ import io.refstore.core.repo.Repository;
 import io.refstore.core.store.RefStores;
 
 /**
- * Restores the store a migration kept in a backup, migrating the current store out of the way into a backup of
- * its own ({@link FormatMigrator#rollback(Path, String)} describes what it guarantees).
+ * Restores the store a migration kept in a backup, migrating the current store out of the
+ * way into a backup of its own ({@link FormatMigrator#rollback(Path, String)} describes
+ * what it guarantees).
  * <ol>
- * <li>Refuse what cannot be rolled back (no backup, a backup of the format in use, a live owner, the refusals
- * of a migration); finish a rollback an earlier run stopped after its switch or while it removed the
- * backup.</li>
- * <li>Copy the backup's store into the work directory byte for byte, read the copy back and compare it with
- * the digest recorded when the backup was made.</li>
- * <li>Bring the copy up to date with every ref written, moved or deleted since the migration ({@link CatchUp}).</li>
- * <li>Swap the copy in exactly as a migration swaps its new store ({@link Swap}), catching up again under the
- * locks if a writer got in.</li>
- * <li>Rename the backup (the journal still says how to finish), then remove the work directory and the
- * backup.</li>
+ * <li>Refuse what cannot be rolled back (no backup, a backup of the format in use, a live
+ * owner, the refusals of a migration); finish a rollback an earlier run stopped after its
+ * switch or while it removed the backup.</li>
+ * <li>Copy the backup's store into the work directory byte for byte, read the copy back
+ * and compare it with the digest recorded when the backup was made.</li>
+ * <li>Bring the copy up to date with every ref written, moved or deleted since the
+ * migration ({@link CatchUp}).</li>
+ * <li>Swap the copy in exactly as a migration swaps its new store ({@link Swap}),
+ * catching up again under the locks if a writer got in.</li>
+ * <li>Rename the backup (the journal still says how to finish), then remove the work
+ * directory and the backup.</li>
  * </ol>
  */
 final class Rollback {
@@ -76,14 +78,17 @@ final class Rollback {
 		this.work.begin(restored, job);
 		Path staged = this.work.staged();
 		Swap.Result swapped;
-		// the refs written, moved or deleted since the migration, kept in the restored store: the report names them
+		// the refs written, moved or deleted since the migration, kept in the restored
+		// store: the report names them
 		Set<String> kept = new TreeSet<>();
 		try (RefStore source = RefStores.open(this.repository)) {
 			// 2. the copy, as recorded
 			BackupRecord copied = copy(backup, staged, restored);
 			String fingerprint = source.fingerprint();
-			// 3. and 4. the bulk of what changed since the migration now, what changes until the locks under them
-			BuiltStore[] caughtUp = { new BuiltStore(copied.digest(), copied.digest(), copied.refs(), copied.logEntries()) };
+			// 3. and 4. the bulk of what changed since the migration now, what changes
+			// until the locks under them
+			BuiltStore[] caughtUp = {
+					new BuiltStore(copied.digest(), copied.digest(), copied.refs(), copied.logEntries()) };
 			Swap.Refresh catchUp = () -> {
 				List<String> changed = CatchUp.apply(this.repository, source, restored, staged);
 				kept.addAll(changed);
@@ -99,13 +104,14 @@ final class Rollback {
 			this.work.deleteUnlessJournaled();
 			throw ex;
 		}
-		// 5. renamed while the journal still says how to finish: a run stopped from here on finds it restored
+		// 5. renamed while the journal still says how to finish: a run stopped from here
+		// on finds it restored
 		FileMoves.move(backup, restoredMark);
 		this.work.delete();
 		FileMoves.deleteTree(restoredMark);
 		kept.addAll(swapped.carried());
-		return Swap.report(current, restored,
-				new Swap.Result(swapped.built(), swapped.backup(), List.copyOf(kept)), staged, started);
+		return Swap.report(current, restored, new Swap.Result(swapped.built(), swapped.backup(), List.copyOf(kept)),
+				staged, started);
 	}
 
 	/**
@@ -117,9 +123,9 @@ final class Rollback {
 		BackupRecord copied = BackupRecord.read(this.repository, restored, staged);
 		BackupRecord recorded = BackupRecord.readRecorded(backup);
 		if (recorded != null && !recorded.digest().equals(copied.digest())) {
-			throw new MigrationException("the backup at '" + backup + "' reads differently from when it was"
-					+ " made (digest " + copied.digest() + ", recorded " + recorded.digest()
-					+ "); the repository is unchanged");
+			throw new MigrationException(
+					"the backup at '" + backup + "' reads differently from when it was" + " made (digest "
+							+ copied.digest() + ", recorded " + recorded.digest() + "); the repository is unchanged");
 		}
 		return copied;
 	}

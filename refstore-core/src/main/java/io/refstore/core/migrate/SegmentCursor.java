@@ -7,9 +7,9 @@ import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.RefCursor;
 
 /**
- * Streams the refs of a staged migration's segments, segment 1 first: the copy wrote them in the source's
- * bytewise order, so the whole run is in order. One segment is in memory at a time. Every ref knows whether it
- * peels. Not thread-safe.
+ * Streams the refs of a staged migration's segments, segment 1 first: the copy wrote them
+ * in the source's bytewise order, so the whole run is in order. One segment is in memory
+ * at a time. Every ref knows whether it peels. Not thread-safe.
  */
 final class SegmentCursor implements RefCursor {
 
@@ -73,9 +73,9 @@ final class SegmentCursor implements RefCursor {
 			int shared = readShort();
 			int suffix = readShort();
 			if (shared > this.nameLength) {
-				throw new MigrationException("staged segment '" + RefSegments.file(this.work, this.segment)
-						+ "' is damaged at offset " + this.pos + ": a name shares " + shared + " bytes with one of "
-						+ this.nameLength);
+				throw new MigrationException(
+						"staged segment '" + RefSegments.file(this.work, this.segment) + "' is damaged at offset "
+								+ this.pos + ": a name shares " + shared + " bytes with one of " + this.nameLength);
 			}
 			this.name = RefSegments.Names.extend(this.name, shared, shared + suffix);
 			System.arraycopy(this.buf, this.pos, this.name, shared, suffix);

@@ -18,15 +18,18 @@ import io.refstore.core.ref.RefStore;
 import io.refstore.core.repo.Repository;
 
 /**
- * The copy phase of a {@link StagedMigration} ({@link StagedMigration#copyRefs}): one source cursor continued
- * chunk by chunk, each chunk written as a segment, and, for a copy that began at the first chunk, the new
- * store built on the way ({@link StreamedAssembly}).
+ * The copy phase of a {@link StagedMigration} ({@link StagedMigration#copyRefs}): one
+ * source cursor continued chunk by chunk, each chunk written as a segment, and, for a
+ * copy that began at the first chunk, the new store built on the way
+ * ({@link StreamedAssembly}).
  *
- * <p>A segment is written and synced by a thread of its own while the next chunk is read (two buffers take
- * turns), in order, one at a time; the last chunk's call waits for every write. A checkpoint can therefore be
- * recorded before its segment is on disk, and a process killed just then leaves one segment fewer than its
- * last checkpoint counts: {@link #resumeFrom} finds where the segments on disk really end. Not thread-safe
- * (apart from the writer, which only reads a buffer the copy no longer fills).
+ * <p>
+ * A segment is written and synced by a thread of its own while the next chunk is read
+ * (two buffers take turns), in order, one at a time; the last chunk's call waits for
+ * every write. A checkpoint can therefore be recorded before its segment is on disk, and
+ * a process killed just then leaves one segment fewer than its last checkpoint counts:
+ * {@link #resumeFrom} finds where the segments on disk really end. Not thread-safe (apart
+ * from the writer, which only reads a buffer the copy no longer fills).
  */
 final class StagedCopy implements Closeable {
 
@@ -45,7 +48,10 @@ final class StagedCopy implements Closeable {
 
 	private final Completion completion;
 
-	/** The two chunk buffers (made with the first chunk), and the write each was last handed to ({@code null} if none). */
+	/**
+	 * The two chunk buffers (made with the first chunk), and the write each was last
+	 * handed to ({@code null} if none).
+	 */
 	private final RefSegments.Builder[] buffers = new RefSegments.Builder[2];
 
 	@SuppressWarnings("unchecked")
@@ -93,7 +99,10 @@ final class StagedCopy implements Closeable {
 		return new CopyProgress(lastName, whole, refs, false);
 	}
 
-	/** As {@link StagedMigration#copyRefs}, from {@code source}, for a checkpoint that is not done. */
+	/**
+	 * As {@link StagedMigration#copyRefs}, from {@code source}, for a checkpoint that is
+	 * not done.
+	 */
 	CopyProgress copy(RefStore source, CopyProgress after, int limit) throws IOException {
 		if (this.cursor == null || !after.equals(this.position)) {
 			reposition(source, after);
@@ -102,7 +111,8 @@ final class StagedCopy implements Closeable {
 			return copyChunk(after, limit);
 		}
 		catch (IOException | RuntimeException ex) {
-			// what the cursor and the assembly took in no longer matches any checkpoint: the next call repositions
+			// what the cursor and the assembly took in no longer matches any checkpoint:
+			// the next call repositions
 			this.position = null;
 			abandonAssembly();
 			throw ex;
@@ -136,7 +146,8 @@ final class StagedCopy implements Closeable {
 			return this.position;
 		}
 		int number = after.segments() + 1;
-		// a short chunk means the cursor is exhausted; a cursor must not be advanced past its end
+		// a short chunk means the cursor is exhausted; a cursor must not be advanced past
+		// its end
 		boolean done = chunk.count() < limit;
 		this.position = new CopyProgress(chunk.lastName(), number, after.refs() + chunk.count(), done);
 		// from here until the write ends, the buffer belongs to the writer
@@ -164,7 +175,10 @@ final class StagedCopy implements Closeable {
 		return this.writer;
 	}
 
-	/** Waits until the last write of buffer {@code slot} has ended; throws what it failed with. */
+	/**
+	 * Waits until the last write of buffer {@code slot} has ended; throws what it failed
+	 * with.
+	 */
 	private void await(int slot) throws IOException {
 		Future<Void> write = this.writes[slot];
 		if (write == null) {
@@ -187,8 +201,9 @@ final class StagedCopy implements Closeable {
 	}
 
 	/**
-	 * Waits for every segment write; with {@code rethrow}, throws the first failure, else ignores failures (a
-	 * segment that failed is missing or damaged on disk, which a resume detects).
+	 * Waits for every segment write; with {@code rethrow}, throws the first failure, else
+	 * ignores failures (a segment that failed is missing or damaged on disk, which a
+	 * resume detects).
 	 */
 	private void awaitWrites(boolean rethrow) throws IOException {
 		IOException failed = null;
@@ -224,8 +239,9 @@ final class StagedCopy implements Closeable {
 	}
 
 	/**
-	 * Checks the checkpoint's segments, drops everything staged after them (later segments, the reflogs and
-	 * any new store, which all follow the last ref) and opens the cursor after the checkpoint's last ref.
+	 * Checks the checkpoint's segments, drops everything staged after them (later
+	 * segments, the reflogs and any new store, which all follow the last ref) and opens
+	 * the cursor after the checkpoint's last ref.
 	 */
 	private void reposition(RefStore source, CopyProgress after) throws IOException {
 		awaitWrites(false);
@@ -267,8 +283,9 @@ final class StagedCopy implements Closeable {
 	}
 
 	/**
-	 * Waits for the segment writes, closes the cursor and drops an unfinished store; the segments stay (a write
-	 * that failed leaves one missing, which {@link #resumeFrom} finds).
+	 * Waits for the segment writes, closes the cursor and drops an unfinished store; the
+	 * segments stay (a write that failed leaves one missing, which {@link #resumeFrom}
+	 * finds).
 	 */
 	@Override
 	public void close() throws IOException {

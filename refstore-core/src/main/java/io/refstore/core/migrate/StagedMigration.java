@@ -18,31 +18,34 @@ import io.refstore.core.repo.Repository;
 import io.refstore.core.store.RefStores;
 
 /**
- * A format migration in phases that may run in different processes, each resumable after a crash: the
- * {@link FormatMigrator} migration cut into the steps of a batch job. Everything it knows is on disk in
- * {@code $GIT_DIR/refstore-migration/}, owned by a <i>job</i> (a name the caller gives, such as a batch job
- * instance), so a later process running the same job resumes the staged work instead of wiping it.
+ * A format migration in phases that may run in different processes, each resumable after
+ * a crash: the {@link FormatMigrator} migration cut into the steps of a batch job.
+ * Everything it knows is on disk in {@code $GIT_DIR/refstore-migration/}, owned by a
+ * <i>job</i> (a name the caller gives, such as a batch job instance), so a later process
+ * running the same job resumes the staged work instead of wiping it.
  * <ol>
- * <li>{@link #open}: refuse what cannot be migrated (as {@link FormatMigrator} does, a live owner included),
- * finish a migration killed after its switch, claim the work directory for the job, and either resume the
- * job's staged work or start afresh.</li>
- * <li>{@link #copyRefs}: copy the source's refs in chunks, each written durably as one segment (a sorted
- * binary run of name, id, peeled id or symbolic target) while the next chunk is read. Resuming from a
- * checkpoint ({@link #resumeFrom} first) drops any segment written after it. A copy that one object runs from the start also
- * builds the new store as it goes ({@link StreamedAssembly}), reflogs included once the last ref is in.</li>
- * <li>{@link #copyReflogs}: copy every reflog into one file (done already if the copy built the store).</li>
- * <li>{@link #assemble}: unless the copy built the store, stream the segments in order, then the reflogs,
- * into one {@code packed-refs} or one reftable (a bulk pass, as {@link StoreBuilder} builds it), digesting
- * what goes in.</li>
+ * <li>{@link #open}: refuse what cannot be migrated (as {@link FormatMigrator} does, a
+ * live owner included), finish a migration killed after its switch, claim the work
+ * directory for the job, and either resume the job's staged work or start afresh.</li>
+ * <li>{@link #copyRefs}: copy the source's refs in chunks, each written durably as one
+ * segment (a sorted binary run of name, id, peeled id or symbolic target) while the next
+ * chunk is read. Resuming from a checkpoint ({@link #resumeFrom} first) drops any segment
+ * written after it. A copy that one object runs from the start also builds the new store
+ * as it goes ({@link StreamedAssembly}), reflogs included once the last ref is in.</li>
+ * <li>{@link #copyReflogs}: copy every reflog into one file (done already if the copy
+ * built the store).</li>
+ * <li>{@link #assemble}: unless the copy built the store, stream the segments in order,
+ * then the reflogs, into one {@code packed-refs} or one reftable (a bulk pass, as
+ * {@link StoreBuilder} builds it), digesting what goes in.</li>
  * <li>{@link #verify}: read the new store back and compare digests.</li>
- * <li>{@link #swap}: under the source's locks, compare the source with what was copied; if it changed since
- * (the copy is not one snapshot: writers go on while it runs), build again from the locked source, so no ref
- * written meanwhile is lost. Then switch and retire the old store (the {@link Swap} of every migration), and
- * report.</li>
+ * <li>{@link #swap}: under the source's locks, compare the source with what was copied;
+ * if it changed since (the copy is not one snapshot: writers go on while it runs), build
+ * again from the locked source, so no ref written meanwhile is lost. Then switch and
+ * retire the old store (the {@link Swap} of every migration), and report.</li>
  * </ol>
- * The caller runs the phases in this order; a phase run again after a crash redoes its work. Not thread-safe:
- * one phase at a time per repository, which the owner claim enforces across processes. A repository whose
- * format changed must be reopened.
+ * The caller runs the phases in this order; a phase run again after a crash redoes its
+ * work. Not thread-safe: one phase at a time per repository, which the owner claim
+ * enforces across processes. A repository whose format changed must be reopened.
  */
 public final class StagedMigration implements Closeable {
 
@@ -54,7 +57,10 @@ public final class StagedMigration implements Closeable {
 
 	static final String NEW = WorkDir.NEW;
 
-	/** Bytes a ref takes in a reftable, for {@link #estimateRefs}: names share prefixes, ids do not. */
+	/**
+	 * Bytes a ref takes in a reftable, for {@link #estimateRefs}: names share prefixes,
+	 * ids do not.
+	 */
 	static final int REFTABLE_BYTES_PER_REF = 40;
 
 	private final Repository repository;
@@ -87,17 +93,19 @@ public final class StagedMigration implements Closeable {
 	}
 
 	/**
-	 * Phase 1: opens the job's migration, resuming its staged work if the work directory holds it.
+	 * Phase 1: opens the job's migration, resuming its staged work if the work directory
+	 * holds it.
 	 * @param repository the repository, which must outlive this object
-	 * @param options the target and whether reflogs come along; {@link MigrationOptions#dryRun()} is not
-	 * supported (a job verifies before it swaps anyway)
+	 * @param options the target and whether reflogs come along;
+	 * {@link MigrationOptions#dryRun()} is not supported (a job verifies before it swaps
+	 * anyway)
 	 * @param job the owner's name, the same in every process that runs this migration
 	 * @return the migration; the caller closes it (closing keeps the staged work)
-	 * @throws MigrationException if the migration is refused: the format in use, worktrees, a store locked by
-	 * another process, or another migration whose process still runs
+	 * @throws MigrationException if the migration is refused: the format in use,
+	 * worktrees, a store locked by another process, or another migration whose process
+	 * still runs
 	 */
-	public static StagedMigration open(Repository repository, MigrationOptions options, String job)
-			throws IOException {
+	public static StagedMigration open(Repository repository, MigrationOptions options, String job) throws IOException {
 		Objects.requireNonNull(options, "options");
 		if (job == null || job.isBlank() || job.indexOf('\n') >= 0) {
 			throw new IllegalArgumentException("job must be a non-blank single line, not '" + job + "'");
@@ -150,8 +158,9 @@ public final class StagedMigration implements Closeable {
 	}
 
 	/**
-	 * The report of a migration an earlier process had already switched (killed before it cleaned up), which
-	 * {@link #open} completed; empty while the migration still has work to do.
+	 * The report of a migration an earlier process had already switched (killed before it
+	 * cleaned up), which {@link #open} completed; empty while the migration still has
+	 * work to do.
 	 */
 	public java.util.Optional<MigrationReport> finished() {
 		return java.util.Optional.ofNullable(this.finished);
@@ -163,11 +172,12 @@ public final class StagedMigration implements Closeable {
 	}
 
 	/**
-	 * Estimates the source's refs for progress reports from {@link RefStore#statistics()}, without decoding a
-	 * ref: for files, the loose refs plus the records of {@code packed-refs} (a ref both loose and packed counts
-	 * twice, root refs not at all); for reftable, the tables' size divided by {@value #REFTABLE_BYTES_PER_REF}
-	 * bytes, about what a ref takes in a table git writes with its object index. Use {@link #countRefs} for an
-	 * exact figure.
+	 * Estimates the source's refs for progress reports from
+	 * {@link RefStore#statistics()}, without decoding a ref: for files, the loose refs
+	 * plus the records of {@code packed-refs} (a ref both loose and packed counts twice,
+	 * root refs not at all); for reftable, the tables' size divided by
+	 * {@value #REFTABLE_BYTES_PER_REF} bytes, about what a ref takes in a table git
+	 * writes with its object index. Use {@link #countRefs} for an exact figure.
 	 * @return the estimate, at least 1; 0 once the migration is finished
 	 */
 	public long estimateRefs() throws IOException {
@@ -181,7 +191,8 @@ public final class StagedMigration implements Closeable {
 	}
 
 	/**
-	 * Counts the source's refs (root refs included), for progress reports. Reads the whole ref list once.
+	 * Counts the source's refs (root refs included), for progress reports. Reads the
+	 * whole ref list once.
 	 * @return the count; 0 once the migration is finished
 	 */
 	public long countRefs() throws IOException {
@@ -198,12 +209,13 @@ public final class StagedMigration implements Closeable {
 	}
 
 	/**
-	 * Where a copy recorded up to {@code checkpoint} can really continue: {@code checkpoint} itself if all its
-	 * segments are on disk and whole, else the end of the last whole segment before the first that is not. A
-	 * segment is written while the next chunk is read (see {@link #copyRefs}), so a process killed right after
-	 * recording a checkpoint may have left its segment unwritten; a power loss can also take segments written
-	 * shortly before. Reads every segment the checkpoint counts. Call it once when a process takes over a copy,
-	 * and continue from what it returns.
+	 * Where a copy recorded up to {@code checkpoint} can really continue:
+	 * {@code checkpoint} itself if all its segments are on disk and whole, else the end
+	 * of the last whole segment before the first that is not. A segment is written while
+	 * the next chunk is read (see {@link #copyRefs}), so a process killed right after
+	 * recording a checkpoint may have left its segment unwritten; a power loss can also
+	 * take segments written shortly before. Reads every segment the checkpoint counts.
+	 * Call it once when a process takes over a copy, and continue from what it returns.
 	 * @param checkpoint the last checkpoint recorded, or {@link CopyProgress#START}
 	 * @return the checkpoint to pass to {@link #copyRefs}
 	 */
@@ -216,22 +228,26 @@ public final class StagedMigration implements Closeable {
 	}
 
 	/**
-	 * Phase 2: copies the next at most {@code limit} refs after {@code after} into one new segment. The segment
-	 * is written and synced by a thread of its own while the next call reads the next chunk, in order; the call
-	 * that copies the last ref returns only once every segment is written. A checkpoint can thus be returned
-	 * (and recorded) before its segment is on disk: after a crash, pass the last recorded checkpoint through
-	 * {@link #resumeFrom} first. Consecutive calls in one process continue one source cursor; a call with any other
-	 * checkpoint (the first after {@link #open}) first checks that the checkpoint's segments exist and drops
-	 * any written after them (a chunk whose checkpoint was never recorded), with the reflogs and any new store
-	 * staged after them. If that checkpoint is {@link CopyProgress#START}, the calls also build the new store
-	 * as they go, and the one that copies the last ref copies the reflogs and completes the store, so that
+	 * Phase 2: copies the next at most {@code limit} refs after {@code after} into one
+	 * new segment. The segment is written and synced by a thread of its own while the
+	 * next call reads the next chunk, in order; the call that copies the last ref returns
+	 * only once every segment is written. A checkpoint can thus be returned (and
+	 * recorded) before its segment is on disk: after a crash, pass the last recorded
+	 * checkpoint through {@link #resumeFrom} first. Consecutive calls in one process
+	 * continue one source cursor; a call with any other checkpoint (the first after
+	 * {@link #open}) first checks that the checkpoint's segments exist and drops any
+	 * written after them (a chunk whose checkpoint was never recorded), with the reflogs
+	 * and any new store staged after them. If that checkpoint is
+	 * {@link CopyProgress#START}, the calls also build the new store as they go, and the
+	 * one that copies the last ref copies the reflogs and completes the store, so that
 	 * {@link #copyReflogs} and {@link #assemble} find their work done.
-	 * @param after the checkpoint returned by the previous call, or {@link CopyProgress#START}
+	 * @param after the checkpoint returned by the previous call, or
+	 * {@link CopyProgress#START}
 	 * @param limit the most refs to copy, at least 1
-	 * @return the new checkpoint; {@link CopyProgress#done()} once no ref follows (the last chunk may still have
-	 * added a segment)
-	 * @throws MigrationException if a segment the checkpoint counts is missing (the staged work was removed,
-	 * for instance by another migration run meanwhile)
+	 * @return the new checkpoint; {@link CopyProgress#done()} once no ref follows (the
+	 * last chunk may still have added a segment)
+	 * @throws MigrationException if a segment the checkpoint counts is missing (the
+	 * staged work was removed, for instance by another migration run meanwhile)
 	 */
 	public CopyProgress copyRefs(CopyProgress after, int limit) throws IOException {
 		Objects.requireNonNull(after, "after");
@@ -252,9 +268,10 @@ public final class StagedMigration implements Closeable {
 	}
 
 	/**
-	 * After the last ref of a copy that built the store: copies the reflogs into the store and the staged
-	 * reflogs at once, completes the store and records it as assembled. A spoiled assembly leaves the reflogs
-	 * staged and the store to {@link #assemble}.
+	 * After the last ref of a copy that built the store: copies the reflogs into the
+	 * store and the staged reflogs at once, completes the store and records it as
+	 * assembled. A spoiled assembly leaves the reflogs staged and the store to
+	 * {@link #assemble}.
 	 */
 	private void completeAssembly(StreamedAssembly building) throws IOException {
 		stageReflogs(building);
@@ -265,8 +282,8 @@ public final class StagedMigration implements Closeable {
 	}
 
 	/**
-	 * Phase 3: copies every reflog (nothing if the options leave reflogs behind), unless the copy of the refs
-	 * did already.
+	 * Phase 3: copies every reflog (nothing if the options leave reflogs behind), unless
+	 * the copy of the refs did already.
 	 * @return how many log entries were copied
 	 */
 	public long copyReflogs() throws IOException {
@@ -280,7 +297,10 @@ public final class StagedMigration implements Closeable {
 		return Long.parseLong(done.getProperty("entries", "0"));
 	}
 
-	/** Copies the reflogs into the work directory, and into {@code assembly} too unless it is {@code null}. */
+	/**
+	 * Copies the reflogs into the work directory, and into {@code assembly} too unless it
+	 * is {@code null}.
+	 */
 	private Properties stageReflogs(StreamedAssembly assembly) throws IOException {
 		Properties done = new Properties();
 		if (this.options.reflogs()) {
@@ -306,7 +326,8 @@ public final class StagedMigration implements Closeable {
 		closeCopy();
 		Path assembled = this.work.resolve(ASSEMBLED);
 		if (Files.exists(assembled) && Files.isDirectory(this.work.resolve(NEW))) {
-			// built by the copy (or by an earlier run of this phase); verify reads it back all the same
+			// built by the copy (or by an earlier run of this phase); verify reads it
+			// back all the same
 			return readBuilt(false).sourceDigest;
 		}
 		Properties logs = DurableFiles.readProperties(this.work.resolve(REFLOGS_DONE));
@@ -348,7 +369,8 @@ public final class StagedMigration implements Closeable {
 			built = new StoreBuilder(this.repository).verify(readBuilt(false), this.work.resolve(NEW), this.options);
 		}
 		catch (IOException | RuntimeException ex) {
-			// a store that fails its verification must not be taken as assembled by the next run of the phases
+			// a store that fails its verification must not be taken as assembled by the
+			// next run of the phases
 			if (!(ex instanceof IllegalStateException)) {
 				Files.deleteIfExists(this.work.resolve(ASSEMBLED));
 			}
@@ -359,9 +381,10 @@ public final class StagedMigration implements Closeable {
 	}
 
 	/**
-	 * Phase 6: swaps the verified store in (rebuilding it under the locks if the source changed) and removes
-	 * the work directory.
-	 * @return the report; its {@link MigrationReport#elapsed()} covers this process's part only
+	 * Phase 6: swaps the verified store in (rebuilding it under the locks if the source
+	 * changed) and removes the work directory.
+	 * @return the report; its {@link MigrationReport#elapsed()} covers this process's
+	 * part only
 	 * @throws IllegalStateException if {@link #verify} has not completed
 	 */
 	public MigrationReport swap() throws IOException {
@@ -391,8 +414,8 @@ public final class StagedMigration implements Closeable {
 	private BuiltStore readBuilt(boolean verified) throws IOException {
 		BuiltStore built = BuiltStore.read(this.work.resolve(ASSEMBLED), verified);
 		if (built == null) {
-			throw new IllegalStateException((verified ? "verify" : "assemble") + " has not completed in '"
-					+ this.work + "'");
+			throw new IllegalStateException(
+					(verified ? "verify" : "assemble") + " has not completed in '" + this.work + "'");
 		}
 		return built;
 	}
@@ -411,7 +434,9 @@ public final class StagedMigration implements Closeable {
 		}
 	}
 
-	/** Releases the source store and cursor; the staged work stays for a later process. */
+	/**
+	 * Releases the source store and cursor; the staged work stays for a later process.
+	 */
 	@Override
 	public void close() throws IOException {
 		closeCopy();

@@ -20,17 +20,16 @@ import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.ReflogEntry;
 
 /**
- * The reflogs of a staged migration, copied from the source into one file ({@code reflogs}) and read back log
- * by log when the new store is assembled, so that no more than one log is ever in memory.
+ * The reflogs of a staged migration, copied from the source into one file
+ * ({@code reflogs}) and read back log by log when the new store is assembled, so that no
+ * more than one log is ever in memory.
  *
- * <h2>Format</h2>
- * <pre>
+ * <h2>Format</h2> <pre>
  * "RLG1" u8(raw hash length) log* u8(0)
  * log:   u8(1) text(name) u32(entry count) entry*
  * entry: old-id new-id text(name) text(email) i64(epoch seconds) i32(tz offset) text(message)
  * text:  u32(byte length) UTF-8 bytes
- * </pre>
- * Written to a temporary file, synced and renamed, so the file is whole or absent.
+ * </pre> Written to a temporary file, synced and renamed, so the file is whole or absent.
  */
 final class StagedReflogs {
 

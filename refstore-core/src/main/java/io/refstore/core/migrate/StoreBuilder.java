@@ -18,10 +18,10 @@ import io.refstore.core.repo.Repository;
 import io.refstore.core.store.RefStores;
 
 /**
- * Builds the new store of a migration beside the live one, in bulk, and verifies it: refs stream from the
- * source straight into one {@code packed-refs} or one reftable (no per-ref file or table), reflogs follow, and
- * the source is digested in the same pass; then the new store is read back through its own backend and the
- * digests compared.
+ * Builds the new store of a migration beside the live one, in bulk, and verifies it: refs
+ * stream from the source straight into one {@code packed-refs} or one reftable (no
+ * per-ref file or table), reflogs follow, and the source is digested in the same pass;
+ * then the new store is read back through its own backend and the digests compared.
  */
 final class StoreBuilder {
 
@@ -31,7 +31,10 @@ final class StoreBuilder {
 		this.repository = repository;
 	}
 
-	/** Builds the store of {@code source} in {@code staged} in bulk, then reads it back and compares. */
+	/**
+	 * Builds the store of {@code source} in {@code staged} in bulk, then reads it back
+	 * and compares.
+	 */
 	BuiltStore buildAndVerify(RefStore source, Path staged, MigrationOptions options) throws IOException {
 		Map<String, List<ReflogEntry>> reflogs = new LinkedHashMap<>();
 		long maxEntries = 0;
@@ -56,8 +59,8 @@ final class StoreBuilder {
 	}
 
 	/**
-	 * A swap's refresh for a store built from {@code source}: a writer got in before the swap's locks, so the
-	 * store is built again from what the locks now freeze.
+	 * A swap's refresh for a store built from {@code source}: a writer got in before the
+	 * swap's locks, so the store is built again from what the locks now freeze.
 	 */
 	Swap.Refresh rebuild(RefStore source, Path staged, MigrationOptions options) {
 		return () -> {
@@ -66,7 +69,10 @@ final class StoreBuilder {
 		};
 	}
 
-	/** Streams every ref of {@code refs} into the digest and the writer, in the cursor's order. */
+	/**
+	 * Streams every ref of {@code refs} into the digest and the writer, in the cursor's
+	 * order.
+	 */
 	static void writeRefs(RefCursor refs, RefDigest digest, InitialRefWriter writer) throws IOException {
 		while (refs.next()) {
 			byte[] peeled = digest.addRef(refs);
@@ -91,9 +97,9 @@ final class StoreBuilder {
 			targetDigest = RefDigest.of(target, this.repository.objectDatabase(), options.reflogs()).finish();
 		}
 		if (!built.sourceDigest.equals(targetDigest)) {
-			throw new MigrationException("verification failed: the new " + options.target().configName()
-					+ " store at '" + staged + "' reads differently from the source (digest " + built.sourceDigest
-					+ " vs " + targetDigest + "); the repository is unchanged");
+			throw new MigrationException("verification failed: the new " + options.target().configName() + " store at '"
+					+ staged + "' reads differently from the source (digest " + built.sourceDigest + " vs "
+					+ targetDigest + "); the repository is unchanged");
 		}
 		return new BuiltStore(built.sourceDigest, targetDigest, built.refs, built.logEntries);
 	}

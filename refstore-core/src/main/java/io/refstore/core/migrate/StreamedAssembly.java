@@ -16,17 +16,20 @@ import io.refstore.core.repo.Repository;
 import io.refstore.core.store.RefStores;
 
 /**
- * The new store of a {@link StagedMigration}, built while the refs are copied instead of from the segments
- * afterwards: when one process copies every chunk from the start, each ref goes into the segment (the
- * checkpoint a restart resumes from) and straight into the new store and its digest, and the assemble phase
- * has nothing left to do. A copy that resumes from a checkpoint cannot continue it (the writer and the digest
- * lived in the process that died), so {@link StagedCopy} abandons it and {@link StagedMigration} assembles the
- * store from the segments as before. Either way the verify phase reads the new store back and compares
- * digests.
+ * The new store of a {@link StagedMigration}, built while the refs are copied instead of
+ * from the segments afterwards: when one process copies every chunk from the start, each
+ * ref goes into the segment (the checkpoint a restart resumes from) and straight into the
+ * new store and its digest, and the assemble phase has nothing left to do. A copy that
+ * resumes from a checkpoint cannot continue it (the writer and the digest lived in the
+ * process that died), so {@link StagedCopy} abandons it and {@link StagedMigration}
+ * assembles the store from the segments as before. Either way the verify phase reads the
+ * new store back and compares digests.
  *
- * <p>The reflogs must follow the refs into the writer, and a reftable writer must know the longest log before
- * its first ref: that length is taken from the source when the assembly starts, and if a log has grown past it
- * by the time the reflogs are copied, the assembly is abandoned. Not thread-safe.
+ * <p>
+ * The reflogs must follow the refs into the writer, and a reftable writer must know the
+ * longest log before its first ref: that length is taken from the source when the
+ * assembly starts, and if a log has grown past it by the time the reflogs are copied, the
+ * assembly is abandoned. Not thread-safe.
  */
 final class StreamedAssembly {
 
@@ -52,7 +55,8 @@ final class StreamedAssembly {
 
 	/**
 	 * Starts a new store in {@code dir}, which must not exist.
-	 * @param source the store being copied, asked for its longest reflog if the target is reftable
+	 * @param source the store being copied, asked for its longest reflog if the target is
+	 * reftable
 	 */
 	static StreamedAssembly start(Repository repository, MigrationOptions options, RefStore source, Path dir)
 			throws IOException {
@@ -84,7 +88,10 @@ final class StreamedAssembly {
 		return peeled;
 	}
 
-	/** Adds a log after every ref; a log longer than the writer was prepared for spoils the assembly. */
+	/**
+	 * Adds a log after every ref; a log longer than the writer was prepared for spoils
+	 * the assembly.
+	 */
 	void addReflog(String name, List<ReflogEntry> entries) throws IOException {
 		if (this.spoiled) {
 			return;
@@ -98,7 +105,8 @@ final class StreamedAssembly {
 
 	/**
 	 * Completes the store.
-	 * @return its digest and counts, or {@code null} if the assembly was spoiled (then it is removed)
+	 * @return its digest and counts, or {@code null} if the assembly was spoiled (then it
+	 * is removed)
 	 */
 	BuiltStore finish() throws IOException {
 		if (this.spoiled) {

@@ -16,21 +16,25 @@ import io.refstore.core.repo.StoreGate;
 import io.refstore.core.store.RefStores;
 
 /**
- * Puts a built and verified store in place of the live one: the destructive steps that the one-shot migration,
- * the staged migration and the rollback share.
+ * Puts a built and verified store in place of the live one: the destructive steps that
+ * the one-shot migration, the staged migration and the rollback share.
  * <ol>
- * <li>Close this process's gate (its own writers wait) and take the source store's locks (git's writers wait or
- * fail, none is lost); snapshot the loose refs of a files store, to carry what a git process slips in later.</li>
- * <li>Re-read the source: if anything changed since the store was built, bring the store up to date under the
- * locks ({@link Refresh}).</li>
- * <li>Stage the new store's files in the git directory; the configuration still names the old format, whose
- * git ignores them.</li>
- * <li>Write the {@link Journal}: from here on a run stopped at any point is finished by the next one.</li>
- * <li>Switch {@code extensions.refStorage} and {@code core.repositoryformatversion} with one atomic rename of
- * {@code config}: before it git reads exactly the old refs, after it exactly the new ones.</li>
- * <li>Retire the old store into {@code refstore-backup/<time>-<format>/} (with git's stubs where the target is
- * reftable), carry into the new store what a git process wrote into the old one meanwhile ({@link CarryOver}), and
- * record the backup's digest for a rollback.</li>
+ * <li>Close this process's gate (its own writers wait) and take the source store's locks
+ * (git's writers wait or fail, none is lost); snapshot the loose refs of a files store,
+ * to carry what a git process slips in later.</li>
+ * <li>Re-read the source: if anything changed since the store was built, bring the store
+ * up to date under the locks ({@link Refresh}).</li>
+ * <li>Stage the new store's files in the git directory; the configuration still names the
+ * old format, whose git ignores them.</li>
+ * <li>Write the {@link Journal}: from here on a run stopped at any point is finished by
+ * the next one.</li>
+ * <li>Switch {@code extensions.refStorage} and {@code core.repositoryformatversion} with
+ * one atomic rename of {@code config}: before it git reads exactly the old refs, after it
+ * exactly the new ones.</li>
+ * <li>Retire the old store into {@code refstore-backup/<time>-<format>/} (with git's
+ * stubs where the target is reftable), carry into the new store what a git process wrote
+ * into the old one meanwhile ({@link CarryOver}), and record the backup's digest for a
+ * rollback.</li>
  * </ol>
  */
 final class Swap {
@@ -38,7 +42,10 @@ final class Swap {
 	/** How long the swap waits for each of the store's locks that a writer holds. */
 	private static final Duration LOCK_TIMEOUT = Duration.ofSeconds(5);
 
-	/** How long a swap waits for this process's writers already inside the repository to finish. */
+	/**
+	 * How long a swap waits for this process's writers already inside the repository to
+	 * finish.
+	 */
 	private static final Duration WRITERS_WAIT = Duration.ofSeconds(30);
 
 	private final Repository repository;
@@ -56,13 +63,16 @@ final class Swap {
 	/**
 	 * Runs the steps above, up to the removal of the work directory (the caller's).
 	 * @param source the live store, open
-	 * @param fingerprint the source's {@link RefStore#fingerprint()} from before the staged store was read from it,
-	 * or {@code null} to take the staged store as it is
+	 * @param fingerprint the source's {@link RefStore#fingerprint()} from before the
+	 * staged store was read from it, or {@code null} to take the staged store as it is
 	 * @param built the staged store's digests, as built and verified
-	 * @param refresh brings the staged store up to date when the source's fingerprint changed before the locks
-	 * @param digestOfRetired whether {@code built}'s source digest is the retired store's (a migration's, with
-	 * reflogs), which the backup then records without reading it again
-	 * @return the store swapped in (refreshed if the source had changed) and where the old one went
+	 * @param refresh brings the staged store up to date when the source's fingerprint
+	 * changed before the locks
+	 * @param digestOfRetired whether {@code built}'s source digest is the retired store's
+	 * (a migration's, with reflogs), which the backup then records without reading it
+	 * again
+	 * @return the store swapped in (refreshed if the source had changed) and where the
+	 * old one went
 	 */
 	Result run(RefStore source, String fingerprint, BuiltStore built, RefFormat target, Refresh refresh,
 			boolean digestOfRetired) throws IOException {
@@ -76,7 +86,8 @@ final class Swap {
 			if (current == RefFormat.FILES) {
 				CarryOver.snapshot(this.gitDir).write(this.work.path());
 			}
-			// 2. the fingerprint changes with any write, so an equal one proves the staged copy is still exact
+			// 2. the fingerprint changes with any write, so an equal one proves the
+			// staged copy is still exact
 			// without reading every ref again
 			if (fingerprint != null && !source.fingerprint().equals(fingerprint)) {
 				swapped = refresh.staged();
@@ -85,18 +96,21 @@ final class Swap {
 			RefStores.layout(target).stage(this.work.staged(), this.gitDir);
 			new Journal(current, target, backup).write(this.work.path());
 			switchConfig(current, target, gate);
-			// 6. a migration's source digest is that of the store it retires (reflogs included only if they came
-			// along); a rollback's staged store is not the retired one, which is then read for its record
+			// 6. a migration's source digest is that of the store it retires (reflogs
+			// included only if they came
+			// along); a rollback's staged store is not the retired one, which is then
+			// read for its record
 			carried = retireAndCarry(current, backup, digestOfRetired ? swapped : null);
 		}
 		return new Result(swapped, backup, carried);
 	}
 
 	/**
-	 * Switches the configuration to {@code target}. If that fails (a {@code git config} holding
-	 * {@code config.lock}, a full disk) and the configuration still names {@code current}, the staged store and
-	 * the journal are removed again, so the repository is as it was; if it names {@code target} (the rename
-	 * happened, but syncing it failed) the journal stays, and running the migration again finishes it.
+	 * Switches the configuration to {@code target}. If that fails (a {@code git config}
+	 * holding {@code config.lock}, a full disk) and the configuration still names
+	 * {@code current}, the staged store and the journal are removed again, so the
+	 * repository is as it was; if it names {@code target} (the rename happened, but
+	 * syncing it failed) the journal stays, and running the migration again finishes it.
 	 */
 	private void switchConfig(RefFormat current, RefFormat target, StoreGate.Swap gate) throws IOException {
 		try {
@@ -112,7 +126,8 @@ final class Swap {
 				gate.switched();
 				throw ex;
 			}
-			// a staged store that was never switched to: git of the current format ignores it anyway
+			// a staged store that was never switched to: git of the current format
+			// ignores it anyway
 			RefStores.layout(target).unstage(this.gitDir);
 			Journal.delete(this.work.path());
 			throw ex;
@@ -121,10 +136,12 @@ final class Swap {
 	}
 
 	/**
-	 * After the switch: moves the old store into {@code backup}, carries into the new store what a git process
-	 * wrote into the old one under the swap (files only), and records in the backup the digest a rollback checks
-	 * its copy against. Idempotent: a run that finishes an interrupted swap does it again.
-	 * @param built the retired store's digests, or {@code null} to read them from the backup
+	 * After the switch: moves the old store into {@code backup}, carries into the new
+	 * store what a git process wrote into the old one under the swap (files only), and
+	 * records in the backup the digest a rollback checks its copy against. Idempotent: a
+	 * run that finishes an interrupted swap does it again.
+	 * @param built the retired store's digests, or {@code null} to read them from the
+	 * backup
 	 */
 	private List<String> retireAndCarry(RefFormat old, Path backup, BuiltStore built) throws IOException {
 		Path strays = (old == RefFormat.FILES) ? CarryOver.newStraysDir(this.work.path()) : null;
@@ -143,8 +160,8 @@ final class Swap {
 	}
 
 	/**
-	 * Step 6 of an earlier run that stopped after the switch: retires the old store and carries what a git process
-	 * slipped into it, then removes the work directory.
+	 * Step 6 of an earlier run that stopped after the switch: retires the old store and
+	 * carries what a git process slipped into it, then removes the work directory.
 	 * @return the report, its digests the store's as it now reads
 	 */
 	MigrationReport finishInterrupted(Journal journal, long started) throws IOException {
@@ -153,7 +170,10 @@ final class Swap {
 		return finishedReport(journal.from(), journal.to(), journal.backup(), carried, started);
 	}
 
-	/** The report of a swap finished by a later run: the digests are the store's as it now reads. */
+	/**
+	 * The report of a swap finished by a later run: the digests are the store's as it now
+	 * reads.
+	 */
 	MigrationReport finishedReport(RefFormat from, RefFormat to, Path backup, List<String> carried, long started)
 			throws IOException {
 		try (Repository fresh = Repository.open(this.gitDir); RefStore store = RefStores.open(fresh)) {
@@ -179,12 +199,17 @@ final class Swap {
 	@FunctionalInterface
 	interface Refresh {
 
-		/** @return the staged store's digests and counts, as it now reads */
+		/**
+		 * @return the staged store's digests and counts, as it now reads
+		 */
 		BuiltStore staged() throws IOException;
 
 	}
 
-	/** The store a swap put in place, where the old one went, and the refs carried into it. */
+	/**
+	 * The store a swap put in place, where the old one went, and the refs carried into
+	 * it.
+	 */
 	record Result(BuiltStore built, Path backup, List<String> carried) {
 
 	}

@@ -10,9 +10,9 @@ import io.refstore.core.ref.RefFormat;
 import io.refstore.core.repo.Repository;
 
 /**
- * The record a {@link StagedMigration} leaves in the backup it swapped out, naming its job: the job, restarted
- * after a crash that came between the swap and the job's own record of it, finds its migration done instead of
- * refused.
+ * The record a {@link StagedMigration} leaves in the backup it swapped out, naming its
+ * job: the job, restarted after a crash that came between the swap and the job's own
+ * record of it, finds its migration done instead of refused.
  */
 final class SwappedByJob {
 
@@ -35,7 +35,10 @@ final class SwappedByJob {
 		DurableFiles.writeProperties(report.backup().resolve(FILE), done);
 	}
 
-	/** The report of {@code job}'s migration to {@code target} that an earlier process swapped in, or {@code null}. */
+	/**
+	 * The report of {@code job}'s migration to {@code target} that an earlier process
+	 * swapped in, or {@code null}.
+	 */
 	static MigrationReport find(Repository repository, String job, RefFormat target) throws IOException {
 		Path backups = repository.gitDir().resolve(FormatMigrator.BACKUP_DIR);
 		if (!Files.isDirectory(backups)) {

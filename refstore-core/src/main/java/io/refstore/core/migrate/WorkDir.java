@@ -18,11 +18,12 @@ import io.refstore.core.repo.Repository;
 import io.refstore.core.store.RefStores;
 
 /**
- * The work directory of a migration or a rollback, {@code $GIT_DIR/refstore-migration/}, and its owner: the
- * store built for the swap ({@code new/}), the {@link Journal} of the swap, and the {@code owner} file naming the
- * process (or job) that runs it. Every lock the swap takes holds the owner's text, so a run after a crash can tell
- * a dead owner's locks from anyone else's. One migration or rollback at a time per repository: the owner claim
- * enforces it across processes.
+ * The work directory of a migration or a rollback, {@code $GIT_DIR/refstore-migration/},
+ * and its owner: the store built for the swap ({@code new/}), the {@link Journal} of the
+ * swap, and the {@code owner} file naming the process (or job) that runs it. Every lock
+ * the swap takes holds the owner's text, so a run after a crash can tell a dead owner's
+ * locks from anyone else's. One migration or rollback at a time per repository: the owner
+ * claim enforces it across processes.
  */
 final class WorkDir {
 
@@ -35,7 +36,10 @@ final class WorkDir {
 	/** The directory the new store is built in. */
 	static final String NEW = "new";
 
-	/** How long a store lock may stay before a migration takes it for one left behind and refuses to start. */
+	/**
+	 * How long a store lock may stay before a migration takes it for one left behind and
+	 * refuses to start.
+	 */
 	private static final Duration STALE_LOCK_WAIT = Duration.ofSeconds(5);
 
 	private final Repository repository;
@@ -66,8 +70,8 @@ final class WorkDir {
 	}
 
 	/**
-	 * The journal of a swap that an earlier run began and was stopped after its switch to the format now in use
-	 * (so it is finished, not started over), or {@code null}.
+	 * The journal of a swap that an earlier run began and was stopped after its switch to
+	 * the format now in use (so it is finished, not started over), or {@code null}.
 	 */
 	Journal interruptedSwap() throws IOException {
 		RefFormat current = this.repository.refFormat();
@@ -76,9 +80,10 @@ final class WorkDir {
 	}
 
 	/**
-	 * Starts afresh: removes what an earlier run left, refuses what cannot be migrated to {@code target}, then
-	 * makes the directory and claims it.
-	 * @param job the job that owns the work (a batch job's instance), or {@code null} for a command
+	 * Starts afresh: removes what an earlier run left, refuses what cannot be migrated to
+	 * {@code target}, then makes the directory and claims it.
+	 * @param job the job that owns the work (a batch job's instance), or {@code null} for
+	 * a command
 	 * @throws MigrationException if the migration is refused
 	 */
 	void begin(RefFormat target, String job) throws IOException {
@@ -89,8 +94,9 @@ final class WorkDir {
 	}
 
 	/**
-	 * Records this process as the owner, before any lock is taken. A {@code job} names a migration that outlives
-	 * processes, so that a later process running the same job recognises the work as its own.
+	 * Records this process as the owner, before any lock is taken. A {@code job} names a
+	 * migration that outlives processes, so that a later process running the same job
+	 * recognises the work as its own.
 	 */
 	String claim(String job) throws IOException {
 		String owner = ProcessOwner.describeThisProcess("refs migrate", job);
@@ -104,8 +110,8 @@ final class WorkDir {
 	}
 
 	/**
-	 * After a failure: removes the directory unless its journal says that the configuration may have been switched
-	 * (then a later run finishes the swap).
+	 * After a failure: removes the directory unless its journal says that the
+	 * configuration may have been switched (then a later run finishes the swap).
 	 */
 	void deleteUnlessJournaled() throws IOException {
 		if (Journal.read(this.path) == null) {
@@ -114,10 +120,12 @@ final class WorkDir {
 	}
 
 	/**
-	 * After a migration died (killed, power lost) holding the store's locks: refuses if its owner may still run,
-	 * else removes exactly the locks it left (those holding its owner text) and a {@code config.lock} of a
-	 * switch it had begun, so that git's writers and this run can go on.
-	 * @param job the job the caller runs (it takes over that job's migration), or {@code null} for a command
+	 * After a migration died (killed, power lost) holding the store's locks: refuses if
+	 * its owner may still run, else removes exactly the locks it left (those holding its
+	 * owner text) and a {@code config.lock} of a switch it had begun, so that git's
+	 * writers and this run can go on.
+	 * @param job the job the caller runs (it takes over that job's migration), or
+	 * {@code null} for a command
 	 */
 	void recoverFromDeadOwner(String job) throws IOException {
 		ProcessOwner owner = readOwner();
@@ -125,15 +133,15 @@ final class WorkDir {
 			return;
 		}
 		if (!owner.isGone(job)) {
-			throw new MigrationException("another refstore migration (" + owner.describe() + ") is running on "
-					+ this.gitDir);
+			throw new MigrationException(
+					"another refstore migration (" + owner.describe() + ") is running on " + this.gitDir);
 		}
 		breakLocks(owner);
 	}
 
 	/**
-	 * Removes the locks a migration or rollback left when its owner died, if its owner is known to be gone (see
-	 * {@link FormatMigrator#releaseAbandonedLocks}).
+	 * Removes the locks a migration or rollback left when its owner died, if its owner is
+	 * known to be gone (see {@link FormatMigrator#releaseAbandonedLocks}).
 	 * @return how many locks were removed
 	 */
 	int releaseAbandonedLocks(String deadJob) throws IOException {
@@ -165,7 +173,9 @@ final class WorkDir {
 		return removed;
 	}
 
-	/** Refuses the format in use, linked worktrees and a store locked by another process. */
+	/**
+	 * Refuses the format in use, linked worktrees and a store locked by another process.
+	 */
 	private void refuse(RefFormat target) throws IOException {
 		RefFormat current = this.repository.refFormat();
 		if (target == current) {
@@ -176,7 +186,8 @@ final class WorkDir {
 		}
 		Path lock = (current == RefFormat.FILES) ? this.gitDir.resolve("packed-refs.lock")
 				: this.gitDir.resolve("reftable/tables.list.lock");
-		// a writer holds the lock for moments; one that stays is likely left by a process that died
+		// a writer holds the lock for moments; one that stays is likely left by a process
+		// that died
 		long deadline = System.nanoTime() + STALE_LOCK_WAIT.toNanos();
 		while (Files.exists(lock)) {
 			if (System.nanoTime() > deadline) {

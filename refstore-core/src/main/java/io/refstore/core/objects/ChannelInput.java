@@ -6,7 +6,8 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 
 /**
- * Reads a region of a file channel with positional reads, so that several threads can share the channel.
+ * Reads a region of a file channel with positional reads, so that several threads can
+ * share the channel.
  */
 final class ChannelInput extends InputStream {
 

@@ -3,13 +3,14 @@ package io.refstore.core.objects;
 import java.nio.file.Path;
 
 /**
- * Applies a git delta (the inflated data of an {@code OFS_DELTA} or {@code REF_DELTA} pack entry) to its
- * base. Stateless.
+ * Applies a git delta (the inflated data of an {@code OFS_DELTA} or {@code REF_DELTA}
+ * pack entry) to its base. Stateless.
  * <p>
- * Format: the base's size and the result's size as little-endian base-128 numbers, then instructions. An
- * instruction byte with the high bit set copies from the base: its low four bits say which offset bytes
- * follow, the next three which size bytes follow (a size of 0 means 0x10000). A byte 1-127 inserts that
- * many literal bytes that follow it. The byte 0 is reserved.
+ * Format: the base's size and the result's size as little-endian base-128 numbers, then
+ * instructions. An instruction byte with the high bit set copies from the base: its low
+ * four bits say which offset bytes follow, the next three which size bytes follow (a size
+ * of 0 means 0x10000). A byte 1-127 inserts that many literal bytes that follow it. The
+ * byte 0 is reserved.
  */
 final class Deltas {
 

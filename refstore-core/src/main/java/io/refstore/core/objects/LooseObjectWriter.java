@@ -18,10 +18,12 @@ import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 
 /**
- * Writes SHA-1 loose objects, as git does: the id is the SHA-1 of {@code <type> SP <size> NUL <content>}, the
- * file {@code objects/<2 hex>/<38 hex>} a zlib stream of the same bytes, written under a temporary name and
- * then renamed, so that a reader never sees half an object. An object already present is left as it is. For
- * the few objects of a demo repository, not for bulk writes (one file per object). Not thread-safe.
+ * Writes SHA-1 loose objects, as git does: the id is the SHA-1 of
+ * {@code <type> SP <size> NUL <content>}, the file {@code objects/<2 hex>/<38 hex>} a
+ * zlib stream of the same bytes, written under a temporary name and then renamed, so that
+ * a reader never sees half an object. An object already present is left as it is. For the
+ * few objects of a demo repository, not for bulk writes (one file per object). Not
+ * thread-safe.
  */
 public final class LooseObjectWriter {
 
@@ -31,7 +33,10 @@ public final class LooseObjectWriter {
 
 	private final MessageDigest sha1;
 
-	/** Writes into {@code objectsDir}, the {@code objects} directory of a SHA-1 repository. */
+	/**
+	 * Writes into {@code objectsDir}, the {@code objects} directory of a SHA-1
+	 * repository.
+	 */
 	public LooseObjectWriter(Path objectsDir) {
 		this.objectsDir = objectsDir;
 		try {
@@ -69,9 +74,11 @@ public final class LooseObjectWriter {
 			finally {
 				deflater.end();
 			}
-			// read-only for all, as git leaves its objects (a temporary file is private to its owner)
+			// read-only for all, as git leaves its objects (a temporary file is private
+			// to its owner)
 			Files.setPosixFilePermissions(partial, READ_ONLY);
-			// a rename over the same object another writer stored meanwhile replaces it with the same bytes
+			// a rename over the same object another writer stored meanwhile replaces it
+			// with the same bytes
 			Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE);
 		}
 		finally {

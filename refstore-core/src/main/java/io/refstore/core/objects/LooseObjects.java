@@ -12,8 +12,9 @@ import java.util.zip.Inflater;
 import io.refstore.core.ref.ObjectId;
 
 /**
- * Loose objects: {@code objects/<2 hex>/<rest of hex>}, each a zlib stream of {@code <type> SP <size> NUL}
- * followed by the content. Stateless apart from the directory; safe for use by several threads.
+ * Loose objects: {@code objects/<2 hex>/<rest of hex>}, each a zlib stream of
+ * {@code <type> SP <size> NUL} followed by the content. Stateless apart from the
+ * directory; safe for use by several threads.
  */
 final class LooseObjects {
 

@@ -18,16 +18,19 @@ import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 
 /**
- * One pack ({@code pack-*.pack} with its {@code .idx}): finds an object's entry, reports its type by walking
- * its delta chain without inflating anything, and rebuilds its content by inflating the base and applying
- * each {@code OFS_DELTA}/{@code REF_DELTA} in turn. A {@code REF_DELTA} base may live anywhere in the
- * database, so it is resolved through the owning {@link PackedObjectDatabase}.
+ * One pack ({@code pack-*.pack} with its {@code .idx}): finds an object's entry, reports
+ * its type by walking its delta chain without inflating anything, and rebuilds its
+ * content by inflating the base and applying each {@code OFS_DELTA}/{@code REF_DELTA} in
+ * turn. A {@code REF_DELTA} base may live anywhere in the database, so it is resolved
+ * through the owning {@link PackedObjectDatabase}.
  *
- * <p>The pack is memory-mapped (in segments of 1 GiB that overlap by more than the longest entry header), so
- * that reading a type, the hot path of listing a million refs with their types, is a few reads of mapped
- * memory with no system call and no allocation. Git never rewrites a pack in place, so the mapping stays
- * valid. Safe for use by several threads: only absolute reads of the mappings and positional reads of the
- * file channel are used.
+ * <p>
+ * The pack is memory-mapped (in segments of 1 GiB that overlap by more than the longest
+ * entry header), so that reading a type, the hot path of listing a million refs with
+ * their types, is a few reads of mapped memory with no system call and no allocation. Git
+ * never rewrites a pack in place, so the mapping stays valid. Safe for use by several
+ * threads: only absolute reads of the mappings and positional reads of the file channel
+ * are used.
  */
 final class PackFile implements Closeable {
 
@@ -35,7 +38,10 @@ final class PackFile implements Closeable {
 
 	static final int OBJ_REF_DELTA = 7;
 
-	/** Longer delta chains than this are treated as damage (git's own limit for repacking is 4095). */
+	/**
+	 * Longer delta chains than this are treated as damage (git's own limit for repacking
+	 * is 4095).
+	 */
 	private static final int MAX_CHAIN = 10_000;
 
 	private final Path file;
@@ -50,10 +56,16 @@ final class PackFile implements Closeable {
 
 	private static final int SEGMENT_BITS = 30;
 
-	/** More than the longest entry header: type and size (10 bytes), then an offset (10) or a base id (32). */
+	/**
+	 * More than the longest entry header: type and size (10 bytes), then an offset (10)
+	 * or a base id (32).
+	 */
 	private static final int SEGMENT_OVERLAP = 64;
 
-	/** Segment {@code i} maps {@code [i << SEGMENT_BITS, ((i + 1) << SEGMENT_BITS) + SEGMENT_OVERLAP)}. */
+	/**
+	 * Segment {@code i} maps
+	 * {@code [i << SEGMENT_BITS, ((i + 1) << SEGMENT_BITS) + SEGMENT_OVERLAP)}.
+	 */
 	private final MappedByteBuffer[] segments;
 
 	/**
@@ -127,7 +139,10 @@ final class PackFile implements Closeable {
 		return this.index.find(raw, at);
 	}
 
-	/** The type (1 commit, 2 tree, 3 blob, 4 tag) of the object whose entry starts at {@code offset}. */
+	/**
+	 * The type (1 commit, 2 tree, 3 blob, 4 tag) of the object whose entry starts at
+	 * {@code offset}.
+	 */
 	int type(long offset, PackedObjectDatabase db) throws IOException {
 		long at = offset;
 		for (int chain = 0; chain < MAX_CHAIN; chain++) {
@@ -144,7 +159,10 @@ final class PackFile implements Closeable {
 		throw corrupt(offset, "delta chain longer than " + MAX_CHAIN);
 	}
 
-	/** The type field of the entry header at {@code offset}, read straight from the mapping. */
+	/**
+	 * The type field of the entry header at {@code offset}, read straight from the
+	 * mapping.
+	 */
 	private int headerType(long offset) throws CorruptObjectException {
 		if (offset < 12 || offset >= this.dataEnd) {
 			throw corrupt(offset, "entry offset outside the pack's data");
@@ -226,7 +244,10 @@ final class PackFile implements Closeable {
 		return new Entry(type, size, offset + buf.position(), -1, null);
 	}
 
-	/** Git's offset encoding: big-endian 7-bit groups, each continuation adding one before shifting. */
+	/**
+	 * Git's offset encoding: big-endian 7-bit groups, each continuation adding one before
+	 * shifting.
+	 */
 	private long ofsDistance(ByteBuffer buf, long offset) throws CorruptObjectException {
 		int c = buf.get() & 0xff;
 		long distance = c & 0x7f;
@@ -249,10 +270,10 @@ final class PackFile implements Closeable {
 		try (InputStream in = new ChannelInput(this.channel, entry.dataAt, this.dataEnd)) {
 			int done = Zlib.inflateFully(inflater, in, out, 0);
 			if (done != out.length || !inflater.finished()) {
-				String got = (done > out.length) ? "more than " + out.length : (done < out.length) ? "only " + done
-						: "a cut-off stream of " + done;
-				throw corrupt(entry.dataAt, "compressed data inflates to " + got + " bytes, the header says "
-						+ entry.size);
+				String got = (done > out.length) ? "more than " + out.length
+						: (done < out.length) ? "only " + done : "a cut-off stream of " + done;
+				throw corrupt(entry.dataAt,
+						"compressed data inflates to " + got + " bytes, the header says " + entry.size);
 			}
 			return out;
 		}

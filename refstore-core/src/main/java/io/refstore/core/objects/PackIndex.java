@@ -11,10 +11,11 @@ import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 
 /**
- * A pack index ({@code pack-*.idx}), memory-mapped. Version 2: a header, a 256-entry fan-out table, the sorted
- * object ids, their CRC32s, 31-bit offsets and, for packs over 2 GiB, a table of 64-bit offsets. Version 1
- * (SHA-1 only, written by git before 1.5.2 and by {@code index-pack --index-version=1}): no header, the
- * fan-out table, then one 4-byte offset and id per object. Immutable after opening and safe for use by several
+ * A pack index ({@code pack-*.idx}), memory-mapped. Version 2: a header, a 256-entry
+ * fan-out table, the sorted object ids, their CRC32s, 31-bit offsets and, for packs over
+ * 2 GiB, a table of 64-bit offsets. Version 1 (SHA-1 only, written by git before 1.5.2
+ * and by {@code index-pack --index-version=1}): no header, the fan-out table, then one
+ * 4-byte offset and id per object. Immutable after opening and safe for use by several
  * threads (only absolute reads of the mapped buffer are used).
  */
 final class PackIndex {
@@ -37,7 +38,10 @@ final class PackIndex {
 
 	private final int namesAt;
 
-	/** Bytes from one id to the next: the hash length, plus the offset in front of each id in version 1. */
+	/**
+	 * Bytes from one id to the next: the hash length, plus the offset in front of each id
+	 * in version 1.
+	 */
 	private final int nameStride;
 
 	private final int offsetsAt;
@@ -63,8 +67,8 @@ final class PackIndex {
 			throw corrupt(4, "unsupported pack index version " + buffer.getInt(4));
 		}
 		if (!v2 && algorithm != HashAlgorithm.SHA1) {
-			throw corrupt(0, "not a version 2 pack index (version 1 indexes cannot hold "
-					+ algorithm.configName() + " ids)");
+			throw corrupt(0,
+					"not a version 2 pack index (version 1 indexes cannot hold " + algorithm.configName() + " ids)");
 		}
 		this.version = v2 ? 2 : 1;
 		int fanoutAt = v2 ? HEADER : 0;
@@ -88,15 +92,16 @@ final class PackIndex {
 			this.largeOffsetsAt = 0;
 			this.largeCount = 0;
 			if (buffer.capacity() != FANOUT + (long) this.count * this.nameStride + 2L * hashLength) {
-				throw corrupt(0, "size " + buffer.capacity() + " does not fit " + this.count
-						+ " objects of a version 1 index");
+				throw corrupt(0,
+						"size " + buffer.capacity() + " does not fit " + this.count + " objects of a version 1 index");
 			}
 		}
 	}
 
 	/**
 	 * Maps an index file.
-	 * @throws CorruptObjectException if it is not a well-formed version 2 index for {@code algorithm}
+	 * @throws CorruptObjectException if it is not a well-formed version 2 index for
+	 * {@code algorithm}
 	 * @throws IOException if it cannot be read
 	 */
 	static PackIndex open(Path file, HashAlgorithm algorithm) throws IOException {
@@ -145,8 +150,9 @@ final class PackIndex {
 	}
 
 	/**
-	 * Looks up the object whose raw id starts at {@code raw[at]} (ids held in a batch need no object each).
-	 * Compares the id with the mapped names in place, so a lookup allocates nothing.
+	 * Looks up the object whose raw id starts at {@code raw[at]} (ids held in a batch
+	 * need no object each). Compares the id with the mapped names in place, so a lookup
+	 * allocates nothing.
 	 * @return its offset in the pack file, or -1 if the pack does not contain it
 	 * @throws CorruptObjectException if its 64-bit offset entry is missing
 	 */
@@ -184,11 +190,13 @@ final class PackIndex {
 	}
 
 	/**
-	 * The fan-out table on the first two bytes, made once a large index has served many lookups: it leaves
-	 * a handful of names to search instead of thousands, which saves the search's deepest and most costly steps
-	 * (cache misses in a large mapping). Made by one pass over the names, so not for a single lookup.
-	 * @return {@code table[p]} is the position of the first name whose first two bytes are at least {@code p}
-	 * (of 65537 entries), or {@code null} while the index is small or young
+	 * The fan-out table on the first two bytes, made once a large index has served many
+	 * lookups: it leaves a handful of names to search instead of thousands, which saves
+	 * the search's deepest and most costly steps (cache misses in a large mapping). Made
+	 * by one pass over the names, so not for a single lookup.
+	 * @return {@code table[p]} is the position of the first name whose first two bytes
+	 * are at least {@code p} (of 65537 entries), or {@code null} while the index is small
+	 * or young
 	 */
 	private int[] wideFanout() {
 		int[] wide = this.wideFanout;
@@ -209,13 +217,22 @@ final class PackIndex {
 		return wide;
 	}
 
-	/** Indexes smaller than this are searched fast enough with the file's own fan-out table. */
+	/**
+	 * Indexes smaller than this are searched fast enough with the file's own fan-out
+	 * table.
+	 */
 	private static final int WIDE_MIN_OBJECTS = 1 << 16;
 
-	/** Lookups before the wide fan-out table is made (a count kept loosely: races only delay it). */
+	/**
+	 * Lookups before the wide fan-out table is made (a count kept loosely: races only
+	 * delay it).
+	 */
 	private static final int WIDE_AFTER_LOOKUPS = 1024;
 
-	/** The first 8 bytes of an id, big-endian: compared as one unsigned number, they order ids as bytes do. */
+	/**
+	 * The first 8 bytes of an id, big-endian: compared as one unsigned number, they order
+	 * ids as bytes do.
+	 */
 	private static long leadingBytes(byte[] raw, int at) {
 		long key = 0;
 		for (int i = 0; i < 8; i++) {
@@ -225,8 +242,9 @@ final class PackIndex {
 	}
 
 	/**
-	 * Compares the mapped id at {@code at} with the raw id at {@code raw[rawAt]}, bytewise unsigned: one read of the first 8 bytes
-	 * (given as {@code key}) decides almost every comparison.
+	 * Compares the mapped id at {@code at} with the raw id at {@code raw[rawAt]},
+	 * bytewise unsigned: one read of the first 8 bytes (given as {@code key}) decides
+	 * almost every comparison.
 	 */
 	private int compare(int at, byte[] raw, int rawAt, long key, int hashLength) {
 		long leading = this.buffer.getLong(at);

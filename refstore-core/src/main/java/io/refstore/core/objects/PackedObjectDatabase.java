@@ -15,14 +15,15 @@ import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 
 /**
- * refstore's own reader of a git object directory, for both hashes: packs ({@code pack/*.idx} version 2,
- * or version 1 for SHA-1, with {@code pack/*.pack}, including delta chains), loose objects and
- * {@code info/alternates}. It reads only what ref storage needs: an object's type and a tag's target.
+ * refstore's own reader of a git object directory, for both hashes: packs
+ * ({@code pack/*.idx} version 2, or version 1 for SHA-1, with {@code pack/*.pack},
+ * including delta chains), loose objects and {@code info/alternates}. It reads only what
+ * ref storage needs: an object's type and a tag's target.
  * <p>
- * Like git, it looks in packs first, then loose objects; when an object is not found it lists
- * {@code pack/} again once, in case a concurrent {@code git gc} moved loose objects into a new pack. Packs
- * that disappear stay open until {@link #close()}, so readers in other threads are never cut off. Safe for
- * use by several threads.
+ * Like git, it looks in packs first, then loose objects; when an object is not found it
+ * lists {@code pack/} again once, in case a concurrent {@code git gc} moved loose objects
+ * into a new pack. Packs that disappear stay open until {@link #close()}, so readers in
+ * other threads are never cut off. Safe for use by several threads.
  */
 final class PackedObjectDatabase implements ObjectDatabase {
 
@@ -39,7 +40,9 @@ final class PackedObjectDatabase implements ObjectDatabase {
 
 	private volatile Map<String, PackFile> packs = Map.of();
 
-	/** The values of {@link #packs}, for lookups: iterating an array allocates nothing. */
+	/**
+	 * The values of {@link #packs}, for lookups: iterating an array allocates nothing.
+	 */
 	private volatile PackFile[] packList = new PackFile[0];
 
 	private final List<PackFile> retired = new ArrayList<>();
@@ -68,8 +71,8 @@ final class PackedObjectDatabase implements ObjectDatabase {
 		for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
 			String path = line.strip();
 			if (!path.isEmpty() && !path.startsWith("#")) {
-				found.add(new PackedObjectDatabase(this.objectsDir.resolve(path).normalize(), this.algorithm,
-						depth + 1));
+				found.add(
+						new PackedObjectDatabase(this.objectsDir.resolve(path).normalize(), this.algorithm, depth + 1));
 			}
 		}
 		return List.copyOf(found);
@@ -82,8 +85,9 @@ final class PackedObjectDatabase implements ObjectDatabase {
 	}
 
 	/**
-	 * Looks the ids up in the order of their leading bytes, so that the pack indexes (and their fan-out table)
-	 * are read front to back instead of at random: in a large batch neighbouring lookups share cache lines.
+	 * Looks the ids up in the order of their leading bytes, so that the pack indexes (and
+	 * their fan-out table) are read front to back instead of at random: in a large batch
+	 * neighbouring lookups share cache lines.
 	 */
 	@Override
 	public void types(HashAlgorithm algorithm, byte[] ids, int count, ObjectType[] types) throws IOException {
@@ -96,7 +100,8 @@ final class PackedObjectDatabase implements ObjectDatabase {
 			return;
 		}
 		int rawLength = algorithm.rawLength();
-		// the leading 47 bits of each id above its 16-bit index: sorted as signed longs, they order the batch
+		// the leading 47 bits of each id above its 16-bit index: sorted as signed longs,
+		// they order the batch
 		long[] order = new long[count];
 		for (int i = 0; i < count; i++) {
 			long leading = 0;
@@ -116,7 +121,10 @@ final class PackedObjectDatabase implements ObjectDatabase {
 	/** The largest batch {@link #types} sorts (its index must fit 16 bits). */
 	private static final int MAX_SORTED_BATCH = 1 << 16;
 
-	/** Whether the object exists: a pack index that lists it suffices, as for git, without reading the pack. */
+	/**
+	 * Whether the object exists: a pack index that lists it suffices, as for git, without
+	 * reading the pack.
+	 */
 	@Override
 	public boolean exists(ObjectId id) throws IOException {
 		checkAlgorithm(id);
@@ -137,7 +145,8 @@ final class PackedObjectDatabase implements ObjectDatabase {
 		for (int depth = 0; depth <= ObjectDatabases.MAX_TAG_DEPTH; depth++) {
 			RawObject tag = load(current);
 			if (tag == null || tag.type() != RawObject.TAG) {
-				// a nested tag is missing, or is not the tag its parent claims: git stores no peeled value
+				// a nested tag is missing, or is not the tag its parent claims: git
+				// stores no peeled value
 				return null;
 			}
 			TagObjects.Target target = TagObjects.target(current, tag.content());
@@ -158,7 +167,10 @@ final class PackedObjectDatabase implements ObjectDatabase {
 		return TagObjects.target(id, tag.content()).object();
 	}
 
-	/** {@link #typeCode(ObjectId)} for the raw id at {@code ids[at]}: the packs are searched without an object. */
+	/**
+	 * {@link #typeCode(ObjectId)} for the raw id at {@code ids[at]}: the packs are
+	 * searched without an object.
+	 */
 	private int typeCode(byte[] ids, int at) throws IOException {
 		for (PackFile pack : this.packList) {
 			long offset = pack.find(ids, at);
@@ -169,13 +181,19 @@ final class PackedObjectDatabase implements ObjectDatabase {
 		return typeCodeBeyondPacks(ObjectId.fromRaw(this.algorithm, ids, at));
 	}
 
-	/** The type (1-4) of an object, or -1 if it is nowhere in this database or its alternates. */
+	/**
+	 * The type (1-4) of an object, or -1 if it is nowhere in this database or its
+	 * alternates.
+	 */
 	int typeCode(ObjectId id) throws IOException {
 		int type = packedTypeCode(id);
 		return (type >= 0) ? type : typeCodeBeyondPacks(id);
 	}
 
-	/** The type of an object none of the known packs holds: loose, in a pack added since, or in an alternate. */
+	/**
+	 * The type of an object none of the known packs holds: loose, in a pack added since,
+	 * or in an alternate.
+	 */
 	private int typeCodeBeyondPacks(ObjectId id) throws IOException {
 		int type = this.loose.type(id);
 		if (type < 0 && rescan()) {
@@ -200,7 +218,10 @@ final class PackedObjectDatabase implements ObjectDatabase {
 		return -1;
 	}
 
-	/** The whole object, or {@code null} if it is nowhere in this database or its alternates. */
+	/**
+	 * The whole object, or {@code null} if it is nowhere in this database or its
+	 * alternates.
+	 */
 	RawObject load(ObjectId id) throws IOException {
 		for (int attempt = 0; attempt < 2; attempt++) {
 			for (PackFile pack : this.packList) {
@@ -285,7 +306,8 @@ final class PackedObjectDatabase implements ObjectDatabase {
 			return new PackFile(packPath, PackIndex.open(idx, this.algorithm), this.algorithm);
 		}
 		catch (NoSuchFileException ex) {
-			// removed by a concurrent repack between listing and opening, or an index without its pack
+			// removed by a concurrent repack between listing and opening, or an index
+			// without its pack
 			return null;
 		}
 	}

@@ -6,8 +6,8 @@ import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 
 /**
- * Reads the two lines of an annotated tag that peeling needs: {@code object <hex>} and {@code type <name>},
- * which git writes first and second. Stateless.
+ * Reads the two lines of an annotated tag that peeling needs: {@code object <hex>} and
+ * {@code type <name>}, which git writes first and second. Stateless.
  */
 final class TagObjects {
 
@@ -34,8 +34,8 @@ final class TagObjects {
 	 * @param tag the tag's id, for messages
 	 * @param content the tag's content
 	 * @return the target
-	 * @throws CorruptObjectException if the content does not start with well-formed {@code object} and
-	 * {@code type} lines
+	 * @throws CorruptObjectException if the content does not start with well-formed
+	 * {@code object} and {@code type} lines
 	 */
 	static Target target(ObjectId tag, byte[] content) throws CorruptObjectException {
 		HashAlgorithm algorithm = tag.algorithm();

@@ -6,7 +6,8 @@ import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
 
 /**
- * Inflating helpers shared by loose objects and packs. Stateless; the caller owns the {@link Inflater}.
+ * Inflating helpers shared by loose objects and packs. Stateless; the caller owns the
+ * {@link Inflater}.
  */
 final class Zlib {
 
@@ -16,8 +17,8 @@ final class Zlib {
 	}
 
 	/**
-	 * Inflates into {@code out} from index {@code from} until it is full, then checks that the stream ends
-	 * there.
+	 * Inflates into {@code out} from index {@code from} until it is full, then checks
+	 * that the stream ends there.
 	 * @return the index reached: {@code out.length}, less if the stream ended early, or
 	 * {@code out.length + 1} if it holds more data than {@code out} can take
 	 * @throws DataFormatException if the data is not a zlib stream
@@ -42,7 +43,8 @@ final class Zlib {
 	}
 
 	/**
-	 * Inflates until {@code out} is full or the stream ends, without checking what follows.
+	 * Inflates until {@code out} is full or the stream ends, without checking what
+	 * follows.
 	 * @return the bytes produced
 	 */
 	static int inflatePrefix(Inflater inflater, InputStream in, byte[] out) throws IOException, DataFormatException {
@@ -60,9 +62,11 @@ final class Zlib {
 	/**
 	 * Gives the inflater more of {@code in} when it has used up what it had.
 	 * @return {@code false} if it needs input and {@code in} has none left
-	 * @throws DataFormatException if the stream asks for a preset dictionary, which git never writes
+	 * @throws DataFormatException if the stream asks for a preset dictionary, which git
+	 * never writes
 	 */
-	private static boolean feed(Inflater inflater, InputStream in, byte[] input) throws IOException, DataFormatException {
+	private static boolean feed(Inflater inflater, InputStream in, byte[] input)
+			throws IOException, DataFormatException {
 		if (inflater.needsInput()) {
 			int read = in.read(input);
 			if (read < 0) {

@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 /**
- * A ref store file that cannot be read as its format requires. The message names the file and, where
- * known, the line or byte offset.
+ * A ref store file that cannot be read as its format requires. The message names the file
+ * and, where known, the line or byte offset.
  */
 public class CorruptRefStoreException extends IOException {
 
@@ -17,8 +17,10 @@ public class CorruptRefStoreException extends IOException {
 
 	/**
 	 * @param file the damaged file
-	 * @param position line number (text formats) or byte offset (binary formats), or -1 if unknown
-	 * @param message what is wrong, already naming the position's kind ("line 3", "offset 0x1c")
+	 * @param position line number (text formats) or byte offset (binary formats), or -1
+	 * if unknown
+	 * @param message what is wrong, already naming the position's kind ("line 3", "offset
+	 * 0x1c")
 	 */
 	public CorruptRefStoreException(Path file, long position, String message) {
 		super(file + ": " + message);

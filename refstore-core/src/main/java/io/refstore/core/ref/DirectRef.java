@@ -7,8 +7,9 @@ import java.util.Objects;
  *
  * @param name the full ref name
  * @param id the object the ref points to
- * @param peeled the fully peeled object if {@code id} is an annotated tag and the store knows it,
- * otherwise {@code null} (not a tag, or not known: loose refs carry no peeled value)
+ * @param peeled the fully peeled object if {@code id} is an annotated tag and the store
+ * knows it, otherwise {@code null} (not a tag, or not known: loose refs carry no peeled
+ * value)
  */
 public record DirectRef(String name, ObjectId id, ObjectId peeled) implements Ref {
 

@@ -95,7 +95,8 @@ public final class ObjectId implements Comparable<ObjectId> {
 
 	/**
 	 * Decodes {@code 2 * length} ASCII hex digits into {@code length} raw bytes.
-	 * @return {@code false} if a byte is not a hex digit (the destination is then undefined)
+	 * @return {@code false} if a byte is not a hex digit (the destination is then
+	 * undefined)
 	 */
 	public static boolean decodeHex(byte[] src, int srcOffset, byte[] dst, int dstOffset, int length) {
 		for (int i = 0; i < length; i++) {
@@ -120,7 +121,10 @@ public final class ObjectId implements Comparable<ObjectId> {
 		}
 	}
 
-	/** The value of each byte as a hex digit, or -1: one load instead of three range tests per digit. */
+	/**
+	 * The value of each byte as a hex digit, or -1: one load instead of three range tests
+	 * per digit.
+	 */
 	private static final byte[] DIGITS = digits();
 
 	private static byte[] digits() {
@@ -167,7 +171,8 @@ public final class ObjectId implements Comparable<ObjectId> {
 	}
 
 	/**
-	 * One byte of the raw id, unsigned, for comparing with ids stored elsewhere without copying.
+	 * One byte of the raw id, unsigned, for comparing with ids stored elsewhere without
+	 * copying.
 	 * @param index 0 to {@code algorithm().rawLength() - 1}
 	 * @return the byte's value, 0-255
 	 */

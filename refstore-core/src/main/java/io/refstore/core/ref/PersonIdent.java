@@ -8,8 +8,9 @@ import java.util.Objects;
  * @param name the committer's name
  * @param email the e-mail address, without angle brackets
  * @param epochSeconds seconds since the epoch
- * @param tzOffset the time zone as git writes it, read as a signed decimal {@code HHMM} number: {@code +0530}
- * is 530, {@code -0800} is -800 (this is also how git's reftable backend stores it)
+ * @param tzOffset the time zone as git writes it, read as a signed decimal {@code HHMM}
+ * number: {@code +0530} is 530, {@code -0800} is -800 (this is also how git's reftable
+ * backend stores it)
  */
 public record PersonIdent(String name, String email, long epochSeconds, int tzOffset) {
 

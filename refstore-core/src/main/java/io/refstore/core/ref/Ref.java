@@ -1,8 +1,8 @@
 package io.refstore.core.ref;
 
 /**
- * A reference: a name and either an object id ({@link DirectRef}) or the name of another reference
- * ({@link SymbolicRef}).
+ * A reference: a name and either an object id ({@link DirectRef}) or the name of another
+ * reference ({@link SymbolicRef}).
  */
 public sealed interface Ref permits DirectRef, SymbolicRef {
 

@@ -5,12 +5,13 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Iterates refs in git's order: bytewise by the UTF-8 bytes of the name. The buffers returned by the
- * accessors belong to the cursor and are overwritten by the next call to {@link #next()}, so a caller that
- * streams refs (printing a million of them) allocates nothing per ref; {@link #ref()} makes a copy that
- * stays valid.
+ * Iterates refs in git's order: bytewise by the UTF-8 bytes of the name. The buffers
+ * returned by the accessors belong to the cursor and are overwritten by the next call to
+ * {@link #next()}, so a caller that streams refs (printing a million of them) allocates
+ * nothing per ref; {@link #ref()} makes a copy that stays valid.
  *
- * <p>Not thread-safe. Close it to release files it holds open.
+ * <p>
+ * Not thread-safe. Close it to release files it holds open.
  */
 public interface RefCursor extends Closeable {
 
@@ -21,33 +22,46 @@ public interface RefCursor extends Closeable {
 	 */
 	boolean next() throws IOException;
 
-	/** The current name's bytes, valid in {@code [0, nameLength())} until the next call to {@link #next()}. */
+	/**
+	 * The current name's bytes, valid in {@code [0, nameLength())} until the next call to
+	 * {@link #next()}.
+	 */
 	byte[] nameBuffer();
 
 	/** Length of the current name in {@link #nameBuffer()}. */
 	int nameLength();
 
-	/** Whether the current ref is symbolic; then {@link #targetBuffer()} holds its target. */
+	/**
+	 * Whether the current ref is symbolic; then {@link #targetBuffer()} holds its target.
+	 */
 	boolean isSymbolic();
 
 	/** Raw bytes of the current object id at offset 0 (only for a direct ref). */
 	byte[] idBuffer();
 
-	/** Whether the current direct ref carries a peeled value in {@link #peeledBuffer()}. */
+	/**
+	 * Whether the current direct ref carries a peeled value in {@link #peeledBuffer()}.
+	 */
 	boolean hasPeeled();
 
 	/**
-	 * Whether the store knows for sure whether the current ref peels: then {@link #hasPeeled()} is the
-	 * answer and no object needs to be read ({@code packed-refs} with the {@code fully-peeled} trait, reftable).
-	 * Loose refs carry no peeled value, so for them this is {@code false} and a caller wanting the peeled
-	 * value reads the object.
+	 * Whether the store knows for sure whether the current ref peels: then
+	 * {@link #hasPeeled()} is the answer and no object needs to be read
+	 * ({@code packed-refs} with the {@code fully-peeled} trait, reftable). Loose refs
+	 * carry no peeled value, so for them this is {@code false} and a caller wanting the
+	 * peeled value reads the object.
 	 */
 	boolean peelKnown();
 
-	/** Raw bytes of the current peeled id at offset 0 (only when {@link #hasPeeled()}). */
+	/**
+	 * Raw bytes of the current peeled id at offset 0 (only when {@link #hasPeeled()}).
+	 */
 	byte[] peeledBuffer();
 
-	/** The symbolic target's bytes (only for a symbolic ref), valid in {@code [0, targetLength())}. */
+	/**
+	 * The symbolic target's bytes (only for a symbolic ref), valid in
+	 * {@code [0, targetLength())}.
+	 */
 	byte[] targetBuffer();
 
 	/** Length of the symbolic target. */

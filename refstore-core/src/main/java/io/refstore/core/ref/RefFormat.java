@@ -19,7 +19,10 @@ public enum RefFormat {
 		this.configName = configName;
 	}
 
-	/** The value git writes to {@code extensions.refStorage} (and accepts for {@code --ref-format}). */
+	/**
+	 * The value git writes to {@code extensions.refStorage} (and accepts for
+	 * {@code --ref-format}).
+	 */
 	public String configName() {
 		return this.configName;
 	}

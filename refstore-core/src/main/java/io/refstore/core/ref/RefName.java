@@ -3,16 +3,18 @@ package io.refstore.core.ref;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The rules of {@code git check-ref-format}, applied to the UTF-8 bytes of a name, the classes of special
- * names git knows (root refs, pseudorefs), and the one rule for names that reach refstore from outside
- * ({@link #checkWritable}). As in git, bytes of 0x80 and above are not checked at all, so names need not be
- * valid UTF-8. Stateless and thread-safe.
+ * The rules of {@code git check-ref-format}, applied to the UTF-8 bytes of a name, the
+ * classes of special names git knows (root refs, pseudorefs), and the one rule for names
+ * that reach refstore from outside ({@link #checkWritable}). As in git, bytes of 0x80 and
+ * above are not checked at all, so names need not be valid UTF-8. Stateless and
+ * thread-safe.
  */
 public final class RefName {
 
 	/**
-	 * A rule a name breaks; each names what the rejected name does. All but the last two are rules of
-	 * {@code git check-ref-format}; those two belong to {@link #checkWritable}.
+	 * A rule a name breaks; each names what the rejected name does. All but the last two
+	 * are rules of {@code git check-ref-format}; those two belong to
+	 * {@link #checkWritable}.
 	 */
 	public enum Rule {
 
@@ -43,11 +45,15 @@ public final class RefName {
 		/** Only one component where at least two are required. */
 		ONE_LEVEL("it has only one component (full names start with 'refs/')"),
 		/**
-		 * Two or more components, not under {@code refs/}: in the files format such a name is a path below the
-		 * git directory that git keeps something else at ({@code objects/..}, {@code logs/..}).
+		 * Two or more components, not under {@code refs/}: in the files format such a
+		 * name is a path below the git directory that git keeps something else at
+		 * ({@code objects/..}, {@code logs/..}).
 		 */
 		OUTSIDE_REFS("it is not under 'refs/' (only root refs such as HEAD or ORIG_HEAD are outside it)"),
-		/** {@code FETCH_HEAD} or {@code MERGE_HEAD}, which only the commands that make them write (git 2.55 refuses). */
+		/**
+		 * {@code FETCH_HEAD} or {@code MERGE_HEAD}, which only the commands that make
+		 * them write (git 2.55 refuses).
+		 */
 		PSEUDOREF("it is a pseudoref, which only git's fetch and merge write");
 
 		private final String description;
@@ -61,7 +67,10 @@ public final class RefName {
 			return this.description;
 		}
 
-		/** Whether this is a rule of {@code git check-ref-format} (not one of {@link #checkWritable}'s own). */
+		/**
+		 * Whether this is a rule of {@code git check-ref-format} (not one of
+		 * {@link #checkWritable}'s own).
+		 */
 		public boolean isCheckRefFormat() {
 			return this != OUTSIDE_REFS && this != PSEUDOREF;
 		}
@@ -72,12 +81,13 @@ public final class RefName {
 	}
 
 	/**
-	 * Checks a name that a client (the API, the console, a job's parameters or manifest) asks to read or write:
-	 * it must pass {@code check-ref-format} and lie under {@code refs/}, or be a root ref made only of capitals
-	 * and {@code _} (such as {@code HEAD} or {@code ORIG_HEAD}; any other one-level name breaks
-	 * {@link Rule#ONE_LEVEL}). git's own {@code update-ref} also writes {@code foo/bar} or
-	 * {@code objects/info/alternates} as files below the git directory; refstore's command does too, as a
-	 * drop-in, but nothing else does.
+	 * Checks a name that a client (the API, the console, a job's parameters or manifest)
+	 * asks to read or write: it must pass {@code check-ref-format} and lie under
+	 * {@code refs/}, or be a root ref made only of capitals and {@code _} (such as
+	 * {@code HEAD} or {@code ORIG_HEAD}; any other one-level name breaks
+	 * {@link Rule#ONE_LEVEL}). git's own {@code update-ref} also writes {@code foo/bar}
+	 * or {@code objects/info/alternates} as files below the git directory; refstore's
+	 * command does too, as a drop-in, but nothing else does.
 	 * @throws InvalidRefNameException naming the name and the first rule it breaks
 	 */
 	public static void checkWritable(String name) {
@@ -87,7 +97,9 @@ public final class RefName {
 		}
 	}
 
-	/** The first rule of {@link #checkWritable} that {@code name} breaks, or {@code null}. */
+	/**
+	 * The first rule of {@link #checkWritable} that {@code name} breaks, or {@code null}.
+	 */
 	public static Rule writableViolation(String name) {
 		Rule rule = violation(name, true);
 		if (rule != null || name.startsWith("refs/")) {
@@ -99,7 +111,8 @@ public final class RefName {
 		if (name.indexOf('/') >= 0) {
 			return Rule.OUTSIDE_REFS;
 		}
-		// one level: only a root ref that git would also delete again (isSafe refuses '-'); a short name such
+		// one level: only a root ref that git would also delete again (isSafe refuses
+		// '-'); a short name such
 		// as "main" or "config" is not a full name
 		return (isRootRef(name) && isSafe(name)) ? null : Rule.ONE_LEVEL;
 	}
@@ -107,7 +120,8 @@ public final class RefName {
 	/**
 	 * Checks a name against every rule.
 	 * @param name the full ref name
-	 * @param allowOneLevel whether a single component (such as {@code HEAD}) is accepted, as for writes
+	 * @param allowOneLevel whether a single component (such as {@code HEAD}) is accepted,
+	 * as for writes
 	 * @throws InvalidRefNameException naming the name and the first rule it breaks
 	 */
 	public static void check(String name, boolean allowOneLevel) {
@@ -131,7 +145,8 @@ public final class RefName {
 	}
 
 	/**
-	 * Returns the first rule the name in {@code buf[offset .. offset + length)} breaks, or {@code null}.
+	 * Returns the first rule the name in {@code buf[offset .. offset + length)} breaks,
+	 * or {@code null}.
 	 */
 	public static Rule violation(byte[] buf, int offset, int length, boolean allowOneLevel) {
 		if (length == 0) {
@@ -195,9 +210,9 @@ public final class RefName {
 	}
 
 	/**
-	 * Whether {@code name} is a root ref git keeps beside {@code HEAD}: {@code HEAD} itself, an all-uppercase
-	 * name ending in {@code _HEAD}, or one of git's irregular root refs. {@code FETCH_HEAD} and
-	 * {@code MERGE_HEAD} are pseudorefs, not root refs.
+	 * Whether {@code name} is a root ref git keeps beside {@code HEAD}: {@code HEAD}
+	 * itself, an all-uppercase name ending in {@code _HEAD}, or one of git's irregular
+	 * root refs. {@code FETCH_HEAD} and {@code MERGE_HEAD} are pseudorefs, not root refs.
 	 */
 	public static boolean isRootRef(String name) {
 		if (isPseudoRef(name)) {
@@ -212,12 +227,18 @@ public final class RefName {
 		}
 	}
 
-	/** Whether {@code name} is one of git's pseudorefs, which stay plain files in every format. */
+	/**
+	 * Whether {@code name} is one of git's pseudorefs, which stay plain files in every
+	 * format.
+	 */
 	public static boolean isPseudoRef(String name) {
 		return name.equals("FETCH_HEAD") || name.equals("MERGE_HEAD");
 	}
 
-	/** Whether {@code name} is non-empty and every character of it is {@code A-Z}, {@code -} or {@code _}. */
+	/**
+	 * Whether {@code name} is non-empty and every character of it is {@code A-Z},
+	 * {@code -} or {@code _}.
+	 */
 	public static boolean isRootRefSyntax(String name) {
 		if (name.isEmpty()) {
 			return false;
@@ -232,11 +253,13 @@ public final class RefName {
 	}
 
 	/**
-	 * Whether a name is safe to use as a path below the git directory, as git requires before touching the
-	 * file system (also for deletions of refs with broken names). Safe are {@code refs/} followed by a path that
-	 * path normalisation leaves unchanged (no empty, {@code .} or {@code ..} component, no leading or trailing
-	 * {@code /}), and non-empty names made only of {@code A-Z} and {@code _}. {@code refs/foo/../bar} is not
-	 * safe even though it stays below {@code refs/}. A name holding NUL is never safe: no path can carry it.
+	 * Whether a name is safe to use as a path below the git directory, as git requires
+	 * before touching the file system (also for deletions of refs with broken names).
+	 * Safe are {@code refs/} followed by a path that path normalisation leaves unchanged
+	 * (no empty, {@code .} or {@code ..} component, no leading or trailing {@code /}),
+	 * and non-empty names made only of {@code A-Z} and {@code _}. {@code refs/foo/../bar}
+	 * is not safe even though it stays below {@code refs/}. A name holding NUL is never
+	 * safe: no path can carry it.
 	 */
 	public static boolean isSafe(String name) {
 		if (name.indexOf('\0') >= 0) {
@@ -254,7 +277,10 @@ public final class RefName {
 		return !name.isEmpty();
 	}
 
-	/** Whether {@code name.substring(start)} is a non-empty path without empty, "." or ".." components. */
+	/**
+	 * Whether {@code name.substring(start)} is a non-empty path without empty, "." or
+	 * ".." components.
+	 */
 	private static boolean isNormalRelativePath(String name, int start) {
 		int componentStart = start;
 		for (int i = start; i <= name.length(); i++) {

@@ -5,11 +5,12 @@ import java.util.Objects;
 /**
  * What a ref iteration covers.
  *
- * @param prefix only names starting with these bytes (empty: every name under {@code refs/})
- * @param startAfter only names sorting bytewise after this one (empty: from the start), the cursor of keyset
- * paging
- * @param includeRootRefs whether root refs such as {@code HEAD} and {@code ORIG_HEAD} come too, as with
- * {@code git for-each-ref --include-root-refs}
+ * @param prefix only names starting with these bytes (empty: every name under
+ * {@code refs/})
+ * @param startAfter only names sorting bytewise after this one (empty: from the start),
+ * the cursor of keyset paging
+ * @param includeRootRefs whether root refs such as {@code HEAD} and {@code ORIG_HEAD}
+ * come too, as with {@code git for-each-ref --include-root-refs}
  */
 public record RefQuery(String prefix, String startAfter, boolean includeRootRefs) {
 

@@ -6,12 +6,14 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The refs of one repository in one storage format. Both backends ({@code files} and {@code reftable})
- * implement this contract identically, so callers never care which one they hold.
+ * The refs of one repository in one storage format. Both backends ({@code files} and
+ * {@code reftable}) implement this contract identically, so callers never care which one
+ * they hold.
  *
- * <p>Implementations are safe for use by several threads; each cursor and transaction belongs to one
- * thread. Concurrent git processes are expected: every read sees a consistent state and every write takes
- * git's locks.
+ * <p>
+ * Implementations are safe for use by several threads; each cursor and transaction
+ * belongs to one thread. Concurrent git processes are expected: every read sees a
+ * consistent state and every write takes git's locks.
  */
 public interface RefStore extends Closeable {
 
@@ -26,7 +28,8 @@ public interface RefStore extends Closeable {
 
 	/**
 	 * Looks up one ref by its exact name, without following symbolic refs.
-	 * @param name a full name such as {@code refs/heads/main}, or a root ref such as {@code HEAD}
+	 * @param name a full name such as {@code refs/heads/main}, or a root ref such as
+	 * {@code HEAD}
 	 * @return the ref, or empty if it does not exist
 	 * @throws IOException if the store cannot be read
 	 */
@@ -35,8 +38,9 @@ public interface RefStore extends Closeable {
 	/**
 	 * Looks up a ref and follows symbolic refs to the ref that holds an object id.
 	 * @param name the name to start from
-	 * @return the final direct ref (carrying the final name), or empty if the chain ends at a ref that does not
-	 * exist (an unborn branch) or is longer than {@link #MAX_SYMREF_DEPTH}
+	 * @return the final direct ref (carrying the final name), or empty if the chain ends
+	 * at a ref that does not exist (an unborn branch) or is longer than
+	 * {@link #MAX_SYMREF_DEPTH}
 	 * @throws IOException if the store cannot be read
 	 */
 	default Optional<DirectRef> resolve(String name) throws IOException {
@@ -74,7 +78,8 @@ public interface RefStore extends Closeable {
 	List<ReflogEntry> reflog(String name) throws IOException;
 
 	/**
-	 * Names of every ref that has a log (root refs such as {@code HEAD} included), in bytewise order.
+	 * Names of every ref that has a log (root refs such as {@code HEAD} included), in
+	 * bytewise order.
 	 * @throws IOException if the logs cannot be listed
 	 */
 	List<String> reflogNames() throws IOException;
@@ -83,58 +88,65 @@ public interface RefStore extends Closeable {
 	boolean hasReflog(String name) throws IOException;
 
 	/**
-	 * Appends an entry to a ref's log, creating the log if needed, without changing the ref.
-	 * @throws IOException if the log cannot be written (for example because the ref is locked)
+	 * Appends an entry to a ref's log, creating the log if needed, without changing the
+	 * ref.
+	 * @throws IOException if the log cannot be written (for example because the ref is
+	 * locked)
 	 */
 	void appendReflog(String name, ReflogEntry entry) throws IOException;
 
 	/**
-	 * Packs refs: {@code git pack-refs} for files, a full compaction of the stack for reftable.
+	 * Packs refs: {@code git pack-refs} for files, a full compaction of the stack for
+	 * reftable.
 	 * @param options what to pack
 	 * @throws IOException if packing fails; no ref is lost
 	 */
 	void packRefs(PackOptions options) throws IOException;
 
 	/**
-	 * Takes the locks that stop every writer of the store, git's included: {@code tables.list.lock} for
-	 * reftable; {@code packed-refs.lock} and the lock of every existing loose ref for files (a writer
-	 * creating a new loose ref is not stopped: callers that must see every write re-read after locking).
-	 * Each lock file is a hard link of {@code ownerFile}, so it names its owner from the instant it exists, and
-	 * {@link #breakLocks} can later remove the locks of an owner that died holding them.
+	 * Takes the locks that stop every writer of the store, git's included:
+	 * {@code tables.list.lock} for reftable; {@code packed-refs.lock} and the lock of
+	 * every existing loose ref for files (a writer creating a new loose ref is not
+	 * stopped: callers that must see every write re-read after locking). Each lock file
+	 * is a hard link of {@code ownerFile}, so it names its owner from the instant it
+	 * exists, and {@link #breakLocks} can later remove the locks of an owner that died
+	 * holding them.
 	 * @param timeout how long to wait for each lock
-	 * @param ownerFile a file on the repository's file system whose text names the holder (a process id and start
-	 * time)
+	 * @param ownerFile a file on the repository's file system whose text names the holder
+	 * (a process id and start time)
 	 * @return the held locks; closing releases them
 	 * @throws io.refstore.core.io.LockFailedException naming a lock another process holds
 	 */
 	java.io.Closeable lockStore(java.time.Duration timeout, java.nio.file.Path ownerFile) throws IOException;
 
 	/**
-	 * Removes the lock files {@link #lockStore} left when its owner died: only files holding exactly
-	 * {@code owner}, never a lock of git or of anyone else.
+	 * Removes the lock files {@link #lockStore} left when its owner died: only files
+	 * holding exactly {@code owner}, never a lock of git or of anyone else.
 	 * @return how many locks were removed
 	 */
 	int breakLocks(String owner) throws IOException;
 
 	/**
-	 * Checks the store's structure and values: names, file contents, ordering, and that every value names an
-	 * object that exists. Reads everything; changes nothing.
-	 * @return every problem found, errors and warnings, in the order found; empty if the store is sound
+	 * Checks the store's structure and values: names, file contents, ordering, and that
+	 * every value names an object that exists. Reads everything; changes nothing.
+	 * @return every problem found, errors and warnings, in the order found; empty if the
+	 * store is sound
 	 * @throws IOException if the store cannot be read at all
 	 */
 	List<VerifyProblem> verify() throws IOException;
 
 	/**
-	 * Counts what the store holds on disk and tells whether maintenance is due by git's heuristics; reads
-	 * directories and file sizes, not every ref.
+	 * Counts what the store holds on disk and tells whether maintenance is due by git's
+	 * heuristics; reads directories and file sizes, not every ref.
 	 * @throws IOException if the store cannot be read
 	 */
 	StoreStatistics statistics() throws IOException;
 
 	/**
-	 * A cheap token of the store's state on disk (file identities, not contents): a write of any ref or
-	 * reflog, by refstore or git, changes it, so equal tokens taken at two moments mean nothing was written in
-	 * between. Maintenance that rewrites files (packing, compaction) changes it too without changing a ref.
+	 * A cheap token of the store's state on disk (file identities, not contents): a write
+	 * of any ref or reflog, by refstore or git, changes it, so equal tokens taken at two
+	 * moments mean nothing was written in between. Maintenance that rewrites files
+	 * (packing, compaction) changes it too without changing a ref.
 	 * @throws IOException if the store cannot be read
 	 */
 	String fingerprint() throws IOException;
@@ -142,10 +154,13 @@ public interface RefStore extends Closeable {
 	/**
 	 * Options of {@link #packRefs(PackOptions)}.
 	 *
-	 * @param all pack every ref, not only tags and refs that are already packed ({@code --all})
-	 * @param prune remove loose refs once they are packed ({@code --no-prune} turns it off)
-	 * @param auto only if {@link #statistics()} says maintenance is due, and for reftable only the tables git's
-	 * geometric rule picks instead of the whole stack ({@code --auto})
+	 * @param all pack every ref, not only tags and refs that are already packed
+	 * ({@code --all})
+	 * @param prune remove loose refs once they are packed ({@code --no-prune} turns it
+	 * off)
+	 * @param auto only if {@link #statistics()} says maintenance is due, and for reftable
+	 * only the tables git's geometric rule picks instead of the whole stack
+	 * ({@code --auto})
 	 */
 	record PackOptions(boolean all, boolean prune, boolean auto) {
 

@@ -3,13 +3,17 @@ package io.refstore.core.ref;
 import java.io.IOException;
 
 /**
- * An all-or-nothing set of ref updates, moving OPEN → PREPARED → CLOSED as git's transactions do.
+ * An all-or-nothing set of ref updates, moving OPEN → PREPARED → CLOSED as git's
+ * transactions do.
  *
- * <p>{@link #prepare()} takes every lock and checks every expectation; after a successful prepare,
- * {@link #commit()} applies the updates. If any update is rejected, nothing changes, every lock is released
- * and the transaction is closed. {@link #close()} aborts a transaction that was not committed.
+ * <p>
+ * {@link #prepare()} takes every lock and checks every expectation; after a successful
+ * prepare, {@link #commit()} applies the updates. If any update is rejected, nothing
+ * changes, every lock is released and the transaction is closed. {@link #close()} aborts
+ * a transaction that was not committed.
  *
- * <p>Not thread-safe: one thread drives a transaction.
+ * <p>
+ * Not thread-safe: one thread drives a transaction.
  */
 public interface RefTransaction extends AutoCloseable {
 
@@ -21,9 +25,9 @@ public interface RefTransaction extends AutoCloseable {
 	RefTransaction add(RefUpdate update);
 
 	/**
-	 * Adds every update of {@code batch}, in its order; only while OPEN. The transaction may keep the batch
-	 * itself: the caller must not change it afterwards. A store may check and apply a large batch in bulk,
-	 * with the same results as update by update.
+	 * Adds every update of {@code batch}, in its order; only while OPEN. The transaction
+	 * may keep the batch itself: the caller must not change it afterwards. A store may
+	 * check and apply a large batch in bulk, with the same results as update by update.
 	 * @return this transaction
 	 * @throws IllegalStateException if the transaction was already prepared or closed
 	 */
@@ -34,32 +38,36 @@ public interface RefTransaction extends AutoCloseable {
 		return this;
 	}
 
-	/** Sets the identity recorded in reflog entries (default: the repository's committer). */
+	/**
+	 * Sets the identity recorded in reflog entries (default: the repository's committer).
+	 */
 	RefTransaction committer(PersonIdent committer);
 
 	/** Sets the reflog message used by updates without their own. */
 	RefTransaction message(String message);
 
 	/**
-	 * Forces what this transaction writes to the disk whatever {@code core.fsync} says: every new file before
-	 * its rename, and, before {@link #commit()} returns, every directory in which it renamed or removed a file.
-	 * For writes that a record elsewhere (a deletion manifest) promises to be done once committed; ordinary
-	 * writes sync only as git does. Only while OPEN.
+	 * Forces what this transaction writes to the disk whatever {@code core.fsync} says:
+	 * every new file before its rename, and, before {@link #commit()} returns, every
+	 * directory in which it renamed or removed a file. For writes that a record elsewhere
+	 * (a deletion manifest) promises to be done once committed; ordinary writes sync only
+	 * as git does. Only while OPEN.
 	 * @return this transaction
 	 */
 	RefTransaction forceSync();
 
 	/**
 	 * Locks and checks every update.
-	 * @return the per-update results; {@code committed()} is {@code false} here even on success, and the
-	 * transaction is PREPARED only if no update was rejected
+	 * @return the per-update results; {@code committed()} is {@code false} here even on
+	 * success, and the transaction is PREPARED only if no update was rejected
 	 * @throws IOException on an I/O error (the transaction is then aborted)
 	 */
 	TransactionResult prepare() throws IOException;
 
 	/**
 	 * Prepares (if still OPEN) and applies every update.
-	 * @return the per-update results, {@code committed()} telling whether the updates were applied
+	 * @return the per-update results, {@code committed()} telling whether the updates
+	 * were applied
 	 * @throws IOException on an I/O error
 	 */
 	TransactionResult commit() throws IOException;

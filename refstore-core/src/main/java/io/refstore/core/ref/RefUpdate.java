@@ -3,22 +3,25 @@ package io.refstore.core.ref;
 import java.util.Objects;
 
 /**
- * One change in a {@link RefTransaction}: what a command of {@code git update-ref --stdin} asks for.
+ * One change in a {@link RefTransaction}: what a command of
+ * {@code git update-ref --stdin} asks for.
  *
- * <p>The expected old value follows git: {@code null} means "do not check", the all-zero id means "must not
- * exist", any other id means "must currently be exactly this".
+ * <p>
+ * The expected old value follows git: {@code null} means "do not check", the all-zero id
+ * means "must not exist", any other id means "must currently be exactly this".
  *
  * @param name the ref to change
  * @param type what to do
- * @param newId the new value for {@link Type#UPDATE} (all-zero deletes, as in git), else {@code null}
+ * @param newId the new value for {@link Type#UPDATE} (all-zero deletes, as in git), else
+ * {@code null}
  * @param newTarget the target for {@link Type#SYMREF}, else {@code null}
  * @param expectedOld the expected old value, or {@code null} for no check
- * @param noDeref whether a symbolic ref named by {@code name} is changed itself instead of the ref it
- * points to
+ * @param noDeref whether a symbolic ref named by {@code name} is changed itself instead
+ * of the ref it points to
  * @param message the reflog message, or {@code null} for the transaction's message
  */
-public record RefUpdate(String name, Type type, ObjectId newId, String newTarget, ObjectId expectedOld,
-		boolean noDeref, String message) {
+public record RefUpdate(String name, Type type, ObjectId newId, String newTarget, ObjectId expectedOld, boolean noDeref,
+		String message) {
 
 	/** The kinds of change. */
 	public enum Type {
@@ -60,13 +63,18 @@ public record RefUpdate(String name, Type type, ObjectId newId, String newTarget
 		return new RefUpdate(name, Type.DELETE, null, null, expectedOld, false, null);
 	}
 
-	/** {@code verify <ref> <old>}: an all-zero {@code expectedOld} requires that the ref does not exist. */
+	/**
+	 * {@code verify <ref> <old>}: an all-zero {@code expectedOld} requires that the ref
+	 * does not exist.
+	 */
 	public static RefUpdate verify(String name, ObjectId expectedOld) {
 		Objects.requireNonNull(expectedOld, "expectedOld");
 		return new RefUpdate(name, Type.VERIFY, null, null, expectedOld, false, null);
 	}
 
-	/** Make {@code name} a symbolic ref to {@code target} (as {@code git symbolic-ref}). */
+	/**
+	 * Make {@code name} a symbolic ref to {@code target} (as {@code git symbolic-ref}).
+	 */
 	public static RefUpdate symref(String name, String target) {
 		return new RefUpdate(name, Type.SYMREF, null, target, null, true, null);
 	}
@@ -78,8 +86,7 @@ public record RefUpdate(String name, Type type, ObjectId newId, String newTarget
 
 	/** This update with its own reflog message. */
 	public RefUpdate withMessage(String message) {
-		return new RefUpdate(this.name, this.type, this.newId, this.newTarget, this.expectedOld, this.noDeref,
-				message);
+		return new RefUpdate(this.name, this.type, this.newId, this.newTarget, this.expectedOld, this.noDeref, message);
 	}
 
 	/** Whether this update removes the ref. */

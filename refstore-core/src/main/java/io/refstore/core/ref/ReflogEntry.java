@@ -19,15 +19,19 @@ public record ReflogEntry(ObjectId oldId, ObjectId newId, PersonIdent who, Strin
 		Objects.requireNonNull(message, "message");
 	}
 
-	/** This entry with another message, or this entry itself if {@code message} is the same string. */
+	/**
+	 * This entry with another message, or this entry itself if {@code message} is the
+	 * same string.
+	 */
 	public ReflogEntry withMessage(String message) {
 		return (message == this.message) ? this : new ReflogEntry(this.oldId, this.newId, this.who, message);
 	}
 
 	/**
-	 * Normalises a reflog message as git does for both backends: leading whitespace dropped, every run of
-	 * whitespace (newlines included) folded to one space, trailing whitespace removed. Whitespace is git's:
-	 * space, tab, newline and carriage return; a form feed or vertical tab is kept as it is.
+	 * Normalises a reflog message as git does for both backends: leading whitespace
+	 * dropped, every run of whitespace (newlines included) folded to one space, trailing
+	 * whitespace removed. Whitespace is git's: space, tab, newline and carriage return; a
+	 * form feed or vertical tab is kept as it is.
 	 * @return {@code message} itself if it is already normal, {@code ""} for {@code null}
 	 */
 	public static String normalizeMessage(String message) {
@@ -55,7 +59,10 @@ public record ReflogEntry(ObjectId oldId, ObjectId newId, PersonIdent who, Strin
 		return out.toString();
 	}
 
-	/** No leading or trailing whitespace, and no whitespace but single spaces between words. */
+	/**
+	 * No leading or trailing whitespace, and no whitespace but single spaces between
+	 * words.
+	 */
 	private static boolean isNormal(String message) {
 		int last = message.length() - 1;
 		for (int i = 0; i <= last; i++) {

@@ -5,12 +5,16 @@ package io.refstore.core.ref;
  */
 public enum ReflogPolicy {
 
-	/** {@code false}: only refs whose log already exists (git's default in bare repositories). */
+	/**
+	 * {@code false}: only refs whose log already exists (git's default in bare
+	 * repositories).
+	 */
 	EXISTING_ONLY,
 
 	/**
-	 * {@code true}: {@code HEAD}, {@code refs/heads/}, {@code refs/remotes/} and {@code refs/notes/} get a log
-	 * (git's default in repositories with a working tree), others only if their log exists.
+	 * {@code true}: {@code HEAD}, {@code refs/heads/}, {@code refs/remotes/} and
+	 * {@code refs/notes/} get a log (git's default in repositories with a working tree),
+	 * others only if their log exists.
 	 */
 	NORMAL,
 

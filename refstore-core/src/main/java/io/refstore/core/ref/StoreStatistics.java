@@ -1,19 +1,24 @@
 package io.refstore.core.ref;
 
 /**
- * What a ref store holds on disk, and whether git's {@code pack-refs --auto} would act on it.
+ * What a ref store holds on disk, and whether git's {@code pack-refs --auto} would act on
+ * it.
  *
- * <p>For the files format, {@code looseRefs} counts the loose ref files under {@code refs/} (root refs such
- * as {@code HEAD} are never packed and are not counted), {@code packedRefs} the records of {@code packed-refs}
- * (a name both loose and packed counts in both), and {@code bytes} is the size of {@code packed-refs} plus
- * that of the loose ref files; {@code tables} is 0. For reftable, {@code tables} counts the tables of the
- * stack and {@code bytes} their total size; the two ref counts are 0.
+ * <p>
+ * For the files format, {@code looseRefs} counts the loose ref files under {@code refs/}
+ * (root refs such as {@code HEAD} are never packed and are not counted),
+ * {@code packedRefs} the records of {@code packed-refs} (a name both loose and packed
+ * counts in both), and {@code bytes} is the size of {@code packed-refs} plus that of the
+ * loose ref files; {@code tables} is 0. For reftable, {@code tables} counts the tables of
+ * the stack and {@code bytes} their total size; the two ref counts are 0.
  *
- * <p>{@code maintenanceDue} follows git's {@code pack-refs --auto}: for files, when the loose refs reach
- * {@code max(16, 5 * floor(log2(size of packed-refs / 100)))}, so a bigger {@code packed-refs} tolerates more
- * loose refs before a rewrite pays off; for reftable, when the table sizes are not a geometric sequence of
- * the configured factor (git's auto-compaction would merge some). {@code reason} says which figure decided,
- * in words for an operator.
+ * <p>
+ * {@code maintenanceDue} follows git's {@code pack-refs --auto}: for files, when the
+ * loose refs reach {@code max(16, 5 * floor(log2(size of packed-refs / 100)))}, so a
+ * bigger {@code packed-refs} tolerates more loose refs before a rewrite pays off; for
+ * reftable, when the table sizes are not a geometric sequence of the configured factor
+ * (git's auto-compaction would merge some). {@code reason} says which figure decided, in
+ * words for an operator.
  *
  * @param format the storage format
  * @param looseRefs loose ref files (files format)
@@ -27,7 +32,8 @@ public record StoreStatistics(RefFormat format, long looseRefs, long packedRefs,
 		boolean maintenanceDue, String reason) {
 
 	/**
-	 * git's threshold of loose refs above which {@code pack-refs --auto} packs a files store.
+	 * git's threshold of loose refs above which {@code pack-refs --auto} packs a files
+	 * store.
 	 * @param packedRefsSize the size of {@code packed-refs} in bytes (0 if it is missing)
 	 */
 	public static long looseRefLimit(long packedRefsSize) {

@@ -19,8 +19,8 @@ public record TransactionResult(boolean committed, List<UpdateResult> results) {
 	}
 
 	/**
-	 * The result of a transaction of {@code batch}, its per-update results made when read, so that a million
-	 * applied updates need no million objects.
+	 * The result of a transaction of {@code batch}, its per-update results made when
+	 * read, so that a million applied updates need no million objects.
 	 * @param batch the transaction's updates
 	 * @param committed whether every update was applied
 	 * @param rejectedIndex the index of the update {@code rejection} refuses, or -1

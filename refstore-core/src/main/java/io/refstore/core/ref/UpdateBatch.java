@@ -4,16 +4,19 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Many updates of object ids held compactly: names as UTF-8 bytes in one array, ids as raw bytes, a few
- * bytes of flags an update. This is how a transaction of a million updates ({@code update-ref --stdin})
- * is collected and checked without an object per update; {@link #update(int)} gives one back as a
- * {@link RefUpdate}.
+ * Many updates of object ids held compactly: names as UTF-8 bytes in one array, ids as
+ * raw bytes, a few bytes of flags an update. This is how a transaction of a million
+ * updates ({@code update-ref --stdin}) is collected and checked without an object per
+ * update; {@link #update(int)} gives one back as a {@link RefUpdate}.
  *
- * <p>Holds updates ({@link RefUpdate.Type#UPDATE}, a zero new id deleting), deletions and verifies, each
- * with an optional expected old value (as {@link RefUpdate#expectedOld()}: absent, zero for "must not
- * exist", or an id) and the no-deref flag. Symbolic updates and per-update messages are not held.
+ * <p>
+ * Holds updates ({@link RefUpdate.Type#UPDATE}, a zero new id deleting), deletions and
+ * verifies, each with an optional expected old value (as {@link RefUpdate#expectedOld()}:
+ * absent, zero for "must not exist", or an id) and the no-deref flag. Symbolic updates
+ * and per-update messages are not held.
  *
- * <p>Not thread-safe.
+ * <p>
+ * Not thread-safe.
  */
 public final class UpdateBatch {
 
@@ -53,12 +56,15 @@ public final class UpdateBatch {
 
 	/**
 	 * Appends an update.
-	 * @param name the ref name's UTF-8 bytes in {@code name[offset .. offset + length)} (copied)
-	 * @param type {@link RefUpdate.Type#UPDATE}, {@link RefUpdate.Type#DELETE} or {@link RefUpdate.Type#VERIFY}
+	 * @param name the ref name's UTF-8 bytes in {@code name[offset .. offset + length)}
+	 * (copied)
+	 * @param type {@link RefUpdate.Type#UPDATE}, {@link RefUpdate.Type#DELETE} or
+	 * {@link RefUpdate.Type#VERIFY}
 	 * @param newId the new value (required for an update, ignored otherwise)
 	 * @param expectedOld the expected old value, or {@code null} for no check
 	 * @param noDeref whether a symbolic ref is changed itself
-	 * @throws IllegalArgumentException for a symbolic update, a missing new id or an id of another hash
+	 * @throws IllegalArgumentException for a symbolic update, a missing new id or an id
+	 * of another hash
 	 */
 	public void add(byte[] name, int offset, int length, RefUpdate.Type type, ObjectId newId, ObjectId expectedOld,
 			boolean noDeref) {
@@ -87,14 +93,16 @@ public final class UpdateBatch {
 	 */
 	public void add(RefUpdate update) {
 		if (!canHold(update)) {
-			throw new IllegalArgumentException("a batch holds no symbolic update and no update with its own message: "
-					+ update.name());
+			throw new IllegalArgumentException(
+					"a batch holds no symbolic update and no update with its own message: " + update.name());
 		}
 		byte[] name = update.name().getBytes(StandardCharsets.UTF_8);
 		add(name, 0, name.length, update.type(), update.newId(), update.expectedOld(), update.noDeref());
 	}
 
-	/** Whether a batch can hold {@code update}: no symbolic update, no message of its own. */
+	/**
+	 * Whether a batch can hold {@code update}: no symbolic update, no message of its own.
+	 */
 	public static boolean canHold(RefUpdate update) {
 		return update.type() != RefUpdate.Type.SYMREF && update.message() == null;
 	}
@@ -129,7 +137,10 @@ public final class UpdateBatch {
 		return this.hash;
 	}
 
-	/** The array holding every name; update {@code i}'s is at {@link #nameStart}..{@link #nameEnd}. */
+	/**
+	 * The array holding every name; update {@code i}'s is at
+	 * {@link #nameStart}..{@link #nameEnd}.
+	 */
 	public byte[] nameBuffer() {
 		return this.names;
 	}
@@ -154,7 +165,9 @@ public final class UpdateBatch {
 		return TYPES[this.flags[i] & TYPE_MASK];
 	}
 
-	/** Whether update {@code i} removes its ref (a deletion, or an update to the zero id). */
+	/**
+	 * Whether update {@code i} removes its ref (a deletion, or an update to the zero id).
+	 */
 	public boolean isDelete(int i) {
 		RefUpdate.Type type = type(i);
 		return type == RefUpdate.Type.DELETE || (type == RefUpdate.Type.UPDATE && isZero(this.newIds, i));
@@ -185,7 +198,10 @@ public final class UpdateBatch {
 		return this.newIds;
 	}
 
-	/** The raw expected old ids; update {@code i}'s is at {@code i * rawLength} (if it has one). */
+	/**
+	 * The raw expected old ids; update {@code i}'s is at {@code i * rawLength} (if it has
+	 * one).
+	 */
 	public byte[] expectedOldBuffer() {
 		return this.oldIds;
 	}
@@ -222,7 +238,9 @@ public final class UpdateBatch {
 				this.starts[b + 1]);
 	}
 
-	/** The updates' indices in git's name order (stable: equal names keep their order). */
+	/**
+	 * The updates' indices in git's name order (stable: equal names keep their order).
+	 */
 	public int[] sortedOrder() {
 		int[] order = new int[this.size];
 		boolean sorted = true;

@@ -1,20 +1,25 @@
 package io.refstore.core.ref;
 
 /**
- * git's {@code wildmatch} with {@code WM_PATHNAME}, the glob semantics of {@code for-each-ref} patterns, on
- * the UTF-8 bytes of a name.
+ * git's {@code wildmatch} with {@code WM_PATHNAME}, the glob semantics of
+ * {@code for-each-ref} patterns, on the UTF-8 bytes of a name.
  * <ul>
- * <li>{@code ?}, {@code *} and bracket expressions never match {@code /}; {@code ?} matches one byte.</li>
- * <li>{@code **} bounded by slashes or the ends of the pattern ({@code refs/**}{@code /x}, {@code **}{@code /x},
- * {@code refs/**}) matches across slashes, and {@code a/**}{@code /b} also matches {@code a/b}; any other run of
- * stars is one {@code *}.</li>
- * <li>{@code [abc]}, {@code [a-z]}, {@code [!x]} or {@code [^x]}, and classes such as {@code [[:digit:]]};
- * a {@code ]} right after the opening bracket (or its negation) is a member.</li>
- * <li>A backslash makes the next byte literal. Comparison is exact and bytewise (no case folding).</li>
+ * <li>{@code ?}, {@code *} and bracket expressions never match {@code /}; {@code ?}
+ * matches one byte.</li>
+ * <li>{@code **} bounded by slashes or the ends of the pattern
+ * ({@code refs/**}{@code /x}, {@code **}{@code /x}, {@code refs/**}) matches across
+ * slashes, and {@code a/**}{@code /b} also matches {@code a/b}; any other run of stars is
+ * one {@code *}.</li>
+ * <li>{@code [abc]}, {@code [a-z]}, {@code [!x]} or {@code [^x]}, and classes such as
+ * {@code [[:digit:]]}; a {@code ]} right after the opening bracket (or its negation) is a
+ * member.</li>
+ * <li>A backslash makes the next byte literal. Comparison is exact and bytewise (no case
+ * folding).</li>
  * </ul>
- * A malformed pattern matches nothing, as in git; callers that take patterns from users can refuse it first
- * with {@link #problem(byte[])}. The one glob matcher of refstore: {@code for-each-ref} and {@code show-ref} patterns and
- * mass-deletion selections use it alike. Stateless and thread-safe.
+ * A malformed pattern matches nothing, as in git; callers that take patterns from users
+ * can refuse it first with {@link #problem(byte[])}. The one glob matcher of refstore:
+ * {@code for-each-ref} and {@code show-ref} patterns and mass-deletion selections use it
+ * alike. Stateless and thread-safe.
  */
 public final class Wildmatch {
 
@@ -25,11 +30,14 @@ public final class Wildmatch {
 	/** The text ran out: a later start of an enclosing star cannot help either. */
 	private static final int ABORT_ALL = 2;
 
-	/** A single star would have to cross a slash: only an enclosing {@code **} can still help. */
+	/**
+	 * A single star would have to cross a slash: only an enclosing {@code **} can still
+	 * help.
+	 */
 	private static final int ABORT_TO_STARSTAR = 3;
 
-	private static final String[] CLASSES = { "alnum", "alpha", "blank", "cntrl", "digit", "graph", "lower",
-			"print", "punct", "space", "upper", "xdigit" };
+	private static final String[] CLASSES = { "alnum", "alpha", "blank", "cntrl", "digit", "graph", "lower", "print",
+			"punct", "space", "upper", "xdigit" };
 
 	private Wildmatch() {
 	}
@@ -39,7 +47,10 @@ public final class Wildmatch {
 		return b == '*' || b == '?' || b == '[' || b == '\\';
 	}
 
-	/** Whether a pattern contains any glob character (otherwise it can only match literally). */
+	/**
+	 * Whether a pattern contains any glob character (otherwise it can only match
+	 * literally).
+	 */
 	public static boolean hasGlob(byte[] pattern) {
 		for (byte b : pattern) {
 			if (isSpecial(b)) {
@@ -50,8 +61,8 @@ public final class Wildmatch {
 	}
 
 	/**
-	 * Why {@code pattern} is malformed: a trailing backslash, a bracket expression without its {@code ]}, or an
-	 * unknown {@code [:class:]}.
+	 * Why {@code pattern} is malformed: a trailing backslash, a bracket expression
+	 * without its {@code ]}, or an unknown {@code [:class:]}.
 	 * @return the problem, or {@code null} if the pattern is well formed
 	 */
 	public static String problem(byte[] pattern) {
@@ -126,10 +137,11 @@ public final class Wildmatch {
 		while (rest < p.length && p[rest] == '*') {
 			rest++;
 		}
-		boolean crossesSlashes = rest - pi >= 2 && (pi == 0 || p[pi - 1] == '/')
-				&& (rest == p.length || p[rest] == '/' || (p[rest] == '\\' && rest + 1 < p.length && p[rest + 1] == '/'));
+		boolean crossesSlashes = rest - pi >= 2 && (pi == 0 || p[pi - 1] == '/') && (rest == p.length || p[rest] == '/'
+				|| (p[rest] == '\\' && rest + 1 < p.length && p[rest + 1] == '/'));
 		if (crossesSlashes && rest < p.length && p[rest] == '/' && match(p, rest + 1, t, ti, end) == MATCH) {
-			// "a/**/b" also matches "a/b": the stars and their slash match no directory at all
+			// "a/**/b" also matches "a/b": the stars and their slash match no directory
+			// at all
 			return MATCH;
 		}
 		if (rest == p.length) {
@@ -157,8 +169,8 @@ public final class Wildmatch {
 	}
 
 	/**
-	 * The offset of the {@code ]} closing the bracket expression opened at {@code p[open]}, or -1 if there is
-	 * none, -2 if it names an unknown class.
+	 * The offset of the {@code ]} closing the bracket expression opened at
+	 * {@code p[open]}, or -1 if there is none, -2 if it names an unknown class.
 	 */
 	private static int bracketEnd(byte[] p, int open) {
 		int i = open + 1;
@@ -184,8 +196,9 @@ public final class Wildmatch {
 	}
 
 	/**
-	 * For {@code [:} at {@code p[i]}: the offset of the {@code ]} ending {@code [:name:]}, -2 if the name is not
-	 * a class, or -3 if the first {@code ]} does not follow a colon (then the {@code [} is an ordinary member).
+	 * For {@code [:} at {@code p[i]}: the offset of the {@code ]} ending
+	 * {@code [:name:]}, -2 if the name is not a class, or -3 if the first {@code ]} does
+	 * not follow a colon (then the {@code [} is an ordinary member).
 	 */
 	private static int classEnd(byte[] p, int i) {
 		int close = i + 2;
@@ -208,7 +221,10 @@ public final class Wildmatch {
 		return -1;
 	}
 
-	/** Whether the bracket expression at {@code p[open]} (well formed) accepts byte {@code tc}. */
+	/**
+	 * Whether the bracket expression at {@code p[open]} (well formed) accepts byte
+	 * {@code tc}.
+	 */
 	private static boolean bracketMatches(byte[] p, int open, byte tc) {
 		int c = tc & 0xff;
 		int i = open + 1;

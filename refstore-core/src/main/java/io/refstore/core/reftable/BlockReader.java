@@ -7,14 +7,17 @@ import java.util.Arrays;
 import io.refstore.core.ref.CorruptRefStoreException;
 
 /**
- * Reads one block of a table and decodes its records in place: keys go into a buffer owned by this reader and
- * are copied into the caller's record, so iterating allocates nothing once the buffers are large enough.
+ * Reads one block of a table and decodes its records in place: keys go into a buffer
+ * owned by this reader and are copied into the caller's record, so iterating allocates
+ * nothing once the buffers are large enough.
  *
- * <p>Everything read from the file is checked before use: block header, restart table, every varint and
- * length, key order and that restart points sit on records written with prefix length 0. A violation is a
- * {@link CorruptRefStoreException} naming the file and offset.
+ * <p>
+ * Everything read from the file is checked before use: block header, restart table, every
+ * varint and length, key order and that restart points sit on records written with prefix
+ * length 0. A violation is a {@link CorruptRefStoreException} naming the file and offset.
  *
- * <p>Not thread-safe; one per cursor, reused for every block it visits.
+ * <p>
+ * Not thread-safe; one per cursor, reused for every block it visits.
  */
 final class BlockReader {
 
@@ -63,22 +66,27 @@ final class BlockReader {
 	/**
 	 * Loads the block at {@code offset}.
 	 * @param wantType the block type expected, or 0 for any
-	 * @param strict whether a missing block or another type is corruption (the offset came from the footer,
-	 * an index or an obj record) rather than the end of a section (the offset follows the previous block)
-	 * @return {@code false} if not strict and there is no block of {@code wantType} at {@code offset}
+	 * @param strict whether a missing block or another type is corruption (the offset
+	 * came from the footer, an index or an obj record) rather than the end of a section
+	 * (the offset follows the previous block)
+	 * @return {@code false} if not strict and there is no block of {@code wantType} at
+	 * {@code offset}
 	 */
 	boolean load(long offset, byte wantType, boolean strict) throws IOException {
 		long dataEnd = this.table.dataEnd();
 		if (offset < 0 || offset >= dataEnd) {
 			if (strict) {
-				throw this.table.corrupt(offset, "expected a " + ReftableConstants.typeName(wantType)
-						+ " block, but the offset is outside the blocks (which end at 0x" + Long.toHexString(dataEnd) + ")");
+				throw this.table.corrupt(offset,
+						"expected a " + ReftableConstants.typeName(wantType)
+								+ " block, but the offset is outside the blocks (which end at 0x"
+								+ Long.toHexString(dataEnd) + ")");
 			}
 			return false;
 		}
 		int headerOff = (offset == 0) ? this.table.headerSize() : 0;
 		int guess = (this.table.blockSize() > 0) ? this.table.blockSize() : WriteOptions.DEFAULT_BLOCK_SIZE;
-		ByteBuffer data = this.table.source().read(offset, (int) Math.min(Math.max(guess, headerOff + 4), dataEnd - offset));
+		ByteBuffer data = this.table.source()
+			.read(offset, (int) Math.min(Math.max(guess, headerOff + 4), dataEnd - offset));
 		if (data.remaining() < headerOff + ReftableConstants.BLOCK_HEADER_SIZE) {
 			throw this.table.corrupt(offset, "truncated block header");
 		}
@@ -109,7 +117,9 @@ final class BlockReader {
 		return true;
 	}
 
-	/** Makes the bytes addressable as an array, without copying when the buffer has one. */
+	/**
+	 * Makes the bytes addressable as an array, without copying when the buffer has one.
+	 */
 	private void array(ByteBuffer data) {
 		if (data.hasArray()) {
 			this.buf = data.array();
@@ -144,9 +154,10 @@ final class BlockReader {
 	}
 
 	/**
-	 * How far the next block is, as git's reader decides: a block shorter than the table's block size was
-	 * padded with NULs, unless a block type letter follows it directly (the last block before the log
-	 * section, or any block of an unaligned table).
+	 * How far the next block is, as git's reader decides: a block shorter than the
+	 * table's block size was padded with NULs, unless a block type letter follows it
+	 * directly (the last block before the log section, or any block of an unaligned
+	 * table).
 	 */
 	private long nextBlockDistance(int blockLen, int available) {
 		int blockSize = this.table.blockSize();
@@ -157,7 +168,8 @@ final class BlockReader {
 		if (blockLen < blockSize) {
 			return followed ? blockLen : blockSize;
 		}
-		// an oversized block (written by another implementation): next block right after it, or after padding
+		// an oversized block (written by another implementation): next block right after
+		// it, or after padding
 		// up to the next multiple of the block size
 		if (followed || this.blockOffset + blockLen >= this.table.dataEnd()) {
 			return blockLen;
@@ -169,7 +181,8 @@ final class BlockReader {
 	private void inflate(ByteBuffer data, int blockLen, long dataEnd) throws IOException {
 		int skip = this.headerOffset + ReftableConstants.BLOCK_HEADER_SIZE;
 		if (blockLen < skip + 2) {
-			throw corruptHeader("log block length " + blockLen + " is shorter than the smallest block (" + (skip + 2) + ")");
+			throw corruptHeader(
+					"log block length " + blockLen + " is shorter than the smallest block (" + (skip + 2) + ")");
 		}
 		if (this.logInflater == null) {
 			this.logInflater = new LogBlockInflater(this.table);
@@ -180,8 +193,8 @@ final class BlockReader {
 	}
 
 	private CorruptRefStoreException corruptHeader(String what) {
-		return this.table.corrupt(this.blockOffset + this.headerOffset,
-				what + " (" + ReftableConstants.typeName(this.type) + " block at 0x" + Long.toHexString(this.blockOffset) + ")");
+		return this.table.corrupt(this.blockOffset + this.headerOffset, what + " ("
+				+ ReftableConstants.typeName(this.type) + " block at 0x" + Long.toHexString(this.blockOffset) + ")");
 	}
 
 	private void readRestarts(int blockLen) throws CorruptRefStoreException {
@@ -231,7 +244,8 @@ final class BlockReader {
 	}
 
 	/**
-	 * Decodes the next record into {@code rec}, which must be the record passed to the last {@link #seek}.
+	 * Decodes the next record into {@code rec}, which must be the record passed to the
+	 * last {@link #seek}.
 	 * @return {@code false} at the end of the block
 	 */
 	boolean next(BlockRecord rec) throws CorruptRefStoreException {
@@ -244,7 +258,8 @@ final class BlockReader {
 		}
 		int at = this.pos - this.base;
 		if (this.nextRestart < this.restartCount && restart(this.nextRestart) < at) {
-			throw corrupt("restart offset 0x" + Integer.toHexString(restart(this.nextRestart)) + " points inside a record");
+			throw corrupt(
+					"restart offset 0x" + Integer.toHexString(restart(this.nextRestart)) + " points inside a record");
 		}
 		boolean atRestart = this.nextRestart < this.restartCount && restart(this.nextRestart) == at;
 		long prefix = readVarint();
@@ -255,7 +270,8 @@ final class BlockReader {
 			}
 		}
 		if (Long.compareUnsigned(prefix, this.lastKeyLength) > 0) {
-			throw corrupt("prefix length " + Long.toUnsignedString(prefix) + " is longer than the previous key (" + this.lastKeyLength + " bytes)");
+			throw corrupt("prefix length " + Long.toUnsignedString(prefix) + " is longer than the previous key ("
+					+ this.lastKeyLength + " bytes)");
 		}
 		long tag = readVarint();
 		int suffix = length(tag >>> 3);
@@ -280,8 +296,8 @@ final class BlockReader {
 	}
 
 	/**
-	 * Positions at the first record whose key is {@code >= want}, decoding it into {@code rec} so that the
-	 * next {@link #next} returns it.
+	 * Positions at the first record whose key is {@code >= want}, decoding it into
+	 * {@code rec} so that the next {@link #next} returns it.
 	 * @return {@code false} if every key of the block is smaller
 	 */
 	boolean seek(byte[] want, int wantLength, BlockRecord rec) throws CorruptRefStoreException {
@@ -378,13 +394,15 @@ final class BlockReader {
 
 	private int length(long value) throws CorruptRefStoreException {
 		if (value < 0 || value > remaining()) {
-			throw corrupt("length " + Long.toUnsignedString(value) + " runs past the end of the records ("
-					+ remaining() + " bytes left)");
+			throw corrupt("length " + Long.toUnsignedString(value) + " runs past the end of the records (" + remaining()
+					+ " bytes left)");
 		}
 		return (int) value;
 	}
 
-	/** Consumes {@code n} bytes and returns the index of the first in {@link #buffer()}. */
+	/**
+	 * Consumes {@code n} bytes and returns the index of the first in {@link #buffer()}.
+	 */
 	int take(int n) throws CorruptRefStoreException {
 		if (n > remaining()) {
 			throw corrupt(n + " bytes wanted, " + remaining() + " left before the end of the records");
@@ -401,8 +419,8 @@ final class BlockReader {
 			return this.table.corrupt(this.blockOffset, what + " (log block at 0x" + Long.toHexString(this.blockOffset)
 					+ ", offset 0x" + Integer.toHexString(at) + " of the inflated block)");
 		}
-		return this.table.corrupt(this.blockOffset + at,
-				what + " (" + ReftableConstants.typeName(this.type) + " block at 0x" + Long.toHexString(this.blockOffset) + ")");
+		return this.table.corrupt(this.blockOffset + at, what + " (" + ReftableConstants.typeName(this.type)
+				+ " block at 0x" + Long.toHexString(this.blockOffset) + ")");
 	}
 
 	/** Releases the decompressor. */

@@ -5,10 +5,12 @@ import java.util.Arrays;
 import io.refstore.core.ref.CorruptRefStoreException;
 
 /**
- * A record of one block type: a key (kept in a reusable buffer so that decoding allocates nothing once the
- * buffer is large enough) and a type-specific value. Keys order records bytewise, unsigned.
+ * A record of one block type: a key (kept in a reusable buffer so that decoding allocates
+ * nothing once the buffer is large enough) and a type-specific value. Keys order records
+ * bytewise, unsigned.
  *
- * <p>Not thread-safe: a record belongs to one writer call or one cursor.
+ * <p>
+ * Not thread-safe: a record belongs to one writer call or one cursor.
  */
 abstract sealed class BlockRecord permits RefRecord, LogRecord, IndexRecord, ObjRecord {
 
@@ -28,7 +30,8 @@ abstract sealed class BlockRecord permits RefRecord, LogRecord, IndexRecord, Obj
 	 * @param pos where to start
 	 * @param limit end of the usable space
 	 * @param hashSize bytes in an object id
-	 * @param updateIndexBase the table's minimum update index (ref records store the difference)
+	 * @param updateIndexBase the table's minimum update index (ref records store the
+	 * difference)
 	 * @return the position after the value, or -1 if it does not fit
 	 */
 	abstract int encodeValue(byte[] dst, int pos, int limit, int hashSize, long updateIndexBase);
@@ -53,15 +56,16 @@ abstract sealed class BlockRecord permits RefRecord, LogRecord, IndexRecord, Obj
 		this.keyLength = len;
 	}
 
-	/** Compares this record's key with {@code other[0, otherLength)}, bytewise unsigned. */
+	/**
+	 * Compares this record's key with {@code other[0, otherLength)}, bytewise unsigned.
+	 */
 	final int compareKey(byte[] other, int otherLength) {
 		return Arrays.compareUnsigned(this.key, 0, this.keyLength, other, 0, otherLength);
 	}
 
 	/** Whether the key starts with {@code prefix[0, prefixLength)}. */
 	final boolean keyStartsWith(byte[] prefix, int prefixLength) {
-		return this.keyLength >= prefixLength
-				&& Arrays.equals(this.key, 0, prefixLength, prefix, 0, prefixLength);
+		return this.keyLength >= prefixLength && Arrays.equals(this.key, 0, prefixLength, prefix, 0, prefixLength);
 	}
 
 	/** Writes a varint-length-prefixed byte string, or returns -1 if it does not fit. */

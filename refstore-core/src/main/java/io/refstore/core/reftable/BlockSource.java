@@ -6,14 +6,17 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 
 /**
- * Random read access to the bytes of one table: an in-memory array or a file. A table is immutable once
- * written, so implementations may hand out views of shared memory.
+ * Random read access to the bytes of one table: an in-memory array or a file. A table is
+ * immutable once written, so implementations may hand out views of shared memory.
  *
- * <p>Implementations are thread-safe: several cursors may read at once.
+ * <p>
+ * Implementations are thread-safe: several cursors may read at once.
  */
 public interface BlockSource extends Closeable {
 
-	/** The name used in error messages (the file, or a made-up path for in-memory tables). */
+	/**
+	 * The name used in error messages (the file, or a made-up path for in-memory tables).
+	 */
 	Path name();
 
 	/** The total size in bytes. */
@@ -23,8 +26,8 @@ public interface BlockSource extends Closeable {
 	 * Reads bytes.
 	 * @param offset where to start, {@code 0 <= offset <= size()}
 	 * @param length how many bytes are wanted
-	 * @return a buffer from position 0 holding {@code min(length, size() - offset)} bytes; the caller must
-	 * not write to it
+	 * @return a buffer from position 0 holding {@code min(length, size() - offset)}
+	 * bytes; the caller must not write to it
 	 * @throws IOException if the bytes cannot be read
 	 */
 	ByteBuffer read(long offset, int length) throws IOException;
@@ -44,8 +47,8 @@ public interface BlockSource extends Closeable {
 	}
 
 	/**
-	 * Opens a table file. The file is memory-mapped (read through the channel if it is larger than 2 GiB), so
-	 * it stays readable after a compaction unlinks it.
+	 * Opens a table file. The file is memory-mapped (read through the channel if it is
+	 * larger than 2 GiB), so it stays readable after a compaction unlinks it.
 	 * @throws IOException if the file cannot be opened
 	 */
 	static BlockSource open(Path file) throws IOException {

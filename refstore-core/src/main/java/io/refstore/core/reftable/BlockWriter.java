@@ -4,20 +4,23 @@ import java.util.Arrays;
 import java.util.zip.Deflater;
 
 /**
- * Fills one block with prefix-compressed records exactly as git's writer does, so that the same records give
- * the same bytes.
+ * Fills one block with prefix-compressed records exactly as git's writer does, so that
+ * the same records give the same bytes.
  *
  * <ul>
  * <li>Record {@code k} of the block (counted from 0) is written with prefix length 0 when
- * {@code k % restartInterval == 0}; every other record shares the longest common prefix with its predecessor.
- * Every record that ends up with prefix 0 (also by chance, such as {@code refs/...} after {@code HEAD}) is
- * registered as a restart point, up to 65535 of them.</li>
+ * {@code k % restartInterval == 0}; every other record shares the longest common prefix
+ * with its predecessor. Every record that ends up with prefix 0 (also by chance, such as
+ * {@code refs/...} after {@code HEAD}) is registered as a restart point, up to 65535 of
+ * them.</li>
  * <li>A record of encoded size {@code n} is accepted only if
  * {@code next + n + 3 * restartsAfterAdding + 2 <= blockSize}.</li>
- * <li>Log blocks are limited to {@code blockSize} bytes before compression and then deflated at level 9.</li>
+ * <li>Log blocks are limited to {@code blockSize} bytes before compression and then
+ * deflated at level 9.</li>
  * </ul>
  *
- * <p>Not thread-safe; one per table writer, reused for every block.
+ * <p>
+ * Not thread-safe; one per table writer, reused for every block.
  */
 final class BlockWriter {
 
@@ -60,8 +63,8 @@ final class BlockWriter {
 	/**
 	 * Starts a new block.
 	 * @param type the block type letter
-	 * @param headerOffset where the block starts in the buffer: the file header size for the first block of
-	 * the file, else 0
+	 * @param headerOffset where the block starts in the buffer: the file header size for
+	 * the first block of the file, else 0
 	 * @param updateIndexBase the table's minimum update index
 	 */
 	void reset(byte type, int headerOffset, long updateIndexBase) {
@@ -104,7 +107,8 @@ final class BlockWriter {
 		int prefix = (this.entries % this.restartInterval == 0) ? 0 : commonPrefix(rec.key, keyLength);
 		int limit = this.buf.length;
 		int pos = VarInt.encode(prefix, this.buf, this.next, limit);
-		pos = (pos < 0) ? -1 : VarInt.encode(((long) (keyLength - prefix) << 3) | rec.valueType(), this.buf, pos, limit);
+		pos = (pos < 0) ? -1
+				: VarInt.encode(((long) (keyLength - prefix) << 3) | rec.valueType(), this.buf, pos, limit);
 		if (pos < 0 || limit - pos < keyLength - prefix) {
 			return false;
 		}
@@ -140,10 +144,10 @@ final class BlockWriter {
 	}
 
 	/**
-	 * Appends the restart table, sets the block length and, for a log block, compresses everything after the
-	 * block header.
-	 * @return the number of bytes of {@link #output()} to write (the first {@code headerOffset} bytes are left
-	 * for the file header)
+	 * Appends the restart table, sets the block length and, for a log block, compresses
+	 * everything after the block header.
+	 * @return the number of bytes of {@link #output()} to write (the first
+	 * {@code headerOffset} bytes are left for the file header)
 	 */
 	int finish() {
 		for (int i = 0; i < this.restartCount; i++) {
@@ -163,7 +167,8 @@ final class BlockWriter {
 	private int deflate() {
 		int skip = this.headerOffset + ReftableConstants.BLOCK_HEADER_SIZE;
 		int length = this.next - skip;
-		// zlib's worst case is a few bytes per 16 KiB over the input, plus its header and trailer
+		// zlib's worst case is a few bytes per 16 KiB over the input, plus its header and
+		// trailer
 		int bound = skip + length + (length >>> 12) + (length >>> 14) + 64;
 		if (this.compressed.length < bound) {
 			this.compressed = new byte[bound];

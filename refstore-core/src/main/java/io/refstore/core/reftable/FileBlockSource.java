@@ -8,8 +8,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * A table file, memory-mapped when it fits one mapping, otherwise read with positioned reads. The size is
- * taken once at open: tables never change after they are written.
+ * A table file, memory-mapped when it fits one mapping, otherwise read with positioned
+ * reads. The size is taken once at open: tables never change after they are written.
  */
 final class FileBlockSource implements BlockSource {
 

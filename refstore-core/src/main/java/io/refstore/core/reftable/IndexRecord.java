@@ -3,8 +3,8 @@ package io.refstore.core.reftable;
 import io.refstore.core.ref.CorruptRefStoreException;
 
 /**
- * An index record: the last key of a block and that block's file offset. Index blocks hold one record per
- * block of the level below.
+ * An index record: the last key of a block and that block's file offset. Index blocks
+ * hold one record per block of the level below.
  */
 final class IndexRecord extends BlockRecord {
 

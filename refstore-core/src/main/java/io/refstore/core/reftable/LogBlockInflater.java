@@ -10,12 +10,13 @@ import java.util.zip.Inflater;
 import io.refstore.core.ref.CorruptRefStoreException;
 
 /**
- * Inflates log blocks. A log block has no compressed-length field: its zlib stream simply ends, and the next
- * block starts right after it, so the compressed bytes are fed from the source until the stream says it is
- * finished. The output is bounded by the length the block header declares, so damaged data cannot make it
- * grow without limit.
+ * Inflates log blocks. A log block has no compressed-length field: its zlib stream simply
+ * ends, and the next block starts right after it, so the compressed bytes are fed from
+ * the source until the stream says it is finished. The output is bounded by the length
+ * the block header declares, so damaged data cannot make it grow without limit.
  *
- * <p>Not thread-safe; one per block reader, reused for every log block.
+ * <p>
+ * Not thread-safe; one per block reader, reused for every log block.
  */
 final class LogBlockInflater {
 
@@ -37,8 +38,10 @@ final class LogBlockInflater {
 	 * Inflates one log block.
 	 * @param data the bytes read at the block's start, at least {@code skip} of them
 	 * @param blockOffset the block's file offset
-	 * @param skip bytes kept uncompressed: the block header, and the file header before it in the first block
-	 * @param blockLen the inflated length the block header declares, {@code skip} included
+	 * @param skip bytes kept uncompressed: the block header, and the file header before
+	 * it in the first block
+	 * @param blockLen the inflated length the block header declares, {@code skip}
+	 * included
 	 * @param dataEnd the end of the blocks, which the compressed data may not pass
 	 * @param corrupt makes the exception for damage found, naming the block
 	 * @return the inflated image, valid in {@code [0, blockLen)}, owned by this inflater
@@ -109,7 +112,6 @@ final class LogBlockInflater {
 		this.consumed = z.getBytesRead();
 		return image;
 	}
-
 
 	/** Compressed bytes the last {@link #inflate} consumed. */
 	long consumed() {

@@ -10,14 +10,19 @@ import io.refstore.core.ref.PersonIdent;
 import io.refstore.core.ref.ReflogEntry;
 
 /**
- * One reflog record of a table. Its key is the ref name, a NUL and the bitwise complement of the update index,
- * so that a ref's entries sort newest first. An update carries old and new id, committer, time, time zone and
- * message; a deletion is a tombstone hiding the entry with the same ref name and update index in older tables.
+ * One reflog record of a table. Its key is the ref name, a NUL and the bitwise complement
+ * of the update index, so that a ref's entries sort newest first. An update carries old
+ * and new id, committer, time, time zone and message; a deletion is a tombstone hiding
+ * the entry with the same ref name and update index in older tables.
  *
- * <p>The time zone is stored as git stores it: the {@code ±HHMM} text read as a signed decimal number
- * ({@code +0530} is 530, {@code -0800} is -800), not in minutes as the format document says.
+ * <p>
+ * The time zone is stored as git stores it: the {@code ±HHMM} text read as a signed
+ * decimal number ({@code +0530} is 530, {@code -0800} is -800), not in minutes as the
+ * format document says.
  *
- * <p>Records handed out by a cursor belong to it and are overwritten by its next step. Not thread-safe.
+ * <p>
+ * Records handed out by a cursor belong to it and are overwritten by its next step. Not
+ * thread-safe.
  */
 public final class LogRecord extends BlockRecord {
 
@@ -57,8 +62,8 @@ public final class LogRecord extends BlockRecord {
 
 	/**
 	 * A reflog entry of {@code refName} written by the transaction {@code updateIndex}.
-	 * @param message the message as the caller has it; the writer cleans it as git does unless
-	 * {@link WriteOptions#exactLogMessage()}
+	 * @param message the message as the caller has it; the writer cleans it as git does
+	 * unless {@link WriteOptions#exactLogMessage()}
 	 */
 	public static LogRecord update(String refName, long updateIndex, ObjectId oldId, ObjectId newId, PersonIdent who,
 			String message) {
@@ -80,14 +85,18 @@ public final class LogRecord extends BlockRecord {
 		return rec;
 	}
 
-	/** The record for a reflog entry; its message gets git's trailing newline from the writer. */
+	/**
+	 * The record for a reflog entry; its message gets git's trailing newline from the
+	 * writer.
+	 */
 	public static LogRecord of(String refName, long updateIndex, ReflogEntry entry) {
 		return update(refName, updateIndex, entry.oldId(), entry.newId(), entry.who(), entry.message());
 	}
 
 	/**
-	 * Cuts the message to its first {@code maxBytes} bytes (possibly inside a UTF-8 sequence), as git's
-	 * reftable backend cuts every message to half a block before writing it.
+	 * Cuts the message to its first {@code maxBytes} bytes (possibly inside a UTF-8
+	 * sequence), as git's reftable backend cuts every message to half a block before
+	 * writing it.
 	 * @return this record
 	 */
 	LogRecord truncateMessage(int maxBytes) {
@@ -206,7 +215,10 @@ public final class LogRecord extends BlockRecord {
 		return new String(this.message, 0, this.messageLength, StandardCharsets.UTF_8);
 	}
 
-	/** Whether this is git's "reflog exists" marker: null ids, empty identity and message, time 0. */
+	/**
+	 * Whether this is git's "reflog exists" marker: null ids, empty identity and message,
+	 * time 0.
+	 */
 	public boolean isExistenceMarker() {
 		return this.valueType == UPDATE && isZero(this.oldId) && isZero(this.newId) && this.nameLength == 0
 				&& this.emailLength == 0 && this.messageLength == 0 && this.time == 0 && this.tzOffset == 0;
@@ -222,7 +234,8 @@ public final class LogRecord extends BlockRecord {
 	}
 
 	/**
-	 * The entry this record describes, with the one trailing newline git stores removed (allocates).
+	 * The entry this record describes, with the one trailing newline git stores removed
+	 * (allocates).
 	 * @return the entry, or {@code null} for a deletion
 	 */
 	public ReflogEntry toEntry(HashAlgorithm hash) {

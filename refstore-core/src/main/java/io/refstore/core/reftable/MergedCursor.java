@@ -6,14 +6,18 @@ import java.util.List;
 import java.util.PriorityQueue;
 
 /**
- * Merges the cursors of several tables (index 0 = oldest) into one stream in key order. On equal keys the
- * newest table's record wins and the others are skipped (shadowed). Tombstones either are dropped (normal
- * reads) or come through (a compaction must carry them forward).
+ * Merges the cursors of several tables (index 0 = oldest) into one stream in key order.
+ * On equal keys the newest table's record wins and the others are skipped (shadowed).
+ * Tombstones either are dropped (normal reads) or come through (a compaction must carry
+ * them forward).
  *
- * <p>With a single table no queue is built. The winning cursor is advanced only when the next record is
- * asked for, so the record handed out stays the sub-cursor's own and nothing is copied.
+ * <p>
+ * With a single table no queue is built. The winning cursor is advanced only when the
+ * next record is asked for, so the record handed out stays the sub-cursor's own and
+ * nothing is copied.
  *
- * <p>Not thread-safe.
+ * <p>
+ * Not thread-safe.
  */
 final class MergedCursor<R extends BlockRecord> implements RecordCursor<R> {
 
@@ -87,7 +91,8 @@ final class MergedCursor<R extends BlockRecord> implements RecordCursor<R> {
 
 	/** Drops the records of older tables that have the winner's key. */
 	private void skipShadowed(BlockRecord winner) throws IOException {
-		for (Sub<R> next = this.queue.peek(); next != null && sameKey(next.cursor.record(), winner); next = this.queue.peek()) {
+		for (Sub<R> next = this.queue.peek(); next != null
+				&& sameKey(next.cursor.record(), winner); next = this.queue.peek()) {
 			this.queue.poll();
 			offer(next);
 		}

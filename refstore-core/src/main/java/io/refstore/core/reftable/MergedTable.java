@@ -9,13 +9,15 @@ import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.RefCursor;
 
 /**
- * The view of a stack of tables as one: for each key the record of the newest table that has it. A ref
- * tombstone in table {@code k} hides that name in tables {@code < k}; a log tombstone hides exactly the entry
- * with its ref name and update index.
+ * The view of a stack of tables as one: for each key the record of the newest table that
+ * has it. A ref tombstone in table {@code k} hides that name in tables {@code < k}; a log
+ * tombstone hides exactly the entry with its ref name and update index.
  *
- * <p>Normal reads drop tombstones; the {@code includeDeletions} variants keep them, as a compaction that does
- * not include the oldest table must. The merged table holds the readers but does not own them (closing is the
- * stack's business). Immutable and thread-safe; every cursor is for one thread.
+ * <p>
+ * Normal reads drop tombstones; the {@code includeDeletions} variants keep them, as a
+ * compaction that does not include the oldest table must. The merged table holds the
+ * readers but does not own them (closing is the stack's business). Immutable and
+ * thread-safe; every cursor is for one thread.
  */
 public final class MergedTable {
 
@@ -32,8 +34,8 @@ public final class MergedTable {
 		this.hash = this.tables.isEmpty() ? HashAlgorithm.SHA1 : this.tables.get(0).hashAlgorithm();
 		for (ReftableReader table : this.tables) {
 			if (table.hashAlgorithm() != this.hash) {
-				throw new IllegalArgumentException("table " + table.name() + " uses " + table.hashAlgorithm().configName()
-						+ ", the stack uses " + this.hash.configName());
+				throw new IllegalArgumentException("table " + table.name() + " uses "
+						+ table.hashAlgorithm().configName() + ", the stack uses " + this.hash.configName());
 			}
 		}
 	}
@@ -55,7 +57,8 @@ public final class MergedTable {
 
 	/**
 	 * Looks up a ref, newest table first.
-	 * @return a new record, or {@code null} if no table has the name or the newest record for it is a tombstone
+	 * @return a new record, or {@code null} if no table has the name or the newest record
+	 * for it is a tombstone
 	 */
 	public RefRecord exactRef(String name) throws IOException {
 		for (int i = this.tables.size() - 1; i >= 0; i--) {
@@ -83,7 +86,8 @@ public final class MergedTable {
 	}
 
 	/**
-	 * The live refs whose names start with {@code prefix}, from the first whose name is {@code >= seek}.
+	 * The live refs whose names start with {@code prefix}, from the first whose name is
+	 * {@code >= seek}.
 	 */
 	public RecordCursor<RefRecord> refs(byte[] prefix, byte[] seek) throws IOException {
 		List<TableCursor<RefRecord>> cursors = new ArrayList<>(this.tables.size());
@@ -103,7 +107,8 @@ public final class MergedTable {
 	}
 
 	/**
-	 * The live refs under {@code prefix} as a {@link RefCursor}, the form ref stores hand out.
+	 * The live refs under {@code prefix} as a {@link RefCursor}, the form ref stores hand
+	 * out.
 	 */
 	public RefCursor refCursor(String prefix) throws IOException {
 		return new ReftableRefCursor(refsWithPrefix(prefix), this.hash);
@@ -128,7 +133,10 @@ public final class MergedTable {
 		return cursors.isEmpty() ? empty() : new MergedCursor<>(cursors, !includeDeletions);
 	}
 
-	/** Every log entry: by ref name, each ref's newest first (tombstones too if {@code includeDeletions}). */
+	/**
+	 * Every log entry: by ref name, each ref's newest first (tombstones too if
+	 * {@code includeDeletions}).
+	 */
 	public RecordCursor<LogRecord> allLogs(boolean includeDeletions) throws IOException {
 		return logs(new byte[0], 0, false, includeDeletions);
 	}

@@ -6,11 +6,13 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
- * Collects, while refs are written, which ref blocks hold each object id (as value or peeled value), for the
- * object index. Ids live in one flat array with an open-addressing hash table over it, so a million ids cost a
- * few tens of megabytes instead of a million objects.
+ * Collects, while refs are written, which ref blocks hold each object id (as value or
+ * peeled value), for the object index. Ids live in one flat array with an open-addressing
+ * hash table over it, so a million ids cost a few tens of megabytes instead of a million
+ * objects.
  *
- * <p>Not thread-safe.
+ * <p>
+ * Not thread-safe.
  */
 final class ObjIndexBuilder {
 
@@ -21,7 +23,9 @@ final class ObjIndexBuilder {
 	/** The first block position of each id. */
 	private long[] first;
 
-	/** Further positions of ids found in more than one block; {@code null} for most ids. */
+	/**
+	 * Further positions of ids found in more than one block; {@code null} for most ids.
+	 */
 	private long[][] more;
 
 	private int[] moreCount;
@@ -46,8 +50,8 @@ final class ObjIndexBuilder {
 	}
 
 	/**
-	 * Records that the ref block at {@code position} holds {@code id[0, hashSize)}. Positions arrive in
-	 * ascending order; a block is listed once per id.
+	 * Records that the ref block at {@code position} holds {@code id[0, hashSize)}.
+	 * Positions arrive in ascending order; a block is listed once per id.
 	 */
 	void add(byte[] id, long position) {
 		int mask = this.slots.length - 1;
@@ -121,16 +125,18 @@ final class ObjIndexBuilder {
 	}
 
 	/**
-	 * The ids' numbers in ascending id order. Sorts primitive keys, each an id's leading bits with its number
-	 * in the low bits, so that no comparison reads the ids themselves; ids whose leading bits are equal (rare
-	 * for hashes) are then ordered by their whole bytes.
+	 * The ids' numbers in ascending id order. Sorts primitive keys, each an id's leading
+	 * bits with its number in the low bits, so that no comparison reads the ids
+	 * themselves; ids whose leading bits are equal (rare for hashes) are then ordered by
+	 * their whole bytes.
 	 */
 	int[] sortedOrder() {
 		int n = this.count;
 		int bits = 32 - Integer.numberOfLeadingZeros(Math.max(1, n - 1));
 		long[] keyed = new long[n];
 		for (int i = 0; i < n; i++) {
-			// one bit less than the rest keeps the key non-negative, so that signed order is unsigned order
+			// one bit less than the rest keeps the key non-negative, so that signed order
+			// is unsigned order
 			long leading = (long) LEADING.get(this.ids, i * this.hashSize);
 			keyed[i] = ((leading >>> (bits + 1)) << bits) | i;
 		}
@@ -179,7 +185,10 @@ final class ObjIndexBuilder {
 		return (n < 0) ? this.hashSize : n;
 	}
 
-	/** Fills {@code rec} with the first {@code idLength} bytes of id {@code n} and all its positions. */
+	/**
+	 * Fills {@code rec} with the first {@code idLength} bytes of id {@code n} and all its
+	 * positions.
+	 */
 	void fill(int n, int idLength, ObjRecord rec) {
 		rec.setKey(this.ids, n * this.hashSize, idLength);
 		int total = 1 + this.moreCount[n];

@@ -3,9 +3,9 @@ package io.refstore.core.reftable;
 import io.refstore.core.ref.CorruptRefStoreException;
 
 /**
- * An object index record: the first {@code obj_id_len} bytes of an object id and the ascending offsets of the
- * ref blocks holding a ref whose value or peeled value is that id. No offsets means "too many to list: scan
- * all refs".
+ * An object index record: the first {@code obj_id_len} bytes of an object id and the
+ * ascending offsets of the ref blocks holding a ref whose value or peeled value is that
+ * id. No offsets means "too many to list: scan all refs".
  */
 final class ObjRecord extends BlockRecord {
 
@@ -18,7 +18,10 @@ final class ObjRecord extends BlockRecord {
 		return ReftableConstants.BLOCK_TYPE_OBJ;
 	}
 
-	/** The count itself when it fits the 3 bits (1..7), otherwise 0 and a varint count follows. */
+	/**
+	 * The count itself when it fits the 3 bits (1..7), otherwise 0 and a varint count
+	 * follows.
+	 */
 	@Override
 	int valueType() {
 		return (this.count > 0 && this.count < 8) ? this.count : 0;
@@ -40,10 +43,11 @@ final class ObjRecord extends BlockRecord {
 	@Override
 	void decodeValue(int type, BlockReader in) throws CorruptRefStoreException {
 		long n = (type == 0) ? in.readVarint() : type;
-		// every position takes at least one byte, which bounds the array before it is allocated
+		// every position takes at least one byte, which bounds the array before it is
+		// allocated
 		if (Long.compareUnsigned(n, in.remaining()) > 0) {
-			throw in.corrupt("obj record claims " + Long.toUnsignedString(n) + " positions in "
-					+ in.remaining() + " bytes");
+			throw in.corrupt(
+					"obj record claims " + Long.toUnsignedString(n) + " positions in " + in.remaining() + " bytes");
 		}
 		this.count = (int) n;
 		if (this.positions.length < this.count) {

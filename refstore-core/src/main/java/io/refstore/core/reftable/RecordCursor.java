@@ -4,11 +4,13 @@ import java.io.Closeable;
 import java.io.IOException;
 
 /**
- * Iterates records of one type in key order. {@link #record()} returns a record owned by the cursor and
- * overwritten by the next call to {@link #next()}, so streaming a million records allocates nothing per
- * record; copy what must outlive the step.
+ * Iterates records of one type in key order. {@link #record()} returns a record owned by
+ * the cursor and overwritten by the next call to {@link #next()}, so streaming a million
+ * records allocates nothing per record; copy what must outlive the step.
  *
- * <p>Not thread-safe. Closing releases decompressors held by the cursor; a closed cursor must not be used.
+ * <p>
+ * Not thread-safe. Closing releases decompressors held by the cursor; a closed cursor
+ * must not be used.
  *
  * @param <R> the record type
  */

@@ -11,12 +11,14 @@ import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.SymbolicRef;
 
 /**
- * One ref record of a table: a name, the update index of the transaction that wrote it and a value, which is
- * one of a deletion (tombstone), an object id, an object id with its peeled id (an annotated tag), or a
- * symbolic target.
+ * One ref record of a table: a name, the update index of the transaction that wrote it
+ * and a value, which is one of a deletion (tombstone), an object id, an object id with
+ * its peeled id (an annotated tag), or a symbolic target.
  *
- * <p>Records made by the static factories are for writing. Records handed out by a cursor belong to it and are
- * overwritten by its next step; {@link #copy()} or {@link #toRef(HashAlgorithm)} keep one. Not thread-safe.
+ * <p>
+ * Records made by the static factories are for writing. Records handed out by a cursor
+ * belong to it and are overwritten by its next step; {@link #copy()} or
+ * {@link #toRef(HashAlgorithm)} keep one. Not thread-safe.
  */
 public final class RefRecord extends BlockRecord {
 
@@ -63,7 +65,10 @@ public final class RefRecord extends BlockRecord {
 		return rec;
 	}
 
-	/** A ref holding the annotated tag {@code id}, whose fully peeled object is {@code peeled}. */
+	/**
+	 * A ref holding the annotated tag {@code id}, whose fully peeled object is
+	 * {@code peeled}.
+	 */
 	public static RefRecord peeled(String name, long updateIndex, ObjectId id, ObjectId peeled) {
 		if (id.algorithm() != peeled.algorithm()) {
 			throw new IllegalArgumentException("id and peeled id of " + name + " use different hashes");
@@ -84,8 +89,8 @@ public final class RefRecord extends BlockRecord {
 	}
 
 	/**
-	 * The record for a ref as the writer stores it: a {@link DirectRef} with a peeled id becomes
-	 * {@link #VALUE_PEELED}.
+	 * The record for a ref as the writer stores it: a {@link DirectRef} with a peeled id
+	 * becomes {@link #VALUE_PEELED}.
 	 */
 	public static RefRecord of(Ref ref, long updateIndex) {
 		if (ref instanceof SymbolicRef sym) {
@@ -110,7 +115,10 @@ public final class RefRecord extends BlockRecord {
 		return rec;
 	}
 
-	/** Refills this record as a direct ref from raw bytes, reusing its buffers (bulk writers). */
+	/**
+	 * Refills this record as a direct ref from raw bytes, reusing its buffers (bulk
+	 * writers).
+	 */
 	void set(byte[] name, int nameLength, long updateIndex, byte[] rawId, byte[] rawPeeled, int hashSize) {
 		setKey(name, 0, nameLength);
 		this.updateIndex = updateIndex;
@@ -159,7 +167,9 @@ public final class RefRecord extends BlockRecord {
 		return this.updateIndex;
 	}
 
-	/** One of {@link #DELETION}, {@link #VALUE}, {@link #VALUE_PEELED}, {@link #SYMREF}. */
+	/**
+	 * One of {@link #DELETION}, {@link #VALUE}, {@link #VALUE_PEELED}, {@link #SYMREF}.
+	 */
 	@Override
 	public int valueType() {
 		return this.valueType;
@@ -170,7 +180,9 @@ public final class RefRecord extends BlockRecord {
 		return this.valueType == DELETION;
 	}
 
-	/** Whether this record holds an object id ({@link #VALUE} or {@link #VALUE_PEELED}). */
+	/**
+	 * Whether this record holds an object id ({@link #VALUE} or {@link #VALUE_PEELED}).
+	 */
 	public boolean hasId() {
 		return this.valueType == VALUE || this.valueType == VALUE_PEELED;
 	}
@@ -185,7 +197,10 @@ public final class RefRecord extends BlockRecord {
 		return this.peeled;
 	}
 
-	/** The symbolic target's bytes, valid in {@code [0, targetLength())} (only for {@link #SYMREF}). */
+	/**
+	 * The symbolic target's bytes, valid in {@code [0, targetLength())} (only for
+	 * {@link #SYMREF}).
+	 */
 	public byte[] targetBuffer() {
 		return this.target;
 	}
@@ -207,9 +222,11 @@ public final class RefRecord extends BlockRecord {
 	public Ref toRef(HashAlgorithm hash) {
 		return switch (this.valueType) {
 			case DELETION -> null;
-			case SYMREF -> new SymbolicRef(name(), new String(this.target, 0, this.targetLength, StandardCharsets.UTF_8));
+			case SYMREF ->
+				new SymbolicRef(name(), new String(this.target, 0, this.targetLength, StandardCharsets.UTF_8));
 			case VALUE -> new DirectRef(name(), ObjectId.fromRaw(hash, this.id, 0));
-			default -> new DirectRef(name(), ObjectId.fromRaw(hash, this.id, 0), ObjectId.fromRaw(hash, this.peeled, 0));
+			default ->
+				new DirectRef(name(), ObjectId.fromRaw(hash, this.id, 0), ObjectId.fromRaw(hash, this.peeled, 0));
 		};
 	}
 

@@ -4,11 +4,12 @@ import java.io.IOException;
 import java.util.Arrays;
 
 /**
- * The ref records of one table whose value or peeled value is a given object id. With an object index only
- * the ref blocks listed for the id are read; without one (small tables, or an obj record too large to list
- * its blocks) every ref is scanned.
+ * The ref records of one table whose value or peeled value is a given object id. With an
+ * object index only the ref blocks listed for the id are read; without one (small tables,
+ * or an obj record too large to list its blocks) every ref is scanned.
  *
- * <p>Not thread-safe.
+ * <p>
+ * Not thread-safe.
  */
 final class RefsForCursor implements RecordCursor<RefRecord> {
 

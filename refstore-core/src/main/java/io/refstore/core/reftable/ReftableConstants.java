@@ -1,8 +1,8 @@
 package io.refstore.core.reftable;
 
 /**
- * Fixed numbers of the reftable format (git's {@code Documentation/technical/reftable} and what git's writer
- * does where the two differ).
+ * Fixed numbers of the reftable format (git's {@code Documentation/technical/reftable}
+ * and what git's writer does where the two differ).
  */
 final class ReftableConstants {
 
@@ -47,8 +47,7 @@ final class ReftableConstants {
 	}
 
 	static boolean isBlockType(int type) {
-		return type == BLOCK_TYPE_REF || type == BLOCK_TYPE_LOG || type == BLOCK_TYPE_OBJ
-				|| type == BLOCK_TYPE_INDEX;
+		return type == BLOCK_TYPE_REF || type == BLOCK_TYPE_LOG || type == BLOCK_TYPE_OBJ || type == BLOCK_TYPE_INDEX;
 	}
 
 	static String typeName(int type) {

@@ -15,11 +15,13 @@ import io.refstore.core.ref.InitialRefWriter;
 import io.refstore.core.ref.ReflogEntry;
 
 /**
- * Writes a new reftable store as one table: every ref at update index 1, streamed through one reused
- * record, then each ref's log entries at update indices 1..k (oldest first), so the next transaction of any
- * writer continues after them. Messages are normalised and cut to half a block as git's migration stores them
- * ({@link WriteOptions#maxLogMessage()}). The directory gets {@code tables.list} naming the table. {@link #finish()}
- * forces the table, the list and the directory to the disk before it returns.
+ * Writes a new reftable store as one table: every ref at update index 1, streamed through
+ * one reused record, then each ref's log entries at update indices 1..k (oldest first),
+ * so the next transaction of any writer continues after them. Messages are normalised and
+ * cut to half a block as git's migration stores them
+ * ({@link WriteOptions#maxLogMessage()}). The directory gets {@code tables.list} naming
+ * the table. {@link #finish()} forces the table, the list and the directory to the disk
+ * before it returns.
  */
 public final class ReftableInitialWriter implements InitialRefWriter {
 
@@ -41,7 +43,8 @@ public final class ReftableInitialWriter implements InitialRefWriter {
 
 	/**
 	 * @param dir the new stack's directory (created if missing)
-	 * @param maxLogEntries the largest number of log entries any one ref will get ({@code 0} without logs)
+	 * @param maxLogEntries the largest number of log entries any one ref will get
+	 * ({@code 0} without logs)
 	 */
 	public ReftableInitialWriter(Path dir, WriteOptions options, long maxLogEntries) throws IOException {
 		this.dir = dir;
@@ -74,7 +77,8 @@ public final class ReftableInitialWriter implements InitialRefWriter {
 			ReflogEntry entry = entries.get(i);
 			String message = ReflogEntry.normalizeMessage(entry.message());
 			LogRecord rec = LogRecord.update(name, i + 1, entry.oldId(), entry.newId(), entry.who(), message);
-			// cut as bytes, as git cuts them; the reader decodes the same bytes into the same text
+			// cut as bytes, as git cuts them; the reader decodes the same bytes into the
+			// same text
 			if (rec.cutMessage(this.maxMessage)) {
 				message = rec.message();
 			}

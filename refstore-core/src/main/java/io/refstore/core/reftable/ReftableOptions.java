@@ -11,7 +11,8 @@ import io.refstore.core.ref.ReflogPolicy;
 /**
  * What the reftable backend needs to know about its repository.
  *
- * @param gitDir the git directory (pseudorefs such as {@code FETCH_HEAD} stay plain files here)
+ * @param gitDir the git directory (pseudorefs such as {@code FETCH_HEAD} stay plain files
+ * here)
  * @param stackDir the stack's directory, {@code <common dir>/reftable}
  * @param reflogPolicy which refs get a reflog ({@code core.logAllRefUpdates})
  * @param stack how the stack writes and compacts

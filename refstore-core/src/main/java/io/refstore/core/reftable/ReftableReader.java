@@ -13,15 +13,19 @@ import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 
 /**
- * Reads one reftable: exact ref lookups, seeks and prefix scans through the ref index, full iteration, reflog
- * iteration (newest first per ref) and lookups of the refs pointing at an object id.
+ * Reads one reftable: exact ref lookups, seeks and prefix scans through the ref index,
+ * full iteration, reflog iteration (newest first per ref) and lookups of the refs
+ * pointing at an object id.
  *
- * <p>Opening checks the header and footer (magic, version 1 or 2, known hash id, footer equal to the header,
- * CRC-32, section offsets inside the file); blocks are checked as they are read. Damage is reported as a
- * {@link CorruptRefStoreException} naming the file and byte offset.
+ * <p>
+ * Opening checks the header and footer (magic, version 1 or 2, known hash id, footer
+ * equal to the header, CRC-32, section offsets inside the file); blocks are checked as
+ * they are read. Damage is reported as a {@link CorruptRefStoreException} naming the file
+ * and byte offset.
  *
- * <p>A reader is immutable and thread-safe; each cursor it hands out is for one thread. Closing the reader
- * closes its {@link BlockSource}.
+ * <p>
+ * A reader is immutable and thread-safe; each cursor it hands out is for one thread.
+ * Closing the reader closes its {@link BlockSource}.
  */
 public final class ReftableReader implements Closeable {
 
@@ -65,7 +69,8 @@ public final class ReftableReader implements Closeable {
 		this.blockSize = ReftableConstants.getU24(header, 5);
 		this.minUpdateIndex = ReftableConstants.getU64(header, 8);
 		this.maxUpdateIndex = ReftableConstants.getU64(header, 16);
-		this.hash = (version == 1) ? HashAlgorithm.SHA1 : HashAlgorithm.fromFormatId(ReftableConstants.getI32(header, 24));
+		this.hash = (version == 1) ? HashAlgorithm.SHA1
+				: HashAlgorithm.fromFormatId(ReftableConstants.getI32(header, 24));
 		if (this.hash == null) {
 			throw corrupt(24, String.format("unknown hash id 0x%08x", ReftableConstants.getI32(header, 24)));
 		}
@@ -91,15 +96,16 @@ public final class ReftableReader implements Closeable {
 
 	private long checkOffset(long value, long dataEnd, int at, String what) throws CorruptRefStoreException {
 		if (value < 0 || value >= Math.max(dataEnd, 1)) {
-			throw corrupt(dataEnd + at, what + " 0x" + Long.toHexString(value) + " is outside the blocks (which end at 0x"
-					+ Long.toHexString(dataEnd) + ")");
+			throw corrupt(dataEnd + at, what + " 0x" + Long.toHexString(value)
+					+ " is outside the blocks (which end at 0x" + Long.toHexString(dataEnd) + ")");
 		}
 		return value;
 	}
 
 	/**
 	 * Opens a table.
-	 * @param source the table's bytes; closed by {@link #close()}, and also when opening fails
+	 * @param source the table's bytes; closed by {@link #close()}, and also when opening
+	 * fails
 	 * @return the reader
 	 * @throws CorruptRefStoreException if the header or footer is damaged
 	 * @throws IOException if the source cannot be read
@@ -127,8 +133,9 @@ public final class ReftableReader implements Closeable {
 		int headerSize = ReftableConstants.headerSize(version);
 		int footerSize = ReftableConstants.footerSize(version);
 		if (size < headerSize + footerSize) {
-			throw new CorruptRefStoreException(source.name(), size, "offset 0x" + Long.toHexString(size)
-					+ ": truncated table of " + size + " bytes (header and footer alone need " + (headerSize + footerSize) + ")");
+			throw new CorruptRefStoreException(source.name(), size,
+					"offset 0x" + Long.toHexString(size) + ": truncated table of " + size
+							+ " bytes (header and footer alone need " + (headerSize + footerSize) + ")");
 		}
 		long dataEnd = size - footerSize;
 		byte[] footer = bytes(source.read(dataEnd, footerSize));
@@ -153,8 +160,8 @@ public final class ReftableReader implements Closeable {
 		int stored = ReftableConstants.getI32(footer, footer.length - 4);
 		if ((int) crc.getValue() != stored) {
 			long at = dataEnd + footer.length - 4;
-			throw new CorruptRefStoreException(name, at, String.format("offset 0x%x: footer CRC-32 is %08x, computed %08x",
-					at, stored, (int) crc.getValue()));
+			throw new CorruptRefStoreException(name, at, String
+				.format("offset 0x%x: footer CRC-32 is %08x, computed %08x", at, stored, (int) crc.getValue()));
 		}
 		int diff = Arrays.mismatch(footer, 0, headerSize, header, 0, headerSize);
 		if (diff >= 0) {
@@ -210,7 +217,8 @@ public final class ReftableReader implements Closeable {
 	}
 
 	/**
-	 * Looks up one ref record. Tombstones are returned too: at the level of one table a deletion is a record.
+	 * Looks up one ref record. Tombstones are returned too: at the level of one table a
+	 * deletion is a record.
 	 * @param name the full ref name
 	 * @return a new record, or {@code null} if the table has no record for {@code name}
 	 */
@@ -249,7 +257,8 @@ public final class ReftableReader implements Closeable {
 	}
 
 	/**
-	 * Log records from the entry of {@code refName} at {@code updateIndex} (or the next older one) to the end.
+	 * Log records from the entry of {@code refName} at {@code updateIndex} (or the next
+	 * older one) to the end.
 	 * @param updateIndex an unsigned update index; -1 (2<sup>64</sup>-1) means the newest
 	 */
 	public RecordCursor<LogRecord> seekLog(String refName, long updateIndex) throws IOException {
@@ -266,13 +275,13 @@ public final class ReftableReader implements Closeable {
 	}
 
 	/**
-	 * The ref records whose value or peeled value is {@code id}, in name order: through the object index
-	 * when the table has one, else by scanning every ref.
+	 * The ref records whose value or peeled value is {@code id}, in name order: through
+	 * the object index when the table has one, else by scanning every ref.
 	 */
 	public RecordCursor<RefRecord> refsFor(ObjectId id) throws IOException {
 		if (id.algorithm() != this.hash) {
-			throw new IllegalArgumentException("a " + id.algorithm().configName() + " id cannot be in a "
-					+ this.hash.configName() + " table");
+			throw new IllegalArgumentException(
+					"a " + id.algorithm().configName() + " id cannot be in a " + this.hash.configName() + " table");
 		}
 		return RefsForCursor.open(this, id.toRaw());
 	}
@@ -289,7 +298,10 @@ public final class ReftableReader implements Closeable {
 		return new TableCursor<>(this, ReftableConstants.BLOCK_TYPE_OBJ, new ObjRecord());
 	}
 
-	/** File offset of the first block of a section, or -1 if the table has no such section. */
+	/**
+	 * File offset of the first block of a section, or -1 if the table has no such
+	 * section.
+	 */
 	long sectionStart(byte type) {
 		return switch (type) {
 			case ReftableConstants.BLOCK_TYPE_REF -> this.refsPresent ? 0 : -1;
@@ -326,7 +338,8 @@ public final class ReftableReader implements Closeable {
 
 	/** The one factory for corruption found in this table. */
 	CorruptRefStoreException corrupt(long offset, String what) {
-		return new CorruptRefStoreException(this.source.name(), offset, "offset 0x" + Long.toHexString(offset) + ": " + what);
+		return new CorruptRefStoreException(this.source.name(), offset,
+				"offset 0x" + Long.toHexString(offset) + ": " + what);
 	}
 
 	@Override
@@ -336,7 +349,8 @@ public final class ReftableReader implements Closeable {
 
 	@Override
 	public String toString() {
-		return "ReftableReader[" + name() + ", update indices " + this.minUpdateIndex + ".." + this.maxUpdateIndex + "]";
+		return "ReftableReader[" + name() + ", update indices " + this.minUpdateIndex + ".." + this.maxUpdateIndex
+				+ "]";
 	}
 
 }

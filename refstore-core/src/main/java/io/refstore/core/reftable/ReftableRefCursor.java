@@ -6,8 +6,9 @@ import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.RefCursor;
 
 /**
- * A {@link RefCursor} over ref records that have no tombstones among them (a merged cursor that suppresses
- * deletions). The buffers are the records' own: nothing is copied per ref.
+ * A {@link RefCursor} over ref records that have no tombstones among them (a merged
+ * cursor that suppresses deletions). The buffers are the records' own: nothing is copied
+ * per ref.
  */
 final class ReftableRefCursor implements RefCursor {
 
@@ -59,7 +60,10 @@ final class ReftableRefCursor implements RefCursor {
 		return rec().valueType() == RefRecord.VALUE_PEELED;
 	}
 
-	/** git writes the peeled value of every tag it stores (value type 2), so a direct ref without one is no tag. */
+	/**
+	 * git writes the peeled value of every tag it stores (value type 2), so a direct ref
+	 * without one is no tag.
+	 */
 	@Override
 	public boolean peelKnown() {
 		return true;

@@ -27,10 +27,13 @@ import io.refstore.core.ref.SymbolicRef;
 import io.refstore.core.ref.VerifyProblem;
 
 /**
- * The reftable backend: refs and reflogs in the table stack under {@code reftable/}, read through a merged
- * view of the tables and written one table per transaction, with git's locks and compaction.
+ * The reftable backend: refs and reflogs in the table stack under {@code reftable/}, read
+ * through a merged view of the tables and written one table per transaction, with git's
+ * locks and compaction.
  *
- * <p>Thread-safe. Every read takes a snapshot of the stack, reloaded when another process changed it.
+ * <p>
+ * Thread-safe. Every read takes a snapshot of the stack, reloaded when another process
+ * changed it.
  */
 public final class ReftableRefStore implements RefStore {
 
@@ -45,7 +48,8 @@ public final class ReftableRefStore implements RefStore {
 
 	/**
 	 * Opens the stack in {@code options.stackDir()}.
-	 * @throws io.refstore.core.ref.CorruptRefStoreException if a listed table is missing or damaged
+	 * @throws io.refstore.core.ref.CorruptRefStoreException if a listed table is missing
+	 * or damaged
 	 */
 	public static ReftableRefStore open(ReftableOptions options) throws IOException {
 		HashAlgorithm hash = options.stack().writeOptions().hash();
@@ -81,8 +85,9 @@ public final class ReftableRefStore implements RefStore {
 	}
 
 	/**
-	 * {@link #exactRef(String)} in a snapshot the caller holds (and a merged view of it), so that a
-	 * transaction planning a thousand updates does not check {@code tables.list} a thousand times.
+	 * {@link #exactRef(String)} in a snapshot the caller holds (and a merged view of it),
+	 * so that a transaction planning a thousand updates does not check
+	 * {@code tables.list} a thousand times.
 	 */
 	Ref exactRef(MergedTable merged, String name) throws IOException {
 		if (!RefName.isValid(name, true)) {
@@ -99,7 +104,9 @@ public final class ReftableRefStore implements RefStore {
 		return read(new MergedTable(snapshot.readers()), name);
 	}
 
-	/** Reads a ref from a merged view of a snapshot; {@code null} if it does not exist. */
+	/**
+	 * Reads a ref from a merged view of a snapshot; {@code null} if it does not exist.
+	 */
 	Ref read(MergedTable merged, String name) throws IOException {
 		RefRecord record = merged.exactRef(name);
 		return (record != null) ? record.toRef(hashAlgorithm()) : null;
@@ -166,8 +173,8 @@ public final class ReftableRefStore implements RefStore {
 			int lastLength = 0;
 			while (logs.next()) {
 				LogRecord log = logs.record();
-				if (last == null || !java.util.Arrays.equals(last, 0, lastLength, log.refNameBuffer(), 0,
-						log.refNameLength())) {
+				if (last == null
+						|| !java.util.Arrays.equals(last, 0, lastLength, log.refNameBuffer(), 0, log.refNameLength())) {
 					names.add(log.refName());
 					last = java.util.Arrays.copyOf(log.refNameBuffer(), log.refNameLength());
 					lastLength = log.refNameLength();
@@ -190,7 +197,10 @@ public final class ReftableRefStore implements RefStore {
 		}
 	}
 
-	/** Update indices of every live log entry of {@code name} (the existence marker included). */
+	/**
+	 * Update indices of every live log entry of {@code name} (the existence marker
+	 * included).
+	 */
 	List<Long> logIndices(ReftableStack.Snapshot snapshot, String name) throws IOException {
 		List<Long> indices = new ArrayList<>();
 		try (RecordCursor<LogRecord> logs = new MergedTable(snapshot.readers()).logsFor(name)) {
@@ -230,7 +240,9 @@ public final class ReftableRefStore implements RefStore {
 		return this.stack.statistics();
 	}
 
-	/** The bytes of {@code tables.list}: every write adds a table and rewrites the list. */
+	/**
+	 * The bytes of {@code tables.list}: every write adds a table and rewrites the list.
+	 */
 	@Override
 	public String fingerprint() throws IOException {
 		Path list = this.options.stackDir().resolve(ReftableStack.TABLES_LIST);
@@ -266,8 +278,9 @@ public final class ReftableRefStore implements RefStore {
 	}
 
 	/**
-	 * A ref cursor over one snapshot: skips the start-after name itself and names outside {@code refs/} (root
-	 * refs only when asked for), and releases the snapshot when closed.
+	 * A ref cursor over one snapshot: skips the start-after name itself and names outside
+	 * {@code refs/} (root refs only when asked for), and releases the snapshot when
+	 * closed.
 	 */
 	private static final class StoreCursor implements RefCursor {
 
@@ -295,7 +308,8 @@ public final class ReftableRefStore implements RefStore {
 						&& java.util.Arrays.equals(name, 0, length, this.after, 0, this.after.length)) {
 					continue;
 				}
-				if (length > 5 && name[0] == 'r' && name[1] == 'e' && name[2] == 'f' && name[3] == 's' && name[4] == '/') {
+				if (length > 5 && name[0] == 'r' && name[1] == 'e' && name[2] == 'f' && name[3] == 's'
+						&& name[4] == '/') {
 					return true;
 				}
 				if (this.rootRefs && RefName.isRootRef(this.delegate.name())) {

@@ -26,13 +26,15 @@ import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.StoreStatistics;
 
 /**
- * A stack of reftables under {@code reftable/}: {@code tables.list} names the tables, oldest first. Reads go
- * through a {@link Snapshot} of the tables listed at one moment (reloaded when another process changed the
- * list); writes append one table per transaction under {@code tables.list.lock}, then compact
- * geometrically, as git does.
+ * A stack of reftables under {@code reftable/}: {@code tables.list} names the tables,
+ * oldest first. Reads go through a {@link Snapshot} of the tables listed at one moment
+ * (reloaded when another process changed the list); writes append one table per
+ * transaction under {@code tables.list.lock}, then compact geometrically, as git does.
  *
- * <p>Thread-safe. Tables are memory-mapped and reference-counted, so a snapshot stays readable while this or
- * another process replaces tables by compaction (unlinked files stay readable on POSIX).
+ * <p>
+ * Thread-safe. Tables are memory-mapped and reference-counted, so a snapshot stays
+ * readable while this or another process replaces tables by compaction (unlinked files
+ * stay readable on POSIX).
  */
 public final class ReftableStack implements Closeable {
 
@@ -63,7 +65,8 @@ public final class ReftableStack implements Closeable {
 	}
 
 	/**
-	 * Opens the stack in {@code dir} (the repository's {@code reftable/} directory) and reads it.
+	 * Opens the stack in {@code dir} (the repository's {@code reftable/} directory) and
+	 * reads it.
 	 * @throws CorruptRefStoreException if a listed table is missing or damaged, naming it
 	 */
 	public static ReftableStack open(Path dir, HashAlgorithm hash, StackOptions options) throws IOException {
@@ -87,7 +90,8 @@ public final class ReftableStack implements Closeable {
 	}
 
 	/**
-	 * The tables listed now, re-reading {@code tables.list} if it changed since the last read.
+	 * The tables listed now, re-reading {@code tables.list} if it changed since the last
+	 * read.
 	 * @return a snapshot the caller must close
 	 */
 	public Snapshot snapshot() throws IOException {
@@ -125,7 +129,8 @@ public final class ReftableStack implements Closeable {
 				return;
 			}
 			catch (NoSuchFileException ex) {
-				// a compactor replaced tables between our reading the list and opening them: read it again
+				// a compactor replaced tables between our reading the list and opening
+				// them: read it again
 				if (readList().equals(names) || System.nanoTime() > deadline) {
 					throw new CorruptRefStoreException(this.listFile, -1,
 							"names a table that does not exist: " + Path.of(ex.getFile()).getFileName());
@@ -171,7 +176,9 @@ public final class ReftableStack implements Closeable {
 		}
 	}
 
-	/** The names in {@code tables.list}, oldest first; a missing file is an empty stack. */
+	/**
+	 * The names in {@code tables.list}, oldest first; a missing file is an empty stack.
+	 */
 	List<String> readList() throws IOException {
 		byte[] content;
 		try {
@@ -205,8 +212,9 @@ public final class ReftableStack implements Closeable {
 	}
 
 	/**
-	 * Starts appending a table: takes {@code tables.list.lock} (waiting up to the lock timeout) and reloads
-	 * the stack under the lock, so the caller checks its expectations against the newest state.
+	 * Starts appending a table: takes {@code tables.list.lock} (waiting up to the lock
+	 * timeout) and reloads the stack under the lock, so the caller checks its
+	 * expectations against the newest state.
 	 * @return the addition, which the caller closes (rolling back unless committed)
 	 * @throws io.refstore.core.io.LockFailedException if another writer holds the lock
 	 */
@@ -215,8 +223,9 @@ public final class ReftableStack implements Closeable {
 	}
 
 	/**
-	 * As {@link #newAddition()}; with {@code force}, the table and the list are forced to the disk whatever
-	 * {@code core.fsync} says, the directory after the list's rename, and so is a compaction the commit runs.
+	 * As {@link #newAddition()}; with {@code force}, the table and the list are forced to
+	 * the disk whatever {@code core.fsync} says, the directory after the list's rename,
+	 * and so is a compaction the commit runs.
 	 */
 	public Addition newAddition(boolean force) throws IOException {
 		LockFile lock = LockFile.acquire(this.listFile, this.options.lockTimeout(), this.options.owner());
@@ -243,22 +252,26 @@ public final class ReftableStack implements Closeable {
 	}
 
 	/**
-	 * Writes {@code content} as a new table file named for {@code min..max} and returns its name, or
-	 * {@code null} if the content was empty (then no file is left behind).
+	 * Writes {@code content} as a new table file named for {@code min..max} and returns
+	 * its name, or {@code null} if the content was empty (then no file is left behind).
 	 */
 	String writeTable(long min, long max, TableContent content) throws IOException {
 		return writeTable(min, max, this.options.fsync(), content);
 	}
 
-	/** As {@link #writeTable(long, long, TableContent)}, forcing the table before its rename if {@code fsync}. */
+	/**
+	 * As {@link #writeTable(long, long, TableContent)}, forcing the table before its
+	 * rename if {@code fsync}.
+	 */
 	String writeTable(long min, long max, boolean fsync, TableContent content) throws IOException {
 		Path temp = writeUnpublished(min, max, fsync, content);
 		return (temp != null) ? publish(temp, min, max) : null;
 	}
 
 	/**
-	 * Writes a table under a temporary name (not {@code *.ref}, so that no cleaner of unlisted tables, refstore's
-	 * or git's, takes it for a leftover), forced if {@code fsync}; {@link #publish} gives it its name.
+	 * Writes a table under a temporary name (not {@code *.ref}, so that no cleaner of
+	 * unlisted tables, refstore's or git's, takes it for a leftover), forced if
+	 * {@code fsync}; {@link #publish} gives it its name.
 	 * @return the temporary file, or {@code null} if the table would hold no record
 	 */
 	Path writeUnpublished(long min, long max, boolean fsync, TableContent content) throws IOException {
@@ -287,7 +300,10 @@ public final class ReftableStack implements Closeable {
 		}
 	}
 
-	/** Renames a table {@link #writeUnpublished} wrote to its table name; returns the name. */
+	/**
+	 * Renames a table {@link #writeUnpublished} wrote to its table name; returns the
+	 * name.
+	 */
 	String publish(Path temp, long min, long max) throws IOException {
 		String name = String.format("0x%012x-0x%012x-%08x.ref", min, max, ThreadLocalRandom.current().nextInt());
 		Files.move(temp, this.dir.resolve(name), StandardCopyOption.ATOMIC_MOVE);
@@ -295,9 +311,10 @@ public final class ReftableStack implements Closeable {
 	}
 
 	/**
-	 * Creates a new empty file {@code <prefix><random>} in {@code dir} the way git creates its tables: readable
-	 * as the umask allows (0666 less the umask), where {@code Files.createTempFile} would make it private
-	 * (0600) and other users of a shared repository could not read the refs.
+	 * Creates a new empty file {@code <prefix><random>} in {@code dir} the way git
+	 * creates its tables: readable as the umask allows (0666 less the umask), where
+	 * {@code Files.createTempFile} would make it private (0600) and other users of a
+	 * shared repository could not read the refs.
 	 */
 	static Path createTemp(Path dir, String prefix) throws IOException {
 		for (int attempt = 0;; attempt++) {
@@ -314,14 +331,18 @@ public final class ReftableStack implements Closeable {
 		}
 	}
 
-	/** Replaces {@code tables.list} through its held lock with {@code names}, each followed by a newline. */
+	/**
+	 * Replaces {@code tables.list} through its held lock with {@code names}, each
+	 * followed by a newline.
+	 */
 	void writeList(LockFile lock, List<String> names) throws IOException {
 		writeList(lock, names, false);
 	}
 
 	/**
-	 * As {@link #writeList(LockFile, List)}; with {@code force}, the list is forced whatever {@code core.fsync}
-	 * says and the directory after the rename (naming the new tables too), before any old table is removed.
+	 * As {@link #writeList(LockFile, List)}; with {@code force}, the list is forced
+	 * whatever {@code core.fsync} says and the directory after the rename (naming the new
+	 * tables too), before any old table is removed.
 	 */
 	void writeList(LockFile lock, List<String> names, boolean force) throws IOException {
 		StringBuilder list = new StringBuilder();
@@ -336,8 +357,8 @@ public final class ReftableStack implements Closeable {
 	}
 
 	/**
-	 * Compacts every table into one ({@code git pack-refs} on a reftable repository); fails if another
-	 * process holds a table's lock.
+	 * Compacts every table into one ({@code git pack-refs} on a reftable repository);
+	 * fails if another process holds a table's lock.
 	 */
 	public void compactAll() throws IOException {
 		new StackCompactor(this, false).compactAll();
@@ -348,7 +369,10 @@ public final class ReftableStack implements Closeable {
 		return new StackCompactor(this, false).statistics();
 	}
 
-	/** Compacts as git's geometric policy asks, skipping tables other processes hold; never fails on a lock. */
+	/**
+	 * Compacts as git's geometric policy asks, skipping tables other processes hold;
+	 * never fails on a lock.
+	 */
 	public void autoCompact() throws IOException {
 		new StackCompactor(this, false).autoCompact();
 	}
@@ -363,7 +387,8 @@ public final class ReftableStack implements Closeable {
 	}
 
 	/**
-	 * An append in progress: the lock on {@code tables.list} and the stack as it was when taken.
+	 * An append in progress: the lock on {@code tables.list} and the stack as it was when
+	 * taken.
 	 */
 	public final class Addition implements Closeable {
 
@@ -404,8 +429,9 @@ public final class ReftableStack implements Closeable {
 		}
 
 		/**
-		 * Appends the written table to {@code tables.list}, releases the lock, reloads, and compacts
-		 * geometrically (a compaction that cannot lock is skipped: the write already succeeded).
+		 * Appends the written table to {@code tables.list}, releases the lock, reloads,
+		 * and compacts geometrically (a compaction that cannot lock is skipped: the write
+		 * already succeeded).
 		 */
 		public void commit() throws IOException {
 			if (this.table != null) {

@@ -28,14 +28,16 @@ import io.refstore.core.txn.StagedTransaction;
 import io.refstore.core.txn.UpdateChecks;
 
 /**
- * A transaction of the reftable backend: one new table holding every changed ref and its reflog entries at
- * one update index, as git's reftable backend writes it.
+ * A transaction of the reftable backend: one new table holding every changed ref and its
+ * reflog entries at one update index, as git's reftable backend writes it.
  * <ol>
  * <li>Plan: names, duplicates, symbolic refs followed ({@link UpdateChecks}).</li>
- * <li>Prepare: take {@code tables.list.lock}, reload the stack, and check every expectation, name conflict
- * and new object against the stack as it is under the lock.</li>
- * <li>Commit: write the table (refs, then logs; a deleted ref's log entries get tombstones), append it to
- * {@code tables.list}, release the lock, compact geometrically.</li>
+ * <li>Prepare: take {@code tables.list.lock}, reload the stack, and check every
+ * expectation, name conflict and new object against the stack as it is under the
+ * lock.</li>
+ * <li>Commit: write the table (refs, then logs; a deleted ref's log entries get
+ * tombstones), append it to {@code tables.list}, release the lock, compact
+ * geometrically.</li>
  * </ol>
  */
 final class ReftableTransaction extends StagedTransaction {
@@ -49,7 +51,10 @@ final class ReftableTransaction extends StagedTransaction {
 		this.store = store;
 	}
 
-	/** The stack as planning reads it: one snapshot for every unlocked read, released when locking starts. */
+	/**
+	 * The stack as planning reads it: one snapshot for every unlocked read, released when
+	 * locking starts.
+	 */
 	private ReftableStack.Snapshot planning;
 
 	private MergedTable planningView;
@@ -83,8 +88,8 @@ final class ReftableTransaction extends StagedTransaction {
 	}
 
 	/**
-	 * A ref as the locked stack holds it: what planning read, if planning read the same tables (tables never
-	 * change, and their names are unique), else read again.
+	 * A ref as the locked stack holds it: what planning read, if planning read the same
+	 * tables (tables never change, and their names are unique), else read again.
 	 */
 	private Ref readLocked(MergedTable merged, boolean planningCurrent, String name) throws IOException {
 		if (planningCurrent && this.planningReads.containsKey(name)) {
@@ -131,9 +136,10 @@ final class ReftableTransaction extends StagedTransaction {
 	}
 
 	/**
-	 * Checks a batch against the whole stack read in order under the lock, when the batch is large next to the
-	 * stack (its tables hold at most about {@value #BULK_BYTES_PER_UPDATE} bytes per update); a small batch in a
-	 * large stack is cheaper to check ref by ref.
+	 * Checks a batch against the whole stack read in order under the lock, when the batch
+	 * is large next to the stack (its tables hold at most about
+	 * {@value #BULK_BYTES_PER_UPDATE} bytes per update); a small batch in a large stack
+	 * is cheaper to check ref by ref.
 	 */
 	@Override
 	protected BatchPlan.Status lockAndCheckBatch(BatchPlan plan, Outcome outcome) throws IOException {
@@ -153,7 +159,8 @@ final class ReftableTransaction extends StagedTransaction {
 		}
 		MergedTable merged = new MergedTable(tables);
 		if (merged.exactRef("refs") != null) {
-			// a ref named "refs" is the parent of every name: its conflicts are worded ref by ref
+			// a ref named "refs" is the parent of every name: its conflicts are worded
+			// ref by ref
 			return BatchPlan.Status.UNSUPPORTED;
 		}
 		// an update of the branch HEAD names also goes into HEAD's log
@@ -170,7 +177,10 @@ final class ReftableTransaction extends StagedTransaction {
 		return true;
 	}
 
-	/** As the stack reads now, before the lock: a small batch in a large stack does not even try the bulk path. */
+	/**
+	 * As the stack reads now, before the lock: a small batch in a large stack does not
+	 * even try the bulk path.
+	 */
 	@Override
 	protected boolean bulkWorthwhile(int updates) throws IOException {
 		try (ReftableStack.Snapshot snapshot = this.store.stack.snapshot()) {
@@ -186,7 +196,9 @@ final class ReftableTransaction extends StagedTransaction {
 		return bytes <= BULK_BYTES_PER_UPDATE * updates + 4096;
 	}
 
-	/** The position in name order of the batch's update of the branch HEAD names, or -1. */
+	/**
+	 * The position in name order of the batch's update of the branch HEAD names, or -1.
+	 */
 	private int headUpdate = -1;
 
 	@Override
@@ -232,8 +244,9 @@ final class ReftableTransaction extends StagedTransaction {
 	}
 
 	/**
-	 * The log records of a batch, in key order: tombstones for every log entry of a deleted ref, and an entry
-	 * for each written ref that has a log or gets one by the policy.
+	 * The log records of a batch, in key order: tombstones for every log entry of a
+	 * deleted ref, and an entry for each written ref that has a log or gets one by the
+	 * policy.
 	 */
 	private List<LogRecord> batchLogs(BatchPlan plan, PersonIdent who, long index) throws IOException {
 		ReftableStack.Snapshot base = this.addition.base();
@@ -263,7 +276,8 @@ final class ReftableTransaction extends StagedTransaction {
 				}
 			}
 		}
-		// as the ref-by-ref path logs HEAD for its branch: anything but a verify or the deletion of nothing
+		// as the ref-by-ref path logs HEAD for its branch: anything but a verify or the
+		// deletion of nothing
 		int head = this.headUpdate;
 		if (head >= 0 && batch.type(plan.index(head)) != RefUpdate.Type.VERIFY
 				&& (plan.exists(head) || !batch.isDelete(plan.index(head)))
@@ -274,7 +288,10 @@ final class ReftableTransaction extends StagedTransaction {
 		return logs;
 	}
 
-	/** The reflog entry of the {@code k}-th update: old value (or zero) to new value (zero for a deletion). */
+	/**
+	 * The reflog entry of the {@code k}-th update: old value (or zero) to new value (zero
+	 * for a deletion).
+	 */
 	private ReflogEntry entry(BatchPlan plan, int k, PersonIdent who, String message) {
 		ObjectId zero = this.store.hashAlgorithm().zeroId();
 		int i = plan.index(k);
@@ -292,7 +309,10 @@ final class ReftableTransaction extends StagedTransaction {
 		}
 	}
 
-	/** A directory/file conflict of a new ref with existing refs or other updates, or {@code null}. */
+	/**
+	 * A directory/file conflict of a new ref with existing refs or other updates, or
+	 * {@code null}.
+	 */
 	private static String nameConflict(String name, MergedTable merged, NavigableMap<String, PlannedUpdate> planned)
 			throws IOException {
 		for (int slash = name.indexOf('/'); slash > 0; slash = name.indexOf('/', slash + 1)) {
@@ -327,8 +347,8 @@ final class ReftableTransaction extends StagedTransaction {
 	}
 
 	/** The table's records: changed refs in name order, and log records in key order. */
-	private void collectRecords(NavigableMap<String, PlannedUpdate> planned, PersonIdent who, long index, List<RefRecord> refs,
-			List<LogRecord> logs) throws IOException {
+	private void collectRecords(NavigableMap<String, PlannedUpdate> planned, PersonIdent who, long index,
+			List<RefRecord> refs, List<LogRecord> logs) throws IOException {
 		ReftableStack.Snapshot base = this.addition.base();
 		ReflogPolicy policy = this.store.options.reflogPolicy();
 		ObjectId zero = this.store.hashAlgorithm().zeroId();
@@ -353,8 +373,8 @@ final class ReftableTransaction extends StagedTransaction {
 						: RefRecord.direct(item.name(), index, update.newId()));
 				written = true;
 			}
-			ReflogEntry entry = ReflogEntries.forUpdate(item, who, message(),
-					(name) -> this.store.read(base, name), zero);
+			ReflogEntry entry = ReflogEntries.forUpdate(item, who, message(), (name) -> this.store.read(base, name),
+					zero);
 			if (entry == null) {
 				continue;
 			}

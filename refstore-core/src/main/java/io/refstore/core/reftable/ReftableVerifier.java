@@ -13,17 +13,19 @@ import io.refstore.core.ref.RefName;
 import io.refstore.core.ref.VerifyProblem;
 
 /**
- * Consistency checks of the reftable backend. Per table: its name, every block decoded (which checks the
- * structure: block headers, restart tables, varints, key order), ref update indices within the table's
- * range, log update indices not above it, ref names. Over the merged stack: every live value names an
- * object that exists (a commit for a branch), every symbolic target is a valid name.
+ * Consistency checks of the reftable backend. Per table: its name, every block decoded
+ * (which checks the structure: block headers, restart tables, varints, key order), ref
+ * update indices within the table's range, log update indices not above it, ref names.
+ * Over the merged stack: every live value names an object that exists (a commit for a
+ * branch), every symbolic target is a valid name.
  */
 final class ReftableVerifier {
 
 	/**
-	 * git's test of a table name: three hex numbers (each may start with {@code 0x}) joined by {@code -}, then
-	 * {@code .ref} or {@code .log}. JGit's names ({@code 000000000001-000000000002-0a1b2c3d.ref}, {@code .log}
-	 * for log-only tables) pass as well as git's own.
+	 * git's test of a table name: three hex numbers (each may start with {@code 0x})
+	 * joined by {@code -}, then {@code .ref} or {@code .log}. JGit's names
+	 * ({@code 000000000001-000000000002-0a1b2c3d.ref}, {@code .log} for log-only tables)
+	 * pass as well as git's own.
 	 */
 	private static final Pattern TABLE_NAME = Pattern
 		.compile("(?:0[xX])?[0-9a-fA-F]+-(?:0[xX])?[0-9a-fA-F]+-(?:0[xX])?[0-9a-fA-F]+\\.(?:ref|log)");
@@ -52,9 +54,9 @@ final class ReftableVerifier {
 					problem(false, "reftable/" + table.name, -1, "badReftableTableName", "invalid reftable table name");
 				}
 				if (Long.compareUnsigned(table.reader.minUpdateIndex(), previousMax) <= 0 && previousMax > 0) {
-					problem(true, "reftable/" + table.name, -1, "badReftableUpdateIndex", "update indices "
-							+ table.reader.minUpdateIndex() + ".." + table.reader.maxUpdateIndex()
-							+ " do not follow the previous table's " + previousMax);
+					problem(true, "reftable/" + table.name, -1, "badReftableUpdateIndex",
+							"update indices " + table.reader.minUpdateIndex() + ".." + table.reader.maxUpdateIndex()
+									+ " do not follow the previous table's " + previousMax);
 				}
 				previousMax = table.reader.maxUpdateIndex();
 				checkTable(table);
@@ -87,7 +89,8 @@ final class ReftableVerifier {
 							+ Long.toUnsignedString(index) + " outside the table's range");
 				}
 				if (RefName.violation(ref.nameBuffer(), 0, ref.nameLength(), true) != null) {
-					problem(true, where, -1, "badRefName", "'" + RefName.printable(ref.name()) + "' is not a valid refname");
+					problem(true, where, -1, "badRefName",
+							"'" + RefName.printable(ref.name()) + "' is not a valid refname");
 				}
 			}
 		}
@@ -141,8 +144,9 @@ final class ReftableVerifier {
 					ObjectId stored = ObjectId.fromRaw(this.store.hashAlgorithm(), ref.peeledBuffer(), 0);
 					ObjectId actual = objects.peel(id);
 					if (!stored.equals(actual)) {
-						problem(true, name, -1, "badRefPeeled", "peels to " + ((actual != null) ? actual.name()
-								: "nothing (not a tag)") + " but the table says " + stored.name());
+						problem(true, name, -1, "badRefPeeled",
+								"peels to " + ((actual != null) ? actual.name() : "nothing (not a tag)")
+										+ " but the table says " + stored.name());
 					}
 				}
 			}

@@ -9,17 +9,21 @@ import java.util.Objects;
 import java.util.zip.CRC32;
 
 /**
- * Writes one reftable to a stream, laid out byte for byte as git's writer lays it out: same restart points,
- * block fill rule, lazy padding (never before the log section or the footer), index levels (only for a
- * section of more than 3 blocks), object index (only when the refs got an index) and log compression.
+ * Writes one reftable to a stream, laid out byte for byte as git's writer lays it out:
+ * same restart points, block fill rule, lazy padding (never before the log section or the
+ * footer), index levels (only for a section of more than 3 blocks), object index (only
+ * when the refs got an index) and log compression.
  *
- * <p>Use: {@link #setLimits}, then {@link #addRef} for every ref in strictly increasing name order, then
- * {@link #addLog} for every log record in strictly increasing key order (ref name, then newest update index
- * first), then {@link #finish()}. A table without records is a valid 92-byte (SHA-256: 100-byte) table.
+ * <p>
+ * Use: {@link #setLimits}, then {@link #addRef} for every ref in strictly increasing name
+ * order, then {@link #addLog} for every log record in strictly increasing key order (ref
+ * name, then newest update index first), then {@link #finish()}. A table without records
+ * is a valid 92-byte (SHA-256: 100-byte) table.
  *
- * <p>Misuse (order, update index outside the limits, a record larger than a block) throws
- * {@link IllegalArgumentException} or {@link IllegalStateException} before anything of that record is written.
- * Not thread-safe. The stream is not closed.
+ * <p>
+ * Misuse (order, update index outside the limits, a record larger than a block) throws
+ * {@link IllegalArgumentException} or {@link IllegalStateException} before anything of
+ * that record is written. Not thread-safe. The stream is not closed.
  *
  * <pre>{@code
  * ReftableWriter writer = new ReftableWriter(out, WriteOptions.defaults()).setLimits(1, 1);
@@ -91,8 +95,9 @@ public final class ReftableWriter {
 	}
 
 	/**
-	 * Sets the update indices the header declares: every ref record's index must lie in {@code [min, max]},
-	 * and every log record's index must not exceed {@code max}. Both default to 0.
+	 * Sets the update indices the header declares: every ref record's index must lie in
+	 * {@code [min, max]}, and every log record's index must not exceed {@code max}. Both
+	 * default to 0.
 	 * @return this writer
 	 * @throws IllegalStateException if a record was already added
 	 * @throws IllegalArgumentException if {@code min > max} (unsigned)
@@ -111,20 +116,23 @@ public final class ReftableWriter {
 	}
 
 	/**
-	 * Adds a ref record. Names must be strictly increasing (bytewise) and all refs come before all logs.
-	 * @throws IllegalArgumentException if the name is not greater than the previous one, the update index is
-	 * outside the limits, the ids have the wrong hash, or the record does not fit in one block
+	 * Adds a ref record. Names must be strictly increasing (bytewise) and all refs come
+	 * before all logs.
+	 * @throws IllegalArgumentException if the name is not greater than the previous one,
+	 * the update index is outside the limits, the ids have the wrong hash, or the record
+	 * does not fit in one block
 	 * @throws IllegalStateException if logs were already added or the table is finished
 	 */
 	public void addRef(RefRecord ref) throws IOException {
 		if (this.inLogs || this.finished) {
-			throw new IllegalStateException("ref " + ref.name() + " added after " + (this.finished ? "finish" : "log records"));
+			throw new IllegalStateException(
+					"ref " + ref.name() + " added after " + (this.finished ? "finish" : "log records"));
 		}
 		if (Long.compareUnsigned(ref.updateIndex(), this.minUpdateIndex) < 0
 				|| Long.compareUnsigned(ref.updateIndex(), this.maxUpdateIndex) > 0) {
-			throw new IllegalArgumentException("ref " + ref.name() + " has update index " + Long.toUnsignedString(ref.updateIndex())
-					+ ", outside the table's limits " + Long.toUnsignedString(this.minUpdateIndex) + ".."
-					+ Long.toUnsignedString(this.maxUpdateIndex));
+			throw new IllegalArgumentException("ref " + ref.name() + " has update index "
+					+ Long.toUnsignedString(ref.updateIndex()) + ", outside the table's limits "
+					+ Long.toUnsignedString(this.minUpdateIndex) + ".." + Long.toUnsignedString(this.maxUpdateIndex));
 		}
 		if (ref.hasId() && ref.hashSize() != this.hashSize) {
 			throw new IllegalArgumentException("ref " + ref.name() + " holds a " + ref.hashSize() + "-byte id in a "
@@ -133,7 +141,8 @@ public final class ReftableWriter {
 		checkOrder(ref, "ref");
 		add(ref, ReftableConstants.BLOCK_TYPE_REF, "ref " + ref.name());
 		if (this.objIndex != null && ref.hasId()) {
-			// the block that now holds the ref starts at next: it is written only when full
+			// the block that now holds the ref starts at next: it is written only when
+			// full
 			this.objIndex.add(ref.idBuffer(), this.next);
 			if (ref.valueType() == RefRecord.VALUE_PEELED) {
 				this.objIndex.add(ref.peeledBuffer(), this.next);
@@ -142,11 +151,11 @@ public final class ReftableWriter {
 	}
 
 	/**
-	 * Adds a log record. Keys must be strictly increasing: ref names ascending, and per ref the update index
-	 * descending. The first log record ends the ref section.
-	 * @throws IllegalArgumentException if the key is not greater than the previous one, an update's index
-	 * exceeds the maximum, the ids have the wrong hash, the message has several lines (unless written
-	 * exactly), or the record does not fit in one block
+	 * Adds a log record. Keys must be strictly increasing: ref names ascending, and per
+	 * ref the update index descending. The first log record ends the ref section.
+	 * @throws IllegalArgumentException if the key is not greater than the previous one,
+	 * an update's index exceeds the maximum, the ids have the wrong hash, the message has
+	 * several lines (unless written exactly), or the record does not fit in one block
 	 * @throws IllegalStateException if the table is finished
 	 */
 	public void addLog(LogRecord log) throws IOException {
@@ -156,9 +165,9 @@ public final class ReftableWriter {
 		LogRecord rec = log;
 		if (!log.isDeletion()) {
 			if (Long.compareUnsigned(log.updateIndex(), this.maxUpdateIndex) > 0) {
-				throw new IllegalArgumentException("log of " + log.refName() + " has update index "
-						+ Long.toUnsignedString(log.updateIndex()) + ", above the table's maximum "
-						+ Long.toUnsignedString(this.maxUpdateIndex));
+				throw new IllegalArgumentException(
+						"log of " + log.refName() + " has update index " + Long.toUnsignedString(log.updateIndex())
+								+ ", above the table's maximum " + Long.toUnsignedString(this.maxUpdateIndex));
 			}
 			if (log.hashSize() != this.hashSize) {
 				throw new IllegalArgumentException("log of " + log.refName() + " holds " + log.hashSize()
@@ -179,13 +188,13 @@ public final class ReftableWriter {
 			this.inLogs = true;
 		}
 		checkOrder(rec, "log");
-		add(rec, ReftableConstants.BLOCK_TYPE_LOG, "log of " + log.refName() + " at update index "
-				+ Long.toUnsignedString(log.updateIndex()));
+		add(rec, ReftableConstants.BLOCK_TYPE_LOG,
+				"log of " + log.refName() + " at update index " + Long.toUnsignedString(log.updateIndex()));
 	}
 
 	private void checkOrder(BlockRecord rec, String what) {
-		if (this.lastKeyLength > 0 && Arrays.compareUnsigned(this.lastKey, 0, this.lastKeyLength, rec.key, 0,
-				rec.keyLength) >= 0) {
+		if (this.lastKeyLength > 0
+				&& Arrays.compareUnsigned(this.lastKey, 0, this.lastKeyLength, rec.key, 0, rec.keyLength) >= 0) {
 			throw new IllegalArgumentException(what + " records must be added in strictly increasing order: "
 					+ describe(rec, this.lastKey, this.lastKeyLength) + " may not follow itself or a greater key, got "
 					+ describe(rec, rec.key, rec.keyLength) + " after it");
@@ -195,7 +204,8 @@ public final class ReftableWriter {
 	private static String describe(BlockRecord rec, byte[] key, int length) {
 		if (rec instanceof LogRecord) {
 			int nameLength = Math.max(0, length - ReftableConstants.LOG_KEY_SUFFIX);
-			long updateIndex = (length >= ReftableConstants.LOG_KEY_SUFFIX) ? ~ReftableConstants.getU64(key, length - 8) : 0;
+			long updateIndex = (length >= ReftableConstants.LOG_KEY_SUFFIX) ? ~ReftableConstants.getU64(key, length - 8)
+					: 0;
 			return "'" + new String(key, 0, nameLength, java.nio.charset.StandardCharsets.UTF_8) + "' at update index "
 					+ Long.toUnsignedString(updateIndex);
 		}
@@ -231,7 +241,10 @@ public final class ReftableWriter {
 		this.blockOpen = true;
 	}
 
-	/** Writes the open block (if it has records), queues its padding and remembers it for the index. */
+	/**
+	 * Writes the open block (if it has records), queues its padding and remembers it for
+	 * the index.
+	 */
 	private void flushBlock() throws IOException {
 		if (!this.blockOpen || this.blocks.entries() == 0) {
 			return;
@@ -268,8 +281,8 @@ public final class ReftableWriter {
 	}
 
 	/**
-	 * Ends the open ref or log section: flushes its last block, writes its index levels if it has more than
-	 * three blocks, and after refs the object index.
+	 * Ends the open ref or log section: flushes its last block, writes its index levels
+	 * if it has more than three blocks, and after refs the object index.
 	 */
 	private void finishPublicSection() throws IOException {
 		if (!this.blockOpen) {
@@ -285,8 +298,8 @@ public final class ReftableWriter {
 	}
 
 	/**
-	 * Flushes the section's last block, then writes index levels bottom-up until a level has at most three
-	 * blocks; the footer points at the start of that top level.
+	 * Flushes the section's last block, then writes index levels bottom-up until a level
+	 * has at most three blocks; the footer points at the start of that top level.
 	 */
 	private void finishSection(SectionStats stats) throws IOException {
 		flushBlock();
@@ -303,8 +316,8 @@ public final class ReftableWriter {
 					indexBlocks++;
 					startBlock(ReftableConstants.BLOCK_TYPE_INDEX);
 					if (!this.blocks.add(entry)) {
-						throw new IllegalArgumentException("a key of " + entry.keyLength + " bytes is too long for an index block of "
-								+ this.options.blockSize() + " bytes");
+						throw new IllegalArgumentException("a key of " + entry.keyLength
+								+ " bytes is too long for an index block of " + this.options.blockSize() + " bytes");
 					}
 				}
 			}
@@ -317,7 +330,10 @@ public final class ReftableWriter {
 		this.lastKeyLength = 0;
 	}
 
-	/** Writes one obj record per distinct id, keyed by the shortest prefix that tells all ids apart. */
+	/**
+	 * Writes one obj record per distinct id, keyed by the shortest prefix that tells all
+	 * ids apart.
+	 */
 	private void writeObjIndex() throws IOException {
 		ObjIndexBuilder ids = this.objIndex;
 		int[] order = ids.sortedOrder();
@@ -344,8 +360,8 @@ public final class ReftableWriter {
 	}
 
 	/**
-	 * Ends the table: the open section is finished (padding of its last block dropped) and the footer is
-	 * written. The stream is flushed, not closed.
+	 * Ends the table: the open section is finished (padding of its last block dropped)
+	 * and the footer is written. The stream is flushed, not closed.
 	 * @return the table's size in bytes
 	 * @throws IllegalStateException if already finished
 	 */

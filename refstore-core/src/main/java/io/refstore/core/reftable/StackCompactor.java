@@ -20,16 +20,23 @@ import io.refstore.core.ref.StoreStatistics;
  * Compaction of a {@link ReftableStack}, as git does it.
  * <ol>
  * <li>Lock {@code tables.list}; check the planned tables are still listed.</li>
- * <li>Lock each table ({@code <table>.lock}), newest first; a table another process holds ends the run
- * (automatic compaction then merges only the newer tables it got, if at least two).</li>
+ * <li>Lock each table ({@code
+ *
+<table>
+ * .lock}), newest first; a table another process holds ends the run (automatic compaction
+ * then merges only the newer tables it got, if at least two).</li>
  * <li>Release {@code tables.list.lock}, so writers can append while the merge runs.</li>
- * <li>Merge the locked tables into a new one spanning their update indices, under a temporary name; tombstones
- * are dropped only when the oldest table of the stack is included (nothing older can be hidden by them).</li>
- * <li>Lock {@code tables.list} again; find the merged tables as a contiguous run in the current list.</li>
- * <li>Name the new table, and replace the run by it (or by nothing if every record cancelled out).</li>
+ * <li>Merge the locked tables into a new one spanning their update indices, under a
+ * temporary name; tombstones are dropped only when the oldest table of the stack is
+ * included (nothing older can be hidden by them).</li>
+ * <li>Lock {@code tables.list} again; find the merged tables as a contiguous run in the
+ * current list.</li>
+ * <li>Name the new table, and replace the run by it (or by nothing if every record
+ * cancelled out).</li>
  * <li>Reload, then delete the merged tables and release their locks.</li>
  * </ol>
- * No ref or log record is lost at any step: until step 6 the old tables are listed; after it the new one is.
+ * No ref or log record is lost at any step: until step 6 the old tables are listed; after
+ * it the new one is.
  */
 final class StackCompactor {
 
@@ -37,7 +44,10 @@ final class StackCompactor {
 
 	private final ReftableStack stack;
 
-	/** Whether the merged table, the list and the directory are forced whatever {@code core.fsync} says. */
+	/**
+	 * Whether the merged table, the list and the directory are forced whatever
+	 * {@code core.fsync} says.
+	 */
 	private final boolean force;
 
 	StackCompactor(ReftableStack stack, boolean force) {
@@ -45,7 +55,10 @@ final class StackCompactor {
 		this.force = force;
 	}
 
-	/** Merges the run of tables git's geometric policy picks; silently does less if tables are locked. */
+	/**
+	 * Merges the run of tables git's geometric policy picks; silently does less if tables
+	 * are locked.
+	 */
 	void autoCompact() throws IOException {
 		List<String> names;
 		int[] segment;
@@ -58,7 +71,10 @@ final class StackCompactor {
 		}
 	}
 
-	/** The stack's statistics, with maintenance due when {@link #autoCompact()} would merge tables. */
+	/**
+	 * The stack's statistics, with maintenance due when {@link #autoCompact()} would
+	 * merge tables.
+	 */
 	StoreStatistics statistics() throws IOException {
 		try (ReftableStack.Snapshot snapshot = this.stack.snapshot()) {
 			long bytes = 0;
@@ -71,12 +87,16 @@ final class StackCompactor {
 			String reason = (segment != null)
 					? "tables " + (segment[0] + 1) + " to " + segment[1] + " of " + tables
 							+ " break the geometric sequence (factor " + factor + ")"
-					: tables + " table" + ((tables == 1) ? "" : "s") + " in a geometric sequence (factor " + factor + ")";
+					: tables + " table" + ((tables == 1) ? "" : "s") + " in a geometric sequence (factor " + factor
+							+ ")";
 			return new StoreStatistics(RefFormat.REFTABLE, 0, 0, tables, bytes, segment != null, reason);
 		}
 	}
 
-	/** The sizes git's geometric rule compares: each table without its footer and most of its header. */
+	/**
+	 * The sizes git's geometric rule compares: each table without its footer and most of
+	 * its header.
+	 */
 	private static List<Long> sizes(ReftableStack.Snapshot snapshot) {
 		List<Long> sizes = new ArrayList<>();
 		for (ReftableStack.Table table : snapshot.tables) {
@@ -87,8 +107,8 @@ final class StackCompactor {
 	}
 
 	/**
-	 * git's choice of tables to merge: {@code [start, end)}, or {@code null} when the sizes already form a
-	 * geometric sequence.
+	 * git's choice of tables to merge: {@code [start, end)}, or {@code null} when the
+	 * sizes already form a geometric sequence.
 	 */
 	static int[] geometricSegment(List<Long> sizes, int factor) {
 		int n = sizes.size();
@@ -119,7 +139,10 @@ final class StackCompactor {
 		return (end - start >= 2) ? new int[] { start, end } : null;
 	}
 
-	/** Merges the whole stack into one table, then removes unlisted leftovers; fails on a held lock. */
+	/**
+	 * Merges the whole stack into one table, then removes unlisted leftovers; fails on a
+	 * held lock.
+	 */
 	void compactAll() throws IOException {
 		List<String> names;
 		try (ReftableStack.Snapshot snapshot = this.stack.snapshot()) {
@@ -155,8 +178,10 @@ final class StackCompactor {
 			Merged merged = merge(run, keepTombstones);
 			try (LockFile listLock = lockList(bestEffort)) {
 				if (listLock == null) {
-					// another writer holds the list now: the stack stays as it was, only less compact (the
-					// write that asked for this compaction is committed already and must not fail for it)
+					// another writer holds the list now: the stack stays as it was, only
+					// less compact (the
+					// write that asked for this compaction is committed already and must
+					// not fail for it)
 					discard(merged);
 					return;
 				}
@@ -168,8 +193,10 @@ final class StackCompactor {
 				}
 				List<String> next = new ArrayList<>(names.subList(0, at));
 				if (merged != null) {
-					// named only now, under the list's lock: a table named before could be taken for a leftover
-					// and removed by a cleaner holding the lock meanwhile (this class's clean(), or git's)
+					// named only now, under the list's lock: a table named before could
+					// be taken for a leftover
+					// and removed by a cleaner holding the lock meanwhile (this class's
+					// clean(), or git's)
 					next.add(this.stack.publish(merged.temp(), merged.min(), merged.max()));
 				}
 				next.addAll(names.subList(at + run.size(), names.size()));
@@ -193,8 +220,8 @@ final class StackCompactor {
 
 	private LockFile lockList(boolean bestEffort) throws IOException {
 		try {
-			return LockFile.acquire(this.stack.dir().resolve(ReftableStack.TABLES_LIST), this.stack.options().lockTimeout(),
-					this.stack.options().owner());
+			return LockFile.acquire(this.stack.dir().resolve(ReftableStack.TABLES_LIST),
+					this.stack.options().lockTimeout(), this.stack.options().owner());
 		}
 		catch (LockFailedException ex) {
 			if (bestEffort) {
@@ -204,7 +231,9 @@ final class StackCompactor {
 		}
 	}
 
-	/** Locks tables newest first; returns the contiguous run of newest tables it locked. */
+	/**
+	 * Locks tables newest first; returns the contiguous run of newest tables it locked.
+	 */
 	private List<String> lockTables(List<String> planned, List<LockFile> locks, boolean bestEffort) throws IOException {
 		int first = planned.size();
 		for (int i = planned.size() - 1; i >= 0; i--) {
@@ -233,7 +262,10 @@ final class StackCompactor {
 		}
 	}
 
-	/** Writes the merge of {@code run} as a new, unnamed table; {@code null} if nothing survived. */
+	/**
+	 * Writes the merge of {@code run} as a new, unnamed table; {@code null} if nothing
+	 * survived.
+	 */
 	private Merged merge(List<String> run, boolean keepTombstones) throws IOException {
 		try (ReftableStack.Snapshot snapshot = this.stack.snapshot()) {
 			List<ReftableReader> readers = new ArrayList<>();
@@ -265,7 +297,10 @@ final class StackCompactor {
 		}
 	}
 
-	/** Deletes {@code *.ref} files that are not listed and are older than the stack's newest table. */
+	/**
+	 * Deletes {@code *.ref} files that are not listed and are older than the stack's
+	 * newest table.
+	 */
 	private void clean() throws IOException {
 		try (LockFile listLock = LockFile.acquire(this.stack.dir().resolve(ReftableStack.TABLES_LIST),
 				this.stack.options().lockTimeout(), this.stack.options().owner())) {

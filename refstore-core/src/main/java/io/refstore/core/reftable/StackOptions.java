@@ -8,13 +8,18 @@ import io.refstore.core.io.LockOwner;
 /**
  * How a {@link ReftableStack} writes.
  *
- * @param lockTimeout how long to wait for {@code tables.list.lock} ({@code reftable.lockTimeout}, git's
- * default 100 ms; {@code null} waits forever)
- * @param geometricFactor the factor of the auto-compaction policy ({@code reftable.geometricFactor}, default 2)
- * @param autoCompact whether each addition is followed by geometric compaction (git's default: yes)
- * @param fsync whether tables and the list reach the disk before they are renamed into place
- * @param writeOptions the layout of new tables (block size, restart interval, object index)
- * @param owner the run whose locks these are ({@link LockOwner}), or {@code null} for locks as git takes them
+ * @param lockTimeout how long to wait for {@code tables.list.lock}
+ * ({@code reftable.lockTimeout}, git's default 100 ms; {@code null} waits forever)
+ * @param geometricFactor the factor of the auto-compaction policy
+ * ({@code reftable.geometricFactor}, default 2)
+ * @param autoCompact whether each addition is followed by geometric compaction (git's
+ * default: yes)
+ * @param fsync whether tables and the list reach the disk before they are renamed into
+ * place
+ * @param writeOptions the layout of new tables (block size, restart interval, object
+ * index)
+ * @param owner the run whose locks these are ({@link LockOwner}), or {@code null} for
+ * locks as git takes them
  */
 public record StackOptions(Duration lockTimeout, int geometricFactor, boolean autoCompact, boolean fsync,
 		WriteOptions writeOptions, LockOwner owner) {
@@ -33,8 +38,8 @@ public record StackOptions(Duration lockTimeout, int geometricFactor, boolean au
 
 	/** These options for the locks of {@code owner}. */
 	public StackOptions withOwner(LockOwner owner) {
-		return new StackOptions(this.lockTimeout, this.geometricFactor, this.autoCompact, this.fsync,
-				this.writeOptions, owner);
+		return new StackOptions(this.lockTimeout, this.geometricFactor, this.autoCompact, this.fsync, this.writeOptions,
+				owner);
 	}
 
 }

@@ -3,16 +3,20 @@ package io.refstore.core.reftable;
 import java.io.IOException;
 
 /**
- * Iterates one section (refs, logs or objs) of one table in key order, from its start or from a seek, and
- * optionally only while keys start with a prefix. Seeks go through the section's index when it has one (the
- * top level of one to three index blocks is scanned linearly, then each level is descended), otherwise
- * through the section's blocks by their first keys.
+ * Iterates one section (refs, logs or objs) of one table in key order, from its start or
+ * from a seek, and optionally only while keys start with a prefix. Seeks go through the
+ * section's index when it has one (the top level of one to three index blocks is scanned
+ * linearly, then each level is descended), otherwise through the section's blocks by
+ * their first keys.
  *
- * <p>Not thread-safe.
+ * <p>
+ * Not thread-safe.
  */
 final class TableCursor<R extends BlockRecord> implements RecordCursor<R> {
 
-	/** No sane index has more levels: each level divides the block count by at least two. */
+	/**
+	 * No sane index has more levels: each level divides the block count by at least two.
+	 */
 	private static final int MAX_INDEX_DEPTH = 64;
 
 	private final ReftableReader table;
@@ -42,7 +46,10 @@ final class TableCursor<R extends BlockRecord> implements RecordCursor<R> {
 		this.block = new BlockReader(table);
 	}
 
-	/** Stops the cursor at the first key that does not start with {@code prefix[0, length)}. */
+	/**
+	 * Stops the cursor at the first key that does not start with
+	 * {@code prefix[0, length)}.
+	 */
 	TableCursor<R> bound(byte[] prefix, int length) {
 		this.bound = prefix;
 		this.boundLength = length;
@@ -111,16 +118,18 @@ final class TableCursor<R extends BlockRecord> implements RecordCursor<R> {
 				return;
 			}
 			if (this.block.type() != ReftableConstants.BLOCK_TYPE_INDEX) {
-				throw this.table.corrupt(idx.offset, "index points to a " + ReftableConstants.typeName(this.block.type())
-						+ " block inside the " + ReftableConstants.typeName(this.type) + " section");
+				throw this.table.corrupt(idx.offset,
+						"index points to a " + ReftableConstants.typeName(this.block.type()) + " block inside the "
+								+ ReftableConstants.typeName(this.type) + " section");
 			}
 			this.block.seek(key, length, idx);
 		}
 	}
 
 	/**
-	 * The next record of the current block or of the following blocks of the same type. Crossing into a new
-	 * block checks that its first key continues the order of the previous block.
+	 * The next record of the current block or of the following blocks of the same type.
+	 * Crossing into a new block checks that its first key continues the order of the
+	 * previous block.
 	 */
 	private boolean advance(BlockRecord rec, byte blockType) throws IOException {
 		if (this.block.next(rec)) {
@@ -139,8 +148,10 @@ final class TableCursor<R extends BlockRecord> implements RecordCursor<R> {
 			throw this.table.corrupt(this.block.blockOffset(), "block without records");
 		}
 		if (rec.compareKey(this.boundary, boundaryLength) <= 0) {
-			throw this.table.corrupt(this.block.blockOffset(), "the first key of the " + ReftableConstants.typeName(blockType)
-					+ " block at 0x" + Long.toHexString(this.block.blockOffset()) + " is not greater than the last key of the block before it");
+			throw this.table.corrupt(this.block.blockOffset(),
+					"the first key of the " + ReftableConstants.typeName(blockType) + " block at 0x"
+							+ Long.toHexString(this.block.blockOffset())
+							+ " is not greater than the last key of the block before it");
 		}
 		return true;
 	}

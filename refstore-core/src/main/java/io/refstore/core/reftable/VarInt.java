@@ -1,18 +1,24 @@
 package io.refstore.core.reftable;
 
 /**
- * The reftable varint (the same as git's pack offset encoding, not LEB128): big end first, seven bits a byte,
- * the high bit meaning "more follows", and each continuation adding one before the shift so that every value
- * has exactly one encoding. Values are unsigned 64-bit numbers held in a {@code long}.
+ * The reftable varint (the same as git's pack offset encoding, not LEB128): big end
+ * first, seven bits a byte, the high bit meaning "more follows", and each continuation
+ * adding one before the shift so that every value has exactly one encoding. Values are
+ * unsigned 64-bit numbers held in a {@code long}.
  *
- * <p>Stateless and thread-safe. Decoding lives in {@link BlockReader}, which bounds it by the block.
+ * <p>
+ * Stateless and thread-safe. Decoding lives in {@link BlockReader}, which bounds it by
+ * the block.
  */
 final class VarInt {
 
 	/** The longest encoding, that of 2<sup>64</sup>-1. */
 	static final int MAX_LENGTH = 10;
 
-	/** Largest value that may still be followed by a continuation byte without overflowing 64 bits. */
+	/**
+	 * Largest value that may still be followed by a continuation byte without overflowing
+	 * 64 bits.
+	 */
 	static final long MAX_BEFORE_SHIFT = (1L << 57) - 2;
 
 	private VarInt() {
@@ -29,8 +35,8 @@ final class VarInt {
 
 	/**
 	 * Writes {@code value} at {@code dst[pos]}.
-	 * @return the position after the last byte written, or -1 (nothing written) if it does not fit before
-	 * {@code limit}
+	 * @return the position after the last byte written, or -1 (nothing written) if it
+	 * does not fit before {@code limit}
 	 */
 	static int encode(long value, byte[] dst, int pos, int limit) {
 		int n = length(value);
@@ -46,7 +52,8 @@ final class VarInt {
 	}
 
 	/**
-	 * Decodes one varint from a trusted, sufficiently long buffer (tests and the writer's own bytes).
+	 * Decodes one varint from a trusted, sufficiently long buffer (tests and the writer's
+	 * own bytes).
 	 * @return the value
 	 */
 	static long decode(byte[] src, int pos) {

@@ -5,21 +5,22 @@ import java.util.Objects;
 import io.refstore.core.ref.HashAlgorithm;
 
 /**
- * How {@link ReftableWriter} lays out a table. The defaults are git's, so a table written with
- * {@link #defaults()} from the same records as git is byte-identical to git's.
+ * How {@link ReftableWriter} lays out a table. The defaults are git's, so a table written
+ * with {@link #defaults()} from the same records as git is byte-identical to git's.
  *
- * @param hash the object hash: SHA-1 writes format version 1, SHA-256 version 2 with its hash id (default
- * SHA-1, git's {@code extensions.objectFormat} default)
- * @param blockSize the block size in bytes, 256 to 16777215 (default 4096, git's {@code reftable.blockSize});
- * a ref or log record must fit into one block
- * @param restartInterval every how many records of a block the key is written in full (default 16, git's
- * {@code reftable.restartInterval}); git also restarts at every record that shares nothing with its
- * predecessor
- * @param indexObjects whether to write the object index ("which ref blocks point at this id"), which git does
- * only when the ref section has an index (default {@code true}, git's {@code reftable.indexObjects})
- * @param exactLogMessage whether log messages are written as given; {@code false} (the default, as git)
- * strips trailing newlines, rejects multi-line messages and appends one newline. Copying records from
- * another table (compaction) needs {@code true}
+ * @param hash the object hash: SHA-1 writes format version 1, SHA-256 version 2 with its
+ * hash id (default SHA-1, git's {@code extensions.objectFormat} default)
+ * @param blockSize the block size in bytes, 256 to 16777215 (default 4096, git's
+ * {@code reftable.blockSize}); a ref or log record must fit into one block
+ * @param restartInterval every how many records of a block the key is written in full
+ * (default 16, git's {@code reftable.restartInterval}); git also restarts at every record
+ * that shares nothing with its predecessor
+ * @param indexObjects whether to write the object index ("which ref blocks point at this
+ * id"), which git does only when the ref section has an index (default {@code true},
+ * git's {@code reftable.indexObjects})
+ * @param exactLogMessage whether log messages are written as given; {@code false} (the
+ * default, as git) strips trailing newlines, rejects multi-line messages and appends one
+ * newline. Copying records from another table (compaction) needs {@code true}
  */
 public record WriteOptions(HashAlgorithm hash, int blockSize, int restartInterval, boolean indexObjects,
 		boolean exactLogMessage) {
@@ -30,7 +31,10 @@ public record WriteOptions(HashAlgorithm hash, int blockSize, int restartInterva
 	/** git's default restart interval. */
 	public static final int DEFAULT_RESTART_INTERVAL = 16;
 
-	/** The smallest block size accepted: enough for a header, one short record and a footer-sized margin. */
+	/**
+	 * The smallest block size accepted: enough for a header, one short record and a
+	 * footer-sized margin.
+	 */
 	public static final int MIN_BLOCK_SIZE = 256;
 
 	/**
@@ -48,7 +52,10 @@ public record WriteOptions(HashAlgorithm hash, int blockSize, int restartInterva
 		}
 	}
 
-	/** git's defaults: SHA-1, 4096-byte blocks, restart interval 16, object index on, messages cleaned. */
+	/**
+	 * git's defaults: SHA-1, 4096-byte blocks, restart interval 16, object index on,
+	 * messages cleaned.
+	 */
 	public static WriteOptions defaults() {
 		return new WriteOptions(HashAlgorithm.SHA1, DEFAULT_BLOCK_SIZE, DEFAULT_RESTART_INTERVAL, true, false);
 	}
@@ -79,9 +86,10 @@ public record WriteOptions(HashAlgorithm hash, int blockSize, int restartInterva
 	}
 
 	/**
-	 * The longest reflog message git's reftable backend stores: half a block. It cuts every longer message to
-	 * this many bytes (even inside a UTF-8 sequence) before the table writer sees it, so that a log record
-	 * whose name and identity are short fits in a block however long its message was.
+	 * The longest reflog message git's reftable backend stores: half a block. It cuts
+	 * every longer message to this many bytes (even inside a UTF-8 sequence) before the
+	 * table writer sees it, so that a log record whose name and identity are short fits
+	 * in a block however long its message was.
 	 */
 	public int maxLogMessage() {
 		return this.blockSize / 2;

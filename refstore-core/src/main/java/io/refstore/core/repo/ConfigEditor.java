@@ -18,21 +18,29 @@ import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.RefFormat;
 
 /**
- * Rewrites the ref-storage part of a repository's own config file the way {@code git refs migrate} does,
- * keeping every other line as it was: {@code extensions.refStorage} set for reftable or removed for files,
- * and {@code core.repositoryformatversion} 1 while any extension needs it, else 0. The new file replaces the
- * old one atomically under git's {@code config.lock}.
+ * Rewrites the ref-storage part of a repository's own config file the way
+ * {@code git refs migrate} does, keeping every other line as it was:
+ * {@code extensions.refStorage} set for reftable or removed for files, and
+ * {@code core.repositoryformatversion} 1 while any extension needs it, else 0. The new
+ * file replaces the old one atomically under git's {@code config.lock}.
  */
 public final class ConfigEditor {
 
-	private static final Pattern SECTION = Pattern.compile("^\\s*\\[\\s*([A-Za-z0-9.-]+)\\s*(\"(?:[^\"\\\\]|\\\\.)*\")?\\s*\\].*");
+	private static final Pattern SECTION = Pattern
+		.compile("^\\s*\\[\\s*([A-Za-z0-9.-]+)\\s*(\"(?:[^\"\\\\]|\\\\.)*\")?\\s*\\].*");
 
 	private static final Pattern KEY = Pattern.compile("^\\s*([A-Za-z][A-Za-z0-9-]*)\\s*(=.*)?$");
 
-	/** The file in a migration's work directory that becomes {@code config.lock}, then {@code config}. */
+	/**
+	 * The file in a migration's work directory that becomes {@code config.lock}, then
+	 * {@code config}.
+	 */
 	static final String STAGED = "config.new";
 
-	/** How long a {@code git config} writer may hold {@code config.lock} before the switch gives up. */
+	/**
+	 * How long a {@code git config} writer may hold {@code config.lock} before the switch
+	 * gives up.
+	 */
 	private static final Duration LOCK_TIMEOUT = Duration.ofSeconds(5);
 
 	private ConfigEditor() {
@@ -47,10 +55,10 @@ public final class ConfigEditor {
 	 * @param configFile the repository's {@code config}
 	 * @param format the new ref storage format
 	 * @param hash the repository's object hash (SHA-256 needs format version 1)
-	 * @param work a directory of the caller's on the same file system, where the new text is staged; the
-	 * new {@code config} and the directory are synced before this returns
-	 * @throws io.refstore.core.io.LockFailedException if another process holds {@code config.lock} for
-	 * longer than a few seconds: the config is then unchanged
+	 * @param work a directory of the caller's on the same file system, where the new text
+	 * is staged; the new {@code config} and the directory are synced before this returns
+	 * @throws io.refstore.core.io.LockFailedException if another process holds
+	 * {@code config.lock} for longer than a few seconds: the config is then unchanged
 	 */
 	public static void setRefStorage(Path configFile, RefFormat format, HashAlgorithm hash, Path work)
 			throws IOException {
@@ -60,12 +68,15 @@ public final class ConfigEditor {
 		Files.write(staged, edited);
 		Fsync.file(staged);
 		Fsync.directory(work);
-		// the lock is a second name of the staged file: it holds the whole new text from the instant it exists,
-		// and a later run can prove it is this one's (ownedLock) after a kill at any point
+		// the lock is a second name of the staged file: it holds the whole new text from
+		// the instant it exists,
+		// and a later run can prove it is this one's (ownedLock) after a kill at any
+		// point
 		try (LockFile lock = LockFile.acquireLinked(configFile, LOCK_TIMEOUT, staged)) {
 			byte[] locked = Files.readAllBytes(configFile);
 			if (!Arrays.equals(locked, read)) {
-				// someone wrote the config between our read and our lock: edit what is there now
+				// someone wrote the config between our read and our lock: edit what is
+				// there now
 				lock.write(edit(locked, format, hash), true);
 			}
 			lock.commit();
@@ -74,8 +85,9 @@ public final class ConfigEditor {
 	}
 
 	/**
-	 * Whether {@code config.lock} is the lock {@link #setRefStorage} took with {@code work}: a lock that is a name
-	 * of the file it staged there. Any other holder's lock is never taken for stale.
+	 * Whether {@code config.lock} is the lock {@link #setRefStorage} took with
+	 * {@code work}: a lock that is a name of the file it staged there. Any other holder's
+	 * lock is never taken for stale.
 	 */
 	public static boolean ownsLock(Path configFile, Path work) throws IOException {
 		Path lock = configFile.resolveSibling(configFile.getFileName() + ".lock");
@@ -88,7 +100,10 @@ public final class ConfigEditor {
 		}
 	}
 
-	/** {@code config}'s text with the ref storage set to {@code format}, every other line kept. */
+	/**
+	 * {@code config}'s text with the ref storage set to {@code format}, every other line
+	 * kept.
+	 */
 	static byte[] edit(byte[] config, RefFormat format, HashAlgorithm hash) {
 		List<String> lines = new ArrayList<>(new String(config, StandardCharsets.UTF_8).lines().toList());
 		String section = "";
@@ -136,7 +151,8 @@ public final class ConfigEditor {
 			}
 		}
 		else if (extensionsHeader >= 0 && !otherExtensions && isBareHeader(lines.get(extensionsHeader))) {
-			// an [extensions] section left empty goes, as git leaves no empty section behind a migration
+			// an [extensions] section left empty goes, as git leaves no empty section
+			// behind a migration
 			lines.remove(extensionsHeader);
 			if (versionLine > extensionsHeader) {
 				versionLine--;

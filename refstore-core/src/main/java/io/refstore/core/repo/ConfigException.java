@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 /**
- * A git config file that cannot be parsed, or a config value that the caller needs and that is malformed. The
- * message names the file and the line.
+ * A git config file that cannot be parsed, or a config value that the caller needs and
+ * that is malformed. The message names the file and the line.
  */
 public class ConfigException extends IOException {
 

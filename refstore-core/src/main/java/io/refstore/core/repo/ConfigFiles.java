@@ -5,13 +5,15 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * Reads the config files git reads for a repository, lowest priority first: system, global (XDG, then
- * {@code ~/.gitconfig}), the repository's {@code config}, then {@code config.worktree} when
- * {@code extensions.worktreeConfig} is on. Stateless.
+ * Reads the config files git reads for a repository, lowest priority first: system,
+ * global (XDG, then {@code ~/.gitconfig}), the repository's {@code config}, then
+ * {@code config.worktree} when {@code extensions.worktreeConfig} is on. Stateless.
  * <p>
- * The environment decides the system and global files as for git: {@code GIT_CONFIG_NOSYSTEM},
- * {@code GIT_CONFIG_SYSTEM}, {@code GIT_CONFIG_GLOBAL}, {@code XDG_CONFIG_HOME} and {@code HOME}.
- * {@code GIT_CONFIG_COUNT}/{@code GIT_CONFIG_PARAMETERS} and command-line {@code -c} are not read.
+ * The environment decides the system and global files as for git:
+ * {@code GIT_CONFIG_NOSYSTEM}, {@code GIT_CONFIG_SYSTEM}, {@code GIT_CONFIG_GLOBAL},
+ * {@code XDG_CONFIG_HOME} and {@code HOME}.
+ * {@code GIT_CONFIG_COUNT}/{@code GIT_CONFIG_PARAMETERS} and command-line {@code -c} are
+ * not read.
  */
 final class ConfigFiles {
 

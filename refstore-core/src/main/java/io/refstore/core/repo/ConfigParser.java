@@ -5,11 +5,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Turns the text of one git config file into entries, following git's syntax: {@code [section]},
- * {@code [section "subsection"]}, the legacy {@code [section.subsection]}, {@code key = value} and bare
- * {@code key} lines, quotes, the escapes {@code \n \t \b \" \\}, comments after {@code #} or {@code ;}
- * outside quotes, and a trailing backslash that continues a value on the next line. Not thread-safe: one
- * instance parses one text once.
+ * Turns the text of one git config file into entries, following git's syntax:
+ * {@code [section]}, {@code [section "subsection"]}, the legacy
+ * {@code [section.subsection]}, {@code key = value} and bare {@code key} lines, quotes,
+ * the escapes {@code \n \t \b \" \\}, comments after {@code #} or {@code ;} outside
+ * quotes, and a trailing backslash that continues a value on the next line. Not
+ * thread-safe: one instance parses one text once.
  */
 final class ConfigParser {
 
@@ -148,7 +149,8 @@ final class ConfigParser {
 				break;
 			}
 			if (!quoted && isSpace(c)) {
-				// leading blanks are dropped, inner runs kept, trailing ones dropped at the end
+				// leading blanks are dropped, inner runs kept, trailing ones dropped at
+				// the end
 				spaces += (value.length() > 0) ? 1 : 0;
 				continue;
 			}
@@ -174,7 +176,8 @@ final class ConfigParser {
 		int c = next();
 		switch (c) {
 			case '\n', EOF -> {
-				// line continuation; at the end of the file git treats the backslash as one too
+				// line continuation; at the end of the file git treats the backslash as
+				// one too
 			}
 			case 'n' -> value.append('\n');
 			case 't' -> value.append('\t');

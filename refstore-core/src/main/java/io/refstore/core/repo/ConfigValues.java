@@ -23,13 +23,16 @@ final class ConfigValues {
 		Long number = parseSigned(entry.value());
 		// git reads numeric booleans as a C int
 		if (number == null || number < Integer.MIN_VALUE || number > Integer.MAX_VALUE) {
-			throw new IllegalArgumentException(
-					"bad boolean config value '" + entry.value() + "' for '" + entry.name() + "' (" + entry.where() + ")");
+			throw new IllegalArgumentException("bad boolean config value '" + entry.value() + "' for '" + entry.name()
+					+ "' (" + entry.where() + ")");
 		}
 		return number != 0;
 	}
 
-	/** {@code true}/{@code yes}/{@code on}, {@code false}/{@code no}/{@code off}/empty, else {@code null}. */
+	/**
+	 * {@code true}/{@code yes}/{@code on}, {@code false}/{@code no}/{@code off}/empty,
+	 * else {@code null}.
+	 */
 	static Boolean booleanWord(String value) {
 		String word = value.toLowerCase(Locale.ROOT);
 		return switch (word) {
@@ -50,16 +53,18 @@ final class ConfigValues {
 					+ "' (" + entry.where() + "): expected an integer with an optional k, m or g unit");
 		}
 		if (number == Long.MIN_VALUE) {
-			throw new IllegalArgumentException("bad numeric config value '" + entry.value() + "' for '"
-					+ entry.name() + "' (" + entry.where() + "): out of range");
+			throw new IllegalArgumentException("bad numeric config value '" + entry.value() + "' for '" + entry.name()
+					+ "' (" + entry.where() + "): out of range");
 		}
 		return number;
 	}
 
 	/**
-	 * Parses like C's {@code strtoimax(value, &end, 0)} followed by a unit: leading blanks, a sign, then
-	 * hex ({@code 0x}), octal (leading {@code 0}) or decimal digits, then nothing or one of {@code kKmMgG}.
-	 * @return the value, {@code null} if malformed, or {@link Long#MIN_VALUE} if out of range
+	 * Parses like C's {@code strtoimax(value, &end, 0)} followed by a unit: leading
+	 * blanks, a sign, then hex ({@code 0x}), octal (leading {@code 0}) or decimal digits,
+	 * then nothing or one of {@code kKmMgG}.
+	 * @return the value, {@code null} if malformed, or {@link Long#MIN_VALUE} if out of
+	 * range
 	 */
 	static Long parseSigned(String value) {
 		int i = 0;

@@ -7,14 +7,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a {@link RepositoryDiscovery} found: the repositories' names, and how many directories it skipped and
- * why, with the first skipped one of each kind so that an operator can look at it.
+ * What a {@link RepositoryDiscovery} found: the repositories' names, and how many
+ * directories it skipped and why, with the first skipped one of each kind so that an
+ * operator can look at it.
  *
- * @param names the repository names, relative to their root with {@code /} separators, sorted; a name found in
- * two roots is listed once
- * @param skipped how many directories were skipped for each reason (reasons that did not occur are absent)
- * @param firstSkipped for each reason in {@code skipped}, the first directory skipped for it, relative to its
- * root
+ * @param names the repository names, relative to their root with {@code /} separators,
+ * sorted; a name found in two roots is listed once
+ * @param skipped how many directories were skipped for each reason (reasons that did not
+ * occur are absent)
+ * @param firstSkipped for each reason in {@code skipped}, the first directory skipped for
+ * it, relative to its root
  * @param maxDepth the bound on plain trees the walk used, for {@link #describeSkipped()}
  */
 public record DiscoveredRepositories(List<String> names, Map<SkipReason, Long> skipped,
@@ -40,19 +42,33 @@ public record DiscoveredRepositories(List<String> names, Map<SkipReason, Long> s
 		/** Its entries could not be listed (permissions, an I/O error). */
 		UNREADABLE,
 
-		/** A symbolic link whose target lies outside the root: never followed, as names never resolve there. */
+		/**
+		 * A symbolic link whose target lies outside the root: never followed, as names
+		 * never resolve there.
+		 */
 		LINK_OUT_OF_ROOT,
 
-		/** A symbolic link inside the root, or a dangling one: not followed, its target is found where it is. */
+		/**
+		 * A symbolic link inside the root, or a dangling one: not followed, its target is
+		 * found where it is.
+		 */
 		LINK,
 
-		/** Its name starts with {@code .} (snapshots, trash, refstore's own directories). */
+		/**
+		 * Its name starts with {@code .} (snapshots, trash, refstore's own directories).
+		 */
 		HIDDEN,
 
-		/** In a hosting layout, a place where the layout has repositories holds something else. */
+		/**
+		 * In a hosting layout, a place where the layout has repositories holds something
+		 * else.
+		 */
 		NOT_A_REPOSITORY,
 
-		/** In a hosting layout, a name the layout does not make (not a shard, not a repository's name). */
+		/**
+		 * In a hosting layout, a name the layout does not make (not a shard, not a
+		 * repository's name).
+		 */
 		NOT_IN_LAYOUT;
 
 		/** How the dashboard says it, after a count: "400 deeper than 8 levels". */
@@ -76,7 +92,8 @@ public record DiscoveredRepositories(List<String> names, Map<SkipReason, Long> s
 	}
 
 	/**
-	 * The skips in one line, most frequent reason first: {@code "412 directories skipped: 400 deeper than 8
+	 * The skips in one line, most frequent reason first:
+	 * {@code "412 directories skipped: 400 deeper than 8
 	 * levels, 12 unreadable"}, or an empty string if none was skipped.
 	 */
 	public String describeSkipped() {

@@ -14,17 +14,19 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * An immutable snapshot of git configuration: one config file, or several read in order (the later one
- * wins). Immutable and therefore safe for use by several threads.
+ * An immutable snapshot of git configuration: one config file, or several read in order
+ * (the later one wins). Immutable and therefore safe for use by several threads.
  * <p>
- * Lookups name a section (case-insensitive), an optional subsection (case-sensitive, {@code null} for
- * none) and a key (case-insensitive), as in {@code getString("remote", "origin", "url")}. A legacy header
- * {@code [branch.Foo]} has the subsection {@code foo}: git lower-cases it. When a key occurs several times,
- * single-value lookups return the last occurrence. A key written without {@code =} is an implicit
- * {@code true}: {@link #getBoolean} reads it as true, {@link #getString} as the empty string.
+ * Lookups name a section (case-insensitive), an optional subsection (case-sensitive,
+ * {@code null} for none) and a key (case-insensitive), as in
+ * {@code getString("remote", "origin", "url")}. A legacy header {@code [branch.Foo]} has
+ * the subsection {@code foo}: git lower-cases it. When a key occurs several times,
+ * single-value lookups return the last occurrence. A key written without {@code =} is an
+ * implicit {@code true}: {@link #getBoolean} reads it as true, {@link #getString} as the
+ * empty string.
  * <p>
- * {@code [include]} and {@code [includeIf]} sections are kept as ordinary entries and are <em>not</em>
- * followed: the files they name are not read.
+ * {@code [include]} and {@code [includeIf]} sections are kept as ordinary entries and are
+ * <em>not</em> followed: the files they name are not read.
  */
 public final class GitConfig {
 
@@ -69,7 +71,8 @@ public final class GitConfig {
 	/**
 	 * Parses config text.
 	 * @param text the whole text of one config file
-	 * @param source the file it came from, used only in error messages (may be {@code null})
+	 * @param source the file it came from, used only in error messages (may be
+	 * {@code null})
 	 * @return the snapshot
 	 * @throws ConfigException if a line is malformed (naming the source and line)
 	 */
@@ -92,7 +95,8 @@ public final class GitConfig {
 	 * @param section the section, such as {@code core}
 	 * @param subsection the subsection, or {@code null} for none
 	 * @param key the key, such as {@code bare}
-	 * @return the value ({@code ""} for a key without {@code =}), or empty if the key is not set
+	 * @return the value ({@code ""} for a key without {@code =}), or empty if the key is
+	 * not set
 	 */
 	public Optional<String> getString(String section, String subsection, String key) {
 		return last(section, subsection, key).map(Entry::valueOrEmpty);
@@ -100,7 +104,8 @@ public final class GitConfig {
 
 	/**
 	 * Every value of a key, in file order.
-	 * @return the values ({@code ""} for a key without {@code =}); an empty list if the key is not set
+	 * @return the values ({@code ""} for a key without {@code =}); an empty list if the
+	 * key is not set
 	 */
 	public List<String> getAll(String section, String subsection, String key) {
 		List<Entry> found = this.index.get(lookupKey(section, subsection, key));
@@ -108,30 +113,34 @@ public final class GitConfig {
 	}
 
 	/**
-	 * The last value of a key read as a boolean by git's rules: {@code true}, {@code yes}, {@code on} and
-	 * a key without {@code =} are true; {@code false}, {@code no}, {@code off} and the empty value are false
-	 * (words in any case); an integer is true unless it is 0.
+	 * The last value of a key read as a boolean by git's rules: {@code true},
+	 * {@code yes}, {@code on} and a key without {@code =} are true; {@code false},
+	 * {@code no}, {@code off} and the empty value are false (words in any case); an
+	 * integer is true unless it is 0.
 	 * @return the value, or empty if the key is not set
-	 * @throws IllegalArgumentException if the value is none of these, naming key, value, file and line
+	 * @throws IllegalArgumentException if the value is none of these, naming key, value,
+	 * file and line
 	 */
 	public Optional<Boolean> getBoolean(String section, String subsection, String key) {
 		return last(section, subsection, key).map(ConfigValues::toBoolean);
 	}
 
 	/**
-	 * The last value of a key read as an integer by git's rules: optional sign, decimal, {@code 0x} hex or
-	 * {@code 0} octal digits, then an optional unit {@code k}, {@code m} or {@code g} (either case, powers of
-	 * 1024).
+	 * The last value of a key read as an integer by git's rules: optional sign, decimal,
+	 * {@code 0x} hex or {@code 0} octal digits, then an optional unit {@code k},
+	 * {@code m} or {@code g} (either case, powers of 1024).
 	 * @return the value, or empty if the key is not set
-	 * @throws IllegalArgumentException if the value is malformed or out of range, naming key, value, file and
-	 * line
+	 * @throws IllegalArgumentException if the value is malformed or out of range, naming
+	 * key, value, file and line
 	 */
 	public OptionalLong getLong(String section, String subsection, String key) {
 		Optional<Entry> entry = last(section, subsection, key);
 		return entry.isPresent() ? OptionalLong.of(ConfigValues.toLong(entry.get())) : OptionalLong.empty();
 	}
 
-	/** The last entry of a key, for callers that must report where a bad value came from. */
+	/**
+	 * The last entry of a key, for callers that must report where a bad value came from.
+	 */
 	Optional<Entry> last(String section, String subsection, String key) {
 		List<Entry> found = this.index.get(lookupKey(section, subsection, key));
 		return (found == null) ? Optional.empty() : Optional.of(found.get(found.size() - 1));
@@ -144,7 +153,8 @@ public final class GitConfig {
 	}
 
 	private static String lookupKey(String section, String subsection, String key) {
-		// NUL cannot occur in names, and \1 marks "no subsection" apart from the empty subsection
+		// NUL cannot occur in names, and \1 marks "no subsection" apart from the empty
+		// subsection
 		return section.toLowerCase(Locale.ROOT) + '\0' + ((subsection != null) ? subsection : "\1") + '\0'
 				+ key.toLowerCase(Locale.ROOT);
 	}

@@ -11,14 +11,16 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Parses the date formats git accepts in {@code GIT_COMMITTER_DATE} and {@code GIT_AUTHOR_DATE}: git's
- * internal {@code <seconds> <tz>} (optionally with a leading {@code @}; {@code @<seconds>} and a number of
- * nine or more digits alone are seconds shown in the local zone), ISO 8601
- * ({@code 2005-04-07T22:13:13+0200}, {@code 2005-04-07 22:13:13 +02:00}) and RFC 2822
- * ({@code Thu, 07 Apr 2005 22:13:13 +0200}); zones may also be written {@code +02:00}, {@code +02},
- * {@code Z}, {@code UTC} or {@code GMT}. A date without a zone is read in the local zone. Stricter than git:
- * its "approxidate" forms ({@code yesterday}) are refused, and so are impossible dates ({@code 2005-02-30},
- * hour 25, zone {@code +0260}) that git silently bends into something else. Stateless.
+ * Parses the date formats git accepts in {@code GIT_COMMITTER_DATE} and
+ * {@code GIT_AUTHOR_DATE}: git's internal {@code <seconds> <tz>} (optionally with a
+ * leading {@code @}; {@code @<seconds>} and a number of nine or more digits alone are
+ * seconds shown in the local zone), ISO 8601 ({@code 2005-04-07T22:13:13+0200},
+ * {@code 2005-04-07 22:13:13 +02:00}) and RFC 2822
+ * ({@code Thu, 07 Apr 2005 22:13:13 +0200}); zones may also be written {@code +02:00},
+ * {@code +02}, {@code Z}, {@code UTC} or {@code GMT}. A date without a zone is read in
+ * the local zone. Stricter than git: its "approxidate" forms ({@code yesterday}) are
+ * refused, and so are impossible dates ({@code 2005-02-30}, hour 25, zone {@code +0260})
+ * that git silently bends into something else. Stateless.
  */
 final class GitDates {
 
@@ -45,15 +47,18 @@ final class GitDates {
 	 * Parses a date.
 	 * @param variable the environment variable the text came from, for messages
 	 * @param text the value
-	 * @param env the environment, whose {@code TZ} gives the local zone (the JVM's zone if unset or unknown)
+	 * @param env the environment, whose {@code TZ} gives the local zone (the JVM's zone
+	 * if unset or unknown)
 	 * @return the time and zone
-	 * @throws IllegalArgumentException naming the variable and value if the text is not a supported date
+	 * @throws IllegalArgumentException naming the variable and value if the text is not a
+	 * supported date
 	 */
 	static Stamp parse(String variable, String text, Map<String, String> env) {
 		String value = text.strip();
 		try {
 			Matcher m = RAW.matcher(value);
-			// without '@', a number is taken as seconds only if it is too large to be a date part, as git does
+			// without '@', a number is taken as seconds only if it is too large to be a
+			// date part, as git does
 			if (m.matches() && (m.group("at") != null || Long.parseLong(m.group("secs")) >= 100_000_000L)) {
 				long seconds = Long.parseLong(m.group("secs"));
 				int tz = (m.group("tz") != null) ? checkedTz(m.group("tz"))
@@ -123,7 +128,8 @@ final class GitDates {
 				return ZoneId.of(tz.startsWith(":") ? tz.substring(1) : tz);
 			}
 			catch (DateTimeException ex) {
-				// POSIX rules such as EST5EDT are not all known to java.time: fall back like an unset TZ
+				// POSIX rules such as EST5EDT are not all known to java.time: fall back
+				// like an unset TZ
 			}
 		}
 		return ZoneId.systemDefault();

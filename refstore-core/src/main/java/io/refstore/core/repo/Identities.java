@@ -9,9 +9,9 @@ import java.util.Map;
 import io.refstore.core.ref.PersonIdent;
 
 /**
- * Works out who is making an update, as git does for reflog entries: the {@code GIT_COMMITTER_*}
- * environment first, then {@code user.name}/{@code user.email} from config, then names guessed from the
- * operating system. Stateless.
+ * Works out who is making an update, as git does for reflog entries: the
+ * {@code GIT_COMMITTER_*} environment first, then {@code user.name}/{@code user.email}
+ * from config, then names guessed from the operating system. Stateless.
  */
 final class Identities {
 
@@ -71,8 +71,8 @@ final class Identities {
 	}
 
 	/**
-	 * Makes a name or address safe to write between the fields of a reflog line: angle brackets and line
-	 * breaks removed, then crud and blanks trimmed from both ends.
+	 * Makes a name or address safe to write between the fields of a reflog line: angle
+	 * brackets and line breaks removed, then crud and blanks trimmed from both ends.
 	 */
 	static String clean(String text) {
 		StringBuilder kept = new StringBuilder(text.length());

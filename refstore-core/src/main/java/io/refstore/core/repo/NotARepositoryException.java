@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 /**
- * No git repository was found where one was expected: at or above a start directory, or behind a
- * {@code .git} file or a {@code commondir} link. The message names the path.
+ * No git repository was found where one was expected: at or above a start directory, or
+ * behind a {@code .git} file or a {@code commondir} link. The message names the path.
  */
 public class NotARepositoryException extends IOException {
 
@@ -14,7 +14,8 @@ public class NotARepositoryException extends IOException {
 	private final Path path;
 
 	/**
-	 * @param path the directory searched from, or the path that should have been a repository
+	 * @param path the directory searched from, or the path that should have been a
+	 * repository
 	 * @param message what was looked for and not found, without the path
 	 */
 	public NotARepositoryException(Path path, String message) {

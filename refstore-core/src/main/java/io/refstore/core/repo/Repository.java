@@ -18,18 +18,21 @@ import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.ReflogPolicy;
 
 /**
- * An opened git repository: where its directories are, its checked format, its configuration, and (opened
- * on first use) its object database. Opening reads the config files once; the values returned here are a
- * snapshot of that moment. Safe for use by several threads.
+ * An opened git repository: where its directories are, its checked format, its
+ * configuration, and (opened on first use) its object database. Opening reads the config
+ * files once; the values returned here are a snapshot of that moment. Safe for use by
+ * several threads.
  * <p>
- * Its refs are read and written through the store that {@code io.refstore.core.store.RefStores.open} opens
- * from it, in the format {@link #refFormat()} names; this package knows no backend.
+ * Its refs are read and written through the store that
+ * {@code io.refstore.core.store.RefStores.open} opens from it, in the format
+ * {@link #refFormat()} names; this package knows no backend.
  */
 public final class Repository implements Closeable {
 
 	/**
-	 * The timeout returned for a negative {@code core.filesRefLockTimeout} or {@code core.packedRefsTimeout}
-	 * ("wait forever"): 100 years, small enough that {@link Duration#toNanos()} does not overflow.
+	 * The timeout returned for a negative {@code core.filesRefLockTimeout} or
+	 * {@code core.packedRefsTimeout} ("wait forever"): 100 years, small enough that
+	 * {@link Duration#toNanos()} does not overflow.
 	 */
 	public static final Duration WAIT_FOREVER = Duration.ofDays(36_500);
 
@@ -53,11 +56,14 @@ public final class Repository implements Closeable {
 
 	private boolean closed;
 
-	/** The {@link StoreGate} generation read before the configuration was: stores opened here write at it. */
+	/**
+	 * The {@link StoreGate} generation read before the configuration was: stores opened
+	 * here write at it.
+	 */
 	private final long generation;
 
-	private Repository(RepositoryLocator.Location location, long generation, GitConfig config,
-			RepositoryFormat format, Map<String, String> env, Clock clock) throws ConfigException {
+	private Repository(RepositoryLocator.Location location, long generation, GitConfig config, RepositoryFormat format,
+			Map<String, String> env, Clock clock) throws ConfigException {
 		this.location = location;
 		this.generation = generation;
 		this.config = config;
@@ -78,18 +84,20 @@ public final class Repository implements Closeable {
 	}
 
 	/**
-	 * Opens the repository at or above {@code start}, like {@code git -C start}: a working tree or any
-	 * directory inside it, a {@code .git} directory, a bare repository, a linked worktree (its {@code .git}
-	 * file reading {@code gitdir: ...} and the {@code commondir} file of its git directory are followed).
-	 * {@code GIT_DIR} and {@code GIT_WORK_TREE} are not consulted.
+	 * Opens the repository at or above {@code start}, like {@code git -C start}: a
+	 * working tree or any directory inside it, a {@code .git} directory, a bare
+	 * repository, a linked worktree (its {@code .git} file reading {@code gitdir: ...}
+	 * and the {@code commondir} file of its git directory are followed). {@code GIT_DIR}
+	 * and {@code GIT_WORK_TREE} are not consulted.
 	 * @param start where to start looking
 	 * @param env the environment to use instead of the process's: config file locations
-	 * ({@code GIT_CONFIG_NOSYSTEM}, {@code GIT_CONFIG_GLOBAL}, {@code HOME}, ...), the committer
-	 * ({@code GIT_COMMITTER_NAME}, {@code GIT_COMMITTER_EMAIL}, {@code GIT_COMMITTER_DATE}) and {@code TZ}
+	 * ({@code GIT_CONFIG_NOSYSTEM}, {@code GIT_CONFIG_GLOBAL}, {@code HOME}, ...), the
+	 * committer ({@code GIT_COMMITTER_NAME}, {@code GIT_COMMITTER_EMAIL},
+	 * {@code GIT_COMMITTER_DATE}) and {@code TZ}
 	 * @return the repository, to be closed by the caller
 	 * @throws NotARepositoryException if no repository is found, naming the path
-	 * @throws UnsupportedRepositoryException if the repository's format version or an extension is not
-	 * supported, naming the config key and value
+	 * @throws UnsupportedRepositoryException if the repository's format version or an
+	 * extension is not supported, naming the config key and value
 	 * @throws ConfigException if a config file or a value this class reads is malformed
 	 * @throws IOException if the files cannot be read
 	 */
@@ -99,7 +107,8 @@ public final class Repository implements Closeable {
 
 	static Repository open(Path start, Map<String, String> env, Clock clock) throws IOException {
 		RepositoryLocator.Location location = RepositoryLocator.locate(start);
-		// before the configuration: a swap that ends after this read makes this repository's stores stale
+		// before the configuration: a swap that ends after this read makes this
+		// repository's stores stale
 		long generation = StoreGate.of(location.commonDir()).generation();
 		GitConfig own = ConfigFiles.repositoryLevel(location.commonDir());
 		// like git, only the repository's own file declares its format
@@ -113,11 +122,13 @@ public final class Repository implements Closeable {
 
 	private static boolean isBare(RepositoryLocator.Location location, GitConfig config) throws ConfigException {
 		if (!location.gitDir().equals(location.commonDir())) {
-			// a linked worktree always has a working tree; git ignores the shared core.bare there
+			// a linked worktree always has a working tree; git ignores the shared
+			// core.bare there
 			return false;
 		}
 		Optional<Boolean> bare = RepositorySettings.bool(config, "core", "bare");
-		// without core.bare, git calls a repository bare unless it was reached through a .git entry
+		// without core.bare, git calls a repository bare unless it was reached through a
+		// .git entry
 		return bare.orElse(location.checkout() == null);
 	}
 
@@ -136,7 +147,10 @@ public final class Repository implements Closeable {
 		return gitDir.equals(location.commonDir()) ? null : linkedWorkTree(gitDir);
 	}
 
-	/** A linked worktree's git directory names the worktree's {@code .git} file in its {@code gitdir} file. */
+	/**
+	 * A linked worktree's git directory names the worktree's {@code .git} file in its
+	 * {@code gitdir} file.
+	 */
 	private static Path linkedWorkTree(Path gitDir) {
 		Path pointer = gitDir.resolve("gitdir");
 		try {
@@ -151,35 +165,43 @@ public final class Repository implements Closeable {
 		}
 	}
 
-	/** The git directory ({@code .git}, the bare repository, or {@code .git/worktrees/<name>}); a real path. */
+	/**
+	 * The git directory ({@code .git}, the bare repository, or
+	 * {@code .git/worktrees/<name>}); a real path.
+	 */
 	public Path gitDir() {
 		return this.location.gitDir();
 	}
 
 	/**
-	 * The common directory, holding {@code objects/}, shared refs and {@code config}: equal to
-	 * {@link #gitDir()} except in linked worktrees. A real path.
+	 * The common directory, holding {@code objects/}, shared refs and {@code config}:
+	 * equal to {@link #gitDir()} except in linked worktrees. A real path.
 	 */
 	public Path commonDir() {
 		return this.location.commonDir();
 	}
 
-	/** The top of the working tree, or empty for a bare repository (or a git directory opened directly). */
+	/**
+	 * The top of the working tree, or empty for a bare repository (or a git directory
+	 * opened directly).
+	 */
 	public Optional<Path> workTree() {
 		return this.workTree;
 	}
 
 	/**
-	 * Whether the repository is bare: {@code core.bare}, or if unset, whether it was found without a
-	 * {@code .git} entry. A linked worktree is never bare, even of a bare main repository.
+	 * Whether the repository is bare: {@code core.bare}, or if unset, whether it was
+	 * found without a {@code .git} entry. A linked worktree is never bare, even of a bare
+	 * main repository.
 	 */
 	public boolean isBare() {
 		return this.bare;
 	}
 
 	/**
-	 * The configuration git would see: system, global, repository and (with {@code extensions.worktreeConfig})
-	 * worktree files, later ones winning. {@code include} and {@code includeIf} are not followed.
+	 * The configuration git would see: system, global, repository and (with
+	 * {@code extensions.worktreeConfig}) worktree files, later ones winning.
+	 * {@code include} and {@code includeIf} are not followed.
 	 */
 	public GitConfig config() {
 		return this.config;
@@ -201,45 +223,50 @@ public final class Repository implements Closeable {
 	}
 
 	/**
-	 * {@code core.logAllRefUpdates}: {@code always}, or a boolean; unset means {@link ReflogPolicy#NORMAL} in
-	 * a repository with a working tree and {@link ReflogPolicy#EXISTING_ONLY} in a bare one.
+	 * {@code core.logAllRefUpdates}: {@code always}, or a boolean; unset means
+	 * {@link ReflogPolicy#NORMAL} in a repository with a working tree and
+	 * {@link ReflogPolicy#EXISTING_ONLY} in a bare one.
 	 */
 	public ReflogPolicy reflogPolicy() {
 		return this.settings.reflogPolicy();
 	}
 
 	/**
-	 * How long to retry taking a loose ref's lock, from {@code core.filesRefLockTimeout} in milliseconds:
-	 * 100 ms if unset, {@link Duration#ZERO} for "try once", {@link #WAIT_FOREVER} for a negative value.
+	 * How long to retry taking a loose ref's lock, from {@code core.filesRefLockTimeout}
+	 * in milliseconds: 100 ms if unset, {@link Duration#ZERO} for "try once",
+	 * {@link #WAIT_FOREVER} for a negative value.
 	 */
 	public Duration filesRefLockTimeout() {
 		return this.settings.filesRefLockTimeout();
 	}
 
 	/**
-	 * How long to retry taking the {@code packed-refs} lock, from {@code core.packedRefsTimeout} in
-	 * milliseconds: 1000 ms if unset, {@link Duration#ZERO} for "try once", {@link #WAIT_FOREVER} for a
-	 * negative value.
+	 * How long to retry taking the {@code packed-refs} lock, from
+	 * {@code core.packedRefsTimeout} in milliseconds: 1000 ms if unset,
+	 * {@link Duration#ZERO} for "try once", {@link #WAIT_FOREVER} for a negative value.
 	 */
 	public Duration packedRefsTimeout() {
 		return this.settings.packedRefsTimeout();
 	}
 
 	/**
-	 * Who is updating refs, and when: {@code GIT_COMMITTER_NAME}/{@code GIT_COMMITTER_EMAIL} from the
-	 * environment, else {@code user.name}/{@code user.email} (or {@code EMAIL}), else the operating system
-	 * user and host name; the time is {@code GIT_COMMITTER_DATE} if set, else now in the zone of {@code TZ}.
+	 * Who is updating refs, and when:
+	 * {@code GIT_COMMITTER_NAME}/{@code GIT_COMMITTER_EMAIL} from the environment, else
+	 * {@code user.name}/{@code user.email} (or {@code EMAIL}), else the operating system
+	 * user and host name; the time is {@code GIT_COMMITTER_DATE} if set, else now in the
+	 * zone of {@code TZ}.
 	 * @return a new identity on each call (the time moves on)
-	 * @throws IllegalArgumentException naming the variable and value if {@code GIT_COMMITTER_DATE} is not a
-	 * date git would accept in one of the formats described in {@link GitDates}
+	 * @throws IllegalArgumentException naming the variable and value if
+	 * {@code GIT_COMMITTER_DATE} is not a date git would accept in one of the formats
+	 * described in {@link GitDates}
 	 */
 	public PersonIdent committer() {
 		return Identities.committer(this.config, this.env, this.clock);
 	}
 
 	/**
-	 * The object database under {@code <commonDir>/objects}, opened on first use and closed by
-	 * {@link #close()}.
+	 * The object database under {@code <commonDir>/objects}, opened on first use and
+	 * closed by {@link #close()}.
 	 * @throws IOException if it cannot be opened
 	 * @throws IllegalStateException if this repository is closed
 	 */
@@ -254,8 +281,8 @@ public final class Repository implements Closeable {
 	}
 
 	/**
-	 * The {@link StoreGate} generation this repository's configuration was read at: a store opened from it
-	 * writes only while no swap has happened since.
+	 * The {@link StoreGate} generation this repository's configuration was read at: a
+	 * store opened from it writes only while no swap has happened since.
 	 */
 	public long storeGeneration() {
 		return this.generation;

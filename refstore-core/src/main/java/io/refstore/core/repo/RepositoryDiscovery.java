@@ -19,40 +19,51 @@ import java.util.regex.Pattern;
 import io.refstore.core.repo.DiscoveredRepositories.SkipReason;
 
 /**
- * Finds the repositories under the roots of a {@link RepositoryPaths} by their directories alone: a directory
- * holding {@code HEAD} (a file) and {@code objects/} is a bare repository, one holding a {@code .git} entry a
- * working tree. No file is opened and the walk never descends into a repository.
+ * Finds the repositories under the roots of a {@link RepositoryPaths} by their
+ * directories alone: a directory holding {@code HEAD} (a file) and {@code objects/} is a
+ * bare repository, one holding a {@code .git} entry a working tree. No file is opened and
+ * the walk never descends into a repository.
  * <p>
- * It knows two layouts. Plain trees ({@code project.git}, {@code team/sub/project.git}) are walked down to
- * {@code maxDepth} levels below a root. GitLab's hashed storage is walked by its layout wherever one of its
- * top directories appears: {@code @hashed/ab/cd/<sha256>.git} with the {@code .wiki.git} and
- * {@code .design.git} siblings, {@code @snippets/ab/cd/<sha256>.git}, {@code @groups/ab/cd/<sha256>.wiki.git}
+ * It knows two layouts. Plain trees ({@code project.git}, {@code team/sub/project.git})
+ * are walked down to {@code maxDepth} levels below a root. GitLab's hashed storage is
+ * walked by its layout wherever one of its top directories appears:
+ * {@code @hashed/ab/cd/<sha256>.git} with the {@code .wiki.git} and {@code .design.git}
+ * siblings, {@code @snippets/ab/cd/<sha256>.git}, {@code @groups/ab/cd/<sha256>.wiki.git}
  * (group wikis), {@code @pools/ab/cd/<sha256>.git} (object pools) and Gitaly Cluster's
- * {@code @cluster/repositories/ab/cd/<id>} and {@code @cluster/pools/ab/cd/<id>}. There only the shard levels
- * are listed and only names the layout makes are taken; their depth is fixed, so {@code maxDepth} does not
- * bound it.
+ * {@code @cluster/repositories/ab/cd/<id>} and {@code @cluster/pools/ab/cd/<id>}. There
+ * only the shard levels are listed and only names the layout makes are taken; their depth
+ * is fixed, so {@code maxDepth} does not bound it.
  * <p>
- * Cost: one directory listing per directory walked, one {@code lstat} per entry of a directory that is not a
- * repository, and two per repository found (its {@code HEAD} and {@code objects}). Symbolic links are never
- * followed: a repository reached through one is found where it lives, or not at all if that is outside the
- * root (as {@link RepositoryPaths} refuses names through such links). What is skipped is counted by
- * {@link SkipReason}. Thread-safe: every call walks afresh.
+ * Cost: one directory listing per directory walked, one {@code lstat} per entry of a
+ * directory that is not a repository, and two per repository found (its {@code HEAD} and
+ * {@code objects}). Symbolic links are never followed: a repository reached through one
+ * is found where it lives, or not at all if that is outside the root (as
+ * {@link RepositoryPaths} refuses names through such links). What is skipped is counted
+ * by {@link SkipReason}. Thread-safe: every call walks afresh.
  */
 public final class RepositoryDiscovery {
 
-	/** The depth bound of plain trees unless configured: deep enough for nested groups. */
+	/**
+	 * The depth bound of plain trees unless configured: deep enough for nested groups.
+	 */
 	public static final int DEFAULT_MAX_DEPTH = 8;
 
 	private static final Pattern SHARD = Pattern.compile("[0-9a-f]{2}");
 
 	private static final String SHA256 = "[0-9a-f]{64}";
 
-	/** GitLab's hashed areas and the names of the repositories in their shards, which start with the shards. */
+	/**
+	 * GitLab's hashed areas and the names of the repositories in their shards, which
+	 * start with the shards.
+	 */
 	private static final Map<String, Pattern> HASHED = Map.of("@hashed",
 			Pattern.compile(SHA256 + "(\\.wiki|\\.design)?\\.git"), "@snippets", Pattern.compile(SHA256 + "\\.git"),
 			"@groups", Pattern.compile(SHA256 + "\\.wiki\\.git"), "@pools", Pattern.compile(SHA256 + "\\.git"));
 
-	/** Gitaly Cluster's area: its replicas are named by repository id, sharded by the id's hash. */
+	/**
+	 * Gitaly Cluster's area: its replicas are named by repository id, sharded by the id's
+	 * hash.
+	 */
 	private static final String CLUSTER = "@cluster";
 
 	private static final Set<String> CLUSTER_AREAS = Set.of("repositories", "pools");
@@ -64,8 +75,10 @@ public final class RepositoryDiscovery {
 	private final int maxDepth;
 
 	/**
-	 * @param paths the roots to walk, in order (a name in two roots is listed once, as the first wins)
-	 * @param maxDepth how many directory levels below a root a plain tree is searched, at least 1
+	 * @param paths the roots to walk, in order (a name in two roots is listed once, as
+	 * the first wins)
+	 * @param maxDepth how many directory levels below a root a plain tree is searched, at
+	 * least 1
 	 * @throws IllegalArgumentException if {@code maxDepth} is below 1
 	 */
 	public RepositoryDiscovery(RepositoryPaths paths, int maxDepth) {
@@ -91,7 +104,9 @@ public final class RepositoryDiscovery {
 		return new DiscoveredRepositories(List.copyOf(walk.names), walk.skipped, walk.firstSkipped, this.maxDepth);
 	}
 
-	/** One discovery's state: the root being walked and what was found and skipped so far. */
+	/**
+	 * One discovery's state: the root being walked and what was found and skipped so far.
+	 */
 	private final class Walk {
 
 		private Path root;
@@ -139,7 +154,10 @@ public final class RepositoryDiscovery {
 			}
 		}
 
-		/** {@code <area>/<2 hex>/<2 hex>/<repository>}; with {@code prefixed}, the name starts with the shards. */
+		/**
+		 * {@code <area>/<2 hex>/<2 hex>/<repository>}; with {@code prefixed}, the name
+		 * starts with the shards.
+		 */
 		private void shards(Path area, Pattern repository, boolean prefixed) {
 			for (Path first : shardsOf(area)) {
 				for (Path second : shardsOf(first)) {
@@ -173,14 +191,18 @@ public final class RepositoryDiscovery {
 			return shards;
 		}
 
-		/** The entries of {@code dir} in name order, or {@code null} if it cannot be listed (counted). */
+		/**
+		 * The entries of {@code dir} in name order, or {@code null} if it cannot be
+		 * listed (counted).
+		 */
 		private List<Path> list(Path dir) {
 			List<Path> entries = new ArrayList<>();
 			try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
 				stream.forEach(entries::add);
 			}
 			catch (NoSuchFileException | NotDirectoryException ex) {
-				// removed or replaced since its parent was listed: nothing is there to find
+				// removed or replaced since its parent was listed: nothing is there to
+				// find
 				return null;
 			}
 			catch (IOException | RuntimeException ex) {
@@ -192,8 +214,8 @@ public final class RepositoryDiscovery {
 		}
 
 		/**
-		 * The subdirectories among {@code entries} that are to be walked: hidden ones and symbolic links are
-		 * counted instead. One {@code lstat} per entry.
+		 * The subdirectories among {@code entries} that are to be walked: hidden ones and
+		 * symbolic links are counted instead. One {@code lstat} per entry.
 		 */
 		private List<Path> directories(List<Path> entries) {
 			List<Path> directories = new ArrayList<>();
@@ -227,7 +249,10 @@ public final class RepositoryDiscovery {
 			return directories;
 		}
 
-		/** Counts a symbolic link to a directory by where it leads; a link to a file is no directory. */
+		/**
+		 * Counts a symbolic link to a directory by where it leads; a link to a file is no
+		 * directory.
+		 */
 		private void link(Path link) {
 			Path target;
 			try {
@@ -242,7 +267,10 @@ public final class RepositoryDiscovery {
 			}
 		}
 
-		/** A working tree ({@code .git}) or a bare repository ({@code HEAD} and {@code objects}), by the listing. */
+		/**
+		 * A working tree ({@code .git}) or a bare repository ({@code HEAD} and
+		 * {@code objects}), by the listing.
+		 */
 		private boolean isRepository(List<Path> entries) {
 			boolean head = false;
 			boolean objects = false;

@@ -8,13 +8,15 @@ import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.RefFormat;
 
 /**
- * What {@code core.repositoryformatversion} and the {@code extensions.*} keys of a repository's own config
- * file declare, checked the way git checks them before it touches a repository.
+ * What {@code core.repositoryformatversion} and the {@code extensions.*} keys of a
+ * repository's own config file declare, checked the way git checks them before it touches
+ * a repository.
  *
  * @param version 0 or 1
  * @param hashAlgorithm from {@code extensions.objectFormat}, SHA-1 by default
  * @param refFormat from {@code extensions.refStorage}, files by default
- * @param worktreeConfig whether {@code extensions.worktreeConfig} enables {@code config.worktree}
+ * @param worktreeConfig whether {@code extensions.worktreeConfig} enables
+ * {@code config.worktree}
  */
 record RepositoryFormat(int version, HashAlgorithm hashAlgorithm, RefFormat refFormat, boolean worktreeConfig) {
 
@@ -29,9 +31,11 @@ record RepositoryFormat(int version, HashAlgorithm hashAlgorithm, RefFormat refF
 	/**
 	 * Reads and checks the format.
 	 * @param config the repository's own config file ({@code $GIT_COMMON_DIR/config})
-	 * @throws UnsupportedRepositoryException for a version other than 0 or 1, an unknown extension in a
-	 * version 1 repository, a version 1 extension in a version 0 repository, or an unknown extension value
-	 * @throws ConfigException for a value that is not a number or boolean where one is required
+	 * @throws UnsupportedRepositoryException for a version other than 0 or 1, an unknown
+	 * extension in a version 1 repository, a version 1 extension in a version 0
+	 * repository, or an unknown extension value
+	 * @throws ConfigException for a value that is not a number or boolean where one is
+	 * required
 	 */
 	static RepositoryFormat of(GitConfig config) throws UnsupportedRepositoryException, ConfigException {
 		int version = version(config);

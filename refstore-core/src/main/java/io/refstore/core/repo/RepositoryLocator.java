@@ -7,17 +7,20 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 /**
- * Finds the repository a directory belongs to, the way {@code git -C <dir>} does: from the directory upward,
- * each level is checked first for a {@code .git} entry (directory, or file reading {@code gitdir: <path>}),
- * then for being a git directory itself (a bare repository, or the inside of a {@code .git} directory).
- * Stateless.
+ * Finds the repository a directory belongs to, the way {@code git -C
+ *
+<dir>
+ * } does: from the directory upward, each level is checked first for a {@code .git} entry
+ * (directory, or file reading {@code gitdir: <path>}), then for being a git directory
+ * itself (a bare repository, or the inside of a {@code .git} directory). Stateless.
  * <p>
- * A directory is a git directory if it holds a valid {@code HEAD} (a symbolic ref {@code ref: refs/...} or
- * an object id) and its common directory (itself, or the target of its {@code commondir} file) holds
- * {@code objects/} and {@code refs/} directories.
+ * A directory is a git directory if it holds a valid {@code HEAD} (a symbolic ref
+ * {@code ref: refs/...} or an object id) and its common directory (itself, or the target
+ * of its {@code commondir} file) holds {@code objects/} and {@code refs/} directories.
  * <p>
- * Not implemented: {@code GIT_DIR}, {@code GIT_WORK_TREE}, {@code GIT_CEILING_DIRECTORIES}, the file system
- * boundary check and {@code safe.directory} ownership checks.
+ * Not implemented: {@code GIT_DIR}, {@code GIT_WORK_TREE},
+ * {@code GIT_CEILING_DIRECTORIES}, the file system boundary check and
+ * {@code safe.directory} ownership checks.
  */
 final class RepositoryLocator {
 
@@ -30,9 +33,10 @@ final class RepositoryLocator {
 	 * Where a repository was found.
 	 *
 	 * @param gitDir the git directory (real path)
-	 * @param commonDir the common directory (real path; equals {@code gitDir} except in linked worktrees)
-	 * @param checkout the directory whose {@code .git} entry led here, or {@code null} if the git directory
-	 * was found directly
+	 * @param commonDir the common directory (real path; equals {@code gitDir} except in
+	 * linked worktrees)
+	 * @param checkout the directory whose {@code .git} entry led here, or {@code null} if
+	 * the git directory was found directly
 	 */
 	record Location(Path gitDir, Path commonDir, Path checkout) {
 	}
@@ -114,7 +118,10 @@ final class RepositoryLocator {
 		return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 	}
 
-	/** The git directory named by a {@code .git} file, resolved against the file's directory. */
+	/**
+	 * The git directory named by a {@code .git} file, resolved against the file's
+	 * directory.
+	 */
 	static Path readGitFile(Path file) throws IOException {
 		String text = Files.readString(file, StandardCharsets.UTF_8);
 		if (!text.startsWith(GITDIR_PREFIX)) {

@@ -10,21 +10,24 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Turns a repository name given by a user (a job parameter, a form field) into a directory below one of the
- * configured root directories, and refuses any name that could reach outside them.
+ * Turns a repository name given by a user (a job parameter, a form field) into a
+ * directory below one of the configured root directories, and refuses any name that could
+ * reach outside them.
  * <p>
- * A name is a relative path of {@code /}-separated components such as {@code team/project.git}. Refused
- * before the file system is consulted: a missing or empty name, an absolute path, an empty, {@code .} or
- * {@code ..} component, a backslash, a {@code %} (no percent-decoding happens anywhere, so {@code %2e%2e} is
- * refused rather than guessed at), NUL and other control characters, and names longer than
- * {@value #MAX_NAME_LENGTH} characters. Refused after consulting it: a name whose existing part, with every
- * symbolic link followed ({@link Path#toRealPath}), lies outside the root it was looked up in, a dangling
- * symbolic link, and a name that exists but is not a directory. Other characters, including non-ASCII
- * look-alikes of dots and slashes, are literal file-name characters.
+ * A name is a relative path of {@code /}-separated components such as
+ * {@code team/project.git}. Refused before the file system is consulted: a missing or
+ * empty name, an absolute path, an empty, {@code .} or {@code ..} component, a backslash,
+ * a {@code %} (no percent-decoding happens anywhere, so {@code %2e%2e} is refused rather
+ * than guessed at), NUL and other control characters, and names longer than
+ * {@value #MAX_NAME_LENGTH} characters. Refused after consulting it: a name whose
+ * existing part, with every symbolic link followed ({@link Path#toRealPath}), lies
+ * outside the root it was looked up in, a dangling symbolic link, and a name that exists
+ * but is not a directory. Other characters, including non-ASCII look-alikes of dots and
+ * slashes, are literal file-name characters.
  * <p>
- * The roots are searched in order; the first that holds the name wins. Immutable and thread-safe. Links can
- * change after a check, so callers should open the returned real path, not the name, and resolve again for
- * each use.
+ * The roots are searched in order; the first that holds the name wins. Immutable and
+ * thread-safe. Links can change after a check, so callers should open the returned real
+ * path, not the name, and resolve again for each use.
  */
 public final class RepositoryPaths {
 
@@ -34,9 +37,10 @@ public final class RepositoryPaths {
 	private final List<Path> roots;
 
 	/**
-	 * @param roots the directories repositories may live in, searched in this order; each must exist and
-	 * is kept as its real path
-	 * @throws IllegalArgumentException if the list is empty or a root is missing or not a directory, naming it
+	 * @param roots the directories repositories may live in, searched in this order; each
+	 * must exist and is kept as its real path
+	 * @throws IllegalArgumentException if the list is empty or a root is missing or not a
+	 * directory, naming it
 	 * @throws IOException if a root's real path cannot be read
 	 */
 	public RepositoryPaths(List<Path> roots) throws IOException {
@@ -61,10 +65,13 @@ public final class RepositoryPaths {
 
 	/**
 	 * Finds the repository directory {@code name} denotes.
-	 * @param parameter the name of the parameter that carried {@code name}, for the error message
+	 * @param parameter the name of the parameter that carried {@code name}, for the error
+	 * message
 	 * @param name the repository name as the user gave it
-	 * @return the real path of the directory in the first root that holds it, or empty if no root does
-	 * @throws InvalidRepositoryNameException if the name is malformed or leads outside its root
+	 * @return the real path of the directory in the first root that holds it, or empty if
+	 * no root does
+	 * @throws InvalidRepositoryNameException if the name is malformed or leads outside
+	 * its root
 	 * @throws IOException if the file system cannot be read
 	 */
 	public Optional<Path> resolve(String parameter, String name) throws IOException {
@@ -83,7 +90,8 @@ public final class RepositoryPaths {
 
 	private static Optional<Path> resolveIn(Path root, String parameter, String name) throws IOException {
 		Path candidate = root.resolve(name);
-		// the deepest part that exists is checked even when the whole does not, so that a link planted
+		// the deepest part that exists is checked even when the whole does not, so that a
+		// link planted
 		// inside a root cannot be used to probe (or later create) directories outside it
 		Path existing = candidate;
 		while (!Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
@@ -111,7 +119,10 @@ public final class RepositoryPaths {
 		return Optional.of(real);
 	}
 
-	/** Why {@code name} is refused without looking at the file system, or {@code null} if it is not. */
+	/**
+	 * Why {@code name} is refused without looking at the file system, or {@code null} if
+	 * it is not.
+	 */
 	static String syntaxRefusal(String name) {
 		if (name == null) {
 			return "it is missing";

@@ -7,8 +7,9 @@ import java.util.Optional;
 import io.refstore.core.ref.ReflogPolicy;
 
 /**
- * The config values that ref storage needs, read and checked once when a repository is opened so that a
- * bad value fails the open (with file and line) instead of a later update.
+ * The config values that ref storage needs, read and checked once when a repository is
+ * opened so that a bad value fails the open (with file and line) instead of a later
+ * update.
  *
  * @param reflogPolicy from {@code core.logAllRefUpdates}
  * @param filesRefLockTimeout from {@code core.filesRefLockTimeout}

@@ -5,8 +5,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * A repository's store is being swapped (a format migration or rollback in this process) and did not become
- * free in time: nothing was written; try again shortly.
+ * A repository's store is being swapped (a format migration or rollback in this process)
+ * and did not become free in time: nothing was written; try again shortly.
  */
 public final class StoreBusyException extends IOException {
 

@@ -10,19 +10,23 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
- * Keeps this process's own ref writers out of a repository while its store is being swapped (a format migration
- * or a rollback), and tells a writer whose store was opened before a swap that it now writes to a retired store.
+ * Keeps this process's own ref writers out of a repository while its store is being
+ * swapped (a format migration or a rollback), and tells a writer whose store was opened
+ * before a swap that it now writes to a retired store.
  * <p>
- * git's locks cannot do this alone: a swap locks the refs that exist, but a writer creating a new ref takes a lock
- * no one holds, and a writer that read the configuration before the switch goes on writing the old format. So
- * every writer of a store opened through {@link Repository} passes the gate ({@link #enter}) for the span of its
- * locks, and a swap closes it ({@link #closeForSwap}) before it takes the store's locks: writers already in finish
- * first, new ones wait for the swap to end (bounded). Each switch of the configuration advances the gate's
- * generation; a writer whose repository was opened at an earlier generation is refused with
- * {@link StoreSwappedException} and must open the repository again.
+ * git's locks cannot do this alone: a swap locks the refs that exist, but a writer
+ * creating a new ref takes a lock no one holds, and a writer that read the configuration
+ * before the switch goes on writing the old format. So every writer of a store opened
+ * through {@link Repository} passes the gate ({@link #enter}) for the span of its locks,
+ * and a swap closes it ({@link #closeForSwap}) before it takes the store's locks: writers
+ * already in finish first, new ones wait for the swap to end (bounded). Each switch of
+ * the configuration advances the gate's generation; a writer whose repository was opened
+ * at an earlier generation is refused with {@link StoreSwappedException} and must open
+ * the repository again.
  * <p>
- * One gate per repository (its common directory) and process; other processes (git, another refstore) are not
- * held by it. The lock is fair, so a waiting swap is not starved by a stream of writers. Thread-safe.
+ * One gate per repository (its common directory) and process; other processes (git,
+ * another refstore) are not held by it. The lock is fair, so a waiting swap is not
+ * starved by a stream of writers. Thread-safe.
  */
 public final class StoreGate {
 
@@ -55,14 +59,18 @@ public final class StoreGate {
 		}
 	}
 
-	/** The number of switches so far; read it before reading the configuration a store is opened by. */
+	/**
+	 * The number of switches so far; read it before reading the configuration a store is
+	 * opened by.
+	 */
 	public long generation() {
 		return this.generation.get();
 	}
 
 	/**
 	 * Lets a writer in, waiting up to {@code wait} for a swap to end.
-	 * @param openedAt the {@link #generation()} read before the writer's configuration was read
+	 * @param openedAt the {@link #generation()} read before the writer's configuration
+	 * was read
 	 * @return the pass, to be closed when the writer has released its locks
 	 * @throws StoreBusyException if a swap holds the gate longer than {@code wait}
 	 * @throws StoreSwappedException if the store was switched since {@code openedAt}
@@ -87,8 +95,8 @@ public final class StoreGate {
 	}
 
 	/**
-	 * Closes the gate for a swap: waits up to {@code wait} for the writers inside to finish; new writers wait
-	 * until the returned swap is closed.
+	 * Closes the gate for a swap: waits up to {@code wait} for the writers inside to
+	 * finish; new writers wait until the returned swap is closed.
 	 * @throws StoreBusyException if writers stay inside longer than {@code wait}
 	 */
 	public Swap closeForSwap(Duration wait) throws IOException {
@@ -124,8 +132,9 @@ public final class StoreGate {
 		}
 
 		/**
-		 * Records that the configuration now names another store: writers opened before are refused from now on.
-		 * Call it right after the switch, before the swap opens the new store itself.
+		 * Records that the configuration now names another store: writers opened before
+		 * are refused from now on. Call it right after the switch, before the swap opens
+		 * the new store itself.
 		 */
 		public void switched() {
 			StoreGate.this.generation.incrementAndGet();

@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 /**
- * The store was opened before its repository switched to another store (a format migration or rollback):
- * nothing was written; open the repository again and retry.
+ * The store was opened before its repository switched to another store (a format
+ * migration or rollback): nothing was written; open the repository again and retry.
  */
 public final class StoreSwappedException extends IOException {
 

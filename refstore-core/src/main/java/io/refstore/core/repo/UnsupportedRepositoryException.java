@@ -3,9 +3,9 @@ package io.refstore.core.repo;
 import java.io.IOException;
 
 /**
- * A repository whose format refstore must not touch: an unknown {@code core.repositoryformatversion}, an
- * unknown extension, or an extension value it does not understand. The message names the config key and
- * its value.
+ * A repository whose format refstore must not touch: an unknown
+ * {@code core.repositoryformatversion}, an unknown extension, or an extension value it
+ * does not understand. The message names the config key and its value.
  */
 public class UnsupportedRepositoryException extends IOException {
 

@@ -9,8 +9,9 @@ import io.refstore.core.ref.RefFormat;
 import io.refstore.core.reftable.ReftableLayout;
 
 /**
- * The {@link StoreLayout} of each backend, on top of {@link FilesLayout} and {@link ReftableLayout}: a swap
- * between the formats needs both (a retired files store leaves git's reftable stubs in its place).
+ * The {@link StoreLayout} of each backend, on top of {@link FilesLayout} and
+ * {@link ReftableLayout}: a swap between the formats needs both (a retired files store
+ * leaves git's reftable stubs in its place).
  */
 enum BackendLayout implements StoreLayout {
 
@@ -25,7 +26,8 @@ enum BackendLayout implements StoreLayout {
 		@Override
 		public void unstage(Path gitDir) throws IOException {
 			FilesLayout.clear(gitDir);
-			// staging replaced HEAD and the refs/heads stub, which git of reftable format needs back
+			// staging replaced HEAD and the refs/heads stub, which git of reftable format
+			// needs back
 			ReftableLayout.writeStubs(gitDir);
 		}
 

@@ -24,10 +24,10 @@ import io.refstore.core.ref.VerifyProblem;
 import io.refstore.core.repo.StoreGate;
 
 /**
- * A repository's live store whose writes pass its {@link StoreGate}: a transaction from its prepare (where it
- * takes its locks) to its end, a reflog append and a pack while they run. Reads are not gated: a store reads
- * consistently on its own, and a swap leaves the old store readable in its backup. Everything else is the
- * backend's.
+ * A repository's live store whose writes pass its {@link StoreGate}: a transaction from
+ * its prepare (where it takes its locks) to its end, a reflog append and a pack while
+ * they run. Reads are not gated: a store reads consistently on its own, and a swap leaves
+ * the old store readable in its backup. Everything else is the backend's.
  */
 final class GatedRefStore implements RefStore {
 

@@ -26,17 +26,20 @@ import io.refstore.core.repo.Repository;
 import io.refstore.core.repo.StoreGate;
 
 /**
- * Opens the ref store of a repository in the format its configuration names: the one way to reach a
- * repository's refs ({@code RefStores.open(repository)}). The only place that knows the backends; everything
- * above them goes through here, the {@link RefStore} contract and, for a format swap, {@link StoreLayout}.
+ * Opens the ref store of a repository in the format its configuration names: the one way
+ * to reach a repository's refs ({@code RefStores.open(repository)}). The only place that
+ * knows the backends; everything above them goes through here, the {@link RefStore}
+ * contract and, for a format swap, {@link StoreLayout}.
  */
 public final class RefStores {
 
 	/**
-	 * The configuration keys that decide how {@link #open} opens a store, beside the format: the repository's
-	 * ({@code core.logAllRefUpdates}, {@code core.filesRefLockTimeout}, {@code core.packedRefsTimeout}), the
-	 * reftable stack's ({@link #stackOptions}) and {@code core.fsync}. A store opened under other values
-	 * behaves otherwise, so a caller keeping stores open compares {@link #settings}.
+	 * The configuration keys that decide how {@link #open} opens a store, beside the
+	 * format: the repository's ({@code core.logAllRefUpdates},
+	 * {@code core.filesRefLockTimeout}, {@code core.packedRefsTimeout}), the reftable
+	 * stack's ({@link #stackOptions}) and {@code core.fsync}. A store opened under other
+	 * values behaves otherwise, so a caller keeping stores open compares
+	 * {@link #settings}.
 	 */
 	public static final List<String> SETTINGS = List.of("core.fsync", "core.logAllRefUpdates",
 			"core.filesRefLockTimeout", "core.packedRefsTimeout", "reftable.blockSize", "reftable.restartInterval",
@@ -46,8 +49,8 @@ public final class RefStores {
 	}
 
 	/**
-	 * The values of {@link #SETTINGS} in {@code repository}'s configuration, one {@code key=[values]} line each:
-	 * two stores opened under equal texts behave alike.
+	 * The values of {@link #SETTINGS} in {@code repository}'s configuration, one
+	 * {@code key=[values]} line each: two stores opened under equal texts behave alike.
 	 */
 	public static String settings(Repository repository) {
 		GitConfig config = repository.config();
@@ -63,8 +66,9 @@ public final class RefStores {
 	}
 
 	/**
-	 * Opens the ref store of {@code repository}. The object database is opened only when a store first needs
-	 * it (to check a new value or peel a tag), so a plain lookup does not pay for it.
+	 * Opens the ref store of {@code repository}. The object database is opened only when
+	 * a store first needs it (to check a new value or peel a tag), so a plain lookup does
+	 * not pay for it.
 	 * @param repository an open repository, which must outlive the store
 	 * @return a store the caller closes (closing it leaves the repository open)
 	 * @throws IOException if the store cannot be opened
@@ -74,9 +78,10 @@ public final class RefStores {
 	}
 
 	/**
-	 * Opens the ref store of {@code repository} with a reflog policy other than {@code core.logAllRefUpdates}.
-	 * A restore that copies saved reflog entries back uses {@link ReflogPolicy#EXISTING_ONLY}, so that
-	 * recreating a ref does not add an entry of its own (git's migration skips them the same way).
+	 * Opens the ref store of {@code repository} with a reflog policy other than
+	 * {@code core.logAllRefUpdates}. A restore that copies saved reflog entries back uses
+	 * {@link ReflogPolicy#EXISTING_ONLY}, so that recreating a ref does not add an entry
+	 * of its own (git's migration skips them the same way).
 	 * @param repository an open repository, which must outlive the store
 	 * @param reflogPolicy which updates create a log
 	 * @return a store the caller closes
@@ -87,37 +92,39 @@ public final class RefStores {
 	}
 
 	/**
-	 * As {@link #open(Repository, ReflogPolicy)}, for a run that records the locks it takes: each is a link to
-	 * {@code owner}'s record, so that the locks of a run that dies are cleared when it is run again
-	 * ({@link LockOwner#releaseAbandoned}).
-	 * @param owner the run, closed by the caller after the store; {@code null} takes locks as git does
+	 * As {@link #open(Repository, ReflogPolicy)}, for a run that records the locks it
+	 * takes: each is a link to {@code owner}'s record, so that the locks of a run that
+	 * dies are cleared when it is run again ({@link LockOwner#releaseAbandoned}).
+	 * @param owner the run, closed by the caller after the store; {@code null} takes
+	 * locks as git does
 	 */
-	public static RefStore open(Repository repository, ReflogPolicy reflogPolicy, LockOwner owner)
-			throws IOException {
+	public static RefStore open(Repository repository, ReflogPolicy reflogPolicy, LockOwner owner) throws IOException {
 		ObjectDatabase objects = new DeferredObjectDatabase(repository);
 		RefStore store = switch (repository.refFormat()) {
 			case FILES -> new FilesRefStore(new FilesOptions(repository.gitDir(), repository.commonDir(),
 					repository.hashAlgorithm(), reflogPolicy, repository.filesRefLockTimeout(),
 					repository.packedRefsTimeout(), fsyncRefs(repository), objects, repository::committer, owner));
-			case REFTABLE -> ReftableRefStore.open(new ReftableOptions(repository.gitDir(),
-					repository.commonDir().resolve("reftable"), reflogPolicy, stackOptions(repository).withOwner(owner),
-					objects, repository::committer));
+			case REFTABLE -> ReftableRefStore
+				.open(new ReftableOptions(repository.gitDir(), repository.commonDir().resolve("reftable"), reflogPolicy,
+						stackOptions(repository).withOwner(owner), objects, repository::committer));
 		};
 		return new GatedRefStore(store, StoreGate.of(repository.commonDir()), repository.storeGeneration());
 	}
 
 	/**
-	 * Opens a store of {@code format} kept outside the repository's own place, such as a migration's staged
-	 * store or a backup: {@code dir} is laid out like a git directory ({@code packed-refs}, {@code refs/},
-	 * ... or {@code reftable/}). The repository lends its hash, settings and object database.
+	 * Opens a store of {@code format} kept outside the repository's own place, such as a
+	 * migration's staged store or a backup: {@code dir} is laid out like a git directory
+	 * ({@code packed-refs}, {@code refs/}, ... or {@code reftable/}). The repository
+	 * lends its hash, settings and object database.
 	 */
 	public static RefStore openAt(Repository repository, RefFormat format, Path dir) throws IOException {
 		return openAt(repository, format, dir, repository.reflogPolicy());
 	}
 
 	/**
-	 * As {@link #openAt(Repository, RefFormat, Path)}, with a reflog policy other than {@code core.logAllRefUpdates}
-	 * (a rollback that carries a ref with its log into the restored store uses {@link ReflogPolicy#ALWAYS}).
+	 * As {@link #openAt(Repository, RefFormat, Path)}, with a reflog policy other than
+	 * {@code core.logAllRefUpdates} (a rollback that carries a ref with its log into the
+	 * restored store uses {@link ReflogPolicy#ALWAYS}).
 	 */
 	public static RefStore openAt(Repository repository, RefFormat format, Path dir, ReflogPolicy reflogPolicy)
 			throws IOException {
@@ -132,11 +139,12 @@ public final class RefStores {
 	}
 
 	/**
-	 * A bulk writer of a new store of {@code format} in {@code dir} (see {@link #openAt}).
+	 * A bulk writer of a new store of {@code format} in {@code dir} (see
+	 * {@link #openAt}).
 	 * @param maxLogEntries the most log entries any one ref will get
 	 */
-	public static InitialRefWriter initialWriter(Repository repository, RefFormat format, Path dir,
-			long maxLogEntries) throws IOException {
+	public static InitialRefWriter initialWriter(Repository repository, RefFormat format, Path dir, long maxLogEntries)
+			throws IOException {
 		return switch (format) {
 			case FILES -> new FilesInitialWriter(dir, repository.hashAlgorithm());
 			case REFTABLE -> new ReftableInitialWriter(dir.resolve("reftable"), stackOptions(repository).writeOptions(),
@@ -144,7 +152,10 @@ public final class RefStores {
 		};
 	}
 
-	/** How a whole store of {@code format} moves in and out of a git directory, for a format swap. */
+	/**
+	 * How a whole store of {@code format} moves in and out of a git directory, for a
+	 * format swap.
+	 */
 	public static StoreLayout layout(RefFormat format) {
 		return BackendLayout.of(format);
 	}
@@ -167,8 +178,8 @@ public final class RefStores {
 	}
 
 	/**
-	 * Whether {@code core.fsync} asks for ref files to reach the disk before they replace the old ones, read
-	 * exactly as git reads it (see {@link FsyncSettings}).
+	 * Whether {@code core.fsync} asks for ref files to reach the disk before they replace
+	 * the old ones, read exactly as git reads it (see {@link FsyncSettings}).
 	 */
 	static boolean fsyncRefs(Repository repository) {
 		return FsyncSettings.of(repository.config()).references();

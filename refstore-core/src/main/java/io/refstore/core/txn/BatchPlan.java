@@ -17,15 +17,17 @@ import io.refstore.core.ref.Rejection;
 import io.refstore.core.ref.UpdateBatch;
 
 /**
- * The checks of {@link UpdateChecks} for a whole {@link UpdateBatch} at once, in sorted passes instead of
- * a lookup per update: names and duplicates in one pass over the sorted names, old values by merging them
- * with the store's refs (read in order under the backend's lock), directory/file conflicts in one pass over
- * both sorted lists, and new objects once each. Rejections carry the same messages, for the same first
- * update in name order, as the per-update checks.
+ * The checks of {@link UpdateChecks} for a whole {@link UpdateBatch} at once, in sorted
+ * passes instead of a lookup per update: names and duplicates in one pass over the sorted
+ * names, old values by merging them with the store's refs (read in order under the
+ * backend's lock), directory/file conflicts in one pass over both sorted lists, and new
+ * objects once each. Rejections carry the same messages, for the same first update in
+ * name order, as the per-update checks.
  *
- * <p>A batch is planned here only if no update goes through a symbolic ref: every name is below
- * {@code refs/}, and {@link #check} reports {@link Status#UNSUPPORTED} when a named ref is symbolic (the
- * backend then plans update by update). Not thread-safe.
+ * <p>
+ * A batch is planned here only if no update goes through a symbolic ref: every name is
+ * below {@code refs/}, and {@link #check} reports {@link Status#UNSUPPORTED} when a named
+ * ref is symbolic (the backend then plans update by update). Not thread-safe.
  */
 public final class BatchPlan {
 
@@ -60,7 +62,9 @@ public final class BatchPlan {
 	/** Per sorted position: the index of the ref in {@link #existing} it names, or -1. */
 	private int[] old;
 
-	/** Per sorted position with a conflict: the conflicting names, by kind (-1 for none). */
+	/**
+	 * Per sorted position with a conflict: the conflicting names, by kind (-1 for none).
+	 */
 	private final Map<Integer, int[]> conflicts = new HashMap<>();
 
 	private byte[] peeled;
@@ -89,7 +93,10 @@ public final class BatchPlan {
 		return this.order[k];
 	}
 
-	/** Whether every name is below {@code refs/}, so that no update can name a root or pseudo ref. */
+	/**
+	 * Whether every name is below {@code refs/}, so that no update can name a root or
+	 * pseudo ref.
+	 */
 	boolean eligible() {
 		byte[] names = this.batch.nameBuffer();
 		for (int i = 0; i < this.order.length; i++) {
@@ -101,7 +108,10 @@ public final class BatchPlan {
 		return true;
 	}
 
-	/** Whether the name in {@code names[start .. start + length)} is {@code refs/} and more. */
+	/**
+	 * Whether the name in {@code names[start .. start + length)} is {@code refs/} and
+	 * more.
+	 */
 	private static boolean startsWithRefs(byte[] names, int start, int length) {
 		return length > 5 && names[start] == 'r' && names[start + 1] == 'e' && names[start + 2] == 'f'
 				&& names[start + 3] == 's' && names[start + 4] == '/';
@@ -131,7 +141,8 @@ public final class BatchPlan {
 	}
 
 	/**
-	 * The checks before any lock: duplicates and names, as {@link UpdateChecks#plan} makes them.
+	 * The checks before any lock: duplicates and names, as {@link UpdateChecks#plan}
+	 * makes them.
 	 * @return {@code false} if an update was rejected (recorded in {@code outcome})
 	 */
 	boolean checkNames(Outcome outcome) {
@@ -147,7 +158,8 @@ public final class BatchPlan {
 			int start = this.batch.nameStart(i);
 			int length = this.batch.nameEnd(i) - start;
 			boolean removesOrVerifies = this.batch.isDelete(i) || this.batch.type(i) == RefUpdate.Type.VERIFY;
-			// the common case, a valid name under refs/, is decided on the bytes without making a String
+			// the common case, a valid name under refs/, is decided on the bytes without
+			// making a String
 			if (removesOrVerifies || !startsWithRefs(names, start, length)
 					|| RefName.violation(names, start, length, true) != null) {
 				String refusal = UpdateChecks.nameRefusal(this.batch.name(i), removesOrVerifies);
@@ -161,9 +173,11 @@ public final class BatchPlan {
 	}
 
 	/**
-	 * The checks under the backend's lock, in {@link UpdateChecks}' order for each update in name order:
-	 * expected old value, name conflicts (for a ref that does not exist), new object.
-	 * @param refs every ref of the store, in name order, as it is under the lock (not closed here)
+	 * The checks under the backend's lock, in {@link UpdateChecks}' order for each update
+	 * in name order: expected old value, name conflicts (for a ref that does not exist),
+	 * new object.
+	 * @param refs every ref of the store, in name order, as it is under the lock (not
+	 * closed here)
 	 * @param objects the object database
 	 * @param outcome collects the first rejection
 	 */
@@ -195,7 +209,9 @@ public final class BatchPlan {
 		return Status.OK;
 	}
 
-	/** Merges the sorted names with the store's; {@code false} if a named ref is symbolic. */
+	/**
+	 * Merges the sorted names with the store's; {@code false} if a named ref is symbolic.
+	 */
 	private boolean mergeOldValues() {
 		this.old = new int[this.order.length];
 		byte[] names = this.batch.nameBuffer();
@@ -232,7 +248,10 @@ public final class BatchPlan {
 				this.existing.idBuffer(), this.old[k] * this.raw, (this.old[k] + 1) * this.raw);
 	}
 
-	/** Checks the new object, remembering a tag's peeled value; {@code false} if it is refused. */
+	/**
+	 * Checks the new object, remembering a tag's peeled value; {@code false} if it is
+	 * refused.
+	 */
 	private boolean checkObject(int k, ObjectDatabase objects) throws IOException {
 		int i = this.order[k];
 		ObjectId id = this.batch.newId(i);
@@ -250,8 +269,8 @@ public final class BatchPlan {
 				this.hasPeeled.set(k);
 			}
 		}
-		return type == ObjectType.COMMIT || !UpdateChecks.isBranch(this.batch.nameBuffer(), this.batch.nameStart(i),
-				this.batch.nameEnd(i));
+		return type == ObjectType.COMMIT
+				|| !UpdateChecks.isBranch(this.batch.nameBuffer(), this.batch.nameStart(i), this.batch.nameEnd(i));
 	}
 
 	/** The update as the per-update checks see it, to word a rejection as they do. */
@@ -263,9 +282,10 @@ public final class BatchPlan {
 	}
 
 	/**
-	 * One pass over the union of both sorted name lists, keeping the names that are prefixes of the current
-	 * one on a stack: a name below another ({@code a/b} below {@code a}) always comes after it with only names
-	 * starting with it in between, so every parent of a name is on the stack when the name is reached.
+	 * One pass over the union of both sorted name lists, keeping the names that are
+	 * prefixes of the current one on a stack: a name below another ({@code a/b} below
+	 * {@code a}) always comes after it with only names starting with it in between, so
+	 * every parent of a name is on the stack when the name is reached.
 	 */
 	private void findConflicts() {
 		RefList refs = this.existing;
@@ -311,7 +331,10 @@ public final class BatchPlan {
 		}
 	}
 
-	/** Whether the node's name is a proper prefix of {@code buf[start .. end)} (followed by '/' if asked). */
+	/**
+	 * Whether the node's name is a proper prefix of {@code buf[start .. end)} (followed
+	 * by '/' if asked).
+	 */
 	private boolean isParentOrPrefix(int nodeK, int nodeE, byte[] buf, int start, int end, boolean slash) {
 		byte[] own = (nodeK >= 0) ? this.batch.nameBuffer() : this.existing.nameBuffer();
 		int from = (nodeK >= 0) ? this.batch.nameStart(this.order[nodeK]) : this.existing.nameStart(nodeE);
@@ -323,7 +346,10 @@ public final class BatchPlan {
 		return Arrays.equals(own, from, to, buf, start, start + length);
 	}
 
-	/** Records that the parent node has the child node below it; first (shortest, smallest) wins. */
+	/**
+	 * Records that the parent node has the child node below it; first (shortest,
+	 * smallest) wins.
+	 */
 	private void recordConflict(int parentK, int parentE, int childK, int childE) {
 		if (childK >= 0) {
 			int[] found = this.conflicts.computeIfAbsent(childK, (key) -> new int[] { -1, -1, -1, -1 });
@@ -345,7 +371,10 @@ public final class BatchPlan {
 		}
 	}
 
-	/** git's words for the first conflict of the update at {@code k}, in the per-update checks' order. */
+	/**
+	 * git's words for the first conflict of the update at {@code k}, in the per-update
+	 * checks' order.
+	 */
 	private String conflictMessage(int k) {
 		int[] found = this.conflicts.get(k);
 		String name = this.batch.name(this.order[k]);
@@ -368,19 +397,26 @@ public final class BatchPlan {
 		return this.old[k] >= 0;
 	}
 
-	/** The {@code k}-th update's old id, or {@code null} if its ref does not exist (allocates). */
+	/**
+	 * The {@code k}-th update's old id, or {@code null} if its ref does not exist
+	 * (allocates).
+	 */
 	public ObjectId oldId(int k) {
 		return (this.old[k] < 0) ? null
 				: ObjectId.fromRaw(this.batch.hashAlgorithm(), this.existing.idBuffer(), this.old[k] * this.raw);
 	}
 
-	/** Whether the {@code k}-th update writes a new value (an update that neither deletes nor keeps the value). */
+	/**
+	 * Whether the {@code k}-th update writes a new value (an update that neither deletes
+	 * nor keeps the value).
+	 */
 	public boolean writes(int k) {
 		int i = this.order[k];
 		if (!this.batch.writesValue(i)) {
 			return false;
 		}
-		// an update to the value the ref already has writes nothing (as PlannedUpdate#isNoOp)
+		// an update to the value the ref already has writes nothing (as
+		// PlannedUpdate#isNoOp)
 		return this.old[k] < 0 || !Arrays.equals(this.batch.newIdBuffer(), i * this.raw, (i + 1) * this.raw,
 				this.existing.idBuffer(), this.old[k] * this.raw, (this.old[k] + 1) * this.raw);
 	}
@@ -390,12 +426,17 @@ public final class BatchPlan {
 		return this.old[k] >= 0 && this.batch.isDelete(this.order[k]);
 	}
 
-	/** Whether the {@code k}-th update's new object is a tag with a peeled value ({@link #peeledBuffer()}). */
+	/**
+	 * Whether the {@code k}-th update's new object is a tag with a peeled value
+	 * ({@link #peeledBuffer()}).
+	 */
 	public boolean hasPeeled(int k) {
 		return this.hasPeeled.get(k);
 	}
 
-	/** The peeled ids of new tags; the {@code k}-th update's is at {@code k * rawLength}. */
+	/**
+	 * The peeled ids of new tags; the {@code k}-th update's is at {@code k * rawLength}.
+	 */
 	public byte[] peeledBuffer() {
 		return this.peeled;
 	}

@@ -12,8 +12,8 @@ import io.refstore.core.ref.UpdateBatch;
 import io.refstore.core.ref.UpdateResult;
 
 /**
- * Collects the rejections of a transaction while it is prepared, and turns them into its result.
- * Not thread-safe.
+ * Collects the rejections of a transaction while it is prepared, and turns them into its
+ * result. Not thread-safe.
  */
 public final class Outcome {
 
@@ -29,7 +29,10 @@ public final class Outcome {
 		this.rejected.putIfAbsent(update, new UpdateResult(update, rejection, message));
 	}
 
-	/** Records why update {@code index} of a batch ({@code update} made from it) is refused. */
+	/**
+	 * Records why update {@code index} of a batch ({@code update} made from it) is
+	 * refused.
+	 */
 	public void reject(int index, RefUpdate update, Rejection rejection, String message) {
 		reject(update, rejection, message);
 		markBatchIndex(index);
@@ -49,8 +52,9 @@ public final class Outcome {
 	}
 
 	/**
-	 * The result for {@code updates} in submission order: the rejected ones with their reasons, the others
-	 * {@link Rejection#NOT_ATTEMPTED} if anything was refused, else applied.
+	 * The result for {@code updates} in submission order: the rejected ones with their
+	 * reasons, the others {@link Rejection#NOT_ATTEMPTED} if anything was refused, else
+	 * applied.
 	 */
 	public TransactionResult result(List<RefUpdate> updates, boolean committed) {
 		List<UpdateResult> results = new ArrayList<>(updates.size());
@@ -65,7 +69,10 @@ public final class Outcome {
 		return new TransactionResult(committed && this.rejected.isEmpty(), results);
 	}
 
-	/** The result for a batch, as {@link #result} gives it (see {@link TransactionResult#ofBatch}). */
+	/**
+	 * The result for a batch, as {@link #result} gives it (see
+	 * {@link TransactionResult#ofBatch}).
+	 */
 	TransactionResult result(UpdateBatch batch, boolean committed) {
 		return TransactionResult.ofBatch(batch, committed && this.rejected.isEmpty(), this.batchIndex,
 				this.batchRejection, !this.rejected.isEmpty());

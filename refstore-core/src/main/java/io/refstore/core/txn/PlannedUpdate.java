@@ -9,8 +9,8 @@ import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefUpdate;
 
 /**
- * One ref a transaction will change, after symbolic refs were followed: the backends' shared view of an
- * update between planning and commit.
+ * One ref a transaction will change, after symbolic refs were followed: the backends'
+ * shared view of an update between planning and commit.
  */
 public final class PlannedUpdate {
 
@@ -46,14 +46,16 @@ public final class PlannedUpdate {
 		return this.update;
 	}
 
-	/** The ref actually changed: the submitted name, or the end of its symbolic ref chain. */
+	/**
+	 * The ref actually changed: the submitted name, or the end of its symbolic ref chain.
+	 */
 	public String name() {
 		return this.name;
 	}
 
 	/**
-	 * Symbolic refs whose logs also record this change without changing them: the symref the update went
-	 * through, and {@code HEAD} when it points at the changed branch.
+	 * Symbolic refs whose logs also record this change without changing them: the symref
+	 * the update went through, and {@code HEAD} when it points at the changed branch.
 	 */
 	public List<String> logOnly() {
 		return this.logOnly;
@@ -70,15 +72,19 @@ public final class PlannedUpdate {
 	}
 
 	/**
-	 * The id the old value resolves to: the old id itself, or for a symbolic ref (changed without
-	 * dereferencing) the id at the end of its chain; {@code null} if the ref is missing or dangling. Expected
-	 * old values are compared with this, as git compares them.
+	 * The id the old value resolves to: the old id itself, or for a symbolic ref (changed
+	 * without dereferencing) the id at the end of its chain; {@code null} if the ref is
+	 * missing or dangling. Expected old values are compared with this, as git compares
+	 * them.
 	 */
 	public ObjectId resolvedOld() {
 		return this.resolvedOld;
 	}
 
-	/** Records the value read under the lock, resolving a symbolic one through {@code reader}. */
+	/**
+	 * Records the value read under the lock, resolving a symbolic one through
+	 * {@code reader}.
+	 */
 	public void setOld(Ref old, UpdateChecks.RefReader reader) throws java.io.IOException {
 		this.old = old;
 		this.resolvedOld = ReflogEntries.resolve(old, reader);
@@ -94,7 +100,10 @@ public final class PlannedUpdate {
 		return !this.update.isDelete() && this.update.type() != RefUpdate.Type.VERIFY;
 	}
 
-	/** Whether the new value equals the old one, so nothing needs to be written for the ref itself. */
+	/**
+	 * Whether the new value equals the old one, so nothing needs to be written for the
+	 * ref itself.
+	 */
 	public boolean isNoOp() {
 		return this.update.type() == RefUpdate.Type.UPDATE && !this.update.isDelete()
 				&& this.update.newId().equals(oldId());

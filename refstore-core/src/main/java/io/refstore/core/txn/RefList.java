@@ -6,8 +6,8 @@ import java.util.Arrays;
 import io.refstore.core.ref.RefCursor;
 
 /**
- * The refs of a store as a bulk check needs them, compactly: names in one byte array in the cursor's
- * (git's) order, each with its raw id or a symbolic flag. Not thread-safe.
+ * The refs of a store as a bulk check needs them, compactly: names in one byte array in
+ * the cursor's (git's) order, each with its raw id or a symbolic flag. Not thread-safe.
  */
 final class RefList {
 
@@ -29,8 +29,8 @@ final class RefList {
 	}
 
 	/**
-	 * Copies every ref {@code cursor} yields (in its order, which must be bytewise name order); the cursor is
-	 * not closed.
+	 * Copies every ref {@code cursor} yields (in its order, which must be bytewise name
+	 * order); the cursor is not closed.
 	 */
 	static RefList load(RefCursor cursor, int rawLength) throws IOException {
 		RefList list = new RefList(rawLength);

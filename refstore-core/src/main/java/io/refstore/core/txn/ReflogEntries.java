@@ -20,10 +20,11 @@ public final class ReflogEntries {
 	}
 
 	/**
-	 * The entry for {@code item}: old and new values as resolved ids (the all-zero id where there is none),
-	 * the update's own message or else the transaction's, normalised ({@link ReflogEntry#normalizeMessage}).
-	 * @return the entry, or {@code null} when git records nothing: a verify, the deletion of a ref that does
-	 * not exist, or a symbolic ref whose new target does not resolve
+	 * The entry for {@code item}: old and new values as resolved ids (the all-zero id
+	 * where there is none), the update's own message or else the transaction's,
+	 * normalised ({@link ReflogEntry#normalizeMessage}).
+	 * @return the entry, or {@code null} when git records nothing: a verify, the deletion
+	 * of a ref that does not exist, or a symbolic ref whose new target does not resolve
 	 */
 	public static ReflogEntry forUpdate(PlannedUpdate item, PersonIdent who, String transactionMessage,
 			UpdateChecks.RefReader reader, ObjectId zero) throws IOException {
@@ -43,7 +44,8 @@ public final class ReflogEntries {
 		}
 		ObjectId oldId = resolve(item.old(), reader);
 		String message = (update.message() != null) ? update.message() : transactionMessage;
-		// git normalises the message for every backend before it reaches one (reftable stores it as it comes)
+		// git normalises the message for every backend before it reaches one (reftable
+		// stores it as it comes)
 		return new ReflogEntry((oldId != null) ? oldId : zero, newId, who, ReflogEntry.normalizeMessage(message));
 	}
 

@@ -17,11 +17,13 @@ import io.refstore.core.ref.TransactionResult;
 import io.refstore.core.ref.UpdateBatch;
 
 /**
- * The part of a transaction both backends share: collecting updates, the OPEN → PREPARED → CLOSED states,
- * planning ({@link UpdateChecks#plan}) and the results. A backend supplies how to read a ref, how to lock
- * and check the planned updates, how to apply them, and how to release its locks.
+ * The part of a transaction both backends share: collecting updates, the OPEN → PREPARED
+ * → CLOSED states, planning ({@link UpdateChecks#plan}) and the results. A backend
+ * supplies how to read a ref, how to lock and check the planned updates, how to apply
+ * them, and how to release its locks.
  *
- * <p>Not thread-safe: one thread drives a transaction.
+ * <p>
+ * Not thread-safe: one thread drives a transaction.
  */
 public abstract class StagedTransaction implements RefTransaction {
 
@@ -41,10 +43,16 @@ public abstract class StagedTransaction implements RefTransaction {
 
 	private NavigableMap<String, PlannedUpdate> planned = new TreeMap<>();
 
-	/** Updates added as a batch while no single update was; checked in bulk if the backend can. */
+	/**
+	 * Updates added as a batch while no single update was; checked in bulk if the backend
+	 * can.
+	 */
 	private UpdateBatch batch;
 
-	/** Whether {@link #batch} is this transaction's own (else the caller's, from {@link #addAll}, never changed). */
+	/**
+	 * Whether {@link #batch} is this transaction's own (else the caller's, from
+	 * {@link #addAll}, never changed).
+	 */
 	private boolean batchOwned;
 
 	/** The batch's plan once prepared in bulk, else {@code null}. */
@@ -60,43 +68,53 @@ public abstract class StagedTransaction implements RefTransaction {
 	/**
 	 * A transaction of a store of ids of {@code hash}.
 	 * @param hash the hash of the store's ids
-	 * @param defaultCommitter who reflog entries name when no committer was set, asked once per commit
+	 * @param defaultCommitter who reflog entries name when no committer was set, asked
+	 * once per commit
 	 */
 	protected StagedTransaction(HashAlgorithm hash, Supplier<PersonIdent> defaultCommitter) {
 		this.hash = hash;
 		this.defaultCommitter = defaultCommitter;
 	}
 
-	/** Reads a ref as it is now, without locks (planning); {@code null} if it does not exist. */
+	/**
+	 * Reads a ref as it is now, without locks (planning); {@code null} if it does not
+	 * exist.
+	 */
 	protected abstract Ref readUnlocked(String name) throws IOException;
 
 	/**
-	 * Takes the backend's locks and checks every planned update under them, recording rejections in
-	 * {@code outcome}. Whatever it took is released by {@link #release()}.
+	 * Takes the backend's locks and checks every planned update under them, recording
+	 * rejections in {@code outcome}. Whatever it took is released by {@link #release()}.
 	 */
-	protected abstract void lockAndCheck(NavigableMap<String, PlannedUpdate> planned, Outcome outcome) throws IOException;
+	protected abstract void lockAndCheck(NavigableMap<String, PlannedUpdate> planned, Outcome outcome)
+			throws IOException;
 
 	/** Applies the prepared updates; reflog entries name {@code who}. */
 	protected abstract void apply(NavigableMap<String, PlannedUpdate> planned, PersonIdent who) throws IOException;
 
 	/**
-	 * Takes the backend's locks and checks a batch under them in bulk ({@link BatchPlan#check}), as
-	 * {@link #lockAndCheck} would check it update by update.
-	 * @return {@link BatchPlan.Status#UNSUPPORTED} if the backend cannot (the default): the transaction then
-	 * releases what was taken and plans update by update
+	 * Takes the backend's locks and checks a batch under them in bulk
+	 * ({@link BatchPlan#check}), as {@link #lockAndCheck} would check it update by
+	 * update.
+	 * @return {@link BatchPlan.Status#UNSUPPORTED} if the backend cannot (the default):
+	 * the transaction then releases what was taken and plans update by update
 	 */
 	protected BatchPlan.Status lockAndCheckBatch(BatchPlan plan, Outcome outcome) throws IOException {
 		return BatchPlan.Status.UNSUPPORTED;
 	}
 
-	/** Whether the backend can check a batch in bulk at all ({@link #lockAndCheckBatch}); {@code false} unless it says. */
+	/**
+	 * Whether the backend can check a batch in bulk at all ({@link #lockAndCheckBatch});
+	 * {@code false} unless it says.
+	 */
 	protected boolean hasBulkPath() {
 		return false;
 	}
 
 	/**
-	 * Whether checking {@code updates} updates in bulk is worth a try, told before any plan is made or lock
-	 * taken (the bulk check may still decline under the lock); {@code false} unless the backend has a bulk path.
+	 * Whether checking {@code updates} updates in bulk is worth a try, told before any
+	 * plan is made or lock taken (the bulk check may still decline under the lock);
+	 * {@code false} unless the backend has a bulk path.
 	 */
 	protected boolean bulkWorthwhile(int updates) throws IOException {
 		return false;
@@ -122,14 +140,17 @@ public abstract class StagedTransaction implements RefTransaction {
 		return this;
 	}
 
-	/** Whether the backend must force its writes and directories ({@link #forceSync()}). */
+	/**
+	 * Whether the backend must force its writes and directories ({@link #forceSync()}).
+	 */
 	protected final boolean forced() {
 		return this.forced;
 	}
 
 	/**
-	 * Adds an update. For a backend with a bulk path, while every update added so far can be held in a batch,
-	 * they are collected as one ({@link UpdateBatch}), which it may check in bulk as {@link #addAll} batches are.
+	 * Adds an update. For a backend with a bulk path, while every update added so far can
+	 * be held in a batch, they are collected as one ({@link UpdateBatch}), which it may
+	 * check in bulk as {@link #addAll} batches are.
 	 */
 	@Override
 	public final RefTransaction add(RefUpdate update) {
@@ -235,7 +256,10 @@ public abstract class StagedTransaction implements RefTransaction {
 		return outcome.result(this.updates, false);
 	}
 
-	/** Prepares the batch in bulk; {@code null} if the backend cannot (nothing is then held). */
+	/**
+	 * Prepares the batch in bulk; {@code null} if the backend cannot (nothing is then
+	 * held).
+	 */
 	private TransactionResult prepareBatch() throws IOException {
 		BatchPlan plan = new BatchPlan(this.batch);
 		if (!plan.eligible()) {

@@ -18,13 +18,17 @@ import io.refstore.core.ref.Rejection;
 import io.refstore.core.ref.SymbolicRef;
 
 /**
- * The checks of a transaction that do not depend on the storage format, with git's messages: names,
- * duplicates, symbolic refs followed, expected old values, conflicts inside the transaction, and new
- * objects. Both backends call these, so a transaction is judged the same in either format.
+ * The checks of a transaction that do not depend on the storage format, with git's
+ * messages: names, duplicates, symbolic refs followed, expected old values, conflicts
+ * inside the transaction, and new objects. Both backends call these, so a transaction is
+ * judged the same in either format.
  */
 public final class UpdateChecks {
 
-	/** Reads one ref without following symbolic refs; {@code null} if it does not exist (or is broken). */
+	/**
+	 * Reads one ref without following symbolic refs; {@code null} if it does not exist
+	 * (or is broken).
+	 */
 	@FunctionalInterface
 	public interface RefReader {
 
@@ -37,8 +41,10 @@ public final class UpdateChecks {
 
 	/** Bytewise order of UTF-8 names: git's order. */
 	public static int compareNames(String a, String b) {
-		// UTF-8 byte order is code point order; UTF-16 unit order agrees with it except that a supplementary
-		// code point (a surrogate pair) sorts after U+E000..U+FFFF: compare units, fixing up that one case,
+		// UTF-8 byte order is code point order; UTF-16 unit order agrees with it except
+		// that a supplementary
+		// code point (a surrogate pair) sorts after U+E000..U+FFFF: compare units, fixing
+		// up that one case,
 		// without encoding either string
 		int length = Math.min(a.length(), b.length());
 		for (int i = 0; i < length; i++) {
@@ -54,12 +60,15 @@ public final class UpdateChecks {
 	}
 
 	/**
-	 * Plans a transaction: rejects bad names and duplicates, follows symbolic refs of dereferencing updates,
-	 * and adds {@code HEAD}'s log to the update of the branch it points at.
+	 * Plans a transaction: rejects bad names and duplicates, follows symbolic refs of
+	 * dereferencing updates, and adds {@code HEAD}'s log to the update of the branch it
+	 * points at.
 	 * @param updates the submitted updates
-	 * @param reader reads current values (without locks: the backends re-read under their locks)
+	 * @param reader reads current values (without locks: the backends re-read under their
+	 * locks)
 	 * @param outcome collects rejections; on the first one, planning stops
-	 * @return the planned updates by changed ref name, in git's name order (empty if rejected)
+	 * @return the planned updates by changed ref name, in git's name order (empty if
+	 * rejected)
 	 */
 	public static TreeMap<String, PlannedUpdate> plan(List<RefUpdate> updates, RefReader reader, Outcome outcome)
 			throws IOException {
@@ -68,7 +77,8 @@ public final class UpdateChecks {
 		for (int i = 0; i < order.length; i++) {
 			order[i] = i;
 		}
-		java.util.Arrays.sort(order, Comparator.comparing((Integer i) -> updates.get(i).name(), UpdateChecks::compareNames));
+		java.util.Arrays.sort(order,
+				Comparator.comparing((Integer i) -> updates.get(i).name(), UpdateChecks::compareNames));
 		List<RefUpdate> sorted = new ArrayList<>(updates.size());
 		for (Integer i : order) {
 			sorted.add(updates.get(i));
@@ -100,9 +110,11 @@ public final class UpdateChecks {
 				}
 			}
 			if (planned.containsKey(target)) {
-				outcome.reject(update, Rejection.DUPLICATE_UPDATE, (via != null)
-						? "multiple updates for '" + target + "' (including one via symref '" + via + "') are not allowed"
-						: "multiple updates for ref '" + target + "' not allowed");
+				outcome.reject(update, Rejection.DUPLICATE_UPDATE,
+						(via != null)
+								? "multiple updates for '" + target + "' (including one via symref '" + via
+										+ "') are not allowed"
+								: "multiple updates for ref '" + target + "' not allowed");
 				return planned;
 			}
 			PlannedUpdate item = new PlannedUpdate(update, target, order[k]);
@@ -114,7 +126,8 @@ public final class UpdateChecks {
 		Ref head = reader.read("HEAD");
 		if (head instanceof SymbolicRef symbolicHead) {
 			PlannedUpdate item = planned.get(symbolicHead.target());
-			// git logs HEAD when its branch moves, not when the branch is turned into a symbolic ref
+			// git logs HEAD when its branch moves, not when the branch is turned into a
+			// symbolic ref
 			if (item != null && !item.logOnly().contains("HEAD") && item.update().type() != RefUpdate.Type.SYMREF) {
 				if (planned.containsKey("HEAD")) {
 					outcome.reject(item.update(), Rejection.DUPLICATE_UPDATE, "multiple updates for 'HEAD' (including"
@@ -128,10 +141,11 @@ public final class UpdateChecks {
 	}
 
 	/**
-	 * Why git 2.55 refuses to touch {@code name} in a transaction, in its words with the name as given (a
-	 * rejection's message escapes it: {@link RefName#printable}), or {@code null}: a bad name (only safety is
-	 * checked for a deletion or a verify, so a valid one-level name such as "foo" is still refused there), then
-	 * a pseudoref, which no transaction writes.
+	 * Why git 2.55 refuses to touch {@code name} in a transaction, in its words with the
+	 * name as given (a rejection's message escapes it: {@link RefName#printable}), or
+	 * {@code null}: a bad name (only safety is checked for a deletion or a verify, so a
+	 * valid one-level name such as "foo" is still refused there), then a pseudoref, which
+	 * no transaction writes.
 	 * @param removesOrVerifies whether the update deletes or verifies the ref
 	 */
 	public static String nameRefusal(String name, boolean removesOrVerifies) {
@@ -146,7 +160,8 @@ public final class UpdateChecks {
 
 	/**
 	 * Checks the expected old value against the value read under the lock.
-	 * @return {@code true} if it holds; otherwise the rejection is recorded in {@code outcome}
+	 * @return {@code true} if it holds; otherwise the rejection is recorded in
+	 * {@code outcome}
 	 */
 	public static boolean checkExpected(PlannedUpdate item, ObjectId zero, Outcome outcome) {
 		RefUpdate update = item.update();
@@ -158,14 +173,16 @@ public final class UpdateChecks {
 			return true;
 		}
 		String lock = "cannot lock ref '" + item.name() + "': ";
-		// a symbolic ref changed without dereferencing is judged by what it resolves to; dangling means missing
+		// a symbolic ref changed without dereferencing is judged by what it resolves to;
+		// dangling means missing
 		ObjectId actual = item.resolvedOld();
 		if (expected.isZero() && actual != null) {
 			outcome.reject(update, Rejection.CREATE_EXISTS, lock + "reference already exists");
 			return false;
 		}
 		if (!expected.isZero() && actual == null) {
-			outcome.reject(update, Rejection.NONEXISTENT_REF, lock + "unable to resolve reference '" + item.name() + "'");
+			outcome.reject(update, Rejection.NONEXISTENT_REF,
+					lock + "unable to resolve reference '" + item.name() + "'");
 			return false;
 		}
 		if (!expected.isZero() && !expected.equals(actual)) {
@@ -177,10 +194,12 @@ public final class UpdateChecks {
 	}
 
 	/**
-	 * A conflict of a new ref with another ref of the same transaction ({@code a} and {@code a/b}), as git
-	 * words it, or {@code null}. Looks only at the name's parents and at the names right after it in
-	 * {@code names}' order, so a transaction of a million creates is not quadratic.
-	 * @param names the transaction's ref names, in git's order (as {@link #plan} returns them)
+	 * A conflict of a new ref with another ref of the same transaction ({@code a} and
+	 * {@code a/b}), as git words it, or {@code null}. Looks only at the name's parents
+	 * and at the names right after it in {@code names}' order, so a transaction of a
+	 * million creates is not quadratic.
+	 * @param names the transaction's ref names, in git's order (as {@link #plan} returns
+	 * them)
 	 */
 	public static String conflictInTransaction(String name, NavigableMap<String, ?> names) {
 		for (int slash = name.indexOf('/'); slash > 0; slash = name.indexOf('/', slash + 1)) {
@@ -196,7 +215,10 @@ public final class UpdateChecks {
 		return null;
 	}
 
-	/** Whether git treats {@code name} as a branch, which only commits may be written to: HEAD too. */
+	/**
+	 * Whether git treats {@code name} as a branch, which only commits may be written to:
+	 * HEAD too.
+	 */
 	private static boolean isBranch(String name) {
 		return name.equals("HEAD") || name.startsWith("refs/heads/");
 	}
@@ -208,8 +230,8 @@ public final class UpdateChecks {
 			return true;
 		}
 		byte[] heads = HEADS;
-		return end - start >= heads.length && java.util.Arrays.equals(buf, start, start + heads.length, heads, 0,
-				heads.length);
+		return end - start >= heads.length
+				&& java.util.Arrays.equals(buf, start, start + heads.length, heads, 0, heads.length);
 	}
 
 	private static final byte[] HEAD = { 'H', 'E', 'A', 'D' };
@@ -217,9 +239,10 @@ public final class UpdateChecks {
 	private static final byte[] HEADS = "refs/heads/".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
 	/**
-	 * Checks that a new value names an existing object, and a commit for a branch, as git does before
-	 * writing a ref.
-	 * @return {@code true} if it passes; otherwise the rejection is recorded in {@code outcome}
+	 * Checks that a new value names an existing object, and a commit for a branch, as git
+	 * does before writing a ref.
+	 * @return {@code true} if it passes; otherwise the rejection is recorded in
+	 * {@code outcome}
 	 */
 	public static boolean checkObject(PlannedUpdate item, ObjectDatabase objects, Outcome outcome) throws IOException {
 		ObjectId id = item.update().newId();

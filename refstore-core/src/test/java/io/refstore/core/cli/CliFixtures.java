@@ -15,14 +15,17 @@ final class CliFixtures {
 	/**
 	 * A repository with most kinds of refs, part packed and part loose:
 	 * <ul>
-	 * <li>branches {@code main} (checked out), {@code topic}, {@code feature/x}, {@code a-b}, {@code a.b},
-	 * {@code a/b}, {@code über} (a non-ASCII name), {@code v1} (also a tag: ambiguous short names);</li>
-	 * <li>a lightweight tag, annotated tags on a commit, on a tag (tag of a tag), on a tree and on a blob, and
-	 * an annotated tag outside {@code refs/tags/};</li>
-	 * <li>a tag named {@code main} (so {@code refs/heads/main} shortens to {@code heads/main});</li>
-	 * <li>a remote-tracking branch with a symbolic {@code origin/HEAD}, a symbolic ref to a symbolic ref, and a
-	 * dangling symbolic ref;</li>
-	 * <li>packed refs, a loose ref overriding its packed value, and {@code ORIG_HEAD}.</li>
+	 * <li>branches {@code main} (checked out), {@code topic}, {@code feature/x},
+	 * {@code a-b}, {@code a.b}, {@code a/b}, {@code über} (a non-ASCII name), {@code v1}
+	 * (also a tag: ambiguous short names);</li>
+	 * <li>a lightweight tag, annotated tags on a commit, on a tag (tag of a tag), on a
+	 * tree and on a blob, and an annotated tag outside {@code refs/tags/};</li>
+	 * <li>a tag named {@code main} (so {@code refs/heads/main} shortens to
+	 * {@code heads/main});</li>
+	 * <li>a remote-tracking branch with a symbolic {@code origin/HEAD}, a symbolic ref to
+	 * a symbolic ref, and a dangling symbolic ref;</li>
+	 * <li>packed refs, a loose ref overriding its packed value, and
+	 * {@code ORIG_HEAD}.</li>
 	 * </ul>
 	 * @param dir an empty or missing directory
 	 * @return the repository (with a working tree)
@@ -59,12 +62,18 @@ final class CliFixtures {
 		return repo;
 	}
 
-	/** A repository just made by {@code git init}: {@code HEAD} points to the unborn {@code main}. */
+	/**
+	 * A repository just made by {@code git init}: {@code HEAD} points to the unborn
+	 * {@code main}.
+	 */
 	static TempRepo unborn(Path dir) {
 		return TempRepo.init(CliHarness.GIT, dir);
 	}
 
-	/** A repository with {@code main} at one commit and nothing else, and that commit's id. */
+	/**
+	 * A repository with {@code main} at one commit and nothing else, and that commit's
+	 * id.
+	 */
 	static TempRepo simple(Path dir) {
 		TempRepo repo = TempRepo.init(CliHarness.GIT, dir);
 		String c1 = repo.commit("one", null);

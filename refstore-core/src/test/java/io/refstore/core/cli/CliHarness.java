@@ -21,8 +21,8 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TestFiles;
 
 /**
- * Runs {@code refstore} in-process and git as a process with the same fixed environment, and compares what
- * they print and what they leave on disk.
+ * Runs {@code refstore} in-process and git as a process with the same fixed environment,
+ * and compares what they print and what they leave on disk.
  */
 final class CliHarness {
 
@@ -73,15 +73,18 @@ final class CliHarness {
 	}
 
 	/**
-	 * Runs git and refstore with the same arguments in the same repository (read-only commands) and requires
-	 * the same exit code and the same standard output bytes.
+	 * Runs git and refstore with the same arguments in the same repository (read-only
+	 * commands) and requires the same exit code and the same standard output bytes.
 	 * @return refstore's result
 	 */
 	static GitCli.Result assertSameOutput(Path dir, String... args) {
 		return assertSameOutput(GIT, dir, args);
 	}
 
-	/** {@link #assertSameOutput(Path, String...)} with another git (such as a reftable-capable one). */
+	/**
+	 * {@link #assertSameOutput(Path, String...)} with another git (such as a
+	 * reftable-capable one).
+	 */
 	static GitCli.Result assertSameOutput(GitCli git, Path dir, String... args) {
 		return assertSame(git.run(dir, new byte[0], args), refstore(dir, args));
 	}
@@ -97,8 +100,9 @@ final class CliHarness {
 	}
 
 	/**
-	 * Runs the same (writing) command with git on one copy of {@code base} and with refstore on another, and
-	 * requires the same exit code, the same standard output and the same {@link #refState ref state} afterwards.
+	 * Runs the same (writing) command with git on one copy of {@code base} and with
+	 * refstore on another, and requires the same exit code, the same standard output and
+	 * the same {@link #refState ref state} afterwards.
 	 * @param base the repository's directory (working tree or bare), left unchanged
 	 * @param scratch an empty directory for the two copies
 	 */
@@ -108,8 +112,9 @@ final class CliHarness {
 		GitCli.Result gitResult = git(forGit, stdin, args);
 		GitCli.Result refstoreResult = refstore(forRefstore, stdin, args);
 		assertSame(gitResult, refstoreResult);
-		assertThat(refState(gitDir(forRefstore))).as("refs after " + List.of(args) + "\nrefstore stderr: "
-				+ refstoreResult.stderr() + "\ngit stderr: " + gitResult.stderr())
+		assertThat(refState(gitDir(forRefstore)))
+			.as("refs after " + List.of(args) + "\nrefstore stderr: " + refstoreResult.stderr() + "\ngit stderr: "
+					+ gitResult.stderr())
 			.isEqualTo(refState(gitDir(forGit)));
 	}
 
@@ -117,7 +122,10 @@ final class CliHarness {
 		return Files.isDirectory(dir.resolve(".git")) ? dir.resolve(".git") : dir;
 	}
 
-	/** Requires a result to have failed with {@code code} and a message on standard error containing each part. */
+	/**
+	 * Requires a result to have failed with {@code code} and a message on standard error
+	 * containing each part.
+	 */
 	static void assertFails(GitCli.Result result, int code, String... messageParts) {
 		assertThat(result.exitCode()).as(result.command() + " stderr: " + result.stderr()).isEqualTo(code);
 		assertThat(result.stderr()).as(result.command().toString()).contains(messageParts).doesNotContain("\tat ");
@@ -129,9 +137,10 @@ final class CliHarness {
 	}
 
 	/**
-	 * Everything ref storage keeps in a git directory, as text: every file and directory under {@code refs/} and
-	 * {@code logs/}, {@code packed-refs}, {@code HEAD} and the other top-level ref files, with their contents.
-	 * Two repositories holding the same refs, written the same way, give the same text.
+	 * Everything ref storage keeps in a git directory, as text: every file and directory
+	 * under {@code refs/} and {@code logs/}, {@code packed-refs}, {@code HEAD} and the
+	 * other top-level ref files, with their contents. Two repositories holding the same
+	 * refs, written the same way, give the same text.
 	 */
 	static String refState(Path gitDir) {
 		Map<String, String> entries = new TreeMap<>();

@@ -26,10 +26,11 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * The installable command as {@code package} makes it ({@code refstore-<version>.tar.gz} and {@code .zip}):
- * unpacked elsewhere, {@code bin/refstore} runs from any working directory, through symbolic links, under
- * {@code LC_ALL=C} and from a directory its user cannot write, and prints what git prints. The launcher is
- * POSIX sh (checked by dash, Debian's sh), and the Dockerfile installs exactly what the archive holds.
+ * The installable command as {@code package} makes it ({@code refstore-<version>.tar.gz}
+ * and {@code .zip}): unpacked elsewhere, {@code bin/refstore} runs from any working
+ * directory, through symbolic links, under {@code LC_ALL=C} and from a directory its user
+ * cannot write, and prints what git prints. The launcher is POSIX sh (checked by dash,
+ * Debian's sh), and the Dockerfile installs exactly what the archive holds.
  */
 class DistributionIT {
 
@@ -45,10 +46,12 @@ class DistributionIT {
 	@BeforeAll
 	static void setUp() {
 		rich = CliFixtures.rich(temp.resolve("rich"));
-		// a loose ref whose file name is not ASCII, written through standard input to keep the name's bytes
+		// a loose ref whose file name is not ASCII, written through standard input to
+		// keep the name's bytes
 		String main = rich.git("rev-parse", "refs/heads/main").trim();
 		rich.run(("create refs/heads/loose-\u00fc " + main + "\n").getBytes(StandardCharsets.UTF_8), "update-ref",
-				"--stdin").requireOk();
+				"--stdin")
+			.requireOk();
 	}
 
 	@Test
@@ -117,9 +120,10 @@ class DistributionIT {
 	}
 
 	/**
-	 * An installation its user cannot write (root's {@code /opt}, run by another user): the launcher keeps its
-	 * class-data archive in the user's cache instead. Root may write anywhere, so as root the command runs as
-	 * {@code nobody} on a copy of the repository that {@code nobody} owns.
+	 * An installation its user cannot write (root's {@code /opt}, run by another user):
+	 * the launcher keeps its class-data archive in the user's cache instead. Root may
+	 * write anywhere, so as root the command runs as {@code nobody} on a copy of the
+	 * repository that {@code nobody} owns.
 	 */
 	@Test
 	void readOnlyInstallationKeepsItsArchiveInTheUsersCache() throws IOException {
@@ -147,9 +151,10 @@ class DistributionIT {
 	}
 
 	/**
-	 * The Dockerfile unpacks the archive the build made (its own tar command, run here) into the directory it
-	 * copies to {@code /opt/refstore/cli}, and links {@code /usr/local/bin/refstore} to its {@code bin/refstore};
-	 * the image's entry point runs that command when its first argument is {@code refstore}.
+	 * The Dockerfile unpacks the archive the build made (its own tar command, run here)
+	 * into the directory it copies to {@code /opt/refstore/cli}, and links
+	 * {@code /usr/local/bin/refstore} to its {@code bin/refstore}; the image's entry
+	 * point runs that command when its first argument is {@code refstore}.
 	 */
 	@Test
 	void dockerfileInstallsTheArchiveAndTheEntryPointRunsIt() throws IOException {
@@ -177,7 +182,10 @@ class DistributionIT {
 			.withEnv("JAVA_HOME", System.getProperty("java.home"));
 	}
 
-	/** Unpacks the tar.gz into {@code dir} as a user would: the one directory it holds is the installation. */
+	/**
+	 * Unpacks the tar.gz into {@code dir} as a user would: the one directory it holds is
+	 * the installation.
+	 */
 	private static Path unpack(Path dir) throws IOException {
 		Files.createDirectories(dir);
 		sh(dir, "tar -xzf '" + archive(".tar.gz") + "'").requireOk();

@@ -21,9 +21,9 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * {@code refstore for-each-ref} against {@code git for-each-ref}: every supported atom, pattern kind and option,
- * same bytes and exit codes. {@code --start-after} is newer than the git on this machine, so it is checked
- * against refstore's own full listing.
+ * {@code refstore for-each-ref} against {@code git for-each-ref}: every supported atom,
+ * pattern kind and option, same bytes and exit codes. {@code --start-after} is newer than
+ * the git on this machine, so it is checked against refstore's own full listing.
  */
 class ForEachRefIT {
 
@@ -40,8 +40,8 @@ class ForEachRefIT {
 		globs = TempRepo.init(CliHarness.GIT, temp.resolve("globs"));
 		String commit = globs.commit("c", null);
 		StringBuilder stdin = new StringBuilder();
-		for (String name : List.of("a", "ab", "abc", "a-b", "a.b", "b/x", "b/a/c", "b/b/c/d", "x{y}", "x@y",
-				"x+y", "\u00e9x", "\u00e8x", "A", "_u", "d/e/f/g", "d/f", "v1.0", "v1.10", "v2.0-rc1")) {
+		for (String name : List.of("a", "ab", "abc", "a-b", "a.b", "b/x", "b/a/c", "b/b/c/d", "x{y}", "x@y", "x+y",
+				"\u00e9x", "\u00e8x", "A", "_u", "d/e/f/g", "d/f", "v1.0", "v1.10", "v2.0-rc1")) {
 			stdin.append("create refs/heads/").append(name).append(' ').append(commit).append('\n');
 		}
 		globs.run(CliHarness.bytes(stdin.toString()), "update-ref", "--stdin").requireOk();
@@ -65,10 +65,10 @@ class ForEachRefIT {
 
 	static Stream<String> richPatterns() {
 		return Stream.of("refs/tags", "refs/tags/", "refs/ta", "refs/tags/t*", "refs/*/t1", "refs/**/main",
-				"refs/remotes", "refs/heads/a", "refs/heads/a/", "refs/heads/\u00fcber", "refs/heads/*", "refs/heads/**",
-				"refs/tags/[a-l]*", "refs", "refs/", "main", "*", "**", "refs/heads refs/tags", "refs/tags refs/heads",
-				"refs/custom refs/remotes/origin/H*", "refs/tags/t* refs/tags/tt", "refs/heads/dangling",
-				"refs/heads/chain");
+				"refs/remotes", "refs/heads/a", "refs/heads/a/", "refs/heads/\u00fcber", "refs/heads/*",
+				"refs/heads/**", "refs/tags/[a-l]*", "refs", "refs/", "main", "*", "**", "refs/heads refs/tags",
+				"refs/tags refs/heads", "refs/custom refs/remotes/origin/H*", "refs/tags/t* refs/tags/tt",
+				"refs/heads/dangling", "refs/heads/chain");
 	}
 
 	@ParameterizedTest(name = "patterns {0}")
@@ -86,7 +86,8 @@ class ForEachRefIT {
 				"refs/heads/**/c", "refs/heads/**/d", "refs/**/a", "refs/heads/*/*", "refs/heads/*/*/*",
 				"refs/heads/[\u00e9]x", "refs/heads/?x", "refs/heads/??x", "refs/heads/*x", "refs/heads/d/**/g",
 				"refs/heads/v1.*", "refs/heads/v[12].[0-9]", "refs/heads/[", "refs/heads/[]", "refs/heads/[!]",
-				"refs/heads/[[:bogus:]]", "refs/heads/a**", "refs/heads/**b", "refs/heads/***", "**/c", "refs/heads/a\\");
+				"refs/heads/[[:bogus:]]", "refs/heads/a**", "refs/heads/**b", "refs/heads/***", "**/c",
+				"refs/heads/a\\");
 	}
 
 	@ParameterizedTest(name = "glob {0}")
@@ -134,12 +135,11 @@ class ForEachRefIT {
 	@Test
 	void startAfterMarkerNeedNotExist() {
 		List<String> all = lines(refstore(rich.dir(), "for-each-ref", "--format=%(refname)"));
-		List<String> after = lines(refstore(rich.dir(), "for-each-ref", "--format=%(refname)",
-				"--start-after=refs/heads/a.b~"));
+		List<String> after = lines(
+				refstore(rich.dir(), "for-each-ref", "--format=%(refname)", "--start-after=refs/heads/a.b~"));
 		assertThat(after).isEqualTo(all.subList(all.indexOf("refs/heads/a/b"), all.size()));
 		assertThat(lines(refstore(rich.dir(), "for-each-ref", "--start-after=refs/zzz"))).isEmpty();
-		assertThat(lines(refstore(rich.dir(), "for-each-ref", "--format=%(refname)", "--start-after=")))
-			.isEqualTo(all);
+		assertThat(lines(refstore(rich.dir(), "for-each-ref", "--format=%(refname)", "--start-after="))).isEqualTo(all);
 	}
 
 	@Test
@@ -177,7 +177,8 @@ class ForEachRefIT {
 		java.nio.file.Files.writeString(repo.gitDir().resolve("refs/heads/missing"),
 				"1234567890123456789012345678901234567890\n");
 		assertSameOutput(dir, "for-each-ref", "--format=%(refname) %(objectname)");
-		// git computes every value before printing any; refstore streams, so it may print the refs before the
+		// git computes every value before printing any; refstore streams, so it may print
+		// the refs before the
 		// damaged one: only the exit code and the message are git's
 		assertThat(CliHarness.git(dir, new byte[0], "for-each-ref").exitCode()).isEqualTo(128);
 		assertFails(refstore(dir, "for-each-ref"), 128,

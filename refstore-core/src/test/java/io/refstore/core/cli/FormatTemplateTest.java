@@ -19,8 +19,8 @@ import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 
 /**
- * Compiling formats, and rendering the atoms that need neither objects nor other refs ({@code ForEachRefIT}
- * compares every atom with git).
+ * Compiling formats, and rendering the atoms that need neither objects nor other refs
+ * ({@code ForEachRefIT} compares every atom with git).
  */
 class FormatTemplateTest {
 
@@ -51,8 +51,8 @@ class FormatTemplateTest {
 	}
 
 	@ParameterizedTest(name = "{0} prints {1}")
-	@CsvSource(delimiter = '|', quoteCharacter = '`', value = { "%%|%", "%%%|%%", "%41%42|AB", "%4|%4", "%zz|%zz", "%|%", "a%|a%",
-			"%%(refname)|%(refname)", "%7E|~", "x)|x)" })
+	@CsvSource(delimiter = '|', quoteCharacter = '`', value = { "%%|%", "%%%|%%", "%41%42|AB", "%4|%4", "%zz|%zz",
+			"%|%", "a%|a%", "%%(refname)|%(refname)", "%7E|~", "x)|x)" })
 	void literalsDecodeEscapesAsGitDoes(String format, String expected) throws Exception {
 		assertThat(render(format, "refs/heads/main", null)).isEqualTo(expected);
 	}
@@ -64,15 +64,16 @@ class FormatTemplateTest {
 	}
 
 	@ParameterizedTest(name = "{0} prints {1}")
-	@CsvSource(delimiter = '|', quoteCharacter = '`', value = { "%(refname)|refs/heads/main", "%(refname:lstrip=2)|main",
-			"%(refname:strip=1)|heads/main", "%(refname:lstrip=0)|refs/heads/main", "%(refname:lstrip=3)|``",
-			"%(refname:lstrip=5)|``", "%(refname:lstrip=-1)|main", "%(refname:lstrip=-2)|heads/main",
-			"%(refname:lstrip=-5)|refs/heads/main", "%(refname:rstrip=1)|refs/heads", "%(refname:rstrip=-1)|refs",
-			"%(refname:rstrip=5)|``", "%(refname:rstrip=0)|refs/heads/main",
-			"%(objectname)|08e550bff6b1f03289f0171a78c97939358b06d7", "%(objectname:short)|08e550b",
-			"%(objectname:short=10)|08e550bff6", "%(objectname:short=2)|08e5",
-			"%(objectname:short=99)|08e550bff6b1f03289f0171a78c97939358b06d7", "[%(symref)]|[]",
-			"<%(refname)>%(refname)|<refs/heads/main>refs/heads/main" })
+	@CsvSource(delimiter = '|', quoteCharacter = '`',
+			value = { "%(refname)|refs/heads/main", "%(refname:lstrip=2)|main", "%(refname:strip=1)|heads/main",
+					"%(refname:lstrip=0)|refs/heads/main", "%(refname:lstrip=3)|``", "%(refname:lstrip=5)|``",
+					"%(refname:lstrip=-1)|main", "%(refname:lstrip=-2)|heads/main",
+					"%(refname:lstrip=-5)|refs/heads/main", "%(refname:rstrip=1)|refs/heads",
+					"%(refname:rstrip=-1)|refs", "%(refname:rstrip=5)|``", "%(refname:rstrip=0)|refs/heads/main",
+					"%(objectname)|08e550bff6b1f03289f0171a78c97939358b06d7", "%(objectname:short)|08e550b",
+					"%(objectname:short=10)|08e550bff6", "%(objectname:short=2)|08e5",
+					"%(objectname:short=99)|08e550bff6b1f03289f0171a78c97939358b06d7", "[%(symref)]|[]",
+					"<%(refname)>%(refname)|<refs/heads/main>refs/heads/main" })
 	void nameAndIdAtomsRender(String format, String expected) throws Exception {
 		assertThat(render(format, "refs/heads/main", null)).isEqualTo(expected);
 	}
@@ -99,15 +100,16 @@ class FormatTemplateTest {
 	}
 
 	@ParameterizedTest(name = "{0} fails with {1}")
-	@CsvSource(delimiter = '|', quoteCharacter = '`', value = { "%(bogus)|fatal: unknown field name: bogus",
-			"%(refname:bogus)|fatal: unrecognized %(refname:bogus) argument: bogus",
-			"%(refname:short=3)|fatal: unrecognized %(refname:short=3) argument: short=3",
-			"%(refname:lstrip=x)|fatal: Integer value expected refname:lstrip=x",
-			"%(objectname:short=x)|fatal: positive value expected 'x' in %(objectname:short=x)",
-			"%(objectname:short=0)|fatal: positive value expected '0' in %(objectname:short=0)",
-			"%(objectname:bogus)|fatal: unrecognized %(objectname:bogus) argument: bogus",
-			"%(objecttype:short)|fatal: %(objecttype) does not take arguments",
-			"%(*objecttype:x)|fatal: %(*objecttype) does not take arguments" })
+	@CsvSource(delimiter = '|', quoteCharacter = '`',
+			value = { "%(bogus)|fatal: unknown field name: bogus",
+					"%(refname:bogus)|fatal: unrecognized %(refname:bogus) argument: bogus",
+					"%(refname:short=3)|fatal: unrecognized %(refname:short=3) argument: short=3",
+					"%(refname:lstrip=x)|fatal: Integer value expected refname:lstrip=x",
+					"%(objectname:short=x)|fatal: positive value expected 'x' in %(objectname:short=x)",
+					"%(objectname:short=0)|fatal: positive value expected '0' in %(objectname:short=0)",
+					"%(objectname:bogus)|fatal: unrecognized %(objectname:bogus) argument: bogus",
+					"%(objecttype:short)|fatal: %(objecttype) does not take arguments",
+					"%(*objecttype:x)|fatal: %(*objecttype) does not take arguments" })
 	void badAtomsAreFatalAndNameTheCulprit(String format, String message) {
 		assertThatThrownBy(() -> parse(format)).isInstanceOfSatisfying(CommandFailure.class, (failure) -> {
 			assertThat(failure.exitCode()).isEqualTo(128);

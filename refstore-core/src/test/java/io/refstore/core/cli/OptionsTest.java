@@ -10,8 +10,7 @@ import org.junit.jupiter.api.Test;
 class OptionsTest {
 
 	private static Options options() {
-		return new Options("refstore demo [<options>] <args>...")
-			.flag('q', "quiet", "be quiet")
+		return new Options("refstore demo [<options>] <args>...").flag('q', "quiet", "be quiet")
 			.flag('d', "dereference", "dereference tags")
 			.flag((char) 0, "verify", "verify strictly")
 			.flag((char) 0, "prune", "prune (default)")

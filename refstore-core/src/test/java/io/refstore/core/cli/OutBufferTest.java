@@ -57,7 +57,8 @@ class OutBufferTest {
 		out.write(' ');
 		out.writeHex(id.toRaw(), 20, 7);
 		out.flush();
-		assertThat(sink.toString(StandardCharsets.US_ASCII)).isEqualTo("08e550bff6b1f03289f0171a78c97939358b06d7 08e550b");
+		assertThat(sink.toString(StandardCharsets.US_ASCII))
+			.isEqualTo("08e550bff6b1f03289f0171a78c97939358b06d7 08e550b");
 	}
 
 	@Test

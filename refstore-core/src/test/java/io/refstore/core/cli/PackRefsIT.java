@@ -14,8 +14,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * {@code refstore pack-refs} against {@code git pack-refs} on copies of the same repositories: the same
- * {@code packed-refs} bytes (header, order, peeled lines) and the same loose files left behind.
+ * {@code refstore pack-refs} against {@code git pack-refs} on copies of the same
+ * repositories: the same {@code packed-refs} bytes (header, order, peeled lines) and the
+ * same loose files left behind.
  */
 class PackRefsIT {
 

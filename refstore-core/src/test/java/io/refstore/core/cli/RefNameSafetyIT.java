@@ -29,11 +29,12 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * {@code refstore update-ref} with names that are paths below the git directory rather than refs, and with
- * loose ref files that hold no ref, against git 2.55 in both formats: the same exit code and standard error,
- * the same repository afterwards (every file of a files repository, byte for byte), the same {@code git fsck}
- * verdict. Where git refuses (a loose object or {@code config} named as a ref is "reference broken") the
- * repository is untouched and sound.
+ * {@code refstore update-ref} with names that are paths below the git directory rather
+ * than refs, and with loose ref files that hold no ref, against git 2.55 in both formats:
+ * the same exit code and standard error, the same repository afterwards (every file of a
+ * files repository, byte for byte), the same {@code git fsck} verdict. Where git refuses
+ * (a loose object or {@code config} named as a ref is "reference broken") the repository
+ * is untouched and sound.
  */
 class RefNameSafetyIT {
 
@@ -44,7 +45,10 @@ class RefNameSafetyIT {
 
 	private static final Map<String, Base> BASES = new TreeMap<>();
 
-	/** A repository made by git 2.55 in one format: eleven commits on main (and in its reflog), a loose blob. */
+	/**
+	 * A repository made by git 2.55 in one format: eleven commits on main (and in its
+	 * reflog), a loose blob.
+	 */
 	private record Base(TempRepo repo, String commit, String blobPath) {
 	}
 
@@ -74,7 +78,8 @@ class RefNameSafetyIT {
 			}
 			cases.add(Arguments.of(format, "--", "-refs/heads/x"));
 		}
-		// a loose ref file that does not parse: the bytes of a zlib object, text, an id with junk glued on, nothing
+		// a loose ref file that does not parse: the bytes of a zlib object, text, an id
+		// with junk glued on, nothing
 		for (String garbage : List.of("<loose object>", "hello\n", "<id>junk\n", "")) {
 			cases.add(Arguments.of("files", "refs/heads/x", garbage));
 		}
@@ -82,10 +87,13 @@ class RefNameSafetyIT {
 	}
 
 	/**
-	 * Sets the ref, then deletes it, with git and with refstore, each on its own copy of the base repository.
-	 * @param name the ref name ({@code <loose object>}: the path of the base's loose blob), or {@code --}
-	 * @param extra for {@code --}, the name after it; otherwise the content of a loose file left at the name
-	 * first ({@code <loose object>}: the blob's bytes), or {@code null} for none
+	 * Sets the ref, then deletes it, with git and with refstore, each on its own copy of
+	 * the base repository.
+	 * @param name the ref name ({@code <loose object>}: the path of the base's loose
+	 * blob), or {@code --}
+	 * @param extra for {@code --}, the name after it; otherwise the content of a loose
+	 * file left at the name first ({@code <loose object>}: the blob's bytes), or
+	 * {@code null} for none
 	 */
 	@ParameterizedTest(name = "{0} {1} {2}")
 	@MethodSource("cases")
@@ -107,8 +115,9 @@ class RefNameSafetyIT {
 			for (Path dir : List.of(forGit, forRefstore)) {
 				Path file = dir.resolve(".git").resolve(names.get(names.size() - 1));
 				Files.createDirectories(file.getParent());
-				Files.write(file, garbage.equals("<loose object>") ? Files.readAllBytes(dir.resolve(".git/" + base.blobPath()))
-						: garbage.getBytes(StandardCharsets.UTF_8));
+				Files.write(file,
+						garbage.equals("<loose object>") ? Files.readAllBytes(dir.resolve(".git/" + base.blobPath()))
+								: garbage.getBytes(StandardCharsets.UTF_8));
 			}
 		}
 		Map<String, String> before = state(forRefstore, format);
@@ -127,7 +136,8 @@ class RefNameSafetyIT {
 		runBoth(forGit, forRefstore, delete, format);
 
 		assertThat(digest(Files.readAllBytes(forRefstore.resolve(".git/" + base.blobPath()))))
-			.as("the loose object " + base.blobPath()).isEqualTo(objectBefore);
+			.as("the loose object " + base.blobPath())
+			.isEqualTo(objectBefore);
 		GitCli.Result gitFsck = GitCli.reftable().run(forGit, "fsck", "--no-dangling");
 		GitCli.Result refstoreFsck = GitCli.reftable().run(forRefstore, "fsck", "--no-dangling");
 		assertThat(refstoreFsck.exitCode()).as("git fsck exit code, " + refstoreFsck.stderr())
@@ -141,8 +151,9 @@ class RefNameSafetyIT {
 	}
 
 	/**
-	 * Runs one command with git 2.55 on one copy and refstore on the other: the same exit code and standard
-	 * error (for a usage error, its first line: the rest names the program), then the same repository.
+	 * Runs one command with git 2.55 on one copy and refstore on the other: the same exit
+	 * code and standard error (for a usage error, its first line: the rest names the
+	 * program), then the same repository.
 	 */
 	private static GitCli.Result runBoth(Path forGit, Path forRefstore, List<String> args, String format)
 			throws IOException {
@@ -162,8 +173,9 @@ class RefNameSafetyIT {
 	}
 
 	/**
-	 * What a repository holds: every file of the git directory with its bytes (a digest for objects), and for
-	 * reftable, whose table files are named at random, what git 2.55 lists instead of the tables.
+	 * What a repository holds: every file of the git directory with its bytes (a digest
+	 * for objects), and for reftable, whose table files are named at random, what git
+	 * 2.55 lists instead of the tables.
 	 */
 	private static Map<String, String> state(Path dir, String format) throws IOException {
 		Path gitDir = dir.resolve(".git");
@@ -181,8 +193,9 @@ class RefNameSafetyIT {
 		}
 		if (format.equals("reftable")) {
 			GitCli git = GitCli.reftable();
-			state.put("<refs>", git.run(dir, "for-each-ref", "--include-root-refs",
-					"--format=%(refname) %(objectname) %(symref)").stdout());
+			state.put("<refs>",
+					git.run(dir, "for-each-ref", "--include-root-refs", "--format=%(refname) %(objectname) %(symref)")
+						.stdout());
 			String logs = git.run(dir, "reflog", "list").stdout();
 			state.put("<reflogs>", logs);
 			for (String log : logs.lines().toList()) {

@@ -23,9 +23,10 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * Failures of the repository rather than of a command: damaged files, unsupported formats, no repository at
- * all, a reader that goes away. Each ends in one clear {@code fatal:} line naming the culprit, never a stack
- * trace, with git's exit code, and changes nothing.
+ * Failures of the repository rather than of a command: damaged files, unsupported
+ * formats, no repository at all, a reader that goes away. Each ends in one clear
+ * {@code fatal:} line naming the culprit, never a stack trace, with git's exit code, and
+ * changes nothing.
  */
 class RefstoreErrorsIT {
 
@@ -50,12 +51,15 @@ class RefstoreErrorsIT {
 		Path packed = dir.resolve(".git/packed-refs");
 		Files.writeString(packed, Files.readString(packed) + "this is not a ref\n");
 		String before = refState(dir.resolve(".git"));
-		// creating a ref that needs no packed record near the damage works, as in git on a large file
-		for (String[] args : new String[][] { { "show-ref" }, { "for-each-ref" }, { "show-ref", "--verify", "refs/tags/v2" },
-				{ "update-ref", "-d", "refs/tags/v1" }, { "pack-refs", "--all" } }) {
+		// creating a ref that needs no packed record near the damage works, as in git on
+		// a large file
+		for (String[] args : new String[][] { { "show-ref" }, { "for-each-ref" },
+				{ "show-ref", "--verify", "refs/tags/v2" }, { "update-ref", "-d", "refs/tags/v1" },
+				{ "pack-refs", "--all" } }) {
 			GitCli.Result result = refstore(dir, args);
 			assertThat(result.exitCode()).as(String.join(" ", args) + ": " + result.stderr()).isIn(1, 128);
-			assertThat(result.stderr()).as(String.join(" ", args)).contains(packed.toRealPath().toString(), "line 4")
+			assertThat(result.stderr()).as(String.join(" ", args))
+				.contains(packed.toRealPath().toString(), "line 4")
 				.doesNotContain("\tat ");
 			assertThat(result.exitCode()).as("git " + String.join(" ", args))
 				.isEqualTo(git(dir, new byte[0], args).exitCode());
@@ -104,8 +108,8 @@ class RefstoreErrorsIT {
 	void commandLineWithoutCommandPrintsUsage() {
 		GitCli.Result result = refstore(base.dir());
 		assertThat(result.exitCode()).isEqualTo(git(base.dir(), new byte[0]).exitCode()).isEqualTo(1);
-		assertThat(result.stdout()).startsWith("usage: refstore").contains("show-ref", "for-each-ref", "update-ref",
-				"symbolic-ref", "pack-refs");
+		assertThat(result.stdout()).startsWith("usage: refstore")
+			.contains("show-ref", "for-each-ref", "update-ref", "symbolic-ref", "pack-refs");
 		assertThat(refstore(base.dir(), "--help").exitCode()).isZero();
 	}
 
@@ -124,10 +128,12 @@ class RefstoreErrorsIT {
 		}
 		// the same fixed identity and clock make the same commit in every repository
 		assertThat(many.git("rev-parse", "refs/heads/main").trim()).isEqualTo(commit);
-		assertThat(refstore(many.dir(), CliHarness.bytes(stdin.toString()), "update-ref", "--stdin").exitCode()).isZero();
+		assertThat(refstore(many.dir(), CliHarness.bytes(stdin.toString()), "update-ref", "--stdin").exitCode())
+			.isZero();
 		PipedInputStream reader = new PipedInputStream(1024);
 		PipedOutputStream stdout = new PipedOutputStream(reader);
-		// the reader goes away before anything is written, as "refstore show-ref | head -0" would
+		// the reader goes away before anything is written, as "refstore show-ref | head
+		// -0" would
 		reader.close();
 		ByteArrayOutputStream stderr = new ByteArrayOutputStream();
 		int code = Refstore.run(many.dir(), CliHarness.ENV, new ByteArrayInputStream(new byte[0]), stdout, stderr,

@@ -22,8 +22,9 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * The real command: the shaded jar started as its own process (its manifest, its bundled dependencies, exit
- * codes through {@code System.exit}, standard streams of a process), and the {@code refstore} launcher script.
+ * The real command: the shaded jar started as its own process (its manifest, its bundled
+ * dependencies, exit codes through {@code System.exit}, standard streams of a process),
+ * and the {@code refstore} launcher script.
  */
 class RefstoreJarIT {
 
@@ -53,16 +54,17 @@ class RefstoreJarIT {
 	void jarRunsATransactionFromStandardInput() {
 		Path dir = copy(rich.dir(), temp.resolve("transaction"));
 		String main = rich.git("rev-parse", "refs/heads/main").trim();
-		GitCli.Result result = jar.run(dir,
-				bytes("start\ncreate refs/heads/fresh " + main + "\nprepare\ncommit\n"), "update-ref", "--stdin");
+		GitCli.Result result = jar.run(dir, bytes("start\ncreate refs/heads/fresh " + main + "\nprepare\ncommit\n"),
+				"update-ref", "--stdin");
 		assertThat(result.exitCode()).as(result.stderr()).isZero();
 		assertThat(result.stdout()).isEqualTo("start: ok\nprepare: ok\ncommit: ok\n");
 		assertThat(git(dir, new byte[0], "rev-parse", "refs/heads/fresh").stdout()).isEqualTo(main + "\n");
 	}
 
 	/**
-	 * A transaction holds a lock per ref, but git closes each lock file's descriptor, so a transaction may
-	 * hold more locks than the process may open files: so does refstore, under a limit of 256 open files.
+	 * A transaction holds a lock per ref, but git closes each lock file's descriptor, so
+	 * a transaction may hold more locks than the process may open files: so does
+	 * refstore, under a limit of 256 open files.
 	 */
 	@Test
 	void aTransactionHoldsMoreLocksThanTheProcessMayOpenFiles() throws Exception {
@@ -109,8 +111,8 @@ class RefstoreJarIT {
 		Path jarFile = Path.of(System.getProperty("refstore.cliJar"));
 		Path script = jarFile.getParent().getParent().getParent().resolve("refstore");
 		assertThat(script).isExecutable();
-		ProcessBuilder builder = new ProcessBuilder(List.of(script.toString(), "-C", rich.dir().toString(), "show-ref",
-				"--tags"));
+		ProcessBuilder builder = new ProcessBuilder(
+				List.of(script.toString(), "-C", rich.dir().toString(), "show-ref", "--tags"));
 		builder.environment().putAll(CliHarness.ENV);
 		builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
 		builder.redirectErrorStream(true);

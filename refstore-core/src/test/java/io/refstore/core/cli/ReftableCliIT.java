@@ -15,8 +15,9 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * The commands on a reftable repository, judged by a reftable-capable git ({@link GitCli#reftable()}): what
- * refstore prints equals what that git prints, and what refstore writes that git reads back.
+ * The commands on a reftable repository, judged by a reftable-capable git
+ * ({@link GitCli#reftable()}): what refstore prints equals what that git prints, and what
+ * refstore writes that git reads back.
  */
 class ReftableCliIT {
 
@@ -41,7 +42,8 @@ class ReftableCliIT {
 		repo.git("update-ref", "refs/heads/topic", c1);
 		repo.git("update-ref", "refs/tags/light", c1);
 		repo.git("update-ref", "refs/tags/annotated", repo.tagObject("annotated", c2, "commit"));
-		repo.git("update-ref", "refs/tags/nested", repo.tagObject("nested", repo.git("rev-parse", "refs/tags/annotated").trim(), "tag"));
+		repo.git("update-ref", "refs/tags/nested",
+				repo.tagObject("nested", repo.git("rev-parse", "refs/tags/annotated").trim(), "tag"));
 		repo.git("update-ref", "refs/remotes/origin/main", c1);
 		repo.git("symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/main");
 		repo.git("pack-refs");
@@ -52,9 +54,12 @@ class ReftableCliIT {
 	void readsAsReftableGitDoes() {
 		for (String[] args : new String[][] { { "show-ref" }, { "show-ref", "-d" }, { "show-ref", "--head", "main" },
 				{ "show-ref", "--verify", "refs/tags/nested", "HEAD" }, { "for-each-ref" },
-				// two differences between newer git and 2.39, the judge of this project, whose behaviour refstore
-				// keeps: 2.39 shortens refs/remotes/origin/HEAD to "origin/HEAD" (newer: "origin"), and its
-				// %(*objectname) of a tag of a tag is the inner tag (newer: peeled to the commit); so no
+				// two differences between newer git and 2.39, the judge of this project,
+				// whose behaviour refstore
+				// keeps: 2.39 shortens refs/remotes/origin/HEAD to "origin/HEAD" (newer:
+				// "origin"), and its
+				// %(*objectname) of a tag of a tag is the inner tag (newer: peeled to the
+				// commit); so no
 				// %(refname:short) here and no tag of a tag with %(*...)
 				{ "for-each-ref", "--format=%(refname:lstrip=2) %(symref) %(*objectname) %(*objecttype)", "refs/heads",
 						"refs/remotes", "refs/tags/annotated", "refs/tags/light" },

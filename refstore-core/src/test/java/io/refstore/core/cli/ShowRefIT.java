@@ -17,8 +17,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * {@code refstore show-ref} against {@code git show-ref} on the same repositories: same standard output bytes,
- * same exit code.
+ * {@code refstore show-ref} against {@code git show-ref} on the same repositories: same
+ * standard output bytes, same exit code.
  */
 class ShowRefIT {
 
@@ -37,15 +37,16 @@ class ShowRefIT {
 
 	static Stream<String> richArguments() {
 		return Stream.of("", "-d", "--dereference", "--head", "--head -d", "--heads", "--tags", "--heads --tags",
-				"--tags -d", "main", "origin/main", "ain", "HEAD", "--head HEAD", "tags/t1", "t1 tt -d", "tt treetag blobtag -d",
-				"annot -d", "v1", "a/b", "b", "\u00fcber", "--hash", "--hash=4", "--hash=2 main", "--hash=0 main", "-s main",
-				"-s -d t1", "--abbrev main", "--abbrev=10 main", "--abbrev=99 main", "-d --abbrev=5 refs/tags/t1", "-q",
-				"-q main", "-q nomatch", "nomatch", "--verify refs/heads/main", "--verify main", "--verify HEAD",
-				"--verify -q main", "--verify refs/heads/main refs/heads/nope refs/heads/main", "--verify",
-				"--verify refs/heads/dangling", "--verify refs/remotes/origin/HEAD", "--verify refs/heads/chain",
-				"--verify -d refs/tags/tt", "--verify -d --hash refs/tags/t1", "--verify refs/heads/a..b",
-				"--verify ORIG_HEAD", "--verify refs/heads/topic", "--verify --head refs/tags/light", "ORIG_HEAD",
-				"dangling", "chain", "-- -d", "--heads main topic", "--tags main");
+				"--tags -d", "main", "origin/main", "ain", "HEAD", "--head HEAD", "tags/t1", "t1 tt -d",
+				"tt treetag blobtag -d", "annot -d", "v1", "a/b", "b", "\u00fcber", "--hash", "--hash=4",
+				"--hash=2 main", "--hash=0 main", "-s main", "-s -d t1", "--abbrev main", "--abbrev=10 main",
+				"--abbrev=99 main", "-d --abbrev=5 refs/tags/t1", "-q", "-q main", "-q nomatch", "nomatch",
+				"--verify refs/heads/main", "--verify main", "--verify HEAD", "--verify -q main",
+				"--verify refs/heads/main refs/heads/nope refs/heads/main", "--verify", "--verify refs/heads/dangling",
+				"--verify refs/remotes/origin/HEAD", "--verify refs/heads/chain", "--verify -d refs/tags/tt",
+				"--verify -d --hash refs/tags/t1", "--verify refs/heads/a..b", "--verify ORIG_HEAD",
+				"--verify refs/heads/topic", "--verify --head refs/tags/light", "ORIG_HEAD", "dangling", "chain",
+				"-- -d", "--heads main topic", "--tags main");
 	}
 
 	@ParameterizedTest(name = "show-ref {0}")
@@ -61,7 +62,8 @@ class ShowRefIT {
 	}
 
 	static Stream<String> unbornArguments() {
-		return Stream.of("", "--head", "-d --head", "--verify HEAD", "--verify -q HEAD", "main", "--verify refs/heads/main");
+		return Stream.of("", "--head", "-d --head", "--verify HEAD", "--verify -q HEAD", "main",
+				"--verify refs/heads/main");
 	}
 
 	@Test

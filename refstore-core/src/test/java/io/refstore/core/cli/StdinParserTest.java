@@ -21,9 +21,10 @@ import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 
 /**
- * The command language of {@code update-ref --stdin}. Values here are full hex ids only (parsed by
- * {@link ObjectId#tryParse}); ref names as values are covered by {@code UpdateRefIT}. The expected messages are
- * git 2.39's, except that a bad ref name also names the rule it breaks.
+ * The command language of {@code update-ref --stdin}. Values here are full hex ids only
+ * (parsed by {@link ObjectId#tryParse}); ref names as values are covered by
+ * {@code UpdateRefIT}. The expected messages are git 2.39's, except that a bad ref name
+ * also names the rule it breaks.
  */
 class StdinParserTest {
 
@@ -48,7 +49,10 @@ class StdinParserTest {
 				(value) -> Optional.ofNullable(ObjectId.tryParse(HashAlgorithm.SHA1, value)), this.warnings::add);
 	}
 
-	/** A parsed command with the ref it names (the parser keeps that only until its next command). */
+	/**
+	 * A parsed command with the ref it names (the parser keeps that only until its next
+	 * command).
+	 */
 	private record Parsed(Verb verb, String ref, ObjectId newId, ObjectId oldId) {
 	}
 
@@ -81,15 +85,17 @@ class StdinParserTest {
 	void linesParseIntoCommands() throws Exception {
 		List<Parsed> commands = parseAll("update refs/heads/a " + A + "\nupdate refs/heads/b " + A + " " + B
 				+ "\ncreate refs/heads/c " + A + "\ndelete refs/heads/d\ndelete refs/heads/e " + B
-				+ "\nverify refs/heads/f\nverify refs/heads/g " + A + "\noption no-deref\nstart\nprepare\ncommit\nabort\n",
-				false);
+				+ "\nverify refs/heads/f\nverify refs/heads/g " + A
+				+ "\noption no-deref\nstart\nprepare\ncommit\nabort\n", false);
 		assertThat(commands).containsExactly(new Parsed(Verb.UPDATE, "refs/heads/a", ID_A, null),
-				new Parsed(Verb.UPDATE, "refs/heads/b", ID_A, ID_B), new Parsed(Verb.CREATE, "refs/heads/c", ID_A, null),
-				new Parsed(Verb.DELETE, "refs/heads/d", null, null), new Parsed(Verb.DELETE, "refs/heads/e", null, ID_B),
-				new Parsed(Verb.VERIFY, "refs/heads/f", null, ZERO), new Parsed(Verb.VERIFY, "refs/heads/g", null, ID_A),
-				new Parsed(Verb.OPTION, null, null, null), new Parsed(Verb.START, null, null, null),
-				new Parsed(Verb.PREPARE, null, null, null), new Parsed(Verb.COMMIT, null, null, null),
-				new Parsed(Verb.ABORT, null, null, null));
+				new Parsed(Verb.UPDATE, "refs/heads/b", ID_A, ID_B),
+				new Parsed(Verb.CREATE, "refs/heads/c", ID_A, null),
+				new Parsed(Verb.DELETE, "refs/heads/d", null, null),
+				new Parsed(Verb.DELETE, "refs/heads/e", null, ID_B),
+				new Parsed(Verb.VERIFY, "refs/heads/f", null, ZERO),
+				new Parsed(Verb.VERIFY, "refs/heads/g", null, ID_A), new Parsed(Verb.OPTION, null, null, null),
+				new Parsed(Verb.START, null, null, null), new Parsed(Verb.PREPARE, null, null, null),
+				new Parsed(Verb.COMMIT, null, null, null), new Parsed(Verb.ABORT, null, null, null));
 	}
 
 	@Test
@@ -114,15 +120,19 @@ class StdinParserTest {
 
 	@Test
 	void nulTerminatedFieldsParseIntoCommands() throws Exception {
-		List<Parsed> commands = parseAll("update refs/heads/a\0" + A + "\0\0update refs/heads/b\0" + A + "\0" + B
-				+ "\0create refs/heads/c\0" + A + "\0delete refs/heads/d\0\0delete refs/heads/e\0" + B
-				+ "\0verify refs/heads/f\0\0verify refs/heads/g\0" + A + "\0option no-deref\0start\0commit\0", true);
+		List<Parsed> commands = parseAll(
+				"update refs/heads/a\0" + A + "\0\0update refs/heads/b\0" + A + "\0" + B + "\0create refs/heads/c\0" + A
+						+ "\0delete refs/heads/d\0\0delete refs/heads/e\0" + B
+						+ "\0verify refs/heads/f\0\0verify refs/heads/g\0" + A + "\0option no-deref\0start\0commit\0",
+				true);
 		assertThat(commands).containsExactly(new Parsed(Verb.UPDATE, "refs/heads/a", ID_A, null),
-				new Parsed(Verb.UPDATE, "refs/heads/b", ID_A, ID_B), new Parsed(Verb.CREATE, "refs/heads/c", ID_A, null),
-				new Parsed(Verb.DELETE, "refs/heads/d", null, null), new Parsed(Verb.DELETE, "refs/heads/e", null, ID_B),
-				new Parsed(Verb.VERIFY, "refs/heads/f", null, ZERO), new Parsed(Verb.VERIFY, "refs/heads/g", null, ID_A),
-				new Parsed(Verb.OPTION, null, null, null), new Parsed(Verb.START, null, null, null),
-				new Parsed(Verb.COMMIT, null, null, null));
+				new Parsed(Verb.UPDATE, "refs/heads/b", ID_A, ID_B),
+				new Parsed(Verb.CREATE, "refs/heads/c", ID_A, null),
+				new Parsed(Verb.DELETE, "refs/heads/d", null, null),
+				new Parsed(Verb.DELETE, "refs/heads/e", null, ID_B),
+				new Parsed(Verb.VERIFY, "refs/heads/f", null, ZERO),
+				new Parsed(Verb.VERIFY, "refs/heads/g", null, ID_A), new Parsed(Verb.OPTION, null, null, null),
+				new Parsed(Verb.START, null, null, null), new Parsed(Verb.COMMIT, null, null, null));
 	}
 
 	@Test
@@ -146,7 +156,8 @@ class StdinParserTest {
 
 	@Test
 	void commandsAreReadOneAtATime() throws Exception {
-		// a reader that fails if asked for more than the first command proves the parser does not read ahead
+		// a reader that fails if asked for more than the first command proves the parser
+		// does not read ahead
 		byte[] first = "start\n".getBytes(StandardCharsets.US_ASCII);
 		InputStream in = new InputStream() {
 			private int pos;
@@ -175,8 +186,9 @@ class StdinParserTest {
 
 	@ParameterizedTest(name = "{0}")
 	@CsvSource(delimiter = '|', quoteCharacter = '`', value = { "`\\n`|fatal: empty command in input",
-			"` update\\n`|fatal: whitespace before command:  update\\n", "bogus x\\n|fatal: unknown command: bogus x\\n",
-			"start|fatal: unknown command: start", "update\\n|fatal: unknown command: update\\n",
+			"` update\\n`|fatal: whitespace before command:  update\\n",
+			"bogus x\\n|fatal: unknown command: bogus x\\n", "start|fatal: unknown command: start",
+			"update\\n|fatal: unknown command: update\\n",
 			"update refs/heads/a\\n|fatal: update refs/heads/a: missing <newvalue>",
 			"update  refs/heads/a A\\n|fatal: update: missing <ref>",
 			"update refs/heads/a A A extra\\n|fatal: update refs/heads/a: extra input:  extra\\n",
@@ -196,7 +208,8 @@ class StdinParserTest {
 			"delete refs/heads/a \\n|fatal: delete refs/heads/a: zero <oldvalue>",
 			"delete refs/heads/a|fatal: delete refs/heads/a: unexpected end of input when reading <oldvalue>",
 			"verify refs/heads/a A x\\n|fatal: verify refs/heads/a: extra input:  x\\n",
-			"option bogus\\n|fatal: option unknown: bogus\\n", "option no-deref x\\n|fatal: option unknown: no-deref x\\n",
+			"option bogus\\n|fatal: option unknown: bogus\\n",
+			"option no-deref x\\n|fatal: option unknown: no-deref x\\n",
 			"option no-deref|fatal: option unknown: no-deref" })
 	void badLinesAreFatalWithGitsMessages(String input, String message) {
 		assertThat(failure(unescape(input), false)).isEqualTo(unescape(message) + "\n");
@@ -224,9 +237,15 @@ class StdinParserTest {
 			.isEqualTo("fatal: invalid ref format: refs/heads/a\\x01b (it contains a control character)\n");
 	}
 
-	/** {@code \n}, {@code \t}, {@code \0} escapes and {@code A}, {@code Z} for the test ids. */
+	/**
+	 * {@code \n}, {@code \t}, {@code \0} escapes and {@code A}, {@code Z} for the test
+	 * ids.
+	 */
 	private static String unescape(String s) {
-		return s.replace("\\n", "\n").replace("\\t", "\t").replace("\\0", "\0").replace(" A", " " + A)
+		return s.replace("\\n", "\n")
+			.replace("\\t", "\t")
+			.replace("\\0", "\0")
+			.replace(" A", " " + A)
 			.replace("\0A", "\0" + A)
 			.replace(" Z", " " + ZERO.name())
 			.replace("\0Z", "\0" + ZERO.name());

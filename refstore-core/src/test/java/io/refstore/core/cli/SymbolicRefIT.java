@@ -21,9 +21,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * {@code refstore symbolic-ref} against {@code git symbolic-ref}: reading (with chains, {@code --short},
- * {@code --no-recurse}, {@code -q}), writing (with {@code -m} and its reflog) and deleting, on copies of the same
- * repository: same exit code, same standard output, same refs and logs afterwards.
+ * {@code refstore symbolic-ref} against {@code git symbolic-ref}: reading (with chains,
+ * {@code --short}, {@code --no-recurse}, {@code -q}), writing (with {@code -m} and its
+ * reflog) and deleting, on copies of the same repository: same exit code, same standard
+ * output, same refs and logs afterwards.
  */
 class SymbolicRefIT {
 
@@ -56,10 +57,10 @@ class SymbolicRefIT {
 
 	static Stream<String> reads() {
 		return Stream.of("HEAD", "--short HEAD", "-q HEAD", "refs/heads/main", "-q refs/heads/main", "refs/heads/nope",
-				"-q refs/heads/nope", "refs/remotes/origin/HEAD", "--short refs/remotes/origin/HEAD", "refs/heads/chain",
-				"--no-recurse refs/heads/chain", "--short refs/heads/chain", "--recurse refs/heads/chain",
-				"refs/heads/dangling", "--short refs/heads/dangling", "--quiet refs/heads/topic", "refs/heads/a..b", "",
-				"a b c", "-d", "-d a b", "--bogus");
+				"-q refs/heads/nope", "refs/remotes/origin/HEAD", "--short refs/remotes/origin/HEAD",
+				"refs/heads/chain", "--no-recurse refs/heads/chain", "--short refs/heads/chain",
+				"--recurse refs/heads/chain", "refs/heads/dangling", "--short refs/heads/dangling",
+				"--quiet refs/heads/topic", "refs/heads/a..b", "", "a b c", "-d", "-d a b", "--bogus");
 	}
 
 	@ParameterizedTest(name = "symbolic-ref {0}")
@@ -77,14 +78,15 @@ class SymbolicRefIT {
 
 	static Stream<List<String>> writes() {
 		return Stream.of(List.of("HEAD", "refs/heads/topic"), List.of("HEAD", "refs/heads/unborn"),
-				List.of("-m", "switch  to\ntopic", "HEAD", "refs/heads/topic"), List.of("-m", "", "HEAD", "refs/heads/topic"),
-				List.of("HEAD", "main"), List.of("HEAD", "refs/heads/a..b"), List.of("refs/heads/s1", "refs/heads/main"),
+				List.of("-m", "switch  to\ntopic", "HEAD", "refs/heads/topic"),
+				List.of("-m", "", "HEAD", "refs/heads/topic"), List.of("HEAD", "main"),
+				List.of("HEAD", "refs/heads/a..b"), List.of("refs/heads/s1", "refs/heads/main"),
 				List.of("refs/heads/s1", "refs/heads/a..b"), List.of("refs/heads/s1", "HEADX"),
-				List.of("refs/heads/main", "refs/heads/topic"), List.of("refs/remotes/origin/HEAD", "refs/remotes/origin/topic"),
-				List.of("-d", "HEAD"), List.of("-d", "refs/heads/main"),
-				List.of("-d", "refs/heads/nope"), List.of("-d", "refs/heads/chain"), List.of("--delete", "refs/heads/dangling"),
-				List.of("-d", "-q", "refs/heads/main"), List.of("-d", "refs/remotes/origin/HEAD"),
-				List.of("-m", "gone", "-d", "refs/heads/chain"));
+				List.of("refs/heads/main", "refs/heads/topic"),
+				List.of("refs/remotes/origin/HEAD", "refs/remotes/origin/topic"), List.of("-d", "HEAD"),
+				List.of("-d", "refs/heads/main"), List.of("-d", "refs/heads/nope"), List.of("-d", "refs/heads/chain"),
+				List.of("--delete", "refs/heads/dangling"), List.of("-d", "-q", "refs/heads/main"),
+				List.of("-d", "refs/remotes/origin/HEAD"), List.of("-m", "gone", "-d", "refs/heads/chain"));
 	}
 
 	@ParameterizedTest(name = "symbolic-ref {0}")
@@ -110,20 +112,23 @@ class SymbolicRefIT {
 		// git 2.39 writes refs/heads/a..b here; refstore keeps every name it writes valid
 		Path dir = copy(base.dir(), temp.resolve("bad-name"));
 		String before = refState(dir.resolve(".git"));
-		assertFails(refstore(dir, "symbolic-ref", "refs/heads/a..b", "refs/heads/main"), 128,
-				"'refs/heads/a..b'", "it contains '..'");
+		assertFails(refstore(dir, "symbolic-ref", "refs/heads/a..b", "refs/heads/main"), 128, "'refs/heads/a..b'",
+				"it contains '..'");
 		assertThat(refState(dir.resolve(".git"))).isEqualTo(before);
 	}
 
 	@Test
 	void nameConflictIsAnError() {
-		// git 2.39 checks packed refs before creating directories here (but not in update-ref); refstore may leave
-		// an empty directory refs/heads/main/, which git removes or reuses later: only the outcome is compared
+		// git 2.39 checks packed refs before creating directories here (but not in
+		// update-ref); refstore may leave
+		// an empty directory refs/heads/main/, which git removes or reuses later: only
+		// the outcome is compared
 		Path dir = copy(base.dir(), temp.resolve("conflict"));
 		assertFails(refstore(dir, "symbolic-ref", "refs/heads/main/sub", "refs/heads/topic"), 1,
 				"'refs/heads/main' exists; cannot create 'refs/heads/main/sub'");
-		assertThat(CliHarness.git(dir, new byte[0], "symbolic-ref", "refs/heads/main/sub", "refs/heads/topic")
-			.exitCode()).isEqualTo(1);
+		assertThat(
+				CliHarness.git(dir, new byte[0], "symbolic-ref", "refs/heads/main/sub", "refs/heads/topic").exitCode())
+			.isEqualTo(1);
 		CliHarness.assertSameOutput(dir, "for-each-ref");
 	}
 

@@ -36,9 +36,10 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * {@code refstore update-ref}, with arguments and with {@code --stdin [-z]}, against {@code git update-ref}: each
- * case runs git on one copy of a repository and refstore on another, then requires the same exit code, the same
- * standard output and the same files under {@code refs/}, {@code logs/}, {@code packed-refs} and {@code HEAD}.
+ * {@code refstore update-ref}, with arguments and with {@code --stdin [-z]}, against
+ * {@code git update-ref}: each case runs git on one copy of a repository and refstore on
+ * another, then requires the same exit code, the same standard output and the same files
+ * under {@code refs/}, {@code logs/}, {@code packed-refs} and {@code HEAD}.
  */
 class UpdateRefIT {
 
@@ -78,7 +79,10 @@ class UpdateRefIT {
 		base.git("symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/main");
 	}
 
-	/** Runs the command with git and with refstore on two copies of the base repository and compares. */
+	/**
+	 * Runs the command with git and with refstore on two copies of the base repository
+	 * and compares.
+	 */
 	private static void assertSameEffect(byte[] stdin, String... args) {
 		CliHarness.assertSameEffect(base.dir(), temp.resolve("case-" + COPIES.incrementAndGet()), stdin, args);
 	}
@@ -86,7 +90,11 @@ class UpdateRefIT {
 	private static String[] expand(String... args) {
 		String[] out = new String[args.length];
 		for (int i = 0; i < args.length; i++) {
-			out[i] = args[i].replace("$C1", c1).replace("$C2", c2).replace("$C3", c3).replace("$T", tag).replace("$Z", ZERO);
+			out[i] = args[i].replace("$C1", c1)
+				.replace("$C2", c2)
+				.replace("$C3", c3)
+				.replace("$T", tag)
+				.replace("$Z", ZERO);
 		}
 		return out;
 	}
@@ -94,24 +102,25 @@ class UpdateRefIT {
 	static Stream<Arguments> commandLines() {
 		return Stream.of(args("refs/heads/new $C1"), args("refs/heads/new $C1 $Z"), argv("refs/heads/new", "$C1", ""),
 				args("refs/heads/topic $C2 $C1"), args("refs/heads/topic $C2 $C3"), argv("refs/heads/topic", "$C2", ""),
-				args("refs/heads/topic $C2 $Z"), args("refs/heads/topic $C1"), argv("-m", "a  message\n\twith\nlines",
-						"refs/heads/topic", "$C2"),
+				args("refs/heads/topic $C2 $Z"), args("refs/heads/topic $C1"),
+				argv("-m", "a  message\n\twith\nlines", "refs/heads/topic", "$C2"),
 				argv("-m", "", "refs/heads/topic", "$C2"), args("HEAD $C3"), args("HEAD $C3 $C2"), args("HEAD $C3 $C1"),
 				args("--no-deref HEAD $C3"), args("refs/heads/x main"), args("refs/heads/x topic"),
 				args("refs/heads/x refs/heads/topic"), args("refs/heads/x @"), args("refs/heads/x HEAD"),
 				args("refs/heads/x origin/main"), args("refs/heads/x nothing"), args("refs/heads/x $C1 nothing"),
 				args("refs/heads/x 1234567890123456789012345678901234567890"), args("refs/heads/x $T"),
 				args("refs/tags/x $T"), args("refs/heads/main/sub $C1"), args("refs/heads $C1"), args("foo $C1"),
-				args("ORIG_HEAD $C1"), args("refs/remotes/origin/HEAD $C1"), args("--no-deref refs/remotes/origin/HEAD $C1"),
-				args("refs/heads/both $C3 $C2"), args("refs/heads/packed-only $C3 $C2"), args("refs/heads/a..b $C1"),
-				args("-d refs/heads/topic"), args("-d refs/heads/topic $C1"), args("-d refs/heads/topic $C3"),
-				args("-d refs/heads/topic $Z"), argv("-d", "refs/heads/topic", ""), args("-d refs/heads/nonexistent"),
+				args("ORIG_HEAD $C1"), args("refs/remotes/origin/HEAD $C1"),
+				args("--no-deref refs/remotes/origin/HEAD $C1"), args("refs/heads/both $C3 $C2"),
+				args("refs/heads/packed-only $C3 $C2"), args("refs/heads/a..b $C1"), args("-d refs/heads/topic"),
+				args("-d refs/heads/topic $C1"), args("-d refs/heads/topic $C3"), args("-d refs/heads/topic $Z"),
+				argv("-d", "refs/heads/topic", ""), args("-d refs/heads/nonexistent"),
 				args("-d refs/heads/nonexistent $C1"), args("-d refs/heads/packed-only"), args("-d refs/heads/both"),
 				args("-d refs/heads/both $C1"), args("-d refs/tags/v1 $T"), args("-d refs/remotes/origin/HEAD"),
-				args("--no-deref -d refs/remotes/origin/HEAD"), args("-d HEAD"), args("-d foo"), args("-d refs/heads/a..b"),
-				args("-m msg -d refs/heads/main"), args(""), args("-d"), args("refs/heads/x"), args("a b c d"),
-				args("-d a b c"), args("-z refs/heads/x $C1"), args("--stdin refs/heads/x"), args("--stdin -d"),
-				args("--bogus"));
+				args("--no-deref -d refs/remotes/origin/HEAD"), args("-d HEAD"), args("-d foo"),
+				args("-d refs/heads/a..b"), args("-m msg -d refs/heads/main"), args(""), args("-d"),
+				args("refs/heads/x"), args("a b c d"), args("-d a b c"), args("-z refs/heads/x $C1"),
+				args("--stdin refs/heads/x"), args("--stdin -d"), args("--bogus"));
 	}
 
 	/** Arguments split at spaces. */
@@ -121,8 +130,9 @@ class UpdateRefIT {
 
 	/** Arguments as given (for empty ones and ones with spaces). */
 	private static Arguments argv(String... parts) {
-		return Arguments.of(String.join(" ", parts).replace("\n", "\\n").replace("\t", "\\t") + " (" + parts.length
-				+ " arguments)", List.of(parts));
+		return Arguments.of(
+				String.join(" ", parts).replace("\n", "\\n").replace("\t", "\\t") + " (" + parts.length + " arguments)",
+				List.of(parts));
 	}
 
 	@ParameterizedTest(name = "update-ref {0}")
@@ -134,18 +144,24 @@ class UpdateRefIT {
 	}
 
 	static Stream<Arguments> stdinSessions() {
-		return Stream.of(Arguments.of("", false), Arguments.of("update refs/heads/a $C1\ncreate refs/heads/b $C2\n", false),
-				Arguments.of("update refs/heads/topic $C3 $C1\ndelete refs/heads/both $C2\nverify refs/heads/packed-only $C2\n", false),
+		return Stream.of(Arguments.of("", false),
+				Arguments.of("update refs/heads/a $C1\ncreate refs/heads/b $C2\n", false),
+				Arguments.of(
+						"update refs/heads/topic $C3 $C1\ndelete refs/heads/both $C2\nverify refs/heads/packed-only $C2\n",
+						false),
 				Arguments.of("update refs/heads/topic $C3 $C2\ncreate refs/heads/new $C1\n", false),
 				Arguments.of("create refs/heads/new $C1\ncreate refs/heads/topic $C1\n", false),
 				Arguments.of("start\ncreate refs/heads/n1 $C1\nprepare\ncommit\n", false),
 				Arguments.of("start\ncreate refs/heads/n1 $C1\nprepare\nabort\n", false),
-				Arguments.of("start\ncreate refs/heads/n1 $C1\nabort\nstart\ncreate refs/heads/n2 $C1\ncommit\n", false),
+				Arguments.of("start\ncreate refs/heads/n1 $C1\nabort\nstart\ncreate refs/heads/n2 $C1\ncommit\n",
+						false),
 				Arguments.of("start\ncreate refs/heads/n1 $C1\n", false),
 				Arguments.of("start\ncreate refs/heads/n1 $C1\nprepare\n", false),
 				Arguments.of("start\ncreate refs/heads/n1 $C1\ncommit\nstart\ndelete refs/heads/n1\ncommit\n", false),
-				Arguments.of("start\nstart\n", false), Arguments.of("start\nprepare\nupdate refs/heads/n1 $C1\n", false),
-				Arguments.of("commit\nupdate refs/heads/n1 $C1\n", false), Arguments.of("commit\nstart\ncommit\n", false),
+				Arguments.of("start\nstart\n", false),
+				Arguments.of("start\nprepare\nupdate refs/heads/n1 $C1\n", false),
+				Arguments.of("commit\nupdate refs/heads/n1 $C1\n", false),
+				Arguments.of("commit\nstart\ncommit\n", false),
 				Arguments.of("create refs/heads/n1 $C1\ncommit\n", false), Arguments.of("prepare\ncommit\n", false),
 				Arguments.of("start\ncreate refs/heads/n1 $C1\nprepare\ncreate refs/heads/n2 $C1\n", false),
 				Arguments.of("start\ncreate refs/heads/topic $C1\nprepare\ncommit\n", false),
@@ -158,17 +174,19 @@ class UpdateRefIT {
 				Arguments.of("update refs/heads/p $C1\nupdate refs/heads/p/q $C1\n", false),
 				Arguments.of("delete refs/heads/topic\ncreate refs/heads/topic/sub $C1\n", false),
 				Arguments.of("update refs/heads/x main\nupdate refs/heads/y topic topic\n", false),
-				Arguments.of("update refs/heads/x $C1\nverify refs/heads/nonexistent\nverify refs/heads/topic $C1\n", false),
+				Arguments.of("update refs/heads/x $C1\nverify refs/heads/nonexistent\nverify refs/heads/topic $C1\n",
+						false),
 				Arguments.of("update refs/heads/x $C1\nverify refs/heads/topic\n", false),
 				Arguments.of("update refs/heads/x $C1\nverify refs/heads/topic $C3\n", false),
 				Arguments.of("update \"refs/heads/quoted\" $C1\n", false),
 				Arguments.of("update refs/heads/x $C1\nbogus\n", false),
 				Arguments.of("update refs/heads/x $C1\nupdate refs/heads/y nothing\n", false),
 				Arguments.of("update refs/heads/x $C1\nupdate refs/heads/a..b $C1\n", false),
-				Arguments.of("update refs/heads/x $C1\n\n", false),
-				Arguments.of("update refs/heads/x $C1", false),
+				Arguments.of("update refs/heads/x $C1\n\n", false), Arguments.of("update refs/heads/x $C1", false),
 				Arguments.of("update refs/heads/a\0$C1\0\0create refs/heads/b\0$C2\0", true),
-				Arguments.of("update refs/heads/topic\0$C3\0$C1\0delete refs/heads/both\0\0verify refs/heads/packed-only\0$C2\0", true),
+				Arguments.of(
+						"update refs/heads/topic\0$C3\0$C1\0delete refs/heads/both\0\0verify refs/heads/packed-only\0$C2\0",
+						true),
 				Arguments.of("update refs/heads/topic\0\0\0", true), Arguments.of("update refs/heads/topic\0\0", true),
 				Arguments.of("delete refs/heads/topic\0$C1\0", true),
 				Arguments.of("start\0create refs/heads/n1\0$C1\0prepare\0commit\0", true),
@@ -220,7 +238,10 @@ class UpdateRefIT {
 				Arguments.of("", RefName.Rule.EMPTY));
 	}
 
-	/** As git 2.55 (and 2.39) refuses them, in its words: the stdin form also names the rule. */
+	/**
+	 * As git 2.55 (and 2.39) refuses them, in its words: the stdin form also names the
+	 * rule.
+	 */
 	@ParameterizedTest(name = "update-ref {0} is refused: {1}")
 	@MethodSource("invalidNames")
 	void invalidNamesAreRefusedAsGitRefusesThem(String name, RefName.Rule rule) {
@@ -229,16 +250,17 @@ class UpdateRefIT {
 		assertThat(RefName.violation(name, true)).isEqualTo(rule);
 		GitCli.Result result = refstore(dir, "update-ref", name, c1);
 		String shown = CommandFailure.sanitized(name);
-		assertFails(result, 128, "fatal: update_ref failed for ref '" + shown + "': refusing to update ref with bad name '"
-				+ shown + "'\n");
+		assertFails(result, 128, "fatal: update_ref failed for ref '" + shown
+				+ "': refusing to update ref with bad name '" + shown + "'\n");
 		for (GitCli git : List.of(GitCli.system(), GitCli.reftable())) {
 			GitCli.Result gits = git.run(dir, new byte[0], "update-ref", name, c1);
 			assertThat(result.exitCode()).isEqualTo(gits.exitCode());
 			assertThat(result.stderr()).isEqualTo(gits.stderr());
 		}
 		if (!name.isEmpty()) {
-			GitCli.Result z = refstore(dir, bytes("update refs/heads/ok\0" + c1 + "\0\0update " + name + "\0" + c1 + "\0\0"),
-					"update-ref", "--stdin", "-z");
+			GitCli.Result z = refstore(dir,
+					bytes("update refs/heads/ok\0" + c1 + "\0\0update " + name + "\0" + c1 + "\0\0"), "update-ref",
+					"--stdin", "-z");
 			assertFails(z, 128, "fatal: invalid ref format: " + RefName.printable(name), rule.description());
 		}
 		assertThat(refState(dir.resolve(".git"))).isEqualTo(before);
@@ -255,7 +277,8 @@ class UpdateRefIT {
 						+ lock.toRealPath() + "': File exists.");
 		assertFails(refstore(dir, bytes("create refs/heads/fresh " + c1 + "\nupdate refs/heads/topic " + c3 + "\n"),
 				"update-ref", "--stdin"), 128, "topic.lock");
-		assertFails(refstore(dir, "update-ref", "-d", "refs/heads/topic"), 1, "error: cannot lock ref 'refs/heads/topic'");
+		assertFails(refstore(dir, "update-ref", "-d", "refs/heads/topic"), 1,
+				"error: cannot lock ref 'refs/heads/topic'");
 		assertThat(refState(dir.resolve(".git"))).isEqualTo(before);
 		assertThat(lock).exists();
 	}
@@ -279,7 +302,8 @@ class UpdateRefIT {
 		BufferedReader answers = new BufferedReader(new InputStreamReader(fromRefstore, StandardCharsets.UTF_8));
 		send(toRefstore, "start\n");
 		assertThat(answers.readLine()).isEqualTo("start: ok");
-		send(toRefstore, "create refs/heads/fresh " + c1 + "\nupdate refs/heads/topic " + c3 + " " + c1 + "\nprepare\n");
+		send(toRefstore,
+				"create refs/heads/fresh " + c1 + "\nupdate refs/heads/topic " + c3 + " " + c1 + "\nprepare\n");
 		assertThat(answers.readLine()).isEqualTo("prepare: ok");
 		assertThat(dir.resolve(".git/refs/heads/fresh.lock")).exists();
 		assertThat(dir.resolve(".git/refs/heads/topic.lock")).exists();

@@ -19,14 +19,14 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * {@code refstore delete-refs} and {@code restore-refs} run in-process on small repositories made by git:
- * output, exit codes, and what git sees afterwards.
+ * {@code refstore delete-refs} and {@code restore-refs} run in-process on small
+ * repositories made by git: output, exit codes, and what git sees afterwards.
  */
 class DeleteRefsCommandIT {
 
-	private static final Map<String, String> ENV = Map.of("GIT_CONFIG_NOSYSTEM", "1", "GIT_CONFIG_GLOBAL",
-			"/dev/null", "GIT_COMMITTER_NAME", "C O Mitter", "GIT_COMMITTER_EMAIL", "committer@example.com",
-			"GIT_COMMITTER_DATE", GitCli.FIXED_DATE, "TZ", "UTC");
+	private static final Map<String, String> ENV = Map.of("GIT_CONFIG_NOSYSTEM", "1", "GIT_CONFIG_GLOBAL", "/dev/null",
+			"GIT_COMMITTER_NAME", "C O Mitter", "GIT_COMMITTER_EMAIL", "committer@example.com", "GIT_COMMITTER_DATE",
+			GitCli.FIXED_DATE, "TZ", "UTC");
 
 	@TempDir
 	Path tmp;
@@ -43,7 +43,10 @@ class DeleteRefsCommandIT {
 		return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
 	}
 
-	/** main, 30 branches {@code refs/heads/tmp/b00}... (packed, the last ten loose), five tags. */
+	/**
+	 * main, 30 branches {@code refs/heads/tmp/b00}... (packed, the last ten loose), five
+	 * tags.
+	 */
 	private TempRepo repo(GitCli git, String... initOptions) {
 		TempRepo repo = TempRepo.init(git, this.tmp.resolve("repo"), initOptions);
 		List<String> commits = repo.commits(3, "c");
@@ -91,7 +94,8 @@ class DeleteRefsCommandIT {
 				"--stdin");
 		assertThat(dry.out()).isEqualTo("would delete 35 refs\n  refs/heads/tmp/b00\n  refs/heads/tmp/b01\n"
 				+ "  ... and 33 more\nkept 3 protected refs (1 refs/keep-around/**, 1 refs/notes/**, 1 HEAD)\n"
-				+ "  refs/heads/main (HEAD)\n  refs/keep-around/" + commit + " (refs/keep-around/**)\n  ... and 1 more\n");
+				+ "  refs/heads/main (HEAD)\n  refs/keep-around/" + commit
+				+ " (refs/keep-around/**)\n  ... and 1 more\n");
 		assertThat(dry.code()).isZero();
 		assertThat(refs(repo)).isEqualTo(before);
 
@@ -103,8 +107,9 @@ class DeleteRefsCommandIT {
 		assertThat(DeletionFixture.names(repo)).containsExactly("refs/notes/commits");
 		repo.git("fsck", "--no-progress");
 
-		assertFatal(repo, "", "fatal: --protect 'notes/*': it can never match: every ref it may delete starts with "
-				+ "'refs/'\n", "delete-refs", "--prefix=refs/", "--protect=notes/*");
+		assertFatal(repo, "",
+				"fatal: --protect 'notes/*': it can never match: every ref it may delete starts with " + "'refs/'\n",
+				"delete-refs", "--prefix=refs/", "--protect=notes/*");
 	}
 
 	@Test
@@ -116,8 +121,12 @@ class DeleteRefsCommandIT {
 				"--glob=refs/tags/**");
 		assertThat(run.code()).isZero();
 		assertThat(run.err()).isEmpty();
-		Path manifest = Path.of(run.out().lines().filter((line) -> line.startsWith("manifest: ")).findFirst()
-			.orElseThrow().substring("manifest: ".length()));
+		Path manifest = Path.of(run.out()
+			.lines()
+			.filter((line) -> line.startsWith("manifest: "))
+			.findFirst()
+			.orElseThrow()
+			.substring("manifest: ".length()));
 		assertThat(run.out()).isEqualTo("deleted 35 refs in 5 chunks\n  refs/heads/tmp/b00\n  refs/heads/tmp/b01\n"
 				+ "manifest: " + manifest + "\n");
 		assertThat(manifest.getParent()).isEqualTo(repo.gitDir().resolve("refstore"));
@@ -141,8 +150,8 @@ class DeleteRefsCommandIT {
 		Run run = refstore(repo, "", "delete-refs", "--chunk-size=10", "--sample=0", "--manifest=gone.manifest",
 				"--prefix=refs/heads/tmp/");
 		assertThat(run.code()).isEqualTo(1);
-		assertThat(run.out()).isEqualTo("deleted 20 refs in 2 chunks\nmanifest: " + repo.dir().resolve("gone.manifest")
-				+ "\n");
+		assertThat(run.out())
+			.isEqualTo("deleted 20 refs in 2 chunks\nmanifest: " + repo.dir().resolve("gone.manifest") + "\n");
 		assertThat(run.err()).startsWith("error: chunk 3 (ref 'refs/heads/tmp/b25') failed: cannot lock ref "
 				+ "'refs/heads/tmp/b25': Unable to create '" + lock + "': File exists.");
 		assertThat(refs(repo)).hasSize(1 + 10 + 5);
@@ -160,21 +169,23 @@ class DeleteRefsCommandIT {
 		TempRepo repo = repo(GitCli.system());
 		assertFatal(repo, "", "fatal: --glob 'refs/heads/[x': '[' at offset 11 has no closing ']'\n", "delete-refs",
 				"--glob=refs/heads/[x");
-		assertFatal(repo, "", "fatal: --exclude 'tags/*': it can never match: every ref it may delete starts with "
-				+ "'refs/'\n", "delete-refs", "--prefix=refs/tags/", "--exclude=tags/*");
+		assertFatal(repo, "",
+				"fatal: --exclude 'tags/*': it can never match: every ref it may delete starts with " + "'refs/'\n",
+				"delete-refs", "--prefix=refs/tags/", "--exclude=tags/*");
 		assertFatal(repo, "", "fatal: --prefix 'heads/': it must start with 'refs/'\n", "delete-refs",
 				"--prefix=heads/");
-		assertFatal(repo, "", "fatal: --chunk-size '0': not a number of at least 1\n", "delete-refs",
-				"--prefix=refs/", "--chunk-size=0");
-		assertFatal(repo, "", "fatal: --sample 'many': not a number of at least 0\n", "delete-refs",
-				"--prefix=refs/", "--sample=many");
-		assertFatal(repo, "refs/heads/ok\nrefs/heads/a..b\n", "fatal: stdin line 2 'refs/heads/a..b': not a valid ref"
-				+ " name: it contains '..'\n", "delete-refs", "--stdin");
+		assertFatal(repo, "", "fatal: --chunk-size '0': not a number of at least 1\n", "delete-refs", "--prefix=refs/",
+				"--chunk-size=0");
+		assertFatal(repo, "", "fatal: --sample 'many': not a number of at least 0\n", "delete-refs", "--prefix=refs/",
+				"--sample=many");
+		assertFatal(repo, "refs/heads/ok\nrefs/heads/a..b\n",
+				"fatal: stdin line 2 'refs/heads/a..b': not a valid ref" + " name: it contains '..'\n", "delete-refs",
+				"--stdin");
 		assertFatal(repo, "", "fatal: nothing to delete: give --prefix, --glob or --stdin\n", "delete-refs",
 				"--exclude=refs/tags/");
 		Files.writeString(repo.dir().resolve("taken"), "");
-		assertFatal(repo, "", "fatal: manifest '" + repo.dir().resolve("taken") + "' already exists\n",
-				"delete-refs", "--prefix=refs/", "--manifest=taken");
+		assertFatal(repo, "", "fatal: manifest '" + repo.dir().resolve("taken") + "' already exists\n", "delete-refs",
+				"--prefix=refs/", "--manifest=taken");
 		assertFatal(repo, "", "fatal: manifest '" + repo.dir().resolve("nowhere") + "' does not exist\n",
 				"restore-refs", "--manifest=nowhere");
 		Files.writeString(repo.dir().resolve("junk"), "refstore-delete-manifest 9\n");

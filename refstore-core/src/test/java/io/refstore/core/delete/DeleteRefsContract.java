@@ -28,9 +28,9 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * Mass deletion and restore on a repository of some thousands of refs, with git as the judge of what was
- * selected, what is left, and what came back. Subclasses pick the format, the git that speaks it, and how to
- * count the writes of one chunk.
+ * Mass deletion and restore on a repository of some thousands of refs, with git as the
+ * judge of what was selected, what is left, and what came back. Subclasses pick the
+ * format, the git that speaks it, and how to count the writes of one chunk.
  */
 abstract class DeleteRefsContract {
 
@@ -51,7 +51,10 @@ abstract class DeleteRefsContract {
 	/** Whether to pack refs while filling (a mix of packed and loose refs). */
 	abstract boolean packs();
 
-	/** The stored reflogs byte for byte where the test can read them (files), else an empty list. */
+	/**
+	 * The stored reflogs byte for byte where the test can read them (files), else an
+	 * empty list.
+	 */
 	List<String> reflogBytes() {
 		return List.of();
 	}
@@ -59,16 +62,25 @@ abstract class DeleteRefsContract {
 	/** Runs git's own checks of the repository and requires them to pass. */
 	abstract void assertGitChecksPass();
 
-	/** Prepares the repository so that {@link #writeState()} tells the writes of one transaction apart. */
+	/**
+	 * Prepares the repository so that {@link #writeState()} tells the writes of one
+	 * transaction apart.
+	 */
 	abstract void startCountingWrites() throws IOException;
 
 	/** Undoes {@link #startCountingWrites()}. */
 	abstract void stopCountingWrites() throws IOException;
 
-	/** What changes on disk with each ref-storage write: the packed-refs inode, or the table list. */
+	/**
+	 * What changes on disk with each ref-storage write: the packed-refs inode, or the
+	 * table list.
+	 */
 	abstract Object writeState() throws IOException;
 
-	/** Requires that committing {@code chunk} changed the storage exactly as one transaction does. */
+	/**
+	 * Requires that committing {@code chunk} changed the storage exactly as one
+	 * transaction does.
+	 */
 	abstract void assertOneWrite(List<Ref> chunk, Object before, Object after) throws IOException;
 
 	@BeforeEach
@@ -93,7 +105,10 @@ abstract class DeleteRefsContract {
 		this.store = RefStores.open(this.repository);
 	}
 
-	/** Prefix, two globs, names (one duplicate, one excluded, two missing) and two exclusions. */
+	/**
+	 * Prefix, two globs, names (one duplicate, one excluded, two missing) and two
+	 * exclusions.
+	 */
 	static RefSelection selection() {
 		return RefSelection.builder()
 			.prefix("refs/heads/tmp/")
@@ -265,8 +280,11 @@ abstract class DeleteRefsContract {
 		lines.removeIf((line) -> line.equals("committed 2") || line.startsWith("done "));
 		Files.write(manifest, lines);
 		assertThat(manifestStates(manifest).get(1)).isEqualTo(ChunkState.IN_DOUBT);
-		// and as if some refs of it had not been deleted: they are there with the recorded value
-		List<String> kept = chunkNames(manifest, 2).stream().filter((name) -> name.startsWith("refs/pull/")).limit(5)
+		// and as if some refs of it had not been deleted: they are there with the
+		// recorded value
+		List<String> kept = chunkNames(manifest, 2).stream()
+			.filter((name) -> name.startsWith("refs/pull/"))
+			.limit(5)
 			.toList();
 		for (String name : kept) {
 			String value = refs.stream().filter((line) -> line.startsWith(name + " ")).findFirst().orElseThrow();

@@ -26,12 +26,14 @@ import io.refstore.core.testing.TempRepo;
 import io.refstore.core.testing.TestFiles;
 
 /**
- * {@code refstore delete-refs} and {@code restore-refs} killed with SIGKILL at random moments, on both formats:
- * git then reads every ref the deletion did not select with its value, and the selected ones either with their
- * value or gone, in chunk order; running the same command again finishes the job, clearing the locks the killed
- * run recorded as its own (without it, a kill holding {@code packed-refs.lock} or {@code tables.list.lock} made every
- * rerun fail), and leaves no lock, staged file or owner record behind. {@code -Drefstore.deleteKillTrials} (12 per
- * command and format) and {@code -Drefstore.killSeed}.
+ * {@code refstore delete-refs} and {@code restore-refs} killed with SIGKILL at random
+ * moments, on both formats: git then reads every ref the deletion did not select with its
+ * value, and the selected ones either with their value or gone, in chunk order; running
+ * the same command again finishes the job, clearing the locks the killed run recorded as
+ * its own (without it, a kill holding {@code packed-refs.lock} or
+ * {@code tables.list.lock} made every rerun fail), and leaves no lock, staged file or
+ * owner record behind. {@code -Drefstore.deleteKillTrials} (12 per command and format)
+ * and {@code -Drefstore.killSeed}.
  */
 class DeleteRefsKillIT {
 
@@ -48,7 +50,10 @@ class DeleteRefsKillIT {
 	@TempDir
 	static Path dir;
 
-	/** A repository before the deletion, and after a complete one (with its manifest), and the runs' durations. */
+	/**
+	 * A repository before the deletion, and after a complete one (with its manifest), and
+	 * the runs' durations.
+	 */
 	private record Source(String format, Path before, Path after, Map<String, String> refs, List<String> selected,
 			long deleteNanos, long restoreNanos) {
 	}
@@ -61,7 +66,8 @@ class DeleteRefsKillIT {
 	static void prepare() throws IOException {
 		TempRepo repo = TempRepo.init(GIT, dir.resolve("files-before"));
 		List<String> commits = DeletionFixture.fill(repo, true);
-		// loose values hiding packed ones all through the selection: the case where a chunk's deletion is not one
+		// loose values hiding packed ones all through the selection: the case where a
+		// chunk's deletion is not one
 		// rename of packed-refs unless the chunk's loose refs are packed first
 		StringBuilder loose = new StringBuilder();
 		for (int i = 0; i < DeletionFixture.PULLS; i += 7) {
@@ -86,7 +92,8 @@ class DeleteRefsKillIT {
 		Path restored = dir.resolve(format + "-restored");
 		copy(after, restored);
 		started = System.nanoTime();
-		assertThat(waitFor(start(restored, "restore", dir.resolve(format + ".err")))).as("undisturbed restore").isZero();
+		assertThat(waitFor(start(restored, "restore", dir.resolve(format + ".err")))).as("undisturbed restore")
+			.isZero();
 		long restoreNanos = System.nanoTime() - started;
 		assertThat(refs(restored)).isEqualTo(refs);
 		FileMoves.deleteTree(restored);
@@ -111,10 +118,12 @@ class DeleteRefsKillIT {
 			int deleted = checkPartial(source, repo, problems);
 			landed[(deleted == 0) ? 0 : (deleted == source.selected().size()) ? 2 : 1]++;
 			if (problems.isEmpty()) {
-				GitCli.Result rerun = GitCli.refstore().run(repo, "delete-refs", "--chunk-size=" + CHUNK,
-						"--manifest=rerun.manifest", "--prefix=" + PREFIX);
+				GitCli.Result rerun = GitCli.refstore()
+					.run(repo, "delete-refs", "--chunk-size=" + CHUNK, "--manifest=rerun.manifest",
+							"--prefix=" + PREFIX);
 				if (rerun.exitCode() != 0) {
-					problems.add("the rerun failed: " + rerun.stderr() + "; the killed run said: " + Files.readString(err));
+					problems
+						.add("the rerun failed: " + rerun.stderr() + "; the killed run said: " + Files.readString(err));
 				}
 				else {
 					Map<String, String> expected = new LinkedHashMap<>(source.refs());
@@ -162,7 +171,8 @@ class DeleteRefsKillIT {
 			if (problems.isEmpty()) {
 				GitCli.Result rerun = GitCli.refstore().run(repo, "restore-refs", "--manifest=refstore.manifest");
 				if (rerun.exitCode() != 0) {
-					problems.add("the rerun failed: " + rerun.stderr() + "; the killed run said: " + Files.readString(err));
+					problems
+						.add("the rerun failed: " + rerun.stderr() + "; the killed run said: " + Files.readString(err));
 				}
 				else {
 					checkFinished(repo, source.refs(), problems);
@@ -180,9 +190,10 @@ class DeleteRefsKillIT {
 	}
 
 	/**
-	 * After a killed deletion: every ref not selected holds its value; the selected refs that are gone are whole
-	 * chunks, the first ones in name order (on files too, where a chunk's loose refs are packed before the one
-	 * rename of {@code packed-refs} that deletes the chunk).
+	 * After a killed deletion: every ref not selected holds its value; the selected refs
+	 * that are gone are whole chunks, the first ones in name order (on files too, where a
+	 * chunk's loose refs are packed before the one rename of {@code packed-refs} that
+	 * deletes the chunk).
 	 * @return how many selected refs are gone
 	 */
 	private static int checkPartial(Source source, Path repo, List<String> problems) {
@@ -209,7 +220,10 @@ class DeleteRefsKillIT {
 		return (int) selected.stream().filter((name) -> !now.containsKey(name)).count();
 	}
 
-	/** The rerun left exactly {@code expected}, git can write again, and nothing of refstore's is left. */
+	/**
+	 * The rerun left exactly {@code expected}, git can write again, and nothing of
+	 * refstore's is left.
+	 */
 	private static void checkFinished(Path repo, Map<String, String> expected, List<String> problems)
 			throws IOException {
 		Map<String, String> now = refs(repo);
@@ -257,7 +271,10 @@ class DeleteRefsKillIT {
 		return Processes.waitFor(process, "refstore");
 	}
 
-	/** Every ref with its value (a symbolic ref's target), as git 2.55 reads the repository, in name order. */
+	/**
+	 * Every ref with its value (a symbolic ref's target), as git 2.55 reads the
+	 * repository, in name order.
+	 */
 	private static Map<String, String> refs(Path repo) {
 		Map<String, String> refs = new LinkedHashMap<>();
 		GIT.ok(repo, "for-each-ref", "--format=%(refname) %(objectname) %(symref)").lines().forEach((line) -> {

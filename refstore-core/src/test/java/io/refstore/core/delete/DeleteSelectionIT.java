@@ -20,20 +20,20 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * What a selection's globs and exclusions match, judged by {@code git for-each-ref <pattern>} and
- * {@code git for-each-ref --exclude=<pattern>} on names with unusual characters.
+ * What a selection's globs and exclusions match, judged by
+ * {@code git for-each-ref <pattern>} and {@code git for-each-ref --exclude=<pattern>} on
+ * names with unusual characters.
  */
 class DeleteSelectionIT {
 
-	private static final List<String> NAMES = List.of("refs/x", "refs/heads/b", "refs/heads/c",
-			"refs/heads/abc", "refs/heads/aXc", "refs/heads/a-b", "refs/heads/a.b", "refs/heads/axxb",
-			"refs/heads/a/b", "refs/heads/a/x/b", "refs/heads/deep", "refs/heads/x/deep", "refs/heads/x/y/deep",
-			"refs/heads/x/y/z/w", "refs/heads/]x", "refs/heads/!x", "refs/heads/+x", "refs/heads/#x",
-			"refs/heads/caf\u00e9", "refs/heads/cafe", "refs/heads/Upper", "refs/heads/lower9", "refs/heads/A1",
-			"refs/heads/-dash", "refs/heads/@at", "refs/tags/v1.0", "refs/tags/v1.1", "refs/tags/v1.9",
-			"refs/tags/v1.10", "refs/tags/v1.x", "refs/tags/v10", "refs/pull/1/head", "refs/pull/1/merge",
-			"refs/pull/12/head", "refs/pull/12/merge", "refs/pull/123/head", "refs/remotes/o/x", "refs/remotes/o/HEADS",
-			"refs/notes/commits");
+	private static final List<String> NAMES = List.of("refs/x", "refs/heads/b", "refs/heads/c", "refs/heads/abc",
+			"refs/heads/aXc", "refs/heads/a-b", "refs/heads/a.b", "refs/heads/axxb", "refs/heads/a/b",
+			"refs/heads/a/x/b", "refs/heads/deep", "refs/heads/x/deep", "refs/heads/x/y/deep", "refs/heads/x/y/z/w",
+			"refs/heads/]x", "refs/heads/!x", "refs/heads/+x", "refs/heads/#x", "refs/heads/caf\u00e9",
+			"refs/heads/cafe", "refs/heads/Upper", "refs/heads/lower9", "refs/heads/A1", "refs/heads/-dash",
+			"refs/heads/@at", "refs/tags/v1.0", "refs/tags/v1.1", "refs/tags/v1.9", "refs/tags/v1.10", "refs/tags/v1.x",
+			"refs/tags/v10", "refs/pull/1/head", "refs/pull/1/merge", "refs/pull/12/head", "refs/pull/12/merge",
+			"refs/pull/123/head", "refs/remotes/o/x", "refs/remotes/o/HEADS", "refs/notes/commits");
 
 	@TempDir
 	static Path tmp;
@@ -66,7 +66,10 @@ class DeleteSelectionIT {
 		}
 	}
 
-	/** What {@code selection} picks, protection aside: these tests judge the patterns alone. */
+	/**
+	 * What {@code selection} picks, protection aside: these tests judge the patterns
+	 * alone.
+	 */
 	private static List<String> selected(RefSelection.Builder selection) throws IOException {
 		return new RefDeleter(store).dryRun(selection.protect(ProtectedRefs.none()).build(), Integer.MAX_VALUE)
 			.sample();
@@ -92,10 +95,9 @@ class DeleteSelectionIT {
 	@ValueSource(strings = { "refs/heads/a", "refs/heads/a/", "refs/heads/*", "refs/heads/**", "refs/pull/*/merge",
 			"refs/tags/v1.?", "refs/heads/[[:lower:]]*", "**/deep", "refs/heads/caf\u00e9", "refs" })
 	void exclusionsKeepWhatForEachRefExcludes(String pattern) throws IOException {
-		String git = GitCli.reftable().ok(repo.dir(), "for-each-ref", "--format=%(refname)", "--exclude=" + pattern,
-				"refs/");
-		assertThat(selected(RefSelection.builder().prefix("refs/").exclude(pattern)))
-			.isEqualTo(git.lines().toList());
+		String git = GitCli.reftable()
+			.ok(repo.dir(), "for-each-ref", "--format=%(refname)", "--exclude=" + pattern, "refs/");
+		assertThat(selected(RefSelection.builder().prefix("refs/").exclude(pattern))).isEqualTo(git.lines().toList());
 	}
 
 }

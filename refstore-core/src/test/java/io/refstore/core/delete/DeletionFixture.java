@@ -16,14 +16,18 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * A repository of some thousands of refs made by a real git, and what git says about it: branches, tags
- * (every tenth annotated), pull refs, remote-tracking refs with a symbolic {@code HEAD}, non-ASCII names, and
- * reflogs with several entries, identities, time zones and messages. With {@code pack}, most refs are
- * packed and some are loose again, some hiding a packed value (files backend).
+ * A repository of some thousands of refs made by a real git, and what git says about it:
+ * branches, tags (every tenth annotated), pull refs, remote-tracking refs with a symbolic
+ * {@code HEAD}, non-ASCII names, and reflogs with several entries, identities, time zones
+ * and messages. With {@code pack}, most refs are packed and some are loose again, some
+ * hiding a packed value (files backend).
  */
 final class DeletionFixture {
 
-	/** Branches under {@code refs/heads/tmp/} named {@code t0000}...; the first 100 have two log entries. */
+	/**
+	 * Branches under {@code refs/heads/tmp/} named {@code t0000}...; the first 100 have
+	 * two log entries.
+	 */
 	static final int TMP_BRANCHES = 600;
 
 	/** Pull requests; each has a {@code head} and a {@code merge} ref. */
@@ -34,12 +38,13 @@ final class DeletionFixture {
 
 	/**
 	 * Fills {@code repo}.
-	 * @param pack whether to pack every ref in the middle ({@code git pack-refs --all}), so that the result
-	 * mixes packed and loose refs
+	 * @param pack whether to pack every ref in the middle ({@code git pack-refs --all}),
+	 * so that the result mixes packed and loose refs
 	 * @return the commits made
 	 */
 	static List<String> fill(TempRepo repo, boolean pack) {
-		// thousands of ref files: syncing each would make the fixture slow on a shared disk
+		// thousands of ref files: syncing each would make the fixture slow on a shared
+		// disk
 		repo.git("config", "core.fsync", "none");
 		List<String> commits = repo.commits(40, "c");
 		StringBuilder stdin = new StringBuilder();
@@ -78,8 +83,10 @@ final class DeletionFixture {
 		if (pack) {
 			repo.git("pack-refs", "--all");
 		}
-		GitCli other = repo.git().withEnv("GIT_COMMITTER_NAME", "Ann Other").withEnv("GIT_COMMITTER_EMAIL",
-				"ann@example.com").withEnv("GIT_COMMITTER_DATE", "@1700003600 +0530");
+		GitCli other = repo.git()
+			.withEnv("GIT_COMMITTER_NAME", "Ann Other")
+			.withEnv("GIT_COMMITTER_EMAIL", "ann@example.com")
+			.withEnv("GIT_COMMITTER_DATE", "@1700003600 +0530");
 		StringBuilder second = new StringBuilder();
 		for (int i = 0; i < 100; i++) {
 			second.append(String.format("update refs/heads/tmp/t%04d %s%n", i, commits.get((i + 7) % 40)));
@@ -88,8 +95,10 @@ final class DeletionFixture {
 			create(second, String.format("refs/heads/tmp/late%03d", i), commits.get(i % 40));
 			create(second, String.format("refs/pull/%04d/head", PULLS + i), commits.get(i % 40));
 		}
-		other.run(repo.dir(), second.toString().getBytes(StandardCharsets.UTF_8), "update-ref", "-m",
-				"rewind  with\tspaces: \u00fc", "--stdin").requireOk();
+		other
+			.run(repo.dir(), second.toString().getBytes(StandardCharsets.UTF_8), "update-ref", "-m",
+					"rewind  with\tspaces: \u00fc", "--stdin")
+			.requireOk();
 		return commits;
 	}
 
@@ -117,12 +126,13 @@ final class DeletionFixture {
 	/** {@code git show-ref -d}: values and peeled tags. */
 	static List<String> showRef(TempRepo repo) {
 		GitCli.Result result = repo.run(new byte[0], "show-ref", "-d");
-		return (result.exitCode() == 1 && result.out().length == 0) ? List.of() : result.requireOk().stdout().lines().toList();
+		return (result.exitCode() == 1 && result.out().length == 0) ? List.of()
+				: result.requireOk().stdout().lines().toList();
 	}
 
 	/**
-	 * Every reflog entry of every ref, as {@code git log -g --all} prints them: once with positions, once with
-	 * their dates, both with value, identity and message; sorted.
+	 * Every reflog entry of every ref, as {@code git log -g --all} prints them: once with
+	 * positions, once with their dates, both with value, identity and message; sorted.
 	 */
 	static List<String> reflogs(TempRepo repo) {
 		List<String> lines = new ArrayList<>();
@@ -150,7 +160,10 @@ final class DeletionFixture {
 		}
 	}
 
-	/** {@code lines} without those whose ref (the first field, {@code ^{}} stripped) is in {@code names}. */
+	/**
+	 * {@code lines} without those whose ref (the first field, {@code ^{}} stripped) is in
+	 * {@code names}.
+	 */
 	static List<String> without(List<String> lines, Set<String> names, int nameField) {
 		return lines.stream().filter((line) -> {
 			String name = line.split(" ")[nameField];

@@ -18,9 +18,10 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * What a plan file says it protects: its {@code select protect} lines (none: nothing, an override), and for a
- * version 1 plan, written before protection existed, the defaults, so that executing it never deletes them.
- * And when a plan is stale, against a repository that git changes after the plan was written.
+ * What a plan file says it protects: its {@code select protect} lines (none: nothing, an
+ * override), and for a version 1 plan, written before protection existed, the defaults,
+ * so that executing it never deletes them. And when a plan is stale, against a repository
+ * that git changes after the plan was written.
  */
 class DeletionPlanTest {
 
@@ -80,7 +81,8 @@ class DeletionPlanTest {
 		assertThat(Files.readString(file)).isEqualTo("refstore-deletion-plan 2\nselect prefix refs/heads/\n"
 				+ "select protect refs/heads/b\nref refs/heads/a " + one + "\nref refs/heads/c " + one
 				+ "\nsymref refs/heads/s refs/heads/a\nend 3\n");
-		// gone since (deleted by someone else), protected, or outside the selection: still covered
+		// gone since (deleted by someone else), protected, or outside the selection:
+		// still covered
 		repo.git("update-ref", "-d", "refs/heads/c");
 		repo.git("update-ref", "refs/heads/b", two);
 		repo.git("update-ref", "refs/tags/t", two);

@@ -15,8 +15,9 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * Mass deletion on the files backend, judged by git 2.39 (and {@code git refs verify} of the reftable git):
- * a chunk rewrites {@code packed-refs} once if it deletes a packed ref, and not at all otherwise.
+ * Mass deletion on the files backend, judged by git 2.39 (and {@code git refs verify} of
+ * the reftable git): a chunk rewrites {@code packed-refs} once if it deletes a packed
+ * ref, and not at all otherwise.
  */
 class FilesDeleteRefsIT extends DeleteRefsContract {
 
@@ -52,7 +53,8 @@ class FilesDeleteRefsIT extends DeleteRefsContract {
 			}
 		}
 		assertThat(this.packed).hasSizeGreaterThan(3000);
-		List<String> loose = DeletionFixture.names(this.repo).stream()
+		List<String> loose = DeletionFixture.names(this.repo)
+			.stream()
 			.filter((name) -> Files.isRegularFile(this.repo.gitDir().resolve(name)))
 			.toList();
 		assertThat(loose).hasSizeGreaterThan(200);

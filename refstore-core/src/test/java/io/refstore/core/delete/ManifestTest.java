@@ -46,8 +46,8 @@ class ManifestTest {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "", "-", "--", "a b", "100%", "tab\there", "line\nbreak", "caf\u00e9 \u2603",
-			"%41", "\u007f", " lead", "trail " })
+	@ValueSource(strings = { "", "-", "--", "a b", "100%", "tab\there", "line\nbreak", "caf\u00e9 \u2603", "%41",
+			"\u007f", " lead", "trail " })
 	void textFieldsRoundTripWithoutSpacesOrLineBreaks(String text) {
 		String encoded = encode(text);
 		assertThat(encoded).doesNotContain(" ", "\n", "\t").isNotEmpty();
@@ -67,7 +67,8 @@ class ManifestTest {
 		Path file = this.dir.resolve("m");
 		PersonIdent who = new PersonIdent("C O Mitter", "c@example.com", 1700000000L, -730);
 		List<Ref> first = List.of(new DirectRef("refs/heads/caf\u00e9", id(1)),
-				new DirectRef("refs/tags/v1", id(2), id(3)), new SymbolicRef("refs/remotes/o/HEAD", "refs/remotes/o/m"));
+				new DirectRef("refs/tags/v1", id(2), id(3)),
+				new SymbolicRef("refs/remotes/o/HEAD", "refs/remotes/o/m"));
 		List<List<ReflogEntry>> logs = List.of(
 				List.of(new ReflogEntry(id(0), id(1), who, ""), new ReflogEntry(id(1), id(1), who, "a  b\tc")),
 				List.of(), List.of(new ReflogEntry(id(0), id(4), who, "-")));
@@ -76,7 +77,8 @@ class ManifestTest {
 			writer.chunk(1, first, logs);
 			writer.committed(1);
 			writer.chunk(2, List.of(new DirectRef("refs/heads/x", id(5))), List.of(List.of()));
-			writer.failed(new ChunkFailure(2, "refs/heads/x", Rejection.INCORRECT_OLD_VALUE, "is at\nsomething", false));
+			writer
+				.failed(new ChunkFailure(2, "refs/heads/x", Rejection.INCORRECT_OLD_VALUE, "is at\nsomething", false));
 		}
 		try (ManifestReader reader = ManifestReader.open(file)) {
 			assertThat(reader.hash()).isEqualTo(SHA1);
@@ -117,23 +119,27 @@ class ManifestTest {
 			.hasMessageContaining(":1: not a refstore deletion manifest");
 		assertThatThrownBy(() -> read("refstore-delete-manifest 1\nhash sha1\nchunk 1\nref refs/heads/a 12 -\n"))
 			.hasMessageEndingWith(":4: '12' is not a sha1 object id");
-		assertThatThrownBy(() -> read("refstore-delete-manifest 1\nhash sha1\nchunk 1\nref refs/heads/a..b " + x + " -\n"))
+		assertThatThrownBy(
+				() -> read("refstore-delete-manifest 1\nhash sha1\nchunk 1\nref refs/heads/a..b " + x + " -\n"))
 			.hasMessageEndingWith(":4: bad ref name 'refs/heads/a..b': it contains '..'");
-		// a restore writes the names it reads: never a file of the git directory such as a loose object
-		assertThatThrownBy(() -> read("refstore-delete-manifest 1\nhash sha1\nchunk 1\nref objects/bf/1730de" + x.substring(6)
-				+ " " + x + " -\n"))
+		// a restore writes the names it reads: never a file of the git directory such as
+		// a loose object
+		assertThatThrownBy(() -> read("refstore-delete-manifest 1\nhash sha1\nchunk 1\nref objects/bf/1730de"
+				+ x.substring(6) + " " + x + " -\n"))
 			.hasMessageEndingWith(":4: bad ref name 'objects/bf/1730de" + x.substring(6) + "': "
 					+ RefName.Rule.OUTSIDE_REFS.description());
 		assertThatThrownBy(() -> read("refstore-delete-manifest 1\nhash sha1\nchunk 2\n"))
 			.hasMessageEndingWith(":3: chunk 2 follows chunk 0");
 		assertThatThrownBy(() -> read("refstore-delete-manifest 1\nhash sha1\nchunk 1\ncommitted 1\n"))
 			.hasMessageEndingWith(":4: 'committed' is out of place in chunk 1");
-		assertThatThrownBy(() -> read("refstore-delete-manifest 1\nhash sha1\nchunk 1\nref refs/heads/a " + x
-				+ " -\nready 1 2\n")).hasMessageEndingWith(":5: 'ready' does not match chunk 1 of 1 refs");
+		assertThatThrownBy(
+				() -> read("refstore-delete-manifest 1\nhash sha1\nchunk 1\nref refs/heads/a " + x + " -\nready 1 2\n"))
+			.hasMessageEndingWith(":5: 'ready' does not match chunk 1 of 1 refs");
 		assertThatThrownBy(() -> read("refstore-delete-manifest 1\nhash sha1\nchunk 1\nlog a\n"))
 			.hasMessageEndingWith(":4: a 'log' line must follow its ref");
-		assertThatThrownBy(() -> read("refstore-delete-manifest 1\nhash sha1\nchunk 1\nref refs/heads/a " + x
-				+ " -\nlog a\n")).hasMessageEndingWith(":5: 'log' needs 7 fields, found 1");
+		assertThatThrownBy(
+				() -> read("refstore-delete-manifest 1\nhash sha1\nchunk 1\nref refs/heads/a " + x + " -\nlog a\n"))
+			.hasMessageEndingWith(":5: 'log' needs 7 fields, found 1");
 	}
 
 	private Path write(String content) throws IOException {

@@ -24,9 +24,10 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * Protected refs are kept whatever a deletion selects (GitLab's keep-around refs, Gerrit's review data and
- * config, notes, {@code HEAD}'s branch), are reported with the pattern that kept them, and go only when the
- * protection is overridden: on both formats, judged by git afterwards.
+ * Protected refs are kept whatever a deletion selects (GitLab's keep-around refs,
+ * Gerrit's review data and config, notes, {@code HEAD}'s branch), are reported with the
+ * pattern that kept them, and go only when the protection is overridden: on both formats,
+ * judged by git afterwards.
  */
 class ProtectedRefsIT {
 
@@ -80,7 +81,8 @@ class ProtectedRefsIT {
 		assertThat(dry.kept().count()).isEqualTo(PROTECTED.size());
 		assertThat(dry.kept().sample()).extracting(ProtectedRefs.Report.Kept::name)
 			.containsExactlyElementsOf(PROTECTED.keySet());
-		assertThat(dry.kept().sample()).allSatisfy((kept) -> assertThat(kept.pattern()).isEqualTo(PROTECTED.get(kept.name())));
+		assertThat(dry.kept().sample())
+			.allSatisfy((kept) -> assertThat(kept.pattern()).isEqualTo(PROTECTED.get(kept.name())));
 		assertThat(dry.kept().byPattern()).containsExactly(Map.entry("refs/keep-around/**", 1L),
 				Map.entry("refs/changes/**/meta", 1L), Map.entry("refs/notes/**", 2L), Map.entry("refs/meta/**", 1L),
 				Map.entry("HEAD", 1L));
@@ -106,22 +108,25 @@ class ProtectedRefsIT {
 		assertThat(dry.missing()).isEqualTo(1);
 		assertThat(dry.sample()).isEqualTo(OTHERS);
 
-		RefSelection listed = RefSelection.builder().name("refs/heads/main").name("refs/notes/commits")
-			.name("refs/heads/topic").build();
+		RefSelection listed = RefSelection.builder()
+			.name("refs/heads/main")
+			.name("refs/notes/commits")
+			.name("refs/heads/topic")
+			.build();
 		DeleteResult result = delete(repo, listed, this.tmp.resolve("m"));
 		assertThat(result.deleted()).isEqualTo(1);
 		assertThat(result.kept().sample()).containsExactly(new ProtectedRefs.Report.Kept("refs/heads/main", "HEAD"),
 				new ProtectedRefs.Report.Kept("refs/notes/commits", "refs/notes/**"));
-		assertThat(DeletionFixture.names(repo)).doesNotContain("refs/heads/topic").contains("refs/heads/main",
-				"refs/notes/commits");
+		assertThat(DeletionFixture.names(repo)).doesNotContain("refs/heads/topic")
+			.contains("refs/heads/main", "refs/notes/commits");
 	}
 
 	@ParameterizedTest
 	@ValueSource(strings = { "refs/keep-around/**", "refs/changes/**/meta", "refs/notes/**", "refs/meta/**" })
 	void eachDefaultPatternKeepsWhatForEachRefLists(String pattern) throws IOException {
 		TempRepo repo = repo("files");
-		DryRun dry = dryRun(repo, RefSelection.builder().prefix("refs/").protect(ProtectedRefs.of(List.of(pattern)))
-			.build());
+		DryRun dry = dryRun(repo,
+				RefSelection.builder().prefix("refs/").protect(ProtectedRefs.of(List.of(pattern))).build());
 		assertThat(dry.kept().sample()).extracting(ProtectedRefs.Report.Kept::name)
 			.containsExactlyElementsOf(DeletionFixture.forEachRef(repo, pattern));
 	}
@@ -145,7 +150,9 @@ class ProtectedRefsIT {
 	@ValueSource(strings = { "files", "reftable" })
 	void overridingTheProtectionDeletesTheProtectedRefs(String format) throws IOException {
 		TempRepo repo = repo(format);
-		RefSelection only = RefSelection.builder().prefix("refs/").protect(ProtectedRefs.none().plus("refs/notes/**"))
+		RefSelection only = RefSelection.builder()
+			.prefix("refs/")
+			.protect(ProtectedRefs.none().plus("refs/notes/**"))
 			.build();
 		DeleteResult result = delete(repo, only, this.tmp.resolve("m"));
 		assertThat(result.kept().count()).isEqualTo(2);

@@ -69,13 +69,12 @@ class RefSelectionTest {
 
 	@Test
 	void badValuesAreRefusedNamingTheParameter() {
-		assertThatThrownBy(() -> RefSelection.builder().glob("refs/heads/[a")).isInstanceOf(
-				InvalidSelectionException.class)
+		assertThatThrownBy(() -> RefSelection.builder().glob("refs/heads/[a"))
+			.isInstanceOf(InvalidSelectionException.class)
 			.hasMessage("glob 'refs/heads/[a': '[' at offset 11 has no closing ']'");
 		assertThatThrownBy(() -> RefSelection.builder().exclude("heads/*"))
 			.hasMessageStartingWith("exclude 'heads/*': it can never match");
-		assertThatThrownBy(() -> RefSelection.builder().exclude(""))
-			.hasMessage("exclude '': the pattern is empty");
+		assertThatThrownBy(() -> RefSelection.builder().exclude("")).hasMessage("exclude '': the pattern is empty");
 		assertThatThrownBy(() -> RefSelection.builder().prefix("heads/"))
 			.hasMessage("prefix 'heads/': it must start with 'refs/'");
 		assertThatThrownBy(() -> RefSelection.builder().name("refs/heads/a..b"))
@@ -84,8 +83,8 @@ class RefSelectionTest {
 			.hasMessage("name 'HEAD': only refs under 'refs/' can be deleted");
 		for (String path : List.of("objects/bf/1730de00112233445566778899aabbccddeeff", "logs/refs/heads/main",
 				"objects/info/alternates", "foo/bar", "config", "-refs/heads/x")) {
-			assertThatThrownBy(() -> RefSelection.builder().name(path)).hasMessage("name '" + path
-					+ "': not a valid ref name: " + RefName.writableViolation(path).description());
+			assertThatThrownBy(() -> RefSelection.builder().name(path)).hasMessage(
+					"name '" + path + "': not a valid ref name: " + RefName.writableViolation(path).description());
 		}
 		assertThatThrownBy(() -> RefSelection.builder().exclude("refs/heads/x").build())
 			.hasMessage("selection '': no prefix, glob or name given");

@@ -12,8 +12,8 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * Mass deletion on the reftable backend, judged by a git that speaks reftable: with auto-compaction off, each
- * chunk adds exactly one table to {@code tables.list}.
+ * Mass deletion on the reftable backend, judged by a git that speaks reftable: with
+ * auto-compaction off, each chunk adds exactly one table to {@code tables.list}.
  */
 class ReftableDeleteRefsIT extends DeleteRefsContract {
 

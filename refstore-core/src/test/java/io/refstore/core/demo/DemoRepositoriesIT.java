@@ -15,9 +15,10 @@ import io.refstore.core.ref.RefFormat;
 import io.refstore.core.testing.GitCli;
 
 /**
- * The demo repositories, judged by real git: {@code git fsck} finds every object, {@code for-each-ref} lists
- * the thousands of refs in every namespace with annotated tags peeling to commits, {@code HEAD} is the symbolic
- * ref to main, and branches have reflogs. The files one by the system git, the reftable one by a reftable git.
+ * The demo repositories, judged by real git: {@code git fsck} finds every object,
+ * {@code for-each-ref} lists the thousands of refs in every namespace with annotated tags
+ * peeling to commits, {@code HEAD} is the symbolic ref to main, and branches have
+ * reflogs. The files one by the system git, the reftable one by a reftable git.
  */
 class DemoRepositoriesIT {
 
@@ -50,8 +51,8 @@ class DemoRepositoriesIT {
 		GitCli.Result fsck = git.run(dir, "fsck", "--full", "--no-dangling");
 		assertThat(fsck.exitCode()).as(fsck.stderr() + fsck.stdout()).isZero();
 		assertThat(fsck.stderr() + fsck.stdout()).doesNotContain("error").doesNotContain("missing");
-		List<String> lines = Arrays.asList(git.ok(dir, "for-each-ref", "--format=%(refname) %(objecttype) %(*objecttype)")
-			.split("\n"));
+		List<String> lines = Arrays
+			.asList(git.ok(dir, "for-each-ref", "--format=%(refname) %(objecttype) %(*objecttype)").split("\n"));
 		assertThat(lines).hasSize(written).hasSizeGreaterThan(3000);
 		Map<String, Integer> namespaces = new TreeMap<>();
 		for (String line : lines) {
@@ -63,7 +64,8 @@ class DemoRepositoriesIT {
 		assertThat(lines).contains("refs/tags/v1.0.0 tag commit", "refs/tags/build-00000 commit ",
 				"refs/pull/1/head commit ", "refs/changes/00/1000/1 commit ", "refs/heads/main commit ");
 		assertThat(git.ok(dir, "symbolic-ref", "HEAD").trim()).isEqualTo("refs/heads/main");
-		assertThat(git.ok(dir, "rev-parse", "HEAD").trim()).isEqualTo(git.ok(dir, "rev-parse", "refs/heads/main").trim());
+		assertThat(git.ok(dir, "rev-parse", "HEAD").trim())
+			.isEqualTo(git.ok(dir, "rev-parse", "refs/heads/main").trim());
 		String log = git.ok(dir, "reflog", "show", "--format=%H %gs", "refs/heads/main");
 		assertThat(log.split("\n")).hasSizeGreaterThan(5);
 		assertThat(log.lines().findFirst().orElseThrow()).startsWith(git.ok(dir, "rev-parse", "main").trim())

@@ -16,12 +16,15 @@ class FilesLayoutTest {
 	private static final String MAIN = "07a33c9baff543b217103d0f7c3b90c6d743a0e5\n";
 
 	@Test
-	void retireTakesTheStoreWithTheLocksOfAKilledMigrationAndLeavesEverythingElse(@TempDir Path dir) throws IOException {
+	void retireTakesTheStoreWithTheLocksOfAKilledMigrationAndLeavesEverythingElse(@TempDir Path dir)
+			throws IOException {
 		Path gitDir = dir.resolve("git");
-		// what a migration killed after the switch leaves: the files store with the locks of lockStore
+		// what a migration killed after the switch leaves: the files store with the locks
+		// of lockStore
 		write(gitDir, "HEAD", "ref: refs/heads/main\n");
 		write(gitDir, "ORIG_HEAD", MAIN);
-		write(gitDir, "packed-refs", "# pack-refs with: peeled fully-peeled sorted \n" + MAIN.strip() + " refs/heads/old\n");
+		write(gitDir, "packed-refs",
+				"# pack-refs with: peeled fully-peeled sorted \n" + MAIN.strip() + " refs/heads/old\n");
 		write(gitDir, "refs/heads/main", MAIN);
 		write(gitDir, "logs/HEAD", "");
 		for (String lock : List.of("HEAD.lock", "ORIG_HEAD.lock", "packed-refs.lock", "refs/heads/main.lock")) {
@@ -52,7 +55,8 @@ class FilesLayoutTest {
 		List<String> stubs = files(gitDir);
 		List<String> kept = files(backup);
 
-		// a migration killed after writing the stubs is finished by running retire once more
+		// a migration killed after writing the stubs is finished by running retire once
+		// more
 		FilesLayout.retire(gitDir, backup);
 
 		assertThat(files(gitDir)).isEqualTo(stubs).contains("refs/heads");

@@ -21,8 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The RefStore contract on the files backend, plus what only the files backend has: loose files,
- * {@code packed-refs}, lock files and directories.
+ * The RefStore contract on the files backend, plus what only the files backend has: loose
+ * files, {@code packed-refs}, lock files and directories.
  */
 class FilesRefStoreIT extends RefStoreContractTest {
 
@@ -57,9 +57,9 @@ class FilesRefStoreIT extends RefStoreContractTest {
 	}
 
 	/**
-	 * The lock files of a large transaction are made on several threads; the refusal is still the first in
-	 * submission order (refs/pull/40 before refs/pull/150, though the name order is the other way), and every
-	 * lock the transaction made is gone.
+	 * The lock files of a large transaction are made on several threads; the refusal is
+	 * still the first in submission order (refs/pull/40 before refs/pull/150, though the
+	 * name order is the other way), and every lock the transaction made is gone.
 	 */
 	@Test
 	void aLargeTransactionReportsItsFirstLockFailureInSubmissionOrderAndReleasesEveryOtherLock() throws IOException {
@@ -86,8 +86,8 @@ class FilesRefStoreIT extends RefStoreContractTest {
 		assertThat(showRef()).isEqualTo(before);
 		try (Stream<Path> files = Files.walk(gitDir())) {
 			assertThat(files.filter((file) -> file.getFileName().toString().endsWith(".lock"))
-				.map((file) -> gitDir().relativize(file).toString())).containsExactlyInAnyOrder(
-						"refs/pull/150/head.lock", "refs/pull/40/head.lock");
+				.map((file) -> gitDir().relativize(file).toString()))
+				.containsExactlyInAnyOrder("refs/pull/150/head.lock", "refs/pull/40/head.lock");
 		}
 	}
 
@@ -134,8 +134,8 @@ class FilesRefStoreIT extends RefStoreContractTest {
 			.isEqualTo("cannot lock ref 'refs/heads/p': 'refs/heads/p/q' exists; cannot create 'refs/heads/p'");
 		assertThat(apply(RefUpdate.create("refs/heads/r/s", id(2))).firstRejection().orElseThrow().message())
 			.isEqualTo("cannot lock ref 'refs/heads/r/s': 'refs/heads/r' exists; cannot create 'refs/heads/r/s'");
-		assertThat(apply(RefUpdate.delete("refs/heads/r", null), RefUpdate.create("refs/heads/r/s", id(2)))
-			.committed()).isFalse();
+		assertThat(apply(RefUpdate.delete("refs/heads/r", null), RefUpdate.create("refs/heads/r/s", id(2))).committed())
+			.isFalse();
 		assertThat(this.repo.git("for-each-ref", "--format=%(refname)")).isEqualTo("refs/heads/p/q\nrefs/heads/r\n");
 	}
 
@@ -171,7 +171,8 @@ class FilesRefStoreIT extends RefStoreContractTest {
 		text.append(this.commits.get(3)).append(" refs/tagsx\n");
 		Files.writeString(gitDir().resolve("packed-refs"), text, StandardCharsets.UTF_8);
 		assertThat(names(RefQuery.prefix("refs/tags/"))).containsExactly("refs/tags/t1", "refs/tags/t2");
-		assertThat(names(RefQuery.prefix("refs/heads/b29"))).hasSize(10).allMatch((name) -> name.startsWith("refs/heads/b29"));
+		assertThat(names(RefQuery.prefix("refs/heads/b29"))).hasSize(10)
+			.allMatch((name) -> name.startsWith("refs/heads/b29"));
 		try (var cursor = this.store.refs(RefQuery.prefix("refs/tags/t2"))) {
 			assertThat(cursor.next()).isTrue();
 			assertThat(cursor.hasPeeled()).isTrue();
@@ -179,8 +180,8 @@ class FilesRefStoreIT extends RefStoreContractTest {
 			assertThat(cursor.next()).isFalse();
 		}
 		assertThat(names(RefQuery.prefix("refs/zzz/"))).isEmpty();
-		Files.writeString(gitDir().resolve("packed-refs"), text.toString().replace(" refs/tags/t2\n^",
-				" refs/tags/t2\n^x"), StandardCharsets.UTF_8);
+		Files.writeString(gitDir().resolve("packed-refs"),
+				text.toString().replace(" refs/tags/t2\n^", " refs/tags/t2\n^x"), StandardCharsets.UTF_8);
 		assertThatThrownBy(() -> names(RefQuery.prefix("refs/tags/"))).isInstanceOf(CorruptRefStoreException.class)
 			.hasMessageContaining("line 304: not a peeled line");
 	}
@@ -206,17 +207,17 @@ class FilesRefStoreIT extends RefStoreContractTest {
 		Files.writeString(gitDir().resolve("refs/heads/broken"), "nonsense\n");
 		Files.writeString(gitDir().resolve("refs/heads/nolf"), this.commits.get(1));
 		Files.writeString(gitDir().resolve("refs/heads/gone"), "1234567890123456789012345678901234567890\n");
-		Files.writeString(gitDir().resolve("packed-refs"), "# pack-refs with: peeled fully-peeled sorted \n"
-				+ this.commits.get(1) + " refs/heads/z\n" + this.commits.get(1) + " refs/heads/y\n" + this.tag
-				+ " refs/tags/v1\n");
-		assertThat(this.store.verify()).extracting((problem) -> problem.format()).containsExactly(
-				"error: refs/heads/.hidden: badRefName: invalid refname format",
-				"error: refs/heads/broken: badRefContent: 'nonsense' is neither an object id nor a symref",
-				"error: refs/heads/gone: badRefOid: points to missing object 1234567890123456789012345678901234567890",
-				"warning: refs/heads/nolf: refMissingNewline: misses LF at the end",
-				"error: packed-refs:3: packedRefUnsorted: 'refs/heads/y' is not sorted after the ref before it",
-				"error: packed-refs:4: badPackedRefPeeled: 'refs/tags/v1' peels to " + this.commits.get(0)
-						+ " but the file has no peeled value");
+		Files.writeString(gitDir().resolve("packed-refs"),
+				"# pack-refs with: peeled fully-peeled sorted \n" + this.commits.get(1) + " refs/heads/z\n"
+						+ this.commits.get(1) + " refs/heads/y\n" + this.tag + " refs/tags/v1\n");
+		assertThat(this.store.verify()).extracting((problem) -> problem.format())
+			.containsExactly("error: refs/heads/.hidden: badRefName: invalid refname format",
+					"error: refs/heads/broken: badRefContent: 'nonsense' is neither an object id nor a symref",
+					"error: refs/heads/gone: badRefOid: points to missing object 1234567890123456789012345678901234567890",
+					"warning: refs/heads/nolf: refMissingNewline: misses LF at the end",
+					"error: packed-refs:3: packedRefUnsorted: 'refs/heads/y' is not sorted after the ref before it",
+					"error: packed-refs:4: badPackedRefPeeled: 'refs/tags/v1' peels to " + this.commits.get(0)
+							+ " but the file has no peeled value");
 	}
 
 }

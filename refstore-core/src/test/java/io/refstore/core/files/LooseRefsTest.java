@@ -23,10 +23,11 @@ class LooseRefsTest {
 	void acceptsWhatGitAccepts() {
 		for (String content : new String[] { A + "\n", A, A + "\r\n", A + "  \n", A + " garbage\n",
 				A.toUpperCase() + "\n" }) {
-			assertThat(parse(content)).as(content).isEqualTo(new DirectRef("refs/heads/x",
-					io.refstore.core.ref.ObjectId.fromHex(HashAlgorithm.SHA1, A)));
+			assertThat(parse(content)).as(content)
+				.isEqualTo(new DirectRef("refs/heads/x", io.refstore.core.ref.ObjectId.fromHex(HashAlgorithm.SHA1, A)));
 		}
-		for (String content : new String[] { "ref: refs/heads/main\n", "ref:refs/heads/main", "ref:   refs/heads/main  \n" }) {
+		for (String content : new String[] { "ref: refs/heads/main\n", "ref:refs/heads/main",
+				"ref:   refs/heads/main  \n" }) {
 			assertThat(parse(content)).as(content).isEqualTo(new SymbolicRef("refs/heads/x", "refs/heads/main"));
 		}
 	}

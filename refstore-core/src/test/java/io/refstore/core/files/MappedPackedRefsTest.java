@@ -69,8 +69,10 @@ class MappedPackedRefsTest {
 
 	@Test
 	void leavesFilesWithoutTheSortedTraitOrAHeaderToTheFullRead() throws Exception {
-		assertThat(MappedPackedRefs.map(write("# pack-refs with: peeled \n" + A + " refs/heads/b\n" + A
-				+ " refs/heads/a\n"), HashAlgorithm.SHA1)).isNull();
+		assertThat(MappedPackedRefs.map(
+				write("# pack-refs with: peeled \n" + A + " refs/heads/b\n" + A + " refs/heads/a\n"),
+				HashAlgorithm.SHA1))
+			.isNull();
 		assertThat(MappedPackedRefs.map(write(A + " refs/heads/a\n"), HashAlgorithm.SHA1)).isNull();
 		assertThat(MappedPackedRefs.map(write(""), HashAlgorithm.SHA1)).isNull();
 		assertThat(MappedPackedRefs.map(this.dir.resolve("missing"), HashAlgorithm.SHA1)).isNull();

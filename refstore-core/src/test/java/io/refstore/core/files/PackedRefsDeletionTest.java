@@ -23,7 +23,9 @@ class PackedRefsDeletionTest {
 	@TempDir
 	Path dir;
 
-	/** Records a, b (peeled), c, d/e, d/f (peeled), z, each a line (with its peeled line). */
+	/**
+	 * Records a, b (peeled), c, d/e, d/f (peeled), z, each a line (with its peeled line).
+	 */
 	private static List<String> records() {
 		List<String> records = new ArrayList<>();
 		String[] names = { "refs/heads/a", "refs/tags/b", "refs/heads/c", "refs/heads/d/e", "refs/tags/d/f", "refs/z" };

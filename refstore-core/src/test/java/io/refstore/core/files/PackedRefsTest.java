@@ -60,8 +60,8 @@ class PackedRefsTest {
 
 	@Test
 	void sortsAFileWithoutTheSortedTraitBytewise() throws Exception {
-		PackedRefs refs = parse(A + " refs/heads/z\n" + B + " refs/heads/\u00e9\n" + A + " refs/heads/a\n^" + P
-				+ "\n" + B + " refs/heads/Z\n");
+		PackedRefs refs = parse(A + " refs/heads/z\n" + B + " refs/heads/\u00e9\n" + A + " refs/heads/a\n^" + P + "\n"
+				+ B + " refs/heads/Z\n");
 		List<String> order = new ArrayList<>();
 		for (int record = refs.start; record < refs.buf.length; record = refs.nextRecord(record)) {
 			order.add(refs.name(record));

@@ -3,15 +3,18 @@ package io.refstore.core.interop;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Git's C-style quoting of an argument ({@code "refs/heads/\303\274"}), which {@code update-ref --stdin}
- * accepts in its text form. Stateless.
+ * Git's C-style quoting of an argument ({@code "refs/heads/\303\274"}), which
+ * {@code update-ref --stdin} accepts in its text form. Stateless.
  */
 final class CQuote {
 
 	private CQuote() {
 	}
 
-	/** Quotes every byte outside printable ASCII as an octal escape, and {@code "} and {@code \} by a backslash. */
+	/**
+	 * Quotes every byte outside printable ASCII as an octal escape, and {@code "} and
+	 * {@code \} by a backslash.
+	 */
 	static String quote(String value) {
 		StringBuilder quoted = new StringBuilder("\"");
 		for (byte b : value.getBytes(StandardCharsets.UTF_8)) {

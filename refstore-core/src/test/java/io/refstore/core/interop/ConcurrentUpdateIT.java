@@ -27,16 +27,18 @@ import io.refstore.core.testing.TempRepo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Several processes, git's and refstore's, writing one repository at once. (a) Compare-and-swap on one shared
- * ref along a chain of commits: every success moves the ref exactly one step, so its final position equals the
- * number of successes all workers report, and its reflog holds exactly those steps, each from the previous
- * commit to the next. (b) Distinct refs per worker while {@code packed-refs} is rewritten by both programs
- * ({@code pack-refs --all}, deletions of packed refs): every update lands, perhaps after lock retries, no ref
- * ever shows a value its worker did not write, and nothing is left corrupt ({@code git fsck},
- * {@code show-ref}, no lock files).
+ * Several processes, git's and refstore's, writing one repository at once. (a)
+ * Compare-and-swap on one shared ref along a chain of commits: every success moves the
+ * ref exactly one step, so its final position equals the number of successes all workers
+ * report, and its reflog holds exactly those steps, each from the previous commit to the
+ * next. (b) Distinct refs per worker while {@code packed-refs} is rewritten by both
+ * programs ({@code pack-refs --all}, deletions of packed refs): every update lands,
+ * perhaps after lock retries, no ref ever shows a value its worker did not write, and
+ * nothing is left corrupt ({@code git fsck}, {@code show-ref}, no lock files).
  *
- * <p>System property {@code refstore.concurrent.workers}: {@code refstore} (default: 2 git and 2 refstore
- * workers) or {@code git} (4 git workers, to prove the harness).
+ * <p>
+ * System property {@code refstore.concurrent.workers}: {@code refstore} (default: 2 git
+ * and 2 refstore workers) or {@code git} (4 git workers, to prove the harness).
  */
 class ConcurrentUpdateIT {
 
@@ -66,8 +68,10 @@ class ConcurrentUpdateIT {
 					SHARED)) {
 				String next = chain.get(position.get(current) + 1);
 				counts[worker.session.transact("update " + SHARED + " " + next + " " + current + "\n") ? 0 : 1]++;
-				// a refused session ends its process: start the next one before reading the ref again, and pace
-				// every worker a little, so that a JVM's start-up does not shut refstore out of the race
+				// a refused session ends its process: start the next one before reading
+				// the ref again, and pace
+				// every worker a little, so that a JVM's start-up does not shut refstore
+				// out of the race
 				worker.session.warmUp();
 				Thread.sleep(random.nextInt(15));
 			}
@@ -78,7 +82,8 @@ class ConcurrentUpdateIT {
 		report("compare-and-swap", workers, results);
 		assertThat(finalPosition).isEqualTo(CHAIN - 1);
 		assertThat(successes).as("successes reported by all workers").isEqualTo(finalPosition);
-		// per program, not per worker: a JVM's start-up after each refusal may leave one refstore worker behind
+		// per program, not per worker: a JVM's start-up after each refusal may leave one
+		// refstore worker behind
 		for (String program : List.of("git", "refstore")) {
 			int ok = 0;
 			for (int i = 0; i < workers.size(); i++) {
@@ -109,12 +114,14 @@ class ConcurrentUpdateIT {
 		StringBuilder creates = new StringBuilder();
 		for (Worker worker : workers) {
 			for (int j = 0; j < DistinctRefsWorker.REFS; j++) {
-				creates.append("create ").append(DistinctRefsWorker.refName(worker.name, j)).append(' ')
-					.append(values.get(0)).append('\n');
+				creates.append("create ")
+					.append(DistinctRefsWorker.refName(worker.name, j))
+					.append(' ')
+					.append(values.get(0))
+					.append('\n');
 			}
 		}
-		repo.run(creates.toString().getBytes(StandardCharsets.UTF_8), "update-ref", "--stdin")
-			.requireOk();
+		repo.run(creates.toString().getBytes(StandardCharsets.UTF_8), "update-ref", "--stdin").requireOk();
 		repo.git("pack-refs", "--all");
 		PackedRefsChurn churn = new PackedRefsChurn(repo, refstoreOrGit(), values.get(1));
 		List<DistinctRefsWorker> distinct = new ArrayList<>();
@@ -123,8 +130,8 @@ class ConcurrentUpdateIT {
 				churn::rounds, worker.name.hashCode(), !worker.git)));
 		ExecutorService pool = Executors.newFixedThreadPool(workers.size() + 1);
 		try {
-			Future<?> maintenance = pool.submit(() -> churn.runUntil(() -> distinct.stream().allMatch(
-					DistinctRefsWorker::done)));
+			Future<?> maintenance = pool
+				.submit(() -> churn.runUntil(() -> distinct.stream().allMatch(DistinctRefsWorker::done)));
 			List<Future<?>> running = new ArrayList<>();
 			distinct.forEach((worker) -> running.add(pool.submit(worker::run)));
 			for (Future<?> future : running) {
@@ -148,7 +155,10 @@ class ConcurrentUpdateIT {
 		assertIntact(repo);
 	}
 
-	/** The refstore jar for refstore workers, or git if the property asks for git everywhere. */
+	/**
+	 * The refstore jar for refstore workers, or git if the property asks for git
+	 * everywhere.
+	 */
 	private GitCli refstoreOrGit() {
 		return System.getProperty("refstore.concurrent.workers", "refstore").equals("git") ? this.git
 				: GitCli.refstore();
@@ -167,7 +177,9 @@ class ConcurrentUpdateIT {
 		return workers;
 	}
 
-	/** @param git whether git runs the session (else refstore) */
+	/**
+	 * @param git whether git runs the session (else refstore)
+	 */
 	private record Worker(String name, UpdateRefProcess session, boolean git) {
 
 	}
@@ -198,13 +210,23 @@ class ConcurrentUpdateIT {
 	private static void report(String what, List<Worker> workers, List<int[]> results) {
 		StringBuilder line = new StringBuilder("[ConcurrentUpdateIT] " + what + ":");
 		for (int i = 0; i < workers.size(); i++) {
-			line.append(' ').append(workers.get(i).name).append(" ok ").append(results.get(i)[0]).append(" refused ")
-				.append(results.get(i)[1]).append(" processes ").append(workers.get(i).session.starts()).append(';');
+			line.append(' ')
+				.append(workers.get(i).name)
+				.append(" ok ")
+				.append(results.get(i)[0])
+				.append(" refused ")
+				.append(results.get(i)[1])
+				.append(" processes ")
+				.append(workers.get(i).session.starts())
+				.append(';');
 		}
 		System.out.println(line);
 	}
 
-	/** Reads a loose ref's file (renames replace it atomically, so it is never missing while the ref exists). */
+	/**
+	 * Reads a loose ref's file (renames replace it atomically, so it is never missing
+	 * while the ref exists).
+	 */
 	static String readLoose(TempRepo repo, String name) {
 		try {
 			return Files.readString(repo.gitDir().resolve(name)).trim();
@@ -214,12 +236,16 @@ class ConcurrentUpdateIT {
 		}
 	}
 
-	/** git fsck is clean, show-ref parses, refstore's show-ref agrees, and no lock or temporary file is left. */
+	/**
+	 * git fsck is clean, show-ref parses, refstore's show-ref agrees, and no lock or
+	 * temporary file is left.
+	 */
 	private void assertIntact(TempRepo repo) throws IOException {
 		GitCli.Result fsck = this.git.run(repo.dir(), "fsck", "--no-dangling");
 		assertThat(fsck.exitCode()).as("git fsck: %s", fsck.stderr()).isZero();
 		assertThat((fsck.stdout() + fsck.stderr()).lines().filter((line) -> !line.startsWith("notice:")))
-			.as("git fsck output").isEmpty();
+			.as("git fsck output")
+			.isEmpty();
 		GitCli.Result showRef = this.git.run(repo.dir(), "show-ref").requireOk();
 		assertThat(showRef.stdout().lines()).allMatch((line) -> line.matches("[0-9a-f]{40} refs/\\S+"));
 		GitCli.Result refstoreShowRef = refstoreOrGit().run(repo.dir(), "show-ref");

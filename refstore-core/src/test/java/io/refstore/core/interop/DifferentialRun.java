@@ -15,13 +15,14 @@ import io.refstore.core.interop.SessionGenerator.UpdateRefStep;
 import io.refstore.core.testing.GitCli;
 
 /**
- * Runs generated steps on both twins and checks, after every step: git on twin A answered what the model
- * predicted (exit code, standard output, refs), the tool on twin B answered exactly as git did (exit code and
- * standard output bytes), both twins' stores hold the same (byte-identical ref files for files; the same refs
- * and reflogs as git and refstore read them for reftable, see {@link StoreSnapshot}), and a step that failed
- * left twin B as it was. Every few steps, and at the end, readers of both twins are compared too; at the end
- * also every reflog, {@code git fsck} and the format's consistency checks. Counts what it did, reftable
- * compactions included. Not thread-safe.
+ * Runs generated steps on both twins and checks, after every step: git on twin A answered
+ * what the model predicted (exit code, standard output, refs), the tool on twin B
+ * answered exactly as git did (exit code and standard output bytes), both twins' stores
+ * hold the same (byte-identical ref files for files; the same refs and reflogs as git and
+ * refstore read them for reftable, see {@link StoreSnapshot}), and a step that failed
+ * left twin B as it was. Every few steps, and at the end, readers of both twins are
+ * compared too; at the end also every reflog, {@code git fsck} and the format's
+ * consistency checks. Counts what it did, reftable compactions included. Not thread-safe.
  */
 final class DifferentialRun {
 
@@ -61,7 +62,10 @@ final class DifferentialRun {
 
 		int verifications;
 
-		/** Steps after which a stack (reftable) lists fewer of the tables it had: by pack-refs, or else automatic. */
+		/**
+		 * Steps after which a stack (reftable) lists fewer of the tables it had: by
+		 * pack-refs, or else automatic.
+		 */
 		int packedA;
 
 		int packedB;
@@ -74,7 +78,10 @@ final class DifferentialRun {
 
 		int deepestB;
 
-		/** Steps after which the twins' stacks end at different update indices (legitimate; reported). */
+		/**
+		 * Steps after which the twins' stacks end at different update indices
+		 * (legitimate; reported).
+		 */
 		int updateIndexDifferences;
 
 		String firstUpdateIndexDifference;
@@ -84,11 +91,13 @@ final class DifferentialRun {
 			if (this.deepestA == 0 && this.deepestB == 0) {
 				return "";
 			}
-			return String.format("stacks: deepest %d tables (twin A) / %d (twin B), compacted by pack-refs %d / %d "
-					+ "times, automatically %d / %d times; steps ending at different update indices %d%s; "
-					+ "refs verify runs %d", this.deepestA, this.deepestB, this.packedA, this.packedB,
-					this.autoCompactedA, this.autoCompactedB, this.updateIndexDifferences,
-					(this.firstUpdateIndexDifference != null) ? " (first: " + this.firstUpdateIndexDifference + ")" : "",
+			return String.format(
+					"stacks: deepest %d tables (twin A) / %d (twin B), compacted by pack-refs %d / %d "
+							+ "times, automatically %d / %d times; steps ending at different update indices %d%s; "
+							+ "refs verify runs %d",
+					this.deepestA, this.deepestB, this.packedA, this.packedB, this.autoCompactedA, this.autoCompactedB,
+					this.updateIndexDifferences, (this.firstUpdateIndexDifference != null)
+							? " (first: " + this.firstUpdateIndexDifference + ")" : "",
 					this.verifications);
 		}
 
@@ -98,9 +107,8 @@ final class DifferentialRun {
 			return String.format("steps %d, update-ref sessions %d, transactions %d (committed %d), "
 					+ "failures expected %d / seen by git %d / seen on twin B %d, by reason %s, jar steps %d, "
 					+ "reader commands %d, reflogs compared %d, stderr differences %d, steps leaving other directories %d",
-					this.steps, this.sessions,
-					this.transactions, this.committed, expected, this.failuresSeenGit, this.failuresSeenB,
-					this.expectedFailures, this.jarSteps, this.readerCommands, this.reflogs,
+					this.steps, this.sessions, this.transactions, this.committed, expected, this.failuresSeenGit,
+					this.failuresSeenB, this.expectedFailures, this.jarSteps, this.readerCommands, this.reflogs,
 					this.stderrDifferenceCount, this.directoryDifferenceCount);
 		}
 
@@ -124,13 +132,17 @@ final class DifferentialRun {
 
 	private RefModel model;
 
-	/** Twin A's store after the last step (only git writes it, so it is still current). */
+	/**
+	 * Twin A's store after the last step (only git writes it, so it is still current).
+	 */
 	private StoreSnapshot lastA;
 
 	/**
 	 * @param toolB the tool that writes twin B in most steps
-	 * @param jarB the tool for every twelfth step on twin B (the same as {@code toolB} when B is git)
-	 * @param survey whether to record differences of twin B and go on (reset to twin A) instead of stopping
+	 * @param jarB the tool for every twelfth step on twin B (the same as {@code toolB}
+	 * when B is git)
+	 * @param survey whether to record differences of twin B and go on (reset to twin A)
+	 * instead of stopping
 	 */
 	DifferentialRun(Twins twins, RefTool git, RefTool toolB, RefTool jarB, ObjectPool pool, long seed,
 			boolean symrefMessages, int readerEvery, boolean survey) {
@@ -160,7 +172,10 @@ final class DifferentialRun {
 		return this.twins.context();
 	}
 
-	/** Runs steps until at least {@code transactions} transactions ran, then compares everything once more. */
+	/**
+	 * Runs steps until at least {@code transactions} transactions ran, then compares
+	 * everything once more.
+	 */
 	void run(int transactions) {
 		while (this.counts.transactions < transactions) {
 			step(this.generator.next(this.model));
@@ -214,7 +229,10 @@ final class DifferentialRun {
 		}
 	}
 
-	/** Counts compactions: tables that one step's snapshot lists and the next no longer does. */
+	/**
+	 * Counts compactions: tables that one step's snapshot lists and the next no longer
+	 * does.
+	 */
 	private void countStack(boolean packRefs, StoreSnapshot before, StoreSnapshot after, boolean twinA) {
 		boolean compacted = before.tablesGoneIn(after) > 0;
 		if (after instanceof ReftableSnapshot stack) {
@@ -244,8 +262,9 @@ final class DifferentialRun {
 	}
 
 	/**
-	 * Runs a comparison of twin B; in survey mode a difference is recorded, twin B is reset to twin A's refs,
-	 * and the run goes on, so one run reports every kind of difference instead of the first one only.
+	 * Runs a comparison of twin B; in survey mode a difference is recorded, twin B is
+	 * reset to twin A's refs, and the run goes on, so one run reports every kind of
+	 * difference instead of the first one only.
 	 */
 	private void survey(Runnable comparison) {
 		try {
@@ -283,7 +302,10 @@ final class DifferentialRun {
 		return !(step instanceof UpdateRefStep session) || session.expected().committed() == 0;
 	}
 
-	/** The harness's own check: git did what the model said, or the model (not refstore) is wrong. */
+	/**
+	 * The harness's own check: git did what the model said, or the model (not refstore)
+	 * is wrong.
+	 */
 	private void checkPrediction(Step step, byte[] stdin, GitCli.Result result, StoreSnapshot snapshot) {
 		int exit;
 		byte[] stdout = null;
@@ -310,7 +332,10 @@ final class DifferentialRun {
 		}
 	}
 
-	/** Error messages may be worded differently; they are counted and sampled, not failed on. */
+	/**
+	 * Error messages may be worded differently; they are counted and sampled, not failed
+	 * on.
+	 */
 	private void compareErrors(GitCli.Result resultA, GitCli.Result resultB) {
 		if (!Arrays.equals(resultA.err(), resultB.err())) {
 			this.counts.stderrDifferenceCount++;

@@ -8,15 +8,17 @@ import io.refstore.core.testing.TempRepo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * One run of the differential test on a pair of twins of one {@link StoreFormat}, as the test classes
- * start it: sets up the object pool and the tools from the system properties, runs, prints a report, and
- * asserts that twin B never differed from git. Not thread-safe; one instance per run.
+ * One run of the differential test on a pair of twins of one {@link StoreFormat}, as the
+ * test classes start it: sets up the object pool and the tools from the system
+ * properties, runs, prints a report, and asserts that twin B never differed from git. Not
+ * thread-safe; one instance per run.
  *
- * <p>System properties: {@code refstore.seed} (the seed; printed on failure), {@code refstore.difftest.twinB}
- * ({@code refstore}, the default, or {@code git} to prove the harness with git on both twins),
- * {@code refstore.difftest.symrefMessages} ({@code symbolic-ref -m}, default true),
- * {@code refstore.difftest.stopAtFirst} (stop at the first difference instead of recording it, resetting
- * twin B to twin A and going on).
+ * <p>
+ * System properties: {@code refstore.seed} (the seed; printed on failure),
+ * {@code refstore.difftest.twinB} ({@code refstore}, the default, or {@code git} to prove
+ * the harness with git on both twins), {@code refstore.difftest.symrefMessages}
+ * ({@code symbolic-ref -m}, default true), {@code refstore.difftest.stopAtFirst} (stop at
+ * the first difference instead of recording it, resetting twin B to twin A and going on).
  */
 final class DifferentialTest {
 
@@ -43,8 +45,9 @@ final class DifferentialTest {
 	}
 
 	/**
-	 * Runs at least {@code transactions} transactions on the twins {@code a} (git's) and {@code b}, made
-	 * identically by the format's git, and asserts that twin B never differed.
+	 * Runs at least {@code transactions} transactions on the twins {@code a} (git's) and
+	 * {@code b}, made identically by the format's git, and asserts that twin B never
+	 * differed.
 	 * @param seedOffset added to the seed, so that several runs of one class differ
 	 * @return what the run did, for further assertions
 	 */
@@ -82,8 +85,8 @@ final class DifferentialTest {
 			.isZero();
 		assertThat(counts.transactions).isGreaterThanOrEqualTo(transactions);
 		assertThat(counts.failuresSeenGit).as("failures seen by git").isEqualTo(counts.failuresSeenB);
-		assertThat(counts.expectedFailures.values().stream().mapToInt(Integer::intValue).sum())
-			.as("failures expected").isEqualTo(counts.failuresSeenGit);
+		assertThat(counts.expectedFailures.values().stream().mapToInt(Integer::intValue).sum()).as("failures expected")
+			.isEqualTo(counts.failuresSeenGit);
 		return counts;
 	}
 
@@ -94,8 +97,8 @@ final class DifferentialTest {
 	private void report(DifferentialRun run, RefTool toolB, long seed, long start) {
 		String prefix = "[" + this.label + "] ";
 		long millis = (System.nanoTime() - start) / 1_000_000;
-		System.out.println(prefix + "seed " + seed + ", twin B by " + toolB.name() + ", " + run.counts() + ", "
-				+ millis + " ms");
+		System.out.println(
+				prefix + "seed " + seed + ", twin B by " + toolB.name() + ", " + run.counts() + ", " + millis + " ms");
 		if (!run.counts().stacks().isEmpty()) {
 			System.out.println(prefix + run.counts().stacks());
 		}

@@ -13,10 +13,11 @@ import io.refstore.core.testing.TempRepo;
 
 /**
  * One worker of {@link ConcurrentUpdateIT}'s distinct-refs test: it alone writes its refs
- * ({@code refs/heads/<worker>/r0..r4}), so it always knows their values and uses them as old values; a
- * refused transaction can then only mean a lock held by someone else, and is retried. After each refusal git
- * reads the ref: a value the worker did not write (a resurrected packed value, a lost update) is a violation.
- * Runs on one thread; {@link #done()} may be read from another.
+ * ({@code refs/heads/<worker>/r0..r4}), so it always knows their values and uses them as
+ * old values; a refused transaction can then only mean a lock held by someone else, and
+ * is retried. After each refusal git reads the ref: a value the worker did not write (a
+ * resurrected packed value, a lost update) is a violation. Runs on one thread;
+ * {@link #done()} may be read from another.
  */
 final class DistinctRefsWorker {
 
@@ -41,13 +42,15 @@ final class DistinctRefsWorker {
 	private final Map<String, String> expected = new LinkedHashMap<>();
 
 	/**
-	 * Whether it deletes (and re-creates) its refs, or only updates them. git's sessions only update: a
-	 * long-running {@code git update-ref --stdin} that deletes rewrites {@code packed-refs} from the snapshot it
-	 * cached, which it checks by the file's identity, size and times; ext4 gives a replaced file's inode number
-	 * to the next new file, so a rewrite of the same size within the same second passes for the cached one, and
-	 * git drops refs packed meanwhile. With four git workers and git alone packing and deleting, this test lost
-	 * a ref in 3 of 12 runs with git 2.39 and 2 of 12 with git 2.55, and in none of 12 once git's sessions only
-	 * updated; refstore reads {@code packed-refs} afresh under its lock, so its workers delete.
+	 * Whether it deletes (and re-creates) its refs, or only updates them. git's sessions
+	 * only update: a long-running {@code git update-ref --stdin} that deletes rewrites
+	 * {@code packed-refs} from the snapshot it cached, which it checks by the file's
+	 * identity, size and times; ext4 gives a replaced file's inode number to the next new
+	 * file, so a rewrite of the same size within the same second passes for the cached
+	 * one, and git drops refs packed meanwhile. With four git workers and git alone
+	 * packing and deleting, this test lost a ref in 3 of 12 runs with git 2.39 and 2 of
+	 * 12 with git 2.55, and in none of 12 once git's sessions only updated; refstore
+	 * reads {@code packed-refs} afresh under its lock, so its workers delete.
 	 */
 	private final boolean deletes;
 
@@ -78,8 +81,8 @@ final class DistinctRefsWorker {
 	}
 
 	/**
-	 * Updates its refs (and deletes and re-creates them, if it {@link #deletes}) until it did enough and
-	 * packed-refs was rewritten a few times.
+	 * Updates its refs (and deletes and re-creates them, if it {@link #deletes}) until it
+	 * did enough and packed-refs was rewritten a few times.
 	 */
 	void run() {
 		try {

@@ -4,19 +4,26 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The ref names the differential test writes: branches, tags, pull and change refs, remote-tracking refs,
- * names that share long prefixes, names that sort differently bytewise than by Java's UTF-16 order
- * ({@code a}, {@code a-b}, {@code a.b}, {@code a/b}; U+FF5E vs U+10000), directory/file families
- * ({@code a}, {@code a/b}, {@code a/b/c}), UTF-8 names (NFC and NFD spellings), one root ref, and the
- * symbolic refs. Also names git must refuse, one per rule of {@code check-ref-format}. Immutable.
+ * The ref names the differential test writes: branches, tags, pull and change refs,
+ * remote-tracking refs, names that share long prefixes, names that sort differently
+ * bytewise than by Java's UTF-16 order ({@code a}, {@code a-b}, {@code a.b}, {@code a/b};
+ * U+FF5E vs U+10000), directory/file families ({@code a}, {@code a/b}, {@code a/b/c}),
+ * UTF-8 names (NFC and NFD spellings), one root ref, and the symbolic refs. Also names
+ * git must refuse, one per rule of {@code check-ref-format}. Immutable.
  */
 final class NamePool {
 
-	/** Symbolic refs the generator points with {@code symbolic-ref}; nothing else lives below them. */
+	/**
+	 * Symbolic refs the generator points with {@code symbolic-ref}; nothing else lives
+	 * below them.
+	 */
 	static final List<String> SYMREFS = List.of("refs/sym/s0", "refs/sym/s1", "refs/sym/s2",
 			"refs/remotes/origin/HEAD");
 
-	/** Names that break one rule of {@code check-ref-format} each (written quoted in the text form). */
+	/**
+	 * Names that break one rule of {@code check-ref-format} each (written quoted in the
+	 * text form).
+	 */
 	static final List<String> INVALID = List.of("refs/heads/a..b", "refs/heads/x.lock", "refs/heads/.hidden",
 			"refs/heads/sp ace", "refs/heads/tab\tx", "refs/heads/tilde~1", "refs/heads/caret^", "refs/heads/co:lon",
 			"refs/heads/qu?estion", "refs/heads/br[acket", "refs/heads/back\\slash", "refs/heads/st*ar",
@@ -72,7 +79,10 @@ final class NamePool {
 		return this.names;
 	}
 
-	/** Whether only commits may be written to {@code name} by the generator's good updates. */
+	/**
+	 * Whether only commits may be written to {@code name} by the generator's good
+	 * updates.
+	 */
 	static boolean wantsCommit(String name) {
 		return RefModel.isBranch(name) || name.startsWith("refs/remotes/") || name.equals("ORIG_HEAD")
 				|| name.startsWith("refs/pull/") || name.startsWith("refs/changes/");

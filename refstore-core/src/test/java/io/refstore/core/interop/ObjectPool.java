@@ -13,17 +13,21 @@ import java.util.Map;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * The objects refs may point at in the differential tests, written by git into a repository: commits,
- * annotated tags of commits, a tag of a tag, a tag of a tag of a tag, a tag of a tree and a tag of a blob,
- * plus ids of objects that do not exist. Every object is made by one {@code git fast-import} run (and one
- * {@code hash-object} for the tree tag, which fast-import cannot mark), so two repositories given the same
- * pool hold byte-identical objects.
+ * The objects refs may point at in the differential tests, written by git into a
+ * repository: commits, annotated tags of commits, a tag of a tag, a tag of a tag of a
+ * tag, a tag of a tree and a tag of a blob, plus ids of objects that do not exist. Every
+ * object is made by one {@code git fast-import} run (and one {@code hash-object} for the
+ * tree tag, which fast-import cannot mark), so two repositories given the same pool hold
+ * byte-identical objects.
  *
- * <p>Immutable once made; safe to share between threads.
+ * <p>
+ * Immutable once made; safe to share between threads.
  */
 final class ObjectPool {
 
-	/** The object types the generator needs to know (git refuses non-commits on branches). */
+	/**
+	 * The object types the generator needs to know (git refuses non-commits on branches).
+	 */
 	enum Type {
 
 		COMMIT, TAG, TREE, BLOB, MISSING
@@ -50,8 +54,10 @@ final class ObjectPool {
 	}
 
 	/**
-	 * Writes the pool into {@code repo} and removes the refs fast-import needed, leaving no ref behind.
-	 * @param repo a repository without refs under {@code refs/pool/} and {@code refs/tags/pool-}
+	 * Writes the pool into {@code repo} and removes the refs fast-import needed, leaving
+	 * no ref behind.
+	 * @param repo a repository without refs under {@code refs/pool/} and
+	 * {@code refs/tags/pool-}
 	 * @param commitCount how many commits (at least 4)
 	 * @return the pool
 	 */
@@ -59,7 +65,8 @@ final class ObjectPool {
 		StringBuilder stream = new StringBuilder();
 		blob(stream, 1, "blob for a tag\n");
 		for (int i = 0; i < commitCount; i++) {
-			// two lines of history so that commits have parents on both, and trees differ between commits
+			// two lines of history so that commits have parents on both, and trees differ
+			// between commits
 			String branch = (i % 3 == 2) ? "refs/pool/side" : "refs/pool/main";
 			String content = "content " + i + "\n";
 			stream.append("commit ").append(branch).append("\nmark :").append(100 + i).append('\n');
@@ -174,7 +181,10 @@ final class ObjectPool {
 		return this.types.getOrDefault(id, Type.MISSING);
 	}
 
-	/** Whether this pool holds the same ids as {@code other} (the twins were made identically). */
+	/**
+	 * Whether this pool holds the same ids as {@code other} (the twins were made
+	 * identically).
+	 */
 	boolean sameAs(ObjectPool other) {
 		return this.commits.equals(other.commits) && this.tags.equals(other.tags) && this.types.equals(other.types);
 	}

@@ -12,10 +12,10 @@ import io.refstore.core.interop.RefModel.Value;
 import io.refstore.core.interop.StdinSession.Update;
 
 /**
- * Draws the updates of one transaction from a seeded {@link Random}: either a transaction git commits, or one
- * git must refuse for a chosen reason. Every candidate is checked against the {@link RefModel} before it is
- * kept, so a transaction meant to succeed does succeed in the model (and the test then checks git agrees).
- * Not thread-safe.
+ * Draws the updates of one transaction from a seeded {@link Random}: either a transaction
+ * git commits, or one git must refuse for a chosen reason. Every candidate is checked
+ * against the {@link RefModel} before it is kept, so a transaction meant to succeed does
+ * succeed in the model (and the test then checks git agrees). Not thread-safe.
  */
 final class OpGenerator {
 
@@ -45,8 +45,10 @@ final class OpGenerator {
 	}
 
 	/**
-	 * A transaction git refuses: a few good updates plus one that fails for {@code reason}.
-	 * @return the updates, or null if the reason is impossible on this model (try another)
+	 * A transaction git refuses: a few good updates plus one that fails for
+	 * {@code reason}.
+	 * @return the updates, or null if the reason is impossible on this model (try
+	 * another)
 	 */
 	List<Update> failing(RefModel model, Failure reason) {
 		List<Update> updates = new ArrayList<>();
@@ -140,7 +142,10 @@ final class OpGenerator {
 				: new Op(Kind.VERIFY, name, null, this.random.nextBoolean() ? RefModel.ZERO : null, false);
 	}
 
-	/** HEAD (half the time, if symbolic) or any ref of {@link NamePool#SYMREFS} that is symbolic now; else null. */
+	/**
+	 * HEAD (half the time, if symbolic) or any ref of {@link NamePool#SYMREFS} that is
+	 * symbolic now; else null.
+	 */
 	private String symbolic(RefModel model) {
 		boolean headFirst = this.random.nextBoolean();
 		if (headFirst && model.isSymbolic("HEAD")) {
@@ -158,7 +163,10 @@ final class OpGenerator {
 		return symbolic.isEmpty() ? null : pick(symbolic);
 	}
 
-	/** An update of whatever a symbolic ref points to: HEAD's branch, or the referent of another symref. */
+	/**
+	 * An update of whatever a symbolic ref points to: HEAD's branch, or the referent of
+	 * another symref.
+	 */
 	private Op throughSymref(RefModel model, String symref) {
 		if (symref == null) {
 			return null;
@@ -177,7 +185,10 @@ final class OpGenerator {
 		return new Op(Kind.UPDATE, symref, value(finalName), old, false);
 	}
 
-	/** An update that replaces a symbolic ref itself ({@code option no-deref}): detaches HEAD, for one. */
+	/**
+	 * An update that replaces a symbolic ref itself ({@code option no-deref}): detaches
+	 * HEAD, for one.
+	 */
 	private Op noDeref(RefModel model) {
 		String symref = pick(List.of("HEAD", pick(NamePool.SYMREFS), pick(NamePool.SYMREFS)));
 		Value value = model.get(symref);
@@ -205,7 +216,10 @@ final class OpGenerator {
 		return current;
 	}
 
-	/** A pool name that does not exist and could be created without a directory/file conflict. */
+	/**
+	 * A pool name that does not exist and could be created without a directory/file
+	 * conflict.
+	 */
 	private String absent(RefModel model) {
 		for (int attempt = 0; attempt < 20; attempt++) {
 			String name = pick(this.names.names());
@@ -228,7 +242,10 @@ final class OpGenerator {
 		return candidates.isEmpty() ? null : pick(candidates);
 	}
 
-	/** A value good for {@code name}: a commit where git wants one, else a commit or an annotated tag. */
+	/**
+	 * A value good for {@code name}: a commit where git wants one, else a commit or an
+	 * annotated tag.
+	 */
 	String value(String name) {
 		if (NamePool.wantsCommit(name) || this.random.nextBoolean()) {
 			return commit();
@@ -305,8 +322,7 @@ final class OpGenerator {
 		String name = existing + "/sub";
 		int slash = existing.lastIndexOf('/');
 		String parent = existing.substring(0, slash);
-		if (this.random.nextBoolean() && parent.chars().filter((c) -> c == '/').count() >= 2
-				&& !model.exists(parent)) {
+		if (this.random.nextBoolean() && parent.chars().filter((c) -> c == '/').count() >= 2 && !model.exists(parent)) {
 			name = parent;
 		}
 		Kind kind = pick(List.of(Kind.CREATE, Kind.UPDATE, Kind.UPDATE, Kind.DELETE, Kind.VERIFY));

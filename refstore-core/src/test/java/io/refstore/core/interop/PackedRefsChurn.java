@@ -7,10 +7,11 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * Keeps {@code packed-refs} changing while {@link ConcurrentUpdateIT}'s workers run: each round creates two
- * junk refs, packs everything with {@code pack-refs --all} (git and refstore in turn), then deletes one of the
- * now packed junk refs with the other program, which rewrites {@code packed-refs} once more. Refusals for lock
- * contention are expected and counted. Runs on one thread; its counters may be read from others.
+ * Keeps {@code packed-refs} changing while {@link ConcurrentUpdateIT}'s workers run: each
+ * round creates two junk refs, packs everything with {@code pack-refs --all} (git and
+ * refstore in turn), then deletes one of the now packed junk refs with the other program,
+ * which rewrites {@code packed-refs} once more. Refusals for lock contention are expected
+ * and counted. Runs on one thread; its counters may be read from others.
  */
 final class PackedRefsChurn {
 

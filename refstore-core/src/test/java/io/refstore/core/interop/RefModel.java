@@ -10,15 +10,19 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What the refs of a repository should be, and what git does with a transaction of {@code update-ref --stdin}
- * updates: git 2.39 with the files backend, or git 2.55 with the reftable backend ({@link Backend}). The
- * generator uses it to aim transactions at success or at one chosen failure, and the test checks every
- * prediction against git itself, so a wrong model fails loudly instead of testing less.
+ * What the refs of a repository should be, and what git does with a transaction of
+ * {@code update-ref --stdin} updates: git 2.39 with the files backend, or git 2.55 with
+ * the reftable backend ({@link Backend}). The generator uses it to aim transactions at
+ * success or at one chosen failure, and the test checks every prediction against git
+ * itself, so a wrong model fails loudly instead of testing less.
  *
- * <p>The rules follow git's files backend, and the reftable backend where it differs: updates through a symbolic ref land on its referent, an update of
- * the branch {@code HEAD} points to also touches {@code HEAD}, a name may appear only once (also via a
- * symbolic ref), and a ref that does not exist yet cannot be locked while a ref or another update of the
- * transaction sits on a directory/file-conflicting name. Not thread-safe.
+ * <p>
+ * The rules follow git's files backend, and the reftable backend where it differs:
+ * updates through a symbolic ref land on its referent, an update of the branch
+ * {@code HEAD} points to also touches {@code HEAD}, a name may appear only once (also via
+ * a symbolic ref), and a ref that does not exist yet cannot be locked while a ref or
+ * another update of the transaction sits on a directory/file-conflicting name. Not
+ * thread-safe.
  */
 final class RefModel {
 
@@ -44,7 +48,10 @@ final class RefModel {
 
 	}
 
-	/** One ref's value: exactly one of {@code id} (a direct ref) and {@code target} (a symbolic ref). */
+	/**
+	 * One ref's value: exactly one of {@code id} (a direct ref) and {@code target} (a
+	 * symbolic ref).
+	 */
 	record Value(String id, String target) {
 
 		static Value direct(String id) {
@@ -61,7 +68,10 @@ final class RefModel {
 
 	}
 
-	/** One update as {@code update-ref --stdin} queues it; {@code newId}/{@code oldId} null when absent. */
+	/**
+	 * One update as {@code update-ref --stdin} queues it; {@code newId}/{@code oldId}
+	 * null when absent.
+	 */
 	record Op(Kind kind, String name, String newId, String oldId, boolean noDeref) {
 
 		enum Kind {
@@ -128,7 +138,10 @@ final class RefModel {
 		return this.refs.containsKey(name);
 	}
 
-	/** Follows symbolic refs like git's reading resolver; null for a missing or dangling ref. */
+	/**
+	 * Follows symbolic refs like git's reading resolver; null for a missing or dangling
+	 * ref.
+	 */
 	String resolve(String name) {
 		String current = name;
 		for (int depth = 0; depth <= 5; depth++) {
@@ -158,7 +171,10 @@ final class RefModel {
 		this.refs.remove(name);
 	}
 
-	/** Whether {@code a} and {@code b} cannot both exist ({@code a} is a directory of {@code b} or the reverse). */
+	/**
+	 * Whether {@code a} and {@code b} cannot both exist ({@code a} is a directory of
+	 * {@code b} or the reverse).
+	 */
 	static boolean conflicts(String a, String b) {
 		return a.startsWith(b + "/") || b.startsWith(a + "/");
 	}
@@ -175,7 +191,8 @@ final class RefModel {
 
 	/**
 	 * Applies a transaction if git would commit it.
-	 * @return null if it was applied, else why git refuses it (the model is then unchanged)
+	 * @return null if it was applied, else why git refuses it (the model is then
+	 * unchanged)
 	 */
 	Failure commit(List<Op> ops) {
 		Map<String, Value> after = new HashMap<>(this.refs);
@@ -187,12 +204,16 @@ final class RefModel {
 		return failure;
 	}
 
-	/** Why git would refuse the transaction, or null if it would commit; changes nothing. */
+	/**
+	 * Why git would refuse the transaction, or null if it would commit; changes nothing.
+	 */
 	Failure check(List<Op> ops) {
 		return evaluate(ops, new HashMap<>(this.refs));
 	}
 
-	/** One queued update: an op, or its copy that moved on to a symbolic ref's referent. */
+	/**
+	 * One queued update: an op, or its copy that moved on to a symbolic ref's referent.
+	 */
 	private record Pending(Op op, String name, boolean viaHead) {
 
 	}
@@ -239,14 +260,16 @@ final class RefModel {
 
 	private Failure checkOne(Pending pending, Value value) {
 		Op op = pending.op();
-		// a symbolic ref updated without dereferencing is checked against what it resolves to (missing if dangling)
+		// a symbolic ref updated without dereferencing is checked against what it
+		// resolves to (missing if dangling)
 		String current = (value == null) ? null : value.isSymbolic() ? resolve(pending.name()) : value.id();
 		if (op.hasOld()) {
 			if (op.effectiveOld().equals(ZERO)) {
 				if (current != null) {
 					return Failure.CREATE_EXISTS;
 				}
-				// git 2.55 refuses to replace a dangling symbolic ref that was expected not to exist
+				// git 2.55 refuses to replace a dangling symbolic ref that was expected
+				// not to exist
 				if (this.backend == Backend.REFTABLE && op.noDeref() && value != null && value.isSymbolic()) {
 					return Failure.CREATE_EXISTS;
 				}

@@ -12,10 +12,11 @@ import io.refstore.core.cli.Refstore;
 import io.refstore.core.testing.GitCli;
 
 /**
- * A program that runs ref commands ({@code update-ref}, {@code symbolic-ref}, {@code pack-refs},
- * {@code show-ref}, {@code for-each-ref}) in a repository: git, the refstore command in this JVM, or the
- * refstore command as its own process from the cli jar. All three answer with a {@link GitCli.Result}, so a
- * test can hold two of them side by side. Implementations are stateless and thread-safe.
+ * A program that runs ref commands ({@code update-ref}, {@code symbolic-ref},
+ * {@code pack-refs}, {@code show-ref}, {@code for-each-ref}) in a repository: git, the
+ * refstore command in this JVM, or the refstore command as its own process from the cli
+ * jar. All three answer with a {@link GitCli.Result}, so a test can hold two of them side
+ * by side. Implementations are stateless and thread-safe.
  */
 interface RefTool {
 
@@ -32,8 +33,8 @@ interface RefTool {
 	GitCli.Result run(Path dir, byte[] stdin, List<String> args);
 
 	/**
-	 * This tool, adding the wall-clock time of every run to {@code clock} (nanoseconds), for the report of
-	 * where a test spends its time.
+	 * This tool, adding the wall-clock time of every run to {@code clock} (nanoseconds),
+	 * for the report of where a test spends its time.
 	 */
 	default RefTool timed(AtomicLong clock) {
 		RefTool tool = this;
@@ -75,7 +76,10 @@ interface RefTool {
 		};
 	}
 
-	/** The refstore command from the cli jar, one JVM per command (process-level behaviour). */
+	/**
+	 * The refstore command from the cli jar, one JVM per command (process-level
+	 * behaviour).
+	 */
 	static RefTool refstoreJar() {
 		GitCli refstore = GitCli.refstore();
 		return new RefTool() {
@@ -94,8 +98,8 @@ interface RefTool {
 	}
 
 	/**
-	 * The refstore command in this JVM through {@link Refstore#run}, with the same fixed environment
-	 * {@code git} gets.
+	 * The refstore command in this JVM through {@link Refstore#run}, with the same fixed
+	 * environment {@code git} gets.
 	 */
 	static RefTool refstoreInProcess(Map<String, String> env) {
 		return new RefTool() {
@@ -111,7 +115,8 @@ interface RefTool {
 				ByteArrayOutputStream err = new ByteArrayOutputStream();
 				int exit;
 				try {
-					exit = Refstore.run(dir, env, new ByteArrayInputStream(stdin), out, err, args.toArray(String[]::new));
+					exit = Refstore.run(dir, env, new ByteArrayInputStream(stdin), out, err,
+							args.toArray(String[]::new));
 				}
 				catch (RuntimeException ex) {
 					throw new AssertionError("refstore " + args + " in " + dir + " threw instead of reporting an error",

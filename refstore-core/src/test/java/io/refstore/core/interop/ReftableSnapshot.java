@@ -30,25 +30,31 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * A reftable twin at one moment. Its tables are not compared with the other twin's: update indices,
- * compaction and the random part of table names legitimately differ. Instead two twins hold the same refs
- * when git reads the same refs from both ({@code for-each-ref --include-root-refs}, plus
- * {@code symbolic-ref --no-recurse} for the dangling symbolic refs that {@code for-each-ref} leaves out), and
- * refstore reads the same records from both: every ref with its peeled value, and every reflog entry in full
- * (old and new id, identity, time, zone, message) — also of tags, which {@code git reflog show} skips. Each
- * snapshot also checks its stack directory: nothing but {@code tables.list} and the tables it lists (no
- * lock, no temporary file, no table left behind by a compaction), the placeholder {@code HEAD} file
- * and {@code refs/heads} file git made, untouched, and the permissions of the stack's files, which must be
- * the other twin's.
+ * A reftable twin at one moment. Its tables are not compared with the other twin's:
+ * update indices, compaction and the random part of table names legitimately differ.
+ * Instead two twins hold the same refs when git reads the same refs from both
+ * ({@code for-each-ref --include-root-refs}, plus {@code symbolic-ref --no-recurse} for
+ * the dangling symbolic refs that {@code for-each-ref} leaves out), and refstore reads
+ * the same records from both: every ref with its peeled value, and every reflog entry in
+ * full (old and new id, identity, time, zone, message) — also of tags, which
+ * {@code git reflog show} skips. Each snapshot also checks its stack directory: nothing
+ * but {@code tables.list} and the tables it lists (no lock, no temporary file, no table
+ * left behind by a compaction), the placeholder {@code HEAD} file and {@code refs/heads}
+ * file git made, untouched, and the permissions of the stack's files, which must be the
+ * other twin's.
  *
- * <p>The stack itself ({@code tables.list} and the directory's file names) is read when the snapshot is
- * taken; git's and refstore's readings are made on first use. Not thread-safe.
+ * <p>
+ * The stack itself ({@code tables.list} and the directory's file names) is read when the
+ * snapshot is taken; git's and refstore's readings are made on first use. Not
+ * thread-safe.
  */
 final class ReftableSnapshot implements StoreSnapshot {
 
-	/** Symbolic refs that may dangle, which {@code for-each-ref} does not list: HEAD and the generator's. */
-	private static final List<String> MAY_DANGLE = Stream.concat(Stream.of("HEAD"), NamePool.SYMREFS.stream())
-		.toList();
+	/**
+	 * Symbolic refs that may dangle, which {@code for-each-ref} does not list: HEAD and
+	 * the generator's.
+	 */
+	private static final List<String> MAY_DANGLE = Stream.concat(Stream.of("HEAD"), NamePool.SYMREFS.stream()).toList();
 
 	private final TempRepo twin;
 
@@ -74,7 +80,10 @@ final class ReftableSnapshot implements StoreSnapshot {
 		this.modes = modes;
 	}
 
-	/** Reads the stack of {@code twin} now; {@code git} reads its refs later (a reftable-capable git). */
+	/**
+	 * Reads the stack of {@code twin} now; {@code git} reads its refs later (a
+	 * reftable-capable git).
+	 */
 	static ReftableSnapshot of(TempRepo twin, GitCli git) {
 		Path gitDir = twin.gitDir();
 		try {
@@ -87,14 +96,21 @@ final class ReftableSnapshot implements StoreSnapshot {
 			files.remove("tables.list");
 			StringBuilder directory = new StringBuilder();
 			if (!files.equals(new TreeSet<>(tables))) {
-				directory.append("  the stack directory holds ").append(files).append(" but tables.list names ")
-					.append(tables).append('\n');
+				directory.append("  the stack directory holds ")
+					.append(files)
+					.append(" but tables.list names ")
+					.append(tables)
+					.append('\n');
 			}
 			String head = Files.readString(gitDir.resolve("HEAD"), StandardCharsets.UTF_8);
 			String heads = Files.readString(gitDir.resolve("refs").resolve("heads"), StandardCharsets.UTF_8);
-			if (!head.equals("ref: refs/heads/.invalid\n") || !heads.equals("this repository uses the reftable format\n")) {
-				directory.append("  the placeholder files changed: HEAD '").append(head).append("', refs/heads '")
-					.append(heads).append("'\n");
+			if (!head.equals("ref: refs/heads/.invalid\n")
+					|| !heads.equals("this repository uses the reftable format\n")) {
+				directory.append("  the placeholder files changed: HEAD '")
+					.append(head)
+					.append("', refs/heads '")
+					.append(heads)
+					.append("'\n");
 			}
 			return new ReftableSnapshot(twin, git, List.copyOf(tables), directory.toString(), modes(stackDir, tables));
 		}
@@ -104,15 +120,17 @@ final class ReftableSnapshot implements StoreSnapshot {
 	}
 
 	/**
-	 * The permissions of {@code tables.list} and the distinct ones of the tables: git makes them readable as
-	 * the umask (and {@code core.sharedRepository}) allow, so that other users of the repository can read refs.
+	 * The permissions of {@code tables.list} and the distinct ones of the tables: git
+	 * makes them readable as the umask (and {@code core.sharedRepository}) allow, so that
+	 * other users of the repository can read refs.
 	 */
 	private static String modes(Path stackDir, List<String> tables) throws IOException {
 		Set<String> tableModes = new TreeSet<>();
 		for (String table : tables) {
 			tableModes.add(PosixFilePermissions.toString(Files.getPosixFilePermissions(stackDir.resolve(table))));
 		}
-		return "tables.list " + PosixFilePermissions.toString(Files.getPosixFilePermissions(stackDir.resolve("tables.list")))
+		return "tables.list "
+				+ PosixFilePermissions.toString(Files.getPosixFilePermissions(stackDir.resolve("tables.list")))
 				+ ", tables " + tableModes;
 	}
 
@@ -160,7 +178,10 @@ final class ReftableSnapshot implements StoreSnapshot {
 		return refs;
 	}
 
-	/** What refstore reads: one line per ref record and per reflog entry, in the store's order. */
+	/**
+	 * What refstore reads: one line per ref record and per reflog entry, in the store's
+	 * order.
+	 */
 	List<String> records() {
 		if (this.records == null) {
 			readWithRefstore();
@@ -210,8 +231,8 @@ final class ReftableSnapshot implements StoreSnapshot {
 	}
 
 	private static String describe(ReflogEntry entry) {
-		return entry.oldId().name() + " " + entry.newId().name() + " " + entry.who().name() + " <"
-				+ entry.who().email() + "> " + entry.who().epochSeconds() + " " + entry.who().tzText() + "\t"
+		return entry.oldId().name() + " " + entry.newId().name() + " " + entry.who().name() + " <" + entry.who().email()
+				+ "> " + entry.who().epochSeconds() + " " + entry.who().tzText() + "\t"
 				+ entry.message().replace("\n", "\\n");
 	}
 
@@ -222,8 +243,15 @@ final class ReftableSnapshot implements StoreSnapshot {
 		appendDirectory(report, thisName, this.directory);
 		appendDirectory(report, otherName, that.directory);
 		if (!this.modes.equals(that.modes)) {
-			report.append("  file permissions differ: ").append(thisName).append(' ').append(this.modes).append(", ")
-				.append(otherName).append(' ').append(that.modes).append('\n');
+			report.append("  file permissions differ: ")
+				.append(thisName)
+				.append(' ')
+				.append(this.modes)
+				.append(", ")
+				.append(otherName)
+				.append(' ')
+				.append(that.modes)
+				.append('\n');
 		}
 		if (!refs().equals(that.refs())) {
 			report.append("  git reads different refs:\n");
@@ -250,8 +278,17 @@ final class ReftableSnapshot implements StoreSnapshot {
 			Value a = mine.get(name);
 			Value b = theirs.get(name);
 			if (a == null || !a.equals(b)) {
-				report.append("    ").append(name).append(": ").append(thisName).append(' ').append(show(a))
-					.append(", ").append(otherName).append(' ').append(show(b)).append('\n');
+				report.append("    ")
+					.append(name)
+					.append(": ")
+					.append(thisName)
+					.append(' ')
+					.append(show(a))
+					.append(", ")
+					.append(otherName)
+					.append(' ')
+					.append(show(b))
+					.append('\n');
 			}
 		}
 	}
@@ -260,7 +297,10 @@ final class ReftableSnapshot implements StoreSnapshot {
 		return (value == null) ? "<none>" : value.isSymbolic() ? "-> " + value.target() : value.id();
 	}
 
-	/** The lines in one list only, at most twenty of them; if there are none, where the order first differs. */
+	/**
+	 * The lines in one list only, at most twenty of them; if there are none, where the
+	 * order first differs.
+	 */
 	private static void appendListDifference(StringBuilder report, List<String> mine, List<String> theirs,
 			String thisName, String otherName) {
 		int shown = appendMissing(report, mine, theirs, "only in " + thisName, 0);
@@ -270,15 +310,24 @@ final class ReftableSnapshot implements StoreSnapshot {
 			while (line < mine.size() && line < theirs.size() && mine.get(line).equals(theirs.get(line))) {
 				line++;
 			}
-			report.append("    the same lines, but from line ").append(line + 1).append(" on (after '")
-				.append((line > 0) ? mine.get(line - 1) : "").append("'):\n      ").append(thisName).append(": ")
-				.append((line < mine.size()) ? mine.get(line) : "<end>").append("\n      ").append(otherName)
-				.append(": ").append((line < theirs.size()) ? theirs.get(line) : "<end>").append('\n');
+			report.append("    the same lines, but from line ")
+				.append(line + 1)
+				.append(" on (after '")
+				.append((line > 0) ? mine.get(line - 1) : "")
+				.append("'):\n      ")
+				.append(thisName)
+				.append(": ")
+				.append((line < mine.size()) ? mine.get(line) : "<end>")
+				.append("\n      ")
+				.append(otherName)
+				.append(": ")
+				.append((line < theirs.size()) ? theirs.get(line) : "<end>")
+				.append('\n');
 		}
 	}
 
-	private static int appendMissing(StringBuilder report, List<String> lines, Collection<String> other,
-			String label, int shown) {
+	private static int appendMissing(StringBuilder report, List<String> lines, Collection<String> other, String label,
+			int shown) {
 		Set<String> others = new HashSet<>(other);
 		String section = null;
 		for (String line : lines) {
@@ -287,8 +336,11 @@ final class ReftableSnapshot implements StoreSnapshot {
 			}
 			if (!others.contains(line) && shown++ < 20) {
 				boolean entry = line.startsWith("  ");
-				report.append("    ").append(label).append(": ")
-					.append(entry ? section + " entry " + line.strip() : line).append('\n');
+				report.append("    ")
+					.append(label)
+					.append(": ")
+					.append(entry ? section + " entry " + line.strip() : line)
+					.append('\n');
 			}
 		}
 		return shown;

@@ -18,10 +18,11 @@ import io.refstore.core.interop.RefModel.Value;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * The bytes of everything a files-backend ref store consists of, read straight from disk: {@code HEAD},
- * {@code ORIG_HEAD}, {@code packed-refs}, every file and directory below {@code refs/} and {@code logs/}, and
- * any lock or temporary file left in the git directory. Two twins that went through the same updates must
- * have equal snapshots, byte for byte. Immutable.
+ * The bytes of everything a files-backend ref store consists of, read straight from disk:
+ * {@code HEAD}, {@code ORIG_HEAD}, {@code packed-refs}, every file and directory below
+ * {@code refs/} and {@code logs/}, and any lock or temporary file left in the git
+ * directory. Two twins that went through the same updates must have equal snapshots, byte
+ * for byte. Immutable.
  */
 final class RepoSnapshot implements StoreSnapshot {
 
@@ -78,8 +79,9 @@ final class RepoSnapshot implements StoreSnapshot {
 	}
 
 	/**
-	 * Replaces the ref files of {@code twin} by this snapshot's: deletes its {@code HEAD}, {@code ORIG_HEAD},
-	 * {@code packed-refs}, {@code refs/}, {@code logs/} and leftover locks, then writes this snapshot's entries.
+	 * Replaces the ref files of {@code twin} by this snapshot's: deletes its
+	 * {@code HEAD}, {@code ORIG_HEAD}, {@code packed-refs}, {@code refs/}, {@code logs/}
+	 * and leftover locks, then writes this snapshot's entries.
 	 */
 	@Override
 	public void restore(TempRepo twin) throws IOException {
@@ -100,9 +102,15 @@ final class RepoSnapshot implements StoreSnapshot {
 		}
 	}
 
-	/** Lock files ({@code *.lock}) and temporary files ({@code *.new}) anywhere in the snapshot. */
+	/**
+	 * Lock files ({@code *.lock}) and temporary files ({@code *.new}) anywhere in the
+	 * snapshot.
+	 */
 	List<String> leftovers() {
-		return this.entries.keySet().stream().filter((path) -> path.endsWith(".lock") || path.endsWith(".new")).toList();
+		return this.entries.keySet()
+			.stream()
+			.filter((path) -> path.endsWith(".lock") || path.endsWith(".new"))
+			.toList();
 	}
 
 	/** Reflogs: the ref names that have a file below {@code logs/}. */
@@ -116,8 +124,8 @@ final class RepoSnapshot implements StoreSnapshot {
 	}
 
 	/**
-	 * The refs as git would read them: loose files override {@code packed-refs}; symbolic refs included,
-	 * dangling or not.
+	 * The refs as git would read them: loose files override {@code packed-refs}; symbolic
+	 * refs included, dangling or not.
 	 */
 	@Override
 	public Map<String, Value> refs() {
@@ -150,16 +158,20 @@ final class RepoSnapshot implements StoreSnapshot {
 	}
 
 	/**
-	 * Describes every difference in files (refs, logs, {@code packed-refs}, leftover locks) from {@code other},
-	 * or returns null if they are equal byte for byte. Directories do not count: git itself leaves empty ones
-	 * behind (a failed update keeps the directories made for its lock file).
+	 * Describes every difference in files (refs, logs, {@code packed-refs}, leftover
+	 * locks) from {@code other}, or returns null if they are equal byte for byte.
+	 * Directories do not count: git itself leaves empty ones behind (a failed update
+	 * keeps the directories made for its lock file).
 	 */
 	@Override
 	public String differences(StoreSnapshot other, String thisName, String otherName) {
 		return differences((RepoSnapshot) other, thisName, otherName, false);
 	}
 
-	/** Describes directories that exist in only one of the snapshots, or returns null if there are none. */
+	/**
+	 * Describes directories that exist in only one of the snapshots, or returns null if
+	 * there are none.
+	 */
 	@Override
 	public String minorDifferences(StoreSnapshot other, String thisName, String otherName) {
 		return differences((RepoSnapshot) other, thisName, otherName, true);
@@ -179,18 +191,27 @@ final class RepoSnapshot implements StoreSnapshot {
 			byte[] mine = this.entries.get(path);
 			byte[] theirs = other.entries.get(path);
 			if (mine == null || theirs == null) {
-				report.append("  ").append(path).append(" only in ").append((mine == null) ? otherName : thisName)
-					.append(content(Objects.requireNonNullElse(mine, theirs))).append('\n');
+				report.append("  ")
+					.append(path)
+					.append(" only in ")
+					.append((mine == null) ? otherName : thisName)
+					.append(content(Objects.requireNonNullElse(mine, theirs)))
+					.append('\n');
 			}
 			else if (!Arrays.equals(mine, theirs)) {
-				report.append("  ").append(path).append(" differs").append(lineDifference(mine, theirs, thisName, otherName))
+				report.append("  ")
+					.append(path)
+					.append(" differs")
+					.append(lineDifference(mine, theirs, thisName, otherName))
 					.append('\n');
 			}
 		}
 		return (report.length() == 0) ? null : report.toString();
 	}
 
-	/** The first line where two files differ, with its line number and the line before it. */
+	/**
+	 * The first line where two files differ, with its line number and the line before it.
+	 */
 	private static String lineDifference(byte[] mine, byte[] theirs, String thisName, String otherName) {
 		List<String> a = new String(mine, StandardCharsets.UTF_8).lines().toList();
 		List<String> b = new String(theirs, StandardCharsets.UTF_8).lines().toList();

@@ -15,12 +15,13 @@ import io.refstore.core.interop.StdinSession.Start;
 import io.refstore.core.interop.StdinSession.Update;
 
 /**
- * Draws the next step of the differential test from a seeded {@link Random}: mostly {@code update-ref --stdin}
- * sessions of 8 to 20 transactions (text or {@code -z}, with or without {@code -m}), the last of which may be
- * meant to fail; sometimes a single implicit transaction, a session left open at end of input, or a failing
- * transaction alone; and between them single {@code update-ref}, {@code symbolic-ref} and {@code pack-refs}
- * commands. Each step carries
- * what git (2.39 on files, 2.55 on reftable) should answer according to the {@link RefModel}. Not thread-safe.
+ * Draws the next step of the differential test from a seeded {@link Random}: mostly
+ * {@code update-ref --stdin} sessions of 8 to 20 transactions (text or {@code -z}, with
+ * or without {@code -m}), the last of which may be meant to fail; sometimes a single
+ * implicit transaction, a session left open at end of input, or a failing transaction
+ * alone; and between them single {@code update-ref}, {@code symbolic-ref} and
+ * {@code pack-refs} commands. Each step carries what git (2.39 on files, 2.55 on
+ * reftable) should answer according to the {@link RefModel}. Not thread-safe.
  */
 final class SessionGenerator {
 
@@ -32,9 +33,11 @@ final class SessionGenerator {
 
 	}
 
-	/** An {@code update-ref --stdin} session; {@code transactions} counts those git gets to run. */
-	record UpdateRefStep(StdinSession session, Outcome expected, int transactions, Failure intended)
-			implements Step {
+	/**
+	 * An {@code update-ref --stdin} session; {@code transactions} counts those git gets
+	 * to run.
+	 */
+	record UpdateRefStep(StdinSession session, Outcome expected, int transactions, Failure intended) implements Step {
 
 		@Override
 		public RefModel after() {
@@ -44,11 +47,11 @@ final class SessionGenerator {
 	}
 
 	/**
-	 * Another command; {@code expectedExit} is git's exit code, {@code failure} why it fails (or null), and
-	 * {@code writes} whether it may change the repository.
+	 * Another command; {@code expectedExit} is git's exit code, {@code failure} why it
+	 * fails (or null), and {@code writes} whether it may change the repository.
 	 */
-	record CommandStep(List<String> args, int expectedExit, Failure failure, boolean writes, RefModel after)
-			implements Step {
+	record CommandStep(List<String> args, int expectedExit, Failure failure, boolean writes,
+			RefModel after) implements Step {
 
 	}
 
@@ -57,12 +60,12 @@ final class SessionGenerator {
 			Failure.DUPLICATE_VIA_SYMREF, Failure.INVALID_NAME, Failure.NON_COMMIT_ON_BRANCH, Failure.MISSING_OBJECT,
 			Failure.PROTOCOL);
 
-	private static final List<String> MESSAGES = List.of("session", "  spaced   out\tmessage  ",
-			"two\nlines", "nachricht \u00fcber refs");
+	private static final List<String> MESSAGES = List.of("session", "  spaced   out\tmessage  ", "two\nlines",
+			"nachricht \u00fcber refs");
 
 	/**
-	 * Longer than half a reftable block of 4096 bytes, which git's reftable backend keeps of a message: the cut
-	 * falls inside the two bytes of the U+00E9.
+	 * Longer than half a reftable block of 4096 bytes, which git's reftable backend keeps
+	 * of a message: the cut falls inside the two bytes of the U+00E9.
 	 */
 	private static final String LONG_MESSAGE = "long " + "x".repeat(2042) + "\u00e9 and more after the cut";
 
@@ -75,8 +78,8 @@ final class SessionGenerator {
 	private final List<String> messages;
 
 	/**
-	 * @param backend the git the steps are for: for reftable the messages of {@code update-ref --stdin} include
-	 * one longer than git keeps
+	 * @param backend the git the steps are for: for reftable the messages of
+	 * {@code update-ref --stdin} include one longer than git keeps
 	 */
 	SessionGenerator(Random random, NamePool names, ObjectPool pool, boolean symrefMessages, RefModel.Backend backend) {
 		this.random = random;
@@ -116,7 +119,10 @@ final class SessionGenerator {
 		return new CommandStep(args, 0, null, true, model.copy());
 	}
 
-	/** One transaction alone: implicit (no {@code start}) or explicit, often meant to fail. */
+	/**
+	 * One transaction alone: implicit (no {@code start}) or explicit, often meant to
+	 * fail.
+	 */
 	private Step single(RefModel model) {
 		StdinSession session = newSession();
 		Failure intended = (this.random.nextInt(3) > 0) ? pickFailure() : null;
@@ -131,7 +137,10 @@ final class SessionGenerator {
 		return finish(session, model, 1, intended);
 	}
 
-	/** Many transactions in one session; the last may fail, and commands after a failure are never run. */
+	/**
+	 * Many transactions in one session; the last may fail, and commands after a failure
+	 * are never run.
+	 */
 	private Step session(RefModel model) {
 		StdinSession session = newSession();
 		RefModel work = model.copy();
@@ -150,7 +159,8 @@ final class SessionGenerator {
 			}
 		}
 		else if (roll < 5) {
-			// a transaction left open at end of input is aborted: none of its updates may land
+			// a transaction left open at end of input is aborted: none of its updates may
+			// land
 			session.add(new Start());
 			this.ops.good(work).forEach(session::add);
 			transactions++;
@@ -231,8 +241,8 @@ final class SessionGenerator {
 				session.add(new Prepare());
 				session.add(this.random.nextBoolean() ? new Prepare() : new Start());
 			}
-			case 3 -> session.add(new Raw(("frobnicate refs/heads/main" + end).getBytes(StandardCharsets.UTF_8),
-					Failure.PROTOCOL));
+			case 3 -> session
+				.add(new Raw(("frobnicate refs/heads/main" + end).getBytes(StandardCharsets.UTF_8), Failure.PROTOCOL));
 			default -> {
 				session.add(new Start());
 				String zero = RefModel.ZERO;

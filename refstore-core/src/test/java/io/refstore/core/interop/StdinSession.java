@@ -10,11 +10,12 @@ import io.refstore.core.interop.RefModel.Failure;
 import io.refstore.core.interop.RefModel.Op;
 
 /**
- * One {@code update-ref --stdin} session: its commands, their bytes (text or {@code -z} form) and what git
- * 2.39 answers, found by replaying git's session state machine over a {@link RefModel}: an update before
- * {@code start} opens an implicit transaction committed at end of input, {@code start} after {@code commit}
- * or {@code abort} opens the next one, a started transaction left open at end of input is aborted, and the
- * first error ends the session with exit code 128 and no further command read. Not thread-safe.
+ * One {@code update-ref --stdin} session: its commands, their bytes (text or {@code -z}
+ * form) and what git 2.39 answers, found by replaying git's session state machine over a
+ * {@link RefModel}: an update before {@code start} opens an implicit transaction
+ * committed at end of input, {@code start} after {@code commit} or {@code abort} opens
+ * the next one, a started transaction left open at end of input is aborted, and the first
+ * error ends the session with exit code 128 and no further command read. Not thread-safe.
  */
 final class StdinSession {
 
@@ -40,20 +41,26 @@ final class StdinSession {
 	}
 
 	/**
-	 * An update, preceded by {@code option no-deref} if its op does not dereference; {@code zeroAsEmpty}
-	 * spells a zero old value as the empty string (text form only), {@code quote} C-quotes the name (text form
-	 * only), and {@code invalidName} marks a name git must refuse while parsing.
+	 * An update, preceded by {@code option no-deref} if its op does not dereference;
+	 * {@code zeroAsEmpty} spells a zero old value as the empty string (text form only),
+	 * {@code quote} C-quotes the name (text form only), and {@code invalidName} marks a
+	 * name git must refuse while parsing.
 	 */
 	record Update(Op op, boolean zeroAsEmpty, boolean quote, boolean invalidName) implements Command {
 
 	}
 
-	/** Bytes the generator writes as they are (a command git must refuse), with the failure they cause. */
+	/**
+	 * Bytes the generator writes as they are (a command git must refuse), with the
+	 * failure they cause.
+	 */
 	record Raw(byte[] bytes, Failure failure) implements Command {
 
 	}
 
-	/** What git answers: the exact standard output, the exit code and the refs afterwards. */
+	/**
+	 * What git answers: the exact standard output, the exit code and the refs afterwards.
+	 */
 	record Outcome(byte[] stdout, int exitCode, Failure failure, int committed, RefModel after) {
 
 	}
@@ -145,8 +152,7 @@ final class StdinSession {
 			line.append("option no-deref").append(end);
 		}
 		line.append(kind).append(' ').append(name);
-		String old = (op.oldId() != null && op.oldId().equals(RefModel.ZERO) && update.zeroAsEmpty()) ? ""
-				: op.oldId();
+		String old = (op.oldId() != null && op.oldId().equals(RefModel.ZERO) && update.zeroAsEmpty()) ? "" : op.oldId();
 		if (this.nulTerminated) {
 			line.append('\0');
 			if (op.kind() == Op.Kind.UPDATE || op.kind() == Op.Kind.CREATE) {

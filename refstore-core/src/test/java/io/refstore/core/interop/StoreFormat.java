@@ -6,9 +6,9 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * What the differential test does differently for each ref format: the git that judges, how a twin's store
- * is captured and compared ({@link StoreSnapshot}), which reader commands run, and what must be clean at the
- * end. Immutable.
+ * What the differential test does differently for each ref format: the git that judges,
+ * how a twin's store is captured and compared ({@link StoreSnapshot}), which reader
+ * commands run, and what must be clean at the end. Immutable.
  */
 interface StoreFormat {
 
@@ -24,10 +24,16 @@ interface StoreFormat {
 	/** Captures the store of {@code twin} now. */
 	StoreSnapshot snapshot(TempRepo twin);
 
-	/** Reader commands that git and refstore run on both twins, all answers equal to git's on twin A. */
+	/**
+	 * Reader commands that git and refstore run on both twins, all answers equal to git's
+	 * on twin A.
+	 */
 	List<List<String>> readers();
 
-	/** Reader commands that only git runs (refstore lacks the option), its answers on both twins equal. */
+	/**
+	 * Reader commands that only git runs (refstore lacks the option), its answers on both
+	 * twins equal.
+	 */
 	List<List<String>> gitReaders();
 
 	/** How git shows the reflog of {@code name} for comparison. */
@@ -36,12 +42,14 @@ interface StoreFormat {
 	}
 
 	/**
-	 * Consistency checks at the end of the run that git and refstore run on both twins, each of which must
-	 * exit with 0 and print nothing.
+	 * Consistency checks at the end of the run that git and refstore run on both twins,
+	 * each of which must exit with 0 and print nothing.
 	 */
 	List<List<String>> verifiers();
 
-	/** The files backend, judged by git 2.39 on the PATH: twins compared byte for byte. */
+	/**
+	 * The files backend, judged by git 2.39 on the PATH: twins compared byte for byte.
+	 */
 	static StoreFormat files() {
 		GitCli git = GitCli.system();
 		return new StoreFormat() {
@@ -85,7 +93,10 @@ interface StoreFormat {
 		};
 	}
 
-	/** The reftable backend, judged by the reftable-capable git ({@link GitCli#reftable()}). */
+	/**
+	 * The reftable backend, judged by the reftable-capable git
+	 * ({@link GitCli#reftable()}).
+	 */
 	static StoreFormat reftable() {
 		GitCli git = GitCli.reftable();
 		return new StoreFormat() {
@@ -117,13 +128,15 @@ interface StoreFormat {
 
 			@Override
 			public List<List<String>> gitReaders() {
-				return List.of(List.of("for-each-ref", "--include-root-refs", "--format=%(refname) %(objectname) %(symref)"),
+				return List.of(
+						List.of("for-each-ref", "--include-root-refs", "--format=%(refname) %(objectname) %(symref)"),
 						List.of("reflog", "list"));
 			}
 
 			@Override
 			public List<String> reflogCommand(String name) {
-				// with the identity too: refstore writes it from the same environment as git
+				// with the identity too: refstore writes it from the same environment as
+				// git
 				return List.of("reflog", "show", "--format=%gD %H %gn <%ge> %gs", name, "--");
 			}
 

@@ -9,10 +9,11 @@ import io.refstore.core.interop.RefModel.Value;
 import io.refstore.core.interop.SessionGenerator.CommandStep;
 
 /**
- * Draws {@code symbolic-ref} commands: pointing {@code HEAD} at a branch (which may not exist yet), pointing
- * the other symbolic refs of {@link NamePool#SYMREFS} at branches, tags, remote-tracking refs or at another
- * symbolic ref, reading and deleting them, and the commands git refuses ({@code -d HEAD}, {@code HEAD} outside
- * {@code refs/}, deleting or reading a ref that is not symbolic). Stateless.
+ * Draws {@code symbolic-ref} commands: pointing {@code HEAD} at a branch (which may not
+ * exist yet), pointing the other symbolic refs of {@link NamePool#SYMREFS} at branches,
+ * tags, remote-tracking refs or at another symbolic ref, reading and deleting them, and
+ * the commands git refuses ({@code -d HEAD}, {@code HEAD} outside {@code refs/}, deleting
+ * or reading a ref that is not symbolic). Stateless.
  */
 final class SymbolicRefSteps {
 
@@ -73,7 +74,8 @@ final class SymbolicRefSteps {
 		if (name.equals("refs/remotes/origin/HEAD")) {
 			return random.nextBoolean() ? "refs/remotes/origin/main" : "refs/remotes/origin/topic";
 		}
-		// only s1 may point at another symbolic ref, and only at s0, so chains stay short and acyclic
+		// only s1 may point at another symbolic ref, and only at s0, so chains stay short
+		// and acyclic
 		if (name.equals("refs/sym/s1") && random.nextInt(3) == 0) {
 			return "refs/sym/s0";
 		}
@@ -95,8 +97,7 @@ final class SymbolicRefSteps {
 		Failure failure = symbolic ? null : Failure.SYMREF_COMMAND;
 		int roll = random.nextInt(3);
 		if (roll == 0) {
-			return new CommandStep(List.of("symbolic-ref", "-q", name), symbolic ? 0 : 1, failure, false,
-					model.copy());
+			return new CommandStep(List.of("symbolic-ref", "-q", name), symbolic ? 0 : 1, failure, false, model.copy());
 		}
 		if (roll == 1 && name.equals("HEAD")) {
 			return new CommandStep(List.of("symbolic-ref", "--short", name), symbolic ? 0 : 128, failure, false,
@@ -112,16 +113,15 @@ final class SymbolicRefSteps {
 					model.copy());
 		}
 		if (roll == 1) {
-			return new CommandStep(List.of("symbolic-ref", "HEAD", "heads/outside"), 128, Failure.SYMREF_COMMAND,
-					false, model.copy());
+			return new CommandStep(List.of("symbolic-ref", "HEAD", "heads/outside"), 128, Failure.SYMREF_COMMAND, false,
+					model.copy());
 		}
 		String name = ops.pick(NAMES.names());
 		Value value = model.get(name);
 		if (value != null && value.isSymbolic()) {
 			return new CommandStep(List.of("symbolic-ref", "-q", name), 0, null, false, model.copy());
 		}
-		return new CommandStep(List.of("symbolic-ref", "-d", name), 128, Failure.SYMREF_COMMAND, false,
-				model.copy());
+		return new CommandStep(List.of("symbolic-ref", "-d", name), 128, Failure.SYMREF_COMMAND, false, model.copy());
 	}
 
 }

@@ -13,11 +13,12 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * Two repositories made identically by git: twin A is only ever written by git, twin B only by the tool
- * under test (refstore, or git again to prove the harness). Knows how to compare them, in the way their
- * {@link StoreFormat} allows: their stores (byte for byte for files, by what git and refstore read for
- * reftable), and what readers (git's, and refstore's) print for each. Comparisons fail with an
- * {@link AssertionError} that names the command and shows both answers. Not thread-safe.
+ * Two repositories made identically by git: twin A is only ever written by git, twin B
+ * only by the tool under test (refstore, or git again to prove the harness). Knows how to
+ * compare them, in the way their {@link StoreFormat} allows: their stores (byte for byte
+ * for files, by what git and refstore read for reftable), and what readers (git's, and
+ * refstore's) print for each. Comparisons fail with an {@link AssertionError} that names
+ * the command and shows both answers. Not thread-safe.
  */
 final class Twins {
 
@@ -36,9 +37,10 @@ final class Twins {
 	private final Supplier<String> context;
 
 	/**
-	 * @param reader the refstore tool whose {@code show-ref} and {@code for-each-ref} read both twins, or
-	 * null when twin B is written by git
-	 * @param jarReader the refstore jar, which also reads both twins in the final comparison, or null
+	 * @param reader the refstore tool whose {@code show-ref} and {@code for-each-ref}
+	 * read both twins, or null when twin B is written by git
+	 * @param jarReader the refstore jar, which also reads both twins in the final
+	 * comparison, or null
 	 * @param context describes where the test is (seed, step), for failure messages
 	 */
 	Twins(TempRepo a, TempRepo b, StoreFormat format, RefTool git, RefTool reader, RefTool jarReader,
@@ -58,8 +60,8 @@ final class Twins {
 	}
 
 	/**
-	 * Makes twin B's ref store a copy of twin A's (after a recorded difference, so later steps compare again
-	 * from equal states).
+	 * Makes twin B's ref store a copy of twin A's (after a recorded difference, so later
+	 * steps compare again from equal states).
 	 */
 	void resetB() {
 		try {
@@ -93,9 +95,9 @@ final class Twins {
 	}
 
 	/**
-	 * Fails unless both twins' stores hold the same (for files: the same bytes); minor differences
-	 * (directories that exist in only one twin: empty directories change no ref) are handed to
-	 * {@code minorDifference}, not failed on.
+	 * Fails unless both twins' stores hold the same (for files: the same bytes); minor
+	 * differences (directories that exist in only one twin: empty directories change no
+	 * ref) are handed to {@code minorDifference}, not failed on.
 	 * @param snapshotA twin A's store as it is now
 	 * @return twin B's snapshot
 	 */
@@ -114,9 +116,10 @@ final class Twins {
 	}
 
 	/**
-	 * Lets git read both twins (the format's reader commands, such as {@code show-ref -d}, {@code show-ref --head}
-	 * and two forms of {@code for-each-ref}) and refstore read both twins (in this JVM, and also through the jar
-	 * if {@code withJar}); every answer must equal git's answer on twin A.
+	 * Lets git read both twins (the format's reader commands, such as
+	 * {@code show-ref -d}, {@code show-ref --head} and two forms of {@code for-each-ref})
+	 * and refstore read both twins (in this JVM, and also through the jar if
+	 * {@code withJar}); every answer must equal git's answer on twin A.
 	 * @return how many reader commands ran
 	 */
 	int compareReaders(boolean withJar) {
@@ -147,7 +150,8 @@ final class Twins {
 	}
 
 	/**
-	 * The reflog of every ref with a log (in either twin), and of HEAD, as git shows it, on both twins.
+	 * The reflog of every ref with a log (in either twin), and of HEAD, as git shows it,
+	 * on both twins.
 	 * @return how many reflogs were compared
 	 */
 	int compareReflogs(StoreSnapshot snapshotA) {
@@ -177,8 +181,8 @@ final class Twins {
 	}
 
 	/**
-	 * The format's consistency checks ({@code refs verify}) by git and by refstore (in this JVM and the jar)
-	 * are clean on both twins: exit code 0, no output.
+	 * The format's consistency checks ({@code refs verify}) by git and by refstore (in
+	 * this JVM and the jar) are clean on both twins: exit code 0, no output.
 	 * @return how many checks ran
 	 */
 	int verify() {
@@ -200,7 +204,10 @@ final class Twins {
 		return count;
 	}
 
-	/** Fails unless {@code actual} has {@code expected}'s exit code and standard output bytes. */
+	/**
+	 * Fails unless {@code actual} has {@code expected}'s exit code and standard output
+	 * bytes.
+	 */
 	void same(GitCli.Result expected, GitCli.Result actual, String what) {
 		if (expected.exitCode() != actual.exitCode() || !Arrays.equals(expected.out(), actual.out())) {
 			String headline = actual.command() + ": exit " + expected.exitCode() + " (git) vs " + actual.exitCode()

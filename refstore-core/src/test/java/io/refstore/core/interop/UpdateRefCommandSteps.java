@@ -12,15 +12,16 @@ import io.refstore.core.interop.StdinSession.Update;
 
 /**
  * Draws one-update {@code update-ref} commands without {@code --stdin}:
- * {@code update-ref [-m <msg>] [--no-deref] <ref> <new> [<old>]} and {@code update-ref [-m <msg>] [--no-deref]
- * -d <ref> [<old>]}, meant to succeed or to fail, and the refused empty message {@code -m ""}. git exits with
- * 128 when an update fails and with 1 when a deletion fails. Stateless.
+ * {@code update-ref [-m <msg>] [--no-deref] <ref> <new> [<old>]} and
+ * {@code update-ref [-m <msg>] [--no-deref]
+ * -d <ref> [<old>]}, meant to succeed or to fail, and the refused empty message
+ * {@code -m ""}. git exits with 128 when an update fails and with 1 when a deletion
+ * fails. Stateless.
  */
 final class UpdateRefCommandSteps {
 
-	private static final List<Failure> FAILURES = List.of(Failure.STALE_OLD, Failure.CREATE_EXISTS,
-			Failure.MISSING_REF, Failure.NAME_CONFLICT_EXISTING, Failure.NON_COMMIT_ON_BRANCH, Failure.MISSING_OBJECT,
-			Failure.INVALID_NAME);
+	private static final List<Failure> FAILURES = List.of(Failure.STALE_OLD, Failure.CREATE_EXISTS, Failure.MISSING_REF,
+			Failure.NAME_CONFLICT_EXISTING, Failure.NON_COMMIT_ON_BRANCH, Failure.MISSING_OBJECT, Failure.INVALID_NAME);
 
 	private UpdateRefCommandSteps() {
 	}
@@ -47,8 +48,7 @@ final class UpdateRefCommandSteps {
 			int exit = (failure == null) ? 0 : (op.kind() == Kind.DELETE) ? 1 : 128;
 			return new CommandStep(arguments(random, op), exit, failure, failure == null, after);
 		}
-		return new CommandStep(List.of("update-ref", "-d", "refs/heads/never-created"), 0, null, false,
-				model.copy());
+		return new CommandStep(List.of("update-ref", "-d", "refs/heads/never-created"), 0, null, false, model.copy());
 	}
 
 	private static List<String> arguments(Random random, Op op) {

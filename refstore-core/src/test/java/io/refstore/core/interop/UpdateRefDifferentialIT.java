@@ -8,17 +8,21 @@ import org.junit.jupiter.api.io.TempDir;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * The differential test of {@code update-ref --stdin}: seeded random transactions (creates, updates with and
- * without old values, deletes, verifies, {@code option no-deref}, updates through {@code HEAD} and other
- * symbolic refs, {@code start}/{@code prepare}/{@code commit}/{@code abort}, and transactions that must fail),
- * interleaved with {@code symbolic-ref} and {@code pack-refs}, applied by git to twin A and by refstore to
- * twin B. After every step both answer the same bytes and both twins hold the same ref files byte for byte;
- * readers (git's and refstore's) of both twins are compared every few steps and at the end, with all reflogs
- * and {@code git fsck}.
+ * The differential test of {@code update-ref --stdin}: seeded random transactions
+ * (creates, updates with and without old values, deletes, verifies,
+ * {@code option no-deref}, updates through {@code HEAD} and other symbolic refs,
+ * {@code start}/{@code prepare}/{@code commit}/{@code abort}, and transactions that must
+ * fail), interleaved with {@code symbolic-ref} and {@code pack-refs}, applied by git to
+ * twin A and by refstore to twin B. After every step both answer the same bytes and both
+ * twins hold the same ref files byte for byte; readers (git's and refstore's) of both
+ * twins are compared every few steps and at the end, with all reflogs and
+ * {@code git fsck}.
  *
- * <p>System properties: {@code refstore.difftest.transactions} (at least this many in the main run), and those
- * of {@link DifferentialTest}: {@code refstore.seed}, {@code refstore.difftest.twinB},
- * {@code refstore.difftest.symrefMessages}, {@code refstore.difftest.stopAtFirst}.
+ * <p>
+ * System properties: {@code refstore.difftest.transactions} (at least this many in the
+ * main run), and those of {@link DifferentialTest}: {@code refstore.seed},
+ * {@code refstore.difftest.twinB}, {@code refstore.difftest.symrefMessages},
+ * {@code refstore.difftest.stopAtFirst}.
  */
 class UpdateRefDifferentialIT {
 

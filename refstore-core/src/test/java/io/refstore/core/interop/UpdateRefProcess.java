@@ -16,11 +16,13 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One long-running {@code update-ref --stdin} process (git's or refstore's) driven interactively: each
- * {@link #transact(String)} writes {@code start}, the updates and {@code commit}, then waits for the answers
- * {@code start: ok} and {@code commit: ok}. A refused transaction ends the process with exit code 128, as git
- * does; the next call starts a new one. This is how servers drive git (one session, many transactions), so it
- * also checks that the command answers each command as soon as it is read. Used by one thread.
+ * One long-running {@code update-ref --stdin} process (git's or refstore's) driven
+ * interactively: each {@link #transact(String)} writes {@code start}, the updates and
+ * {@code commit}, then waits for the answers {@code start: ok} and {@code commit: ok}. A
+ * refused transaction ends the process with exit code 128, as git does; the next call
+ * starts a new one. This is how servers drive git (one session, many transactions), so it
+ * also checks that the command answers each command as soon as it is read. Used by one
+ * thread.
  */
 final class UpdateRefProcess implements AutoCloseable {
 
@@ -47,11 +49,15 @@ final class UpdateRefProcess implements AutoCloseable {
 
 	private String lastError = "";
 
-	/** A ref name only this worker verifies when warming up: a shared one would make workers race for its lock. */
+	/**
+	 * A ref name only this worker verifies when warming up: a shared one would make
+	 * workers race for its lock.
+	 */
 	private final String warmUpPrefix;
 
 	/**
-	 * @param command the program and its leading arguments (git, or java -jar the refstore jar)
+	 * @param command the program and its leading arguments (git, or java -jar the
+	 * refstore jar)
 	 * @param env the environment added to the inherited one
 	 * @param dir the repository to run in
 	 * @param message the reflog message ({@code -m})
@@ -65,8 +71,9 @@ final class UpdateRefProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Starts the process (if it is not running) and lets it run one transaction that changes nothing, so that
-	 * the next {@link #transact(String)} meets a warm process (a new JVM's first transaction is slow).
+	 * Starts the process (if it is not running) and lets it run one transaction that
+	 * changes nothing, so that the next {@link #transact(String)} meets a warm process (a
+	 * new JVM's first transaction is slow).
 	 */
 	void warmUp() {
 		if (this.process == null && !transact("verify " + this.warmUpPrefix + this.starts + "\n")) {
@@ -78,8 +85,8 @@ final class UpdateRefProcess implements AutoCloseable {
 	 * Runs one transaction.
 	 * @param updates update-ref commands, each ending in a newline
 	 * @return whether it was committed; if not, {@link #lastError()} says why
-	 * @throws AssertionError if the process answers something else than git would, exits with another code
-	 * than 128, or does not answer within 60 seconds
+	 * @throws AssertionError if the process answers something else than git would, exits
+	 * with another code than 128, or does not answer within 60 seconds
 	 */
 	boolean transact(String updates) {
 		if (this.process == null) {
@@ -98,7 +105,8 @@ final class UpdateRefProcess implements AutoCloseable {
 				return died();
 			}
 			if (!line.equals(expected)) {
-				throw new AssertionError(this.command + " answered '" + line + "' where git answers '" + expected + "'");
+				throw new AssertionError(
+						this.command + " answered '" + line + "' where git answers '" + expected + "'");
 			}
 		}
 		return true;
@@ -198,7 +206,10 @@ final class UpdateRefProcess implements AutoCloseable {
 		return reader;
 	}
 
-	/** Ends the session: closes standard input (git then aborts nothing, all was committed) and waits. */
+	/**
+	 * Ends the session: closes standard input (git then aborts nothing, all was
+	 * committed) and waits.
+	 */
 	@Override
 	public void close() {
 		if (this.process == null) {

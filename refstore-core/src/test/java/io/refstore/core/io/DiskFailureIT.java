@@ -17,14 +17,18 @@ import io.refstore.core.testing.SmallDisk;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * {@code refs migrate} and {@code delete-refs} on a disk that fills up (a small {@code tmpfs}), and on one whose
- * write-back fails so that only {@code fsync} can tell (ext4 on a loop device over a full {@code tmpfs}). Each
- * stops with an error saying so and leaves the repository as git saw it; with room again, a rerun finishes.
- * The file systems are mounted for real, which needs root (see {@link SmallDisk}).
+ * {@code refs migrate} and {@code delete-refs} on a disk that fills up (a small
+ * {@code tmpfs}), and on one whose write-back fails so that only {@code fsync} can tell
+ * (ext4 on a loop device over a full {@code tmpfs}). Each stops with an error saying so
+ * and leaves the repository as git saw it; with room again, a rerun finishes. The file
+ * systems are mounted for real, which needs root (see {@link SmallDisk}).
  */
 class DiskFailureIT {
 
-	/** Tags in the repositories: a packed-refs of about 1.2 MB, a reftable of a few hundred KB. */
+	/**
+	 * Tags in the repositories: a packed-refs of about 1.2 MB, a reftable of a few
+	 * hundred KB.
+	 */
 	private static final int TAGS = 20_000;
 
 	private static final long DISK = 24L << 20;
@@ -63,13 +67,13 @@ class DiskFailureIT {
 
 	@ParameterizedTest(name = "{0} store, manifest on the full disk: {1}")
 	@CsvSource({ "files, false", "files, true", "reftable, false", "reftable, true" })
-	void deleteRefsOutOfSpaceDeletesNothingAndARerunFinishes(String format, boolean manifestOnDisk)
-			throws IOException {
+	void deleteRefsOutOfSpaceDeletesNothingAndARerunFinishes(String format, boolean manifestOnDisk) throws IOException {
 		try (SmallDisk disk = SmallDisk.tmpfs(this.tmp.resolve("disk"), DISK)) {
 			TempRepo repo = repo(disk.root().resolve("repo"), format);
 			State before = State.of(repo);
 			Path manifests = manifestOnDisk ? disk.root() : Files.createDirectories(this.tmp.resolve("manifests"));
-			// the manifest alone takes a chunk's worth of records, about 300 KB; a new packed-refs 1 MB
+			// the manifest alone takes a chunk's worth of records, about 300 KB; a new
+			// packed-refs 1 MB
 			disk.fill(manifestOnDisk ? 65536 : 8192);
 
 			Run failed = refstore(repo, "delete-refs", "--prefix=refs/tags/", "--chunk-size=5000",
@@ -86,7 +90,8 @@ class DiskFailureIT {
 					"--manifest=" + manifest);
 			assertThat(rerun.code()).as(rerun.both()).isZero();
 			assertThat(repo.git("for-each-ref", "refs/tags/")).isEmpty();
-			// a files store restores as loose refs, a page each on tmpfs: more than the small disk holds
+			// a files store restores as loose refs, a page each on tmpfs: more than the
+			// small disk holds
 			disk.resize(DISK + (TAGS * 4096L));
 			Run restore = refstore(repo, "restore-refs", "--manifest=" + manifest);
 			assertThat(restore.code()).as(restore.both()).isZero();
@@ -99,12 +104,14 @@ class DiskFailureIT {
 		try (SmallDisk disk = SmallDisk.thinExt4(this.tmp.resolve("thin"), 16L << 20, 256L << 20)) {
 			TempRepo repo = repo(disk.root().resolve("repo"), "files");
 			State before = State.of(repo);
-			// from here, every write succeeds into the page cache and fails on its way to the device
+			// from here, every write succeeds into the page cache and fails on its way to
+			// the device
 			disk.fillBacking();
 
 			Run failed = refstore(repo, "refs", "migrate", "--ref-format=reftable");
-			assertThat(failed.code()).as("a migration whose data never reached the disk reported success: %s",
-					failed.both()).isNotZero();
+			assertThat(failed.code())
+				.as("a migration whose data never reached the disk reported success: %s", failed.both())
+				.isNotZero();
 			assertThat(failed.err()).doesNotContain("\tat ", "Exception");
 			assertThat(State.of(repo)).isEqualTo(before);
 			disk.unfill();
@@ -121,8 +128,9 @@ class DiskFailureIT {
 
 			Run failed = refstore(repo, "delete-refs", "--prefix=refs/tags/", "--chunk-size=5000",
 					"--manifest=" + manifest);
-			assertThat(failed.code()).as("a deletion whose packed-refs never reached the disk reported success: %s",
-					failed.both()).isNotZero();
+			assertThat(failed.code())
+				.as("a deletion whose packed-refs never reached the disk reported success: %s", failed.both())
+				.isNotZero();
 			assertThat(failed.both()).doesNotContain("\tat ", "Exception");
 			assertThat(State.of(repo)).isEqualTo(before);
 			disk.unfill();
@@ -130,8 +138,9 @@ class DiskFailureIT {
 	}
 
 	/**
-	 * A repository of {@link #TAGS} tags and 20 logged branches, made by git in {@code format} (packed if files)
-	 * outside the small disk, where 20,000 loose refs would not fit, and copied to {@code dir}.
+	 * A repository of {@link #TAGS} tags and 20 logged branches, made by git in
+	 * {@code format} (packed if files) outside the small disk, where 20,000 loose refs
+	 * would not fit, and copied to {@code dir}.
 	 */
 	private TempRepo repo(Path dir, String format) {
 		TempRepo repo = TempRepo.init(GitCli.reftable(), this.tmp.resolve("made-" + format), "--ref-format=" + format);
@@ -150,15 +159,18 @@ class DiskFailureIT {
 		return repo.copyTo(dir);
 	}
 
-	/** Runs the refstore jar: a process of its own, so that nothing it maps keeps the disk from unmounting. */
+	/**
+	 * Runs the refstore jar: a process of its own, so that nothing it maps keeps the disk
+	 * from unmounting.
+	 */
 	private static Run refstore(TempRepo repo, String... args) {
 		GitCli.Result result = GitCli.refstore().run(repo.dir(), args);
 		return new Run(result.exitCode(), result.stdout(), result.stderr());
 	}
 
 	/**
-	 * What git reads: the format, every ref, {@code HEAD}, a branch's reflog, and that {@code git fsck} is
-	 * clean.
+	 * What git reads: the format, every ref, {@code HEAD}, a branch's reflog, and that
+	 * {@code git fsck} is clean.
 	 */
 	private record State(String format, String refs, String head, String reflog, String fsck) {
 

@@ -69,7 +69,8 @@ class FileBytesTest {
 			try {
 				long before = direct.getMemoryUsed();
 				assertThat(FileBytes.read(file)).isEqualTo(content);
-				// the JDK keeps the temporary direct buffer of a read cached in the thread that read
+				// the JDK keeps the temporary direct buffer of a read cached in the
+				// thread that read
 				grown.set(direct.getMemoryUsed() - before);
 			}
 			catch (Throwable ex) {

@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link LockOwner} and the locks taken for it, on the real file system: each lock is a link to the owner's
- * record, content goes through a staged file, and only the locks of owners that are gone are ever removed.
+ * {@link LockOwner} and the locks taken for it, on the real file system: each lock is a
+ * link to the owner's record, content goes through a staged file, and only the locks of
+ * owners that are gone are ever removed.
  */
 class LockOwnerTest {
 
@@ -90,7 +91,8 @@ class LockOwnerTest {
 
 	@Test
 	void aJobOnAnotherHostIsGoneOnlyWhenTheCallerKnowsItsExecutionIsDead() throws IOException {
-		Path record = record("refstore deleteRefsJob\npid 1\nstarted unknown\nhost elsewhere\njob deleteRefsJob instance 7\n");
+		Path record = record(
+				"refstore deleteRefsJob\npid 1\nstarted unknown\nhost elsewhere\njob deleteRefsJob instance 7\n");
 		Path lock = this.gitDir.resolve("packed-refs.lock");
 		Files.createLink(lock, record);
 

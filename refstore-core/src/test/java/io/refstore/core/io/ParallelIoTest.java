@@ -39,7 +39,8 @@ class ParallelIoTest {
 		assertThat(outcomes).hasSize(1000);
 		for (int i : items) {
 			if (i % 7 == 3) {
-				assertThat(outcomes.get(i).failure()).isInstanceOf(NoSuchFileException.class).hasMessageContaining("f" + i);
+				assertThat(outcomes.get(i).failure()).isInstanceOf(NoSuchFileException.class)
+					.hasMessageContaining("f" + i);
 				int item = i;
 				assertThatThrownBy(() -> outcomes.get(item).get()).isSameAs(outcomes.get(i).failure());
 			}

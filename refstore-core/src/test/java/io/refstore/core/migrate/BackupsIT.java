@@ -18,9 +18,10 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * Listing and dropping the backups of a repository migrated to reftable and back, through {@link Backups} and
- * through {@code refstore refs backups} / {@code drop-backup} run from the command jar; judged by the reftable
- * git, whose view of the repository no drop may change.
+ * Listing and dropping the backups of a repository migrated to reftable and back, through
+ * {@link Backups} and through {@code refstore refs backups} / {@code drop-backup} run
+ * from the command jar; judged by the reftable git, whose view of the repository no drop
+ * may change.
  */
 class BackupsIT {
 
@@ -79,8 +80,8 @@ class BackupsIT {
 		GitView before = GitView.capture(NEWEST, repo.dir());
 
 		assertThat(listed).hasSize(1);
-		for (String name : List.of("../x", "..", ".", "../refstore-backup/" + listed.get(0).name(),
-				outside.toString(), "20260101-000000-000-files", ".restored-20250101-000000-000-files", "")) {
+		for (String name : List.of("../x", "..", ".", "../refstore-backup/" + listed.get(0).name(), outside.toString(),
+				"20260101-000000-000-files", ".restored-20250101-000000-000-files", "")) {
 			assertThatThrownBy(() -> backups.drop(name)).as(name)
 				.isInstanceOf(InvalidBackupNameException.class)
 				.hasMessageContaining("'" + name + "' is not a backup");
@@ -92,8 +93,7 @@ class BackupsIT {
 	}
 
 	@Test
-	void refusesABackupAnUnfinishedMigrationNamesAndFinishesADropThatWasStopped(@TempDir Path dir)
-			throws IOException {
+	void refusesABackupAnUnfinishedMigrationNamesAndFinishesADropThatWasStopped(@TempDir Path dir) throws IOException {
 		TempRepo repo = MigrationRepos.create(Maker.NEWEST_FILES, dir.resolve("repo"), false, false);
 		MigrationReport there = MigrationRunner.migrate(repo.dir(), MigrationOptions.to(RefFormat.REFTABLE));
 		String name = there.backup().getFileName().toString();
@@ -130,8 +130,8 @@ class BackupsIT {
 
 		GitView before = GitView.capture(NEWEST, repo.dir());
 		GitCli.Result dropped = MigrationRunner.refs(repo.dir(), "drop-backup", name).requireOk();
-		assertThat(dropped.stdout()).isEqualTo("dropped backup " + name + " (files store, " + there.refs()
-				+ " refs, " + there.logEntries() + " reflog entries, " + bytes + " bytes)\n");
+		assertThat(dropped.stdout()).isEqualTo("dropped backup " + name + " (files store, " + there.refs() + " refs, "
+				+ there.logEntries() + " reflog entries, " + bytes + " bytes)\n");
 		assertThat(there.backup()).doesNotExist();
 		assertThat(GitView.capture(NEWEST, repo.dir())).isEqualTo(before);
 		assertThat(MigrationRunner.refs(repo.dir(), "backups").requireOk().stdout()).isEmpty();
@@ -146,7 +146,10 @@ class BackupsIT {
 		assertThat(GitView.unsoundness(NEWEST, repo.dir())).isNull();
 	}
 
-	/** The bytes of the files below {@code dir}, as {@code du -b} of its files counts them. */
+	/**
+	 * The bytes of the files below {@code dir}, as {@code du -b} of its files counts
+	 * them.
+	 */
 	private static long du(Path dir) {
 		String out = new String(run("find", dir.toString(), "-type", "f", "-printf", "%s\\n"), StandardCharsets.UTF_8);
 		return out.lines().mapToLong(Long::parseLong).sum();

@@ -15,9 +15,10 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * {@link CarryOver} of what a git process that read the configuration before the switch wrote after the retire:
- * it finds no log where it looks (the retired store took {@code logs/} along) and begins one in the git directory,
- * holding only its own entry. That entry follows the retired log's in the new store: SwapWritersIT once found a
+ * {@link CarryOver} of what a git process that read the configuration before the switch
+ * wrote after the retire: it finds no log where it looks (the retired store took
+ * {@code logs/} along) and begins one in the git directory, holding only its own entry.
+ * That entry follows the retired log's in the new store: SwapWritersIT once found a
  * carried ref whose reflog had lost git's entry for the update.
  */
 class CarryOverIT {
@@ -32,7 +33,8 @@ class CarryOverIT {
 		repo.git("pack-refs", "--all");
 		MigrationReport report = MigrationRunner.migrate(repo.dir(), MigrationOptions.to(RefFormat.REFTABLE));
 		CarryOver unchanged = CarryOver.snapshot(report.backup());
-		// what the stale git left: the ref in a refs/heads the stubs moved aside, its new log in the git directory
+		// what the stale git left: the ref in a refs/heads the stubs moved aside, its new
+		// log in the git directory
 		Path work = dir.resolve("work");
 		Path strayRef = work.resolve("strays-0/refs/heads/packed/1");
 		Files.createDirectories(strayRef.getParent());

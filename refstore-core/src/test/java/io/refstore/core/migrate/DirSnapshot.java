@@ -14,8 +14,9 @@ import java.util.stream.Stream;
 import io.refstore.core.testing.TestFiles;
 
 /**
- * The exact state of a directory tree: every directory, and every file with its content, by relative path.
- * Two equal snapshots mean nothing was created, deleted or changed. Also copies trees for twin repositories.
+ * The exact state of a directory tree: every directory, and every file with its content,
+ * by relative path. Two equal snapshots mean nothing was created, deleted or changed.
+ * Also copies trees for twin repositories.
  */
 final class DirSnapshot {
 
@@ -23,8 +24,9 @@ final class DirSnapshot {
 	}
 
 	/**
-	 * Every path below {@code root} (as {@code /}-separated relative names, in sorted order) mapped to
-	 * {@code dir}, or to the file's content in hex, skipping the top-level entries named in {@code skip}.
+	 * Every path below {@code root} (as {@code /}-separated relative names, in sorted
+	 * order) mapped to {@code dir}, or to the file's content in hex, skipping the
+	 * top-level entries named in {@code skip}.
 	 */
 	static Map<String, String> of(Path root, Set<String> skip) {
 		Map<String, String> state = new TreeMap<>();
@@ -39,7 +41,10 @@ final class DirSnapshot {
 		return state;
 	}
 
-	/** The number of lines in all files below {@code root} (such as the entries of a {@code logs/} tree). */
+	/**
+	 * The number of lines in all files below {@code root} (such as the entries of a
+	 * {@code logs/} tree).
+	 */
 	static long lines(Path root) {
 		try (Stream<Path> paths = Files.walk(root)) {
 			long lines = 0;
@@ -72,7 +77,10 @@ final class DirSnapshot {
 		}
 	}
 
-	/** Copies the tree at {@code from} to {@code to} (which must not exist), keeping modification times. */
+	/**
+	 * Copies the tree at {@code from} to {@code to} (which must not exist), keeping
+	 * modification times.
+	 */
 	static void copy(Path from, Path to) {
 		TestFiles.copyTree(from, to, true);
 	}

@@ -10,9 +10,10 @@ import io.refstore.core.io.FileMoves;
 import io.refstore.core.ref.RefFormat;
 
 /**
- * Puts a dry run's result into a git directory by hand, the way an operator would who wants to look at it
- * with git: the old store removed, the new one moved in, the format switched with {@code git config}. Only
- * git's own commands and plain file moves are used, so what git then reads is what the dry run built.
+ * Puts a dry run's result into a git directory by hand, the way an operator would who
+ * wants to look at it with git: the old store removed, the new one moved in, the format
+ * switched with {@code git config}. Only git's own commands and plain file moves are
+ * used, so what git then reads is what the dry run built.
  */
 final class DryRunResults {
 
@@ -20,8 +21,10 @@ final class DryRunResults {
 	}
 
 	/**
-	 * @param gitDir a copy of a repository in which a dry run to {@code target} has left its result
-	 * @param before the view of the source, whose root refs are removed with the old store
+	 * @param gitDir a copy of a repository in which a dry run to {@code target} has left
+	 * its result
+	 * @param before the view of the source, whose root refs are removed with the old
+	 * store
 	 */
 	static void swapIn(Path gitDir, RefFormat target, GitView before) {
 		Path result = gitDir.resolve(FormatMigrator.WORK_DIR).resolve("new");
@@ -55,7 +58,10 @@ final class DryRunResults {
 		FileMoves.deleteTree(gitDir.resolve("packed-refs"));
 		FileMoves.deleteTree(gitDir.resolve("logs"));
 		FileMoves.deleteTree(gitDir.resolve("refs"));
-		before.forEachRef().lines().map((line) -> line.substring(0, line.indexOf(' '))).filter((name) -> !name.contains("/"))
+		before.forEachRef()
+			.lines()
+			.map((line) -> line.substring(0, line.indexOf(' ')))
+			.filter((name) -> !name.contains("/"))
 			.forEach((root) -> gitDir.resolve(root).toFile().delete());
 	}
 

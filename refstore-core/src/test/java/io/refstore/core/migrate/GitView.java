@@ -10,33 +10,39 @@ import java.util.stream.Collectors;
 import io.refstore.core.testing.GitCli;
 
 /**
- * What a git shows of a repository's refs, captured by running that git: the format its configuration
- * names, and the listings a migration must leave unchanged (every ref with root refs, {@code show-ref -d},
- * {@code ls-remote .}, the refs that have a reflog and every reflog entry). Immutable.
+ * What a git shows of a repository's refs, captured by running that git: the format its
+ * configuration names, and the listings a migration must leave unchanged (every ref with
+ * root refs, {@code show-ref -d}, {@code ls-remote .}, the refs that have a reflog and
+ * every reflog entry). Immutable.
  *
  * @param format what {@code rev-parse --show-ref-format} prints
- * @param forEachRef {@code for-each-ref --include-root-refs} with name, value and symbolic target
+ * @param forEachRef {@code for-each-ref --include-root-refs} with name, value and
+ * symbolic target
  * @param showRef {@code show-ref -d}: refs and peeled tags
  * @param lsRemote {@code ls-remote .}: {@code HEAD} first, then refs and peeled tags
  * @param reflogList {@code reflog list}, sorted bytewise
- * @param reflogs the entries of {@code HEAD}'s log and of every listed log (in that order), newest first,
- * with identity, raw time stamp and message; git shows only the entries whose value is a commit
+ * @param reflogs the entries of {@code HEAD}'s log and of every listed log (in that
+ * order), newest first, with identity, raw time stamp and message; git shows only the
+ * entries whose value is a commit
  */
 record GitView(String format, String forEachRef, String showRef, String lsRemote, String reflogList, String reflogs) {
 
 	private static final String REFLOG_FORMAT = "--format=%gD %H %gn <%ge> %gs";
 
 	/**
-	 * Captures the view with one {@code reflog show <ref>} per log, as a user would look at them.
-	 * @param git a git that reads the repository's format (2.46 or newer for root refs and {@code reflog list})
+	 * Captures the view with one {@code reflog show <ref>} per log, as a user would look
+	 * at them.
+	 * @param git a git that reads the repository's format (2.46 or newer for root refs
+	 * and {@code reflog list})
 	 */
 	static GitView capture(GitCli git, Path dir) {
 		return capture(git, dir, true);
 	}
 
 	/**
-	 * Captures the view with all reflogs in one {@code log -g --stdin} run (the same lines as
-	 * {@link #capture(GitCli, Path)}, far fewer processes for thousands of logs).
+	 * Captures the view with all reflogs in one {@code log -g --stdin} run (the same
+	 * lines as {@link #capture(GitCli, Path)}, far fewer processes for thousands of
+	 * logs).
 	 */
 	static GitView captureQuickly(GitCli git, Path dir) {
 		return capture(git, dir, false);
@@ -46,7 +52,8 @@ record GitView(String format, String forEachRef, String showRef, String lsRemote
 		String format = git.ok(dir, "rev-parse", "--show-ref-format").strip();
 		String forEachRef = git.ok(dir, "for-each-ref", "--include-root-refs",
 				"--format=%(refname) %(objectname) %(symref)");
-		// git lists logs in its backend's order (files: directory by directory), so in byte order here
+		// git lists logs in its backend's order (files: directory by directory), so in
+		// byte order here
 		List<String> names = git.ok(dir, "reflog", "list").lines().sorted(GitView::compareBytes).toList();
 		String reflogList = names.stream().map((name) -> name + "\n").collect(Collectors.joining());
 		List<String> logged = new ArrayList<>(List.of("HEAD"));
@@ -59,7 +66,8 @@ record GitView(String format, String forEachRef, String showRef, String lsRemote
 		}
 		else {
 			byte[] stdin = String.join("\n", logged).concat("\n").getBytes(StandardCharsets.UTF_8);
-			reflogs.append(git.run(dir, stdin, "log", "-g", "--stdin", "--date=raw", REFLOG_FORMAT).requireOk().stdout());
+			reflogs
+				.append(git.run(dir, stdin, "log", "-g", "--stdin", "--date=raw", REFLOG_FORMAT).requireOk().stdout());
 		}
 		return new GitView(format, forEachRef, showRefs(git, dir), lsRemote(git, dir), reflogList, reflogs.toString());
 	}
@@ -78,7 +86,10 @@ record GitView(String format, String forEachRef, String showRef, String lsRemote
 		return git.ok(dir, "ls-remote", ".");
 	}
 
-	/** Everything but the format, with headings, for one comparison with a readable difference. */
+	/**
+	 * Everything but the format, with headings, for one comparison with a readable
+	 * difference.
+	 */
 	String listings() {
 		return "# for-each-ref\n" + this.forEachRef + "# show-ref -d\n" + this.showRef + "# ls-remote .\n"
 				+ this.lsRemote + "# reflog list\n" + this.reflogList + "# reflogs\n" + this.reflogs;
@@ -90,8 +101,9 @@ record GitView(String format, String forEachRef, String showRef, String lsRemote
 	}
 
 	/**
-	 * How the listings of {@code other} differ from these, for a failure message that fits on a screen: the
-	 * lines each side lacks (at most 20 each), or the first line out of order.
+	 * How the listings of {@code other} differ from these, for a failure message that
+	 * fits on a screen: the lines each side lacks (at most 20 each), or the first line
+	 * out of order.
 	 * @return {@code null} if the listings are equal
 	 */
 	String difference(GitView other) {
@@ -119,7 +131,8 @@ record GitView(String format, String forEachRef, String showRef, String lsRemote
 
 	/**
 	 * Runs {@code git fsck} and {@code git refs verify}.
-	 * @return {@code null} if both pass silently (fsck may report dangling objects), else what they said
+	 * @return {@code null} if both pass silently (fsck may report dangling objects), else
+	 * what they said
 	 */
 	static String unsoundness(GitCli git, Path dir) {
 		GitCli.Result fsck = git.run(dir, "fsck", "--no-progress");

@@ -7,8 +7,9 @@ import java.nio.file.Path;
 import io.refstore.core.ref.RefFormat;
 
 /**
- * Where a kill of {@code refstore refs migrate} landed, read from what it left on disk: the format the
- * configuration names, the work directory, its journal and the store's lock (see {@link MigrationKillIT}).
+ * Where a kill of {@code refstore refs migrate} landed, read from what it left on disk:
+ * the format the configuration names, the work directory, its journal and the store's
+ * lock (see {@link MigrationKillIT}).
  */
 enum KillLanding {
 
@@ -36,7 +37,10 @@ enum KillLanding {
 		return ordinal() <= STAGED.ordinal();
 	}
 
-	/** The lock that stops every writer of a store of {@code format}: the first a migration takes. */
+	/**
+	 * The lock that stops every writer of a store of {@code format}: the first a
+	 * migration takes.
+	 */
 	static Path storeLock(Path gitDir, RefFormat format) {
 		return (format == RefFormat.FILES) ? gitDir.resolve("packed-refs.lock")
 				: gitDir.resolve("reftable/tables.list.lock");

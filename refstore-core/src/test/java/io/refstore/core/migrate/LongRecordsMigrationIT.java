@@ -25,19 +25,24 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * Records at the limits of what git accepts migrate both ways as git's own {@code refs migrate} migrates
- * them: a reflog message of 900 KB (a reftable keeps half a block of it, cut as bytes, and a cut that ends
- * in a space loses it on the way back to files), and ref names of 4,000 bytes (in components the file system
- * takes) or with a 300-byte component (a packed ref only); a log record no block can hold is refused as git
- * refuses it, the repository unchanged. Each step is judged against a twin migrated by
- * the reftable git: the same listings and reflogs, and {@code fsck} and {@code refs verify} clean. Through
- * {@link FormatMigrator} and through the phases of a {@link StagedMigration}, for both object formats.
+ * Records at the limits of what git accepts migrate both ways as git's own
+ * {@code refs migrate} migrates them: a reflog message of 900 KB (a reftable keeps half a
+ * block of it, cut as bytes, and a cut that ends in a space loses it on the way back to
+ * files), and ref names of 4,000 bytes (in components the file system takes) or with a
+ * 300-byte component (a packed ref only); a log record no block can hold is refused as
+ * git refuses it, the repository unchanged. Each step is judged against a twin migrated
+ * by the reftable git: the same listings and reflogs, and {@code fsck} and
+ * {@code refs verify} clean. Through {@link FormatMigrator} and through the phases of a
+ * {@link StagedMigration}, for both object formats.
  */
 class LongRecordsMigrationIT {
 
 	private static final GitCli NEWEST = MigrationRepos.NEWEST;
 
-	/** A short identity: a log record of a 4,000-byte name has about 20 bytes to spare in a 4 KiB block. */
+	/**
+	 * A short identity: a log record of a 4,000-byte name has about 20 bytes to spare in
+	 * a 4 KiB block.
+	 */
 	private static final GitCli TERSE = NEWEST.withEnv("GIT_COMMITTER_NAME", "A").withEnv("GIT_COMMITTER_EMAIL", "a@b");
 
 	/** How the migration under test is run. */
@@ -84,7 +89,8 @@ class LongRecordsMigrationIT {
 		TempRepo repo = init(dir.resolve("repo"), format, sha256);
 		repo.git("commit", "-q", "--allow-empty", "-m", "one");
 		Path message = dir.resolve("message");
-		// a commit's subject is its reflog message: the way to a message longer than an argument may be
+		// a commit's subject is its reflog message: the way to a message longer than an
+		// argument may be
 		Files.writeString(message, "m".repeat(900_000) + "\n\nbody\n", StandardCharsets.US_ASCII);
 		repo.git("commit", "-q", "--allow-empty", "-F", message.toString());
 		// half a block (2048 bytes) of this ends in the space before "x"
@@ -98,7 +104,8 @@ class LongRecordsMigrationIT {
 			assertThat(views.get(0).reflogs()).contains("commit: " + "m".repeat(900_000) + "\n");
 		}
 		int reftable = (format == RefFormat.FILES) ? 1 : 0;
-		// git's reftable keeps the first 2048 bytes, the space included; its files format drops the space
+		// git's reftable keeps the first 2048 bytes, the space included; its files format
+		// drops the space
 		assertThat(views.get(reftable).reflogs()).contains(" commit: " + "m".repeat(2048 - 8) + "\n")
 			.contains(" " + "c".repeat(2047) + " \n");
 		assertThat(views.get(reftable + 1).reflogs()).contains(" " + "c".repeat(2047) + "\n");
@@ -112,7 +119,8 @@ class LongRecordsMigrationIT {
 		repo.git("commit", "-q", "--allow-empty", "-m", "one");
 		String branch = longName("refs/heads", 4000);
 		if (sha256) {
-			// 32-byte ids leave no room in a 4 KiB block for the log record of such a name: git has none either
+			// 32-byte ids leave no room in a 4 KiB block for the log record of such a
+			// name: git has none either
 			repo.git("-c", "core.logAllRefUpdates=false", "update-ref", branch, "HEAD");
 		}
 		else {
@@ -120,7 +128,8 @@ class LongRecordsMigrationIT {
 		}
 		String tag = longName("refs/tags", 4000);
 		if (sha256) {
-			// with 32-byte ids, value and peeled value of such a name do not fit the first block of a table
+			// with 32-byte ids, value and peeled value of such a name do not fit the
+			// first block of a table
 			repo.git("update-ref", tag, "HEAD");
 		}
 		else {
@@ -128,7 +137,8 @@ class LongRecordsMigrationIT {
 		}
 		repo.git("symbolic-ref", "refs/alias/long", branch);
 		if (format == RefFormat.REFTABLE) {
-			// a packed ref needs no file of its own: git migrates it to files although no loose file could hold it
+			// a packed ref needs no file of its own: git migrates it to files although no
+			// loose file could hold it
 			repo.git("update-ref", "refs/tags/" + "t".repeat(300), "HEAD");
 		}
 
@@ -144,7 +154,8 @@ class LongRecordsMigrationIT {
 		TempRepo repo = init(dir.resolve("repo"), RefFormat.FILES, true);
 		repo.git("commit", "-q", "--allow-empty", "-m", "one");
 		String branch = longName("refs/heads", 4000);
-		// with 32-byte ids the log record of a 4,000-byte name does not fit in a 4 KiB block
+		// with 32-byte ids the log record of a 4,000-byte name does not fit in a 4 KiB
+		// block
 		TERSE.ok(repo.dir(), "update-ref", "-m", "long one", branch, "HEAD");
 		Path twin = dir.resolve("twin");
 		DirSnapshot.copy(repo.dir(), twin);
@@ -171,7 +182,10 @@ class LongRecordsMigrationIT {
 		return repo;
 	}
 
-	/** A name of exactly {@code length} bytes: {@code prefix} and components of 250 bytes at most. */
+	/**
+	 * A name of exactly {@code length} bytes: {@code prefix} and components of 250 bytes
+	 * at most.
+	 */
 	private static String longName(String prefix, int length) {
 		StringBuilder name = new StringBuilder(prefix);
 		for (int i = 0; name.length() < length; i++) {
@@ -183,9 +197,10 @@ class LongRecordsMigrationIT {
 	}
 
 	/**
-	 * Migrates the repository to the other format and back with {@code runner}, and a copy of it with git,
-	 * and compares after each step.
-	 * @return what git showed of the repository before, after the first and after the second migration
+	 * Migrates the repository to the other format and back with {@code runner}, and a
+	 * copy of it with git, and compares after each step.
+	 * @return what git showed of the repository before, after the first and after the
+	 * second migration
 	 */
 	private static List<GitView> assertMigratesBothWaysAsGit(TempRepo repo, Path dir, Runner runner)
 			throws IOException {

@@ -13,8 +13,9 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * A files repository with more loose refs than one file may have links on ext4 (65,000): the swap takes one lock
- * per loose ref, each a link to an owner file, and still migrates, as git 2.55 reads it.
+ * A files repository with more loose refs than one file may have links on ext4 (65,000):
+ * the swap takes one lock per loose ref, each a link to an owner file, and still
+ * migrates, as git 2.55 reads it.
  */
 class ManyLooseRefsMigrationIT {
 
@@ -31,7 +32,12 @@ class ManyLooseRefsMigrationIT {
 		String commit = repo.commit("one", null);
 		StringBuilder loose = new StringBuilder();
 		for (int i = 0; i < LOOSE; i++) {
-			loose.append("create refs/heads/b/").append(i % 100).append('/').append(i).append(' ').append(commit)
+			loose.append("create refs/heads/b/")
+				.append(i % 100)
+				.append('/')
+				.append(i)
+				.append(' ')
+				.append(commit)
 				.append('\n');
 		}
 		repo.run(loose.toString().getBytes(StandardCharsets.UTF_8), "update-ref", "--stdin").requireOk();

@@ -18,10 +18,11 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * A migration or rollback whose configuration switch cannot happen, because another process (a {@code git config})
- * holds {@code config.lock}: the command fails with an error naming the lock, the repository is exactly as it was
- * (git reads the same refs in the same format; no staged store, journal or work directory left), the other
- * process's lock is left alone, and once it is gone the same command succeeds.
+ * A migration or rollback whose configuration switch cannot happen, because another
+ * process (a {@code git config}) holds {@code config.lock}: the command fails with an
+ * error naming the lock, the repository is exactly as it was (git reads the same refs in
+ * the same format; no staged store, journal or work directory left), the other process's
+ * lock is left alone, and once it is gone the same command succeeds.
  */
 class MigrationFaultsIT {
 

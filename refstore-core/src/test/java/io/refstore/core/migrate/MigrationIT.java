@@ -27,11 +27,11 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * Migrations of repositories made by real gits, in both directions, through the API and the command, judged
- * by the reftable git (every listing identical before and after, {@code fsck} and {@code refs verify}
- * clean), by git 2.39 (a files repository it reads as the newest git read the source) and by
- * {@code git refs migrate} (its result lists the same). Also dry runs, {@code --no-reflog}, refusals and
- * rollback.
+ * Migrations of repositories made by real gits, in both directions, through the API and
+ * the command, judged by the reftable git (every listing identical before and after,
+ * {@code fsck} and {@code refs verify} clean), by git 2.39 (a files repository it reads
+ * as the newest git read the source) and by {@code git refs migrate} (its result lists
+ * the same). Also dry runs, {@code --no-reflog}, refusals and rollback.
  */
 class MigrationIT {
 
@@ -43,8 +43,8 @@ class MigrationIT {
 		.compile("migrated (\\d+) refs and (\\d+) reflog entries from (\\w+) to (\\w+) in [0-9.]+ s\n"
 				+ "(?s).*old store kept at '([^']+)'\n");
 
-	private static final Pattern DRY_RUN = Pattern
-		.compile("Finished dry-run migration of refs, the result can be found at '([^']+)'\nverified (\\d+) refs (?s).*");
+	private static final Pattern DRY_RUN = Pattern.compile(
+			"Finished dry-run migration of refs, the result can be found at '([^']+)'\nverified (\\d+) refs (?s).*");
 
 	static Stream<Arguments> repositories() {
 		Stream.Builder<Arguments> all = Stream.builder();
@@ -84,15 +84,13 @@ class MigrationIT {
 		assertThat(twinView.format()).isEqualTo(other.configName());
 		assertThat(twinView.difference(migrated)).as("git refs migrate of a twin").isNull();
 		if (other == RefFormat.FILES) {
-			assertThat(DirSnapshot.of(repo.gitDir().resolve("logs"), Set.of())).as("reflog files")
-				.isEqualTo(logsByGit);
+			assertThat(DirSnapshot.of(repo.gitDir().resolve("logs"), Set.of())).as("reflog files").isEqualTo(logsByGit);
 		}
 
 		migrate(repo, maker.format, !apiFirst, refs, entries);
 		assertReadsAsBefore(repo, maker.format, before, fetchHead);
 		if (maker.format == RefFormat.FILES) {
-			assertThat(DirSnapshot.of(repo.gitDir().resolve("logs"), Set.of())).as("reflog files")
-				.isEqualTo(logsByGit);
+			assertThat(DirSnapshot.of(repo.gitDir().resolve("logs"), Set.of())).as("reflog files").isEqualTo(logsByGit);
 		}
 		assertGitWritesAndReadsBack(repo, maker);
 	}
@@ -105,7 +103,8 @@ class MigrationIT {
 		Map<String, String> untouched = DirSnapshot.of(repo.gitDir(), Set.of());
 		RefFormat target = opposite(maker.format);
 
-		GitCli.Result cli = MigrationRunner.refs(repo.dir(), "migrate", "--dry-run", "--ref-format=" + target.configName())
+		GitCli.Result cli = MigrationRunner
+			.refs(repo.dir(), "migrate", "--dry-run", "--ref-format=" + target.configName())
 			.requireOk();
 		Matcher said = DRY_RUN.matcher(cli.stdout());
 		assertThat(said.matches()).as(cli.stdout()).isTrue();
@@ -139,7 +138,8 @@ class MigrationIT {
 		RefFormat target = opposite(maker.format);
 
 		if (maker.format == RefFormat.FILES) {
-			String out = MigrationRunner.refs(repo.dir(), "migrate", "--no-reflog", "--ref-format=" + target.configName())
+			String out = MigrationRunner
+				.refs(repo.dir(), "migrate", "--no-reflog", "--ref-format=" + target.configName())
 				.requireOk()
 				.stdout();
 			assertThat(out).contains(" refs and 0 reflog entries from files to reftable");
@@ -164,7 +164,8 @@ class MigrationIT {
 		TempRepo files = MigrationRepos.create(Maker.NEWEST_FILES, dir.resolve("files"), false, false);
 		assertCliRefusal(files, "error: repository already uses 'files' format", "migrate", "--ref-format=files");
 		TempRepo reftable = MigrationRepos.create(Maker.NEWEST_REFTABLE, dir.resolve("reftable"), false, true);
-		assertApiRefusal(reftable, MigrationOptions.to(RefFormat.REFTABLE), "repository already uses 'reftable' format");
+		assertApiRefusal(reftable, MigrationOptions.to(RefFormat.REFTABLE),
+				"repository already uses 'reftable' format");
 	}
 
 	@Test
@@ -193,9 +194,11 @@ class MigrationIT {
 	void refusesALockedStoreNamingTheLockAndChangesNothing(@TempDir Path dir) throws IOException {
 		TempRepo files = MigrationRepos.create(Maker.NEWEST_FILES, dir.resolve("files"), false, false);
 		Path packedLock = Files.createFile(files.gitDir().resolve("packed-refs.lock"));
-		assertCliRefusal(files, "error: the ref store is locked by another process: '" + packedLock + "' exists; if no"
-				+ " git or refstore process is working in this repository, remove it (rm '" + packedLock
-				+ "') and run again", "migrate", "--ref-format=reftable");
+		assertCliRefusal(files,
+				"error: the ref store is locked by another process: '" + packedLock + "' exists; if no"
+						+ " git or refstore process is working in this repository, remove it (rm '" + packedLock
+						+ "') and run again",
+				"migrate", "--ref-format=reftable");
 
 		TempRepo reftable = MigrationRepos.create(Maker.NEWEST_REFTABLE, dir.resolve("reftable"), false, false);
 		Path stackLock = Files.createFile(reftable.gitDir().resolve("reftable/tables.list.lock"));
@@ -257,8 +260,8 @@ class MigrationIT {
 		MigrationReport rollback = MigrationRunner.rollback(repo.dir(), migration.backup());
 
 		assertThat(rollback.to()).isEqualTo(maker.format);
-		assertThat(rollback.carried()).as("the refs kept from after the migration").containsExactly(
-				"refs/heads/after-migration", "refs/heads/feature", "refs/remotes/origin/main");
+		assertThat(rollback.carried()).as("the refs kept from after the migration")
+			.containsExactly("refs/heads/after-migration", "refs/heads/feature", "refs/remotes/origin/main");
 		GitView restored = GitView.capture(NEWEST, repo.dir());
 		assertThat(restored.format()).isEqualTo(maker.format.configName());
 		assertThat(restored).isEqualTo(new GitView(restored.format(), written.forEachRef(), written.showRef(),
@@ -266,7 +269,10 @@ class MigrationIT {
 		assertThat(GitView.unsoundness(NEWEST, repo.dir())).isNull();
 	}
 
-	/** The repository's own settings, sorted: a rewritten file may order its sections differently. */
+	/**
+	 * The repository's own settings, sorted: a rewritten file may order its sections
+	 * differently.
+	 */
 	private static List<String> localConfig(TempRepo repo) {
 		return NEWEST.ok(repo.dir(), "config", "--local", "--list").lines().sorted().toList();
 	}
@@ -276,8 +282,9 @@ class MigrationIT {
 	}
 
 	/**
-	 * Migrates through the API or the command and checks the counts it reports against git's: the refs
-	 * for-each-ref lists with root refs, and the lines of git's reflog files.
+	 * Migrates through the API or the command and checks the counts it reports against
+	 * git's: the refs for-each-ref lists with root refs, and the lines of git's reflog
+	 * files.
 	 */
 	private static void migrate(TempRepo repo, RefFormat target, boolean api, long refs, long entries)
 			throws IOException {
@@ -304,8 +311,9 @@ class MigrationIT {
 	}
 
 	/**
-	 * The reftable git lists everything as before and finds the repository sound, {@code FETCH_HEAD} is the
-	 * same file, and a files repository reads the same to git 2.39.
+	 * The reftable git lists everything as before and finds the repository sound,
+	 * {@code FETCH_HEAD} is the same file, and a files repository reads the same to git
+	 * 2.39.
 	 */
 	private static GitView assertReadsAsBefore(TempRepo repo, RefFormat format, GitView before, byte[] fetchHead)
 			throws IOException {
@@ -324,9 +332,13 @@ class MigrationIT {
 		return now;
 	}
 
-	/** The git that made the repository goes on using it: a new ref with a log, read back by every git. */
+	/**
+	 * The git that made the repository goes on using it: a new ref with a log, read back
+	 * by every git.
+	 */
 	private static void assertGitWritesAndReadsBack(TempRepo repo, Maker maker) {
-		maker.git.ok(repo.dir(), "update-ref", "-m", "written after the migrations", "refs/heads/written-after", "main");
+		maker.git.ok(repo.dir(), "update-ref", "-m", "written after the migrations", "refs/heads/written-after",
+				"main");
 		String main = NEWEST.ok(repo.dir(), "rev-parse", "main");
 		assertThat(NEWEST.ok(repo.dir(), "rev-parse", "refs/heads/written-after")).isEqualTo(main);
 		assertThat(NEWEST.ok(repo.dir(), "reflog", "show", "--format=%gs", "refs/heads/written-after"))

@@ -28,16 +28,19 @@ import io.refstore.core.testing.Processes;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * {@code refstore refs migrate} killed with SIGKILL at random moments, in both directions: the reftable git
- * must read exactly the old or exactly the new refs and logs, with the configuration naming one format or
- * the other, {@code fsck} must pass, and running the migration again must leave the new state with nothing
- * behind (no work directory, no lock, exactly one backup holding the old store byte for byte).
+ * {@code refstore refs migrate} killed with SIGKILL at random moments, in both
+ * directions: the reftable git must read exactly the old or exactly the new refs and
+ * logs, with the configuration naming one format or the other, {@code fsck} must pass,
+ * and running the migration again must leave the new state with nothing behind (no work
+ * directory, no lock, exactly one backup holding the old store byte for byte).
  *
- * <p>Each trial copies a prepared repository (a few thousand refs, some hundred reflogs; files and reftable
- * alternately) and kills the command after a delay drawn from a seeded generator ({@code -Drefstore.killSeed},
- * printed) over the duration of an undisturbed run measured first; {@code -Drefstore.killTrials} sets the
- * number of trials (50). Every trial is checked, and the failures are reported together with where each
- * kill landed; the number of kills landing in each phase is printed.
+ * <p>
+ * Each trial copies a prepared repository (a few thousand refs, some hundred reflogs;
+ * files and reftable alternately) and kills the command after a delay drawn from a seeded
+ * generator ({@code -Drefstore.killSeed}, printed) over the duration of an undisturbed
+ * run measured first; {@code -Drefstore.killTrials} sets the number of trials (50). Every
+ * trial is checked, and the failures are reported together with where each kill landed;
+ * the number of kills landing in each phase is printed.
  */
 class MigrationKillIT {
 
@@ -58,7 +61,10 @@ class MigrationKillIT {
 
 	private static GitView before;
 
-	/** A prepared repository to copy for each trial, and the duration of an undisturbed migration of it. */
+	/**
+	 * A prepared repository to copy for each trial, and the duration of an undisturbed
+	 * migration of it.
+	 */
 	private record Source(RefFormat format, Path dir, Set<String> storeEntries, Map<String, String> store,
 			byte[] fetchHead, long nanos, long lockedAfterNanos) {
 
@@ -105,7 +111,10 @@ class MigrationKillIT {
 		return new Source(format, source, storeEntries, store, fetchHead, nanos, lockedAfter);
 	}
 
-	/** When the store's lock first appears while {@code process} runs (polled every millisecond). */
+	/**
+	 * When the store's lock first appears while {@code process} runs (polled every
+	 * millisecond).
+	 */
 	private static long watchForLock(Process process, Path lock) throws InterruptedException {
 		while (process.isAlive()) {
 			if (Files.exists(lock)) {
@@ -138,8 +147,9 @@ class MigrationKillIT {
 	}
 
 	/**
-	 * Half the kills anywhere in the run (a little past its measured duration, so that some runs finish
-	 * first), half from the moment the store was locked on: the short phase that swaps the stores.
+	 * Half the kills anywhere in the run (a little past its measured duration, so that
+	 * some runs finish first), half from the moment the store was locked on: the short
+	 * phase that swaps the stores.
 	 */
 	private static long delay(Random random, Source source, int trial) {
 		if (trial % 4 < 2) {
@@ -174,7 +184,10 @@ class MigrationKillIT {
 		return trial;
 	}
 
-	/** Exactly the old or the new refs and logs, as git reads them, with a sound repository. */
+	/**
+	 * Exactly the old or the new refs and logs, as git reads them, with a sound
+	 * repository.
+	 */
 	private static void checkOldOrNew(Path repo, Source source, Trial trial) {
 		GitView now;
 		try {
@@ -209,9 +222,9 @@ class MigrationKillIT {
 	}
 
 	/**
-	 * The migration run again in this JVM: it completes the migration or the cleanup it finds. A run killed
-	 * after it removed its journal has only its work directory left, which a rerun removes before it refuses
-	 * to migrate to the format in use.
+	 * The migration run again in this JVM: it completes the migration or the cleanup it
+	 * finds. A run killed after it removed its journal has only its work directory left,
+	 * which a rerun removes before it refuses to migrate to the format in use.
 	 */
 	private static void rerun(Path repo, Source source, Trial trial) {
 		if (trial.landing == KillLanding.COMPLETE) {
@@ -235,7 +248,10 @@ class MigrationKillIT {
 		}
 	}
 
-	/** The new state, nothing left behind, and the old store kept byte for byte in exactly one backup. */
+	/**
+	 * The new state, nothing left behind, and the old store kept byte for byte in exactly
+	 * one backup.
+	 */
 	private static void checkCompleted(Path repo, Source source, Trial trial) throws IOException {
 		Path gitDir = repo.resolve(".git");
 		GitView now = GitView.captureQuickly(GIT, repo);

@@ -13,19 +13,25 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * Repositories made by a real git with every kind of ref a migration must carry: branches with reflogs
- * (several time zones, odd whitespace in messages), lightweight and annotated tags (a tag of a tag, a tag of
- * a tree, an annotated tag outside {@code refs/tags}), symbolic refs ({@code HEAD},
- * {@code refs/remotes/origin/HEAD}, one below {@code refs/heads}), root refs, the pseudoref
- * {@code FETCH_HEAD}, names sharing a long prefix (and bytes above 0x7f), a mix of packed and loose refs,
- * and refs deleted after packing.
+ * Repositories made by a real git with every kind of ref a migration must carry: branches
+ * with reflogs (several time zones, odd whitespace in messages), lightweight and
+ * annotated tags (a tag of a tag, a tag of a tree, an annotated tag outside
+ * {@code refs/tags}), symbolic refs ({@code HEAD}, {@code refs/remotes/origin/HEAD}, one
+ * below {@code refs/heads}), root refs, the pseudoref {@code FETCH_HEAD}, names sharing a
+ * long prefix (and bytes above 0x7f), a mix of packed and loose refs, and refs deleted
+ * after packing.
  */
 final class MigrationRepos {
 
-	/** The git that judges every format: the reftable git (2.46 or newer lists root refs). */
+	/**
+	 * The git that judges every format: the reftable git (2.46 or newer lists root refs).
+	 */
 	static final GitCli NEWEST = GitCli.reftable();
 
-	/** A prefix long enough to make reftable's prefix compression and packed-refs' sorting work hard. */
+	/**
+	 * A prefix long enough to make reftable's prefix compression and packed-refs' sorting
+	 * work hard.
+	 */
 	static final String LONG_PREFIX = "refs/heads/shared/" + "prefix-".repeat(26);
 
 	private MigrationRepos() {
@@ -57,8 +63,8 @@ final class MigrationRepos {
 	/**
 	 * Makes and fills a repository.
 	 * @param sha256 {@code --object-format=sha256} instead of SHA-1
-	 * @param bare a bare repository with {@code core.logAllRefUpdates=always}, its commits made with
-	 * {@code commit-tree} and {@code update-ref -m}
+	 * @param bare a bare repository with {@code core.logAllRefUpdates=always}, its
+	 * commits made with {@code commit-tree} and {@code update-ref -m}
 	 */
 	static TempRepo create(Maker maker, Path dir, boolean sha256, boolean bare) {
 		List<String> options = new ArrayList<>();
@@ -72,7 +78,8 @@ final class MigrationRepos {
 			options.add("--bare");
 		}
 		TempRepo repo = TempRepo.init(maker.git, dir, options.toArray(String[]::new));
-		// no automatic maintenance in the background: it would pack refs behind the tests' backs
+		// no automatic maintenance in the background: it would pack refs behind the
+		// tests' backs
 		repo.git("config", "maintenance.auto", "false");
 		repo.git("config", "gc.auto", "0");
 		populate(repo, bare);
@@ -101,11 +108,12 @@ final class MigrationRepos {
 	}
 
 	/**
-	 * Makes a larger files repository with the reftable git, for crash trials: {@code refs} refs, of which
-	 * a twelfth are branches with reflogs and a third annotated tags; most of them packed, some loose over
-	 * packed ones, some new and loose, some deleted after packing; plus the refs of {@link #create}
-	 * ({@code HEAD} and its log, symbolic refs, root refs, {@code FETCH_HEAD}). Few files besides (no sample
-	 * hooks), so that copies are quick.
+	 * Makes a larger files repository with the reftable git, for crash trials:
+	 * {@code refs} refs, of which a twelfth are branches with reflogs and a third
+	 * annotated tags; most of them packed, some loose over packed ones, some new and
+	 * loose, some deleted after packing; plus the refs of {@link #create} ({@code HEAD}
+	 * and its log, symbolic refs, root refs, {@code FETCH_HEAD}). Few files besides (no
+	 * sample hooks), so that copies are quick.
 	 */
 	static TempRepo createLarge(Path dir, int refs) {
 		TempRepo repo = create(Maker.NEWEST_FILES, dir, false, false);
@@ -126,7 +134,8 @@ final class MigrationRepos {
 			}
 		}
 		repo.run(tags.toString().getBytes(StandardCharsets.UTF_8), "fast-import", "--quiet").requireOk();
-		repo.run(updates.toString().getBytes(StandardCharsets.UTF_8), "update-ref", "-m", "bulk", "--stdin").requireOk();
+		repo.run(updates.toString().getBytes(StandardCharsets.UTF_8), "update-ref", "-m", "bulk", "--stdin")
+			.requireOk();
 		repo.git("pack-refs", "--all");
 		StringBuilder loose = new StringBuilder();
 		for (int i = 0; i < refs; i += 12) {
@@ -150,7 +159,10 @@ final class MigrationRepos {
 		return repo;
 	}
 
-	/** Three commits on main, moving HEAD's log too: {@code git commit} in a working tree, else update-ref. */
+	/**
+	 * Three commits on main, moving HEAD's log too: {@code git commit} in a working tree,
+	 * else update-ref.
+	 */
 	private static List<String> commitOnMain(TempRepo repo, boolean bare) {
 		if (bare) {
 			repo.git("config", "core.logAllRefUpdates", "always");
@@ -181,7 +193,10 @@ final class MigrationRepos {
 				repo.tagObject("outside", c3, "commit"));
 	}
 
-	/** Refs made in one transaction: a shared long prefix, neighbours in byte order, non-ASCII names. */
+	/**
+	 * Refs made in one transaction: a shared long prefix, neighbours in byte order,
+	 * non-ASCII names.
+	 */
 	private static void bulk(TempRepo repo, String c1, String c2) {
 		List<String> names = new ArrayList<>();
 		for (String suffix : List.of("/a", "/b", "-a", ".a", "a", "_z", "\u00e9", "/\u00fcber/x")) {
@@ -198,7 +213,10 @@ final class MigrationRepos {
 		repo.run(stdin.toString().getBytes(StandardCharsets.UTF_8), "update-ref", "-m", "bulk", "--stdin").requireOk();
 	}
 
-	/** Loose refs over packed ones, a packed ref deleted, new loose refs and a loose annotated tag. */
+	/**
+	 * Loose refs over packed ones, a packed ref deleted, new loose refs and a loose
+	 * annotated tag.
+	 */
 	private static void afterPacking(TempRepo repo, String c1, String c3) {
 		repo.git("update-ref", "-m", "after packing", "refs/heads/bulk/001", c3);
 		repo.git("update-ref", "-m", "gone", "-d", "refs/heads/bulk/002");

@@ -11,8 +11,9 @@ import io.refstore.core.repo.Repository;
 import io.refstore.core.testing.GitCli;
 
 /**
- * Runs refstore's migration the two ways a user can: through the API in this JVM ({@link FormatMigrator} on
- * a freshly opened {@link Repository}), or as the {@code refstore refs} command in a process of its own.
+ * Runs refstore's migration the two ways a user can: through the API in this JVM
+ * ({@link FormatMigrator} on a freshly opened {@link Repository}), or as the
+ * {@code refstore refs} command in a process of its own.
  */
 final class MigrationRunner {
 
@@ -43,7 +44,10 @@ final class MigrationRunner {
 		}
 	}
 
-	/** Runs {@code refstore refs <args>} from the command jar in {@code dir} and waits for it. */
+	/**
+	 * Runs {@code refstore refs <args>} from the command jar in {@code dir} and waits for
+	 * it.
+	 */
 	static GitCli.Result refs(Path dir, String... args) {
 		String[] all = new String[args.length + 1];
 		all[0] = "refs";
@@ -51,7 +55,10 @@ final class MigrationRunner {
 		return GitCli.refstore().run(dir, all);
 	}
 
-	/** The command line of {@code refstore refs <args>}, for a process the caller starts and may kill. */
+	/**
+	 * The command line of {@code refstore refs <args>}, for a process the caller starts
+	 * and may kill.
+	 */
 	static ProcessBuilder refsProcess(Path dir, String... args) {
 		GitCli refstore = GitCli.refstore();
 		List<String> command = new ArrayList<>(refstore.command());

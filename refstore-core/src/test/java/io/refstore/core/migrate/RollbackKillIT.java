@@ -23,12 +23,14 @@ import io.refstore.core.testing.Processes;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * {@code refstore refs rollback} killed with SIGKILL at random moments, in both directions. Each source repository
- * was migrated by refstore (keeping a backup) and then got one more ref, so the current store and the backup
- * differ, and the rollback keeps that ref: after a kill, git must read exactly the current state, in the migrated
- * format (the current store) or in the restored one (the restored store, caught up), the repository must
- * be sound, and running the rollback again must finish it: the restored state, the backup gone, the current store
- * kept in exactly one new backup, no work directory and no lock left. {@code -Drefstore.killTrials} (50) and
+ * {@code refstore refs rollback} killed with SIGKILL at random moments, in both
+ * directions. Each source repository was migrated by refstore (keeping a backup) and then
+ * got one more ref, so the current store and the backup differ, and the rollback keeps
+ * that ref: after a kill, git must read exactly the current state, in the migrated format
+ * (the current store) or in the restored one (the restored store, caught up), the
+ * repository must be sound, and running the rollback again must finish it: the restored
+ * state, the backup gone, the current store kept in exactly one new backup, no work
+ * directory and no lock left. {@code -Drefstore.killTrials} (50) and
  * {@code -Drefstore.killSeed} as for {@link MigrationKillIT}.
  */
 class RollbackKillIT {
@@ -47,8 +49,9 @@ class RollbackKillIT {
 	private static Source toReftable;
 
 	/**
-	 * A repository to copy for each trial: its backup (relative to the git directory), what git reads now and
-	 * after the rollback, and the duration of an undisturbed rollback.
+	 * A repository to copy for each trial: its backup (relative to the git directory),
+	 * what git reads now and after the rollback, and the duration of an undisturbed
+	 * rollback.
 	 */
 	private record Source(Path dir, String backup, GitView current, GitView restored, RefFormat restoredFormat,
 			long nanos) {
@@ -61,7 +64,10 @@ class RollbackKillIT {
 		toFiles = prepare("to-files", RefFormat.REFTABLE);
 	}
 
-	/** A repository in {@code original} format migrated away from it by refstore, then written to by git. */
+	/**
+	 * A repository in {@code original} format migrated away from it by refstore, then
+	 * written to by git.
+	 */
 	private static Source prepare(String name, RefFormat original) throws IOException {
 		TempRepo repo = MigrationRepos.createLarge(dir.resolve(name), 2000);
 		if (original == RefFormat.REFTABLE) {
@@ -81,7 +87,8 @@ class RollbackKillIT {
 		assertThat(waitFor(process)).as("undisturbed rollback").isZero();
 		long nanos = System.nanoTime() - started;
 		GitView restored = GitView.captureQuickly(GIT, copy);
-		// a rollback keeps what was written since the migration: the current refs, in the restored format
+		// a rollback keeps what was written since the migration: the current refs, in the
+		// restored format
 		assertThat(restored.format()).isEqualTo(backedUp.format());
 		assertThat(restored.difference(current)).isNull();
 		System.out.printf("undisturbed rollback to %s: %d ms%n", original.configName(), nanos / 1_000_000);
@@ -117,7 +124,8 @@ class RollbackKillIT {
 				restored = true;
 			}
 			else {
-				problems.add("git reads neither the current nor the restored state: " + now.difference(source.restored()));
+				problems
+					.add("git reads neither the current nor the restored state: " + now.difference(source.restored()));
 			}
 			String unsound = GitView.unsoundness(GIT, repo);
 			if (unsound != null) {
@@ -128,7 +136,8 @@ class RollbackKillIT {
 					MigrationRunner.rollback(repo, backup);
 				}
 				catch (MigrationException ex) {
-					// a run killed after it had removed the backup left nothing to do: that is finished, not failed
+					// a run killed after it had removed the backup left nothing to do:
+					// that is finished, not failed
 					if (!restored || Files.exists(backup)) {
 						problems.add("the rerun failed (git read the " + (restored ? "restored" : "current")
 								+ " state): " + ex.getMessage() + "; the killed run said: "
@@ -143,8 +152,8 @@ class RollbackKillIT {
 				checkFinished(repo, backup, source, problems);
 			}
 			if (!problems.isEmpty()) {
-				failures.add("trial " + trial + " (rollback to " + source.restoredFormat().configName() + ", kill after "
-						+ delay / 1_000_000 + " ms): " + String.join("; ", problems));
+				failures.add("trial " + trial + " (rollback to " + source.restoredFormat().configName()
+						+ ", kill after " + delay / 1_000_000 + " ms): " + String.join("; ", problems));
 			}
 			FileMoves.deleteTree(repo);
 		}

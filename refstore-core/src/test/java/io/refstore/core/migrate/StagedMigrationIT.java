@@ -19,10 +19,12 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * The phases of a {@link StagedMigration} run as a batch job runs them: chunk by chunk, with the process
- * "restarting" (a new object on a reopened repository) mid-copy, a segment written after the last recorded
- * checkpoint dropped, segments lost before it (a resume starts after the last whole one), a writer getting in
- * between copy and swap, and a foreign migration refused while the owner lives. Judged by the reftable git exactly as {@link MigrationIT} judges {@link FormatMigrator}.
+ * The phases of a {@link StagedMigration} run as a batch job runs them: chunk by chunk,
+ * with the process "restarting" (a new object on a reopened repository) mid-copy, a
+ * segment written after the last recorded checkpoint dropped, segments lost before it (a
+ * resume starts after the last whole one), a writer getting in between copy and swap, and
+ * a foreign migration refused while the owner lives. Judged by the reftable git exactly
+ * as {@link MigrationIT} judges {@link FormatMigrator}.
  */
 class StagedMigrationIT {
 
@@ -42,7 +44,8 @@ class StagedMigrationIT {
 			assertThat(migration.countRefs()).isEqualTo(total);
 			checkpoint = migration.copyRefs(CopyProgress.START, 3);
 			checkpoint = migration.copyRefs(checkpoint, 3);
-			// a third chunk reaches the disk, but its checkpoint is never recorded (the process dies)
+			// a third chunk reaches the disk, but its checkpoint is never recorded (the
+			// process dies)
 			migration.copyRefs(checkpoint, 3);
 		}
 		Path work = repo.gitDir().resolve(FormatMigrator.WORK_DIR);
@@ -81,8 +84,7 @@ class StagedMigrationIT {
 
 	@ParameterizedTest
 	@EnumSource(names = { "NEWEST_FILES", "NEWEST_REFTABLE" })
-	void aResumeStartsAfterTheLastWholeSegmentAndDropsEveryLaterOne(Maker maker, @TempDir Path dir)
-			throws IOException {
+	void aResumeStartsAfterTheLastWholeSegmentAndDropsEveryLaterOne(Maker maker, @TempDir Path dir) throws IOException {
 		TempRepo repo = MigrationRepos.create(maker, dir.resolve("repo"), false, false);
 		GitView before = GitView.capture(MigrationRepos.NEWEST, repo.dir());
 		RefFormat target = (maker.format == RefFormat.FILES) ? RefFormat.REFTABLE : RefFormat.FILES;
@@ -103,7 +105,8 @@ class StagedMigrationIT {
 		Path work = repo.gitDir().resolve(FormatMigrator.WORK_DIR);
 		assertThat(checkpoint.segments()).isEqualTo(6);
 		assertThat(RefSegments.exists(work, 6)).isTrue();
-		// a power loss: segment 2 reached the disk in part, segment 3 not at all, later ones whole
+		// a power loss: segment 2 reached the disk in part, segment 3 not at all, later
+		// ones whole
 		Path second = RefSegments.file(work, 2);
 		byte[] bytes = Files.readAllBytes(second);
 		Files.write(second, java.util.Arrays.copyOf(bytes, bytes.length - 3));
@@ -115,7 +118,8 @@ class StagedMigrationIT {
 			assertThat(migration.resumed()).isTrue();
 			CopyProgress resumed = migration.resumeFrom(checkpoint);
 			assertThat(resumed).isEqualTo(first);
-			// the total - 1 refs left in two segments: the stale segments 4 to 6 must not follow them into the store
+			// the total - 1 refs left in two segments: the stale segments 4 to 6 must not
+			// follow them into the store
 			int limit = (int) (total / 2);
 			CopyProgress next = migration.copyRefs(resumed, limit);
 			while (!next.done()) {
@@ -183,13 +187,15 @@ class StagedMigrationIT {
 	void aRewriteOfAnOldRefBetweenCopyAndSwapIsSeenThroughTheFingerprint(@TempDir Path dir) throws IOException {
 		TempRepo repo = MigrationRepos.create(Maker.NEWEST_FILES, dir.resolve("repo"), false, false);
 		repo.git("update-ref", "refs/heads/moving", "HEAD");
-		// an old store: its fingerprint is trusted (not "racy"), so only the rewrite below can change it
+		// an old store: its fingerprint is trusted (not "racy"), so only the rewrite
+		// below can change it
 		age(repo.gitDir());
 		MigrationOptions options = MigrationOptions.to(RefFormat.REFTABLE);
 		try (Repository repository = Repository.open(repo.dir());
 				StagedMigration migration = StagedMigration.open(repository, options, "job-5")) {
 			copyAll(migration);
-			// a value of the same length, and the file's time moved back as if written long ago: only the
+			// a value of the same length, and the file's time moved back as if written
+			// long ago: only the
 			// file's identity tells the rewrite
 			repo.git("update-ref", "refs/heads/moving", "HEAD~1");
 			age(repo.gitDir());
@@ -236,11 +242,17 @@ class StagedMigrationIT {
 		migration.verify();
 	}
 
-	/** An hour ago, the same instant for every call, so that aging alone never changes a file's time. */
+	/**
+	 * An hour ago, the same instant for every call, so that aging alone never changes a
+	 * file's time.
+	 */
 	private static final java.nio.file.attribute.FileTime HOUR_AGO = java.nio.file.attribute.FileTime
 		.from(java.time.Instant.now().minusSeconds(3600));
 
-	/** Moves every file's time to {@link #HOUR_AGO}, as in a repository nobody wrote to lately. */
+	/**
+	 * Moves every file's time to {@link #HOUR_AGO}, as in a repository nobody wrote to
+	 * lately.
+	 */
 	private static void age(Path gitDir) throws IOException {
 		java.nio.file.attribute.FileTime hourAgo = HOUR_AGO;
 		try (java.util.stream.Stream<Path> files = Files.walk(gitDir)) {

@@ -21,10 +21,12 @@ import io.refstore.core.store.RefStores;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * The new store a {@link StagedMigration} builds while it copies ({@link StreamedAssembly}): the same store,
- * by digest, as the one assembled from the segments after a restart and as {@link FormatMigrator}'s; a store
- * that fails its verification assembled again from the segments; a reflog grown during the copy leaving the
- * store to the assemble phase. And the estimate of the refs to copy, against stores git wrote.
+ * The new store a {@link StagedMigration} builds while it copies
+ * ({@link StreamedAssembly}): the same store, by digest, as the one assembled from the
+ * segments after a restart and as {@link FormatMigrator}'s; a store that fails its
+ * verification assembled again from the segments; a reflog grown during the copy leaving
+ * the store to the assemble phase. And the estimate of the refs to copy, against stores
+ * git wrote.
  */
 class StreamedAssemblyIT {
 
@@ -93,11 +95,13 @@ class StreamedAssemblyIT {
 			}
 			migration.copyReflogs();
 			String assembled = migration.assemble();
-			// one hex digit of the first ref's id changed: still a well-formed packed-refs, another value
+			// one hex digit of the first ref's id changed: still a well-formed
+			// packed-refs, another value
 			String text = Files.readString(packed, StandardCharsets.ISO_8859_1);
 			int at = text.indexOf('\n') + 1;
 			char digit = (text.charAt(at) == '0') ? '1' : '0';
-			Files.writeString(packed, text.substring(0, at) + digit + text.substring(at + 1), StandardCharsets.ISO_8859_1);
+			Files.writeString(packed, text.substring(0, at) + digit + text.substring(at + 1),
+					StandardCharsets.ISO_8859_1);
 			assertThatThrownBy(migration::verify).isInstanceOf(MigrationException.class)
 				.hasMessageContaining("verification failed");
 
@@ -117,7 +121,8 @@ class StreamedAssemblyIT {
 				StagedMigration migration = StagedMigration.open(repository, MigrationOptions.to(RefFormat.REFTABLE),
 						"job-d")) {
 			CopyProgress next = migration.copyRefs(CopyProgress.START, 3);
-			// HEAD's log grows past the longest the reftable writer was prepared for when the copy began
+			// HEAD's log grows past the longest the reftable writer was prepared for when
+			// the copy began
 			int longest = longestReflog(repository);
 			for (int i = 0; i <= longest; i++) {
 				repo.git("update-ref", "-m", "grow " + i, "HEAD", (i % 2 == 0) ? "HEAD~1" : "main@{1}");

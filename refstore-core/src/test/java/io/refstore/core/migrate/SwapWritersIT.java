@@ -22,10 +22,11 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * git processes writing while refstore migrates a files repository to reftable: creating new refs and moving
- * refs that were only packed (both need a lock no swap can hold in advance). Every {@code update-ref} that exited 0
- * is in the repository afterwards with its value and its reflog entry, as git 2.55 reads it; refs git wrote into
- * the old store while it was being swapped are carried into the new one and named in the report.
+ * git processes writing while refstore migrates a files repository to reftable: creating
+ * new refs and moving refs that were only packed (both need a lock no swap can hold in
+ * advance). Every {@code update-ref} that exited 0 is in the repository afterwards with
+ * its value and its reflog entry, as git 2.55 reads it; refs git wrote into the old store
+ * while it was being swapped are carried into the new one and named in the report.
  */
 class SwapWritersIT {
 
@@ -73,7 +74,8 @@ class SwapWritersIT {
 			writers.add(pool.submit(() -> {
 				for (int n = 0; !stop.get(); n++) {
 					// new refs, and refs that were only packed until now
-					String ref = (n % 2 == 0) ? "refs/heads/new/" + me + "/" + n : "refs/heads/packed/" + (me + WRITERS * n);
+					String ref = (n % 2 == 0) ? "refs/heads/new/" + me + "/" + n
+							: "refs/heads/packed/" + (me + WRITERS * n);
 					GitCli git = (n % 4 < 2) ? GitCli.system() : GIT;
 					if (git.run(dir, "update-ref", "-m", "writer " + me, ref, second).exitCode() == 0) {
 						confirmed.put(ref, second);

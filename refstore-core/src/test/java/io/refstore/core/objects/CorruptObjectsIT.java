@@ -24,9 +24,9 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * Damaged object storage gives a {@link CorruptObjectException} naming the file (and offset) or the object,
- * never a wrong answer. The file-level cases use refstore's own SHA-256 reader; damaged tag content is
- * checked for both implementations.
+ * Damaged object storage gives a {@link CorruptObjectException} naming the file (and
+ * offset) or the object, never a wrong answer. The file-level cases use refstore's own
+ * SHA-256 reader; damaged tag content is checked for both implementations.
  */
 class CorruptObjectsIT {
 
@@ -39,14 +39,16 @@ class CorruptObjectsIT {
 	@EnumSource(HashAlgorithm.class)
 	void tagWithoutObjectLineIsReportedNamingTheTag(HashAlgorithm algorithm) throws IOException {
 		TempRepo repo = TempRepo.init(GitCli.system(), this.dir, "--object-format=" + algorithm.configName());
-		String tag = repo.run("not a tag at all\n".getBytes(StandardCharsets.UTF_8), "hash-object", "-t", "tag", "-w",
-				"--literally", "--stdin")
+		String tag = repo
+			.run("not a tag at all\n".getBytes(StandardCharsets.UTF_8), "hash-object", "-t", "tag", "-w", "--literally",
+					"--stdin")
 			.requireOk()
 			.stdout()
 			.trim();
 		try (ObjectDatabase db = ObjectDatabases.open(repo.gitDir().resolve("objects"), algorithm)) {
 			assertThat(db.type(ObjectId.fromHex(algorithm, tag))).isEqualTo(ObjectDatabase.ObjectType.TAG);
-			assertThatThrownBy(() -> db.peel(ObjectId.fromHex(algorithm, tag))).isInstanceOf(CorruptObjectException.class)
+			assertThatThrownBy(() -> db.peel(ObjectId.fromHex(algorithm, tag)))
+				.isInstanceOf(CorruptObjectException.class)
 				.hasMessageContaining("tag " + tag + " is damaged");
 		}
 	}
@@ -116,11 +118,15 @@ class CorruptObjectsIT {
 		}
 	}
 
-	/** A SHA-256 repository with one large annotated tag ({@code refs/tags/big}), fully packed. */
+	/**
+	 * A SHA-256 repository with one large annotated tag ({@code refs/tags/big}), fully
+	 * packed.
+	 */
 	private TempRepo packedRepo() {
 		TempRepo repo = TempRepo.init(GitCli.system(), this.dir, "--object-format=sha256");
 		String commit = repo.commit("c", null);
-		String text = "object " + commit + "\ntype commit\ntag big\ntagger C O Mitter <c@example.com> 1700000000 +0000\n\n"
+		String text = "object " + commit
+				+ "\ntype commit\ntag big\ntagger C O Mitter <c@example.com> 1700000000 +0000\n\n"
 				+ "a long message that is not all the same. ".repeat(50) + "\n";
 		String tag = repo.run(text.getBytes(StandardCharsets.UTF_8), "hash-object", "-t", "tag", "-w", "--stdin")
 			.requireOk()

@@ -10,8 +10,8 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
- * Delta application on hand-built deltas: every copy-instruction field width, inserts, the 0x10000 size
- * rule, and the malformed cases, each reported with the pack and offset.
+ * Delta application on hand-built deltas: every copy-instruction field width, inserts,
+ * the 0x10000 size rule, and the malformed cases, each reported with the pack and offset.
  */
 class DeltasTest {
 
@@ -21,7 +21,8 @@ class DeltasTest {
 	void copiesAndInsertsRebuildTheTarget() throws Exception {
 		byte[] base = bytes("0123456789abcdef");
 		byte[] delta = delta(base.length, 12, copy(10, 6), insert("--"), copy(0, 4));
-		assertThat(new String(Deltas.apply(base, delta, PACK, 99), StandardCharsets.US_ASCII)).isEqualTo("abcdef--0123");
+		assertThat(new String(Deltas.apply(base, delta, PACK, 99), StandardCharsets.US_ASCII))
+			.isEqualTo("abcdef--0123");
 	}
 
 	@Test
@@ -56,32 +57,28 @@ class DeltasTest {
 	@Test
 	void copyBeyondTheBaseIsRefused() {
 		byte[] delta = delta(4, 4, copy(2, 4));
-		assertThatThrownBy(() -> Deltas.apply(bytes("abcd"), delta, PACK, 0))
-			.isInstanceOf(CorruptObjectException.class)
+		assertThatThrownBy(() -> Deltas.apply(bytes("abcd"), delta, PACK, 0)).isInstanceOf(CorruptObjectException.class)
 			.hasMessageContaining("outside its base");
 	}
 
 	@Test
 	void reservedInstructionIsRefused() {
 		byte[] delta = delta(4, 1, new byte[] { 0 });
-		assertThatThrownBy(() -> Deltas.apply(bytes("abcd"), delta, PACK, 0))
-			.isInstanceOf(CorruptObjectException.class)
+		assertThatThrownBy(() -> Deltas.apply(bytes("abcd"), delta, PACK, 0)).isInstanceOf(CorruptObjectException.class)
 			.hasMessageContaining("reserved instruction 0");
 	}
 
 	@Test
 	void resultShorterThanDeclaredIsRefused() {
 		byte[] delta = delta(4, 3, insert("ab"));
-		assertThatThrownBy(() -> Deltas.apply(bytes("abcd"), delta, PACK, 0))
-			.isInstanceOf(CorruptObjectException.class)
+		assertThatThrownBy(() -> Deltas.apply(bytes("abcd"), delta, PACK, 0)).isInstanceOf(CorruptObjectException.class)
 			.hasMessageContaining("produced 2 bytes");
 	}
 
 	@Test
 	void cutOffDeltaIsRefused() {
 		byte[] delta = delta(4, 3, new byte[] { (byte) 0x91, 0x01 });
-		assertThatThrownBy(() -> Deltas.apply(bytes("abcd"), delta, PACK, 0))
-			.isInstanceOf(CorruptObjectException.class)
+		assertThatThrownBy(() -> Deltas.apply(bytes("abcd"), delta, PACK, 0)).isInstanceOf(CorruptObjectException.class)
 			.hasMessageContaining("cut off");
 	}
 

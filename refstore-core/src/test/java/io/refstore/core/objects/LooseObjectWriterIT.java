@@ -16,8 +16,9 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * Loose objects written by refstore, judged by real git: the ids git computes for the same bytes, contents
- * git reads back, read-only files, and a second write of an object leaving the first in place.
+ * Loose objects written by refstore, judged by real git: the ids git computes for the
+ * same bytes, contents git reads back, read-only files, and a second write of an object
+ * leaving the first in place.
  */
 class LooseObjectWriterIT {
 
@@ -32,7 +33,10 @@ class LooseObjectWriterIT {
 		ObjectId blob = writer.write(ObjectType.BLOB, text);
 		assertThat(blob.name()).isEqualTo(repo.run(text, "hash-object", "--stdin").requireOk().stdout().trim());
 		assertThat(repo.git("cat-file", "-p", blob.name())).isEqualTo("hello\n");
-		Path file = repo.gitDir().resolve("objects").resolve(blob.name().substring(0, 2)).resolve(blob.name().substring(2));
+		Path file = repo.gitDir()
+			.resolve("objects")
+			.resolve(blob.name().substring(0, 2))
+			.resolve(blob.name().substring(2));
 		assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("r--r--r--");
 		long written = Files.getLastModifiedTime(file).toMillis();
 		assertThat(writer.write(ObjectType.BLOB, text)).isEqualTo(blob);

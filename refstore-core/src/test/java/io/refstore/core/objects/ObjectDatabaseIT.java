@@ -27,8 +27,10 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * refstore's object database reader answers, for both hashes, exactly as git 2.39 does ({@code git cat-file -t}, {@code git rev-parse X^{}}) for repositories whose objects are
- * loose, packed by {@code git gc}, or repacked with tags stored as OFS_DELTA or REF_DELTA entries.
+ * refstore's object database reader answers, for both hashes, exactly as git 2.39 does
+ * ({@code git cat-file -t}, {@code git rev-parse X^{}}) for repositories whose objects
+ * are loose, packed by {@code git gc}, or repacked with tags stored as OFS_DELTA or
+ * REF_DELTA entries.
  */
 class ObjectDatabaseIT {
 
@@ -83,7 +85,10 @@ class ObjectDatabaseIT {
 		}
 	}
 
-	/** {@link ObjectDatabase#types} in one batch, a missing id among them, agrees with one type at a time. */
+	/**
+	 * {@link ObjectDatabase#types} in one batch, a missing id among them, agrees with one
+	 * type at a time.
+	 */
 	private static void assertBatchTypesMatchSingleOnes(ObjectDatabase db, HashAlgorithm algorithm,
 			Map<String, String> objects) throws IOException {
 		List<ObjectId> ids = new java.util.ArrayList<>();
@@ -179,7 +184,8 @@ class ObjectDatabaseIT {
 			repo.git("repack", "-adq");
 			repo.git("prune-packed");
 			assertThat(looseObjectCount(repo)).isZero();
-			// the batched lookup is the first to miss the packs it knows: it must find the new pack
+			// the batched lookup is the first to miss the packs it knows: it must find
+			// the new pack
 			assertThat(batchTypes(db, algorithm, second, tag)).containsExactly(ObjectType.COMMIT, ObjectType.TAG);
 			assertThat(db.peel(ObjectId.fromHex(algorithm, tag))).hasToString(second);
 			assertThat(db.type(ObjectId.fromHex(algorithm, first))).isEqualTo(ObjectType.COMMIT);
@@ -228,8 +234,9 @@ class ObjectDatabaseIT {
 	}
 
 	/**
-	 * A commit, its tree, a blob, tags of each, tags of tags, and thirty near-identical large tags that
-	 * repack stores as deltas of each other; every object has a ref so that repacking keeps it.
+	 * A commit, its tree, a blob, tags of each, tags of tags, and thirty near-identical
+	 * large tags that repack stores as deltas of each other; every object has a ref so
+	 * that repacking keeps it.
 	 * @return a label for each object and its hex id
 	 */
 	static Map<String, String> fixture(TempRepo repo) throws IOException {
@@ -237,10 +244,11 @@ class ObjectDatabaseIT {
 		String commit = repo.commit("base", null);
 		objects.put("commit", commit);
 		objects.put("tree", repo.git("rev-parse", commit + "^{tree}").trim());
-		objects.put("blob", repo.run("some content\n".getBytes(StandardCharsets.UTF_8), "hash-object", "-w", "--stdin")
-			.requireOk()
-			.stdout()
-			.trim());
+		objects.put("blob",
+				repo.run("some content\n".getBytes(StandardCharsets.UTF_8), "hash-object", "-w", "--stdin")
+					.requireOk()
+					.stdout()
+					.trim());
 		objects.put("tag->commit", repo.tagObject("v-commit", commit, "commit"));
 		objects.put("tag->tree", repo.tagObject("v-tree", objects.get("tree"), "tree"));
 		objects.put("tag->blob", repo.tagObject("v-blob", objects.get("blob"), "blob"));
@@ -261,7 +269,8 @@ class ObjectDatabaseIT {
 		String body = "lorem ipsum dolor sit amet, consectetur adipiscing elit. ".repeat(60);
 		List<String> args = new ArrayList<>(List.of("hash-object", "-t", "tag", "-w"));
 		for (int i = 0; i < 30; i++) {
-			// every other one tags a tag, so that deltified tags also sit inside peel chains
+			// every other one tags a tag, so that deltified tags also sit inside peel
+			// chains
 			String target = (i % 2 == 0) ? commit : tag;
 			String type = (i % 2 == 0) ? "commit" : "tag";
 			String text = "object " + target + "\ntype " + type + "\ntag similar-" + i

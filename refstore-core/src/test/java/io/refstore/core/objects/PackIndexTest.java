@@ -20,7 +20,10 @@ class PackIndexTest {
 	@TempDir
 	Path tmp;
 
-	/** Writes a version 2 index of {@code ids} (sorted here), object {@code i} at offset {@code 12 + i}. */
+	/**
+	 * Writes a version 2 index of {@code ids} (sorted here), object {@code i} at offset
+	 * {@code 12 + i}.
+	 */
 	private Path index(byte[][] ids) throws IOException {
 		byte[][] sorted = ids.clone();
 		Arrays.sort(sorted, Arrays::compareUnsigned);

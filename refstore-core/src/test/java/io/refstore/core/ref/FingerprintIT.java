@@ -21,10 +21,11 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * {@link RefStore#fingerprint()}: equal while nothing is written, different after every kind of write git
- * makes (a same-length value, a new ref, a deletion, a reflog entry, packing a files store), in both formats. Files stores
- * are aged first (their times set an hour back), as a store nobody wrote to lately is; a freshly written files
- * store must never give the same token twice.
+ * {@link RefStore#fingerprint()}: equal while nothing is written, different after every
+ * kind of write git makes (a same-length value, a new ref, a deletion, a reflog entry,
+ * packing a files store), in both formats. Files stores are aged first (their times set
+ * an hour back), as a store nobody wrote to lately is; a freshly written files store must
+ * never give the same token twice.
  */
 class FingerprintIT {
 
@@ -59,9 +60,11 @@ class FingerprintIT {
 			previous = now;
 		}
 
-		// packing rewrites the files of a files store; git compacts a reftable stack after every write, so
+		// packing rewrites the files of a files store; git compacts a reftable stack
+		// after every write, so
 		// there it finds one table and writes nothing
-		String tables = format.equals("reftable") ? Files.readString(repo.gitDir().resolve("reftable/tables.list")) : "";
+		String tables = format.equals("reftable") ? Files.readString(repo.gitDir().resolve("reftable/tables.list"))
+				: "";
 		repo.git("pack-refs", "--all");
 		if (format.equals("files")) {
 			assertThat(aged(repo)).isNotEqualTo(previous);
@@ -81,9 +84,9 @@ class FingerprintIT {
 	}
 
 	/**
-	 * Moves the time of every file written in the last minute an hour back (files format; reftable ignores
-	 * times), as if the writes had happened then, then fingerprints. Each call picks a new time, as real writes
-	 * happen at different times.
+	 * Moves the time of every file written in the last minute an hour back (files format;
+	 * reftable ignores times), as if the writes had happened then, then fingerprints.
+	 * Each call picks a new time, as real writes happen at different times.
 	 */
 	private static String aged(TempRepo repo) throws IOException {
 		Instant now = Instant.now();

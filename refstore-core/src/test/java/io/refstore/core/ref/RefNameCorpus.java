@@ -10,24 +10,24 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * Ref names to compare with git: the fact sheet's examples of every rule and its surprising accepts, then
- * random names built from pieces that sit on the rules' edges. Names are raw bytes because git checks bytes
- * and many of these are not UTF-8. The same seed gives the same corpus.
+ * Ref names to compare with git: the fact sheet's examples of every rule and its
+ * surprising accepts, then random names built from pieces that sit on the rules' edges.
+ * Names are raw bytes because git checks bytes and many of these are not UTF-8. The same
+ * seed gives the same corpus.
  */
 final class RefNameCorpus {
 
 	/** Hand-picked names: each rule's rejects and the accepts that surprise. */
 	static final List<String> EXAMPLES = List.of("", "@", "/", ".", "..", "HEAD", "foo", "-dash", "a@b", "x{y}",
 			"refs/heads/.hidden", "refs/heads/a/.b", "refs/heads/.", ".refs/heads/a", "refs/heads/a.lock",
-			"refs/heads/a.lock/b", "refs.lock/x", "refs/heads/.lock", "refs/heads/a.lockx", "refs/heads/lock",
-			"a.lock", "refs/heads/a..b", "refs/heads/..", "refs/heads/a\tb", "refs/heads/a\u007f",
-			"refs/heads/a\u0001", "refs/heads/a\nb", "refs/heads/a\u001f", "refs/heads/a b", "refs/heads/a~1",
-			"refs/heads/a^", "refs/heads/a:b", "refs/heads/a?", "refs/heads/a[", "refs/heads/a]",
-			"refs/heads/a\\b", "refs/heads/a*", "refs/*/x*", "refs/*", "/refs/heads/a", "refs/heads/a/",
-			"refs//heads/a", "refs/heads/a.", "refs/heads/a.b.", "refs/heads/a@{1}", "refs/heads/@{",
-			"refs/heads/@", "refs/heads/a@b", "refs/heads/a@", "refs/heads/@@", "refs/heads/-dash",
-			"refs/heads/x{y}", "refs/heads/{", "refs/heads/}", "refs/heads/ünï", "refs/heads/😀",
-			"refs/heads/a./b", "refs/heads/a@/{b", "refs/heads/a./.b", "refs/tags/v1.0", "ORIG_HEAD",
+			"refs/heads/a.lock/b", "refs.lock/x", "refs/heads/.lock", "refs/heads/a.lockx", "refs/heads/lock", "a.lock",
+			"refs/heads/a..b", "refs/heads/..", "refs/heads/a\tb", "refs/heads/a\u007f", "refs/heads/a\u0001",
+			"refs/heads/a\nb", "refs/heads/a\u001f", "refs/heads/a b", "refs/heads/a~1", "refs/heads/a^",
+			"refs/heads/a:b", "refs/heads/a?", "refs/heads/a[", "refs/heads/a]", "refs/heads/a\\b", "refs/heads/a*",
+			"refs/*/x*", "refs/*", "/refs/heads/a", "refs/heads/a/", "refs//heads/a", "refs/heads/a.",
+			"refs/heads/a.b.", "refs/heads/a@{1}", "refs/heads/@{", "refs/heads/@", "refs/heads/a@b", "refs/heads/a@",
+			"refs/heads/@@", "refs/heads/-dash", "refs/heads/x{y}", "refs/heads/{", "refs/heads/}", "refs/heads/ünï",
+			"refs/heads/😀", "refs/heads/a./b", "refs/heads/a@/{b", "refs/heads/a./.b", "refs/tags/v1.0", "ORIG_HEAD",
 			"refs/heads/main", "a/b", "refs/heads/!#$%&'()+,;<=>\"`|", "refs/heads/%2e%2e");
 
 	private static final List<byte[]> PIECES = pieces();
@@ -36,8 +36,8 @@ final class RefNameCorpus {
 	}
 
 	/**
-	 * The examples followed by {@code random} generated names; no name holds NUL (git takes names as C
-	 * strings), and duplicates are dropped.
+	 * The examples followed by {@code random} generated names; no name holds NUL (git
+	 * takes names as C strings), and duplicates are dropped.
 	 */
 	static List<byte[]> names(long seed, int random) {
 		Map<String, byte[]> unique = new LinkedHashMap<>();
@@ -64,7 +64,8 @@ final class RefNameCorpus {
 		}
 		int count = 1 + rnd.nextInt(6);
 		for (int i = 0; i < count; i++) {
-			// plain letters half of the time, so that many names pass and the rules meet valid neighbours
+			// plain letters half of the time, so that many names pass and the rules meet
+			// valid neighbours
 			if (rnd.nextBoolean()) {
 				out.write('a' + rnd.nextInt(3));
 			}
@@ -78,11 +79,12 @@ final class RefNameCorpus {
 	private static List<byte[]> pieces() {
 		List<byte[]> pieces = new ArrayList<>();
 		for (String piece : List.of(".", "..", "/", "//", "@", "{", "}", "@{", "*", "lock", ".lock", "HEAD", "_", "-",
-				"~", "^", ":", "?", "[", "]", "\\", " ", "\t", "\n", "\u0001", "\u001f", "\u007f", "ü", "%2e",
-				"refs/", "heads/", "x/", "/.", "./")) {
+				"~", "^", ":", "?", "[", "]", "\\", " ", "\t", "\n", "\u0001", "\u001f", "\u007f", "ü", "%2e", "refs/",
+				"heads/", "x/", "/.", "./")) {
 			pieces.add(bytes(piece));
 		}
-		// bytes that are not UTF-8 at all: a lone continuation byte, 0xff, and an overlong '.'
+		// bytes that are not UTF-8 at all: a lone continuation byte, 0xff, and an
+		// overlong '.'
 		pieces.add(new byte[] { (byte) 0x80 });
 		pieces.add(new byte[] { (byte) 0xff });
 		pieces.add(new byte[] { (byte) 0xc0, (byte) 0xae });

@@ -23,9 +23,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link RefName} against the git on the PATH, over a few thousand generated names. One git process per name
- * and question, all run from one shell loop that reads the names NUL-separated, so every byte reaches git as
- * it is (Java would re-encode command-line arguments).
+ * {@link RefName} against the git on the PATH, over a few thousand generated names. One
+ * git process per name and question, all run from one shell loop that reads the names
+ * NUL-separated, so every byte reaches git as it is (Java would re-encode command-line
+ * arguments).
  */
 class RefNameIT {
 
@@ -43,8 +44,9 @@ class RefNameIT {
 			""";
 
 	/**
-	 * Prints "unsafe|safe exit-code" per name. Deleting a ref is the one write git allows for any safe name
-	 * and refuses with this message for any other; the names do not exist, so nothing is removed.
+	 * Prints "unsafe|safe exit-code" per name. Deleting a ref is the one write git allows
+	 * for any safe name and refuses with this message for any other; the names do not
+	 * exist, so nothing is removed.
 	 */
 	private static final String DELETE_LOOP = """
 			while IFS= read -r -u 3 -d '' name; do
@@ -64,7 +66,8 @@ class RefNameIT {
 	void violationAgreesWithGitCheckRefFormat() throws IOException {
 		List<byte[]> names = new ArrayList<>();
 		for (byte[] name : RefNameCorpus.names(SEED, RANDOM_NAMES)) {
-			// git's command line takes a leading '-' for an option: such names cannot be asked this way
+			// git's command line takes a leading '-' for an option: such names cannot be
+			// asked this way
 			if (name.length == 0 || name[0] != '-') {
 				names.add(name);
 			}
@@ -92,7 +95,8 @@ class RefNameIT {
 			}
 		}
 		assertThat(disagreements).as("names where refstore and git disagree").isEmpty();
-		// the corpus must reach every rule and hold enough valid names to catch false rejections
+		// the corpus must reach every rule and hold enough valid names to catch false
+		// rejections
 		assertThat(hits).as("rules hit by the corpus")
 			.containsOnlyKeys(Arrays.stream(Rule.values()).filter(Rule::isCheckRefFormat).toList());
 		assertThat(valid).as("valid names in the corpus").isGreaterThan(names.size() / 10);
@@ -122,7 +126,10 @@ class RefNameIT {
 		assertThat(repo.git("symbolic-ref", "HEAD")).isEqualTo("refs/heads/main\n");
 	}
 
-	/** UTF-8 names from the check corpus, and names made of the pieces path normalisation reacts to. */
+	/**
+	 * UTF-8 names from the check corpus, and names made of the pieces path normalisation
+	 * reacts to.
+	 */
 	private static List<byte[]> safetyCorpus() {
 		Set<String> names = new LinkedHashSet<>();
 		for (byte[] name : RefNameCorpus.names(SEED, 500)) {
@@ -158,8 +165,8 @@ class RefNameIT {
 	}
 
 	/**
-	 * Writes the names NUL-separated and runs {@code loop} over them with bash in {@code dir}; returns one
-	 * output line per name.
+	 * Writes the names NUL-separated and runs {@code loop} over them with bash in
+	 * {@code dir}; returns one output line per name.
 	 */
 	private List<String> runLoop(String loop, List<byte[]> names, Path dir) throws IOException {
 		Path script = Files.writeString(Files.createTempFile(this.tmp, "loop", ".sh"), loop);

@@ -17,8 +17,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Each rule of {@link RefName} with the examples of the fact sheet (section 2.1), the special-name classes
- * of section 2.2, and {@link RefName#isSafe}. {@code RefNameIT} compares the same rules with a real git.
+ * Each rule of {@link RefName} with the examples of the fact sheet (section 2.1), the
+ * special-name classes of section 2.2, and {@link RefName#isSafe}. {@code RefNameIT}
+ * compares the same rules with a real git.
  */
 class RefNameTest {
 
@@ -66,7 +67,10 @@ class RefNameTest {
 		assertThat(hit).containsExactlyInAnyOrder(Rule.values());
 	}
 
-	/** Names git's update-ref writes as files below the git directory (or refuses), and which rule refuses them. */
+	/**
+	 * Names git's update-ref writes as files below the git directory (or refuses), and
+	 * which rule refuses them.
+	 */
 	static List<Arguments> unwritableNames() {
 		return List.of(Arguments.of("objects/bf/1730de00112233445566778899aabbccddeeff", Rule.OUTSIDE_REFS),
 				Arguments.of("foo/bar", Rule.OUTSIDE_REFS), Arguments.of("-refs/heads/x", Rule.OUTSIDE_REFS),
@@ -107,10 +111,10 @@ class RefNameTest {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "refs/heads/main", "refs/heads/-dash", "refs/heads/x{y}", "refs/heads/ünï",
-			"refs/heads/@", "refs/heads/a@b", "refs/heads/a.lockx", "refs/heads/lock", "refs/heads/a.b",
-			"refs/heads/{", "refs/heads/}@", "refs/heads/@@", "refs/heads/a@", "a/b", "refs/tags/v1.0",
-			"refs/heads/!#$%&'()+,;<=>\"`|", "refs/heads/\u00a0nbsp", "refs/heads/😀" })
+	@ValueSource(strings = { "refs/heads/main", "refs/heads/-dash", "refs/heads/x{y}", "refs/heads/ünï", "refs/heads/@",
+			"refs/heads/a@b", "refs/heads/a.lockx", "refs/heads/lock", "refs/heads/a.b", "refs/heads/{",
+			"refs/heads/}@", "refs/heads/@@", "refs/heads/a@", "a/b", "refs/tags/v1.0", "refs/heads/!#$%&'()+,;<=>\"`|",
+			"refs/heads/\u00a0nbsp", "refs/heads/😀" })
 	void acceptsSurprisingButValidNames(String name) {
 		assertThat(RefName.violation(name, false)).isNull();
 		assertThat(RefName.isValid(name, true)).isTrue();
@@ -222,8 +226,8 @@ class RefNameTest {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "", "refs/", "refs", "refs//x", "/refs/x", "refs/x/", "refs/.", "refs/..", "refs/./x",
-			"refs/x/.", "refs/foo/../bar", "refs/foo/../../bar", "refs/a/./b", "FOO-BAR", "A/B", "Head", "-X",
-			"config", "objects/info", "../HEAD", "REFS/X", "refs/heads/a\0b", "HEAD\0" })
+			"refs/x/.", "refs/foo/../bar", "refs/foo/../../bar", "refs/a/./b", "FOO-BAR", "A/B", "Head", "-X", "config",
+			"objects/info", "../HEAD", "REFS/X", "refs/heads/a\0b", "HEAD\0" })
 	void unsafeNames(String name) {
 		assertThat(RefName.isSafe(name)).isFalse();
 	}

@@ -19,8 +19,9 @@ import io.refstore.core.testing.TempRepo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The behaviour every {@link RefStore} backend shares, checked on repositories made by a real git, with
- * that git reading back what the store wrote. Subclasses pick the format and the git that speaks it.
+ * The behaviour every {@link RefStore} backend shares, checked on repositories made by a
+ * real git, with that git reading back what the store wrote. Subclasses pick the format
+ * and the git that speaks it.
  */
 public abstract class RefStoreContractTest {
 
@@ -114,8 +115,9 @@ public abstract class RefStoreContractTest {
 
 	@Test
 	void iteratesInBytewiseOrderWithPrefixAndStartAfter() throws IOException {
-		String[] names = { "refs/heads/a/b", "refs/heads/a-b", "refs/heads/a.b", "refs/heads/a", "refs/heads/\u00e9t\u00e9",
-				"refs/heads/\uD83D\uDE00", "refs/heads/\uE000", "refs/tags/t", "refs/pull/1/head" };
+		String[] names = { "refs/heads/a/b", "refs/heads/a-b", "refs/heads/a.b", "refs/heads/a",
+				"refs/heads/\u00e9t\u00e9", "refs/heads/\uD83D\uDE00", "refs/heads/\uE000", "refs/tags/t",
+				"refs/pull/1/head" };
 		// a and a/b cannot coexist: create a/b in a second repository state
 		for (String name : names) {
 			if (!name.equals("refs/heads/a/b")) {
@@ -123,7 +125,8 @@ public abstract class RefStoreContractTest {
 			}
 		}
 		assertThat(names(RefQuery.ALL)).containsExactly("refs/heads/a", "refs/heads/a-b", "refs/heads/a.b",
-				"refs/heads/\u00e9t\u00e9", "refs/heads/\uE000", "refs/heads/\uD83D\uDE00", "refs/pull/1/head", "refs/tags/t");
+				"refs/heads/\u00e9t\u00e9", "refs/heads/\uE000", "refs/heads/\uD83D\uDE00", "refs/pull/1/head",
+				"refs/tags/t");
 		assertThat(names(RefQuery.prefix("refs/heads/a"))).containsExactly("refs/heads/a", "refs/heads/a-b",
 				"refs/heads/a.b");
 		assertThat(names(RefQuery.prefix("refs/heads/").after("refs/heads/a-b"))).containsExactly("refs/heads/a.b",
@@ -157,8 +160,8 @@ public abstract class RefStoreContractTest {
 	void rejectionsAreTyped() throws IOException {
 		apply(RefUpdate.create("refs/heads/x", id(1)));
 		ObjectId missing = ObjectId.fromHex(this.store.hashAlgorithm(),
-				"1234567890123456789012345678901234567890123456789012345678901234"
-					.substring(0, this.store.hashAlgorithm().hexLength()));
+				"1234567890123456789012345678901234567890123456789012345678901234".substring(0,
+						this.store.hashAlgorithm().hexLength()));
 		assertThat(rejection(RefUpdate.create("refs/heads/x", id(2)))).isEqualTo(Rejection.CREATE_EXISTS);
 		assertThat(rejection(RefUpdate.delete("refs/heads/nope", id(2)))).isEqualTo(Rejection.NONEXISTENT_REF);
 		assertThat(rejection(RefUpdate.create("refs/heads/x/y", id(2)))).isEqualTo(Rejection.NAME_CONFLICT);
@@ -185,12 +188,13 @@ public abstract class RefStoreContractTest {
 		}
 		this.store.packRefs(new RefStore.PackOptions(true, true));
 		apply(RefUpdate.update("refs/heads/b1", id(7), id(1)));
-		TransactionResult result = apply(RefUpdate.delete("refs/heads/b1", id(7)), RefUpdate.delete("refs/heads/b3", null));
+		TransactionResult result = apply(RefUpdate.delete("refs/heads/b1", id(7)),
+				RefUpdate.delete("refs/heads/b3", null));
 		assertThat(result.committed()).isTrue();
 		assertThat(names(RefQuery.ALL)).containsExactly("refs/heads/b0", "refs/heads/b2", "refs/heads/b4");
-		assertThat(this.repo.git("for-each-ref", "--format=%(refname) %(objectname)")).isEqualTo(
-				"refs/heads/b0 " + this.commits.get(0) + "\nrefs/heads/b2 " + this.commits.get(2) + "\nrefs/heads/b4 "
-						+ this.commits.get(4) + "\n");
+		assertThat(this.repo.git("for-each-ref", "--format=%(refname) %(objectname)"))
+			.isEqualTo("refs/heads/b0 " + this.commits.get(0) + "\nrefs/heads/b2 " + this.commits.get(2)
+					+ "\nrefs/heads/b4 " + this.commits.get(4) + "\n");
 	}
 
 	@Test
@@ -216,13 +220,15 @@ public abstract class RefStoreContractTest {
 	void packingKeepsEveryRefAndPeelsTags() throws IOException {
 		ObjectId tagId = ObjectId.fromHex(this.store.hashAlgorithm(), this.tag);
 		apply(RefUpdate.create("refs/heads/a", id(1)), RefUpdate.create("refs/tags/v1", tagId),
-				RefUpdate.create("refs/custom/annotated", tagId), RefUpdate.symref("refs/remotes/o/HEAD", "refs/heads/a"));
+				RefUpdate.create("refs/custom/annotated", tagId),
+				RefUpdate.symref("refs/remotes/o/HEAD", "refs/heads/a"));
 		String before = showRef();
 		this.store.packRefs(new RefStore.PackOptions(true, true));
 		assertThat(showRef()).isEqualTo(before);
 		assertThat(this.store.exactRef("refs/custom/annotated"))
 			.contains(new DirectRef("refs/custom/annotated", tagId, id(0)));
-		assertThat(this.store.exactRef("refs/remotes/o/HEAD")).contains(new SymbolicRef("refs/remotes/o/HEAD", "refs/heads/a"));
+		assertThat(this.store.exactRef("refs/remotes/o/HEAD"))
+			.contains(new SymbolicRef("refs/remotes/o/HEAD", "refs/heads/a"));
 	}
 
 	@Test
@@ -245,8 +251,9 @@ public abstract class RefStoreContractTest {
 	}
 
 	/**
-	 * Sets every directory of the git directory an hour back, as in a repository nobody wrote to lately: only
-	 * then may a store trust that an unchanged directory means unchanged files (recent times are "racy").
+	 * Sets every directory of the git directory an hour back, as in a repository nobody
+	 * wrote to lately: only then may a store trust that an unchanged directory means
+	 * unchanged files (recent times are "racy").
 	 */
 	private void ageDirectories() throws IOException {
 		java.nio.file.attribute.FileTime hourAgo = java.nio.file.attribute.FileTime

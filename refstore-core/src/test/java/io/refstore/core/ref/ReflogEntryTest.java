@@ -8,7 +8,8 @@ class ReflogEntryTest {
 
 	@Test
 	void messagesAreNormalisedAsGitNormalisesThem() {
-		// git 2.55 stores this message as "a b c d\u000be\u000cf\u0001g" in both formats: its whitespace is space,
+		// git 2.55 stores this message as "a b c d\u000be\u000cf\u0001g" in both formats:
+		// its whitespace is space,
 		// tab, newline and carriage return only
 		assertThat(ReflogEntry.normalizeMessage("  a\nb\t\tc\rd\u000be\u000cf\u0001g  \n\n"))
 			.isEqualTo("a b c d\u000be\u000cf\u0001g");

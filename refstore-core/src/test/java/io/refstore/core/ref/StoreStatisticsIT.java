@@ -21,14 +21,18 @@ import io.refstore.core.testing.TempRepo;
 
 /**
  * {@link RefStore#statistics()} against git: a store is "maintenance due" exactly when
- * {@code git pack-refs --auto} (git 2.55) acts on it, and refstore's {@code --auto} packing then does what git
- * did. Each scenario is built twice, once for git and once for refstore.
+ * {@code git pack-refs --auto} (git 2.55) acts on it, and refstore's {@code --auto}
+ * packing then does what git did. Each scenario is built twice, once for git and once for
+ * refstore.
  */
 class StoreStatisticsIT {
 
 	private static final GitCli GIT = GitCli.reftable();
 
-	/** git's auto-compaction off while a scenario is built, so that the stack keeps every table written. */
+	/**
+	 * git's auto-compaction off while a scenario is built, so that the stack keeps every
+	 * table written.
+	 */
 	private static final GitCli GIT_NO_COMPACTION = GIT.withEnv("GIT_TEST_REFTABLE_AUTOCOMPACTION", "false");
 
 	@TempDir
@@ -95,8 +99,8 @@ class StoreStatisticsIT {
 	}
 
 	/**
-	 * A bare files repository with {@code packed} tags in {@code packed-refs} and {@code loose} loose tags, all
-	 * on one commit.
+	 * A bare files repository with {@code packed} tags in {@code packed-refs} and
+	 * {@code loose} loose tags, all on one commit.
 	 * @return the size of {@code packed-refs}
 	 */
 	private static long filesScenario(Path dir, int packed, int loose) {

@@ -38,7 +38,8 @@ class UpdateBatchTest {
 				assertThat(order[k - 1]).isLessThan(order[k]);
 			}
 		}
-		assertThat(Arrays.stream(order).sorted().toArray()).isEqualTo(java.util.stream.IntStream.range(0, 5000).toArray());
+		assertThat(Arrays.stream(order).sorted().toArray())
+			.isEqualTo(java.util.stream.IntStream.range(0, 5000).toArray());
 	}
 
 	@Test
@@ -47,7 +48,8 @@ class UpdateBatchTest {
 		List<RefUpdate> updates = List.of(RefUpdate.create("refs/heads/n", A), RefUpdate.update("refs/heads/u", B, A),
 				RefUpdate.update("refs/heads/z", ObjectId.zero(HashAlgorithm.SHA1), null),
 				RefUpdate.delete("refs/heads/d", A).withNoDeref(), RefUpdate.delete("refs/heads/e", null),
-				RefUpdate.verify("refs/heads/v", ObjectId.zero(HashAlgorithm.SHA1)), RefUpdate.verify("refs/heads/w", B));
+				RefUpdate.verify("refs/heads/v", ObjectId.zero(HashAlgorithm.SHA1)),
+				RefUpdate.verify("refs/heads/w", B));
 		updates.forEach(batch::add);
 		for (int i = 0; i < updates.size(); i++) {
 			assertThat(batch.update(i)).isEqualTo(updates.get(i));
@@ -68,8 +70,9 @@ class UpdateBatchTest {
 		assertThat(UpdateBatch.canHold(RefUpdate.create("refs/heads/a", A).withMessage("m"))).isFalse();
 		assertThatThrownBy(() -> batch.add(RefUpdate.symref("HEAD", "refs/heads/main")))
 			.isInstanceOf(IllegalArgumentException.class);
-		assertThatThrownBy(() -> batch.add(RefUpdate.create("refs/heads/a",
-				ObjectId.fromHex(HashAlgorithm.SHA256, "c".repeat(64))))).isInstanceOf(IllegalArgumentException.class);
+		assertThatThrownBy(() -> batch
+			.add(RefUpdate.create("refs/heads/a", ObjectId.fromHex(HashAlgorithm.SHA256, "c".repeat(64)))))
+			.isInstanceOf(IllegalArgumentException.class);
 	}
 
 }

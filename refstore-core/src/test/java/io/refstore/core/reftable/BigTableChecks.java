@@ -23,9 +23,10 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * Test tool of {@link BigTablesIT}: the biggest table of a repository's stack, its layout, and git's listing of
- * the repository, with the comparisons the big tests share. Works on byte arrays: a million-line failure is
- * reported as the first line that differs, never as the whole text.
+ * Test tool of {@link BigTablesIT}: the biggest table of a repository's stack, its
+ * layout, and git's listing of the repository, with the comparisons the big tests share.
+ * Works on byte arrays: a million-line failure is reported as the first line that
+ * differs, never as the whole text.
  */
 final class BigTableChecks {
 
@@ -92,33 +93,40 @@ final class BigTableChecks {
 		assertSameText("git for-each-ref of the refs written", expected, gitListing());
 	}
 
-	/** git's 100,000-ref shape: 2-3 top-level ref index blocks, each indexing ref blocks, no root above them. */
+	/**
+	 * git's 100,000-ref shape: 2-3 top-level ref index blocks, each indexing ref blocks,
+	 * no root above them.
+	 */
 	void assertTopLevelWithoutRoot() {
 		List<TableLayout.Block> top = this.layout.runAt(this.layout.refIndexPosition());
 		assertThat(top.size()).as("top-level index blocks").isBetween(2, 3);
 		for (TableLayout.Block block : top) {
-			assertThat(this.layout.blockAt(this.layout.firstIndexTarget(block)).type()).isEqualTo(ReftableConstants.BLOCK_TYPE_REF);
+			assertThat(this.layout.blockAt(this.layout.firstIndexTarget(block)).type())
+				.isEqualTo(ReftableConstants.BLOCK_TYPE_REF);
 		}
 	}
 
-	/** git's 1,000,000-ref shape: one root indexing index blocks that index ref blocks. */
+	/**
+	 * git's 1,000,000-ref shape: one root indexing index blocks that index ref blocks.
+	 */
 	void assertTwoLevelIndex() {
 		List<TableLayout.Block> top = this.layout.runAt(this.layout.refIndexPosition());
 		assertThat(top).as("the root").hasSize(1);
 		TableLayout.Block level1 = this.layout.blockAt(this.layout.firstIndexTarget(top.get(0)));
 		assertThat(level1.type()).isEqualTo(ReftableConstants.BLOCK_TYPE_INDEX);
-		assertThat(this.layout.blockAt(this.layout.firstIndexTarget(level1)).type()).isEqualTo(ReftableConstants.BLOCK_TYPE_REF);
+		assertThat(this.layout.blockAt(this.layout.firstIndexTarget(level1)).type())
+			.isEqualTo(ReftableConstants.BLOCK_TYPE_REF);
 		int level1Blocks = this.layout.runAt(level1.offset()).size() - 1;
 		assertThat(level1Blocks).as("level-1 index blocks (more than 3 get a root)").isGreaterThan(3);
-		System.out.printf("%d ref blocks, %d + 1 index blocks%n", this.layout.ofType(ReftableConstants.BLOCK_TYPE_REF).size(),
-				level1Blocks);
+		System.out.printf("%d ref blocks, %d + 1 index blocks%n",
+				this.layout.ofType(ReftableConstants.BLOCK_TYPE_REF).size(), level1Blocks);
 	}
 
 	/**
-	 * refstore's iteration prints git's {@code for-each-ref} and {@code show-ref -d} bytes; exact lookups at,
-	 * before and after the first key of every ref block agree with git's listing (and with
-	 * {@code git show-ref --verify} for a sample); prefix seeks, some straddling block boundaries, give git's
-	 * refs.
+	 * refstore's iteration prints git's {@code for-each-ref} and {@code show-ref -d}
+	 * bytes; exact lookups at, before and after the first key of every ref block agree
+	 * with git's listing (and with {@code git show-ref --verify} for a sample); prefix
+	 * seeks, some straddling block boundaries, give git's refs.
 	 */
 	void assertRefstoreReadsAsGit(int count) throws IOException {
 		byte[] git = gitListing();
@@ -132,7 +140,9 @@ final class BigTableChecks {
 			StringBuilder mine = new StringBuilder();
 			for (String name : sample) {
 				mine.append(opened.store.exactRef(name).map((ref) -> ((DirectRef) ref).id().name()).orElseThrow())
-					.append(' ').append(name).append('\n');
+					.append(' ')
+					.append(name)
+					.append('\n');
 			}
 			assertThat(mine.toString()).isEqualTo(verified);
 			assertPrefixSeeks(opened);
@@ -201,8 +211,8 @@ final class BigTableChecks {
 	}
 
 	private void assertPrefixSeeks(OpenedStore opened) throws IOException {
-		List<String> prefixes = new ArrayList<>(List.of("refs/pull/", "refs/tags/", "refs/heads/feature/b00123",
-				"refs/pull/99", "refs/nothing/"));
+		List<String> prefixes = new ArrayList<>(
+				List.of("refs/pull/", "refs/tags/", "refs/heads/feature/b00123", "refs/pull/99", "refs/nothing/"));
 		List<TableLayout.Block> blocks = this.layout.ofType(ReftableConstants.BLOCK_TYPE_REF);
 		for (int b = 1; b < blocks.size(); b += Math.max(1, blocks.size() / 20)) {
 			byte[] first = this.layout.firstKey(blocks.get(b));
@@ -234,9 +244,10 @@ final class BigTableChecks {
 	}
 
 	/**
-	 * JGit 7.8's flaw, git deciding: JGit's exact lookups find exactly the refs before the first key of the block
-	 * the second top-level index block starts with, and none from there on; its prefix seek for tags finds
-	 * nothing; a full scan finds everything. git's listing (which refstore matches) has them all.
+	 * JGit 7.8's flaw, git deciding: JGit's exact lookups find exactly the refs before
+	 * the first key of the block the second top-level index block starts with, and none
+	 * from there on; its prefix seek for tags finds nothing; a full scan finds
+	 * everything. git's listing (which refstore matches) has them all.
 	 */
 	void assertJGitMissesRefsAfterTheFirstTopLevelBlock() throws IOException {
 		gitListing();

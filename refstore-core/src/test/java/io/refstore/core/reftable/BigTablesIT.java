@@ -20,14 +20,17 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * Tables of 100,000 and 1,000,000 refs, written by git and by refstore, read by the other and compared byte
- * for byte with git's own listings, with exact lookups on both sides of every ref block boundary and prefix
- * seeks. The shapes are git's: at 100,000 refs the ref index is 2-3 top-level blocks without a root, at
- * 1,000,000 a two-level index under one root.
+ * Tables of 100,000 and 1,000,000 refs, written by git and by refstore, read by the other
+ * and compared byte for byte with git's own listings, with exact lookups on both sides of
+ * every ref block boundary and prefix seeks. The shapes are git's: at 100,000 refs the
+ * ref index is 2-3 top-level blocks without a root, at 1,000,000 a two-level index under
+ * one root.
  *
- * <p>The 100,000-ref shape is where JGit 7.8 fails: its reader takes the block at the index position for a
- * root and never reads the other top-level blocks, so it misses every ref from the second top-level block on
- * (a full scan still finds them). Both tests show it, with git deciding: git and refstore find every ref.
+ * <p>
+ * The 100,000-ref shape is where JGit 7.8 fails: its reader takes the block at the index
+ * position for a root and never reads the other top-level blocks, so it misses every ref
+ * from the second top-level block on (a full scan still finds them). Both tests show it,
+ * with git deciding: git and refstore find every ref.
  */
 class BigTablesIT {
 
@@ -106,8 +109,9 @@ class BigTablesIT {
 			for (int i : refs.sortedOrder()) {
 				byte[] name = bytes(refs.name(i));
 				String peeled = refs.peeled(i);
-				writer.addDirect(name, name.length, ObjectId.fromHex(io.refstore.core.ref.HashAlgorithm.SHA1, refs.id(i)).toRaw(),
-						(peeled != null) ? ObjectId.fromHex(io.refstore.core.ref.HashAlgorithm.SHA1, peeled).toRaw() : null);
+				writer.addDirect(name, name.length,
+						ObjectId.fromHex(io.refstore.core.ref.HashAlgorithm.SHA1, refs.id(i)).toRaw(), (peeled != null)
+								? ObjectId.fromHex(io.refstore.core.ref.HashAlgorithm.SHA1, peeled).toRaw() : null);
 			}
 			writer.finish();
 		}
@@ -131,9 +135,9 @@ class BigTablesIT {
 	}
 
 	/**
-	 * The refs of a big test: mostly {@code refs/heads/feature/b<7 digits>}, every tenth a
-	 * {@code refs/pull/<n>/head}, and 50 annotated tags at the end (peeled values), spread over a few
-	 * thousand commits.
+	 * The refs of a big test: mostly {@code refs/heads/feature/b<7 digits>}, every tenth
+	 * a {@code refs/pull/<n>/head}, and 50 annotated tags at the end (peeled values),
+	 * spread over a few thousand commits.
 	 */
 	record RefSet(String[] names, String[] ids, String[] peeled) {
 
@@ -194,7 +198,10 @@ class BigTablesIT {
 			return order;
 		}
 
-		/** {@code <id> <name>} lines in name order: what {@code git for-each-ref} must print. */
+		/**
+		 * {@code <id> <name>} lines in name order: what {@code git for-each-ref} must
+		 * print.
+		 */
 		byte[] forEachRefLines() {
 			StringBuilder out = new StringBuilder(this.names.length * 80);
 			for (int i : sortedOrder()) {

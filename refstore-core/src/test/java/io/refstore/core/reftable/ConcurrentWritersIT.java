@@ -34,10 +34,11 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * refstore threads and git processes write one reftable repository at the same time, each write followed by
- * its writer's auto-compaction: compare-and-swap updates of one shared ref and creations of distinct refs.
- * Afterwards every update reported successful is there (distinct refs) or is a link of the shared ref's chain
- * of values and of its reflog, every failed one is absent, both verifiers pass and no lock is left.
+ * refstore threads and git processes write one reftable repository at the same time, each
+ * write followed by its writer's auto-compaction: compare-and-swap updates of one shared
+ * ref and creations of distinct refs. Afterwards every update reported successful is
+ * there (distinct refs) or is a link of the shared ref's chain of values and of its
+ * reflog, every failed one is absent, both verifiers pass and no lock is left.
  */
 class ConcurrentWritersIT {
 
@@ -50,15 +51,15 @@ class ConcurrentWritersIT {
 	@Test
 	void refstoreThreadsAndGitProcessesWriteOneStackWithAutoCompaction(@TempDir Path dir) throws Exception {
 		TempRepo repo = TempRepo.init(GitCli.reftable(), dir.resolve("repo"), "--ref-format=reftable");
-		// long enough that most writers wait their turn instead of failing; failures are still accounted for
+		// long enough that most writers wait their turn instead of failing; failures are
+		// still accounted for
 		repo.git("config", "reftable.lockTimeout", "3000");
 		List<String> commits = repo.commits(5 * 60 + 1, "c");
 		repo.git("update-ref", SHARED, commits.get(0));
 		Journal journal = new Journal();
 		try (OpenedStore storeA = OpenedStore.open(repo.dir(), GitCli.FIXED_DATE);
 				OpenedStore storeB = OpenedStore.open(repo.dir(), GitCli.FIXED_DATE)) {
-			List<Callable<Void>> writers = List.of(
-					() -> refstoreWriter("r0", storeA, commits.subList(1, 61), journal),
+			List<Callable<Void>> writers = List.of(() -> refstoreWriter("r0", storeA, commits.subList(1, 61), journal),
 					() -> refstoreWriter("r1", storeA, commits.subList(61, 121), journal),
 					() -> refstoreWriter("r2", storeB, commits.subList(121, 181), journal),
 					() -> gitWriter("g0", repo, storeB, commits.subList(181, 241), journal),
@@ -87,9 +88,13 @@ class ConcurrentWritersIT {
 		for (int i = 0; i < 300; i++) {
 			stable.append("create refs/stable/s").append(i).append(' ').append(commits.get(i % 10)).append('\n');
 		}
-		stable.append("create refs/heads/race-a ").append(commits.get(0)).append("\ncreate refs/heads/race-b ").append(commits.get(0))
+		stable.append("create refs/heads/race-a ")
+			.append(commits.get(0))
+			.append("\ncreate refs/heads/race-b ")
+			.append(commits.get(0))
 			.append('\n');
-		repo.run(stable.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8), "update-ref", "--stdin").requireOk();
+		repo.run(stable.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8), "update-ref", "--stdin")
+			.requireOk();
 		java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
 		java.util.concurrent.atomic.AtomicLong reads = new java.util.concurrent.atomic.AtomicLong();
 		Callable<Void> compactor = () -> {
@@ -132,8 +137,8 @@ class ConcurrentWritersIT {
 		java.util.concurrent.atomic.AtomicLong gitReads = new java.util.concurrent.atomic.AtomicLong();
 		Callable<Void> gitReader = () -> {
 			while (!done.get()) {
-				List<String> lines = StackViews
-					.lines(repo.git("for-each-ref", "--format=%(refname) %(objectname)", "refs/stable/", "refs/heads/"));
+				List<String> lines = StackViews.lines(
+						repo.git("for-each-ref", "--format=%(refname) %(objectname)", "refs/stable/", "refs/heads/"));
 				assertThat(lines).hasSize(302);
 				String a = lines.stream().filter((l) -> l.startsWith("refs/heads/race-a ")).findFirst().orElseThrow();
 				String b = lines.stream().filter((l) -> l.startsWith("refs/heads/race-b ")).findFirst().orElseThrow();
@@ -149,13 +154,17 @@ class ConcurrentWritersIT {
 		assertThat(gitReads.get()).isPositive();
 		try (OpenedStore opened = OpenedStore.open(repo.dir(), GitCli.FIXED_DATE)) {
 			assertConsistentView(opened);
-			assertThat(((DirectRef) opened.store.exactRef("refs/heads/race-a").orElseThrow()).id().name()).isEqualTo(commits.get(40));
+			assertThat(((DirectRef) opened.store.exactRef("refs/heads/race-a").orElseThrow()).id().name())
+				.isEqualTo(commits.get(40));
 			assertThat(opened.store.verify()).isEmpty();
 		}
 		assertStackIsClean(repo, 80);
 	}
 
-	/** One iteration sees all 300 stable refs and the two race refs equal; lookups and the log agree. */
+	/**
+	 * One iteration sees all 300 stable refs and the two race refs equal; lookups and the
+	 * log agree.
+	 */
 	private static void assertConsistentView(OpenedStore opened) throws IOException {
 		int stable = 0;
 		String a = null;
@@ -180,15 +189,18 @@ class ConcurrentWritersIT {
 		assertThat(opened.store.reflog("refs/heads/race-a")).isNotEmpty();
 	}
 
-	/** Alternates a compare-and-swap of the shared ref with the creation of a ref of its own. */
+	/**
+	 * Alternates a compare-and-swap of the shared ref with the creation of a ref of its
+	 * own.
+	 */
 	private static Void refstoreWriter(String who, OpenedStore opened, List<String> values, Journal journal)
 			throws IOException {
 		for (int i = 0; i < REFSTORE_OPS; i++) {
 			if (i % 2 == 0) {
 				String expected = currentShared(opened);
 				String value = values.get(i / 2);
-				TransactionResult result = apply(opened, RefUpdate.update(SHARED, opened.id(value), opened.id(expected))
-					.withMessage(who + " cas " + i));
+				TransactionResult result = apply(opened,
+						RefUpdate.update(SHARED, opened.id(value), opened.id(expected)).withMessage(who + " cas " + i));
 				journal.cas(who, expected, value, result.committed(), rejection(result));
 			}
 			else {
@@ -201,14 +213,18 @@ class ConcurrentWritersIT {
 		return null;
 	}
 
-	/** The same through {@code git update-ref} processes; the expected old value is read as any client would. */
+	/**
+	 * The same through {@code git update-ref} processes; the expected old value is read
+	 * as any client would.
+	 */
 	private static Void gitWriter(String who, TempRepo repo, OpenedStore reader, List<String> values, Journal journal)
 			throws IOException {
 		for (int i = 0; i < GIT_OPS; i++) {
 			if (i % 2 == 0) {
 				String expected = currentShared(reader);
 				String value = values.get(i / 2);
-				GitCli.Result result = repo.run(new byte[0], "update-ref", "-m", who + " cas " + i, SHARED, value, expected);
+				GitCli.Result result = repo.run(new byte[0], "update-ref", "-m", who + " cas " + i, SHARED, value,
+						expected);
 				journal.cas(who, expected, value, result.exitCode() == 0, result.stderr().strip());
 			}
 			else {
@@ -253,7 +269,10 @@ class ConcurrentWritersIT {
 		}
 	}
 
-	/** Successful creations hold their value; failed ones (lock timeouts only) left nothing. */
+	/**
+	 * Successful creations hold their value; failed ones (lock timeouts only) left
+	 * nothing.
+	 */
 	private static void assertEveryCreateIsAccountedFor(OpenedStore opened, Journal journal) throws IOException {
 		for (Journal.Entry create : journal.creates()) {
 			Optional<Ref> ref = opened.store.exactRef(create.name());
@@ -266,12 +285,14 @@ class ConcurrentWritersIT {
 				assertThat(create.failure()).containsAnyOf("LOCK_FAILURE", "cannot lock");
 			}
 		}
-		assertThat(journal.creates().stream().filter(Journal.Entry::ok).count()).isGreaterThan(journal.creates().size() / 2);
+		assertThat(journal.creates().stream().filter(Journal.Entry::ok).count())
+			.isGreaterThan(journal.creates().size() / 2);
 	}
 
 	/**
-	 * Every value is written at most once, so the successful swaps must link up, oldest first, from the initial
-	 * value to the ref's final value, and every refused swap expected a value that was no longer current.
+	 * Every value is written at most once, so the successful swaps must link up, oldest
+	 * first, from the initial value to the ref's final value, and every refused swap
+	 * expected a value that was no longer current.
 	 */
 	private static List<String[]> assertSharedRefIsOneChain(OpenedStore opened, String initial, Journal journal)
 			throws IOException {
@@ -281,8 +302,8 @@ class ConcurrentWritersIT {
 				assertThat(byOld.put(cas.oldValue(), cas)).as("two swaps from %s", cas.oldValue()).isNull();
 			}
 			else {
-				assertThat(cas.failure()).containsAnyOf("INCORRECT_OLD_VALUE", "LOCK_FAILURE", "cannot lock", "but expected",
-						"is at");
+				assertThat(cas.failure()).containsAnyOf("INCORRECT_OLD_VALUE", "LOCK_FAILURE", "cannot lock",
+						"but expected", "is at");
 			}
 		}
 		List<String[]> chain = new ArrayList<>();
@@ -295,11 +316,15 @@ class ConcurrentWritersIT {
 		assertThat(byOld).as("successful swaps not on the chain").isEmpty();
 		assertThat(currentShared(opened)).isEqualTo(value);
 		assertThat(chain.stream().map((link) -> journal.writerOf(link[1])).distinct().count())
-			.as("writers on the chain").isGreaterThanOrEqualTo(3);
+			.as("writers on the chain")
+			.isGreaterThanOrEqualTo(3);
 		return chain;
 	}
 
-	/** The shared ref's log is its creation and then exactly the chain, for refstore and for git. */
+	/**
+	 * The shared ref's log is its creation and then exactly the chain, for refstore and
+	 * for git.
+	 */
 	private static void assertReflogIsTheChain(TempRepo repo, OpenedStore opened, String initial, List<String[]> chain)
 			throws IOException {
 		List<String> expected = new ArrayList<>();
@@ -316,7 +341,10 @@ class ConcurrentWritersIT {
 			.containsExactlyElementsOf(StackViews.reflog(opened.store, SHARED));
 	}
 
-	/** No lock or temporary file is left, every table is listed, and compaction kept the stack short. */
+	/**
+	 * No lock or temporary file is left, every table is listed, and compaction kept the
+	 * stack short.
+	 */
 	static void assertStackIsClean(TempRepo repo, long transactions) throws IOException {
 		Path stackDir = repo.gitDir().resolve("reftable");
 		List<String> listed = Files.readAllLines(stackDir.resolve("tables.list"));
@@ -367,7 +395,11 @@ class ConcurrentWritersIT {
 		}
 
 		String writerOf(String newValue) {
-			return swaps().stream().filter((e) -> e.ok() && e.newValue().equals(newValue)).findFirst().orElseThrow().writer();
+			return swaps().stream()
+				.filter((e) -> e.ok() && e.newValue().equals(newValue))
+				.findFirst()
+				.orElseThrow()
+				.writer();
 		}
 
 		String summary() {

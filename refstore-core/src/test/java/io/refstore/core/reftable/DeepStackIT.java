@@ -24,11 +24,13 @@ import io.refstore.core.testing.TempRepo;
 import io.refstore.core.testing.TestFiles;
 
 /**
- * A stack of 20+ tables written by refstore transactions (auto-compaction off), with deletions, re-creations
- * across a directory/file change, symbolic refs, peeled tags and reflogs in two time zones, read by git exactly
- * as refstore reads it ({@code for-each-ref}, {@code show-ref -d}, {@code reflog list}, {@code reflog show}) and
- * passing {@code git refs verify}. Then the same stack is compacted twice, by refstore and (restored) by git:
- * both read as before, and the two compacted tables are the same, byte for byte outside the zlib streams.
+ * A stack of 20+ tables written by refstore transactions (auto-compaction off), with
+ * deletions, re-creations across a directory/file change, symbolic refs, peeled tags and
+ * reflogs in two time zones, read by git exactly as refstore reads it
+ * ({@code for-each-ref}, {@code show-ref -d}, {@code reflog list}, {@code reflog show})
+ * and passing {@code git refs verify}. Then the same stack is compacted twice, by
+ * refstore and (restored) by git: both read as before, and the two compacted tables are
+ * the same, byte for byte outside the zlib streams.
  */
 class DeepStackIT {
 
@@ -87,7 +89,8 @@ class DeepStackIT {
 		opened.apply("df: directory", RefUpdate.create("refs/heads/df/child", opened.id(commits.get(4))));
 		opened.apply("recreate", RefUpdate.create("refs/heads/b1", opened.id(commits.get(9))));
 		for (int i = 1; i <= 3; i++) {
-			opened.apply("commit: step " + i, RefUpdate.update("HEAD", opened.id(commits.get(i)), opened.id(commits.get(i - 1))));
+			opened.apply("commit: step " + i,
+					RefUpdate.update("HEAD", opened.id(commits.get(i)), opened.id(commits.get(i - 1))));
 		}
 		try (RefTransaction transaction = opened.store.newTransaction()) {
 			transaction.committer(new PersonIdent("P a c", "pacific@example.com", 1700000123, -800));
@@ -100,8 +103,8 @@ class DeepStackIT {
 	}
 
 	/**
-	 * git's views of the repository equal the ones computed from refstore; returns git's, to compare across
-	 * compactions.
+	 * git's views of the repository equal the ones computed from refstore; returns git's,
+	 * to compare across compactions.
 	 */
 	private static List<String> assertGitReadsAsRefstore(TempRepo repo, OpenedStore opened) throws IOException {
 		List<String> views = new ArrayList<>();
@@ -147,7 +150,10 @@ class DeepStackIT {
 		return out.toString();
 	}
 
-	/** The single tables of both stacks: the same records, the same bytes outside the log blocks' zlib streams. */
+	/**
+	 * The single tables of both stacks: the same records, the same bytes outside the log
+	 * blocks' zlib streams.
+	 */
 	private static void assertSameTable(byte[] ours, byte[] theirs) throws IOException {
 		try (ReftableReader a = Tables.open(ours); ReftableReader b = Tables.open(theirs)) {
 			assertThat(StackViews.refRecords(a.allRefs(), a.hashAlgorithm()))

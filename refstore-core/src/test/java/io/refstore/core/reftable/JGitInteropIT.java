@@ -27,13 +27,16 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * JGit 7.8 as a second, independent judge of the reftable format: JGit's reader and repository read what
- * refstore wrote, and refstore reads what JGit wrote, record for record.
+ * JGit 7.8 as a second, independent judge of the reftable format: JGit's reader and
+ * repository read what refstore wrote, and refstore reads what JGit wrote, record for
+ * record.
  *
- * <p>Two differences are JGit's, and the tests show them instead of hiding them: JGit writes only version 1
- * tables (SHA-1 repositories), and it stores a log entry's time zone in minutes where git and refstore store
- * the decimal number {@code HHMM} ({@code +0530} is 530). The bytes agree, so JGit reads git's and refstore's
- * {@code +0530} as 530 minutes ({@code +08:50}), and git and refstore read JGit's {@code +05:30} (330) as
+ * <p>
+ * Two differences are JGit's, and the tests show them instead of hiding them: JGit writes
+ * only version 1 tables (SHA-1 repositories), and it stores a log entry's time zone in
+ * minutes where git and refstore store the decimal number {@code HHMM} ({@code +0530} is
+ * 530). The bytes agree, so JGit reads git's and refstore's {@code +0530} as 530 minutes
+ * ({@code +08:50}), and git and refstore read JGit's {@code +05:30} (330) as
  * {@code +0330}.
  */
 class JGitInteropIT {
@@ -58,7 +61,10 @@ class JGitInteropIT {
 		}
 	}
 
-	/** Creates, updates (two time zones), peels, links and deletes, one table per transaction. */
+	/**
+	 * Creates, updates (two time zones), peels, links and deletes, one table per
+	 * transaction.
+	 */
 	private static void writeHistory(OpenedStore opened, List<String> commits, String tag, String tagOfTag)
 			throws IOException {
 		opened.apply("init", RefUpdate.update("HEAD", opened.id(commits.get(0)), null));
@@ -70,7 +76,8 @@ class JGitInteropIT {
 				RefUpdate.create("refs/custom/annotated", opened.id(tag)));
 		opened.apply("link", RefUpdate.symref("refs/remotes/origin/HEAD", "refs/heads/main"));
 		try (var transaction = opened.store.newTransaction()) {
-			transaction.committer(new io.refstore.core.ref.PersonIdent("P a c", "pacific@example.com", 1700000123, -800));
+			transaction
+				.committer(new io.refstore.core.ref.PersonIdent("P a c", "pacific@example.com", 1700000123, -800));
 			transaction.add(RefUpdate.update("refs/heads/main", opened.id(commits.get(1)), opened.id(commits.get(0)))
 				.withMessage("moved  by\thand"));
 			assertThat(transaction.commit().committed()).isTrue();
@@ -88,7 +95,9 @@ class JGitInteropIT {
 		TempRepo repo = TempRepo.init(GitCli.reftable(), dir.resolve("repo"), "--ref-format=reftable");
 		List<String> commits = repo.commits(6, "c");
 		String tag = repo.tagObject("v1", commits.get(0), "commit");
-		try (Repository jgit = new FileRepositoryBuilder().setGitDir(repo.gitDir().toFile()).setMustExist(true).build()) {
+		try (Repository jgit = new FileRepositoryBuilder().setGitDir(repo.gitDir().toFile())
+			.setMustExist(true)
+			.build()) {
 			JGitWrites writes = new JGitWrites(jgit);
 			writes.history(commits, tag);
 			List<String> names = StackViews.lines(Files.readString(repo.gitDir().resolve("reftable/tables.list")));
@@ -107,16 +116,19 @@ class JGitInteropIT {
 	}
 
 	/**
-	 * refstore's view of a stack JGit wrote equals JGit's, record for record and through both APIs, and git
-	 * agrees: {@code show-ref -d}, and reflogs (JGit's {@code +05:30} entry reads as {@code +0330} in both).
+	 * refstore's view of a stack JGit wrote equals JGit's, record for record and through
+	 * both APIs, and git agrees: {@code show-ref -d}, and reflogs (JGit's {@code +05:30}
+	 * entry reads as {@code +0330} in both).
 	 */
 	private static void assertRefstoreSeesWhatJGitSees(TempRepo repo, Repository jgit) throws IOException {
 		Path stackDir = repo.gitDir().resolve("reftable");
 		MergedTable mine = StackViews.openStack(stackDir);
 		try (FileReftableStack jgitStack = StackViews.openJGitStack(stackDir)) {
 			MergedReftable theirs = jgitStack.getMergedReftable();
-			assertThat(StackViews.refRecords(mine)).isNotEmpty().containsExactlyElementsOf(StackViews.refRecords(theirs));
-			assertThat(StackViews.logRecords(mine)).isNotEmpty().containsExactlyElementsOf(StackViews.logRecords(theirs));
+			assertThat(StackViews.refRecords(mine)).isNotEmpty()
+				.containsExactlyElementsOf(StackViews.refRecords(theirs));
+			assertThat(StackViews.logRecords(mine)).isNotEmpty()
+				.containsExactlyElementsOf(StackViews.logRecords(theirs));
 		}
 		finally {
 			StackViews.close(mine);
@@ -126,18 +138,24 @@ class JGitInteropIT {
 			assertThat(StackViews.refs(opened.store)).containsExactlyElementsOf(StackViews.refs(jgit));
 			assertThat(StackViews.showRef(opened.store)).isEqualTo(repo.git("show-ref", "-d", "--head"));
 			List<String> logged = opened.store.reflogNames();
-			// JGit logs HEAD only when a write goes through HEAD, and it keeps a deleted ref's log (ending in an
-			// entry to the null id) where git and refstore tombstone it: both read as JGit left them
-			assertThat(logged).contains("refs/heads/main", "refs/heads/renamed", "refs/heads/j/0").doesNotContain("HEAD");
+			// JGit logs HEAD only when a write goes through HEAD, and it keeps a deleted
+			// ref's log (ending in an
+			// entry to the null id) where git and refstore tombstone it: both read as
+			// JGit left them
+			assertThat(logged).contains("refs/heads/main", "refs/heads/renamed", "refs/heads/j/0")
+				.doesNotContain("HEAD");
 			assertThat(opened.store.reflog("refs/heads/j/0")).last().matches((entry) -> entry.newId().isZero());
 			assertThat(repo.run(new byte[0], "reflog", "exists", "refs/heads/j/0").exitCode()).isZero();
 			for (String name : logged) {
 				assertThat(refstoreReflog(opened, name)).as("reflog of %s", name)
 					.containsExactlyElementsOf(jgitReflog(jgit, name));
-				// git walks the log of an existing direct ref to commits only: a symbolic ref gives its target's
+				// git walks the log of an existing direct ref to commits only: a symbolic
+				// ref gives its target's
 				// log, a missing one "bad revision", a tag's log shows nothing
-				if (name.startsWith("refs/heads/") && opened.store.exactRef(name).filter(DirectRef.class::isInstance).isPresent()) {
-					assertThat(StackViews.lines(repo.git("reflog", "show", "--date=raw", StackViews.REFLOG_FORMAT, name, "--")))
+				if (name.startsWith("refs/heads/")
+						&& opened.store.exactRef(name).filter(DirectRef.class::isInstance).isPresent()) {
+					assertThat(StackViews
+						.lines(repo.git("reflog", "show", "--date=raw", StackViews.REFLOG_FORMAT, name, "--")))
 						.as("git reflog %s", name)
 						.containsExactlyElementsOf(asGitShowsJGitMessages(StackViews.reflog(opened.store, name)));
 				}
@@ -146,7 +164,8 @@ class JGitInteropIT {
 			assertThat(created.who().tzText()).isEqualTo("+0330");
 			assertThat(jgit.getRefDatabase().getReflogReader("refs/heads/j/3").getLastEntry().getWho().getZoneOffset())
 				.isEqualTo(ZoneOffset.ofHoursMinutes(5, 30));
-			// JGit names tables without git's "0x"; git accepts such names and so must refstore's verify
+			// JGit names tables without git's "0x"; git accepts such names and so must
+			// refstore's verify
 			assertThat(opened.store.verify()).isEmpty();
 			GitCli.Result verify = repo.run(new byte[0], "refs", "verify", "--strict");
 			assertThat(verify.exitCode()).isZero();
@@ -163,8 +182,8 @@ class JGitInteropIT {
 			repo.git("update-ref", "refs/heads/b" + i, commits.get(0));
 		}
 		List<String> names = List.of("000000000001-000000000001-0a1b2c3d.ref", "000000000002-000000000003-0a1b2c3d.log",
-				"0X4-0x4-ABCDEF01.ref", "weird.ref", "0x5-0x5-zz.ref", "0x6-0x6-e4d12d59.refabc", "0x7-0x7-e4d12d59.abc",
-				"0x000000000008-0x000000000009-e4d12d59.ref", "a-b-c.log", "0x-0x-0.ref");
+				"0X4-0x4-ABCDEF01.ref", "weird.ref", "0x5-0x5-zz.ref", "0x6-0x6-e4d12d59.refabc",
+				"0x7-0x7-e4d12d59.abc", "0x000000000008-0x000000000009-e4d12d59.ref", "a-b-c.log", "0x-0x-0.ref");
 		Path stackDir = repo.gitDir().resolve("reftable");
 		List<String> tables = tables(repo);
 		assertThat(tables).hasSameSizeAs(names);
@@ -178,28 +197,36 @@ class JGitInteropIT {
 		List<String> gitFlagged = StackViews.lines(verify.stderr());
 		assertThat(gitFlagged).hasSize(5);
 		try (OpenedStore opened = OpenedStore.open(repo.dir(), ZONE_0530)) {
-			// refstore names the file from the git directory, git from the stack directory
-			assertThat(opened.store.verify().stream().map(VerifyProblem::format).map((line) -> line.replace("reftable/", "")))
-				.containsExactlyElementsOf(gitFlagged);
+			// refstore names the file from the git directory, git from the stack
+			// directory
+			assertThat(opened.store.verify()
+				.stream()
+				.map(VerifyProblem::format)
+				.map((line) -> line.replace("reftable/", ""))).containsExactlyElementsOf(gitFlagged);
 		}
 	}
 
 	/**
-	 * Every ref and log record of JGit's merged stack equals refstore's, update indices and raw time zones
-	 * included; JGit's repository API lists the same refs, resolves each by name and gives the same reflogs.
+	 * Every ref and log record of JGit's merged stack equals refstore's, update indices
+	 * and raw time zones included; JGit's repository API lists the same refs, resolves
+	 * each by name and gives the same reflogs.
 	 */
 	private static void assertJGitSeesWhatRefstoreSees(TempRepo repo, OpenedStore opened, String loggedAt0530)
 			throws IOException {
 		MergedTable mine = StackViews.openStack(repo.gitDir().resolve("reftable"));
 		try (FileReftableStack jgitStack = StackViews.openJGitStack(repo.gitDir().resolve("reftable"))) {
 			MergedReftable theirs = jgitStack.getMergedReftable();
-			assertThat(StackViews.refRecords(theirs)).isNotEmpty().containsExactlyElementsOf(StackViews.refRecords(mine));
-			assertThat(StackViews.logRecords(theirs)).isNotEmpty().containsExactlyElementsOf(StackViews.logRecords(mine));
+			assertThat(StackViews.refRecords(theirs)).isNotEmpty()
+				.containsExactlyElementsOf(StackViews.refRecords(mine));
+			assertThat(StackViews.logRecords(theirs)).isNotEmpty()
+				.containsExactlyElementsOf(StackViews.logRecords(mine));
 		}
 		finally {
 			StackViews.close(mine);
 		}
-		try (Repository jgit = new FileRepositoryBuilder().setGitDir(repo.gitDir().toFile()).setMustExist(true).build()) {
+		try (Repository jgit = new FileRepositoryBuilder().setGitDir(repo.gitDir().toFile())
+			.setMustExist(true)
+			.build()) {
 			List<String> refs = StackViews.refs(opened.store);
 			assertThat(StackViews.refs(jgit)).containsExactlyElementsOf(refs);
 			for (String line : refs) {
@@ -215,41 +242,46 @@ class JGitInteropIT {
 	}
 
 	/**
-	 * The documented difference: the entry refstore wrote at {@code +0530} is {@code +0530} for git and
-	 * refstore, and 530 minutes ({@code +08:50}) for JGit, which follows the spec's text.
+	 * The documented difference: the entry refstore wrote at {@code +0530} is
+	 * {@code +0530} for git and refstore, and 530 minutes ({@code +08:50}) for JGit,
+	 * which follows the spec's text.
 	 */
 	private static void assertTimeZoneReadAsMinutes(TempRepo repo, OpenedStore opened, Repository jgit, String name)
 			throws IOException {
 		ReflogEntry first = opened.store.reflog(name).get(0);
 		assertThat(first.who().tzText()).isEqualTo("+0530");
-		assertThat(repo.git("reflog", "show", "--date=raw", "--format=%gD", name)).isEqualTo(name + "@{1700000000 +0530}\n");
+		assertThat(repo.git("reflog", "show", "--date=raw", "--format=%gD", name))
+			.isEqualTo(name + "@{1700000000 +0530}\n");
 		PersonIdent who = jgit.getRefDatabase().getReflogReader(name).getLastEntry().getWho();
 		assertThat(who.getZoneOffset()).isEqualTo(ZoneOffset.ofHoursMinutes(8, 50));
 		assertThat(who.getWhenAsInstant()).isEqualTo(Instant.ofEpochSecond(1700000000));
 	}
 
 	/**
-	 * A reflog, oldest first, as {@code old new name <email> time tz-number message}. JGit hands out the stored
-	 * message as it is: with the newline git and refstore append to every message, without one for messages JGit
-	 * wrote. refstore, like git's reflog command, gives none, so the newline is dropped here (the record views
+	 * A reflog, oldest first, as {@code old new name <email> time tz-number message}.
+	 * JGit hands out the stored message as it is: with the newline git and refstore
+	 * append to every message, without one for messages JGit wrote. refstore, like git's
+	 * reflog command, gives none, so the newline is dropped here (the record views
 	 * compare the stored bytes).
 	 */
 	private static List<String> jgitReflog(Repository jgit, String name) throws IOException {
 		List<String> out = new ArrayList<>();
 		for (org.eclipse.jgit.lib.ReflogEntry entry : jgit.getRefDatabase().getReflogReader(name).getReverseEntries()) {
 			PersonIdent who = entry.getWho();
-			out.add(0, entry.getOldId().name() + " " + entry.getNewId().name() + " " + who.getName() + " <"
-					+ who.getEmailAddress() + "> " + who.getWhenAsInstant().getEpochSecond() + " "
-					+ who.getTimeZoneOffset() + " " + entry.getComment().replaceFirst("\n$", ""));
+			out.add(0,
+					entry.getOldId().name() + " " + entry.getNewId().name() + " " + who.getName() + " <"
+							+ who.getEmailAddress() + "> " + who.getWhenAsInstant().getEpochSecond() + " "
+							+ who.getTimeZoneOffset() + " " + entry.getComment().replaceFirst("\n$", ""));
 		}
 		return out;
 	}
 
 	/**
-	 * A discrepancy between git and the others: git's reflog walk drops the last byte of every message,
-	 * taking it for the newline that git and refstore always store; JGit stores none, so git shows JGit's
-	 * {@code batch} as {@code batc}. refstore (like JGit) gives the stored message, so git's lines are
-	 * refstore's with that byte dropped.
+	 * A discrepancy between git and the others: git's reflog walk drops the last byte of
+	 * every message, taking it for the newline that git and refstore always store; JGit
+	 * stores none, so git shows JGit's {@code batch} as {@code batc}. refstore (like
+	 * JGit) gives the stored message, so git's lines are refstore's with that byte
+	 * dropped.
 	 */
 	private static List<String> asGitShowsJGitMessages(List<String> refstoreLines) {
 		List<String> out = new ArrayList<>();

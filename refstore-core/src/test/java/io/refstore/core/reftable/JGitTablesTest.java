@@ -24,11 +24,12 @@ import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.PersonIdent;
 
 /**
- * Single tables, every kind of record, written by one implementation and read by the other: JGit's
- * {@code ReftableWriter} (its own block layout: restarts, a one-root multi-level index, log blocks of twice the
- * block size) read by refstore's reader, and refstore's writer read by JGit's reader. Both readers must give
- * exactly the records that were written, tombstones included, by scan, exact lookup, prefix seek, object id and
- * log seek.
+ * Single tables, every kind of record, written by one implementation and read by the
+ * other: JGit's {@code ReftableWriter} (its own block layout: restarts, a one-root
+ * multi-level index, log blocks of twice the block size) read by refstore's reader, and
+ * refstore's writer read by JGit's reader. Both readers must give exactly the records
+ * that were written, tombstones included, by scan, exact lookup, prefix seek, object id
+ * and log seek.
  */
 class JGitTablesTest {
 
@@ -50,8 +51,10 @@ class JGitTablesTest {
 			.isEqualTo(ReftableConstants.BLOCK_TYPE_INDEX);
 
 		try (ReftableReader reader = Tables.open(table)) {
-			assertThat(StackViews.refRecords(reader.allRefs(), HashAlgorithm.SHA1)).containsExactlyElementsOf(this.model.refLines());
-			assertThat(StackViews.logRecords(reader.allLogs(), HashAlgorithm.SHA1)).containsExactlyElementsOf(this.model.logLines());
+			assertThat(StackViews.refRecords(reader.allRefs(), HashAlgorithm.SHA1))
+				.containsExactlyElementsOf(this.model.refLines());
+			assertThat(StackViews.logRecords(reader.allLogs(), HashAlgorithm.SHA1))
+				.containsExactlyElementsOf(this.model.logLines());
 			assertLookupsFindWhatWasWritten(reader);
 		}
 	}
@@ -71,7 +74,8 @@ class JGitTablesTest {
 	void jgitReadsEveryRecordOfATableRefstoresWriterWrote() throws IOException {
 		byte[] table = refstoreTable(this.model);
 		TableLayout layout = new TableLayout(table);
-		// git's layout: more than 3 index blocks get a level above them, here a single root block; with 2-3
+		// git's layout: more than 3 index blocks get a level above them, here a single
+		// root block; with 2-3
 		// top-level blocks and no root JGit 7.8 would miss refs (see BigTablesIT)
 		assertThat(layout.runAt(layout.refIndexPosition())).hasSize(1);
 		assertThat(layout.logIndexPosition()).isPositive();
@@ -92,9 +96,11 @@ class JGitTablesTest {
 			}
 			for (int i = 0; i < 20; i++) {
 				org.eclipse.jgit.lib.ObjectId id = org.eclipse.jgit.lib.ObjectId.fromRaw(this.model.ids.get(i).toRaw());
-				// JGit matches the ref's own value only; git (for-each-ref --points-at) and refstore also match the
+				// JGit matches the ref's own value only; git (for-each-ref --points-at)
+				// and refstore also match the
 				// peeled value, which the object index lists too
-				List<String> expected = this.model.refLines().stream()
+				List<String> expected = this.model.refLines()
+					.stream()
 					.filter((l) -> l.split(" ")[1].equals(id.name()))
 					.toList();
 				List<String> found = new ArrayList<>();
@@ -111,8 +117,8 @@ class JGitTablesTest {
 	@Test
 	void jgitRefusesVersion2TablesOfSha256Repositories() throws IOException {
 		WriteOptions options = WriteOptions.defaults().withHash(HashAlgorithm.SHA256);
-		byte[] table = Tables.write(options, 1, 1, List.of(RefRecord.direct("refs/heads/main", 1, Tables.id(HashAlgorithm.SHA256, 1))),
-				List.of());
+		byte[] table = Tables.write(options, 1, 1,
+				List.of(RefRecord.direct("refs/heads/main", 1, Tables.id(HashAlgorithm.SHA256, 1))), List.of());
 		assertThat(table[4]).as("version").isEqualTo((byte) 2);
 		try (org.eclipse.jgit.internal.storage.reftable.ReftableReader jgit = jgitReader(table)) {
 			assertThatThrownBy(() -> jgit.exactRef("refs/heads/main")).isInstanceOf(IOException.class)
@@ -120,7 +126,10 @@ class JGitTablesTest {
 		}
 	}
 
-	/** Every name, names between them, prefixes, ids and log seeks, against the lines written. */
+	/**
+	 * Every name, names between them, prefixes, ids and log seeks, against the lines
+	 * written.
+	 */
 	private void assertLookupsFindWhatWasWritten(ReftableReader reader) throws IOException {
 		List<String> refs = this.model.refLines();
 		for (String line : refs) {
@@ -130,8 +139,8 @@ class JGitTablesTest {
 			assertThat(StackViews.refRecords(cursorOf(found), HashAlgorithm.SHA1)).containsExactly(line);
 			assertThat(reader.exactRef(name + "~")).as("between %s and the next name", name).isNull();
 		}
-		for (String prefix : List.of("refs/heads/topic/3/", "refs/heads/gone/", "refs/tags/", "refs/remotes/", "refs/heads/\u00e9",
-				"refs/heads/topic/9/branch-29", "refs/zzz")) {
+		for (String prefix : List.of("refs/heads/topic/3/", "refs/heads/gone/", "refs/tags/", "refs/remotes/",
+				"refs/heads/\u00e9", "refs/heads/topic/9/branch-29", "refs/zzz")) {
 			assertThat(StackViews.refRecords(reader.refsWithPrefix(prefix), HashAlgorithm.SHA1)).as(prefix)
 				.containsExactlyElementsOf(refs.stream().filter((l) -> l.startsWith(prefix)).toList());
 		}
@@ -144,7 +153,8 @@ class JGitTablesTest {
 		}
 		for (String name : this.model.logged) {
 			assertThat(StackViews.logRecords(reader.logsFor(name), HashAlgorithm.SHA1)).as("log of %s", name)
-				.containsExactlyElementsOf(this.model.logLines().stream().filter((l) -> l.startsWith(name + "@")).toList());
+				.containsExactlyElementsOf(
+						this.model.logLines().stream().filter((l) -> l.startsWith(name + "@")).toList());
 		}
 	}
 
@@ -172,7 +182,10 @@ class JGitTablesTest {
 		};
 	}
 
-	/** The model written by JGit's writer: refs with their update indices, then logs (JGit's key order). */
+	/**
+	 * The model written by JGit's writer: refs with their update indices, then logs
+	 * (JGit's key order).
+	 */
 	static byte[] jgitTable(Model model) throws IOException {
 		ReftableConfig config = new ReftableConfig();
 		config.setRefBlockSize(BLOCK_SIZE);
@@ -208,8 +221,8 @@ class JGitTablesTest {
 			writer.addRef(ref.toRecord());
 		}
 		for (Model.LogEntry log : model.logs) {
-			writer.addLog(log.deleted() ? LogRecord.deletion(log.name(), log.updateIndex())
-					: LogRecord.update(log.name(), log.updateIndex(), log.oldId(), log.newId(), Model.WHO, log.message()));
+			writer.addLog(log.deleted() ? LogRecord.deletion(log.name(), log.updateIndex()) : LogRecord
+				.update(log.name(), log.updateIndex(), log.oldId(), log.newId(), Model.WHO, log.message()));
 		}
 		writer.finish();
 		return out.toByteArray();
@@ -227,14 +240,18 @@ class JGitTablesTest {
 	}
 
 	/**
-	 * What a table holds, generated from a seed: branches in ten directories, peeled tags, symbolic refs,
-	 * tombstones, names above ASCII; logs of every hundredth ref, newest first, some entries deleted.
+	 * What a table holds, generated from a seed: branches in ten directories, peeled
+	 * tags, symbolic refs, tombstones, names above ASCII; logs of every hundredth ref,
+	 * newest first, some entries deleted.
 	 */
 	record Model(List<RefEntry> refs, List<LogEntry> logs, List<String> logged, List<ObjectId> ids) {
 
 		static final long MAX_INDEX = 5;
 
-		/** Who every log entry names: JGit takes the zone in minutes, refstore as HHMM, so both store 330. */
+		/**
+		 * Who every log entry names: JGit takes the zone in minutes, refstore as HHMM, so
+		 * both store 330.
+		 */
 		static final org.eclipse.jgit.lib.PersonIdent JGIT_WHO = new org.eclipse.jgit.lib.PersonIdent("J G It",
 				"jgit@example.com", Instant.ofEpochSecond(1700000000), ZoneOffset.ofHoursMinutes(5, 30));
 
@@ -257,13 +274,15 @@ class JGitTablesTest {
 					refs.add(new RefEntry("refs/tags/v" + i, index, id, ids.get((i + 1) % ids.size()), null));
 				}
 				else if (i % 97 == 0) {
-					refs.add(new RefEntry("refs/remotes/r" + i + "/HEAD", index, null, null, "refs/heads/topic/" + (i % 10)));
+					refs.add(new RefEntry("refs/remotes/r" + i + "/HEAD", index, null, null,
+							"refs/heads/topic/" + (i % 10)));
 				}
 				else {
 					refs.add(new RefEntry("refs/heads/topic/" + (i % 10) + "/branch-" + i, index, id, null, null));
 				}
 			}
-			for (String name : List.of("refs/heads/\u00e9t\u00e9", "refs/heads/\uE000", "refs/heads/\uD83D\uDE00", "HEAD")) {
+			for (String name : List.of("refs/heads/\u00e9t\u00e9", "refs/heads/\uE000", "refs/heads/\uD83D\uDE00",
+					"HEAD")) {
 				refs.add(new RefEntry(name, 2, ids.get(3), null, null));
 			}
 			refs.sort((a, b) -> Arrays.compareUnsigned(a.key(), b.key()));
@@ -302,9 +321,8 @@ class JGitTablesTest {
 			List<String> out = new ArrayList<>();
 			for (LogEntry log : this.logs) {
 				String head = log.name() + "@" + log.updateIndex() + " ";
-				out.add(log.deleted() ? head + "deleted"
-						: head + log.oldId().name() + " " + log.newId().name() + " J G It <jgit@example.com> 1700000000 330|"
-								+ log.message());
+				out.add(log.deleted() ? head + "deleted" : head + log.oldId().name() + " " + log.newId().name()
+						+ " J G It <jgit@example.com> 1700000000 330|" + log.message());
 			}
 			return out;
 		}
@@ -343,7 +361,8 @@ class JGitTablesTest {
 		}
 
 		/** One log entry, or its tombstone. */
-		record LogEntry(String name, long updateIndex, boolean deleted, ObjectId oldId, ObjectId newId, String message) {
+		record LogEntry(String name, long updateIndex, boolean deleted, ObjectId oldId, ObjectId newId,
+				String message) {
 		}
 
 	}

@@ -16,8 +16,9 @@ import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.transport.ReceiveCommand;
 
 /**
- * Test tool: writes refs into a reftable repository through JGit's own repository API, so that JGit decides
- * every byte of the tables (names, layout, compaction). Each step checks JGit's result.
+ * Test tool: writes refs into a reftable repository through JGit's own repository API, so
+ * that JGit decides every byte of the tables (names, layout, compaction). Each step
+ * checks JGit's result.
  */
 final class JGitWrites {
 
@@ -36,8 +37,9 @@ final class JGitWrites {
 	}
 
 	/**
-	 * Creates {@code refs/heads/main} and a batch of branches and tags, links a symbolic ref, deletes, renames
-	 * and moves branches: one table per step, and JGit's auto-compaction between them.
+	 * Creates {@code refs/heads/main} and a batch of branches and tags, links a symbolic
+	 * ref, deletes, renames and moves branches: one table per step, and JGit's
+	 * auto-compaction between them.
 	 */
 	void history(List<String> commits, String annotatedTag) throws IOException {
 		update("refs/heads/main", commits.get(0), ObjectId.zeroId(), INDIA, "first", RefUpdate.Result.NEW);
@@ -52,7 +54,9 @@ final class JGitWrites {
 		link("refs/remotes/origin/HEAD", "refs/heads/main");
 		delete("refs/heads/j/0");
 		delete("refs/heads/j/5");
-		RefUpdate.Result renamed = this.jgit.getRefDatabase().newRename("refs/heads/j/1", "refs/heads/renamed").rename();
+		RefUpdate.Result renamed = this.jgit.getRefDatabase()
+			.newRename("refs/heads/j/1", "refs/heads/renamed")
+			.rename();
 		check("rename refs/heads/j/1", renamed, RefUpdate.Result.RENAMED);
 		update("refs/heads/main", commits.get(1), ObjectId.fromString(commits.get(0)), PACIFIC, "forward",
 				RefUpdate.Result.FAST_FORWARD);
@@ -69,8 +73,12 @@ final class JGitWrites {
 	}
 
 	void batch(List<ReceiveCommand> commands) throws IOException {
-		BatchRefUpdate batch = this.jgit.getRefDatabase().newBatchUpdate().setAtomic(true).setRefLogIdent(INDIA)
-			.setRefLogMessage("batch", false).addCommand(commands);
+		BatchRefUpdate batch = this.jgit.getRefDatabase()
+			.newBatchUpdate()
+			.setAtomic(true)
+			.setRefLogIdent(INDIA)
+			.setRefLogMessage("batch", false)
+			.addCommand(commands);
 		try (RevWalk walk = new RevWalk(this.jgit)) {
 			batch.execute(walk, NullProgressMonitor.INSTANCE);
 		}

@@ -25,9 +25,9 @@ class LogAndObjTest {
 	void timeZonesAreStoredAsDecimalHhmmAsGitDoes() throws IOException {
 		PersonIdent india = new PersonIdent("Ann", "ann@example.com", 1700000000L, PersonIdent.parseTz("+0530"));
 		PersonIdent pacific = new PersonIdent("Bob", "bob@example.com", 1700000001L, PersonIdent.parseTz("-0800"));
-		byte[] table = Tables.write(WriteOptions.defaults(), 1, 2, List.of(),
-				List.of(LogRecord.update("refs/heads/a", 2, ONE, TWO, india, "to two"),
-						LogRecord.update("refs/heads/a", 1, ObjectId.zero(HashAlgorithm.SHA1), ONE, pacific, "created")));
+		byte[] table = Tables.write(WriteOptions.defaults(), 1, 2, List.of(), List.of(
+				LogRecord.update("refs/heads/a", 2, ONE, TWO, india, "to two"),
+				LogRecord.update("refs/heads/a", 1, ObjectId.zero(HashAlgorithm.SHA1), ONE, pacific, "created")));
 
 		byte[] image = Tables.inflateLogBlock(table, 0, 24);
 		assertThat(indexOf(image, hex("85a9cee100 0212"))).as("+0530 as 530").isPositive();
@@ -51,8 +51,8 @@ class LogAndObjTest {
 			byte[] table = Tables.write(WriteOptions.defaults().withBlockSize(blockSize), 1, 4, List.of(), logs);
 			TableLayout layout = new TableLayout(table);
 			try (ReftableReader reader = Tables.open(table)) {
-				assertThat(LogFixtures.describe(Tables.drainLogs(reader.allLogs()))).containsExactlyElementsOf(
-						LogFixtures.describe(logs));
+				assertThat(LogFixtures.describe(Tables.drainLogs(reader.allLogs())))
+					.containsExactlyElementsOf(LogFixtures.describe(logs));
 				for (int i = 0; i < logs.size(); i += 7) {
 					LogRecord want = logs.get(i);
 					List<LogRecord> ofRef = logs.stream().filter(l -> l.refName().equals(want.refName())).toList();
@@ -76,7 +76,8 @@ class LogAndObjTest {
 		boolean sawThree = false;
 		for (int n = 1; n < 200; n++) {
 			List<LogRecord> logs = LogFixtures.logs(n, 1);
-			TableLayout layout = new TableLayout(Tables.write(WriteOptions.defaults().withBlockSize(256), 1, 1, List.of(), logs));
+			TableLayout layout = new TableLayout(
+					Tables.write(WriteOptions.defaults().withBlockSize(256), 1, 1, List.of(), logs));
 			int logBlocks = layout.ofType(ReftableConstants.BLOCK_TYPE_LOG).size();
 			assertThat(layout.logIndexPosition() > 0).as("%d log blocks", logBlocks).isEqualTo(logBlocks > 3);
 			sawThree |= logBlocks == 3;
@@ -108,7 +109,8 @@ class LogAndObjTest {
 			List<RefRecord> all = Tables.refs(reader);
 			for (int i = 0; i < 2000; i += 13) {
 				ObjectId id = Tables.id(HashAlgorithm.SHA1, i);
-				assertThat(names(reader.refsFor(id))).as("refs for %s", id).containsExactlyElementsOf(bruteForce(all, id));
+				assertThat(names(reader.refsFor(id))).as("refs for %s", id)
+					.containsExactlyElementsOf(bruteForce(all, id));
 			}
 			ObjectId tag = Tables.id(HashAlgorithm.SHA1, -11);
 			assertThat(names(reader.refsFor(tag))).containsExactly("refs/heads/branch-00010");
@@ -118,7 +120,8 @@ class LogAndObjTest {
 
 	@Test
 	void objRecordWithoutPositionsFallsBackToAFullScan() throws IOException {
-		// one commit in many blocks: its positions no longer fit one 256-byte obj block (fact sheet 4.10)
+		// one commit in many blocks: its positions no longer fit one 256-byte obj block
+		// (fact sheet 4.10)
 		List<RefRecord> refs = new ArrayList<>();
 		for (int i = 0; i < 3000; i++) {
 			refs.add(RefRecord.direct(String.format("refs/heads/same-%05d", i), 1, ONE));
@@ -138,7 +141,8 @@ class LogAndObjTest {
 	@Test
 	void tablesWithoutObjIndexScanForIds() throws IOException {
 		List<RefRecord> refs = RandomRefs.generate(11, 500, 1, 1, HashAlgorithm.SHA1);
-		byte[] table = Tables.write(WriteOptions.defaults().withIndexObjects(false).withBlockSize(256), 1, 1, refs, List.of());
+		byte[] table = Tables.write(WriteOptions.defaults().withIndexObjects(false).withBlockSize(256), 1, 1, refs,
+				List.of());
 		assertThat(new TableLayout(table).objPosition()).isZero();
 		try (ReftableReader reader = Tables.open(table)) {
 			assertThat(reader.hasObjectIndex()).isFalse();
@@ -149,20 +153,24 @@ class LogAndObjTest {
 
 	@Test
 	void tombstoneOnlyTableWithARefIndexStillDeclaresAnObjIdLength() throws IOException {
-		// git dumps an (empty) object index whenever the refs got an index: footer obj field = 0 << 5 | 2
+		// git dumps an (empty) object index whenever the refs got an index: footer obj
+		// field = 0 << 5 | 2
 		List<RefRecord> refs = new ArrayList<>();
 		for (int i = 0; i < 400; i++) {
 			refs.add(RefRecord.deletion(String.format("refs/heads/gone-%05d", i), 1));
 		}
-		TableLayout layout = new TableLayout(Tables.write(WriteOptions.defaults().withBlockSize(256), 1, 1, refs, List.of()));
+		TableLayout layout = new TableLayout(
+				Tables.write(WriteOptions.defaults().withBlockSize(256), 1, 1, refs, List.of()));
 		assertThat(layout.refIndexPosition()).isPositive();
 		assertThat(layout.footer(1)).isEqualTo(2);
 	}
 
 	private static List<String> bruteForce(List<RefRecord> refs, ObjectId id) {
 		byte[] raw = id.toRaw();
-		return refs.stream().filter(r -> r.hasId() && (Arrays.equals(Arrays.copyOf(r.idBuffer(), 20), raw)
-				|| (r.valueType() == RefRecord.VALUE_PEELED && Arrays.equals(Arrays.copyOf(r.peeledBuffer(), 20), raw))))
+		return refs.stream()
+			.filter(r -> r.hasId()
+					&& (Arrays.equals(Arrays.copyOf(r.idBuffer(), 20), raw) || (r.valueType() == RefRecord.VALUE_PEELED
+							&& Arrays.equals(Arrays.copyOf(r.peeledBuffer(), 20), raw))))
 			.map(RefRecord::name)
 			.toList();
 	}

@@ -11,7 +11,8 @@ import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.PersonIdent;
 
 /**
- * Test data: reflog records in the writer's order (ref name ascending, update index descending).
+ * Test data: reflog records in the writer's order (ref name ascending, update index
+ * descending).
  */
 final class LogFixtures {
 
@@ -20,7 +21,10 @@ final class LogFixtures {
 	private LogFixtures() {
 	}
 
-	/** {@code count} log records over refs {@code refs/heads/branch-NNNNN}, indices at most {@code max}. */
+	/**
+	 * {@code count} log records over refs {@code refs/heads/branch-NNNNN}, indices at
+	 * most {@code max}.
+	 */
 	static List<LogRecord> logs(int count, long max) {
 		SplittableRandom random = new SplittableRandom(count);
 		List<LogRecord> out = new ArrayList<>();
@@ -31,7 +35,8 @@ final class LogFixtures {
 			for (long index = Math.min(max, entries); index >= 1 && out.size() < count; index--) {
 				PersonIdent who = new PersonIdent("C O Mitter " + random.nextInt(100), "c" + ref + "@example.com",
 						1700000000L + random.nextInt(1_000_000), ZONES[random.nextInt(ZONES.length)]);
-				ObjectId oldId = (index == 1) ? ObjectId.zero(HashAlgorithm.SHA1) : Tables.id(HashAlgorithm.SHA1, ref * 10 + index - 1);
+				ObjectId oldId = (index == 1) ? ObjectId.zero(HashAlgorithm.SHA1)
+						: Tables.id(HashAlgorithm.SHA1, ref * 10 + index - 1);
 				out.add((random.nextInt(10) == 0) ? LogRecord.deletion(name, index)
 						: LogRecord.update(name, index, oldId, Tables.id(HashAlgorithm.SHA1, ref * 10 + index), who,
 								"commit: message " + random.nextInt() + "\n"));
@@ -47,9 +52,9 @@ final class LogFixtures {
 		}
 		HexFormat hex = HexFormat.of();
 		return key + " " + hex.formatHex(log.oldIdBuffer(), 0, log.hashSize()) + " "
-				+ hex.formatHex(log.newIdBuffer(), 0, log.hashSize()) + " " + log.committerName() + " <" + log.email() + "> "
-				+ log.time() + " " + log.tzOffset() + " " + new String(log.message().getBytes(StandardCharsets.UTF_8),
-						StandardCharsets.UTF_8);
+				+ hex.formatHex(log.newIdBuffer(), 0, log.hashSize()) + " " + log.committerName() + " <" + log.email()
+				+ "> " + log.time() + " " + log.tzOffset() + " "
+				+ new String(log.message().getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8);
 	}
 
 	static List<String> describe(List<LogRecord> logs) {

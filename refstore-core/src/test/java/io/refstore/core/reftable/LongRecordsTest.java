@@ -19,10 +19,11 @@ import io.refstore.core.ref.PersonIdent;
 import io.refstore.core.ref.ReflogEntry;
 
 /**
- * Records at the limits of a 4 KiB block, laid out as git 2.55's {@code refs migrate} laid out the same
- * records (block lengths and positions read from its tables): a 4,000-byte ref name next to {@code HEAD} in
- * the first block, its log record alone in a block, and messages cut to half a block by the bulk writer a
- * migration uses, as bytes, even inside a UTF-8 sequence.
+ * Records at the limits of a 4 KiB block, laid out as git 2.55's {@code refs migrate}
+ * laid out the same records (block lengths and positions read from its tables): a
+ * 4,000-byte ref name next to {@code HEAD} in the first block, its log record alone in a
+ * block, and messages cut to half a block by the bulk writer a migration uses, as bytes,
+ * even inside a UTF-8 sequence.
  */
 class LongRecordsTest {
 
@@ -32,10 +33,14 @@ class LongRecordsTest {
 
 	private static final ObjectId ZERO = ObjectId.zero(HashAlgorithm.SHA1);
 
-	/** The identity and clock of the tables git wrote: {@code A <a@b>}, 1796137084 +0000. */
+	/**
+	 * The identity and clock of the tables git wrote: {@code A <a@b>}, 1796137084 +0000.
+	 */
 	private static final PersonIdent A = new PersonIdent("A", "a@b", 1796137084L, 0);
 
-	/** A name of 4,000 bytes in components of 250 bytes, as a files repository needs it. */
+	/**
+	 * A name of 4,000 bytes in components of 250 bytes, as a files repository needs it.
+	 */
 	private static final String LONG = longName();
 
 	@Test
@@ -48,7 +53,8 @@ class LongRecordsTest {
 						LogRecord.update("refs/heads/master", 3, ZERO, C1, A, "commit (initial): c1")));
 
 		TableLayout layout = new TableLayout(table);
-		// git: r@0 len 4086 padded to 4096, r@4096 len 50, then log blocks of 99, 4085 and 113 bytes inflated
+		// git: r@0 len 4086 padded to 4096, r@4096 len 50, then log blocks of 99, 4085
+		// and 113 bytes inflated
 		assertThat(layout.blocks).extracting(TableLayout.Block::type)
 			.containsExactly((byte) 'r', (byte) 'r', (byte) 'g', (byte) 'g', (byte) 'g');
 		assertThat(layout.blocks).extracting(TableLayout.Block::blockLen).containsExactly(4086, 50, 99, 4085, 113);
@@ -63,7 +69,8 @@ class LongRecordsTest {
 
 	@Test
 	void aLogRecordThatFitsNoBlockIsRefusedNamingItsRefAsGitRefusesIt() {
-		// git: "entry too large" for the same record (a 4,000-byte name and a 3,000-byte message cut to 2,048)
+		// git: "entry too large" for the same record (a 4,000-byte name and a 3,000-byte
+		// message cut to 2,048)
 		ReftableWriter writer = new ReftableWriter(java.io.OutputStream.nullOutputStream(), WriteOptions.defaults())
 			.setLimits(1, 1);
 		LogRecord log = LogRecord.update(LONG, 1, ZERO, C1, A, "m".repeat(3000)).truncateMessage(2048);
@@ -78,7 +85,8 @@ class LongRecordsTest {
 		PersonIdent who = new PersonIdent("A", "a@b", 1796137068L, 0);
 		List<ReflogEntry> log = List.of(new ReflogEntry(ZERO, C1, who, "commit (initial): c1"),
 				new ReflogEntry(C1, C2, who, "commit: " + "m".repeat(900_000)));
-		// the cut falls into the second byte of an 'é'; the space before 'x' is the 2,048th byte of the last
+		// the cut falls into the second byte of an 'é'; the space before 'x' is the
+		// 2,048th byte of the last
 		List<ReflogEntry> other = List.of(new ReflogEntry(ZERO, C1, who, "commit: x" + "é".repeat(1100)),
 				new ReflogEntry(C1, C2, who, "  " + "c".repeat(2047) + "\t x\n"));
 
@@ -98,7 +106,8 @@ class LongRecordsTest {
 		assertThat(cut.get(1).message()).isEqualTo("c".repeat(2047) + " ");
 		byte[] table = Files.readAllBytes(dir.resolve(Files.readString(dir.resolve("tables.list")).strip()));
 		TableLayout layout = new TableLayout(table);
-		// git: the cut HEAD and master logs take a block each, of 2206 and 2220 bytes inflated
+		// git: the cut HEAD and master logs take a block each, of 2206 and 2220 bytes
+		// inflated
 		assertThat(layout.blocks.stream().filter((block) -> block.type() == 'g').map(TableLayout.Block::blockLen))
 			.startsWith(2206, 2220);
 		try (ReftableReader reader = Tables.open(table)) {

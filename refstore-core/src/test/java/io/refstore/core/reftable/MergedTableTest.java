@@ -46,7 +46,8 @@ class MergedTableTest {
 				table(2, List.of(RefRecord.deletion("refs/heads/b", 2)), List.of())));
 
 		assertThat(names(merged.allRefs(false))).containsExactly("refs/heads/a", "refs/heads/c");
-		assertThat(names(merged.allRefs(true))).containsExactly("refs/heads/a", "refs/heads/b (deleted)", "refs/heads/c");
+		assertThat(names(merged.allRefs(true))).containsExactly("refs/heads/a", "refs/heads/b (deleted)",
+				"refs/heads/c");
 		assertThat(merged.exactRef("refs/heads/b")).isNull();
 		assertThat(merged.exactRef("refs/heads/c").updateIndex()).isEqualTo(1);
 	}
@@ -54,21 +55,23 @@ class MergedTableTest {
 	@Test
 	void newerTableShadowsOlderAndATombstoneHidesOnlyOlderTables() throws IOException {
 		MergedTable merged = new MergedTable(List.of(
-				table(1, List.of(RefRecord.direct("refs/heads/x", 1, id(1)), RefRecord.direct("refs/heads/y", 1, id(1))),
+				table(1, List.of(RefRecord.direct("refs/heads/x", 1, id(1)),
+						RefRecord.direct("refs/heads/y", 1, id(1))), List.of()),
+				table(2, List.of(RefRecord.deletion("refs/heads/x", 2), RefRecord.direct("refs/heads/y", 2, id(2))),
 						List.of()),
-				table(2, List.of(RefRecord.deletion("refs/heads/x", 2), RefRecord.direct("refs/heads/y", 2, id(2))), List.of()),
 				table(3, List.of(RefRecord.direct("refs/heads/x", 3, id(3))), List.of())));
 
 		List<RefRecord> refs = Tables.drainRefs(merged.allRefs(false));
-		assertThat(RandomRefs.describe(refs)).containsExactly(RandomRefs.describe(RefRecord.direct("refs/heads/x", 3, id(3))),
+		assertThat(RandomRefs.describe(refs)).containsExactly(
+				RandomRefs.describe(RefRecord.direct("refs/heads/x", 3, id(3))),
 				RandomRefs.describe(RefRecord.direct("refs/heads/y", 2, id(2))));
 	}
 
 	@Test
 	void tableWithOnlyTombstonesHidesEverything() throws IOException {
-		MergedTable merged = new MergedTable(List.of(
-				table(1, List.of(RefRecord.direct("refs/heads/a", 1, id(1))), List.of()),
-				table(2, List.of(RefRecord.deletion("refs/heads/a", 2)), List.of())));
+		MergedTable merged = new MergedTable(
+				List.of(table(1, List.of(RefRecord.direct("refs/heads/a", 1, id(1))), List.of()),
+						table(2, List.of(RefRecord.deletion("refs/heads/a", 2)), List.of())));
 
 		assertThat(names(merged.allRefs(false))).isEmpty();
 		assertThat(names(merged.refsWithPrefix("refs/heads/"))).isEmpty();
@@ -76,11 +79,13 @@ class MergedTableTest {
 
 	@Test
 	void singleTableSuppressesDeletionsWithoutAQueue() throws IOException {
-		MergedTable merged = new MergedTable(List.of(table(1, List.of(RefRecord.direct("refs/heads/a", 1, id(1)),
-				RefRecord.deletion("refs/heads/b", 1), RefRecord.symbolic("refs/heads/c", 1, "refs/heads/a")), List.of())));
+		MergedTable merged = new MergedTable(List
+			.of(table(1, List.of(RefRecord.direct("refs/heads/a", 1, id(1)), RefRecord.deletion("refs/heads/b", 1),
+					RefRecord.symbolic("refs/heads/c", 1, "refs/heads/a")), List.of())));
 
 		assertThat(names(merged.allRefs(false))).containsExactly("refs/heads/a", "refs/heads/c");
-		assertThat(names(merged.allRefs(true))).containsExactly("refs/heads/a", "refs/heads/b (deleted)", "refs/heads/c");
+		assertThat(names(merged.allRefs(true))).containsExactly("refs/heads/a", "refs/heads/b (deleted)",
+				"refs/heads/c");
 	}
 
 	@Test
@@ -113,9 +118,9 @@ class MergedTableTest {
 		MergedTable merged = new MergedTable(tables);
 
 		assertThat(RandomRefs.describe(Tables.drainRefs(merged.allRefs(false))))
-				.containsExactlyElementsOf(RandomRefs.describe(new ArrayList<>(model.values())));
+			.containsExactlyElementsOf(RandomRefs.describe(new ArrayList<>(model.values())));
 		assertThat(RandomRefs.describe(Tables.drainRefs(merged.allRefs(true))))
-				.containsExactlyElementsOf(RandomRefs.describe(new ArrayList<>(newest.values())));
+			.containsExactlyElementsOf(RandomRefs.describe(new ArrayList<>(newest.values())));
 		String prefix = "refs/heads/t4";
 		assertThat(RandomRefs.describe(Tables.drainRefs(merged.refsWithPrefix(prefix)))).containsExactlyElementsOf(
 				RandomRefs.describe(model.values().stream().filter(r -> r.name().startsWith(prefix)).toList()));
@@ -138,32 +143,38 @@ class MergedTableTest {
 	void logTombstoneHidesExactlyOneEntry() throws IOException {
 		ObjectId zero = ObjectId.zero(HashAlgorithm.SHA1);
 		MergedTable merged = new MergedTable(List.of(
-				table(3, List.of(), List.of(LogRecord.update("refs/heads/r", 3, id(2), id(3), WHO, "third"),
-						LogRecord.update("refs/heads/r", 2, id(1), id(2), WHO, "second"),
-						LogRecord.update("refs/heads/r", 1, zero, id(1), WHO, "first"),
-						LogRecord.update("refs/heads/s", 1, zero, id(1), WHO, "other ref"))),
+				table(3, List.of(),
+						List.of(LogRecord.update("refs/heads/r", 3, id(2), id(3), WHO, "third"),
+								LogRecord.update("refs/heads/r", 2, id(1), id(2), WHO, "second"),
+								LogRecord.update("refs/heads/r", 1, zero, id(1), WHO, "first"),
+								LogRecord.update("refs/heads/s", 1, zero, id(1), WHO, "other ref"))),
 				table(4, List.of(), List.of(LogRecord.deletion("refs/heads/r", 2)))));
 
 		assertThat(Tables.drainLogs(merged.logsFor("refs/heads/r"))).extracting(LogRecord::message)
-				.containsExactly("third\n", "first\n");
-		assertThat(Tables.drainLogs(merged.allLogs(false))).extracting(LogRecord::updateIndex).containsExactly(3L, 1L, 1L);
+			.containsExactly("third\n", "first\n");
+		assertThat(Tables.drainLogs(merged.allLogs(false))).extracting(LogRecord::updateIndex)
+			.containsExactly(3L, 1L, 1L);
 		assertThat(Tables.drainLogs(merged.allLogs(true))).extracting(LogRecord::isDeletion)
-				.containsExactly(false, true, false, false);
+			.containsExactly(false, true, false, false);
 		assertThat(Tables.drainLogs(merged.logsFor("refs/heads/"))).isEmpty();
 	}
 
 	@Test
 	void compactionMergeWritesTheSameViewIntoOneTable() throws IOException {
 		List<ReftableReader> tables = new ArrayList<>();
-		List<RefRecord> base = RandomRefs.generate(3, 800, 1, 1, HashAlgorithm.SHA1).stream()
-				.filter(r -> !r.isDeletion()).toList();
+		List<RefRecord> base = RandomRefs.generate(3, 800, 1, 1, HashAlgorithm.SHA1)
+			.stream()
+			.filter(r -> !r.isDeletion())
+			.toList();
 		tables.add(table(1, base, LogFixtures.logs(200, 1)));
-		tables.add(table(2, List.of(RefRecord.deletion(base.get(5).name(), 2), RefRecord.direct(base.get(9).name(), 2, id(9))),
+		tables.add(table(2,
+				List.of(RefRecord.deletion(base.get(5).name(), 2), RefRecord.direct(base.get(9).name(), 2, id(9))),
 				List.of(LogRecord.deletion("refs/heads/branch-00001", 1))));
 		MergedTable merged = new MergedTable(tables);
 
 		ByteArrayOutputStream out = new ByteArrayOutputStream();
-		ReftableWriter writer = new ReftableWriter(out, WriteOptions.defaults().withExactLogMessage(true)).setLimits(1, 2);
+		ReftableWriter writer = new ReftableWriter(out, WriteOptions.defaults().withExactLogMessage(true)).setLimits(1,
+				2);
 		try (RecordCursor<RefRecord> refs = merged.allRefs(true)) {
 			while (refs.next()) {
 				writer.addRef(refs.record());
@@ -178,17 +189,18 @@ class MergedTableTest {
 		MergedTable compacted = new MergedTable(List.of(Tables.open(out.toByteArray())));
 
 		assertThat(RandomRefs.describe(Tables.drainRefs(compacted.allRefs(true))))
-				.containsExactlyElementsOf(RandomRefs.describe(Tables.drainRefs(merged.allRefs(true))));
+			.containsExactlyElementsOf(RandomRefs.describe(Tables.drainRefs(merged.allRefs(true))));
 		assertThat(LogFixtures.describe(Tables.drainLogs(compacted.allLogs(true))))
-				.containsExactlyElementsOf(LogFixtures.describe(Tables.drainLogs(merged.allLogs(true))));
+			.containsExactlyElementsOf(LogFixtures.describe(Tables.drainLogs(merged.allLogs(true))));
 		assertThat(names(compacted.allRefs(false))).doesNotContain(base.get(5).name());
 	}
 
 	@Test
 	void refCursorHandsOutRefsWithPeeledValues() throws IOException {
-		MergedTable merged = new MergedTable(List.of(table(1, List.of(RefRecord.symbolic("HEAD", 1, "refs/heads/main"),
-				RefRecord.direct("refs/heads/main", 1, id(1)), RefRecord.peeled("refs/tags/v1", 1, id(2), id(1)),
-				RefRecord.deletion("refs/tags/v2", 1)), List.of())));
+		MergedTable merged = new MergedTable(List.of(table(1,
+				List.of(RefRecord.symbolic("HEAD", 1, "refs/heads/main"), RefRecord.direct("refs/heads/main", 1, id(1)),
+						RefRecord.peeled("refs/tags/v1", 1, id(2), id(1)), RefRecord.deletion("refs/tags/v2", 1)),
+				List.of())));
 
 		List<Ref> refs = new ArrayList<>();
 		try (RefCursor cursor = merged.refCursor("")) {
@@ -197,18 +209,18 @@ class MergedTableTest {
 				refs.add(cursor.ref());
 			}
 		}
-		assertThat(refs).containsExactly(new SymbolicRef("HEAD", "refs/heads/main"), new DirectRef("refs/heads/main", id(1)),
-				new DirectRef("refs/tags/v1", id(2), id(1)));
+		assertThat(refs).containsExactly(new SymbolicRef("HEAD", "refs/heads/main"),
+				new DirectRef("refs/heads/main", id(1)), new DirectRef("refs/tags/v1", id(2), id(1)));
 	}
 
 	@Test
 	void tablesOfDifferentHashesAreRejected() throws IOException {
 		ReftableReader sha1 = table(1, List.of(), List.of());
-		ReftableReader sha256 = Tables.open(Tables.write(WriteOptions.defaults().withHash(HashAlgorithm.SHA256), 2, 2,
-				List.of(), List.of()));
+		ReftableReader sha256 = Tables
+			.open(Tables.write(WriteOptions.defaults().withHash(HashAlgorithm.SHA256), 2, 2, List.of(), List.of()));
 
 		assertThatThrownBy(() -> new MergedTable(List.of(sha1, sha256))).isInstanceOf(IllegalArgumentException.class)
-				.hasMessageContaining("sha256");
+			.hasMessageContaining("sha256");
 	}
 
 	@Test

@@ -21,7 +21,8 @@ class ObjIndexBuilderTest {
 				byte[] id = new byte[hashSize];
 				random.nextBytes(id);
 				if (i % 7 == 0 && !ids.isEmpty()) {
-					// the first 8 to 19 bytes of an earlier id, so that the sort's leading bits tie
+					// the first 8 to 19 bytes of an earlier id, so that the sort's
+					// leading bits tie
 					byte[] earlier = ids.get(random.nextInt(ids.size()));
 					System.arraycopy(earlier, 0, id, 0, 8 + random.nextInt(12));
 				}

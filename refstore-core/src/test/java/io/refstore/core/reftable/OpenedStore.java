@@ -14,8 +14,8 @@ import io.refstore.core.repo.Repository;
 import io.refstore.core.store.RefStores;
 
 /**
- * Test tool: a repository opened by refstore as git would be run on it (isolated config, a fixed committer
- * and date), with its ref store. Closing closes both.
+ * Test tool: a repository opened by refstore as git would be run on it (isolated config,
+ * a fixed committer and date), with its ref store. Closing closes both.
  */
 final class OpenedStore implements Closeable {
 
@@ -34,9 +34,9 @@ final class OpenedStore implements Closeable {
 	 * {@code @1700000000 +0530}
 	 */
 	static OpenedStore open(Path dir, String committerDate) throws IOException {
-		Repository repository = Repository.open(dir, Map.of("GIT_CONFIG_NOSYSTEM", "1", "GIT_CONFIG_GLOBAL", "/dev/null",
-				"GIT_COMMITTER_NAME", "C O Mitter", "GIT_COMMITTER_EMAIL", "committer@example.com", "GIT_COMMITTER_DATE",
-				committerDate));
+		Repository repository = Repository.open(dir,
+				Map.of("GIT_CONFIG_NOSYSTEM", "1", "GIT_CONFIG_GLOBAL", "/dev/null", "GIT_COMMITTER_NAME", "C O Mitter",
+						"GIT_COMMITTER_EMAIL", "committer@example.com", "GIT_COMMITTER_DATE", committerDate));
 		try {
 			return new OpenedStore(repository, RefStores.open(repository));
 		}
@@ -50,7 +50,10 @@ final class OpenedStore implements Closeable {
 		return ObjectId.fromHex(this.store.hashAlgorithm(), hex);
 	}
 
-	/** Applies the updates as one transaction with {@code message}; fails the test unless it commits. */
+	/**
+	 * Applies the updates as one transaction with {@code message}; fails the test unless
+	 * it commits.
+	 */
 	TransactionResult apply(String message, RefUpdate... updates) throws IOException {
 		try (RefTransaction transaction = this.store.newTransaction()) {
 			transaction.message(message);

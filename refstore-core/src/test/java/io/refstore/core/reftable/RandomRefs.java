@@ -10,20 +10,25 @@ import java.util.TreeMap;
 import io.refstore.core.ref.HashAlgorithm;
 
 /**
- * Test data: random ref records of all four value types with names that share prefixes the way real repositories
- * do, sorted bytewise as the writer needs them.
+ * Test data: random ref records of all four value types with names that share prefixes
+ * the way real repositories do, sorted bytewise as the writer needs them.
  */
 final class RandomRefs {
 
-	private static final String[] NAMESPACES = { "refs/heads/", "refs/heads/feature/", "refs/tags/v", "refs/remotes/origin/",
-			"refs/pull/", "refs/notes/", "refs/heads/\u00fcn\u00ef/", "refs/heads/\u65e5\u672c/" };
+	private static final String[] NAMESPACES = { "refs/heads/", "refs/heads/feature/", "refs/tags/v",
+			"refs/remotes/origin/", "refs/pull/", "refs/notes/", "refs/heads/\u00fcn\u00ef/",
+			"refs/heads/\u65e5\u672c/" };
 
-	private static final String[] WORDS = { "main", "fix", "a", "a-b", "a.b", "a/b", "release", "topic", "x{y}", "-dash" };
+	private static final String[] WORDS = { "main", "fix", "a", "a-b", "a.b", "a/b", "release", "topic", "x{y}",
+			"-dash" };
 
 	private RandomRefs() {
 	}
 
-	/** {@code count} records with distinct names, update indices in {@code [min, max]}, sorted by name bytes. */
+	/**
+	 * {@code count} records with distinct names, update indices in {@code [min, max]},
+	 * sorted by name bytes.
+	 */
 	static List<RefRecord> generate(long seed, int count, long min, long max, HashAlgorithm hash) {
 		SplittableRandom random = new SplittableRandom(seed);
 		TreeMap<byte[], RefRecord> byName = new TreeMap<>(Arrays::compareUnsigned);
@@ -60,8 +65,8 @@ final class RandomRefs {
 		StringBuilder out = new StringBuilder(rec.name()).append('@').append(rec.updateIndex()).append(' ');
 		switch (rec.valueType()) {
 			case RefRecord.DELETION -> out.append("deleted");
-			case RefRecord.SYMREF -> out.append("-> ").append(new String(rec.targetBuffer(), 0, rec.targetLength(),
-					StandardCharsets.UTF_8));
+			case RefRecord.SYMREF ->
+				out.append("-> ").append(new String(rec.targetBuffer(), 0, rec.targetLength(), StandardCharsets.UTF_8));
 			default -> {
 				out.append(hex(rec.idBuffer(), rec.hashSize()));
 				if (rec.valueType() == RefRecord.VALUE_PEELED) {

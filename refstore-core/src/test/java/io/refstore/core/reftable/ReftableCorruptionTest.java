@@ -17,7 +17,8 @@ import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.PersonIdent;
 
 /**
- * Each kind of damage is reported as corruption naming the place, never read as an empty or different table.
+ * Each kind of damage is reported as corruption naming the place, never read as an empty
+ * or different table.
  */
 class ReftableCorruptionTest {
 
@@ -25,12 +26,15 @@ class ReftableCorruptionTest {
 
 	private static final PersonIdent ANN = new PersonIdent("Ann", "ann@example.com", 1700000000L, 530);
 
-	/** The table of fact sheet 11.2: ref block at 0 (records at 0x1c, 0x33, 0x5d), log block at 0x80. */
+	/**
+	 * The table of fact sheet 11.2: ref block at 0 (records at 0x1c, 0x33, 0x5d), log
+	 * block at 0x80.
+	 */
 	private static byte[] compacted() {
-		return Tables.write(WriteOptions.defaults(), 1, 3,
-				List.of(RefRecord.symbolic("HEAD", 1, "refs/heads/main"), RefRecord.direct("refs/heads/feature", 3, COMMIT),
-						RefRecord.direct("refs/heads/main", 2, COMMIT)),
-				List.of(LogRecord.update("HEAD", 2, ObjectId.zero(HashAlgorithm.SHA1), COMMIT, ANN, "commit (initial): first"),
+		return Tables.write(WriteOptions.defaults(), 1, 3, List.of(RefRecord.symbolic("HEAD", 1, "refs/heads/main"),
+				RefRecord.direct("refs/heads/feature", 3, COMMIT), RefRecord.direct("refs/heads/main", 2, COMMIT)),
+				List.of(LogRecord.update("HEAD", 2, ObjectId.zero(HashAlgorithm.SHA1), COMMIT, ANN,
+						"commit (initial): first"),
 						LogRecord.update("refs/heads/feature", 3, ObjectId.zero(HashAlgorithm.SHA1), COMMIT, ANN,
 								"branch: Created from main"),
 						LogRecord.update("refs/heads/main", 2, ObjectId.zero(HashAlgorithm.SHA1), COMMIT, ANN,
@@ -134,7 +138,8 @@ class ReftableCorruptionTest {
 	@Test
 	void restartPointingAtAPrefixCompressedRecord() throws IOException {
 		byte[] table = compacted();
-		// second restart 0x33 -> 0x5d, the record of refs/heads/main written with prefix 11
+		// second restart 0x33 -> 0x5d, the record of refs/heads/main written with prefix
+		// 11
 		ReftableConstants.putU24(table, 0x7b, 0x5d);
 		assertThat(readAll(table)).hasMessageContaining("restart point at a record with prefix length 11");
 		CorruptRefStoreException seek = catchThrowableOfType(() -> {
@@ -173,7 +178,8 @@ class ReftableCorruptionTest {
 	@Test
 	void blockWhoseFirstKeyDoesNotFollowThePreviousBlock() {
 		byte[] table = ReftableReaderTest.sequentialTable(20, 256, false);
-		// the second block starts with a full key: make "refs/heads/branch-..." read "refs/heads/aranch-..."
+		// the second block starts with a full key: make "refs/heads/branch-..." read
+		// "refs/heads/aranch-..."
 		int at = 256;
 		while (!new String(table, at, 6, StandardCharsets.US_ASCII).equals("branch")) {
 			at++;

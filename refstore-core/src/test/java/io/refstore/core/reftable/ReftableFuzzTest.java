@@ -26,14 +26,17 @@ class ReftableFuzzTest {
 
 	private static final int MUTATIONS = 100_000;
 
-	/** No cursor over a table of n bytes can legitimately yield more records than this. */
+	/**
+	 * No cursor over a table of n bytes can legitimately yield more records than this.
+	 */
 	private static final int MAX_RECORDS = 50_000;
 
 	@Test
 	void mutatedTablesFailOnlyWithCorruptRefStoreException() {
 		List<byte[]> seeds = seedTables();
 		Assertions.assertTimeoutPreemptively(Duration.ofMinutes(4), () -> {
-			// a fixed seed keeps failures reproducible; -Dreftable.fuzz.seed=N explores other mutations
+			// a fixed seed keeps failures reproducible; -Dreftable.fuzz.seed=N explores
+			// other mutations
 			SplittableRandom random = new SplittableRandom(Long.getLong("reftable.fuzz.seed", 20240601L));
 			int corrupt = 0;
 			for (int i = 0; i < MUTATIONS; i++) {
@@ -49,7 +52,8 @@ class ReftableFuzzTest {
 					corrupt++;
 				}
 				catch (Throwable ex) {
-					fail("mutation " + i + " (" + what + ") of a " + original.length + "-byte table escaped with " + ex, ex);
+					fail("mutation " + i + " (" + what + ") of a " + original.length + "-byte table escaped with " + ex,
+							ex);
 				}
 			}
 			// most mutations must be noticed, not silently read as something else
@@ -117,7 +121,8 @@ class ReftableFuzzTest {
 				what.append("deletion of ").append(length).append(" bytes at ").append(at);
 			}
 			default -> {
-				// damage the footer's fields and then repair its CRC, so that the offsets themselves are tested
+				// damage the footer's fields and then repair its CRC, so that the offsets
+				// themselves are tested
 				int footerSize = ReftableConstants.footerSize(out[4] == 2 ? 2 : 1);
 				int footer = out.length - footerSize;
 				int field = footer + ReftableConstants.headerSize(out[4] == 2 ? 2 : 1) + random.nextInt(40);

@@ -23,8 +23,9 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * Tables written by a real reftable git are read exactly as git reads them, and rewriting their records with
- * {@link ReftableWriter} reproduces git's bytes (log blocks compared inflated).
+ * Tables written by a real reftable git are read exactly as git reads them, and rewriting
+ * their records with {@link ReftableWriter} reproduces git's bytes (log blocks compared
+ * inflated).
  */
 class ReftableInteropIT {
 
@@ -68,7 +69,8 @@ class ReftableInteropIT {
 		}
 		assertThat(name).hasSize(4000);
 		// its log record fits a block with a short identity and message only
-		git().withEnv("GIT_COMMITTER_NAME", "A").withEnv("GIT_COMMITTER_EMAIL", "a@b")
+		git().withEnv("GIT_COMMITTER_NAME", "A")
+			.withEnv("GIT_COMMITTER_EMAIL", "a@b")
 			.ok(repo.dir(), "update-ref", "-m", "long one", name.toString(), "HEAD");
 
 		assertStackReadsAsGit(repo);
@@ -94,7 +96,8 @@ class ReftableInteropIT {
 		}
 
 		assertThat(repo.git("show-ref", "-d", "--head")).isEqualTo(refsBefore);
-		assertThat(repo.git("reflog", "show", "--date=raw", "--format=%gD %H %gn %ge %gs", "HEAD")).isEqualTo(logBefore);
+		assertThat(repo.git("reflog", "show", "--date=raw", "--format=%gD %H %gn %ge %gs", "HEAD"))
+			.isEqualTo(logBefore);
 		repo.git("branch", "after-rewrite");
 		assertThat(repo.git("rev-parse", "after-rewrite")).isEqualTo(repo.git("rev-parse", "kept"));
 	}
@@ -125,8 +128,13 @@ class ReftableInteropIT {
 			List<String> commits = repo.commits(50, "c");
 			StringBuilder stdin = new StringBuilder();
 			for (int i = 0; i < 3000; i++) {
-				stdin.append("create refs/heads/topic/").append(i % 10).append("/branch-").append(i).append(' ')
-					.append(commits.get(i % commits.size())).append('\n');
+				stdin.append("create refs/heads/topic/")
+					.append(i % 10)
+					.append("/branch-")
+					.append(i)
+					.append(' ')
+					.append(commits.get(i % commits.size()))
+					.append('\n');
 			}
 			repo.run(stdin.toString().getBytes(StandardCharsets.UTF_8), "update-ref", "--stdin").requireOk();
 			repo.git("pack-refs");
@@ -148,12 +156,18 @@ class ReftableInteropIT {
 		List<String> commits = repo.commits(100, "c");
 		StringBuilder stdin = new StringBuilder();
 		for (int i = 0; i < 100_000; i++) {
-			stdin.append("create refs/heads/b").append(String.format("%06d", i)).append(' ')
-				.append(commits.get(i % commits.size())).append('\n');
+			stdin.append("create refs/heads/b")
+				.append(String.format("%06d", i))
+				.append(' ')
+				.append(commits.get(i % commits.size()))
+				.append('\n');
 		}
 		for (int i = 0; i < 50; i++) {
-			stdin.append("create refs/tags/t").append(i).append(' ')
-				.append(repo.tagObject("t" + i, commits.get(i), "commit")).append('\n');
+			stdin.append("create refs/tags/t")
+				.append(i)
+				.append(' ')
+				.append(repo.tagObject("t" + i, commits.get(i), "commit"))
+				.append('\n');
 		}
 		repo.run(stdin.toString().getBytes(StandardCharsets.UTF_8), "update-ref", "--stdin").requireOk();
 		repo.git("pack-refs");
@@ -200,7 +214,10 @@ class ReftableInteropIT {
 		}
 	}
 
-	/** for-each-ref, symbolic-ref HEAD and every reflog, as git prints them and as the stack holds them. */
+	/**
+	 * for-each-ref, symbolic-ref HEAD and every reflog, as git prints them and as the
+	 * stack holds them.
+	 */
 	private static void assertStackReadsAsGit(TempRepo repo) throws IOException {
 		MergedTable merged = openStack(repo);
 		try {
@@ -211,8 +228,8 @@ class ReftableInteropIT {
 					refs.add(forEachRefLine(merged, cursor.record().copy(), hash));
 				}
 			}
-			assertThat(refs).containsExactlyElementsOf(
-					lines(repo.git("for-each-ref", "--format=%(refname)%09%(objectname)%09%(*objectname)%09%(symref)")));
+			assertThat(refs).containsExactlyElementsOf(lines(
+					repo.git("for-each-ref", "--format=%(refname)%09%(objectname)%09%(*objectname)%09%(symref)")));
 			RefRecord head = merged.exactRef("HEAD");
 			assertThat(new String(head.targetBuffer(), 0, head.targetLength(), StandardCharsets.UTF_8))
 				.isEqualTo(repo.git("symbolic-ref", "HEAD").trim());
@@ -228,8 +245,8 @@ class ReftableInteropIT {
 					break;
 				}
 				List<String> mine = reflogLines(merged, ref, hash);
-				List<String> gits = lines(repo.git("reflog", "show", "--date=raw",
-						"--format=%gD%x09%H%x09%gn%x09%ge%x09%gs", ref, "--"));
+				List<String> gits = lines(
+						repo.git("reflog", "show", "--date=raw", "--format=%gD%x09%H%x09%gn%x09%ge%x09%gs", ref, "--"));
 				assertThat(mine).as("reflog of %s", ref).containsExactlyElementsOf(gits);
 			}
 		}
@@ -255,7 +272,8 @@ class ReftableInteropIT {
 		try (RecordCursor<LogRecord> logs = merged.logsFor(ref)) {
 			while (logs.next()) {
 				LogRecord log = logs.record();
-				// git's reflog walk shows neither the existence marker nor entries whose new value is null (the
+				// git's reflog walk shows neither the existence marker nor entries whose
+				// new value is null (the
 				// deletion half of a rename); both are stored
 				if (log.isExistenceMarker() || isZero(log.newIdBuffer(), hash)) {
 					continue;
@@ -263,8 +281,8 @@ class ReftableInteropIT {
 				String message = log.message().endsWith("\n") ? log.message().substring(0, log.message().length() - 1)
 						: log.message();
 				String tz = new io.refstore.core.ref.PersonIdent("", "", 0, log.tzOffset()).tzText();
-				out.add(ref + "@{" + log.time() + " " + tz + "}\t" + hex(log.newIdBuffer(), hash) + "\t" + log.committerName()
-						+ "\t" + log.email() + "\t" + message);
+				out.add(ref + "@{" + log.time() + " " + tz + "}\t" + hex(log.newIdBuffer(), hash) + "\t"
+						+ log.committerName() + "\t" + log.email() + "\t" + message);
 			}
 		}
 		return out;
@@ -277,7 +295,8 @@ class ReftableInteropIT {
 			assertThat(reader.hasObjectIndex()).isTrue();
 			for (String commit : commits) {
 				List<String> mine = new ArrayList<>();
-				try (RecordCursor<RefRecord> cursor = reader.refsFor(ObjectId.fromHex(reader.hashAlgorithm(), commit))) {
+				try (RecordCursor<RefRecord> cursor = reader
+					.refsFor(ObjectId.fromHex(reader.hashAlgorithm(), commit))) {
 					while (cursor.next()) {
 						if (cursor.record().name().startsWith("refs/")) {
 							mine.add(cursor.record().name());
@@ -285,12 +304,16 @@ class ReftableInteropIT {
 					}
 				}
 				assertThat(mine).isNotEmpty()
-					.containsExactlyElementsOf(lines(repo.git("for-each-ref", "--format=%(refname)", "--points-at=" + commit)));
+					.containsExactlyElementsOf(
+							lines(repo.git("for-each-ref", "--format=%(refname)", "--points-at=" + commit)));
 			}
 		}
 	}
 
-	/** Every table of the stack, rewritten from its records with git's options, equals git's bytes. */
+	/**
+	 * Every table of the stack, rewritten from its records with git's options, equals
+	 * git's bytes.
+	 */
 	private static void assertTablesReencodeIdentically(TempRepo repo, int restartInterval) throws IOException {
 		for (Path file : tableFiles(repo)) {
 			byte[] original = Files.readAllBytes(file);
@@ -317,9 +340,11 @@ class ReftableInteropIT {
 
 	private static byte[] reencode(byte[] table, int restartInterval) throws IOException {
 		try (ReftableReader reader = Tables.open(table)) {
-			WriteOptions options = new WriteOptions(reader.hashAlgorithm(), reader.blockSize(), restartInterval, true, true);
+			WriteOptions options = new WriteOptions(reader.hashAlgorithm(), reader.blockSize(), restartInterval, true,
+					true);
 			ByteArrayOutputStream out = new ByteArrayOutputStream();
-			ReftableWriter writer = new ReftableWriter(out, options).setLimits(reader.minUpdateIndex(), reader.maxUpdateIndex());
+			ReftableWriter writer = new ReftableWriter(out, options).setLimits(reader.minUpdateIndex(),
+					reader.maxUpdateIndex());
 			try (RecordCursor<RefRecord> refs = reader.allRefs()) {
 				while (refs.next()) {
 					writer.addRef(refs.record());

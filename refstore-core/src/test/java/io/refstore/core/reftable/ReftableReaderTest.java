@@ -29,7 +29,8 @@ class ReftableReaderTest {
 			byte[] table = Tables.write(WriteOptions.defaults().withHash(hash).withBlockSize(blockSize), 10, 20, refs,
 					List.of());
 			try (ReftableReader reader = Tables.open(table)) {
-				assertThat(RandomRefs.describe(Tables.refs(reader))).containsExactlyElementsOf(RandomRefs.describe(refs));
+				assertThat(RandomRefs.describe(Tables.refs(reader)))
+					.containsExactlyElementsOf(RandomRefs.describe(refs));
 				assertThat(refs).extracting(RefRecord::valueType).contains(0, 1, 2, 3);
 			}
 		}
@@ -50,7 +51,8 @@ class ReftableReaderTest {
 	void seekFindsEveryKeyAndLandsRightBeforeAndAfterIt(int restartInterval, int blockSize) throws IOException {
 		List<RefRecord> refs = RandomRefs.generate(restartInterval * 31L + blockSize, 400, 1, 1, HashAlgorithm.SHA1);
 		byte[] table = Tables.write(
-				WriteOptions.defaults().withBlockSize(blockSize).withRestartInterval(restartInterval), 1, 1, refs, List.of());
+				WriteOptions.defaults().withBlockSize(blockSize).withRestartInterval(restartInterval), 1, 1, refs,
+				List.of());
 		List<byte[]> keys = refs.stream().map(r -> r.name().getBytes(StandardCharsets.UTF_8)).toList();
 		try (ReftableReader reader = Tables.open(table)) {
 			for (byte[] key : keys) {
@@ -67,9 +69,14 @@ class ReftableReaderTest {
 		}
 	}
 
-	/** The first record at or after {@code probe} is the smallest key {@code >= probe}. */
+	/**
+	 * The first record at or after {@code probe} is the smallest key {@code >= probe}.
+	 */
 	private static void assertSeek(ReftableReader reader, List<byte[]> sortedKeys, byte[] probe) throws IOException {
-		byte[] expected = sortedKeys.stream().filter(k -> Arrays.compareUnsigned(k, probe) >= 0).findFirst().orElse(null);
+		byte[] expected = sortedKeys.stream()
+			.filter(k -> Arrays.compareUnsigned(k, probe) >= 0)
+			.findFirst()
+			.orElse(null);
 		try (TableCursor<RefRecord> cursor = reader.refCursor().seek(probe, probe.length)) {
 			if (expected == null) {
 				assertThat(cursor.next()).as("seek past the last key").isFalse();
@@ -77,8 +84,9 @@ class ReftableReaderTest {
 			else {
 				assertThat(cursor.next()).isTrue();
 				RefRecord rec = cursor.record();
-				assertThat(Arrays.copyOf(rec.nameBuffer(), rec.nameLength())).as("seek %s", new String(probe,
-						StandardCharsets.UTF_8)).isEqualTo(expected);
+				assertThat(Arrays.copyOf(rec.nameBuffer(), rec.nameLength()))
+					.as("seek %s", new String(probe, StandardCharsets.UTF_8))
+					.isEqualTo(expected);
 			}
 		}
 	}
@@ -89,11 +97,12 @@ class ReftableReaderTest {
 		List<RefRecord> refs = RandomRefs.generate(99, 2000, 1, 1, HashAlgorithm.SHA1);
 		byte[] table = Tables.write(WriteOptions.defaults().withBlockSize(blockSize), 1, 1, refs, List.of());
 		try (ReftableReader reader = Tables.open(table)) {
-			for (String prefix : List.of("refs/", "refs/heads/", "refs/heads/a", "refs/heads/a/", "refs/tags/v", "refs/pull/",
-					"refs/heads/\u00fcn\u00ef/", "refs/zzz", "H", "")) {
-				List<String> expected = RandomRefs.describe(refs.stream().filter(r -> r.name().startsWith(prefix)).toList());
+			for (String prefix : List.of("refs/", "refs/heads/", "refs/heads/a", "refs/heads/a/", "refs/tags/v",
+					"refs/pull/", "refs/heads/\u00fcn\u00ef/", "refs/zzz", "H", "")) {
+				List<String> expected = RandomRefs
+					.describe(refs.stream().filter(r -> r.name().startsWith(prefix)).toList());
 				assertThat(RandomRefs.describe(Tables.drainRefs(reader.refsWithPrefix(prefix)))).as(prefix)
-						.containsExactlyElementsOf(expected);
+					.containsExactlyElementsOf(expected);
 			}
 		}
 	}
@@ -111,7 +120,8 @@ class ReftableReaderTest {
 		assertThat(layout.blocks).hasSize(1);
 		int blockLen = layout.blocks.get(0).blockLen();
 		int restarts = ReftableConstants.getU16(table, blockLen - 2);
-		// entries 0, 16, ..., 144 by cadence, plus entry 1 (refs/... shares nothing with HEAD): fact sheet 4.7
+		// entries 0, 16, ..., 144 by cadence, plus entry 1 (refs/... shares nothing with
+		// HEAD): fact sheet 4.7
 		assertThat(restarts).isEqualTo(11);
 		assertThat(ReftableConstants.getU24(table, blockLen - 2 - 3 * restarts)).isEqualTo(24 + 4);
 		try (ReftableReader reader = Tables.open(table)) {
@@ -150,8 +160,11 @@ class ReftableReaderTest {
 		byte[] table = sequentialTable(3000, 256, false);
 		TableLayout layout = new TableLayout(table);
 		List<TableLayout.Block> top = layout.runAt(layout.refIndexPosition());
-		assertThat(top).isNotEmpty().hasSizeLessThanOrEqualTo(3).allMatch(b -> b.type() == ReftableConstants.BLOCK_TYPE_INDEX);
-		// the top level points at index blocks, which point at ref blocks: at least two levels
+		assertThat(top).isNotEmpty()
+			.hasSizeLessThanOrEqualTo(3)
+			.allMatch(b -> b.type() == ReftableConstants.BLOCK_TYPE_INDEX);
+		// the top level points at index blocks, which point at ref blocks: at least two
+		// levels
 		TableLayout.Block middle = layout.blockAt(layout.firstIndexTarget(top.get(0)));
 		assertThat(middle.type()).isEqualTo(ReftableConstants.BLOCK_TYPE_INDEX);
 		assertThat(layout.blockAt(layout.firstIndexTarget(middle)).type()).isEqualTo(ReftableConstants.BLOCK_TYPE_REF);
@@ -170,8 +183,9 @@ class ReftableReaderTest {
 				sawTwo |= topBlocks == 2;
 				sawThree |= topBlocks == 3;
 				// every top-level block points at ref blocks: one level, no root above it
-				assertThat(layout.runAt(layout.refIndexPosition())).allSatisfy(block -> assertThat(
-						layout.blockAt(layout.firstIndexTarget(block)).type()).isEqualTo(ReftableConstants.BLOCK_TYPE_REF));
+				assertThat(layout.runAt(layout.refIndexPosition()))
+					.allSatisfy(block -> assertThat(layout.blockAt(layout.firstIndexTarget(block)).type())
+						.isEqualTo(ReftableConstants.BLOCK_TYPE_REF));
 				assertAllLookupsWork(table, n);
 			}
 		}
@@ -193,7 +207,8 @@ class ReftableReaderTest {
 			if (layout.blocks.size() > 1 && layout.blocks.get(0).blockLen() == 256) {
 				found = true;
 				try (ReftableReader reader = Tables.open(table)) {
-					assertThat(RandomRefs.describe(Tables.refs(reader))).containsExactlyElementsOf(RandomRefs.describe(refs));
+					assertThat(RandomRefs.describe(Tables.refs(reader)))
+						.containsExactlyElementsOf(RandomRefs.describe(refs));
 					for (RefRecord ref : refs) {
 						assertThat(reader.exactRef(ref.name())).isNotNull();
 					}
@@ -218,19 +233,21 @@ class ReftableReaderTest {
 			boolean last = i == refIsh.size() - 1;
 			assertThat(block.span()).as("block at %x", block.offset()).isEqualTo(last ? block.blockLen() : 512);
 		}
-		assertThat(refIsh).extracting(TableLayout.Block::type).contains(ReftableConstants.BLOCK_TYPE_REF,
-				ReftableConstants.BLOCK_TYPE_INDEX, ReftableConstants.BLOCK_TYPE_OBJ);
+		assertThat(refIsh).extracting(TableLayout.Block::type)
+			.contains(ReftableConstants.BLOCK_TYPE_REF, ReftableConstants.BLOCK_TYPE_INDEX,
+					ReftableConstants.BLOCK_TYPE_OBJ);
 		assertThat(layout.logPosition()).isEqualTo(refIsh.get(refIsh.size() - 1).end());
 		List<TableLayout.Block> logIndex = layout.runAt(layout.logIndexPosition());
 		assertThat(layout.logIndexPosition()).isPositive();
 		TableLayout.Block lastBlock = layout.blocks.get(layout.blocks.size() - 1);
 		assertThat(lastBlock.type()).isEqualTo(ReftableConstants.BLOCK_TYPE_INDEX);
-		assertThat(lastBlock.span()).as("the last block before the footer is not padded").isEqualTo(lastBlock.blockLen());
+		assertThat(lastBlock.span()).as("the last block before the footer is not padded")
+			.isEqualTo(lastBlock.blockLen());
 		assertThat(logIndex).contains(lastBlock);
 		try (ReftableReader reader = Tables.open(table)) {
 			assertThat(RandomRefs.describe(Tables.refs(reader))).containsExactlyElementsOf(RandomRefs.describe(refs));
-			assertThat(LogFixtures.describe(Tables.drainLogs(reader.allLogs()))).containsExactlyElementsOf(
-					LogFixtures.describe(logs));
+			assertThat(LogFixtures.describe(Tables.drainLogs(reader.allLogs())))
+				.containsExactlyElementsOf(LogFixtures.describe(logs));
 		}
 	}
 
@@ -243,21 +260,25 @@ class ReftableReaderTest {
 		try (ReftableReader reader = ReftableReader.open(BlockSource.open(file))) {
 			assertThat(reader.name()).isEqualTo(file);
 			assertThat(RandomRefs.describe(Tables.refs(reader))).containsExactlyElementsOf(RandomRefs.describe(refs));
-			assertThat(LogFixtures.describe(Tables.drainLogs(reader.allLogs()))).containsExactlyElementsOf(
-					LogFixtures.describe(logs));
+			assertThat(LogFixtures.describe(Tables.drainLogs(reader.allLogs())))
+				.containsExactlyElementsOf(LogFixtures.describe(logs));
 			for (RefRecord ref : refs) {
 				assertThat(RandomRefs.describe(reader.exactRef(ref.name()))).isEqualTo(RandomRefs.describe(ref));
 			}
 		}
 	}
 
-	/** Refs {@code refs/heads/branch-00000..} pointing at distinct commits, every fifth an annotated tag. */
+	/**
+	 * Refs {@code refs/heads/branch-00000..} pointing at distinct commits, every fifth an
+	 * annotated tag.
+	 */
 	static byte[] sequentialTable(int count, int blockSize, boolean withLogs) {
 		List<RefRecord> refs = new ArrayList<>();
 		for (int i = 0; i < count; i++) {
 			String name = String.format("refs/heads/branch-%05d", i);
-			refs.add((i % 5 == 0) ? RefRecord.peeled(name, 1, Tables.id(HashAlgorithm.SHA1, -i - 1),
-					Tables.id(HashAlgorithm.SHA1, i)) : RefRecord.direct(name, 1, Tables.id(HashAlgorithm.SHA1, i)));
+			refs.add((i % 5 == 0)
+					? RefRecord.peeled(name, 1, Tables.id(HashAlgorithm.SHA1, -i - 1), Tables.id(HashAlgorithm.SHA1, i))
+					: RefRecord.direct(name, 1, Tables.id(HashAlgorithm.SHA1, i)));
 		}
 		return Tables.write(WriteOptions.defaults().withBlockSize(blockSize), 1, 1, refs,
 				withLogs ? LogFixtures.logs(count, 1) : List.of());
@@ -281,8 +302,8 @@ class ReftableReaderTest {
 			}
 			assertThat(reader.exactRef("refs/heads/branch-")).isNull();
 			assertThat(reader.exactRef("refs/heads/zzz")).isNull();
-			assertThat(Tables.drainRefs(reader.refsWithPrefix("refs/heads/branch-0001"))).hasSize(Math.max(0,
-					Math.min(count, 20) - 10));
+			assertThat(Tables.drainRefs(reader.refsWithPrefix("refs/heads/branch-0001")))
+				.hasSize(Math.max(0, Math.min(count, 20) - 10));
 		}
 	}
 

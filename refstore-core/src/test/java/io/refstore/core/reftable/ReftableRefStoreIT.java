@@ -19,8 +19,8 @@ import io.refstore.core.testing.TempRepo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The RefStore contract on the reftable backend, judged by a git that speaks reftable, plus what only the
- * stack has: one table per transaction, compaction, the stack's lock.
+ * The RefStore contract on the reftable backend, judged by a git that speaks reftable,
+ * plus what only the stack has: one table per transaction, compaction, the stack's lock.
  */
 class ReftableRefStoreIT extends RefStoreContractTest {
 

@@ -27,7 +27,8 @@ class ReftableWriterTest {
 		byte[] table = Tables.write(WriteOptions.defaults(), 1, 1,
 				List.of(RefRecord.symbolic("HEAD", 1, "refs/heads/main")), List.of());
 
-		// the 124-byte table of `git init --ref-format=reftable -b main` (fact sheet 11.1)
+		// the 124-byte table of `git init --ref-format=reftable -b main` (fact sheet
+		// 11.1)
 		assertThat(table).isEqualTo(hex("""
 				5245 4654 0100 1000 0000 0000 0000 0001
 				0000 0000 0000 0001 7200 0038 0023 4845
@@ -45,7 +46,8 @@ class ReftableWriterTest {
 				List.of(RefRecord.symbolic("HEAD", 1, "refs/heads/main"),
 						RefRecord.direct("refs/heads/feature", 3, COMMIT),
 						RefRecord.direct("refs/heads/main", 2, COMMIT)),
-				List.of(LogRecord.update("HEAD", 2, ObjectId.zero(HashAlgorithm.SHA1), COMMIT, ANN, "commit (initial): first"),
+				List.of(LogRecord.update("HEAD", 2, ObjectId.zero(HashAlgorithm.SHA1), COMMIT, ANN,
+						"commit (initial): first"),
 						LogRecord.update("refs/heads/feature", 3, ObjectId.zero(HashAlgorithm.SHA1), COMMIT, ANN,
 								"branch: Created from main"),
 						LogRecord.update("refs/heads/main", 2, ObjectId.zero(HashAlgorithm.SHA1), COMMIT, ANN,
@@ -74,15 +76,17 @@ class ReftableWriterTest {
 				dbb4 d0c6"""));
 	}
 
-	/** The 350-byte inflated log block of fact sheet 11.2, rebuilt from its annotated records. */
+	/**
+	 * The 350-byte inflated log block of fact sheet 11.2, rebuilt from its annotated
+	 * records.
+	 */
 	private static byte[] expectedLogBlock() {
-		byte[] value = concat(new byte[20], COMMIT.toRaw(), hex("03"), ascii("Ann"), hex("0f"), ascii("ann@example.com"),
-				hex("85a9cee100 0212"));
-		byte[] block = concat(hex("6700015e"),
-				hex("0069"), ascii("HEAD"), hex("00 fffffffffffffffd"), value, hex("18"), ascii("commit (initial): first\n"),
-				hex("008059"), ascii("refs/heads/feature"), hex("00 fffffffffffffffc"), value, hex("1a"),
-				ascii("branch: Created from main\n"),
-				hex("0b69"), ascii("main"), hex("00 fffffffffffffffd"), value, hex("18"), ascii("commit (initial): first\n"),
+		byte[] value = concat(new byte[20], COMMIT.toRaw(), hex("03"), ascii("Ann"), hex("0f"),
+				ascii("ann@example.com"), hex("85a9cee100 0212"));
+		byte[] block = concat(hex("6700015e"), hex("0069"), ascii("HEAD"), hex("00 fffffffffffffffd"), value, hex("18"),
+				ascii("commit (initial): first\n"), hex("008059"), ascii("refs/heads/feature"),
+				hex("00 fffffffffffffffc"), value, hex("1a"), ascii("branch: Created from main\n"), hex("0b69"),
+				ascii("main"), hex("00 fffffffffffffffd"), value, hex("18"), ascii("commit (initial): first\n"),
 				hex("000004 00006f 0002"));
 		assertThat(block).hasSize(350);
 		return block;
@@ -95,7 +99,8 @@ class ReftableWriterTest {
 
 		assertThat(v1).hasSize(92);
 		assertThat(v2).hasSize(100);
-		assertThat(Arrays.copyOf(v2, 28)).isEqualTo(hex("52454654 02 001000 0000000000000000 0000000000000000 73323536"));
+		assertThat(Arrays.copyOf(v2, 28))
+			.isEqualTo(hex("52454654 02 001000 0000000000000000 0000000000000000 73323536"));
 		try (ReftableReader reader = Tables.open(v2)) {
 			assertThat(reader.hashAlgorithm()).isEqualTo(HashAlgorithm.SHA256);
 			assertThat(Tables.refs(reader)).isEmpty();
@@ -141,28 +146,34 @@ class ReftableWriterTest {
 
 	@Test
 	void refsOutOfOrderAreRejectedNamingBothNames() {
-		ReftableWriter writer = new ReftableWriter(new ByteArrayOutputStream(), WriteOptions.defaults()).setLimits(1, 1);
+		ReftableWriter writer = new ReftableWriter(new ByteArrayOutputStream(), WriteOptions.defaults()).setLimits(1,
+				1);
 
 		assertThatThrownBy(() -> {
 			writer.addRef(RefRecord.direct("refs/heads/b", 1, COMMIT));
 			writer.addRef(RefRecord.direct("refs/heads/a", 1, COMMIT));
-		}).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'refs/heads/b'")
-				.hasMessageContaining("'refs/heads/a'");
+		}).isInstanceOf(IllegalArgumentException.class)
+			.hasMessageContaining("'refs/heads/b'")
+			.hasMessageContaining("'refs/heads/a'");
 	}
 
 	@Test
 	void duplicateRefIsRejected() throws Exception {
-		ReftableWriter writer = new ReftableWriter(new ByteArrayOutputStream(), WriteOptions.defaults()).setLimits(1, 1);
+		ReftableWriter writer = new ReftableWriter(new ByteArrayOutputStream(), WriteOptions.defaults()).setLimits(1,
+				1);
 		writer.addRef(RefRecord.direct("refs/heads/a", 1, COMMIT));
 
 		assertThatThrownBy(() -> writer.addRef(RefRecord.direct("refs/heads/a", 1, COMMIT)))
-				.isInstanceOf(IllegalArgumentException.class).hasMessageContaining("strictly increasing");
+			.isInstanceOf(IllegalArgumentException.class)
+			.hasMessageContaining("strictly increasing");
 	}
 
 	@Test
 	void refOrderIsBytewiseNotByJavaStrings() throws Exception {
-		// U+FFFD sorts after U+10000 as Java chars (0xFFFD > 0xD800) but before it as UTF-8 bytes (EF < F0)
-		ReftableWriter writer = new ReftableWriter(new ByteArrayOutputStream(), WriteOptions.defaults()).setLimits(1, 1);
+		// U+FFFD sorts after U+10000 as Java chars (0xFFFD > 0xD800) but before it as
+		// UTF-8 bytes (EF < F0)
+		ReftableWriter writer = new ReftableWriter(new ByteArrayOutputStream(), WriteOptions.defaults()).setLimits(1,
+				1);
 		writer.addRef(RefRecord.direct("refs/heads/\uFFFD", 1, COMMIT));
 		writer.addRef(RefRecord.direct("refs/heads/\uD800\uDC00", 1, COMMIT));
 		writer.finish();
@@ -170,45 +181,53 @@ class ReftableWriterTest {
 
 	@Test
 	void logsOutOfOrderAreRejectedNamingRefAndUpdateIndex() throws Exception {
-		ReftableWriter writer = new ReftableWriter(new ByteArrayOutputStream(), WriteOptions.defaults()).setLimits(1, 5);
+		ReftableWriter writer = new ReftableWriter(new ByteArrayOutputStream(), WriteOptions.defaults()).setLimits(1,
+				5);
 		writer.addLog(LogRecord.update("refs/heads/a", 2, COMMIT, COMMIT, ANN, "older"));
 
 		assertThatThrownBy(() -> writer.addLog(LogRecord.update("refs/heads/a", 3, COMMIT, COMMIT, ANN, "newer")))
-				.isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'refs/heads/a' at update index 2")
-				.hasMessageContaining("'refs/heads/a' at update index 3");
+			.isInstanceOf(IllegalArgumentException.class)
+			.hasMessageContaining("'refs/heads/a' at update index 2")
+			.hasMessageContaining("'refs/heads/a' at update index 3");
 	}
 
 	@Test
 	void refUpdateIndexOutsideLimitsIsRejected() {
-		ReftableWriter writer = new ReftableWriter(new ByteArrayOutputStream(), WriteOptions.defaults()).setLimits(3, 4);
+		ReftableWriter writer = new ReftableWriter(new ByteArrayOutputStream(), WriteOptions.defaults()).setLimits(3,
+				4);
 
 		assertThatThrownBy(() -> writer.addRef(RefRecord.direct("refs/heads/a", 2, COMMIT)))
-				.isInstanceOf(IllegalArgumentException.class).hasMessageContaining("refs/heads/a")
-				.hasMessageContaining("3..4");
+			.isInstanceOf(IllegalArgumentException.class)
+			.hasMessageContaining("refs/heads/a")
+			.hasMessageContaining("3..4");
 	}
 
 	@Test
 	void logUpdateIndexMayBeBelowButNotAboveTheLimits() throws Exception {
-		ReftableWriter writer = new ReftableWriter(new ByteArrayOutputStream(), WriteOptions.defaults()).setLimits(7, 7);
+		ReftableWriter writer = new ReftableWriter(new ByteArrayOutputStream(), WriteOptions.defaults()).setLimits(7,
+				7);
 		writer.addLog(LogRecord.deletion("refs/heads/a", 3));
 		writer.addLog(LogRecord.update("refs/heads/b", 2, COMMIT, COMMIT, ANN, "kept with its old index"));
 
 		assertThatThrownBy(() -> writer.addLog(LogRecord.update("refs/heads/c", 8, COMMIT, COMMIT, ANN, "future")))
-				.isInstanceOf(IllegalArgumentException.class).hasMessageContaining("refs/heads/c");
+			.isInstanceOf(IllegalArgumentException.class)
+			.hasMessageContaining("refs/heads/c");
 	}
 
 	@Test
 	void refsAfterLogsAreRejected() throws Exception {
-		ReftableWriter writer = new ReftableWriter(new ByteArrayOutputStream(), WriteOptions.defaults()).setLimits(1, 1);
+		ReftableWriter writer = new ReftableWriter(new ByteArrayOutputStream(), WriteOptions.defaults()).setLimits(1,
+				1);
 		writer.addLog(LogRecord.update("HEAD", 1, COMMIT, COMMIT, ANN, "m"));
 
 		assertThatThrownBy(() -> writer.addRef(RefRecord.direct("refs/heads/a", 1, COMMIT)))
-				.isInstanceOf(IllegalStateException.class);
+			.isInstanceOf(IllegalStateException.class);
 	}
 
 	@Test
 	void limitsCannotChangeAfterTheFirstRecord() throws Exception {
-		ReftableWriter writer = new ReftableWriter(new ByteArrayOutputStream(), WriteOptions.defaults()).setLimits(1, 1);
+		ReftableWriter writer = new ReftableWriter(new ByteArrayOutputStream(), WriteOptions.defaults()).setLimits(1,
+				1);
 		writer.addRef(RefRecord.direct("refs/heads/a", 1, COMMIT));
 
 		assertThatThrownBy(() -> writer.setLimits(1, 2)).isInstanceOf(IllegalStateException.class);
@@ -216,9 +235,11 @@ class ReftableWriterTest {
 
 	@Test
 	void multiLineMessagesAreRejectedUnlessExact() throws Exception {
-		ReftableWriter writer = new ReftableWriter(new ByteArrayOutputStream(), WriteOptions.defaults()).setLimits(1, 1);
+		ReftableWriter writer = new ReftableWriter(new ByteArrayOutputStream(), WriteOptions.defaults()).setLimits(1,
+				1);
 		assertThatThrownBy(() -> writer.addLog(LogRecord.update("HEAD", 1, COMMIT, COMMIT, ANN, "two\nlines")))
-				.isInstanceOf(IllegalArgumentException.class).hasMessageContaining("more than one line");
+			.isInstanceOf(IllegalArgumentException.class)
+			.hasMessageContaining("more than one line");
 
 		byte[] exact = Tables.write(WriteOptions.defaults().withExactLogMessage(true), 1, 1, List.of(),
 				List.of(LogRecord.update("HEAD", 1, COMMIT, COMMIT, ANN, "")));
@@ -238,32 +259,39 @@ class ReftableWriterTest {
 
 	@Test
 	void recordLargerThanABlockIsRejected() {
-		ReftableWriter writer = new ReftableWriter(new ByteArrayOutputStream(), WriteOptions.defaults().withBlockSize(256))
-				.setLimits(1, 1);
+		ReftableWriter writer = new ReftableWriter(new ByteArrayOutputStream(),
+				WriteOptions.defaults().withBlockSize(256))
+			.setLimits(1, 1);
 
 		assertThatThrownBy(() -> writer.addRef(RefRecord.direct("refs/heads/" + "x".repeat(300), 1, COMMIT)))
-				.isInstanceOf(IllegalArgumentException.class).hasMessageContaining("does not fit in a block of 256 bytes");
+			.isInstanceOf(IllegalArgumentException.class)
+			.hasMessageContaining("does not fit in a block of 256 bytes");
 	}
 
 	@Test
 	void nameOfNearlyBlockSizeFitsAsGitAllows() throws Exception {
-		// fact sheet 2.1: a 3818-byte name works with 4 KiB blocks, a 5024-byte name does not
+		// fact sheet 2.1: a 3818-byte name works with 4 KiB blocks, a 5024-byte name does
+		// not
 		String longName = "refs/heads/" + "n".repeat(3818 - 11);
-		byte[] table = Tables.write(WriteOptions.defaults(), 1, 1, List.of(RefRecord.direct(longName, 1, COMMIT)), List.of());
+		byte[] table = Tables.write(WriteOptions.defaults(), 1, 1, List.of(RefRecord.direct(longName, 1, COMMIT)),
+				List.of());
 		try (ReftableReader reader = Tables.open(table)) {
 			assertThat(reader.exactRef(longName)).isNotNull();
 		}
-		ReftableWriter writer = new ReftableWriter(new ByteArrayOutputStream(), WriteOptions.defaults()).setLimits(1, 1);
+		ReftableWriter writer = new ReftableWriter(new ByteArrayOutputStream(), WriteOptions.defaults()).setLimits(1,
+				1);
 		assertThatThrownBy(() -> writer.addRef(RefRecord.direct("refs/heads/" + "n".repeat(5013), 1, COMMIT)))
-				.isInstanceOf(IllegalArgumentException.class);
+			.isInstanceOf(IllegalArgumentException.class);
 	}
 
 	@Test
 	void idOfTheWrongHashIsRejected() {
-		ReftableWriter writer = new ReftableWriter(new ByteArrayOutputStream(), WriteOptions.defaults()).setLimits(1, 1);
+		ReftableWriter writer = new ReftableWriter(new ByteArrayOutputStream(), WriteOptions.defaults()).setLimits(1,
+				1);
 
 		assertThatThrownBy(() -> writer.addRef(RefRecord.direct("refs/heads/a", 1, Tables.id(HashAlgorithm.SHA256, 1))))
-				.isInstanceOf(IllegalArgumentException.class).hasMessageContaining("32-byte id in a sha1 table");
+			.isInstanceOf(IllegalArgumentException.class)
+			.hasMessageContaining("32-byte id in a sha1 table");
 	}
 
 }

@@ -24,13 +24,17 @@ import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.ref.SymbolicRef;
 
 /**
- * Test tool: a reftable stack as text lines, one per ref record and one per log record, made the same way from
- * refstore's reader, from JGit's reader and from git's output, so that any two views compare line for line.
+ * Test tool: a reftable stack as text lines, one per ref record and one per log record,
+ * made the same way from refstore's reader, from JGit's reader and from git's output, so
+ * that any two views compare line for line.
  *
- * <p>Record lines carry the update index: {@code name@index id [^peeled]}, {@code name@index -> target}, and for
- * logs {@code name@index old new name <email> time tz|message}. The time zone is the raw stored number: git and
- * refstore store {@code +0530} as 530 (decimal HHMM), JGit stores and reads minutes; comparing the raw numbers
- * checks that both readers see the same bytes, and the tests that care about the meaning say so.
+ * <p>
+ * Record lines carry the update index: {@code name@index id [^peeled]},
+ * {@code name@index -> target}, and for logs
+ * {@code name@index old new name <email> time tz|message}. The time zone is the raw
+ * stored number: git and refstore store {@code +0530} as 530 (decimal HHMM), JGit stores
+ * and reads minutes; comparing the raw numbers checks that both readers see the same
+ * bytes, and the tests that care about the meaning say so.
  */
 final class StackViews {
 
@@ -42,7 +46,10 @@ final class StackViews {
 		return refRecords(merged.allRefs(false), merged.hashAlgorithm());
 	}
 
-	/** Every record of the cursor, tombstones as {@code name@index deleted}; closes the cursor. */
+	/**
+	 * Every record of the cursor, tombstones as {@code name@index deleted}; closes the
+	 * cursor.
+	 */
 	static List<String> refRecords(RecordCursor<RefRecord> cursor, HashAlgorithm hash) throws IOException {
 		List<String> out = new ArrayList<>();
 		try (cursor) {
@@ -53,7 +60,8 @@ final class StackViews {
 					line.append("deleted");
 				}
 				else if (rec.valueType() == RefRecord.SYMREF) {
-					line.append("-> ").append(new String(rec.targetBuffer(), 0, rec.targetLength(), StandardCharsets.UTF_8));
+					line.append("-> ")
+						.append(new String(rec.targetBuffer(), 0, rec.targetLength(), StandardCharsets.UTF_8));
 				}
 				else {
 					line.append(hex(rec.idBuffer(), hash));
@@ -67,12 +75,18 @@ final class StackViews {
 		return out;
 	}
 
-	/** Every live log record of refstore's merged view (existence markers included), in key order. */
+	/**
+	 * Every live log record of refstore's merged view (existence markers included), in
+	 * key order.
+	 */
 	static List<String> logRecords(MergedTable merged) throws IOException {
 		return logRecords(merged.allLogs(false), merged.hashAlgorithm());
 	}
 
-	/** Every record of the cursor, tombstones as {@code name@index deleted}; closes the cursor. */
+	/**
+	 * Every record of the cursor, tombstones as {@code name@index deleted}; closes the
+	 * cursor.
+	 */
 	static List<String> logRecords(RecordCursor<LogRecord> cursor, HashAlgorithm hash) throws IOException {
 		List<String> out = new ArrayList<>();
 		try (cursor) {
@@ -82,16 +96,17 @@ final class StackViews {
 					out.add(log.refName() + "@" + log.updateIndex() + " deleted");
 					continue;
 				}
-				out.add(logLine(log.refName(), log.updateIndex(), hex(log.oldIdBuffer(), hash), hex(log.newIdBuffer(), hash),
-						log.committerName(), log.email(), log.time(), log.tzOffset(), log.message()));
+				out.add(logLine(log.refName(), log.updateIndex(), hex(log.oldIdBuffer(), hash),
+						hex(log.newIdBuffer(), hash), log.committerName(), log.email(), log.time(), log.tzOffset(),
+						log.message()));
 			}
 		}
 		return out;
 	}
 
 	/**
-	 * {@link #refRecords} as JGit's reader sees them; tombstones come only if {@code table} was told to include
-	 * deletions.
+	 * {@link #refRecords} as JGit's reader sees them; tombstones come only if
+	 * {@code table} was told to include deletions.
 	 */
 	static List<String> refRecords(Reftable table) throws IOException {
 		List<String> out = new ArrayList<>();
@@ -118,7 +133,9 @@ final class StackViews {
 		return line.toString();
 	}
 
-	/** {@link #logRecords} as JGit's reader sees them (JGit gives a tombstone no entry). */
+	/**
+	 * {@link #logRecords} as JGit's reader sees them (JGit gives a tombstone no entry).
+	 */
 	static List<String> logRecords(Reftable table) throws IOException {
 		List<String> out = new ArrayList<>();
 		try (LogCursor logs = table.allLogs()) {
@@ -129,9 +146,9 @@ final class StackViews {
 					continue;
 				}
 				PersonIdent who = entry.getWho();
-				out.add(logLine(logs.getRefName(), logs.getUpdateIndex(), entry.getOldId().name(), entry.getNewId().name(),
-						who.getName(), who.getEmailAddress(), who.getWhenAsInstant().getEpochSecond(),
-						who.getTimeZoneOffset(), entry.getComment()));
+				out.add(logLine(logs.getRefName(), logs.getUpdateIndex(), entry.getOldId().name(),
+						entry.getNewId().name(), who.getName(), who.getEmailAddress(),
+						who.getWhenAsInstant().getEpochSecond(), who.getTimeZoneOffset(), entry.getComment()));
 			}
 		}
 		return out;
@@ -143,7 +160,10 @@ final class StackViews {
 				+ message;
 	}
 
-	/** refstore's merged view of the stack in {@code stackDir}, reading {@code tables.list} itself. */
+	/**
+	 * refstore's merged view of the stack in {@code stackDir}, reading
+	 * {@code tables.list} itself.
+	 */
 	static MergedTable openStack(Path stackDir) throws IOException {
 		List<ReftableReader> readers = new ArrayList<>();
 		for (String line : Files.readAllLines(stackDir.resolve(ReftableStack.TABLES_LIST))) {
@@ -160,13 +180,19 @@ final class StackViews {
 		}
 	}
 
-	/** JGit's own stack over {@code stackDir} (it reads {@code tables.list} its way); the caller closes it. */
+	/**
+	 * JGit's own stack over {@code stackDir} (it reads {@code tables.list} its way); the
+	 * caller closes it.
+	 */
 	static FileReftableStack openJGitStack(Path stackDir) throws IOException {
 		return new FileReftableStack(stackDir.toFile(), () -> {
 		}, Config::new);
 	}
 
-	/** The refs of a store through the {@link RefStore} API, root refs included: {@code name id [^peeled]}. */
+	/**
+	 * The refs of a store through the {@link RefStore} API, root refs included:
+	 * {@code name id [^peeled]}.
+	 */
 	static List<String> refs(RefStore store) throws IOException {
 		List<String> out = new ArrayList<>();
 		try (RefCursor cursor = store.refs(RefQuery.ALL.withRootRefs())) {
@@ -182,7 +208,8 @@ final class StackViews {
 			return symbolic.name() + " -> " + symbolic.target();
 		}
 		DirectRef direct = (DirectRef) ref;
-		return direct.name() + " " + direct.id().name() + ((direct.peeled() != null) ? " ^" + direct.peeled().name() : "");
+		return direct.name() + " " + direct.id().name()
+				+ ((direct.peeled() != null) ? " ^" + direct.peeled().name() : "");
 	}
 
 	/** The same lines from JGit's {@code RefDatabase} of a repository. */
@@ -201,8 +228,9 @@ final class StackViews {
 	}
 
 	/**
-	 * What {@code git show-ref -d --head} prints, computed from the store: HEAD and every ref under
-	 * {@code refs/} resolved to its object, and {@code ^{}} lines from the stored peeled values.
+	 * What {@code git show-ref -d --head} prints, computed from the store: HEAD and every
+	 * ref under {@code refs/} resolved to its object, and {@code ^{}} lines from the
+	 * stored peeled values.
 	 */
 	static String showRef(RefStore store) throws IOException {
 		StringBuilder out = new StringBuilder();
@@ -223,12 +251,16 @@ final class StackViews {
 		return out.toString();
 	}
 
-	/** The format of {@link #reflog(RefStore, String)}, to give to {@code git reflog show}. */
+	/**
+	 * The format of {@link #reflog(RefStore, String)}, to give to
+	 * {@code git reflog show}.
+	 */
 	static final String REFLOG_FORMAT = "--format=%gD%x09%H%x09%gn%x09%ge%x09%gs";
 
 	/**
-	 * What {@code git reflog show --date=raw} with {@link #REFLOG_FORMAT} prints for {@code name}, computed
-	 * from the store: newest first, without entries whose new value is null (git's reflog walk shows none).
+	 * What {@code git reflog show --date=raw} with {@link #REFLOG_FORMAT} prints for
+	 * {@code name}, computed from the store: newest first, without entries whose new
+	 * value is null (git's reflog walk shows none).
 	 */
 	static List<String> reflog(RefStore store, String name) throws IOException {
 		List<ReflogEntry> entries = new ArrayList<>(store.reflog(name));

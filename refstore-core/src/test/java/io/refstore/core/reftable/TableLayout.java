@@ -4,8 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Test tool: the blocks of a table as they lie in the file (offset, type, length, bytes up to the next block)
- * and the footer fields, found by walking the file with the format's rules.
+ * Test tool: the blocks of a table as they lie in the file (offset, type, length, bytes
+ * up to the next block) and the footer fields, found by walking the file with the
+ * format's rules.
  */
 final class TableLayout {
 
@@ -108,8 +109,10 @@ final class TableLayout {
 
 	/** The block starting at {@code offset}. */
 	Block blockAt(long offset) {
-		return this.blocks.stream().filter(b -> b.offset() == offset).findFirst()
-				.orElseThrow(() -> new AssertionError("no block at " + offset + " in\n" + this));
+		return this.blocks.stream()
+			.filter(b -> b.offset() == offset)
+			.findFirst()
+			.orElseThrow(() -> new AssertionError("no block at " + offset + " in\n" + this));
 	}
 
 	/** The block position held by the first record of an index block. */
@@ -121,7 +124,9 @@ final class TableLayout {
 		return VarInt.decode(this.table, pos);
 	}
 
-	/** The key of the first record of a block (a restart point, so it is stored whole). */
+	/**
+	 * The key of the first record of a block (a restart point, so it is stored whole).
+	 */
 	byte[] firstKey(Block block) {
 		int pos = block.offset() + ((block.offset() == 0) ? this.headerSize : 0) + 4;
 		pos += VarInt.length(VarInt.decode(this.table, pos));

@@ -105,8 +105,9 @@ final class Tables {
 	}
 
 	/**
-	 * Inflates the log block starting at {@code offset}: returns its image with the 4 header bytes (and the file
-	 * header before them when {@code headerSize > 0}) kept, as readers see it.
+	 * Inflates the log block starting at {@code offset}: returns its image with the 4
+	 * header bytes (and the file header before them when {@code headerSize > 0}) kept, as
+	 * readers see it.
 	 */
 	static byte[] inflateLogBlock(byte[] table, int offset, int headerSize) {
 		int skip = headerSize + 4;
@@ -118,7 +119,8 @@ final class Tables {
 			inflater.setInput(table, offset + skip, table.length - offset - skip);
 			int n = inflater.inflate(image, skip, blockLen - skip);
 			if (n != blockLen - skip || !inflater.finished()) {
-				throw new AssertionError("log block at " + offset + " inflated to " + n + " bytes, wanted " + (blockLen - skip));
+				throw new AssertionError(
+						"log block at " + offset + " inflated to " + n + " bytes, wanted " + (blockLen - skip));
 			}
 			return image;
 		}
@@ -130,7 +132,10 @@ final class Tables {
 		}
 	}
 
-	/** Number of compressed bytes of the log block at {@code offset} (header bytes included). */
+	/**
+	 * Number of compressed bytes of the log block at {@code offset} (header bytes
+	 * included).
+	 */
 	static int logBlockLength(byte[] table, int offset, int headerSize) {
 		int skip = headerSize + 4;
 		Inflater inflater = new Inflater();

@@ -43,7 +43,8 @@ class VarIntTest {
 
 	@Test
 	void encodingIsUniqueAndOrderPreservingInLength() {
-		// each continuation adds one, so the shortest n-byte value is one more than the longest (n-1)-byte value
+		// each continuation adds one, so the shortest n-byte value is one more than the
+		// longest (n-1)-byte value
 		long[] firstOfLength = { 0, 128, 16512, 2113664 };
 		for (int n = 1; n < firstOfLength.length; n++) {
 			assertThat(VarInt.length(firstOfLength[n] - 1)).isEqualTo(n);

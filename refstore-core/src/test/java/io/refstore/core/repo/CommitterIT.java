@@ -24,8 +24,8 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * {@link Repository#committer()} gives the identity {@code git var GIT_COMMITTER_IDENT} (git 2.39) gives
- * for the same environment and config: name, e-mail, seconds and zone.
+ * {@link Repository#committer()} gives the identity {@code git var GIT_COMMITTER_IDENT}
+ * (git 2.39) gives for the same environment and config: name, e-mail, seconds and zone.
  */
 class CommitterIT {
 
@@ -41,10 +41,11 @@ class CommitterIT {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "@1700000000 +0530", "1700000000 -0800", "@1700000000", "1700000000", "@12 +0000",
-			"2005-04-07T22:13:13+0200", "2005-04-07 22:13:13 +0200", "2005-04-07T22:13:13+02:00", "2005-04-07T22:13:13Z",
-			"2005-04-07T22:13:13.250+0200", "2005-04-07T22:13+0200", "2005-04-07T22:13:13+05", "2005-04-07 22:13:13",
-			"2005-07-07 22:13:13", "2005-04-07T22:13:13 -0000", "Thu, 07 Apr 2005 22:13:13 +0200",
-			"thu, 07 apr 2005 22:13:13 +0200", "7 Apr 2005 22:13 -0130", "Thu, 07 Apr 2005 22:13:13 GMT" })
+			"2005-04-07T22:13:13+0200", "2005-04-07 22:13:13 +0200", "2005-04-07T22:13:13+02:00",
+			"2005-04-07T22:13:13Z", "2005-04-07T22:13:13.250+0200", "2005-04-07T22:13+0200", "2005-04-07T22:13:13+05",
+			"2005-04-07 22:13:13", "2005-07-07 22:13:13", "2005-04-07T22:13:13 -0000",
+			"Thu, 07 Apr 2005 22:13:13 +0200", "thu, 07 apr 2005 22:13:13 +0200", "7 Apr 2005 22:13 -0130",
+			"Thu, 07 Apr 2005 22:13:13 GMT" })
 	void dateFormatsMatchGit(String date) throws IOException {
 		Map<String, String> env = env("GIT_COMMITTER_NAME", "C O Mitter", "GIT_COMMITTER_EMAIL", "c@example.com",
 				"GIT_COMMITTER_DATE", date, "TZ", "America/New_York");
@@ -55,7 +56,8 @@ class CommitterIT {
 	@ValueSource(strings = { "garbage", "12345678 +0000", "2005-13-01T00:00:00+0000", "2005-02-30T22:13:13+0200",
 			"1700000000 +2400", "yesterday" })
 	void badDatesAreRefusedNamingTheVariable(String date) {
-		Map<String, String> env = env("GIT_COMMITTER_NAME", "n", "GIT_COMMITTER_EMAIL", "e", "GIT_COMMITTER_DATE", date);
+		Map<String, String> env = env("GIT_COMMITTER_NAME", "n", "GIT_COMMITTER_EMAIL", "e", "GIT_COMMITTER_DATE",
+				date);
 		assertThatThrownBy(() -> committer(env)).isInstanceOf(IllegalArgumentException.class)
 			.hasMessageContaining("GIT_COMMITTER_DATE")
 			.hasMessageContaining("'" + date + "'");
@@ -144,7 +146,8 @@ class CommitterIT {
 
 	/** Runs {@code git var GIT_COMMITTER_IDENT} with exactly {@code env} (and PATH). */
 	private String gitVar(Map<String, String> env) throws IOException {
-		ProcessBuilder builder = new ProcessBuilder("git", "var", "GIT_COMMITTER_IDENT").directory(this.repo.dir().toFile())
+		ProcessBuilder builder = new ProcessBuilder("git", "var", "GIT_COMMITTER_IDENT")
+			.directory(this.repo.dir().toFile())
 			.redirectErrorStream(true);
 		String path = builder.environment().get("PATH");
 		builder.environment().clear();

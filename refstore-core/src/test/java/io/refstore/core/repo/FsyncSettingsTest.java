@@ -10,16 +10,16 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The {@code core.fsync} grammar as far as the {@code reference} component goes. Every value below was put in a
- * repository's config and {@code git update-ref} (2.55) traced with {@code strace -e fsync}: the expectation is
- * whether git synced the new loose ref.
+ * The {@code core.fsync} grammar as far as the {@code reference} component goes. Every
+ * value below was put in a repository's config and {@code git update-ref} (2.55) traced
+ * with {@code strace -e fsync}: the expectation is whether git synced the new loose ref.
  */
 class FsyncSettingsTest {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "reference", "ref", "re", "r", "committed", "co", "com", "c", "added", "a", "all",
-			"all,-reference", "-reference,reference", "reference,none", "reference, none", "x,reference",
-			" ,reference", "reference,-", "reference,-,pack", "pack,reference", "index,\treference" })
+			"all,-reference", "-reference,reference", "reference,none", "reference, none", "x,reference", " ,reference",
+			"reference,-", "reference,-,pack", "pack,reference", "index,\treference" })
 	void syncsReferences(String value) {
 		assertThat(FsyncSettings.coversReference(value)).as("core.fsync=%s", value).isTrue();
 	}
@@ -47,7 +47,8 @@ class FsyncSettingsTest {
 
 	@Test
 	void quotedTrailingSpaceIsPartOfTheWord() throws IOException {
-		// git's config parser keeps spaces inside quotes; the word "reference " then names no component
+		// git's config parser keeps spaces inside quotes; the word "reference " then
+		// names no component
 		GitConfig config = GitConfig.parse("[core]\n\tfsync = \"reference \"\n", null);
 		assertThat(FsyncSettings.of(config).references()).isFalse();
 		config = GitConfig.parse("[core]\n\tfsync = reference   \n", null);

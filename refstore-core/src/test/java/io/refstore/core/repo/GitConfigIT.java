@@ -21,8 +21,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 import io.refstore.core.testing.GitCli;
 
 /**
- * The config parser reads every sample exactly as {@code git config -f} (git 2.39) does: the same values for
- * the same keys, the same booleans and integers, and the same line number for malformed files.
+ * The config parser reads every sample exactly as {@code git config -f} (git 2.39) does:
+ * the same values for the same keys, the same booleans and integers, and the same line
+ * number for malformed files.
  */
 class GitConfigIT {
 
@@ -31,18 +32,23 @@ class GitConfigIT {
 	@TempDir
 	Path dir;
 
-	/** Samples as {@code key|text}, with {@code \n} in the text written as a real line feed. */
+	/**
+	 * Samples as {@code key|text}, with {@code \n} in the text written as a real line
+	 * feed.
+	 */
 	@ParameterizedTest
 	@ValueSource(strings = { "core.bare|[core]\n\tbare = true\n", "core.bare|[Core]\n\tBare = TRUE\n",
-			"core.bare|[core]\n\tbare\n", "core.bare|[core]\n\tbare =\n", "remote.origin.url|[remote \"origin\"]\n\turl = x\n",
-			"remote.Origin.url|[remote \"origin\"]\n\turl = x\n", "remote.a\"b\\cx.url|[remote \"a\\\"b\\\\c\\x\"]\n\turl = y\n",
+			"core.bare|[core]\n\tbare\n", "core.bare|[core]\n\tbare =\n",
+			"remote.origin.url|[remote \"origin\"]\n\turl = x\n", "remote.Origin.url|[remote \"origin\"]\n\turl = x\n",
+			"remote.a\"b\\cx.url|[remote \"a\\\"b\\\\c\\x\"]\n\turl = y\n",
 			"branch.foo.remote|[branch.Foo]\n\tremote = x\n", "branch.Foo.remote|[branch.Foo]\n\tremote = x\n",
 			"branch.Foo.remote|[branch \"Foo\"]\n\tremote = x\n", "branch.foo.remote|[branch \"Foo\"]\n\tremote = x\n",
-			"a.k|[a]\nk = \" x  y \"  z\t w  \n", "a.k|[a]\nk = a\\\n b\n", "a.k|[a]\nk = \"a\\tb\\nc\\bd\\\"e\\\\f\"\n",
-			"a.k|[a]\nk = a;b\n", "a.k|[a]\nk = \"a;b\"#x\n", "a.k|[a]\nk = a # c\n", "a.k|[a]\nk=x\nk=y\n[A]\nK = z\n",
-			"a.k|\uFEFF[a]\nk=x\n", "a.k|[a]\r\nk = x \r\n", "a.k|[a]k=x\n", "b.k|[a]k=x\n[b] k = y ; c\n",
-			"a.b.k|[a  \"b\"]\nk=x\n", "a.k|[a]\nk=x\\", "a.k-1|[a]\nk-1 = x\n", "a..k|[a \"\"]\nk=1\n", "a.k|[a]\n[a]k",
-			"a.k|[a]\nk = \"tab\there\"\n", "a.k|[a]\nk = \"one\\\n  two\"\n", "a.k|# top\n; also\n[a] # c\n  k = 1 ; x\n",
+			"a.k|[a]\nk = \" x  y \"  z\t w  \n", "a.k|[a]\nk = a\\\n b\n",
+			"a.k|[a]\nk = \"a\\tb\\nc\\bd\\\"e\\\\f\"\n", "a.k|[a]\nk = a;b\n", "a.k|[a]\nk = \"a;b\"#x\n",
+			"a.k|[a]\nk = a # c\n", "a.k|[a]\nk=x\nk=y\n[A]\nK = z\n", "a.k|\uFEFF[a]\nk=x\n", "a.k|[a]\r\nk = x \r\n",
+			"a.k|[a]k=x\n", "b.k|[a]k=x\n[b] k = y ; c\n", "a.b.k|[a  \"b\"]\nk=x\n", "a.k|[a]\nk=x\\",
+			"a.k-1|[a]\nk-1 = x\n", "a..k|[a \"\"]\nk=1\n", "a.k|[a]\n[a]k", "a.k|[a]\nk = \"tab\there\"\n",
+			"a.k|[a]\nk = \"one\\\n  two\"\n", "a.k|# top\n; also\n[a] # c\n  k = 1 ; x\n",
 			"x.y.z|[x \"y\"]\n\tz = 1\n[x \"Y\"]\n\tz = 2\n[x]\n\tz = 3\n", "x.z|[x \"y\"]\n\tz = 1\n[x]\n\tz = 3\n" })
 	void valuesMatchGit(String sample) throws IOException {
 		String key = sample.substring(0, sample.indexOf('|'));
@@ -61,7 +67,8 @@ class GitConfigIT {
 			"OFF", "2", "1k", "(none)", "maybe", "\" true\"", "2147483648", "-2147483649", "k", "0x" })
 	void booleansMatchGit(String value) throws IOException {
 		Path file = write("[a]\n\tk" + (value.equals("(none)") ? "" : " = " + value) + "\n");
-		GitCli.Result git = GitCli.system().run(this.dir, "config", "-f", file.toString(), "--type=bool", "--get", "a.k");
+		GitCli.Result git = GitCli.system()
+			.run(this.dir, "config", "-f", file.toString(), "--type=bool", "--get", "a.k");
 		GitConfig config = GitConfig.read(file);
 		if (git.exitCode() == 0) {
 			assertThat(config.getBoolean("a", null, "k")).as(value).contains(Boolean.parseBoolean(git.stdout().trim()));
@@ -80,7 +87,8 @@ class GitConfigIT {
 			"-9223372036854775808", "abc", "k", "\"- 5\"", "9007199254740992k" })
 	void integersMatchGit(String value) throws IOException {
 		Path file = write("[a]\n\tk" + (value.equals("(none)") ? "" : " = " + value) + "\n");
-		GitCli.Result git = GitCli.system().run(this.dir, "config", "-f", file.toString(), "--type=int", "--get", "a.k");
+		GitCli.Result git = GitCli.system()
+			.run(this.dir, "config", "-f", file.toString(), "--type=int", "--get", "a.k");
 		GitConfig config = GitConfig.read(file);
 		if (git.exitCode() == 0) {
 			assertThat(config.getLong("a", null, "k")).as(value).hasValue(Long.parseLong(git.stdout().trim()));

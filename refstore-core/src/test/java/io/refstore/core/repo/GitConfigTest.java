@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The lookup contract of {@link GitConfig}; the syntax itself is checked against real git in
- * {@link GitConfigIT}.
+ * The lookup contract of {@link GitConfig}; the syntax itself is checked against real git
+ * in {@link GitConfigIT}.
  */
 class GitConfigTest {
 

@@ -24,8 +24,9 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * {@link RepositoryDiscovery} over real directory trees with repositories made by git: plain trees of several
- * depths, GitLab's hashed storage, symbolic links in and out of the root, hidden and unreadable directories.
+ * {@link RepositoryDiscovery} over real directory trees with repositories made by git:
+ * plain trees of several depths, GitLab's hashed storage, symbolic links in and out of
+ * the root, hidden and unreadable directories.
  */
 class RepositoryDiscoveryTest {
 
@@ -38,7 +39,8 @@ class RepositoryDiscoveryTest {
 		bare(root, "a.git");
 		bare(root, "team/b.git");
 		TempRepo.init(GitCli.system(), root.resolve("team/sub/work"));
-		// a repository inside a repository is not looked for: the walk stops at the outer one
+		// a repository inside a repository is not looked for: the walk stops at the outer
+		// one
 		bare(root, "team/sub/work/inner.git");
 		bare(root, "a.git/objects/nested.git");
 		String eight = "l1/l2/l3/l4/l5/l6/l7/eight.git";
@@ -89,7 +91,8 @@ class RepositoryDiscoveryTest {
 		assertThat(found.names()).containsExactlyElementsOf(expected.stream().sorted().toList());
 		assertThat(found.skipped()).containsExactly(entry(SkipReason.TOO_DEEP, 1L),
 				entry(SkipReason.NOT_A_REPOSITORY, 1L), entry(SkipReason.NOT_IN_LAYOUT, 4L));
-		assertThat(found.firstSkipped()).containsEntry(SkipReason.NOT_A_REPOSITORY, hashed("@pools", sha256("6"), ".git"))
+		assertThat(found.firstSkipped())
+			.containsEntry(SkipReason.NOT_A_REPOSITORY, hashed("@pools", sha256("6"), ".git"))
 			.containsEntry(SkipReason.TOO_DEEP, "legacy/group");
 		assertThat(found.describeSkipped()).isEqualTo("6 directories skipped: 4 not in the hosting layout, "
 				+ "1 deeper than 1 level, 1 not a repository where the hosting layout has one");
@@ -135,8 +138,9 @@ class RepositoryDiscoveryTest {
 	}
 
 	/**
-	 * A directory the process cannot list is counted and the walk goes on. Root lists every directory whatever
-	 * its mode, so as root the discovery runs in a process of user {@code nobody} (util-linux {@code setpriv}).
+	 * A directory the process cannot list is counted and the walk goes on. Root lists
+	 * every directory whatever its mode, so as root the discovery runs in a process of
+	 * user {@code nobody} (util-linux {@code setpriv}).
 	 */
 	@Test
 	void countsAnUnreadableDirectoryAndGoesOn() throws Exception {
@@ -149,8 +153,8 @@ class RepositoryDiscoveryTest {
 		Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("---------"));
 		try {
 			List<String> lines = runUnprivileged(root, 8);
-			assertThat(lines).containsExactly("open/a.git", "z.git",
-					"skipped: 1 directory skipped: 1 unreadable", "first unreadable: locked");
+			assertThat(lines).containsExactly("open/a.git", "z.git", "skipped: 1 directory skipped: 1 unreadable",
+					"first unreadable: locked");
 		}
 		finally {
 			Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -165,7 +169,8 @@ class RepositoryDiscoveryTest {
 	}
 
 	private static List<String> runUnprivileged(Path root, int maxDepth) throws Exception {
-		String classpath = Path.of(RepositoryDiscovery.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+		String classpath = Path
+			.of(RepositoryDiscovery.class.getProtectionDomain().getCodeSource().getLocation().toURI())
 				+ java.io.File.pathSeparator
 				+ Path.of(DiscoveryMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
 		List<String> command = new ArrayList<>();

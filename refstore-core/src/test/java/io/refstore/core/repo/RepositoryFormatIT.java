@@ -18,10 +18,11 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * Repositories whose {@code core.repositoryformatversion} and {@code extensions.*} refstore must refuse are
- * refused, naming key and value, wherever git 2.39 refuses them too; those it accepts are opened with the
- * declared hash and ref format. Extensions newer than git 2.39 ({@code refStorage},
- * {@code compatObjectFormat}) follow the fact sheet (git 2.47).
+ * Repositories whose {@code core.repositoryformatversion} and {@code extensions.*}
+ * refstore must refuse are refused, naming key and value, wherever git 2.39 refuses them
+ * too; those it accepts are opened with the declared hash and ref format. Extensions
+ * newer than git 2.39 ({@code refStorage}, {@code compatObjectFormat}) follow the fact
+ * sheet (git 2.47).
  */
 class RepositoryFormatIT {
 
@@ -93,7 +94,8 @@ class RepositoryFormatIT {
 	void objectFormatInVersionZeroIsRefusedLikeGit() {
 		set("extensions.objectFormat", "sha256");
 		assertGitRefuses("repo version is 0, but v1-only extension found:\n\tobjectformat");
-		assertRefused("extensions.objectformat", "sha256", "repo version is 0, but v1-only extension found: objectformat");
+		assertRefused("extensions.objectformat", "sha256",
+				"repo version is 0, but v1-only extension found: objectformat");
 	}
 
 	@Test
@@ -115,7 +117,8 @@ class RepositoryFormatIT {
 	@Test
 	void refStorageInVersionZeroIsRefused() {
 		set("extensions.refStorage", "reftable");
-		assertRefused("extensions.refstorage", "reftable", "repo version is 0, but v1-only extension found: refstorage");
+		assertRefused("extensions.refstorage", "reftable",
+				"repo version is 0, but v1-only extension found: refstorage");
 	}
 
 	@Test
@@ -161,8 +164,8 @@ class RepositoryFormatIT {
 		Path global = this.tmp.resolve("global-config");
 		this.git.ok(this.tmp, "config", "-f", global.toString(), "extensions.objectFormat", "sha256");
 		this.git.ok(this.tmp, "config", "-f", global.toString(), "core.repositoryformatversion", "7");
-		try (Repository opened = Repository.open(this.repo.dir(), Map.of("GIT_CONFIG_NOSYSTEM", "1",
-				"GIT_CONFIG_GLOBAL", global.toString()))) {
+		try (Repository opened = Repository.open(this.repo.dir(),
+				Map.of("GIT_CONFIG_NOSYSTEM", "1", "GIT_CONFIG_GLOBAL", global.toString()))) {
 			assertThat(opened.hashAlgorithm()).isEqualTo(HashAlgorithm.SHA1);
 			assertThat(opened.formatVersion()).isZero();
 			assertThat(opened.config().getString("extensions", null, "objectformat")).contains("sha256");
@@ -171,7 +174,8 @@ class RepositoryFormatIT {
 	}
 
 	private void set(String key, String value) {
-		// run outside the repository: git would refuse to work inside a repository it cannot read
+		// run outside the repository: git would refuse to work inside a repository it
+		// cannot read
 		this.git.ok(this.tmp, "config", "-f", this.repo.gitDir().resolve("config").toString(), key, value);
 	}
 

@@ -22,8 +22,9 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * {@link Repository#open} finds the same git directory, common directory, working tree and bareness as
- * {@code git -C <start> rev-parse} (git 2.39) for every shape a repository comes in.
+ * {@link Repository#open} finds the same git directory, common directory, working tree
+ * and bareness as {@code git -C <start> rev-parse} (git 2.39) for every shape a
+ * repository comes in.
  */
 class RepositoryOpenIT {
 
@@ -60,7 +61,8 @@ class RepositoryOpenIT {
 			try (Repository opened = Repository.open(start, ENV)) {
 				assertSameAsGit(opened, start);
 				assertThat(opened.isBare()).isFalse();
-				// git has no working tree while inside .git; the repository still has one, beside .git
+				// git has no working tree while inside .git; the repository still has
+				// one, beside .git
 				assertThat(opened.workTree()).contains(repo.dir().toRealPath());
 			}
 		}
@@ -102,7 +104,8 @@ class RepositoryOpenIT {
 		Files.writeString(work.resolve(".git"), "gitdir: ../store\n");
 		try (Repository opened = Repository.open(work, ENV)) {
 			assertThat(opened.gitDir()).isEqualTo(repo.dir().toRealPath());
-			assertThat(this.git.ok(work, "rev-parse", "--absolute-git-dir").trim()).isEqualTo(opened.gitDir().toString());
+			assertThat(this.git.ok(work, "rev-parse", "--absolute-git-dir").trim())
+				.isEqualTo(opened.gitDir().toString());
 		}
 	}
 
@@ -155,8 +158,8 @@ class RepositoryOpenIT {
 		assertThat(gitSays.exitCode()).as("precondition: no repository above %s", lonely).isEqualTo(128);
 		assertThat(gitSays.stderr()).contains("not a git repository");
 		Path real = lonely.toRealPath();
-		assertThatThrownBy(() -> Repository.open(lonely, ENV)).isInstanceOfSatisfying(NotARepositoryException.class,
-				(ex) -> assertThat(ex.path()).isEqualTo(real))
+		assertThatThrownBy(() -> Repository.open(lonely, ENV))
+			.isInstanceOfSatisfying(NotARepositoryException.class, (ex) -> assertThat(ex.path()).isEqualTo(real))
 			.hasMessageContaining("not a git repository")
 			.hasMessageContaining(real.toString());
 	}

@@ -16,8 +16,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * {@link RepositoryPaths} on the real file system: two roots and a directory outside both, with real
- * symbolic links between them.
+ * {@link RepositoryPaths} on the real file system: two roots and a directory outside
+ * both, with real symbolic links between them.
  */
 class RepositoryPathsTest {
 
@@ -124,7 +124,8 @@ class RepositoryPathsTest {
 		Files.createSymbolicLink(this.first.resolve("secret.git"), this.outside);
 		assertRefused("escape/secret.git", "outside the repository root");
 		assertRefused("secret.git", "outside the repository root");
-		// even a name that does not exist out there is refused: it would leak what exists, or be created there
+		// even a name that does not exist out there is refused: it would leak what
+		// exists, or be created there
 		assertRefused("escape/not-there.git", "outside the repository root");
 	}
 
@@ -164,7 +165,8 @@ class RepositoryPathsTest {
 
 	@Test
 	void treatsLookalikeCharactersAsLiteralNames() throws IOException {
-		// FULLWIDTH FULL STOP and DIVISION SLASH are ordinary file-name characters, not '.' and '/'
+		// FULLWIDTH FULL STOP and DIVISION SLASH are ordinary file-name characters, not
+		// '.' and '/'
 		assertThat(this.paths.resolve("repository", "\uff0e\uff0e/outside")).isEmpty();
 		assertThat(this.paths.resolve("repository", "..\u2215outside")).isEmpty();
 		Path lookalike = Files.createDirectories(this.first.resolve("\uff0e\uff0e"));

@@ -22,9 +22,9 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * The settings ref storage reads from config: the reflog policy agrees with which reflogs git 2.39 actually
- * creates, the lock timeouts follow their defaults and units, and {@code config.worktree} counts only with
- * {@code extensions.worktreeConfig}.
+ * The settings ref storage reads from config: the reflog policy agrees with which reflogs
+ * git 2.39 actually creates, the lock timeouts follow their defaults and units, and
+ * {@code config.worktree} counts only with {@code extensions.worktreeConfig}.
  */
 class RepositorySettingsIT {
 
@@ -37,11 +37,11 @@ class RepositorySettingsIT {
 	@CsvSource({ "false, (unset), NORMAL", "true, (unset), EXISTING_ONLY", "false, true, NORMAL", "true, true, NORMAL",
 			"false, false, EXISTING_ONLY", "true, always, ALWAYS", "false, Always, ALWAYS", "true, yes, NORMAL",
 			"false, 0, EXISTING_ONLY" })
-	void reflogPolicyMatchesTheReflogsGitCreates(boolean bare, String value, ReflogPolicy expected)
-			throws IOException {
+	void reflogPolicyMatchesTheReflogsGitCreates(boolean bare, String value, ReflogPolicy expected) throws IOException {
 		TempRepo repo = bare ? TempRepo.init(this.git, this.tmp.resolve("r"), "--bare")
 				: TempRepo.init(this.git, this.tmp.resolve("r"));
-		// git init writes core.logAllRefUpdates = true into non-bare repositories: remove it to see the default
+		// git init writes core.logAllRefUpdates = true into non-bare repositories: remove
+		// it to see the default
 		repo.run(new byte[0], "config", "--unset-all", "core.logAllRefUpdates");
 		if (!value.equals("(unset)")) {
 			repo.git("config", "core.logAllRefUpdates", value);
@@ -141,8 +141,8 @@ class RepositorySettingsIT {
 			.withEnv("GIT_CONFIG_SYSTEM", system.toString())
 			.withEnv("GIT_CONFIG_GLOBAL", global.toString());
 		assertThat(withFiles.ok(repo.dir(), "config", "user.name").trim()).isEqualTo("Global");
-		Map<String, String> noSystem = Map.of("GIT_CONFIG_SYSTEM", system.toString(),
-				"GIT_CONFIG_NOSYSTEM", "1", "GIT_CONFIG_GLOBAL", "/dev/null");
+		Map<String, String> noSystem = Map.of("GIT_CONFIG_SYSTEM", system.toString(), "GIT_CONFIG_NOSYSTEM", "1",
+				"GIT_CONFIG_GLOBAL", "/dev/null");
 		try (Repository opened = Repository.open(repo.dir(), noSystem)) {
 			assertThat(opened.config().getString("user", null, "name")).isEmpty();
 			assertThat(opened.filesRefLockTimeout()).isEqualTo(Duration.ofMillis(100));

@@ -16,16 +16,17 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * {@link RefStores#settings}: what a cache of open stores compares. Each setting a store is opened under, set
- * by git in the repository's config, gives another text; settings that open no store differently do not.
+ * {@link RefStores#settings}: what a cache of open stores compares. Each setting a store
+ * is opened under, set by git in the repository's config, gives another text; settings
+ * that open no store differently do not.
  */
 class RefStoresSettingsTest {
 
 	/** A value other than git's default for each setting. */
-	private static final Map<String, String> OTHER_VALUES = Map.of("core.fsync", "reference",
-			"core.logAllRefUpdates", "always", "core.filesRefLockTimeout", "5000", "core.packedRefsTimeout", "-1",
-			"reftable.blockSize", "8192", "reftable.restartInterval", "32", "reftable.indexObjects", "false",
-			"reftable.lockTimeout", "250", "reftable.geometricFactor", "3", "reftable.autoCompaction", "false");
+	private static final Map<String, String> OTHER_VALUES = Map.of("core.fsync", "reference", "core.logAllRefUpdates",
+			"always", "core.filesRefLockTimeout", "5000", "core.packedRefsTimeout", "-1", "reftable.blockSize", "8192",
+			"reftable.restartInterval", "32", "reftable.indexObjects", "false", "reftable.lockTimeout", "250",
+			"reftable.geometricFactor", "3", "reftable.autoCompaction", "false");
 
 	@Test
 	void everySettingAStoreIsOpenedUnderChangesTheText(@TempDir Path tmp) throws IOException {

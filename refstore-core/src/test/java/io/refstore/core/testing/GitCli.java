@@ -17,9 +17,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs a real git (or the refstore command) as a process with a fixed, isolated environment: no system or
- * global config, a fixed identity and a fixed clock, so that two runs of the same commands produce the same
- * bytes.
+ * Runs a real git (or the refstore command) as a process with a fixed, isolated
+ * environment: no system or global config, a fixed identity and a fixed clock, so that
+ * two runs of the same commands produce the same bytes.
  */
 public final class GitCli {
 
@@ -44,12 +44,15 @@ public final class GitCli {
 	}
 
 	/**
-	 * A git that reads and writes reftable repositories (git 2.45 or newer): the one named by the
-	 * environment variable {@code REFSTORE_REFTABLE_GIT} (the path that {@code .ci/install-reftable-git.sh}
-	 * prints), else the newest that the script installed in its default place,
-	 * {@code ${REFSTORE_TOOLS:-$HOME/.cache/refstore}/git-<version>/bin/git}. Found and checked once per JVM.
-	 * @throws IllegalStateException if there is none, it does not run, or it is older than 2.45; the
-	 * message says how to install one. Tests fail then: they are never skipped.
+	 * A git that reads and writes reftable repositories (git 2.45 or newer): the one
+	 * named by the environment variable {@code REFSTORE_REFTABLE_GIT} (the path that
+	 * {@code .ci/install-reftable-git.sh} prints), else the newest that the script
+	 * installed in its default place,
+	 * {@code ${REFSTORE_TOOLS:-$HOME/.cache/refstore}/git-<version>/bin/git}. Found and
+	 * checked once per JVM.
+	 * @throws IllegalStateException if there is none, it does not run, or it is older
+	 * than 2.45; the message says how to install one. Tests fail then: they are never
+	 * skipped.
 	 */
 	public static synchronized GitCli reftable() {
 		if (reftableGit == null) {
@@ -60,8 +63,8 @@ public final class GitCli {
 				version = cli.run(Path.of(System.getProperty("java.io.tmpdir")), "version");
 			}
 			catch (UncheckedIOException ex) {
-				throw new IllegalStateException(git + " does not run (" + ex.getCause().getMessage() + "): "
-						+ ReftableGit.HOW_TO_INSTALL, ex);
+				throw new IllegalStateException(
+						git + " does not run (" + ex.getCause().getMessage() + "): " + ReftableGit.HOW_TO_INSTALL, ex);
 			}
 			if (version.exitCode() != 0) {
 				throw new IllegalStateException(git + " version exited with " + version.exitCode() + ": "
@@ -74,8 +77,8 @@ public final class GitCli {
 	}
 
 	/**
-	 * The refstore command from the jar built by {@code package}, found through the system property
-	 * {@code refstore.cliJar} that failsafe sets.
+	 * The refstore command from the jar built by {@code package}, found through the
+	 * system property {@code refstore.cliJar} that failsafe sets.
 	 * @throws IllegalStateException if the jar is missing
 	 */
 	public static GitCli refstore() {
@@ -88,7 +91,10 @@ public final class GitCli {
 		return new GitCli(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", jar), baseEnv());
 	}
 
-	/** Any command line (such as an installed {@code refstore} launcher) with the environment git runs with. */
+	/**
+	 * Any command line (such as an installed {@code refstore} launcher) with the
+	 * environment git runs with.
+	 */
 	public static GitCli command(List<String> command) {
 		return new GitCli(List.copyOf(command), baseEnv());
 	}
@@ -115,7 +121,10 @@ public final class GitCli {
 		return new GitCli(this.command, env);
 	}
 
-	/** The environment every run gets (on top of the inherited one): identity, clock, locale. */
+	/**
+	 * The environment every run gets (on top of the inherited one): identity, clock,
+	 * locale.
+	 */
 	public Map<String, String> env() {
 		return this.env;
 	}
@@ -125,7 +134,10 @@ public final class GitCli {
 		return this.command;
 	}
 
-	/** The variables this command runs with on top of the inherited environment (for a process started by hand). */
+	/**
+	 * The variables this command runs with on top of the inherited environment (for a
+	 * process started by hand).
+	 */
 	public Map<String, String> environment() {
 		return this.env;
 	}
@@ -150,7 +162,8 @@ public final class GitCli {
 				in.write(stdin);
 			}
 			catch (IOException ex) {
-				// the process may exit without reading its input (a usage error): its output says why
+				// the process may exit without reading its input (a usage error): its
+				// output says why
 			}
 			if (!process.waitFor(5, TimeUnit.MINUTES)) {
 				process.destroyForcibly();
@@ -175,7 +188,8 @@ public final class GitCli {
 	/**
 	 * Runs and requires exit code 0.
 	 * @return standard output as UTF-8
-	 * @throws AssertionError naming the command, its exit code and its error output otherwise
+	 * @throws AssertionError naming the command, its exit code and its error output
+	 * otherwise
 	 */
 	public String ok(Path dir, String... args) {
 		return run(dir, args).requireOk().stdout();

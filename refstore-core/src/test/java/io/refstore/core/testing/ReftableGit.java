@@ -13,9 +13,10 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * Finds the reftable-capable git behind {@link GitCli#reftable()} and checks its version. The machines
- * of this project have git 2.39, which predates reftable; {@code .ci/install-reftable-git.sh} installs a
- * newer one beside it. Stateless and thread-safe.
+ * Finds the reftable-capable git behind {@link GitCli#reftable()} and checks its version.
+ * The machines of this project have git 2.39, which predates reftable;
+ * {@code .ci/install-reftable-git.sh} installs a newer one beside it. Stateless and
+ * thread-safe.
  */
 final class ReftableGit {
 
@@ -29,26 +30,31 @@ final class ReftableGit {
 	static final Version MINIMUM = new Version(2, 45, 0);
 
 	static final String HOW_TO_INSTALL = "run .ci/install-reftable-git.sh (it installs git from Debian's "
-			+ "packages into a private folder and prints the path of its git) and set " + GIT_ENV
-			+ " to that path";
+			+ "packages into a private folder and prints the path of its git) and set " + GIT_ENV + " to that path";
 
 	private static final Pattern VERSION_OUTPUT = Pattern.compile("git version (\\d+)\\.(\\d+)(?:\\.(\\d+))?\\b.*",
 			Pattern.DOTALL);
 
-	/** A prefix of the install script, such as {@code git-2.55.0}; {@code .installing} is one in the making. */
-	private static final Pattern PREFIX_NAME = Pattern.compile("git-(\\d+)\\.(\\d+)(?:\\.(\\d+))?(?!.*\\.installing$).*");
+	/**
+	 * A prefix of the install script, such as {@code git-2.55.0}; {@code .installing} is
+	 * one in the making.
+	 */
+	private static final Pattern PREFIX_NAME = Pattern
+		.compile("git-(\\d+)\\.(\\d+)(?:\\.(\\d+))?(?!.*\\.installing$).*");
 
 	private ReftableGit() {
 	}
 
 	/**
-	 * The git to run: the file named by {@value #GIT_ENV}, else the newest {@code git-<version>/bin/git}
-	 * that the install script left in {@code ${REFSTORE_TOOLS:-$HOME/.cache/refstore}}.
-	 * @param env the environment to read ({@code System.getenv()} outside tests of this class)
+	 * The git to run: the file named by {@value #GIT_ENV}, else the newest
+	 * {@code git-<version>/bin/git} that the install script left in
+	 * {@code ${REFSTORE_TOOLS:-$HOME/.cache/refstore}}.
+	 * @param env the environment to read ({@code System.getenv()} outside tests of this
+	 * class)
 	 * @param home the user's home folder
 	 * @return an executable file; it is not run here
-	 * @throws IllegalStateException if {@value #GIT_ENV} names no executable file, or it is unset and the
-	 * script has installed nothing, with what to do about it
+	 * @throws IllegalStateException if {@value #GIT_ENV} names no executable file, or it
+	 * is unset and the script has installed nothing, with what to do about it
 	 */
 	static Path locate(Map<String, String> env, Path home) {
 		String configured = env.get(GIT_ENV);
@@ -63,12 +69,15 @@ final class ReftableGit {
 		String toolsValue = env.get(TOOLS_ENV);
 		Path tools = (toolsValue != null && !toolsValue.isBlank()) ? Path.of(toolsValue)
 				: home.resolve(".cache").resolve("refstore");
-		return newestInstalled(tools).orElseThrow(() -> new IllegalStateException("no git that knows reftable (>= "
-				+ MINIMUM + "): " + GIT_ENV + " is not set and " + tools + " holds no git-<version>/bin/git; "
-				+ HOW_TO_INSTALL));
+		return newestInstalled(tools)
+			.orElseThrow(() -> new IllegalStateException("no git that knows reftable (>= " + MINIMUM + "): " + GIT_ENV
+					+ " is not set and " + tools + " holds no git-<version>/bin/git; " + HOW_TO_INSTALL));
 	}
 
-	/** The newest {@code git-<version>/bin/git} in {@code tools}, by version number, if any. */
+	/**
+	 * The newest {@code git-<version>/bin/git} in {@code tools}, by version number, if
+	 * any.
+	 */
 	static Optional<Path> newestInstalled(Path tools) {
 		if (!Files.isDirectory(tools)) {
 			return Optional.empty();
@@ -91,8 +100,8 @@ final class ReftableGit {
 	 * @param git the git that printed it, for the message
 	 * @param output its standard output, such as {@code git version 2.47.3}
 	 * @return the version
-	 * @throws IllegalStateException if the output is no git version, or the version is older than
-	 * {@link #MINIMUM}
+	 * @throws IllegalStateException if the output is no git version, or the version is
+	 * older than {@link #MINIMUM}
 	 */
 	static Version requireReftable(Path git, String output) {
 		String line = output.strip();
@@ -102,8 +111,8 @@ final class ReftableGit {
 		}
 		Version version = parse(VERSION_OUTPUT, line);
 		if (version.compareTo(MINIMUM) < 0) {
-			throw new IllegalStateException(git + " is git " + version + ", which predates reftable (git >= "
-					+ MINIMUM + " is needed): " + HOW_TO_INSTALL);
+			throw new IllegalStateException(git + " is git " + version + ", which predates reftable (git >= " + MINIMUM
+					+ " is needed): " + HOW_TO_INSTALL);
 		}
 		return version;
 	}

@@ -19,9 +19,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 import io.refstore.core.testing.ReftableGit.Version;
 
 /**
- * Proves that the git of {@link GitCli#reftable()}, which {@code .ci/install-reftable-git.sh} installs,
- * really works with reftable repositories: it makes them, writes and lists refs in them exactly as the
- * system git does in the files format, compacts them and verifies them, with SHA-1 and SHA-256.
+ * Proves that the git of {@link GitCli#reftable()}, which
+ * {@code .ci/install-reftable-git.sh} installs, really works with reftable repositories:
+ * it makes them, writes and lists refs in them exactly as the system git does in the
+ * files format, compacts them and verifies them, with SHA-1 and SHA-256.
  */
 class ReftableGitIT {
 
@@ -129,15 +130,16 @@ class ReftableGitIT {
 	}
 
 	/**
-	 * Writes the same refs in any repository: commits and a tag object (with fixed identities and clock,
-	 * so their ids agree between repositories), names that sort differently by UTF-16 than by bytes, a
-	 * symbolic ref, and 200 more branches.
+	 * Writes the same refs in any repository: commits and a tag object (with fixed
+	 * identities and clock, so their ids agree between repositories), names that sort
+	 * differently by UTF-16 than by bytes, a symbolic ref, and 200 more branches.
 	 * @return the names of the refs written
 	 */
 	private static List<String> writeRefs(TempRepo repo) {
 		List<String> commits = repo.commits(3, "commit");
 		String tag = repo.tagObject("v1", commits.get(0), "commit");
-		// '/' sorts between '.' and '0'; U+E000 sorts before U+1F600 by bytes, after it by UTF-16
+		// '/' sorts between '.' and '0'; U+E000 sorts before U+1F600 by bytes, after it
+		// by UTF-16
 		List<String> names = new ArrayList<>(List.of("refs/heads/main", "refs/heads/a", "refs/heads/b-c",
 				"refs/heads/b.c", "refs/heads/b/c", "refs/heads/b0", "refs/heads/Z", "refs/heads/\u00e9",
 				"refs/heads/\ue000", "refs/heads/\ud83d\ude00", "refs/notes/commits", "refs/remotes/origin/main"));

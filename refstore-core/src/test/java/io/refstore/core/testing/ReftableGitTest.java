@@ -24,9 +24,8 @@ class ReftableGitTest {
 		Path git = executable(this.temp.resolve("elsewhere/bin/git"));
 		executable(this.temp.resolve("tools/git-2.55.0/bin/git"));
 
-		Path found = ReftableGit.locate(
-				Map.of("REFSTORE_REFTABLE_GIT", git.toString(), "REFSTORE_TOOLS", this.temp.resolve("tools").toString()),
-				this.temp);
+		Path found = ReftableGit.locate(Map.of("REFSTORE_REFTABLE_GIT", git.toString(), "REFSTORE_TOOLS",
+				this.temp.resolve("tools").toString()), this.temp);
 
 		assertThat(found).isEqualTo(git);
 	}
@@ -83,8 +82,7 @@ class ReftableGitTest {
 
 		assertThat(ReftableGit.requireReftable(git, "git version 2.45.0\n")).isEqualTo(new Version(2, 45, 0));
 		assertThat(ReftableGit.requireReftable(git, "git version 2.55.0")).isEqualTo(new Version(2, 55, 0));
-		assertThat(ReftableGit.requireReftable(git, "git version 2.47.3.windows.1\n"))
-			.isEqualTo(new Version(2, 47, 3));
+		assertThat(ReftableGit.requireReftable(git, "git version 2.47.3.windows.1\n")).isEqualTo(new Version(2, 47, 3));
 		assertThat(ReftableGit.requireReftable(git, "git version 3.0\n")).isEqualTo(new Version(3, 0, 0));
 	}
 
@@ -101,8 +99,7 @@ class ReftableGitTest {
 
 	@Test
 	void outputThatIsNoGitVersionFails() {
-		assertThatIllegalStateException()
-			.isThrownBy(() -> ReftableGit.requireReftable(Path.of("/bin/true"), ""))
+		assertThatIllegalStateException().isThrownBy(() -> ReftableGit.requireReftable(Path.of("/bin/true"), ""))
 			.withMessageStartingWith("/bin/true is not git: 'git version' printed ''");
 		assertThatIllegalStateException()
 			.isThrownBy(() -> ReftableGit.requireReftable(Path.of("/bin/echo"), "version\n"))

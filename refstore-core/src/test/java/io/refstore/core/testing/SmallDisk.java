@@ -12,12 +12,13 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real file system of its own for a test that must run out of space: a {@code tmpfs} of a few megabytes
- * ({@link #tmpfs}), or an ext4 file system on a loop device whose backing file lives on such a {@code tmpfs}
- * ({@link #thinExt4}). The ext4 file system believes it has room: writes land in the page cache and succeed,
- * and only writing them back to the full device fails, so {@code fsync} reports the error (as a thinly
- * provisioned or failing disk does in production). Mounting needs root, which the build machine and CI have;
- * without it the test fails, saying why. Close to unmount.
+ * A real file system of its own for a test that must run out of space: a {@code tmpfs} of
+ * a few megabytes ({@link #tmpfs}), or an ext4 file system on a loop device whose backing
+ * file lives on such a {@code tmpfs} ({@link #thinExt4}). The ext4 file system believes
+ * it has room: writes land in the page cache and succeed, and only writing them back to
+ * the full device fails, so {@code fsync} reports the error (as a thinly provisioned or
+ * failing disk does in production). Mounting needs root, which the build machine and CI
+ * have; without it the test fails, saying why. Close to unmount.
  */
 public final class SmallDisk implements AutoCloseable {
 
@@ -41,9 +42,10 @@ public final class SmallDisk implements AutoCloseable {
 	}
 
 	/**
-	 * Mounts, at {@code dir/fs}, ext4 on a loop device over a sparse image of {@code imageBytes} kept on a
-	 * {@code tmpfs} of {@code backingBytes} at {@code dir/backing}: {@link #fillBacking} then leaves the device no
-	 * room behind the file system's back.
+	 * Mounts, at {@code dir/fs}, ext4 on a loop device over a sparse image of
+	 * {@code imageBytes} kept on a {@code tmpfs} of {@code backingBytes} at
+	 * {@code dir/backing}: {@link #fillBacking} then leaves the device no room behind the
+	 * file system's back.
 	 */
 	public static SmallDisk thinExt4(Path dir, long backingBytes, long imageBytes) throws IOException {
 		Path backing = Files.createDirectories(dir.resolve("backing"));
@@ -54,11 +56,13 @@ public final class SmallDisk implements AutoCloseable {
 			mount(backing, "-t", "tmpfs", "-o", "size=" + backingBytes, "tmpfs", backing.toString());
 			disk.mounts.add(backing);
 			Path image = backing.resolve("disk.img");
-			try (FileChannel channel = FileChannel.open(image, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+			try (FileChannel channel = FileChannel.open(image, StandardOpenOption.CREATE_NEW,
+					StandardOpenOption.WRITE)) {
 				channel.position(imageBytes - 1).write(ByteBuffer.wrap(new byte[1]));
 			}
 			run("mkfs.ext4", "-q", "-F", "-E", "nodiscard", image.toString());
-			// errors=continue: the failed write-back must reach the writer as an error, not turn the disk read-only
+			// errors=continue: the failed write-back must reach the writer as an error,
+			// not turn the disk read-only
 			mount(fs, "-t", "ext4", "-o", "loop,errors=continue", image.toString(), fs.toString());
 			disk.mounts.add(fs);
 			return disk;
@@ -74,12 +78,17 @@ public final class SmallDisk implements AutoCloseable {
 		return this.root;
 	}
 
-	/** Fills the {@code tmpfs} so that about {@code free} bytes are left (in whole pages). */
+	/**
+	 * Fills the {@code tmpfs} so that about {@code free} bytes are left (in whole pages).
+	 */
 	public void fill(long free) throws IOException {
 		fillAt(this.root.resolve("filler"), free);
 	}
 
-	/** Fills the loop device's backing {@code tmpfs} completely (writes already made durable stay readable). */
+	/**
+	 * Fills the loop device's backing {@code tmpfs} completely (writes already made
+	 * durable stay readable).
+	 */
 	public void fillBacking() throws IOException {
 		run("sync");
 		fillAt(this.filler, 0);

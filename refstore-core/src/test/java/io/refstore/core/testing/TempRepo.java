@@ -9,8 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A real git repository in a temporary directory, made and inspected with a real git. Use with JUnit's
- * {@code @TempDir}: {@code TempRepo.init(git, tempDir, "--bare")}.
+ * A real git repository in a temporary directory, made and inspected with a real git. Use
+ * with JUnit's {@code @TempDir}: {@code TempRepo.init(git, tempDir, "--bare")}.
  */
 public final class TempRepo {
 
@@ -27,7 +27,10 @@ public final class TempRepo {
 	}
 
 	/**
-	 * Runs {@code git init -q -b main <options> <dir>}.
+	 * Runs {@code git init -q -b main <options>
+	 *
+	<dir>
+	 * }.
 	 * @param git the git to use (it also decides which formats are possible)
 	 * @param dir an empty or missing directory
 	 * @param options more options of {@code git init}, such as {@code --bare} or
@@ -50,15 +53,19 @@ public final class TempRepo {
 	}
 
 	/**
-	 * A copy of this repository at {@code dir} (a missing directory), file times kept: for a repository that
-	 * must end up somewhere git could not build it, such as a small file system.
+	 * A copy of this repository at {@code dir} (a missing directory), file times kept:
+	 * for a repository that must end up somewhere git could not build it, such as a small
+	 * file system.
 	 */
 	public TempRepo copyTo(Path dir) {
 		TestFiles.copyTree(this.dir, dir, true);
 		return new TempRepo(this.git, dir, dir.resolve(this.dir.relativize(this.gitDir).toString()));
 	}
 
-	/** The directory git was run in (the working tree, or the git directory of a bare repository). */
+	/**
+	 * The directory git was run in (the working tree, or the git directory of a bare
+	 * repository).
+	 */
 	public Path dir() {
 		return this.dir;
 	}
@@ -73,7 +80,10 @@ public final class TempRepo {
 		return this.git;
 	}
 
-	/** Runs git in the repository and returns its standard output; fails the test on a non-zero exit. */
+	/**
+	 * Runs git in the repository and returns its standard output; fails the test on a
+	 * non-zero exit.
+	 */
 	public String git(String... args) {
 		return this.git.ok(this.dir, args);
 	}
@@ -84,7 +94,8 @@ public final class TempRepo {
 	}
 
 	/**
-	 * Makes a commit object (not moving any ref) with an empty tree, or on top of {@code parent}.
+	 * Makes a commit object (not moving any ref) with an empty tree, or on top of
+	 * {@code parent}.
 	 * @param message the commit message, which also makes the id unique
 	 * @param parent the parent's hex id, or {@code null} for a root commit
 	 * @return the new commit's hex id
@@ -100,8 +111,8 @@ public final class TempRepo {
 	}
 
 	/**
-	 * Writes many commit objects in one {@code git fast-import} run, each with its own message, and returns
-	 * their ids in order. Fast enough for thousands of objects.
+	 * Writes many commit objects in one {@code git fast-import} run, each with its own
+	 * message, and returns their ids in order. Fast enough for thousands of objects.
 	 */
 	public List<String> commits(int count, String messagePrefix) {
 		StringBuilder stream = new StringBuilder();
@@ -114,8 +125,7 @@ public final class TempRepo {
 			stream.append("deleteall\n\n");
 		}
 		Path marks = this.dir.resolve("../" + this.dir.getFileName() + ".marks").normalize();
-		run(stream.toString().getBytes(StandardCharsets.UTF_8), "fast-import", "--quiet",
-				"--export-marks=" + marks)
+		run(stream.toString().getBytes(StandardCharsets.UTF_8), "fast-import", "--quiet", "--export-marks=" + marks)
 			.requireOk();
 		git("update-ref", "-d", "refs/fast-import/tmp");
 		try {
@@ -131,7 +141,10 @@ public final class TempRepo {
 		}
 	}
 
-	/** Makes an annotated tag object pointing at {@code target} and returns its id (no ref is written). */
+	/**
+	 * Makes an annotated tag object pointing at {@code target} and returns its id (no ref
+	 * is written).
+	 */
 	public String tagObject(String name, String target, String type) {
 		String tag = "object " + target + "\ntype " + type + "\ntag " + name
 				+ "\ntagger C O Mitter <committer@example.com> 1700000000 +0000\n\n" + name + "\n";

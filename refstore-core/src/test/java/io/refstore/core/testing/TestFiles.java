@@ -17,9 +17,10 @@ public final class TestFiles {
 	}
 
 	/**
-	 * Copies the tree at {@code from} to {@code to} (made if missing); symbolic links are copied as links.
-	 * @param keepTimes whether files keep their modification times (as an old repository's do), or get the
-	 * time of the copy (as files just written)
+	 * Copies the tree at {@code from} to {@code to} (made if missing); symbolic links are
+	 * copied as links.
+	 * @param keepTimes whether files keep their modification times (as an old
+	 * repository's do), or get the time of the copy (as files just written)
 	 * @return {@code to}
 	 */
 	public static Path copyTree(Path from, Path to, boolean keepTimes) {

@@ -30,9 +30,10 @@ import io.refstore.core.testing.TempRepo;
 import io.refstore.core.testing.TestFiles;
 
 /**
- * A transaction given its updates as one {@link UpdateBatch} (checked in bulk where the store can) against the
- * same updates added one by one: the same result (committed, first rejection and its message), the same refs
- * and reflogs afterwards, and a store that the reftable-capable git reads and verifies as clean. Both formats.
+ * A transaction given its updates as one {@link UpdateBatch} (checked in bulk where the
+ * store can) against the same updates added one by one: the same result (committed, first
+ * rejection and its message), the same refs and reflogs afterwards, and a store that the
+ * reftable-capable git reads and verifies as clean. Both formats.
  */
 class BatchTransactionIT {
 
@@ -78,13 +79,16 @@ class BatchTransactionIT {
 		for (String format : List.of("files", "reftable")) {
 			for (String session : List.of("create refs/heads/a $C1|create refs/heads/b $C2|create refs/tags/t $T",
 					"create refs/heads/main $C2", "update refs/heads/topic $C2 $C1|update refs/heads/loose $C1 $C2",
-					"update refs/heads/topic $C2 $C2", "update refs/heads/nothing $C2 $C1", "update refs/heads/main $C2",
-					"update refs/heads/topic $C1", "delete refs/heads/topic $C1|delete refs/heads/loose",
-					"delete refs/heads/nothing", "delete refs/heads/topic $C2", "verify refs/heads/topic $C1",
+					"update refs/heads/topic $C2 $C2", "update refs/heads/nothing $C2 $C1",
+					"update refs/heads/main $C2", "update refs/heads/topic $C1",
+					"delete refs/heads/topic $C1|delete refs/heads/loose", "delete refs/heads/nothing",
+					"delete refs/heads/topic $C2", "verify refs/heads/topic $C1",
 					"verify refs/heads/topic $C2|create refs/heads/x $C1", "verify refs/heads/nothing $Z",
-					"create refs/heads/main/sub $C1", "create refs/heads/dir $C1", "create refs/heads/p $C1|create refs/heads/p/q $C1",
-					"create refs/heads/p/q $C1|create refs/heads/p $C1", "delete refs/heads/dir/leaf|create refs/heads/dir $C1",
-					"create refs/heads/x $MISSING", "create refs/heads/x $T", "create refs/heads/x $TREE|create refs/tags/y $TREE",
+					"create refs/heads/main/sub $C1", "create refs/heads/dir $C1",
+					"create refs/heads/p $C1|create refs/heads/p/q $C1",
+					"create refs/heads/p/q $C1|create refs/heads/p $C1",
+					"delete refs/heads/dir/leaf|create refs/heads/dir $C1", "create refs/heads/x $MISSING",
+					"create refs/heads/x $T", "create refs/heads/x $TREE|create refs/tags/y $TREE",
 					"create refs/heads/x $C1|create refs/heads/x $C2", "create refs/heads/a..b $C1",
 					"update refs/remotes/origin/HEAD $C1", "nd update refs/remotes/origin/HEAD $C1",
 					"create refs/heads/z $C1|create refs/heads/y $C2|create refs/heads/a/b $C2|update refs/heads/main $C2 $C1")) {
@@ -107,12 +111,16 @@ class BatchTransactionIT {
 		assertThat(verify.exitCode()).as(verify.stderr()).isZero();
 	}
 
-	/** What a transaction reported: committed, and the first rejection (kind, message, ref). */
+	/**
+	 * What a transaction reported: committed, and the first rejection (kind, message,
+	 * ref).
+	 */
 	private record Outcome(boolean committed, String rejection) {
 	}
 
 	private static Outcome run(Path dir, String session, boolean batched) throws IOException {
-		try (Repository repository = open(dir); RefStore store = RefStores.open(repository);
+		try (Repository repository = open(dir);
+				RefStore store = RefStores.open(repository);
 				RefTransaction transaction = store.newTransaction()) {
 			transaction.message("batch  test\n");
 			HashAlgorithm hash = store.hashAlgorithm();
@@ -131,9 +139,10 @@ class BatchTransactionIT {
 			}
 			TransactionResult result = transaction.commit();
 			assertThat(result.results()).hasSize(session.split("\\|").length);
-			return new Outcome(result.committed(), result.firstRejection()
-				.map((r) -> r.rejection() + " " + r.update().name() + ": " + r.message())
-				.orElse(null));
+			return new Outcome(result.committed(),
+					result.firstRejection()
+						.map((r) -> r.rejection() + " " + r.update().name() + ": " + r.message())
+						.orElse(null));
 		}
 	}
 
@@ -150,14 +159,19 @@ class BatchTransactionIT {
 	}
 
 	private static ObjectId id(String value, HashAlgorithm hash) {
-		String hex = value.replace("$C1", c1).replace("$C2", c2).replace("$TREE", tree).replace("$T", tag)
-			.replace("$Z", "0".repeat(40)).replace("$MISSING", "1234567890".repeat(4));
+		String hex = value.replace("$C1", c1)
+			.replace("$C2", c2)
+			.replace("$TREE", tree)
+			.replace("$T", tag)
+			.replace("$Z", "0".repeat(40))
+			.replace("$MISSING", "1234567890".repeat(4));
 		return ObjectId.fromHex(hash, hex);
 	}
 
 	/** Every ref (git's view) and every reflog (refstore's, entries in full). */
 	private static String state(Path dir) throws IOException {
-		StringBuilder state = new StringBuilder(GIT.ok(dir, "for-each-ref", "--format=%(refname) %(objectname) %(symref)"));
+		StringBuilder state = new StringBuilder(
+				GIT.ok(dir, "for-each-ref", "--format=%(refname) %(objectname) %(symref)"));
 		state.append(GIT.ok(dir, "symbolic-ref", "HEAD"));
 		try (Repository repository = open(dir); RefStore store = RefStores.open(repository)) {
 			for (String name : store.reflogNames()) {
@@ -170,9 +184,9 @@ class BatchTransactionIT {
 	}
 
 	private static Repository open(Path dir) throws IOException {
-		return Repository.open(dir, Map.of("GIT_CONFIG_NOSYSTEM", "1", "GIT_CONFIG_GLOBAL", "/dev/null",
-				"GIT_COMMITTER_NAME", "C O Mitter", "GIT_COMMITTER_EMAIL", "committer@example.com", "GIT_COMMITTER_DATE",
-				"@1700000000 +0000"));
+		return Repository.open(dir,
+				Map.of("GIT_CONFIG_NOSYSTEM", "1", "GIT_CONFIG_GLOBAL", "/dev/null", "GIT_COMMITTER_NAME", "C O Mitter",
+						"GIT_COMMITTER_EMAIL", "committer@example.com", "GIT_COMMITTER_DATE", "@1700000000 +0000"));
 	}
 
 	private static Path copy(Path from) {

@@ -45,7 +45,8 @@ class UpdateChecksTest {
 			String b = randomText(random, parts);
 			int bytes = java.util.Arrays.compareUnsigned(a.getBytes(java.nio.charset.StandardCharsets.UTF_8),
 					b.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-			assertThat(Integer.signum(UpdateChecks.compareNames(a, b))).as("%s vs %s", a, b).isEqualTo(Integer.signum(bytes));
+			assertThat(Integer.signum(UpdateChecks.compareNames(a, b))).as("%s vs %s", a, b)
+				.isEqualTo(Integer.signum(bytes));
 		}
 	}
 

@@ -28,8 +28,8 @@ class AuditApiController {
 	@GetMapping
 	@Operation(summary = "Audit entries matching the filters, newest first (OPERATOR)",
 			description = "Keyset paging: pass a page's 'next' as 'before'. Times are ISO-8601 instants.")
-	AuditPage searchAudit(@RequestParam(required = false) String actor,
-			@RequestParam(required = false) String action, @RequestParam(required = false) String repository,
+	AuditPage searchAudit(@RequestParam(required = false) String actor, @RequestParam(required = false) String action,
+			@RequestParam(required = false) String repository,
 			@RequestParam(required = false) AuditEntry.Outcome outcome,
 			@RequestParam(required = false) @DateTimeFormat(iso = DateTimeFormat.ISO.DATE_TIME) Instant from,
 			@RequestParam(required = false) @DateTimeFormat(iso = DateTimeFormat.ISO.DATE_TIME) Instant to,

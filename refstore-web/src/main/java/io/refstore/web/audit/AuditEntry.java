@@ -5,14 +5,16 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * One audited action. Anything that changes state produces one, whether it succeeded or not: API ref writes,
- * token changes, and (through an event listener the batch integration adds) job launches, stops and restarts.
+ * One audited action. Anything that changes state produces one, whether it succeeded or
+ * not: API ref writes, token changes, and (through an event listener the batch
+ * integration adds) job launches, stops and restarts.
  *
  * @param id the row id, or 0 before it is stored
  * @param at when it happened
  * @param actor who did it (the authenticated user's name)
- * @param action what was done, as {@code area.verb}: {@code ref.update}, {@code ref.delete}, {@code refs.batch},
- * {@code token.create}, {@code token.revoke}, {@code job.launch}, ...
+ * @param action what was done, as {@code area.verb}: {@code ref.update},
+ * {@code ref.delete}, {@code refs.batch}, {@code token.create}, {@code token.revoke},
+ * {@code job.launch}, ...
  * @param repository the repository concerned, or {@code null}
  * @param target what was acted on (ref names, a token id, a job id), or {@code null}
  * @param parameters the parameters of the call, as text values
@@ -27,7 +29,9 @@ public record AuditEntry(long id, Instant at, String actor, String action, Strin
 
 		/** It was done. */
 		SUCCESS,
-		/** It was refused: a failed precondition, a conflict, bad input, a missing object. */
+		/**
+		 * It was refused: a failed precondition, a conflict, bad input, a missing object.
+		 */
 		REJECTED,
 		/** The caller's roles do not allow it. */
 		DENIED,

@@ -11,7 +11,8 @@ import java.time.Instant;
  * @param outcome the outcome
  * @param from only entries at or after this time
  * @param to only entries before this time
- * @param before only entries with a smaller id: the {@code next} cursor of the previous page
+ * @param before only entries with a smaller id: the {@code next} cursor of the previous
+ * page
  * @param limit the page size (1 to 1000)
  */
 public record AuditFilter(String actor, String action, String repository, AuditEntry.Outcome outcome, Instant from,

@@ -22,10 +22,12 @@ import org.springframework.stereotype.Service;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The audit table: {@link #record} appends (any code that changes state calls it, whatever the outcome), and
- * {@link #search} reads it newest first with filters and keyset paging (role OPERATOR). Entries published as
- * application events are recorded too, so another module can audit by publishing an {@link AuditEntry}; the
- * batch module's job events get one {@code @EventListener} that maps them the same way. Thread-safe.
+ * The audit table: {@link #record} appends (any code that changes state calls it,
+ * whatever the outcome), and {@link #search} reads it newest first with filters and
+ * keyset paging (role OPERATOR). Entries published as application events are recorded
+ * too, so another module can audit by publishing an {@link AuditEntry}; the batch
+ * module's job events get one {@code @EventListener} that maps them the same way.
+ * Thread-safe.
  */
 @Service
 public class AuditLog {

@@ -15,10 +15,11 @@ import org.springframework.stereotype.Component;
 import io.refstore.web.audit.AuditEntry.Outcome;
 
 /**
- * Records refused attempts to change something as {@link Outcome#DENIED}: a mutating HTTP request (not GET,
- * HEAD or OPTIONS) that the URL rules refuse, and a call of a mutating service method that method security
- * refuses. Only authenticated callers are recorded: an anonymous request is a 401 challenge, not an attempt by
- * anyone in particular. Reads that are refused are not audited.
+ * Records refused attempts to change something as {@link Outcome#DENIED}: a mutating HTTP
+ * request (not GET, HEAD or OPTIONS) that the URL rules refuse, and a call of a mutating
+ * service method that method security refuses. Only authenticated callers are recorded:
+ * an anonymous request is a 401 challenge, not an attempt by anyone in particular. Reads
+ * that are refused are not audited.
  */
 @Component
 class DeniedRequestAudit {
@@ -26,8 +27,9 @@ class DeniedRequestAudit {
 	private static final Set<String> READS = Set.of("GET", "HEAD", "OPTIONS");
 
 	/** Service methods that change state; the others only read. */
-	private static final Set<String> MUTATORS = Set.of("batch", "put", "delete", "create", "revoke", "migrate", "verify",
-			"maintain", "planDeletion", "executeDeletion", "restoreDeletion", "restore", "rollback", "stop", "restart");
+	private static final Set<String> MUTATORS = Set.of("batch", "put", "delete", "create", "revoke", "migrate",
+			"verify", "maintain", "planDeletion", "executeDeletion", "restoreDeletion", "restore", "rollback", "stop",
+			"restart");
 
 	private final AuditLog audit;
 

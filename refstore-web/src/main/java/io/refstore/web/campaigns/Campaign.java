@@ -7,22 +7,26 @@ import io.refstore.batch.support.RefJobType;
 import io.refstore.web.schedules.Schedule;
 
 /**
- * A stored campaign: one job type run over the repositories a selection chose when it was created, at most
- * {@code concurrency} at a time. Its jobs run with actor {@code campaign:<id>}.
+ * A stored campaign: one job type run over the repositories a selection chose when it was
+ * created, at most {@code concurrency} at a time. Its jobs run with actor
+ * {@code campaign:<id>}.
  *
  * @param id its id
  * @param jobType the job every repository gets
- * @param targetKind how {@code target} selected the repositories (as schedules select them)
+ * @param targetKind how {@code target} selected the repositories (as schedules select
+ * them)
  * @param target a repository name, a glob over names, or a loose-ref threshold
  * @param parameters further job parameters, as text
  * @param concurrency how many of its jobs may run at once
- * @param state {@code RUNNING} until no repository is pending or running, then {@code FINISHED}, or
- * {@code CANCELLED} if it was cancelled
- * @param cancelRequested whether a cancel was asked for (pending repositories are then not launched)
+ * @param state {@code RUNNING} until no repository is pending or running, then
+ * {@code FINISHED}, or {@code CANCELLED} if it was cancelled
+ * @param cancelRequested whether a cancel was asked for (pending repositories are then
+ * not launched)
  * @param createdBy who created it
  * @param createdAt when
  * @param endedAt when it ended, or {@code null}
- * @param counts how many repositories are in each {@link CampaignTarget.State}, every state present
+ * @param counts how many repositories are in each {@link CampaignTarget.State}, every
+ * state present
  */
 public record Campaign(long id, RefJobType jobType, Schedule.TargetKind targetKind, String target,
 		Map<String, String> parameters, int concurrency, State state, boolean cancelRequested, String createdBy,

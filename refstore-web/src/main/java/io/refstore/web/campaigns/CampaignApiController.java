@@ -16,11 +16,10 @@ import org.springframework.web.bind.annotation.RestController;
 
 import io.refstore.web.system.InvalidRequestException;
 
-
 /**
- * {@code /api/campaigns}: list, read with per-repository results, create, cancel. VIEWER reads; OPERATOR creates
- * and cancels; ADMIN only for destructive job types ({@link CampaignService}). Refusals are problem+json naming
- * the field.
+ * {@code /api/campaigns}: list, read with per-repository results, create, cancel. VIEWER
+ * reads; OPERATOR creates and cancels; ADMIN only for destructive job types
+ * ({@link CampaignService}). Refusals are problem+json naming the field.
  */
 @RestController
 @RequestMapping("/api/campaigns")

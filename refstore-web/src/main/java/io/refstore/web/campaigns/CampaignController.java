@@ -19,9 +19,9 @@ import io.refstore.batch.support.RefJobType;
 import io.refstore.web.system.InvalidRequestException;
 
 /**
- * The console's campaigns: the list with progress counts, one campaign's per-repository results, the launch
- * form and cancel. A refused field is shown on the form again with the reason; a launch redirects to the new
- * campaign's page.
+ * The console's campaigns: the list with progress counts, one campaign's per-repository
+ * results, the launch form and cancel. A refused field is shown on the form again with
+ * the reason; a launch redirects to the new campaign's page.
  */
 @Controller
 class CampaignController {

@@ -25,26 +25,32 @@ import io.refstore.web.schedules.ScheduleService;
 import io.refstore.web.system.RefWebProperties;
 
 /**
- * Drives the running campaigns from the database alone, so that an instance started again continues where the
- * campaign stood. Each pass, for every running campaign:
+ * Drives the running campaigns from the database alone, so that an instance started again
+ * continues where the campaign stood. Each pass, for every running campaign:
  * <ol>
- * <li>every RUNNING target is re-read from its execution ({@link RefJobs#find}): completed is DONE, failed or
- * stopped is FAILED with the exit description, except an execution an instance's death interrupted (marked by
- * {@code StartupRecovery}), which is restarted once from its last chunk;</li>
- * <li>PENDING targets are launched in order while fewer than {@code concurrency} run; a busy repository
- * ({@link JobConflictException}) is SKIPPED_BUSY, a refused launch FAILED;</li>
+ * <li>every RUNNING target is re-read from its execution ({@link RefJobs#find}):
+ * completed is DONE, failed or stopped is FAILED with the exit description, except an
+ * execution an instance's death interrupted (marked by {@code StartupRecovery}), which is
+ * restarted once from its last chunk;</li>
+ * <li>PENDING targets are launched in order while fewer than {@code concurrency} run; a
+ * busy repository ({@link JobConflictException}) is SKIPPED_BUSY, a refused launch
+ * FAILED;</li>
  * <li>a campaign with nothing pending or running ends.</li>
  * </ol>
- * Passes run on one thread, every {@code refstore.campaigns.poll-millis} (default 1s) and at each job's end.
- * A target is marked RUNNING before its job is launched; one found RUNNING without an execution (the instance
- * died in between) is attached to the execution launched for it, or made PENDING again if there is none.
+ * Passes run on one thread, every {@code refstore.campaigns.poll-millis} (default 1s) and
+ * at each job's end. A target is marked RUNNING before its job is launched; one found
+ * RUNNING without an execution (the instance died in between) is attached to the
+ * execution launched for it, or made PENDING again if there is none.
  */
 @Component
 class CampaignCoordinator implements SmartLifecycle {
 
 	private static final Log log = LogFactory.getLog(CampaignCoordinator.class);
 
-	/** The mark {@code StartupRecovery} leaves in the exit description of the executions it fails. */
+	/**
+	 * The mark {@code StartupRecovery} leaves in the exit description of the executions
+	 * it fails.
+	 */
 	private static final String INTERRUPTED = "restart it to continue from its last committed chunk";
 
 	private final CampaignStore store;
@@ -148,17 +154,20 @@ class CampaignCoordinator implements SmartLifecycle {
 				running++;
 			}
 		}
-		if (running == 0 && !pending && this.store.targets(campaign.id())
-			.stream()
-			.allMatch((target) -> target.state().ended())) {
-			// read again: a cancel that came during this pass cancelled the targets it found pending, and its
+		if (running == 0 && !pending
+				&& this.store.targets(campaign.id()).stream().allMatch((target) -> target.state().ended())) {
+			// read again: a cancel that came during this pass cancelled the targets it
+			// found pending, and its
 			// mark (written before them) is newer than the campaign this pass began with
 			boolean cancelled = this.store.find(campaign.id()).map(Campaign::cancelRequested).orElse(false);
 			this.store.end(campaign.id(), cancelled ? Campaign.State.CANCELLED : Campaign.State.FINISHED);
 		}
 	}
 
-	/** Brings a RUNNING target up to date with its execution; returns whether it still runs. */
+	/**
+	 * Brings a RUNNING target up to date with its execution; returns whether it still
+	 * runs.
+	 */
 	private boolean refresh(Campaign campaign, CampaignTarget target) {
 		if (target.executionId() == null) {
 			return reattach(campaign, target);
@@ -205,7 +214,10 @@ class CampaignCoordinator implements SmartLifecycle {
 		}
 	}
 
-	/** A target marked RUNNING whose launch was not recorded: finds the execution launched for it, if any. */
+	/**
+	 * A target marked RUNNING whose launch was not recorded: finds the execution launched
+	 * for it, if any.
+	 */
 	private boolean reattach(Campaign campaign, CampaignTarget target) {
 		List<JobSummary> launched = this.jobs.list(new JobFilter(null, campaign.jobType(), target.repository(),
 				Campaign.actor(campaign.id()), null, null, 0, 1));
@@ -227,10 +239,12 @@ class CampaignCoordinator implements SmartLifecycle {
 		Map<String, String> parameters = new LinkedHashMap<>(campaign.parameters());
 		parameters.put(JobParameterNames.REPOSITORY, target.repository());
 		try {
-			// checked when the campaign was created too; a row written by other means must not slip through
+			// checked when the campaign was created too; a row written by other means
+			// must not slip through
 			ScheduleService.refuseProtectionOverride(parameters, "a campaign");
 			JobSummary job = this.jobs.launch(campaign.jobType(), parameters, Campaign.actor(campaign.id()));
-			this.store.move(claimed, CampaignTarget.State.RUNNING, CampaignTarget.State.RUNNING, job.executionId(), null);
+			this.store.move(claimed, CampaignTarget.State.RUNNING, CampaignTarget.State.RUNNING, job.executionId(),
+					null);
 			return true;
 		}
 		catch (JobConflictException ex) {

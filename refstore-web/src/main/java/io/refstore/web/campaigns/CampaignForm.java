@@ -3,7 +3,8 @@ package io.refstore.web.campaigns;
 import io.refstore.web.schedules.JobTargetForm;
 
 /**
- * The console's launch form of a campaign; extra job parameters are {@code key=value} lines.
+ * The console's launch form of a campaign; extra job parameters are {@code key=value}
+ * lines.
  */
 public class CampaignForm extends JobTargetForm {
 

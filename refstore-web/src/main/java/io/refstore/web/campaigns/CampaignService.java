@@ -22,11 +22,12 @@ import io.refstore.web.jobs.JobService;
 import io.refstore.web.system.InvalidRequestException;
 
 /**
- * Creates, reads and cancels campaigns. A campaign's repositories are selected once, at creation, by the
- * schedules' selection ({@link ScheduleTargets}); the {@link CampaignCoordinator} runs them. Every field is
- * checked before anything is stored, and a refusal is an {@link InvalidRequestException} naming the field.
- * VIEWER reads; OPERATOR creates and cancels; ADMIN only, campaigns of destructive job types (as schedules
- * decide). Creations and cancels are audited. Thread-safe.
+ * Creates, reads and cancels campaigns. A campaign's repositories are selected once, at
+ * creation, by the schedules' selection ({@link ScheduleTargets}); the
+ * {@link CampaignCoordinator} runs them. Every field is checked before anything is
+ * stored, and a refusal is an {@link InvalidRequestException} naming the field. VIEWER
+ * reads; OPERATOR creates and cancels; ADMIN only, campaigns of destructive job types (as
+ * schedules decide). Creations and cancels are audited. Thread-safe.
  */
 @Service
 public class CampaignService {
@@ -72,7 +73,8 @@ public class CampaignService {
 	}
 
 	/**
-	 * Creates a campaign over the repositories its target selects now; the coordinator starts it at once.
+	 * Creates a campaign over the repositories its target selects now; the coordinator
+	 * starts it at once.
 	 * @throws InvalidRequestException naming the refused field
 	 */
 	@PreAuthorize("hasRole('OPERATOR')")
@@ -87,8 +89,8 @@ public class CampaignService {
 			throw new InvalidRequestException("concurrency", Integer.toString(concurrency),
 					"must be 1 to " + MAX_CONCURRENCY);
 		}
-		Map<String, String> parameters = new LinkedHashMap<>((request.parameters() == null) ? Map.of()
-				: request.parameters());
+		Map<String, String> parameters = new LinkedHashMap<>(
+				(request.parameters() == null) ? Map.of() : request.parameters());
 		ScheduleService.checkStored(type, parameters, "a campaign");
 		List<String> repositories = this.targets.select(kind, target);
 		if (repositories.isEmpty()) {
@@ -96,14 +98,15 @@ public class CampaignService {
 		}
 		long id = this.store.insert(type, kind, target, parameters, concurrency, actor.getName(), repositories);
 		this.audit.record(AuditEntry.of(actor.getName(), "campaign.create", null, Long.toString(id), parameters,
-				AuditEntry.Outcome.SUCCESS, type.name() + " over " + repositories.size() + " repositories ("
-						+ kind + " " + target + "), " + concurrency + " at once"));
+				AuditEntry.Outcome.SUCCESS, type.name() + " over " + repositories.size() + " repositories (" + kind
+						+ " " + target + "), " + concurrency + " at once"));
 		this.coordinator.nudge();
 		return this.store.find(id).orElseThrow();
 	}
 
 	/**
-	 * Cancels the repositories still pending; running jobs finish. Cancelling an ended campaign changes nothing.
+	 * Cancels the repositories still pending; running jobs finish. Cancelling an ended
+	 * campaign changes nothing.
 	 * @throws CampaignNotFoundException if there is no such campaign
 	 */
 	@PreAuthorize("hasRole('OPERATOR')")
@@ -138,8 +141,7 @@ public class CampaignService {
 				return kind;
 			}
 		}
-		throw new InvalidRequestException("targetKind", given,
-				"not one of " + List.of(Schedule.TargetKind.values()));
+		throw new InvalidRequestException("targetKind", given, "not one of " + List.of(Schedule.TargetKind.values()));
 	}
 
 }

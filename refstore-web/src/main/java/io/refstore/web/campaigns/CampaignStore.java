@@ -24,9 +24,9 @@ import io.refstore.web.schedules.Schedule;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The {@code refstore_campaign} and {@code refstore_campaign_target} tables. Every state change of a target is one
- * conditional {@code UPDATE} on its current state, so a change made from a stale read does nothing. Thread-safe;
- * joins the caller's transaction.
+ * The {@code refstore_campaign} and {@code refstore_campaign_target} tables. Every state
+ * change of a target is one conditional {@code UPDATE} on its current state, so a change
+ * made from a stale read does nothing. Thread-safe; joins the caller's transaction.
  */
 @Component
 class CampaignStore {
@@ -40,19 +40,24 @@ class CampaignStore {
 		this.json = json;
 	}
 
-	/** Stores a new running campaign with its repositories, all pending, in the given order; returns its id. */
+	/**
+	 * Stores a new running campaign with its repositories, all pending, in the given
+	 * order; returns its id.
+	 */
 	long insert(RefJobType type, Schedule.TargetKind kind, String target, Map<String, String> parameters,
 			int concurrency, String createdBy, List<String> repositories) {
 		KeyHolder key = new GeneratedKeyHolder();
-		this.jdbc.sql("INSERT INTO refstore_campaign (job_type, target_kind, target, parameters, concurrency, state,"
-				+ " cancel_requested, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, FALSE, ?, ?)")
+		this.jdbc
+			.sql("INSERT INTO refstore_campaign (job_type, target_kind, target, parameters, concurrency, state,"
+					+ " cancel_requested, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, FALSE, ?, ?)")
 			.params(type.name(), kind.name(), target, this.json.writeValueAsString(parameters), concurrency,
 					Campaign.State.RUNNING.name(), createdBy, utc(Instant.now()))
 			.update(key, "id");
 		long id = key.getKey().longValue();
 		for (int i = 0; i < repositories.size(); i++) {
-			this.jdbc.sql("INSERT INTO refstore_campaign_target (campaign_id, position, repository, state, restarts)"
-					+ " VALUES (?, ?, ?, ?, 0)")
+			this.jdbc
+				.sql("INSERT INTO refstore_campaign_target (campaign_id, position, repository, state, restarts)"
+						+ " VALUES (?, ?, ?, ?, 0)")
 				.params(id, i, repositories.get(i), CampaignTarget.State.PENDING.name())
 				.update();
 		}
@@ -87,12 +92,16 @@ class CampaignStore {
 			.list();
 	}
 
-	/** Moves a target from {@code from} to {@code to}; false if it was no longer in {@code from}. */
+	/**
+	 * Moves a target from {@code from} to {@code to}; false if it was no longer in
+	 * {@code from}.
+	 */
 	boolean move(CampaignTarget target, CampaignTarget.State from, CampaignTarget.State to, Long executionId,
 			String detail) {
 		Instant now = Instant.now();
-		return this.jdbc.sql("UPDATE refstore_campaign_target SET state = ?, execution_id = ?, detail = ?,"
-				+ " started_at = ?, ended_at = ? WHERE campaign_id = ? AND position = ? AND state = ?")
+		return this.jdbc
+			.sql("UPDATE refstore_campaign_target SET state = ?, execution_id = ?, detail = ?,"
+					+ " started_at = ?, ended_at = ? WHERE campaign_id = ? AND position = ? AND state = ?")
 			.params(to.name(), executionId, cut(detail, DETAIL),
 					utc((from == CampaignTarget.State.PENDING) ? now : target.startedAt()),
 					to.ended() ? utc(now) : null, target.campaignId(), target.position(), from.name())
@@ -101,18 +110,22 @@ class CampaignStore {
 
 	/** Records the restart of a running target's execution as {@code executionId}. */
 	boolean restarted(CampaignTarget target, long executionId) {
-		return this.jdbc.sql("UPDATE refstore_campaign_target SET execution_id = ?, restarts = restarts + 1"
-				+ " WHERE campaign_id = ? AND position = ? AND state = ? AND execution_id = ?")
+		return this.jdbc
+			.sql("UPDATE refstore_campaign_target SET execution_id = ?, restarts = restarts + 1"
+					+ " WHERE campaign_id = ? AND position = ? AND state = ? AND execution_id = ?")
 			.params(executionId, target.campaignId(), target.position(), CampaignTarget.State.RUNNING.name(),
 					target.executionId())
 			.update() == 1;
 	}
 
-	/** Asks for a cancel and cancels the pending targets; returns how many were cancelled. */
+	/**
+	 * Asks for a cancel and cancels the pending targets; returns how many were cancelled.
+	 */
 	int cancel(long id, String detail) {
 		this.jdbc.sql("UPDATE refstore_campaign SET cancel_requested = TRUE WHERE id = ?").param(id).update();
-		return this.jdbc.sql("UPDATE refstore_campaign_target SET state = ?, detail = ?, ended_at = ?"
-				+ " WHERE campaign_id = ? AND state = ?")
+		return this.jdbc
+			.sql("UPDATE refstore_campaign_target SET state = ?, detail = ?, ended_at = ?"
+					+ " WHERE campaign_id = ? AND state = ?")
 			.params(CampaignTarget.State.CANCELLED.name(), cut(detail, DETAIL), utc(Instant.now()), id,
 					CampaignTarget.State.PENDING.name())
 			.update();
@@ -152,4 +165,5 @@ class CampaignStore {
 				CampaignTarget.State.valueOf(rs.getString("state")), rs.getObject("execution_id", Long.class),
 				rs.getInt("restarts"), rs.getString("detail"), instant(rs, "started_at"), instant(rs, "ended_at"));
 	}
+
 }

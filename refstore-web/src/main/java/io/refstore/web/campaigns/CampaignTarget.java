@@ -9,9 +9,12 @@ import java.time.Instant;
  * @param position its place in the campaign's order (repository names sorted)
  * @param repository the repository name
  * @param state where it stands
- * @param executionId the job execution (the newest, after an automatic restart), or {@code null} before launch
- * @param restarts how many times an execution interrupted by an instance's death was restarted
- * @param detail why it failed, was skipped or cancelled, or the job's exit description; may be {@code null}
+ * @param executionId the job execution (the newest, after an automatic restart), or
+ * {@code null} before launch
+ * @param restarts how many times an execution interrupted by an instance's death was
+ * restarted
+ * @param detail why it failed, was skipped or cancelled, or the job's exit description;
+ * may be {@code null}
  * @param startedAt when its job was launched, or {@code null}
  * @param endedAt when it got its result, or {@code null}
  */
@@ -33,7 +36,9 @@ public record CampaignTarget(long campaignId, int position, String repository, S
 		/** Its job failed or could not be launched ({@code detail} says why). */
 		FAILED,
 
-		/** Another job held the repository when its turn came ({@code detail} names it). */
+		/**
+		 * Another job held the repository when its turn came ({@code detail} names it).
+		 */
 		SKIPPED_BUSY,
 
 		/** The campaign was cancelled before its turn. */

@@ -29,10 +29,11 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 
 /**
- * The job API: one launch resource per kind of job (each answers 201 with the new execution and its
- * {@code Location}), the executions with filters and paging, one execution with its progress, stop and restart.
- * Roles are checked by {@link JobService}; parameters are checked by the batch module before anything starts
- * (400 naming the parameter); a repository another job holds is a 409 naming that execution.
+ * The job API: one launch resource per kind of job (each answers 201 with the new
+ * execution and its {@code Location}), the executions with filters and paging, one
+ * execution with its progress, stop and restart. Roles are checked by {@link JobService};
+ * parameters are checked by the batch module before anything starts (400 naming the
+ * parameter); a repository another job holds is a 409 naming that execution.
  */
 @RestController
 @RequestMapping("/api/jobs")
@@ -50,7 +51,10 @@ class JobApiController {
 		this.jobs = jobs;
 	}
 
-	/** A migration; {@code dryRun} launches the verification instead, which reads the store and changes nothing. */
+	/**
+	 * A migration; {@code dryRun} launches the verification instead, which reads the
+	 * store and changes nothing.
+	 */
 	record MigrationRequest(String repository, String targetFormat, Boolean reflogs, Integer chunkSize,
 			Integer throttleMillis, Boolean dryRun) {
 	}
@@ -62,8 +66,8 @@ class JobApiController {
 	}
 
 	/**
-	 * A deletion plan; {@code overrideProtection} (ADMIN, with a non-blank {@code overrideReason}) lets it select
-	 * the protected refs too.
+	 * A deletion plan; {@code overrideProtection} (ADMIN, with a non-blank
+	 * {@code overrideReason}) lets it select the protected refs too.
 	 */
 	record DeletionPlanRequest(String repository, List<String> prefixes, List<String> globs, List<String> names,
 			List<String> excludes, Boolean overrideProtection, String overrideReason) {
@@ -80,6 +84,7 @@ class JobApiController {
 
 	/**
 	 * A page of executions.
+	 *
 	 * @param jobs newest first
 	 * @param next the next page's URL, or {@code null} on the last page
 	 */
@@ -92,7 +97,8 @@ class JobApiController {
 					+ "reflogs (true). dryRun: true launches verifyRefsJob instead, which reads and digests the store "
 					+ "and changes nothing (batch has no staged dry run of the migration itself).")
 	ResponseEntity<JobView> launchMigration(@RequestBody MigrationRequest request) {
-		JobSummary job = Boolean.TRUE.equals(request.dryRun()) ? this.jobs.verify(request.repository(), Actors.current())
+		JobSummary job = Boolean.TRUE.equals(request.dryRun())
+				? this.jobs.verify(request.repository(), Actors.current())
 				: this.jobs.migrate(request.repository(), request.targetFormat(), request.reflogs(),
 						request.chunkSize(), request.throttleMillis(), Actors.current());
 		return created(job);
@@ -107,7 +113,8 @@ class JobApiController {
 	@PostMapping("/maintenance")
 	@Operation(summary = "Pack loose refs or compact the reftable stack (OPERATOR)")
 	ResponseEntity<JobView> launchMaintenance(@RequestBody MaintenanceRequest request) {
-		return created(this.jobs.maintain(request.repository(), Boolean.TRUE.equals(request.force()), Actors.current()));
+		return created(
+				this.jobs.maintain(request.repository(), Boolean.TRUE.equals(request.force()), Actors.current()));
 	}
 
 	@PostMapping("/deletion-plans")
@@ -185,7 +192,8 @@ class JobApiController {
 			found = found.subList(0, size);
 			next = UriComponentsBuilder.fromPath("/api/jobs")
 				.queryParamIfPresent("status", Optional.ofNullable(wanted))
-				.queryParamIfPresent("type", Optional.ofNullable(filter.type()).map((t) -> t.name().toLowerCase(Locale.ROOT)))
+				.queryParamIfPresent("type",
+						Optional.ofNullable(filter.type()).map((t) -> t.name().toLowerCase(Locale.ROOT)))
 				.queryParamIfPresent("repository", Optional.ofNullable(filter.repository()))
 				.queryParamIfPresent("user", Optional.ofNullable(filter.actor()))
 				.queryParamIfPresent("from", Optional.ofNullable(from))
@@ -217,8 +225,9 @@ class JobApiController {
 	}
 
 	@PostMapping("/{id}/restart")
-	@Operation(summary = "Restart a STOPPED or FAILED execution from its last committed chunk (OPERATOR; "
-			+ "ADMIN for rollback, restore and deletion)",
+	@Operation(
+			summary = "Restart a STOPPED or FAILED execution from its last committed chunk (OPERATOR; "
+					+ "ADMIN for rollback, restore and deletion)",
 			description = "201 with the new execution; 409 if the execution is not STOPPED or FAILED, or if another "
 					+ "job holds the repository.")
 	ResponseEntity<JobView> restartJob(@PathVariable long id) {
@@ -241,7 +250,8 @@ class JobApiController {
 	}
 
 	/**
-	 * A list parameter; an element with a comma is refused (the job keeps its lists as comma-separated text).
+	 * A list parameter; an element with a comma is refused (the job keeps its lists as
+	 * comma-separated text).
 	 */
 	private static List<String> list(String parameter, List<String> values) {
 		if (values == null) {

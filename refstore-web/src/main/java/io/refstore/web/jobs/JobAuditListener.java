@@ -10,9 +10,10 @@ import io.refstore.batch.support.RefJobEvent;
 import io.refstore.web.audit.AuditEntry;
 
 /**
- * Records every job event the batch module publishes (launch, refused launch, stop, restart, end) in the audit
- * log, as {@code job.launch}, {@code job.stop}, {@code job.restart} and {@code job.finish} entries whose target is
- * the job and its execution.
+ * Records every job event the batch module publishes (launch, refused launch, stop,
+ * restart, end) in the audit log, as {@code job.launch}, {@code job.stop},
+ * {@code job.restart} and {@code job.finish} entries whose target is the job and its
+ * execution.
  */
 @Component
 class JobAuditListener {

@@ -30,15 +30,18 @@ import io.refstore.web.system.RefWebProperties;
 /**
  * Job metrics for actuator and Prometheus:
  * <ul>
- * <li>{@code refstore.jobs.executions} (tags {@code type}, {@code status}): executions in the job repository</li>
- * <li>{@code refstore.jobs.running.progress} (tags {@code type}, {@code repository}, {@code step}): percent done
- * of each running execution's current step, -1 when its total is unknown; {@code refstore.jobs.running.rate}
- * (items per second) and {@code refstore.jobs.running.eta} (seconds, -1 if unknown) with the same tags</li>
- * <li>{@code refstore.jobs.events} (counter; tags {@code action}, {@code outcome}): launches, stops, restarts
- * and ends since the application started, refused ones included</li>
+ * <li>{@code refstore.jobs.executions} (tags {@code type}, {@code status}): executions in
+ * the job repository</li>
+ * <li>{@code refstore.jobs.running.progress} (tags {@code type}, {@code repository},
+ * {@code step}): percent done of each running execution's current step, -1 when its total
+ * is unknown; {@code refstore.jobs.running.rate} (items per second) and
+ * {@code refstore.jobs.running.eta} (seconds, -1 if unknown) with the same tags</li>
+ * <li>{@code refstore.jobs.events} (counter; tags {@code action}, {@code outcome}):
+ * launches, stops, restarts and ends since the application started, refused ones
+ * included</li>
  * </ul>
- * The gauges are refreshed every {@code refstore.metrics.jobs-refresh} (10s) and after every job event.
- * Thread-safe: refreshes do not overlap.
+ * The gauges are refreshed every {@code refstore.metrics.jobs-refresh} (10s) and after
+ * every job event. Thread-safe: refreshes do not overlap.
  */
 @Component
 // the registry creates missing repository roots, which the batch module requires to exist
@@ -94,11 +97,14 @@ class JobMetrics implements SchedulingConfigurer {
 			List<MultiGauge.Row<?>> counts = new ArrayList<>();
 			for (Map<String, Object> row : this.jdbc.sql("SELECT I.JOB_NAME, E.STATUS, COUNT(*) AS N"
 					+ " FROM BATCH_JOB_EXECUTION E JOIN BATCH_JOB_INSTANCE I ON E.JOB_INSTANCE_ID = I.JOB_INSTANCE_ID"
-					+ " GROUP BY I.JOB_NAME, E.STATUS").query().listOfRows()) {
+					+ " GROUP BY I.JOB_NAME, E.STATUS")
+				.query()
+				.listOfRows()) {
 				RefJobType type = RefJobType.ofJobName(String.valueOf(row.get("JOB_NAME")));
 				if (type != null) {
-					counts.add(MultiGauge.Row.of(Tags.of("type", name(type), "status", String.valueOf(row.get("STATUS"))),
-							((Number) row.get("N")).doubleValue()));
+					counts
+						.add(MultiGauge.Row.of(Tags.of("type", name(type), "status", String.valueOf(row.get("STATUS"))),
+								((Number) row.get("N")).doubleValue()));
 				}
 			}
 			this.executions.register(counts, true);

@@ -39,16 +39,20 @@ import io.refstore.web.system.InvalidRequestException;
 import io.refstore.web.system.Problems;
 
 /**
- * The one way the API and the console drive refstore jobs, with the roles checked here whatever the caller
- * showed or sent: VIEWER reads executions, OPERATOR launches migrations, verifications, maintenance and deletion
- * plans and stops executions, ADMIN executes a deletion, restores and rolls back. A restart needs the role its
- * job needed to launch. A deletion executes only a plan that completed, and only when the caller confirms the
- * repository's name and the plan's count. Every launch, stop and restart (refused ones included) is audited
- * through the batch module's events ({@link JobAuditListener}). Only ADMIN may plan a deletion that overrides
- * the protected refs, and only with a reason.
+ * The one way the API and the console drive refstore jobs, with the roles checked here
+ * whatever the caller showed or sent: VIEWER reads executions, OPERATOR launches
+ * migrations, verifications, maintenance and deletion plans and stops executions, ADMIN
+ * executes a deletion, restores and rolls back. A restart needs the role its job needed
+ * to launch. A deletion executes only a plan that completed, and only when the caller
+ * confirms the repository's name and the plan's count. Every launch, stop and restart
+ * (refused ones included) is audited through the batch module's events
+ * ({@link JobAuditListener}). Only ADMIN may plan a deletion that overrides the protected
+ * refs, and only with a reason.
  *
- * <p>Unknown executions are 404 problems ({@code job-not-found}); a stop of an execution that is not running
- * and a restart of one that is not STOPPED or FAILED are 409 problems ({@code job-state}). Thread-safe.
+ * <p>
+ * Unknown executions are 404 problems ({@code job-not-found}); a stop of an execution
+ * that is not running and a restart of one that is not STOPPED or FAILED are 409 problems
+ * ({@code job-state}). Thread-safe.
  */
 @Service
 // the registry creates missing repository roots, which the batch module requires to exist
@@ -65,8 +69,8 @@ public class JobService {
 	}
 
 	/**
-	 * Launches {@code migrateRefsJob}; {@code null} options take the job's defaults (reflogs on, 100000 refs per
-	 * chunk, no throttle).
+	 * Launches {@code migrateRefsJob}; {@code null} options take the job's defaults
+	 * (reflogs on, 100000 refs per chunk, no throttle).
 	 */
 	@PreAuthorize("hasRole('OPERATOR')")
 	public JobSummary migrate(String repo, String targetFormat, Boolean reflogs, Integer chunkSize,
@@ -75,7 +79,10 @@ public class JobService {
 				() -> MigrateParameters.of(targetFormat, reflogs, chunkSize, throttleMillis), actor);
 	}
 
-	/** Launches {@code verifyRefsJob}: the dry run before a migration, which changes nothing. */
+	/**
+	 * Launches {@code verifyRefsJob}: the dry run before a migration, which changes
+	 * nothing.
+	 */
 	@PreAuthorize("hasRole('OPERATOR')")
 	public JobSummary verify(String repo, String actor) {
 		return launch(RefJobType.VERIFY, repo, VerifyParameters::new, actor);
@@ -88,12 +95,13 @@ public class JobService {
 	}
 
 	/**
-	 * Launches {@code deleteRefsJob} in plan-only mode: count, sample and manifest, nothing deleted; the plan
-	 * keeps the protected refs ({@code refstore.deletion.protected-refs}) and says which it kept. Blank
-	 * selections are left out; the batch module refuses a selection that selects nothing.
-	 * @param overrideProtection {@code true} to plan without protection: ADMIN only, with a non-blank
-	 * {@code overrideReason} (the batch module refuses it blank, naming {@code overrideReason}), which stays in the
-	 * launch's audit entry
+	 * Launches {@code deleteRefsJob} in plan-only mode: count, sample and manifest,
+	 * nothing deleted; the plan keeps the protected refs
+	 * ({@code refstore.deletion.protected-refs}) and says which it kept. Blank selections
+	 * are left out; the batch module refuses a selection that selects nothing.
+	 * @param overrideProtection {@code true} to plan without protection: ADMIN only, with
+	 * a non-blank {@code overrideReason} (the batch module refuses it blank, naming
+	 * {@code overrideReason}), which stays in the launch's audit entry
 	 */
 	@PreAuthorize("hasRole('OPERATOR') and (!#overrideProtection or hasRole('ADMIN'))")
 	public JobSummary planDeletion(String repo, List<String> prefixes, List<String> globs, List<String> names,
@@ -104,8 +112,9 @@ public class JobService {
 
 	/**
 	 * Executes the plan a completed plan-only execution wrote, after the confirmation.
-	 * @throws InvalidRequestException naming {@code confirmRepository} or {@code confirmCount} when the
-	 * confirmed values differ from the plan's, or {@code plan} when the execution is no completed plan
+	 * @throws InvalidRequestException naming {@code confirmRepository} or
+	 * {@code confirmCount} when the confirmed values differ from the plan's, or
+	 * {@code plan} when the execution is no completed plan
 	 */
 	@PreAuthorize("hasRole('ADMIN')")
 	public JobSummary executeDeletion(Long planExecutionId, String confirmRepository, String confirmCount,
@@ -138,8 +147,9 @@ public class JobService {
 	}
 
 	/**
-	 * Audits a deletion or restore refused before it reached the batch module (which audits its own refusals):
-	 * an execute without the right confirmation, a restore of something that is no executed deletion.
+	 * Audits a deletion or restore refused before it reached the batch module (which
+	 * audits its own refusals): an execute without the right confirmation, a restore of
+	 * something that is no executed deletion.
 	 */
 	private void refused(String actor, String repository, Map<String, String> parameters, RuntimeException ex) {
 		this.events.publishEvent(AuditEntry.of((actor != null) ? actor : "anonymous", "job.launch", repository,
@@ -162,8 +172,10 @@ public class JobService {
 	}
 
 	/**
-	 * Restores what the deletion execution {@code id} deleted, from the manifest beside its plan.
-	 * @throws InvalidRequestException naming {@code deletion} if it is no executed deletion
+	 * Restores what the deletion execution {@code id} deleted, from the manifest beside
+	 * its plan.
+	 * @throws InvalidRequestException naming {@code deletion} if it is no executed
+	 * deletion
 	 */
 	@PreAuthorize("hasRole('ADMIN')")
 	public JobSummary restoreDeletion(long id, String actor) {
@@ -172,13 +184,17 @@ public class JobService {
 		if (deletion == null || deletion.type() != RefJobType.DELETE || plan == null) {
 			InvalidRequestException ex = new InvalidRequestException("deletion", Long.toString(id),
 					(deletion == null) ? "no such execution" : "it is not an executed deletion");
-			refused(actor, (deletion == null) ? null : deletion.repository(), Map.of("deletion", Long.toString(id)), ex);
+			refused(actor, (deletion == null) ? null : deletion.repository(), Map.of("deletion", Long.toString(id)),
+					ex);
 			throw ex;
 		}
 		return restore(deletion.repository(), Path.of(plan).getParent().toString(), actor);
 	}
 
-	/** Launches {@code restoreRefsJob} over a manifest (a directory under {@code refstore-plans}). */
+	/**
+	 * Launches {@code restoreRefsJob} over a manifest (a directory under
+	 * {@code refstore-plans}).
+	 */
 	@PreAuthorize("hasRole('ADMIN')")
 	public JobSummary restore(String repo, String manifest, String actor) {
 		return launch(RefJobType.RESTORE, repo, () -> new RestoreParameters(path(JobParameterNames.MANIFEST, manifest)),
@@ -194,8 +210,8 @@ public class JobService {
 
 	/**
 	 * Asks a running execution to stop between chunks.
-	 * @throws org.springframework.web.ErrorResponseException 404 for an unknown execution, 409 if it is not
-	 * running
+	 * @throws org.springframework.web.ErrorResponseException 404 for an unknown
+	 * execution, 409 if it is not running
 	 */
 	@PreAuthorize("hasRole('OPERATOR')")
 	public JobSummary stop(long id, String actor) {
@@ -212,10 +228,11 @@ public class JobService {
 	}
 
 	/**
-	 * Restarts a stopped or failed execution from its last committed chunk, as a new execution. Restarting a
-	 * rollback, a restore or a deletion's execution needs ADMIN, as launching them does.
-	 * @throws org.springframework.web.ErrorResponseException 404 for an unknown execution, 409 if it is not
-	 * STOPPED or FAILED
+	 * Restarts a stopped or failed execution from its last committed chunk, as a new
+	 * execution. Restarting a rollback, a restore or a deletion's execution needs ADMIN,
+	 * as launching them does.
+	 * @throws org.springframework.web.ErrorResponseException 404 for an unknown
+	 * execution, 409 if it is not STOPPED or FAILED
 	 * @throws JobConflictException if another job holds the repository
 	 */
 	@PreAuthorize("hasRole('ADMIN') or (hasRole('OPERATOR') and !@jobService.needsAdmin(#id))")
@@ -228,23 +245,27 @@ public class JobService {
 			throw InvalidRequestException.of(ex);
 		}
 		catch (JobStateException ex) {
-			throw Problems.exception(HttpStatus.CONFLICT, "job-state", "execution " + id + " of " + job.job()
-					+ " is " + job.status() + "; only STOPPED and FAILED executions restart",
+			throw Problems.exception(HttpStatus.CONFLICT, "job-state",
+					"execution " + id + " of " + job.job() + " is " + job.status()
+							+ "; only STOPPED and FAILED executions restart",
 					Map.of("execution", id, "status", job.status()));
 		}
 	}
 
 	/**
-	 * Whether restarting execution {@code id} needs ADMIN: it rolls back, restores, executes a deletion, or plans
-	 * one that overrides the protected refs.
-	 * {@code false} for an unknown execution (which the restart then reports as not found). Not secured: it
-	 * only reads the job's type.
+	 * Whether restarting execution {@code id} needs ADMIN: it rolls back, restores,
+	 * executes a deletion, or plans one that overrides the protected refs. {@code false}
+	 * for an unknown execution (which the restart then reports as not found). Not
+	 * secured: it only reads the job's type.
 	 */
 	public boolean needsAdmin(long id) {
 		return lookUp(id).map(JobService::adminJob).orElse(false);
 	}
 
-	/** Whether launching a job like {@code job} needs ADMIN: a plan that overrides the protection does too. */
+	/**
+	 * Whether launching a job like {@code job} needs ADMIN: a plan that overrides the
+	 * protection does too.
+	 */
 	static boolean adminJob(JobSummary job) {
 		if (job.type() == RefJobType.DELETE) {
 			DeleteParameters deletion = DeleteParameters.from(job.parameters());
@@ -261,12 +282,13 @@ public class JobService {
 
 	/**
 	 * One execution.
-	 * @throws org.springframework.web.ErrorResponseException 404 if there is none of that id
+	 * @throws org.springframework.web.ErrorResponseException 404 if there is none of that
+	 * id
 	 */
 	@PreAuthorize("hasRole('VIEWER')")
 	public JobSummary get(long id) {
-		return lookUp(id).orElseThrow(() -> Problems.notFound("job-not-found", "no job execution " + id,
-				Map.of("execution", id)));
+		return lookUp(id)
+			.orElseThrow(() -> Problems.notFound("job-not-found", "no job execution " + id, Map.of("execution", id)));
 	}
 
 	/** Executions matching {@code filter}, newest first. */
@@ -276,9 +298,9 @@ public class JobService {
 	}
 
 	/**
-	 * When each repository last completed a job of {@code type}: the end of its newest COMPLETED execution, in
-	 * the server's zone. Repositories without one are absent. One indexed query per repository, by the name
-	 * given at launch.
+	 * When each repository last completed a job of {@code type}: the end of its newest
+	 * COMPLETED execution, in the server's zone. Repositories without one are absent. One
+	 * indexed query per repository, by the name given at launch.
 	 */
 	@PreAuthorize("hasRole('VIEWER')")
 	public Map<String, Instant> lastCompleted(RefJobType type, Collection<String> repositories) {
@@ -298,18 +320,23 @@ public class JobService {
 			return this.jobs.find(id);
 		}
 		catch (EmptyResultDataAccessException ex) {
-			// RefJobs.find reads the instance of an execution that does not exist before checking for it
+			// RefJobs.find reads the instance of an execution that does not exist before
+			// checking for it
 			return Optional.empty();
 		}
 	}
 
 	private static RuntimeException notRunning(JobSummary job) {
-		return Problems.exception(HttpStatus.CONFLICT, "job-state", "execution " + job.executionId() + " of "
-				+ job.job() + " is " + job.status() + ", not running; there is nothing to stop",
+		return Problems.exception(HttpStatus.CONFLICT, "job-state",
+				"execution " + job.executionId() + " of " + job.job() + " is " + job.status()
+						+ ", not running; there is nothing to stop",
 				Map.of("execution", job.executionId(), "status", job.status()));
 	}
 
-	/** The plan's path relative to {@code refstore-plans}, as {@code deleteRefsJob}'s {@code plan} parameter. */
+	/**
+	 * The plan's path relative to {@code refstore-plans}, as {@code deleteRefsJob}'s
+	 * {@code plan} parameter.
+	 */
 	private static Path relativePlan(JobSummary plan) {
 		Path path = Path.of(plan.results().get(JobResults.PLAN_PATH));
 		for (Path dir = path.getParent(); dir != null; dir = dir.getParent()) {
@@ -330,8 +357,8 @@ public class JobService {
 	}
 
 	/**
-	 * Launches through the batch module, whose refusal of a parameter becomes this request's (it audits the
-	 * refusal itself).
+	 * Launches through the batch module, whose refusal of a parameter becomes this
+	 * request's (it audits the refusal itself).
 	 */
 	private JobSummary launch(RefJobType type, String repo, Supplier<? extends RefJobParameters> parameters,
 			String actor) {

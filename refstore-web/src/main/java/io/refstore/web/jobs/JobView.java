@@ -9,10 +9,10 @@ import io.refstore.batch.support.JobSummary;
 import io.refstore.batch.support.RefJobType;
 
 /**
- * A job execution as the API shows it: identity, status, who launched it with which parameters, what it kept
- * (plan counts, digests, backup paths), and its progress: per step the items done and in all, chunks
- * committed, rate and ETA, and for the whole job the step it is at. Times are the server's local time, as the
- * job repository keeps them.
+ * A job execution as the API shows it: identity, status, who launched it with which
+ * parameters, what it kept (plan counts, digests, backup paths), and its progress: per
+ * step the items done and in all, chunks committed, rate and ETA, and for the whole job
+ * the step it is at. Times are the server's local time, as the job repository keeps them.
  *
  * @param id the execution id
  * @param instanceId its job instance (a restart is a new execution of the same instance)
@@ -29,7 +29,8 @@ import io.refstore.batch.support.RefJobType;
  * @param created when it was created
  * @param started when it started, or {@code null}
  * @param ended when it ended, or {@code null}
- * @param durationSeconds seconds from start to end (or now), or {@code null} before the start
+ * @param durationSeconds seconds from start to end (or now), or {@code null} before the
+ * start
  * @param progress where it is now
  * @param steps its steps in the order they ran
  * @param links {@code self}, and {@code restart} or {@code stop} when they apply
@@ -45,12 +46,12 @@ public record JobView(long id, long instanceId, String job, String type, String 
 	 * @param step the step's name, or {@code null} before the first step
 	 * @param done items done
 	 * @param total items in all, -1 if unknown
-	 * @param percent done as a percentage of total (100 once the job completed), or {@code null} if unknown
+	 * @param percent done as a percentage of total (100 once the job completed), or
+	 * {@code null} if unknown
 	 * @param ratePerSecond items per second
 	 * @param etaSeconds seconds left at that rate, -1 if unknown
 	 */
-	public record Progress(String step, long done, long total, Double percent, double ratePerSecond,
-			long etaSeconds) {
+	public record Progress(String step, long done, long total, Double percent, double ratePerSecond, long etaSeconds) {
 
 	}
 
@@ -65,8 +66,7 @@ public record JobView(long id, long instanceId, String job, String type, String 
 						/ 1000.0;
 		return new JobView(job.executionId(), job.instanceId(), job.job(), typeName(job.type()), job.status(),
 				job.running(), job.exitCode(), job.exitMessage(), job.repository(), job.actor(), job.parameters(),
-				job.results(), job.created(), job.started(), job.ended(), duration, progress(job), job.steps(),
-				links);
+				job.results(), job.created(), job.started(), job.ended(), duration, progress(job), job.steps(), links);
 	}
 
 	private static String typeName(RefJobType type) {

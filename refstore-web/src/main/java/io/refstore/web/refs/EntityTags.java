@@ -9,8 +9,8 @@ final class EntityTags {
 	}
 
 	/**
-	 * Whether the header value (a list of entity tags, or {@code *}) names {@code etag}. Weak and strong tags
-	 * compare alike (the weak comparison of If-None-Match).
+	 * Whether the header value (a list of entity tags, or {@code *}) names {@code etag}.
+	 * Weak and strong tags compare alike (the weak comparison of If-None-Match).
 	 */
 	static boolean matches(String header, String etag) {
 		String wanted = strip(etag);

@@ -22,16 +22,19 @@ import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.tags.Tag;
 
 /**
- * Reads refs: {@code /api/repos/{repo}/refs}, one ref, its log. Repository and ref names are single path
- * segments: their slashes are sent percent-encoded ({@code refs%2Fheads%2Fmain}), as GitLab's API does,
- * which keeps {@code .../refs/{ref}/log} unambiguous for every ref name.
+ * Reads refs: {@code /api/repos/{repo}/refs}, one ref, its log. Repository and ref names
+ * are single path segments: their slashes are sent percent-encoded
+ * ({@code refs%2Fheads%2Fmain}), as GitLab's API does, which keeps
+ * {@code .../refs/{ref}/log} unambiguous for every ref name.
  */
 @RestController
 @RequestMapping("/api/repos/{repo}")
 @Tag(name = "refs")
 class RefApiController {
 
-	/** Clients may keep a page, but must revalidate it (If-None-Match) before each use. */
+	/**
+	 * Clients may keep a page, but must revalidate it (If-None-Match) before each use.
+	 */
 	private static final CacheControl REVALIDATE = CacheControl.noCache().cachePrivate();
 
 	private final RefService refs;
@@ -69,8 +72,7 @@ class RefApiController {
 	@Operation(summary = "One ref: its object and type, peeled value and symref target (VIEWER)",
 			description = "The ETag is the ref's current value, ready for If-Match on PUT and DELETE.")
 	ResponseEntity<RefView> showRef(@PathVariable String repo,
-			@Parameter(description = "full ref name, '/' encoded as %2F") @PathVariable String ref)
-			throws IOException {
+			@Parameter(description = "full ref name, '/' encoded as %2F") @PathVariable String ref) throws IOException {
 		RefView view = this.refs.ref(repo, ref);
 		ResponseEntity.BodyBuilder response = ResponseEntity.ok();
 		if (view.symref() == null && view.object() != null) {

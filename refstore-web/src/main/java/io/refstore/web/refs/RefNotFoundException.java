@@ -8,7 +8,9 @@ import org.springframework.web.ErrorResponseException;
 import io.refstore.core.ref.RefName;
 import io.refstore.web.system.Problems;
 
-/** The named ref (or its log) does not exist in the repository: a 404 problem naming both. */
+/**
+ * The named ref (or its log) does not exist in the repository: a 404 problem naming both.
+ */
 public class RefNotFoundException extends ErrorResponseException {
 
 	private static final long serialVersionUID = 1L;

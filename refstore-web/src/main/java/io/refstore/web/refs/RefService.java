@@ -28,9 +28,9 @@ import io.refstore.web.system.InvalidRequestException;
 import io.refstore.web.system.Problems;
 
 /**
- * Reads refs for the API and the console: keyset pages, one ref, a ref's log. Callers need the role VIEWER
- * (checked here, not only on URLs). Thread-safe; each call opens the repository afresh, so it sees the store as
- * it is now, git's own writes included.
+ * Reads refs for the API and the console: keyset pages, one ref, a ref's log. Callers
+ * need the role VIEWER (checked here, not only on URLs). Thread-safe; each call opens the
+ * repository afresh, so it sees the store as it is now, git's own writes included.
  */
 @Service
 public class RefService {
@@ -51,9 +51,11 @@ public class RefService {
 	 * A page of refs under {@code refs/}, in bytewise name order.
 	 * @param prefix only names starting with it (empty: all)
 	 * @param glob only names matching this {@code for-each-ref} pattern (empty: all)
-	 * @param after only names sorting after it: the {@code next} cursor of the previous page (empty: from the start)
+	 * @param after only names sorting after it: the {@code next} cursor of the previous
+	 * page (empty: from the start)
 	 * @param limit the page size, 1 to {@value #MAX_LIMIT}
-	 * @throws org.springframework.web.ErrorResponseException 400 naming the parameter that is refused
+	 * @throws org.springframework.web.ErrorResponseException 400 naming the parameter
+	 * that is refused
 	 */
 	@PreAuthorize("hasRole('VIEWER')")
 	public RefPage page(String repo, String prefix, String glob, String after, int limit) throws IOException {
@@ -80,7 +82,8 @@ public class RefService {
 
 	private static void checkParameters(String prefix, String glob, String after, int limit) {
 		if (limit < 1 || limit > MAX_LIMIT) {
-			throw new InvalidRequestException("limit", Integer.toString(limit), "it must be between 1 and " + MAX_LIMIT);
+			throw new InvalidRequestException("limit", Integer.toString(limit),
+					"it must be between 1 and " + MAX_LIMIT);
 		}
 		checkText("prefix", prefix);
 		checkText("after", after);
@@ -102,7 +105,8 @@ public class RefService {
 	/**
 	 * One ref: a full name under {@code refs/} or a root ref such as {@code HEAD}.
 	 * @throws RefNotFoundException if it does not exist
-	 * @throws io.refstore.core.ref.InvalidRefNameException if the name breaks a rule of {@link #checkName}
+	 * @throws io.refstore.core.ref.InvalidRefNameException if the name breaks a rule of
+	 * {@link #checkName}
 	 */
 	@PreAuthorize("hasRole('VIEWER')")
 	public RefView ref(String repo, String name) throws IOException {
@@ -124,7 +128,8 @@ public class RefService {
 	public List<ReflogView> reflog(String repo, String name, int limit) throws IOException {
 		checkName(name);
 		if (limit < 1 || limit > MAX_LIMIT) {
-			throw new InvalidRequestException("limit", Integer.toString(limit), "it must be between 1 and " + MAX_LIMIT);
+			throw new InvalidRequestException("limit", Integer.toString(limit),
+					"it must be between 1 and " + MAX_LIMIT);
 		}
 		try (OpenRepo open = this.registry.open(repo)) {
 			if (!open.store().hasReflog(name)) {
@@ -140,9 +145,9 @@ public class RefService {
 	}
 
 	/**
-	 * Checks a ref name given by a client: a full name under {@code refs/}, or a root ref such as {@code HEAD}
-	 * ({@link RefName#checkWritable}: a name such as {@code objects/info/alternates} is a file git keeps
-	 * something else in).
+	 * Checks a ref name given by a client: a full name under {@code refs/}, or a root ref
+	 * such as {@code HEAD} ({@link RefName#checkWritable}: a name such as
+	 * {@code objects/info/alternates} is a file git keeps something else in).
 	 * @throws io.refstore.core.ref.InvalidRefNameException naming the rule it breaks
 	 */
 	static void checkName(String name) {
@@ -152,7 +157,8 @@ public class RefService {
 	private static ReflogView view(ReflogEntry entry) {
 		var who = entry.who();
 		int offsetMinutes = who.tzMinutes();
-		// git accepts offsets beyond +-18:00, which java.time cannot represent: such times are shown in UTC
+		// git accepts offsets beyond +-18:00, which java.time cannot represent: such
+		// times are shown in UTC
 		ZoneOffset offset = (Math.abs(offsetMinutes) <= 18 * 60) ? ZoneOffset.ofTotalSeconds(offsetMinutes * 60)
 				: ZoneOffset.UTC;
 		OffsetDateTime time = Instant.ofEpochSecond(who.epochSeconds()).atOffset(offset);
@@ -160,7 +166,10 @@ public class RefService {
 				entry.message());
 	}
 
-	/** A strong entity tag over everything the page shows, so it changes exactly when the page would. */
+	/**
+	 * A strong entity tag over everything the page shows, so it changes exactly when the
+	 * page would.
+	 */
 	static String etag(String format, List<RefView> refs, String next) {
 		MessageDigest digest = sha256();
 		update(digest, format);

@@ -13,15 +13,18 @@ import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.SymbolicRef;
 
 /**
- * Builds {@link RefView}s: reads object types, peels annotated tags the store has no peeled value for, and
- * follows symbolic refs to their target's object. Stateless.
+ * Builds {@link RefView}s: reads object types, peels annotated tags the store has no
+ * peeled value for, and follows symbolic refs to their target's object. Stateless.
  */
 final class RefViews {
 
 	private RefViews() {
 	}
 
-	/** The view of the cursor's current ref; uses the store's peeled value when it knows it. */
+	/**
+	 * The view of the cursor's current ref; uses the store's peeled value when it knows
+	 * it.
+	 */
 	static RefView of(RefCursor cursor, RefStore store, ObjectDatabase objects) throws IOException {
 		Ref ref = cursor.ref();
 		if (ref instanceof DirectRef direct && cursor.peelKnown()) {
@@ -31,7 +34,10 @@ final class RefViews {
 		return of(ref, store, objects);
 	}
 
-	/** The view of {@code ref}; an annotated tag without a stored peeled value is peeled by reading it. */
+	/**
+	 * The view of {@code ref}; an annotated tag without a stored peeled value is peeled
+	 * by reading it.
+	 */
 	static RefView of(Ref ref, RefStore store, ObjectDatabase objects) throws IOException {
 		if (ref instanceof SymbolicRef symbolic) {
 			Optional<DirectRef> target = store.resolve(symbolic.target());

@@ -22,9 +22,10 @@ import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.tags.Tag;
 
 /**
- * Writes refs (ADMIN): an atomic batch, or one ref with its expected old value as a precondition. For PUT and
- * DELETE a precondition is required (428 without one): {@code If-Match: "<sha>"} (the ETag of GET .../refs/{ref})
- * or, to create, {@code If-None-Match: *}.
+ * Writes refs (ADMIN): an atomic batch, or one ref with its expected old value as a
+ * precondition. For PUT and DELETE a precondition is required (428 without one):
+ * {@code If-Match: "<sha>"} (the ETag of GET .../refs/{ref}) or, to create,
+ * {@code If-None-Match: *}.
  */
 @RestController
 @RequestMapping("/api/repos/{repo}")
@@ -48,7 +49,9 @@ class RefWriteApiController {
 		return this.writes.batch(repo, request);
 	}
 
-	/** @param sha the new value */
+	/**
+	 * @param sha the new value
+	 */
 	record SetRefRequest(String sha) {
 	}
 
@@ -61,14 +64,13 @@ class RefWriteApiController {
 			@RequestBody SetRefRequest request) throws IOException {
 		boolean create = "*".equals((ifNoneMatch == null) ? null : ifNoneMatch.strip());
 		if (create && ifMatch != null) {
-			throw new InvalidRequestException(HttpHeaders.IF_MATCH, ifMatch, "send either If-Match or If-None-Match: *");
+			throw new InvalidRequestException(HttpHeaders.IF_MATCH, ifMatch,
+					"send either If-Match or If-None-Match: *");
 		}
 		String expected = create ? RefWriteService.MUST_NOT_EXIST : expected(ifMatch);
 		this.writes.put(repo, ref, (request == null) ? null : request.sha(), expected);
 		RefView view = this.refs.ref(repo, ref);
-		return ResponseEntity.status(create ? HttpStatus.CREATED : HttpStatus.OK)
-			.eTag(view.object().sha())
-			.body(view);
+		return ResponseEntity.status(create ? HttpStatus.CREATED : HttpStatus.OK).eTag(view.object().sha()).body(view);
 	}
 
 	@DeleteMapping("/refs/{ref}")
@@ -87,8 +89,8 @@ class RefWriteApiController {
 		}
 		String value = ifMatch.strip();
 		if (value.contains(",") || value.equals("*") || value.startsWith("W/")) {
-			throw new InvalidRequestException(HttpHeaders.IF_MATCH, value, "it must be exactly one strong entity tag, the "
-					+ "ref's current object id in quotes");
+			throw new InvalidRequestException(HttpHeaders.IF_MATCH, value,
+					"it must be exactly one strong entity tag, the " + "ref's current object id in quotes");
 		}
 		return EntityTags.strip(value);
 	}

@@ -41,10 +41,11 @@ import io.refstore.web.system.Problems;
 import io.refstore.web.system.RefWebProperties;
 
 /**
- * Writes refs through one core transaction per call, all or nothing, with git's locks (so concurrent git
- * processes and other clients are serialised by the store, not by this class). Callers need the role ADMIN,
- * checked here. Every call is audited with its outcome, refused ones included. New values must name objects the
- * repository has (422 otherwise). Reflog entries carry the authenticated user as committer. Thread-safe.
+ * Writes refs through one core transaction per call, all or nothing, with git's locks (so
+ * concurrent git processes and other clients are serialised by the store, not by this
+ * class). Callers need the role ADMIN, checked here. Every call is audited with its
+ * outcome, refused ones included. New values must name objects the repository has (422
+ * otherwise). Reflog entries carry the authenticated user as committer. Thread-safe.
  */
 @Service
 public class RefWriteService {
@@ -55,8 +56,7 @@ public class RefWriteService {
 
 	private final int maxUpdates;
 
-	public RefWriteService(RepoRegistry registry, AuditLog audit,
-			RefWebProperties settings) {
+	public RefWriteService(RepoRegistry registry, AuditLog audit, RefWebProperties settings) {
 		this.registry = registry;
 		this.audit = audit;
 		this.maxUpdates = settings.api().maxBatchUpdates();
@@ -65,13 +65,13 @@ public class RefWriteService {
 	/**
 	 * Applies every update or none.
 	 * @return the per-update results of an applied batch
-	 * @throws ErrorResponseException 400 for a malformed update (naming it), 409 listing mismatched expectations
-	 * and conflicts, 413 for too many updates, 422 naming missing objects
+	 * @throws ErrorResponseException 400 for a malformed update (naming it), 409 listing
+	 * mismatched expectations and conflicts, 413 for too many updates, 422 naming missing
+	 * objects
 	 */
 	@PreAuthorize("hasRole('ADMIN')")
 	public BatchResult batch(String repo, BatchRequest request) throws IOException {
-		List<RefUpdateRequest> updates = (request == null || request.updates() == null) ? List.of()
-				: request.updates();
+		List<RefUpdateRequest> updates = (request == null || request.updates() == null) ? List.of() : request.updates();
 		Map<String, String> parameters = new LinkedHashMap<>();
 		parameters.put("updates", Integer.toString(updates.size()));
 		String target = targets(updates);
@@ -80,8 +80,8 @@ public class RefWriteService {
 				throw new InvalidRequestException("updates", "[]", "at least one update is required");
 			}
 			if (updates.size() > this.maxUpdates) {
-				throw Problems.exception(HttpStatus.CONTENT_TOO_LARGE, "too-many-updates", "a batch holds at most "
-						+ this.maxUpdates + " updates; this one has " + updates.size(),
+				throw Problems.exception(HttpStatus.CONTENT_TOO_LARGE, "too-many-updates",
+						"a batch holds at most " + this.maxUpdates + " updates; this one has " + updates.size(),
 						Map.of("parameter", "updates", "limit", this.maxUpdates));
 			}
 			try (OpenRepo open = this.registry.open(repo)) {
@@ -113,7 +113,8 @@ public class RefWriteService {
 
 	/**
 	 * Deletes one ref, if its current value is {@code expectedOld}.
-	 * @throws ErrorResponseException 412 if the expectation does not hold (including: the ref does not exist)
+	 * @throws ErrorResponseException 412 if the expectation does not hold (including: the
+	 * ref does not exist)
 	 */
 	@PreAuthorize("hasRole('ADMIN')")
 	public UpdateOutcome delete(String repo, String ref, String expectedOld) throws IOException {
@@ -122,7 +123,10 @@ public class RefWriteService {
 				() -> single(repo, ref, null, expectedOld, "deleted by " + Actors.current()));
 	}
 
-	/** One update; {@code value} {@code null} deletes. A failed expectation is a 412, as for If-Match. */
+	/**
+	 * One update; {@code value} {@code null} deletes. A failed expectation is a 412, as
+	 * for If-Match.
+	 */
 	private UpdateOutcome single(String repo, String ref, String value, String expectedOld, String message)
 			throws IOException {
 		try (OpenRepo open = this.registry.open(repo)) {
@@ -148,12 +152,17 @@ public class RefWriteService {
 		return String.valueOf(ex.getBody().getType()).endsWith("/ref-mismatch");
 	}
 
-	/** Parses update {@code parameter} of a batch ({@code updates[3]}); errors name its member. */
+	/**
+	 * Parses update {@code parameter} of a batch ({@code updates[3]}); errors name its
+	 * member.
+	 */
 	static RefUpdate parse(HashAlgorithm hash, RefUpdateRequest request, String parameter) {
 		return parse(hash, request, parameter + ".ref", parameter + ".new", parameter + ".old");
 	}
 
-	/** Parses one requested update; errors name the parameter that carried the culprit. */
+	/**
+	 * Parses one requested update; errors name the parameter that carried the culprit.
+	 */
 	static RefUpdate parse(HashAlgorithm hash, RefUpdateRequest request, String refParameter, String newParameter,
 			String oldParameter) {
 		if (request == null || request.ref() == null) {
@@ -163,8 +172,7 @@ public class RefWriteService {
 			RefService.checkName(request.ref());
 		}
 		catch (InvalidRefNameException ex) {
-			throw Problems.exception(HttpStatus.BAD_REQUEST, "invalid-ref-name",
-					refParameter + ": " + ex.getMessage(),
+			throw Problems.exception(HttpStatus.BAD_REQUEST, "invalid-ref-name", refParameter + ": " + ex.getMessage(),
 					Map.of("parameter", refParameter, "ref", Problems.printable(ex.refName()), "rule",
 							ex.rule().name()));
 		}
@@ -188,7 +196,10 @@ public class RefWriteService {
 		return id;
 	}
 
-	/** Checks that new values exist, then commits; refusals become problems listing every update's result. */
+	/**
+	 * Checks that new values exist, then commits; refusals become problems listing every
+	 * update's result.
+	 */
 	private List<UpdateOutcome> apply(OpenRepo open, List<RefUpdate> updates, String message) throws IOException {
 		requireObjects(open, updates);
 		RefStore store = open.store();
@@ -252,8 +263,7 @@ public class RefWriteService {
 				|| rejection == Rejection.NONEXISTENT_REF;
 	}
 
-	private static ErrorResponseException refusal(String repo, TransactionResult result,
-			List<UpdateOutcome> outcomes) {
+	private static ErrorResponseException refusal(String repo, TransactionResult result, List<UpdateOutcome> outcomes) {
 		UpdateResult first = result.firstRejection().orElseThrow();
 		String detail = (first.message() != null) ? first.message()
 				: "update of '" + first.update().name() + "' refused: " + first.rejection();
@@ -269,12 +279,13 @@ public class RefWriteService {
 				Problems.exception(HttpStatus.CONFLICT, "ref-mismatch", detail, properties);
 			case NAME_CONFLICT -> Problems.exception(HttpStatus.CONFLICT, "name-conflict", detail, properties);
 			case LOCK_FAILURE -> Problems.exception(HttpStatus.CONFLICT, "lock-failure", detail, properties);
-			// the ref's loose file holds no ref (git refuses it too): the repository needs repair, not a retry
+			// the ref's loose file holds no ref (git refuses it too): the repository
+			// needs repair, not a retry
 			case BROKEN_REF -> Problems.exception(HttpStatus.CONFLICT, "broken-ref", detail, properties);
-			case MISSING_OBJECT -> Problems.exception(HttpStatus.UNPROCESSABLE_CONTENT, "missing-object", detail,
-					properties);
-			case INVALID_NAME, DUPLICATE_UPDATE -> Problems.exception(HttpStatus.BAD_REQUEST, "invalid-update", detail,
-					properties);
+			case MISSING_OBJECT ->
+				Problems.exception(HttpStatus.UNPROCESSABLE_CONTENT, "missing-object", detail, properties);
+			case INVALID_NAME, DUPLICATE_UPDATE ->
+				Problems.exception(HttpStatus.BAD_REQUEST, "invalid-update", detail, properties);
 			default -> Problems.exception(HttpStatus.INTERNAL_SERVER_ERROR, "io-error",
 					"the ref store could not be written; the server log has the details", Map.of());
 		};
@@ -286,9 +297,10 @@ public class RefWriteService {
 	}
 
 	/**
-	 * The reflog message of a write: the requested one with its whitespace folded as git folds it (a line break
-	 * or tab becomes a space, as {@code git update-ref -m} stores it), other control characters escaped. Its
-	 * length is left to the store: a files reflog keeps all of it, a reftable the first half block, as git.
+	 * The reflog message of a write: the requested one with its whitespace folded as git
+	 * folds it (a line break or tab becomes a space, as {@code git update-ref -m} stores
+	 * it), other control characters escaped. Its length is left to the store: a files
+	 * reflog keeps all of it, a reftable the first half block, as git.
 	 */
 	private static String message(String requested, String fallback) {
 		String text = (requested == null || requested.isBlank()) ? "refstore: " + fallback : requested;
@@ -316,7 +328,8 @@ public class RefWriteService {
 				result = write.run();
 			}
 			catch (StoreSwappedException ex) {
-				// the store was swapped between opening and locking: nothing was written, and opening the
+				// the store was swapped between opening and locking: nothing was written,
+				// and opening the
 				// repository again gets the new store
 				result = write.run();
 			}
@@ -324,8 +337,8 @@ public class RefWriteService {
 			return result;
 		}
 		catch (ErrorResponseException ex) {
-			this.audit.record(AuditEntry.of(actor, action, repo, target, parameters, Outcome.REJECTED,
-					ex.getBody().getDetail()));
+			this.audit.record(
+					AuditEntry.of(actor, action, repo, target, parameters, Outcome.REJECTED, ex.getBody().getDetail()));
 			throw ex;
 		}
 		catch (IOException | RuntimeException ex) {
@@ -342,12 +355,14 @@ public class RefWriteService {
 
 	}
 
-	/** The detail and extension members of a problem, to re-issue it with another status. */
+	/**
+	 * The detail and extension members of a problem, to re-issue it with another status.
+	 */
 	private record ProblemDetailCopy(String detail, Map<String, Object> properties) {
 
 		ProblemDetailCopy(ErrorResponseException ex) {
-			this(ex.getBody().getDetail(), (ex.getBody().getProperties() == null) ? Map.of()
-					: ex.getBody().getProperties());
+			this(ex.getBody().getDetail(),
+					(ex.getBody().getProperties() == null) ? Map.of() : ex.getBody().getProperties());
 		}
 
 	}

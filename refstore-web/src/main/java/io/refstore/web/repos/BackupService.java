@@ -20,10 +20,11 @@ import io.refstore.web.system.InvalidRequestException;
 import io.refstore.web.system.Problems;
 
 /**
- * The backups format migrations kept in a repository ({@link Backups}): listed for VIEWER and above, dropped by
- * ADMIN only, checked here whatever the URL rules say. Every drop is audited as {@code backup.drop} with its
- * outcome, refused ones included. Names come from clients and are refused unless they name a direct child of
- * the backup directory. Thread-safe.
+ * The backups format migrations kept in a repository ({@link Backups}): listed for VIEWER
+ * and above, dropped by ADMIN only, checked here whatever the URL rules say. Every drop
+ * is audited as {@code backup.drop} with its outcome, refused ones included. Names come
+ * from clients and are refused unless they name a direct child of the backup directory.
+ * Thread-safe.
  */
 @Service
 public class BackupService {
@@ -54,9 +55,10 @@ public class BackupService {
 	/**
 	 * Drops the backup {@code name} of {@code repo}.
 	 * @return the backup as it was before the drop
-	 * @throws InvalidRequestException naming the parameter for a name that is not a backup's
-	 * @throws ErrorResponseException 404 if there is
-	 * no such backup (or repository), 409 if an unfinished migration still needs it
+	 * @throws InvalidRequestException naming the parameter for a name that is not a
+	 * backup's
+	 * @throws ErrorResponseException 404 if there is no such backup (or repository), 409
+	 * if an unfinished migration still needs it
 	 */
 	@PreAuthorize("hasRole('ADMIN')")
 	public BackupView drop(String repo, String name) throws IOException {
@@ -78,7 +80,8 @@ public class BackupService {
 			throw ex;
 		}
 		catch (IOException | RuntimeException ex) {
-			// the exception's message may name server paths: the server log has it, the audit log says what failed
+			// the exception's message may name server paths: the server log has it, the
+			// audit log says what failed
 			this.audit.record(AuditEntry.of(actor, "backup.drop", repo, Problems.printable(name), Map.of(),
 					Outcome.ERROR, "the backup could not be deleted; the server log has the details"));
 			throw ex;
@@ -100,9 +103,11 @@ public class BackupService {
 					+ " one directory name without '/', '..' or a leading '.', and not a symbolic link");
 		}
 		catch (MigrationException ex) {
-			// the only other refusal: an interrupted migration still has to move the old store into it
-			throw Problems.exception(HttpStatus.CONFLICT, "backup-in-use", "backup '" + Problems.printable(name)
-					+ "' belongs to a migration that has not finished; run the migration again first",
+			// the only other refusal: an interrupted migration still has to move the old
+			// store into it
+			throw Problems.exception(HttpStatus.CONFLICT, "backup-in-use",
+					"backup '" + Problems.printable(name)
+							+ "' belongs to a migration that has not finished; run the migration again first",
 					Map.of(PARAMETER, Problems.printable(name)));
 		}
 	}

@@ -12,9 +12,10 @@ import io.refstore.core.ref.RefFormat;
 import io.refstore.web.security.DemoProperties;
 
 /**
- * The demo setup of a first start: when {@code refstore.demo.enabled} (the default) and no repository exists
- * under the roots, creates {@value #FILES} and {@value #REFTABLE} in the first root, with real objects and a few
- * thousand refs (see {@link DemoRepositories}). Runs while the application starts, before anything reads the
+ * The demo setup of a first start: when {@code refstore.demo.enabled} (the default) and
+ * no repository exists under the roots, creates {@value #FILES} and {@value #REFTABLE} in
+ * the first root, with real objects and a few thousand refs (see
+ * {@link DemoRepositories}). Runs while the application starts, before anything reads the
  * repositories.
  */
 @Component

@@ -11,9 +11,10 @@ import io.refstore.core.ref.RefQuery;
 import io.refstore.core.ref.RefStore;
 
 /**
- * Counts the refs of a store per top-level namespace (the first two components, {@code refs/heads}) in one
- * pass. Refs arrive in name order, so each namespace is one run: a name is compared with the current
- * namespace's bytes and a string is made only when a new run starts. Not thread-safe.
+ * Counts the refs of a store per top-level namespace (the first two components,
+ * {@code refs/heads}) in one pass. Refs arrive in name order, so each namespace is one
+ * run: a name is compared with the current namespace's bytes and a string is made only
+ * when a new run starts. Not thread-safe.
  */
 final class RefCounts {
 
@@ -59,7 +60,10 @@ final class RefCounts {
 		this.inCurrent = 0;
 	}
 
-	/** The end of the second component ({@code refs/heads}), or the whole name if it has only one or two. */
+	/**
+	 * The end of the second component ({@code refs/heads}), or the whole name if it has
+	 * only one or two.
+	 */
 	private static int namespaceEnd(byte[] name, int length) {
 		int slashes = 0;
 		for (int i = 0; i < length; i++) {

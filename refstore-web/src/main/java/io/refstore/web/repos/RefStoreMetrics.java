@@ -20,16 +20,20 @@ import io.refstore.core.ref.StoreStatistics;
 import io.refstore.web.system.RefWebProperties;
 
 /**
- * Ref-store gauges for every repository under the roots, refreshed in the background (counting refs reads
- * every ref, too slow to do on each scrape of a million-ref repository):
+ * Ref-store gauges for every repository under the roots, refreshed in the background
+ * (counting refs reads every ref, too slow to do on each scrape of a million-ref
+ * repository):
  * <ul>
- * <li>{@code refstore.refs} (tags {@code repository}, {@code namespace}): refs per top-level namespace</li>
- * <li>{@code refstore.store.bytes}, {@code refstore.store.loose.refs}, {@code refstore.store.packed.refs},
- * {@code refstore.store.tables} (tag {@code repository})</li>
- * <li>{@code refstore.store.maintenance.due} (tag {@code repository}): 1 if git's {@code pack-refs --auto} would
- * act</li>
+ * <li>{@code refstore.refs} (tags {@code repository}, {@code namespace}): refs per
+ * top-level namespace</li>
+ * <li>{@code refstore.store.bytes}, {@code refstore.store.loose.refs},
+ * {@code refstore.store.packed.refs}, {@code refstore.store.tables} (tag
+ * {@code repository})</li>
+ * <li>{@code refstore.store.maintenance.due} (tag {@code repository}): 1 if git's
+ * {@code pack-refs --auto} would act</li>
  * </ul>
- * A repository that disappears loses its rows at the next refresh. Thread-safe: refreshes do not overlap.
+ * A repository that disappears loses its rows at the next refresh. Thread-safe: refreshes
+ * do not overlap.
  */
 @Component
 class RefStoreMetrics implements SchedulingConfigurer {
@@ -54,7 +58,9 @@ class RefStoreMetrics implements SchedulingConfigurer {
 
 	private final Duration every;
 
-	/** @param demo made first, so that the first count sees the demo repositories */
+	/**
+	 * @param demo made first, so that the first count sees the demo repositories
+	 */
 	RefStoreMetrics(RepoRegistry registry, MeterRegistry meters, DemoSetup demo, RefWebProperties settings) {
 		this.registry = registry;
 		this.first = settings.metrics().initialDelay();
@@ -68,8 +74,8 @@ class RefStoreMetrics implements SchedulingConfigurer {
 	}
 
 	/**
-	 * Recounts every repository {@code refstore.metrics.initial-delay} (0s) after the start, then every
-	 * {@code refstore.metrics.refresh} (60s).
+	 * Recounts every repository {@code refstore.metrics.initial-delay} (0s) after the
+	 * start, then every {@code refstore.metrics.refresh} (60s).
 	 */
 	@Override
 	public void configureTasks(ScheduledTaskRegistrar tasks) {

@@ -15,8 +15,9 @@ import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.tags.Tag;
 
 /**
- * {@code /api/repos}: the repositories under the configured roots. A repository name is one path segment:
- * a name with slashes ({@code team/project.git}) is sent percent-encoded ({@code team%2Fproject.git}).
+ * {@code /api/repos}: the repositories under the configured roots. A repository name is
+ * one path segment: a name with slashes ({@code team/project.git}) is sent
+ * percent-encoded ({@code team%2Fproject.git}).
  */
 @RestController
 @RequestMapping("/api/repos")
@@ -40,8 +41,9 @@ class RepoApiController {
 
 	@GetMapping("/{repo}")
 	@Operation(summary = "One repository with its ref counts per namespace (VIEWER)")
-	RepoSummary showRepo(@Parameter(description = "repository name; '/' inside it encoded as %2F")
-	@PathVariable String repo) throws IOException {
+	RepoSummary showRepo(
+			@Parameter(description = "repository name; '/' inside it encoded as %2F") @PathVariable String repo)
+			throws IOException {
 		return this.repos.details(repo);
 	}
 

@@ -19,12 +19,13 @@ import io.refstore.core.repo.RepositoryDiscovery;
 import io.refstore.core.repo.RepositoryPaths;
 
 /**
- * The repositories under the configured roots: finds them ({@link RepositoryDiscovery}: plain trees and GitLab's
- * hashed storage), and opens one by the name a client gives. Names are resolved by {@link RepositoryPaths},
- * which refuses any name that could lead outside a root ({@code ..}, absolute paths, {@code %}, symbolic links
- * out of the root). Only directory entries are looked at here, never repository contents; repositories are read
- * through core's {@link Repository} and {@link io.refstore.core.ref.RefStore}. Thread-safe: the names are not
- * cached, every call looks again.
+ * The repositories under the configured roots: finds them ({@link RepositoryDiscovery}:
+ * plain trees and GitLab's hashed storage), and opens one by the name a client gives.
+ * Names are resolved by {@link RepositoryPaths}, which refuses any name that could lead
+ * outside a root ({@code ..}, absolute paths, {@code %}, symbolic links out of the root).
+ * Only directory entries are looked at here, never repository contents; repositories are
+ * read through core's {@link Repository} and {@link io.refstore.core.ref.RefStore}.
+ * Thread-safe: the names are not cached, every call looks again.
  */
 @Component
 public class RepoRegistry {
@@ -39,7 +40,8 @@ public class RepoRegistry {
 	private final StoreCache stores;
 
 	/**
-	 * @param paths the roots ({@code refstore.repositories.roots}, created on start by the jobs' configuration)
+	 * @param paths the roots ({@code refstore.repositories.roots}, created on start by
+	 * the jobs' configuration)
 	 * @param properties how deep to search and how many stores to keep open
 	 */
 	public RepoRegistry(RepositoryPaths paths, RepoProperties properties) {
@@ -54,19 +56,25 @@ public class RepoRegistry {
 	}
 
 	/**
-	 * The names of every repository under the roots, sorted; a name found in two roots is listed once (the
-	 * first root wins, as in {@link #open}). A repository's subdirectories are not searched.
+	 * The names of every repository under the roots, sorted; a name found in two roots is
+	 * listed once (the first root wins, as in {@link #open}). A repository's
+	 * subdirectories are not searched.
 	 */
 	public List<String> names() {
 		return this.discovery.discover().names();
 	}
 
-	/** The repositories under the roots with the directories the walk skipped, and why. */
+	/**
+	 * The repositories under the roots with the directories the walk skipped, and why.
+	 */
 	public DiscoveredRepositories discover() {
 		return this.discovery.discover();
 	}
 
-	/** A bare repository has {@code HEAD} and {@code objects/}; a working tree has a {@code .git} entry. */
+	/**
+	 * A bare repository has {@code HEAD} and {@code objects/}; a working tree has a
+	 * {@code .git} entry.
+	 */
 	private static boolean looksLikeRepository(Path dir) {
 		return Files.exists(dir.resolve(".git"), LinkOption.NOFOLLOW_LINKS)
 				|| (Files.isRegularFile(dir.resolve("HEAD"), LinkOption.NOFOLLOW_LINKS)
@@ -74,12 +82,13 @@ public class RepoRegistry {
 	}
 
 	/**
-	 * Opens the repository {@code name} with its ref store. The store is kept open for later requests (its
-	 * caches are what makes a page of a million-ref {@code packed-refs} fast) and replaced when the repository's
-	 * configuration changes, for example by a format migration.
+	 * Opens the repository {@code name} with its ref store. The store is kept open for
+	 * later requests (its caches are what makes a page of a million-ref
+	 * {@code packed-refs} fast) and replaced when the repository's configuration changes,
+	 * for example by a format migration.
 	 * @return the open repository, which the caller closes (releases)
-	 * @throws io.refstore.core.repo.InvalidRepositoryNameException if the name is malformed or leads
-	 * outside its root
+	 * @throws io.refstore.core.repo.InvalidRepositoryNameException if the name is
+	 * malformed or leads outside its root
 	 * @throws RepoNotFoundException if no root holds a repository of that name
 	 * @throws IOException if the repository cannot be read
 	 */
@@ -95,7 +104,8 @@ public class RepoRegistry {
 		catch (NotARepositoryException ex) {
 			throw new RepoNotFoundException(name);
 		}
-		// the locator walks upwards: a directory inside some other repository must not open that one
+		// the locator walks upwards: a directory inside some other repository must not
+		// open that one
 		if (!repository.gitDir().equals(dir.get()) && !repository.workTree().equals(Optional.of(dir.get()))) {
 			repository.close();
 			throw new RepoNotFoundException(name);

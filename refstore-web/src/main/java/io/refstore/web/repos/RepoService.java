@@ -15,8 +15,9 @@ import io.refstore.core.ref.StoreStatistics;
 import io.refstore.core.repo.Repository;
 
 /**
- * Reads what the API and the console show about repositories. Callers need the role VIEWER (or a role above
- * it): the check is made here, whatever the URL rules say. Thread-safe.
+ * Reads what the API and the console show about repositories. Callers need the role
+ * VIEWER (or a role above it): the check is made here, whatever the URL rules say.
+ * Thread-safe.
  */
 @Service
 public class RepoService {
@@ -34,7 +35,8 @@ public class RepoService {
 	}
 
 	/**
-	 * Every repository under the roots, in name order, with its counts. Reads every ref of every repository.
+	 * Every repository under the roots, in name order, with its counts. Reads every ref
+	 * of every repository.
 	 * @throws IOException if a root or a repository cannot be read
 	 */
 	@PreAuthorize("hasRole('VIEWER')")
@@ -43,7 +45,8 @@ public class RepoService {
 	}
 
 	/**
-	 * The repositories of {@code names} that are still there, in the given order, with their counts.
+	 * The repositories of {@code names} that are still there, in the given order, with
+	 * their counts.
 	 * @param names names found by {@link RepoRegistry#discover()}
 	 * @throws IOException if a repository cannot be read
 	 */
@@ -84,9 +87,10 @@ public class RepoService {
 	}
 
 	/**
-	 * The ref counts, read again only if the store changed since they were taken: counting reads every ref, the
-	 * store's fingerprint only file identities. The fingerprint is taken before counting, so a write during the
-	 * count makes the next call count again.
+	 * The ref counts, read again only if the store changed since they were taken:
+	 * counting reads every ref, the store's fingerprint only file identities. The
+	 * fingerprint is taken before counting, so a write during the count makes the next
+	 * call count again.
 	 */
 	private RefCounts counts(OpenRepo repo) throws IOException {
 		String fingerprint = repo.store().fingerprint();

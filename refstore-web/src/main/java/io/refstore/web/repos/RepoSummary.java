@@ -10,8 +10,8 @@ import java.util.Map;
  * @param objectFormat the object hash: {@code sha1} or {@code sha256}
  * @param bare whether the repository has no working tree
  * @param refCount how many refs exist under {@code refs/}
- * @param namespaces refs per top-level namespace ({@code refs/heads}, {@code refs/tags}, {@code refs/pull},
- * ...), in name order
+ * @param namespaces refs per top-level namespace ({@code refs/heads}, {@code refs/tags},
+ * {@code refs/pull}, ...), in name order
  * @param looseRefs loose ref files (files format; 0 for reftable)
  * @param packedRefs records in {@code packed-refs} (files format; 0 for reftable)
  * @param tables tables in the reftable stack (0 for files)

@@ -15,15 +15,18 @@ import io.refstore.core.repo.Repository;
 import io.refstore.core.store.RefStores;
 
 /**
- * Keeps ref stores open between requests, so that what a store caches (the parsed {@code packed-refs} of a
- * million refs, the opened reftables, the object database) is not read again for every page. A store stays valid
- * on its own: each read checks whether git replaced its files. What it cannot notice is a change of the
- * repository's configuration (a format migration swaps {@code extensions.refStorage}), so every use compares a
- * fingerprint of the settings a store is opened with and of its directories' identities, read from a freshly
- * opened {@link Repository}, and opens a new store when they differ.
+ * Keeps ref stores open between requests, so that what a store caches (the parsed
+ * {@code packed-refs} of a million refs, the opened reftables, the object database) is
+ * not read again for every page. A store stays valid on its own: each read checks whether
+ * git replaced its files. What it cannot notice is a change of the repository's
+ * configuration (a format migration swaps {@code extensions.refStorage}), so every use
+ * compares a fingerprint of the settings a store is opened with and of its directories'
+ * identities, read from a freshly opened {@link Repository}, and opens a new store when
+ * they differ.
  * <p>
- * An entry replaced or evicted while requests still use it is closed when the last of them is done. At most
- * {@code capacity} repositories are kept, least recently used first out. Thread-safe.
+ * An entry replaced or evicted while requests still use it is closed when the last of
+ * them is done. At most {@code capacity} repositories are kept, least recently used first
+ * out. Thread-safe.
  */
 final class StoreCache implements AutoCloseable {
 
@@ -57,8 +60,9 @@ final class StoreCache implements AutoCloseable {
 	}
 
 	/**
-	 * The store for {@code fresh}'s repository: the cached one if its settings are unchanged, else a new one
-	 * opened from {@code fresh}. Takes ownership of {@code fresh}. Call {@link #release} when done.
+	 * The store for {@code fresh}'s repository: the cached one if its settings are
+	 * unchanged, else a new one opened from {@code fresh}. Takes ownership of
+	 * {@code fresh}. Call {@link #release} when done.
 	 */
 	synchronized Entry acquire(Repository fresh) throws IOException {
 		String fingerprint;
@@ -123,7 +127,8 @@ final class StoreCache implements AutoCloseable {
 			entry.store.close();
 		}
 		catch (IOException ex) {
-			// nothing is left to flush: every write committed before the store was released
+			// nothing is left to flush: every write committed before the store was
+			// released
 		}
 		finally {
 			entry.repository.close();
@@ -131,9 +136,11 @@ final class StoreCache implements AutoCloseable {
 	}
 
 	static String fingerprint(Repository repository) throws IOException {
-		// the directories' identities too: a store follows the directory it opened, so a repository replaced
+		// the directories' identities too: a store follows the directory it opened, so a
+		// repository replaced
 		// on disk (moved away, another one moved in under its name) needs a new store
-		// the swap generation too: a store opened before a swap is refused every write after it
+		// the swap generation too: a store opened before a swap is refused every write
+		// after it
 		StringBuilder text = new StringBuilder().append(repository.refFormat())
 			.append(' ')
 			.append(repository.storeGeneration())
@@ -145,7 +152,8 @@ final class StoreCache implements AutoCloseable {
 			.append(identity(repository.gitDir()))
 			.append(' ')
 			.append(identity(repository.commonDir()));
-		// and the settings a store is opened under (RefStores.SETTINGS): a store opened under others is not reused
+		// and the settings a store is opened under (RefStores.SETTINGS): a store opened
+		// under others is not reused
 		return text.append('\n').append(RefStores.settings(repository)).toString();
 	}
 

@@ -11,9 +11,10 @@ import io.refstore.batch.support.StartupRecovery;
 import io.refstore.web.system.RefWebProperties;
 
 /**
- * While instances share a database, a survivor marks the executions of an instance that died (its leases
- * expired) as {@code FAILED}, so that they can be restarted here and their repositories are free again, without
- * waiting for the dead instance to come back. Every {@code refstore.jobs.sweep-millis} (default 15 s).
+ * While instances share a database, a survivor marks the executions of an instance that
+ * died (its leases expired) as {@code FAILED}, so that they can be restarted here and
+ * their repositories are free again, without waiting for the dead instance to come back.
+ * Every {@code refstore.jobs.sweep-millis} (default 15 s).
  */
 @Component
 class ExpiredLeaseSweep implements SchedulingConfigurer {

@@ -3,8 +3,8 @@ package io.refstore.web.schedules;
 import java.util.Map;
 
 /**
- * What the console's schedule and campaign forms share: the job to launch, the repositories it targets and its
- * extra job parameters as {@code key=value} lines.
+ * What the console's schedule and campaign forms share: the job to launch, the
+ * repositories it targets and its extra job parameters as {@code key=value} lines.
  */
 public abstract class JobTargetForm {
 

@@ -4,8 +4,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Extra job parameters as the console's forms take them: one {@code key=value} per line. Lines without a key
- * before an {@code =} are ignored; the job's own validation names any bad key or value at launch.
+ * Extra job parameters as the console's forms take them: one {@code key=value} per line.
+ * Lines without a key before an {@code =} are ignored; the job's own validation names any
+ * bad key or value at launch.
  */
 public final class ParameterLines {
 

@@ -9,13 +9,14 @@ import io.refstore.batch.support.RefJobType;
 /**
  * A stored schedule with its state.
  *
- * @param name its unique name ({@code [A-Za-z0-9._-]}, 1 to 100 characters); jobs it launches have actor
- * {@code schedule:<name>}
+ * @param name its unique name ({@code [A-Za-z0-9._-]}, 1 to 100 characters); jobs it
+ * launches have actor {@code schedule:<name>}
  * @param jobType the job it launches
  * @param targetKind how {@code target} selects repositories
  * @param target a repository name, a glob over names, or the loose-ref threshold
  * @param parameters further job parameters (for example {@code targetFormat}), as text
- * @param cron a Quartz cron expression (seconds first), or {@code null} for a one-time schedule
+ * @param cron a Quartz cron expression (seconds first), or {@code null} for a one-time
+ * schedule
  * @param timeZone the zone the cron expression is read in
  * @param onceAt when a one-time schedule fires, or {@code null}
  * @param misfire what happens to fires missed while no instance ran
@@ -24,7 +25,8 @@ import io.refstore.batch.support.RefJobType;
  * @param lastFireAt when it last fired, or {@code null}
  * @param overruns how many times a fire found the previous run still going
  * @param lastOverrunAt when that last happened, or {@code null}
- * @param nextFireTimes the next five fire times (fewer for a one-time schedule), empty while paused
+ * @param nextFireTimes the next five fire times (fewer for a one-time schedule), empty
+ * while paused
  */
 public record Schedule(String name, RefJobType jobType, TargetKind targetKind, String target,
 		Map<String, String> parameters, String cron, String timeZone, Instant onceAt, Misfire misfire, boolean paused,
@@ -36,10 +38,16 @@ public record Schedule(String name, RefJobType jobType, TargetKind targetKind, S
 		/** One repository by name. */
 		REPOSITORY,
 
-		/** Every repository whose name matches a glob ({@code *} within a path segment, {@code **} across). */
+		/**
+		 * Every repository whose name matches a glob ({@code *} within a path segment,
+		 * {@code **} across).
+		 */
 		GLOB,
 
-		/** Every repository with more loose refs than the threshold ({@code RefStore.statistics()}). */
+		/**
+		 * Every repository with more loose refs than the threshold
+		 * ({@code RefStore.statistics()}).
+		 */
 		LOOSE_REFS_ABOVE
 
 	}

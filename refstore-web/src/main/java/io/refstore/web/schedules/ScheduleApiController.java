@@ -19,9 +19,9 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.util.UriUtils;
 
 /**
- * {@code /api/schedules}: list, read (with the newest runs), create, replace, delete, pause and resume. VIEWER
- * reads; OPERATOR manages; ADMIN only for destructive job types ({@link ScheduleService}). Refusals are
- * problem+json naming the field.
+ * {@code /api/schedules}: list, read (with the newest runs), create, replace, delete,
+ * pause and resume. VIEWER reads; OPERATOR manages; ADMIN only for destructive job types
+ * ({@link ScheduleService}). Refusals are problem+json naming the field.
  */
 @RestController
 @RequestMapping("/api/schedules")

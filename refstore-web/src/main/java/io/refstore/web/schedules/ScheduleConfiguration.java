@@ -10,8 +10,9 @@ import org.springframework.context.annotation.Configuration;
 import io.refstore.batch.support.JobLeases;
 
 /**
- * Gives Quartz this instance's refstore name ({@code refstore.jobs.instance-id}) as its cluster instance id, so
- * that the lease table, job contexts and Quartz's scheduler state name an instance alike.
+ * Gives Quartz this instance's refstore name ({@code refstore.jobs.instance-id}) as its
+ * cluster instance id, so that the lease table, job contexts and Quartz's scheduler state
+ * name an instance alike.
  */
 @Configuration(proxyBeanMethods = false)
 class ScheduleConfiguration {

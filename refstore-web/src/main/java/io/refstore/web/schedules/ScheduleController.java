@@ -17,8 +17,9 @@ import io.refstore.batch.support.RefJobType;
 import io.refstore.web.system.InvalidRequestException;
 
 /**
- * The console's schedules: the list (next fire, overruns, pause/resume) and the create/edit form. A refused
- * field is shown on the form again with the reason; success redirects to the list with a message.
+ * The console's schedules: the list (next fire, overruns, pause/resume) and the
+ * create/edit form. A refused field is shown on the form again with the reason; success
+ * redirects to the list with a message.
  */
 @Controller
 class ScheduleController {
@@ -79,8 +80,8 @@ class ScheduleController {
 	}
 
 	@PostMapping("/schedules/{name}/edit")
-	String processUpdateForm(@PathVariable String name, @ModelAttribute("form") ScheduleForm form,
-			BindingResult result, Model model, Authentication actor, RedirectAttributes redirect) {
+	String processUpdateForm(@PathVariable String name, @ModelAttribute("form") ScheduleForm form, BindingResult result,
+			Model model, Authentication actor, RedirectAttributes redirect) {
 		form.setName(name);
 		try {
 			this.schedules.replace(name, form.toRequest(), actor);

@@ -4,9 +4,9 @@ import org.quartz.Job;
 import org.quartz.JobExecutionContext;
 
 /**
- * The Quartz job of every schedule: hands the fire to {@link ScheduleRunner}. Quartz's clustered JDBC store
- * gives each fire to exactly one instance; the launched refstore job runs on the batch executor, so this returns
- * at once.
+ * The Quartz job of every schedule: hands the fire to {@link ScheduleRunner}. Quartz's
+ * clustered JDBC store gives each fire to exactly one instance; the launched refstore job
+ * runs on the batch executor, so this returns at once.
  */
 public class ScheduleFireJob implements Job {
 
@@ -21,8 +21,7 @@ public class ScheduleFireJob implements Job {
 
 	@Override
 	public void execute(JobExecutionContext context) {
-		this.runner.fire(context.getMergedJobDataMap().getString(SCHEDULE),
-				context.getScheduledFireTime().toInstant());
+		this.runner.fire(context.getMergedJobDataMap().getString(SCHEDULE), context.getScheduledFireTime().toInstant());
 	}
 
 }

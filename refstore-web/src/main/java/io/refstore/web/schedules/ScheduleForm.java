@@ -1,7 +1,8 @@
 package io.refstore.web.schedules;
 
 /**
- * The console's create/edit form of a schedule; extra job parameters are {@code key=value} lines.
+ * The console's create/edit form of a schedule; extra job parameters are
+ * {@code key=value} lines.
  */
 public class ScheduleForm extends JobTargetForm {
 

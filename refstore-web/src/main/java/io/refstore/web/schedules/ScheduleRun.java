@@ -23,7 +23,10 @@ public record ScheduleRun(String schedule, Instant scheduledAt, Instant firedAt,
 		/** The job was launched. */
 		LAUNCHED,
 
-		/** The previous run this schedule launched on the repository was still going: nothing launched. */
+		/**
+		 * The previous run this schedule launched on the repository was still going:
+		 * nothing launched.
+		 */
 		OVERRUN,
 
 		/** Another job held the repository's lease. */

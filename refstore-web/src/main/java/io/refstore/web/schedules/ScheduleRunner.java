@@ -17,9 +17,10 @@ import io.refstore.batch.support.JobSummary;
 import io.refstore.batch.support.RefJobs;
 
 /**
- * What a fire does: selects the schedule's repositories and launches its job on each through {@link RefJobs} with
- * actor {@code schedule:<name>}. A repository where the run this schedule launched before is still going is an
- * overrun: nothing is launched there and the schedule's overrun count grows. Every outcome is one row of
+ * What a fire does: selects the schedule's repositories and launches its job on each
+ * through {@link RefJobs} with actor {@code schedule:<name>}. A repository where the run
+ * this schedule launched before is still going is an overrun: nothing is launched there
+ * and the schedule's overrun count grows. Every outcome is one row of
  * {@code refstore_schedule_run}. Runs on Quartz's threads; thread-safe.
  */
 @Component
@@ -42,7 +43,10 @@ class ScheduleRunner {
 		this.instanceId = leases.instanceId();
 	}
 
-	/** Fires {@code name} for its fire time {@code scheduledAt}; a deleted schedule does nothing. */
+	/**
+	 * Fires {@code name} for its fire time {@code scheduledAt}; a deleted schedule does
+	 * nothing.
+	 */
 	void fire(String name, Instant scheduledAt) {
 		Optional<Schedule> found = this.store.find(name);
 		if (found.isEmpty()) {
@@ -81,7 +85,8 @@ class ScheduleRunner {
 		Map<String, String> parameters = new LinkedHashMap<>(schedule.parameters());
 		parameters.put(JobParameterNames.REPOSITORY, repository);
 		try {
-			// checked when the schedule was saved too; a row written by other means must not slip through
+			// checked when the schedule was saved too; a row written by other means must
+			// not slip through
 			ScheduleService.refuseProtectionOverride(parameters, "a schedule");
 			JobSummary launched = this.jobs.launch(schedule.jobType(), parameters, "schedule:" + schedule.name());
 			record(schedule, scheduledAt, now, repository, launched.executionId(), ScheduleRun.Outcome.LAUNCHED, null);

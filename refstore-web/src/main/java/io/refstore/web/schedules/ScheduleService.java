@@ -38,10 +38,12 @@ import io.refstore.web.jobs.JobService;
 import io.refstore.web.system.InvalidRequestException;
 
 /**
- * Creates, changes, pauses and deletes schedules: the definition goes to {@code refstore_schedule} and its trigger
- * to Quartz's JDBC store in the same transaction, so every instance sharing the database sees both or neither.
- * Every field is checked before anything is stored; a refusal is an {@link InvalidRequestException} naming
- * the field. OPERATOR manages schedules; ADMIN only, those whose job type is destructive. Thread-safe.
+ * Creates, changes, pauses and deletes schedules: the definition goes to
+ * {@code refstore_schedule} and its trigger to Quartz's JDBC store in the same
+ * transaction, so every instance sharing the database sees both or neither. Every field
+ * is checked before anything is stored; a refusal is an {@link InvalidRequestException}
+ * naming the field. OPERATOR manages schedules; ADMIN only, those whose job type is
+ * destructive. Thread-safe.
  */
 @Service
 public class ScheduleService {
@@ -151,16 +153,20 @@ public class ScheduleService {
 		return this.store.find(name).orElseThrow(() -> new ScheduleNotFoundException(name));
 	}
 
-	/** Destructive job types need ADMIN: what they do cannot be undone by running them again. */
+	/**
+	 * Destructive job types need ADMIN: what they do cannot be undone by running them
+	 * again.
+	 */
 	public static boolean destructive(RefJobType type) {
 		return type == RefJobType.DELETE || type == RefJobType.ROLLBACK || type == RefJobType.RESTORE
 				|| type == RefJobType.MIGRATE;
 	}
 
 	/**
-	 * Refuses parameters that would override the protected refs of a deletion: an override needs a person who
-	 * gives a reason at the moment of the launch, and a schedule or campaign launches later, unattended, on
-	 * repositories nobody has looked at.
+	 * Refuses parameters that would override the protected refs of a deletion: an
+	 * override needs a person who gives a reason at the moment of the launch, and a
+	 * schedule or campaign launches later, unattended, on repositories nobody has looked
+	 * at.
 	 * @throws InvalidRequestException naming {@code parameters.overrideProtection} or
 	 * {@code parameters.overrideReason}
 	 */
@@ -174,8 +180,9 @@ public class ScheduleService {
 	}
 
 	/**
-	 * Checks the job parameters a schedule or campaign keeps for its launches as a launch checks them, all but
-	 * what only the repository decides: the target selects the repositories, and the protected refs stay.
+	 * Checks the job parameters a schedule or campaign keeps for its launches as a launch
+	 * checks them, all but what only the repository decides: the target selects the
+	 * repositories, and the protected refs stay.
 	 * @param launcher {@code a schedule} or {@code a campaign}
 	 * @throws InvalidRequestException naming {@code parameters.<key>}
 	 */
@@ -232,8 +239,8 @@ public class ScheduleService {
 		}
 		Schedule.Misfire misfire = parseEnum(Schedule.Misfire.class, "misfire",
 				(request.misfire() == null) ? "SKIP" : request.misfire());
-		Map<String, String> parameters = new LinkedHashMap<>((request.parameters() == null) ? Map.of()
-				: request.parameters());
+		Map<String, String> parameters = new LinkedHashMap<>(
+				(request.parameters() == null) ? Map.of() : request.parameters());
 		checkStored(type, parameters, "a schedule");
 		return new Schedule(name, type, kind, target, parameters, hasCron ? request.cron().trim() : null, zone,
 				request.onceAt(), misfire, Boolean.TRUE.equals(request.paused()), actor.getName(), null, 0, null,

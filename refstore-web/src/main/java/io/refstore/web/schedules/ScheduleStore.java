@@ -20,8 +20,8 @@ import io.refstore.batch.support.RefJobType;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The {@code refstore_schedule} and {@code refstore_schedule_run} tables. Thread-safe; joins the caller's
- * transaction.
+ * The {@code refstore_schedule} and {@code refstore_schedule_run} tables. Thread-safe;
+ * joins the caller's transaction.
  */
 @Component
 class ScheduleStore {
@@ -36,19 +36,21 @@ class ScheduleStore {
 	}
 
 	void insert(Schedule schedule, Instant now) {
-		this.jdbc.sql("INSERT INTO refstore_schedule (name, job_type, target_kind, target, parameters, cron, time_zone,"
-				+ " once_at, misfire, paused, created_by, created_at, updated_at, overruns)"
-				+ " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)")
+		this.jdbc
+			.sql("INSERT INTO refstore_schedule (name, job_type, target_kind, target, parameters, cron, time_zone,"
+					+ " once_at, misfire, paused, created_by, created_at, updated_at, overruns)"
+					+ " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)")
 			.params(schedule.name(), schedule.jobType().name(), schedule.targetKind().name(), schedule.target(),
 					this.json.writeValueAsString(schedule.parameters()), schedule.cron(), schedule.timeZone(),
-					utc(schedule.onceAt()), schedule.misfire().name(), schedule.paused(), schedule.createdBy(), utc(now),
-					utc(now))
+					utc(schedule.onceAt()), schedule.misfire().name(), schedule.paused(), schedule.createdBy(),
+					utc(now), utc(now))
 			.update();
 	}
 
 	boolean update(Schedule schedule, Instant now) {
-		return this.jdbc.sql("UPDATE refstore_schedule SET job_type = ?, target_kind = ?, target = ?, parameters = ?,"
-				+ " cron = ?, time_zone = ?, once_at = ?, misfire = ?, paused = ?, updated_at = ? WHERE name = ?")
+		return this.jdbc
+			.sql("UPDATE refstore_schedule SET job_type = ?, target_kind = ?, target = ?, parameters = ?,"
+					+ " cron = ?, time_zone = ?, once_at = ?, misfire = ?, paused = ?, updated_at = ? WHERE name = ?")
 			.params(schedule.jobType().name(), schedule.targetKind().name(), schedule.target(),
 					this.json.writeValueAsString(schedule.parameters()), schedule.cron(), schedule.timeZone(),
 					utc(schedule.onceAt()), schedule.misfire().name(), schedule.paused(), utc(now), schedule.name())
@@ -67,7 +69,9 @@ class ScheduleStore {
 	}
 
 	Optional<Schedule> find(String name) {
-		return this.jdbc.sql("SELECT * FROM refstore_schedule WHERE name = ?").param(name).query(this::schedule)
+		return this.jdbc.sql("SELECT * FROM refstore_schedule WHERE name = ?")
+			.param(name)
+			.query(this::schedule)
 			.optional();
 	}
 
@@ -86,8 +90,9 @@ class ScheduleStore {
 	}
 
 	void recordRun(ScheduleRun run) {
-		this.jdbc.sql("INSERT INTO refstore_schedule_run (schedule_name, scheduled_at, fired_at, instance_id,"
-				+ " repository, execution_id, outcome, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+		this.jdbc
+			.sql("INSERT INTO refstore_schedule_run (schedule_name, scheduled_at, fired_at, instance_id,"
+					+ " repository, execution_id, outcome, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
 			.params(run.schedule(), utc(run.scheduledAt()), utc(run.firedAt()), run.instanceId(), run.repository(),
 					run.executionId(), run.outcome().name(), cut(run.detail(), DETAIL))
 			.update();
@@ -101,10 +106,14 @@ class ScheduleStore {
 			.list();
 	}
 
-	/** The execution the newest launch of {@code name} on {@code repository} started, if any. */
+	/**
+	 * The execution the newest launch of {@code name} on {@code repository} started, if
+	 * any.
+	 */
 	Optional<Long> lastExecution(String name, String repository) {
-		return this.jdbc.sql("SELECT execution_id FROM refstore_schedule_run WHERE schedule_name = ? AND repository = ?"
-				+ " AND execution_id IS NOT NULL ORDER BY id DESC LIMIT 1")
+		return this.jdbc
+			.sql("SELECT execution_id FROM refstore_schedule_run WHERE schedule_name = ? AND repository = ?"
+					+ " AND execution_id IS NOT NULL ORDER BY id DESC LIMIT 1")
 			.params(name, repository)
 			.query(Long.class)
 			.optional();
@@ -121,7 +130,9 @@ class ScheduleStore {
 
 	private static ScheduleRun run(ResultSet rs, int row) throws SQLException {
 		return new ScheduleRun(rs.getString("schedule_name"), instant(rs, "scheduled_at"), instant(rs, "fired_at"),
-				rs.getString("instance_id"), rs.getString("repository"), (Long) rs.getObject("execution_id", Long.class),
-				ScheduleRun.Outcome.valueOf(rs.getString("outcome")), rs.getString("detail"));
+				rs.getString("instance_id"), rs.getString("repository"),
+				(Long) rs.getObject("execution_id", Long.class), ScheduleRun.Outcome.valueOf(rs.getString("outcome")),
+				rs.getString("detail"));
 	}
+
 }

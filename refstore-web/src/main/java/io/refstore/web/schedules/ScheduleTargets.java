@@ -18,9 +18,10 @@ import io.refstore.web.repos.RepoRegistry;
 import io.refstore.web.system.InvalidRequestException;
 
 /**
- * Turns a schedule's target into repository names: one name, the names a glob matches, or the repositories whose
- * {@code RefStore.statistics()} count more loose refs than a threshold. Selections are evaluated at each fire,
- * so a repository added later is included. Campaigns select their repositories through it too. Thread-safe.
+ * Turns a schedule's target into repository names: one name, the names a glob matches, or
+ * the repositories whose {@code RefStore.statistics()} count more loose refs than a
+ * threshold. Selections are evaluated at each fire, so a repository added later is
+ * included. Campaigns select their repositories through it too. Thread-safe.
  */
 @Component
 public class ScheduleTargets {
@@ -77,8 +78,8 @@ public class ScheduleTargets {
 			return FileSystems.getDefault().getPathMatcher("glob:" + glob);
 		}
 		catch (PatternSyntaxException ex) {
-			throw new InvalidRequestException("target", glob, "not a glob: " + ex.getDescription()
-					+ " at index " + ex.getIndex());
+			throw new InvalidRequestException("target", glob,
+					"not a glob: " + ex.getDescription() + " at index " + ex.getIndex());
 		}
 	}
 

@@ -15,7 +15,10 @@ public final class Actors {
 		return (authentication == null || authentication.getName() == null) ? "anonymous" : authentication.getName();
 	}
 
-	/** Whether the current user holds {@code role} (directly; the role hierarchy is applied by method security). */
+	/**
+	 * Whether the current user holds {@code role} (directly; the role hierarchy is
+	 * applied by method security).
+	 */
 	public static boolean has(String role) {
 		Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
 		return authentication != null && authentication.getAuthorities()

@@ -9,9 +9,9 @@ import org.springframework.security.core.userdetails.UserDetailsService;
 import org.springframework.security.core.userdetails.UsernameNotFoundException;
 
 /**
- * Accepts a {@link BearerTokenAuthentication} whose secret belongs to a valid token of a user who is still
- * configured and enabled; the result carries that user's current roles (a token never has more rights than its
- * owner has now). Thread-safe.
+ * Accepts a {@link BearerTokenAuthentication} whose secret belongs to a valid token of a
+ * user who is still configured and enabled; the result carries that user's current roles
+ * (a token never has more rights than its owner has now). Thread-safe.
  */
 final class ApiTokenAuthenticationProvider implements AuthenticationProvider {
 

@@ -19,9 +19,10 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 /**
- * The table of API tokens. A secret is {@value #PREFIX} and 43 base64url characters (256 random bits); only its
- * SHA-256 is stored. A fast hash suffices here, unlike for passwords: a secret of 256 random bits cannot be
- * guessed from its hash, and a slow hash would be paid by every API request. Thread-safe.
+ * The table of API tokens. A secret is {@value #PREFIX} and 43 base64url characters (256
+ * random bits); only its SHA-256 is stored. A fast hash suffices here, unlike for
+ * passwords: a secret of 256 random bits cannot be guessed from its hash, and a slow hash
+ * would be paid by every API request. Thread-safe.
  */
 @Component
 class ApiTokenStore {
@@ -56,8 +57,9 @@ class ApiTokenStore {
 	}
 
 	/**
-	 * The valid (not revoked) token with this secret, marking it used. The mark is written at most once a minute
-	 * per token, so that a busy client does not turn every read into a database write.
+	 * The valid (not revoked) token with this secret, marking it used. The mark is
+	 * written at most once a minute per token, so that a busy client does not turn every
+	 * read into a database write.
 	 */
 	Optional<ApiToken> authenticate(String secret) {
 		Optional<ApiToken> token = this.jdbc
@@ -80,10 +82,15 @@ class ApiTokenStore {
 			.optional();
 	}
 
-	/** Tokens of {@code owner}, or of everyone if {@code owner} is {@code null}; newest first. */
+	/**
+	 * Tokens of {@code owner}, or of everyone if {@code owner} is {@code null}; newest
+	 * first.
+	 */
 	List<ApiToken> list(String owner) {
 		if (owner == null) {
-			return this.jdbc.sql("SELECT * FROM refstore_api_token ORDER BY id DESC").query(ApiTokenStore::token).list();
+			return this.jdbc.sql("SELECT * FROM refstore_api_token ORDER BY id DESC")
+				.query(ApiTokenStore::token)
+				.list();
 		}
 		return this.jdbc.sql("SELECT * FROM refstore_api_token WHERE owner = ? ORDER BY id DESC")
 			.param(owner)

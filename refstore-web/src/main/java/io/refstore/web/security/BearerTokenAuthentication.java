@@ -7,9 +7,9 @@ import org.springframework.security.authentication.AbstractAuthenticationToken;
 import org.springframework.security.core.GrantedAuthority;
 
 /**
- * An API token presented as {@code Authorization: Bearer <token>}: unauthenticated it carries the secret; once
- * {@link ApiTokenAuthenticationProvider} accepted it, the owner's name, the token id and the owner's current
- * authorities (the secret is dropped).
+ * An API token presented as {@code Authorization: Bearer <token>}: unauthenticated it
+ * carries the secret; once {@link ApiTokenAuthenticationProvider} accepted it, the
+ * owner's name, the token id and the owner's current authorities (the secret is dropped).
  */
 final class BearerTokenAuthentication extends AbstractAuthenticationToken {
 

@@ -7,8 +7,9 @@ import org.springframework.security.core.Authentication;
 import org.springframework.security.web.authentication.AuthenticationConverter;
 
 /**
- * Reads {@code Authorization: Bearer <token>}; other schemes (Basic) are left to their own filter. A bearer
- * header without a token is refused rather than ignored, so a client's mistake shows as a 401.
+ * Reads {@code Authorization: Bearer <token>}; other schemes (Basic) are left to their
+ * own filter. A bearer header without a token is refused rather than ignored, so a
+ * client's mistake shows as a 401.
  */
 final class BearerTokenConverter implements AuthenticationConverter {
 

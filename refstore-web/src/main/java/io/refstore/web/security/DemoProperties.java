@@ -8,8 +8,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * The demo setup, {@code refstore.demo.*}: whether it is on, and its users (who can log in only while it is on,
- * so that turning the demo off leaves no known password behind).
+ * The demo setup, {@code refstore.demo.*}: whether it is on, and its users (who can log
+ * in only while it is on, so that turning the demo off leaves no known password behind).
  *
  * @param enabled whether the demo setup is on (default {@code true})
  * @param users the demo users, in the form of {@link SecurityProperties.User}

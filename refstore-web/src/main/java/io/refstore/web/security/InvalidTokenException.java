@@ -2,7 +2,9 @@ package io.refstore.web.security;
 
 import org.springframework.security.core.AuthenticationException;
 
-/** A bearer token that is unknown, revoked, or whose owner is no longer a configured user. */
+/**
+ * A bearer token that is unknown, revoked, or whose owner is no longer a configured user.
+ */
 class InvalidTokenException extends AuthenticationException {
 
 	private static final long serialVersionUID = 1L;

@@ -21,15 +21,18 @@ import io.refstore.web.system.Problems;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Spring Security's refusals as RFC 9457 problems: 401 with a {@code WWW-Authenticate} challenge for Basic and
- * Bearer, 403 naming the missing role, and 400 for a request the firewall rejects (encoded dots, backslashes,
- * ...). Thread-safe.
+ * Spring Security's refusals as RFC 9457 problems: 401 with a {@code WWW-Authenticate}
+ * challenge for Basic and Bearer, 403 naming the missing role, and 400 for a request the
+ * firewall rejects (encoded dots, backslashes, ...). Thread-safe.
  */
 final class ProblemSecurityHandlers implements AuthenticationEntryPoint, AccessDeniedHandler, RequestRejectedHandler {
 
 	private final JsonMapper json;
 
-	/** @param json the application's mapper, which writes {@code ProblemDetail} as RFC 9457 says */
+	/**
+	 * @param json the application's mapper, which writes {@code ProblemDetail} as RFC
+	 * 9457 says
+	 */
 	ProblemSecurityHandlers(JsonMapper json) {
 		this.json = json;
 	}

@@ -5,10 +5,12 @@ import java.util.List;
 /**
  * The roles of refstore, weakest first; each implies the ones before it.
  * <ul>
- * <li>{@link #VIEWER}: read repositories, refs and logs, manage one's own API tokens.</li>
- * <li>{@link #OPERATOR}: also run jobs, dry runs and deletion plans, and read the audit log.</li>
- * <li>{@link #ADMIN}: also destructive execution: ref writes, rollback, restore, settings, and every user's
+ * <li>{@link #VIEWER}: read repositories, refs and logs, manage one's own API
  * tokens.</li>
+ * <li>{@link #OPERATOR}: also run jobs, dry runs and deletion plans, and read the audit
+ * log.</li>
+ * <li>{@link #ADMIN}: also destructive execution: ref writes, rollback, restore,
+ * settings, and every user's tokens.</li>
  * </ul>
  */
 public final class Roles {

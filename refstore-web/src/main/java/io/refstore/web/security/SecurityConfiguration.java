@@ -35,15 +35,18 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Who may do what. Two filter chains:
  * <ol>
- * <li>{@code /api/**} and {@code /actuator/**}: stateless, HTTP Basic or {@code Authorization: Bearer} API
- * tokens, no CSRF (no cookies are involved), refusals as problems. Reads need VIEWER, ref writes ADMIN, the
- * audit log OPERATOR, job reads VIEWER and job launches, stops and restarts OPERATOR (ADMIN
- * for the destructive ones, checked on the service); {@code /actuator/health} is public, the other actuator endpoints need VIEWER.</li>
- * <li>Everything else (the console): form login at {@code /login} with CSRF protection and a session; the API
- * description and Swagger UI are public.</li>
+ * <li>{@code /api/**} and {@code /actuator/**}: stateless, HTTP Basic or
+ * {@code Authorization: Bearer} API tokens, no CSRF (no cookies are involved), refusals
+ * as problems. Reads need VIEWER, ref writes ADMIN, the audit log OPERATOR, job reads
+ * VIEWER and job launches, stops and restarts OPERATOR (ADMIN for the destructive ones,
+ * checked on the service); {@code /actuator/health} is public, the other actuator
+ * endpoints need VIEWER.</li>
+ * <li>Everything else (the console): form login at {@code /login} with CSRF protection
+ * and a session; the API description and Swagger UI are public.</li>
  * </ol>
- * The same roles are checked again on the service methods ({@code @PreAuthorize}), so no other entry point can
- * bypass them. Roles form a hierarchy: ADMIN implies OPERATOR implies VIEWER.
+ * The same roles are checked again on the service methods ({@code @PreAuthorize}), so no
+ * other entry point can bypass them. Roles form a hierarchy: ADMIN implies OPERATOR
+ * implies VIEWER.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableMethodSecurity
@@ -59,7 +62,10 @@ class SecurityConfiguration {
 			.build();
 	}
 
-	/** Publishes refusals as events, so that the audit log records denied attempts to change something. */
+	/**
+	 * Publishes refusals as events, so that the audit log records denied attempts to
+	 * change something.
+	 */
 	@Bean
 	AuthorizationEventPublisher authorizationEventPublisher(ApplicationEventPublisher publisher) {
 		return new SpringAuthorizationEventPublisher(publisher);
@@ -92,8 +98,8 @@ class SecurityConfiguration {
 			}
 			for (String role : user.roles()) {
 				if (!Roles.ALL.contains(role)) {
-					throw new IllegalArgumentException(where + ".roles: unknown role '" + role + "' (known: " + Roles.ALL
-							+ ")");
+					throw new IllegalArgumentException(
+							where + ".roles: unknown role '" + role + "' (known: " + Roles.ALL + ")");
 				}
 			}
 			users.add(User.withUsername(user.name())
@@ -104,16 +110,20 @@ class SecurityConfiguration {
 		return new InMemoryUserDetailsManager(users);
 	}
 
-	/** Also the {@code RequestRejectedHandler} of the firewall, which Spring Security finds by type. */
+	/**
+	 * Also the {@code RequestRejectedHandler} of the firewall, which Spring Security
+	 * finds by type.
+	 */
 	@Bean
 	ProblemSecurityHandlers problemSecurityHandlers(JsonMapper json) {
 		return new ProblemSecurityHandlers(json);
 	}
 
 	/**
-	 * Encoded slashes are how repository and ref names travel in one path segment; Tomcat passes them (and, with
-	 * them, encoded percent signs) through undecoded, and Spring MVC decodes each path variable exactly once. The
-	 * rest stays strict (encoded dots, backslashes, non-normalised paths are refused).
+	 * Encoded slashes are how repository and ref names travel in one path segment; Tomcat
+	 * passes them (and, with them, encoded percent signs) through undecoded, and Spring
+	 * MVC decodes each path variable exactly once. The rest stays strict (encoded dots,
+	 * backslashes, non-normalised paths are refused).
 	 */
 	@Bean
 	HttpFirewall httpFirewall() {
@@ -137,7 +147,8 @@ class SecurityConfiguration {
 			.csrf((csrf) -> csrf.disable())
 			.httpBasic((basic) -> basic.authenticationEntryPoint(problems))
 			.addFilterBefore(bearer, BasicAuthenticationFilter.class)
-			.exceptionHandling((exceptions) -> exceptions.authenticationEntryPoint(problems).accessDeniedHandler(problems))
+			.exceptionHandling(
+					(exceptions) -> exceptions.authenticationEntryPoint(problems).accessDeniedHandler(problems))
 			.authorizeHttpRequests((authorize) -> authorize.requestMatchers("/actuator/health", "/actuator/health/**")
 				.permitAll()
 				.requestMatchers("/actuator/**")

@@ -9,10 +9,11 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * The users of refstore: {@code refstore.security.users[n].name}, {@code .password} (an encoded hash with its
- * id, such as {@code {bcrypt}$2a$10$...}; a plain {@code {noop}} password is refused) and {@code .roles}
- * ({@code VIEWER}, {@code OPERATOR}, {@code ADMIN}; each implies the ones before it). There is no built-in
- * user: without any, nobody can log in.
+ * The users of refstore: {@code refstore.security.users[n].name}, {@code .password} (an
+ * encoded hash with its id, such as {@code {bcrypt}$2a$10$...}; a plain {@code {noop}}
+ * password is refused) and {@code .roles} ({@code VIEWER}, {@code OPERATOR},
+ * {@code ADMIN}; each implies the ones before it). There is no built-in user: without
+ * any, nobody can log in.
  *
  * @param users the configured users
  */

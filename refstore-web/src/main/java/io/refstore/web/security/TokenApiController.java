@@ -28,7 +28,9 @@ class TokenApiController {
 		this.tokens = tokens;
 	}
 
-	/** @param name the token's label */
+	/**
+	 * @param name the token's label
+	 */
 	record CreateTokenRequest(String name) {
 	}
 

@@ -14,9 +14,9 @@ import io.refstore.web.system.InvalidRequestException;
 import io.refstore.web.system.Problems;
 
 /**
- * API tokens: any authenticated user creates, lists and revokes their own; an ADMIN lists and revokes
- * everyone's. Another user's token is reported as not found, so ids reveal nothing. Every change is audited.
- * Thread-safe.
+ * API tokens: any authenticated user creates, lists and revokes their own; an ADMIN lists
+ * and revokes everyone's. Another user's token is reported as not found, so ids reveal
+ * nothing. Every change is audited. Thread-safe.
  */
 @Service
 public class TokenService {
@@ -53,7 +53,10 @@ public class TokenService {
 		return created;
 	}
 
-	/** The current user's tokens, or with {@code all} (ADMIN only) everyone's; newest first. */
+	/**
+	 * The current user's tokens, or with {@code all} (ADMIN only) everyone's; newest
+	 * first.
+	 */
 	@PreAuthorize("hasRole('VIEWER') and (!#all or hasRole('ADMIN'))")
 	public List<ApiToken> list(boolean all) {
 		return this.tokens.list(all ? null : Actors.current());
@@ -62,8 +65,8 @@ public class TokenService {
 	/**
 	 * Revokes a token of the current user, or any token for an ADMIN.
 	 * @return the revoked token
-	 * @throws org.springframework.web.ErrorResponseException 404 if there is no such token the user may see,
-	 * 409 if it is already revoked
+	 * @throws org.springframework.web.ErrorResponseException 404 if there is no such
+	 * token the user may see, 409 if it is already revoked
 	 */
 	@PreAuthorize("hasRole('VIEWER')")
 	public ApiToken revoke(long id) {

@@ -27,18 +27,23 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.core.TokenStreamLocation;
 
 /**
- * Turns every exception a handler throws into an RFC 9457 problem ({@code application/problem+json}) whose
- * detail names the culprit. Spring MVC's own exceptions (405, 406, 415, missing or mistyped parameters, unknown
- * paths) come through the base class; refstore's through the handlers here. Anything unexpected becomes a 500
- * with a generic detail: the exception goes to the log, never to the client. Security exceptions are passed on
- * to Spring Security, which answers 401 or 403 through {@code ProblemSecurityHandlers}.
+ * Turns every exception a handler throws into an RFC 9457 problem
+ * ({@code application/problem+json}) whose detail names the culprit. Spring MVC's own
+ * exceptions (405, 406, 415, missing or mistyped parameters, unknown paths) come through
+ * the base class; refstore's through the handlers here. Anything unexpected becomes a 500
+ * with a generic detail: the exception goes to the log, never to the client. Security
+ * exceptions are passed on to Spring Security, which answers 401 or 403 through
+ * {@code ProblemSecurityHandlers}.
  */
 @RestControllerAdvice
 class ApiExceptionHandler extends ResponseEntityExceptionHandler implements PassesSecurityExceptions {
 
 	private static final Log log = LogFactory.getLog(ApiExceptionHandler.class);
 
-	/** What a 503 for a store swap asks the client to wait: a swap holds writers for seconds at the most. */
+	/**
+	 * What a 503 for a store swap asks the client to wait: a swap holds writers for
+	 * seconds at the most.
+	 */
 	private static final long RETRY_AFTER_SECONDS = 5;
 
 	@ExceptionHandler
@@ -49,7 +54,10 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler implements Pass
 		return Problems.problem(HttpStatus.BAD_REQUEST, "invalid-repository-name", ex.getMessage(), properties);
 	}
 
-	/** The one kind of problem for a refused field or parameter, whichever layer refused it. */
+	/**
+	 * The one kind of problem for a refused field or parameter, whichever layer refused
+	 * it.
+	 */
 	@ExceptionHandler
 	ProblemDetail invalidRequest(InvalidRequestException ex) {
 		Map<String, Object> properties = new LinkedHashMap<>();
@@ -80,8 +88,9 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler implements Pass
 	}
 
 	/**
-	 * A write that met a store swap (a format migration or rollback in this process) for longer than writers wait,
-	 * or twice in a row: nothing was written, and the client may simply retry.
+	 * A write that met a store swap (a format migration or rollback in this process) for
+	 * longer than writers wait, or twice in a row: nothing was written, and the client
+	 * may simply retry.
 	 */
 	@ExceptionHandler({ StoreBusyException.class, StoreSwappedException.class })
 	ResponseEntity<ProblemDetail> storeSwapping(IOException ex) {
@@ -116,20 +125,25 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler implements Pass
 			ProblemDetail problem = BodySizeLimitFilter.tooLarge(tooLarge.limit);
 			return handleExceptionInternal(ex, problem, headers, HttpStatus.CONTENT_TOO_LARGE, request);
 		}
-		ProblemDetail problem = Problems.problem(HttpStatus.BAD_REQUEST, "malformed-body", notReadable(ex),
-				Map.of());
+		ProblemDetail problem = Problems.problem(HttpStatus.BAD_REQUEST, "malformed-body", notReadable(ex), Map.of());
 		return handleExceptionInternal(ex, problem, headers, status, request);
 	}
 
-	/** What is wrong with an unreadable body, with the JSON position but without echoing the input. */
+	/**
+	 * What is wrong with an unreadable body, with the JSON position but without echoing
+	 * the input.
+	 */
 	private static String notReadable(HttpMessageNotReadableException ex) {
 		Throwable cause = ex.getMostSpecificCause();
 		if (cause instanceof JacksonException json) {
 			StringBuilder detail = new StringBuilder("malformed JSON body: ").append(json.getOriginalMessage());
 			TokenStreamLocation location = json.getLocation();
 			if (location != null && location.getLineNr() > 0) {
-				detail.append(" (line ").append(location.getLineNr()).append(", column ")
-					.append(location.getColumnNr()).append(')');
+				detail.append(" (line ")
+					.append(location.getLineNr())
+					.append(", column ")
+					.append(location.getColumnNr())
+					.append(')');
 			}
 			String path = json.getPathReference();
 			if (path != null && !path.isEmpty()) {

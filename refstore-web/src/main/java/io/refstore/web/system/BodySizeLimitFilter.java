@@ -19,9 +19,10 @@ import org.springframework.web.filter.OncePerRequestFilter;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Refuses request bodies over a limit with 413: at once when {@code Content-Length} says so, else (a chunked
- * body) as soon as reading passes the limit, through {@link BodyTooLargeException}, which the exception handler
- * turns into the same 413. Nothing has been changed when it fires: handlers read the whole body first.
+ * Refuses request bodies over a limit with 413: at once when {@code Content-Length} says
+ * so, else (a chunked body) as soon as reading passes the limit, through
+ * {@link BodyTooLargeException}, which the exception handler turns into the same 413.
+ * Nothing has been changed when it fires: handlers read the whole body first.
  */
 final class BodySizeLimitFilter extends OncePerRequestFilter {
 
@@ -29,7 +30,10 @@ final class BodySizeLimitFilter extends OncePerRequestFilter {
 
 	private final JsonMapper json;
 
-	/** @param json the application's mapper, which writes {@code ProblemDetail} as RFC 9457 says */
+	/**
+	 * @param json the application's mapper, which writes {@code ProblemDetail} as RFC
+	 * 9457 says
+	 */
 	BodySizeLimitFilter(long limit, JsonMapper json) {
 		this.limit = limit;
 		this.json = json;

@@ -13,8 +13,8 @@ import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Values as the web layer's tables hold them: instants as UTC timestamps, long texts cut to their column, job
- * parameters as a JSON object. Stateless.
+ * Values as the web layer's tables hold them: instants as UTC timestamps, long texts cut
+ * to their column, job parameters as a JSON object. Stateless.
  */
 public final class Columns {
 
@@ -41,8 +41,9 @@ public final class Columns {
 	}
 
 	/**
-	 * The job parameters in the {@code parameters} column (schedules, campaigns, the audit log: a JSON object of
-	 * texts, written with {@code json}), in their stored order; empty if the column is {@code null}.
+	 * The job parameters in the {@code parameters} column (schedules, campaigns, the
+	 * audit log: a JSON object of texts, written with {@code json}), in their stored
+	 * order; empty if the column is {@code null}.
 	 */
 	public static Map<String, String> parameters(ResultSet rs, JsonMapper json) throws SQLException {
 		Map<String, String> parameters = new LinkedHashMap<>();

@@ -6,14 +6,18 @@ import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.HttpStatus;
 
 /**
- * What the servlet container's error dispatch tells its error controllers (the API's and the console's).
+ * What the servlet container's error dispatch tells its error controllers (the API's and
+ * the console's).
  */
 public final class ErrorDispatch {
 
 	private ErrorDispatch() {
 	}
 
-	/** The error status the container dispatched with; 500 if it gave none, or none that is an error. */
+	/**
+	 * The error status the container dispatched with; 500 if it gave none, or none that
+	 * is an error.
+	 */
 	public static HttpStatus status(HttpServletRequest request) {
 		Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
 		if (code instanceof Integer value) {

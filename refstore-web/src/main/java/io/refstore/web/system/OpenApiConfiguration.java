@@ -10,8 +10,9 @@ import io.swagger.v3.oas.models.security.SecurityRequirement;
 import io.swagger.v3.oas.models.security.SecurityScheme;
 
 /**
- * The OpenAPI description served at {@code /v3/api-docs} (Swagger UI at {@code /swagger-ui.html}): the URL
- * scheme for names with slashes, authentication, roles and errors, which apply to every operation.
+ * The OpenAPI description served at {@code /v3/api-docs} (Swagger UI at
+ * {@code /swagger-ui.html}): the URL scheme for names with slashes, authentication, roles
+ * and errors, which apply to every operation.
  */
 @Configuration(proxyBeanMethods = false)
 class OpenApiConfiguration {
@@ -49,8 +50,7 @@ class OpenApiConfiguration {
 
 	@Bean
 	OpenAPI refstoreOpenApi() {
-		return new OpenAPI()
-			.info(new Info().title("refstore API").version("v1").description(DESCRIPTION))
+		return new OpenAPI().info(new Info().title("refstore API").version("v1").description(DESCRIPTION))
 			.components(new Components()
 				.addSecuritySchemes("basic", new SecurityScheme().type(SecurityScheme.Type.HTTP).scheme("basic"))
 				.addSecuritySchemes("token", new SecurityScheme().type(SecurityScheme.Type.HTTP).scheme("bearer")))

@@ -5,8 +5,9 @@ import org.springframework.security.core.AuthenticationException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 
 /**
- * For an exception advice with a catch-all handler: Spring Security's refusals are thrown on, so that its filter
- * answers them (a login or a 401 for anonymous users, a 403 otherwise) instead of the catch-all's 500.
+ * For an exception advice with a catch-all handler: Spring Security's refusals are thrown
+ * on, so that its filter answers them (a login or a 401 for anonymous users, a 403
+ * otherwise) instead of the catch-all's 500.
  */
 public interface PassesSecurityExceptions {
 

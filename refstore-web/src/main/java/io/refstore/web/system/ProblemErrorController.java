@@ -14,9 +14,10 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Answers the servlet container's error dispatch (errors raised outside Spring MVC: a URI Tomcat refuses, a
- * body over the size limit, a filter's {@code sendError}) with a problem instead of Boot's default error body.
- * It reports the status and the container's reason only; exceptions are never shown.
+ * Answers the servlet container's error dispatch (errors raised outside Spring MVC: a URI
+ * Tomcat refuses, a body over the size limit, a filter's {@code sendError}) with a
+ * problem instead of Boot's default error body. It reports the status and the container's
+ * reason only; exceptions are never shown.
  */
 @RestController
 class ProblemErrorController implements ErrorController {

@@ -10,28 +10,36 @@ import org.springframework.web.ErrorResponseException;
 import io.refstore.core.input.Printable;
 
 /**
- * Factories for the RFC 9457 problems the API answers with. Each problem carries a {@code type} URI under
- * {@value #TYPE_BASE} that names the kind of error, a title, and a detail naming the culprit (a parameter, a
- * ref name and the rule it breaks, a conflicting ref). Stateless.
+ * Factories for the RFC 9457 problems the API answers with. Each problem carries a
+ * {@code type} URI under {@value #TYPE_BASE} that names the kind of error, a title, and a
+ * detail naming the culprit (a parameter, a ref name and the rule it breaks, a
+ * conflicting ref). Stateless.
  */
 public final class Problems {
 
-	/** The base of every problem {@code type} URI; the API description lists the kinds. */
+	/**
+	 * The base of every problem {@code type} URI; the API description lists the kinds.
+	 */
 	public static final String TYPE_BASE = "https://refstore.io/problems/";
 
 	private Problems() {
 	}
 
 	/**
-	 * A problem of {@code status} and kind {@code kind} as an exception that Spring MVC renders.
-	 * @param properties extension members of the problem (for example the offending {@code parameter})
+	 * A problem of {@code status} and kind {@code kind} as an exception that Spring MVC
+	 * renders.
+	 * @param properties extension members of the problem (for example the offending
+	 * {@code parameter})
 	 */
 	public static ErrorResponseException exception(HttpStatus status, String kind, String detail,
 			Map<String, ?> properties) {
 		return new ErrorResponseException(status, problem(status, kind, detail, properties), null);
 	}
 
-	/** A problem of {@code status}, kind {@code kind}, with {@code detail} and extension members. */
+	/**
+	 * A problem of {@code status}, kind {@code kind}, with {@code detail} and extension
+	 * members.
+	 */
 	public static ProblemDetail problem(HttpStatus status, String kind, String detail, Map<String, ?> properties) {
 		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
 		problem.setType(URI.create(TYPE_BASE + kind));
@@ -45,7 +53,10 @@ public final class Problems {
 		return exception(HttpStatus.NOT_FOUND, kind, detail, properties);
 	}
 
-	/** {@code value} with control characters escaped, so that a detail cannot break a log line or a page. */
+	/**
+	 * {@code value} with control characters escaped, so that a detail cannot break a log
+	 * line or a page.
+	 */
 	public static String printable(String value) {
 		return Printable.of(value);
 	}

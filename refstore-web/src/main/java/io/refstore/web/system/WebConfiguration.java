@@ -10,9 +10,10 @@ import org.springframework.core.Ordered;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Servlet container settings of the API: encoded slashes pass through Tomcat undecoded (repository and ref
- * names travel as one path segment, {@code refs%2Fheads%2Fmain}; Spring decodes the segment after matching),
- * and request bodies are limited ({@code refstore.api.max-body-size}, default 1MB) before anything reads them.
+ * Servlet container settings of the API: encoded slashes pass through Tomcat undecoded
+ * (repository and ref names travel as one path segment, {@code refs%2Fheads%2Fmain};
+ * Spring decodes the segment after matching), and request bodies are limited
+ * ({@code refstore.api.max-body-size}, default 1MB) before anything reads them.
  */
 @Configuration(proxyBeanMethods = false)
 class WebConfiguration {

@@ -20,8 +20,9 @@ import com.jayway.jsonpath.JsonPath;
 import io.refstore.web.ApiTestSupport;
 
 /**
- * {@code GET /api/audit}: OPERATOR and ADMIN read it with filters and keyset paging; entries published as
- * application events (how another module audits) are stored like the web's own.
+ * {@code GET /api/audit}: OPERATOR and ADMIN read it with filters and keyset paging;
+ * entries published as application events (how another module audits) are stored like the
+ * web's own.
  */
 class AuditApiIT extends ApiTestSupport {
 
@@ -33,9 +34,9 @@ class AuditApiIT extends ApiTestSupport {
 		String repository = uniqueName("audited");
 		Instant start = Instant.now().minusSeconds(1);
 		for (int i = 0; i < 5; i++) {
-			this.events.publishEvent(AuditEntry.of("batch-user", "job.launch", repository, "job " + i,
-					Map.of("type", "migrate"), (i == 4) ? AuditEntry.Outcome.ERROR : AuditEntry.Outcome.SUCCESS,
-					"step " + i));
+			this.events.publishEvent(
+					AuditEntry.of("batch-user", "job.launch", repository, "job " + i, Map.of("type", "migrate"),
+							(i == 4) ? AuditEntry.Outcome.ERROR : AuditEntry.Outcome.SUCCESS, "step " + i));
 		}
 		List<String> targets = new ArrayList<>();
 		String before = "";
@@ -56,8 +57,9 @@ class AuditApiIT extends ApiTestSupport {
 			.andExpect(jsonPath("$.entries.length()").value(1))
 			.andExpect(jsonPath("$.entries[0].detail").value("step 4"))
 			.andExpect(jsonPath("$.entries[0].parameters.type").value("migrate"));
-		this.mvc.perform(get("/api/audit?repository=" + repository + "&from=" + start + "&to="
-				+ Instant.now().plusSeconds(1)).with(as("admin")))
+		this.mvc.perform(
+				get("/api/audit?repository=" + repository + "&from=" + start + "&to=" + Instant.now().plusSeconds(1))
+					.with(as("admin")))
 			.andExpect(jsonPath("$.entries.length()").value(5));
 		this.mvc.perform(get("/api/audit?repository=" + repository + "&to=" + start).with(as("admin")))
 			.andExpect(jsonPath("$.entries.length()").value(0));

@@ -31,9 +31,10 @@ import io.refstore.core.testing.TempRepo;
 import io.refstore.web.ApiTestSupport;
 
 /**
- * {@code /api/campaigns} on the real application (H2, real jobs on repositories made by git): a maintenance
- * campaign that never runs more jobs than its concurrency and packs every repository as git sees it, a busy
- * repository skipped, refused fields named, roles, cancel.
+ * {@code /api/campaigns} on the real application (H2, real jobs on repositories made by
+ * git): a maintenance campaign that never runs more jobs than its concurrency and packs
+ * every repository as git sees it, a busy repository skipped, refused fields named,
+ * roles, cancel.
  */
 class CampaignApiIT extends ApiTestSupport {
 
@@ -84,8 +85,10 @@ class CampaignApiIT extends ApiTestSupport {
 			before.put(git, git.git("for-each-ref"));
 		}
 		bareRepo(uniqueName("outside") + ".git");
-		long id = idOf(create("operator", """
-				{"jobType":"maintain","targetKind":"GLOB","target":"%s-*.git","concurrency":2,"parameters":{"force":"true"}}""".formatted(stem))
+		long id = idOf(create("operator",
+				"""
+						{"jobType":"maintain","targetKind":"GLOB","target":"%s-*.git","concurrency":2,"parameters":{"force":"true"}}"""
+					.formatted(stem))
 			.andExpect(status().isCreated())
 			.andExpect(jsonPath("$.concurrency").value(2))
 			.andExpect(jsonPath("$.counts.PENDING").value(5)));
@@ -95,7 +98,9 @@ class CampaignApiIT extends ApiTestSupport {
 		List<CampaignTarget> targets = this.store.targets(id);
 		assertThat(targets).extracting(CampaignTarget::state).containsOnly(CampaignTarget.State.DONE);
 		assertThat(targets).extracting(CampaignTarget::repository).allMatch((name) -> name.startsWith(stem));
-		List<JobSummary> executions = targets.stream().map((t) -> this.jobs.find(t.executionId()).orElseThrow()).toList();
+		List<JobSummary> executions = targets.stream()
+			.map((t) -> this.jobs.find(t.executionId()).orElseThrow())
+			.toList();
 		assertThat(executions).allMatch((job) -> job.actor().equals("campaign:" + id))
 			.allMatch((job) -> job.type() == RefJobType.MAINTAIN);
 		assertThat(mostAtOnce(executions)).isBetween(1, 2);
@@ -112,7 +117,8 @@ class CampaignApiIT extends ApiTestSupport {
 			.andExpect(jsonPath("$.campaign.counts.DONE").value(5))
 			.andExpect(jsonPath("$.repositories.length()").value(5))
 			.andExpect(jsonPath("$.repositories[0].state").value("DONE"));
-		this.mvc.perform(get("/api/audit").param("actor", "operator").param("action", "campaign.create").with(as("admin")))
+		this.mvc
+			.perform(get("/api/audit").param("actor", "operator").param("action", "campaign.create").with(as("admin")))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.entries[?(@.target == '" + id + "')].outcome")
 				.value(org.hamcrest.Matchers.contains("SUCCESS")));
@@ -184,9 +190,11 @@ class CampaignApiIT extends ApiTestSupport {
 			.andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.parameter").value("targetKind"))
 			.andExpect(jsonPath("$.type").value(endsWith("/invalid-parameter")));
-		create("operator", """
-				{"jobType":"verify","targetKind":"REPOSITORY","target":"%s","parameters":{"repository":"x"}}"""
-			.formatted(repo)).andExpect(status().isBadRequest())
+		create("operator",
+				"""
+						{"jobType":"verify","targetKind":"REPOSITORY","target":"%s","parameters":{"repository":"x"}}"""
+					.formatted(repo))
+			.andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.parameter").value("parameters.repository"))
 			.andExpect(jsonPath("$.type").value(endsWith("/invalid-parameter")));
 		this.mvc.perform(get("/api/campaigns/999999").with(as("viewer")))
@@ -232,7 +240,8 @@ class CampaignApiIT extends ApiTestSupport {
 		Campaign ended = awaitEnd(id);
 		assertThat(ended.state()).isEqualTo(Campaign.State.CANCELLED);
 		List<CampaignTarget> targets = this.store.targets(id);
-		assertThat(targets).filteredOn((t) -> t.state() == CampaignTarget.State.CANCELLED).isNotEmpty()
+		assertThat(targets).filteredOn((t) -> t.state() == CampaignTarget.State.CANCELLED)
+			.isNotEmpty()
 			.allMatch((t) -> t.executionId() == null && t.detail().equals("cancelled by admin"));
 		assertThat(ended.counts().get(CampaignTarget.State.CANCELLED)).isGreaterThanOrEqualTo(3);
 	}

@@ -18,9 +18,10 @@ import org.springframework.beans.factory.annotation.Autowired;
 import io.refstore.web.console.ConsoleTestSupport;
 
 /**
- * The console's campaign pages, one test per handler, on the real application: the launch form stores a campaign
- * over the repositories it selects, a refused field comes back on the form, the list and detail pages show the
- * progress, cancel cancels the pending repositories.
+ * The console's campaign pages, one test per handler, on the real application: the launch
+ * form stores a campaign over the repositories it selects, a refused field comes back on
+ * the form, the list and detail pages show the progress, cancel cancels the pending
+ * repositories.
  */
 class CampaignControllerTest extends ConsoleTestSupport {
 
@@ -32,8 +33,12 @@ class CampaignControllerTest extends ConsoleTestSupport {
 			bareRepo(stem + "-" + i + ".git");
 		}
 		String location = this.mvc
-			.perform(post("/campaigns/new").with(operator()).with(csrf()).param("jobType", jobType)
-				.param("targetKind", "GLOB").param("target", stem + "-*.git").param("concurrency", "1"))
+			.perform(post("/campaigns/new").with(operator())
+				.with(csrf())
+				.param("jobType", jobType)
+				.param("targetKind", "GLOB")
+				.param("target", stem + "-*.git")
+				.param("concurrency", "1"))
 			.andExpect(status().is3xxRedirection())
 			.andExpect(flash().attribute("message", containsString("launched over " + repos + " repositories")))
 			.andReturn()
@@ -63,8 +68,13 @@ class CampaignControllerTest extends ConsoleTestSupport {
 
 	@Test
 	void aRefusedFieldComesBackOnTheForm() throws Exception {
-		this.mvc.perform(post("/campaigns/new").with(operator()).with(csrf()).param("jobType", "VERIFY")
-			.param("targetKind", "GLOB").param("target", "nothing-matches-*.git").param("concurrency", "2"))
+		this.mvc
+			.perform(post("/campaigns/new").with(operator())
+				.with(csrf())
+				.param("jobType", "VERIFY")
+				.param("targetKind", "GLOB")
+				.param("target", "nothing-matches-*.git")
+				.param("concurrency", "2"))
 			.andExpect(status().isOk())
 			.andExpect(view().name(CampaignController.VIEWS_CAMPAIGN_FORM))
 			.andExpect(model().attributeHasFieldErrors("form", "target"));
@@ -103,8 +113,9 @@ class CampaignControllerTest extends ConsoleTestSupport {
 
 	@Test
 	void viewersCannotLaunch() throws Exception {
-		this.mvc.perform(post("/campaigns/new").with(viewer()).with(csrf()).param("jobType", "VERIFY")
-			.param("target", "*")).andExpect(status().isForbidden());
+		this.mvc
+			.perform(post("/campaigns/new").with(viewer()).with(csrf()).param("jobType", "VERIFY").param("target", "*"))
+			.andExpect(status().isForbidden());
 	}
 
 }

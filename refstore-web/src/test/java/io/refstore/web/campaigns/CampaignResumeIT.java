@@ -25,9 +25,10 @@ import io.refstore.web.RefstoreApplication;
 import io.refstore.web.schedules.Schedule;
 
 /**
- * A campaign survives its application: the Spring context is closed while the campaign's jobs run and a new one
- * is started on the same H2 file. The campaign then finishes, each repository's job instance ran exactly once
- * (an interrupted execution is restarted, never launched again), and git finds every selected ref deleted.
+ * A campaign survives its application: the Spring context is closed while the campaign's
+ * jobs run and a new one is started on the same H2 file. The campaign then finishes, each
+ * repository's job instance ran exactly once (an interrupted execution is restarted,
+ * never launched again), and git finds every selected ref deleted.
  */
 class CampaignResumeIT {
 
@@ -70,8 +71,9 @@ class CampaignResumeIT {
 			for (CampaignTarget target : targets) {
 				List<JobSummary> executions = jobs.list(new JobFilter(null, RefJobType.DELETE, target.repository(),
 						Campaign.actor(id), null, null, 0, 100));
-				assertThat(executions).extracting(JobSummary::instanceId).as(target.repository()).containsOnly(
-						executions.get(0).instanceId());
+				assertThat(executions).extracting(JobSummary::instanceId)
+					.as(target.repository())
+					.containsOnly(executions.get(0).instanceId());
 				assertThat(executions).hasSize(1 + target.restarts());
 				assertThat(executions.get(0).executionId()).isEqualTo(target.executionId());
 			}

@@ -19,17 +19,18 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One refstore-web instance in a JVM of its own, started from the test class path with the {@code postgres}
- * profile, so that a test can kill it with {@code SIGKILL} as a crash would. It serves HTTP on a free port; one
- * user {@code admin} (role ADMIN) with password {@link #PASSWORD}.
+ * One refstore-web instance in a JVM of its own, started from the test class path with
+ * the {@code postgres} profile, so that a test can kill it with {@code SIGKILL} as a
+ * crash would. It serves HTTP on a free port; one user {@code admin} (role ADMIN) with
+ * password {@link #PASSWORD}.
  */
 final class AppProcess implements AutoCloseable {
 
 	static final String PASSWORD = "cluster-password";
 
 	// bcrypt (cost 4) of PASSWORD
-	private static final String HASH = "{bcrypt}" + new org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder(4)
-		.encode(PASSWORD);
+	private static final String HASH = "{bcrypt}"
+			+ new org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder(4).encode(PASSWORD);
 
 	private static final Pattern CSRF = Pattern.compile("name=\"_csrf\"[^>]*value=\"([^\"]+)\"");
 
@@ -54,13 +55,14 @@ final class AppProcess implements AutoCloseable {
 		try (ServerSocket socket = new ServerSocket(0)) {
 			port = socket.getLocalPort();
 		}
-		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-Xmx320m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-				"io.refstore.web.RefstoreApplication", "--spring.profiles.active=postgres",
-				"--spring.datasource.url=" + dbUrl, "--server.port=" + port, "--refstore.home=" + home,
-				"--refstore.repositories.roots[0]=" + root, "--refstore.demo.enabled=false",
-				"--refstore.jobs.instance-id=" + instanceId, "--refstore.security.users[0].name=admin",
-				"--refstore.security.users[0].password=" + HASH, "--refstore.security.users[0].roles=ADMIN"));
+		List<String> command = new ArrayList<>(
+				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx320m",
+						"-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+						"io.refstore.web.RefstoreApplication", "--spring.profiles.active=postgres",
+						"--spring.datasource.url=" + dbUrl, "--server.port=" + port, "--refstore.home=" + home,
+						"--refstore.repositories.roots[0]=" + root, "--refstore.demo.enabled=false",
+						"--refstore.jobs.instance-id=" + instanceId, "--refstore.security.users[0].name=admin",
+						"--refstore.security.users[0].password=" + HASH, "--refstore.security.users[0].roles=ADMIN"));
 		command.addAll(List.of(extra));
 		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
 		return new AppProcess(instanceId, port, process);
@@ -71,7 +73,8 @@ final class AppProcess implements AutoCloseable {
 		Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
 		while (Instant.now().isBefore(deadline)) {
 			if (!this.process.isAlive()) {
-				throw new IllegalStateException("instance " + this.instanceId + " exited with " + this.process.exitValue());
+				throw new IllegalStateException(
+						"instance " + this.instanceId + " exited with " + this.process.exitValue());
 			}
 			try {
 				HttpResponse<String> health = get("/actuator/health");
@@ -93,7 +96,8 @@ final class AppProcess implements AutoCloseable {
 
 	HttpResponse<String> postJson(String path, String json) throws IOException, InterruptedException {
 		return this.http.send(request(path).header("Content-Type", "application/json")
-			.POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
+			.POST(HttpRequest.BodyPublishers.ofString(json))
+			.build(), HttpResponse.BodyHandlers.ofString());
 	}
 
 	private HttpRequest.Builder request(String path) {
@@ -104,28 +108,37 @@ final class AppProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Restarts an execution the way an operator does: logs in to the console and presses Restart on the job page.
+	 * Restarts an execution the way an operator does: logs in to the console and presses
+	 * Restart on the job page.
 	 * @return the new execution's id
 	 */
 	long restartInConsole(long executionId) throws IOException, InterruptedException {
 		HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
 		String base = "http://localhost:" + this.port;
-		String token = csrf(browser.send(HttpRequest.newBuilder(URI.create(base + "/login")).build(),
-				HttpResponse.BodyHandlers.ofString()).body());
+		String token = csrf(browser
+			.send(HttpRequest.newBuilder(URI.create(base + "/login")).build(), HttpResponse.BodyHandlers.ofString())
+			.body());
 		browser.send(form(base + "/login", "username=admin&password=" + PASSWORD + "&_csrf=" + enc(token)),
 				HttpResponse.BodyHandlers.ofString());
-		String page = browser.send(HttpRequest.newBuilder(URI.create(base + "/jobs/" + executionId)).build(),
-				HttpResponse.BodyHandlers.ofString()).body();
-		HttpResponse<String> restarted = browser.send(form(base + "/jobs/" + executionId + "/restart",
-				"_csrf=" + enc(csrf(page))), HttpResponse.BodyHandlers.ofString());
-		String location = restarted.headers().firstValue("Location").orElseThrow(() -> new IllegalStateException(
-				"restart answered " + restarted.statusCode() + " without a redirect"));
+		String page = browser
+			.send(HttpRequest.newBuilder(URI.create(base + "/jobs/" + executionId)).build(),
+					HttpResponse.BodyHandlers.ofString())
+			.body();
+		HttpResponse<String> restarted = browser.send(
+				form(base + "/jobs/" + executionId + "/restart", "_csrf=" + enc(csrf(page))),
+				HttpResponse.BodyHandlers.ofString());
+		String location = restarted.headers()
+			.firstValue("Location")
+			.orElseThrow(() -> new IllegalStateException(
+					"restart answered " + restarted.statusCode() + " without a redirect"));
 		return Long.parseLong(location.substring(location.lastIndexOf('/') + 1));
 	}
 
 	private static HttpRequest form(String url, String body) {
-		return HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/x-www-form-urlencoded")
-			.POST(HttpRequest.BodyPublishers.ofString(body)).build();
+		return HttpRequest.newBuilder(URI.create(url))
+			.header("Content-Type", "application/x-www-form-urlencoded")
+			.POST(HttpRequest.BodyPublishers.ofString(body))
+			.build();
 	}
 
 	private static String csrf(String html) {

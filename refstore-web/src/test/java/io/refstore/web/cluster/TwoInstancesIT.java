@@ -27,10 +27,11 @@ import io.refstore.core.testing.TempRepo;
 import io.refstore.web.PostgresDatabase;
 
 /**
- * Two application instances in two JVMs sharing one PostgreSQL database, as a deployment with two nodes runs:
- * every scheduled fire runs on exactly one of them; a repository's lease taken on one holds on the other; when the
- * instance running a job is killed with {@code SIGKILL}, the survivor marks the execution FAILED once its lease
- * expires, restarts it from its last committed chunk, and keeps firing the schedules.
+ * Two application instances in two JVMs sharing one PostgreSQL database, as a deployment
+ * with two nodes runs: every scheduled fire runs on exactly one of them; a repository's
+ * lease taken on one holds on the other; when the instance running a job is killed with
+ * {@code SIGKILL}, the survivor marks the execution FAILED once its lease expires,
+ * restarts it from its last committed chunk, and keeps firing the schedules.
  */
 class TwoInstancesIT {
 
@@ -50,7 +51,8 @@ class TwoInstancesIT {
 
 			created(alpha.postJson("/api/schedules", """
 					{"name":"tick","jobType":"verify","target":"tick.git","cron":"* * * * * ?"}"""));
-			await("six ticks", () -> count(db, "SELECT COUNT(*) FROM refstore_schedule_run WHERE schedule_name = 'tick'") >= 6);
+			await("six ticks",
+					() -> count(db, "SELECT COUNT(*) FROM refstore_schedule_run WHERE schedule_name = 'tick'") >= 6);
 
 			created(beta.postJson("/api/schedules", """
 					{"name":"slow","jobType":"migrate","target":"slow.git","onceAt":"%s",
@@ -67,56 +69,72 @@ class TwoInstancesIT {
 			dying.kill();
 			Instant killed = Instant.now();
 
-			// the dead instance's lease still holds: the survivor's fires on that repository find it busy
+			// the dead instance's lease still holds: the survivor's fires on that
+			// repository find it busy
 			created(survivor.postJson("/api/schedules", """
 					{"name":"compete","jobType":"maintain","target":"slow.git","cron":"* * * * * ?"}"""));
 			await("a busy fire", () -> count(db, "SELECT COUNT(*) FROM refstore_schedule_run WHERE schedule_name"
 					+ " = 'compete' AND outcome = 'BUSY'") >= 1);
 			survivor.postJson("/api/schedules/compete/pause", "");
 			assertThat(text(db, "SELECT detail FROM refstore_schedule_run WHERE schedule_name = 'compete'"
-					+ " AND outcome = 'BUSY'")).contains("on instance '" + owner + "'");
+					+ " AND outcome = 'BUSY'"))
+				.contains("on instance '" + owner + "'");
 			assertThat(text(db, "SELECT instance_id FROM refstore_schedule_run WHERE schedule_name = 'compete'"
-					+ " AND outcome = 'BUSY'")).isEqualTo(survivor.instanceId);
+					+ " AND outcome = 'BUSY'"))
+				.isEqualTo(survivor.instanceId);
 
-			await("the dead execution marked", () -> "FAILED".equals(text(db,
-					"SELECT status FROM batch_job_execution WHERE job_execution_id = " + slow)));
+			await("the dead execution marked", () -> "FAILED"
+				.equals(text(db, "SELECT status FROM batch_job_execution WHERE job_execution_id = " + slow)));
 			assertThat(text(db, "SELECT exit_message FROM batch_job_execution WHERE job_execution_id = " + slow))
 				.contains("by a survivor by instance '" + survivor.instanceId + "'")
 				.contains("instance '" + owner + "' stopped renewing it");
 			long copiedBefore = copyCommits(db, slow);
 
 			long restarted = survivor.restartInConsole(slow);
-			await("the restart completed", () -> "COMPLETED".equals(text(db,
-					"SELECT status FROM batch_job_execution WHERE job_execution_id = " + restarted)));
+			await("the restart completed", () -> "COMPLETED"
+				.equals(text(db, "SELECT status FROM batch_job_execution WHERE job_execution_id = " + restarted)));
 			long resumedFrom = (Long) stepContext(db, restarted, "copyRefsStep").get("copy.resumedFrom");
-			assertThat(resumedFrom).as("the restart continued from the last committed chunk").isPositive()
+			assertThat(resumedFrom).as("the restart continued from the last committed chunk")
+				.isPositive()
 				.isLessThan(SLOW_REFS);
 			assertThat(copiedBefore).isPositive();
 			// git 2.39 cannot open a reftable repository, but it reads its config file
-			assertThat(GitCli.system().run(root, "config", "--file",
-					root.resolve("slow.git/config").toString(), "extensions.refStorage").stdout().trim()).isEqualTo("reftable");
+			assertThat(GitCli.system()
+				.run(root, "config", "--file", root.resolve("slow.git/config").toString(), "extensions.refStorage")
+				.stdout()
+				.trim()).isEqualTo("reftable");
 
-			await("ticks fired by the survivor after the kill", () -> count(db, "SELECT COUNT(*) FROM"
-					+ " refstore_schedule_run WHERE schedule_name = 'tick' AND instance_id = '" + survivor.instanceId
-					+ "' AND scheduled_at > TIMESTAMP WITH TIME ZONE '" + killed.plusSeconds(2) + "'") >= 3);
+			await("ticks fired by the survivor after the kill", () -> count(db,
+					"SELECT COUNT(*) FROM" + " refstore_schedule_run WHERE schedule_name = 'tick' AND instance_id = '"
+							+ survivor.instanceId + "' AND scheduled_at > TIMESTAMP WITH TIME ZONE '"
+							+ killed.plusSeconds(2) + "'") >= 3);
 			survivor.postJson("/api/schedules/tick/pause", "");
-			// a fire in flight when the pause came launches its job before it records its run: let it finish. The
-			// one exception is a fire of the killed instance between its launch and its record (kill -9 can land
-			// there): at most that one launch, made before the kill, stays without its run row
+			// a fire in flight when the pause came launches its job before it records its
+			// run: let it finish. The
+			// one exception is a fire of the killed instance between its launch and its
+			// record (kill -9 can land
+			// there): at most that one launch, made before the kill, stays without its
+			// run row
 			await("every launched tick recorded", () -> {
 				List<List<String>> unrecorded = unrecordedTicks(db);
-				// Spring Batch writes creation times as the launching JVM's local time, the zone of this one
+				// Spring Batch writes creation times as the launching JVM's local time,
+				// the zone of this one
 				return unrecorded.isEmpty() || (unrecorded.size() == 1
 						&& Timestamp.valueOf(unrecorded.get(0).get(1)).toInstant().isBefore(killed));
 			});
 
 			assertThat(count(db, "SELECT COUNT(*) FROM refstore_schedule_run WHERE outcome = 'FAILED'")).isZero();
 			assertThat(rows(db, "SELECT scheduled_at, COUNT(*) FROM refstore_schedule_run WHERE schedule_name = 'tick'"
-					+ " GROUP BY scheduled_at HAVING COUNT(*) > 1")).as("fires that ran twice").isEmpty();
-			assertThat(count(db, "SELECT COUNT(*) FROM refstore_schedule_run r WHERE schedule_name = 'tick' AND"
-					+ " outcome = 'LAUNCHED' AND NOT EXISTS (SELECT 1 FROM batch_job_execution_params p WHERE"
-					+ " p.job_execution_id = r.execution_id AND p.parameter_name = 'actor'"
-					+ " AND p.parameter_value = 'schedule:tick')")).as("recorded launches without their job").isZero();
+					+ " GROUP BY scheduled_at HAVING COUNT(*) > 1"))
+				.as("fires that ran twice")
+				.isEmpty();
+			assertThat(count(db,
+					"SELECT COUNT(*) FROM refstore_schedule_run r WHERE schedule_name = 'tick' AND"
+							+ " outcome = 'LAUNCHED' AND NOT EXISTS (SELECT 1 FROM batch_job_execution_params p WHERE"
+							+ " p.job_execution_id = r.execution_id AND p.parameter_name = 'actor'"
+							+ " AND p.parameter_value = 'schedule:tick')"))
+				.as("recorded launches without their job")
+				.isZero();
 		}
 	}
 
@@ -136,7 +154,10 @@ class TwoInstancesIT {
 		repo.run(stdin.toString().getBytes(StandardCharsets.UTF_8), "update-ref", "--stdin");
 	}
 
-	/** The executions launched by the tick schedule that no run row names: their ids and creation times. */
+	/**
+	 * The executions launched by the tick schedule that no run row names: their ids and
+	 * creation times.
+	 */
 	private static List<List<String>> unrecordedTicks(PostgresDatabase db) throws SQLException {
 		return rows(db, "SELECT e.job_execution_id, e.create_time FROM batch_job_execution e JOIN"
 				+ " batch_job_execution_params p ON p.job_execution_id = e.job_execution_id WHERE p.parameter_name"
@@ -153,12 +174,16 @@ class TwoInstancesIT {
 				+ execution + " AND step_name = 'copyRefsStep'");
 	}
 
-	/** A step's execution context, as Spring Batch's default serializer stores it (serialized, Base64). */
+	/**
+	 * A step's execution context, as Spring Batch's default serializer stores it
+	 * (serialized, Base64).
+	 */
 	@SuppressWarnings("unchecked")
 	private static Map<String, Object> stepContext(PostgresDatabase db, long execution, String step) throws Exception {
-		String text = text(db, "SELECT c.short_context FROM batch_step_execution_context c JOIN batch_step_execution s"
-				+ " ON s.step_execution_id = c.step_execution_id WHERE s.job_execution_id = " + execution
-				+ " AND s.step_name = '" + step + "'");
+		String text = text(db,
+				"SELECT c.short_context FROM batch_step_execution_context c JOIN batch_step_execution s"
+						+ " ON s.step_execution_id = c.step_execution_id WHERE s.job_execution_id = " + execution
+						+ " AND s.step_name = '" + step + "'");
 		try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(Base64.getDecoder().decode(text)))) {
 			return (Map<String, Object>) in.readObject();
 		}
@@ -175,7 +200,8 @@ class TwoInstancesIT {
 	}
 
 	private static List<List<String>> rows(PostgresDatabase db, String sql) throws SQLException {
-		try (Connection connection = db.connect(); Statement statement = connection.createStatement();
+		try (Connection connection = db.connect();
+				Statement statement = connection.createStatement();
 				ResultSet rs = statement.executeQuery(sql)) {
 			List<List<String>> out = new ArrayList<>();
 			while (rs.next()) {

@@ -25,10 +25,11 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * The browser tests' shared setup: the whole application on a free port over a temporary home (its own
- * repository root and H2 file, demo off), the users {@code viewer}, {@code operator} and {@code admin} with
- * password {@link #PASSWORD}, and one headless Chromium per test class, logged out between tests. All browser
- * test classes share this one application context.
+ * The browser tests' shared setup: the whole application on a free port over a temporary
+ * home (its own repository root and H2 file, demo off), the users {@code viewer},
+ * {@code operator} and {@code admin} with password {@link #PASSWORD}, and one headless
+ * Chromium per test class, logged out between tests. All browser test classes share this
+ * one application context.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 public abstract class BrowserTestSupport {
@@ -97,13 +98,15 @@ public abstract class BrowserTestSupport {
 
 	/** Waits (up to 30 s) until an element is on the page, and returns it. */
 	protected static org.openqa.selenium.WebElement waitFor(By locator) {
-		return new WebDriverWait(chrome, Duration.ofSeconds(30)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+		return new WebDriverWait(chrome, Duration.ofSeconds(30))
+			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
 			.until(ExpectedConditions.presenceOfElementLocated(locator));
 	}
 
 	/**
-	 * Waits (up to 30 s) until an element's text contains {@code text}, finding the element again on every try:
-	 * pages that poll (htmx) or reload replace their elements under a test.
+	 * Waits (up to 30 s) until an element's text contains {@code text}, finding the
+	 * element again on every try: pages that poll (htmx) or reload replace their elements
+	 * under a test.
 	 */
 	protected static void waitForText(By locator, String text) {
 		new WebDriverWait(chrome, Duration.ofSeconds(30))

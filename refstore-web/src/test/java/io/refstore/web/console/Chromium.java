@@ -12,10 +12,11 @@ import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
- * Starts Debian's headless Chromium through Debian's chromedriver, never a downloaded browser or driver:
- * both paths are given to Selenium, so its driver manager has nothing to look up. The paths can be changed
- * with {@code -Drefstore.chromium} and {@code -Drefstore.chromedriver}. When either is missing the test fails
- * with the command that installs them, because a skipped browser test would hide a missing console.
+ * Starts Debian's headless Chromium through Debian's chromedriver, never a downloaded
+ * browser or driver: both paths are given to Selenium, so its driver manager has nothing
+ * to look up. The paths can be changed with {@code -Drefstore.chromium} and
+ * {@code -Drefstore.chromedriver}. When either is missing the test fails with the command
+ * that installs them, because a skipped browser test would hide a missing console.
  */
 final class Chromium {
 
@@ -28,8 +29,10 @@ final class Chromium {
 	}
 
 	/**
-	 * A new headless browser with a window of {@code width} by {@code height} CSS pixels; the caller quits it.
-	 * @throws AssertionError if chromium or chromedriver is missing, saying how to install them
+	 * A new headless browser with a window of {@code width} by {@code height} CSS pixels;
+	 * the caller quits it.
+	 * @throws AssertionError if chromium or chromedriver is missing, saying how to
+	 * install them
 	 */
 	static ChromeDriver start(int width, int height) {
 		Path browser = Path.of(System.getProperty("refstore.chromium", "/usr/bin/chromium"));
@@ -46,16 +49,16 @@ final class Chromium {
 		options.setBinary(browser.toFile());
 		// --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start
 		options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-				"--window-size=" + width + "," + height, "--lang=en-US", "--disable-extensions",
-				"--no-first-run", "--disable-background-networking");
+				"--window-size=" + width + "," + height, "--lang=en-US", "--disable-extensions", "--no-first-run",
+				"--disable-background-networking");
 		ChromeDriver chrome = new ChromeDriver(service, options);
 		chrome.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(60));
 		return chrome;
 	}
 
 	/**
-	 * Saves what the browser shows as {@code target/screenshots/<name>.png} (relative to the module, where
-	 * Maven runs the tests).
+	 * Saves what the browser shows as {@code target/screenshots/<name>.png} (relative to
+	 * the module, where Maven runs the tests).
 	 * @return the file written
 	 */
 	static Path screenshot(ChromeDriver chrome, String name) {

@@ -6,9 +6,10 @@ import org.springframework.test.web.servlet.request.RequestPostProcessor;
 import io.refstore.web.ApiTestSupport;
 
 /**
- * The console's MockMvc tests share the API tests' application context (one temporary home, real
- * repositories made by git, the real security filter chain, no mocks). Console requests are made as a
- * logged-in user of one role, as the form login would leave them; POSTs add a valid CSRF token.
+ * The console's MockMvc tests share the API tests' application context (one temporary
+ * home, real repositories made by git, the real security filter chain, no mocks). Console
+ * requests are made as a logged-in user of one role, as the form login would leave them;
+ * POSTs add a valid CSRF token.
  */
 public abstract class ConsoleTestSupport extends ApiTestSupport {
 

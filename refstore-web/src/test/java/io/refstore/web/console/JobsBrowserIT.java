@@ -13,12 +13,13 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * In a real headless Chromium: an operator launches a migration and watches its live page (polled by htmx,
- * no reload) reach COMPLETED with its steps' progress shown, and git then reads the repository as reftable; an
- * admin plans a deletion, reviews count and sample, is refused with a wrong typed confirmation, confirms, sees
- * the refs gone (git agrees), and restores them; a viewer sees no mutating control and a POST made anyway is
- * refused; an operator stops a throttled migration from its live page (git still reads the old store, unchanged)
- * and restarts it to COMPLETED.
+ * In a real headless Chromium: an operator launches a migration and watches its live page
+ * (polled by htmx, no reload) reach COMPLETED with its steps' progress shown, and git
+ * then reads the repository as reftable; an admin plans a deletion, reviews count and
+ * sample, is refused with a wrong typed confirmation, confirms, sees the refs gone (git
+ * agrees), and restores them; a viewer sees no mutating control and a POST made anyway is
+ * refused; an operator stops a throttled migration from its live page (git still reads
+ * the old store, unchanged) and restarts it to COMPLETED.
  */
 class JobsBrowserIT extends BrowserTestSupport {
 
@@ -28,7 +29,11 @@ class JobsBrowserIT extends BrowserTestSupport {
 		String commit = repo.commit("one", null);
 		StringBuilder updates = new StringBuilder();
 		for (int i = 0; i < 3000; i++) {
-			updates.append("create refs/heads/b/").append(String.format("%05d", i)).append(' ').append(commit).append('\n');
+			updates.append("create refs/heads/b/")
+				.append(String.format("%05d", i))
+				.append(' ')
+				.append(commit)
+				.append('\n');
 		}
 		repo.run(updates.toString().getBytes(), "update-ref", "--stdin").requireOk();
 		String before = repo.git("for-each-ref");
@@ -42,10 +47,11 @@ class JobsBrowserIT extends BrowserTestSupport {
 		chrome.findElement(By.id("launch")).click();
 		waitFor(By.id("steps"));
 		String page = chrome.getCurrentUrl();
-		new WebDriverWait(chrome, Duration.ofSeconds(90)).ignoring(org.openqa.selenium.StaleElementReferenceException.class).until((driver) -> driver.findElement(By.id("job-status"))
-			.getText()
-			.equals("COMPLETED"));
-		// polled in place by htmx; the page reloads itself once, at the end, at the same address
+		new WebDriverWait(chrome, Duration.ofSeconds(90))
+			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+			.until((driver) -> driver.findElement(By.id("job-status")).getText().equals("COMPLETED"));
+		// polled in place by htmx; the page reloads itself once, at the end, at the same
+		// address
 		assertThat(chrome.getCurrentUrl()).isEqualTo(page);
 		screenshot("jobs-migration-completed");
 		waitForText(By.cssSelector("tr[data-step='copyRefsStep']"), "3,001 / 3,001");
@@ -61,7 +67,11 @@ class JobsBrowserIT extends BrowserTestSupport {
 		String commit = repo.commit("one", null);
 		StringBuilder updates = new StringBuilder();
 		for (int i = 0; i < 2000; i++) {
-			updates.append("create refs/heads/b/").append(String.format("%05d", i)).append(' ').append(commit).append('\n');
+			updates.append("create refs/heads/b/")
+				.append(String.format("%05d", i))
+				.append(' ')
+				.append(commit)
+				.append('\n');
 		}
 		repo.run(updates.toString().getBytes(), "update-ref", "--stdin").requireOk();
 		String before = repo.git("for-each-ref");
@@ -69,19 +79,22 @@ class JobsBrowserIT extends BrowserTestSupport {
 		chrome.get(url("/jobs/new/migration?repo=to-stop.git"));
 		chrome.findElement(By.id("chunkSize")).clear();
 		chrome.findElement(By.id("chunkSize")).sendKeys("50");
-		// 40 chunks of 50 refs with 250 ms between them: about ten seconds, time enough to press Stop
+		// 40 chunks of 50 refs with 250 ms between them: about ten seconds, time enough
+		// to press Stop
 		chrome.findElement(By.id("throttleMillis")).clear();
 		chrome.findElement(By.id("throttleMillis")).sendKeys("250");
 		chrome.findElement(By.id("launch")).click();
-		String first = new WebDriverWait(chrome, Duration.ofSeconds(30)).ignoring(org.openqa.selenium.StaleElementReferenceException.class).until((driver) -> {
-			var rows = driver.findElements(By.cssSelector("tr[data-step='copyRefsStep']"));
-			return !rows.isEmpty() && !rows.get(0).getText().contains(" 0 /") ? driver.getCurrentUrl() : null;
-		});
+		String first = new WebDriverWait(chrome, Duration.ofSeconds(30))
+			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+			.until((driver) -> {
+				var rows = driver.findElements(By.cssSelector("tr[data-step='copyRefsStep']"));
+				return !rows.isEmpty() && !rows.get(0).getText().contains(" 0 /") ? driver.getCurrentUrl() : null;
+			});
 		screenshot("jobs-stop-running");
 		chrome.findElement(By.id("stop")).click();
-		new WebDriverWait(chrome, Duration.ofSeconds(30)).ignoring(org.openqa.selenium.StaleElementReferenceException.class).until((driver) -> driver.findElement(By.id("job-status"))
-			.getText()
-			.equals("STOPPED"));
+		new WebDriverWait(chrome, Duration.ofSeconds(30))
+			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+			.until((driver) -> driver.findElement(By.id("job-status")).getText().equals("STOPPED"));
 		assertThat(chrome.getCurrentUrl()).isEqualTo(first);
 		screenshot("jobs-stop-stopped");
 		assertThat(chrome.findElements(By.id("stop"))).isEmpty();
@@ -89,8 +102,10 @@ class JobsBrowserIT extends BrowserTestSupport {
 		assertThat(GitCli.reftable().ok(repo.dir(), "rev-parse", "--show-ref-format").trim()).isEqualTo("files");
 
 		chrome.findElement(By.id("restart")).click();
-		new WebDriverWait(chrome, Duration.ofSeconds(90)).ignoring(org.openqa.selenium.StaleElementReferenceException.class).until((driver) -> !driver.getCurrentUrl().equals(first)
-				&& driver.findElement(By.id("job-status")).getText().equals("COMPLETED"));
+		new WebDriverWait(chrome, Duration.ofSeconds(90))
+			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+			.until((driver) -> !driver.getCurrentUrl().equals(first)
+					&& driver.findElement(By.id("job-status")).getText().equals("COMPLETED"));
 		screenshot("jobs-stop-restarted");
 		waitForText(By.cssSelector("tr[data-step='copyRefsStep']"), "2,001 / 2,001");
 		assertThat(GitCli.reftable().ok(repo.dir(), "rev-parse", "--show-ref-format").trim()).isEqualTo("reftable");
@@ -112,7 +127,8 @@ class JobsBrowserIT extends BrowserTestSupport {
 		chrome.get(url("/jobs/new/deletion?repo=to-clean.git"));
 		chrome.findElement(By.id("prefixes")).sendKeys("refs/pull/");
 		chrome.findElement(By.id("launch")).click();
-		String plan = new WebDriverWait(chrome, Duration.ofSeconds(60)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+		String plan = new WebDriverWait(chrome, Duration.ofSeconds(60))
+			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
 			.until((driver) -> driver.findElement(By.id("plan-count")))
 			.getText();
 		assertThat(plan).isEqualTo("40");
@@ -133,9 +149,10 @@ class JobsBrowserIT extends BrowserTestSupport {
 		assertThat(repo.git("for-each-ref", "--format=%(refname)").trim()).isEqualTo("refs/heads/main");
 
 		chrome.findElement(By.id("restore")).click();
-		new WebDriverWait(chrome, Duration.ofSeconds(60)).ignoring(org.openqa.selenium.StaleElementReferenceException.class).until((driver) -> driver.findElement(By.id("job-status"))
-			.getText()
-			.equals("COMPLETED") && driver.findElement(By.tagName("h1")).getText().contains("restoreRefsJob"));
+		new WebDriverWait(chrome, Duration.ofSeconds(60))
+			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+			.until((driver) -> driver.findElement(By.id("job-status")).getText().equals("COMPLETED")
+					&& driver.findElement(By.tagName("h1")).getText().contains("restoreRefsJob"));
 		screenshot("jobs-restored");
 		assertThat(repo.git("for-each-ref")).isEqualTo(before);
 	}
@@ -153,13 +170,14 @@ class JobsBrowserIT extends BrowserTestSupport {
 		assertThat(chrome.findElement(By.tagName("h1")).getText()).isEqualTo("Forbidden");
 		// a POST with a valid session and CSRF token, as a crafted form would send it
 		chrome.get(url("/repo?name=viewed.git"));
-		Object status = ((JavascriptExecutor) chrome).executeAsyncScript("""
-				const done = arguments[arguments.length - 1];
-				const token = document.querySelector('header form input[name=_csrf]').value;
-				fetch('/jobs/new/migration', { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-					body: 'repo=viewed.git&targetFormat=reftable&chunkSize=100&_csrf=' + encodeURIComponent(token) })
-					.then((r) => done(r.status), (e) => done(String(e)));
-				""");
+		Object status = ((JavascriptExecutor) chrome).executeAsyncScript(
+				"""
+						const done = arguments[arguments.length - 1];
+						const token = document.querySelector('header form input[name=_csrf]').value;
+						fetch('/jobs/new/migration', { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+							body: 'repo=viewed.git&targetFormat=reftable&chunkSize=100&_csrf=' + encodeURIComponent(token) })
+							.then((r) => done(r.status), (e) => done(String(e)));
+						""");
 		assertThat(status).isEqualTo(403L);
 		chrome.get(url("/jobs?repo=viewed.git"));
 		assertThat(chrome.findElement(By.id("jobs")).getText()).contains("No job matches.");

@@ -8,9 +8,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.openqa.selenium.By;
 
 /**
- * In a real headless Chromium: each role logs in through the form and lands on the dashboard showing its
- * name and role (the audit link only for roles that may read it); a wrong password is told apart; logging
- * out ends the session; an unknown address shows the friendly not-found page with no server internals.
+ * In a real headless Chromium: each role logs in through the form and lands on the
+ * dashboard showing its name and role (the audit link only for roles that may read it); a
+ * wrong password is told apart; logging out ends the session; an unknown address shows
+ * the friendly not-found page with no server internals.
  */
 class LoginBrowserIT extends BrowserTestSupport {
 

@@ -20,10 +20,11 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * In a real headless Chromium, as a viewer: a repository of 100,000 refs appears on the dashboard with its
- * count, its page shows the namespace chart and the first page of refs in git's order, "Next page" continues
- * exactly where the first stopped, a glob and a prefix search narrow the list, and a ref opens its own page.
- * git itself judges the repository ({@code for-each-ref --count}) before the browser looks at it.
+ * In a real headless Chromium, as a viewer: a repository of 100,000 refs appears on the
+ * dashboard with its count, its page shows the namespace chart and the first page of refs
+ * in git's order, "Next page" continues exactly where the first stopped, a glob and a
+ * prefix search narrow the list, and a ref opens its own page. git itself judges the
+ * repository ({@code for-each-ref --count}) before the browser looks at it.
  */
 class RefBrowserIT extends BrowserTestSupport {
 
@@ -119,13 +120,15 @@ class RefBrowserIT extends BrowserTestSupport {
 	}
 
 	/**
-	 * Clicks something that loads a new page and waits until the old page is gone, so that the next look-up
-	 * cannot find the old page's elements (which go stale under it).
+	 * Clicks something that loads a new page and waits until the old page is gone, so
+	 * that the next look-up cannot find the old page's elements (which go stale under
+	 * it).
 	 */
 	private static void navigate(WebElement clickable) {
 		WebElement oldPage = chrome.findElement(By.tagName("html"));
 		clickable.click();
-		new org.openqa.selenium.support.ui.WebDriverWait(chrome, java.time.Duration.ofSeconds(30)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+		new org.openqa.selenium.support.ui.WebDriverWait(chrome, java.time.Duration.ofSeconds(30))
+			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
 			.until(org.openqa.selenium.support.ui.ExpectedConditions.stalenessOf(oldPage));
 	}
 

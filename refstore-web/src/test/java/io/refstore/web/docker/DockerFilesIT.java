@@ -24,10 +24,12 @@ import org.junit.jupiter.api.Test;
 import io.refstore.web.PostgresDatabase;
 
 /**
- * The deployment files: {@code docker-compose.yml} passes Debian's compose validator, and the image's entry point
- * ({@code docker/refstore-web}) starts the built jar with the environment the compose file gives it (postgres
- * profile, {@code SPRING_DATASOURCE_*}, {@code REFSTORE_HOME}, {@code REFSTORE_DEMO_ENABLED}) against the local
- * PostgreSQL until {@code /actuator/health} is UP. No Docker engine runs here, so the image itself is not built.
+ * The deployment files: {@code docker-compose.yml} passes Debian's compose validator, and
+ * the image's entry point ({@code docker/refstore-web}) starts the built jar with the
+ * environment the compose file gives it (postgres profile, {@code SPRING_DATASOURCE_*},
+ * {@code REFSTORE_HOME}, {@code REFSTORE_DEMO_ENABLED}) against the local PostgreSQL
+ * until {@code /actuator/health} is UP. No Docker engine runs here, so the image itself
+ * is not built.
  */
 class DockerFilesIT {
 
@@ -38,7 +40,9 @@ class DockerFilesIT {
 		Process process;
 		try {
 			process = new ProcessBuilder("docker-compose", "-f", PROJECT.resolve("docker-compose.yml").toString(),
-					"config", "-q").redirectErrorStream(true).start();
+					"config", "-q")
+				.redirectErrorStream(true)
+				.start();
 		}
 		catch (IOException ex) {
 			throw new AssertionError("docker-compose is missing: install it with 'apt-get install -y docker-compose'"
@@ -58,7 +62,9 @@ class DockerFilesIT {
 		}
 		try (PostgresDatabase db = PostgresDatabase.create("refstore_entrypoint")) {
 			ProcessBuilder builder = new ProcessBuilder(PROJECT.resolve("docker/refstore-web").toString(),
-					"--server.port=" + port).redirectErrorStream(true).redirectOutput(home.resolve("app.log").toFile());
+					"--server.port=" + port)
+				.redirectErrorStream(true)
+				.redirectOutput(home.resolve("app.log").toFile());
 			Map<String, String> env = builder.environment();
 			env.put("SPRING_PROFILES_ACTIVE", "postgres");
 			env.put("SPRING_DATASOURCE_URL", db.url());
@@ -74,8 +80,9 @@ class DockerFilesIT {
 				assertThat(health).contains("\"status\":\"UP\"");
 				assertThat(home.resolve("repos/demo-files.git/HEAD")).as("REFSTORE_HOME and REFSTORE_DEMO_ENABLED")
 					.exists();
-				try (Connection connection = db.connect(); ResultSet rs = connection.createStatement()
-					.executeQuery("SELECT COUNT(*) FROM flyway_schema_history WHERE success")) {
+				try (Connection connection = db.connect();
+						ResultSet rs = connection.createStatement()
+							.executeQuery("SELECT COUNT(*) FROM flyway_schema_history WHERE success")) {
 					rs.next();
 					assertThat(rs.getInt(1)).as("migrations applied to PostgreSQL").isGreaterThanOrEqualTo(5);
 				}
@@ -102,12 +109,12 @@ class DockerFilesIT {
 		Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
 		while (Instant.now().isBefore(deadline)) {
 			if (!app.isAlive()) {
-				throw new AssertionError("the entry point exited with " + app.exitValue() + ":\n"
-						+ Files.readString(log));
+				throw new AssertionError(
+						"the entry point exited with " + app.exitValue() + ":\n" + Files.readString(log));
 			}
 			try {
-				HttpResponse<String> response = http.send(HttpRequest
-					.newBuilder(URI.create("http://localhost:" + port + "/actuator/health")).build(),
+				HttpResponse<String> response = http.send(
+						HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/actuator/health")).build(),
 						HttpResponse.BodyHandlers.ofString());
 				if (response.statusCode() == 200) {
 					return response.body();

@@ -25,20 +25,24 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * The lost-write scenario ({@link WritersTestSupport}) while {@code deleteRefsJob} deletes a plan of 3000
- * branches, and while {@code restoreRefsJob} puts them back, in both formats. During the deletion one more writer
- * keeps moving three of the planned branches, by compare-and-swap ({@code git update-ref <ref> <new> <old>}
- * and PUT with {@code If-Match}), once the deletion has begun: each of them must hold the last value that writer
- * confirmed, or be deleted with exactly that value as a committed chunk of the manifest records; a chunk that
- * meets a moved branch stops the deletion, which fails naming the branch.
+ * The lost-write scenario ({@link WritersTestSupport}) while {@code deleteRefsJob}
+ * deletes a plan of 3000 branches, and while {@code restoreRefsJob} puts them back, in
+ * both formats. During the deletion one more writer keeps moving three of the planned
+ * branches, by compare-and-swap ({@code git update-ref <ref> <new> <old>} and PUT with
+ * {@code If-Match}), once the deletion has begun: each of them must hold the last value
+ * that writer confirmed, or be deleted with exactly that value as a committed chunk of
+ * the manifest records; a chunk that meets a moved branch stops the deletion, which fails
+ * naming the branch.
  */
 class DeletionWritersIT extends WritersTestSupport {
 
 	private static final int PLANNED = 3000;
 
-	/** The planned branches the extra writer moves: in the second and the last of the 1000-ref chunks. */
-	private static final List<String> MOVED = List.of("refs/heads/b/01900", "refs/heads/b/02500",
-			"refs/heads/b/02999");
+	/**
+	 * The planned branches the extra writer moves: in the second and the last of the
+	 * 1000-ref chunks.
+	 */
+	private static final List<String> MOVED = List.of("refs/heads/b/01900", "refs/heads/b/02500", "refs/heads/b/02999");
 
 	@ParameterizedTest(name = "{0}")
 	@ValueSource(strings = { "files", "reftable" })
@@ -55,7 +59,8 @@ class DeletionWritersIT extends WritersTestSupport {
 		MOVED.forEach((ref) -> last.put(ref, commit));
 		writers.loop((n) -> {
 			if (writers.send(get(refUri(name, "refs/heads/b/00000", ""))).getStatus() != 404) {
-				// the first chunk is not deleted yet: moving a planned branch now would only make the plan stale
+				// the first chunk is not deleted yet: moving a planned branch now would
+				// only make the plan stale
 				Thread.sleep(5);
 				return;
 			}
@@ -68,18 +73,22 @@ class DeletionWritersIT extends WritersTestSupport {
 					.exitCode() == 0;
 			}
 			else {
-				int status = writers.send(put(refUri(name, ref, "")).header("If-Match", "\"" + old + "\"")
-					.contentType(MediaType.APPLICATION_JSON)
-					.content("{\"sha\": \"" + value + "\"}")).getStatus();
+				int status = writers
+					.send(put(refUri(name, ref, "")).header("If-Match", "\"" + old + "\"")
+						.contentType(MediaType.APPLICATION_JSON)
+						.content("{\"sha\": \"" + value + "\"}"))
+					.getStatus();
 				confirmed = status == 200 || status == 201;
 			}
 			if (confirmed) {
 				last.put(ref, value);
 			}
 		});
-		// the status and exit message are all this reads of the execution: no need to wait for its context
+		// the status and exit message are all this reads of the execution: no need to
+		// wait for its context
 		DocumentContext done = writers.around(() -> awaitEnd(launch("/api/jobs/deletions", """
-				{"plan": %d, "confirmRepository": "%s", "confirmCount": "%d"}""".formatted(plan, name, PLANNED), "admin")));
+				{"plan": %d, "confirmRepository": "%s", "confirmCount": "%d"}""".formatted(plan, name, PLANNED),
+				"admin")));
 
 		Map<String, String> present = writers.check();
 		List<String> failures = new ArrayList<>();
@@ -89,7 +98,8 @@ class DeletionWritersIT extends WritersTestSupport {
 				assertThat(present.get(ref)).as("the last value confirmed of " + ref).isEqualTo(last.get(ref));
 			}
 			else {
-				assertThat(deleted.get(ref)).as("the value the deletion of " + ref + " recorded").isEqualTo(last.get(ref));
+				assertThat(deleted.get(ref)).as("the value the deletion of " + ref + " recorded")
+					.isEqualTo(last.get(ref));
 			}
 		}
 		for (int i = 0; i < PLANNED; i++) {
@@ -105,11 +115,12 @@ class DeletionWritersIT extends WritersTestSupport {
 			assertThat(deleted).hasSize(PLANNED);
 		}
 		else {
-			// the chunk that met a moved branch failed as a whole, naming the branch, and the job says so
+			// the chunk that met a moved branch failed as a whole, naming the branch, and
+			// the job says so
 			assertThat(status).as(done.jsonString()).isEqualTo("FAILED");
 			assertThat(done.read("$.exitMessage", String.class)).containsAnyOf(MOVED.toArray(String[]::new));
-			assertThat(failures).allSatisfy((line) -> assertThat(line).startsWith("failed ")
-				.containsAnyOf(MOVED.toArray(String[]::new)));
+			assertThat(failures).allSatisfy(
+					(line) -> assertThat(line).startsWith("failed ").containsAnyOf(MOVED.toArray(String[]::new)));
 			assertThat(deleted).hasSizeLessThan(PLANNED);
 		}
 		System.out.println("deletion " + status + " (" + done.read("$.exitMessage", String.class) + "): "
@@ -125,14 +136,16 @@ class DeletionWritersIT extends WritersTestSupport {
 		long plan = plan(name);
 		Path planFile = Path.of(job(plan).read("$.results['plan.path']", String.class));
 		long deletion = launch("/api/jobs/deletions", """
-				{"plan": %d, "confirmRepository": "%s", "confirmCount": "%d"}""".formatted(plan, name, PLANNED), "admin");
+				{"plan": %d, "confirmRepository": "%s", "confirmCount": "%d"}""".formatted(plan, name, PLANNED),
+				"admin");
 		assertThat(awaitEnd(deletion).read("$.status", String.class)).isEqualTo("COMPLETED");
 		Map<String, String> deleted = deleted(planFile, new ArrayList<>());
 		assertThat(deleted).hasSize(PLANNED);
 
 		Writers writers = new Writers(name, repo, commit).start();
-		DocumentContext done = writers.around(() -> awaitOutcome(launch("/api/jobs/restores",
-				"{\"deletion\": " + deletion + "}", "admin"), "restore.restored"));
+		DocumentContext done = writers
+			.around(() -> awaitOutcome(launch("/api/jobs/restores", "{\"deletion\": " + deletion + "}", "admin"),
+					"restore.restored"));
 
 		assertThat(done.read("$.status", String.class)).as(done.jsonString()).isEqualTo("COMPLETED");
 		assertThat(done.read("$.results['restore.restored']", String.class)).isEqualTo(Integer.toString(PLANNED));
@@ -140,12 +153,17 @@ class DeletionWritersIT extends WritersTestSupport {
 		assertThat(present).containsAllEntriesOf(deleted);
 	}
 
-	/** A new commit on top of {@code parent} with its tree, made by git 2.55 (which reads either format). */
+	/**
+	 * A new commit on top of {@code parent} with its tree, made by git 2.55 (which reads
+	 * either format).
+	 */
 	private static String child(TempRepo repo, String parent, String message) {
 		return GitCli.reftable().ok(repo.dir(), "commit-tree", "-p", parent, "-m", message, parent + "^{tree}").trim();
 	}
 
-	/** Plans the deletion of every {@code refs/heads/b/} branch and waits for the plan. */
+	/**
+	 * Plans the deletion of every {@code refs/heads/b/} branch and waits for the plan.
+	 */
 	private long plan(String name) throws Exception {
 		long plan = launch("/api/jobs/deletion-plans", """
 				{"repository": "%s", "prefixes": ["refs/heads/b/"]}""".formatted(name), "operator");
@@ -155,8 +173,9 @@ class DeletionWritersIT extends WritersTestSupport {
 	}
 
 	/**
-	 * What the manifests beside {@code plan} record as deleted: the refs of committed chunks, with their values;
-	 * the {@code failed} and {@code in-doubt} lines go to {@code failures}.
+	 * What the manifests beside {@code plan} record as deleted: the refs of committed
+	 * chunks, with their values; the {@code failed} and {@code in-doubt} lines go to
+	 * {@code failures}.
 	 */
 	private static Map<String, String> deleted(Path plan, List<String> failures) throws IOException {
 		Map<String, String> deleted = new HashMap<>();

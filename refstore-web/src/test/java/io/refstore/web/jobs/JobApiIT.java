@@ -28,16 +28,17 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * The job API's reads, refusals and roles on real repositories: the history filtered by status, type,
- * repository, user and time, paged with a next link; unknown executions are 404; bad input is a 400 naming the
- * parameter and launches nothing; anonymous callers get 401, callers without the role 403, and each role may
- * launch exactly what issue #6 gives it.
+ * The job API's reads, refusals and roles on real repositories: the history filtered by
+ * status, type, repository, user and time, paged with a next link; unknown executions are
+ * 404; bad input is a 400 naming the parameter and launches nothing; anonymous callers
+ * get 401, callers without the role 403, and each role may launch exactly what issue #6
+ * gives it.
  */
 class JobApiIT extends JobApiTestSupport {
 
 	private long verify(String repo, String user) throws Exception {
-		return id(this.mvc.perform(postJson("/api/jobs/verifications", "{\"repository\": \"" + repo + "\"}")
-			.with(as(user)))
+		return id(this.mvc
+			.perform(postJson("/api/jobs/verifications", "{\"repository\": \"" + repo + "\"}").with(as(user)))
 			.andExpect(status().isCreated())
 			.andReturn()
 			.getResponse()
@@ -55,8 +56,7 @@ class JobApiIT extends JobApiTestSupport {
 			assertThat(awaitEnd(id).read("$.status", String.class)).isEqualTo("COMPLETED");
 			ids.add(id);
 		}
-		String body = this.mvc.perform(get("/api/jobs").param("repository", name).param("size", "2")
-			.with(as("viewer")))
+		String body = this.mvc.perform(get("/api/jobs").param("repository", name).param("size", "2").with(as("viewer")))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.jobs[*].id").value(contains(ids.get(2).intValue(), ids.get(1).intValue())))
 			.andExpect(header().string("Link", containsString("rel=\"next\"")))
@@ -72,8 +72,11 @@ class JobApiIT extends JobApiTestSupport {
 			.andExpect(header().doesNotExist("Link"));
 		this.mvc.perform(get("/api/jobs").param("repository", name).param("user", "admin").with(as("viewer")))
 			.andExpect(jsonPath("$.jobs[*].id").value(contains(ids.get(2).intValue())));
-		this.mvc.perform(get("/api/jobs").param("repository", name).param("type", "verify").param("status", "completed")
-			.with(as("viewer")))
+		this.mvc
+			.perform(get("/api/jobs").param("repository", name)
+				.param("type", "verify")
+				.param("status", "completed")
+				.with(as("viewer")))
 			.andExpect(jsonPath("$.jobs.length()").value(3))
 			.andExpect(jsonPath("$.jobs[*].status").value(everyItem(is("COMPLETED"))))
 			.andExpect(jsonPath("$.jobs[0].steps[0].name").value("verifyStoreStep"))
@@ -82,9 +85,11 @@ class JobApiIT extends JobApiTestSupport {
 			.andExpect(jsonPath("$.jobs.length()").value(0));
 		this.mvc.perform(get("/api/jobs").param("repository", name).param("type", "migrate").with(as("viewer")))
 			.andExpect(jsonPath("$.jobs.length()").value(0));
-		this.mvc.perform(get("/api/jobs").param("repository", name).param("from", start.toString())
-			.param("to", LocalDateTime.now().plusMinutes(1).toString())
-			.with(as("viewer")))
+		this.mvc
+			.perform(get("/api/jobs").param("repository", name)
+				.param("from", start.toString())
+				.param("to", LocalDateTime.now().plusMinutes(1).toString())
+				.with(as("viewer")))
 			.andExpect(jsonPath("$.jobs.length()").value(3));
 		this.mvc.perform(get("/api/jobs").param("repository", name).param("to", start.toString()).with(as("viewer")))
 			.andExpect(jsonPath("$.jobs.length()").value(0));
@@ -115,14 +120,18 @@ class JobApiIT extends JobApiTestSupport {
 		String name = uniqueName("jobs-bad");
 		TempRepo repo = repoWithBranches(name, 3);
 		String before = repo.git("for-each-ref");
-		String[][] cases = { { "/api/jobs/migrations", "{\"repository\": \"" + name + "\", \"targetFormat\": \"cvs\"}",
-				"targetFormat" },
+		String[][] cases = {
+				{ "/api/jobs/migrations", "{\"repository\": \"" + name + "\", \"targetFormat\": \"cvs\"}",
+						"targetFormat" },
 				{ "/api/jobs/migrations", "{\"repository\": \"" + name + "\", \"targetFormat\": \"files\"}",
 						"targetFormat" },
-				{ "/api/jobs/migrations", "{\"repository\": \"" + name + "\", \"targetFormat\": \"reftable\", "
-						+ "\"chunkSize\": 0}", "chunkSize" },
-				{ "/api/jobs/migrations", "{\"repository\": \"" + name + "\", \"targetFormat\": \"reftable\", "
-						+ "\"throttleMillis\": 60001}", "throttleMillis" },
+				{ "/api/jobs/migrations",
+						"{\"repository\": \"" + name + "\", \"targetFormat\": \"reftable\", " + "\"chunkSize\": 0}",
+						"chunkSize" },
+				{ "/api/jobs/migrations",
+						"{\"repository\": \"" + name + "\", \"targetFormat\": \"reftable\", "
+								+ "\"throttleMillis\": 60001}",
+						"throttleMillis" },
 				{ "/api/jobs/migrations", "{\"targetFormat\": \"reftable\"}", "repository" },
 				{ "/api/jobs/migrations", "{\"repository\": \"no-such.git\", \"targetFormat\": \"reftable\"}",
 						"repository" },
@@ -130,9 +139,8 @@ class JobApiIT extends JobApiTestSupport {
 				{ "/api/jobs/deletion-plans", "{\"repository\": \"" + name + "\"}", "prefixes/globs/names" },
 				{ "/api/jobs/deletion-plans", "{\"repository\": \"" + name + "\", \"prefixes\": [\"a,b\"]}",
 						"prefixes" },
-				{ "/api/jobs/deletions", "{\"confirmRepository\": \"" + name + "\"}", "plan" },
-				{ "/api/jobs/restores", "{\"repository\": \"" + name + "\", \"manifest\": \"../../config\"}",
-						"manifest" },
+				{ "/api/jobs/deletions", "{\"confirmRepository\": \"" + name + "\"}", "plan" }, { "/api/jobs/restores",
+						"{\"repository\": \"" + name + "\", \"manifest\": \"../../config\"}", "manifest" },
 				{ "/api/jobs/rollbacks", "{\"repository\": \"" + name + "\"}", "backup" } };
 		for (String[] bad : cases) {
 			this.mvc.perform(postJson(bad[0], bad[1]).with(as("admin")))
@@ -142,8 +150,9 @@ class JobApiIT extends JobApiTestSupport {
 				.andExpect(jsonPath("$.type").value(endsWith("/invalid-parameter")))
 				.andExpect(jsonPath("$.detail").value(containsString(bad[2])));
 		}
-		this.mvc.perform(postJson("/api/jobs/migrations", "{\"repository\": \"" + name + "\", \"chunkSize\": \"lots\"}")
-			.with(as("admin")))
+		this.mvc
+			.perform(postJson("/api/jobs/migrations", "{\"repository\": \"" + name + "\", \"chunkSize\": \"lots\"}")
+				.with(as("admin")))
 			.andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.detail").value(containsString("chunkSize")));
 		this.mvc.perform(postJson("/api/jobs/migrations", "{\"repository\": ").with(as("admin")))
@@ -157,7 +166,8 @@ class JobApiIT extends JobApiTestSupport {
 				.andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
 				.andExpect(jsonPath("$.detail").value(containsString(bad[0])));
 			if (!bad[0].equals("from")) {
-				// a date that does not parse is refused by Spring MVC's own binding, before refstore's checks
+				// a date that does not parse is refused by Spring MVC's own binding,
+				// before refstore's checks
 				refused.andExpect(jsonPath("$.type").value(endsWith("/invalid-parameter")));
 			}
 		}
@@ -189,15 +199,17 @@ class JobApiIT extends JobApiTestSupport {
 		}
 		this.mvc.perform(get("/api/jobs").param("repository", name).with(as("viewer")))
 			.andExpect(jsonPath("$.jobs.length()").value(0));
-		this.mvc.perform(get("/api/audit").param("actor", "viewer").param("action", "request.denied")
-			.with(as("operator")))
-			.andExpect(jsonPath("$.entries[*].target").value(org.hamcrest.Matchers.hasItem("POST /api/jobs/rollbacks")));
-		this.mvc.perform(get("/api/audit").param("actor", "operator").param("action", "call.denied")
-			.with(as("operator")))
+		this.mvc
+			.perform(get("/api/audit").param("actor", "viewer").param("action", "request.denied").with(as("operator")))
+			.andExpect(
+					jsonPath("$.entries[*].target").value(org.hamcrest.Matchers.hasItem("POST /api/jobs/rollbacks")));
+		this.mvc
+			.perform(get("/api/audit").param("actor", "operator").param("action", "call.denied").with(as("operator")))
 			.andExpect(jsonPath("$.entries[*].target").value(org.hamcrest.Matchers.hasItem("JobService.rollback")));
 
-		long maintain = id(this.mvc.perform(postJson("/api/jobs/maintenance", "{\"repository\": \"" + name
-				+ "\", \"force\": true}").with(as("operator")))
+		long maintain = id(this.mvc
+			.perform(postJson("/api/jobs/maintenance", "{\"repository\": \"" + name + "\", \"force\": true}")
+				.with(as("operator")))
 			.andExpect(status().isCreated())
 			.andReturn()
 			.getResponse()
@@ -206,8 +218,9 @@ class JobApiIT extends JobApiTestSupport {
 		assertThat(job(maintain).read("$.results['maintain.packed']", String.class)).isEqualTo("true");
 		assertThat(repo.git("for-each-ref")).isEqualTo(before);
 		assertThat(repo.gitDir().resolve("refs/heads/main")).doesNotExist();
-		long dryRun = id(this.mvc.perform(postJson("/api/jobs/migrations", "{\"repository\": \"" + name
-				+ "\", \"dryRun\": true}").with(as("operator")))
+		long dryRun = id(this.mvc
+			.perform(postJson("/api/jobs/migrations", "{\"repository\": \"" + name + "\", \"dryRun\": true}")
+				.with(as("operator")))
 			.andExpect(status().isCreated())
 			.andExpect(jsonPath("$.job").value("verifyRefsJob"))
 			.andReturn()

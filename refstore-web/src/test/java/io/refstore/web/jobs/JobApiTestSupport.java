@@ -17,8 +17,9 @@ import io.refstore.core.testing.TempRepo;
 import io.refstore.web.ApiTestSupport;
 
 /**
- * What the job API tests share: JSON posts, reading an execution back, waiting for it to reach a state, and
- * repositories with many refs made by git's own {@code update-ref --stdin}.
+ * What the job API tests share: JSON posts, reading an execution back, waiting for it to
+ * reach a state, and repositories with many refs made by git's own
+ * {@code update-ref --stdin}.
  */
 abstract class JobApiTestSupport extends ApiTestSupport {
 
@@ -36,7 +37,10 @@ abstract class JobApiTestSupport extends ApiTestSupport {
 		return JsonPath.parse(body);
 	}
 
-	/** Polls execution {@code id} until {@code until} holds (at most {@code timeout}); returns its last view. */
+	/**
+	 * Polls execution {@code id} until {@code until} holds (at most {@code timeout});
+	 * returns its last view.
+	 */
 	DocumentContext await(long id, Duration timeout, Predicate<DocumentContext> until) throws Exception {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		DocumentContext job = job(id);
@@ -55,8 +59,9 @@ abstract class JobApiTestSupport extends ApiTestSupport {
 	}
 
 	/**
-	 * Polls execution {@code id} until it has ended and its results hold {@code key}: the job repository saves an
-	 * ended job's context just after its status, so a reader can briefly see one without the other.
+	 * Polls execution {@code id} until it has ended and its results hold {@code key}: the
+	 * job repository saves an ended job's context just after its status, so a reader can
+	 * briefly see one without the other.
 	 */
 	DocumentContext awaitResult(long id, String key) throws Exception {
 		return await(id, Duration.ofSeconds(90), (job) -> !job.read("$.running", Boolean.class)
@@ -68,13 +73,20 @@ abstract class JobApiTestSupport extends ApiTestSupport {
 		return JsonPath.parse(body).read("$.id", Long.class);
 	}
 
-	/** A bare repository of {@code count} branches {@code refs/heads/b/NNNNN} plus {@code main}, all on one commit. */
+	/**
+	 * A bare repository of {@code count} branches {@code refs/heads/b/NNNNN} plus
+	 * {@code main}, all on one commit.
+	 */
 	static TempRepo repoWithBranches(String name, int count) {
 		TempRepo repo = bareRepo(name);
 		String commit = repo.commit("one", null);
 		StringBuilder updates = new StringBuilder("create refs/heads/main " + commit + "\n");
 		for (int i = 0; i < count; i++) {
-			updates.append("create refs/heads/b/").append(String.format("%05d", i)).append(' ').append(commit).append('\n');
+			updates.append("create refs/heads/b/")
+				.append(String.format("%05d", i))
+				.append(' ')
+				.append(commit)
+				.append('\n');
 		}
 		repo.run(updates.toString().getBytes(), "update-ref", "--stdin").requireOk();
 		return repo;

@@ -15,9 +15,10 @@ import org.springframework.beans.factory.annotation.Autowired;
 import com.jayway.jsonpath.JsonPath;
 
 /**
- * The job metrics Prometheus scrapes agree with the job API: executions per type and status count what
- * {@code GET /api/jobs} lists, launches are counted, and a running migration shows its current step's progress,
- * rate and ETA under its repository's name until it ends.
+ * The job metrics Prometheus scrapes agree with the job API: executions per type and
+ * status count what {@code GET /api/jobs} lists, launches are counted, and a running
+ * migration shows its current step's progress, rate and ETA under its repository's name
+ * until it ends.
  */
 class JobMetricsIT extends JobApiTestSupport {
 
@@ -47,14 +48,22 @@ class JobMetricsIT extends JobApiTestSupport {
 		repoWithBranches(name, 3);
 		double launchesBefore = value(prometheus(), "refstore_jobs_events_total", "action=\"launch\"",
 				"outcome=\"accepted\"");
-		long id = id(this.mvc.perform(postJson("/api/jobs/verifications", "{\"repository\": \"" + name + "\"}")
-			.with(as("operator"))).andReturn().getResponse().getContentAsString());
+		long id = id(this.mvc
+			.perform(postJson("/api/jobs/verifications", "{\"repository\": \"" + name + "\"}").with(as("operator")))
+			.andReturn()
+			.getResponse()
+			.getContentAsString());
 		assertThat(awaitEnd(id).read("$.status", String.class)).isEqualTo("COMPLETED");
 		this.metrics.refresh();
 		String scrape = prometheus();
-		String listed = this.mvc.perform(get("/api/jobs").param("type", "verify").param("status", "COMPLETED")
-			.param("size", "500")
-			.with(as("viewer"))).andReturn().getResponse().getContentAsString();
+		String listed = this.mvc
+			.perform(get("/api/jobs").param("type", "verify")
+				.param("status", "COMPLETED")
+				.param("size", "500")
+				.with(as("viewer")))
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
 		int completed = JsonPath.<List<?>>read(listed, "$.jobs").size();
 		assertThat(completed).isGreaterThanOrEqualTo(1);
 		assertThat(value(scrape, "refstore_jobs_executions", "type=\"verify\"", "status=\"COMPLETED\""))
@@ -67,16 +76,23 @@ class JobMetricsIT extends JobApiTestSupport {
 	void aRunningMigrationShowsItsProgressUntilItEnds() throws Exception {
 		String name = uniqueName("jobs-metrics-run");
 		repoWithBranches(name, 1000);
-		long id = id(this.mvc.perform(postJson("/api/jobs/migrations", """
-				{"repository": "%s", "targetFormat": "reftable", "chunkSize": 50, "throttleMillis": 100}"""
-			.formatted(name)).with(as("operator"))).andReturn().getResponse().getContentAsString());
+		long id = id(this.mvc
+			.perform(postJson("/api/jobs/migrations",
+					"""
+							{"repository": "%s", "targetFormat": "reftable", "chunkSize": 50, "throttleMillis": 100}"""
+						.formatted(name))
+				.with(as("operator")))
+			.andReturn()
+			.getResponse()
+			.getContentAsString());
 		await(id, Duration.ofSeconds(60), (job) -> ((Number) job.read("$.progress.done")).longValue() >= 100
 				&& "copyRefsStep".equals(job.read("$.progress.step")));
 		this.metrics.refresh();
 		String scrape = prometheus();
 		String repository = "repository=\"" + name + "\"";
-		Matcher line = Pattern.compile("refstore_jobs_running_progress_percent\\{[^}]*" + Pattern.quote(repository)
-				+ "[^}]*} (\\S+)").matcher(scrape);
+		Matcher line = Pattern
+			.compile("refstore_jobs_running_progress_percent\\{[^}]*" + Pattern.quote(repository) + "[^}]*} (\\S+)")
+			.matcher(scrape);
 		assertThat(line.find()).as("progress of %s in %n%s", name, scrape).isTrue();
 		assertThat(Double.parseDouble(line.group(1))).isBetween(5.0, 100.0);
 		assertThat(value(scrape, "refstore_jobs_running_rate", repository, "step=\"copyRefsStep\"")).isPositive();

@@ -24,11 +24,12 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * Jobs run end to end through the API on real repositories, judged by git: a migration reaches COMPLETED and
- * the reftable git reads exactly the refs the system git listed before, and its rollback brings the files
- * store back; a deletion plan, its confirmed execution and the restore round-trip; a throttled migration
- * holds its repository (409 naming it), is stopped, and its restart completes it. Every launch, stop and
- * restart is in the audit log with its parameters and outcome.
+ * Jobs run end to end through the API on real repositories, judged by git: a migration
+ * reaches COMPLETED and the reftable git reads exactly the refs the system git listed
+ * before, and its rollback brings the files store back; a deletion plan, its confirmed
+ * execution and the restore round-trip; a throttled migration holds its repository (409
+ * naming it), is stopped, and its restart completes it. Every launch, stop and restart is
+ * in the audit log with its parameters and outcome.
  */
 class JobRunApiIT extends JobApiTestSupport {
 
@@ -37,9 +38,10 @@ class JobRunApiIT extends JobApiTestSupport {
 		String name = uniqueName("jobs-migrate");
 		TempRepo repo = repoWithBranches(name, 300);
 		String before = repo.git("for-each-ref");
-		String body = this.mvc.perform(postJson("/api/jobs/migrations", """
-				{"repository": "%s", "targetFormat": "reftable", "chunkSize": 100}""".formatted(name))
-			.with(as("operator")))
+		String body = this.mvc
+			.perform(postJson("/api/jobs/migrations", """
+					{"repository": "%s", "targetFormat": "reftable", "chunkSize": 100}""".formatted(name))
+				.with(as("operator")))
 			.andExpect(status().isCreated())
 			.andExpect(header().string("Location", startsWith("/api/jobs/")))
 			.andExpect(jsonPath("$.job").value("migrateRefsJob"))
@@ -76,8 +78,7 @@ class JobRunApiIT extends JobApiTestSupport {
 		assertThat(awaitEnd(rolledBack).read("$.status", String.class)).isEqualTo("COMPLETED");
 		assertThat(GitCli.reftable().ok(repo.dir(), "rev-parse", "--show-ref-format").trim()).isEqualTo("files");
 		assertThat(repo.git("for-each-ref")).isEqualTo(before);
-		this.mvc.perform(get("/api/audit").param("action", "job.launch").param("repository", name)
-			.with(as("operator")))
+		this.mvc.perform(get("/api/audit").param("action", "job.launch").param("repository", name).with(as("operator")))
 			.andExpect(jsonPath("$.entries.length()").value(2))
 			.andExpect(jsonPath("$.entries[0].actor").value("admin"))
 			.andExpect(jsonPath("$.entries[0].target").value("rollbackMigrationJob #" + rolledBack))
@@ -92,9 +93,12 @@ class JobRunApiIT extends JobApiTestSupport {
 		String name = uniqueName("jobs-delete");
 		TempRepo repo = repoWithBranches(name, 30);
 		String before = repo.git("for-each-ref");
-		long plan = id(this.mvc.perform(postJson("/api/jobs/deletion-plans", """
-				{"repository": "%s", "prefixes": ["refs/heads/b/"], "excludes": ["refs/heads/b/00029"]}"""
-			.formatted(name)).with(as("operator")))
+		long plan = id(this.mvc
+			.perform(postJson("/api/jobs/deletion-plans",
+					"""
+							{"repository": "%s", "prefixes": ["refs/heads/b/"], "excludes": ["refs/heads/b/00029"]}"""
+						.formatted(name))
+				.with(as("operator")))
 			.andExpect(status().isCreated())
 			.andReturn()
 			.getResponse()
@@ -113,17 +117,20 @@ class JobRunApiIT extends JobApiTestSupport {
 			.andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
 			.andExpect(jsonPath("$.parameter").value("confirmCount"))
 			.andExpect(jsonPath("$.detail").value(containsString("29")));
-		this.mvc.perform(get("/api/audit").param("action", "job.launch").param("repository", name)
-			.param("outcome", "REJECTED")
-			.with(as("operator")))
+		this.mvc
+			.perform(get("/api/audit").param("action", "job.launch")
+				.param("repository", name)
+				.param("outcome", "REJECTED")
+				.with(as("operator")))
 			.andExpect(jsonPath("$.entries.length()").value(1))
 			.andExpect(jsonPath("$.entries[0].actor").value("admin"))
 			.andExpect(jsonPath("$.entries[0].target").value("deleteRefsJob"))
 			.andExpect(jsonPath("$.entries[0].parameters.confirmCount").value("30"))
 			.andExpect(jsonPath("$.entries[0].detail").value(containsString("confirmCount")));
-		this.mvc.perform(postJson("/api/jobs/deletions", """
-				{"plan": %d, "confirmRepository": "%s", "confirmCount": "29"}""".formatted(plan + 100_000, name))
-			.with(as("admin")))
+		this.mvc
+			.perform(postJson("/api/jobs/deletions", """
+					{"plan": %d, "confirmRepository": "%s", "confirmCount": "29"}""".formatted(plan + 100_000, name))
+				.with(as("admin")))
 			.andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.parameter").value("plan"));
 		assertThat(repo.git("for-each-ref")).isEqualTo(before);
@@ -133,21 +140,20 @@ class JobRunApiIT extends JobApiTestSupport {
 			.getResponse()
 			.getContentAsString());
 		assertThat(awaitEnd(deletion).read("$.status", String.class)).isEqualTo("COMPLETED");
-		assertThat(repo.git("for-each-ref", "--format=%(refname)"))
-			.isEqualTo("refs/heads/b/00029\nrefs/heads/main\n");
+		assertThat(repo.git("for-each-ref", "--format=%(refname)")).isEqualTo("refs/heads/b/00029\nrefs/heads/main\n");
 
 		this.mvc.perform(postJson("/api/jobs/restores", "{\"deletion\": " + deletion + "}").with(as("operator")))
 			.andExpect(status().isForbidden());
 		this.mvc.perform(postJson("/api/jobs/restores", "{\"deletion\": " + plan + "}").with(as("admin")))
 			.andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.parameter").value("deletion"));
-		long restore = id(this.mvc.perform(postJson("/api/jobs/restores", "{\"deletion\": " + deletion + "}")
-			.with(as("admin")))
-			.andExpect(status().isCreated())
-			.andExpect(jsonPath("$.job").value("restoreRefsJob"))
-			.andReturn()
-			.getResponse()
-			.getContentAsString());
+		long restore = id(
+				this.mvc.perform(postJson("/api/jobs/restores", "{\"deletion\": " + deletion + "}").with(as("admin")))
+					.andExpect(status().isCreated())
+					.andExpect(jsonPath("$.job").value("restoreRefsJob"))
+					.andReturn()
+					.getResponse()
+					.getContentAsString());
 		assertThat(awaitEnd(restore).read("$.status", String.class)).isEqualTo("COMPLETED");
 		assertThat(repo.git("for-each-ref")).isEqualTo(before);
 	}
@@ -157,15 +163,18 @@ class JobRunApiIT extends JobApiTestSupport {
 		String name = uniqueName("jobs-stop");
 		TempRepo repo = repoWithBranches(name, 2000);
 		String before = repo.git("for-each-ref");
-		long id = id(this.mvc.perform(postJson("/api/jobs/migrations", """
-				{"repository": "%s", "targetFormat": "reftable", "chunkSize": 50, "throttleMillis": 150}"""
-			.formatted(name)).with(as("operator")))
+		long id = id(this.mvc
+			.perform(postJson("/api/jobs/migrations",
+					"""
+							{"repository": "%s", "targetFormat": "reftable", "chunkSize": 50, "throttleMillis": 150}"""
+						.formatted(name))
+				.with(as("operator")))
 			.andExpect(status().isCreated())
 			.andReturn()
 			.getResponse()
 			.getContentAsString());
-		await(id, Duration.ofSeconds(60), (job) -> job.read("$.steps[?(@.name == 'copyRefsStep')]", List.class)
-			.size() == 1);
+		await(id, Duration.ofSeconds(60),
+				(job) -> job.read("$.steps[?(@.name == 'copyRefsStep')]", List.class).size() == 1);
 
 		this.mvc.perform(postJson("/api/jobs/maintenance", "{\"repository\": \"" + name + "\"}").with(as("operator")))
 			.andExpect(status().isConflict())
@@ -218,8 +227,9 @@ class JobRunApiIT extends JobApiTestSupport {
 		String before = repo.git("for-each-ref");
 		// a backup directory with no store in it: the rollback is launched, then fails
 		java.nio.file.Files.createDirectories(repo.gitDir().resolve("refstore-backup/empty"));
-		long id = id(this.mvc.perform(postJson("/api/jobs/rollbacks", "{\"repository\": \"" + name
-				+ "\", \"backup\": \"empty\"}").with(as("admin")))
+		long id = id(this.mvc
+			.perform(postJson("/api/jobs/rollbacks", "{\"repository\": \"" + name + "\", \"backup\": \"empty\"}")
+				.with(as("admin")))
 			.andExpect(status().isCreated())
 			.andReturn()
 			.getResponse()

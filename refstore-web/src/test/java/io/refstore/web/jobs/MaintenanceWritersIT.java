@@ -12,9 +12,9 @@ import com.jayway.jsonpath.DocumentContext;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * The lost-write scenario ({@link WritersTestSupport}) while {@code maintainRefsJob}, forced, packs every loose
- * ref of a files store or compacts a reftable stack: the writers' refs survive and so does every ref that was
- * there before.
+ * The lost-write scenario ({@link WritersTestSupport}) while {@code maintainRefsJob},
+ * forced, packs every loose ref of a files store or compacts a reftable stack: the
+ * writers' refs survive and so does every ref that was there before.
  */
 class MaintenanceWritersIT extends WritersTestSupport {
 
@@ -25,8 +25,9 @@ class MaintenanceWritersIT extends WritersTestSupport {
 		TempRepo repo = repoWithBranches(name, 3000, format);
 		String commit = main(repo);
 		Writers writers = new Writers(name, repo, commit).start();
-		DocumentContext done = writers.around(() -> awaitOutcome(launch("/api/jobs/maintenance",
-				"{\"repository\": \"" + name + "\", \"force\": true}", "operator"), "maintain.after"));
+		DocumentContext done = writers.around(() -> awaitOutcome(
+				launch("/api/jobs/maintenance", "{\"repository\": \"" + name + "\", \"force\": true}", "operator"),
+				"maintain.after"));
 
 		assertThat(done.read("$.status", String.class)).as(done.jsonString()).isEqualTo("COMPLETED");
 		assertThat(done.read("$.results['maintain.packed']", String.class)).isEqualTo("true");

@@ -9,8 +9,9 @@ import com.jayway.jsonpath.DocumentContext;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * The lost-write scenario of a migration run while everyone writes ({@link WritersTestSupport}), while
- * {@code migrateRefsJob} moves the repository between formats, both ways.
+ * The lost-write scenario of a migration run while everyone writes
+ * ({@link WritersTestSupport}), while {@code migrateRefsJob} moves the repository between
+ * formats, both ways.
  */
 class MigrationWritersIT extends WritersTestSupport {
 

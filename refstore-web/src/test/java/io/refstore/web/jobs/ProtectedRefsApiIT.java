@@ -19,11 +19,12 @@ import com.jayway.jsonpath.DocumentContext;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * Protected refs through the API, judged by git: a deletion planned and executed without an override keeps
- * GitLab's keep-around refs, Gerrit's review data and config, notes and {@code HEAD}'s branch, and the plan
- * lists them; an override is 403 for an OPERATOR and 400 naming {@code overrideReason} without a reason; an
- * ADMIN's override with a reason deletes them, and the audit log keeps the reason with the launch. Schedules
- * and campaigns cannot override.
+ * Protected refs through the API, judged by git: a deletion planned and executed without
+ * an override keeps GitLab's keep-around refs, Gerrit's review data and config, notes and
+ * {@code HEAD}'s branch, and the plan lists them; an override is 403 for an OPERATOR and
+ * 400 naming {@code overrideReason} without a reason; an ADMIN's override with a reason
+ * deletes them, and the audit log keeps the reason with the launch. Schedules and
+ * campaigns cannot override.
  */
 class ProtectedRefsApiIT extends JobApiTestSupport {
 
@@ -39,13 +40,17 @@ class ProtectedRefsApiIT extends JobApiTestSupport {
 	}
 
 	private void execute(long plan, String repository, String count) throws Exception {
-		long deletion = id(this.mvc.perform(postJson("/api/jobs/deletions", """
-				{"plan": %d, "confirmRepository": "%s", "confirmCount": "%s"}""".formatted(plan, repository, count))
-			.with(as("admin")))
-			.andExpect(status().isCreated())
-			.andReturn()
-			.getResponse()
-			.getContentAsString());
+		long deletion = id(
+				this.mvc
+					.perform(postJson("/api/jobs/deletions",
+							"""
+									{"plan": %d, "confirmRepository": "%s", "confirmCount": "%s"}""".formatted(plan,
+									repository, count))
+						.with(as("admin")))
+					.andExpect(status().isCreated())
+					.andReturn()
+					.getResponse()
+					.getContentAsString());
 		assertThat(awaitEnd(deletion).read("$.status", String.class)).isEqualTo("COMPLETED");
 	}
 
@@ -70,8 +75,8 @@ class ProtectedRefsApiIT extends JobApiTestSupport {
 		assertThat(this.jobService.needsAdmin(plan)).isFalse();
 		assertThat(planned.read("$.results['plan.count']", String.class)).isEqualTo("3");
 		assertThat(planned.read("$.results['plan.protected.count']", String.class)).isEqualTo("5");
-		assertThat(planned.read("$.results['plan.protected.byPattern']", String.class)).isEqualTo(
-				"1 refs/keep-around/**\n1 refs/changes/**/meta\n1 refs/notes/**\n1 refs/meta/**\n1 HEAD");
+		assertThat(planned.read("$.results['plan.protected.byPattern']", String.class))
+			.isEqualTo("1 refs/keep-around/**\n1 refs/changes/**/meta\n1 refs/notes/**\n1 refs/meta/**\n1 HEAD");
 		assertThat(planned.read("$.results['plan.protected.sample']", String.class).lines())
 			.contains("refs/heads/main (HEAD)", "refs/changes/34/1234/meta (refs/changes/**/meta)");
 		assertThat(planned.read("$.parameters.protectedRefs", String.class))
@@ -94,8 +99,9 @@ class ProtectedRefsApiIT extends JobApiTestSupport {
 		String override = """
 				{"repository": "%s", "prefixes": ["refs/"], "overrideProtection": true, "overrideReason": %s}""";
 
-		this.mvc.perform(postJson("/api/jobs/deletion-plans", override.formatted(name, "\"archived\""))
-			.with(as("operator")))
+		this.mvc
+			.perform(
+					postJson("/api/jobs/deletion-plans", override.formatted(name, "\"archived\"")).with(as("operator")))
 			.andExpect(status().isForbidden())
 			.andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON));
 		this.mvc.perform(postJson("/api/jobs/deletion-plans", override.formatted(name, "null")).with(as("admin")))
@@ -107,8 +113,8 @@ class ProtectedRefsApiIT extends JobApiTestSupport {
 			.andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.parameter").value("overrideReason"));
 		assertThat(repo.git("for-each-ref")).isEqualTo(before);
-		this.mvc.perform(get("/api/audit").param("action", "call.denied").param("actor", "operator")
-			.with(as("operator")))
+		this.mvc
+			.perform(get("/api/audit").param("action", "call.denied").param("actor", "operator").with(as("operator")))
 			.andExpect(jsonPath("$.entries[0].target").value("JobService.planDeletion"));
 
 		String reason = "repository archived; GitLab project deleted";
@@ -119,9 +125,11 @@ class ProtectedRefsApiIT extends JobApiTestSupport {
 		assertThat(planned.read("$.results['plan.protected.count']", String.class)).isEqualTo("0");
 		execute(plan, name, "7");
 		assertThat(repo.git("for-each-ref")).isEmpty();
-		this.mvc.perform(get("/api/audit").param("action", "job.launch").param("repository", name)
-			.param("outcome", "SUCCESS")
-			.with(as("operator")))
+		this.mvc
+			.perform(get("/api/audit").param("action", "job.launch")
+				.param("repository", name)
+				.param("outcome", "SUCCESS")
+				.with(as("operator")))
 			.andExpect(jsonPath("$.entries.length()").value(2))
 			.andExpect(jsonPath("$.entries[1].actor").value("admin"))
 			.andExpect(jsonPath("$.entries[1].parameters.overrideProtection").value("true"))

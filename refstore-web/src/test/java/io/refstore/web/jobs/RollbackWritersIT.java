@@ -13,9 +13,10 @@ import com.jayway.jsonpath.DocumentContext;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * The lost-write scenario ({@link WritersTestSupport}) while {@code rollbackMigrationJob} puts back the store a
- * migration job kept, both ways: the writers start after the migration, so every write they confirm goes into
- * the migrated store, and must be in the restored one too.
+ * The lost-write scenario ({@link WritersTestSupport}) while {@code rollbackMigrationJob}
+ * puts back the store a migration job kept, both ways: the writers start after the
+ * migration, so every write they confirm goes into the migrated store, and must be in the
+ * restored one too.
  */
 class RollbackWritersIT extends WritersTestSupport {
 
@@ -27,11 +28,13 @@ class RollbackWritersIT extends WritersTestSupport {
 		TempRepo repo = repoWithBranches(name, 3000, restored);
 		String commit = main(repo);
 		if (restored.equals("files")) {
-			// packed, as a store a migration retires usually is: the rollback copies one file, not 3000
+			// packed, as a store a migration retires usually is: the rollback copies one
+			// file, not 3000
 			repo.git("pack-refs", "--all");
 		}
 		DocumentContext migration = awaitOutcome(launch("/api/jobs/migrations", """
-				{"repository": "%s", "targetFormat": "%s"}""".formatted(name, migrated), "operator"), "migration.backup");
+				{"repository": "%s", "targetFormat": "%s"}""".formatted(name, migrated), "operator"),
+				"migration.backup");
 		assertThat(migration.read("$.status", String.class)).isEqualTo("COMPLETED");
 		String backup = Path.of(migration.read("$.results['migration.backup']", String.class)).getFileName().toString();
 
@@ -42,7 +45,8 @@ class RollbackWritersIT extends WritersTestSupport {
 		assertThat(done.read("$.status", String.class)).as(done.jsonString()).isEqualTo("COMPLETED");
 		assertThat(format(repo)).isEqualTo(restored);
 		assertThat(Long.parseLong(done.read("$.results['rollback.kept']", String.class)))
-			.as("refs written since the migration, kept").isPositive();
+			.as("refs written since the migration, kept")
+			.isPositive();
 		Map<String, String> present = writers.check();
 		for (int i = 0; i < 3000; i++) {
 			assertThat(present).containsEntry("refs/heads/b/" + String.format("%05d", i), commit);

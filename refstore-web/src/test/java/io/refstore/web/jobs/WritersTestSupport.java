@@ -27,12 +27,14 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * The lost-write scenario shared by the tests of jobs run while everyone writes: API clients creating refs in
- * batches and one by one with {@code If-None-Match: *}, and git processes (2.39 and 2.55) creating refs with
- * {@code update-ref}, all under {@code refs/heads/api/}, {@code refs/heads/git239/} and
- * {@code refs/heads/git255/}. {@link Writers#check} then holds the job to issue 14: every write that was
- * confirmed (a 200/201 answer, git's exit code 0) is in the repository with its value, as git 2.55 reads it;
- * every batch is all or nothing; a write refused is never a 500, and a 503 says when to retry.
+ * The lost-write scenario shared by the tests of jobs run while everyone writes: API
+ * clients creating refs in batches and one by one with {@code If-None-Match: *}, and git
+ * processes (2.39 and 2.55) creating refs with {@code update-ref}, all under
+ * {@code refs/heads/api/}, {@code refs/heads/git239/} and {@code refs/heads/git255/}.
+ * {@link Writers#check} then holds the job to issue 14: every write that was confirmed (a
+ * 200/201 answer, git's exit code 0) is in the repository with its value, as git 2.55
+ * reads it; every batch is all or nothing; a write refused is never a 500, and a 503 says
+ * when to retry.
  */
 abstract class WritersTestSupport extends JobApiTestSupport {
 
@@ -45,7 +47,8 @@ abstract class WritersTestSupport extends JobApiTestSupport {
 	/** Every ref and its value, as git 2.55 reads the repository. */
 	static Map<String, String> refs(TempRepo repo) {
 		Map<String, String> refs = new HashMap<>();
-		for (String line : GitCli.reftable().ok(repo.dir(), "for-each-ref", "--format=%(objectname) %(refname)")
+		for (String line : GitCli.reftable()
+			.ok(repo.dir(), "for-each-ref", "--format=%(objectname) %(refname)")
 			.split("\n")) {
 			if (!line.isEmpty()) {
 				refs.put(line.substring(line.indexOf(' ') + 1), line.substring(0, line.indexOf(' ')));
@@ -55,8 +58,9 @@ abstract class WritersTestSupport extends JobApiTestSupport {
 	}
 
 	/**
-	 * A repository of {@code count} branches on one commit ({@link #repoWithBranches(String, int)}) in
-	 * {@code format}: git 2.55 migrates it to reftable.
+	 * A repository of {@code count} branches on one commit
+	 * ({@link #repoWithBranches(String, int)}) in {@code format}: git 2.55 migrates it to
+	 * reftable.
 	 */
 	static TempRepo repoWithBranches(String name, int count, String format) {
 		TempRepo repo = repoWithBranches(name, count);
@@ -71,22 +75,29 @@ abstract class WritersTestSupport extends JobApiTestSupport {
 		return GitCli.reftable().ok(repo.dir(), "rev-parse", "refs/heads/main").trim();
 	}
 
-	/** Launches a job by a POST of {@code json} to {@code path} as {@code user}; returns its execution id. */
+	/**
+	 * Launches a job by a POST of {@code json} to {@code path} as {@code user}; returns
+	 * its execution id.
+	 */
 	long launch(String path, String json, String user) throws Exception {
 		return id(this.mvc.perform(postJson(path, json).with(as(user))).andReturn().getResponse().getContentAsString());
 	}
 
 	/**
-	 * Polls execution {@code id} until it has ended and, if it completed, its results hold {@code key} (see
-	 * {@link #awaitResult}); returns its last view.
+	 * Polls execution {@code id} until it has ended and, if it completed, its results
+	 * hold {@code key} (see {@link #awaitResult}); returns its last view.
 	 */
 	DocumentContext awaitOutcome(long id, String key) throws Exception {
-		return await(id, Duration.ofSeconds(90), (job) -> !job.read("$.running", Boolean.class)
-				&& (!"COMPLETED".equals(job.read("$.status", String.class))
-						|| job.read("$.results", Map.class).containsKey(key)));
+		return await(id, Duration.ofSeconds(90),
+				(job) -> !job.read("$.running", Boolean.class)
+						&& (!"COMPLETED".equals(job.read("$.status", String.class))
+								|| job.read("$.results", Map.class).containsKey(key)));
 	}
 
-	/** The repository's ref format ({@code files} or {@code reftable}), as git 2.55 reads it. */
+	/**
+	 * The repository's ref format ({@code files} or {@code reftable}), as git 2.55 reads
+	 * it.
+	 */
 	static String format(TempRepo repo) {
 		return GitCli.reftable().ok(repo.dir(), "rev-parse", "--show-ref-format").trim();
 	}
@@ -133,10 +144,16 @@ abstract class WritersTestSupport extends JobApiTestSupport {
 		/** How long the job of {@link #around} took, launch and wait, in milliseconds. */
 		private long jobMillis;
 
-		/** Whether the repository used the files format when the writers started: git 2.39 can write then. */
+		/**
+		 * Whether the repository used the files format when the writers started: git 2.39
+		 * can write then.
+		 */
 		private boolean filesAtStart;
 
-		/** Writers of repository {@code name} (made under the root as {@code repo}) that write {@code commit}. */
+		/**
+		 * Writers of repository {@code name} (made under the root as {@code repo}) that
+		 * write {@code commit}.
+		 */
 		Writers(String name, TempRepo repo, String commit) {
 			this.name = name;
 			this.repo = repo;
@@ -154,8 +171,7 @@ abstract class WritersTestSupport extends JobApiTestSupport {
 				int me = client;
 				loop((n) -> {
 					String ref = "refs/heads/api/cas" + me + "/" + n;
-					MockHttpServletResponse response = send(put(refUri(this.name, ref, ""))
-						.header("If-None-Match", "*")
+					MockHttpServletResponse response = send(put(refUri(this.name, ref, "")).header("If-None-Match", "*")
 						.contentType(MediaType.APPLICATION_JSON)
 						.content("{\"sha\": \"" + this.commit + "\"}"));
 					if (response.getStatus() == 200 || response.getStatus() == 201) {
@@ -179,12 +195,16 @@ abstract class WritersTestSupport extends JobApiTestSupport {
 			StringBuilder json = new StringBuilder("{\"updates\": [");
 			for (int i = 0; i < BATCH_SIZE; i++) {
 				refs.add(prefix + i);
-				json.append((i > 0) ? "," : "").append("{\"ref\": \"").append(prefix + i).append("\", \"new\": \"")
-					.append(this.commit).append("\"}");
+				json.append((i > 0) ? "," : "")
+					.append("{\"ref\": \"")
+					.append(prefix + i)
+					.append("\", \"new\": \"")
+					.append(this.commit)
+					.append("\"}");
 			}
-			MockHttpServletResponse response = send(post(repoUri(this.name, "/refs:batch"))
-				.contentType(MediaType.APPLICATION_JSON)
-				.content(json.append("]}").toString()));
+			MockHttpServletResponse response = send(
+					post(repoUri(this.name, "/refs:batch")).contentType(MediaType.APPLICATION_JSON)
+						.content(json.append("]}").toString()));
 			if (response.getStatus() == 200) {
 				refs.forEach((ref) -> this.confirmed.put(ref, this.commit));
 				this.okBatches.add(refs);
@@ -204,7 +224,10 @@ abstract class WritersTestSupport extends JobApiTestSupport {
 			}));
 		}
 
-		/** Sends {@code request} as {@code admin} and counts its answer; a 503 must say when to retry. */
+		/**
+		 * Sends {@code request} as {@code admin} and counts its answer; a 503 must say
+		 * when to retry.
+		 */
 		MockHttpServletResponse send(MockHttpServletRequestBuilder request) throws Exception {
 			MockHttpServletResponse response = WritersTestSupport.this.mvc.perform(request.with(as("admin")))
 				.andReturn()
@@ -219,7 +242,10 @@ abstract class WritersTestSupport extends JobApiTestSupport {
 			return response;
 		}
 
-		/** Runs git 2.39 ({@code "git239"}) or 2.55 ({@code "git255"}) in the repository and counts the outcome. */
+		/**
+		 * Runs git 2.39 ({@code "git239"}) or 2.55 ({@code "git255"}) in the repository
+		 * and counts the outcome.
+		 */
 		GitCli.Result git(String which, String... args) {
 			GitCli git = which.equals("git239") ? GitCli.system() : GitCli.reftable();
 			GitCli.Result result = git.run(this.repo.dir(), args);
@@ -228,8 +254,9 @@ abstract class WritersTestSupport extends JobApiTestSupport {
 		}
 
 		/**
-		 * Runs {@code job} (a launch and the wait for its end) while the writers write, starting 300 ms after them
-		 * and stopping them 300 ms after it; returns what it returned.
+		 * Runs {@code job} (a launch and the wait for its end) while the writers write,
+		 * starting 300 ms after them and stopping them 300 ms after it; returns what it
+		 * returned.
 		 */
 		<T> T around(Callable<T> job) throws Exception {
 			Thread.sleep(300);
@@ -259,8 +286,9 @@ abstract class WritersTestSupport extends JobApiTestSupport {
 		}
 
 		/**
-		 * Checks issue 14 on the repository after the writers stopped: no 500, every confirmed write present with
-		 * its value, every refused batch absent, writers of each kind confirmed something, and git's fsck passes.
+		 * Checks issue 14 on the repository after the writers stopped: no 500, every
+		 * confirmed write present with its value, every refused batch absent, writers of
+		 * each kind confirmed something, and git's fsck passes.
 		 * @return every ref and its value, as git 2.55 reads the repository
 		 */
 		Map<String, String> check() {
@@ -272,9 +300,11 @@ abstract class WritersTestSupport extends JobApiTestSupport {
 					lost.put(ref, present.get(ref));
 				}
 			});
-			assertThat(lost.size()).as("confirmed writes lost (" + lost.size() + " of " + this.confirmed.size()
-					+ " confirmed, statuses " + this.statuses + ", git " + this.gitRuns + "), some of them: "
-					+ lost.entrySet().stream().limit(10).toList()).isZero();
+			assertThat(lost.size())
+				.as("confirmed writes lost (" + lost.size() + " of " + this.confirmed.size() + " confirmed, statuses "
+						+ this.statuses + ", git " + this.gitRuns + "), some of them: "
+						+ lost.entrySet().stream().limit(10).toList())
+				.isZero();
 			synchronized (this.refusedBatches) {
 				for (List<String> batch : this.refusedBatches) {
 					assertThat(batch).as("a refused batch wrote nothing").noneMatch(present::containsKey);
@@ -286,9 +316,10 @@ abstract class WritersTestSupport extends JobApiTestSupport {
 				assertThat(this.gitRuns).as("git 2.39 wrote while the store was files").containsKey("git239 ok");
 			}
 			assertThat(GitCli.reftable().run(this.repo.dir(), "fsck", "--no-dangling").exitCode()).isZero();
-			System.out.println(this.name + ": job " + this.jobMillis + " ms, " + this.confirmed.size() + " writes confirmed, " + this.okBatches.size()
-					+ " batches confirmed, " + this.refusedBatches.size() + " refused; answers " + this.statuses
-					+ "; git " + this.gitRuns + "; first refusals " + this.refusals);
+			System.out.println(this.name + ": job " + this.jobMillis + " ms, " + this.confirmed.size()
+					+ " writes confirmed, " + this.okBatches.size() + " batches confirmed, "
+					+ this.refusedBatches.size() + " refused; answers " + this.statuses + "; git " + this.gitRuns
+					+ "; first refusals " + this.refusals);
 			return present;
 		}
 

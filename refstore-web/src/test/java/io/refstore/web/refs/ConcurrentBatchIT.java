@@ -22,10 +22,10 @@ import io.refstore.core.testing.TempRepo;
 import io.refstore.web.ApiTestSupport;
 
 /**
- * Parallel clients doing compare-and-swap through {@code refs:batch} on the same two refs lose no successful
- * update: every accepted swap starts from the value the previous accepted one left, the accepted swaps form one
- * chain from the first value to the value git reads at the end, and the two refs of each batch always move
- * together.
+ * Parallel clients doing compare-and-swap through {@code refs:batch} on the same two refs
+ * lose no successful update: every accepted swap starts from the value the previous
+ * accepted one left, the accepted swaps form one chain from the first value to the value
+ * git reads at the end, and the two refs of each batch always move together.
  */
 class ConcurrentBatchIT extends ApiTestSupport {
 
@@ -70,7 +70,10 @@ class ConcurrentBatchIT extends ApiTestSupport {
 		assertThat(accepted).isNotEmpty();
 	}
 
-	/** Reads a, then swaps a and b from that value to the next of {@code mine}; returns how many were refused. */
+	/**
+	 * Reads a, then swaps a and b from that value to the next of {@code mine}; returns
+	 * how many were refused.
+	 */
 	private int swap(String name, List<String> mine, Map<String, String> accepted) throws Exception {
 		int refused = 0;
 		for (String next : mine) {

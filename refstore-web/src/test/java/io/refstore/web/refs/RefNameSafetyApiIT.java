@@ -32,10 +32,11 @@ import io.refstore.core.testing.TempRepo;
 import io.refstore.web.ApiTestSupport;
 
 /**
- * Names that are paths of the git directory rather than refs, sent through every way the API writes (PUT,
- * DELETE, a batch, a deletion plan): each is a 400 naming the parameter, the name and the rule, without a
- * stack frame, class or server path, and the repository stays byte for byte as it was, sound for
- * {@code git fsck}. A loose ref file that holds no ref is never overwritten: 409, as git refuses it.
+ * Names that are paths of the git directory rather than refs, sent through every way the
+ * API writes (PUT, DELETE, a batch, a deletion plan): each is a 400 naming the parameter,
+ * the name and the rule, without a stack frame, class or server path, and the repository
+ * stays byte for byte as it was, sound for {@code git fsck}. A loose ref file that holds
+ * no ref is never overwritten: 409, as git refuses it.
  */
 class RefNameSafetyApiIT extends ApiTestSupport {
 
@@ -45,7 +46,9 @@ class RefNameSafetyApiIT extends ApiTestSupport {
 
 	String commit;
 
-	/** The path of a loose object below the git directory ({@code objects/xx/<38 hex>}). */
+	/**
+	 * The path of a loose object below the git directory ({@code objects/xx/<38 hex>}).
+	 */
 	String object;
 
 	@BeforeEach
@@ -96,11 +99,12 @@ class RefNameSafetyApiIT extends ApiTestSupport {
 				.header("If-None-Match", "*")
 				.contentType(MediaType.APPLICATION_JSON)
 				.content("{\"sha\": \"" + this.commit + "\"}"));
-			ResultActions delete = this.mvc.perform(delete(refUri(this.name, ref, "")).with(as("admin"))
-				.header("If-Match", "\"" + this.commit + "\""));
+			ResultActions delete = this.mvc.perform(
+					delete(refUri(this.name, ref, "")).with(as("admin")).header("If-Match", "\"" + this.commit + "\""));
 			for (ResultActions result : List.of(set, delete)) {
 				if (ref.contains("/../")) {
-					// a dot segment in a path is refused before any controller: the URL is not normalized
+					// a dot segment in a path is refused before any controller: the URL
+					// is not normalized
 					result.andExpect(status().isBadRequest())
 						.andExpect(jsonPath("$.type").value(containsString("rejected-request")));
 					clean(result);
@@ -119,7 +123,8 @@ class RefNameSafetyApiIT extends ApiTestSupport {
 			refused(this.mvc.perform(post(repoUri(this.name, "/refs:batch")).with(as("admin"))
 				.contentType(MediaType.APPLICATION_JSON)
 				.content(deletion)), "updates[0].ref", ref, rule);
-			assertThat(snapshot()).as("the git directory after writes of '%s'", RefName.printable(ref)).isEqualTo(before);
+			assertThat(snapshot()).as("the git directory after writes of '%s'", RefName.printable(ref))
+				.isEqualTo(before);
 		}
 		var fsck = this.repo.run(new byte[0], "fsck", "--no-dangling", "--strict");
 		assertThat(fsck.exitCode()).as("git fsck: " + fsck.stderr() + fsck.stdout()).isZero();
@@ -131,9 +136,10 @@ class RefNameSafetyApiIT extends ApiTestSupport {
 	void aDeletionPlanNamingAPathIsRefused() throws Exception {
 		Map<String, String> before = snapshot();
 		for (String path : new String[] { this.object, "logs/refs/heads/main", "objects/info/alternates" }) {
-			this.mvc.perform(post("/api/jobs/deletion-plans").with(as("admin"))
-				.contentType(MediaType.APPLICATION_JSON)
-				.content("{\"repository\": \"%s\", \"names\": [\"%s\"]}".formatted(this.name, path)))
+			this.mvc
+				.perform(post("/api/jobs/deletion-plans").with(as("admin"))
+					.contentType(MediaType.APPLICATION_JSON)
+					.content("{\"repository\": \"%s\", \"names\": [\"%s\"]}".formatted(this.name, path)))
 				.andExpect(status().isBadRequest())
 				.andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
 				.andExpect(jsonPath("$.detail").value(containsString(path)))
@@ -154,17 +160,21 @@ class RefNameSafetyApiIT extends ApiTestSupport {
 		Files.writeString(this.repo.gitDir().resolve("refs/heads/hello"), "hello\n");
 		Map<String, String> before = snapshot();
 		for (String ref : new String[] { "refs/heads/zlib", "refs/heads/hello" }) {
-			String detail = "cannot lock ref '" + ref + "': unable to resolve reference '" + ref + "': reference broken";
+			String detail = "cannot lock ref '" + ref + "': unable to resolve reference '" + ref
+					+ "': reference broken";
 			broken(this.mvc.perform(put(refUri(this.name, ref, "")).with(as("admin"))
 				.header("If-None-Match", "*")
 				.contentType(MediaType.APPLICATION_JSON)
 				.content("{\"sha\": \"" + this.commit + "\"}")), detail);
-			broken(this.mvc.perform(delete(refUri(this.name, ref, "")).with(as("admin"))
-				.header("If-Match", "\"" + this.commit + "\"")), detail);
+			broken(this.mvc.perform(
+					delete(refUri(this.name, ref, "")).with(as("admin")).header("If-Match", "\"" + this.commit + "\"")),
+					detail);
 			broken(this.mvc.perform(post(repoUri(this.name, "/refs:batch")).with(as("admin"))
 				.contentType(MediaType.APPLICATION_JSON)
-				.content("{\"updates\": [{\"ref\": \"refs/heads/fine\", \"new\": \"%s\"}, {\"ref\": \"%s\", \"new\": \"%s\"}]}"
-					.formatted(this.commit, ref, this.commit))), detail);
+				.content(
+						"{\"updates\": [{\"ref\": \"refs/heads/fine\", \"new\": \"%s\"}, {\"ref\": \"%s\", \"new\": \"%s\"}]}"
+							.formatted(this.commit, ref, this.commit))),
+					detail);
 			assertThat(snapshot()).as("the git directory after writes of " + ref).isEqualTo(before);
 		}
 		// git itself refuses them the same way

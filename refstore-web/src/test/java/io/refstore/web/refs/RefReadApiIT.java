@@ -31,9 +31,10 @@ import io.refstore.core.testing.TempRepo;
 import io.refstore.web.ApiTestSupport;
 
 /**
- * Reading refs through the API, compared with what git itself lists: keyset pages visit every ref exactly once
- * in git's order (also while git changes the store between pages), ETags change exactly with the content, one
- * ref shows its object type, peeled value and symref target, and the reflog comes newest first.
+ * Reading refs through the API, compared with what git itself lists: keyset pages visit
+ * every ref exactly once in git's order (also while git changes the store between pages),
+ * ETags change exactly with the content, one ref shows its object type, peeled value and
+ * symref target, and the reflog comes newest first.
  */
 class RefReadApiIT extends ApiTestSupport {
 
@@ -53,7 +54,10 @@ class RefReadApiIT extends ApiTestSupport {
 		tag = repo.tagObject("v1.0", commit, "commit");
 		StringBuilder stdin = new StringBuilder();
 		for (int i = 0; i < 250; i++) {
-			stdin.append("create refs/heads/branch-").append(String.format("%03d", i)).append(' ').append(commit)
+			stdin.append("create refs/heads/branch-")
+				.append(String.format("%03d", i))
+				.append(' ')
+				.append(commit)
 				.append('\n');
 		}
 		stdin.append("create refs/tags/v1.0 ").append(tag).append('\n');
@@ -71,8 +75,7 @@ class RefReadApiIT extends ApiTestSupport {
 		String after = "";
 		int pages = 0;
 		while (after != null) {
-			MvcResult result = this.mvc
-				.perform(get(repoUri(name, "/refs?limit=100&after=" + after)).with(as("viewer")))
+			MvcResult result = this.mvc.perform(get(repoUri(name, "/refs?limit=100&after=" + after)).with(as("viewer")))
 				.andExpect(status().isOk())
 				.andReturn();
 			String body = result.getResponse().getContentAsString();
@@ -110,7 +113,8 @@ class RefReadApiIT extends ApiTestSupport {
 			after = JsonPath.read(body, "$.next");
 		}
 		GitCli git = format.equals("FILES") ? GitCli.system() : GitCli.reftable();
-		List<String> expected = Arrays.asList(git.ok(ROOT.resolve(other), "for-each-ref", "--format=%(refname)").split("\n"));
+		List<String> expected = Arrays
+			.asList(git.ok(ROOT.resolve(other), "for-each-ref", "--format=%(refname)").split("\n"));
 		assertThat(expected).hasSizeGreaterThan(20_000);
 		assertThat(seen).containsExactlyElementsOf(expected);
 	}
@@ -119,8 +123,8 @@ class RefReadApiIT extends ApiTestSupport {
 	void prefixAndGlobFilterTheListing() throws Exception {
 		this.mvc.perform(get(repoUri(name, "/refs?prefix=refs/tags/")).with(as("viewer")))
 			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.refs[*].ref").value(org.hamcrest.Matchers.contains("refs/tags/light",
-					"refs/tags/v1.0")))
+			.andExpect(jsonPath("$.refs[*].ref")
+				.value(org.hamcrest.Matchers.contains("refs/tags/light", "refs/tags/v1.0")))
 			.andExpect(jsonPath("$.next").doesNotExist());
 		this.mvc.perform(get(repoUri(name, "/refs?glob=refs/heads/branch-24*")).with(as("viewer")))
 			.andExpect(status().isOk())
@@ -219,7 +223,8 @@ class RefReadApiIT extends ApiTestSupport {
 			.getContentAsString();
 		String next = JsonPath.read(first, "$.next");
 		assertThat(next).isEqualTo("refs/heads/r09");
-		// between pages git deletes a ref already seen, one not yet seen, and adds one before and one after the cursor
+		// between pages git deletes a ref already seen, one not yet seen, and adds one
+		// before and one after the cursor
 		changing.git("update-ref", "-d", "refs/heads/r03");
 		changing.git("update-ref", "-d", "refs/heads/r15");
 		changing.git("update-ref", "refs/heads/r00a", c1);
@@ -299,8 +304,8 @@ class RefReadApiIT extends ApiTestSupport {
 
 	@Test
 	void readsNeedARole() throws Exception {
-		for (URI uri : List.of(repoUri(name, "/refs"), refUri(name, "HEAD", ""), refUri(name, "refs/heads/logged",
-				"/log"))) {
+		for (URI uri : List.of(repoUri(name, "/refs"), refUri(name, "HEAD", ""),
+				refUri(name, "refs/heads/logged", "/log"))) {
 			this.mvc.perform(get(uri)).andExpect(status().isUnauthorized());
 			this.mvc.perform(get(uri).with(as("nobody"))).andExpect(status().isForbidden());
 			for (String user : new String[] { "viewer", "operator", "admin" }) {

@@ -24,9 +24,10 @@ import io.refstore.core.testing.TempRepo;
 import io.refstore.web.ApiTestSupport;
 
 /**
- * Writing refs through the API, judged by git: a batch applies all or nothing, mismatched expectations give
- * 409 with the mismatches, missing objects 422, malformed input 400, too-large input 413, a failed If-Match 412;
- * every refused call leaves the store exactly as git listed it before, and every call is audited.
+ * Writing refs through the API, judged by git: a batch applies all or nothing, mismatched
+ * expectations give 409 with the mismatches, missing objects 422, malformed input 400,
+ * too-large input 413, a failed If-Match 412; every refused call leaves the store exactly
+ * as git listed it before, and every call is audited.
  */
 class RefWriteApiIT extends ApiTestSupport {
 
@@ -69,11 +70,13 @@ class RefWriteApiIT extends ApiTestSupport {
 		this.mvc.perform(batch(json).with(as("admin")))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.committed").value(true))
-			.andExpect(jsonPath("$.results[*].status").value(org.hamcrest.Matchers.everyItem(
-					org.hamcrest.Matchers.is("ok"))));
-		assertThat(this.repo.git("show-ref")).isEqualTo(this.c1 + " refs/heads/feature/x\n" + this.c2 + " refs/heads/main\n");
-		this.mvc.perform(get("/api/audit").param("action", "refs.batch").param("repository", this.name)
-			.with(as("operator")))
+			.andExpect(jsonPath("$.results[*].status")
+				.value(org.hamcrest.Matchers.everyItem(org.hamcrest.Matchers.is("ok"))));
+		assertThat(this.repo.git("show-ref"))
+			.isEqualTo(this.c1 + " refs/heads/feature/x\n" + this.c2 + " refs/heads/main\n");
+		this.mvc
+			.perform(
+					get("/api/audit").param("action", "refs.batch").param("repository", this.name).with(as("operator")))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.entries.length()").value(1))
 			.andExpect(jsonPath("$.entries[0].actor").value("admin"))
@@ -92,10 +95,13 @@ class RefWriteApiIT extends ApiTestSupport {
 			String c1 = repo.commit("one", null);
 			repo.git("update-ref", "-m", message, "refs/heads/by-git", c1);
 			String json = """
-					{"updates": [{"ref": "refs/heads/by-api", "new": "%s"}], "message": "%s"}"""
-				.formatted(c1, message.replace("\n", "\\n").replace("\t", "\\t"));
-			this.mvc.perform(post(repoUri(name, "/refs:batch")).contentType(MediaType.APPLICATION_JSON).content(json)
-				.with(as("admin"))).andExpect(status().isOk());
+					{"updates": [{"ref": "refs/heads/by-api", "new": "%s"}], "message": "%s"}""".formatted(c1,
+					message.replace("\n", "\\n").replace("\t", "\\t"));
+			this.mvc
+				.perform(post(repoUri(name, "/refs:batch")).contentType(MediaType.APPLICATION_JSON)
+					.content(json)
+					.with(as("admin")))
+				.andExpect(status().isOk());
 
 			String byGit = repo.git("reflog", "show", "--format=%gs", "refs/heads/by-git");
 			assertThat(byGit).as(format).hasSize(((format.equals("files")) ? 17 + 100_000 : 2048) + 1);
@@ -161,9 +167,10 @@ class RefWriteApiIT extends ApiTestSupport {
 	@Test
 	void malformedUpdatesAreRefusedNamingTheCulprit() throws Exception {
 		String before = gitRefs();
-		this.mvc.perform(batch("""
-				{"updates": [{"ref": "refs/heads/ok", "new": "%s"}, {"ref": "refs/heads/a..b", "new": "%s"}]}"""
-			.formatted(this.c1, this.c1)).with(as("admin")))
+		this.mvc
+			.perform(batch("""
+					{"updates": [{"ref": "refs/heads/ok", "new": "%s"}, {"ref": "refs/heads/a..b", "new": "%s"}]}"""
+				.formatted(this.c1, this.c1)).with(as("admin")))
 			.andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.parameter").value("updates[1].ref"))
 			.andExpect(jsonPath("$.rule").value("DOUBLE_DOT"))
@@ -196,7 +203,11 @@ class RefWriteApiIT extends ApiTestSupport {
 		StringBuilder big = new StringBuilder("{\"updates\": [");
 		for (int i = 0; i < 20_000; i++) {
 			big.append((i == 0) ? "" : ",")
-				.append("{\"ref\": \"refs/heads/b").append(i).append("\", \"new\": \"").append(this.c1).append("\"}");
+				.append("{\"ref\": \"refs/heads/b")
+				.append(i)
+				.append("\", \"new\": \"")
+				.append(this.c1)
+				.append("\"}");
 		}
 		big.append("]}");
 		this.mvc.perform(batch(big.toString()).with(as("admin")))
@@ -205,8 +216,12 @@ class RefWriteApiIT extends ApiTestSupport {
 			.andExpect(jsonPath("$.limit").value(1048576));
 		StringBuilder many = new StringBuilder("{\"updates\": [");
 		for (int i = 0; i < 10_001; i++) {
-			many.append((i == 0) ? "" : ",").append("{\"ref\":\"refs/heads/b").append(i).append("\",\"new\":\"")
-				.append(this.c1).append("\"}");
+			many.append((i == 0) ? "" : ",")
+				.append("{\"ref\":\"refs/heads/b")
+				.append(i)
+				.append("\",\"new\":\"")
+				.append(this.c1)
+				.append("\"}");
 		}
 		many.append("]}");
 		assertThat(many.length()).isLessThan(1 << 20);
@@ -218,82 +233,95 @@ class RefWriteApiIT extends ApiTestSupport {
 
 	@Test
 	void putWithIfMatchMovesTheRefAndAFailedPreconditionIs412() throws Exception {
-		this.mvc.perform(put(refUri(this.name, "refs/heads/main", "")).with(as("admin"))
-			.header("If-Match", "\"" + this.c1 + "\"")
-			.contentType(MediaType.APPLICATION_JSON)
-			.content("{\"sha\": \"" + this.c2 + "\"}"))
+		this.mvc
+			.perform(put(refUri(this.name, "refs/heads/main", "")).with(as("admin"))
+				.header("If-Match", "\"" + this.c1 + "\"")
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("{\"sha\": \"" + this.c2 + "\"}"))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.object.sha").value(this.c2))
 			.andExpect(header().string("ETag", "\"" + this.c2 + "\""));
 		assertThat(this.repo.git("rev-parse", "refs/heads/main").trim()).isEqualTo(this.c2);
 		String before = gitRefs();
-		this.mvc.perform(put(refUri(this.name, "refs/heads/main", "")).with(as("admin"))
-			.header("If-Match", "\"" + this.c1 + "\"")
-			.contentType(MediaType.APPLICATION_JSON)
-			.content("{\"sha\": \"" + this.c1 + "\"}"))
+		this.mvc
+			.perform(put(refUri(this.name, "refs/heads/main", "")).with(as("admin"))
+				.header("If-Match", "\"" + this.c1 + "\"")
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("{\"sha\": \"" + this.c1 + "\"}"))
 			.andExpect(status().isPreconditionFailed())
 			.andExpect(jsonPath("$.detail").value(containsString("refs/heads/main")))
 			.andExpect(jsonPath("$.mismatches[0].actual").value(this.c2));
-		this.mvc.perform(put(refUri(this.name, "refs/heads/main", "")).with(as("admin"))
-			.contentType(MediaType.APPLICATION_JSON)
-			.content("{\"sha\": \"" + this.c1 + "\"}"))
+		this.mvc
+			.perform(put(refUri(this.name, "refs/heads/main", "")).with(as("admin"))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("{\"sha\": \"" + this.c1 + "\"}"))
 			.andExpect(status().isPreconditionRequired());
-		this.mvc.perform(put(refUri(this.name, "refs/heads/main", "")).with(as("admin"))
-			.header("If-Match", "\"" + this.c2 + "\"")
-			.contentType(MediaType.APPLICATION_JSON)
-			.content("{\"sha\": \"c0ffee\"}"))
+		this.mvc
+			.perform(put(refUri(this.name, "refs/heads/main", "")).with(as("admin"))
+				.header("If-Match", "\"" + this.c2 + "\"")
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("{\"sha\": \"c0ffee\"}"))
 			.andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.parameter").value("sha"));
-		this.mvc.perform(put(refUri(this.name, "refs/heads/main", "")).with(as("admin"))
-			.header("If-Match", "\"nonsense\"")
-			.contentType(MediaType.APPLICATION_JSON)
-			.content("{\"sha\": \"" + this.c1 + "\"}"))
+		this.mvc
+			.perform(put(refUri(this.name, "refs/heads/main", "")).with(as("admin"))
+				.header("If-Match", "\"nonsense\"")
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("{\"sha\": \"" + this.c1 + "\"}"))
 			.andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.parameter").value("If-Match"));
-		this.mvc.perform(put(refUri(this.name, "refs/heads/main", "")).with(as("admin"))
-			.header("If-Match", "\"" + this.c2 + "\"")
-			.contentType(MediaType.APPLICATION_JSON)
-			.content("{\"sha\": \"1234567890123456789012345678901234567890\"}"))
+		this.mvc
+			.perform(put(refUri(this.name, "refs/heads/main", "")).with(as("admin"))
+				.header("If-Match", "\"" + this.c2 + "\"")
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("{\"sha\": \"1234567890123456789012345678901234567890\"}"))
 			.andExpect(status().isUnprocessableContent());
-		this.mvc.perform(put(refUri("no-such-repo", "refs/heads/main", "")).with(as("admin"))
-			.header("If-Match", "\"" + this.c2 + "\"")
-			.contentType(MediaType.APPLICATION_JSON)
-			.content("{\"sha\": \"" + this.c1 + "\"}"))
+		this.mvc
+			.perform(put(refUri("no-such-repo", "refs/heads/main", "")).with(as("admin"))
+				.header("If-Match", "\"" + this.c2 + "\"")
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("{\"sha\": \"" + this.c1 + "\"}"))
 			.andExpect(status().isNotFound());
 		assertThat(gitRefs()).isEqualTo(before);
 	}
 
 	@Test
 	void putWithIfNoneMatchCreatesOnlyANewRef() throws Exception {
-		this.mvc.perform(put(refUri(this.name, "refs/tags/v2", "")).with(as("admin"))
-			.header("If-None-Match", "*")
-			.contentType(MediaType.APPLICATION_JSON)
-			.content("{\"sha\": \"" + this.c2 + "\"}"))
+		this.mvc
+			.perform(put(refUri(this.name, "refs/tags/v2", "")).with(as("admin"))
+				.header("If-None-Match", "*")
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("{\"sha\": \"" + this.c2 + "\"}"))
 			.andExpect(status().isCreated());
 		assertThat(this.repo.git("show-ref", "refs/tags/v2")).isEqualTo(this.c2 + " refs/tags/v2\n");
-		this.mvc.perform(put(refUri(this.name, "refs/tags/v2", "")).with(as("admin"))
-			.header("If-None-Match", "*")
-			.contentType(MediaType.APPLICATION_JSON)
-			.content("{\"sha\": \"" + this.c1 + "\"}"))
+		this.mvc
+			.perform(put(refUri(this.name, "refs/tags/v2", "")).with(as("admin"))
+				.header("If-None-Match", "*")
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("{\"sha\": \"" + this.c1 + "\"}"))
 			.andExpect(status().isPreconditionFailed());
 		assertThat(this.repo.git("show-ref", "refs/tags/v2")).isEqualTo(this.c2 + " refs/tags/v2\n");
 	}
 
 	@Test
 	void deleteWithIfMatchRemovesTheRef() throws Exception {
-		this.mvc.perform(delete(refUri(this.name, "refs/heads/other", "")).with(as("admin"))
-			.header("If-Match", "\"" + this.c2 + "\""))
+		this.mvc
+			.perform(delete(refUri(this.name, "refs/heads/other", "")).with(as("admin"))
+				.header("If-Match", "\"" + this.c2 + "\""))
 			.andExpect(status().isPreconditionFailed());
 		assertThat(this.repo.git("for-each-ref", "refs/heads/other")).isNotEmpty();
-		this.mvc.perform(delete(refUri(this.name, "refs/heads/other", "")).with(as("admin"))
-			.header("If-Match", "\"" + this.c1 + "\""))
+		this.mvc
+			.perform(delete(refUri(this.name, "refs/heads/other", "")).with(as("admin"))
+				.header("If-Match", "\"" + this.c1 + "\""))
 			.andExpect(status().isNoContent());
 		assertThat(this.repo.git("for-each-ref", "refs/heads/other")).isEmpty();
-		this.mvc.perform(delete(refUri(this.name, "refs/heads/other", "")).with(as("admin"))
-			.header("If-Match", "\"" + this.c1 + "\""))
+		this.mvc
+			.perform(delete(refUri(this.name, "refs/heads/other", "")).with(as("admin"))
+				.header("If-Match", "\"" + this.c1 + "\""))
 			.andExpect(status().isPreconditionFailed());
-		this.mvc.perform(delete(refUri(this.name, "refs/heads/x..y", "")).with(as("admin"))
-			.header("If-Match", "\"" + this.c1 + "\""))
+		this.mvc
+			.perform(delete(refUri(this.name, "refs/heads/x..y", "")).with(as("admin"))
+				.header("If-Match", "\"" + this.c1 + "\""))
 			.andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.rule").value("DOUBLE_DOT"));
 	}
@@ -307,19 +335,23 @@ class RefWriteApiIT extends ApiTestSupport {
 			this.mvc.perform(batch(json).with(as(user)))
 				.andExpect(status().isForbidden())
 				.andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON));
-			this.mvc.perform(put(refUri(this.name, "refs/heads/main", "")).with(as(user))
-				.header("If-Match", "\"" + this.c1 + "\"")
-				.contentType(MediaType.APPLICATION_JSON)
-				.content("{\"sha\": \"" + this.c2 + "\"}")).andExpect(status().isForbidden());
-			this.mvc.perform(delete(refUri(this.name, "refs/heads/main", "")).with(as(user))
-				.header("If-Match", "\"" + this.c1 + "\"")).andExpect(status().isForbidden());
+			this.mvc
+				.perform(put(refUri(this.name, "refs/heads/main", "")).with(as(user))
+					.header("If-Match", "\"" + this.c1 + "\"")
+					.contentType(MediaType.APPLICATION_JSON)
+					.content("{\"sha\": \"" + this.c2 + "\"}"))
+				.andExpect(status().isForbidden());
+			this.mvc
+				.perform(delete(refUri(this.name, "refs/heads/main", "")).with(as(user))
+					.header("If-Match", "\"" + this.c1 + "\""))
+				.andExpect(status().isForbidden());
 		}
 		assertThat(gitRefs()).isEqualTo(before);
 		this.mvc.perform(get(refUri(this.name, "refs/heads/main", "")).with(as("viewer")))
 			.andExpect(jsonPath("$.object.sha").value(this.c1));
 		this.mvc.perform(get("/api/audit?actor=viewer&outcome=DENIED&action=request.denied").with(as("admin")))
-			.andExpect(jsonPath("$.entries[*].target").value(org.hamcrest.Matchers.hasItem(
-					"POST /api/repos/" + this.name + "/refs:batch")));
+			.andExpect(jsonPath("$.entries[*].target")
+				.value(org.hamcrest.Matchers.hasItem("POST /api/repos/" + this.name + "/refs:batch")));
 	}
 
 	@Test
@@ -327,8 +359,7 @@ class RefWriteApiIT extends ApiTestSupport {
 		String json = """
 				{"updates": [{"ref": "refs/heads/main", "old": "%s", "new": "%s"}]}""".formatted(this.c2, this.c1);
 		this.mvc.perform(batch(json).with(as("admin2"))).andExpect(status().isConflict());
-		this.mvc.perform(get("/api/audit").param("actor", "admin2").param("repository", this.name)
-			.with(as("operator")))
+		this.mvc.perform(get("/api/audit").param("actor", "admin2").param("repository", this.name).with(as("operator")))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.entries.length()").value(1))
 			.andExpect(jsonPath("$.entries[0].action").value("refs.batch"))

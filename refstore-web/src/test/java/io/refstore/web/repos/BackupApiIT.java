@@ -28,9 +28,10 @@ import io.refstore.core.testing.TempRepo;
 import io.refstore.web.ApiTestSupport;
 
 /**
- * Listing and dropping a repository's migration backups through the API: VIEWER lists, only ADMIN drops (audited),
- * an unknown name is a 404 and a name that is no backup's a 400 naming the parameter; no body names a server path,
- * and git sees the same refs, and a sound repository, after a drop.
+ * Listing and dropping a repository's migration backups through the API: VIEWER lists,
+ * only ADMIN drops (audited), an unknown name is a 404 and a name that is no backup's a
+ * 400 naming the parameter; no body names a server path, and git sees the same refs, and
+ * a sound repository, after a drop.
  */
 class BackupApiIT extends ApiTestSupport {
 
@@ -97,8 +98,8 @@ class BackupApiIT extends ApiTestSupport {
 			.andExpect(jsonPath("$[0].name").value(nameOf(this.back.backup())));
 		assertThat(this.repo.git("for-each-ref", "--format=%(refname) %(objectname) %(symref)")).isEqualTo(before);
 		this.repo.git("fsck", "--no-progress");
-		this.mvc.perform(get("/api/audit").param("action", "backup.drop").param("repository", this.name)
-			.with(as("operator")))
+		this.mvc.perform(
+				get("/api/audit").param("action", "backup.drop").param("repository", this.name).with(as("operator")))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.entries.length()").value(1))
 			.andExpect(jsonPath("$.entries[0].actor").value("admin"))
@@ -118,7 +119,8 @@ class BackupApiIT extends ApiTestSupport {
 
 	@Test
 	void aNameThatIsNoBackupsIsA400NamingTheParameterAndNothingIsDeleted() throws Exception {
-		// '..' segments, '//' and '\' never reach the API: the firewall refuses the URL, with a problem too
+		// '..' segments, '//' and '\' never reach the API: the firewall refuses the URL,
+		// with a problem too
 		for (String bad : new String[] { "..", "../objects", "../../" + this.name, "/etc", "..\\x" }) {
 			this.mvc.perform(delete(repoUri(this.name, "/backups/" + seg(bad))).with(as("admin")))
 				.andExpect(status().isBadRequest())
@@ -138,8 +140,11 @@ class BackupApiIT extends ApiTestSupport {
 		assertThat(outside).isDirectory();
 		assertThat(this.there.backup()).isDirectory();
 		assertThat(this.back.backup()).isDirectory();
-		this.mvc.perform(get("/api/audit").param("action", "backup.drop").param("repository", this.name)
-			.param("outcome", "REJECTED").with(as("operator")))
+		this.mvc
+			.perform(get("/api/audit").param("action", "backup.drop")
+				.param("repository", this.name)
+				.param("outcome", "REJECTED")
+				.with(as("operator")))
 			.andExpect(jsonPath("$.entries.length()").value(4));
 	}
 

@@ -13,8 +13,9 @@ import io.refstore.core.testing.TempRepo;
 import io.refstore.web.ApiTestSupport;
 
 /**
- * Actuator and API description: health is public, info, metrics and Prometheus need VIEWER and carry the
- * ref-store gauges; the OpenAPI description and Swagger UI are public and document the URL scheme.
+ * Actuator and API description: health is public, info, metrics and Prometheus need
+ * VIEWER and carry the ref-store gauges; the OpenAPI description and Swagger UI are
+ * public and document the URL scheme.
  */
 class OperationsIT extends ApiTestSupport {
 
@@ -32,10 +33,9 @@ class OperationsIT extends ApiTestSupport {
 		this.metrics.refresh();
 		this.mvc.perform(get("/actuator/prometheus").with(as("viewer")))
 			.andExpect(status().isOk())
-			.andExpect(content().string(containsString(
-					"refstore_refs{namespace=\"refs/tags\",repository=\"" + name + "\"} 2.0")))
-			.andExpect(content().string(containsString(
-					"refstore_store_loose_refs{repository=\"" + name + "\"} 3.0")));
+			.andExpect(content()
+				.string(containsString("refstore_refs{namespace=\"refs/tags\",repository=\"" + name + "\"} 2.0")))
+			.andExpect(content().string(containsString("refstore_store_loose_refs{repository=\"" + name + "\"} 3.0")));
 		this.mvc.perform(get("/actuator/metrics/refstore.refs").with(as("viewer")))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.name").value("refstore.refs"));

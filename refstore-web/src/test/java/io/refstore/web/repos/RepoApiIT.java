@@ -24,8 +24,9 @@ import io.refstore.core.testing.TempRepo;
 import io.refstore.web.ApiTestSupport;
 
 /**
- * {@code GET /api/repos} and {@code GET /api/repos/{repo}} over repositories made by git, of both formats and
- * with a slash in the name; names that try to leave the root are refused with problems.
+ * {@code GET /api/repos} and {@code GET /api/repos/{repo}} over repositories made by git,
+ * of both formats and with a slash in the name; names that try to leave the root are
+ * refused with problems.
  */
 class RepoApiIT extends ApiTestSupport {
 
@@ -121,7 +122,8 @@ class RepoApiIT extends ApiTestSupport {
 			this.mvc.perform(get(URI.create("/api/repos/" + seg(name))).with(as("viewer")))
 				.andExpect(status().isBadRequest())
 				.andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
-				// Spring Security's firewall turns away some forms (a literal "..", "//") before they reach the API
+				// Spring Security's firewall turns away some forms (a literal "..", "//")
+				// before they reach the API
 				.andExpect(jsonPath("$.detail").value(anyOf(containsString("refused"), containsString("rejected"))))
 				.andExpect(jsonPath("$.detail").value(not(containsString("Exception"))));
 		}
@@ -157,8 +159,9 @@ class RepoApiIT extends ApiTestSupport {
 		this.mvc.perform(get("/api/repos").with(as("nobody")))
 			.andExpect(status().isForbidden())
 			.andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON));
-		this.mvc.perform(get("/api/repos").with(org.springframework.security.test.web.servlet.request
-			.SecurityMockMvcRequestPostProcessors.httpBasic("viewer", "wrong")))
+		this.mvc.perform(get("/api/repos")
+			.with(org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors
+				.httpBasic("viewer", "wrong")))
 			.andExpect(status().isUnauthorized());
 		for (String user : new String[] { "viewer", "operator", "admin" }) {
 			this.mvc.perform(get(URI.create("/api/repos/" + seg(files))).with(as(user))).andExpect(status().isOk());

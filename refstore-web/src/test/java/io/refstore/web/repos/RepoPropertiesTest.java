@@ -12,13 +12,12 @@ import org.springframework.context.annotation.Configuration;
 import io.refstore.batch.support.RefBatchProperties;
 
 /**
- * {@code refstore.repositories.*} as Spring Boot binds and validates it: the defaults, and a start refused with
- * the setting named when a value is out of range.
+ * {@code refstore.repositories.*} as Spring Boot binds and validates it: the defaults,
+ * and a start refused with the setting named when a value is out of range.
  */
 class RepoPropertiesTest {
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withUserConfiguration(Settings.class)
+	private final ApplicationContextRunner runner = new ApplicationContextRunner().withUserConfiguration(Settings.class)
 		.withPropertyValues("refstore.repositories.roots[0]=/srv/git");
 
 	@Configuration(proxyBeanMethods = false)
@@ -41,14 +40,16 @@ class RepoPropertiesTest {
 
 	@Test
 	void aDepthOutOfRangeStopsTheStartNamingTheSetting() {
-		this.runner.withPropertyValues("refstore.repositories.max-depth=0").run((context) -> assertThat(context)
-			.getFailure()
-			.rootCause()
-			.hasMessageContaining("refstore.repositories")
-			.hasMessageContaining("'maxDepth': rejected value [0]")
-			.hasMessageContaining("must be greater than or equal to 1"));
+		this.runner.withPropertyValues("refstore.repositories.max-depth=0")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("refstore.repositories")
+				.hasMessageContaining("'maxDepth': rejected value [0]")
+				.hasMessageContaining("must be greater than or equal to 1"));
 		this.runner.withPropertyValues("refstore.repositories.max-depth=65")
-			.run((context) -> assertThat(context).getFailure().rootCause().hasMessageContaining("'maxDepth': rejected value [65]"));
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("'maxDepth': rejected value [65]"));
 	}
 
 	@Test
@@ -58,7 +59,9 @@ class RepoPropertiesTest {
 				.rootCause()
 				.hasMessageContaining("'repositories.roots': rejected value [[]]"));
 		this.runner.withPropertyValues("refstore.repositories.open-stores=0")
-			.run((context) -> assertThat(context).getFailure().rootCause().hasMessageContaining("'openStores': rejected value [0]"));
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("'openStores': rejected value [0]"));
 	}
 
 }

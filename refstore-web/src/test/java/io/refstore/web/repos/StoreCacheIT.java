@@ -19,8 +19,9 @@ import io.refstore.core.testing.TempRepo;
 import io.refstore.web.ApiTestSupport;
 
 /**
- * Stores kept open between requests still see every change git makes, including a change of format: after
- * git migrates a repository to reftable, the API reads the new store, not the cached files one.
+ * Stores kept open between requests still see every change git makes, including a change
+ * of format: after git migrates a repository to reftable, the API reads the new store,
+ * not the cached files one.
  */
 class StoreCacheIT extends ApiTestSupport {
 
@@ -43,8 +44,9 @@ class StoreCacheIT extends ApiTestSupport {
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.format").value("reftable"))
 			.andExpect(jsonPath("$.refCount").value(2));
-		this.mvc.perform(get(URI.create("/api/repos/" + seg(name) + "/refs/" + seg("refs/heads/after")))
-			.with(as("viewer"))).andExpect(jsonPath("$.object.sha").value(c2));
+		this.mvc
+			.perform(get(URI.create("/api/repos/" + seg(name) + "/refs/" + seg("refs/heads/after"))).with(as("viewer")))
+			.andExpect(jsonPath("$.object.sha").value(c2));
 		assertThat(repo.git("rev-parse", "--show-ref-format").trim()).isEqualTo("reftable");
 	}
 
@@ -54,7 +56,8 @@ class StoreCacheIT extends ApiTestSupport {
 		Path dir = ROOT.resolve(name);
 		String old = packedMain(TempRepo.init(GitCli.system(), dir, "--bare"), "old");
 		URI ref = URI.create("/api/repos/" + seg(name) + "/refs/" + seg("refs/heads/main"));
-		// enough lookups for the store to stop checking packed-refs by name (it watches its directory)
+		// enough lookups for the store to stop checking packed-refs by name (it watches
+		// its directory)
 		for (int i = 0; i < 5; i++) {
 			this.mvc.perform(get(ref).with(as("viewer"))).andExpect(jsonPath("$.object.sha").value(old));
 		}
@@ -65,7 +68,10 @@ class StoreCacheIT extends ApiTestSupport {
 		this.mvc.perform(get(ref).with(as("viewer"))).andExpect(jsonPath("$.object.sha").value(replacement));
 	}
 
-	/** Commits, points a packed {@code refs/heads/main} at it and ages the directory past "racily recent". */
+	/**
+	 * Commits, points a packed {@code refs/heads/main} at it and ages the directory past
+	 * "racily recent".
+	 */
 	private static String packedMain(TempRepo repo, String message) throws Exception {
 		String commit = repo.commit(message, null);
 		repo.git("update-ref", "refs/heads/main", commit);

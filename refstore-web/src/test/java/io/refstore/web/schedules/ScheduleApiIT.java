@@ -28,9 +28,9 @@ import io.refstore.core.testing.TempRepo;
 import io.refstore.web.ApiTestSupport;
 
 /**
- * {@code /api/schedules} on the real application (H2, Quartz's JDBC store, real jobs on real git repositories):
- * each handler, its role checks and its problem+json refusals, and real fires launching jobs with actor
- * {@code schedule:<name>}, including an overrun.
+ * {@code /api/schedules} on the real application (H2, Quartz's JDBC store, real jobs on
+ * real git repositories): each handler, its role checks and its problem+json refusals,
+ * and real fires launching jobs with actor {@code schedule:<name>}, including an overrun.
  */
 class ScheduleApiIT extends ApiTestSupport {
 
@@ -47,7 +47,8 @@ class ScheduleApiIT extends ApiTestSupport {
 	}
 
 	private ResultActions create(String user, String json) throws Exception {
-		return this.mvc.perform(post("/api/schedules").with(as(user)).contentType(MediaType.APPLICATION_JSON).content(json));
+		return this.mvc
+			.perform(post("/api/schedules").with(as(user)).contentType(MediaType.APPLICATION_JSON).content(json));
 	}
 
 	@Test
@@ -60,7 +61,10 @@ class ScheduleApiIT extends ApiTestSupport {
 			.andExpect(header().string("Location", "/api/schedules/" + name))
 			.andExpect(jsonPath("$.jobType").value("MAINTAIN"))
 			.andExpect(jsonPath("$.nextFireTimes.length()").value(5));
-		List<Instant> next = this.store.find(name).map(ScheduleService::withNextFireTimes).orElseThrow().nextFireTimes();
+		List<Instant> next = this.store.find(name)
+			.map(ScheduleService::withNextFireTimes)
+			.orElseThrow()
+			.nextFireTimes();
 		for (int i = 0; i < 5; i++) {
 			ZonedDateTime paris = next.get(i).atZone(ZoneId.of("Europe/Paris"));
 			assertThat(paris.getHour()).isEqualTo(2);
@@ -103,13 +107,15 @@ class ScheduleApiIT extends ApiTestSupport {
 			.andExpect(jsonPath("$.parameter").value("jobType"))
 			.andExpect(jsonPath("$.type").value(endsWith("/invalid-parameter")));
 		// stored parameters are checked as a launch checks them, not first at every fire
-		create("admin", body("bad-chunk", "migrate", "REPOSITORY", repo, "0 0 2 * * ?", "UTC").replaceFirst(
-				"}\\s*$", ",\"parameters\":{\"targetFormat\":\"reftable\",\"chunkSize\":\"lots\"}}"))
+		create("admin",
+				body("bad-chunk", "migrate", "REPOSITORY", repo, "0 0 2 * * ?", "UTC").replaceFirst("}\\s*$",
+						",\"parameters\":{\"targetFormat\":\"reftable\",\"chunkSize\":\"lots\"}}"))
 			.andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.parameter").value("parameters.chunkSize"))
 			.andExpect(jsonPath("$.type").value(endsWith("/invalid-parameter")));
-		create("operator", body("bad-key", "verify", "REPOSITORY", repo, "0 0 2 * * ?", "UTC").replaceFirst("}\\s*$",
-				",\"parameters\":{\"colour\":\"red\"}}"))
+		create("operator",
+				body("bad-key", "verify", "REPOSITORY", repo, "0 0 2 * * ?", "UTC").replaceFirst("}\\s*$",
+						",\"parameters\":{\"colour\":\"red\"}}"))
 			.andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.parameter").value("parameters.colour"));
 		create("operator", body("bad name", "verify", "REPOSITORY", repo, "0 0 2 * * ?", "UTC"))
@@ -139,9 +145,12 @@ class ScheduleApiIT extends ApiTestSupport {
 		String repo = uniqueName("cycle") + ".git";
 		bareRepo(repo);
 		String name = uniqueName("cycle");
-		create("operator", body(name, "verify", "REPOSITORY", repo, "0 0 2 * * ?", "UTC")).andExpect(status().isCreated());
-		this.mvc.perform(put("/api/schedules/" + name).with(as("operator")).contentType(MediaType.APPLICATION_JSON)
-			.content(body(name, "maintain", "GLOB", "cycle-*.git", "0 15 3 ? * MON", "UTC")))
+		create("operator", body(name, "verify", "REPOSITORY", repo, "0 0 2 * * ?", "UTC"))
+			.andExpect(status().isCreated());
+		this.mvc
+			.perform(put("/api/schedules/" + name).with(as("operator"))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content(body(name, "maintain", "GLOB", "cycle-*.git", "0 15 3 ? * MON", "UTC")))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.jobType").value("MAINTAIN"))
 			.andExpect(jsonPath("$.targetKind").value("GLOB"));
@@ -161,7 +170,8 @@ class ScheduleApiIT extends ApiTestSupport {
 			.andExpect(status().isNotFound())
 			.andExpect(header().string("Content-Type", "application/problem+json"))
 			.andExpect(jsonPath("$.type").value(endsWith("/schedule-not-found")));
-		this.mvc.perform(post("/api/schedules/" + name + "/pause").with(as("operator"))).andExpect(status().isNotFound());
+		this.mvc.perform(post("/api/schedules/" + name + "/pause").with(as("operator")))
+			.andExpect(status().isNotFound());
 	}
 
 	@Test
@@ -175,7 +185,8 @@ class ScheduleApiIT extends ApiTestSupport {
 			.andExpect(status().isCreated());
 		List<ScheduleRun> runs = awaitRuns(name, 2);
 		this.mvc.perform(post("/api/schedules/" + name + "/pause").with(as("operator"))).andExpect(status().isOk());
-		assertThat(runs).extracting(ScheduleRun::repository).contains(stem + "-a.git", stem + "-b.git")
+		assertThat(runs).extracting(ScheduleRun::repository)
+			.contains(stem + "-a.git", stem + "-b.git")
 			.allMatch((repository) -> repository.startsWith(stem));
 		ScheduleRun run = runs.get(0);
 		assertThat(run.outcome()).isEqualTo(ScheduleRun.Outcome.LAUNCHED);
@@ -195,7 +206,8 @@ class ScheduleApiIT extends ApiTestSupport {
 		String name = uniqueName("overrun");
 		String json = """
 				{"name":"%s","jobType":"migrate","target":"%s","cron":"* * * * * ?",
-				 "parameters":{"targetFormat":"reftable","chunkSize":"1","throttleMillis":"1000"}}""".formatted(name, repo);
+				 "parameters":{"targetFormat":"reftable","chunkSize":"1","throttleMillis":"1000"}}""".formatted(name,
+				repo);
 		create("admin", json).andExpect(status().isCreated());
 		Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
 		while (this.store.find(name).orElseThrow().overruns() == 0 && Instant.now().isBefore(deadline)) {
@@ -206,7 +218,9 @@ class ScheduleApiIT extends ApiTestSupport {
 		assertThat(schedule.overruns()).isPositive();
 		assertThat(schedule.lastOverrunAt()).isNotNull();
 		List<ScheduleRun> runs = this.store.runs(name, 50);
-		ScheduleRun launched = runs.stream().filter((r) -> r.outcome() == ScheduleRun.Outcome.LAUNCHED).findFirst()
+		ScheduleRun launched = runs.stream()
+			.filter((r) -> r.outcome() == ScheduleRun.Outcome.LAUNCHED)
+			.findFirst()
 			.orElseThrow();
 		assertThat(runs).filteredOn((r) -> r.outcome() == ScheduleRun.Outcome.OVERRUN)
 			.isNotEmpty()

@@ -17,8 +17,9 @@ import org.springframework.beans.factory.annotation.Autowired;
 import io.refstore.web.console.ConsoleTestSupport;
 
 /**
- * The console's schedule pages, one test per handler, on the real application: what the forms store, how a
- * refused field comes back on the form, and pause/resume from the list.
+ * The console's schedule pages, one test per handler, on the real application: what the
+ * forms store, how a refused field comes back on the form, and pause/resume from the
+ * list.
  */
 class ScheduleControllerTest extends ConsoleTestSupport {
 
@@ -29,10 +30,17 @@ class ScheduleControllerTest extends ConsoleTestSupport {
 		String repo = uniqueName(stem) + ".git";
 		bareRepo(repo);
 		String name = uniqueName(stem);
-		this.mvc.perform(post("/schedules/new").with(operator()).with(csrf()).param("name", name)
-			.param("jobType", "MAINTAIN").param("targetKind", "REPOSITORY").param("target", repo)
-			.param("cron", "0 0 3 * * ?").param("timeZone", "UTC").param("misfire", "RUN_ONCE")
-			.param("parameters", "force=true"))
+		this.mvc
+			.perform(post("/schedules/new").with(operator())
+				.with(csrf())
+				.param("name", name)
+				.param("jobType", "MAINTAIN")
+				.param("targetKind", "REPOSITORY")
+				.param("target", repo)
+				.param("cron", "0 0 3 * * ?")
+				.param("timeZone", "UTC")
+				.param("misfire", "RUN_ONCE")
+				.param("parameters", "force=true"))
 			.andExpect(status().is3xxRedirection())
 			.andExpect(redirectedUrl("/schedules"))
 			.andExpect(flash().attribute("message", "Schedule " + name + " created."));
@@ -67,9 +75,16 @@ class ScheduleControllerTest extends ConsoleTestSupport {
 
 	@Test
 	void aRefusedFieldComesBackOnTheForm() throws Exception {
-		this.mvc.perform(post("/schedules/new").with(operator()).with(csrf()).param("name", uniqueName("bad"))
-			.param("jobType", "VERIFY").param("targetKind", "GLOB").param("target", "*").param("cron", "not cron")
-			.param("timeZone", "UTC").param("misfire", "SKIP"))
+		this.mvc
+			.perform(post("/schedules/new").with(operator())
+				.with(csrf())
+				.param("name", uniqueName("bad"))
+				.param("jobType", "VERIFY")
+				.param("targetKind", "GLOB")
+				.param("target", "*")
+				.param("cron", "not cron")
+				.param("timeZone", "UTC")
+				.param("misfire", "SKIP"))
 			.andExpect(status().isOk())
 			.andExpect(view().name(ScheduleController.VIEWS_SCHEDULE_FORM))
 			.andExpect(model().attributeHasFieldErrors("form", "cron"));
@@ -82,9 +97,15 @@ class ScheduleControllerTest extends ConsoleTestSupport {
 			.andExpect(status().isOk())
 			.andExpect(model().attribute("editing", true))
 			.andExpect(content().string(containsString("Not fired yet.")));
-		this.mvc.perform(post("/schedules/" + name + "/edit").with(operator()).with(csrf()).param("jobType", "VERIFY")
-			.param("targetKind", "LOOSE_REFS_ABOVE").param("target", "100").param("cron", "0 0 4 * * ?")
-			.param("timeZone", "Asia/Tokyo").param("misfire", "SKIP"))
+		this.mvc
+			.perform(post("/schedules/" + name + "/edit").with(operator())
+				.with(csrf())
+				.param("jobType", "VERIFY")
+				.param("targetKind", "LOOSE_REFS_ABOVE")
+				.param("target", "100")
+				.param("cron", "0 0 4 * * ?")
+				.param("timeZone", "Asia/Tokyo")
+				.param("misfire", "SKIP"))
 			.andExpect(redirectedUrl("/schedules"));
 		Schedule schedule = this.store.find(name).orElseThrow();
 		assertThat(schedule.targetKind()).isEqualTo(Schedule.TargetKind.LOOSE_REFS_ABOVE);
@@ -104,8 +125,14 @@ class ScheduleControllerTest extends ConsoleTestSupport {
 
 	@Test
 	void viewersCannotCreate() throws Exception {
-		this.mvc.perform(post("/schedules/new").with(viewer()).with(csrf()).param("name", "x").param("jobType", "VERIFY")
-			.param("target", "x").param("cron", "0 0 2 * * ?")).andExpect(status().isForbidden());
+		this.mvc
+			.perform(post("/schedules/new").with(viewer())
+				.with(csrf())
+				.param("name", "x")
+				.param("jobType", "VERIFY")
+				.param("target", "x")
+				.param("cron", "0 0 2 * * ?"))
+			.andExpect(status().isForbidden());
 	}
 
 }

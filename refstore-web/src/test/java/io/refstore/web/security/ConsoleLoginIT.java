@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 import io.refstore.web.ApiTestSupport;
 
 /**
- * The console's filter chain: a login page with a CSRF token, form login for the configured users, and no
- * login (nor any POST) without the token.
+ * The console's filter chain: a login page with a CSRF token, form login for the
+ * configured users, and no login (nor any POST) without the token.
  */
 class ConsoleLoginIT extends ApiTestSupport {
 

@@ -26,8 +26,8 @@ import io.refstore.web.refs.RefWriteService;
 import io.refstore.web.repos.RepoService;
 
 /**
- * The services enforce the roles themselves: called directly, without any web request, they refuse a caller
- * without authentication or without the role, and change nothing.
+ * The services enforce the roles themselves: called directly, without any web request,
+ * they refuse a caller without authentication or without the role, and change nothing.
  */
 class MethodSecurityIT extends ApiTestSupport {
 
@@ -54,7 +54,10 @@ class MethodSecurityIT extends ApiTestSupport {
 		SecurityContextHolder.clearContext();
 	}
 
-	/** Authenticates the current thread as a configured user, with that user's real authorities. */
+	/**
+	 * Authenticates the current thread as a configured user, with that user's real
+	 * authorities.
+	 */
 	private void loginAs(String user) {
 		UserDetails details = this.users.loadUserByUsername(user);
 		SecurityContextHolder.getContext()

@@ -24,9 +24,10 @@ import com.jayway.jsonpath.JsonPath;
 import io.refstore.web.ApiTestSupport;
 
 /**
- * API tokens: created by their owner (the secret shown once and stored only as a hash), usable as
- * {@code Authorization: Bearer}, carrying their owner's roles and no more, listed and revoked by their owner
- * (an ADMIN sees and revokes all), and refused once revoked.
+ * API tokens: created by their owner (the secret shown once and stored only as a hash),
+ * usable as {@code Authorization: Bearer}, carrying their owner's roles and no more,
+ * listed and revoked by their owner (an ADMIN sees and revokes all), and refused once
+ * revoked.
  */
 class TokenApiIT extends ApiTestSupport {
 
@@ -54,9 +55,11 @@ class TokenApiIT extends ApiTestSupport {
 		long id = (long) token.get("id");
 		assertThat(secret).startsWith("rst_").hasSize(47);
 		this.mvc.perform(get("/api/repos").header("Authorization", "Bearer " + secret)).andExpect(status().isOk());
-		this.mvc.perform(post(repoUri("any", "/refs:batch")).header("Authorization", "Bearer " + secret)
-			.contentType(MediaType.APPLICATION_JSON)
-			.content("{\"updates\": []}")).andExpect(status().isForbidden());
+		this.mvc
+			.perform(post(repoUri("any", "/refs:batch")).header("Authorization", "Bearer " + secret)
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("{\"updates\": []}"))
+			.andExpect(status().isForbidden());
 		this.mvc.perform(get("/api/tokens").header("Authorization", "Bearer " + secret))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$[?(@.id == " + id + ")].lastUsedAt").isNotEmpty())
@@ -113,9 +116,10 @@ class TokenApiIT extends ApiTestSupport {
 		this.mvc.perform(get("/api/repos").header("Authorization", "Bearer "))
 			.andExpect(status().isUnauthorized())
 			.andExpect(jsonPath("$.detail").value(containsString("no token")));
-		this.mvc.perform(post("/api/tokens").with(as("viewer"))
-			.contentType(MediaType.APPLICATION_JSON)
-			.content("{\"name\": \"\"}"))
+		this.mvc
+			.perform(post("/api/tokens").with(as("viewer"))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("{\"name\": \"\"}"))
 			.andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.parameter").value("name"));
 		this.mvc.perform(post("/api/tokens").with(as("viewer")).contentType(MediaType.APPLICATION_JSON).content("{"))

@@ -16,8 +16,8 @@ import org.springframework.test.web.servlet.ResultActions;
 import io.refstore.web.ApiTestSupport;
 
 /**
- * Spring MVC's own errors come as RFC 9457 problems too, with no exception text: unknown paths, wrong
- * methods, unacceptable and unsupported media types.
+ * Spring MVC's own errors come as RFC 9457 problems too, with no exception text: unknown
+ * paths, wrong methods, unacceptable and unsupported media types.
  */
 class ErrorsIT extends ApiTestSupport {
 
@@ -53,9 +53,7 @@ class ErrorsIT extends ApiTestSupport {
 	@Test
 	void theConsoleRedirectsToItsLoginPage() throws Exception {
 		this.mvc.perform(get("/")).andExpect(status().is3xxRedirection());
-		this.mvc.perform(get("/login"))
-			.andExpect(status().isOk())
-			.andExpect(content().string(containsString("_csrf")));
+		this.mvc.perform(get("/login")).andExpect(status().isOk()).andExpect(content().string(containsString("_csrf")));
 	}
 
 }

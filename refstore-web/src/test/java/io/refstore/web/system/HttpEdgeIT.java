@@ -26,9 +26,9 @@ import io.refstore.core.testing.TempRepo;
 import io.refstore.web.ApiTestSupport;
 
 /**
- * What only a real server shows: Tomcat passes encoded slashes through to the API, decodes and normalises
- * dot segments, and a chunked body with no length is cut off at the limit; every refusal is a problem and
- * changes nothing git can see.
+ * What only a real server shows: Tomcat passes encoded slashes through to the API,
+ * decodes and normalises dot segments, and a chunked body with no length is cut off at
+ * the limit; every refusal is a problem and changes nothing git can see.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 class HttpEdgeIT extends ApiTestSupport {
@@ -56,28 +56,29 @@ class HttpEdgeIT extends ApiTestSupport {
 			throws IOException, InterruptedException {
 		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + rawPath))
 			.timeout(Duration.ofSeconds(30))
-			.method(method, (body == null) ? HttpRequest.BodyPublishers.noBody()
-					: HttpRequest.BodyPublishers.ofString(body))
+			.method(method,
+					(body == null) ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
 			.header("Content-Type", "application/json");
 		if (user != null) {
-			request.header("Authorization", "Basic " + Base64.getEncoder()
-				.encodeToString((user + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8)));
+			request.header("Authorization", "Basic "
+					+ Base64.getEncoder().encodeToString((user + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8)));
 		}
 		return this.http.send(request.build(), HttpResponse.BodyHandlers.ofString());
 	}
 
 	@Test
 	void encodedSlashesReachTheApi() throws Exception {
-		HttpResponse<String> response = send("GET",
-				"/api/repos/" + seg(nested) + "/refs/" + seg("refs/heads/main"), null, "viewer");
+		HttpResponse<String> response = send("GET", "/api/repos/" + seg(nested) + "/refs/" + seg("refs/heads/main"),
+				null, "viewer");
 		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
 		assertThat(response.body()).contains("\"sha\":\"" + commit + "\"");
 	}
 
 	@Test
 	void dotSegmentsNeverReachARepositoryOutsideTheRoot() throws Exception {
-		for (String path : new String[] { "/api/repos/%2e%2e", "/api/repos/..%2F..%2Fetc", "/api/repos/%2e%2e%2f"
-				+ "%2e%2e%2fetc", "/api/repos/%2Fetc%2Fpasswd", "/api/repos/x/..%2F..%2F..%2Ftmp" }) {
+		for (String path : new String[] { "/api/repos/%2e%2e", "/api/repos/..%2F..%2Fetc",
+				"/api/repos/%2e%2e%2f" + "%2e%2e%2fetc", "/api/repos/%2Fetc%2Fpasswd",
+				"/api/repos/x/..%2F..%2F..%2Ftmp" }) {
 			HttpResponse<String> response = send("GET", path, null, "viewer");
 			assertThat(response.statusCode()).as(path).isIn(400, 404);
 			assertThat(response.headers().firstValue("Content-Type")).as(path)
@@ -100,8 +101,8 @@ class HttpEdgeIT extends ApiTestSupport {
 				seg(ROOT.resolveSibling(outside).toString()), "%252e%252e%252F" + outside }) {
 			HttpResponse<String> response = send("POST", "/api/repos/" + repoSegment + "/refs:batch", body, "admin");
 			assertThat(response.statusCode()).as(repoSegment).isEqualTo(400);
-			assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-					(type) -> assertThat(type).startsWith("application/problem+json"));
+			assertThat(response.headers().firstValue("Content-Type"))
+				.hasValueSatisfying((type) -> assertThat(type).startsWith("application/problem+json"));
 		}
 		assertThat(victim.git("for-each-ref")).isEqualTo(before);
 	}
@@ -111,8 +112,12 @@ class HttpEdgeIT extends ApiTestSupport {
 		String before = repo.git("for-each-ref");
 		StringBuilder big = new StringBuilder("{\"updates\": [");
 		for (int i = 0; i < 20_000; i++) {
-			big.append((i == 0) ? "" : ",").append("{\"ref\": \"refs/heads/b").append(i).append("\", \"new\": \"")
-				.append(commit).append("\"}");
+			big.append((i == 0) ? "" : ",")
+				.append("{\"ref\": \"refs/heads/b")
+				.append(i)
+				.append("\", \"new\": \"")
+				.append(commit)
+				.append("\"}");
 		}
 		big.append("]}");
 		byte[] bytes = big.toString().getBytes(StandardCharsets.UTF_8);
@@ -120,7 +125,8 @@ class HttpEdgeIT extends ApiTestSupport {
 			.newBuilder(URI.create("http://localhost:" + this.port + "/api/repos/" + seg(nested) + "/refs:batch"))
 			.header("Content-Type", "application/json")
 			.header("Authorization",
-					"Basic " + Base64.getEncoder().encodeToString(("admin:" + PASSWORD).getBytes(StandardCharsets.UTF_8)))
+					"Basic " + Base64.getEncoder()
+						.encodeToString(("admin:" + PASSWORD).getBytes(StandardCharsets.UTF_8)))
 			// a stream of unknown length goes out chunked, without Content-Length
 			.POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(bytes)))
 			.build();
@@ -138,7 +144,8 @@ class HttpEdgeIT extends ApiTestSupport {
 					+ "Content-Type: application/json\r\nContent-Length: 50000000\r\nConnection: close\r\n\r\n{")
 				.getBytes(StandardCharsets.US_ASCII));
 			out.flush();
-			// read the status line and headers only: the server answers without waiting for the 50 MB
+			// read the status line and headers only: the server answers without waiting
+			// for the 50 MB
 			BufferedReader in = new BufferedReader(
 					new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
 			StringBuilder head = new StringBuilder();
@@ -153,8 +160,8 @@ class HttpEdgeIT extends ApiTestSupport {
 	void unknownPathsAndServerErrorsAreProblems() throws Exception {
 		HttpResponse<String> response = send("GET", "/api/repos/" + seg(nested) + "/nothing", null, "viewer");
 		assertThat(response.statusCode()).isEqualTo(404);
-		assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-				(type) -> assertThat(type).startsWith("application/problem+json"));
+		assertThat(response.headers().firstValue("Content-Type"))
+			.hasValueSatisfying((type) -> assertThat(type).startsWith("application/problem+json"));
 	}
 
 }

@@ -25,12 +25,13 @@ import io.refstore.batch.support.ReplacedJavaMigrations;
 import io.refstore.web.PostgresDatabase;
 
 /**
- * The one set of Flyway migrations (batch V1..V19, web V20..V39, schedules and campaigns V40..V59) applied to
- * an empty H2 database and an empty PostgreSQL database, configured as {@code application.yml} configures them
- * ({@code db/migration} and {@code db/<vendor>}): both end with the same tables at the same version, and a second
- * run finds nothing to do. A database that the Java migrations of Spring Batch and Quartz made (dumps in
- * {@code db/upgrade/from-java-migrations}) is upgraded to the SQL files in place: same history and columns as a
- * new one, where Flyway alone refuses it.
+ * The one set of Flyway migrations (batch V1..V19, web V20..V39, schedules and campaigns
+ * V40..V59) applied to an empty H2 database and an empty PostgreSQL database, configured
+ * as {@code application.yml} configures them ({@code db/migration} and
+ * {@code db/<vendor>}): both end with the same tables at the same version, and a second
+ * run finds nothing to do. A database that the Java migrations of Spring Batch and Quartz
+ * made (dumps in {@code db/upgrade/from-java-migrations}) is upgraded to the SQL files in
+ * place: same history and columns as a new one, where Flyway alone refuses it.
  */
 class MigrationsIT {
 
@@ -46,7 +47,8 @@ class MigrationsIT {
 		String h2 = "jdbc:h2:file:" + dir.resolve("db") + ";WRITE_DELAY=0";
 		try (PostgresDatabase postgres = PostgresDatabase.create("refstore_migrations")) {
 			MigrateResult onH2 = flyway(h2, "sa", "").migrate();
-			MigrateResult onPostgres = flyway(postgres.url(), PostgresDatabase.USER, PostgresDatabase.PASSWORD).migrate();
+			MigrateResult onPostgres = flyway(postgres.url(), PostgresDatabase.USER, PostgresDatabase.PASSWORD)
+				.migrate();
 
 			assertThat(onH2.success).isTrue();
 			assertThat(onPostgres.success).isTrue();
@@ -60,8 +62,8 @@ class MigrationsIT {
 			}
 
 			assertThat(flyway(h2, "sa", "").migrate().migrationsExecuted).isZero();
-			assertThat(flyway(postgres.url(), PostgresDatabase.USER, PostgresDatabase.PASSWORD).migrate().migrationsExecuted)
-				.isZero();
+			assertThat(flyway(postgres.url(), PostgresDatabase.USER, PostgresDatabase.PASSWORD)
+				.migrate().migrationsExecuted).isZero();
 		}
 	}
 
@@ -104,7 +106,10 @@ class MigrationsIT {
 		}
 	}
 
-	/** Flyway as the application configures it, with its callback for the replaced Java migrations. */
+	/**
+	 * Flyway as the application configures it, with its callback for the replaced Java
+	 * migrations.
+	 */
 	private static Flyway flyway(String url, String user, String password) {
 		return configure(url, user, password).callbacks(new ReplacedJavaMigrations()).load();
 	}
@@ -122,7 +127,9 @@ class MigrationsIT {
 			.outOfOrder(true);
 	}
 
-	/** Flyway's history, one "version type script checksum" line per migration, in order. */
+	/**
+	 * Flyway's history, one "version type script checksum" line per migration, in order.
+	 */
 	private static List<String> history(String url, String user, String password) throws SQLException {
 		List<String> rows = new ArrayList<>();
 		try (Connection connection = DriverManager.getConnection(url, user, password);
@@ -136,7 +143,10 @@ class MigrationsIT {
 		return rows;
 	}
 
-	/** Every column of every table but Flyway's history: "table.column type size nullable". */
+	/**
+	 * Every column of every table but Flyway's history: "table.column type size
+	 * nullable".
+	 */
 	private static TreeSet<String> columns(String url, String user, String password) throws SQLException {
 		TreeSet<String> columns = new TreeSet<>();
 		try (Connection connection = DriverManager.getConnection(url, user, password);
@@ -145,7 +155,8 @@ class MigrationsIT {
 				String table = rs.getString("TABLE_NAME").toLowerCase(Locale.ROOT);
 				if (!table.equals("flyway_schema_history")) {
 					columns.add(table + "." + rs.getString("COLUMN_NAME").toLowerCase(Locale.ROOT) + " "
-							+ rs.getString("TYPE_NAME") + " " + rs.getInt("COLUMN_SIZE") + " " + rs.getString("IS_NULLABLE"));
+							+ rs.getString("TYPE_NAME") + " " + rs.getInt("COLUMN_SIZE") + " "
+							+ rs.getString("IS_NULLABLE"));
 				}
 			}
 		}

@@ -16,14 +16,13 @@ import io.refstore.web.security.DemoProperties;
 import io.refstore.web.security.SecurityProperties;
 
 /**
- * The settings records as Spring binds and validates them at startup: their defaults, the values the settings
- * took before they were typed (a bare number of milliseconds), and a bad value that stops the start with a
- * message naming the setting.
+ * The settings records as Spring binds and validates them at startup: their defaults, the
+ * values the settings took before they were typed (a bare number of milliseconds), and a
+ * bad value that stops the start with a message naming the setting.
  */
 class RefWebPropertiesTest {
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withUserConfiguration(Settings.class)
+	private final ApplicationContextRunner runner = new ApplicationContextRunner().withUserConfiguration(Settings.class)
 		.withPropertyValues("refstore.home=/srv/refstore");
 
 	@Test
@@ -44,14 +43,16 @@ class RefWebPropertiesTest {
 
 	@Test
 	void millisecondSettingsReadABareNumberAsBeforeAndTakeAUnit() {
-		this.runner.withPropertyValues("refstore.campaigns.poll-millis=200", "refstore.jobs.sweep-millis=2s",
-				"refstore.api.max-body-size=64KB", "refstore.metrics.refresh=5m").run((context) -> {
-					RefWebProperties settings = context.getBean(RefWebProperties.class);
-					assertThat(settings.campaigns().pollMillis()).isEqualTo(Duration.ofMillis(200));
-					assertThat(settings.jobs().sweepMillis()).isEqualTo(Duration.ofSeconds(2));
-					assertThat(settings.api().maxBodySize()).isEqualTo(DataSize.ofKilobytes(64));
-					assertThat(settings.metrics().refresh()).isEqualTo(Duration.ofMinutes(5));
-				});
+		this.runner
+			.withPropertyValues("refstore.campaigns.poll-millis=200", "refstore.jobs.sweep-millis=2s",
+					"refstore.api.max-body-size=64KB", "refstore.metrics.refresh=5m")
+			.run((context) -> {
+				RefWebProperties settings = context.getBean(RefWebProperties.class);
+				assertThat(settings.campaigns().pollMillis()).isEqualTo(Duration.ofMillis(200));
+				assertThat(settings.jobs().sweepMillis()).isEqualTo(Duration.ofSeconds(2));
+				assertThat(settings.api().maxBodySize()).isEqualTo(DataSize.ofKilobytes(64));
+				assertThat(settings.metrics().refresh()).isEqualTo(Duration.ofMinutes(5));
+			});
 	}
 
 	@Test

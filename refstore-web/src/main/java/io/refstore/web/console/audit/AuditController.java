@@ -14,8 +14,8 @@ import io.refstore.web.audit.AuditPage;
 import io.refstore.web.console.system.ConsoleUser;
 
 /**
- * The audit log, newest first, filtered by user, action and repository, paged by the id cursor the log
- * returns. OPERATOR and ADMIN may read it, as through the API.
+ * The audit log, newest first, filtered by user, action and repository, paged by the id
+ * cursor the log returns. OPERATOR and ADMIN may read it, as through the API.
  */
 @Controller
 class AuditController {

@@ -13,9 +13,9 @@ import io.refstore.batch.support.JobSummary;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The history chart's figures: for every ended execution, when it was created (x, seconds since the epoch),
- * how long it ran (seconds) and its throughput (items per second over all steps), as the JSON
- * {@code charts.js} reads, written by the application's mapper.
+ * The history chart's figures: for every ended execution, when it was created (x, seconds
+ * since the epoch), how long it ran (seconds) and its throughput (items per second over
+ * all steps), as the JSON {@code charts.js} reads, written by the application's mapper.
  */
 @Component
 class JobCharts {
@@ -27,9 +27,8 @@ class JobCharts {
 	}
 
 	String durationAndThroughput(List<JobSummary> jobs) {
-		List<JobSummary> ended = new ArrayList<>(jobs.stream()
-			.filter((job) -> job.started() != null && job.ended() != null)
-			.toList());
+		List<JobSummary> ended = new ArrayList<>(
+				jobs.stream().filter((job) -> job.started() != null && job.ended() != null).toList());
 		ended.sort((a, b) -> a.created().compareTo(b.created()));
 		List<Long> x = new ArrayList<>();
 		List<BigDecimal> seconds = new ArrayList<>();
@@ -41,8 +40,8 @@ class JobCharts {
 			seconds.add(BigDecimal.valueOf(duration).setScale(3, RoundingMode.HALF_UP));
 			rate.add(BigDecimal.valueOf(items / duration).setScale(1, RoundingMode.HALF_UP));
 		}
-		return this.json.writeValueAsString(new Chart(x,
-				List.of(new Series("duration (s)", "s", seconds), new Series("items/s", "rate", rate))));
+		return this.json.writeValueAsString(
+				new Chart(x, List.of(new Series("duration (s)", "s", seconds), new Series("items/s", "rate", rate))));
 	}
 
 	/** The chart: one x per execution, and the series drawn over them. */

@@ -22,9 +22,10 @@ import io.refstore.batch.support.RefJobType;
 import io.refstore.web.system.InvalidRequestException;
 
 /**
- * The job history with its filters and chart, one execution's live page (its progress part is polled by htmx
- * while it runs), and the actions on an execution: stop, restart, execute a reviewed deletion plan after the
- * typed confirmation, restore what a deletion removed. Every action redirects to the execution it produced.
+ * The job history with its filters and chart, one execution's live page (its progress
+ * part is polled by htmx while it runs), and the actions on an execution: stop, restart,
+ * execute a reviewed deletion plan after the typed confirmation, restore what a deletion
+ * removed. Every action redirects to the execution it produced.
  */
 @Controller
 class JobController {
@@ -76,8 +77,9 @@ class JobController {
 	}
 
 	/**
-	 * The live part of a job's page, polled by htmx while the job runs. Once it has ended, htmx is told to reload
-	 * the whole page, which then shows what only an ended job has (a plan to review, a restore button).
+	 * The live part of a job's page, polled by htmx while the job runs. Once it has
+	 * ended, htmx is told to reload the whole page, which then shows what only an ended
+	 * job has (a plan to review, a restore button).
 	 */
 	@GetMapping("/jobs/{id:\\d+}/progress")
 	String showJobProgress(@PathVariable long id, Model model, HttpServletResponse response) {

@@ -24,21 +24,25 @@ import io.refstore.web.console.system.ConsoleUser;
 import io.refstore.web.system.InvalidRequestException;
 
 /**
- * The launch forms: migration (or its dry run, a verification that changes nothing), maintenance, a deletion
- * plan, restore and rollback. A refused parameter shows the form again with the message on its field; a job
- * already holding the repository shows it as a form error; a launch redirects to the new execution's live page.
+ * The launch forms: migration (or its dry run, a verification that changes nothing),
+ * maintenance, a deletion plan, restore and rollback. A refused parameter shows the form
+ * again with the message on its field; a job already holding the repository shows it as a
+ * form error; a launch redirects to the new execution's live page.
  */
 @Controller
 class LaunchController {
 
 	static final String VIEWS_LAUNCH_FORM = "jobs/launchForm";
 
-	/** Job parameter names as the batch module reports them, mapped to the form's fields. */
+	/**
+	 * Job parameter names as the batch module reports them, mapped to the form's fields.
+	 */
 	private static final Map<String, String> FIELDS = Map.ofEntries(Map.entry(JobParameterNames.REPOSITORY, "repo"),
-			Map.entry(JobParameterNames.TARGET_FORMAT, "targetFormat"), Map.entry(JobParameterNames.CHUNK_SIZE, "chunkSize"),
-			Map.entry(JobParameterNames.PREFIXES, "prefixes"), Map.entry(JobParameterNames.GLOBS, "globs"),
-			Map.entry(JobParameterNames.EXCLUDES, "excludes"), Map.entry(JobParameterNames.MANIFEST, "manifest"),
-			Map.entry(JobParameterNames.BACKUP, "backup"), Map.entry(JobParameterNames.REFLOGS, "reflogs"),
+			Map.entry(JobParameterNames.TARGET_FORMAT, "targetFormat"),
+			Map.entry(JobParameterNames.CHUNK_SIZE, "chunkSize"), Map.entry(JobParameterNames.PREFIXES, "prefixes"),
+			Map.entry(JobParameterNames.GLOBS, "globs"), Map.entry(JobParameterNames.EXCLUDES, "excludes"),
+			Map.entry(JobParameterNames.MANIFEST, "manifest"), Map.entry(JobParameterNames.BACKUP, "backup"),
+			Map.entry(JobParameterNames.REFLOGS, "reflogs"),
 			Map.entry(JobParameterNames.THROTTLE_MILLIS, "throttleMillis"),
 			Map.entry(JobParameterNames.OVERRIDE_PROTECTION, "overrideProtection"),
 			Map.entry(JobParameterNames.OVERRIDE_REASON, "overrideReason"));
@@ -88,9 +92,9 @@ class LaunchController {
 
 	private JobSummary launch(LaunchKind kind, LaunchForm form, String actor) {
 		return switch (kind) {
-			case MIGRATION -> form.isDryRun() ? this.jobs.verify(form.getRepo(), actor)
-					: this.jobs.migrate(form.getRepo(), form.getTargetFormat(), form.isReflogs(), form.getChunkSize(),
-							form.getThrottleMillis(), actor);
+			case MIGRATION ->
+				form.isDryRun() ? this.jobs.verify(form.getRepo(), actor) : this.jobs.migrate(form.getRepo(),
+						form.getTargetFormat(), form.isReflogs(), form.getChunkSize(), form.getThrottleMillis(), actor);
 			case MAINTENANCE -> this.jobs.maintain(form.getRepo(), form.isForce(), actor);
 			case DELETION -> this.jobs.planDeletion(form.getRepo(), JobParameterNames.list(form.getPrefixes()),
 					JobParameterNames.list(form.getGlobs()), List.of(), JobParameterNames.list(form.getExcludes()),
@@ -100,7 +104,10 @@ class LaunchController {
 		};
 	}
 
-	/** The form's kind, if the user's role may launch it; the services check again on launch. */
+	/**
+	 * The form's kind, if the user's role may launch it; the services check again on
+	 * launch.
+	 */
 	private LaunchKind allowed(String path) {
 		LaunchKind kind = LaunchKind.of(path);
 		ConsoleUser user = ConsoleUser.of(SecurityContextHolder.getContext().getAuthentication(), this.hierarchy);

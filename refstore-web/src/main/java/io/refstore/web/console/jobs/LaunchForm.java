@@ -1,7 +1,8 @@
 package io.refstore.web.console.jobs;
 
 /**
- * What the launch forms post; each form uses the fields its job takes. Mutable, as Spring's data binding wants.
+ * What the launch forms post; each form uses the fields its job takes. Mutable, as
+ * Spring's data binding wants.
  */
 public class LaunchForm {
 

@@ -5,8 +5,9 @@ import java.util.Locale;
 import io.refstore.web.system.Problems;
 
 /**
- * The launch forms the console offers, and the role each needs: OPERATOR for what can be undone or changes
- * nothing (migration, maintenance, a deletion plan), ADMIN for what puts back older state (restore, rollback).
+ * The launch forms the console offers, and the role each needs: OPERATOR for what can be
+ * undone or changes nothing (migration, maintenance, a deletion plan), ADMIN for what
+ * puts back older state (restore, rollback).
  */
 public enum LaunchKind {
 
@@ -35,7 +36,10 @@ public enum LaunchKind {
 		return name().toLowerCase(Locale.ROOT);
 	}
 
-	/** @throws org.springframework.web.ErrorResponseException 404 for a kind the console does not offer */
+	/**
+	 * @throws org.springframework.web.ErrorResponseException 404 for a kind the console
+	 * does not offer
+	 */
 	static LaunchKind of(String path) {
 		for (LaunchKind kind : values()) {
 			if (kind.path().equals(path)) {

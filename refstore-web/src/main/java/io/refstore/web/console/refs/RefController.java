@@ -14,8 +14,9 @@ import io.refstore.web.refs.RefView;
 import io.refstore.web.refs.ReflogView;
 
 /**
- * One ref: its value (the object and its type), peeled value or symbolic target, and its reflog, newest entry
- * first. A ref without a log shows that it has none; a ref that does not exist is a 404 page naming it.
+ * One ref: its value (the object and its type), peeled value or symbolic target, and its
+ * reflog, newest entry first. A ref without a log shows that it has none; a ref that does
+ * not exist is a 404 page naming it.
  */
 @Controller
 class RefController {

@@ -16,9 +16,10 @@ import io.refstore.web.repos.BackupView;
 import io.refstore.web.system.Problems;
 
 /**
- * The backups section of a repository's page, and dropping a backup. The list is a fragment the page loads
- * separately (htmx), since sizing a backup walks its files. A drop is confirmed as a deletion plan is: on a page
- * of its own, by typing the backup's name; the service refuses it to anyone but an ADMIN whatever the page showed.
+ * The backups section of a repository's page, and dropping a backup. The list is a
+ * fragment the page loads separately (htmx), since sizing a backup walks its files. A
+ * drop is confirmed as a deletion plan is: on a page of its own, by typing the backup's
+ * name; the service refuses it to anyone but an ADMIN whatever the page showed.
  */
 @Controller
 class BackupController {

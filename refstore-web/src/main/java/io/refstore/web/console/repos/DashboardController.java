@@ -13,9 +13,10 @@ import io.refstore.batch.support.RefJobType;
 import io.refstore.web.jobs.JobService;
 
 /**
- * The console's home: every repository with its format, ref counts per namespace, what its store holds on
- * disk, whether maintenance is due and when it last completed (from the job history), sortable, worst first
- * by default; and how many directories under the roots the walk skipped, and why.
+ * The console's home: every repository with its format, ref counts per namespace, what
+ * its store holds on disk, whether maintenance is due and when it last completed (from
+ * the job history), sortable, worst first by default; and how many directories under the
+ * roots the walk skipped, and why.
  */
 @Controller
 class DashboardController {

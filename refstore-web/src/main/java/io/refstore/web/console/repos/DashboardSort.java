@@ -7,8 +7,9 @@ import io.refstore.web.system.InvalidRequestException;
 import io.refstore.web.system.Problems;
 
 /**
- * The orders the dashboard offers. {@link #WORST} comes first: repositories due for maintenance, then the
- * untidiest stores, then the largest, so the one needing attention is at the top.
+ * The orders the dashboard offers. {@link #WORST} comes first: repositories due for
+ * maintenance, then the untidiest stores, then the largest, so the one needing attention
+ * is at the top.
  */
 enum DashboardSort {
 
@@ -38,7 +39,8 @@ enum DashboardSort {
 	}
 
 	/**
-	 * @throws org.springframework.web.ErrorResponseException 400 naming the parameter if {@code value} is no order
+	 * @throws org.springframework.web.ErrorResponseException 400 naming the parameter if
+	 * {@code value} is no order
 	 */
 	static DashboardSort parse(String value) {
 		for (DashboardSort sort : values()) {

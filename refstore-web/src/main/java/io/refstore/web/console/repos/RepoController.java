@@ -16,11 +16,12 @@ import io.refstore.web.system.InvalidRequestException;
 import io.refstore.web.system.Problems;
 
 /**
- * A repository's page: the ref browser (prefix and glob search, keyset paging by the last name shown), and its
- * health with a chart of refs per namespace. A page of refs reads only the refs it shows plus one, from the
- * position the store seeks to, so it costs the same at the first ref as at the millionth and never counts the
- * store; the health, which does count every ref, is a fragment the page loads separately (htmx), so paging
- * never waits for it.
+ * A repository's page: the ref browser (prefix and glob search, keyset paging by the last
+ * name shown), and its health with a chart of refs per namespace. A page of refs reads
+ * only the refs it shows plus one, from the position the store seeks to, so it costs the
+ * same at the first ref as at the millionth and never counts the store; the health, which
+ * does count every ref, is a fragment the page loads separately (htmx), so paging never
+ * waits for it.
  */
 @Controller
 class RepoController {
@@ -59,7 +60,10 @@ class RepoController {
 		return VIEWS_REPO_HEALTH;
 	}
 
-	/** Page sizes are the browser's choices only, so a URL cannot ask for a page that reads half the store. */
+	/**
+	 * Page sizes are the browser's choices only, so a URL cannot ask for a page that
+	 * reads half the store.
+	 */
 	private static int checkLimit(int limit) {
 		for (int allowed : RefSearch.LIMITS) {
 			if (allowed == limit) {

@@ -16,8 +16,9 @@ import io.refstore.web.repos.RepoService;
 import io.refstore.web.repos.RepoSummary;
 
 /**
- * The dashboard's view of the repositories: the API's summaries joined with each store's statistics. Callers
- * need the role VIEWER (checked here and by the summaries underneath). Thread-safe; every call reads afresh.
+ * The dashboard's view of the repositories: the API's summaries joined with each store's
+ * statistics. Callers need the role VIEWER (checked here and by the summaries
+ * underneath). Thread-safe; every call reads afresh.
  */
 @Service
 public class RepoOverview {
@@ -42,8 +43,8 @@ public class RepoOverview {
 	}
 
 	/**
-	 * Every repository with its health, and the directories the walk of the roots skipped. Counts every ref of
-	 * every repository.
+	 * Every repository with its health, and the directories the walk of the roots
+	 * skipped. Counts every ref of every repository.
 	 * @throws IOException if a repository cannot be read
 	 */
 	@PreAuthorize("hasRole('VIEWER')")

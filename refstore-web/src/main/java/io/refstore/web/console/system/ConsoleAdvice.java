@@ -26,11 +26,13 @@ import io.refstore.web.system.PassesSecurityExceptions;
 import jakarta.servlet.http.HttpServletResponse;
 
 /**
- * What every console page shares: the {@code consoleUser} model attribute the layout and the pages use to show
- * only the controls the role allows, and errors as the console's error page instead of the API's problem
- * details. Refused input (a repository or ref name, a parameter) is a 400 whose page names the culprit; a
- * missing repository or ref is a 404; anything unexpected is a 500 whose page says only that the log has the
- * details. Security refusals go on to Spring Security (login for anonymous users, the 403 page otherwise).
+ * What every console page shares: the {@code consoleUser} model attribute the layout and
+ * the pages use to show only the controls the role allows, and errors as the console's
+ * error page instead of the API's problem details. Refused input (a repository or ref
+ * name, a parameter) is a 400 whose page names the culprit; a missing repository or ref
+ * is a 404; anything unexpected is a 500 whose page says only that the log has the
+ * details. Security refusals go on to Spring Security (login for anonymous users, the 403
+ * page otherwise).
  */
 @ControllerAdvice(basePackages = "io.refstore.web.console")
 @Order(Ordered.HIGHEST_PRECEDENCE)
@@ -60,7 +62,10 @@ class ConsoleAdvice implements PassesSecurityExceptions {
 		return page(response, model, status, ex.getBody().getDetail());
 	}
 
-	/** Refused input: a repository or ref name, a field; the message names it and says why. */
+	/**
+	 * Refused input: a repository or ref name, a field; the message names it and says
+	 * why.
+	 */
 	@ExceptionHandler({ InvalidRepositoryNameException.class, InvalidRefNameException.class,
 			InvalidRequestException.class })
 	String refusedInput(IllegalArgumentException ex, HttpServletResponse response, Model model) {

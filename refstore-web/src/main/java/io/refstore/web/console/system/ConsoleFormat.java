@@ -9,8 +9,8 @@ import java.util.Locale;
 import org.springframework.stereotype.Component;
 
 /**
- * Numbers, sizes, durations and times as the console's templates print them ({@code ${@fmt.bytes(n)}}).
- * Stateless and thread-safe.
+ * Numbers, sizes, durations and times as the console's templates print them
+ * ({@code ${@fmt.bytes(n)}}). Stateless and thread-safe.
  */
 @Component("fmt")
 public class ConsoleFormat {
@@ -25,7 +25,9 @@ public class ConsoleFormat {
 		return String.format(Locale.ROOT, "%,d", value);
 	}
 
-	/** A size in binary units with one decimal: {@code 12.3 MiB}; plain bytes below 1 KiB. */
+	/**
+	 * A size in binary units with one decimal: {@code 12.3 MiB}; plain bytes below 1 KiB.
+	 */
 	public String bytes(long value) {
 		if (value < 1024) {
 			return value + " B";
@@ -39,7 +41,10 @@ public class ConsoleFormat {
 		return String.format(Locale.ROOT, "%.1f %s", scaled, UNITS[unit]);
 	}
 
-	/** A duration as {@code 1h 02m 03s}, {@code 2m 03s} or {@code 4.2s}; an empty string for {@code null}. */
+	/**
+	 * A duration as {@code 1h 02m 03s}, {@code 2m 03s} or {@code 4.2s}; an empty string
+	 * for {@code null}.
+	 */
 	public String duration(Duration duration) {
 		if (duration == null) {
 			return "";

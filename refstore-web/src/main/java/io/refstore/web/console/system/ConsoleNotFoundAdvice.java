@@ -21,10 +21,11 @@ import tools.jackson.databind.json.JsonMapper;
 import io.refstore.web.system.Problems;
 
 /**
- * An address nothing serves, asked for by a browser outside the API: the console's not-found page rather than
- * the API's problem details. Only requests that accept HTML (or anything) come here; under {@code /api/} and
- * {@code /actuator/} the answer is the API's problem details, written here: an exception rethrown from this
- * handler would reach no other advice.
+ * An address nothing serves, asked for by a browser outside the API: the console's
+ * not-found page rather than the API's problem details. Only requests that accept HTML
+ * (or anything) come here; under {@code /api/} and {@code /actuator/} the answer is the
+ * API's problem details, written here: an exception rethrown from this handler would
+ * reach no other advice.
  */
 @ControllerAdvice
 @Order(Ordered.HIGHEST_PRECEDENCE)
@@ -40,8 +41,8 @@ class ConsoleNotFoundAdvice {
 	}
 
 	@ExceptionHandler(produces = MediaType.TEXT_HTML_VALUE)
-	String notFound(NoResourceFoundException ex, HttpServletRequest request, HttpServletResponse response,
-			Model model) throws IOException {
+	String notFound(NoResourceFoundException ex, HttpServletRequest request, HttpServletResponse response, Model model)
+			throws IOException {
 		String path = request.getRequestURI().substring(request.getContextPath().length());
 		if (path.startsWith("/api/") || path.startsWith("/actuator/")) {
 			ProblemDetail problem = Problems.problem(HttpStatus.NOT_FOUND, "not-found",

@@ -10,21 +10,28 @@ import org.springframework.security.core.Authentication;
 import org.springframework.security.core.GrantedAuthority;
 
 /**
- * Who is looking at a console page, for deciding which controls to show: the user name, the strongest role,
- * and what that role (through the role hierarchy) allows. Showing a control is a courtesy; the services refuse
- * anything the role does not allow whatever the page showed.
+ * Who is looking at a console page, for deciding which controls to show: the user name,
+ * the strongest role, and what that role (through the role hierarchy) allows. Showing a
+ * control is a courtesy; the services refuse anything the role does not allow whatever
+ * the page showed.
  *
  * @param name the user name, or {@code null} when nobody is logged in
- * @param role the strongest role held ({@code ADMIN}, {@code OPERATOR}, {@code VIEWER}) or {@code NONE}
- * @param operator whether the user may run jobs, dry runs and plans and read the audit log
- * @param admin whether the user may run destructive jobs (execute a deletion, roll back, restore)
+ * @param role the strongest role held ({@code ADMIN}, {@code OPERATOR}, {@code VIEWER})
+ * or {@code NONE}
+ * @param operator whether the user may run jobs, dry runs and plans and read the audit
+ * log
+ * @param admin whether the user may run destructive jobs (execute a deletion, roll back,
+ * restore)
  */
 public record ConsoleUser(String name, String role, boolean operator, boolean admin) {
 
 	/** Nobody logged in. */
 	public static final ConsoleUser ANONYMOUS = new ConsoleUser(null, "NONE", false, false);
 
-	/** The user of {@code authentication} ({@link #ANONYMOUS} for none), with roles expanded by {@code hierarchy}. */
+	/**
+	 * The user of {@code authentication} ({@link #ANONYMOUS} for none), with roles
+	 * expanded by {@code hierarchy}.
+	 */
 	public static ConsoleUser of(Authentication authentication, RoleHierarchy hierarchy) {
 		if (authentication == null || !authentication.isAuthenticated()
 				|| authentication instanceof AnonymousAuthenticationToken) {

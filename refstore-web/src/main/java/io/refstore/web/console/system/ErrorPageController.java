@@ -13,9 +13,10 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import io.refstore.web.system.ErrorDispatch;
 
 /**
- * The servlet container's error dispatch for browsers (requests that accept {@code text/html}): a page with
- * the status and a friendly sentence in the console's layout. Other clients get the API's problem details
- * from the JSON error controller on the same path. Nothing of the exception is shown.
+ * The servlet container's error dispatch for browsers (requests that accept
+ * {@code text/html}): a page with the status and a friendly sentence in the console's
+ * layout. Other clients get the API's problem details from the JSON error controller on
+ * the same path. Nothing of the exception is shown.
  */
 @Controller
 class ErrorPageController implements ErrorController {

@@ -4,9 +4,10 @@ import org.springframework.http.HttpStatus;
 import org.springframework.ui.Model;
 
 /**
- * The wording of the console's error page per status: a heading and a sentence for a person, never an
- * exception or a stack trace. Only a 400's explanation may carry a detail, and only one the console wrote
- * about the user's own input (a parameter, a repository or ref name and the rule it breaks).
+ * The wording of the console's error page per status: a heading and a sentence for a
+ * person, never an exception or a stack trace. Only a 400's explanation may carry a
+ * detail, and only one the console wrote about the user's own input (a parameter, a
+ * repository or ref name and the rule it breaks).
  */
 final class ErrorPages {
 

@@ -6,8 +6,9 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 
 /**
- * The console's login page. Spring Security's form login processes the POST to {@code /login} (with its CSRF
- * token) and redirects back here with {@code ?error} after a failed attempt or {@code ?logout} after logging out.
+ * The console's login page. Spring Security's form login processes the POST to
+ * {@code /login} (with its CSRF token) and redirects back here with {@code ?error} after
+ * a failed attempt or {@code ?logout} after logging out.
  */
 @Controller
 class LoginController {

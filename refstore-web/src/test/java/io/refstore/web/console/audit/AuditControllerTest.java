@@ -12,8 +12,9 @@ import org.junit.jupiter.api.Test;
 import io.refstore.web.console.ConsoleTestSupport;
 
 /**
- * The audit page shows what the API's writes recorded (a real ref deletion through the API, refused here for
- * want of the object, still audited), filtered by user; a viewer is refused.
+ * The audit page shows what the API's writes recorded (a real ref deletion through the
+ * API, refused here for want of the object, still audited), filtered by user; a viewer is
+ * refused.
  */
 class AuditControllerTest extends ConsoleTestSupport {
 

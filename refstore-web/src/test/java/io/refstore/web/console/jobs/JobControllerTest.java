@@ -25,11 +25,13 @@ import io.refstore.core.testing.TempRepo;
 import io.refstore.web.console.ConsoleTestSupport;
 
 /**
- * Every handler of the job pages, on real repositories and real jobs: the history with each filter (status,
- * view, model, refused filter), one execution and its polled progress fragment (which asks htmx to reload once
- * the job has ended), stop and restart with their redirects and messages, a deletion's execution refused on a
- * wrong typed confirmation (the page shown again with the error) and accepted on the right one, and the restore;
- * a plan's protected refs on its page, and the override only an ADMIN may ask for, with a reason.
+ * Every handler of the job pages, on real repositories and real jobs: the history with
+ * each filter (status, view, model, refused filter), one execution and its polled
+ * progress fragment (which asks htmx to reload once the job has ended), stop and restart
+ * with their redirects and messages, a deletion's execution refused on a wrong typed
+ * confirmation (the page shown again with the error) and accepted on the right one, and
+ * the restore; a plan's protected refs on its page, and the override only an ADMIN may
+ * ask for, with a reason.
  */
 class JobControllerTest extends ConsoleTestSupport {
 
@@ -38,7 +40,11 @@ class JobControllerTest extends ConsoleTestSupport {
 		String commit = repo.commit("one", null);
 		StringBuilder updates = new StringBuilder("create refs/heads/main " + commit + "\n");
 		for (int i = 0; i < branches; i++) {
-			updates.append("create refs/heads/b/").append(String.format("%05d", i)).append(' ').append(commit).append('\n');
+			updates.append("create refs/heads/b/")
+				.append(String.format("%05d", i))
+				.append(' ')
+				.append(commit)
+				.append('\n');
 		}
 		repo.run(updates.toString().getBytes(), "update-ref", "--stdin").requireOk();
 		return repo;
@@ -50,7 +56,10 @@ class JobControllerTest extends ConsoleTestSupport {
 		return Long.parseLong(url.substring(url.lastIndexOf('/') + 1));
 	}
 
-	/** Waits until execution {@code id} has ended (with its results saved, when {@code key} is given). */
+	/**
+	 * Waits until execution {@code id} has ended (with its results saved, when
+	 * {@code key} is given).
+	 */
 	private String awaitEnd(long id, String key) throws Exception {
 		for (int i = 0; i < 1800; i++) {
 			String body = this.mvc.perform(get("/api/jobs/" + id).with(as("operator")))
@@ -67,8 +76,10 @@ class JobControllerTest extends ConsoleTestSupport {
 	}
 
 	private long launchVerification(String name) throws Exception {
-		return redirectedId(this.mvc.perform(post("/jobs/new/migration").param("repo", name).param("dryRun", "true")
-			.with(operator()).with(csrf())).andExpect(status().is3xxRedirection()).andReturn());
+		return redirectedId(this.mvc.perform(
+				post("/jobs/new/migration").param("repo", name).param("dryRun", "true").with(operator()).with(csrf()))
+			.andExpect(status().is3xxRedirection())
+			.andReturn());
 	}
 
 	@Test
@@ -83,11 +94,16 @@ class JobControllerTest extends ConsoleTestSupport {
 			.andExpect(model().attribute("jobs", hasSize(1)))
 			.andExpect(model().attribute("hasMore", false))
 			.andExpect(model().attributeExists("chart", "types", "statuses", "filter"))
-			.andExpect(model().attribute("chart", matchesPattern("\\{\"x\":\\[\\d+],\"series\":\\[\\{\"label\":\"duration \\(s\\)\","
-					+ "\"scale\":\"s\",\"values\":\\[\\d+\\.\\d{3}]},\\{\"label\":\"items/s\",\"scale\":\"rate\","
-					+ "\"values\":\\[\\d+\\.\\d]}]}")));
-		this.mvc.perform(get("/jobs").param("repo", name).param("status", "COMPLETED").param("type", "verify")
-			.param("actor", "operator").with(viewer()))
+			.andExpect(model()
+				.attribute("chart", matchesPattern("\\{\"x\":\\[\\d+],\"series\":\\[\\{\"label\":\"duration \\(s\\)\","
+						+ "\"scale\":\"s\",\"values\":\\[\\d+\\.\\d{3}]},\\{\"label\":\"items/s\",\"scale\":\"rate\","
+						+ "\"values\":\\[\\d+\\.\\d]}]}")));
+		this.mvc
+			.perform(get("/jobs").param("repo", name)
+				.param("status", "COMPLETED")
+				.param("type", "verify")
+				.param("actor", "operator")
+				.with(viewer()))
 			.andExpect(model().attribute("jobs", hasSize(1)));
 		this.mvc.perform(get("/jobs").param("repo", name).param("status", "FAILED").with(viewer()))
 			.andExpect(model().attribute("jobs", hasSize(0)));
@@ -131,9 +147,15 @@ class JobControllerTest extends ConsoleTestSupport {
 	void aRunningJobIsPolledStoppedAndRestarted() throws Exception {
 		String name = uniqueName("console-stop");
 		repo(name, 1500);
-		long id = redirectedId(this.mvc.perform(post("/jobs/new/migration").param("repo", name)
-			.param("targetFormat", "reftable").param("chunkSize", "50").param("throttleMillis", "150")
-			.with(operator()).with(csrf())).andExpect(redirectedUrlPattern("/jobs/*")).andReturn());
+		long id = redirectedId(this.mvc
+			.perform(post("/jobs/new/migration").param("repo", name)
+				.param("targetFormat", "reftable")
+				.param("chunkSize", "50")
+				.param("throttleMillis", "150")
+				.with(operator())
+				.with(csrf()))
+			.andExpect(redirectedUrlPattern("/jobs/*"))
+			.andReturn());
 		this.mvc.perform(get("/jobs/" + id + "/progress").with(viewer()))
 			.andExpect(status().isOk())
 			.andExpect(header().doesNotExist("HX-Refresh"));
@@ -146,7 +168,8 @@ class JobControllerTest extends ConsoleTestSupport {
 		this.mvc.perform(post("/jobs/" + id + "/stop").with(operator()).with(csrf()))
 			.andExpect(status().isConflict())
 			.andExpect(model().attribute("explanation", containsString("not running")));
-		this.mvc.perform(post("/jobs/" + id + "/restart").with(viewer()).with(csrf())).andExpect(status().isForbidden());
+		this.mvc.perform(post("/jobs/" + id + "/restart").with(viewer()).with(csrf()))
+			.andExpect(status().isForbidden());
 		MvcResult restarted = this.mvc.perform(post("/jobs/" + id + "/restart").with(operator()).with(csrf()))
 			.andExpect(status().is3xxRedirection())
 			.andExpect(flash().attribute("message", containsString("Restarted execution " + id)))
@@ -163,25 +186,41 @@ class JobControllerTest extends ConsoleTestSupport {
 		String name = uniqueName("console-delete");
 		TempRepo repo = repo(name, 12);
 		String before = repo.git("for-each-ref");
-		long plan = redirectedId(this.mvc.perform(post("/jobs/new/deletion").param("repo", name)
-			.param("prefixes", "refs/heads/b/").with(operator()).with(csrf())).andReturn());
+		long plan = redirectedId(this.mvc
+			.perform(post("/jobs/new/deletion").param("repo", name)
+				.param("prefixes", "refs/heads/b/")
+				.with(operator())
+				.with(csrf()))
+			.andReturn());
 		assertThat(awaitEnd(plan, "plan.count")).isEqualTo("COMPLETED");
-		this.mvc.perform(post("/jobs/" + plan + "/execute").param("confirmRepository", name)
-			.param("confirmCount", "12").with(operator()).with(csrf()))
+		this.mvc
+			.perform(post("/jobs/" + plan + "/execute").param("confirmRepository", name)
+				.param("confirmCount", "12")
+				.with(operator())
+				.with(csrf()))
 			.andExpect(status().isForbidden());
-		this.mvc.perform(post("/jobs/" + plan + "/execute").param("confirmRepository", name)
-			.param("confirmCount", "13").with(admin()).with(csrf()))
+		this.mvc
+			.perform(post("/jobs/" + plan + "/execute").param("confirmRepository", name)
+				.param("confirmCount", "13")
+				.with(admin())
+				.with(csrf()))
 			.andExpect(status().isOk())
 			.andExpect(view().name(JobController.VIEWS_JOB_DETAILS))
 			.andExpect(model().attribute("confirmError", containsString("12")))
 			.andExpect(model().attribute("confirmCount", "13"))
 			.andExpect(model().attribute("confirmRepository", name));
-		this.mvc.perform(post("/jobs/" + plan + "/execute").param("confirmRepository", "other.git")
-			.param("confirmCount", "12").with(admin()).with(csrf()))
+		this.mvc
+			.perform(post("/jobs/" + plan + "/execute").param("confirmRepository", "other.git")
+				.param("confirmCount", "12")
+				.with(admin())
+				.with(csrf()))
 			.andExpect(model().attribute("confirmError", containsString(name)));
 		assertThat(repo.git("for-each-ref")).isEqualTo(before);
-		long deletion = redirectedId(this.mvc.perform(post("/jobs/" + plan + "/execute").param("confirmRepository", name)
-			.param("confirmCount", "12").with(admin()).with(csrf()))
+		long deletion = redirectedId(this.mvc
+			.perform(post("/jobs/" + plan + "/execute").param("confirmRepository", name)
+				.param("confirmCount", "12")
+				.with(admin())
+				.with(csrf()))
 			.andExpect(flash().attribute("message", containsString("Deleting")))
 			.andReturn());
 		assertThat(awaitEnd(deletion, null)).isEqualTo("COMPLETED");
@@ -206,17 +245,28 @@ class JobControllerTest extends ConsoleTestSupport {
 			.andExpect(content().string(not(containsString("overrideReason"))));
 		this.mvc.perform(get("/jobs/new/deletion").param("repo", name).with(admin()))
 			.andExpect(content().string(containsString("name=\"overrideReason\"")));
-		this.mvc.perform(post("/jobs/new/deletion").param("repo", name).param("prefixes", "refs/")
-			.param("overrideProtection", "true").param("overrideReason", "mine").with(operator()).with(csrf()))
+		this.mvc
+			.perform(post("/jobs/new/deletion").param("repo", name)
+				.param("prefixes", "refs/")
+				.param("overrideProtection", "true")
+				.param("overrideReason", "mine")
+				.with(operator())
+				.with(csrf()))
 			.andExpect(status().isForbidden());
-		this.mvc.perform(post("/jobs/new/deletion").param("repo", name).param("prefixes", "refs/")
-			.param("overrideProtection", "true").param("overrideReason", " ").with(admin()).with(csrf()))
+		this.mvc
+			.perform(post("/jobs/new/deletion").param("repo", name)
+				.param("prefixes", "refs/")
+				.param("overrideProtection", "true")
+				.param("overrideReason", " ")
+				.with(admin())
+				.with(csrf()))
 			.andExpect(status().isOk())
 			.andExpect(view().name(LaunchController.VIEWS_LAUNCH_FORM))
 			.andExpect(model().attributeHasFieldErrors("launchForm", "overrideReason"));
 
-		long plan = redirectedId(this.mvc.perform(post("/jobs/new/deletion").param("repo", name)
-			.param("prefixes", "refs/").with(operator()).with(csrf())).andReturn());
+		long plan = redirectedId(this.mvc.perform(
+				post("/jobs/new/deletion").param("repo", name).param("prefixes", "refs/").with(operator()).with(csrf()))
+			.andReturn());
 		assertThat(awaitEnd(plan, "plan.protected.count")).isEqualTo("COMPLETED");
 		this.mvc.perform(get("/jobs/" + plan).with(operator()))
 			.andExpect(content().string(containsString("id=\"plan-count\">2</strong>")))
@@ -225,9 +275,14 @@ class JobControllerTest extends ConsoleTestSupport {
 			.andExpect(content().string(containsString("refs/notes/commits (refs/notes/**)")))
 			.andExpect(content().string(not(containsString("plan-override"))));
 
-		long overridden = redirectedId(this.mvc.perform(post("/jobs/new/deletion").param("repo", name)
-			.param("prefixes", "refs/").param("overrideProtection", "true").param("overrideReason", "test data only")
-			.with(admin()).with(csrf())).andReturn());
+		long overridden = redirectedId(this.mvc
+			.perform(post("/jobs/new/deletion").param("repo", name)
+				.param("prefixes", "refs/")
+				.param("overrideProtection", "true")
+				.param("overrideReason", "test data only")
+				.with(admin())
+				.with(csrf()))
+			.andReturn());
 		assertThat(awaitEnd(overridden, "plan.protected.count")).isEqualTo("COMPLETED");
 		this.mvc.perform(get("/jobs/" + overridden).with(operator()))
 			.andExpect(content().string(containsString("id=\"plan-count\">4</strong>")))

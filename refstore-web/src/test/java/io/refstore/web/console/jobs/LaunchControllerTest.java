@@ -12,8 +12,9 @@ import org.junit.jupiter.api.Test;
 import io.refstore.web.console.ConsoleTestSupport;
 
 /**
- * The launch forms: shown to the roles that may launch them, refused to others, and shown again with the batch
- * module's refusal on the field it names; unknown execution pages are a 404.
+ * The launch forms: shown to the roles that may launch them, refused to others, and shown
+ * again with the batch module's refusal on the field it names; unknown execution pages
+ * are a 404.
  */
 class LaunchControllerTest extends ConsoleTestSupport {
 
@@ -33,16 +34,26 @@ class LaunchControllerTest extends ConsoleTestSupport {
 	void aRefusedParameterIsShownOnItsField() throws Exception {
 		String name = uniqueName("launch");
 		bareRepo(name);
-		this.mvc.perform(post("/jobs/new/migration").param("repo", name).param("targetFormat", "cvs")
-			.param("chunkSize", "100").with(operator()).with(csrf()))
+		this.mvc
+			.perform(post("/jobs/new/migration").param("repo", name)
+				.param("targetFormat", "cvs")
+				.param("chunkSize", "100")
+				.with(operator())
+				.with(csrf()))
 			.andExpect(status().isOk())
 			.andExpect(view().name(LaunchController.VIEWS_LAUNCH_FORM))
 			.andExpect(model().attributeHasFieldErrors("launchForm", "targetFormat"));
-		this.mvc.perform(post("/jobs/new/migration").param("repo", "../out").param("chunkSize", "100")
-			.with(operator()).with(csrf()))
+		this.mvc
+			.perform(post("/jobs/new/migration").param("repo", "../out")
+				.param("chunkSize", "100")
+				.with(operator())
+				.with(csrf()))
 			.andExpect(model().attributeHasFieldErrors("launchForm", "repo"));
-		this.mvc.perform(post("/jobs/new/migration").param("repo", name).param("chunkSize", "lots")
-			.with(operator()).with(csrf()))
+		this.mvc
+			.perform(post("/jobs/new/migration").param("repo", name)
+				.param("chunkSize", "lots")
+				.with(operator())
+				.with(csrf()))
 			.andExpect(model().attributeHasFieldErrors("launchForm", "chunkSize"));
 	}
 
@@ -57,24 +68,37 @@ class LaunchControllerTest extends ConsoleTestSupport {
 		}
 		repo.run(updates.toString().getBytes(), "update-ref", "--stdin").requireOk();
 		this.mvc.perform(get("/jobs/new/deletion").param("repo", name).with(operator()))
-			.andExpect(model().attribute("launchForm", org.hamcrest.Matchers.hasProperty("chunkSize", org.hamcrest.Matchers.is(1000))))
-			.andExpect(model().attribute("launchForm", org.hamcrest.Matchers.hasProperty("repo", org.hamcrest.Matchers.is(name))));
+			.andExpect(model().attribute("launchForm",
+					org.hamcrest.Matchers.hasProperty("chunkSize", org.hamcrest.Matchers.is(1000))))
+			.andExpect(model().attribute("launchForm",
+					org.hamcrest.Matchers.hasProperty("repo", org.hamcrest.Matchers.is(name))));
 		this.mvc.perform(post("/jobs/new/deletion").param("repo", name).with(operator()).with(csrf()))
 			.andExpect(status().isOk())
 			.andExpect(view().name(LaunchController.VIEWS_LAUNCH_FORM))
 			.andExpect(model().attributeHasErrors("launchForm"))
 			.andExpect(model().attribute("kind", LaunchKind.DELETION));
-		this.mvc.perform(post("/jobs/new/restore").param("repo", name).param("manifest", "../x").with(admin()).with(csrf()))
+		this.mvc
+			.perform(post("/jobs/new/restore").param("repo", name).param("manifest", "../x").with(admin()).with(csrf()))
 			.andExpect(model().attributeHasFieldErrors("launchForm", "manifest"));
-		this.mvc.perform(post("/jobs/new/rollback").param("repo", name).param("backup", "none").with(admin()).with(csrf()))
+		this.mvc
+			.perform(post("/jobs/new/rollback").param("repo", name).param("backup", "none").with(admin()).with(csrf()))
 			.andExpect(model().attributeHasFieldErrors("launchForm", "backup"));
-		this.mvc.perform(post("/jobs/new/migration").param("repo", name).param("throttleMillis", "-1")
-			.with(operator()).with(csrf()))
+		this.mvc
+			.perform(post("/jobs/new/migration").param("repo", name)
+				.param("throttleMillis", "-1")
+				.with(operator())
+				.with(csrf()))
 			.andExpect(model().attributeHasFieldErrors("launchForm", "throttleMillis"));
-		String running = this.mvc.perform(post("/jobs/new/migration").param("repo", name).param("targetFormat", "reftable")
-			.param("chunkSize", "20").param("throttleMillis", "200").with(operator()).with(csrf()))
+		String running = this.mvc
+			.perform(post("/jobs/new/migration").param("repo", name)
+				.param("targetFormat", "reftable")
+				.param("chunkSize", "20")
+				.param("throttleMillis", "200")
+				.with(operator())
+				.with(csrf()))
 			.andExpect(status().is3xxRedirection())
-			.andExpect(org.springframework.test.web.servlet.result.MockMvcResultMatchers.redirectedUrlPattern("/jobs/*"))
+			.andExpect(
+					org.springframework.test.web.servlet.result.MockMvcResultMatchers.redirectedUrlPattern("/jobs/*"))
 			.andReturn()
 			.getResponse()
 			.getRedirectedUrl();

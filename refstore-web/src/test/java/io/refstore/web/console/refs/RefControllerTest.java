@@ -20,8 +20,9 @@ import io.refstore.web.refs.RefView;
 import io.refstore.web.refs.ReflogView;
 
 /**
- * One ref's page over a repository made by git: a branch with its reflog newest first, an annotated tag with
- * its peeled value, the symbolic {@code HEAD}, and the pages for a missing ref and a malformed name.
+ * One ref's page over a repository made by git: a branch with its reflog newest first, an
+ * annotated tag with its peeled value, the symbolic {@code HEAD}, and the pages for a
+ * missing ref and a malformed name.
  */
 class RefControllerTest extends ConsoleTestSupport {
 
@@ -47,8 +48,8 @@ class RefControllerTest extends ConsoleTestSupport {
 
 	@Test
 	void showsABranchWithItsReflogNewestFirst() throws Exception {
-		MvcResult result = this.mvc.perform(get("/repo/ref").param("name", name).param("ref", "refs/heads/main")
-			.with(viewer()))
+		MvcResult result = this.mvc
+			.perform(get("/repo/ref").param("name", name).param("ref", "refs/heads/main").with(viewer()))
 			.andExpect(status().isOk())
 			.andExpect(view().name(RefController.VIEWS_REF_DETAILS))
 			.andExpect(content().string(containsString("moved it")))
@@ -66,8 +67,8 @@ class RefControllerTest extends ConsoleTestSupport {
 	void showsAnAnnotatedTagWithItsPeeledValueAndNoLog() throws Exception {
 		this.mvc.perform(get("/repo/ref").param("name", name).param("ref", "refs/tags/v1").with(viewer()))
 			.andExpect(status().isOk())
-			.andExpect(model().attribute("ref", new RefView("refs/tags/v1", new RefView.ObjectView(tag, "tag"), second,
-					null)))
+			.andExpect(model().attribute("ref",
+					new RefView("refs/tags/v1", new RefView.ObjectView(tag, "tag"), second, null)))
 			.andExpect(model().attribute("reflog", List.of()))
 			.andExpect(content().string(containsString("id=\"no-reflog\"")));
 	}
@@ -89,7 +90,8 @@ class RefControllerTest extends ConsoleTestSupport {
 			.andExpect(status().isBadRequest())
 			.andExpect(view().name("system/error"))
 			.andExpect(model().attribute("explanation", containsString("a..b")));
-		// a path of the git directory is no ref, though check-ref-format alone would let it through
+		// a path of the git directory is no ref, though check-ref-format alone would let
+		// it through
 		this.mvc.perform(get("/repo/ref").param("name", name).param("ref", "logs/refs/heads/main").with(viewer()))
 			.andExpect(status().isBadRequest())
 			.andExpect(view().name("system/error"))

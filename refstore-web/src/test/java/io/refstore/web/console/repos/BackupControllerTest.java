@@ -26,9 +26,9 @@ import io.refstore.core.testing.TempRepo;
 import io.refstore.web.console.ConsoleTestSupport;
 
 /**
- * The backups section of a repository's page over a repository git made and refstore migrated: every user sees
- * the list, only an ADMIN the drop control; a drop needs the backup's name typed, and a VIEWER's POST is refused
- * whatever the page showed.
+ * The backups section of a repository's page over a repository git made and refstore
+ * migrated: every user sees the list, only an ADMIN the drop control; a drop needs the
+ * backup's name typed, and a VIEWER's POST is refused whatever the page showed.
  */
 class BackupControllerTest extends ConsoleTestSupport {
 
@@ -77,14 +77,22 @@ class BackupControllerTest extends ConsoleTestSupport {
 			.andExpect(status().isOk())
 			.andExpect(content().string(containsString("id=\"confirm-drop\"")))
 			.andExpect(content().string(containsString("name=\"_csrf\"")));
-		this.mvc.perform(post("/repo/backups/drop").param("name", this.name).param("backup", backupName())
-			.param("confirmBackup", "something else").with(admin()).with(csrf()))
+		this.mvc
+			.perform(post("/repo/backups/drop").param("name", this.name)
+				.param("backup", backupName())
+				.param("confirmBackup", "something else")
+				.with(admin())
+				.with(csrf()))
 			.andExpect(status().isOk())
 			.andExpect(content().string(containsString("id=\"confirm-error\"")));
 		assertThat(this.backup).isDirectory();
 
-		this.mvc.perform(post("/repo/backups/drop").param("name", this.name).param("backup", backupName())
-			.param("confirmBackup", backupName()).with(admin()).with(csrf()))
+		this.mvc
+			.perform(post("/repo/backups/drop").param("name", this.name)
+				.param("backup", backupName())
+				.param("confirmBackup", backupName())
+				.with(admin())
+				.with(csrf()))
 			.andExpect(status().is3xxRedirection())
 			.andExpect(redirectedUrl("/repo?name=" + this.name))
 			.andExpect(flash().attribute("message", containsString(backupName())));
@@ -94,12 +102,16 @@ class BackupControllerTest extends ConsoleTestSupport {
 
 	@Test
 	void aViewerCannotDropEvenWithTheForm() throws Exception {
-		this.mvc.perform(get("/repo/backups/drop").param("name", this.name).param("backup", backupName())
-			.with(viewer()))
+		this.mvc
+			.perform(get("/repo/backups/drop").param("name", this.name).param("backup", backupName()).with(viewer()))
 			.andExpect(status().isOk())
 			.andExpect(content().string(not(containsString("id=\"confirm-drop\""))));
-		this.mvc.perform(post("/repo/backups/drop").param("name", this.name).param("backup", backupName())
-			.param("confirmBackup", backupName()).with(viewer()).with(csrf()))
+		this.mvc
+			.perform(post("/repo/backups/drop").param("name", this.name)
+				.param("backup", backupName())
+				.param("confirmBackup", backupName())
+				.with(viewer())
+				.with(csrf()))
 			.andExpect(status().isForbidden());
 		assertThat(this.backup).isDirectory();
 	}

@@ -29,9 +29,10 @@ import io.refstore.core.testing.TempRepo;
 import io.refstore.web.console.ConsoleTestSupport;
 
 /**
- * The dashboard over repositories made by git: counts per namespace and store statistics as core reads them,
- * worst first (a store with enough loose refs for git's {@code pack-refs --auto} before a packed one), other
- * orders, a refused order, and who may see it.
+ * The dashboard over repositories made by git: counts per namespace and store statistics
+ * as core reads them, worst first (a store with enough loose refs for git's
+ * {@code pack-refs --auto} before a packed one), other orders, a refused order, and who
+ * may see it.
  */
 class DashboardControllerTest extends ConsoleTestSupport {
 
@@ -88,12 +89,15 @@ class DashboardControllerTest extends ConsoleTestSupport {
 		TempRepo repo = bareRepo(name);
 		repo.git("update-ref", "refs/heads/main", repo.commit("one", null));
 		this.mvc.perform(get("/").with(viewer()))
-			.andExpect(model().attribute("lastMaintenance", org.hamcrest.Matchers.not(
-					org.hamcrest.Matchers.hasKey(name))));
+			.andExpect(model().attribute("lastMaintenance",
+					org.hamcrest.Matchers.not(org.hamcrest.Matchers.hasKey(name))));
 		Instant launched = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
 		for (int i = 0; i < 2; i++) {
-			String location = this.mvc.perform(post("/jobs/new/maintenance").param("repo", name).param("force", "true")
-				.with(operator()).with(SecurityMockMvcRequestPostProcessors.csrf()))
+			String location = this.mvc
+				.perform(post("/jobs/new/maintenance").param("repo", name)
+					.param("force", "true")
+					.with(operator())
+					.with(SecurityMockMvcRequestPostProcessors.csrf()))
 				.andExpect(status().is3xxRedirection())
 				.andReturn()
 				.getResponse()
@@ -102,8 +106,11 @@ class DashboardControllerTest extends ConsoleTestSupport {
 		}
 		MvcResult result = this.mvc.perform(get("/").with(viewer())).andExpect(status().isOk()).andReturn();
 		Map<String, Instant> last = (Map<String, Instant>) result.getModelAndView().getModel().get("lastMaintenance");
-		String newest = this.mvc.perform(get("/api/jobs").param("repository", name).param("size", "1")
-			.with(as("viewer"))).andReturn().getResponse().getContentAsString();
+		String newest = this.mvc
+			.perform(get("/api/jobs").param("repository", name).param("size", "1").with(as("viewer")))
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
 		LocalDateTime ended = LocalDateTime.parse(JsonPath.<String>read(newest, "$.jobs[0].ended"));
 		assertThat(last).containsEntry(name, ended.atZone(ZoneId.systemDefault()).toInstant());
 		assertThat(last.get(name)).isAfterOrEqualTo(launched.minusSeconds(1));
@@ -117,7 +124,9 @@ class DashboardControllerTest extends ConsoleTestSupport {
 
 	private void awaitCompleted(long id) throws Exception {
 		for (int i = 0; i < 600; i++) {
-			String body = this.mvc.perform(get("/api/jobs/" + id).with(as("viewer"))).andReturn().getResponse()
+			String body = this.mvc.perform(get("/api/jobs/" + id).with(as("viewer")))
+				.andReturn()
+				.getResponse()
 				.getContentAsString();
 			if (!JsonPath.<Boolean>read(body, "$.running")) {
 				assertThat(JsonPath.<String>read(body, "$.status")).isEqualTo("COMPLETED");
@@ -129,8 +138,9 @@ class DashboardControllerTest extends ConsoleTestSupport {
 	}
 
 	/**
-	 * A repository in GitLab's hashed layout is listed; one deeper than the default bound of 8 levels is not,
-	 * and the dashboard says how many directories were skipped and why.
+	 * A repository in GitLab's hashed layout is listed; one deeper than the default bound
+	 * of 8 levels is not, and the dashboard says how many directories were skipped and
+	 * why.
 	 */
 	@Test
 	void findsHashedStorageAndSaysWhatTheWalkSkipped() throws Exception {

@@ -22,9 +22,10 @@ import io.refstore.web.refs.RefPage;
 import io.refstore.web.refs.RefView;
 
 /**
- * The repository page over a repository made by git: keyset pages that together hold every ref once and in
- * git's order, prefix and glob search, the namespace chart's figures, the role-dependent job links, and the
- * error pages for a missing repository, a refused name and refused parameters.
+ * The repository page over a repository made by git: keyset pages that together hold
+ * every ref once and in git's order, prefix and glob search, the namespace chart's
+ * figures, the role-dependent job links, and the error pages for a missing repository, a
+ * refused name and refused parameters.
  */
 class RepoControllerTest extends ConsoleTestSupport {
 
@@ -39,7 +40,10 @@ class RepoControllerTest extends ConsoleTestSupport {
 		String commit = repo.commit("one", null);
 		StringBuilder updates = new StringBuilder();
 		for (int i = 0; i < 120; i++) {
-			updates.append("create refs/heads/topic-").append(String.format("%03d", i)).append(' ').append(commit)
+			updates.append("create refs/heads/topic-")
+				.append(String.format("%03d", i))
+				.append(' ')
+				.append(commit)
 				.append('\n');
 		}
 		for (int i = 0; i < 15; i++) {
@@ -74,17 +78,26 @@ class RepoControllerTest extends ConsoleTestSupport {
 
 	@Test
 	void searchesByPrefixAndByGlob() throws Exception {
-		RefPage byPrefix = page(this.mvc.perform(get("/repo").param("name", name).param("prefix", "refs/tags/")
-			.with(viewer())).andExpect(status().isOk()).andReturn());
+		RefPage byPrefix = page(
+				this.mvc.perform(get("/repo").param("name", name).param("prefix", "refs/tags/").with(viewer()))
+					.andExpect(status().isOk())
+					.andReturn());
 		assertThat(byPrefix.refs()).hasSize(15).allSatisfy((ref) -> assertThat(ref.ref()).startsWith("refs/tags/"));
-		RefPage byGlob = page(this.mvc.perform(get("/repo").param("name", name).param("glob", "refs/tags/v1.1*")
-			.with(viewer())).andExpect(status().isOk()).andReturn());
+		RefPage byGlob = page(
+				this.mvc.perform(get("/repo").param("name", name).param("glob", "refs/tags/v1.1*").with(viewer()))
+					.andExpect(status().isOk())
+					.andReturn());
 		assertThat(byGlob.refs()).extracting(RefView::ref)
 			.containsExactly("refs/tags/v1.1", "refs/tags/v1.10", "refs/tags/v1.11", "refs/tags/v1.12",
 					"refs/tags/v1.13", "refs/tags/v1.14");
 		assertThat(byGlob.next()).isNull();
-		RefPage both = page(this.mvc.perform(get("/repo").param("name", name).param("prefix", "refs/heads/")
-			.param("glob", "refs/heads/*-11?").with(viewer())).andExpect(status().isOk()).andReturn());
+		RefPage both = page(this.mvc
+			.perform(get("/repo").param("name", name)
+				.param("prefix", "refs/heads/")
+				.param("glob", "refs/heads/*-11?")
+				.with(viewer()))
+			.andExpect(status().isOk())
+			.andReturn());
 		assertThat(both.refs()).hasSize(10);
 		assertThat(both.refs().get(0).object().type()).isEqualTo("commit");
 	}

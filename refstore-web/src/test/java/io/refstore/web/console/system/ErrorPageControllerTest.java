@@ -16,14 +16,16 @@ import org.springframework.http.MediaType;
 import io.refstore.web.console.ConsoleTestSupport;
 
 /**
- * The container's error dispatch renders the console's error page for browsers: the status it was given, a
- * heading and a sentence for a person, and nothing of the exception.
+ * The container's error dispatch renders the console's error page for browsers: the
+ * status it was given, a heading and a sentence for a person, and nothing of the
+ * exception.
  */
 class ErrorPageControllerTest extends ConsoleTestSupport {
 
 	@Test
 	void notFoundShowsAFriendlyPage() throws Exception {
-		this.mvc.perform(get("/error").accept(MediaType.TEXT_HTML).requestAttr(RequestDispatcher.ERROR_STATUS_CODE, 404))
+		this.mvc
+			.perform(get("/error").accept(MediaType.TEXT_HTML).requestAttr(RequestDispatcher.ERROR_STATUS_CODE, 404))
 			.andExpect(status().isNotFound())
 			.andExpect(view().name("system/error"))
 			.andExpect(model().attribute("heading", "Not found"))
@@ -33,11 +35,13 @@ class ErrorPageControllerTest extends ConsoleTestSupport {
 
 	@Test
 	void forbiddenAndBadRequestHaveTheirOwnWords() throws Exception {
-		this.mvc.perform(get("/error").accept(MediaType.TEXT_HTML).requestAttr(RequestDispatcher.ERROR_STATUS_CODE, 403))
+		this.mvc
+			.perform(get("/error").accept(MediaType.TEXT_HTML).requestAttr(RequestDispatcher.ERROR_STATUS_CODE, 403))
 			.andExpect(status().isForbidden())
 			.andExpect(model().attribute("heading", "Forbidden"))
 			.andExpect(content().string(containsString("Your role does not allow this")));
-		this.mvc.perform(get("/error").accept(MediaType.TEXT_HTML).requestAttr(RequestDispatcher.ERROR_STATUS_CODE, 400))
+		this.mvc
+			.perform(get("/error").accept(MediaType.TEXT_HTML).requestAttr(RequestDispatcher.ERROR_STATUS_CODE, 400))
 			.andExpect(status().isBadRequest())
 			.andExpect(model().attribute("heading", "Bad request"));
 	}

@@ -14,8 +14,8 @@ import org.springframework.security.test.web.servlet.response.SecurityMockMvcRes
 import io.refstore.web.console.ConsoleTestSupport;
 
 /**
- * The login page, and the real form login behind it: the configured users' bcrypt hashes, the CSRF token,
- * the redirect back with {@code ?error}, and logout.
+ * The login page, and the real form login behind it: the configured users' bcrypt hashes,
+ * the CSRF token, the redirect back with {@code ?error}, and logout.
  */
 class LoginControllerTest extends ConsoleTestSupport {
 
