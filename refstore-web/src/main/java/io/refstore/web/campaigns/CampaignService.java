@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.access.prepost.PreAuthorize;
 import org.springframework.security.core.Authentication;
 import org.springframework.stereotype.Service;
@@ -17,7 +16,7 @@ import io.refstore.web.audit.AuditLog;
 import io.refstore.web.schedules.Schedule;
 import io.refstore.web.schedules.ScheduleService;
 import io.refstore.web.schedules.ScheduleTargets;
-import io.refstore.web.security.Roles;
+import io.refstore.web.jobs.JobPolicy;
 import io.refstore.web.jobs.JobService;
 import io.refstore.web.system.InvalidRequestException;
 
@@ -26,8 +25,9 @@ import io.refstore.web.system.InvalidRequestException;
  * creation, by the schedules' selection ({@link ScheduleTargets}); the
  * {@link CampaignCoordinator} runs them. Every field is checked before anything is
  * stored, and a refusal is an {@link InvalidRequestException} naming the field. VIEWER
- * reads; OPERATOR creates and cancels; ADMIN only, campaigns of destructive job types (as
- * schedules decide). Creations and cancels are audited. Thread-safe.
+ * reads; OPERATOR creates and cancels; only campaigns whose launches the caller may make
+ * ({@link JobPolicy}: ADMIN for migrations and other destructive jobs). Creations and
+ * cancels are audited. Thread-safe.
  */
 @Service
 public class CampaignService {
@@ -43,11 +43,15 @@ public class CampaignService {
 
 	private final AuditLog audit;
 
-	CampaignService(CampaignStore store, ScheduleTargets targets, CampaignCoordinator coordinator, AuditLog audit) {
+	private final JobPolicy policy;
+
+	CampaignService(CampaignStore store, ScheduleTargets targets, CampaignCoordinator coordinator, AuditLog audit,
+			JobPolicy policy) {
 		this.store = store;
 		this.targets = targets;
 		this.coordinator = coordinator;
 		this.audit = audit;
+		this.policy = policy;
 	}
 
 	/** The newest campaigns first, at most {@code limit}. */
@@ -81,7 +85,7 @@ public class CampaignService {
 	@Transactional
 	public Campaign create(CampaignRequest request, Authentication actor) {
 		RefJobType type = JobService.jobType("jobType", request.jobType());
-		authorize(type, actor);
+		authorize(type, request.parameters(), actor);
 		Schedule.TargetKind kind = targetKind(request.targetKind());
 		String target = this.targets.check(kind, request.target());
 		int concurrency = (request.concurrency() == null) ? 1 : request.concurrency();
@@ -113,7 +117,7 @@ public class CampaignService {
 	@Transactional
 	public Campaign cancel(long id, Authentication actor) {
 		Campaign campaign = existing(id);
-		authorize(campaign.jobType(), actor);
+		authorize(campaign.jobType(), campaign.parameters(), actor);
 		int cancelled = (campaign.state() == Campaign.State.RUNNING)
 				? this.store.cancel(id, "cancelled by " + actor.getName()) : 0;
 		this.audit.record(AuditEntry.of(actor.getName(), "campaign.cancel", null, Long.toString(id), Map.of(),
@@ -126,12 +130,9 @@ public class CampaignService {
 		return this.store.find(id).orElseThrow(() -> new CampaignNotFoundException(id));
 	}
 
-	private static void authorize(RefJobType type, Authentication actor) {
-		if (ScheduleService.destructive(type) && actor.getAuthorities()
-			.stream()
-			.noneMatch((authority) -> authority.getAuthority().equals("ROLE_" + Roles.ADMIN))) {
-			throw new AccessDeniedException("campaigns of " + type.name().toLowerCase() + " jobs need role ADMIN");
-		}
+	/** A campaign needs the role its launches need ({@link JobPolicy}). */
+	private void authorize(RefJobType type, Map<String, String> parameters, Authentication actor) {
+		this.policy.check(actor, type, (parameters == null) ? Map.of() : parameters, "campaigns");
 	}
 
 	private static Schedule.TargetKind targetKind(String text) {

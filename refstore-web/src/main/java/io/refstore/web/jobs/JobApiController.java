@@ -92,7 +92,7 @@ class JobApiController {
 	}
 
 	@PostMapping("/migrations")
-	@Operation(summary = "Migrate a repository's refs to the other format (OPERATOR)",
+	@Operation(summary = "Migrate a repository's refs to the other format (ADMIN; its dryRun OPERATOR)",
 			description = "targetFormat: files or reftable; chunkSize 1..1000000 (100000); throttleMillis 0..60000 (0); "
 					+ "reflogs (true). dryRun: true launches verifyRefsJob instead, which reads and digests the store "
 					+ "and changes nothing (batch has no staged dry run of the migration itself).")

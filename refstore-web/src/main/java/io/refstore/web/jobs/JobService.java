@@ -16,6 +16,8 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.EmptyResultDataAccessException;
 import org.springframework.http.HttpStatus;
 import org.springframework.security.access.prepost.PreAuthorize;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.stereotype.Service;
 
 import io.refstore.batch.parameters.DeleteParameters;
@@ -35,15 +37,17 @@ import io.refstore.batch.support.JobSummary;
 import io.refstore.batch.support.RefJobType;
 import io.refstore.batch.support.RefJobs;
 import io.refstore.web.audit.AuditEntry;
+import io.refstore.web.security.Roles;
 import io.refstore.web.system.InvalidRequestException;
 import io.refstore.web.system.Problems;
 
 /**
  * The one way the API and the console drive refstore jobs, with the roles checked here
- * whatever the caller showed or sent: VIEWER reads executions, OPERATOR launches
- * migrations, verifications, maintenance and deletion plans and stops executions, ADMIN
- * executes a deletion, restores and rolls back. A restart needs the role its job needed
- * to launch. A deletion executes only a plan that completed, and only when the caller
+ * whatever the caller showed or sent: VIEWER reads executions, OPERATOR stops them, and a
+ * launch needs the role {@link JobPolicy} gives its job (OPERATOR for verifications,
+ * maintenance and deletion plans; ADMIN for migrations, deletions, restores, rollbacks
+ * and plans that override the protection). A restart needs the role its job needed to
+ * launch. A deletion executes only a plan that completed, and only when the caller
  * confirms the repository's name and the plan's count. Every launch, stop and restart
  * (refused ones included) is audited through the batch module's events
  * ({@link JobAuditListener}). Only ADMIN may plan a deletion that overrides the protected
@@ -63,16 +67,19 @@ public class JobService {
 
 	private final ApplicationEventPublisher events;
 
-	JobService(RefJobs jobs, ApplicationEventPublisher events) {
+	private final JobPolicy policy;
+
+	JobService(RefJobs jobs, ApplicationEventPublisher events, JobPolicy policy) {
 		this.jobs = jobs;
 		this.events = events;
+		this.policy = policy;
 	}
 
 	/**
 	 * Launches {@code migrateRefsJob}; {@code null} options take the job's defaults
 	 * (reflogs on, 100000 refs per chunk, no throttle).
 	 */
-	@PreAuthorize("hasRole('OPERATOR')")
+	@PreAuthorize("@jobPolicy.allows(authentication, 'MIGRATE')")
 	public JobSummary migrate(String repo, String targetFormat, Boolean reflogs, Integer chunkSize,
 			Integer throttleMillis, String actor) {
 		return launch(RefJobType.MIGRATE, repo,
@@ -83,13 +90,13 @@ public class JobService {
 	 * Launches {@code verifyRefsJob}: the dry run before a migration, which changes
 	 * nothing.
 	 */
-	@PreAuthorize("hasRole('OPERATOR')")
+	@PreAuthorize("@jobPolicy.allows(authentication, 'VERIFY')")
 	public JobSummary verify(String repo, String actor) {
 		return launch(RefJobType.VERIFY, repo, VerifyParameters::new, actor);
 	}
 
 	/** Launches {@code maintainRefsJob}. */
-	@PreAuthorize("hasRole('OPERATOR')")
+	@PreAuthorize("@jobPolicy.allows(authentication, 'MAINTAIN')")
 	public JobSummary maintain(String repo, boolean force, String actor) {
 		return launch(RefJobType.MAINTAIN, repo, () -> new MaintainParameters(force), actor);
 	}
@@ -103,7 +110,7 @@ public class JobService {
 	 * a non-blank {@code overrideReason} (the batch module refuses it blank, naming
 	 * {@code overrideReason}), which stays in the launch's audit entry
 	 */
-	@PreAuthorize("hasRole('OPERATOR') and (!#overrideProtection or hasRole('ADMIN'))")
+	@PreAuthorize("@jobPolicy.allowsPlan(authentication, #overrideProtection)")
 	public JobSummary planDeletion(String repo, List<String> prefixes, List<String> globs, List<String> names,
 			List<String> excludes, boolean overrideProtection, String overrideReason, String actor) {
 		return launch(RefJobType.DELETE, repo, () -> DeleteParameters.plan(given(prefixes), given(globs), given(names),
@@ -116,7 +123,7 @@ public class JobService {
 	 * {@code confirmCount} when the confirmed values differ from the plan's, or
 	 * {@code plan} when the execution is no completed plan
 	 */
-	@PreAuthorize("hasRole('ADMIN')")
+	@PreAuthorize("@jobPolicy.allows(authentication, 'DELETE')")
 	public JobSummary executeDeletion(Long planExecutionId, String confirmRepository, String confirmCount,
 			String actor) {
 		try {
@@ -177,7 +184,7 @@ public class JobService {
 	 * @throws InvalidRequestException naming {@code deletion} if it is no executed
 	 * deletion
 	 */
-	@PreAuthorize("hasRole('ADMIN')")
+	@PreAuthorize("@jobPolicy.allows(authentication, 'RESTORE')")
 	public JobSummary restoreDeletion(long id, String actor) {
 		JobSummary deletion = lookUp(id).orElse(null);
 		String plan = (deletion == null) ? null : deletion.parameters().get(JobParameterNames.PLAN);
@@ -195,14 +202,14 @@ public class JobService {
 	 * Launches {@code restoreRefsJob} over a manifest (a directory under
 	 * {@code refstore-plans}).
 	 */
-	@PreAuthorize("hasRole('ADMIN')")
+	@PreAuthorize("@jobPolicy.allows(authentication, 'RESTORE')")
 	public JobSummary restore(String repo, String manifest, String actor) {
 		return launch(RefJobType.RESTORE, repo, () -> new RestoreParameters(path(JobParameterNames.MANIFEST, manifest)),
 				actor);
 	}
 
 	/** Launches {@code rollbackMigrationJob} over a backup a migration kept. */
-	@PreAuthorize("hasRole('ADMIN')")
+	@PreAuthorize("@jobPolicy.allows(authentication, 'ROLLBACK')")
 	public JobSummary rollback(String repo, String backup, String actor) {
 		return launch(RefJobType.ROLLBACK, repo, () -> new RollbackParameters(path(JobParameterNames.BACKUP, backup)),
 				actor);
@@ -259,19 +266,7 @@ public class JobService {
 	 * secured: it only reads the job's type.
 	 */
 	public boolean needsAdmin(long id) {
-		return lookUp(id).map(JobService::adminJob).orElse(false);
-	}
-
-	/**
-	 * Whether launching a job like {@code job} needs ADMIN: a plan that overrides the
-	 * protection does too.
-	 */
-	static boolean adminJob(JobSummary job) {
-		if (job.type() == RefJobType.DELETE) {
-			DeleteParameters deletion = DeleteParameters.from(job.parameters());
-			return !deletion.planOnly() || deletion.overrideProtection();
-		}
-		return job.type() == RefJobType.ROLLBACK || job.type() == RefJobType.RESTORE;
+		return lookUp(id).map((job) -> Roles.ADMIN.equals(JobPolicy.role(job.type(), job.parameters()))).orElse(false);
 	}
 
 	/** One execution, or empty. */
@@ -358,12 +353,19 @@ public class JobService {
 
 	/**
 	 * Launches through the batch module, whose refusal of a parameter becomes this
-	 * request's (it audits the refusal itself).
+	 * request's (it audits the refusal itself), as is {@link JobPolicy}'s refusal of
+	 * parameters that need a role the caller lacks.
 	 */
 	private JobSummary launch(RefJobType type, String repo, Supplier<? extends RefJobParameters> parameters,
 			String actor) {
+		Authentication caller = SecurityContextHolder.getContext().getAuthentication();
+		Supplier<RefJobParameters> allowed = () -> {
+			RefJobParameters typed = parameters.get();
+			this.policy.check(caller, typed.type(), typed.toMap(), "launches");
+			return typed;
+		};
 		try {
-			return this.jobs.launch(type, repo, parameters, actor);
+			return this.jobs.launch(type, repo, allowed, actor);
 		}
 		catch (InvalidJobParameterException ex) {
 			throw InvalidRequestException.of(ex);

@@ -23,7 +23,6 @@ import org.quartz.SchedulerException;
 import org.quartz.SimpleScheduleBuilder;
 import org.quartz.Trigger;
 import org.quartz.TriggerBuilder;
-import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.access.prepost.PreAuthorize;
 import org.springframework.security.core.Authentication;
 import org.springframework.stereotype.Service;
@@ -33,7 +32,7 @@ import io.refstore.batch.parameters.RefJobParameters;
 import io.refstore.batch.support.InvalidJobParameterException;
 import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.RefJobType;
-import io.refstore.web.security.Roles;
+import io.refstore.web.jobs.JobPolicy;
 import io.refstore.web.jobs.JobService;
 import io.refstore.web.system.InvalidRequestException;
 
@@ -42,8 +41,8 @@ import io.refstore.web.system.InvalidRequestException;
  * {@code refstore_schedule} and its trigger to Quartz's JDBC store in the same
  * transaction, so every instance sharing the database sees both or neither. Every field
  * is checked before anything is stored; a refusal is an {@link InvalidRequestException}
- * naming the field. OPERATOR manages schedules; ADMIN only, those whose job type is
- * destructive. Thread-safe.
+ * naming the field. OPERATOR manages schedules; only those whose launches the caller may
+ * make ({@link JobPolicy}: ADMIN for migrations and other destructive jobs). Thread-safe.
  */
 @Service
 public class ScheduleService {
@@ -59,10 +58,13 @@ public class ScheduleService {
 
 	private final Scheduler scheduler;
 
-	ScheduleService(ScheduleStore store, ScheduleTargets targets, Scheduler scheduler) {
+	private final JobPolicy policy;
+
+	ScheduleService(ScheduleStore store, ScheduleTargets targets, Scheduler scheduler, JobPolicy policy) {
 		this.store = store;
 		this.targets = targets;
 		this.scheduler = scheduler;
+		this.policy = policy;
 	}
 
 	/** Every schedule by name, with its next fire times. */
@@ -108,7 +110,7 @@ public class ScheduleService {
 	@Transactional
 	public Schedule replace(String name, ScheduleRequest request, Authentication actor) {
 		Schedule old = existing(name);
-		authorize(old.jobType(), actor);
+		authorize(old.jobType(), old.parameters(), actor);
 		Schedule schedule = check(request, name, actor);
 		this.store.update(schedule, Instant.now());
 		register(schedule);
@@ -119,7 +121,8 @@ public class ScheduleService {
 	@PreAuthorize("hasRole('OPERATOR')")
 	@Transactional
 	public Schedule setPaused(String name, boolean paused, Authentication actor) {
-		authorize(existing(name).jobType(), actor);
+		Schedule schedule = existing(name);
+		authorize(schedule.jobType(), schedule.parameters(), actor);
 		this.store.setPaused(name, paused, Instant.now());
 		try {
 			if (paused) {
@@ -139,7 +142,8 @@ public class ScheduleService {
 	@PreAuthorize("hasRole('OPERATOR')")
 	@Transactional
 	public void delete(String name, Authentication actor) {
-		authorize(existing(name).jobType(), actor);
+		Schedule schedule = existing(name);
+		authorize(schedule.jobType(), schedule.parameters(), actor);
 		this.store.delete(name);
 		try {
 			this.scheduler.deleteJob(new JobKey(name, GROUP));
@@ -151,15 +155,6 @@ public class ScheduleService {
 
 	private Schedule existing(String name) {
 		return this.store.find(name).orElseThrow(() -> new ScheduleNotFoundException(name));
-	}
-
-	/**
-	 * Destructive job types need ADMIN: what they do cannot be undone by running them
-	 * again.
-	 */
-	public static boolean destructive(RefJobType type) {
-		return type == RefJobType.DELETE || type == RefJobType.ROLLBACK || type == RefJobType.RESTORE
-				|| type == RefJobType.MIGRATE;
 	}
 
 	/**
@@ -200,12 +195,9 @@ public class ScheduleService {
 		}
 	}
 
-	private static void authorize(RefJobType type, Authentication actor) {
-		if (destructive(type) && actor.getAuthorities()
-			.stream()
-			.noneMatch((authority) -> authority.getAuthority().equals("ROLE_" + Roles.ADMIN))) {
-			throw new AccessDeniedException("schedules of " + type.name().toLowerCase() + " jobs need role ADMIN");
-		}
+	/** A schedule needs the role its launches need ({@link JobPolicy}). */
+	private void authorize(RefJobType type, Map<String, String> parameters, Authentication actor) {
+		this.policy.check(actor, type, (parameters == null) ? Map.of() : parameters, "schedules");
 	}
 
 	private Schedule check(ScheduleRequest request, String name, Authentication actor) {
@@ -213,7 +205,7 @@ public class ScheduleService {
 			throw new InvalidRequestException("name", name, "1 to 100 of A-Z a-z 0-9 . _ -");
 		}
 		RefJobType type = JobService.jobType("jobType", request.jobType());
-		authorize(type, actor);
+		authorize(type, request.parameters(), actor);
 		Schedule.TargetKind kind = parseEnum(Schedule.TargetKind.class, "targetKind",
 				(request.targetKind() == null) ? "REPOSITORY" : request.targetKind());
 		String target = this.targets.check(kind, request.target());

@@ -9,8 +9,9 @@ import java.util.List;
  * tokens.</li>
  * <li>{@link #OPERATOR}: also run jobs, dry runs and deletion plans, and read the audit
  * log.</li>
- * <li>{@link #ADMIN}: also destructive execution: ref writes, rollback, restore,
- * settings, and every user's tokens.</li>
+ * <li>{@link #ADMIN}: also destructive execution: ref writes, migration, deletion,
+ * rollback, restore, settings, and every user's tokens (which job needs which role is
+ * {@code JobPolicy}'s to say).</li>
  * </ul>
  */
 public final class Roles {

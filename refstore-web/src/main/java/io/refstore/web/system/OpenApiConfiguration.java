@@ -31,8 +31,10 @@ class OpenApiConfiguration {
 			token from `POST /api/tokens` (the token has its owner's roles).
 
 			**Roles.** VIEWER reads repositories and refs and manages its own tokens; OPERATOR also reads the audit \
-			log and runs jobs (migrations, verifications, maintenance, deletion plans; stop and restart); ADMIN also writes \
-			refs, executes deletions, restores, rolls back, drops migration backups and manages every token. Each role \
+			log and runs jobs that change nothing or can be run again (verifications, a migration's dry run, maintenance, \
+			deletion plans; stop and restart); ADMIN also writes refs, migrates (it swaps the store), executes deletions, \
+			restores, rolls back, plans deletions that override the protection, drops migration backups and manages \
+			every token. Schedules and campaigns need the role of the jobs they launch. Each role \
 			includes the ones before it.
 
 			**Errors** are RFC 9457 `application/problem+json`: `type` names the kind, `detail` the culprit \

@@ -13,13 +13,13 @@ import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
- * In a real headless Chromium: an operator launches a migration and watches its live page
+ * In a real headless Chromium: an admin launches a migration and watches its live page
  * (polled by htmx, no reload) reach COMPLETED with its steps' progress shown, and git
  * then reads the repository as reftable; an admin plans a deletion, reviews count and
  * sample, is refused with a wrong typed confirmation, confirms, sees the refs gone (git
  * agrees), and restores them; a viewer sees no mutating control and a POST made anyway is
- * refused; an operator stops a throttled migration from its live page (git still reads
- * the old store, unchanged) and restarts it to COMPLETED.
+ * refused; an admin stops a throttled migration from its live page (git still reads the
+ * old store, unchanged) and restarts it to COMPLETED.
  */
 class JobsBrowserIT extends BrowserTestSupport {
 
@@ -37,7 +37,7 @@ class JobsBrowserIT extends BrowserTestSupport {
 		}
 		repo.run(updates.toString().getBytes(), "update-ref", "--stdin").requireOk();
 		String before = repo.git("for-each-ref");
-		logIn("operator");
+		logIn("admin");
 		chrome.get(url("/repo?name=to-migrate.git"));
 		chrome.findElement(By.linkText("Migrate…")).click();
 		waitFor(By.id("launch-form"));
@@ -75,7 +75,7 @@ class JobsBrowserIT extends BrowserTestSupport {
 		}
 		repo.run(updates.toString().getBytes(), "update-ref", "--stdin").requireOk();
 		String before = repo.git("for-each-ref");
-		logIn("operator");
+		logIn("admin");
 		chrome.get(url("/jobs/new/migration?repo=to-stop.git"));
 		chrome.findElement(By.id("chunkSize")).clear();
 		chrome.findElement(By.id("chunkSize")).sendKeys("50");

@@ -194,7 +194,8 @@ class JobApiIT extends JobApiTestSupport {
 				.andExpect(status().isForbidden())
 				.andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON));
 		}
-		for (String path : List.of("/api/jobs/deletions", "/api/jobs/restores", "/api/jobs/rollbacks")) {
+		for (String path : List.of("/api/jobs/migrations", "/api/jobs/deletions", "/api/jobs/restores",
+				"/api/jobs/rollbacks")) {
 			this.mvc.perform(postJson(path, repoBody).with(as("operator"))).andExpect(status().isForbidden());
 		}
 		this.mvc.perform(get("/api/jobs").param("repository", name).with(as("viewer")))

@@ -81,7 +81,7 @@ class JobMetricsIT extends JobApiTestSupport {
 					"""
 							{"repository": "%s", "targetFormat": "reftable", "chunkSize": 50, "throttleMillis": 100}"""
 						.formatted(name))
-				.with(as("operator")))
+				.with(as("admin")))
 			.andReturn()
 			.getResponse()
 			.getContentAsString());

@@ -41,12 +41,12 @@ class JobRunApiIT extends JobApiTestSupport {
 		String body = this.mvc
 			.perform(postJson("/api/jobs/migrations", """
 					{"repository": "%s", "targetFormat": "reftable", "chunkSize": 100}""".formatted(name))
-				.with(as("operator")))
+				.with(as("admin")))
 			.andExpect(status().isCreated())
 			.andExpect(header().string("Location", startsWith("/api/jobs/")))
 			.andExpect(jsonPath("$.job").value("migrateRefsJob"))
 			.andExpect(jsonPath("$.type").value("migrate"))
-			.andExpect(jsonPath("$.user").value("operator"))
+			.andExpect(jsonPath("$.user").value("admin"))
 			.andExpect(jsonPath("$.parameters.chunkSize").value("100"))
 			.andReturn()
 			.getResponse()
@@ -83,7 +83,7 @@ class JobRunApiIT extends JobApiTestSupport {
 			.andExpect(jsonPath("$.entries[0].actor").value("admin"))
 			.andExpect(jsonPath("$.entries[0].target").value("rollbackMigrationJob #" + rolledBack))
 			.andExpect(jsonPath("$.entries[0].parameters.backup").value(containsString(backup)))
-			.andExpect(jsonPath("$.entries[1].actor").value("operator"))
+			.andExpect(jsonPath("$.entries[1].actor").value("admin"))
 			.andExpect(jsonPath("$.entries[1].parameters.targetFormat").value("reftable"))
 			.andExpect(jsonPath("$.entries[1].outcome").value("SUCCESS"));
 	}
@@ -168,7 +168,7 @@ class JobRunApiIT extends JobApiTestSupport {
 					"""
 							{"repository": "%s", "targetFormat": "reftable", "chunkSize": 50, "throttleMillis": 150}"""
 						.formatted(name))
-				.with(as("operator")))
+				.with(as("admin")))
 			.andExpect(status().isCreated())
 			.andReturn()
 			.getResponse()
@@ -195,7 +195,8 @@ class JobRunApiIT extends JobApiTestSupport {
 			.andExpect(jsonPath("$.status").value("STOPPED"));
 
 		this.mvc.perform(post("/api/jobs/" + id + "/restart").with(as("viewer"))).andExpect(status().isForbidden());
-		String body = this.mvc.perform(post("/api/jobs/" + id + "/restart").with(as("operator")))
+		this.mvc.perform(post("/api/jobs/" + id + "/restart").with(as("operator"))).andExpect(status().isForbidden());
+		String body = this.mvc.perform(post("/api/jobs/" + id + "/restart").with(as("admin")))
 			.andExpect(status().isCreated())
 			.andReturn()
 			.getResponse()

@@ -30,7 +30,7 @@ class MigrationWritersIT extends WritersTestSupport {
 		TempRepo repo = repoWithBranches(name, 3000, from);
 		Writers writers = new Writers(name, repo, main(repo)).start();
 		DocumentContext done = writers.around(() -> awaitOutcome(launch("/api/jobs/migrations", """
-				{"repository": "%s", "targetFormat": "%s", "chunkSize": 500}""".formatted(name, to), "operator"),
+				{"repository": "%s", "targetFormat": "%s", "chunkSize": 500}""".formatted(name, to), "admin"),
 				"migration.backup"));
 
 		assertThat(done.read("$.status", String.class)).as(done.jsonString()).isEqualTo("COMPLETED");

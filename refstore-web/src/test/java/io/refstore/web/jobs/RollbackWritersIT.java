@@ -33,8 +33,7 @@ class RollbackWritersIT extends WritersTestSupport {
 			repo.git("pack-refs", "--all");
 		}
 		DocumentContext migration = awaitOutcome(launch("/api/jobs/migrations", """
-				{"repository": "%s", "targetFormat": "%s"}""".formatted(name, migrated), "operator"),
-				"migration.backup");
+				{"repository": "%s", "targetFormat": "%s"}""".formatted(name, migrated), "admin"), "migration.backup");
 		assertThat(migration.read("$.status", String.class)).isEqualTo("COMPLETED");
 		String backup = Path.of(migration.read("$.results['migration.backup']", String.class)).getFileName().toString();
 

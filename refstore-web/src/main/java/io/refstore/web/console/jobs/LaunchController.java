@@ -6,6 +6,7 @@ import java.util.Map;
 
 import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.access.hierarchicalroles.RoleHierarchy;
+import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
@@ -19,6 +20,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import io.refstore.batch.support.JobConflictException;
 import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.JobSummary;
+import io.refstore.web.jobs.JobPolicy;
 import io.refstore.web.jobs.JobService;
 import io.refstore.web.console.system.ConsoleUser;
 import io.refstore.web.system.InvalidRequestException;
@@ -51,9 +53,12 @@ class LaunchController {
 
 	private final RoleHierarchy hierarchy;
 
-	LaunchController(JobService jobs, RoleHierarchy hierarchy) {
+	private final JobPolicy policy;
+
+	LaunchController(JobService jobs, RoleHierarchy hierarchy, JobPolicy policy) {
 		this.jobs = jobs;
 		this.hierarchy = hierarchy;
+		this.policy = policy;
 	}
 
 	@GetMapping("/jobs/new/{kind}")
@@ -105,13 +110,14 @@ class LaunchController {
 	}
 
 	/**
-	 * The form's kind, if the user's role may launch it; the services check again on
-	 * launch.
+	 * The form's kind, if the user's role may launch the least of its jobs; the service
+	 * checks the job the form asks for on launch.
 	 */
 	private LaunchKind allowed(String path) {
 		LaunchKind kind = LaunchKind.of(path);
-		ConsoleUser user = ConsoleUser.of(SecurityContextHolder.getContext().getAuthentication(), this.hierarchy);
-		if (!user.operator() || (kind.admin() && !user.admin())) {
+		Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
+		ConsoleUser user = ConsoleUser.of(authentication, this.hierarchy);
+		if (!this.policy.allows(authentication, kind.least(), kind.leastParameters())) {
 			throw new AccessDeniedException("the role " + user.role() + " may not launch " + kind.path());
 		}
 		return kind;

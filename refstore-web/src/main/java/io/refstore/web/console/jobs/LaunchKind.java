@@ -1,35 +1,57 @@
 package io.refstore.web.console.jobs;
 
 import java.util.Locale;
+import java.util.Map;
 
+import io.refstore.batch.support.JobParameterNames;
+import io.refstore.batch.support.RefJobType;
+import io.refstore.web.jobs.JobPolicy;
+import io.refstore.web.security.Roles;
 import io.refstore.web.system.Problems;
 
 /**
- * The launch forms the console offers, and the role each needs: OPERATOR for what can be
- * undone or changes nothing (migration, maintenance, a deletion plan), ADMIN for what
- * puts back older state (restore, rollback).
+ * The launch forms the console offers, each with the least of the jobs it launches: who
+ * may launch that one ({@link JobPolicy}) sees the form, and the service checks the job
+ * the form asks for (a migration form's real migration needs ADMIN, its dry run
+ * OPERATOR).
  */
 public enum LaunchKind {
 
-	/** Migration or its dry run. */
-	MIGRATION("Migrate refs", false), MAINTENANCE("Maintenance", false), DELETION("Plan a deletion", false),
-	RESTORE("Restore deleted refs", true), ROLLBACK("Roll back a migration", true);
+	/** Migration or its dry run (a verification). */
+	MIGRATION("Migrate refs", RefJobType.VERIFY, Map.of()), MAINTENANCE("Maintenance", RefJobType.MAINTAIN, Map.of()),
+	DELETION("Plan a deletion", RefJobType.DELETE, Map.of(JobParameterNames.PLAN_ONLY, "true")),
+	RESTORE("Restore deleted refs", RefJobType.RESTORE, Map.of()),
+	ROLLBACK("Roll back a migration", RefJobType.ROLLBACK, Map.of());
 
 	private final String title;
 
-	private final boolean admin;
+	private final RefJobType least;
 
-	LaunchKind(String title, boolean admin) {
+	private final Map<String, String> leastParameters;
+
+	LaunchKind(String title, RefJobType least, Map<String, String> leastParameters) {
 		this.title = title;
-		this.admin = admin;
+		this.least = least;
+		this.leastParameters = leastParameters;
+	}
+
+	/** The type of the least job the form launches. */
+	public RefJobType least() {
+		return this.least;
+	}
+
+	/** The parameters that make it the least. */
+	public Map<String, String> leastParameters() {
+		return this.leastParameters;
 	}
 
 	public String title() {
 		return this.title;
 	}
 
+	/** Whether only ADMIN sees the form. */
 	public boolean admin() {
-		return this.admin;
+		return Roles.ADMIN.equals(JobPolicy.role(this.least, this.leastParameters));
 	}
 
 	public String path() {

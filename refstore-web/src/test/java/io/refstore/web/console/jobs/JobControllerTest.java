@@ -152,7 +152,7 @@ class JobControllerTest extends ConsoleTestSupport {
 				.param("targetFormat", "reftable")
 				.param("chunkSize", "50")
 				.param("throttleMillis", "150")
-				.with(operator())
+				.with(admin())
 				.with(csrf()))
 			.andExpect(redirectedUrlPattern("/jobs/*"))
 			.andReturn());
@@ -170,14 +170,16 @@ class JobControllerTest extends ConsoleTestSupport {
 			.andExpect(model().attribute("explanation", containsString("not running")));
 		this.mvc.perform(post("/jobs/" + id + "/restart").with(viewer()).with(csrf()))
 			.andExpect(status().isForbidden());
-		MvcResult restarted = this.mvc.perform(post("/jobs/" + id + "/restart").with(operator()).with(csrf()))
+		this.mvc.perform(post("/jobs/" + id + "/restart").with(operator()).with(csrf()))
+			.andExpect(status().isForbidden());
+		MvcResult restarted = this.mvc.perform(post("/jobs/" + id + "/restart").with(admin()).with(csrf()))
 			.andExpect(status().is3xxRedirection())
 			.andExpect(flash().attribute("message", containsString("Restarted execution " + id)))
 			.andReturn();
 		long again = redirectedId(restarted);
 		assertThat(again).isNotEqualTo(id);
 		assertThat(awaitEnd(again, null)).isEqualTo("COMPLETED");
-		this.mvc.perform(post("/jobs/" + again + "/restart").with(operator()).with(csrf()))
+		this.mvc.perform(post("/jobs/" + again + "/restart").with(admin()).with(csrf()))
 			.andExpect(status().isConflict());
 	}
 

@@ -38,7 +38,7 @@ class LaunchControllerTest extends ConsoleTestSupport {
 			.perform(post("/jobs/new/migration").param("repo", name)
 				.param("targetFormat", "cvs")
 				.param("chunkSize", "100")
-				.with(operator())
+				.with(admin())
 				.with(csrf()))
 			.andExpect(status().isOk())
 			.andExpect(view().name(LaunchController.VIEWS_LAUNCH_FORM))
@@ -46,14 +46,11 @@ class LaunchControllerTest extends ConsoleTestSupport {
 		this.mvc
 			.perform(post("/jobs/new/migration").param("repo", "../out")
 				.param("chunkSize", "100")
-				.with(operator())
+				.with(admin())
 				.with(csrf()))
 			.andExpect(model().attributeHasFieldErrors("launchForm", "repo"));
-		this.mvc
-			.perform(post("/jobs/new/migration").param("repo", name)
-				.param("chunkSize", "lots")
-				.with(operator())
-				.with(csrf()))
+		this.mvc.perform(
+				post("/jobs/new/migration").param("repo", name).param("chunkSize", "lots").with(admin()).with(csrf()))
 			.andExpect(model().attributeHasFieldErrors("launchForm", "chunkSize"));
 	}
 
@@ -86,7 +83,7 @@ class LaunchControllerTest extends ConsoleTestSupport {
 		this.mvc
 			.perform(post("/jobs/new/migration").param("repo", name)
 				.param("throttleMillis", "-1")
-				.with(operator())
+				.with(admin())
 				.with(csrf()))
 			.andExpect(model().attributeHasFieldErrors("launchForm", "throttleMillis"));
 		String running = this.mvc
@@ -94,7 +91,7 @@ class LaunchControllerTest extends ConsoleTestSupport {
 				.param("targetFormat", "reftable")
 				.param("chunkSize", "20")
 				.param("throttleMillis", "200")
-				.with(operator())
+				.with(admin())
 				.with(csrf()))
 			.andExpect(status().is3xxRedirection())
 			.andExpect(
