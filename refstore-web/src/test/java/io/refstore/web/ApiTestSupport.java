@@ -58,6 +58,8 @@ public abstract class ApiTestSupport {
 		registry.add("refstore.home", HOME::toString);
 		registry.add("refstore.repositories.roots[0]", ROOT::toString);
 		registry.add("refstore.demo.enabled", () -> "false");
+		// schedules may fire every 2 s, not every second, so that a test can be refused
+		registry.add("refstore.schedules.min-interval", () -> "2s");
 		String[][] users = { { "viewer", "VIEWER" }, { "operator", "OPERATOR" }, { "admin", "ADMIN" },
 				{ "admin2", "ADMIN" }, { "nobody", "" } };
 		for (int i = 0; i < users.length; i++) {

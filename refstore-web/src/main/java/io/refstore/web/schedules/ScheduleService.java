@@ -2,6 +2,7 @@ package io.refstore.web.schedules;
 
 import java.text.ParseException;
 import java.time.DateTimeException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -52,6 +53,9 @@ public class ScheduleService {
 
 	private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
 
+	/** How many fires of a cron {@link #refuseShortIntervals} looks at. */
+	private static final int FIRES_CHECKED = 500;
+
 	private final ScheduleStore store;
 
 	private final ScheduleTargets targets;
@@ -60,11 +64,15 @@ public class ScheduleService {
 
 	private final JobPolicy policy;
 
-	ScheduleService(ScheduleStore store, ScheduleTargets targets, Scheduler scheduler, JobPolicy policy) {
+	private final Duration minInterval;
+
+	ScheduleService(ScheduleStore store, ScheduleTargets targets, Scheduler scheduler, JobPolicy policy,
+			ScheduleProperties properties) {
 		this.store = store;
 		this.targets = targets;
 		this.scheduler = scheduler;
 		this.policy = policy;
+		this.minInterval = properties.minInterval();
 	}
 
 	/** Every schedule by name, with its next fire times. */
@@ -228,6 +236,7 @@ public class ScheduleService {
 				throw new InvalidRequestException("cron", request.cron(), "not a Quartz cron expression ("
 						+ ex.getMessage() + "); seconds come first: '0 0 2 * * ?' is 02:00 daily");
 			}
+			refuseShortIntervals(request.cron(), zone);
 		}
 		Schedule.Misfire misfire = parseEnum(Schedule.Misfire.class, "misfire",
 				(request.misfire() == null) ? "SKIP" : request.misfire());
@@ -237,6 +246,35 @@ public class ScheduleService {
 		return new Schedule(name, type, kind, target, parameters, hasCron ? request.cron().trim() : null, zone,
 				request.onceAt(), misfire, Boolean.TRUE.equals(request.paused()), actor.getName(), null, 0, null,
 				List.of());
+	}
+
+	/**
+	 * Refuses a cron whose fires come closer than the minimum interval. Fires come in
+	 * bursts (every second of one hour, two fires a minute apart each night), so the
+	 * first {@value #FIRES_CHECKED} fires from now show the shortest gap of any burst
+	 * they reach, the first one included.
+	 * @throws InvalidRequestException naming {@code cron}
+	 */
+	private void refuseShortIntervals(String text, String zone) {
+		CronExpression cron;
+		try {
+			cron = new CronExpression(text);
+		}
+		catch (ParseException ex) {
+			throw new IllegalStateException("validated above", ex);
+		}
+		cron.setTimeZone(TimeZone.getTimeZone(ZoneId.of(zone)));
+		Date previous = cron.getNextValidTimeAfter(new Date());
+		for (int i = 0; previous != null && i < FIRES_CHECKED; i++) {
+			Date next = cron.getNextValidTimeAfter(previous);
+			if (next != null && next.getTime() - previous.getTime() < this.minInterval.toMillis()) {
+				throw new InvalidRequestException("cron", text,
+						"it fires " + Duration.ofMillis(next.getTime() - previous.getTime()).toSeconds()
+								+ "s apart at times; schedules fire at most once every " + this.minInterval.toSeconds()
+								+ "s (refstore.schedules.min-interval)");
+			}
+			previous = next;
+		}
 	}
 
 	private static <E extends Enum<E>> E parseEnum(Class<E> type, String field, String text) {

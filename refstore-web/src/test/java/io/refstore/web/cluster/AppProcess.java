@@ -61,8 +61,9 @@ final class AppProcess implements AutoCloseable {
 						"io.refstore.web.RefstoreApplication", "--spring.profiles.active=postgres",
 						"--spring.datasource.url=" + dbUrl, "--server.port=" + port, "--refstore.home=" + home,
 						"--refstore.repositories.roots[0]=" + root, "--refstore.demo.enabled=false",
-						"--refstore.jobs.instance-id=" + instanceId, "--refstore.security.users[0].name=admin",
-						"--refstore.security.users[0].password=" + HASH, "--refstore.security.users[0].roles=ADMIN"));
+						"--refstore.schedules.min-interval=1s", "--refstore.jobs.instance-id=" + instanceId,
+						"--refstore.security.users[0].name=admin", "--refstore.security.users[0].password=" + HASH,
+						"--refstore.security.users[0].roles=ADMIN"));
 		command.addAll(List.of(extra));
 		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
 		return new AppProcess(instanceId, port, process);

@@ -180,8 +180,8 @@ class ScheduleApiIT extends ApiTestSupport {
 		bareRepo(stem + "-a.git");
 		bareRepo(stem + "-b.git");
 		bareRepo(uniqueName("other") + ".git");
-		String name = uniqueName("every-second");
-		create("operator", body(name, "verify", "GLOB", stem + "-*.git", "* * * * * ?", "UTC"))
+		String name = uniqueName("every-2s");
+		create("operator", body(name, "verify", "GLOB", stem + "-*.git", "*/2 * * * * ?", "UTC"))
 			.andExpect(status().isCreated());
 		List<ScheduleRun> runs = awaitRuns(name, 2);
 		this.mvc.perform(post("/api/schedules/" + name + "/pause").with(as("operator"))).andExpect(status().isOk());
@@ -205,7 +205,7 @@ class ScheduleApiIT extends ApiTestSupport {
 		}
 		String name = uniqueName("overrun");
 		String json = """
-				{"name":"%s","jobType":"migrate","target":"%s","cron":"* * * * * ?",
+				{"name":"%s","jobType":"migrate","target":"%s","cron":"*/2 * * * * ?",
 				 "parameters":{"targetFormat":"reftable","chunkSize":"1","throttleMillis":"1000"}}""".formatted(name,
 				repo);
 		create("admin", json).andExpect(status().isCreated());
@@ -226,6 +226,32 @@ class ScheduleApiIT extends ApiTestSupport {
 			.isNotEmpty()
 			.allMatch((r) -> r.executionId().equals(launched.executionId()));
 		this.jobs.stop(launched.executionId(), "test");
+	}
+
+	@Test
+	void aCronFiringMoreOftenThanTheMinimumIntervalIsRefusedNamingTheField() throws Exception {
+		String repo = uniqueName("often") + ".git";
+		bareRepo(repo);
+		// the tests' minimum is 2 s; each of these comes closer somewhere: every second,
+		// two seconds in a row each minute, every second of one hour of one day
+		for (String cron : List.of("* * * * * ?", "0,1 * * * * ?", "* * 3 1 1 ?")) {
+			create("operator", body(uniqueName("often"), "verify", "REPOSITORY", repo, cron, "UTC"))
+				.andExpect(status().isBadRequest())
+				.andExpect(jsonPath("$.parameter").value("cron"))
+				.andExpect(jsonPath("$.detail").value(Matchers.containsString("refstore.schedules.min-interval")));
+		}
+		String name = uniqueName("often");
+		create("operator", body(name, "verify", "REPOSITORY", repo, "*/2 * * * * ?", "UTC"))
+			.andExpect(status().isCreated());
+		this.mvc
+			.perform(put("/api/schedules/" + name).with(as("operator"))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content(body(name, "verify", "REPOSITORY", repo, "* * * * * ?", "UTC")))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.parameter").value("cron"));
+		assertThat(this.store.find(name).orElseThrow().cron()).isEqualTo("*/2 * * * * ?");
+		this.mvc.perform(delete("/api/schedules/" + name).with(as("operator"))).andExpect(status().isNoContent());
+		assertThat(new ScheduleProperties(null).minInterval()).isEqualTo(Duration.ofMinutes(1));
 	}
 
 	private List<ScheduleRun> awaitRuns(String name, int count) throws InterruptedException {
