@@ -42,10 +42,11 @@ import io.refstore.web.system.RefWebProperties;
 
 /**
  * Writes refs through one core transaction per call, all or nothing, with git's locks (so
- * concurrent git processes and other clients are serialised by the store, not by this
- * class). Callers need the role ADMIN, checked here. Every call is audited with its
- * outcome, refused ones included. New values must name objects the repository has (422
- * otherwise). Reflog entries carry the authenticated user as committer. Thread-safe.
+ * concurrent git processes and other instances are serialised by the store; this
+ * application's own writers of a repository take turns first, {@link WriterTurns}).
+ * Callers need the role ADMIN, checked here. Every call is audited with its outcome,
+ * refused ones included. New values must name objects the repository has (422 otherwise).
+ * Reflog entries carry the authenticated user as committer. Thread-safe.
  */
 @Service
 public class RefWriteService {
@@ -56,10 +57,13 @@ public class RefWriteService {
 
 	private final int maxUpdates;
 
-	public RefWriteService(RepoRegistry registry, AuditLog audit, RefWebProperties settings) {
+	private final WriterTurns turns;
+
+	RefWriteService(RepoRegistry registry, AuditLog audit, RefWebProperties settings, WriterTurns turns) {
 		this.registry = registry;
 		this.audit = audit;
 		this.maxUpdates = settings.api().maxBatchUpdates();
+		this.turns = turns;
 	}
 
 	/**
@@ -203,14 +207,15 @@ public class RefWriteService {
 	private List<UpdateOutcome> apply(OpenRepo open, List<RefUpdate> updates, String message) throws IOException {
 		requireObjects(open, updates);
 		RefStore store = open.store();
-		TransactionResult result;
-		try (RefTransaction transaction = store.newTransaction()) {
-			for (RefUpdate update : updates) {
-				transaction.add(update);
+		TransactionResult result = this.turns.inTurn(open.name(), open.repository().commonDir(), () -> {
+			try (RefTransaction transaction = store.newTransaction()) {
+				for (RefUpdate update : updates) {
+					transaction.add(update);
+				}
+				transaction.committer(committer()).message(message);
+				return transaction.commit();
 			}
-			transaction.committer(committer()).message(message);
-			result = transaction.commit();
-		}
+		});
 		List<UpdateOutcome> outcomes = outcomes(store, result);
 		if (!result.committed()) {
 			throw refusal(open.name(), result, outcomes);
