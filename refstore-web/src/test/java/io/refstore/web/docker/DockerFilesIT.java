@@ -1,6 +1,7 @@
 package io.refstore.web.docker;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -24,9 +25,11 @@ import org.junit.jupiter.api.Test;
 import io.refstore.web.PostgresDatabase;
 
 /**
- * The deployment files: {@code docker-compose.yml} passes Debian's compose validator, and
- * the image's entry point ({@code docker/refstore-web}) starts the built jar with the
- * environment the compose file gives it (postgres profile, {@code SPRING_DATASOURCE_*},
+ * The deployment files: {@code docker-compose.yml} passes Debian's compose validator,
+ * publishes its port on this host only, keeps the demo users off and refuses to start
+ * without the database password's secret file and the first admin's hash, and the image's
+ * entry point ({@code docker/refstore-web}) starts the built jar with the environment the
+ * compose file gives it (postgres profile, {@code SPRING_DATASOURCE_*},
  * {@code REFSTORE_HOME}, {@code REFSTORE_DEMO_ENABLED}) against the local PostgreSQL
  * until {@code /actuator/health} is UP. No Docker engine runs here, so the image itself
  * is not built.
@@ -36,20 +39,58 @@ class DockerFilesIT {
 	private static final Path PROJECT = Path.of("..").toAbsolutePath().normalize();
 
 	@Test
-	void composeFileIsValid() throws Exception {
+	void composeFileIsValidAndPublishesNoKnownPassword() throws Exception {
+		Path secret = Files.createTempFile("db-password", "");
+		Files.writeString(secret, "not-a-default\n");
+		Map<String, String> env = Map.of("REFSTORE_DB_PASSWORD_FILE", secret.toString(), "REFSTORE_ADMIN_PASSWORD_HASH",
+				"{bcrypt}$2a$10$0123456789012345678901uJ3T2ScIrI0cLZ0Yxk6Pc8YwTz1xK5e");
+		assertThat(compose(env, "config", "-q")).isEmpty();
+		String config = compose(env, "config");
+		assertThat(config).as("the port, on this host only")
+			.contains("- 127.0.0.1:8080:8080/tcp")
+			.as("the demo users, off")
+			.contains("REFSTORE_DEMO_ENABLED: \"false\"")
+			.as("the database password, from the secret file only")
+			.contains("POSTGRES_PASSWORD_FILE: /run/secrets/db_password")
+			.contains("file: " + secret)
+			.doesNotContain("POSTGRES_PASSWORD:")
+			.contains("SPRING_DATASOURCE_PASSWORD: $${db_password}")
+			.as("the first admin, from the environment")
+			.contains("REFSTORE_SECURITY_USERS_0_PASSWORD: '{bcrypt}$$2a$$10$$0123");
+		for (String missing : env.keySet()) {
+			Map<String, String> without = new java.util.HashMap<>(env);
+			without.remove(missing);
+			assertThatThrownBy(() -> compose(without, "config", "-q")).as("compose without " + missing)
+				.hasMessageContaining(missing);
+		}
+	}
+
+	/**
+	 * Runs docker-compose on the project's file with only {@code env} of the two
+	 * passwords' variables.
+	 * @return its output
+	 * @throws AssertionError with its output if it fails
+	 */
+	private static String compose(Map<String, String> env, String... args) throws Exception {
+		List<String> command = new java.util.ArrayList<>(
+				List.of("docker-compose", "-f", PROJECT.resolve("docker-compose.yml").toString()));
+		command.addAll(List.of(args));
+		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+		builder.environment().keySet().removeIf((name) -> name.startsWith("REFSTORE_"));
+		builder.environment().putAll(env);
 		Process process;
 		try {
-			process = new ProcessBuilder("docker-compose", "-f", PROJECT.resolve("docker-compose.yml").toString(),
-					"config", "-q")
-				.redirectErrorStream(true)
-				.start();
+			process = builder.start();
 		}
 		catch (IOException ex) {
 			throw new AssertionError("docker-compose is missing: install it with 'apt-get install -y docker-compose'"
 					+ " (.ci/run does)", ex);
 		}
 		String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-		assertThat(process.waitFor()).as(output).isZero();
+		if (process.waitFor() != 0) {
+			throw new AssertionError(output);
+		}
+		return output;
 	}
 
 	@Test
@@ -69,7 +110,12 @@ class DockerFilesIT {
 			env.put("SPRING_PROFILES_ACTIVE", "postgres");
 			env.put("SPRING_DATASOURCE_URL", db.url());
 			env.put("SPRING_DATASOURCE_USERNAME", PostgresDatabase.USER);
-			env.put("SPRING_DATASOURCE_PASSWORD", PostgresDatabase.PASSWORD);
+			// the password as compose gives it: a secret file read through Boot's
+			// configtree
+			Path secrets = Files.createDirectories(home.resolve("secrets"));
+			Files.writeString(secrets.resolve("db_password"), PostgresDatabase.PASSWORD);
+			env.put("SPRING_CONFIG_IMPORT", "configtree:" + secrets + "/");
+			env.put("SPRING_DATASOURCE_PASSWORD", "${db_password}");
 			env.put("REFSTORE_HOME", home.toString());
 			env.put("REFSTORE_DEMO_ENABLED", "true");
 			env.put("REFSTORE_JAR", jar.toString());
