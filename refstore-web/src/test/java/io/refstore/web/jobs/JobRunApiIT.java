@@ -208,7 +208,7 @@ class JobRunApiIT extends JobApiTestSupport {
 		assertThat(completed.read("$.instanceId", Long.class)).isEqualTo(stopped.read("$.instanceId", Long.class));
 		assertThat(GitCli.reftable().ok(repo.dir(), "rev-parse", "--show-ref-format").trim()).isEqualTo("reftable");
 		assertThat(GitCli.reftable().ok(repo.dir(), "for-each-ref")).isEqualTo(before);
-		this.mvc.perform(post("/api/jobs/" + restarted + "/restart").with(as("operator")))
+		this.mvc.perform(post("/api/jobs/" + restarted + "/restart").with(as("admin")))
 			.andExpect(status().isConflict())
 			.andExpect(jsonPath("$.detail").value(containsString("COMPLETED")));
 
