@@ -24,6 +24,7 @@ import io.refstore.core.repo.InvalidRepositoryNameException;
 import io.refstore.core.repo.StoreBusyException;
 import io.refstore.core.repo.StoreSwappedException;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.core.TokenStreamLocation;
 
 /**
@@ -125,33 +126,72 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler implements Pass
 			ProblemDetail problem = BodySizeLimitFilter.tooLarge(tooLarge.limit);
 			return handleExceptionInternal(ex, problem, headers, HttpStatus.CONTENT_TOO_LARGE, request);
 		}
-		ProblemDetail problem = Problems.problem(HttpStatus.BAD_REQUEST, "malformed-body", notReadable(ex), Map.of());
+		log.info("unreadable request body: " + Problems.printable(ex.getMessage()));
+		Map<String, Object> properties = new LinkedHashMap<>();
+		ProblemDetail problem = Problems.problem(HttpStatus.BAD_REQUEST, "malformed-body", notReadable(ex, properties),
+				properties);
 		return handleExceptionInternal(ex, problem, headers, status, request);
 	}
 
 	/**
-	 * What is wrong with an unreadable body, with the JSON position but without echoing
-	 * the input.
+	 * Spring MVC's own problems (405, 406, 415, missing parameters) carry the correlation
+	 * id too.
 	 */
-	private static String notReadable(HttpMessageNotReadableException ex) {
-		Throwable cause = ex.getMostSpecificCause();
-		if (cause instanceof JacksonException json) {
-			StringBuilder detail = new StringBuilder("malformed JSON body: ").append(json.getOriginalMessage());
-			TokenStreamLocation location = json.getLocation();
-			if (location != null && location.getLineNr() > 0) {
-				detail.append(" (line ")
-					.append(location.getLineNr())
-					.append(", column ")
-					.append(location.getColumnNr())
-					.append(')');
-			}
-			String path = json.getPathReference();
-			if (path != null && !path.isEmpty()) {
-				detail.append(" at ").append(path);
-			}
-			return Problems.printable(detail.toString());
+	@Override
+	protected ResponseEntity<Object> createResponseEntity(Object body, HttpHeaders headers, HttpStatusCode statusCode,
+			WebRequest request) {
+		String correlationId = CorrelationIdFilter.current();
+		if (body instanceof ProblemDetail problem && correlationId != null
+				&& (problem.getProperties() == null || !problem.getProperties().containsKey(CorrelationIdFilter.KEY))) {
+			problem.setProperty(CorrelationIdFilter.KEY, correlationId);
 		}
-		return "the request body is missing or unreadable";
+		return super.createResponseEntity(body, headers, statusCode, request);
+	}
+
+	/**
+	 * What is wrong with an unreadable body, in words, with the JSON position and the
+	 * field ({@code updates[0].new}, also put in {@code properties}) but neither the
+	 * parser's message (which names classes) nor the input.
+	 */
+	private static String notReadable(HttpMessageNotReadableException ex, Map<String, Object> properties) {
+		if (!(ex.getMostSpecificCause() instanceof JacksonException json)) {
+			return "the request body is missing or unreadable";
+		}
+		String field = field(json);
+		StringBuilder detail = new StringBuilder();
+		if (json instanceof StreamReadException) {
+			detail.append("the request body is not well-formed JSON");
+		}
+		else if (field.isEmpty()) {
+			detail.append("the request body does not have the expected JSON structure");
+		}
+		else {
+			detail.append("the request body's field ").append(field).append(" is unknown or has the wrong type");
+			properties.put("field", field);
+		}
+		TokenStreamLocation location = json.getLocation();
+		if (location != null && location.getLineNr() > 0) {
+			detail.append(" (line ")
+				.append(location.getLineNr())
+				.append(", column ")
+				.append(location.getColumnNr())
+				.append(')');
+		}
+		return detail.toString();
+	}
+
+	/** The path to the field a mapping error is at, from property names and indexes. */
+	private static String field(JacksonException json) {
+		StringBuilder field = new StringBuilder();
+		for (JacksonException.Reference reference : json.getPath()) {
+			if (reference.getPropertyName() != null) {
+				field.append(field.isEmpty() ? "" : ".").append(reference.getPropertyName());
+			}
+			else if (reference.getIndex() >= 0) {
+				field.append('[').append(reference.getIndex()).append(']');
+			}
+		}
+		return Problems.printable(field.toString());
 	}
 
 }
