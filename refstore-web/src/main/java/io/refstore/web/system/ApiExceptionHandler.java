@@ -3,9 +3,12 @@ package io.refstore.web.system;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.apache.tomcat.util.http.InvalidParameterException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -47,12 +50,16 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler implements Pass
 	 */
 	private static final long RETRY_AFTER_SECONDS = 5;
 
+	/** Where Tomcat's message on an undecodable parameter names it. */
+	private static final Pattern PARAMETER_NAME = Pattern.compile("Parameter \\[([^\\]]*)\\]");
+
 	@ExceptionHandler
 	ProblemDetail invalidRepositoryName(InvalidRepositoryNameException ex) {
 		Map<String, Object> properties = new LinkedHashMap<>();
 		properties.put("parameter", ex.parameter());
 		properties.put("repository", Problems.printable(ex.value()));
-		return Problems.problem(HttpStatus.BAD_REQUEST, "invalid-repository-name", ex.getMessage(), properties);
+		return Problems.problem(HttpStatus.BAD_REQUEST, "invalid-repository-name", Redaction.paths(ex.getMessage()),
+				properties);
 	}
 
 	/**
@@ -67,8 +74,26 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler implements Pass
 			properties.put("ref", RefName.printable(name.refName()));
 			properties.put("rule", name.rule().name());
 		}
-		return Problems.problem(HttpStatus.BAD_REQUEST, "invalid-parameter", Problems.printable(ex.getMessage()),
-				properties);
+		return Problems.problem(HttpStatus.BAD_REQUEST, "invalid-parameter",
+				Problems.printable(Redaction.paths(ex.getMessage())), properties);
+	}
+
+	/**
+	 * A query parameter Tomcat could not decode ({@code %ff} is no UTF-8): named from its
+	 * message, which is logged but never shown.
+	 */
+	@ExceptionHandler
+	ProblemDetail undecodableParameter(InvalidParameterException ex) {
+		log.info("undecodable request parameter: " + Problems.printable(ex.getMessage()));
+		Matcher name = PARAMETER_NAME.matcher(String.valueOf(ex.getMessage()));
+		Map<String, Object> properties = new LinkedHashMap<>();
+		String detail = "a query parameter is not valid UTF-8 once percent-decoded";
+		if (name.find()) {
+			properties.put("parameter", Problems.printable(name.group(1)));
+			detail = "the query parameter " + Problems.printable(name.group(1))
+					+ " is not valid UTF-8 once percent-decoded";
+		}
+		return Problems.problem(HttpStatus.BAD_REQUEST, "invalid-parameter", detail, properties);
 	}
 
 	@ExceptionHandler
@@ -77,7 +102,8 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler implements Pass
 		if (ex.executionId() != null) {
 			properties.put("execution", ex.executionId());
 		}
-		return Problems.problem(HttpStatus.CONFLICT, "job-conflict", Problems.printable(ex.getMessage()), properties);
+		return Problems.problem(HttpStatus.CONFLICT, "job-conflict",
+				Problems.printable(Redaction.paths(ex.getMessage())), properties);
 	}
 
 	@ExceptionHandler
@@ -85,7 +111,8 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler implements Pass
 		Map<String, Object> properties = new LinkedHashMap<>();
 		properties.put("ref", RefName.printable(ex.refName()));
 		properties.put("rule", ex.rule().name());
-		return Problems.problem(HttpStatus.BAD_REQUEST, "invalid-ref-name", ex.getMessage(), properties);
+		return Problems.problem(HttpStatus.BAD_REQUEST, "invalid-ref-name", Redaction.paths(ex.getMessage()),
+				properties);
 	}
 
 	/**
@@ -160,13 +187,13 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler implements Pass
 		String field = field(json);
 		StringBuilder detail = new StringBuilder();
 		if (json instanceof StreamReadException) {
-			detail.append("the request body is not well-formed JSON");
+			detail.append("malformed JSON body: it is not well-formed JSON");
 		}
 		else if (field.isEmpty()) {
-			detail.append("the request body does not have the expected JSON structure");
+			detail.append("malformed JSON body: it does not have the expected structure");
 		}
 		else {
-			detail.append("the request body's field ").append(field).append(" is unknown or has the wrong type");
+			detail.append("malformed JSON body: the field ").append(field).append(" is unknown or has the wrong type");
 			properties.put("field", field);
 		}
 		TokenStreamLocation location = json.getLocation();

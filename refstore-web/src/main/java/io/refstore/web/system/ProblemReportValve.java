@@ -46,7 +46,11 @@ class ProblemReportValve extends ErrorReportValve {
 				: UUID.randomUUID().toString();
 		String reason = response.getMessage();
 		log.info("[" + id + "] the servlet container answered " + code + " itself"
-				+ ((reason != null) ? ": " + Problems.printable(reason) : ""), throwable);
+				+ ((reason != null) ? ": " + Problems.printable(reason) : "")
+				+ ((throwable != null) ? " (" + Problems.printable(String.valueOf(throwable.getMessage())) + ")" : ""));
+		if (throwable != null && log.isDebugEnabled()) {
+			log.debug("[" + id + "] what the servlet container refused", throwable);
+		}
 		ProblemDetail problem = Problems.problem(status, "http-" + status.value(),
 				ProblemErrorController.detail(status), Map.of(CorrelationIdFilter.KEY, id));
 		try {

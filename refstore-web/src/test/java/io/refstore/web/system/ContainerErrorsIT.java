@@ -114,4 +114,31 @@ class ContainerErrorsIT extends ApiTestSupport {
 		assertProblem(raw("DELETE /api/repos HTTP/1.1", "", ""), 405);
 	}
 
+	@Test
+	void badQueryValuesAreRefusedAsProblems() throws Exception {
+		String after = assertProblem(raw("GET /api/repos/" + name + "/refs?after=%00%ff HTTP/1.1", "", ""), 400);
+		assertThat(after).contains("\"parameter\":\"after\"");
+		String page = assertProblem(raw("GET /api/jobs?page=1000000000 HTTP/1.1", "", ""), 400);
+		assertThat(page).contains("\"parameter\":\"page\"");
+	}
+
+	@Test
+	void aRefNameTooLongForAFileIsRefusedNamingTheRef() throws Exception {
+		String before = repo.git("for-each-ref");
+		String commit = repo.git("rev-parse", "refs/heads/main").strip();
+		for (int length : new int[] { 300, 2000 }) {
+			String ref = "refs/heads/" + "x".repeat(length);
+			String single = assertProblem(raw("PUT /api/repos/" + name + "/refs/" + seg(ref) + " HTTP/1.1",
+					"If-None-Match: *\r\n", "{\"sha\": \"" + commit + "\"}"), 400);
+			assertThat(single).contains("\"ref\":\"" + ref + "\"", "\"parameter\":\"ref\"");
+			String batch = assertProblem(raw("POST /api/repos/" + name + "/refs:batch HTTP/1.1", "",
+					"{\"updates\": [{\"ref\": \"refs/heads/ok\", \"new\": \"" + commit + "\"}, {\"ref\": \"" + ref
+							+ "\", \"new\": \"" + commit + "\"}]}"),
+					400);
+			assertThat(batch).contains("\"parameter\":\"updates[1].ref\"");
+		}
+		assertThat(repo.git("for-each-ref")).isEqualTo(before);
+		repo.git("fsck");
+	}
+
 }
