@@ -2,6 +2,7 @@ package io.refstore.web.system;
 
 import java.util.Map;
 
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 
@@ -24,8 +25,10 @@ class ProblemErrorController implements ErrorController {
 
 	@RequestMapping("${server.error.path:/error}")
 	ResponseEntity<ProblemDetail> error(HttpServletRequest request) {
-		HttpStatus status = ErrorDispatch.status(request);
-		Object path = request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI);
+		// asked for directly, not dispatched by the container: there is nothing at /error
+		boolean dispatched = request.getDispatcherType() == DispatcherType.ERROR;
+		HttpStatus status = dispatched ? ErrorDispatch.status(request) : HttpStatus.NOT_FOUND;
+		Object path = dispatched ? request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI) : request.getRequestURI();
 		String detail = (status == HttpStatus.NOT_FOUND) ? "no resource at " + Problems.printable(String.valueOf(path))
 				: detail(status);
 		ProblemDetail problem = Problems.problem(status, "http-" + status.value(), detail, Map.of());
