@@ -1,17 +1,26 @@
 package io.refstore.web.system;
 
+import java.io.File;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 import jakarta.servlet.DispatcherType;
 
 import org.apache.catalina.Pipeline;
 import org.apache.catalina.Valve;
 import org.apache.catalina.core.StandardHost;
 import org.apache.catalina.valves.ErrorReportValve;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.health.application.DiskSpaceHealthIndicator;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import org.springframework.util.unit.DataSize;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -37,6 +46,23 @@ class WebConfiguration {
 	@Bean
 	WebServerFactoryCustomizer<TomcatServletWebServerFactory> problemErrorReport(JsonMapper json) {
 		return new ProblemErrorReport(json);
+	}
+
+	/**
+	 * Disk space of {@code refstore.home} (where jobs' plans and the database live) in
+	 * the health endpoint, as Boot's indicator reports it but without the path: the
+	 * server's layout is nobody's business.
+	 */
+	@Bean
+	HealthIndicator diskSpaceHealthIndicator(@Value("${refstore.home}") String home,
+			@Value("${management.health.diskspace.threshold:10MB}") DataSize threshold) {
+		DiskSpaceHealthIndicator disk = new DiskSpaceHealthIndicator(new File(home), threshold);
+		return () -> {
+			Health health = disk.health();
+			Map<String, Object> details = new LinkedHashMap<>(health.getDetails());
+			details.remove("path");
+			return Health.status(health.getStatus()).withDetails(details).build();
+		};
 	}
 
 	/**
