@@ -22,6 +22,7 @@ import io.refstore.batch.support.JobSummary;
 import io.refstore.batch.support.RefJobEvent;
 import io.refstore.batch.support.RefJobs;
 import io.refstore.web.schedules.ScheduleService;
+import io.refstore.web.system.Redaction;
 import io.refstore.web.system.RefWebProperties;
 
 /**
@@ -197,7 +198,7 @@ class CampaignCoordinator implements SmartLifecycle {
 	}
 
 	private static String message(JobSummary job) {
-		return (job.exitMessage() == null) ? "" : job.exitMessage();
+		return (job.exitMessage() == null) ? "" : Redaction.message(job.exitMessage());
 	}
 
 	private boolean restart(Campaign campaign, CampaignTarget target) {

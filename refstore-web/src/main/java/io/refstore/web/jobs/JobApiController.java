@@ -180,12 +180,16 @@ class JobApiController {
 		if (size < 1 || size > MAX_PAGE_SIZE) {
 			throw new InvalidRequestException("size", Integer.toString(size), "it must be from 1 to " + MAX_PAGE_SIZE);
 		}
+		if ((long) page * size > Integer.MAX_VALUE - size - 1) {
+			throw new InvalidRequestException("page", Integer.toString(page),
+					"it is past any history: page times size must stay below " + Integer.MAX_VALUE);
+		}
 		String wanted = (status == null || status.isBlank()) ? null : status.strip().toUpperCase(Locale.ROOT);
 		if (wanted != null && !STATUSES.contains(wanted)) {
 			throw new InvalidRequestException("status", status, "not one of " + STATUSES);
 		}
-		JobFilter filter = new JobFilter(wanted, type(type), blank(repository), blank(user), from, to,
-				Math.multiplyExact(page, size), size + 1);
+		JobFilter filter = new JobFilter(wanted, type(type), blank(repository), blank(user), from, to, page * size,
+				size + 1);
 		List<JobSummary> found = this.jobs.list(filter);
 		String next = null;
 		if (found.size() > size) {

@@ -55,8 +55,9 @@ public record JobView(long id, long instanceId, String job, String type, String 
 
 	}
 
-	/** The view of {@code job}. */
-	static JobView of(JobSummary job) {
+	/** The view of {@code job}, {@linkplain JobRedaction#redacted redacted}. */
+	static JobView of(JobSummary summary) {
+		JobSummary job = JobRedaction.redacted(summary);
 		String self = "/api/jobs/" + job.executionId();
 		Map<String, String> links = job.running() ? Map.of("self", self, "stop", self + "/stop")
 				: (job.status().equals("STOPPED") || job.status().equals("FAILED"))

@@ -1,6 +1,7 @@
 package io.refstore.web.refs;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -22,6 +23,7 @@ import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.InvalidRefNameException;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.PersonIdent;
+import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.RefTransaction;
 import io.refstore.core.ref.RefUpdate;
@@ -38,6 +40,7 @@ import io.refstore.web.repos.RepoRegistry;
 import io.refstore.web.security.Actors;
 import io.refstore.web.system.InvalidRequestException;
 import io.refstore.web.system.Problems;
+import io.refstore.web.system.Redaction;
 import io.refstore.web.system.RefWebProperties;
 
 /**
@@ -50,6 +53,12 @@ import io.refstore.web.system.RefWebProperties;
  */
 @Service
 public class RefWriteService {
+
+	/**
+	 * The longest component of a ref name a files repository holds: 255 bytes, the usual
+	 * file name limit, less the {@code .lock} of its lock file.
+	 */
+	private static final int MAX_FILE_NAME_BYTES = 255 - ".lock".length();
 
 	private final RepoRegistry registry;
 
@@ -92,6 +101,7 @@ public class RefWriteService {
 				List<RefUpdate> parsed = new ArrayList<>(updates.size());
 				for (int i = 0; i < updates.size(); i++) {
 					parsed.add(parse(open.store().hashAlgorithm(), updates.get(i), "updates[" + i + "]"));
+					checkFileNames(open, parsed.get(i).name(), "updates[" + i + "].ref");
 				}
 				return new BatchResult(true, apply(open, parsed, message(request.message(), "batch update")));
 			}
@@ -138,6 +148,7 @@ public class RefWriteService {
 			String old = MUST_NOT_EXIST.equals(expectedOld) ? zero : expectedOld;
 			RefUpdate update = parse(open.store().hashAlgorithm(),
 					new RefUpdateRequest(ref, old, (value == null) ? zero : value), "ref", "sha", "If-Match");
+			checkFileNames(open, update.name(), "ref");
 			try {
 				return apply(open, List.of(update), message(null, message)).get(0);
 			}
@@ -183,6 +194,33 @@ public class RefWriteService {
 		ObjectId value = id(hash, request.value(), newParameter, false);
 		ObjectId old = id(hash, request.old(), oldParameter, true);
 		return RefUpdate.update(request.ref(), value, old);
+	}
+
+	/**
+	 * Refuses a ref name a files repository cannot hold: each of its components becomes a
+	 * file or directory name, and with the lock file's {@code .lock} it must fit the file
+	 * system's limit (255 bytes on the usual ones), where git fails too. A reftable
+	 * repository has no such limit.
+	 */
+	static void checkFileNames(OpenRepo open, String ref, String parameter) {
+		if (open.repository().refFormat() != RefFormat.FILES) {
+			return;
+		}
+		byte[] name = ref.getBytes(StandardCharsets.UTF_8);
+		int start = 0;
+		for (int i = 0; i <= name.length; i++) {
+			if (i == name.length || name[i] == '/') {
+				if (i - start > MAX_FILE_NAME_BYTES) {
+					throw Problems.exception(HttpStatus.BAD_REQUEST, "invalid-ref-name",
+							parameter + ": a component of the ref name is " + (i - start)
+									+ " bytes long; a files repository keeps each as a file name of at most "
+									+ MAX_FILE_NAME_BYTES + " bytes",
+							Map.of("parameter", parameter, "ref", Problems.printable(ref), "rule",
+									"FILE_NAME_TOO_LONG"));
+				}
+				start = i + 1;
+			}
+		}
 	}
 
 	private static ObjectId id(HashAlgorithm hash, String hex, String parameter, boolean optional) {
@@ -258,7 +296,7 @@ public class RefWriteService {
 					.orElse(null);
 			}
 			outcomes.add(new UpdateOutcome(asked.name(), update.rejection().name().toLowerCase(Locale.ROOT), expected,
-					actual, update.message()));
+					actual, Redaction.paths(update.message())));
 		}
 		return outcomes;
 	}
@@ -270,7 +308,7 @@ public class RefWriteService {
 
 	private static ErrorResponseException refusal(String repo, TransactionResult result, List<UpdateOutcome> outcomes) {
 		UpdateResult first = result.firstRejection().orElseThrow();
-		String detail = (first.message() != null) ? first.message()
+		String detail = (first.message() != null) ? Redaction.paths(first.message())
 				: "update of '" + first.update().name() + "' refused: " + first.rejection();
 		Map<String, Object> properties = new LinkedHashMap<>();
 		properties.put("repository", repo);

@@ -16,6 +16,8 @@ import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.JobSummary;
 import io.refstore.batch.support.RefJobs;
 
+import io.refstore.web.system.Redaction;
+
 /**
  * What a fire does: selects the schedule's repositories and launches its job on each
  * through {@link RefJobs} with actor {@code schedule:<name>}. A repository where the run

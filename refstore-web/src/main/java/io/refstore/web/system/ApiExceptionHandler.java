@@ -3,9 +3,12 @@ package io.refstore.web.system;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.apache.tomcat.util.http.InvalidParameterException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -24,6 +27,7 @@ import io.refstore.core.repo.InvalidRepositoryNameException;
 import io.refstore.core.repo.StoreBusyException;
 import io.refstore.core.repo.StoreSwappedException;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.core.TokenStreamLocation;
 
 /**
@@ -46,12 +50,16 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler implements Pass
 	 */
 	private static final long RETRY_AFTER_SECONDS = 5;
 
+	/** Where Tomcat's message on an undecodable parameter names it. */
+	private static final Pattern PARAMETER_NAME = Pattern.compile("Parameter \\[([^\\]]*)\\]");
+
 	@ExceptionHandler
 	ProblemDetail invalidRepositoryName(InvalidRepositoryNameException ex) {
 		Map<String, Object> properties = new LinkedHashMap<>();
 		properties.put("parameter", ex.parameter());
 		properties.put("repository", Problems.printable(ex.value()));
-		return Problems.problem(HttpStatus.BAD_REQUEST, "invalid-repository-name", ex.getMessage(), properties);
+		return Problems.problem(HttpStatus.BAD_REQUEST, "invalid-repository-name", Redaction.paths(ex.getMessage()),
+				properties);
 	}
 
 	/**
@@ -66,8 +74,26 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler implements Pass
 			properties.put("ref", RefName.printable(name.refName()));
 			properties.put("rule", name.rule().name());
 		}
-		return Problems.problem(HttpStatus.BAD_REQUEST, "invalid-parameter", Problems.printable(ex.getMessage()),
-				properties);
+		return Problems.problem(HttpStatus.BAD_REQUEST, "invalid-parameter",
+				Problems.printable(Redaction.paths(ex.getMessage())), properties);
+	}
+
+	/**
+	 * A query parameter Tomcat could not decode ({@code %ff} is no UTF-8): named from its
+	 * message, which is logged but never shown.
+	 */
+	@ExceptionHandler
+	ProblemDetail undecodableParameter(InvalidParameterException ex) {
+		log.info("undecodable request parameter: " + Problems.printable(ex.getMessage()));
+		Matcher name = PARAMETER_NAME.matcher(String.valueOf(ex.getMessage()));
+		Map<String, Object> properties = new LinkedHashMap<>();
+		String detail = "a query parameter is not valid UTF-8 once percent-decoded";
+		if (name.find()) {
+			properties.put("parameter", Problems.printable(name.group(1)));
+			detail = "the query parameter " + Problems.printable(name.group(1))
+					+ " is not valid UTF-8 once percent-decoded";
+		}
+		return Problems.problem(HttpStatus.BAD_REQUEST, "invalid-parameter", detail, properties);
 	}
 
 	@ExceptionHandler
@@ -76,7 +102,8 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler implements Pass
 		if (ex.executionId() != null) {
 			properties.put("execution", ex.executionId());
 		}
-		return Problems.problem(HttpStatus.CONFLICT, "job-conflict", Problems.printable(ex.getMessage()), properties);
+		return Problems.problem(HttpStatus.CONFLICT, "job-conflict",
+				Problems.printable(Redaction.paths(ex.getMessage())), properties);
 	}
 
 	@ExceptionHandler
@@ -84,7 +111,8 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler implements Pass
 		Map<String, Object> properties = new LinkedHashMap<>();
 		properties.put("ref", RefName.printable(ex.refName()));
 		properties.put("rule", ex.rule().name());
-		return Problems.problem(HttpStatus.BAD_REQUEST, "invalid-ref-name", ex.getMessage(), properties);
+		return Problems.problem(HttpStatus.BAD_REQUEST, "invalid-ref-name", Redaction.paths(ex.getMessage()),
+				properties);
 	}
 
 	/**
@@ -125,33 +153,72 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler implements Pass
 			ProblemDetail problem = BodySizeLimitFilter.tooLarge(tooLarge.limit);
 			return handleExceptionInternal(ex, problem, headers, HttpStatus.CONTENT_TOO_LARGE, request);
 		}
-		ProblemDetail problem = Problems.problem(HttpStatus.BAD_REQUEST, "malformed-body", notReadable(ex), Map.of());
+		log.info("unreadable request body: " + Problems.printable(ex.getMessage()));
+		Map<String, Object> properties = new LinkedHashMap<>();
+		ProblemDetail problem = Problems.problem(HttpStatus.BAD_REQUEST, "malformed-body", notReadable(ex, properties),
+				properties);
 		return handleExceptionInternal(ex, problem, headers, status, request);
 	}
 
 	/**
-	 * What is wrong with an unreadable body, with the JSON position but without echoing
-	 * the input.
+	 * Spring MVC's own problems (405, 406, 415, missing parameters) carry the correlation
+	 * id too.
 	 */
-	private static String notReadable(HttpMessageNotReadableException ex) {
-		Throwable cause = ex.getMostSpecificCause();
-		if (cause instanceof JacksonException json) {
-			StringBuilder detail = new StringBuilder("malformed JSON body: ").append(json.getOriginalMessage());
-			TokenStreamLocation location = json.getLocation();
-			if (location != null && location.getLineNr() > 0) {
-				detail.append(" (line ")
-					.append(location.getLineNr())
-					.append(", column ")
-					.append(location.getColumnNr())
-					.append(')');
-			}
-			String path = json.getPathReference();
-			if (path != null && !path.isEmpty()) {
-				detail.append(" at ").append(path);
-			}
-			return Problems.printable(detail.toString());
+	@Override
+	protected ResponseEntity<Object> createResponseEntity(Object body, HttpHeaders headers, HttpStatusCode statusCode,
+			WebRequest request) {
+		String correlationId = CorrelationIdFilter.current();
+		if (body instanceof ProblemDetail problem && correlationId != null
+				&& (problem.getProperties() == null || !problem.getProperties().containsKey(CorrelationIdFilter.KEY))) {
+			problem.setProperty(CorrelationIdFilter.KEY, correlationId);
 		}
-		return "the request body is missing or unreadable";
+		return super.createResponseEntity(body, headers, statusCode, request);
+	}
+
+	/**
+	 * What is wrong with an unreadable body, in words, with the JSON position and the
+	 * field ({@code updates[0].new}, also put in {@code properties}) but neither the
+	 * parser's message (which names classes) nor the input.
+	 */
+	private static String notReadable(HttpMessageNotReadableException ex, Map<String, Object> properties) {
+		if (!(ex.getMostSpecificCause() instanceof JacksonException json)) {
+			return "the request body is missing or unreadable";
+		}
+		String field = field(json);
+		StringBuilder detail = new StringBuilder();
+		if (json instanceof StreamReadException) {
+			detail.append("malformed JSON body: it is not well-formed JSON");
+		}
+		else if (field.isEmpty()) {
+			detail.append("malformed JSON body: it does not have the expected structure");
+		}
+		else {
+			detail.append("malformed JSON body: the field ").append(field).append(" is unknown or has the wrong type");
+			properties.put("field", field);
+		}
+		TokenStreamLocation location = json.getLocation();
+		if (location != null && location.getLineNr() > 0) {
+			detail.append(" (line ")
+				.append(location.getLineNr())
+				.append(", column ")
+				.append(location.getColumnNr())
+				.append(')');
+		}
+		return detail.toString();
+	}
+
+	/** The path to the field a mapping error is at, from property names and indexes. */
+	private static String field(JacksonException json) {
+		StringBuilder field = new StringBuilder();
+		for (JacksonException.Reference reference : json.getPath()) {
+			if (reference.getPropertyName() != null) {
+				field.append(field.isEmpty() ? "" : ".").append(reference.getPropertyName());
+			}
+			else if (reference.getIndex() >= 0) {
+				field.append('[').append(reference.getIndex()).append(']');
+			}
+		}
+		return Problems.printable(field.toString());
 	}
 
 }

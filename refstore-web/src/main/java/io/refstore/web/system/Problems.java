@@ -13,7 +13,8 @@ import io.refstore.core.input.Printable;
  * Factories for the RFC 9457 problems the API answers with. Each problem carries a
  * {@code type} URI under {@value #TYPE_BASE} that names the kind of error, a title, and a
  * detail naming the culprit (a parameter, a ref name and the rule it breaks, a
- * conflicting ref). Stateless.
+ * conflicting ref), and the request's correlation id ({@code correlationId}), under which
+ * the log has the full detail. Stateless.
  */
 public final class Problems {
 
@@ -45,6 +46,10 @@ public final class Problems {
 		problem.setType(URI.create(TYPE_BASE + kind));
 		problem.setTitle(status.getReasonPhrase());
 		properties.forEach(problem::setProperty);
+		String correlationId = CorrelationIdFilter.current();
+		if (correlationId != null && !properties.containsKey(CorrelationIdFilter.KEY)) {
+			problem.setProperty(CorrelationIdFilter.KEY, correlationId);
+		}
 		return problem;
 	}
 

@@ -1,11 +1,26 @@
 package io.refstore.web.system;
 
+import java.io.File;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import jakarta.servlet.DispatcherType;
+
+import org.apache.catalina.Pipeline;
+import org.apache.catalina.Valve;
+import org.apache.catalina.core.StandardHost;
+import org.apache.catalina.valves.ErrorReportValve;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.health.application.DiskSpaceHealthIndicator;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import org.springframework.util.unit.DataSize;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -24,6 +39,45 @@ class WebConfiguration {
 			.addConnectorCustomizers((connector) -> connector.setEncodedSolidusHandling("passthrough"));
 	}
 
+	/**
+	 * What Tomcat refuses before the application sees it is answered as a problem too:
+	 * {@link ProblemReportValve} replaces the host's HTML error report (Boot's included).
+	 */
+	@Bean
+	WebServerFactoryCustomizer<TomcatServletWebServerFactory> problemErrorReport(JsonMapper json) {
+		return new ProblemErrorReport(json);
+	}
+
+	/**
+	 * Disk space of {@code refstore.home} (where jobs' plans and the database live) in
+	 * the health endpoint, as Boot's indicator reports it but without the path: the
+	 * server's layout is nobody's business.
+	 */
+	@Bean
+	HealthIndicator diskSpaceHealthIndicator(@Value("${refstore.home}") String home,
+			@Value("${management.health.diskspace.threshold:10MB}") DataSize threshold) {
+		DiskSpaceHealthIndicator disk = new DiskSpaceHealthIndicator(new File(home), threshold);
+		return () -> {
+			Health health = disk.health();
+			Map<String, Object> details = new LinkedHashMap<>(health.getDetails());
+			details.remove("path");
+			return Health.status(health.getStatus()).withDetails(details).build();
+		};
+	}
+
+	/**
+	 * The correlation id is given before anything else runs (security included), and kept
+	 * in the error dispatch.
+	 */
+	@Bean
+	FilterRegistrationBean<CorrelationIdFilter> correlationIdFilter() {
+		FilterRegistrationBean<CorrelationIdFilter> registration = new FilterRegistrationBean<>(
+				new CorrelationIdFilter());
+		registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+		registration.setDispatcherTypes(DispatcherType.REQUEST, DispatcherType.ASYNC, DispatcherType.ERROR);
+		return registration;
+	}
+
 	@Bean
 	FilterRegistrationBean<BodySizeLimitFilter> bodySizeLimitFilter(RefWebProperties settings, JsonMapper json) {
 		FilterRegistrationBean<BodySizeLimitFilter> registration = new FilterRegistrationBean<>(
@@ -31,6 +85,37 @@ class WebConfiguration {
 		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
 		registration.addUrlPatterns("/api/*");
 		return registration;
+	}
+
+	/**
+	 * Replaces the host's error report valves by a {@link ProblemReportValve}; ordered
+	 * after Boot's customizer, which adds an {@code ErrorReportValve} of its own.
+	 */
+	private record ProblemErrorReport(
+			JsonMapper json) implements WebServerFactoryCustomizer<TomcatServletWebServerFactory>, Ordered {
+
+		@Override
+		public void customize(TomcatServletWebServerFactory factory) {
+			factory.addContextCustomizers((context) -> {
+				Pipeline host = context.getParent().getPipeline();
+				for (Valve valve : host.getValves()) {
+					if (valve instanceof ErrorReportValve) {
+						host.removeValve(valve);
+					}
+				}
+				host.addValve(new ProblemReportValve(this.json));
+				// the host adds a valve of this class at start unless it has one
+				if (context.getParent() instanceof StandardHost standardHost) {
+					standardHost.setErrorReportValveClass(ProblemReportValve.class.getName());
+				}
+			});
+		}
+
+		@Override
+		public int getOrder() {
+			return Ordered.LOWEST_PRECEDENCE;
+		}
+
 	}
 
 }

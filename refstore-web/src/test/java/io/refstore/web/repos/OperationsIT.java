@@ -1,6 +1,7 @@
 package io.refstore.web.repos;
 
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.not;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
@@ -48,7 +49,10 @@ class OperationsIT extends ApiTestSupport {
 			.andExpect(jsonPath("$.status").value("UP"))
 			.andExpect(jsonPath("$.components").doesNotExist());
 		this.mvc.perform(get("/actuator/health").with(as("viewer")))
-			.andExpect(jsonPath("$.components.db.status").value("UP"));
+			.andExpect(jsonPath("$.components.db.status").value("UP"))
+			.andExpect(jsonPath("$.components.diskSpace.details.free").isNumber())
+			.andExpect(jsonPath("$.components.diskSpace.details.path").doesNotExist())
+			.andExpect(content().string(not(containsString(HOME.toString()))));
 		for (String path : new String[] { "/actuator/info", "/actuator/metrics", "/actuator/prometheus" }) {
 			this.mvc.perform(get(path)).andExpect(status().isUnauthorized());
 			this.mvc.perform(get(path).with(as("nobody"))).andExpect(status().isForbidden());

@@ -17,6 +17,7 @@ import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
 import io.refstore.batch.support.JobFilter;
 import io.refstore.batch.support.JobSummary;
+import io.refstore.web.jobs.JobRedaction;
 import io.refstore.web.jobs.JobService;
 import io.refstore.batch.support.RefJobType;
 import io.refstore.web.system.InvalidRequestException;
@@ -131,7 +132,7 @@ class JobController {
 	}
 
 	private JobSummary find(long id) {
-		return this.jobs.get(id);
+		return JobRedaction.redacted(this.jobs.get(id));
 	}
 
 	private static boolean blank(String value) {

@@ -23,6 +23,7 @@ import io.refstore.core.ref.InvalidRefNameException;
 import io.refstore.core.repo.InvalidRepositoryNameException;
 import io.refstore.web.system.InvalidRequestException;
 import io.refstore.web.system.PassesSecurityExceptions;
+import io.refstore.web.system.Redaction;
 import jakarta.servlet.http.HttpServletResponse;
 
 /**
@@ -69,7 +70,7 @@ class ConsoleAdvice implements PassesSecurityExceptions {
 	@ExceptionHandler({ InvalidRepositoryNameException.class, InvalidRefNameException.class,
 			InvalidRequestException.class })
 	String refusedInput(IllegalArgumentException ex, HttpServletResponse response, Model model) {
-		return page(response, model, HttpStatus.BAD_REQUEST, ex.getMessage());
+		return page(response, model, HttpStatus.BAD_REQUEST, Redaction.paths(ex.getMessage()));
 	}
 
 	@ExceptionHandler
@@ -86,7 +87,7 @@ class ConsoleAdvice implements PassesSecurityExceptions {
 
 	@ExceptionHandler
 	String jobConflict(JobConflictException ex, HttpServletResponse response, Model model) {
-		return page(response, model, HttpStatus.CONFLICT, ex.getMessage());
+		return page(response, model, HttpStatus.CONFLICT, Redaction.paths(ex.getMessage()));
 	}
 
 	@ExceptionHandler
