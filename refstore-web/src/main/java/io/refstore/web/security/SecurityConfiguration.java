@@ -10,7 +10,9 @@ import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpMethod;
 import org.springframework.security.access.hierarchicalroles.RoleHierarchy;
 import org.springframework.security.access.hierarchicalroles.RoleHierarchyImpl;
+import org.springframework.security.authentication.AuthenticationEventPublisher;
 import org.springframework.security.authentication.AuthenticationManager;
+import org.springframework.security.authentication.DefaultAuthenticationEventPublisher;
 import org.springframework.security.authentication.ProviderManager;
 import org.springframework.security.authorization.AuthorizationEventPublisher;
 import org.springframework.security.authorization.SpringAuthorizationEventPublisher;
@@ -26,10 +28,12 @@ import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.authentication.AuthenticationEntryPointFailureHandler;
 import org.springframework.security.web.authentication.AuthenticationFilter;
+import org.springframework.security.web.authentication.UsernamePasswordAuthenticationFilter;
 import org.springframework.security.web.authentication.www.BasicAuthenticationFilter;
 import org.springframework.security.web.firewall.HttpFirewall;
 import org.springframework.security.web.firewall.StrictHttpFirewall;
 
+import io.refstore.web.audit.AuditLog;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -46,7 +50,8 @@ import tools.jackson.databind.json.JsonMapper;
  * </ol>
  * The same roles are checked again on the service methods ({@code @PreAuthorize}), so no
  * other entry point can bypass them. Roles form a hierarchy: ADMIN implies OPERATOR
- * implies VIEWER.
+ * implies VIEWER. Password sign-ins on both chains are throttled per account and per
+ * client address ({@link LoginThrottle}).
  */
 @Configuration(proxyBeanMethods = false)
 @EnableMethodSecurity
@@ -71,9 +76,30 @@ class SecurityConfiguration {
 		return new SpringAuthorizationEventPublisher(publisher);
 	}
 
+	/** The encoders by id ({@code {bcrypt}...}), matches remembered for a short while. */
 	@Bean
-	PasswordEncoder passwordEncoder() {
-		return PasswordEncoderFactories.createDelegatingPasswordEncoder();
+	PasswordEncoder passwordEncoder(SecurityProperties properties) {
+		return new CachingPasswordEncoder(PasswordEncoderFactories.createDelegatingPasswordEncoder(),
+				properties.basicCacheTtl());
+	}
+
+	/**
+	 * Publishes password sign-ins' outcomes as events, which {@link SignInEvents} counts
+	 * and audits; the filter chains' authentication managers find it by type.
+	 */
+	@Bean
+	AuthenticationEventPublisher authenticationEventPublisher(ApplicationEventPublisher publisher) {
+		return new DefaultAuthenticationEventPublisher(publisher);
+	}
+
+	@Bean
+	LoginThrottle loginThrottle(SecurityProperties properties) {
+		return new LoginThrottle(properties.throttle());
+	}
+
+	@Bean
+	SignInEvents signInEvents(LoginThrottle throttle, AuditLog audit) {
+		return new SignInEvents(throttle, audit);
 	}
 
 	@Bean
@@ -136,7 +162,7 @@ class SecurityConfiguration {
 	@Bean
 	@Order(1)
 	SecurityFilterChain apiFilterChain(HttpSecurity http, ProblemSecurityHandlers problems, ApiTokenStore tokens,
-			UserDetailsService users) throws Exception {
+			UserDetailsService users, LoginThrottle throttle) throws Exception {
 		AuthenticationManager tokenManager = new ProviderManager(new ApiTokenAuthenticationProvider(tokens, users));
 		AuthenticationFilter bearer = new AuthenticationFilter(tokenManager, new BearerTokenConverter());
 		bearer.setFailureHandler(new AuthenticationEntryPointFailureHandler(problems));
@@ -147,6 +173,7 @@ class SecurityConfiguration {
 			.csrf((csrf) -> csrf.disable())
 			.httpBasic((basic) -> basic.authenticationEntryPoint(problems))
 			.addFilterBefore(bearer, BasicAuthenticationFilter.class)
+			.addFilterBefore(new LoginThrottleFilter(throttle, problems, false), BasicAuthenticationFilter.class)
 			.exceptionHandling(
 					(exceptions) -> exceptions.authenticationEntryPoint(problems).accessDeniedHandler(problems))
 			.authorizeHttpRequests((authorize) -> authorize.requestMatchers("/actuator/health", "/actuator/health/**")
@@ -172,8 +199,11 @@ class SecurityConfiguration {
 
 	@Bean
 	@Order(2)
-	SecurityFilterChain consoleFilterChain(HttpSecurity http) throws Exception {
+	SecurityFilterChain consoleFilterChain(HttpSecurity http, ProblemSecurityHandlers problems, LoginThrottle throttle)
+			throws Exception {
 		http.formLogin((form) -> form.loginPage("/login").permitAll())
+			.addFilterBefore(new LoginThrottleFilter(throttle, problems, true),
+					UsernamePasswordAuthenticationFilter.class)
 			.logout((logout) -> logout.permitAll())
 			.authorizeHttpRequests((authorize) -> authorize
 				.requestMatchers("/error", "/console/**", "/webjars/**", "/v3/api-docs", "/v3/api-docs/**",
