@@ -29,7 +29,7 @@ import org.springframework.validation.annotation.Validated;
 @ConfigurationProperties("refstore.security")
 @Validated
 public record SecurityProperties(@Valid List<User> users, @Valid @DefaultValue Throttle throttle,
-		@DefaultValue("60s") @DurationMin(millis = 1) Duration basicCacheTtl) {
+		@DefaultValue("60s") @DurationMin(millis = 1) Duration basicCacheTtl, @Valid @DefaultValue Tokens tokens) {
 
 	public SecurityProperties {
 		users = (users == null) ? List.of() : List.copyOf(users);
@@ -66,6 +66,16 @@ public record SecurityProperties(@Valid List<User> users, @Valid @DefaultValue T
 	public record Throttle(@DefaultValue("5") @Min(1) int freeAttempts,
 			@DefaultValue("1s") @DurationMin(millis = 1) Duration backOff, @DefaultValue("10") @Min(1) int lockoutAfter,
 			@DefaultValue("15m") @DurationMin(millis = 1) Duration lockout) {
+
+	}
+
+	/**
+	 * API tokens: {@code refstore.security.tokens.default-ttl} is how long a token lives
+	 * when its creator does not say.
+	 *
+	 * @param defaultTtl the lifetime of a token created without one
+	 */
+	public record Tokens(@DefaultValue("90d") @DurationMin(millis = 1) Duration defaultTtl) {
 
 	}
 
