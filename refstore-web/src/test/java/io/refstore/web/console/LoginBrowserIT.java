@@ -26,6 +26,12 @@ class LoginBrowserIT extends BrowserTestSupport {
 	}
 
 	@Test
+	void theSessionCookieIsSameSiteLax() {
+		logIn("viewer");
+		assertThat(chrome.manage().getCookieNamed("JSESSIONID").getSameSite()).isEqualTo("Lax");
+	}
+
+	@Test
 	void aWrongPasswordIsRefusedAndLogoutEndsTheSession() {
 		chrome.get(url("/"));
 		assertThat(chrome.getCurrentUrl()).endsWith("/login");
