@@ -1,10 +1,6 @@
 package io.refstore.web.security;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.util.HexFormat;
 
 import org.springframework.security.crypto.password.PasswordEncoder;
 
@@ -58,18 +54,8 @@ final class CachingPasswordEncoder implements PasswordEncoder {
 	}
 
 	private static String key(CharSequence rawPassword, String encodedPassword) {
-		try {
-			MessageDigest digest = MessageDigest.getInstance("SHA-256");
-			digest.update(encodedPassword.getBytes(StandardCharsets.UTF_8));
-			// the stored hash never holds a NUL, so the two parts cannot run into each
-			// other
-			digest.update((byte) 0);
-			digest.update(rawPassword.toString().getBytes(StandardCharsets.UTF_8));
-			return HexFormat.of().formatHex(digest.digest());
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException("every Java platform has SHA-256", ex);
-		}
+		// the stored hash never holds a NUL, so the two parts cannot run into each other
+		return ApiTokenStore.hash(encodedPassword + '\0' + rawPassword);
 	}
 
 }
