@@ -10,6 +10,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
@@ -40,14 +42,20 @@ class ApiTokenStore {
 		this.jdbc = jdbc;
 	}
 
-	CreatedToken create(String owner, String name) {
+	/**
+	 * @param expiresAt when the token stops authenticating, or {@code null} for never
+	 * @param parentId the token the request was authenticated with, or {@code null}
+	 */
+	CreatedToken create(String owner, String name, Instant expiresAt, Long parentId) {
 		byte[] bytes = new byte[32];
 		this.random.nextBytes(bytes);
 		String secret = PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
 		Instant now = Instant.now();
 		this.jdbc
-			.sql("INSERT INTO refstore_api_token (owner, name, secret_hash, hint, created_at) VALUES (?, ?, ?, ?, ?)")
-			.params(owner, name, hash(secret), secret.substring(0, PREFIX.length() + 4), utc(now))
+			.sql("INSERT INTO refstore_api_token (owner, name, secret_hash, hint, created_at, expires_at, parent_id)"
+					+ " VALUES (?, ?, ?, ?, ?, ?, ?)")
+			.params(owner, name, hash(secret), secret.substring(0, PREFIX.length() + 4), utc(now), utc(expiresAt),
+					parentId)
 			.update();
 		long id = this.jdbc.sql("SELECT id FROM refstore_api_token WHERE secret_hash = ?")
 			.param(hash(secret))
@@ -57,17 +65,18 @@ class ApiTokenStore {
 	}
 
 	/**
-	 * The valid (not revoked) token with this secret, marking it used. The mark is
-	 * written at most once a minute per token, so that a busy client does not turn every
-	 * read into a database write.
+	 * The valid (neither revoked nor expired) token with this secret, marking it used.
+	 * The mark is written at most once a minute per token, so that a busy client does not
+	 * turn every read into a database write.
 	 */
 	Optional<ApiToken> authenticate(String secret) {
+		Instant now = Instant.now();
 		Optional<ApiToken> token = this.jdbc
-			.sql("SELECT * FROM refstore_api_token WHERE secret_hash = ? AND revoked_at IS NULL")
-			.param(hash(secret))
+			.sql("SELECT * FROM refstore_api_token WHERE secret_hash = ? AND revoked_at IS NULL"
+					+ " AND (expires_at IS NULL OR expires_at > ?)")
+			.params(hash(secret), utc(now))
 			.query(ApiTokenStore::token)
 			.optional();
-		Instant now = Instant.now();
 		token.filter((found) -> found.lastUsedAt() == null || found.lastUsedAt().isBefore(now.minus(USE_MARK)))
 			.ifPresent((found) -> this.jdbc.sql("UPDATE refstore_api_token SET last_used_at = ? WHERE id = ?")
 				.params(utc(now), found.id())
@@ -98,18 +107,43 @@ class ApiTokenStore {
 			.list();
 	}
 
-	/** Revokes a valid token; {@code false} if it was already revoked. */
+	/**
+	 * Revokes a valid token and every token created with it, their children too;
+	 * {@code false} if it was already revoked.
+	 */
 	boolean revoke(long id, String by) {
+		OffsetDateTime now = utc(Instant.now());
+		if (!revokeOne(id, by, now)) {
+			return false;
+		}
+		// a token's descendants are few: one query per generation
+		List<Long> generation = List.of(id);
+		while (!generation.isEmpty()) {
+			List<Long> children = new ArrayList<>();
+			for (long parent : generation) {
+				children.addAll(this.jdbc.sql("SELECT id FROM refstore_api_token WHERE parent_id = ?")
+					.param(parent)
+					.query(Long.class)
+					.list());
+			}
+			children.forEach((child) -> revokeOne(child, by, now));
+			generation = children;
+		}
+		return true;
+	}
+
+	private boolean revokeOne(long id, String by, OffsetDateTime now) {
 		return this.jdbc
 			.sql("UPDATE refstore_api_token SET revoked_at = ?, revoked_by = ? WHERE id = ? AND revoked_at IS NULL")
-			.params(utc(Instant.now()), by, id)
+			.params(now, by, id)
 			.update() == 1;
 	}
 
 	private static ApiToken token(ResultSet rs, int row) throws SQLException {
 		return new ApiToken(rs.getLong("id"), rs.getString("owner"), rs.getString("name"), rs.getString("hint"),
 				instant(rs.getTimestamp("created_at")), instant(rs.getTimestamp("last_used_at")),
-				instant(rs.getTimestamp("revoked_at")), rs.getString("revoked_by"));
+				instant(rs.getTimestamp("revoked_at")), rs.getString("revoked_by"),
+				instant(rs.getTimestamp("expires_at")), rs.getObject("parent_id", Long.class));
 	}
 
 	private static Instant instant(Timestamp timestamp) {

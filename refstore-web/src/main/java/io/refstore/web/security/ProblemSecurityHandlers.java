@@ -1,6 +1,7 @@
 package io.refstore.web.security;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Map;
 
 import jakarta.servlet.http.HttpServletRequest;
@@ -23,7 +24,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Spring Security's refusals as RFC 9457 problems: 401 with a {@code WWW-Authenticate}
  * challenge for Basic and Bearer, 403 naming the missing role, and 400 for a request the
- * firewall rejects (encoded dots, backslashes, ...). Thread-safe.
+ * firewall rejects (encoded dots, backslashes, ...), 429 for a throttled sign-in.
+ * Thread-safe.
  */
 final class ProblemSecurityHandlers implements AuthenticationEntryPoint, AccessDeniedHandler, RequestRejectedHandler {
 
@@ -62,6 +64,19 @@ final class ProblemSecurityHandlers implements AuthenticationEntryPoint, AccessD
 			throws IOException {
 		write(response, Problems.problem(HttpStatus.BAD_REQUEST, "rejected-request",
 				"the request was rejected: " + Problems.printable(ex.getMessage()), Map.of()));
+	}
+
+	/**
+	 * 429: the sign-in attempt is held back by the throttle; {@code Retry-After} says how
+	 * many seconds to wait.
+	 */
+	void tooManyAttempts(HttpServletResponse response, Duration wait) throws IOException {
+		long seconds = Math.max(1, wait.plusMillis(999).toSeconds());
+		response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(seconds));
+		write(response,
+				Problems.problem(HttpStatus.TOO_MANY_REQUESTS, "too-many-attempts",
+						"too many failed sign-ins for this account or from this address: retry in " + seconds + " s",
+						Map.of("retryAfter", seconds)));
 	}
 
 	private void write(HttpServletResponse response, ProblemDetail problem) throws IOException {

@@ -10,7 +10,9 @@ import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpMethod;
 import org.springframework.security.access.hierarchicalroles.RoleHierarchy;
 import org.springframework.security.access.hierarchicalroles.RoleHierarchyImpl;
+import org.springframework.security.authentication.AuthenticationEventPublisher;
 import org.springframework.security.authentication.AuthenticationManager;
+import org.springframework.security.authentication.DefaultAuthenticationEventPublisher;
 import org.springframework.security.authentication.ProviderManager;
 import org.springframework.security.authorization.AuthorizationEventPublisher;
 import org.springframework.security.authorization.SpringAuthorizationEventPublisher;
@@ -26,10 +28,12 @@ import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.authentication.AuthenticationEntryPointFailureHandler;
 import org.springframework.security.web.authentication.AuthenticationFilter;
+import org.springframework.security.web.authentication.UsernamePasswordAuthenticationFilter;
 import org.springframework.security.web.authentication.www.BasicAuthenticationFilter;
 import org.springframework.security.web.firewall.HttpFirewall;
 import org.springframework.security.web.firewall.StrictHttpFirewall;
 
+import io.refstore.web.audit.AuditLog;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -46,7 +50,10 @@ import tools.jackson.databind.json.JsonMapper;
  * </ol>
  * The same roles are checked again on the service methods ({@code @PreAuthorize}), so no
  * other entry point can bypass them. Roles form a hierarchy: ADMIN implies OPERATOR
- * implies VIEWER.
+ * implies VIEWER. Password sign-ins on both chains are throttled per account and per
+ * client address ({@link LoginThrottle}). The console is served under a strict
+ * Content-Security-Policy; HSTS is sent on every secure (TLS) request, as Spring Security
+ * does by default.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableMethodSecurity
@@ -71,9 +78,30 @@ class SecurityConfiguration {
 		return new SpringAuthorizationEventPublisher(publisher);
 	}
 
+	/** The encoders by id ({@code {bcrypt}...}), matches remembered for a short while. */
 	@Bean
-	PasswordEncoder passwordEncoder() {
-		return PasswordEncoderFactories.createDelegatingPasswordEncoder();
+	PasswordEncoder passwordEncoder(SecurityProperties properties) {
+		return new CachingPasswordEncoder(PasswordEncoderFactories.createDelegatingPasswordEncoder(),
+				properties.basicCacheTtl());
+	}
+
+	/**
+	 * Publishes password sign-ins' outcomes as events, which {@link SignInEvents} counts
+	 * and audits; the filter chains' authentication managers find it by type.
+	 */
+	@Bean
+	AuthenticationEventPublisher authenticationEventPublisher(ApplicationEventPublisher publisher) {
+		return new DefaultAuthenticationEventPublisher(publisher);
+	}
+
+	@Bean
+	LoginThrottle loginThrottle(SecurityProperties properties) {
+		return new LoginThrottle(properties.throttle());
+	}
+
+	@Bean
+	SignInEvents signInEvents(LoginThrottle throttle, AuditLog audit) {
+		return new SignInEvents(throttle, audit);
 	}
 
 	@Bean
@@ -136,7 +164,7 @@ class SecurityConfiguration {
 	@Bean
 	@Order(1)
 	SecurityFilterChain apiFilterChain(HttpSecurity http, ProblemSecurityHandlers problems, ApiTokenStore tokens,
-			UserDetailsService users) throws Exception {
+			UserDetailsService users, LoginThrottle throttle) throws Exception {
 		AuthenticationManager tokenManager = new ProviderManager(new ApiTokenAuthenticationProvider(tokens, users));
 		AuthenticationFilter bearer = new AuthenticationFilter(tokenManager, new BearerTokenConverter());
 		bearer.setFailureHandler(new AuthenticationEntryPointFailureHandler(problems));
@@ -147,6 +175,7 @@ class SecurityConfiguration {
 			.csrf((csrf) -> csrf.disable())
 			.httpBasic((basic) -> basic.authenticationEntryPoint(problems))
 			.addFilterBefore(bearer, BasicAuthenticationFilter.class)
+			.addFilterBefore(new LoginThrottleFilter(throttle, problems, false), BasicAuthenticationFilter.class)
 			.exceptionHandling(
 					(exceptions) -> exceptions.authenticationEntryPoint(problems).accessDeniedHandler(problems))
 			.authorizeHttpRequests((authorize) -> authorize.requestMatchers("/actuator/health", "/actuator/health/**")
@@ -170,11 +199,23 @@ class SecurityConfiguration {
 		return http.build();
 	}
 
+	/**
+	 * Everything the console loads is its own: no inline script or style, no other
+	 * origin, no framing.
+	 */
+	static final String CONSOLE_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; "
+			+ "img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; "
+			+ "form-action 'self'; frame-ancestors 'none'";
+
 	@Bean
 	@Order(2)
-	SecurityFilterChain consoleFilterChain(HttpSecurity http) throws Exception {
+	SecurityFilterChain consoleFilterChain(HttpSecurity http, ProblemSecurityHandlers problems, LoginThrottle throttle)
+			throws Exception {
 		http.formLogin((form) -> form.loginPage("/login").permitAll())
+			.addFilterBefore(new LoginThrottleFilter(throttle, problems, true),
+					UsernamePasswordAuthenticationFilter.class)
 			.logout((logout) -> logout.permitAll())
+			.headers((headers) -> headers.contentSecurityPolicy((csp) -> csp.policyDirectives(CONSOLE_CSP)))
 			.authorizeHttpRequests((authorize) -> authorize
 				.requestMatchers("/error", "/console/**", "/webjars/**", "/v3/api-docs", "/v3/api-docs/**",
 						"/swagger-ui.html", "/swagger-ui/**")

@@ -1,11 +1,15 @@
 package io.refstore.web.security;
 
+import java.time.Duration;
 import java.util.List;
 
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 
+import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
@@ -13,13 +17,19 @@ import org.springframework.validation.annotation.Validated;
  * encoded hash with its id, such as {@code {bcrypt}$2a$10$...}; a plain {@code {noop}}
  * password is refused) and {@code .roles} ({@code VIEWER}, {@code OPERATOR},
  * {@code ADMIN}; each implies the ones before it). There is no built-in user: without
- * any, nobody can log in.
+ * any, nobody can log in. {@code refstore.security.throttle.*} slows password guessing,
+ * and {@code refstore.security.basic-cache-ttl} is how long a checked Basic password is
+ * trusted without hashing it again.
  *
  * @param users the configured users
+ * @param throttle how failed sign-ins are slowed down
+ * @param basicCacheTtl how long a password that matched is remembered (by a SHA-256 of it
+ * and its stored hash), so that a Basic client does not pay a bcrypt check per request
  */
 @ConfigurationProperties("refstore.security")
 @Validated
-public record SecurityProperties(@Valid List<User> users) {
+public record SecurityProperties(@Valid List<User> users, @Valid @DefaultValue Throttle throttle,
+		@DefaultValue("60s") @DurationMin(millis = 1) Duration basicCacheTtl, @Valid @DefaultValue Tokens tokens) {
 
 	public SecurityProperties {
 		users = (users == null) ? List.of() : List.copyOf(users);
@@ -37,6 +47,35 @@ public record SecurityProperties(@Valid List<User> users) {
 		public User {
 			roles = (roles == null) ? List.of() : List.copyOf(roles);
 		}
+
+	}
+
+	/**
+	 * Throttling of console and HTTP Basic sign-ins, per account and per client address
+	 * alike: {@code freeAttempts} failures are let through, each further one waits twice
+	 * as long as the one before (starting at {@code backOff}), and the failure number
+	 * {@code lockoutAfter} locks the account or address out for {@code lockout}. A quiet
+	 * period (no failure until the allowance has refilled) starts the count again; a
+	 * successful sign-in clears its account's count.
+	 *
+	 * @param freeAttempts failures allowed before any wait
+	 * @param backOff the first wait, and the time one allowed failure takes to come back
+	 * @param lockoutAfter the failure that locks out
+	 * @param lockout how long a lock-out lasts
+	 */
+	public record Throttle(@DefaultValue("5") @Min(1) int freeAttempts,
+			@DefaultValue("1s") @DurationMin(millis = 1) Duration backOff, @DefaultValue("10") @Min(1) int lockoutAfter,
+			@DefaultValue("15m") @DurationMin(millis = 1) Duration lockout) {
+
+	}
+
+	/**
+	 * API tokens: {@code refstore.security.tokens.default-ttl} is how long a token lives
+	 * when its creator does not say.
+	 *
+	 * @param defaultTtl the lifetime of a token created without one
+	 */
+	public record Tokens(@DefaultValue("90d") @DurationMin(millis = 1) Duration defaultTtl) {
 
 	}
 

@@ -1,5 +1,6 @@
 package io.refstore.web.security;
 
+import java.time.Duration;
 import java.util.List;
 
 import org.springframework.http.HttpStatus;
@@ -30,25 +31,27 @@ class TokenApiController {
 
 	/**
 	 * @param name the token's label
+	 * @param ttl how long it authenticates (ISO-8601, such as {@code P30D}); the
+	 * configured default if absent
 	 */
-	record CreateTokenRequest(String name) {
+	record CreateTokenRequest(String name, Duration ttl) {
 	}
 
 	@PostMapping
 	@ResponseStatus(HttpStatus.CREATED)
 	@Operation(summary = "Create a token for yourself; its secret is in this response only (any role)")
 	CreatedToken createToken(@RequestBody CreateTokenRequest request) {
-		return this.tokens.create(request.name());
+		return this.tokens.create(request.name(), request.ttl());
 	}
 
 	@GetMapping
-	@Operation(summary = "Your tokens; with all=true every user's (ADMIN)")
+	@Operation(summary = "Your tokens with their expiry and last use; with all=true every user's (ADMIN)")
 	List<ApiToken> listTokens(@RequestParam(defaultValue = "false") boolean all) {
 		return this.tokens.list(all);
 	}
 
 	@DeleteMapping("/{id}")
-	@Operation(summary = "Revoke one of your tokens (ADMIN: any token)")
+	@Operation(summary = "Revoke one of your tokens and the tokens created with it (ADMIN: any token)")
 	ApiToken revokeToken(@PathVariable long id) {
 		return this.tokens.revoke(id);
 	}

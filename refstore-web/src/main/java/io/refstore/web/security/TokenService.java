@@ -1,10 +1,13 @@
 package io.refstore.web.security;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.security.access.prepost.PreAuthorize;
+import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.stereotype.Service;
 
 import io.refstore.web.audit.AuditEntry;
@@ -28,26 +31,39 @@ public class TokenService {
 
 	private final AuditLog audit;
 
-	TokenService(ApiTokenStore tokens, AuditLog audit) {
+	private final Duration defaultTtl;
+
+	TokenService(ApiTokenStore tokens, AuditLog audit, SecurityProperties properties) {
 		this.tokens = tokens;
 		this.audit = audit;
+		this.defaultTtl = properties.tokens().defaultTtl();
 	}
 
 	/**
-	 * Creates a token for the current user.
+	 * Creates a token for the current user. A token created by a request that a token
+	 * authenticated is that token's child, and is revoked with it.
 	 * @param name a label, 1 to {@value #MAX_NAME} printable characters
+	 * @param ttl how long it authenticates, or {@code null} for the configured default
 	 * @return the token with its secret, shown only this once
 	 */
 	@PreAuthorize("hasRole('VIEWER')")
-	public CreatedToken create(String name) {
+	public CreatedToken create(String name, Duration ttl) {
 		String actor = Actors.current();
+		if (ttl != null && (ttl.isNegative() || ttl.isZero())) {
+			this.audit.record(AuditEntry.of(actor, "token.create", null, null, Map.of("ttl", ttl.toString()),
+					Outcome.REJECTED, "invalid ttl"));
+			throw new InvalidRequestException("ttl", ttl.toString(), "a token's lifetime must be positive");
+		}
 		if (name == null || name.isBlank() || name.length() > MAX_NAME || !Problems.printable(name).equals(name)) {
 			this.audit.record(AuditEntry.of(actor, "token.create", null, null, Map.of("name", String.valueOf(name)),
 					Outcome.REJECTED, "invalid name"));
 			throw new InvalidRequestException("name", name,
 					"it must be 1 to " + MAX_NAME + " characters without control characters");
 		}
-		CreatedToken created = this.tokens.create(actor, name);
+		Instant expiresAt = Instant.now().plus((ttl != null) ? ttl : this.defaultTtl);
+		Long parent = (SecurityContextHolder.getContext()
+			.getAuthentication() instanceof BearerTokenAuthentication bearer) ? bearer.tokenId() : null;
+		CreatedToken created = this.tokens.create(actor, name, expiresAt, parent);
 		this.audit.record(AuditEntry.of(actor, "token.create", null, "token " + created.token().id(),
 				Map.of("name", name), Outcome.SUCCESS, null));
 		return created;
@@ -63,7 +79,8 @@ public class TokenService {
 	}
 
 	/**
-	 * Revokes a token of the current user, or any token for an ADMIN.
+	 * Revokes a token of the current user, or any token for an ADMIN, and the tokens
+	 * created with it.
 	 * @return the revoked token
 	 * @throws org.springframework.web.ErrorResponseException 404 if there is no such
 	 * token the user may see, 409 if it is already revoked

@@ -2,6 +2,11 @@ package io.refstore.web.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -23,6 +28,17 @@ class LoginBrowserIT extends BrowserTestSupport {
 		assertThat(chrome.findElement(By.cssSelector("header .who")).getText()).contains(user).contains(role);
 		assertThat(chrome.findElements(By.linkText("Audit"))).hasSize(seesAudit ? 1 : 0);
 		assertThat(chrome.findElement(By.tagName("h1")).getText()).isEqualTo("Repositories");
+	}
+
+	@Test
+	void theSessionCookieIsSameSiteLax() throws Exception {
+		// the server's own header: a browser reports Lax for a cookie that names no
+		// SameSite
+		HttpResponse<Void> page = HttpClient.newHttpClient()
+			.send(HttpRequest.newBuilder(URI.create(url("/login"))).build(), HttpResponse.BodyHandlers.discarding());
+		assertThat(page.headers().allValues("Set-Cookie")).filteredOn((cookie) -> cookie.startsWith("JSESSIONID="))
+			.singleElement()
+			.satisfies((cookie) -> assertThat(cookie).contains("SameSite=Lax").contains("HttpOnly"));
 	}
 
 	@Test

@@ -11,6 +11,8 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -131,6 +133,82 @@ class TokenApiIT extends ApiTestSupport {
 		this.mvc.perform(delete("/api/tokens/abc").with(as("viewer")))
 			.andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.detail").value(containsString("id")));
+	}
+
+	private Map<String, Object> createWith(String bearer, String body) throws Exception {
+		String response = this.mvc
+			.perform(post("/api/tokens").header("Authorization", "Bearer " + bearer)
+				.contentType(MediaType.APPLICATION_JSON)
+				.content(body))
+			.andExpect(status().isCreated())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		return Map.of("id", ((Number) JsonPath.read(response, "$.token.id")).longValue(), "secret",
+				JsonPath.read(response, "$.secret"));
+	}
+
+	@Test
+	void aTokenExpiresAfterItsTtlOrTheDefault() throws Exception {
+		Map<String, Object> lasting = create("viewer", "default ttl");
+		String body = this.mvc
+			.perform(post("/api/tokens").with(as("viewer"))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("{\"name\": \"short\", \"ttl\": \"PT1S\"}"))
+			.andExpect(status().isCreated())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		String secret = JsonPath.read(body, "$.secret");
+		long id = ((Number) JsonPath.read(body, "$.token.id")).longValue();
+		this.mvc.perform(get("/api/repos").header("Authorization", "Bearer " + secret)).andExpect(status().isOk());
+		String listed = this.mvc.perform(get("/api/tokens").with(as("viewer")))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$[?(@.id == " + id + ")].lastUsedAt").isNotEmpty())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		Instant shortExpiry = Instant
+			.parse(JsonPath.<List<String>>read(listed, "$[?(@.id == " + id + ")].expiresAt").get(0));
+		Instant defaultExpiry = Instant
+			.parse(JsonPath.<List<String>>read(listed, "$[?(@.id == " + lasting.get("id") + ")].expiresAt").get(0));
+		assertThat(Duration.between(Instant.now(), defaultExpiry)).isBetween(Duration.ofDays(89), Duration.ofDays(90));
+		Thread.sleep(Math.max(0, Duration.between(Instant.now(), shortExpiry).toMillis()) + 200);
+		this.mvc.perform(get("/api/repos").header("Authorization", "Bearer " + secret))
+			.andExpect(status().isUnauthorized())
+			.andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
+			.andExpect(jsonPath("$.detail").value(containsString("expired")));
+		this.mvc.perform(get("/api/repos").header("Authorization", "Bearer " + lasting.get("secret")))
+			.andExpect(status().isOk());
+		this.mvc
+			.perform(post("/api/tokens").with(as("viewer"))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("{\"name\": \"negative\", \"ttl\": \"-PT1H\"}"))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.parameter").value("ttl"));
+	}
+
+	@Test
+	void aTokenMadeWithATokenDiesWithItsParent() throws Exception {
+		Map<String, Object> parent = create("operator", "parent");
+		Map<String, Object> child = createWith((String) parent.get("secret"), "{\"name\": \"child\"}");
+		Map<String, Object> grandchild = createWith((String) child.get("secret"), "{\"name\": \"grandchild\"}");
+		Map<String, Object> sibling = create("operator", "unrelated");
+		this.mvc.perform(get("/api/repos").header("Authorization", "Bearer " + grandchild.get("secret")))
+			.andExpect(status().isOk());
+		this.mvc.perform(delete("/api/tokens/" + parent.get("id")).with(as("operator"))).andExpect(status().isOk());
+		for (Map<String, Object> revoked : List.of(parent, child, grandchild)) {
+			this.mvc.perform(get("/api/repos").header("Authorization", "Bearer " + revoked.get("secret")))
+				.andExpect(status().isUnauthorized());
+			this.mvc.perform(get("/api/tokens").with(as("operator")))
+				.andExpect(jsonPath("$[?(@.id == " + revoked.get("id") + ")].revokedBy").value(hasItem("operator")));
+		}
+		this.mvc.perform(get("/api/repos").header("Authorization", "Bearer " + sibling.get("secret")))
+			.andExpect(status().isOk());
+		assertThat(this.jdbc.sql("SELECT parent_id FROM refstore_api_token WHERE id = ?")
+			.param(grandchild.get("id"))
+			.query(Long.class)
+			.single()).isEqualTo(child.get("id"));
 	}
 
 }

@@ -1,0 +1,102 @@
+package io.refstore.web.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.redirectedUrl;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.csrf;
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.httpBasic;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.MediaType;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.context.TestPropertySource;
+import org.springframework.test.web.servlet.MvcResult;
+import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
+import org.springframework.test.web.servlet.request.RequestPostProcessor;
+
+import io.refstore.web.ApiTestSupport;
+
+/**
+ * Sign-in throttling through the real filter chains: failed Basic and console sign-ins
+ * hold back their account from every address and their address for every account, with a
+ * 429 problem and {@code Retry-After} that never reaches the password check (the right
+ * password is refused too), a lock-out after the configured failure, and audit rows for
+ * failures and lock-outs.
+ */
+@TestPropertySource(
+		properties = { "refstore.security.throttle.free-attempts=3", "refstore.security.throttle.back-off=20s",
+				"refstore.security.throttle.lockout-after=3", "refstore.security.throttle.lockout=90s" })
+class LoginThrottleIT extends ApiTestSupport {
+
+	@Autowired
+	JdbcClient jdbc;
+
+	private static RequestPostProcessor address(String address) {
+		return (request) -> {
+			request.setRemoteAddr(address);
+			return request;
+		};
+	}
+
+	private static MockHttpServletRequestBuilder basic(String address, String user, String password) {
+		return get("/api/tokens").with(httpBasic(user, password)).with(address(address));
+	}
+
+	private static MockHttpServletRequestBuilder form(String address, String user, String password) {
+		return post("/login").param("username", user).param("password", password).with(csrf()).with(address(address));
+	}
+
+	@Test
+	void failuresFromOneAddressHoldBackEvenTheRightPassword() throws Exception {
+		for (int i = 0; i < 3; i++) {
+			this.mvc.perform(basic("10.0.0.1", uniqueName("ghost"), "guess")).andExpect(status().isUnauthorized());
+		}
+		MvcResult held = this.mvc.perform(basic("10.0.0.1", "viewer", PASSWORD))
+			.andExpect(status().isTooManyRequests())
+			.andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
+			.andExpect(jsonPath("$.type").value("https://refstore.io/problems/too-many-attempts"))
+			.andReturn();
+		assertThat(Long.parseLong(held.getResponse().getHeader("Retry-After"))).isBetween(60L, 90L);
+		this.mvc.perform(form("10.0.0.1", "viewer", PASSWORD)).andExpect(status().isTooManyRequests());
+		this.mvc.perform(basic("10.0.0.2", "viewer", PASSWORD)).andExpect(status().isOk());
+	}
+
+	@Test
+	void failuresForOneAccountHoldItBackFromEveryAddressUntilTheLockout() throws Exception {
+		this.mvc.perform(basic("10.0.1.1", "admin2", "guess-1")).andExpect(status().isUnauthorized());
+		this.mvc.perform(form("10.0.1.2", "admin2", "guess-2"))
+			.andExpect(status().is3xxRedirection())
+			.andExpect(redirectedUrl("/login?error"));
+		this.mvc.perform(basic("10.0.1.3", "admin2", "guess-3")).andExpect(status().isUnauthorized());
+		MvcResult held = this.mvc.perform(basic("10.0.1.4", "admin2", PASSWORD))
+			.andExpect(status().isTooManyRequests())
+			.andReturn();
+		assertThat(Long.parseLong(held.getResponse().getHeader("Retry-After"))).isBetween(60L, 90L);
+		this.mvc.perform(form("10.0.1.5", "admin2", PASSWORD))
+			.andExpect(status().isTooManyRequests())
+			.andExpect(header().exists("Retry-After"));
+		assertThat(count("admin2", "login.failure", "REJECTED")).isEqualTo(3);
+		assertThat(count("admin2", "login.lockout", "DENIED")).isEqualTo(1);
+		assertThat(this.jdbc
+			.sql("SELECT parameters FROM refstore_audit_event WHERE actor = 'admin2' AND action = 'login.failure'"
+					+ " ORDER BY id")
+			.query(String.class)
+			.list()).satisfiesExactly((first) -> assertThat(first).contains("10.0.1.1"),
+					(second) -> assertThat(second).contains("10.0.1.2"),
+					(third) -> assertThat(third).contains("10.0.1.3"));
+	}
+
+	private long count(String actor, String action, String outcome) {
+		return this.jdbc.sql("SELECT COUNT(*) FROM refstore_audit_event WHERE actor = ? AND action = ? AND outcome = ?")
+			.params(actor, action, outcome)
+			.query(Long.class)
+			.single();
+	}
+
+}
