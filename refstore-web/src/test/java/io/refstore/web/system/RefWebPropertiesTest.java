@@ -23,7 +23,7 @@ import io.refstore.web.security.SecurityProperties;
 class RefWebPropertiesTest {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner().withUserConfiguration(Settings.class)
-		.withPropertyValues("refstore.home=/srv/refstore");
+		.withPropertyValues("refstore.home=/srv/refstore", "refstore.repositories.roots[0]=/srv/refstore/repos");
 
 	@Test
 	void unsetSettingsTakeTheirDefaults() {
