@@ -9,6 +9,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -48,6 +50,15 @@ public final class LockOwner implements AutoCloseable {
 	static final int LINKS_PER_MARK = 60_000;
 
 	private static final String STAGING = ".staged";
+
+	/** An owner record being written, before its rename publishes it. */
+	private static final String TMP = ".tmp";
+
+	/**
+	 * How old a record being written must be before it counts as abandoned when it cannot
+	 * name its owner: a claim writes and publishes it within milliseconds.
+	 */
+	private static final Duration UNPUBLISHED_AGE = Duration.ofSeconds(10);
 
 	/**
 	 * The owners claimed by this process and not closed: alive whatever their pid says.
@@ -90,7 +101,7 @@ public final class LockOwner implements AutoCloseable {
 		byte[] text = (ProcessOwner.describeThisProcess(command, job) + "id " + id + "\n")
 			.getBytes(StandardCharsets.UTF_8);
 		Path file = dir.resolve(id);
-		Fsync.writeAtomically(file, text, text.length, dir.resolve(id + ".tmp"));
+		Fsync.writeAtomically(file, text, text.length, dir.resolve(id + TMP));
 		LIVE.add(id);
 		return new LockOwner(file, id);
 	}
@@ -168,9 +179,14 @@ public final class LockOwner implements AutoCloseable {
 		List<ProcessOwner> running = new ArrayList<>();
 		Set<Object> dead = new HashSet<>();
 		List<Path> records = new ArrayList<>();
+		List<Path> unpublished = new ArrayList<>();
 		try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
 			for (Path entry : entries) {
 				String name = entry.getFileName().toString();
+				if (name.endsWith(TMP)) {
+					unpublished.add(entry);
+					continue;
+				}
 				if (name.contains(".")) {
 					continue;
 				}
@@ -198,6 +214,9 @@ public final class LockOwner implements AutoCloseable {
 		catch (NoSuchFileException ex) {
 			return new Released(0, List.of());
 		}
+		for (Path tmp : unpublished) {
+			removeIfAbandoned(tmp, deadJob);
+		}
 		int removed = dead.isEmpty() ? 0 : removeLinks(commonDir, dead);
 		for (Path record : records) {
 			String name = record.getFileName().toString();
@@ -209,6 +228,35 @@ public final class LockOwner implements AutoCloseable {
 			}
 		}
 		return new Released(removed, running);
+	}
+
+	/**
+	 * Removes a record that its owner was killed before publishing (between writing
+	 * {@code <id>.tmp} and renaming it to {@code <id>}): no lock can link to it. A whole
+	 * one (it ends with its id line) goes when its owner is gone; one that is empty or
+	 * cut short cannot name its owner, and goes once it is older than any claim in
+	 * progress.
+	 */
+	private static void removeIfAbandoned(Path tmp, String deadJob) throws IOException {
+		String name = tmp.getFileName().toString();
+		String id = name.substring(0, name.length() - TMP.length());
+		String text;
+		try {
+			text = Files.readString(tmp, StandardCharsets.UTF_8);
+		}
+		catch (NoSuchFileException ex) {
+			return;
+		}
+		boolean abandoned;
+		if (text.endsWith("id " + id + "\n")) {
+			abandoned = !LIVE.contains(id) && ProcessOwner.parse(text).isGone(deadJob);
+		}
+		else {
+			abandoned = Files.getLastModifiedTime(tmp).toInstant().isBefore(Instant.now().minus(UNPUBLISHED_AGE));
+		}
+		if (abandoned) {
+			Files.deleteIfExists(tmp);
+		}
 	}
 
 	private static ProcessOwner read(Path record) throws IOException {

@@ -7,7 +7,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.UUID;
 import java.util.stream.Stream;
 
@@ -87,6 +89,45 @@ class LockOwnerTest {
 		assertThat(gitsLock).as("the same text in a lock of its own is not the owner's").exists();
 		assertThat(reftableLock).exists();
 		assertThat(this.gitDir.resolve(LockOwner.DIR)).isEmptyDirectory();
+	}
+
+	/**
+	 * A claim killed between writing its record and publishing it leaves {@code <id>.tmp}
+	 * (DeleteRefsKillIT found one): a whole one goes when its process is gone, one that
+	 * names a running process stays, and one cut short goes only once older than a claim
+	 * takes.
+	 */
+	@Test
+	void aRecordItsOwnerNeverPublishedGoesWhenItsOwnerIsGone() throws Exception {
+		Path dir = Files.createDirectories(this.gitDir.resolve(LockOwner.DIR));
+		Process exited = new ProcessBuilder("true").start();
+		exited.waitFor();
+		Path deadTmp = dir.resolve("dead.tmp");
+		Files.writeString(deadTmp,
+				"refstore delete-refs\npid " + exited.pid() + "\nstarted "
+						+ exited.info().startInstant().map(Object::toString).orElse("unknown") + "\nhost "
+						+ ProcessOwner.THIS_HOST + "\nid dead\n");
+		Process running = new ProcessBuilder("sleep", "30").start();
+		try {
+			Path liveTmp = dir.resolve("live.tmp");
+			Files.writeString(liveTmp,
+					"refstore delete-refs\npid " + running.pid() + "\nstarted "
+							+ running.info().startInstant().map(Object::toString).orElse("unknown") + "\nhost "
+							+ ProcessOwner.THIS_HOST + "\nid live\n");
+			Path freshEmpty = Files.createFile(dir.resolve("fresh.tmp"));
+			Path oldEmpty = Files.createFile(dir.resolve("old.tmp"));
+			Files.setLastModifiedTime(oldEmpty, FileTime.from(Instant.now().minusSeconds(60)));
+
+			LockOwner.releaseAbandoned(this.gitDir, null);
+
+			assertThat(deadTmp).doesNotExist();
+			assertThat(oldEmpty).doesNotExist();
+			assertThat(liveTmp).as("a running process's record being published").exists();
+			assertThat(freshEmpty).as("a record a claim may be writing now").exists();
+		}
+		finally {
+			running.destroyForcibly().waitFor();
+		}
 	}
 
 	@Test
