@@ -52,7 +52,7 @@ class DeletionWritersIT extends WritersTestSupport {
 		String commit = main(repo);
 		List<String> values = List.of(child(repo, commit, "two"), child(repo, commit, "three"), commit);
 		long plan = plan(name);
-		Path planFile = Path.of(job(plan).read("$.results['plan.path']", String.class));
+		Path planFile = planFile(name);
 
 		Writers writers = new Writers(name, repo, commit).start();
 		Map<String, String> last = new ConcurrentHashMap<>();
@@ -134,7 +134,7 @@ class DeletionWritersIT extends WritersTestSupport {
 		TempRepo repo = repoWithBranches(name, PLANNED, format);
 		String commit = main(repo);
 		long plan = plan(name);
-		Path planFile = Path.of(job(plan).read("$.results['plan.path']", String.class));
+		Path planFile = planFile(name);
 		long deletion = launch("/api/jobs/deletions", """
 				{"plan": %d, "confirmRepository": "%s", "confirmCount": "%d"}""".formatted(plan, name, PLANNED),
 				"admin");
@@ -170,6 +170,18 @@ class DeletionWritersIT extends WritersTestSupport {
 		DocumentContext planned = awaitResult(plan, "plan.count");
 		assertThat(planned.read("$.results['plan.count']", String.class)).isEqualTo(Integer.toString(PLANNED));
 		return plan;
+	}
+
+	/**
+	 * The plan file of the repository's one plan: the API shows a plan by name only,
+	 * never its server path.
+	 */
+	private static Path planFile(String name) throws IOException {
+		try (Stream<Path> plans = Files.list(ROOT.resolve(name).resolve("refstore-plans"))) {
+			List<Path> found = plans.map((dir) -> dir.resolve("plan")).filter(Files::isRegularFile).toList();
+			assertThat(found).as("plans of " + name).hasSize(1);
+			return found.get(0);
+		}
 	}
 
 	/**

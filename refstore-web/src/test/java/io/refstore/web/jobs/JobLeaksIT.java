@@ -48,7 +48,7 @@ class JobLeaksIT extends JobApiTestSupport {
 		String name = uniqueName("leaks-migrate");
 		repoWithBranches(name, 5);
 		long id = id(this.mvc.perform(postJson("/api/jobs/migrations", """
-				{"repository": "%s", "targetFormat": "reftable"}""".formatted(name)).with(as("operator")))
+				{"repository": "%s", "targetFormat": "reftable"}""".formatted(name)).with(as("admin")))
 			.andExpect(status().isCreated())
 			.andReturn()
 			.getResponse()

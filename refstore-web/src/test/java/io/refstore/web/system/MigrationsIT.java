@@ -89,8 +89,13 @@ class MigrationsIT {
 			assertThat(plain(oldH2, "sa", "").validateWithResult().validationSuccessful).isFalse();
 			assertThat(plain(oldPostgres.url(), user, password).validateWithResult().validationSuccessful).isFalse();
 
-			assertThat(flyway(oldH2, "sa", "").migrate().migrationsExecuted).isZero();
-			assertThat(flyway(oldPostgres.url(), user, password).migrate().migrationsExecuted).isZero();
+			// the replaced Java migrations do not run again: only migrations newer than
+			// the dump (V42) do
+			assertThat(flyway(oldH2, "sa", "").migrate().migrations).extracting((migration) -> migration.version)
+				.allMatch((version) -> Integer.parseInt(version) > 42);
+			assertThat(flyway(oldPostgres.url(), user, password).migrate().migrations)
+				.extracting((migration) -> migration.version)
+				.allMatch((version) -> Integer.parseInt(version) > 42);
 			flyway(newH2, "sa", "").migrate();
 			flyway(newPostgres.url(), user, password).migrate();
 
