@@ -249,7 +249,10 @@ public final class LockOwner implements AutoCloseable {
 		}
 		boolean abandoned;
 		if (text.endsWith("id " + id + "\n")) {
-			abandoned = !LIVE.contains(id) && ProcessOwner.parse(text).isGone(deadJob);
+			// this process's own claim may be between its write and its rename on another
+			// thread: only another, gone process abandons one
+			abandoned = !text.contains("\npid " + ProcessHandle.current().pid() + "\n")
+					&& ProcessOwner.parse(text).isGone(deadJob);
 		}
 		else {
 			abandoned = Files.getLastModifiedTime(tmp).toInstant().isBefore(Instant.now().minus(UNPUBLISHED_AGE));

@@ -114,6 +114,8 @@ class LockOwnerTest {
 					"refstore delete-refs\npid " + running.pid() + "\nstarted "
 							+ running.info().startInstant().map(Object::toString).orElse("unknown") + "\nhost "
 							+ ProcessOwner.THIS_HOST + "\nid live\n");
+			Path ownTmp = dir.resolve("own.tmp");
+			Files.writeString(ownTmp, ProcessOwner.describeThisProcess("delete-refs", null) + "id own\n");
 			Path freshEmpty = Files.createFile(dir.resolve("fresh.tmp"));
 			Path oldEmpty = Files.createFile(dir.resolve("old.tmp"));
 			Files.setLastModifiedTime(oldEmpty, FileTime.from(Instant.now().minusSeconds(60)));
@@ -124,6 +126,7 @@ class LockOwnerTest {
 			assertThat(oldEmpty).doesNotExist();
 			assertThat(liveTmp).as("a running process's record being published").exists();
 			assertThat(freshEmpty).as("a record a claim may be writing now").exists();
+			assertThat(ownTmp).as("this process's claim, being published on another thread").exists();
 		}
 		finally {
 			running.destroyForcibly().waitFor();
