@@ -110,11 +110,11 @@ class DistributionIT {
 		}
 		try (Stream<Path> lib = Files.list(home.resolve("lib"))) {
 			assertThat(lib.map((file) -> file.getFileName().toString()))
-				.as("the class-data archive, made once beside the jar of a writable installation")
-				.filteredOn((name) -> name.endsWith(".jsa"))
+				.as("the class-data archive (an ahead-of-time cache on Java 25), made once beside the jar of a writable installation")
+				.filteredOn((name) -> name.endsWith(".jsa") || name.endsWith(".aot"))
 				.singleElement()
 				.asString()
-				.matches("refstore-core-.*\\.[0-9]+\\.jsa");
+				.matches("refstore-core-.*\\.[0-9]+\\.(jsa|aot)");
 		}
 		assertThat(cache).doesNotExist();
 	}
@@ -146,8 +146,8 @@ class DistributionIT {
 		for (int run = 0; run < 2; run++) {
 			assertSame(git(rich.dir(), new byte[0], "for-each-ref"), installed.run(repo, "for-each-ref"));
 		}
-		assertThat(sh(temp, "ls '" + cache + "/refstore'").stdout()).matches("refstore-core-.*\\.[0-9]+\\.jsa\n");
-		assertThat(sh(temp, "ls '" + home + "/lib'").stdout()).doesNotContain(".jsa");
+		assertThat(sh(temp, "ls '" + cache + "/refstore'").stdout()).matches("refstore-core-.*\\.[0-9]+\\.(jsa|aot)\n");
+		assertThat(sh(temp, "ls '" + home + "/lib'").stdout()).doesNotContain(".jsa").doesNotContain(".aot");
 	}
 
 	/**
