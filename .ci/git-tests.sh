@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# git's own ref tests, judging the refstore command: runs git's test scripts (t/ of the reftable-capable git that
+# .ci/install-reftable-git.sh installs) through the harness in ../shared/git-tests, first with that git alone (the
+# baseline), then with refstore standing in for git's ref plumbing. A test that fails through refstore and passes
+# with git alone is a failure. The ones still expected are listed in .ci/git-tests-known-failures.txt: this script
+# fails on a failure not listed there, and on a listed one that passes (the list only shrinks).
+#
+# Needs ./refstore built (./mvnw package or verify). Environment: REFSTORE_REFTABLE_GIT (else installed here),
+# REFSTORE_GIT_TESTS_HARNESS (default ../shared/git-tests), REFSTORE_GIT_TESTS_SCRIPTS (default: the harness's).
+# Writes refstore-core/target/git-tests/: baseline.txt, report.txt, failures.txt, the runs' logs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+harness=${REFSTORE_GIT_TESTS_HARNESS:-../shared/git-tests}
+known=.ci/git-tests-known-failures.txt
+if [ ! -x "$harness/run-git-tests.sh" ]; then
+	echo "git-tests: no harness at $harness (set REFSTORE_GIT_TESTS_HARNESS to the git-tests directory)" >&2
+	exit 2
+fi
+if [ ! -x ./refstore ] || ! ./refstore -h >/dev/null 2>&1; then
+	echo "git-tests: ./refstore does not run; build it first (./mvnw -DskipTests package)" >&2
+	exit 2
+fi
+git_bin=${REFSTORE_REFTABLE_GIT:-$(bash .ci/install-reftable-git.sh)}
+version=$("$git_bin" version | sed -n 's/^git version \([0-9][0-9.]*[0-9]\).*/\1/p')
+
+# git's t/ for exactly that version, from Debian's source package, kept between runs
+src=${XDG_CACHE_HOME:-$HOME/.cache}/refstore/git-src-$version
+if [ ! -f "$src/t/test-lib.sh" ]; then
+	rm -rf "$src.partial"
+	"$harness/get-git-t.sh" "$src.partial" "$version" >/dev/null
+	rm -rf "$src"
+	mv "$src.partial" "$src"
+fi
+
+work=$PWD/refstore-core/target/git-tests
+rm -rf "$work"
+mkdir -p "$work"
+export REAL_GIT=$git_bin
+read -r -a scripts <<<"${REFSTORE_GIT_TESTS_SCRIPTS:-}"
+
+echo "git-tests: the baseline, git $version alone" >&2
+GIT_TESTS_BASELINE=$work/baseline.txt GIT_TESTS_WORKDIR=$work/baseline-run \
+	"$harness/run-git-tests.sh" --baseline "$src/t" "${scripts[@]}" >"$work/baseline.log" 2>&1 || {
+	cat "$work/baseline.log" >&2
+	echo "git-tests: the baseline run failed" >&2
+	exit 2
+}
+
+echo "git-tests: through refstore" >&2
+status=0
+GIT_TESTS_BASELINE=$work/baseline.txt GIT_TESTS_WORKDIR=$work/run \
+	"$harness/run-git-tests.sh" --timeout 1200 "$src/t" "$PWD/refstore" "${scripts[@]}" >"$work/report.txt" || status=$?
+cat "$work/report.txt"
+
+# The report's rows: script, format, status, counts, then the new failures as ranges ("3-5,9", "-" for none,
+# "(N did not run)" after a timeout). One line per failing test: "<script> <format> <number>".
+awk '
+	/^git-tests:/ { exit }
+	$1 ~ /\.sh$/ && NF >= 13 {
+		if ($3 != "done") printf "git-tests: %s %s ended %s\n", $1, $2, $3 > "/dev/stderr"
+		if ($13 == "-") next
+		n = split($13, parts, ",")
+		for (i = 1; i <= n; i++) {
+			if (split(parts[i], ab, "-") == 2) { a = ab[1] + 0; b = ab[2] + 0 } else { a = b = parts[i] + 0 }
+			for (k = a; k <= b; k++) print $1, $2, k
+		}
+	}' "$work/report.txt" | LC_ALL=C sort -u >"$work/failures.txt"
+if ! grep -q '^git-tests: ' "$work/report.txt"; then
+	echo "git-tests: the harness ended without its summary (exit $status)" >&2
+	exit 1
+fi
+if grep -E '^t[0-9]+-[^ ]+\.sh +[a-z]+ +' "$work/report.txt" | awk '$3 != "done" { bad = 1 } END { exit !bad }'; then
+	echo "git-tests: a script did not finish (see its row above)" >&2
+	exit 1
+fi
+
+grep -v '^#' "$known" | sed '/^[[:space:]]*$/d' | LC_ALL=C sort -u >"$work/known.txt"
+LC_ALL=C comm -23 "$work/failures.txt" "$work/known.txt" >"$work/new.txt"
+LC_ALL=C comm -13 "$work/failures.txt" "$work/known.txt" >"$work/fixed.txt"
+echo "git-tests: $(wc -l <"$work/failures.txt") failures, $(wc -l <"$work/known.txt") expected in $known" >&2
+result=0
+if [ -s "$work/new.txt" ]; then
+	echo "git-tests: $(wc -l <"$work/new.txt") new failures (script, format, test number), not in $known:" >&2
+	sed 's/^/  /' "$work/new.txt" >&2
+	result=1
+fi
+if [ -s "$work/fixed.txt" ]; then
+	echo "git-tests: $(wc -l <"$work/fixed.txt") tests in $known now pass: remove them from the list:" >&2
+	sed 's/^/  /' "$work/fixed.txt" >&2
+	result=1
+fi
+[ "$result" = 0 ] && echo "git-tests: no new failures; every expected one still fails" >&2
+exit "$result"
