@@ -47,6 +47,17 @@ public interface RefTransaction extends AutoCloseable {
 	RefTransaction message(String message);
 
 	/**
+	 * Sets the {@code reference-transaction} hook this transaction runs as git's do
+	 * (default: none); only while OPEN. A hook that refuses in {@code preparing} or
+	 * {@code prepared} makes {@link #prepare()} and {@link #commit()} throw
+	 * {@link TransactionAbortedByHookException} with nothing changed; {@link #abort()}
+	 * runs it in {@code aborted}, and {@link #close()} of a transaction neither committed
+	 * nor aborted does not run it.
+	 * @return this transaction
+	 */
+	RefTransaction hook(TransactionHook hook);
+
+	/**
 	 * Forces what this transaction writes to the disk whatever {@code core.fsync} says:
 	 * every new file before its rename, and, before {@link #commit()} returns, every
 	 * directory in which it renamed or removed a file. For writes that a record elsewhere

@@ -18,6 +18,7 @@ import io.refstore.core.ref.RefTransaction;
 import io.refstore.core.ref.RefUpdate;
 import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.ref.StoreStatistics;
+import io.refstore.core.ref.TransactionHook;
 import io.refstore.core.ref.TransactionResult;
 import io.refstore.core.ref.UpdateBatch;
 import io.refstore.core.ref.VerifyProblem;
@@ -37,10 +38,13 @@ final class GatedRefStore implements RefStore {
 
 	private final long generation;
 
-	GatedRefStore(RefStore store, StoreGate gate, long generation) {
+	private final TransactionHook hook;
+
+	GatedRefStore(RefStore store, StoreGate gate, long generation, TransactionHook hook) {
 		this.store = store;
 		this.gate = gate;
 		this.generation = generation;
+		this.hook = hook;
 	}
 
 	private StoreGate.Pass enter() throws IOException {
@@ -49,7 +53,7 @@ final class GatedRefStore implements RefStore {
 
 	@Override
 	public RefTransaction newTransaction() {
-		return new GatedTransaction(this.store.newTransaction());
+		return new GatedTransaction(this.store.newTransaction().hook(this.hook));
 	}
 
 	@Override
@@ -163,6 +167,12 @@ final class GatedRefStore implements RefStore {
 		@Override
 		public RefTransaction message(String message) {
 			this.transaction.message(message);
+			return this;
+		}
+
+		@Override
+		public RefTransaction hook(TransactionHook hook) {
+			this.transaction.hook(hook);
 			return this;
 		}
 

@@ -22,6 +22,7 @@ import io.refstore.core.reftable.StackOptions;
 import io.refstore.core.reftable.WriteOptions;
 import io.refstore.core.repo.FsyncSettings;
 import io.refstore.core.repo.GitConfig;
+import io.refstore.core.repo.GitHooks;
 import io.refstore.core.repo.Repository;
 import io.refstore.core.repo.StoreGate;
 
@@ -108,7 +109,8 @@ public final class RefStores {
 				.open(new ReftableOptions(repository.gitDir(), repository.commonDir().resolve("reftable"), reflogPolicy,
 						stackOptions(repository).withOwner(owner), objects, repository::committer));
 		};
-		return new GatedRefStore(store, StoreGate.of(repository.commonDir()), repository.storeGeneration());
+		return new GatedRefStore(store, StoreGate.of(repository.commonDir()), repository.storeGeneration(),
+				GitHooks.referenceTransaction(repository));
 	}
 
 	/**

@@ -13,6 +13,8 @@ import io.refstore.core.ref.PersonIdent;
 import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefTransaction;
 import io.refstore.core.ref.RefUpdate;
+import io.refstore.core.ref.TransactionAbortedByHookException;
+import io.refstore.core.ref.TransactionHook;
 import io.refstore.core.ref.TransactionResult;
 import io.refstore.core.ref.UpdateBatch;
 
@@ -60,6 +62,8 @@ public abstract class StagedTransaction implements RefTransaction {
 
 	/** Whether {@link #forceSync()} was called. */
 	private boolean forced;
+
+	private TransactionHook hook = TransactionHook.NONE;
 
 	private final HashAlgorithm hash;
 
@@ -131,6 +135,13 @@ public abstract class StagedTransaction implements RefTransaction {
 	/** The reflog message of updates without their own, or {@code null}. */
 	protected final String message() {
 		return this.message;
+	}
+
+	@Override
+	public final RefTransaction hook(TransactionHook hook) {
+		requireState(State.OPEN);
+		this.hook = hook;
+		return this;
 	}
 
 	@Override
@@ -224,9 +235,38 @@ public abstract class StagedTransaction implements RefTransaction {
 		return this;
 	}
 
+	/**
+	 * Runs the hook in {@code preparing}, locks and checks every update, and runs the
+	 * hook in {@code prepared}; a hook that exits non-zero in either aborts the
+	 * transaction.
+	 */
 	@Override
 	public final TransactionResult prepare() throws IOException {
 		requireState(State.OPEN);
+		if (this.hook.present()
+				&& this.hook.run("preparing", HookLines.submitted(this.updates, this.batch, this.hash)) != 0) {
+			abort();
+			throw new TransactionAbortedByHookException("preparing");
+		}
+		TransactionResult result = lockAndCheckAll();
+		if (this.state == State.PREPARED && this.hook.present() && this.hook.run("prepared", hookLines()) != 0) {
+			abort();
+			throw new TransactionAbortedByHookException("prepared");
+		}
+		return result;
+	}
+
+	/**
+	 * The hook's lines now: the planned updates once planned, else the submitted ones.
+	 */
+	private List<String> hookLines() {
+		if (this.batchPlan != null || this.planned.isEmpty()) {
+			return HookLines.submitted(this.updates, this.batch, this.hash);
+		}
+		return HookLines.planned(this.planned.values(), this.hash);
+	}
+
+	private TransactionResult lockAndCheckAll() throws IOException {
 		if (this.batch != null) {
 			if (bulkWorthwhile(this.batch.size())) {
 				TransactionResult result = prepareBatch();
@@ -244,14 +284,14 @@ public abstract class StagedTransaction implements RefTransaction {
 			}
 		}
 		catch (IOException | RuntimeException ex) {
-			abort();
+			end();
 			throw ex;
 		}
 		if (outcome.isClean()) {
 			this.state = State.PREPARED;
 		}
 		else {
-			abort();
+			end();
 		}
 		return outcome.result(this.updates, false);
 	}
@@ -274,7 +314,7 @@ public abstract class StagedTransaction implements RefTransaction {
 			}
 		}
 		catch (IOException | RuntimeException ex) {
-			abort();
+			end();
 			throw ex;
 		}
 		if (outcome.isClean()) {
@@ -282,7 +322,7 @@ public abstract class StagedTransaction implements RefTransaction {
 			this.batchPlan = plan;
 		}
 		else {
-			abort();
+			end();
 		}
 		return outcome.result(this.batch, false);
 	}
@@ -307,7 +347,11 @@ public abstract class StagedTransaction implements RefTransaction {
 			}
 		}
 		finally {
-			abort();
+			end();
+		}
+		if (this.hook.present()) {
+			// its exit code changes nothing: the updates are in
+			this.hook.run("committed", hookLines());
 		}
 		return (this.batchPlan != null) ? new Outcome().result(this.batch, true)
 				: new Outcome().result(this.updates, true);
@@ -317,17 +361,37 @@ public abstract class StagedTransaction implements RefTransaction {
 		return (this.committer != null) ? this.committer : this.defaultCommitter.get();
 	}
 
+	/**
+	 * Releases every lock without applying anything and, unless the transaction had
+	 * already ended, runs the hook in {@code aborted}. Idempotent.
+	 */
 	@Override
 	public final void abort() {
-		release();
-		this.state = State.CLOSED;
+		boolean ended = this.state == State.CLOSED;
+		List<String> lines = (!ended && this.hook.present()) ? hookLines() : null;
+		end();
+		if (lines != null) {
+			try {
+				this.hook.run("aborted", lines);
+			}
+			catch (IOException ex) {
+				// as git, which ignores the hook in this state
+			}
+		}
 	}
 
+	/** Ends the transaction quietly, as git frees one neither committed nor aborted. */
 	@Override
 	public final void close() {
 		if (this.state != State.CLOSED) {
-			abort();
+			end();
 		}
+	}
+
+	/** Releases every lock; the transaction is over. */
+	private void end() {
+		release();
+		this.state = State.CLOSED;
 	}
 
 	private void requireState(State expected) {

@@ -23,6 +23,7 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 import io.refstore.batch.support.JobConflictException;
 import io.refstore.core.ref.InvalidRefNameException;
 import io.refstore.core.ref.RefName;
+import io.refstore.core.ref.TransactionAbortedByHookException;
 import io.refstore.core.repo.InvalidRepositoryNameException;
 import io.refstore.core.repo.StoreBusyException;
 import io.refstore.core.repo.StoreSwappedException;
@@ -130,6 +131,19 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler implements Pass
 		return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
 			.header(HttpHeaders.RETRY_AFTER, Long.toString(RETRY_AFTER_SECONDS))
 			.body(problem);
+	}
+
+	/**
+	 * The repository's {@code reference-transaction} hook refused the write (as git's
+	 * hooks let hosting software vote on ref updates): nothing was written.
+	 */
+	@ExceptionHandler
+	ProblemDetail refusedByHook(TransactionAbortedByHookException ex) {
+		log.info("write refused by the reference-transaction hook in its '" + ex.state() + "' state");
+		return Problems.problem(HttpStatus.CONFLICT, "refused-by-hook",
+				"the repository's reference-transaction hook refused the update in its '" + ex.state()
+						+ "' state; nothing was written",
+				Map.of("state", ex.state()));
 	}
 
 	@ExceptionHandler

@@ -12,6 +12,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -134,6 +137,42 @@ class RefWriteApiIT extends ApiTestSupport {
 		this.mvc.perform(batch(exists).with(as("admin")))
 			.andExpect(status().isConflict())
 			.andExpect(jsonPath("$.mismatches[0].status").value("create_exists"));
+		assertThat(gitRefs()).isEqualTo(before);
+	}
+
+	/**
+	 * The repository's reference-transaction hook (as hosting software installs to vote
+	 * on ref updates) runs for API writes as for git's: it sees the update, and its
+	 * refusal is a 409 naming the hook, with nothing written.
+	 */
+	@Test
+	void theReferenceTransactionHookVotesOnApiWrites() throws Exception {
+		Path hooks = Files.createDirectories(this.repo.gitDir().resolve("hooks"));
+		Path hook = hooks.resolve("reference-transaction");
+		Files.writeString(hook, """
+				#!/bin/sh
+				echo "$1" >>hook.log
+				cat >>hook.log
+				test "$1" != prepared || ! test -e refuse
+				""");
+		Files.setPosixFilePermissions(hook, PosixFilePermissions.fromString("rwxr-xr-x"));
+		String json = """
+				{"updates": [{"ref": "refs/heads/main", "old": "%s", "new": "%s"}]}""".formatted(this.c1, this.c2);
+		this.mvc.perform(batch(json).with(as("admin"))).andExpect(status().isOk());
+		String line = this.c1 + " " + this.c2 + " refs/heads/main\n";
+		assertThat(Files.readString(this.repo.gitDir().resolve("hook.log")))
+			.isEqualTo("preparing\n" + line + "prepared\n" + line + "committed\n" + line);
+
+		Files.createFile(this.repo.gitDir().resolve("refuse"));
+		String before = gitRefs();
+		String back = """
+				{"updates": [{"ref": "refs/heads/main", "old": "%s", "new": "%s"}]}""".formatted(this.c2, this.c1);
+		this.mvc.perform(batch(back).with(as("admin")))
+			.andExpect(status().isConflict())
+			.andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
+			.andExpect(jsonPath("$.type").value(containsString("refused-by-hook")))
+			.andExpect(jsonPath("$.state").value("prepared"))
+			.andExpect(jsonPath("$.detail").value(not(containsString("/"))));
 		assertThat(gitRefs()).isEqualTo(before);
 	}
 

@@ -1,0 +1,95 @@
+package io.refstore.core.repo;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+import io.refstore.core.ref.TransactionHook;
+
+/**
+ * A repository's git hooks, found and run as git does: in {@code core.hooksPath} if set
+ * (a relative path taken from where hooks run, {@code ~/} from the home directory), else
+ * in {@code hooks/} of the common git directory; run from the root of the working tree,
+ * or from the git directory of a bare repository, when the file exists and may be
+ * executed. A hook's standard output goes to standard error, as git sends it.
+ */
+public final class GitHooks {
+
+	private GitHooks() {
+	}
+
+	/** The repository's {@code reference-transaction} hook. */
+	public static TransactionHook referenceTransaction(Repository repository) {
+		Path workDir = repository.workTree().orElse(repository.gitDir());
+		return new ScriptHook(hooksDir(repository, workDir).resolve("reference-transaction"), workDir);
+	}
+
+	static Path hooksDir(Repository repository, Path workDir) {
+		Optional<String> configured = repository.config().getString("core", null, "hooksPath");
+		if (configured.isEmpty() || configured.get().isEmpty()) {
+			return repository.commonDir().resolve("hooks");
+		}
+		String path = configured.get();
+		if (path.startsWith("~/")) {
+			return Path.of(System.getProperty("user.home"), path.substring(2));
+		}
+		return workDir.resolve(path);
+	}
+
+	/** A hook that is a file, run with the state as its one argument. */
+	private record ScriptHook(Path file, Path workDir) implements TransactionHook {
+
+		@Override
+		public boolean present() {
+			return Files.isRegularFile(this.file) && Files.isExecutable(this.file);
+		}
+
+		@Override
+		public int run(String state, List<String> lines) throws IOException {
+			Process process = new ProcessBuilder(this.file.toString(), state).directory(this.workDir.toFile())
+				.redirectError(ProcessBuilder.Redirect.INHERIT)
+				.start();
+			Thread output = new Thread(() -> copyQuietly(process.getInputStream(), System.err),
+					"reference-transaction hook output");
+			output.setDaemon(true);
+			output.start();
+			try (OutputStream in = process.getOutputStream()) {
+				for (String line : lines) {
+					in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+				}
+			}
+			catch (IOException ex) {
+				// the hook did not read all of its input (a broken pipe): git ignores
+				// that too
+			}
+			try {
+				int code = process.waitFor();
+				output.join();
+				return code;
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				process.destroy();
+				throw new IOException("interrupted while the reference-transaction hook ran", ex);
+			}
+		}
+
+		private static void copyQuietly(InputStream from, PrintStream to) {
+			try (from) {
+				from.transferTo(to);
+				to.flush();
+			}
+			catch (IOException ex) {
+				// the hook's output is lost: it changes nothing
+			}
+		}
+
+	}
+
+}
