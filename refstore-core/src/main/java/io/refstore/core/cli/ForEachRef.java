@@ -14,6 +14,7 @@ import io.refstore.core.graph.CommitWalk;
 import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.RefCursor;
+import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.RefQuery;
 import io.refstore.core.ref.RefStore;
 
@@ -98,7 +99,7 @@ final class ForEachRef implements Command {
 			CommitWalk walk = walks ? RefFilter.walk(context) : null;
 			RefFilter filter = RefFilter.of(parsed, new RevParse(refs), walk);
 			List<Entry> entries = filter.apply(collect(refs, query, patterns), refs.hashAlgorithm(), context.objects(),
-					walk);
+					walk, refs.format() == RefFormat.FILES);
 			print(entries, descending, template, fields, count, context.out());
 		}
 		else if (descending) {

@@ -137,9 +137,11 @@ final class RefFilter {
 	 * @param hash the ids' hash
 	 * @param objects reads tags for {@code --points-at}
 	 * @param walk answers the commit filters
+	 * @param dropRootRefs whether root refs are left out of commit-filtered listings (git
+	 * 2.55 does so for the files format, and keeps them with reftable)
 	 */
-	List<Entry> apply(List<Entry> entries, HashAlgorithm hash, ObjectDatabase objects, CommitWalk walk)
-			throws IOException {
+	List<Entry> apply(List<Entry> entries, HashAlgorithm hash, ObjectDatabase objects, CommitWalk walk,
+			boolean dropRootRefs) throws IOException {
 		List<Entry> kept = entries;
 		if (!this.pointsAt.isEmpty()) {
 			kept = new ArrayList<>();
@@ -154,7 +156,7 @@ final class RefFilter {
 		}
 		int[] nodes = new int[kept.size()];
 		for (int i = 0; i < nodes.length; i++) {
-			nodes[i] = walk.commitOf(kept.get(i).id(), 0);
+			nodes[i] = (!dropRootRefs || isUnderRefs(kept.get(i).name())) ? walk.commitOf(kept.get(i).id(), 0) : -1;
 		}
 		BitSet contained = this.contains.isEmpty() ? null : walk.containing(nodes, nodes(this.contains, walk));
 		BitSet notContained = this.noContains.isEmpty() ? null : walk.containing(nodes, nodes(this.noContains, walk));
@@ -171,6 +173,11 @@ final class RefFilter {
 			result.add(kept.get(i));
 		}
 		return result;
+	}
+
+	private static boolean isUnderRefs(byte[] name) {
+		return name.length > 5 && name[0] == 'r' && name[1] == 'e' && name[2] == 'f' && name[3] == 's'
+				&& name[4] == '/';
 	}
 
 	private static int[] nodes(List<ObjectId> commits, CommitWalk walk) throws IOException {
