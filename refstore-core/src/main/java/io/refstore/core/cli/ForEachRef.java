@@ -1,15 +1,20 @@
 package io.refstore.core.cli;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
+import io.refstore.core.cli.RefFilter.Entry;
+import io.refstore.core.graph.CommitWalk;
 import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.RefCursor;
+import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.RefQuery;
 import io.refstore.core.ref.RefStore;
 
@@ -26,22 +31,38 @@ import io.refstore.core.ref.RefStore;
 final class ForEachRef implements Command {
 
 	private static Options options() {
-		return new Options("refstore for-each-ref [--count=<count>] [(--sort=<key>)...] [--format=<format>]",
-				"                             [--start-after=<marker>] [<pattern>...]")
+		return new Options("refstore for-each-ref [--count=<count>] [--shell|--perl|--python|--tcl]",
+				"                             [(--sort=<key>)...] [--format=<format>]",
+				"                             [--include-root-refs] [--points-at=<object>]",
+				"                             [--merged[=<object>]] [--no-merged[=<object>]]",
+				"                             [--contains[=<object>]] [--no-contains[=<object>]]",
+				"                             [(--exclude=<pattern>)...] [--start-after=<marker>]",
+				"                             [ --stdin | (<pattern>...)]")
 			.value((char) 0, "count", "n", "show only <n> matched refs")
 			.value((char) 0, "format", "format", "format to use for the output")
 			.value((char) 0, "sort", "key", "field name to sort on (refname, or -refname for descending)")
-			.value((char) 0, "start-after", "marker", "list only refs after <marker> (keyset paging)");
+			.value((char) 0, "start-after", "marker", "list only refs after <marker> (keyset paging)")
+			.value((char) 0, "points-at", "object", "print only refs which points at the given object")
+			.optionalValue((char) 0, "merged", "commit", "print only refs that are merged")
+			.optionalValue((char) 0, "no-merged", "commit", "print only refs that are not merged")
+			.optionalValue((char) 0, "contains", "commit", "print only refs which contain the commit")
+			.optionalValue((char) 0, "no-contains", "commit", "print only refs which don't contain the commit")
+			.value((char) 0, "exclude", "pattern", "exclude refs which match pattern")
+			.flag((char) 0, "stdin", "read reference patterns from stdin")
+			.flag((char) 0, "include-root-refs", "also include HEAD ref and pseudorefs");
 	}
 
-	/** A ref kept for sorting: copies of its name, resolved id and symbolic target. */
-	private record Entry(byte[] name, byte[] id, byte[] target) {
-	}
+	/**
+	 * The options whose value is optional on their own, but which take the next argument
+	 * as their value unless they are last (git's {@code LASTARG_DEFAULT}).
+	 */
+	private static final List<String> LASTARG_DEFAULT = List.of("--merged", "--no-merged", "--contains",
+			"--no-contains");
 
 	@Override
 	public int run(CommandContext context, List<String> args) throws CommandFailure, IOException {
 		Options options = options();
-		Options.Parsed parsed = options.parse(args);
+		Options.Parsed parsed = options.parse(joinLastArgDefaults(args));
 		int count = count(parsed, options);
 		String format = (parsed.value("format") != null) ? parsed.value("format") : FormatTemplate.DEFAULT;
 		FormatTemplate template = FormatTemplate.parse(format, options.usage());
@@ -50,23 +71,39 @@ final class ForEachRef implements Command {
 		if (startAfter != null && sortKeys.stream().anyMatch((key) -> !key.equals("refname"))) {
 			throw CommandFailure.fatal("cannot use --start-after with custom sort options");
 		}
-		if (startAfter != null && !parsed.args().isEmpty()) {
+		List<String> patternArgs = parsed.args();
+		if (parsed.flag("stdin")) {
+			if (!patternArgs.isEmpty()) {
+				throw CommandFailure.fatal("unknown arguments supplied with --stdin");
+			}
+			patternArgs = stdinPatterns(context);
+		}
+		if (startAfter != null && !patternArgs.isEmpty()) {
 			throw CommandFailure.fatal("cannot use --start-after with patterns");
 		}
 		boolean descending = descending(sortKeys);
 		RefStore refs = context.refs();
-		RefPatterns patterns = RefPatterns.of(parsed.args());
+		RefPatterns patterns = RefPatterns.of(patternArgs, parsed.values("exclude"));
 		String prefix = patterns.commonLiteralPrefix();
 		RefQuery query = new RefQuery(prefix.startsWith("refs/") ? prefix : "", (startAfter != null) ? startAfter : "",
-				false);
+				parsed.flag("include-root-refs"));
 		boolean strictShortNames = context.repository()
 			.config()
 			.getBoolean("core", null, "warnAmbiguousRefs")
 			.orElse(true);
 		RefFields fields = new RefFields(refs.hashAlgorithm(), template.needsObjects() ? context.objects() : null,
 				new RevParse(refs), strictShortNames, context.defaultAbbrev());
-		if (descending) {
-			printDescending(refs, query, patterns, template, fields, count, context.out());
+		if (!RefFilter.none(parsed)) {
+			boolean walks = parsed.given("merged") || parsed.given("no-merged") || parsed.given("contains")
+					|| parsed.given("no-contains");
+			CommitWalk walk = walks ? RefFilter.walk(context) : null;
+			RefFilter filter = RefFilter.of(parsed, new RevParse(refs), walk);
+			List<Entry> entries = filter.apply(collect(refs, query, patterns), refs.hashAlgorithm(), context.objects(),
+					walk, refs.format() == RefFormat.FILES);
+			print(entries, descending, template, fields, count, context.out());
+		}
+		else if (descending) {
+			print(collect(refs, query, patterns), true, template, fields, count, context.out());
 		}
 		else if (count == 0 && template.needsTypesOnly()) {
 			printBatched(refs, query, patterns, template, fields,
@@ -88,7 +125,8 @@ final class ForEachRef implements Command {
 			count = Integer.parseInt(value);
 		}
 		catch (NumberFormatException ex) {
-			throw CommandFailure.usage("option `count' expects a numerical value", options.usage());
+			throw CommandFailure.error("option `count' expects an integer value with an optional k/m/g suffix",
+					CommandFailure.USAGE);
 		}
 		if (count < 0) {
 			throw CommandFailure.usage("invalid --count argument: `" + value + "'", options.usage());
@@ -179,15 +217,15 @@ final class ForEachRef implements Command {
 		batch.print(template, fields, out);
 	}
 
-	private static void printDescending(RefStore refs, RefQuery query, RefPatterns patterns, FormatTemplate template,
-			RefFields fields, int count, OutBuffer out) throws CommandFailure, IOException {
+	/** The refs the patterns match, in the store's order. */
+	private static List<Entry> collect(RefStore refs, RefQuery query, RefPatterns patterns) throws IOException {
 		List<Entry> entries = new ArrayList<>();
 		try (RefCursor cursor = refs.refs(query)) {
 			while (cursor.next()) {
-				byte[] name = Arrays.copyOf(cursor.nameBuffer(), cursor.nameLength());
-				if (!patterns.matchesPath(name, name.length)) {
+				if (!patterns.matchesPath(cursor.nameBuffer(), cursor.nameLength())) {
 					continue;
 				}
+				byte[] name = Arrays.copyOf(cursor.nameBuffer(), cursor.nameLength());
 				if (cursor.isSymbolic()) {
 					Optional<DirectRef> target = refs.resolve(targetName(cursor));
 					if (target.isPresent()) {
@@ -200,9 +238,15 @@ final class ForEachRef implements Command {
 				}
 			}
 		}
+		return entries;
+	}
+
+	private static void print(List<Entry> entries, boolean descending, FormatTemplate template, RefFields fields,
+			int count, OutBuffer out) throws CommandFailure, IOException {
 		int printed = 0;
-		for (int i = entries.size() - 1; i >= 0; i--) {
-			Entry entry = entries.get(i);
+		int size = entries.size();
+		for (int i = 0; i < size; i++) {
+			Entry entry = entries.get(descending ? size - 1 - i : i);
 			fields.set(entry.name(), entry.name().length, entry.id(), entry.target(),
 					(entry.target() != null) ? entry.target().length : 0);
 			template.render(fields, out);
@@ -211,6 +255,38 @@ final class ForEachRef implements Command {
 				return;
 			}
 		}
+	}
+
+	/**
+	 * Joins {@code --merged <commit>} into {@code --merged=<commit>} where the option is
+	 * not the last argument, as git's parser takes the next argument then.
+	 */
+	private static List<String> joinLastArgDefaults(List<String> args) {
+		List<String> joined = new ArrayList<>(args.size());
+		for (int i = 0; i < args.size(); i++) {
+			String arg = args.get(i);
+			if (arg.equals("--")) {
+				joined.addAll(args.subList(i, args.size()));
+				break;
+			}
+			if (LASTARG_DEFAULT.contains(arg) && i + 1 < args.size()) {
+				joined.add(arg + "=" + args.get(++i));
+			}
+			else {
+				joined.add(arg);
+			}
+		}
+		return joined;
+	}
+
+	/** {@code --stdin}: one pattern a line. */
+	private static List<String> stdinPatterns(CommandContext context) throws IOException {
+		List<String> patterns = new ArrayList<>();
+		BufferedReader lines = new BufferedReader(new InputStreamReader(context.in(), StandardCharsets.UTF_8));
+		for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+			patterns.add(line);
+		}
+		return patterns;
 	}
 
 	private static String targetName(RefCursor cursor) {

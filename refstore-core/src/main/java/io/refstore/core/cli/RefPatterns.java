@@ -28,21 +28,38 @@ final class RefPatterns {
 
 	private final boolean[] globs;
 
-	private RefPatterns(byte[][] patterns) {
+	/** {@code for-each-ref --exclude}: names these match are left out. */
+	private final RefPatterns excludes;
+
+	private RefPatterns(byte[][] patterns, RefPatterns excludes) {
 		this.patterns = patterns;
 		this.globs = new boolean[patterns.length];
 		for (int i = 0; i < patterns.length; i++) {
 			this.globs[i] = Wildmatch.hasGlob(patterns[i]);
 		}
+		this.excludes = excludes;
 	}
 
 	/** The given patterns (UTF-8). */
 	static RefPatterns of(List<String> patterns) {
+		return new RefPatterns(bytes(patterns), null);
+	}
+
+	/**
+	 * {@code for-each-ref}'s patterns and {@code --exclude} patterns: a name matches if
+	 * it matches the patterns (or there are none) and none of the exclusions, each
+	 * matched as a pattern is.
+	 */
+	static RefPatterns of(List<String> patterns, List<String> excludes) {
+		return new RefPatterns(bytes(patterns), excludes.isEmpty() ? null : new RefPatterns(bytes(excludes), null));
+	}
+
+	private static byte[][] bytes(List<String> patterns) {
 		byte[][] bytes = new byte[patterns.size()][];
 		for (int i = 0; i < bytes.length; i++) {
 			bytes[i] = patterns.get(i).getBytes(StandardCharsets.UTF_8);
 		}
-		return new RefPatterns(bytes);
+		return bytes;
 	}
 
 	/** Whether there are no patterns (everything matches). */
@@ -70,10 +87,13 @@ final class RefPatterns {
 
 	/**
 	 * {@code for-each-ref}: whether some pattern is a prefix of the name ending at a
-	 * slash (or the whole name), or matches it as a glob.
-	 * @return {@code true} also if there are no patterns
+	 * slash (or the whole name), or matches it as a glob; and no exclusion does.
+	 * @return {@code true} also if there are no patterns (and the name is not excluded)
 	 */
 	boolean matchesPath(byte[] name, int length) {
+		if (this.excludes != null && this.excludes.patterns.length > 0 && this.excludes.matchesPath(name, length)) {
+			return false;
+		}
 		if (this.patterns.length == 0) {
 			return true;
 		}

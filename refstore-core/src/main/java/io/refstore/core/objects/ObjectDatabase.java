@@ -78,4 +78,15 @@ public interface ObjectDatabase extends Closeable {
 	 */
 	ObjectId tagTarget(ObjectId id) throws IOException;
 
+	/**
+	 * The content of a commit object, for walking history where no commit-graph covers
+	 * it.
+	 * @return the commit's bytes (without the object header), or {@code null} if the
+	 * object is missing or is no commit
+	 * @throws IOException if the database cannot be read
+	 */
+	default byte[] commitContent(ObjectId id) throws IOException {
+		throw new UnsupportedOperationException("this object database cannot read commits");
+	}
+
 }

@@ -218,6 +218,12 @@ final class PackedObjectDatabase implements ObjectDatabase {
 		return -1;
 	}
 
+	@Override
+	public byte[] commitContent(ObjectId id) throws IOException {
+		RawObject object = load(checkAlgorithm(id));
+		return (object != null && object.type() == RawObject.COMMIT) ? object.content() : null;
+	}
+
 	/**
 	 * The whole object, or {@code null} if it is nowhere in this database or its
 	 * alternates.

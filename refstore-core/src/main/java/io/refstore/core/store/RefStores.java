@@ -212,6 +212,11 @@ public final class RefStores {
 		}
 
 		@Override
+		public byte[] commitContent(ObjectId id) throws IOException {
+			return this.repository.objectDatabase().commitContent(id);
+		}
+
+		@Override
 		public void close() {
 			// the repository owns the database and closes it
 		}

@@ -1,0 +1,326 @@
+package io.refstore.core.graph;
+
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.Map;
+
+import io.refstore.core.objects.ObjectDatabase;
+import io.refstore.core.objects.ObjectDatabase.ObjectType;
+import io.refstore.core.ref.HashAlgorithm;
+import io.refstore.core.ref.ObjectId;
+
+/**
+ * Reachability questions about many refs at once, answered by one walk of the commit
+ * history ({@code for-each-ref --merged}, {@code --contains}, and the
+ * {@code ahead-behind} atom). Commits are numbered nodes: the positions of the
+ * {@link CommitGraph} when the repository has one, then commits parsed from the object
+ * database as the walk meets them. A graph commit never reaches a commit outside the
+ * graph, so walks that start in the graph read nothing else.
+ *
+ * <p>
+ * Not thread-safe: a walk belongs to one command.
+ */
+public final class CommitWalk {
+
+	private final CommitGraph graph;
+
+	private final ObjectDatabase objects;
+
+	private final HashAlgorithm algorithm;
+
+	private final int graphCount;
+
+	/** Commits outside the graph, by id; their nodes follow the graph's positions. */
+	private final Map<ObjectId, Integer> extraIds = new HashMap<>();
+
+	private ObjectId[] extras = new ObjectId[16];
+
+	/** Parents of commits outside the graph, {@code null} until parsed. */
+	private int[][] extraParents = new int[16][];
+
+	private int extraCount;
+
+	private int[] parentBuffer = new int[8];
+
+	/**
+	 * A walk over a repository's history.
+	 * @param graph the commit-graph, or {@code null} to read every commit from the object
+	 * database
+	 * @param objects the object database
+	 * @param algorithm the repository's hash
+	 */
+	public CommitWalk(CommitGraph graph, ObjectDatabase objects, HashAlgorithm algorithm) {
+		this.graph = graph;
+		this.objects = objects;
+		this.algorithm = algorithm;
+		this.graphCount = (graph != null) ? graph.count() : 0;
+	}
+
+	/**
+	 * The commit an object names, following annotated tags, as git's
+	 * {@code lookup_commit_reference}.
+	 * @param raw the buffer holding the raw id
+	 * @param offset where the id starts
+	 * @return the commit's node, or -1 if the object is missing or does not peel to a
+	 * commit
+	 * @throws IOException if the object database cannot be read
+	 */
+	public int commitOf(byte[] raw, int offset) throws IOException {
+		int node = (this.graph != null) ? this.graph.find(raw, offset) : -1;
+		if (node >= 0) {
+			return node;
+		}
+		ObjectId id = ObjectId.fromRaw(this.algorithm, raw, offset);
+		Integer known = this.extraIds.get(id);
+		if (known != null) {
+			return known;
+		}
+		ObjectType type = this.objects.type(id);
+		if (type == ObjectType.TAG) {
+			ObjectId peeled = this.objects.peel(id);
+			if (peeled == null) {
+				return -1;
+			}
+			return commitOf(peeled.toRaw(), 0);
+		}
+		return (type == ObjectType.COMMIT) ? extraNode(id) : -1;
+	}
+
+	/** {@link #commitOf(byte[], int)} for an id. */
+	public int commitOf(ObjectId id) throws IOException {
+		return commitOf(id.toRaw(), 0);
+	}
+
+	/** The type of an object, or {@code null} if it is missing. */
+	public ObjectType objectType(ObjectId id) throws IOException {
+		return this.objects.type(id);
+	}
+
+	/** How many nodes exist so far (graph commits and those parsed). */
+	public int nodeCount() {
+		return this.graphCount + this.extraCount;
+	}
+
+	/**
+	 * The topological level of a node, or {@link Integer#MAX_VALUE} where unknown (a
+	 * commit outside the graph, which may reach anything).
+	 */
+	public int generation(int node) {
+		if (node < this.graphCount) {
+			int generation = this.graph.generation(node);
+			return (generation == 0) ? Integer.MAX_VALUE : generation;
+		}
+		return Integer.MAX_VALUE;
+	}
+
+	/**
+	 * Every commit reachable from the given ones (themselves included).
+	 * @param starts nodes; negative entries are skipped
+	 * @return the reachable nodes
+	 * @throws IOException if a commit cannot be read
+	 */
+	public BitSet reachable(int... starts) throws IOException {
+		BitSet seen = new BitSet(nodeCount());
+		int[] stack = new int[64];
+		int top = 0;
+		for (int start : starts) {
+			if (start >= 0 && !seen.get(start)) {
+				seen.set(start);
+				stack = push(stack, top++, start);
+			}
+		}
+		while (top > 0) {
+			int node = stack[--top];
+			int n = parents(node);
+			int[] parents = this.parentBuffer;
+			for (int i = 0; i < n; i++) {
+				int parent = parents[i];
+				if (!seen.get(parent)) {
+					seen.set(parent);
+					stack = push(stack, top++, parent);
+				}
+			}
+		}
+		return seen;
+	}
+
+	/**
+	 * Which of the tips contain (reach) at least one of the targets: one memoized walk
+	 * for all tips, which stops at commits whose generation is below every target's.
+	 * @param tips nodes to classify; negative entries are skipped
+	 * @param targets the commits looked for
+	 * @return the nodes known to reach a target (every tip among them is such a tip)
+	 * @throws IOException if a commit cannot be read
+	 */
+	public BitSet containing(int[] tips, int... targets) throws IOException {
+		BitSet yes = new BitSet();
+		BitSet done = new BitSet();
+		int minGeneration = Integer.MAX_VALUE;
+		for (int target : targets) {
+			if (target >= 0) {
+				yes.set(target);
+				done.set(target);
+				minGeneration = Math.min(minGeneration, generation(target));
+			}
+		}
+		// each frame: a node and how many of its parents were looked at
+		int[] nodes = new int[64];
+		int[] next = new int[64];
+		for (int tip : tips) {
+			if (tip < 0 || done.get(tip)) {
+				continue;
+			}
+			int top = 0;
+			nodes[top] = tip;
+			next[top++] = 0;
+			while (top > 0) {
+				int node = nodes[top - 1];
+				int n = parents(node);
+				int i = next[top - 1];
+				while (i < n && done.get(this.parentBuffer[i]) && !yes.get(this.parentBuffer[i])) {
+					i++;
+				}
+				if (i < n && yes.get(this.parentBuffer[i])) {
+					yes.set(node);
+					done.set(node);
+					top--;
+					continue;
+				}
+				if (i == n) {
+					done.set(node);
+					top--;
+					continue;
+				}
+				int parent = this.parentBuffer[i];
+				// come back to this parent once it is done
+				next[top - 1] = i;
+				if (generation(parent) < minGeneration) {
+					done.set(parent);
+					continue;
+				}
+				if (top == nodes.length) {
+					nodes = Arrays.copyOf(nodes, top * 2);
+					next = Arrays.copyOf(next, top * 2);
+				}
+				nodes[top] = parent;
+				next[top++] = 0;
+			}
+		}
+		return yes;
+	}
+
+	/**
+	 * How far each tip is ahead of and behind a base, as the {@code ahead-behind} atom
+	 * prints: commits reachable from the tip but not the base, and from the base but not
+	 * the tip.
+	 * @param tips nodes; a negative entry gets {@code {-1, -1}}
+	 * @param base the base commit's node
+	 * @return {@code {ahead, behind}} per tip
+	 * @throws IOException if a commit cannot be read
+	 */
+	public int[][] aheadBehind(int[] tips, int base) throws IOException {
+		BitSet fromBase = reachable(base);
+		int baseCount = fromBase.cardinality();
+		int[][] counts = new int[tips.length][];
+		for (int t = 0; t < tips.length; t++) {
+			if (tips[t] < 0) {
+				counts[t] = new int[] { -1, -1 };
+				continue;
+			}
+			BitSet fromTip = reachable(tips[t]);
+			int total = fromTip.cardinality();
+			fromTip.and(fromBase);
+			int common = fromTip.cardinality();
+			counts[t] = new int[] { total - common, baseCount - common };
+		}
+		return counts;
+	}
+
+	/**
+	 * Loads a node's parents into {@link #parentBuffer}.
+	 * @return how many
+	 */
+	private int parents(int node) throws IOException {
+		if (node < this.graphCount) {
+			int n = this.graph.parents(node, this.parentBuffer);
+			if (n > this.parentBuffer.length) {
+				this.parentBuffer = new int[n];
+				this.graph.parents(node, this.parentBuffer);
+			}
+			return n;
+		}
+		int extra = node - this.graphCount;
+		int[] parents = this.extraParents[extra];
+		if (parents == null) {
+			parents = parse(this.extras[extra]);
+			this.extraParents[extra] = parents;
+		}
+		if (parents.length > this.parentBuffer.length) {
+			this.parentBuffer = new int[parents.length];
+		}
+		System.arraycopy(parents, 0, this.parentBuffer, 0, parents.length);
+		return parents.length;
+	}
+
+	/** Reads a commit's {@code parent} header lines. */
+	private int[] parse(ObjectId id) throws IOException {
+		byte[] content = this.objects.commitContent(id);
+		if (content == null) {
+			throw new IOException("unable to parse commit " + id.name());
+		}
+		int hexLength = this.algorithm.hexLength();
+		int lineLength = 7 + hexLength + 1;
+		// the tree line comes first, the parent lines right after it
+		int at = 5 + hexLength + 1;
+		int[] parents = new int[0];
+		byte[] raw = new byte[this.algorithm.rawLength()];
+		while (at + lineLength <= content.length && content[at] == 'p' && startsWith(content, at, "parent ")) {
+			if (!ObjectId.decodeHex(content, at + 7, raw, 0, raw.length) || content[at + 7 + hexLength] != '\n') {
+				throw new IOException("unable to parse commit " + id.name() + ": bad parent line");
+			}
+			parents = Arrays.copyOf(parents, parents.length + 1);
+			parents[parents.length - 1] = parentNode(raw);
+			at += lineLength;
+		}
+		return parents;
+	}
+
+	private int parentNode(byte[] raw) {
+		int node = (this.graph != null) ? this.graph.find(raw, 0) : -1;
+		if (node >= 0) {
+			return node;
+		}
+		ObjectId id = ObjectId.fromRaw(this.algorithm, raw, 0);
+		Integer known = this.extraIds.get(id);
+		return (known != null) ? known : extraNode(id);
+	}
+
+	private int extraNode(ObjectId id) {
+		if (this.extraCount == this.extras.length) {
+			this.extras = Arrays.copyOf(this.extras, this.extraCount * 2);
+			this.extraParents = Arrays.copyOf(this.extraParents, this.extraCount * 2);
+		}
+		int node = this.graphCount + this.extraCount;
+		this.extras[this.extraCount++] = id;
+		this.extraIds.put(id, node);
+		return node;
+	}
+
+	private static boolean startsWith(byte[] content, int at, String prefix) {
+		for (int i = 0; i < prefix.length(); i++) {
+			if (content[at + i] != prefix.charAt(i)) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	private static int[] push(int[] stack, int top, int value) {
+		int[] s = (top == stack.length) ? Arrays.copyOf(stack, top * 2) : stack;
+		s[top] = value;
+		return s;
+	}
+
+}
