@@ -31,7 +31,14 @@ final class ForEachRef implements Command {
 			.value((char) 0, "count", "n", "show only <n> matched refs")
 			.value((char) 0, "format", "format", "format to use for the output")
 			.value((char) 0, "sort", "key", "field name to sort on (refname, or -refname for descending)")
-			.value((char) 0, "start-after", "marker", "list only refs after <marker> (keyset paging)");
+			.value((char) 0, "start-after", "marker", "list only refs after <marker> (keyset paging)")
+			.flag('s', "shell", "quote placeholders suitably for shells")
+			.flag('p', "perl", "quote placeholders suitably for perl")
+			.flag((char) 0, "python", "quote placeholders suitably for python")
+			.flag((char) 0, "tcl", "quote placeholders suitably for Tcl")
+			.flag((char) 0, "omit-empty", "do not output a newline after empty formatted refs")
+			.flag((char) 0, "ignore-case", "sorting and filtering are case insensitive")
+			.optionalValue((char) 0, "color", "when", "respect format colors");
 	}
 
 	/** A ref kept for sorting: copies of its name, resolved id and symbolic target. */
@@ -44,7 +51,9 @@ final class ForEachRef implements Command {
 		Options.Parsed parsed = options.parse(args);
 		int count = count(parsed, options);
 		String format = (parsed.value("format") != null) ? parsed.value("format") : FormatTemplate.DEFAULT;
-		FormatTemplate template = FormatTemplate.parse(format, options.usage());
+		FormatTemplate template = FormatTemplate.parse(format, options.usage(),
+				FormatOptions.quote(parsed, options.usage()));
+		template.omitEmpty(parsed.flag("omit-empty"));
 		String startAfter = parsed.value("start-after");
 		List<String> sortKeys = parsed.values("sort");
 		if (startAfter != null && sortKeys.stream().anyMatch((key) -> !key.equals("refname"))) {
@@ -65,7 +74,12 @@ final class ForEachRef implements Command {
 			.orElse(true);
 		RefFields fields = new RefFields(refs.hashAlgorithm(), template.needsObjects() ? context.objects() : null,
 				new RevParse(refs), strictShortNames, context.defaultAbbrev());
-		if (descending) {
+		FormatOptions.attach(context, parsed, template, fields);
+		if (FormatOptions.customSort(sortKeys)) {
+			RefSorting sorting = RefSorting.parse(sortKeys, parsed.flag("ignore-case"), fields);
+			sorting.print(refs, query, patterns, template, fields, count, context.out());
+		}
+		else if (descending) {
 			printDescending(refs, query, patterns, template, fields, count, context.out());
 		}
 		else if (count == 0 && template.needsTypesOnly()) {
@@ -102,6 +116,9 @@ final class ForEachRef implements Command {
 	 */
 	private static boolean descending(List<String> sortKeys) throws CommandFailure {
 		boolean descending = false;
+		if (FormatOptions.customSort(sortKeys)) {
+			return false;
+		}
 		for (String key : sortKeys) {
 			descending = key.startsWith("-");
 			String field = descending ? key.substring(1) : key;
@@ -135,8 +152,7 @@ final class ForEachRef implements Command {
 				else {
 					fields.set(cursor.nameBuffer(), cursor.nameLength(), cursor.idBuffer(), null, 0);
 				}
-				template.render(fields, out);
-				out.write('\n');
+				template.renderLine(fields, out);
 				if (++printed == count) {
 					return;
 				}
@@ -205,8 +221,7 @@ final class ForEachRef implements Command {
 			Entry entry = entries.get(i);
 			fields.set(entry.name(), entry.name().length, entry.id(), entry.target(),
 					(entry.target() != null) ? entry.target().length : 0);
-			template.render(fields, out);
-			out.write('\n');
+			template.renderLine(fields, out);
 			if (++printed == count) {
 				return;
 			}

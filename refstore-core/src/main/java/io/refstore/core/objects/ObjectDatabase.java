@@ -78,4 +78,22 @@ public interface ObjectDatabase extends Closeable {
 	 */
 	ObjectId tagTarget(ObjectId id) throws IOException;
 
+	/**
+	 * An object's type and whole content.
+	 *
+	 * @param type the type
+	 * @param content the content, without the loose-object header
+	 */
+	record StoredObject(ObjectType type, byte[] content) {
+	}
+
+	/**
+	 * Reads a whole object (for {@code for-each-ref}'s object atoms).
+	 * @return the object, or {@code null} if it does not exist
+	 * @throws IOException if the database cannot be read
+	 */
+	default StoredObject read(ObjectId id) throws IOException {
+		throw new UnsupportedOperationException("this object database does not read whole objects");
+	}
+
 }

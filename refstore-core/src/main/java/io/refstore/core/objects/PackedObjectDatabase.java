@@ -218,6 +218,12 @@ final class PackedObjectDatabase implements ObjectDatabase {
 		return -1;
 	}
 
+	@Override
+	public StoredObject read(ObjectId id) throws IOException {
+		RawObject object = load(checkAlgorithm(id));
+		return (object != null) ? new StoredObject(RawObject.publicType(object.type()), object.content()) : null;
+	}
+
 	/**
 	 * The whole object, or {@code null} if it is nowhere in this database or its
 	 * alternates.

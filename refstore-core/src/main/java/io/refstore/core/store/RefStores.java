@@ -210,6 +210,11 @@ public final class RefStores {
 		}
 
 		@Override
+		public StoredObject read(ObjectId id) throws IOException {
+			return this.repository.objectDatabase().read(id);
+		}
+
+		@Override
 		public void close() {
 			// the repository owns the database and closes it
 		}
