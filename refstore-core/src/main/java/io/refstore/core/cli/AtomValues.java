@@ -76,10 +76,13 @@ final class AtomValues {
 		}
 		this.derefObject = null;
 		this.derefId = null;
-		if (this.object.type() == ObjectType.TAG) {
-			this.derefId = ObjectId.fromHex(id.algorithm(), ObjectText.parse(this.object.content()).header("object"));
-			this.derefObject = this.objects.read(this.derefId);
+		// git 2.55 peels %(*...) atoms through a tag of a tag to the first non-tag
+		StoredObject current = this.object;
+		for (int depth = 0; current != null && current.type() == ObjectType.TAG && depth < 64; depth++) {
+			this.derefId = ObjectId.fromHex(id.algorithm(), ObjectText.parse(current.content()).header("object"));
+			current = this.objects.read(this.derefId);
 		}
+		this.derefObject = (this.derefId != null) ? current : null;
 		this.loadedFor = this.fields.generation();
 	}
 
@@ -130,8 +133,8 @@ final class AtomValues {
 				return commit ? Integer.toString(parsed.headers("parent").size()) : "";
 			}
 			case "object", "type", "tag" -> {
-				return commit ? "" : nullToEmpty(
-						(name.equals("object") ? hexOf(parsed.header("object"), id, atom) : parsed.header(name)));
+				// git prints a tag's object in full, whatever the argument
+				return commit ? "" : nullToEmpty(parsed.header(name));
 			}
 			case "creator" -> {
 				return nullToEmpty(parsed.header(commit ? "committer" : "tagger"));
@@ -156,7 +159,7 @@ final class AtomValues {
 				return (atom.arg() != null) ? message.sanitizedSubject() : message.subject;
 			}
 			case "body" -> {
-				return message.body;
+				return message.signedBody;
 			}
 			case "trailers" -> {
 				return ((TrailerOptions) atom.parsed()).format(message.trailers());

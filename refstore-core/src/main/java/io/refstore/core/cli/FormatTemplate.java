@@ -248,8 +248,8 @@ final class FormatTemplate {
 			case "symref" -> nameAtom(Field.SYMREF, text, arg);
 			case "objectname" -> objectNameAtom(Field.OBJECTNAME, text, arg);
 			case "*objectname" -> objectNameAtom(Field.DEREF_OBJECTNAME, text, arg);
-			case "objecttype" -> (arg == null) ? noArgAtom(Field.OBJECTTYPE, name, arg) : null;
-			case "*objecttype" -> (arg == null) ? noArgAtom(Field.DEREF_OBJECTTYPE, name, arg) : null;
+			case "objecttype" -> noArgAtom(Field.OBJECTTYPE, name, arg);
+			case "*objecttype" -> noArgAtom(Field.DEREF_OBJECTTYPE, name, arg);
 			default -> null;
 		};
 	}

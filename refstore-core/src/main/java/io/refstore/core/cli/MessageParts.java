@@ -21,6 +21,12 @@ final class MessageParts {
 
 	final String body;
 
+	/**
+	 * The body with the signature, which {@code %(body)} shows (unlike
+	 * {@code contents:body}).
+	 */
+	final String signedBody;
+
 	final String signature;
 
 	/** Everything but the signature. */
@@ -43,6 +49,7 @@ final class MessageParts {
 			bodyStart++;
 		}
 		this.body = this.unsigned.substring(bodyStart);
+		this.signedBody = this.contents.substring(Math.min(bodyStart, this.contents.length()));
 	}
 
 	private static int signatureStart(String text) {
@@ -103,29 +110,46 @@ final class MessageParts {
 	}
 
 	/**
-	 * The trailer lines of the message (a key, a colon, a value; continuation lines start
-	 * with white space), or none if the last paragraph is not such lines.
+	 * The lines of the message's trailer block, folded lines joined to the line they
+	 * continue: the last paragraph, if its lines are all {@code Key: value} trailers, or
+	 * if it has a trailer git itself writes ({@code Signed-off-by:}, {@code (cherry
+	 * picked from commit}) and at least a quarter of its lines are trailers. Lines that
+	 * are no trailer are kept (for {@code only=no}); {@link #isTrailer} tells them apart.
 	 */
 	List<String> trailers() {
-		List<String> found = new ArrayList<>();
+		List<String> lines = new ArrayList<>();
 		String text = this.body.stripTrailing();
+		if (text.isEmpty()) {
+			return lines;
+		}
 		int start = text.lastIndexOf("\n\n");
 		String paragraph = (start < 0) ? text : text.substring(start + 2);
-		if (start < 0 && this.body.isEmpty()) {
-			return found;
-		}
+		int trailers = 0;
+		int others = 0;
+		boolean recognized = false;
 		for (String line : paragraph.split("\n")) {
-			if (!line.isEmpty() && Character.isWhitespace(line.charAt(0)) && !found.isEmpty()) {
-				found.set(found.size() - 1, found.get(found.size() - 1) + "\n" + line);
+			if (!line.isEmpty() && Character.isWhitespace(line.charAt(0)) && !lines.isEmpty()) {
+				lines.set(lines.size() - 1, lines.get(lines.size() - 1) + "\n" + line);
 				continue;
 			}
-			int colon = line.indexOf(':');
-			if (colon <= 0 || !line.substring(0, colon).strip().matches("[A-Za-z0-9-]+")) {
-				return new ArrayList<>();
+			lines.add(line);
+			if (isTrailer(line)) {
+				trailers++;
+				recognized |= line.startsWith("Signed-off-by: ");
 			}
-			found.add(line);
+			else {
+				recognized |= line.startsWith("(cherry picked from commit ");
+				others++;
+			}
 		}
-		return found;
+		boolean block = (trailers > 0 && others == 0) || (recognized && trailers * 3 >= others);
+		return block ? lines : new ArrayList<>();
+	}
+
+	/** Whether a line of the trailer block is a {@code Key: value} trailer. */
+	static boolean isTrailer(String line) {
+		int colon = line.indexOf(':');
+		return colon > 0 && line.substring(0, colon).strip().matches("[A-Za-z0-9-]+");
 	}
 
 }

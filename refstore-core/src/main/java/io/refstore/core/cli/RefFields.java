@@ -283,8 +283,13 @@ final class RefFields {
 	private boolean deref() throws IOException, CommandFailure {
 		if (!this.derefLoaded) {
 			this.derefLoaded = true;
+			// git 2.55 peels through a tag of a tag to the first object that is no tag
 			this.derefId = (type() == ObjectType.TAG) ? this.objects.tagTarget(objectId()) : null;
 			this.derefType = (this.derefId != null) ? this.objects.type(this.derefId) : null;
+			for (int depth = 0; this.derefType == ObjectType.TAG && depth < 64; depth++) {
+				this.derefId = this.objects.tagTarget(this.derefId);
+				this.derefType = (this.derefId != null) ? this.objects.type(this.derefId) : null;
+			}
 			if (this.derefId != null && this.derefType == null) {
 				throw CommandFailure.fatal("missing object " + this.derefId.name() + " for "
 						+ new String(this.name, 0, this.nameLength, StandardCharsets.UTF_8));

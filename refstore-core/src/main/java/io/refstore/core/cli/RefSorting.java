@@ -52,7 +52,8 @@ final class RefSorting {
 			if (!(FormatAtoms.parse(rest) instanceof Rich atom)) {
 				throw CommandFailure.fatal("unknown field name: " + rest);
 			}
-			boolean numeric = atom.name().endsWith("date") || atom.name().equals("objectsize")
+			// a date with a format of its own sorts as the text it prints
+			boolean numeric = (atom.name().endsWith("date") && atom.arg() == null) || atom.name().equals("objectsize")
 					|| atom.name().equals("numparent") || (atom.name().equals("raw") && atom.arg() != null)
 					|| ("size".equals(atom.arg()) && atom.name().equals("contents"));
 			keys.add(new Key(atom, reverse, version, numeric));
@@ -132,8 +133,8 @@ final class RefSorting {
 					return key.reverse() ? -cmp : cmp;
 				}
 			}
-			return this.ignoreCase ? new String(a.name(), StandardCharsets.UTF_8)
-				.compareToIgnoreCase(new String(b.name(), StandardCharsets.UTF_8)) : Arrays.compare(a.name(), b.name());
+			return this.ignoreCase ? new String(a.name(), StandardCharsets.UTF_8).compareToIgnoreCase(
+					new String(b.name(), StandardCharsets.UTF_8)) : Arrays.compareUnsigned(a.name(), b.name());
 		};
 	}
 

@@ -9,7 +9,7 @@ import java.util.Locale;
  * {@code key=<key>} (implies {@code only}), {@code separator=},
  * {@code key_value_separator=}. Immutable.
  */
-record TrailerOptions(boolean unfold, boolean valueOnly, List<String> keys, String separator,
+record TrailerOptions(boolean unfold, boolean valueOnly, boolean only, List<String> keys, String separator,
 		String keyValueSeparator) {
 
 	static TrailerOptions parse(String arg) throws CommandFailure {
@@ -18,10 +18,15 @@ record TrailerOptions(boolean unfold, boolean valueOnly, List<String> keys, Stri
 		List<String> keys = new ArrayList<>();
 		String separator = null;
 		String keyValueSeparator = null;
+		Boolean only = null;
 		if (arg != null && !arg.isEmpty()) {
 			for (String part : arg.split(",")) {
 				if (part.startsWith("key=")) {
-					keys.add(part.substring(4).toLowerCase(Locale.ROOT));
+					String key = part.substring(4);
+					keys.add((key.endsWith(":") ? key.substring(0, key.length() - 1) : key).toLowerCase(Locale.ROOT));
+				}
+				else if (part.equals("key")) {
+					throw CommandFailure.fatal("expected %(trailers:key=<value>)");
 				}
 				else if (part.startsWith("separator=")) {
 					separator = unescape(part.substring(10));
@@ -35,12 +40,17 @@ record TrailerOptions(boolean unfold, boolean valueOnly, List<String> keys, Stri
 				else if (flag(part, "valueonly") != null) {
 					valueOnly = flag(part, "valueonly");
 				}
-				else if (flag(part, "only") == null) {
+				else if (flag(part, "only") != null) {
+					only = flag(part, "only");
+				}
+				else {
 					throw CommandFailure.fatal("unknown %(trailers) argument: " + part);
 				}
 			}
 		}
-		return new TrailerOptions(unfold, valueOnly, keys, separator, keyValueSeparator);
+		// a key implies only, unless only is given
+		return new TrailerOptions(unfold, valueOnly, (only != null) ? only : !keys.isEmpty(), keys, separator,
+				keyValueSeparator);
 	}
 
 	private static Boolean flag(String part, String name) {
@@ -78,20 +88,24 @@ record TrailerOptions(boolean unfold, boolean valueOnly, List<String> keys, Stri
 		StringBuilder out = new StringBuilder();
 		boolean first = true;
 		for (String trailer : trailers) {
+			boolean isTrailer = MessageParts.isTrailer(trailer);
+			if (!isTrailer && this.only) {
+				continue;
+			}
 			int colon = trailer.indexOf(':');
-			String key = trailer.substring(0, colon).strip();
-			String value = trailer.substring(colon + 1).strip();
-			if (!this.keys.isEmpty() && !this.keys.contains(key.toLowerCase(Locale.ROOT))) {
+			String key = isTrailer ? trailer.substring(0, colon).strip() : null;
+			String value = isTrailer ? trailer.substring(colon + 1).strip() : trailer;
+			if (isTrailer && !this.keys.isEmpty() && !this.keys.contains(key.toLowerCase(Locale.ROOT))) {
 				continue;
 			}
 			if (this.unfold) {
-				value = value.replaceAll("\\s*\n\\s*", " ");
+				value = value.replaceAll("\n\\s+", " ");
 			}
 			if (this.separator != null && !first) {
 				out.append(this.separator);
 			}
 			first = false;
-			if (!this.valueOnly) {
+			if (isTrailer && !this.valueOnly) {
 				out.append(key).append((this.keyValueSeparator != null) ? this.keyValueSeparator : ": ");
 			}
 			out.append(value);
