@@ -49,7 +49,14 @@ final class ForEachRef implements Command {
 			.optionalValue((char) 0, "no-contains", "commit", "print only refs which don't contain the commit")
 			.value((char) 0, "exclude", "pattern", "exclude refs which match pattern")
 			.flag((char) 0, "stdin", "read reference patterns from stdin")
-			.flag((char) 0, "include-root-refs", "also include HEAD ref and pseudorefs");
+			.flag((char) 0, "include-root-refs", "also include HEAD ref and pseudorefs")
+			.flag('s', "shell", "quote placeholders suitably for shells")
+			.flag('p', "perl", "quote placeholders suitably for perl")
+			.flag((char) 0, "python", "quote placeholders suitably for python")
+			.flag((char) 0, "tcl", "quote placeholders suitably for Tcl")
+			.flag((char) 0, "omit-empty", "do not output a newline after empty formatted refs")
+			.flag((char) 0, "ignore-case", "sorting and filtering are case insensitive")
+			.optionalValue((char) 0, "color", "when", "respect format colors");
 	}
 
 	/**
@@ -65,7 +72,9 @@ final class ForEachRef implements Command {
 		Options.Parsed parsed = options.parse(joinLastArgDefaults(args));
 		int count = count(parsed, options);
 		String format = (parsed.value("format") != null) ? parsed.value("format") : FormatTemplate.DEFAULT;
-		FormatTemplate template = FormatTemplate.parse(format, options.usage());
+		FormatTemplate template = FormatTemplate.parse(format, options.usage(),
+				FormatOptions.quote(parsed, options.usage()));
+		template.omitEmpty(parsed.flag("omit-empty"));
 		String startAfter = parsed.value("start-after");
 		List<String> sortKeys = parsed.values("sort");
 		if (startAfter != null && sortKeys.stream().anyMatch((key) -> !key.equals("refname"))) {
@@ -93,14 +102,25 @@ final class ForEachRef implements Command {
 			.orElse(true);
 		RefFields fields = new RefFields(refs.hashAlgorithm(), template.needsObjects() ? context.objects() : null,
 				new RevParse(refs), strictShortNames, context.defaultAbbrev());
-		if (!RefFilter.none(parsed)) {
-			boolean walks = parsed.given("merged") || parsed.given("no-merged") || parsed.given("contains")
-					|| parsed.given("no-contains");
-			CommitWalk walk = walks ? RefFilter.walk(context) : null;
-			RefFilter filter = RefFilter.of(parsed, new RevParse(refs), walk);
-			List<Entry> entries = filter.apply(collect(refs, query, patterns), refs.hashAlgorithm(), context.objects(),
-					walk, refs.format() == RefFormat.FILES);
-			print(entries, descending, template, fields, count, context.out());
+		FormatOptions.attach(context, parsed, template, fields);
+		boolean customSort = FormatOptions.customSort(sortKeys);
+		if (!RefFilter.none(parsed) || customSort) {
+			List<Entry> entries = collect(refs, query, patterns);
+			if (!RefFilter.none(parsed)) {
+				boolean walks = parsed.given("merged") || parsed.given("no-merged") || parsed.given("contains")
+						|| parsed.given("no-contains");
+				CommitWalk walk = walks ? RefFilter.walk(context) : null;
+				RefFilter filter = RefFilter.of(parsed, new RevParse(refs), walk);
+				entries = filter.apply(entries, refs.hashAlgorithm(), context.objects(), walk,
+						refs.format() == RefFormat.FILES);
+			}
+			if (customSort) {
+				RefSorting.parse(sortKeys, parsed.flag("ignore-case"), fields)
+					.print(entries, template, fields, count, context.out());
+			}
+			else {
+				print(entries, descending, template, fields, count, context.out());
+			}
 		}
 		else if (descending) {
 			print(collect(refs, query, patterns), true, template, fields, count, context.out());
@@ -140,6 +160,9 @@ final class ForEachRef implements Command {
 	 */
 	private static boolean descending(List<String> sortKeys) throws CommandFailure {
 		boolean descending = false;
+		if (FormatOptions.customSort(sortKeys)) {
+			return false;
+		}
 		for (String key : sortKeys) {
 			descending = key.startsWith("-");
 			String field = descending ? key.substring(1) : key;
@@ -173,8 +196,7 @@ final class ForEachRef implements Command {
 				else {
 					fields.set(cursor.nameBuffer(), cursor.nameLength(), cursor.idBuffer(), null, 0);
 				}
-				template.render(fields, out);
-				out.write('\n');
+				template.renderLine(fields, out);
 				if (++printed == count) {
 					return;
 				}
@@ -249,8 +271,7 @@ final class ForEachRef implements Command {
 			Entry entry = entries.get(descending ? size - 1 - i : i);
 			fields.set(entry.name(), entry.name().length, entry.id(), entry.target(),
 					(entry.target() != null) ? entry.target().length : 0);
-			template.render(fields, out);
-			out.write('\n');
+			template.renderLine(fields, out);
 			if (++printed == count) {
 				return;
 			}

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A compiled {@code for-each-ref --format}: literal bytes ({@code %%} and {@code %xx}
@@ -54,7 +55,7 @@ final class FormatTemplate {
 	}
 
 	/** One piece of a format: literal bytes, or an atom. */
-	sealed interface Segment permits Literal, Atom {
+	sealed interface Segment permits Literal, Atom, Rich, Control {
 
 	}
 
@@ -66,10 +67,66 @@ final class FormatTemplate {
 	record Atom(Field field, Modifier modifier, int number) implements Segment {
 	}
 
+	/**
+	 * An atom evaluated by {@link AtomValues} (the slow path).
+	 *
+	 * @param name the atom's name without {@code *}
+	 * @param arg its argument, or {@code null}
+	 * @param deref whether it names the tagged object ({@code %(*...)})
+	 * @param parsed the argument as parsed by {@link FormatAtoms}, or {@code null}
+	 */
+	record Rich(String name, String arg, boolean deref, Object parsed) implements Segment {
+	}
+
+	/**
+	 * {@code %(if)}, {@code %(then)}, {@code %(else)}, {@code %(end)} or
+	 * {@code %(align)}.
+	 *
+	 * @param kind the atom's name
+	 * @param arg its argument, or {@code null}
+	 * @param width an alignment's width
+	 * @param position an alignment's position: 0 left, 1 middle, 2 right
+	 */
+	record Control(String kind, String arg, int width, int position) implements Segment {
+	}
+
 	private final List<Segment> segments;
 
-	private FormatTemplate(List<Segment> segments) {
+	private final FormatQuote quote;
+
+	private final boolean rich;
+
+	private boolean omitEmpty;
+
+	private FormatTemplate(List<Segment> segments, FormatQuote quote) {
 		this.segments = List.copyOf(segments);
+		this.quote = quote;
+		this.rich = quote != null || segments.stream().anyMatch((s) -> s instanceof Rich || s instanceof Control);
+	}
+
+	/** Whether some atom is evaluated on the slow path (or values are quoted). */
+	boolean rich() {
+		return this.rich;
+	}
+
+	/** The quoting of values ({@code --shell} ...), or {@code null}. */
+	FormatQuote quote() {
+		return this.quote;
+	}
+
+	/**
+	 * Makes {@link #renderLine} skip refs whose output is empty ({@code --omit-empty}).
+	 */
+	void omitEmpty(boolean omit) {
+		this.omitEmpty = omit;
+	}
+
+	/** Whether the format reads any object. */
+	boolean readsObjects() {
+		return this.segments.stream()
+			.anyMatch((s) -> s instanceof Rich r
+					&& !Set.of("refname", "symref", "upstream", "push", "HEAD", "worktreepath", "color")
+						.contains(r.name()));
 	}
 
 	/** The segments in order. */
@@ -79,7 +136,7 @@ final class FormatTemplate {
 
 	/** Whether some atom needs the object database (types or tag targets). */
 	boolean needsObjects() {
-		return this.segments.stream()
+		return this.rich || this.segments.stream()
 			.anyMatch((s) -> s instanceof Atom a && a.field() != Field.REFNAME && a.field() != Field.SYMREF
 					&& a.field() != Field.OBJECTNAME);
 	}
@@ -89,9 +146,10 @@ final class FormatTemplate {
 	 * there is one).
 	 */
 	boolean needsTypesOnly() {
-		return needsObjects() && this.segments.stream()
-			.noneMatch((s) -> s instanceof Atom a
-					&& (a.field() == Field.DEREF_OBJECTNAME || a.field() == Field.DEREF_OBJECTTYPE));
+		return !this.rich && needsObjects()
+				&& this.segments.stream()
+					.noneMatch((s) -> s instanceof Atom a
+							&& (a.field() == Field.DEREF_OBJECTNAME || a.field() == Field.DEREF_OBJECTTYPE));
 	}
 
 	/**
@@ -103,6 +161,14 @@ final class FormatTemplate {
 	 * naming an unknown atom or argument
 	 */
 	static FormatTemplate parse(String format, String usage) throws CommandFailure {
+		return parse(format, usage, null);
+	}
+
+	/**
+	 * Compiles a format whose values are quoted.
+	 * @param quote the quoting, or {@code null}
+	 */
+	static FormatTemplate parse(String format, String usage, FormatQuote quote) throws CommandFailure {
 		byte[] f = format.getBytes(StandardCharsets.UTF_8);
 		List<Segment> segments = new ArrayList<>();
 		ByteArrayOutputStream literal = new ByteArrayOutputStream();
@@ -119,7 +185,9 @@ final class FormatTemplate {
 					throw CommandFailure.usage("malformed format string " + format.substring(charIndex(f, i)), usage);
 				}
 				flush(literal, segments);
-				segments.add(atom(new String(f, i + 2, close - i - 2, StandardCharsets.UTF_8)));
+				String text = new String(f, i + 2, close - i - 2, StandardCharsets.UTF_8);
+				Atom fast = fastAtom(text);
+				segments.add((fast != null) ? fast : FormatAtoms.parse(text));
 				i = close + 1;
 			}
 			else if (next == '%') {
@@ -140,7 +208,7 @@ final class FormatTemplate {
 			}
 		}
 		flush(literal, segments);
-		return new FormatTemplate(segments);
+		return new FormatTemplate(segments, quote);
 	}
 
 	private static void flush(ByteArrayOutputStream literal, List<Segment> segments) {
@@ -163,10 +231,18 @@ final class FormatTemplate {
 		return new String(utf8, 0, byteIndex, StandardCharsets.UTF_8).length();
 	}
 
-	private static Atom atom(String text) throws CommandFailure {
+	/**
+	 * The atom if it is one of those that stream without reading objects (arguments
+	 * checked), else {@code null}.
+	 */
+	private static Atom fastAtom(String text) throws CommandFailure {
 		int colon = text.indexOf(':');
 		String name = (colon < 0) ? text : text.substring(0, colon);
 		String arg = (colon < 0) ? null : text.substring(colon + 1);
+		if ((name.equals("refname") || name.equals("symref")) && arg != null
+				&& !(arg.equals("short") || arg.matches("(l|r)?strip=-?[0-9]+"))) {
+			return null;
+		}
 		return switch (name) {
 			case "refname" -> nameAtom(Field.REFNAME, text, arg);
 			case "symref" -> nameAtom(Field.SYMREF, text, arg);
@@ -174,8 +250,7 @@ final class FormatTemplate {
 			case "*objectname" -> objectNameAtom(Field.DEREF_OBJECTNAME, text, arg);
 			case "objecttype" -> noArgAtom(Field.OBJECTTYPE, name, arg);
 			case "*objecttype" -> noArgAtom(Field.DEREF_OBJECTTYPE, name, arg);
-			default -> throw CommandFailure.fatal("unknown field name: " + name
-					+ " (refstore knows refname, symref, objectname, objecttype, *objectname, *objecttype)");
+			default -> null;
 		};
 	}
 
@@ -238,6 +313,11 @@ final class FormatTemplate {
 	 * @throws CommandFailure if an object atom meets a missing object
 	 */
 	void render(RefFields fields, OutBuffer out) throws IOException, CommandFailure {
+		if (this.rich) {
+			byte[] line = FormatRender.render(this, fields);
+			out.write(line, 0, line.length);
+			return;
+		}
 		for (Segment segment : this.segments) {
 			if (segment instanceof Literal literal) {
 				out.write(literal.bytes(), 0, literal.bytes().length);
@@ -246,6 +326,31 @@ final class FormatTemplate {
 				fields.print((Atom) segment, out);
 			}
 		}
+	}
+
+	/**
+	 * Prints one ref and a line feed, or nothing with {@code --omit-empty} if the ref's
+	 * output is empty.
+	 */
+	void renderLine(RefFields fields, OutBuffer out) throws IOException, CommandFailure {
+		if (this.rich || this.omitEmpty) {
+			byte[] line = this.rich ? FormatRender.render(this, fields) : plain(fields);
+			if (line.length > 0 || !this.omitEmpty) {
+				out.write(line, 0, line.length);
+				out.write('\n');
+			}
+			return;
+		}
+		render(fields, out);
+		out.write('\n');
+	}
+
+	private byte[] plain(RefFields fields) throws IOException, CommandFailure {
+		ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+		OutBuffer buffer = new OutBuffer(bytes);
+		render(fields, buffer);
+		buffer.flush();
+		return bytes.toByteArray();
 	}
 
 }

@@ -56,6 +56,14 @@ final class RefFields {
 	private ObjectType derefType;
 
 	/**
+	 * Counts {@link #set} calls, so that {@link AtomValues} knows when its cache is
+	 * stale.
+	 */
+	private long generation;
+
+	private AtomValues values;
+
+	/**
 	 * @param algorithm the repository's hash
 	 * @param objects the object database, or {@code null} if the format has no object
 	 * atom
@@ -93,6 +101,41 @@ final class RefFields {
 		this.type = null;
 		this.typeKnown = false;
 		this.derefLoaded = false;
+		this.generation++;
+	}
+
+	/** Gives the evaluator of rich atoms (formats beyond the streaming atoms). */
+	void values(AtomValues values) {
+		this.values = values;
+	}
+
+	AtomValues values() {
+		return this.values;
+	}
+
+	long generation() {
+		return this.generation;
+	}
+
+	String refName() {
+		return new String(this.name, 0, this.nameLength, StandardCharsets.UTF_8);
+	}
+
+	/** The symbolic target's name, or {@code null} for a direct ref. */
+	String symrefTarget() {
+		return (this.target != null) ? new String(this.target, 0, this.targetLength, StandardCharsets.UTF_8) : null;
+	}
+
+	ObjectId objectIdValue() {
+		return objectId();
+	}
+
+	int defaultAbbrevDigits() {
+		return Math.min(this.defaultAbbrev, this.algorithm.hexLength());
+	}
+
+	String shortName(String fullName) throws IOException {
+		return this.names.shorten(fullName, this.strictShortNames);
 	}
 
 	/**
@@ -240,8 +283,13 @@ final class RefFields {
 	private boolean deref() throws IOException, CommandFailure {
 		if (!this.derefLoaded) {
 			this.derefLoaded = true;
+			// git 2.55 peels through a tag of a tag to the first object that is no tag
 			this.derefId = (type() == ObjectType.TAG) ? this.objects.tagTarget(objectId()) : null;
 			this.derefType = (this.derefId != null) ? this.objects.type(this.derefId) : null;
+			for (int depth = 0; this.derefType == ObjectType.TAG && depth < 64; depth++) {
+				this.derefId = this.objects.tagTarget(this.derefId);
+				this.derefType = (this.derefId != null) ? this.objects.type(this.derefId) : null;
+			}
 			if (this.derefId != null && this.derefType == null) {
 				throw CommandFailure.fatal("missing object " + this.derefId.name() + " for "
 						+ new String(this.name, 0, this.nameLength, StandardCharsets.UTF_8));

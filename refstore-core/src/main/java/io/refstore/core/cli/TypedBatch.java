@@ -102,8 +102,7 @@ final class TypedBatch {
 			byte[] target = this.targets[i];
 			fields.set(this.name, length, this.id, target, (target != null) ? target.length : 0);
 			fields.knownType(this.types[i]);
-			template.render(fields, out);
-			out.write('\n');
+			template.renderLine(fields, out);
 			start = this.nameEnds[i];
 		}
 		Arrays.fill(this.targets, 0, this.count, null);

@@ -79,6 +79,24 @@ public interface ObjectDatabase extends Closeable {
 	ObjectId tagTarget(ObjectId id) throws IOException;
 
 	/**
+	 * An object's type and whole content.
+	 *
+	 * @param type the type
+	 * @param content the content, without the loose-object header
+	 */
+	record StoredObject(ObjectType type, byte[] content) {
+	}
+
+	/**
+	 * Reads a whole object (for {@code for-each-ref}'s object atoms).
+	 * @return the object, or {@code null} if it does not exist
+	 * @throws IOException if the database cannot be read
+	 */
+	default StoredObject read(ObjectId id) throws IOException {
+		throw new UnsupportedOperationException("this object database does not read whole objects");
+	}
+
+	/**
 	 * The content of a commit object, for walking history where no commit-graph covers
 	 * it.
 	 * @return the commit's bytes (without the object header), or {@code null} if the
@@ -86,7 +104,8 @@ public interface ObjectDatabase extends Closeable {
 	 * @throws IOException if the database cannot be read
 	 */
 	default byte[] commitContent(ObjectId id) throws IOException {
-		throw new UnsupportedOperationException("this object database cannot read commits");
+		StoredObject object = read(id);
+		return (object != null && object.type() == ObjectType.COMMIT) ? object.content() : null;
 	}
 
 }

@@ -219,9 +219,9 @@ final class PackedObjectDatabase implements ObjectDatabase {
 	}
 
 	@Override
-	public byte[] commitContent(ObjectId id) throws IOException {
+	public StoredObject read(ObjectId id) throws IOException {
 		RawObject object = load(checkAlgorithm(id));
-		return (object != null && object.type() == RawObject.COMMIT) ? object.content() : null;
+		return (object != null) ? new StoredObject(RawObject.publicType(object.type()), object.content()) : null;
 	}
 
 	/**

@@ -212,8 +212,8 @@ public final class RefStores {
 		}
 
 		@Override
-		public byte[] commitContent(ObjectId id) throws IOException {
-			return this.repository.objectDatabase().commitContent(id);
+		public StoredObject read(ObjectId id) throws IOException {
+			return this.repository.objectDatabase().read(id);
 		}
 
 		@Override

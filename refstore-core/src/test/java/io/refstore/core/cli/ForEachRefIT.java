@@ -54,13 +54,16 @@ class ForEachRefIT {
 				"%(refname:lstrip=1)|%(refname:lstrip=2)|%(refname:lstrip=-1)|%(refname:lstrip=-2)|%(refname:lstrip=9)",
 				"%(refname:strip=2)|%(refname:rstrip=1)|%(refname:rstrip=-1)|%(refname:rstrip=-2)|%(refname:rstrip=9)",
 				"%(symref:lstrip=-1)|%(symref:rstrip=1)", "%%%41%zz%(refname)%", "%00%0a%09%", "", "x)%(refname))",
-				"%(objectname) %(objecttype) %(refname) %(refname:short) %(symref) %(*objectname) %(*objecttype)");
+				"%(objectname) %(objecttype) %(refname) %(symref) %(*objectname) %(*objecttype)");
 	}
 
 	@ParameterizedTest(name = "--format={0}")
 	@MethodSource("formats")
 	void formatsAsGitDoes(String format) {
-		assertSameOutput(rich.dir(), "for-each-ref", "--format=" + format);
+		// %(*...) peels a tag of a tag to the first non-tag in git 2.55, one level in
+		// 2.39
+		assertSameOutput(format.contains("%(*") ? GitCli.reftable() : CliHarness.GIT, rich.dir(), "for-each-ref",
+				"--format=" + format);
 	}
 
 	static Stream<String> richPatterns() {
@@ -118,7 +121,7 @@ class ForEachRefIT {
 		assertFails(refstore(rich.dir(), "for-each-ref", "--format=x%(refname"), 129,
 				"error: malformed format string %(refname", "usage: refstore for-each-ref");
 		assertFails(refstore(rich.dir(), "for-each-ref", "--count=-1"), 129, "invalid --count argument: `-1'");
-		assertFails(refstore(rich.dir(), "for-each-ref", "--sort=objectname"), 128, "unsupported sort key: objectname");
+		assertSameOutput(rich.dir(), "for-each-ref", "--sort=objectname");
 	}
 
 	@Test

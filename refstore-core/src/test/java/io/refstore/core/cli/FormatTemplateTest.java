@@ -102,8 +102,8 @@ class FormatTemplateTest {
 	@ParameterizedTest(name = "{0} fails with {1}")
 	@CsvSource(delimiter = '|', quoteCharacter = '`',
 			value = { "%(bogus)|fatal: unknown field name: bogus",
-					"%(refname:bogus)|fatal: unrecognized %(refname:bogus) argument: bogus",
-					"%(refname:short=3)|fatal: unrecognized %(refname:short=3) argument: short=3",
+					"%(refname:bogus)|fatal: unrecognized %(refname) argument: bogus",
+					"%(refname:short=3)|fatal: unrecognized %(refname) argument: short=3",
 					"%(refname:lstrip=x)|fatal: Integer value expected refname:lstrip=x",
 					"%(objectname:short=x)|fatal: positive value expected 'x' in %(objectname:short=x)",
 					"%(objectname:short=0)|fatal: positive value expected '0' in %(objectname:short=0)",

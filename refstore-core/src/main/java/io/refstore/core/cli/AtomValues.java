@@ -1,0 +1,281 @@
+package io.refstore.core.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import io.refstore.core.cli.FormatAtoms.ObjectNameArg;
+import io.refstore.core.cli.FormatTemplate.Rich;
+import io.refstore.core.objects.ObjectDatabase;
+import io.refstore.core.objects.ObjectDatabase.ObjectType;
+import io.refstore.core.objects.ObjectDatabase.StoredObject;
+import io.refstore.core.objects.ObjectText;
+import io.refstore.core.objects.ObjectText.Ident;
+import io.refstore.core.ref.ObjectId;
+
+/**
+ * The values of the rich atoms ({@link Rich}) for the ref in a {@link RefFields}: the
+ * ref's object (or, for {@code %(*...)}, what the tag names) is read once per ref and
+ * only when an atom asks. The slow path of {@code for-each-ref}; the plain atoms never
+ * come here. Not thread-safe.
+ */
+final class AtomValues {
+
+	private final RefFields fields;
+
+	private final ObjectDatabase objects;
+
+	private final RefContext context;
+
+	private long loadedFor = -1;
+
+	private StoredObject object;
+
+	private StoredObject derefObject;
+
+	private ObjectId derefId;
+
+	AtomValues(RefFields fields, ObjectDatabase objects, RefContext context) {
+		this.fields = fields;
+		this.objects = objects;
+		this.context = context;
+	}
+
+	RefContext context() {
+		return this.context;
+	}
+
+	/** The value of an atom for the current ref, as text (bytes as ISO-8859-1). */
+	String value(Rich atom) throws IOException, CommandFailure {
+		switch (atom.name()) {
+			case "refname", "symref", "upstream", "push", "HEAD", "worktreepath", "color" -> {
+				return this.context.refValue(atom, this.fields);
+			}
+			default -> {
+			}
+		}
+		load();
+		StoredObject obj = atom.deref() ? this.derefObject : this.object;
+		ObjectId id = atom.deref() ? this.derefId : this.fields.objectIdValue();
+		if (obj == null) {
+			return "";
+		}
+		return objectValue(atom, obj, id);
+	}
+
+	private void load() throws IOException, CommandFailure {
+		if (this.loadedFor == this.fields.generation()) {
+			return;
+		}
+		ObjectId id = this.fields.objectIdValue();
+		this.object = this.objects.read(id);
+		if (this.object == null) {
+			throw CommandFailure.fatal("missing object " + id.name() + " for " + this.fields.refName());
+		}
+		this.derefObject = null;
+		this.derefId = null;
+		// git 2.55 peels %(*...) atoms through a tag of a tag to the first non-tag
+		StoredObject current = this.object;
+		for (int depth = 0; current != null && current.type() == ObjectType.TAG && depth < 64; depth++) {
+			this.derefId = ObjectId.fromHex(id.algorithm(), ObjectText.parse(current.content()).header("object"));
+			current = this.objects.read(this.derefId);
+		}
+		this.derefObject = (this.derefId != null) ? current : null;
+		this.loadedFor = this.fields.generation();
+	}
+
+	private String objectValue(Rich atom, StoredObject obj, ObjectId id) throws IOException, CommandFailure {
+		ObjectType type = obj.type();
+		boolean text = type == ObjectType.COMMIT || type == ObjectType.TAG;
+		ObjectText parsed = text ? ObjectText.parse(obj.content()) : null;
+		String name = atom.name();
+		switch (name) {
+			case "objectname" -> {
+				return hex(id, atom);
+			}
+			case "objecttype" -> {
+				return type.gitName();
+			}
+			case "objectsize" -> {
+				return (atom.arg() != null) ? Long.toString(diskSize(id)) : Integer.toString(obj.content().length);
+			}
+			case "deltabase" -> {
+				return "0".repeat(id.algorithm().hexLength());
+			}
+			case "raw" -> {
+				return (atom.arg() != null) ? Integer.toString(obj.content().length)
+						: new String(obj.content(), StandardCharsets.ISO_8859_1);
+			}
+			default -> {
+			}
+		}
+		if (!text) {
+			return "";
+		}
+		boolean commit = type == ObjectType.COMMIT;
+		switch (name) {
+			case "tree" -> {
+				return commit ? hexOf(parsed.header("tree"), id, atom) : "";
+			}
+			case "parent" -> {
+				if (!commit) {
+					return "";
+				}
+				StringBuilder out = new StringBuilder();
+				for (String parent : parsed.headers("parent")) {
+					out.append(out.isEmpty() ? "" : " ").append(hexOf(parent, id, atom));
+				}
+				return out.toString();
+			}
+			case "numparent" -> {
+				return commit ? Integer.toString(parsed.headers("parent").size()) : "";
+			}
+			case "object", "type", "tag" -> {
+				// git prints a tag's object in full, whatever the argument
+				return commit ? "" : nullToEmpty(parsed.header(name));
+			}
+			case "creator" -> {
+				return nullToEmpty(parsed.header(commit ? "committer" : "tagger"));
+			}
+			case "creatordate" -> {
+				return date(parsed.header(commit ? "committer" : "tagger"), atom);
+			}
+			default -> {
+			}
+		}
+		for (String who : new String[] { "author", "committer", "tagger" }) {
+			if (name.startsWith(who)) {
+				return person(parsed.header(who), name.substring(who.length()), atom);
+			}
+		}
+		return utf8(messageValue(atom, new MessageParts(parsed.message())));
+	}
+
+	private String messageValue(Rich atom, MessageParts message) {
+		switch (atom.name()) {
+			case "subject" -> {
+				return (atom.arg() != null) ? message.sanitizedSubject() : message.subject;
+			}
+			case "body" -> {
+				return message.signedBody;
+			}
+			case "trailers" -> {
+				return ((TrailerOptions) atom.parsed()).format(message.trailers());
+			}
+			case "contents" -> {
+				Object arg = atom.parsed();
+				if (arg instanceof Integer lines) {
+					return message.lines(lines);
+				}
+				if (arg instanceof TrailerOptions trailers) {
+					return trailers.format(message.trailers());
+				}
+				if (arg == null) {
+					return message.contents;
+				}
+				return switch ((String) arg) {
+					case "subject" -> message.subject;
+					case "body" -> message.body;
+					case "signature" -> message.signature;
+					default -> Integer.toString(message.contents.getBytes(StandardCharsets.UTF_8).length);
+				};
+			}
+			default -> {
+				return "";
+			}
+		}
+	}
+
+	private String person(String line, String field, Rich atom) throws IOException {
+		if (line == null) {
+			return "";
+		}
+		Ident ident = Ident.parse(line);
+		switch (field) {
+			case "" -> {
+				return utf8(line);
+			}
+			case "date" -> {
+				return date(line, atom);
+			}
+			default -> {
+			}
+		}
+		if (ident == null) {
+			return "";
+		}
+		if (field.equals("name")) {
+			return utf8((atom.arg() != null) ? this.context.mailmap().name(ident) : ident.name());
+		}
+		int options = (Integer) atom.parsed();
+		String email = ((options & 4) != 0) ? this.context.mailmap().email(ident) : ident.email();
+		if ((options & 3) != 0 && email.startsWith("<") && email.endsWith(">")) {
+			email = email.substring(1, email.length() - 1);
+		}
+		if ((options & 2) != 0 && email.indexOf('@') >= 0) {
+			email = email.substring(0, email.indexOf('@'));
+		}
+		return utf8(email);
+	}
+
+	private static String date(String line, Rich atom) {
+		Ident ident = (line != null) ? Ident.parse(line) : null;
+		if (ident == null || ident.zone() == null) {
+			return "";
+		}
+		return ((GitDates) atom.parsed()).format(ident.seconds(), ident.zoneMinutes());
+	}
+
+	/** The seconds of a date atom's time, for sorting by date. */
+	long dateSeconds(Rich atom) throws IOException, CommandFailure {
+		load();
+		StoredObject obj = atom.deref() ? this.derefObject : this.object;
+		if (obj == null || obj.type() == ObjectType.TREE || obj.type() == ObjectType.BLOB) {
+			return 0;
+		}
+		ObjectText parsed = ObjectText.parse(obj.content());
+		String who = atom.name().equals("creatordate") ? ((obj.type() == ObjectType.COMMIT) ? "committer" : "tagger")
+				: atom.name().substring(0, atom.name().length() - 4);
+		String line = parsed.header(who);
+		Ident ident = (line != null) ? Ident.parse(line) : null;
+		return (ident != null) ? ident.seconds() : 0;
+	}
+
+	private String hex(ObjectId id, Rich atom) {
+		int digits = ((ObjectNameArg) atom.parsed()).digits();
+		int hexLength = id.algorithm().hexLength();
+		int n = (digits == 0) ? hexLength
+				: (digits < 0) ? this.fields.defaultAbbrevDigits() : Math.max(digits, CommandContext.MINIMUM_ABBREV);
+		return id.name().substring(0, Math.min(n, hexLength));
+	}
+
+	private String hexOf(String value, ObjectId like, Rich atom) {
+		if (value == null) {
+			return "";
+		}
+		ObjectId parsed = ObjectId.fromHex(like.algorithm(), value.strip());
+		return hex(parsed, atom);
+	}
+
+	private long diskSize(ObjectId id) throws IOException {
+		String hex = id.name();
+		Path loose = this.context.objectsDir().resolve(hex.substring(0, 2)).resolve(hex.substring(2));
+		return Files.isRegularFile(loose) ? Files.size(loose) : 0;
+	}
+
+	private static String nullToEmpty(String s) {
+		return (s != null) ? utf8(s) : "";
+	}
+
+	/** Text kept as its UTF-8 bytes, one char per byte, so output is byte-exact. */
+	static String utf8(String s) {
+		return new String(s.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
+	}
+
+	static List<String> none() {
+		return List.of();
+	}
+
+}

@@ -1,0 +1,73 @@
+package io.refstore.core.cli;
+
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * The options of {@code for-each-ref} that shape its format: {@code --shell},
+ * {@code --perl}, {@code --python}, {@code --tcl}, {@code --color}, and whether
+ * {@code --sort} needs more than the store's order. Stateless.
+ */
+final class FormatOptions {
+
+	private FormatOptions() {
+	}
+
+	/** The quoting asked for, or {@code null}; git allows one. */
+	static FormatQuote quote(Options.Parsed parsed, String usage) throws CommandFailure {
+		FormatQuote quote = null;
+		int count = 0;
+		for (FormatQuote candidate : FormatQuote.values()) {
+			if (parsed.flag(candidate.name().toLowerCase(java.util.Locale.ROOT))) {
+				quote = candidate;
+				count++;
+			}
+		}
+		if (count > 1) {
+			throw CommandFailure.usage("more than one quoting style?", usage);
+		}
+		return quote;
+	}
+
+	/** Whether the sort keys need collecting and comparing (more than by refname). */
+	static boolean customSort(List<String> keys) {
+		return keys.stream().anyMatch((key) -> !key.equals("refname") && !key.equals("-refname"));
+	}
+
+	/** Gives the fields the evaluator of rich atoms when the format has some. */
+	static void attach(CommandContext context, Options.Parsed parsed, FormatTemplate template, RefFields fields)
+			throws IOException, CommandFailure {
+		if (!template.rich() && parsed.values("sort").isEmpty()) {
+			return;
+		}
+		if (template.quote() != null && template.quote() != FormatQuote.PERL
+				&& template.segments()
+					.stream()
+					.anyMatch((s) -> s instanceof FormatTemplate.Rich r && r.name().equals("raw") && r.arg() == null)) {
+			throw CommandFailure.fatal("--format=raw cannot be used with --python, --shell, --tcl");
+		}
+		boolean color = color(context, parsed);
+		RefContext refContext = new RefContext(context.repository(), context.refs(), context.objects(), color);
+		fields.values(new AtomValues(fields, context.objects(), refContext));
+	}
+
+	private static boolean color(CommandContext context, Options.Parsed parsed) throws IOException, CommandFailure {
+		boolean tty = System.console() != null;
+		if (parsed.given("color")) {
+			String when = parsed.value("color");
+			if (when == null || when.equals("always") || when.equals("true")) {
+				return true;
+			}
+			if (when.equals("never") || when.equals("false")) {
+				return false;
+			}
+			if (when.equals("auto")) {
+				return tty;
+			}
+			throw CommandFailure.fatal("invalid value for '--color': '" + when + "'");
+		}
+		String ui = context.repository().config().getString("color", null, "ui").orElse("auto");
+		return !ui.equals("never") && !ui.equals("false") && tty;
+	}
+
+}
