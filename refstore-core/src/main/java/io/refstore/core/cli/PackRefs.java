@@ -15,8 +15,21 @@ import io.refstore.core.ref.RefStore;
  */
 final class PackRefs implements Command {
 
-	private static Options options() {
-		return new Options("refstore pack-refs [--all] [--no-prune] [--auto]").flag((char) 0, "all", "pack everything")
+	private final String name;
+
+	PackRefs() {
+		this("refstore pack-refs");
+	}
+
+	/**
+	 * @param name the command as its usage names it ({@code refs optimize} is a twin)
+	 */
+	PackRefs(String name) {
+		this.name = name;
+	}
+
+	private Options options() {
+		return new Options(this.name + " [--all] [--no-prune] [--auto]").flag((char) 0, "all", "pack everything")
 			.flag((char) 0, "prune", "prune loose refs (default)")
 			.flag((char) 0, "auto", "pack only if due");
 	}
