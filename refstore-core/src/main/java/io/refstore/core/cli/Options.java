@@ -2,8 +2,10 @@ package io.refstore.core.cli;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A command's options, parsed the way git's parse-options does: long options with
@@ -44,6 +46,8 @@ final class Options {
 
 	private final List<Spec> specs = new ArrayList<>();
 
+	private final Set<String> hidden = new HashSet<>();
+
 	/**
 	 * @param synopsis the usage lines without the leading {@code usage: }, such as
 	 * {@code "refstore pack-refs [--all] [--no-prune]"}
@@ -71,6 +75,15 @@ final class Options {
 	}
 
 	/**
+	 * Leaves a declared option out of the usage text (git's hidden options, such as a
+	 * deprecated spelling kept working).
+	 */
+	Options hide(String longName) {
+		this.hidden.add(longName);
+		return this;
+	}
+
+	/**
 	 * The usage text as git prints it: synopsis, a blank line, one line per option, a
 	 * blank line.
 	 */
@@ -81,6 +94,9 @@ final class Options {
 		}
 		text.append('\n');
 		for (Spec spec : this.specs) {
+			if (spec.longName() != null && this.hidden.contains(spec.longName())) {
+				continue;
+			}
 			String left = "    " + optionText(spec);
 			text.append(left);
 			if (left.length() <= 24) {

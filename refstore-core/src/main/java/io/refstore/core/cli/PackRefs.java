@@ -15,10 +15,26 @@ import io.refstore.core.ref.RefStore;
  */
 final class PackRefs implements Command {
 
-	private static Options options() {
-		return new Options("refstore pack-refs [--all] [--no-prune] [--auto]").flag((char) 0, "all", "pack everything")
+	private final String name;
+
+	PackRefs() {
+		this("refstore pack-refs");
+	}
+
+	/**
+	 * @param name the command as its usage names it ({@code refs optimize} is a twin)
+	 */
+	PackRefs(String name) {
+		this.name = name;
+	}
+
+	private Options options() {
+		return new Options(this.name + " [--all] [--no-prune] [--auto] [--include <pattern>] [--exclude <pattern>]")
+			.flag((char) 0, "all", "pack everything")
 			.flag((char) 0, "prune", "prune loose refs (default)")
-			.flag((char) 0, "auto", "pack only if due");
+			.flag((char) 0, "auto", "auto-pack refs as needed")
+			.value((char) 0, "include", "pattern", "references to include")
+			.value((char) 0, "exclude", "pattern", "references to exclude");
 	}
 
 	@Override
@@ -29,7 +45,8 @@ final class PackRefs implements Command {
 			throw CommandFailure.usage(null, options.usage());
 		}
 		context.refs()
-			.packRefs(new RefStore.PackOptions(parsed.flag("all"), parsed.flag("prune", true), parsed.flag("auto")));
+			.packRefs(new RefStore.PackOptions(parsed.flag("all"), parsed.flag("prune", true), parsed.flag("auto"),
+					parsed.values("include"), parsed.values("exclude")));
 		return 0;
 	}
 

@@ -16,9 +16,11 @@ import io.refstore.core.ref.VerifyProblem;
 /**
  * {@code refstore refs}: {@code migrate} between storage formats (with a report and a
  * backup of the old store), {@code rollback} to that backup, list the {@code backups} and
- * {@code drop-backup} one, and {@code verify} the store's consistency, as
- * {@code git refs} does plus the checks git lacks. Failures exit 255, as git's
- * {@code refs} does, but for a backup name that names none, which dies as git does (128).
+ * {@code drop-backup} one, {@code verify} the store's consistency, {@code list} refs as
+ * {@code for-each-ref} does, ask whether one {@code exists}, and {@code optimize} it as
+ * {@code pack-refs} does, as {@code git refs} does plus the checks git lacks. Failures
+ * exit 255, as git's {@code refs} does, but for a backup name that names none, which dies
+ * as git does (128).
  */
 final class Refs implements Command {
 
@@ -26,7 +28,9 @@ final class Refs implements Command {
 
 	private static final String USAGE = "usage: refstore refs migrate --ref-format=<format> [--dry-run] [--no-reflog]\n"
 			+ "   or: refstore refs rollback <backup>\n" + "   or: refstore refs backups [-v | --verbose]\n"
-			+ "   or: refstore refs drop-backup <backup>\n" + "   or: refstore refs verify [--strict] [--verbose]\n\n";
+			+ "   or: refstore refs drop-backup <backup>\n" + "   or: refstore refs verify [--strict] [--verbose]\n"
+			+ "   or: refstore refs list [<for-each-ref options>] [<pattern>...]\n"
+			+ "   or: refstore refs exists <ref>\n" + "   or: refstore refs optimize [--all] [--no-prune] [--auto]\n\n";
 
 	@Override
 	public int run(CommandContext context, List<String> args) throws CommandFailure, IOException {
@@ -40,6 +44,9 @@ final class Refs implements Command {
 			case "backups" -> backups(context, rest);
 			case "drop-backup" -> dropBackup(context, rest);
 			case "verify" -> verify(context, rest);
+			case "list" -> new ForEachRef().run(context, rest);
+			case "exists" -> exists(context, rest);
+			case "optimize" -> new PackRefs("refstore refs optimize").run(context, rest);
 			default -> throw CommandFailure.usage("unknown subcommand: '" + args.get(0) + "'", USAGE);
 		};
 	}
@@ -51,8 +58,11 @@ final class Refs implements Command {
 			.flag((char) 0, "reflog", "migrate reflogs (default)");
 		Options.Parsed parsed = options.parse(args);
 		String format = parsed.value("ref-format");
-		if (format == null || !parsed.args().isEmpty()) {
-			throw CommandFailure.usage((format == null) ? "missing --ref-format=<format>" : null, options.usage());
+		if (!parsed.args().isEmpty()) {
+			throw CommandFailure.usage(null, "usage: too many arguments\n");
+		}
+		if (format == null) {
+			throw CommandFailure.usage(null, "usage: missing --ref-format=<format>\n");
 		}
 		RefFormat target;
 		try {
@@ -70,6 +80,15 @@ final class Refs implements Command {
 		catch (MigrationException ex) {
 			throw CommandFailure.error(ex.getMessage(), FAILED);
 		}
+	}
+
+	private static int exists(CommandContext context, List<String> args) throws CommandFailure, IOException {
+		Options options = new Options("refstore refs exists <ref>");
+		Options.Parsed parsed = options.parse(args);
+		if (parsed.args().size() != 1) {
+			throw CommandFailure.fatal("'git refs exists' requires a reference");
+		}
+		return RefExists.check(context, parsed.args().get(0));
 	}
 
 	private static int rollback(CommandContext context, List<String> args) throws CommandFailure, IOException {

@@ -22,7 +22,7 @@ import java.util.function.Supplier;
  * refstore's engine, with git's syntax, output bytes and exit codes.
  *
  * <pre>
- * refstore [-C &lt;path&gt;] &lt;command&gt; [&lt;args&gt;]
+ * refstore [-C &lt;path&gt;] [-c &lt;name&gt;=&lt;value&gt;] [--git-dir=&lt;path&gt;] ... &lt;command&gt; [&lt;args&gt;]
  * </pre>
  *
  * <p>
@@ -41,7 +41,9 @@ public final class Refstore {
 			"refs", Refs::new, "delete-refs", DeleteRefs::delete, "restore-refs", DeleteRefs::restore);
 
 	private static final String USAGE = """
-			usage: refstore [-C <path>] <command> [<args>]
+			usage: refstore [-C <path>] [-c <name>=<value>] [--config-env=<name>=<envvar>]
+			                [--git-dir=<path>] [--work-tree=<path>] [--bare] [--version]
+			                <command> [<args>]
 
 			   show-ref       list refs and their object ids
 			   for-each-ref   print refs in a given format
@@ -115,6 +117,7 @@ public final class Refstore {
 	private static int dispatch(Path cwd, Map<String, String> env, InputStream in, OutBuffer out, OutputStream err,
 			List<String> args) throws CommandFailure, IOException {
 		Path dir = cwd;
+		GlobalOptions globals = new GlobalOptions(env);
 		int i = 0;
 		for (; i < args.size() && args.get(i).startsWith("-"); i++) {
 			String arg = args.get(i);
@@ -128,10 +131,15 @@ public final class Refstore {
 				out.write(USAGE);
 				return 0;
 			}
+			else if (arg.equals("--version") || arg.equals("-v")) {
+				out.write(GlobalOptions.version());
+				return 0;
+			}
 			else {
-				throw CommandFailure.usage("unknown option: " + arg, USAGE);
+				i = globals.parse(args, i, USAGE);
 			}
 		}
+		env = globals.environment();
 		if (i == args.size()) {
 			out.write(USAGE);
 			return 1;

@@ -1,6 +1,8 @@
 package io.refstore.core.cli;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
@@ -10,6 +12,7 @@ import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.RefCursor;
+import io.refstore.core.ref.RefName;
 import io.refstore.core.ref.RefQuery;
 import io.refstore.core.ref.RefStore;
 
@@ -25,16 +28,26 @@ import io.refstore.core.ref.RefStore;
 final class ShowRef implements Command {
 
 	private static Options options() {
-		return new Options("refstore show-ref [-q | --quiet] [--verify] [--head] [-d | --dereference]",
-				"                         [-s | --hash[=<n>]] [--abbrev[=<n>]] [--tags] [--heads] [--] [<pattern>...]")
-			.flag((char) 0, "tags", "only show tags (can be combined with heads)")
-			.flag((char) 0, "heads", "only show heads (can be combined with tags)")
+		return new Options("refstore show-ref [--head] [-d | --dereference]",
+				"                         [-s | --hash[=<n>]] [--abbrev[=<n>]] [--branches] [--tags]",
+				"                         [--] [<pattern>...]",
+				"refstore show-ref --verify [-q | --quiet] [-d | --dereference]",
+				"                         [-s | --hash[=<n>]] [--abbrev[=<n>]]",
+				"                         [--] [<ref>...]", "refstore show-ref --exclude-existing[=<pattern>]",
+				"refstore show-ref --exists <ref>")
+			.flag((char) 0, "tags", "only show tags (can be combined with --branches)")
+			.flag((char) 0, "branches", "only show branches (can be combined with --tags)")
+			.flag((char) 0, "heads", "only show branches (can be combined with --tags)")
+			.hide("heads")
+			.flag((char) 0, "exists", "check for reference existence without resolving")
 			.flag((char) 0, "verify", "stricter reference checking, requires exact ref path")
 			.flag((char) 0, "head", "show the HEAD reference, even if it would be filtered out")
 			.flag('d', "dereference", "dereference tags into object IDs")
 			.optionalValue('s', "hash", "n", "only show SHA1 hash using <n> digits")
 			.optionalValue((char) 0, "abbrev", "n", "use <n> digits to display object names")
-			.flag('q', "quiet", "do not print results to stdout (useful with --verify)");
+			.flag('q', "quiet", "do not print results to stdout (useful with --verify)")
+			.optionalValue((char) 0, "exclude-existing", "pattern",
+					"show refs from stdin that aren't in local repository");
 	}
 
 	private CommandContext context;
@@ -54,6 +67,17 @@ final class ShowRef implements Command {
 		Options options = options();
 		Options.Parsed parsed = options.parse(args);
 		this.context = context;
+		exclusive(parsed);
+		if (parsed.given("exclude-existing")) {
+			return excludeExisting(context, parsed.value("exclude-existing"));
+		}
+		if (parsed.flag("exists")) {
+			if (parsed.args().size() != 1) {
+				throw CommandFailure.fatal(parsed.args().isEmpty() ? "--exists requires a reference"
+						: "--exists requires exactly one reference");
+			}
+			return RefExists.check(context, parsed.args().get(0));
+		}
 		this.quiet = parsed.flag("quiet");
 		this.dereference = parsed.flag("dereference");
 		this.hashOnly = parsed.given("hash");
@@ -72,7 +96,7 @@ final class ShowRef implements Command {
 				found++;
 			}
 		}
-		boolean heads = parsed.flag("heads");
+		boolean heads = parsed.flag("branches") || parsed.flag("heads");
 		boolean tags = parsed.flag("tags");
 		if (heads || tags) {
 			found += (heads ? list(refs, "refs/heads/", patterns) : 0)
@@ -82,6 +106,54 @@ final class ShowRef implements Command {
 			found += list(refs, "", patterns);
 		}
 		return (found > 0) ? 0 : 1;
+	}
+
+	/** git's three sub-modes exclude each other. */
+	private static void exclusive(Options.Parsed parsed) throws CommandFailure {
+		String first = null;
+		for (String mode : List.of("exclude-existing", "verify", "exists")) {
+			boolean on = mode.equals("exclude-existing") ? parsed.given(mode) : parsed.flag(mode);
+			if (!on) {
+				continue;
+			}
+			if (first != null) {
+				throw CommandFailure.fatal("options '--" + first + "' and '--" + mode + "' cannot be used together");
+			}
+			first = mode;
+		}
+	}
+
+	/**
+	 * Prints the lines of standard input whose ref (the last word, less a trailing
+	 * {@code ^{}}) starts with {@code pattern} if given, is well formed, and does not
+	 * exist here; a malformed name is warned about and skipped.
+	 */
+	private static int excludeExisting(CommandContext context, String pattern) throws IOException {
+		BufferedReader lines = new BufferedReader(new InputStreamReader(context.in(), StandardCharsets.UTF_8));
+		RefStore refs = context.refs();
+		OutBuffer out = context.out();
+		for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+			if (line.endsWith("^{}")) {
+				line = line.substring(0, line.length() - 3);
+			}
+			int start = line.length();
+			while (start > 0 && !Character.isWhitespace(line.charAt(start - 1))) {
+				start--;
+			}
+			String ref = line.substring(start);
+			if (pattern != null && !ref.startsWith(pattern)) {
+				continue;
+			}
+			if (!RefName.isValid(ref, false)) {
+				context.warning("ref '" + ref + "' ignored");
+				continue;
+			}
+			if (refs.resolve(ref).isEmpty()) {
+				out.write(line);
+				out.write('\n');
+			}
+		}
+		return 0;
 	}
 
 	private int digits(Options.Parsed parsed, Options options, HashAlgorithm hash) throws CommandFailure, IOException {
@@ -110,8 +182,8 @@ final class ShowRef implements Command {
 		}
 		RevParse revParse = new RevParse(refs);
 		for (String name : names) {
-			Optional<DirectRef> ref = (name.startsWith("refs/") || name.equals("HEAD")) ? revParse.resolveRef(name)
-					: Optional.empty();
+			Optional<DirectRef> ref = (name.startsWith("refs/") || RefName.isRootRefSyntax(name))
+					? revParse.resolveRef(name) : Optional.empty();
 			if (ref.isPresent()) {
 				showOne(name, ref.get());
 			}

@@ -50,7 +50,7 @@ final class FilesPacker {
 				this.store.options.owner())) {
 			packedLock.closeChannel();
 			PackedRefs packed = this.store.packedLocked();
-			List<DirectRef> loose = chooseLoose(packed, options.all());
+			List<DirectRef> loose = chooseLoose(packed, options);
 			Path next = this.store.packedFile().resolveSibling("packed-refs.new");
 			// as git's pack-refs under core.fsync=reference: the new file's content
 			// before its rename
@@ -65,7 +65,7 @@ final class FilesPacker {
 		}
 	}
 
-	private List<DirectRef> chooseLoose(PackedRefs packed, boolean all) throws IOException {
+	private List<DirectRef> chooseLoose(PackedRefs packed, PackOptions options) throws IOException {
 		ObjectDatabase objects = this.store.options.objects();
 		List<DirectRef> chosen = new ArrayList<>();
 		for (byte[] nameBytes : LooseRefs.list(this.store.options.commonDir(), "")) {
@@ -74,10 +74,10 @@ final class FilesPacker {
 					|| name.startsWith("refs/rewritten/")) {
 				continue;
 			}
-			// without --all git packs loose tags only: a loose branch that is also packed
-			// stays loose, and its
-			// packed record keeps its old value
-			if (!all && !name.startsWith("refs/tags/")) {
+			// without --all git packs loose tags only (or what --include names): a loose
+			// branch that is also packed stays loose, and its packed record keeps its old
+			// value
+			if (!options.selects(name)) {
 				continue;
 			}
 			Ref ref = LooseRefs.read(this.store.refPath(name), name, this.store.hashAlgorithm());

@@ -1,7 +1,9 @@
 package io.refstore.core.migrate;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
 
 import io.refstore.core.io.FileMoves;
 import io.refstore.core.ref.RefFormat;
@@ -76,8 +78,9 @@ public final class FormatMigrator {
 			BuiltStore built = builder.buildAndVerify(source, staged, options);
 			// 4.
 			if (options.dryRun()) {
+				Path result = keepDryRun(staged);
 				return new MigrationReport(current, options.target(), built.refs, built.logEntries, built.sourceDigest,
-						built.targetDigest, staged, null, false, Swap.elapsed(started));
+						built.targetDigest, result, null, false, Swap.elapsed(started));
 			}
 			// 5. and 6.
 			Swap.Result swapped = swap.run(source, fingerprint, built, options.target(),
@@ -91,6 +94,22 @@ public final class FormatMigrator {
 			}
 			throw ex;
 		}
+	}
+
+	/**
+	 * Moves a dry run's new store out of the work directory to where git leaves its own,
+	 * {@code $GIT_DIR/ref_migration.XXXXXX}, and removes the work directory, so that the
+	 * result outlives the next migration and nothing of the run holds a claim.
+	 */
+	private Path keepDryRun(Path staged) throws IOException {
+		Path result = Files.createTempDirectory(this.repository.gitDir(), "ref_migration.");
+		try (Stream<Path> entries = Files.list(staged)) {
+			for (Path entry : (Iterable<Path>) entries::iterator) {
+				Files.move(entry, result.resolve(entry.getFileName()));
+			}
+		}
+		this.work.delete();
+		return result;
 	}
 
 	/**

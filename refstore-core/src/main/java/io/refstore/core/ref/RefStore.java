@@ -2,6 +2,7 @@ package io.refstore.core.ref;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 
@@ -161,8 +162,12 @@ public interface RefStore extends Closeable {
 	 * @param auto only if {@link #statistics()} says maintenance is due, and for reftable
 	 * only the tables git's geometric rule picks instead of the whole stack
 	 * ({@code --auto})
+	 * @param includes globs of loose refs to pack besides tags ({@code --include}; given
+	 * any, tags are packed only if one matches); the files format only
+	 * @param excludes globs of loose refs never to pack ({@code --exclude}), over
+	 * {@code all} and {@code includes}; the files format only
 	 */
-	record PackOptions(boolean all, boolean prune, boolean auto) {
+	record PackOptions(boolean all, boolean prune, boolean auto, List<String> includes, List<String> excludes) {
 
 		/** git's default: tags and already-packed refs, pruned. */
 		public static final PackOptions DEFAULT = new PackOptions(false, true);
@@ -170,6 +175,38 @@ public interface RefStore extends Closeable {
 		/** Options without {@code --auto}. */
 		public PackOptions(boolean all, boolean prune) {
 			this(all, prune, false);
+		}
+
+		/** Options without {@code --include} or {@code --exclude}. */
+		public PackOptions(boolean all, boolean prune, boolean auto) {
+			this(all, prune, auto, List.of(), List.of());
+		}
+
+		public PackOptions {
+			includes = List.copyOf(includes);
+			excludes = List.copyOf(excludes);
+		}
+
+		/** Whether a loose ref of this name is one to pack (before its value is read). */
+		public boolean selects(String name) {
+			byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
+			for (String exclude : this.excludes) {
+				if (Wildmatch.matches(exclude.getBytes(StandardCharsets.UTF_8), bytes, bytes.length)) {
+					return false;
+				}
+			}
+			if (this.all) {
+				return true;
+			}
+			if (this.includes.isEmpty()) {
+				return name.startsWith("refs/tags/");
+			}
+			for (String include : this.includes) {
+				if (Wildmatch.matches(include.getBytes(StandardCharsets.UTF_8), bytes, bytes.length)) {
+					return true;
+				}
+			}
+			return false;
 		}
 
 	}

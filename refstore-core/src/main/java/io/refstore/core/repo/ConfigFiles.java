@@ -12,8 +12,8 @@ import java.util.Map;
  * The environment decides the system and global files as for git:
  * {@code GIT_CONFIG_NOSYSTEM}, {@code GIT_CONFIG_SYSTEM}, {@code GIT_CONFIG_GLOBAL},
  * {@code XDG_CONFIG_HOME} and {@code HOME}.
- * {@code GIT_CONFIG_COUNT}/{@code GIT_CONFIG_PARAMETERS} and command-line {@code -c} are
- * not read.
+ * {@code GIT_CONFIG_COUNT}/{@code GIT_CONFIG_PARAMETERS} (command-line {@code -c}) are
+ * {@link CommandLineConfig}'s.
  */
 final class ConfigFiles {
 

@@ -36,7 +36,7 @@ public final class GitConfig {
 
 	private final Map<String, List<Entry>> index;
 
-	private GitConfig(List<Entry> entries) {
+	GitConfig(List<Entry> entries) {
 		this.entries = List.copyOf(entries);
 		this.index = new HashMap<>();
 		for (Entry entry : this.entries) {

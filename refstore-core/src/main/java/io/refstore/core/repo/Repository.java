@@ -87,8 +87,9 @@ public final class Repository implements Closeable {
 	 * Opens the repository at or above {@code start}, like {@code git -C start}: a
 	 * working tree or any directory inside it, a {@code .git} directory, a bare
 	 * repository, a linked worktree (its {@code .git} file reading {@code gitdir: ...}
-	 * and the {@code commondir} file of its git directory are followed). {@code GIT_DIR}
-	 * and {@code GIT_WORK_TREE} are not consulted.
+	 * and the {@code commondir} file of its git directory are followed), unless
+	 * {@code GIT_DIR} names the git directory; {@code GIT_CONFIG_PARAMETERS} and
+	 * {@code GIT_CONFIG_COUNT} add config over the files'.
 	 * @param start where to start looking
 	 * @param env the environment to use instead of the process's: config file locations
 	 * ({@code GIT_CONFIG_NOSYSTEM}, {@code GIT_CONFIG_GLOBAL}, {@code HOME}, ...), the
@@ -106,7 +107,7 @@ public final class Repository implements Closeable {
 	}
 
 	static Repository open(Path start, Map<String, String> env, Clock clock) throws IOException {
-		RepositoryLocator.Location location = RepositoryLocator.locate(start);
+		RepositoryLocator.Location location = locate(start, env);
 		// before the configuration: a swap that ends after this read makes this
 		// repository's stores stale
 		long generation = StoreGate.of(location.commonDir()).generation();
@@ -117,7 +118,28 @@ public final class Repository implements Closeable {
 		if (format.worktreeConfig()) {
 			config = config.with(ConfigFiles.worktreeLevel(location.gitDir()));
 		}
+		config = config.with(CommandLineConfig.of(env));
 		return new Repository(location, generation, config, format, env, clock);
+	}
+
+	/**
+	 * {@code GIT_DIR} names the git directory outright (no search, as git does), with
+	 * {@code GIT_WORK_TREE} or else the working directory as its working tree; without it
+	 * the repository is searched for from {@code start} up.
+	 */
+	private static RepositoryLocator.Location locate(Path start, Map<String, String> env) throws IOException {
+		String gitDir = env.get("GIT_DIR");
+		if (gitDir == null || gitDir.isEmpty()) {
+			return RepositoryLocator.locate(start);
+		}
+		Path dir = start.resolve(gitDir).normalize();
+		String workTree = env.get("GIT_WORK_TREE");
+		RepositoryLocator.Location location = RepositoryLocator.asGitDir(dir,
+				(workTree != null && !workTree.isEmpty()) ? start.resolve(workTree).normalize() : start);
+		if (location == null) {
+			throw new NotARepositoryException(dir, "not a git repository");
+		}
+		return location;
 	}
 
 	private static boolean isBare(RepositoryLocator.Location location, GitConfig config) throws ConfigException {
