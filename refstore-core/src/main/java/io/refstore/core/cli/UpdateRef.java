@@ -56,7 +56,7 @@ final class UpdateRef implements Command {
 			throw CommandFailure.usage(null, options.usage());
 		}
 		RefStore refs = context.refs();
-		RevParse revParse = new RevParse(refs);
+		RevParse revParse = new RevParse(refs, context::objects);
 		String name = rest.get(0);
 		String oldValue = rest.size() > (delete ? 1 : 2) ? rest.get(rest.size() - 1) : null;
 		ObjectId newId = delete ? null : value(revParse, rest.get(1), "%s: not a valid SHA1");

@@ -77,7 +77,7 @@ final class UpdateRefStdin {
 	int run() throws CommandFailure, IOException {
 		this.refs = this.context.refs();
 		StdinParser parser = new StdinParser(this.context.in(), this.nulTerminated, this.refs.hashAlgorithm(),
-				new RevParse(this.refs)::resolve, this.context::warning);
+				new RevParse(this.refs, this.context::objects)::resolve, this.context::warning);
 		this.transaction = newTransaction();
 		this.pending = new UpdateBatch(this.refs.hashAlgorithm());
 		try {
