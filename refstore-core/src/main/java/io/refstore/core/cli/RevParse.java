@@ -16,8 +16,10 @@ import io.refstore.core.ref.RefStore;
  * ({@code %(refname:short)}, {@code symbolic-ref --short}).
  *
  * <p>
- * Abbreviated hex ids and revision operators ({@code ^}, {@code ~}, {@code @{...}}) are
- * not supported. Safe for use by several threads if the store is.
+ * Abbreviated hex ids are not supported; revision operators ({@code ^}, {@code ~},
+ * {@code @{n}}, {@code :path}) only by a parser given the object database
+ * ({@link Revisions}). Safe for use by several threads if the store is and no revision
+ * operator is used.
  */
 final class RevParse {
 
@@ -32,8 +34,21 @@ final class RevParse {
 
 	private final RefStore refs;
 
+	/** Revision operators, or {@code null} where only names and ids are taken. */
+	private final Revisions revisions;
+
 	RevParse(RefStore refs) {
 		this.refs = refs;
+		this.revisions = null;
+	}
+
+	/**
+	 * A parser that also takes revision operators ({@link Revisions}), reading objects
+	 * from the database {@code objects} opens when an operator is first used.
+	 */
+	RevParse(RefStore refs, Revisions.ObjectsOpener objects) {
+		this.refs = refs;
+		this.revisions = new Revisions(refs, objects, (name) -> resolvePlain(name).orElse(null));
 	}
 
 	/**
@@ -45,6 +60,15 @@ final class RevParse {
 	 * @throws IOException if the store cannot be read
 	 */
 	Optional<ObjectId> resolve(String value) throws IOException {
+		Optional<ObjectId> plain = resolvePlain(value);
+		if (plain.isPresent() || this.revisions == null || !Revisions.isExpression(value)) {
+			return plain;
+		}
+		return Optional.ofNullable(this.revisions.resolve(value));
+	}
+
+	/** {@link #resolve} without revision operators. */
+	private Optional<ObjectId> resolvePlain(String value) throws IOException {
 		HashAlgorithm algorithm = this.refs.hashAlgorithm();
 		ObjectId id = ObjectId.tryParse(algorithm, value);
 		if (id != null) {

@@ -34,8 +34,10 @@ final class StdinParser {
 	 */
 	enum Verb {
 
-		UPDATE("update", 3), CREATE("create", 2), DELETE("delete", 2), VERIFY("verify", 2), OPTION("option", 1),
-		START("start", 0), PREPARE("prepare", 0), ABORT("abort", 0), COMMIT("commit", 0);
+		UPDATE("update", 3), CREATE("create", 2), DELETE("delete", 2), VERIFY("verify", 2),
+		SYMREF_UPDATE("symref-update", 4), SYMREF_CREATE("symref-create", 2), SYMREF_DELETE("symref-delete", 2),
+		SYMREF_VERIFY("symref-verify", 2), OPTION("option", 1), START("start", 0), PREPARE("prepare", 0),
+		ABORT("abort", 0), COMMIT("commit", 0);
 
 		private final String word;
 
@@ -65,13 +67,26 @@ final class StdinParser {
 	 * @param newId the new value (update, create); zero deletes
 	 * @param oldId the expected old value; zero means "must not exist", {@code null}
 	 * means "not checked"
+	 * @param newTarget the new target of a {@code symref-update} or {@code symref-create}
+	 * @param oldTarget the expected old target of a {@code symref-*} command, or
+	 * {@code null}
 	 */
-	record Command(Verb verb, ObjectId newId, ObjectId oldId) {
+	record Command(Verb verb, ObjectId newId, ObjectId oldId, String newTarget, String oldTarget) {
+
+		Command(Verb verb, ObjectId newId, ObjectId oldId) {
+			this(verb, newId, oldId, null, null);
+		}
 
 		/** Whether the command names a ref. */
 		boolean namesRef() {
-			return this.verb == Verb.UPDATE || this.verb == Verb.CREATE || this.verb == Verb.DELETE
-					|| this.verb == Verb.VERIFY;
+			return this.verb != Verb.OPTION && this.verb != Verb.START && this.verb != Verb.PREPARE
+					&& this.verb != Verb.ABORT && this.verb != Verb.COMMIT;
+		}
+
+		/** Whether the command is one of the {@code symref-*} commands. */
+		boolean symbolic() {
+			return this.verb == Verb.SYMREF_UPDATE || this.verb == Verb.SYMREF_CREATE || this.verb == Verb.SYMREF_DELETE
+					|| this.verb == Verb.SYMREF_VERIFY;
 		}
 
 	}
@@ -179,6 +194,9 @@ final class StdinParser {
 			case CREATE -> create();
 			case DELETE -> delete();
 			case VERIFY -> verify();
+			case SYMREF_UPDATE -> symrefUpdate();
+			case SYMREF_CREATE -> symrefCreate();
+			case SYMREF_DELETE, SYMREF_VERIFY -> symrefCheck(verb);
 			case OPTION -> option();
 			default -> new Command(verb, null, null);
 		};
@@ -223,7 +241,7 @@ final class StdinParser {
 		refname("update");
 		ObjectId newId = nextValue("update", MISSING_ALLOWED_EMPTY);
 		if (newId == null) {
-			throw CommandFailure.fatal("update " + ref() + ": missing <newvalue>");
+			throw CommandFailure.fatal("update " + ref() + ": missing <new-oid>");
 		}
 		ObjectId oldId = nextValue("update", OLD_VALUE);
 		endOfCommand("update");
@@ -234,10 +252,10 @@ final class StdinParser {
 		refname("create");
 		ObjectId newId = nextValue("create", 0);
 		if (newId == null) {
-			throw CommandFailure.fatal("create " + ref() + ": missing <newvalue>");
+			throw CommandFailure.fatal("create " + ref() + ": missing <new-oid>");
 		}
 		if (newId.isZero()) {
-			throw CommandFailure.fatal("create " + ref() + ": zero <newvalue>");
+			throw CommandFailure.fatal("create " + ref() + ": zero <new-oid>");
 		}
 		endOfCommand("create");
 		return new Command(Verb.CREATE, newId, null);
@@ -247,7 +265,7 @@ final class StdinParser {
 		refname("delete");
 		ObjectId oldId = nextValue("delete", OLD_VALUE);
 		if (oldId != null && oldId.isZero()) {
-			throw CommandFailure.fatal("delete " + ref() + ": zero <oldvalue>");
+			throw CommandFailure.fatal("delete " + ref() + ": zero <old-oid>");
 		}
 		endOfCommand("delete");
 		return new Command(Verb.DELETE, null, oldId);
@@ -258,6 +276,98 @@ final class StdinParser {
 		ObjectId oldId = nextValue("verify", OLD_VALUE);
 		endOfCommand("verify");
 		return new Command(Verb.VERIFY, null, (oldId != null) ? oldId : this.algorithm.zeroId());
+	}
+
+	private Command symrefUpdate() throws IOException, CommandFailure {
+		String verb = Verb.SYMREF_UPDATE.word;
+		refname(verb);
+		String newTarget = nextRefname();
+		if (newTarget == null) {
+			throw CommandFailure.fatal(verb + " " + ref() + ": missing <new-target>");
+		}
+		ObjectId oldId = null;
+		String oldTarget = null;
+		String kind = nextArgument();
+		if (kind != null) {
+			if (kind.equals("oid")) {
+				String value = nextArgument();
+				if (value == null) {
+					throw CommandFailure.fatal(verb + " " + ref() + ": expected old value");
+				}
+				oldId = value.isEmpty() ? this.algorithm.zeroId() : this.resolver.resolve(value)
+					.orElseThrow(() -> CommandFailure.fatal(verb + " " + ref() + ": invalid oid: " + value));
+			}
+			else if (kind.equals("ref")) {
+				oldTarget = nextRefname();
+				if (oldTarget == null) {
+					throw CommandFailure.fatal(verb + " " + ref() + ": expected old value");
+				}
+			}
+			else {
+				throw CommandFailure.fatal(verb + " " + ref() + ": invalid arg '" + kind + "' for old value");
+			}
+		}
+		endOfCommand(verb);
+		return new Command(Verb.SYMREF_UPDATE, null, oldId, newTarget, oldTarget);
+	}
+
+	private Command symrefCreate() throws CommandFailure {
+		String verb = Verb.SYMREF_CREATE.word;
+		refname(verb);
+		String newTarget = nextRefname();
+		if (newTarget == null) {
+			throw CommandFailure.fatal(verb + " " + ref() + ": missing <new-target>");
+		}
+		endOfCommand(verb);
+		return new Command(Verb.SYMREF_CREATE, null, this.algorithm.zeroId(), newTarget, null);
+	}
+
+	/**
+	 * {@code symref-delete} and {@code symref-verify}: a ref and an optional old target.
+	 */
+	private Command symrefCheck(Verb verb) throws CommandFailure {
+		refname(verb.word);
+		String oldTarget = nextRefname();
+		endOfCommand(verb.word);
+		return new Command(verb, null, null, null, oldTarget);
+	}
+
+	/**
+	 * The next argument as text: after a space (C-quoted or not), or with {@code -z}
+	 * after the NUL ending the previous field; {@code null} if there is none.
+	 */
+	private String nextArgument() throws CommandFailure {
+		if (this.terminator != 0) {
+			if (at(this.pos) != ' ') {
+				return null;
+			}
+			this.pos++;
+			argument();
+		}
+		else {
+			if (this.pos >= this.length || at(this.pos) != 0 || this.pos + 1 == this.length) {
+				return null;
+			}
+			this.pos++;
+			nulField();
+		}
+		return new String(this.fieldBuf, this.fieldStart, this.fieldEnd - this.fieldStart, StandardCharsets.UTF_8);
+	}
+
+	/**
+	 * The next argument as a ref name (a symbolic ref's target); {@code null} if there is
+	 * none or it is empty.
+	 */
+	private String nextRefname() throws CommandFailure {
+		String name = nextArgument();
+		if (name == null || name.isEmpty()) {
+			return null;
+		}
+		// git names a bad target without the rule it breaks, unlike a bad ref
+		if (!RefName.isValid(name, true)) {
+			throw CommandFailure.fatal("invalid ref format: " + name);
+		}
+		return name;
 	}
 
 	private Command option() throws CommandFailure {
@@ -314,7 +424,7 @@ final class StdinParser {
 	 * value is not given
 	 */
 	private ObjectId nextValue(String verb, int flags) throws IOException, CommandFailure {
-		String which = ((flags & OLD_VALUE) != 0) ? "<oldvalue>" : "<newvalue>";
+		String which = ((flags & OLD_VALUE) != 0) ? "<old-oid>" : "<new-oid>";
 		if (this.pos == this.length) {
 			throw CommandFailure.fatal(verb + " " + ref() + ": unexpected end of input when reading " + which);
 		}
@@ -338,7 +448,7 @@ final class StdinParser {
 				if ((flags & MISSING_ALLOWED_EMPTY) == 0) {
 					return null;
 				}
-				this.warnings.accept(verb + " " + ref() + ": missing <newvalue>, treating as zero");
+				this.warnings.accept(verb + " " + ref() + ": missing <new-oid>, treating as zero");
 			}
 			return this.algorithm.zeroId();
 		}

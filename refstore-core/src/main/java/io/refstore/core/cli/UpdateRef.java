@@ -32,6 +32,7 @@ final class UpdateRef implements Command {
 			.value('m', null, "reason", "reason of the update")
 			.flag('d', null, "delete the reference")
 			.flag((char) 0, "no-deref", "update <refname> not the one it points to")
+			.flag((char) 0, "create-reflog", "create a reflog")
 			.flag('z', null, "stdin has NUL-terminated arguments")
 			.flag((char) 0, "stdin", "read updates from stdin");
 	}
@@ -43,32 +44,34 @@ final class UpdateRef implements Command {
 		String message = parsed.reflogMessage("Refusing to perform update with empty message.");
 		boolean delete = parsed.flag("d");
 		boolean noDeref = parsed.flag("no-deref");
+		boolean createReflog = parsed.flag("create-reflog");
 		List<String> rest = parsed.args();
 		if (parsed.flag("stdin")) {
 			if (delete || !rest.isEmpty()) {
 				throw CommandFailure.usage(null, options.usage());
 			}
-			return new UpdateRefStdin(context, parsed.flag("z"), noDeref, message).run();
+			return new UpdateRefStdin(context, parsed.flag("z"), noDeref, message, createReflog).run();
 		}
 		if (parsed.flag("z") || rest.size() < (delete ? 1 : 2) || rest.size() > (delete ? 2 : 3)) {
 			throw CommandFailure.usage(null, options.usage());
 		}
 		RefStore refs = context.refs();
-		RevParse revParse = new RevParse(refs);
+		RevParse revParse = new RevParse(refs, context::objects);
 		String name = rest.get(0);
 		String oldValue = rest.size() > (delete ? 1 : 2) ? rest.get(rest.size() - 1) : null;
 		ObjectId newId = delete ? null : value(revParse, rest.get(1), "%s: not a valid SHA1");
 		ObjectId oldId = (oldValue == null) ? null : oldValue.isEmpty() ? refs.hashAlgorithm().zeroId()
 				: value(revParse, oldValue, "%s: not a valid old SHA1");
 		if (delete) {
-			return delete(refs, name, (oldId != null && !oldId.isZero()) ? oldId : null, noDeref, message);
+			return delete(refs, name, (oldId != null && !oldId.isZero()) ? oldId : null, noDeref, message,
+					createReflog);
 		}
 		// a bad name is refused by the transaction, in git's words (its rules are git's,
 		// and so is a file below
 		// the git directory that holds no ref, such as a loose object: "reference
 		// broken")
 		RefUpdate update = RefUpdate.update(name, newId, oldId);
-		UpdateResult rejected = commit(refs, noDeref ? update.withNoDeref() : update, message);
+		UpdateResult rejected = commit(refs, noDeref ? update.withNoDeref() : update, message, createReflog);
 		if (rejected != null) {
 			throw CommandFailure.fatal("update_ref failed for ref '" + name + "': " + reason(rejected, false));
 		}
@@ -97,10 +100,10 @@ final class UpdateRef implements Command {
 		return id.get();
 	}
 
-	private static int delete(RefStore refs, String name, ObjectId expected, boolean noDeref, String message)
-			throws CommandFailure, IOException {
+	private static int delete(RefStore refs, String name, ObjectId expected, boolean noDeref, String message,
+			boolean createReflog) throws CommandFailure, IOException {
 		RefUpdate update = RefUpdate.delete(name, expected);
-		UpdateResult rejected = commit(refs, noDeref ? update.withNoDeref() : update, message);
+		UpdateResult rejected = commit(refs, noDeref ? update.withNoDeref() : update, message, createReflog);
 		if (rejected != null) {
 			throw CommandFailure.error(reason(rejected, true), 1);
 		}
@@ -108,10 +111,14 @@ final class UpdateRef implements Command {
 	}
 
 	/** Commits one update; returns its rejection, or {@code null} if it was applied. */
-	private static UpdateResult commit(RefStore refs, RefUpdate update, String message) throws IOException {
+	private static UpdateResult commit(RefStore refs, RefUpdate update, String message, boolean createReflog)
+			throws IOException {
 		try (RefTransaction transaction = refs.newTransaction()) {
 			if (message != null) {
 				transaction.message(message);
+			}
+			if (createReflog) {
+				transaction.createReflogs();
 			}
 			TransactionResult result = transaction.add(update).commit();
 			return result.committed() ? null : result.firstRejection().orElse(result.results().get(0));

@@ -44,6 +44,8 @@ final class UpdateRefStdin {
 
 	private final String message;
 
+	private final boolean createReflog;
+
 	private RefStore refs;
 
 	private RefTransaction transaction;
@@ -61,8 +63,11 @@ final class UpdateRefStdin {
 	 * @param nulTerminated {@code -z}
 	 * @param noDeref {@code --no-deref}: the default of every command
 	 * @param message the reflog message ({@code -m}), or {@code null}
+	 * @param createReflog {@code --create-reflog}: every named ref gets a log
 	 */
-	UpdateRefStdin(CommandContext context, boolean nulTerminated, boolean noDeref, String message) {
+	UpdateRefStdin(CommandContext context, boolean nulTerminated, boolean noDeref, String message,
+			boolean createReflog) {
+		this.createReflog = createReflog;
 		this.context = context;
 		this.nulTerminated = nulTerminated;
 		this.defaultNoDeref = noDeref;
@@ -72,7 +77,7 @@ final class UpdateRefStdin {
 	int run() throws CommandFailure, IOException {
 		this.refs = this.context.refs();
 		StdinParser parser = new StdinParser(this.context.in(), this.nulTerminated, this.refs.hashAlgorithm(),
-				new RevParse(this.refs)::resolve, this.context::warning);
+				new RevParse(this.refs, this.context::objects)::resolve, this.context::warning);
 		this.transaction = newTransaction();
 		this.pending = new UpdateBatch(this.refs.hashAlgorithm());
 		try {
@@ -81,6 +86,10 @@ final class UpdateRefStdin {
 				enter(command.verb());
 				if (command.verb() == Verb.OPTION) {
 					noDeref = true;
+				}
+				else if (command.symbolic()) {
+					addSymbolic(parser, command, noDeref);
+					noDeref = this.defaultNoDeref;
 				}
 				else if (command.namesRef()) {
 					add(parser, command, noDeref);
@@ -203,6 +212,29 @@ final class UpdateRefStdin {
 		}
 	}
 
+	/**
+	 * Adds a {@code symref-*} command's update to the transaction, after what is pending
+	 * (these are few: no batch holds them).
+	 */
+	private void addSymbolic(StdinParser parser, Command command, boolean noDeref) throws CommandFailure {
+		String name = new String(parser.refBuffer(), parser.refStart(), parser.refEnd() - parser.refStart(),
+				java.nio.charset.StandardCharsets.UTF_8);
+		RefUpdate update = switch (command.verb()) {
+			case SYMREF_UPDATE, SYMREF_CREATE -> new RefUpdate(name, RefUpdate.Type.SYMREF, null, command.newTarget(),
+					command.oldId(), noDeref, null, command.oldTarget());
+			case SYMREF_DELETE ->
+				new RefUpdate(name, RefUpdate.Type.DELETE, null, null, null, true, null, command.oldTarget());
+			default -> new RefUpdate(name, RefUpdate.Type.VERIFY, null, null,
+					(command.oldTarget() == null) ? this.refs.hashAlgorithm().zeroId() : null, true, null,
+					command.oldTarget());
+		};
+		if (!noDeref && update.type() != RefUpdate.Type.SYMREF) {
+			throw CommandFailure.fatal(command.verb().word() + ": cannot operate with deref mode");
+		}
+		handOver();
+		this.transaction.add(update);
+	}
+
 	/** Gives the pending updates to the transaction. */
 	private void handOver() {
 		if (this.pending.size() > 0) {
@@ -215,6 +247,9 @@ final class UpdateRefStdin {
 		RefTransaction created = this.refs.newTransaction();
 		if (this.message != null) {
 			created.message(this.message);
+		}
+		if (this.createReflog) {
+			created.createReflogs();
 		}
 		return created;
 	}

@@ -442,11 +442,12 @@ final class FilesTransaction extends StagedTransaction {
 		}
 		if (this.written.contains(item.name())) {
 			FilesReflog.append(this.store.logPath(item.name()), entry,
-					this.store.options.reflogPolicy().createsLogFor(item.name()));
+					this.store.options.reflogPolicy().createsLogFor(item.name())
+							|| forcesLog(item.update(), item.name()));
 		}
 		for (String symref : item.logOnly()) {
 			FilesReflog.append(this.store.logPath(symref), entry,
-					this.store.options.reflogPolicy().createsLogFor(symref));
+					this.store.options.reflogPolicy().createsLogFor(symref) || forcesLog(item.update(), symref));
 		}
 	}
 

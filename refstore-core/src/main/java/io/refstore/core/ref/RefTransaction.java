@@ -58,6 +58,15 @@ public interface RefTransaction extends AutoCloseable {
 	RefTransaction hook(TransactionHook hook);
 
 	/**
+	 * Makes every update create the log of the ref it names if it has none, whatever
+	 * {@code core.logAllRefUpdates} says ({@code git update-ref --create-reflog}). Only
+	 * the name as given gets one: a branch written through a symbolic ref does not, as in
+	 * git.
+	 * @return this transaction
+	 */
+	RefTransaction createReflogs();
+
+	/**
 	 * Forces what this transaction writes to the disk whatever {@code core.fsync} says:
 	 * every new file before its rename, and, before {@link #commit()} returns, every
 	 * directory in which it renamed or removed a file. For writes that a record elsewhere

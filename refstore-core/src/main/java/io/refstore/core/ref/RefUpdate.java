@@ -19,9 +19,12 @@ import java.util.Objects;
  * @param noDeref whether a symbolic ref named by {@code name} is changed itself instead
  * of the ref it points to
  * @param message the reflog message, or {@code null} for the transaction's message
+ * @param expectedOldTarget the symbolic ref's expected current target, or {@code null}
+ * for no such check ({@code symref-verify}, {@code symref-delete}, {@code symref-update}
+ * of {@code update-ref --stdin}); the ref must then be symbolic and point there
  */
 public record RefUpdate(String name, Type type, ObjectId newId, String newTarget, ObjectId expectedOld, boolean noDeref,
-		String message) {
+		String message, String expectedOldTarget) {
 
 	/** The kinds of change. */
 	public enum Type {
@@ -46,6 +49,12 @@ public record RefUpdate(String name, Type type, ObjectId newId, String newTarget
 		if (type == Type.SYMREF) {
 			Objects.requireNonNull(newTarget, "newTarget");
 		}
+	}
+
+	/** An update without an expected old target. */
+	public RefUpdate(String name, Type type, ObjectId newId, String newTarget, ObjectId expectedOld, boolean noDeref,
+			String message) {
+		this(name, type, newId, newTarget, expectedOld, noDeref, message, null);
 	}
 
 	/** {@code update <ref> <new> [<old>]}. */
@@ -81,12 +90,14 @@ public record RefUpdate(String name, Type type, ObjectId newId, String newTarget
 
 	/** This update, changing a symbolic ref itself rather than the ref it points to. */
 	public RefUpdate withNoDeref() {
-		return new RefUpdate(this.name, this.type, this.newId, this.newTarget, this.expectedOld, true, this.message);
+		return new RefUpdate(this.name, this.type, this.newId, this.newTarget, this.expectedOld, true, this.message,
+				this.expectedOldTarget);
 	}
 
 	/** This update with its own reflog message. */
 	public RefUpdate withMessage(String message) {
-		return new RefUpdate(this.name, this.type, this.newId, this.newTarget, this.expectedOld, this.noDeref, message);
+		return new RefUpdate(this.name, this.type, this.newId, this.newTarget, this.expectedOld, this.noDeref, message,
+				this.expectedOldTarget);
 	}
 
 	/** Whether this update removes the ref. */

@@ -101,10 +101,11 @@ public final class UpdateBatch {
 	}
 
 	/**
-	 * Whether a batch can hold {@code update}: no symbolic update, no message of its own.
+	 * Whether a batch can hold {@code update}: no symbolic update, no message of its own,
+	 * no expected old target.
 	 */
 	public static boolean canHold(RefUpdate update) {
-		return update.type() != RefUpdate.Type.SYMREF && update.message() == null;
+		return update.type() != RefUpdate.Type.SYMREF && update.message() == null && update.expectedOldTarget() == null;
 	}
 
 	private void copyId(ObjectId id, byte[] dst, int i) {

@@ -269,9 +269,10 @@ final class ReftableTransaction extends StagedTransaction {
 					}
 				}
 			}
-			else if (plan.writes(k) && (policy != ReflogPolicy.EXISTING_ONLY || stackHasLogs)) {
+			else if (plan.writes(k) && (policy != ReflogPolicy.EXISTING_ONLY || stackHasLogs || createsReflogs())) {
 				String name = batch.name(i);
-				if (policy.createsLogFor(name) || (stackHasLogs && this.store.hasReflog(base, name))) {
+				if (policy.createsLogFor(name) || createsReflogs()
+						|| (stackHasLogs && this.store.hasReflog(base, name))) {
 					logs.add(LogRecord.of(name, index, entry(plan, k, who, message)).truncateMessage(maxMessage));
 				}
 			}
@@ -378,11 +379,12 @@ final class ReftableTransaction extends StagedTransaction {
 			if (entry == null) {
 				continue;
 			}
-			if (written && (policy.createsLogFor(item.name()) || this.store.hasReflog(base, item.name()))) {
+			if (written && (policy.createsLogFor(item.name()) || forcesLog(update, item.name())
+					|| this.store.hasReflog(base, item.name()))) {
 				logs.add(LogRecord.of(item.name(), index, entry).truncateMessage(maxMessage));
 			}
 			for (String symref : item.logOnly()) {
-				if (policy.createsLogFor(symref) || this.store.hasReflog(base, symref)) {
+				if (policy.createsLogFor(symref) || forcesLog(update, symref) || this.store.hasReflog(base, symref)) {
 					logs.add(LogRecord.of(symref, index, entry).truncateMessage(maxMessage));
 				}
 			}

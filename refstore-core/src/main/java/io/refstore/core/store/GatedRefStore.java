@@ -165,6 +165,12 @@ final class GatedRefStore implements RefStore {
 		}
 
 		@Override
+		public RefTransaction createReflogs() {
+			this.transaction.createReflogs();
+			return this;
+		}
+
+		@Override
 		public RefTransaction message(String message) {
 			this.transaction.message(message);
 			return this;

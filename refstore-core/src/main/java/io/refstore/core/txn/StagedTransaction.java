@@ -60,6 +60,9 @@ public abstract class StagedTransaction implements RefTransaction {
 	/** The batch's plan once prepared in bulk, else {@code null}. */
 	private BatchPlan batchPlan;
 
+	/** Whether {@link #createReflogs()} was called. */
+	private boolean createReflogs;
+
 	/** Whether {@link #forceSync()} was called. */
 	private boolean forced;
 
@@ -227,6 +230,25 @@ public abstract class StagedTransaction implements RefTransaction {
 	public final RefTransaction committer(PersonIdent committer) {
 		this.committer = committer;
 		return this;
+	}
+
+	@Override
+	public final RefTransaction createReflogs() {
+		this.createReflogs = true;
+		return this;
+	}
+
+	/**
+	 * Whether {@code logName}'s log is created by {@code update} even if the policy does
+	 * not create it ({@link #createReflogs()}): the log of the name the update gives.
+	 */
+	protected final boolean forcesLog(RefUpdate update, String logName) {
+		return this.createReflogs && update.name().equals(logName);
+	}
+
+	/** Whether {@link #createReflogs()} was called. */
+	protected final boolean createsReflogs() {
+		return this.createReflogs;
 	}
 
 	@Override

@@ -165,6 +165,9 @@ public final class UpdateChecks {
 	 */
 	public static boolean checkExpected(PlannedUpdate item, ObjectId zero, Outcome outcome) {
 		RefUpdate update = item.update();
+		if (update.expectedOldTarget() != null) {
+			return checkExpectedTarget(item, update.expectedOldTarget(), outcome);
+		}
 		ObjectId expected = update.expectedOld();
 		if (update.type() == RefUpdate.Type.VERIFY && expected == null) {
 			expected = zero;
@@ -188,6 +191,32 @@ public final class UpdateChecks {
 		if (!expected.isZero() && !expected.equals(actual)) {
 			outcome.reject(update, Rejection.INCORRECT_OLD_VALUE,
 					lock + "is at " + actual.name() + " but expected " + expected.name());
+			return false;
+		}
+		return true;
+	}
+
+	/**
+	 * Checks that the ref read under the lock is symbolic and points at {@code expected},
+	 * in git's words otherwise.
+	 */
+	private static boolean checkExpectedTarget(PlannedUpdate item, String expected, Outcome outcome) {
+		RefUpdate update = item.update();
+		String lock = "cannot lock ref '" + item.name() + "': ";
+		Ref old = item.old();
+		if (old == null) {
+			outcome.reject(update, Rejection.NONEXISTENT_REF,
+					lock + "unable to resolve reference '" + item.name() + "'");
+			return false;
+		}
+		if (!(old instanceof SymbolicRef symbolic)) {
+			outcome.reject(update, Rejection.INCORRECT_OLD_VALUE,
+					lock + "expected symref with target '" + expected + "': but is a regular ref");
+			return false;
+		}
+		if (!symbolic.target().equals(expected)) {
+			outcome.reject(update, Rejection.INCORRECT_OLD_VALUE, "verifying symref target: '" + item.name()
+					+ "': is at " + symbolic.target() + " but expected " + expected);
 			return false;
 		}
 		return true;

@@ -139,7 +139,7 @@ class StdinParserTest {
 	void nulTerminatedEmptyNewValueIsZeroWithAWarning() throws Exception {
 		assertThat(parseAll("update refs/heads/a\0\0\0", true))
 			.containsExactly(new Parsed(Verb.UPDATE, "refs/heads/a", ZERO, null));
-		assertThat(this.warnings).containsExactly("update refs/heads/a: missing <newvalue>, treating as zero");
+		assertThat(this.warnings).containsExactly("update refs/heads/a: missing <new-oid>, treating as zero");
 	}
 
 	@Test
@@ -189,24 +189,24 @@ class StdinParserTest {
 			"` update\\n`|fatal: whitespace before command:  update\\n",
 			"bogus x\\n|fatal: unknown command: bogus x\\n", "start|fatal: unknown command: start",
 			"update\\n|fatal: unknown command: update\\n",
-			"update refs/heads/a\\n|fatal: update refs/heads/a: missing <newvalue>",
+			"update refs/heads/a\\n|fatal: update refs/heads/a: missing <new-oid>",
 			"update  refs/heads/a A\\n|fatal: update: missing <ref>",
 			"update refs/heads/a A A extra\\n|fatal: update refs/heads/a: extra input:  extra\\n",
 			"update refs/heads/a A\\tx\\n|fatal: update refs/heads/a: expected SP but got: \\tx\\n",
-			"update refs/heads/a A|fatal: update refs/heads/a: unexpected end of input when reading <oldvalue>",
-			"update refs/heads/a nothing\\n|fatal: update refs/heads/a: invalid <newvalue>: nothing",
-			"update refs/heads/a A nothing\\n|fatal: update refs/heads/a: invalid <oldvalue>: nothing",
+			"update refs/heads/a A|fatal: update refs/heads/a: unexpected end of input when reading <old-oid>",
+			"update refs/heads/a nothing\\n|fatal: update refs/heads/a: invalid <new-oid>: nothing",
+			"update refs/heads/a A nothing\\n|fatal: update refs/heads/a: invalid <old-oid>: nothing",
 			"update refs/heads/a..b A\\n|fatal: invalid ref format: refs/heads/a..b (it contains '..')",
 			"update refs/heads/a.lock A\\n|fatal: invalid ref format: refs/heads/a.lock (a component ends with '.lock')",
 			"update \"refs/heads/q\\x\" A\\n|fatal: badly quoted argument: \"refs/heads/q\\x\" A\\n",
 			"update \"refs/heads/q A\\n|fatal: badly quoted argument: \"refs/heads/q A\\n",
 			"update \"refs/heads/q\"x A\\n|fatal: unexpected character after quoted argument: \"refs/heads/q\"x A\\n",
-			"create refs/heads/a\\n|fatal: create refs/heads/a: missing <newvalue>",
-			"create refs/heads/a Z\\n|fatal: create refs/heads/a: zero <newvalue>",
+			"create refs/heads/a\\n|fatal: create refs/heads/a: missing <new-oid>",
+			"create refs/heads/a Z\\n|fatal: create refs/heads/a: zero <new-oid>",
 			"create refs/heads/a A A\\n|fatal: create refs/heads/a: extra input:  A\\n",
-			"delete refs/heads/a Z\\n|fatal: delete refs/heads/a: zero <oldvalue>",
-			"delete refs/heads/a \\n|fatal: delete refs/heads/a: zero <oldvalue>",
-			"delete refs/heads/a|fatal: delete refs/heads/a: unexpected end of input when reading <oldvalue>",
+			"delete refs/heads/a Z\\n|fatal: delete refs/heads/a: zero <old-oid>",
+			"delete refs/heads/a \\n|fatal: delete refs/heads/a: zero <old-oid>",
+			"delete refs/heads/a|fatal: delete refs/heads/a: unexpected end of input when reading <old-oid>",
 			"verify refs/heads/a A x\\n|fatal: verify refs/heads/a: extra input:  x\\n",
 			"option bogus\\n|fatal: option unknown: bogus\\n",
 			"option no-deref x\\n|fatal: option unknown: no-deref x\\n",
@@ -217,14 +217,14 @@ class StdinParserTest {
 
 	@ParameterizedTest(name = "{0}")
 	@CsvSource(delimiter = '|', quoteCharacter = '`', value = { "`\\0`|fatal: empty command in input",
-			"update refs/heads/a\\0A|fatal: update refs/heads/a: unexpected end of input when reading <oldvalue>",
-			"update refs/heads/a\\0A\\0|fatal: update refs/heads/a: unexpected end of input when reading <oldvalue>",
-			"update refs/heads/a|fatal: update refs/heads/a: unexpected end of input when reading <newvalue>",
-			"update refs/heads/a\\0|fatal: update refs/heads/a: unexpected end of input when reading <newvalue>",
-			"update refs/heads/a\\0nothing\\0\\0|fatal: update refs/heads/a: invalid <newvalue>: nothing",
-			"create refs/heads/a\\0\\0|fatal: create refs/heads/a: missing <newvalue>",
-			"create refs/heads/a\\0Z\\0|fatal: create refs/heads/a: zero <newvalue>",
-			"delete refs/heads/a\\0Z\\0|fatal: delete refs/heads/a: zero <oldvalue>",
+			"update refs/heads/a\\0A|fatal: update refs/heads/a: unexpected end of input when reading <old-oid>",
+			"update refs/heads/a\\0A\\0|fatal: update refs/heads/a: unexpected end of input when reading <old-oid>",
+			"update refs/heads/a|fatal: update refs/heads/a: unexpected end of input when reading <new-oid>",
+			"update refs/heads/a\\0|fatal: update refs/heads/a: unexpected end of input when reading <new-oid>",
+			"update refs/heads/a\\0nothing\\0\\0|fatal: update refs/heads/a: invalid <new-oid>: nothing",
+			"create refs/heads/a\\0\\0|fatal: create refs/heads/a: missing <new-oid>",
+			"create refs/heads/a\\0Z\\0|fatal: create refs/heads/a: zero <new-oid>",
+			"delete refs/heads/a\\0Z\\0|fatal: delete refs/heads/a: zero <old-oid>",
 			"update refs/heads/a b\\0A\\0\\0|fatal: invalid ref format: refs/heads/a b (it contains a space, '~', '^' or ':')",
 			"update \\0A\\0\\0|fatal: update: missing <ref>" })
 	void badFieldsAreFatalWithGitsMessagesUnderDashZ(String input, String message) {
