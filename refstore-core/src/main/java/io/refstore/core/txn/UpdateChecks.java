@@ -269,22 +269,22 @@ public final class UpdateChecks {
 
 	/**
 	 * Checks that a new value names an existing object, and a commit for a branch, as git
-	 * does before writing a ref.
+	 * does before writing a ref (with git 2.55's messages, which no longer start with
+	 * {@code cannot update ref}).
 	 * @return {@code true} if it passes; otherwise the rejection is recorded in
 	 * {@code outcome}
 	 */
 	public static boolean checkObject(PlannedUpdate item, ObjectDatabase objects, Outcome outcome) throws IOException {
 		ObjectId id = item.update().newId();
 		ObjectType type = objects.type(id);
-		String prefix = "cannot update ref '" + item.name() + "': ";
 		if (type == null) {
 			outcome.reject(item.update(), Rejection.MISSING_OBJECT,
-					prefix + "trying to write ref '" + item.name() + "' with nonexistent object " + id.name());
+					"trying to write ref '" + item.name() + "' with nonexistent object " + id.name());
 			return false;
 		}
 		if (type != ObjectType.COMMIT && isBranch(item.name())) {
 			outcome.reject(item.update(), Rejection.MISSING_OBJECT,
-					prefix + "trying to write non-commit object " + id.name() + " to branch '" + item.name() + "'");
+					"trying to write non-commit object " + id.name() + " to branch '" + item.name() + "'");
 			return false;
 		}
 		return true;

@@ -46,7 +46,7 @@ class RefstoreJarIT {
 		for (String[] args : new String[][] { { "show-ref", "-d" }, { "show-ref", "--verify", "refs/heads/nope" },
 				{ "for-each-ref" }, { "for-each-ref", "--format=%(refname:short) %(*objecttype)", "refs/tags" },
 				{ "symbolic-ref", "--short", "HEAD" }, { "show-ref", "--bogus" } }) {
-			assertSame(git(rich.dir(), new byte[0], args), jar.run(rich.dir(), args));
+			assertSame(GitCli.reftable().run(rich.dir(), new byte[0], args), jar.run(rich.dir(), args));
 		}
 	}
 

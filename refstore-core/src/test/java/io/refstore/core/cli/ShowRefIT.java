@@ -14,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
@@ -52,13 +53,13 @@ class ShowRefIT {
 	@ParameterizedTest(name = "show-ref {0}")
 	@MethodSource("richArguments")
 	void printsWhatGitPrints(String args) {
-		assertSameOutput(rich.dir(), command(args));
+		assertSameOutput(GitCli.reftable(), rich.dir(), command(args));
 	}
 
 	@ParameterizedTest(name = "show-ref {0} (unborn HEAD)")
 	@MethodSource("unbornArguments")
 	void printsWhatGitPrintsWithAnUnbornHead(String args) {
-		assertSameOutput(unborn.dir(), command(args));
+		assertSameOutput(GitCli.reftable(), unborn.dir(), command(args));
 	}
 
 	static Stream<String> unbornArguments() {

@@ -23,11 +23,13 @@ final class DryRunResults {
 	/**
 	 * @param gitDir a copy of a repository in which a dry run to {@code target} has left
 	 * its result
+	 * @param resultName the name of the result's directory in {@code gitDir}
+	 * ({@code ref_migration.XXXXXX})
 	 * @param before the view of the source, whose root refs are removed with the old
 	 * store
 	 */
-	static void swapIn(Path gitDir, RefFormat target, GitView before) {
-		Path result = gitDir.resolve(FormatMigrator.WORK_DIR).resolve("new");
+	static void swapIn(Path gitDir, String resultName, RefFormat target, GitView before) {
+		Path result = gitDir.resolve(resultName);
 		try {
 			if (target == RefFormat.REFTABLE) {
 				removeFilesStore(gitDir, before);
@@ -47,7 +49,7 @@ final class DryRunResults {
 				MigrationRepos.NEWEST.ok(gitDir, "config", "--file", gitDir.resolve("config").toString(), "--unset",
 						"extensions.refStorage");
 			}
-			FileMoves.deleteTree(gitDir.resolve(FormatMigrator.WORK_DIR));
+			FileMoves.deleteTree(result);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);

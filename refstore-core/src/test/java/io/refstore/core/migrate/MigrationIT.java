@@ -109,13 +109,16 @@ class MigrationIT {
 		Matcher said = DRY_RUN.matcher(cli.stdout());
 		assertThat(said.matches()).as(cli.stdout()).isTrue();
 		Path result = Path.of(said.group(1));
-		assertThat(result).isEqualTo(repo.gitDir().resolve(FormatMigrator.WORK_DIR).resolve("new"));
+		// where git 2.55 leaves a dry run's result: $GIT_DIR/ref_migration.XXXXXX
+		assertThat(result.getParent()).isEqualTo(repo.gitDir());
+		assertThat(result.getFileName().toString()).startsWith("ref_migration.");
+		assertThat(repo.gitDir().resolve(FormatMigrator.WORK_DIR)).doesNotExist();
 		assertThat(Long.parseLong(said.group(2))).isEqualTo(before.forEachRef().lines().count());
-		assertThat(DirSnapshot.of(repo.gitDir(), Set.of(FormatMigrator.WORK_DIR))).isEqualTo(untouched);
+		assertThat(DirSnapshot.of(repo.gitDir(), Set.of(result.getFileName().toString()))).isEqualTo(untouched);
 		assertThat(GitView.capture(NEWEST, repo.dir())).isEqualTo(before);
 		Path twin = dir.resolve("twin");
 		DirSnapshot.copy(repo.dir(), twin);
-		DryRunResults.swapIn(twin.resolve(".git"), target, before);
+		DryRunResults.swapIn(twin.resolve(".git"), result.getFileName().toString(), target, before);
 		GitView swapped = GitView.capture(NEWEST, twin);
 		assertThat(swapped.format()).isEqualTo(target.configName());
 		assertThat(before.difference(swapped)).as("the dry run's result swapped in by hand").isNull();
@@ -124,8 +127,11 @@ class MigrationIT {
 		MigrationReport report = MigrationRunner.migrate(repo.dir(), new MigrationOptions(target, true, true));
 		assertThat(report.swapped()).isFalse();
 		assertThat(report.backup()).isNull();
-		assertThat(report.staged()).isEqualTo(result).isDirectory();
-		assertThat(DirSnapshot.of(repo.gitDir(), Set.of(FormatMigrator.WORK_DIR))).isEqualTo(untouched);
+		assertThat(report.staged()).isDirectory().isNotEqualTo(result);
+		assertThat(report.staged().getParent()).isEqualTo(repo.gitDir());
+		assertThat(DirSnapshot.of(repo.gitDir(),
+				Set.of(result.getFileName().toString(), report.staged().getFileName().toString())))
+			.isEqualTo(untouched);
 		assertThat(GitView.capture(NEWEST, repo.dir())).isEqualTo(before);
 	}
 
