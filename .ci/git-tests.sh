@@ -7,7 +7,7 @@
 #
 # Needs ./refstore built (./mvnw package or verify). Environment: REFSTORE_REFTABLE_GIT (else installed here),
 # REFSTORE_GIT_TESTS_HARNESS (default ../shared/git-tests), REFSTORE_GIT_TESTS_SCRIPTS (default: the harness's).
-# Writes refstore-core/target/git-tests/: baseline.txt, report.txt, failures.txt, the runs' logs.
+# Writes refstore-core/target/git-tests/: baseline.txt, report.txt, failures.txt, links to the runs' logs in /tmp.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,11 +36,18 @@ fi
 work=$PWD/refstore-core/target/git-tests
 rm -rf "$work"
 mkdir -p "$work"
+# The scripts run in short scratch paths of one length wherever the checkout is: in a longer one, gpg's sockets
+# in the trash directories exceed 107 bytes and git's tests silently skip their GPG cases (the runner warns),
+# so a checkout's path would change which tests run. They are linked from $work.
+base_work=$(mktemp -d /tmp/gt.XXXXXX)
+run_work=$(mktemp -d /tmp/gt.XXXXXX)
+ln -sfn "$base_work" "$work/baseline-run"
+ln -sfn "$run_work" "$work/run"
 export REAL_GIT=$git_bin
 read -r -a scripts <<<"${REFSTORE_GIT_TESTS_SCRIPTS:-}"
 
 echo "git-tests: the baseline, git $version alone" >&2
-GIT_TESTS_BASELINE=$work/baseline.txt GIT_TESTS_WORKDIR=$work/baseline-run \
+GIT_TESTS_BASELINE=$work/baseline.txt GIT_TESTS_WORKDIR=$base_work \
 	"$harness/run-git-tests.sh" --baseline "$src/t" "${scripts[@]}" >"$work/baseline.log" 2>&1 || {
 	cat "$work/baseline.log" >&2
 	echo "git-tests: the baseline run failed" >&2
@@ -49,7 +56,7 @@ GIT_TESTS_BASELINE=$work/baseline.txt GIT_TESTS_WORKDIR=$work/baseline-run \
 
 echo "git-tests: through refstore" >&2
 status=0
-GIT_TESTS_BASELINE=$work/baseline.txt GIT_TESTS_WORKDIR=$work/run \
+GIT_TESTS_BASELINE=$work/baseline.txt GIT_TESTS_WORKDIR=$run_work \
 	"$harness/run-git-tests.sh" --timeout 1200 "$src/t" "$PWD/refstore" "${scripts[@]}" >"$work/report.txt" || status=$?
 cat "$work/report.txt"
 
