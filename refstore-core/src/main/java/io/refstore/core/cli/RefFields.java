@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import io.refstore.core.cli.FormatTemplate.Atom;
 import io.refstore.core.objects.ObjectDatabase;
 import io.refstore.core.objects.ObjectDatabase.ObjectType;
+import io.refstore.core.objects.ObjectText;
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 
@@ -280,14 +281,31 @@ final class RefFields {
 	 * Looks up what a tag points to (one level, as git's {@code %(*...)}); {@code false}
 	 * if not a tag.
 	 */
+	/**
+	 * The object a tag points to, refusing as git does ({@code fatal: bad tag}) a tag
+	 * whose {@code type} header names another type than its object has.
+	 */
+	private ObjectId checkedTarget(ObjectId tag) throws IOException, CommandFailure {
+		ObjectId target = this.objects.tagTarget(tag);
+		ObjectDatabase.StoredObject object = (target != null) ? this.objects.read(tag) : null;
+		if (object != null) {
+			String declared = ObjectText.parse(object.content()).header("type");
+			ObjectType actual = this.objects.type(target);
+			if (declared != null && actual != null && !declared.equals(actual.gitName())) {
+				throw CommandFailure.fatal("bad tag");
+			}
+		}
+		return target;
+	}
+
 	private boolean deref() throws IOException, CommandFailure {
 		if (!this.derefLoaded) {
 			this.derefLoaded = true;
 			// git 2.55 peels through a tag of a tag to the first object that is no tag
-			this.derefId = (type() == ObjectType.TAG) ? this.objects.tagTarget(objectId()) : null;
+			this.derefId = (type() == ObjectType.TAG) ? checkedTarget(objectId()) : null;
 			this.derefType = (this.derefId != null) ? this.objects.type(this.derefId) : null;
 			for (int depth = 0; this.derefType == ObjectType.TAG && depth < 64; depth++) {
-				this.derefId = this.objects.tagTarget(this.derefId);
+				this.derefId = checkedTarget(this.derefId);
 				this.derefType = (this.derefId != null) ? this.objects.type(this.derefId) : null;
 			}
 			if (this.derefId != null && this.derefType == null) {

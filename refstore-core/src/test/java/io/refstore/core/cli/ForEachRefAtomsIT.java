@@ -146,6 +146,24 @@ class ForEachRefAtomsIT {
 				GitCli.refstore().withEnv("TZ", zone).run(sha1.dir(), new byte[0], "for-each-ref", format));
 	}
 
+	/**
+	 * A tag whose {@code type} header names another type than its object has: git lists
+	 * it, but refuses to peel it ({@code fatal: bad tag}).
+	 */
+	@Test
+	void aTagLyingAboutItsObjectsTypeIsRefusedWhenPeeled() throws Exception {
+		TempRepo repo = sha1.copyTo(temp.resolve("lying-tag"));
+		String commit = repo.git("rev-parse", "refs/tags/t1^{}").trim();
+		String lying = object(repo, "tag", "object " + commit + "\ntype blob\ntag lying\n"
+				+ "tagger T Agger <tagger@example.com> 1600000000 -0800\n\nlies\n");
+		repo.git("update-ref", "refs/tags/lying", lying);
+		for (String format : new String[] { "%(*objectname)", "%(objectname)", "%(*objecttype)" }) {
+			assertSameOutput(GitCli.reftable(), repo.dir(), "for-each-ref", "--format=" + format, "refs/tags/lying");
+		}
+		assertFails(refstore(repo.dir(), "for-each-ref", "--format=%(*objectname)", "refs/tags/"), 128,
+				"fatal: bad tag");
+	}
+
 	@Test
 	void badAtomsFailAsInGit() {
 		assertFails(refstore(sha1.dir(), "for-each-ref", "--format=%(authoremail:mailmaptrim)"), 128,
