@@ -154,10 +154,7 @@ final class RefFilter {
 		if (!needsWalk()) {
 			return kept;
 		}
-		int[] nodes = new int[kept.size()];
-		for (int i = 0; i < nodes.length; i++) {
-			nodes[i] = (!dropRootRefs || isUnderRefs(kept.get(i).name())) ? walk.commitOf(kept.get(i).id(), 0) : -1;
-		}
+		int[] nodes = commitNodes(kept, hash, walk, dropRootRefs);
 		BitSet contained = this.contains.isEmpty() ? null : walk.containing(nodes, nodes(this.contains, walk));
 		BitSet notContained = this.noContains.isEmpty() ? null : walk.containing(nodes, nodes(this.noContains, walk));
 		BitSet mergedInto = this.merged.isEmpty() ? null : walk.reachable(nodes(this.merged, walk));
@@ -173,6 +170,31 @@ final class RefFilter {
 			result.add(kept.get(i));
 		}
 		return result;
+	}
+
+	/** Each entry's commit node, -1 for root refs left out and for non-commits. */
+	private static int[] commitNodes(List<Entry> entries, HashAlgorithm hash, CommitWalk walk, boolean dropRootRefs)
+			throws IOException {
+		int rawLength = hash.rawLength();
+		int[] index = new int[entries.size()];
+		byte[] ids = new byte[entries.size() * rawLength];
+		int count = 0;
+		for (int i = 0; i < index.length; i++) {
+			Entry entry = entries.get(i);
+			if (!dropRootRefs || isUnderRefs(entry.name())) {
+				System.arraycopy(entry.id(), 0, ids, count * rawLength, rawLength);
+				index[i] = count++;
+			}
+			else {
+				index[i] = -1;
+			}
+		}
+		int[] found = walk.commitsOf(ids, count);
+		int[] nodes = new int[index.length];
+		for (int i = 0; i < nodes.length; i++) {
+			nodes[i] = (index[i] >= 0) ? found[index[i]] : -1;
+		}
+		return nodes;
 	}
 
 	private static boolean isUnderRefs(byte[] name) {

@@ -3,8 +3,6 @@ package io.refstore.core.graph;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.BitSet;
-import java.util.HashMap;
-import java.util.Map;
 
 import io.refstore.core.objects.ObjectDatabase;
 import io.refstore.core.objects.ObjectDatabase.ObjectType;
@@ -32,17 +30,16 @@ public final class CommitWalk {
 
 	private final int graphCount;
 
-	/** Commits outside the graph, by id; their nodes follow the graph's positions. */
-	private final Map<ObjectId, Integer> extraIds = new HashMap<>();
-
-	private ObjectId[] extras = new ObjectId[16];
+	/** Commits outside the graph; their nodes follow the graph's positions. */
+	private final NodeTable extras;
 
 	/** Parents of commits outside the graph, {@code null} until parsed. */
 	private int[][] extraParents = new int[16][];
 
-	private int extraCount;
-
 	private int[] parentBuffer = new int[8];
+
+	/** One id, decoded from a parent line or copied out of {@link #extras}. */
+	private final byte[] rawBuffer;
 
 	/**
 	 * A walk over a repository's history.
@@ -56,6 +53,8 @@ public final class CommitWalk {
 		this.objects = objects;
 		this.algorithm = algorithm;
 		this.graphCount = (graph != null) ? graph.count() : 0;
+		this.extras = new NodeTable(algorithm.rawLength());
+		this.rawBuffer = new byte[algorithm.rawLength()];
 	}
 
 	/**
@@ -68,16 +67,59 @@ public final class CommitWalk {
 	 * @throws IOException if the object database cannot be read
 	 */
 	public int commitOf(byte[] raw, int offset) throws IOException {
-		int node = (this.graph != null) ? this.graph.find(raw, offset) : -1;
+		int node = knownNode(raw, offset);
 		if (node >= 0) {
 			return node;
 		}
 		ObjectId id = ObjectId.fromRaw(this.algorithm, raw, offset);
-		Integer known = this.extraIds.get(id);
-		if (known != null) {
-			return known;
+		return commitOf(id, this.objects.type(id));
+	}
+
+	/**
+	 * {@link #commitOf(byte[], int)} for many ids at once: the types of the objects not
+	 * known yet are looked up in one pass over the object database, in its own order.
+	 * @param ids {@code count} raw ids back to back from offset 0
+	 * @param count how many ids
+	 * @return the node of each id, -1 where it does not peel to a commit
+	 * @throws IOException if the object database cannot be read
+	 */
+	public int[] commitsOf(byte[] ids, int count) throws IOException {
+		int rawLength = this.algorithm.rawLength();
+		int[] nodes = new int[count];
+		int[] unknown = new int[count];
+		int unknownCount = 0;
+		for (int i = 0; i < count; i++) {
+			nodes[i] = knownNode(ids, i * rawLength);
+			if (nodes[i] < 0) {
+				unknown[unknownCount++] = i;
+			}
 		}
-		ObjectType type = this.objects.type(id);
+		byte[] lookup = new byte[unknownCount * rawLength];
+		for (int j = 0; j < unknownCount; j++) {
+			System.arraycopy(ids, unknown[j] * rawLength, lookup, j * rawLength, rawLength);
+		}
+		ObjectType[] types = new ObjectType[unknownCount];
+		this.objects.types(this.algorithm, lookup, unknownCount, types);
+		for (int j = 0; j < unknownCount; j++) {
+			int at = unknown[j] * rawLength;
+			// an id seen twice in the batch is known by its second turn
+			int node = knownNode(ids, at);
+			nodes[unknown[j]] = (node >= 0) ? node : commitOf(ObjectId.fromRaw(this.algorithm, ids, at), types[j]);
+		}
+		return nodes;
+	}
+
+	/** The node of a commit met before or in the graph, else -1. */
+	private int knownNode(byte[] raw, int offset) {
+		int node = (this.graph != null) ? this.graph.find(raw, offset) : -1;
+		if (node >= 0) {
+			return node;
+		}
+		int extra = this.extras.find(raw, offset);
+		return (extra >= 0) ? this.graphCount + extra : -1;
+	}
+
+	private int commitOf(ObjectId id, ObjectType type) throws IOException {
 		if (type == ObjectType.TAG) {
 			ObjectId peeled = this.objects.peel(id);
 			if (peeled == null) {
@@ -85,7 +127,7 @@ public final class CommitWalk {
 			}
 			return commitOf(peeled.toRaw(), 0);
 		}
-		return (type == ObjectType.COMMIT) ? extraNode(id) : -1;
+		return (type == ObjectType.COMMIT) ? extraNode(id.toRaw(), 0) : -1;
 	}
 
 	/** {@link #commitOf(byte[], int)} for an id. */
@@ -100,7 +142,7 @@ public final class CommitWalk {
 
 	/** How many nodes exist so far (graph commits and those parsed). */
 	public int nodeCount() {
-		return this.graphCount + this.extraCount;
+		return this.graphCount + this.extras.size();
 	}
 
 	/**
@@ -254,7 +296,8 @@ public final class CommitWalk {
 		int extra = node - this.graphCount;
 		int[] parents = this.extraParents[extra];
 		if (parents == null) {
-			parents = parse(this.extras[extra]);
+			this.extras.copy(extra, this.rawBuffer);
+			parents = parse(ObjectId.fromRaw(this.algorithm, this.rawBuffer, 0));
 			this.extraParents[extra] = parents;
 		}
 		if (parents.length > this.parentBuffer.length) {
@@ -273,48 +316,39 @@ public final class CommitWalk {
 		int hexLength = this.algorithm.hexLength();
 		int lineLength = 7 + hexLength + 1;
 		// the tree line comes first, the parent lines right after it
-		int at = 5 + hexLength + 1;
-		int[] parents = new int[0];
-		byte[] raw = new byte[this.algorithm.rawLength()];
-		while (at + lineLength <= content.length && content[at] == 'p' && startsWith(content, at, "parent ")) {
-			if (!ObjectId.decodeHex(content, at + 7, raw, 0, raw.length) || content[at + 7 + hexLength] != '\n') {
+		int first = 5 + hexLength + 1;
+		int at = first;
+		while (at + lineLength <= content.length && isParentLine(content, at)) {
+			at += lineLength;
+		}
+		int[] parents = new int[(at - first) / lineLength];
+		for (int i = 0; i < parents.length; i++) {
+			int line = first + i * lineLength;
+			if (!ObjectId.decodeHex(content, line + 7, this.rawBuffer, 0, this.rawBuffer.length)
+					|| content[line + 7 + hexLength] != '\n') {
 				throw new IOException("unable to parse commit " + id.name() + ": bad parent line");
 			}
-			parents = Arrays.copyOf(parents, parents.length + 1);
-			parents[parents.length - 1] = parentNode(raw);
-			at += lineLength;
+			parents[i] = parentNode(this.rawBuffer);
 		}
 		return parents;
 	}
 
+	private static boolean isParentLine(byte[] content, int at) {
+		return content[at] == 'p' && content[at + 1] == 'a' && content[at + 2] == 'r' && content[at + 3] == 'e'
+				&& content[at + 4] == 'n' && content[at + 5] == 't' && content[at + 6] == ' ';
+	}
+
 	private int parentNode(byte[] raw) {
-		int node = (this.graph != null) ? this.graph.find(raw, 0) : -1;
-		if (node >= 0) {
-			return node;
-		}
-		ObjectId id = ObjectId.fromRaw(this.algorithm, raw, 0);
-		Integer known = this.extraIds.get(id);
-		return (known != null) ? known : extraNode(id);
+		int node = knownNode(raw, 0);
+		return (node >= 0) ? node : extraNode(raw, 0);
 	}
 
-	private int extraNode(ObjectId id) {
-		if (this.extraCount == this.extras.length) {
-			this.extras = Arrays.copyOf(this.extras, this.extraCount * 2);
-			this.extraParents = Arrays.copyOf(this.extraParents, this.extraCount * 2);
+	private int extraNode(byte[] raw, int at) {
+		int extra = this.extras.add(raw, at);
+		if (extra == this.extraParents.length) {
+			this.extraParents = Arrays.copyOf(this.extraParents, extra * 2);
 		}
-		int node = this.graphCount + this.extraCount;
-		this.extras[this.extraCount++] = id;
-		this.extraIds.put(id, node);
-		return node;
-	}
-
-	private static boolean startsWith(byte[] content, int at, String prefix) {
-		for (int i = 0; i < prefix.length(); i++) {
-			if (content[at + i] != prefix.charAt(i)) {
-				return false;
-			}
-		}
-		return true;
+		return this.graphCount + extra;
 	}
 
 	private static int[] push(int[] stack, int top, int value) {

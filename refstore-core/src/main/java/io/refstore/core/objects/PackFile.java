@@ -2,7 +2,6 @@ package io.refstore.core.objects;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
@@ -67,6 +66,12 @@ final class PackFile implements Closeable {
 	 * {@code [i << SEGMENT_BITS, ((i + 1) << SEGMENT_BITS) + SEGMENT_OVERLAP)}.
 	 */
 	private final MappedByteBuffer[] segments;
+
+	/**
+	 * One inflater per thread, reset between objects: creating one allocates zlib's state
+	 * outside the heap, which cost more than inflating a small commit.
+	 */
+	private static final ThreadLocal<Inflater> INFLATERS = ThreadLocal.withInitial(Inflater::new);
 
 	/**
 	 * One parsed entry header.
@@ -266,9 +271,10 @@ final class PackFile implements Closeable {
 			throw corrupt(entry.dataAt, "object of " + entry.size + " bytes is too large to load");
 		}
 		byte[] out = new byte[(int) entry.size];
-		Inflater inflater = new Inflater();
-		try (InputStream in = new ChannelInput(this.channel, entry.dataAt, this.dataEnd)) {
-			int done = Zlib.inflateFully(inflater, in, out, 0);
+		Inflater inflater = INFLATERS.get();
+		inflater.reset();
+		try {
+			int done = inflateMapped(inflater, entry.dataAt, out);
 			if (done != out.length || !inflater.finished()) {
 				String got = (done > out.length) ? "more than " + out.length
 						: (done < out.length) ? "only " + done : "a cut-off stream of " + done;
@@ -281,8 +287,54 @@ final class PackFile implements Closeable {
 			throw corrupt(entry.dataAt, "compressed data is damaged: " + ex.getMessage());
 		}
 		finally {
-			inflater.end();
+			// let go of the mapped input: the inflater outlives this call
+			inflater.reset();
 		}
+	}
+
+	/**
+	 * Inflates the stream at {@code at} into {@code out}, fed straight from the mapped
+	 * segments (no copy, no system call), then checks that the stream ends there.
+	 * @return as {@link Zlib#inflateFully}
+	 */
+	private int inflateMapped(Inflater inflater, long at, byte[] out) throws DataFormatException {
+		long next = at;
+		int done = 0;
+		byte[] extra = null;
+		while (!inflater.finished()) {
+			if (inflater.needsInput()) {
+				if (next >= this.dataEnd) {
+					break;
+				}
+				ByteBuffer window = window(next);
+				next += window.remaining();
+				inflater.setInput(window);
+			}
+			if (inflater.needsDictionary()) {
+				throw new DataFormatException("stream needs a preset dictionary");
+			}
+			if (done < out.length) {
+				done += inflater.inflate(out, done, out.length - done);
+			}
+			else {
+				extra = (extra != null) ? extra : new byte[1];
+				if (inflater.inflate(extra) > 0) {
+					return done + 1;
+				}
+			}
+		}
+		return done;
+	}
+
+	/**
+	 * The mapped bytes from {@code offset} to the end of its segment or of the pack's
+	 * data, whichever comes first.
+	 */
+	private ByteBuffer window(long offset) {
+		MappedByteBuffer segment = this.segments[(int) (offset >>> SEGMENT_BITS)];
+		int from = local(offset);
+		int length = (int) Math.min(segment.limit() - from, this.dataEnd - offset);
+		return segment.slice(from, length);
 	}
 
 	private ByteBuffer read(long position, int length) throws IOException {

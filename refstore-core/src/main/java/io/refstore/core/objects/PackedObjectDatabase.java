@@ -95,31 +95,26 @@ final class PackedObjectDatabase implements ObjectDatabase {
 			throw new IllegalArgumentException("object ids are " + algorithm.configName() + " ids, but this is a "
 					+ this.algorithm.configName() + " object database");
 		}
-		if (count > MAX_SORTED_BATCH) {
-			ObjectDatabase.super.types(algorithm, ids, count, types);
-			return;
-		}
 		int rawLength = algorithm.rawLength();
-		// the leading 47 bits of each id above its 16-bit index: sorted as signed longs,
+		// each id's leading bits above its index in the batch: sorted as signed longs,
 		// they order the batch
+		int indexBits = Math.max(1, 32 - Integer.numberOfLeadingZeros(count - 1));
 		long[] order = new long[count];
 		for (int i = 0; i < count; i++) {
 			long leading = 0;
-			for (int b = 0; b < 6; b++) {
+			for (int b = 0; b < 8; b++) {
 				leading = (leading << 8) | (ids[i * rawLength + b] & 0xff);
 			}
-			order[i] = ((leading >>> 1) << 16) | i;
+			order[i] = ((leading >>> (indexBits + 1)) << indexBits) | i;
 		}
 		java.util.Arrays.sort(order);
+		long indexMask = (1L << indexBits) - 1;
 		for (long entry : order) {
-			int i = (int) (entry & 0xffff);
+			int i = (int) (entry & indexMask);
 			int type = typeCode(ids, i * rawLength);
 			types[i] = (type < 0) ? null : RawObject.publicType(type);
 		}
 	}
-
-	/** The largest batch {@link #types} sorts (its index must fit 16 bits). */
-	private static final int MAX_SORTED_BATCH = 1 << 16;
 
 	/**
 	 * Whether the object exists: a pack index that lists it suffices, as for git, without
