@@ -82,7 +82,9 @@ public final class Benchmark {
 		Processes processes = new Processes(env, Processes.gnuTimeAvailable(), scratch, options.timeout());
 		String before = RunInfo.loadAverage();
 		CorpusRepos repos = CorpusRepos.prepare(options.work(), new RefCorpus(options.refs()), processes, git, log);
-		List<Operation> operations = selected(Suite.operations(repos, options.refs()), options);
+		GraphRepos graph = GraphRepos.prepare(options.work(), GraphRepos.commitsFor(options.refs()), processes, git,
+				log);
+		List<Operation> operations = selected(Suite.operations(repos, graph, options.refs()), options);
 		String archive = launcher.prime(processes, repos.files(), scratch);
 		String migrateMissing = operations.stream().anyMatch((op) -> op.id().startsWith("migrate/"))
 				? Suite.migrateMissing(processes, List.of(git), launcher.command(), repos, scratch) : null;

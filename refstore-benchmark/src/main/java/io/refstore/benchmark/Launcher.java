@@ -108,7 +108,13 @@ final class Launcher {
 	private static Path checkout() {
 		try {
 			Path location = Path.of(Launcher.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-			return location.getParent().getParent().getParent();
+			// <checkout>/refstore-benchmark/target/refstore-benchmark.jar
+			Path checkout = location.getParent().getParent().getParent();
+			if (checkout == null) {
+				throw new IllegalStateException(location + " is not in a checkout's refstore-benchmark/target; "
+						+ "name the launcher with --launcher");
+			}
+			return checkout;
 		}
 		catch (URISyntaxException | NullPointerException ex) {
 			throw new IllegalStateException("cannot tell where this jar is; name the launcher with --launcher", ex);

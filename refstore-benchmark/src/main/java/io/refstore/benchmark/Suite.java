@@ -36,16 +36,18 @@ final class Suite {
 	static List<String> ids() {
 		List<String> ids = new ArrayList<>(List.of(STARTUP_ID, STARTUP_ID + "/no-cds"));
 		for (String format : FORMATS) {
-			for (String kind : List.of("for-each-ref", "show-ref", "for-each-ref-tags", "lookup", "delete", "create",
-					"migrate")) {
+			for (String kind : List.of("for-each-ref", "for-each-ref-plain", "show-ref", "for-each-ref-tags",
+					"sort-committerdate", "branch-dates", "merged", "lookup", "delete", "create", "migrate")) {
 				ids.add(kind + "/" + format);
 			}
 		}
 		return ids;
 	}
 
-	/** Every operation on {@code repos}. */
-	static List<Operation> operations(CorpusRepos repos, int refs) {
+	/**
+	 * Every operation on {@code repos}, and {@code --merged} on {@code graph}.
+	 */
+	static List<Operation> operations(CorpusRepos repos, GraphRepos graph, int refs) {
 		List<Operation> operations = new ArrayList<>();
 		operations.add(Operation.startup(STARTUP_ID, "process start-up: `git version`, `refstore -h`", repos.files(),
 				List.of("version"), List.of("-h"), Map.of()));
@@ -57,10 +59,24 @@ final class Suite {
 			String other = format.equals("files") ? "reftable" : "files";
 			operations.add(Operation.read("for-each-ref/" + format, format + ": `for-each-ref` (all " + refs + ")",
 					Weight.NORMAL, full, List.of("for-each-ref"), ApiTasks.forEachRef("")));
+			operations.add(Operation.read("for-each-ref-plain/" + format,
+					format + ": `for-each-ref --format='%(objectname) %(refname)'`", Weight.NORMAL, full,
+					List.of("for-each-ref", "--format=%(objectname) %(refname)"), null));
 			operations.add(Operation.read("show-ref/" + format, format + ": `show-ref` (all)", Weight.NORMAL, full,
 					List.of("show-ref"), ApiTasks.showRef()));
 			operations.add(Operation.read("for-each-ref-tags/" + format, format + ": `for-each-ref refs/tags/`",
 					Weight.NORMAL, full, List.of("for-each-ref", "refs/tags/"), ApiTasks.forEachRef("refs/tags/")));
+			operations.add(Operation.read("sort-committerdate/" + format,
+					format + ": `for-each-ref --sort=-committerdate --count=20 refs/heads/`", Weight.NORMAL, full,
+					List.of("for-each-ref", "--sort=-committerdate", "--count=20", "refs/heads/"), null));
+			operations.add(Operation.read("branch-dates/" + format,
+					format + ": `for-each-ref --format='%(refname) %(committerdate:iso) %(subject)' refs/heads/`",
+					Weight.NORMAL, full,
+					List.of("for-each-ref", "--format=%(refname) %(committerdate:iso) %(subject)", "refs/heads/"),
+					null));
+			operations.add(Operation.read("merged/" + format,
+					format + ": `for-each-ref --merged refs/heads/main` (" + graph.commits() + " commits and branches)",
+					Weight.NORMAL, graph.repo(format), List.of("for-each-ref", "--merged", "refs/heads/main"), null));
 			operations.add(Operation.read(LOOKUP_ID + format,
 					format + ": `show-ref --verify " + repos.lookupName() + "` (core API: `exactRef` on an open store)",
 					Weight.FAST, full, List.of("show-ref", "--verify", repos.lookupName()),

@@ -41,6 +41,8 @@ class CorpusReposIT {
 
 	private static CorpusRepos repos;
 
+	private static GraphRepos graph;
+
 	private final ByteArrayOutputStream log = new ByteArrayOutputStream();
 
 	@BeforeAll
@@ -52,6 +54,28 @@ class CorpusReposIT {
 		processes = new Processes(env, false, scratch, Duration.ofMinutes(5));
 		repos = CorpusRepos.prepare(work, new RefCorpus(REFS), processes, git,
 				new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+		graph = GraphRepos.prepare(work, GraphRepos.commitsFor(REFS), processes, git,
+				new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+	}
+
+	@Test
+	void theGraphHasMainsLineMergedBranchesAndUnmergedForks() {
+		int half = REFS / 2;
+		for (String format : Suite.FORMATS) {
+			Path repo = graph.repo(format);
+			assertThat(git(repo, "rev-parse", "--show-ref-format").strip()).isEqualTo(format);
+			assertThat(git(repo, "for-each-ref", "--format=%(refname)").lines()).hasSize(REFS + 1);
+			assertThat(git(repo, "rev-list", "--count", "--all").strip()).isEqualTo(String.valueOf(REFS));
+			assertThat(git(repo, "rev-list", "--count", "refs/heads/main").strip()).isEqualTo(String.valueOf(half));
+			List<String> merged = git(repo, "for-each-ref", "--format=%(refname)", "--merged", "refs/heads/main")
+				.lines()
+				.toList();
+			assertThat(merged).hasSize(half + 1).contains("refs/heads/main", "refs/heads/merged/1");
+			assertThat(merged).noneMatch((name) -> name.startsWith("refs/heads/topic/"));
+			assertThat(git(repo, "rev-parse", "refs/heads/topic/7^").strip())
+				.isEqualTo(git(repo, "rev-parse", "refs/heads/merged/7").strip());
+		}
+		assertThat(graph.repo("files").resolve("objects/info/commit-graph")).doesNotExist();
 	}
 
 	@Test
@@ -76,7 +100,8 @@ class CorpusReposIT {
 
 	@Test
 	void theSuiteListsItsIdsWithoutRepositories() {
-		assertThat(Suite.operations(repos, REFS).stream().map(Operation::id)).containsExactlyElementsOf(Suite.ids());
+		assertThat(Suite.operations(repos, graph, REFS).stream().map(Operation::id))
+			.containsExactlyElementsOf(Suite.ids());
 	}
 
 	@Test
@@ -89,13 +114,22 @@ class CorpusReposIT {
 
 	@Test
 	void refstoresResultsPassTheJudge() throws IOException {
-		List<Operation> operations = Suite.operations(repos, REFS);
-		for (String id : List.of("show-ref/files", "for-each-ref/reftable", "delete/files", "delete/reftable")) {
+		List<Operation> operations = Suite.operations(repos, graph, REFS);
+		for (String id : List.of("show-ref/files", "for-each-ref/reftable", "for-each-ref-plain/files",
+				"sort-committerdate/reftable", "branch-dates/files", "merged/files", "merged/reftable", "delete/files",
+				"delete/reftable")) {
 			Operation operation = operations.stream().filter((op) -> op.id().equals(id)).findFirst().orElseThrow();
 			// git stands in for the refstore process: that side is only timed, the judge
 			// is what is tested
 			OperationResult result = runner().run(operation, null);
-			for (Side side : List.of(result.git(), result.process(), result.command(), result.api())) {
+			List<Side> sides = new ArrayList<>(List.of(result.git(), result.process(), result.command()));
+			if (operation.api() != null) {
+				sides.add(result.api());
+			}
+			else {
+				assertThat(result.api().problem()).as(id).isEqualTo("no core API for it");
+			}
+			for (Side side : sides) {
 				assertThat(side.problem()).as(id).isNull();
 				assertThat(side.failed()).as(id).isFalse();
 				assertThat(side.wallNanos()).as(id).isNotEmpty();
