@@ -37,6 +37,11 @@ final class AtomValues {
 
 	private ObjectId derefId;
 
+	/** The last object parsed, and its parse: atoms of one ref share it. */
+	private StoredObject parsedObject;
+
+	private ObjectText parsedText;
+
 	AtomValues(RefFields fields, ObjectDatabase objects, RefContext context) {
 		this.fields = fields;
 		this.objects = objects;
@@ -89,7 +94,7 @@ final class AtomValues {
 	private String objectValue(Rich atom, StoredObject obj, ObjectId id) throws IOException, CommandFailure {
 		ObjectType type = obj.type();
 		boolean text = type == ObjectType.COMMIT || type == ObjectType.TAG;
-		ObjectText parsed = text ? ObjectText.parse(obj.content()) : null;
+		ObjectText parsed = text ? parsed(obj) : null;
 		String name = atom.name();
 		switch (name) {
 			case "objectname" -> {
@@ -235,12 +240,20 @@ final class AtomValues {
 		if (obj == null || obj.type() == ObjectType.TREE || obj.type() == ObjectType.BLOB) {
 			return 0;
 		}
-		ObjectText parsed = ObjectText.parse(obj.content());
+		ObjectText parsed = parsed(obj);
 		String who = atom.name().equals("creatordate") ? ((obj.type() == ObjectType.COMMIT) ? "committer" : "tagger")
 				: atom.name().substring(0, atom.name().length() - 4);
 		String line = parsed.header(who);
 		Ident ident = (line != null) ? Ident.parse(line) : null;
 		return (ident != null) ? ident.seconds() : 0;
+	}
+
+	private ObjectText parsed(StoredObject obj) {
+		if (obj != this.parsedObject) {
+			this.parsedText = ObjectText.parse(obj.content());
+			this.parsedObject = obj;
+		}
+		return this.parsedText;
 	}
 
 	private String hex(ObjectId id, Rich atom) {

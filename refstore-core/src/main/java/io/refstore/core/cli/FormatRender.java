@@ -79,8 +79,8 @@ final class FormatRender {
 	}
 
 	private static String fastValue(Atom atom, RefFields fields) throws IOException, CommandFailure {
-		ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-		OutBuffer buffer = new OutBuffer(bytes);
+		ByteArrayOutputStream bytes = new ByteArrayOutputStream(128);
+		OutBuffer buffer = new OutBuffer(bytes, 256);
 		fields.print(atom, buffer);
 		buffer.flush();
 		return bytes.toString(StandardCharsets.ISO_8859_1);

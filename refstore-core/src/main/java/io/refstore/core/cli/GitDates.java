@@ -75,19 +75,17 @@ final class GitDates {
 		return switch (this.mode) {
 			case "unix" -> Long.toString(seconds);
 			case "raw" -> seconds + " " + tz;
-			case "short" -> String.format("%04d-%02d-%02d", t.getYear(), t.getMonthValue(), t.getDayOfMonth());
-			case "iso" -> String.format("%04d-%02d-%02d %02d:%02d:%02d %s", t.getYear(), t.getMonthValue(),
-					t.getDayOfMonth(), t.getHour(), t.getMinute(), t.getSecond(), tz);
-			case "iso-strict" -> String.format("%04d-%02d-%02dT%02d:%02d:%02d%s", t.getYear(), t.getMonthValue(),
-					t.getDayOfMonth(), t.getHour(), t.getMinute(), t.getSecond(),
-					(t.getOffset().getTotalSeconds() == 0) ? "Z" : offset(t.getOffset().getTotalSeconds() / 60, true));
-			case "rfc" -> String.format("%s, %d %s %d %02d:%02d:%02d %s", day(t), t.getDayOfMonth(), month(t),
-					t.getYear(), t.getHour(), t.getMinute(), t.getSecond(), tz);
+			case "short" -> date(t);
+			case "iso" -> date(t) + " " + time(t) + " " + tz;
+			case "iso-strict" -> date(t) + "T" + time(t) + ((t.getOffset().getTotalSeconds() == 0) ? "Z"
+					: offset(t.getOffset().getTotalSeconds() / 60, true));
+			case "rfc" ->
+				day(t) + ", " + t.getDayOfMonth() + " " + month(t) + " " + t.getYear() + " " + time(t) + " " + tz;
 			case "relative" -> relative(System.currentTimeMillis() / 1000 - seconds);
 			case "human" -> human(t, seconds);
 			case "format" -> strftime(this.strftime, t, this.local);
-			default -> String.format("%s %s %d %02d:%02d:%02d %d", day(t), month(t), t.getDayOfMonth(), t.getHour(),
-					t.getMinute(), t.getSecond(), t.getYear()) + (this.local ? "" : " " + tz);
+			default -> day(t) + " " + month(t) + " " + t.getDayOfMonth() + " " + time(t) + " " + t.getYear()
+					+ (this.local ? "" : " " + tz);
 		};
 	}
 
@@ -101,7 +99,41 @@ final class GitDates {
 
 	private static String offset(int minutes, boolean colon) {
 		int abs = Math.abs(minutes);
-		return String.format(colon ? "%c%02d:%02d" : "%c%02d%02d", (minutes < 0) ? '-' : '+', abs / 60, abs % 60);
+		StringBuilder out = new StringBuilder(6).append((minutes < 0) ? '-' : '+');
+		padded(out, abs / 60, 2).append(colon ? ":" : "");
+		return padded(out, abs % 60, 2).toString();
+	}
+
+	// the formats a listing of many refs prints are built by hand: String.format costs
+	// more than reading the commit
+
+	/** {@code YYYY-MM-DD}. */
+	private static String date(ZonedDateTime t) {
+		StringBuilder out = new StringBuilder(10);
+		padded(out, t.getYear(), 4).append('-');
+		padded(out, t.getMonthValue(), 2).append('-');
+		return padded(out, t.getDayOfMonth(), 2).toString();
+	}
+
+	/** {@code hh:mm:ss}. */
+	private static String time(ZonedDateTime t) {
+		StringBuilder out = new StringBuilder(8);
+		padded(out, t.getHour(), 2).append(':');
+		padded(out, t.getMinute(), 2).append(':');
+		return padded(out, t.getSecond(), 2).toString();
+	}
+
+	/** Appends {@code value} zero-padded to {@code width}, as {@code %0<width>d}. */
+	private static StringBuilder padded(StringBuilder out, long value, int width) {
+		String digits = Long.toString(Math.abs(value));
+		int pad = width - digits.length() - ((value < 0) ? 1 : 0);
+		if (value < 0) {
+			out.append('-');
+		}
+		for (int i = 0; i < pad; i++) {
+			out.append('0');
+		}
+		return out.append(digits);
 	}
 
 	/** git's {@code relative} format: the rounded distance from now. */

@@ -23,7 +23,7 @@ final class OutBuffer {
 
 	private final OutputStream out;
 
-	private final byte[] buf = new byte[SIZE];
+	private final byte[] buf;
 
 	private final byte[] hex = new byte[64];
 
@@ -32,14 +32,23 @@ final class OutBuffer {
 	private boolean failed;
 
 	OutBuffer(OutputStream out) {
+		this(out, SIZE);
+	}
+
+	/**
+	 * A buffer of {@code size} bytes, smaller than the default for one short value (a
+	 * rich format's plain atom), which would otherwise allocate 64 KiB per value.
+	 */
+	OutBuffer(OutputStream out, int size) {
 		this.out = out;
+		this.buf = new byte[size];
 	}
 
 	/** Appends {@code b[off .. off + len)}. */
 	void write(byte[] b, int off, int len) throws IOException {
-		if (len > SIZE - this.count) {
+		if (len > this.buf.length - this.count) {
 			drain();
-			if (len > SIZE) {
+			if (len > this.buf.length) {
 				writeThrough(b, off, len);
 				return;
 			}
@@ -50,7 +59,7 @@ final class OutBuffer {
 
 	/** Appends one byte. */
 	void write(int b) throws IOException {
-		if (this.count == SIZE) {
+		if (this.count == this.buf.length) {
 			drain();
 		}
 		this.buf[this.count++] = (byte) b;

@@ -1,0 +1,46 @@
+package io.refstore.core.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.refstore.core.testing.GitCli;
+import io.refstore.core.testing.TempRepo;
+
+/**
+ * The recorded-zone date formats against git 2.55's own output for the same commits:
+ * zones east and west, with and without minutes, and a year before 1000 is not needed
+ * (git dates start in 1970).
+ */
+class GitDatesTest {
+
+	@Test
+	void formatsAsGitDoes(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+		GitCli git = GitCli.reftable();
+		TempRepo repo = TempRepo.init(git, dir);
+		List<String> modes = List.of("default", "short", "iso", "iso-strict", "rfc", "raw", "unix");
+		for (String when : List.of("1151968723 +0200", "1151968723 -0730", "86400 +0000", "1700000000 +1345",
+				"4102444799 -1200")) {
+			String body = "tree " + repo.git("hash-object", "-t", "tree", "-w", "--stdin").strip() + "\n"
+					+ "author A U Thor <author@example.com> " + when + "\n" + "committer C O Mitter <c@example.com> "
+					+ when + "\n\nat " + when + "\n";
+			String commit = repo
+				.run(body.getBytes(java.nio.charset.StandardCharsets.UTF_8), "hash-object", "-t", "commit", "-w",
+						"--stdin")
+				.requireOk()
+				.stdout()
+				.strip();
+			String[] parts = when.split(" ");
+			int zone = Integer.parseInt(parts[1].substring(1, 3)) * 60 + Integer.parseInt(parts[1].substring(3));
+			zone = parts[1].startsWith("-") ? -zone : zone;
+			for (String mode : modes) {
+				String expected = repo.git("log", "-1", "--format=%cd", "--date=" + mode, commit).strip();
+				assertThat(GitDates.parse(mode).format(Long.parseLong(parts[0]), zone)).as(mode + " " + when)
+					.isEqualTo(expected);
+			}
+		}
+	}
+
+}
