@@ -30,14 +30,30 @@ import io.refstore.core.ref.RefStore;
  */
 final class ForEachRef implements Command {
 
-	private static Options options() {
-		return new Options("refstore for-each-ref [--count=<count>] [--shell|--perl|--python|--tcl]",
-				"                             [(--sort=<key>)...] [--format=<format>]",
-				"                             [--include-root-refs] [--points-at=<object>]",
-				"                             [--merged[=<object>]] [--no-merged[=<object>]]",
-				"                             [--contains[=<object>]] [--no-contains[=<object>]]",
-				"                             [(--exclude=<pattern>)...] [--start-after=<marker>]",
-				"                             [ --stdin | (<pattern>...)]")
+	private final String name;
+
+	/** {@code for-each-ref}. */
+	ForEachRef() {
+		this("git for-each-ref");
+	}
+
+	/**
+	 * @param name the command as its usage names it, such as {@code git refs list}
+	 */
+	ForEachRef(String name) {
+		this.name = name;
+	}
+
+	private Options options() {
+		// git's synopsis; its continuation lines keep one indent whatever the command's
+		// name
+		String indent = " ".repeat(25);
+		return new Options(this.name + " [--count=<count>] [--shell|--perl|--python|--tcl]",
+				indent + "[(--sort=<key>)...] [--format=<format>]",
+				indent + "[--include-root-refs] [--points-at=<object>]",
+				indent + "[--merged[=<object>]] [--no-merged[=<object>]]",
+				indent + "[--contains[=<object>]] [--no-contains[=<object>]]",
+				indent + "[(--exclude=<pattern>)...] [--start-after=<marker>]", indent + "[ --stdin | (<pattern>...)]")
 			.value((char) 0, "count", "n", "show only <n> matched refs")
 			.value((char) 0, "format", "format", "format to use for the output")
 			.value((char) 0, "sort", "key", "field name to sort on (refname, or -refname for descending)")
@@ -92,7 +108,7 @@ final class ForEachRef implements Command {
 		}
 		boolean descending = descending(sortKeys);
 		RefStore refs = context.refs();
-		RefPatterns patterns = RefPatterns.of(patternArgs, parsed.values("exclude"));
+		RefPatterns patterns = RefPatterns.of(patternArgs, parsed.values("exclude"), parsed.flag("ignore-case"));
 		String prefix = patterns.commonLiteralPrefix();
 		RefQuery query = new RefQuery(prefix.startsWith("refs/") ? prefix : "", (startAfter != null) ? startAfter : "",
 				parsed.flag("include-root-refs"));
@@ -104,7 +120,8 @@ final class ForEachRef implements Command {
 				new RevParse(refs), strictShortNames, context.defaultAbbrev());
 		FormatOptions.attach(context, parsed, template, fields);
 		boolean customSort = FormatOptions.customSort(sortKeys);
-		if (!RefFilter.none(parsed) || customSort) {
+		boolean baseAtoms = BaseAtoms.any(template);
+		if (!RefFilter.none(parsed) || customSort || baseAtoms) {
 			List<Entry> entries = collect(refs, query, patterns);
 			if (!RefFilter.none(parsed)) {
 				boolean walks = parsed.given("merged") || parsed.given("no-merged") || parsed.given("contains")
@@ -113,6 +130,9 @@ final class ForEachRef implements Command {
 				RefFilter filter = RefFilter.of(parsed, new RevParse(refs), walk);
 				entries = filter.apply(entries, refs.hashAlgorithm(), context.objects(), walk,
 						refs.format() == RefFormat.FILES);
+			}
+			if (baseAtoms) {
+				fields.values().context().baseAtoms(BaseAtoms.compute(template, entries, context, context::message));
 			}
 			if (customSort) {
 				RefSorting.parse(sortKeys, parsed.flag("ignore-case"), fields)
