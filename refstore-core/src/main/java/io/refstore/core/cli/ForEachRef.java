@@ -122,7 +122,7 @@ final class ForEachRef implements Command {
 		boolean customSort = FormatOptions.customSort(sortKeys);
 		boolean baseAtoms = BaseAtoms.any(template);
 		if (!RefFilter.none(parsed) || customSort || baseAtoms) {
-			List<Entry> entries = collect(refs, query, patterns);
+			List<Entry> entries = collect(refs, query, patterns, context);
 			if (!RefFilter.none(parsed)) {
 				boolean walks = parsed.given("merged") || parsed.given("no-merged") || parsed.given("contains")
 						|| parsed.given("no-contains");
@@ -143,14 +143,14 @@ final class ForEachRef implements Command {
 			}
 		}
 		else if (descending) {
-			print(collect(refs, query, patterns), true, template, fields, count, context.out());
+			print(collect(refs, query, patterns, context), true, template, fields, count, context.out());
 		}
 		else if (count == 0 && template.needsTypesOnly()) {
 			printBatched(refs, query, patterns, template, fields,
-					new TypedBatch(refs.hashAlgorithm(), context.objects()), context.out());
+					new TypedBatch(refs.hashAlgorithm(), context.objects()), context.out(), context);
 		}
 		else {
-			printAscending(refs, query, patterns, template, fields, count, context.out());
+			printAscending(refs, query, patterns, template, fields, count, context.out(), context);
 		}
 		return 0;
 	}
@@ -194,13 +194,16 @@ final class ForEachRef implements Command {
 	}
 
 	private static void printAscending(RefStore refs, RefQuery query, RefPatterns patterns, FormatTemplate template,
-			RefFields fields, int count, OutBuffer out) throws CommandFailure, IOException {
+			RefFields fields, int count, OutBuffer out, CommandContext context) throws CommandFailure, IOException {
 		HashAlgorithm hash = refs.hashAlgorithm();
 		byte[] resolved = new byte[hash.rawLength()];
 		int printed = 0;
 		try (RefCursor cursor = refs.refs(query)) {
 			while (cursor.next()) {
 				if (!patterns.matchesPath(cursor.nameBuffer(), cursor.nameLength())) {
+					continue;
+				}
+				if (isBroken(cursor, context)) {
 					continue;
 				}
 				if (cursor.isSymbolic()) {
@@ -229,12 +232,16 @@ final class ForEachRef implements Command {
 	 * time.
 	 */
 	private static void printBatched(RefStore refs, RefQuery query, RefPatterns patterns, FormatTemplate template,
-			RefFields fields, TypedBatch batch, OutBuffer out) throws CommandFailure, IOException {
+			RefFields fields, TypedBatch batch, OutBuffer out, CommandContext context)
+			throws CommandFailure, IOException {
 		HashAlgorithm hash = refs.hashAlgorithm();
 		byte[] resolved = new byte[hash.rawLength()];
 		try (RefCursor cursor = refs.refs(query)) {
 			while (cursor.next()) {
 				if (!patterns.matchesPath(cursor.nameBuffer(), cursor.nameLength())) {
+					continue;
+				}
+				if (isBroken(cursor, context)) {
 					continue;
 				}
 				boolean full;
@@ -260,11 +267,15 @@ final class ForEachRef implements Command {
 	}
 
 	/** The refs the patterns match, in the store's order. */
-	private static List<Entry> collect(RefStore refs, RefQuery query, RefPatterns patterns) throws IOException {
+	private static List<Entry> collect(RefStore refs, RefQuery query, RefPatterns patterns, CommandContext context)
+			throws IOException {
 		List<Entry> entries = new ArrayList<>();
 		try (RefCursor cursor = refs.refs(query)) {
 			while (cursor.next()) {
 				if (!patterns.matchesPath(cursor.nameBuffer(), cursor.nameLength())) {
+					continue;
+				}
+				if (isBroken(cursor, context)) {
 					continue;
 				}
 				byte[] name = Arrays.copyOf(cursor.nameBuffer(), cursor.nameLength());
@@ -328,6 +339,26 @@ final class ForEachRef implements Command {
 			patterns.add(line);
 		}
 		return patterns;
+	}
+
+	/**
+	 * Whether a ref names the null object id, which git takes for a corrupt ref: it warns
+	 * and leaves it out. A byte loop over the id, so the plain path stays
+	 * allocation-free.
+	 */
+	private static boolean isBroken(RefCursor cursor, CommandContext context) throws IOException {
+		if (cursor.isSymbolic()) {
+			return false;
+		}
+		byte[] id = cursor.idBuffer();
+		for (byte b : id) {
+			if (b != 0) {
+				return false;
+			}
+		}
+		context.warning("ignoring broken ref "
+				+ new String(cursor.nameBuffer(), 0, cursor.nameLength(), StandardCharsets.UTF_8));
+		return true;
 	}
 
 	private static String targetName(RefCursor cursor) {

@@ -155,6 +155,20 @@ class ForEachRefParityIT {
 				"fatal: expected format: %(ahead-behind:<committish>)");
 	}
 
+	/** A loose ref naming the null id is corrupt: git warns and leaves it out. */
+	@ParameterizedTest(name = "{0}")
+	@ValueSource(strings = { "--format=%(objectname) %(refname)", "--format=%(objectname) %(objecttype) %(refname)",
+			"--sort=-refname" })
+	void skipsARefNamingTheNullId(String option) throws Exception {
+		TempRepo broken = repo.copyTo(temp.resolve("null-id-" + Math.abs(option.hashCode())));
+		Files.writeString(broken.gitDir().resolve("refs/heads/zeros"), "0".repeat(40) + "\n");
+		GitCli.Result git = GitCli.reftable().run(broken.dir(), "for-each-ref", option);
+		GitCli.Result refstore = refstore(broken.dir(), "for-each-ref", option);
+		assertSame(git, refstore);
+		assertThat(refstore.stderr()).isEqualTo(git.stderr())
+			.isEqualTo("warning: ignoring broken ref refs/heads/zeros\n");
+	}
+
 	@ParameterizedTest(name = "--format={0}")
 	@ValueSource(
 			strings = { "%(signature:grade)|%(signature:key)|%(signature:signer)|%(signature:fingerprint)|%(refname)",
