@@ -172,11 +172,16 @@ final class FormatAtoms {
 			return arg;
 		}
 		if (arg.startsWith("lines=")) {
+			String value = arg.substring(6);
+			// git reads an unsigned number: a sign is no number
+			if (value.startsWith("-") || value.startsWith("+")) {
+				throw CommandFailure.fatal("positive value expected contents:lines=" + value);
+			}
 			try {
-				return Integer.parseInt(arg.substring(6));
+				return Integer.parseInt(value);
 			}
 			catch (NumberFormatException ex) {
-				throw CommandFailure.fatal("positive value expected contents:lines=" + arg.substring(6));
+				throw CommandFailure.fatal("positive value expected contents:lines=" + value);
 			}
 		}
 		if (arg.equals("trailers") || arg.startsWith("trailers:")) {

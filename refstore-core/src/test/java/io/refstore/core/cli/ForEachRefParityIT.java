@@ -178,6 +178,14 @@ class ForEachRefParityIT {
 	}
 
 	@Test
+	void negativeContentLinesFail() {
+		assertSame(GitCli.reftable().run(repo.dir(), "for-each-ref", "--format=%(contents:lines=-1)"),
+				refstore(repo.dir(), "for-each-ref", "--format=%(contents:lines=-1)"));
+		assertFails(refstore(repo.dir(), "for-each-ref", "--format=%(contents:lines=-1)"), 128,
+				"fatal: positive value expected contents:lines=-1");
+	}
+
+	@Test
 	void badSignatureOptionFails() {
 		assertFails(refstore(repo.dir(), "for-each-ref", "--format=%(signature:bogus)"), 128,
 				"fatal: unrecognized %(signature) argument: bogus");
