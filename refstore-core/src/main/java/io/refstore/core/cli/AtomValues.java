@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 import io.refstore.core.cli.FormatAtoms.ObjectNameArg;
@@ -13,6 +14,7 @@ import io.refstore.core.objects.ObjectDatabase.ObjectType;
 import io.refstore.core.objects.ObjectDatabase.StoredObject;
 import io.refstore.core.objects.ObjectText;
 import io.refstore.core.objects.ObjectText.Ident;
+import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 
 /**
@@ -42,6 +44,11 @@ final class AtomValues {
 
 	private ObjectText parsedText;
 
+	private long signaturesFor = -1;
+
+	/** The ref's signature checks, of its object and of what it peels to. */
+	private SignatureCheck[] signatures;
+
 	AtomValues(RefFields fields, ObjectDatabase objects, RefContext context) {
 		this.fields = fields;
 		this.objects = objects;
@@ -55,7 +62,8 @@ final class AtomValues {
 	/** The value of an atom for the current ref, as text (bytes as ISO-8859-1). */
 	String value(Rich atom) throws IOException, CommandFailure {
 		switch (atom.name()) {
-			case "refname", "symref", "upstream", "push", "HEAD", "worktreepath", "color" -> {
+			case "refname", "symref", "upstream", "push", "HEAD", "worktreepath", "color", "ahead-behind",
+					"is-base" -> {
 				return this.context.refValue(atom, this.fields);
 			}
 			default -> {
@@ -113,6 +121,13 @@ final class AtomValues {
 				return (atom.arg() != null) ? Integer.toString(obj.content().length)
 						: new String(obj.content(), StandardCharsets.ISO_8859_1);
 			}
+			case "describe" -> {
+				return DescribeAtom.describe(this.context, atom.parsed(), id);
+			}
+			case "signature" -> {
+				// git checks the signatures of commits only
+				return (type == ObjectType.COMMIT) ? signature(obj, id, atom.deref()).value(atom.arg()) : "";
+			}
 			default -> {
 			}
 		}
@@ -156,6 +171,27 @@ final class AtomValues {
 			}
 		}
 		return utf8(messageValue(atom, new MessageParts(parsed.message())));
+	}
+
+	/**
+	 * The signature check of the ref's object (or what it peels to), run once per ref
+	 * however many signature atoms ask; a commit without a signature header grades
+	 * {@code N}.
+	 */
+	private SignatureCheck signature(StoredObject obj, ObjectId id, boolean deref) throws IOException, CommandFailure {
+		int slot = deref ? 1 : 0;
+		if (this.signaturesFor != this.fields.generation()) {
+			this.signatures = new SignatureCheck[2];
+			this.signaturesFor = this.fields.generation();
+		}
+		if (this.signatures[slot] == null) {
+			String header = (id.algorithm() == HashAlgorithm.SHA256) ? "gpgsig-sha256" : "gpgsig";
+			List<String> errors = new ArrayList<>();
+			this.signatures[slot] = SignatureCheck.check(obj.content(), header, this.context.repository().config(),
+					this.context.command().env(), errors);
+			errors.forEach(this.context.command()::message);
+		}
+		return this.signatures[slot];
 	}
 
 	private String messageValue(Rich atom, MessageParts message) {

@@ -109,6 +109,21 @@ final class CommandContext implements AutoCloseable {
 		}
 	}
 
+	/** The directory the command was started in. */
+	Path cwd() {
+		return this.cwd;
+	}
+
+	/** The command's environment, which the programs it runs inherit. */
+	Map<String, String> env() {
+		return this.env;
+	}
+
+	/** Prints a line, such as git's {@code error: ...}, on standard error. */
+	void message(String line) {
+		stderr(line + "\n");
+	}
+
 	/** Prints {@code warning: <message>} on standard error. */
 	void warning(String message) {
 		stderr("warning: " + message + "\n");

@@ -30,14 +30,30 @@ import io.refstore.core.ref.RefStore;
  */
 final class ForEachRef implements Command {
 
-	private static Options options() {
-		return new Options("refstore for-each-ref [--count=<count>] [--shell|--perl|--python|--tcl]",
-				"                             [(--sort=<key>)...] [--format=<format>]",
-				"                             [--include-root-refs] [--points-at=<object>]",
-				"                             [--merged[=<object>]] [--no-merged[=<object>]]",
-				"                             [--contains[=<object>]] [--no-contains[=<object>]]",
-				"                             [(--exclude=<pattern>)...] [--start-after=<marker>]",
-				"                             [ --stdin | (<pattern>...)]")
+	private final String name;
+
+	/** {@code for-each-ref}. */
+	ForEachRef() {
+		this("git for-each-ref");
+	}
+
+	/**
+	 * @param name the command as its usage names it, such as {@code git refs list}
+	 */
+	ForEachRef(String name) {
+		this.name = name;
+	}
+
+	private Options options() {
+		// git's synopsis; its continuation lines keep one indent whatever the command's
+		// name
+		String indent = " ".repeat(25);
+		return new Options(this.name + " [--count=<count>] [--shell|--perl|--python|--tcl]",
+				indent + "[(--sort=<key>)...] [--format=<format>]",
+				indent + "[--include-root-refs] [--points-at=<object>]",
+				indent + "[--merged[=<object>]] [--no-merged[=<object>]]",
+				indent + "[--contains[=<object>]] [--no-contains[=<object>]]",
+				indent + "[(--exclude=<pattern>)...] [--start-after=<marker>]", indent + "[ --stdin | (<pattern>...)]")
 			.value((char) 0, "count", "n", "show only <n> matched refs")
 			.value((char) 0, "format", "format", "format to use for the output")
 			.value((char) 0, "sort", "key", "field name to sort on (refname, or -refname for descending)")
@@ -92,7 +108,7 @@ final class ForEachRef implements Command {
 		}
 		boolean descending = descending(sortKeys);
 		RefStore refs = context.refs();
-		RefPatterns patterns = RefPatterns.of(patternArgs, parsed.values("exclude"));
+		RefPatterns patterns = RefPatterns.of(patternArgs, parsed.values("exclude"), parsed.flag("ignore-case"));
 		String prefix = patterns.commonLiteralPrefix();
 		RefQuery query = new RefQuery(prefix.startsWith("refs/") ? prefix : "", (startAfter != null) ? startAfter : "",
 				parsed.flag("include-root-refs"));
@@ -104,8 +120,9 @@ final class ForEachRef implements Command {
 				new RevParse(refs), strictShortNames, context.defaultAbbrev());
 		FormatOptions.attach(context, parsed, template, fields);
 		boolean customSort = FormatOptions.customSort(sortKeys);
-		if (!RefFilter.none(parsed) || customSort) {
-			List<Entry> entries = collect(refs, query, patterns);
+		boolean baseAtoms = BaseAtoms.any(template);
+		if (!RefFilter.none(parsed) || customSort || baseAtoms) {
+			List<Entry> entries = collect(refs, query, patterns, context);
 			if (!RefFilter.none(parsed)) {
 				boolean walks = parsed.given("merged") || parsed.given("no-merged") || parsed.given("contains")
 						|| parsed.given("no-contains");
@@ -113,6 +130,9 @@ final class ForEachRef implements Command {
 				RefFilter filter = RefFilter.of(parsed, new RevParse(refs), walk);
 				entries = filter.apply(entries, refs.hashAlgorithm(), context.objects(), walk,
 						refs.format() == RefFormat.FILES);
+			}
+			if (baseAtoms) {
+				fields.values().context().baseAtoms(BaseAtoms.compute(template, entries, context, context::message));
 			}
 			if (customSort) {
 				RefSorting.parse(sortKeys, parsed.flag("ignore-case"), fields)
@@ -123,14 +143,14 @@ final class ForEachRef implements Command {
 			}
 		}
 		else if (descending) {
-			print(collect(refs, query, patterns), true, template, fields, count, context.out());
+			print(collect(refs, query, patterns, context), true, template, fields, count, context.out());
 		}
 		else if (count == 0 && template.needsTypesOnly()) {
 			printBatched(refs, query, patterns, template, fields,
-					new TypedBatch(refs.hashAlgorithm(), context.objects()), context.out());
+					new TypedBatch(refs.hashAlgorithm(), context.objects()), context.out(), context);
 		}
 		else {
-			printAscending(refs, query, patterns, template, fields, count, context.out());
+			printAscending(refs, query, patterns, template, fields, count, context.out(), context);
 		}
 		return 0;
 	}
@@ -174,13 +194,16 @@ final class ForEachRef implements Command {
 	}
 
 	private static void printAscending(RefStore refs, RefQuery query, RefPatterns patterns, FormatTemplate template,
-			RefFields fields, int count, OutBuffer out) throws CommandFailure, IOException {
+			RefFields fields, int count, OutBuffer out, CommandContext context) throws CommandFailure, IOException {
 		HashAlgorithm hash = refs.hashAlgorithm();
 		byte[] resolved = new byte[hash.rawLength()];
 		int printed = 0;
 		try (RefCursor cursor = refs.refs(query)) {
 			while (cursor.next()) {
 				if (!patterns.matchesPath(cursor.nameBuffer(), cursor.nameLength())) {
+					continue;
+				}
+				if (isBroken(cursor, context)) {
 					continue;
 				}
 				if (cursor.isSymbolic()) {
@@ -209,12 +232,16 @@ final class ForEachRef implements Command {
 	 * time.
 	 */
 	private static void printBatched(RefStore refs, RefQuery query, RefPatterns patterns, FormatTemplate template,
-			RefFields fields, TypedBatch batch, OutBuffer out) throws CommandFailure, IOException {
+			RefFields fields, TypedBatch batch, OutBuffer out, CommandContext context)
+			throws CommandFailure, IOException {
 		HashAlgorithm hash = refs.hashAlgorithm();
 		byte[] resolved = new byte[hash.rawLength()];
 		try (RefCursor cursor = refs.refs(query)) {
 			while (cursor.next()) {
 				if (!patterns.matchesPath(cursor.nameBuffer(), cursor.nameLength())) {
+					continue;
+				}
+				if (isBroken(cursor, context)) {
 					continue;
 				}
 				boolean full;
@@ -240,11 +267,15 @@ final class ForEachRef implements Command {
 	}
 
 	/** The refs the patterns match, in the store's order. */
-	private static List<Entry> collect(RefStore refs, RefQuery query, RefPatterns patterns) throws IOException {
+	private static List<Entry> collect(RefStore refs, RefQuery query, RefPatterns patterns, CommandContext context)
+			throws IOException {
 		List<Entry> entries = new ArrayList<>();
 		try (RefCursor cursor = refs.refs(query)) {
 			while (cursor.next()) {
 				if (!patterns.matchesPath(cursor.nameBuffer(), cursor.nameLength())) {
+					continue;
+				}
+				if (isBroken(cursor, context)) {
 					continue;
 				}
 				byte[] name = Arrays.copyOf(cursor.nameBuffer(), cursor.nameLength());
@@ -308,6 +339,26 @@ final class ForEachRef implements Command {
 			patterns.add(line);
 		}
 		return patterns;
+	}
+
+	/**
+	 * Whether a ref names the null object id, which git takes for a corrupt ref: it warns
+	 * and leaves it out. A byte loop over the id, so the plain path stays
+	 * allocation-free.
+	 */
+	private static boolean isBroken(RefCursor cursor, CommandContext context) throws IOException {
+		if (cursor.isSymbolic()) {
+			return false;
+		}
+		byte[] id = cursor.idBuffer();
+		for (byte b : id) {
+			if (b != 0) {
+				return false;
+			}
+		}
+		context.warning("ignoring broken ref "
+				+ new String(cursor.nameBuffer(), 0, cursor.nameLength(), StandardCharsets.UTF_8));
+		return true;
 	}
 
 	private static String targetName(RefCursor cursor) {

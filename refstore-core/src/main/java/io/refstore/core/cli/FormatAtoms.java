@@ -20,6 +20,9 @@ final class FormatAtoms {
 			"tag", "HEAD", "deltabase", "worktreepath", "creator", "body", "rest", "ahead-behind", "is-base",
 			"signature");
 
+	private static final Set<String> SIGNATURE_OPTIONS = Set.of("signer", "grade", "key", "fingerprint",
+			"primarykeyfingerprint", "trustlevel");
+
 	private FormatAtoms() {
 	}
 
@@ -107,6 +110,13 @@ final class FormatAtoms {
 				yield null;
 			}
 			case "rest" -> throw CommandFailure.fatal("this command reject atom %(rest)");
+			case "describe" -> DescribeAtom.parse(arg);
+			case "signature" -> {
+				if (arg != null && !SIGNATURE_OPTIONS.contains(arg)) {
+					throw unrecognized(name, arg);
+				}
+				yield arg;
+			}
 			default -> {
 				if (!PLAIN.contains(name)) {
 					throw CommandFailure.fatal("unknown field name: " + text.substring(0, textNameLength(text)));
@@ -162,11 +172,16 @@ final class FormatAtoms {
 			return arg;
 		}
 		if (arg.startsWith("lines=")) {
+			String value = arg.substring(6);
+			// git reads an unsigned number: a sign is no number
+			if (value.startsWith("-") || value.startsWith("+")) {
+				throw CommandFailure.fatal("positive value expected contents:lines=" + value);
+			}
 			try {
-				return Integer.parseInt(arg.substring(6));
+				return Integer.parseInt(value);
 			}
 			catch (NumberFormatException ex) {
-				throw CommandFailure.fatal("positive value expected contents:lines=" + arg.substring(6));
+				throw CommandFailure.fatal("positive value expected contents:lines=" + value);
 			}
 		}
 		if (arg.equals("trailers") || arg.startsWith("trailers:")) {

@@ -47,7 +47,7 @@ final class FormatOptions {
 			throw CommandFailure.fatal("--format=raw cannot be used with --python, --shell, --tcl");
 		}
 		boolean color = color(context, parsed);
-		RefContext refContext = new RefContext(context.repository(), context.refs(), context.objects(), color);
+		RefContext refContext = new RefContext(context, color);
 		fields.values(new AtomValues(fields, context.objects(), refContext));
 	}
 

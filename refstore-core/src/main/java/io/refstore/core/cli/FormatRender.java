@@ -63,6 +63,9 @@ final class FormatRender {
 				control((Control) segment, stack, quote);
 			}
 		}
+		if (template.colorLeftOn() && fields.values().context().color()) {
+			append(stack, quote, "\033[m");
+		}
 		if (stack.size() > 1) {
 			throw CommandFailure.fatal("format: %(end) atom missing");
 		}

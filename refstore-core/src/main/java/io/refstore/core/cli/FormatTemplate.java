@@ -98,10 +98,28 @@ final class FormatTemplate {
 
 	private boolean omitEmpty;
 
+	/** Whether the last {@code %(color:...)} leaves a color on at the end of the line. */
+	private final boolean colorLeftOn;
+
 	private FormatTemplate(List<Segment> segments, FormatQuote quote) {
 		this.segments = List.copyOf(segments);
 		this.quote = quote;
 		this.rich = quote != null || segments.stream().anyMatch((s) -> s instanceof Rich || s instanceof Control);
+		boolean on = false;
+		for (Segment segment : segments) {
+			if (segment instanceof Rich r && r.name().equals("color")) {
+				on = !"reset".equals(r.arg());
+			}
+		}
+		this.colorLeftOn = on;
+	}
+
+	/**
+	 * Whether a line needs a color reset at its end (when colors are on), as git adds one
+	 * after a format whose last color atom is not {@code %(color:reset)}.
+	 */
+	boolean colorLeftOn() {
+		return this.colorLeftOn;
 	}
 
 	/** Whether some atom is evaluated on the slow path (or values are quoted). */
@@ -124,9 +142,9 @@ final class FormatTemplate {
 	/** Whether the format reads any object. */
 	boolean readsObjects() {
 		return this.segments.stream()
-			.anyMatch((s) -> s instanceof Rich r
-					&& !Set.of("refname", "symref", "upstream", "push", "HEAD", "worktreepath", "color")
-						.contains(r.name()));
+			.anyMatch((s) -> s instanceof Rich r && !Set
+				.of("refname", "symref", "upstream", "push", "HEAD", "worktreepath", "color", "ahead-behind", "is-base")
+				.contains(r.name()));
 	}
 
 	/** The segments in order. */

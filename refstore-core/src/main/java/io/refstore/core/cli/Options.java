@@ -50,7 +50,8 @@ final class Options {
 
 	/**
 	 * @param synopsis the usage lines without the leading {@code usage: }, such as
-	 * {@code "refstore pack-refs [--all] [--no-prune]"}
+	 * {@code "refstore pack-refs [--all] [--no-prune]"}; a line opening with a blank
+	 * continues the line before
 	 */
 	Options(String... synopsis) {
 		this.synopsis = List.of(synopsis);
@@ -90,7 +91,11 @@ final class Options {
 	String usage() {
 		StringBuilder text = new StringBuilder();
 		for (int i = 0; i < this.synopsis.size(); i++) {
-			text.append((i == 0) ? "usage: " : "   or: ").append(this.synopsis.get(i)).append('\n');
+			String line = this.synopsis.get(i);
+			// a line opening with a blank continues the one before, as in git's
+			// multi-line usage
+			String lead = (i == 0) ? "usage: " : line.startsWith(" ") ? "       " : "   or: ";
+			text.append(lead).append(line).append('\n');
 		}
 		text.append('\n');
 		for (Spec spec : this.specs) {

@@ -38,11 +38,35 @@ final class RefContext {
 
 	private final AheadBehind walk;
 
-	RefContext(Repository repository, RefStore refs, io.refstore.core.objects.ObjectDatabase objects, boolean color) {
-		this.repository = repository;
-		this.refs = refs;
+	private final CommandContext command;
+
+	RefContext(CommandContext command, boolean color) throws IOException {
+		this.command = command;
+		this.repository = command.repository();
+		this.refs = command.refs();
 		this.color = color;
-		this.walk = new AheadBehind(objects, refs.hashAlgorithm());
+		this.walk = new AheadBehind(command.objects(), this.refs.hashAlgorithm());
+	}
+
+	/** The command run this context serves: its environment, directory, stderr. */
+	CommandContext command() {
+		return this.command;
+	}
+
+	private BaseAtoms baseAtoms;
+
+	/** The values of {@code %(ahead-behind)} and {@code %(is-base)}, worked out first. */
+	void baseAtoms(BaseAtoms atoms) {
+		this.baseAtoms = atoms;
+	}
+
+	/** Whether {@code %(color:...)} atoms print their colors. */
+	boolean color() {
+		return this.color;
+	}
+
+	Repository repository() {
+		return this.repository;
 	}
 
 	Path objectsDir() {
@@ -75,6 +99,9 @@ final class RefContext {
 			}
 			case "refname" -> {
 				return shape(name, atom, fields);
+			}
+			case "ahead-behind", "is-base" -> {
+				return (this.baseAtoms != null) ? this.baseAtoms.value(atom, name) : "";
 			}
 			case "symref" -> {
 				String target = fields.symrefTarget();

@@ -31,7 +31,28 @@ final class RefPatterns {
 	/** {@code for-each-ref --exclude}: names these match are left out. */
 	private final RefPatterns excludes;
 
+	/**
+	 * {@code --ignore-case}: the patterns in ASCII lower case, else {@code null}. As in
+	 * git, only the glob match folds case (each name is folded for it); the prefix match
+	 * stays exact.
+	 */
+	private final byte[][] folded;
+
 	private RefPatterns(byte[][] patterns, RefPatterns excludes) {
+		this(patterns, excludes, false);
+	}
+
+	private RefPatterns(byte[][] patterns, RefPatterns excludes, boolean ignoreCase) {
+		if (ignoreCase) {
+			this.folded = new byte[patterns.length][];
+			for (int i = 0; i < patterns.length; i++) {
+				this.folded[i] = patterns[i].clone();
+				foldCase(this.folded[i], this.folded[i].length);
+			}
+		}
+		else {
+			this.folded = null;
+		}
 		this.patterns = patterns;
 		this.globs = new boolean[patterns.length];
 		for (int i = 0; i < patterns.length; i++) {
@@ -51,7 +72,24 @@ final class RefPatterns {
 	 * matched as a pattern is.
 	 */
 	static RefPatterns of(List<String> patterns, List<String> excludes) {
-		return new RefPatterns(bytes(patterns), excludes.isEmpty() ? null : new RefPatterns(bytes(excludes), null));
+		return of(patterns, excludes, false);
+	}
+
+	/**
+	 * {@link #of(List, List)}, ignoring ASCII case if {@code ignoreCase}
+	 * ({@code --ignore-case}).
+	 */
+	static RefPatterns of(List<String> patterns, List<String> excludes, boolean ignoreCase) {
+		return new RefPatterns(bytes(patterns),
+				excludes.isEmpty() ? null : new RefPatterns(bytes(excludes), null, ignoreCase), ignoreCase);
+	}
+
+	private static void foldCase(byte[] bytes, int length) {
+		for (int i = 0; i < length; i++) {
+			if (bytes[i] >= 'A' && bytes[i] <= 'Z') {
+				bytes[i] += 'a' - 'A';
+			}
+		}
 	}
 
 	private static byte[][] bytes(List<String> patterns) {
@@ -103,8 +141,18 @@ final class RefPatterns {
 					&& (p.length == length || name[p.length] == '/' || (p.length > 0 && p[p.length - 1] == '/'))) {
 				return true;
 			}
-			if (this.globs[i] && Wildmatch.matches(p, name, length)) {
+			if (this.folded == null && this.globs[i] && Wildmatch.matches(p, name, length)) {
 				return true;
+			}
+		}
+		if (this.folded != null) {
+			// only --ignore-case pays for a copy per name
+			byte[] foldedName = Arrays.copyOf(name, length);
+			foldCase(foldedName, length);
+			for (byte[] p : this.folded) {
+				if (Wildmatch.matches(p, foldedName, length)) {
+					return true;
+				}
 			}
 		}
 		return false;
@@ -114,10 +162,12 @@ final class RefPatterns {
 	 * The longest literal text every {@code for-each-ref} match must start with, for
 	 * seeking the ref store: the common prefix of the patterns up to their first glob
 	 * character.
-	 * @return the prefix (a whole UTF-8 string), or empty if the patterns share none
+	 * @return the prefix (a whole UTF-8 string), or empty if the patterns share none or
+	 * case is ignored
 	 */
 	String commonLiteralPrefix() {
-		if (this.patterns.length == 0) {
+		// a folded prefix could seek past names that differ from it only in case
+		if (this.patterns.length == 0 || this.folded != null) {
 			return "";
 		}
 		int common = literalLength(this.patterns[0]);

@@ -44,7 +44,7 @@ final class Refs implements Command {
 			case "backups" -> backups(context, rest);
 			case "drop-backup" -> dropBackup(context, rest);
 			case "verify" -> verify(context, rest);
-			case "list" -> new ForEachRef().run(context, rest);
+			case "list" -> new ForEachRef("git refs list").run(context, rest);
 			case "exists" -> exists(context, rest);
 			case "optimize" -> new PackRefs("refstore refs optimize").run(context, rest);
 			default -> throw CommandFailure.usage("unknown subcommand: '" + args.get(0) + "'", USAGE);
