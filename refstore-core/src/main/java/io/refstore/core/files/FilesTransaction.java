@@ -223,8 +223,9 @@ final class FilesTransaction extends StagedTransaction {
 				return true;
 			}
 			ObjectId expected = item.update().expectedOld();
-			if (expected != null && !expected.isZero()) {
-				// git: a ref that must exist is not looked for under a directory
+			if (expected != null && !expected.isZero() && this.store.lookupPacked(name) == null) {
+				// git: a directory stands where a ref that must exist would be, and no
+				// packed ref has the name
 				outcome.reject(item.update(), Rejection.NONEXISTENT_REF,
 						"cannot lock ref '" + item.update().name() + "': unable to resolve reference '" + name + "'");
 				return false;
