@@ -273,15 +273,9 @@ public final class Repository implements Closeable {
 
 	/**
 	 * A variable of the environment the repository was opened with (which may be another
-	 * than the process's), such as git's {@code GIT_TEST_*} switches.
-	 */
-	public Optional<String> environment(String name) {
-		return Optional.ofNullable(this.env.get(name));
-	}
-
-	/**
-	 * An environment variable read as a boolean as git reads one ({@code true},
-	 * {@code no}, {@code 0}, ...), or {@code fallback} when it is unset or no boolean.
+	 * than the process's), such as git's {@code GIT_TEST_*} switches, read as a boolean
+	 * as git reads one ({@code true}, {@code no}, {@code 0}, ...), or {@code fallback}
+	 * when it is unset or no boolean.
 	 */
 	public boolean environmentFlag(String name, boolean fallback) {
 		String value = this.env.get(name);
