@@ -33,6 +33,19 @@ final class CommandFailure extends Exception {
 		return new CommandFailure(FATAL, "fatal: " + sanitized(message) + "\n", false);
 	}
 
+	/**
+	 * {@code error: <line>} for each of {@code errors}, then {@code fatal: <message>},
+	 * exit 128: git's account of a failure found deep down and given up on above.
+	 */
+	static CommandFailure fatal(String message, String... errors) {
+		StringBuilder text = new StringBuilder();
+		for (String error : errors) {
+			text.append("error: ").append(sanitized(error)).append('\n');
+		}
+		text.append("fatal: ").append(sanitized(message)).append('\n');
+		return new CommandFailure(FATAL, text.toString(), false);
+	}
+
 	/** {@code error: <message>} with the given exit code. */
 	static CommandFailure error(String message, int exitCode) {
 		return new CommandFailure(exitCode, "error: " + sanitized(message) + "\n", false);

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.List;
 
 import io.refstore.core.ref.RefStore;
+import io.refstore.core.reftable.StackLockedException;
 
 /**
  * {@code refstore pack-refs}: packs refs as {@code git pack-refs} does: by default tags
@@ -15,14 +16,18 @@ import io.refstore.core.ref.RefStore;
  */
 final class PackRefs implements Command {
 
+	/** git's exit code when the reftable stack is locked. */
+	private static final int LOCKED = 255;
+
 	private final String name;
 
 	PackRefs() {
-		this("refstore pack-refs");
+		this("git pack-refs");
 	}
 
 	/**
-	 * @param name the command as its usage names it ({@code refs optimize} is a twin)
+	 * @param name the command as its usage names it ({@code refs optimize} is a twin):
+	 * git's name, as the drop-in for git's command prints git's usage
 	 */
 	PackRefs(String name) {
 		this.name = name;
@@ -44,9 +49,15 @@ final class PackRefs implements Command {
 		if (!parsed.args().isEmpty()) {
 			throw CommandFailure.usage(null, options.usage());
 		}
-		context.refs()
-			.packRefs(new RefStore.PackOptions(parsed.flag("all"), parsed.flag("prune", true), parsed.flag("auto"),
-					parsed.values("include"), parsed.values("exclude")));
+		try {
+			context.refs()
+				.packRefs(new RefStore.PackOptions(parsed.flag("all"), parsed.flag("prune", true), parsed.flag("auto"),
+						parsed.values("include"), parsed.values("exclude")));
+		}
+		catch (StackLockedException ex) {
+			// git's pack-refs returns -1 here: exit code 255
+			throw CommandFailure.error(ex.getMessage(), LOCKED);
+		}
 		return 0;
 	}
 

@@ -282,7 +282,7 @@ final class RefFields {
 	 * if not a tag.
 	 */
 	/**
-	 * The object a tag points to, refusing as git does ({@code fatal: bad tag}) a tag
+	 * The object a tag points to, refusing as git does ({@code bad tag pointer}) a tag
 	 * whose {@code type} header names another type than its object has.
 	 */
 	private ObjectId checkedTarget(ObjectId tag) throws IOException, CommandFailure {
@@ -292,7 +292,11 @@ final class RefFields {
 			String declared = ObjectText.parse(object.content()).header("type");
 			ObjectType actual = this.objects.type(target);
 			if (declared != null && actual != null && !declared.equals(actual.gitName())) {
-				throw CommandFailure.fatal("bad tag");
+				throw CommandFailure.fatal(
+						"parse_object_buffer failed on " + tag.name() + " for "
+								+ new String(this.name, 0, this.nameLength, StandardCharsets.UTF_8),
+						"object " + target.name() + " is a " + actual.gitName() + ", not a " + declared,
+						"bad tag pointer to " + target.name() + " in " + tag.name());
 			}
 		}
 		return target;

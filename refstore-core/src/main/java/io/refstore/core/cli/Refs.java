@@ -46,7 +46,7 @@ final class Refs implements Command {
 			case "verify" -> verify(context, rest);
 			case "list" -> new ForEachRef("git refs list").run(context, rest);
 			case "exists" -> exists(context, rest);
-			case "optimize" -> new PackRefs("refstore refs optimize").run(context, rest);
+			case "optimize" -> new PackRefs("git refs optimize").run(context, rest);
 			default -> throw CommandFailure.usage("unknown subcommand: '" + args.get(0) + "'", USAGE);
 		};
 	}

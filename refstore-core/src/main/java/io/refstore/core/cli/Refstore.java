@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
+import io.refstore.core.ref.CorruptRefStoreException;
+
 /**
  * The {@code refstore} command: git's ref plumbing ({@code show-ref},
  * {@code for-each-ref}, {@code update-ref}, {@code symbolic-ref}, {@code pack-refs}) on
@@ -171,6 +173,9 @@ public final class Refstore {
 	 */
 	static String describe(Throwable ex) {
 		Throwable cause = (ex instanceof UncheckedIOException unchecked) ? unchecked.getCause() : ex;
+		if (cause instanceof CorruptRefStoreException corrupt && corrupt.gitMessage() != null) {
+			return corrupt.gitMessage();
+		}
 		if (cause instanceof FileSystemException fs) {
 			String reason = fs.getReason();
 			String what = switch (fs.getClass().getSimpleName()) {

@@ -24,13 +24,12 @@ import io.refstore.core.ref.RefStore;
 final class RevParse {
 
 	/**
-	 * git's expansion rules in priority order, as prefix and suffix; 2.39 shortens with
-	 * all but the last one ({@code refs/remotes/<name>/HEAD}).
+	 * git's expansion rules in priority order, as prefix and suffix; git 2.55 shortens
+	 * with all of them ({@code refs/remotes/origin/HEAD} is {@code origin}), 2.39 did
+	 * without the last.
 	 */
 	private static final String[][] RULES = { { "", "" }, { "refs/", "" }, { "refs/tags/", "" }, { "refs/heads/", "" },
 			{ "refs/remotes/", "" }, { "refs/remotes/", "/HEAD" } };
-
-	private static final int SHORTENING_RULES = 5;
 
 	private final RefStore refs;
 
@@ -116,12 +115,14 @@ final class RevParse {
 	 * @throws IOException if the store cannot be read
 	 */
 	String shorten(String fullName, boolean strict) throws IOException {
-		for (int i = SHORTENING_RULES - 1; i > 0; i--) {
+		for (int i = RULES.length - 1; i > 0; i--) {
 			String prefix = RULES[i][0];
-			if (!fullName.startsWith(prefix) || fullName.length() == prefix.length()) {
+			String suffix = RULES[i][1];
+			if (!fullName.startsWith(prefix) || !fullName.endsWith(suffix)
+					|| fullName.length() <= prefix.length() + suffix.length()) {
 				continue;
 			}
-			String shortName = fullName.substring(prefix.length());
+			String shortName = fullName.substring(prefix.length(), fullName.length() - suffix.length());
 			if (!ambiguous(shortName, i, strict ? RULES.length : i)) {
 				return shortName;
 			}

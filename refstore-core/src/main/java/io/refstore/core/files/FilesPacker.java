@@ -4,6 +4,7 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -51,7 +52,7 @@ final class FilesPacker {
 			packedLock.closeChannel();
 			PackedRefs packed = this.store.packedLocked();
 			List<DirectRef> loose = chooseLoose(packed, options);
-			Path next = this.store.packedFile().resolveSibling("packed-refs.new");
+			Path next = createNext(this.store.packedFile());
 			// as git's pack-refs under core.fsync=reference: the new file's content
 			// before its rename
 			writeMerged(this.store.options.objects(), packed, loose, next, this.store.options.fsync());
@@ -63,6 +64,22 @@ final class FilesPacker {
 				}
 			}
 		}
+	}
+
+	/**
+	 * Creates {@code packed-refs.new} next to {@code packedFile}, exclusively as git
+	 * does: one left by another writer is not ours to replace.
+	 * @throws IOException naming the file if it exists
+	 */
+	static Path createNext(Path packedFile) throws IOException {
+		Path next = packedFile.resolveSibling("packed-refs.new");
+		try {
+			Files.createFile(next);
+		}
+		catch (FileAlreadyExistsException ex) {
+			throw new IOException("unable to create file " + next + ": File exists", ex);
+		}
+		return next;
 	}
 
 	private List<DirectRef> chooseLoose(PackedRefs packed, PackOptions options) throws IOException {

@@ -222,11 +222,25 @@ final class FilesTransaction extends StagedTransaction {
 				this.checkedNotDirectory.add(name);
 				return true;
 			}
+			ObjectId expected = item.update().expectedOld();
+			if (expected != null && !expected.isZero() && this.store.lookupPacked(name) == null) {
+				// git: a directory stands where a ref that must exist would be, and no
+				// packed ref has the name
+				outcome.reject(item.update(), Rejection.NONEXISTENT_REF,
+						"cannot lock ref '" + item.update().name() + "': unable to resolve reference '" + name + "'");
+				return false;
+			}
 			if (removeEmptyTree(path)) {
 				this.checkedNotDirectory.add(name);
 				return true;
 			}
 			conflict = firstRefBelow(name);
+			if (conflict == null) {
+				outcome.reject(item.update(), Rejection.NAME_CONFLICT,
+						"cannot lock ref '" + item.update().name() + "': there is a non-empty directory '"
+								+ displayPath(path) + "' blocking reference '" + name + "'");
+				return false;
+			}
 		}
 		catch (LockFailedException ex) {
 			outcome.reject(item.update(), Rejection.LOCK_FAILURE, "cannot lock ref '" + name + "': Unable to create '"
@@ -239,8 +253,8 @@ final class FilesTransaction extends StagedTransaction {
 		catch (FileAlreadyExistsException | NoSuchFileException | NotDirectoryException ex) {
 			conflict = existingParentRef(name);
 		}
-		outcome.reject(item.update(), Rejection.NAME_CONFLICT,
-				"cannot lock ref '" + name + "': '" + conflict + "' exists; cannot create '" + name + "'");
+		outcome.reject(item.update(), Rejection.NAME_CONFLICT, "cannot lock ref '" + item.update().name() + "': '"
+				+ conflict + "' exists; cannot create '" + name + "'");
 		return false;
 	}
 
@@ -337,7 +351,21 @@ final class FilesTransaction extends StagedTransaction {
 
 	private String firstRefBelow(String name) throws IOException {
 		List<byte[]> below = LooseRefs.list(this.store.options.commonDir(), name + "/");
-		return below.isEmpty() ? name + "/" : new String(below.get(0), StandardCharsets.UTF_8);
+		return below.isEmpty() ? null : new String(below.get(0), StandardCharsets.UTF_8);
+	}
+
+	/**
+	 * A path in the git directory as git names it in messages: git works from the top of
+	 * the worktree, so the main {@code .git} directory is {@code .git}; others are named
+	 * in full.
+	 */
+	private String displayPath(Path path) {
+		Path common = this.store.options.commonDir();
+		if (common.equals(this.store.options.gitDir()) && common.getFileName() != null
+				&& common.getFileName().toString().equals(".git") && path.startsWith(common)) {
+			return ".git/" + common.relativize(path);
+		}
+		return path.toString();
 	}
 
 	/** Removes a tree of empty directories; {@code false} if it holds any file. */

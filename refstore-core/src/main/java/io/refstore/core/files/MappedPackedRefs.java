@@ -253,7 +253,10 @@ final class MappedPackedRefs {
 
 	private CorruptRefStoreException corrupt(int offset, String problem) {
 		long line = lineOf(offset);
-		return new CorruptRefStoreException(this.file, line, "line " + line + ": " + problem);
+		byte[] text = new byte[indexOf(this.buf, offset, (byte) '\n') - offset];
+		this.buf.get(offset, text);
+		return new CorruptRefStoreException(this.file, line, "line " + line + ": " + problem).withGitMessage(
+				PackedRefs.gitLineMessage("unexpected", this.file, new String(text, StandardCharsets.UTF_8)));
 	}
 
 	/** The number (from 1) of the line that holds {@code offset}. */

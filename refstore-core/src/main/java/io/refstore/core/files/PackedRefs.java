@@ -135,8 +135,14 @@ final class PackedRefs {
 			return empty(file, hash);
 		}
 		if (buf[buf.length - 1] != '\n') {
+			int last = buf.length;
+			while (last > 0 && buf[last - 1] != '\n') {
+				last--;
+			}
 			throw new CorruptRefStoreException(file, lineCount(buf, buf.length),
-					"unterminated line " + lineCount(buf, buf.length) + " (the file must end with a newline)");
+					"unterminated line " + lineCount(buf, buf.length) + " (the file must end with a newline)")
+				.withGitMessage(gitLineMessage("unterminated", file,
+						new String(buf, last, buf.length - last, StandardCharsets.UTF_8)));
 		}
 		int start = 0;
 		Traits traits = Traits.NONE;
@@ -342,7 +348,23 @@ final class PackedRefs {
 
 	CorruptRefStoreException corrupt(int offset, String problem) {
 		long line = this.linesBefore.getAsLong() + lineCount(this.buf, offset) + 1;
-		return new CorruptRefStoreException(this.file, line, "line " + line + ": " + problem);
+		int eol = indexOf(this.buf, offset, (byte) '\n');
+		return new CorruptRefStoreException(this.file, line, "line " + line + ": " + problem)
+			.withGitMessage(gitLineMessage("unexpected", this.file,
+					new String(this.buf, offset, eol - offset, StandardCharsets.UTF_8)));
+	}
+
+	/**
+	 * git's words for a bad line: {@code <kind> line in <file>: <line>}, the line cut
+	 * after 75 characters when it has 80 or more, the file named as git names it from the
+	 * top of the worktree ({@code .git/packed-refs}).
+	 */
+	static String gitLineMessage(String kind, Path file, String line) {
+		Path dir = file.getParent();
+		String name = (dir != null && dir.getFileName() != null && dir.getFileName().toString().equals(".git"))
+				? ".git/" + file.getFileName() : file.toString();
+		String shown = (line.length() < 80) ? line : line.substring(0, 75) + "...";
+		return kind + " line in " + name + ": " + shown;
 	}
 
 	private static long lineCount(byte[] buf, int end) {

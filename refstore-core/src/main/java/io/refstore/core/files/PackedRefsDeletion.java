@@ -143,8 +143,7 @@ final class PackedRefsDeletion {
 				for (int i = 0; i < record; i++) {
 					line += (buf.get(i) == '\n') ? 1 : 0;
 				}
-				throw new CorruptRefStoreException(file, line,
-						"line " + line + ": not a ref line ('<object id> <ref name>')");
+				throw badLine(file, line, "not a ref line ('<object id> <ref name>')", buf, record);
 			}
 			int next = eol + 1;
 			int end = (next < length && buf.get(next) == '^') ? lineEnd(buf, next) + 1 : next;
@@ -199,7 +198,7 @@ final class PackedRefsDeletion {
 					// after it
 					String problem = checkStart(chunk, i, hexLength, afterRef);
 					if (problem != null) {
-						throw new CorruptRefStoreException(file, line, "line " + line + ": " + problem);
+						throw badLine(file, line, problem, buf, pos + i);
 					}
 					eol = i + hexLength + 1;
 				}
@@ -217,7 +216,7 @@ final class PackedRefsDeletion {
 						: (chunk[i] != '^' && eol == i + hexLength + 1) ? "not a ref line ('<object id> <ref name>')"
 								: null;
 				if (problem != null) {
-					throw new CorruptRefStoreException(file, line, "line " + line + ": " + problem);
+					throw badLine(file, line, problem, buf, pos + i);
 				}
 				afterRef = chunk[i] != '^';
 				line++;
@@ -322,6 +321,21 @@ final class PackedRefsDeletion {
 				out.force(true);
 			}
 		}
+	}
+
+	/**
+	 * The damage of the line at {@code start}: numbered in refstore's message, shown in
+	 * git's.
+	 */
+	private static CorruptRefStoreException badLine(Path file, long line, String problem, ByteBuffer buf, int start) {
+		int end = start;
+		while (end < buf.limit() && buf.get(end) != '\n' && end - start < 200) {
+			end++;
+		}
+		byte[] text = new byte[end - start];
+		buf.get(start, text);
+		return new CorruptRefStoreException(file, line, "line " + line + ": " + problem)
+			.withGitMessage(PackedRefs.gitLineMessage("unexpected", file, new String(text, StandardCharsets.UTF_8)));
 	}
 
 	private static void transfer(FileChannel in, long position, long count, FileChannel out) throws IOException {

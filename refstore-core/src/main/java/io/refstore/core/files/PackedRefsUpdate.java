@@ -51,11 +51,14 @@ final class PackedRefsUpdate {
 		this.lock = LockFile.acquire(this.store.packedFile(), this.store.options.packedLockTimeout(),
 				this.store.options.owner());
 		this.lock.closeChannel();
-		Path next = this.store.packedFile().resolveSibling("packed-refs.new");
+		Path next = FilesPacker.createNext(this.store.packedFile());
 		// read under packed-refs.lock: no other writer can replace the file now
 		if (PackedRefsDeletion.writeWithout(this.store.packedFile(), this.store.hashAlgorithm(), deleted,
 				this.store.options.objects(), next, fsync, this.store::packedLocked)) {
 			this.next = next;
+		}
+		else {
+			Files.deleteIfExists(next);
 		}
 	}
 

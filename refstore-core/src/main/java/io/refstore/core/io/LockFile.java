@@ -202,6 +202,14 @@ public final class LockFile implements AutoCloseable {
 	}
 
 	/**
+	 * The file {@link #commit()} renames over the target: the lock itself, or an owned
+	 * lock's staged file once written. Its permissions become the target's.
+	 */
+	public Path pendingContent() {
+		return (this.staged != null) ? this.staged : this.lock;
+	}
+
+	/**
 	 * Renames the lock file over the target, atomically replacing it, and releases the
 	 * lock.
 	 * @throws IllegalStateException if the lock is not held

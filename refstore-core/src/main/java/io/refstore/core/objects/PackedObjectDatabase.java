@@ -146,7 +146,10 @@ final class PackedObjectDatabase implements ObjectDatabase {
 			}
 			TagObjects.Target target = TagObjects.target(current, tag.content());
 			if (!target.targetIsTag()) {
-				return target.object();
+				// a tag whose object is there but of another type than its type line
+				// claims is invalid: git peels it to nothing (a missing object is peeled)
+				int actual = typeCode(target.object());
+				return (actual < 0 || actual == target.declaredType()) ? target.object() : null;
 			}
 			current = target.object();
 		}

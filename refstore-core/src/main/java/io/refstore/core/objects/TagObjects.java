@@ -1,5 +1,6 @@
 package io.refstore.core.objects;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 import io.refstore.core.ref.HashAlgorithm;
@@ -25,8 +26,10 @@ final class TagObjects {
 	 *
 	 * @param object the target's id
 	 * @param targetIsTag whether the tag's {@code type} line names another tag
+	 * @param declaredType the type the {@code type} line names as a {@link RawObject}
+	 * code, -1 for a name git has no object type for
 	 */
-	record Target(ObjectId object, boolean targetIsTag) {
+	record Target(ObjectId object, boolean targetIsTag, int declaredType) {
 	}
 
 	/**
@@ -49,7 +52,17 @@ final class TagObjects {
 		if (!startsWith(content, typeAt, TYPE) || indexOf(content, typeAt, (byte) '\n') < 0) {
 			throw damaged(tag, "its second line is not 'type <type>'");
 		}
-		return new Target(target, startsWith(content, typeAt, TYPE_TAG));
+		int typeEnd = indexOf(content, typeAt, (byte) '\n');
+		String declared = new String(content, typeAt + TYPE.length, typeEnd - typeAt - TYPE.length,
+				StandardCharsets.US_ASCII);
+		int declaredType = switch (declared) {
+			case "commit" -> RawObject.COMMIT;
+			case "tree" -> RawObject.TREE;
+			case "blob" -> RawObject.BLOB;
+			case "tag" -> RawObject.TAG;
+			default -> -1;
+		};
+		return new Target(target, startsWith(content, typeAt, TYPE_TAG), declaredType);
 	}
 
 	private static boolean startsWith(byte[] content, int at, byte[] prefix) {

@@ -15,6 +15,8 @@ public class CorruptRefStoreException extends IOException {
 
 	private final long position;
 
+	private String gitMessage;
+
 	/**
 	 * @param file the damaged file
 	 * @param position line number (text formats) or byte offset (binary formats), or -1
@@ -36,6 +38,20 @@ public class CorruptRefStoreException extends IOException {
 	/** The line number or byte offset of the damage, or -1 if unknown. */
 	public long position() {
 		return this.position;
+	}
+
+	/**
+	 * Gives the problem git's words too, for the command that must print what git prints.
+	 * @return this exception
+	 */
+	public CorruptRefStoreException withGitMessage(String message) {
+		this.gitMessage = message;
+		return this;
+	}
+
+	/** The problem in git's words, or {@code null} if git has none of its own. */
+	public String gitMessage() {
+		return this.gitMessage;
 	}
 
 }

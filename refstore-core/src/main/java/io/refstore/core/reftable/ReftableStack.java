@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.refstore.core.io.Fsync;
 import io.refstore.core.io.LockFile;
+import io.refstore.core.io.SharedPermissions;
 import io.refstore.core.ref.CorruptRefStoreException;
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.StoreStatistics;
@@ -289,6 +290,7 @@ public final class ReftableStack implements Closeable {
 				Files.delete(temp);
 				return null;
 			}
+			SharedPermissions.adjust(temp, this.options.sharedPermissions());
 			if (fsync) {
 				Fsync.file(temp);
 			}
@@ -350,6 +352,7 @@ public final class ReftableStack implements Closeable {
 			list.append(name).append('\n');
 		}
 		lock.write(list.toString().getBytes(StandardCharsets.UTF_8), force || this.options.fsync());
+		SharedPermissions.adjust(lock.pendingContent(), this.options.sharedPermissions());
 		lock.commit();
 		if (force) {
 			Fsync.directory(this.dir);

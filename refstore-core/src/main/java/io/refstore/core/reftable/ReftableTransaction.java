@@ -123,8 +123,9 @@ final class ReftableTransaction extends StagedTransaction {
 			if (item.old() == null) {
 				String conflict = nameConflict(item.name(), merged, planned);
 				if (conflict != null) {
-					outcome.reject(item.update(), Rejection.NAME_CONFLICT,
-							"cannot lock ref '" + item.name() + "': " + conflict);
+					// git's reftable backend names the conflict alone, without the files
+					// backend's "cannot lock ref" prefix
+					outcome.reject(item.update(), Rejection.NAME_CONFLICT, conflict);
 					return;
 				}
 			}

@@ -227,7 +227,7 @@ final class StackCompactor {
 			if (bestEffort) {
 				return null;
 			}
-			throw ex;
+			throw new StackLockedException(ex.lockFile(), ex);
 		}
 	}
 
@@ -244,7 +244,7 @@ final class StackCompactor {
 			}
 			catch (LockFailedException ex) {
 				if (!bestEffort) {
-					throw new IOException("unable to compact stack: data is locked (" + ex.lockFile() + ")", ex);
+					throw new StackLockedException(ex.lockFile(), ex);
 				}
 				break;
 			}
@@ -302,8 +302,17 @@ final class StackCompactor {
 	 * newest table.
 	 */
 	private void clean() throws IOException {
-		try (LockFile listLock = LockFile.acquire(this.stack.dir().resolve(ReftableStack.TABLES_LIST),
-				this.stack.options().lockTimeout(), this.stack.options().owner())) {
+		LockFile held;
+		try {
+			held = LockFile.acquire(this.stack.dir().resolve(ReftableStack.TABLES_LIST),
+					this.stack.options().lockTimeout(), this.stack.options().owner());
+		}
+		catch (LockFailedException ex) {
+			// leftovers wait for the next compaction: a stack with nothing to merge packs
+			// fine under another writer's lock, as in git
+			return;
+		}
+		try (LockFile listLock = held) {
 			List<String> listed = this.stack.readList();
 			long max = 0;
 			for (String name : listed) {

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 import io.refstore.core.io.LockOwner;
+import io.refstore.core.io.SharedPermissions;
 
 /**
  * How a {@link ReftableStack} writes.
@@ -20,9 +21,11 @@ import io.refstore.core.io.LockOwner;
  * index)
  * @param owner the run whose locks these are ({@link LockOwner}), or {@code null} for
  * locks as git takes them
+ * @param sharedPermissions what {@code core.sharedRepository} adds to the permissions of
+ * new tables and of {@code tables.list} ({@link SharedPermissions})
  */
 public record StackOptions(Duration lockTimeout, int geometricFactor, boolean autoCompact, boolean fsync,
-		WriteOptions writeOptions, LockOwner owner) {
+		WriteOptions writeOptions, LockOwner owner, int sharedPermissions) {
 
 	public StackOptions {
 		Objects.requireNonNull(writeOptions, "writeOptions");
@@ -33,13 +36,13 @@ public record StackOptions(Duration lockTimeout, int geometricFactor, boolean au
 
 	/** git's defaults for a repository of {@code writeOptions.hash()}. */
 	public static StackOptions defaults(WriteOptions writeOptions) {
-		return new StackOptions(Duration.ofMillis(100), 2, true, false, writeOptions, null);
+		return new StackOptions(Duration.ofMillis(100), 2, true, false, writeOptions, null, SharedPermissions.UMASK);
 	}
 
 	/** These options for the locks of {@code owner}. */
 	public StackOptions withOwner(LockOwner owner) {
 		return new StackOptions(this.lockTimeout, this.geometricFactor, this.autoCompact, this.fsync, this.writeOptions,
-				owner);
+				owner, this.sharedPermissions);
 	}
 
 }

@@ -272,6 +272,25 @@ public final class Repository implements Closeable {
 	}
 
 	/**
+	 * A variable of the environment the repository was opened with (which may be another
+	 * than the process's), such as git's {@code GIT_TEST_*} switches, read as a boolean
+	 * as git reads one ({@code true}, {@code no}, {@code 0}, ...), or {@code fallback}
+	 * when it is unset or no boolean.
+	 */
+	public boolean environmentFlag(String name, boolean fallback) {
+		String value = this.env.get(name);
+		if (value == null) {
+			return fallback;
+		}
+		Boolean word = ConfigValues.booleanWord(value);
+		if (word != null) {
+			return word;
+		}
+		Long number = ConfigValues.parseSigned(value);
+		return (number != null) ? number != 0 : fallback;
+	}
+
+	/**
 	 * Who is updating refs, and when:
 	 * {@code GIT_COMMITTER_NAME}/{@code GIT_COMMITTER_EMAIL} from the environment, else
 	 * {@code user.name}/{@code user.email} (or {@code EMAIL}), else the operating system

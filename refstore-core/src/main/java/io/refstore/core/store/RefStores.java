@@ -9,6 +9,7 @@ import io.refstore.core.files.FilesInitialWriter;
 import io.refstore.core.files.FilesOptions;
 import io.refstore.core.files.FilesRefStore;
 import io.refstore.core.io.LockOwner;
+import io.refstore.core.io.SharedPermissions;
 import io.refstore.core.objects.ObjectDatabase;
 import io.refstore.core.ref.InitialRefWriter;
 import io.refstore.core.ref.ObjectId;
@@ -174,9 +175,13 @@ public final class RefStores {
 		long timeout = config.getLong("reftable", null, "lockTimeout").orElse(100);
 		Duration lockTimeout = (timeout < 0) ? null : Duration.ofMillis(timeout);
 		int factor = (int) config.getLong("reftable", null, "geometricFactor").orElse(2);
-		boolean autoCompact = config.getBoolean("reftable", null, "autoCompaction").orElse(true);
+		// git's test suite turns automatic compaction off with
+		// GIT_TEST_REFTABLE_AUTOCOMPACTION=false
+		boolean autoCompact = config.getBoolean("reftable", null, "autoCompaction").orElse(true)
+				&& repository.environmentFlag("GIT_TEST_REFTABLE_AUTOCOMPACTION", true);
+		int shared = SharedPermissions.parse(config.getString("core", null, "sharedRepository").orElse("umask"));
 		return new StackOptions(lockTimeout, Math.max(2, Math.min(255, factor)), autoCompact, fsyncRefs(repository),
-				write, null);
+				write, null, shared);
 	}
 
 	/**

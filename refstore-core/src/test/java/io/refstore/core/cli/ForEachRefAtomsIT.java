@@ -148,7 +148,7 @@ class ForEachRefAtomsIT {
 
 	/**
 	 * A tag whose {@code type} header names another type than its object has: git lists
-	 * it, but refuses to peel it ({@code fatal: bad tag}).
+	 * it, but refuses to peel it, with git's three lines.
 	 */
 	@Test
 	void aTagLyingAboutItsObjectsTypeIsRefusedWhenPeeled() throws Exception {
@@ -161,7 +161,8 @@ class ForEachRefAtomsIT {
 			assertSameOutput(GitCli.reftable(), repo.dir(), "for-each-ref", "--format=" + format, "refs/tags/lying");
 		}
 		assertFails(refstore(repo.dir(), "for-each-ref", "--format=%(*objectname)", "refs/tags/"), 128,
-				"fatal: bad tag");
+				"error: object " + commit + " is a commit, not a blob\nerror: bad tag pointer to " + commit + " in "
+						+ lying + "\nfatal: parse_object_buffer failed on " + lying + " for refs/tags/lying\n");
 	}
 
 	@Test

@@ -46,7 +46,7 @@ class RefstoreErrorsIT {
 	}
 
 	@Test
-	void corruptPackedRefsLineIsFatalNamingFileAndLine() throws Exception {
+	void corruptPackedRefsLineIsFatalInGitsWords() throws Exception {
 		Path dir = copy(base.dir(), temp.resolve("corrupt"));
 		Path packed = dir.resolve(".git/packed-refs");
 		Files.writeString(packed, Files.readString(packed) + "this is not a ref\n");
@@ -59,7 +59,7 @@ class RefstoreErrorsIT {
 			GitCli.Result result = refstore(dir, args);
 			assertThat(result.exitCode()).as(String.join(" ", args) + ": " + result.stderr()).isIn(1, 128);
 			assertThat(result.stderr()).as(String.join(" ", args))
-				.contains(packed.toRealPath().toString(), "line 4")
+				.contains("fatal: unexpected line in .git/packed-refs: this is not a ref\n")
 				.doesNotContain("\tat ");
 			assertThat(result.exitCode()).as("git " + String.join(" ", args))
 				.isEqualTo(git(dir, new byte[0], args).exitCode());
