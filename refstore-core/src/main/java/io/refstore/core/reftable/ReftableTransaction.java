@@ -124,7 +124,7 @@ final class ReftableTransaction extends StagedTransaction {
 				String conflict = nameConflict(item.name(), merged, planned);
 				if (conflict != null) {
 					outcome.reject(item.update(), Rejection.NAME_CONFLICT,
-							"cannot lock ref '" + item.name() + "': " + conflict);
+							"cannot lock ref '" + item.update().name() + "': " + conflict);
 					return;
 				}
 			}
