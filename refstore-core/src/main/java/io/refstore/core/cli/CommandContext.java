@@ -129,6 +129,11 @@ final class CommandContext implements AutoCloseable {
 		stderr("warning: " + message + "\n");
 	}
 
+	/** Prints {@code error: <message>} on standard error. */
+	void error(String message) {
+		stderr("error: " + message + "\n");
+	}
+
 	private void stderr(String text) {
 		try {
 			this.err.write(text.getBytes(StandardCharsets.UTF_8));

@@ -26,15 +26,18 @@ import io.refstore.core.txn.UpdateChecks;
 final class UpdateRef implements Command {
 
 	private static Options options() {
-		return new Options("refstore update-ref [<options>] -d <refname> [<old-val>]",
-				"refstore update-ref [<options>]    <refname> <new-val> [<old-val>]",
-				"refstore update-ref [<options>] --stdin [-z]")
+		// git's synopsis as git prints it: scripts written for git look for its words
+		return new Options("git update-ref [<options>] -d <refname> [<old-oid>]",
+				"git update-ref [<options>]    <refname> <new-oid> [<old-oid>]",
+				"git update-ref [<options>] --stdin [-z] [--batch-updates]")
 			.value('m', null, "reason", "reason of the update")
 			.flag('d', null, "delete the reference")
 			.flag((char) 0, "no-deref", "update <refname> not the one it points to")
-			.flag((char) 0, "create-reflog", "create a reflog")
+			.flag((char) 0, "deref", "opposite of --no-deref")
 			.flag('z', null, "stdin has NUL-terminated arguments")
-			.flag((char) 0, "stdin", "read updates from stdin");
+			.flag((char) 0, "stdin", "read updates from stdin")
+			.flag((char) 0, "create-reflog", "create a reflog")
+			.flag('0', "batch-updates", "batch reference updates");
 	}
 
 	@Override
@@ -43,14 +46,19 @@ final class UpdateRef implements Command {
 		Options.Parsed parsed = options.parse(args);
 		String message = parsed.reflogMessage("Refusing to perform update with empty message.");
 		boolean delete = parsed.flag("d");
-		boolean noDeref = parsed.flag("no-deref");
+		boolean noDeref = parsed.flag("no-deref") && !parsed.flag("deref");
 		boolean createReflog = parsed.flag("create-reflog");
 		List<String> rest = parsed.args();
 		if (parsed.flag("stdin")) {
 			if (delete || !rest.isEmpty()) {
 				throw CommandFailure.usage(null, options.usage());
 			}
-			return new UpdateRefStdin(context, parsed.flag("z"), noDeref, message, createReflog).run();
+			return new UpdateRefStdin(context, parsed.flag("z"), noDeref, message, createReflog)
+				.batchUpdates(parsed.flag("batch-updates"))
+				.run();
+		}
+		if (parsed.flag("batch-updates")) {
+			throw CommandFailure.fatal("--batch-updates can only be used with --stdin");
 		}
 		if (parsed.flag("z") || rest.size() < (delete ? 1 : 2) || rest.size() > (delete ? 2 : 3)) {
 			throw CommandFailure.usage(null, options.usage());

@@ -50,6 +50,15 @@ final class UpdateRefStdin {
 
 	private RefTransaction transaction;
 
+	/** Whether {@code --batch-updates} was given. */
+	private boolean batchUpdates;
+
+	/**
+	 * With {@code --batch-updates}, the transaction that gets the updates (then
+	 * {@link #transaction} gets none).
+	 */
+	private UpdateRefBatch batch;
+
 	/**
 	 * The updates read since the transaction last got them: handed over before it is
 	 * prepared or committed.
@@ -74,11 +83,22 @@ final class UpdateRefStdin {
 		this.message = message;
 	}
 
+	/**
+	 * {@code --batch-updates}: updates refused for what they ask are left out and
+	 * reported ({@link UpdateRefBatch}).
+	 * @return this
+	 */
+	UpdateRefStdin batchUpdates(boolean batchUpdates) {
+		this.batchUpdates = batchUpdates;
+		return this;
+	}
+
 	int run() throws CommandFailure, IOException {
 		this.refs = this.context.refs();
 		StdinParser parser = new StdinParser(this.context.in(), this.nulTerminated, this.refs.hashAlgorithm(),
 				new RevParse(this.refs, this.context::objects)::resolve, this.context::warning);
 		this.transaction = newTransaction();
+		this.batch = newBatch();
 		this.pending = new UpdateBatch(this.refs.hashAlgorithm());
 		try {
 			boolean noDeref = this.defaultNoDeref;
@@ -104,6 +124,9 @@ final class UpdateRefStdin {
 		}
 		finally {
 			this.transaction.close();
+			if (this.batch != null) {
+				this.batch.close();
+			}
 		}
 	}
 
@@ -137,36 +160,45 @@ final class UpdateRefStdin {
 				this.state = wanted;
 				this.transaction.close();
 				this.transaction = newTransaction();
+				this.batch = newBatch();
 			}
 		}
 	}
 
 	private void control(Verb verb) throws CommandFailure, IOException {
-		if (verb == Verb.PREPARE || verb == Verb.COMMIT) {
+		if (verb != Verb.START) {
+			// an aborted transaction gets them too: its hook is told what it drops
 			handOver();
 		}
-		else if (verb == Verb.ABORT) {
-			// what the aborted transaction did not get yet goes with it
-			this.pending = new UpdateBatch(this.refs.hashAlgorithm());
-		}
-		switch (verb) {
-			case PREPARE -> {
-				TransactionResult result = this.transaction.prepare();
-				if (result.firstRejection().isPresent()) {
-					throw CommandFailure.fatal("prepare: " + UpdateRef.describe(result.firstRejection().get()));
+		if (this.batch != null) {
+			switch (verb) {
+				case PREPARE -> this.batch.prepare("prepare: ");
+				case COMMIT -> this.batch.commit("commit: ");
+				case ABORT -> this.batch.abort();
+				default -> {
+					// START: the state change was all
 				}
 			}
-			case COMMIT -> {
-				TransactionResult result = this.transaction.commit();
-				if (!result.committed()) {
-					throw CommandFailure.fatal("commit: " + rejection(result));
+		}
+		else
+			switch (verb) {
+				case PREPARE -> {
+					TransactionResult result = this.transaction.prepare();
+					if (result.firstRejection().isPresent()) {
+						throw CommandFailure.fatal("prepare: " + UpdateRef.describe(result.firstRejection().get()));
+					}
+				}
+				case COMMIT -> {
+					TransactionResult result = this.transaction.commit();
+					if (!result.committed()) {
+						throw CommandFailure.fatal("commit: " + rejection(result));
+					}
+				}
+				case ABORT -> this.transaction.abort();
+				default -> {
+					// START: the state change was all
 				}
 			}
-			case ABORT -> this.transaction.abort();
-			default -> {
-				// START: the state change was all
-			}
-		}
 		OutBuffer out = this.context.out();
 		out.write(verb.word());
 		out.write(": ok\n");
@@ -178,12 +210,19 @@ final class UpdateRefStdin {
 	 * open.
 	 */
 	private void finish() throws CommandFailure, IOException {
-		if (this.state == State.OPEN) {
+		if (this.state == State.OPEN && this.batch != null) {
+			handOver();
+			this.batch.commit("");
+		}
+		else if (this.state == State.OPEN) {
 			handOver();
 			TransactionResult result = this.transaction.commit();
 			if (!result.committed()) {
 				throw CommandFailure.fatal(rejection(result));
 			}
+		}
+		else if (this.state != State.CLOSED && this.batch != null) {
+			this.batch.abort();
 		}
 		else if (this.state != State.CLOSED) {
 			this.transaction.abort();
@@ -232,15 +271,30 @@ final class UpdateRefStdin {
 			throw CommandFailure.fatal(command.verb().word() + ": cannot operate with deref mode");
 		}
 		handOver();
-		this.transaction.add(update);
+		if (this.batch != null) {
+			this.batch.add(update);
+		}
+		else {
+			this.transaction.add(update);
+		}
 	}
 
 	/** Gives the pending updates to the transaction. */
 	private void handOver() {
-		if (this.pending.size() > 0) {
+		if (this.pending.size() > 0 && this.batch != null) {
+			for (int i = 0; i < this.pending.size(); i++) {
+				this.batch.add(this.pending.update(i));
+			}
+			this.pending = new UpdateBatch(this.refs.hashAlgorithm());
+		}
+		else if (this.pending.size() > 0) {
 			this.transaction.addAll(this.pending);
 			this.pending = new UpdateBatch(this.refs.hashAlgorithm());
 		}
+	}
+
+	private UpdateRefBatch newBatch() {
+		return this.batchUpdates ? new UpdateRefBatch(this.context, this.refs, this::newTransaction) : null;
 	}
 
 	private RefTransaction newTransaction() {

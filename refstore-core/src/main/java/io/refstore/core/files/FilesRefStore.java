@@ -5,7 +5,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -242,8 +244,34 @@ public final class FilesRefStore implements RefStore {
 		if (query.includeRootRefs()) {
 			loose.addAll(rootRefNames());
 		}
-		loose.addAll(LooseRefs.list(this.options.commonDir(), query.prefix()));
+		if (this.options.gitDir().equals(this.options.commonDir())) {
+			loose.addAll(LooseRefs.list(this.options.commonDir(), query.prefix()));
+		}
+		else {
+			loose.addAll(linkedWorktreeLoose(query.prefix()));
+		}
 		return new FilesCursor(this, loose, packedFor(query.prefix()), query);
+	}
+
+	/**
+	 * The loose refs a linked worktree sees, sorted: the shared ones of the common git
+	 * directory, and its own per-worktree ones ({@code refs/bisect/}, ...) instead of the
+	 * main worktree's.
+	 */
+	private List<byte[]> linkedWorktreeLoose(String prefix) throws IOException {
+		List<byte[]> names = new ArrayList<>();
+		for (byte[] name : LooseRefs.list(this.options.commonDir(), prefix)) {
+			if (base(new String(name, StandardCharsets.UTF_8)).equals(this.options.commonDir())) {
+				names.add(name);
+			}
+		}
+		for (byte[] name : LooseRefs.list(this.options.gitDir(), prefix)) {
+			if (base(new String(name, StandardCharsets.UTF_8)).equals(this.options.gitDir())) {
+				names.add(name);
+			}
+		}
+		names.sort(java.util.Arrays::compareUnsigned);
+		return names;
 	}
 
 	/**
@@ -466,8 +494,25 @@ public final class FilesRefStore implements RefStore {
 	 */
 	static void createParentDirectories(Path file) throws IOException {
 		Path parent = file.getParent();
-		if (parent != null && !Files.isDirectory(parent)) {
+		if (parent == null || Files.isDirectory(parent)) {
+			return;
+		}
+		try {
 			Files.createDirectories(parent);
+		}
+		catch (FileAlreadyExistsException ex) {
+			throw ex;
+		}
+		catch (FileSystemException ex) {
+			// a file two or more levels up fails as "Not a directory" (ENOTDIR), which
+			// the callers could not tell from other failures: name it as the conflict it
+			// is
+			for (Path dir = parent; dir != null; dir = dir.getParent()) {
+				if (Files.isRegularFile(dir, LinkOption.NOFOLLOW_LINKS)) {
+					throw new FileAlreadyExistsException(dir.toString());
+				}
+			}
+			throw ex;
 		}
 	}
 

@@ -30,6 +30,7 @@ import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.RefUpdate;
 import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.ref.Rejection;
+import io.refstore.core.ref.TransactionAbortedByHookException;
 import io.refstore.core.ref.SymbolicRef;
 import io.refstore.core.txn.Outcome;
 import io.refstore.core.txn.PlannedUpdate;
@@ -108,8 +109,34 @@ final class FilesTransaction extends StagedTransaction {
 		if (outcome.isClean()) {
 			// step 3
 			this.packed.prepare(this.planned.values(), fsync());
+			packedHook();
 		}
 	}
+
+	/**
+	 * Runs the hook for the deletions as git's files backend does for the transaction it
+	 * makes on {@code packed-refs}: prepared if a deleted ref is packed (committed with
+	 * the rest), else aborted at once.
+	 */
+	private void packedHook() throws IOException {
+		this.packedHookLines = packedDeletionLines(submissionOrder());
+		if (this.packedHookLines.isEmpty()) {
+			return;
+		}
+		if (!this.packed.rewrites()) {
+			runHook("aborted", this.packedHookLines);
+			this.packedHookLines = List.of();
+			return;
+		}
+		for (String state : List.of("preparing", "prepared")) {
+			if (runHook(state, this.packedHookLines) != 0) {
+				throw new TransactionAbortedByHookException(state);
+			}
+		}
+	}
+
+	/** The lines of the packed-refs transaction while it is prepared, else empty. */
+	private List<String> packedHookLines = List.of();
 
 	@Override
 	protected void release() {
@@ -236,9 +263,13 @@ final class FilesTransaction extends StagedTransaction {
 			}
 			conflict = firstRefBelow(name);
 			if (conflict == null) {
+				// else the directory holds the lock of a ref below that this transaction
+				// creates, or no ref at all
+				String inTransaction = UpdateChecks.conflictInTransaction(name, this.planned);
 				outcome.reject(item.update(), Rejection.NAME_CONFLICT,
-						"cannot lock ref '" + item.update().name() + "': there is a non-empty directory '"
-								+ displayPath(path) + "' blocking reference '" + name + "'");
+						"cannot lock ref '" + item.update().name() + "': "
+								+ ((inTransaction != null) ? inTransaction : "there is a non-empty directory '"
+										+ displayPath(path) + "' blocking reference '" + name + "'"));
 				return false;
 			}
 		}
@@ -284,7 +315,7 @@ final class FilesTransaction extends StagedTransaction {
 			String conflict = nameConflict(item.name(), packed);
 			if (conflict != null) {
 				outcome.reject(item.update(), Rejection.NAME_CONFLICT,
-						"cannot lock ref '" + item.name() + "': " + conflict);
+						"cannot lock ref '" + item.update().name() + "': " + conflict);
 				return false;
 			}
 		}
@@ -349,9 +380,26 @@ final class FilesTransaction extends StagedTransaction {
 		return name;
 	}
 
+	/**
+	 * The ref below {@code name} that keeps its directory from being removed: a loose
+	 * one, else a packed one whose loose file this transaction locked (a deletion of it),
+	 * else {@code null}.
+	 */
 	private String firstRefBelow(String name) throws IOException {
 		List<byte[]> below = LooseRefs.list(this.store.options.commonDir(), name + "/");
-		return below.isEmpty() ? null : new String(below.get(0), StandardCharsets.UTF_8);
+		if (!below.isEmpty()) {
+			return new String(below.get(0), StandardCharsets.UTF_8);
+		}
+		PackedRefs packed = this.store.packed();
+		byte[] prefix = (name + "/").getBytes(StandardCharsets.UTF_8);
+		int record = packed.lowerBound(prefix, prefix.length);
+		if (record < packed.buf.length) {
+			String child = packed.name(record);
+			if (child.startsWith(name + "/")) {
+				return child;
+			}
+		}
+		return null;
 	}
 
 	/**
@@ -409,6 +457,10 @@ final class FilesTransaction extends StagedTransaction {
 			}
 		}
 		this.packed.commit();
+		if (!this.packedHookLines.isEmpty()) {
+			// its exit code changes nothing: the updates are in
+			runHook("committed", this.packedHookLines);
+		}
 		List<String> deleted = new ArrayList<>();
 		for (PlannedUpdate item : this.planned.values()) {
 			if (item.deletesExisting()) {

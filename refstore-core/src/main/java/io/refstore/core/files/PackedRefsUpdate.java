@@ -63,6 +63,13 @@ final class PackedRefsUpdate {
 	}
 
 	/**
+	 * Whether the prepared update rewrites {@code packed-refs} (a deleted ref is packed).
+	 */
+	boolean rewrites() {
+		return this.next != null;
+	}
+
+	/**
 	 * For a forced transaction (a chunk of a bulk deletion), makes the deletion of every
 	 * ref one rename: the deleted refs that have a loose file are first packed with the
 	 * value they have (readers see no change), and their loose files removed, both

@@ -51,9 +51,27 @@ final class HookLines {
 		return lines;
 	}
 
+	/**
+	 * The lines of the transaction git's files backend runs on {@code packed-refs} for
+	 * the deletions among {@code inOrder}: every deletion, nothing expected, in the order
+	 * submitted.
+	 */
+	static List<String> packedDeletions(List<PlannedUpdate> inOrder, HashAlgorithm hash) {
+		String zero = ObjectId.zero(hash).name();
+		List<String> lines = new ArrayList<>();
+		for (PlannedUpdate item : inOrder) {
+			if (item.update().isDelete()) {
+				lines.add(zero + " " + zero + " " + item.name());
+			}
+		}
+		return lines;
+	}
+
 	private static String line(RefUpdate update, String name, HashAlgorithm hash) {
 		String zero = ObjectId.zero(hash).name();
-		String old = (update.expectedOld() != null) ? update.expectedOld().name() : zero;
+		// an expected target is told as git tells a symbolic ref's value
+		String old = (update.expectedOldTarget() != null) ? "ref:" + update.expectedOldTarget()
+				: (update.expectedOld() != null) ? update.expectedOld().name() : zero;
 		String value = switch (update.type()) {
 			case DELETE, VERIFY -> zero;
 			case SYMREF -> "ref:" + update.newTarget();

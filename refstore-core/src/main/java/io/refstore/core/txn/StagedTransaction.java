@@ -135,6 +135,23 @@ public abstract class StagedTransaction implements RefTransaction {
 	/** Releases every lock and temporary file; must be idempotent. */
 	protected abstract void release();
 
+	/**
+	 * Runs the hook for a transaction the backend makes inside this one, as git's files
+	 * backend does on {@code packed-refs} for deletions.
+	 * @return the hook's exit code; 0 without a hook
+	 */
+	protected final int runHook(String state, List<String> lines) throws IOException {
+		return this.hook.present() ? this.hook.run(state, lines) : 0;
+	}
+
+	/**
+	 * The lines of the packed-refs transaction git's files backend makes for the
+	 * deletions among {@code inOrder} ({@link #runHook}).
+	 */
+	protected final List<String> packedDeletionLines(List<PlannedUpdate> inOrder) {
+		return HookLines.packedDeletions(inOrder, this.hash);
+	}
+
 	/** The reflog message of updates without their own, or {@code null}. */
 	protected final String message() {
 		return this.message;

@@ -16,6 +16,7 @@ import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.RefUpdate;
 import io.refstore.core.ref.Rejection;
 import io.refstore.core.ref.SymbolicRef;
+import io.refstore.core.ref.UpdateResult;
 
 /**
  * The checks of a transaction that do not depend on the storage format, with git's
@@ -109,7 +110,12 @@ public final class UpdateChecks {
 					ref = reader.read(target);
 				}
 			}
-			if (planned.containsKey(target)) {
+			PlannedUpdate earlier = planned.get(target);
+			if (earlier != null) {
+				// either update may be the one through a symbolic ref: git names it
+				if (via == null && !earlier.update().name().equals(target)) {
+					via = earlier.update().name();
+				}
 				outcome.reject(update, Rejection.DUPLICATE_UPDATE,
 						(via != null)
 								? "multiple updates for '" + target + "' (including one via symref '" + via
@@ -175,7 +181,9 @@ public final class UpdateChecks {
 		if (expected == null) {
 			return true;
 		}
-		String lock = "cannot lock ref '" + item.name() + "': ";
+		// git names the ref as given, the one the lock is taken through (a symbolic ref
+		// followed), and the ref it found missing
+		String lock = "cannot lock ref '" + update.name() + "': ";
 		// a symbolic ref changed without dereferencing is judged by what it resolves to;
 		// dangling means missing
 		ObjectId actual = item.resolvedOld();
@@ -185,7 +193,8 @@ public final class UpdateChecks {
 		}
 		if (!expected.isZero() && actual == null) {
 			outcome.reject(update, Rejection.NONEXISTENT_REF,
-					lock + "unable to resolve reference '" + item.name() + "'");
+					(item.old() instanceof SymbolicRef) ? lock + "reference is missing but expected " + expected.name()
+							: lock + "unable to resolve reference '" + item.name() + "'");
 			return false;
 		}
 		if (!expected.isZero() && !expected.equals(actual)) {
@@ -202,7 +211,7 @@ public final class UpdateChecks {
 	 */
 	private static boolean checkExpectedTarget(PlannedUpdate item, String expected, Outcome outcome) {
 		RefUpdate update = item.update();
-		String lock = "cannot lock ref '" + item.name() + "': ";
+		String lock = "cannot lock ref '" + update.name() + "': ";
 		Ref old = item.old();
 		if (old == null) {
 			outcome.reject(update, Rejection.NONEXISTENT_REF,
@@ -211,7 +220,7 @@ public final class UpdateChecks {
 		}
 		if (!(old instanceof SymbolicRef symbolic)) {
 			outcome.reject(update, Rejection.INCORRECT_OLD_VALUE,
-					lock + "expected symref with target '" + expected + "': but is a regular ref");
+					lock + "expected symref with target '" + expected + REGULAR_WHERE_SYMREF_EXPECTED);
 			return false;
 		}
 		if (!symbolic.target().equals(expected)) {
@@ -222,21 +231,29 @@ public final class UpdateChecks {
 		return true;
 	}
 
+	private static final String REGULAR_WHERE_SYMREF_EXPECTED = "': but is a regular ref";
+
+	/**
+	 * Whether {@code result} refuses an update that expected a symbolic ref's target
+	 * where a regular ref is: git 2.55 gives it a reason of its own
+	 * ({@code update-ref --batch-updates}), though it is an incorrect old value.
+	 */
+	public static boolean isRegularWhereSymrefExpected(UpdateResult result) {
+		return result.rejection() == Rejection.INCORRECT_OLD_VALUE && result.update().expectedOldTarget() != null
+				&& result.message() != null && result.message().endsWith(REGULAR_WHERE_SYMREF_EXPECTED);
+	}
+
 	/**
 	 * A conflict of a new ref with another ref of the same transaction ({@code a} and
-	 * {@code a/b}), as git words it, or {@code null}. Looks only at the name's parents
-	 * and at the names right after it in {@code names}' order, so a transaction of a
-	 * million creates is not quadratic.
+	 * {@code a/b}) below it, as git words it, or {@code null}. Looks only at the names
+	 * right after it in {@code names}' order, so a transaction of a million creates is
+	 * not quadratic.
 	 * @param names the transaction's ref names, in git's order (as {@link #plan} returns
 	 * them)
 	 */
 	public static String conflictInTransaction(String name, NavigableMap<String, ?> names) {
-		for (int slash = name.indexOf('/'); slash > 0; slash = name.indexOf('/', slash + 1)) {
-			String parent = name.substring(0, slash);
-			if (names.containsKey(parent)) {
-				return "cannot process '" + parent + "' and '" + name + "' at the same time";
-			}
-		}
+		// only refs below: git blames a conflict on the shorter name, whose check finds
+		// the longer one (a parent that exists is found by the store's own checks)
 		String child = names.ceilingKey(name + "/");
 		if (child != null && child.startsWith(name + "/")) {
 			return "cannot process '" + name + "' and '" + child + "' at the same time";

@@ -47,11 +47,10 @@ class ReferenceTransactionHookIT {
 	private static final String REFUSING_PREPARING = LOGGING + "test \"$1\" != preparing\n";
 
 	/**
-	 * The cases, in both formats except deletions: git's files backend also runs the hook
-	 * for the packed-refs transaction nested in one that deletes (with {@code aborted}
+	 * The cases, in both formats. With deletions, git's files backend also runs the hook
+	 * for the packed-refs transaction nested in the one that deletes: {@code aborted}
 	 * when no packed ref is deleted, else {@code preparing}, {@code prepared} and
-	 * {@code committed}), which refstore does not yet do, so those are compared under
-	 * reftable only.
+	 * {@code committed}.
 	 */
 	static Stream<Arguments> cases() {
 		return Stream.of("files", "reftable")
@@ -67,14 +66,22 @@ class ReferenceTransactionHookIT {
 					Arguments.of(format, REFUSING_PREPARED, "update-ref refs/heads/topic main", ""),
 					Arguments.of(format, REFUSING_PREPARING, "update-ref refs/heads/topic main", ""),
 					Arguments.of(format, REFUSING_PREPARED, "update-ref --stdin",
-							"update refs/heads/topic main\ncreate refs/heads/b main\n")));
+							"update refs/heads/topic main\ncreate refs/heads/b main\n"),
+					Arguments.of(format, LOGGING, "update-ref --stdin",
+							"start\nupdate HEAD main\nupdate refs/heads/topic main\nabort\n"),
+					Arguments.of(format, LOGGING, "update-ref --no-deref --stdin",
+							"start\nsymref-verify HEAD refs/heads/main\nsymref-create refs/heads/sc refs/heads/main\n"
+									+ "symref-update refs/heads/su refs/heads/topic\nprepare\ncommit\n")));
 	}
 
 	static Stream<Arguments> deletions() {
-		return Stream.of(Arguments.of("reftable", LOGGING, "update-ref -d refs/heads/topic", ""),
-				Arguments.of("reftable", REFUSING_PREPARING, "update-ref -d refs/heads/topic", ""),
-				Arguments.of("reftable", LOGGING, "update-ref --stdin",
-						"update refs/heads/topic main\ndelete refs/heads/gone\n"));
+		return Stream.of("files", "reftable")
+			.flatMap((format) -> Stream.of(Arguments.of(format, LOGGING, "update-ref -d refs/heads/topic", ""),
+					Arguments.of(format, REFUSING_PREPARING, "update-ref -d refs/heads/topic", ""),
+					Arguments.of(format, LOGGING, "update-ref --stdin",
+							"update refs/heads/topic main\ndelete refs/heads/gone\n"),
+					Arguments.of(format, LOGGING, "update-ref --stdin",
+							"delete refs/heads/gone\ndelete refs/heads/nothing\n")));
 	}
 
 	@ParameterizedTest(name = "{0}: {2}")

@@ -64,9 +64,7 @@ class UpdateRefSymrefIT {
 	}
 
 	/**
-	 * The sessions. Two differences from git 2.55 are known and left out until fixed:
-	 * {@code symref-update refs/heads/s refs/heads/b oid <zero>} on a symbolic ref (git
-	 * refuses naming {@code refs/heads/s}, refstore names its target), and
+	 * The sessions. One difference from git 2.55 is known and left out until fixed:
 	 * {@code symref-delete refs/heads/s [refs/heads/a]} under reftable (the reflogs left
 	 * afterwards differ).
 	 */
@@ -92,6 +90,7 @@ class UpdateRefSymrefIT {
 				session("symref-update refs/heads/s refs/heads/b ref refs/heads/main\n", "--no-deref"),
 				session("symref-update refs/heads/s refs/heads/b ref\n", "--no-deref"),
 				session("symref-update refs/heads/s refs/heads/b foo x\n", "--no-deref"),
+				session("symref-update refs/heads/s refs/heads/b oid $Z\n"),
 				session("symref-update refs/heads/a refs/heads/b oid $A\n"),
 				session("symref-update refs/heads/a refs/heads/b oid $B\n"),
 				session("symref-update refs/heads/a refs/heads/b oid not-an-oid\n"),
