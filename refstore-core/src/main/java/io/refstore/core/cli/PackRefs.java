@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.util.List;
 
 import io.refstore.core.ref.RefStore;
-import io.refstore.core.reftable.StackLockedException;
+import io.refstore.core.ref.PackLockedException;
 
 /**
  * {@code refstore pack-refs}: packs refs as {@code git pack-refs} does: by default tags
@@ -54,7 +54,7 @@ final class PackRefs implements Command {
 				.packRefs(new RefStore.PackOptions(parsed.flag("all"), parsed.flag("prune", true), parsed.flag("auto"),
 						parsed.values("include"), parsed.values("exclude")));
 		}
-		catch (StackLockedException ex) {
+		catch (PackLockedException ex) {
 			// git's pack-refs returns -1 here: exit code 255
 			throw CommandFailure.error(ex.getMessage(), LOCKED);
 		}

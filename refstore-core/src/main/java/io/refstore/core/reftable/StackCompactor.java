@@ -13,6 +13,7 @@ import java.util.regex.Pattern;
 
 import io.refstore.core.io.LockFailedException;
 import io.refstore.core.io.LockFile;
+import io.refstore.core.ref.PackLockedException;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.StoreStatistics;
 
@@ -227,7 +228,7 @@ final class StackCompactor {
 			if (bestEffort) {
 				return null;
 			}
-			throw new StackLockedException(ex.lockFile(), ex);
+			throw new PackLockedException(ex.lockFile(), ex);
 		}
 	}
 
@@ -244,7 +245,7 @@ final class StackCompactor {
 			}
 			catch (LockFailedException ex) {
 				if (!bestEffort) {
-					throw new StackLockedException(ex.lockFile(), ex);
+					throw new PackLockedException(ex.lockFile(), ex);
 				}
 				break;
 			}
