@@ -132,7 +132,7 @@ final class UpdateRefBatch {
 			.thenComparing((r) -> !names.get(r.update()).equals(r.update().name()))
 			.thenComparing((r) -> index.get(r.update())));
 		for (UpdateResult refused : found) {
-			this.context.error(UpdateRef.describe(refused));
+			this.context.error(withoutLockPrefix(UpdateRef.describe(refused)));
 		}
 		this.rejected.addAll(found);
 	}
@@ -152,8 +152,11 @@ final class UpdateRefBatch {
 		}
 		OutBuffer out = this.context.out();
 		for (UpdateResult refused : this.rejected) {
-			out.write("rejected " + name(refused.update()) + " " + newValue(refused.update()) + " "
-					+ oldValue(refused.update()) + " " + reason(refused) + "\n");
+			// git names the symbolic ref through which a duplicate came, else the ref
+			// reached
+			String name = UpdateChecks.isDuplicateViaSymref(refused) ? refused.update().name() : name(refused.update());
+			out.write("rejected " + name + " " + newValue(refused.update()) + " " + oldValue(refused.update()) + " "
+					+ reason(refused) + "\n");
 		}
 	}
 
@@ -172,6 +175,27 @@ final class UpdateRefBatch {
 	}
 
 	/**
+	 * A conflict with a ref outside the transaction as git's batch mode words it: without
+	 * the {@code cannot lock ref '<name>': } that git puts before a conflict with a ref
+	 * this transaction updates too.
+	 */
+	private String withoutLockPrefix(String message) {
+		String marker = "' exists; cannot create '";
+		int exists = message.indexOf(marker);
+		int start = message.indexOf("': '");
+		if (!message.startsWith("cannot lock ref '") || exists < 0 || start < 0 || start + 4 > exists) {
+			return message;
+		}
+		String conflicting = message.substring(start + 4, exists);
+		for (RefUpdate update : this.updates) {
+			if (update.name().equals(conflicting)) {
+				return message;
+			}
+		}
+		return message.substring(start + 3);
+	}
+
+	/**
 	 * git's reason for a refusal that leaves only the update out, or {@code null} if it
 	 * fails the whole transaction.
 	 */
@@ -183,6 +207,7 @@ final class UpdateRefBatch {
 			case INCORRECT_OLD_VALUE -> UpdateChecks.isRegularWhereSymrefExpected(result)
 					? "expected symref but found regular ref" : "incorrect old value provided";
 			case MISSING_OBJECT -> "invalid new value provided";
+			case DUPLICATE_UPDATE -> UpdateChecks.isDuplicateViaSymref(result) ? "refname conflict" : null;
 			default -> null;
 		};
 	}

@@ -234,6 +234,17 @@ public final class UpdateChecks {
 	private static final String REGULAR_WHERE_SYMREF_EXPECTED = "': but is a regular ref";
 
 	/**
+	 * Whether a duplicate update was refused because one of the two goes through a
+	 * symbolic ref: git's {@code --batch-updates} leaves that one out as a refname
+	 * conflict.
+	 * @param result a refused update
+	 */
+	public static boolean isDuplicateViaSymref(UpdateResult result) {
+		return result.rejection() == Rejection.DUPLICATE_UPDATE && result.message() != null
+				&& result.message().contains("(including one via symref '");
+	}
+
+	/**
 	 * Whether {@code result} refuses an update that expected a symbolic ref's target
 	 * where a regular ref is: git 2.55 gives it a reason of its own
 	 * ({@code update-ref --batch-updates}), though it is an incorrect old value.
