@@ -244,34 +244,8 @@ public final class FilesRefStore implements RefStore {
 		if (query.includeRootRefs()) {
 			loose.addAll(rootRefNames());
 		}
-		if (this.options.gitDir().equals(this.options.commonDir())) {
-			loose.addAll(LooseRefs.list(this.options.commonDir(), query.prefix()));
-		}
-		else {
-			loose.addAll(linkedWorktreeLoose(query.prefix()));
-		}
+		loose.addAll(LooseRefs.list(this.options.commonDir(), query.prefix()));
 		return new FilesCursor(this, loose, packedFor(query.prefix()), query);
-	}
-
-	/**
-	 * The loose refs a linked worktree sees, sorted: the shared ones of the common git
-	 * directory, and its own per-worktree ones ({@code refs/bisect/}, ...) instead of the
-	 * main worktree's.
-	 */
-	private List<byte[]> linkedWorktreeLoose(String prefix) throws IOException {
-		List<byte[]> names = new ArrayList<>();
-		for (byte[] name : LooseRefs.list(this.options.commonDir(), prefix)) {
-			if (base(new String(name, StandardCharsets.UTF_8)).equals(this.options.commonDir())) {
-				names.add(name);
-			}
-		}
-		for (byte[] name : LooseRefs.list(this.options.gitDir(), prefix)) {
-			if (base(new String(name, StandardCharsets.UTF_8)).equals(this.options.gitDir())) {
-				names.add(name);
-			}
-		}
-		names.sort(java.util.Arrays::compareUnsigned);
-		return names;
 	}
 
 	/**
