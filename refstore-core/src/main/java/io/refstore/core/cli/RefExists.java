@@ -6,6 +6,7 @@ import java.util.Optional;
 
 import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefName;
+import io.refstore.core.ref.WorktreeRef;
 
 /**
  * Whether one ref exists, as {@code git show-ref --exists} and {@code git refs exists}
@@ -32,7 +33,9 @@ final class RefExists {
 			// FETCH_HEAD and MERGE_HEAD stay files beside the store in every format
 			return Files.isRegularFile(context.repository().gitDir().resolve(name));
 		}
-		if (!name.startsWith("refs/") && !RefName.isRootRefSyntax(name)) {
+		WorktreeRef.Scope scope = WorktreeRef.parse(name).scope();
+		boolean otherWorktree = scope == WorktreeRef.Scope.OTHER || scope == WorktreeRef.Scope.MAIN;
+		if (!name.startsWith("refs/") && !RefName.isRootRefSyntax(name) && !otherWorktree) {
 			return false;
 		}
 		try {

@@ -34,6 +34,7 @@ import io.refstore.core.ref.RefTransaction;
 import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.ref.StoreStatistics;
 import io.refstore.core.ref.VerifyProblem;
+import io.refstore.core.ref.WorktreeRef;
 
 /**
  * The files backend: loose ref files under {@code refs/}, {@code packed-refs}, and
@@ -92,25 +93,34 @@ public final class FilesRefStore implements RefStore {
 
 	/**
 	 * The file of a loose ref: per-worktree refs in the worktree's git directory, others
-	 * in the common one.
+	 * in the common one; {@code main-worktree/<ref>} and {@code worktrees/<name>/<ref>}
+	 * in the main or that worktree's directory.
 	 */
 	Path refPath(String name) {
-		return base(name).resolve(name);
+		WorktreeRef ref = WorktreeRef.parse(name);
+		return base(ref).resolve(ref.name());
 	}
 
 	/** The reflog file of a ref. */
 	Path logPath(String name) {
-		return base(name).resolve("logs").resolve(name);
+		WorktreeRef ref = WorktreeRef.parse(name);
+		return base(ref).resolve("logs").resolve(ref.name());
 	}
 
 	/**
-	 * The directory a ref's file and log live under: the worktree's or the common git
-	 * directory.
+	 * The directory a ref's file and log live under (as {@link #refPath} places them):
+	 * the worktree's git directory, the common one, or another worktree's.
 	 */
 	Path base(String name) {
-		boolean perWorktree = !name.startsWith("refs/") || name.startsWith("refs/worktree/")
-				|| name.startsWith("refs/bisect/") || name.startsWith("refs/rewritten/");
-		return perWorktree ? this.options.gitDir() : this.options.commonDir();
+		return base(WorktreeRef.parse(name));
+	}
+
+	private Path base(WorktreeRef ref) {
+		return switch (ref.scope()) {
+			case CURRENT -> this.options.gitDir();
+			case SHARED, MAIN -> this.options.commonDir();
+			case OTHER -> this.options.commonDir().resolve("worktrees").resolve(ref.worktree());
+		};
 	}
 
 	Path packedFile() {
@@ -244,8 +254,34 @@ public final class FilesRefStore implements RefStore {
 		if (query.includeRootRefs()) {
 			loose.addAll(rootRefNames());
 		}
-		loose.addAll(LooseRefs.list(this.options.commonDir(), query.prefix()));
+		if (this.options.gitDir().equals(this.options.commonDir())) {
+			loose.addAll(LooseRefs.list(this.options.commonDir(), query.prefix()));
+		}
+		else {
+			loose.addAll(linkedWorktreeLoose(query.prefix()));
+		}
 		return new FilesCursor(this, loose, packedFor(query.prefix()), query);
+	}
+
+	/**
+	 * The loose refs a linked worktree sees, sorted: the shared ones of the common git
+	 * directory, and its own ({@code refs/bisect/}, ...) from its git directory instead
+	 * of the main worktree's.
+	 */
+	private List<byte[]> linkedWorktreeLoose(String prefix) throws IOException {
+		List<byte[]> names = new ArrayList<>();
+		for (byte[] name : LooseRefs.list(this.options.commonDir(), prefix)) {
+			if (!WorktreeRef.isPerWorktree(name, name.length)) {
+				names.add(name);
+			}
+		}
+		for (byte[] name : LooseRefs.list(this.options.gitDir(), prefix)) {
+			if (WorktreeRef.isPerWorktree(name, name.length)) {
+				names.add(name);
+			}
+		}
+		names.sort(java.util.Arrays::compareUnsigned);
+		return names;
 	}
 
 	/**

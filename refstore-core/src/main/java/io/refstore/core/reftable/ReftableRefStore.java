@@ -8,7 +8,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.refstore.core.io.LockFile;
 import io.refstore.core.ref.DirectRef;
@@ -25,11 +27,20 @@ import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.ref.StoreStatistics;
 import io.refstore.core.ref.SymbolicRef;
 import io.refstore.core.ref.VerifyProblem;
+import io.refstore.core.ref.WorktreeRef;
 
 /**
  * The reftable backend: refs and reflogs in the table stack under {@code reftable/}, read
  * through a merged view of the tables and written one table per transaction, with git's
  * locks and compaction.
+ *
+ * <p>
+ * In a linked worktree, as in git, the worktree's own refs ({@link WorktreeRef}: its
+ * {@code HEAD}, {@code refs/bisect/*}, ...) live in a stack of their own in the
+ * worktree's git directory and the shared ones in the common directory's: reads and
+ * listings merge the two, a transaction adds a table to each stack it changes. Another
+ * worktree's stack is reached through {@code worktrees/<name>/<ref>}, the main one's
+ * through {@code main-worktree/<ref>}.
  *
  * <p>
  * Thread-safe. Every read takes a snapshot of the stack, reloaded when another process
@@ -39,11 +50,22 @@ public final class ReftableRefStore implements RefStore {
 
 	final ReftableOptions options;
 
+	/** The common directory's stack: every shared ref, and the main worktree's own. */
 	final ReftableStack stack;
 
-	private ReftableRefStore(ReftableOptions options, ReftableStack stack) {
+	/**
+	 * The current linked worktree's stack of its own refs, or {@code null} in the main
+	 * worktree (or a store outside a repository).
+	 */
+	private final ReftableStack worktreeStack;
+
+	/** Other worktrees' stacks, opened when a name first reaches them. */
+	private final Map<String, ReftableStack> otherStacks = new ConcurrentHashMap<>();
+
+	private ReftableRefStore(ReftableOptions options, ReftableStack stack, ReftableStack worktreeStack) {
 		this.options = options;
 		this.stack = stack;
+		this.worktreeStack = worktreeStack;
 	}
 
 	/**
@@ -53,7 +75,70 @@ public final class ReftableRefStore implements RefStore {
 	 */
 	public static ReftableRefStore open(ReftableOptions options) throws IOException {
 		HashAlgorithm hash = options.stack().writeOptions().hash();
-		return new ReftableRefStore(options, ReftableStack.open(options.stackDir(), hash, options.stack()));
+		ReftableStack stack = ReftableStack.open(options.stackDir(), hash, options.stack());
+		Path own = options.gitDir().resolve("reftable");
+		if (own.equals(options.stackDir())) {
+			return new ReftableRefStore(options, stack, null);
+		}
+		try {
+			return new ReftableRefStore(options, stack, ReftableStack.open(own, hash, options.stack()));
+		}
+		catch (IOException | RuntimeException ex) {
+			stack.close();
+			throw ex;
+		}
+	}
+
+	/**
+	 * Where a ref lives: the stack that holds it and its name there.
+	 */
+	record Place(ReftableStack stack, String name) {
+
+	}
+
+	/**
+	 * The stack a full ref name belongs to ({@code worktrees/<name>/} and
+	 * {@code main-worktree/} resolved), as git's reftable backend routes it.
+	 */
+	Place place(String name) throws IOException {
+		WorktreeRef ref = WorktreeRef.parse(name);
+		return switch (ref.scope()) {
+			case SHARED, MAIN -> new Place(this.stack, ref.name());
+			case CURRENT -> new Place((this.worktreeStack != null) ? this.worktreeStack : this.stack, ref.name());
+			case OTHER -> new Place(otherStack(ref.worktree()), ref.name());
+		};
+	}
+
+	private ReftableStack otherStack(String worktree) throws IOException {
+		ReftableStack open = this.otherStacks.get(worktree);
+		if (open != null) {
+			return open;
+		}
+		Path dir = this.options.stackDir().getParent().resolve("worktrees").resolve(worktree).resolve("reftable");
+		if (this.worktreeStack != null && dir.equals(this.worktreeStack.dir())) {
+			return this.worktreeStack;
+		}
+		synchronized (this.otherStacks) {
+			open = this.otherStacks.get(worktree);
+			if (open == null) {
+				open = ReftableStack.open(dir, hashAlgorithm(), this.options.stack());
+				this.otherStacks.put(worktree, open);
+			}
+			return open;
+		}
+	}
+
+	/** Whether this store sees a linked worktree's refs beside the shared ones. */
+	boolean inLinkedWorktree() {
+		return this.worktreeStack != null;
+	}
+
+	/**
+	 * The stack {@code pack-refs} compacts here: the worktree's own in a linked worktree,
+	 * as git does, else the common one.
+	 */
+	private ReftableStack ownStack() {
+		return (this.worktreeStack != null) ? this.worktreeStack : this.stack;
 	}
 
 	@Override
@@ -79,8 +164,9 @@ public final class ReftableRefStore implements RefStore {
 		if (RefName.isPseudoRef(name)) {
 			return Optional.ofNullable(readPseudoRef(name));
 		}
-		try (ReftableStack.Snapshot snapshot = this.stack.snapshot()) {
-			return Optional.ofNullable(read(snapshot, name));
+		Place place = place(name);
+		try (ReftableStack.Snapshot snapshot = place.stack().snapshot()) {
+			return Optional.ofNullable(named(read(snapshot, place.name()), name));
 		}
 	}
 
@@ -99,6 +185,20 @@ public final class ReftableRefStore implements RefStore {
 		return read(merged, name);
 	}
 
+	/**
+	 * {@code ref} under the name it was asked for ({@code main-worktree/HEAD} for the
+	 * main stack's {@code HEAD}); {@code null} stays {@code null}.
+	 */
+	static Ref named(Ref ref, String name) {
+		if (ref == null || ref.name().equals(name)) {
+			return ref;
+		}
+		if (ref instanceof DirectRef direct) {
+			return new DirectRef(name, direct.id(), direct.peeled());
+		}
+		return new SymbolicRef(name, ((SymbolicRef) ref).target());
+	}
+
 	/** Reads a ref from a snapshot; {@code null} if it does not exist. */
 	Ref read(ReftableStack.Snapshot snapshot, String name) throws IOException {
 		return read(new MergedTable(snapshot.readers()), name);
@@ -112,7 +212,7 @@ public final class ReftableRefStore implements RefStore {
 		return (record != null) ? record.toRef(hashAlgorithm()) : null;
 	}
 
-	private Ref readPseudoRef(String name) throws IOException {
+	Ref readPseudoRef(String name) throws IOException {
 		byte[] content;
 		try {
 			content = Files.readAllBytes(this.options.gitDir().resolve(name));
@@ -128,7 +228,21 @@ public final class ReftableRefStore implements RefStore {
 
 	@Override
 	public RefCursor refs(RefQuery query) throws IOException {
-		ReftableStack.Snapshot snapshot = this.stack.snapshot();
+		if (this.worktreeStack == null) {
+			return refs(this.stack, query);
+		}
+		RefCursor shared = refs(this.stack, query);
+		try {
+			return new WorktreeCursor(shared, refs(this.worktreeStack, query));
+		}
+		catch (IOException | RuntimeException ex) {
+			shared.close();
+			throw ex;
+		}
+	}
+
+	private RefCursor refs(ReftableStack stack, RefQuery query) throws IOException {
+		ReftableStack.Snapshot snapshot = stack.snapshot();
 		try {
 			byte[] prefix = query.prefix().getBytes(StandardCharsets.UTF_8);
 			byte[] after = query.startAfter().getBytes(StandardCharsets.UTF_8);
@@ -151,8 +265,9 @@ public final class ReftableRefStore implements RefStore {
 	@Override
 	public List<ReflogEntry> reflog(String name) throws IOException {
 		List<ReflogEntry> entries = new ArrayList<>();
-		try (ReftableStack.Snapshot snapshot = this.stack.snapshot();
-				RecordCursor<LogRecord> logs = new MergedTable(snapshot.readers()).logsFor(name)) {
+		Place place = place(name);
+		try (ReftableStack.Snapshot snapshot = place.stack().snapshot();
+				RecordCursor<LogRecord> logs = new MergedTable(snapshot.readers()).logsFor(place.name())) {
 			while (logs.next()) {
 				LogRecord log = logs.record();
 				if (!log.isExistenceMarker()) {
@@ -166,8 +281,31 @@ public final class ReftableRefStore implements RefStore {
 
 	@Override
 	public List<String> reflogNames() throws IOException {
+		if (this.worktreeStack == null) {
+			return reflogNames(this.stack);
+		}
 		List<String> names = new ArrayList<>();
-		try (ReftableStack.Snapshot snapshot = this.stack.snapshot();
+		for (String name : reflogNames(this.stack)) {
+			if (!WorktreeRef.isPerWorktree(name)) {
+				names.add(name);
+			}
+		}
+		for (String name : reflogNames(this.worktreeStack)) {
+			if (WorktreeRef.isPerWorktree(name)) {
+				names.add(name);
+			}
+		}
+		names.sort(ReftableRefStore::compareNames);
+		return names;
+	}
+
+	private static int compareNames(String a, String b) {
+		return java.util.Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
+	}
+
+	private List<String> reflogNames(ReftableStack stack) throws IOException {
+		List<String> names = new ArrayList<>();
+		try (ReftableStack.Snapshot snapshot = stack.snapshot();
 				RecordCursor<LogRecord> logs = new MergedTable(snapshot.readers()).allLogs(false)) {
 			byte[] last = null;
 			int lastLength = 0;
@@ -186,8 +324,9 @@ public final class ReftableRefStore implements RefStore {
 
 	@Override
 	public boolean hasReflog(String name) throws IOException {
-		try (ReftableStack.Snapshot snapshot = this.stack.snapshot()) {
-			return hasReflog(snapshot, name);
+		Place place = place(name);
+		try (ReftableStack.Snapshot snapshot = place.stack().snapshot()) {
+			return hasReflog(snapshot, place.name());
 		}
 	}
 
@@ -215,10 +354,11 @@ public final class ReftableRefStore implements RefStore {
 	public void appendReflog(String name, ReflogEntry entry) throws IOException {
 		RefName.check(name, true);
 		int maxMessage = this.options.stack().writeOptions().maxLogMessage();
-		try (ReftableStack.Addition addition = this.stack.newAddition()) {
+		Place place = place(name);
+		try (ReftableStack.Addition addition = place.stack().newAddition()) {
 			long index = addition.updateIndex();
 			addition.write((writer) -> {
-				writer.addLog(LogRecord.of(name, index, entry).truncateMessage(maxMessage));
+				writer.addLog(LogRecord.of(place.name(), index, entry).truncateMessage(maxMessage));
 				return true;
 			});
 			addition.commit();
@@ -228,10 +368,10 @@ public final class ReftableRefStore implements RefStore {
 	@Override
 	public void packRefs(PackOptions options) throws IOException {
 		if (options.auto()) {
-			this.stack.autoCompact();
+			ownStack().autoCompact();
 		}
 		else {
-			this.stack.compactAll();
+			ownStack().compactAll();
 		}
 	}
 
@@ -275,6 +415,12 @@ public final class ReftableRefStore implements RefStore {
 	@Override
 	public void close() {
 		this.stack.close();
+		if (this.worktreeStack != null) {
+			this.worktreeStack.close();
+		}
+		for (ReftableStack other : this.otherStacks.values()) {
+			other.close();
+		}
 	}
 
 	/**

@@ -4,9 +4,12 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Set;
 
 import io.refstore.core.io.LockFailedException;
 import io.refstore.core.ref.ObjectId;
@@ -44,84 +47,176 @@ final class ReftableTransaction extends StagedTransaction {
 
 	private final ReftableRefStore store;
 
-	private ReftableStack.Addition addition;
+	/**
+	 * The stacks this transaction reads, in the order first met: one in the main
+	 * worktree, and in a linked one also the worktree's own (a name can reach any
+	 * worktree's).
+	 */
+	private final Map<ReftableStack, StackWork> stacks = new LinkedHashMap<>();
 
 	ReftableTransaction(ReftableRefStore store) {
 		super(store.hashAlgorithm(), store.options.committer());
 		this.store = store;
 	}
 
-	/**
-	 * The stack as planning reads it: one snapshot for every unlocked read, released when
-	 * locking starts.
-	 */
-	private ReftableStack.Snapshot planning;
+	/** What the transaction holds of one stack. */
+	private static final class StackWork {
 
-	private MergedTable planningView;
+		final ReftableStack stack;
 
-	/** The refs planning read in its snapshot ({@code null} values for missing ones). */
-	private final Map<String, Ref> planningReads = new HashMap<>();
+		/** The stack as planning reads it, released when locking starts. */
+		ReftableStack.Snapshot planning;
 
-	/** The tables planning read, once it ended. */
-	private List<String> plannedTables;
+		MergedTable planningView;
+
+		/**
+		 * The refs planning read, by their names in this stack ({@code null} values for
+		 * missing ones).
+		 */
+		final Map<String, Ref> planningReads = new HashMap<>();
+
+		/** The tables planning read, once it ended. */
+		List<String> plannedTables;
+
+		/** The lock and the stack under it, while this transaction writes the stack. */
+		ReftableStack.Addition addition;
+
+		MergedTable locked;
+
+		/** Whether the locked stack has the tables planning read. */
+		boolean planningCurrent;
+
+		StackWork(ReftableStack stack) {
+			this.stack = stack;
+		}
+
+		MergedTable planningView() throws IOException {
+			if (this.planning == null) {
+				this.planning = this.stack.snapshot();
+				this.planningView = new MergedTable(this.planning.readers());
+			}
+			return this.planningView;
+		}
+
+		void endPlanning() {
+			if (this.planning != null) {
+				this.plannedTables = this.planning.names();
+				this.planning.close();
+				this.planning = null;
+				this.planningView = null;
+			}
+		}
+
+		void lock(boolean force) throws IOException {
+			this.addition = this.stack.newAddition(force);
+			this.locked = new MergedTable(this.addition.base().readers());
+			this.planningCurrent = this.addition.base().names().equals(this.plannedTables);
+		}
+
+		void release() {
+			endPlanning();
+			if (this.addition != null) {
+				this.addition.close();
+				this.addition = null;
+				this.locked = null;
+			}
+		}
+
+	}
+
+	private StackWork work(ReftableStack stack) {
+		return this.stacks.computeIfAbsent(stack, StackWork::new);
+	}
 
 	@Override
 	protected Ref readUnlocked(String name) throws IOException {
-		if (this.planning == null) {
-			this.planning = this.store.stack.snapshot();
-			this.planningView = new MergedTable(this.planning.readers());
+		if (!RefName.isValid(name, true)) {
+			return null;
 		}
-		Ref ref = this.store.exactRef(this.planningView, name);
-		if (!RefName.isPseudoRef(name)) {
-			this.planningReads.put(name, ref);
+		if (RefName.isPseudoRef(name)) {
+			return this.store.readPseudoRef(name);
 		}
-		return ref;
+		ReftableRefStore.Place place = this.store.place(name);
+		StackWork work = work(place.stack());
+		Ref ref = this.store.read(work.planningView(), place.name());
+		work.planningReads.put(place.name(), ref);
+		return ReftableRefStore.named(ref, name);
 	}
 
 	private void endPlanning() {
-		if (this.planning != null) {
-			this.plannedTables = this.planning.names();
-			this.planning.close();
-			this.planning = null;
-			this.planningView = null;
+		for (StackWork work : this.stacks.values()) {
+			work.endPlanning();
 		}
 	}
 
 	/**
 	 * A ref as the locked stack holds it: what planning read, if planning read the same
-	 * tables (tables never change, and their names are unique), else read again.
+	 * tables (tables never change, and their names are unique), else read again; a ref of
+	 * a stack this transaction does not write, as that stack is now.
 	 */
-	private Ref readLocked(MergedTable merged, boolean planningCurrent, String name) throws IOException {
-		if (planningCurrent && this.planningReads.containsKey(name)) {
-			return this.planningReads.get(name);
+	private Ref readLocked(String name) throws IOException {
+		if (!RefName.isValid(name, true)) {
+			return null;
 		}
-		return this.store.read(merged, name);
+		if (RefName.isPseudoRef(name)) {
+			return this.store.readPseudoRef(name);
+		}
+		ReftableRefStore.Place place = this.store.place(name);
+		StackWork work = this.stacks.get(place.stack());
+		if (work == null || work.addition == null) {
+			try (ReftableStack.Snapshot snapshot = place.stack().snapshot()) {
+				return ReftableRefStore.named(this.store.read(snapshot, place.name()), name);
+			}
+		}
+		if (work.planningCurrent && work.planningReads.containsKey(place.name())) {
+			return ReftableRefStore.named(work.planningReads.get(place.name()), name);
+		}
+		return ReftableRefStore.named(this.store.read(work.locked, place.name()), name);
+	}
+
+	/**
+	 * The stacks the planned updates write, the common one first: each updated ref's and
+	 * each log-only symbolic ref's ({@code HEAD} of a linked worktree logs a shared
+	 * branch's change in the worktree's stack).
+	 */
+	private List<ReftableStack> writtenStacks(NavigableMap<String, PlannedUpdate> planned) throws IOException {
+		Set<ReftableStack> written = new LinkedHashSet<>();
+		for (PlannedUpdate item : planned.values()) {
+			written.add(this.store.place(item.name()).stack());
+			for (String symref : item.logOnly()) {
+				written.add(this.store.place(symref).stack());
+			}
+		}
+		List<ReftableStack> ordered = new ArrayList<>(written.size());
+		if (written.remove(this.store.stack)) {
+			ordered.add(this.store.stack);
+		}
+		ordered.addAll(written);
+		return ordered;
 	}
 
 	@Override
 	protected void lockAndCheck(NavigableMap<String, PlannedUpdate> planned, Outcome outcome) throws IOException {
 		endPlanning();
-		try {
-			this.addition = this.store.stack.newAddition(forced());
+		for (ReftableStack stack : writtenStacks(planned)) {
+			try {
+				work(stack).lock(forced());
+			}
+			catch (LockFailedException ex) {
+				PlannedUpdate first = planned.values().iterator().next();
+				outcome.reject(first.update(), Rejection.LOCK_FAILURE, "cannot lock ref '" + first.name()
+						+ "': cannot lock references (" + ex.lockFile() + " exists: another process is writing)");
+				return;
+			}
 		}
-		catch (LockFailedException ex) {
-			PlannedUpdate first = planned.values().iterator().next();
-			outcome.reject(first.update(), Rejection.LOCK_FAILURE, "cannot lock ref '" + first.name()
-					+ "': cannot lock references (" + ex.lockFile() + " exists: another process is writing)");
-			return;
-		}
-		ReftableStack.Snapshot base = this.addition.base();
-		MergedTable merged = new MergedTable(base.readers());
-		boolean planningCurrent = base.names().equals(this.plannedTables);
 		ObjectId zero = this.store.hashAlgorithm().zeroId();
 		for (PlannedUpdate item : planned.values()) {
-			item.setOld(readLocked(merged, planningCurrent, item.name()),
-					(name) -> readLocked(merged, planningCurrent, name));
+			item.setOld(readLocked(item.name()), this::readLocked);
 			if (!UpdateChecks.checkExpected(item, zero, outcome)) {
 				return;
 			}
 			if (item.old() == null) {
-				String conflict = nameConflict(item.name(), merged, planned);
+				String conflict = nameConflict(item.name(), planned);
 				if (conflict != null) {
 					// git's reftable backend names the conflict alone, without the files
 					// backend's "cannot lock ref" prefix
@@ -144,8 +239,12 @@ final class ReftableTransaction extends StagedTransaction {
 	 */
 	@Override
 	protected BatchPlan.Status lockAndCheckBatch(BatchPlan plan, Outcome outcome) throws IOException {
+		if (this.store.inLinkedWorktree()) {
+			return BatchPlan.Status.UNSUPPORTED;
+		}
+		StackWork main = work(this.store.stack);
 		try {
-			this.addition = this.store.stack.newAddition(forced());
+			main.lock(forced());
 		}
 		catch (LockFailedException ex) {
 			int first = plan.index(0);
@@ -154,7 +253,7 @@ final class ReftableTransaction extends StagedTransaction {
 					+ "': cannot lock references (" + ex.lockFile() + " exists: another process is writing)");
 			return BatchPlan.Status.REJECTED;
 		}
-		List<ReftableReader> tables = this.addition.base().readers();
+		List<ReftableReader> tables = main.addition.base().readers();
 		if (!bulkWorthwhile(tables, plan.size())) {
 			return BatchPlan.Status.UNSUPPORTED;
 		}
@@ -184,6 +283,9 @@ final class ReftableTransaction extends StagedTransaction {
 	 */
 	@Override
 	protected boolean bulkWorthwhile(int updates) throws IOException {
+		if (this.store.inLinkedWorktree()) {
+			return false;
+		}
 		try (ReftableStack.Snapshot snapshot = this.store.stack.snapshot()) {
 			return bulkWorthwhile(snapshot.readers(), updates);
 		}
@@ -204,11 +306,12 @@ final class ReftableTransaction extends StagedTransaction {
 
 	@Override
 	protected void applyBatch(BatchPlan plan, PersonIdent who) throws IOException {
-		long index = this.addition.updateIndex();
-		List<LogRecord> logs = batchLogs(plan, who, index);
+		ReftableStack.Addition addition = this.stacks.get(this.store.stack).addition;
+		long index = addition.updateIndex();
+		List<LogRecord> logs = batchLogs(plan, who, addition);
 		UpdateBatch batch = plan.batch();
 		int raw = batch.hashAlgorithm().rawLength();
-		this.addition.write((writer) -> {
+		addition.write((writer) -> {
 			RefRecord rec = new RefRecord();
 			byte[] name = new byte[256];
 			byte[] id = new byte[raw];
@@ -241,7 +344,7 @@ final class ReftableTransaction extends StagedTransaction {
 			}
 			return any;
 		});
-		this.addition.commit();
+		addition.commit();
 	}
 
 	/**
@@ -249,8 +352,10 @@ final class ReftableTransaction extends StagedTransaction {
 	 * deleted ref, and an entry for each written ref that has a log or gets one by the
 	 * policy.
 	 */
-	private List<LogRecord> batchLogs(BatchPlan plan, PersonIdent who, long index) throws IOException {
-		ReftableStack.Snapshot base = this.addition.base();
+	private List<LogRecord> batchLogs(BatchPlan plan, PersonIdent who, ReftableStack.Addition addition)
+			throws IOException {
+		long index = addition.updateIndex();
+		ReftableStack.Snapshot base = addition.base();
 		ReflogPolicy policy = this.store.options.reflogPolicy();
 		boolean stackHasLogs;
 		try (RecordCursor<LogRecord> any = new MergedTable(base.readers()).allLogs(false)) {
@@ -304,28 +409,30 @@ final class ReftableTransaction extends StagedTransaction {
 
 	@Override
 	protected void release() {
-		endPlanning();
-		if (this.addition != null) {
-			this.addition.close();
-			this.addition = null;
+		for (StackWork work : this.stacks.values()) {
+			work.release();
 		}
 	}
 
 	/**
-	 * A directory/file conflict of a new ref with existing refs or other updates, or
-	 * {@code null}.
+	 * A directory/file conflict of a new ref with existing refs of its stack (locked) or
+	 * other updates, or {@code null}.
 	 */
-	private static String nameConflict(String name, MergedTable merged, NavigableMap<String, PlannedUpdate> planned)
-			throws IOException {
-		for (int slash = name.indexOf('/'); slash > 0; slash = name.indexOf('/', slash + 1)) {
-			String parent = name.substring(0, slash);
+	private String nameConflict(String name, NavigableMap<String, PlannedUpdate> planned) throws IOException {
+		ReftableRefStore.Place place = this.store.place(name);
+		MergedTable merged = this.stacks.get(place.stack()).locked;
+		String bare = place.name();
+		// a name through worktrees/<name>/ or main-worktree/ is told with that prefix
+		String prefix = name.substring(0, name.length() - bare.length());
+		for (int slash = bare.indexOf('/'); slash > 0; slash = bare.indexOf('/', slash + 1)) {
+			String parent = bare.substring(0, slash);
 			if (merged.exactRef(parent) != null) {
-				return "'" + parent + "' exists; cannot create '" + name + "'";
+				return "'" + prefix + parent + "' exists; cannot create '" + name + "'";
 			}
 		}
-		try (RecordCursor<RefRecord> below = merged.refsWithPrefix(name + "/")) {
+		try (RecordCursor<RefRecord> below = merged.refsWithPrefix(bare + "/")) {
 			if (below.next()) {
-				return "'" + below.record().name() + "' exists; cannot create '" + name + "'";
+				return "'" + prefix + below.record().name() + "' exists; cannot create '" + name + "'";
 			}
 		}
 		return UpdateChecks.conflictInTransaction(name, planned);
@@ -333,64 +440,94 @@ final class ReftableTransaction extends StagedTransaction {
 
 	@Override
 	protected void apply(NavigableMap<String, PlannedUpdate> planned, PersonIdent who) throws IOException {
-		List<RefRecord> refs = new ArrayList<>();
-		List<LogRecord> logs = new ArrayList<>();
-		collectRecords(planned, who, this.addition.updateIndex(), refs, logs);
-		this.addition.write((writer) -> {
-			for (RefRecord ref : refs) {
-				writer.addRef(ref);
+		Map<ReftableStack, List<RefRecord>> refs = new LinkedHashMap<>();
+		Map<ReftableStack, List<LogRecord>> logs = new LinkedHashMap<>();
+		for (StackWork work : this.stacks.values()) {
+			if (work.addition != null) {
+				refs.put(work.stack, new ArrayList<>());
+				logs.put(work.stack, new ArrayList<>());
 			}
-			for (LogRecord log : logs) {
-				writer.addLog(log);
-			}
-			return !refs.isEmpty() || !logs.isEmpty();
-		});
-		this.addition.commit();
+		}
+		collectRecords(planned, who, refs, logs);
+		for (Map.Entry<ReftableStack, List<RefRecord>> stack : refs.entrySet()) {
+			List<RefRecord> stackRefs = stack.getValue();
+			List<LogRecord> stackLogs = logs.get(stack.getKey());
+			ReftableStack.Addition addition = this.stacks.get(stack.getKey()).addition;
+			addition.write((writer) -> {
+				for (RefRecord ref : stackRefs) {
+					writer.addRef(ref);
+				}
+				for (LogRecord log : stackLogs) {
+					writer.addLog(log);
+				}
+				return !stackRefs.isEmpty() || !stackLogs.isEmpty();
+			});
+			addition.commit();
+		}
 	}
 
-	/** The table's records: changed refs in name order, and log records in key order. */
-	private void collectRecords(NavigableMap<String, PlannedUpdate> planned, PersonIdent who, long index,
-			List<RefRecord> refs, List<LogRecord> logs) throws IOException {
-		ReftableStack.Snapshot base = this.addition.base();
+	/**
+	 * Each written stack's records: changed refs in name order, and log records in key
+	 * order, under their names in that stack.
+	 */
+	private void collectRecords(NavigableMap<String, PlannedUpdate> planned, PersonIdent who,
+			Map<ReftableStack, List<RefRecord>> refs, Map<ReftableStack, List<LogRecord>> logs) throws IOException {
 		ReflogPolicy policy = this.store.options.reflogPolicy();
 		ObjectId zero = this.store.hashAlgorithm().zeroId();
 		// git's reftable backend keeps at most half a block of each message
 		int maxMessage = this.store.options.stack().writeOptions().maxLogMessage();
 		for (PlannedUpdate item : planned.values()) {
 			RefUpdate update = item.update();
+			ReftableRefStore.Place place = this.store.place(item.name());
+			ReftableStack.Addition addition = this.stacks.get(place.stack()).addition;
+			ReftableStack.Snapshot base = addition.base();
+			long index = addition.updateIndex();
+			String name = place.name();
 			boolean written = false;
 			if (item.deletesExisting()) {
-				refs.add(RefRecord.deletion(item.name(), index));
-				for (long old : this.store.logIndices(base, item.name())) {
-					logs.add(LogRecord.deletion(item.name(), old));
+				refs.get(place.stack()).add(RefRecord.deletion(name, index));
+				for (long old : this.store.logIndices(base, name)) {
+					logs.get(place.stack()).add(LogRecord.deletion(name, old));
 				}
 			}
 			else if (update.type() == RefUpdate.Type.SYMREF) {
-				refs.add(RefRecord.symbolic(item.name(), index, update.newTarget()));
+				refs.get(place.stack()).add(RefRecord.symbolic(name, index, update.newTarget()));
 				written = true;
 			}
 			else if (item.writesValue() && !item.isNoOp()) {
 				ObjectId peeled = this.store.options.objects().peel(update.newId());
-				refs.add((peeled != null) ? RefRecord.peeled(item.name(), index, update.newId(), peeled)
-						: RefRecord.direct(item.name(), index, update.newId()));
+				refs.get(place.stack())
+					.add((peeled != null) ? RefRecord.peeled(name, index, update.newId(), peeled)
+							: RefRecord.direct(name, index, update.newId()));
 				written = true;
 			}
-			ReflogEntry entry = ReflogEntries.forUpdate(item, who, message(), (name) -> this.store.read(base, name),
-					zero);
+			ReflogEntry entry = ReflogEntries.forUpdate(item, who, message(), this::readLocked, zero);
 			if (entry == null) {
 				continue;
 			}
 			if (written && (policy.createsLogFor(item.name()) || forcesLog(update, item.name())
-					|| this.store.hasReflog(base, item.name()))) {
-				logs.add(LogRecord.of(item.name(), index, entry).truncateMessage(maxMessage));
+					|| this.store.hasReflog(base, name))) {
+				logs.get(place.stack()).add(LogRecord.of(name, index, entry).truncateMessage(maxMessage));
 			}
 			for (String symref : item.logOnly()) {
-				if (policy.createsLogFor(symref) || forcesLog(update, symref) || this.store.hasReflog(base, symref)) {
-					logs.add(LogRecord.of(symref, index, entry).truncateMessage(maxMessage));
+				ReftableRefStore.Place symrefPlace = this.store.place(symref);
+				ReftableStack.Addition symrefAddition = this.stacks.get(symrefPlace.stack()).addition;
+				if (policy.createsLogFor(symref) || forcesLog(update, symref)
+						|| this.store.hasReflog(symrefAddition.base(), symrefPlace.name())) {
+					logs.get(symrefPlace.stack())
+						.add(LogRecord.of(symrefPlace.name(), symrefAddition.updateIndex(), entry)
+							.truncateMessage(maxMessage));
 				}
 			}
 		}
-		logs.sort((a, b) -> Arrays.compareUnsigned(a.key, 0, a.keyLength, b.key, 0, b.keyLength));
+		// in the order of their names here (planned is in the order of the full names)
+		for (List<RefRecord> stackRefs : refs.values()) {
+			stackRefs.sort((a, b) -> Arrays.compareUnsigned(a.nameBuffer(), 0, a.nameLength(), b.nameBuffer(), 0,
+					b.nameLength()));
+		}
+		for (List<LogRecord> stackLogs : logs.values()) {
+			stackLogs.sort((a, b) -> Arrays.compareUnsigned(a.key, 0, a.keyLength, b.key, 0, b.keyLength));
+		}
 	}
 
 }
