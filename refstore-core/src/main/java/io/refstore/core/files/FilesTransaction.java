@@ -163,7 +163,7 @@ final class FilesTransaction extends StagedTransaction {
 			PlannedUpdate item = order.get(i);
 			ParallelIo.Outcome<RefLocks.Taken> mine = this.locks.take(i, item.name());
 			if (!lock(item, mine, outcome) || isBroken(item, mine.get().loose(), outcome)) {
-				this.locks.releaseAfter(i);
+				this.locks.releaseAfter(i, item.name(), false);
 				return;
 			}
 			if (item.update().isDelete() && mine.get().loose() != null) {
@@ -177,10 +177,20 @@ final class FilesTransaction extends StagedTransaction {
 			}
 			item.setOld(lockedValue(item.name(), mine.get().loose(), packed), this::readExisting);
 			if (!UpdateChecks.checkExpected(item, zero, outcome) || !check(item, packed, outcome)) {
-				this.locks.releaseAfter(i);
+				this.locks.releaseAfter(i, item.name(), refusedUnderLock(item, outcome));
 				return;
 			}
 		}
+	}
+
+	/**
+	 * Whether git held the lock of a refused update when it refused it, and so prunes the
+	 * directories made for it: a missing ref that had to exist and a name conflict are
+	 * found while git takes the lock (which it then gives up), anything else after.
+	 */
+	private static boolean refusedUnderLock(PlannedUpdate item, Outcome outcome) {
+		Rejection why = outcome.rejectionOf(item.update());
+		return !(why == Rejection.NAME_CONFLICT || (why == Rejection.NONEXISTENT_REF && item.old() == null));
 	}
 
 	/**

@@ -80,9 +80,19 @@ final class RefLocks {
 	/**
 	 * After the refusal of the {@code refused}-th name: releases the locks made ahead for
 	 * the later names, and the directories made for them, which git, stopping at the
-	 * refusal, would not have made.
+	 * refusal, would not have made. The refused name's own lock is released now; the
+	 * directories made for it stay unless {@code pruneRefused}: git keeps them when
+	 * taking the lock failed (a name conflict found under it included) and prunes them
+	 * when a locked ref failed a later check.
 	 */
-	void releaseAfter(int refused) {
+	void releaseAfter(int refused, String refusedName, boolean pruneRefused) {
+		LockFile own = this.held.remove(refusedName);
+		if (own != null && own.isHeld()) {
+			own.rollback();
+			if (pruneRefused) {
+				FilesRefStore.removeEmptyParents(this.store.base(refusedName), own.target());
+			}
+		}
 		for (int i = refused + 1; this.ahead != null && i < this.ahead.size(); i++) {
 			String name = this.ahead.get(i);
 			LockFile lock = this.held.remove(name);
@@ -98,10 +108,18 @@ final class RefLocks {
 		return this.held.get(name);
 	}
 
-	/** Releases every lock still held; the refs are unchanged. */
+	/**
+	 * Releases every lock still held, and the directories made for them that are left
+	 * empty (git prunes them when a transaction is aborted or never committed); the refs
+	 * are unchanged.
+	 */
 	void releaseAll() {
-		for (LockFile lock : this.held.values()) {
-			lock.rollback();
+		for (Map.Entry<String, LockFile> held : this.held.entrySet()) {
+			LockFile lock = held.getValue();
+			if (lock.isHeld()) {
+				lock.rollback();
+				FilesRefStore.removeEmptyParents(this.store.base(held.getKey()), lock.target());
+			}
 		}
 	}
 

@@ -46,6 +46,12 @@ public final class Outcome {
 		}
 	}
 
+	/** Why {@code update} was refused, or {@code null} if it was not. */
+	public Rejection rejectionOf(RefUpdate update) {
+		UpdateResult result = this.rejected.get(update);
+		return (result != null) ? result.rejection() : null;
+	}
+
 	/** Whether nothing was refused so far. */
 	public boolean isClean() {
 		return this.rejected.isEmpty();

@@ -111,6 +111,13 @@ public final class UpdateChecks {
 				}
 			}
 			PlannedUpdate earlier = planned.get(target);
+			if (via != null && target.equals(update.name())) {
+				// a symbolic ref that points at itself: git's update of its referent
+				// meets the update through it
+				outcome.reject(update, Rejection.DUPLICATE_UPDATE, "multiple updates for '" + target
+						+ "' (including one via symref '" + via + "') are not allowed");
+				return planned;
+			}
 			if (earlier != null) {
 				// either update may be the one through a symbolic ref: git names it
 				if (via == null && !earlier.update().name().equals(target)) {
@@ -187,6 +194,12 @@ public final class UpdateChecks {
 		// a symbolic ref changed without dereferencing is judged by what it resolves to;
 		// dangling means missing
 		ObjectId actual = item.resolvedOld();
+		if (expected.isZero() && actual == null && item.old() instanceof SymbolicRef) {
+			// a creation without dereferencing does not replace a symbolic ref, dangling
+			// or not
+			outcome.reject(update, Rejection.CREATE_EXISTS, lock + "dangling symref already exists");
+			return false;
+		}
 		if (expected.isZero() && actual != null) {
 			outcome.reject(update, Rejection.CREATE_EXISTS, lock + "reference already exists");
 			return false;
