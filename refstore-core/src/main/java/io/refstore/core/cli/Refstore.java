@@ -90,6 +90,16 @@ public final class Refstore {
 	 */
 	public static int run(Path cwd, Map<String, String> env, InputStream in, OutputStream out, OutputStream err,
 			String... args) {
+		Trace2 trace = Trace2.start(env, err, Arrays.asList(args));
+		int code = runCommand(cwd, env, in, out, err, args);
+		if (trace != null) {
+			trace.exit(code);
+		}
+		return code;
+	}
+
+	private static int runCommand(Path cwd, Map<String, String> env, InputStream in, OutputStream out, OutputStream err,
+			String[] args) {
 		OutBuffer stdout = new OutBuffer(out);
 		int code;
 		try {

@@ -11,6 +11,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.List;
 
+import io.refstore.core.io.Fsync;
 import io.refstore.core.io.ParallelIo;
 import io.refstore.core.objects.ObjectDatabase;
 import io.refstore.core.ref.CorruptRefStoreException;
@@ -318,7 +319,7 @@ final class PackedRefsDeletion {
 				}
 			}
 			if (fsync) {
-				out.force(true);
+				Fsync.force(out);
 			}
 		}
 	}

@@ -12,6 +12,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.List;
 
+import io.refstore.core.io.Fsync;
 import io.refstore.core.objects.ObjectDatabase;
 import io.refstore.core.ref.ObjectId;
 
@@ -99,7 +100,7 @@ final class PackedRefsWriter {
 				rewrite(packed, records, found, objects, channel);
 			}
 			if (fsync) {
-				channel.force(true);
+				Fsync.force(channel);
 			}
 			done = true;
 		}

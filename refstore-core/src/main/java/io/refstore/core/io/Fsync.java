@@ -15,6 +15,7 @@ import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Forcing files and directories to the disk, so that what a power cut leaves is what was
@@ -25,13 +26,34 @@ import java.util.Set;
  */
 public final class Fsync {
 
+	/** Files forced to the disk by this process ({@link #force}). */
+	private static final AtomicLong FILE_FLUSHES = new AtomicLong();
+
 	private Fsync() {
+	}
+
+	/**
+	 * Forces an open file's content and metadata to the disk, and counts it: every file
+	 * sync of refstore goes through here (directories are not counted, as git counts only
+	 * its file syncs).
+	 */
+	public static void force(FileChannel channel) throws IOException {
+		channel.force(true);
+		FILE_FLUSHES.incrementAndGet();
+	}
+
+	/**
+	 * How many files this process forced to the disk so far (git's trace2 counter
+	 * {@code fsync/hardware-flush}).
+	 */
+	public static long fileFlushes() {
+		return FILE_FLUSHES.get();
 	}
 
 	/** Forces {@code file}'s content and metadata to the disk. */
 	public static void file(Path file) throws IOException {
 		try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-			channel.force(true);
+			force(channel);
 		}
 	}
 
@@ -112,7 +134,7 @@ public final class Fsync {
 		try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
 				StandardOpenOption.TRUNCATE_EXISTING)) {
 			FileBytes.write(channel, content, length);
-			channel.force(true);
+			force(channel);
 		}
 		rename(temp, file);
 	}

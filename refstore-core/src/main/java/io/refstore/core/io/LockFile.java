@@ -172,7 +172,7 @@ public final class LockFile implements AutoCloseable {
 			this.channel.write(buffer);
 		}
 		if (fsync) {
-			this.channel.force(true);
+			Fsync.force(this.channel);
 		}
 		closeChannel();
 	}

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.refstore.core.io.Fsync;
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.PersonIdent;
@@ -89,7 +90,7 @@ final class StagedReflogs {
 			}
 			out.writeByte(0);
 			out.flush();
-			stream.getChannel().force(true);
+			Fsync.force(stream.getChannel());
 		}
 		DurableFiles.publish(temp, file);
 		return new Counts(logs, entries, max);
