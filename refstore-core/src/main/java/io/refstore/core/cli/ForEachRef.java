@@ -111,7 +111,7 @@ final class ForEachRef implements Command {
 		RefPatterns patterns = RefPatterns.of(patternArgs, parsed.values("exclude"), parsed.flag("ignore-case"));
 		String prefix = patterns.commonLiteralPrefix();
 		RefQuery query = new RefQuery(prefix.startsWith("refs/") ? prefix : "", (startAfter != null) ? startAfter : "",
-				parsed.flag("include-root-refs"));
+				parsed.flag("include-root-refs"), true);
 		boolean strictShortNames = context.repository()
 			.config()
 			.getBoolean("core", null, "warnAmbiguousRefs")
@@ -342,9 +342,10 @@ final class ForEachRef implements Command {
 	}
 
 	/**
-	 * Whether a ref names the null object id, which git takes for a corrupt ref: it warns
-	 * and leaves it out. A byte loop over the id, so the plain path stays
-	 * allocation-free.
+	 * Whether a ref is broken: it names the null object id, which git takes for a corrupt
+	 * ref, or its value cannot be read (the store gives it the null id,
+	 * {@link RefCursor#isBroken()}): git warns and leaves it out. A byte loop over the
+	 * id, so the plain path stays allocation-free.
 	 */
 	private static boolean isBroken(RefCursor cursor, CommandContext context) throws IOException {
 		if (cursor.isSymbolic()) {

@@ -64,12 +64,18 @@ final class FilesCursor implements RefCursor {
 
 	private boolean symbolic;
 
+	/** Whether broken loose refs are returned (marked) instead of skipped. */
+	private final boolean includeBroken;
+
+	private boolean broken;
+
 	FilesCursor(FilesRefStore store, List<byte[]> loose, PackedRefs packed, RefQuery query) throws IOException {
 		this.store = store;
 		this.loose = loose;
 		this.packed = packed;
 		this.prefix = query.prefix().getBytes(StandardCharsets.UTF_8);
 		this.startAfter = query.startAfter().getBytes(StandardCharsets.UTF_8);
+		this.includeBroken = query.includeBroken();
 		HashAlgorithm hash = store.hashAlgorithm();
 		this.id = new byte[hash.rawLength()];
 		this.peeled = new byte[hash.rawLength()];
@@ -150,10 +156,20 @@ final class FilesCursor implements RefCursor {
 					ref = packedRef;
 				}
 			}
+			if (ref == LooseRefs.BROKEN && this.includeBroken) {
+				setName(looseName, 0, looseName.length);
+				this.broken = true;
+				this.symbolic = false;
+				Arrays.fill(this.id, (byte) 0);
+				this.hasPeeled = false;
+				this.peelKnown = false;
+				return true;
+			}
 			if (ref == null || ref == LooseRefs.BROKEN) {
 				return false;
 			}
 		}
+		this.broken = false;
 		setName(looseName, 0, looseName.length);
 		if (ref instanceof SymbolicRef symbolicRef) {
 			this.symbolic = true;
@@ -221,6 +237,7 @@ final class FilesCursor implements RefCursor {
 			return false;
 		}
 		setName(this.packed.buf, nameStart, nameEnd - nameStart);
+		this.broken = false;
 		this.symbolic = false;
 		this.hasPeeled = this.packedHasPeeled;
 		this.peelKnown = this.hasPeeled || this.packed.peelKnown(record);
@@ -243,6 +260,11 @@ final class FilesCursor implements RefCursor {
 	@Override
 	public int nameLength() {
 		return this.nameLength;
+	}
+
+	@Override
+	public boolean isBroken() {
+		return this.broken;
 	}
 
 	@Override

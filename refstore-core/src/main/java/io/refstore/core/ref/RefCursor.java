@@ -36,6 +36,15 @@ public interface RefCursor extends Closeable {
 	 */
 	boolean isSymbolic();
 
+	/**
+	 * Whether the current ref's stored value cannot be read (an empty or garbled loose
+	 * file): only a query that asks for broken refs ({@link RefQuery#includeBroken()})
+	 * meets one; its id buffer then holds zeros.
+	 */
+	default boolean isBroken() {
+		return false;
+	}
+
 	/** Raw bytes of the current object id at offset 0 (only for a direct ref). */
 	byte[] idBuffer();
 

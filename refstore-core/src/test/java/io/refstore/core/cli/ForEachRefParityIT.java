@@ -169,6 +169,25 @@ class ForEachRefParityIT {
 			.isEqualTo("warning: ignoring broken ref refs/heads/zeros\n");
 	}
 
+	/**
+	 * A loose ref whose file is empty or garbled is broken: git warns and leaves it out,
+	 * also where a packed value of the same name exists (the loose file overrides it).
+	 */
+	@ParameterizedTest(name = "{0}")
+	@ValueSource(strings = { "", "garbage\n" })
+	void skipsARefWhoseFileCannotBeRead(String content) throws Exception {
+		TempRepo broken = repo.copyTo(temp.resolve("broken-" + Math.abs(content.hashCode())));
+		Files.writeString(broken.gitDir().resolve("refs/heads/bogus"), content);
+		for (String[] args : new String[][] { { "for-each-ref" }, { "for-each-ref", "refs/heads/" },
+				{ "for-each-ref", "--format=%(refname)", "--sort=-refname" } }) {
+			GitCli.Result git = GitCli.reftable().run(broken.dir(), args);
+			GitCli.Result refstore = refstore(broken.dir(), args);
+			assertSame(git, refstore);
+			assertThat(refstore.stderr()).isEqualTo(git.stderr())
+				.isEqualTo("warning: ignoring broken ref refs/heads/bogus\n");
+		}
+	}
+
 	@ParameterizedTest(name = "--format={0}")
 	@ValueSource(
 			strings = { "%(signature:grade)|%(signature:key)|%(signature:signer)|%(signature:fingerprint)|%(refname)",
