@@ -256,30 +256,40 @@ final class RefContext {
 		return this.head;
 	}
 
-	/** Each worktree's path and the branch its HEAD names. */
+	/**
+	 * Each worktree's path and the branch its HEAD names, read through the store as
+	 * {@code main-worktree/HEAD} and {@code worktrees/<name>/HEAD} (in reftable a linked
+	 * worktree's HEAD is in its own stack, its HEAD file a stub).
+	 */
 	private List<String[]> worktrees() throws IOException {
 		if (this.worktrees == null) {
 			this.worktrees = new ArrayList<>();
 			Path common = this.repository.commonDir();
 			Optional<Path> main = this.repository.isBare() ? Optional.empty() : Optional.ofNullable(common.getParent());
 			if (main.isPresent() && common.getFileName() != null && common.getFileName().toString().equals(".git")) {
-				this.worktrees.add(new String[] { main.get().toString(), head() });
+				this.worktrees.add(new String[] { main.get().toString(), branchOf("main-worktree/HEAD") });
 			}
 			Path linked = common.resolve("worktrees");
 			if (Files.isDirectory(linked)) {
 				try (var dirs = Files.list(linked)) {
 					for (Path dir : (Iterable<Path>) dirs::iterator) {
-						String headFile = readOrNull(dir.resolve("HEAD"));
 						String gitdir = readOrNull(dir.resolve("gitdir"));
-						if (headFile != null && gitdir != null && headFile.startsWith("ref: ")) {
+						String branch = branchOf("worktrees/" + dir.getFileName() + "/HEAD");
+						if (gitdir != null && !branch.isEmpty()) {
 							Path top = Path.of(gitdir.strip()).getParent();
-							this.worktrees.add(new String[] { String.valueOf(top), headFile.substring(5).strip() });
+							this.worktrees.add(new String[] { String.valueOf(top), branch });
 						}
 					}
 				}
 			}
 		}
 		return this.worktrees;
+	}
+
+	/** The branch a symbolic ref names, or "" if it is not symbolic or missing. */
+	private String branchOf(String name) throws IOException {
+		Optional<Ref> ref = this.refs.exactRef(name);
+		return (ref.isPresent() && ref.get() instanceof SymbolicRef symbolic) ? symbolic.target() : "";
 	}
 
 	private static String readOrNull(Path file) {

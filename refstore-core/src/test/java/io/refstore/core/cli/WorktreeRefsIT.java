@@ -123,7 +123,8 @@ class WorktreeRefsIT {
 					{ "show-ref", "--verify", "HEAD", "main-worktree/HEAD", "worktrees/wt2/HEAD" },
 					{ "show-ref", "--verify", "worktrees/wt1/refs/worktree/own", "main-worktree/refs/bisect/main" },
 					{ "symbolic-ref", "HEAD" }, { "show-ref", "--exists", "worktrees/wt2/refs/bisect/good" },
-					{ "for-each-ref", "--format=%(refname) %(objectname)", "--include-root-refs" } }) {
+					{ "for-each-ref", "--format=%(refname) %(objectname)", "--include-root-refs" },
+					{ "for-each-ref", "--format=%(refname) %(HEAD) %(worktreepath)", "refs/heads/" } }) {
 				assertSame(git.run(root.resolve(dir), new byte[0], read), CliHarness.refstore(root.resolve(dir), read));
 			}
 		}
