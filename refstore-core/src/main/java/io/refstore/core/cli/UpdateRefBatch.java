@@ -98,7 +98,8 @@ final class UpdateRefBatch {
 					throw CommandFailure.fatal(prefix + UpdateRef.describe(result));
 				}
 				else {
-					found.add(new UpdateResult(remaining.get(i), result.rejection(), result.message()));
+					found
+						.add(new UpdateResult(remaining.get(i), result.rejection(), result.message(), result.detail()));
 				}
 			}
 			remaining = kept;

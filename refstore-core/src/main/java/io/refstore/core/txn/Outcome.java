@@ -26,7 +26,15 @@ public final class Outcome {
 
 	/** Records why {@code update} is refused (the first reason counts). */
 	public void reject(RefUpdate update, Rejection rejection, String message) {
-		this.rejected.putIfAbsent(update, new UpdateResult(update, rejection, message));
+		reject(update, rejection, message, null);
+	}
+
+	/**
+	 * As {@link #reject(RefUpdate, Rejection, String)}, with what the kind alone does not
+	 * tell.
+	 */
+	public void reject(RefUpdate update, Rejection rejection, String message, UpdateResult.Detail detail) {
+		this.rejected.putIfAbsent(update, new UpdateResult(update, rejection, message, detail));
 	}
 
 	/**

@@ -114,8 +114,10 @@ public final class UpdateChecks {
 			if (via != null && target.equals(update.name())) {
 				// a symbolic ref that points at itself: git's update of its referent
 				// meets the update through it
-				outcome.reject(update, Rejection.DUPLICATE_UPDATE, "multiple updates for '" + target
-						+ "' (including one via symref '" + via + "') are not allowed");
+				outcome.reject(
+						update, Rejection.DUPLICATE_UPDATE, "multiple updates for '" + target
+								+ "' (including one via symref '" + via + "') are not allowed",
+						UpdateResult.Detail.VIA_SYMREF);
 				return planned;
 			}
 			if (earlier != null) {
@@ -123,11 +125,16 @@ public final class UpdateChecks {
 				if (via == null && !earlier.update().name().equals(target)) {
 					via = earlier.update().name();
 				}
-				outcome.reject(update, Rejection.DUPLICATE_UPDATE,
-						(via != null)
-								? "multiple updates for '" + target + "' (including one via symref '" + via
-										+ "') are not allowed"
-								: "multiple updates for ref '" + target + "' not allowed");
+				if (via != null) {
+					outcome.reject(
+							update, Rejection.DUPLICATE_UPDATE, "multiple updates for '" + target
+									+ "' (including one via symref '" + via + "') are not allowed",
+							UpdateResult.Detail.VIA_SYMREF);
+				}
+				else {
+					outcome.reject(update, Rejection.DUPLICATE_UPDATE,
+							"multiple updates for ref '" + target + "' not allowed");
+				}
 				return planned;
 			}
 			PlannedUpdate item = new PlannedUpdate(update, target, order[k]);
@@ -233,7 +240,8 @@ public final class UpdateChecks {
 		}
 		if (!(old instanceof SymbolicRef symbolic)) {
 			outcome.reject(update, Rejection.INCORRECT_OLD_VALUE,
-					lock + "expected symref with target '" + expected + REGULAR_WHERE_SYMREF_EXPECTED);
+					lock + "expected symref with target '" + expected + "': but is a regular ref",
+					UpdateResult.Detail.REGULAR_WHERE_SYMREF_EXPECTED);
 			return false;
 		}
 		if (!symbolic.target().equals(expected)) {
@@ -244,8 +252,6 @@ public final class UpdateChecks {
 		return true;
 	}
 
-	private static final String REGULAR_WHERE_SYMREF_EXPECTED = "': but is a regular ref";
-
 	/**
 	 * Whether a duplicate update was refused because one of the two goes through a
 	 * symbolic ref: git's {@code --batch-updates} leaves that one out as a refname
@@ -253,8 +259,7 @@ public final class UpdateChecks {
 	 * @param result a refused update
 	 */
 	public static boolean isDuplicateViaSymref(UpdateResult result) {
-		return result.rejection() == Rejection.DUPLICATE_UPDATE && result.message() != null
-				&& result.message().contains("(including one via symref '");
+		return result.detail() == UpdateResult.Detail.VIA_SYMREF;
 	}
 
 	/**
@@ -263,8 +268,7 @@ public final class UpdateChecks {
 	 * ({@code update-ref --batch-updates}), though it is an incorrect old value.
 	 */
 	public static boolean isRegularWhereSymrefExpected(UpdateResult result) {
-		return result.rejection() == Rejection.INCORRECT_OLD_VALUE && result.update().expectedOldTarget() != null
-				&& result.message() != null && result.message().endsWith(REGULAR_WHERE_SYMREF_EXPECTED);
+		return result.detail() == UpdateResult.Detail.REGULAR_WHERE_SYMREF_EXPECTED;
 	}
 
 	/**
