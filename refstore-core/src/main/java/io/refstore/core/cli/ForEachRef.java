@@ -111,7 +111,8 @@ final class ForEachRef implements Command {
 		RefPatterns patterns = RefPatterns.of(patternArgs, parsed.values("exclude"), parsed.flag("ignore-case"));
 		String prefix = patterns.commonLiteralPrefix();
 		RefQuery query = new RefQuery(prefix.startsWith("refs/") ? prefix : "", (startAfter != null) ? startAfter : "",
-				parsed.flag("include-root-refs"), true);
+				parsed.flag("include-root-refs"))
+			.withBroken();
 		boolean strictShortNames = context.repository()
 			.config()
 			.getBoolean("core", null, "warnAmbiguousRefs")

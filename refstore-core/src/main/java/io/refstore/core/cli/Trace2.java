@@ -37,19 +37,16 @@ final class Trace2 {
 
 	private final String sid;
 
-	private final List<String> argv;
-
 	private final long startNanos = System.nanoTime();
 
 	private final long flushesBefore = Fsync.fileFlushes();
 
 	private final StringBuilder events = new StringBuilder();
 
-	private Trace2(String target, OutputStream stderr, String sid, List<String> argv) {
+	private Trace2(String target, OutputStream stderr, String sid) {
 		this.target = target;
 		this.stderr = stderr;
 		this.sid = sid;
-		this.argv = argv;
 	}
 
 	/** The trace of one command, or {@code null} if the environment asks for none. */
@@ -59,20 +56,17 @@ final class Trace2 {
 			return null;
 		}
 		Instant now = Instant.now();
-		String sid = SID_TIME.format(now) + "-H" + "00000000" + "-P"
-				+ String.format("%08x", ProcessHandle.current().pid());
+		// git's session id: time, a hash of the host name (none here), the process id
+		String sid = SID_TIME.format(now) + "-H00000000-P" + String.format("%08x", ProcessHandle.current().pid());
 		String parent = env.get("GIT_TRACE2_PARENT_SID");
 		if (parent != null && !parent.isEmpty()) {
 			sid = parent + "/" + sid;
 		}
-		List<String> argv = new java.util.ArrayList<>();
-		argv.add("git");
-		argv.addAll(args);
-		Trace2 trace = new Trace2(target, stderr, sid, argv);
+		Trace2 trace = new Trace2(target, stderr, sid);
 		trace.event("version", now, ",\"evt\":\"4\",\"exe\":" + quote(exe()));
-		StringBuilder list = new StringBuilder("[");
-		for (String arg : argv) {
-			list.append((list.length() > 1) ? "," : "").append(quote(arg));
+		StringBuilder list = new StringBuilder("[").append(quote("git"));
+		for (String arg : args) {
+			list.append(',').append(quote(arg));
 		}
 		trace.event("start", now, ",\"t_abs\":0.000000,\"argv\":" + list + "]");
 		return trace;

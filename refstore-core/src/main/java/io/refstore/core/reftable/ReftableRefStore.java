@@ -104,7 +104,7 @@ public final class ReftableRefStore implements RefStore {
 		WorktreeRef ref = WorktreeRef.parse(name);
 		return switch (ref.scope()) {
 			case SHARED, MAIN -> new Place(this.stack, ref.name());
-			case CURRENT -> new Place((this.worktreeStack != null) ? this.worktreeStack : this.stack, ref.name());
+			case CURRENT -> new Place(ownStack(), ref.name());
 			case OTHER -> new Place(otherStack(ref.worktree()), ref.name());
 		};
 	}
@@ -134,8 +134,8 @@ public final class ReftableRefStore implements RefStore {
 	}
 
 	/**
-	 * The stack {@code pack-refs} compacts here: the worktree's own in a linked worktree,
-	 * as git does, else the common one.
+	 * The stack of this worktree's own refs: the linked worktree's, else the common one;
+	 * the one {@code pack-refs} compacts here, as git's does.
 	 */
 	private ReftableStack ownStack() {
 		return (this.worktreeStack != null) ? this.worktreeStack : this.stack;
@@ -168,21 +168,6 @@ public final class ReftableRefStore implements RefStore {
 		try (ReftableStack.Snapshot snapshot = place.stack().snapshot()) {
 			return Optional.ofNullable(named(read(snapshot, place.name()), name));
 		}
-	}
-
-	/**
-	 * {@link #exactRef(String)} in a snapshot the caller holds (and a merged view of it),
-	 * so that a transaction planning a thousand updates does not check
-	 * {@code tables.list} a thousand times.
-	 */
-	Ref exactRef(MergedTable merged, String name) throws IOException {
-		if (!RefName.isValid(name, true)) {
-			return null;
-		}
-		if (RefName.isPseudoRef(name)) {
-			return readPseudoRef(name);
-		}
-		return read(merged, name);
 	}
 
 	/**
@@ -428,7 +413,7 @@ public final class ReftableRefStore implements RefStore {
 	 * {@code refs/} (root refs only when asked for), and releases the snapshot when
 	 * closed.
 	 */
-	private static final class StoreCursor implements RefCursor {
+	private static final class StoreCursor extends ForwardingCursor {
 
 		private final RefCursor delegate;
 
@@ -466,53 +451,8 @@ public final class ReftableRefStore implements RefStore {
 		}
 
 		@Override
-		public byte[] nameBuffer() {
-			return this.delegate.nameBuffer();
-		}
-
-		@Override
-		public int nameLength() {
-			return this.delegate.nameLength();
-		}
-
-		@Override
-		public boolean isSymbolic() {
-			return this.delegate.isSymbolic();
-		}
-
-		@Override
-		public byte[] idBuffer() {
-			return this.delegate.idBuffer();
-		}
-
-		@Override
-		public boolean hasPeeled() {
-			return this.delegate.hasPeeled();
-		}
-
-		@Override
-		public boolean peelKnown() {
-			return this.delegate.peelKnown();
-		}
-
-		@Override
-		public byte[] peeledBuffer() {
-			return this.delegate.peeledBuffer();
-		}
-
-		@Override
-		public byte[] targetBuffer() {
-			return this.delegate.targetBuffer();
-		}
-
-		@Override
-		public int targetLength() {
-			return this.delegate.targetLength();
-		}
-
-		@Override
-		public HashAlgorithm hashAlgorithm() {
-			return this.delegate.hashAlgorithm();
+		protected RefCursor current() {
+			return this.delegate;
 		}
 
 		@Override

@@ -86,6 +86,12 @@ final class ReftableTransaction extends StagedTransaction {
 		/** Whether the locked stack has the tables planning read. */
 		boolean planningCurrent;
 
+		/** The new table's ref records, under their names in this stack. */
+		final List<RefRecord> refs = new ArrayList<>();
+
+		/** The new table's log records, under their names in this stack. */
+		final List<LogRecord> logs = new ArrayList<>();
+
 		StackWork(ReftableStack stack) {
 			this.stack = stack;
 		}
@@ -204,8 +210,7 @@ final class ReftableTransaction extends StagedTransaction {
 			}
 			catch (LockFailedException ex) {
 				PlannedUpdate first = planned.values().iterator().next();
-				outcome.reject(first.update(), Rejection.LOCK_FAILURE, "cannot lock ref '" + first.name()
-						+ "': cannot lock references (" + ex.lockFile() + " exists: another process is writing)");
+				outcome.reject(first.update(), Rejection.LOCK_FAILURE, lockFailure(first.name(), ex));
 				return;
 			}
 		}
@@ -231,6 +236,12 @@ final class ReftableTransaction extends StagedTransaction {
 		}
 	}
 
+	/** A stack's lock held by another writer, told as the refusal of {@code name}. */
+	private static String lockFailure(String name, LockFailedException ex) {
+		return "cannot lock ref '" + name + "': cannot lock references (" + ex.lockFile()
+				+ " exists: another process is writing)";
+	}
+
 	/**
 	 * Checks a batch against the whole stack read in order under the lock, when the batch
 	 * is large next to the stack (its tables hold at most about
@@ -248,9 +259,8 @@ final class ReftableTransaction extends StagedTransaction {
 		}
 		catch (LockFailedException ex) {
 			int first = plan.index(0);
-			String name = plan.batch().name(first);
-			outcome.reject(first, plan.batch().update(first), Rejection.LOCK_FAILURE, "cannot lock ref '" + name
-					+ "': cannot lock references (" + ex.lockFile() + " exists: another process is writing)");
+			outcome.reject(first, plan.batch().update(first), Rejection.LOCK_FAILURE,
+					lockFailure(plan.batch().name(first), ex));
 			return BatchPlan.Status.REJECTED;
 		}
 		List<ReftableReader> tables = main.addition.base().readers();
@@ -440,38 +450,30 @@ final class ReftableTransaction extends StagedTransaction {
 
 	@Override
 	protected void apply(NavigableMap<String, PlannedUpdate> planned, PersonIdent who) throws IOException {
-		Map<ReftableStack, List<RefRecord>> refs = new LinkedHashMap<>();
-		Map<ReftableStack, List<LogRecord>> logs = new LinkedHashMap<>();
+		collectRecords(planned, who);
 		for (StackWork work : this.stacks.values()) {
-			if (work.addition != null) {
-				refs.put(work.stack, new ArrayList<>());
-				logs.put(work.stack, new ArrayList<>());
+			if (work.addition == null) {
+				continue;
 			}
-		}
-		collectRecords(planned, who, refs, logs);
-		for (Map.Entry<ReftableStack, List<RefRecord>> stack : refs.entrySet()) {
-			List<RefRecord> stackRefs = stack.getValue();
-			List<LogRecord> stackLogs = logs.get(stack.getKey());
-			ReftableStack.Addition addition = this.stacks.get(stack.getKey()).addition;
-			addition.write((writer) -> {
-				for (RefRecord ref : stackRefs) {
+			work.addition.write((writer) -> {
+				for (RefRecord ref : work.refs) {
 					writer.addRef(ref);
 				}
-				for (LogRecord log : stackLogs) {
+				for (LogRecord log : work.logs) {
 					writer.addLog(log);
 				}
-				return !stackRefs.isEmpty() || !stackLogs.isEmpty();
+				return !work.refs.isEmpty() || !work.logs.isEmpty();
 			});
-			addition.commit();
+			work.addition.commit();
 		}
 	}
 
 	/**
-	 * Each written stack's records: changed refs in name order, and log records in key
-	 * order, under their names in that stack.
+	 * Each written stack's records ({@link StackWork#refs}, {@link StackWork#logs}):
+	 * changed refs in name order, and log records in key order, under their names in that
+	 * stack.
 	 */
-	private void collectRecords(NavigableMap<String, PlannedUpdate> planned, PersonIdent who,
-			Map<ReftableStack, List<RefRecord>> refs, Map<ReftableStack, List<LogRecord>> logs) throws IOException {
+	private void collectRecords(NavigableMap<String, PlannedUpdate> planned, PersonIdent who) throws IOException {
 		ReflogPolicy policy = this.store.options.reflogPolicy();
 		ObjectId zero = this.store.hashAlgorithm().zeroId();
 		// git's reftable backend keeps at most half a block of each message
@@ -479,26 +481,25 @@ final class ReftableTransaction extends StagedTransaction {
 		for (PlannedUpdate item : planned.values()) {
 			RefUpdate update = item.update();
 			ReftableRefStore.Place place = this.store.place(item.name());
-			ReftableStack.Addition addition = this.stacks.get(place.stack()).addition;
-			ReftableStack.Snapshot base = addition.base();
-			long index = addition.updateIndex();
+			StackWork work = this.stacks.get(place.stack());
+			ReftableStack.Snapshot base = work.addition.base();
+			long index = work.addition.updateIndex();
 			String name = place.name();
 			boolean written = false;
 			if (item.deletesExisting()) {
-				refs.get(place.stack()).add(RefRecord.deletion(name, index));
+				work.refs.add(RefRecord.deletion(name, index));
 				for (long old : this.store.logIndices(base, name)) {
-					logs.get(place.stack()).add(LogRecord.deletion(name, old));
+					work.logs.add(LogRecord.deletion(name, old));
 				}
 			}
 			else if (update.type() == RefUpdate.Type.SYMREF) {
-				refs.get(place.stack()).add(RefRecord.symbolic(name, index, update.newTarget()));
+				work.refs.add(RefRecord.symbolic(name, index, update.newTarget()));
 				written = true;
 			}
 			else if (item.writesValue() && !item.isNoOp()) {
 				ObjectId peeled = this.store.options.objects().peel(update.newId());
-				refs.get(place.stack())
-					.add((peeled != null) ? RefRecord.peeled(name, index, update.newId(), peeled)
-							: RefRecord.direct(name, index, update.newId()));
+				work.refs.add((peeled != null) ? RefRecord.peeled(name, index, update.newId(), peeled)
+						: RefRecord.direct(name, index, update.newId()));
 				written = true;
 			}
 			ReflogEntry entry = ReflogEntries.forUpdate(item, who, message(), this::readLocked, zero);
@@ -507,26 +508,24 @@ final class ReftableTransaction extends StagedTransaction {
 			}
 			if (written && (policy.createsLogFor(item.name()) || forcesLog(update, item.name())
 					|| this.store.hasReflog(base, name))) {
-				logs.get(place.stack()).add(LogRecord.of(name, index, entry).truncateMessage(maxMessage));
+				work.logs.add(LogRecord.of(name, index, entry).truncateMessage(maxMessage));
 			}
 			for (String symref : item.logOnly()) {
 				ReftableRefStore.Place symrefPlace = this.store.place(symref);
-				ReftableStack.Addition symrefAddition = this.stacks.get(symrefPlace.stack()).addition;
+				StackWork symrefWork = this.stacks.get(symrefPlace.stack());
 				if (policy.createsLogFor(symref) || forcesLog(update, symref)
-						|| this.store.hasReflog(symrefAddition.base(), symrefPlace.name())) {
-					logs.get(symrefPlace.stack())
-						.add(LogRecord.of(symrefPlace.name(), symrefAddition.updateIndex(), entry)
-							.truncateMessage(maxMessage));
+						|| this.store.hasReflog(symrefWork.addition.base(), symrefPlace.name())) {
+					symrefWork.logs.add(LogRecord.of(symrefPlace.name(), symrefWork.addition.updateIndex(), entry)
+						.truncateMessage(maxMessage));
 				}
 			}
 		}
-		// in the order of their names here (planned is in the order of the full names)
-		for (List<RefRecord> stackRefs : refs.values()) {
-			stackRefs.sort((a, b) -> Arrays.compareUnsigned(a.nameBuffer(), 0, a.nameLength(), b.nameBuffer(), 0,
+		for (StackWork work : this.stacks.values()) {
+			// in the order of their names here (planned is in the order of the full
+			// names)
+			work.refs.sort((a, b) -> Arrays.compareUnsigned(a.nameBuffer(), 0, a.nameLength(), b.nameBuffer(), 0,
 					b.nameLength()));
-		}
-		for (List<LogRecord> stackLogs : logs.values()) {
-			stackLogs.sort((a, b) -> Arrays.compareUnsigned(a.key, 0, a.keyLength, b.key, 0, b.keyLength));
+			work.logs.sort((a, b) -> Arrays.compareUnsigned(a.key, 0, a.keyLength, b.key, 0, b.keyLength));
 		}
 	}
 

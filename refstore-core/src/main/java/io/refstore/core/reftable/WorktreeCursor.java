@@ -13,7 +13,7 @@ import io.refstore.core.ref.WorktreeRef;
  * out (the common stack also holds the main worktree's own refs), as git's reftable
  * backend merges them.
  */
-final class WorktreeCursor implements RefCursor {
+final class WorktreeCursor extends ForwardingCursor {
 
 	private final RefCursor shared;
 
@@ -70,50 +70,11 @@ final class WorktreeCursor implements RefCursor {
 	}
 
 	@Override
-	public byte[] nameBuffer() {
-		return this.current.nameBuffer();
+	protected RefCursor current() {
+		return this.current;
 	}
 
-	@Override
-	public int nameLength() {
-		return this.current.nameLength();
-	}
-
-	@Override
-	public boolean isSymbolic() {
-		return this.current.isSymbolic();
-	}
-
-	@Override
-	public byte[] idBuffer() {
-		return this.current.idBuffer();
-	}
-
-	@Override
-	public boolean hasPeeled() {
-		return this.current.hasPeeled();
-	}
-
-	@Override
-	public boolean peelKnown() {
-		return this.current.peelKnown();
-	}
-
-	@Override
-	public byte[] peeledBuffer() {
-		return this.current.peeledBuffer();
-	}
-
-	@Override
-	public byte[] targetBuffer() {
-		return this.current.targetBuffer();
-	}
-
-	@Override
-	public int targetLength() {
-		return this.current.targetLength();
-	}
-
+	/** Known before the first ref and after the last, as of any cursor. */
 	@Override
 	public HashAlgorithm hashAlgorithm() {
 		return this.shared.hashAlgorithm();

@@ -111,16 +111,11 @@ public final class UpdateChecks {
 				}
 			}
 			PlannedUpdate earlier = planned.get(target);
-			if (via != null && target.equals(update.name())) {
-				// a symbolic ref that points at itself: git's update of its referent
-				// meets the update through it
-				outcome.reject(
-						update, Rejection.DUPLICATE_UPDATE, "multiple updates for '" + target
-								+ "' (including one via symref '" + via + "') are not allowed",
-						UpdateResult.Detail.VIA_SYMREF);
-				return planned;
-			}
-			if (earlier != null) {
+			// a symbolic ref that points at itself: git's update of its referent meets
+			// the
+			// update through it
+			boolean selfReferent = via != null && target.equals(update.name());
+			if (earlier != null || selfReferent) {
 				// either update may be the one through a symbolic ref: git names it
 				if (via == null && !earlier.update().name().equals(target)) {
 					via = earlier.update().name();
