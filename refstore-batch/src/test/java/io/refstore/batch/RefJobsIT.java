@@ -304,6 +304,36 @@ class RefJobsIT {
 	}
 
 	@Test
+	void forcedCompactionWaitsForATableLockThatAnotherWriterReleases() throws Exception {
+		String name = "maintain-locked";
+		TempRepo repo = JobFixtures.create(root, name, RefFormat.REFTABLE, 10);
+		for (int i = 0; i < 3; i++) {
+			repo.git("update-ref", "refs/heads/more" + i, "HEAD");
+		}
+		Path reftable = repo.gitDir().resolve("reftable");
+		List<String> tables = Files.readAllLines(reftable.resolve("tables.list"));
+		assertThat(tables).as("a stack to compact").hasSizeGreaterThan(1);
+		String newest = tables.get(tables.size() - 1);
+		// what another writer's automatic compaction holds while it merges
+		Path lock = Files.createFile(reftable.resolve(newest + ".lock"));
+		String before = JobFixtures.refs(repo.dir());
+
+		long id = jobs
+			.launch(RefJobType.MAINTAIN, Map.of(JobParameterNames.REPOSITORY, name, JobParameterNames.FORCE, "true"),
+					"dan")
+			.executionId();
+		Thread.sleep(700);
+		assertThat(jobs.find(id).orElseThrow().running()).as("still waiting for the lock").isTrue();
+		Files.delete(lock);
+		JobSummary maintained = JobFixtures.await(jobs, id);
+
+		assertThat(maintained.status()).as(maintained.exitMessage()).isEqualTo("COMPLETED");
+		assertThat(maintained.results().get("maintain.after")).contains("tables 1,");
+		assertThat(JobFixtures.refs(repo.dir())).isEqualTo(before);
+		JobFixtures.assertSound(repo.dir());
+	}
+
+	@Test
 	void badParametersAreRefusedNamingTheParameterBeforeAnythingStarts() {
 		JobFixtures.create(root, "params", RefFormat.FILES, 3);
 		int before = jobs.list(io.refstore.batch.support.JobFilter.all(1000)).size();

@@ -1,6 +1,8 @@
 package io.refstore.batch.maintain;
 
+import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 
 import org.springframework.batch.core.configuration.annotation.StepScope;
@@ -13,6 +15,9 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.retry.RetryException;
+import org.springframework.core.retry.RetryPolicy;
+import org.springframework.core.retry.RetryTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
 
 import io.refstore.batch.parameters.MaintainParameters;
@@ -22,6 +27,7 @@ import io.refstore.batch.support.RefJobListener;
 import io.refstore.batch.support.RefJobSteps;
 import io.refstore.batch.support.RefJobType;
 import io.refstore.core.io.LockOwner;
+import io.refstore.core.ref.PackLockedException;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.StoreStatistics;
 import io.refstore.core.repo.Repository;
@@ -33,9 +39,27 @@ import io.refstore.core.store.RefStores;
  * {@code pack-refs --auto} heuristics call for it, or always with {@code force}. Forced,
  * it packs every ref ({@code --all}) or compacts the whole stack. The statistics before
  * and after are kept in the job's context.
+ * <p>
+ * Compacting the whole stack needs every table's lock, and any writer's automatic
+ * compaction holds some for a moment: where git's {@code pack-refs} gives up at once
+ * ({@value PackLockedException#MESSAGE}), the job tries again with a growing pause for up
+ * to {@link #LOCKED_FOR} before it fails with git's message.
  */
 @Configuration(proxyBeanMethods = false)
 public class MaintainRefsJobConfiguration {
+
+	/** How long the job waits for the locks that other writers hold for a moment. */
+	static final Duration LOCKED_FOR = Duration.ofSeconds(30);
+
+	private static final RetryPolicy WHILE_LOCKED = RetryPolicy.builder()
+		.includes(PackLockedException.class)
+		.maxRetries(Long.MAX_VALUE)
+		.timeout(LOCKED_FOR)
+		.delay(Duration.ofMillis(20))
+		.multiplier(2)
+		.maxDelay(Duration.ofSeconds(1))
+		.jitter(Duration.ofMillis(10))
+		.build();
 
 	@Bean
 	Job maintainRefsJob(JobRepository jobRepository, RefJobListener listener, PlatformTransactionManager tm,
@@ -61,7 +85,7 @@ public class MaintainRefsJobConfiguration {
 				job.putString("maintain.packed", Boolean.toString(run));
 				job.putString("maintain.reason", forced ? "forced" : String.valueOf(before.reason()));
 				if (run) {
-					store.packRefs(new RefStore.PackOptions(forced, true, !forced));
+					pack(store, new RefStore.PackOptions(forced, true, !forced));
 					StoreStatistics after = store.statistics();
 					job.putString("maintain.after", describe(after));
 					contribution.incrementWriteCount(Math.max(0, before.looseRefs() - after.looseRefs()));
@@ -69,6 +93,28 @@ public class MaintainRefsJobConfiguration {
 			}
 			return RepeatStatus.FINISHED;
 		};
+	}
+
+	private static void pack(RefStore store, RefStore.PackOptions options) throws IOException {
+		try {
+			new RetryTemplate(WHILE_LOCKED).execute(() -> {
+				store.packRefs(options);
+				return null;
+			});
+		}
+		catch (RetryException ex) {
+			Throwable last = ex.getLastException();
+			if (last instanceof IOException failure) {
+				throw failure;
+			}
+			if (last instanceof RuntimeException failure) {
+				throw failure;
+			}
+			if (last instanceof Error failure) {
+				throw failure;
+			}
+			throw new IllegalStateException(last);
+		}
 	}
 
 	private static String describe(StoreStatistics statistics) {
