@@ -109,6 +109,29 @@ final class CommandContext implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * The git directory as git names it in what it prints: as {@code GIT_DIR} or
+	 * {@code --git-dir} gave it; {@code .git} when found through a working tree (git
+	 * works from the tree's top); {@code .} when the command runs in the git directory
+	 * itself; else the absolute path (a linked worktree's, or from inside a git
+	 * directory).
+	 */
+	String shownGitDir() throws IOException {
+		String given = this.env.get("GIT_DIR");
+		if (given != null && !given.isEmpty()) {
+			return given;
+		}
+		Repository repo = repository();
+		Path gitDir = repo.gitDir();
+		if (gitDir.equals(this.cwd.toRealPath())) {
+			return ".";
+		}
+		if (repo.workTree().isPresent() && gitDir.equals(repo.workTree().get().resolve(".git"))) {
+			return ".git";
+		}
+		return gitDir.toString();
+	}
+
 	/** The directory the command was started in. */
 	Path cwd() {
 		return this.cwd;

@@ -26,7 +26,7 @@ final class Refs implements Command {
 
 	private static final int FAILED = 255;
 
-	private static final String USAGE = "usage: refstore refs migrate --ref-format=<format> [--dry-run] [--no-reflog]\n"
+	private static final String USAGE = "usage: refstore refs migrate --ref-format=<format> [--dry-run] [--no-reflog] [-v]\n"
 			+ "   or: refstore refs rollback <backup>\n" + "   or: refstore refs backups [-v | --verbose]\n"
 			+ "   or: refstore refs drop-backup <backup>\n" + "   or: refstore refs verify [--strict] [--verbose]\n"
 			+ "   or: refstore refs list [<for-each-ref options>] [<pattern>...]\n"
@@ -52,10 +52,11 @@ final class Refs implements Command {
 	}
 
 	private static int migrate(CommandContext context, List<String> args) throws CommandFailure, IOException {
-		Options options = new Options("refstore refs migrate --ref-format=<format> [--dry-run] [--no-reflog]")
+		Options options = new Options("refstore refs migrate --ref-format=<format> [--dry-run] [--no-reflog] [-v]")
 			.value((char) 0, "ref-format", "format", "the ref format to migrate to")
 			.flag((char) 0, "dry-run", "build and verify the new store without swapping it in")
-			.flag((char) 0, "reflog", "migrate reflogs (default)");
+			.flag((char) 0, "reflog", "migrate reflogs (default)")
+			.flag('v', "verbose", "report counts, digests, the old store's backup and refs carried over");
 		Options.Parsed parsed = options.parse(args);
 		String format = parsed.value("ref-format");
 		if (!parsed.args().isEmpty()) {
@@ -74,7 +75,15 @@ final class Refs implements Command {
 		MigrationOptions migration = new MigrationOptions(target, parsed.flag("dry-run"), parsed.flag("reflog", true));
 		try {
 			MigrationReport report = new FormatMigrator(context.repository()).migrate(migration);
-			print(context, report, "written by another process during the swap");
+			if (!report.swapped()) {
+				// git's only line, with the path as git shows its git directory
+				context.out()
+					.write("Finished dry-run migration of refs, the result can be found at '" + context.shownGitDir()
+							+ "/" + report.staged().getFileName() + "'\n");
+			}
+			if (parsed.flag("verbose")) {
+				print(context, report, "written by another process during the swap");
+			}
 			return 0;
 		}
 		catch (MigrationException ex) {
@@ -172,9 +181,7 @@ final class Refs implements Command {
 	private static void print(CommandContext context, MigrationReport report, String carriedWhy) throws IOException {
 		StringBuilder text = new StringBuilder();
 		if (!report.swapped()) {
-			text.append("Finished dry-run migration of refs, the result can be found at '")
-				.append(report.staged())
-				.append("'\n");
+			text.append("new store staged at '").append(report.staged()).append("'\n");
 		}
 		text.append(String.format(Locale.ROOT, "%s %d refs and %d reflog entries from %s to %s in %.3f s%n",
 				report.swapped() ? "migrated" : "verified", report.refs(), report.logEntries(),

@@ -1,8 +1,10 @@
 package io.refstore.core.migrate;
 
 import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 
 import io.refstore.core.io.FileMoves;
@@ -102,7 +104,7 @@ public final class FormatMigrator {
 	 * result outlives the next migration and nothing of the run holds a claim.
 	 */
 	private Path keepDryRun(Path staged) throws IOException {
-		Path result = Files.createTempDirectory(this.repository.gitDir(), "ref_migration.");
+		Path result = newDryRunDir(this.repository.gitDir());
 		try (Stream<Path> entries = Files.list(staged)) {
 			for (Path entry : (Iterable<Path>) entries::iterator) {
 				Files.move(entry, result.resolve(entry.getFileName()));
@@ -110,6 +112,28 @@ public final class FormatMigrator {
 		}
 		this.work.delete();
 		return result;
+	}
+
+	private static final String MKDTEMP_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+	/**
+	 * A new directory named as git's {@code mkdtemp("ref_migration.XXXXXX")} names it:
+	 * six letters or digits (scripts cut the name out of git's message by that shape).
+	 */
+	private static Path newDryRunDir(Path gitDir) throws IOException {
+		ThreadLocalRandom random = ThreadLocalRandom.current();
+		while (true) {
+			StringBuilder name = new StringBuilder("ref_migration.");
+			for (int i = 0; i < 6; i++) {
+				name.append(MKDTEMP_LETTERS.charAt(random.nextInt(MKDTEMP_LETTERS.length())));
+			}
+			try {
+				return Files.createDirectory(gitDir.resolve(name.toString()));
+			}
+			catch (FileAlreadyExistsException ex) {
+				// taken: another name
+			}
+		}
 	}
 
 	/**

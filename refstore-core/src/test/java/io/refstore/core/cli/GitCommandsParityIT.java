@@ -89,18 +89,44 @@ class GitCommandsParityIT {
 
 	@ParameterizedTest(name = "{0}")
 	@MethodSource("formats")
-	void dryRunLeavesTheNewStoreWhereGitDoes(String format) throws IOException {
+	void dryRunLeavesTheNewStoreWhereGitDoesAndSaysSoInGitsWords(String format) throws IOException {
 		TempRepo repo = repo(format);
 		String other = format.equals("files") ? "reftable" : "files";
-		GitCli.Result ours = refstore(repo.dir(), "refs", "migrate", "--dry-run", "--ref-format=" + other);
-		assertThat(ours.exitCode()).as(ours.stderr()).isZero();
-		assertThat(ours.stdout()).startsWith("Finished dry-run migration of refs, the result can be found at '");
+		String migrate = "--ref-format=" + other;
+		Files.createDirectories(repo.dir().resolve("sub/dir"));
+		TempRepo bare = TempRepo.init(GitCli.reftable(), this.temp.resolve("bare.git"), "--bare",
+				"--ref-format=" + format);
+		// where the command runs, and how it names the repository: git's path differs in
+		// each
+		Object[][] places = { { repo.dir(), List.of() }, { repo.dir().resolve("sub/dir"), List.of() },
+				{ repo.gitDir(), List.of() }, { this.temp, List.of("--git-dir=" + format + "/.git") },
+				{ this.temp, List.of("-C", format) }, { bare.dir(), List.of() } };
+		for (Object[] place : places) {
+			Path cwd = (Path) place[0];
+			@SuppressWarnings("unchecked")
+			List<String> globals = (List<String>) place[1];
+			List<String> args = new java.util.ArrayList<>(globals);
+			args.addAll(List.of("refs", "migrate", "--dry-run", migrate));
+			GitCli.Result git = GitCli.reftable().run(cwd, new byte[0], args.toArray(String[]::new));
+			GitCli.Result ours = refstore(cwd, args.toArray(String[]::new));
+			assertThat(ours.exitCode()).as(ours.stderr()).isZero();
+			assertThat(anyStaging(ours.stdout())).as(cwd + " " + globals).isEqualTo(anyStaging(git.stdout()));
+			assertThat(ours.stdout()).startsWith("Finished dry-run migration of refs, the result can be found at '");
+		}
 		try (Stream<Path> entries = Files.list(repo.gitDir())) {
 			assertThat(entries.map((p) -> p.getFileName().toString()))
 				.anyMatch((name) -> name.startsWith("ref_migration."))
 				.noneMatch((name) -> name.equals("refstore-migration"));
 		}
 		assertThat(repo.git("rev-parse", "--show-ref-format")).isEqualTo(format + "\n");
+		// the migration itself prints nothing, as git's does
+		GitCli.Result git = GitCli.reftable().run(bare.dir(), new byte[0], "refs", "migrate", migrate);
+		assertSame(git, refstore(repo.dir(), "refs", "migrate", migrate));
+		assertThat(repo.git("rev-parse", "--show-ref-format")).isEqualTo(other + "\n");
+	}
+
+	private static String anyStaging(String out) {
+		return out.replaceAll("ref_migration\\.\\w{6}", "ref_migration.XXXXXX");
 	}
 
 }

@@ -43,8 +43,9 @@ class MigrationIT {
 		.compile("migrated (\\d+) refs and (\\d+) reflog entries from (\\w+) to (\\w+) in [0-9.]+ s\n"
 				+ "(?s).*old store kept at '([^']+)'\n");
 
-	private static final Pattern DRY_RUN = Pattern.compile(
-			"Finished dry-run migration of refs, the result can be found at '([^']+)'\nverified (\\d+) refs (?s).*");
+	/** git's only line, with the git directory as git shows it from the working tree. */
+	private static final Pattern DRY_RUN = Pattern
+		.compile("Finished dry-run migration of refs, the result can be found at '\\.git/(ref_migration\\.\\w{6})'\n");
 
 	static Stream<Arguments> repositories() {
 		Stream.Builder<Arguments> all = Stream.builder();
@@ -108,12 +109,10 @@ class MigrationIT {
 			.requireOk();
 		Matcher said = DRY_RUN.matcher(cli.stdout());
 		assertThat(said.matches()).as(cli.stdout()).isTrue();
-		Path result = Path.of(said.group(1));
 		// where git 2.55 leaves a dry run's result: $GIT_DIR/ref_migration.XXXXXX
-		assertThat(result.getParent()).isEqualTo(repo.gitDir());
-		assertThat(result.getFileName().toString()).startsWith("ref_migration.");
+		Path result = repo.gitDir().resolve(said.group(1));
+		assertThat(result).isDirectory();
 		assertThat(repo.gitDir().resolve(FormatMigrator.WORK_DIR)).doesNotExist();
-		assertThat(Long.parseLong(said.group(2))).isEqualTo(before.forEachRef().lines().count());
 		assertThat(DirSnapshot.of(repo.gitDir(), Set.of(result.getFileName().toString()))).isEqualTo(untouched);
 		assertThat(GitView.capture(NEWEST, repo.dir())).isEqualTo(before);
 		Path twin = dir.resolve("twin");
@@ -145,7 +144,7 @@ class MigrationIT {
 
 		if (maker.format == RefFormat.FILES) {
 			String out = MigrationRunner
-				.refs(repo.dir(), "migrate", "--no-reflog", "--ref-format=" + target.configName())
+				.refs(repo.dir(), "migrate", "-v", "--no-reflog", "--ref-format=" + target.configName())
 				.requireOk()
 				.stdout();
 			assertThat(out).contains(" refs and 0 reflog entries from files to reftable");
@@ -304,7 +303,8 @@ class MigrationIT {
 			assertThat(report.backup()).isDirectory();
 		}
 		else {
-			String out = MigrationRunner.refs(repo.dir(), "migrate", "--ref-format=" + target.configName())
+			// git's command prints nothing; -v reports
+			String out = MigrationRunner.refs(repo.dir(), "migrate", "--verbose", "--ref-format=" + target.configName())
 				.requireOk()
 				.stdout();
 			Matcher said = MIGRATED.matcher(out);
