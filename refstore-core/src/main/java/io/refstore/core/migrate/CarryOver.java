@@ -75,11 +75,11 @@ final class CarryOver {
 	static final String FILE = "loose-identities";
 
 	/**
-	 * Records the loose refs and logs of the files store in {@code gitDir}; call it under
-	 * the store's locks.
+	 * Records the loose refs and logs of the files store in {@code storeDir}; call it
+	 * under the store's locks.
 	 */
-	static CarryOver snapshot(Path gitDir) throws IOException {
-		return new CarryOver(identities(gitDir));
+	static CarryOver snapshot(Path storeDir) throws IOException {
+		return new CarryOver(identities(storeDir));
 	}
 
 	/**
@@ -115,11 +115,13 @@ final class CarryOver {
 	 * Carries what changed since {@link #snapshot} into the repository's new (reftable)
 	 * store.
 	 * @param gitDir the git directory, whose configuration already names the new store
+	 * @param storeDir where the store's files are (the git directory, unless a ref
+	 * storage URI puts them elsewhere)
 	 * @param backup where the old files store was retired to
 	 * @param work the swap's work directory
 	 * @return the names of the refs carried, sorted
 	 */
-	List<String> carry(Path gitDir, Path backup, Path work) throws IOException {
+	List<String> carry(Path gitDir, Path storeDir, Path backup, Path work) throws IOException {
 		TreeSet<String> changed = new TreeSet<>();
 		identities(backup).forEach((file, identity) -> {
 			if (!identity.equals(this.locked.get(file))) {
@@ -132,7 +134,7 @@ final class CarryOver {
 		// directory itself; a ref's file
 		// and its log may be in different ones
 		List<Path> strayDirs = new ArrayList<>(straysDirs(work));
-		strayDirs.add(gitDir);
+		strayDirs.add(storeDir);
 		Map<String, Path> strayRefs = new TreeMap<>();
 		Map<String, Path> strayLogs = new TreeMap<>();
 		for (Path dir : strayDirs) {

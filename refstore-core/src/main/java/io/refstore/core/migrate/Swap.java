@@ -50,6 +50,7 @@ final class Swap {
 
 	private final Repository repository;
 
+	/** The git directory: the configuration, the backups. */
 	private final Path gitDir;
 
 	private final WorkDir work;
@@ -58,6 +59,14 @@ final class Swap {
 		this.repository = repository;
 		this.gitDir = repository.gitDir();
 		this.work = work;
+	}
+
+	/**
+	 * Where the store's files are: the git directory, or where a ref storage URI puts
+	 * them (on the same file system: {@link WorkDir} refuses any other).
+	 */
+	private Path storeDir() throws IOException {
+		return this.repository.refsDir();
 	}
 
 	/**
@@ -84,7 +93,7 @@ final class Swap {
 		try (StoreGate.Swap gate = StoreGate.of(this.repository.commonDir()).closeForSwap(WRITERS_WAIT);
 				Closeable locks = source.lockStore(LOCK_TIMEOUT, this.work.ownerFile())) {
 			if (current == RefFormat.FILES) {
-				CarryOver.snapshot(this.gitDir).write(this.work.path());
+				CarryOver.snapshot(storeDir()).write(this.work.path());
 			}
 			// 2. the fingerprint changes with any write, so an equal one proves the
 			// staged copy is still exact
@@ -93,7 +102,7 @@ final class Swap {
 				swapped = refresh.staged();
 			}
 			// 3. to 5.
-			RefStores.layout(target).stage(this.work.staged(), this.gitDir);
+			RefStores.layout(target).stage(this.work.staged(), storeDir());
 			new Journal(current, target, backup).write(this.work.path());
 			switchConfig(current, target, gate);
 			// 6. a migration's source digest is that of the store it retires (reflogs
@@ -114,8 +123,8 @@ final class Swap {
 	 */
 	private void switchConfig(RefFormat current, RefFormat target, StoreGate.Swap gate) throws IOException {
 		try {
-			ConfigEditor.setRefStorage(this.gitDir.resolve("config"), target, this.repository.hashAlgorithm(),
-					this.work.path());
+			ConfigEditor.setRefStorage(this.gitDir.resolve("config"), target, this.repository.refStoragePath(),
+					this.repository.hashAlgorithm(), this.work.path());
 		}
 		catch (IOException | RuntimeException ex) {
 			RefFormat named;
@@ -128,7 +137,7 @@ final class Swap {
 			}
 			// a staged store that was never switched to: git of the current format
 			// ignores it anyway
-			RefStores.layout(target).unstage(this.gitDir);
+			RefStores.layout(target).unstage(storeDir());
 			Journal.delete(this.work.path());
 			throw ex;
 		}
@@ -145,9 +154,10 @@ final class Swap {
 	 */
 	private List<String> retireAndCarry(RefFormat old, Path backup, BuiltStore built) throws IOException {
 		Path strays = (old == RefFormat.FILES) ? CarryOver.newStraysDir(this.work.path()) : null;
-		RefStores.layout(old).retire(this.gitDir, backup, strays);
+		RefStores.layout(old).retire(storeDir(), backup, strays);
 		CarryOver loose = (old == RefFormat.FILES) ? CarryOver.read(this.work.path()) : null;
-		List<String> carried = (loose != null) ? loose.carry(this.gitDir, backup, this.work.path()) : List.of();
+		List<String> carried = (loose != null) ? loose.carry(this.gitDir, storeDir(), backup, this.work.path())
+				: List.of();
 		BackupRecord record = (built != null && carried.isEmpty()) ? BackupRecord.of(built)
 				: BackupRecord.read(this.repository, old, backup);
 		record.write(backup);

@@ -174,7 +174,8 @@ final class WorkDir {
 	}
 
 	/**
-	 * Refuses the format in use, linked worktrees and a store locked by another process.
+	 * Refuses the format in use, linked worktrees, refs kept on another file system than
+	 * the git directory's and a store locked by another process.
 	 */
 	private void refuse(RefFormat target) throws IOException {
 		RefFormat current = this.repository.refFormat();
@@ -184,8 +185,15 @@ final class WorkDir {
 		if (!this.repository.gitDir().equals(this.repository.commonDir()) || hasWorktrees()) {
 			throw new MigrationException("migrating repositories with worktrees is not supported yet");
 		}
-		Path lock = (current == RefFormat.FILES) ? this.gitDir.resolve("packed-refs.lock")
-				: this.gitDir.resolve("reftable/tables.list.lock");
+		Path storeDir = this.repository.refsDir();
+		if (!Files.getFileStore(storeDir).equals(Files.getFileStore(this.gitDir))) {
+			// the swap moves the new store in, and the old one to its backup in the git
+			// directory, by renames
+			throw new MigrationException("migrating a repository whose refs are kept on another file system ("
+					+ storeDir + ") is not supported yet");
+		}
+		Path lock = (current == RefFormat.FILES) ? storeDir.resolve("packed-refs.lock")
+				: storeDir.resolve("reftable/tables.list.lock");
 		// a writer holds the lock for moments; one that stays is likely left by a process
 		// that died
 		long deadline = System.nanoTime() + STALE_LOCK_WAIT.toNanos();

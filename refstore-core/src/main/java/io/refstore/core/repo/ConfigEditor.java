@@ -20,9 +20,9 @@ import io.refstore.core.ref.RefFormat;
 /**
  * Rewrites the ref-storage part of a repository's own config file the way
  * {@code git refs migrate} does, keeping every other line as it was:
- * {@code extensions.refStorage} set for reftable or removed for files, and
- * {@code core.repositoryformatversion} 1 while any extension needs it, else 0. The new
- * file replaces the old one atomically under git's {@code config.lock}.
+ * {@code extensions.refStorage} set for reftable (or a ref storage URI) or removed for
+ * files, and {@code core.repositoryformatversion} 1 while any extension needs it, else 0.
+ * The new file replaces the old one atomically under git's {@code config.lock}.
  */
 public final class ConfigEditor {
 
@@ -54,17 +54,19 @@ public final class ConfigEditor {
 	 * Points the repository at {@code format}.
 	 * @param configFile the repository's {@code config}
 	 * @param format the new ref storage format
+	 * @param path where the refs are kept, as the ref storage URI in use names it
+	 * ({@code <format>://<path>}), or {@code null} for the git directory
 	 * @param hash the repository's object hash (SHA-256 needs format version 1)
 	 * @param work a directory of the caller's on the same file system, where the new text
 	 * is staged; the new {@code config} and the directory are synced before this returns
 	 * @throws io.refstore.core.io.LockFailedException if another process holds
 	 * {@code config.lock} for longer than a few seconds: the config is then unchanged
 	 */
-	public static void setRefStorage(Path configFile, RefFormat format, HashAlgorithm hash, Path work)
+	public static void setRefStorage(Path configFile, RefFormat format, String path, HashAlgorithm hash, Path work)
 			throws IOException {
 		Path staged = work.resolve(STAGED);
 		byte[] read = Files.readAllBytes(configFile);
-		byte[] edited = edit(read, format, hash);
+		byte[] edited = edit(read, format, path, hash);
 		Files.write(staged, edited);
 		Fsync.file(staged);
 		Fsync.directory(work);
@@ -77,7 +79,7 @@ public final class ConfigEditor {
 			if (!Arrays.equals(locked, read)) {
 				// someone wrote the config between our read and our lock: edit what is
 				// there now
-				lock.write(edit(locked, format, hash), true);
+				lock.write(edit(locked, format, path, hash), true);
 			}
 			lock.commit();
 		}
@@ -101,10 +103,10 @@ public final class ConfigEditor {
 	}
 
 	/**
-	 * {@code config}'s text with the ref storage set to {@code format}, every other line
-	 * kept.
+	 * {@code config}'s text with the ref storage set to {@code format} (kept at
+	 * {@code path}, if not {@code null}), every other line kept.
 	 */
-	static byte[] edit(byte[] config, RefFormat format, HashAlgorithm hash) {
+	static byte[] edit(byte[] config, RefFormat format, String path, HashAlgorithm hash) {
 		List<String> lines = new ArrayList<>(new String(config, StandardCharsets.UTF_8).lines().toList());
 		String section = "";
 		int extensionsHeader = -1;
@@ -139,13 +141,15 @@ public final class ConfigEditor {
 				versionLine = i;
 			}
 		}
-		boolean reftable = format == RefFormat.REFTABLE;
-		if (reftable) {
+		// files in the git directory is git's default, which git writes no line for
+		boolean named = format == RefFormat.REFTABLE || path != null;
+		if (named) {
 			if (extensionsHeader < 0) {
 				lines.add("[extensions]");
 				extensionsHeader = lines.size() - 1;
 			}
-			lines.add(extensionsHeader + 1, "\trefStorage = reftable");
+			lines.add(extensionsHeader + 1,
+					"\trefStorage = " + format.configName() + ((path != null) ? "://" + path : ""));
 			if (versionLine > extensionsHeader) {
 				versionLine++;
 			}
@@ -161,7 +165,7 @@ public final class ConfigEditor {
 				coreHeader--;
 			}
 		}
-		int version = (reftable || otherExtensions || hash != HashAlgorithm.SHA1) ? 1 : 0;
+		int version = (named || otherExtensions || hash != HashAlgorithm.SHA1) ? 1 : 0;
 		String versionText = "\trepositoryformatversion = " + version;
 		if (versionLine >= 0) {
 			lines.set(versionLine, versionText);

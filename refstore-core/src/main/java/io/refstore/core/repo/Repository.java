@@ -3,6 +3,7 @@ package io.refstore.core.repo;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -35,6 +36,12 @@ public final class Repository implements Closeable {
 	 * {@link Duration#toNanos()} does not overflow.
 	 */
 	public static final Duration WAIT_FOREVER = Duration.ofDays(36_500);
+
+	/**
+	 * The environment variable that names a ref storage ({@code <format>} or
+	 * {@code <format>://<path>}) over the repository's {@code extensions.refStorage}.
+	 */
+	public static final String REFERENCE_BACKEND = "GIT_REFERENCE_BACKEND";
 
 	private final RepositoryLocator.Location location;
 
@@ -114,6 +121,17 @@ public final class Repository implements Closeable {
 		GitConfig own = ConfigFiles.repositoryLevel(location.commonDir());
 		// like git, only the repository's own file declares its format
 		RepositoryFormat format = RepositoryFormat.of(own);
+		String backend = env.get(REFERENCE_BACKEND);
+		if (backend != null) {
+			// git 2.54: the environment's ref storage overrides the repository's
+			RefFormat named = RepositoryFormat.refFormatOf(backend);
+			if (named == null) {
+				int separator = backend.indexOf(RepositoryFormat.URI_SEPARATOR);
+				throw new UnsupportedRepositoryException(REFERENCE_BACKEND, backend, "unknown ref storage format: '"
+						+ ((separator < 0) ? backend : backend.substring(0, separator)) + "'");
+			}
+			format = format.withRefStorage(named, RepositoryFormat.refStoragePathOf(backend));
+		}
 		GitConfig config = ConfigFiles.userLevels(env).with(own);
 		if (format.worktreeConfig()) {
 			config = config.with(ConfigFiles.worktreeLevel(location.gitDir()));
@@ -201,6 +219,53 @@ public final class Repository implements Closeable {
 	 */
 	public Path commonDir() {
 		return this.location.commonDir();
+	}
+
+	/**
+	 * Where the refs of this worktree are kept, as git's ref backends place them: the git
+	 * directory, unless a ref storage URI ({@code extensions.refStorage} or
+	 * {@code GIT_REFERENCE_BACKEND} of the form {@code <format>://<path>}) puts them
+	 * elsewhere; then a linked worktree's own refs are under
+	 * {@code <path>/worktrees/<name>}. The files of the ref store ({@code HEAD},
+	 * {@code refs/}, {@code logs/}, or {@code reftable/}) are in this directory.
+	 * @throws IOException if the URI's path does not resolve
+	 */
+	public Path refsDir() throws IOException {
+		if (this.format.refStoragePath() == null) {
+			return gitDir();
+		}
+		Path common = refsCommonDir();
+		return gitDir().equals(commonDir()) ? common
+				: common.resolve("worktrees").resolve(gitDir().getFileName().toString());
+	}
+
+	/**
+	 * The path of the ref storage URI in use ({@code <format>://<path>}, from
+	 * {@code GIT_REFERENCE_BACKEND} or else {@code extensions.refStorage}) as written
+	 * there, or {@code null} if the refs are kept in the git directory.
+	 */
+	public String refStoragePath() {
+		return this.format.refStoragePath();
+	}
+
+	/**
+	 * Where the shared refs are kept: the common directory, or the real path of a ref
+	 * storage URI's path (relative to the common directory).
+	 * @throws IOException if the URI's path does not resolve
+	 */
+	public Path refsCommonDir() throws IOException {
+		String path = this.format.refStoragePath();
+		if (path == null) {
+			return commonDir();
+		}
+		Path named = commonDir().resolve(path);
+		try {
+			return named.toRealPath();
+		}
+		catch (NoSuchFileException ex) {
+			throw new UnsupportedRepositoryException("extensions.refstorage", path,
+					"invalid path for the ref storage: '" + named + "' does not exist");
+		}
 	}
 
 	/**

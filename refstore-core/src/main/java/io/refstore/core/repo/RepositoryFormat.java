@@ -15,10 +15,17 @@ import io.refstore.core.ref.RefFormat;
  * @param version 0 or 1
  * @param hashAlgorithm from {@code extensions.objectFormat}, SHA-1 by default
  * @param refFormat from {@code extensions.refStorage}, files by default
+ * @param refStoragePath the path of a ref storage URI ({@code <format>://<path>},
+ * {@code extensions.refStorage} since git 2.54): where the refs are kept instead of the
+ * git directory; {@code null} when they are in the git directory
  * @param worktreeConfig whether {@code extensions.worktreeConfig} enables
  * {@code config.worktree}
  */
-record RepositoryFormat(int version, HashAlgorithm hashAlgorithm, RefFormat refFormat, boolean worktreeConfig) {
+record RepositoryFormat(int version, HashAlgorithm hashAlgorithm, RefFormat refFormat, String refStoragePath,
+		boolean worktreeConfig) {
+
+	/** What separates the format from the path in a ref storage URI. */
+	static final String URI_SEPARATOR = "://";
 
 	/** Extensions git honours in version 0 repositories too. */
 	private static final Set<String> V0_EXTENSIONS = Set.of("noop", "preciousobjects", "partialclone",
@@ -47,6 +54,14 @@ record RepositoryFormat(int version, HashAlgorithm hashAlgorithm, RefFormat refF
 			}
 			(V1_EXTENSIONS.contains(entry.key()) ? v1Only : unknown).add(entry.key());
 		}
+		// git checks each extension's value as it reads the file, before the version
+		HashAlgorithm hash = hashAlgorithm(config);
+		GitConfig.Entry storage = config.last("extensions", null, "refstorage").orElse(null);
+		String uri = (storage != null) ? storage.value() : null;
+		RefFormat refFormat = (storage != null) ? refFormatOf(uri) : RefFormat.FILES;
+		if (refFormat == null) {
+			throw invalidValue(storage, "files or reftable");
+		}
 		if (version == 0 && !v1Only.isEmpty()) {
 			throw new UnsupportedRepositoryException("extensions." + v1Only.get(0), lastValue(config, v1Only.get(0)),
 					"repo version is 0, but v1-only extension" + ((v1Only.size() > 1) ? "s" : "") + " found: "
@@ -57,7 +72,36 @@ record RepositoryFormat(int version, HashAlgorithm hashAlgorithm, RefFormat refF
 					"unknown repository extension" + ((unknown.size() > 1) ? "s" : "") + " found: "
 							+ String.join(", ", unknown));
 		}
-		return new RepositoryFormat(version, hashAlgorithm(config), refFormat(config), worktreeConfig(config));
+		return new RepositoryFormat(version, hash, refFormat, refStoragePathOf(uri), worktreeConfig(config));
+	}
+
+	/**
+	 * The format a ref storage value names ({@code reftable}, or
+	 * {@code reftable://<path>} as git 2.54 reads it); {@code null} for none.
+	 */
+	static RefFormat refFormatOf(String value) {
+		if (value == null) {
+			return null;
+		}
+		int separator = value.indexOf(URI_SEPARATOR);
+		String name = (separator < 0) ? value : value.substring(0, separator);
+		for (RefFormat format : RefFormat.values()) {
+			if (format.configName().equals(name)) {
+				return format;
+			}
+		}
+		return null;
+	}
+
+	/** The path of a ref storage URI, {@code null} for a bare format name. */
+	static String refStoragePathOf(String value) {
+		int separator = (value != null) ? value.indexOf(URI_SEPARATOR) : -1;
+		return (separator < 0) ? null : value.substring(separator + URI_SEPARATOR.length());
+	}
+
+	/** This format with the ref storage {@code GIT_REFERENCE_BACKEND} names instead. */
+	RepositoryFormat withRefStorage(RefFormat format, String path) {
+		return new RepositoryFormat(this.version, this.hashAlgorithm, format, path, this.worktreeConfig);
 	}
 
 	private static int version(GitConfig config) throws UnsupportedRepositoryException, ConfigException {
@@ -91,19 +135,6 @@ record RepositoryFormat(int version, HashAlgorithm hashAlgorithm, RefFormat refF
 			}
 		}
 		throw invalidValue(entry, "sha1 or sha256");
-	}
-
-	private static RefFormat refFormat(GitConfig config) throws UnsupportedRepositoryException {
-		GitConfig.Entry entry = config.last("extensions", null, "refstorage").orElse(null);
-		if (entry == null) {
-			return RefFormat.FILES;
-		}
-		for (RefFormat format : RefFormat.values()) {
-			if (format.configName().equals(entry.value())) {
-				return format;
-			}
-		}
-		throw invalidValue(entry, "files or reftable");
 	}
 
 	private static boolean worktreeConfig(GitConfig config) throws ConfigException {

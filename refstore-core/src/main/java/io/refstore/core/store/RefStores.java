@@ -103,12 +103,12 @@ public final class RefStores {
 	public static RefStore open(Repository repository, ReflogPolicy reflogPolicy, LockOwner owner) throws IOException {
 		ObjectDatabase objects = new DeferredObjectDatabase(repository);
 		RefStore store = switch (repository.refFormat()) {
-			case FILES -> new FilesRefStore(new FilesOptions(repository.gitDir(), repository.commonDir(),
+			case FILES -> new FilesRefStore(new FilesOptions(repository.refsDir(), repository.refsCommonDir(),
 					repository.hashAlgorithm(), reflogPolicy, repository.filesRefLockTimeout(),
 					repository.packedRefsTimeout(), fsyncRefs(repository), objects, repository::committer, owner));
 			case REFTABLE -> ReftableRefStore
-				.open(new ReftableOptions(repository.gitDir(), repository.commonDir().resolve("reftable"), reflogPolicy,
-						stackOptions(repository).withOwner(owner), objects, repository::committer));
+				.open(new ReftableOptions(repository.refsDir(), repository.refsCommonDir().resolve("reftable"),
+						reflogPolicy, stackOptions(repository).withOwner(owner), objects, repository::committer));
 		};
 		return new GatedRefStore(store, StoreGate.of(repository.commonDir()), repository.storeGeneration(),
 				GitHooks.referenceTransaction(repository));

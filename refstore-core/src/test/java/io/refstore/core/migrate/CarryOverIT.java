@@ -44,7 +44,7 @@ class CarryOverIT {
 		Files.writeString(strayLog, commits.get(0) + " " + commits.get(1)
 				+ " Stale Writer <stale@example.com> 1700000100 +0000\tstale writer\n");
 
-		List<String> carried = unchanged.carry(repo.gitDir(), report.backup(), work);
+		List<String> carried = unchanged.carry(repo.gitDir(), repo.gitDir(), report.backup(), work);
 
 		assertThat(carried).containsExactly("refs/heads/packed/1");
 		assertThat(GIT.ok(repo.dir(), "rev-parse", "refs/heads/packed/1").trim()).isEqualTo(commits.get(1));

@@ -130,6 +130,26 @@ class RepositoryFormatIT {
 	}
 
 	@Test
+	void anUnknownRefStorageIsNamedBeforeTheVersionAsGitNamesIt() {
+		set("extensions.refStorage", "reftable@/home/reftable");
+		assertRefused("extensions.refstorage", "reftable@/home/reftable",
+				"invalid value for 'extensions.refstorage': 'reftable@/home/reftable'");
+	}
+
+	@Test
+	void aRefStorageUriNamesTheFormatAndWhereTheRefsAre() throws IOException {
+		set("core.repositoryformatversion", "1");
+		set("extensions.refStorage", "reftable://elsewhere");
+		java.nio.file.Files.createDirectories(this.repo.gitDir().resolve("elsewhere"));
+		try (Repository opened = Repository.open(this.repo.dir(), ENV)) {
+			assertThat(opened.refFormat()).isEqualTo(RefFormat.REFTABLE);
+			assertThat(opened.refStoragePath()).isEqualTo("elsewhere");
+			assertThat(opened.refsDir()).isEqualTo(this.repo.gitDir().toRealPath().resolve("elsewhere"));
+			assertThat(opened.refsCommonDir()).isEqualTo(opened.refsDir());
+		}
+	}
+
+	@Test
 	void refStorageSelectsTheRefFormatWhateverTheKeyCase() throws IOException {
 		set("core.repositoryformatversion", "1");
 		set("Extensions.RefStorage", "reftable");

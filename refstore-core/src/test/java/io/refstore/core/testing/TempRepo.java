@@ -53,6 +53,13 @@ public final class TempRepo {
 	}
 
 	/**
+	 * The same repository, run with another git (another environment, say).
+	 */
+	public TempRepo with(GitCli git) {
+		return new TempRepo(git, this.dir, this.gitDir);
+	}
+
+	/**
 	 * A copy of this repository at {@code dir} (a missing directory), file times kept:
 	 * for a repository that must end up somewhere git could not build it, such as a small
 	 * file system.
