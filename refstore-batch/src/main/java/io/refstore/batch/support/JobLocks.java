@@ -25,8 +25,8 @@ public final class JobLocks {
 	 */
 	public static LockOwner claim(Repository repository, JobExecution execution) throws IOException {
 		String job = RefJobs.owner(execution);
-		LockOwner.releaseAbandoned(repository.commonDir(), job);
-		return LockOwner.claim(repository.commonDir(), execution.getJobInstance().getJobName(), job);
+		LockOwner.releaseAbandoned(repository.refsCommonDir(), job);
+		return LockOwner.claim(repository.refsCommonDir(), execution.getJobInstance().getJobName(), job);
 	}
 
 	/**
@@ -34,7 +34,7 @@ public final class JobLocks {
 	 * @return how many lock files were removed
 	 */
 	public static int release(Repository repository, JobExecution execution) throws IOException {
-		return LockOwner.releaseAbandoned(repository.commonDir(), RefJobs.owner(execution)).locks();
+		return LockOwner.releaseAbandoned(repository.refsCommonDir(), RefJobs.owner(execution)).locks();
 	}
 
 }

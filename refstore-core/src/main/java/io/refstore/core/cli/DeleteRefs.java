@@ -150,7 +150,8 @@ final class DeleteRefs implements Command {
 	 * takes, so that a rerun clears its own.
 	 */
 	private static LockOwner claimLocks(CommandContext context, String command) throws IOException {
-		Path commonDir = context.repository().commonDir();
+		// where the refs are: the locks link to the owner record, on the same file system
+		Path commonDir = context.repository().refsCommonDir();
 		LockOwner.Released released = LockOwner.releaseAbandoned(commonDir, null);
 		if (released.locks() > 0) {
 			context.warning("removed " + released.locks() + " lock file(s) left by a refstore run that died");
