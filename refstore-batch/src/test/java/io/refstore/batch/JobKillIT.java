@@ -43,6 +43,9 @@ import io.refstore.core.testing.TempRepo;
  */
 class JobKillIT {
 
+	/** The dead instance's lease in the lease test. */
+	private static final Duration LEASE = Duration.ofSeconds(10);
+
 	@TempDir
 	Path dir;
 
@@ -240,6 +243,7 @@ class JobKillIT {
 		Path db = this.dir.resolve("db/history");
 		long verified;
 		String path;
+		long leased;
 		try (ConfigurableApplicationContext context = BatchTestApplication.start(db, root, "first")) {
 			RefJobs jobs = context.getBean(RefJobs.class);
 			verified = JobFixtures
@@ -248,8 +252,8 @@ class JobKillIT {
 							.executionId())
 				.executionId();
 			path = jobs.find(verified).orElseThrow().parameters().get(JobParameterNames.REPOSITORY_PATH);
-			new JobLeases(context.getBean(JdbcTemplate.class), "dead-instance", Duration.ofSeconds(2)).acquire(path,
-					"maintainRefsJob");
+			leased = System.nanoTime();
+			new JobLeases(context.getBean(JdbcTemplate.class), "dead-instance", LEASE).acquire(path, "maintainRefsJob");
 		}
 		try (ConfigurableApplicationContext context = BatchTestApplication.start(db, root, "second")) {
 			RefJobs jobs = context.getBean(RefJobs.class);
@@ -265,7 +269,9 @@ class JobKillIT {
 				.isInstanceOf(JobConflictException.class)
 				.hasMessageContaining("on instance 'dead-instance' holds its lease until");
 
-			Thread.sleep(2200);
+			// long enough for the second instance to start on a busy machine, then waited
+			// out
+			Thread.sleep(Math.max(0, LEASE.plusMillis(200).toMillis() - (System.nanoTime() - leased) / 1_000_000));
 			JobSummary maintained = JobFixtures.await(jobs,
 					jobs.launch(RefJobType.MAINTAIN, Map.of(JobParameterNames.REPOSITORY, "leased"), "bob")
 						.executionId());
