@@ -27,7 +27,11 @@ final class FilesCursor implements RefCursor {
 
 	private final List<byte[]> loose;
 
-	private final PackedRefs packed;
+	/** The packed records being merged: all of them, or the current chunk. */
+	private PackedRefs packed;
+
+	/** The chunks still to come of a listing that reads the file a chunk at a time. */
+	private final MappedPackedRefs.Chunks chunks;
 
 	private final byte[] prefix;
 
@@ -70,9 +74,24 @@ final class FilesCursor implements RefCursor {
 	private boolean broken;
 
 	FilesCursor(FilesRefStore store, List<byte[]> loose, PackedRefs packed, RefQuery query) throws IOException {
+		this(store, loose, packed, null, query);
+	}
+
+	/**
+	 * A cursor over the whole store that reads {@code packed-refs} a chunk at a time, for
+	 * a query without prefix or start.
+	 */
+	FilesCursor(FilesRefStore store, List<byte[]> loose, MappedPackedRefs.Chunks chunks, RefQuery query)
+			throws IOException {
+		this(store, loose, chunks.next(), chunks, query);
+	}
+
+	private FilesCursor(FilesRefStore store, List<byte[]> loose, PackedRefs packed, MappedPackedRefs.Chunks chunks,
+			RefQuery query) throws IOException {
 		this.store = store;
 		this.loose = loose;
 		this.packed = packed;
+		this.chunks = chunks;
 		this.prefix = query.prefix().getBytes(StandardCharsets.UTF_8);
 		this.startAfter = query.startAfter().getBytes(StandardCharsets.UTF_8);
 		this.includeBroken = query.includeBroken();
@@ -81,7 +100,7 @@ final class FilesCursor implements RefCursor {
 		this.peeled = new byte[hash.rawLength()];
 		byte[] seek = (Arrays.compareUnsigned(this.prefix, this.startAfter) > 0) ? this.prefix : this.startAfter;
 		this.packedPos = packed.lowerBound(seek, seek.length);
-		if (this.startAfter.length > 0 && this.packedPos < packed.buf.length) {
+		if (this.startAfter.length > 0 && this.packedPos < packed.end) {
 			// the range starts strictly after the marker: step over a record named
 			// exactly so
 			int nameEnd = packed.checkRecord(this.packedPos);
@@ -109,15 +128,20 @@ final class FilesCursor implements RefCursor {
 	@Override
 	public boolean next() throws IOException {
 		while (true) {
+			if (this.packedPos >= this.packed.end && this.chunks != null && this.chunks.hasNext()) {
+				// only here, between refs: the current ref's name and ids are copies
+				this.packed = this.chunks.next();
+				this.packedPos = 0;
+			}
 			byte[] looseName = (this.looseIndex < this.loose.size()) ? this.loose.get(this.looseIndex) : null;
-			boolean packedAvailable = this.packedPos < this.packed.buf.length;
+			boolean packedAvailable = this.packedPos < this.packed.end;
 			int nameEnd = 0;
 			if (packedAvailable) {
 				nameEnd = readPackedRecord(this.packedPos);
 				int nameStart = this.packed.nameStart(this.packedPos);
 				if (!wanted(this.packed.buf, nameStart, nameEnd)) {
 					packedAvailable = false;
-					this.packedPos = this.packed.buf.length;
+					this.packedPos = this.packed.end;
 				}
 			}
 			if (looseName == null && !packedAvailable) {
@@ -202,20 +226,21 @@ final class FilesCursor implements RefCursor {
 	 */
 	private int readPackedRecord(int record) throws CorruptRefStoreException {
 		byte[] buf = this.packed.buf;
+		int end = this.packed.end;
 		int hexLength = this.id.length * 2;
 		// the file ends with a newline, so the name's end is found once the id and space
 		// are there
-		if (buf.length - record <= hexLength + 1 || !ObjectId.decodeHex(buf, record, this.id, 0, this.id.length)
+		if (end - record <= hexLength + 1 || !ObjectId.decodeHex(buf, record, this.id, 0, this.id.length)
 				|| (buf[record + hexLength] != ' ' && buf[record + hexLength] != '\t')
 				|| buf[record + hexLength + 1] == '\n') {
 			throw this.packed.corrupt(record, "not a ref line ('<object id> <ref name>')");
 		}
 		int eol = PackedRefs.indexOf(buf, record + hexLength + 1, (byte) '\n');
 		int after = eol + 1;
-		this.packedHasPeeled = after < buf.length && buf[after] == '^';
+		this.packedHasPeeled = after < end && buf[after] == '^';
 		if (this.packedHasPeeled) {
 			int peeledEnd = after + 1 + hexLength;
-			if (peeledEnd >= buf.length || buf[peeledEnd] != '\n'
+			if (peeledEnd >= end || buf[peeledEnd] != '\n'
 					|| !ObjectId.decodeHex(buf, after + 1, this.peeled, 0, this.peeled.length)) {
 				throw this.packed.corrupt(after, "not a peeled line ('^<object id>')");
 			}

@@ -260,7 +260,41 @@ public final class FilesRefStore implements RefStore {
 		else {
 			loose.addAll(linkedWorktreeLoose(query.prefix()));
 		}
+		if (query.prefix().isEmpty() && query.startAfter().isEmpty()) {
+			MappedPackedRefs.Chunks chunks = packedChunks();
+			if (chunks != null) {
+				return new FilesCursor(this, loose, chunks, query);
+			}
+		}
 		return new FilesCursor(this, loose, packedFor(query.prefix()), query);
+	}
+
+	/**
+	 * Every {@code packed-refs} record, a chunk at a time out of the mapping, for a
+	 * listing of the whole store; {@code null} where the records are at hand already (a
+	 * current full snapshot, no file) or the file cannot be mapped (no {@code sorted}
+	 * trait).
+	 */
+	private MappedPackedRefs.Chunks packedChunks() throws IOException {
+		BasicFileAttributes attributes = packedAttributes();
+		if (attributes == null) {
+			return null;
+		}
+		CachedPacked<PackedRefs> full = this.cachedPacked;
+		if (full != null && full.matches(attributes)) {
+			return null;
+		}
+		CachedPacked<MappedPackedRefs> mapped = this.cachedMapped;
+		MappedPackedRefs map = (mapped != null && mapped.matches(attributes)) ? mapped.refs : null;
+		if (map == null) {
+			map = MappedPackedRefs.map(this.packedFile, this.options.hash());
+			if (map == null) {
+				return null;
+			}
+			this.cachedMapped = new CachedPacked<>(attributes.fileKey(), attributes.size(),
+					attributes.lastModifiedTime().toMillis(), map, null);
+		}
+		return map.chunks();
 	}
 
 	/**

@@ -109,6 +109,77 @@ final class MappedPackedRefs {
 	}
 
 	/**
+	 * The records, whole and in order, a chunk at a time: for a listing of every ref.
+	 * Each chunk is copied into one buffer used again for the next, so a listing of a
+	 * million refs touches 1 MiB of fresh memory instead of the 66 MB array a full read
+	 * allocates (measured on this project's 2-core VM, where fresh memory is faulted in
+	 * from the host: 300 ms of a 0.8 s plain {@code for-each-ref}).
+	 */
+	Chunks chunks() {
+		return new Chunks();
+	}
+
+	/** The chunks of {@link #chunks()}; not thread-safe. */
+	final class Chunks {
+
+		/** How many bytes a chunk holds, unless a single record needs more. */
+		static final int SIZE = 1 << 20;
+
+		private byte[] buffer = new byte[SIZE];
+
+		private int pos = MappedPackedRefs.this.start;
+
+		private Chunks() {
+		}
+
+		/** Whether records remain after the last chunk. */
+		boolean hasNext() {
+			return this.pos < MappedPackedRefs.this.buf.capacity();
+		}
+
+		/**
+		 * The next chunk (an empty one at the end): whole records, a peeled line always
+		 * with its ref line. The chunk before is overwritten.
+		 */
+		PackedRefs next() {
+			ByteBuffer map = MappedPackedRefs.this.buf;
+			int size = map.capacity();
+			int from = this.pos;
+			int cut = Math.min(size, from + this.buffer.length);
+			if (cut < size) {
+				// back to the end of the last whole line, then before a ref line whose
+				// peeled line was cut off
+				cut = lastNewline(map, from, cut) + 1;
+				while (cut > from && cut < size && map.get(cut) == '^') {
+					cut = lastNewline(map, from, cut - 1) + 1;
+				}
+				if (cut <= from) {
+					// one record longer than the buffer
+					this.buffer = new byte[this.buffer.length * 2];
+					return next();
+				}
+			}
+			map.get(from, this.buffer, 0, cut - from);
+			this.pos = cut;
+			return PackedRefs.chunk(MappedPackedRefs.this.file, MappedPackedRefs.this.hash, this.buffer, cut - from,
+					MappedPackedRefs.this.traits, () -> lineOf(from) - 1);
+		}
+
+		/**
+		 * The offset of the last newline in {@code [from, before)}, or {@code from - 1}.
+		 */
+		private int lastNewline(ByteBuffer map, int from, int before) {
+			for (int i = before - 1; i >= from; i--) {
+				if (map.get(i) == '\n') {
+					return i;
+				}
+			}
+			return from - 1;
+		}
+
+	}
+
+	/**
 	 * The offset of the first record whose name is bytewise at least {@code key}, or the
 	 * file's length.
 	 * @throws CorruptRefStoreException if a line probed on the way is damaged

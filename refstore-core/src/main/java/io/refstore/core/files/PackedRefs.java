@@ -34,8 +34,14 @@ final class PackedRefs {
 
 	final HashAlgorithm hash;
 
-	/** The file's bytes (or a sorted copy of its records). */
+	/** The file's bytes (or a sorted copy of its records, or a chunk of them). */
 	final byte[] buf;
+
+	/**
+	 * Where the records in {@link #buf} end: its length, but for a {@link #chunk} in a
+	 * buffer used again for the next one.
+	 */
+	final int end;
 
 	/** Offset of the first record (after the header line). */
 	final int start;
@@ -54,10 +60,16 @@ final class PackedRefs {
 	}
 
 	private PackedRefs(Path file, HashAlgorithm hash, byte[] buf, int start, Traits traits, LongSupplier linesBefore) {
+		this(file, hash, buf, start, buf.length, traits, linesBefore);
+	}
+
+	private PackedRefs(Path file, HashAlgorithm hash, byte[] buf, int start, int end, Traits traits,
+			LongSupplier linesBefore) {
 		this.file = file;
 		this.hash = hash;
 		this.buf = buf;
 		this.start = start;
+		this.end = end;
 		this.traits = traits;
 		this.linesBefore = linesBefore;
 	}
@@ -108,6 +120,15 @@ final class PackedRefs {
 	 */
 	static PackedRefs slice(Path file, HashAlgorithm hash, byte[] records, Traits traits, LongSupplier linesBefore) {
 		return new PackedRefs(file, hash, records, 0, traits, linesBefore);
+	}
+
+	/**
+	 * Whole consecutive records of a sorted file in {@code records[0 .. length)} (see
+	 * {@link MappedPackedRefs.Chunks}): valid until the buffer is filled again.
+	 */
+	static PackedRefs chunk(Path file, HashAlgorithm hash, byte[] records, int length, Traits traits,
+			LongSupplier linesBefore) {
+		return new PackedRefs(file, hash, records, 0, length, traits, linesBefore);
 	}
 
 	/** An empty snapshot, as for a missing file. */
@@ -161,17 +182,17 @@ final class PackedRefs {
 	/** A copy with records in bytewise name order, for files that do not promise it. */
 	private PackedRefs sorted() throws CorruptRefStoreException {
 		int count = 0;
-		for (int pos = this.start; pos < this.buf.length; pos = nextRecord(pos)) {
+		for (int pos = this.start; pos < this.end; pos = nextRecord(pos)) {
 			count++;
 		}
 		Integer[] records = new Integer[count];
 		int i = 0;
-		for (int pos = this.start; pos < this.buf.length; pos = nextRecord(pos)) {
+		for (int pos = this.start; pos < this.end; pos = nextRecord(pos)) {
 			records[i++] = pos;
 		}
 		Arrays.sort(records, (a, b) -> Arrays.compareUnsigned(this.buf, nameStart(a), nameEnd(a), this.buf,
 				nameStart(b), nameEnd(b)));
-		byte[] out = new byte[this.buf.length - this.start];
+		byte[] out = new byte[this.end - this.start];
 		int length = 0;
 		for (int record : records) {
 			int end = nextRecord(record);
@@ -183,7 +204,7 @@ final class PackedRefs {
 
 	/** Whether the snapshot holds no record. */
 	boolean isEmpty() {
-		return this.start >= this.buf.length;
+		return this.start >= this.end;
 	}
 
 	/** Offset where the name of the record at {@code record} starts. */
@@ -212,7 +233,7 @@ final class PackedRefs {
 			throw corrupt(record, "not a ref line ('<object id> <ref name>')");
 		}
 		int next = eol + 1;
-		if (next < this.buf.length && this.buf[next] == '^') {
+		if (next < this.end && this.buf[next] == '^') {
 			int peeledEnd = indexOf(this.buf, next, (byte) '\n');
 			boolean peeledOk = peeledEnd - next == hexLength + 1;
 			for (int i = next + 1; peeledOk && i < peeledEnd; i++) {
@@ -234,7 +255,7 @@ final class PackedRefs {
 			throw corrupt(record, "peeled line without a ref line before it");
 		}
 		int next = indexOf(this.buf, record, (byte) '\n') + 1;
-		if (next < this.buf.length && this.buf[next] == '^') {
+		if (next < this.end && this.buf[next] == '^') {
 			next = indexOf(this.buf, next, (byte) '\n') + 1;
 		}
 		return next;
@@ -243,7 +264,7 @@ final class PackedRefs {
 	/** Whether the record at {@code record} has a peeled line. */
 	boolean hasPeeled(int record) {
 		int next = indexOf(this.buf, record, (byte) '\n') + 1;
-		return next < this.buf.length && this.buf[next] == '^';
+		return next < this.end && this.buf[next] == '^';
 	}
 
 	/**
@@ -262,18 +283,18 @@ final class PackedRefs {
 		if (this.traits.fullyPeeled() || hasPeeled(record)) {
 			return true;
 		}
-		return this.traits.tagsPeeled() && startsWith(this.buf, nameStart(record), this.buf.length, TAGS);
+		return this.traits.tagsPeeled() && startsWith(this.buf, nameStart(record), this.end, TAGS);
 	}
 
 	private static final byte[] TAGS = "refs/tags/".getBytes(StandardCharsets.US_ASCII);
 
 	/**
 	 * Finds the first record whose name is bytewise at least {@code key[0, keyLength)}.
-	 * @return its offset, or {@code buf.length} if there is none
+	 * @return its offset, or {@link #end} if there is none
 	 */
 	int lowerBound(byte[] key, int keyLength) throws CorruptRefStoreException {
 		int lo = this.start;
-		int hi = this.buf.length;
+		int hi = this.end;
 		int hexLength = this.hash.hexLength();
 		while (lo < hi) {
 			int record = recordAtOrBefore(lo + (hi - lo) / 2, lo);
@@ -286,8 +307,7 @@ final class PackedRefs {
 			int cmp = Arrays.compareUnsigned(this.buf, record + hexLength + 1, eol, key, 0, keyLength);
 			if (cmp < 0) {
 				int next = eol + 1;
-				lo = (next < this.buf.length && this.buf[next] == '^') ? indexOf(this.buf, next, (byte) '\n') + 1
-						: next;
+				lo = (next < this.end && this.buf[next] == '^') ? indexOf(this.buf, next, (byte) '\n') + 1 : next;
 			}
 			else {
 				hi = record;
@@ -302,8 +322,7 @@ final class PackedRefs {
 	 */
 	int find(byte[] key, int keyLength) throws CorruptRefStoreException {
 		int record = lowerBound(key, keyLength);
-		if (record < this.buf.length
-				&& Arrays.equals(this.buf, nameStart(record), nameEnd(record), key, 0, keyLength)) {
+		if (record < this.end && Arrays.equals(this.buf, nameStart(record), nameEnd(record), key, 0, keyLength)) {
 			return record;
 		}
 		return -1;

@@ -9,6 +9,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 import io.refstore.core.ref.CorruptRefStoreException;
+import io.refstore.core.ref.ObjectId;
+import io.refstore.core.ref.RefCursor;
 import io.refstore.core.ref.RefQuery;
 import io.refstore.core.ref.RefStoreContractTest;
 import io.refstore.core.ref.RefUpdate;
@@ -42,6 +44,52 @@ class FilesRefStoreIT extends RefStoreContractTest {
 		Files.writeString(gitDir().resolve("refs/heads/x"), this.commits.get(2) + "\n");
 		assertThat(this.store.exactRef("refs/heads/x").orElseThrow()).extracting("id").isEqualTo(id(2));
 		assertThat(names(RefQuery.ALL)).containsExactly("refs/heads/x");
+	}
+
+	/**
+	 * A listing of the whole store reads {@code packed-refs} a megabyte at a time
+	 * ({@link MappedPackedRefs.Chunks}): across the chunks' edges, with annotated tags'
+	 * peeled lines and loose refs that hide, add to and delete packed ones, it lists what
+	 * git lists.
+	 */
+	@Test
+	void aListingOfAPackedRefsFileOfManyChunksIsGits() throws IOException {
+		this.repo.git("tag", "-a", "-m", "annotated", "base", this.commits.get(1));
+		String tag = this.repo.git("rev-parse", "refs/tags/base").strip();
+		StringBuilder create = new StringBuilder();
+		for (int i = 0; i < 30_000; i++) {
+			create.append("create refs/heads/some/long/branch/name/number/")
+				.append(String.format("%06d", i))
+				.append(' ')
+				.append(this.commits.get(i % 3))
+				.append('\n');
+			if (i % 5 == 0) {
+				create.append("create refs/tags/v")
+					.append(String.format("%06d", i))
+					.append(' ')
+					.append(tag)
+					.append('\n');
+			}
+		}
+		this.repo.run(create.toString().getBytes(StandardCharsets.UTF_8), "update-ref", "--stdin").requireOk();
+		this.repo.git("pack-refs", "--all");
+		assertThat(Files.size(gitDir().resolve("packed-refs"))).isGreaterThan(2L * MappedPackedRefs.Chunks.SIZE);
+		this.repo.git("update-ref", "refs/heads/some/long/branch/name/number/005000", this.commits.get(2));
+		this.repo.git("update-ref", "refs/heads/some/long/branch/name/number/029999x", this.commits.get(1));
+		this.repo.git("update-ref", "-d", "refs/heads/some/long/branch/name/number/018000");
+		this.repo.git("update-ref", "refs/tags/v012345", this.commits.get(0));
+		this.repo.git("update-ref", "refs/heads/a", this.commits.get(1));
+
+		StringBuilder listed = new StringBuilder();
+		try (RefCursor cursor = this.store.refs(RefQuery.ALL)) {
+			while (cursor.next()) {
+				listed.append(ObjectId.fromRaw(this.store.hashAlgorithm(), cursor.idBuffer(), 0).toString())
+					.append(' ')
+					.append(new String(cursor.nameBuffer(), 0, cursor.nameLength(), StandardCharsets.UTF_8))
+					.append('\n');
+			}
+		}
+		assertThat(listed.toString()).isEqualTo(this.repo.git("for-each-ref", "--format=%(objectname) %(refname)"));
 	}
 
 	@Test

@@ -100,4 +100,66 @@ class MappedPackedRefsTest {
 			.hasMessageContaining("line 3");
 	}
 
+	@Test
+	void chunksHoldEveryRecordWholeInOrderAndReportDamageWithTheFilesLineNumbers() throws Exception {
+		StringBuilder text = new StringBuilder("# pack-refs with: peeled fully-peeled sorted \n");
+		int lines = 1;
+		int damagedLine = -1;
+		for (int i = 0; i < 50_000; i++) {
+			if (i == 20_000) {
+				// one record longer than a chunk: the buffer grows for it
+				text.append(A)
+					.append(" refs/heads/")
+					.append(String.format("%06d", i))
+					.append("/")
+					.append("x".repeat(MappedPackedRefs.Chunks.SIZE + 100))
+					.append('\n');
+				lines++;
+				continue;
+			}
+			boolean damaged = i == 40_000;
+			text.append(damaged ? A.replace('1', 'z') : A)
+				.append(" refs/heads/")
+				.append(String.format("%06d", i))
+				.append('\n');
+			lines++;
+			if (damaged) {
+				damagedLine = lines;
+			}
+			if (i % 3 == 0) {
+				// peeled lines everywhere, so some chunk would end between a ref line and
+				// its
+				// own
+				text.append('^').append(P).append('\n');
+				lines++;
+			}
+		}
+		Path file = write(text.toString());
+		byte[] bytes = Files.readAllBytes(file);
+		int header = text.indexOf("\n") + 1;
+		MappedPackedRefs.Chunks chunks = MappedPackedRefs.map(file, HashAlgorithm.SHA1).chunks();
+		java.io.ByteArrayOutputStream joined = new java.io.ByteArrayOutputStream();
+		int count = 0;
+		String damage = null;
+		while (chunks.hasNext()) {
+			PackedRefs chunk = chunks.next();
+			assertThat(chunk.end).isPositive();
+			assertThat(chunk.buf[0]).as("a chunk starts with a ref line").isNotEqualTo((byte) '^');
+			assertThat(chunk.buf[chunk.end - 1]).isEqualTo((byte) '\n');
+			joined.write(chunk.buf, 0, chunk.end);
+			for (int record = 0; record < chunk.end; record = chunk.nextRecord(record)) {
+				try {
+					chunk.checkRecord(record);
+				}
+				catch (CorruptRefStoreException ex) {
+					damage = ex.getMessage();
+				}
+			}
+			count++;
+		}
+		assertThat(count).as("chunks").isGreaterThan(3);
+		assertThat(joined.toByteArray()).isEqualTo(java.util.Arrays.copyOfRange(bytes, header, bytes.length));
+		assertThat(damage).contains(file.toString()).contains("line " + damagedLine + ":");
+	}
+
 }
