@@ -152,22 +152,17 @@ final class CarryOver {
 				stores.put(dir, RefStores.openAt(fresh, RefFormat.FILES, dir));
 			}
 			for (String name : changed) {
-				if (!strayRefs.containsKey(name)
-						&& carryOne(fresh, name, stores.get(backup), reflog(stores.get(backup), name))) {
+				// the retire moves logs/ before refs/: a stale git may write a ref's log
+				// entry after the one move and the ref itself before the other, so a ref
+				// that reached the backup can have its entry in a stray log
+				if (!strayRefs.containsKey(name) && carryOne(fresh, name, stores.get(backup),
+						withStrayLog(reflog(stores.get(backup), name), name, strayLogs, stores))) {
 					carried.add(name);
 				}
 			}
 			for (Map.Entry<String, Path> stray : strayRefs.entrySet()) {
 				String name = stray.getKey();
-				List<ReflogEntry> log = reflog(stores.get(backup), name);
-				Path strayLog = strayLogs.get(name);
-				if (strayLog != null) {
-					// a stale git found no log where it looked (retired with the store)
-					// and began one: its entries
-					// follow the retired log's
-					log = new ArrayList<>(log);
-					log.addAll(reflog(stores.get(strayLog), name));
-				}
+				List<ReflogEntry> log = withStrayLog(reflog(stores.get(backup), name), name, strayLogs, stores);
 				if (carryOne(fresh, name, stores.get(stray.getValue()), log)) {
 					carried.add(name);
 				}
@@ -200,6 +195,21 @@ final class CarryOver {
 			dirs.add(work.resolve(STRAYS + i));
 		}
 		return dirs;
+	}
+
+	/**
+	 * {@code retired} followed by the entries of {@code name}'s stray log, if a stale git
+	 * began one: it found no log where it looked (retired with the store).
+	 */
+	private static List<ReflogEntry> withStrayLog(List<ReflogEntry> retired, String name, Map<String, Path> strayLogs,
+			Map<Path, RefStore> stores) throws IOException {
+		Path strayLog = strayLogs.get(name);
+		if (strayLog == null) {
+			return retired;
+		}
+		List<ReflogEntry> log = new ArrayList<>(retired);
+		log.addAll(reflog(stores.get(strayLog), name));
+		return log;
 	}
 
 	private static List<ReflogEntry> reflog(RefStore store, String name) throws IOException {

@@ -18,8 +18,9 @@ import io.refstore.core.testing.TempRepo;
  * {@link CarryOver} of what a git process that read the configuration before the switch
  * wrote after the retire: it finds no log where it looks (the retired store took
  * {@code logs/} along) and begins one in the git directory, holding only its own entry.
- * That entry follows the retired log's in the new store: SwapWritersIT once found a
- * carried ref whose reflog had lost git's entry for the update.
+ * That entry follows the retired log's in the new store, whether the ref itself arrived
+ * after the retire or just before its refs/ went to the backup: SwapWritersIT found
+ * carried refs whose reflog had lost git's entry for the update, in both ways.
  */
 class CarryOverIT {
 
@@ -49,6 +50,31 @@ class CarryOverIT {
 		assertThat(carried).containsExactly("refs/heads/packed/1");
 		assertThat(GIT.ok(repo.dir(), "rev-parse", "refs/heads/packed/1").trim()).isEqualTo(commits.get(1));
 		assertThat(GIT.ok(repo.dir(), "reflog", "show", "--format=%gs", "refs/heads/packed/1").lines().toList())
+			.containsExactly("stale writer", "created");
+	}
+
+	@Test
+	void aRefThatReachedTheBackupKeepsTheEntryItsGitWroteAfterLogsWereRetired(@TempDir Path dir) throws IOException {
+		TempRepo repo = TempRepo.init(GitCli.system(), dir.resolve("repo"));
+		List<String> commits = repo.commits(2, "c");
+		repo.git("update-ref", "-m", "created", "refs/heads/loose/1", commits.get(0));
+		MigrationReport report = MigrationRunner.migrate(repo.dir(), MigrationOptions.to(RefFormat.REFTABLE));
+		CarryOver before = CarryOver.snapshot(report.backup());
+		// the retire moves logs/ first, then refs/: between the two a stale git began a
+		// log
+		// in the git directory and then renamed its ref into refs/, which went to the
+		// backup
+		Files.writeString(report.backup().resolve("refs/heads/loose/1"), commits.get(1) + "\n");
+		Path strayLog = repo.gitDir().resolve("logs/refs/heads/loose/1");
+		Files.createDirectories(strayLog.getParent());
+		Files.writeString(strayLog, commits.get(0) + " " + commits.get(1)
+				+ " Stale Writer <stale@example.com> 1700000100 +0000\tstale writer\n");
+
+		List<String> carried = before.carry(repo.gitDir(), repo.gitDir(), report.backup(), dir.resolve("work"));
+
+		assertThat(carried).containsExactly("refs/heads/loose/1");
+		assertThat(GIT.ok(repo.dir(), "rev-parse", "refs/heads/loose/1").trim()).isEqualTo(commits.get(1));
+		assertThat(GIT.ok(repo.dir(), "reflog", "show", "--format=%gs", "refs/heads/loose/1").lines().toList())
 			.containsExactly("stale writer", "created");
 	}
 
