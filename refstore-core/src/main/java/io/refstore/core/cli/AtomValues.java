@@ -233,7 +233,6 @@ final class AtomValues {
 		if (line == null) {
 			return "";
 		}
-		Ident ident = Ident.parse(line);
 		switch (field) {
 			case "" -> {
 				return utf8(line);
@@ -244,6 +243,7 @@ final class AtomValues {
 			default -> {
 			}
 		}
+		Ident ident = Ident.parse(line);
 		if (ident == null) {
 			return "";
 		}
@@ -262,11 +262,8 @@ final class AtomValues {
 	}
 
 	private static String date(String line, Rich atom) {
-		Ident ident = (line != null) ? Ident.parse(line) : null;
-		if (ident == null || ident.zone() == null) {
-			return "";
-		}
-		return ((GitDates) atom.parsed()).format(ident.seconds(), ident.zoneMinutes());
+		Ident.When when = (line != null) ? Ident.when(line) : null;
+		return (when != null) ? ((GitDates) atom.parsed()).format(when.seconds(), when.zoneMinutes()) : "";
 	}
 
 	/** The seconds of a date atom's time, for sorting by date. */
@@ -280,8 +277,8 @@ final class AtomValues {
 		String who = atom.name().equals("creatordate") ? ((obj.type() == ObjectType.COMMIT) ? "committer" : "tagger")
 				: atom.name().substring(0, atom.name().length() - 4);
 		String line = parsed.header(who);
-		Ident ident = (line != null) ? Ident.parse(line) : null;
-		return (ident != null) ? ident.seconds() : 0;
+		Ident.When when = (line != null) ? Ident.when(line) : null;
+		return (when != null) ? when.seconds() : 0;
 	}
 
 	private ObjectText parsed(StoredObject obj) {

@@ -158,6 +158,15 @@ public final class ObjectText {
 	 */
 	public record Ident(String name, String email, long seconds, String zone) {
 
+		/**
+		 * A person line's date.
+		 *
+		 * @param seconds the time in seconds since the epoch
+		 * @param zoneMinutes the recorded zone, minutes east of UTC
+		 */
+		public record When(long seconds, int zoneMinutes) {
+		}
+
 		/** Parses a person line's value, or returns {@code null} if it has no email. */
 		public static Ident parse(String value) {
 			int lt = value.indexOf('<');
@@ -182,14 +191,72 @@ public final class ObjectText {
 			return new Ident(name, email, seconds, zone);
 		}
 
-		/** The zone as minutes east of UTC ({@code +0200} is 120). */
+		/**
+		 * The date of a person line's value as {@link #parse} reads it, or {@code null}
+		 * if the line has no email or no date. A line in git's own shape ({@code > },
+		 * digits, a space, a sign and four digits at the end) is read in place; others go
+		 * through {@link #parse}.
+		 */
+		public static When when(String value) {
+			int lt = value.indexOf('<');
+			int gt = (lt < 0) ? -1 : value.indexOf('>', lt);
+			if (gt < 0) {
+				return null;
+			}
+			int length = value.length();
+			int zoneAt = length - 5;
+			int digitsEnd = zoneAt - 1;
+			int digits = digitsEnd - (gt + 2);
+			if (digits < 1 || digits > 18 || value.charAt(gt + 1) != ' ' || value.charAt(digitsEnd) != ' '
+					|| (value.charAt(zoneAt) != '+' && value.charAt(zoneAt) != '-')) {
+				return general(value);
+			}
+			long seconds = 0;
+			for (int i = gt + 2; i < digitsEnd; i++) {
+				int d = value.charAt(i) - '0';
+				if (d < 0 || d > 9) {
+					return general(value);
+				}
+				seconds = seconds * 10 + d;
+			}
+			int hhmm = 0;
+			for (int i = zoneAt + 1; i < length; i++) {
+				int d = value.charAt(i) - '0';
+				if (d < 0 || d > 9) {
+					return general(value);
+				}
+				hhmm = hhmm * 10 + d;
+			}
+			int minutes = (hhmm / 100) * 60 + hhmm % 100;
+			return new When(seconds, (value.charAt(zoneAt) == '-') ? -minutes : minutes);
+		}
+
+		private static When general(String value) {
+			Ident ident = parse(value);
+			return (ident == null || ident.zone() == null) ? null : new When(ident.seconds(), ident.zoneMinutes());
+		}
+
+		/**
+		 * The zone as minutes east of UTC ({@code +0200} is 120), read as git reads it:
+		 * the number its sign and leading digits make ({@code +02a0} is 2, {@code +020}
+		 * is 20), as hours times 100 plus minutes.
+		 */
 		public int zoneMinutes() {
-			if (this.zone == null || this.zone.length() != 5) {
+			if (this.zone == null) {
 				return 0;
 			}
-			int hhmm = Integer.parseInt(this.zone.substring(1));
+			boolean negative = this.zone.startsWith("-");
+			int at = (negative || this.zone.startsWith("+")) ? 1 : 0;
+			int hhmm = 0;
+			for (int digits = 0; at < this.zone.length() && digits < 6; at++, digits++) {
+				int d = this.zone.charAt(at) - '0';
+				if (d < 0 || d > 9) {
+					break;
+				}
+				hhmm = hhmm * 10 + d;
+			}
 			int minutes = (hhmm / 100) * 60 + hhmm % 100;
-			return (this.zone.charAt(0) == '-') ? -minutes : minutes;
+			return negative ? -minutes : minutes;
 		}
 
 	}

@@ -11,8 +11,9 @@ import io.refstore.core.testing.TempRepo;
 
 /**
  * The recorded-zone date formats against git 2.55's own output for the same commits:
- * zones east and west, with and without minutes, and a year before 1000 is not needed
- * (git dates start in 1970).
+ * zones east and west, with and without minutes, a leap day, and the last second of year
+ * 9999 in UTC and in a zone that makes it year 10000 (a year before 1000 is not needed:
+ * git dates start in 1970).
  */
 class GitDatesTest {
 
@@ -22,7 +23,7 @@ class GitDatesTest {
 		TempRepo repo = TempRepo.init(git, dir);
 		List<String> modes = List.of("default", "short", "iso", "iso-strict", "rfc", "raw", "unix");
 		for (String when : List.of("1151968723 +0200", "1151968723 -0730", "86400 +0000", "1700000000 +1345",
-				"4102444799 -1200")) {
+				"4102444799 -1200", "951782400 +0000", "253402300799 +0000", "253402300799 +0100")) {
 			String body = "tree " + repo.git("hash-object", "-t", "tree", "-w", "--stdin").strip() + "\n"
 					+ "author A U Thor <author@example.com> " + when + "\n" + "committer C O Mitter <c@example.com> "
 					+ when + "\n\nat " + when + "\n";

@@ -3,6 +3,7 @@ package io.refstore.core.objects;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
@@ -60,6 +61,24 @@ class ObjectTextTest {
 		assertThat(ident.email()).isEqualTo("<committer@example.com>");
 		assertThat(ident.seconds()).isEqualTo(1112912053L);
 		assertThat(ident.zoneMinutes()).isEqualTo(120);
+	}
+
+	@Test
+	void readsADateInPlaceAsThePersonLineParserDoes() {
+		for (String line : List.of("C O Mitter <c@example.com> 1112912053 +0200", "A <a> 0 -0730", "A <a> 7 +0000",
+				"A <a>  1112912053 +0200", "A <a> 1112912053 +0200 ", "A <a> 1112912053  +0200", "A <a> 12x4 +0200",
+				"A <a> 1234 0200", "A <a> 1234 +02a0", "A <a> 1234", "A <a>", "A <a> +1234 +0100",
+				"A <a> 9999999999999999999 +0100", "A <a> 1234 +020", "<a> 1 -0001", "A a> 1 +0100",
+				"A <a <b> > 5 +0100")) {
+			ObjectText.Ident ident = ObjectText.Ident.parse(line);
+			ObjectText.Ident.When when = ObjectText.Ident.when(line);
+			if (ident == null || ident.zone() == null) {
+				assertThat(when).as(line).isNull();
+			}
+			else {
+				assertThat(when).as(line).isEqualTo(new ObjectText.Ident.When(ident.seconds(), ident.zoneMinutes()));
+			}
+		}
 	}
 
 }
