@@ -55,6 +55,11 @@ final class AtomValues {
 		this.context = context;
 	}
 
+	/** The object database the atoms read. */
+	ObjectDatabase objects() {
+		return this.objects;
+	}
+
 	RefContext context() {
 		return this.context;
 	}
@@ -83,20 +88,34 @@ final class AtomValues {
 			return;
 		}
 		ObjectId id = this.fields.objectIdValue();
-		this.object = this.objects.read(id);
-		if (this.object == null) {
-			throw CommandFailure.fatal("missing object " + id.name() + " for " + this.fields.refName());
-		}
+		this.object = read(this.objects, id, this.fields.refName());
 		this.derefObject = null;
 		this.derefId = null;
 		// git 2.55 peels %(*...) atoms through a tag of a tag to the first non-tag
 		StoredObject current = this.object;
 		for (int depth = 0; current != null && current.type() == ObjectType.TAG && depth < 64; depth++) {
-			this.derefId = ObjectId.fromHex(id.algorithm(), ObjectText.parse(current.content()).header("object"));
+			this.derefId = tagTarget(current, id);
 			current = this.objects.read(this.derefId);
 		}
 		this.derefObject = (this.derefId != null) ? current : null;
 		this.loadedFor = this.fields.generation();
+	}
+
+	private static StoredObject read(ObjectDatabase objects, ObjectId id, String refName)
+			throws IOException, CommandFailure {
+		StoredObject object = objects.read(id);
+		if (object == null) {
+			throw missing(id, refName);
+		}
+		return object;
+	}
+
+	private static CommandFailure missing(ObjectId id, String refName) {
+		return CommandFailure.fatal("missing object " + id.name() + " for " + refName);
+	}
+
+	private static ObjectId tagTarget(StoredObject tag, ObjectId id) {
+		return ObjectId.fromHex(id.algorithm(), ObjectText.parse(tag.content()).header("object"));
 	}
 
 	private String objectValue(Rich atom, StoredObject obj, ObjectId id) throws IOException, CommandFailure {
@@ -270,10 +289,36 @@ final class AtomValues {
 	long dateSeconds(Rich atom) throws IOException, CommandFailure {
 		load();
 		StoredObject obj = atom.deref() ? this.derefObject : this.object;
-		if (obj == null || obj.type() == ObjectType.TREE || obj.type() == ObjectType.BLOB) {
-			return 0;
+		return (obj == null || obj.type() == ObjectType.TREE || obj.type() == ObjectType.BLOB) ? 0
+				: dateSeconds(atom, obj, parsed(obj));
+	}
+
+	/**
+	 * {@link #dateSeconds(Rich)} of a ref without an {@code AtomValues}: reads what it
+	 * needs itself, so that threads can share the work of sorting many refs by date.
+	 * @param objects the object database, safe for use by several threads
+	 * @param id the ref's object
+	 * @param refName the ref's name, for the error about a missing object
+	 */
+	static long dateSeconds(Rich atom, ObjectDatabase objects, ObjectId id, byte[] refName)
+			throws IOException, CommandFailure {
+		StoredObject obj = objects.read(id);
+		if (obj == null) {
+			throw missing(id, new String(refName, StandardCharsets.UTF_8));
 		}
-		ObjectText parsed = parsed(obj);
+		if (atom.deref()) {
+			boolean tag = false;
+			for (int depth = 0; obj != null && obj.type() == ObjectType.TAG && depth < 64; depth++) {
+				obj = objects.read(tagTarget(obj, id));
+				tag = true;
+			}
+			obj = tag ? obj : null;
+		}
+		return (obj == null || obj.type() == ObjectType.TREE || obj.type() == ObjectType.BLOB) ? 0
+				: dateSeconds(atom, obj, ObjectText.parse(obj.content()));
+	}
+
+	private static long dateSeconds(Rich atom, StoredObject obj, ObjectText parsed) {
 		String who = atom.name().equals("creatordate") ? ((obj.type() == ObjectType.COMMIT) ? "committer" : "tagger")
 				: atom.name().substring(0, atom.name().length() - 4);
 		String line = parsed.header(who);

@@ -110,6 +110,10 @@ final class RefFields {
 		this.values = values;
 	}
 
+	HashAlgorithm algorithm() {
+		return this.algorithm;
+	}
+
 	AtomValues values() {
 		return this.values;
 	}

@@ -188,6 +188,40 @@ class ForEachRefIT {
 				"fatal: missing object 1234567890123456789012345678901234567890 for refs/heads/missing");
 	}
 
+	/**
+	 * Enough refs for two threads to share the date keys ({@link RefSorting#SHARED_MIN}):
+	 * commits of scattered dates, many equal, half of them behind annotated tags of their
+	 * own dates; then a ref to a missing object in the second half of the list, which
+	 * fails the sort with git's message.
+	 */
+	@Test
+	void sortsManyRefsByDateAsGitDoes() throws Exception {
+		Path dir = temp.resolve("dates");
+		TempRepo repo = TempRepo.init(CliHarness.GIT, dir);
+		int count = RefSorting.SHARED_MIN + 1000;
+		StringBuilder stream = new StringBuilder();
+		for (int i = 0; i < count; i++) {
+			long when = 1_500_000_000L + (i * 7919L) % 3001 * 600;
+			stream.append("commit refs/heads/b").append(i).append("\nmark :").append(i + 1).append('\n');
+			stream.append("committer C <c@example.com> ").append(when).append(" +0100\ndata 2\nm\n\n");
+			if (i % 2 == 0) {
+				stream.append("tag t").append(i).append("\nfrom :").append(i + 1).append('\n');
+				stream.append("tagger T <t@example.com> ").append(when + (i % 5) * 60).append(" -0200\ndata 2\nt\n\n");
+			}
+		}
+		repo.run(CliHarness.bytes(stream.toString()), "fast-import", "--quiet").requireOk();
+		for (String sort : List.of("-committerdate", "committerdate", "creatordate", "-taggerdate", "*committerdate",
+				"authordate")) {
+			assertSameOutput(dir, "for-each-ref", "--sort=" + sort, "--format=%(refname) %(creatordate:unix)");
+		}
+		assertSameOutput(dir, "for-each-ref", "--sort=-creatordate", "--sort=committerdate", "--count=50");
+		java.nio.file.Files.writeString(repo.gitDir().resolve("refs/tags/zz-missing"),
+				"1234567890123456789012345678901234567890\n");
+		assertThat(CliHarness.git(dir, new byte[0], "for-each-ref", "--sort=-committerdate").exitCode()).isEqualTo(128);
+		assertFails(refstore(dir, "for-each-ref", "--sort=-committerdate"), 128,
+				"fatal: missing object 1234567890123456789012345678901234567890 for refs/tags/zz-missing");
+	}
+
 	private static List<String> lines(GitCli.Result result) {
 		assertThat(result.exitCode()).as(result.stderr()).isZero();
 		return new ArrayList<>(result.stdout().lines().toList());
