@@ -71,16 +71,18 @@ final class Launcher {
 	}
 
 	/**
-	 * Makes the launcher's class-data archive for this jar afresh with one untimed
-	 * {@code refstore for-each-ref}, so that every benchmark times the same archive. The
-	 * launcher writes it on its first run with the classes that run loaded; left alone,
-	 * the archive would hold whatever command happened to run first (after
-	 * {@code refstore -h}, hardly any of refstore's classes).
+	 * Makes the launcher's class-data archive (or ahead-of-time cache) for this jar
+	 * afresh with one untimed {@code refstore for-each-ref}, so that every benchmark
+	 * times the same archive. The launcher writes it on its first run with the classes
+	 * that run loaded; left alone, the archive would hold whatever command happened to
+	 * run first (after {@code refstore -h}, hardly any of refstore's classes).
 	 * @return which archive the timed runs use, for the report
 	 */
 	String prime(Processes processes, Path repo, Path scratch) throws IOException {
 		String stem = this.jar.getFileName().toString().replaceFirst("\\.jar$", "");
-		String ours = java.util.regex.Pattern.quote(stem) + "\\.[0-9]+\\.jsa";
+		// a class-data archive (.jsa) before Java 25, an ahead-of-time cache (.aot) from
+		// it on
+		String ours = java.util.regex.Pattern.quote(stem) + "\\.[0-9]+\\.(jsa|aot)";
 		for (Path old : list(this.jar.getParent(), ours)) {
 			Files.delete(old);
 		}
