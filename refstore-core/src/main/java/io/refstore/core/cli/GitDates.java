@@ -23,8 +23,11 @@ final class GitDates {
 	/** 9999-12-31T23:59:59Z: later dates take the general path. */
 	private static final long LAST_FOUR_DIGIT_YEAR = 253_402_300_799L;
 
-	/** The widest offset {@link ZoneOffset} takes; wider ones take the general path. */
-	private static final int MAX_ZONE_MINUTES = 18 * 60;
+	/** The widest offset {@link ZoneOffset} takes. */
+	private static final int OFFSET_MAX_MINUTES = 18 * 60;
+
+	/** The widest offset with two digits of hours; wider ones take the general path. */
+	private static final int MAX_ZONE_MINUTES = 99 * 60 + 59;
 
 	private static final String[] MONTHS = { "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
 			"Nov", "Dec" };
@@ -82,16 +85,22 @@ final class GitDates {
 				return fast;
 			}
 		}
-		ZoneId zone = this.local ? ZoneId.systemDefault() : ZoneOffset.ofTotalSeconds(zoneMinutes * 60);
-		ZonedDateTime t = ZonedDateTime.ofInstant(Instant.ofEpochSecond(seconds), zone);
-		String tz = offset(t.getOffset().getTotalSeconds() / 60, false);
+		// java.time takes offsets of up to 18 hours; git shows a wider recorded one
+		// (+2500) with the time
+		// shifted by it, which is done here by hand
+		boolean wide = !this.local && Math.abs(zoneMinutes) > OFFSET_MAX_MINUTES;
+		ZoneId zone = this.local ? ZoneId.systemDefault()
+				: wide ? ZoneOffset.UTC : ZoneOffset.ofTotalSeconds(zoneMinutes * 60);
+		ZonedDateTime t = ZonedDateTime.ofInstant(Instant.ofEpochSecond(wide ? seconds + zoneMinutes * 60L : seconds),
+				zone);
+		int shown = wide ? zoneMinutes : t.getOffset().getTotalSeconds() / 60;
+		String tz = offset(shown, false);
 		return switch (this.mode) {
 			case "unix" -> Long.toString(seconds);
 			case "raw" -> seconds + " " + tz;
 			case "short" -> date(t);
 			case "iso" -> date(t) + " " + time(t) + " " + tz;
-			case "iso-strict" -> date(t) + "T" + time(t) + ((t.getOffset().getTotalSeconds() == 0) ? "Z"
-					: offset(t.getOffset().getTotalSeconds() / 60, true));
+			case "iso-strict" -> date(t) + "T" + time(t) + ((shown == 0) ? "Z" : offset(shown, true));
 			case "rfc" ->
 				day(t) + ", " + t.getDayOfMonth() + " " + month(t) + " " + t.getYear() + " " + time(t) + " " + tz;
 			case "relative" -> relative(System.currentTimeMillis() / 1000 - seconds);

@@ -21,9 +21,11 @@ class GitDatesTest {
 	void formatsAsGitDoes(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
 		GitCli git = GitCli.reftable();
 		TempRepo repo = TempRepo.init(git, dir);
-		List<String> modes = List.of("default", "short", "iso", "iso-strict", "rfc", "raw", "unix");
+		List<String> modes = List.of("default", "short", "iso", "iso-strict", "rfc", "raw", "unix",
+				"format:%a %d %b %Y %H:%M:%S");
 		for (String when : List.of("1151968723 +0200", "1151968723 -0730", "86400 +0000", "1700000000 +1345",
-				"4102444799 -1200", "951782400 +0000", "253402300799 +0000", "253402300799 +0100")) {
+				"4102444799 -1200", "951782400 +0000", "253402300799 +0000", "253402300799 +0100", "1151968723 +2500",
+				"1151968723 -9959")) {
 			String body = "tree " + repo.git("hash-object", "-t", "tree", "-w", "--stdin").strip() + "\n"
 					+ "author A U Thor <author@example.com> " + when + "\n" + "committer C O Mitter <c@example.com> "
 					+ when + "\n\nat " + when + "\n";
