@@ -89,16 +89,31 @@ final class AtomValues {
 		}
 		ObjectId id = this.fields.objectIdValue();
 		this.object = read(this.objects, id, this.fields.refName());
-		this.derefObject = null;
-		this.derefId = null;
-		// git 2.55 peels %(*...) atoms through a tag of a tag to the first non-tag
-		StoredObject current = this.object;
-		for (int depth = 0; current != null && current.type() == ObjectType.TAG && depth < 64; depth++) {
-			this.derefId = tagTarget(current, id);
-			current = this.objects.read(this.derefId);
-		}
-		this.derefObject = (this.derefId != null) ? current : null;
+		Peeled peeled = peel(this.objects, this.object, id);
+		this.derefId = (peeled != null) ? peeled.id() : null;
+		this.derefObject = (peeled != null) ? peeled.object() : null;
 		this.loadedFor = this.fields.generation();
+	}
+
+	/**
+	 * What a tag peels to: the last id named and its object ({@code null} if missing).
+	 */
+	private record Peeled(ObjectId id, StoredObject object) {
+	}
+
+	/**
+	 * What {@code %(*...)} atoms read: git 2.55 peels a tag of a tag to the first
+	 * non-tag. {@code null} if {@code object} is not a tag.
+	 */
+	private static Peeled peel(ObjectDatabase objects, StoredObject object, ObjectId id) throws IOException {
+		Peeled peeled = null;
+		StoredObject current = object;
+		for (int depth = 0; current != null && current.type() == ObjectType.TAG && depth < 64; depth++) {
+			ObjectId target = tagTarget(current, id);
+			current = objects.read(target);
+			peeled = new Peeled(target, current);
+		}
+		return peeled;
 	}
 
 	private static StoredObject read(ObjectDatabase objects, ObjectId id, String refName)
@@ -294,25 +309,29 @@ final class AtomValues {
 	}
 
 	/**
-	 * {@link #dateSeconds(Rich)} of a ref without an {@code AtomValues}: reads what it
-	 * needs itself, so that threads can share the work of sorting many refs by date.
+	 * A ref's object, read without an {@code AtomValues} (for threads sharing the work of
+	 * sorting many refs by date).
 	 * @param objects the object database, safe for use by several threads
-	 * @param id the ref's object
 	 * @param refName the ref's name, for the error about a missing object
 	 */
-	static long dateSeconds(Rich atom, ObjectDatabase objects, ObjectId id, byte[] refName)
-			throws IOException, CommandFailure {
-		StoredObject obj = objects.read(id);
-		if (obj == null) {
+	static StoredObject read(ObjectDatabase objects, ObjectId id, byte[] refName) throws IOException, CommandFailure {
+		StoredObject object = objects.read(id);
+		if (object == null) {
 			throw missing(id, new String(refName, StandardCharsets.UTF_8));
 		}
+		return object;
+	}
+
+	/**
+	 * {@link #dateSeconds(Rich)} of a ref whose object
+	 * {@link #read(ObjectDatabase, ObjectId, byte[])} gave, without an
+	 * {@code AtomValues}.
+	 */
+	static long dateSeconds(Rich atom, ObjectDatabase objects, StoredObject object, ObjectId id) throws IOException {
+		StoredObject obj = object;
 		if (atom.deref()) {
-			boolean tag = false;
-			for (int depth = 0; obj != null && obj.type() == ObjectType.TAG && depth < 64; depth++) {
-				obj = objects.read(tagTarget(obj, id));
-				tag = true;
-			}
-			obj = tag ? obj : null;
+			Peeled peeled = peel(objects, object, id);
+			obj = (peeled != null) ? peeled.object() : null;
 		}
 		return (obj == null || obj.type() == ObjectType.TREE || obj.type() == ObjectType.BLOB) ? 0
 				: dateSeconds(atom, obj, ObjectText.parse(obj.content()));

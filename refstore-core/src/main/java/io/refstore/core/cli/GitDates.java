@@ -20,14 +20,8 @@ final class GitDates {
 
 	private static final String[] DAYS = { "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun" };
 
-	/** 9999-12-31T23:59:59Z: later dates take the general path. */
-	private static final long LAST_FOUR_DIGIT_YEAR = 253_402_300_799L;
-
 	/** The widest offset {@link ZoneOffset} takes. */
 	private static final int OFFSET_MAX_MINUTES = 18 * 60;
-
-	/** The widest offset with two digits of hours; wider ones take the general path. */
-	private static final int MAX_ZONE_MINUTES = 99 * 60 + 59;
 
 	private static final String[] MONTHS = { "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
 			"Nov", "Dec" };
@@ -79,15 +73,15 @@ final class GitDates {
 	 * @param zoneMinutes the recorded zone, minutes east of UTC
 	 */
 	String format(long seconds, int zoneMinutes) {
-		if (!this.local && seconds >= 0 && seconds <= LAST_FOUR_DIGIT_YEAR) {
+		if (!this.local && seconds >= 0) {
 			String fast = recordedZone(seconds, zoneMinutes);
 			if (fast != null) {
 				return fast;
 			}
 		}
 		// java.time takes offsets of up to 18 hours; git shows a wider recorded one
-		// (+2500) with the time
-		// shifted by it, which is done here by hand
+		// (+2500)
+		// with the time shifted by it, which is done here by hand
 		boolean wide = !this.local && Math.abs(zoneMinutes) > OFFSET_MAX_MINUTES;
 		ZoneId zone = this.local ? ZoneId.systemDefault()
 				: wide ? ZoneOffset.UTC : ZoneOffset.ofTotalSeconds(zoneMinutes * 60);
@@ -120,9 +114,6 @@ final class GitDates {
 	 */
 	private String recordedZone(long seconds, int zoneMinutes) {
 		long local = seconds + zoneMinutes * 60L;
-		if (Math.abs(zoneMinutes) > MAX_ZONE_MINUTES || local > LAST_FOUR_DIGIT_YEAR) {
-			return null;
-		}
 		LocalDate date = LocalDate.ofEpochDay(Math.floorDiv(local, 86_400L));
 		int second = (int) Math.floorMod(local, 86_400L);
 		StringBuilder out = new StringBuilder(32);
@@ -161,11 +152,16 @@ final class GitDates {
 		return out.toString();
 	}
 
-	/** {@code YYYY-MM-DD} of a year from 0 to 9999. */
+	/** {@code YYYY-MM-DD}, the year at least four digits. */
 	private static StringBuilder date(StringBuilder out, LocalDate date) {
 		int year = date.getYear();
-		two(two(out, year / 100), year % 100).append('-');
-		return two(two(out, date.getMonthValue()).append('-'), date.getDayOfMonth());
+		if (year >= 0 && year <= 9999) {
+			two(two(out, year / 100), year % 100);
+		}
+		else {
+			padded(out, year, 4);
+		}
+		return two(two(out.append('-'), date.getMonthValue()).append('-'), date.getDayOfMonth());
 	}
 
 	/** {@code hh:mm:ss} of a second of the day. */
@@ -181,9 +177,10 @@ final class GitDates {
 		return two(colon ? out.append(':') : out, abs % 60);
 	}
 
-	/** Two digits of a number from 0 to 99. */
+	/** A number of at least two digits ({@code %02d}) that is not negative. */
 	private static StringBuilder two(StringBuilder out, int value) {
-		return out.append((char) ('0' + value / 10)).append((char) ('0' + value % 10));
+		return (value >= 100) ? out.append(value)
+				: out.append((char) ('0' + value / 10)).append((char) ('0' + value % 10));
 	}
 
 	private static String day(ZonedDateTime t) {
@@ -195,29 +192,15 @@ final class GitDates {
 	}
 
 	private static String offset(int minutes, boolean colon) {
-		int abs = Math.abs(minutes);
-		StringBuilder out = new StringBuilder(6).append((minutes < 0) ? '-' : '+');
-		padded(out, abs / 60, 2).append(colon ? ":" : "");
-		return padded(out, abs % 60, 2).toString();
+		return zone(new StringBuilder(6), minutes, colon).toString();
 	}
 
-	// the formats a listing of many refs prints are built by hand: String.format costs
-	// more than reading the commit
-
-	/** {@code YYYY-MM-DD}. */
 	private static String date(ZonedDateTime t) {
-		StringBuilder out = new StringBuilder(10);
-		padded(out, t.getYear(), 4).append('-');
-		padded(out, t.getMonthValue(), 2).append('-');
-		return padded(out, t.getDayOfMonth(), 2).toString();
+		return date(new StringBuilder(10), t.toLocalDate()).toString();
 	}
 
-	/** {@code hh:mm:ss}. */
 	private static String time(ZonedDateTime t) {
-		StringBuilder out = new StringBuilder(8);
-		padded(out, t.getHour(), 2).append(':');
-		padded(out, t.getMinute(), 2).append(':');
-		return padded(out, t.getSecond(), 2).toString();
+		return time(new StringBuilder(8), t.toLocalTime().toSecondOfDay()).toString();
 	}
 
 	/** Appends {@code value} zero-padded to {@code width}, as {@code %0<width>d}. */

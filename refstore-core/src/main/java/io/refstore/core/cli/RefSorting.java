@@ -9,6 +9,7 @@ import java.util.List;
 
 import io.refstore.core.cli.FormatTemplate.Rich;
 import io.refstore.core.objects.ObjectDatabase;
+import io.refstore.core.objects.ObjectDatabase.StoredObject;
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 
@@ -143,8 +144,9 @@ final class RefSorting {
 			throws IOException, CommandFailure {
 		for (Entry entry : entries) {
 			ObjectId id = ObjectId.fromRaw(algorithm, entry.id(), 0);
+			StoredObject object = AtomValues.read(objects, id, entry.name());
 			for (int k = 0; k < keys.size(); k++) {
-				entry.values()[k] = AtomValues.dateSeconds(keys.get(k).atom(), objects, id, entry.name());
+				entry.values()[k] = AtomValues.dateSeconds(keys.get(k).atom(), objects, object, id);
 			}
 		}
 	}

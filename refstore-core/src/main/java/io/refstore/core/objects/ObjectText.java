@@ -211,24 +211,34 @@ public final class ObjectText {
 					|| (value.charAt(zoneAt) != '+' && value.charAt(zoneAt) != '-')) {
 				return general(value);
 			}
-			long seconds = 0;
-			for (int i = gt + 2; i < digitsEnd; i++) {
-				int d = value.charAt(i) - '0';
-				if (d < 0 || d > 9) {
-					return general(value);
-				}
-				seconds = seconds * 10 + d;
+			long seconds = digits(value, gt + 2, digitsEnd);
+			long hhmm = digits(value, zoneAt + 1, length);
+			if (seconds < 0 || hhmm < 0) {
+				return general(value);
 			}
-			int hhmm = 0;
-			for (int i = zoneAt + 1; i < length; i++) {
-				int d = value.charAt(i) - '0';
+			return new When(seconds, minutes((int) hhmm, value.charAt(zoneAt) == '-'));
+		}
+
+		/**
+		 * The number the decimal digits of {@code text[from, to)} make, or -1 if one of
+		 * them is not a digit (at most 18 of them, so it never overflows).
+		 */
+		private static long digits(String text, int from, int to) {
+			long value = 0;
+			for (int i = from; i < to; i++) {
+				int d = text.charAt(i) - '0';
 				if (d < 0 || d > 9) {
-					return general(value);
+					return -1;
 				}
-				hhmm = hhmm * 10 + d;
+				value = value * 10 + d;
 			}
+			return value;
+		}
+
+		/** Minutes east of UTC of a zone written as hours times 100 plus minutes. */
+		private static int minutes(int hhmm, boolean negative) {
 			int minutes = (hhmm / 100) * 60 + hhmm % 100;
-			return new When(seconds, (value.charAt(zoneAt) == '-') ? -minutes : minutes);
+			return negative ? -minutes : minutes;
 		}
 
 		private static When general(String value) {
@@ -246,17 +256,12 @@ public final class ObjectText {
 				return 0;
 			}
 			boolean negative = this.zone.startsWith("-");
-			int at = (negative || this.zone.startsWith("+")) ? 1 : 0;
-			int hhmm = 0;
-			for (int digits = 0; at < this.zone.length() && digits < 6; at++, digits++) {
-				int d = this.zone.charAt(at) - '0';
-				if (d < 0 || d > 9) {
-					break;
-				}
-				hhmm = hhmm * 10 + d;
+			int from = (negative || this.zone.startsWith("+")) ? 1 : 0;
+			int to = from;
+			while (to < this.zone.length() && to - from < 6 && Character.isDigit(this.zone.charAt(to))) {
+				to++;
 			}
-			int minutes = (hhmm / 100) * 60 + hhmm % 100;
-			return negative ? -minutes : minutes;
+			return minutes((int) digits(this.zone, from, to), negative);
 		}
 
 	}
