@@ -56,4 +56,13 @@ public record Campaign(long id, RefJobType jobType, Schedule.TargetKind targetKi
 		return this.counts.values().stream().mapToInt(Integer::intValue).sum();
 	}
 
+	/** How many repositories have their result ({@link CampaignTarget.State#ended()}). */
+	public int ended() {
+		return this.counts.entrySet()
+			.stream()
+			.filter((entry) -> entry.getKey().ended())
+			.mapToInt(Map.Entry::getValue)
+			.sum();
+	}
+
 }

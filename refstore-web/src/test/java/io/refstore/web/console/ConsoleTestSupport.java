@@ -1,5 +1,10 @@
 package io.refstore.web.console;
 
+import java.util.function.Supplier;
+
+import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
+import org.springframework.security.core.authority.AuthorityUtils;
+import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors;
 import org.springframework.test.web.servlet.request.RequestPostProcessor;
 
@@ -31,6 +36,22 @@ public abstract class ConsoleTestSupport extends ApiTestSupport {
 	/** A valid CSRF token, as the console's forms carry. */
 	protected static RequestPostProcessor csrf() {
 		return SecurityMockMvcRequestPostProcessors.csrf();
+	}
+
+	/**
+	 * What {@code read} returns when run as the user {@code viewer}: the services check
+	 * the role of the thread's user, as they do for a page.
+	 */
+	protected static <T> T asViewer(Supplier<T> read) {
+		SecurityContextHolder.getContext()
+			.setAuthentication(UsernamePasswordAuthenticationToken.authenticated("viewer", null,
+					AuthorityUtils.createAuthorityList("ROLE_VIEWER")));
+		try {
+			return read.get();
+		}
+		finally {
+			SecurityContextHolder.clearContext();
+		}
 	}
 
 }

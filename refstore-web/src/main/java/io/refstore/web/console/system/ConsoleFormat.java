@@ -2,11 +2,21 @@ package io.refstore.web.console.system;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeParseException;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 import org.springframework.stereotype.Component;
+
+import io.refstore.batch.support.RefJobType;
+import io.refstore.web.schedules.Schedule;
 
 /**
  * Numbers, sizes, durations and times as the console's templates print them
@@ -17,8 +27,13 @@ public class ConsoleFormat {
 
 	private static final String[] UNITS = { "B", "KiB", "MiB", "GiB", "TiB" };
 
-	private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT)
-		.withZone(ZoneId.systemDefault());
+	/**
+	 * How the server writes a time: in UTC with the zone named. The page's script
+	 * ({@code console/time.js}) rewrites it into the viewer's own zone, with that zone
+	 * named, so every time on every page reads the same way.
+	 */
+	private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'", Locale.ROOT)
+		.withZone(ZoneOffset.UTC);
 
 	/** A count with thousands separators: {@code 1,000,000}. */
 	public String count(long value) {
@@ -67,14 +82,126 @@ public class ConsoleFormat {
 		return String.format(Locale.ROOT, "%,d/s", Math.round(perSecond));
 	}
 
-	/** A point in time in the server's zone; an empty string for {@code null}. */
-	public String time(Instant instant) {
+	/**
+	 * A point in time as {@code 2026-12-01 13:44:11 UTC}; an empty string for
+	 * {@code null}. Takes an {@link Instant}, an offset or zoned date-time, a local
+	 * date-time (Spring Batch's, in the server's zone) or such a value's ISO text.
+	 */
+	public String time(Object value) {
+		Instant instant = instant(value);
 		return (instant == null) ? "" : TIME.format(instant);
+	}
+
+	/**
+	 * The same point in time as ISO-8601 in UTC, for a {@code <time datetime>} attribute;
+	 * an empty string for {@code null}.
+	 */
+	public String iso(Object value) {
+		Instant instant = instant(value);
+		return (instant == null) ? "" : instant.toString();
+	}
+
+	/**
+	 * The length of time from {@code start} to {@code end} (to now if {@code end} is
+	 * {@code null}), as {@link #duration(Duration)} writes it; an empty string if
+	 * {@code start} is {@code null}.
+	 */
+	public String between(Object start, Object end) {
+		Instant from = instant(start);
+		if (from == null) {
+			return "";
+		}
+		Instant to = (end != null) ? instant(end) : Instant.now();
+		return duration(Duration.between(from, to));
+	}
+
+	private static Instant instant(Object value) {
+		if (value == null) {
+			return null;
+		}
+		if (value instanceof Instant instant) {
+			return instant;
+		}
+		if (value instanceof OffsetDateTime offset) {
+			return offset.toInstant();
+		}
+		if (value instanceof ZonedDateTime zoned) {
+			return zoned.toInstant();
+		}
+		if (value instanceof LocalDateTime local) {
+			return local.atZone(ZoneId.systemDefault()).toInstant();
+		}
+		String text = value.toString();
+		try {
+			return OffsetDateTime.parse(text).toInstant();
+		}
+		catch (DateTimeParseException ex) {
+			return LocalDateTime.parse(text).atZone(ZoneId.systemDefault()).toInstant();
+		}
 	}
 
 	/** A percentage without decimals, from a fraction in {@code [0, 1]}. */
 	public String percent(double fraction) {
 		return Math.round(Math.max(0, Math.min(1, fraction)) * 100) + "%";
+	}
+
+	/** A job type in words: {@code Migration}, {@code Deletion}. */
+	public String jobType(RefJobType type) {
+		if (type == null) {
+			return "Unknown job";
+		}
+		return switch (type) {
+			case MIGRATE -> "Migration";
+			case ROLLBACK -> "Rollback";
+			case DELETE -> "Deletion";
+			case RESTORE -> "Restore";
+			case MAINTAIN -> "Maintenance";
+			case VERIFY -> "Verification";
+		};
+	}
+
+	/**
+	 * The repositories a schedule or campaign selects, in words: {@code demo.git},
+	 * {@code matching team/*}, {@code with more than 1,000 loose refs}.
+	 */
+	public String target(Schedule.TargetKind kind, String target) {
+		return switch (kind) {
+			case REPOSITORY -> target;
+			case GLOB -> "matching " + target;
+			case LOOSE_REFS_ABOVE -> "with more than " + countOf(target) + " loose refs";
+		};
+	}
+
+	private String countOf(String number) {
+		try {
+			return count(Long.parseLong(number));
+		}
+		catch (NumberFormatException ex) {
+			return number;
+		}
+	}
+
+	/**
+	 * A state's constant in words: {@code SKIPPED_BUSY} is {@code Skipped busy}; an empty
+	 * string for {@code null}.
+	 */
+	public String words(Object constant) {
+		if (constant == null) {
+			return "";
+		}
+		String name = constant.toString().replace('_', ' ').toLowerCase(Locale.ROOT);
+		return name.isEmpty() ? name : Character.toUpperCase(name.charAt(0)) + name.substring(1);
+	}
+
+	/** Job parameters as {@code key=value} lines, or {@code (none)}. */
+	public String parameters(Map<String, ?> parameters) {
+		if (parameters == null || parameters.isEmpty()) {
+			return "(none)";
+		}
+		return parameters.entrySet()
+			.stream()
+			.map((entry) -> entry.getKey() + "=" + entry.getValue())
+			.collect(Collectors.joining("\n"));
 	}
 
 }

@@ -1,6 +1,7 @@
 package io.refstore.web.console.system;
 
 import java.util.Collection;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -8,6 +9,10 @@ import org.springframework.security.access.hierarchicalroles.RoleHierarchy;
 import org.springframework.security.authentication.AnonymousAuthenticationToken;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.GrantedAuthority;
+
+import io.refstore.batch.support.RefJobType;
+import io.refstore.web.jobs.JobPolicy;
+import io.refstore.web.security.Roles;
 
 /**
  * Who is looking at a console page, for deciding which controls to show: the user name,
@@ -44,6 +49,20 @@ public record ConsoleUser(String name, String role, boolean operator, boolean ad
 		boolean operator = roles.contains("ROLE_OPERATOR");
 		String role = admin ? "ADMIN" : operator ? "OPERATOR" : roles.contains("ROLE_VIEWER") ? "VIEWER" : "NONE";
 		return new ConsoleUser(authentication.getName(), role, operator, admin);
+	}
+
+	/**
+	 * Whether the role may launch a job of {@code type} with these parameters, and so
+	 * restart it, or create, change, pause or cancel a schedule or campaign that launches
+	 * it: the role {@link JobPolicy#role} names, or a stronger one.
+	 * @param type the job's type; {@code null} (a job refstore does not know) for none
+	 */
+	public boolean mayRun(RefJobType type, Map<String, ?> parameters) {
+		if (type == null) {
+			return false;
+		}
+		String needed = JobPolicy.role(type, (parameters != null) ? parameters : Map.of());
+		return Roles.ADMIN.equals(needed) ? this.admin : this.operator;
 	}
 
 }

@@ -1,9 +1,10 @@
-package io.refstore.web.campaigns;
+package io.refstore.web.console.campaigns;
 
 import java.util.List;
 import java.util.Set;
 
 import org.springframework.http.HttpStatus;
+import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.core.Authentication;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
@@ -16,12 +17,17 @@ import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 import org.springframework.web.server.ResponseStatusException;
 
 import io.refstore.batch.support.RefJobType;
+import io.refstore.web.campaigns.Campaign;
+import io.refstore.web.campaigns.CampaignService;
+import io.refstore.web.campaigns.CampaignTarget;
+import io.refstore.web.console.system.ConsoleUser;
 import io.refstore.web.system.InvalidRequestException;
 
 /**
  * The console's campaigns: the list with progress counts, one campaign's per-repository
  * results, the launch form and cancel. A refused field is shown on the form again with
- * the reason; a launch redirects to the new campaign's page.
+ * the reason; a launch redirects to the new campaign's page. The launch form is refused
+ * to a role that may not launch (a viewer).
  */
 @Controller
 class CampaignController {
@@ -29,6 +35,8 @@ class CampaignController {
 	static final String VIEWS_CAMPAIGN_LIST = "campaigns/campaignList";
 
 	static final String VIEWS_CAMPAIGN_DETAILS = "campaigns/campaignDetails";
+
+	static final String VIEWS_CAMPAIGN_PROGRESS = "campaigns/campaignDetails :: progress";
 
 	static final String VIEWS_CAMPAIGN_FORM = "campaigns/launchCampaignForm";
 
@@ -46,17 +54,31 @@ class CampaignController {
 		return VIEWS_CAMPAIGN_LIST;
 	}
 
-	@GetMapping("/campaigns/{id}")
+	@GetMapping("/campaigns/{id:\\d+}")
 	String showCampaign(@PathVariable long id, Model model) {
-		Campaign campaign = this.campaigns.find(id)
-			.orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND, "no campaign " + id));
-		model.addAttribute("campaign", campaign);
-		model.addAttribute("targets", this.campaigns.targets(id));
+		addCampaign(id, model);
 		return VIEWS_CAMPAIGN_DETAILS;
 	}
 
+	/** The live part of a campaign's page, which htmx polls while the campaign runs. */
+	@GetMapping("/campaigns/{id:\\d+}/progress")
+	String showCampaignProgress(@PathVariable long id, Model model) {
+		addCampaign(id, model);
+		return VIEWS_CAMPAIGN_PROGRESS;
+	}
+
+	private void addCampaign(long id, Model model) {
+		Campaign campaign = this.campaigns.find(id)
+			.orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND, "There is no campaign " + id + "."));
+		model.addAttribute("campaign", campaign);
+		model.addAttribute("targets", this.campaigns.targets(id));
+	}
+
 	@GetMapping("/campaigns/new")
-	String initLaunchForm(Model model) {
+	String initLaunchForm(@ModelAttribute(name = "consoleUser", binding = false) ConsoleUser user, Model model) {
+		if (!user.operator()) {
+			throw new AccessDeniedException("the role " + user.role() + " may not launch campaigns");
+		}
 		model.addAttribute("form", new CampaignForm());
 		model.addAttribute("jobTypes", List.of(RefJobType.values()));
 		return VIEWS_CAMPAIGN_FORM;

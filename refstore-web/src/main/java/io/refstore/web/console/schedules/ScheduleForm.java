@@ -1,4 +1,8 @@
-package io.refstore.web.schedules;
+package io.refstore.web.console.schedules;
+
+import io.refstore.web.schedules.ParameterLines;
+import io.refstore.web.schedules.Schedule;
+import io.refstore.web.schedules.ScheduleRequest;
 
 /**
  * The console's create/edit form of a schedule; extra job parameters are

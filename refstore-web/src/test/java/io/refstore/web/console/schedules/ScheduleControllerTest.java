@@ -1,7 +1,8 @@
-package io.refstore.web.schedules;
+package io.refstore.web.console.schedules;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.not;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
@@ -15,6 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
 import io.refstore.web.console.ConsoleTestSupport;
+import io.refstore.web.schedules.Schedule;
+import io.refstore.web.schedules.ScheduleService;
 
 /**
  * The console's schedule pages, one test per handler, on the real application: what the
@@ -24,7 +27,7 @@ import io.refstore.web.console.ConsoleTestSupport;
 class ScheduleControllerTest extends ConsoleTestSupport {
 
 	@Autowired
-	ScheduleStore store;
+	ScheduleService schedules;
 
 	private String created(String stem) throws Exception {
 		String repo = uniqueName(stem) + ".git";
@@ -67,7 +70,8 @@ class ScheduleControllerTest extends ConsoleTestSupport {
 
 	@Test
 	void creationStoresTheSchedule() throws Exception {
-		Schedule schedule = this.store.find(created("stored")).orElseThrow();
+		String stored = created("stored");
+		Schedule schedule = asViewer(() -> this.schedules.find(stored)).orElseThrow();
 		assertThat(schedule.misfire()).isEqualTo(Schedule.Misfire.RUN_ONCE);
 		assertThat(schedule.parameters()).containsEntry("force", "true");
 		assertThat(schedule.createdBy()).isEqualTo("operator");
@@ -107,7 +111,7 @@ class ScheduleControllerTest extends ConsoleTestSupport {
 				.param("timeZone", "Asia/Tokyo")
 				.param("misfire", "SKIP"))
 			.andExpect(redirectedUrl("/schedules"));
-		Schedule schedule = this.store.find(name).orElseThrow();
+		Schedule schedule = asViewer(() -> this.schedules.find(name)).orElseThrow();
 		assertThat(schedule.targetKind()).isEqualTo(Schedule.TargetKind.LOOSE_REFS_ABOVE);
 		assertThat(schedule.timeZone()).isEqualTo("Asia/Tokyo");
 	}
@@ -117,10 +121,10 @@ class ScheduleControllerTest extends ConsoleTestSupport {
 		String name = created("paused");
 		this.mvc.perform(post("/schedules/" + name + "/pause").with(operator()).with(csrf()))
 			.andExpect(redirectedUrl("/schedules"));
-		assertThat(this.store.find(name).orElseThrow().paused()).isTrue();
+		assertThat(asViewer(() -> this.schedules.find(name)).orElseThrow().paused()).isTrue();
 		this.mvc.perform(post("/schedules/" + name + "/resume").with(operator()).with(csrf()))
 			.andExpect(redirectedUrl("/schedules"));
-		assertThat(this.store.find(name).orElseThrow().paused()).isFalse();
+		assertThat(asViewer(() -> this.schedules.find(name)).orElseThrow().paused()).isFalse();
 	}
 
 	@Test
@@ -132,6 +136,57 @@ class ScheduleControllerTest extends ConsoleTestSupport {
 				.param("jobType", "VERIFY")
 				.param("target", "x")
 				.param("cron", "0 0 2 * * ?"))
+			.andExpect(status().isForbidden());
+	}
+
+	@Test
+	void viewersSeeSchedulesReadOnly() throws Exception {
+		String name = created("read-only");
+		this.mvc.perform(get("/schedules").with(viewer()))
+			.andExpect(status().isOk())
+			.andExpect(content().string(containsString("id=\"schedule-" + name + "\"")))
+			.andExpect(content().string(not(containsString("id=\"new-schedule\""))))
+			.andExpect(content().string(not(containsString("/pause\""))));
+		this.mvc.perform(get("/schedules/new").with(viewer())).andExpect(status().isForbidden());
+		this.mvc.perform(get("/schedules/" + name + "/edit").with(viewer()))
+			.andExpect(status().isOk())
+			.andExpect(content().string(containsString("id=\"read-only\"")))
+			.andExpect(content().string(containsString("<fieldset disabled")))
+			.andExpect(content().string(not(containsString("id=\"save\""))));
+	}
+
+	@Test
+	void operatorsCannotChangeAScheduleOfAnAdministratorsJob() throws Exception {
+		String repo = uniqueName("admin-job") + ".git";
+		bareRepo(repo);
+		String name = uniqueName("admin-job");
+		this.mvc
+			.perform(post("/schedules/new").with(admin())
+				.with(csrf())
+				.param("name", name)
+				.param("jobType", "DELETE")
+				.param("targetKind", "REPOSITORY")
+				.param("target", repo)
+				.param("cron", "0 0 3 * * ?")
+				.param("timeZone", "UTC")
+				.param("misfire", "SKIP")
+				.param("parameters", "prefixes=refs/pull/"))
+			.andExpect(redirectedUrl("/schedules"));
+		String maintained = created("operator-job");
+		String list = this.mvc.perform(get("/schedules").with(operator()))
+			.andExpect(status().isOk())
+			.andExpect(content().string(containsString("id=\"new-schedule\"")))
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		assertThat(list).contains("/schedules/" + maintained + "/pause")
+			.doesNotContain("/schedules/" + name + "/pause");
+		this.mvc.perform(get("/schedules/" + name + "/edit").with(operator()))
+			.andExpect(content().string(containsString("id=\"read-only\"")));
+		this.mvc.perform(get("/schedules/" + name + "/edit").with(admin()))
+			.andExpect(content().string(not(containsString("id=\"read-only\""))))
+			.andExpect(content().string(containsString("id=\"save\"")));
+		this.mvc.perform(post("/schedules/" + name + "/pause").with(operator()).with(csrf()))
 			.andExpect(status().isForbidden());
 	}
 

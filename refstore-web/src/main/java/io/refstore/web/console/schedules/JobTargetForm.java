@@ -1,6 +1,8 @@
-package io.refstore.web.schedules;
+package io.refstore.web.console.schedules;
 
 import java.util.Map;
+
+import io.refstore.web.schedules.ParameterLines;
 
 /**
  * What the console's schedule and campaign forms share: the job to launch, the

@@ -1,8 +1,9 @@
-package io.refstore.web.schedules;
+package io.refstore.web.console.schedules;
 
 import java.util.List;
 import java.util.Set;
 
+import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.core.Authentication;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
@@ -14,12 +15,18 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
 import io.refstore.batch.support.RefJobType;
+import io.refstore.web.console.system.ConsoleUser;
+import io.refstore.web.schedules.Schedule;
+import io.refstore.web.schedules.ScheduleConflictException;
+import io.refstore.web.schedules.ScheduleNotFoundException;
+import io.refstore.web.schedules.ScheduleService;
 import io.refstore.web.system.InvalidRequestException;
 
 /**
  * The console's schedules: the list (next fire, overruns, pause/resume) and the
  * create/edit form. A refused field is shown on the form again with the reason; success
- * redirects to the list with a message.
+ * redirects to the list with a message. The form to create one is refused to a role that
+ * may not (a viewer); a schedule whose job the role may not run opens read-only.
  */
 @Controller
 class ScheduleController {
@@ -49,7 +56,10 @@ class ScheduleController {
 	}
 
 	@GetMapping("/schedules/new")
-	String initCreationForm(Model model) {
+	String initCreationForm(@ModelAttribute(name = "consoleUser", binding = false) ConsoleUser user, Model model) {
+		if (!user.operator()) {
+			throw new AccessDeniedException("the role " + user.role() + " may not create schedules");
+		}
 		model.addAttribute("form", new ScheduleForm());
 		model.addAttribute("editing", false);
 		return VIEWS_SCHEDULE_FORM;
@@ -73,6 +83,7 @@ class ScheduleController {
 	@GetMapping("/schedules/{name}/edit")
 	String initUpdateForm(@PathVariable String name, Model model) {
 		Schedule schedule = this.schedules.find(name).orElseThrow(() -> new ScheduleNotFoundException(name));
+		model.addAttribute("schedule", schedule);
 		model.addAttribute("form", ScheduleForm.of(schedule));
 		model.addAttribute("editing", true);
 		model.addAttribute("runs", this.schedules.runs(name, 20));
@@ -88,6 +99,8 @@ class ScheduleController {
 		}
 		catch (InvalidRequestException ex) {
 			reject(result, ex);
+			model.addAttribute("schedule",
+					this.schedules.find(name).orElseThrow(() -> new ScheduleNotFoundException(name)));
 			model.addAttribute("editing", true);
 			model.addAttribute("runs", this.schedules.runs(name, 20));
 			return VIEWS_SCHEDULE_FORM;

@@ -1,6 +1,7 @@
-package io.refstore.web.campaigns;
+package io.refstore.web.console.campaigns;
 
-import io.refstore.web.schedules.JobTargetForm;
+import io.refstore.web.campaigns.CampaignRequest;
+import io.refstore.web.console.schedules.JobTargetForm;
 
 /**
  * The console's launch form of a campaign; extra job parameters are {@code key=value}

@@ -1,7 +1,8 @@
-package io.refstore.web.campaigns;
+package io.refstore.web.console.campaigns;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.not;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
@@ -15,6 +16,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
+import io.refstore.web.campaigns.Campaign;
+import io.refstore.web.campaigns.CampaignService;
+import io.refstore.web.campaigns.CampaignTarget;
 import io.refstore.web.console.ConsoleTestSupport;
 
 /**
@@ -26,7 +30,7 @@ import io.refstore.web.console.ConsoleTestSupport;
 class CampaignControllerTest extends ConsoleTestSupport {
 
 	@Autowired
-	CampaignStore store;
+	CampaignService campaigns;
 
 	private long launched(String stem, String jobType, int repos) throws Exception {
 		for (int i = 0; i < repos; i++) {
@@ -59,10 +63,10 @@ class CampaignControllerTest extends ConsoleTestSupport {
 	void launchingStoresTheCampaignOverTheSelectedRepositories() throws Exception {
 		String stem = uniqueName("console-launch");
 		long id = launched(stem, "VERIFY", 3);
-		Campaign campaign = this.store.find(id).orElseThrow();
+		Campaign campaign = asViewer(() -> this.campaigns.find(id).orElseThrow());
 		assertThat(campaign.createdBy()).isEqualTo("operator");
 		assertThat(campaign.concurrency()).isEqualTo(1);
-		assertThat(this.store.targets(id)).extracting(CampaignTarget::repository)
+		assertThat(asViewer(() -> this.campaigns.targets(id))).extracting(CampaignTarget::repository)
 			.isEqualTo(List.of(stem + "-0.git", stem + "-1.git", stem + "-2.git"));
 	}
 
@@ -87,7 +91,7 @@ class CampaignControllerTest extends ConsoleTestSupport {
 			.andExpect(status().isOk())
 			.andExpect(view().name(CampaignController.VIEWS_CAMPAIGN_LIST))
 			.andExpect(content().string(containsString("id=\"campaign-" + id + "\"")))
-			.andExpect(content().string(containsString(" / 2")));
+			.andExpect(content().string(containsString("of 2 repositories")));
 	}
 
 	@Test
@@ -108,7 +112,7 @@ class CampaignControllerTest extends ConsoleTestSupport {
 		this.mvc.perform(post("/campaigns/" + id + "/cancel").with(operator()).with(csrf()))
 			.andExpect(status().is3xxRedirection())
 			.andExpect(flash().attribute("message", containsString("Campaign " + id + " cancelled")));
-		assertThat(this.store.find(id).orElseThrow().cancelRequested()).isTrue();
+		assertThat(asViewer(() -> this.campaigns.find(id).orElseThrow()).cancelRequested()).isTrue();
 	}
 
 	@Test
@@ -116,6 +120,33 @@ class CampaignControllerTest extends ConsoleTestSupport {
 		this.mvc
 			.perform(post("/campaigns/new").with(viewer()).with(csrf()).param("jobType", "VERIFY").param("target", "*"))
 			.andExpect(status().isForbidden());
+	}
+
+	@Test
+	void viewersSeeCampaignsWithoutTheActionsTheyCannotUse() throws Exception {
+		long id = launched(uniqueName("console-viewer"), "VERIFY", 2);
+		this.mvc.perform(get("/campaigns").with(viewer()))
+			.andExpect(status().isOk())
+			.andExpect(content().string(containsString("id=\"campaign-" + id + "\"")))
+			.andExpect(content().string(not(containsString("id=\"new-campaign\""))));
+		this.mvc.perform(get("/campaigns/new").with(viewer())).andExpect(status().isForbidden());
+		this.mvc.perform(get("/campaigns/" + id).with(viewer()))
+			.andExpect(status().isOk())
+			.andExpect(content().string(not(containsString("/cancel"))));
+		this.mvc.perform(get("/campaigns").with(operator()))
+			.andExpect(content().string(containsString("id=\"new-campaign\"")));
+	}
+
+	@Test
+	void theProgressPartIsServedAloneForPolling() throws Exception {
+		String stem = uniqueName("console-progress");
+		long id = launched(stem, "VERIFY", 2);
+		this.mvc.perform(get("/campaigns/" + id + "/progress").with(viewer()))
+			.andExpect(status().isOk())
+			.andExpect(view().name(CampaignController.VIEWS_CAMPAIGN_PROGRESS))
+			.andExpect(content().string(containsString("id=\"progress\"")))
+			.andExpect(content().string(containsString(stem + "-1.git")))
+			.andExpect(content().string(not(containsString("<header"))));
 	}
 
 }

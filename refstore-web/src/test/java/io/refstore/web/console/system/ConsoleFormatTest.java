@@ -1,0 +1,77 @@
+package io.refstore.web.console.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.refstore.batch.support.RefJobType;
+import io.refstore.web.campaigns.CampaignTarget;
+import io.refstore.web.schedules.Schedule;
+
+/**
+ * How the console's pages write times, durations, counts and names: one time format (UTC,
+ * zone named, from every kind of time the pages hold), words instead of constants.
+ */
+class ConsoleFormatTest {
+
+	private final ConsoleFormat fmt = new ConsoleFormat();
+
+	@Test
+	void everyKindOfTimeReadsTheSameInUtcWithTheZoneNamed() {
+		Instant instant = Instant.parse("2026-12-01T13:44:11.995394155Z");
+		LocalDateTime local = LocalDateTime.ofInstant(instant, ZoneId.systemDefault());
+		assertThat(this.fmt.time(instant)).isEqualTo("2026-12-01 13:44:11 UTC");
+		assertThat(this.fmt.time(local)).isEqualTo("2026-12-01 13:44:11 UTC");
+		assertThat(this.fmt.time(local.toString())).isEqualTo("2026-12-01 13:44:11 UTC");
+		assertThat(this.fmt.time("2026-12-01T14:44:11.995+01:00")).isEqualTo("2026-12-01 13:44:11 UTC");
+		assertThat(this.fmt.time(OffsetDateTime.parse("2026-12-01T08:44:11-05:00")))
+			.isEqualTo("2026-12-01 13:44:11 UTC");
+		assertThat(this.fmt.time(null)).isEmpty();
+		assertThat(this.fmt.iso(local)).isEqualTo("2026-12-01T13:44:11.995394155Z");
+		assertThat(this.fmt.iso(null)).isEmpty();
+	}
+
+	@Test
+	void durationsBetweenTwoTimes() {
+		Instant start = Instant.parse("2026-12-01T13:00:00Z");
+		assertThat(this.fmt.between(start, start.plusMillis(4200))).isEqualTo("4.2s");
+		assertThat(this.fmt.between(start, start.plusSeconds(123))).isEqualTo("2m 03s");
+		assertThat(this.fmt.between(start, start.plus(Duration.ofHours(1).plusSeconds(62)))).isEqualTo("1h 01m 02s");
+		assertThat(this.fmt.between(null, start)).isEmpty();
+		assertThat(this.fmt.between(Instant.now().minusSeconds(5), null)).matches("[4-9]\\.\\ds");
+	}
+
+	@Test
+	void namesInWords() {
+		assertThat(this.fmt.jobType(RefJobType.MIGRATE)).isEqualTo("Migration");
+		assertThat(this.fmt.jobType(RefJobType.VERIFY)).isEqualTo("Verification");
+		assertThat(this.fmt.jobType(null)).isEqualTo("Unknown job");
+		assertThat(this.fmt.words(CampaignTarget.State.SKIPPED_BUSY)).isEqualTo("Skipped busy");
+		assertThat(this.fmt.words(null)).isEmpty();
+		assertThat(this.fmt.target(Schedule.TargetKind.REPOSITORY, "demo.git")).isEqualTo("demo.git");
+		assertThat(this.fmt.target(Schedule.TargetKind.GLOB, "team/*")).isEqualTo("matching team/*");
+		assertThat(this.fmt.target(Schedule.TargetKind.LOOSE_REFS_ABOVE, "25000"))
+			.isEqualTo("with more than 25,000 loose refs");
+		Map<String, String> parameters = new LinkedHashMap<>();
+		parameters.put("force", "true");
+		parameters.put("chunkSize", "500");
+		assertThat(this.fmt.parameters(parameters)).isEqualTo("force=true\nchunkSize=500");
+		assertThat(this.fmt.parameters(Map.of())).isEqualTo("(none)");
+	}
+
+	@Test
+	void countsAndSizes() {
+		assertThat(this.fmt.count(1_000_000)).isEqualTo("1,000,000");
+		assertThat(this.fmt.bytes(222_624)).isEqualTo("217.4 KiB");
+		assertThat(this.fmt.bytes(512)).isEqualTo("512 B");
+	}
+
+}
