@@ -36,7 +36,9 @@ public record AuditEntry(long id, Instant at, String actor, String action, Strin
 		/** The caller's roles do not allow it. */
 		DENIED,
 		/** It failed on an error. */
-		ERROR
+		ERROR,
+		/** It was stopped on request before it finished (a job); it can be restarted. */
+		STOPPED
 
 	}
 

@@ -8,6 +8,7 @@ import org.springframework.stereotype.Component;
 
 import io.refstore.batch.support.RefJobEvent;
 import io.refstore.web.audit.AuditEntry;
+import io.refstore.web.system.Redaction;
 
 /**
  * Records every job event the batch module publishes (launch, refused launch, stop,
@@ -29,12 +30,30 @@ class JobAuditListener {
 		String outcome = (event.outcome() == null) ? "" : event.outcome();
 		AuditEntry.Outcome result = outcome.startsWith("REFUSED") ? AuditEntry.Outcome.REJECTED
 				: (outcome.startsWith("FAILED") || outcome.startsWith("ABANDONED")) ? AuditEntry.Outcome.ERROR
-						: AuditEntry.Outcome.SUCCESS;
+						: outcome.startsWith("STOPPED") ? AuditEntry.Outcome.STOPPED : AuditEntry.Outcome.SUCCESS;
 		String target = event.job() + ((event.executionId() == null) ? "" : " #" + event.executionId());
 		Map<String, String> parameters = event.parameters();
 		this.events.publishEvent(new AuditEntry(0, event.time(), event.actor(),
 				"job." + event.action().name().toLowerCase(java.util.Locale.ROOT), event.repository(), target,
-				parameters, result, outcome));
+				parameters, result, detail(outcome, result)));
+	}
+
+	/**
+	 * The event's outcome as the audit log shows it: the status, then its message without
+	 * exception class names or server paths ({@link Redaction#message}); a stopped job's
+	 * message is only the exception Spring Batch stops it with.
+	 */
+	static String detail(String outcome, AuditEntry.Outcome result) {
+		int colon = outcome.indexOf(": ");
+		if (colon < 0) {
+			return outcome;
+		}
+		String status = outcome.substring(0, colon);
+		if (result == AuditEntry.Outcome.STOPPED) {
+			return status + ": stopped on request";
+		}
+		String message = Redaction.message(outcome.substring(colon + 2));
+		return message.isEmpty() ? status : status + ": " + message;
 	}
 
 }

@@ -49,7 +49,7 @@ class JobsBrowserIT extends BrowserTestSupport {
 		String page = chrome.getCurrentUrl();
 		new WebDriverWait(chrome, Duration.ofSeconds(90))
 			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
-			.until((driver) -> driver.findElement(By.id("job-status")).getText().equals("COMPLETED"));
+			.until((driver) -> driver.findElement(By.id("job-status")).getText().equals("Completed"));
 		// polled in place by htmx; the page reloads itself once, at the end, at the same
 		// address
 		assertThat(chrome.getCurrentUrl()).isEqualTo(page);
@@ -57,6 +57,14 @@ class JobsBrowserIT extends BrowserTestSupport {
 		waitForText(By.cssSelector("tr[data-step='copyRefsStep']"), "3,001 / 3,001");
 		// 3,000 branches and HEAD
 		assertThat(chrome.findElements(By.cssSelector("#steps progress"))).hasSizeGreaterThanOrEqualTo(4);
+		// the job in words, the internals folded away
+		waitForText(By.id("job-summary"),
+				"Copied 3,001 refs and 0 reflog entries from files to reftable; digests match.");
+		assertThat(chrome.findElement(By.tagName("h1")).getText()).endsWith(": Migration");
+		assertThat(chrome.findElement(By.cssSelector("tr[data-step='copyRefsStep'] td")).getText())
+			.isEqualTo("Copy refs");
+		assertThat(chrome.findElement(By.id("internal-parameters")).isDisplayed()).isFalse();
+		assertThat(chrome.findElement(By.id("parameters")).getText()).contains("chunkSize").doesNotContain("launchId");
 		assertThat(GitCli.reftable().ok(repo.dir(), "rev-parse", "--show-ref-format").trim()).isEqualTo("reftable");
 		assertThat(GitCli.reftable().ok(repo.dir(), "for-each-ref")).isEqualTo(before);
 	}
@@ -94,9 +102,12 @@ class JobsBrowserIT extends BrowserTestSupport {
 		chrome.findElement(By.id("stop")).click();
 		new WebDriverWait(chrome, Duration.ofSeconds(30))
 			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
-			.until((driver) -> driver.findElement(By.id("job-status")).getText().equals("STOPPED"));
+			.until((driver) -> driver.findElement(By.id("job-status")).getText().equals("Stopped"));
 		assertThat(chrome.getCurrentUrl()).isEqualTo(first);
 		screenshot("jobs-stop-stopped");
+		assertThat(chrome.findElement(By.id("job-summary")).getText())
+			.isEqualTo("Stopped on request. Restarting continues where it stopped.");
+		assertThat(chrome.findElement(By.tagName("main")).getText()).doesNotContain("Exception");
 		assertThat(chrome.findElements(By.id("stop"))).isEmpty();
 		assertThat(repo.git("for-each-ref")).isEqualTo(before);
 		assertThat(GitCli.reftable().ok(repo.dir(), "rev-parse", "--show-ref-format").trim()).isEqualTo("files");
@@ -105,7 +116,7 @@ class JobsBrowserIT extends BrowserTestSupport {
 		new WebDriverWait(chrome, Duration.ofSeconds(90))
 			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
 			.until((driver) -> !driver.getCurrentUrl().equals(first)
-					&& driver.findElement(By.id("job-status")).getText().equals("COMPLETED"));
+					&& driver.findElement(By.id("job-status")).getText().equals("Completed"));
 		screenshot("jobs-stop-restarted");
 		waitForText(By.cssSelector("tr[data-step='copyRefsStep']"), "2,001 / 2,001");
 		assertThat(GitCli.reftable().ok(repo.dir(), "rev-parse", "--show-ref-format").trim()).isEqualTo("reftable");
@@ -151,8 +162,8 @@ class JobsBrowserIT extends BrowserTestSupport {
 		chrome.findElement(By.id("restore")).click();
 		new WebDriverWait(chrome, Duration.ofSeconds(60))
 			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
-			.until((driver) -> driver.findElement(By.id("job-status")).getText().equals("COMPLETED")
-					&& driver.findElement(By.tagName("h1")).getText().contains("restoreRefsJob"));
+			.until((driver) -> driver.findElement(By.id("job-status")).getText().equals("Completed")
+					&& driver.findElement(By.tagName("h1")).getText().contains("Restore"));
 		screenshot("jobs-restored");
 		assertThat(repo.git("for-each-ref")).isEqualTo(before);
 	}

@@ -73,7 +73,7 @@ class JobController {
 
 	@GetMapping("/jobs/{id:\\d+}")
 	String showJob(@PathVariable long id, Model model) {
-		model.addAttribute("job", find(id));
+		addJob(find(id), model);
 		return VIEWS_JOB_DETAILS;
 	}
 
@@ -85,7 +85,7 @@ class JobController {
 	@GetMapping("/jobs/{id:\\d+}/progress")
 	String showJobProgress(@PathVariable long id, Model model, HttpServletResponse response) {
 		JobSummary job = find(id);
-		model.addAttribute("job", job);
+		addJob(job, model);
 		if (!job.running()) {
 			response.setHeader("HX-Refresh", "true");
 		}
@@ -116,7 +116,7 @@ class JobController {
 			return "redirect:/jobs/" + executed.executionId();
 		}
 		catch (InvalidRequestException ex) {
-			model.addAttribute("job", find(id));
+			addJob(find(id), model);
 			model.addAttribute("confirmError", ex.getMessage());
 			model.addAttribute("confirmRepository", confirmRepository);
 			model.addAttribute("confirmCount", confirmCount);
@@ -129,6 +129,11 @@ class JobController {
 		JobSummary restore = this.jobs.restoreDeletion(id, principal.getName());
 		redirect.addFlashAttribute("message", "Restoring the refs execution " + id + " deleted.");
 		return "redirect:/jobs/" + restore.executionId();
+	}
+
+	private static void addJob(JobSummary job, Model model) {
+		model.addAttribute("job", job);
+		model.addAttribute("description", new JobDescription(job));
 	}
 
 	private JobSummary find(long id) {

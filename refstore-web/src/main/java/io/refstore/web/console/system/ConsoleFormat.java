@@ -182,15 +182,44 @@ public class ConsoleFormat {
 	}
 
 	/**
-	 * A state's constant in words: {@code SKIPPED_BUSY} is {@code Skipped busy}; an empty
-	 * string for {@code null}.
+	 * A constant in words: {@code SKIPPED_BUSY} is {@code Skipped busy}; an empty string
+	 * for {@code null}.
 	 */
 	public String words(Object constant) {
-		if (constant == null) {
+		return inWords((constant != null) ? constant.toString() : null);
+	}
+
+	/**
+	 * A constant or a Spring bean name in words: {@code SKIPPED_BUSY} is
+	 * {@code Skipped busy}, {@code copyRefsStep} is {@code Copy refs},
+	 * {@code migrateRefsJob} is {@code Migrate refs}; an empty string for {@code null}.
+	 */
+	public static String inWords(String name) {
+		if (name == null || name.isEmpty()) {
 			return "";
 		}
-		String name = constant.toString().replace('_', ' ').toLowerCase(Locale.ROOT);
-		return name.isEmpty() ? name : Character.toUpperCase(name.charAt(0)) + name.substring(1);
+		String stem = name.replaceFirst("(Step|Job)$", "");
+		boolean constant = stem.equals(stem.toUpperCase(Locale.ROOT));
+		StringBuilder words = new StringBuilder(stem.length() + 4);
+		for (int i = 0; i < stem.length(); i++) {
+			char c = stem.charAt(i);
+			if (c == '_') {
+				words.append(' ');
+			}
+			else if (i == 0) {
+				words.append(Character.toUpperCase(c));
+			}
+			else if (constant) {
+				words.append(Character.toLowerCase(c));
+			}
+			else if (Character.isUpperCase(c)) {
+				words.append(' ').append(Character.toLowerCase(c));
+			}
+			else {
+				words.append(c);
+			}
+		}
+		return words.toString();
 	}
 
 	/** Job parameters as {@code key=value} lines, or {@code (none)}. */

@@ -15,6 +15,8 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.view;
 
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 import org.springframework.test.web.servlet.MvcResult;
 
@@ -165,6 +167,17 @@ class JobControllerTest extends ConsoleTestSupport {
 			.andExpect(org.springframework.test.web.servlet.result.MockMvcResultMatchers.redirectedUrl("/jobs/" + id))
 			.andExpect(flash().attribute("message", containsString("Stop requested")));
 		assertThat(awaitEnd(id, null)).isEqualTo("STOPPED");
+		// the audit log says it stopped, in words, not that it succeeded
+		String audit = this.mvc
+			.perform(get("/api/audit").param("action", "job.finish").param("repository", name).with(as("operator")))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		assertThat(JsonPath.<List<String>>read(audit, "$.entries[?(@.target =~ /.* #" + id + "/)].outcome"))
+			.containsExactly("STOPPED");
+		assertThat(JsonPath.<List<String>>read(audit, "$.entries[?(@.target =~ /.* #" + id + "/)].detail"))
+			.containsExactly("STOPPED: stopped on request");
 		this.mvc.perform(post("/jobs/" + id + "/stop").with(operator()).with(csrf()))
 			.andExpect(status().isConflict())
 			.andExpect(model().attribute("explanation", containsString("not running")));

@@ -1,0 +1,176 @@
+package io.refstore.web.console.jobs;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+import io.refstore.batch.support.JobParameterNames;
+import io.refstore.batch.support.JobResults;
+import io.refstore.batch.support.JobSummary;
+import io.refstore.batch.support.RefJobType;
+import io.refstore.web.console.system.ConsoleFormat;
+
+/**
+ * A job as the console's pages put it in words: its title ("Migration", "Deletion plan"),
+ * its steps' names ("Copy refs"), its status, a one-line summary of what it did ("Copied
+ * 3,546 refs and 326 reflog entries from files to reftable; digests match"), and its
+ * parameters split into those a person chose and the internal ones (the launch id, the
+ * server instance), which the page keeps under a collapsed section.
+ *
+ * @param job the job, already redacted ({@code JobRedaction})
+ */
+public record JobDescription(JobSummary job) {
+
+	/** Parameters the launcher adds, not the person who launched. */
+	private static final Set<String> INTERNAL = Set.of(JobParameterNames.LAUNCH_ID, JobParameterNames.ACTOR,
+			JobParameterNames.REPOSITORY, JobParameterNames.REPOSITORY_PATH, "refstore.instance", "run.id");
+
+	/** The job's kind in words: {@code Migration}, {@code Deletion plan}. */
+	public String title() {
+		RefJobType type = this.job.type();
+		if (type == null) {
+			return ConsoleFormat.inWords(this.job.job());
+		}
+		return switch (type) {
+			case MIGRATE -> "Migration";
+			case VERIFY -> "Verification";
+			case MAINTAIN -> "Maintenance";
+			case ROLLBACK -> "Rollback";
+			case RESTORE -> "Restore";
+			case DELETE -> planOnly() ? "Deletion plan" : "Deletion";
+		};
+	}
+
+	/** Whether this is a deletion that only plans. */
+	public boolean planOnly() {
+		return "true".equals(this.job.parameters().get(JobParameterNames.PLAN_ONLY));
+	}
+
+	/** The status in words: {@code Completed}, {@code Stopped}. */
+	public String status() {
+		return ConsoleFormat.inWords(this.job.status());
+	}
+
+	/**
+	 * What the job did, in one line, once it ended; {@code null} while it runs or when
+	 * there is nothing to say.
+	 */
+	public String summary() {
+		String status = this.job.status();
+		if (this.job.running()) {
+			return null;
+		}
+		if ("STOPPED".equals(status)) {
+			return "Stopped on request. Restarting continues where it stopped.";
+		}
+		if ("FAILED".equals(status) || "ABANDONED".equals(status)) {
+			String message = this.job.exitMessage();
+			return "Failed" + ((message == null || message.isBlank()) ? "." : ": " + message);
+		}
+		if (!"COMPLETED".equals(status) || this.job.type() == null) {
+			return null;
+		}
+		return switch (this.job.type()) {
+			case MIGRATE -> migration();
+			case VERIFY -> verification();
+			case MAINTAIN -> maintenance();
+			case ROLLBACK -> "Rolled back from " + result("rollback.from") + " to " + result("rollback.to") + ": "
+					+ count("rollback.refs") + " refs" + kept("rollback.kept");
+			case RESTORE -> "Restored " + count("restore.restored") + " refs"
+					+ (number("restore.present") > 0 ? "; " + count("restore.present") + " were already there" : "")
+					+ ".";
+			case DELETE -> planOnly()
+					? "Plans to delete " + count(JobResults.PLAN_COUNT) + " refs" + protectedRefs()
+							+ ". Nothing is deleted until it is confirmed."
+					: "Deleted " + String.format(Locale.ROOT, "%,d", stepDone("deleteRefsStep")) + " refs"
+							+ protectedRefs() + "; the manifest keeps them for a restore.";
+		};
+	}
+
+	private String migration() {
+		boolean match = result("migration.sourceDigest").equals(result("migration.targetDigest"))
+				&& !result("migration.sourceDigest").isEmpty();
+		return "Copied " + count("migration.refs") + " refs and " + count("migration.logEntries")
+				+ " reflog entries from " + result("migration.from") + " to " + result("migration.to") + "; "
+				+ (match ? "digests match" : "digests differ") + kept("migration.carried") + ".";
+	}
+
+	private String verification() {
+		long errors = number("verify.errors");
+		long warnings = number("verify.warnings");
+		String found = (errors == 0 && warnings == 0) ? "no problem found"
+				: count("verify.errors") + " errors and " + count("verify.warnings") + " warnings";
+		return "Read " + count("verify.refs") + " refs and " + count("verify.logEntries") + " reflog entries of the "
+				+ result("verify.format") + " store: " + found + ". Nothing was changed.";
+	}
+
+	private String maintenance() {
+		if (!"true".equals(result("maintain.packed"))) {
+			return "Nothing to do: " + result("maintain.before") + " (" + result("maintain.reason") + ").";
+		}
+		return "Packed: " + result("maintain.before") + " before, " + result("maintain.after") + " after.";
+	}
+
+	private String kept(String key) {
+		long kept = number(key);
+		return (kept > 0) ? "; " + count(key) + " refs written meanwhile were carried over" : "";
+	}
+
+	private String protectedRefs() {
+		long kept = number(JobResults.PLAN_PROTECTED_COUNT);
+		return (kept > 0) ? " (" + count(JobResults.PLAN_PROTECTED_COUNT) + " protected refs kept)" : "";
+	}
+
+	private String result(String key) {
+		String value = this.job.results().get(key);
+		return (value != null) ? value : "";
+	}
+
+	private long number(String key) {
+		try {
+			return Long.parseLong(result(key));
+		}
+		catch (NumberFormatException ex) {
+			return 0;
+		}
+	}
+
+	private String count(String key) {
+		String value = result(key);
+		try {
+			return String.format(Locale.ROOT, "%,d", Long.parseLong(value));
+		}
+		catch (NumberFormatException ex) {
+			return value.isEmpty() ? "?" : value;
+		}
+	}
+
+	private long stepDone(String step) {
+		return this.job.steps()
+			.stream()
+			.filter((s) -> s.name().equals(step))
+			.mapToLong(JobSummary.StepSummary::done)
+			.sum();
+	}
+
+	/** The parameters a person chose, by name. */
+	public Map<String, String> parameters() {
+		Map<String, String> chosen = new TreeMap<>(this.job.parameters());
+		chosen.keySet().removeAll(INTERNAL);
+		return chosen;
+	}
+
+	/** The parameters the launcher added (launch id, server instance). */
+	public Map<String, String> internalParameters() {
+		Map<String, String> internal = new TreeMap<>(this.job.parameters());
+		internal.keySet().retainAll(INTERNAL);
+		return internal;
+	}
+
+	/** The job's results by name. */
+	public Map<String, String> results() {
+		return new TreeMap<>(this.job.results());
+	}
+
+}
