@@ -70,4 +70,26 @@ class LoginBrowserIT extends BrowserTestSupport {
 			.isEqualTo("rgba(29, 35, 48, 1)");
 	}
 
+	@Test
+	void addressesWithBracketsGetTheConsolesPagesNotTheServersOwn() throws Exception {
+		logIn("viewer");
+		// as a person types them: Chromium sends [ ] { } | as they are
+		chrome.get(url("/no/such[page]"));
+		assertThat(chrome.findElement(By.id("status")).getText()).isEqualTo("404");
+		assertThat(chrome.findElements(By.cssSelector("header .who"))).hasSize(1);
+		chrome.get(url("/jobs?repo=a[1]{x|y}"));
+		assertThat(chrome.findElement(By.tagName("h1")).getText()).isEqualTo("Jobs");
+		assertThat(chrome.findElement(By.id("repo")).getDomProperty("value")).isEqualTo("a[1]{x|y}");
+		screenshot("error-brackets");
+		// the tab's icon is the console's own, served without a login
+		assertThat(chrome.findElement(By.cssSelector("link[rel=icon]")).getDomAttribute("href"))
+			.isEqualTo("/console/favicon.svg");
+		HttpResponse<String> icon = HttpClient.newHttpClient()
+			.send(HttpRequest.newBuilder(URI.create(url("/console/favicon.svg"))).build(),
+					HttpResponse.BodyHandlers.ofString());
+		assertThat(icon.statusCode()).isEqualTo(200);
+		assertThat(icon.headers().firstValue("Content-Type"))
+			.hasValueSatisfying((type) -> assertThat(type).startsWith("image/svg+xml"));
+	}
+
 }
