@@ -33,6 +33,8 @@ import io.refstore.batch.parameters.RefJobParameters;
 import io.refstore.batch.support.InvalidJobParameterException;
 import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.RefJobType;
+import io.refstore.web.audit.AuditEntry;
+import io.refstore.web.audit.AuditLog;
 import io.refstore.web.jobs.JobPolicy;
 import io.refstore.web.jobs.JobService;
 import io.refstore.web.system.InvalidRequestException;
@@ -66,8 +68,11 @@ public class ScheduleService {
 
 	private final Duration minInterval;
 
+	private final AuditLog audit;
+
 	ScheduleService(ScheduleStore store, ScheduleTargets targets, Scheduler scheduler, JobPolicy policy,
-			ScheduleProperties properties) {
+			ScheduleProperties properties, AuditLog audit) {
+		this.audit = audit;
 		this.store = store;
 		this.targets = targets;
 		this.scheduler = scheduler;
@@ -107,6 +112,7 @@ public class ScheduleService {
 		}
 		this.store.insert(schedule, Instant.now());
 		register(schedule);
+		record(actor, "schedule.create", schedule);
 		return find(schedule.name()).orElseThrow();
 	}
 
@@ -122,6 +128,7 @@ public class ScheduleService {
 		Schedule schedule = check(request, name, actor);
 		this.store.update(schedule, Instant.now());
 		register(schedule);
+		record(actor, "schedule.update", schedule);
 		return find(name).orElseThrow();
 	}
 
@@ -143,6 +150,7 @@ public class ScheduleService {
 		catch (SchedulerException ex) {
 			throw new IllegalStateException("Quartz refused to " + (paused ? "pause" : "resume") + " " + name, ex);
 		}
+		record(actor, paused ? "schedule.pause" : "schedule.resume", schedule);
 		return find(name).orElseThrow();
 	}
 
@@ -159,6 +167,17 @@ public class ScheduleService {
 		catch (SchedulerException ex) {
 			throw new IllegalStateException("Quartz refused to delete " + name, ex);
 		}
+		record(actor, "schedule.delete", schedule);
+	}
+
+	/** An audit entry for a change of {@code schedule} by {@code actor}. */
+	private void record(Authentication actor, String action, Schedule schedule) {
+		String target = (schedule.targetKind() == Schedule.TargetKind.REPOSITORY) ? schedule.target() : null;
+		String when = (schedule.cron() != null) ? schedule.cron() + " (" + schedule.timeZone() + ")"
+				: "once at " + schedule.onceAt();
+		this.audit.record(AuditEntry.of(actor.getName(), action, target, schedule.name(), schedule.parameters(),
+				AuditEntry.Outcome.SUCCESS, schedule.jobType() + " of " + schedule.targetKind() + " "
+						+ schedule.target() + ", " + when + (schedule.paused() ? ", paused" : "")));
 	}
 
 	private Schedule existing(String name) {

@@ -26,6 +26,7 @@ import org.springframework.security.crypto.factory.PasswordEncoderFactories;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.access.AccessDeniedHandlerImpl;
 import org.springframework.security.web.authentication.AuthenticationEntryPointFailureHandler;
 import org.springframework.security.web.authentication.AuthenticationFilter;
 import org.springframework.security.web.authentication.UsernamePasswordAuthenticationFilter;
@@ -34,6 +35,7 @@ import org.springframework.security.web.firewall.HttpFirewall;
 import org.springframework.security.web.firewall.StrictHttpFirewall;
 
 import io.refstore.web.audit.AuditLog;
+import io.refstore.web.audit.DeniedRequestAudit;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -164,7 +166,7 @@ class SecurityConfiguration {
 	@Bean
 	@Order(1)
 	SecurityFilterChain apiFilterChain(HttpSecurity http, ProblemSecurityHandlers problems, ApiTokenStore tokens,
-			UserDetailsService users, LoginThrottle throttle) throws Exception {
+			UserDetailsService users, LoginThrottle throttle, DeniedRequestAudit denied) throws Exception {
 		AuthenticationManager tokenManager = new ProviderManager(new ApiTokenAuthenticationProvider(tokens, users));
 		AuthenticationFilter bearer = new AuthenticationFilter(tokenManager, new BearerTokenConverter());
 		bearer.setFailureHandler(new AuthenticationEntryPointFailureHandler(problems));
@@ -176,8 +178,8 @@ class SecurityConfiguration {
 			.httpBasic((basic) -> basic.authenticationEntryPoint(problems))
 			.addFilterBefore(bearer, BasicAuthenticationFilter.class)
 			.addFilterBefore(new LoginThrottleFilter(throttle, problems, false), BasicAuthenticationFilter.class)
-			.exceptionHandling(
-					(exceptions) -> exceptions.authenticationEntryPoint(problems).accessDeniedHandler(problems))
+			.exceptionHandling((exceptions) -> exceptions.authenticationEntryPoint(problems)
+				.accessDeniedHandler(denied.handler(problems)))
 			.authorizeHttpRequests((authorize) -> authorize.requestMatchers("/actuator/health", "/actuator/health/**")
 				.permitAll()
 				.requestMatchers("/actuator/**")
@@ -209,9 +211,11 @@ class SecurityConfiguration {
 
 	@Bean
 	@Order(2)
-	SecurityFilterChain consoleFilterChain(HttpSecurity http, ProblemSecurityHandlers problems, LoginThrottle throttle)
-			throws Exception {
+	SecurityFilterChain consoleFilterChain(HttpSecurity http, ProblemSecurityHandlers problems, LoginThrottle throttle,
+			DeniedRequestAudit denied) throws Exception {
 		http.formLogin((form) -> form.loginPage("/login").permitAll())
+			.exceptionHandling(
+					(exceptions) -> exceptions.accessDeniedHandler(denied.handler(new AccessDeniedHandlerImpl())))
 			.addFilterBefore(new LoginThrottleFilter(throttle, problems, true),
 					UsernamePasswordAuthenticationFilter.class)
 			.logout((logout) -> logout.permitAll())

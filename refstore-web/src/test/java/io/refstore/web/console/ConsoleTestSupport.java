@@ -43,9 +43,18 @@ public abstract class ConsoleTestSupport extends ApiTestSupport {
 	 * the role of the thread's user, as they do for a page.
 	 */
 	protected static <T> T asViewer(Supplier<T> read) {
+		return asUser("viewer", "VIEWER", read);
+	}
+
+	/** What {@code read} returns when run as the user {@code operator}. */
+	protected static <T> T asOperator(Supplier<T> read) {
+		return asUser("operator", "OPERATOR", read);
+	}
+
+	private static <T> T asUser(String name, String role, Supplier<T> read) {
 		SecurityContextHolder.getContext()
-			.setAuthentication(UsernamePasswordAuthenticationToken.authenticated("viewer", null,
-					AuthorityUtils.createAuthorityList("ROLE_VIEWER")));
+			.setAuthentication(UsernamePasswordAuthenticationToken.authenticated(name, null,
+					AuthorityUtils.createAuthorityList("ROLE_" + role)));
 		try {
 			return read.get();
 		}

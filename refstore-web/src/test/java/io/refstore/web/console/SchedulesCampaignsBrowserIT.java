@@ -101,6 +101,22 @@ class SchedulesCampaignsBrowserIT extends BrowserTestSupport {
 		chrome.findElement(By.cssSelector("#target-1 a[href^='/jobs/']")).click();
 		waitFor(By.id("steps"));
 		assertThat(chrome.findElement(By.cssSelector("header .who")).getText()).contains("operator");
+
+		// the audit log has the schedule and the campaign, outcomes coloured, jobs linked
+		chrome.get(url("/audit?actor=operator"));
+		waitFor(By.id("audit"));
+		screenshot("audit-operator");
+		assertThat(chrome.findElement(By.id("audit")).getText()).contains("schedule.create")
+			.contains("campaign.create")
+			.contains("nightly-fleet")
+			.contains("Campaign 1");
+		assertThat(chrome.findElement(By.cssSelector("#audit .badge.outcome-SUCCESS")).getCssValue("color"))
+			.isEqualTo("rgba(18, 117, 58, 1)");
+		chrome.findElement(By.linkText("Campaign 1")).click();
+		waitFor(By.id("targets"));
+		chrome.get(url("/audit?action=job.launch"));
+		chrome.findElement(By.cssSelector("#audit a[href^='/jobs/']")).click();
+		waitFor(By.id("steps"));
 	}
 
 }

@@ -1,5 +1,6 @@
 package io.refstore.web.console.system;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -14,6 +15,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 import org.springframework.stereotype.Component;
+import org.springframework.web.util.UriUtils;
 
 import io.refstore.batch.support.RefJobType;
 import io.refstore.web.schedules.Schedule;
@@ -231,6 +233,44 @@ public class ConsoleFormat {
 			.stream()
 			.map((entry) -> entry.getKey() + "=" + entry.getValue())
 			.collect(Collectors.joining("\n"));
+	}
+
+	/**
+	 * The job execution an audit entry's target names ({@code migrateRefsJob #12} is 12),
+	 * or {@code null}.
+	 */
+	public Long jobOf(String target) {
+		int hash = (target != null) ? target.lastIndexOf(" #") : -1;
+		if (hash < 0) {
+			return null;
+		}
+		try {
+			return Long.valueOf(target.substring(hash + 2));
+		}
+		catch (NumberFormatException ex) {
+			return null;
+		}
+	}
+
+	/**
+	 * Where an audit entry's target is shown, or {@code null}: a job's page
+	 * ({@code migrateRefsJob #12}), a campaign's, a schedule's (unless it was deleted).
+	 */
+	public String auditLink(String action, String target) {
+		Long job = jobOf(target);
+		if (job != null) {
+			return "/jobs/" + job;
+		}
+		if (target == null || action == null) {
+			return null;
+		}
+		if (action.startsWith("campaign.") && target.chars().allMatch(Character::isDigit) && !target.isEmpty()) {
+			return "/campaigns/" + target;
+		}
+		if (action.startsWith("schedule.") && !action.equals("schedule.delete")) {
+			return "/schedules/" + UriUtils.encodePathSegment(target, StandardCharsets.UTF_8) + "/edit";
+		}
+		return null;
 	}
 
 }

@@ -1,7 +1,9 @@
 package io.refstore.web.console.audit;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.model;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
@@ -30,6 +32,44 @@ class AuditControllerTest extends ConsoleTestSupport {
 	@Test
 	void viewersAreRefused() throws Exception {
 		this.mvc.perform(get("/audit").with(viewer())).andExpect(status().isForbidden());
+	}
+
+	@Test
+	void refusalsAndJobsAreLinkedAndFilteredByOutcome() throws Exception {
+		String repo = uniqueName("audited") + ".git";
+		bareRepo(repo);
+		// a viewer's maintenance launch is refused; an operator's runs
+		this.mvc.perform(post("/jobs/new/maintenance").param("repo", repo).with(viewer()).with(csrf()))
+			.andExpect(status().isForbidden());
+		String job = this.mvc.perform(post("/jobs/new/maintenance").param("repo", repo).with(operator()).with(csrf()))
+			.andExpect(status().is3xxRedirection())
+			.andReturn()
+			.getResponse()
+			.getRedirectedUrl();
+		String denied = this.mvc
+			.perform(get("/audit").param("actor", "viewer").param("outcome", "DENIED").with(operator()))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		assertThat(denied).contains("POST /jobs/new/maintenance")
+			.contains("outcome-DENIED")
+			.contains("the role VIEWER may not launch maintenance")
+			.doesNotContain("outcome-SUCCESS");
+		String launched = this.mvc
+			.perform(get("/audit").param("repo", repo)
+				.param("action", "job.launch")
+				.param("from", "2000-01-01T00:00")
+				.with(operator()))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		assertThat(launched).contains("href=\"" + job + "\"")
+			.contains("href=\"/repo?name=" + repo + "\"")
+			.contains("outcome-SUCCESS");
+		this.mvc.perform(get("/audit").param("repo", repo).param("to", "2000-01-01T00:00").with(operator()))
+			.andExpect(content().string(containsString("No entry matches.")));
 	}
 
 }

@@ -12,9 +12,14 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.view;
 
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
+import io.refstore.web.audit.AuditEntry;
+import io.refstore.web.audit.AuditFilter;
+import io.refstore.web.audit.AuditLog;
 import io.refstore.web.console.ConsoleTestSupport;
 import io.refstore.web.schedules.Schedule;
 import io.refstore.web.schedules.ScheduleService;
@@ -28,6 +33,9 @@ class ScheduleControllerTest extends ConsoleTestSupport {
 
 	@Autowired
 	ScheduleService schedules;
+
+	@Autowired
+	AuditLog audit;
 
 	private String created(String stem) throws Exception {
 		String repo = uniqueName(stem) + ".git";
@@ -188,6 +196,25 @@ class ScheduleControllerTest extends ConsoleTestSupport {
 			.andExpect(content().string(containsString("id=\"save\"")));
 		this.mvc.perform(post("/schedules/" + name + "/pause").with(operator()).with(csrf()))
 			.andExpect(status().isForbidden());
+		// the refusal is in the audit log once, with its reason; the changes that were
+		// made are there too
+		List<AuditEntry> denied = asOperator(() -> this.audit
+			.search(new AuditFilter("operator", "request.denied", null, null, null, null, null, 100))).entries()
+			.stream()
+			.filter((entry) -> entry.target().equals("POST /schedules/" + name + "/pause"))
+			.toList();
+		assertThat(denied).singleElement().satisfies((entry) -> {
+			assertThat(entry.outcome()).isEqualTo(AuditEntry.Outcome.DENIED);
+			assertThat(entry.detail()).isEqualTo("schedules of delete jobs like this need role ADMIN");
+		});
+		assertThat(asOperator(
+				() -> this.audit.search(new AuditFilter("admin", "schedule.create", repo, null, null, null, null, 100)))
+			.entries()).singleElement().satisfies((entry) -> assertThat(entry.target()).isEqualTo(name));
+		this.mvc.perform(post("/schedules/" + maintained + "/pause").with(operator()).with(csrf()))
+			.andExpect(redirectedUrl("/schedules"));
+		assertThat(asOperator(() -> this.audit
+			.search(new AuditFilter("operator", "schedule.pause", null, null, null, null, null, 100))).entries())
+			.anySatisfy((entry) -> assertThat(entry.target()).isEqualTo(maintained));
 	}
 
 }

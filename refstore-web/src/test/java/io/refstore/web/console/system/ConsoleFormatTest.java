@@ -68,6 +68,19 @@ class ConsoleFormatTest {
 	}
 
 	@Test
+	void theJobAnAuditEntryNames() {
+		assertThat(this.fmt.jobOf("migrateRefsJob #12")).isEqualTo(12L);
+		assertThat(this.fmt.jobOf("nightly")).isNull();
+		assertThat(this.fmt.jobOf("refs #x")).isNull();
+		assertThat(this.fmt.jobOf(null)).isNull();
+		assertThat(this.fmt.auditLink("job.launch", "migrateRefsJob #12")).isEqualTo("/jobs/12");
+		assertThat(this.fmt.auditLink("campaign.cancel", "3")).isEqualTo("/campaigns/3");
+		assertThat(this.fmt.auditLink("schedule.pause", "nightly run")).isEqualTo("/schedules/nightly%20run/edit");
+		assertThat(this.fmt.auditLink("schedule.delete", "nightly")).isNull();
+		assertThat(this.fmt.auditLink("ref.update", "refs/heads/main")).isNull();
+	}
+
+	@Test
 	void countsAndSizes() {
 		assertThat(this.fmt.count(1_000_000)).isEqualTo("1,000,000");
 		assertThat(this.fmt.bytes(222_624)).isEqualTo("217.4 KiB");
