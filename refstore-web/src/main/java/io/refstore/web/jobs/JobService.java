@@ -7,6 +7,7 @@ import java.time.ZoneId;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -62,6 +63,9 @@ import io.refstore.web.system.Problems;
 // the registry creates missing repository roots, which the batch module requires to exist
 @DependsOn("repoRegistry")
 public class JobService {
+
+	/** How many of a repository's newest executions {@link #relations} looks at. */
+	static final int RELATED_LIMIT = 500;
 
 	private final RefJobs jobs;
 
@@ -208,11 +212,38 @@ public class JobService {
 				actor);
 	}
 
-	/** Launches {@code rollbackMigrationJob} over a backup a migration kept. */
+	/**
+	 * Launches {@code rollbackMigrationJob} over a backup a migration kept. A backup that
+	 * is gone because a rollback used it (a rollback moves it back into place) is refused
+	 * naming that rollback.
+	 */
 	@PreAuthorize("@jobPolicy.allows(authentication, 'ROLLBACK')")
 	public JobSummary rollback(String repo, String backup, String actor) {
-		return launch(RefJobType.ROLLBACK, repo, () -> new RollbackParameters(path(JobParameterNames.BACKUP, backup)),
-				actor);
+		try {
+			return launch(RefJobType.ROLLBACK, repo,
+					() -> new RollbackParameters(path(JobParameterNames.BACKUP, backup)), actor);
+		}
+		catch (InvalidRequestException ex) {
+			String name = fileName(backup);
+			if (!JobParameterNames.BACKUP.equals(ex.parameter()) || repo == null || name == null) {
+				throw ex;
+			}
+			JobSummary used = this.jobs
+				.list(new JobFilter(null, RefJobType.ROLLBACK, repo, null, null, null, 0, RELATED_LIMIT))
+				.stream()
+				.filter((job) -> !"FAILED".equals(job.status()) && !"ABANDONED".equals(job.status()))
+				.filter((job) -> {
+					return name.equals(fileName(job.parameters().get(JobParameterNames.BACKUP)));
+				})
+				.findFirst()
+				.orElse(null);
+			if (used == null) {
+				throw ex;
+			}
+			throw new InvalidRequestException(JobParameterNames.BACKUP, backup, "it was used by rollback job "
+					+ used.executionId() + " (" + used.status().toLowerCase(Locale.ROOT)
+					+ "): a rollback moves the backup back into place, so each backup can be rolled back to once");
+		}
 	}
 
 	/**
@@ -284,6 +315,19 @@ public class JobService {
 	public JobSummary get(long id) {
 		return lookUp(id)
 			.orElseThrow(() -> Problems.notFound("job-not-found", "no job execution " + id, Map.of("execution", id)));
+	}
+
+	/**
+	 * How {@code job} connects to the other executions of its repository (restarts, plan,
+	 * deletions, restores, rollbacks), among its newest {@link #RELATED_LIMIT}.
+	 */
+	@PreAuthorize("hasRole('VIEWER')")
+	public JobRelations relations(JobSummary job) {
+		if (job.repository() == null) {
+			return JobRelations.of(job, List.of());
+		}
+		return JobRelations.of(job,
+				this.jobs.list(new JobFilter(null, null, job.repository(), null, null, null, 0, RELATED_LIMIT)));
 	}
 
 	/** Executions matching {@code filter}, newest first. */
@@ -382,6 +426,20 @@ public class JobService {
 		}
 		catch (InvalidPathException ex) {
 			throw new InvalidRequestException(parameter, value, "it is not a path");
+		}
+	}
+
+	/** The last name of a path, or {@code null} for none or no path. */
+	private static String fileName(String path) {
+		if (blank(path)) {
+			return null;
+		}
+		try {
+			Path name = Path.of(path.strip()).getFileName();
+			return (name != null) ? name.toString() : null;
+		}
+		catch (InvalidPathException ex) {
+			return null;
 		}
 	}
 

@@ -15,11 +15,12 @@ import io.refstore.core.testing.TempRepo;
 /**
  * In a real headless Chromium: an admin launches a migration and watches its live page
  * (polled by htmx, no reload) reach COMPLETED with its steps' progress shown, and git
- * then reads the repository as reftable; an admin plans a deletion, reviews count and
- * sample, is refused with a wrong typed confirmation, confirms, sees the refs gone (git
- * agrees), and restores them; a viewer sees no mutating control and a POST made anyway is
- * refused; an admin stops a throttled migration from its live page (git still reads the
- * old store, unchanged) and restarts it to COMPLETED.
+ * then reads the repository as reftable, then rolls it back from the migration's page
+ * (backup filled in, the name typed) and git reads the old store again; an admin plans a
+ * deletion, reviews count and sample, is refused with a wrong typed confirmation,
+ * confirms, sees the refs gone (git agrees), and restores them; a viewer sees no mutating
+ * control and a POST made anyway is refused; an admin stops a throttled migration from
+ * its live page (git still reads the old store, unchanged) and restarts it to COMPLETED.
  */
 class JobsBrowserIT extends BrowserTestSupport {
 
@@ -67,6 +68,35 @@ class JobsBrowserIT extends BrowserTestSupport {
 		assertThat(chrome.findElement(By.id("parameters")).getText()).contains("chunkSize").doesNotContain("launchId");
 		assertThat(GitCli.reftable().ok(repo.dir(), "rev-parse", "--show-ref-format").trim()).isEqualTo("reftable");
 		assertThat(GitCli.reftable().ok(repo.dir(), "for-each-ref")).isEqualTo(before);
+
+		// roll back from the migration's page: the backup is filled in, the name typed
+		String backup = chrome.findElement(By.id("backup-name")).getText();
+		chrome.findElement(By.id("roll-back")).click();
+		waitFor(By.id("launch-form"));
+		assertThat(chrome.findElement(By.id("backup")).getDomProperty("value")).isEqualTo(backup);
+		chrome.findElement(By.id("confirmRepository")).sendKeys("to-migrate");
+		chrome.findElement(By.id("launch")).click();
+		assertThat(waitFor(By.id("confirmRepository-error")).getText()).contains("to-migrate.git");
+		chrome.findElement(By.id("confirmRepository")).clear();
+		chrome.findElement(By.id("confirmRepository")).sendKeys("to-migrate.git");
+		screenshot("jobs-rollback-form");
+		chrome.findElement(By.id("launch")).click();
+		new WebDriverWait(chrome, Duration.ofSeconds(90))
+			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+			.until((driver) -> driver.findElement(By.tagName("h1")).getText().endsWith(": Rollback")
+					&& driver.findElement(By.id("job-status")).getText().equals("Completed"));
+		screenshot("jobs-rollback-completed");
+		assertThat(chrome.findElement(By.id("relations")).getText()).contains("Rolls back the migration of job");
+		assertThat(GitCli.reftable().ok(repo.dir(), "rev-parse", "--show-ref-format").trim()).isEqualTo("files");
+		assertThat(repo.git("for-each-ref")).isEqualTo(before);
+		chrome.get(page);
+		assertThat(waitFor(By.id("rolled-back")).getText()).startsWith("Rolled back by job");
+		assertThat(chrome.findElements(By.id("roll-back"))).isEmpty();
+		// the backup is used up: a second rollback names the job that used it
+		chrome.get(url("/jobs/new/rollback?repo=to-migrate.git&backup=" + backup));
+		chrome.findElement(By.id("confirmRepository")).sendKeys("to-migrate.git");
+		chrome.findElement(By.id("launch")).click();
+		assertThat(waitFor(By.id("backup-error")).getText()).contains("it was used by rollback job");
 	}
 
 	@Test
@@ -159,6 +189,13 @@ class JobsBrowserIT extends BrowserTestSupport {
 		screenshot("jobs-deletion-executed");
 		assertThat(repo.git("for-each-ref", "--format=%(refname)").trim()).isEqualTo("refs/heads/main");
 
+		String deletionPage = chrome.getCurrentUrl();
+		chrome.findElement(By.id("restoreRepository")).sendKeys("to-clean");
+		chrome.findElement(By.id("restore")).click();
+		assertThat(waitFor(By.id("restore-error")).getText()).contains("to-clean.git");
+		assertThat(repo.git("for-each-ref", "--format=%(refname)").trim()).isEqualTo("refs/heads/main");
+		chrome.findElement(By.id("restoreRepository")).clear();
+		chrome.findElement(By.id("restoreRepository")).sendKeys("to-clean.git");
 		chrome.findElement(By.id("restore")).click();
 		new WebDriverWait(chrome, Duration.ofSeconds(60))
 			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
@@ -166,6 +203,9 @@ class JobsBrowserIT extends BrowserTestSupport {
 					&& driver.findElement(By.tagName("h1")).getText().contains("Restore"));
 		screenshot("jobs-restored");
 		assertThat(repo.git("for-each-ref")).isEqualTo(before);
+		chrome.get(deletionPage);
+		assertThat(waitFor(By.id("restored")).getText()).startsWith("Restored by job");
+		assertThat(chrome.findElements(By.id("restore"))).isEmpty();
 	}
 
 	@Test

@@ -5,11 +5,14 @@ import java.security.Principal;
 import jakarta.servlet.http.HttpServletResponse;
 import java.time.LocalDateTime;
 import java.util.List;
+import java.util.Map;
 
 import org.springframework.format.annotation.DateTimeFormat;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
+import org.springframework.security.access.AccessDeniedException;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -17,7 +20,9 @@ import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
 import io.refstore.batch.support.JobFilter;
 import io.refstore.batch.support.JobSummary;
+import io.refstore.web.console.system.ConsoleUser;
 import io.refstore.web.jobs.JobRedaction;
+import io.refstore.web.jobs.JobRelations;
 import io.refstore.web.jobs.JobService;
 import io.refstore.batch.support.RefJobType;
 import io.refstore.web.system.InvalidRequestException;
@@ -73,7 +78,7 @@ class JobController {
 
 	@GetMapping("/jobs/{id:\\d+}")
 	String showJob(@PathVariable long id, Model model) {
-		addJob(find(id), model);
+		addJob(this.jobs.get(id), model);
 		return VIEWS_JOB_DETAILS;
 	}
 
@@ -85,7 +90,8 @@ class JobController {
 	@GetMapping("/jobs/{id:\\d+}/progress")
 	String showJobProgress(@PathVariable long id, Model model, HttpServletResponse response) {
 		JobSummary job = find(id);
-		addJob(job, model);
+		model.addAttribute("job", job);
+		model.addAttribute("description", new JobDescription(job));
 		if (!job.running()) {
 			response.setHeader("HX-Refresh", "true");
 		}
@@ -116,7 +122,7 @@ class JobController {
 			return "redirect:/jobs/" + executed.executionId();
 		}
 		catch (InvalidRequestException ex) {
-			addJob(find(id), model);
+			addJob(this.jobs.get(id), model);
 			model.addAttribute("confirmError", ex.getMessage());
 			model.addAttribute("confirmRepository", confirmRepository);
 			model.addAttribute("confirmCount", confirmCount);
@@ -125,15 +131,36 @@ class JobController {
 	}
 
 	@PostMapping("/jobs/{id:\\d+}/restore")
-	String processRestore(@PathVariable long id, Principal principal, RedirectAttributes redirect) {
+	String processRestore(@PathVariable long id, @RequestParam(defaultValue = "") String confirmRepository,
+			@ModelAttribute(name = "consoleUser", binding = false) ConsoleUser user, Principal principal, Model model,
+			RedirectAttributes redirect) {
+		if (!user.mayRun(RefJobType.RESTORE, Map.of())) {
+			throw new AccessDeniedException("the role " + user.role() + " may not restore refs");
+		}
+		JobSummary deletion = this.jobs.get(id);
+		if (!confirmRepository.strip().equals(deletion.repository())) {
+			addJob(deletion, model);
+			model.addAttribute("restoreError",
+					"Type the repository's name exactly to confirm the restore: " + deletion.repository());
+			model.addAttribute("restoreRepository", confirmRepository);
+			return VIEWS_JOB_DETAILS;
+		}
 		JobSummary restore = this.jobs.restoreDeletion(id, principal.getName());
-		redirect.addFlashAttribute("message", "Restoring the refs execution " + id + " deleted.");
+		redirect.addFlashAttribute("message", "Restoring the refs job " + id + " deleted.");
 		return "redirect:/jobs/" + restore.executionId();
 	}
 
-	private static void addJob(JobSummary job, Model model) {
-		model.addAttribute("job", job);
-		model.addAttribute("description", new JobDescription(job));
+	/**
+	 * The page's model for {@code job} as the batch module keeps it: the job as anyone
+	 * may see it, in words, and its relations to the repository's other jobs (found by
+	 * the paths the redacted job no longer shows).
+	 */
+	private void addJob(JobSummary job, Model model) {
+		JobSummary shown = JobRedaction.redacted(job);
+		model.addAttribute("job", shown);
+		model.addAttribute("description", new JobDescription(shown));
+		model.addAttribute("relations", this.jobs.relations(job));
+		model.addAttribute("backup", JobRelations.backup(job));
 	}
 
 	private JobSummary find(long id) {

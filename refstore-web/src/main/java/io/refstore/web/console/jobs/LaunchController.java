@@ -62,10 +62,14 @@ class LaunchController {
 	}
 
 	@GetMapping("/jobs/new/{kind}")
-	String initLaunchForm(@PathVariable String kind, @RequestParam(defaultValue = "") String repo, Model model) {
+	String initLaunchForm(@PathVariable String kind, @RequestParam(defaultValue = "") String repo,
+			@RequestParam(defaultValue = "") String backup, @RequestParam(defaultValue = "") String manifest,
+			Model model) {
 		LaunchKind launch = allowed(kind);
 		LaunchForm form = new LaunchForm();
 		form.setRepo(repo);
+		form.setBackup(backup);
+		form.setManifest(manifest);
 		if (launch == LaunchKind.DELETION) {
 			form.setChunkSize(1000);
 		}
@@ -80,6 +84,11 @@ class LaunchController {
 		LaunchKind launch = allowed(kind);
 		model.addAttribute("kind", launch);
 		if (result.hasErrors()) {
+			return VIEWS_LAUNCH_FORM;
+		}
+		if (launch.confirmed() && !launchForm.getRepo().strip().equals(launchForm.getConfirmRepository().strip())) {
+			result.rejectValue("confirmRepository", "confirm",
+					"Type the repository's name exactly as above to confirm: " + launchForm.getRepo().strip());
 			return VIEWS_LAUNCH_FORM;
 		}
 		try {

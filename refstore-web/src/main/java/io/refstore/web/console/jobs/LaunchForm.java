@@ -30,6 +30,8 @@ public class LaunchForm {
 
 	private String backup = "";
 
+	private String confirmRepository = "";
+
 	private boolean overrideProtection;
 
 	private String overrideReason = "";
@@ -144,6 +146,18 @@ public class LaunchForm {
 
 	public void setOverrideReason(String overrideReason) {
 		this.overrideReason = overrideReason;
+	}
+
+	/**
+	 * The repository's name as typed to confirm a rollback or restore (they replace or
+	 * rewrite refs of a live repository).
+	 */
+	public String getConfirmRepository() {
+		return this.confirmRepository;
+	}
+
+	public void setConfirmRepository(String confirmRepository) {
+		this.confirmRepository = confirmRepository;
 	}
 
 }

@@ -59,6 +59,14 @@ public enum LaunchKind {
 	}
 
 	/**
+	 * Whether the form asks for the repository's name again before it launches: a
+	 * rollback replaces the live store, a restore rewrites refs.
+	 */
+	public boolean confirmed() {
+		return this == ROLLBACK || this == RESTORE;
+	}
+
+	/**
 	 * @throws org.springframework.web.ErrorResponseException 404 for a kind the console
 	 * does not offer
 	 */

@@ -37,6 +37,16 @@ public class ConsoleFormat {
 	private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'", Locale.ROOT)
 		.withZone(ZoneOffset.UTC);
 
+	/** A whole number a job result holds as text; 0 for none or not a number. */
+	public long number(String text) {
+		try {
+			return (text != null) ? Long.parseLong(text.strip()) : 0;
+		}
+		catch (NumberFormatException ex) {
+			return 0;
+		}
+	}
+
 	/** A count with thousands separators: {@code 1,000,000}. */
 	public String count(long value) {
 		return String.format(Locale.ROOT, "%,d", value);

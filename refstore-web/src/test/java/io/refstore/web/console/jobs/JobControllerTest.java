@@ -192,8 +192,32 @@ class JobControllerTest extends ConsoleTestSupport {
 		long again = redirectedId(restarted);
 		assertThat(again).isNotEqualTo(id);
 		assertThat(awaitEnd(again, null)).isEqualTo("COMPLETED");
+		// the two executions of the instance link each other
+		this.mvc.perform(get("/jobs/" + again).with(viewer()))
+			.andExpect(content().string(containsString("Restart of <a href=\"/jobs/" + id + "\"")));
+		this.mvc.perform(get("/jobs/" + id).with(viewer()))
+			.andExpect(content().string(containsString("Restarted as <a href=\"/jobs/" + again + "\"")));
 		this.mvc.perform(post("/jobs/" + again + "/restart").with(admin()).with(csrf()))
 			.andExpect(status().isConflict());
+	}
+
+	@Test
+	void aPlanThatMatchesNothingSaysSoAndOffersNoDeletion() throws Exception {
+		String name = uniqueName("console-empty-plan");
+		repo(name, 3);
+		long plan = redirectedId(this.mvc
+			.perform(post("/jobs/new/deletion").param("repo", name)
+				.param("globs", "refs/pull/*")
+				.param("prefixes", "")
+				.with(operator())
+				.with(csrf()))
+			.andReturn());
+		assertThat(awaitEnd(plan, "plan.count")).isEqualTo("COMPLETED");
+		this.mvc.perform(get("/jobs/" + plan).with(admin()))
+			.andExpect(content().string(containsString("id=\"plan-empty\"")))
+			.andExpect(content().string(containsString("does not cross")))
+			.andExpect(content().string(not(containsString("id=\"confirm-deletion\""))))
+			.andExpect(content().string(not(containsString("The first ones"))));
 	}
 
 	@Test
@@ -240,15 +264,35 @@ class JobControllerTest extends ConsoleTestSupport {
 			.andReturn());
 		assertThat(awaitEnd(deletion, null)).isEqualTo("COMPLETED");
 		assertThat(repo.git("for-each-ref", "--format=%(refname)").trim()).isEqualTo("refs/heads/main");
-		this.mvc.perform(post("/jobs/" + deletion + "/restore").with(operator()).with(csrf()))
+		this.mvc.perform(
+				post("/jobs/" + deletion + "/restore").param("confirmRepository", name).with(operator()).with(csrf()))
 			.andExpect(status().isForbidden());
-		this.mvc.perform(post("/jobs/" + plan + "/restore").with(admin()).with(csrf()))
+		this.mvc.perform(post("/jobs/" + plan + "/restore").param("confirmRepository", name).with(admin()).with(csrf()))
 			.andExpect(status().isBadRequest());
-		long restore = redirectedId(this.mvc.perform(post("/jobs/" + deletion + "/restore").with(admin()).with(csrf()))
+		// the plan and the deletion link each other; a restore needs the repository's
+		// name typed
+		this.mvc.perform(get("/jobs/" + plan).with(viewer()))
+			.andExpect(content().string(containsString("Executed by")))
+			.andExpect(content().string(not(containsString("id=\"confirm-deletion\""))));
+		this.mvc
+			.perform(post("/jobs/" + deletion + "/restore").param("confirmRepository", "not-" + name)
+				.with(admin())
+				.with(csrf()))
+			.andExpect(status().isOk())
+			.andExpect(model().attribute("restoreError", containsString("Type the repository's name exactly")));
+		assertThat(repo.git("for-each-ref", "--format=%(refname)").trim()).isEqualTo("refs/heads/main");
+		long restore = redirectedId(this.mvc
+			.perform(post("/jobs/" + deletion + "/restore").param("confirmRepository", name).with(admin()).with(csrf()))
 			.andExpect(flash().attribute("message", containsString("Restoring")))
 			.andReturn());
 		assertThat(awaitEnd(restore, null)).isEqualTo("COMPLETED");
 		assertThat(repo.git("for-each-ref")).isEqualTo(before);
+		this.mvc.perform(get("/jobs/" + deletion).with(admin()))
+			.andExpect(content().string(containsString("Restored by")))
+			.andExpect(content().string(containsString("Executes the plan of")))
+			.andExpect(content().string(not(containsString("id=\"confirm-restore\""))));
+		this.mvc.perform(get("/jobs/" + restore).with(viewer()))
+			.andExpect(content().string(containsString("Puts back what")));
 	}
 
 	@Test

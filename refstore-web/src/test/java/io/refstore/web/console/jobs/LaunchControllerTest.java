@@ -3,6 +3,7 @@ package io.refstore.web.console.jobs;
 import static org.hamcrest.Matchers.containsString;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.model;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.view;
@@ -75,11 +76,30 @@ class LaunchControllerTest extends ConsoleTestSupport {
 			.andExpect(model().attributeHasErrors("launchForm"))
 			.andExpect(model().attribute("kind", LaunchKind.DELETION));
 		this.mvc
-			.perform(post("/jobs/new/restore").param("repo", name).param("manifest", "../x").with(admin()).with(csrf()))
+			.perform(post("/jobs/new/restore").param("repo", name)
+				.param("manifest", "../x")
+				.param("confirmRepository", name)
+				.with(admin())
+				.with(csrf()))
 			.andExpect(model().attributeHasFieldErrors("launchForm", "manifest"));
 		this.mvc
-			.perform(post("/jobs/new/rollback").param("repo", name).param("backup", "none").with(admin()).with(csrf()))
+			.perform(post("/jobs/new/rollback").param("repo", name)
+				.param("backup", "none")
+				.param("confirmRepository", name)
+				.with(admin())
+				.with(csrf()))
 			.andExpect(model().attributeHasFieldErrors("launchForm", "backup"));
+		// a rollback or restore is confirmed by typing the repository's name
+		this.mvc
+			.perform(post("/jobs/new/rollback").param("repo", name).param("backup", "none").with(admin()).with(csrf()))
+			.andExpect(model().attributeHasFieldErrors("launchForm", "confirmRepository"));
+		this.mvc
+			.perform(get("/jobs/new/rollback").param("repo", name)
+				.param("backup", "20260101-120000-000-files")
+				.with(admin()))
+			.andExpect(model().attribute("launchForm",
+					org.hamcrest.Matchers.hasProperty("backup", org.hamcrest.Matchers.is("20260101-120000-000-files"))))
+			.andExpect(content().string(containsString("id=\"confirmRepository\"")));
 		this.mvc
 			.perform(post("/jobs/new/migration").param("repo", name)
 				.param("throttleMillis", "-1")
