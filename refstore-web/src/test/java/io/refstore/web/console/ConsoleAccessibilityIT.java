@@ -1,0 +1,124 @@
+package io.refstore.web.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+import com.deque.html.axecore.results.Results;
+import com.deque.html.axecore.results.Rule;
+import com.deque.html.axecore.selenium.AxeBuilder;
+
+import io.refstore.core.testing.GitCli;
+import io.refstore.core.testing.TempRepo;
+
+/**
+ * Every page of the console, as an administrator (who sees the most controls), checked in
+ * a real headless Chromium with axe-core (Deque's rules for WCAG 2.x A and AA and best
+ * practices): no serious or critical violation on any page. Each page is kept as a
+ * screenshot ({@code a11y-*}).
+ */
+class ConsoleAccessibilityIT extends BrowserTestSupport {
+
+	private static final Set<String> BLOCKING = Set.of("serious", "critical");
+
+	@Test
+	void everyPageHasNoSeriousAccessibilityViolation() {
+		TempRepo repo = TempRepo.init(GitCli.system(), ROOT.resolve("a11y.git"), "--bare");
+		String commit = repo.commit("one", null);
+		repo.git("update-ref", "refs/heads/topic", commit);
+		repo.git("update-ref", "refs/tags/v1", commit);
+		repo.git("update-ref", "refs/pull/1/head", commit);
+
+		List<String> violations = new ArrayList<>();
+		check("login", "/login", violations);
+		logIn("admin");
+		String job = launch("/jobs/new/maintenance?repo=a11y.git", null);
+		String plan = launch("/jobs/new/deletion?repo=a11y.git", "refs/pull/");
+		chrome.get(url("/schedules/new"));
+		chrome.findElement(By.id("name")).sendKeys("a11y-nightly");
+		chrome.findElement(By.id("target")).sendKeys("a11y.git");
+		chrome.findElement(By.id("save")).click();
+		waitFor(By.id("schedules"));
+		chrome.get(url("/campaigns/new"));
+		new Select(chrome.findElement(By.id("jobType"))).selectByVisibleText("Verification");
+		chrome.findElement(By.id("target")).sendKeys("a11y.git");
+		chrome.findElement(By.id("launch")).click();
+		waitFor(By.id("targets"));
+		String campaign = chrome.getCurrentUrl().substring(url("").length());
+
+		String[][] pages = { { "dashboard", "/" }, { "repository", "/repo?name=a11y.git" },
+				{ "ref", "/repo/ref?name=a11y.git&ref=refs/heads/topic" }, { "jobs", "/jobs" }, { "job", job },
+				{ "plan", plan }, { "launch-migration", "/jobs/new/migration?repo=a11y.git" },
+				{ "launch-deletion", "/jobs/new/deletion?repo=a11y.git" },
+				{ "launch-rollback", "/jobs/new/rollback?repo=a11y.git" }, { "schedules", "/schedules" },
+				{ "schedule", "/schedules/a11y-nightly/edit" }, { "schedule-new", "/schedules/new" },
+				{ "campaigns", "/campaigns" }, { "campaign", campaign }, { "campaign-new", "/campaigns/new" },
+				{ "audit", "/audit" }, { "not-found", "/no/such/page" } };
+		for (String[] page : pages) {
+			check(page[0], page[1], violations);
+		}
+		assertThat(violations).as("serious or critical axe-core violations").isEmpty();
+	}
+
+	/**
+	 * The check itself: the login page with its user name's label taken away (in the
+	 * browser, not in the application) fails it.
+	 */
+	@Test
+	void theCheckCatchesAnUnlabelledField() {
+		chrome.get(url("/login"));
+		waitFor(By.id("username"));
+		chrome.executeScript("document.querySelectorAll('label').forEach((label) => label.remove());"
+				+ "document.getElementById('username').removeAttribute('aria-label');");
+		List<String> violations = new ArrayList<>();
+		record("/login", new AxeBuilder().analyze(chrome), violations);
+		assertThat(violations).anySatisfy((violation) -> assertThat(violation).contains("label (critical)"));
+	}
+
+	/**
+	 * Launches the form at {@code path} as it comes (with {@code prefixes} for a
+	 * deletion) and waits for the job to end.
+	 */
+	private String launch(String path, String prefixes) {
+		chrome.get(url(path));
+		if (prefixes != null) {
+			chrome.findElement(By.id("prefixes")).sendKeys(prefixes);
+		}
+		chrome.findElement(By.id("launch")).click();
+		waitFor(By.id("steps"));
+		new WebDriverWait(chrome, Duration.ofSeconds(60))
+			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+			.until((driver) -> driver.findElement(By.id("job-status")).getText().equals("Completed"));
+		return chrome.getCurrentUrl().substring(url("").length());
+	}
+
+	private void check(String name, String path, List<String> violations) {
+		chrome.get(url(path));
+		waitFor(By.tagName("main"));
+		// the parts htmx loads after the page (a repository's health and backups) are in
+		new WebDriverWait(chrome, Duration.ofSeconds(30))
+			.until((driver) -> driver.findElements(By.cssSelector(".loading")).isEmpty());
+		screenshot("a11y-" + name);
+		record(path, new AxeBuilder().analyze(chrome), violations);
+	}
+
+	private static void record(String path, Results results, List<String> violations) {
+		assertThat(results.isErrored()).as("axe-core ran on " + path).isFalse();
+		assertThat(results.getPasses()).as("axe-core's passed rules on " + path).isNotEmpty();
+		for (Rule rule : results.getViolations()) {
+			if (BLOCKING.contains(rule.getImpact())) {
+				violations.add(path + ": " + rule.getId() + " (" + rule.getImpact() + ") " + rule.getHelp() + " at "
+						+ rule.getNodes().stream().map((node) -> String.valueOf(node.getTarget())).toList());
+			}
+		}
+	}
+
+}
