@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
@@ -40,6 +41,8 @@ public class RefService {
 
 	/** The largest page size accepted. */
 	public static final int MAX_LIMIT = 1000;
+
+	private static final byte[] REFS = "refs/".getBytes(StandardCharsets.US_ASCII);
 
 	private final RepoRegistry registry;
 
@@ -78,6 +81,83 @@ public class RefService {
 			}
 			return new RefPage(refs, next, etag(open.store().format().name(), refs, next));
 		}
+	}
+
+	/**
+	 * The root refs ({@code HEAD} and the pseudorefs beside it), in name order: the names
+	 * before {@code refs/} in the store's order.
+	 */
+	@PreAuthorize("hasRole('VIEWER')")
+	public List<RefView> rootRefs(String repo) throws IOException {
+		try (OpenRepo open = this.registry.open(repo);
+				RefCursor cursor = open.store().refs(new RefQuery("", "", true))) {
+			ObjectDatabase objects = open.repository().objectDatabase();
+			List<RefView> roots = new ArrayList<>();
+			while (cursor.next() && !startsWith(cursor.nameBuffer(), cursor.nameLength(), REFS)) {
+				roots.add(RefViews.of(cursor, open.store(), objects));
+			}
+			return roots;
+		}
+	}
+
+	/**
+	 * Where the page of {@code limit} matching refs that ends just before {@code before}
+	 * starts, as the {@code after} cursor of {@link #page} (empty: from the first ref),
+	 * for a Previous link. Reads the names from the start of {@code prefix} up to
+	 * {@code before}, keeping the last {@code limit}: a cost that grows with how far the
+	 * page is, paid only when paging back.
+	 */
+	@PreAuthorize("hasRole('VIEWER')")
+	public String pageBefore(String repo, String prefix, String glob, String before, int limit) throws IOException {
+		checkParameters(prefix, glob, before, limit);
+		byte[] pattern = glob.isEmpty() ? null : glob.getBytes(StandardCharsets.UTF_8);
+		byte[] end = before.getBytes(StandardCharsets.UTF_8);
+		String[] last = new String[limit + 1];
+		long seen = 0;
+		try (OpenRepo open = this.registry.open(repo);
+				RefCursor cursor = open.store().refs(new RefQuery(prefix, "", false))) {
+			while (cursor.next()) {
+				if (compare(cursor.nameBuffer(), cursor.nameLength(), end) >= 0) {
+					break;
+				}
+				if (pattern != null && !Wildmatch.matches(pattern, cursor.nameBuffer(), cursor.nameLength())) {
+					continue;
+				}
+				last[(int) (seen++ % last.length)] = new String(cursor.nameBuffer(), 0, cursor.nameLength(),
+						StandardCharsets.UTF_8);
+			}
+		}
+		// the page is the last `limit` names seen; it starts after the one before them
+		return (seen <= limit) ? "" : last[(int) ((seen - limit - 1) % last.length)];
+	}
+
+	/**
+	 * How many refs under {@code refs/} start with {@code prefix} and match {@code glob}
+	 * (empty: all): a count over the whole store, names only.
+	 */
+	@PreAuthorize("hasRole('VIEWER')")
+	public long count(String repo, String prefix, String glob) throws IOException {
+		checkParameters(prefix, glob, "", 1);
+		byte[] pattern = glob.isEmpty() ? null : glob.getBytes(StandardCharsets.UTF_8);
+		long count = 0;
+		try (OpenRepo open = this.registry.open(repo);
+				RefCursor cursor = open.store().refs(new RefQuery(prefix, "", false))) {
+			while (cursor.next()) {
+				if (pattern == null || Wildmatch.matches(pattern, cursor.nameBuffer(), cursor.nameLength())) {
+					count++;
+				}
+			}
+		}
+		return count;
+	}
+
+	private static boolean startsWith(byte[] name, int length, byte[] prefix) {
+		return length >= prefix.length && Arrays.equals(name, 0, prefix.length, prefix, 0, prefix.length);
+	}
+
+	/** Bytewise unsigned comparison, as the stores order names. */
+	private static int compare(byte[] name, int length, byte[] other) {
+		return Arrays.compareUnsigned(name, 0, length, other, 0, other.length);
 	}
 
 	private static void checkParameters(String prefix, String glob, String after, int limit) {

@@ -22,9 +22,11 @@ import io.refstore.core.testing.TempRepo;
 /**
  * In a real headless Chromium, as a viewer: a repository of 100,000 refs appears on the
  * dashboard with its count, its page shows the namespace chart and the first page of refs
- * in git's order, "Next page" continues exactly where the first stopped, a glob and a
- * prefix search narrow the list, and a ref opens its own page. git itself judges the
- * repository ({@code for-each-ref --count}) before the browser looks at it.
+ * in git's order after HEAD and its target, "Next" continues exactly where the first
+ * stopped and "Previous" comes back, the total the search covers, short ids whose full id
+ * is on hover and on the clipboard, a glob and a prefix search narrow the list, and a ref
+ * opens its own page. git itself judges the repository ({@code for-each-ref --count})
+ * before the browser looks at it.
  */
 class RefBrowserIT extends BrowserTestSupport {
 
@@ -32,10 +34,12 @@ class RefBrowserIT extends BrowserTestSupport {
 
 	static List<String> names;
 
+	static String commit;
+
 	@BeforeAll
 	static void hundredThousandRefs() throws IOException {
 		TempRepo repo = TempRepo.init(GitCli.system(), ROOT.resolve(REPO), "--bare");
-		String commit = repo.commit("one", null);
+		commit = repo.commit("one", null);
 		names = new ArrayList<>(100_000);
 		for (int i = 0; i < 40_000; i++) {
 			names.add(String.format("refs/heads/feature/topic-%05d", i));
@@ -76,11 +80,33 @@ class RefBrowserIT extends BrowserTestSupport {
 		waitFor(By.cssSelector("#namespace-chart[data-drawn='true'] canvas"));
 		assertThat(shownNames()).isEqualTo(names.subList(0, 100));
 		assertThat(chrome.findElements(By.id("repo-actions"))).isEmpty();
+		// HEAD first, with its target; the total the search covers
+		assertThat(chrome.findElement(By.cssSelector("#refs tr.root-ref[data-ref='HEAD']")).getText())
+			.startsWith("HEAD → refs/heads/");
+		assertThat(waitFor(By.cssSelector("#match-count strong")).getText()).isEqualTo("100,000");
 		screenshot("refs-first-page");
+
+		// short ids, the full id on hover and on the clipboard
+		WebElement first = chrome.findElement(By.cssSelector("#refs tr[data-ref='" + names.get(0) + "']"));
+		assertThat(first.findElement(By.cssSelector(".oid code")).getText()).isEqualTo(commit.substring(0, 12));
+		assertThat(first.findElement(By.cssSelector(".oid code")).getDomAttribute("title")).isEqualTo(commit);
+		chrome.executeCdpCommand("Browser.grantPermissions",
+				java.util.Map.of("permissions", List.of("clipboardReadWrite", "clipboardSanitizedWrite")));
+		first.findElement(By.cssSelector("button.copy")).click();
+		waitForText(By.cssSelector("#refs tr[data-ref='" + names.get(0) + "'] button.copy"), "Copied");
+		assertThat(chrome.executeAsyncScript("navigator.clipboard.readText().then(arguments[0]);")).isEqualTo(commit);
 
 		navigate(chrome.findElement(By.id("next-page")));
 		waitFor(By.id("first-page"));
 		assertThat(shownNames()).isEqualTo(names.subList(100, 200));
+		assertThat(chrome.findElements(By.cssSelector("#refs tr.root-ref"))).isEmpty();
+		navigate(chrome.findElement(By.id("next-page")));
+		assertThat(shownNames()).isEqualTo(names.subList(200, 300));
+		navigate(chrome.findElement(By.id("previous-page")));
+		assertThat(shownNames()).isEqualTo(names.subList(100, 200));
+		navigate(chrome.findElement(By.id("previous-page")));
+		assertThat(shownNames()).isEqualTo(names.subList(0, 100));
+		assertThat(chrome.findElements(By.id("previous-page"))).isEmpty();
 
 		chrome.findElement(By.id("glob")).sendKeys("refs/tags/v9.9*");
 		new Select(chrome.findElement(By.id("limit"))).selectByVisibleText("50");
@@ -89,6 +115,8 @@ class RefBrowserIT extends BrowserTestSupport {
 		List<String> tags = shownNames();
 		assertThat(tags).hasSize(50).allSatisfy((name) -> assertThat(name).startsWith("refs/tags/v9.9"));
 		assertThat(tags.get(0)).isEqualTo("refs/tags/v9.9.0");
+		// v9.9.0-9 and v9.90-99.*
+		assertThat(waitFor(By.id("match-count")).getText()).isEqualTo("110 refs match.");
 		assertThat(chrome.findElements(By.id("first-page"))).isEmpty();
 		screenshot("refs-glob-search");
 
@@ -133,7 +161,10 @@ class RefBrowserIT extends BrowserTestSupport {
 	}
 
 	private static List<String> shownNames() {
-		return chrome.findElements(By.cssSelector("#refs .ref-name")).stream().map(WebElement::getText).toList();
+		return chrome.findElements(By.cssSelector("#refs tr:not(.root-ref) .ref-name"))
+			.stream()
+			.map(WebElement::getText)
+			.toList();
 	}
 
 }

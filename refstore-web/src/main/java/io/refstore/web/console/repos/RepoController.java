@@ -30,6 +30,8 @@ class RepoController {
 
 	static final String VIEWS_REPO_HEALTH = "repos/repoHealth :: health";
 
+	static final String VIEWS_REF_COUNT = "repos/repoDetails :: count";
+
 	private final RepoOverview overview;
 
 	private final RefService refs;
@@ -42,14 +44,37 @@ class RepoController {
 	@GetMapping("/repo")
 	String showRepo(@RequestParam String name, @RequestParam(required = false) String prefix,
 			@RequestParam(required = false) String glob, @RequestParam(required = false) String after,
-			@RequestParam(defaultValue = "100") int limit, Model model) throws IOException {
+			@RequestParam(required = false) String before, @RequestParam(defaultValue = "100") int limit, Model model)
+			throws IOException {
 		RefSearch search = new RefSearch(prefix, glob, after, checkLimit(limit));
+		if (before != null && !before.isEmpty()) {
+			// Previous: the page that ends just before the given name
+			search = new RefSearch(prefix, glob,
+					this.refs.pageBefore(name, search.storePrefix(), search.glob(), before, search.limit()),
+					search.limit());
+		}
 		RefPage page = this.refs.page(name, search.storePrefix(), search.glob(), search.after(), search.limit());
 		model.addAttribute("repoName", name);
 		model.addAttribute("search", search);
 		model.addAttribute("page", page);
 		model.addAttribute("limits", RefSearch.LIMITS);
+		model.addAttribute("rootRefs",
+				(search.after().isEmpty() && search.prefix().isEmpty() && search.glob().isEmpty())
+						? this.refs.rootRefs(name) : List.of());
 		return VIEWS_REPO_DETAILS;
+	}
+
+	/**
+	 * How many refs the search matches: loaded into the page by htmx, since it reads
+	 * every name the search covers.
+	 */
+	@GetMapping("/repo/count")
+	String showRefCount(@RequestParam String name, @RequestParam(required = false) String prefix,
+			@RequestParam(required = false) String glob, Model model) throws IOException {
+		RefSearch search = new RefSearch(prefix, glob, null, RefSearch.LIMITS[0]);
+		model.addAttribute("count", this.refs.count(name, search.storePrefix(), search.glob()));
+		model.addAttribute("filtered", !search.prefix().isEmpty() || !search.glob().isEmpty());
+		return VIEWS_REF_COUNT;
 	}
 
 	@GetMapping("/repo/health")
