@@ -1,5 +1,6 @@
 package io.refstore.web.console.jobs;
 
+import java.io.IOException;
 import java.security.Principal;
 import java.util.List;
 import java.util.Map;
@@ -20,9 +21,13 @@ import org.springframework.web.bind.annotation.RequestParam;
 import io.refstore.batch.support.JobConflictException;
 import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.JobSummary;
+import io.refstore.core.ref.RefFormat;
+import io.refstore.core.ref.StoreStatistics;
+import io.refstore.web.console.system.ConsoleUser;
 import io.refstore.web.jobs.JobPolicy;
 import io.refstore.web.jobs.JobService;
-import io.refstore.web.console.system.ConsoleUser;
+import io.refstore.web.repos.OpenRepo;
+import io.refstore.web.repos.RepoRegistry;
 import io.refstore.web.system.InvalidRequestException;
 
 /**
@@ -55,10 +60,19 @@ class LaunchController {
 
 	private final JobPolicy policy;
 
-	LaunchController(JobService jobs, RoleHierarchy hierarchy, JobPolicy policy) {
+	private final RepoRegistry repos;
+
+	LaunchController(JobService jobs, RoleHierarchy hierarchy, JobPolicy policy, RepoRegistry repos) {
 		this.jobs = jobs;
 		this.hierarchy = hierarchy;
 		this.policy = policy;
+		this.repos = repos;
+	}
+
+	/** The repositories the form's picker offers. */
+	@ModelAttribute("repositories")
+	List<String> repositories() {
+		return this.repos.names();
 	}
 
 	@GetMapping("/jobs/new/{kind}")
@@ -70,6 +84,9 @@ class LaunchController {
 		form.setRepo(repo);
 		form.setBackup(backup);
 		form.setManifest(manifest);
+		if (launch == LaunchKind.MIGRATION && !repo.isBlank()) {
+			migrationDefaults(repo, form);
+		}
 		if (launch == LaunchKind.DELETION) {
 			form.setChunkSize(1000);
 		}
@@ -116,6 +133,27 @@ class LaunchController {
 			case RESTORE -> this.jobs.restore(form.getRepo(), form.getManifest(), actor);
 			case ROLLBACK -> this.jobs.rollback(form.getRepo(), form.getBackup(), actor);
 		};
+	}
+
+	/**
+	 * A migration's defaults for the repository: the other format as the target, and
+	 * chunks of about a hundredth of its refs (100 to 100,000), so that the progress bar
+	 * moves on a small repository too. A files store's count is its loose and packed
+	 * refs; a reftable store's is estimated from its size (about 40 bytes a ref). A
+	 * repository that cannot be read keeps the form's defaults; the launch says why.
+	 */
+	private void migrationDefaults(String repo, LaunchForm form) {
+		StoreStatistics statistics;
+		try (OpenRepo open = this.repos.open(repo)) {
+			statistics = open.store().statistics();
+		}
+		catch (IOException | RuntimeException ex) {
+			return;
+		}
+		boolean files = statistics.format() == RefFormat.FILES;
+		form.setTargetFormat(files ? RefFormat.REFTABLE.configName() : RefFormat.FILES.configName());
+		long refs = files ? statistics.looseRefs() + statistics.packedRefs() : statistics.bytes() / 40;
+		form.setChunkSize((int) Math.max(100, Math.min(100_000, refs / 100)));
 	}
 
 	/**

@@ -131,6 +131,33 @@ class LaunchControllerTest extends ConsoleTestSupport {
 	}
 
 	@Test
+	void theMigrationFormPicksTheOtherFormatAndAChunkForTheRepositorysSize() throws Exception {
+		String files = uniqueName("defaults-files") + ".git";
+		io.refstore.core.testing.TempRepo repo = bareRepo(files);
+		String commit = repo.commit("one", null);
+		StringBuilder updates = new StringBuilder();
+		for (int i = 0; i < 30_000; i++) {
+			updates.append("create refs/heads/b/").append(i).append(' ').append(commit).append('\n');
+		}
+		repo.run(updates.toString().getBytes(), "update-ref", "--stdin").requireOk();
+		repo.git("pack-refs", "--all");
+		this.mvc.perform(get("/jobs/new/migration").param("repo", files).with(admin()))
+			.andExpect(model().attribute("launchForm",
+					org.hamcrest.Matchers.hasProperty("targetFormat", org.hamcrest.Matchers.is("reftable"))))
+			.andExpect(model().attribute("launchForm",
+					org.hamcrest.Matchers.hasProperty("chunkSize", org.hamcrest.Matchers.is(300))))
+			.andExpect(content().string(containsString("<option value=\"" + files + "\">")));
+		String reftable = uniqueName("defaults-reftable") + ".git";
+		io.refstore.core.testing.TempRepo.init(io.refstore.core.testing.GitCli.reftable(), ROOT.resolve(reftable),
+				"--bare", "--ref-format=reftable");
+		this.mvc.perform(get("/jobs/new/migration").param("repo", reftable).with(admin()))
+			.andExpect(model().attribute("launchForm",
+					org.hamcrest.Matchers.hasProperty("targetFormat", org.hamcrest.Matchers.is("files"))))
+			.andExpect(model().attribute("launchForm",
+					org.hamcrest.Matchers.hasProperty("chunkSize", org.hamcrest.Matchers.is(100))));
+	}
+
+	@Test
 	void aViewerPostingAnywayIsRefused() throws Exception {
 		this.mvc.perform(post("/jobs/new/migration").param("repo", "x").with(viewer()).with(csrf()))
 			.andExpect(status().isForbidden());
