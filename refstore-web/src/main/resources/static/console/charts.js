@@ -30,27 +30,28 @@
 		el.dataset.drawn = 'true';
 	}
 
+	// one series per kind of job, drawn as points (separate runs are not a line), on one scale
 	function timeSeries(el) {
 		var data = JSON.parse(el.dataset.series || '{"x":[],"series":[]}');
 		if (data.x.length === 0) {
 			el.textContent = 'No finished job yet.';
 			return;
 		}
+		var colours = ['#1f5fbf', '#12753a', '#a15c00', '#b42318', '#6b3fa0', '#0e7490'];
 		var series = [{}];
 		var columns = [data.x];
-		var colours = ['#1f5fbf', '#12753a'];
 		data.series.forEach(function (s, i) {
-			series.push({ label: s.label, scale: s.scale, stroke: colours[i % colours.length], width: 2,
-				points: { show: true, size: 6 } });
+			series.push({ label: s.label, scale: 's', stroke: colours[i % colours.length], width: 0,
+				paths: function () { return null; },
+				points: { show: true, size: 8, fill: colours[i % colours.length] } });
 			columns.push(s.values);
 		});
-		var scales = {};
-		var axes = [{}];
-		data.series.forEach(function (s, i) {
-			scales[s.scale] = { auto: true };
-			axes.push({ scale: s.scale, label: s.label, side: i === 0 ? 3 : 1, size: 70, grid: { show: i === 0 } });
-		});
-		new uPlot({ width: width(el), height: 260, scales: scales, axes: axes, series: series }, columns, el);
+		new uPlot({
+			width: width(el), height: 260,
+			scales: { s: { auto: true, range: function (u, min, max) { return [0, Math.max(1, max) * 1.1]; } } },
+			axes: [{}, { scale: 's', label: 'seconds', size: 60 }],
+			series: series
+		}, columns, el);
 		el.dataset.drawn = 'true';
 	}
 

@@ -9,7 +9,8 @@ import java.time.LocalDateTime;
  *
  * @param status a batch status such as {@code FAILED}
  * @param type a job type
- * @param repository the repository name as given at launch
+ * @param repository the repository name as given at launch, or a pattern of it with
+ * {@code *} (any characters) and {@code ?} (one)
  * @param actor who launched
  * @param from created at or after
  * @param to created before

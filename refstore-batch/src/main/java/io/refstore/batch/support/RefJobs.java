@@ -345,13 +345,34 @@ public class RefJobs {
 			.toList();
 	}
 
+	/**
+	 * Keeps the executions whose parameter {@code key} is {@code value}, or matches it as
+	 * a pattern when it has a {@code *} (any characters) or {@code ?} (one character).
+	 */
 	private static void parameterClause(StringBuilder sql, List<Object> args, String key, String value) {
 		if (value != null) {
+			boolean pattern = value.indexOf('*') >= 0 || value.indexOf('?') >= 0;
 			sql.append(" AND EXISTS (SELECT 1 FROM BATCH_JOB_EXECUTION_PARAMS P WHERE P.JOB_EXECUTION_ID ="
-					+ " E.JOB_EXECUTION_ID AND P.PARAMETER_NAME = ? AND P.PARAMETER_VALUE = ?)");
+					+ " E.JOB_EXECUTION_ID AND P.PARAMETER_NAME = ? AND P.PARAMETER_VALUE "
+					+ (pattern ? "LIKE ? ESCAPE '\\')" : "= ?)"));
 			args.add(key);
-			args.add(value);
+			args.add(pattern ? like(value) : value);
 		}
+	}
+
+	/** A {@code *}/{@code ?} pattern as SQL {@code LIKE} with {@code \} escaping. */
+	static String like(String pattern) {
+		StringBuilder like = new StringBuilder(pattern.length() + 8);
+		for (int i = 0; i < pattern.length(); i++) {
+			char c = pattern.charAt(i);
+			switch (c) {
+				case '*' -> like.append('%');
+				case '?' -> like.append('_');
+				case '%', '_', '\\' -> like.append('\\').append(c);
+				default -> like.append(c);
+			}
+		}
+		return like.toString();
 	}
 
 	private Job job(RefJobType type) {

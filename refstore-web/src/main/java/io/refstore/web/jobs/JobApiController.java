@@ -167,7 +167,8 @@ class JobApiController {
 	@GetMapping
 	@Operation(summary = "Job executions, newest first, with filters and paging (VIEWER)",
 			description = "from and to are ISO local date-times (server time) bounding the creation time, to "
-					+ "exclusive. The response's next (and Link: rel=\"next\") is the following page.")
+					+ "exclusive. repository and user match exactly, or as a pattern with * (any characters) and ? "
+					+ "(one). The response's next (and Link: rel=\"next\") is the following page.")
 	ResponseEntity<JobPage> listJobs(@RequestParam(required = false) String status,
 			@RequestParam(required = false) String type, @RequestParam(required = false) String repository,
 			@RequestParam(required = false) String user,

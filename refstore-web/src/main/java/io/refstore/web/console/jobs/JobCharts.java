@@ -5,43 +5,56 @@ import java.math.RoundingMode;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 import org.springframework.stereotype.Component;
 
 import io.refstore.batch.support.JobSummary;
+import io.refstore.batch.support.RefJobType;
+import io.refstore.web.console.system.ConsoleFormat;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The history chart's figures: for every ended execution, when it was created (x, seconds
- * since the epoch), how long it ran (seconds) and its throughput (items per second over
- * all steps), as the JSON {@code charts.js} reads, written by the application's mapper.
+ * since the epoch) and how long it ran (seconds), in one series per job type (values of
+ * the other types are {@code null}: no point), as the JSON {@code charts.js} reads,
+ * written by the application's mapper. The chart draws points, not lines: executions of
+ * one type are separate runs, and lines between kinds would join unrelated jobs.
  */
 @Component
 class JobCharts {
 
 	private final JsonMapper json;
 
-	JobCharts(JsonMapper json) {
+	private final ConsoleFormat format;
+
+	JobCharts(JsonMapper json, ConsoleFormat format) {
 		this.json = json;
+		this.format = format;
 	}
 
-	String durationAndThroughput(List<JobSummary> jobs) {
+	String durations(List<JobSummary> jobs) {
 		List<JobSummary> ended = new ArrayList<>(
 				jobs.stream().filter((job) -> job.started() != null && job.ended() != null).toList());
 		ended.sort((a, b) -> a.created().compareTo(b.created()));
 		List<Long> x = new ArrayList<>();
-		List<BigDecimal> seconds = new ArrayList<>();
-		List<BigDecimal> rate = new ArrayList<>();
+		Map<RefJobType, List<BigDecimal>> byType = new EnumMap<>(RefJobType.class);
+		for (JobSummary job : ended) {
+			if (job.type() != null) {
+				byType.computeIfAbsent(job.type(), (type) -> new ArrayList<>());
+			}
+		}
 		for (JobSummary job : ended) {
 			double duration = Math.max(0.001, Duration.between(job.started(), job.ended()).toMillis() / 1000.0);
-			long items = job.steps().stream().mapToLong(JobSummary.StepSummary::done).sum();
 			x.add(job.created().atZone(ZoneId.systemDefault()).toEpochSecond());
-			seconds.add(BigDecimal.valueOf(duration).setScale(3, RoundingMode.HALF_UP));
-			rate.add(BigDecimal.valueOf(items / duration).setScale(1, RoundingMode.HALF_UP));
+			byType.forEach((type, values) -> values
+				.add((type == job.type()) ? BigDecimal.valueOf(duration).setScale(3, RoundingMode.HALF_UP) : null));
 		}
-		return this.json.writeValueAsString(
-				new Chart(x, List.of(new Series("duration (s)", "s", seconds), new Series("items/s", "rate", rate))));
+		List<Series> series = new ArrayList<>();
+		byType.forEach((type, values) -> series.add(new Series(this.format.jobType(type), "s", values)));
+		return this.json.writeValueAsString(new Chart(x, series));
 	}
 
 	/** The chart: one x per execution, and the series drawn over them. */
@@ -49,7 +62,7 @@ class JobCharts {
 
 	}
 
-	/** One line of the chart, on its own scale. */
+	/** The points of one job type, on the scale of seconds. */
 	record Series(String label, String scale, List<BigDecimal> values) {
 
 	}

@@ -71,7 +71,7 @@ class JobController {
 		model.addAttribute("types", RefJobType.values());
 		model.addAttribute("statuses",
 				List.of("STARTING", "STARTED", "STOPPING", "STOPPED", "FAILED", "COMPLETED", "ABANDONED"));
-		model.addAttribute("chart", this.charts.durationAndThroughput(found));
+		model.addAttribute("chart", this.charts.durations(found));
 		model.addAttribute("hasMore", found.size() == PAGE_SIZE);
 		return VIEWS_JOB_LIST;
 	}

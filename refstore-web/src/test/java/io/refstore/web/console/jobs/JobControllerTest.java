@@ -96,10 +96,16 @@ class JobControllerTest extends ConsoleTestSupport {
 			.andExpect(model().attribute("jobs", hasSize(1)))
 			.andExpect(model().attribute("hasMore", false))
 			.andExpect(model().attributeExists("chart", "types", "statuses", "filter"))
-			.andExpect(model()
-				.attribute("chart", matchesPattern("\\{\"x\":\\[\\d+],\"series\":\\[\\{\"label\":\"duration \\(s\\)\","
-						+ "\"scale\":\"s\",\"values\":\\[\\d+\\.\\d{3}]},\\{\"label\":\"items/s\",\"scale\":\"rate\","
-						+ "\"values\":\\[\\d+\\.\\d]}]}")));
+			.andExpect(model().attribute("chart", matchesPattern(
+					"\\{\"x\":\\[\\d+],\"series\":\\[\\{\"label\":\"Verification\",\"scale\":\"s\",\"values\":\\[\\d+\\.\\d{3}]}]}")));
+		// a pattern of the repository's name: * any characters, ? one, % and _ as they
+		// are
+		this.mvc.perform(get("/jobs").param("repo", name.substring(0, name.length() - 3) + "*").with(viewer()))
+			.andExpect(model().attribute("jobs", hasSize(1)));
+		this.mvc.perform(get("/jobs").param("repo", "?" + name.substring(1)).with(viewer()))
+			.andExpect(model().attribute("jobs", hasSize(1)));
+		this.mvc.perform(get("/jobs").param("repo", "%" + name.substring(1)).with(viewer()))
+			.andExpect(model().attribute("jobs", hasSize(0)));
 		this.mvc
 			.perform(get("/jobs").param("repo", name)
 				.param("status", "COMPLETED")
