@@ -293,7 +293,7 @@ class RefJobsIT {
 		assertThat(maintained.results()).containsEntry("maintain.packed", "true");
 		// git packs no symbolic ref: refs/heads/alias stays loose
 		assertThat(maintained.results().get("maintain.after"))
-			.contains((format == RefFormat.FILES) ? "loose 1," : "tables 1,");
+			.contains((format == RefFormat.FILES) ? ": 1 loose and " : ": 1 table,");
 		assertThat(JobFixtures.refs(repo.dir())).isEqualTo(before);
 		JobFixtures.assertSound(repo.dir());
 		JobSummary again = JobFixtures.await(jobs,
@@ -328,7 +328,7 @@ class RefJobsIT {
 		JobSummary maintained = JobFixtures.await(jobs, id);
 
 		assertThat(maintained.status()).as(maintained.exitMessage()).isEqualTo("COMPLETED");
-		assertThat(maintained.results().get("maintain.after")).contains("tables 1,");
+		assertThat(maintained.results().get("maintain.after")).contains(": 1 table,");
 		assertThat(JobFixtures.refs(repo.dir())).isEqualTo(before);
 		JobFixtures.assertSound(repo.dir());
 	}

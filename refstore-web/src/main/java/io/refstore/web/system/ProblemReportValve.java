@@ -53,19 +53,64 @@ class ProblemReportValve extends ErrorReportValve {
 		}
 		ProblemDetail problem = Problems.problem(status, "http-" + status.value(),
 				ProblemErrorController.detail(status), Map.of(CorrelationIdFilter.KEY, id));
+		boolean page = wantsPage(request);
 		try {
-			response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+			response.setContentType(page ? MediaType.TEXT_HTML_VALUE : MediaType.APPLICATION_PROBLEM_JSON_VALUE);
 			response.setCharacterEncoding("UTF-8");
 			response.setHeader(CorrelationIdFilter.HEADER, id);
 			Writer writer = response.getReporter();
 			if (writer != null) {
-				writer.write(this.json.writeValueAsString(problem));
+				writer.write(page ? page(status, id) : this.json.writeValueAsString(problem));
 				response.finishResponse();
 			}
 		}
 		catch (IOException | IllegalStateException ex) {
 			// the client is gone or the response was taken over: nothing left to tell
 		}
+	}
+
+	/**
+	 * Whether the client is a browser on a console address: it accepts HTML and the path
+	 * is not the API's. It gets a page in the console's look; anyone else the problem.
+	 */
+	private static boolean wantsPage(Request request) {
+		String accept = request.getHeader("Accept");
+		// the path as it came: a path Tomcat refuses may not decode
+		String uri = request.getRequestURI();
+		return accept != null && accept.contains(MediaType.TEXT_HTML_VALUE) && uri != null
+				&& !(uri.startsWith("/api/") || uri.startsWith("/actuator/"));
+	}
+
+	/**
+	 * The console's error page, written out here because the request never reached the
+	 * application (no template engine, no session): the console's stylesheet and header,
+	 * the status, what it means and the correlation id the log has.
+	 */
+	static String page(HttpStatus status, String id) {
+		String heading = switch (status) {
+			case BAD_REQUEST -> "Bad request";
+			case CONTENT_TOO_LARGE -> "Request too large";
+			case REQUEST_HEADER_FIELDS_TOO_LARGE -> "Headers too large";
+			default -> status.is5xxServerError() ? "Something went wrong" : status.getReasonPhrase();
+		};
+		String explanation = switch (status) {
+			case BAD_REQUEST -> "The server could not read this address: it holds a stray % or a character an "
+					+ "address cannot carry.";
+			default -> status.is5xxServerError()
+					? "The server could not complete this request. The server log has the details; try again, or "
+							+ "tell an administrator."
+					: "The server refused this request: " + ProblemErrorController.detail(status) + ".";
+		};
+		return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+				+ "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">" + "<title>" + heading
+				+ " · refstore</title><link rel=\"icon\" type=\"image/svg+xml\" href=\"/console/favicon.svg\">"
+				+ "<link rel=\"stylesheet\" href=\"/console/console.css\"></head><body>"
+				+ "<header class=\"top\"><nav aria-label=\"Main\"><a class=\"brand\" href=\"/\">refstore</a>"
+				+ "<a href=\"/\">Repositories</a><a href=\"/jobs\">Jobs</a></nav></header>"
+				+ "<main id=\"main\"><section class=\"error-page\"><h1>" + heading + "</h1>"
+				+ "<p class=\"status\">Error <span id=\"status\">" + status.value() + "</span></p>"
+				+ "<p id=\"explanation\">" + explanation + "</p>" + "<p class=\"hint\">Reference " + id + "</p>"
+				+ "<p><a href=\"/\">Back to the repositories</a></p></section></main></body></html>";
 	}
 
 }

@@ -61,7 +61,7 @@ class ConsoleAccessibilityIT extends BrowserTestSupport {
 				{ "launch-rollback", "/jobs/new/rollback?repo=a11y.git" }, { "schedules", "/schedules" },
 				{ "schedule", "/schedules/a11y-nightly/edit" }, { "schedule-new", "/schedules/new" },
 				{ "campaigns", "/campaigns" }, { "campaign", campaign }, { "campaign-new", "/campaigns/new" },
-				{ "audit", "/audit" }, { "not-found", "/no/such/page" } };
+				{ "audit", "/audit" }, { "not-found", "/no/such/page" }, { "bad-address", "/repo%zz" } };
 		for (String[] page : pages) {
 			check(page[0], page[1], violations);
 		}

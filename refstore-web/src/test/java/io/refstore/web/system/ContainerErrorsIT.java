@@ -25,7 +25,8 @@ import io.refstore.web.ApiTestSupport;
  * Errors as a client on the wire sees them: what Tomcat refuses before the application
  * sees it, and bodies the JSON parser refuses, are problems in words with a correlation
  * id (the same as the {@code X-Correlation-Id} header), never Tomcat's HTML page, a class
- * name, a library's message or a server path; and nothing is written.
+ * name, a library's message or a server path; a browser on a console address gets a page
+ * in the console's look instead; and nothing is written.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 class ContainerErrorsIT extends ApiTestSupport {
@@ -86,6 +87,23 @@ class ContainerErrorsIT extends ApiTestSupport {
 			assertProblem(raw("GET " + path + " HTTP/1.1", "", ""), 400);
 		}
 		assertThat(repo.git("for-each-ref")).isEqualTo(before);
+	}
+
+	@Test
+	void aBrowserOnAConsoleAddressGetsAPageInTheConsolesLook() throws Exception {
+		String browser = "Accept: text/html,application/xhtml+xml,*/*;q=0.8\r\n";
+		String response = raw("GET /repo%zz?name=" + name + " HTTP/1.1", browser, "");
+		assertThat(response).as(response).startsWith("HTTP/1.1 400 ");
+		assertThat(response).containsIgnoringCase("Content-Type: text/html")
+			.contains("<link rel=\"stylesheet\" href=\"/console/console.css\">")
+			.contains("<h1>Bad request</h1>")
+			.contains("<span id=\"status\">400</span>")
+			.doesNotContain("Exception", "java.", "io.refstore", "at org.", "Tomcat", ROOT.toString(), "/tmp/");
+		Matcher header = CORRELATION_HEADER.matcher(response);
+		assertThat(header.find()).isTrue();
+		assertThat(response).contains("Reference " + header.group(1));
+		// the API answers a problem whatever the client accepts
+		assertProblem(raw("GET /api/repos/50%/refs HTTP/1.1", browser, ""), 400);
 	}
 
 	@Test

@@ -86,12 +86,22 @@ public class ConsoleFormat {
 		return String.format(Locale.ROOT, "%dh %02dm %02ds", seconds / 3600, (seconds / 60) % 60, seconds % 60);
 	}
 
-	/** A rate of items per second, without decimals above 10: {@code 12,345/s}. */
-	public String rate(double perSecond) {
+	/**
+	 * A rate of {@code unit} per second, without decimals above 10:
+	 * {@code 12,345 refs/s}.
+	 */
+	public String rate(double perSecond, String unit) {
 		if (perSecond < 10) {
-			return String.format(Locale.ROOT, "%.1f/s", perSecond);
+			return String.format(Locale.ROOT, "%.1f %s/s", perSecond, unit);
 		}
-		return String.format(Locale.ROOT, "%,d/s", Math.round(perSecond));
+		return String.format(Locale.ROOT, "%,d %s/s", Math.round(perSecond), unit);
+	}
+
+	/**
+	 * What a job step counts: reflog entries for the reflog steps, refs for the others.
+	 */
+	public String stepUnit(String step) {
+		return (step != null && step.contains("Reflog")) ? "entries" : "refs";
 	}
 
 	/**
