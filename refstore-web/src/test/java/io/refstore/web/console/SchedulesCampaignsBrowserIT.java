@@ -83,6 +83,8 @@ class SchedulesCampaignsBrowserIT extends BrowserTestSupport {
 		chrome.findElement(By.id("launch")).click();
 		waitFor(By.id("targets"));
 		String page = chrome.getCurrentUrl();
+		// the browser tests share one application: the id is whatever this one got
+		String campaign = "Campaign " + page.substring(page.lastIndexOf('/') + 1);
 		new WebDriverWait(chrome, Duration.ofSeconds(90))
 			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
 			.until((driver) -> driver.findElement(By.id("state")).getText().equals("Finished"));
@@ -109,10 +111,10 @@ class SchedulesCampaignsBrowserIT extends BrowserTestSupport {
 		assertThat(chrome.findElement(By.id("audit")).getText()).contains("schedule.create")
 			.contains("campaign.create")
 			.contains("nightly-fleet")
-			.contains("Campaign 1");
+			.contains(campaign);
 		assertThat(chrome.findElement(By.cssSelector("#audit .badge.outcome-SUCCESS")).getCssValue("color"))
 			.isEqualTo("rgba(18, 117, 58, 1)");
-		chrome.findElement(By.linkText("Campaign 1")).click();
+		chrome.findElement(By.linkText(campaign)).click();
 		waitFor(By.id("targets"));
 		chrome.get(url("/audit?action=job.launch"));
 		chrome.findElement(By.cssSelector("#audit a[href^='/jobs/']")).click();

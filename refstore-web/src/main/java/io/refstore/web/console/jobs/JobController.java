@@ -4,6 +4,7 @@ import java.security.Principal;
 
 import jakarta.servlet.http.HttpServletResponse;
 import java.time.LocalDateTime;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -67,6 +68,14 @@ class JobController {
 				blank(actor) ? null : actor, from, to, offset, PAGE_SIZE);
 		List<JobSummary> found = this.jobs.list(filter);
 		model.addAttribute("jobs", found);
+		Map<Long, String> summaries = new HashMap<>();
+		for (JobSummary job : found) {
+			String summary = new JobDescription(JobRedaction.redacted(job)).summary();
+			if (summary != null) {
+				summaries.put(job.executionId(), summary);
+			}
+		}
+		model.addAttribute("summaries", summaries);
 		model.addAttribute("filter", filter);
 		model.addAttribute("types", RefJobType.values());
 		model.addAttribute("statuses",
