@@ -10,6 +10,7 @@ import io.refstore.batch.support.JobResults;
 import io.refstore.batch.support.JobSummary;
 import io.refstore.batch.support.RefJobType;
 import io.refstore.web.console.system.ConsoleFormat;
+import io.refstore.web.jobs.JobRelations;
 
 /**
  * A job as the console's pages put it in words: its title ("Migration", "Deletion plan"),
@@ -86,6 +87,19 @@ public record JobDescription(JobSummary job) {
 					: "Deleted " + String.format(Locale.ROOT, "%,d", stepDone("deleteRefsStep")) + " refs"
 							+ protectedRefs() + "; the manifest keeps them for a restore.";
 		};
+	}
+
+	/**
+	 * {@link #summary()}, told with what happened since: a plan that a deletion executed
+	 * says so instead of waiting for a confirmation.
+	 */
+	public String summary(JobRelations relations) {
+		JobSummary deletion = (relations != null && planOnly()) ? relations.deletion().orElse(null) : null;
+		if (deletion == null || !"COMPLETED".equals(this.job.status())) {
+			return summary();
+		}
+		return "Planned " + count(JobResults.PLAN_COUNT) + " refs for deletion" + protectedRefs() + "; job "
+				+ deletion.executionId() + (deletion.running() ? " is deleting them." : " deleted them.");
 	}
 
 	private String migration() {

@@ -279,6 +279,8 @@ class JobControllerTest extends ConsoleTestSupport {
 		// name typed
 		this.mvc.perform(get("/jobs/" + plan).with(viewer()))
 			.andExpect(content().string(containsString("Executed by")))
+			.andExpect(content().string(containsString("refs for deletion; job " + deletion + " deleted them.")))
+			.andExpect(content().string(not(containsString("Nothing is deleted until"))))
 			.andExpect(content().string(not(containsString("id=\"confirm-deletion\""))));
 		this.mvc
 			.perform(post("/jobs/" + deletion + "/restore").param("confirmRepository", "not-" + name)

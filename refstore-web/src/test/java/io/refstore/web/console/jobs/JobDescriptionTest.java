@@ -46,6 +46,7 @@ class JobDescriptionTest {
 		JobDescription plan = new JobDescription(job(RefJobType.DELETE, "COMPLETED", "", Map.of("planOnly", "true"),
 				Map.of("plan.count", "2000", "plan.protected.count", "3"), List.of()));
 		assertThat(plan.title()).isEqualTo("Deletion plan");
+		assertThat(plan.summary(null)).isEqualTo(plan.summary());
 		assertThat(plan.summary())
 			.isEqualTo("Plans to delete 2,000 refs (3 protected refs kept). Nothing is deleted until it is confirmed.");
 		JobDescription deletion = new JobDescription(job(RefJobType.DELETE, "COMPLETED", "", Map.of("plan", "p"),
