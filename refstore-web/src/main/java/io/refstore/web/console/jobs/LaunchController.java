@@ -69,12 +69,6 @@ class LaunchController {
 		this.repos = repos;
 	}
 
-	/** The repositories the form's picker offers. */
-	@ModelAttribute("repositories")
-	List<String> repositories() {
-		return this.repos.names();
-	}
-
 	@GetMapping("/jobs/new/{kind}")
 	String initLaunchForm(@PathVariable String kind, @RequestParam(defaultValue = "") String repo,
 			@RequestParam(defaultValue = "") String backup, @RequestParam(defaultValue = "") String manifest,

@@ -65,6 +65,8 @@ class AuditControllerTest extends ConsoleTestSupport {
 			.andReturn()
 			.getResponse()
 			.getContentAsString();
+		// the repository field offers the repositories as you type
+		assertThat(launched).contains("<option value=\"" + repo + "\">");
 		assertThat(launched).contains("href=\"" + job + "\"")
 			.contains("href=\"/repo?name=" + repo + "\"")
 			.contains("outcome-SUCCESS");
