@@ -20,8 +20,10 @@
 	function ago(date) {
 		var amount = (date.getTime() - Date.now()) / 1000;
 		for (var i = 0; i < steps.length; i++) {
-			if (Math.abs(amount) < steps[i][1]) {
-				return relative.format(Math.round(amount), steps[i][0]);
+			// rounded first, so that 59.6 seconds is "1 minute ago", not "60 seconds ago"
+			var rounded = Math.round(amount);
+			if (Math.abs(rounded) < steps[i][1]) {
+				return relative.format(rounded, steps[i][0]);
 			}
 			amount /= steps[i][1];
 		}

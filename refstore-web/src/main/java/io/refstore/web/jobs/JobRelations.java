@@ -99,9 +99,12 @@ public record JobRelations(Long restartOf, Long restartedAs, JobSummary plan, Li
 		return settled(this.rollbacks);
 	}
 
-	/** The deletion that completed or runs, if any. */
+	/**
+	 * The execution of a plan, if any: the newest, whatever its state (a stopped or
+	 * failed one is restarted, not run again).
+	 */
 	public Optional<JobSummary> deletion() {
-		return settled(this.deletions);
+		return this.deletions.stream().findFirst();
 	}
 
 	private static Optional<JobSummary> settled(List<JobSummary> jobs) {

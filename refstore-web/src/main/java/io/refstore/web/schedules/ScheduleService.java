@@ -150,8 +150,9 @@ public class ScheduleService {
 		catch (SchedulerException ex) {
 			throw new IllegalStateException("Quartz refused to " + (paused ? "pause" : "resume") + " " + name, ex);
 		}
-		record(actor, paused ? "schedule.pause" : "schedule.resume", schedule);
-		return find(name).orElseThrow();
+		Schedule changed = find(name).orElseThrow();
+		record(actor, paused ? "schedule.pause" : "schedule.resume", changed);
+		return changed;
 	}
 
 	/** Deletes the schedule, its trigger and its run history; running jobs go on. */

@@ -4,6 +4,7 @@ import java.security.Principal;
 
 import jakarta.servlet.http.HttpServletResponse;
 import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -76,6 +77,7 @@ class JobController {
 			}
 		}
 		model.addAttribute("summaries", summaries);
+		model.addAttribute("serverZone", ZoneId.systemDefault().getId());
 		model.addAttribute("filter", filter);
 		model.addAttribute("types", RefJobType.values());
 		model.addAttribute("statuses",

@@ -81,25 +81,29 @@ public record JobDescription(JobSummary job) {
 			case RESTORE -> "Restored " + count("restore.restored") + " refs"
 					+ (number("restore.present") > 0 ? "; " + count("restore.present") + " were already there" : "")
 					+ ".";
-			case DELETE -> planOnly()
-					? "Plans to delete " + count(JobResults.PLAN_COUNT) + " refs" + protectedRefs()
-							+ ". Nothing is deleted until it is confirmed."
-					: "Deleted " + String.format(Locale.ROOT, "%,d", stepDone("deleteRefsStep")) + " refs"
-							+ protectedRefs() + "; the manifest keeps them for a restore.";
+			case DELETE ->
+				planOnly() ? "Plans to delete " + count(JobResults.PLAN_COUNT) + " refs" + protectedRefs() + "."
+						: "Deleted " + String.format(Locale.ROOT, "%,d", stepDone("deleteRefsStep")) + " refs"
+								+ protectedRefs() + "; the manifest keeps them for a restore.";
 		};
 	}
 
 	/**
-	 * {@link #summary()}, told with what happened since: a plan that a deletion executed
-	 * says so instead of waiting for a confirmation.
+	 * {@link #summary()}, told with what happened since: a plan says whether a deletion
+	 * executed it, and how that went, or that it waits for a confirmation.
 	 */
 	public String summary(JobRelations relations) {
-		JobSummary deletion = (relations != null && planOnly()) ? relations.deletion().orElse(null) : null;
-		if (deletion == null || !"COMPLETED".equals(this.job.status())) {
+		if (relations == null || !planOnly() || !"COMPLETED".equals(this.job.status())) {
 			return summary();
 		}
+		JobSummary deletion = relations.deletion().orElse(null);
+		if (deletion == null) {
+			return summary() + " Nothing is deleted until it is confirmed.";
+		}
+		String outcome = deletion.running() ? " is deleting them." : "COMPLETED".equals(deletion.status())
+				? " deleted them." : " " + deletion.status().toLowerCase(Locale.ROOT) + " before the end.";
 		return "Planned " + count(JobResults.PLAN_COUNT) + " refs for deletion" + protectedRefs() + "; job "
-				+ deletion.executionId() + (deletion.running() ? " is deleting them." : " deleted them.");
+				+ deletion.executionId() + outcome;
 	}
 
 	private String migration() {

@@ -35,8 +35,8 @@ class ScheduleController {
 
 	static final String VIEWS_SCHEDULE_FORM = "schedules/createOrUpdateScheduleForm";
 
-	private static final Set<String> FIELDS = Set.of("name", "jobType", "targetKind", "target", "cron", "timeZone",
-			"misfire");
+	private static final Set<String> FIELDS = Set.of("name", "jobType", "targetKind", "target", "cron", "onceAt",
+			"timeZone", "misfire");
 
 	private final ScheduleService schedules;
 

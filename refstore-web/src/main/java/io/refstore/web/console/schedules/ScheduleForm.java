@@ -1,8 +1,12 @@
 package io.refstore.web.console.schedules;
 
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+
 import io.refstore.web.schedules.ParameterLines;
 import io.refstore.web.schedules.Schedule;
 import io.refstore.web.schedules.ScheduleRequest;
+import io.refstore.web.system.InvalidRequestException;
 
 /**
  * The console's create/edit form of a schedule; extra job parameters are
@@ -13,6 +17,8 @@ public class ScheduleForm extends JobTargetForm {
 	private String name;
 
 	private String cron = "0 0 2 * * ?";
+
+	private String onceAt = "";
 
 	private String timeZone = "UTC";
 
@@ -31,16 +37,41 @@ public class ScheduleForm extends JobTargetForm {
 		form.setTargetKind(schedule.targetKind().name());
 		form.setTarget(schedule.target());
 		form.setParameters(ParameterLines.format(schedule.parameters()));
-		form.cron = schedule.cron();
+		form.cron = (schedule.cron() != null) ? schedule.cron() : "";
+		form.onceAt = (schedule.onceAt() != null) ? schedule.onceAt().toString() : "";
 		form.timeZone = schedule.timeZone();
 		form.misfire = schedule.misfire().name();
 		form.paused = schedule.paused();
 		return form;
 	}
 
+	/**
+	 * The request the form makes: a cron expression, or a one-off time (ISO-8601, such as
+	 * {@code 2026-12-24T06:00:00Z}); the service refuses neither or both.
+	 * @throws InvalidRequestException naming {@code onceAt} if it is no such time
+	 */
 	ScheduleRequest toRequest() {
-		return new ScheduleRequest(this.name, getJobType(), getTargetKind(), getTarget(), parameterMap(), this.cron,
-				this.timeZone, null, this.misfire, this.paused);
+		Instant once = null;
+		if (this.onceAt != null && !this.onceAt.isBlank()) {
+			try {
+				once = Instant.parse(this.onceAt.strip());
+			}
+			catch (DateTimeParseException ex) {
+				throw new InvalidRequestException("onceAt", this.onceAt,
+						"not an ISO time in UTC such as 2026-12-24T06:00:00Z");
+			}
+		}
+		String cronExpression = (this.cron == null || this.cron.isBlank()) ? null : this.cron;
+		return new ScheduleRequest(this.name, getJobType(), getTargetKind(), getTarget(), parameterMap(),
+				cronExpression, this.timeZone, once, this.misfire, this.paused);
+	}
+
+	public String getOnceAt() {
+		return this.onceAt;
+	}
+
+	public void setOnceAt(String onceAt) {
+		this.onceAt = onceAt;
 	}
 
 	public String getName() {

@@ -27,6 +27,19 @@ import io.refstore.web.schedules.Schedule;
 @Component("fmt")
 public class ConsoleFormat {
 
+	/** The zone of the server's local times (Spring Batch's, a backup's name). */
+	private final ZoneId serverZone;
+
+	/** Local times in the server's zone. */
+	public ConsoleFormat() {
+		this(ZoneId.systemDefault());
+	}
+
+	/** Local times in {@code serverZone}. */
+	ConsoleFormat(ZoneId serverZone) {
+		this.serverZone = serverZone;
+	}
+
 	private static final String[] UNITS = { "B", "KiB", "MiB", "GiB", "TiB" };
 
 	/**
@@ -137,7 +150,7 @@ public class ConsoleFormat {
 		return duration(Duration.between(from, to));
 	}
 
-	private static Instant instant(Object value) {
+	private Instant instant(Object value) {
 		if (value == null) {
 			return null;
 		}
@@ -151,14 +164,14 @@ public class ConsoleFormat {
 			return zoned.toInstant();
 		}
 		if (value instanceof LocalDateTime local) {
-			return local.atZone(ZoneId.systemDefault()).toInstant();
+			return local.atZone(this.serverZone).toInstant();
 		}
 		String text = value.toString();
 		try {
 			return OffsetDateTime.parse(text).toInstant();
 		}
 		catch (DateTimeParseException ex) {
-			return LocalDateTime.parse(text).atZone(ZoneId.systemDefault()).toInstant();
+			return LocalDateTime.parse(text).atZone(this.serverZone).toInstant();
 		}
 	}
 

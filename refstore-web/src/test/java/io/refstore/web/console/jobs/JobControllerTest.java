@@ -104,7 +104,10 @@ class JobControllerTest extends ConsoleTestSupport {
 			.andExpect(model().attribute("jobs", hasSize(1)));
 		this.mvc.perform(get("/jobs").param("repo", "?" + name.substring(1)).with(viewer()))
 			.andExpect(model().attribute("jobs", hasSize(1)));
-		this.mvc.perform(get("/jobs").param("repo", "%" + name.substring(1)).with(viewer()))
+		// a pattern's % and _ are themselves, not SQL's wildcards
+		this.mvc.perform(get("/jobs").param("repo", "%" + name.substring(1, 5) + "*").with(viewer()))
+			.andExpect(model().attribute("jobs", hasSize(0)));
+		this.mvc.perform(get("/jobs").param("repo", "_" + name.substring(1, 5) + "*").with(viewer()))
 			.andExpect(model().attribute("jobs", hasSize(0)));
 		this.mvc
 			.perform(get("/jobs").param("repo", name)
@@ -223,7 +226,11 @@ class JobControllerTest extends ConsoleTestSupport {
 			.andExpect(content().string(containsString("id=\"plan-empty\"")))
 			.andExpect(content().string(containsString("does not cross")))
 			.andExpect(content().string(not(containsString("id=\"confirm-deletion\""))))
-			.andExpect(content().string(not(containsString("The first ones"))));
+			.andExpect(content().string(not(containsString("The first ones"))))
+			.andExpect(content().string(containsString("Plan again")));
+		this.mvc.perform(get("/jobs/" + plan).with(viewer()))
+			.andExpect(content().string(containsString("id=\"plan-empty\"")))
+			.andExpect(content().string(not(containsString("Plan again"))));
 	}
 
 	@Test

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import io.refstore.batch.support.JobSummary;
 import io.refstore.batch.support.RefJobType;
+import io.refstore.web.jobs.JobRelations;
 
 /**
  * A job in words, per kind: the title, the one-line summary from its results, and its
@@ -47,8 +48,12 @@ class JobDescriptionTest {
 				Map.of("plan.count", "2000", "plan.protected.count", "3"), List.of()));
 		assertThat(plan.title()).isEqualTo("Deletion plan");
 		assertThat(plan.summary(null)).isEqualTo(plan.summary());
-		assertThat(plan.summary())
-			.isEqualTo("Plans to delete 2,000 refs (3 protected refs kept). Nothing is deleted until it is confirmed.");
+		JobSummary stopped = job(RefJobType.DELETE, "STOPPED", "", Map.of("plan", "dir/plan"), Map.of(), List.of());
+		assertThat(plan.summary(new JobRelations(null, null, null, List.of(stopped), List.of(), List.of(), null)))
+			.isEqualTo("Planned 2,000 refs for deletion (3 protected refs kept); job 12 stopped before the end.");
+		assertThat(plan.summary(new JobRelations(null, null, null, List.of(), List.of(), List.of(), null)))
+			.endsWith(" Nothing is deleted until it is confirmed.");
+		assertThat(plan.summary()).isEqualTo("Plans to delete 2,000 refs (3 protected refs kept).");
 		JobDescription deletion = new JobDescription(job(RefJobType.DELETE, "COMPLETED", "", Map.of("plan", "p"),
 				Map.of(), List.of(new JobSummary.StepSummary(1, "deleteRefsStep", "COMPLETED", "", 1997, 1997, 2, 0, -1,
 						null, null))));

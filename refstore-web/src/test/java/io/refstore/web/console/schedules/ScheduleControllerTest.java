@@ -214,7 +214,47 @@ class ScheduleControllerTest extends ConsoleTestSupport {
 			.andExpect(redirectedUrl("/schedules"));
 		assertThat(asOperator(() -> this.audit
 			.search(new AuditFilter("operator", "schedule.pause", null, null, null, null, null, 100))).entries())
-			.anySatisfy((entry) -> assertThat(entry.target()).isEqualTo(maintained));
+			.anySatisfy((entry) -> {
+				assertThat(entry.target()).isEqualTo(maintained);
+				assertThat(entry.detail()).endsWith(", paused");
+			});
+	}
+
+	@Test
+	void aScheduleFiresOnceAtATimeInsteadOfACron() throws Exception {
+		String repo = uniqueName("once") + ".git";
+		bareRepo(repo);
+		String name = uniqueName("once");
+		this.mvc
+			.perform(post("/schedules/new").with(operator())
+				.with(csrf())
+				.param("name", name)
+				.param("jobType", "MAINTAIN")
+				.param("targetKind", "REPOSITORY")
+				.param("target", repo)
+				.param("cron", "")
+				.param("onceAt", "2099-01-01T06:00:00Z")
+				.param("timeZone", "UTC")
+				.param("misfire", "SKIP"))
+			.andExpect(redirectedUrl("/schedules"));
+		Schedule schedule = asViewer(() -> this.schedules.find(name)).orElseThrow();
+		assertThat(schedule.cron()).isNull();
+		assertThat(schedule.onceAt()).isEqualTo(java.time.Instant.parse("2099-01-01T06:00:00Z"));
+		// the edit form shows it as it is, so saving keeps it a one-off
+		this.mvc.perform(get("/schedules/" + name + "/edit").with(operator()))
+			.andExpect(content().string(containsString("value=\"2099-01-01T06:00:00Z\"")));
+		this.mvc
+			.perform(post("/schedules/" + name + "/edit").with(operator())
+				.with(csrf())
+				.param("jobType", "MAINTAIN")
+				.param("targetKind", "REPOSITORY")
+				.param("target", repo)
+				.param("cron", "")
+				.param("onceAt", "next tuesday")
+				.param("timeZone", "UTC")
+				.param("misfire", "SKIP"))
+			.andExpect(status().isOk())
+			.andExpect(model().attributeHasFieldErrors("form", "onceAt"));
 	}
 
 }

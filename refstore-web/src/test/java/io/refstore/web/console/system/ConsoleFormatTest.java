@@ -27,7 +27,13 @@ class ConsoleFormatTest {
 	@Test
 	void everyKindOfTimeReadsTheSameInUtcWithTheZoneNamed() {
 		Instant instant = Instant.parse("2026-12-01T13:44:11.995394155Z");
-		LocalDateTime local = LocalDateTime.ofInstant(instant, ZoneId.systemDefault());
+		// a server in Tokyo: its local times are 9 hours ahead of UTC
+		ConsoleFormat fmt = new ConsoleFormat(ZoneId.of("Asia/Tokyo"));
+		LocalDateTime local = LocalDateTime.of(2026, 12, 1, 22, 44, 11, 995394155);
+		assertThat(fmt.time(local)).isEqualTo("2026-12-01 13:44:11 UTC");
+		assertThat(fmt.time(local.toString())).isEqualTo("2026-12-01 13:44:11 UTC");
+		assertThat(fmt.iso(local)).isEqualTo("2026-12-01T13:44:11.995394155Z");
+		local = LocalDateTime.ofInstant(instant, ZoneId.systemDefault());
 		assertThat(this.fmt.time(instant)).isEqualTo("2026-12-01 13:44:11 UTC");
 		assertThat(this.fmt.time(local)).isEqualTo("2026-12-01 13:44:11 UTC");
 		assertThat(this.fmt.time(local.toString())).isEqualTo("2026-12-01 13:44:11 UTC");
