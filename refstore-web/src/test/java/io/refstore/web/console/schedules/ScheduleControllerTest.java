@@ -16,6 +16,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
 
 import io.refstore.web.audit.AuditEntry;
 import io.refstore.web.audit.AuditFilter;
@@ -36,6 +37,19 @@ class ScheduleControllerTest extends ConsoleTestSupport {
 
 	@Autowired
 	AuditLog audit;
+
+	/**
+	 * A POST of the schedule form for {@code name} on {@code repo}, UTC and skipped
+	 * misfires; the caller adds the job type, when and the user.
+	 */
+	private static MockHttpServletRequestBuilder scheduleForm(String path, String name, String repo) {
+		MockHttpServletRequestBuilder form = post(path).with(csrf())
+			.param("targetKind", "REPOSITORY")
+			.param("target", repo)
+			.param("timeZone", "UTC")
+			.param("misfire", "SKIP");
+		return (name != null) ? form.param("name", name) : form;
+	}
 
 	private String created(String stem) throws Exception {
 		String repo = uniqueName(stem) + ".git";
@@ -169,15 +183,9 @@ class ScheduleControllerTest extends ConsoleTestSupport {
 		bareRepo(repo);
 		String name = uniqueName("admin-job");
 		this.mvc
-			.perform(post("/schedules/new").with(admin())
-				.with(csrf())
-				.param("name", name)
+			.perform(scheduleForm("/schedules/new", name, repo).with(admin())
 				.param("jobType", "DELETE")
-				.param("targetKind", "REPOSITORY")
-				.param("target", repo)
 				.param("cron", "0 0 3 * * ?")
-				.param("timeZone", "UTC")
-				.param("misfire", "SKIP")
 				.param("parameters", "prefixes=refs/pull/"))
 			.andExpect(redirectedUrl("/schedules"));
 		String maintained = created("operator-job");
@@ -226,16 +234,10 @@ class ScheduleControllerTest extends ConsoleTestSupport {
 		bareRepo(repo);
 		String name = uniqueName("once");
 		this.mvc
-			.perform(post("/schedules/new").with(operator())
-				.with(csrf())
-				.param("name", name)
+			.perform(scheduleForm("/schedules/new", name, repo).with(operator())
 				.param("jobType", "MAINTAIN")
-				.param("targetKind", "REPOSITORY")
-				.param("target", repo)
 				.param("cron", "")
-				.param("onceAt", "2099-01-01T06:00:00Z")
-				.param("timeZone", "UTC")
-				.param("misfire", "SKIP"))
+				.param("onceAt", "2099-01-01T06:00:00Z"))
 			.andExpect(redirectedUrl("/schedules"));
 		Schedule schedule = asViewer(() -> this.schedules.find(name)).orElseThrow();
 		assertThat(schedule.cron()).isNull();
@@ -244,15 +246,10 @@ class ScheduleControllerTest extends ConsoleTestSupport {
 		this.mvc.perform(get("/schedules/" + name + "/edit").with(operator()))
 			.andExpect(content().string(containsString("value=\"2099-01-01T06:00:00Z\"")));
 		this.mvc
-			.perform(post("/schedules/" + name + "/edit").with(operator())
-				.with(csrf())
+			.perform(scheduleForm("/schedules/" + name + "/edit", null, repo).with(operator())
 				.param("jobType", "MAINTAIN")
-				.param("targetKind", "REPOSITORY")
-				.param("target", repo)
 				.param("cron", "")
-				.param("onceAt", "next tuesday")
-				.param("timeZone", "UTC")
-				.param("misfire", "SKIP"))
+				.param("onceAt", "next tuesday"))
 			.andExpect(status().isOk())
 			.andExpect(model().attributeHasFieldErrors("form", "onceAt"));
 	}
