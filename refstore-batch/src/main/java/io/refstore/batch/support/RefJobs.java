@@ -298,6 +298,16 @@ public class RefJobs {
 	}
 
 	/**
+	 * The ids of the executions of one job instance, oldest first: the first run and its
+	 * restarts. One indexed query, nothing else loaded.
+	 */
+	public List<Long> executionIds(long instanceId) {
+		return this.jdbc.queryForList(
+				"SELECT JOB_EXECUTION_ID FROM BATCH_JOB_EXECUTION WHERE JOB_INSTANCE_ID = ? ORDER BY JOB_EXECUTION_ID",
+				Long.class, instanceId);
+	}
+
+	/**
 	 * The execution of that id; empty if there is none (the JDBC repository throws for a
 	 * missing id).
 	 */

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.JobResults;
@@ -13,9 +14,9 @@ import io.refstore.batch.support.RefJobType;
 
 /**
  * How one execution connects to the others of its repository, for the recovery flows: the
- * execution it restarts and the one that restarted it (the same job instance), the plan a
- * deletion executed and the deletions of a plan, the restores of a deletion (by its
- * manifest), the rollbacks of a migration (by its backup).
+ * execution it restarts and the one that restarted it (the same job instance's runs), the
+ * plan a deletion executed and the deletions of a plan, the restores of a deletion (by
+ * its manifest), the rollbacks of a migration (by its backup).
  *
  * @param restartOf the earlier execution of the same instance, or {@code null}
  * @param restartedAs the next execution of the same instance, or {@code null}
@@ -30,22 +31,19 @@ public record JobRelations(Long restartOf, Long restartedAs, JobSummary plan, Li
 		List<JobSummary> restores, List<JobSummary> rollbacks, JobSummary migration) {
 
 	/**
-	 * The relations of {@code job} among {@code others}, the executions of its repository
-	 * newest first.
+	 * The relations of {@code job} among {@code others}, executions of its repository of
+	 * the related types ({@link #relatedTypes}) newest first, and {@code instanceRuns},
+	 * the ids of its instance's executions oldest first.
 	 */
-	public static JobRelations of(JobSummary job, List<JobSummary> others) {
+	public static JobRelations of(JobSummary job, List<JobSummary> others, List<Long> instanceRuns) {
 		Long restartOf = null;
 		Long restartedAs = null;
-		for (JobSummary other : others) {
-			if (other.instanceId() == job.instanceId() && other.executionId() != job.executionId()) {
-				if (other.executionId() < job.executionId() && (restartOf == null || other.executionId() > restartOf)) {
-					restartOf = other.executionId();
-				}
-				if (other.executionId() > job.executionId()
-						&& (restartedAs == null || other.executionId() < restartedAs)) {
-					restartedAs = other.executionId();
-				}
-			}
+		int at = instanceRuns.indexOf(job.executionId());
+		if (at > 0) {
+			restartOf = instanceRuns.get(at - 1);
+		}
+		if (at >= 0 && at + 1 < instanceRuns.size()) {
+			restartedAs = instanceRuns.get(at + 1);
 		}
 		String planDir = planDirectory(job);
 		JobSummary plan = null;
@@ -87,6 +85,24 @@ public record JobRelations(Long restartOf, Long restartedAs, JobSummary plan, Li
 				.orElse(null);
 		}
 		return new JobRelations(restartOf, restartedAs, plan, deletions, restores, rollbacks, migration);
+	}
+
+	/**
+	 * The job types whose executions may relate to a job of {@code type}: a migration's
+	 * rollbacks, a rollback's migration, a plan's deletions and a deletion's plan and
+	 * restores, a restore's deletion. Restarts come from the job's instance instead.
+	 */
+	public static Set<RefJobType> relatedTypes(RefJobType type) {
+		if (type == null) {
+			return Set.of();
+		}
+		return switch (type) {
+			case MIGRATE -> Set.of(RefJobType.ROLLBACK);
+			case ROLLBACK -> Set.of(RefJobType.MIGRATE);
+			case DELETE -> Set.of(RefJobType.DELETE, RefJobType.RESTORE);
+			case RESTORE -> Set.of(RefJobType.DELETE);
+			case VERIFY, MAINTAIN -> Set.of();
+		};
 	}
 
 	/** The restore that completed, if any, else the one that runs. */

@@ -4,7 +4,9 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -64,8 +66,10 @@ import io.refstore.web.system.Problems;
 @DependsOn("repoRegistry")
 public class JobService {
 
-	/** How many of a repository's newest executions {@link #relations} looks at. */
-	static final int RELATED_LIMIT = 500;
+	/**
+	 * How many of a repository's newest executions of a type {@link #relations} looks at.
+	 */
+	static final int RELATED_LIMIT = 100;
 
 	private final RefJobs jobs;
 
@@ -319,15 +323,22 @@ public class JobService {
 
 	/**
 	 * How {@code job} connects to the other executions of its repository (restarts, plan,
-	 * deletions, restores, rollbacks), among its newest {@link #RELATED_LIMIT}.
+	 * deletions, restores, rollbacks): its instance's runs, and the newest
+	 * {@link #RELATED_LIMIT} executions of each related type
+	 * ({@link JobRelations#relatedTypes}), so that a maintenance job's page loads no
+	 * other job.
 	 */
 	@PreAuthorize("hasRole('VIEWER')")
 	public JobRelations relations(JobSummary job) {
-		if (job.repository() == null) {
-			return JobRelations.of(job, List.of());
+		List<JobSummary> others = new ArrayList<>();
+		if (job.repository() != null) {
+			for (RefJobType type : JobRelations.relatedTypes(job.type())) {
+				others.addAll(this.jobs
+					.list(new JobFilter(null, type, job.repository(), null, null, null, 0, RELATED_LIMIT)));
+			}
+			others.sort(Comparator.comparingLong(JobSummary::executionId).reversed());
 		}
-		return JobRelations.of(job,
-				this.jobs.list(new JobFilter(null, null, job.repository(), null, null, null, 0, RELATED_LIMIT)));
+		return JobRelations.of(job, others, this.jobs.executionIds(job.instanceId()));
 	}
 
 	/** Executions matching {@code filter}, newest first. */
