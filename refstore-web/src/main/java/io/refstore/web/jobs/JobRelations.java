@@ -162,12 +162,16 @@ public record JobRelations(Long restartOf, Long restartedAs, JobSummary plan, Li
 		}
 	}
 
-	private static String lastName(String path) {
+	/**
+	 * The last name of a path as a job holds it (a parameter, a result), or {@code null}
+	 * for none, {@code "null"} or no path.
+	 */
+	static String lastName(String path) {
 		if (path == null || path.isBlank() || path.equals("null")) {
 			return null;
 		}
 		try {
-			Path name = Path.of(path).getFileName();
+			Path name = Path.of(path.strip()).getFileName();
 			return (name != null) ? Objects.toString(name) : null;
 		}
 		catch (InvalidPathException ex) {

@@ -228,7 +228,7 @@ public class JobService {
 					() -> new RollbackParameters(path(JobParameterNames.BACKUP, backup)), actor);
 		}
 		catch (InvalidRequestException ex) {
-			String name = fileName(backup);
+			String name = JobRelations.lastName(backup);
 			if (!JobParameterNames.BACKUP.equals(ex.parameter()) || repo == null || name == null) {
 				throw ex;
 			}
@@ -237,7 +237,7 @@ public class JobService {
 				.stream()
 				.filter((job) -> !"FAILED".equals(job.status()) && !"ABANDONED".equals(job.status()))
 				.filter((job) -> {
-					return name.equals(fileName(job.parameters().get(JobParameterNames.BACKUP)));
+					return name.equals(JobRelations.lastName(job.parameters().get(JobParameterNames.BACKUP)));
 				})
 				.findFirst()
 				.orElse(null);
@@ -437,20 +437,6 @@ public class JobService {
 		}
 		catch (InvalidPathException ex) {
 			throw new InvalidRequestException(parameter, value, "it is not a path");
-		}
-	}
-
-	/** The last name of a path, or {@code null} for none or no path. */
-	private static String fileName(String path) {
-		if (blank(path)) {
-			return null;
-		}
-		try {
-			Path name = Path.of(path.strip()).getFileName();
-			return (name != null) ? name.toString() : null;
-		}
-		catch (InvalidPathException ex) {
-			return null;
 		}
 	}
 

@@ -33,14 +33,8 @@ public record JobDescription(JobSummary job) {
 		if (type == null) {
 			return ConsoleFormat.inWords(this.job.job());
 		}
-		return switch (type) {
-			case MIGRATE -> "Migration";
-			case VERIFY -> "Verification";
-			case MAINTAIN -> "Maintenance";
-			case ROLLBACK -> "Rollback";
-			case RESTORE -> "Restore";
-			case DELETE -> planOnly() ? "Deletion plan" : "Deletion";
-		};
+		String words = ConsoleFormat.jobTypeInWords(type);
+		return (type == RefJobType.DELETE && planOnly()) ? words + " plan" : words;
 	}
 
 	/** Whether this is a deletion that only plans. */

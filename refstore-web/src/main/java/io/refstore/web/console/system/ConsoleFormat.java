@@ -182,6 +182,11 @@ public class ConsoleFormat {
 
 	/** A job type in words: {@code Migration}, {@code Deletion}. */
 	public String jobType(RefJobType type) {
+		return jobTypeInWords(type);
+	}
+
+	/** {@link #jobType}, for code outside the templates. */
+	public static String jobTypeInWords(RefJobType type) {
 		if (type == null) {
 			return "Unknown job";
 		}
