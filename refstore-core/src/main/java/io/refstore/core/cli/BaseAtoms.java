@@ -12,6 +12,7 @@ import java.util.function.Consumer;
 import io.refstore.core.cli.FormatTemplate.Rich;
 import io.refstore.core.cli.RefFilter.Entry;
 import io.refstore.core.graph.CommitWalk;
+import io.refstore.core.graph.Divergence;
 import io.refstore.core.objects.ObjectDatabase;
 import io.refstore.core.objects.ObjectDatabase.ObjectType;
 import io.refstore.core.objects.ObjectDatabase.StoredObject;
@@ -81,10 +82,12 @@ final class BaseAtoms {
 				for (int i = 0; i < tips.length; i++) {
 					tips[i] = walk.commitOf(entries.get(i).id(), 0);
 				}
-				int[][] counts = walk.aheadBehind(tips, base);
+				Divergence divergence = new Divergence(walk, base);
+				int[] counts = new int[2];
 				for (int i = 0; i < tips.length; i++) {
 					if (tips[i] >= 0) {
-						byRef.put(name(entries.get(i)), counts[i][0] + " " + counts[i][1]);
+						divergence.aheadBehind(tips[i], counts);
+						byRef.put(name(entries.get(i)), counts[0] + " " + counts[1]);
 					}
 				}
 			}

@@ -209,6 +209,19 @@ public final class CommitGraph {
 	}
 
 	/**
+	 * The commit's committer time in seconds since the epoch, as the graph records it
+	 * (the low 34 bits of the date field).
+	 */
+	public long commitTime(int position) {
+		Layer layer = layer(position);
+		int record = layer.data() + (position - layer.first()) * (this.algorithm.rawLength() + 16);
+		ByteBuffer buffer = buffer(layer);
+		long high = buffer.getInt(record + this.algorithm.rawLength() + 8) & 0x3L;
+		long low = buffer.getInt(record + this.algorithm.rawLength() + 12) & 0xffffffffL;
+		return (high << 32) | low;
+	}
+
+	/**
 	 * The parents of a commit, in order.
 	 * @param position the commit
 	 * @param parents receives the parents' positions

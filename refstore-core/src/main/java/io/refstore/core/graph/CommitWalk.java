@@ -1,6 +1,7 @@
 package io.refstore.core.graph;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.BitSet;
 
@@ -12,10 +13,10 @@ import io.refstore.core.ref.ObjectId;
 /**
  * Reachability questions about many refs at once, answered by one walk of the commit
  * history ({@code for-each-ref --merged}, {@code --contains}, and the
- * {@code ahead-behind} atom). Commits are numbered nodes: the positions of the
- * {@link CommitGraph} when the repository has one, then commits parsed from the object
- * database as the walk meets them. A graph commit never reaches a commit outside the
- * graph, so walks that start in the graph read nothing else.
+ * {@code ahead-behind} atom, with {@link Divergence}). Commits are numbered nodes: the
+ * positions of the {@link CommitGraph} when the repository has one, then commits parsed
+ * from the object database as the walk meets them. A graph commit never reaches a commit
+ * outside the graph, so walks that start in the graph read nothing else.
  *
  * <p>
  * Not thread-safe: a walk belongs to one command.
@@ -35,6 +36,9 @@ public final class CommitWalk {
 
 	/** Parents of commits outside the graph, {@code null} until parsed. */
 	private int[][] extraParents = new int[16][];
+
+	/** Committer times of commits outside the graph, set when their parents are. */
+	private long[] extraTimes = new long[16];
 
 	private int[] parentBuffer = new int[8];
 
@@ -110,7 +114,7 @@ public final class CommitWalk {
 	}
 
 	/** The node of a commit met before or in the graph, else -1. */
-	private int knownNode(byte[] raw, int offset) {
+	int knownNode(byte[] raw, int offset) {
 		int node = (this.graph != null) ? this.graph.find(raw, offset) : -1;
 		if (node >= 0) {
 			return node;
@@ -254,30 +258,16 @@ public final class CommitWalk {
 	}
 
 	/**
-	 * How far each tip is ahead of and behind a base, as the {@code ahead-behind} atom
-	 * prints: commits reachable from the tip but not the base, and from the base but not
-	 * the tip.
-	 * @param tips nodes; a negative entry gets {@code {-1, -1}}
-	 * @param base the base commit's node
-	 * @return {@code {ahead, behind}} per tip
-	 * @throws IOException if a commit cannot be read
+	 * A node's parents, in order.
+	 * @param out receives the parents, as many as fit
+	 * @return how many parents the node has; call again with a larger buffer if more than
+	 * {@code out.length}
+	 * @throws IOException if the commit cannot be read
 	 */
-	public int[][] aheadBehind(int[] tips, int base) throws IOException {
-		BitSet fromBase = reachable(base);
-		int baseCount = fromBase.cardinality();
-		int[][] counts = new int[tips.length][];
-		for (int t = 0; t < tips.length; t++) {
-			if (tips[t] < 0) {
-				counts[t] = new int[] { -1, -1 };
-				continue;
-			}
-			BitSet fromTip = reachable(tips[t]);
-			int total = fromTip.cardinality();
-			fromTip.and(fromBase);
-			int common = fromTip.cardinality();
-			counts[t] = new int[] { total - common, baseCount - common };
-		}
-		return counts;
+	int parents(int node, int[] out) throws IOException {
+		int n = parents(node);
+		System.arraycopy(this.parentBuffer, 0, out, 0, Math.min(n, out.length));
+		return n;
 	}
 
 	/**
@@ -294,12 +284,7 @@ public final class CommitWalk {
 			return n;
 		}
 		int extra = node - this.graphCount;
-		int[] parents = this.extraParents[extra];
-		if (parents == null) {
-			this.extras.copy(extra, this.rawBuffer);
-			parents = parse(ObjectId.fromRaw(this.algorithm, this.rawBuffer, 0));
-			this.extraParents[extra] = parents;
-		}
+		int[] parents = loaded(extra);
 		if (parents.length > this.parentBuffer.length) {
 			this.parentBuffer = new int[parents.length];
 		}
@@ -307,8 +292,37 @@ public final class CommitWalk {
 		return parents.length;
 	}
 
-	/** Reads a commit's {@code parent} header lines. */
-	private int[] parse(ObjectId id) throws IOException {
+	/**
+	 * The committer time of a commit node in seconds since the epoch: the graph's record,
+	 * or the {@code committer} line of a commit outside the graph (0 if it has none, as
+	 * git reads such a line).
+	 * @throws IOException if the commit cannot be read
+	 */
+	public long commitTime(int node) throws IOException {
+		if (node < this.graphCount) {
+			return this.graph.commitTime(node);
+		}
+		int extra = node - this.graphCount;
+		loaded(extra);
+		return this.extraTimes[extra];
+	}
+
+	/** The parents of an extra node, parsing its commit the first time. */
+	private int[] loaded(int extra) throws IOException {
+		int[] parents = this.extraParents[extra];
+		if (parents == null) {
+			this.extras.copy(extra, this.rawBuffer);
+			parents = parse(ObjectId.fromRaw(this.algorithm, this.rawBuffer, 0), extra);
+			this.extraParents[extra] = parents;
+		}
+		return parents;
+	}
+
+	/**
+	 * Reads a commit's {@code parent} header lines, and its committer time into
+	 * {@link #extraTimes}.
+	 */
+	private int[] parse(ObjectId id, int extra) throws IOException {
 		byte[] content = this.objects.commitContent(id);
 		if (content == null) {
 			throw new IOException("unable to parse commit " + id.name());
@@ -330,7 +344,42 @@ public final class CommitWalk {
 			}
 			parents[i] = parentNode(this.rawBuffer);
 		}
+		this.extraTimes[extra] = committerTime(content, at);
 		return parents;
+	}
+
+	/**
+	 * The seconds of the {@code committer} header at or after {@code from}: the digits
+	 * after the last {@code >} of its line; 0 if there is no such line or number.
+	 */
+	static long committerTime(byte[] content, int from) {
+		int at = from;
+		while (at < content.length && content[at] != '\n') {
+			int end = at;
+			while (end < content.length && content[end] != '\n') {
+				end++;
+			}
+			if (end - at > 10 && content[at] == 'c'
+					&& new String(content, at, 10, StandardCharsets.US_ASCII).equals("committer ")) {
+				int gt = end - 1;
+				while (gt > at && content[gt] != '>') {
+					gt--;
+				}
+				int digit = gt + 1;
+				while (digit < end && content[digit] == ' ') {
+					digit++;
+				}
+				long seconds = 0;
+				int digits = 0;
+				while (digit < end && content[digit] >= '0' && content[digit] <= '9' && digits < 18) {
+					seconds = seconds * 10 + (content[digit++] - '0');
+					digits++;
+				}
+				return (gt > at) ? seconds : 0;
+			}
+			at = end + 1;
+		}
+		return 0;
 	}
 
 	private static boolean isParentLine(byte[] content, int at) {
@@ -347,11 +396,12 @@ public final class CommitWalk {
 		int extra = this.extras.add(raw, at);
 		if (extra == this.extraParents.length) {
 			this.extraParents = Arrays.copyOf(this.extraParents, extra * 2);
+			this.extraTimes = Arrays.copyOf(this.extraTimes, extra * 2);
 		}
 		return this.graphCount + extra;
 	}
 
-	private static int[] push(int[] stack, int top, int value) {
+	static int[] push(int[] stack, int top, int value) {
 		int[] s = (top == stack.length) ? Arrays.copyOf(stack, top * 2) : stack;
 		s[top] = value;
 		return s;
