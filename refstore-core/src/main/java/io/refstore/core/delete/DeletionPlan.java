@@ -8,14 +8,19 @@ import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
+import io.refstore.core.graph.CommitHistory;
 import io.refstore.core.io.Fsync;
 import io.refstore.core.ref.DirectRef;
+import io.refstore.core.ref.HashAlgorithm;
+import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.SymbolicRef;
@@ -27,6 +32,10 @@ import io.refstore.core.ref.SymbolicRef;
  * <pre>
  * refstore-deletion-plan 2
  * select &lt;prefix|glob|name|exclude&gt; &lt;text&gt;     one line per part of the selection
+ * select namespace &lt;refs/x/&gt;                   a namespace the refs must be in
+ * select merged-into &lt;branch&gt; &lt;id&gt;             the branch, and the commit it had when planned
+ * select older-than @&lt;seconds&gt;                  creator dates must be before this time
+ * select not-updated-since @&lt;seconds&gt;           last updates must be before this time
  * select protect &lt;pattern|HEAD&gt;                 one line per protected entry; none: nothing protected
  * ref &lt;name&gt; &lt;id&gt;                               a direct ref and its value (hex)
  * symref &lt;name&gt; &lt;target&gt;                       a symbolic ref and its target
@@ -36,6 +45,10 @@ import io.refstore.core.ref.SymbolicRef;
  * A version 1 plan (written before protection existed) is read as protecting
  * {@linkplain ProtectedRefs#defaults() the defaults}: executing it never deletes what
  * they protect.
+ * <p>
+ * Criteria are written resolved: an age ({@code 90d}) as the time it meant when the plan
+ * was written, a branch as its commit then, so that the plan's selection means the same
+ * when it is checked again before its execution.
  * <p>
  * A plan is executed only while it is not stale: {@link #checkNotStale} before the first
  * chunk (every ref the selection picks now is in the plan with the plan's value), and
@@ -61,7 +74,19 @@ public final class DeletionPlan {
 	 * ({@link ProtectedRefs.Report#NONE} when read back from a file, which does not
 	 * record it)
 	 */
-	public record Summary(long count, List<String> sample, RefSelection selection, ProtectedRefs.Report kept) {
+	public record Summary(long count, List<String> sample, RefSelection selection, ProtectedRefs.Report kept,
+			Map<String, Long> criteria, List<String> reasons) {
+
+		/**
+		 * @param criteria with criteria, how many refs each matched (see
+		 * {@link DryRun#criteria()}); empty without, and when read back from a file
+		 * @param reasons with criteria, why each ref of the sample was selected; empty
+		 * without, and when read back from a file
+		 */
+		public Summary {
+			criteria = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(criteria));
+			reasons = List.copyOf(reasons);
+		}
 
 	}
 
@@ -72,6 +97,24 @@ public final class DeletionPlan {
 	 */
 	public static Summary write(Path file, RefStore store, List<String> parts, ProtectedRefs protection, int sampleSize)
 			throws IOException {
+		return write(file, store, null, parts, protection, sampleSize, Instant.now());
+	}
+
+	/**
+	 * Writes the plan of a selection that may have criteria ({@code namespace <refs/x/>},
+	 * {@code merged-into <branch>}, {@code older-than <time>},
+	 * {@code not-updated-since <time>}, times as {@link CriterionTime} reads them),
+	 * resolving them first: {@code HEAD} or a short branch name to the branch's full
+	 * name, the branch to its commit, an age to the time it means at {@code now}.
+	 * @param history the history to judge the criteria by; {@code null} if there are none
+	 * @throws InvalidSelectionException naming the part that cannot be resolved
+	 */
+	public static Summary write(Path file, RefStore store, CommitHistory history, List<String> givenParts,
+			ProtectedRefs protection, int sampleSize, Instant now) throws IOException {
+		List<String> parts = new ArrayList<>();
+		for (String part : givenParts) {
+			parts.add(resolve(part, store, history, now));
+		}
 		RefSelection.Builder builder = RefSelection.builder().protect(protection);
 		for (String part : parts) {
 			String[] fields = ("select " + part).split(" ", 3);
@@ -90,12 +133,76 @@ public final class DeletionPlan {
 			for (String entry : protection.entries()) {
 				out.write("select protect " + entry + "\n");
 			}
-			planned = new RefDeleter(store).select(selection, sampleSize, (ref) -> out.write(line(ref)));
+			planned = new RefDeleter(store, history).select(selection, sampleSize, (ref) -> out.write(line(ref)));
 			out.write("end " + planned.matched() + "\n");
 		}
 		Fsync.file(temp);
 		Fsync.rename(temp, file);
-		return new Summary(planned.matched(), planned.sample(), selection, planned.kept());
+		return new Summary(planned.matched(), planned.sample(), selection, planned.kept(), planned.criteria(),
+				planned.reasons());
+	}
+
+	/**
+	 * A caller's part of a selection, with its criterion resolved as the plan keeps it.
+	 */
+	private static String resolve(String part, RefStore store, CommitHistory history, Instant now) throws IOException {
+		String[] fields = part.split(" ", 2);
+		if (fields.length < 2) {
+			return part;
+		}
+		String value = fields[1].strip();
+		switch (fields[0]) {
+			case "older-than" -> {
+				return "older-than " + CriterionTime.format(CriterionTime.parse("olderThan", value, now));
+			}
+			case "not-updated-since" -> {
+				return "not-updated-since " + CriterionTime.format(CriterionTime.parse("notUpdatedSince", value, now));
+			}
+			case "merged-into" -> {
+				if (value.contains(" ")) {
+					return part;
+				}
+				String branch = branchName(value, store);
+				DirectRef target = store.resolve(branch)
+					.orElseThrow(() -> new InvalidSelectionException("mergedInto", value, "no such branch"));
+				if (history == null) {
+					throw new IllegalStateException("merged-into needs the repository's history");
+				}
+				byte[] raw = target.id().toRaw();
+				if (!history.facts(raw, 1, null, false).isCommit(0)) {
+					throw new InvalidSelectionException("mergedInto", value, "it does not name a commit");
+				}
+				return "merged-into " + branch + " " + target.id().name();
+			}
+			default -> {
+				return part;
+			}
+		}
+	}
+
+	/**
+	 * The full name of a branch as given: {@code HEAD} is the branch it names, a short
+	 * name is looked up as git looks up a ref ({@code refs/<name>},
+	 * {@code refs/tags/<name>}, {@code refs/heads/<name>}, {@code refs/remotes/<name>}).
+	 */
+	private static String branchName(String value, RefStore store) throws IOException {
+		if (value.equals("HEAD")) {
+			Optional<Ref> head = store.exactRef("HEAD");
+			if (head.isPresent() && head.get() instanceof SymbolicRef symbolic) {
+				return symbolic.target();
+			}
+			return "HEAD";
+		}
+		if (value.startsWith("refs/")) {
+			return value;
+		}
+		for (String candidate : List.of("refs/" + value, "refs/tags/" + value, "refs/heads/" + value,
+				"refs/remotes/" + value)) {
+			if (store.exactRef(candidate).isPresent()) {
+				return candidate;
+			}
+		}
+		return "refs/heads/" + value;
 	}
 
 	private static String line(Ref ref) {
@@ -116,7 +223,7 @@ public final class DeletionPlan {
 				}
 			}
 			return new Summary(reader.count(), sample, selection.protect(reader.protection()).build(),
-					ProtectedRefs.Report.NONE);
+					ProtectedRefs.Report.NONE, Map.of(), List.of());
 		}
 	}
 
@@ -146,6 +253,15 @@ public final class DeletionPlan {
 	 * malformed
 	 */
 	public static ProtectedRefs checkNotStale(Path file, RefStore store) throws IOException {
+		return checkNotStale(file, store, null);
+	}
+
+	/**
+	 * {@link #checkNotStale(Path, RefStore)} for a plan that may have criteria, judged
+	 * again by {@code history} as the plan resolved them.
+	 * @param history the repository's history; {@code null} if the plan has no criteria
+	 */
+	public static ProtectedRefs checkNotStale(Path file, RefStore store, CommitHistory history) throws IOException {
 		RefSelection.Builder selection = RefSelection.builder();
 		try (Reader planned = new Reader(file, selection)) {
 			Entry[] next = { planned.next() };
@@ -153,7 +269,7 @@ public final class DeletionPlan {
 			// entry
 			ProtectedRefs protection = planned.protection();
 			RefSelection parsed = selection.protect(protection).build();
-			new RefDeleter(store).select(parsed, 0, (ref) -> {
+			new RefDeleter(store, history).select(parsed, 0, (ref) -> {
 				byte[] name = ref.name().getBytes(StandardCharsets.UTF_8);
 				while (next[0] != null && compare(next[0].name(), name) < 0) {
 					next[0] = planned.next();
@@ -292,11 +408,35 @@ public final class DeletionPlan {
 				case "glob" -> builder.glob(fields[2]);
 				case "exclude" -> builder.exclude(fields[2]);
 				case "name" -> builder.name(fields[2]);
+				case "namespace" -> builder.namespace(fields[2]);
+				case "older-than" -> builder.olderThan(resolvedTime("olderThan", fields[2]));
+				case "not-updated-since" -> builder.notUpdatedSince(resolvedTime("notUpdatedSince", fields[2]));
+				case "merged-into" -> {
+					String[] branch = fields[2].split(" ");
+					if (branch.length != 2) {
+						throw new InvalidSelectionException("mergedInto", fields[2], "give one branch");
+					}
+					HashAlgorithm algorithm = (branch[1].length() == HashAlgorithm.SHA256.hexLength())
+							? HashAlgorithm.SHA256 : HashAlgorithm.SHA1;
+					ObjectId base = ObjectId.tryParse(algorithm, branch[1]);
+					if (base == null) {
+						throw new InvalidSelectionException("mergedInto", fields[2], "the commit id is not valid");
+					}
+					builder.mergedInto(branch[0], base);
+				}
 				default -> {
 					return false;
 				}
 			}
 			return true;
+		}
+
+		/** A time as a plan records it, {@code @<seconds>}. */
+		private static long resolvedTime(String parameter, String text) {
+			if (!text.startsWith("@") || text.length() < 2 || !text.substring(1).chars().allMatch(Character::isDigit)) {
+				throw new InvalidSelectionException(parameter, text, "a plan records a time as @<seconds>");
+			}
+			return Long.parseLong(text.substring(1));
 		}
 
 		/**

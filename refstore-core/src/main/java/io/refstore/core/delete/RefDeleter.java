@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 
+import io.refstore.core.graph.CommitHistory;
 import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefStore;
@@ -52,11 +53,24 @@ public final class RefDeleter {
 
 	private final RefStore store;
 
+	private final CommitHistory history;
+
 	/**
+	 * A deleter for selections without commit or date criteria.
 	 * @param store the refs to delete from; the caller keeps ownership and closes it
 	 */
 	public RefDeleter(RefStore store) {
+		this(store, null);
+	}
+
+	/**
+	 * @param store the refs to delete from; the caller keeps ownership and closes it
+	 * @param history the history behind the refs, to judge a selection's criteria;
+	 * {@code null} if no selection has any
+	 */
+	public RefDeleter(RefStore store, CommitHistory history) {
 		this.store = store;
+		this.history = history;
 	}
 
 	/**
@@ -85,6 +99,9 @@ public final class RefDeleter {
 	public DryRun select(RefSelection selection, int sampleSize, RefConsumer consumer) throws IOException {
 		if (sampleSize < 0) {
 			throw new IllegalArgumentException("sampleSize must not be negative, not " + sampleSize);
+		}
+		if (selection.needsHistory() || !selection.namespaces().isEmpty()) {
+			return new CriteriaSelection(this.store, this.history, selection).select(sampleSize, consumer);
 		}
 		List<String> sample = new ArrayList<>();
 		long matched = 0;
@@ -116,10 +133,15 @@ public final class RefDeleter {
 	 * @return the counts, and the failure that stopped the run if one did
 	 * @throws java.nio.file.FileAlreadyExistsException if the manifest exists (nothing is
 	 * deleted)
+	 * @throws IllegalArgumentException if the selection has criteria or namespaces: such
+	 * a selection is planned ({@link DeletionPlan}) and the plan's names deleted
 	 * @throws IOException if the store cannot be read or the manifest cannot be written;
 	 * the manifest then says which chunks committed
 	 */
 	public DeleteResult delete(RefSelection selection, DeleteOptions options) throws IOException {
+		if (selection.needsHistory() || !selection.namespaces().isEmpty()) {
+			throw new IllegalArgumentException("a selection with criteria is deleted through its plan");
+		}
 		long created = System.currentTimeMillis() / 1000;
 		try (ManifestWriter manifest = ManifestWriter.create(options.manifest(), this.store.hashAlgorithm(),
 				this.store.format(), options.repository(), selection, created);

@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 
 import io.refstore.core.ref.InvalidRefNameException;
+import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.RefName;
 
 /**
@@ -21,6 +22,21 @@ import io.refstore.core.ref.RefName;
  * ({@link RefPattern}): a prefix ending at a slash, or a wildmatch glob such as
  * {@code refs/tags/v1.*} or {@code refs/pull/**}.</li>
  * </ul>
+ * <b>Criteria</b> narrow what these select (all of them must hold):
+ * <ul>
+ * <li><b>namespaces</b>: only refs under one of them ({@code refs/heads/}); given alone,
+ * a namespace selects its refs;</li>
+ * <li><b>merged into</b> a commit: only refs whose commit (through annotated tags) that
+ * commit reaches, as {@code for-each-ref --merged} lists them;</li>
+ * <li><b>older than</b> a time: only refs whose creator date (the tagger's date of an
+ * annotated tag, the committer's date of a commit: git's {@code creatordate}) is before
+ * it;</li>
+ * <li><b>not updated since</b> a time: only refs whose newest reflog entry is before it,
+ * or, without a reflog, whose creator date is.</li>
+ * </ul>
+ * A ref that has no commit or no date (a tree, a blob, a missing object) is never
+ * selected by a criterion that needs one. Judging the criteria needs the history
+ * ({@link RefDeleter#RefDeleter(io.refstore.core.ref.RefStore, io.refstore.core.graph.CommitHistory)}).
  * Whatever these select, the refs its {@link ProtectedRefs} protect are kept and reported
  * ({@linkplain ProtectedRefs#defaults() the defaults} unless {@link Builder#protect} says
  * otherwise). Every value is checked when it is added; a bad one is refused with an
@@ -47,9 +63,30 @@ public final class RefSelection {
 
 	private final ProtectedRefs protection;
 
+	private final List<String> namespaces;
+
+	private final byte[][] namespaceBytes;
+
+	private final String mergedInto;
+
+	private final ObjectId mergedBase;
+
+	private final long olderThan;
+
+	private final long notUpdatedSince;
+
 	private RefSelection(Builder builder) {
 		this.protection = builder.protection;
-		this.prefixes = List.copyOf(builder.prefixes);
+		this.namespaces = List.copyOf(builder.namespaces);
+		this.namespaceBytes = this.namespaces.stream()
+			.map((namespace) -> namespace.getBytes(StandardCharsets.UTF_8))
+			.toArray(byte[][]::new);
+		this.mergedInto = builder.mergedInto;
+		this.mergedBase = builder.mergedBase;
+		this.olderThan = builder.olderThan;
+		this.notUpdatedSince = builder.notUpdatedSince;
+		boolean namespacesAlone = builder.prefixes.isEmpty() && builder.globs.isEmpty() && builder.names.isEmpty();
+		this.prefixes = namespacesAlone ? List.copyOf(builder.namespaces) : List.copyOf(builder.prefixes);
 		this.prefixBytes = new byte[this.prefixes.size()][];
 		for (int i = 0; i < this.prefixBytes.length; i++) {
 			this.prefixBytes[i] = this.prefixes.get(i).getBytes(StandardCharsets.UTF_8);
@@ -72,9 +109,63 @@ public final class RefSelection {
 		return new Builder();
 	}
 
-	/** The prefixes, as given. */
+	/**
+	 * The prefixes, as given (the namespaces when nothing else selects: they are scanned
+	 * as prefixes).
+	 */
 	public List<String> prefixes() {
 		return this.prefixes;
+	}
+
+	/** The namespaces refs must be in, or none. */
+	public List<String> namespaces() {
+		return this.namespaces;
+	}
+
+	/** The branch refs must be merged into, as named, or {@code null}. */
+	public String mergedInto() {
+		return this.mergedInto;
+	}
+
+	/** The commit {@link #mergedInto()} named when it was resolved, or {@code null}. */
+	public ObjectId mergedBase() {
+		return this.mergedBase;
+	}
+
+	/**
+	 * The time (seconds since the epoch) refs' creator dates must be before, or
+	 * {@link Long#MIN_VALUE} for no such criterion.
+	 */
+	public long olderThan() {
+		return this.olderThan;
+	}
+
+	/**
+	 * The time (seconds since the epoch) refs must not have been updated since, or
+	 * {@link Long#MIN_VALUE} for no such criterion.
+	 */
+	public long notUpdatedSince() {
+		return this.notUpdatedSince;
+	}
+
+	/** Whether a criterion needs the refs' commits or reflogs. */
+	public boolean needsHistory() {
+		return this.mergedBase != null || this.olderThan != Long.MIN_VALUE || this.notUpdatedSince != Long.MIN_VALUE;
+	}
+
+	/**
+	 * Whether the name in {@code name[0 .. length)} is in a namespace, if any is given.
+	 */
+	boolean inNamespace(byte[] name, int length) {
+		if (this.namespaceBytes.length == 0) {
+			return true;
+		}
+		for (byte[] namespace : this.namespaceBytes) {
+			if (startsWith(name, length, namespace)) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/** The globs, as given. */
@@ -173,7 +264,56 @@ public final class RefSelection {
 
 		private ProtectedRefs protection = ProtectedRefs.defaults();
 
+		private final List<String> namespaces = new ArrayList<>();
+
+		private String mergedInto;
+
+		private ObjectId mergedBase;
+
+		private long olderThan = Long.MIN_VALUE;
+
+		private long notUpdatedSince = Long.MIN_VALUE;
+
 		private Builder() {
+		}
+
+		/**
+		 * Keeps only refs under {@code namespace} (a slash is added if it lacks one); on
+		 * its own, selects them.
+		 * @throws InvalidSelectionException if it does not start with {@code refs/} or is
+		 * not a valid ref name prefix
+		 */
+		public Builder namespace(String namespace) {
+			String slashed = namespace.endsWith("/") ? namespace : namespace + "/";
+			if (!slashed.startsWith(REFS) || slashed.equals(REFS) || RefName.writableViolation(slashed + "x") != null) {
+				throw new InvalidSelectionException("namespaces", namespace,
+						"it must be a namespace under 'refs/', such as 'refs/heads/'");
+			}
+			this.namespaces.add(slashed);
+			return this;
+		}
+
+		/**
+		 * Keeps only refs whose commit {@code base} reaches.
+		 * @param branch the branch as named, for the plan and its review
+		 * @param base its commit when the selection was resolved
+		 */
+		public Builder mergedInto(String branch, ObjectId base) {
+			this.mergedInto = java.util.Objects.requireNonNull(branch, "branch");
+			this.mergedBase = java.util.Objects.requireNonNull(base, "base");
+			return this;
+		}
+
+		/** Keeps only refs whose creator date is before {@code epochSeconds}. */
+		public Builder olderThan(long epochSeconds) {
+			this.olderThan = epochSeconds;
+			return this;
+		}
+
+		/** Keeps only refs last updated before {@code epochSeconds}. */
+		public Builder notUpdatedSince(long epochSeconds) {
+			this.notUpdatedSince = epochSeconds;
+			return this;
 		}
 
 		/**
@@ -240,11 +380,11 @@ public final class RefSelection {
 		/**
 		 * The selection.
 		 * @throws InvalidSelectionException if nothing at all was selected (exclusions
-		 * alone select nothing)
+		 * and criteria alone select nothing)
 		 */
 		public RefSelection build() {
-			if (this.prefixes.isEmpty() && this.globs.isEmpty() && this.names.isEmpty()) {
-				throw new InvalidSelectionException("selection", "", "no prefix, glob or name given");
+			if (this.prefixes.isEmpty() && this.globs.isEmpty() && this.names.isEmpty() && this.namespaces.isEmpty()) {
+				throw new InvalidSelectionException("selection", "", "no prefix, glob, name or namespace given");
 			}
 			return new RefSelection(this);
 		}

@@ -87,7 +87,7 @@ class RefSelectionTest {
 					"name '" + path + "': not a valid ref name: " + RefName.writableViolation(path).description());
 		}
 		assertThatThrownBy(() -> RefSelection.builder().exclude("refs/heads/x").build())
-			.hasMessage("selection '': no prefix, glob or name given");
+			.hasMessage("selection '': no prefix, glob, name or namespace given");
 	}
 
 }
