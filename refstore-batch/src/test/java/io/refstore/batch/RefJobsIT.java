@@ -27,6 +27,7 @@ import io.refstore.batch.support.RefJobType;
 import io.refstore.batch.support.RefJobs;
 import io.refstore.core.delete.ProtectedRefs;
 import io.refstore.core.ref.RefFormat;
+import io.refstore.core.testing.GeneratedHistory;
 import io.refstore.core.testing.TempRepo;
 
 /**
@@ -146,6 +147,83 @@ class RefJobsIT {
 		assertThat(restored.results()).containsEntry("restore.restored", "110");
 		assertThat(JobFixtures.refs(repo.dir())).isEqualTo(before);
 		JobFixtures.assertSound(repo.dir());
+	}
+
+	/**
+	 * A plan by criteria (branches merged into main and dated before a time) selects what
+	 * git's {@code for-each-ref --merged} and {@code %(creatordate)} say, and is executed
+	 * and restored like any plan.
+	 */
+	@ParameterizedTest
+	@EnumSource(RefFormat.class)
+	void plansByCriteriaThenDeletesThenRestoresAsGitSeesIt(RefFormat format) throws Exception {
+		String name = "criteria-" + format.configName();
+		TempRepo repo = TempRepo.init(JobFixtures.NEWEST, root.resolve(name), "--ref-format=" + format.configName());
+		GeneratedHistory.generate(repo, new java.util.Random(11), 300);
+		String before = JobFixtures.refs(repo.dir());
+		List<String> expected = new ArrayList<>();
+		List<String> merged = repo.git("for-each-ref", "--merged", "main", "--format=%(refname)", "refs/heads/")
+			.lines()
+			.toList();
+		repo.git("for-each-ref", "--format=%(creatordate:unix) %(refname)", "refs/heads/").lines().forEach((line) -> {
+			String[] fields = line.split(" ");
+			if (Long.parseLong(fields[0]) < 1_620_000_000L && merged.contains(fields[1])
+					&& !fields[1].equals("refs/heads/main")) {
+				expected.add(fields[1]);
+			}
+		});
+		assertThat(expected).hasSizeGreaterThan(10);
+
+		JobSummary planned = JobFixtures.await(jobs,
+				jobs.launch(RefJobType.DELETE,
+						Map.of(JobParameterNames.REPOSITORY, name, JobParameterNames.NAMESPACES, "refs/heads/",
+								JobParameterNames.MERGED_INTO, "HEAD", JobParameterNames.OLDER_THAN, "@1620000000",
+								JobParameterNames.PLAN_ONLY, "true"),
+						"bob")
+					.executionId());
+		assertThat(planned.status()).as(planned.exitMessage()).isEqualTo("COMPLETED");
+		assertThat(planned.results()).containsEntry("plan.count", Integer.toString(expected.size()));
+		assertThat(planned.results().get("plan.criteria")).contains(" merged into refs/heads/main (")
+			.contains(" dated before 2021-05-03 00:00 UTC");
+		assertThat(planned.results().get("plan.reasons").lines().findFirst().orElseThrow())
+			.startsWith("merged into refs/heads/main; committed 20");
+		Path plan = Path.of(planned.results().get("plan.path"));
+
+		JobSummary deleted = JobFixtures
+			.await(jobs, jobs
+				.launch(RefJobType.DELETE,
+						Map.of(JobParameterNames.REPOSITORY, name, JobParameterNames.PLAN,
+								repo.gitDir().resolve("refstore-plans").relativize(plan).toString()),
+						"bob")
+				.executionId());
+		assertThat(deleted.status()).as(deleted.exitMessage()).isEqualTo("COMPLETED");
+		List<String> gone = new ArrayList<>(before.lines().toList());
+		gone.removeAll(JobFixtures.refs(repo.dir()).lines().toList());
+		assertThat(gone).extracting((line) -> line.split(" ")[0]).containsExactlyElementsOf(expected);
+		JobFixtures.assertSound(repo.dir());
+
+		JobSummary restored = JobFixtures
+			.await(jobs,
+					jobs.launch(RefJobType.RESTORE, Map.of(JobParameterNames.REPOSITORY, name,
+							JobParameterNames.MANIFEST, plan.getParent().getFileName().toString()), "bob")
+						.executionId());
+		assertThat(restored.status()).as(restored.exitMessage()).isEqualTo("COMPLETED");
+		assertThat(JobFixtures.refs(repo.dir())).isEqualTo(before);
+		JobFixtures.assertSound(repo.dir());
+
+		assertThatThrownBy(() -> jobs.launch(RefJobType.DELETE,
+				Map.of(JobParameterNames.REPOSITORY, name, JobParameterNames.NAMESPACES, "refs/heads/",
+						JobParameterNames.MERGED_INTO, "nothing", JobParameterNames.PLAN_ONLY, "true"),
+				"bob"))
+			.isInstanceOf(InvalidJobParameterException.class)
+			.hasMessageContaining("mergedInto")
+			.hasMessageContaining("no such branch");
+		assertThatThrownBy(() -> jobs.launch(RefJobType.DELETE,
+				Map.of(JobParameterNames.REPOSITORY, name, JobParameterNames.NAMESPACES, "refs/heads/",
+						JobParameterNames.OLDER_THAN, "ninety days", JobParameterNames.PLAN_ONLY, "true"),
+				"bob"))
+			.isInstanceOf(InvalidJobParameterException.class)
+			.hasMessageContaining("olderThan");
 	}
 
 	@Test

@@ -21,6 +21,7 @@ import io.refstore.batch.support.JobResults;
 import io.refstore.core.delete.DeleteOptions;
 import io.refstore.core.delete.DeleteResult;
 import io.refstore.core.delete.DeletionPlan;
+import io.refstore.core.graph.CommitHistory;
 import io.refstore.core.delete.ProtectedRefs;
 import io.refstore.core.delete.RefDeleter;
 import io.refstore.core.delete.RefSelection;
@@ -91,7 +92,7 @@ class DeleteRefsTasklet implements Tasklet, StepExecutionListener {
 			this.repository = Repository.open(this.repositoryPath);
 			this.owner = JobLocks.claim(this.repository, step.getJobExecution());
 			this.store = RefStores.open(this.repository, this.repository.reflogPolicy(), this.owner);
-			this.protection = DeletionPlan.checkNotStale(file, this.store);
+			this.protection = DeletionPlan.checkNotStale(file, this.store, CommitHistory.open(this.repository));
 			this.plan = new DeletionPlan.Reader(file, null);
 			for (long skipped = 0; skipped < position; skipped++) {
 				this.plan.next();

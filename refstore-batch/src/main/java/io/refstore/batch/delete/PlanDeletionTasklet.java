@@ -1,6 +1,7 @@
 package io.refstore.batch.delete;
 
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,6 +16,7 @@ import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.JobResults;
 import io.refstore.core.delete.DeletionPlan;
 import io.refstore.core.delete.ProtectedRefs;
+import io.refstore.core.graph.CommitHistory;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.repo.Repository;
 import io.refstore.core.store.RefStores;
@@ -55,6 +57,7 @@ class PlanDeletionTasklet implements Tasklet {
 		parameters.globs().forEach((value) -> this.parts.add("glob " + value));
 		parameters.names().forEach((value) -> this.parts.add("name " + value));
 		parameters.excludes().forEach((value) -> this.parts.add("exclude " + value));
+		this.parts.addAll(parameters.criteria().parts());
 	}
 
 	@Override
@@ -73,9 +76,11 @@ class PlanDeletionTasklet implements Tasklet {
 					.resolve(JobResults.PLANS_DIR)
 					.resolve(this.launchId)
 					.resolve(DeletionPlan.FILE);
-				summary = DeletionPlan.write(file, store, this.parts, this.protection, SAMPLE);
+				summary = DeletionPlan.write(file, store, CommitHistory.open(repository), this.parts, this.protection,
+						SAMPLE, Instant.now());
 			}
 			putKept(job, summary.kept());
+			putCriteria(job, summary);
 		}
 		job.putString(JobResults.PLAN_PATH, file.toString());
 		job.putLong(JobResults.PLAN_COUNT, summary.count());
@@ -85,6 +90,24 @@ class PlanDeletionTasklet implements Tasklet {
 		step.putLong(JobParameterNames.PROGRESS_DONE, summary.count());
 		step.putLong(JobParameterNames.PROGRESS_TOTAL, summary.count());
 		return RepeatStatus.FINISHED;
+	}
+
+	/**
+	 * With criteria, lines {@code <count> <criterion>} and the reason of each sampled
+	 * ref, for the plan's review.
+	 */
+	private static void putCriteria(ExecutionContext job, DeletionPlan.Summary summary) {
+		if (summary.criteria().isEmpty()) {
+			return;
+		}
+		StringBuilder criteria = new StringBuilder();
+		summary.criteria()
+			.forEach((criterion, count) -> criteria.append((criteria.length() == 0) ? "" : "\n")
+				.append(count)
+				.append(' ')
+				.append(criterion));
+		job.putString(JobResults.PLAN_CRITERIA, criteria.toString());
+		job.putString(JobResults.PLAN_REASONS, String.join("\n", summary.reasons()));
 	}
 
 	/**

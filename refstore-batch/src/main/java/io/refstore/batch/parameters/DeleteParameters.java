@@ -1,6 +1,9 @@
 package io.refstore.batch.parameters;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -9,10 +12,14 @@ import io.refstore.batch.support.InvalidJobParameterException;
 import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.JobResults;
 import io.refstore.batch.support.RefJobType;
+import io.refstore.core.delete.DeletionPlan;
 import io.refstore.core.delete.InvalidSelectionException;
 import io.refstore.core.delete.ProtectedRefs;
 import io.refstore.core.delete.RefSelection;
+import io.refstore.core.graph.CommitHistory;
+import io.refstore.core.ref.RefStore;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.store.RefStores;
 
 /**
  * {@code deleteRefsJob}'s parameters: a selection to plan, or a plan to execute.
@@ -35,10 +42,12 @@ import io.refstore.core.repo.Repository;
  * patterns and {@code HEAD}), set when checked in the repository from the configuration,
  * empty when overridden; {@code null} before that, and in launches from before protection
  * existed, which protect the defaults
+ * @param criteria what narrows the selection (namespaces, merged into, older than, not
+ * updated since); {@link DeleteCriteria#NONE} for none
  */
 public record DeleteParameters(List<String> prefixes, List<String> globs, List<String> names, List<String> excludes,
 		Path plan, boolean planOnly, int chunkSize, long throttleMillis, boolean overrideProtection,
-		String overrideReason, List<String> protectedRefs) implements RefJobParameters {
+		String overrideReason, List<String> protectedRefs, DeleteCriteria criteria) implements RefJobParameters {
 
 	/**
 	 * The longest reason for overriding protection: it is stored as a job parameter (at
@@ -49,7 +58,8 @@ public record DeleteParameters(List<String> prefixes, List<String> globs, List<S
 	static final Set<String> KEYS = Set.of(JobParameterNames.PREFIXES, JobParameterNames.GLOBS, JobParameterNames.NAMES,
 			JobParameterNames.EXCLUDES, JobParameterNames.PLAN_ONLY, JobParameterNames.PLAN,
 			JobParameterNames.CHUNK_SIZE, JobParameterNames.THROTTLE_MILLIS, JobParameterNames.OVERRIDE_PROTECTION,
-			JobParameterNames.OVERRIDE_REASON);
+			JobParameterNames.OVERRIDE_REASON, JobParameterNames.NAMESPACES, JobParameterNames.MERGED_INTO,
+			JobParameterNames.OLDER_THAN, JobParameterNames.NOT_UPDATED_SINCE);
 
 	/** Refs per chunk unless given. */
 	public static final int CHUNK = 1000;
@@ -64,10 +74,11 @@ public record DeleteParameters(List<String> prefixes, List<String> globs, List<S
 		names = List.copyOf(names);
 		excludes = List.copyOf(excludes);
 		protectedRefs = (protectedRefs == null) ? null : List.copyOf(protectedRefs);
+		criteria = (criteria == null) ? DeleteCriteria.NONE : criteria;
 		ParameterText.range(JobParameterNames.CHUNK_SIZE, chunkSize, 1, 100_000);
 		ParameterText.range(JobParameterNames.THROTTLE_MILLIS, throttleMillis, 0, 60_000);
 		if (plan == null) {
-			selection(prefixes, globs, names, excludes);
+			selection(prefixes, globs, names, excludes, criteria);
 			checkOverride(overrideProtection, overrideReason);
 		}
 	}
@@ -79,8 +90,18 @@ public record DeleteParameters(List<String> prefixes, List<String> globs, List<S
 	 */
 	public static DeleteParameters plan(List<String> prefixes, List<String> globs, List<String> names,
 			List<String> excludes, boolean overrideProtection, String overrideReason) {
+		return plan(prefixes, globs, names, excludes, DeleteCriteria.NONE, overrideProtection, overrideReason);
+	}
+
+	/**
+	 * Plans a deletion narrowed by criteria and stops: nothing is deleted.
+	 * @param overrideReason why the protection is overridden; required with
+	 * {@code overrideProtection}, refused without
+	 */
+	public static DeleteParameters plan(List<String> prefixes, List<String> globs, List<String> names,
+			List<String> excludes, DeleteCriteria criteria, boolean overrideProtection, String overrideReason) {
 		return new DeleteParameters(prefixes, globs, names, excludes, null, true, CHUNK, 0, overrideProtection,
-				(overrideReason == null) ? null : overrideReason.strip(), null);
+				(overrideReason == null) ? null : overrideReason.strip(), null, criteria);
 	}
 
 	/**
@@ -89,7 +110,7 @@ public record DeleteParameters(List<String> prefixes, List<String> globs, List<S
 	 */
 	public static DeleteParameters execute(Path plan) {
 		return new DeleteParameters(List.of(), List.of(), List.of(), List.of(), plan, false, CHUNK, 0, false, null,
-				null);
+				null, DeleteCriteria.NONE);
 	}
 
 	/** The parameters of a job's parameters. */
@@ -119,7 +140,7 @@ public record DeleteParameters(List<String> prefixes, List<String> globs, List<S
 		return new DeleteParameters(text.list(JobParameterNames.PREFIXES), text.list(JobParameterNames.GLOBS),
 				text.list(JobParameterNames.NAMES), text.list(JobParameterNames.EXCLUDES), plan, planOnly, chunkSize,
 				throttle, override, (reason == null) ? null : reason.strip(),
-				(protectedRefs == null) ? null : JobParameterNames.list(protectedRefs));
+				(protectedRefs == null) ? null : JobParameterNames.list(protectedRefs), DeleteCriteria.read(text));
 	}
 
 	/**
@@ -146,11 +167,11 @@ public record DeleteParameters(List<String> prefixes, List<String> globs, List<S
 	 * @throws InvalidJobParameterException naming the parameter of a bad part
 	 */
 	public RefSelection selection() {
-		return selection(this.prefixes, this.globs, this.names, this.excludes);
+		return selection(this.prefixes, this.globs, this.names, this.excludes, this.criteria);
 	}
 
 	private static RefSelection selection(List<String> prefixes, List<String> globs, List<String> names,
-			List<String> excludes) {
+			List<String> excludes, DeleteCriteria criteria) {
 		RefSelection.Builder builder = RefSelection.builder();
 		String current = JobParameterNames.PREFIXES;
 		try {
@@ -161,7 +182,10 @@ public record DeleteParameters(List<String> prefixes, List<String> globs, List<S
 			names.forEach(builder::name);
 			current = JobParameterNames.EXCLUDES;
 			excludes.forEach(builder::exclude);
-			current = JobParameterNames.PREFIXES + "/" + JobParameterNames.GLOBS + "/" + JobParameterNames.NAMES;
+			current = JobParameterNames.NAMESPACES;
+			criteria.namespaces().forEach(builder::namespace);
+			current = JobParameterNames.PREFIXES + "/" + JobParameterNames.GLOBS + "/" + JobParameterNames.NAMES + "/"
+					+ JobParameterNames.NAMESPACES;
 			return builder.build();
 		}
 		catch (InvalidSelectionException ex) {
@@ -191,11 +215,31 @@ public record DeleteParameters(List<String> prefixes, List<String> globs, List<S
 			return new DeleteParameters(List.of(), List.of(), List.of(), List.of(),
 					ParameterText.within(JobParameterNames.PLAN, this.plan,
 							repository.gitDir().resolve(JobResults.PLANS_DIR), false),
-					this.planOnly, this.chunkSize, this.throttleMillis, false, null, null);
+					this.planOnly, this.chunkSize, this.throttleMillis, false, null, null, DeleteCriteria.NONE);
+		}
+		if (this.criteria.mergedInto() != null) {
+			checkBranch(repository, this.criteria.mergedInto());
 		}
 		return new DeleteParameters(this.prefixes, this.globs, this.names, this.excludes, null, this.planOnly,
 				this.chunkSize, this.throttleMillis, this.overrideProtection, this.overrideReason,
-				this.overrideProtection ? List.of() : protection.entries());
+				this.overrideProtection ? List.of() : protection.entries(), this.criteria);
+	}
+
+	/**
+	 * Refuses a {@code mergedInto} branch that does not exist or names no commit, naming
+	 * it, before a job starts.
+	 */
+	private static void checkBranch(Repository repository, String branch) {
+		try (RefStore store = RefStores.open(repository)) {
+			DeletionPlan.resolve(List.of("merged-into " + branch), store, CommitHistory.open(repository),
+					Instant.now());
+		}
+		catch (InvalidSelectionException ex) {
+			throw new InvalidJobParameterException(JobParameterNames.MERGED_INTO, ex.value(), ex.problem());
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
 	}
 
 	@Override
@@ -218,6 +262,7 @@ public record DeleteParameters(List<String> prefixes, List<String> globs, List<S
 			putList(map, JobParameterNames.GLOBS, this.globs);
 			putList(map, JobParameterNames.NAMES, this.names);
 			putList(map, JobParameterNames.EXCLUDES, this.excludes);
+			this.criteria.putInto(map);
 			map.put(JobParameterNames.OVERRIDE_PROTECTION, Boolean.toString(this.overrideProtection));
 			if (this.overrideProtection) {
 				map.put(JobParameterNames.OVERRIDE_REASON, this.overrideReason);

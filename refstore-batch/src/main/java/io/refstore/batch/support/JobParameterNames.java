@@ -59,6 +59,30 @@ public final class JobParameterNames {
 	public static final String EXCLUDES = "excludes";
 
 	/**
+	 * Deletion: namespaces the refs must be in ({@code refs/heads/}), separated by
+	 * commas; alone they select their refs.
+	 */
+	public static final String NAMESPACES = "namespaces";
+
+	/**
+	 * Deletion: only refs merged into this branch ({@code HEAD} for the branch HEAD
+	 * names, a full or short name), judged by the commit it has when planned.
+	 */
+	public static final String MERGED_INTO = "mergedInto";
+
+	/**
+	 * Deletion: only refs whose creator date is before this time (an age such as
+	 * {@code 90d}, counted back from the planning, or a date).
+	 */
+	public static final String OLDER_THAN = "olderThan";
+
+	/**
+	 * Deletion: only refs last updated (newest reflog entry, else creator date) before
+	 * this time, as {@link #OLDER_THAN} takes it.
+	 */
+	public static final String NOT_UPDATED_SINCE = "notUpdatedSince";
+
+	/**
 	 * Deletion: what the plan keeps whatever its selection, separated by commas
 	 * ({@code for-each-ref} patterns and {@code HEAD}); set at launch from
 	 * {@code refstore.deletion.protected-refs}, empty when overridden. Not accepted from

@@ -32,6 +32,19 @@ public final class JobResults {
 	/** Deletion: the first refs the protection kept, with their patterns. */
 	public static final String PLAN_PROTECTED_SAMPLE = "plan.protected.sample";
 
+	/**
+	 * Deletion by criteria: how many refs each criterion matched, one
+	 * {@code <count> <criterion>} a line, the first line being what the names, prefixes,
+	 * globs and namespaces picked.
+	 */
+	public static final String PLAN_CRITERIA = "plan.criteria";
+
+	/**
+	 * Deletion by criteria: why each ref of {@link #PLAN_SAMPLE} was selected, one a line
+	 * in the same order.
+	 */
+	public static final String PLAN_REASONS = "plan.reasons";
+
 	private JobResults() {
 	}
 

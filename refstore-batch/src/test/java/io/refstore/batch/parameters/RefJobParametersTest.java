@@ -63,7 +63,7 @@ class RefJobParametersTest {
 		assertRefused(RefJobType.MIGRATE,
 				Map.of(JobParameterNames.TARGET_FORMAT, "files", JobParameterNames.REFLOGS, "yes"),
 				JobParameterNames.REFLOGS);
-		assertRefused(RefJobType.DELETE, Map.of(), "prefixes/globs/names");
+		assertRefused(RefJobType.DELETE, Map.of(), "prefixes/globs/names/namespaces");
 		assertRefused(RefJobType.DELETE, Map.of(JobParameterNames.GLOBS, "refs/heads/[oops"), JobParameterNames.GLOBS);
 		assertRefused(RefJobType.DELETE,
 				Map.of(JobParameterNames.PREFIXES, "refs/heads/", JobParameterNames.OVERRIDE_PROTECTION, "true"),

@@ -111,10 +111,7 @@ public final class DeletionPlan {
 	 */
 	public static Summary write(Path file, RefStore store, CommitHistory history, List<String> givenParts,
 			ProtectedRefs protection, int sampleSize, Instant now) throws IOException {
-		List<String> parts = new ArrayList<>();
-		for (String part : givenParts) {
-			parts.add(resolve(part, store, history, now));
-		}
+		List<String> parts = resolve(givenParts, store, history, now);
 		RefSelection.Builder builder = RefSelection.builder().protect(protection);
 		for (String part : parts) {
 			String[] fields = ("select " + part).split(" ", 3);
@@ -143,9 +140,26 @@ public final class DeletionPlan {
 	}
 
 	/**
+	 * Resolves a caller's parts as {@link #write} would, without writing anything: a
+	 * launch refuses a branch that does not exist before it starts a job.
+	 * @return the parts as the plan would keep them
+	 * @throws InvalidSelectionException naming the part that cannot be resolved
+	 * @throws IOException if the store or the history cannot be read
+	 */
+	public static List<String> resolve(List<String> givenParts, RefStore store, CommitHistory history, Instant now)
+			throws IOException {
+		List<String> parts = new ArrayList<>();
+		for (String part : givenParts) {
+			parts.add(resolvePart(part, store, history, now));
+		}
+		return parts;
+	}
+
+	/**
 	 * A caller's part of a selection, with its criterion resolved as the plan keeps it.
 	 */
-	private static String resolve(String part, RefStore store, CommitHistory history, Instant now) throws IOException {
+	private static String resolvePart(String part, RefStore store, CommitHistory history, Instant now)
+			throws IOException {
 		String[] fields = part.split(" ", 2);
 		if (fields.length < 2) {
 			return part;

@@ -136,7 +136,7 @@ class JobApiIT extends JobApiTestSupport {
 				{ "/api/jobs/migrations", "{\"repository\": \"no-such.git\", \"targetFormat\": \"reftable\"}",
 						"repository" },
 				{ "/api/jobs/maintenance", "{\"repository\": \"../" + name + "\"}", "repository" },
-				{ "/api/jobs/deletion-plans", "{\"repository\": \"" + name + "\"}", "prefixes/globs/names" },
+				{ "/api/jobs/deletion-plans", "{\"repository\": \"" + name + "\"}", "prefixes/globs/names/namespaces" },
 				{ "/api/jobs/deletion-plans", "{\"repository\": \"" + name + "\", \"prefixes\": [\"a,b\"]}",
 						"prefixes" },
 				{ "/api/jobs/deletions", "{\"confirmRepository\": \"" + name + "\"}", "plan" }, { "/api/jobs/restores",
