@@ -184,7 +184,7 @@ class RefJobsIT {
 		assertThat(planned.status()).as(planned.exitMessage()).isEqualTo("COMPLETED");
 		assertThat(planned.results()).containsEntry("plan.count", Integer.toString(expected.size()));
 		assertThat(planned.results().get("plan.criteria")).contains(" merged into refs/heads/main (")
-			.contains(" dated before 2021-05-03 00:00 UTC");
+			.contains(" dated before 2021-05-03 00:00:00 UTC");
 		assertThat(planned.results().get("plan.reasons").lines().findFirst().orElseThrow())
 			.startsWith("merged into refs/heads/main; committed 20");
 		Path plan = Path.of(planned.results().get("plan.path"));

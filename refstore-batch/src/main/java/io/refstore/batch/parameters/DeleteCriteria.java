@@ -26,32 +26,37 @@ public record DeleteCriteria(List<String> namespaces, String mergedInto, String 
 	/** No criteria. */
 	public static final DeleteCriteria NONE = new DeleteCriteria(List.of(), null, null, null);
 
-	/**
-	 * @throws InvalidJobParameterException naming the criterion that is not well formed
-	 */
 	public DeleteCriteria {
 		namespaces = List.copyOf(namespaces);
 		mergedInto = blankToNull(mergedInto);
 		olderThan = blankToNull(olderThan);
 		notUpdatedSince = blankToNull(notUpdatedSince);
+	}
+
+	/**
+	 * Checks that each criterion is well formed (a branch's existence is checked in the
+	 * repository, at launch).
+	 * @throws InvalidJobParameterException naming the criterion that is not
+	 */
+	void check() {
 		RefSelection.Builder builder = RefSelection.builder();
 		String current = JobParameterNames.NAMESPACES;
 		try {
-			namespaces.forEach(builder::namespace);
+			this.namespaces.forEach(builder::namespace);
 			current = JobParameterNames.OLDER_THAN;
-			if (olderThan != null) {
-				CriterionTime.parse(current, olderThan, Instant.now());
+			if (this.olderThan != null) {
+				CriterionTime.parse(current, this.olderThan, Instant.now());
 			}
 			current = JobParameterNames.NOT_UPDATED_SINCE;
-			if (notUpdatedSince != null) {
-				CriterionTime.parse(current, notUpdatedSince, Instant.now());
+			if (this.notUpdatedSince != null) {
+				CriterionTime.parse(current, this.notUpdatedSince, Instant.now());
 			}
 		}
 		catch (InvalidSelectionException ex) {
 			throw new InvalidJobParameterException(current, ex.value(), ex.problem());
 		}
-		if (mergedInto != null && (mergedInto.contains(" ") || mergedInto.contains(","))) {
-			throw new InvalidJobParameterException(JobParameterNames.MERGED_INTO, mergedInto,
+		if (this.mergedInto != null && (this.mergedInto.contains(" ") || this.mergedInto.contains(","))) {
+			throw new InvalidJobParameterException(JobParameterNames.MERGED_INTO, this.mergedInto,
 					"give one branch, such as main, refs/heads/main or HEAD");
 		}
 	}

@@ -78,6 +78,7 @@ public record DeleteParameters(List<String> prefixes, List<String> globs, List<S
 		ParameterText.range(JobParameterNames.CHUNK_SIZE, chunkSize, 1, 100_000);
 		ParameterText.range(JobParameterNames.THROTTLE_MILLIS, throttleMillis, 0, 60_000);
 		if (plan == null) {
+			criteria.check();
 			selection(prefixes, globs, names, excludes, criteria);
 			checkOverride(overrideProtection, overrideReason);
 		}

@@ -5,6 +5,8 @@ import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -75,13 +77,12 @@ public final class CriterionTime {
 		return "@" + seconds;
 	}
 
-	/** A time for people: {@code 2026-01-31 12:00 UTC}. */
+	private static final DateTimeFormatter PEOPLE = DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss 'UTC'")
+		.withZone(ZoneOffset.UTC);
+
+	/** A time for people: {@code 2026-01-31 12:00:00 UTC}. */
 	static String describe(long seconds) {
-		return Instant.ofEpochSecond(seconds)
-			.atOffset(ZoneOffset.UTC)
-			.toString()
-			.replace('T', ' ')
-			.replace("Z", " UTC");
+		return PEOPLE.format(Instant.ofEpochSecond(seconds));
 	}
 
 }

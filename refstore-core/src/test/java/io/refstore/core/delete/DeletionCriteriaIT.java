@@ -91,7 +91,7 @@ class DeletionCriteriaIT {
 			long merged = lines(repo.git("for-each-ref", "--merged", "main", "--format=%(refname)", "refs/heads/"))
 				.size();
 			assertThat(plan.criteria()).containsKeys("merged into refs/heads/main (" + main.substring(0, 12) + ")",
-					"dated before 2021-05-03 00:00 UTC");
+					"dated before 2021-05-03 00:00:00 UTC");
 			assertThat(plan.criteria().values().iterator().next()).isEqualTo(heads - 1);
 			assertThat(plan.criteria().get("merged into refs/heads/main (" + main.substring(0, 12) + ")"))
 				.isEqualTo(merged - 1);

@@ -20,6 +20,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.util.UriComponentsBuilder;
 
+import io.refstore.batch.parameters.DeleteCriteria;
 import io.refstore.batch.support.JobFilter;
 import io.refstore.batch.support.JobSummary;
 import io.refstore.batch.support.RefJobType;
@@ -70,7 +71,8 @@ class JobApiController {
 	 * {@code overrideReason}) lets it select the protected refs too.
 	 */
 	record DeletionPlanRequest(String repository, List<String> prefixes, List<String> globs, List<String> names,
-			List<String> excludes, Boolean overrideProtection, String overrideReason) {
+			List<String> excludes, List<String> namespaces, String mergedInto, String olderThan, String notUpdatedSince,
+			Boolean overrideProtection, String overrideReason) {
 	}
 
 	record DeletionRequest(Long plan, String confirmRepository, String confirmCount) {
@@ -120,6 +122,12 @@ class JobApiController {
 	@PostMapping("/deletion-plans")
 	@Operation(summary = "Plan a deletion: count, sample and manifest, nothing deleted (OPERATOR)",
 			description = "Selections are lists of prefixes, for-each-ref globs and full names, minus excludes. "
+					+ "Criteria narrow them: namespaces (refs/heads/; alone they select their refs), mergedInto (a "
+					+ "branch, or HEAD for the branch HEAD names: refs its commit reaches, as for-each-ref --merged), "
+					+ "olderThan (creator date before an age such as 90d, 12w, 6m, 1y, a day 2026-01-31 or a time "
+					+ "2026-01-31T12:00:00Z) and notUpdatedSince (newest reflog entry, else creator date, before such a "
+					+ "time); the results then hold plan.criteria (matches per criterion) and plan.reasons (why each "
+					+ "sampled ref was selected). "
 					+ "Protected refs (refstore.deletion.protected-refs: refs/keep-around/**, refs/changes/**/meta, "
 					+ "refs/notes/**, refs/meta/**, HEAD's branch) are kept whatever is selected: the results hold "
 					+ "plan.protected.count, plan.protected.byPattern and plan.protected.sample beside plan.count and "
@@ -129,6 +137,8 @@ class JobApiController {
 	ResponseEntity<JobView> launchDeletionPlan(@RequestBody DeletionPlanRequest request) {
 		return created(this.jobs.planDeletion(request.repository(), list("prefixes", request.prefixes()),
 				list("globs", request.globs()), list("names", request.names()), list("excludes", request.excludes()),
+				new DeleteCriteria(list("namespaces", request.namespaces()), request.mergedInto(), request.olderThan(),
+						request.notUpdatedSince()),
 				Boolean.TRUE.equals(request.overrideProtection()), request.overrideReason(), Actors.current()));
 	}
 

@@ -23,6 +23,7 @@ import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.stereotype.Service;
 
+import io.refstore.batch.parameters.DeleteCriteria;
 import io.refstore.batch.parameters.DeleteParameters;
 import io.refstore.batch.parameters.MaintainParameters;
 import io.refstore.batch.parameters.MigrateParameters;
@@ -114,15 +115,22 @@ public class JobService {
 	 * nothing deleted; the plan keeps the protected refs
 	 * ({@code refstore.deletion.protected-refs}) and says which it kept. Blank selections
 	 * are left out; the batch module refuses a selection that selects nothing.
+	 * @param criteria what narrows the selection (namespaces, merged into a branch, older
+	 * than, not updated since); blank ones are left out
 	 * @param overrideProtection {@code true} to plan without protection: ADMIN only, with
 	 * a non-blank {@code overrideReason} (the batch module refuses it blank, naming
 	 * {@code overrideReason}), which stays in the launch's audit entry
 	 */
 	@PreAuthorize("@jobPolicy.allowsPlan(authentication, #overrideProtection)")
 	public JobSummary planDeletion(String repo, List<String> prefixes, List<String> globs, List<String> names,
-			List<String> excludes, boolean overrideProtection, String overrideReason, String actor) {
-		return launch(RefJobType.DELETE, repo, () -> DeleteParameters.plan(given(prefixes), given(globs), given(names),
-				given(excludes), overrideProtection, blank(overrideReason) ? null : overrideReason), actor);
+			List<String> excludes, DeleteCriteria criteria, boolean overrideProtection, String overrideReason,
+			String actor) {
+		return launch(RefJobType.DELETE, repo,
+				() -> DeleteParameters.plan(given(prefixes), given(globs), given(names), given(excludes),
+						new DeleteCriteria(given(criteria.namespaces()), criteria.mergedInto(), criteria.olderThan(),
+								criteria.notUpdatedSince()),
+						overrideProtection, blank(overrideReason) ? null : overrideReason),
+				actor);
 	}
 
 	/**

@@ -1,5 +1,7 @@
 package io.refstore.web.console.jobs;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -183,6 +185,60 @@ public record JobDescription(JobSummary job) {
 	/** The job's results by name. */
 	public Map<String, String> results() {
 		return new TreeMap<>(this.job.results());
+	}
+
+	/**
+	 * A criterion of a plan and how many refs it matched.
+	 *
+	 * @param count how many refs
+	 * @param criterion the criterion in words ({@code merged into refs/heads/main})
+	 */
+	public record Criterion(String count, String criterion) {
+	}
+
+	/**
+	 * A plan by criteria: how many refs each criterion matched, the first line being what
+	 * the names, prefixes, globs and namespaces picked; empty for a plan without
+	 * criteria.
+	 */
+	public List<Criterion> planCriteria() {
+		List<Criterion> criteria = new ArrayList<>();
+		for (String line : result(JobResults.PLAN_CRITERIA).lines().toList()) {
+			int space = line.indexOf(' ');
+			if (space > 0) {
+				criteria.add(new Criterion(formatted(line.substring(0, space)), line.substring(space + 1)));
+			}
+		}
+		return criteria;
+	}
+
+	/**
+	 * A sampled ref of a plan by criteria and why it was selected.
+	 *
+	 * @param name the ref
+	 * @param reason its facts per criterion
+	 */
+	public record Selected(String name, String reason) {
+	}
+
+	/** The sample of a plan by criteria with the reasons; empty without criteria. */
+	public List<Selected> planReasons() {
+		List<String> names = result(JobResults.PLAN_SAMPLE).lines().toList();
+		List<String> reasons = result(JobResults.PLAN_REASONS).lines().toList();
+		List<Selected> selected = new ArrayList<>();
+		for (int i = 0; i < Math.min(names.size(), reasons.size()); i++) {
+			selected.add(new Selected(names.get(i), reasons.get(i)));
+		}
+		return selected;
+	}
+
+	private static String formatted(String number) {
+		try {
+			return String.format(Locale.ROOT, "%,d", Long.parseLong(number));
+		}
+		catch (NumberFormatException ex) {
+			return number;
+		}
 	}
 
 }

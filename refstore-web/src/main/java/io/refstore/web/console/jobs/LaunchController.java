@@ -18,6 +18,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 
+import io.refstore.batch.parameters.DeleteCriteria;
 import io.refstore.batch.support.JobConflictException;
 import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.JobSummary;
@@ -52,7 +53,11 @@ class LaunchController {
 			Map.entry(JobParameterNames.REFLOGS, "reflogs"),
 			Map.entry(JobParameterNames.THROTTLE_MILLIS, "throttleMillis"),
 			Map.entry(JobParameterNames.OVERRIDE_PROTECTION, "overrideProtection"),
-			Map.entry(JobParameterNames.OVERRIDE_REASON, "overrideReason"));
+			Map.entry(JobParameterNames.OVERRIDE_REASON, "overrideReason"),
+			Map.entry(JobParameterNames.NAMESPACES, "namespaces"),
+			Map.entry(JobParameterNames.MERGED_INTO, "mergedInto"),
+			Map.entry(JobParameterNames.OLDER_THAN, "olderThan"),
+			Map.entry(JobParameterNames.NOT_UPDATED_SINCE, "notUpdatedSince"));
 
 	private final JobService jobs;
 
@@ -69,20 +74,31 @@ class LaunchController {
 		this.repos = repos;
 	}
 
+	/**
+	 * The launch form, filled from the query: the repository, a backup or manifest to
+	 * recover from, and for a deletion its selection and criteria (the ref browser's
+	 * "Clean up" opens it with its filter).
+	 */
 	@GetMapping("/jobs/new/{kind}")
-	String initLaunchForm(@PathVariable String kind, @RequestParam(defaultValue = "") String repo,
-			@RequestParam(defaultValue = "") String backup, @RequestParam(defaultValue = "") String manifest,
-			Model model) {
+	String initLaunchForm(@PathVariable String kind, @RequestParam Map<String, String> query, Model model) {
 		LaunchKind launch = allowed(kind);
 		LaunchForm form = new LaunchForm();
+		String repo = query.getOrDefault("repo", "");
 		form.setRepo(repo);
-		form.setBackup(backup);
-		form.setManifest(manifest);
+		form.setBackup(query.getOrDefault("backup", ""));
+		form.setManifest(query.getOrDefault("manifest", ""));
 		if (launch == LaunchKind.MIGRATION && !repo.isBlank()) {
 			migrationDefaults(repo, form);
 		}
 		if (launch == LaunchKind.DELETION) {
 			form.setChunkSize(1000);
+			form.setPrefixes(query.getOrDefault("prefixes", ""));
+			form.setGlobs(query.getOrDefault("globs", ""));
+			form.setExcludes(query.getOrDefault("excludes", ""));
+			form.setNamespaces(query.getOrDefault("namespaces", ""));
+			form.setMergedInto(query.getOrDefault("mergedInto", ""));
+			form.setOlderThan(query.getOrDefault("olderThan", ""));
+			form.setNotUpdatedSince(query.getOrDefault("notUpdatedSince", ""));
 		}
 		model.addAttribute("launchForm", form);
 		model.addAttribute("kind", launch);
@@ -123,6 +139,8 @@ class LaunchController {
 			case MAINTENANCE -> this.jobs.maintain(form.getRepo(), form.isForce(), actor);
 			case DELETION -> this.jobs.planDeletion(form.getRepo(), JobParameterNames.list(form.getPrefixes()),
 					JobParameterNames.list(form.getGlobs()), List.of(), JobParameterNames.list(form.getExcludes()),
+					new DeleteCriteria(JobParameterNames.list(form.getNamespaces()), form.getMergedInto(),
+							form.getOlderThan(), form.getNotUpdatedSince()),
 					form.isOverrideProtection(), form.getOverrideReason(), actor);
 			case RESTORE -> this.jobs.restore(form.getRepo(), form.getManifest(), actor);
 			case ROLLBACK -> this.jobs.rollback(form.getRepo(), form.getBackup(), actor);

@@ -26,6 +26,14 @@ public class LaunchForm {
 
 	private String excludes = "";
 
+	private String namespaces = "";
+
+	private String mergedInto = "";
+
+	private String olderThan = "";
+
+	private String notUpdatedSince = "";
+
 	private String manifest = "";
 
 	private String backup = "";
@@ -158,6 +166,38 @@ public class LaunchForm {
 
 	public void setConfirmRepository(String confirmRepository) {
 		this.confirmRepository = confirmRepository;
+	}
+
+	public String getNamespaces() {
+		return this.namespaces;
+	}
+
+	public void setNamespaces(String namespaces) {
+		this.namespaces = namespaces;
+	}
+
+	public String getMergedInto() {
+		return this.mergedInto;
+	}
+
+	public void setMergedInto(String mergedInto) {
+		this.mergedInto = mergedInto;
+	}
+
+	public String getOlderThan() {
+		return this.olderThan;
+	}
+
+	public void setOlderThan(String olderThan) {
+		this.olderThan = olderThan;
+	}
+
+	public String getNotUpdatedSince() {
+		return this.notUpdatedSince;
+	}
+
+	public void setNotUpdatedSince(String notUpdatedSince) {
+		this.notUpdatedSince = notUpdatedSince;
 	}
 
 }

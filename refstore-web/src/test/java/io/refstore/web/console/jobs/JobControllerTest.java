@@ -210,6 +210,55 @@ class JobControllerTest extends ConsoleTestSupport {
 			.andExpect(status().isConflict());
 	}
 
+	/**
+	 * The ref browser's "Clean up" opens the form filled with its filter; the plan by
+	 * criteria then shows each criterion's count and why each sampled ref was selected; a
+	 * criterion that is not well formed is shown on its field.
+	 */
+	@Test
+	void aPlanByCriteriaIsPrefilledAndReviewedWithItsReasons() throws Exception {
+		String name = uniqueName("console-criteria");
+		TempRepo repo = repo(name, 3);
+		this.mvc
+			.perform(get("/jobs/new/deletion").param("repo", name)
+				.param("namespaces", "refs/heads/")
+				.param("mergedInto", "HEAD")
+				.param("olderThan", "90d")
+				.param("globs", "refs/heads/b/*")
+				.with(operator()))
+			.andExpect(model().attribute("launchForm",
+					org.hamcrest.Matchers.allOf(
+							org.hamcrest.Matchers.hasProperty("namespaces", org.hamcrest.Matchers.is("refs/heads/")),
+							org.hamcrest.Matchers.hasProperty("mergedInto", org.hamcrest.Matchers.is("HEAD")),
+							org.hamcrest.Matchers.hasProperty("olderThan", org.hamcrest.Matchers.is("90d")),
+							org.hamcrest.Matchers.hasProperty("globs", org.hamcrest.Matchers.is("refs/heads/b/*")))))
+			.andExpect(content().string(containsString("value=\"refs/heads/\"")));
+		long plan = redirectedId(this.mvc
+			.perform(post("/jobs/new/deletion").param("repo", name)
+				.param("namespaces", "refs/heads/")
+				.param("mergedInto", "HEAD")
+				.param("olderThan", "@1700000001")
+				.with(operator())
+				.with(csrf()))
+			.andReturn());
+		assertThat(awaitEnd(plan, "plan.count")).isEqualTo("COMPLETED");
+		String merged = repo.git("for-each-ref", "--merged", "HEAD", "--format=%(refname)", "refs/heads/");
+		assertThat(merged.lines().count()).isEqualTo(4);
+		this.mvc.perform(get("/jobs/" + plan).with(viewer()))
+			.andExpect(content().string(containsString("id=\"plan-criteria\"")))
+			.andExpect(content().string(containsString("merged into refs/heads/main (")))
+			.andExpect(content().string(containsString("dated before 2023-11-14 22:13:21 UTC")))
+			.andExpect(
+					content().string(containsString("merged into refs/heads/main; committed 2023-11-14 22:13:20 UTC")));
+		this.mvc
+			.perform(post("/jobs/new/deletion").param("repo", name)
+				.param("namespaces", "refs/heads/")
+				.param("olderThan", "soon")
+				.with(operator())
+				.with(csrf()))
+			.andExpect(model().attributeHasFieldErrors("launchForm", "olderThan"));
+	}
+
 	@Test
 	void aPlanThatMatchesNothingSaysSoAndOffersNoDeletion() throws Exception {
 		String name = uniqueName("console-empty-plan");
