@@ -11,6 +11,8 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
 
+import io.refstore.core.graph.CommitHistory;
+import io.refstore.core.graph.TipFacts;
 import io.refstore.core.migrate.FormatMigrator;
 import io.refstore.core.migrate.MigrationOptions;
 import io.refstore.core.migrate.MigrationReport;
@@ -233,6 +235,59 @@ final class ApiTasks {
 				if (!result.committed()) {
 					throw new IOException("the transaction of " + input + " was rejected: "
 							+ result.firstRejection().map(Object::toString).orElse("no reason given"));
+				}
+			}
+		};
+	}
+
+	/**
+	 * The hygiene facts of every branch ({@link CommitHistory#facts}: merged into
+	 * {@code base} and the creator date, all branches in one call), printed as
+	 * {@code for-each-ref --merged <base> --format='%(refname) %(committerdate:unix)'
+	 * refs/heads/} prints them. The facts cover the unmerged branches' dates too, which
+	 * git's command does not read.
+	 */
+	static Operation.ApiTask mergedDates(String base) {
+		return (repo, env, sink) -> {
+			try (Repository repository = Repository.open(repo, env);
+					RefStore refs = RefStores.open(repository);
+					RefCursor cursor = refs.refs(RefQuery.prefix("refs/heads/"));
+					OutputStream out = new BufferedOutputStream(new NonClosing(sink), 1 << 16)) {
+				HashAlgorithm hash = refs.hashAlgorithm();
+				int raw = hash.rawLength();
+				byte[] ids = new byte[1024 * raw];
+				byte[] names = new byte[1 << 16];
+				int[] nameEnds = new int[1024];
+				int count = 0;
+				while (cursor.next()) {
+					if (count == nameEnds.length) {
+						nameEnds = java.util.Arrays.copyOf(nameEnds, count * 2);
+						ids = java.util.Arrays.copyOf(ids, count * 2 * raw);
+					}
+					int start = (count == 0) ? 0 : nameEnds[count - 1];
+					if (names.length - start < cursor.nameLength()) {
+						names = java.util.Arrays.copyOf(names, Math.max(names.length * 2, start + cursor.nameLength()));
+					}
+					System.arraycopy(cursor.nameBuffer(), 0, names, start, cursor.nameLength());
+					nameEnds[count] = start + cursor.nameLength();
+					if (cursor.isSymbolic()) {
+						resolve(refs, cursor).id().copyRawTo(ids, count * raw);
+					}
+					else {
+						System.arraycopy(cursor.idBuffer(), 0, ids, count * raw, raw);
+					}
+					count++;
+				}
+				ObjectId baseId = refs.resolve(base).orElseThrow(() -> new IOException("no " + base)).id();
+				TipFacts facts = CommitHistory.open(repository).facts(ids, count, baseId, false);
+				for (int i = 0; i < count; i++) {
+					if (facts.merged(i)) {
+						int start = (i == 0) ? 0 : nameEnds[i - 1];
+						out.write(names, start, nameEnds[i] - start);
+						out.write(' ');
+						out.write(Long.toString(facts.date(i)).getBytes(StandardCharsets.US_ASCII));
+						out.write('\n');
+					}
 				}
 			}
 		};

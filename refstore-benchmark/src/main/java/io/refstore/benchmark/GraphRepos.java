@@ -27,6 +27,11 @@ final class GraphRepos {
 
 	private static final String GENERATION = "refstore-benchmark graph 1";
 
+	/**
+	 * The marker of the copies with a commit-graph file, built after the repositories.
+	 */
+	private static final String GRAPH_GENERATION = "refstore-benchmark commit-graph 1";
+
 	private static final long EPOCH = 1_700_000_000L;
 
 	private final Path dir;
@@ -52,6 +57,7 @@ final class GraphRepos {
 		GraphRepos repos = new GraphRepos(work.resolve("graph-" + commits), commits);
 		Path ready = repos.dir.resolve("READY");
 		if (Files.isRegularFile(ready) && Files.readString(ready).equals(GENERATION)) {
+			repos.prepareCommitGraphs(processes, git, log);
 			return repos;
 		}
 		log.println("building a history of " + commits + " commits and branches in " + repos.dir
@@ -62,7 +68,33 @@ final class GraphRepos {
 		repos.build(processes, git);
 		log.printf("  %-60s %8.1f s%n", "graph repositories", (System.nanoTime() - start) / 1e9);
 		Files.writeString(ready, GENERATION);
+		repos.prepareCommitGraphs(processes, git, log);
 		return repos;
+	}
+
+	/**
+	 * Copies of both repositories with a commit-graph file ({@code git commit-graph write
+	 * --reachable}), unless an earlier run made them.
+	 */
+	private void prepareCommitGraphs(Processes processes, String git, PrintStream log) throws IOException {
+		Path ready = this.dir.resolve("READY-commit-graph");
+		if (Files.isRegularFile(ready) && Files.readString(ready).equals(GRAPH_GENERATION)) {
+			return;
+		}
+		long start = System.nanoTime();
+		for (String format : List.of("files", "reftable")) {
+			Path copy = repoWithCommitGraph(format);
+			RepoFiles.deleteTree(copy);
+			RepoFiles.copyRepo(repo(format), copy);
+			processes.check(List.of(git, "commit-graph", "write", "--reachable"), copy);
+		}
+		log.printf("  %-60s %8.1f s%n", "graph repositories with a commit-graph", (System.nanoTime() - start) / 1e9);
+		Files.writeString(ready, GRAPH_GENERATION);
+	}
+
+	/** The copy of the repository of {@code format} that has a commit-graph file. */
+	Path repoWithCommitGraph(String format) {
+		return this.dir.resolve(format + "-commit-graph.git");
 	}
 
 	/** The repository of {@code format}. */

@@ -37,7 +37,8 @@ final class Suite {
 		List<String> ids = new ArrayList<>(List.of(STARTUP_ID, STARTUP_ID + "/no-cds"));
 		for (String format : FORMATS) {
 			for (String kind : List.of("for-each-ref", "for-each-ref-plain", "show-ref", "for-each-ref-tags",
-					"sort-committerdate", "branch-dates", "merged", "lookup", "delete", "create", "migrate")) {
+					"sort-committerdate", "branch-dates", "merged", "merged-dates", "merged-dates-graph", "lookup",
+					"delete", "create", "migrate")) {
 				ids.add(kind + "/" + format);
 			}
 		}
@@ -77,6 +78,15 @@ final class Suite {
 			operations.add(Operation.read("merged/" + format,
 					format + ": `for-each-ref --merged refs/heads/main` (" + graph.commits() + " commits and branches)",
 					Weight.NORMAL, graph.repo(format), List.of("for-each-ref", "--merged", "refs/heads/main"), null));
+			List<String> mergedDates = List.of("for-each-ref", "--merged", "refs/heads/main",
+					"--format=%(refname) %(committerdate:unix)", "refs/heads/");
+			operations.add(Operation.read("merged-dates/" + format, format
+					+ ": `for-each-ref --merged refs/heads/main --format='%(refname) %(committerdate:unix)' refs/heads/` ("
+					+ graph.commits() + " commits and branches; core API: every branch's merged and date facts)",
+					Weight.NORMAL, graph.repo(format), mergedDates, ApiTasks.mergedDates("refs/heads/main")));
+			operations.add(Operation.read("merged-dates-graph/" + format,
+					format + ": the same with a commit-graph file", Weight.NORMAL, graph.repoWithCommitGraph(format),
+					mergedDates, ApiTasks.mergedDates("refs/heads/main")));
 			operations.add(Operation.read(LOOKUP_ID + format,
 					format + ": `show-ref --verify " + repos.lookupName() + "` (core API: `exactRef` on an open store)",
 					Weight.FAST, full, List.of("show-ref", "--verify", repos.lookupName()),
