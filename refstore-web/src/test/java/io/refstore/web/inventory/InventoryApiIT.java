@@ -89,10 +89,7 @@ class InventoryApiIT extends ApiTestSupport {
 	private DocumentContext awaitCompleted(long id) throws Exception {
 		long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
 		while (true) {
-			DocumentContext job = JsonPath.parse(this.mvc.perform(get("/api/jobs/" + id).with(as("viewer")))
-				.andReturn()
-				.getResponse()
-				.getContentAsString());
+			DocumentContext job = job(id);
 			if (!job.read("$.running", Boolean.class)) {
 				assertThat(job.read("$.status", String.class)).as(job.jsonString()).isEqualTo("COMPLETED");
 				return job;
@@ -246,17 +243,17 @@ class InventoryApiIT extends ApiTestSupport {
 			.getResponse()
 			.getContentAsString();
 		String f = "repository=\"" + fast + "\"";
-		assertThat(value(scrape, "refstore_inventory_growth_per_week", f)).isEqualTo(46_667);
-		assertThat(value(scrape, "refstore_inventory_growing_fast", f)).isEqualTo(1);
-		assertThat(value(scrape, "refstore_inventory_growing_fast", "repository=\"" + slow + "\"")).isZero();
+		assertThat(prometheusValue(scrape, "refstore_inventory_growth_per_week", f)).isEqualTo(46_667);
+		assertThat(prometheusValue(scrape, "refstore_inventory_growing_fast", f)).isEqualTo(1);
+		assertThat(prometheusValue(scrape, "refstore_inventory_growing_fast", "repository=\"" + slow + "\"")).isZero();
 		int heads = grown.read("$.runs[1].namespaces[?(@.namespace == 'refs/heads')].refs", List.class).size() == 1
 				? ((Number) grown.<List<?>>read("$.runs[1].namespaces[?(@.namespace == 'refs/heads')].refs").get(0))
 					.intValue()
 				: -1;
 		assertThat(heads).isEqualTo(12);
-		assertThat(value(scrape, "refstore_inventory_refs", f, "namespace=\"refs/heads\"")).isEqualTo(heads);
-		assertThat(value(scrape, "refstore_inventory_stale", f, "namespace=\"refs/heads\"")).isEqualTo(heads);
-		assertThat(value(scrape, "refstore_inventory_merged", f, "namespace=\"refs/heads\"")).isEqualTo(11);
+		assertThat(prometheusValue(scrape, "refstore_inventory_refs", f, "namespace=\"refs/heads\"")).isEqualTo(heads);
+		assertThat(prometheusValue(scrape, "refstore_inventory_stale", f, "namespace=\"refs/heads\"")).isEqualTo(heads);
+		assertThat(prometheusValue(scrape, "refstore_inventory_merged", f, "namespace=\"refs/heads\"")).isEqualTo(11);
 	}
 
 	@Test
@@ -320,15 +317,6 @@ class InventoryApiIT extends ApiTestSupport {
 					+ " VALUES (?, 'refs/heads', ?, ?, 0)")
 			.params(id, refs, refs)
 			.update();
-	}
-
-	private static double value(String scrape, String metric, String... labels) {
-		for (String line : scrape.lines().toList()) {
-			if (line.startsWith(metric + "{") && List.of(labels).stream().allMatch(line::contains)) {
-				return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-			}
-		}
-		return Double.NaN;
 	}
 
 	private static long looseFiles(TempRepo repo) throws IOException {
