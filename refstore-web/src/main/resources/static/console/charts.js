@@ -30,26 +30,30 @@
 		el.dataset.drawn = 'true';
 	}
 
-	// one series per kind of job, drawn as points (separate runs are not a line), on one scale
+	// one series per kind of job, drawn as points (separate runs are not a line), on one scale; data-lines="true"
+	// joins each series' points (one quantity over time), data-axis names the scale and data-empty the empty chart
 	function timeSeries(el) {
 		var data = JSON.parse(el.dataset.series || '{"x":[],"series":[]}');
+		var lines = el.dataset.lines === 'true';
 		if (data.x.length === 0) {
-			el.textContent = 'No finished job yet.';
+			el.textContent = el.dataset.empty || 'No finished job yet.';
 			return;
 		}
 		var colours = ['#1f5fbf', '#12753a', '#a15c00', '#b42318', '#6b3fa0', '#0e7490'];
 		var series = [{}];
 		var columns = [data.x];
 		data.series.forEach(function (s, i) {
-			series.push({ label: s.label, scale: 's', stroke: colours[i % colours.length], width: 0,
-				paths: function () { return null; },
-				points: { show: true, size: 8, fill: colours[i % colours.length] } });
+			series.push(lines ? { label: s.label, scale: 's', stroke: colours[i % colours.length], width: 2,
+				points: { show: true, size: 5, fill: colours[i % colours.length] } }
+				: { label: s.label, scale: 's', stroke: colours[i % colours.length], width: 0,
+					paths: function () { return null; },
+					points: { show: true, size: 8, fill: colours[i % colours.length] } });
 			columns.push(s.values);
 		});
 		new uPlot({
 			width: width(el), height: 260,
-			scales: { s: { auto: true, range: function (u, min, max) { return [0, Math.max(1, max) * 1.1]; } } },
-			axes: [{}, { scale: 's', label: 'seconds', size: 60 }],
+			scales: { s: { auto: true, range: function (u, min, max) { return [Math.min(0, min) * 1.1, Math.max(1, max) * 1.1]; } } },
+			axes: [{}, { scale: 's', label: el.dataset.axis || 'seconds', size: 60 }],
 			series: series
 		}, columns, el);
 		el.dataset.drawn = 'true';

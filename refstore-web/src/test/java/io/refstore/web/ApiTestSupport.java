@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
@@ -100,6 +101,19 @@ public abstract class ApiTestSupport {
 	/** A new bare repository made by the system git under the root. */
 	protected static TempRepo bareRepo(String name) {
 		return TempRepo.init(GitCli.system(), ROOT.resolve(name), "--bare");
+	}
+
+	/**
+	 * The value of the first sample of {@code metric} in a Prometheus scrape whose labels
+	 * hold every one of {@code labels} ({@code repository="x"}), or NaN if none does.
+	 */
+	protected static double prometheusValue(String scrape, String metric, String... labels) {
+		for (String line : scrape.lines().toList()) {
+			if (line.startsWith(metric + "{") && List.of(labels).stream().allMatch(line::contains)) {
+				return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+			}
+		}
+		return Double.NaN;
 	}
 
 	/** HTTP Basic as {@code user}. */

@@ -41,7 +41,8 @@ class BatchApiArchitectureTest {
 			"io.refstore.batch.support.RefJobEvent", "io.refstore.batch.support.JobParameterNames",
 			"io.refstore.batch.support.JobResults", "io.refstore.batch.support.JobConflictException",
 			"io.refstore.batch.support.JobStateException", "io.refstore.batch.support.InvalidJobParameterException",
-			"io.refstore.batch.support.JobLeases", "io.refstore.batch.support.StartupRecovery");
+			"io.refstore.batch.support.JobLeases", "io.refstore.batch.support.StartupRecovery",
+			"io.refstore.batch.inventory.InventoryRecorder", "io.refstore.batch.inventory.RefInventory");
 
 	/** The package of the typed job parameter records, all of it API. */
 	static final String PARAMETERS_PACKAGE = "io.refstore.batch.parameters";

@@ -18,7 +18,7 @@ import io.refstore.core.repo.Repository;
  * actor are the launch's, not these.
  */
 public sealed interface RefJobParameters permits MigrateParameters, RollbackParameters, DeleteParameters,
-		RestoreParameters, MaintainParameters, VerifyParameters {
+		RestoreParameters, MaintainParameters, VerifyParameters, InventoryParameters {
 
 	/** The job these parameters are for. */
 	RefJobType type();
@@ -61,6 +61,7 @@ public sealed interface RefJobParameters permits MigrateParameters, RollbackPara
 			case RESTORE -> RestoreParameters.read(text);
 			case MAINTAIN -> MaintainParameters.read(text);
 			case VERIFY -> new VerifyParameters();
+			case INVENTORY -> new InventoryParameters();
 		};
 	}
 
@@ -72,7 +73,7 @@ public sealed interface RefJobParameters permits MigrateParameters, RollbackPara
 			case DELETE -> DeleteParameters.KEYS;
 			case RESTORE -> RestoreParameters.KEYS;
 			case MAINTAIN -> MaintainParameters.KEYS;
-			case VERIFY -> Set.of();
+			case VERIFY, INVENTORY -> Set.of();
 		};
 	}
 

@@ -28,7 +28,13 @@ public enum RefJobType {
 	MAINTAIN("maintainRefsJob", true),
 
 	/** Checks the store and digests it ({@code verifyRefsJob}). */
-	VERIFY("verifyRefsJob", false);
+	VERIFY("verifyRefsJob", false),
+
+	/**
+	 * Counts the refs per namespace, stale and merged, and what the store holds on disk,
+	 * for the inventory history ({@code inventoryRefsJob}).
+	 */
+	INVENTORY("inventoryRefsJob", false);
 
 	private final String jobName;
 

@@ -36,8 +36,8 @@ public class DeniedRequestAudit {
 
 	/** Service methods that change state; the others only read. */
 	private static final Set<String> MUTATORS = Set.of("batch", "put", "delete", "create", "replace", "setPaused",
-			"cancel", "revoke", "migrate", "verify", "maintain", "planDeletion", "executeDeletion", "restoreDeletion",
-			"restore", "rollback", "stop", "restart");
+			"cancel", "revoke", "migrate", "verify", "inventory", "maintain", "planDeletion", "executeDeletion",
+			"restoreDeletion", "restore", "rollback", "stop", "restart");
 
 	/** The request attribute marking a request whose refusal is recorded. */
 	private static final String RECORDED = DeniedRequestAudit.class.getName() + ".recorded";

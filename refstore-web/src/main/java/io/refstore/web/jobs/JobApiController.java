@@ -66,6 +66,9 @@ class JobApiController {
 	record MaintenanceRequest(String repository, Boolean force) {
 	}
 
+	record InventoryRequest(String repository) {
+	}
+
 	/**
 	 * A deletion plan; {@code overrideProtection} (ADMIN, with a non-blank
 	 * {@code overrideReason}) lets it select the protected refs too.
@@ -110,6 +113,14 @@ class JobApiController {
 	@Operation(summary = "Verify a repository's refs and digest them; changes nothing (OPERATOR)")
 	ResponseEntity<JobView> launchVerification(@RequestBody VerificationRequest request) {
 		return created(this.jobs.verify(request.repository(), Actors.current()));
+	}
+
+	@PostMapping("/inventories")
+	@Operation(summary = "Count a repository's refs for the inventory history; changes nothing (OPERATOR)",
+			description = "Records refs, stale and merged refs per namespace and the store's figures; read them "
+					+ "with GET /api/repos/{repo}/inventory.")
+	ResponseEntity<JobView> launchInventory(@RequestBody InventoryRequest request) {
+		return created(this.jobs.inventory(request.repository(), Actors.current()));
 	}
 
 	@PostMapping("/maintenance")

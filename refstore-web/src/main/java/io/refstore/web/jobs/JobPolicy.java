@@ -19,7 +19,7 @@ import io.refstore.web.security.Roles;
  * Destructive execution needs ADMIN: a migration (it swaps the store), a rollback, a
  * restore, a deletion that is not a plan-only run, and a plan that overrides the
  * protected refs. What changes nothing or can be run again needs OPERATOR: a verification
- * (a migration's dry run), maintenance, a deletion plan. Thread-safe.
+ * (a migration's dry run), maintenance, an inventory, a deletion plan. Thread-safe.
  */
 @Component
 public class JobPolicy {
@@ -37,7 +37,7 @@ public class JobPolicy {
 	 */
 	public static String role(RefJobType type, Map<String, ?> parameters) {
 		return switch (type) {
-			case VERIFY, MAINTAIN -> Roles.OPERATOR;
+			case VERIFY, MAINTAIN, INVENTORY -> Roles.OPERATOR;
 			case MIGRATE, ROLLBACK, RESTORE -> Roles.ADMIN;
 			case DELETE -> (flag(parameters, JobParameterNames.PLAN_ONLY)
 					&& !flag(parameters, JobParameterNames.OVERRIDE_PROTECTION)) ? Roles.OPERATOR : Roles.ADMIN;

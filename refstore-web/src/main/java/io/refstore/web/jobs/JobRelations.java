@@ -101,7 +101,7 @@ public record JobRelations(Long restartOf, Long restartedAs, JobSummary plan, Li
 			case ROLLBACK -> Set.of(RefJobType.MIGRATE);
 			case DELETE -> Set.of(RefJobType.DELETE, RefJobType.RESTORE);
 			case RESTORE -> Set.of(RefJobType.DELETE);
-			case VERIFY, MAINTAIN -> Set.of();
+			case VERIFY, MAINTAIN, INVENTORY -> Set.of();
 		};
 	}
 

@@ -25,6 +25,7 @@ import org.springframework.stereotype.Service;
 
 import io.refstore.batch.parameters.DeleteCriteria;
 import io.refstore.batch.parameters.DeleteParameters;
+import io.refstore.batch.parameters.InventoryParameters;
 import io.refstore.batch.parameters.MaintainParameters;
 import io.refstore.batch.parameters.MigrateParameters;
 import io.refstore.batch.parameters.RefJobParameters;
@@ -49,11 +50,11 @@ import io.refstore.web.system.Problems;
  * The one way the API and the console drive refstore jobs, with the roles checked here
  * whatever the caller showed or sent: VIEWER reads executions, OPERATOR stops them, and a
  * launch needs the role {@link JobPolicy} gives its job (OPERATOR for verifications,
- * maintenance and deletion plans; ADMIN for migrations, deletions, restores, rollbacks
- * and plans that override the protection). A restart needs the role its job needed to
- * launch. A deletion executes only a plan that completed, and only when the caller
- * confirms the repository's name and the plan's count. Every launch, stop and restart
- * (refused ones included) is audited through the batch module's events
+ * inventories, maintenance and deletion plans; ADMIN for migrations, deletions, restores,
+ * rollbacks and plans that override the protection). A restart needs the role its job
+ * needed to launch. A deletion executes only a plan that completed, and only when the
+ * caller confirms the repository's name and the plan's count. Every launch, stop and
+ * restart (refused ones included) is audited through the batch module's events
  * ({@link JobAuditListener}). Only ADMIN may plan a deletion that overrides the protected
  * refs, and only with a reason.
  *
@@ -102,6 +103,15 @@ public class JobService {
 	@PreAuthorize("@jobPolicy.allows(authentication, 'VERIFY')")
 	public JobSummary verify(String repo, String actor) {
 		return launch(RefJobType.VERIFY, repo, VerifyParameters::new, actor);
+	}
+
+	/**
+	 * Launches {@code inventoryRefsJob}, which counts the refs for the inventory history
+	 * and changes nothing.
+	 */
+	@PreAuthorize("@jobPolicy.allows(authentication, 'INVENTORY')")
+	public JobSummary inventory(String repo, String actor) {
+		return launch(RefJobType.INVENTORY, repo, InventoryParameters::new, actor);
 	}
 
 	/** Launches {@code maintainRefsJob}. */

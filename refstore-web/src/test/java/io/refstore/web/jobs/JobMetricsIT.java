@@ -33,20 +33,11 @@ class JobMetricsIT extends JobApiTestSupport {
 			.getContentAsString();
 	}
 
-	private static double value(String scrape, String metric, String... labels) {
-		for (String line : scrape.lines().toList()) {
-			if (line.startsWith(metric + "{") && List.of(labels).stream().allMatch(line::contains)) {
-				return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-			}
-		}
-		return Double.NaN;
-	}
-
 	@Test
 	void executionCountsMatchTheHistoryAndLaunchesAreCounted() throws Exception {
 		String name = uniqueName("jobs-metrics");
 		repoWithBranches(name, 3);
-		double launchesBefore = value(prometheus(), "refstore_jobs_events_total", "action=\"launch\"",
+		double launchesBefore = prometheusValue(prometheus(), "refstore_jobs_events_total", "action=\"launch\"",
 				"outcome=\"accepted\"");
 		long id = id(this.mvc
 			.perform(postJson("/api/jobs/verifications", "{\"repository\": \"" + name + "\"}").with(as("operator")))
@@ -66,9 +57,9 @@ class JobMetricsIT extends JobApiTestSupport {
 			.getContentAsString();
 		int completed = JsonPath.<List<?>>read(listed, "$.jobs").size();
 		assertThat(completed).isGreaterThanOrEqualTo(1);
-		assertThat(value(scrape, "refstore_jobs_executions", "type=\"verify\"", "status=\"COMPLETED\""))
+		assertThat(prometheusValue(scrape, "refstore_jobs_executions", "type=\"verify\"", "status=\"COMPLETED\""))
 			.isEqualTo(completed);
-		assertThat(value(scrape, "refstore_jobs_events_total", "action=\"launch\"", "outcome=\"accepted\""))
+		assertThat(prometheusValue(scrape, "refstore_jobs_events_total", "action=\"launch\"", "outcome=\"accepted\""))
 			.isEqualTo(Double.isNaN(launchesBefore) ? 1 : launchesBefore + 1);
 	}
 
@@ -95,11 +86,12 @@ class JobMetricsIT extends JobApiTestSupport {
 			.matcher(scrape);
 		assertThat(line.find()).as("progress of %s in %n%s", name, scrape).isTrue();
 		assertThat(Double.parseDouble(line.group(1))).isBetween(5.0, 100.0);
-		assertThat(value(scrape, "refstore_jobs_running_rate", repository, "step=\"copyRefsStep\"")).isPositive();
-		assertThat(value(scrape, "refstore_jobs_running_eta_seconds", repository)).isGreaterThanOrEqualTo(0);
+		assertThat(prometheusValue(scrape, "refstore_jobs_running_rate", repository, "step=\"copyRefsStep\""))
+			.isPositive();
+		assertThat(prometheusValue(scrape, "refstore_jobs_running_eta_seconds", repository)).isGreaterThanOrEqualTo(0);
 		assertThat(awaitEnd(id).read("$.status", String.class)).isEqualTo("COMPLETED");
 		this.metrics.refresh();
-		assertThat(value(prometheus(), "refstore_jobs_running_progress_percent", repository)).isNaN();
+		assertThat(prometheusValue(prometheus(), "refstore_jobs_running_progress_percent", repository)).isNaN();
 	}
 
 }

@@ -66,6 +66,8 @@ class JobPolicyIT extends ConsoleTestSupport {
 				new Case("verification (a migration's dry run)", RefJobType.VERIFY, Map.of(), Roles.OPERATOR,
 						api("verifications", "{\"repository\":\"REPO\"}"),
 						form("/jobs/new/migration", "dryRun", "true", "chunkSize", "100"), false),
+				new Case("inventory", RefJobType.INVENTORY, Map.of(), Roles.OPERATOR,
+						api("inventories", "{\"repository\":\"REPO\"}"), form("/jobs/new/inventory"), false),
 				new Case("maintenance", RefJobType.MAINTAIN, Map.of(JobParameterNames.FORCE, "true"), Roles.OPERATOR,
 						api("maintenance", "{\"repository\":\"REPO\",\"force\":true}"),
 						form("/jobs/new/maintenance", "force", "true"), false),

@@ -72,6 +72,7 @@ public record JobDescription(JobSummary job) {
 			case MIGRATE -> migration();
 			case VERIFY -> verification();
 			case MAINTAIN -> maintenance();
+			case INVENTORY -> inventory();
 			case ROLLBACK -> "Rolled back from " + result("rollback.from") + " to " + result("rollback.to") + ": "
 					+ count("rollback.refs") + " refs" + kept("rollback.kept");
 			case RESTORE -> "Restored " + count("restore.restored") + " refs"
@@ -124,6 +125,13 @@ public record JobDescription(JobSummary job) {
 			return "Nothing to do: " + result("maintain.before") + " (" + result("maintain.reason") + ").";
 		}
 		return "Packed: " + result("maintain.before") + " before, " + result("maintain.after") + " after.";
+	}
+
+	private String inventory() {
+		String merged = "none".equals(result("inventory.merged")) ? "merged not counted (HEAD names no commit)"
+				: count("inventory.merged") + " merged into " + result("inventory.base");
+		return "Counted " + count("inventory.refs") + " refs in " + result("inventory.namespaces").lines().count()
+				+ " namespaces: " + count("inventory.stale") + " stale, " + merged + ". Nothing was changed.";
 	}
 
 	private String kept(String key) {

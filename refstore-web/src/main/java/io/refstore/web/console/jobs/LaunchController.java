@@ -33,9 +33,10 @@ import io.refstore.web.system.InvalidRequestException;
 
 /**
  * The launch forms: migration (or its dry run, a verification that changes nothing),
- * maintenance, a deletion plan, restore and rollback. A refused parameter shows the form
- * again with the message on its field; a job already holding the repository shows it as a
- * form error; a launch redirects to the new execution's live page.
+ * maintenance, a deletion plan, restore, rollback and an inventory. A refused parameter
+ * shows the form again with the message on its field; a job already holding the
+ * repository shows it as a form error; a launch redirects to the new execution's live
+ * page.
  */
 @Controller
 class LaunchController {
@@ -144,6 +145,7 @@ class LaunchController {
 					form.isOverrideProtection(), form.getOverrideReason(), actor);
 			case RESTORE -> this.jobs.restore(form.getRepo(), form.getManifest(), actor);
 			case ROLLBACK -> this.jobs.rollback(form.getRepo(), form.getBackup(), actor);
+			case INVENTORY -> this.jobs.inventory(form.getRepo(), actor);
 		};
 	}
 

@@ -21,7 +21,9 @@ public enum LaunchKind {
 	MIGRATION("Migrate refs", RefJobType.VERIFY, Map.of()), MAINTENANCE("Maintenance", RefJobType.MAINTAIN, Map.of()),
 	DELETION("Plan a deletion", RefJobType.DELETE, Map.of(JobParameterNames.PLAN_ONLY, "true")),
 	RESTORE("Restore deleted refs", RefJobType.RESTORE, Map.of()),
-	ROLLBACK("Roll back a migration", RefJobType.ROLLBACK, Map.of());
+	ROLLBACK("Roll back a migration", RefJobType.ROLLBACK, Map.of()),
+	/** An inventory of the refs for the history; it changes nothing. */
+	INVENTORY("Run an inventory", RefJobType.INVENTORY, Map.of());
 
 	private final String title;
 

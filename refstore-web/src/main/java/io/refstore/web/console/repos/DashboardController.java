@@ -10,13 +10,15 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 
 import io.refstore.batch.support.RefJobType;
+import io.refstore.web.inventory.InventoryService;
 import io.refstore.web.jobs.JobService;
 
 /**
  * The console's home: every repository with its format, ref counts per namespace, what
  * its store holds on disk, whether maintenance is due and when it last completed (from
- * the job history), sortable, worst first by default; and how many directories under the
- * roots the walk skipped, and why.
+ * the job history), its refs' growth per week from the inventory history (flagged when
+ * faster than {@code refstore.inventory.growth-alert-per-week}), sortable, worst first by
+ * default; and how many directories under the roots the walk skipped, and why.
  */
 @Controller
 class DashboardController {
@@ -27,9 +29,12 @@ class DashboardController {
 
 	private final JobService jobs;
 
-	DashboardController(RepoOverview overview, JobService jobs) {
+	private final InventoryService inventory;
+
+	DashboardController(RepoOverview overview, JobService jobs, InventoryService inventory) {
 		this.overview = overview;
 		this.jobs = jobs;
+		this.inventory = inventory;
 	}
 
 	@GetMapping("/")
@@ -43,6 +48,8 @@ class DashboardController {
 		model.addAttribute("sort", order.parameter());
 		model.addAttribute("lastMaintenance",
 				this.jobs.lastCompleted(RefJobType.MAINTAIN, repos.stream().map(RepoHealth::name).toList()));
+		model.addAttribute("growth", this.inventory.growth(repos.stream().map(RepoHealth::name).toList()));
+		model.addAttribute("growthAlert", this.inventory.alertPerWeek());
 		model.addAttribute("dueCount", repos.stream().filter((repo) -> repo.statistics().maintenanceDue()).count());
 		return VIEWS_REPO_LIST;
 	}

@@ -197,6 +197,7 @@ public class ConsoleFormat {
 			case RESTORE -> "Restore";
 			case MAINTAIN -> "Maintenance";
 			case VERIFY -> "Verification";
+			case INVENTORY -> "Inventory";
 		};
 	}
 

@@ -1,0 +1,127 @@
+package io.refstore.web.inventory;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.context.event.EventListener;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.FixedDelayTask;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
+import org.springframework.stereotype.Component;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import io.refstore.batch.support.RefJobEvent;
+import io.refstore.batch.support.RefJobType;
+import io.refstore.web.system.RefWebProperties;
+
+/**
+ * Gauges of the inventory history, from the newest run of each repository (so every
+ * instance sharing the database shows the same):
+ * <ul>
+ * <li>{@code refstore.inventory.refs}, {@code refstore.inventory.stale},
+ * {@code refstore.inventory.merged} (tags {@code repository}, {@code namespace}): refs,
+ * stale and merged refs per namespace; merged is absent for a run whose {@code HEAD}
+ * named no commit</li>
+ * <li>{@code refstore.inventory.growth.per.week} (tag {@code repository}): refs gained
+ * per week by {@link Growth}'s rule, absent while unknown</li>
+ * <li>{@code refstore.inventory.growing.fast} (tag {@code repository}): 1 above
+ * {@code refstore.inventory.growth-alert-per-week}, else 0</li>
+ * </ul>
+ * Read again at every inventory job's end and every {@code refstore.metrics.refresh}.
+ * Thread-safe: refreshes do not overlap.
+ */
+@Component
+class InventoryMetrics implements SchedulingConfigurer {
+
+	private static final Log log = LogFactory.getLog(InventoryMetrics.class);
+
+	private final InventoryService inventory;
+
+	private final RefWebProperties settings;
+
+	private final MultiGauge refs;
+
+	private final MultiGauge stale;
+
+	private final MultiGauge merged;
+
+	private final MultiGauge growth;
+
+	private final MultiGauge fast;
+
+	InventoryMetrics(InventoryService inventory, MeterRegistry meters, RefWebProperties settings) {
+		this.inventory = inventory;
+		this.settings = settings;
+		this.refs = MultiGauge.builder("refstore.inventory.refs")
+			.description("refs per namespace at the newest inventory")
+			.register(meters);
+		this.stale = MultiGauge.builder("refstore.inventory.stale")
+			.description("stale refs per namespace at the newest inventory")
+			.register(meters);
+		this.merged = MultiGauge.builder("refstore.inventory.merged")
+			.description("refs per namespace merged into HEAD's branch at the newest inventory")
+			.register(meters);
+		this.growth = MultiGauge.builder("refstore.inventory.growth.per.week")
+			.description("refs gained per week over the last 7 days of inventories")
+			.register(meters);
+		this.fast = MultiGauge.builder("refstore.inventory.growing.fast")
+			.description("1 if refs grow faster than refstore.inventory.growth-alert-per-week")
+			.register(meters);
+	}
+
+	@Override
+	public void configureTasks(ScheduledTaskRegistrar tasks) {
+		tasks.addFixedDelayTask(new FixedDelayTask(this::refresh, this.settings.metrics().refresh(),
+				this.settings.metrics().initialDelay()));
+	}
+
+	/** Reads the newest runs again when an inventory job ends. */
+	@EventListener
+	void jobEvent(RefJobEvent event) {
+		if (event.action() == RefJobEvent.Action.FINISH && RefJobType.INVENTORY.jobName().equals(event.job())) {
+			refresh();
+		}
+	}
+
+	/** Reads the newest run of every repository. */
+	synchronized void refresh() {
+		List<MultiGauge.Row<?>> refRows = new ArrayList<>();
+		List<MultiGauge.Row<?>> staleRows = new ArrayList<>();
+		List<MultiGauge.Row<?>> mergedRows = new ArrayList<>();
+		List<MultiGauge.Row<?>> growthRows = new ArrayList<>();
+		List<MultiGauge.Row<?>> fastRows = new ArrayList<>();
+		List<InventoryService.Latest> latest;
+		try {
+			latest = this.inventory.latestRuns();
+		}
+		catch (RuntimeException ex) {
+			log.warn("cannot read the inventory history: " + ex.getMessage());
+			return;
+		}
+		for (InventoryService.Latest repository : latest) {
+			for (InventoryRecord.Namespace namespace : repository.newest().namespaces()) {
+				Tags tags = Tags.of("repository", repository.repository(), "namespace", namespace.namespace());
+				refRows.add(MultiGauge.Row.of(tags, namespace.refs()));
+				staleRows.add(MultiGauge.Row.of(tags, namespace.stale()));
+				if (namespace.merged() != null) {
+					mergedRows.add(MultiGauge.Row.of(tags, namespace.merged()));
+				}
+			}
+			Tags tags = Tags.of("repository", repository.repository());
+			if (repository.growth().perWeek() != null) {
+				growthRows.add(MultiGauge.Row.of(tags, repository.growth().perWeek()));
+			}
+			fastRows.add(MultiGauge.Row.of(tags, repository.growth().fast() ? 1 : 0));
+		}
+		this.refs.register(refRows, true);
+		this.stale.register(staleRows, true);
+		this.merged.register(mergedRows, true);
+		this.growth.register(growthRows, true);
+		this.fast.register(fastRows, true);
+	}
+
+}

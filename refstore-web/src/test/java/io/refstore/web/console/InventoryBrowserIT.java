@@ -1,0 +1,69 @@
+package io.refstore.web.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+import io.refstore.core.testing.GitCli;
+import io.refstore.core.testing.TempRepo;
+
+/**
+ * In a real headless Chromium, as an operator: the repository page's "Run the inventory
+ * now" runs the inventory twice around 2,000 new branches; the page then draws both
+ * inventory charts (refs per namespace, growth per week) and flags the growth, and the
+ * dashboard flags the repository too. A viewer sees the history without the button.
+ */
+class InventoryBrowserIT extends BrowserTestSupport {
+
+	static final String REPO = "inventory.git";
+
+	@Test
+	void runsTheInventoryFromTheRepositoryPageAndChartsItsGrowth() {
+		TempRepo repo = TempRepo.init(GitCli.system(), ROOT.resolve(REPO), "--bare");
+		String commit = repo.commit("one", null);
+		branches(repo, commit, "first", 10);
+		logIn("operator");
+		runInventory();
+		branches(repo, commit, "second", 2000);
+		runInventory();
+
+		chrome.get(url("/repo?name=" + REPO));
+		waitFor(By.cssSelector("#inventory-namespace-chart[data-drawn='true'] canvas"));
+		waitFor(By.cssSelector("#inventory-growth-chart[data-drawn='true'] canvas"));
+		assertThat(chrome.findElement(By.id("growing-fast")).getText()).contains("growing fast");
+		assertThat(chrome.findElement(By.id("inventory-growth")).getText()).contains("14,000");
+		chrome.executeScript("document.getElementById('inventory').scrollIntoView();");
+		screenshot("repo-inventory");
+		chrome.get(url("/"));
+		assertThat(waitFor(By.cssSelector("tr[data-repo='" + REPO + "'] td.growth")).getText()).contains("14,000")
+			.contains("growing fast");
+
+		chrome.manage().deleteAllCookies();
+		logIn("viewer");
+		chrome.get(url("/repo?name=" + REPO));
+		waitFor(By.cssSelector("#inventory-namespace-chart[data-drawn='true'] canvas"));
+		assertThat(chrome.findElements(By.id("run-inventory"))).isEmpty();
+	}
+
+	private void runInventory() {
+		chrome.get(url("/repo?name=" + REPO));
+		waitFor(By.cssSelector("#run-inventory button")).click();
+		waitFor(By.id("steps"));
+		new WebDriverWait(chrome, Duration.ofSeconds(60))
+			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+			.until((driver) -> driver.findElement(By.id("job-status")).getText().equals("Completed"));
+	}
+
+	private static void branches(TempRepo repo, String commit, String stem, int count) {
+		StringBuilder updates = new StringBuilder();
+		for (int i = 0; i < count; i++) {
+			updates.append("create refs/heads/" + stem + "/" + i + " " + commit + "\n");
+		}
+		repo.run(updates.toString().getBytes(), "update-ref", "--stdin").requireOk();
+	}
+
+}
