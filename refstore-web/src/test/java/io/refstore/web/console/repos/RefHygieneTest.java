@@ -5,6 +5,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.not;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.model;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
@@ -295,6 +296,35 @@ class RefHygieneTest extends ConsoleTestSupport {
 		assertThat(mergedTip.merged()).isTrue();
 		assertThat(mergedTip.ahead()).isZero();
 		assertThat(mergedTip.behind()).isEqualTo(4);
+	}
+
+	@Test
+	void theApiAddsGitsFactsWhenAsked() throws Exception {
+		String[] git = repo
+			.git("for-each-ref", "--format=%(creatordate:unix)|%(authorname)|%(authoremail:trim)|%(subject)",
+					"refs/heads/side/s08")
+			.trim()
+			.split("\\|");
+		this.mvc
+			.perform(get(repoUri(name, "/refs")).param("prefix", "refs/heads/side/s0")
+				.param("facts", "true")
+				.with(as("viewer")))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.refs[8].ref").value("refs/heads/side/s08"))
+			.andExpect(jsonPath("$.refs[8].date").value(Instant.ofEpochSecond(Long.parseLong(git[0])).toString()))
+			.andExpect(jsonPath("$.refs[8].author").value(git[1]))
+			.andExpect(jsonPath("$.refs[8].email").value(git[2]))
+			.andExpect(jsonPath("$.refs[8].subject").value(git[3]))
+			.andExpect(jsonPath("$.refs[8].merged").value(false));
+		this.mvc
+			.perform(get(repoUri(name, "/refs")).param("prefix", "refs/heads/merged/m1-a")
+				.param("facts", "true")
+				.with(as("viewer")))
+			.andExpect(jsonPath("$.refs[0].merged").value(true))
+			.andExpect(jsonPath("$.refs[0].subject").value("Main 1"));
+		this.mvc.perform(get(repoUri(name, "/refs")).param("prefix", "refs/heads/merged/m1-a").with(as("viewer")))
+			.andExpect(jsonPath("$.refs[0].ref").value("refs/heads/merged/m1-a"))
+			.andExpect(jsonPath("$.refs[0].subject").doesNotExist());
 	}
 
 	private static MockHttpServletRequestBuilder filtered() {
