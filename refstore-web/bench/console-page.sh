@@ -11,7 +11,8 @@
 # (server time). For each page: warm-up requests (the first one counts the refs per namespace for the chart,
 # which the application then keeps until the store changes), then the median, 90th percentile and maximum of
 # the timed requests, with curl's end-to-end median beside it. Pages: the first page of refs, a page after a
-# cursor half-way through the refs, and a prefix search.
+# cursor half-way through the refs, and a prefix search (each with its refs' date, author and subject), two
+# filtered views of the branches (by age in date order, unmerged), and the stale and merged branches fragment.
 set -euo pipefail
 
 corpus=${1:-/tmp/refstore-bench/corpus-1000000}
@@ -65,11 +66,17 @@ stats() {
 
 echo "corpus $corpus: $total refs; $requests timed requests after $warmup warm-up ones; $(nproc) CPUs; load $(cut -d" " -f1-3 /proc/loadavg)"
 printf '| page | format | server time (Tomcat %%D) | end to end (curl) |\n|---|---|---|---|\n'
-for page in "first page|" "after the middle ref|&after=$middle" "prefix refs/tags/|&prefix=refs/tags/"; do
+# label|path after /repo|query; the filtered pages and the branch ages read every branch's facts on their first
+# request (a warm-up one), then page from the facts the application keeps until the store changes
+for page in "first page||" "after the middle ref||&after=$middle" "prefix refs/tags/||&prefix=refs/tags/" \
+	"branches older than 90 days, newest first||&prefix=refs/heads/&older=90&sort=newest" \
+	"unmerged branches||&prefix=refs/heads/&merged=no" "stale and merged branches|/hygiene|"; do
 	label=${page%%|*}
-	query=${page#*|}
+	rest=${page#*|}
+	path=${rest%%|*}
+	query=${rest#*|}
 	for format in files reftable; do
-		url="$base/repo?name=$format.git$query"
+		url="$base/repo$path?name=$format.git$query"
 		for _ in $(seq 1 "$warmup"); do
 			curl -sf -b "$cookies" -o /dev/null "$url"
 		done

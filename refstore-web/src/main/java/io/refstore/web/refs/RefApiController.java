@@ -2,6 +2,7 @@ package io.refstore.web.refs;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.stream.Collectors;
 
 import jakarta.servlet.http.HttpServletRequest;
 
@@ -39,33 +40,47 @@ class RefApiController {
 
 	private final RefService refs;
 
-	RefApiController(RefService refs) {
+	private final RefFactsService facts;
+
+	RefApiController(RefService refs, RefFactsService facts) {
 		this.refs = refs;
+		this.facts = facts;
 	}
 
 	@GetMapping("/refs")
 	@Operation(summary = "A page of refs in bytewise name order (VIEWER)",
 			description = "Keyset paging: pass the 'next' of a page as 'after' to get the following page; the "
 					+ "Link header carries the same as rel=\"next\". The ETag changes exactly when the page's "
-					+ "content would; If-None-Match with it answers 304.")
-	ResponseEntity<RefPage> listRefs(@PathVariable String repo,
+					+ "content would; If-None-Match with it answers 304. With facts=true each ref also has its "
+					+ "commit's date (creatordate), author (a tag's tagger), email and subject, and whether the "
+					+ "branch HEAD names has merged it: that walks HEAD's history once per page.")
+	ResponseEntity<?> listRefs(@PathVariable String repo,
 			@Parameter(description = "only names starting with this") @RequestParam(defaultValue = "") String prefix,
 			@Parameter(description = "only names matching this for-each-ref pattern") @RequestParam(
 					defaultValue = "") String glob,
 			@Parameter(description = "only names after this one (the previous page's 'next')") @RequestParam(
 					defaultValue = "") String after,
 			@Parameter(description = "page size, 1 to 1000") @RequestParam(defaultValue = "100") int limit,
+			@Parameter(
+					description = "add each ref's date, author, email, subject and merged into HEAD's branch") @RequestParam(
+							defaultValue = "false") boolean facts,
 			@RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch,
 			HttpServletRequest request) throws IOException {
 		RefPage page = this.refs.page(repo, prefix, glob, after, limit);
-		if (ifNoneMatch != null && EntityTags.matches(ifNoneMatch, page.etag())) {
-			return ResponseEntity.status(HttpStatus.NOT_MODIFIED).eTag(page.etag()).cacheControl(REVALIDATE).build();
+		List<RefCommit> commits = facts ? this.facts.commits(repo, page.refs(), true) : null;
+		// merged follows HEAD's branch, which the page's own tag does not cover
+		String etag = facts
+				? RefService.etag("facts " + page.etag(), List.of(),
+						commits.stream().map((c) -> String.valueOf(c.merged())).collect(Collectors.joining()))
+				: page.etag();
+		if (ifNoneMatch != null && EntityTags.matches(ifNoneMatch, etag)) {
+			return ResponseEntity.status(HttpStatus.NOT_MODIFIED).eTag(etag).cacheControl(REVALIDATE).build();
 		}
-		ResponseEntity.BodyBuilder response = ResponseEntity.ok().eTag(page.etag()).cacheControl(REVALIDATE);
+		ResponseEntity.BodyBuilder response = ResponseEntity.ok().eTag(etag).cacheControl(REVALIDATE);
 		if (page.next() != null) {
-			response.header(HttpHeaders.LINK, nextLink(request, prefix, glob, limit, page.next()));
+			response.header(HttpHeaders.LINK, nextLink(request, prefix, glob, limit, page.next(), facts));
 		}
-		return response.body(page);
+		return facts ? response.body(RefFactsView.of(page, commits)) : response.body(page);
 	}
 
 	@GetMapping("/refs/{ref}")
@@ -88,7 +103,8 @@ class RefApiController {
 		return this.refs.reflog(repo, ref, limit);
 	}
 
-	private static String nextLink(HttpServletRequest request, String prefix, String glob, int limit, String next) {
+	private static String nextLink(HttpServletRequest request, String prefix, String glob, int limit, String next,
+			boolean facts) {
 		StringBuilder link = new StringBuilder("<").append(request.getRequestURI()).append("?");
 		if (!prefix.isEmpty()) {
 			link.append("prefix=").append(UriUtils.encodeQueryParam(prefix, "UTF-8")).append('&');
@@ -97,6 +113,9 @@ class RefApiController {
 			link.append("glob=").append(UriUtils.encodeQueryParam(glob, "UTF-8")).append('&');
 		}
 		link.append("limit=").append(limit).append("&after=").append(UriUtils.encodeQueryParam(next, "UTF-8"));
+		if (facts) {
+			link.append("&facts=true");
+		}
 		return link.append(">; rel=\"next\"").toString();
 	}
 

@@ -160,7 +160,7 @@ public class RefService {
 		return Arrays.compareUnsigned(name, 0, length, other, 0, other.length);
 	}
 
-	private static void checkParameters(String prefix, String glob, String after, int limit) {
+	static void checkParameters(String prefix, String glob, String after, int limit) {
 		if (limit < 1 || limit > MAX_LIMIT) {
 			throw new InvalidRequestException("limit", Integer.toString(limit),
 					"it must be between 1 and " + MAX_LIMIT);

@@ -8,15 +8,17 @@ import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 
+import io.refstore.web.refs.RefFactsService;
 import io.refstore.web.refs.RefNotFoundException;
 import io.refstore.web.refs.RefService;
 import io.refstore.web.refs.RefView;
 import io.refstore.web.refs.ReflogView;
 
 /**
- * One ref: its value (the object and its type), peeled value or symbolic target, and its
- * reflog, newest entry first. A ref without a log shows that it has none; a ref that does
- * not exist is a 404 page naming it.
+ * One ref: its value (the object and its type), peeled value or symbolic target, its
+ * commit's date, author and subject and how it relates to the branch {@code HEAD} names
+ * (merged, commits ahead and behind), and its reflog, newest entry first. A ref without a
+ * log shows that it has none; a ref that does not exist is a 404 page naming it.
  */
 @Controller
 class RefController {
@@ -28,8 +30,11 @@ class RefController {
 
 	private final RefService refs;
 
-	RefController(RefService refs) {
+	private final RefFactsService facts;
+
+	RefController(RefService refs, RefFactsService facts) {
 		this.refs = refs;
+		this.facts = facts;
 	}
 
 	@GetMapping("/repo/ref")
@@ -37,6 +42,7 @@ class RefController {
 		RefView view = this.refs.ref(name, ref);
 		model.addAttribute("repoName", name);
 		model.addAttribute("ref", view);
+		model.addAttribute("tip", this.facts.details(name, view));
 		model.addAttribute("reflog", reflog(name, ref));
 		model.addAttribute("reflogLimit", REFLOG_LIMIT);
 		return VIEWS_REF_DETAILS;
