@@ -3,10 +3,12 @@ package io.refstore.web.console;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 import io.refstore.core.testing.GitCli;
@@ -206,6 +208,88 @@ class JobsBrowserIT extends BrowserTestSupport {
 		chrome.get(deletionPage);
 		assertThat(waitFor(By.id("restored")).getText()).startsWith("Restored by job");
 		assertThat(chrome.findElements(By.id("restore"))).isEmpty();
+	}
+
+	/**
+	 * Ref hygiene end to end: in the ref browser an admin filters the branches merged
+	 * into main and older than 90 days (the list is git's answer), follows "Clean up" to
+	 * the deletion form filled with that filter, reviews the plan (its criteria and why
+	 * each ref was selected), executes it (exactly those branches go, git agrees) and
+	 * restores them.
+	 */
+	@Test
+	void anAdminCleansUpStaleMergedBranchesFromTheRefBrowserAndRestoresThem() {
+		TempRepo repo = TempRepo.init(GitCli.system(), ROOT.resolve("to-tidy.git"), "--bare");
+		GitCli old = GitCli.system().withEnv("GIT_COMMITTER_DATE", "@1600000000 +0000");
+		String base = repo.with(old).commit("base", null);
+		String merged = repo.with(old).commit("merged work", base);
+		String unmerged = repo.with(old).commit("unmerged work", base);
+		long now = java.time.Instant.now().getEpochSecond();
+		String recent = repo.with(GitCli.system().withEnv("GIT_COMMITTER_DATE", "@" + (now - 86_400) + " +0000"))
+			.commit("recent", merged);
+		StringBuilder updates = new StringBuilder("create refs/heads/main " + recent + "\n");
+		for (int i = 0; i < 6; i++) {
+			updates.append("create refs/heads/stale/merged-").append(i).append(' ').append(merged).append('\n');
+			updates.append("create refs/heads/stale/unmerged-").append(i).append(' ').append(unmerged).append('\n');
+		}
+		updates.append("create refs/heads/fresh ").append(recent).append('\n');
+		updates.append("create refs/tags/v1 ").append(merged).append('\n');
+		repo.run(updates.toString().getBytes(), "update-ref", "--stdin").requireOk();
+		String before = repo.git("for-each-ref");
+		List<String> expected = new java.util.ArrayList<>(
+				repo.git("for-each-ref", "--merged", "main", "--format=%(creatordate:unix) %(refname)", "refs/heads/")
+					.lines()
+					.filter((line) -> Long.parseLong(line.substring(0, line.indexOf(' '))) < now - 90 * 86_400)
+					.map((line) -> line.substring(line.indexOf(' ') + 1))
+					.toList());
+		assertThat(expected).hasSize(6).allMatch((name) -> name.startsWith("refs/heads/stale/merged-"));
+
+		logIn("admin");
+		chrome.get(url("/repo?name=to-tidy.git&prefix=refs/heads/"));
+		new Select(waitFor(By.id("merged"))).selectByValue("yes");
+		new Select(chrome.findElement(By.id("older"))).selectByValue("90");
+		chrome.findElement(By.id("search")).click();
+		new WebDriverWait(chrome, Duration.ofSeconds(30))
+			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+			.until((driver) -> driver.getCurrentUrl().contains("older=90"));
+		List<String> listed = chrome.findElements(By.cssSelector("#refs tbody tr[data-ref]:not(.root-ref)"))
+			.stream()
+			.map((row) -> row.getAttribute("data-ref"))
+			.toList();
+		assertThat(listed).containsExactlyElementsOf(expected);
+		screenshot("hygiene-filtered");
+
+		waitFor(By.id("cleanup-link")).click();
+		assertThat(waitFor(By.id("mergedInto")).getAttribute("value")).isNotBlank();
+		assertThat(chrome.findElement(By.id("olderThan")).getAttribute("value")).isEqualTo("90d");
+		chrome.findElement(By.id("launch")).click();
+		String count = new WebDriverWait(chrome, Duration.ofSeconds(60))
+			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+			.until((driver) -> driver.findElement(By.id("plan-count")))
+			.getText();
+		assertThat(count).isEqualTo("6");
+		assertThat(chrome.findElement(By.id("plan-criteria")).getText()).contains("merged into refs/heads/main");
+		assertThat(chrome.findElement(By.id("plan-sample")).getText()).contains("refs/heads/stale/merged-0")
+			.contains("merged into refs/heads/main; committed 2020-09-13 12:26:40 UTC");
+		assertThat(repo.git("for-each-ref")).isEqualTo(before);
+		screenshot("hygiene-plan");
+
+		chrome.findElement(By.id("confirmRepository")).sendKeys("to-tidy.git");
+		chrome.findElement(By.id("confirmCount")).sendKeys("6");
+		chrome.findElement(By.id("execute")).click();
+		waitFor(By.id("restore"));
+		List<String> after = repo.git("for-each-ref", "--format=%(refname)").lines().toList();
+		List<String> gone = before.lines().map((line) -> line.substring(line.indexOf('\t') + 1)).toList();
+		assertThat(gone.stream().filter((name) -> !after.contains(name)).toList()).containsExactlyElementsOf(expected);
+
+		chrome.findElement(By.id("restoreRepository")).sendKeys("to-tidy.git");
+		chrome.findElement(By.id("restore")).click();
+		new WebDriverWait(chrome, Duration.ofSeconds(60))
+			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+			.until((driver) -> driver.findElement(By.id("job-status")).getText().equals("Completed")
+					&& driver.findElement(By.tagName("h1")).getText().contains("Restore"));
+		assertThat(repo.git("for-each-ref")).isEqualTo(before);
+		screenshot("hygiene-restored");
 	}
 
 	@Test
