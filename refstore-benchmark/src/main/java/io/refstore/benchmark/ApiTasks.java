@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import io.refstore.core.graph.CommitHistory;
+import io.refstore.core.graph.RefTips;
 import io.refstore.core.graph.TipFacts;
 import io.refstore.core.migrate.FormatMigrator;
 import io.refstore.core.migrate.MigrationOptions;
@@ -251,39 +252,13 @@ final class ApiTasks {
 		return (repo, env, sink) -> {
 			try (Repository repository = Repository.open(repo, env);
 					RefStore refs = RefStores.open(repository);
-					RefCursor cursor = refs.refs(RefQuery.prefix("refs/heads/"));
 					OutputStream out = new BufferedOutputStream(new NonClosing(sink), 1 << 16)) {
-				HashAlgorithm hash = refs.hashAlgorithm();
-				int raw = hash.rawLength();
-				byte[] ids = new byte[1024 * raw];
-				byte[] names = new byte[1 << 16];
-				int[] nameEnds = new int[1024];
-				int count = 0;
-				while (cursor.next()) {
-					if (count == nameEnds.length) {
-						nameEnds = java.util.Arrays.copyOf(nameEnds, count * 2);
-						ids = java.util.Arrays.copyOf(ids, count * 2 * raw);
-					}
-					int start = (count == 0) ? 0 : nameEnds[count - 1];
-					if (names.length - start < cursor.nameLength()) {
-						names = java.util.Arrays.copyOf(names, Math.max(names.length * 2, start + cursor.nameLength()));
-					}
-					System.arraycopy(cursor.nameBuffer(), 0, names, start, cursor.nameLength());
-					nameEnds[count] = start + cursor.nameLength();
-					if (cursor.isSymbolic()) {
-						resolve(refs, cursor).id().copyRawTo(ids, count * raw);
-					}
-					else {
-						System.arraycopy(cursor.idBuffer(), 0, ids, count * raw, raw);
-					}
-					count++;
-				}
+				RefTips tips = RefTips.read(refs, RefQuery.prefix("refs/heads/"));
 				ObjectId baseId = refs.resolve(base).orElseThrow(() -> new IOException("no " + base)).id();
-				TipFacts facts = CommitHistory.open(repository).facts(ids, count, baseId, false);
-				for (int i = 0; i < count; i++) {
+				TipFacts facts = tips.facts(CommitHistory.open(repository), baseId, false);
+				for (int i = 0; i < tips.count(); i++) {
 					if (facts.merged(i)) {
-						int start = (i == 0) ? 0 : nameEnds[i - 1];
-						out.write(names, start, nameEnds[i] - start);
+						out.write(tips.nameBytes(), tips.nameStart(i), tips.nameEnd(i) - tips.nameStart(i));
 						out.write(' ');
 						out.write(Long.toString(facts.date(i)).getBytes(StandardCharsets.US_ASCII));
 						out.write('\n');

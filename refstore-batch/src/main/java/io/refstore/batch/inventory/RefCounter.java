@@ -7,13 +7,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 
 import io.refstore.core.graph.CommitHistory;
+import io.refstore.core.graph.RefTips;
 import io.refstore.core.graph.TipFacts;
 import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.ObjectId;
-import io.refstore.core.ref.RefCursor;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.RefQuery;
 import io.refstore.core.ref.RefStore;
@@ -31,9 +30,6 @@ import io.refstore.core.repo.Repository;
  */
 final class RefCounter {
 
-	/** Refs per byte of a reftable stack, to size the id array before reading. */
-	private static final int REFTABLE_BYTES_PER_REF = 40;
-
 	private RefCounter() {
 	}
 
@@ -45,45 +41,29 @@ final class RefCounter {
 	static RefInventory count(String repository, Repository repo, RefStore store, Instant now, Duration staleAfter)
 			throws IOException {
 		StoreStatistics statistics = store.statistics();
-		int rawLength = store.hashAlgorithm().rawLength();
-		long expected = (statistics.format() == RefFormat.FILES) ? statistics.looseRefs() + statistics.packedRefs()
-				: statistics.bytes() / REFTABLE_BYTES_PER_REF;
-		byte[] ids = new byte[(int) Math.min(Math.max(expected, 64), Integer.MAX_VALUE / 2 / rawLength) * rawLength];
+		RefTips tips = RefTips.read(store, RefQuery.ALL);
+		int count = tips.count();
+		// refs come in name order, so each namespace is one run of them
 		List<String> names = new ArrayList<>();
 		List<Integer> starts = new ArrayList<>();
-		byte[] current = new byte[0];
-		int count = 0;
-		try (RefCursor cursor = store.refs(RefQuery.ALL)) {
-			while (cursor.next()) {
-				byte[] name = cursor.nameBuffer();
-				int end = namespaceEnd(name, cursor.nameLength());
-				if (end != current.length || !Arrays.equals(name, 0, end, current, 0, end)) {
-					current = Arrays.copyOf(name, end);
-					names.add(new String(current, StandardCharsets.UTF_8));
-					starts.add(count);
-				}
-				if ((count + 1) * rawLength > ids.length) {
-					ids = Arrays.copyOf(ids, Math.multiplyExact(ids.length, 2));
-				}
-				if (cursor.isSymbolic()) {
-					// a symbolic ref counts with the value it resolves to, as
-					// for-each-ref
-					// shows it; a dangling one keeps zeros, which name nothing
-					Optional<DirectRef> target = store.resolve(cursor.name());
-					if (target.isPresent()) {
-						target.get().id().copyRawTo(ids, count * rawLength);
-					}
-				}
-				else {
-					System.arraycopy(cursor.idBuffer(), 0, ids, count * rawLength, rawLength);
-				}
-				count++;
+		byte[] all = tips.nameBytes();
+		int currentStart = -1;
+		int currentLength = -1;
+		for (int i = 0; i < count; i++) {
+			int start = tips.nameStart(i);
+			int length = namespaceLength(all, start, tips.nameEnd(i));
+			if (length != currentLength
+					|| !Arrays.equals(all, start, start + length, all, currentStart, currentStart + length)) {
+				names.add(new String(all, start, length, StandardCharsets.UTF_8));
+				starts.add(i);
+				currentStart = start;
+				currentLength = length;
 			}
 		}
 		CommitHistory history = CommitHistory.open(repo);
 		DirectRef head = store.resolve("HEAD").orElse(null);
 		ObjectId base = (head != null && history.walk().commitOf(head.id()) >= 0) ? head.id() : null;
-		TipFacts facts = history.facts(ids, count, base, false);
+		TipFacts facts = tips.facts(history, base, false);
 		long cutoff = now.minus(staleAfter).getEpochSecond();
 		List<RefInventory.Namespace> namespaces = new ArrayList<>(names.size());
 		for (int n = 0; n < names.size(); n++) {
@@ -110,17 +90,18 @@ final class RefCounter {
 	}
 
 	/**
-	 * The end of a name's namespace: its second {@code /} ({@code refs/heads}), or the
-	 * whole name when it has no level below the first ({@code refs/stash}).
+	 * The length of a name's namespace, the name being {@code name[start, end)}: up to
+	 * its second {@code /} ({@code refs/heads}), or the whole name when it has no level
+	 * below the first ({@code refs/stash}).
 	 */
-	static int namespaceEnd(byte[] name, int length) {
+	static int namespaceLength(byte[] name, int start, int end) {
 		int slashes = 0;
-		for (int i = 0; i < length; i++) {
+		for (int i = start; i < end; i++) {
 			if (name[i] == '/' && ++slashes == 2) {
-				return i;
+				return i - start;
 			}
 		}
-		return length;
+		return end - start;
 	}
 
 }

@@ -1,19 +1,16 @@
 package io.refstore.core.delete;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 import io.refstore.core.graph.CommitHistory;
+import io.refstore.core.graph.RefTips;
 import io.refstore.core.graph.TipFacts;
 import io.refstore.core.ref.DirectRef;
-import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefStore;
@@ -40,26 +37,15 @@ final class CriteriaSelection {
 
 	private final RefSelection selection;
 
-	private final HashAlgorithm hash;
-
-	private byte[] names = new byte[1 << 12];
-
-	private int[] nameEnds = new int[256];
-
-	private byte[] ids;
+	private final RefTips tips;
 
 	private final Map<Integer, String> symbolic = new HashMap<>();
-
-	private int count;
-
-	private int namesLength;
 
 	CriteriaSelection(RefStore store, CommitHistory history, RefSelection selection) {
 		this.store = store;
 		this.history = history;
 		this.selection = selection;
-		this.hash = store.hashAlgorithm();
-		this.ids = new byte[256 * this.hash.rawLength()];
+		this.tips = new RefTips(store.hashAlgorithm());
 	}
 
 	DryRun select(int sampleSize, RefDeleter.RefConsumer consumer) throws IOException {
@@ -82,7 +68,7 @@ final class CriteriaSelection {
 			kept = refs.kept();
 		}
 		TipFacts facts = this.selection.needsHistory()
-				? this.history.facts(this.ids, this.count, this.selection.mergedBase(), false) : null;
+				? this.tips.facts(this.history, this.selection.mergedBase(), false) : null;
 		Map<String, Long> criteria = new LinkedHashMap<>();
 		criteria.put("picked by names, prefixes, globs or namespaces", picked);
 		boolean namespacesFilter = !this.selection.namespaces().isEmpty()
@@ -100,7 +86,7 @@ final class CriteriaSelection {
 		List<String> sample = new ArrayList<>();
 		List<String> reasons = new ArrayList<>();
 		long matched = 0;
-		for (int i = 0; i < this.count; i++) {
+		for (int i = 0; i < this.tips.count(); i++) {
 			boolean merged = mergedLabel == null || (facts.merged(i));
 			boolean older = olderLabel == null
 					|| (facts.date(i) != TipFacts.NO_DATE && facts.date(i) < this.selection.olderThan());
@@ -135,38 +121,24 @@ final class CriteriaSelection {
 	}
 
 	private void add(byte[] name, int length, Ref ref) throws IOException {
-		if (this.namesLength + length > this.names.length) {
-			this.names = Arrays.copyOf(this.names, Math.max(this.names.length * 2, this.namesLength + length));
-		}
-		System.arraycopy(name, 0, this.names, this.namesLength, length);
-		this.namesLength += length;
-		if (this.count == this.nameEnds.length) {
-			this.nameEnds = Arrays.copyOf(this.nameEnds, this.count * 2);
-			this.ids = Arrays.copyOf(this.ids, this.count * 2 * this.hash.rawLength());
-		}
-		this.nameEnds[this.count] = this.namesLength;
 		ObjectId value;
 		if (ref instanceof DirectRef direct) {
 			value = direct.id();
 		}
 		else {
-			this.symbolic.put(this.count, ((SymbolicRef) ref).target());
-			Optional<DirectRef> resolved = this.store.resolve(ref.name());
-			value = resolved.isPresent() ? resolved.get().id() : ObjectId.zero(this.hash);
+			this.symbolic.put(this.tips.count(), ((SymbolicRef) ref).target());
+			value = this.store.resolve(ref.name()).map(DirectRef::id).orElse(null);
 		}
-		value.copyRawTo(this.ids, this.count * this.hash.rawLength());
-		this.count++;
+		this.tips.add(name, length, value);
 	}
 
 	private String name(int i) {
-		int start = (i == 0) ? 0 : this.nameEnds[i - 1];
-		return new String(this.names, start, this.nameEnds[i] - start, StandardCharsets.UTF_8);
+		return this.tips.name(i);
 	}
 
 	private Ref ref(int i) {
 		String target = this.symbolic.get(i);
-		return (target != null) ? new SymbolicRef(name(i), target)
-				: new DirectRef(name(i), ObjectId.fromRaw(this.hash, this.ids, i * this.hash.rawLength()));
+		return (target != null) ? new SymbolicRef(name(i), target) : new DirectRef(name(i), this.tips.id(i));
 	}
 
 	/**

@@ -87,12 +87,7 @@ public final class CommitHistory {
 				unknown[unknownCount++] = i;
 			}
 		}
-		byte[] lookup = new byte[unknownCount * rawLength];
-		for (int j = 0; j < unknownCount; j++) {
-			System.arraycopy(ids, unknown[j] * rawLength, lookup, j * rawLength, rawLength);
-		}
-		ObjectType[] types = new ObjectType[unknownCount];
-		this.objects.types(this.algorithm, lookup, unknownCount, types);
+		ObjectType[] types = this.walk.types(ids, unknown, unknownCount);
 		Map<ObjectId, long[]> tags = new HashMap<>();
 		for (int j = 0; j < unknownCount; j++) {
 			int i = unknown[j];

@@ -98,12 +98,7 @@ public final class CommitWalk {
 				unknown[unknownCount++] = i;
 			}
 		}
-		byte[] lookup = new byte[unknownCount * rawLength];
-		for (int j = 0; j < unknownCount; j++) {
-			System.arraycopy(ids, unknown[j] * rawLength, lookup, j * rawLength, rawLength);
-		}
-		ObjectType[] types = new ObjectType[unknownCount];
-		this.objects.types(this.algorithm, lookup, unknownCount, types);
+		ObjectType[] types = types(ids, unknown, unknownCount);
 		for (int j = 0; j < unknownCount; j++) {
 			int at = unknown[j] * rawLength;
 			// an id seen twice in the batch is known by its second turn
@@ -111,6 +106,23 @@ public final class CommitWalk {
 			nodes[unknown[j]] = (node >= 0) ? node : commitOf(ObjectId.fromRaw(this.algorithm, ids, at), types[j]);
 		}
 		return nodes;
+	}
+
+	/**
+	 * The types of some of many ids, looked up in one pass over the object database.
+	 * @param ids raw ids back to back
+	 * @param indexes which of them, {@code count} of them
+	 * @return the type of each, {@code null} where the object is missing
+	 */
+	ObjectType[] types(byte[] ids, int[] indexes, int count) throws IOException {
+		int rawLength = this.algorithm.rawLength();
+		byte[] lookup = new byte[count * rawLength];
+		for (int j = 0; j < count; j++) {
+			System.arraycopy(ids, indexes[j] * rawLength, lookup, j * rawLength, rawLength);
+		}
+		ObjectType[] types = new ObjectType[count];
+		this.objects.types(this.algorithm, lookup, count, types);
+		return types;
 	}
 
 	/** The node of a commit met before or in the graph, else -1. */

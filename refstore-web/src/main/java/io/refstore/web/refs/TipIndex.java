@@ -3,13 +3,11 @@ package io.refstore.web.refs;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.Optional;
 
 import io.refstore.core.graph.CommitHistory;
+import io.refstore.core.graph.RefTips;
 import io.refstore.core.graph.TipFacts;
-import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.ObjectId;
-import io.refstore.core.ref.RefCursor;
 import io.refstore.core.ref.RefQuery;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.Wildmatch;
@@ -85,45 +83,15 @@ final class TipIndex {
 	 */
 	static TipIndex build(RefStore store, CommitHistory history, String prefix, String fingerprint, String base,
 			ObjectId baseId) throws IOException {
-		int rawLength = store.hashAlgorithm().rawLength();
-		byte[] names = new byte[1 << 12];
-		int[] ends = new int[256];
-		byte[] ids = new byte[256 * rawLength];
-		int count = 0;
-		int length = 0;
-		try (RefCursor cursor = store.refs(new RefQuery(prefix, "", false))) {
-			while (cursor.next()) {
-				if (count == ends.length) {
-					ends = Arrays.copyOf(ends, count * 2);
-					ids = Arrays.copyOf(ids, count * 2 * rawLength);
-				}
-				int nameLength = cursor.nameLength();
-				if (length + nameLength > names.length) {
-					names = Arrays.copyOf(names, Math.max(names.length * 2, length + nameLength));
-				}
-				System.arraycopy(cursor.nameBuffer(), 0, names, length, nameLength);
-				length += nameLength;
-				ends[count] = length;
-				if (cursor.isSymbolic()) {
-					String target = new String(cursor.targetBuffer(), 0, cursor.targetLength(), StandardCharsets.UTF_8);
-					Optional<DirectRef> resolved = store.resolve(target);
-					if (resolved.isPresent()) {
-						resolved.get().id().copyRawTo(ids, count * rawLength);
-					}
-					else {
-						// no value: a zero id, which names no object
-						Arrays.fill(ids, count * rawLength, (count + 1) * rawLength, (byte) 0);
-					}
-				}
-				else {
-					System.arraycopy(cursor.idBuffer(), 0, ids, count * rawLength, rawLength);
-				}
-				count++;
-			}
+		RefTips tips = RefTips.read(store, new RefQuery(prefix, "", false));
+		TipFacts facts = tips.facts(history, baseId, false);
+		int count = tips.count();
+		int[] ends = new int[count];
+		for (int i = 0; i < count; i++) {
+			ends[i] = tips.nameEnd(i);
 		}
-		TipFacts facts = history.facts(ids, count, baseId, false);
-		return new TipIndex(prefix, fingerprint, base, baseId, Arrays.copyOf(names, length), Arrays.copyOf(ends, count),
-				count, facts);
+		return new TipIndex(prefix, fingerprint, base, baseId,
+				Arrays.copyOf(tips.nameBytes(), (count == 0) ? 0 : ends[count - 1]), ends, count, facts);
 	}
 
 	/** How many refs. */
