@@ -37,8 +37,8 @@ final class BaseAtoms {
 	}
 
 	/** Whether a format has atoms this class answers. */
-	static boolean any(FormatTemplate template) {
-		return template.segments().stream().anyMatch(BaseAtoms::isBaseAtom);
+	static boolean any(List<FormatTemplate.Segment> segments) {
+		return segments.stream().anyMatch(BaseAtoms::isBaseAtom);
 	}
 
 	private static boolean isBaseAtom(FormatTemplate.Segment segment) {
@@ -50,7 +50,7 @@ final class BaseAtoms {
 	 * @param errors receives git's {@code error:} lines about objects that peel wrongly
 	 * @throws CommandFailure if an atom's commit cannot be found
 	 */
-	static BaseAtoms compute(FormatTemplate template, List<Entry> entries, CommandContext context,
+	static BaseAtoms compute(List<FormatTemplate.Segment> segments, List<Entry> entries, CommandContext context,
 			Consumer<String> errors) throws IOException, CommandFailure {
 		BaseAtoms atoms = new BaseAtoms();
 		RevParse revParse = new RevParse(context.refs());
@@ -58,8 +58,8 @@ final class BaseAtoms {
 		ObjectDatabase objects = context.objects();
 		CommitWalk walk = null;
 		List<ObjectId> bases = null;
-		for (FormatTemplate.Segment segment : template.segments()) {
-			if (!isBaseAtom(segment)) {
+		for (FormatTemplate.Segment segment : segments) {
+			if (!isBaseAtom(segment) || atoms.values.containsKey(segment)) {
 				continue;
 			}
 			Rich atom = (Rich) segment;

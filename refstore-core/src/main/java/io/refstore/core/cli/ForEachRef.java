@@ -121,7 +121,11 @@ final class ForEachRef implements Command {
 				new RevParse(refs), strictShortNames, context.defaultAbbrev());
 		FormatOptions.attach(context, parsed, template, fields);
 		boolean customSort = FormatOptions.customSort(sortKeys);
-		boolean baseAtoms = BaseAtoms.any(template);
+		List<FormatTemplate.Segment> atoms = new ArrayList<>(template.segments());
+		if (customSort) {
+			atoms.addAll(RefSorting.atoms(sortKeys));
+		}
+		boolean baseAtoms = BaseAtoms.any(atoms);
 		if (!RefFilter.none(parsed) || customSort || baseAtoms) {
 			List<Entry> entries = collect(refs, query, patterns, context);
 			if (!RefFilter.none(parsed)) {
@@ -133,7 +137,7 @@ final class ForEachRef implements Command {
 						refs.format() == RefFormat.FILES);
 			}
 			if (baseAtoms) {
-				fields.values().context().baseAtoms(BaseAtoms.compute(template, entries, context, context::message));
+				fields.values().context().baseAtoms(BaseAtoms.compute(atoms, entries, context, context::message));
 			}
 			if (customSort) {
 				RefSorting.parse(sortKeys, parsed.flag("ignore-case"), fields)

@@ -42,6 +42,29 @@ final class RefSorting {
 		this.ignoreCase = ignoreCase;
 	}
 
+	/**
+	 * The atoms the sort keys name (those that parse), for the values computed once for
+	 * all refs before sorting ({@code %(is-base)}, {@code %(ahead-behind)}).
+	 */
+	static List<FormatTemplate.Segment> atoms(List<String> sortKeys) {
+		List<FormatTemplate.Segment> atoms = new ArrayList<>();
+		for (String text : sortKeys) {
+			String rest = text.startsWith("-") ? text.substring(1) : text;
+			if (rest.startsWith("version:") || rest.startsWith("v:")) {
+				rest = rest.substring(rest.indexOf(':') + 1);
+			}
+			try {
+				if (FormatAtoms.parse(rest) instanceof Rich atom) {
+					atoms.add(atom);
+				}
+			}
+			catch (CommandFailure ex) {
+				// refused with git's message when the keys are parsed for sorting
+			}
+		}
+		return atoms;
+	}
+
 	static RefSorting parse(List<String> sortKeys, boolean ignoreCase, RefFields fields) throws CommandFailure {
 		List<Key> keys = new ArrayList<>();
 		for (String text : sortKeys) {

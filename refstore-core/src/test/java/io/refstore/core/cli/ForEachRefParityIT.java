@@ -128,6 +128,14 @@ class ForEachRefParityIT {
 		assertSameOutput(GitCli.reftable(), repo.dir(), "for-each-ref", "--sort=-refname", "--format=" + format);
 	}
 
+	/** Sorting by a base atom that the format does not print, as git's t6600 does. */
+	@ParameterizedTest(name = "{0}")
+	@ValueSource(strings = { "--sort=is-base:side", "--sort=-is-base:side", "--sort=-ahead-behind:main",
+			"--sort=ahead-behind:side" })
+	void sortsByABaseAtomAsGitDoes(String sort) {
+		assertSameOutput(GitCli.reftable(), repo.dir(), "for-each-ref", "--format=%(refname)", "--sort=refname", sort);
+	}
+
 	/**
 	 * A tag whose {@code type} header lies about its object has no base: git says so in
 	 * two errors and carries on.
