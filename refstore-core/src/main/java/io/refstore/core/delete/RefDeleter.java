@@ -100,7 +100,7 @@ public final class RefDeleter {
 		if (sampleSize < 0) {
 			throw new IllegalArgumentException("sampleSize must not be negative, not " + sampleSize);
 		}
-		if (selection.needsHistory() || !selection.namespaces().isEmpty()) {
+		if (selection.hasCriteria()) {
 			return new CriteriaSelection(this.store, this.history, selection).select(sampleSize, consumer);
 		}
 		List<String> sample = new ArrayList<>();
@@ -139,7 +139,7 @@ public final class RefDeleter {
 	 * the manifest then says which chunks committed
 	 */
 	public DeleteResult delete(RefSelection selection, DeleteOptions options) throws IOException {
-		if (selection.needsHistory() || !selection.namespaces().isEmpty()) {
+		if (selection.hasCriteria()) {
 			throw new IllegalArgumentException("a selection with criteria is deleted through its plan");
 		}
 		long created = System.currentTimeMillis() / 1000;

@@ -148,6 +148,14 @@ public final class RefSelection {
 		return this.notUpdatedSince;
 	}
 
+	/**
+	 * Whether namespaces or criteria narrow the selection: it is then judged in bulk by
+	 * {@link CriteriaSelection}, and deleted through its plan.
+	 */
+	boolean hasCriteria() {
+		return needsHistory() || !this.namespaces.isEmpty();
+	}
+
 	/** Whether a criterion needs the refs' commits or reflogs. */
 	public boolean needsHistory() {
 		return this.mergedBase != null || this.olderThan != Long.MIN_VALUE || this.notUpdatedSince != Long.MIN_VALUE;

@@ -56,7 +56,11 @@ public final class Divergence {
 
 	private int[] stack = new int[64];
 
-	private final int[] parentBuffer = new int[8];
+	/** The parents {@link #loadParents} loaded last; grown for an octopus merge. */
+	private int[] parents = new int[8];
+
+	/** A tip's commits in the base's history that are off its first-parent chain. */
+	private int[] frontier = new int[16];
 
 	/**
 	 * Walks the history of {@code base}.
@@ -113,8 +117,7 @@ public final class Divergence {
 				chain = Arrays.copyOf(chain, length * 2);
 			}
 			chain[length++] = node;
-			int n = this.walk.parents(node, this.parentBuffer);
-			node = (n > 0) ? this.parentBuffer[0] : -1;
+			node = (loadParents(node) > 0) ? this.parents[0] : -1;
 		}
 		return Arrays.copyOf(chain, length);
 	}
@@ -133,16 +136,11 @@ public final class Divergence {
 		this.stack = CommitWalk.push(this.stack, top++, start);
 		mark(start, position);
 		added++;
-		int[] parents = new int[8];
 		while (top > 0) {
 			int node = this.stack[--top];
-			int n = this.walk.parents(node, parents);
-			if (n > parents.length) {
-				parents = new int[n];
-				this.walk.parents(node, parents);
-			}
+			int n = loadParents(node);
 			for (int i = 0; i < n; i++) {
-				int parent = parents[i];
+				int parent = this.parents[i];
 				if (!this.inBase.get(parent)) {
 					mark(parent, position);
 					added++;
@@ -189,12 +187,10 @@ public final class Divergence {
 		int ahead = 0;
 		// the nearest chain position the tip reaches, and the side-history commits found
 		int nearest = this.reachCount.length;
-		int[] frontier = new int[16];
 		int frontierCount = 0;
 		int top = 0;
 		visit(tip);
 		this.stack = CommitWalk.push(this.stack, top++, tip);
-		int[] parents = new int[8];
 		while (top > 0) {
 			int node = this.stack[--top];
 			if (this.inBase.get(node)) {
@@ -203,19 +199,15 @@ public final class Divergence {
 					nearest = Math.min(nearest, position);
 				}
 				else {
-					frontier = CommitWalk.push(frontier, frontierCount++, node);
+					this.frontier = CommitWalk.push(this.frontier, frontierCount++, node);
 				}
 				continue;
 			}
 			ahead++;
-			int n = this.walk.parents(node, parents);
-			if (n > parents.length) {
-				parents = new int[n];
-				this.walk.parents(node, parents);
-			}
+			int n = loadParents(node);
 			for (int i = 0; i < n; i++) {
-				if (visit(parents[i])) {
-					this.stack = CommitWalk.push(this.stack, top++, parents[i]);
+				if (visit(this.parents[i])) {
+					this.stack = CommitWalk.push(this.stack, top++, this.parents[i]);
 				}
 			}
 		}
@@ -225,7 +217,7 @@ public final class Divergence {
 		// reach; stamps already set by the walk above are commits outside the base
 		// or frontier commits, so the frontier is pushed afresh
 		for (int f = 0; f < frontierCount; f++) {
-			int node = frontier[f];
+			int node = this.frontier[f];
 			if (this.addedAt[node] >= nearest) {
 				continue;
 			}
@@ -238,13 +230,9 @@ public final class Divergence {
 				}
 				this.visited[current] = -this.stamp;
 				reached++;
-				int n = this.walk.parents(current, parents);
-				if (n > parents.length) {
-					parents = new int[n];
-					this.walk.parents(current, parents);
-				}
+				int n = loadParents(current);
 				for (int i = 0; i < n; i++) {
-					int parent = parents[i];
+					int parent = this.parents[i];
 					if (this.addedAt[parent] < nearest && this.visited[parent] != -this.stamp) {
 						this.stack = CommitWalk.push(this.stack, top++, parent);
 					}
@@ -253,6 +241,19 @@ public final class Divergence {
 		}
 		out[0] = ahead;
 		out[1] = this.baseCount - reached;
+	}
+
+	/**
+	 * Loads a commit's parents into {@link #parents}.
+	 * @return how many
+	 */
+	private int loadParents(int node) throws IOException {
+		int n = this.walk.parents(node, this.parents);
+		if (n > this.parents.length) {
+			this.parents = new int[n];
+			this.walk.parents(node, this.parents);
+		}
+		return n;
 	}
 
 	/** Stamps a node for this tip's walk; {@code false} if it already was. */
