@@ -150,6 +150,43 @@ class RefJobsIT {
 	}
 
 	/**
+	 * A restore meets the lock of a writer that holds it longer than git's 100 ms (a
+	 * large stack's automatic compaction, a busy host): it waits for it
+	 * ({@code JobLocks.WAIT}) instead of failing, and completes once it is released.
+	 */
+	@ParameterizedTest
+	@EnumSource(RefFormat.class)
+	void aRestoreWaitsForALockAnotherWriterHoldsForAMoment(RefFormat format) throws Exception {
+		String name = "restore-locked-" + format.configName();
+		TempRepo repo = JobFixtures.create(root, name, format, 30);
+		String before = JobFixtures.refs(repo.dir());
+		JobSummary deleted = JobFixtures.await(jobs,
+				jobs.launch(RefJobType.DELETE,
+						Map.of(JobParameterNames.REPOSITORY, name, JobParameterNames.PREFIXES, "refs/heads/b/"), "bob")
+					.executionId());
+		assertThat(deleted.status()).as(deleted.exitMessage()).isEqualTo("COMPLETED");
+		String manifest = Path.of(deleted.results().get("plan.path")).getParent().getFileName().toString();
+		// the lock the restore's first chunk needs, as a writer holds it
+		Path lock = repo.gitDir()
+			.resolve((format == RefFormat.REFTABLE) ? "reftable/tables.list.lock" : "refs/heads/b/00000.lock");
+		Files.createDirectories(lock.getParent());
+		Files.createFile(lock);
+
+		long id = jobs
+			.launch(RefJobType.RESTORE,
+					Map.of(JobParameterNames.REPOSITORY, name, JobParameterNames.MANIFEST, manifest), "bob")
+			.executionId();
+		Thread.sleep(700);
+		assertThat(jobs.find(id).orElseThrow().running()).as("still waiting for the lock").isTrue();
+		Files.delete(lock);
+		JobSummary restored = JobFixtures.await(jobs, id);
+
+		assertThat(restored.status()).as(restored.exitMessage()).isEqualTo("COMPLETED");
+		assertThat(JobFixtures.refs(repo.dir())).isEqualTo(before);
+		JobFixtures.assertSound(repo.dir());
+	}
+
+	/**
 	 * A plan by criteria (branches merged into main and dated before a time) selects what
 	 * git's {@code for-each-ref --merged} and {@code %(creatordate)} say, and is executed
 	 * and restored like any plan.

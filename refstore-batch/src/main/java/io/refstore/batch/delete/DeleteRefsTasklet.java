@@ -91,7 +91,7 @@ class DeleteRefsTasklet implements Tasklet, StepExecutionListener {
 		if (this.plan == null) {
 			this.repository = Repository.open(this.repositoryPath);
 			this.owner = JobLocks.claim(this.repository, step.getJobExecution());
-			this.store = RefStores.open(this.repository, this.repository.reflogPolicy(), this.owner);
+			this.store = RefStores.open(this.repository, this.repository.reflogPolicy(), this.owner, JobLocks.WAIT);
 			this.protection = DeletionPlan.checkNotStale(file, this.store, CommitHistory.open(this.repository));
 			this.plan = new DeletionPlan.Reader(file, null);
 			for (long skipped = 0; skipped < position; skipped++) {

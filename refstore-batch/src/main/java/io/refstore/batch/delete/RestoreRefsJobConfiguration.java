@@ -59,7 +59,7 @@ public class RestoreRefsJobConfiguration {
 			try (Repository repository = Repository.open(path);
 					LockOwner owner = JobLocks.claim(repository,
 							chunkContext.getStepContext().getStepExecution().getJobExecution());
-					RefStore store = RefStores.open(repository, ReflogPolicy.EXISTING_ONLY, owner)) {
+					RefStore store = RefStores.open(repository, ReflogPolicy.EXISTING_ONLY, owner, JobLocks.WAIT)) {
 				RefRestorer restorer = new RefRestorer(store);
 				for (Path file : manifests) {
 					RestoreResult result = restorer.restore(file, ChunkListener.NONE);

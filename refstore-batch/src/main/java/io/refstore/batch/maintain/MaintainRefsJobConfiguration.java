@@ -80,7 +80,7 @@ public class MaintainRefsJobConfiguration {
 			ExecutionContext job = execution.getExecutionContext();
 			try (Repository repository = Repository.open(path);
 					LockOwner owner = JobLocks.claim(repository, execution);
-					RefStore store = RefStores.open(repository, repository.reflogPolicy(), owner)) {
+					RefStore store = RefStores.open(repository, repository.reflogPolicy(), owner, JobLocks.WAIT)) {
 				StoreStatistics before = store.statistics();
 				job.putString("maintain.before", describe(before));
 				boolean run = forced || before.maintenanceDue();

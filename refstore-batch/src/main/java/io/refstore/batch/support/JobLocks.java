@@ -1,6 +1,7 @@
 package io.refstore.batch.support;
 
 import java.io.IOException;
+import java.time.Duration;
 
 import org.springframework.batch.core.job.JobExecution;
 
@@ -14,6 +15,15 @@ import io.refstore.core.repo.Repository;
  * execution is dead) or by {@link StartupRecovery}.
  */
 public final class JobLocks {
+
+	/**
+	 * How long a job waits for a lock another writer holds
+	 * ({@code RefStores.open(repository, policy, owner, WAIT)}) before the chunk fails: a
+	 * job meets git's and the API's locks many times in a run, where git's own 100 ms
+	 * would fail it for a moment's contention (a writer's automatic compaction of a large
+	 * stack holds {@code tables.list.lock} longer than that on a busy host).
+	 */
+	public static final Duration WAIT = Duration.ofSeconds(10);
 
 	private JobLocks() {
 	}

@@ -39,6 +39,12 @@ public record StackOptions(Duration lockTimeout, int geometricFactor, boolean au
 		return new StackOptions(Duration.ofMillis(100), 2, true, false, writeOptions, null, SharedPermissions.UMASK);
 	}
 
+	/** These options waiting {@code lockTimeout} for the stack's lock. */
+	public StackOptions withLockTimeout(Duration lockTimeout) {
+		return new StackOptions(lockTimeout, this.geometricFactor, this.autoCompact, this.fsync, this.writeOptions,
+				this.owner, this.sharedPermissions);
+	}
+
 	/** These options for the locks of {@code owner}. */
 	public StackOptions withOwner(LockOwner owner) {
 		return new StackOptions(this.lockTimeout, this.geometricFactor, this.autoCompact, this.fsync, this.writeOptions,

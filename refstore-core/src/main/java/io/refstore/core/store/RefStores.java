@@ -101,14 +101,33 @@ public final class RefStores {
 	 * locks as git does
 	 */
 	public static RefStore open(Repository repository, ReflogPolicy reflogPolicy, LockOwner owner) throws IOException {
+		return open(repository, reflogPolicy, owner, Duration.ZERO);
+	}
+
+	/**
+	 * As {@link #open(Repository, ReflogPolicy, LockOwner)}, for a run that waits at
+	 * least {@code lockWait} for each lock another writer holds, where git waits the
+	 * repository's lock timeouts (100 ms for a ref or the table stack by default): a job
+	 * working through thousands of refs while git and the API write meets their locks
+	 * many times, and failing on the first wait longer than git's would fail the job for
+	 * a moment's contention. A longer timeout in the repository's configuration (or none)
+	 * is kept.
+	 */
+	public static RefStore open(Repository repository, ReflogPolicy reflogPolicy, LockOwner owner, Duration lockWait)
+			throws IOException {
 		ObjectDatabase objects = new DeferredObjectDatabase(repository);
 		RefStore store = switch (repository.refFormat()) {
 			case FILES -> new FilesRefStore(new FilesOptions(repository.refsDir(), repository.refsCommonDir(),
-					repository.hashAlgorithm(), reflogPolicy, repository.filesRefLockTimeout(),
-					repository.packedRefsTimeout(), fsyncRefs(repository), objects, repository::committer, owner));
-			case REFTABLE -> ReftableRefStore
-				.open(new ReftableOptions(repository.refsDir(), repository.refsCommonDir().resolve("reftable"),
-						reflogPolicy, stackOptions(repository).withOwner(owner), objects, repository::committer));
+					repository.hashAlgorithm(), reflogPolicy, atLeast(repository.filesRefLockTimeout(), lockWait),
+					atLeast(repository.packedRefsTimeout(), lockWait), fsyncRefs(repository), objects,
+					repository::committer, owner));
+			case REFTABLE -> {
+				StackOptions options = stackOptions(repository);
+				yield ReftableRefStore.open(new ReftableOptions(repository.refsDir(),
+						repository.refsCommonDir().resolve("reftable"), reflogPolicy,
+						options.withOwner(owner).withLockTimeout(atLeast(options.lockTimeout(), lockWait)), objects,
+						repository::committer));
+			}
 		};
 		return new GatedRefStore(store, StoreGate.of(repository.commonDir()), repository.storeGeneration(),
 				GitHooks.referenceTransaction(repository));
@@ -161,6 +180,11 @@ public final class RefStores {
 	 */
 	public static StoreLayout layout(RefFormat format) {
 		return BackendLayout.of(format);
+	}
+
+	/** The longer of two lock timeouts, {@code null} (waiting forever) the longest. */
+	private static Duration atLeast(Duration timeout, Duration wait) {
+		return (timeout == null || timeout.compareTo(wait) >= 0) ? timeout : wait;
 	}
 
 	/** The reftable settings of {@code reftable.*}, with git's defaults. */
