@@ -51,7 +51,10 @@ public class RefBatchConfiguration {
 			// repositories will go
 			java.nio.file.Files.createDirectories(root);
 		}
-		return new RepositoryPaths(roots);
+		for (java.nio.file.Path root : properties.repositories().storages().values()) {
+			java.nio.file.Files.createDirectories(root);
+		}
+		return new RepositoryPaths(roots, properties.repositories().storages());
 	}
 
 	@Bean(destroyMethod = "close")

@@ -2,7 +2,10 @@ package io.refstore.batch.support;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotEmpty;
@@ -33,11 +36,17 @@ public record RefBatchProperties(@Valid @DefaultValue Repositories repositories,
 	 * of this setting: the web app's registry resolves names with the
 	 * {@code RepositoryPaths} bean made from it, and takes only its other
 	 * {@code refstore.repositories.*} settings from {@code RepoProperties}
+	 * @param storages names of roots, as hosting software names its storages
+	 * ({@code refstore.repositories.storages.<name>=<directory>}): a directory not among
+	 * {@code roots} is a root after them; a root without a name is {@code default} (the
+	 * first), {@code default-2}... A repository is then also found as
+	 * {@code <storage>/<name>}
 	 */
-	public record Repositories(@NotEmpty List<Path> roots) {
+	public record Repositories(@NotEmpty List<Path> roots, Map<String, Path> storages) {
 
 		public Repositories {
 			roots = (roots == null) ? List.of() : List.copyOf(roots);
+			storages = (storages == null) ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(storages));
 		}
 
 	}

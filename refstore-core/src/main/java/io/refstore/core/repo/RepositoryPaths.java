@@ -6,8 +6,12 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * Turns a repository name given by a user (a job parameter, a form field) into a
@@ -25,6 +29,11 @@ import java.util.Optional;
  * but is not a directory. Other characters, including non-ASCII look-alikes of dots and
  * slashes, are literal file-name characters.
  * <p>
+ * Each root is a named <em>storage</em> (as hosting software names the places it keeps
+ * repositories: GitLab's {@code default}): a name whose first component is a storage's
+ * name ({@code default/team/project.git}) is looked up in that storage only, the rest of
+ * it as the name; any other name is looked up in every root.
+ * <p>
  * The roots are searched in order; the first that holds the name wins. Immutable and
  * thread-safe. Links can change after a check, so callers should open the returned real
  * path, not the name, and resolve again for each use.
@@ -34,9 +43,23 @@ public final class RepositoryPaths {
 	/** The longest name accepted, in characters. */
 	public static final int MAX_NAME_LENGTH = 1024;
 
+	/**
+	 * What a storage's name may be: a letter or digit, then those, {@code .}, {@code _}
+	 * or {@code -}.
+	 */
+	public static final Pattern STORAGE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
+
+	/** The name of the first root when no storage name is given for it. */
+	public static final String DEFAULT_STORAGE = "default";
+
 	private final List<Path> roots;
 
+	/** Storage name to real root, in search order. */
+	private final Map<String, Path> storages;
+
 	/**
+	 * Roots without names: the first is the storage {@value #DEFAULT_STORAGE}, the others
+	 * {@code default-2}, {@code default-3}...
 	 * @param roots the directories repositories may live in, searched in this order; each
 	 * must exist and is kept as its real path
 	 * @throws IllegalArgumentException if the list is empty or a root is missing or not a
@@ -44,18 +67,101 @@ public final class RepositoryPaths {
 	 * @throws IOException if a root's real path cannot be read
 	 */
 	public RepositoryPaths(List<Path> roots) throws IOException {
-		if (roots == null || roots.isEmpty()) {
+		this(roots, Map.of());
+	}
+
+	/**
+	 * @param roots the directories repositories may live in, searched in this order; each
+	 * must exist and is kept as its real path
+	 * @param storages names for roots (a path not among {@code roots} is a root after
+	 * them); a root without one is named as by {@link #RepositoryPaths(List)}
+	 * @throws IllegalArgumentException if there is no root, a root is missing or not a
+	 * directory, a storage's name is malformed, or two names share a root, naming it
+	 * @throws IOException if a root's real path cannot be read
+	 */
+	public RepositoryPaths(List<Path> roots, Map<String, Path> storages) throws IOException {
+		List<Path> all = new ArrayList<>((roots != null) ? roots : List.of());
+		Map<Path, String> named = new LinkedHashMap<>();
+		for (Map.Entry<String, Path> storage : storages.entrySet()) {
+			if (!STORAGE_NAME.matcher(storage.getKey()).matches()) {
+				throw new IllegalArgumentException("storages: '" + storage.getKey()
+						+ "' is not a storage name (a letter or digit, then letters, digits, '.', '_' or '-')");
+			}
+			Path root = existing("storages." + storage.getKey(), storage.getValue());
+			String other = named.put(root, storage.getKey());
+			if (other != null) {
+				throw new IllegalArgumentException(
+						"storages: '" + other + "' and '" + storage.getKey() + "' name the same directory");
+			}
+			all.add(storage.getValue());
+		}
+		if (all.isEmpty()) {
 			throw new IllegalArgumentException("roots: at least one repository root directory is required");
 		}
-		List<Path> real = new ArrayList<>(roots.size());
-		for (int i = 0; i < roots.size(); i++) {
-			Path root = roots.get(i);
-			if (root == null || !Files.isDirectory(root)) {
-				throw new IllegalArgumentException("roots[" + i + "] '" + root + "' is not an existing directory");
+		List<Path> real = new ArrayList<>(all.size());
+		for (int i = 0; i < all.size(); i++) {
+			Path root = existing("roots[" + i + "]", all.get(i));
+			if (!real.contains(root)) {
+				real.add(root);
 			}
-			real.add(root.toRealPath());
+		}
+		Map<String, Path> byName = new LinkedHashMap<>();
+		int unnamed = 0;
+		for (Path root : real) {
+			String name = named.get(root);
+			while (name == null) {
+				unnamed++;
+				String candidate = (unnamed == 1) ? DEFAULT_STORAGE : DEFAULT_STORAGE + "-" + unnamed;
+				name = named.containsValue(candidate) ? null : candidate;
+			}
+			byName.put(name, root);
 		}
 		this.roots = List.copyOf(real);
+		this.storages = Collections.unmodifiableMap(byName);
+	}
+
+	private static Path existing(String setting, Path root) throws IOException {
+		if (root == null || !Files.isDirectory(root)) {
+			throw new IllegalArgumentException(setting + " '" + root + "' is not an existing directory");
+		}
+		return root.toRealPath();
+	}
+
+	/** The storages: each name with its root's real path, in search order. */
+	public Map<String, Path> storages() {
+		return this.storages;
+	}
+
+	/**
+	 * The storage holding {@code dir} (a real path, as {@link #resolve} returns), with
+	 * the repository's name in it; empty if no root holds it.
+	 */
+	public Optional<Located> locate(Path dir) {
+		for (Map.Entry<String, Path> storage : this.storages.entrySet()) {
+			if (dir.startsWith(storage.getValue()) && !dir.equals(storage.getValue())) {
+				String name = storage.getValue().relativize(dir).toString().replace('\\', '/');
+				return Optional.of(new Located(storage.getKey(), name));
+			}
+		}
+		return Optional.empty();
+	}
+
+	/**
+	 * A repository's place: its storage and its name there.
+	 *
+	 * @param storage the storage's name
+	 * @param name the path below the storage's root, {@code /}-separated
+	 */
+	public record Located(String storage, String name) {
+
+		/**
+		 * {@code <storage>/<name>}, the name that finds it whatever the other storages
+		 * hold.
+		 */
+		public String qualified() {
+			return this.storage + "/" + this.name;
+		}
+
 	}
 
 	/** The roots as real paths, in search order. */
@@ -78,6 +184,11 @@ public final class RepositoryPaths {
 		String refusal = syntaxRefusal(name);
 		if (refusal != null) {
 			throw new InvalidRepositoryNameException(parameter, name, refusal);
+		}
+		int slash = name.indexOf('/');
+		Path storage = (slash > 0) ? this.storages.get(name.substring(0, slash)) : null;
+		if (storage != null) {
+			return resolveIn(storage, parameter, name.substring(slash + 1));
 		}
 		for (Path root : this.roots) {
 			Optional<Path> found = resolveIn(root, parameter, name);

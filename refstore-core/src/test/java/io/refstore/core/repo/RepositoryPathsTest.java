@@ -57,6 +57,43 @@ class RepositoryPathsTest {
 	}
 
 	@Test
+	void namesTheRootsAsStoragesAndFindsAStoragesRepositoryByItsQualifiedName() throws IOException {
+		assertThat(this.paths.storages()).containsExactly(java.util.Map.entry("default", this.first.toRealPath()),
+				java.util.Map.entry("default-2", this.second.toRealPath()));
+		// the first root wins for the plain name; the storage's name picks the second
+		assertThat(this.paths.resolve("repository", "default-2/team/project.git"))
+			.contains(this.second.resolve("team/project.git").toRealPath());
+		assertThat(this.paths.resolve("repository", "default/only-second.git")).isEmpty();
+		assertThat(this.paths.locate(this.second.resolve("team/project.git").toRealPath()))
+			.contains(new RepositoryPaths.Located("default-2", "team/project.git"));
+		assertThat(this.paths.locate(this.outside.toRealPath())).isEmpty();
+		assertThatThrownBy(() -> this.paths.resolve("repository", "default-2/../first/team/project.git"))
+			.isInstanceOf(InvalidRepositoryNameException.class);
+	}
+
+	@Test
+	void namedStoragesAreRootsAndTheirNamesAreChecked() throws IOException {
+		Path third = Files.createDirectories(this.tmp.resolve("roots/third"));
+		Files.createDirectories(third.resolve("x.git"));
+		java.util.Map<String, Path> storages = new java.util.LinkedHashMap<>();
+		storages.put("nfs-1", this.second);
+		storages.put("ssd", third);
+		RepositoryPaths named = new RepositoryPaths(List.of(this.first, this.second), storages);
+		assertThat(named.storages().keySet()).containsExactly("default", "nfs-1", "ssd");
+		assertThat(named.roots()).containsExactly(this.first.toRealPath(), this.second.toRealPath(),
+				third.toRealPath());
+		assertThat(named.resolve("repository", "ssd/x.git")).contains(third.resolve("x.git").toRealPath());
+		assertThat(named.resolve("repository", "x.git")).contains(third.resolve("x.git").toRealPath());
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new RepositoryPaths(List.of(this.first), java.util.Map.of("../up", this.second)))
+			.withMessageContaining("'../up' is not a storage name");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new RepositoryPaths(List.of(this.first),
+					new java.util.LinkedHashMap<>(java.util.Map.of("a", this.second, "b", this.second))))
+			.withMessageContaining("name the same directory");
+	}
+
+	@Test
 	void findsNothingForANameNoRootHolds() throws IOException {
 		assertThat(this.paths.resolve("repository", "missing.git")).isEmpty();
 		assertThat(this.paths.resolve("repository", "team/missing/deeper.git")).isEmpty();

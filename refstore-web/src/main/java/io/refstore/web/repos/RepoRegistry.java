@@ -10,6 +10,7 @@ import java.util.Optional;
 
 import jakarta.annotation.PreDestroy;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 
 import io.refstore.core.repo.DiscoveredRepositories;
@@ -39,15 +40,32 @@ public class RepoRegistry {
 
 	private final StoreCache stores;
 
+	private final ObjectProvider<RemoteRepos> remote;
+
 	/**
 	 * @param paths the roots ({@code refstore.repositories.roots}, created on start by
 	 * the jobs' configuration)
 	 * @param properties how deep to search and how many stores to keep open
 	 */
-	public RepoRegistry(RepositoryPaths paths, RepoProperties properties) {
+	public RepoRegistry(RepositoryPaths paths, RepoProperties properties, ObjectProvider<RemoteRepos> remote) {
 		this.paths = paths;
+		this.remote = remote;
 		this.discovery = new RepositoryDiscovery(this.paths, properties.maxDepth());
 		this.stores = new StoreCache(properties.openStores());
+	}
+
+	/** The storages: each name with its root's real path, in search order. */
+	public Map<String, Path> storages() {
+		return this.paths.storages();
+	}
+
+	/**
+	 * The storage holding an open repository, with its name there; empty for one outside
+	 * every root (which {@link #open} never returns).
+	 */
+	public Optional<RepositoryPaths.Located> locate(OpenRepo repo) {
+		Repository repository = repo.repository();
+		return this.paths.locate(repository.workTree().orElse(repository.gitDir()));
 	}
 
 	/** The roots as real paths, in search order. */
@@ -95,6 +113,7 @@ public class RepoRegistry {
 	public OpenRepo open(String name) throws IOException {
 		Optional<Path> dir = this.paths.resolve(PARAMETER, name);
 		if (dir.isEmpty() || !looksLikeRepository(dir.get())) {
+			this.remote.ifAvailable((fleet) -> fleet.checkElsewhere(name));
 			throw new RepoNotFoundException(name);
 		}
 		Repository repository;

@@ -12,7 +12,9 @@ import org.springframework.security.access.prepost.PreAuthorize;
 import org.springframework.stereotype.Service;
 
 import io.refstore.core.ref.StoreStatistics;
+import io.refstore.batch.support.JobLeases;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.repo.RepositoryPaths;
 
 /**
  * Reads what the API and the console show about repositories. Callers need the role
@@ -27,8 +29,12 @@ public class RepoService {
 	/** Counts by git directory, with the store fingerprint they were taken at. */
 	private final Map<Path, CachedCounts> counts = new ConcurrentHashMap<>();
 
-	public RepoService(RepoRegistry registry) {
+	/** This node's name, which every summary names. */
+	private final String node;
+
+	public RepoService(RepoRegistry registry, JobLeases leases) {
 		this.registry = registry;
+		this.node = leases.instanceId();
 	}
 
 	private record CachedCounts(String fingerprint, RefCounts counts) {
@@ -76,11 +82,25 @@ public class RepoService {
 		}
 	}
 
+	/**
+	 * One repository with its counts, for this node's own record of its repositories (the
+	 * fleet inventory): work of the application, not of a user, so no role is asked.
+	 * @param name a name {@link RepoRegistry#discover()} found, or
+	 * {@code <storage>/<name>}
+	 * @throws RepoNotFoundException if it is gone
+	 */
+	public RepoSummary summaryOf(String name) throws IOException {
+		try (OpenRepo repo = this.registry.open(name)) {
+			return summary(repo);
+		}
+	}
+
 	private RepoSummary summary(OpenRepo repo) throws IOException {
 		Repository repository = repo.repository();
 		RefCounts counts = counts(repo);
 		StoreStatistics statistics = repo.store().statistics();
-		return new RepoSummary(repo.name(), repository.refFormat().name().toLowerCase(Locale.ROOT),
+		String storage = this.registry.locate(repo).map(RepositoryPaths.Located::storage).orElse(null);
+		return new RepoSummary(repo.name(), storage, this.node, repository.refFormat().name().toLowerCase(Locale.ROOT),
 				repository.hashAlgorithm().configName(), repository.isBare(), counts.total(), counts.namespaces(),
 				statistics.looseRefs(), statistics.packedRefs(), statistics.tables(), statistics.bytes(),
 				statistics.maintenanceDue(), statistics.reason());

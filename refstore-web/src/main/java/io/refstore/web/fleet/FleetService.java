@@ -1,0 +1,134 @@
+package io.refstore.web.fleet;
+
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.security.access.prepost.PreAuthorize;
+import org.springframework.stereotype.Service;
+import org.springframework.web.ErrorResponseException;
+
+import io.refstore.web.repos.RemoteRepos;
+import io.refstore.web.system.InvalidRequestException;
+import io.refstore.web.system.Problems;
+
+/**
+ * What the API and the console show of the fleet: its nodes, up or down, and every
+ * repository of every node, paged and filtered. VIEWER reads; ADMIN retires a node that
+ * is down. Thread-safe.
+ */
+@Service
+public class FleetService implements RemoteRepos {
+
+	private final FleetStore store;
+
+	private final FleetProperties properties;
+
+	private final FleetMembership membership;
+
+	FleetService(FleetStore store, FleetProperties properties, FleetMembership membership) {
+		this.store = store;
+		this.properties = properties;
+		this.membership = membership;
+	}
+
+	/** This node's name. */
+	public String node() {
+		return this.membership.node();
+	}
+
+	/** Every node, by name, each up or down. */
+	@PreAuthorize("hasRole('VIEWER')")
+	public List<FleetNode> nodes() {
+		return this.store.nodes(this.properties.downAfter());
+	}
+
+	/**
+	 * One page of the repositories of every node.
+	 * @throws InvalidRequestException (400) for a format other than {@code files} or
+	 * {@code reftable}, a negative offset or a limit outside 1 to
+	 * {@value FleetFilter#MAX_LIMIT}, naming the parameter
+	 */
+	@PreAuthorize("hasRole('VIEWER')")
+	public FleetPage repositories(FleetFilter filter) {
+		if (filter.format() != null && !List.of("files", "reftable").contains(filter.format())) {
+			throw new InvalidRequestException("format", filter.format(), "is neither files nor reftable");
+		}
+		if (filter.offset() < 0) {
+			throw new InvalidRequestException("offset", Integer.toString(filter.offset()), "is negative");
+		}
+		if (filter.limit() < 1 || filter.limit() > FleetFilter.MAX_LIMIT) {
+			throw new InvalidRequestException("limit", Integer.toString(filter.limit()),
+					"is not between 1 and " + FleetFilter.MAX_LIMIT);
+		}
+		return this.store.repositories(filter, this.properties.downAfter());
+	}
+
+	/**
+	 * Where the fleet has {@code name} ({@code <storage>/<path>} or a plain path): one
+	 * entry per storage holding it, none if no node recorded it.
+	 */
+	public List<FleetRepository> locate(String name) {
+		return this.store.locate(name, this.properties.downAfter());
+	}
+
+	/**
+	 * A repository another node holds: 503 with {@code Retry-After} while every node
+	 * holding it is down (what was last seen of it is never presented as current); 421
+	 * naming the node while that node is up (requests are not forwarded yet).
+	 */
+	@Override
+	public void checkElsewhere(String name) {
+		List<FleetRepository> found = locate(name).stream()
+			.filter((repository) -> !this.membership.holds(repository.storage()))
+			.toList();
+		if (found.isEmpty()) {
+			return;
+		}
+		if (found.size() > 1) {
+			throw Problems.exception(HttpStatus.CONFLICT, "repository-ambiguous",
+					"repository '" + Problems.printable(name) + "' is in several storages: name it as one of "
+							+ found.stream().map(FleetRepository::name).toList(),
+					Map.of("repository", Problems.printable(name), "candidates",
+							found.stream().map(FleetRepository::name).toList()));
+		}
+		FleetRepository repository = found.get(0);
+		if (!repository.available()) {
+			ErrorResponseException unavailable = Problems.exception(HttpStatus.SERVICE_UNAVAILABLE,
+					"repository-unavailable",
+					"repository '" + repository.name() + "' is on node '" + repository.node()
+							+ "', which is down: nothing was read or written",
+					Map.of("repository", repository.name(), "node", repository.node()));
+			unavailable.getHeaders()
+				.set(HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, this.properties.downAfter().toSeconds())));
+			throw unavailable;
+		}
+		throw Problems.exception(HttpStatus.MISDIRECTED_REQUEST, "repository-elsewhere",
+				"repository '" + repository.name() + "' is on node '" + repository.node() + "'",
+				Map.of("repository", repository.name(), "node", repository.node()));
+	}
+
+	/**
+	 * Removes a node that is down from the fleet, with its storages and their
+	 * repositories (a node that comes back registers again).
+	 * @throws org.springframework.web.ErrorResponseException 404 if there is no such
+	 * node, 409 if it is up
+	 */
+	@PreAuthorize("hasRole('ADMIN')")
+	public void retire(String node) {
+		FleetNode found = nodes().stream()
+			.filter((candidate) -> candidate.name().equals(node))
+			.findFirst()
+			.orElseThrow(() -> Problems.exception(HttpStatus.NOT_FOUND, "node-not-found",
+					"there is no node '" + node + "' in the fleet", Map.of("node", node)));
+		if (found.up()) {
+			throw Problems.exception(
+					HttpStatus.CONFLICT, "node-up", "node '" + node + "' is up (last heartbeat "
+							+ found.heartbeatAgeMillis() / 1000 + " s ago): stop it before retiring it",
+					Map.of("node", node));
+		}
+		this.store.retire(node);
+	}
+
+}
