@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -20,6 +21,8 @@ import org.springframework.security.access.prepost.PreAuthorize;
 import org.springframework.stereotype.Service;
 
 import tools.jackson.databind.json.JsonMapper;
+
+import io.refstore.web.security.Actors;
 
 /**
  * The audit table: {@link #record} appends (any code that changes state calls it,
@@ -43,9 +46,19 @@ public class AuditLog {
 		this.json = json;
 	}
 
-	/** Stores {@code entry}; its id is ignored. */
+	/**
+	 * Stores {@code entry}; its id is ignored. An entry of a request another node of the
+	 * fleet forwarded gets the parameter {@code via}, naming that node.
+	 */
 	@EventListener
 	public void record(AuditEntry entry) {
+		String via = Actors.forwardedBy();
+		if (via != null && !entry.parameters().containsKey("via")) {
+			Map<String, String> parameters = new LinkedHashMap<>(entry.parameters());
+			parameters.put("via", via);
+			entry = new AuditEntry(entry.id(), entry.at(), entry.actor(), entry.action(), entry.repository(),
+					entry.target(), parameters, entry.outcome(), entry.detail());
+		}
 		this.jdbc
 			.sql("INSERT INTO refstore_audit_event (at, actor, action, repository, target, parameters, outcome, detail)"
 					+ " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")

@@ -2,6 +2,7 @@ package io.refstore.web.fleet;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -107,6 +108,32 @@ public class FleetService implements RemoteRepos {
 		throw Problems.exception(HttpStatus.MISDIRECTED_REQUEST, "repository-elsewhere",
 				"repository '" + repository.name() + "' is on node '" + repository.node() + "'",
 				Map.of("repository", repository.name(), "node", repository.node()));
+	}
+
+	/**
+	 * Where to forward a request for {@code name}: the node holding it, if that is
+	 * another node of the fleet, up, with an address; empty if this node answers it (it
+	 * holds it, no node does, several storages do, or its node is down).
+	 */
+	public Optional<Target> forwardTarget(String name) {
+		List<FleetRepository> found = locate(name).stream()
+			.filter((repository) -> !this.membership.holds(repository.storage()))
+			.toList();
+		if (found.size() != 1 || !found.get(0).available() || found.get(0).node().equals(node())) {
+			return Optional.empty();
+		}
+		FleetRepository repository = found.get(0);
+		return this.store.url(repository.node()).map((url) -> new Target(repository.node(), url, repository.name()));
+	}
+
+	/**
+	 * A node to forward a request to.
+	 *
+	 * @param node its name
+	 * @param url its address
+	 * @param repository the repository's qualified name
+	 */
+	public record Target(String node, String url, String repository) {
 	}
 
 	/**

@@ -268,6 +268,14 @@ class FleetStore {
 				rs.getString("error"), instant(rs, "seen_at"), up != null);
 	}
 
+	/** The address a node registered, if any. */
+	Optional<String> url(String node) {
+		return this.jdbc.sql("SELECT url FROM refstore_node WHERE name = ? AND url IS NOT NULL")
+			.param(node)
+			.query(String.class)
+			.optional();
+	}
+
 	/**
 	 * Removes a node, its storages and their repositories from the fleet.
 	 * @return false if there is no such node

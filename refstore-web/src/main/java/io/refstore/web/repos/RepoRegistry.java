@@ -133,6 +133,16 @@ public class RepoRegistry {
 		return new OpenRepo(name, entry.repository, entry.store, () -> this.stores.release(entry));
 	}
 
+	/**
+	 * Whether a repository of that name is here, under this node's roots.
+	 * @throws io.refstore.core.repo.InvalidRepositoryNameException if the name is
+	 * malformed or leads outside its root
+	 */
+	public boolean holds(String name) throws IOException {
+		Optional<Path> dir = this.paths.resolve(PARAMETER, name);
+		return dir.isPresent() && looksLikeRepository(dir.get());
+	}
+
 	/** Closes every cached store once no request uses it. */
 	@PreDestroy
 	void close() {

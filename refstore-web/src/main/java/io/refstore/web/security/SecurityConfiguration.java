@@ -1,8 +1,12 @@
 package io.refstore.web.security;
 
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -163,10 +167,21 @@ class SecurityConfiguration {
 		return firewall;
 	}
 
+	/**
+	 * The fleet's node credentials, where {@code refstore.fleet.secret} is set: without
+	 * it, this node neither forwards requests nor accepts forwarded ones.
+	 */
+	@Bean
+	@ConditionalOnProperty("refstore.fleet.secret")
+	NodeSignature nodeSignature(@Value("${refstore.fleet.secret}") String secret) {
+		return new NodeSignature(secret, Clock.systemUTC());
+	}
+
 	@Bean
 	@Order(1)
 	SecurityFilterChain apiFilterChain(HttpSecurity http, ProblemSecurityHandlers problems, ApiTokenStore tokens,
-			UserDetailsService users, LoginThrottle throttle, DeniedRequestAudit denied) throws Exception {
+			UserDetailsService users, LoginThrottle throttle, DeniedRequestAudit denied,
+			ObjectProvider<NodeSignature> nodes) throws Exception {
 		AuthenticationManager tokenManager = new ProviderManager(new ApiTokenAuthenticationProvider(tokens, users));
 		AuthenticationFilter bearer = new AuthenticationFilter(tokenManager, new BearerTokenConverter());
 		bearer.setFailureHandler(new AuthenticationEntryPointFailureHandler(problems));
@@ -176,6 +191,8 @@ class SecurityConfiguration {
 			.sessionManagement((session) -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
 			.csrf((csrf) -> csrf.disable())
 			.httpBasic((basic) -> basic.authenticationEntryPoint(problems))
+			.addFilterBefore(new NodeAuthenticationFilter(nodes.getIfAvailable(), problems),
+					BasicAuthenticationFilter.class)
 			.addFilterBefore(bearer, BasicAuthenticationFilter.class)
 			.addFilterBefore(new LoginThrottleFilter(throttle, problems, false), BasicAuthenticationFilter.class)
 			.exceptionHandling((exceptions) -> exceptions.authenticationEntryPoint(problems)

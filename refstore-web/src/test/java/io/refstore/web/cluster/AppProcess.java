@@ -101,6 +101,24 @@ final class AppProcess implements AutoCloseable {
 			.build(), HttpResponse.BodyHandlers.ofString());
 	}
 
+	/**
+	 * A request as {@code admin}, or as nobody if {@code user} is {@code null}, with
+	 * {@code headers} and a JSON body if {@code json} is not {@code null}.
+	 */
+	HttpResponse<String> send(String method, String path, String json, java.util.Map<String, String> headers,
+			boolean asAdmin) throws IOException, InterruptedException {
+		HttpRequest.Builder builder = asAdmin ? request(path)
+				: HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
+					.timeout(Duration.ofSeconds(30));
+		headers.forEach(builder::header);
+		if (json != null) {
+			builder.header("Content-Type", "application/json");
+		}
+		builder.method(method,
+				(json != null) ? HttpRequest.BodyPublishers.ofString(json) : HttpRequest.BodyPublishers.noBody());
+		return this.http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
+	}
+
 	private HttpRequest.Builder request(String path) {
 		String basic = Base64.getEncoder().encodeToString(("admin:" + PASSWORD).getBytes(StandardCharsets.UTF_8));
 		return HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))

@@ -1,0 +1,223 @@
+package io.refstore.web.fleet;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.GrantedAuthority;
+import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.stereotype.Component;
+import org.springframework.web.filter.OncePerRequestFilter;
+import org.springframework.web.util.UriUtils;
+
+import tools.jackson.databind.json.JsonMapper;
+
+import io.refstore.web.audit.AuditEntry;
+import io.refstore.web.repos.RepoRegistry;
+import io.refstore.web.security.NodeSignature;
+import io.refstore.web.system.Problems;
+
+/**
+ * Sends a repository's API requests ({@code /api/repos/{repo}/...}) to the node that
+ * holds it, when that is another node of the fleet and it is up: after this node's
+ * security has authenticated the user and checked the role the URL needs, the request
+ * goes to that node with the user's name and roles signed by the fleet's secret
+ * ({@link NodeSignature}; never the user's credentials), and its answer comes back as it
+ * was given: status, {@code ETag}, {@code Location}, problem bodies. The node that serves
+ * it checks the roles again on its services and names the user in its audit entries (with
+ * {@code via}); this node audits a forwarded change as {@code request.forwarded}. A node
+ * that cannot be reached answers 503 with {@code Retry-After}. Requests a node forwarded
+ * are never forwarded again. Without {@code refstore.fleet.secret} nothing is forwarded.
+ */
+@Component
+class RepoForwardingFilter extends OncePerRequestFilter {
+
+	private static final Logger logger = LoggerFactory.getLogger(RepoForwardingFilter.class);
+
+	private static final Pattern REPO = Pattern.compile("^/api/repos/([^/]+)(/.*)?$");
+
+	/** Request headers passed on; the identity goes in {@link NodeSignature}'s. */
+	private static final List<String> PASSED = List.of(HttpHeaders.CONTENT_TYPE, HttpHeaders.ACCEPT,
+			HttpHeaders.IF_MATCH, HttpHeaders.IF_NONE_MATCH, HttpHeaders.ACCEPT_LANGUAGE);
+
+	/**
+	 * Response headers not passed back: the connection's own, and what the servlet sets.
+	 */
+	private static final Set<String> HOP = Set.of("connection", "keep-alive", "transfer-encoding", "content-length",
+			"upgrade", "proxy-authenticate", "trailer", "te", ":status", "date", "server");
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(120);
+
+	private final FleetService fleet;
+
+	private final RepoRegistry registry;
+
+	private final ObjectProvider<NodeSignature> signature;
+
+	private final ApplicationEventPublisher events;
+
+	private final JsonMapper json;
+
+	private final FleetProperties properties;
+
+	private final HttpClient http = HttpClient.newBuilder()
+		.connectTimeout(Duration.ofSeconds(5))
+		.followRedirects(HttpClient.Redirect.NEVER)
+		.build();
+
+	RepoForwardingFilter(FleetService fleet, RepoRegistry registry, ObjectProvider<NodeSignature> signature,
+			ApplicationEventPublisher events, JsonMapper json, FleetProperties properties) {
+		this.fleet = fleet;
+		this.registry = registry;
+		this.signature = signature;
+		this.events = events;
+		this.json = json;
+		this.properties = properties;
+	}
+
+	@Override
+	protected boolean shouldNotFilter(HttpServletRequest request) {
+		return !request.getRequestURI().startsWith("/api/repos/");
+	}
+
+	@Override
+	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+			throws ServletException, IOException {
+		Optional<FleetService.Target> target = target(request);
+		if (target.isEmpty()) {
+			chain.doFilter(request, response);
+			return;
+		}
+		forward(request, response, target.get());
+	}
+
+	/** Where the request goes, if another node serves it. */
+	private Optional<FleetService.Target> target(HttpServletRequest request) throws IOException {
+		NodeSignature signature = this.signature.getIfAvailable();
+		Authentication user = SecurityContextHolder.getContext().getAuthentication();
+		Matcher matcher = REPO.matcher(request.getRequestURI());
+		if (signature == null || user == null || !user.isAuthenticated() || !matcher.matches()
+				|| request.getHeader(NodeSignature.NODE) != null) {
+			return Optional.empty();
+		}
+		String name;
+		try {
+			name = UriUtils.decode(matcher.group(1), StandardCharsets.UTF_8);
+			if (this.registry.holds(name)) {
+				return Optional.empty();
+			}
+		}
+		catch (IllegalArgumentException ex) {
+			// a malformed name or encoding: answered here, naming what is wrong
+			return Optional.empty();
+		}
+		return this.fleet.forwardTarget(name);
+	}
+
+	private void forward(HttpServletRequest request, HttpServletResponse response, FleetService.Target target)
+			throws IOException {
+		Authentication user = SecurityContextHolder.getContext().getAuthentication();
+		String roles = user.getAuthorities()
+			.stream()
+			.map(GrantedAuthority::getAuthority)
+			.filter((authority) -> authority.startsWith("ROLE_"))
+			.collect(Collectors.joining(","));
+		String query = request.getQueryString();
+		String pathAndQuery = request.getRequestURI() + ((query != null) ? "?" + query : "");
+		byte[] body = request.getInputStream().readAllBytes();
+		HttpRequest.Builder forwarded = HttpRequest.newBuilder(URI.create(target.url() + pathAndQuery))
+			.timeout(TIMEOUT)
+			.method(request.getMethod(), (body.length == 0) ? HttpRequest.BodyPublishers.noBody()
+					: HttpRequest.BodyPublishers.ofByteArray(body));
+		for (String header : PASSED) {
+			String value = request.getHeader(header);
+			if (value != null) {
+				forwarded.header(header, value);
+			}
+		}
+		this.signature.getObject()
+			.sign(this.fleet.node(), request.getMethod(), pathAndQuery, user.getName(), roles, body)
+			.forEach(forwarded::header);
+		HttpResponse<byte[]> answer;
+		try {
+			answer = this.http.send(forwarded.build(), HttpResponse.BodyHandlers.ofByteArray());
+		}
+		catch (IOException ex) {
+			unreachable(response, target, ex);
+			return;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			unreachable(response, target, ex);
+			return;
+		}
+		logger.debug("{} {} forwarded to node '{}': {}", request.getMethod(), pathAndQuery, target.node(),
+				answer.statusCode());
+		response.setStatus(answer.statusCode());
+		answer.headers().map().forEach((header, values) -> {
+			if (!HOP.contains(header.toLowerCase(Locale.ROOT))) {
+				response.setHeader(header, null);
+				values.forEach((value) -> response.addHeader(header, value));
+			}
+		});
+		response.getOutputStream().write(answer.body());
+		if (!"GET".equals(request.getMethod()) && !"HEAD".equals(request.getMethod())) {
+			this.events.publishEvent(AuditEntry.of(user.getName(), "request.forwarded", target.repository(),
+					target.node(), Map.of("method", request.getMethod(), "path", request.getRequestURI()),
+					outcome(answer.statusCode()),
+					request.getMethod() + " answered " + answer.statusCode() + " by node '" + target.node() + "'"));
+		}
+	}
+
+	private static AuditEntry.Outcome outcome(int status) {
+		if (status < 400) {
+			return AuditEntry.Outcome.SUCCESS;
+		}
+		if (status == 401 || status == 403) {
+			return AuditEntry.Outcome.DENIED;
+		}
+		return (status < 500) ? AuditEntry.Outcome.REJECTED : AuditEntry.Outcome.ERROR;
+	}
+
+	/** 503: the node that holds the repository did not answer; nothing was done here. */
+	private void unreachable(HttpServletResponse response, FleetService.Target target, Exception ex)
+			throws IOException {
+		logger.warn("Node '{}' holding {} did not answer: {}", target.node(), target.repository(), ex.toString());
+		ProblemDetail problem = Problems.problem(HttpStatus.SERVICE_UNAVAILABLE, "repository-unavailable",
+				"repository '" + target.repository() + "' is on node '" + target.node()
+						+ "', which did not answer: the request may not have reached it; retry later",
+				Map.of("repository", target.repository(), "node", target.node()));
+		response.setStatus(HttpStatus.SERVICE_UNAVAILABLE.value());
+		response.setHeader(HttpHeaders.RETRY_AFTER,
+				Long.toString(Math.max(1, this.properties.downAfter().toSeconds())));
+		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+		response.getOutputStream().write(this.json.writeValueAsBytes(problem));
+	}
+
+}

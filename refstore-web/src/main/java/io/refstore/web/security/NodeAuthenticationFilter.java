@@ -1,0 +1,138 @@
+package io.refstore.web.security;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.security.core.GrantedAuthority;
+import org.springframework.security.core.authority.SimpleGrantedAuthority;
+import org.springframework.security.core.context.SecurityContext;
+import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * Authenticates a request another node of the fleet forwarded ({@link NodeSignature}'s
+ * headers) as the user that node authenticated, with the roles it found; a request
+ * without those headers passes on to the other sign-ins. A forged, stale or incomplete
+ * node credential, or one sent to a node without {@code refstore.fleet.secret}, is
+ * refused with 401, whatever else the request carries.
+ */
+final class NodeAuthenticationFilter extends OncePerRequestFilter {
+
+	private static final Log log = LogFactory.getLog(NodeAuthenticationFilter.class);
+
+	private final NodeSignature signature;
+
+	private final ProblemSecurityHandlers problems;
+
+	/**
+	 * @param signature the fleet's signature, or {@code null} where no secret is
+	 * configured (every node credential is refused)
+	 */
+	NodeAuthenticationFilter(NodeSignature signature, ProblemSecurityHandlers problems) {
+		this.signature = signature;
+		this.problems = problems;
+	}
+
+	@Override
+	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+			throws ServletException, IOException {
+		if (NodeSignature.HEADERS.stream().allMatch((name) -> request.getHeader(name) == null)) {
+			chain.doFilter(request, response);
+			return;
+		}
+		byte[] body = request.getInputStream().readAllBytes();
+		Map<String, String> headers = new LinkedHashMap<>();
+		NodeSignature.HEADERS.forEach((name) -> headers.put(name, request.getHeader(name)));
+		String query = request.getQueryString();
+		String refusal = (this.signature == null) ? "this node has no refstore.fleet.secret" : this.signature.refusal(
+				request.getMethod(), request.getRequestURI() + ((query != null) ? "?" + query : ""), headers, body);
+		List<GrantedAuthority> authorities = new ArrayList<>();
+		if (refusal == null) {
+			for (String role : headers.get(NodeSignature.ROLES).split(",")) {
+				if (!role.isEmpty() && !Roles.ALL.contains(role.replaceFirst("^ROLE_", ""))) {
+					refusal = "the node credential names an unknown role";
+					break;
+				}
+				if (!role.isEmpty()) {
+					authorities.add(new SimpleGrantedAuthority(role));
+				}
+			}
+		}
+		if (refusal != null) {
+			log.warn("refused a node credential from " + request.getRemoteAddr() + " (node "
+					+ headers.get(NodeSignature.NODE) + "): " + refusal);
+			this.problems.commence(request, response, new NodeCredentialException(refusal));
+			return;
+		}
+		SecurityContext context = SecurityContextHolder.createEmptyContext();
+		context.setAuthentication(new NodeForwardedAuthentication(headers.get(NodeSignature.USER),
+				headers.get(NodeSignature.NODE), authorities));
+		SecurityContextHolder.setContext(context);
+		try {
+			chain.doFilter(new ReadBody(request, body), response);
+		}
+		finally {
+			SecurityContextHolder.clearContext();
+		}
+	}
+
+	/** The request with its body, read once to check the signature, to read again. */
+	private static final class ReadBody extends HttpServletRequestWrapper {
+
+		private final byte[] body;
+
+		ReadBody(HttpServletRequest request, byte[] body) {
+			super(request);
+			this.body = body;
+		}
+
+		@Override
+		public ServletInputStream getInputStream() {
+			ByteArrayInputStream in = new ByteArrayInputStream(this.body);
+			return new ServletInputStream() {
+
+				@Override
+				public int read() {
+					return in.read();
+				}
+
+				@Override
+				public int read(byte[] buffer, int offset, int length) {
+					return in.read(buffer, offset, length);
+				}
+
+				@Override
+				public boolean isFinished() {
+					return in.available() == 0;
+				}
+
+				@Override
+				public boolean isReady() {
+					return true;
+				}
+
+				@Override
+				public void setReadListener(ReadListener listener) {
+					throw new UnsupportedOperationException("the body is read already");
+				}
+
+			};
+		}
+
+	}
+
+}

@@ -1,0 +1,205 @@
+package io.refstore.web.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import org.junit.jupiter.api.Test;
+
+import com.jayway.jsonpath.DocumentContext;
+import com.jayway.jsonpath.JsonPath;
+
+import io.refstore.core.testing.GitCli;
+import io.refstore.core.testing.TempRepo;
+import io.refstore.web.PostgresDatabase;
+
+/**
+ * Three nodes in three JVMs, each with its own storage directory, sharing one PostgreSQL
+ * database (the control plane), as a fleet of storage hosts runs: every node lists every
+ * node's repositories; a ref read and a compare-and-swap write sent to one node for a
+ * repository of another are served by that node (status, ETag and problem bodies as it
+ * gave them; the write done on its disk, as git there sees it) and audited with the
+ * user's name and the node it came through; a forged or missing node credential is
+ * refused; a node killed with {@code SIGKILL} is shown down within
+ * {@code refstore.fleet.down-after} and its repositories answer 503 with
+ * {@code Retry-After} until it is back.
+ */
+class FleetIT {
+
+	private static final String SECRET = "fleet-secret-for-the-three-node-test-0123456789";
+
+	@Test
+	void threeNodesServeEachOthersRepositoriesAndADeadNodesRepositoriesAreUnavailable() throws Exception {
+		Path dir = Files.createTempDirectory("refstore-fleet").toRealPath();
+		Map<String, Path> roots = Map.of("alpha", Files.createDirectories(dir.resolve("alpha-disk")), "beta",
+				Files.createDirectories(dir.resolve("beta-disk")), "gamma",
+				Files.createDirectories(dir.resolve("gamma-disk")));
+		TempRepo onAlpha = repo(roots.get("alpha"), "team/a.git");
+		TempRepo onGamma = repo(roots.get("gamma"), "team/c.git");
+		String main = onGamma.git("rev-parse", "refs/heads/main").trim();
+		String next = onGamma.commit("next", main);
+		try (PostgresDatabase db = PostgresDatabase.create("refstore_fleet");
+				AppProcess alpha = start("alpha", db, dir, roots.get("alpha"));
+				AppProcess beta = start("beta", db, dir, roots.get("beta"));
+				AppProcess gamma = start("gamma", db, dir, roots.get("gamma"))) {
+			alpha.awaitUp();
+			beta.awaitUp();
+			gamma.awaitUp();
+
+			for (AppProcess node : List.of(alpha, beta, gamma)) {
+				await("node " + node.instanceId + " lists both repositories", () -> {
+					DocumentContext page = json(node.get("/api/fleet/repositories"));
+					return page.read("$.total", Integer.class) == 2;
+				});
+				DocumentContext page = json(node.get("/api/fleet/repositories"));
+				assertThat(page.read("$.repositories[*].name", List.class)).containsExactly("s-alpha/team/a.git",
+						"s-gamma/team/c.git");
+				assertThat(page.read("$.repositories[*].node", List.class)).containsExactly("alpha", "gamma");
+				assertThat(json(node.get("/api/fleet/nodes")).read("$[*].up", List.class)).containsExactly(true, true,
+						true);
+			}
+			assertThat(json(beta.get("/api/repos/team%2Fa.git")).read("$.node", String.class)).isEqualTo("alpha");
+
+			// a read and a compare-and-swap write on alpha, for gamma's repository
+			HttpResponse<String> read = alpha.get("/api/repos/team%2Fc.git/refs/refs%2Fheads%2Fmain");
+			assertThat(read.statusCode()).as(read.body()).isEqualTo(200);
+			assertThat(read.headers().firstValue("ETag")).contains("\"" + main + "\"");
+			HttpResponse<String> stale = alpha.send("PUT", "/api/repos/s-gamma%2Fteam%2Fc.git/refs/refs%2Fheads%2Fmain",
+					"{\"sha\": \"" + next + "\"}", Map.of("If-Match", "\"" + next + "\""), true);
+			assertThat(stale.statusCode()).as(stale.body()).isEqualTo(412);
+			assertThat(stale.headers().firstValue("Content-Type")).contains("application/problem+json");
+			assertThat(json(stale).read("$.type", String.class)).endsWith("/precondition-failed");
+			HttpResponse<String> moved = alpha.send("PUT", "/api/repos/team%2Fc.git/refs/refs%2Fheads%2Fmain",
+					"{\"sha\": \"" + next + "\"}", Map.of("If-Match", "\"" + main + "\""), true);
+			assertThat(moved.statusCode()).as(moved.body()).isEqualTo(200);
+			assertThat(moved.headers().firstValue("ETag")).contains("\"" + next + "\"");
+			assertThat(onGamma.git("rev-parse", "refs/heads/main").trim()).as("git on gamma's disk").isEqualTo(next);
+			assertThat(onGamma.git("reflog", "-1", "--format=%gn", "refs/heads/main").trim()).isEqualTo("admin");
+			// audited by gamma as the user's, through alpha; and by alpha as forwarded
+			List<List<String>> audit = rows(db, "SELECT action, actor, outcome, parameters FROM refstore_audit_event"
+					+ " WHERE repository LIKE '%c.git' ORDER BY id");
+			assertThat(audit).extracting((row) -> row.get(0) + " " + row.get(1) + " " + row.get(2))
+				.contains("ref.update admin SUCCESS", "request.forwarded admin SUCCESS",
+						"request.forwarded admin REJECTED");
+			assertThat(audit).filteredOn((row) -> row.get(0).equals("ref.update"))
+				.allSatisfy((row) -> assertThat(row.get(3)).contains("\"via\":\"alpha\""));
+			for (AppProcess node : List.of(alpha, gamma)) {
+				// the refused write and the write
+				assertThat(json(node.get("/api/audit?action=ref.update")).read("$.entries[*].outcome", List.class))
+					.containsExactly("SUCCESS", "REJECTED");
+				assertThat(json(node.get("/api/audit?action=ref.update")).read("$.entries[*].actor", List.class))
+					.containsExactly("admin", "admin");
+				assertThat(json(node.get("/api/audit?action=request.forwarded")).read("$.entries[*].actor", List.class))
+					.containsExactly("admin", "admin");
+			}
+
+			// node credentials: forged, incomplete, or without the user's roles
+			Map<String, String> forged = Map.of("X-Refstore-Node", "alpha", "X-Refstore-User", "mallory",
+					"X-Refstore-Roles", "ROLE_ADMIN", "X-Refstore-At", Long.toString(Instant.now().getEpochSecond()),
+					"X-Refstore-Signature", "00".repeat(32));
+			HttpResponse<String> refused = gamma.send("DELETE", "/api/repos/team%2Fc.git/refs/refs%2Fheads%2Fmain",
+					null, forged, false);
+			assertThat(refused.statusCode()).isEqualTo(401);
+			assertThat(json(refused).read("$.detail", String.class)).contains("signature does not match");
+			HttpResponse<String> incomplete = gamma.send("GET", "/api/repos/team%2Fc.git/refs", null,
+					Map.of("X-Refstore-Node", "alpha", "X-Refstore-User", "admin"), false);
+			assertThat(incomplete.statusCode()).isEqualTo(401);
+			assertThat(onGamma.git("rev-parse", "refs/heads/main").trim()).isEqualTo(next);
+			assertThat(count(db, "SELECT COUNT(*) FROM refstore_audit_event WHERE actor = 'mallory'")).isZero();
+
+			// gamma dies: shown down, its repository unavailable, alpha's still served
+			gamma.kill();
+			Instant killed = Instant.now();
+			await("gamma shown down on alpha and beta", () -> !up(alpha, "gamma") && !up(beta, "gamma"));
+			assertThat(Duration.between(killed, Instant.now())).isLessThan(Duration.ofSeconds(4 + 3));
+			HttpResponse<String> unavailable = alpha.get("/api/repos/team%2Fc.git/refs");
+			assertThat(unavailable.statusCode()).as(unavailable.body()).isEqualTo(503);
+			assertThat(unavailable.headers().firstValue("Retry-After")).contains("4");
+			assertThat(json(unavailable).read("$.node", String.class)).isEqualTo("gamma");
+			assertThat(json(beta.get("/api/fleet/repositories?node=gamma")).read("$.repositories[0].available",
+					Boolean.class))
+				.isFalse();
+			assertThat(beta.get("/api/repos/team%2Fa.git/refs").statusCode()).isEqualTo(200);
+
+			// gamma comes back: served again, with what was written before the kill
+			try (AppProcess back = start("gamma", db, dir, roots.get("gamma"))) {
+				back.awaitUp();
+				await("gamma up again", () -> up(alpha, "gamma"));
+				HttpResponse<String> again = alpha.get("/api/repos/team%2Fc.git/refs/refs%2Fheads%2Fmain");
+				assertThat(again.statusCode()).as(again.body()).isEqualTo(200);
+				assertThat(again.headers().firstValue("ETag")).contains("\"" + next + "\"");
+			}
+		}
+	}
+
+	private static AppProcess start(String id, PostgresDatabase db, Path dir, Path root) throws Exception {
+		Path home = Files.createDirectories(dir.resolve(id + "-home"));
+		return AppProcess.start(id, db.url(), home, root, dir.resolve(id + "-" + System.nanoTime() + ".log"),
+				"--refstore.repositories.storages.s-" + id + "=" + root, "--refstore.fleet.secret=" + SECRET,
+				"--refstore.fleet.heartbeat=1s", "--refstore.fleet.down-after=4s",
+				"--refstore.fleet.inventory-refresh=2s");
+	}
+
+	private static TempRepo repo(Path root, String name) {
+		TempRepo repo = TempRepo.init(GitCli.system(), root.resolve(name), "--bare");
+		repo.git("config", "core.logAllRefUpdates", "always");
+		repo.git("update-ref", "refs/heads/main", repo.commit("one", null));
+		return repo;
+	}
+
+	private static boolean up(AppProcess node, String name) throws Exception {
+		List<Boolean> up = json(node.get("/api/fleet/nodes")).read("$[?(@.name == '" + name + "')].up", List.class);
+		return up.equals(List.of(true));
+	}
+
+	private static DocumentContext json(HttpResponse<String> response) {
+		return JsonPath.parse(response.body());
+	}
+
+	private static long count(PostgresDatabase db, String sql) throws Exception {
+		try (Connection connection = db.connect();
+				Statement statement = connection.createStatement();
+				ResultSet rs = statement.executeQuery(sql)) {
+			rs.next();
+			return rs.getLong(1);
+		}
+	}
+
+	private static List<List<String>> rows(PostgresDatabase db, String sql) throws Exception {
+		List<List<String>> rows = new ArrayList<>();
+		try (Connection connection = db.connect();
+				Statement statement = connection.createStatement();
+				ResultSet rs = statement.executeQuery(sql)) {
+			while (rs.next()) {
+				List<String> row = new ArrayList<>();
+				for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+					row.add(rs.getString(i));
+				}
+				rows.add(row);
+			}
+		}
+		return rows;
+	}
+
+	private static void await(String what, Callable<Boolean> condition) throws Exception {
+		Instant deadline = Instant.now().plus(Duration.ofSeconds(90));
+		while (!condition.call()) {
+			if (Instant.now().isAfter(deadline)) {
+				throw new AssertionError("timed out waiting for " + what);
+			}
+			Thread.sleep(200);
+		}
+	}
+
+}
