@@ -30,6 +30,7 @@ CREATE TABLE refstore_fleet_repository (
 	node VARCHAR(200) NOT NULL,
 	format VARCHAR(20),
 	refs BIGINT,
+	loose_refs BIGINT,
 	bytes BIGINT,
 	maintenance_due BOOLEAN,
 	error VARCHAR(1024),

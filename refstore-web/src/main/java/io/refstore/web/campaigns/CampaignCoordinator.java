@@ -1,6 +1,7 @@
 package io.refstore.web.campaigns;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,11 +9,13 @@ import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.EventListener;
+import org.springframework.integration.support.locks.LockRegistry;
 import org.springframework.stereotype.Component;
 
 import io.refstore.batch.support.JobConflictException;
@@ -21,6 +24,8 @@ import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.JobSummary;
 import io.refstore.batch.support.RefJobEvent;
 import io.refstore.batch.support.RefJobs;
+import io.refstore.web.fleet.FleetJobs;
+import io.refstore.web.fleet.FleetProperties;
 import io.refstore.web.schedules.ScheduleService;
 import io.refstore.web.system.Redaction;
 import io.refstore.web.system.RefWebProperties;
@@ -62,9 +67,19 @@ class CampaignCoordinator implements SmartLifecycle {
 
 	private volatile ScheduledExecutorService executor;
 
-	CampaignCoordinator(CampaignStore store, RefJobs jobs, RefWebProperties settings) {
+	private final FleetJobs fleet;
+
+	private final int perNode;
+
+	private final LockRegistry<?> locks;
+
+	CampaignCoordinator(CampaignStore store, RefJobs jobs, FleetJobs fleet, RefWebProperties settings,
+			FleetProperties fleetSettings, LockRegistry<?> locks) {
+		this.locks = locks;
 		this.store = store;
 		this.jobs = jobs;
+		this.fleet = fleet;
+		this.perNode = fleetSettings.jobsPerNode();
 		this.poll = settings.campaigns().pollMillis();
 	}
 
@@ -131,16 +146,29 @@ class CampaignCoordinator implements SmartLifecycle {
 	/** One pass over every running campaign. */
 	void pass() {
 		for (long id : this.store.running()) {
-			this.store.find(id).ifPresent(this::advance);
+			// one node at a time advances a campaign: the per-node limit counts what runs
+			Lock lock = this.locks.obtain("campaign-" + id);
+			if (!lock.tryLock()) {
+				continue;
+			}
+			try {
+				this.store.find(id).ifPresent(this::advance);
+			}
+			finally {
+				lock.unlock();
+			}
 		}
 	}
 
 	private void advance(Campaign campaign) {
 		int running = 0;
 		boolean pending = false;
+		Map<String, Integer> perNode = new HashMap<>();
+		Map<String, Optional<String>> nodes = new HashMap<>();
 		for (CampaignTarget target : this.store.targets(campaign.id())) {
 			if (target.state() == CampaignTarget.State.RUNNING && refresh(campaign, target)) {
 				running++;
+				node(target, nodes).ifPresent((node) -> perNode.merge(node, 1, Integer::sum));
 			}
 		}
 		for (CampaignTarget target : this.store.targets(campaign.id())) {
@@ -151,8 +179,16 @@ class CampaignCoordinator implements SmartLifecycle {
 				pending = true;
 				break;
 			}
+			Optional<String> node = node(target, nodes);
+			if (node.isPresent() && perNode.getOrDefault(node.get(), 0) >= this.perNode) {
+				// its node runs as many of this campaign's jobs as a node may: a later
+				// pass launches it
+				pending = true;
+				continue;
+			}
 			if (launch(campaign, target)) {
 				running++;
+				node.ifPresent((name) -> perNode.merge(name, 1, Integer::sum));
 			}
 		}
 		if (running == 0 && !pending
@@ -203,7 +239,8 @@ class CampaignCoordinator implements SmartLifecycle {
 
 	private boolean restart(Campaign campaign, CampaignTarget target) {
 		try {
-			JobSummary restarted = this.jobs.restart(target.executionId(), Campaign.actor(campaign.id()));
+			JobSummary restarted = this.fleet.restart(target.executionId(), target.repository(),
+					Campaign.actor(campaign.id()));
 			this.store.restarted(target, restarted.executionId());
 			return true;
 		}
@@ -231,6 +268,21 @@ class CampaignCoordinator implements SmartLifecycle {
 		return true;
 	}
 
+	/**
+	 * The node that runs a target's jobs, looked up once per pass; empty if the fleet
+	 * cannot tell now (its node is down: the launch then fails the target, saying so).
+	 */
+	private Optional<String> node(CampaignTarget target, Map<String, Optional<String>> known) {
+		return known.computeIfAbsent(target.repository(), (repository) -> {
+			try {
+				return Optional.of(this.fleet.nodeOf(repository));
+			}
+			catch (RuntimeException ex) {
+				return Optional.empty();
+			}
+		});
+	}
+
 	/** Launches a PENDING target's job; returns whether it now runs. */
 	private boolean launch(Campaign campaign, CampaignTarget target) {
 		if (!this.store.move(target, CampaignTarget.State.PENDING, CampaignTarget.State.RUNNING, null, null)) {
@@ -243,7 +295,7 @@ class CampaignCoordinator implements SmartLifecycle {
 			// checked when the campaign was created too; a row written by other means
 			// must not slip through
 			ScheduleService.refuseProtectionOverride(parameters, "a campaign");
-			JobSummary job = this.jobs.launch(campaign.jobType(), parameters, Campaign.actor(campaign.id()));
+			JobSummary job = this.fleet.launch(campaign.jobType(), parameters, Campaign.actor(campaign.id()));
 			this.store.move(claimed, CampaignTarget.State.RUNNING, CampaignTarget.State.RUNNING, job.executionId(),
 					null);
 			return true;

@@ -182,14 +182,14 @@ public class FleetMembership {
 		for (String name : names) {
 			try {
 				RepoSummary summary = this.repos.summaryOf(storage + "/" + name);
-				rows.add(new FleetRepositoryRow(name, summary.format(), summary.refCount(), summary.bytes(),
-						summary.maintenanceDue(), null));
+				rows.add(new FleetRepositoryRow(name, summary.format(), summary.refCount(), summary.looseRefs(),
+						summary.bytes(), summary.maintenanceDue(), null));
 			}
 			catch (RepoNotFoundException ex) {
 				// removed since the walk
 			}
 			catch (IOException | RuntimeException ex) {
-				rows.add(new FleetRepositoryRow(name, null, null, null, null, ex.getClass().getSimpleName()));
+				rows.add(new FleetRepositoryRow(name, null, null, null, null, null, ex.getClass().getSimpleName()));
 			}
 		}
 		return rows;

@@ -2,6 +2,8 @@ package io.refstore.web.fleet;
 
 import java.time.Duration;
 
+import jakarta.validation.constraints.Min;
+
 import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -19,12 +21,17 @@ import org.springframework.validation.annotation.Validated;
  * and its repositories unavailable (default 20 s; at least twice {@code heartbeat})
  * @param inventoryRefresh how often the node records the repositories of its storages
  * (default 60 s)
+ * @param secret the fleet's shared secret, the same on every node (at least 32 bytes:
+ * {@code openssl rand -hex 32}): nodes sign the requests they forward to each other with
+ * it; unset, a node neither forwards nor accepts forwarded requests
+ * @param jobsPerNode how many of one campaign's jobs run at once on one node (default 2)
  */
 @ConfigurationProperties("refstore.fleet")
 @Validated
 public record FleetProperties(String url, @DefaultValue("5s") @DurationMin(millis = 100) Duration heartbeat,
 		@DefaultValue("20s") Duration downAfter,
-		@DefaultValue("60s") @DurationMin(seconds = 1) Duration inventoryRefresh) {
+		@DefaultValue("60s") @DurationMin(seconds = 1) Duration inventoryRefresh, String secret,
+		@DefaultValue("2") @Min(1) int jobsPerNode) {
 
 	public FleetProperties {
 		if (downAfter.compareTo(heartbeat.multipliedBy(2)) < 0) {

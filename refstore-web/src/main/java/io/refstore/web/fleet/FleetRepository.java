@@ -13,6 +13,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param format {@code files} or {@code reftable}, {@code null} if its node could not
  * read it
  * @param refs how many refs it holds, as its node last counted
+ * @param looseRefs its loose ref files (files format), as its node last counted
  * @param bytes bytes on disk holding refs
  * @param maintenanceDue whether maintenance is due
  * @param error why its node could not read it, or {@code null}
@@ -20,8 +21,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param available whether its node is up (a repository of a node that is down is
  * unavailable: what is shown of it is what was last seen)
  */
-public record FleetRepository(String storage, String path, String node, String format, Long refs, Long bytes,
-		Boolean maintenanceDue, String error, Instant seenAt, boolean available) {
+public record FleetRepository(String storage, String path, String node, String format, Long refs, Long looseRefs,
+		Long bytes, Boolean maintenanceDue, String error, Instant seenAt, boolean available) {
 
 	/** {@code <storage>/<path>}: the name that finds it on every node. */
 	@JsonProperty("name")

@@ -8,10 +8,12 @@ package io.refstore.web.fleet;
  * @param refs refs under {@code refs/} (loose and packed refs for files, whose packed
  * refs shadowed by loose ones count twice; records of the newest table's merged view for
  * reftable), {@code null} if unread
+ * @param looseRefs loose ref files (files format; 0 for reftable)
  * @param bytes bytes on disk holding refs
  * @param maintenanceDue whether git's {@code pack-refs --auto} would pack or compact
  * @param error why the repository could not be read, or {@code null}
  */
-record FleetRepositoryRow(String path, String format, Long refs, Long bytes, Boolean maintenanceDue, String error) {
+record FleetRepositoryRow(String path, String format, Long refs, Long looseRefs, Long bytes, Boolean maintenanceDue,
+		String error) {
 
 }

@@ -67,6 +67,18 @@ public class FleetService implements RemoteRepos {
 	}
 
 	/**
+	 * The repositories of the fleet's other nodes (storages this node does not hold), for
+	 * schedules and campaigns that select across the fleet: work of the application, so
+	 * no role is asked.
+	 */
+	public List<FleetRepository> elsewhere() {
+		return this.store.all(this.properties.downAfter())
+			.stream()
+			.filter((repository) -> !this.membership.holds(repository.storage()))
+			.toList();
+	}
+
+	/**
 	 * Where the fleet has {@code name} ({@code <storage>/<path>} or a plain path): one
 	 * entry per storage holding it, none if no node recorded it.
 	 */
@@ -81,6 +93,14 @@ public class FleetService implements RemoteRepos {
 	 */
 	@Override
 	public void checkElsewhere(String name) {
+		checkElsewhere(name, true);
+	}
+
+	/**
+	 * As {@link #checkElsewhere(String)}; with {@code forUse} false, returns where that
+	 * throws 421 (the repository is on a node that is up).
+	 */
+	private void checkElsewhere(String name, boolean forUse) {
 		List<FleetRepository> found = locate(name).stream()
 			.filter((repository) -> !this.membership.holds(repository.storage()))
 			.toList();
@@ -105,6 +125,9 @@ public class FleetService implements RemoteRepos {
 				.set(HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, this.properties.downAfter().toSeconds())));
 			throw unavailable;
 		}
+		if (!forUse) {
+			return;
+		}
 		throw Problems.exception(HttpStatus.MISDIRECTED_REQUEST, "repository-elsewhere",
 				"repository '" + repository.name() + "' is on node '" + repository.node() + "'",
 				Map.of("repository", repository.name(), "node", repository.node()));
@@ -124,6 +147,23 @@ public class FleetService implements RemoteRepos {
 		}
 		FleetRepository repository = found.get(0);
 		return this.store.url(repository.node()).map((url) -> new Target(repository.node(), url, repository.name()));
+	}
+
+	/**
+	 * The node that runs jobs on {@code name}: empty if this node holds it (or no node
+	 * does, which the launch then says), else the other node holding it.
+	 * @throws org.springframework.web.ErrorResponseException 503 if that node is down,
+	 * 409 if several storages hold the name
+	 */
+	public Optional<String> jobNode(String name) {
+		List<FleetRepository> found = locate(name).stream()
+			.filter((repository) -> !this.membership.holds(repository.storage()))
+			.toList();
+		if (found.isEmpty()) {
+			return Optional.empty();
+		}
+		checkElsewhere(name, false);
+		return Optional.of(found.get(0).node());
 	}
 
 	/**

@@ -136,17 +136,18 @@ class FleetStore {
 		this.transactions.executeWithoutResult((status) -> {
 			this.jdbc.sql("DELETE FROM refstore_fleet_repository WHERE storage = ?").param(storage).update();
 			this.template.batchUpdate(
-					"INSERT INTO refstore_fleet_repository (storage, path, node, format, refs, bytes,"
-							+ " maintenance_due, error, seen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP)",
+					"INSERT INTO refstore_fleet_repository (storage, path, node, format, refs, loose_refs, bytes,"
+							+ " maintenance_due, error, seen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP)",
 					found, 1000, (ps, row) -> {
 						ps.setString(1, storage);
 						ps.setString(2, row.path());
 						ps.setString(3, node);
 						ps.setString(4, row.format());
 						ps.setObject(5, row.refs());
-						ps.setObject(6, row.bytes());
-						ps.setObject(7, row.maintenanceDue());
-						ps.setString(8, (row.error() != null) ? Columns.cut(row.error(), 1024) : null);
+						ps.setObject(6, row.looseRefs());
+						ps.setObject(7, row.bytes());
+						ps.setObject(8, row.maintenanceDue());
+						ps.setString(9, (row.error() != null) ? Columns.cut(row.error(), 1024) : null);
 					});
 			this.jdbc.sql("UPDATE refstore_node SET inventory_at = CURRENT_TIMESTAMP WHERE name = ?")
 				.param(node)
@@ -247,6 +248,14 @@ class FleetStore {
 			.list();
 	}
 
+	/** Every repository the fleet has, in storage and path order. */
+	List<FleetRepository> all(Duration downAfter) {
+		return this.jdbc.sql(REPOSITORIES + " ORDER BY r.storage, r.path")
+			.param(upSince(downAfter))
+			.query(FleetStore::repository)
+			.list();
+	}
+
 	/** The oldest heartbeat of a node that is up, by the database's clock. */
 	private OffsetDateTime upSince(Duration downAfter) {
 		return this.jdbc.sql("SELECT CURRENT_TIMESTAMP").query(OffsetDateTime.class).single().minus(downAfter);
@@ -264,8 +273,9 @@ class FleetStore {
 		String up = rs.getString("up_node");
 		return new FleetRepository(rs.getString("storage"), rs.getString("path"),
 				(up != null) ? up : rs.getString("node"), rs.getString("format"), rs.getObject("refs", Long.class),
-				rs.getObject("bytes", Long.class), rs.getObject("maintenance_due", Boolean.class),
-				rs.getString("error"), instant(rs, "seen_at"), up != null);
+				rs.getObject("loose_refs", Long.class), rs.getObject("bytes", Long.class),
+				rs.getObject("maintenance_due", Boolean.class), rs.getString("error"), instant(rs, "seen_at"),
+				up != null);
 	}
 
 	/** The address a node registered, if any. */

@@ -14,8 +14,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
-import org.springframework.context.annotation.DependsOn;
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.DependsOn;
 import org.springframework.dao.EmptyResultDataAccessException;
 import org.springframework.http.HttpStatus;
 import org.springframework.security.access.prepost.PreAuthorize;
@@ -42,6 +42,7 @@ import io.refstore.batch.support.JobSummary;
 import io.refstore.batch.support.RefJobType;
 import io.refstore.batch.support.RefJobs;
 import io.refstore.web.audit.AuditEntry;
+import io.refstore.web.fleet.FleetJobs;
 import io.refstore.web.security.Roles;
 import io.refstore.web.system.InvalidRequestException;
 import io.refstore.web.system.Problems;
@@ -79,10 +80,13 @@ public class JobService {
 
 	private final JobPolicy policy;
 
-	JobService(RefJobs jobs, ApplicationEventPublisher events, JobPolicy policy) {
+	private final FleetJobs fleet;
+
+	JobService(RefJobs jobs, ApplicationEventPublisher events, JobPolicy policy, FleetJobs fleet) {
 		this.jobs = jobs;
 		this.events = events;
 		this.policy = policy;
+		this.fleet = fleet;
 	}
 
 	/**
@@ -299,7 +303,7 @@ public class JobService {
 	public JobSummary restart(long id, String actor) {
 		JobSummary job = get(id);
 		try {
-			return this.jobs.restart(id, actor);
+			return this.fleet.restart(id, job.repository(), actor);
 		}
 		catch (InvalidJobParameterException ex) {
 			throw InvalidRequestException.of(ex);
@@ -438,6 +442,12 @@ public class JobService {
 			return typed;
 		};
 		try {
+			Optional<String> node = this.fleet.elsewhere(repo);
+			if (node.isPresent()) {
+				Map<String, String> typed = new LinkedHashMap<>(allowed.get().toMap());
+				typed.put(JobParameterNames.REPOSITORY, repo);
+				return this.fleet.launch(type, typed, actor);
+			}
 			return this.jobs.launch(type, repo, allowed, actor);
 		}
 		catch (InvalidJobParameterException ex) {

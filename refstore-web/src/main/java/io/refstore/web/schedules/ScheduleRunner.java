@@ -15,15 +15,17 @@ import io.refstore.batch.support.JobLeases;
 import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.JobSummary;
 import io.refstore.batch.support.RefJobs;
+import io.refstore.web.fleet.FleetJobs;
 
 import io.refstore.web.system.Redaction;
 
 /**
- * What a fire does: selects the schedule's repositories and launches its job on each
- * through {@link RefJobs} with actor {@code schedule:<name>}. A repository where the run
- * this schedule launched before is still going is an overrun: nothing is launched there
- * and the schedule's overrun count grows. Every outcome is one row of
- * {@code refstore_schedule_run}. Runs on Quartz's threads; thread-safe.
+ * What a fire does: selects the schedule's repositories (on every node of the fleet) and
+ * launches its job on each, on the node holding it ({@link FleetJobs}), with actor
+ * {@code schedule:<name>}. A repository where the run this schedule launched before is
+ * still going is an overrun: nothing is launched there and the schedule's overrun count
+ * grows. Every outcome is one row of {@code refstore_schedule_run}. Runs on Quartz's
+ * threads; thread-safe.
  */
 @Component
 class ScheduleRunner {
@@ -36,12 +38,15 @@ class ScheduleRunner {
 
 	private final RefJobs jobs;
 
+	private final FleetJobs fleet;
+
 	private final String instanceId;
 
-	ScheduleRunner(ScheduleStore store, ScheduleTargets targets, RefJobs jobs, JobLeases leases) {
+	ScheduleRunner(ScheduleStore store, ScheduleTargets targets, RefJobs jobs, FleetJobs fleet, JobLeases leases) {
 		this.store = store;
 		this.targets = targets;
 		this.jobs = jobs;
+		this.fleet = fleet;
 		this.instanceId = leases.instanceId();
 	}
 
@@ -90,7 +95,7 @@ class ScheduleRunner {
 			// checked when the schedule was saved too; a row written by other means must
 			// not slip through
 			ScheduleService.refuseProtectionOverride(parameters, "a schedule");
-			JobSummary launched = this.jobs.launch(schedule.jobType(), parameters, "schedule:" + schedule.name());
+			JobSummary launched = this.fleet.launch(schedule.jobType(), parameters, "schedule:" + schedule.name());
 			record(schedule, scheduledAt, now, repository, launched.executionId(), ScheduleRun.Outcome.LAUNCHED, null);
 		}
 		catch (JobConflictException ex) {

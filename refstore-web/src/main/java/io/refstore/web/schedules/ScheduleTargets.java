@@ -12,6 +12,7 @@ import java.util.regex.PatternSyntaxException;
 import org.springframework.stereotype.Component;
 
 import io.refstore.core.repo.InvalidRepositoryNameException;
+import io.refstore.web.fleet.FleetJobs;
 import io.refstore.web.repos.OpenRepo;
 import io.refstore.web.repos.RepoNotFoundException;
 import io.refstore.web.repos.RepoRegistry;
@@ -21,15 +22,20 @@ import io.refstore.web.system.InvalidRequestException;
  * Turns a schedule's target into repository names: one name, the names a glob matches, or
  * the repositories whose {@code RefStore.statistics()} count more loose refs than a
  * threshold. Selections are evaluated at each fire, so a repository added later is
- * included. Campaigns select their repositories through it too. Thread-safe.
+ * included. They span the fleet: this node's repositories by name, the other nodes' by
+ * {@code <storage>/<name>} as their inventory last recorded them. Campaigns select their
+ * repositories through it too. Thread-safe.
  */
 @Component
 public class ScheduleTargets {
 
 	private final RepoRegistry registry;
 
-	ScheduleTargets(RepoRegistry registry) {
+	private final FleetJobs fleet;
+
+	ScheduleTargets(RepoRegistry registry, FleetJobs fleet) {
 		this.registry = registry;
+		this.fleet = fleet;
 	}
 
 	/**
@@ -44,6 +50,18 @@ public class ScheduleTargets {
 		String text = target.trim();
 		switch (kind) {
 			case REPOSITORY -> {
+				try {
+					if (!this.registry.holds(text) && this.fleet.elsewhere(text).isPresent()) {
+						// another node of the fleet holds it, and runs its jobs
+						return text;
+					}
+				}
+				catch (InvalidRepositoryNameException ex) {
+					throw new InvalidRequestException("target", text, "no repository of that name");
+				}
+				catch (IOException ex) {
+					throw new InvalidRequestException("target", text, "unreadable: " + ex.getMessage());
+				}
 				try (OpenRepo repo = this.registry.open(text)) {
 					return repo.name();
 				}
@@ -99,9 +117,23 @@ public class ScheduleTargets {
 				case REPOSITORY -> List.of(target);
 				case GLOB -> {
 					PathMatcher matcher = matcher(target);
-					yield this.registry.names().stream().filter((name) -> matcher.matches(Path.of(name))).toList();
+					List<String> names = new ArrayList<>(
+							this.registry.names().stream().filter((name) -> matcher.matches(Path.of(name))).toList());
+					this.fleet.elsewhereRepositories()
+						.stream()
+						.filter((repository) -> matcher.matches(Path.of(repository.path())))
+						.forEach((repository) -> names.add(repository.name()));
+					yield names;
 				}
-				case LOOSE_REFS_ABOVE -> looseRefsAbove(Long.parseLong(target));
+				case LOOSE_REFS_ABOVE -> {
+					List<String> names = looseRefsAbove(Long.parseLong(target));
+					this.fleet.elsewhereRepositories()
+						.stream()
+						.filter((repository) -> repository.looseRefs() != null
+								&& repository.looseRefs() > Long.parseLong(target))
+						.forEach((repository) -> names.add(repository.name()));
+					yield names;
+				}
 			};
 		}
 		catch (IOException ex) {

@@ -37,6 +37,12 @@ import io.refstore.web.PostgresDatabase;
  */
 class FleetIT {
 
+	/**
+	 * Branches besides main in each repository: a migration of one chunk per ref takes
+	 * seconds.
+	 */
+	private static final int BRANCHES = 20;
+
 	private static final String SECRET = "fleet-secret-for-the-three-node-test-0123456789";
 
 	@Test
@@ -47,6 +53,8 @@ class FleetIT {
 				Files.createDirectories(dir.resolve("gamma-disk")));
 		TempRepo onAlpha = repo(roots.get("alpha"), "team/a.git");
 		TempRepo onGamma = repo(roots.get("gamma"), "team/c.git");
+		repo(roots.get("gamma"), "team/d.git");
+		repo(roots.get("gamma"), "team/e.git");
 		String main = onGamma.git("rev-parse", "refs/heads/main").trim();
 		String next = onGamma.commit("next", main);
 		try (PostgresDatabase db = PostgresDatabase.create("refstore_fleet");
@@ -58,14 +66,15 @@ class FleetIT {
 			gamma.awaitUp();
 
 			for (AppProcess node : List.of(alpha, beta, gamma)) {
-				await("node " + node.instanceId + " lists both repositories", () -> {
+				await("node " + node.instanceId + " lists the four repositories", () -> {
 					DocumentContext page = json(node.get("/api/fleet/repositories"));
-					return page.read("$.total", Integer.class) == 2;
+					return page.read("$.total", Integer.class) == 4;
 				});
 				DocumentContext page = json(node.get("/api/fleet/repositories"));
 				assertThat(page.read("$.repositories[*].name", List.class)).containsExactly("s-alpha/team/a.git",
-						"s-gamma/team/c.git");
-				assertThat(page.read("$.repositories[*].node", List.class)).containsExactly("alpha", "gamma");
+						"s-gamma/team/c.git", "s-gamma/team/d.git", "s-gamma/team/e.git");
+				assertThat(page.read("$.repositories[*].node", List.class)).containsExactly("alpha", "gamma", "gamma",
+						"gamma");
 				assertThat(json(node.get("/api/fleet/nodes")).read("$[*].up", List.class)).containsExactly(true, true,
 						true);
 			}
@@ -118,7 +127,72 @@ class FleetIT {
 			assertThat(onGamma.git("rev-parse", "refs/heads/main").trim()).isEqualTo(next);
 			assertThat(count(db, "SELECT COUNT(*) FROM refstore_audit_event WHERE actor = 'mallory'")).isZero();
 
-			// gamma dies: shown down, its repository unavailable, alpha's still served
+			// a campaign created on beta (which holds nothing) runs each repository's job
+			// on the node holding it, at most one at a time per node
+			// (refstore.fleet.jobs-per-node=1) though three may run at once
+			HttpResponse<String> campaign = beta.postJson("/api/campaigns", """
+					{"jobType": "verify", "targetKind": "GLOB", "target": "team/*.git", "concurrency": 3}""");
+			assertThat(campaign.statusCode()).as(campaign.body()).isEqualTo(201);
+			long campaignId = json(campaign).read("$.id", Long.class);
+			await("the campaign finished", () -> "FINISHED"
+				.equals(json(alpha.get("/api/campaigns/" + campaignId)).read("$.campaign.state", String.class)));
+			DocumentContext finished = json(alpha.get("/api/campaigns/" + campaignId));
+			assertThat(finished.read("$.repositories[*].repository", List.class)).containsExactly("s-alpha/team/a.git",
+					"s-gamma/team/c.git", "s-gamma/team/d.git", "s-gamma/team/e.git");
+			assertThat(finished.read("$.repositories[*].state", List.class)).containsOnly("DONE");
+			List<Number> executions = finished.read("$.repositories[*].executionId", List.class);
+			List<DocumentContext> onGammaRuns = new ArrayList<>();
+			for (Number execution : executions) {
+				DocumentContext job = json(alpha.get("/api/jobs/" + execution));
+				String node = job.read("$.results['refstore.instance']", String.class);
+				assertThat(node)
+					.isEqualTo(job.read("$.repository", String.class).startsWith("s-alpha/") ? "alpha" : "gamma");
+				if (node.equals("gamma")) {
+					onGammaRuns.add(job);
+				}
+			}
+			onGammaRuns.sort(java.util.Comparator.comparing((job) -> time(job, "$.started")));
+			assertThat(onGammaRuns).hasSize(3);
+			for (int i = 1; i < onGammaRuns.size(); i++) {
+				assertThat(time(onGammaRuns.get(i), "$.started")).as("gamma's jobs one after the other")
+					.isAfterOrEqualTo(time(onGammaRuns.get(i - 1), "$.ended"));
+			}
+
+			// a schedule made on gamma fires once, launching once per repository, each on
+			// its node (RUN_ONCE: a fire a loaded machine delays past Quartz's misfire
+			// threshold still runs)
+			HttpResponse<String> schedule = gamma.postJson("/api/schedules", """
+					{"name": "fleet-once", "jobType": "verify", "targetKind": "GLOB", "target": "team/*.git",
+					 "onceAt": "%s", "misfire": "RUN_ONCE"}""".formatted(Instant.now().plusSeconds(2)));
+			assertThat(schedule.statusCode()).as(schedule.body()).isEqualTo(201);
+			try {
+				await("the schedule's four launches", () -> count(db, "SELECT COUNT(*) FROM refstore_schedule_run"
+						+ " WHERE schedule_name = 'fleet-once' AND outcome = 'LAUNCHED'") == 4);
+			}
+			catch (AssertionError ex) {
+				throw new AssertionError(ex.getMessage() + ": " + schedule.body() + " "
+						+ gamma.get("/api/schedules/fleet-once").body() + " "
+						+ rows(db, "SELECT * FROM refstore_schedule_run WHERE schedule_name = 'fleet-once'"));
+			}
+			Thread.sleep(3000);
+			assertThat(rows(db,
+					"SELECT repository, outcome FROM refstore_schedule_run WHERE schedule_name ="
+							+ " 'fleet-once' ORDER BY repository"))
+				.containsExactly(List.of("s-alpha/team/a.git", "LAUNCHED"), List.of("team/c.git", "LAUNCHED"),
+						List.of("team/d.git", "LAUNCHED"), List.of("team/e.git", "LAUNCHED"));
+
+			// a migration launched on alpha for gamma's repository runs on gamma
+			HttpResponse<String> launched = alpha.postJson("/api/jobs/migrations", """
+					{"repository": "team/c.git", "targetFormat": "reftable", "chunkSize": 1, "throttleMillis": 300}""");
+			assertThat(launched.statusCode()).as(launched.body()).isEqualTo(201);
+			long migration = json(launched).read("$.id", Long.class);
+			await("three refs copied on gamma",
+					() -> json(alpha.get("/api/jobs/" + migration)).read("$.progress.done", Long.class) >= 3);
+			assertThat(json(beta.get("/api/jobs/" + migration)).read("$.results['refstore.instance']", String.class))
+				.isEqualTo("gamma");
+
+			// gamma dies mid-migration: shown down, its repository unavailable, alpha's
+			// still served
 			gamma.kill();
 			Instant killed = Instant.now();
 			await("gamma shown down on alpha and beta", () -> !up(alpha, "gamma") && !up(beta, "gamma"));
@@ -132,13 +206,33 @@ class FleetIT {
 				.isFalse();
 			assertThat(beta.get("/api/repos/team%2Fa.git/refs").statusCode()).isEqualTo(200);
 
-			// gamma comes back: served again, with what was written before the kill
+			// gamma comes back: served again, with what was written before the kill; its
+			// dead migration is failed, and restarted from alpha it runs on gamma from
+			// its
+			// last chunk to the end
 			try (AppProcess back = start("gamma", db, dir, roots.get("gamma"))) {
 				back.awaitUp();
 				await("gamma up again", () -> up(alpha, "gamma"));
 				HttpResponse<String> again = alpha.get("/api/repos/team%2Fc.git/refs/refs%2Fheads%2Fmain");
 				assertThat(again.statusCode()).as(again.body()).isEqualTo(200);
 				assertThat(again.headers().firstValue("ETag")).contains("\"" + next + "\"");
+				await("the dead migration failed", () -> "FAILED"
+					.equals(json(alpha.get("/api/jobs/" + migration)).read("$.status", String.class)));
+				HttpResponse<String> restart = alpha.postJson("/api/jobs/" + migration + "/restart", "");
+				assertThat(restart.statusCode()).as(restart.body()).isIn(200, 201);
+				long restarted = json(restart).read("$.id", Long.class);
+				await("the restart completed", () -> "COMPLETED"
+					.equals(json(alpha.get("/api/jobs/" + restarted)).read("$.status", String.class)));
+				assertThat(
+						json(alpha.get("/api/jobs/" + restarted)).read("$.results['refstore.instance']", String.class))
+					.isEqualTo("gamma");
+				assertThat(GitCli.system()
+					.run(onGamma.dir(), "config", "--file", onGamma.dir().resolve("config").toString(),
+							"extensions.refStorage")
+					.stdout()
+					.trim()).isEqualTo("reftable");
+				String refs = GitCli.reftable().ok(onGamma.dir(), "for-each-ref", "--format=%(refname) %(objectname)");
+				assertThat(refs.lines()).hasSize(BRANCHES + 1).contains("refs/heads/main " + next);
 			}
 		}
 	}
@@ -148,19 +242,30 @@ class FleetIT {
 		return AppProcess.start(id, db.url(), home, root, dir.resolve(id + "-" + System.nanoTime() + ".log"),
 				"--refstore.repositories.storages.s-" + id + "=" + root, "--refstore.fleet.secret=" + SECRET,
 				"--refstore.fleet.heartbeat=1s", "--refstore.fleet.down-after=4s",
-				"--refstore.fleet.inventory-refresh=2s");
+				"--refstore.fleet.inventory-refresh=2s", "--refstore.fleet.jobs-per-node=1",
+				"--refstore.campaigns.poll-millis=200");
 	}
 
 	private static TempRepo repo(Path root, String name) {
 		TempRepo repo = TempRepo.init(GitCli.system(), root.resolve(name), "--bare");
 		repo.git("config", "core.logAllRefUpdates", "always");
-		repo.git("update-ref", "refs/heads/main", repo.commit("one", null));
+		String commit = repo.commit("one", null);
+		StringBuilder updates = new StringBuilder("create refs/heads/main " + commit + "\n");
+		for (int i = 0; i < BRANCHES; i++) {
+			updates.append("create refs/heads/b/" + i + " " + commit + "\n");
+		}
+		repo.run(updates.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8), "update-ref", "--stdin")
+			.requireOk();
 		return repo;
 	}
 
 	private static boolean up(AppProcess node, String name) throws Exception {
 		List<Boolean> up = json(node.get("/api/fleet/nodes")).read("$[?(@.name == '" + name + "')].up", List.class);
 		return up.equals(List.of(true));
+	}
+
+	private static java.time.LocalDateTime time(DocumentContext job, String path) {
+		return java.time.LocalDateTime.parse(job.read(path, String.class));
 	}
 
 	private static DocumentContext json(HttpResponse<String> response) {

@@ -90,7 +90,7 @@ class FleetApiIT extends ApiTestSupport {
 		this.store.register(node, "http://far.example:8080", "test",
 				Map.of(storage, new FleetStore.StorageClaim(root.toString(), FleetMembership.storageId(root))));
 		this.store.replaceInventory(node, storage,
-				List.of(new FleetRepositoryRow("group/far.git", "reftable", 12L, 4096L, false, null)));
+				List.of(new FleetRepositoryRow("group/far.git", "reftable", 12L, 0L, 4096L, false, null)));
 		this.mvc.perform(get("/api/fleet/repositories").param("node", node).with(as("viewer")))
 			.andExpect(jsonPath("$.repositories[0].available").value(true));
 		// the node stops: its last heartbeat grows older than refstore.fleet.down-after

@@ -1,0 +1,101 @@
+package io.refstore.web.fleet;
+
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.stereotype.Component;
+
+import io.refstore.batch.support.JobParameterNames;
+import io.refstore.batch.support.JobSummary;
+import io.refstore.batch.support.RefJobType;
+import io.refstore.batch.support.RefJobs;
+import io.refstore.web.repos.RepoRegistry;
+
+/**
+ * Launches and restarts jobs where their repository is: here, through {@link RefJobs}, or
+ * on the node of the fleet that holds it, through {@link JobHandoff}. Schedules,
+ * campaigns and the API all go through it. Thread-safe.
+ */
+@Component
+public class FleetJobs {
+
+	private final RefJobs jobs;
+
+	private final RepoRegistry registry;
+
+	private final FleetService fleet;
+
+	private final ObjectProvider<JobHandoff> handoff;
+
+	FleetJobs(RefJobs jobs, RepoRegistry registry, FleetService fleet, ObjectProvider<JobHandoff> handoff) {
+		this.jobs = jobs;
+		this.registry = registry;
+		this.fleet = fleet;
+		this.handoff = handoff;
+	}
+
+	/**
+	 * The node that runs the jobs of {@code repository}: this one if it holds it (or no
+	 * node does, which the launch here then says, or jobs cannot be handed off: H2), else
+	 * the node of the fleet that holds it.
+	 * @throws org.springframework.web.ErrorResponseException 503 if that node is down
+	 */
+	public String nodeOf(String repository) {
+		return elsewhere(repository).orElse(this.fleet.node());
+	}
+
+	/** The other node that runs the jobs of {@code repository}, if not this one. */
+	public Optional<String> elsewhere(String repository) {
+		if (repository == null || this.handoff.getIfAvailable() == null) {
+			return Optional.empty();
+		}
+		try {
+			if (this.registry.holds(repository)) {
+				return Optional.empty();
+			}
+		}
+		catch (IOException | IllegalArgumentException ex) {
+			// a malformed name: the launch here refuses it, naming it, and audits that
+			return Optional.empty();
+		}
+		return this.fleet.jobNode(repository);
+	}
+
+	/**
+	 * The repositories of the fleet's other nodes, as their inventories last recorded
+	 * them; none on H2, where a node is alone.
+	 */
+	public List<FleetRepository> elsewhereRepositories() {
+		return (this.handoff.getIfAvailable() == null) ? List.of() : this.fleet.elsewhere();
+	}
+
+	/**
+	 * Launches a job on the node of its repository, as
+	 * {@link RefJobs#launch(RefJobType, Map, String)} does here.
+	 * @param parameters by {@link JobParameterNames} key, the repository included
+	 */
+	public JobSummary launch(RefJobType type, Map<String, String> parameters, String actor) {
+		String repository = parameters.get(JobParameterNames.REPOSITORY);
+		Optional<String> node = elsewhere(repository);
+		if (node.isEmpty()) {
+			return this.jobs.launch(type, parameters, actor);
+		}
+		Map<String, String> rest = new LinkedHashMap<>(parameters);
+		rest.remove(JobParameterNames.REPOSITORY);
+		return this.handoff.getObject().launch(node.get(), type, repository, rest, actor);
+	}
+
+	/** Restarts an execution on the node of its repository. */
+	public JobSummary restart(long executionId, String repository, String actor) {
+		Optional<String> node = elsewhere(repository);
+		if (node.isEmpty()) {
+			return this.jobs.restart(executionId, actor);
+		}
+		return this.handoff.getObject().restart(node.get(), executionId, repository, actor);
+	}
+
+}
