@@ -77,8 +77,11 @@ class RefstoreApplicationIT {
 	void firstStartCreatesTwoDemoRepositoriesThatGitAccepts() throws IOException, InterruptedException {
 		HttpResponse<String> response = get("/api/repos", "viewer:viewer-demo");
 		assertThat(response.statusCode()).isEqualTo(200);
-		assertThat(response.body()).containsPattern("\"name\":\"demo-files.git\",\"storage\":\"default\",\"node\":\"[^\"]+\",\"format\":\"files\"")
-			.containsPattern("\"name\":\"demo-reftable.git\",\"storage\":\"default\",\"node\":\"[^\"]+\",\"format\":\"reftable\"")
+		assertThat(response.body())
+			.containsPattern(
+					"\"name\":\"demo-files.git\",\"storage\":\"default\",\"node\":\"[^\"]+\",\"format\":\"files\"")
+			.containsPattern(
+					"\"name\":\"demo-reftable.git\",\"storage\":\"default\",\"node\":\"[^\"]+\",\"format\":\"reftable\"")
 			.contains("\"refs/pull\":2000");
 		Path repos = HOME.resolve("repos");
 		assertThat(GitCli.system().run(repos.resolve("demo-files.git"), "fsck", "--no-dangling").exitCode()).isZero();

@@ -66,14 +66,53 @@ class DockerFilesIT {
 	}
 
 	/**
+	 * The fleet example: a second node with its own name, address, storage and volumes,
+	 * both nodes given the fleet's secret from a file only.
+	 */
+	@Test
+	void fleetExampleAddsASecondNodeWithItsOwnStorage() throws Exception {
+		Path secret = Files.createTempFile("db-password", "");
+		Files.writeString(secret, "not-a-default\n");
+		Path fleetSecret = Files.createTempFile("fleet-secret", "");
+		Files.writeString(fleetSecret, "0123456789abcdef0123456789abcdef\n");
+		Map<String, String> env = Map.of("REFSTORE_DB_PASSWORD_FILE", secret.toString(), "REFSTORE_ADMIN_PASSWORD_HASH",
+				"{bcrypt}$2a$10$0123456789012345678901uJ3T2ScIrI0cLZ0Yxk6Pc8YwTz1xK5e", "REFSTORE_FLEET_SECRET_FILE",
+				fleetSecret.toString());
+		List<String> files = List.of("-f", PROJECT.resolve("docker-compose.yml").toString(), "-f",
+				PROJECT.resolve("docker-compose.fleet.yml").toString());
+		List<String> args = new java.util.ArrayList<>(files);
+		args.add("config");
+		String config = composeFiles(env, args.toArray(String[]::new));
+		assertThat(config)
+			.contains("REFSTORE_INSTANCE_ID: app-1", "REFSTORE_INSTANCE_ID: app-2",
+					"REFSTORE_FLEET_URL: http://app:8080", "REFSTORE_FLEET_URL: http://app-2:8080",
+					"REFSTORE_REPOSITORIES_STORAGES_STORAGE1: /var/lib/refstore/repos",
+					"REFSTORE_REPOSITORIES_STORAGES_STORAGE2: /var/lib/refstore/repos",
+					"repos-2:/var/lib/refstore/repos", "- 127.0.0.1:8081:8080/tcp", "file: " + fleetSecret)
+			.doesNotContain("0123456789abcdef");
+		Map<String, String> without = new java.util.HashMap<>(env);
+		without.remove("REFSTORE_FLEET_SECRET_FILE");
+		args.set(args.size() - 1, "config");
+		args.add("-q");
+		assertThatThrownBy(() -> composeFiles(without, args.toArray(String[]::new)))
+			.hasMessageContaining("REFSTORE_FLEET_SECRET_FILE");
+	}
+
+	/**
 	 * Runs docker-compose on the project's file with only {@code env} of the two
 	 * passwords' variables.
 	 * @return its output
 	 * @throws AssertionError with its output if it fails
 	 */
 	private static String compose(Map<String, String> env, String... args) throws Exception {
-		List<String> command = new java.util.ArrayList<>(
-				List.of("docker-compose", "-f", PROJECT.resolve("docker-compose.yml").toString()));
+		List<String> all = new java.util.ArrayList<>(List.of("-f", PROJECT.resolve("docker-compose.yml").toString()));
+		all.addAll(List.of(args));
+		return composeFiles(env, all.toArray(String[]::new));
+	}
+
+	/** Runs docker-compose with {@code args} (files included) and only {@code env}. */
+	private static String composeFiles(Map<String, String> env, String... args) throws Exception {
+		List<String> command = new java.util.ArrayList<>(List.of("docker-compose"));
 		command.addAll(List.of(args));
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
 		builder.environment().keySet().removeIf((name) -> name.startsWith("REFSTORE_"));
