@@ -40,14 +40,16 @@ import tools.jackson.databind.json.JsonMapper;
 
 import io.refstore.web.audit.AuditEntry;
 import io.refstore.web.repos.RepoRegistry;
+import io.refstore.web.security.ForwardedCsrfTokenRepository;
 import io.refstore.web.security.NodeSignature;
 import io.refstore.web.system.Problems;
 
 /**
- * Sends a repository's API requests ({@code /api/repos/{repo}/...}) to the node that
- * holds it, when that is another node of the fleet and it is up: after this node's
- * security has authenticated the user and checked the role the URL needs, the request
- * goes to that node with the user's name and roles signed by the fleet's secret
+ * Sends a repository's API requests ({@code /api/repos/{repo}/...}) and console pages
+ * ({@code GET /repo...?name=...}, with this node's CSRF token for the forms they render)
+ * to the node that holds it, when that is another node of the fleet and it is up: after
+ * this node's security has authenticated the user and checked the role the URL needs, the
+ * request goes to that node with the user's name and roles signed by the fleet's secret
  * ({@link NodeSignature}; never the user's credentials), and its answer comes back as it
  * was given: status, {@code ETag}, {@code Location}, problem bodies. The node that serves
  * it checks the roles again on its services and names the user in its audit entries (with
@@ -64,7 +66,8 @@ class RepoForwardingFilter extends OncePerRequestFilter {
 
 	/** Request headers passed on; the identity goes in {@link NodeSignature}'s. */
 	private static final List<String> PASSED = List.of(HttpHeaders.CONTENT_TYPE, HttpHeaders.ACCEPT,
-			HttpHeaders.IF_MATCH, HttpHeaders.IF_NONE_MATCH, HttpHeaders.ACCEPT_LANGUAGE);
+			HttpHeaders.IF_MATCH, HttpHeaders.IF_NONE_MATCH, HttpHeaders.ACCEPT_LANGUAGE, "HX-Request", "HX-Target",
+			"HX-Current-URL");
 
 	/**
 	 * Response headers not passed back: the connection's own, and what the servlet sets.
@@ -103,7 +106,18 @@ class RepoForwardingFilter extends OncePerRequestFilter {
 
 	@Override
 	protected boolean shouldNotFilter(HttpServletRequest request) {
-		return !request.getRequestURI().startsWith("/api/repos/");
+		return !request.getRequestURI().startsWith("/api/repos/") && !console(request);
+	}
+
+	/**
+	 * A console page of one repository ({@code /repo...?name=...}): forwarded as a GET
+	 * only; a form posted for a repository of another node is answered here (421 names
+	 * the node).
+	 */
+	private static boolean console(HttpServletRequest request) {
+		String uri = request.getRequestURI();
+		return "GET".equals(request.getMethod()) && (uri.equals("/repo") || uri.startsWith("/repo/"))
+				&& request.getQueryString() != null;
 	}
 
 	@Override
@@ -122,13 +136,17 @@ class RepoForwardingFilter extends OncePerRequestFilter {
 		NodeSignature signature = this.signature.getIfAvailable();
 		Authentication user = SecurityContextHolder.getContext().getAuthentication();
 		Matcher matcher = REPO.matcher(request.getRequestURI());
-		if (signature == null || user == null || !user.isAuthenticated() || !matcher.matches()
+		boolean console = console(request);
+		if (signature == null || user == null || !user.isAuthenticated() || (!matcher.matches() && !console)
 				|| request.getHeader(NodeSignature.NODE) != null) {
 			return Optional.empty();
 		}
 		String name;
 		try {
-			name = UriUtils.decode(matcher.group(1), StandardCharsets.UTF_8);
+			name = console ? request.getParameter("name") : UriUtils.decode(matcher.group(1), StandardCharsets.UTF_8);
+			if (name == null) {
+				return Optional.empty();
+			}
 			if (this.registry.holds(name)) {
 				return Optional.empty();
 			}
@@ -160,6 +178,10 @@ class RepoForwardingFilter extends OncePerRequestFilter {
 			if (value != null) {
 				forwarded.header(header, value);
 			}
+		}
+		String csrf = console(request) ? ForwardedCsrfTokenRepository.rawToken(request) : null;
+		if (csrf != null) {
+			forwarded.header(ForwardedCsrfTokenRepository.HEADER, csrf);
 		}
 		this.signature.getObject()
 			.sign(this.fleet.node(), request.getMethod(), pathAndQuery, user.getName(), roles, body)

@@ -35,8 +35,10 @@ import org.springframework.security.web.authentication.AuthenticationEntryPointF
 import org.springframework.security.web.authentication.AuthenticationFilter;
 import org.springframework.security.web.authentication.UsernamePasswordAuthenticationFilter;
 import org.springframework.security.web.authentication.www.BasicAuthenticationFilter;
+import org.springframework.security.web.csrf.HttpSessionCsrfTokenRepository;
 import org.springframework.security.web.firewall.HttpFirewall;
 import org.springframework.security.web.firewall.StrictHttpFirewall;
+import org.springframework.security.web.util.matcher.RequestMatcher;
 
 import io.refstore.web.audit.AuditLog;
 import io.refstore.web.audit.DeniedRequestAudit;
@@ -229,8 +231,17 @@ class SecurityConfiguration {
 	@Bean
 	@Order(2)
 	SecurityFilterChain consoleFilterChain(HttpSecurity http, ProblemSecurityHandlers problems, LoginThrottle throttle,
-			DeniedRequestAudit denied) throws Exception {
-		http.formLogin((form) -> form.loginPage("/login").permitAll())
+			DeniedRequestAudit denied, ObjectProvider<NodeSignature> nodes) throws Exception {
+		// a console page another node of the fleet forwards comes with a node credential
+		// (checked below: a forged one is refused) and no session: no CSRF token to
+		// check; the forms it renders carry the forwarding node's token, which is the one
+		// the browser's next post is checked against
+		RequestMatcher forwarded = (request) -> request.getHeader(NodeSignature.NODE) != null;
+		http.csrf((csrf) -> csrf.ignoringRequestMatchers(forwarded)
+			.csrfTokenRepository(new ForwardedCsrfTokenRepository(new HttpSessionCsrfTokenRepository())))
+			.addFilterBefore(new NodeAuthenticationFilter(nodes.getIfAvailable(), problems),
+					UsernamePasswordAuthenticationFilter.class)
+			.formLogin((form) -> form.loginPage("/login").permitAll())
 			.exceptionHandling(
 					(exceptions) -> exceptions.accessDeniedHandler(denied.handler(new AccessDeniedHandlerImpl())))
 			.addFilterBefore(new LoginThrottleFilter(throttle, problems, true),

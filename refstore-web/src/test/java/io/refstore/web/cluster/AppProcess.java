@@ -153,6 +153,36 @@ final class AppProcess implements AutoCloseable {
 		return Long.parseLong(location.substring(location.lastIndexOf('/') + 1));
 	}
 
+	/** A console session as {@code admin}, signed in through the login form. */
+	Console console() throws IOException, InterruptedException {
+		HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+		String base = "http://localhost:" + this.port;
+		String token = csrf(browser
+			.send(HttpRequest.newBuilder(URI.create(base + "/login")).build(), HttpResponse.BodyHandlers.ofString())
+			.body());
+		browser.send(form(base + "/login", "username=admin&password=" + PASSWORD + "&_csrf=" + enc(token)),
+				HttpResponse.BodyHandlers.ofString());
+		return new Console(browser, base);
+	}
+
+	/**
+	 * A signed-in browser: pages by GET, forms by POST with the CSRF token a page gave.
+	 */
+	record Console(HttpClient browser, String base) {
+
+		HttpResponse<String> get(String path) throws IOException, InterruptedException {
+			return this.browser.send(HttpRequest.newBuilder(URI.create(this.base + path)).build(),
+					HttpResponse.BodyHandlers.ofString());
+		}
+
+		/** Posts {@code fields} with the CSRF token of {@code page}. */
+		HttpResponse<String> post(String path, String page, String fields) throws IOException, InterruptedException {
+			return this.browser.send(form(this.base + path, fields + "&_csrf=" + enc(csrf(page))),
+					HttpResponse.BodyHandlers.ofString());
+		}
+
+	}
+
 	private static HttpRequest form(String url, String body) {
 		return HttpRequest.newBuilder(URI.create(url))
 			.header("Content-Type", "application/x-www-form-urlencoded")

@@ -113,6 +113,27 @@ class FleetIT {
 					.containsExactly("admin", "admin");
 			}
 
+			// the console on alpha shows gamma's repository (gamma renders it), and a
+			// form
+			// of that page posted to alpha launches the job, which runs on gamma
+			AppProcess.Console console = alpha.console();
+			HttpResponse<String> page = console.get("/repo?name=s-gamma%2Fteam%2Fc.git");
+			assertThat(page.statusCode()).as(page.body()).isEqualTo(200);
+			assertThat(page.body()).contains("refs/heads/main").contains(next.substring(0, 7));
+			assertThat(page.headers().allValues("Set-Cookie")).as("alpha's session stays the browser's").isEmpty();
+			HttpResponse<String> fragment = console.get("/repo/inventory?name=s-gamma%2Fteam%2Fc.git");
+			assertThat(fragment.body()).contains("id=\"run-inventory\"");
+			HttpResponse<String> inventory = console.post("/jobs/new/inventory", fragment.body(),
+					"repo=s-gamma%2Fteam%2Fc.git");
+			assertThat(inventory.statusCode()).as(inventory.body()).isEqualTo(302);
+			String location = inventory.headers().firstValue("Location").orElseThrow();
+			long inventoryJob = Long.parseLong(location.substring(location.lastIndexOf('/') + 1));
+			await("the inventory ran on gamma", () -> "COMPLETED"
+				.equals(json(alpha.get("/api/jobs/" + inventoryJob)).read("$.status", String.class)));
+			assertThat(
+					json(alpha.get("/api/jobs/" + inventoryJob)).read("$.results['refstore.instance']", String.class))
+				.isEqualTo("gamma");
+
 			// node credentials: forged, incomplete, or without the user's roles
 			Map<String, String> forged = Map.of("X-Refstore-Node", "alpha", "X-Refstore-User", "mallory",
 					"X-Refstore-Roles", "ROLE_ADMIN", "X-Refstore-At", Long.toString(Instant.now().getEpochSecond()),
