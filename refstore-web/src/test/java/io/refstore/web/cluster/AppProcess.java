@@ -132,20 +132,9 @@ final class AppProcess implements AutoCloseable {
 	 * @return the new execution's id
 	 */
 	long restartInConsole(long executionId) throws IOException, InterruptedException {
-		HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
-		String base = "http://localhost:" + this.port;
-		String token = csrf(browser
-			.send(HttpRequest.newBuilder(URI.create(base + "/login")).build(), HttpResponse.BodyHandlers.ofString())
-			.body());
-		browser.send(form(base + "/login", "username=admin&password=" + PASSWORD + "&_csrf=" + enc(token)),
-				HttpResponse.BodyHandlers.ofString());
-		String page = browser
-			.send(HttpRequest.newBuilder(URI.create(base + "/jobs/" + executionId)).build(),
-					HttpResponse.BodyHandlers.ofString())
-			.body();
-		HttpResponse<String> restarted = browser.send(
-				form(base + "/jobs/" + executionId + "/restart", "_csrf=" + enc(csrf(page))),
-				HttpResponse.BodyHandlers.ofString());
+		Console console = console();
+		String page = console.get("/jobs/" + executionId).body();
+		HttpResponse<String> restarted = console.post("/jobs/" + executionId + "/restart", page, "");
 		String location = restarted.headers()
 			.firstValue("Location")
 			.orElseThrow(() -> new IllegalStateException(
@@ -177,8 +166,8 @@ final class AppProcess implements AutoCloseable {
 
 		/** Posts {@code fields} with the CSRF token of {@code page}. */
 		HttpResponse<String> post(String path, String page, String fields) throws IOException, InterruptedException {
-			return this.browser.send(form(this.base + path, fields + "&_csrf=" + enc(csrf(page))),
-					HttpResponse.BodyHandlers.ofString());
+			String body = (fields.isEmpty() ? "" : fields + "&") + "_csrf=" + enc(csrf(page));
+			return this.browser.send(form(this.base + path, body), HttpResponse.BodyHandlers.ofString());
 		}
 
 	}
