@@ -7,7 +7,9 @@ CREATE TABLE refstore_node (
 	version VARCHAR(64),
 	started_at TIMESTAMP WITH TIME ZONE NOT NULL,
 	heartbeat_at TIMESTAMP WITH TIME ZONE NOT NULL,
-	inventory_at TIMESTAMP WITH TIME ZONE
+	inventory_at TIMESTAMP WITH TIME ZONE,
+	-- the repositories its last inventory recorded, so that listing the nodes counts no rows
+	repositories BIGINT DEFAULT 0 NOT NULL
 );
 
 -- A storage is one directory, named fleet-wide: the file .refstore-storage in it holds its id. Usually one node

@@ -37,13 +37,14 @@ class FleetApiController {
 	@GetMapping("/repositories")
 	@Operation(summary = "The repositories of every node, paged, in storage and path order (VIEWER)",
 			description = "Filters: node, storage, format (files or reftable), maintenanceDue, q (part of the path)."
-					+ " A repository whose node is down is listed as last seen, with available false.")
+					+ " Pages: limit (1 to 500, default 100) and after, the page's next. A repository whose node is"
+					+ " down is listed as last seen, with available false.")
 	FleetPage repositories(@RequestParam(required = false) String node, @RequestParam(required = false) String storage,
 			@RequestParam(required = false) String format, @RequestParam(required = false) Boolean maintenanceDue,
-			@RequestParam(required = false) String q, @RequestParam(defaultValue = "0") int offset,
+			@RequestParam(required = false) String q, @RequestParam(required = false) String after,
 			@RequestParam(defaultValue = "100") int limit) {
-		return this.fleet.repositories(
-				new FleetFilter(blank(node), blank(storage), blank(format), maintenanceDue, blank(q), offset, limit));
+		return this.fleet.repositories(new FleetFilter(blank(node), blank(storage), blank(format), maintenanceDue,
+				blank(q), blank(after), limit));
 	}
 
 	@DeleteMapping("/nodes/{node}")

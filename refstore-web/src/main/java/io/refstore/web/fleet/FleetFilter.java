@@ -9,11 +9,13 @@ package io.refstore.web.fleet;
  * @param maintenanceDue only those with maintenance due (true) or not (false), or
  * {@code null}
  * @param query only those whose path contains this text, or {@code null}
- * @param offset how many matches to skip
+ * @param after the page starts after this repository ({@code <storage>/<path>}, the
+ * previous page's {@link FleetPage#next()}), or {@code null} for the first page: keyset
+ * paging, as fast deep in the list as at its start
  * @param limit the page's size
  */
-public record FleetFilter(String node, String storage, String format, Boolean maintenanceDue, String query, int offset,
-		int limit) {
+public record FleetFilter(String node, String storage, String format, Boolean maintenanceDue, String query,
+		String after, int limit) {
 
 	/** The most repositories one page holds. */
 	public static final int MAX_LIMIT = 500;

@@ -48,7 +48,7 @@ public class FleetService implements RemoteRepos {
 	/**
 	 * One page of the repositories of every node.
 	 * @throws InvalidRequestException (400) for a format other than {@code files} or
-	 * {@code reftable}, a negative offset or a limit outside 1 to
+	 * {@code reftable}, an {@code after} that names no repository or a limit outside 1 to
 	 * {@value FleetFilter#MAX_LIMIT}, naming the parameter
 	 */
 	@PreAuthorize("hasRole('VIEWER')")
@@ -56,8 +56,9 @@ public class FleetService implements RemoteRepos {
 		if (filter.format() != null && !List.of("files", "reftable").contains(filter.format())) {
 			throw new InvalidRequestException("format", filter.format(), "is neither files nor reftable");
 		}
-		if (filter.offset() < 0) {
-			throw new InvalidRequestException("offset", Integer.toString(filter.offset()), "is negative");
+		if (filter.after() != null && filter.after().indexOf('/') < 1) {
+			throw new InvalidRequestException("after", filter.after(),
+					"is not a repository's <storage>/<path> (a page's next)");
 		}
 		if (filter.limit() < 1 || filter.limit() > FleetFilter.MAX_LIMIT) {
 			throw new InvalidRequestException("limit", Integer.toString(filter.limit()),

@@ -149,8 +149,10 @@ class FleetStore {
 						ps.setObject(8, row.maintenanceDue());
 						ps.setString(9, (row.error() != null) ? Columns.cut(row.error(), 1024) : null);
 					});
-			this.jdbc.sql("UPDATE refstore_node SET inventory_at = CURRENT_TIMESTAMP WHERE name = ?")
-				.param(node)
+			this.jdbc
+				.sql("UPDATE refstore_node SET inventory_at = CURRENT_TIMESTAMP, repositories = (SELECT COUNT(*)"
+						+ " FROM refstore_fleet_repository WHERE node = ?) WHERE name = ?")
+				.params(node, node)
 				.update();
 		});
 	}
@@ -165,9 +167,7 @@ class FleetStore {
 			.query((rs, row) -> storages.computeIfAbsent(rs.getString("node"), (key) -> new ArrayList<>())
 				.add(rs.getString("name")))
 			.list();
-		return this.jdbc
-			.sql("SELECT n.*, CURRENT_TIMESTAMP AS now_at, (SELECT COUNT(*) FROM refstore_fleet_repository r"
-					+ " WHERE r.node = n.name) AS repositories FROM refstore_node n ORDER BY n.name")
+		return this.jdbc.sql("SELECT n.*, CURRENT_TIMESTAMP AS now_at FROM refstore_node n ORDER BY n.name")
 			.query((rs, row) -> node(rs, downAfter, storages.getOrDefault(rs.getString("name"), List.of())))
 			.list();
 	}
@@ -215,14 +215,26 @@ class FleetStore {
 		List<Object> paged = new ArrayList<>();
 		paged.add(upSince(downAfter));
 		paged.addAll(params);
-		paged.add(filter.offset());
-		paged.add(filter.limit());
-		List<FleetRepository> rows = this.jdbc
-			.sql(REPOSITORIES + where + " ORDER BY r.storage, r.path OFFSET ? ROWS FETCH NEXT ? ROWS ONLY")
+		String page = where.toString();
+		if (filter.after() != null) {
+			int slash = filter.after().indexOf('/');
+			String storage = filter.after().substring(0, slash);
+			// a row value, which both databases compare in the primary key's order
+			page += " AND (r.storage, r.path) > (?, ?)";
+			paged.addAll(List.of(storage, filter.after().substring(slash + 1)));
+		}
+		// one more than the page, to know whether another follows
+		List<FleetRepository> rows = new ArrayList<>(this.jdbc
+			.sql(REPOSITORIES + page + " ORDER BY r.storage, r.path FETCH FIRST " + (filter.limit() + 1) + " ROWS ONLY")
 			.params(paged)
 			.query(FleetStore::repository)
-			.list();
-		return new FleetPage(rows, total, filter.offset(), filter.limit());
+			.list());
+		String next = null;
+		if (rows.size() > filter.limit()) {
+			rows.remove(rows.size() - 1);
+			next = rows.get(rows.size() - 1).name();
+		}
+		return new FleetPage(rows, total, next);
 	}
 
 	/**

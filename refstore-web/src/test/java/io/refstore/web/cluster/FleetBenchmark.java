@@ -81,15 +81,18 @@ public final class FleetBenchmark {
 				time("GET /api/fleet/nodes", requests, () -> a.get("/api/fleet/nodes"));
 				time("GET /api/fleet/repositories (first page of 100)", requests,
 						() -> a.get("/api/fleet/repositories"));
-				time("GET /api/fleet/repositories?offset=99000", requests,
-						() -> a.get("/api/fleet/repositories?offset=" + Math.max(0, repositories - 1000)));
+				String late = "sim-9-storage/group-0/project-0.git";
+				time("GET /api/fleet/repositories?after=" + late, requests,
+						() -> a.get("/api/fleet/repositories?after=" + late));
 				time("GET /api/fleet/repositories?node=" + some, requests,
 						() -> a.get("/api/fleet/repositories?node=" + some));
 				time("GET /api/fleet/repositories?q=project-4242", requests,
 						() -> a.get("/api/fleet/repositories?q=project-4242"));
 				time("GET /api/fleet/repositories?format=reftable&maintenanceDue=true", requests,
 						() -> a.get("/api/fleet/repositories?format=reftable&maintenanceDue=true"));
-				time("console /fleet (nodes and first page)", requests, () -> a.get("/fleet"));
+				AppProcess.Console console = a.console();
+				time("console /fleet (nodes and first page)", requests, () -> console.get("/fleet"));
+				time("console /fleet?q=project-4242", requests, () -> console.get("/fleet?q=project-4242"));
 
 				List<Double> latencies = new ArrayList<>();
 				for (int i = 0; i < Math.max(5, requests / 5); i++) {
@@ -177,6 +180,13 @@ public final class FleetBenchmark {
 				}
 			}
 			insert.executeBatch();
+			try (PreparedStatement count = connection.prepareStatement("UPDATE refstore_node SET inventory_at ="
+					+ " CURRENT_TIMESTAMP, repositories = (SELECT COUNT(*) FROM refstore_fleet_repository WHERE node = ?)"
+					+ " WHERE name = ?")) {
+				count.setString(1, node);
+				count.setString(2, node);
+				count.executeUpdate();
+			}
 			connection.commit();
 		}
 		finally {

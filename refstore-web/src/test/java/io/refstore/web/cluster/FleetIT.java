@@ -247,6 +247,10 @@ class FleetIT {
 				assertThat(
 						json(alpha.get("/api/jobs/" + restarted)).read("$.results['refstore.instance']", String.class))
 					.isEqualTo("gamma");
+				assertThat((Long) TwoInstancesIT.stepContext(db, restarted, "copyRefsStep").get("copy.resumedFrom"))
+					.as("the restart went on from the last committed chunk")
+					.isPositive()
+					.isLessThan(BRANCHES + 1);
 				assertThat(GitCli.system()
 					.run(onGamma.dir(), "config", "--file", onGamma.dir().resolve("config").toString(),
 							"extensions.refStorage")

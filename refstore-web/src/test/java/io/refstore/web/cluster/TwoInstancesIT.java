@@ -179,7 +179,8 @@ class TwoInstancesIT {
 	 * (serialized, Base64).
 	 */
 	@SuppressWarnings("unchecked")
-	private static Map<String, Object> stepContext(PostgresDatabase db, long execution, String step) throws Exception {
+	/** The execution context of one step of an execution, as Spring Batch stored it. */
+	static Map<String, Object> stepContext(PostgresDatabase db, long execution, String step) throws Exception {
 		String text = text(db,
 				"SELECT c.short_context FROM batch_step_execution_context c JOIN batch_step_execution s"
 						+ " ON s.step_execution_id = c.step_execution_id WHERE s.job_execution_id = " + execution

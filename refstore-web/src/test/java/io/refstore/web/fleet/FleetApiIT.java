@@ -73,6 +73,20 @@ class FleetApiIT extends ApiTestSupport {
 			.andExpect(jsonPath("$.repositories[0].available").value(true));
 		this.mvc.perform(get("/api/fleet/repositories").param("q", name).param("format", "reftable").with(as("viewer")))
 			.andExpect(jsonPath("$.total").value(0));
+		// pages by keyset: a second repository of the same stem follows the first
+		bareRepo(name + "-2.git");
+		this.membership.refreshInventory();
+		this.mvc.perform(get("/api/fleet/repositories").param("q", name).param("limit", "1").with(as("viewer")))
+			.andExpect(jsonPath("$.total").value(2))
+			.andExpect(jsonPath("$.repositories[0].path").value(name))
+			.andExpect(jsonPath("$.next").value("default/" + name));
+		this.mvc
+			.perform(get("/api/fleet/repositories").param("q", name)
+				.param("limit", "1")
+				.param("after", "default/" + name)
+				.with(as("viewer")))
+			.andExpect(jsonPath("$.repositories[0].path").value(name + "-2.git"))
+			.andExpect(jsonPath("$.next").doesNotExist());
 
 		this.mvc.perform(get(repoUri("default/" + name, "")).with(as("viewer")))
 			.andExpect(status().isOk())
@@ -148,9 +162,9 @@ class FleetApiIT extends ApiTestSupport {
 		this.mvc.perform(get("/api/fleet/repositories").param("limit", "0").with(as("viewer")))
 			.andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.parameter").value("limit"));
-		this.mvc.perform(get("/api/fleet/repositories").param("offset", "-1").with(as("viewer")))
+		this.mvc.perform(get("/api/fleet/repositories").param("after", "no-storage").with(as("viewer")))
 			.andExpect(status().isBadRequest())
-			.andExpect(jsonPath("$.parameter").value("offset"));
+			.andExpect(jsonPath("$.parameter").value("after"));
 		this.mvc.perform(get("/api/fleet/nodes").with(as("nobody"))).andExpect(status().isForbidden());
 	}
 

@@ -28,9 +28,9 @@ class FleetController {
 	@GetMapping("/fleet")
 	String showFleet(@RequestParam(required = false) String node, @RequestParam(required = false) String storage,
 			@RequestParam(required = false) String format, @RequestParam(required = false) Boolean due,
-			@RequestParam(required = false) String q, @RequestParam(defaultValue = "0") int offset, Model model) {
-		FleetFilter filter = new FleetFilter(blank(node), blank(storage), blank(format), due, blank(q),
-				Math.max(0, offset), PAGE_SIZE);
+			@RequestParam(required = false) String q, @RequestParam(required = false) String after, Model model) {
+		FleetFilter filter = new FleetFilter(blank(node), blank(storage), blank(format), due, blank(q), blank(after),
+				PAGE_SIZE);
 		model.addAttribute("nodes", this.fleet.nodes());
 		model.addAttribute("here", this.fleet.node());
 		model.addAttribute("filter", filter);
