@@ -11,7 +11,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 import jakarta.annotation.PreDestroy;
 
@@ -20,7 +23,6 @@ import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationStartedEvent;
 import org.springframework.boot.web.server.context.WebServerInitializedEvent;
 import org.springframework.context.event.EventListener;
-import org.springframework.scheduling.TaskScheduler;
 import org.springframework.stereotype.Component;
 
 import io.refstore.batch.support.JobLeases;
@@ -57,7 +59,16 @@ public class FleetMembership {
 
 	private final int maxDepth;
 
-	private final TaskScheduler scheduler;
+	/**
+	 * The heartbeat and the inventory on threads of their own: a long inventory (or any
+	 * other scheduled work of the application) must never hold back the heartbeat, or the
+	 * node would be shown down while it works.
+	 */
+	private final ScheduledExecutorService heartbeats = Executors
+		.newSingleThreadScheduledExecutor((task) -> daemon(task, "fleet-heartbeat"));
+
+	private final ScheduledExecutorService inventories = Executors
+		.newSingleThreadScheduledExecutor((task) -> daemon(task, "fleet-inventory"));
 
 	private final String node;
 
@@ -66,15 +77,20 @@ public class FleetMembership {
 	private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
 
 	FleetMembership(FleetStore store, FleetProperties properties, RepoRegistry registry, RepoService repos,
-			RepoProperties repoProperties, TaskScheduler scheduler, JobLeases leases) {
+			RepoProperties repoProperties, JobLeases leases) {
 		this.store = store;
 		this.properties = properties;
 		this.registry = registry;
 		this.repos = repos;
 		this.maxDepth = repoProperties.maxDepth();
-		this.scheduler = scheduler;
 		this.node = leases.instanceId();
 		this.url = properties.url();
+	}
+
+	private static Thread daemon(Runnable task, String name) {
+		Thread thread = new Thread(task, name);
+		thread.setDaemon(true);
+		return thread;
 	}
 
 	/** This node's name. */
@@ -99,9 +115,10 @@ public class FleetMembership {
 	void start() throws IOException {
 		register();
 		synchronized (this.tasks) {
-			this.tasks.add(this.scheduler.scheduleWithFixedDelay(this::heartbeat, this.properties.heartbeat()));
-			this.tasks
-				.add(this.scheduler.scheduleWithFixedDelay(this::refreshInventory, this.properties.inventoryRefresh()));
+			long beat = this.properties.heartbeat().toMillis();
+			this.tasks.add(this.heartbeats.scheduleWithFixedDelay(this::heartbeat, beat, beat, TimeUnit.MILLISECONDS));
+			this.tasks.add(this.inventories.scheduleWithFixedDelay(this::refreshInventory, 0,
+					this.properties.inventoryRefresh().toMillis(), TimeUnit.MILLISECONDS));
 		}
 	}
 
@@ -200,6 +217,8 @@ public class FleetMembership {
 		synchronized (this.tasks) {
 			this.tasks.forEach((task) -> task.cancel(false));
 			this.tasks.clear();
+			this.heartbeats.shutdownNow();
+			this.inventories.shutdownNow();
 		}
 	}
 

@@ -209,8 +209,11 @@ class FleetIT {
 					{"repository": "team/c.git", "targetFormat": "reftable", "chunkSize": 1, "throttleMillis": 300}""");
 			assertThat(launched.statusCode()).as(launched.body()).isEqualTo(201);
 			long migration = json(launched).read("$.id", Long.class);
-			await("three refs copied on gamma",
-					() -> json(alpha.get("/api/jobs/" + migration)).read("$.progress.done", Long.class) >= 3);
+			await("three refs copied on gamma", () -> {
+				DocumentContext progress = json(alpha.get("/api/jobs/" + migration));
+				return "copyRefsStep".equals(progress.read("$.progress.step", String.class))
+						&& progress.read("$.progress.done", Long.class) >= 3;
+			});
 			assertThat(json(beta.get("/api/jobs/" + migration)).read("$.results['refstore.instance']", String.class))
 				.isEqualTo("gamma");
 
