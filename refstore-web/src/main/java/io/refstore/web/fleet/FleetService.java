@@ -89,24 +89,33 @@ public class FleetService implements RemoteRepos {
 
 	/**
 	 * A repository another node holds: 503 with {@code Retry-After} while every node
-	 * holding it is down (what was last seen of it is never presented as current); 421
-	 * naming the node while that node is up (requests are not forwarded yet).
+	 * holding it is down (what was last seen of it is never presented as current), 409 if
+	 * several storages of other nodes hold the name, 421 naming the node while that node
+	 * is up (where the request was not forwarded: no {@code refstore.fleet.secret}).
 	 */
 	@Override
 	public void checkElsewhere(String name) {
-		checkElsewhere(name, true);
+		FleetRepository repository = availableElsewhere(name, heldElsewhere(name));
+		if (repository != null) {
+			throw Problems.exception(HttpStatus.MISDIRECTED_REQUEST, "repository-elsewhere",
+					"repository '" + repository.name() + "' is on node '" + repository.node() + "'",
+					Map.of("repository", repository.name(), "node", repository.node()));
+		}
+	}
+
+	/** Where the storages of other nodes hold {@code name}. */
+	private List<FleetRepository> heldElsewhere(String name) {
+		return locate(name).stream().filter((repository) -> !this.membership.holds(repository.storage())).toList();
 	}
 
 	/**
-	 * As {@link #checkElsewhere(String)}; with {@code forUse} false, returns where that
-	 * throws 421 (the repository is on a node that is up).
+	 * The one repository of {@code found}, on a node that is up; {@code null} if
+	 * {@code found} is empty.
+	 * @throws ErrorResponseException 409 if there are several, 503 if its node is down
 	 */
-	private void checkElsewhere(String name, boolean forUse) {
-		List<FleetRepository> found = locate(name).stream()
-			.filter((repository) -> !this.membership.holds(repository.storage()))
-			.toList();
+	private FleetRepository availableElsewhere(String name, List<FleetRepository> found) {
 		if (found.isEmpty()) {
-			return;
+			return null;
 		}
 		if (found.size() > 1) {
 			throw Problems.exception(HttpStatus.CONFLICT, "repository-ambiguous",
@@ -126,23 +135,17 @@ public class FleetService implements RemoteRepos {
 				.set(HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, this.properties.downAfter().toSeconds())));
 			throw unavailable;
 		}
-		if (!forUse) {
-			return;
-		}
-		throw Problems.exception(HttpStatus.MISDIRECTED_REQUEST, "repository-elsewhere",
-				"repository '" + repository.name() + "' is on node '" + repository.node() + "'",
-				Map.of("repository", repository.name(), "node", repository.node()));
+		return repository;
 	}
 
 	/**
 	 * Where to forward a request for {@code name}: the node holding it, if that is
 	 * another node of the fleet, up, with an address; empty if this node answers it (it
-	 * holds it, no node does, several storages do, or its node is down).
+	 * holds it, no node does, several storages do, or its node is down: the answer here
+	 * says so).
 	 */
 	public Optional<Target> forwardTarget(String name) {
-		List<FleetRepository> found = locate(name).stream()
-			.filter((repository) -> !this.membership.holds(repository.storage()))
-			.toList();
+		List<FleetRepository> found = heldElsewhere(name);
 		if (found.size() != 1 || !found.get(0).available() || found.get(0).node().equals(node())) {
 			return Optional.empty();
 		}
@@ -157,14 +160,7 @@ public class FleetService implements RemoteRepos {
 	 * 409 if several storages hold the name
 	 */
 	public Optional<String> jobNode(String name) {
-		List<FleetRepository> found = locate(name).stream()
-			.filter((repository) -> !this.membership.holds(repository.storage()))
-			.toList();
-		if (found.isEmpty()) {
-			return Optional.empty();
-		}
-		checkElsewhere(name, false);
-		return Optional.of(found.get(0).node());
+		return Optional.ofNullable(availableElsewhere(name, heldElsewhere(name))).map(FleetRepository::node);
 	}
 
 	/**

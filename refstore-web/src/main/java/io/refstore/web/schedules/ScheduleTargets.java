@@ -50,17 +50,9 @@ public class ScheduleTargets {
 		String text = target.trim();
 		switch (kind) {
 			case REPOSITORY -> {
-				try {
-					if (!this.registry.holds(text) && this.fleet.elsewhere(text).isPresent()) {
-						// another node of the fleet holds it, and runs its jobs
-						return text;
-					}
-				}
-				catch (InvalidRepositoryNameException ex) {
-					throw new InvalidRequestException("target", text, "no repository of that name");
-				}
-				catch (IOException ex) {
-					throw new InvalidRequestException("target", text, "unreadable: " + ex.getMessage());
+				if (this.fleet.elsewhere(text).isPresent()) {
+					// another node of the fleet holds it, and runs its jobs
+					return text;
 				}
 				try (OpenRepo repo = this.registry.open(text)) {
 					return repo.name();
