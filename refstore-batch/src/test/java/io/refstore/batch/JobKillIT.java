@@ -13,6 +13,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -68,8 +69,17 @@ class JobKillIT {
 			long copied = dead.steps().get(1).done();
 			assertThat(copied).as("refs copied before the kill").isBetween(10L, refs.lines().count() - 10);
 			assertThat(JobFixtures.format(repo.dir())).isEqualTo("files");
+			// what a node of a fleet restarts when it returns: this instance's
+			// interrupted
+			// executions since a time, not restarted yet
+			LocalDateTime before = LocalDateTime.now().minusHours(1);
+			assertThat(jobs.interrupted("kill-instance", before)).extracting(JobSummary::executionId)
+				.containsExactly(execution);
+			assertThat(jobs.interrupted("kill-instance", LocalDateTime.now().plusMinutes(1))).isEmpty();
+			assertThat(jobs.interrupted("another-instance", before)).isEmpty();
 
 			JobSummary finished = JobFixtures.await(jobs, jobs.restart(execution, "operator").executionId());
+			assertThat(jobs.interrupted("kill-instance", before)).as("restarted already").isEmpty();
 
 			assertThat(finished.status()).as(finished.exitMessage()).isEqualTo("COMPLETED");
 			long resumedFrom = stepContext(context, finished, "copyRefsStep").getLong("copy.resumedFrom");

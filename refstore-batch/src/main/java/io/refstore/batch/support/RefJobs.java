@@ -3,6 +3,7 @@ package io.refstore.batch.support;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -305,6 +306,34 @@ public class RefJobs {
 		return this.jdbc.queryForList(
 				"SELECT JOB_EXECUTION_ID FROM BATCH_JOB_EXECUTION WHERE JOB_INSTANCE_ID = ? ORDER BY JOB_EXECUTION_ID",
 				Long.class, instanceId);
+	}
+
+	/**
+	 * The executions that instance {@code instance} ran, created at or after
+	 * {@code since}, that its death interrupted ({@link StartupRecovery} marked them
+	 * FAILED) and that nobody restarted yet (each is the last execution of its job
+	 * instance), oldest first.
+	 */
+	public List<JobSummary> interrupted(String instance, LocalDateTime since) {
+		StringBuilder sql = new StringBuilder("SELECT E.JOB_EXECUTION_ID FROM BATCH_JOB_EXECUTION E"
+				+ " JOIN BATCH_JOB_INSTANCE I ON E.JOB_INSTANCE_ID = I.JOB_INSTANCE_ID WHERE I.JOB_NAME IN (");
+		List<Object> args = new ArrayList<>();
+		for (RefJobType type : RefJobType.values()) {
+			sql.append(args.isEmpty() ? "?" : ", ?");
+			args.add(type.jobName());
+		}
+		sql.append(") AND E.STATUS = 'FAILED' AND E.CREATE_TIME >= ? AND E.EXIT_MESSAGE LIKE ?"
+				+ " AND NOT EXISTS (SELECT 1 FROM BATCH_JOB_EXECUTION L WHERE L.JOB_INSTANCE_ID = E.JOB_INSTANCE_ID"
+				+ " AND L.JOB_EXECUTION_ID > E.JOB_EXECUTION_ID) ORDER BY E.JOB_EXECUTION_ID");
+		args.add(since);
+		args.add("%" + StartupRecovery.INTERRUPTED + "%");
+		return this.jdbc.queryForList(sql.toString(), Long.class, args.toArray())
+			.stream()
+			.map(this.jobRepository::getJobExecution)
+			.filter((execution) -> instance
+				.equals(execution.getExecutionContext().getString(RefJobListener.INSTANCE, null)))
+			.map(this::summary)
+			.toList();
 	}
 
 	/**

@@ -33,6 +33,13 @@ public class StartupRecovery implements ApplicationRunner {
 
 	private static final Log log = LogFactory.getLog(StartupRecovery.class);
 
+	/**
+	 * What the exit description of every execution this class marks ends with: the mark
+	 * of an execution its instance's death interrupted (campaigns and a returning node of
+	 * a fleet restart those).
+	 */
+	public static final String INTERRUPTED = "restart it to continue from its last committed chunk";
+
 	private final JobRepository jobRepository;
 
 	private final JobLeases leases;
@@ -137,8 +144,7 @@ public class StartupRecovery implements ApplicationRunner {
 		String path = RefJobListener.repositoryPath(execution);
 		String released = (path != null) ? releaseLocks(execution, path) : "";
 		String message = "marked FAILED " + (startup ? "at startup" : "by a survivor") + " by instance '"
-				+ this.leases.instanceId() + "': " + reason + released
-				+ "; restart it to continue from its last committed chunk";
+				+ this.leases.instanceId() + "': " + reason + released + "; " + INTERRUPTED;
 		LocalDateTime now = LocalDateTime.now();
 		for (StepExecution step : execution.getStepExecutions()) {
 			if (step.getStatus().isRunning() || step.getStatus() == BatchStatus.STOPPING) {
