@@ -2,13 +2,13 @@ package io.refstore.web.cluster;
 
 import java.io.IOException;
 import java.net.CookieManager;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,41 +32,42 @@ final class AppProcess implements AutoCloseable {
 	private static final String HASH = "{bcrypt}"
 			+ new org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder(4).encode(PASSWORD);
 
+	private static final Pattern STARTED = Pattern.compile("Tomcat started on port (\\d+)");
+
 	private static final Pattern CSRF = Pattern.compile("name=\"_csrf\"[^>]*value=\"([^\"]+)\"");
 
 	final String instanceId;
 
-	final int port;
+	/** The port it serves on, known once {@link #awaitUp()} saw it start. */
+	private volatile int port;
 
 	private final Process process;
 
+	private final Path log;
+
 	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-	private AppProcess(String instanceId, int port, Process process) {
+	private AppProcess(String instanceId, Process process, Path log) {
 		this.instanceId = instanceId;
-		this.port = port;
 		this.process = process;
+		this.log = log;
 	}
 
 	/** Starts an instance; {@link #awaitUp()} waits until it serves. */
 	static AppProcess start(String instanceId, String dbUrl, Path home, Path root, Path log, String... extra)
 			throws IOException {
-		int port;
-		try (ServerSocket socket = new ServerSocket(0)) {
-			port = socket.getLocalPort();
-		}
 		List<String> command = new ArrayList<>(
 				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx320m",
 						"-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
 						"io.refstore.web.RefstoreApplication", "--spring.profiles.active=postgres",
-						"--spring.datasource.url=" + dbUrl, "--server.port=" + port, "--refstore.home=" + home,
+						"--spring.datasource.url=" + dbUrl, "--server.port=0", "--refstore.home=" + home,
 						"--refstore.repositories.roots[0]=" + root, "--refstore.demo.enabled=false",
 						"--refstore.schedules.min-interval=1s", "--refstore.jobs.instance-id=" + instanceId,
 						"--refstore.security.users[0].name=admin", "--refstore.security.users[0].password=" + HASH,
 						"--refstore.security.users[0].roles=ADMIN"));
 		command.addAll(List.of(extra));
 		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-		return new AppProcess(instanceId, port, process);
+		return new AppProcess(instanceId, process, log);
 	}
 
 	/** Waits until {@code /actuator/health} answers UP. */
@@ -74,8 +75,21 @@ final class AppProcess implements AutoCloseable {
 		Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
 		while (Instant.now().isBefore(deadline)) {
 			if (!this.process.isAlive()) {
+				List<String> lines = Files.readAllLines(this.log);
 				throw new IllegalStateException(
-						"instance " + this.instanceId + " exited with " + this.process.exitValue());
+						"instance " + this.instanceId + " exited with " + this.process.exitValue() + "; its log ends:\n"
+								+ String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size())));
+			}
+			if (this.port == 0) {
+				// the server takes a free port itself (a port chosen here could be taken
+				// by
+				// any connection before it binds) and logs it
+				Matcher started = STARTED.matcher(Files.readString(this.log));
+				if (!started.find()) {
+					Thread.sleep(500);
+					continue;
+				}
+				this.port = Integer.parseInt(started.group(1));
 			}
 			try {
 				HttpResponse<String> health = get("/actuator/health");
