@@ -1,18 +1,12 @@
 package io.refstore.web.campaigns;
 
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.EventListener;
 import org.springframework.integration.support.locks.LockRegistry;
@@ -24,9 +18,11 @@ import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.JobSummary;
 import io.refstore.batch.support.RefJobEvent;
 import io.refstore.batch.support.RefJobs;
+import io.refstore.batch.support.StartupRecovery;
 import io.refstore.web.fleet.FleetJobs;
 import io.refstore.web.fleet.FleetProperties;
 import io.refstore.web.schedules.ScheduleService;
+import io.refstore.web.system.Passes;
 import io.refstore.web.system.Redaction;
 import io.refstore.web.system.RefWebProperties;
 
@@ -36,8 +32,10 @@ import io.refstore.web.system.RefWebProperties;
  * <ol>
  * <li>every RUNNING target is re-read from its execution ({@link RefJobs#find}):
  * completed is DONE, failed or stopped is FAILED with the exit description, except an
- * execution an instance's death interrupted (marked by {@code StartupRecovery}), which is
- * restarted once from its last chunk;</li>
+ * execution an instance's death interrupted (marked by {@code StartupRecovery}): the
+ * target follows the execution that restarted it (its node does so when it returns to the
+ * fleet), waits while that node is down, or else restarts it once from its last
+ * chunk;</li>
  * <li>PENDING targets are launched in order while fewer than {@code concurrency} run; a
  * busy repository ({@link JobConflictException}) is SKIPPED_BUSY, a refused launch
  * FAILED;</li>
@@ -51,21 +49,11 @@ import io.refstore.web.system.RefWebProperties;
 @Component
 class CampaignCoordinator implements SmartLifecycle {
 
-	private static final Log log = LogFactory.getLog(CampaignCoordinator.class);
-
-	/**
-	 * The mark {@code StartupRecovery} leaves in the exit description of the executions
-	 * it fails.
-	 */
-	private static final String INTERRUPTED = "restart it to continue from its last committed chunk";
-
 	private final CampaignStore store;
 
 	private final RefJobs jobs;
 
-	private final Duration poll;
-
-	private volatile ScheduledExecutorService executor;
+	private final Passes passes;
 
 	private final FleetJobs fleet;
 
@@ -80,66 +68,33 @@ class CampaignCoordinator implements SmartLifecycle {
 		this.jobs = jobs;
 		this.fleet = fleet;
 		this.perNode = fleetSettings.jobsPerNode();
-		this.poll = settings.campaigns().pollMillis();
+		this.passes = new Passes("campaigns", settings.campaigns().pollMillis(), this::pass);
 	}
 
 	@Override
-	public synchronized void start() {
-		this.executor = Executors.newSingleThreadScheduledExecutor((task) -> {
-			Thread thread = new Thread(task, "campaigns");
-			thread.setDaemon(true);
-			return thread;
-		});
-		this.executor.scheduleWithFixedDelay(this::passSafely, this.poll.toMillis(), this.poll.toMillis(),
-				TimeUnit.MILLISECONDS);
+	public void start() {
+		this.passes.start();
 	}
 
 	@Override
-	public synchronized void stop() {
-		ScheduledExecutorService running = this.executor;
-		this.executor = null;
-		if (running != null) {
-			running.shutdown();
-			try {
-				running.awaitTermination(30, TimeUnit.SECONDS);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-		}
+	public void stop() {
+		this.passes.stop();
 	}
 
 	@Override
 	public boolean isRunning() {
-		return this.executor != null;
+		return this.passes.isRunning();
 	}
 
 	/** Asks for a pass soon, off the caller's thread; does nothing while stopped. */
 	void nudge() {
-		ScheduledExecutorService running = this.executor;
-		if (running != null) {
-			try {
-				running.execute(this::passSafely);
-			}
-			catch (RuntimeException ex) {
-				// shutting down: the next start passes anyway
-			}
-		}
+		this.passes.nudge();
 	}
 
 	@EventListener
 	void onJobEvent(RefJobEvent event) {
 		if (event.action() == RefJobEvent.Action.FINISH) {
 			nudge();
-		}
-	}
-
-	private void passSafely() {
-		try {
-			pass();
-		}
-		catch (RuntimeException ex) {
-			log.warn("campaign pass failed; the next one retries: " + ex.getMessage(), ex);
 		}
 	}
 
@@ -224,9 +179,21 @@ class CampaignCoordinator implements SmartLifecycle {
 					message(job).isBlank() ? null : message(job));
 			return false;
 		}
-		if (job.status().equals("FAILED") && message(job).contains(INTERRUPTED) && target.restarts() == 0
+		if (job.status().equals("FAILED") && message(job).contains(StartupRecovery.INTERRUPTED)
 				&& !campaign.cancelRequested()) {
-			return restart(campaign, target);
+			Optional<Long> newer = newerExecution(job);
+			if (newer.isPresent()) {
+				// restarted by its node on its return (or by an operator): followed
+				this.store.restarted(target, newer.get());
+				return true;
+			}
+			if (this.fleet.nodeDown(target.repository())) {
+				// its node restarts it when it returns
+				return true;
+			}
+			if (target.restarts() == 0) {
+				return restart(campaign, target, job);
+			}
 		}
 		this.store.move(target, CampaignTarget.State.RUNNING, CampaignTarget.State.FAILED, job.executionId(),
 				"execution " + job.executionId() + " " + job.status() + ": " + message(job));
@@ -237,7 +204,14 @@ class CampaignCoordinator implements SmartLifecycle {
 		return (job.exitMessage() == null) ? "" : Redaction.message(job.exitMessage());
 	}
 
-	private boolean restart(Campaign campaign, CampaignTarget target) {
+	/** The execution that restarted {@code job}'s job instance since, if any. */
+	private Optional<Long> newerExecution(JobSummary job) {
+		List<Long> executions = this.jobs.executionIds(job.instanceId());
+		long last = executions.get(executions.size() - 1);
+		return (last > job.executionId()) ? Optional.of(last) : Optional.empty();
+	}
+
+	private boolean restart(Campaign campaign, CampaignTarget target, JobSummary job) {
 		try {
 			JobSummary restarted = this.fleet.restart(target.executionId(), target.repository(),
 					Campaign.actor(campaign.id()));
@@ -245,6 +219,12 @@ class CampaignCoordinator implements SmartLifecycle {
 			return true;
 		}
 		catch (RuntimeException ex) {
+			Optional<Long> newer = newerExecution(job);
+			if (newer.isPresent()) {
+				// its node restarted it at the same moment
+				this.store.restarted(target, newer.get());
+				return true;
+			}
 			this.store.move(target, CampaignTarget.State.RUNNING, CampaignTarget.State.FAILED, target.executionId(),
 					"execution " + target.executionId() + " was interrupted and could not be restarted: "
 							+ ex.getMessage());

@@ -7,7 +7,9 @@ import java.util.Map;
 import java.util.Optional;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
+import org.springframework.web.ErrorResponseException;
 
 import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.JobSummary;
@@ -63,6 +65,21 @@ public class FleetJobs {
 			return Optional.empty();
 		}
 		return this.fleet.jobNode(repository);
+	}
+
+	/**
+	 * Whether the node holding {@code repository} is another node of the fleet that is
+	 * down now: its jobs wait for it (it restarts what its stop interrupted when it
+	 * returns).
+	 */
+	public boolean nodeDown(String repository) {
+		try {
+			elsewhere(repository);
+			return false;
+		}
+		catch (ErrorResponseException ex) {
+			return ex.getStatusCode().value() == HttpStatus.SERVICE_UNAVAILABLE.value();
+		}
 	}
 
 	/**

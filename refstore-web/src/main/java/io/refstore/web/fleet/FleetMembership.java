@@ -6,10 +6,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -74,6 +76,9 @@ public class FleetMembership {
 
 	private volatile String url;
 
+	/** When this node started before this start, if it had been registered. */
+	private volatile Optional<Instant> previousStart = Optional.empty();
+
 	private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
 
 	FleetMembership(FleetStore store, FleetProperties properties, RepoRegistry registry, RepoService repos,
@@ -113,7 +118,7 @@ public class FleetMembership {
 
 	@EventListener(ApplicationStartedEvent.class)
 	void start() throws IOException {
-		register();
+		this.previousStart = register();
 		synchronized (this.tasks) {
 			long beat = this.properties.heartbeat().toMillis();
 			this.tasks.add(this.heartbeats.scheduleWithFixedDelay(this::heartbeat, beat, beat, TimeUnit.MILLISECONDS));
@@ -122,15 +127,24 @@ public class FleetMembership {
 		}
 	}
 
-	private void register() throws IOException {
+	/**
+	 * When this node had started before this start (database time), if it had been
+	 * registered: the work it ran since then was interrupted by its stop.
+	 */
+	public Optional<Instant> previousStart() {
+		return this.previousStart;
+	}
+
+	private Optional<Instant> register() throws IOException {
 		Map<String, FleetStore.StorageClaim> storages = new LinkedHashMap<>();
 		for (Map.Entry<String, Path> storage : this.registry.storages().entrySet()) {
 			storages.put(storage.getKey(),
 					new FleetStore.StorageClaim(storage.getValue().toString(), storageId(storage.getValue())));
 		}
 		String version = FleetMembership.class.getPackage().getImplementationVersion();
-		this.store.register(this.node, this.url, version, storages);
+		Optional<Instant> previous = this.store.register(this.node, this.url, version, storages);
 		logger.info("Fleet node '{}' registered at {} with storages {}", this.node, this.url, storages.keySet());
+		return previous;
 	}
 
 	/**

@@ -24,7 +24,8 @@ import org.springframework.validation.annotation.Validated;
  * @param secret the fleet's shared secret, the same on every node (at least 32 bytes:
  * {@code openssl rand -hex 32}): nodes sign the requests they forward to each other with
  * it; unset, a node neither forwards nor accepts forwarded requests
- * @param jobsPerNode how many of one campaign's jobs run at once on one node (default 2)
+ * @param jobsPerNode how many of one campaign's or one schedule fire's jobs run at once
+ * on one node (default 2)
  */
 @ConfigurationProperties("refstore.fleet")
 @Validated

@@ -45,11 +45,16 @@ class FleetStore {
 	/**
 	 * Registers the node (again, after a restart) and claims its storages.
 	 * @param storages by name, each directory with its id ({@code .refstore-storage})
+	 * @return when the node started before, if it was registered already
 	 * @throws IllegalStateException if a storage of one of the names is another directory
 	 * (another id), naming it and the node holding it
 	 */
-	void register(String node, String url, String version, Map<String, StorageClaim> storages) {
-		this.transactions.executeWithoutResult((status) -> {
+	Optional<Instant> register(String node, String url, String version, Map<String, StorageClaim> storages) {
+		return this.transactions.execute((status) -> {
+			Optional<Instant> previousStart = this.jdbc.sql("SELECT started_at FROM refstore_node WHERE name = ?")
+				.param(node)
+				.query((rs, row) -> instant(rs, "started_at"))
+				.optional();
 			int updated = this.jdbc
 				.sql("UPDATE refstore_node SET url = ?, version = ?, started_at = CURRENT_TIMESTAMP,"
 						+ " heartbeat_at = CURRENT_TIMESTAMP WHERE name = ?")
@@ -96,6 +101,7 @@ class FleetStore {
 					leaveStorage(gone, node);
 				}
 			}
+			return previousStart;
 		});
 	}
 

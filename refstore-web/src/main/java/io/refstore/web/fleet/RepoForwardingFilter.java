@@ -2,6 +2,7 @@ package io.refstore.web.fleet;
 
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -10,6 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -34,6 +36,7 @@ import org.springframework.security.core.GrantedAuthority;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
+import org.springframework.web.util.UriComponentsBuilder;
 import org.springframework.web.util.UriUtils;
 
 import tools.jackson.databind.json.JsonMapper;
@@ -45,11 +48,12 @@ import io.refstore.web.security.NodeSignature;
 import io.refstore.web.system.Problems;
 
 /**
- * Sends a repository's API requests ({@code /api/repos/{repo}/...}) and console pages
+ * Sends a repository's API requests ({@code /api/repos/{repo}/...}), console pages
  * ({@code GET /repo...?name=...}, with this node's CSRF token for the forms they render)
- * to the node that holds it, when that is another node of the fleet and it is up: after
- * this node's security has authenticated the user and checked the role the URL needs, the
- * request goes to that node with the user's name and roles signed by the fleet's secret
+ * and the forms posted from them ({@code POST /repo/...}) to the node that holds it, when
+ * that is another node of the fleet and it is up: after this node's security has
+ * authenticated the user and checked the role the URL needs, the request goes to that
+ * node with the user's name and roles signed by the fleet's secret
  * ({@link NodeSignature}; never the user's credentials), and its answer comes back as it
  * was given: status, {@code ETag}, {@code Location}, problem bodies. The node that serves
  * it checks the roles again on its services and names the user in its audit entries (with
@@ -110,14 +114,49 @@ class RepoForwardingFilter extends OncePerRequestFilter {
 	}
 
 	/**
-	 * A console page of one repository ({@code /repo...?name=...}): forwarded as a GET
-	 * only; a form posted for a repository of another node is answered here (421 names
-	 * the node).
+	 * A console page of one repository ({@code GET /repo...?name=...}) or a form posted
+	 * from one ({@code POST /repo/...} with a {@code name} field): the forms of a page
+	 * rendered by another node post back here and go on to that node.
 	 */
 	private static boolean console(HttpServletRequest request) {
 		String uri = request.getRequestURI();
-		return "GET".equals(request.getMethod()) && (uri.equals("/repo") || uri.startsWith("/repo/"))
-				&& request.getQueryString() != null;
+		if (!uri.equals("/repo") && !uri.startsWith("/repo/")) {
+			return false;
+		}
+		return switch (request.getMethod()) {
+			case "GET" -> request.getQueryString() != null;
+			case "POST" -> form(request);
+			default -> false;
+		};
+	}
+
+	private static boolean form(HttpServletRequest request) {
+		return request.getContentType() != null
+				&& MediaType.APPLICATION_FORM_URLENCODED.includes(MediaType.parseMediaType(request.getContentType()));
+	}
+
+	/**
+	 * A posted form's body, made again from its fields (this node's security read them
+	 * already, to check the CSRF token, so the stream is spent); fields of the query
+	 * string stay in the query string.
+	 */
+	private static byte[] formBody(HttpServletRequest request) {
+		Set<String> inQuery = UriComponentsBuilder.fromUriString("?" + Objects.toString(request.getQueryString(), ""))
+			.build()
+			.getQueryParams()
+			.keySet();
+		StringBuilder body = new StringBuilder();
+		request.getParameterMap().forEach((name, values) -> {
+			if (!inQuery.contains(name)) {
+				for (String value : values) {
+					body.append(body.isEmpty() ? "" : "&")
+						.append(URLEncoder.encode(name, StandardCharsets.UTF_8))
+						.append('=')
+						.append(URLEncoder.encode(value, StandardCharsets.UTF_8));
+				}
+			}
+		});
+		return body.toString().getBytes(StandardCharsets.UTF_8);
 	}
 
 	@Override
@@ -168,7 +207,9 @@ class RepoForwardingFilter extends OncePerRequestFilter {
 			.collect(Collectors.joining(","));
 		String query = request.getQueryString();
 		String pathAndQuery = request.getRequestURI() + ((query != null) ? "?" + query : "");
-		byte[] body = request.getInputStream().readAllBytes();
+		boolean console = console(request);
+		byte[] body = (console && "POST".equals(request.getMethod())) ? formBody(request)
+				: request.getInputStream().readAllBytes();
 		HttpRequest.Builder forwarded = HttpRequest.newBuilder(URI.create(target.url() + pathAndQuery))
 			.timeout(TIMEOUT)
 			.method(request.getMethod(), (body.length == 0) ? HttpRequest.BodyPublishers.noBody()
@@ -179,7 +220,7 @@ class RepoForwardingFilter extends OncePerRequestFilter {
 				forwarded.header(header, value);
 			}
 		}
-		String csrf = console(request) ? ForwardedCsrfTokenRepository.rawToken(request) : null;
+		String csrf = console ? ForwardedCsrfTokenRepository.rawToken(request) : null;
 		if (csrf != null) {
 			forwarded.header(ForwardedCsrfTokenRepository.HEADER, csrf);
 		}

@@ -10,7 +10,8 @@ import java.time.Instant;
  * @param firedAt when it actually fired
  * @param instanceId the instance that fired it
  * @param repository the repository, or {@code null} when the selection matched none
- * @param executionId the execution launched, or {@code null}
+ * @param executionId the execution launched, or {@code null} (also while a queued run's
+ * launch is under way: LAUNCHED without its execution yet)
  * @param outcome what happened
  * @param detail why it did not launch, or {@code null}
  */
@@ -19,6 +20,12 @@ public record ScheduleRun(String schedule, Instant scheduledAt, Instant firedAt,
 
 	/** What a fire did on a repository. */
 	public enum Outcome {
+
+		/**
+		 * Waits for its turn: the repository's node runs
+		 * {@code refstore.fleet.jobs-per-node} of this fire's jobs; launched as one ends.
+		 */
+		QUEUED,
 
 		/** The job was launched. */
 		LAUNCHED,

@@ -9,6 +9,7 @@ import static io.refstore.web.system.Columns.utc;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -117,6 +118,71 @@ class ScheduleStore {
 			.params(name, repository)
 			.query(Long.class)
 			.optional();
+	}
+
+	/**
+	 * Whether a run of {@code name} on {@code repository} waits in the queue (from an
+	 * earlier fire).
+	 */
+	boolean queued(String name, String repository) {
+		return this.jdbc
+			.sql("SELECT COUNT(*) FROM refstore_schedule_run WHERE outcome = 'QUEUED' AND schedule_name = ?"
+					+ " AND repository = ?")
+			.params(name, repository)
+			.query(Long.class)
+			.single() > 0;
+	}
+
+	/** The oldest {@code limit} queued runs, oldest first. */
+	List<QueuedRun> queue(int limit) {
+		return this.jdbc
+			.sql("SELECT id, schedule_name, scheduled_at, repository FROM refstore_schedule_run"
+					+ " WHERE outcome = 'QUEUED' ORDER BY id LIMIT ?")
+			.param(limit)
+			.query((rs, row) -> new QueuedRun(rs.getLong("id"), rs.getString("schedule_name"),
+					instant(rs, "scheduled_at"), rs.getString("repository")))
+			.list();
+	}
+
+	/** The executions one fire launched, by repository. */
+	Map<String, Long> launched(String name, Instant scheduledAt) {
+		Map<String, Long> launched = new LinkedHashMap<>();
+		this.jdbc
+			.sql("SELECT repository, execution_id FROM refstore_schedule_run WHERE schedule_name = ?"
+					+ " AND scheduled_at = ? AND outcome = 'LAUNCHED' AND execution_id IS NOT NULL")
+			.params(name, utc(scheduledAt))
+			.query((rs, row) -> launched.put(rs.getString("repository"), rs.getLong("execution_id")))
+			.list();
+		return launched;
+	}
+
+	/**
+	 * Takes a queued run for launching (marks it LAUNCHED, without its execution yet);
+	 * false if another node took it.
+	 */
+	boolean take(long id) {
+		return this.jdbc
+			.sql("UPDATE refstore_schedule_run SET outcome = 'LAUNCHED' WHERE id = ? AND outcome = 'QUEUED'")
+			.param(id)
+			.update() == 1;
+	}
+
+	/** What the launch of a run taken from the queue did. */
+	void settle(long id, Long executionId, ScheduleRun.Outcome outcome, String detail) {
+		this.jdbc.sql("UPDATE refstore_schedule_run SET execution_id = ?, outcome = ?, detail = ? WHERE id = ?")
+			.params(executionId, outcome.name(), cut(detail, DETAIL), id)
+			.update();
+	}
+
+	/**
+	 * A run waiting in the queue.
+	 *
+	 * @param id its row
+	 * @param schedule the schedule's name
+	 * @param scheduledAt its fire's time, which names the fire
+	 * @param repository the repository to launch on
+	 */
+	record QueuedRun(long id, String schedule, Instant scheduledAt, String repository) {
 	}
 
 	private Schedule schedule(ResultSet rs, int row) throws SQLException {

@@ -2,7 +2,11 @@ package io.refstore.web.security;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Enumeration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +21,7 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.springframework.http.MediaType;
 import org.springframework.security.core.GrantedAuthority;
 import org.springframework.security.core.authority.SimpleGrantedAuthority;
 import org.springframework.security.core.context.SecurityContext;
@@ -90,14 +95,73 @@ final class NodeAuthenticationFilter extends OncePerRequestFilter {
 		}
 	}
 
-	/** The request with its body, read once to check the signature, to read again. */
+	/**
+	 * The request with its body, read once to check the signature, to read again; a
+	 * posted form's fields are its parameters, as the container would have made them (the
+	 * query string's first).
+	 */
 	private static final class ReadBody extends HttpServletRequestWrapper {
 
 		private final byte[] body;
 
+		private Map<String, String[]> parameters;
+
 		ReadBody(HttpServletRequest request, byte[] body) {
 			super(request);
 			this.body = body;
+		}
+
+		@Override
+		public String getParameter(String name) {
+			String[] values = getParameterMap().get(name);
+			return (values != null) ? values[0] : null;
+		}
+
+		@Override
+		public Map<String, String[]> getParameterMap() {
+			if (this.parameters == null) {
+				this.parameters = parameters();
+			}
+			return this.parameters;
+		}
+
+		@Override
+		public Enumeration<String> getParameterNames() {
+			return Collections.enumeration(getParameterMap().keySet());
+		}
+
+		@Override
+		public String[] getParameterValues(String name) {
+			String[] values = getParameterMap().get(name);
+			return (values != null) ? values.clone() : null;
+		}
+
+		private Map<String, String[]> parameters() {
+			String type = getContentType();
+			if (type == null || !MediaType.APPLICATION_FORM_URLENCODED.includes(MediaType.parseMediaType(type))) {
+				return super.getParameterMap();
+			}
+			Map<String, List<String>> fields = new LinkedHashMap<>();
+			add(fields, getQueryString());
+			add(fields, new String(this.body, StandardCharsets.UTF_8));
+			Map<String, String[]> parameters = new LinkedHashMap<>();
+			fields.forEach((name, values) -> parameters.put(name, values.toArray(String[]::new)));
+			return Collections.unmodifiableMap(parameters);
+		}
+
+		private static void add(Map<String, List<String>> fields, String encoded) {
+			if (encoded == null || encoded.isEmpty()) {
+				return;
+			}
+			for (String pair : encoded.split("&")) {
+				if (!pair.isEmpty()) {
+					int equals = pair.indexOf('=');
+					String name = (equals < 0) ? pair : pair.substring(0, equals);
+					String value = (equals < 0) ? "" : pair.substring(equals + 1);
+					fields.computeIfAbsent(URLDecoder.decode(name, StandardCharsets.UTF_8), (key) -> new ArrayList<>())
+						.add(URLDecoder.decode(value, StandardCharsets.UTF_8));
+				}
+			}
 		}
 
 		@Override

@@ -162,26 +162,11 @@ class FleetIT {
 					"s-gamma/team/c.git", "s-gamma/team/d.git", "s-gamma/team/e.git");
 			assertThat(finished.read("$.repositories[*].state", List.class)).containsOnly("DONE");
 			List<Number> executions = finished.read("$.repositories[*].executionId", List.class);
-			List<DocumentContext> onGammaRuns = new ArrayList<>();
-			for (Number execution : executions) {
-				DocumentContext job = json(alpha.get("/api/jobs/" + execution));
-				String node = job.read("$.results['refstore.instance']", String.class);
-				assertThat(node)
-					.isEqualTo(job.read("$.repository", String.class).startsWith("s-alpha/") ? "alpha" : "gamma");
-				if (node.equals("gamma")) {
-					onGammaRuns.add(job);
-				}
-			}
-			onGammaRuns.sort(java.util.Comparator.comparing((job) -> time(job, "$.started")));
-			assertThat(onGammaRuns).hasSize(3);
-			for (int i = 1; i < onGammaRuns.size(); i++) {
-				assertThat(time(onGammaRuns.get(i), "$.started")).as("gamma's jobs one after the other")
-					.isAfterOrEqualTo(time(onGammaRuns.get(i - 1), "$.ended"));
-			}
+			assertOnePerNodeAtATime(alpha, executions);
 
 			// a schedule made on gamma fires once, launching once per repository, each on
-			// its node (RUN_ONCE: a fire a loaded machine delays past Quartz's misfire
-			// threshold still runs)
+			// its node, one at a time per node as the campaign (RUN_ONCE: a fire a loaded
+			// machine delays past Quartz's misfire threshold still runs)
 			HttpResponse<String> schedule = gamma.postJson("/api/schedules", """
 					{"name": "fleet-once", "jobType": "verify", "targetKind": "GLOB", "target": "team/*.git",
 					 "onceAt": "%s", "misfire": "RUN_ONCE"}""".formatted(Instant.now().plusSeconds(2)));
@@ -203,6 +188,16 @@ class FleetIT {
 			assertThat(runs).extracting((row) -> row.get(1)).containsOnly("LAUNCHED");
 			assertThat(runs).extracting((row) -> row.get(0).replaceFirst("^s-(alpha|gamma)/", ""))
 				.containsExactlyInAnyOrder("team/a.git", "team/c.git", "team/d.git", "team/e.git");
+			List<Number> fired = new ArrayList<>();
+			for (List<String> row : rows(db,
+					"SELECT execution_id FROM refstore_schedule_run WHERE schedule_name = 'fleet-once'")) {
+				fired.add(Long.parseLong(row.get(0)));
+			}
+			for (Number execution : fired) {
+				await("the schedule's jobs ended",
+						() -> json(alpha.get("/api/jobs/" + execution)).read("$.ended", String.class) != null);
+			}
+			assertOnePerNodeAtATime(alpha, fired);
 
 			// a migration launched on alpha for gamma's repository runs on gamma
 			HttpResponse<String> launched = alpha.postJson("/api/jobs/migrations", """
@@ -234,22 +229,35 @@ class FleetIT {
 					Boolean.class))
 				.isFalse();
 			assertThat(beta.get("/api/repos/team%2Fa.git/refs").statusCode()).isEqualTo(200);
+			// once its lease expires (refstore.jobs.lease-ttl=10s), a survivor fails the
+			// migration
+			await("the dead migration failed by a survivor",
+					() -> "FAILED".equals(json(alpha.get("/api/jobs/" + migration)).read("$.status", String.class)));
+			assertThat(json(alpha.get("/api/jobs/" + migration)).read("$.exitMessage", String.class))
+				.contains("by a survivor")
+				.contains("its lease expired");
 
 			// gamma comes back: served again, with what was written before the kill; its
-			// dead migration is failed, and restarted from alpha it runs on gamma from
-			// its
-			// last chunk to the end
+			// dead migration is failed, and gamma restarts it by itself, from its last
+			// chunk to the end
 			try (AppProcess back = start("gamma", db, dir, roots.get("gamma"))) {
 				back.awaitUp();
 				await("gamma up again", () -> up(alpha, "gamma"));
 				HttpResponse<String> again = alpha.get("/api/repos/team%2Fc.git/refs/refs%2Fheads%2Fmain");
 				assertThat(again.statusCode()).as(again.body()).isEqualTo(200);
 				assertThat(again.headers().firstValue("ETag")).contains("\"" + next + "\"");
-				await("the dead migration failed", () -> "FAILED"
-					.equals(json(alpha.get("/api/jobs/" + migration)).read("$.status", String.class)));
-				HttpResponse<String> restart = alpha.postJson("/api/jobs/" + migration + "/restart", "");
-				assertThat(restart.statusCode()).as(restart.body()).isIn(200, 201);
-				long restarted = json(restart).read("$.id", Long.class);
+				String instance = "(SELECT job_instance_id FROM batch_job_execution WHERE job_execution_id = "
+						+ migration + ")";
+				await("gamma restarted its interrupted migration", () -> count(db,
+						"SELECT COUNT(*) FROM batch_job_execution WHERE job_instance_id = " + instance) == 2);
+				long restarted = count(db,
+						"SELECT MAX(job_execution_id) FROM batch_job_execution WHERE job_instance_id = " + instance);
+				assertThat(count(db,
+						"SELECT COUNT(*) FROM refstore_audit_event WHERE actor = 'node:gamma'"
+								+ " AND action = 'job.restart' AND outcome = 'SUCCESS'"))
+					.as(rows(db, "SELECT actor, action, outcome FROM refstore_audit_event WHERE actor = 'node:gamma'")
+						.toString())
+					.isEqualTo(1);
 				await("the restart completed", () -> "COMPLETED"
 					.equals(json(alpha.get("/api/jobs/" + restarted)).read("$.status", String.class)));
 				assertThat(
@@ -266,6 +274,24 @@ class FleetIT {
 					.trim()).isEqualTo("reftable");
 				String refs = GitCli.reftable().ok(onGamma.dir(), "for-each-ref", "--format=%(refname) %(objectname)");
 				assertThat(refs.lines()).hasSize(BRANCHES + 1).contains("refs/heads/main " + next);
+
+				// the migration kept the files store as a backup on gamma: alpha's
+				// console
+				// drops it with gamma's page and form (posted to alpha, which sends it
+				// on)
+				List<String> backups = json(alpha.get("/api/repos/team%2Fc.git/backups")).read("$[*].name", List.class);
+				assertThat(backups).hasSize(1);
+				String backup = backups.get(0);
+				String query = "name=s-gamma%2Fteam%2Fc.git&backup=" + backup;
+				HttpResponse<String> confirm = console.get("/repo/backups/drop?" + query);
+				assertThat(confirm.body()).contains("id=\"confirm-drop\"");
+				HttpResponse<String> dropped = console.post("/repo/backups/drop", confirm.body(),
+						query + "&confirmBackup=" + backup);
+				assertThat(dropped.statusCode()).as(dropped.body()).isEqualTo(302);
+				assertThat(dropped.headers().firstValue("Location").orElseThrow()).contains("/repo?name=");
+				assertThat(json(alpha.get("/api/repos/team%2Fc.git/backups")).read("$[*].name", List.class)).isEmpty();
+				assertThat(rows(db, "SELECT actor, outcome FROM refstore_audit_event WHERE action = 'backup.drop'"))
+					.containsExactly(List.of("admin", "SUCCESS"));
 			}
 		}
 	}
@@ -276,6 +302,7 @@ class FleetIT {
 				"--refstore.repositories.storages.s-" + id + "=" + root, "--refstore.fleet.secret=" + SECRET,
 				"--refstore.fleet.heartbeat=1s", "--refstore.fleet.down-after=4s",
 				"--refstore.fleet.inventory-refresh=2s", "--refstore.fleet.jobs-per-node=1",
+				"--refstore.jobs.lease-ttl=10s", "--refstore.jobs.sweep-millis=1000",
 				"--refstore.campaigns.poll-millis=200");
 	}
 
@@ -290,6 +317,29 @@ class FleetIT {
 		repo.run(updates.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8), "update-ref", "--stdin")
 			.requireOk();
 		return repo;
+	}
+
+	/**
+	 * Each execution ran on the node holding its repository, and gamma's three one after
+	 * the other ({@code refstore.fleet.jobs-per-node=1}).
+	 */
+	private static void assertOnePerNodeAtATime(AppProcess alpha, List<Number> executions) throws Exception {
+		List<DocumentContext> onGammaRuns = new ArrayList<>();
+		for (Number execution : executions) {
+			DocumentContext job = json(alpha.get("/api/jobs/" + execution));
+			String node = job.read("$.results['refstore.instance']", String.class);
+			assertThat(node).isEqualTo(job.read("$.repository", String.class).contains("s-alpha/")
+					|| job.read("$.repository", String.class).equals("team/a.git") ? "alpha" : "gamma");
+			if (node.equals("gamma")) {
+				onGammaRuns.add(job);
+			}
+		}
+		onGammaRuns.sort(java.util.Comparator.comparing((job) -> time(job, "$.started")));
+		assertThat(onGammaRuns).hasSize(3);
+		for (int i = 1; i < onGammaRuns.size(); i++) {
+			assertThat(time(onGammaRuns.get(i), "$.started")).as("gamma's jobs one after the other")
+				.isAfterOrEqualTo(time(onGammaRuns.get(i - 1), "$.ended"));
+		}
 	}
 
 	private static boolean up(AppProcess node, String name) throws Exception {

@@ -59,7 +59,7 @@ class TwoInstancesIT {
 					 "parameters":{"targetFormat":"reftable","chunkSize":"1","throttleMillis":"500"}}"""
 				.formatted(Instant.now().plusSeconds(1))));
 			await("the slow migration launched", () -> count(db, "SELECT COUNT(*) FROM refstore_schedule_run"
-					+ " WHERE schedule_name = 'slow' AND outcome = 'LAUNCHED'") == 1);
+					+ " WHERE schedule_name = 'slow' AND outcome = 'LAUNCHED' AND execution_id IS NOT NULL") == 1);
 			long slow = count(db, "SELECT execution_id FROM refstore_schedule_run WHERE schedule_name = 'slow'");
 			String owner = text(db, "SELECT instance_id FROM refstore_schedule_run WHERE schedule_name = 'slow'");
 			await("three refs copied", () -> copyCommits(db, slow) >= 3);
@@ -130,11 +130,20 @@ class TwoInstancesIT {
 				.isEmpty();
 			assertThat(count(db,
 					"SELECT COUNT(*) FROM refstore_schedule_run r WHERE schedule_name = 'tick' AND"
-							+ " outcome = 'LAUNCHED' AND NOT EXISTS (SELECT 1 FROM batch_job_execution_params p WHERE"
-							+ " p.job_execution_id = r.execution_id AND p.parameter_name = 'actor'"
-							+ " AND p.parameter_value = 'schedule:tick')"))
+							+ " outcome = 'LAUNCHED' AND execution_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM"
+							+ " batch_job_execution_params p WHERE p.job_execution_id = r.execution_id AND"
+							+ " p.parameter_name = 'actor' AND p.parameter_value = 'schedule:tick')"))
 				.as("recorded launches without their job")
 				.isZero();
+			// kill -9 between taking a queued run and recording its execution leaves that
+			// one run without it: at most one, and nothing queued is left behind
+			assertThat(count(db,
+					"SELECT COUNT(*) FROM refstore_schedule_run WHERE schedule_name = 'tick'"
+							+ " AND outcome = 'LAUNCHED' AND execution_id IS NULL"))
+				.as("launches cut by the kill")
+				.isLessThanOrEqualTo(1);
+			await("the queue emptied by the survivor", () -> count(db,
+					"SELECT COUNT(*) FROM refstore_schedule_run WHERE schedule_name = 'tick' AND outcome = 'QUEUED'") == 0);
 		}
 	}
 

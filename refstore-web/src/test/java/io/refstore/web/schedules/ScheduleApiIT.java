@@ -187,7 +187,8 @@ class ScheduleApiIT extends ApiTestSupport {
 		// before the first fire records its second)
 		Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
 		List<ScheduleRun> runs = this.store.runs(name, 100);
-		while (runs.stream().map(ScheduleRun::repository).distinct().count() < 2 && Instant.now().isBefore(deadline)) {
+		while ((runs.stream().map(ScheduleRun::repository).distinct().count() < 2 || queued(runs))
+				&& Instant.now().isBefore(deadline)) {
 			Thread.sleep(200);
 			runs = this.store.runs(name, 100);
 		}
@@ -239,7 +240,10 @@ class ScheduleApiIT extends ApiTestSupport {
 				repo);
 		create("admin", json).andExpect(status().isCreated());
 		Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-		while (this.store.find(name).orElseThrow().overruns() == 0 && Instant.now().isBefore(deadline)) {
+		while (this.store.runs(name, 50)
+			.stream()
+			.noneMatch((r) -> r.outcome() == ScheduleRun.Outcome.OVERRUN && r.executionId() != null)
+				&& Instant.now().isBefore(deadline)) {
 			Thread.sleep(200);
 		}
 		this.mvc.perform(post("/api/schedules/" + name + "/pause").with(as("admin"))).andExpect(status().isOk());
@@ -251,9 +255,14 @@ class ScheduleApiIT extends ApiTestSupport {
 			.filter((r) -> r.outcome() == ScheduleRun.Outcome.LAUNCHED)
 			.findFirst()
 			.orElseThrow();
+		// an overrun names the running execution, or (a fire right behind another) the
+		// earlier fire's run still in the queue
 		assertThat(runs).filteredOn((r) -> r.outcome() == ScheduleRun.Outcome.OVERRUN)
 			.isNotEmpty()
-			.allMatch((r) -> r.executionId().equals(launched.executionId()));
+			.allMatch((r) -> launched.executionId().equals(r.executionId())
+					|| (r.executionId() == null && r.detail().contains("still waits for its turn")));
+		assertThat(runs).filteredOn((r) -> r.outcome() == ScheduleRun.Outcome.OVERRUN)
+			.anyMatch((r) -> launched.executionId().equals(r.executionId()));
 		this.jobs.stop(launched.executionId(), "test");
 	}
 
@@ -283,10 +292,60 @@ class ScheduleApiIT extends ApiTestSupport {
 		assertThat(new ScheduleProperties(null).minInterval()).isEqualTo(Duration.ofMinutes(1));
 	}
 
+	/**
+	 * A fire over three repositories runs at most {@code refstore.fleet.jobs-per-node}
+	 * (2) of its jobs at once on this node: the third waits QUEUED and is launched when
+	 * one of the first two ends.
+	 */
+	@Test
+	void aFireRunsAtMostJobsPerNodeOfItsJobsAtOnceTheOthersWaitQueued() throws Exception {
+		String stem = uniqueName("queue");
+		for (int i = 0; i < 3; i++) {
+			TempRepo git = bareRepo(stem + "-" + i + ".git");
+			String commit = git.commit("queued", null);
+			for (int b = 0; b < 4; b++) {
+				git.git("update-ref", "refs/heads/b" + b, commit);
+			}
+		}
+		String name = uniqueName("queued");
+		create("admin", """
+				{"name":"%s","jobType":"migrate","targetKind":"GLOB","target":"%s-*.git","onceAt":"%s",
+				 "parameters":{"targetFormat":"reftable","chunkSize":"1","throttleMillis":"300"}}""".formatted(name,
+				stem, Instant.now().plusSeconds(2)))
+			.andExpect(status().isCreated());
+		List<ScheduleRun> runs = awaitRuns(name, 3);
+		assertThat(runs).extracting(ScheduleRun::outcome).containsOnly(ScheduleRun.Outcome.LAUNCHED);
+		List<JobSummary> executions = runs.stream()
+			.map((run) -> this.jobs.find(run.executionId()).orElseThrow())
+			.toList();
+		Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
+		while (executions.stream().anyMatch(JobSummary::running) && Instant.now().isBefore(deadline)) {
+			Thread.sleep(200);
+			executions = executions.stream().map((job) -> this.jobs.find(job.executionId()).orElseThrow()).toList();
+		}
+		assertThat(executions).extracting(JobSummary::status).containsOnly("COMPLETED");
+		for (JobSummary job : executions) {
+			long alongside = executions.stream()
+				.filter((other) -> other != job && !other.started().isAfter(job.started())
+						&& other.ended().isAfter(job.started()))
+				.count();
+			assertThat(alongside).as("jobs of the fire running when execution %d started", job.executionId())
+				.isLessThanOrEqualTo(1);
+		}
+	}
+
+	/** Whether a run still waits in the queue or its launch is under way. */
+	private static boolean queued(List<ScheduleRun> runs) {
+		return runs.stream()
+			.anyMatch((run) -> run.outcome() == ScheduleRun.Outcome.QUEUED
+					|| (run.outcome() == ScheduleRun.Outcome.LAUNCHED && run.executionId() == null));
+	}
+
+	/** Waits for {@code count} runs of {@code name}, all past the queue and launched. */
 	private List<ScheduleRun> awaitRuns(String name, int count) throws InterruptedException {
 		Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
 		List<ScheduleRun> runs = this.store.runs(name, 100);
-		while (runs.size() < count && Instant.now().isBefore(deadline)) {
+		while ((runs.size() < count || queued(runs)) && Instant.now().isBefore(deadline)) {
 			Thread.sleep(200);
 			runs = this.store.runs(name, 100);
 		}

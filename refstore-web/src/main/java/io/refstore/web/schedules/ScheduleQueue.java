@@ -1,0 +1,202 @@
+package io.refstore.web.schedules;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.context.event.EventListener;
+import org.springframework.integration.support.locks.LockRegistry;
+import org.springframework.stereotype.Component;
+
+import io.refstore.batch.support.JobConflictException;
+import io.refstore.batch.support.JobParameterNames;
+import io.refstore.batch.support.JobSummary;
+import io.refstore.batch.support.RefJobEvent;
+import io.refstore.batch.support.RefJobs;
+import io.refstore.web.fleet.FleetJobs;
+import io.refstore.web.fleet.FleetProperties;
+import io.refstore.web.system.Passes;
+
+/**
+ * Launches the runs a fire queued ({@link ScheduleRun.Outcome#QUEUED}), each on the node
+ * holding its repository ({@link FleetJobs}), while that node runs fewer than
+ * {@code refstore.fleet.jobs-per-node} of the same fire's jobs: a fire over many
+ * repositories of one node runs them a few at a time, as a campaign does. The queue is
+ * rows of {@code refstore_schedule_run}, so a node that dies leaves it to the others; one
+ * node at a time works it (a lock of the fleet), in order, right after each fire, every
+ * second and at each job's end. Each run's row ends as the launch did: LAUNCHED with its
+ * execution, BUSY or FAILED with why. Thread-safe.
+ */
+@Component
+class ScheduleQueue implements SmartLifecycle {
+
+	private static final Log log = LogFactory.getLog(ScheduleQueue.class);
+
+	/** How long a fire waits for a pass under way before leaving its runs to the next. */
+	private static final long FIRE_WAIT_MILLIS = 5000;
+
+	/** The most queued runs one pass looks at. */
+	private static final int PAGE = 1000;
+
+	private final ScheduleStore store;
+
+	private final RefJobs jobs;
+
+	private final FleetJobs fleet;
+
+	private final LockRegistry<?> locks;
+
+	private final int perNode;
+
+	private final Passes passes = new Passes("schedule-queue", Duration.ofSeconds(1), () -> dispatch(0));
+
+	ScheduleQueue(ScheduleStore store, RefJobs jobs, FleetJobs fleet, LockRegistry<?> locks,
+			FleetProperties fleetSettings) {
+		this.store = store;
+		this.jobs = jobs;
+		this.fleet = fleet;
+		this.locks = locks;
+		this.perNode = fleetSettings.jobsPerNode();
+	}
+
+	@Override
+	public void start() {
+		this.passes.start();
+	}
+
+	@Override
+	public void stop() {
+		this.passes.stop();
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.passes.isRunning();
+	}
+
+	@EventListener
+	void onJobEvent(RefJobEvent event) {
+		if (event.action() == RefJobEvent.Action.FINISH) {
+			this.passes.nudge();
+		}
+	}
+
+	/**
+	 * Launches what the queue may launch now, as a fire does right after queuing its
+	 * runs: waits a moment for another pass (of this node or another) to end.
+	 */
+	void dispatchNow() {
+		dispatch(FIRE_WAIT_MILLIS);
+	}
+
+	/**
+	 * Launches what the queue may launch now; nothing if a pass (of this node or another)
+	 * does not end within {@code waitMillis}: the next look does it.
+	 */
+	private void dispatch(long waitMillis) {
+		Lock lock = this.locks.obtain("schedule-queue");
+		try {
+			if (!lock.tryLock(waitMillis, TimeUnit.MILLISECONDS)) {
+				return;
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return;
+		}
+		catch (RuntimeException ex) {
+			log.warn("the schedule queue could not be locked; the next look retries: " + ex.getMessage());
+			return;
+		}
+		try {
+			pass();
+		}
+		catch (RuntimeException ex) {
+			log.warn("a pass over the schedule queue failed; the next one retries: " + ex.getMessage(), ex);
+		}
+		finally {
+			lock.unlock();
+		}
+	}
+
+	private void pass() {
+		Map<String, Optional<String>> nodes = new HashMap<>();
+		Map<String, Map<String, Integer>> runningByFire = new HashMap<>();
+		Map<String, Optional<Schedule>> schedules = new HashMap<>();
+		for (ScheduleStore.QueuedRun run : this.store.queue(PAGE)) {
+			Map<String, Integer> running = runningByFire.computeIfAbsent(run.schedule() + "@" + run.scheduledAt(),
+					(fire) -> running(run, nodes));
+			Optional<String> node = node(run.repository(), nodes);
+			if (node.isPresent() && running.getOrDefault(node.get(), 0) >= this.perNode) {
+				continue;
+			}
+			if (!this.store.take(run.id())) {
+				continue;
+			}
+			Optional<Schedule> schedule = schedules.computeIfAbsent(run.schedule(), this.store::find);
+			if (schedule.isEmpty()) {
+				this.store.settle(run.id(), null, ScheduleRun.Outcome.FAILED, "the schedule was deleted");
+			}
+			else if (launch(schedule.get(), run)) {
+				node.ifPresent((name) -> running.merge(name, 1, Integer::sum));
+			}
+		}
+	}
+
+	/** How many of the jobs {@code run}'s fire launched still run, by node. */
+	private Map<String, Integer> running(ScheduleStore.QueuedRun run, Map<String, Optional<String>> nodes) {
+		Map<String, Integer> running = new HashMap<>();
+		this.store.launched(run.schedule(), run.scheduledAt()).forEach((repository, execution) -> {
+			if (this.jobs.find(execution).filter(JobSummary::running).isPresent()) {
+				node(repository, nodes).ifPresent((node) -> running.merge(node, 1, Integer::sum));
+			}
+		});
+		return running;
+	}
+
+	/**
+	 * The node running {@code repository}'s jobs, looked up once per pass; empty if its
+	 * node is down (the launch then fails the run, saying so).
+	 */
+	private Optional<String> node(String repository, Map<String, Optional<String>> nodes) {
+		return nodes.computeIfAbsent(repository, (name) -> {
+			try {
+				return Optional.of(this.fleet.nodeOf(name));
+			}
+			catch (RuntimeException ex) {
+				return Optional.empty();
+			}
+		});
+	}
+
+	/** Launches a run taken from the queue; returns whether its job now runs. */
+	private boolean launch(Schedule schedule, ScheduleStore.QueuedRun run) {
+		Map<String, String> parameters = new LinkedHashMap<>(schedule.parameters());
+		parameters.put(JobParameterNames.REPOSITORY, run.repository());
+		try {
+			// checked when the schedule was saved too; a row written by other means must
+			// not slip through
+			ScheduleService.refuseProtectionOverride(parameters, "a schedule");
+			JobSummary launched = this.fleet.launch(schedule.jobType(), parameters, "schedule:" + schedule.name());
+			this.store.settle(run.id(), launched.executionId(), ScheduleRun.Outcome.LAUNCHED, null);
+			return true;
+		}
+		catch (JobConflictException ex) {
+			this.store.settle(run.id(), null, ScheduleRun.Outcome.BUSY, ex.getMessage());
+		}
+		catch (RuntimeException ex) {
+			log.warn("schedule " + schedule.name() + " could not launch on " + run.repository() + ": "
+					+ ex.getMessage());
+			this.store.settle(run.id(), null, ScheduleRun.Outcome.FAILED, ex.getMessage());
+		}
+		return false;
+	}
+
+}
