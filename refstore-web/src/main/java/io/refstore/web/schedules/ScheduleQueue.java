@@ -19,7 +19,6 @@ import io.refstore.batch.support.JobConflictException;
 import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.JobSummary;
 import io.refstore.batch.support.RefJobEvent;
-import io.refstore.batch.support.RefJobs;
 import io.refstore.web.fleet.FleetJobs;
 import io.refstore.web.fleet.FleetProperties;
 import io.refstore.web.system.Passes;
@@ -28,11 +27,13 @@ import io.refstore.web.system.Passes;
  * Launches the runs a fire queued ({@link ScheduleRun.Outcome#QUEUED}), each on the node
  * holding its repository ({@link FleetJobs}), while that node runs fewer than
  * {@code refstore.fleet.jobs-per-node} of the same fire's jobs: a fire over many
- * repositories of one node runs them a few at a time, as a campaign does. The queue is
- * rows of {@code refstore_schedule_run}, so a node that dies leaves it to the others; one
- * node at a time works it (a lock of the fleet), in order, right after each fire, every
- * second and at each job's end. Each run's row ends as the launch did: LAUNCHED with its
- * execution, BUSY or FAILED with why. Thread-safe.
+ * repositories of one node runs them a few at a time, as a campaign does, and the other
+ * nodes' at the same time. The queue is rows of {@code refstore_schedule_run}, each with
+ * the node its repository was on when it fired, so a node that dies leaves it to the
+ * others; one node at a time works it (a lock of the fleet), right after each fire, every
+ * second and at each job's end, reading only the runs it launches and one count per fire
+ * and node. Each run's row ends as the launch did: LAUNCHED with its execution, BUSY or
+ * FAILED with why. Thread-safe.
  */
 @Component
 class ScheduleQueue implements SmartLifecycle {
@@ -42,12 +43,10 @@ class ScheduleQueue implements SmartLifecycle {
 	/** How long a fire waits for a pass under way before leaving its runs to the next. */
 	private static final long FIRE_WAIT_MILLIS = 5000;
 
-	/** The most queued runs one pass looks at. */
+	/** The most fires and nodes, and runs of one, one pass looks at. */
 	private static final int PAGE = 1000;
 
 	private final ScheduleStore store;
-
-	private final RefJobs jobs;
 
 	private final FleetJobs fleet;
 
@@ -57,10 +56,8 @@ class ScheduleQueue implements SmartLifecycle {
 
 	private final Passes passes = new Passes("schedule-queue", Duration.ofSeconds(1), () -> dispatch(0));
 
-	ScheduleQueue(ScheduleStore store, RefJobs jobs, FleetJobs fleet, LockRegistry<?> locks,
-			FleetProperties fleetSettings) {
+	ScheduleQueue(ScheduleStore store, FleetJobs fleet, LockRegistry<?> locks, FleetProperties fleetSettings) {
 		this.store = store;
-		this.jobs = jobs;
 		this.fleet = fleet;
 		this.locks = locks;
 		this.perNode = fleetSettings.jobsPerNode();
@@ -127,57 +124,44 @@ class ScheduleQueue implements SmartLifecycle {
 	}
 
 	private void pass() {
-		Map<String, Optional<String>> nodes = new HashMap<>();
-		Map<String, Map<String, Integer>> runningByFire = new HashMap<>();
 		Map<String, Optional<Schedule>> schedules = new HashMap<>();
-		for (ScheduleStore.QueuedRun run : this.store.queue(PAGE)) {
-			Map<String, Integer> running = runningByFire.computeIfAbsent(run.schedule() + "@" + run.scheduledAt(),
-					(fire) -> running(run, nodes));
-			Optional<String> node = node(run.repository(), nodes);
-			if (node.isPresent() && running.getOrDefault(node.get(), 0) >= this.perNode) {
+		for (ScheduleStore.QueuedGroup group : this.store.queuedGroups(PAGE)) {
+			// runs whose node was not known when they fired launch at once: the launch
+			// says why it cannot run
+			int room = (group.node() == null) ? PAGE : this.perNode - this.store.running(group);
+			if (room <= 0) {
 				continue;
 			}
-			if (!this.store.take(run.id())) {
-				continue;
-			}
-			Optional<Schedule> schedule = schedules.computeIfAbsent(run.schedule(), this.store::find);
-			if (schedule.isEmpty()) {
-				this.store.settle(run.id(), null, ScheduleRun.Outcome.FAILED, "the schedule was deleted");
-			}
-			else if (launch(schedule.get(), run)) {
-				node.ifPresent((name) -> running.merge(name, 1, Integer::sum));
+			Optional<Schedule> schedule = schedules.computeIfAbsent(group.schedule(), this.store::find);
+			for (ScheduleStore.QueuedRun run : this.store.queued(group, room)) {
+				if (!this.store.take(run.id())) {
+					continue;
+				}
+				if (schedule.isEmpty()) {
+					this.store.settle(run.id(), null, ScheduleRun.Outcome.FAILED, "the schedule was deleted");
+				}
+				else {
+					launch(schedule.get(), run);
+				}
 			}
 		}
 	}
 
-	/** How many of the jobs {@code run}'s fire launched still run, by node. */
-	private Map<String, Integer> running(ScheduleStore.QueuedRun run, Map<String, Optional<String>> nodes) {
-		Map<String, Integer> running = new HashMap<>();
-		this.store.launched(run.schedule(), run.scheduledAt()).forEach((repository, execution) -> {
-			if (this.jobs.find(execution).filter(JobSummary::running).isPresent()) {
-				node(repository, nodes).ifPresent((node) -> running.merge(node, 1, Integer::sum));
-			}
-		});
-		return running;
-	}
-
 	/**
-	 * The node running {@code repository}'s jobs, looked up once per pass; empty if its
-	 * node is down (the launch then fails the run, saying so).
+	 * The node that runs {@code repository}'s jobs, for a run queued now; {@code null} if
+	 * that cannot be told (its node is down, or no node holds it).
 	 */
-	private Optional<String> node(String repository, Map<String, Optional<String>> nodes) {
-		return nodes.computeIfAbsent(repository, (name) -> {
-			try {
-				return Optional.of(this.fleet.nodeOf(name));
-			}
-			catch (RuntimeException ex) {
-				return Optional.empty();
-			}
-		});
+	String nodeOf(String repository) {
+		try {
+			return this.fleet.nodeOf(repository);
+		}
+		catch (RuntimeException ex) {
+			return null;
+		}
 	}
 
-	/** Launches a run taken from the queue; returns whether its job now runs. */
-	private boolean launch(Schedule schedule, ScheduleStore.QueuedRun run) {
+	/** Launches a run taken from the queue. */
+	private void launch(Schedule schedule, ScheduleStore.QueuedRun run) {
 		Map<String, String> parameters = new LinkedHashMap<>(schedule.parameters());
 		parameters.put(JobParameterNames.REPOSITORY, run.repository());
 		try {
@@ -186,7 +170,6 @@ class ScheduleQueue implements SmartLifecycle {
 			ScheduleService.refuseProtectionOverride(parameters, "a schedule");
 			JobSummary launched = this.fleet.launch(schedule.jobType(), parameters, "schedule:" + schedule.name());
 			this.store.settle(run.id(), launched.executionId(), ScheduleRun.Outcome.LAUNCHED, null);
-			return true;
 		}
 		catch (JobConflictException ex) {
 			this.store.settle(run.id(), null, ScheduleRun.Outcome.BUSY, ex.getMessage());
@@ -196,7 +179,6 @@ class ScheduleQueue implements SmartLifecycle {
 					+ ex.getMessage());
 			this.store.settle(run.id(), null, ScheduleRun.Outcome.FAILED, ex.getMessage());
 		}
-		return false;
 	}
 
 }

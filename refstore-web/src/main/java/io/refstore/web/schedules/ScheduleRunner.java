@@ -85,7 +85,8 @@ class ScheduleRunner {
 					"the run of an earlier fire still waits for its turn on the repository's node");
 			return;
 		}
-		record(schedule, scheduledAt, now, repository, null, ScheduleRun.Outcome.QUEUED, null);
+		this.store.recordRun(new ScheduleRun(schedule.name(), scheduledAt, now, this.instanceId, repository, null,
+				ScheduleRun.Outcome.QUEUED, null), this.queue.nodeOf(repository));
 	}
 
 	private void record(Schedule schedule, Instant scheduledAt, Instant now, String repository, Long executionId,

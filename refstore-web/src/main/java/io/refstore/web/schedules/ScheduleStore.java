@@ -9,7 +9,7 @@ import static io.refstore.web.system.Columns.utc;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -91,11 +91,19 @@ class ScheduleStore {
 	}
 
 	void recordRun(ScheduleRun run) {
+		recordRun(run, null);
+	}
+
+	/**
+	 * Records a run; {@code node} is the node holding its repository, which a queued run
+	 * needs (null if not known).
+	 */
+	void recordRun(ScheduleRun run, String node) {
 		this.jdbc
 			.sql("INSERT INTO refstore_schedule_run (schedule_name, scheduled_at, fired_at, instance_id,"
-					+ " repository, execution_id, outcome, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+					+ " repository, execution_id, outcome, detail, node) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
 			.params(run.schedule(), utc(run.scheduledAt()), utc(run.firedAt()), run.instanceId(), run.repository(),
-					run.executionId(), run.outcome().name(), cut(run.detail(), DETAIL))
+					run.executionId(), run.outcome().name(), cut(run.detail(), DETAIL), node)
 			.update();
 	}
 
@@ -133,27 +141,56 @@ class ScheduleStore {
 			.single() > 0;
 	}
 
-	/** The oldest {@code limit} queued runs, oldest first. */
-	List<QueuedRun> queue(int limit) {
+	/**
+	 * The fires and nodes that have queued runs, each once, the one queued first first:
+	 * at most {@code limit}.
+	 */
+	List<QueuedGroup> queuedGroups(int limit) {
 		return this.jdbc
-			.sql("SELECT id, schedule_name, scheduled_at, repository FROM refstore_schedule_run"
-					+ " WHERE outcome = 'QUEUED' ORDER BY id LIMIT ?")
+			.sql("SELECT schedule_name, scheduled_at, node, MIN(id) AS first_id FROM refstore_schedule_run"
+					+ " WHERE outcome = 'QUEUED' GROUP BY schedule_name, scheduled_at, node ORDER BY first_id LIMIT ?")
 			.param(limit)
-			.query((rs, row) -> new QueuedRun(rs.getLong("id"), rs.getString("schedule_name"),
-					instant(rs, "scheduled_at"), rs.getString("repository")))
+			.query((rs, row) -> new QueuedGroup(rs.getString("schedule_name"), instant(rs, "scheduled_at"),
+					rs.getString("node")))
 			.list();
 	}
 
-	/** The executions one fire launched, by repository. */
-	Map<String, Long> launched(String name, Instant scheduledAt) {
-		Map<String, Long> launched = new LinkedHashMap<>();
-		this.jdbc
-			.sql("SELECT repository, execution_id FROM refstore_schedule_run WHERE schedule_name = ?"
-					+ " AND scheduled_at = ? AND outcome = 'LAUNCHED' AND execution_id IS NOT NULL")
-			.params(name, utc(scheduledAt))
-			.query((rs, row) -> launched.put(rs.getString("repository"), rs.getLong("execution_id")))
+	/** The oldest {@code limit} queued runs of one fire on one node, oldest first. */
+	List<QueuedRun> queued(QueuedGroup group, int limit) {
+		return this.jdbc
+			.sql("SELECT id, repository FROM refstore_schedule_run WHERE outcome = 'QUEUED' AND schedule_name = ?"
+					+ " AND scheduled_at = ? AND " + ((group.node() == null) ? "node IS NULL" : "node = ?")
+					+ " ORDER BY id LIMIT ?")
+			.params(queryParams(group, limit))
+			.query((rs, row) -> new QueuedRun(rs.getLong("id"), rs.getString("repository")))
 			.list();
-		return launched;
+	}
+
+	/**
+	 * How many jobs one fire launched on one node still run (their executions neither
+	 * ended nor failed: the job repository is the fleet's).
+	 */
+	int running(QueuedGroup group) {
+		return this.jdbc
+			.sql("SELECT COUNT(*) FROM refstore_schedule_run r JOIN BATCH_JOB_EXECUTION e"
+					+ " ON e.JOB_EXECUTION_ID = r.execution_id WHERE r.outcome = 'LAUNCHED' AND r.schedule_name = ?"
+					+ " AND r.scheduled_at = ? AND " + ((group.node() == null) ? "r.node IS NULL" : "r.node = ?")
+					+ " AND e.END_TIME IS NULL AND e.STATUS NOT IN ('FAILED', 'ABANDONED')")
+			.params(queryParams(group, null))
+			.query(Long.class)
+			.single()
+			.intValue();
+	}
+
+	private static List<Object> queryParams(QueuedGroup group, Integer limit) {
+		List<Object> params = new ArrayList<>(List.of(group.schedule(), utc(group.scheduledAt())));
+		if (group.node() != null) {
+			params.add(group.node());
+		}
+		if (limit != null) {
+			params.add(limit);
+		}
+		return params;
 	}
 
 	/**
@@ -175,14 +212,23 @@ class ScheduleStore {
 	}
 
 	/**
+	 * The queued runs of one fire on one node.
+	 *
+	 * @param schedule the schedule's name
+	 * @param scheduledAt its fire's time, which names the fire
+	 * @param node the node holding their repositories, or {@code null} if none was known
+	 * when it fired
+	 */
+	record QueuedGroup(String schedule, Instant scheduledAt, String node) {
+	}
+
+	/**
 	 * A run waiting in the queue.
 	 *
 	 * @param id its row
-	 * @param schedule the schedule's name
-	 * @param scheduledAt its fire's time, which names the fire
 	 * @param repository the repository to launch on
 	 */
-	record QueuedRun(long id, String schedule, Instant scheduledAt, String repository) {
+	record QueuedRun(long id, String repository) {
 	}
 
 	private Schedule schedule(ResultSet rs, int row) throws SQLException {
