@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -35,6 +36,17 @@ class DiskFailureIT {
 
 	@TempDir
 	Path tmp;
+
+	/**
+	 * Where the class's two repositories are made, once: every test copies one and
+	 * changes only its copy.
+	 */
+	@TempDir
+	static Path made;
+
+	private static TempRepo files;
+
+	private static TempRepo reftable;
 
 	private record Run(int code, String out, String err) {
 
@@ -138,12 +150,29 @@ class DiskFailureIT {
 	}
 
 	/**
-	 * A repository of {@link #TAGS} tags and 20 logged branches, made by git in
-	 * {@code format} (packed if files) outside the small disk, where 20,000 loose refs
-	 * would not fit, and copied to {@code dir}.
+	 * Makes the class's two repositories (20,000 tags through git take seconds, and every
+	 * test starts from the same ones).
 	 */
-	private TempRepo repo(Path dir, String format) {
-		TempRepo repo = TempRepo.init(GitCli.reftable(), this.tmp.resolve("made-" + format), "--ref-format=" + format);
+	@BeforeAll
+	static void makeRepositories() {
+		files = make("files");
+		reftable = make("reftable");
+	}
+
+	/**
+	 * A copy in {@code dir} of the repository made in {@code format}, outside the small
+	 * disk, where 20,000 loose refs would not fit.
+	 */
+	private static TempRepo repo(Path dir, String format) {
+		return (format.equals("files") ? files : reftable).copyTo(dir);
+	}
+
+	/**
+	 * A repository of {@link #TAGS} tags and 20 logged branches, made by git in
+	 * {@code format} (packed if files).
+	 */
+	private static TempRepo make(String format) {
+		TempRepo repo = TempRepo.init(GitCli.reftable(), made.resolve(format), "--ref-format=" + format);
 		String commit = repo.commits(1, "c").get(0);
 		StringBuilder stdin = new StringBuilder();
 		for (int i = 0; i < TAGS; i++) {
@@ -156,7 +185,7 @@ class DiskFailureIT {
 		if (format.equals("files")) {
 			repo.git("pack-refs", "--all");
 		}
-		return repo.copyTo(dir);
+		return repo;
 	}
 
 	/**
