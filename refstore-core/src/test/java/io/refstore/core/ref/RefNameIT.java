@@ -46,12 +46,15 @@ class RefNameIT {
 	/**
 	 * Prints "unsafe|safe exit-code" per name. Deleting a ref is the one write git allows
 	 * for any safe name and refuses with this message for any other; the names do not
-	 * exist, so nothing is removed.
+	 * exist, so nothing is removed. The message is looked for by bash itself
+	 * ({@code read} and a pattern), not by a grep process per name.
 	 */
 	private static final String DELETE_LOOP = """
 			while IFS= read -r -u 3 -d '' name; do
 				git update-ref -d -- "$name" 2> "$2"; code=$?
-				if grep -q 'refusing to update ref with bad name' "$2"; then
+				err=
+				IFS= read -r -d '' err < "$2"
+				if [[ $err == *'refusing to update ref with bad name'* ]]; then
 					echo "unsafe $code"
 				else
 					echo "safe $code"
