@@ -1,7 +1,12 @@
 package io.refstore.core.io;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * Who runs a migration, a rollback or a bulk write, as its owner file says: the process
@@ -15,10 +20,14 @@ import java.net.UnknownHostException;
  * @param host the host the process ran on, or {@code null} if the text is older than
  * hosts were recorded
  * @param job the job instance that owns the migration, or {@code null} for a command
+ * @param ticks the process's start in clock ticks since boot (Linux), or {@code null} if
+ * the text does not record it
  */
-public record ProcessOwner(String text, long pid, String started, String host, String job) {
+public record ProcessOwner(String text, long pid, String started, String host, String job, String ticks) {
 
 	private static final String HOST = "host ";
+
+	private static final String TICKS = "ticks ";
 
 	private static final String JOB = "job ";
 
@@ -41,8 +50,28 @@ public record ProcessOwner(String text, long pid, String started, String host, S
 	public static String describeThisProcess(String command, String job) {
 		ProcessHandle self = ProcessHandle.current();
 		return "refstore " + command + "\npid " + self.pid() + "\nstarted "
-				+ self.info().startInstant().map(Object::toString).orElse("unknown") + "\n" + HOST + THIS_HOST + "\n"
+				+ self.info().startInstant().map(Object::toString).orElse("unknown") + "\n"
+				+ startTicks(self.pid()).map((ticks) -> TICKS + ticks + "\n").orElse("") + HOST + THIS_HOST + "\n"
 				+ ((job != null) ? JOB + job + "\n" : "");
+	}
+
+	/**
+	 * When process {@code pid} started, in clock ticks since boot (field 22 of
+	 * {@code /proc/<pid>/stat}); empty where there is no such file. Unlike
+	 * {@link ProcessHandle.Info#startInstant()}, which each JVM derives from the boot
+	 * time it read when it started, no step of the clock (a virtual machine resumed or
+	 * forked, a time sync) changes it, so a live process is never taken for another.
+	 */
+	static Optional<String> startTicks(long pid) {
+		try {
+			String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.ISO_8859_1);
+			// the command name (field 2) is in parentheses and may hold spaces and ')'
+			String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+			return (fields.length > 19) ? Optional.of(fields[19]) : Optional.empty();
+		}
+		catch (IOException | RuntimeException ex) {
+			return Optional.empty();
+		}
 	}
 
 	/** Reads an owner text; lines it does not know are ignored. */
@@ -51,6 +80,7 @@ public record ProcessOwner(String text, long pid, String started, String host, S
 		String started = null;
 		String host = null;
 		String job = null;
+		String ticks = null;
 		for (String line : text.split("\n")) {
 			if (line.startsWith("pid ")) {
 				try {
@@ -69,8 +99,11 @@ public record ProcessOwner(String text, long pid, String started, String host, S
 			else if (line.startsWith(JOB)) {
 				job = line.substring(JOB.length());
 			}
+			else if (line.startsWith(TICKS)) {
+				ticks = line.substring(TICKS.length());
+			}
 		}
-		return new ProcessOwner(text, pid, started, host, job);
+		return new ProcessOwner(text, pid, started, host, job, ticks);
 	}
 
 	/**
@@ -89,6 +122,12 @@ public record ProcessOwner(String text, long pid, String started, String host, S
 		}
 		if (this.pid < 0 || this.pid == ProcessHandle.current().pid()) {
 			return true;
+		}
+		if (this.ticks != null) {
+			Optional<String> now = startTicks(this.pid);
+			if (now.isPresent()) {
+				return !now.get().equals(this.ticks);
+			}
 		}
 		return ProcessHandle.of(this.pid)
 			.map((process) -> process.info().startInstant().map(Object::toString).orElse("unknown"))
