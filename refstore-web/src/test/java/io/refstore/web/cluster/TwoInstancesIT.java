@@ -61,8 +61,11 @@ class TwoInstancesIT {
 			await("the slow migration launched", () -> count(db, "SELECT COUNT(*) FROM refstore_schedule_run"
 					+ " WHERE schedule_name = 'slow' AND outcome = 'LAUNCHED' AND execution_id IS NOT NULL") == 1);
 			long slow = count(db, "SELECT execution_id FROM refstore_schedule_run WHERE schedule_name = 'slow'");
-			String owner = text(db, "SELECT instance_id FROM refstore_schedule_run WHERE schedule_name = 'slow'");
 			await("three refs copied", () -> copyCommits(db, slow) >= 3);
+			// the instance running it holds its lease (whichever fired the schedule,
+			// either
+			// may have launched it from the queue)
+			String owner = text(db, "SELECT owner_instance FROM refstore_job_lease WHERE execution_id = " + slow);
 			AppProcess dying = owner.equals("alpha") ? alpha : beta;
 			AppProcess survivor = (dying == alpha) ? beta : alpha;
 
