@@ -29,6 +29,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.security.core.Authentication;
@@ -130,9 +131,18 @@ class RepoForwardingFilter extends OncePerRequestFilter {
 		};
 	}
 
+	/**
+	 * Whether the request posts a form; a malformed content type is not one (it is
+	 * answered here, with a 4xx).
+	 */
 	private static boolean form(HttpServletRequest request) {
-		return request.getContentType() != null
-				&& MediaType.APPLICATION_FORM_URLENCODED.includes(MediaType.parseMediaType(request.getContentType()));
+		try {
+			return request.getContentType() != null && MediaType.APPLICATION_FORM_URLENCODED
+				.includes(MediaType.parseMediaType(request.getContentType()));
+		}
+		catch (InvalidMediaTypeException ex) {
+			return false;
+		}
 	}
 
 	/**

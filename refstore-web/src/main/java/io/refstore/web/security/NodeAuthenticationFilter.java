@@ -21,6 +21,7 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
 import org.springframework.security.core.GrantedAuthority;
 import org.springframework.security.core.authority.SimpleGrantedAuthority;
@@ -137,8 +138,7 @@ final class NodeAuthenticationFilter extends OncePerRequestFilter {
 		}
 
 		private Map<String, String[]> parameters() {
-			String type = getContentType();
-			if (type == null || !MediaType.APPLICATION_FORM_URLENCODED.includes(MediaType.parseMediaType(type))) {
+			if (!form(getContentType())) {
 				return super.getParameterMap();
 			}
 			Map<String, List<String>> fields = new LinkedHashMap<>();
@@ -147,6 +147,15 @@ final class NodeAuthenticationFilter extends OncePerRequestFilter {
 			Map<String, String[]> parameters = new LinkedHashMap<>();
 			fields.forEach((name, values) -> parameters.put(name, values.toArray(String[]::new)));
 			return Collections.unmodifiableMap(parameters);
+		}
+
+		private static boolean form(String type) {
+			try {
+				return type != null && MediaType.APPLICATION_FORM_URLENCODED.includes(MediaType.parseMediaType(type));
+			}
+			catch (InvalidMediaTypeException ex) {
+				return false;
+			}
 		}
 
 		private static void add(Map<String, List<String>> fields, String encoded) {
