@@ -23,6 +23,7 @@ import org.springframework.stereotype.Service;
 import tools.jackson.databind.json.JsonMapper;
 
 import io.refstore.web.security.Actors;
+import io.refstore.web.system.Redaction;
 
 /**
  * The audit table: {@link #record} appends (any code that changes state calls it,
@@ -103,7 +104,8 @@ public class AuditLog {
 	}
 
 	private AuditEntry entry(ResultSet rs, int row) throws SQLException {
-		Map<String, String> parameters = parameters(rs, this.json);
+		// entries recorded before jobs' parameters were redacted on the way in
+		Map<String, String> parameters = Redaction.parameters(parameters(rs, this.json));
 		Timestamp at = rs.getTimestamp("at");
 		return new AuditEntry(rs.getLong("id"), at.toInstant(), rs.getString("actor"), rs.getString("action"),
 				rs.getString("repository"), rs.getString("target"), parameters,

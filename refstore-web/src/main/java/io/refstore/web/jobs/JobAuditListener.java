@@ -32,7 +32,8 @@ class JobAuditListener {
 				: (outcome.startsWith("FAILED") || outcome.startsWith("ABANDONED")) ? AuditEntry.Outcome.ERROR
 						: outcome.startsWith("STOPPED") ? AuditEntry.Outcome.STOPPED : AuditEntry.Outcome.SUCCESS;
 		String target = event.job() + ((event.executionId() == null) ? "" : " #" + event.executionId());
-		Map<String, String> parameters = event.parameters();
+		// the server's layout stays in the log: the entry names the repository
+		Map<String, String> parameters = Redaction.parameters(event.parameters());
 		this.events.publishEvent(new AuditEntry(0, event.time(), event.actor(),
 				"job." + event.action().name().toLowerCase(java.util.Locale.ROOT), event.repository(), target,
 				parameters, result, detail(outcome, result)));

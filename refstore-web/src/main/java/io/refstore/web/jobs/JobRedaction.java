@@ -4,7 +4,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.JobSummary;
 import io.refstore.web.system.Redaction;
 
@@ -21,12 +20,7 @@ public final class JobRedaction {
 
 	/** {@code job} with what it must not show taken out. */
 	public static JobSummary redacted(JobSummary job) {
-		Map<String, String> parameters = new LinkedHashMap<>();
-		job.parameters().forEach((name, value) -> {
-			if (!name.equals(JobParameterNames.REPOSITORY_PATH)) {
-				parameters.put(name, Redaction.paths(value));
-			}
-		});
+		Map<String, String> parameters = Redaction.parameters(job.parameters());
 		Map<String, String> results = new LinkedHashMap<>();
 		job.results().forEach((name, value) -> results.put(name, Redaction.paths(value)));
 		List<JobSummary.StepSummary> steps = job.steps()

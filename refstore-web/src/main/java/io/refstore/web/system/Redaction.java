@@ -1,7 +1,11 @@
 package io.refstore.web.system;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import io.refstore.batch.support.JobParameterNames;
 
 /**
  * What may be shown of a server-side text (an exception's or a job's message) to a
@@ -36,6 +40,21 @@ public final class Redaction {
 		}
 		line = paths(line).strip();
 		return (line.isEmpty() && !message.isBlank()) ? "failed; the server log has the details" : line;
+	}
+
+	/**
+	 * A job's or an audit entry's parameters as a client may see them: without
+	 * {@code repositoryPath} (the repository's name is shown) and with every absolute
+	 * path in a value cut to its last name (a plan's, a manifest's, a backup's).
+	 */
+	public static Map<String, String> parameters(Map<String, String> parameters) {
+		Map<String, String> shown = new LinkedHashMap<>();
+		parameters.forEach((name, value) -> {
+			if (!name.equals(JobParameterNames.REPOSITORY_PATH)) {
+				shown.put(name, paths(value));
+			}
+		});
+		return shown;
 	}
 
 	/** {@code text} with every absolute path cut to its last name. */

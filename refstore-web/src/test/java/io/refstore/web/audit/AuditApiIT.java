@@ -3,17 +3,20 @@ package io.refstore.web.audit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.http.MediaType;
 
 import com.jayway.jsonpath.JsonPath;
 
@@ -63,6 +66,39 @@ class AuditApiIT extends ApiTestSupport {
 			.andExpect(jsonPath("$.entries.length()").value(5));
 		this.mvc.perform(get("/api/audit?repository=" + repository + "&to=" + start).with(as("admin")))
 			.andExpect(jsonPath("$.entries.length()").value(0));
+	}
+
+	@Test
+	void aJobsEntriesShowItsRepositoryNotTheServersPaths() throws Exception {
+		String repository = uniqueName("audit-paths") + ".git";
+		bareRepo(repository);
+		// an entry stored as jobs' entries were before their parameters were redacted
+		this.events.publishEvent(AuditEntry.of("system", "job.finish", repository, "verifyRefsJob #0",
+				Map.of("repository", repository, "repositoryPath", ROOT.resolve(repository).toString(), "backup",
+						ROOT.resolve(repository).resolve("refstore-backup/files-1").toString()),
+				AuditEntry.Outcome.SUCCESS, "COMPLETED"));
+		this.mvc
+			.perform(post("/api/jobs/verifications").with(as("operator"))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("{\"repository\": \"" + repository + "\"}"))
+			.andExpect(status().isCreated());
+		String body = "";
+		Instant deadline = Instant.now().plusSeconds(30);
+		while (!actions(body).contains("job.launch") || Collections.frequency(actions(body), "job.finish") < 2) {
+			assertThat(Instant.now()).as("the job's launch and finish are audited").isBefore(deadline);
+			Thread.sleep(100);
+			body = this.mvc.perform(get("/api/audit?repository=" + repository).with(as("operator")))
+				.andExpect(status().isOk())
+				.andReturn()
+				.getResponse()
+				.getContentAsString();
+		}
+		assertThat(JsonPath.<List<String>>read(body, "$.entries[*].parameters.repository")).containsOnly(repository);
+		assertThat(body).doesNotContain(HOME.toString(), "repositoryPath").contains("\"backup\":\"files-1\"");
+	}
+
+	private static List<String> actions(String body) {
+		return body.isEmpty() ? List.of() : JsonPath.read(body, "$.entries[*].action");
 	}
 
 	@Test

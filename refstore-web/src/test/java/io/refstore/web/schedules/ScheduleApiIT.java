@@ -199,7 +199,7 @@ class ScheduleApiIT extends ApiTestSupport {
 		// a fire two seconds behind a loaded one may find its run still going or queued:
 		// an overrun
 		assertThat(runs).extracting(ScheduleRun::outcome)
-			.containsOnly(ScheduleRun.Outcome.LAUNCHED, ScheduleRun.Outcome.OVERRUN);
+			.isSubsetOf(ScheduleRun.Outcome.LAUNCHED, ScheduleRun.Outcome.OVERRUN);
 		List<ScheduleRun> launched = runs.stream().filter((r) -> r.outcome() == ScheduleRun.Outcome.LAUNCHED).toList();
 		assertThat(launched).extracting(ScheduleRun::repository).contains(stem + "-a.git", stem + "-b.git");
 		for (ScheduleRun run : launched) {
