@@ -7,6 +7,7 @@ import java.lang.ProcessBuilder.Redirect;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,7 +57,7 @@ class DeleteRefsKillIT {
 	 * the runs' durations.
 	 */
 	private record Source(String format, Path before, Path after, Map<String, String> refs, List<String> selected,
-			long deleteNanos, long restoreNanos) {
+			long deleteNanos, long restoreNanos, long deleteStoreChangedNanos, long restoreStoreChangedNanos) {
 	}
 
 	private static Source files;
@@ -64,7 +65,7 @@ class DeleteRefsKillIT {
 	private static Source reftable;
 
 	@BeforeAll
-	static void prepare() throws IOException {
+	static void prepare() throws IOException, InterruptedException {
 		TempRepo repo = TempRepo.init(GIT, dir.resolve("files-before"));
 		List<String> commits = DeletionFixture.fill(repo, true);
 		// loose values hiding packed ones all through the selection: the case where a
@@ -82,25 +83,32 @@ class DeleteRefsKillIT {
 		reftable = source("reftable", converted.dir());
 	}
 
-	private static Source source(String format, Path before) throws IOException {
+	private static Source source(String format, Path before) throws IOException, InterruptedException {
 		Map<String, String> refs = refs(before);
 		List<String> selected = refs.keySet().stream().filter((name) -> name.startsWith(PREFIX)).toList();
 		Path after = dir.resolve(format + "-after");
 		copy(before, after);
 		long started = System.nanoTime();
-		assertThat(waitFor(start(after, "delete", dir.resolve(format + ".err")))).as("undisturbed deletion").isZero();
+		Process deletion = start(after, "delete", dir.resolve(format + ".err"));
+		long deleteChanged = storeChanged(deletion, after, format) - started;
+		assertThat(waitFor(deletion)).as("undisturbed deletion").isZero();
 		long deleteNanos = System.nanoTime() - started;
 		Path restored = dir.resolve(format + "-restored");
 		copy(after, restored);
 		started = System.nanoTime();
-		assertThat(waitFor(start(restored, "restore", dir.resolve(format + ".err")))).as("undisturbed restore")
-			.isZero();
+		Process restore = start(restored, "restore", dir.resolve(format + ".err"));
+		long restoreChanged = storeChanged(restore, restored, format) - started;
+		assertThat(waitFor(restore)).as("undisturbed restore").isZero();
 		long restoreNanos = System.nanoTime() - started;
 		assertThat(refs(restored)).isEqualTo(refs);
 		FileMoves.deleteTree(restored);
-		System.out.printf("undisturbed on %s: delete-refs %d ms, restore-refs %d ms (%d of %d refs)%n", format,
-				deleteNanos / 1_000_000, restoreNanos / 1_000_000, selected.size(), refs.size());
-		return new Source(format, before, after, refs, selected, deleteNanos, restoreNanos);
+		System.out.printf(
+				"undisturbed on %s: delete-refs %d ms (first store change after %d ms), restore-refs %d ms (after %d ms)"
+						+ " (%d of %d refs)%n",
+				format, deleteNanos / 1_000_000, deleteChanged / 1_000_000, restoreNanos / 1_000_000,
+				restoreChanged / 1_000_000, selected.size(), refs.size());
+		return new Source(format, before, after, refs, selected, deleteNanos, restoreNanos, deleteChanged,
+				restoreChanged);
 	}
 
 	@Test
@@ -112,9 +120,9 @@ class DeleteRefsKillIT {
 			Source source = (trial % 2 == 0) ? files : reftable;
 			Path repo = dir.resolve("delete-" + trial);
 			copy(source.before(), repo);
-			long delay = (long) (random.nextDouble() * source.deleteNanos() * 1.1);
 			Path err = dir.resolve("delete-" + trial + ".err");
-			kill(start(repo, "delete", err), delay);
+			long delay = kill(start(repo, "delete", err), repo, source.format(), random, trial, source.deleteNanos(),
+					source.deleteStoreChangedNanos());
 			List<String> problems = new ArrayList<>();
 			int deleted = checkPartial(source, repo, problems);
 			landed[(deleted == 0) ? 0 : (deleted == source.selected().size()) ? 2 : 1]++;
@@ -155,9 +163,9 @@ class DeleteRefsKillIT {
 			Source source = (trial % 2 == 0) ? files : reftable;
 			Path repo = dir.resolve("restore-" + trial);
 			copy(source.after(), repo);
-			long delay = (long) (random.nextDouble() * source.restoreNanos() * 1.1);
 			Path err = dir.resolve("restore-" + trial + ".err");
-			kill(start(repo, "restore", err), delay);
+			long delay = kill(start(repo, "restore", err), repo, source.format(), random, trial, source.restoreNanos(),
+					source.restoreStoreChangedNanos());
 			List<String> problems = new ArrayList<>();
 			Map<String, String> now = refs(repo);
 			source.refs().forEach((name, value) -> {
@@ -283,10 +291,60 @@ class DeleteRefsKillIT {
 		return builder.redirectOutput(Redirect.DISCARD).redirectError(stderr.toFile()).start();
 	}
 
-	private static void kill(Process process, long delayNanos) throws InterruptedException {
-		process.waitFor(delayNanos, TimeUnit.NANOSECONDS);
+	/**
+	 * Kills {@code process}: in every other trial at a moment drawn from its whole
+	 * undisturbed run (start-up and planning included), in the others once it has changed
+	 * the store for the first time, at a moment drawn from what was left of the
+	 * undisturbed run then: a delay drawn from the whole run alone landed before the
+	 * first change in half the trials (the JVM's start and the plan take most of it).
+	 * @return the delay after the start, for the report
+	 */
+	private static long kill(Process process, Path repo, String format, Random random, int trial, long runNanos,
+			long changedNanos) throws InterruptedException {
+		long started = System.nanoTime();
+		long deadline;
+		if (trial % 4 < 2) {
+			deadline = started + (long) (random.nextDouble() * runNanos * 1.1);
+		}
+		else {
+			long changed = storeChanged(process, repo, format);
+			deadline = changed + (long) (random.nextDouble() * Math.max(runNanos - changedNanos, 1_000_000L) * 1.05);
+		}
+		process.waitFor(Math.max(deadline - System.nanoTime(), 0), TimeUnit.NANOSECONDS);
 		process.destroyForcibly();
 		waitFor(process);
+		return deadline - started;
+	}
+
+	/**
+	 * Waits until {@code process} first changes {@code repo}'s store, or ends: it renames
+	 * a new {@code packed-refs} or {@code tables.list} into place (the file's identity
+	 * changes), or, restoring a files store, makes the first loose ref under the prefix
+	 * (the directory appears).
+	 * @return {@link System#nanoTime()} then
+	 */
+	private static long storeChanged(Process process, Path repo, String format) throws InterruptedException {
+		Path gitDir = repo.resolve(".git");
+		List<Path> files = format.equals("files") ? List.of(gitDir.resolve("packed-refs"), gitDir.resolve(PREFIX))
+				: List.of(gitDir.resolve("reftable/tables.list"));
+		List<Object> before = identities(files);
+		while (process.isAlive() && identities(files).equals(before)) {
+			Thread.sleep(0, 200_000);
+		}
+		return System.nanoTime();
+	}
+
+	private static List<Object> identities(List<Path> files) {
+		List<Object> identities = new ArrayList<>();
+		for (Path file : files) {
+			try {
+				identities.add(Files.readAttributes(file, BasicFileAttributes.class).fileKey());
+			}
+			catch (IOException ex) {
+				identities.add("none");
+			}
+		}
+		return identities;
 	}
 
 	private static int waitFor(Process process) {
