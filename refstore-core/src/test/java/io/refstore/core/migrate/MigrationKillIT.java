@@ -133,13 +133,15 @@ class MigrationKillIT {
 		List<String> failures = new ArrayList<>();
 		for (int trial = 0; trial < TRIALS; trial++) {
 			Source source = (trial % 2 == 0) ? files : reftable;
-			long delay = delay(random, source, trial);
-			Trial result = runTrial(trial, source, delay);
+			boolean afterLock = trial % 4 >= 2;
+			long delay = delay(random, source, afterLock);
+			Trial result = runTrial(trial, source, delay, afterLock);
 			landings.merge(result.landing, 1, Integer::sum);
 			if (!result.problems.isEmpty()) {
-				failures.add(String.format("trial %d (%s -> %s, kill after %d ms, %s): %s", trial,
+				failures.add(String.format("trial %d (%s -> %s, kill %d ms after %s, %s): %s", trial,
 						source.format().configName(), source.target().configName(), delay / 1_000_000,
-						result.landing.description, String.join("; ", result.problems)));
+						afterLock ? "the store was locked" : "the start", result.landing.description,
+						String.join("; ", result.problems)));
 			}
 		}
 		printKillLandings(landings);
@@ -148,23 +150,27 @@ class MigrationKillIT {
 
 	/**
 	 * Half the kills anywhere in the run (a little past its measured duration, so that
-	 * some runs finish first), half from the moment the store was locked on: the short
-	 * phase that swaps the stores.
+	 * some runs finish first), counted from the start; half in the short phase that swaps
+	 * the stores, counted from the moment this run locked the store (a delay drawn from
+	 * the start to the end of the undisturbed run missed that phase in most trials: the
+	 * run's speed varies more than the phase lasts).
 	 */
-	private static long delay(Random random, Source source, int trial) {
-		if (trial % 4 < 2) {
+	private static long delay(Random random, Source source, boolean afterLock) {
+		if (!afterLock) {
 			return (long) (random.nextDouble() * source.nanos() * 1.1);
 		}
-		long from = source.lockedAfterNanos();
-		return from + (long) (random.nextDouble() * (source.nanos() * 1.05 - from));
+		return (long) (random.nextDouble() * (source.nanos() - source.lockedAfterNanos()) * 1.05);
 	}
 
-	private static Trial runTrial(int number, Source source, long delayNanos) throws Exception {
+	private static Trial runTrial(int number, Source source, long delayNanos, boolean afterLock) throws Exception {
 		Path repo = dir.resolve("trial-" + number);
 		DirSnapshot.copy(source.dir(), repo);
 		Path gitDir = repo.resolve(".git");
 		Trial trial = new Trial();
 		Process process = start(repo, source.target(), dir.resolve("trial-" + number + ".err"));
+		if (afterLock) {
+			watchForLock(process, KillLanding.storeLock(gitDir, source.format()));
+		}
 		boolean exited = process.waitFor(delayNanos, TimeUnit.NANOSECONDS);
 		process.destroyForcibly();
 		int exit = waitFor(process);
