@@ -18,6 +18,9 @@ import java.nio.file.attribute.BasicFileAttributes;
  */
 public final class FileMoves {
 
+	/** The longest path Linux takes, in bytes, its terminating zero byte included. */
+	public static final int PATH_MAX = 4096;
+
 	private FileMoves() {
 	}
 

@@ -8,6 +8,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -80,6 +81,21 @@ final class CarryOver {
 	 */
 	static CarryOver snapshot(Path storeDir) throws IOException {
 		return new CarryOver(identities(storeDir));
+	}
+
+	/**
+	 * The file of the snapshot whose path is longest once moved under {@code backup}, if
+	 * that path (or its lock's, 5 bytes longer) is longer than a path may be: the
+	 * retirement and the carry-over that follow the switch could not reach it there.
+	 * @return its path relative to the store, or empty
+	 */
+	Optional<String> tooDeepFor(Path backup) {
+		int room = FileMoves.PATH_MAX - 1 - ".lock".length() - backup.toString().getBytes(StandardCharsets.UTF_8).length
+				- 1;
+		return this.locked.keySet()
+			.stream()
+			.max(Comparator.comparingInt((file) -> file.getBytes(StandardCharsets.UTF_8).length))
+			.filter((file) -> file.getBytes(StandardCharsets.UTF_8).length > room);
 	}
 
 	/**

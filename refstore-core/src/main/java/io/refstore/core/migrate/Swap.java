@@ -2,12 +2,15 @@ package io.refstore.core.migrate;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Optional;
 
+import io.refstore.core.io.FileMoves;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.repo.ConfigEditor;
@@ -93,7 +96,9 @@ final class Swap {
 		try (StoreGate.Swap gate = StoreGate.of(this.repository.commonDir()).closeForSwap(WRITERS_WAIT);
 				Closeable locks = source.lockStore(LOCK_TIMEOUT, this.work.ownerFile())) {
 			if (current == RefFormat.FILES) {
-				CarryOver.snapshot(storeDir()).write(this.work.path());
+				CarryOver snapshot = CarryOver.snapshot(storeDir());
+				refuseTooDeep(snapshot, backup);
+				snapshot.write(this.work.path());
 			}
 			// 2. the fingerprint changes with any write, so an equal one proves the
 			// staged copy is still exact
@@ -162,6 +167,22 @@ final class Swap {
 				: BackupRecord.read(this.repository, old, backup);
 		record.write(backup);
 		return carried;
+	}
+
+	/**
+	 * Refuses, before anything changes, a files store with a file too deep to be kept in
+	 * its backup: after the switch it could be neither retired nor checked for a write
+	 * that must be carried, and the swap could never finish.
+	 */
+	private static void refuseTooDeep(CarryOver snapshot, Path backup) throws MigrationException {
+		Optional<String> file = snapshot.tooDeepFor(backup);
+		if (file.isPresent()) {
+			int bytes = backup.resolve(file.get()).toString().getBytes(StandardCharsets.UTF_8).length;
+			throw new MigrationException("the files store cannot be kept as a backup: the path of its file '"
+					+ file.get() + "' in " + FormatMigrator.BACKUP_DIR + "/" + backup.getFileName() + " would be "
+					+ bytes + " bytes, its lock's " + (bytes + ".lock".length()) + ", and a path may have "
+					+ (FileMoves.PATH_MAX - 1) + "; nothing was changed: migrate the repository at a shorter path");
+		}
 	}
 
 	private Path newBackupDir(RefFormat old) {

@@ -150,6 +150,44 @@ class LongRecordsMigrationIT {
 		assertThat(views.get(0).difference(views.get(2))).as("round trip").isNull();
 	}
 
+	/**
+	 * A loose ref and its reflog whose paths fit, in a repository so deep that they would
+	 * not fit in the backup directory (42 bytes deeper): refused before anything changes,
+	 * naming the file. Retired into the backup they could be neither walked for stale
+	 * locks nor checked for a write to carry, and the swap could never finish (it stopped
+	 * after the switch, and every rerun stopped there again).
+	 */
+	@ParameterizedTest
+	@EnumSource(Runner.class)
+	void aFilesStoreWithAFileTooDeepForItsBackupIsRefusedUnchanged(Runner runner,
+			@TempDir(factory = ShortTempDir.class) Path dir) throws IOException {
+		String branch = longName("refs/heads", 3900);
+		// the repository's path such that its reflog's path is 4,080 of the 4,095 bytes
+		// a path may have
+		int room = 4080 - "/repo/.git/logs/".length() - branch.length() - dir.toString().length();
+		Path deep = dir;
+		while (room > 1) {
+			int name = Math.min(200, room - 1);
+			deep = deep.resolve("d".repeat(name));
+			room -= name + 1;
+		}
+		TempRepo repo = init(deep.resolve("repo"), RefFormat.FILES, false);
+		repo.git("commit", "-q", "--allow-empty", "-m", "one");
+		TERSE.ok(repo.dir(), "update-ref", "-m", "long one", branch, "HEAD");
+		assertThat(repo.gitDir().resolve("logs").resolve(branch).toString()).hasSizeBetween(4075, 4085);
+		GitView before = GitView.capture(NEWEST, repo.dir());
+		Map<String, String> state = DirSnapshot.of(repo.gitDir(), Set.of(FormatMigrator.WORK_DIR));
+
+		assertThatThrownBy(() -> runner.migrate(repo.dir(), RefFormat.REFTABLE))
+			.hasMessageStartingWith("the files store cannot be kept as a backup: the path of its file 'logs/" + branch
+					+ "' in refstore-backup/")
+			.hasMessageEndingWith(
+					"and a path may have 4095; nothing was changed: migrate the repository at a shorter path");
+		assertThat(DirSnapshot.of(repo.gitDir(), Set.of(FormatMigrator.WORK_DIR))).isEqualTo(state);
+		assertThat(GitView.capture(NEWEST, repo.dir())).isEqualTo(before);
+		assertThat(repo.gitDir().resolve(FormatMigrator.BACKUP_DIR)).doesNotExist();
+	}
+
 	@ParameterizedTest
 	@EnumSource(Runner.class)
 	void aLogRecordNoBlockHoldsIsRefusedAsGitRefusesItNamingItsRef(Runner runner, @TempDir Path dir)
