@@ -85,10 +85,15 @@ class CampaignResumeIT {
 	}
 
 	private static ConfigurableApplicationContext start(Path home) {
-		// arguments, not default properties: application.yml would override those
+		// arguments, not default properties: application.yml would override those. A
+		// scheduler name of its own: Quartz registers its job store's data source per
+		// scheduler name for the whole JVM, so these applications, closed here, would
+		// leave the test contexts of this JVM named "refstore" with a closed pool (every
+		// schedule written afterwards failed)
 		return new SpringApplicationBuilder(RefstoreApplication.class).run("--refstore.home=" + home,
 				"--refstore.repositories.roots[0]=" + home.resolve("repos"), "--refstore.demo.enabled=false",
-				"--server.port=0", "--refstore.campaigns.poll-millis=200", "--refstore.jobs.instance-id=resume-test");
+				"--server.port=0", "--refstore.campaigns.poll-millis=200", "--refstore.jobs.instance-id=resume-test",
+				"--spring.quartz.scheduler-name=campaign-resume-test");
 	}
 
 	private static void await(CampaignStore store, long id, Predicate<List<CampaignTarget>> done)
