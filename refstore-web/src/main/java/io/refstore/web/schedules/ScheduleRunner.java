@@ -3,6 +3,7 @@ package io.refstore.web.schedules;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 import org.springframework.stereotype.Component;
 
@@ -50,6 +51,12 @@ class ScheduleRunner {
 		}
 		Schedule schedule = found.get();
 		Instant now = Instant.now();
+		// a fire Quartz recovered from a node that died during it: what that node
+		// recorded stands
+		Set<String> recorded = this.store.recorded(name, scheduledAt);
+		if (recorded.contains("")) {
+			return;
+		}
 		this.store.fired(name, now);
 		List<String> repositories;
 		try {
@@ -63,7 +70,9 @@ class ScheduleRunner {
 			record(schedule, scheduledAt, now, null, null, ScheduleRun.Outcome.NO_MATCH, null);
 		}
 		for (String repository : repositories) {
-			enqueue(schedule, scheduledAt, now, repository);
+			if (!recorded.contains(repository)) {
+				enqueue(schedule, scheduledAt, now, repository);
+			}
 		}
 		this.queue.dispatchNow();
 	}

@@ -10,9 +10,11 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
@@ -126,6 +128,21 @@ class ScheduleStore {
 			.params(name, repository)
 			.query(Long.class)
 			.optional();
+	}
+
+	/**
+	 * The repositories that the fire of {@code name} at {@code scheduledAt} has recorded
+	 * runs for already ({@code ""} for a run without one): Quartz fires again a fire
+	 * whose node died before it ended, and what that fire recorded must not be queued
+	 * twice.
+	 */
+	Set<String> recorded(String name, Instant scheduledAt) {
+		return new HashSet<>(this.jdbc
+			.sql("SELECT COALESCE(repository, '') FROM refstore_schedule_run WHERE schedule_name = ?"
+					+ " AND scheduled_at = ?")
+			.params(name, utc(scheduledAt))
+			.query(String.class)
+			.list());
 	}
 
 	/**
