@@ -8,7 +8,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -84,18 +83,22 @@ final class CarryOver {
 	}
 
 	/**
-	 * The file of the snapshot whose path is longest once moved under {@code backup}, if
-	 * that path (or its lock's, 5 bytes longer) is longer than a path may be: the
-	 * retirement and the carry-over that follow the switch could not reach it there.
+	 * A file of the snapshot whose path under {@code backup}, or its lock's (5 bytes
+	 * longer), would be longer than a path may be: the retirement and the carry-over that
+	 * follow the switch could not reach it there. Names only, no file system calls; bytes
+	 * are counted only for names long enough to matter (UTF-8 takes at most 3 per char).
 	 * @return its path relative to the store, or empty
 	 */
 	Optional<String> tooDeepFor(Path backup) {
-		int room = FileMoves.PATH_MAX - 1 - ".lock".length() - backup.toString().getBytes(StandardCharsets.UTF_8).length
-				- 1;
-		return this.locked.keySet()
-			.stream()
-			.max(Comparator.comparingInt((file) -> file.getBytes(StandardCharsets.UTF_8).length))
-			.filter((file) -> file.getBytes(StandardCharsets.UTF_8).length > room);
+		int longest = FileMoves.PATH_MAX - 1;
+		int room = longest - backup.toString().getBytes(StandardCharsets.UTF_8).length - "/".length()
+				- ".lock".length();
+		for (String file : this.locked.keySet()) {
+			if (file.length() * 3 > room && file.getBytes(StandardCharsets.UTF_8).length > room) {
+				return Optional.of(file);
+			}
+		}
+		return Optional.empty();
 	}
 
 	/**
