@@ -200,36 +200,23 @@ final class ForEachRef implements Command {
 
 	private static void printAscending(RefStore refs, RefQuery query, RefPatterns patterns, FormatTemplate template,
 			RefFields fields, int count, OutBuffer out, CommandContext context) throws CommandFailure, IOException {
-		HashAlgorithm hash = refs.hashAlgorithm();
-		byte[] resolved = new byte[hash.rawLength()];
-		int printed = 0;
-		try (RefCursor cursor = refs.refs(query)) {
-			while (cursor.next()) {
-				if (!patterns.matchesPath(cursor.nameBuffer(), cursor.nameLength())) {
-					continue;
-				}
-				if (isBroken(cursor, context)) {
-					continue;
-				}
-				if (cursor.isSymbolic()) {
-					Optional<DirectRef> target = refs.resolve(targetName(cursor));
-					if (target.isEmpty()) {
-						continue;
-					}
-					target.get().id().copyRawTo(resolved, 0);
-					// git prints the end of the chain, not the next link
-					byte[] finalName = target.get().name().getBytes(StandardCharsets.UTF_8);
-					fields.set(cursor.nameBuffer(), cursor.nameLength(), resolved, finalName, finalName.length);
-				}
-				else {
-					fields.set(cursor.nameBuffer(), cursor.nameLength(), cursor.idBuffer(), null, 0);
-				}
-				template.renderLine(fields, out);
-				if (++printed == count) {
-					return;
-				}
+		if (template.shareable() && template.readsObjects()) {
+			try (SharedLines lines = new SharedLines(template, fields, out)) {
+				int[] added = { 0 };
+				stream(refs, query, patterns, context, (name, nameLength, id, target) -> {
+					lines.add(new Entry(Arrays.copyOf(name, nameLength), id.clone(), target));
+					return ++added[0] != count;
+				});
+				lines.finish();
 			}
+			return;
 		}
+		int[] printed = { 0 };
+		stream(refs, query, patterns, context, (name, nameLength, id, target) -> {
+			fields.set(name, nameLength, id, target, (target != null) ? target.length : 0);
+			template.renderLine(fields, out);
+			return ++printed[0] != count;
+		});
 	}
 
 	/**
@@ -239,8 +226,50 @@ final class ForEachRef implements Command {
 	private static void printBatched(RefStore refs, RefQuery query, RefPatterns patterns, FormatTemplate template,
 			RefFields fields, TypedBatch batch, OutBuffer out, CommandContext context)
 			throws CommandFailure, IOException {
-		HashAlgorithm hash = refs.hashAlgorithm();
-		byte[] resolved = new byte[hash.rawLength()];
+		stream(refs, query, patterns, context, (name, nameLength, id, target) -> {
+			if (batch.add(name, nameLength, id, target)) {
+				batch.print(template, fields, out);
+			}
+			return true;
+		});
+		batch.print(template, fields, out);
+	}
+
+	/** The refs the patterns match, in the store's order. */
+	private static List<Entry> collect(RefStore refs, RefQuery query, RefPatterns patterns, CommandContext context)
+			throws CommandFailure, IOException {
+		List<Entry> entries = new ArrayList<>();
+		stream(refs, query, patterns, context, (name, nameLength, id, target) -> {
+			entries.add(new Entry(Arrays.copyOf(name, nameLength), id.clone(), target));
+			return true;
+		});
+		return entries;
+	}
+
+	/** Takes the refs {@link #stream} lists, one at a time. */
+	@FunctionalInterface
+	private interface Listed {
+
+		/**
+		 * @param name the name's bytes, valid until the next ref
+		 * @param nameLength the name's length
+		 * @param id the raw id (of the end of the chain, for a symbolic ref), valid until
+		 * the next ref
+		 * @param target the name of the chain's end for a symbolic ref (git prints that,
+		 * not the next link), or {@code null}
+		 * @return whether to go on
+		 */
+		boolean ref(byte[] name, int nameLength, byte[] id, byte[] target) throws CommandFailure, IOException;
+
+	}
+
+	/**
+	 * Lists the refs the patterns match in the store's order, leaving out broken refs
+	 * (with git's warning) and symbolic refs that lead nowhere.
+	 */
+	private static void stream(RefStore refs, RefQuery query, RefPatterns patterns, CommandContext context,
+			Listed listed) throws CommandFailure, IOException {
+		byte[] resolved = new byte[refs.hashAlgorithm().rawLength()];
 		try (RefCursor cursor = refs.refs(query)) {
 			while (cursor.next()) {
 				if (!patterns.matchesPath(cursor.nameBuffer(), cursor.nameLength())) {
@@ -249,68 +278,43 @@ final class ForEachRef implements Command {
 				if (isBroken(cursor, context)) {
 					continue;
 				}
-				boolean full;
+				boolean more;
 				if (cursor.isSymbolic()) {
 					Optional<DirectRef> target = refs.resolve(targetName(cursor));
 					if (target.isEmpty()) {
 						continue;
 					}
 					target.get().id().copyRawTo(resolved, 0);
-					// git prints the end of the chain, not the next link
-					full = batch.add(cursor.nameBuffer(), cursor.nameLength(), resolved,
+					more = listed.ref(cursor.nameBuffer(), cursor.nameLength(), resolved,
 							target.get().name().getBytes(StandardCharsets.UTF_8));
 				}
 				else {
-					full = batch.add(cursor.nameBuffer(), cursor.nameLength(), cursor.idBuffer(), null);
+					more = listed.ref(cursor.nameBuffer(), cursor.nameLength(), cursor.idBuffer(), null);
 				}
-				if (full) {
-					batch.print(template, fields, out);
-				}
-			}
-		}
-		batch.print(template, fields, out);
-	}
-
-	/** The refs the patterns match, in the store's order. */
-	private static List<Entry> collect(RefStore refs, RefQuery query, RefPatterns patterns, CommandContext context)
-			throws IOException {
-		List<Entry> entries = new ArrayList<>();
-		try (RefCursor cursor = refs.refs(query)) {
-			while (cursor.next()) {
-				if (!patterns.matchesPath(cursor.nameBuffer(), cursor.nameLength())) {
-					continue;
-				}
-				if (isBroken(cursor, context)) {
-					continue;
-				}
-				byte[] name = Arrays.copyOf(cursor.nameBuffer(), cursor.nameLength());
-				if (cursor.isSymbolic()) {
-					Optional<DirectRef> target = refs.resolve(targetName(cursor));
-					if (target.isPresent()) {
-						entries.add(new Entry(name, target.get().id().toRaw(),
-								target.get().name().getBytes(StandardCharsets.UTF_8)));
-					}
-				}
-				else {
-					entries.add(new Entry(name, Arrays.copyOf(cursor.idBuffer(), cursor.idBuffer().length), null));
+				if (!more) {
+					return;
 				}
 			}
 		}
-		return entries;
 	}
 
 	private static void print(List<Entry> entries, boolean descending, FormatTemplate template, RefFields fields,
 			int count, OutBuffer out) throws CommandFailure, IOException {
-		int printed = 0;
-		int size = entries.size();
+		int size = (count == 0) ? entries.size() : Math.min(count, entries.size());
+		if (template.shareable() && template.readsObjects()) {
+			try (SharedLines lines = new SharedLines(template, fields, out)) {
+				for (int i = 0; i < size; i++) {
+					lines.add(entries.get(descending ? entries.size() - 1 - i : i));
+				}
+				lines.finish();
+			}
+			return;
+		}
 		for (int i = 0; i < size; i++) {
-			Entry entry = entries.get(descending ? size - 1 - i : i);
+			Entry entry = entries.get(descending ? entries.size() - 1 - i : i);
 			fields.set(entry.name(), entry.name().length, entry.id(), entry.target(),
 					(entry.target() != null) ? entry.target().length : 0);
 			template.renderLine(fields, out);
-			if (++printed == count) {
-				return;
-			}
 		}
 	}
 

@@ -1,6 +1,5 @@
 package io.refstore.core.cli;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -54,7 +53,7 @@ final class FormatRender {
 				stack.peek().output.append(new String(literal.bytes(), StandardCharsets.ISO_8859_1));
 			}
 			else if (segment instanceof Atom atom) {
-				append(stack, quote, fastValue(atom, fields));
+				append(stack, quote, fields.text(atom));
 			}
 			else if (segment instanceof Rich rich) {
 				append(stack, quote, fields.values().value(rich));
@@ -79,14 +78,6 @@ final class FormatRender {
 		else {
 			stack.peek().output.append(value);
 		}
-	}
-
-	private static String fastValue(Atom atom, RefFields fields) throws IOException, CommandFailure {
-		ByteArrayOutputStream bytes = new ByteArrayOutputStream(128);
-		OutBuffer buffer = new OutBuffer(bytes, 256);
-		fields.print(atom, buffer);
-		buffer.flush();
-		return bytes.toString(StandardCharsets.ISO_8859_1);
 	}
 
 	private static void control(Control control, Deque<Level> stack, FormatQuote quote) throws CommandFailure {

@@ -160,6 +160,58 @@ final class FormatTemplate {
 	}
 
 	/**
+	 * Whether two threads may render this format's lines at once, each with its own
+	 * {@link RefFields}: a rich format whose atoms read the ref and its objects only,
+	 * none of the state they share (the current branch, upstreams, worktrees, the
+	 * mailmap, signature checks, short names, the merge bases of {@code ahead-behind}).
+	 */
+	boolean shareable() {
+		if (!this.rich) {
+			return false;
+		}
+		for (Segment segment : this.segments) {
+			if (segment instanceof Atom atom && atom.modifier() == Modifier.SHORT
+					&& (atom.field() == Field.REFNAME || atom.field() == Field.SYMREF)) {
+				return false;
+			}
+			if (segment instanceof Rich atom && !shareable(atom)) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	private static final Set<String> STATELESS_ATOMS = Set.of("objectname", "objecttype", "objectsize", "deltabase",
+			"raw", "tree", "parent", "numparent", "object", "type", "tag", "creator", "creatordate", "subject", "body",
+			"trailers", "contents", "color");
+
+	private static final List<String> PEOPLE = List.of("author", "committer", "tagger");
+
+	private static boolean shareable(Rich atom) {
+		String name = atom.name();
+		if (name.equals("refname") || name.equals("symref")) {
+			NameModifier.Kind kind = ((NameModifier) atom.parsed()).kind();
+			return kind == NameModifier.Kind.FULL || kind == NameModifier.Kind.LSTRIP
+					|| kind == NameModifier.Kind.RSTRIP;
+		}
+		if (STATELESS_ATOMS.contains(name)) {
+			return true;
+		}
+		return PEOPLE.stream().anyMatch(name::startsWith) && (atom.arg() == null || !atom.arg().contains("mailmap"));
+	}
+
+	/**
+	 * Prints a line of a rich format that {@link FormatRender} made, or nothing for an
+	 * empty one with {@code --omit-empty}.
+	 */
+	void printRendered(byte[] line, OutBuffer out) throws IOException {
+		if (line.length > 0 || !this.omitEmpty) {
+			out.write(line, 0, line.length);
+			out.write('\n');
+		}
+	}
+
+	/**
 	 * Whether the only atom that needs the object database is {@code %(objecttype)} (and
 	 * there is one).
 	 */
@@ -352,11 +404,7 @@ final class FormatTemplate {
 	 */
 	void renderLine(RefFields fields, OutBuffer out) throws IOException, CommandFailure {
 		if (this.rich || this.omitEmpty) {
-			byte[] line = this.rich ? FormatRender.render(this, fields) : plain(fields);
-			if (line.length > 0 || !this.omitEmpty) {
-				out.write(line, 0, line.length);
-				out.write('\n');
-			}
+			printRendered(this.rich ? FormatRender.render(this, fields) : plain(fields), out);
 			return;
 		}
 		render(fields, out);

@@ -1,5 +1,6 @@
 package io.refstore.core.cli;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
@@ -64,6 +65,11 @@ final class RefFields {
 
 	private AtomValues values;
 
+	/** Where {@link #text} prints an atom, made on its first use. */
+	private ByteArrayOutputStream scratchBytes;
+
+	private OutBuffer scratch;
+
 	/**
 	 * @param algorithm the repository's hash
 	 * @param objects the object database, or {@code null} if the format has no object
@@ -103,6 +109,21 @@ final class RefFields {
 		this.typeKnown = false;
 		this.derefLoaded = false;
 		this.generation++;
+	}
+
+	/**
+	 * A second {@code RefFields} of the same settings, for another thread: its own
+	 * current ref and caches, sharing the object database (safe for several threads) and
+	 * the rich atoms' {@link RefContext}, which only a
+	 * {@linkplain FormatTemplate#shareable() shareable} format may use from two threads.
+	 */
+	RefFields twin() {
+		RefFields twin = new RefFields(this.algorithm, this.objects, this.names, this.strictShortNames,
+				this.defaultAbbrev);
+		if (this.values != null) {
+			twin.values(new AtomValues(twin, this.values.objects(), this.values.context()));
+		}
+		return twin;
 	}
 
 	/** Gives the evaluator of rich atoms (formats beyond the streaming atoms). */
@@ -176,6 +197,21 @@ final class RefFields {
 				}
 			}
 		}
+	}
+
+	/**
+	 * One atom's value as text, its bytes as ISO-8859-1 chars (for a rich format, which
+	 * builds a line as text).
+	 */
+	String text(Atom atom) throws IOException, CommandFailure {
+		if (this.scratch == null) {
+			this.scratchBytes = new ByteArrayOutputStream(128);
+			this.scratch = new OutBuffer(this.scratchBytes, 256);
+		}
+		this.scratchBytes.reset();
+		print(atom, this.scratch);
+		this.scratch.flush();
+		return this.scratchBytes.toString(StandardCharsets.ISO_8859_1);
 	}
 
 	private static void writeType(ObjectType type, OutBuffer out) throws IOException {

@@ -203,6 +203,15 @@ final class PackIndex {
 		if (wide != null || this.count < WIDE_MIN_OBJECTS || ++this.lookups < WIDE_AFTER_LOOKUPS) {
 			return wide;
 		}
+		return makeWideFanout();
+	}
+
+	/** Makes the wide fan-out table once, however many threads look up objects. */
+	private synchronized int[] makeWideFanout() {
+		int[] wide = this.wideFanout;
+		if (wide != null) {
+			return wide;
+		}
 		wide = new int[65537];
 		int position = 0;
 		for (int prefix = 0; prefix < 65536; prefix++) {

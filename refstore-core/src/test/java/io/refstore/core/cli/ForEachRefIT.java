@@ -222,6 +222,61 @@ class ForEachRefIT {
 				"fatal: missing object 1234567890123456789012345678901234567890 for refs/tags/zz-missing");
 	}
 
+	/**
+	 * Enough refs for two threads to share the lines of a format that reads objects
+	 * ({@link SharedLines}): branches and annotated tags with messages of one and many
+	 * paragraphs, and a symbolic ref, printed as git prints them in every path that
+	 * shares (the store's order, a count, descending names, a filter); then a ref to a
+	 * missing object early in the list and another late in it: the lines before it are
+	 * printed, in order, then git's error.
+	 */
+	@Test
+	void sharesTheLinesOfManyRefsBetweenTwoThreadsAsOneWouldPrintThem() throws Exception {
+		Path dir = temp.resolve("shared");
+		TempRepo repo = TempRepo.init(CliHarness.GIT, dir);
+		int count = SharedLines.CHUNK * 9 + 17;
+		StringBuilder stream = new StringBuilder();
+		for (int i = 0; i < count; i++) {
+			String name = String.format("b%05d", i);
+			String message = (i % 3 == 0) ? "subject " + i + "\n\nbody " + i + "\n\nSigned-off-by: A <a@example.com>\n"
+					: "subject " + i + "\n";
+			stream.append("commit refs/heads/").append(name).append("\nmark :").append(i + 1).append('\n');
+			stream.append("committer C <c@example.com> ").append(1_500_000_000L + i * 3_600L).append(" +0130\n");
+			stream.append("data ").append(message.length()).append('\n').append(message).append('\n');
+			if (i % 4 == 0) {
+				String tag = "tag of " + i + "\n";
+				stream.append("tag t").append(name).append("\nfrom :").append(i + 1).append('\n');
+				stream.append("tagger T <t@example.com> ").append(1_600_000_000L - i).append(" -0700\n");
+				stream.append("data ").append(tag.length()).append('\n').append(tag).append('\n');
+			}
+		}
+		repo.run(CliHarness.bytes(stream.toString()), "fast-import", "--quiet").requireOk();
+		repo.run(new byte[0], "symbolic-ref", "refs/heads/link", "refs/heads/b00007").requireOk();
+		String format = "--format=%(refname) %(committerdate:iso) %(subject) %(*subject)|%(contents:body)|%(*objectname)";
+		GitCli.Result full = assertSameOutput(dir, "for-each-ref", format);
+		assertThat(full.stdout().lines()).hasSizeGreaterThan(count);
+		assertSameOutput(dir, "for-each-ref", format, "refs/heads/");
+		String line = "--format=%(refname) %(committerdate:iso) %(subject)";
+		List<String> branches = assertSameOutput(dir, "for-each-ref", line, "refs/heads/").stdout().lines().toList();
+		assertSameOutput(dir, "for-each-ref", "--count=" + (SharedLines.CHUNK * 3 + 5), format);
+		assertSameOutput(dir, "for-each-ref", "--sort=-refname", format);
+		assertSameOutput(dir, "for-each-ref", "--merged=refs/heads/b01000", "--format=%(refname) %(authordate:unix)");
+		assertSameOutput(GitCli.reftable(), dir, "for-each-ref", "--omit-empty",
+				"--format=%(if)%(*objectname)%(then)%(refname)%(end)");
+		for (int before : List.of(100, SharedLines.CHUNK * 7 + 3)) {
+			String missing = String.format("refs/heads/b%05dx", before - 1);
+			java.nio.file.Files.writeString(repo.gitDir().resolve(missing),
+					"1234567890123456789012345678901234567890\n");
+			GitCli.Result failed = refstore(dir, "for-each-ref", line, "refs/heads/");
+			assertThat(CliHarness.git(dir, new byte[0], "for-each-ref", line, "refs/heads/").exitCode()).isEqualTo(128);
+			assertThat(failed.exitCode()).isEqualTo(128);
+			assertThat(failed.stderr())
+				.isEqualTo("fatal: missing object 1234567890123456789012345678901234567890 for " + missing + "\n");
+			assertThat(failed.stdout().lines()).containsExactlyElementsOf(branches.subList(0, before));
+			java.nio.file.Files.delete(repo.gitDir().resolve(missing));
+		}
+	}
+
 	private static List<String> lines(GitCli.Result result) {
 		assertThat(result.exitCode()).as(result.stderr()).isZero();
 		return new ArrayList<>(result.stdout().lines().toList());
