@@ -46,13 +46,21 @@ final class FormatOptions {
 					.anyMatch((s) -> s instanceof FormatTemplate.Rich r && r.name().equals("raw") && r.arg() == null)) {
 			throw CommandFailure.fatal("--format=raw cannot be used with --python, --shell, --tcl");
 		}
-		boolean color = color(context, parsed);
+		boolean colors = template.segments()
+			.stream()
+			.anyMatch((s) -> s instanceof FormatTemplate.Rich r && r.name().equals("color"));
+		boolean color = color(context, parsed, colors);
 		RefContext refContext = new RefContext(context, color);
 		fields.values(new AtomValues(fields, context.objects(), refContext));
 	}
 
-	private static boolean color(CommandContext context, Options.Parsed parsed) throws IOException, CommandFailure {
-		boolean tty = System.console() != null;
+	/**
+	 * Whether {@code %(color)} atoms print their colors. Whether the output is a terminal
+	 * is asked only of a format that has some: Java finds its console through a service
+	 * lookup, a few milliseconds of every command's start.
+	 */
+	private static boolean color(CommandContext context, Options.Parsed parsed, boolean colors)
+			throws IOException, CommandFailure {
 		if (parsed.given("color")) {
 			String when = parsed.value("color");
 			if (when == null || when.equals("always") || when.equals("true")) {
@@ -62,12 +70,15 @@ final class FormatOptions {
 				return false;
 			}
 			if (when.equals("auto")) {
-				return tty;
+				return colors && System.console() != null;
 			}
 			throw CommandFailure.fatal("invalid value for '--color': '" + when + "'");
 		}
+		if (!colors) {
+			return false;
+		}
 		String ui = context.repository().config().getString("color", null, "ui").orElse("auto");
-		return !ui.equals("never") && !ui.equals("false") && tty;
+		return !ui.equals("never") && !ui.equals("false") && System.console() != null;
 	}
 
 }

@@ -282,9 +282,14 @@ final class PackedObjectDatabase implements ObjectDatabase {
 		Map<String, PackFile> next = new LinkedHashMap<>();
 		Path packDir = this.objectsDir.resolve("pack");
 		if (Files.isDirectory(packDir)) {
-			try (DirectoryStream<Path> listing = Files.newDirectoryStream(packDir, "pack-*.idx")) {
+			// filtered by name here: a glob filter compiles a regular expression on every
+			// start
+			try (DirectoryStream<Path> listing = Files.newDirectoryStream(packDir)) {
 				for (Path idx : listing) {
 					String name = idx.getFileName().toString();
+					if (!name.startsWith("pack-") || !name.endsWith(".idx")) {
+						continue;
+					}
 					String base = name.substring(0, name.length() - ".idx".length());
 					PackFile pack = current.containsKey(base) ? current.get(base) : openPack(packDir, base, idx);
 					if (pack != null) {
