@@ -53,7 +53,7 @@ final class BaseAtoms {
 	static BaseAtoms compute(List<FormatTemplate.Segment> segments, List<Entry> entries, CommandContext context,
 			Consumer<String> errors) throws IOException, CommandFailure {
 		BaseAtoms atoms = new BaseAtoms();
-		RevParse revParse = new RevParse(context.refs());
+		RevParse revParse = new RevParse(context.refs(), context::objects);
 		HashAlgorithm hash = context.refs().hashAlgorithm();
 		ObjectDatabase objects = context.objects();
 		CommitWalk walk = null;

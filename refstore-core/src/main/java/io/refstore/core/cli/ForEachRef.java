@@ -132,7 +132,7 @@ final class ForEachRef implements Command {
 				boolean walks = parsed.given("merged") || parsed.given("no-merged") || parsed.given("contains")
 						|| parsed.given("no-contains");
 				CommitWalk walk = walks ? RefFilter.walk(context) : null;
-				RefFilter filter = RefFilter.of(parsed, new RevParse(refs), walk);
+				RefFilter filter = RefFilter.of(parsed, new RevParse(refs, context::objects), walk);
 				entries = filter.apply(entries, refs.hashAlgorithm(), context.objects(), walk,
 						refs.format() == RefFormat.FILES);
 			}
@@ -314,6 +314,9 @@ final class ForEachRef implements Command {
 			Entry entry = entries.get(descending ? entries.size() - 1 - i : i);
 			fields.set(entry.name(), entry.name().length, entry.id(), entry.target(),
 					(entry.target() != null) ? entry.target().length : 0);
+			if (entry.type() != null) {
+				fields.knownType(entry.type());
+			}
 			template.renderLine(fields, out);
 		}
 	}

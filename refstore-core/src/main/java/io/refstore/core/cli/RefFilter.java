@@ -7,9 +7,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 
 import io.refstore.core.graph.CommitGraph;
 import io.refstore.core.graph.CommitWalk;
+import io.refstore.core.io.ParallelIo;
 import io.refstore.core.objects.ObjectDatabase;
 import io.refstore.core.objects.ObjectDatabase.ObjectType;
 import io.refstore.core.ref.HashAlgorithm;
@@ -27,9 +30,23 @@ import io.refstore.core.ref.ObjectId;
  */
 final class RefFilter {
 
-	/** A listed ref: copies of its name, resolved id and symbolic target. */
-	record Entry(byte[] name, byte[] id, byte[] target) {
+	/**
+	 * A listed ref: copies of its name, resolved id and symbolic target, and its object's
+	 * type where a filter looked it up ({@code null} where none did).
+	 */
+	record Entry(byte[] name, byte[] id, byte[] target, ObjectType type) {
+
+		Entry(byte[] name, byte[] id, byte[] target) {
+			this(name, id, target, null);
+		}
+
 	}
+
+	/**
+	 * From this many refs on, their objects' types are looked up by a second thread while
+	 * this one walks the history.
+	 */
+	static final int SHARED_MIN = 4096;
 
 	private final Set<ObjectId> pointsAt;
 
@@ -154,33 +171,13 @@ final class RefFilter {
 		if (!needsWalk()) {
 			return kept;
 		}
-		int[] nodes = commitNodes(kept, hash, walk, dropRootRefs);
-		BitSet contained = this.contains.isEmpty() ? null : walk.containing(nodes, nodes(this.contains, walk));
-		BitSet notContained = this.noContains.isEmpty() ? null : walk.containing(nodes, nodes(this.noContains, walk));
-		BitSet mergedInto = this.merged.isEmpty() ? null : walk.reachable(nodes(this.merged, walk));
-		BitSet notMergedInto = this.noMerged.isEmpty() ? null : walk.reachable(nodes(this.noMerged, walk));
-		List<Entry> result = new ArrayList<>();
-		for (int i = 0; i < nodes.length; i++) {
-			int node = nodes[i];
-			if (node < 0 || (contained != null && !contained.get(node))
-					|| (notContained != null && notContained.get(node)) || (mergedInto != null && !mergedInto.get(node))
-					|| (notMergedInto != null && notMergedInto.get(node))) {
-				continue;
-			}
-			result.add(kept.get(i));
-		}
-		return result;
-	}
-
-	/** Each entry's commit node, -1 for root refs left out and for non-commits. */
-	private static int[] commitNodes(List<Entry> entries, HashAlgorithm hash, CommitWalk walk, boolean dropRootRefs)
-			throws IOException {
+		// the refs' commits: their ids, root refs left out where git leaves them out
 		int rawLength = hash.rawLength();
-		int[] index = new int[entries.size()];
-		byte[] ids = new byte[entries.size() * rawLength];
+		int[] index = new int[kept.size()];
+		byte[] ids = new byte[kept.size() * rawLength];
 		int count = 0;
 		for (int i = 0; i < index.length; i++) {
-			Entry entry = entries.get(i);
+			Entry entry = kept.get(i);
 			if (!dropRootRefs || isUnderRefs(entry.name())) {
 				System.arraycopy(entry.id(), 0, ids, count * rawLength, rawLength);
 				index[i] = count++;
@@ -189,12 +186,80 @@ final class RefFilter {
 				index[i] = -1;
 			}
 		}
-		int[] found = walk.commitsOf(ids, count);
+		// their types (read from the packs) while the merge walks read the history
+		FutureTask<ObjectType[]> types = types(objects, hash, ids, count);
+		BitSet mergedInto;
+		BitSet notMergedInto;
+		try {
+			mergedInto = this.merged.isEmpty() ? null : walk.reachable(nodes(this.merged, walk));
+			notMergedInto = this.noMerged.isEmpty() ? null : walk.reachable(nodes(this.noMerged, walk));
+		}
+		catch (IOException | RuntimeException | Error ex) {
+			// a failure reading the types came first in one thread's order
+			joinTypes(types);
+			throw ex;
+		}
+		ObjectType[] typeOf = joinTypes(types);
+		int[] found = walk.commitsOf(ids, count, typeOf);
 		int[] nodes = new int[index.length];
 		for (int i = 0; i < nodes.length; i++) {
 			nodes[i] = (index[i] >= 0) ? found[index[i]] : -1;
 		}
-		return nodes;
+		BitSet contained = this.contains.isEmpty() ? null : walk.containing(nodes, nodes(this.contains, walk));
+		BitSet notContained = this.noContains.isEmpty() ? null : walk.containing(nodes, nodes(this.noContains, walk));
+		List<Entry> result = new ArrayList<>();
+		for (int i = 0; i < nodes.length; i++) {
+			int node = nodes[i];
+			if (node < 0 || (contained != null && !contained.get(node))
+					|| (notContained != null && notContained.get(node)) || (mergedInto != null && !mergedInto.get(node))
+					|| (notMergedInto != null && notMergedInto.get(node))) {
+				continue;
+			}
+			Entry entry = kept.get(i);
+			result.add(new Entry(entry.name(), entry.id(), entry.target(), typeOf[index[i]]));
+		}
+		return result;
+	}
+
+	/**
+	 * Looks up the types of {@code count} ids: in a second thread from
+	 * {@link #SHARED_MIN} ids on (the object database is safe for several threads), else
+	 * here and now.
+	 */
+	private static FutureTask<ObjectType[]> types(ObjectDatabase objects, HashAlgorithm hash, byte[] ids, int count) {
+		FutureTask<ObjectType[]> task = new FutureTask<>(() -> {
+			ObjectType[] types = new ObjectType[count];
+			objects.types(hash, ids, count, types);
+			return types;
+		});
+		if (count < SHARED_MIN) {
+			task.run();
+		}
+		else {
+			Thread thread = new Thread(task, "refstore-types");
+			thread.setDaemon(true);
+			thread.start();
+		}
+		return task;
+	}
+
+	private static ObjectType[] joinTypes(FutureTask<ObjectType[]> types) throws IOException {
+		try {
+			return ParallelIo.getUninterruptibly(types);
+		}
+		catch (ExecutionException ex) {
+			Throwable cause = ex.getCause();
+			if (cause instanceof IOException io) {
+				throw io;
+			}
+			if (cause instanceof RuntimeException runtime) {
+				throw runtime;
+			}
+			if (cause instanceof Error error) {
+				throw error;
+			}
+			throw new IllegalStateException(cause);
+		}
 	}
 
 	private static boolean isUnderRefs(byte[] name) {

@@ -80,30 +80,21 @@ public final class CommitWalk {
 	}
 
 	/**
-	 * {@link #commitOf(byte[], int)} for many ids at once: the types of the objects not
-	 * known yet are looked up in one pass over the object database, in its own order.
+	 * {@link #commitOf(byte[], int)} for many ids at once, whose types were looked up
+	 * already (in one pass over the object database, {@link ObjectDatabase#types}).
 	 * @param ids {@code count} raw ids back to back from offset 0
 	 * @param count how many ids
+	 * @param types the type of each id, {@code null} where the object is missing
 	 * @return the node of each id, -1 where it does not peel to a commit
 	 * @throws IOException if the object database cannot be read
 	 */
-	public int[] commitsOf(byte[] ids, int count) throws IOException {
+	public int[] commitsOf(byte[] ids, int count, ObjectType[] types) throws IOException {
 		int rawLength = this.algorithm.rawLength();
 		int[] nodes = new int[count];
-		int[] unknown = new int[count];
-		int unknownCount = 0;
 		for (int i = 0; i < count; i++) {
-			nodes[i] = knownNode(ids, i * rawLength);
-			if (nodes[i] < 0) {
-				unknown[unknownCount++] = i;
-			}
-		}
-		ObjectType[] types = types(ids, unknown, unknownCount);
-		for (int j = 0; j < unknownCount; j++) {
-			int at = unknown[j] * rawLength;
-			// an id seen twice in the batch is known by its second turn
+			int at = i * rawLength;
 			int node = knownNode(ids, at);
-			nodes[unknown[j]] = (node >= 0) ? node : commitOf(ObjectId.fromRaw(this.algorithm, ids, at), types[j]);
+			nodes[i] = (node >= 0) ? node : commitOf(ObjectId.fromRaw(this.algorithm, ids, at), types[i]);
 		}
 		return nodes;
 	}

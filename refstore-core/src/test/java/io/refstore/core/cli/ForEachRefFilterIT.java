@@ -11,6 +11,7 @@ import java.util.Random;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -140,6 +141,56 @@ class ForEachRefFilterIT {
 		byte[] stdin = "refs/tags/a*\nrefs/heads/b1\nrefs/odd\n".getBytes(StandardCharsets.UTF_8);
 		String[] argv = { "for-each-ref", "--stdin", "--format=%(refname) %(objectname)" };
 		assertSame(GitCli.reftable().run(dir, stdin, argv), refstore(dir, stdin, argv));
+	}
+
+	/**
+	 * Enough refs for a second thread to look up their objects' types while this one
+	 * walks the history ({@link RefFilter#SHARED_MIN}): branches on a main line and on
+	 * forks off it, annotated tags, a tag of a tree; then a branch to a missing object.
+	 */
+	@Test
+	void filtersManyRefsAsGitDoes() throws Exception {
+		GitCli git = GitCli.reftable();
+		TempRepo repo = TempRepo.init(git, temp.resolve("many"));
+		StringBuilder stream = new StringBuilder();
+		int line = 300;
+		for (int i = 1; i <= line; i++) {
+			stream.append("commit refs/heads/main\nmark :").append(i).append('\n');
+			stream.append("committer C <c@example.com> ").append(1700000000 + i).append(" +0000\ndata 2\nm\n\n");
+		}
+		int forks = RefFilter.SHARED_MIN / 4;
+		for (int i = 0; i < RefFilter.SHARED_MIN; i++) {
+			stream.append("reset refs/heads/on/").append(i).append("\nfrom :").append(1 + i % line).append("\n\n");
+			if (i < forks) {
+				stream.append("commit refs/heads/fork/").append(i).append('\n');
+				stream.append("committer C <c@example.com> ").append(1700001000 + i).append(" +0000\ndata 2\nf\n");
+				stream.append("from :").append(1 + (i * 7) % line).append("\n\n");
+			}
+			if (i % 16 == 0) {
+				stream.append("tag t").append(i).append("\nfrom :").append(1 + i % line).append('\n');
+				stream.append("tagger T <t@example.com> 1700000000 +0000\ndata 2\nt\n\n");
+			}
+		}
+		repo.run(stream.toString().getBytes(StandardCharsets.UTF_8), "fast-import", "--quiet").requireOk();
+		repo.git("update-ref", "refs/tags/tree", repo.git("rev-parse", "main^{tree}").trim());
+		repo.git("pack-refs", "--all");
+		List<String> selections = List.of("--merged=main", "--no-merged=main", "--merged=main~150",
+				"--contains=main~299", "--no-contains=main~100 --merged=main", "--merged=fork/5 --no-merged=main~200",
+				"--sort=-refname --merged=main --format=%(objecttype)%(*objecttype) %(refname)", "--merged=main~999",
+				"--points-at=main~3", "--merged=t16^{}", "--format=%(refname) %(ahead-behind:main~10) refs/tags/t3*");
+		for (String args : selections) {
+			List<String> command = new ArrayList<>(List.of("for-each-ref"));
+			command.addAll(List.of(args.split(" ")));
+			String[] argv = command.toArray(String[]::new);
+			assertSame(git.run(repo.dir(), new byte[0], argv), refstore(repo.dir(), new byte[0], argv));
+		}
+		java.nio.file.Files.createDirectories(repo.gitDir().resolve("refs/heads/on"));
+		java.nio.file.Files.writeString(repo.gitDir().resolve("refs/heads/on/missing"),
+				"1234567890123456789012345678901234567890\n");
+		for (String args : List.of("--merged=main", "--no-merged=main")) {
+			String[] argv = { "for-each-ref", args };
+			assertSame(git.run(repo.dir(), new byte[0], argv), refstore(repo.dir(), new byte[0], argv));
+		}
 	}
 
 	static Stream<Path> repositoryNames() {
