@@ -85,4 +85,42 @@ class PackIndexTest {
 		assertThat(index.find(ObjectId.fromRaw(HashAlgorithm.SHA1, neighbour, 0))).isEqualTo(-1);
 	}
 
+	/**
+	 * Buckets of the wide fan-out (ids sharing their first two bytes) much larger than an
+	 * even spread gives: one whose next two bytes are even, where the search starts at
+	 * the id's place, and one where they are all but equal, where it ends by halving.
+	 * Every id is found and every id between two of them is not.
+	 */
+	@Test
+	void findsObjectsInBucketsFarFromEven() throws IOException {
+		Random random = new Random(7);
+		byte[][] ids = randomIds(random, 80_000);
+		for (int i = 0; i < 6_000; i++) {
+			byte[] id = ids[i];
+			id[0] = (byte) 0x12;
+			id[1] = (byte) 0x34;
+			if (i < 3_000) {
+				// even within the bucket
+				continue;
+			}
+			id[0] = (byte) 0xab;
+			id[1] = (byte) 0xcd;
+			id[2] = 0;
+			id[3] = (byte) (i % 3);
+		}
+		PackIndex index = PackIndex.open(index(ids), HashAlgorithm.SHA1);
+		byte[][] sorted = ids.clone();
+		Arrays.sort(sorted, Arrays::compareUnsigned);
+		for (int round = 0; round < 2; round++) {
+			for (int i = 0; i < sorted.length; i++) {
+				assertThat(index.find(ObjectId.fromRaw(HashAlgorithm.SHA1, sorted[i], 0))).isEqualTo(12 + i);
+				byte[] between = sorted[i].clone();
+				between[19] ^= 1;
+				if (Arrays.binarySearch(sorted, between, Arrays::compareUnsigned) < 0) {
+					assertThat(index.find(ObjectId.fromRaw(HashAlgorithm.SHA1, between, 0))).isEqualTo(-1);
+				}
+			}
+		}
+	}
+
 }
