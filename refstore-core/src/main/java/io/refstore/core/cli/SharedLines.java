@@ -204,7 +204,15 @@ final class SharedLines implements AutoCloseable {
 	@Override
 	public void close() {
 		if (this.helper != null) {
-			this.helper.shutdownNow();
+			// after a failure: the helper's chunks not begun are dropped, the one in hand
+			// ends by itself (an interrupt could close a file channel of the object
+			// database, which its threads share)
+			for (Object chunk : this.unprinted) {
+				if (chunk instanceof Future<?> future) {
+					future.cancel(false);
+				}
+			}
+			this.helper.shutdown();
 		}
 	}
 
