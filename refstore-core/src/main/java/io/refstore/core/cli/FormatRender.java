@@ -45,6 +45,9 @@ final class FormatRender {
 	}
 
 	static byte[] render(FormatTemplate template, RefFields fields) throws IOException, CommandFailure {
+		if (!template.hasControls()) {
+			return flat(template, fields);
+		}
 		FormatQuote quote = template.quote();
 		Deque<Level> stack = new ArrayDeque<>();
 		stack.push(new Level(null));
@@ -69,6 +72,39 @@ final class FormatRender {
 			throw CommandFailure.fatal("format: %(end) atom missing");
 		}
 		return stack.peek().output.toString().getBytes(StandardCharsets.ISO_8859_1);
+	}
+
+	/**
+	 * {@link #render} of a format without {@code %(if)} or {@code %(align)}: values go
+	 * into one line buffer that the fields keep from ref to ref.
+	 */
+	private static byte[] flat(FormatTemplate template, RefFields fields) throws IOException, CommandFailure {
+		FormatQuote quote = template.quote();
+		StringBuilder line = fields.lineBuffer();
+		for (Segment segment : template.segments()) {
+			if (segment instanceof Literal literal) {
+				for (byte b : literal.bytes()) {
+					line.append((char) (b & 0xff));
+				}
+				continue;
+			}
+			String value = (segment instanceof Atom atom) ? fields.text(atom) : fields.values().value((Rich) segment);
+			if (quote != null) {
+				quote.append(line, value);
+			}
+			else {
+				line.append(value);
+			}
+		}
+		if (template.colorLeftOn() && fields.values().context().color()) {
+			if (quote != null) {
+				quote.append(line, "\033[m");
+			}
+			else {
+				line.append("\033[m");
+			}
+		}
+		return line.toString().getBytes(StandardCharsets.ISO_8859_1);
 	}
 
 	private static void append(Deque<Level> stack, FormatQuote quote, String value) {

@@ -101,6 +101,9 @@ final class FormatTemplate {
 	/** Whether the last {@code %(color:...)} leaves a color on at the end of the line. */
 	private final boolean colorLeftOn;
 
+	/** Whether the format has {@code %(if)}, {@code %(align)} and their kin. */
+	private final boolean controls;
+
 	private FormatTemplate(List<Segment> segments, FormatQuote quote) {
 		this.segments = List.copyOf(segments);
 		this.quote = quote;
@@ -112,6 +115,12 @@ final class FormatTemplate {
 			}
 		}
 		this.colorLeftOn = on;
+		this.controls = segments.stream().anyMatch((s) -> s instanceof Control);
+	}
+
+	/** Whether the format has {@code %(if)}, {@code %(align)} and their kin. */
+	boolean hasControls() {
+		return this.controls;
 	}
 
 	/**

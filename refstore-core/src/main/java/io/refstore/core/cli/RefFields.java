@@ -65,6 +65,9 @@ final class RefFields {
 
 	private AtomValues values;
 
+	/** The line a rich format is rendered into, reused ref after ref. */
+	private final StringBuilder line = new StringBuilder(128);
+
 	/** Where {@link #text} prints an atom, made on its first use. */
 	private ByteArrayOutputStream scratchBytes;
 
@@ -197,6 +200,12 @@ final class RefFields {
 				}
 			}
 		}
+	}
+
+	/** The line buffer of a rich format's renderer, emptied. */
+	StringBuilder lineBuffer() {
+		this.line.setLength(0);
+		return this.line;
 	}
 
 	/**
