@@ -7,12 +7,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 
 import io.refstore.core.graph.CommitGraph;
 import io.refstore.core.graph.CommitWalk;
-import io.refstore.core.io.ParallelIo;
 import io.refstore.core.objects.ObjectDatabase;
 import io.refstore.core.objects.ObjectDatabase.ObjectType;
 import io.refstore.core.ref.HashAlgorithm;
@@ -158,7 +156,7 @@ final class RefFilter {
 	 * 2.55 does so for the files format, and keeps them with reftable)
 	 */
 	List<Entry> apply(List<Entry> entries, HashAlgorithm hash, ObjectDatabase objects, CommitWalk walk,
-			boolean dropRootRefs) throws IOException {
+			boolean dropRootRefs) throws IOException, CommandFailure {
 		List<Entry> kept = entries;
 		if (!this.pointsAt.isEmpty()) {
 			kept = new ArrayList<>();
@@ -196,10 +194,10 @@ final class RefFilter {
 		}
 		catch (IOException | RuntimeException | Error ex) {
 			// a failure reading the types came first in one thread's order
-			joinTypes(types);
+			OtherThread.join(types);
 			throw ex;
 		}
-		ObjectType[] typeOf = joinTypes(types);
+		ObjectType[] typeOf = OtherThread.join(types);
 		int[] found = walk.commitsOf(ids, count, typeOf);
 		int[] nodes = new int[index.length];
 		for (int i = 0; i < nodes.length; i++) {
@@ -241,25 +239,6 @@ final class RefFilter {
 			thread.start();
 		}
 		return task;
-	}
-
-	private static ObjectType[] joinTypes(FutureTask<ObjectType[]> types) throws IOException {
-		try {
-			return ParallelIo.getUninterruptibly(types);
-		}
-		catch (ExecutionException ex) {
-			Throwable cause = ex.getCause();
-			if (cause instanceof IOException io) {
-				throw io;
-			}
-			if (cause instanceof RuntimeException runtime) {
-				throw runtime;
-			}
-			if (cause instanceof Error error) {
-				throw error;
-			}
-			throw new IllegalStateException(cause);
-		}
 	}
 
 	private static boolean isUnderRefs(byte[] name) {

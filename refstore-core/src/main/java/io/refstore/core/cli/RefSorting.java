@@ -149,17 +149,8 @@ final class RefSorting {
 		finally {
 			joinUninterruptibly(helper);
 		}
-		if (second[0] instanceof IOException ex) {
-			throw ex;
-		}
-		if (second[0] instanceof CommandFailure ex) {
-			throw ex;
-		}
-		if (second[0] instanceof RuntimeException ex) {
-			throw ex;
-		}
-		if (second[0] instanceof Error error) {
-			throw error;
+		if (second[0] != null) {
+			throw OtherThread.rethrow(second[0]);
 		}
 	}
 

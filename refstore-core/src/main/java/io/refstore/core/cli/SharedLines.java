@@ -5,13 +5,11 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import io.refstore.core.cli.RefFilter.Entry;
-import io.refstore.core.io.ParallelIo;
 
 /**
  * Prints a {@linkplain FormatTemplate#shareable() shareable} rich format for many refs
@@ -137,7 +135,7 @@ final class SharedLines implements AutoCloseable {
 				if (!all && !future.isDone() && this.unprinted.size() < UNPRINTED_MAX) {
 					return;
 				}
-				chunk = join((Future<Chunk>) future);
+				chunk = OtherThread.join((Future<Chunk>) future);
 			}
 			else {
 				chunk = (Chunk) head;
@@ -152,7 +150,7 @@ final class SharedLines implements AutoCloseable {
 			this.template.printRendered(chunk.lines[i], this.out);
 		}
 		if (chunk.failure != null) {
-			rethrow(chunk.failure);
+			throw OtherThread.rethrow(chunk.failure);
 		}
 	}
 
@@ -172,33 +170,6 @@ final class SharedLines implements AutoCloseable {
 			});
 		}
 		return this.helper;
-	}
-
-	private static Chunk join(Future<Chunk> future) throws IOException, CommandFailure {
-		try {
-			return ParallelIo.getUninterruptibly(future);
-		}
-		catch (ExecutionException ex) {
-			// render() keeps its failures in the chunk: this one is the executor's own
-			rethrow(ex.getCause());
-			throw new IllegalStateException(ex);
-		}
-	}
-
-	private static void rethrow(Throwable failure) throws IOException, CommandFailure {
-		if (failure instanceof IOException ex) {
-			throw ex;
-		}
-		if (failure instanceof CommandFailure ex) {
-			throw ex;
-		}
-		if (failure instanceof RuntimeException ex) {
-			throw ex;
-		}
-		if (failure instanceof Error error) {
-			throw error;
-		}
-		throw new IllegalStateException(failure);
 	}
 
 	@Override
