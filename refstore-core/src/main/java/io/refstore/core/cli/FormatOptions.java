@@ -46,10 +46,7 @@ final class FormatOptions {
 					.anyMatch((s) -> s instanceof FormatTemplate.Rich r && r.name().equals("raw") && r.arg() == null)) {
 			throw CommandFailure.fatal("--format=raw cannot be used with --python, --shell, --tcl");
 		}
-		boolean colors = template.segments()
-			.stream()
-			.anyMatch((s) -> s instanceof FormatTemplate.Rich r && r.name().equals("color"));
-		boolean color = color(context, parsed, colors);
+		boolean color = color(context, parsed, template.hasColors());
 		RefContext refContext = new RefContext(context, color);
 		fields.values(new AtomValues(fields, context.objects(), refContext));
 	}

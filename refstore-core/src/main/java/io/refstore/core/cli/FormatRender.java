@@ -53,7 +53,7 @@ final class FormatRender {
 		stack.push(new Level(null));
 		for (Segment segment : template.segments()) {
 			if (segment instanceof Literal literal) {
-				stack.peek().output.append(new String(literal.bytes(), StandardCharsets.ISO_8859_1));
+				latin1(stack.peek().output, literal.bytes());
 			}
 			else if (segment instanceof Atom atom) {
 				append(stack, quote, fields.text(atom));
@@ -83,37 +83,39 @@ final class FormatRender {
 		StringBuilder line = fields.lineBuffer();
 		for (Segment segment : template.segments()) {
 			if (segment instanceof Literal literal) {
-				for (byte b : literal.bytes()) {
-					line.append((char) (b & 0xff));
-				}
-				continue;
-			}
-			String value = (segment instanceof Atom atom) ? fields.text(atom) : fields.values().value((Rich) segment);
-			if (quote != null) {
-				quote.append(line, value);
+				latin1(line, literal.bytes());
 			}
 			else {
-				line.append(value);
+				append(line, quote,
+						(segment instanceof Atom atom) ? fields.text(atom) : fields.values().value((Rich) segment));
 			}
 		}
 		if (template.colorLeftOn() && fields.values().context().color()) {
-			if (quote != null) {
-				quote.append(line, "\033[m");
-			}
-			else {
-				line.append("\033[m");
-			}
+			append(line, quote, "\033[m");
 		}
 		return line.toString().getBytes(StandardCharsets.ISO_8859_1);
 	}
 
-	private static void append(Deque<Level> stack, FormatQuote quote, String value) {
-		if (quote != null && stack.size() == 1) {
-			quote.append(stack.peek().output, value);
+	/** Appends bytes as the ISO-8859-1 chars that the line's text keeps them in. */
+	private static void latin1(StringBuilder out, byte[] bytes) {
+		for (byte b : bytes) {
+			out.append((char) (b & 0xff));
+		}
+	}
+
+	/** Appends a value, quoted where the format quotes values. */
+	private static void append(StringBuilder out, FormatQuote quote, String value) {
+		if (quote != null) {
+			quote.append(out, value);
 		}
 		else {
-			stack.peek().output.append(value);
+			out.append(value);
 		}
+	}
+
+	/** Appends a value to the innermost level: quoted only at the top level. */
+	private static void append(Deque<Level> stack, FormatQuote quote, String value) {
+		append(stack.peek().output, (stack.size() == 1) ? quote : null, value);
 	}
 
 	private static void control(Control control, Deque<Level> stack, FormatQuote quote) throws CommandFailure {

@@ -104,18 +104,29 @@ final class FormatTemplate {
 	/** Whether the format has {@code %(if)}, {@code %(align)} and their kin. */
 	private final boolean controls;
 
+	/** Whether the format has {@code %(color:...)} atoms. */
+	private final boolean colors;
+
 	private FormatTemplate(List<Segment> segments, FormatQuote quote) {
 		this.segments = List.copyOf(segments);
 		this.quote = quote;
 		this.rich = quote != null || segments.stream().anyMatch((s) -> s instanceof Rich || s instanceof Control);
+		boolean any = false;
 		boolean on = false;
 		for (Segment segment : segments) {
 			if (segment instanceof Rich r && r.name().equals("color")) {
+				any = true;
 				on = !"reset".equals(r.arg());
 			}
 		}
+		this.colors = any;
 		this.colorLeftOn = on;
 		this.controls = segments.stream().anyMatch((s) -> s instanceof Control);
+	}
+
+	/** Whether the format has {@code %(color:...)} atoms. */
+	boolean hasColors() {
+		return this.colors;
 	}
 
 	/** Whether the format has {@code %(if)}, {@code %(align)} and their kin. */

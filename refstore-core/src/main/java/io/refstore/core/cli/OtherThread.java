@@ -1,20 +1,54 @@
 package io.refstore.core.cli;
 
 import java.io.IOException;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 
 import io.refstore.core.io.ParallelIo;
 
 /**
- * Waiting for work a command handed to a second thread, and failing, on the command's
- * thread, with what that work failed with (an {@link IOException}, a
+ * Work a command hands to a second thread (a daemon, so that it never holds the process
+ * up), waited for even when the command's thread is interrupted, and failing on the
+ * command's thread with what the work failed with (an {@link IOException}, a
  * {@link CommandFailure}, or an unchecked exception or error), as if this thread had done
  * it.
  */
 final class OtherThread {
 
 	private OtherThread() {
+	}
+
+	/** Starts work on a thread of its own. */
+	static <T> Future<T> start(String name, Callable<T> work) {
+		FutureTask<T> task = new FutureTask<>(work);
+		Thread thread = new Thread(task, name);
+		thread.setDaemon(true);
+		thread.start();
+		return task;
+	}
+
+	/**
+	 * Does the work on this thread now, for a caller that hands it over only when large.
+	 */
+	static <T> Future<T> here(Callable<T> work) {
+		FutureTask<T> task = new FutureTask<>(work);
+		task.run();
+		return task;
+	}
+
+	/**
+	 * Waits for the work's end and leaves its outcome: for a caller that failed on its
+	 * own first, in the order that one thread would have done both.
+	 */
+	static void await(Future<?> work) {
+		try {
+			ParallelIo.getUninterruptibly(work);
+		}
+		catch (ExecutionException ex) {
+			// the caller throws its own failure, which comes first
+		}
 	}
 
 	/**

@@ -7,7 +7,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.FutureTask;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Future;
 
 import io.refstore.core.graph.CommitGraph;
 import io.refstore.core.graph.CommitWalk;
@@ -185,7 +186,16 @@ final class RefFilter {
 			}
 		}
 		// their types (read from the packs) while the merge walks read the history
-		FutureTask<ObjectType[]> types = types(objects, hash, ids, count);
+		int idCount = count;
+		Callable<ObjectType[]> lookup = () -> {
+			ObjectType[] types = new ObjectType[idCount];
+			objects.types(hash, ids, idCount, types);
+			return types;
+		};
+		// from SHARED_MIN ids on in a second thread (the object database is safe for
+		// several threads)
+		Future<ObjectType[]> types = (count < SHARED_MIN) ? OtherThread.here(lookup)
+				: OtherThread.start("refstore-types", lookup);
 		BitSet mergedInto;
 		BitSet notMergedInto;
 		try {
@@ -198,10 +208,10 @@ final class RefFilter {
 			throw ex;
 		}
 		ObjectType[] typeOf = OtherThread.join(types);
-		int[] found = walk.commitsOf(ids, count, typeOf);
+		int[] nodeOf = walk.commitsOf(ids, count, typeOf);
 		int[] nodes = new int[index.length];
 		for (int i = 0; i < nodes.length; i++) {
-			nodes[i] = (index[i] >= 0) ? found[index[i]] : -1;
+			nodes[i] = (index[i] >= 0) ? nodeOf[index[i]] : -1;
 		}
 		BitSet contained = this.contains.isEmpty() ? null : walk.containing(nodes, nodes(this.contains, walk));
 		BitSet notContained = this.noContains.isEmpty() ? null : walk.containing(nodes, nodes(this.noContains, walk));
@@ -217,28 +227,6 @@ final class RefFilter {
 			result.add(new Entry(entry.name(), entry.id(), entry.target(), typeOf[index[i]]));
 		}
 		return result;
-	}
-
-	/**
-	 * Looks up the types of {@code count} ids: in a second thread from
-	 * {@link #SHARED_MIN} ids on (the object database is safe for several threads), else
-	 * here and now.
-	 */
-	private static FutureTask<ObjectType[]> types(ObjectDatabase objects, HashAlgorithm hash, byte[] ids, int count) {
-		FutureTask<ObjectType[]> task = new FutureTask<>(() -> {
-			ObjectType[] types = new ObjectType[count];
-			objects.types(hash, ids, count, types);
-			return types;
-		});
-		if (count < SHARED_MIN) {
-			task.run();
-		}
-		else {
-			Thread thread = new Thread(task, "refstore-types");
-			thread.setDaemon(true);
-			thread.start();
-		}
-		return task;
 	}
 
 	private static boolean isUnderRefs(byte[] name) {

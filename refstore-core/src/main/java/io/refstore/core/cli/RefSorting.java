@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.Future;
 
 import io.refstore.core.cli.FormatTemplate.Rich;
 import io.refstore.core.objects.ObjectDatabase;
@@ -131,27 +132,18 @@ final class RefSorting {
 	private void dates(List<Entry> entries, ObjectDatabase objects, HashAlgorithm algorithm)
 			throws IOException, CommandFailure {
 		int half = entries.size() / 2;
-		Throwable[] second = new Throwable[1];
-		Thread helper = new Thread(() -> {
-			try {
-				dates(entries.subList(half, entries.size()), objects, algorithm, this.keys);
-			}
-			catch (Throwable ex) {
-				// handed to this thread, which reports it as its own
-				second[0] = ex;
-			}
-		}, "refstore-sort-dates");
-		helper.setDaemon(true);
-		helper.start();
+		Future<Void> second = OtherThread.start("refstore-sort-dates", () -> {
+			dates(entries.subList(half, entries.size()), objects, algorithm, this.keys);
+			return null;
+		});
 		try {
 			dates(entries.subList(0, half), objects, algorithm, this.keys);
 		}
-		finally {
-			joinUninterruptibly(helper);
+		catch (IOException | CommandFailure | RuntimeException | Error ex) {
+			OtherThread.await(second);
+			throw ex;
 		}
-		if (second[0] != null) {
-			throw OtherThread.rethrow(second[0]);
-		}
+		OtherThread.join(second);
 	}
 
 	private static void dates(List<Entry> entries, ObjectDatabase objects, HashAlgorithm algorithm, List<Key> keys)
@@ -162,22 +154,6 @@ final class RefSorting {
 			for (int k = 0; k < keys.size(); k++) {
 				entry.values()[k] = AtomValues.dateSeconds(keys.get(k).atom(), objects, object, id);
 			}
-		}
-	}
-
-	private static void joinUninterruptibly(Thread thread) {
-		boolean interrupted = false;
-		while (true) {
-			try {
-				thread.join();
-				break;
-			}
-			catch (InterruptedException ex) {
-				interrupted = true;
-			}
-		}
-		if (interrupted) {
-			Thread.currentThread().interrupt();
 		}
 	}
 
