@@ -28,6 +28,7 @@ import io.refstore.core.delete.RefSelection;
 import io.refstore.core.io.LockOwner;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.repo.RepositoryId;
 import io.refstore.core.store.RefStores;
 
 /**
@@ -138,7 +139,7 @@ class DeleteRefsTasklet implements Tasklet, StepExecutionListener {
 		}
 		DeleteOptions options = DeleteOptions.to(manifest)
 			.withChunkSize(chunk.size())
-			.withRepository(this.repository.gitDir())
+			.withRepository(this.repository.gitDir(), RepositoryId.of(this.repository))
 			.withListener(DeletionPlan.expecting(chunk));
 		return new RefDeleter(this.store).delete(names.build(), options);
 	}

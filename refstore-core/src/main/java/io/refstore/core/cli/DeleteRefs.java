@@ -13,12 +13,14 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import io.refstore.core.delete.ChunkListener;
 import io.refstore.core.delete.DeleteOptions;
 import io.refstore.core.delete.DeleteResult;
 import io.refstore.core.delete.DryRun;
 import io.refstore.core.delete.InvalidSelectionException;
+import io.refstore.core.delete.Manifest;
 import io.refstore.core.delete.ProtectedRefs;
 import io.refstore.core.delete.RefDeleter;
 import io.refstore.core.delete.RefRestorer;
@@ -27,7 +29,10 @@ import io.refstore.core.delete.RestoreResult;
 import io.refstore.core.io.LockOwner;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.ReflogPolicy;
+import io.refstore.core.repo.RefusedJobInputException;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.repo.RepositoryId;
+import io.refstore.core.repo.RepositoryInputs;
 import io.refstore.core.store.RefStores;
 
 /**
@@ -122,7 +127,7 @@ final class DeleteRefs implements Command {
 			DeleteOptions run = DeleteOptions.to(manifest)
 				.withChunkSize(chunkSize)
 				.withSampleSize(sample)
-				.withRepository(repository.gitDir())
+				.withRepository(repository.gitDir(), RepositoryId.of(repository))
 				.withListener(ChunkListener.NONE);
 			DeleteResult result;
 			try {
@@ -273,6 +278,7 @@ final class DeleteRefs implements Command {
 		if (!Files.isRegularFile(manifest)) {
 			throw CommandFailure.fatal("manifest '" + manifest + "' does not exist");
 		}
+		checkManifest(repository, manifest, file);
 		try (LockOwner owner = claimLocks(context, "restore-refs");
 				RefStore store = RefStores.open(repository, ReflogPolicy.EXISTING_ONLY, owner)) {
 			RestoreResult result = new RefRestorer(store).restore(manifest, ChunkListener.NONE);
@@ -293,6 +299,36 @@ final class DeleteRefs implements Command {
 				throw CommandFailure.error(result.failure().describe(), 1);
 			}
 			return 0;
+		}
+	}
+
+	/**
+	 * Refuses a manifest that is a symbolic link, reached through one below the top of
+	 * the repository, or written in another repository, as git refuses a bad argument.
+	 */
+	private static void checkManifest(Repository repository, Path manifest, String file)
+			throws CommandFailure, IOException {
+		Path top = repository.workTree().orElse(repository.gitDir());
+		try {
+			if (manifest.startsWith(top)) {
+				RepositoryInputs.check("--manifest", top, ".", top.relativize(manifest).toString(),
+						RepositoryInputs.Kind.FILE);
+			}
+			else if (Files.isSymbolicLink(manifest)) {
+				throw new RefusedJobInputException("--manifest", file, "it is a symbolic link");
+			}
+			Optional<RepositoryId> recorded;
+			try {
+				recorded = Manifest.repositoryOf(manifest);
+			}
+			catch (IOException ex) {
+				// not a manifest this refstore reads: the restore says why, line and all
+				return;
+			}
+			RepositoryInputs.checkOwner("--manifest", file, recorded, repository);
+		}
+		catch (RefusedJobInputException ex) {
+			throw CommandFailure.fatal("manifest '" + file + "' refused: " + ex.reason());
 		}
 	}
 

@@ -12,6 +12,7 @@ import io.refstore.core.migrate.MigrationOptions;
 import io.refstore.core.migrate.MigrationReport;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.VerifyProblem;
+import io.refstore.core.repo.RefusedJobInputException;
 
 /**
  * {@code refstore refs}: {@code migrate} between storage formats (with a report and a
@@ -113,6 +114,9 @@ final class Refs implements Command {
 		catch (MigrationException ex) {
 			throw CommandFailure.error(ex.getMessage(), FAILED);
 		}
+		catch (RefusedJobInputException ex) {
+			throw CommandFailure.fatal("backup '" + args.get(0) + "' refused: " + ex.reason());
+		}
 	}
 
 	/**
@@ -155,7 +159,7 @@ final class Refs implements Command {
 		String name = args.get(0);
 		Backups.Backup dropped;
 		try {
-			dropped = new Backups(context.repository().gitDir()).drop(name);
+			dropped = new Backups(context.repository()).drop(name);
 		}
 		catch (MigrationException ex) {
 			throw CommandFailure.fatal(ex.getMessage());

@@ -166,12 +166,16 @@ public final class FormatMigrator {
 		return new Rollback(this.repository).run(backup, job);
 	}
 
-	/** Deletes a backup the operator no longer needs. */
+	/**
+	 * Deletes a backup the operator no longer needs.
+	 * @throws io.refstore.core.repo.RefusedJobInputException if it is not a backup of
+	 * this repository reached without a symbolic link ({@link Backups#check})
+	 */
 	public void dropBackup(Path backup) throws IOException {
 		if (!backup.normalize().startsWith(this.repository.gitDir().resolve(BACKUP_DIR))) {
 			throw new MigrationException("'" + backup + "' is not a refstore backup of " + this.repository.gitDir());
 		}
-		FileMoves.deleteTree(backup);
+		FileMoves.deleteTree(Backups.check("backup", this.repository, backup.toString()));
 	}
 
 	/**

@@ -15,6 +15,7 @@ import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.repo.ConfigEditor;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.repo.RepositoryId;
 import io.refstore.core.repo.StoreGate;
 import io.refstore.core.store.RefStores;
 
@@ -165,7 +166,7 @@ final class Swap {
 				: List.of();
 		BackupRecord record = (built != null && carried.isEmpty()) ? BackupRecord.of(built)
 				: BackupRecord.read(this.repository, old, backup);
-		record.write(backup);
+		record.write(backup, RepositoryId.of(this.repository));
 		return carried;
 	}
 

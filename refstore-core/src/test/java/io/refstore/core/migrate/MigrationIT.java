@@ -23,6 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import io.refstore.core.migrate.MigrationRepos.Maker;
 import io.refstore.core.ref.RefFormat;
+import io.refstore.core.repo.RepositoryId;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
@@ -246,7 +247,10 @@ class MigrationIT {
 		}
 
 		assertThat(GitView.capture(NEWEST, repo.dir())).isEqualTo(before);
-		assertThat(DirSnapshot.of(repo.gitDir(), Set.of("config", FormatMigrator.BACKUP_DIR))).isEqualTo(store);
+		// the backup recorded the repository's identity, which stays
+		assertThat(repo.gitDir().resolve(RepositoryId.FILE)).isRegularFile();
+		assertThat(DirSnapshot.of(repo.gitDir(), Set.of("config", FormatMigrator.BACKUP_DIR, RepositoryId.FILE)))
+			.isEqualTo(store);
 		assertThat(localConfig(repo)).isEqualTo(config);
 		assertThat(migration.backup()).doesNotExist();
 		assertThat(GitView.unsoundness(NEWEST, repo.dir())).isNull();
