@@ -150,8 +150,9 @@ public final class Manifest {
 		for (Path manifest : manifests) {
 			String shown = root.relativize(manifest).toString();
 			if (!Files.isRegularFile(manifest, LinkOption.NOFOLLOW_LINKS)) {
-				throw new RefusedJobInputException(parameter, given, "'" + shown + "' is not a file"
-						+ (Files.isSymbolicLink(manifest) ? " but a symbolic link" : ""));
+				throw new RefusedJobInputException(parameter, given,
+						"'" + shown + "' " + (Files.isSymbolicLink(manifest)
+								? "is a symbolic link; inputs are read from the repository only" : "is not a file"));
 			}
 			Optional<RepositoryId> recorded;
 			try {
