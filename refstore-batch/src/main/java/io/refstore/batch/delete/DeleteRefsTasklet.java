@@ -93,6 +93,9 @@ class DeleteRefsTasklet implements Tasklet, StepExecutionListener {
 			this.repository = Repository.open(this.repositoryPath);
 			this.owner = JobLocks.claim(this.repository, step.getJobExecution());
 			this.store = RefStores.open(this.repository, this.repository.reflogPolicy(), this.owner, JobLocks.WAIT);
+			// checked again, as at launch: a restart may find the plan replaced
+			file = DeletionPlan.checkInput(JobParameterNames.PLAN, this.repository, JobResults.PLANS_DIR,
+					file.toString());
 			this.protection = DeletionPlan.checkNotStale(file, this.store, CommitHistory.open(this.repository));
 			this.plan = new DeletionPlan.Reader(file, null);
 			for (long skipped = 0; skipped < position; skipped++) {

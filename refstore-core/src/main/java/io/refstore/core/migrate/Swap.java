@@ -91,6 +91,9 @@ final class Swap {
 			boolean digestOfRetired) throws IOException {
 		RefFormat current = this.repository.refFormat();
 		Path backup = newBackupDir(current);
+		// before anything changes: an identity that cannot be recorded refuses the swap
+		// rather than stopping it after the switch
+		RepositoryId id = RepositoryId.of(this.repository);
 		BuiltStore swapped = built;
 		List<String> carried;
 		// 1. the gate and the locks
@@ -115,7 +118,7 @@ final class Swap {
 			// included only if they came
 			// along); a rollback's staged store is not the retired one, which is then
 			// read for its record
-			carried = retireAndCarry(current, backup, digestOfRetired ? swapped : null);
+			carried = retireAndCarry(current, backup, digestOfRetired ? swapped : null, id);
 		}
 		return new Result(swapped, backup, carried);
 	}
@@ -157,8 +160,10 @@ final class Swap {
 	 * run that finishes an interrupted swap does it again.
 	 * @param built the retired store's digests, or {@code null} to read them from the
 	 * backup
+	 * @param id the repository's identity, recorded in the backup
 	 */
-	private List<String> retireAndCarry(RefFormat old, Path backup, BuiltStore built) throws IOException {
+	private List<String> retireAndCarry(RefFormat old, Path backup, BuiltStore built, RepositoryId id)
+			throws IOException {
 		Path strays = (old == RefFormat.FILES) ? CarryOver.newStraysDir(this.work.path()) : null;
 		RefStores.layout(old).retire(storeDir(), backup, strays);
 		CarryOver loose = (old == RefFormat.FILES) ? CarryOver.read(this.work.path()) : null;
@@ -166,7 +171,7 @@ final class Swap {
 				: List.of();
 		BackupRecord record = (built != null && carried.isEmpty()) ? BackupRecord.of(built)
 				: BackupRecord.read(this.repository, old, backup);
-		record.write(backup, RepositoryId.of(this.repository));
+		record.write(backup, id);
 		return carried;
 	}
 
@@ -197,7 +202,7 @@ final class Swap {
 	 * @return the report, its digests the store's as it now reads
 	 */
 	MigrationReport finishInterrupted(Journal journal, long started) throws IOException {
-		List<String> carried = retireAndCarry(journal.from(), journal.backup(), null);
+		List<String> carried = retireAndCarry(journal.from(), journal.backup(), null, RepositoryId.of(this.repository));
 		this.work.delete();
 		return finishedReport(journal.from(), journal.to(), journal.backup(), carried, started);
 	}

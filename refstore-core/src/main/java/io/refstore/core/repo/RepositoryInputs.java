@@ -127,14 +127,20 @@ public final class RepositoryInputs {
 	 * repository)
 	 * @param repository the repository the job runs on
 	 * @throws RefusedJobInputException naming {@code parameter} if the identities differ
-	 * @throws IOException if the repository's identity cannot be read
 	 */
 	public static void checkOwner(String parameter, String given, Optional<RepositoryId> recorded,
-			Repository repository) throws IOException {
+			Repository repository) {
 		if (recorded.isEmpty()) {
 			return;
 		}
-		Optional<RepositoryId> own = RepositoryId.find(repository);
+		Optional<RepositoryId> own;
+		try {
+			own = RepositoryId.find(repository);
+		}
+		catch (IOException ex) {
+			throw new RefusedJobInputException(parameter, given,
+					"this repository's " + RepositoryId.FILE + " cannot be read (a symbolic link, or no identity)");
+		}
 		if (!own.equals(recorded)) {
 			throw new RefusedJobInputException(parameter, given, "it was written for another repository (id "
 					+ recorded.get() + ", this one's is " + own.map(RepositoryId::value).orElse("not recorded") + ")");

@@ -166,6 +166,19 @@ class JobInputsIT {
 	}
 
 	@Test
+	void anIdentityIsNotBorrowedThroughALink() throws IOException {
+		Path own = this.a.gitDir().resolve(RepositoryId.FILE);
+		Files.delete(own);
+		Files.createSymbolicLink(own, this.b.gitDir().resolve(RepositoryId.FILE));
+		Files.copy(this.b.gitDir().resolve(this.manifest), inA("refstore-plans/copied/manifest-000000000000-1"));
+		try (Repository repository = openA()) {
+			assertRefused(
+					() -> Manifest.checkInput("manifest", repository, repository.gitDir(), "refstore-plans", "copied"),
+					"manifest", "this repository's refstore-id cannot be read");
+		}
+	}
+
+	@Test
 	void aManifestWrittenBeforeIdentitiesIsTakenWhereItLies() throws IOException {
 		Path old = inA("refstore-plans/old/manifest-000000000000-1");
 		String text = Files.readString(this.b.gitDir().resolve(this.manifest));
