@@ -166,6 +166,20 @@ class JobInputsIT {
 	}
 
 	@Test
+	void aMovedRepositoryKeepsItsInputs() throws IOException {
+		Path moved = Files.move(this.b.gitDir(),
+				Files.createDirectories(this.tmp.resolve("moved")).resolve("renamed.git"));
+		try (Repository repository = Repository.open(moved)) {
+			assertThat(Manifest.checkInput("manifest", repository, repository.gitDir(), "refstore-plans", "one"))
+				.containsExactly(repository.gitDir().resolve(this.manifest));
+			assertThat(DeletionPlan.checkInput("plan", repository, "refstore-plans", "two/plan"))
+				.isEqualTo(repository.gitDir().resolve(this.plan));
+			assertThat(Backups.check("backup", repository, this.backup.getFileName().toString()))
+				.isEqualTo(repository.gitDir().resolve(this.backup));
+		}
+	}
+
+	@Test
 	void anIdentityIsNotBorrowedThroughALink() throws IOException {
 		Path own = this.a.gitDir().resolve(RepositoryId.FILE);
 		Files.delete(own);
