@@ -1,6 +1,7 @@
 package io.refstore.core.repo;
 
 import java.io.IOException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -91,7 +92,15 @@ public final class RepositoryInputs {
 						"'" + shown(gitDir, current) + "' is not a directory");
 			}
 			current = current.resolve(component);
-			Optional<BasicFileAttributes> read = attributes(current);
+			Optional<BasicFileAttributes> read;
+			try {
+				read = attributes(current);
+			}
+			catch (FileSystemException ex) {
+				// a name too long, a component not searchable: no input of the user's
+				throw new RefusedJobInputException(parameter, given,
+						"'" + shown(gitDir, current) + "' cannot be read (" + ex.getReason() + ")");
+			}
 			if (read.isEmpty()) {
 				throw new RefusedJobInputException(parameter, given, "'" + shown(gitDir, current) + "' does not exist");
 			}

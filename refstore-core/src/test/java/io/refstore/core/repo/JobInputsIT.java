@@ -153,6 +153,8 @@ class JobInputsIT {
 					"manifest", "written for another repository");
 			assertRefused(() -> Manifest.checkInput("manifest", repository, repository.gitDir(), "refstore-plans",
 					"../config"), "manifest", "inside refstore-plans/");
+			assertRefused(() -> Manifest.checkInput("manifest", repository, repository.gitDir(), "refstore-plans",
+					"x".repeat(300)), "manifest", "cannot be read");
 		}
 		for (String given : List.of("refstore-plans/linked", "refstore-plans/outside/manifest-000000000000-1")) {
 			Run run = refstore(this.a, "restore-refs", "--manifest=" + given);
