@@ -91,9 +91,10 @@ final class Swap {
 			boolean digestOfRetired) throws IOException {
 		RefFormat current = this.repository.refFormat();
 		Path backup = newBackupDir(current);
-		// before anything changes: an identity that cannot be recorded refuses the swap
-		// rather than stopping it after the switch
-		RepositoryId id = RepositoryId.of(this.repository);
+		// before anything changes: an identity file that cannot be read (a planted link)
+		// refuses the swap rather than stopping it after the switch; a missing one is
+		// written with the backup's record, so a refused swap leaves the repository as it was
+		RepositoryId.find(this.repository);
 		BuiltStore swapped = built;
 		List<String> carried;
 		// 1. the gate and the locks
@@ -118,7 +119,7 @@ final class Swap {
 			// included only if they came
 			// along); a rollback's staged store is not the retired one, which is then
 			// read for its record
-			carried = retireAndCarry(current, backup, digestOfRetired ? swapped : null, id);
+			carried = retireAndCarry(current, backup, digestOfRetired ? swapped : null);
 		}
 		return new Result(swapped, backup, carried);
 	}
@@ -156,14 +157,13 @@ final class Swap {
 	/**
 	 * After the switch: moves the old store into {@code backup}, carries into the new
 	 * store what a git process wrote into the old one under the swap (files only), and
-	 * records in the backup the digest a rollback checks its copy against. Idempotent: a
+	 * records in the backup the digest a rollback checks its copy against and the repository's
+	 * identity (recorded now if it has none). Idempotent: a
 	 * run that finishes an interrupted swap does it again.
 	 * @param built the retired store's digests, or {@code null} to read them from the
 	 * backup
-	 * @param id the repository's identity, recorded in the backup
 	 */
-	private List<String> retireAndCarry(RefFormat old, Path backup, BuiltStore built, RepositoryId id)
-			throws IOException {
+	private List<String> retireAndCarry(RefFormat old, Path backup, BuiltStore built) throws IOException {
 		Path strays = (old == RefFormat.FILES) ? CarryOver.newStraysDir(this.work.path()) : null;
 		RefStores.layout(old).retire(storeDir(), backup, strays);
 		CarryOver loose = (old == RefFormat.FILES) ? CarryOver.read(this.work.path()) : null;
@@ -171,7 +171,7 @@ final class Swap {
 				: List.of();
 		BackupRecord record = (built != null && carried.isEmpty()) ? BackupRecord.of(built)
 				: BackupRecord.read(this.repository, old, backup);
-		record.write(backup, id);
+		record.write(backup, RepositoryId.of(this.repository));
 		return carried;
 	}
 
@@ -202,7 +202,7 @@ final class Swap {
 	 * @return the report, its digests the store's as it now reads
 	 */
 	MigrationReport finishInterrupted(Journal journal, long started) throws IOException {
-		List<String> carried = retireAndCarry(journal.from(), journal.backup(), null, RepositoryId.of(this.repository));
+		List<String> carried = retireAndCarry(journal.from(), journal.backup(), null);
 		this.work.delete();
 		return finishedReport(journal.from(), journal.to(), journal.backup(), carried, started);
 	}
