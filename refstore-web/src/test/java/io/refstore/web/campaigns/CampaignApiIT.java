@@ -1,6 +1,7 @@
 package io.refstore.web.campaigns;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.endsWith;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
@@ -185,6 +186,11 @@ class CampaignApiIT extends ApiTestSupport {
 				{"jobType":"verify","targetKind":"GLOB","target":"x/[abc"}""").andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.parameter").value("target"))
 			.andExpect(jsonPath("$.type").value(endsWith("/invalid-parameter")));
+		create("operator", """
+				{"jobType":"verify","targetKind":"GLOB","target":"%s"}""".formatted("**/".repeat(342) + "x"))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.parameter").value("target"))
+			.andExpect(jsonPath("$.detail").value(containsString("1027 bytes long")));
 		create("operator", """
 				{"jobType":"verify","targetKind":"SOMEWHERE","target":"%s"}""".formatted(repo))
 			.andExpect(status().isBadRequest())

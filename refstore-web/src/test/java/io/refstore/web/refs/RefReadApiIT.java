@@ -135,7 +135,10 @@ class RefReadApiIT extends ApiTestSupport {
 
 	@Test
 	void badParametersAreNamed() throws Exception {
-		for (String query : new String[] { "limit=0", "limit=1001", "glob=refs/[", "after=a%01b" }) {
+		// a glob longer than 1,024 bytes, plain or made of '**/', is refused before any
+		// work
+		for (String query : new String[] { "limit=0", "limit=1001", "glob=refs/[", "after=a%01b",
+				"glob=refs/" + "x".repeat(1020), "glob=" + "**/".repeat(342) + "x" }) {
 			String parameter = query.substring(0, query.indexOf('='));
 			this.mvc.perform(get(repoUri(name, "/refs?" + query)).with(as("viewer")))
 				.andExpect(status().isBadRequest())

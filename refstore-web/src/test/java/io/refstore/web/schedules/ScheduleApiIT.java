@@ -98,6 +98,16 @@ class ScheduleApiIT extends ApiTestSupport {
 			.andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.parameter").value("target"))
 			.andExpect(jsonPath("$.type").value(endsWith("/invalid-parameter")));
+		create("operator", body("long-glob", "verify", "GLOB", "**/".repeat(342) + "x", "0 0 2 * * ?", "UTC"))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.parameter").value("target"))
+			.andExpect(jsonPath("$.detail").value(Matchers.containsString("1027 bytes long")));
+		create("admin",
+				body("long-delete-glob", "delete", "REPOSITORY", repo, "0 0 2 * * ?", "UTC").replaceFirst("}\\s*$",
+						",\"parameters\":{\"globs\":\"refs/" + "**/".repeat(340) + "x\"}}"))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.parameter").value("parameters.globs"))
+			.andExpect(jsonPath("$.type").value(endsWith("/invalid-parameter")));
 		create("operator", body("bad-repo", "verify", "REPOSITORY", "no-such.git", "0 0 2 * * ?", "UTC"))
 			.andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.parameter").value("target"))
