@@ -131,6 +131,12 @@ class RefReadApiIT extends ApiTestSupport {
 			.andExpect(jsonPath("$.refs.length()").value(10));
 		this.mvc.perform(get(repoUri(name, "/refs?glob=refs/*/7/*")).with(as("viewer")))
 			.andExpect(jsonPath("$.refs[0].ref").value("refs/pull/7/head"));
+		this.mvc.perform(get(repoUri(name, "/refs?glob=" + "**/".repeat(20) + "head")).with(as("viewer")))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.refs[*].ref").value(org.hamcrest.Matchers.contains("refs/pull/7/head")));
+		this.mvc.perform(get(repoUri(name, "/refs?glob=" + "**/".repeat(20) + "x")).with(as("viewer")))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.refs.length()").value(0));
 	}
 
 	@Test
