@@ -4,9 +4,11 @@ import java.time.Duration;
 import java.util.List;
 
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 
+import org.hibernate.validator.constraints.time.DurationMax;
 import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -71,11 +73,21 @@ public record SecurityProperties(@Valid List<User> users, @Valid @DefaultValue T
 
 	/**
 	 * API tokens: {@code refstore.security.tokens.default-ttl} is how long a token lives
-	 * when its creator does not say.
+	 * when its creator does not say, {@code max-ttl} the longest lifetime a creator may
+	 * ask for (at most 100 years, so that every expiry is a four-digit year that RFC 3339
+	 * can write). The default may not exceed the maximum.
 	 *
 	 * @param defaultTtl the lifetime of a token created without one
+	 * @param maxTtl the longest lifetime accepted
 	 */
-	public record Tokens(@DefaultValue("90d") @DurationMin(millis = 1) Duration defaultTtl) {
+	public record Tokens(@DefaultValue("90d") @DurationMin(millis = 1) Duration defaultTtl,
+			@DefaultValue("365d") @DurationMin(millis = 1) @DurationMax(days = 36_500) Duration maxTtl) {
+
+		/** Whether the default lifetime is within the maximum (checked at start-up). */
+		@AssertTrue(message = "default-ttl must not exceed max-ttl")
+		public boolean isDefaultTtlWithinMaxTtl() {
+			return this.defaultTtl == null || this.maxTtl == null || this.defaultTtl.compareTo(this.maxTtl) <= 0;
+		}
 
 	}
 
