@@ -10,6 +10,7 @@ import org.springframework.security.access.prepost.PreAuthorize;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.stereotype.Service;
 
+import io.refstore.core.input.Printable;
 import io.refstore.web.audit.AuditEntry;
 import io.refstore.web.audit.AuditEntry.Outcome;
 import io.refstore.web.audit.AuditLog;
@@ -60,7 +61,7 @@ public class TokenService {
 			throw new InvalidRequestException("ttl", ttl.toString(), "a token's lifetime must be positive and at most "
 					+ this.maxTtl + " (refstore.security.tokens.max-ttl)");
 		}
-		if (name == null || name.isBlank() || name.length() > MAX_NAME || !Problems.printable(name).equals(name)) {
+		if (name == null || name.isBlank() || name.length() > MAX_NAME || !Printable.of(name).equals(name)) {
 			this.audit.record(AuditEntry.of(actor, "token.create", null, null, Map.of("name", String.valueOf(name)),
 					Outcome.REJECTED, "invalid name"));
 			throw new InvalidRequestException("name", name,

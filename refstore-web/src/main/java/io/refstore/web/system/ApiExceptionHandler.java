@@ -76,7 +76,7 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler implements Pass
 			properties.put("rule", name.rule().name());
 		}
 		return Problems.problem(HttpStatus.BAD_REQUEST, "invalid-parameter",
-				Problems.printable(Redaction.paths(ex.getMessage())), properties);
+				Problems.escaped(Redaction.paths(ex.getMessage())), properties);
 	}
 
 	/**
@@ -103,8 +103,8 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler implements Pass
 		if (ex.executionId() != null) {
 			properties.put("execution", ex.executionId());
 		}
-		return Problems.problem(HttpStatus.CONFLICT, "job-conflict",
-				Problems.printable(Redaction.paths(ex.getMessage())), properties);
+		return Problems.problem(HttpStatus.CONFLICT, "job-conflict", Problems.escaped(Redaction.paths(ex.getMessage())),
+				properties);
 	}
 
 	@ExceptionHandler
@@ -176,15 +176,18 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler implements Pass
 
 	/**
 	 * Spring MVC's own problems (405, 406, 415, missing parameters) carry the correlation
-	 * id too.
+	 * id too, and are bounded as refstore's are.
 	 */
 	@Override
 	protected ResponseEntity<Object> createResponseEntity(Object body, HttpHeaders headers, HttpStatusCode statusCode,
 			WebRequest request) {
 		String correlationId = CorrelationIdFilter.current();
-		if (body instanceof ProblemDetail problem && correlationId != null
-				&& (problem.getProperties() == null || !problem.getProperties().containsKey(CorrelationIdFilter.KEY))) {
-			problem.setProperty(CorrelationIdFilter.KEY, correlationId);
+		if (body instanceof ProblemDetail problem) {
+			if (correlationId != null && (problem.getProperties() == null
+					|| !problem.getProperties().containsKey(CorrelationIdFilter.KEY))) {
+				problem.setProperty(CorrelationIdFilter.KEY, correlationId);
+			}
+			Problems.bounded(problem);
 		}
 		return super.createResponseEntity(body, headers, statusCode, request);
 	}

@@ -283,6 +283,32 @@ class TokenApiIT extends ApiTestSupport {
 			.andExpect(status().isUnauthorized());
 	}
 
+	@Test
+	void aRefusedMegabyteIsNeitherStoredNorEchoedWhole() throws Exception {
+		String name = "megabyte-" + "n".repeat(1_000_000);
+		String response = this.mvc
+			.perform(post("/api/tokens").with(as("viewer"))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("{\"name\": \"" + name + "\"}"))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.parameter").value("name"))
+			.andExpect(jsonPath("$.detail").value(containsString("megabyte-nnn")))
+			.andExpect(jsonPath("$.detail").value(containsString("… (999809 more characters)")))
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		assertThat(response).hasSizeLessThan(1_000);
+		Map<String, Object> row = this.jdbc
+			.sql("SELECT LENGTH(parameters) AS p, LENGTH(detail) AS d, parameters FROM refstore_audit_event"
+					+ " WHERE action = 'token.create' AND parameters LIKE '%megabyte-nnn%' ORDER BY id DESC")
+			.query()
+			.listOfRows()
+			.get(0);
+		assertThat(((Number) row.get("P")).intValue()).isLessThan(300);
+		assertThat(((Number) row.get("D")).intValue()).isLessThan(300);
+		assertThat((String) row.get("PARAMETERS")).contains("… (999809 more characters)");
+	}
+
 	private String expiresAt(long id) throws Exception {
 		String listed = this.mvc.perform(get("/api/tokens").with(as("viewer")))
 			.andExpect(status().isOk())
