@@ -156,7 +156,17 @@ public final class LockFile implements AutoCloseable {
 		LockFile lock = new LockFile(target);
 		lock.owner = owner;
 		Path mark = owner.mark();
-		return lock.take(timeout, () -> Files.createLink(lock.lock, mark));
+		try {
+			return lock.take(timeout, () -> Files.createLink(lock.lock, mark));
+		}
+		catch (NoSuchFileException ex) {
+			if (!owner.recordLost()) {
+				throw ex;
+			}
+			// the record was removed under a long-lived owner: publish it again
+			Path again = owner.mark();
+			return lock.take(timeout, () -> Files.createLink(lock.lock, again));
+		}
 	}
 
 	/** The file this lock protects. */

@@ -77,6 +77,9 @@ public final class LockOwner implements AutoCloseable {
 	 */
 	private String unpublished;
 
+	/** The text of a record {@link #forProcess} made, to publish again if it is lost. */
+	private final String text;
+
 	/** Whether the record's name is forced to the disk. */
 	private boolean durable;
 
@@ -100,6 +103,7 @@ public final class LockOwner implements AutoCloseable {
 		this.staging = file.resolveSibling(id + STAGING);
 		this.mark = file;
 		this.unpublished = unpublished;
+		this.text = unpublished;
 		this.durable = durable;
 	}
 
@@ -158,6 +162,25 @@ public final class LockOwner implements AutoCloseable {
 	 */
 	boolean breakIfAbandoned(Path lock) throws IOException {
 		return AbandonedLocks.breakIfAbandoned(this.file.getParent(), lock);
+	}
+
+	/**
+	 * Whether the record the next lock would link to is gone (removed by hand while this
+	 * process ran); if so, a record made by {@link #forProcess} is published again at the
+	 * next lock.
+	 * @return whether the caller should try its lock again
+	 */
+	synchronized boolean recordLost() throws IOException {
+		if (this.text == null || this.unpublished != null || Files.exists(this.mark, LinkOption.NOFOLLOW_LINKS)) {
+			return false;
+		}
+		this.unpublished = this.text;
+		this.mark = this.file;
+		this.marks = 0;
+		this.links = 0;
+		this.staged = 0;
+		this.durable = false;
+		return true;
 	}
 
 	/** Whether {@code id} names an owner of this process that is not closed. */
@@ -432,25 +455,40 @@ public final class LockOwner implements AutoCloseable {
 
 	/**
 	 * Deletes every lock file linked to one of {@code dead} (file keys): those of both
-	 * formats' stores, the root refs' and {@code packed-refs.new} if its lock was one of
-	 * them (only the lock holder writes it).
+	 * formats' stores, the root refs', those of the linked worktrees' own refs and
+	 * stacks, and {@code packed-refs.new} if its lock was one of them (only the lock
+	 * holder writes it).
 	 */
 	private static int removeLinks(Path commonDir, Set<Object> dead) throws IOException {
 		List<Path> candidates = new ArrayList<>();
-		for (Path dir : List.of(commonDir, commonDir.resolve("reftable"))) {
-			if (Files.isDirectory(dir)) {
-				try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, "*.lock")) {
-					entries.forEach(candidates::add);
+		List<Path> gitDirs = new ArrayList<>(List.of(commonDir));
+		// the linked worktrees' own refs (HEAD, root refs, refs/bisect/...) and stacks
+		Path worktrees = commonDir.resolve("worktrees");
+		if (Files.isDirectory(worktrees, LinkOption.NOFOLLOW_LINKS)) {
+			try (DirectoryStream<Path> entries = Files.newDirectoryStream(worktrees)) {
+				for (Path entry : entries) {
+					if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
+						gitDirs.add(entry);
+					}
 				}
 			}
 		}
-		Path refs = commonDir.resolve("refs");
-		if (Files.isDirectory(refs)) {
-			FileMoves.forEachFile(refs, (file, attributes) -> {
-				if (file.getFileName().toString().endsWith(".lock") && dead.contains(attributes.fileKey())) {
-					candidates.add(file);
+		for (Path gitDir : gitDirs) {
+			for (Path dir : List.of(gitDir, gitDir.resolve("reftable"))) {
+				if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+					try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, "*.lock")) {
+						entries.forEach(candidates::add);
+					}
 				}
-			});
+			}
+			Path refs = gitDir.resolve("refs");
+			if (Files.isDirectory(refs, LinkOption.NOFOLLOW_LINKS)) {
+				FileMoves.forEachFile(refs, (file, attributes) -> {
+					if (file.getFileName().toString().endsWith(".lock") && dead.contains(attributes.fileKey())) {
+						candidates.add(file);
+					}
+				});
+			}
 		}
 		int removed = 0;
 		for (Path lock : candidates) {

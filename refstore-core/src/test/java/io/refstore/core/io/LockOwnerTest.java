@@ -167,6 +167,26 @@ class LockOwnerTest {
 	}
 
 	/**
+	 * An application's owner lives as long as the application: its records removed by
+	 * hand meanwhile, it publishes them again at the next lock instead of failing every
+	 * write.
+	 */
+	@Test
+	void aProcessOwnerWhoseRecordWasRemovedByHandPublishesItAgain() throws IOException {
+		Path ref = Files.createDirectories(this.gitDir.resolve("refs/heads")).resolve("main");
+		try (LockOwner owner = LockOwner.forProcess(this.gitDir, "refstore-web")) {
+			LockFile.acquire(ref, Duration.ZERO, owner).rollback();
+			FileMoves.deleteTree(this.gitDir.resolve(LockOwner.DIR));
+			LockFile lock = LockFile.acquire(ref, Duration.ZERO, owner);
+			assertThat(key(lock.lockPath())).isEqualTo(key(onlyRecord()));
+			lock.write("again\n".getBytes(StandardCharsets.UTF_8), false);
+			lock.commit();
+		}
+		assertThat(Files.readString(ref)).isEqualTo("again\n");
+		assertThat(this.gitDir.resolve(LockOwner.DIR)).isEmptyDirectory();
+	}
+
+	/**
 	 * A taker for an owner removes a lock in its way that a gone owner left (a link to
 	 * its record), and only such a one: git's lock (one link) and a running owner's stay,
 	 * and the taker fails on them as git would.
@@ -233,6 +253,25 @@ class LockOwnerTest {
 		assertThat(heads.resolve("b.lock")).doesNotExist();
 		assertThat(this.gitDir.resolve("packed-refs.lock")).doesNotExist();
 		assertThat(dir).isDirectoryNotContaining((path) -> !path.getFileName().toString().equals(".break"));
+	}
+
+	@Test
+	void theLocksAGoneOwnerLeftInALinkedWorktreeGo() throws Exception {
+		Path record = record(exitedOwner());
+		Path worktree = Files.createDirectories(this.gitDir.resolve("worktrees/wt"));
+		Path head = Files.createLink(worktree.resolve("HEAD.lock"), record);
+		Path bisect = Files.createLink(Files.createDirectories(worktree.resolve("refs/bisect")).resolve("bad.lock"),
+				record);
+		Path stack = Files.createLink(Files.createDirectories(worktree.resolve("reftable")).resolve("tables.list.lock"),
+				record);
+		Path gits = Files.createFile(worktree.resolve("ORIG_HEAD.lock"));
+
+		assertThat(LockOwner.releaseAbandoned(this.gitDir, null).locks()).isEqualTo(3);
+
+		assertThat(head).doesNotExist();
+		assertThat(bisect).doesNotExist();
+		assertThat(stack).doesNotExist();
+		assertThat(gits).exists();
 	}
 
 	private static String exitedOwner() throws Exception {
