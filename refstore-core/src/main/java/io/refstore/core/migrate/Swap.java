@@ -93,7 +93,8 @@ final class Swap {
 		Path backup = newBackupDir(current);
 		// before anything changes: an identity file that cannot be read (a planted link)
 		// refuses the swap rather than stopping it after the switch; a missing one is
-		// written with the backup's record, so a refused swap leaves the repository as it was
+		// written with the backup's record, so a refused swap leaves the repository as it
+		// was
 		RepositoryId.find(this.repository);
 		BuiltStore swapped = built;
 		List<String> carried;
@@ -157,9 +158,9 @@ final class Swap {
 	/**
 	 * After the switch: moves the old store into {@code backup}, carries into the new
 	 * store what a git process wrote into the old one under the swap (files only), and
-	 * records in the backup the digest a rollback checks its copy against and the repository's
-	 * identity (recorded now if it has none). Idempotent: a
-	 * run that finishes an interrupted swap does it again.
+	 * records in the backup the digest a rollback checks its copy against and the
+	 * repository's identity (recorded now if it has none). Idempotent: a run that
+	 * finishes an interrupted swap does it again.
 	 * @param built the retired store's digests, or {@code null} to read them from the
 	 * backup
 	 */
