@@ -61,6 +61,8 @@ public class FleetMembership {
 
 	private final int maxDepth;
 
+	private final FleetTrust trust;
+
 	/**
 	 * The heartbeat and the inventory on threads of their own: a long inventory (or any
 	 * other scheduled work of the application) must never hold back the heartbeat, or the
@@ -82,8 +84,9 @@ public class FleetMembership {
 	private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
 
 	FleetMembership(FleetStore store, FleetProperties properties, RepoRegistry registry, RepoService repos,
-			RepoProperties repoProperties, JobLeases leases) {
+			RepoProperties repoProperties, JobLeases leases, FleetTrust trust) {
 		this.store = store;
+		this.trust = trust;
 		this.properties = properties;
 		this.registry = registry;
 		this.repos = repos;
@@ -142,7 +145,8 @@ public class FleetMembership {
 					new FleetStore.StorageClaim(storage.getValue().toString(), storageId(storage.getValue())));
 		}
 		String version = FleetMembership.class.getPackage().getImplementationVersion();
-		Optional<Instant> previous = this.store.register(this.node, this.url, version, storages);
+		Optional<Instant> previous = this.store.register(this.node, this.url, version, this.trust.check(),
+				this.trust.previousCheck(), storages);
 		logger.info("Fleet node '{}' registered at {} with storages {}", this.node, this.url, storages.keySet());
 		return previous;
 	}

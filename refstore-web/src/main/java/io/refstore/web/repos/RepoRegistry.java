@@ -143,6 +143,20 @@ public class RepoRegistry {
 		return dir.isPresent() && looksLikeRepository(dir.get());
 	}
 
+	/**
+	 * The storage of this node that holds the repository {@code name}; empty if none
+	 * does.
+	 * @throws io.refstore.core.repo.InvalidRepositoryNameException if the name is
+	 * malformed or leads outside its root
+	 */
+	public Optional<String> storageOf(String name) throws IOException {
+		Optional<Path> dir = this.paths.resolve(PARAMETER, name);
+		if (dir.isEmpty() || !looksLikeRepository(dir.get())) {
+			return Optional.empty();
+		}
+		return this.paths.locate(dir.get()).map(RepositoryPaths.Located::storage);
+	}
+
 	/** Closes every cached store once no request uses it. */
 	@PreDestroy
 	void close() {

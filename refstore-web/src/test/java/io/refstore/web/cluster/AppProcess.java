@@ -32,6 +32,9 @@ final class AppProcess implements AutoCloseable {
 	private static final String HASH = "{bcrypt}"
 			+ new org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder(4).encode(PASSWORD);
 
+	/** How long a start may take, to serving or to failing. */
+	private static final Duration START_WAIT = Duration.ofSeconds(300);
+
 	private static final Pattern STARTED = Pattern.compile("Tomcat started on port (\\d+)");
 
 	private static final Pattern CSRF = Pattern.compile("name=\"_csrf\"[^>]*value=\"([^\"]+)\"");
@@ -53,7 +56,11 @@ final class AppProcess implements AutoCloseable {
 		this.log = log;
 	}
 
-	/** Starts an instance; {@link #awaitUp()} waits until it serves. */
+	/**
+	 * Starts an instance; {@link #awaitUp()} waits until it serves.
+	 * @param root its one repository root, or {@code null} to leave
+	 * {@code refstore.repositories.roots} unset (its storages named in {@code extra})
+	 */
 	static AppProcess start(String instanceId, String dbUrl, Path home, Path root, Path log, String... extra)
 			throws IOException {
 		List<String> command = new ArrayList<>(
@@ -61,10 +68,12 @@ final class AppProcess implements AutoCloseable {
 						"-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
 						"io.refstore.web.RefstoreApplication", "--spring.profiles.active=postgres",
 						"--spring.datasource.url=" + dbUrl, "--server.port=0", "--refstore.home=" + home,
-						"--refstore.repositories.roots[0]=" + root, "--refstore.demo.enabled=false",
-						"--refstore.schedules.min-interval=1s", "--refstore.jobs.instance-id=" + instanceId,
-						"--refstore.security.users[0].name=admin", "--refstore.security.users[0].password=" + HASH,
-						"--refstore.security.users[0].roles=ADMIN"));
+						"--refstore.demo.enabled=false", "--refstore.schedules.min-interval=1s",
+						"--refstore.jobs.instance-id=" + instanceId, "--refstore.security.users[0].name=admin",
+						"--refstore.security.users[0].password=" + HASH, "--refstore.security.users[0].roles=ADMIN"));
+		if (root != null) {
+			command.add("--refstore.repositories.roots[0]=" + root);
+		}
 		command.addAll(List.of(extra));
 		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
 		return new AppProcess(instanceId, process, log);
@@ -72,7 +81,8 @@ final class AppProcess implements AutoCloseable {
 
 	/** Waits until {@code /actuator/health} answers UP. */
 	void awaitUp() throws Exception {
-		Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
+		// a shared CI machine has taken 95 s to build the application context
+		Instant deadline = Instant.now().plus(START_WAIT);
 		while (Instant.now().isBefore(deadline)) {
 			if (!this.process.isAlive()) {
 				List<String> lines = Files.readAllLines(this.log);
@@ -102,7 +112,8 @@ final class AppProcess implements AutoCloseable {
 			}
 			Thread.sleep(500);
 		}
-		throw new IllegalStateException("instance " + this.instanceId + " did not come up within 120 s");
+		throw new IllegalStateException(
+				"instance " + this.instanceId + " did not come up within " + START_WAIT.toSeconds() + " s");
 	}
 
 	HttpResponse<String> get(String path) throws IOException, InterruptedException {
@@ -131,6 +142,20 @@ final class AppProcess implements AutoCloseable {
 		builder.method(method,
 				(json != null) ? HttpRequest.BodyPublishers.ofString(json) : HttpRequest.BodyPublishers.noBody());
 		return this.http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+	/** Its whole log so far. */
+	String log() throws IOException {
+		return Files.readString(this.log);
+	}
+
+	/** Waits until the JVM has exited, and says with what status. */
+	int awaitExit() throws InterruptedException {
+		if (!this.process.waitFor(START_WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)) {
+			throw new IllegalStateException(
+					"instance " + this.instanceId + " still runs after " + START_WAIT.toSeconds() + " s");
+		}
+		return this.process.exitValue();
 	}
 
 	private HttpRequest.Builder request(String path) {
