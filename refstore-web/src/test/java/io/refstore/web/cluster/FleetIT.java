@@ -198,7 +198,11 @@ class FleetIT {
 						+ gamma.get("/api/schedules/fleet-once").body() + " "
 						+ rows(db, "SELECT * FROM refstore_schedule_run WHERE schedule_name = 'fleet-once'"));
 			}
-			Thread.sleep(3000);
+			// a second fire (on another node) could only come while Quartz has the
+			// trigger waiting or a fire of it going: once neither, the runs are all
+			await("the schedule's one fire is over", () -> count(db,
+					"SELECT COUNT(*) FROM qrtz_triggers WHERE trigger_name = 'fleet-once' AND trigger_state <> 'COMPLETE'") == 0
+					&& count(db, "SELECT COUNT(*) FROM qrtz_fired_triggers WHERE trigger_name = 'fleet-once'") == 0);
 			// whichever node fired it names its own repositories by path, the others' by
 			// <storage>/<path>
 			List<List<String>> runs = rows(db,
