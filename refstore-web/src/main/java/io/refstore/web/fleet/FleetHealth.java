@@ -20,10 +20,12 @@ import org.springframework.stereotype.Component;
  * whether this node proved the fleet's secret, and for every other node that is up
  * whether it answers HTTP at its address within {@link #TIMEOUT} (any answer: to an
  * anonymous caller {@code /actuator/health/ping} is a 404, and the whole health would ask
- * that node's fleet health, which would ask this one's again) and whether it accepts this
- * node's credentials (it proved the same secret at its start). Up when every peer answers
- * and accepts them; {@code DEGRADED} otherwise, which leaves the node's own status as it
- * is: a peer's trouble is no reason to stop sending this node requests. Thread-safe.
+ * that node's fleet health, which would ask this one's again; at an {@code https}
+ * address, a failed TLS handshake, such as a certificate this node does not trust, is
+ * said in {@code tls}) and whether it accepts this node's credentials (it proved the same
+ * secret at its start). Up when every peer answers and accepts them; {@code DEGRADED}
+ * otherwise, which leaves the node's own status as it is: a peer's trouble is no reason
+ * to stop sending this node requests. Thread-safe.
  */
 @Component("fleet")
 class FleetHealth implements HealthIndicator {
@@ -42,31 +44,36 @@ class FleetHealth implements HealthIndicator {
 
 	private final FleetTrust trust;
 
-	private final HttpClient http = HttpClient.newBuilder()
-		.connectTimeout(TIMEOUT)
-		.followRedirects(HttpClient.Redirect.NEVER)
-		.build();
+	private final HttpClient http;
 
-	FleetHealth(FleetStore store, FleetProperties properties, FleetMembership membership, FleetTrust trust) {
+	FleetHealth(FleetStore store, FleetProperties properties, FleetMembership membership, FleetTrust trust,
+			FleetHttp http) {
 		this.store = store;
 		this.properties = properties;
 		this.membership = membership;
 		this.trust = trust;
+		this.http = http.client();
 	}
 
 	@Override
 	public Health health() {
 		String mine = this.trust.check();
 		List<FleetStore.Peer> peers = this.store.peers(this.membership.node(), this.properties.downAfter());
-		Map<String, CompletableFuture<Boolean>> answers = new LinkedHashMap<>();
-		peers.forEach((peer) -> answers.put(peer.name(), reachable(peer)));
+		Map<String, CompletableFuture<Reach>> answers = new LinkedHashMap<>();
+		peers.forEach((peer) -> answers.put(peer.name(), reach(peer)));
 		Map<String, Object> details = new LinkedHashMap<>();
 		boolean healthy = true;
 		for (FleetStore.Peer peer : peers) {
-			boolean reachable = answers.get(peer.name()).join();
+			Reach reach = answers.get(peer.name()).join();
 			String credentials = credentials(mine, peer);
-			healthy &= reachable && credentials.equals("accepted");
-			details.put(peer.name(), Map.of("reachable", reachable, "credentials", credentials));
+			healthy &= reach == Reach.ANSWERED && credentials.equals("accepted");
+			Map<String, Object> detail = new LinkedHashMap<>();
+			detail.put("reachable", reach == Reach.ANSWERED);
+			if (reach == Reach.TLS_FAILED) {
+				detail.put("tls", FleetHttp.TLS_FAILURE);
+			}
+			detail.put("credentials", credentials);
+			details.put(peer.name(), detail);
 		}
 		return Health.status(healthy ? Status.UP : DEGRADED)
 			.withDetail("node", this.membership.node())
@@ -84,9 +91,9 @@ class FleetHealth implements HealthIndicator {
 		return (mine.equals(peer.secretCheck()) || mine.equals(peer.previousCheck())) ? "accepted" : "refused";
 	}
 
-	private CompletableFuture<Boolean> reachable(FleetStore.Peer peer) {
+	private CompletableFuture<Reach> reach(FleetStore.Peer peer) {
 		if (peer.url() == null) {
-			return CompletableFuture.completedFuture(false);
+			return CompletableFuture.completedFuture(Reach.FAILED);
 		}
 		try {
 			HttpRequest ping = HttpRequest.newBuilder(URI.create(peer.url() + "/actuator/health/ping"))
@@ -94,11 +101,19 @@ class FleetHealth implements HealthIndicator {
 				.GET()
 				.build();
 			return this.http.sendAsync(ping, HttpResponse.BodyHandlers.discarding())
-				.handle((answer, failure) -> failure == null);
+				.handle((answer, failure) -> (failure == null) ? Reach.ANSWERED
+						: FleetHttp.tlsFailure(failure) ? Reach.TLS_FAILED : Reach.FAILED);
 		}
 		catch (IllegalArgumentException ex) {
-			return CompletableFuture.completedFuture(false);
+			return CompletableFuture.completedFuture(Reach.FAILED);
 		}
+	}
+
+	/** How a peer's ping went. */
+	private enum Reach {
+
+		ANSWERED, TLS_FAILED, FAILED
+
 	}
 
 }

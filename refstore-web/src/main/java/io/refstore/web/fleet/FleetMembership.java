@@ -23,6 +23,8 @@ import jakarta.annotation.PreDestroy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationStartedEvent;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.web.server.Ssl;
 import org.springframework.boot.web.server.context.WebServerInitializedEvent;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
@@ -111,11 +113,18 @@ public class FleetMembership {
 		return this.registry.storages().containsKey(storage);
 	}
 
-	/** Where the web server listens, for the default URL other nodes use. */
+	/**
+	 * Where the web server listens, for the default URL other nodes use: {@code https} if
+	 * the server has SSL ({@code server.ssl.*}).
+	 */
 	@EventListener
 	void onWebServer(WebServerInitializedEvent event) throws IOException {
 		if (this.url == null && event.getWebServer().getPort() > 0) {
-			this.url = "http://" + InetAddress.getLocalHost().getHostName() + ":" + event.getWebServer().getPort();
+			Ssl ssl = Binder.get(event.getApplicationContext().getEnvironment())
+				.bind("server.ssl", Ssl.class)
+				.orElse(null);
+			this.url = (Ssl.isEnabled(ssl) ? "https" : "http") + "://" + InetAddress.getLocalHost().getHostName() + ":"
+					+ event.getWebServer().getPort();
 		}
 	}
 

@@ -15,7 +15,7 @@ import org.springframework.validation.annotation.Validated;
  * {@code refstore.repositories.storages}; the database is the control plane.
  *
  * @param url the address other nodes reach this one at (default
- * {@code http://<host name>:<server.port>})
+ * {@code http://<host name>:<server.port>}, {@code https://} if the server has SSL)
  * @param heartbeat how often the node tells the database it is alive (default 5 s)
  * @param downAfter how long without a heartbeat before the other nodes show this one down
  * and its repositories unavailable (default 20 s; at least twice {@code heartbeat})
@@ -32,13 +32,17 @@ import org.springframework.validation.annotation.Validated;
  * {@code previous-secret}
  * @param jobsPerNode how many of one campaign's or one schedule fire's jobs run at once
  * on one node (default 2)
+ * @param sslBundle the SSL bundle ({@code spring.ssl.bundle.*}) whose certificates this
+ * node trusts when it reaches other nodes at {@code https} addresses (and whose key it
+ * presents if asked); unset, the JVM's default trust store. The node's own server may
+ * serve the same bundle ({@code server.ssl.bundle})
  */
 @ConfigurationProperties("refstore.fleet")
 @Validated
 public record FleetProperties(String url, @DefaultValue("5s") @DurationMin(millis = 100) Duration heartbeat,
 		@DefaultValue("20s") Duration downAfter,
 		@DefaultValue("60s") @DurationMin(seconds = 1) Duration inventoryRefresh, String secret, String previousSecret,
-		@DefaultValue("2") @Min(1) int jobsPerNode) {
+		@DefaultValue("2") @Min(1) int jobsPerNode, String sslBundle) {
 
 	public FleetProperties {
 		if (downAfter.compareTo(heartbeat.multipliedBy(2)) < 0) {

@@ -56,9 +56,9 @@ import io.refstore.web.system.Problems;
  * it checks the roles again on its services and names the user in its audit entries (with
  * {@code via}); this node audits a forwarded change as {@code request.forwarded}. A node
  * that cannot be reached answers 503 with {@code Retry-After}; one that refuses this
- * node's credential, 502 (the user's own sign-in is not in question). Requests a node
- * forwarded are never forwarded again. Without {@code refstore.fleet.secret} nothing is
- * forwarded.
+ * node's credential, 502 (the user's own sign-in is not in question), and so does one
+ * whose TLS handshake fails ({@link FleetHttp}). Requests a node forwarded are never
+ * forwarded again. Without {@code refstore.fleet.secret} nothing is forwarded.
  */
 @Component
 class RepoForwardingFilter extends OncePerRequestFilter {
@@ -90,19 +90,17 @@ class RepoForwardingFilter extends OncePerRequestFilter {
 
 	private final FleetProperties properties;
 
-	private final HttpClient http = HttpClient.newBuilder()
-		.connectTimeout(Duration.ofSeconds(5))
-		.followRedirects(HttpClient.Redirect.NEVER)
-		.build();
+	private final HttpClient http;
 
 	RepoForwardingFilter(FleetService fleet, RepoRegistry registry, ObjectProvider<NodeSignature> signature,
-			ApplicationEventPublisher events, JsonMapper json, FleetProperties properties) {
+			ApplicationEventPublisher events, JsonMapper json, FleetProperties properties, FleetHttp http) {
 		this.fleet = fleet;
 		this.registry = registry;
 		this.signature = signature;
 		this.events = events;
 		this.json = json;
 		this.properties = properties;
+		this.http = http.client();
 	}
 
 	@Override
@@ -201,7 +199,12 @@ class RepoForwardingFilter extends OncePerRequestFilter {
 			answer = this.http.send(forwarded.build(), HttpResponse.BodyHandlers.ofByteArray());
 		}
 		catch (IOException ex) {
-			unreachable(response, target, ex);
+			if (FleetHttp.tlsFailure(ex)) {
+				untrusted(response, target, ex);
+			}
+			else {
+				unreachable(response, target, ex);
+			}
 			return;
 		}
 		catch (InterruptedException ex) {
@@ -255,6 +258,23 @@ class RepoForwardingFilter extends OncePerRequestFilter {
 				"node '" + target.node() + "', which holds repository '" + target.repository()
 						+ "', refused this node's credential: nothing was done there; the nodes' refstore.fleet.secret"
 						+ " or clocks differ (see this node's log)",
+				Map.of("repository", target.repository(), "node", target.node()));
+		response.setStatus(HttpStatus.BAD_GATEWAY.value());
+		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+		response.getOutputStream().write(this.json.writeValueAsBytes(problem));
+	}
+
+	/**
+	 * 502: the TLS handshake with the node that holds the repository failed (this node
+	 * does not trust its certificate, or the certificate does not name its address):
+	 * nothing was sent, and retrying will not help until an operator fixes the trust.
+	 */
+	private void untrusted(HttpServletResponse response, FleetService.Target target, Exception ex) throws IOException {
+		logger.warn("Node '{}' holding {} was not reached: the TLS handshake failed: {}", target.node(),
+				target.repository(), ex.toString());
+		ProblemDetail problem = Problems.problem(HttpStatus.BAD_GATEWAY, "node-untrusted",
+				"repository '" + target.repository() + "' is on node '" + target.node() + "', which this node did"
+						+ " not reach: " + FleetHttp.TLS_FAILURE + "; nothing was sent (see this node's log)",
 				Map.of("repository", target.repository(), "node", target.node()));
 		response.setStatus(HttpStatus.BAD_GATEWAY.value());
 		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);

@@ -18,11 +18,13 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import javax.net.ssl.SSLContext;
+
 /**
  * One refstore-web instance in a JVM of its own, started from the test class path with
  * the {@code postgres} profile, so that a test can kill it with {@code SIGKILL} as a
- * crash would. It serves HTTP on a free port; one user {@code admin} (role ADMIN) with
- * password {@link #PASSWORD}.
+ * crash would. It serves HTTP on a free port, or HTTPS if started with {@link #startTls};
+ * one user {@code admin} (role ADMIN) with password {@link #PASSWORD}.
  */
 final class AppProcess implements AutoCloseable {
 
@@ -48,12 +50,26 @@ final class AppProcess implements AutoCloseable {
 
 	private final Path log;
 
-	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+	/** How this test's clients reach it: the JVM's defaults, or trusting its HTTPS. */
+	private final SSLContext tls;
 
-	private AppProcess(String instanceId, Process process, Path log) {
+	private final HttpClient http;
+
+	private AppProcess(String instanceId, Process process, Path log, SSLContext tls) {
 		this.instanceId = instanceId;
 		this.process = process;
 		this.log = log;
+		this.tls = tls;
+		this.http = client().build();
+	}
+
+	private HttpClient.Builder client() {
+		HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5));
+		return (this.tls != null) ? builder.sslContext(this.tls) : builder;
+	}
+
+	private String base() {
+		return ((this.tls != null) ? "https" : "http") + "://localhost:" + this.port;
 	}
 
 	/**
@@ -63,6 +79,15 @@ final class AppProcess implements AutoCloseable {
 	 */
 	static AppProcess start(String instanceId, String dbUrl, Path home, Path root, Path log, String... extra)
 			throws IOException {
+		return startTls(null, instanceId, dbUrl, home, root, log, extra);
+	}
+
+	/**
+	 * Starts an instance that serves HTTPS (its {@code server.ssl.*} in {@code extra}),
+	 * which this test's clients reach with {@code tls}; {@code null} for HTTP.
+	 */
+	static AppProcess startTls(SSLContext tls, String instanceId, String dbUrl, Path home, Path root, Path log,
+			String... extra) throws IOException {
 		List<String> command = new ArrayList<>(
 				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx320m",
 						"-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
@@ -76,7 +101,7 @@ final class AppProcess implements AutoCloseable {
 		}
 		command.addAll(List.of(extra));
 		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-		return new AppProcess(instanceId, process, log);
+		return new AppProcess(instanceId, process, log, tls);
 	}
 
 	/** Waits until {@code /actuator/health} answers UP. */
@@ -133,8 +158,7 @@ final class AppProcess implements AutoCloseable {
 	HttpResponse<String> send(String method, String path, String json, java.util.Map<String, String> headers,
 			boolean asAdmin) throws IOException, InterruptedException {
 		HttpRequest.Builder builder = asAdmin ? request(path)
-				: HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
-					.timeout(Duration.ofSeconds(30));
+				: HttpRequest.newBuilder(URI.create(base() + path)).timeout(Duration.ofSeconds(30));
 		headers.forEach(builder::header);
 		if (json != null) {
 			builder.header("Content-Type", "application/json");
@@ -160,7 +184,7 @@ final class AppProcess implements AutoCloseable {
 
 	private HttpRequest.Builder request(String path) {
 		String basic = Base64.getEncoder().encodeToString(("admin:" + PASSWORD).getBytes(StandardCharsets.UTF_8));
-		return HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
+		return HttpRequest.newBuilder(URI.create(base() + path))
 			.timeout(Duration.ofSeconds(30))
 			.header("Authorization", "Basic " + basic);
 	}
@@ -183,8 +207,8 @@ final class AppProcess implements AutoCloseable {
 
 	/** A console session as {@code admin}, signed in through the login form. */
 	Console console() throws IOException, InterruptedException {
-		HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
-		String base = "http://localhost:" + this.port;
+		HttpClient browser = client().cookieHandler(new CookieManager()).build();
+		String base = base();
 		String token = csrf(browser
 			.send(HttpRequest.newBuilder(URI.create(base + "/login")).build(), HttpResponse.BodyHandlers.ofString())
 			.body());
