@@ -51,19 +51,20 @@ public record RefBatchProperties(@Valid @DefaultValue Repositories repositories,
 		public Repositories {
 			roots = (roots == null) ? List.of() : List.copyOf(roots);
 			storages = (storages == null) ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(storages));
-			if (roots.isEmpty() && storages.isEmpty() && implicitRoot == null) {
-				throw new IllegalArgumentException("refstore.repositories.roots: no repository root is set (set"
-						+ " refstore.repositories.roots or refstore.repositories.storages.<name>)");
-			}
 		}
 
 		/**
 		 * The unnamed roots to search: {@code roots}, else none if storages are named,
 		 * else {@code implicitRoot}.
+		 * @throws IllegalStateException if none of the three is set
 		 */
 		public List<Path> searchRoots() {
 			if (!this.roots.isEmpty() || !this.storages.isEmpty()) {
 				return this.roots;
+			}
+			if (this.implicitRoot == null) {
+				throw new IllegalStateException("refstore.repositories.roots: no repository root is set (set"
+						+ " refstore.repositories.roots or refstore.repositories.storages.<name>)");
 			}
 			return List.of(this.implicitRoot);
 		}
