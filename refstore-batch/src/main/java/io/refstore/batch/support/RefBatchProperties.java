@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.AssertTrue;
 
 import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -48,9 +49,21 @@ public record RefBatchProperties(@Valid @DefaultValue Repositories repositories,
 	 */
 	public record Repositories(List<Path> roots, Map<String, Path> storages, Path implicitRoot) {
 
+		private static final String NO_ROOT = "refstore.repositories.roots: no repository root is set (set"
+				+ " refstore.repositories.roots or refstore.repositories.storages.<name>)";
+
 		public Repositories {
 			roots = (roots == null) ? List.of() : List.copyOf(roots);
 			storages = (storages == null) ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(storages));
+		}
+
+		/**
+		 * Whether some root is set, checked when the settings are bound: a start without
+		 * one stops naming the setting.
+		 */
+		@AssertTrue(message = NO_ROOT)
+		public boolean isRootSet() {
+			return !this.roots.isEmpty() || !this.storages.isEmpty() || this.implicitRoot != null;
 		}
 
 		/**
@@ -63,8 +76,7 @@ public record RefBatchProperties(@Valid @DefaultValue Repositories repositories,
 				return this.roots;
 			}
 			if (this.implicitRoot == null) {
-				throw new IllegalStateException("refstore.repositories.roots: no repository root is set (set"
-						+ " refstore.repositories.roots or refstore.repositories.storages.<name>)");
+				throw new IllegalStateException(NO_ROOT);
 			}
 			return List.of(this.implicitRoot);
 		}
