@@ -3,6 +3,7 @@ package io.refstore.web.campaigns;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.endsWith;
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.user;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
@@ -231,6 +232,38 @@ class CampaignApiIT extends ApiTestSupport {
 			.andExpect(jsonPath("$[?(@.id == " + id + ")].jobType").value(org.hamcrest.Matchers.contains("VERIFY")));
 		this.mvc.perform(post("/api/campaigns/" + id + "/cancel").with(as("viewer"))).andExpect(status().isForbidden());
 		assertThat(awaitEnd(id).counts().get(CampaignTarget.State.DONE)).isEqualTo(1);
+	}
+
+	@Test
+	void aRowsDetailShowsAViewerNoPlanDirectory() throws Exception {
+		String stem = uniqueName("plan-dir");
+		repoWithLooseRefs(stem + "-a.git", 2);
+		repoWithLooseRefs(stem + "-b.git", 2);
+		// the plan is looked for in each repository's refstore-plans when its job is
+		// launched: there is none, and the refusal names where it looked
+		long id = idOf(create("admin", """
+				{"jobType":"delete","target":"%s-*.git","concurrency":2,"parameters":{"plan":"no-such/plan"}}"""
+			.formatted(stem)).andExpect(status().isCreated()));
+		assertThat(awaitEnd(id).state()).isEqualTo(Campaign.State.FINISHED);
+		List<CampaignTarget> targets = this.store.targets(id);
+		assertThat(targets).hasSize(2).allSatisfy((target) -> {
+			assertThat(target.state()).isEqualTo(CampaignTarget.State.FAILED);
+			assertThat(target.detail()).contains("plan").doesNotContain(ROOT.toString(), HOME.toString(), "/repos/");
+		});
+		String api = this.mvc.perform(get("/api/campaigns/" + id).with(as("viewer")))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		String page = this.mvc.perform(get("/campaigns/" + id).with(user("viewer").roles("VIEWER")))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		for (String shown : List.of(api, page)) {
+			assertThat(shown).contains(stem + "-a.git", "no-such")
+				.doesNotContain(ROOT.toString(), HOME.toString(), "refstore-plans/no-such");
+		}
 	}
 
 	@Test
