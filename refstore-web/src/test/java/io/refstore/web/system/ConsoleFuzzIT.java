@@ -47,6 +47,12 @@ class ConsoleFuzzIT extends ApiTestSupport {
 
 	private static final Pattern CSRF = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"");
 
+	/**
+	 * A stack frame as Java prints it: {@code at a.b.C.method(}; not the words "at
+	 * 12:00".
+	 */
+	private static final Pattern STACK_FRAME = Pattern.compile("\\bat [\\w$]+(\\.[\\w$<>]+)+\\(");
+
 	private static final Pattern SESSION = Pattern.compile("(?im)^Set-Cookie: *JSESSIONID=([^;\\s]+)");
 
 	private static final String[] ROLES = { null, "viewer", "operator", "admin" };
@@ -214,6 +220,9 @@ class ConsoleFuzzIT extends ApiTestSupport {
 		check("POST /jobs/new/migration chunkSize=12x", launch, failures);
 		assertThat(launch.body()).as(launch.head()).contains("This must be a whole number.");
 		assertThat(failures).isEmpty();
+		// the campaign page's "created\n\tat <time>" is words, not a stack frame
+		assertThat(leak("<p>Created\n\t\tat <time datetime=\"2026-12-04\">")).isNull();
+		assertThat(leak("\tat io.refstore.web.X.run(X.java:12)")).isNotNull();
 	}
 
 	/** Records what is wrong with {@code response}, if anything. */
@@ -241,8 +250,12 @@ class ConsoleFuzzIT extends ApiTestSupport {
 
 	/** What in {@code text} is an internal, or {@code null}. */
 	private static String leak(String text) {
-		for (String internal : new String[] { "\tat ", "at java.", "at org.", "Exception", "java.", "io.refstore.",
-				"org.springframework", "Tomcat", "Whitelabel", HOME.toString(), ROOT.toString(), "/tmp/" }) {
+		Matcher frame = STACK_FRAME.matcher(text);
+		if (frame.find()) {
+			return frame.group();
+		}
+		for (String internal : new String[] { "Exception", "java.", "io.refstore.", "org.springframework", "Tomcat",
+				"Whitelabel", HOME.toString(), ROOT.toString(), "/tmp/" }) {
 			if (text.contains(internal)) {
 				return internal;
 			}
