@@ -28,18 +28,18 @@ import io.refstore.web.PostgresDatabase;
 import io.refstore.web.security.NodeSignature;
 
 /**
- * Three nodes in three JVMs, each started as README's fleet recipe says (its home and one
- * named storage, the repository roots left alone), sharing one PostgreSQL database (the
- * control plane), as a fleet of storage hosts runs: every node lists every node's
- * repositories; a ref read and a compare-and-swap write sent to one node for a repository
- * of another are served by that node (status, ETag and problem bodies as it gave them;
- * the write done on its disk, as git there sees it) and audited with the user's name and
- * the node it came through; a forged or missing node credential is refused, and so is a
- * correctly signed one from a node not in the fleet, on a route nodes do not forward, for
- * a repository the receiver does not hold, or used twice; a fourth node with another
- * secret stops while starting, naming the setting; a node killed with {@code SIGKILL} is
- * shown down within {@code refstore.fleet.down-after} and its repositories answer 503
- * with {@code Retry-After} until it is back.
+ * Three nodes in three JVMs, each started as the fleet recipe of docs/operators.md says
+ * (its home and one named storage, the repository roots left alone), sharing one
+ * PostgreSQL database (the control plane), as a fleet of storage hosts runs: every node
+ * lists every node's repositories; a ref read and a compare-and-swap write sent to one
+ * node for a repository of another are served by that node (status, ETag and problem
+ * bodies as it gave them; the write done on its disk, as git there sees it) and audited
+ * with the user's name and the node it came through; a forged or missing node credential
+ * is refused, and so is a correctly signed one from a node not in the fleet, on a route
+ * nodes do not forward, for a repository the receiver does not hold, or used twice; a
+ * fourth node with another secret stops while starting, naming the setting; a node killed
+ * with {@code SIGKILL} is shown down within {@code refstore.fleet.down-after} and its
+ * repositories answer 503 with {@code Retry-After} until it is back.
  */
 class FleetIT {
 
@@ -388,8 +388,8 @@ class FleetIT {
 	}
 
 	/**
-	 * A node as README's fleet recipe starts one: its home, one named storage and the
-	 * fleet's secret, the repository roots left as they are.
+	 * A node as the fleet recipe of docs/operators.md starts one: its home, one named
+	 * storage and the fleet's secret, the repository roots left as they are.
 	 */
 	private static AppProcess start(String id, PostgresDatabase db, Path dir, Path root) throws Exception {
 		return start(id, db, dir, root, "--refstore.fleet.secret=" + SECRET);

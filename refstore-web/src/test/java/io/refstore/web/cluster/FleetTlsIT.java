@@ -34,12 +34,12 @@ import io.refstore.web.PostgresDatabase;
  * test by the JDK's {@code keytool}, served from an SSL bundle
  * ({@code server.ssl.bundle}) and trusted by the other node's client through
  * {@code refstore.fleet.ssl-bundle} (a PEM bundle of the certificates it trusts), as
- * README's fleet section says. Beta trusts both certificates; alpha trusts only its own.
- * A read sent to beta for alpha's repository is forwarded over HTTPS and served by alpha,
- * and a job launched on beta for it is handed off to alpha and runs there; each node
- * registers its {@code https} address. Alpha, whose client does not trust beta's
- * certificate, answers a request for beta's repository with a problem naming the TLS
- * trust (502, never a 500), and its health's {@code fleet} component shows beta
+ * docs/operators.md's fleet section says. Beta trusts both certificates; alpha trusts
+ * only its own. A read sent to beta for alpha's repository is forwarded over HTTPS and
+ * served by alpha, and a job launched on beta for it is handed off to alpha and runs
+ * there; each node registers its {@code https} address. Alpha, whose client does not
+ * trust beta's certificate, answers a request for beta's repository with a problem naming
+ * the TLS trust (502, never a 500), and its health's {@code fleet} component shows beta
  * unreachable for that reason, while beta's shows alpha reachable.
  */
 class FleetTlsIT {

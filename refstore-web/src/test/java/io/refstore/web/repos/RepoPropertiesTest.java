@@ -39,8 +39,8 @@ class RepoPropertiesTest {
 	}
 
 	/**
-	 * The README's fleet recipe names one storage per node and leaves the roots alone:
-	 * the implicit {@code ${refstore.home}/repos} must not become a storage
+	 * The fleet recipe (docs/operators.md) names one storage per node and leaves the
+	 * roots alone: the implicit {@code ${refstore.home}/repos} must not become a storage
 	 * {@code default} of every node (the second node stopped, its {@code default} another
 	 * directory).
 	 */
