@@ -34,7 +34,7 @@ final class ForEachRef implements Command {
 
 	/** {@code for-each-ref}. */
 	ForEachRef() {
-		this("git for-each-ref");
+		this("refstore for-each-ref");
 	}
 
 	/**

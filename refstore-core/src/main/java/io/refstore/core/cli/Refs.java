@@ -1,6 +1,8 @@
 package io.refstore.core.cli;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -38,6 +40,9 @@ final class Refs implements Command {
 		if (args.isEmpty()) {
 			throw CommandFailure.usage("need a subcommand", USAGE);
 		}
+		if (args.get(0).equals("-h") || args.get(0).equals("--help")) {
+			throw CommandFailure.help(USAGE);
+		}
 		List<String> rest = args.subList(1, args.size());
 		return switch (args.get(0)) {
 			case "migrate" -> migrate(context, rest);
@@ -45,9 +50,9 @@ final class Refs implements Command {
 			case "backups" -> backups(context, rest);
 			case "drop-backup" -> dropBackup(context, rest);
 			case "verify" -> verify(context, rest);
-			case "list" -> new ForEachRef("git refs list").run(context, rest);
+			case "list" -> new ForEachRef("refstore refs list").run(context, rest);
 			case "exists" -> exists(context, rest);
-			case "optimize" -> new PackRefs("git refs optimize").run(context, rest);
+			case "optimize" -> new PackRefs("refstore refs optimize").run(context, rest);
 			default -> throw CommandFailure.usage("unknown subcommand: '" + args.get(0) + "'", USAGE);
 		};
 	}
@@ -102,11 +107,22 @@ final class Refs implements Command {
 	}
 
 	private static int rollback(CommandContext context, List<String> args) throws CommandFailure, IOException {
-		if (args.size() != 1) {
-			throw CommandFailure.usage("rollback takes the backup directory a migration printed", USAGE);
+		Options options = new Options("refstore refs rollback <backup>");
+		Options.Parsed parsed = options.parse(args);
+		if (parsed.args().size() != 1) {
+			throw CommandFailure.usage("rollback takes the name of one backup, as 'refs backups' lists it",
+					options.usage());
+		}
+		String name = parsed.args().get(0);
+		// the name 'refs backups' lists, or the path below the git directory a migration
+		// printed (refstore-backup/<name>)
+		Path gitDir = context.repository().gitDir();
+		Path backup = (name.indexOf('/') < 0) ? gitDir.resolve(FormatMigrator.BACKUP_DIR).resolve(name)
+				: gitDir.resolve(name);
+		if (!Files.exists(backup, LinkOption.NOFOLLOW_LINKS)) {
+			throw CommandFailure.fatal("no backup named '" + name + "'");
 		}
 		try {
-			Path backup = context.repository().gitDir().resolve(args.get(0));
 			print(context, new FormatMigrator(context.repository()).rollback(backup),
 					"written since the migration or during the swap, kept");
 			return 0;
@@ -115,7 +131,7 @@ final class Refs implements Command {
 			throw CommandFailure.error(ex.getMessage(), FAILED);
 		}
 		catch (RefusedJobInputException ex) {
-			throw CommandFailure.fatal("backup '" + args.get(0) + "' refused: " + ex.reason());
+			throw CommandFailure.fatal("backup '" + name + "' refused: " + ex.reason());
 		}
 	}
 
@@ -153,10 +169,13 @@ final class Refs implements Command {
 	}
 
 	private static int dropBackup(CommandContext context, List<String> args) throws CommandFailure, IOException {
-		if (args.size() != 1) {
-			throw CommandFailure.usage("drop-backup takes the name of one backup, as 'refs backups' lists it", USAGE);
+		Options options = new Options("refstore refs drop-backup <backup>");
+		Options.Parsed parsed = options.parse(args);
+		if (parsed.args().size() != 1) {
+			throw CommandFailure.usage("drop-backup takes the name of one backup, as 'refs backups' lists it",
+					options.usage());
 		}
-		String name = args.get(0);
+		String name = parsed.args().get(0);
 		Backups.Backup dropped;
 		try {
 			dropped = new Backups(context.repository()).drop(name);

@@ -44,7 +44,8 @@ public final class Refstore {
 
 	private static final String USAGE = """
 			usage: refstore [-C <path>] [-c <name>=<value>] [--config-env=<name>=<envvar>]
-			                [--git-dir=<path>] [--work-tree=<path>] [--bare] [--version]
+			                [--git-dir=<path>] [--work-tree=<path>] [--namespace=<name>] [--bare]
+			                [--version]
 			                <command> [<args>]
 
 			   show-ref       list refs and their object ids
@@ -109,7 +110,7 @@ public final class Refstore {
 		catch (CommandFailure failure) {
 			code = failure.exitCode();
 			flushQuietly(stdout);
-			print(failure.toStdout() ? out : err, failure.text());
+			print(failure.toStdout() ? out : err, UsageName.apply(env, failure.text()));
 		}
 		catch (IOException | RuntimeException ex) {
 			flushQuietly(stdout);
@@ -140,7 +141,7 @@ public final class Refstore {
 				dir = changeDirectory(dir, args.get(i));
 			}
 			else if (arg.equals("-h") || arg.equals("--help")) {
-				out.write(USAGE);
+				out.write(UsageName.apply(env, USAGE));
 				return 0;
 			}
 			else if (arg.equals("--version") || arg.equals("-v")) {
@@ -153,7 +154,7 @@ public final class Refstore {
 		}
 		env = globals.environment();
 		if (i == args.size()) {
-			out.write(USAGE);
+			out.write(UsageName.apply(env, USAGE));
 			return 1;
 		}
 		Supplier<Command> command = COMMANDS.get(args.get(i));

@@ -146,6 +146,32 @@ class BackupsIT {
 		assertThat(GitView.unsoundness(NEWEST, repo.dir())).isNull();
 	}
 
+	@Test
+	void rollbackTakesTheNameTheListPrintsAndEverySubcommandAnswersDashH(@TempDir Path dir) throws IOException {
+		TempRepo repo = MigrationRepos.create(Maker.NEWEST_FILES, dir.resolve("repo"), false, false);
+		GitView before = GitView.capture(NEWEST, repo.dir());
+		MigrationRunner.refs(repo.dir(), "migrate", "--ref-format=reftable").requireOk();
+		String name = MigrationRunner.refs(repo.dir(), "backups").requireOk().stdout().split(" ")[0];
+
+		GitCli.Result unknown = MigrationRunner.refs(repo.dir(), "rollback", "20990101-000000-000-files");
+		assertThat(unknown.exitCode()).isEqualTo(128);
+		assertThat(unknown.stderr()).isEqualTo("fatal: no backup named '20990101-000000-000-files'\n");
+		assertThat(MigrationRunner.format(repo.dir())).isEqualTo(RefFormat.REFTABLE);
+
+		MigrationRunner.refs(repo.dir(), "rollback", name).requireOk();
+		assertThat(MigrationRunner.format(repo.dir())).isEqualTo(RefFormat.FILES);
+		assertThat(GitView.capture(NEWEST, repo.dir())).isEqualTo(before);
+
+		for (String[] help : new String[][] { { "-h" }, { "rollback", "-h" }, { "drop-backup", "-h" },
+				{ "backups", "-h" }, { "migrate", "-h" }, { "verify", "-h" }, { "exists", "-h" } }) {
+			GitCli.Result usage = MigrationRunner.refs(repo.dir(), help);
+			assertThat(usage.exitCode()).as("refs %s", String.join(" ", help)).isEqualTo(129);
+			assertThat(usage.stdout()).as("refs %s", String.join(" ", help)).startsWith("usage: refstore refs ");
+			assertThat(usage.stderr()).isEmpty();
+		}
+		assertThat(GitView.capture(NEWEST, repo.dir())).isEqualTo(before);
+	}
+
 	/**
 	 * The bytes of the files below {@code dir}, as {@code du -b} of its files counts
 	 * them.
