@@ -31,6 +31,12 @@ public record WriteOptions(HashAlgorithm hash, int blockSize, int restartInterva
 	/** git's default restart interval. */
 	public static final int DEFAULT_RESTART_INTERVAL = 16;
 
+	/** The largest block size the format holds (a 24-bit length). */
+	public static final int MAX_BLOCK_SIZE = ReftableConstants.MAX_BLOCK_SIZE;
+
+	/** The largest restart interval (a 16-bit count). */
+	public static final int MAX_RESTART_INTERVAL = ReftableConstants.MAX_RESTARTS;
+
 	/**
 	 * The smallest block size accepted: enough for a header, one short record and a
 	 * footer-sized margin.

@@ -23,8 +23,9 @@ final class ConfigValues {
 		Long number = parseSigned(entry.value());
 		// git reads numeric booleans as a C int
 		if (number == null || number < Integer.MIN_VALUE || number > Integer.MAX_VALUE) {
-			throw new IllegalArgumentException("bad boolean config value '" + entry.value() + "' for '" + entry.name()
-					+ "' (" + entry.where() + ")");
+			// git's words, which name no file
+			throw new IllegalArgumentException(
+					"bad boolean config value '" + entry.value() + "' for '" + entry.name() + "'");
 		}
 		return number != 0;
 	}

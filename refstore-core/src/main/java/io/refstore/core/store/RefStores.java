@@ -193,11 +193,21 @@ public final class RefStores {
 	/** The reftable settings of {@code reftable.*}, with git's defaults. */
 	static StackOptions stackOptions(Repository repository) {
 		GitConfig config = repository.config();
+		// as git: 0 leaves the default, and a value too large is refused with git's words
+		// (its message for the restart interval says "block size" too)
+		long blockSize = config.getLong("reftable", null, "blockSize").orElse(0L);
+		if (blockSize > WriteOptions.MAX_BLOCK_SIZE) {
+			throw new IllegalArgumentException("reftable block size cannot exceed 16MB");
+		}
+		long restartInterval = config.getLong("reftable", null, "restartInterval").orElse(0L);
+		if (restartInterval > WriteOptions.MAX_RESTART_INTERVAL) {
+			throw new IllegalArgumentException(
+					"reftable block size cannot exceed " + WriteOptions.MAX_RESTART_INTERVAL);
+		}
 		WriteOptions write = WriteOptions.defaults()
 			.withHash(repository.hashAlgorithm())
-			.withBlockSize((int) config.getLong("reftable", null, "blockSize").orElse(WriteOptions.DEFAULT_BLOCK_SIZE))
-			.withRestartInterval((int) config.getLong("reftable", null, "restartInterval")
-				.orElse(WriteOptions.DEFAULT_RESTART_INTERVAL))
+			.withBlockSize((blockSize == 0) ? WriteOptions.DEFAULT_BLOCK_SIZE : (int) blockSize)
+			.withRestartInterval((restartInterval == 0) ? WriteOptions.DEFAULT_RESTART_INTERVAL : (int) restartInterval)
 			.withIndexObjects(config.getBoolean("reftable", null, "indexObjects").orElse(true));
 		long timeout = config.getLong("reftable", null, "lockTimeout").orElse(100);
 		Duration lockTimeout = (timeout < 0) ? null : Duration.ofMillis(timeout);

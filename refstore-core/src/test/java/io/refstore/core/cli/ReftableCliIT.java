@@ -86,4 +86,27 @@ class ReftableCliIT {
 		assertThat(git.run(dir, "refs", "verify").exitCode()).isZero();
 	}
 
+	/**
+	 * {@code reftable.*} write settings as git 2.55 takes them: 0 leaves the default, too
+	 * large a block size or restart interval is refused in git's words (exit 128), a bad
+	 * boolean too; the store is left as it was when refused.
+	 */
+	@Test
+	void writeSettingsAreTakenAndRefusedAsGitDoes() {
+		int n = 0;
+		for (String setting : new String[] { "reftable.blockSize=0", "reftable.blockSize=16777216",
+				"reftable.blockSize=16777215", "reftable.restartInterval=0", "reftable.restartInterval=65536",
+				"reftable.restartInterval=65535", "reftable.indexObjects=maybe", "reftable.indexObjects=false" }) {
+			Path gits = repo.copyTo(temp.resolve("settings-git-" + n)).dir();
+			Path ours = repo.copyTo(temp.resolve("settings-refstore-" + n++)).dir();
+			String ref = "refs/heads/set/" + n;
+			GitCli.Result expected = git.run(gits, new byte[0], "-c", setting, "update-ref", ref, c1);
+			GitCli.Result actual = refstore(ours, "-c", setting, "update-ref", ref, c1);
+			assertThat(actual.exitCode()).as(setting).isEqualTo(expected.exitCode());
+			assertThat(actual.stderr()).as(setting).isEqualTo(expected.stderr());
+			assertThat(git.ok(ours, "for-each-ref")).as(setting).isEqualTo(git.ok(gits, "for-each-ref"));
+			assertThat(git.run(ours, "refs", "verify").exitCode()).as(setting).isZero();
+		}
+	}
+
 }
