@@ -48,6 +48,8 @@ final class Options {
 
 	private final Set<String> hidden = new HashSet<>();
 
+	private final Set<String> fixed = new HashSet<>();
+
 	/**
 	 * @param synopsis the usage lines without the leading {@code usage: }, such as
 	 * {@code "refstore pack-refs [--all] [--no-prune]"}; a line opening with a blank
@@ -85,6 +87,16 @@ final class Options {
 	}
 
 	/**
+	 * Makes a long option one that {@code --no-} does not negate (git's
+	 * {@code PARSE_OPT_NONEG}, such as {@code refs migrate --ref-format}); the others
+	 * show as {@code --[no-]name} in the usage, as git's do.
+	 */
+	Options noNegation(String longName) {
+		this.fixed.add(longName);
+		return this;
+	}
+
+	/**
 	 * The usage text as git prints it: synopsis, a blank line, one line per option, a
 	 * blank line.
 	 */
@@ -102,10 +114,11 @@ final class Options {
 			if (spec.longName() != null && this.hidden.contains(spec.longName())) {
 				continue;
 			}
-			String left = "    " + optionText(spec);
+			String left = "    " + optionText(spec, !this.fixed.contains(spec.longName()));
 			text.append(left);
-			if (left.length() <= 24) {
-				text.append(" ".repeat(26 - left.length()));
+			if (left.length() <= 25) {
+				// git pads to column 26; one a column over still gets its one blank
+				text.append(" ".repeat(Math.max(26 - left.length(), 1)));
 			}
 			else {
 				text.append('\n').append(" ".repeat(26));
@@ -115,7 +128,7 @@ final class Options {
 		return text.append('\n').toString();
 	}
 
-	private static String optionText(Spec spec) {
+	private static String optionText(Spec spec, boolean negatable) {
 		StringBuilder text = new StringBuilder();
 		if (spec.shortName() != 0) {
 			text.append('-').append(spec.shortName());
@@ -124,7 +137,7 @@ final class Options {
 			}
 		}
 		if (spec.longName() != null) {
-			text.append("--").append(spec.longName());
+			text.append((negatable && !spec.longName().startsWith("no-")) ? "--[no-]" : "--").append(spec.longName());
 		}
 		if (spec.kind() == Kind.VALUE) {
 			text.append(" <").append(spec.argName()).append('>');
@@ -175,6 +188,9 @@ final class Options {
 		if (spec == null && name.startsWith("no-")) {
 			spec = findLong(name.substring(3), true);
 			negated = spec != null;
+			if (negated && this.fixed.contains(spec.longName())) {
+				throw CommandFailure.usage("unknown option `" + name + "'", usage());
+			}
 		}
 		if (spec == null) {
 			throw CommandFailure.usage("unknown option `" + name + "'", usage());

@@ -6,6 +6,8 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
 
 import io.refstore.core.migrate.Backups;
 import io.refstore.core.migrate.FormatMigrator;
@@ -13,7 +15,8 @@ import io.refstore.core.migrate.MigrationException;
 import io.refstore.core.migrate.MigrationOptions;
 import io.refstore.core.migrate.MigrationReport;
 import io.refstore.core.ref.RefFormat;
-import io.refstore.core.ref.VerifyProblem;
+import io.refstore.core.ref.RefCheck;
+import io.refstore.core.ref.Verification;
 import io.refstore.core.repo.RefusedJobInputException;
 
 /**
@@ -29,9 +32,10 @@ final class Refs implements Command {
 
 	private static final int FAILED = 255;
 
-	private static final String USAGE = "usage: refstore refs migrate --ref-format=<format> [--dry-run] [--no-reflog] [-v]\n"
+	private static final String USAGE = "usage: refstore refs migrate --ref-format=<format> [--no-reflog] [--dry-run] [-v]\n"
 			+ "   or: refstore refs rollback <backup>\n" + "   or: refstore refs backups [-v | --verbose]\n"
-			+ "   or: refstore refs drop-backup <backup>\n" + "   or: refstore refs verify [--strict] [--verbose]\n"
+			+ "   or: refstore refs drop-backup <backup>\n"
+			+ "   or: refstore refs verify [--strict] [--verbose] [--deep]\n"
 			+ "   or: refstore refs list [<for-each-ref options>] [<pattern>...]\n"
 			+ "   or: refstore refs exists <ref>\n" + "   or: refstore refs optimize [--all] [--no-prune] [--auto]\n\n";
 
@@ -58,9 +62,10 @@ final class Refs implements Command {
 	}
 
 	private static int migrate(CommandContext context, List<String> args) throws CommandFailure, IOException {
-		Options options = new Options("refstore refs migrate --ref-format=<format> [--dry-run] [--no-reflog] [-v]")
-			.value((char) 0, "ref-format", "format", "the ref format to migrate to")
-			.flag((char) 0, "dry-run", "build and verify the new store without swapping it in")
+		Options options = new Options("refstore refs migrate --ref-format=<format> [--no-reflog] [--dry-run] [-v]")
+			.value((char) 0, "ref-format", "format", "specify the reference format to convert to")
+			.noNegation("ref-format")
+			.flag((char) 0, "dry-run", "perform a non-destructive dry-run")
 			.flag((char) 0, "reflog", "migrate reflogs (default)")
 			.flag('v', "verbose", "report counts, digests, the old store's backup and refs carried over");
 		Options.Parsed parsed = options.parse(args);
@@ -221,32 +226,22 @@ final class Refs implements Command {
 	}
 
 	private static int verify(CommandContext context, List<String> args) throws CommandFailure, IOException {
-		Options options = new Options("refstore refs verify [--strict] [--verbose]")
-			.flag((char) 0, "strict", "treat warnings as errors")
-			.flag((char) 0, "verbose", "say what is being checked");
+		Options options = new Options("refstore refs verify [--strict] [--verbose] [--deep]")
+			.flag((char) 0, "verbose", "be verbose")
+			.flag((char) 0, "strict", "enable strict checking")
+			.flag((char) 0, "deep", "also check what git does not: objects, peeled values, every block of every table");
 		Options.Parsed parsed = options.parse(args);
 		if (!parsed.args().isEmpty()) {
-			throw CommandFailure.usage(null, options.usage());
+			throw CommandFailure.usage(null, "usage: 'refstore refs verify' takes no arguments\n");
 		}
-		boolean strict = parsed.flag("strict");
-		if (parsed.flag("verbose")) {
-			context.warning("checking " + context.repository().refFormat().configName() + " ref store "
-					+ context.repository().gitDir());
-		}
-		List<VerifyProblem> problems = context.refs().verify();
-		boolean failed = false;
-		StringBuilder text = new StringBuilder();
-		for (VerifyProblem problem : problems) {
-			boolean error = problem.error() || strict;
-			failed |= error;
-			String line = problem.format();
-			text.append(error && !problem.error() ? "error" + line.substring(line.indexOf(':')) : line).append('\n');
-		}
-		if (!text.isEmpty()) {
-			throw failed ? CommandFailure.error(text.substring("error: ".length(), text.length() - 1), FAILED)
-					: CommandFailure.error(text.substring("error: ".length(), text.length() - 1), 0);
-		}
-		return 0;
+		Map<RefCheck, RefCheck.Severity> severities = FsckSettings.read(context.repository().config());
+		Consumer<String> progress = parsed.flag("verbose") ? context::message : (line) -> {
+		};
+		Verification verification = Verification.of((problem) -> context.message(problem.format()), parsed.flag("deep"))
+			.with(severities, parsed.flag("strict"), progress)
+			.showingGitDirAs(context.shownGitDir());
+		context.refs().verify(verification);
+		return (verification.errors() > 0) ? FAILED : 0;
 	}
 
 }

@@ -46,7 +46,8 @@ final class ShowRef implements Command {
 			.optionalValue((char) 0, "abbrev", "n", "use <n> digits to display object names")
 			.flag('q', "quiet", "do not print results to stdout (useful with --verify)")
 			.optionalValue((char) 0, "exclude-existing", "pattern",
-					"show refs from stdin that aren't in local repository");
+					"show refs from stdin that aren't in local repository")
+			.noNegation("exclude-existing");
 	}
 
 	private CommandContext context;

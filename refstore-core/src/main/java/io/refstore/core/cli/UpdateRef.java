@@ -34,6 +34,7 @@ final class UpdateRef implements Command {
 			.flag('d', null, "delete the reference")
 			.flag((char) 0, "no-deref", "update <refname> not the one it points to")
 			.flag((char) 0, "deref", "opposite of --no-deref")
+			.noNegation("deref")
 			.flag('z', null, "stdin has NUL-terminated arguments")
 			.flag((char) 0, "stdin", "read updates from stdin")
 			.flag((char) 0, "create-reflog", "create a reflog")

@@ -49,6 +49,12 @@ final class UsageName {
 				renamed.append(line, 0, LEAD).append(name).append(line, LEAD + OWN.length(), line.length());
 				aligned = firstOption(line);
 			}
+			else if (line.startsWith("usage: '" + OWN + " ")) {
+				// a usage error that quotes the command ("usage: 'git refs verify' takes
+				// no arguments")
+				renamed.append(line, 0, LEAD + 1).append(name).append(line, LEAD + 1 + OWN.length(), line.length());
+				aligned = -1;
+			}
 			else if (aligned > 0 && blanks(line) > LEAD) {
 				int blanks = blanks(line);
 				renamed.append(" ".repeat((blanks == aligned) ? blanks + shift : blanks))

@@ -107,6 +107,19 @@ class OptionsTest {
 	}
 
 	@Test
+	void anOptionWithoutNegationRefusesItsNoForm() throws CommandFailure {
+		Options options = new Options("refstore refs migrate --ref-format=<format>")
+			.value((char) 0, "ref-format", "format", "the format")
+			.noNegation("ref-format");
+		assertThat(options.parse(List.of("--ref-format=files")).value("ref-format")).isEqualTo("files");
+		assertThatThrownBy(() -> options.parse(List.of("--no-ref-format"))).isInstanceOfSatisfying(CommandFailure.class,
+				(failure) -> {
+					assertThat(failure.exitCode()).isEqualTo(129);
+					assertThat(failure.text()).startsWith("error: unknown option `no-ref-format'\nusage: ");
+				});
+	}
+
+	@Test
 	void unknownSwitchIsAUsageErrorNamingIt() {
 		assertThatThrownBy(() -> parse("-qx")).isInstanceOfSatisfying(CommandFailure.class,
 				(failure) -> assertThat(failure.text()).startsWith("error: unknown switch `x'\n"));
@@ -151,16 +164,21 @@ class OptionsTest {
 			.value('m', null, "reason", "reason of the update")
 			.optionalValue('s', "hash", "n", "only show SHA1 hash using <n> digits")
 			.flag((char) 0, "a-very-long-option-name", "explained below")
+			.flag((char) 0, "no-reflog", "drop reflogs")
+			.value((char) 0, "ref-format", "format", "one column over")
+			.noNegation("ref-format")
 			.usage();
 		assertThat(usage).isEqualTo("""
 				usage: refstore pack-refs [--all] [--no-prune]
 				   or: refstore pack-refs --help
 
-				    --all                 pack everything
+				    --[no-]all            pack everything
 				    -m <reason>           reason of the update
-				    -s, --hash[=<n>]      only show SHA1 hash using <n> digits
-				    --a-very-long-option-name
+				    -s, --[no-]hash[=<n>] only show SHA1 hash using <n> digits
+				    --[no-]a-very-long-option-name
 				                          explained below
+				    --no-reflog           drop reflogs
+				    --ref-format <format> one column over
 
 				""");
 	}
