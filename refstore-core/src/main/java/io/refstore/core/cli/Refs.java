@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -15,9 +16,13 @@ import io.refstore.core.migrate.MigrationException;
 import io.refstore.core.migrate.MigrationOptions;
 import io.refstore.core.migrate.MigrationReport;
 import io.refstore.core.ref.RefFormat;
+import io.refstore.core.ref.CorruptRefStoreException;
 import io.refstore.core.ref.RefCheck;
+import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.Verification;
 import io.refstore.core.repo.RefusedJobInputException;
+import io.refstore.core.repo.Repository;
+import io.refstore.core.store.ProcessLocks;
 
 /**
  * {@code refstore refs}: {@code migrate} between storage formats (with a report and a
@@ -240,7 +245,28 @@ final class Refs implements Command {
 		Verification verification = Verification.of((problem) -> context.message(problem.format()), parsed.flag("deep"))
 			.with(severities, parsed.flag("strict"), progress)
 			.showingGitDirAs(context.shownGitDir());
-		context.refs().verify(verification);
+		RefStore store;
+		try {
+			store = context.refs();
+		}
+		catch (CorruptRefStoreException ex) {
+			Repository repository = context.repository();
+			if (repository.gitDir().equals(repository.commonDir())) {
+				throw ex;
+			}
+			// this linked worktree's own stack is broken: check from the common
+			// directory, whose check reaches every worktree and reports this one's
+			// stack as broken, as git's does
+			Map<String, String> env = new HashMap<>(context.env());
+			env.keySet().removeAll(List.of("GIT_DIR", "GIT_COMMON_DIR", "GIT_WORK_TREE"));
+			try (Repository main = Repository.open(repository.commonDir(), env);
+					ProcessLocks locks = new ProcessLocks("refs verify");
+					RefStore mainStore = locks.open(main)) {
+				mainStore.verify(verification);
+			}
+			return (verification.errors() > 0) ? FAILED : 0;
+		}
+		store.verify(verification);
 		return (verification.errors() > 0) ? FAILED : 0;
 	}
 

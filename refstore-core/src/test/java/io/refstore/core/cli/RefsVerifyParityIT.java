@@ -151,6 +151,9 @@ class RefsVerifyParityIT {
 								+ "mv $w/$t $w/x$t; sed -i 1s/^/x/ $w/tables.list"),
 				reftable("broken worktree stack", "$GIT worktree add -q -b side ../wt-$$ main; "
 						+ "echo 0x000000000001-0x000000000001-00000000.ref >.git/worktrees/wt-$$/reftable/tables.list"),
+				reftable("broken stack, checked in its worktree",
+						"$GIT worktree add -q -b side wt main; "
+								+ "echo garbage >.git/worktrees/wt/reftable/tables.list"),
 				reftable("configured severities",
 						"$GIT config fsck.badHeadTarget warn; $GIT symbolic-ref HEAD refs/tags/v1; "
 								+ "$GIT symbolic-ref refs/heads/s foo/bar"));
@@ -188,6 +191,7 @@ class RefsVerifyParityIT {
 	private static void judge(TempRepo base, String name, String shell) {
 		Path dir = CliHarness.copy(base.dir(), temp.resolve(base.dir().getFileName() + "-" + name.replace(' ', '-')));
 		String commit = base.git("rev-parse", "refs/heads/main").trim();
+		Path from = name.endsWith("in its worktree") ? dir.resolve("wt") : dir;
 		GitCli.Result setup = GitCli.command(List.of("bash", "-c", "set -e; " + shell))
 			.withEnv("GIT", git.command().get(0))
 			.withEnv("C", commit)
@@ -197,8 +201,8 @@ class RefsVerifyParityIT {
 		List<String> seen = new ArrayList<>();
 		for (String[] args : new String[][] { { "refs", "verify" }, { "refs", "verify", "--strict" },
 				{ "refs", "verify", "--verbose" } }) {
-			GitCli.Result expected = git.run(dir, new byte[0], args);
-			GitCli.Result actual = CliHarness.refstoreNamed("git", dir, args);
+			GitCli.Result expected = git.run(from, new byte[0], args);
+			GitCli.Result actual = CliHarness.refstoreNamed("git", from, args);
 			String context = name + ": " + String.join(" ", args) + "\n--- git (" + expected.exitCode() + ") ---\n"
 					+ expected.stderr() + "--- refstore (" + actual.exitCode() + ") ---\n" + actual.stderr() + "CONFIG:"
 					+ io.refstore.core.testing.TestFiles.class.getName() + readConfig(dir);

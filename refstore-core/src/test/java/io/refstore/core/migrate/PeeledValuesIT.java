@@ -7,6 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
+import org.eclipse.jgit.internal.storage.file.FileRepository;
+import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,7 +44,7 @@ class PeeledValuesIT {
 			.isEqualTo(shown);
 
 		assertRefstoreShows(repo.dir(), shown, derefs);
-		MigrationRunner.refs(repo.dir(), "verify").requireOk();
+		MigrationRunner.refs(repo.dir(), "verify", "--deep").requireOk();
 
 		// to files: every tag's line followed by its peeled value, as the header says
 		MigrationRunner.refs(repo.dir(), "migrate", "--ref-format=files").requireOk();
@@ -56,7 +58,7 @@ class PeeledValuesIT {
 		assertThat(repo.git(SHOW)).isEqualTo(shown);
 		assertThat(repo.git(DEREF)).isEqualTo(derefs);
 		assertRefstoreShows(repo.dir(), shown, derefs);
-		MigrationRunner.refs(repo.dir(), "verify").requireOk();
+		MigrationRunner.refs(repo.dir(), "verify", "--deep").requireOk();
 	}
 
 	@Test
@@ -88,6 +90,27 @@ class PeeledValuesIT {
 		MigrationRunner.refs(repo.dir(), "migrate", "--ref-format=files").requireOk();
 		assertFullyPeeled(packed);
 		assertThat(SYSTEM.ok(repo.dir(), SHOW)).isEqualTo(shown);
+	}
+
+	@Test
+	void aReftableWrittenByJGitKeepsItsPeeledValuesThroughRefstore(@TempDir Path dir) throws IOException {
+		TempRepo repo = tags(dir.resolve("repo"));
+		String shown = repo.git(SHOW);
+		String derefs = repo.git(DEREF);
+		try (FileRepository jgit = (FileRepository) new FileRepositoryBuilder().setGitDir(repo.gitDir().toFile())
+			.setMustExist(true)
+			.build()) {
+			jgit.convertRefStorage("reftable", true, false);
+		}
+		assertThat(repo.git("rev-parse", "--show-ref-format").trim()).isEqualTo("reftable");
+		assertThat(repo.git(SHOW)).as("git 2.55 on the stack JGit wrote").isEqualTo(shown);
+
+		assertRefstoreShows(repo.dir(), shown, derefs);
+		MigrationRunner.refs(repo.dir(), "verify", "--deep").requireOk();
+		MigrationRunner.refs(repo.dir(), "migrate", "--ref-format=files").requireOk();
+		assertFullyPeeled(repo.gitDir().resolve("packed-refs"));
+		assertThat(SYSTEM.ok(repo.dir(), SHOW)).as("git 2.39 on the packed-refs refstore wrote").isEqualTo(shown);
+		assertRefstoreShows(repo.dir(), shown, derefs);
 	}
 
 	/**
