@@ -167,6 +167,17 @@ public final class GitConfig {
 	}
 
 	/**
+	 * The last value of a key read as an unsigned number, as git's
+	 * {@code git_config_ulong} reads it (a {@code -} anywhere is malformed).
+	 * @return the value, or empty if the key is not set
+	 * @throws ConfigValueException in git's words for a malformed value
+	 */
+	public OptionalLong getUnsignedLong(String section, String subsection, String key) {
+		Optional<Entry> entry = last(section, subsection, key);
+		return entry.isPresent() ? OptionalLong.of(ConfigValues.toUnsignedLong(entry.get())) : OptionalLong.empty();
+	}
+
+	/**
 	 * The last entry of a key, for callers that must report where a bad value came from.
 	 */
 	Optional<Entry> last(String section, String subsection, String key) {
