@@ -303,6 +303,11 @@ final class Options {
 			return this.flags.getOrDefault(key, dflt);
 		}
 
+		/** Whether a flag was given, as itself or negated. */
+		boolean flagGiven(String key) {
+			return this.flags.containsKey(key);
+		}
+
 		/**
 		 * Whether an option with a value was given (for optional values: with or without
 		 * a value).

@@ -14,6 +14,7 @@ import io.refstore.core.migrate.Backups;
 import io.refstore.core.migrate.FormatMigrator;
 import io.refstore.core.migrate.MigrationException;
 import io.refstore.core.migrate.MigrationOptions;
+import io.refstore.core.migrate.MigrationProgress;
 import io.refstore.core.migrate.MigrationReport;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.CorruptRefStoreException;
@@ -37,9 +38,9 @@ final class Refs implements Command {
 
 	private static final int FAILED = 255;
 
-	private static final String USAGE = "usage: refstore refs migrate --ref-format=<format> [--no-reflog] [--dry-run] [-v]\n"
-			+ "   or: refstore refs rollback <backup>\n" + "   or: refstore refs backups [-v | --verbose]\n"
-			+ "   or: refstore refs drop-backup <backup>\n"
+	private static final String USAGE = "usage: refstore refs migrate --ref-format=<format> [--no-reflog] [--dry-run] [-v]"
+			+ " [-q | --[no-]progress]\n" + "   or: refstore refs rollback [-q | --[no-]progress] <backup>\n"
+			+ "   or: refstore refs backups [-v | --verbose]\n" + "   or: refstore refs drop-backup <backup>\n"
 			+ "   or: refstore refs verify [--strict] [--verbose] [--deep]\n"
 			+ "   or: refstore refs list [<for-each-ref options>] [<pattern>...]\n"
 			+ "   or: refstore refs exists <ref>\n" + "   or: refstore refs optimize [--all] [--no-prune] [--auto]\n\n";
@@ -67,12 +68,15 @@ final class Refs implements Command {
 	}
 
 	private static int migrate(CommandContext context, List<String> args) throws CommandFailure, IOException {
-		Options options = new Options("refstore refs migrate --ref-format=<format> [--no-reflog] [--dry-run] [-v]")
+		Options options = new Options(
+				"refstore refs migrate --ref-format=<format> [--no-reflog] [--dry-run] [-v] [-q | --[no-]progress]")
 			.value((char) 0, "ref-format", "format", "specify the reference format to convert to")
 			.noNegation("ref-format")
 			.flag((char) 0, "dry-run", "perform a non-destructive dry-run")
 			.flag((char) 0, "reflog", "migrate reflogs (default)")
-			.flag('v', "verbose", "report counts, digests, the old store's backup and refs carried over");
+			.flag('v', "verbose", "report counts, digests, the old store's backup and refs carried over")
+			.flag('q', "quiet", "show no progress")
+			.flag((char) 0, "progress", "show progress (default on a terminal)");
 		Options.Parsed parsed = options.parse(args);
 		String format = parsed.value("ref-format");
 		if (!parsed.args().isEmpty()) {
@@ -90,7 +94,8 @@ final class Refs implements Command {
 		}
 		MigrationOptions migration = new MigrationOptions(target, parsed.flag("dry-run"), parsed.flag("reflog", true));
 		try {
-			MigrationReport report = new FormatMigrator(context.repository()).migrate(migration);
+			MigrationReport report = new FormatMigrator(context.repository(), progress(context, parsed))
+				.migrate(migration);
 			if (!report.swapped()) {
 				// git's only line, with the path as git shows its git directory
 				context.out()
@@ -117,7 +122,9 @@ final class Refs implements Command {
 	}
 
 	private static int rollback(CommandContext context, List<String> args) throws CommandFailure, IOException {
-		Options options = new Options("refstore refs rollback <backup>");
+		Options options = new Options("refstore refs rollback [-q | --[no-]progress] <backup>")
+			.flag('q', "quiet", "show no progress")
+			.flag((char) 0, "progress", "show progress (default on a terminal)");
 		Options.Parsed parsed = options.parse(args);
 		if (parsed.args().size() != 1) {
 			throw CommandFailure.usage("rollback takes the name of one backup, as 'refs backups' lists it",
@@ -133,7 +140,7 @@ final class Refs implements Command {
 			throw CommandFailure.fatal("no backup named '" + name + "'");
 		}
 		try {
-			print(context, new FormatMigrator(context.repository()).rollback(backup),
+			print(context, new FormatMigrator(context.repository(), progress(context, parsed)).rollback(backup),
 					"written since the migration or during the swap, kept");
 			return 0;
 		}
@@ -228,6 +235,12 @@ final class Refs implements Command {
 			text.append("carried over ").append(carried).append(" (").append(carriedWhy).append(")\n");
 		}
 		context.out().write(text.toString());
+	}
+
+	/** The progress {@code -q}, {@code --progress} and {@code --no-progress} ask for. */
+	static MigrationProgress progress(CommandContext context, Options.Parsed parsed) {
+		Boolean forced = parsed.flagGiven("progress") ? parsed.flag("progress") : null;
+		return Progress.of(context, forced, parsed.flag("quiet"));
 	}
 
 	private static int verify(CommandContext context, List<String> args) throws CommandFailure, IOException {

@@ -37,8 +37,17 @@ record BackupRecord(String digest, long refs, long logEntries) {
 
 	/** Reads the whole store of {@code format} in {@code backup} for its record. */
 	static BackupRecord read(Repository repository, RefFormat format, Path backup) throws IOException {
+		return read(repository, format, backup, MigrationProgress.NONE);
+	}
+
+	/**
+	 * As {@link #read(Repository, RefFormat, Path)}, telling {@code progress} the refs
+	 * read.
+	 */
+	static BackupRecord read(Repository repository, RefFormat format, Path backup, MigrationProgress progress)
+			throws IOException {
 		try (RefStore store = RefStores.openAt(repository, format, backup)) {
-			RefDigest digest = RefDigest.of(store, repository.objectDatabase(), true);
+			RefDigest digest = RefDigest.of(store, repository.objectDatabase(), true, progress);
 			String hex = digest.finish();
 			return new BackupRecord(hex, digest.refs(), digest.logEntries());
 		}

@@ -69,12 +69,26 @@ public final class RefDigest {
 
 	/** The digest of a whole store, read through its contract. */
 	public static RefDigest of(RefStore store, ObjectDatabase objects, boolean withReflogs) throws IOException {
+		return of(store, objects, withReflogs, MigrationProgress.NONE);
+	}
+
+	/**
+	 * The digest of a whole store, telling {@code progress} how many refs it has read
+	 * (every 1,024 and at the end).
+	 */
+	public static RefDigest of(RefStore store, ObjectDatabase objects, boolean withReflogs, MigrationProgress progress)
+			throws IOException {
 		RefDigest digest = new RefDigest(objects);
+		long count = 0;
 		try (RefCursor cursor = store.refs(RefQuery.ALL.withRootRefs())) {
 			while (cursor.next()) {
 				digest.addRef(cursor);
+				if (++count % 1024 == 0) {
+					progress.update(count);
+				}
 			}
 		}
+		progress.update(count);
 		if (withReflogs) {
 			for (String name : store.reflogNames()) {
 				digest.addReflog(name, store.reflog(name));

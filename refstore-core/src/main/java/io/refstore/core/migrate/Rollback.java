@@ -44,8 +44,11 @@ final class Rollback {
 
 	private final Swap swap;
 
-	Rollback(Repository repository) {
+	private final MigrationProgress progress;
+
+	Rollback(Repository repository, MigrationProgress progress) {
 		this.repository = repository;
+		this.progress = progress;
 		this.work = new WorkDir(repository);
 		this.swap = new Swap(repository, this.work);
 	}
@@ -124,8 +127,10 @@ final class Rollback {
 	 */
 	private BackupRecord copy(Path backup, Path staged, RefFormat restored) throws IOException {
 		BackupCopy.copy(backup, staged);
-		BackupRecord copied = BackupRecord.read(this.repository, restored, staged);
 		BackupRecord recorded = BackupRecord.readRecorded(backup);
+		this.progress.start("Verifying backup", (recorded != null) ? recorded.refs() : 0);
+		BackupRecord copied = BackupRecord.read(this.repository, restored, staged, this.progress);
+		this.progress.stop();
 		if (recorded != null && !recorded.digest().equals(copied.digest())) {
 			throw new MigrationException(
 					"the backup at '" + backup + "' reads differently from when it was" + " made (digest "
