@@ -50,6 +50,8 @@ final class Options {
 
 	private final Set<String> fixed = new HashSet<>();
 
+	private final Map<String, String> shown = new HashMap<>();
+
 	/**
 	 * @param synopsis the usage lines without the leading {@code usage: }, such as
 	 * {@code "refstore pack-refs [--all] [--no-prune]"}; a line opening with a blank
@@ -87,6 +89,24 @@ final class Options {
 	}
 
 	/**
+	 * Starts a group of options: a blank line in the usage text, as git's
+	 * {@code OPT_GROUP("")}.
+	 */
+	Options group() {
+		this.specs.add(new Spec((char) 0, null, Kind.FLAG, null, null));
+		return this;
+	}
+
+	/**
+	 * Shows a long option in the usage as {@code text} (git shows
+	 * {@code --merged <commit>} for an option whose value may be left off at the end).
+	 */
+	Options showAs(String longName, String text) {
+		this.shown.put(longName, text);
+		return this;
+	}
+
+	/**
 	 * Makes a long option one that {@code --no-} does not negate (git's
 	 * {@code PARSE_OPT_NONEG}, such as {@code refs migrate --ref-format}); the others
 	 * show as {@code --[no-]name} in the usage, as git's do.
@@ -114,7 +134,12 @@ final class Options {
 			if (spec.longName() != null && this.hidden.contains(spec.longName())) {
 				continue;
 			}
-			String left = "    " + optionText(spec, !this.fixed.contains(spec.longName()));
+			if (spec.help() == null) {
+				text.append('\n');
+				continue;
+			}
+			String left = "    " + ((spec.longName() != null && this.shown.containsKey(spec.longName()))
+					? this.shown.get(spec.longName()) : optionText(spec, !this.fixed.contains(spec.longName())));
 			text.append(left);
 			if (left.length() <= 25) {
 				// git pads to column 26; one a column over still gets its one blank
@@ -125,7 +150,9 @@ final class Options {
 			}
 			text.append(spec.help()).append('\n');
 		}
-		return text.append('\n').toString();
+		// git ends the option list with a blank line; a command without options has
+		// only the one after its synopsis
+		return this.specs.isEmpty() ? text.toString() : text.append('\n').toString();
 	}
 
 	private static String optionText(Spec spec, boolean negatable) {

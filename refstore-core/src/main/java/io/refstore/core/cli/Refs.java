@@ -38,12 +38,27 @@ final class Refs implements Command {
 
 	private static final int FAILED = 255;
 
-	private static final String USAGE = "usage: refstore refs migrate --ref-format=<format> [--no-reflog] [--dry-run] [-v]"
-			+ " [-q | --[no-]progress]\n" + "   or: refstore refs rollback [-q | --[no-]progress] <backup>\n"
-			+ "   or: refstore refs backups [-v | --verbose]\n" + "   or: refstore refs drop-backup <backup>\n"
-			+ "   or: refstore refs verify [--strict] [--verbose] [--deep]\n"
-			+ "   or: refstore refs list [<for-each-ref options>] [<pattern>...]\n"
-			+ "   or: refstore refs exists <ref>\n" + "   or: refstore refs optimize [--all] [--no-prune] [--auto]\n\n";
+	/**
+	 * git's synopsis of its subcommands, in its order, then refstore's own
+	 * ({@code rollback}, {@code backups}, {@code drop-backup}).
+	 */
+	private static final String USAGE = """
+			usage: refstore refs migrate --ref-format=<format> [--no-reflog] [--dry-run] [-v] [-q | --[no-]progress]
+			   or: refstore refs verify [--strict] [--verbose] [--deep]
+			   or: refstore refs list [--count=<count>] [--shell|--perl|--python|--tcl]
+			IND[(--sort=<key>)...] [--format=<format>]
+			IND[--include-root-refs] [--points-at=<object>]
+			IND[--merged[=<object>]] [--no-merged[=<object>]]
+			IND[--contains[=<object>]] [--no-contains[=<object>]]
+			IND[(--exclude=<pattern>)...] [--start-after=<marker>]
+			IND[ --stdin | (<pattern>...)]
+			   or: refstore refs exists <ref>
+			   or: refstore refs optimize [--all] [--no-prune] [--auto] [--include <pattern>] [--exclude <pattern>]
+			   or: refstore refs rollback [-q | --[no-]progress] <backup>
+			   or: refstore refs backups [-v | --verbose]
+			   or: refstore refs drop-backup <backup>
+
+			""".replace("IND", " ".repeat(32));
 
 	@Override
 	public int run(CommandContext context, List<String> args) throws CommandFailure, IOException {
