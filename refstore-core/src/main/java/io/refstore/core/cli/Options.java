@@ -42,6 +42,9 @@ final class Options {
 
 	}
 
+	/** git's exit code for a command line it cannot parse. */
+	private static final int USAGE_ERROR = 129;
+
 	private final List<String> synopsis;
 
 	private final List<Spec> specs = new ArrayList<>();
@@ -224,15 +227,16 @@ final class Options {
 		}
 		if (negated || spec.kind() == Kind.FLAG) {
 			if (value != null) {
-				throw CommandFailure.usage("option `" + (negated ? "no-" : "") + spec.longName() + "' takes no value",
-						usage());
+				// git names the mistake alone, without the usage
+				throw CommandFailure.error("option `" + (negated ? "no-" : "") + spec.longName() + "' takes no value",
+						USAGE_ERROR);
 			}
 			parsed.set(spec, !negated, null);
 			return i;
 		}
 		if (spec.kind() == Kind.VALUE && value == null) {
 			if (i + 1 >= args.size()) {
-				throw CommandFailure.usage("option `" + spec.longName() + "' requires a value", usage());
+				throw CommandFailure.error("option `" + spec.longName() + "' requires a value", USAGE_ERROR);
 			}
 			value = args.get(++i);
 		}
@@ -242,7 +246,7 @@ final class Options {
 
 	private Spec findLong(String name, boolean forNegation) throws CommandFailure {
 		Spec found = null;
-		int matches = 0;
+		Spec before = null;
 		for (Spec spec : this.specs) {
 			if (spec.longName() == null
 					|| (forNegation && spec.kind() == Kind.FLAG && spec.longName().startsWith("no-"))) {
@@ -252,11 +256,14 @@ final class Options {
 				return spec;
 			}
 			if (!name.isEmpty() && spec.longName().startsWith(name)) {
-				found = (matches++ == 0) ? spec : found;
+				before = found;
+				found = spec;
 			}
 		}
-		if (matches > 1) {
-			throw CommandFailure.usage("ambiguous option: " + name, usage());
+		if (before != null) {
+			// git names the last two options the abbreviation fits
+			throw CommandFailure.usage("ambiguous option: " + name + " (could be --" + before.longName() + " or --"
+					+ found.longName() + ")", usage());
 		}
 		return found;
 	}
@@ -279,7 +286,7 @@ final class Options {
 				return i;
 			}
 			if (i + 1 >= args.size()) {
-				throw CommandFailure.usage("switch `" + c + "' requires a value", usage());
+				throw CommandFailure.error("switch `" + c + "' requires a value", USAGE_ERROR);
 			}
 			parsed.set(spec, true, args.get(i + 1));
 			return i + 1;

@@ -78,7 +78,7 @@ final class Refs implements Command {
 			case "list" -> new ForEachRef("refstore refs list").run(context, rest);
 			case "exists" -> exists(context, rest);
 			case "optimize" -> new PackRefs("refstore refs optimize").run(context, rest);
-			default -> throw CommandFailure.usage("unknown subcommand: '" + args.get(0) + "'", USAGE);
+			default -> throw CommandFailure.usage("unknown subcommand: `" + args.get(0) + "'", USAGE);
 		};
 	}
 
