@@ -101,7 +101,9 @@ class ReftableCliIT {
 				"reftable.blockSize=", "reftable.restartInterval=-5", "reftable.geometricFactor=-2",
 				"reftable.geometricFactor=300", "reftable.geometricFactor=x", "reftable.geometricFactor=0",
 				"reftable.lockTimeout=-2", "reftable.lockTimeout=-1", "reftable.lockTimeout=zz",
-				"core.logAllRefUpdates=sometimes" }) {
+				"core.logAllRefUpdates=sometimes",
+				// git takes any block size, and fails a write whose record does not fit
+				"reftable.blockSize=30", "reftable.blockSize=100", "reftable.blockSize=200" }) {
 			// given on the command line, and in the repository's config file (whose
 			// name git's numeric messages give as .git/config)
 			for (boolean inFile : new boolean[] { false, true }) {
