@@ -19,18 +19,7 @@ public class NotARepositoryException extends IOException {
 	 * @param message what was looked for and not found, without the path
 	 */
 	public NotARepositoryException(Path path, String message) {
-		this(path, message, path.toString());
-	}
-
-	/**
-	 * @param path the directory searched from, or the path that should have been a
-	 * repository
-	 * @param message what was looked for and not found
-	 * @param named what the message names after it (git names {@code .git} when a search
-	 * upwards found nothing)
-	 */
-	public NotARepositoryException(Path path, String message, String named) {
-		super(message + ": " + named);
+		super(message + ": " + path);
 		this.path = path;
 	}
 

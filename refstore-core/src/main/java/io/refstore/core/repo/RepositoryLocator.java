@@ -58,7 +58,7 @@ final class RepositoryLocator {
 				return found;
 			}
 		}
-		throw new NotARepositoryException(dir, "not a git repository (or any of the parent directories)", ".git");
+		throw new NotARepositoryException(dir, "not a git repository (or any of the parent directories)");
 	}
 
 	private static Location atLevel(Path level) throws IOException {
