@@ -43,7 +43,12 @@ final class FilesVerifier {
 	private final int hexLength;
 
 	/** The loose direct refs the walk found, for the deeper checks. */
-	private final List<Object[]> looseValues = new ArrayList<>();
+	private final List<LooseValue> looseValues = new ArrayList<>();
+
+	/** A loose direct ref the walk read: its name and value. */
+	private record LooseValue(String name, ObjectId id) {
+
+	}
 
 	FilesVerifier(FilesRefStore store, Verification check) {
 		this.store = store;
@@ -184,7 +189,7 @@ final class FilesVerifier {
 			return this.check.report(name, RefCheck.TRAILING_REF_CONTENT,
 					"has trailing garbage: '" + text(content, this.hexLength, length) + "'");
 		}
-		this.looseValues.add(new Object[] { name, id });
+		this.looseValues.add(new LooseValue(name, id));
 		return this.check.objectId(name, id);
 	}
 
@@ -439,8 +444,8 @@ final class FilesVerifier {
 	 */
 	private void deep() throws IOException {
 		ObjectDatabase objects = this.store.options.objects();
-		for (Object[] loose : this.looseValues) {
-			object(objects, (String) loose[0], (ObjectId) loose[1]);
+		for (LooseValue loose : this.looseValues) {
+			object(objects, loose.name(), loose.id());
 		}
 		PackedRefs packed;
 		try {
