@@ -27,11 +27,12 @@
 # lib/report.awk), and the folder of the runs' logs on standard error. Exits 0 when Z is 0 and every script ran to
 # its end, 1 otherwise, 2 on a wrong call.
 
-# t1461 runs t6300's cases (t/for-each-ref-tests.sh) with `git refs list` for `git for-each-ref`: one format is
-# enough for the second command (about three minutes of a CI run), t6300 runs both.
+# t1461 runs t6300's cases (t/for-each-ref-tests.sh) with `git refs list` for `git for-each-ref`, and refstore
+# answers both commands with one engine: the cases run once in each format, `for-each-ref` on files and `refs
+# list` on reftable (the other two runs cost about three minutes of a CI run each).
 DEFAULT_SCRIPTS="t1400-update-ref.sh t1403-show-ref.sh t1404-update-ref-errors.sh t1410-reflog.sh
 t1460-refs-migrate.sh t1461-refs-list.sh:reftable t0600-reffiles-backend.sh t0610-reftable-basics.sh
-t6300-for-each-ref.sh t0602-reffiles-fsck.sh t0614-reftable-fsck.sh"
+t6300-for-each-ref.sh:files t0602-reffiles-fsck.sh t0614-reftable-fsck.sh"
 
 here=$(cd "$(dirname "$0")" && pwd -P) || exit 2
 
