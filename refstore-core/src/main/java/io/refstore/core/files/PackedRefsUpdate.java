@@ -115,9 +115,8 @@ final class PackedRefsUpdate {
 		packLoose(packable(planned, looseDeleted, looseWritten));
 		Path packedFile = this.store.packedFile();
 		Path next = packedFile.resolveSibling("packed-refs.new");
-		List<byte[]> deleted = deletedNames(planned);
-		deleted.sort(Arrays::compareUnsigned);
-		FilesPacker.writeMerged(this.store.options.objects(), this.store.packedLocked(), written, deleted, next, true);
+		PackedRefsDeletion.writeChanged(packedFile, this.store.hashAlgorithm(), deletedNames(planned), written,
+				this.store.options.objects(), next, true, this.store::packedLocked);
 		this.next = next;
 	}
 
@@ -155,7 +154,8 @@ final class PackedRefsUpdate {
 		Path next = packedFile.resolveSibling("packed-refs.new");
 		Files.deleteIfExists(next);
 		this.next = null;
-		FilesPacker.writeMerged(this.store.options.objects(), this.store.packedLocked(), loose, next, true);
+		PackedRefsDeletion.writeChanged(packedFile, this.store.hashAlgorithm(), List.of(), loose,
+				this.store.options.objects(), next, true, this.store::packedLocked);
 		Fsync.rename(next, packedFile);
 		List<Path> dirs = new ArrayList<>();
 		for (DirectRef ref : loose) {
