@@ -163,8 +163,7 @@ class ConsoleRolesBrowserIT extends BrowserTestSupport {
 
 	private String awaitCompleted() {
 		waitFor(By.id("steps"));
-		waitUpTo(Duration.ofSeconds(90)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
-			.until((driver) -> driver.findElement(By.id("job-status")).getText().equals("Completed"));
+		awaitJobStatus("Completed", Duration.ofSeconds(90));
 		return path();
 	}
 
