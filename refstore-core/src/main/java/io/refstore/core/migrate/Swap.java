@@ -142,7 +142,7 @@ final class Swap {
 		}
 		catch (IOException | RuntimeException ex) {
 			RefFormat named;
-			try (Repository now = Repository.open(this.gitDir)) {
+			try (Repository now = this.repository.reopen()) {
 				named = now.refFormat();
 			}
 			if (named == target) {
@@ -171,7 +171,7 @@ final class Swap {
 		Path strays = (old == RefFormat.FILES) ? CarryOver.newStraysDir(this.work.path()) : null;
 		RefStores.layout(old).retire(storeDir(), backup, strays);
 		CarryOver loose = (old == RefFormat.FILES) ? CarryOver.read(this.work.path()) : null;
-		List<String> carried = (loose != null) ? loose.carry(this.gitDir, storeDir(), backup, this.work.path())
+		List<String> carried = (loose != null) ? loose.carry(this.repository, storeDir(), backup, this.work.path())
 				: List.of();
 		BackupRecord record = (built != null && carried.isEmpty()) ? BackupRecord.of(built)
 				: BackupRecord.read(this.repository, old, backup);
@@ -222,11 +222,11 @@ final class Swap {
 
 	/**
 	 * The report of a swap finished by a later run: the digests are the store's as it now
-	 * reads.
+	 * reads (the repository reopened with its environment, as the run was given it).
 	 */
 	MigrationReport finishedReport(RefFormat from, RefFormat to, Path backup, List<String> carried, long started)
 			throws IOException {
-		try (Repository fresh = Repository.open(this.gitDir); RefStore store = RefStores.open(fresh)) {
+		try (Repository fresh = this.repository.reopen(); RefStore store = RefStores.open(fresh)) {
 			RefDigest digest = RefDigest.of(store, fresh.objectDatabase(), true);
 			String hex = digest.finish();
 			return new MigrationReport(from, to, digest.refs(), digest.logEntries(), hex, hex, this.work.path(), backup,
