@@ -3,6 +3,7 @@ package io.refstore.core.migrate;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
@@ -218,6 +219,33 @@ final class Swap {
 		List<String> carried = retireAndCarry(journal.from(), journal.backup(), null);
 		this.work.delete();
 		return carried;
+	}
+
+	/**
+	 * Finishes the swap another run began ({@link #finish}), before this run does what it
+	 * was asked on the repository reopened: a rollback's, or a migration's to the other
+	 * format. A backup that a killed rollback restored stays (only that rollback run
+	 * again removes it); if that rollback was removing it, its hidden rest goes too.
+	 * @return what was finished, for the report
+	 */
+	InterruptedSwap finishAnother(Journal journal) throws IOException {
+		finish(journal);
+		Path restored = journal.restores();
+		if (restored != null && !Files.exists(restored)) {
+			FileMoves.deleteTree(Rollback.restoredMark(restored));
+		}
+		return new InterruptedSwap(journal.from(), journal.to(), journal.backup(), restored);
+	}
+
+	/**
+	 * {@code refused}, refusing what a run asked after it had finished the swap of
+	 * {@code journal} ({@link #finishAnother}): its message says that the repository now
+	 * uses that swap's format and where its old store is.
+	 */
+	static MigrationException afterFinishing(MigrationException refused, Journal journal) {
+		return new MigrationException(refused.getMessage() + " (the " + journal.describe()
+				+ " that a killed run had begun was finished first: the repository uses the "
+				+ journal.to().configName() + " format now, its old store kept at '" + journal.backup() + "')");
 	}
 
 	/**

@@ -37,7 +37,9 @@ import io.refstore.core.testing.TempRepo;
  * the kill, in the backup's format, the restored backup is gone, every other backup is
  * there byte for byte (the killed run's with the whole old store), the store rolled back
  * from is kept in exactly one new backup, nothing is left behind, and every backup the
- * command's output says is kept exists.
+ * command's output says is kept exists. {@code refs migrate} back to the format the
+ * killed migration came from must likewise finish it first, then migrate, keeping both
+ * swaps' backups; a dry run then must change nothing.
  * <p>
  * Each repository was migrated twice by refstore (keeping a backup in each format) with a
  * git write after each, so every backup differs from the current refs.
@@ -302,6 +304,93 @@ class RollbackAfterKilledMigrationIT {
 		assertThat(source.current().difference(now)).isNull();
 		assertThat(leftovers(repo.resolve(".git"))).isEmpty();
 		assertThat(names(backups)).contains(source.oldest(), source.previous()).hasSize(3);
+	}
+
+	/**
+	 * {@code refs migrate} to the format a killed migration came from, after that
+	 * migration was killed after its switch (mid-retire): a dry run is refused first,
+	 * naming the command that finishes the killed run, and changes nothing, not even the
+	 * dead run's locks; the migration then finishes the killed run, says so first, and
+	 * migrates back. git 2.55 reads every ref and reflog of before the kill, in the
+	 * format asked for; the backups of both swaps are kept whole (the killed run's byte
+	 * for byte, and both read as the same refs and reflogs), the older ones byte for
+	 * byte.
+	 */
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("formats")
+	void migrateBackAfterAKilledMigrationFinishesItFirstAndKeepsBothBackups(RefFormat format) throws Exception {
+		Source source = (format == RefFormat.FILES) ? files : reftable;
+		Path repo = dir.resolve("migrate-back-" + format.configName());
+		DirSnapshot.copy(source.dir(), repo);
+		Path gitDir = repo.resolve(".git");
+		Path backups = gitDir.resolve(FormatMigrator.BACKUP_DIR);
+		Map<String, Map<String, String>> older = new TreeMap<>();
+		for (String name : List.of(source.oldest(), source.previous())) {
+			older.put(name, DirSnapshot.of(backups.resolve(name), Set.of()));
+		}
+		Step.RETIRING.in(format)
+			.kill(repo, dir.resolve(repo.getFileName() + ".err"), "migrate",
+					"--ref-format=" + source.other().configName());
+		Set<String> made = names(backups);
+		made.removeAll(older.keySet());
+		assertThat(made).as("the killed run's backup").hasSize(1);
+		String killedRuns = made.iterator().next();
+		String back = "--ref-format=" + format.configName();
+
+		Map<String, String> killed = DirSnapshot.of(gitDir, Set.of());
+		GitCli.Result dryRun = MigrationRunner.refs(repo, "migrate", "--dry-run", back);
+		assertThat(dryRun.exitCode()).isEqualTo(255);
+		assertThat(dryRun.stdout()).isEmpty();
+		assertThat(dryRun.stderr())
+			.startsWith("error: the migration from " + format.configName() + " to " + source.other().configName()
+					+ " that a killed run had begun must be finished first")
+			.contains("run 'refstore refs migrate --ref-format=" + source.other().configName() + "'")
+			.doesNotContain("Exception");
+		assertThat(DirSnapshot.of(gitDir, Set.of())).as("the git directory after the dry run").isEqualTo(killed);
+
+		GitCli.Result migrate = MigrationRunner.refs(repo, "migrate", back);
+
+		assertThat(migrate.exitCode()).as("exit code; stderr: %s", migrate.stderr()).isZero();
+		assertThat(migrate.stderr()).isEmpty();
+		assertThat(migrate.stdout()).as("the migration's output")
+			.isEqualTo("finished first the migration from " + format.configName() + " to " + source.other().configName()
+					+ " that a killed run had begun; its old store kept at '" + backups.resolve(killedRuns) + "'\n");
+		GitView now = GitView.captureQuickly(GIT, repo);
+		assertThat(now.format()).as("format after the migration").isEqualTo(format.configName());
+		assertThat(source.current().difference(now)).as("refs and reflogs after the migration").isNull();
+		assertThat(GitView.unsoundness(GIT, repo)).isNull();
+		assertThat(leftovers(gitDir)).as("left behind").isEmpty();
+		for (Map.Entry<String, Map<String, String>> kept : older.entrySet()) {
+			assertThat(DirSnapshot.of(backups.resolve(kept.getKey()), Set.of()))
+				.as("backup %s, byte for byte", kept.getKey())
+				.isEqualTo(kept.getValue());
+		}
+		assertThat(storeOf(backups.resolve(killedRuns), format))
+			.as("the killed run's backup holds the old store, byte for byte")
+			.isEqualTo(source.store());
+		Set<String> madeNow = names(backups);
+		madeNow.removeAll(older.keySet());
+		madeNow.remove(killedRuns);
+		assertThat(madeNow).as("the migration's backup").hasSize(1);
+		String migrations = madeNow.iterator().next();
+		String listed = MigrationRunner.refs(repo, "backups", "-v").requireOk().stdout();
+		Matcher killedLine = backupLine(killedRuns, format).matcher(listed);
+		Matcher migrationsLine = backupLine(migrations, source.other()).matcher(listed);
+		assertThat(killedLine.find()).as("the killed run's backup in %s", listed).isTrue();
+		assertThat(migrationsLine.find()).as("the migration's backup in %s", listed).isTrue();
+		assertThat(migrationsLine.group(1) + " " + migrationsLine.group(2))
+			.as("both backups hold the same refs and reflogs")
+			.isEqualTo(killedLine.group(1) + " " + killedLine.group(2));
+	}
+
+	/**
+	 * The line {@code refs backups -v} lists for a whole backup (with its record):
+	 * {@code <name> <format> <refs> <logEntries> <bytes> <digest>}, the counts as group
+	 * 1, the digest as group 2.
+	 */
+	private static Pattern backupLine(String name, RefFormat format) {
+		return Pattern.compile("(?m)^" + Pattern.quote(name) + " " + format.configName() + " ([0-9]+ [0-9]+) [0-9]+ "
+				+ "([0-9a-f]{64})$");
 	}
 
 	static List<RefFormat> formats() {
