@@ -181,12 +181,7 @@ final class Refs implements Command {
 	 * old store is, unless it is the backup the rollback restored (and so removed).
 	 */
 	private static String finishedFirst(InterruptedSwap finished, Path restored) {
-		StringBuilder text = new StringBuilder("finished first the ")
-			.append(finished.rollback() ? "rollback" : "migration")
-			.append(" from ")
-			.append(finished.from().configName())
-			.append(" to ")
-			.append(finished.to().configName())
+		StringBuilder text = new StringBuilder("finished first the ").append(finished.describe())
 			.append(" that a killed run had begun; ");
 		if (restored != null
 				&& finished.backup().toAbsolutePath().normalize().equals(restored.toAbsolutePath().normalize())) {

@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -24,6 +25,7 @@ import io.refstore.core.files.FilesLayout;
 import io.refstore.core.io.FileMoves;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.reftable.ReftableLayout;
+import io.refstore.core.repo.Repository;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
@@ -381,6 +383,70 @@ class RollbackAfterKilledMigrationIT {
 		assertThat(migrationsLine.group(1) + " " + migrationsLine.group(2))
 			.as("both backups hold the same refs and reflogs")
 			.isEqualTo(killedLine.group(1) + " " + killedLine.group(2));
+	}
+
+	/**
+	 * The staged migration of the batch job does as {@code refs migrate} does after a
+	 * migration killed after its switch (here before the backup's record): its first
+	 * phase finishes the killed run, then it migrates back on the reopened repository in
+	 * phases of their own objects, as the job's steps run them; every phase knows what
+	 * was finished first, and so does the report. Both swaps' backups stay.
+	 */
+	@Test
+	void stagedMigrationBackAfterAKilledMigrationFinishesItFirst() throws Exception {
+		Source source = reftable;
+		Path repo = dir.resolve("staged-back");
+		DirSnapshot.copy(source.dir(), repo);
+		Path gitDir = repo.resolve(".git");
+		Path backups = gitDir.resolve(FormatMigrator.BACKUP_DIR);
+		Step.RECORDING.in(source.format())
+			.kill(repo, dir.resolve(repo.getFileName() + ".err"), "migrate",
+					"--ref-format=" + source.other().configName());
+		Set<String> made = names(backups);
+		made.removeAll(List.of(source.oldest(), source.previous()));
+		assertThat(made).as("the killed run's backup").hasSize(1);
+		Path killedRuns = backups.resolve(made.iterator().next());
+		MigrationOptions back = MigrationOptions.to(source.format());
+
+		InterruptedSwap first;
+		CopyProgress copied;
+		try (Repository repository = Repository.open(repo, MigrationRunner.ENV);
+				StagedMigration migration = StagedMigration.open(repository, back, "job-back")) {
+			assertThat(migration.finished()).as("a migration still to run").isEmpty();
+			first = migration.finishedFirst().orElseThrow();
+			copied = migration.copyRefs(CopyProgress.START, 100);
+			assertThat(copied.done()).isFalse();
+		}
+		assertThat(first).isEqualTo(new InterruptedSwap(source.format(), source.other(), killedRuns, null));
+		MigrationReport report;
+		try (Repository repository = Repository.open(repo, MigrationRunner.ENV);
+				StagedMigration migration = StagedMigration.open(repository, back, "job-back")) {
+			assertThat(migration.resumed()).isTrue();
+			assertThat(migration.finishedFirst()).contains(first);
+			CopyProgress next = migration.resumeFrom(copied);
+			while (!next.done()) {
+				next = migration.copyRefs(next, 100);
+			}
+			migration.copyReflogs();
+			String assembled = migration.assemble();
+			assertThat(migration.verify()).isEqualTo(assembled);
+			report = migration.swap();
+		}
+		assertThat(report.finishedFirst()).isEqualTo(first);
+		assertThat(report.from()).isEqualTo(source.other());
+		assertThat(report.to()).isEqualTo(source.format());
+		GitView now = GitView.captureQuickly(GIT, repo);
+		assertThat(now.format()).isEqualTo(source.format().configName());
+		assertThat(source.current().difference(now)).isNull();
+		assertThat(leftovers(gitDir)).as("left behind").isEmpty();
+		assertThat(storeOf(killedRuns, source.format())).as("the killed run's backup, byte for byte")
+			.isEqualTo(source.store());
+		String listed = MigrationRunner.refs(repo, "backups").requireOk().stdout();
+		assertThat(listed)
+			.containsPattern(
+					"(?m)^" + killedRuns.getFileName() + " " + source.format().configName() + " [0-9]+ [0-9]+ [0-9]+$")
+			.containsPattern("(?m)^" + report.backup().getFileName() + " " + source.other().configName()
+					+ " [0-9]+ [0-9]+ [0-9]+$");
 	}
 
 	/**
