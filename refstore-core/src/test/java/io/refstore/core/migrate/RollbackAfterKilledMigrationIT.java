@@ -145,13 +145,21 @@ class RollbackAfterKilledMigrationIT {
 
 	}
 
+	/**
+	 * Every step in both directions; after the switch the rollback goes to the killed
+	 * run's backup or the oldest, in turn, so that each format meets both targets and
+	 * each switched step meets both across the formats. The step decides the state the
+	 * finish starts from; the target only what the rollback does once it is finished,
+	 * which is the same code whatever the step (so not every step x target pair is run).
+	 */
 	static List<Case> cases() {
 		List<Case> cases = new ArrayList<>();
 		for (RefFormat format : RefFormat.values()) {
+			boolean killedRuns = format == RefFormat.FILES;
 			for (Step step : Step.values()) {
 				if (step.switched) {
-					cases.add(new Case(format, step, Target.KILLED_RUNS));
-					cases.add(new Case(format, step, Target.OLDEST));
+					cases.add(new Case(format, step, killedRuns ? Target.KILLED_RUNS : Target.OLDEST));
+					killedRuns = !killedRuns;
 				}
 				else {
 					cases.add(new Case(format, step, Target.PREVIOUS));
