@@ -33,7 +33,9 @@ import io.refstore.core.migrate.StagedMigration;
  * between chunks.
  * <ol>
  * <li>{@code snapshotRefsStep}: refusals, owner claim, estimate of the source's refs (the
- * progress total).</li>
+ * progress total). A migration to the other format killed after its switch is finished
+ * first (results {@code migration.finishedFirst} and
+ * {@code migration.finishedFirstBackup}), then this one begins.</li>
  * <li>{@code copyRefsStep}: refs, chunk by chunk, optionally pausing
  * {@code throttleMillis} between chunks. A step execution that copies from the first
  * chunk to the last also builds the new store as it goes, reflogs included, which leaves
@@ -88,6 +90,12 @@ public class MigrateRefsJobConfiguration {
 				long total = migration.estimateRefs();
 				job.putLong(TOTAL, total);
 				job.putString("migration.resumed", Boolean.toString(migration.resumed()));
+				// a migration (or rollback) to the other format, killed after its switch,
+				// that the migration finished before it began: where its old store went
+				migration.finishedFirst().ifPresent((finished) -> {
+					job.putString("migration.finishedFirst", finished.describe());
+					job.putString("migration.finishedFirstBackup", finished.backup().toString());
+				});
 				step.putLong(JobParameterNames.PROGRESS_TOTAL, total);
 				step.putLong(JobParameterNames.PROGRESS_DONE, total);
 				return RepeatStatus.FINISHED;

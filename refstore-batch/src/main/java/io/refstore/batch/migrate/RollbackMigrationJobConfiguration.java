@@ -65,8 +65,7 @@ public class RollbackMigrationJobConfiguration {
 				// a migration (or another rollback) killed after its switch, finished
 				// before this rollback: where its old store went (possibly the backup
 				// restored here, which is then gone)
-				job.putString("rollback.finishedFirst", (finished.rollback() ? "rollback" : "migration") + " from "
-						+ finished.from().configName() + " to " + finished.to().configName());
+				job.putString("rollback.finishedFirst", finished.describe());
 				job.putString("rollback.finishedFirstBackup", finished.backup().toString());
 			}
 			// the refs written since the migration, kept in the restored store: their

@@ -112,6 +112,9 @@ final class Refs implements Command {
 		try {
 			MigrationReport report = new FormatMigrator(context.repository(), progress(context, parsed))
 				.migrate(migration);
+			if (report.finishedFirst() != null) {
+				context.out().write(finishedFirst(report.finishedFirst(), null));
+			}
 			if (!report.swapped()) {
 				// git's only line, with the path as git shows its git directory
 				context.out()
@@ -173,19 +176,15 @@ final class Refs implements Command {
 	}
 
 	/**
-	 * The line on the swap a killed run had begun, which the rollback of {@code restored}
-	 * finished first: where that run's old store is, unless it is the backup the rollback
-	 * restored (and so removed).
+	 * The line on the swap a killed run had begun, which a migration or the rollback of
+	 * {@code restored} ({@code null} for a migration) finished first: where that run's
+	 * old store is, unless it is the backup the rollback restored (and so removed).
 	 */
 	private static String finishedFirst(InterruptedSwap finished, Path restored) {
-		StringBuilder text = new StringBuilder("finished first the ")
-			.append(finished.rollback() ? "rollback" : "migration")
-			.append(" from ")
-			.append(finished.from().configName())
-			.append(" to ")
-			.append(finished.to().configName())
+		StringBuilder text = new StringBuilder("finished first the ").append(finished.describe())
 			.append(" that a killed run had begun; ");
-		if (finished.backup().toAbsolutePath().normalize().equals(restored.toAbsolutePath().normalize())) {
+		if (restored != null
+				&& finished.backup().toAbsolutePath().normalize().equals(restored.toAbsolutePath().normalize())) {
 			text.append("its backup is the one this rollback restored");
 		}
 		else {

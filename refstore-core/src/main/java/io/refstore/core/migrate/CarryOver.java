@@ -137,14 +137,15 @@ final class CarryOver {
 	/**
 	 * Carries what changed since {@link #snapshot} into the repository's new (reftable)
 	 * store.
-	 * @param gitDir the git directory, whose configuration already names the new store
+	 * @param repository the repository, reopened here (with its environment) because its
+	 * configuration now names the new store
 	 * @param storeDir where the store's files are (the git directory, unless a ref
 	 * storage URI puts them elsewhere)
 	 * @param backup where the old files store was retired to
 	 * @param work the swap's work directory
 	 * @return the names of the refs carried, sorted
 	 */
-	List<String> carry(Path gitDir, Path storeDir, Path backup, Path work) throws IOException {
+	List<String> carry(Repository repository, Path storeDir, Path backup, Path work) throws IOException {
 		TreeSet<String> changed = new TreeSet<>();
 		identities(backup).forEach((file, identity) -> {
 			if (!identity.equals(this.locked.get(file))) {
@@ -169,7 +170,7 @@ final class CarryOver {
 		}
 		TreeSet<String> carried = new TreeSet<>();
 		Map<Path, RefStore> stores = new java.util.HashMap<>();
-		try (Repository fresh = Repository.open(gitDir)) {
+		try (Repository fresh = repository.reopen()) {
 			stores.put(backup, RefStores.openAt(fresh, RefFormat.FILES, backup));
 			for (Path dir : strayDirs) {
 				stores.put(dir, RefStores.openAt(fresh, RefFormat.FILES, dir));

@@ -19,7 +19,10 @@ import io.refstore.core.store.RefStores;
  * <ol>
  * <li>Refuse what cannot be migrated: the format in use, linked worktrees, a store locked
  * by another process, a migration whose owner still runs ({@link WorkDir}). Finish an
- * earlier migration that was stopped after its switch (see 5).</li>
+ * earlier migration (or rollback) that was stopped after its switch (see 5): to the
+ * format asked for, that is the whole run; to the other, the run goes on from there on
+ * the reopened repository. A dry run is refused then: it would change the
+ * repository.</li>
  * <li>Build the new store beside the live one, in {@code refstore-migration/new/}, in
  * bulk ({@link StoreBuilder}): refs stream from the source straight into one
  * {@code packed-refs} or one reftable (no per-ref file or table), reflogs follow. The
@@ -69,7 +72,10 @@ public final class FormatMigrator {
 
 	/**
 	 * Migrates (or, with {@link MigrationOptions#dryRun()}, builds and verifies) as
-	 * described above.
+	 * described above. After a run killed after its switch to the format other than
+	 * {@code options.target()}, that run is finished first, the repository migrated on to
+	 * the target, and the report says so ({@link MigrationReport#finishedFirst()}); the
+	 * backups of both swaps stay.
 	 * @throws MigrationException if the migration is refused or its verification fails;
 	 * the message says why and the repository keeps its old format
 	 */
@@ -78,10 +84,13 @@ public final class FormatMigrator {
 		RefFormat current = this.repository.refFormat();
 		Swap swap = new Swap(this.repository, this.work);
 		// 1. refuse, or finish an earlier run
+		if (options.dryRun()) {
+			refuseDryRunBeforeFinishing();
+		}
 		this.work.recoverFromDeadOwner(null);
 		Journal interrupted = this.work.interruptedSwap();
 		if (interrupted != null) {
-			return swap.finishInterrupted(interrupted, started);
+			return finishThenMigrate(swap, interrupted, options, started);
 		}
 		this.work.begin(options.target(), null);
 		Path staged = this.work.staged();
@@ -107,6 +116,42 @@ public final class FormatMigrator {
 				this.work.deleteUnlessJournaled();
 			}
 			throw ex;
+		}
+	}
+
+	/**
+	 * Refuses a dry run after a run killed after its switch, before anything changes (the
+	 * locks the dead run left stay too): finishing that run, which must come first,
+	 * changes the repository.
+	 */
+	private void refuseDryRunBeforeFinishing() throws IOException {
+		this.work.refuseLiveOwner(null);
+		Journal interrupted = this.work.interruptedSwap();
+		if (interrupted != null) {
+			throw new MigrationException("the " + interrupted.describe()
+					+ " that a killed run had begun must be finished first, which a dry run does not do: run"
+					+ " 'refstore refs migrate --ref-format=" + interrupted.to().configName()
+					+ "' to finish it, then the dry run; the repository is unchanged");
+		}
+	}
+
+	/**
+	 * After a run killed after its switch: a migration to the format it switched to is
+	 * that run finished, and reported as such; a migration to the other format finishes
+	 * it first, then migrates on the reopened repository, and its report says what it
+	 * finished ({@link MigrationReport#finishedFirst()}). Both swaps' backups stay.
+	 */
+	private MigrationReport finishThenMigrate(Swap swap, Journal interrupted, MigrationOptions options, long started)
+			throws IOException {
+		if (interrupted.to() == options.target()) {
+			return swap.finishInterrupted(interrupted, started);
+		}
+		InterruptedSwap finished = swap.finishAnother(interrupted);
+		try (Repository switched = this.repository.reopen()) {
+			return new FormatMigrator(switched, this.progress).migrate(options).afterFinishing(finished, started);
+		}
+		catch (MigrationException ex) {
+			throw Swap.afterFinishing(ex, interrupted);
 		}
 	}
 

@@ -7,7 +7,8 @@ import io.refstore.core.ref.RefFormat;
 /**
  * The swap of a migration or rollback that a killed run had begun (its configuration
  * already switched), which another run finished before doing what it was asked: a
- * rollback after a killed migration finishes the migration, then rolls back.
+ * rollback after a killed migration finishes the migration, then rolls back; a migration
+ * to the format that migration came from finishes it, then migrates.
  *
  * @param from the format the killed run migrated from
  * @param to the format it migrated to, which the repository used once it was finished
@@ -21,6 +22,12 @@ public record InterruptedSwap(RefFormat from, RefFormat to, Path backup, Path re
 	/** Whether the killed run was a rollback. */
 	public boolean rollback() {
 		return this.restored != null;
+	}
+
+	/** What the killed run was: "migration from files to reftable". */
+	public String describe() {
+		return (rollback() ? "rollback" : "migration") + " from " + this.from.configName() + " to "
+				+ this.to.configName();
 	}
 
 }

@@ -49,6 +49,12 @@ record Journal(RefFormat from, RefFormat to, Path backup, Path restores) {
 		return this.restores != null && this.restores.equals(absolute(backup));
 	}
 
+	/** What its run was, for a message: "migration from files to reftable". */
+	String describe() {
+		return ((this.restores != null) ? "rollback" : "migration") + " from " + this.from.configName() + " to "
+				+ this.to.configName();
+	}
+
 	/** {@code path} absolute and normalized, as a journal records a restored backup. */
 	static Path absolute(Path path) {
 		return path.toAbsolutePath().normalize();

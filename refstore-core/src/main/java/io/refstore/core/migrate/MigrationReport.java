@@ -25,7 +25,8 @@ import io.refstore.core.ref.RefFormat;
  * new store, not in the digests. For a rollback also every ref written, moved or deleted
  * since the migration and so in the restored store ({@link CatchUp})
  * @param finishedFirst the swap a killed run had begun, which this run finished before it
- * did what it was asked (see {@link FormatMigrator#rollback(Path)}), or {@code null}
+ * did what it was asked (see {@link FormatMigrator#rollback(Path)} and
+ * {@link FormatMigrator#migrate}), or {@code null}
  */
 public record MigrationReport(RefFormat from, RefFormat to, long refs, long logEntries, String sourceDigest,
 		String targetDigest, Path staged, Path backup, boolean swapped, Duration elapsed, List<String> carried,

@@ -86,7 +86,7 @@ final class Rollback {
 		RefFormat current = (interrupted != null) ? interrupted.to() : this.repository.refFormat();
 		if (restored == current) {
 			String uses = (interrupted == null) ? "already uses"
-					: "uses once the " + describe(interrupted) + " that a killed run had begun is finished (run"
+					: "uses once the " + interrupted.describe() + " that a killed run had begun is finished (run"
 							+ " 'refstore refs migrate --ref-format=" + current.configName() + "' to finish it)";
 			throw new MigrationException("the backup at '" + backup + "' holds a " + restored.configName()
 					+ " store, the format the repository " + uses);
@@ -142,33 +142,17 @@ final class Rollback {
 	 */
 	private MigrationReport finishThenRollBack(Journal interrupted, Path backup, String job, long started)
 			throws IOException {
-		this.swap.finish(interrupted);
-		Path restoredByIt = interrupted.restores();
-		if (restoredByIt != null && !Files.exists(restoredByIt)) {
-			// it was removing the backup it had restored: its hidden rest goes too
-			FileMoves.deleteTree(restoredMark(restoredByIt));
-		}
-		InterruptedSwap finished = new InterruptedSwap(interrupted.from(), interrupted.to(), interrupted.backup(),
-				restoredByIt);
+		InterruptedSwap finished = this.swap.finishAnother(interrupted);
 		try (Repository switched = this.repository.reopen()) {
 			return new Rollback(switched, this.progress).run(backup, job).afterFinishing(finished, started);
 		}
 		catch (MigrationException ex) {
-			throw new MigrationException(ex.getMessage() + " (the " + describe(interrupted)
-					+ " that a killed run had begun was finished first: the repository uses the "
-					+ interrupted.to().configName() + " format now, its old store kept at '" + interrupted.backup()
-					+ "')");
+			throw Swap.afterFinishing(ex, interrupted);
 		}
 	}
 
-	/** What a journal's run was, for a message: "migration from files to reftable". */
-	private static String describe(Journal journal) {
-		return ((journal.restores() != null) ? "rollback" : "migration") + " from " + journal.from().configName()
-				+ " to " + journal.to().configName();
-	}
-
 	/** The name a restored backup is renamed to before it is removed. */
-	private static Path restoredMark(Path backup) {
+	static Path restoredMark(Path backup) {
 		return backup.resolveSibling(RESTORED + backup.getFileName());
 	}
 

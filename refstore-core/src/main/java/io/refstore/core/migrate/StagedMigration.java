@@ -25,8 +25,10 @@ import io.refstore.core.store.RefStores;
  * running the same job resumes the staged work instead of wiping it.
  * <ol>
  * <li>{@link #open}: refuse what cannot be migrated (as {@link FormatMigrator} does, a
- * live owner included), finish a migration killed after its switch, claim the work
- * directory for the job, and either resume the job's staged work or start afresh.</li>
+ * live owner included), finish a migration killed after its switch (to the other format
+ * than the target: first, then go on on the repository reopened, see
+ * {@link #finishedFirst()}), claim the work directory for the job, and either resume the
+ * job's staged work or start afresh.</li>
  * <li>{@link #copyRefs}: copy the source's refs in chunks, each written durably as one
  * segment (a sorted binary run of name, id, peeled id or symbolic target) while the next
  * chunk is read. Resuming from a checkpoint ({@link #resumeFrom} first) drops any segment
@@ -50,6 +52,9 @@ import io.refstore.core.store.RefStores;
 public final class StagedMigration implements Closeable {
 
 	private static final String STATE = "staged";
+
+	/** The prefix of the state's record of {@link #finishedFirst()}. */
+	private static final String FINISHED_FIRST = "finishedFirst.";
 
 	static final String REFLOGS_DONE = "reflogs.done";
 
@@ -79,12 +84,23 @@ public final class StagedMigration implements Closeable {
 
 	private MigrationReport finished;
 
+	/** The swap of a killed run that {@link #open} finished before this migration. */
+	private final InterruptedSwap finishedFirst;
+
+	/**
+	 * The repository {@link #open} reopened after it finished another run's swap, which
+	 * this migration uses and closes; {@code null} if it uses the caller's.
+	 */
+	private Repository reopened;
+
 	private RefStore source;
 
 	private StagedCopy copy;
 
-	private StagedMigration(Repository repository, MigrationOptions options, boolean resumed) {
+	private StagedMigration(Repository repository, MigrationOptions options, boolean resumed,
+			InterruptedSwap finishedFirst) {
 		this.repository = repository;
+		this.finishedFirst = finishedFirst;
 		this.workDir = new WorkDir(repository);
 		this.options = options;
 		this.work = this.workDir.path();
@@ -115,17 +131,49 @@ public final class StagedMigration implements Closeable {
 		}
 		WorkDir work = new WorkDir(repository);
 		work.recoverFromDeadOwner(job);
-		RefFormat current = repository.refFormat();
 		Journal interrupted = work.interruptedSwap();
-		if (interrupted != null) {
-			StagedMigration done = new StagedMigration(repository, options, true);
-			done.finished = new Swap(repository, work).finishInterrupted(interrupted, done.started);
+		if (interrupted == null) {
+			return open(repository, null, options, job);
+		}
+		Swap swap = new Swap(repository, work);
+		if (interrupted.to() == options.target()) {
+			// finishing it is the whole migration (this job's own swap among others)
+			StagedMigration done = new StagedMigration(repository, options, true, null);
+			done.finished = swap.finishInterrupted(interrupted, done.started);
 			return done;
 		}
+		// another run's swap to the other format: finished first, as FormatMigrator does,
+		// then this migration starts afresh on the repository reopened
+		InterruptedSwap finishedFirst = swap.finishAnother(interrupted);
+		Repository switched = repository.reopen();
+		try {
+			StagedMigration migration = open(switched, finishedFirst, options, job);
+			migration.reopened = switched;
+			return migration;
+		}
+		catch (MigrationException ex) {
+			switched.close();
+			throw Swap.afterFinishing(ex, interrupted);
+		}
+		catch (IOException | RuntimeException ex) {
+			switched.close();
+			throw ex;
+		}
+	}
+
+	/**
+	 * {@link #open} on a repository with no swap left to finish.
+	 * @param finishedFirst the swap {@link #open} finished before, recorded with a fresh
+	 * start's state, or {@code null}
+	 */
+	private static StagedMigration open(Repository repository, InterruptedSwap finishedFirst, MigrationOptions options,
+			String job) throws IOException {
+		WorkDir work = new WorkDir(repository);
+		RefFormat current = repository.refFormat();
 		if (current == options.target()) {
 			MigrationReport done = SwappedByJob.find(repository, job, options.target());
 			if (done != null) {
-				StagedMigration migration = new StagedMigration(repository, options, true);
+				StagedMigration migration = new StagedMigration(repository, options, true, null);
 				migration.finished = done;
 				return migration;
 			}
@@ -137,7 +185,7 @@ public final class StagedMigration implements Closeable {
 				&& String.valueOf(options.reflogs()).equals(state.getProperty("reflogs"));
 		if (mine) {
 			work.claim(job);
-			return new StagedMigration(repository, options, true);
+			return new StagedMigration(repository, options, true, readFinishedFirst(state));
 		}
 		work.begin(options.target(), job);
 		Properties fresh = new Properties();
@@ -145,11 +193,41 @@ public final class StagedMigration implements Closeable {
 		fresh.setProperty("from", current.configName());
 		fresh.setProperty("to", options.target().configName());
 		fresh.setProperty("reflogs", String.valueOf(options.reflogs()));
+		if (finishedFirst != null) {
+			fresh.setProperty(FINISHED_FIRST + "from", finishedFirst.from().configName());
+			fresh.setProperty(FINISHED_FIRST + "to", finishedFirst.to().configName());
+			fresh.setProperty(FINISHED_FIRST + "backup", finishedFirst.backup().toString());
+			if (finishedFirst.restored() != null) {
+				fresh.setProperty(FINISHED_FIRST + "restored", finishedFirst.restored().toString());
+			}
+		}
 		try (RefStore source = RefStores.open(repository)) {
 			fresh.setProperty("fingerprint", source.fingerprint());
 		}
 		DurableFiles.writeProperties(work.path().resolve(STATE), fresh);
-		return new StagedMigration(repository, options, false);
+		return new StagedMigration(repository, options, false, finishedFirst);
+	}
+
+	/** The swap the state records {@link #open} finished first, or {@code null}. */
+	private static InterruptedSwap readFinishedFirst(Properties state) {
+		String from = state.getProperty(FINISHED_FIRST + "from");
+		if (from == null) {
+			return null;
+		}
+		String restored = state.getProperty(FINISHED_FIRST + "restored");
+		return new InterruptedSwap(RefFormat.fromConfigName(from),
+				RefFormat.fromConfigName(state.getProperty(FINISHED_FIRST + "to")),
+				Path.of(state.getProperty(FINISHED_FIRST + "backup")), (restored != null) ? Path.of(restored) : null);
+	}
+
+	/**
+	 * The swap of a run killed after its switch to the other format than this migration's
+	 * target, which {@link #open} finished (in this job, perhaps in an earlier process)
+	 * before it began this migration on the repository reopened; the backups of both
+	 * swaps stay. Empty if there was none.
+	 */
+	public java.util.Optional<InterruptedSwap> finishedFirst() {
+		return java.util.Optional.ofNullable(this.finishedFirst);
 	}
 
 	/** Whether {@link #open} found this job's staged work and resumed it. */
@@ -397,7 +475,7 @@ public final class StagedMigration implements Closeable {
 			return this.finished;
 		}
 		BuiltStore built = readBuilt(true);
-		close();
+		release();
 		Path staged = this.work.resolve(NEW);
 		Swap.Result swapped;
 		Properties state = DurableFiles.readProperties(this.work.resolve(STATE));
@@ -407,6 +485,9 @@ public final class StagedMigration implements Closeable {
 					this.options.reflogs(), null);
 		}
 		this.finished = Swap.report(this.from, this.options.target(), swapped, staged, this.started);
+		if (this.finishedFirst != null) {
+			this.finished = this.finished.afterFinishing(this.finishedFirst, this.started);
+		}
 		SwappedByJob.write(this.finished, state.getProperty("job"));
 		FileMoves.deleteTree(this.work);
 		return this.finished;
@@ -440,10 +521,24 @@ public final class StagedMigration implements Closeable {
 	}
 
 	/**
-	 * Releases the source store and cursor; the staged work stays for a later process.
+	 * Releases the source store and cursor, and the repository {@link #open} reopened if
+	 * it did; the staged work stays for a later process.
 	 */
 	@Override
 	public void close() throws IOException {
+		try {
+			release();
+		}
+		finally {
+			if (this.reopened != null) {
+				this.reopened.close();
+				this.reopened = null;
+			}
+		}
+	}
+
+	/** Releases the source store and cursor. */
+	private void release() throws IOException {
 		closeCopy();
 		if (this.source != null) {
 			this.source.close();

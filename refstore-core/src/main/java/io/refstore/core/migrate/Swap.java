@@ -3,6 +3,7 @@ package io.refstore.core.migrate;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
@@ -142,7 +143,7 @@ final class Swap {
 		}
 		catch (IOException | RuntimeException ex) {
 			RefFormat named;
-			try (Repository now = Repository.open(this.gitDir)) {
+			try (Repository now = this.repository.reopen()) {
 				named = now.refFormat();
 			}
 			if (named == target) {
@@ -171,7 +172,7 @@ final class Swap {
 		Path strays = (old == RefFormat.FILES) ? CarryOver.newStraysDir(this.work.path()) : null;
 		RefStores.layout(old).retire(storeDir(), backup, strays);
 		CarryOver loose = (old == RefFormat.FILES) ? CarryOver.read(this.work.path()) : null;
-		List<String> carried = (loose != null) ? loose.carry(this.gitDir, storeDir(), backup, this.work.path())
+		List<String> carried = (loose != null) ? loose.carry(this.repository, storeDir(), backup, this.work.path())
 				: List.of();
 		BackupRecord record = (built != null && carried.isEmpty()) ? BackupRecord.of(built)
 				: BackupRecord.read(this.repository, old, backup);
@@ -221,12 +222,39 @@ final class Swap {
 	}
 
 	/**
+	 * Finishes the swap another run began ({@link #finish}), before this run does what it
+	 * was asked on the repository reopened: a rollback's, or a migration's to the other
+	 * format. A backup that a killed rollback restored stays (only that rollback run
+	 * again removes it); if that rollback was removing it, its hidden rest goes too.
+	 * @return what was finished, for the report
+	 */
+	InterruptedSwap finishAnother(Journal journal) throws IOException {
+		finish(journal);
+		Path restored = journal.restores();
+		if (restored != null && !Files.exists(restored)) {
+			FileMoves.deleteTree(Rollback.restoredMark(restored));
+		}
+		return new InterruptedSwap(journal.from(), journal.to(), journal.backup(), restored);
+	}
+
+	/**
+	 * {@code refused}, refusing what a run asked after it had finished the swap of
+	 * {@code journal} ({@link #finishAnother}): its message says that the repository now
+	 * uses that swap's format and where its old store is.
+	 */
+	static MigrationException afterFinishing(MigrationException refused, Journal journal) {
+		return new MigrationException(refused.getMessage() + " (the " + journal.describe()
+				+ " that a killed run had begun was finished first: the repository uses the "
+				+ journal.to().configName() + " format now, its old store kept at '" + journal.backup() + "')");
+	}
+
+	/**
 	 * The report of a swap finished by a later run: the digests are the store's as it now
-	 * reads.
+	 * reads (the repository reopened with its environment, as the run was given it).
 	 */
 	MigrationReport finishedReport(RefFormat from, RefFormat to, Path backup, List<String> carried, long started)
 			throws IOException {
-		try (Repository fresh = Repository.open(this.gitDir); RefStore store = RefStores.open(fresh)) {
+		try (Repository fresh = this.repository.reopen(); RefStore store = RefStores.open(fresh)) {
 			RefDigest digest = RefDigest.of(store, fresh.objectDatabase(), true);
 			String hex = digest.finish();
 			return new MigrationReport(from, to, digest.refs(), digest.logEntries(), hex, hex, this.work.path(), backup,

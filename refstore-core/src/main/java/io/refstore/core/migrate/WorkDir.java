@@ -128,15 +128,24 @@ final class WorkDir {
 	 * {@code null} for a command
 	 */
 	void recoverFromDeadOwner(String job) throws IOException {
-		ProcessOwner owner = readOwner();
-		if (owner == null) {
-			return;
+		ProcessOwner owner = refuseLiveOwner(job);
+		if (owner != null) {
+			breakLocks(owner);
 		}
-		if (!owner.isGone(job)) {
+	}
+
+	/**
+	 * The first half of {@link #recoverFromDeadOwner}, which changes nothing: refuses if
+	 * the owner of the work may still run.
+	 * @return the dead owner, or {@code null} if there is none
+	 */
+	ProcessOwner refuseLiveOwner(String job) throws IOException {
+		ProcessOwner owner = readOwner();
+		if (owner != null && !owner.isGone(job)) {
 			throw new MigrationException(
 					"another refstore migration (" + owner.describe() + ") is running on " + this.gitDir);
 		}
-		breakLocks(owner);
+		return owner;
 	}
 
 	/**

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.refstore.core.ref.RefFormat;
+import io.refstore.core.repo.Repository;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
@@ -45,7 +46,10 @@ class CarryOverIT {
 		Files.writeString(strayLog, commits.get(0) + " " + commits.get(1)
 				+ " Stale Writer <stale@example.com> 1700000100 +0000\tstale writer\n");
 
-		List<String> carried = unchanged.carry(repo.gitDir(), repo.gitDir(), report.backup(), work);
+		List<String> carried;
+		try (Repository repository = Repository.open(repo.dir(), MigrationRunner.ENV)) {
+			carried = unchanged.carry(repository, repo.gitDir(), report.backup(), work);
+		}
 
 		assertThat(carried).containsExactly("refs/heads/packed/1");
 		assertThat(GIT.ok(repo.dir(), "rev-parse", "refs/heads/packed/1").trim()).isEqualTo(commits.get(1));
@@ -70,7 +74,10 @@ class CarryOverIT {
 		Files.writeString(strayLog, commits.get(0) + " " + commits.get(1)
 				+ " Stale Writer <stale@example.com> 1700000100 +0000\tstale writer\n");
 
-		List<String> carried = before.carry(repo.gitDir(), repo.gitDir(), report.backup(), dir.resolve("work"));
+		List<String> carried;
+		try (Repository repository = Repository.open(repo.dir(), MigrationRunner.ENV)) {
+			carried = before.carry(repository, repo.gitDir(), report.backup(), dir.resolve("work"));
+		}
 
 		assertThat(carried).containsExactly("refs/heads/loose/1");
 		assertThat(GIT.ok(repo.dir(), "rev-parse", "refs/heads/loose/1").trim()).isEqualTo(commits.get(1));

@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -24,6 +25,7 @@ import io.refstore.core.files.FilesLayout;
 import io.refstore.core.io.FileMoves;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.reftable.ReftableLayout;
+import io.refstore.core.repo.Repository;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
@@ -37,7 +39,9 @@ import io.refstore.core.testing.TempRepo;
  * the kill, in the backup's format, the restored backup is gone, every other backup is
  * there byte for byte (the killed run's with the whole old store), the store rolled back
  * from is kept in exactly one new backup, nothing is left behind, and every backup the
- * command's output says is kept exists.
+ * command's output says is kept exists. {@code refs migrate} back to the format the
+ * killed migration came from must likewise finish it first, then migrate, keeping both
+ * swaps' backups; a dry run then must change nothing.
  * <p>
  * Each repository was migrated twice by refstore (keeping a backup in each format) with a
  * git write after each, so every backup differs from the current refs.
@@ -141,13 +145,21 @@ class RollbackAfterKilledMigrationIT {
 
 	}
 
+	/**
+	 * Every step in both directions; after the switch the rollback goes to the killed
+	 * run's backup or the oldest, in turn, so that each format meets both targets and
+	 * each switched step meets both across the formats. The step decides the state the
+	 * finish starts from; the target only what the rollback does once it is finished,
+	 * which is the same code whatever the step (so not every step x target pair is run).
+	 */
 	static List<Case> cases() {
 		List<Case> cases = new ArrayList<>();
 		for (RefFormat format : RefFormat.values()) {
+			boolean killedRuns = format == RefFormat.FILES;
 			for (Step step : Step.values()) {
 				if (step.switched) {
-					cases.add(new Case(format, step, Target.KILLED_RUNS));
-					cases.add(new Case(format, step, Target.OLDEST));
+					cases.add(new Case(format, step, killedRuns ? Target.KILLED_RUNS : Target.OLDEST));
+					killedRuns = !killedRuns;
 				}
 				else {
 					cases.add(new Case(format, step, Target.PREVIOUS));
@@ -290,12 +302,169 @@ class RollbackAfterKilledMigrationIT {
 			.contains("run '" + finish + "' to finish it")
 			.doesNotContain("Exception");
 		assertThat(DirSnapshot.of(backups, Set.of())).as("every backup, byte for byte").isEqualTo(kept);
-		MigrationRunner.refs(repo, "migrate", "--ref-format=" + source.other().configName()).requireOk();
+		// a relative GIT_DIR must not be resolved against the git directory;
+		// finishing is the whole migration, reported as before (nothing without -v)
+		GitCli.Result finished = GitCli.refstore()
+			.withEnv("GIT_DIR", ".git")
+			.run(repo, "refs", "migrate", "--ref-format=" + source.other().configName());
+		assertThat(finished.exitCode()).as("exit code; stderr: %s", finished.stderr()).isZero();
+		assertThat(finished.stdout() + finished.stderr()).isEmpty();
 		GitView now = GitView.captureQuickly(GIT, repo);
 		assertThat(now.format()).isEqualTo(source.other().configName());
 		assertThat(source.current().difference(now)).isNull();
 		assertThat(leftovers(repo.resolve(".git"))).isEmpty();
 		assertThat(names(backups)).contains(source.oldest(), source.previous()).hasSize(3);
+	}
+
+	/**
+	 * {@code refs migrate} to the format a killed migration came from, after that
+	 * migration was killed after its switch (mid-retire): a dry run is refused first,
+	 * naming the command that finishes the killed run, and changes nothing, not even the
+	 * dead run's locks; the migration then finishes the killed run, says so first, and
+	 * migrates back. git 2.55 reads every ref and reflog of before the kill, in the
+	 * format asked for; the backups of both swaps are kept whole (the killed run's byte
+	 * for byte, and both read as the same refs and reflogs), the older ones byte for
+	 * byte.
+	 */
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("formats")
+	void migrateBackAfterAKilledMigrationFinishesItFirstAndKeepsBothBackups(RefFormat format) throws Exception {
+		Source source = (format == RefFormat.FILES) ? files : reftable;
+		Path repo = dir.resolve("migrate-back-" + format.configName());
+		DirSnapshot.copy(source.dir(), repo);
+		Path gitDir = repo.resolve(".git");
+		Path backups = gitDir.resolve(FormatMigrator.BACKUP_DIR);
+		Map<String, Map<String, String>> older = new TreeMap<>();
+		for (String name : List.of(source.oldest(), source.previous())) {
+			older.put(name, DirSnapshot.of(backups.resolve(name), Set.of()));
+		}
+		Step.RETIRING.in(format)
+			.kill(repo, dir.resolve(repo.getFileName() + ".err"), "migrate",
+					"--ref-format=" + source.other().configName());
+		Set<String> made = names(backups);
+		made.removeAll(older.keySet());
+		assertThat(made).as("the killed run's backup").hasSize(1);
+		String killedRuns = made.iterator().next();
+		String back = "--ref-format=" + format.configName();
+
+		Map<String, String> killed = DirSnapshot.of(gitDir, Set.of());
+		GitCli.Result dryRun = MigrationRunner.refs(repo, "migrate", "--dry-run", back);
+		assertThat(dryRun.exitCode()).isEqualTo(255);
+		assertThat(dryRun.stdout()).isEmpty();
+		assertThat(dryRun.stderr())
+			.startsWith("error: the migration from " + format.configName() + " to " + source.other().configName()
+					+ " that a killed run had begun must be finished first")
+			.contains("run 'refstore refs migrate --ref-format=" + source.other().configName() + "'")
+			.doesNotContain("Exception");
+		assertThat(DirSnapshot.of(gitDir, Set.of())).as("the git directory after the dry run").isEqualTo(killed);
+
+		GitCli.Result migrate = MigrationRunner.refs(repo, "migrate", back);
+
+		assertThat(migrate.exitCode()).as("exit code; stderr: %s", migrate.stderr()).isZero();
+		assertThat(migrate.stderr()).isEmpty();
+		assertThat(migrate.stdout()).as("the migration's output")
+			.isEqualTo("finished first the migration from " + format.configName() + " to " + source.other().configName()
+					+ " that a killed run had begun; its old store kept at '" + backups.resolve(killedRuns) + "'\n");
+		GitView now = GitView.captureQuickly(GIT, repo);
+		assertThat(now.format()).as("format after the migration").isEqualTo(format.configName());
+		assertThat(source.current().difference(now)).as("refs and reflogs after the migration").isNull();
+		assertThat(GitView.unsoundness(GIT, repo)).isNull();
+		assertThat(leftovers(gitDir)).as("left behind").isEmpty();
+		for (Map.Entry<String, Map<String, String>> kept : older.entrySet()) {
+			assertThat(DirSnapshot.of(backups.resolve(kept.getKey()), Set.of()))
+				.as("backup %s, byte for byte", kept.getKey())
+				.isEqualTo(kept.getValue());
+		}
+		assertThat(storeOf(backups.resolve(killedRuns), format))
+			.as("the killed run's backup holds the old store, byte for byte")
+			.isEqualTo(source.store());
+		Set<String> madeNow = names(backups);
+		madeNow.removeAll(older.keySet());
+		madeNow.remove(killedRuns);
+		assertThat(madeNow).as("the migration's backup").hasSize(1);
+		String migrations = madeNow.iterator().next();
+		String listed = MigrationRunner.refs(repo, "backups", "-v").requireOk().stdout();
+		Matcher killedLine = backupLine(killedRuns, format).matcher(listed);
+		Matcher migrationsLine = backupLine(migrations, source.other()).matcher(listed);
+		assertThat(killedLine.find()).as("the killed run's backup in %s", listed).isTrue();
+		assertThat(migrationsLine.find()).as("the migration's backup in %s", listed).isTrue();
+		assertThat(migrationsLine.group(1) + " " + migrationsLine.group(2))
+			.as("both backups hold the same refs and reflogs")
+			.isEqualTo(killedLine.group(1) + " " + killedLine.group(2));
+	}
+
+	/**
+	 * The staged migration of the batch job does as {@code refs migrate} does after a
+	 * migration killed after its switch (here before the backup's record): its first
+	 * phase finishes the killed run, then it migrates back on the reopened repository in
+	 * phases of their own objects, as the job's steps run them; every phase knows what
+	 * was finished first, and so does the report. Both swaps' backups stay.
+	 */
+	@Test
+	void stagedMigrationBackAfterAKilledMigrationFinishesItFirst() throws Exception {
+		Source source = reftable;
+		Path repo = dir.resolve("staged-back");
+		DirSnapshot.copy(source.dir(), repo);
+		Path gitDir = repo.resolve(".git");
+		Path backups = gitDir.resolve(FormatMigrator.BACKUP_DIR);
+		Step.RECORDING.in(source.format())
+			.kill(repo, dir.resolve(repo.getFileName() + ".err"), "migrate",
+					"--ref-format=" + source.other().configName());
+		Set<String> made = names(backups);
+		made.removeAll(List.of(source.oldest(), source.previous()));
+		assertThat(made).as("the killed run's backup").hasSize(1);
+		Path killedRuns = backups.resolve(made.iterator().next());
+		MigrationOptions back = MigrationOptions.to(source.format());
+
+		InterruptedSwap first;
+		CopyProgress copied;
+		try (Repository repository = Repository.open(repo, MigrationRunner.ENV);
+				StagedMigration migration = StagedMigration.open(repository, back, "job-back")) {
+			assertThat(migration.finished()).as("a migration still to run").isEmpty();
+			first = migration.finishedFirst().orElseThrow();
+			copied = migration.copyRefs(CopyProgress.START, 100);
+			assertThat(copied.done()).isFalse();
+		}
+		assertThat(first).isEqualTo(new InterruptedSwap(source.format(), source.other(), killedRuns, null));
+		MigrationReport report;
+		try (Repository repository = Repository.open(repo, MigrationRunner.ENV);
+				StagedMigration migration = StagedMigration.open(repository, back, "job-back")) {
+			assertThat(migration.resumed()).isTrue();
+			assertThat(migration.finishedFirst()).contains(first);
+			CopyProgress next = migration.resumeFrom(copied);
+			while (!next.done()) {
+				next = migration.copyRefs(next, 100);
+			}
+			migration.copyReflogs();
+			String assembled = migration.assemble();
+			assertThat(migration.verify()).isEqualTo(assembled);
+			report = migration.swap();
+		}
+		assertThat(report.finishedFirst()).isEqualTo(first);
+		assertThat(report.from()).isEqualTo(source.other());
+		assertThat(report.to()).isEqualTo(source.format());
+		GitView now = GitView.captureQuickly(GIT, repo);
+		assertThat(now.format()).isEqualTo(source.format().configName());
+		assertThat(source.current().difference(now)).isNull();
+		assertThat(leftovers(gitDir)).as("left behind").isEmpty();
+		assertThat(storeOf(killedRuns, source.format())).as("the killed run's backup, byte for byte")
+			.isEqualTo(source.store());
+		String listed = MigrationRunner.refs(repo, "backups").requireOk().stdout();
+		assertThat(listed)
+			.containsPattern(
+					"(?m)^" + killedRuns.getFileName() + " " + source.format().configName() + " [0-9]+ [0-9]+ [0-9]+$")
+			.containsPattern("(?m)^" + report.backup().getFileName() + " " + source.other().configName()
+					+ " [0-9]+ [0-9]+ [0-9]+$");
+	}
+
+	/**
+	 * The line {@code refs backups -v} lists for a whole backup (with its record):
+	 * {@code <name> <format> <refs> <logEntries> <bytes> <digest>}, the counts as group
+	 * 1, the digest as group 2.
+	 */
+	private static Pattern backupLine(String name, RefFormat format) {
+		return Pattern.compile("(?m)^" + Pattern.quote(name) + " " + format.configName() + " ([0-9]+ [0-9]+) [0-9]+ "
+				+ "([0-9a-f]{64})$");
 	}
 
 	static List<RefFormat> formats() {
