@@ -3,7 +3,9 @@ package io.refstore.core.delete;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import io.refstore.core.delete.Manifest.ChunkState;
@@ -31,7 +33,10 @@ import io.refstore.core.ref.UpdateResult;
  * anything.</li>
  * <li>Per chunk: one transaction creating the chunk's missing refs, each expected not to
  * exist (so a ref created meanwhile fails the chunk instead of being overwritten); then
- * append each recreated ref's saved reflog entries, oldest first.</li>
+ * append each recreated ref's saved reflog entries, oldest first. Both are forced to the
+ * disk, directories included, whatever {@code core.fsync} says, before the chunk is
+ * reported back: the refs before their logs, so a log never comes back without its
+ * ref.</li>
  * </ol>
  * A ref found with the manifest's value is left alone; if its reflog is a beginning of
  * the saved one (an earlier restore stopped while appending), the rest is appended, so
@@ -41,9 +46,9 @@ import io.refstore.core.ref.UpdateResult;
  * For the reflogs to come back exactly, recreating a ref must not log an entry of its
  * own: open the store with
  * {@code RefStores.open(repository, ReflogPolicy.EXISTING_ONLY)}. A symbolic ref such as
- * {@code HEAD} that points at a restored branch does log the recreation, as git would.
- * Entries are appended one call each, which with reftable is one table per entry
- * (auto-compaction keeps the stack small).
+ * {@code HEAD} that points at a restored branch does log the recreation, as git would. A
+ * chunk's entries are appended together ({@link RefStore#appendReflogs}, one table with
+ * reftable).
  *
  * <p>
  * Memory holds one chunk. Not thread-safe.
@@ -180,14 +185,20 @@ public final class RefRestorer {
 		}
 		counts.restored += missing.size();
 		counts.present += present.size();
+		Map<String, List<ReflogEntry>> logs = new LinkedHashMap<>();
 		for (SavedRef saved : missing) {
-			counts.entries += append(saved.ref().name(), saved.log(), 0);
+			logs.put(saved.ref().name(), saved.log());
 		}
 		for (SavedRef saved : present) {
 			List<ReflogEntry> current = this.store.reflog(saved.ref().name());
 			if (current.size() < saved.log().size() && saved.log().subList(0, current.size()).equals(current)) {
-				counts.entries += append(saved.ref().name(), saved.log(), current.size());
+				logs.put(saved.ref().name(), saved.log().subList(current.size(), saved.log().size()));
 			}
+		}
+		// forced as the refs were: the chunk is reported back with its reflogs
+		this.store.appendReflogs(logs, true);
+		for (List<ReflogEntry> log : logs.values()) {
+			counts.entries += log.size();
 		}
 		listener.afterCommit(chunk.number(), refs);
 		return null;
@@ -223,13 +234,6 @@ public final class RefRestorer {
 			}
 			return null;
 		}
-	}
-
-	private int append(String name, List<ReflogEntry> log, int from) throws IOException {
-		for (int i = from; i < log.size(); i++) {
-			this.store.appendReflog(name, log.get(i));
-		}
-		return log.size() - from;
 	}
 
 	/** Running totals of one restore. */

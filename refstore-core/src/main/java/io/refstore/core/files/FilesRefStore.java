@@ -14,9 +14,13 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 import io.refstore.core.io.DirectoryStamp;
 import io.refstore.core.io.FileMoves;
@@ -428,6 +432,40 @@ public final class FilesRefStore implements RefStore {
 	@Override
 	public void appendReflog(String name, ReflogEntry entry) throws IOException {
 		RefName.check(name, true);
+		appendLocked(name, List.of(entry));
+	}
+
+	/**
+	 * One write per log; with {@code force}, the logs are forced together on several
+	 * threads, then each directory holding one and every directory above it up to the git
+	 * directory, once.
+	 */
+	@Override
+	public void appendReflogs(Map<String, List<ReflogEntry>> logs, boolean force) throws IOException {
+		for (String name : logs.keySet()) {
+			RefName.check(name, true);
+		}
+		List<Path> written = new ArrayList<>(logs.size());
+		Map<Path, Set<Path>> dirs = new HashMap<>();
+		for (Map.Entry<String, List<ReflogEntry>> log : logs.entrySet()) {
+			if (!log.getValue().isEmpty()) {
+				Path file = appendLocked(log.getKey(), log.getValue());
+				written.add(file);
+				dirs.computeIfAbsent(base(log.getKey()), (base) -> new HashSet<>()).add(file.getParent());
+			}
+		}
+		if (force) {
+			Fsync.files(written);
+			Set<Path> chain = new HashSet<>();
+			for (Map.Entry<Path, Set<Path>> base : dirs.entrySet()) {
+				chain.addAll(Fsync.withParentsUpTo(base.getValue(), base.getKey()));
+			}
+			Fsync.directories(chain);
+		}
+	}
+
+	/** Appends to a ref's log under the ref's lock; returns the log file. */
+	private Path appendLocked(String name, List<ReflogEntry> entries) throws IOException {
 		// a packed ref has no directory for its lock: made as git makes it, and pruned
 		// again
 		Path path = refPath(name);
@@ -435,14 +473,16 @@ public final class FilesRefStore implements RefStore {
 		if (made) {
 			Files.createDirectories(path.getParent());
 		}
+		Path log = logPath(name);
 		try (var lock = LockFile.acquire(path, this.options.looseLockTimeout(), this.options.owner())) {
-			FilesReflog.append(logPath(name), entry, true);
+			FilesReflog.append(log, entries);
 		}
 		finally {
 			if (made) {
 				removeEmptyParents(base(name), path);
 			}
 		}
+		return log;
 	}
 
 	@Override

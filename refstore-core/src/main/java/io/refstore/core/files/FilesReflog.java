@@ -1,5 +1,6 @@
 package io.refstore.core.files;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -51,17 +52,27 @@ final class FilesReflog {
 		if (!create && !Files.isRegularFile(file)) {
 			return false;
 		}
-		if (create) {
-			FilesRefStore.createParentDirectories(file);
+		append(file, List.of(entry));
+		return true;
+	}
+
+	/**
+	 * Appends a line per entry to {@code file} in one write, creating it and its
+	 * directories if needed.
+	 */
+	static void append(Path file, List<ReflogEntry> entries) throws IOException {
+		FilesRefStore.createParentDirectories(file);
+		ByteArrayOutputStream lines = new ByteArrayOutputStream(160 * entries.size());
+		for (ReflogEntry entry : entries) {
+			lines.writeBytes(format(entry));
 		}
 		try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND,
 				StandardOpenOption.WRITE)) {
-			ByteBuffer line = ByteBuffer.wrap(format(entry));
-			while (line.hasRemaining()) {
-				channel.write(line);
+			ByteBuffer bytes = ByteBuffer.wrap(lines.toByteArray());
+			while (bytes.hasRemaining()) {
+				channel.write(bytes);
 			}
 		}
-		return true;
 	}
 
 	/**

@@ -576,15 +576,25 @@ final class FilesTransaction extends StagedTransaction {
 	/**
 	 * For a {@link #forceSync()} transaction: forces every directory in which a ref file,
 	 * a reflog (those in {@code removedLogs}) or {@code packed-refs} was renamed or
-	 * removed, each once (git syncs none of them).
+	 * removed, each once (git syncs none of them); for a written ref, the directories
+	 * above its own too, up to the git directory holding it, since a new ref may have
+	 * needed new directories ({@code refs/heads/old/} for {@code refs/heads/old/a}).
 	 */
 	private void syncDirectories(List<Path> removedLogs) throws IOException {
 		List<Path> dirs = new ArrayList<>(removedLogs);
 		dirs.add(this.store.packedFile().getParent());
+		Map<Path, Set<Path>> writtenDirs = new HashMap<>();
 		for (PlannedUpdate item : this.planned.values()) {
-			if (this.written.contains(item.name()) || item.deletesExisting()) {
+			if (this.written.contains(item.name())) {
+				writtenDirs.computeIfAbsent(this.store.base(item.name()), (base) -> new HashSet<>())
+					.add(this.store.refPath(item.name()).getParent());
+			}
+			else if (item.deletesExisting()) {
 				dirs.add(this.store.refPath(item.name()).getParent());
 			}
+		}
+		for (Map.Entry<Path, Set<Path>> base : writtenDirs.entrySet()) {
+			dirs.addAll(Fsync.withParentsUpTo(base.getValue(), base.getKey()));
 		}
 		Fsync.nearestDirectories(dirs);
 	}

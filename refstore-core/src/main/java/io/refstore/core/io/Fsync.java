@@ -102,6 +102,29 @@ public final class Fsync {
 	}
 
 	/**
+	 * Each directory named and every directory above it up to {@code top} (included),
+	 * each once: what to force ({@link #directories}) so that files created in them are
+	 * found after a power cut, together with the entries naming those directories,
+	 * whoever made them (a directory found existing is not known to be on the disk: a run
+	 * killed before its sync may have made it).
+	 * @param dirs directories at or below {@code top}
+	 */
+	public static Set<Path> withParentsUpTo(Collection<Path> dirs, Path top) {
+		Path last = top.toAbsolutePath().normalize();
+		Set<Path> chain = new LinkedHashSet<>();
+		for (Path dir : dirs) {
+			Path at = dir.toAbsolutePath().normalize();
+			if (!at.startsWith(last)) {
+				throw new IllegalArgumentException(dir + " is not below " + top);
+			}
+			while (chain.add(at) && !at.equals(last)) {
+				at = at.getParent();
+			}
+		}
+		return chain;
+	}
+
+	/**
 	 * Creates {@code dir} and any missing parents, and forces the parent of each
 	 * directory it created, so the new directories survive a power cut along with
 	 * whatever is then put in them.
@@ -180,14 +203,24 @@ public final class Fsync {
 			}
 
 		});
-		for (ParallelIo.Outcome<Void> forced : ParallelIo.map(files, Fsync::forceFile)) {
-			forced.get();
-		}
+		files(files);
 		// deepest first, as walked: a directory is forced after everything it names
 		for (Path dir : dirs) {
 			directory(dir);
 		}
 		return files.size() + dirs.size();
+	}
+
+	/**
+	 * Forces the content of every file named, on several threads ({@link ParallelIo}):
+	 * syncs that wait together share the file system's journal commits.
+	 * @throws IOException the first failure, in the order of {@code files}, once all have
+	 * been tried
+	 */
+	public static void files(List<Path> files) throws IOException {
+		for (ParallelIo.Outcome<Void> forced : ParallelIo.map(files, Fsync::forceFile)) {
+			forced.get();
+		}
 	}
 
 	private static Void forceFile(Path file) throws IOException {

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -96,6 +97,18 @@ public interface RefStore extends Closeable {
 	 * locked)
 	 */
 	void appendReflog(String name, ReflogEntry entry) throws IOException;
+
+	/**
+	 * Appends entries to the logs of several refs, creating the logs as needed, without
+	 * changing the refs: as {@link #appendReflog} for each entry in order, in fewer
+	 * writes (one table for reftable). With {@code force}, every log it wrote reaches the
+	 * disk before this returns, whatever {@code core.fsync} says, names and directories
+	 * included: for entries that a record elsewhere promises (a restore reporting a chunk
+	 * back). Not atomic: a failure may leave some of the logs appended.
+	 * @param logs per ref name, the entries to append, oldest first
+	 * @throws IOException if a log cannot be written or forced
+	 */
+	void appendReflogs(Map<String, List<ReflogEntry>> logs, boolean force) throws IOException;
 
 	/**
 	 * Packs refs: {@code git pack-refs} for files, a full compaction of the stack for

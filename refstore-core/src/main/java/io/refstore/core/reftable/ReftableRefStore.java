@@ -6,7 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -347,6 +349,49 @@ public final class ReftableRefStore implements RefStore {
 				return true;
 			});
 			addition.commit();
+		}
+	}
+
+	/**
+	 * One table per stack: the entries of a ref at consecutive update indices, oldest
+	 * lowest, so the table spans as many indices as the longest list. With {@code force},
+	 * the table, {@code tables.list} and the directory are forced, as for a forced
+	 * transaction.
+	 */
+	@Override
+	public void appendReflogs(Map<String, List<ReflogEntry>> logs, boolean force) throws IOException {
+		Map<ReftableStack, Map<String, List<ReflogEntry>>> byStack = new LinkedHashMap<>();
+		for (Map.Entry<String, List<ReflogEntry>> log : logs.entrySet()) {
+			RefName.check(log.getKey(), true);
+			if (!log.getValue().isEmpty()) {
+				Place place = place(log.getKey());
+				byStack.computeIfAbsent(place.stack(), (stack) -> new LinkedHashMap<>())
+					.put(place.name(), log.getValue());
+			}
+		}
+		int maxMessage = this.options.stack().writeOptions().maxLogMessage();
+		for (Map.Entry<ReftableStack, Map<String, List<ReflogEntry>>> stack : byStack.entrySet()) {
+			try (ReftableStack.Addition addition = stack.getKey().newAddition(force)) {
+				long first = addition.updateIndex();
+				List<LogRecord> records = new ArrayList<>();
+				int longest = 0;
+				for (Map.Entry<String, List<ReflogEntry>> log : stack.getValue().entrySet()) {
+					List<ReflogEntry> entries = log.getValue();
+					for (int i = 0; i < entries.size(); i++) {
+						records.add(LogRecord.of(log.getKey(), first + i, entries.get(i)).truncateMessage(maxMessage));
+					}
+					longest = Math.max(longest, entries.size());
+				}
+				// by name, then newest first: the order of log keys
+				records.sort((a, b) -> Arrays.compareUnsigned(a.key, 0, a.keyLength, b.key, 0, b.keyLength));
+				addition.write(first + longest - 1, (writer) -> {
+					for (LogRecord record : records) {
+						writer.addLog(record);
+					}
+					return true;
+				});
+				addition.commit();
+			}
 		}
 	}
 

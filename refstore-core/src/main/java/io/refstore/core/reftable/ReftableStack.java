@@ -426,8 +426,21 @@ public final class ReftableStack implements Closeable {
 		 * @return whether it holds any record (an empty table is not added, as in git)
 		 */
 		public boolean write(TableContent content) throws IOException {
-			this.table = writeTable(updateIndex(), updateIndex(), this.force || ReftableStack.this.options.fsync(),
-					content);
+			return write(updateIndex(), content);
+		}
+
+		/**
+		 * Writes the new table for the update indices {@link #updateIndex()} to
+		 * {@code last}: records of several updates at once (log entries of one ref, each
+		 * at its own index).
+		 * @return whether it holds any record
+		 */
+		public boolean write(long last, TableContent content) throws IOException {
+			if (Long.compareUnsigned(last, updateIndex()) < 0) {
+				throw new IllegalArgumentException("last update index " + Long.toUnsignedString(last)
+						+ " is before the first, " + Long.toUnsignedString(updateIndex()));
+			}
+			this.table = writeTable(updateIndex(), last, this.force || ReftableStack.this.options.fsync(), content);
 			return this.table != null;
 		}
 

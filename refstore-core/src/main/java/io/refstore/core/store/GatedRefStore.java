@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import io.refstore.core.ref.HashAlgorithm;
@@ -60,6 +61,13 @@ final class GatedRefStore implements RefStore {
 	public void appendReflog(String name, ReflogEntry entry) throws IOException {
 		try (StoreGate.Pass pass = enter()) {
 			this.store.appendReflog(name, entry);
+		}
+	}
+
+	@Override
+	public void appendReflogs(Map<String, List<ReflogEntry>> logs, boolean force) throws IOException {
+		try (StoreGate.Pass pass = enter()) {
+			this.store.appendReflogs(logs, force);
 		}
 	}
 

@@ -3,6 +3,7 @@ package io.refstore.core.ref;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -214,6 +215,34 @@ public abstract class RefStoreContractTest {
 		assertThat(main.get(0).who()).isEqualTo(new PersonIdent("C O Mitter", "committer@example.com", 1700000000L, 0));
 		assertThat(this.repo.git("reflog", "show", "--format=%H %gs", "refs/heads/main"))
 			.isEqualTo(this.commits.get(2) + " second\n" + this.commits.get(1) + " first\n");
+	}
+
+	@Test
+	void appendedReflogsFollowEachLogInOrder() throws IOException {
+		try (RefTransaction transaction = this.store.newTransaction()) {
+			transaction.add(RefUpdate.update("HEAD", id(1), null)).message("first").commit();
+		}
+		// no log yet: the append makes it, and its directories
+		this.repo.git("-c", "core.logAllRefUpdates=false", "update-ref", "refs/heads/deep/er/topic",
+				this.commits.get(3));
+		assertThat(this.store.hasReflog("refs/heads/deep/er/topic")).isFalse();
+		PersonIdent who = new PersonIdent("A U Thor", "author@example.com", 1700000100L, 60);
+		Map<String, List<ReflogEntry>> logs = new LinkedHashMap<>();
+		logs.put("refs/heads/main", List.of(new ReflogEntry(id(1), id(2), who, "two"),
+				new ReflogEntry(id(2), id(1), who, "back"), new ReflogEntry(id(1), id(2), who, "again")));
+		logs.put("refs/heads/deep/er/topic", List.of(new ReflogEntry(id(0), id(3), who, "made")));
+		logs.put("refs/heads/b0", List.of());
+		this.store.appendReflogs(logs, true);
+		assertThat(this.store.reflog("refs/heads/main")).extracting(ReflogEntry::message)
+			.containsExactly("first", "two", "back", "again");
+		assertThat(this.store.reflog("refs/heads/deep/er/topic"))
+			.containsExactly(logs.get("refs/heads/deep/er/topic").get(0));
+		assertThat(this.store.exactRef("refs/heads/main")).contains(new DirectRef("refs/heads/main", id(1)));
+		assertThat(this.repo.git("reflog", "show", "--format=%H %gs", "refs/heads/main"))
+			.isEqualTo(this.commits.get(2) + " again\n" + this.commits.get(1) + " back\n" + this.commits.get(2)
+					+ " two\n" + this.commits.get(1) + " first\n");
+		assertThat(this.repo.git("reflog", "show", "--format=%H %gn %gs", "refs/heads/deep/er/topic"))
+			.isEqualTo(this.commits.get(3) + " A U Thor made\n");
 	}
 
 	@Test
