@@ -1,24 +1,26 @@
 #!/usr/bin/env bash
 # git's own ref tests, judging the refstore command: runs git's test scripts (t/ of the reftable-capable git that
-# .ci/install-reftable-git.sh installs) through the harness in ../shared/git-tests, first with that git alone (the
+# .ci/install-reftable-git.sh installs) through the harness in git-tests/, first with that git alone (the
 # baseline), then with refstore standing in for git's ref plumbing. A test that fails through refstore and passes
 # with git alone is a failure. The ones still expected are listed in .ci/git-tests-known-failures.txt: this script
-# fails on a failure not listed there, and on a listed one that passes (the list only shrinks).
+# fails on a failure not listed there, and on a listed one that passes (the list only shrinks). The harness's
+# self-test runs first (a second, no git).
 #
 # Needs ./refstore built (./mvnw package or verify). Environment: REFSTORE_REFTABLE_GIT (else installed here),
-# REFSTORE_GIT_TESTS_HARNESS (default ../shared/git-tests), REFSTORE_GIT_TESTS_SCRIPTS (default: the harness's).
+# REFSTORE_GIT_TESTS_SCRIPTS (default: the nine of git-tests/run.sh).
 # Writes refstore-core/target/git-tests/: baseline.txt, report.txt, failures.txt, links to the runs' logs in /tmp.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-harness=${REFSTORE_GIT_TESTS_HARNESS:-../shared/git-tests}
+harness=git-tests
 known=.ci/git-tests-known-failures.txt
-if [ ! -x "$harness/run-git-tests.sh" ]; then
-	echo "git-tests: no harness at $harness (set REFSTORE_GIT_TESTS_HARNESS to the git-tests directory)" >&2
-	exit 2
-fi
 if [ ! -x ./refstore ] || ! ./refstore -h >/dev/null 2>&1; then
 	echo "git-tests: ./refstore does not run; build it first (./mvnw -DskipTests package)" >&2
+	exit 2
+fi
+if ! selftest=$("$harness/selftest.sh" 2>&1); then
+	echo "$selftest" >&2
+	echo "git-tests: the harness's self-test failed" >&2
 	exit 2
 fi
 git_bin=${REFSTORE_REFTABLE_GIT:-$(bash .ci/install-reftable-git.sh)}
@@ -28,7 +30,7 @@ version=$("$git_bin" version | sed -n 's/^git version \([0-9][0-9.]*[0-9]\).*/\1
 src=${XDG_CACHE_HOME:-$HOME/.cache}/refstore/git-src-$version
 if [ ! -f "$src/t/test-lib.sh" ]; then
 	rm -rf "$src.partial"
-	"$harness/get-git-t.sh" "$src.partial" "$version" >/dev/null
+	"$harness/fetch-git-t.sh" "$src.partial" "$version" >/dev/null
 	rm -rf "$src"
 	mv "$src.partial" "$src"
 fi
@@ -43,12 +45,11 @@ base_work=$(mktemp -d /tmp/gt.XXXXXX)
 run_work=$(mktemp -d /tmp/gt.XXXXXX)
 ln -sfn "$base_work" "$work/baseline-run"
 ln -sfn "$run_work" "$work/run"
-export REAL_GIT=$git_bin
 read -r -a scripts <<<"${REFSTORE_GIT_TESTS_SCRIPTS:-}"
 
 echo "git-tests: the baseline, git $version alone" >&2
-GIT_TESTS_BASELINE=$work/baseline.txt GIT_TESTS_WORKDIR=$base_work \
-	"$harness/run-git-tests.sh" --baseline "$src/t" "${scripts[@]}" >"$work/baseline.log" 2>&1 || {
+"$harness/run.sh" --git "$git_bin" --baseline "$work/baseline.txt" --work "$base_work" "$src/t" "${scripts[@]}" \
+	>"$work/baseline.log" 2>&1 || {
 	cat "$work/baseline.log" >&2
 	echo "git-tests: the baseline run failed" >&2
 	exit 2
@@ -56,8 +57,8 @@ GIT_TESTS_BASELINE=$work/baseline.txt GIT_TESTS_WORKDIR=$base_work \
 
 echo "git-tests: through refstore" >&2
 status=0
-GIT_TESTS_BASELINE=$work/baseline.txt GIT_TESTS_WORKDIR=$run_work \
-	"$harness/run-git-tests.sh" --timeout 1200 "$src/t" "$PWD/refstore" "${scripts[@]}" >"$work/report.txt" || status=$?
+"$harness/run.sh" --git "$git_bin" --refstore "$PWD/refstore" --baseline "$work/baseline.txt" --work "$run_work" \
+	--timeout 1200 "$src/t" "${scripts[@]}" >"$work/report.txt" || status=$?
 cat "$work/report.txt"
 
 # The report's rows: script, format, status, counts, then the new failures as ranges ("3-5,9", "-" for none,

@@ -508,7 +508,7 @@ class RefJobsIT {
 
 		assertThatThrownBy(() -> jobs.launch(RefJobType.MAINTAIN, Map.of(JobParameterNames.REPOSITORY, "busy"), "gina"))
 			.isInstanceOf(JobConflictException.class)
-			.hasMessageContaining("migrateRefsJob execution " + running.executionId());
+			.hasMessageContaining("a migrate job (execution " + running.executionId() + ")");
 		awaitCopied(running.executionId(), 30);
 		assertThat(jobs.stop(running.executionId(), "frank")).isTrue();
 		JobSummary stopped = JobFixtures.await(jobs, running.executionId());

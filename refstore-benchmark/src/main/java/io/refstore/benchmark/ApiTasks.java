@@ -30,6 +30,7 @@ import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.RefTransaction;
 import io.refstore.core.ref.RefUpdate;
 import io.refstore.core.ref.TransactionResult;
+import io.refstore.core.ref.Wildmatch;
 import io.refstore.core.repo.Repository;
 import io.refstore.core.store.RefStores;
 
@@ -155,6 +156,28 @@ final class ApiTasks {
 	}
 
 	/** {@code show-ref}: every ref under {@code refs/} as {@code <id> <name>}. */
+	/**
+	 * {@code for-each-ref --format=%(refname) <glob>} for a glob that starts with a glob
+	 * character (so git's prefix rule never applies): every name, matched by
+	 * {@link Wildmatch}.
+	 */
+	static Operation.ApiTask globNames(String glob) {
+		byte[] pattern = glob.getBytes(StandardCharsets.UTF_8);
+		return (repo, env, sink) -> {
+			try (Repository repository = Repository.open(repo, env);
+					RefStore refs = RefStores.open(repository);
+					RefCursor cursor = refs.refs(RefQuery.prefix("refs/"));
+					OutputStream out = new BufferedOutputStream(new NonClosing(sink), 1 << 16)) {
+				while (cursor.next()) {
+					if (Wildmatch.matches(pattern, cursor.nameBuffer(), cursor.nameLength())) {
+						out.write(cursor.nameBuffer(), 0, cursor.nameLength());
+						out.write('\n');
+					}
+				}
+			}
+		};
+	}
+
 	static Operation.ApiTask showRef() {
 		return (repo, env, sink) -> {
 			try (Repository repository = Repository.open(repo, env);

@@ -29,6 +29,14 @@ final class Suite {
 
 	static final List<String> FORMATS = List.of("files", "reftable");
 
+	/**
+	 * The glob of the {@code glob-starstar} rows: twenty {@code **}{@code /} and
+	 * {@code x}, which matches no ref of the corpus after trying, in git's wildmatch,
+	 * every split of each name among the stars (issue 34: 276 s for the web's listing of
+	 * a million refs before refstore's match became linear).
+	 */
+	static final String STARSTAR_GLOB = "**/".repeat(20) + "x";
+
 	private Suite() {
 	}
 
@@ -37,8 +45,8 @@ final class Suite {
 		List<String> ids = new ArrayList<>(List.of(STARTUP_ID, STARTUP_ID + "/no-cds"));
 		for (String format : FORMATS) {
 			for (String kind : List.of("for-each-ref", "for-each-ref-plain", "show-ref", "for-each-ref-tags",
-					"sort-committerdate", "branch-dates", "merged", "merged-dates", "merged-dates-graph", "lookup",
-					"delete", "create", "migrate")) {
+					"glob-starstar", "sort-committerdate", "branch-dates", "merged", "merged-dates",
+					"merged-dates-graph", "lookup", "delete", "create", "migrate")) {
 				ids.add(kind + "/" + format);
 			}
 		}
@@ -67,6 +75,11 @@ final class Suite {
 					List.of("show-ref"), ApiTasks.showRef()));
 			operations.add(Operation.read("for-each-ref-tags/" + format, format + ": `for-each-ref refs/tags/`",
 					Weight.NORMAL, full, List.of("for-each-ref", "refs/tags/"), ApiTasks.forEachRef("refs/tags/")));
+			operations.add(Operation.read("glob-starstar/" + format,
+					format + ": `for-each-ref --format='%(refname)' '**/**/…/x'` (twenty `**/`; core API: every name "
+							+ "through `Wildmatch`, as the web's `glob=` listing does)",
+					Weight.NORMAL, full, List.of("for-each-ref", "--format=%(refname)", STARSTAR_GLOB),
+					ApiTasks.globNames(STARSTAR_GLOB)));
 			operations.add(Operation.read("sort-committerdate/" + format,
 					format + ": `for-each-ref --sort=-committerdate --count=20 refs/heads/`", Weight.NORMAL, full,
 					List.of("for-each-ref", "--sort=-committerdate", "--count=20", "refs/heads/"), null));

@@ -4,6 +4,7 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -167,7 +168,10 @@ public class JobLeases implements AutoCloseable {
 
 		/** Names the holder, for a refusal. */
 		public String describe() {
-			return this.jobName + ((this.executionId != null) ? " execution " + this.executionId : " (being launched)")
+			// the job's type in words, not its bean name
+			RefJobType type = RefJobType.ofJobName(this.jobName);
+			String job = (type != null) ? "a " + type.name().toLowerCase(Locale.ROOT) + " job" : "a job";
+			return job + ((this.executionId != null) ? " (execution " + this.executionId + ")" : " (being launched)")
 					+ " on instance '" + this.ownerInstance + "' holds its lease until " + this.expiresAt;
 		}
 

@@ -11,7 +11,7 @@ import java.util.Optional;
 import io.refstore.core.objects.ObjectDatabase;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.repo.Repository;
-import io.refstore.core.store.RefStores;
+import io.refstore.core.store.ProcessLocks;
 
 /**
  * What a command runs against: the directory it was started in, its environment and
@@ -45,7 +45,17 @@ final class CommandContext implements AutoCloseable {
 
 	private RefStore refs;
 
-	CommandContext(Path cwd, Map<String, String> env, InputStream in, OutBuffer out, OutputStream err) {
+	/**
+	 * The record of the locks this command takes, so that the next command clears those a
+	 * kill or a power cut leaves.
+	 */
+	private final ProcessLocks locks;
+
+	/**
+	 * @param command the command's name, for the record of its locks
+	 */
+	CommandContext(String command, Path cwd, Map<String, String> env, InputStream in, OutBuffer out, OutputStream err) {
+		this.locks = new ProcessLocks(command);
 		this.cwd = cwd;
 		this.env = env;
 		this.in = in;
@@ -73,11 +83,12 @@ final class CommandContext implements AutoCloseable {
 
 	/**
 	 * The repository's ref store (in the format its configuration names), opened on first
-	 * use.
+	 * use. Its locks are links to this command's owner record: a command killed while it
+	 * holds them leaves locks the next command clears when it needs them.
 	 */
 	RefStore refs() throws IOException {
 		if (this.refs == null) {
-			this.refs = RefStores.open(repository());
+			this.refs = this.locks.open(repository());
 		}
 		return this.refs;
 	}
@@ -175,8 +186,13 @@ final class CommandContext implements AutoCloseable {
 			}
 		}
 		finally {
-			if (this.repository != null) {
-				this.repository.close();
+			try {
+				this.locks.close();
+			}
+			finally {
+				if (this.repository != null) {
+					this.repository.close();
+				}
 			}
 		}
 	}

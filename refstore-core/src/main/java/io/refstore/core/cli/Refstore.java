@@ -160,7 +160,7 @@ public final class Refstore {
 		if (command == null) {
 			throw CommandFailure.usage("'" + args.get(i) + "' is not a refstore command", USAGE);
 		}
-		try (CommandContext context = new CommandContext(dir, env, in, out, err)) {
+		try (CommandContext context = new CommandContext(args.get(i), dir, env, in, out, err)) {
 			return command.get().run(context, args.subList(i + 1, args.size()));
 		}
 	}

@@ -1,5 +1,6 @@
 package io.refstore.core.delete;
 
+import io.refstore.core.input.Printable;
 import io.refstore.core.input.RefusedInputException;
 
 /**
@@ -15,11 +16,14 @@ public class InvalidSelectionException extends RefusedInputException {
 	 * @param parameter what the value was given as, such as {@code glob},
 	 * {@code exclude}, {@code prefix} or {@code name} (a caller may use its own word,
 	 * such as {@code stdin line 3})
-	 * @param value the offending value
+	 * @param value the offending value, quoted in the message whole up to
+	 * {@value Printable#EXCERPT} characters and as its excerpt beyond
 	 * @param problem what is wrong with it
 	 */
 	public InvalidSelectionException(String parameter, String value, String problem) {
-		super(parameter + " '" + value + "': " + problem, parameter, value, problem);
+		super(parameter + " '"
+				+ ((value != null && value.length() > Printable.EXCERPT) ? Printable.excerpt(value) : value) + "': "
+				+ problem, parameter, value, problem);
 	}
 
 	/**

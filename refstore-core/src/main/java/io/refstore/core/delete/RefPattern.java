@@ -40,15 +40,15 @@ final class RefPattern {
 	 * {@code exclude})
 	 * @param text the pattern
 	 * @return the pattern
-	 * @throws InvalidSelectionException if it is empty, malformed, or can never match a
-	 * name under {@code refs/}
+	 * @throws InvalidSelectionException if it is empty, malformed, longer than
+	 * {@link Wildmatch#MAX_PATTERN_BYTES}, or can never match a name under {@code refs/}
 	 */
 	static RefPattern parse(String parameter, String text) {
 		if (text.isEmpty()) {
 			throw new InvalidSelectionException(parameter, text, "the pattern is empty");
 		}
 		byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-		String problem = Wildmatch.problem(bytes);
+		String problem = Wildmatch.inputProblem(bytes);
 		if (problem != null) {
 			throw new InvalidSelectionException(parameter, text, problem);
 		}

@@ -51,6 +51,13 @@ public final class RefSelection {
 	/** The namespace every selected ref lives in. */
 	static final String REFS = "refs/";
 
+	/**
+	 * The most globs, and the most exclusions, one selection takes: 100. Each ref is
+	 * matched against every one, so with {@link io.refstore.core.ref.Wildmatch}'s limit
+	 * on a pattern's length this bounds the work per ref.
+	 */
+	public static final int MAX_PATTERNS = 100;
+
 	private final List<String> prefixes;
 
 	private final byte[][] prefixBytes;
@@ -349,10 +356,11 @@ public final class RefSelection {
 
 		/**
 		 * Selects every ref the {@code for-each-ref} pattern matches.
-		 * @throws InvalidSelectionException if the pattern is empty, malformed or can
-		 * never match
+		 * @throws InvalidSelectionException if the pattern is empty, malformed, too long
+		 * or can never match, or if it is one more than {@link #MAX_PATTERNS}
 		 */
 		public Builder glob(String pattern) {
+			checkCount("glob", pattern, this.globs);
 			this.globs.add(RefPattern.parse("glob", pattern));
 			return this;
 		}
@@ -360,12 +368,21 @@ public final class RefSelection {
 		/**
 		 * Keeps every ref the {@code for-each-ref} pattern matches, whatever else selects
 		 * it.
-		 * @throws InvalidSelectionException if the pattern is empty, malformed or can
-		 * never match
+		 * @throws InvalidSelectionException if the pattern is empty, malformed, too long
+		 * or can never match, or if it is one more than {@link #MAX_PATTERNS}
 		 */
 		public Builder exclude(String pattern) {
+			checkCount("exclude", pattern, this.exclusions);
 			this.exclusions.add(RefPattern.parse("exclude", pattern));
 			return this;
+		}
+
+		private static void checkCount(String parameter, String pattern, List<RefPattern> patterns) {
+			// every ref is matched against every pattern: their number bounds the work
+			if (patterns.size() == MAX_PATTERNS) {
+				throw new InvalidSelectionException(parameter, pattern,
+						"a selection takes at most " + MAX_PATTERNS + " patterns of each kind");
+			}
 		}
 
 		/**

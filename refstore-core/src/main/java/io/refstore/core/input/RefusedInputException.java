@@ -26,14 +26,14 @@ public abstract class RefusedInputException extends IllegalArgumentException {
 
 	/**
 	 * With the message {@code parameter '<parameter>' = '<value>' is refused: <reason>},
-	 * the value printable.
+	 * the value printable and cut to an excerpt ({@link Printable#excerpt}).
 	 * @param parameter the name of the input that carried the value
 	 * @param value the refused value as given, possibly {@code null}
 	 * @param reason why it is refused, phrased to follow "refused: "
 	 * @param cause what the refusal was found by, possibly {@code null}
 	 */
 	protected RefusedInputException(String parameter, String value, String reason, Throwable cause) {
-		this("parameter '" + parameter + "' = " + ((value == null) ? "null" : "'" + Printable.of(value) + "'")
+		this("parameter '" + parameter + "' = " + ((value == null) ? "null" : "'" + Printable.excerpt(value) + "'")
 				+ " is refused: " + reason, parameter, value, reason);
 		if (cause != null) {
 			initCause(cause);

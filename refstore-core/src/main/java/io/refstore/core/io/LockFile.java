@@ -17,12 +17,20 @@ import java.util.concurrent.ThreadLocalRandom;
  * ({@code O_EXCL}), may receive the new content, and is then either renamed over
  * {@code <path>} (commit) or deleted (rollback). A lock held by someone else is waited
  * for with git's back-off (sleeps of about k² ms, randomised to 75-125 %) until the
- * timeout; a stale lock is never broken.
+ * timeout. A stale lock is never broken, except by a taker for a {@link LockOwner}: it
+ * removes a lock that is a link to the record of a refstore process known to be gone
+ * ({@link AbandonedLocks}).
  *
  * <p>
  * Not thread-safe; one owner per instance.
  */
 public final class LockFile implements AutoCloseable {
+
+	/**
+	 * How many abandoned locks one acquisition removes at the most before it waits like
+	 * any other: each removal lets another taker in first.
+	 */
+	private static final int MAX_BREAKS = 3;
 
 	private final Path target;
 
@@ -85,6 +93,7 @@ public final class LockFile implements AutoCloseable {
 	private LockFile take(Duration timeout, Creation creation) throws IOException {
 		long deadline = (timeout != null) ? System.nanoTime() + timeout.toNanos() : Long.MAX_VALUE;
 		int attempt = 1;
+		int broken = 0;
 		while (true) {
 			try {
 				creation.create();
@@ -92,6 +101,13 @@ public final class LockFile implements AutoCloseable {
 				return this;
 			}
 			catch (FileAlreadyExistsException ex) {
+				// an owned lock's taker clears a lock that a dead refstore process left
+				// (a
+				// link to its record), and only such a one; git's locks are waited for
+				if (this.owner != null && broken < MAX_BREAKS && this.owner.breakIfAbandoned(this.lock)) {
+					broken++;
+					continue;
+				}
 				long remaining = deadline - System.nanoTime();
 				if (remaining <= 0) {
 					throw new LockFailedException(this.lock);
@@ -137,9 +153,20 @@ public final class LockFile implements AutoCloseable {
 		if (owner == null) {
 			return acquire(target, timeout);
 		}
-		LockFile lock = acquireLinked(target, timeout, owner.mark());
+		LockFile lock = new LockFile(target);
 		lock.owner = owner;
-		return lock;
+		Path mark = owner.mark();
+		try {
+			return lock.take(timeout, () -> Files.createLink(lock.lock, mark));
+		}
+		catch (NoSuchFileException ex) {
+			if (!owner.recordLost()) {
+				throw ex;
+			}
+			// the record was removed under a long-lived owner: publish it again
+			Path again = owner.mark();
+			return lock.take(timeout, () -> Files.createLink(lock.lock, again));
+		}
 	}
 
 	/** The file this lock protects. */

@@ -22,14 +22,24 @@ import java.util.Optional;
  * @param job the job instance that owns the migration, or {@code null} for a command
  * @param ticks the process's start in clock ticks since boot (Linux), or {@code null} if
  * the text does not record it
+ * @param boot the boot the process ran in (Linux's boot id), or {@code null} if the text
+ * does not record it
  */
-public record ProcessOwner(String text, long pid, String started, String host, String job, String ticks) {
+public record ProcessOwner(String text, long pid, String started, String host, String job, String ticks, String boot) {
 
 	private static final String HOST = "host ";
 
 	private static final String TICKS = "ticks ";
 
 	private static final String JOB = "job ";
+
+	private static final String BOOT = "boot ";
+
+	/**
+	 * This machine's boot, as Linux names it ({@code /proc/sys/kernel/random/boot_id}:
+	 * new at every boot), or {@code null} where there is none.
+	 */
+	static final String THIS_BOOT = thisBoot();
 
 	/** This host's name, as owner files record it. */
 	public static final String THIS_HOST = thisHost();
@@ -43,6 +53,15 @@ public record ProcessOwner(String text, long pid, String started, String host, S
 		}
 	}
 
+	private static String thisBoot() {
+		try {
+			return Files.readString(Path.of("/proc/sys/kernel/random/boot_id"), StandardCharsets.US_ASCII).strip();
+		}
+		catch (IOException | RuntimeException ex) {
+			return null;
+		}
+	}
+
 	/**
 	 * The owner text for this process running {@code command}, and {@code job} if a job
 	 * owns the run.
@@ -51,7 +70,8 @@ public record ProcessOwner(String text, long pid, String started, String host, S
 		ProcessHandle self = ProcessHandle.current();
 		return "refstore " + command + "\npid " + self.pid() + "\nstarted "
 				+ self.info().startInstant().map(Object::toString).orElse("unknown") + "\n"
-				+ startTicks(self.pid()).map((ticks) -> TICKS + ticks + "\n").orElse("") + HOST + THIS_HOST + "\n"
+				+ startTicks(self.pid()).map((ticks) -> TICKS + ticks + "\n").orElse("")
+				+ ((THIS_BOOT != null) ? BOOT + THIS_BOOT + "\n" : "") + HOST + THIS_HOST + "\n"
 				+ ((job != null) ? JOB + job + "\n" : "");
 	}
 
@@ -81,6 +101,7 @@ public record ProcessOwner(String text, long pid, String started, String host, S
 		String host = null;
 		String job = null;
 		String ticks = null;
+		String boot = null;
 		for (String line : text.split("\n")) {
 			if (line.startsWith("pid ")) {
 				try {
@@ -102,8 +123,11 @@ public record ProcessOwner(String text, long pid, String started, String host, S
 			else if (line.startsWith(TICKS)) {
 				ticks = line.substring(TICKS.length());
 			}
+			else if (line.startsWith(BOOT)) {
+				boot = line.substring(BOOT.length());
+			}
 		}
-		return new ProcessOwner(text, pid, started, host, job, ticks);
+		return new ProcessOwner(text, pid, started, host, job, ticks, boot);
 	}
 
 	/**
@@ -121,6 +145,11 @@ public record ProcessOwner(String text, long pid, String started, String host, S
 			return false;
 		}
 		if (this.pid < 0 || this.pid == ProcessHandle.current().pid()) {
+			return true;
+		}
+		if (this.boot != null && THIS_BOOT != null && !this.boot.equals(THIS_BOOT)) {
+			// every process of an earlier boot is gone (a power cut, a reboot), whatever
+			// runs under its pid now
 			return true;
 		}
 		if (this.ticks != null) {

@@ -17,24 +17,32 @@ package io.refstore.core.ref;
  * folding).</li>
  * </ul>
  * A malformed pattern matches nothing, as in git; callers that take patterns from users
- * can refuse it first with {@link #problem(byte[])}. The one glob matcher of refstore:
- * {@code for-each-ref} and {@code show-ref} patterns and mass-deletion selections use it
+ * can refuse it first with {@link #problem(byte[])}, and refuse a pattern longer than
+ * {@link #MAX_PATTERN_BYTES}. The one glob matcher of refstore: {@code for-each-ref} and
+ * {@code show-ref} patterns, mass-deletion selections and the web's ref searches use it
  * alike. Stateless and thread-safe.
+ * <p>
+ * A match costs at most the pattern's length times the name's, whatever the pattern
+ * (git's own wildmatch bounds the backtracking of {@code *} but tries every split of a
+ * name among several {@code **}: twenty {@code **}{@code /} took minutes on long names).
+ * Since nothing but a slash in the pattern matches a slash in the name, both split into
+ * segments at their slashes: a {@code **} segment stands for any number of whole name
+ * segments, every other pattern segment for exactly one. So the match is the classic
+ * greedy glob match twice over: over segments, with {@code **} as the star, and inside a
+ * segment, with {@code *} as the star; each backtracks to its last star only.
  */
 public final class Wildmatch {
 
-	private static final int MATCH = 0;
-
-	private static final int NO_MATCH = 1;
-
-	/** The text ran out: a later start of an enclosing star cannot help either. */
-	private static final int ABORT_ALL = 2;
-
 	/**
-	 * A single star would have to cross a slash: only an enclosing {@code **} can still
-	 * help.
+	 * The longest pattern, in UTF-8 bytes, the web's inputs accept (ref searches,
+	 * deletion selections, schedules and campaigns): 1,024. A match costs the pattern's
+	 * length times the name's, so the limit bounds the cost per ref.
 	 */
-	private static final int ABORT_TO_STARSTAR = 3;
+	public static final int MAX_PATTERN_BYTES = 1024;
+
+	private static final int NO_MATCH = -1;
+
+	private static final int MALFORMED = -2;
 
 	private static final String[] CLASSES = { "alnum", "alpha", "blank", "cntrl", "digit", "graph", "lower", "print",
 			"punct", "space", "upper", "xdigit" };
@@ -84,88 +92,195 @@ public final class Wildmatch {
 		return null;
 	}
 
-	/** Whether {@code pattern} matches the whole of {@code text[0 .. length)}. */
-	public static boolean matches(byte[] pattern, byte[] text, int length) {
-		return match(pattern, 0, text, 0, length) == MATCH;
+	/**
+	 * Why a pattern a user sent is refused: longer than {@link #MAX_PATTERN_BYTES}, or
+	 * malformed as {@link #problem(byte[])} says.
+	 * @return the problem, or {@code null} if the pattern is accepted
+	 */
+	public static String inputProblem(byte[] pattern) {
+		if (pattern.length > MAX_PATTERN_BYTES) {
+			return "it is " + pattern.length + " bytes long; a pattern may have at most " + MAX_PATTERN_BYTES;
+		}
+		return problem(pattern);
 	}
 
-	private static int match(byte[] p, int pi, byte[] t, int ti, int end) {
-		for (; pi < p.length; pi++, ti++) {
-			byte pc = p[pi];
-			if (pc == '*') {
-				return star(p, pi, t, ti, end);
-			}
-			if (ti == end) {
-				return ABORT_ALL;
-			}
-			byte tc = t[ti];
-			if (pc == '?') {
-				if (tc == '/') {
-					return NO_MATCH;
+	/**
+	 * Whether {@code pattern} matches the whole of {@code text[0 .. length)}, in time
+	 * proportional to the pattern's length times the text's in the worst case, without
+	 * allocating.
+	 */
+	public static boolean matches(byte[] pattern, byte[] text, int length) {
+		byte[] p = pattern;
+		// segment starts; one past the end (p.length + 1, length + 1) once all are used
+		int pi = 0;
+		int ti = 0;
+		// the segment after the last '**' met, and the text segment it resumes at
+		int resumeP = -1;
+		int resumeT = -1;
+		while (true) {
+			if (pi <= p.length) {
+				int stars = doubleStarEnd(p, pi);
+				if (stars == p.length) {
+					return ti <= length;
+				}
+				if (stars >= 0) {
+					if (p[stars] == '\\') {
+						// '**\/' is '**' then a literal slash: it takes a segment at
+						// least
+						if (ti > length) {
+							return false;
+						}
+						ti = nextSegment(text, ti, length);
+					}
+					pi = stars + ((p[stars] == '/') ? 1 : 2);
+					resumeP = pi;
+					resumeT = ti;
+					continue;
+				}
+				if (ti > length) {
+					// every segment left takes one: a '**' taking more leaves fewer
+					return false;
+				}
+				long end = segmentMatch(p, pi, text, ti, length);
+				if (end == MALFORMED) {
+					return false;
+				}
+				if (end >= 0) {
+					int patternEnd = (int) (end >>> 32);
+					pi = (patternEnd == p.length) ? p.length + 1 : patternEnd + ((p[patternEnd] == '/') ? 1 : 2);
+					ti = (int) end + 1;
+					continue;
 				}
 			}
-			else if (pc == '[') {
-				// a malformed bracket expression matches nothing, as in git
-				int close = bracketEnd(p, pi);
-				if (close < 0) {
-					return ABORT_ALL;
+			else if (ti > length) {
+				return true;
+			}
+			// the last '**' takes one more segment; an earlier one could do no better,
+			// since its resumption matched at the earliest segment it could
+			if (resumeP < 0) {
+				return false;
+			}
+			resumeT = nextSegment(text, resumeT, length);
+			if (resumeT > length) {
+				return false;
+			}
+			pi = resumeP;
+			ti = resumeT;
+		}
+	}
+
+	/**
+	 * If the pattern segment at {@code p[pi]} is a {@code **} that crosses slashes: the
+	 * offset after its stars (the slash after it, or the pattern's end); otherwise -1.
+	 */
+	private static int doubleStarEnd(byte[] p, int pi) {
+		if (pi + 1 >= p.length || p[pi] != '*' || p[pi + 1] != '*') {
+			return -1;
+		}
+		int end = pi + 2;
+		while (end < p.length && p[end] == '*') {
+			end++;
+		}
+		return isSeparator(p, end) ? end : -1;
+	}
+
+	/**
+	 * Whether a pattern segment ends at {@code p[pi]}: a slash, an escaped one, the end.
+	 */
+	private static boolean isSeparator(byte[] p, int pi) {
+		return pi == p.length || p[pi] == '/' || (p[pi] == '\\' && pi + 1 < p.length && p[pi + 1] == '/');
+	}
+
+	/**
+	 * The start of the text segment after the one at {@code t[ti]}, or one past the end.
+	 */
+	private static int nextSegment(byte[] t, int ti, int length) {
+		while (ti < length && t[ti] != '/') {
+			ti++;
+		}
+		return ti + 1;
+	}
+
+	/**
+	 * Matches the pattern segment at {@code p[ps]} against the whole text segment at
+	 * {@code t[ts]}, where a star takes no slash. Backtracks to the last star only (an
+	 * earlier star taking more could not do better), so it costs at most the segments'
+	 * lengths multiplied.
+	 * @return the offsets where both segments end ({@code pattern << 32 | text}),
+	 * {@link #NO_MATCH}, or {@link #MALFORMED} if it met a malformed bracket expression
+	 * or a trailing backslash
+	 */
+	private static long segmentMatch(byte[] p, int ps, byte[] t, int ts, int length) {
+		int pi = ps;
+		int ti = ts;
+		int starP = -1;
+		int starT = -1;
+		while (true) {
+			boolean textEnd = ti == length || t[ti] == '/';
+			if (isSeparator(p, pi)) {
+				if (textEnd) {
+					return ((long) pi << 32) | ti;
 				}
-				if (tc == '/' || !bracketMatches(p, pi, tc)) {
-					return NO_MATCH;
+			}
+			else if (p[pi] == '*') {
+				do {
+					pi++;
 				}
-				pi = close;
+				while (pi < p.length && p[pi] == '*');
+				if (isSeparator(p, pi)) {
+					return ((long) pi << 32) | (nextSegment(t, ti, length) - 1);
+				}
+				starP = pi;
+				starT = ti;
+				continue;
+			}
+			else if (textEnd) {
+				// more pattern and no more text: a star taking more cannot help
+				return NO_MATCH;
 			}
 			else {
-				if (pc == '\\') {
-					if (pi + 1 == p.length) {
-						// a trailing backslash quotes nothing: git matches nothing
-						return ABORT_ALL;
-					}
-					pc = p[++pi];
+				int next = matchOne(p, pi, t[ti]);
+				if (next >= 0) {
+					pi = next;
+					ti++;
+					continue;
 				}
-				if (pc != tc) {
-					return NO_MATCH;
+				if (next == MALFORMED) {
+					return MALFORMED;
 				}
 			}
+			if (starP < 0 || starT == length || t[starT] == '/') {
+				return NO_MATCH;
+			}
+			pi = starP;
+			ti = ++starT;
 		}
-		return (ti == end) ? MATCH : NO_MATCH;
 	}
 
-	/** A run of stars at {@code p[pi]}: tries every length of text it can take. */
-	private static int star(byte[] p, int pi, byte[] t, int ti, int end) {
-		int rest = pi;
-		while (rest < p.length && p[rest] == '*') {
-			rest++;
+	/**
+	 * Matches the one-byte element at {@code p[pi]} ({@code ?}, a bracket expression, an
+	 * escaped or plain byte) against {@code tc}, which is not a slash.
+	 * @return the offset after the element, {@link #NO_MATCH} or {@link #MALFORMED}
+	 */
+	private static int matchOne(byte[] p, int pi, byte tc) {
+		byte pc = p[pi];
+		if (pc == '?') {
+			return pi + 1;
 		}
-		boolean crossesSlashes = rest - pi >= 2 && (pi == 0 || p[pi - 1] == '/') && (rest == p.length || p[rest] == '/'
-				|| (p[rest] == '\\' && rest + 1 < p.length && p[rest + 1] == '/'));
-		if (crossesSlashes && rest < p.length && p[rest] == '/' && match(p, rest + 1, t, ti, end) == MATCH) {
-			// "a/**/b" also matches "a/b": the stars and their slash match no directory
-			// at all
-			return MATCH;
-		}
-		if (rest == p.length) {
-			return (crossesSlashes || indexOfSlash(t, ti, end) < 0) ? MATCH : ABORT_TO_STARSTAR;
-		}
-		for (int k = ti; k < end; k++) {
-			int result = match(p, rest, t, k, end);
-			if (result != NO_MATCH && (!crossesSlashes || result != ABORT_TO_STARSTAR)) {
-				return result;
+		if (pc == '[') {
+			int close = bracketEnd(p, pi);
+			if (close < 0) {
+				return MALFORMED;
 			}
-			if (!crossesSlashes && t[k] == '/') {
-				return ABORT_TO_STARSTAR;
-			}
+			return bracketMatches(p, pi, tc) ? close + 1 : NO_MATCH;
 		}
-		return ABORT_ALL;
-	}
-
-	private static int indexOfSlash(byte[] t, int from, int end) {
-		for (int i = from; i < end; i++) {
-			if (t[i] == '/') {
-				return i;
+		if (pc == '\\') {
+			if (pi + 1 == p.length) {
+				return MALFORMED;
 			}
+			return (p[pi + 1] == tc) ? pi + 2 : NO_MATCH;
 		}
-		return -1;
+		return (pc == tc) ? pi + 1 : NO_MATCH;
 	}
 
 	/**
@@ -212,13 +327,24 @@ public final class Wildmatch {
 	}
 
 	private static int classIndex(byte[] p, int from, int to) {
-		String name = new String(p, from, to - from, java.nio.charset.StandardCharsets.US_ASCII);
 		for (int c = 0; c < CLASSES.length; c++) {
-			if (CLASSES[c].equals(name)) {
+			if (isName(CLASSES[c], p, from, to)) {
 				return c;
 			}
 		}
 		return -1;
+	}
+
+	private static boolean isName(String name, byte[] p, int from, int to) {
+		if (name.length() != to - from) {
+			return false;
+		}
+		for (int i = 0; i < name.length(); i++) {
+			if (p[from + i] != name.charAt(i)) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	/**

@@ -115,6 +115,9 @@ public final class RefStores {
 	 */
 	public static RefStore open(Repository repository, ReflogPolicy reflogPolicy, LockOwner owner, Duration lockWait)
 			throws IOException {
+		if (owner != null && fsyncRefs(repository)) {
+			owner.makeDurable();
+		}
 		ObjectDatabase objects = new DeferredObjectDatabase(repository);
 		RefStore store = switch (repository.refFormat()) {
 			case FILES -> new FilesRefStore(new FilesOptions(repository.refsDir(), repository.refsCommonDir(),

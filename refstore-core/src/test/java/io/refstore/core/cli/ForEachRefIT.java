@@ -41,7 +41,8 @@ class ForEachRefIT {
 		String commit = globs.commit("c", null);
 		StringBuilder stdin = new StringBuilder();
 		for (String name : List.of("a", "ab", "abc", "a-b", "a.b", "b/x", "b/a/c", "b/b/c/d", "x{y}", "x@y", "x+y",
-				"\u00e9x", "\u00e8x", "A", "_u", "d/e/f/g", "d/f", "v1.0", "v1.10", "v2.0-rc1")) {
+				"\u00e9x", "\u00e8x", "A", "_u", "d/e/f/g", "d/f", "v1.0", "v1.10", "v2.0-rc1", "k/a/a/a/a/b",
+				"aaaaaaaab", "aaaaaaaa", "m/n/o/x/q/x")) {
 			stdin.append("create refs/heads/").append(name).append(' ').append(commit).append('\n');
 		}
 		globs.run(CliHarness.bytes(stdin.toString()), "update-ref", "--stdin").requireOk();
@@ -90,7 +91,10 @@ class ForEachRefIT {
 				"refs/heads/[\u00e9]x", "refs/heads/?x", "refs/heads/??x", "refs/heads/*x", "refs/heads/d/**/g",
 				"refs/heads/v1.*", "refs/heads/v[12].[0-9]", "refs/heads/[", "refs/heads/[]", "refs/heads/[!]",
 				"refs/heads/[[:bogus:]]", "refs/heads/a**", "refs/heads/**b", "refs/heads/***", "**/c",
-				"refs/heads/a\\");
+				"refs/heads/a\\", "**/**/**/**/**/**/**/**/x", "refs/**/**/**/**/**/**/**/**/b",
+				"refs/heads/*a*a*a*a*a*a*a*a*b", "refs/heads/*a*a*a*a*a*a*a*a*a*b", "**/a/**/a/**/b",
+				"**/a/**/a/**/a/**/x", "refs/**/*a*/**/*a*/b", "refs/heads/**\\/x", "refs/heads/**/*/**/x",
+				"refs/**/*/**/*/*/**/x");
 	}
 
 	@ParameterizedTest(name = "glob {0}")

@@ -245,7 +245,7 @@ class DeleteRefsKillIT {
 			paths.filter((path) -> !isCutShortOwnerRecord(path))
 				.map((path) -> gitDir.relativize(path).toString())
 				.filter((name) -> name.endsWith(".lock") || name.equals("packed-refs.new")
-						|| name.startsWith(LockOwner.DIR + "/"))
+						|| (name.startsWith(LockOwner.DIR + "/") && !name.equals(LockOwner.DIR + "/.break")))
 				.forEach(left::add);
 		}
 		if (!left.isEmpty()) {

@@ -9,6 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import io.refstore.core.ref.RefName;
+import io.refstore.core.ref.Wildmatch;
 
 class RefSelectionTest {
 
@@ -88,6 +89,27 @@ class RefSelectionTest {
 		}
 		assertThatThrownBy(() -> RefSelection.builder().exclude("refs/heads/x").build())
 			.hasMessage("selection '': no prefix, glob, name or namespace given");
+	}
+
+	@Test
+	void patternsAreLimitedInLengthAndNumber() {
+		String longest = "refs/heads/" + "*/".repeat(506) + "x";
+		assertThat(longest).hasSize(Wildmatch.MAX_PATTERN_BYTES);
+		assertThat(RefSelection.builder().glob(longest).build().globs()).containsExactly(longest);
+		assertThatThrownBy(() -> RefSelection.builder().glob(longest + "y"))
+			.hasMessageEndingWith(": it is 1025 bytes long; a pattern may have at most 1024");
+		assertThatThrownBy(() -> RefSelection.builder().exclude("refs/" + "\u00e9".repeat(510)))
+			.hasMessageStartingWith("exclude 'refs/")
+			.hasMessageEndingWith(": it is 1025 bytes long; a pattern may have at most 1024");
+		RefSelection.Builder builder = RefSelection.builder();
+		for (int i = 0; i < RefSelection.MAX_PATTERNS; i++) {
+			builder.glob("refs/heads/" + i + "/*").exclude("refs/heads/" + i + "/keep");
+		}
+		assertThat(builder.build().globs()).hasSize(RefSelection.MAX_PATTERNS);
+		assertThatThrownBy(() -> builder.glob("refs/heads/x*"))
+			.hasMessage("glob 'refs/heads/x*': a selection takes at most 100 patterns of each kind");
+		assertThatThrownBy(() -> builder.exclude("refs/heads/x"))
+			.hasMessage("exclude 'refs/heads/x': a selection takes at most 100 patterns of each kind");
 	}
 
 }

@@ -2,8 +2,12 @@ package io.refstore.core.ref;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -59,6 +63,69 @@ class WildmatchTest {
 		long start = System.nanoTime();
 		assertThat(matches(pattern, text)).isFalse();
 		assertThat(System.nanoTime() - start).isLessThan(2_000_000_000L);
+	}
+
+	/**
+	 * Patterns whose every split git's backtracking would try: twenty {@code **}{@code /}
+	 * over a thousand segments is more than 10^40 splits. Each answer is exact, and all
+	 * of them together take milliseconds; the old matcher did not end.
+	 */
+	@Test
+	void pathologicalPatternsCostThePatternTimesTheName() {
+		String twentyStars = "**/".repeat(20) + "x";
+		String manyA = "*a".repeat(50) + "*b";
+		String aSegments = "refs/" + "**/*a*/".repeat(10) + "b";
+		String escaped = "**\\/".repeat(20) + "x";
+		assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
+			assertThat(matches(twentyStars, "a/".repeat(2000) + "y")).isFalse();
+			assertThat(matches(twentyStars, "a/".repeat(2000) + "x")).isTrue();
+			assertThat(matches(twentyStars, "x")).isTrue();
+			assertThat(matches(twentyStars, "a/".repeat(2000) + "xx")).isFalse();
+			assertThat(matches("refs/" + twentyStars, "refs/" + "a/".repeat(2000) + "x")).isTrue();
+			assertThat(matches(manyA, "a".repeat(4000))).isFalse();
+			assertThat(matches(manyA, "a".repeat(4000) + "b")).isTrue();
+			assertThat(matches(manyA, "a".repeat(49) + "b")).isFalse();
+			assertThat(matches(manyA, "a".repeat(50) + "b")).isTrue();
+			assertThat(matches(manyA, "a".repeat(2000) + "/" + "a".repeat(2000) + "b")).isFalse();
+			assertThat(matches("**/" + manyA, "a".repeat(2000) + "/" + "a".repeat(2000) + "b")).isTrue();
+			assertThat(matches(aSegments, "refs/" + "xa/".repeat(9) + "yy/".repeat(1000) + "b")).isFalse();
+			assertThat(matches(aSegments, "refs/" + "xa/yy/".repeat(500) + "xa/".repeat(10) + "b")).isTrue();
+			assertThat(matches(aSegments, "refs/" + "xa/yy/".repeat(500) + "b")).isFalse();
+			assertThat(matches(aSegments, "refs/" + "yy/".repeat(500) + "xa/yy/".repeat(9) + "xa/b")).isTrue();
+			assertThat(matches(aSegments, "refs/" + "xa/".repeat(1000) + "c")).isFalse();
+			assertThat(matches(escaped, "a/".repeat(19) + "x")).isFalse();
+			assertThat(matches(escaped, "a/".repeat(20) + "x")).isTrue();
+			assertThat(matches("?*".repeat(500), "a".repeat(499))).isFalse();
+			assertThat(matches("?*".repeat(500), "a".repeat(5000))).isTrue();
+			assertThat(matches("?*".repeat(500), "a".repeat(5000) + "/")).isFalse();
+		});
+	}
+
+	@Test
+	void aLongPatternAgainstALongNameIsAnswered() {
+		// 1,024-byte patterns, the web's limit, against 4,096-byte names
+		String stars = "*[ab]".repeat(204) + "*c";
+		String doubles = "**/".repeat(341) + "c";
+		assertThat(stars.length()).isLessThanOrEqualTo(Wildmatch.MAX_PATTERN_BYTES);
+		assertThat(doubles.length()).isLessThanOrEqualTo(Wildmatch.MAX_PATTERN_BYTES);
+		assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
+			assertThat(matches(stars, "x".repeat(4095) + "c")).isFalse();
+			assertThat(matches(stars, "ab".repeat(2047) + "xc")).isTrue();
+			assertThat(matches(doubles, "x/".repeat(2047) + "d")).isFalse();
+			assertThat(matches(doubles, "x/".repeat(2047) + "c")).isTrue();
+			assertThat(matches(doubles, "x/".repeat(340) + "c")).isTrue();
+		});
+	}
+
+	@Test
+	void longPatternsAreRefusedAsInput() {
+		byte[] limit = "refs/heads/*".concat("x".repeat(Wildmatch.MAX_PATTERN_BYTES - 12))
+			.getBytes(StandardCharsets.UTF_8);
+		byte[] over = "refs/heads/*".concat("x".repeat(Wildmatch.MAX_PATTERN_BYTES - 11))
+			.getBytes(StandardCharsets.UTF_8);
+		assertThat(Wildmatch.inputProblem(limit)).isNull();
+		assertThat(Wildmatch.inputProblem(over)).isEqualTo("it is 1025 bytes long; a pattern may have at most 1024");
+		assertThat(Wildmatch.inputProblem("refs/[a".getBytes(StandardCharsets.UTF_8))).contains("no closing ']'");
 	}
 
 }

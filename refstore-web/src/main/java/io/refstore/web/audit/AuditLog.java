@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import org.springframework.context.event.EventListener;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -22,6 +23,7 @@ import org.springframework.stereotype.Service;
 
 import tools.jackson.databind.json.JsonMapper;
 
+import io.refstore.core.input.Printable;
 import io.refstore.web.security.Actors;
 import io.refstore.web.system.Redaction;
 
@@ -37,6 +39,9 @@ import io.refstore.web.system.Redaction;
 public class AuditLog {
 
 	private static final int MAX_TEXT = 4096;
+
+	/** The most parameters an entry keeps. */
+	static final int MAX_PARAMETERS = 64;
 
 	private final JdbcClient jdbc;
 
@@ -65,9 +70,31 @@ public class AuditLog {
 					+ " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
 			.params(OffsetDateTime.ofInstant(entry.at(), ZoneOffset.UTC), cut(entry.actor(), 200),
 					cut(entry.action(), 100), cut(entry.repository(), 1024), cut(entry.target(), MAX_TEXT),
-					this.json.writeValueAsString(entry.parameters()), entry.outcome().name(),
+					this.json.writeValueAsString(bounded(entry.parameters())), entry.outcome().name(),
 					cut(entry.detail(), MAX_TEXT))
 			.update();
+	}
+
+	/**
+	 * {@code parameters} as stored: names and values of more than
+	 * {@value Printable#EXCERPT} characters as their excerpts (the cut stated), at most
+	 * {@value #MAX_PARAMETERS} of them and a last one, {@code …}, saying how many more
+	 * there were. A refused request's megabyte is not stored.
+	 */
+	static Map<String, String> bounded(Map<String, String> parameters) {
+		Map<String, String> bounded = new LinkedHashMap<>();
+		for (Map.Entry<String, String> parameter : new TreeMap<>(parameters).entrySet()) {
+			if (bounded.size() == MAX_PARAMETERS) {
+				bounded.put("…", (parameters.size() - MAX_PARAMETERS) + " more parameters");
+				break;
+			}
+			bounded.put(shorter(parameter.getKey()), shorter(parameter.getValue()));
+		}
+		return bounded;
+	}
+
+	private static String shorter(String text) {
+		return (text == null || text.length() <= Printable.EXCERPT) ? text : Printable.excerpt(text);
 	}
 
 	/**

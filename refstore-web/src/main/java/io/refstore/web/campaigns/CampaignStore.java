@@ -21,6 +21,7 @@ import org.springframework.stereotype.Component;
 
 import io.refstore.batch.support.RefJobType;
 import io.refstore.web.schedules.Schedule;
+import io.refstore.web.system.Redaction;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -163,7 +164,8 @@ class CampaignStore {
 	private static CampaignTarget target(ResultSet rs, int row) throws SQLException {
 		return new CampaignTarget(rs.getLong("campaign_id"), rs.getInt("position"), rs.getString("repository"),
 				CampaignTarget.State.valueOf(rs.getString("state")), rs.getObject("execution_id", Long.class),
-				rs.getInt("restarts"), rs.getString("detail"), instant(rs, "started_at"), instant(rs, "ended_at"));
+				rs.getInt("restarts"), Redaction.paths(rs.getString("detail")), instant(rs, "started_at"),
+				instant(rs, "ended_at"));
 	}
 
 }

@@ -279,7 +279,9 @@ public class RefFactsService {
 		int count = 0;
 		int[] order = filter.byDate() ? index.byDate(filter.order() == RefFilter.Order.NEWEST) : null;
 		int length = (order != null) ? order.length : to - from;
+		ScanDeadline deadline = ScanDeadline.start(glob);
 		for (int k = 0; k < length; k++) {
+			deadline.step();
 			int i = (order != null) ? order[k] : from + k;
 			if (i < from || i >= to || (pattern != null && !index.matches(i, pattern, scratch))) {
 				continue;

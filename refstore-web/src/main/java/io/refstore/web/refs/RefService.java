@@ -69,7 +69,9 @@ public class RefService {
 			ObjectDatabase objects = open.repository().objectDatabase();
 			List<RefView> refs = new ArrayList<>();
 			String next = null;
+			ScanDeadline deadline = ScanDeadline.start(glob);
 			while (cursor.next()) {
+				deadline.step();
 				if (pattern != null && !Wildmatch.matches(pattern, cursor.nameBuffer(), cursor.nameLength())) {
 					continue;
 				}
@@ -114,9 +116,11 @@ public class RefService {
 		byte[] end = before.getBytes(StandardCharsets.UTF_8);
 		String[] last = new String[limit + 1];
 		long seen = 0;
+		ScanDeadline deadline = ScanDeadline.start(glob);
 		try (OpenRepo open = this.registry.open(repo);
 				RefCursor cursor = open.store().refs(new RefQuery(prefix, "", false))) {
 			while (cursor.next()) {
+				deadline.step();
 				if (compare(cursor.nameBuffer(), cursor.nameLength(), end) >= 0) {
 					break;
 				}
@@ -140,9 +144,11 @@ public class RefService {
 		checkParameters(prefix, glob, "", 1);
 		byte[] pattern = glob.isEmpty() ? null : glob.getBytes(StandardCharsets.UTF_8);
 		long count = 0;
+		ScanDeadline deadline = ScanDeadline.start(glob);
 		try (OpenRepo open = this.registry.open(repo);
 				RefCursor cursor = open.store().refs(new RefQuery(prefix, "", false))) {
 			while (cursor.next()) {
+				deadline.step();
 				if (pattern == null || Wildmatch.matches(pattern, cursor.nameBuffer(), cursor.nameLength())) {
 					count++;
 				}
@@ -168,7 +174,7 @@ public class RefService {
 		checkText("prefix", prefix);
 		checkText("after", after);
 		checkText("glob", glob);
-		String problem = glob.isEmpty() ? null : Wildmatch.problem(glob.getBytes(StandardCharsets.UTF_8));
+		String problem = glob.isEmpty() ? null : Wildmatch.inputProblem(glob.getBytes(StandardCharsets.UTF_8));
 		if (problem != null) {
 			throw new InvalidRequestException("glob", glob, problem);
 		}

@@ -17,6 +17,7 @@ import org.springframework.security.access.prepost.PreAuthorize;
 import org.springframework.stereotype.Service;
 import org.springframework.web.ErrorResponseException;
 
+import io.refstore.core.input.Printable;
 import io.refstore.core.objects.ObjectDatabase;
 import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.HashAlgorithm;
@@ -24,6 +25,7 @@ import io.refstore.core.ref.InvalidRefNameException;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.PersonIdent;
 import io.refstore.core.ref.RefFormat;
+import io.refstore.core.ref.RefName;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.RefTransaction;
 import io.refstore.core.ref.RefUpdate;
@@ -188,7 +190,7 @@ public class RefWriteService {
 		}
 		catch (InvalidRefNameException ex) {
 			throw Problems.exception(HttpStatus.BAD_REQUEST, "invalid-ref-name", refParameter + ": " + ex.getMessage(),
-					Map.of("parameter", refParameter, "ref", Problems.printable(ex.refName()), "rule",
+					Map.of("parameter", refParameter, "ref", RefName.printable(ex.refName()), "rule",
 							ex.rule().name()));
 		}
 		ObjectId value = id(hash, request.value(), newParameter, false);
@@ -215,7 +217,7 @@ public class RefWriteService {
 							parameter + ": a component of the ref name is " + (i - start)
 									+ " bytes long; a files repository keeps each as a file name of at most "
 									+ MAX_FILE_NAME_BYTES + " bytes",
-							Map.of("parameter", parameter, "ref", Problems.printable(ref), "rule",
+							Map.of("parameter", parameter, "ref", RefName.printable(ref), "rule",
 									"FILE_NAME_TOO_LONG"));
 				}
 				start = i + 1;
@@ -347,7 +349,7 @@ public class RefWriteService {
 	 */
 	private static String message(String requested, String fallback) {
 		String text = (requested == null || requested.isBlank()) ? "refstore: " + fallback : requested;
-		return Problems.printable(ReflogEntry.normalizeMessage(text));
+		return Printable.of(ReflogEntry.normalizeMessage(text));
 	}
 
 	private static String targets(List<RefUpdateRequest> updates) {

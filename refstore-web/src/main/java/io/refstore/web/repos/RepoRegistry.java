@@ -10,6 +10,9 @@ import java.util.Optional;
 
 import jakarta.annotation.PreDestroy;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 
@@ -20,6 +23,7 @@ import io.refstore.core.repo.StoreGate;
 import io.refstore.core.repo.StoreSwappedException;
 import io.refstore.core.repo.RepositoryDiscovery;
 import io.refstore.core.repo.RepositoryPaths;
+import io.refstore.core.store.ProcessLocks;
 
 /**
  * The repositories under the configured roots: finds them ({@link RepositoryDiscovery}:
@@ -33,6 +37,8 @@ import io.refstore.core.repo.RepositoryPaths;
 @Component
 public class RepoRegistry {
 
+	private static final Log log = LogFactory.getLog(RepoRegistry.class);
+
 	/** The parameter name used in error messages about a repository name. */
 	public static final String PARAMETER = "repo";
 
@@ -41,6 +47,9 @@ public class RepoRegistry {
 	private final RepositoryDiscovery discovery;
 
 	private final StoreCache stores;
+
+	/** The record of this application's locks, one per repository it writes in. */
+	private final ProcessLocks locks = new ProcessLocks("refstore-web");
 
 	private final ObjectProvider<RemoteRepos> remote;
 
@@ -53,7 +62,7 @@ public class RepoRegistry {
 		this.paths = paths;
 		this.remote = remote;
 		this.discovery = new RepositoryDiscovery(this.paths, properties.maxDepth());
-		this.stores = new StoreCache(properties.openStores());
+		this.stores = new StoreCache(properties.openStores(), this.locks);
 	}
 
 	/** The storages: each name with its root's real path, in search order. */
@@ -180,10 +189,49 @@ public class RepoRegistry {
 		return dir.isPresent() && looksLikeRepository(dir.get());
 	}
 
-	/** Closes every cached store once no request uses it. */
+	/**
+	 * Removes, in every repository under the roots, the locks that refstore processes
+	 * known to be gone left (this application killed while it wrote, a {@code refstore}
+	 * command killed, a power cut): links to their owner records. git's locks and those
+	 * of processes that may still run stay. What the application does at its start.
+	 * @return how many locks were removed
+	 */
+	public int releaseAbandonedLocks() {
+		int removed = 0;
+		for (String name : names()) {
+			try {
+				Optional<Path> dir = this.paths.resolve(PARAMETER, name);
+				if (dir.isPresent()) {
+					try (Repository repository = Repository.open(dir.get(), Map.of())) {
+						int released = ProcessLocks.releaseAbandoned(repository);
+						if (released > 0) {
+							log.info("removed " + released + " lock(s) that dead refstore processes left in " + name);
+						}
+						removed += released;
+					}
+				}
+			}
+			catch (IOException | RuntimeException ex) {
+				log.warn("could not clear the locks dead refstore processes left in " + name, ex);
+			}
+		}
+		return removed;
+	}
+
+	/**
+	 * Closes every cached store once no request uses it, then removes this application's
+	 * lock records.
+	 */
 	@PreDestroy
 	void close() {
 		this.stores.close();
+		try {
+			this.locks.close();
+		}
+		catch (IOException ex) {
+			// a record left behind is cleared at the next start, its owner gone
+			log.warn("could not remove this application's lock records", ex);
+		}
 	}
 
 }

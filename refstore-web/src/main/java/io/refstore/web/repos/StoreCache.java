@@ -12,6 +12,7 @@ import java.util.Map;
 
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.store.ProcessLocks;
 import io.refstore.core.store.RefStores;
 
 /**
@@ -34,8 +35,15 @@ final class StoreCache implements AutoCloseable {
 
 	private final int capacity;
 
-	StoreCache(int capacity) {
+	private final ProcessLocks locks;
+
+	/**
+	 * @param locks the record of this application's locks: every store it opens takes its
+	 * locks as links to it, so that a restart clears those a kill leaves
+	 */
+	StoreCache(int capacity, ProcessLocks locks) {
 		this.capacity = capacity;
+		this.locks = locks;
 	}
 
 	/** One cached store and the repository it was opened from. */
@@ -85,7 +93,7 @@ final class StoreCache implements AutoCloseable {
 		}
 		RefStore store;
 		try {
-			store = RefStores.open(fresh);
+			store = this.locks.open(fresh);
 		}
 		catch (IOException | RuntimeException ex) {
 			fresh.close();

@@ -4,6 +4,7 @@ import java.net.URI;
 import java.util.List;
 import java.util.Map;
 
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.Authentication;
@@ -14,9 +15,12 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.util.UriUtils;
+
+import io.refstore.web.system.InvalidRequestException;
 
 /**
  * {@code /api/schedules}: list, read (with the newest runs), create, replace, delete,
@@ -33,9 +37,27 @@ class ScheduleApiController {
 		this.schedules = schedules;
 	}
 
+	/** The most schedules one page lists. */
+	static final int MAX_LIMIT = 1000;
+
+	/**
+	 * A page of schedules by name: {@code limit} (1 to {@value #MAX_LIMIT}, default 100)
+	 * after the one named {@code after}; {@code Link: rel="next"} names the next page.
+	 */
 	@GetMapping
-	List<Schedule> list() {
-		return this.schedules.list();
+	ResponseEntity<List<Schedule>> list(@RequestParam(required = false) String after,
+			@RequestParam(defaultValue = "100") int limit) {
+		if (limit < 1 || limit > MAX_LIMIT) {
+			throw new InvalidRequestException("limit", Integer.toString(limit), "it must be from 1 to " + MAX_LIMIT);
+		}
+		List<Schedule> page = this.schedules.page(after, limit + 1);
+		if (page.size() <= limit) {
+			return ResponseEntity.ok(page);
+		}
+		page = page.subList(0, limit);
+		String next = "/api/schedules?after=" + UriUtils.encodeQueryParam(page.get(limit - 1).name(), "UTF-8")
+				+ "&limit=" + limit;
+		return ResponseEntity.ok().header(HttpHeaders.LINK, "<" + next + ">; rel=\"next\"").body(page);
 	}
 
 	@GetMapping("/{name}")

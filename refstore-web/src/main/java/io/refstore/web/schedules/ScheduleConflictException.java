@@ -20,7 +20,7 @@ public class ScheduleConflictException extends ErrorResponseException {
 	 */
 	public ScheduleConflictException(String detail) {
 		super(HttpStatus.CONFLICT,
-				Problems.problem(HttpStatus.CONFLICT, "schedule-exists", Problems.printable(detail), Map.of()), null);
+				Problems.problem(HttpStatus.CONFLICT, "schedule-exists", Problems.escaped(detail), Map.of()), null);
 	}
 
 }

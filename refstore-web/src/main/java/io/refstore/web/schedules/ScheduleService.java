@@ -86,6 +86,15 @@ public class ScheduleService {
 		return this.store.all().stream().map(ScheduleService::withNextFireTimes).toList();
 	}
 
+	/**
+	 * At most {@code limit} schedules named after {@code after} ({@code null}: from the
+	 * first), by name, with their next fire times.
+	 */
+	@PreAuthorize("hasRole('VIEWER')")
+	public List<Schedule> page(String after, int limit) {
+		return this.store.page(after, limit).stream().map(ScheduleService::withNextFireTimes).toList();
+	}
+
 	/** The schedule, or empty. */
 	@PreAuthorize("hasRole('VIEWER')")
 	public Optional<Schedule> find(String name) {

@@ -78,6 +78,16 @@ class ScheduleStore {
 			.optional();
 	}
 
+	/**
+	 * At most {@code limit} schedules named after {@code after} (all if null), by name.
+	 */
+	List<Schedule> page(String after, int limit) {
+		return this.jdbc.sql("SELECT * FROM refstore_schedule WHERE name > ? ORDER BY name LIMIT ?")
+			.params((after != null) ? after : "", limit)
+			.query(this::schedule)
+			.list();
+	}
+
 	List<Schedule> all() {
 		return this.jdbc.sql("SELECT * FROM refstore_schedule ORDER BY name").query(this::schedule).list();
 	}

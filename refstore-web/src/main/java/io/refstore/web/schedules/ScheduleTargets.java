@@ -2,15 +2,13 @@ package io.refstore.web.schedules;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.FileSystems;
-import java.nio.file.Path;
-import java.nio.file.PathMatcher;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.PatternSyntaxException;
 
 import org.springframework.stereotype.Component;
 
+import io.refstore.core.ref.Wildmatch;
 import io.refstore.core.repo.InvalidRepositoryNameException;
 import io.refstore.web.fleet.FleetJobs;
 import io.refstore.web.repos.OpenRepo;
@@ -24,7 +22,9 @@ import io.refstore.web.system.InvalidRequestException;
  * threshold. Selections are evaluated at each fire, so a repository added later is
  * included. They span the fleet: this node's repositories by name, the other nodes' by
  * {@code <storage>/<name>} as their inventory last recorded them. Campaigns select their
- * repositories through it too. Thread-safe.
+ * repositories through it too. A glob is refstore's one glob, {@link Wildmatch}
+ * ({@code *} within a path segment, {@code **} across segments), at most
+ * {@link Wildmatch#MAX_PATTERN_BYTES} long: its cost per name is bounded. Thread-safe.
  */
 @Component
 public class ScheduleTargets {
@@ -83,14 +83,18 @@ public class ScheduleTargets {
 		}
 	}
 
-	private static PathMatcher matcher(String glob) {
-		try {
-			return FileSystems.getDefault().getPathMatcher("glob:" + glob);
+	private static byte[] matcher(String glob) {
+		byte[] pattern = glob.getBytes(StandardCharsets.UTF_8);
+		String problem = Wildmatch.inputProblem(pattern);
+		if (problem != null) {
+			throw new InvalidRequestException("target", glob, "not a glob: " + problem);
 		}
-		catch (PatternSyntaxException ex) {
-			throw new InvalidRequestException("target", glob,
-					"not a glob: " + ex.getDescription() + " at index " + ex.getIndex());
-		}
+		return pattern;
+	}
+
+	private static boolean matches(byte[] glob, String name) {
+		byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
+		return Wildmatch.matches(glob, bytes, bytes.length);
 	}
 
 	/** The repositories {@code schedule} selects now, sorted by name. */
@@ -108,12 +112,12 @@ public class ScheduleTargets {
 			return switch (kind) {
 				case REPOSITORY -> List.of(target);
 				case GLOB -> {
-					PathMatcher matcher = matcher(target);
+					byte[] glob = matcher(target);
 					List<String> names = new ArrayList<>(
-							this.registry.names().stream().filter((name) -> matcher.matches(Path.of(name))).toList());
+							this.registry.names().stream().filter((name) -> matches(glob, name)).toList());
 					this.fleet.elsewhereRepositories()
 						.stream()
-						.filter((repository) -> matcher.matches(Path.of(repository.path())))
+						.filter((repository) -> matches(glob, repository.path()))
 						.forEach((repository) -> names.add(repository.name()));
 					yield names;
 				}

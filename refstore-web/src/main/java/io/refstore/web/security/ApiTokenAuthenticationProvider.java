@@ -29,7 +29,8 @@ final class ApiTokenAuthenticationProvider implements AuthenticationProvider {
 		String secret = (String) authentication.getCredentials();
 		Optional<ApiToken> token = (secret == null) ? Optional.empty() : this.tokens.authenticate(secret);
 		if (token.isEmpty()) {
-			throw new InvalidTokenException("the bearer token is unknown or revoked, or has expired");
+			throw new InvalidTokenException(
+					"the bearer token is unknown or revoked, or has expired, or the token it was made with has");
 		}
 		UserDetails owner;
 		try {

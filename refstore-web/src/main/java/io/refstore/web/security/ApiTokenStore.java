@@ -76,12 +76,31 @@ class ApiTokenStore {
 					+ " AND (expires_at IS NULL OR expires_at > ?)")
 			.params(hash(secret), utc(now))
 			.query(ApiTokenStore::token)
-			.optional();
+			.optional()
+			.filter((found) -> found.parentId() == null || ancestorsValid(found.parentId(), now));
 		token.filter((found) -> found.lastUsedAt() == null || found.lastUsedAt().isBefore(now.minus(USE_MARK)))
 			.ifPresent((found) -> this.jdbc.sql("UPDATE refstore_api_token SET last_used_at = ? WHERE id = ?")
 				.params(utc(now), found.id())
 				.update());
 		return token;
+	}
+
+	/**
+	 * Whether the token {@code id} and every token above it (its parent, theirs...) are
+	 * neither revoked nor expired at {@code now}: a token made with a token never
+	 * outlives it, also one made before its expiry was capped at its parent's. One
+	 * recursive query, run only for tokens made with a token.
+	 */
+	private boolean ancestorsValid(long id, Instant now) {
+		return this.jdbc
+			.sql("WITH RECURSIVE chain (id, parent_id, revoked_at, expires_at) AS ("
+					+ " SELECT id, parent_id, revoked_at, expires_at FROM refstore_api_token WHERE id = ?"
+					+ " UNION ALL SELECT t.id, t.parent_id, t.revoked_at, t.expires_at"
+					+ " FROM refstore_api_token t JOIN chain c ON t.id = c.parent_id)"
+					+ " SELECT COUNT(*) FROM chain WHERE revoked_at IS NOT NULL OR expires_at <= ?")
+			.params(id, utc(now))
+			.query(Long.class)
+			.single() == 0;
 	}
 
 	Optional<ApiToken> find(long id) {

@@ -9,13 +9,24 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import io.github.bucket4j.Bucket;
 
 /**
- * How long a sign-in attempt for an account, from a client address, must wait: the longer
- * of the two waits, each kept by a Bucket4j token bucket per account and per address (see
- * {@link SecurityProperties.Throttle}). Only failures take tokens, so a client that signs
- * in correctly is never slowed; a failure past the free ones takes twice as many tokens
- * as the one before, so the wait doubles, and the failure that locks out takes the whole
- * lock-out's worth. The buckets live in a bounded map that forgets a key once it has been
- * quiet long enough to have refilled. Thread-safe.
+ * How long a sign-in attempt for an account, from a client address, must wait, so that
+ * guessing is slowed without handing anyone a button that locks another user out (see
+ * {@link SecurityProperties.Throttle}). Failures are counted in three Bucket4j token
+ * buckets:
+ * <ol>
+ * <li>per account and address: the free failures, then a wait that doubles, then a
+ * lock-out. It holds back only that address for that account;</li>
+ * <li>per address, for every account alike, with the same numbers: an address spraying
+ * names holds back only itself;</li>
+ * <li>per account, from every address: the same doubling, but never longer than
+ * {@code accountMaxWait} and never a lock-out, and only for addresses that have failed
+ * for this account themselves. An address that has not failed for the account is never
+ * held back by other addresses' failures, so the right password still signs in from
+ * it.</li>
+ * </ol>
+ * Only failures take tokens, so a client that signs in correctly is never slowed. The
+ * buckets live in a bounded map that forgets a key once it has been quiet long enough to
+ * have refilled. Thread-safe.
  */
 final class LoginThrottle {
 
@@ -26,11 +37,15 @@ final class LoginThrottle {
 	/** Tokens that a lock-out takes: one per back-off period of the lock-out. */
 	private final long lockoutTokens;
 
+	/** The most tokens one failure takes from an account's bucket. */
+	private final long accountMaxTokens;
+
 	private final Cache<String, Attempts> keys;
 
 	LoginThrottle(SecurityProperties.Throttle settings) {
 		this.settings = settings;
 		this.lockoutTokens = Math.max(1, settings.lockout().toNanos() / settings.backOff().toNanos());
+		this.accountMaxTokens = Math.max(1, settings.accountMaxWait().toNanos() / settings.backOff().toNanos());
 		this.keys = Caffeine.newBuilder()
 			.maximumSize(100_000)
 			.expireAfterAccess(settings.lockout().plus(settings.backOff().multipliedBy(settings.freeAttempts())))
@@ -39,26 +54,34 @@ final class LoginThrottle {
 
 	/**
 	 * How long an attempt for {@code account} from {@code address} must wait, or
-	 * {@link Duration#ZERO} if it may go on to the password check.
+	 * {@link Duration#ZERO} if it may go on to the password check: the longest of the
+	 * pair's and the address's waits, and the account's if this address has failed for
+	 * it.
 	 */
 	Duration wait(String account, String address) {
-		long nanos = Math.max(wait(this.keys.getIfPresent(accountKey(account))),
-				wait(this.keys.getIfPresent(addressKey(address))));
+		Attempts pair = this.keys.getIfPresent(pairKey(account, address));
+		long nanos = Math.max(wait(pair), wait(this.keys.getIfPresent(addressKey(address))));
+		if (pair != null) {
+			nanos = Math.max(nanos, wait(this.keys.getIfPresent(accountKey(account))));
+		}
 		return Duration.ofNanos(nanos);
 	}
 
 	/**
-	 * Counts a failed attempt against the account and the address.
-	 * @return what it locked out (the account, the address, both), empty if nothing
+	 * Counts a failed attempt against the account at this address, the address and the
+	 * account.
+	 * @return what it locked out ({@code account at this address}, {@code address}),
+	 * empty if nothing
 	 */
 	List<String> failed(String account, String address) {
 		List<String> locked = new ArrayList<>(2);
-		if (attempts(accountKey(account)).fail()) {
-			locked.add("account");
+		if (attempts(pairKey(account, address)).fail(this.lockoutTokens, true)) {
+			locked.add("account at this address");
 		}
-		if (attempts(addressKey(address)).fail()) {
+		if (attempts(addressKey(address)).fail(this.lockoutTokens, true)) {
 			locked.add("address");
 		}
+		attempts(accountKey(account)).fail(this.accountMaxTokens, false);
 		return locked;
 	}
 
@@ -72,9 +95,13 @@ final class LoginThrottle {
 		return this.settings.lockoutAfter();
 	}
 
-	/** A successful sign-in clears its account's failures (not its address's). */
-	void succeeded(String account) {
-		this.keys.invalidate(accountKey(account));
+	/**
+	 * A successful sign-in clears the failures of its account at its address; its
+	 * address's and its account's counts run out on their own, so that a guesser's
+	 * account-wide slow-down does not end when the owner signs in.
+	 */
+	void succeeded(String account, String address) {
+		this.keys.invalidate(pairKey(account, address));
 	}
 
 	private Attempts attempts(String key) {
@@ -86,12 +113,21 @@ final class LoginThrottle {
 	}
 
 	private static String accountKey(String account) {
-		String name = String.valueOf(account);
-		return "account:" + ((name.length() > MAX_KEY) ? name.substring(0, MAX_KEY) : name);
+		return "account:" + name(account);
 	}
 
 	private static String addressKey(String address) {
 		return "address:" + address;
+	}
+
+	private static String pairKey(String account, String address) {
+		// the address first: it holds no spaces, so no account name can forge a pair
+		return "pair:" + address + " " + name(account);
+	}
+
+	private static String name(String account) {
+		String name = String.valueOf(account);
+		return (name.length() > MAX_KEY) ? name.substring(0, MAX_KEY) : name;
 	}
 
 	/** The bucket of one key and its run of failures. */
@@ -110,15 +146,18 @@ final class LoginThrottle {
 		}
 
 		/**
+		 * @param maxTokens the most tokens one failure takes: the longest wait, in
+		 * back-off periods
+		 * @param locks whether the failure number {@code lockoutAfter} locks out
 		 * @return whether this failure locked the key out
 		 */
-		synchronized boolean fail() {
+		synchronized boolean fail(long maxTokens, boolean locks) {
 			SecurityProperties.Throttle settings = LoginThrottle.this.settings;
 			if (this.bucket.getAvailableTokens() >= settings.freeAttempts()) {
 				this.failures = 0;
 			}
 			this.failures++;
-			if (this.failures == settings.lockoutAfter()) {
+			if (locks && this.failures == settings.lockoutAfter()) {
 				// leaves 1 - lockoutTokens: one token comes back when the lock-out is
 				// over
 				long tokens = this.bucket.getAvailableTokens() + LoginThrottle.this.lockoutTokens - 1;
@@ -128,8 +167,12 @@ final class LoginThrottle {
 				return true;
 			}
 			int beyond = this.failures - settings.freeAttempts();
-			long tokens = (beyond <= 0) ? 1 : Math.min(1L << Math.min(beyond, 62), LoginThrottle.this.lockoutTokens);
-			this.bucket.consumeIgnoringRateLimits(tokens);
+			long tokens = (beyond <= 0) ? 1 : Math.min(1L << Math.min(beyond, 62), maxTokens);
+			// a wait never grows past maxTokens back-off periods, however many fail
+			long allowed = Math.min(tokens, maxTokens - 1 + this.bucket.getAvailableTokens());
+			if (allowed > 0) {
+				this.bucket.consumeIgnoringRateLimits(allowed);
+			}
 			return false;
 		}
 

@@ -4,9 +4,11 @@ import java.time.Duration;
 import java.util.List;
 
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 
+import org.hibernate.validator.constraints.time.DurationMax;
 import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -51,31 +53,47 @@ public record SecurityProperties(@Valid List<User> users, @Valid @DefaultValue T
 	}
 
 	/**
-	 * Throttling of console and HTTP Basic sign-ins, per account and per client address
-	 * alike: {@code freeAttempts} failures are let through, each further one waits twice
-	 * as long as the one before (starting at {@code backOff}), and the failure number
-	 * {@code lockoutAfter} locks the account or address out for {@code lockout}. A quiet
-	 * period (no failure until the allowance has refilled) starts the count again; a
-	 * successful sign-in clears its account's count.
+	 * Throttling of console and HTTP Basic sign-ins, counted per account at one client
+	 * address and per address: {@code freeAttempts} failures are let through, each
+	 * further one waits twice as long as the one before (starting at {@code backOff}),
+	 * and the failure number {@code lockoutAfter} locks that account at that address, or
+	 * that address, out for {@code lockout}. Failures of one account from every address
+	 * are counted too, with the same doubling up to {@code accountMaxWait} and no
+	 * lock-out, and hold back only the addresses that have failed for that account. A
+	 * quiet period (no failure until the allowance has refilled) starts a count again; a
+	 * successful sign-in clears its account's count at its address.
 	 *
 	 * @param freeAttempts failures allowed before any wait
 	 * @param backOff the first wait, and the time one allowed failure takes to come back
 	 * @param lockoutAfter the failure that locks out
 	 * @param lockout how long a lock-out lasts
+	 * @param accountMaxWait the longest wait that an account's failures from every
+	 * address put on an address that has failed for it
 	 */
 	public record Throttle(@DefaultValue("5") @Min(1) int freeAttempts,
 			@DefaultValue("1s") @DurationMin(millis = 1) Duration backOff, @DefaultValue("10") @Min(1) int lockoutAfter,
-			@DefaultValue("15m") @DurationMin(millis = 1) Duration lockout) {
+			@DefaultValue("15m") @DurationMin(millis = 1) Duration lockout,
+			@DefaultValue("1m") @DurationMin(millis = 1) Duration accountMaxWait) {
 
 	}
 
 	/**
 	 * API tokens: {@code refstore.security.tokens.default-ttl} is how long a token lives
-	 * when its creator does not say.
+	 * when its creator does not say, {@code max-ttl} the longest lifetime a creator may
+	 * ask for (at most 100 years, so that every expiry is a four-digit year that RFC 3339
+	 * can write). The default may not exceed the maximum.
 	 *
 	 * @param defaultTtl the lifetime of a token created without one
+	 * @param maxTtl the longest lifetime accepted
 	 */
-	public record Tokens(@DefaultValue("90d") @DurationMin(millis = 1) Duration defaultTtl) {
+	public record Tokens(@DefaultValue("90d") @DurationMin(millis = 1) Duration defaultTtl,
+			@DefaultValue("365d") @DurationMin(millis = 1) @DurationMax(days = 36_500) Duration maxTtl) {
+
+		/** Whether the default lifetime is within the maximum (checked at start-up). */
+		@AssertTrue(message = "default-ttl must not exceed max-ttl")
+		public boolean isDefaultTtlWithinMaxTtl() {
+			return this.defaultTtl == null || this.maxTtl == null || this.defaultTtl.compareTo(this.maxTtl) <= 0;
+		}
 
 	}
 

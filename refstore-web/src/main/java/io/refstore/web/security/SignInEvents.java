@@ -54,7 +54,7 @@ final class SignInEvents {
 	@EventListener
 	void succeeded(AuthenticationSuccessEvent event) {
 		if (event.getAuthentication() instanceof UsernamePasswordAuthenticationToken attempt) {
-			this.throttle.succeeded(attempt.getName());
+			this.throttle.succeeded(attempt.getName(), address(attempt));
 		}
 	}
 

@@ -10,6 +10,7 @@ import org.springframework.security.access.prepost.PreAuthorize;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.stereotype.Service;
 
+import io.refstore.core.input.Printable;
 import io.refstore.web.audit.AuditEntry;
 import io.refstore.web.audit.AuditEntry.Outcome;
 import io.refstore.web.audit.AuditLog;
@@ -33,28 +34,34 @@ public class TokenService {
 
 	private final Duration defaultTtl;
 
+	private final Duration maxTtl;
+
 	TokenService(ApiTokenStore tokens, AuditLog audit, SecurityProperties properties) {
 		this.tokens = tokens;
 		this.audit = audit;
 		this.defaultTtl = properties.tokens().defaultTtl();
+		this.maxTtl = properties.tokens().maxTtl();
 	}
 
 	/**
 	 * Creates a token for the current user. A token created by a request that a token
-	 * authenticated is that token's child, and is revoked with it.
+	 * authenticated is that token's child: it expires no later than its parent and is
+	 * revoked with it.
 	 * @param name a label, 1 to {@value #MAX_NAME} printable characters
-	 * @param ttl how long it authenticates, or {@code null} for the configured default
+	 * @param ttl how long it authenticates, at most the configured maximum, or
+	 * {@code null} for the configured default
 	 * @return the token with its secret, shown only this once
 	 */
 	@PreAuthorize("hasRole('VIEWER')")
 	public CreatedToken create(String name, Duration ttl) {
 		String actor = Actors.current();
-		if (ttl != null && (ttl.isNegative() || ttl.isZero())) {
+		if (ttl != null && (ttl.isNegative() || ttl.isZero() || ttl.compareTo(this.maxTtl) > 0)) {
 			this.audit.record(AuditEntry.of(actor, "token.create", null, null, Map.of("ttl", ttl.toString()),
 					Outcome.REJECTED, "invalid ttl"));
-			throw new InvalidRequestException("ttl", ttl.toString(), "a token's lifetime must be positive");
+			throw new InvalidRequestException("ttl", ttl.toString(), "a token's lifetime must be positive and at most "
+					+ this.maxTtl + " (refstore.security.tokens.max-ttl)");
 		}
-		if (name == null || name.isBlank() || name.length() > MAX_NAME || !Problems.printable(name).equals(name)) {
+		if (name == null || name.isBlank() || name.length() > MAX_NAME || !Printable.of(name).equals(name)) {
 			this.audit.record(AuditEntry.of(actor, "token.create", null, null, Map.of("name", String.valueOf(name)),
 					Outcome.REJECTED, "invalid name"));
 			throw new InvalidRequestException("name", name,
@@ -63,6 +70,12 @@ public class TokenService {
 		Instant expiresAt = Instant.now().plus((ttl != null) ? ttl : this.defaultTtl);
 		Long parent = (SecurityContextHolder.getContext()
 			.getAuthentication() instanceof BearerTokenAuthentication bearer) ? bearer.tokenId() : null;
+		if (parent != null) {
+			Instant parentExpiry = this.tokens.find(parent).map(ApiToken::expiresAt).orElse(null);
+			if (parentExpiry != null && parentExpiry.isBefore(expiresAt)) {
+				expiresAt = parentExpiry;
+			}
+		}
 		CreatedToken created = this.tokens.create(actor, name, expiresAt, parent);
 		this.audit.record(AuditEntry.of(actor, "token.create", null, "token " + created.token().id(),
 				Map.of("name", name), Outcome.SUCCESS, null));

@@ -1,6 +1,9 @@
 package io.refstore.web.system;
 
 import java.io.IOException;
+import java.time.Instant;
+import java.time.temporal.Temporal;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -9,6 +12,7 @@ import java.util.regex.Pattern;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.tomcat.util.http.InvalidParameterException;
+import org.springframework.beans.TypeMismatchException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -18,6 +22,7 @@ import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
 import io.refstore.batch.support.JobConflictException;
@@ -76,7 +81,7 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler implements Pass
 			properties.put("rule", name.rule().name());
 		}
 		return Problems.problem(HttpStatus.BAD_REQUEST, "invalid-parameter",
-				Problems.printable(Redaction.paths(ex.getMessage())), properties);
+				Problems.escaped(Redaction.paths(ex.getMessage())), properties);
 	}
 
 	/**
@@ -103,8 +108,8 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler implements Pass
 		if (ex.executionId() != null) {
 			properties.put("execution", ex.executionId());
 		}
-		return Problems.problem(HttpStatus.CONFLICT, "job-conflict",
-				Problems.printable(Redaction.paths(ex.getMessage())), properties);
+		return Problems.problem(HttpStatus.CONFLICT, "job-conflict", Problems.escaped(Redaction.paths(ex.getMessage())),
+				properties);
 	}
 
 	@ExceptionHandler
@@ -175,16 +180,69 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler implements Pass
 	}
 
 	/**
+	 * A query or path parameter that does not convert to its type, or is given more than
+	 * once where one value is taken: the one {@code invalid-parameter} problem naming it,
+	 * with what it takes in words (never the type's class name, nor the values as Java
+	 * prints an array).
+	 */
+	@Override
+	protected ResponseEntity<Object> handleTypeMismatch(TypeMismatchException ex, HttpHeaders headers,
+			HttpStatusCode status, WebRequest request) {
+		String name = (ex instanceof MethodArgumentTypeMismatchException argument) ? argument.getName()
+				: String.valueOf(ex.getPropertyName());
+		Object value = ex.getValue();
+		String reason;
+		String shown;
+		if (value instanceof Object[] values && values.length != 1) {
+			shown = String.join("', '", Arrays.stream(values).map(String::valueOf).toList());
+			reason = "it is given " + values.length + " times; give it once";
+		}
+		else {
+			shown = String.valueOf((value instanceof Object[] values) ? values[0] : value);
+			reason = "it must be " + expected(ex.getRequiredType());
+		}
+		String parameter = Problems.printable(name);
+		String detail = "parameter '" + parameter + "' = '" + Problems.printable(shown) + "' is refused: " + reason;
+		ProblemDetail problem = Problems.problem(HttpStatus.BAD_REQUEST, "invalid-parameter", detail,
+				Map.of("parameter", parameter));
+		return handleExceptionInternal(ex, problem, headers, HttpStatus.BAD_REQUEST, request);
+	}
+
+	/** What a parameter of {@code type} takes, in words. */
+	private static String expected(Class<?> type) {
+		if (type == null) {
+			return "of another form";
+		}
+		if (type.isEnum()) {
+			return "one of " + String.join(", ",
+					Arrays.stream(type.getEnumConstants()).map((constant) -> ((Enum<?>) constant).name()).toList());
+		}
+		if (type == int.class || type == long.class || type == Integer.class || type == Long.class) {
+			return "a whole number";
+		}
+		if (type == boolean.class || type == Boolean.class) {
+			return "true or false";
+		}
+		if (Temporal.class.isAssignableFrom(type)) {
+			return "an ISO-8601 date-time, such as 2026-12-03T10:15:30" + ((type == Instant.class) ? "Z" : "");
+		}
+		return "of another form";
+	}
+
+	/**
 	 * Spring MVC's own problems (405, 406, 415, missing parameters) carry the correlation
-	 * id too.
+	 * id too, and are bounded as refstore's are.
 	 */
 	@Override
 	protected ResponseEntity<Object> createResponseEntity(Object body, HttpHeaders headers, HttpStatusCode statusCode,
 			WebRequest request) {
 		String correlationId = CorrelationIdFilter.current();
-		if (body instanceof ProblemDetail problem && correlationId != null
-				&& (problem.getProperties() == null || !problem.getProperties().containsKey(CorrelationIdFilter.KEY))) {
-			problem.setProperty(CorrelationIdFilter.KEY, correlationId);
+		if (body instanceof ProblemDetail problem) {
+			if (correlationId != null && (problem.getProperties() == null
+					|| !problem.getProperties().containsKey(CorrelationIdFilter.KEY))) {
+				problem.setProperty(CorrelationIdFilter.KEY, correlationId);
+			}
+			Problems.bounded(problem);
 		}
 		return super.createResponseEntity(body, headers, statusCode, request);
 	}

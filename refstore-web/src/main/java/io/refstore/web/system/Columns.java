@@ -35,9 +35,21 @@ public final class Columns {
 		return (instant == null) ? null : OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
 	}
 
-	/** {@code text} cut to {@code max} characters, an ellipsis marking the cut. */
+	/**
+	 * {@code text} cut to at most {@code max} characters, an ellipsis and the number of
+	 * characters cut marking the cut ({@code abc… (5000 more characters)}; only the
+	 * ellipsis below 80 characters).
+	 */
 	public static String cut(String text, int max) {
-		return (text == null || text.length() <= max) ? text : text.substring(0, max - 1) + "…";
+		if (text == null || text.length() <= max) {
+			return text;
+		}
+		if (max < 80) {
+			return text.substring(0, max - 1) + "…";
+		}
+		// the statement of the cut is at most 31 characters long
+		int keep = max - 31;
+		return text.substring(0, keep) + "… (" + (text.length() - keep) + " more characters)";
 	}
 
 	/**

@@ -23,6 +23,12 @@ public final class Problems {
 	 */
 	public static final String TYPE_BASE = "https://refstore.io/problems/";
 
+	/**
+	 * The longest {@code detail} of a problem, and text member: as long as the longest
+	 * repository name.
+	 */
+	public static final int MAX_TEXT = 1024;
+
 	private Problems() {
 	}
 
@@ -50,7 +56,7 @@ public final class Problems {
 		if (correlationId != null && !properties.containsKey(CorrelationIdFilter.KEY)) {
 			problem.setProperty(CorrelationIdFilter.KEY, correlationId);
 		}
-		return problem;
+		return bounded(problem);
 	}
 
 	/** 404: {@code what} does not exist. */
@@ -60,10 +66,37 @@ public final class Problems {
 
 	/**
 	 * {@code value} with control characters escaped, so that a detail cannot break a log
-	 * line or a page.
+	 * line or a page, and cut to an excerpt of {@value Printable#EXCERPT} characters that
+	 * states the cut ({@link Printable#excerpt}), so that a refused megabyte is neither
+	 * echoed nor stored whole.
 	 */
 	public static String printable(String value) {
-		return Printable.of(value);
+		return Printable.excerpt(value);
+	}
+
+	/**
+	 * {@code message} with control characters escaped and nothing cut: for a message that
+	 * quotes user values as excerpts already
+	 * ({@link io.refstore.core.input.RefusedInputException}'s); a problem still cuts what
+	 * is too long.
+	 */
+	public static String escaped(String message) {
+		return Printable.of(message);
+	}
+
+	/**
+	 * {@code problem} with a detail and text members of at most {@value #MAX_TEXT}
+	 * characters each, cut with the cut stated: the bound of every problem, whatever a
+	 * message quoted (values quoted through {@link #printable} are shorter still).
+	 * Returns the same problem.
+	 */
+	static ProblemDetail bounded(ProblemDetail problem) {
+		problem.setDetail(Columns.cut(problem.getDetail(), MAX_TEXT));
+		if (problem.getProperties() != null) {
+			problem.getProperties()
+				.replaceAll((name, value) -> (value instanceof String text) ? Columns.cut(text, MAX_TEXT) : value);
+		}
+		return problem;
 	}
 
 }

@@ -21,6 +21,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.util.unit.DataSize;
+import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -83,6 +85,27 @@ class WebConfiguration {
 		FilterRegistrationBean<BodySizeLimitFilter> registration = new FilterRegistrationBean<>(
 				new BodySizeLimitFilter(settings.api().maxBodySize().toBytes(), json));
 		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
+		registration.addUrlPatterns("/api/*");
+		return registration;
+	}
+
+	@Bean
+	WebMvcConfigurer repeatedParameterCheck() {
+		return new WebMvcConfigurer() {
+
+			@Override
+			public void addInterceptors(InterceptorRegistry registry) {
+				registry.addInterceptor(new RepeatedParameterCheck()).addPathPatterns("/api/**");
+			}
+
+		};
+	}
+
+	@Bean
+	FilterRegistrationBean<AcceptHeaderFilter> acceptHeaderFilter(JsonMapper json) {
+		FilterRegistrationBean<AcceptHeaderFilter> registration = new FilterRegistrationBean<>(
+				new AcceptHeaderFilter(json));
+		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 11);
 		registration.addUrlPatterns("/api/*");
 		return registration;
 	}

@@ -1,6 +1,7 @@
 package io.refstore.web.campaigns;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.endsWith;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
@@ -156,7 +157,10 @@ class CampaignApiIT extends ApiTestSupport {
 			assertThat(targets.get(0).repository()).isEqualTo(stem + "-free.git");
 			assertThat(targets.get(0).state()).isEqualTo(CampaignTarget.State.DONE);
 			assertThat(targets.get(1).state()).isEqualTo(CampaignTarget.State.SKIPPED_BUSY);
-			assertThat(targets.get(1).detail()).contains(Long.toString(holder.executionId()));
+			// the repository by its name, the job by its type: no server path, no bean
+			// name
+			assertThat(targets.get(1).detail()).contains(Long.toString(holder.executionId()), "a migrate job")
+				.doesNotContain(ROOT.toString(), "migrateRefsJob");
 		}
 		finally {
 			this.jobs.stop(holder.executionId(), "test");
@@ -185,6 +189,11 @@ class CampaignApiIT extends ApiTestSupport {
 				{"jobType":"verify","targetKind":"GLOB","target":"x/[abc"}""").andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.parameter").value("target"))
 			.andExpect(jsonPath("$.type").value(endsWith("/invalid-parameter")));
+		create("operator", """
+				{"jobType":"verify","targetKind":"GLOB","target":"%s"}""".formatted("**/".repeat(342) + "x"))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.parameter").value("target"))
+			.andExpect(jsonPath("$.detail").value(containsString("1027 bytes long")));
 		create("operator", """
 				{"jobType":"verify","targetKind":"SOMEWHERE","target":"%s"}""".formatted(repo))
 			.andExpect(status().isBadRequest())

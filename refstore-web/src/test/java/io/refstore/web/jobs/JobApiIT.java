@@ -139,6 +139,13 @@ class JobApiIT extends JobApiTestSupport {
 				{ "/api/jobs/deletion-plans", "{\"repository\": \"" + name + "\"}", "prefixes/globs/names/namespaces" },
 				{ "/api/jobs/deletion-plans", "{\"repository\": \"" + name + "\", \"prefixes\": [\"a,b\"]}",
 						"prefixes" },
+				{ "/api/jobs/deletion-plans",
+						"{\"repository\": \"" + name + "\", \"globs\": [\"refs/" + "**/".repeat(340) + "x\"]}",
+						"globs" },
+				{ "/api/jobs/deletion-plans",
+						"{\"repository\": \"" + name + "\", \"globs\": [\"refs/x*\"], " + "\"excludes\": ["
+								+ "\"refs/y\",".repeat(100) + "\"refs/z\"]}",
+						"excludes" },
 				{ "/api/jobs/deletions", "{\"confirmRepository\": \"" + name + "\"}", "plan" }, { "/api/jobs/restores",
 						"{\"repository\": \"" + name + "\", \"manifest\": \"../../config\"}", "manifest" },
 				{ "/api/jobs/rollbacks", "{\"repository\": \"" + name + "\"}", "backup" } };

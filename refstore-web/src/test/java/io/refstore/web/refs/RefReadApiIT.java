@@ -131,11 +131,20 @@ class RefReadApiIT extends ApiTestSupport {
 			.andExpect(jsonPath("$.refs.length()").value(10));
 		this.mvc.perform(get(repoUri(name, "/refs?glob=refs/*/7/*")).with(as("viewer")))
 			.andExpect(jsonPath("$.refs[0].ref").value("refs/pull/7/head"));
+		this.mvc.perform(get(repoUri(name, "/refs?glob=" + "**/".repeat(20) + "head")).with(as("viewer")))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.refs[*].ref").value(org.hamcrest.Matchers.contains("refs/pull/7/head")));
+		this.mvc.perform(get(repoUri(name, "/refs?glob=" + "**/".repeat(20) + "x")).with(as("viewer")))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.refs.length()").value(0));
 	}
 
 	@Test
 	void badParametersAreNamed() throws Exception {
-		for (String query : new String[] { "limit=0", "limit=1001", "glob=refs/[", "after=a%01b" }) {
+		// a glob longer than 1,024 bytes, plain or made of '**/', is refused before any
+		// work
+		for (String query : new String[] { "limit=0", "limit=1001", "glob=refs/[", "after=a%01b",
+				"glob=refs/" + "x".repeat(1020), "glob=" + "**/".repeat(342) + "x" }) {
 			String parameter = query.substring(0, query.indexOf('='));
 			this.mvc.perform(get(repoUri(name, "/refs?" + query)).with(as("viewer")))
 				.andExpect(status().isBadRequest())

@@ -82,6 +82,39 @@ class ScheduleApiIT extends ApiTestSupport {
 	}
 
 	@Test
+	void theListIsPagedByNameWithALinkToTheNextPage() throws Exception {
+		String repo = uniqueName("paged") + ".git";
+		bareRepo(repo);
+		String prefix = uniqueName("paged");
+		List<String> names = List.of(prefix + "-a", prefix + "-b", prefix + "-c");
+		for (String name : names) {
+			create("operator", body(name, "maintain", "REPOSITORY", repo, "0 0 3 1 1 ?", "UTC"))
+				.andExpect(status().isCreated());
+		}
+		String link = this.mvc
+			.perform(get("/api/schedules").param("after", prefix).param("limit", "2").with(as("viewer")))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.length()").value(2))
+			.andExpect(jsonPath("$[0].name").value(names.get(0)))
+			.andExpect(jsonPath("$[1].name").value(names.get(1)))
+			.andReturn()
+			.getResponse()
+			.getHeader("Link");
+		assertThat(link).isEqualTo("</api/schedules?after=" + names.get(1) + "&limit=2>; rel=\"next\"");
+		this.mvc.perform(get(link.substring(1, link.indexOf('>'))).with(as("viewer")))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$[0].name").value(names.get(2)));
+		for (String limit : List.of("0", "1001", "-1")) {
+			this.mvc.perform(get("/api/schedules").param("limit", limit).with(as("viewer")))
+				.andExpect(status().isBadRequest())
+				.andExpect(jsonPath("$.parameter").value("limit"));
+		}
+		for (String name : names) {
+			this.mvc.perform(delete("/api/schedules/" + name).with(as("operator"))).andExpect(status().isNoContent());
+		}
+	}
+
+	@Test
 	void refusalsNameTheField() throws Exception {
 		String repo = uniqueName("bad") + ".git";
 		bareRepo(repo);
@@ -97,6 +130,16 @@ class ScheduleApiIT extends ApiTestSupport {
 		create("operator", body("bad-glob", "verify", "GLOB", "team/[abc", "0 0 2 * * ?", "UTC"))
 			.andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.parameter").value("target"))
+			.andExpect(jsonPath("$.type").value(endsWith("/invalid-parameter")));
+		create("operator", body("long-glob", "verify", "GLOB", "**/".repeat(342) + "x", "0 0 2 * * ?", "UTC"))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.parameter").value("target"))
+			.andExpect(jsonPath("$.detail").value(Matchers.containsString("1027 bytes long")));
+		create("admin",
+				body("long-delete-glob", "delete", "REPOSITORY", repo, "0 0 2 * * ?", "UTC").replaceFirst("}\\s*$",
+						",\"parameters\":{\"globs\":\"refs/" + "**/".repeat(340) + "x\"}}"))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.parameter").value("parameters.globs"))
 			.andExpect(jsonPath("$.type").value(endsWith("/invalid-parameter")));
 		create("operator", body("bad-repo", "verify", "REPOSITORY", "no-such.git", "0 0 2 * * ?", "UTC"))
 			.andExpect(status().isBadRequest())

@@ -10,6 +10,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.csrf;
 import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.httpBasic;
+import static org.springframework.security.test.web.servlet.response.SecurityMockMvcResultMatchers.authenticated;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -23,10 +24,12 @@ import org.springframework.test.web.servlet.request.RequestPostProcessor;
 import io.refstore.web.ApiTestSupport;
 
 /**
- * Sign-in throttling through the real filter chains: failed Basic and console sign-ins
- * hold back their account from every address and their address for every account, with a
- * 429 problem and {@code Retry-After} that never reaches the password check (the right
- * password is refused too), a lock-out after the configured failure, and audit rows for
+ * Sign-in throttling through the real filter chains, the client address set as the
+ * connection's: failed Basic and console sign-ins hold back their account at their
+ * address and their address for every account, with a 429 problem and {@code Retry-After}
+ * that never reaches the password check (the right password is refused too there), and a
+ * lock-out after the configured failure; an account's failures from other addresses never
+ * hold back the right password from an address that has not failed; audit rows for
  * failures and lock-outs.
  */
 @TestPropertySource(
@@ -53,7 +56,7 @@ class LoginThrottleIT extends ApiTestSupport {
 	}
 
 	@Test
-	void failuresFromOneAddressHoldBackEvenTheRightPassword() throws Exception {
+	void failuresFromOneAddressHoldBackThatAddressEvenWithTheRightPassword() throws Exception {
 		for (int i = 0; i < 3; i++) {
 			this.mvc.perform(basic("10.0.0.1", uniqueName("ghost"), "guess")).andExpect(status().isUnauthorized());
 		}
@@ -68,28 +71,50 @@ class LoginThrottleIT extends ApiTestSupport {
 	}
 
 	@Test
-	void failuresForOneAccountHoldItBackFromEveryAddressUntilTheLockout() throws Exception {
+	void aLockoutFromOneAddressDoesNotHoldBackTheRightPasswordFromAnother() throws Exception {
 		this.mvc.perform(basic("10.0.1.1", "admin2", "guess-1")).andExpect(status().isUnauthorized());
-		this.mvc.perform(form("10.0.1.2", "admin2", "guess-2"))
+		this.mvc.perform(form("10.0.1.1", "admin2", "guess-2"))
 			.andExpect(status().is3xxRedirection())
 			.andExpect(redirectedUrl("/login?error"));
-		this.mvc.perform(basic("10.0.1.3", "admin2", "guess-3")).andExpect(status().isUnauthorized());
-		MvcResult held = this.mvc.perform(basic("10.0.1.4", "admin2", PASSWORD))
+		this.mvc.perform(basic("10.0.1.1", "admin2", "guess-3")).andExpect(status().isUnauthorized());
+		MvcResult held = this.mvc.perform(basic("10.0.1.1", "admin2", PASSWORD))
 			.andExpect(status().isTooManyRequests())
 			.andReturn();
 		assertThat(Long.parseLong(held.getResponse().getHeader("Retry-After"))).isBetween(60L, 90L);
-		this.mvc.perform(form("10.0.1.5", "admin2", PASSWORD))
+		this.mvc.perform(form("10.0.1.1", "admin2", PASSWORD))
 			.andExpect(status().isTooManyRequests())
 			.andExpect(header().exists("Retry-After"));
+		this.mvc.perform(basic("10.0.1.2", "admin2", PASSWORD)).andExpect(status().isOk());
+		this.mvc.perform(form("10.0.1.3", "admin2", PASSWORD)).andExpect(authenticated().withUsername("admin2"));
 		assertThat(count("admin2", "login.failure", "REJECTED")).isEqualTo(3);
 		assertThat(count("admin2", "login.lockout", "DENIED")).isEqualTo(1);
+		assertThat(this.jdbc
+			.sql("SELECT target FROM refstore_audit_event WHERE actor = 'admin2' AND action = 'login.lockout'")
+			.query(String.class)
+			.single()).isEqualTo("account at this address and address");
 		assertThat(this.jdbc
 			.sql("SELECT parameters FROM refstore_audit_event WHERE actor = 'admin2' AND action = 'login.failure'"
 					+ " ORDER BY id")
 			.query(String.class)
-			.list()).satisfiesExactly((first) -> assertThat(first).contains("10.0.1.1"),
-					(second) -> assertThat(second).contains("10.0.1.2"),
-					(third) -> assertThat(third).contains("10.0.1.3"));
+			.list()).allSatisfy((parameters) -> assertThat(parameters).contains("10.0.1.1"));
+	}
+
+	@Test
+	void anAccountsFailuresFromRotatingAddressesSlowOnlyTheAddressesThatFailed() throws Exception {
+		for (int i = 1; i <= 4; i++) {
+			this.mvc.perform(basic("10.0.2." + i, "operator", "guess-" + i)).andExpect(status().isUnauthorized());
+		}
+		for (int i = 1; i <= 4; i++) {
+			MvcResult held = this.mvc.perform(basic("10.0.2." + i, "operator", PASSWORD))
+				.andExpect(status().isTooManyRequests())
+				.andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
+				.andReturn();
+			// the account's wait (the default longest, 1 minute), never the lock-out's
+			assertThat(Long.parseLong(held.getResponse().getHeader("Retry-After"))).isBetween(1L, 60L);
+		}
+		this.mvc.perform(basic("10.0.2.99", "operator", PASSWORD)).andExpect(status().isOk());
+		this.mvc.perform(form("10.0.2.98", "operator", PASSWORD)).andExpect(authenticated().withUsername("operator"));
+		assertThat(count("operator", "login.lockout", "DENIED")).isZero();
 	}
 
 	private long count(String actor, String action, String outcome) {

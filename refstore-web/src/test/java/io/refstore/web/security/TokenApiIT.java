@@ -11,6 +11,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -32,6 +33,9 @@ import io.refstore.web.ApiTestSupport;
  * revoked.
  */
 class TokenApiIT extends ApiTestSupport {
+
+	/** An RFC 3339 UTC time as an {@code Instant} is written: a four-digit year. */
+	private static final String RFC_3339 = "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z";
 
 	@Autowired
 	JdbcClient jdbc;
@@ -135,11 +139,14 @@ class TokenApiIT extends ApiTestSupport {
 			.andExpect(jsonPath("$.detail").value(containsString("id")));
 	}
 
+	/**
+	 * Creates a token with {@code bearer}, or as {@code viewer} with a password if null.
+	 */
 	private Map<String, Object> createWith(String bearer, String body) throws Exception {
-		String response = this.mvc
-			.perform(post("/api/tokens").header("Authorization", "Bearer " + bearer)
-				.contentType(MediaType.APPLICATION_JSON)
-				.content(body))
+		String response = this.mvc.perform(post("/api/tokens").with((bearer != null) ? (request) -> {
+			request.addHeader("Authorization", "Bearer " + bearer);
+			return request;
+		} : as("viewer")).contentType(MediaType.APPLICATION_JSON).content(body))
 			.andExpect(status().isCreated())
 			.andReturn()
 			.getResponse()
@@ -209,6 +216,106 @@ class TokenApiIT extends ApiTestSupport {
 			.param(grandchild.get("id"))
 			.query(Long.class)
 			.single()).isEqualTo(child.get("id"));
+	}
+
+	@Test
+	void aTokensLifetimeIsBoundedAndItsExpiryIsRfc3339() throws Exception {
+		for (String ttl : List.of("P999999999D", "P366D")) {
+			this.mvc
+				.perform(post("/api/tokens").with(as("viewer"))
+					.contentType(MediaType.APPLICATION_JSON)
+					.content("{\"name\": \"forever\", \"ttl\": \"" + ttl + "\"}"))
+				.andExpect(status().isBadRequest())
+				.andExpect(jsonPath("$.type").value("https://refstore.io/problems/invalid-parameter"))
+				.andExpect(jsonPath("$.parameter").value("ttl"))
+				.andExpect(jsonPath("$.detail").value(containsString("max-ttl")));
+		}
+		Map<String, Object> year = createWith(null, "{\"name\": \"a year\", \"ttl\": \"P365D\"}");
+		String expiresAt = expiresAt((long) year.get("id"));
+		assertThat(expiresAt).matches(RFC_3339);
+		assertThat(Duration.between(Instant.now(), Instant.parse(expiresAt))).isBetween(Duration.ofDays(364),
+				Duration.ofDays(365));
+		assertThat(this.jdbc
+			.sql("SELECT COUNT(*) FROM refstore_audit_event WHERE action = 'token.create'"
+					+ " AND outcome = 'REJECTED' AND parameters LIKE '%PT23999999976H%'")
+			.query(Long.class)
+			.single()).isPositive();
+	}
+
+	@Test
+	void aTokenMadeWithATokenNeverOutlivesIt() throws Exception {
+		Map<String, Object> parent = createWith(null, "{\"name\": \"short parent\", \"ttl\": \"PT1H\"}");
+		Map<String, Object> child = createWith((String) parent.get("secret"),
+				"{\"name\": \"long child\", \"ttl\": \"P300D\"}");
+		Map<String, Object> grandchild = createWith((String) child.get("secret"), "{\"name\": \"default child\"}");
+		String parentExpiry = expiresAt((long) parent.get("id"));
+		assertThat(expiresAt((long) child.get("id"))).isEqualTo(parentExpiry).matches(RFC_3339);
+		assertThat(expiresAt((long) grandchild.get("id"))).isEqualTo(parentExpiry);
+		// as a child made before expiries were capped, or in the moment its parent was
+		// revoked: still valid itself, its parent not
+		this.jdbc.sql("UPDATE refstore_api_token SET expires_at = ? WHERE id IN (?, ?)")
+			.params(Timestamp.from(Instant.now().plus(Duration.ofDays(36_500))), child.get("id"), grandchild.get("id"))
+			.update();
+		this.mvc.perform(get("/api/repos").header("Authorization", "Bearer " + grandchild.get("secret")))
+			.andExpect(status().isOk());
+		this.jdbc.sql("UPDATE refstore_api_token SET expires_at = ? WHERE id = ?")
+			.params(Timestamp.from(Instant.now().minusSeconds(1)), parent.get("id"))
+			.update();
+		for (Map<String, Object> orphan : List.of(child, grandchild)) {
+			this.mvc
+				.perform(post("/api/tokens").header("Authorization", "Bearer " + orphan.get("secret"))
+					.contentType(MediaType.APPLICATION_JSON)
+					.content("{\"name\": \"minted late\"}"))
+				.andExpect(status().isUnauthorized())
+				.andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON));
+			this.mvc.perform(get("/api/repos").header("Authorization", "Bearer " + orphan.get("secret")))
+				.andExpect(status().isUnauthorized());
+		}
+		Map<String, Object> other = createWith(null, "{\"name\": \"other parent\"}");
+		Map<String, Object> otherChild = createWith((String) other.get("secret"), "{\"name\": \"other child\"}");
+		this.jdbc.sql("UPDATE refstore_api_token SET revoked_at = ? WHERE id = ?")
+			.params(Timestamp.from(Instant.now()), other.get("id"))
+			.update();
+		this.mvc
+			.perform(post("/api/tokens").header("Authorization", "Bearer " + otherChild.get("secret"))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("{\"name\": \"minted late\"}"))
+			.andExpect(status().isUnauthorized());
+	}
+
+	@Test
+	void aRefusedMegabyteIsNeitherStoredNorEchoedWhole() throws Exception {
+		String name = "megabyte-" + "n".repeat(1_000_000);
+		String response = this.mvc
+			.perform(post("/api/tokens").with(as("viewer"))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("{\"name\": \"" + name + "\"}"))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.parameter").value("name"))
+			.andExpect(jsonPath("$.detail").value(containsString("megabyte-nnn")))
+			.andExpect(jsonPath("$.detail").value(containsString("… (999809 more characters)")))
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		assertThat(response).hasSizeLessThan(1_000);
+		Map<String, Object> row = this.jdbc
+			.sql("SELECT LENGTH(parameters) AS p, LENGTH(detail) AS d, parameters FROM refstore_audit_event"
+					+ " WHERE action = 'token.create' AND parameters LIKE '%megabyte-nnn%' ORDER BY id DESC")
+			.query()
+			.listOfRows()
+			.get(0);
+		assertThat(((Number) row.get("P")).intValue()).isLessThan(300);
+		assertThat(((Number) row.get("D")).intValue()).isLessThan(300);
+		assertThat((String) row.get("PARAMETERS")).contains("… (999809 more characters)");
+	}
+
+	private String expiresAt(long id) throws Exception {
+		String listed = this.mvc.perform(get("/api/tokens").with(as("viewer")))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		return JsonPath.<List<String>>read(listed, "$[?(@.id == " + id + ")].expiresAt").get(0);
 	}
 
 }

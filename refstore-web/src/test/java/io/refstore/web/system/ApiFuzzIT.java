@@ -30,10 +30,12 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Throws random paths, parameters, headers and bodies at every operation the OpenAPI
  * description lists, as each of the four roles, against the running server and a real
- * repository: no answer is a 5xx, none shows a stack frame, class name or server path,
- * and the repository is as git saw it before ({@code git fsck}, a digest of its refs).
- * Bodies are never valid requests, so no write is meant to happen; the seed is printed,
- * and fixed by {@code -Drefstore.fuzz.seed}.
+ * repository, with parameters now and then given twice and odd {@code Accept} headers: no
+ * answer is a 5xx, every error is a problem ({@code application/problem+json}), none
+ * shows a stack frame, class name or server path, and the repository is as git saw it
+ * before ({@code git fsck}, a digest of its refs). Bodies are never valid requests, so no
+ * write is meant to happen; the seed is printed, and fixed by
+ * {@code -Drefstore.fuzz.seed}.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 class ApiFuzzIT extends ApiTestSupport {
@@ -58,7 +60,9 @@ class ApiFuzzIT extends ApiTestSupport {
 			"{\"x\": 1e999999}" };
 
 	private static final String[] HEADERS = { "Accept", "application/xml", "Accept", "*/*", "If-Match", "\"junk\"",
-			"If-None-Match", "*", "If-Match", "W/\"0\"", "X-Forwarded-For", "999.1.1.1", "Accept-Language", "zz-ZZ" };
+			"If-None-Match", "*", "If-Match", "W/\"0\"", "X-Forwarded-For", "999.1.1.1", "Accept-Language", "zz-ZZ",
+			"Accept", "*/*;q=abc", "Accept", "application/", "Accept", "text/html;;;=", "Accept",
+			"application/problem+json;q=0.1, text/plain" };
 
 	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
@@ -84,6 +88,7 @@ class ApiFuzzIT extends ApiTestSupport {
 		int operations = 0;
 		List<String> errors = new ArrayList<>();
 		List<String> leaks = new ArrayList<>();
+		List<String> bare = new ArrayList<>();
 		for (Map.Entry<String, JsonNode> path : paths.properties()) {
 			for (Map.Entry<String, JsonNode> operation : path.getValue().properties()) {
 				String method = operation.getKey().toUpperCase(Locale.ROOT);
@@ -105,6 +110,10 @@ class ApiFuzzIT extends ApiTestSupport {
 						if (response.statusCode() >= 500) {
 							errors.add(what + " " + response.body());
 						}
+						if (response.statusCode() >= 400 && !problem(response)) {
+							bare.add(what + " " + response.headers().firstValue("Content-Type").orElse("no type") + " "
+									+ response.body());
+						}
 						String leak = leak(response.body());
 						if (leak != null) {
 							leaks.add(what + " shows " + leak + ": " + response.body());
@@ -118,6 +127,7 @@ class ApiFuzzIT extends ApiTestSupport {
 		assertThat(operations).isGreaterThan(30);
 		assertThat(errors).as("5xx answers (seed " + seed + ")").isEmpty();
 		assertThat(leaks).as("answers that leak (seed " + seed + ")").isEmpty();
+		assertThat(bare).as("errors without a problem body (seed " + seed + ")").isEmpty();
 		repo.git("fsck", "--strict");
 		assertThat(digest(repo.git("for-each-ref"))).isEqualTo(before);
 	}
@@ -139,11 +149,14 @@ class ApiFuzzIT extends ApiTestSupport {
 		if (parameters != null) {
 			for (JsonNode parameter : parameters.values()) {
 				if ("query".equals(parameter.get("in").asString()) && random.nextBoolean()) {
-					uri.append(separator)
-						.append(parameter.get("name").asString())
-						.append('=')
-						.append(VALUES[random.nextInt(VALUES.length)]);
-					separator = '&';
+					// now and then a parameter twice
+					for (int times = (random.nextInt(4) == 0) ? 2 : 1; times > 0; times--) {
+						uri.append(separator)
+							.append(parameter.get("name").asString())
+							.append('=')
+							.append(VALUES[random.nextInt(VALUES.length)]);
+						separator = '&';
+					}
 				}
 			}
 		}
@@ -166,6 +179,17 @@ class ApiFuzzIT extends ApiTestSupport {
 					+ Base64.getEncoder().encodeToString((user + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8)));
 		}
 		return this.http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+	/**
+	 * Whether an error answer is an RFC 9457 problem: its type and a JSON body with
+	 * {@code status}. A 304 or a HEAD has no body, and none is sent here.
+	 */
+	private static boolean problem(HttpResponse<String> response) {
+		return response.headers()
+			.firstValue("Content-Type")
+			.filter((type) -> type.startsWith("application/problem+json"))
+			.isPresent() && response.body().contains("\"status\":" + response.statusCode());
 	}
 
 	/** What in {@code body} is an internal, or {@code null}. */

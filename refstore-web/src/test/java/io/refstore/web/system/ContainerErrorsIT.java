@@ -6,7 +6,13 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.CookieManager;
 import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.regex.Matcher;
@@ -107,6 +113,41 @@ class ContainerErrorsIT extends ApiTestSupport {
 	}
 
 	@Test
+	void anUndecodableConsoleParameterIsABadRequestPageWithTheCorrelationId() throws Exception {
+		CookieManager cookies = new CookieManager();
+		HttpClient browser = HttpClient.newBuilder().cookieHandler(cookies).build();
+		String base = "http://localhost:" + this.port;
+		String login = browser
+			.send(HttpRequest.newBuilder(URI.create(base + "/login")).build(), BodyHandlers.ofString())
+			.body();
+		Matcher csrf = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"").matcher(login);
+		assertThat(csrf.find()).as(login).isTrue();
+		String form = "username=viewer&password=" + PASSWORD + "&_csrf=" + csrf.group(1);
+		HttpResponse<String> signedIn = browser.send(HttpRequest.newBuilder(URI.create(base + "/login"))
+			.header("Content-Type", "application/x-www-form-urlencoded")
+			.POST(HttpRequest.BodyPublishers.ofString(form))
+			.build(), BodyHandlers.ofString());
+		assertThat(signedIn.headers().firstValue("Location").orElse("")).doesNotContain("error");
+		String session = cookies.getCookieStore()
+			.getCookies()
+			.stream()
+			.filter((cookie) -> cookie.getName().equals("JSESSIONID"))
+			.findFirst()
+			.orElseThrow()
+			.getValue();
+		// sent as they are: java.net.URI refuses such queries
+		for (String query : new String[] { "name=%", "name=%ff", "name=%zz" }) {
+			String page = raw("GET /repo?" + query + " HTTP/1.1",
+					"Accept: text/html\r\nCookie: JSESSIONID=" + session + "\r\n", "");
+			assertThat(page).as(page).startsWith("HTTP/1.1 400 ");
+			Matcher header = CORRELATION_HEADER.matcher(page);
+			assertThat(header.find()).as(page).isTrue();
+			assertThat(page).contains("Bad request", "percent", "id=\"correlation-id\">" + header.group(1) + "<")
+				.doesNotContain("Exception", "java.", "io.refstore", ROOT.toString());
+		}
+	}
+
+	@Test
 	void aHeaderOverTheLimitIsAProblem() throws Exception {
 		String response = raw("GET /api/repos HTTP/1.1", "X-Big: " + "a".repeat(100_000) + "\r\n", "");
 		assertThat(response).startsWith("HTTP/1.1 4");
@@ -148,7 +189,16 @@ class ContainerErrorsIT extends ApiTestSupport {
 			String ref = "refs/heads/" + "x".repeat(length);
 			String single = assertProblem(raw("PUT /api/repos/" + name + "/refs/" + seg(ref) + " HTTP/1.1",
 					"If-None-Match: *\r\n", "{\"sha\": \"" + commit + "\"}"), 400);
-			assertThat(single).contains("\"ref\":\"" + ref + "\"", "\"parameter\":\"ref\"");
+			assertThat(single).contains("\"parameter\":\"ref\"");
+			if (ref.length() <= 1024) {
+				assertThat(single).contains("\"ref\":\"" + ref + "\"");
+			}
+			else {
+				// a member quotes at most 1,024 characters of a value, stating the cut
+				assertThat(single).contains("\"ref\":\"" + ref.substring(0, 900))
+					.containsPattern("\"ref\":\"refs/heads/x{982}… \\(1018 more characters\\)\"")
+					.doesNotContain(ref);
+			}
 			String batch = assertProblem(raw("POST /api/repos/" + name + "/refs:batch HTTP/1.1", "",
 					"{\"updates\": [{\"ref\": \"refs/heads/ok\", \"new\": \"" + commit + "\"}, {\"ref\": \"" + ref
 							+ "\", \"new\": \"" + commit + "\"}]}"),

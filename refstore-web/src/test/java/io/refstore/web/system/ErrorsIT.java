@@ -9,7 +9,10 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import java.util.Arrays;
+
 import org.junit.jupiter.api.Test;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.ResultActions;
 
@@ -17,7 +20,8 @@ import io.refstore.web.ApiTestSupport;
 
 /**
  * Spring MVC's own errors come as RFC 9457 problems too, with no exception text: unknown
- * paths, wrong methods, unacceptable and unsupported media types.
+ * paths, wrong methods, unacceptable and unsupported media types, Accept headers that are
+ * no media types, parameters of the wrong type or given twice.
  */
 class ErrorsIT extends ApiTestSupport {
 
@@ -48,6 +52,37 @@ class ErrorsIT extends ApiTestSupport {
 		isProblem(this.mvc.perform(post(repoUri("x", "/refs:batch")).with(as("admin"))
 			.contentType(MediaType.TEXT_PLAIN)
 			.content("refs/heads/x")), 415);
+	}
+
+	@Test
+	void repeatedAndMistypedParametersAreInvalidParameterProblemsNamingTheParameter() throws Exception {
+		String[][] cases = { { "from", "1", "2" }, { "limit", "abc" }, { "outcome", "MAYBE" }, { "to", "yesterday" },
+				{ "before", "1", "2", "3" } };
+		for (String[] query : cases) {
+			ResultActions result = this.mvc.perform(
+					get("/api/audit").with(as("operator")).param(query[0], Arrays.copyOfRange(query, 1, query.length)));
+			isProblem(result, 400);
+			result.andExpect(jsonPath("$.type").value("https://refstore.io/problems/invalid-parameter"))
+				.andExpect(jsonPath("$.parameter").value(query[0]))
+				.andExpect(jsonPath("$.detail").value(containsString("parameter '" + query[0] + "' = '")))
+				.andExpect(content().string(not(containsString("[L"))))
+				.andExpect(content().string(not(containsString("Failed to convert"))))
+				.andExpect(content().string(not(containsString("java."))));
+		}
+		this.mvc.perform(get("/api/audit").with(as("operator")).param("from", "1", "2"))
+			.andExpect(jsonPath("$.detail").value(containsString("given 2 times")));
+		this.mvc.perform(get("/api/audit").with(as("operator")).param("outcome", "MAYBE"))
+			.andExpect(jsonPath("$.detail").value(containsString("one of SUCCESS, REJECTED")));
+	}
+
+	@Test
+	void anAcceptHeaderThatIsNoListOfMediaTypesIsAProblemNamingIt() throws Exception {
+		for (String accept : new String[] { "*/*;q=abc", "application/", "text/html;;;=" }) {
+			ResultActions result = this.mvc
+				.perform(get("/api/repos").with(as("viewer")).header(HttpHeaders.ACCEPT, accept));
+			isProblem(result, 406);
+			result.andExpect(jsonPath("$.header").value("Accept")).andExpect(jsonPath("$.correlationId").isNotEmpty());
+		}
 	}
 
 	@Test

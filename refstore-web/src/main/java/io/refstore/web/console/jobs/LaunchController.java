@@ -30,6 +30,7 @@ import io.refstore.web.jobs.JobService;
 import io.refstore.web.repos.OpenRepo;
 import io.refstore.web.repos.RepoRegistry;
 import io.refstore.web.system.InvalidRequestException;
+import io.refstore.web.system.Redaction;
 
 /**
  * The launch forms: migration (or its dry run, a verification that changes nothing),
@@ -127,7 +128,7 @@ class LaunchController {
 			ex.rejectIn(result, FIELDS::get);
 		}
 		catch (JobConflictException ex) {
-			result.reject("conflict", ex.getMessage());
+			result.reject("conflict", Redaction.paths(ex.getMessage()));
 		}
 		return VIEWS_LAUNCH_FORM;
 	}

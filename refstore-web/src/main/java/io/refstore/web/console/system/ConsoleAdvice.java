@@ -4,6 +4,7 @@ import java.io.IOException;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.apache.tomcat.util.http.InvalidParameterException;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpStatus;
@@ -83,6 +84,13 @@ class ConsoleAdvice implements PassesSecurityExceptions {
 	String mistypedParameter(MethodArgumentTypeMismatchException ex, HttpServletResponse response, Model model) {
 		return page(response, model, HttpStatus.BAD_REQUEST,
 				"The parameter '" + ex.getName() + "' has a value of the wrong kind.");
+	}
+
+	/** A query parameter Tomcat could not decode ({@code %}, {@code %ff}). */
+	@ExceptionHandler
+	String undecodableParameter(InvalidParameterException ex, HttpServletResponse response, Model model) {
+		return page(response, model, HttpStatus.BAD_REQUEST,
+				"A query parameter is not valid once percent-decoded: write % as %25.");
 	}
 
 	@ExceptionHandler

@@ -3,6 +3,8 @@ package io.refstore.web.console.system;
 import org.springframework.http.HttpStatus;
 import org.springframework.ui.Model;
 
+import io.refstore.web.system.CorrelationIdFilter;
+
 /**
  * The wording of the console's error page per status: a heading and a sentence for a
  * person, never an exception or a stack trace. Only a 400's explanation may carry a
@@ -18,12 +20,14 @@ final class ErrorPages {
 	}
 
 	/**
-	 * Fills the model of the error view.
+	 * Fills the model of the error view, the request's correlation id included (the page
+	 * shows it, and the log has it on every line of the request).
 	 * @param status the status to report
 	 * @param detail what was wrong with the user's input, for a 4xx; ignored for a 5xx
 	 * @return the view name
 	 */
 	static String fill(Model model, HttpStatus status, String detail) {
+		model.addAttribute("correlationId", CorrelationIdFilter.current());
 		model.addAttribute("status", status.value());
 		model.addAttribute("heading", heading(status));
 		model.addAttribute("explanation", explanation(status, detail));
