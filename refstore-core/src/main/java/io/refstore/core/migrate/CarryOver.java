@@ -7,6 +7,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -56,6 +57,9 @@ final class CarryOver {
 	 * differently).
 	 */
 	static final String MESSAGE = "refs migrate: carried over from the retired files store";
+
+	/** How long a carried update waits for a lock of git's in the new store. */
+	private static final Duration LOCK_WAIT = Duration.ofSeconds(10);
 
 	private final Map<String, String> locked;
 
@@ -246,7 +250,9 @@ final class CarryOver {
 			return false;
 		}
 		ReflogPolicy policy = log.isEmpty() ? ReflogPolicy.EXISTING_ONLY : ReflogPolicy.ALWAYS;
-		try (RefStore to = RefStores.open(repository, policy)) {
+		// git writes the new store from the switch on: its locks are held for moments, so
+		// the carry waits for them rather than failing the swap at its last step
+		try (RefStore to = RefStores.open(repository, policy, null, LOCK_WAIT)) {
 			return carry(name, value.get(), log, to, MESSAGE);
 		}
 	}

@@ -104,12 +104,13 @@ public final class StoreGate {
 	 * The number of switches so far, by any process; read it before reading the
 	 * configuration a store is opened by. 0 while no swap ever made the gate's file.
 	 */
-	public long generation() throws IOException {
-		synchronized (this) {
-			if (this.channel != null) {
-				return this.held;
-			}
+	public synchronized long generation() throws IOException {
+		if (this.channel != null) {
+			return this.held;
 		}
+		// only while this process holds no lock on the file: closing any descriptor of a
+		// file drops every fcntl lock the process holds on it, whichever descriptor took
+		// it
 		try (FileChannel read = FileChannel.open(this.file, StandardOpenOption.READ)) {
 			return readGeneration(read);
 		}
