@@ -1,5 +1,5 @@
 # refstore web application image, with the refstore command: build with the Maven wrapper, run on a JRE.
-#   docker build -t refstore .        (or: docker-compose up --build, see README)
+#   docker build -t refstore .        (or: docker-compose up --build, see docs/operators.md)
 #   docker run --rm -v /srv/git:/var/lib/refstore/repos refstore refstore -C /var/lib/refstore/repos/x.git show-ref
 
 FROM eclipse-temurin:17-jdk AS build

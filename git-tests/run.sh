@@ -7,7 +7,7 @@
 #   git-tests/run.sh [options] --git GIT --baseline FILE T_DIR [SCRIPT...]    (git alone: writes FILE)
 #
 #   T_DIR      the t/ folder of git's source, of the same version as GIT (fetch-git-t.sh puts one in place)
-#   SCRIPT     t1400-update-ref.sh, or t1400; by default the nine of DEFAULT_SCRIPTS below
+#   SCRIPT     t1400-update-ref.sh, or t1400; by default the eleven of DEFAULT_SCRIPTS below
 #   --git GIT          the real git, shell words ("/opt/git/bin/git"): every call the shim does not route
 #   --refstore CMD     the refstore command, shell words, an absolute path ("$PWD/refstore"); without it, the
 #                      scripts run with git alone and their outcomes are written to the --baseline file
@@ -27,7 +27,8 @@
 # its end, 1 otherwise, 2 on a wrong call.
 
 DEFAULT_SCRIPTS="t1400-update-ref.sh t1403-show-ref.sh t1404-update-ref-errors.sh t1410-reflog.sh
-t1460-refs-migrate.sh t1461-refs-list.sh t0600-reffiles-backend.sh t0610-reftable-basics.sh t6300-for-each-ref.sh"
+t1460-refs-migrate.sh t1461-refs-list.sh t0600-reffiles-backend.sh t0610-reftable-basics.sh t6300-for-each-ref.sh
+t0602-reffiles-fsck.sh t0614-reftable-fsck.sh"
 
 here=$(cd "$(dirname "$0")" && pwd -P) || exit 2
 

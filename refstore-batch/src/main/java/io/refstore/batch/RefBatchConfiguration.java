@@ -45,7 +45,7 @@ public class RefBatchConfiguration {
 
 	@Bean
 	RepositoryPaths repositoryPaths(RefBatchProperties properties) throws IOException {
-		List<java.nio.file.Path> roots = properties.repositories().roots();
+		List<java.nio.file.Path> roots = properties.repositories().searchRoots();
 		for (java.nio.file.Path root : roots) {
 			// a configured root that does not exist yet (a first start) is where
 			// repositories will go

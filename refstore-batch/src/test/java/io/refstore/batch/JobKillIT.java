@@ -352,13 +352,15 @@ class JobKillIT {
 
 	/**
 	 * Starts {@link KilledJobMain} launching the job in a child process on the same
-	 * history database.
+	 * history database, with the JVM flags the other tests' child processes get (the web
+	 * tests' applications, the refstore command): C1 only and the serial collector, which
+	 * start an application quicker on two cores.
 	 */
 	private static Process startJob(Path db, Path root, RefJobType type, String... parameters) throws Exception {
 		List<String> command = new ArrayList<>(
-				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-						System.getProperty("java.class.path"), KilledJobMain.class.getName(), db.toString(),
-						root.toString(), "kill-instance", type.name()));
+				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1",
+						"-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), KilledJobMain.class.getName(),
+						db.toString(), root.toString(), "kill-instance", type.name()));
 		command.addAll(List.of(parameters));
 		return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
 	}

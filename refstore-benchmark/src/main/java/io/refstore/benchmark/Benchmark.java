@@ -17,7 +17,7 @@ import java.util.stream.Stream;
  * The benchmark of refstore against git: builds (or reuses) repositories of
  * {@code --refs} refs in both formats, measures every operation of {@link Suite} on git
  * and on refstore, prints a Markdown table and writes it to
- * {@code <work>/results-<refs>.md}. See README's "Benchmark" section for the command.
+ * {@code <work>/results-<refs>.md}. See docs/benchmarks.md for the command.
  *
  * <pre>
  * java -jar refstore-benchmark.jar [--refs N] [--runs R] [--work DIR] [--launcher REFSTORE] [--only ID,...]

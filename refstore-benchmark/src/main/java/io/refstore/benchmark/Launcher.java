@@ -81,8 +81,9 @@ final class Launcher {
 	String prime(Processes processes, Path repo, Path scratch) throws IOException {
 		String stem = this.jar.getFileName().toString().replaceFirst("\\.jar$", "");
 		// a class-data archive (.jsa) before Java 25, an ahead-of-time cache (.aot) from
-		// it on
-		String ours = java.util.regex.Pattern.quote(stem) + "\\.[0-9]+\\.(jsa|aot)";
+		// it on, one per kind of command (the first run of each other kind makes its own:
+		// a slow operation's median of three runs leaves that run out)
+		String ours = java.util.regex.Pattern.quote(stem) + "\\.[0-9]+\\.[a-z-]+\\.(jsa|aot)";
 		for (Path old : list(this.jar.getParent(), ours)) {
 			Files.delete(old);
 		}

@@ -28,6 +28,7 @@ import io.refstore.core.delete.RefSelection;
 import io.refstore.core.io.LockOwner;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.repo.RepositoryId;
 import io.refstore.core.store.RefStores;
 
 /**
@@ -92,6 +93,9 @@ class DeleteRefsTasklet implements Tasklet, StepExecutionListener {
 			this.repository = Repository.open(this.repositoryPath);
 			this.owner = JobLocks.claim(this.repository, step.getJobExecution());
 			this.store = RefStores.open(this.repository, this.repository.reflogPolicy(), this.owner, JobLocks.WAIT);
+			// checked again, as at launch: a restart may find the plan replaced
+			file = DeletionPlan.checkInput(JobParameterNames.PLAN, this.repository, JobResults.PLANS_DIR,
+					file.toString());
 			this.protection = DeletionPlan.checkNotStale(file, this.store, CommitHistory.open(this.repository));
 			this.plan = new DeletionPlan.Reader(file, null);
 			for (long skipped = 0; skipped < position; skipped++) {
@@ -138,7 +142,7 @@ class DeleteRefsTasklet implements Tasklet, StepExecutionListener {
 		}
 		DeleteOptions options = DeleteOptions.to(manifest)
 			.withChunkSize(chunk.size())
-			.withRepository(this.repository.gitDir())
+			.withRepository(this.repository.gitDir(), RepositoryId.of(this.repository))
 			.withListener(DeletionPlan.expecting(chunk));
 		return new RefDeleter(this.store).delete(names.build(), options);
 	}

@@ -19,6 +19,7 @@ import io.refstore.core.delete.ProtectedRefs;
 import io.refstore.core.graph.CommitHistory;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.repo.RepositoryId;
 import io.refstore.core.store.RefStores;
 
 /**
@@ -66,7 +67,11 @@ class PlanDeletionTasklet implements Tasklet {
 		DeletionPlan.Summary summary;
 		Path file;
 		if (this.givenPlan != null) {
-			file = this.givenPlan;
+			try (Repository repository = Repository.open(this.repositoryPath)) {
+				// checked again: what was checked at launch may have been replaced since
+				file = DeletionPlan.checkInput(JobParameterNames.PLAN, repository, JobResults.PLANS_DIR,
+						this.givenPlan.toString());
+			}
 			summary = DeletionPlan.summary(file, SAMPLE);
 		}
 		else {
@@ -76,8 +81,8 @@ class PlanDeletionTasklet implements Tasklet {
 					.resolve(JobResults.PLANS_DIR)
 					.resolve(this.launchId)
 					.resolve(DeletionPlan.FILE);
-				summary = DeletionPlan.write(file, store, CommitHistory.open(repository), this.parts, this.protection,
-						SAMPLE, Instant.now());
+				summary = DeletionPlan.write(file, RepositoryId.of(repository), store, CommitHistory.open(repository),
+						this.parts, this.protection, SAMPLE, Instant.now());
 			}
 			putKept(job, summary.kept());
 			putCriteria(job, summary);

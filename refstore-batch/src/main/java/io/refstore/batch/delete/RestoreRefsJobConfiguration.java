@@ -1,10 +1,8 @@
 package io.refstore.batch.delete;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 import org.springframework.batch.core.configuration.annotation.StepScope;
 import org.springframework.batch.core.job.Job;
@@ -35,7 +33,9 @@ import io.refstore.core.store.RefStores;
 /**
  * {@code restoreRefsJob}: {@code restoreRefsStep} recreates the refs and reflogs a
  * deletion removed, from one manifest or from every {@code manifest-*} of a plan's
- * directory in order. Running it again is safe (refs already back are left alone).
+ * directory in order, each checked again as the launch checked it (in the repository's
+ * plans, no symbolic link, written by this repository). Running it again is safe (refs
+ * already back are left alone).
  */
 @Configuration(proxyBeanMethods = false)
 public class RestoreRefsJobConfiguration {
@@ -53,13 +53,15 @@ public class RestoreRefsJobConfiguration {
 		Path path = RefJobParameters.repositoryPath(parameters);
 		RestoreParameters restore = RestoreParameters.from(parameters);
 		return (contribution, chunkContext) -> {
-			List<Path> manifests = manifests(restore.manifest());
+			List<Path> manifests = List.of();
 			long restored = 0;
 			long present = 0;
 			try (Repository repository = Repository.open(path);
 					LockOwner owner = JobLocks.claim(repository,
 							chunkContext.getStepContext().getStepExecution().getJobExecution());
 					RefStore store = RefStores.open(repository, ReflogPolicy.EXISTING_ONLY, owner, JobLocks.WAIT)) {
+				// checked again: what was checked at launch may have been replaced since
+				manifests = restore.manifests(repository);
 				RefRestorer restorer = new RefRestorer(store);
 				for (Path file : manifests) {
 					RestoreResult result = restorer.restore(file, ChunkListener.NONE);
@@ -81,15 +83,6 @@ public class RestoreRefsJobConfiguration {
 			contribution.incrementWriteCount(restored);
 			return RepeatStatus.FINISHED;
 		};
-	}
-
-	private static List<Path> manifests(Path given) throws java.io.IOException {
-		if (!Files.isDirectory(given)) {
-			return List.of(given);
-		}
-		try (Stream<Path> files = Files.list(given)) {
-			return files.filter((file) -> file.getFileName().toString().startsWith("manifest-")).sorted().toList();
-		}
 	}
 
 }

@@ -213,9 +213,7 @@ public record DeleteParameters(List<String> prefixes, List<String> globs, List<S
 	@Override
 	public DeleteParameters checkedIn(Repository repository, ProtectedRefs protection) {
 		if (this.plan != null) {
-			return new DeleteParameters(List.of(), List.of(), List.of(), List.of(),
-					ParameterText.within(JobParameterNames.PLAN, this.plan,
-							repository.gitDir().resolve(JobResults.PLANS_DIR), false),
+			return new DeleteParameters(List.of(), List.of(), List.of(), List.of(), checkedPlan(repository),
 					this.planOnly, this.chunkSize, this.throttleMillis, false, null, null, DeleteCriteria.NONE);
 		}
 		if (this.criteria.mergedInto() != null) {
@@ -224,6 +222,23 @@ public record DeleteParameters(List<String> prefixes, List<String> globs, List<S
 		return new DeleteParameters(this.prefixes, this.globs, this.names, this.excludes, null, this.planOnly,
 				this.chunkSize, this.throttleMillis, this.overrideProtection, this.overrideReason,
 				this.overrideProtection ? List.of() : protection.entries(), this.criteria);
+	}
+
+	/**
+	 * The plan to execute resolved inside the repository's plans: a file reached without
+	 * a symbolic link that was planned for this repository
+	 * ({@link DeletionPlan#checkInput}).
+	 * @throws InvalidJobParameterException naming {@code plan} if it is refused
+	 */
+	public Path checkedPlan(Repository repository) {
+		return ParameterText.input(() -> DeletionPlan.checkInput(JobParameterNames.PLAN, repository,
+				JobResults.PLANS_DIR, this.plan.toString()));
+	}
+
+	/** Whether the parameters name a plan to execute. */
+	@Override
+	public boolean namesInput() {
+		return this.plan != null;
 	}
 
 	/**

@@ -1,12 +1,14 @@
 package io.refstore.batch.parameters;
 
-import java.nio.file.Files;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
 import io.refstore.batch.support.InvalidJobParameterException;
 import io.refstore.batch.support.JobParameterNames;
+import io.refstore.core.repo.RefusedJobInputException;
 
 /**
  * Reads the text of job parameters into values, each refusal an
@@ -95,20 +97,31 @@ final class ParameterText {
 		return has(key) ? path(key) : null;
 	}
 
+	/** Checks an input a parameter names in the repository ({@code RepositoryInputs}). */
+	@FunctionalInterface
+	interface InputCheck<T> {
+
+		T check() throws IOException;
+
+	}
+
 	/**
-	 * {@code given} resolved under {@code base}: it must lie inside it (not be it) and
-	 * exist, as a directory if {@code directory}.
+	 * What {@code check} returns, its refusal as the parameter's: a job input (plan,
+	 * manifest, backup) outside its directory, missing, reached through a symbolic link
+	 * or written by another repository.
+	 * @throws InvalidJobParameterException naming the parameter
+	 * @throws UncheckedIOException if the file system cannot be read
 	 */
-	static Path within(String key, Path given, Path base, boolean directory) {
-		Path root = base.normalize();
-		Path path = root.resolve(given).normalize();
-		if (!path.startsWith(root) || path.equals(root)) {
-			throw new InvalidJobParameterException(key, given.toString(), "it must lie inside " + base);
+	static <T> T input(InputCheck<T> check) {
+		try {
+			return check.check();
 		}
-		if (directory ? !Files.isDirectory(path) : !Files.exists(path)) {
-			throw new InvalidJobParameterException(key, given.toString(), "'" + path + "' does not exist");
+		catch (RefusedJobInputException ex) {
+			throw new InvalidJobParameterException(ex.parameter(), ex.value(), ex.reason());
 		}
-		return path;
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
 	}
 
 }

@@ -40,6 +40,15 @@ public sealed interface RefJobParameters permits MigrateParameters, RollbackPara
 	}
 
 	/**
+	 * Whether these parameters name an input in the repository that {@link #checkedIn}
+	 * checks (a plan, a manifest, a backup): a schedule or campaign checks it in each
+	 * repository when it is created.
+	 */
+	default boolean namesInput() {
+		return false;
+	}
+
+	/**
 	 * Parses a caller's parameters for a job of {@code type}, defaults filled in.
 	 * @param given by {@link JobParameterNames} key, without the repository
 	 * @throws InvalidJobParameterException naming the parameter refused: unknown to the

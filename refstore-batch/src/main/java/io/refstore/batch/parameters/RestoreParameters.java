@@ -1,12 +1,14 @@
 package io.refstore.batch.parameters;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.JobResults;
 import io.refstore.batch.support.RefJobType;
+import io.refstore.core.delete.Manifest;
 import io.refstore.core.delete.ProtectedRefs;
 import io.refstore.core.repo.Repository;
 
@@ -30,10 +32,31 @@ public record RestoreParameters(Path manifest) implements RefJobParameters {
 		return new RestoreParameters(text.path(JobParameterNames.MANIFEST));
 	}
 
+	/**
+	 * The manifest resolved inside the repository's plans: it, or each manifest of its
+	 * directory, a file reached without a symbolic link that this repository wrote
+	 * ({@link Manifest#checkInput}).
+	 */
 	@Override
 	public RestoreParameters checkedIn(Repository repository, ProtectedRefs protection) {
-		return new RestoreParameters(ParameterText.within(JobParameterNames.MANIFEST, this.manifest,
-				repository.gitDir().resolve(JobResults.PLANS_DIR), false));
+		manifests(repository);
+		return new RestoreParameters(
+				repository.gitDir().resolve(JobResults.PLANS_DIR).resolve(this.manifest.toString()).normalize());
+	}
+
+	/**
+	 * The manifest files to restore from, in order, each checked as {@link #checkedIn}
+	 * checks them.
+	 * @throws InvalidJobParameterException naming {@code manifest} if one is refused
+	 */
+	public List<Path> manifests(Repository repository) {
+		return ParameterText.input(() -> Manifest.checkInput(JobParameterNames.MANIFEST, repository,
+				repository.gitDir(), JobResults.PLANS_DIR, this.manifest.toString()));
+	}
+
+	@Override
+	public boolean namesInput() {
+		return true;
 	}
 
 	@Override

@@ -7,7 +7,7 @@ import java.util.Set;
 import io.refstore.batch.support.JobParameterNames;
 import io.refstore.batch.support.RefJobType;
 import io.refstore.core.delete.ProtectedRefs;
-import io.refstore.core.migrate.FormatMigrator;
+import io.refstore.core.migrate.Backups;
 import io.refstore.core.repo.Repository;
 
 /**
@@ -29,10 +29,19 @@ public record RollbackParameters(Path backup) implements RefJobParameters {
 		return new RollbackParameters(text.path(JobParameterNames.BACKUP));
 	}
 
+	/**
+	 * The backup resolved inside the repository's backups: a directory reached without a
+	 * symbolic link that a migration of this repository made ({@link Backups#check}).
+	 */
 	@Override
 	public RollbackParameters checkedIn(Repository repository, ProtectedRefs protection) {
-		return new RollbackParameters(ParameterText.within(JobParameterNames.BACKUP, this.backup,
-				repository.gitDir().resolve(FormatMigrator.BACKUP_DIR), true));
+		return new RollbackParameters(
+				ParameterText.input(() -> Backups.check(JobParameterNames.BACKUP, repository, this.backup.toString())));
+	}
+
+	@Override
+	public boolean namesInput() {
+		return true;
 	}
 
 	@Override

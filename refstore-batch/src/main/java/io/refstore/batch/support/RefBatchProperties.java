@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 import jakarta.validation.Valid;
-import jakarta.validation.constraints.NotEmpty;
+import jakarta.validation.constraints.AssertTrue;
 
 import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -41,12 +41,44 @@ public record RefBatchProperties(@Valid @DefaultValue Repositories repositories,
 	 * {@code roots} is a root after them; a root without a name is {@code default} (the
 	 * first), {@code default-2}... A repository is then also found as
 	 * {@code <storage>/<name>}
+	 * @param implicitRoot the root while neither {@code roots} nor {@code storages} is
+	 * set ({@code refstore.repositories.implicit-root}; the web app makes it
+	 * {@code ${refstore.home}/repos}): a node that names its storages has no unnamed root
+	 * besides them, which would be a storage {@code default} of its own on every node of
+	 * a fleet
 	 */
-	public record Repositories(@NotEmpty List<Path> roots, Map<String, Path> storages) {
+	public record Repositories(List<Path> roots, Map<String, Path> storages, Path implicitRoot) {
+
+		private static final String NO_ROOT = "refstore.repositories.roots: no repository root is set (set"
+				+ " refstore.repositories.roots or refstore.repositories.storages.<name>)";
 
 		public Repositories {
 			roots = (roots == null) ? List.of() : List.copyOf(roots);
 			storages = (storages == null) ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(storages));
+		}
+
+		/**
+		 * Whether some root is set, checked when the settings are bound: a start without
+		 * one stops naming the setting.
+		 */
+		@AssertTrue(message = NO_ROOT)
+		public boolean isRootSet() {
+			return !this.roots.isEmpty() || !this.storages.isEmpty() || this.implicitRoot != null;
+		}
+
+		/**
+		 * The unnamed roots to search: {@code roots}, else none if storages are named,
+		 * else {@code implicitRoot}.
+		 * @throws IllegalStateException if none of the three is set
+		 */
+		public List<Path> searchRoots() {
+			if (!this.roots.isEmpty() || !this.storages.isEmpty()) {
+				return this.roots;
+			}
+			if (this.implicitRoot == null) {
+				throw new IllegalStateException(NO_ROOT);
+			}
+			return List.of(this.implicitRoot);
 		}
 
 	}

@@ -171,6 +171,26 @@ public class RefJobs {
 	}
 
 	/**
+	 * Checks in {@code repository} the inputs {@code parameters} name there (a plan to
+	 * execute, a manifest, a backup) as a launch checks them, launching nothing:
+	 * schedules and campaigns check them when they are created. Parameters that name no
+	 * input are not checked here.
+	 * @throws InvalidJobParameterException naming the parameter refused (or
+	 * {@code repository})
+	 */
+	public void checkInputs(String repository, RefJobParameters parameters) {
+		if (!parameters.namesInput()) {
+			return;
+		}
+		try {
+			this.validator.validate(repository, parameters);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/**
 	 * Takes the lease; a lease still held by an execution that has ended (its release
 	 * raced with this call, or failed) is released first.
 	 */

@@ -90,7 +90,9 @@ class RefJobParametersTest {
 		TempRepo git = JobFixtures.create(root, "checked", RefFormat.FILES, 2);
 		Path plans = git.gitDir().resolve(JobResults.PLANS_DIR);
 		Files.createDirectories(plans.resolve("launch-1"));
-		Files.writeString(plans.resolve("launch-1/plan"), "");
+		// a plan as refstore wrote it before plans named their repository: taken where it
+		// lies
+		Files.writeString(plans.resolve("launch-1/plan"), "refstore-deletion-plan 2\nend 0\n");
 		try (Repository repository = Repository.open(git.gitDir())) {
 			DeleteParameters executed = DeleteParameters.execute(Path.of("launch-1/plan"))
 				.checkedIn(repository, ProtectedRefs.defaults());

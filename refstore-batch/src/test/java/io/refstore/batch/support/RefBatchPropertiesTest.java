@@ -52,4 +52,12 @@ class RefBatchPropertiesTest {
 			.hasMessage("refstore.deletion.protected-refs 'refs/[a,b]/*': an entry must not hold a comma");
 	}
 
+	@Test
+	void withoutARootOrStorageTheSearchIsRefusedNamingTheSetting() {
+		assertThat(bind(Map.of("refstore.repositories.roots[0]", "/srv/git")).repositories().searchRoots())
+			.containsExactly(java.nio.file.Path.of("/srv/git"));
+		assertThatThrownBy(() -> bind(Map.of()).repositories().searchRoots()).isInstanceOf(IllegalStateException.class)
+			.hasMessageStartingWith("refstore.repositories.roots: no repository root is set");
+	}
+
 }

@@ -68,6 +68,19 @@ final class CommandContext implements AutoCloseable {
 		return this.in;
 	}
 
+	/** Standard error, unbuffered. */
+	OutputStream err() {
+		return this.err;
+	}
+
+	/**
+	 * Whether standard error is a terminal, as the launcher found it (Java cannot tell):
+	 * git shows progress there.
+	 */
+	boolean stderrIsTerminal() {
+		return Boolean.getBoolean("refstore.stderr.tty");
+	}
+
 	/** Standard output, buffered. */
 	OutBuffer out() {
 		return this.out;

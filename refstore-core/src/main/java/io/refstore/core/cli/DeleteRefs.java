@@ -13,21 +13,28 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import io.refstore.core.delete.ChunkListener;
 import io.refstore.core.delete.DeleteOptions;
 import io.refstore.core.delete.DeleteResult;
 import io.refstore.core.delete.DryRun;
 import io.refstore.core.delete.InvalidSelectionException;
+import io.refstore.core.delete.Manifest;
 import io.refstore.core.delete.ProtectedRefs;
 import io.refstore.core.delete.RefDeleter;
 import io.refstore.core.delete.RefRestorer;
 import io.refstore.core.delete.RefSelection;
 import io.refstore.core.delete.RestoreResult;
 import io.refstore.core.io.LockOwner;
+import io.refstore.core.migrate.MigrationProgress;
+import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.ReflogPolicy;
+import io.refstore.core.repo.RefusedJobInputException;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.repo.RepositoryId;
+import io.refstore.core.repo.RepositoryInputs;
 import io.refstore.core.store.RefStores;
 
 /**
@@ -70,7 +77,7 @@ final class DeleteRefs implements Command {
 	private static Options deleteOptions() {
 		return new Options("refstore delete-refs [--dry-run] [--sample=<n>] [--chunk-size=<n>] [--manifest=<file>]"
 				+ " [--prefix=<p>]... [--glob=<g>]... [--exclude=<glob>]... [--protect=<glob>]..."
-				+ " [--no-default-protect] [--stdin]")
+				+ " [--no-default-protect] [--stdin] [-q | --[no-]progress]")
 			.flag('n', "dry-run", "count and show what would be deleted, change nothing")
 			.value((char) 0, "sample", "n", "how many of the first names to show (default 10)")
 			.value((char) 0, "chunk-size", "n", "refs per transaction (default 1000)")
@@ -82,12 +89,16 @@ final class DeleteRefs implements Command {
 			.flag((char) 0, "default-protect",
 					"protect " + String.join(", ", ProtectedRefs.DEFAULT_PATTERNS)
 							+ " (default; --no-default-protect deletes them too)")
-			.flag((char) 0, "stdin", "delete the refs named on standard input, one per line");
+			.flag((char) 0, "stdin", "delete the refs named on standard input, one per line")
+			.flag('q', "quiet", "show no progress")
+			.flag((char) 0, "progress", "show progress (default on a terminal)");
 	}
 
 	private static Options restoreOptions() {
-		return new Options("refstore restore-refs --manifest=<file>").value((char) 0, "manifest", "file",
-				"the manifest of the deletion to undo");
+		return new Options("refstore restore-refs --manifest=<file> [-q | --[no-]progress]")
+			.value((char) 0, "manifest", "file", "the manifest of the deletion to undo")
+			.flag('q', "quiet", "show no progress")
+			.flag((char) 0, "progress", "show progress (default on a terminal)");
 	}
 
 	@Override
@@ -119,17 +130,21 @@ final class DeleteRefs implements Command {
 			}
 			Path manifest = (parsed.value("manifest") != null) ? resolve(repository, parsed.value("manifest"))
 					: defaultManifest(repository);
+			ChunkProgress shown = new ChunkProgress(Refs.progress(context, parsed), "Deleting refs");
 			DeleteOptions run = DeleteOptions.to(manifest)
 				.withChunkSize(chunkSize)
 				.withSampleSize(sample)
-				.withRepository(repository.gitDir())
-				.withListener(ChunkListener.NONE);
+				.withRepository(repository.gitDir(), RepositoryId.of(repository))
+				.withListener(shown);
 			DeleteResult result;
 			try {
 				result = deleter.delete(selection, run);
 			}
 			catch (FileAlreadyExistsException ex) {
 				throw CommandFailure.fatal("manifest '" + manifest + "' already exists");
+			}
+			finally {
+				shown.stop();
 			}
 			context.out().write("deleted " + result.deleted() + " refs in " + result.chunks() + " chunks\n");
 			printSample(context, result.sample(), Long.MAX_VALUE);
@@ -273,9 +288,17 @@ final class DeleteRefs implements Command {
 		if (!Files.isRegularFile(manifest)) {
 			throw CommandFailure.fatal("manifest '" + manifest + "' does not exist");
 		}
+		checkManifest(repository, manifest, file);
 		try (LockOwner owner = claimLocks(context, "restore-refs");
 				RefStore store = RefStores.open(repository, ReflogPolicy.EXISTING_ONLY, owner)) {
-			RestoreResult result = new RefRestorer(store).restore(manifest, ChunkListener.NONE);
+			ChunkProgress shown = new ChunkProgress(Refs.progress(context, parsed), "Restoring refs");
+			RestoreResult result;
+			try {
+				result = new RefRestorer(store).restore(manifest, shown);
+			}
+			finally {
+				shown.stop();
+			}
 			if (result.conflict() != null) {
 				throw CommandFailure.fatal(result.conflict().message() + "; nothing was restored");
 			}
@@ -293,6 +316,36 @@ final class DeleteRefs implements Command {
 				throw CommandFailure.error(result.failure().describe(), 1);
 			}
 			return 0;
+		}
+	}
+
+	/**
+	 * Refuses a manifest that is a symbolic link, reached through one below the top of
+	 * the repository, or written in another repository, as git refuses a bad argument.
+	 */
+	private static void checkManifest(Repository repository, Path manifest, String file)
+			throws CommandFailure, IOException {
+		Path top = repository.workTree().orElse(repository.gitDir());
+		try {
+			if (manifest.startsWith(top)) {
+				RepositoryInputs.check("--manifest", top, ".", top.relativize(manifest).toString(),
+						RepositoryInputs.Kind.FILE);
+			}
+			else if (Files.isSymbolicLink(manifest)) {
+				throw new RefusedJobInputException("--manifest", file, "it is a symbolic link");
+			}
+			Optional<RepositoryId> recorded;
+			try {
+				recorded = Manifest.repositoryOf(manifest);
+			}
+			catch (IOException ex) {
+				// not a manifest this refstore reads: the restore says why, line and all
+				return;
+			}
+			RepositoryInputs.checkOwner("--manifest", file, recorded, repository);
+		}
+		catch (RefusedJobInputException ex) {
+			throw CommandFailure.fatal("manifest '" + file + "' refused: " + ex.reason());
 		}
 	}
 
@@ -316,6 +369,33 @@ final class DeleteRefs implements Command {
 			path = dir.resolve("delete-" + time + "-" + n + ".manifest");
 		}
 		return path;
+	}
+
+	/**
+	 * Shows the refs of each committed chunk as git-style progress (a count: how many a
+	 * run will touch is known only as it goes).
+	 */
+	private static final class ChunkProgress implements ChunkListener {
+
+		private final MigrationProgress progress;
+
+		private long refs;
+
+		ChunkProgress(MigrationProgress progress, String title) {
+			this.progress = progress;
+			progress.start(title, 0);
+		}
+
+		@Override
+		public void afterCommit(int chunk, List<Ref> committed) {
+			this.refs += committed.size();
+			this.progress.update(this.refs);
+		}
+
+		void stop() {
+			this.progress.stop();
+		}
+
 	}
 
 }

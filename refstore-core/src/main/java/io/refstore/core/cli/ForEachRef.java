@@ -34,7 +34,7 @@ final class ForEachRef implements Command {
 
 	/** {@code for-each-ref}. */
 	ForEachRef() {
-		this("git for-each-ref");
+		this("refstore for-each-ref");
 	}
 
 	/**
@@ -54,25 +54,30 @@ final class ForEachRef implements Command {
 				indent + "[--merged[=<object>]] [--no-merged[=<object>]]",
 				indent + "[--contains[=<object>]] [--no-contains[=<object>]]",
 				indent + "[(--exclude=<pattern>)...] [--start-after=<marker>]", indent + "[ --stdin | (<pattern>...)]")
-			.value((char) 0, "count", "n", "show only <n> matched refs")
-			.value((char) 0, "format", "format", "format to use for the output")
-			.value((char) 0, "sort", "key", "field name to sort on (refname, or -refname for descending)")
-			.value((char) 0, "start-after", "marker", "list only refs after <marker> (keyset paging)")
-			.value((char) 0, "points-at", "object", "print only refs which points at the given object")
-			.optionalValue((char) 0, "merged", "commit", "print only refs that are merged")
-			.optionalValue((char) 0, "no-merged", "commit", "print only refs that are not merged")
-			.optionalValue((char) 0, "contains", "commit", "print only refs which contain the commit")
-			.optionalValue((char) 0, "no-contains", "commit", "print only refs which don't contain the commit")
-			.value((char) 0, "exclude", "pattern", "exclude refs which match pattern")
-			.flag((char) 0, "stdin", "read reference patterns from stdin")
-			.flag((char) 0, "include-root-refs", "also include HEAD ref and pseudorefs")
 			.flag('s', "shell", "quote placeholders suitably for shells")
 			.flag('p', "perl", "quote placeholders suitably for perl")
 			.flag((char) 0, "python", "quote placeholders suitably for python")
 			.flag((char) 0, "tcl", "quote placeholders suitably for Tcl")
 			.flag((char) 0, "omit-empty", "do not output a newline after empty formatted refs")
+			.group()
+			.value((char) 0, "count", "n", "show only <n> matched refs")
+			.value((char) 0, "format", "format", "format to use for the output")
+			.value((char) 0, "start-after", "marker", "start iteration after the provided marker")
+			.optionalValue((char) 0, "color", "when", "respect format colors")
+			.value((char) 0, "exclude", "pattern", "exclude refs which match pattern")
+			.value((char) 0, "sort", "key", "field name to sort on")
+			.value((char) 0, "points-at", "object", "print only refs which points at the given object")
+			.optionalValue((char) 0, "merged", "commit", "print only refs that are merged")
+			.showAs("merged", "--merged <commit>")
+			.optionalValue((char) 0, "no-merged", "commit", "print only refs that are not merged")
+			.showAs("no-merged", "--no-merged <commit>")
+			.optionalValue((char) 0, "contains", "commit", "print only refs which contain the commit")
+			.showAs("contains", "--contains <commit>")
+			.optionalValue((char) 0, "no-contains", "commit", "print only refs which don't contain the commit")
+			.showAs("no-contains", "--no-contains <commit>")
 			.flag((char) 0, "ignore-case", "sorting and filtering are case insensitive")
-			.optionalValue((char) 0, "color", "when", "respect format colors");
+			.flag((char) 0, "stdin", "read reference patterns from stdin")
+			.flag((char) 0, "include-root-refs", "also include HEAD ref and pseudorefs");
 	}
 
 	/**

@@ -42,11 +42,18 @@ final class Options {
 
 	}
 
+	/** git's exit code for a command line it cannot parse. */
+	private static final int USAGE_ERROR = 129;
+
 	private final List<String> synopsis;
 
 	private final List<Spec> specs = new ArrayList<>();
 
 	private final Set<String> hidden = new HashSet<>();
+
+	private final Set<String> fixed = new HashSet<>();
+
+	private final Map<String, String> shown = new HashMap<>();
 
 	/**
 	 * @param synopsis the usage lines without the leading {@code usage: }, such as
@@ -85,6 +92,34 @@ final class Options {
 	}
 
 	/**
+	 * Starts a group of options: a blank line in the usage text, as git's
+	 * {@code OPT_GROUP("")}.
+	 */
+	Options group() {
+		this.specs.add(new Spec((char) 0, null, Kind.FLAG, null, null));
+		return this;
+	}
+
+	/**
+	 * Shows a long option in the usage as {@code text} (git shows
+	 * {@code --merged <commit>} for an option whose value may be left off at the end).
+	 */
+	Options showAs(String longName, String text) {
+		this.shown.put(longName, text);
+		return this;
+	}
+
+	/**
+	 * Makes a long option one that {@code --no-} does not negate (git's
+	 * {@code PARSE_OPT_NONEG}, such as {@code refs migrate --ref-format}); the others
+	 * show as {@code --[no-]name} in the usage, as git's do.
+	 */
+	Options noNegation(String longName) {
+		this.fixed.add(longName);
+		return this;
+	}
+
+	/**
 	 * The usage text as git prints it: synopsis, a blank line, one line per option, a
 	 * blank line.
 	 */
@@ -102,20 +137,28 @@ final class Options {
 			if (spec.longName() != null && this.hidden.contains(spec.longName())) {
 				continue;
 			}
-			String left = "    " + optionText(spec);
+			if (spec.help() == null) {
+				text.append('\n');
+				continue;
+			}
+			String left = "    " + ((spec.longName() != null && this.shown.containsKey(spec.longName()))
+					? this.shown.get(spec.longName()) : optionText(spec, !this.fixed.contains(spec.longName())));
 			text.append(left);
-			if (left.length() <= 24) {
-				text.append(" ".repeat(26 - left.length()));
+			if (left.length() <= 25) {
+				// git pads to column 26; one a column over still gets its one blank
+				text.append(" ".repeat(Math.max(26 - left.length(), 1)));
 			}
 			else {
 				text.append('\n').append(" ".repeat(26));
 			}
 			text.append(spec.help()).append('\n');
 		}
-		return text.append('\n').toString();
+		// git ends the option list with a blank line; a command without options has
+		// only the one after its synopsis
+		return this.specs.isEmpty() ? text.toString() : text.append('\n').toString();
 	}
 
-	private static String optionText(Spec spec) {
+	private static String optionText(Spec spec, boolean negatable) {
 		StringBuilder text = new StringBuilder();
 		if (spec.shortName() != 0) {
 			text.append('-').append(spec.shortName());
@@ -124,7 +167,7 @@ final class Options {
 			}
 		}
 		if (spec.longName() != null) {
-			text.append("--").append(spec.longName());
+			text.append((negatable && !spec.longName().startsWith("no-")) ? "--[no-]" : "--").append(spec.longName());
 		}
 		if (spec.kind() == Kind.VALUE) {
 			text.append(" <").append(spec.argName()).append('>');
@@ -175,21 +218,25 @@ final class Options {
 		if (spec == null && name.startsWith("no-")) {
 			spec = findLong(name.substring(3), true);
 			negated = spec != null;
+			if (negated && this.fixed.contains(spec.longName())) {
+				throw CommandFailure.usage("unknown option `" + name + "'", usage());
+			}
 		}
 		if (spec == null) {
 			throw CommandFailure.usage("unknown option `" + name + "'", usage());
 		}
 		if (negated || spec.kind() == Kind.FLAG) {
 			if (value != null) {
-				throw CommandFailure.usage("option `" + (negated ? "no-" : "") + spec.longName() + "' takes no value",
-						usage());
+				// git names the mistake alone, without the usage
+				throw CommandFailure.error("option `" + (negated ? "no-" : "") + spec.longName() + "' takes no value",
+						USAGE_ERROR);
 			}
 			parsed.set(spec, !negated, null);
 			return i;
 		}
 		if (spec.kind() == Kind.VALUE && value == null) {
 			if (i + 1 >= args.size()) {
-				throw CommandFailure.usage("option `" + spec.longName() + "' requires a value", usage());
+				throw CommandFailure.error("option `" + spec.longName() + "' requires a value", USAGE_ERROR);
 			}
 			value = args.get(++i);
 		}
@@ -199,7 +246,7 @@ final class Options {
 
 	private Spec findLong(String name, boolean forNegation) throws CommandFailure {
 		Spec found = null;
-		int matches = 0;
+		Spec before = null;
 		for (Spec spec : this.specs) {
 			if (spec.longName() == null
 					|| (forNegation && spec.kind() == Kind.FLAG && spec.longName().startsWith("no-"))) {
@@ -209,11 +256,14 @@ final class Options {
 				return spec;
 			}
 			if (!name.isEmpty() && spec.longName().startsWith(name)) {
-				found = (matches++ == 0) ? spec : found;
+				before = found;
+				found = spec;
 			}
 		}
-		if (matches > 1) {
-			throw CommandFailure.usage("ambiguous option: " + name, usage());
+		if (before != null) {
+			// git names the last two options the abbreviation fits
+			throw CommandFailure.usage("ambiguous option: " + name + " (could be --" + before.longName() + " or --"
+					+ found.longName() + ")", usage());
 		}
 		return found;
 	}
@@ -236,7 +286,7 @@ final class Options {
 				return i;
 			}
 			if (i + 1 >= args.size()) {
-				throw CommandFailure.usage("switch `" + c + "' requires a value", usage());
+				throw CommandFailure.error("switch `" + c + "' requires a value", USAGE_ERROR);
 			}
 			parsed.set(spec, true, args.get(i + 1));
 			return i + 1;
@@ -285,6 +335,11 @@ final class Options {
 		/** A flag's value, or {@code dflt} if it was not given. */
 		boolean flag(String key, boolean dflt) {
 			return this.flags.getOrDefault(key, dflt);
+		}
+
+		/** Whether a flag was given, as itself or negated. */
+		boolean flagGiven(String key) {
+			return this.flags.containsKey(key);
 		}
 
 		/**

@@ -22,7 +22,7 @@ final class PackRefs implements Command {
 	private final String name;
 
 	PackRefs() {
-		this("git pack-refs");
+		this("refstore pack-refs");
 	}
 
 	/**

@@ -1,17 +1,29 @@
 package io.refstore.core.cli;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
 
 import io.refstore.core.migrate.Backups;
 import io.refstore.core.migrate.FormatMigrator;
 import io.refstore.core.migrate.MigrationException;
 import io.refstore.core.migrate.MigrationOptions;
+import io.refstore.core.migrate.MigrationProgress;
 import io.refstore.core.migrate.MigrationReport;
 import io.refstore.core.ref.RefFormat;
-import io.refstore.core.ref.VerifyProblem;
+import io.refstore.core.ref.CorruptRefStoreException;
+import io.refstore.core.ref.RefCheck;
+import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.Verification;
+import io.refstore.core.repo.RefusedJobInputException;
+import io.refstore.core.repo.Repository;
+import io.refstore.core.store.ProcessLocks;
 
 /**
  * {@code refstore refs}: {@code migrate} between storage formats (with a report and a
@@ -26,16 +38,35 @@ final class Refs implements Command {
 
 	private static final int FAILED = 255;
 
-	private static final String USAGE = "usage: refstore refs migrate --ref-format=<format> [--dry-run] [--no-reflog] [-v]\n"
-			+ "   or: refstore refs rollback <backup>\n" + "   or: refstore refs backups [-v | --verbose]\n"
-			+ "   or: refstore refs drop-backup <backup>\n" + "   or: refstore refs verify [--strict] [--verbose]\n"
-			+ "   or: refstore refs list [<for-each-ref options>] [<pattern>...]\n"
-			+ "   or: refstore refs exists <ref>\n" + "   or: refstore refs optimize [--all] [--no-prune] [--auto]\n\n";
+	/**
+	 * git's synopsis of its subcommands, in its order, then refstore's own
+	 * ({@code rollback}, {@code backups}, {@code drop-backup}).
+	 */
+	private static final String USAGE = """
+			usage: refstore refs migrate --ref-format=<format> [--no-reflog] [--dry-run] [-v] [-q | --[no-]progress]
+			   or: refstore refs verify [--strict] [--verbose] [--deep]
+			   or: refstore refs list [--count=<count>] [--shell|--perl|--python|--tcl]
+			IND[(--sort=<key>)...] [--format=<format>]
+			IND[--include-root-refs] [--points-at=<object>]
+			IND[--merged[=<object>]] [--no-merged[=<object>]]
+			IND[--contains[=<object>]] [--no-contains[=<object>]]
+			IND[(--exclude=<pattern>)...] [--start-after=<marker>]
+			IND[ --stdin | (<pattern>...)]
+			   or: refstore refs exists <ref>
+			   or: refstore refs optimize [--all] [--no-prune] [--auto] [--include <pattern>] [--exclude <pattern>]
+			   or: refstore refs rollback [-q | --[no-]progress] <backup>
+			   or: refstore refs backups [-v | --verbose]
+			   or: refstore refs drop-backup <backup>
+
+			""".replace("IND", " ".repeat(32));
 
 	@Override
 	public int run(CommandContext context, List<String> args) throws CommandFailure, IOException {
 		if (args.isEmpty()) {
 			throw CommandFailure.usage("need a subcommand", USAGE);
+		}
+		if (args.get(0).equals("-h") || args.get(0).equals("--help")) {
+			throw CommandFailure.help(USAGE);
 		}
 		List<String> rest = args.subList(1, args.size());
 		return switch (args.get(0)) {
@@ -44,19 +75,23 @@ final class Refs implements Command {
 			case "backups" -> backups(context, rest);
 			case "drop-backup" -> dropBackup(context, rest);
 			case "verify" -> verify(context, rest);
-			case "list" -> new ForEachRef("git refs list").run(context, rest);
+			case "list" -> new ForEachRef("refstore refs list").run(context, rest);
 			case "exists" -> exists(context, rest);
-			case "optimize" -> new PackRefs("git refs optimize").run(context, rest);
-			default -> throw CommandFailure.usage("unknown subcommand: '" + args.get(0) + "'", USAGE);
+			case "optimize" -> new PackRefs("refstore refs optimize").run(context, rest);
+			default -> throw CommandFailure.usage("unknown subcommand: `" + args.get(0) + "'", USAGE);
 		};
 	}
 
 	private static int migrate(CommandContext context, List<String> args) throws CommandFailure, IOException {
-		Options options = new Options("refstore refs migrate --ref-format=<format> [--dry-run] [--no-reflog] [-v]")
-			.value((char) 0, "ref-format", "format", "the ref format to migrate to")
-			.flag((char) 0, "dry-run", "build and verify the new store without swapping it in")
+		Options options = new Options(
+				"refstore refs migrate --ref-format=<format> [--no-reflog] [--dry-run] [-v] [-q | --[no-]progress]")
+			.value((char) 0, "ref-format", "format", "specify the reference format to convert to")
+			.noNegation("ref-format")
+			.flag((char) 0, "dry-run", "perform a non-destructive dry-run")
 			.flag((char) 0, "reflog", "migrate reflogs (default)")
-			.flag('v', "verbose", "report counts, digests, the old store's backup and refs carried over");
+			.flag('v', "verbose", "report counts, digests, the old store's backup and refs carried over")
+			.flag('q', "quiet", "show no progress")
+			.flag((char) 0, "progress", "show progress (default on a terminal)");
 		Options.Parsed parsed = options.parse(args);
 		String format = parsed.value("ref-format");
 		if (!parsed.args().isEmpty()) {
@@ -74,7 +109,8 @@ final class Refs implements Command {
 		}
 		MigrationOptions migration = new MigrationOptions(target, parsed.flag("dry-run"), parsed.flag("reflog", true));
 		try {
-			MigrationReport report = new FormatMigrator(context.repository()).migrate(migration);
+			MigrationReport report = new FormatMigrator(context.repository(), progress(context, parsed))
+				.migrate(migration);
 			if (!report.swapped()) {
 				// git's only line, with the path as git shows its git directory
 				context.out()
@@ -101,17 +137,33 @@ final class Refs implements Command {
 	}
 
 	private static int rollback(CommandContext context, List<String> args) throws CommandFailure, IOException {
-		if (args.size() != 1) {
-			throw CommandFailure.usage("rollback takes the backup directory a migration printed", USAGE);
+		Options options = new Options("refstore refs rollback [-q | --[no-]progress] <backup>")
+			.flag('q', "quiet", "show no progress")
+			.flag((char) 0, "progress", "show progress (default on a terminal)");
+		Options.Parsed parsed = options.parse(args);
+		if (parsed.args().size() != 1) {
+			throw CommandFailure.usage("rollback takes the name of one backup, as 'refs backups' lists it",
+					options.usage());
+		}
+		String name = parsed.args().get(0);
+		// the name 'refs backups' lists, or the path below the git directory a migration
+		// printed (refstore-backup/<name>)
+		Path gitDir = context.repository().gitDir();
+		Path backup = (name.indexOf('/') < 0) ? gitDir.resolve(FormatMigrator.BACKUP_DIR).resolve(name)
+				: gitDir.resolve(name);
+		if (!Files.exists(backup, LinkOption.NOFOLLOW_LINKS)) {
+			throw CommandFailure.fatal("no backup named '" + name + "'");
 		}
 		try {
-			Path backup = context.repository().gitDir().resolve(args.get(0));
-			print(context, new FormatMigrator(context.repository()).rollback(backup),
+			print(context, new FormatMigrator(context.repository(), progress(context, parsed)).rollback(backup),
 					"written since the migration or during the swap, kept");
 			return 0;
 		}
 		catch (MigrationException ex) {
 			throw CommandFailure.error(ex.getMessage(), FAILED);
+		}
+		catch (RefusedJobInputException ex) {
+			throw CommandFailure.fatal("backup '" + name + "' refused: " + ex.reason());
 		}
 	}
 
@@ -149,13 +201,16 @@ final class Refs implements Command {
 	}
 
 	private static int dropBackup(CommandContext context, List<String> args) throws CommandFailure, IOException {
-		if (args.size() != 1) {
-			throw CommandFailure.usage("drop-backup takes the name of one backup, as 'refs backups' lists it", USAGE);
+		Options options = new Options("refstore refs drop-backup <backup>");
+		Options.Parsed parsed = options.parse(args);
+		if (parsed.args().size() != 1) {
+			throw CommandFailure.usage("drop-backup takes the name of one backup, as 'refs backups' lists it",
+					options.usage());
 		}
-		String name = args.get(0);
+		String name = parsed.args().get(0);
 		Backups.Backup dropped;
 		try {
-			dropped = new Backups(context.repository().gitDir()).drop(name);
+			dropped = new Backups(context.repository()).drop(name);
 		}
 		catch (MigrationException ex) {
 			throw CommandFailure.fatal(ex.getMessage());
@@ -197,33 +252,50 @@ final class Refs implements Command {
 		context.out().write(text.toString());
 	}
 
+	/** The progress {@code -q}, {@code --progress} and {@code --no-progress} ask for. */
+	static MigrationProgress progress(CommandContext context, Options.Parsed parsed) {
+		Boolean forced = parsed.flagGiven("progress") ? parsed.flag("progress") : null;
+		return Progress.of(context, forced, parsed.flag("quiet"));
+	}
+
 	private static int verify(CommandContext context, List<String> args) throws CommandFailure, IOException {
-		Options options = new Options("refstore refs verify [--strict] [--verbose]")
-			.flag((char) 0, "strict", "treat warnings as errors")
-			.flag((char) 0, "verbose", "say what is being checked");
+		Options options = new Options("refstore refs verify [--strict] [--verbose] [--deep]")
+			.flag((char) 0, "verbose", "be verbose")
+			.flag((char) 0, "strict", "enable strict checking")
+			.flag((char) 0, "deep", "also check what git does not: objects, peeled values, every block of every table");
 		Options.Parsed parsed = options.parse(args);
 		if (!parsed.args().isEmpty()) {
-			throw CommandFailure.usage(null, options.usage());
+			throw CommandFailure.usage(null, "usage: 'refstore refs verify' takes no arguments\n");
 		}
-		boolean strict = parsed.flag("strict");
-		if (parsed.flag("verbose")) {
-			context.warning("checking " + context.repository().refFormat().configName() + " ref store "
-					+ context.repository().gitDir());
+		Map<RefCheck, RefCheck.Severity> severities = FsckSettings.read(context.repository().config());
+		Consumer<String> progress = parsed.flag("verbose") ? context::message : (line) -> {
+		};
+		Verification verification = Verification.of((problem) -> context.message(problem.format()), parsed.flag("deep"))
+			.with(severities, parsed.flag("strict"), progress)
+			.showingGitDirAs(context.shownGitDir());
+		RefStore store;
+		try {
+			store = context.refs();
 		}
-		List<VerifyProblem> problems = context.refs().verify();
-		boolean failed = false;
-		StringBuilder text = new StringBuilder();
-		for (VerifyProblem problem : problems) {
-			boolean error = problem.error() || strict;
-			failed |= error;
-			String line = problem.format();
-			text.append(error && !problem.error() ? "error" + line.substring(line.indexOf(':')) : line).append('\n');
+		catch (CorruptRefStoreException ex) {
+			Repository repository = context.repository();
+			if (repository.gitDir().equals(repository.commonDir())) {
+				throw ex;
+			}
+			// this linked worktree's own stack is broken: check from the common
+			// directory, whose check reaches every worktree and reports this one's
+			// stack as broken, as git's does
+			Map<String, String> env = new HashMap<>(context.env());
+			env.keySet().removeAll(List.of("GIT_DIR", "GIT_COMMON_DIR", "GIT_WORK_TREE"));
+			try (Repository main = Repository.open(repository.commonDir(), env);
+					ProcessLocks locks = new ProcessLocks("refs verify");
+					RefStore mainStore = locks.open(main)) {
+				mainStore.verify(verification);
+			}
+			return (verification.errors() > 0) ? FAILED : 0;
 		}
-		if (!text.isEmpty()) {
-			throw failed ? CommandFailure.error(text.substring("error: ".length(), text.length() - 1), FAILED)
-					: CommandFailure.error(text.substring("error: ".length(), text.length() - 1), 0);
-		}
-		return 0;
+		store.verify(verification);
+		return (verification.errors() > 0) ? FAILED : 0;
 	}
 
 }

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 import io.refstore.core.ref.CorruptRefStoreException;
+import io.refstore.core.repo.ConfigValueException;
 
 /**
  * The {@code refstore} command: git's ref plumbing ({@code show-ref},
@@ -44,7 +45,8 @@ public final class Refstore {
 
 	private static final String USAGE = """
 			usage: refstore [-C <path>] [-c <name>=<value>] [--config-env=<name>=<envvar>]
-			                [--git-dir=<path>] [--work-tree=<path>] [--bare] [--version]
+			                [--git-dir=<path>] [--work-tree=<path>] [--namespace=<name>] [--bare]
+			                [--version]
 			                <command> [<args>]
 
 			   show-ref       list refs and their object ids
@@ -109,7 +111,7 @@ public final class Refstore {
 		catch (CommandFailure failure) {
 			code = failure.exitCode();
 			flushQuietly(stdout);
-			print(failure.toStdout() ? out : err, failure.text());
+			print(failure.toStdout() ? out : err, UsageName.apply(env, failure.text()));
 		}
 		catch (IOException | RuntimeException ex) {
 			flushQuietly(stdout);
@@ -117,7 +119,9 @@ public final class Refstore {
 				return CLOSED_OUTPUT;
 			}
 			code = CommandFailure.FATAL;
-			print(err, "fatal: " + describe(ex) + "\n");
+			String message = (ex instanceof ConfigValueException value)
+					? value.message((file) -> configFileAsGitNamesIt(cwd, env, file)) : describe(ex);
+			print(err, "fatal: " + message + "\n");
 			if (env.containsKey("REFSTORE_TRACE")) {
 				ex.printStackTrace(new PrintStream(err, true, StandardCharsets.UTF_8));
 			}
@@ -140,7 +144,7 @@ public final class Refstore {
 				dir = changeDirectory(dir, args.get(i));
 			}
 			else if (arg.equals("-h") || arg.equals("--help")) {
-				out.write(USAGE);
+				out.write(UsageName.apply(env, USAGE));
 				return 0;
 			}
 			else if (arg.equals("--version") || arg.equals("-v")) {
@@ -153,7 +157,7 @@ public final class Refstore {
 		}
 		env = globals.environment();
 		if (i == args.size()) {
-			out.write(USAGE);
+			out.write(UsageName.apply(env, USAGE));
 			return 1;
 		}
 		Supplier<Command> command = COMMANDS.get(args.get(i));
@@ -175,6 +179,37 @@ public final class Refstore {
 					+ (Files.exists(target) ? "Not a directory" : "No such file or directory"));
 		}
 		return target;
+	}
+
+	/**
+	 * A repository's config file as git names it in a message: below the git directory as
+	 * {@code GIT_DIR} gave it, {@code .git/config} from a working tree (git works from
+	 * its top), {@code ./config} in the git directory itself; any other file by its path.
+	 */
+	static String configFileAsGitNamesIt(Path cwd, Map<String, String> env, Path file) {
+		Path gitDir = file.getParent();
+		if (gitDir == null || !file.getFileName().toString().equals("config")) {
+			return file.toString();
+		}
+		String given = env.get("GIT_DIR");
+		if (given != null && !given.isEmpty()) {
+			return given + "/config";
+		}
+		try {
+			Path here = cwd.toRealPath();
+			if (gitDir.equals(here)) {
+				return "./config";
+			}
+			Path top = gitDir.getParent();
+			if (gitDir.getFileName().toString().equals(".git") && top != null && here.startsWith(top)
+					&& !here.startsWith(gitDir)) {
+				return ".git/config";
+			}
+		}
+		catch (IOException ex) {
+			// the directory is gone: name the file by its path
+		}
+		return file.toString();
 	}
 
 	/**

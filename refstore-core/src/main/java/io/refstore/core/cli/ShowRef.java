@@ -29,12 +29,11 @@ final class ShowRef implements Command {
 
 	private static Options options() {
 		return new Options("refstore show-ref [--head] [-d | --dereference]",
-				"                         [-s | --hash[=<n>]] [--abbrev[=<n>]] [--branches] [--tags]",
-				"                         [--] [<pattern>...]",
+				"                  [-s | --hash[=<n>]] [--abbrev[=<n>]] [--branches] [--tags]",
+				"                  [--] [<pattern>...]",
 				"refstore show-ref --verify [-q | --quiet] [-d | --dereference]",
-				"                         [-s | --hash[=<n>]] [--abbrev[=<n>]]",
-				"                         [--] [<ref>...]", "refstore show-ref --exclude-existing[=<pattern>]",
-				"refstore show-ref --exists <ref>")
+				"                  [-s | --hash[=<n>]] [--abbrev[=<n>]]", "                  [--] [<ref>...]",
+				"refstore show-ref --exclude-existing[=<pattern>]", "refstore show-ref --exists <ref>")
 			.flag((char) 0, "tags", "only show tags (can be combined with --branches)")
 			.flag((char) 0, "branches", "only show branches (can be combined with --tags)")
 			.flag((char) 0, "heads", "only show branches (can be combined with --tags)")
@@ -47,7 +46,8 @@ final class ShowRef implements Command {
 			.optionalValue((char) 0, "abbrev", "n", "use <n> digits to display object names")
 			.flag('q', "quiet", "do not print results to stdout (useful with --verify)")
 			.optionalValue((char) 0, "exclude-existing", "pattern",
-					"show refs from stdin that aren't in local repository");
+					"show refs from stdin that aren't in local repository")
+			.noNegation("exclude-existing");
 	}
 
 	private CommandContext context;

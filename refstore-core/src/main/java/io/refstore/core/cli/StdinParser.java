@@ -413,8 +413,8 @@ final class StdinParser {
 		}
 		RefName.Rule rule = RefName.violation(this.refBuf, this.refStart, this.refEnd - this.refStart, true);
 		if (rule != null) {
-			throw CommandFailure
-				.fatal("invalid ref format: " + RefName.printable(ref()) + " (" + rule.description() + ")");
+			// git's words: the name (its control characters shown as '?'), not the rule
+			throw CommandFailure.fatal("invalid ref format: " + ref());
 		}
 	}
 

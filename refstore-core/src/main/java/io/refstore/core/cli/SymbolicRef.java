@@ -19,8 +19,9 @@ import io.refstore.core.ref.TransactionResult;
  * Reading follows a chain of symbolic refs to its last name (unless
  * {@code --no-recurse}); a name that is not a symbolic ref is fatal, or exit 1 with
  * {@code -q}. Writing refuses a target with a bad name and, for {@code HEAD}, a target
- * outside {@code refs/}; unlike git 2.39 it also refuses a bad name for the symbolic ref
- * itself. A refused write or deletion exits 1 with an {@code error:} line, as in git.
+ * outside {@code refs/}; as git 2.55, the name of the symbolic ref itself need only be
+ * safe as a path ({@code refs/heads/a..b} is written, {@code refs/../x} refused). A
+ * refused write or deletion exits 1 with an {@code error:} line, as in git.
  */
 final class SymbolicRef implements Command {
 
@@ -102,16 +103,11 @@ final class SymbolicRef implements Command {
 		if (name.equals("HEAD") && !target.startsWith("refs/")) {
 			throw CommandFailure.fatal("Refusing to point HEAD outside of refs/");
 		}
-		RefName.Rule rule = RefName.violation(target, true);
-		if (rule != null) {
+		if (!RefName.isValid(target, true)) {
 			throw CommandFailure.fatal("Refusing to set '" + RefName.printable(name) + "' to invalid ref '"
-					+ RefName.printable(target) + "': " + rule.description());
+					+ RefName.printable(target) + "'");
 		}
-		rule = RefName.violation(name, true);
-		if (rule != null) {
-			throw CommandFailure.fatal("Refusing to create symbolic ref with invalid name '" + RefName.printable(name)
-					+ "': " + rule.description());
-		}
+		// the name itself is only checked for safety, by the transaction, as in git
 		RefUpdate update = RefUpdate.symref(name, target);
 		return commit(refs, (message != null) ? update.withMessage(message) : update);
 	}

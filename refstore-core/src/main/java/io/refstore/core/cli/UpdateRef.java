@@ -27,13 +27,14 @@ final class UpdateRef implements Command {
 
 	private static Options options() {
 		// git's synopsis as git prints it: scripts written for git look for its words
-		return new Options("git update-ref [<options>] -d <refname> [<old-oid>]",
-				"git update-ref [<options>]    <refname> <new-oid> [<old-oid>]",
-				"git update-ref [<options>] --stdin [-z] [--batch-updates]")
+		return new Options("refstore update-ref [<options>] -d <refname> [<old-oid>]",
+				"refstore update-ref [<options>]    <refname> <new-oid> [<old-oid>]",
+				"refstore update-ref [<options>] --stdin [-z] [--batch-updates]")
 			.value('m', null, "reason", "reason of the update")
 			.flag('d', null, "delete the reference")
 			.flag((char) 0, "no-deref", "update <refname> not the one it points to")
 			.flag((char) 0, "deref", "opposite of --no-deref")
+			.noNegation("deref")
 			.flag('z', null, "stdin has NUL-terminated arguments")
 			.flag((char) 0, "stdin", "read updates from stdin")
 			.flag((char) 0, "create-reflog", "create a reflog")

@@ -3,6 +3,8 @@ package io.refstore.core.delete;
 import java.nio.file.Path;
 import java.util.Objects;
 
+import io.refstore.core.repo.RepositoryId;
+
 /**
  * How {@link RefDeleter#delete} runs.
  *
@@ -16,10 +18,12 @@ import java.util.Objects;
  * with it)
  * @param repository the git directory, recorded in the manifest for people reading it;
  * may be {@code null}
+ * @param repositoryId the repository's identity, recorded in the manifest so that a
+ * restore on another repository refuses it; may be {@code null}
  * @param listener hears about each chunk (default {@link ChunkListener#NONE})
  */
 public record DeleteOptions(Path manifest, int chunkSize, int sampleSize, String message, Path repository,
-		ChunkListener listener) {
+		ChunkListener listener, RepositoryId repositoryId) {
 
 	/** Refs per transaction unless set. */
 	public static final int DEFAULT_CHUNK_SIZE = 1000;
@@ -48,36 +52,40 @@ public record DeleteOptions(Path manifest, int chunkSize, int sampleSize, String
 	/** The defaults, writing the manifest to {@code manifest}. */
 	public static DeleteOptions to(Path manifest) {
 		return new DeleteOptions(manifest, DEFAULT_CHUNK_SIZE, DEFAULT_SAMPLE_SIZE, DEFAULT_MESSAGE, null,
-				ChunkListener.NONE);
+				ChunkListener.NONE, null);
 	}
 
 	/** These options with another chunk size. */
 	public DeleteOptions withChunkSize(int chunkSize) {
 		return new DeleteOptions(this.manifest, chunkSize, this.sampleSize, this.message, this.repository,
-				this.listener);
+				this.listener, this.repositoryId);
 	}
 
 	/** These options with another sample size. */
 	public DeleteOptions withSampleSize(int sampleSize) {
 		return new DeleteOptions(this.manifest, this.chunkSize, sampleSize, this.message, this.repository,
-				this.listener);
+				this.listener, this.repositoryId);
 	}
 
 	/** These options with another reflog message. */
 	public DeleteOptions withMessage(String message) {
 		return new DeleteOptions(this.manifest, this.chunkSize, this.sampleSize, message, this.repository,
-				this.listener);
+				this.listener, this.repositoryId);
 	}
 
-	/** These options, recording {@code gitDir} in the manifest. */
-	public DeleteOptions withRepository(Path gitDir) {
-		return new DeleteOptions(this.manifest, this.chunkSize, this.sampleSize, this.message, gitDir, this.listener);
+	/**
+	 * These options, recording {@code gitDir} and the repository's identity in the
+	 * manifest.
+	 */
+	public DeleteOptions withRepository(Path gitDir, RepositoryId id) {
+		return new DeleteOptions(this.manifest, this.chunkSize, this.sampleSize, this.message, gitDir, this.listener,
+				id);
 	}
 
 	/** These options with a listener. */
 	public DeleteOptions withListener(ChunkListener listener) {
 		return new DeleteOptions(this.manifest, this.chunkSize, this.sampleSize, this.message, this.repository,
-				listener);
+				listener, this.repositoryId);
 	}
 
 }

@@ -4,9 +4,11 @@ import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,6 +26,10 @@ import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.SymbolicRef;
+import io.refstore.core.repo.RefusedJobInputException;
+import io.refstore.core.repo.Repository;
+import io.refstore.core.repo.RepositoryId;
+import io.refstore.core.repo.RepositoryInputs;
 
 /**
  * The plan of a deletion, kept on disk for review before anything is deleted: the
@@ -31,6 +37,8 @@ import io.refstore.core.ref.SymbolicRef;
  *
  * <pre>
  * refstore-deletion-plan 2
+ * repository &lt;id&gt;                               the identity of the repository planned ({@link RepositoryId});
+ *                                                absent in plans written before it was recorded
  * select &lt;prefix|glob|name|exclude&gt; &lt;text&gt;     one line per part of the selection
  * select namespace &lt;refs/x/&gt;                   a namespace the refs must be in
  * select merged-into &lt;branch&gt; &lt;id&gt;             the branch, and the commit it had when planned
@@ -111,6 +119,18 @@ public final class DeletionPlan {
 	 */
 	public static Summary write(Path file, RefStore store, CommitHistory history, List<String> givenParts,
 			ProtectedRefs protection, int sampleSize, Instant now) throws IOException {
+		return write(file, null, store, history, givenParts, protection, sampleSize, now);
+	}
+
+	/**
+	 * {@link #write(Path, RefStore, CommitHistory, List, ProtectedRefs, int, Instant)},
+	 * recording the repository's identity in the plan, so that its execution on another
+	 * repository is refused.
+	 * @param id the identity of the repository of {@code store}, or {@code null} to
+	 * record none
+	 */
+	public static Summary write(Path file, RepositoryId id, RefStore store, CommitHistory history,
+			List<String> givenParts, ProtectedRefs protection, int sampleSize, Instant now) throws IOException {
 		List<String> parts = resolve(givenParts, store, history, now);
 		RefSelection.Builder builder = RefSelection.builder().protect(protection);
 		for (String part : parts) {
@@ -124,6 +144,9 @@ public final class DeletionPlan {
 		try (BufferedWriter out = new BufferedWriter(
 				new OutputStreamWriter(Files.newOutputStream(temp), StandardCharsets.UTF_8), 1 << 16)) {
 			out.write(MAGIC + VERSION + "\n");
+			if (id != null) {
+				out.write("repository " + id.value() + "\n");
+			}
 			for (String part : parts) {
 				out.write("select " + part + "\n");
 			}
@@ -224,6 +247,47 @@ public final class DeletionPlan {
 			return "ref " + ref.name() + " " + direct.id().name() + "\n";
 		}
 		return "symref " + ref.name() + " " + ((SymbolicRef) ref).target() + "\n";
+	}
+
+	/**
+	 * The identity of the repository a plan was written for, read without following a
+	 * symbolic link.
+	 * @return the identity, or empty for a plan written before identities were recorded
+	 * @throws IOException if the file cannot be read, is a symbolic link, or is no plan
+	 */
+	public static Optional<RepositoryId> repositoryOf(Path file) throws IOException {
+		try (Reader reader = new Reader(file, null)) {
+			reader.next();
+			return Optional.ofNullable(reader.repositoryId);
+		}
+	}
+
+	/**
+	 * The plan a user names for an execution, checked before it is read: a file inside
+	 * {@code dir}, reached from the git directory down without a symbolic link
+	 * ({@link RepositoryInputs}), that records {@code repository}'s identity (a plan
+	 * written before plans recorded it is taken on the strength of where it lies).
+	 * @param parameter the parameter that named it, for the refusal
+	 * @param dir the directory plans are kept in, relative to the git directory
+	 * @param given the plan as given: relative to {@code dir}, or absolute inside it
+	 * @return the plan's absolute path
+	 * @throws RefusedJobInputException naming {@code parameter} if it is refused
+	 * @throws IOException if the file system cannot be read
+	 */
+	public static Path checkInput(String parameter, Repository repository, String dir, String given)
+			throws IOException {
+		Path path = RepositoryInputs.check(parameter, repository.gitDir(), dir, given, RepositoryInputs.Kind.FILE);
+		Optional<RepositoryId> recorded;
+		try {
+			recorded = repositoryOf(path);
+		}
+		catch (IOException ex) {
+			String shown = repository.gitDir().relativize(path).toString();
+			throw new RefusedJobInputException(parameter, given, "'" + shown + "' is not a deletion plan this"
+					+ " refstore reads (" + ex.getMessage().replace(path.toString(), shown) + ")");
+		}
+		RepositoryInputs.checkOwner(parameter, given, recorded, repository);
+		return path;
 	}
 
 	/** Reads a plan's selection, count and first names; refuses a plan cut short. */
@@ -348,16 +412,20 @@ public final class DeletionPlan {
 
 		private long count = -1;
 
+		private RepositoryId repositoryId;
+
 		/**
-		 * Opens {@code file} and reads its first line.
+		 * Opens {@code file}, not following a symbolic link, and reads its first line.
 		 * @param selection where the plan's selection lines go as they are read, or
 		 * {@code null} to skip them
-		 * @throws IOException if the file cannot be read or is not a plan
+		 * @throws IOException if the file cannot be read, is a symbolic link, or is not a
+		 * plan
 		 */
 		public Reader(Path file, RefSelection.Builder selection) throws IOException {
 			this.file = file;
 			this.selection = selection;
-			this.in = Files.newBufferedReader(file, StandardCharsets.UTF_8);
+			this.in = new BufferedReader(new InputStreamReader(Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS),
+					StandardCharsets.UTF_8.newDecoder()));
 			String magic = this.in.readLine();
 			this.line = 1;
 			if ((MAGIC + 1).equals(magic)) {
@@ -396,6 +464,8 @@ public final class DeletionPlan {
 						return new Entry(fields[1], "ref: " + fields[2]);
 					}
 					case "select" -> select(fields);
+					case "repository" -> this.repositoryId = RepositoryId.parse(fields[fields.length - 1])
+						.orElseThrow(() -> error("bad repository id '" + text + "'"));
 					case "end" -> this.count = Long.parseLong(fields[1]);
 					default -> throw error("unknown line '" + text + "'");
 				}

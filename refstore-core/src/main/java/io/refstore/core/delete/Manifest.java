@@ -1,10 +1,23 @@
 package io.refstore.core.delete;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import io.refstore.core.repo.RefusedJobInputException;
+import io.refstore.core.repo.Repository;
+import io.refstore.core.repo.RepositoryId;
+import io.refstore.core.repo.RepositoryInputs;
 
 /**
  * The manifest of a mass deletion: a text file written as the deletion goes, from which
@@ -24,7 +37,9 @@ import java.nio.charset.StandardCharsets;
  * refstore-delete-manifest 1                first line: the format and its version
  * hash &lt;sha1|sha256&gt;                        the object hash of every id below
  * format &lt;files|reftable&gt;                   informative: the ref format deleted from
- * repository &lt;text&gt;                         informative: the git directory
+ * repository &lt;text&gt; [&lt;id&gt;]                informative: the git directory; then the
+ *                                           repository's identity ({@link RepositoryId}), which
+ *                                           a restore checks (absent before refstore recorded it)
  * created &lt;epoch-seconds&gt;                   informative: when the run started
  * select &lt;prefix|glob|exclude&gt; &lt;text&gt;       informative: the selection, one line per part
  * select names &lt;count&gt;                      informative: how many names were listed
@@ -63,6 +78,9 @@ public final class Manifest {
 	/** The keyword of the first line. */
 	static final String MAGIC = "refstore-delete-manifest";
 
+	/** How the manifests of a plan's directory are named: one per chunk run. */
+	public static final String MANIFEST_PREFIX = "manifest-";
+
 	/** The version this refstore writes and reads. */
 	public static final int VERSION = 1;
 
@@ -83,6 +101,70 @@ public final class Manifest {
 		 */
 		IN_DOUBT
 
+	}
+
+	/**
+	 * The identity of the repository a manifest was written in, read from its header
+	 * without following a symbolic link.
+	 * @return the identity, or empty for a manifest written before identities were
+	 * recorded
+	 * @throws IOException if the file cannot be read, is a symbolic link, or is no
+	 * manifest
+	 */
+	public static Optional<RepositoryId> repositoryOf(Path manifest) throws IOException {
+		try (ManifestReader reader = ManifestReader.open(manifest)) {
+			return Optional.ofNullable(reader.repositoryId());
+		}
+	}
+
+	/**
+	 * The manifests a user names for a restore, checked before the restore reads them: a
+	 * manifest file, or a directory whose {@code manifest-*} files a deletion wrote,
+	 * inside {@code dir} and reached from {@code root} down without a symbolic link
+	 * ({@link RepositoryInputs}), each a file (not a link) that records
+	 * {@code repository}'s identity (a manifest written before manifests recorded it is
+	 * taken on the strength of where it lies).
+	 * @param parameter the parameter that named it, for the refusal
+	 * @param root the directory below which no component may be a link: the git
+	 * directory, or the top of the working tree (real paths)
+	 * @param dir the directory the manifest must lie in, relative to {@code root}
+	 * @param given the manifest or directory as given: relative to {@code dir}, or
+	 * absolute inside it
+	 * @return the manifest files, in the order a restore takes them
+	 * @throws RefusedJobInputException naming {@code parameter} if one is refused
+	 * @throws IOException if the file system cannot be read
+	 */
+	public static List<Path> checkInput(String parameter, Repository repository, Path root, String dir, String given)
+			throws IOException {
+		Path path = RepositoryInputs.check(parameter, root, dir, given, RepositoryInputs.Kind.FILE_OR_DIRECTORY);
+		List<Path> manifests = new ArrayList<>();
+		if (!Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
+			manifests.add(path);
+		}
+		else {
+			try (DirectoryStream<Path> files = Files.newDirectoryStream(path, MANIFEST_PREFIX + "*")) {
+				files.forEach(manifests::add);
+			}
+			manifests.sort(null);
+		}
+		for (Path manifest : manifests) {
+			String shown = root.relativize(manifest).toString();
+			if (!Files.isRegularFile(manifest, LinkOption.NOFOLLOW_LINKS)) {
+				throw new RefusedJobInputException(parameter, given,
+						"'" + shown + "' " + (Files.isSymbolicLink(manifest)
+								? "is a symbolic link; inputs are read from the repository only" : "is not a file"));
+			}
+			Optional<RepositoryId> recorded;
+			try {
+				recorded = repositoryOf(manifest);
+			}
+			catch (IOException ex) {
+				throw new RefusedJobInputException(parameter, given, "'" + shown + "' is not a deletion manifest"
+						+ " this refstore reads (" + ex.getMessage().replace(manifest.toString(), shown) + ")");
+			}
+			RepositoryInputs.checkOwner(parameter, given, recorded, repository);
+		}
+		return manifests;
 	}
 
 	private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);

@@ -6,6 +6,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +20,7 @@ import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefName;
 import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.ref.SymbolicRef;
+import io.refstore.core.repo.RepositoryId;
 
 /**
  * Reads a {@link Manifest} one chunk at a time, so that memory holds one chunk, never the
@@ -48,6 +50,8 @@ final class ManifestReader implements Closeable {
 
 	private HashAlgorithm hash;
 
+	private RepositoryId repositoryId;
+
 	private int lineNumber;
 
 	private String pushedBack;
@@ -62,11 +66,14 @@ final class ManifestReader implements Closeable {
 	}
 
 	/**
-	 * Opens a manifest and reads its header.
-	 * @throws IOException if it cannot be read, is not a manifest, or has another version
+	 * Opens a manifest and reads its header. A symbolic link is not followed: it is
+	 * refused.
+	 * @throws IOException if it cannot be read, is a symbolic link, is not a manifest, or
+	 * has another version
 	 */
 	static ManifestReader open(Path path) throws IOException {
-		ManifestReader reader = new ManifestReader(path, new BufferedInputStream(Files.newInputStream(path), 1 << 16));
+		ManifestReader reader = new ManifestReader(path,
+				new BufferedInputStream(Files.newInputStream(path, LinkOption.NOFOLLOW_LINKS), 1 << 16));
 		try {
 			reader.readHeader();
 			return reader;
@@ -80,6 +87,14 @@ final class ManifestReader implements Closeable {
 	/** The object hash of the manifest's ids. */
 	HashAlgorithm hash() {
 		return this.hash;
+	}
+
+	/**
+	 * The identity of the repository the manifest was written in, or {@code null} if it
+	 * does not record one (written before identities were recorded).
+	 */
+	RepositoryId repositoryId() {
+		return this.repositoryId;
 	}
 
 	/**
@@ -105,7 +120,10 @@ final class ManifestReader implements Closeable {
 			String[] fields = line.split(" ", -1);
 			switch (fields[0]) {
 				case "hash" -> this.hash = hashOf(fields);
-				case "format", "repository", "created", "select" -> {
+				case "repository" -> this.repositoryId = (fields.length > 2)
+						? RepositoryId.parse(fields[2]).orElseThrow(() -> bad("bad repository id '" + fields[2] + "'"))
+						: null;
+				case "format", "created", "select" -> {
 					// informative only
 				}
 				default -> {

@@ -20,6 +20,7 @@ import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.ref.SymbolicRef;
+import io.refstore.core.repo.RepositoryId;
 
 /**
  * Writes a {@link Manifest} as a deletion goes: every record that a restore depends on
@@ -42,9 +43,10 @@ final class ManifestWriter implements Closeable {
 	/**
 	 * Creates the file (never replacing one) and writes the header.
 	 * @param repository the git directory, or {@code null} to leave it out
+	 * @param id the repository's identity, or {@code null} to leave it out
 	 * @throws FileAlreadyExistsException if the file exists
 	 */
-	static ManifestWriter create(Path path, HashAlgorithm hash, RefFormat format, Path repository,
+	static ManifestWriter create(Path path, HashAlgorithm hash, RefFormat format, Path repository, RepositoryId id,
 			RefSelection selection, long createdEpochSeconds) throws IOException {
 		Path parent = path.toAbsolutePath().getParent();
 		if (parent != null) {
@@ -53,7 +55,7 @@ final class ManifestWriter implements Closeable {
 		FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
 		ManifestWriter writer = new ManifestWriter(path, channel);
 		try {
-			writer.header(hash, format, repository, selection, createdEpochSeconds);
+			writer.header(hash, format, repository, id, selection, createdEpochSeconds);
 			// once: the file's name, so that the records forced into it later are found
 			// after a power cut
 			Fsync.parentOf(path);
@@ -70,13 +72,18 @@ final class ManifestWriter implements Closeable {
 		return this.path;
 	}
 
-	private void header(HashAlgorithm hash, RefFormat format, Path repository, RefSelection selection, long created)
-			throws IOException {
+	private void header(HashAlgorithm hash, RefFormat format, Path repository, RepositoryId id, RefSelection selection,
+			long created) throws IOException {
 		ascii(Manifest.MAGIC + " " + Manifest.VERSION).newline();
 		ascii("hash " + hash.configName()).newline();
 		ascii("format " + format.configName()).newline();
-		if (repository != null) {
-			ascii("repository ").text(repository.toString()).newline();
+		if (repository != null || id != null) {
+			// the identity as a second field: readers before it ignore the line's fields
+			ascii("repository ").text((repository != null) ? repository.toString() : "");
+			if (id != null) {
+				ascii(" " + id.value());
+			}
+			newline();
 		}
 		ascii("created " + created).newline();
 		for (String prefix : selection.prefixes()) {

@@ -144,7 +144,7 @@ public final class RefDeleter {
 		}
 		long created = System.currentTimeMillis() / 1000;
 		try (ManifestWriter manifest = ManifestWriter.create(options.manifest(), this.store.hashAlgorithm(),
-				this.store.format(), options.repository(), selection, created);
+				this.store.format(), options.repository(), options.repositoryId(), selection, created);
 				SelectedRefs refs = new SelectedRefs(this.store, selection, options.sampleSize())) {
 			List<String> sample = new ArrayList<>();
 			List<Ref> chunk = new ArrayList<>(Math.min(options.chunkSize(), 4096));

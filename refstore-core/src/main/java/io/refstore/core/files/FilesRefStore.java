@@ -33,7 +33,7 @@ import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.RefTransaction;
 import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.ref.StoreStatistics;
-import io.refstore.core.ref.VerifyProblem;
+import io.refstore.core.ref.Verification;
 import io.refstore.core.ref.WorktreeRef;
 
 /**
@@ -519,8 +519,8 @@ public final class FilesRefStore implements RefStore {
 	}
 
 	@Override
-	public List<VerifyProblem> verify() throws IOException {
-		return new FilesVerifier(this).verify();
+	public void verify(Verification verification) throws IOException {
+		new FilesVerifier(this, verification).verify();
 	}
 
 	@Override

@@ -45,6 +45,18 @@ public record ProcessOwner(String text, long pid, String started, String host, S
 	public static final String THIS_HOST = thisHost();
 
 	private static String thisHost() {
+		// the kernel's name for the host (what InetAddress would start from), read
+		// without
+		// the resolver, which a short command would wait for at its first lock
+		try {
+			String name = Files.readString(Path.of("/proc/sys/kernel/hostname"), StandardCharsets.US_ASCII).strip();
+			if (!name.isEmpty()) {
+				return name;
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			// not Linux: ask the resolver
+		}
 		try {
 			return InetAddress.getLocalHost().getHostName();
 		}

@@ -3,6 +3,7 @@ package io.refstore.core.migrate;
 import java.io.IOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
@@ -14,7 +15,8 @@ import io.refstore.core.io.Fsync;
 /**
  * A rollback's copy of a backup's store into its work directory, byte for byte, every
  * file and directory synced: the backup itself is never moved, so it stays a whole copy
- * until the restored store is in place.
+ * until the restored store is in place. Links in the backup are not followed: the walk
+ * skips them, and a file that became one is refused.
  */
 final class BackupCopy {
 
@@ -42,7 +44,13 @@ final class BackupCopy {
 				String name = relative.toString();
 				if (attrs.isRegularFile() && !NOT_STORE.contains(name) && !name.endsWith(".lock")) {
 					Path copy = target.resolve(name);
-					Files.copy(file, copy, StandardCopyOption.COPY_ATTRIBUTES);
+					// a file replaced by a link since the walk saw it is copied as the
+					// link,
+					// and refused
+					Files.copy(file, copy, StandardCopyOption.COPY_ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
+					if (Files.isSymbolicLink(copy)) {
+						throw new MigrationException("the backup's file '" + relative + "' is a symbolic link");
+					}
 					Fsync.file(copy);
 				}
 				return FileVisitResult.CONTINUE;

@@ -12,11 +12,16 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.refstore.core.io.FileMoves;
 import io.refstore.core.ref.RefFormat;
+import io.refstore.core.repo.RefusedJobInputException;
+import io.refstore.core.repo.Repository;
+import io.refstore.core.repo.RepositoryId;
+import io.refstore.core.repo.RepositoryInputs;
 
 /**
  * The backups a format migration keeps in
@@ -49,10 +54,57 @@ public final class Backups {
 
 	private final Path dir;
 
-	/** The backups of the repository whose git directory is {@code gitDir}. */
+	/** The repository, whose identity a drop checks; {@code null} if not known. */
+	private final Repository repository;
+
+	/**
+	 * The backups of the repository whose git directory is {@code gitDir}; a drop does
+	 * not check whose a backup is.
+	 */
 	public Backups(Path gitDir) {
+		this(gitDir, null);
+	}
+
+	/**
+	 * The backups of {@code repository}; a drop refuses a backup another repository made
+	 * ({@link #check}).
+	 */
+	public Backups(Repository repository) {
+		this(repository.gitDir(), repository);
+	}
+
+	private Backups(Path gitDir, Repository repository) {
 		this.gitDir = gitDir;
 		this.dir = gitDir.resolve(FormatMigrator.BACKUP_DIR);
+		this.repository = repository;
+	}
+
+	/**
+	 * The backup a user names for a rollback, checked before the rollback reads it: a
+	 * directory inside {@value FormatMigrator#BACKUP_DIR}/ reached without a symbolic
+	 * link from the git directory down ({@link RepositoryInputs}), whose record names
+	 * {@code repository} (a backup made before records named their repository is taken on
+	 * the strength of where it lies).
+	 * @param parameter the parameter that named it, for the refusal
+	 * @param given the backup as given: its name, a path relative to
+	 * {@value FormatMigrator#BACKUP_DIR}/, or an absolute path inside it
+	 * @return the backup's absolute path
+	 * @throws RefusedJobInputException naming {@code parameter} if it is refused
+	 * @throws IOException if the file system cannot be read
+	 */
+	public static Path check(String parameter, Repository repository, String given) throws IOException {
+		Path path = RepositoryInputs.check(parameter, repository.gitDir(), FormatMigrator.BACKUP_DIR, given,
+				RepositoryInputs.Kind.DIRECTORY);
+		Optional<RepositoryId> recorded;
+		try {
+			recorded = BackupRecord.repositoryOf(path);
+		}
+		catch (IOException ex) {
+			throw new RefusedJobInputException(parameter, given,
+					"its record " + BackupRecord.FILE + " cannot be read (a symbolic link, or not a record)");
+		}
+		RepositoryInputs.checkOwner(parameter, given, recorded, repository);
+		return path;
 	}
 
 	/**
@@ -102,6 +154,15 @@ public final class Backups {
 		if (backup == null) {
 			return null;
 		}
+		if (this.repository != null) {
+			try {
+				check("backup", this.repository, name);
+			}
+			catch (RefusedJobInputException ex) {
+				throw new InvalidBackupNameException(name,
+						"'" + name + "' is not a backup of this repository: " + ex.reason());
+			}
+		}
 		Journal journal = Journal.read(this.gitDir.resolve(FormatMigrator.WORK_DIR));
 		if (journal != null && path.toAbsolutePath().equals(journal.backup().toAbsolutePath().normalize())) {
 			throw new MigrationException("backup '" + name + "' belongs to a migration that has not finished;"
@@ -140,9 +201,12 @@ public final class Backups {
 			throw new InvalidBackupNameException(name,
 					"'" + name + "' is not a backup name: it is not a directory in " + FormatMigrator.BACKUP_DIR + "/");
 		}
-		if (Files.isSymbolicLink(path)) {
+		if (Files.isSymbolicLink(this.dir) || Files.isSymbolicLink(path)) {
 			// a link may point anywhere: a drop must never delete what it points to
-			throw new InvalidBackupNameException(name, "'" + name + "' is not a backup: it is a symbolic link");
+			throw new InvalidBackupNameException(name,
+					"'" + name + "' is not a backup: "
+							+ (Files.isSymbolicLink(this.dir) ? FormatMigrator.BACKUP_DIR + "/ is" : "it is")
+							+ " a symbolic link");
 		}
 		return path;
 	}

@@ -48,7 +48,7 @@ import io.refstore.core.store.RefStores;
  * store.
  * <p>
  * A git that read the old configuration and writes after this check is beyond reach: see
- * the README's guarantees.
+ * docs/guarantees.md.
  */
 final class CarryOver {
 

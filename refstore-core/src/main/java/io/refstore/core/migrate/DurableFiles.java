@@ -1,10 +1,12 @@
 package io.refstore.core.migrate;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.StringReader;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Properties;
@@ -49,11 +51,14 @@ final class DurableFiles {
 		write(file, text.toString().getBytes(StandardCharsets.UTF_8));
 	}
 
-	/** Reads properties, or returns {@code null} if the file does not exist. */
+	/**
+	 * Reads properties, or returns {@code null} if the file does not exist. A symbolic
+	 * link is not followed: it is refused.
+	 */
 	static Properties readProperties(Path file) throws IOException {
 		String text;
-		try {
-			text = Files.readString(file, StandardCharsets.UTF_8);
+		try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+			text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
 		}
 		catch (NoSuchFileException ex) {
 			return null;

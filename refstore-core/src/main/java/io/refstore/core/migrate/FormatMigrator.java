@@ -50,9 +50,21 @@ public final class FormatMigrator {
 
 	private final WorkDir work;
 
+	private final MigrationProgress progress;
+
 	public FormatMigrator(Repository repository) {
+		this(repository, MigrationProgress.NONE);
+	}
+
+	/**
+	 * A migrator that tells {@code progress} how far each long phase has come (reading
+	 * reflogs, copying refs, verifying), as the {@code refstore} command shows it on a
+	 * terminal.
+	 */
+	public FormatMigrator(Repository repository, MigrationProgress progress) {
 		this.repository = repository;
 		this.work = new WorkDir(repository);
+		this.progress = progress;
 	}
 
 	/**
@@ -73,7 +85,7 @@ public final class FormatMigrator {
 		}
 		this.work.begin(options.target(), null);
 		Path staged = this.work.staged();
-		StoreBuilder builder = new StoreBuilder(this.repository);
+		StoreBuilder builder = new StoreBuilder(this.repository, this.progress);
 		try (RefStore source = RefStores.open(this.repository)) {
 			String fingerprint = source.fingerprint();
 			// 2. and 3.
@@ -163,15 +175,19 @@ public final class FormatMigrator {
 	 * and its locks are known as the job's.
 	 */
 	public MigrationReport rollback(Path backup, String job) throws IOException {
-		return new Rollback(this.repository).run(backup, job);
+		return new Rollback(this.repository, this.progress).run(backup, job);
 	}
 
-	/** Deletes a backup the operator no longer needs. */
+	/**
+	 * Deletes a backup the operator no longer needs.
+	 * @throws io.refstore.core.repo.RefusedJobInputException if it is not a backup of
+	 * this repository reached without a symbolic link ({@link Backups#check})
+	 */
 	public void dropBackup(Path backup) throws IOException {
 		if (!backup.normalize().startsWith(this.repository.gitDir().resolve(BACKUP_DIR))) {
 			throw new MigrationException("'" + backup + "' is not a refstore backup of " + this.repository.gitDir());
 		}
-		FileMoves.deleteTree(backup);
+		FileMoves.deleteTree(Backups.check("backup", this.repository, backup.toString()));
 	}
 
 	/**

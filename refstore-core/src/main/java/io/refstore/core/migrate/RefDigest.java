@@ -4,9 +4,12 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import io.refstore.core.objects.ObjectDatabase;
+import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.RefCursor;
 import io.refstore.core.ref.RefQuery;
@@ -29,6 +32,14 @@ public final class RefDigest {
 	private final ObjectDatabase objects;
 
 	private final byte[] scratch = new byte[64];
+
+	/** How many ids' peeled values {@link #remembered} keeps before it starts again. */
+	private static final int MAX_PEELS = 4096;
+
+	/** The value {@link #peels} keeps for an id that is no annotated tag. */
+	private static final ObjectId NOT_A_TAG = ObjectId.fromRaw(HashAlgorithm.SHA1, new byte[20], 0);
+
+	private final Map<ObjectId, ObjectId> peels = new HashMap<>();
 
 	/**
 	 * Bytes not yet given to the digest: a ref adds seven short pieces, and handing each
@@ -58,12 +69,26 @@ public final class RefDigest {
 
 	/** The digest of a whole store, read through its contract. */
 	public static RefDigest of(RefStore store, ObjectDatabase objects, boolean withReflogs) throws IOException {
+		return of(store, objects, withReflogs, MigrationProgress.NONE);
+	}
+
+	/**
+	 * The digest of a whole store, telling {@code progress} how many refs it has read
+	 * (every 1,024 and at the end).
+	 */
+	public static RefDigest of(RefStore store, ObjectDatabase objects, boolean withReflogs, MigrationProgress progress)
+			throws IOException {
 		RefDigest digest = new RefDigest(objects);
+		long count = 0;
 		try (RefCursor cursor = store.refs(RefQuery.ALL.withRootRefs())) {
 			while (cursor.next()) {
 				digest.addRef(cursor);
+				if (++count % 1024 == 0) {
+					progress.update(count);
+				}
 			}
 		}
+		progress.update(count);
 		if (withReflogs) {
 			for (String name : store.reflogNames()) {
 				digest.addReflog(name, store.reflog(name));
@@ -90,7 +115,7 @@ public final class RefDigest {
 		int length = cursor.hashAlgorithm().rawLength();
 		put((byte) 'D');
 		put(cursor.idBuffer(), 0, length);
-		byte[] peeled = peeled(cursor, this.objects, this.scratch);
+		byte[] peeled = cursor.peelKnown() ? peeled(cursor, this.objects, this.scratch) : remembered(cursor);
 		if (peeled != null) {
 			put((byte) 'P');
 			put(peeled, 0, length);
@@ -117,6 +142,29 @@ public final class RefDigest {
 		}
 		id.copyRawTo(scratch, 0);
 		return scratch;
+	}
+
+	/**
+	 * {@link #peeled} of a ref whose store does not know its peeled value, read from the
+	 * objects once per id: refs often name the same objects (a branch and its keep-around
+	 * and merge-request refs), and a loose one is a file to open and inflate.
+	 */
+	private byte[] remembered(RefCursor cursor) throws IOException {
+		ObjectId id = ObjectId.fromRaw(cursor.hashAlgorithm(), cursor.idBuffer(), 0);
+		ObjectId peeled = this.peels.get(id);
+		if (peeled == null) {
+			byte[] read = peeled(cursor, this.objects, this.scratch);
+			peeled = (read != null) ? ObjectId.fromRaw(cursor.hashAlgorithm(), read, 0) : NOT_A_TAG;
+			if (this.peels.size() >= MAX_PEELS) {
+				this.peels.clear();
+			}
+			this.peels.put(id, peeled);
+		}
+		if (peeled == NOT_A_TAG) {
+			return null;
+		}
+		peeled.copyRawTo(this.scratch, 0);
+		return this.scratch;
 	}
 
 	/** Adds one ref's log, oldest entry first. */

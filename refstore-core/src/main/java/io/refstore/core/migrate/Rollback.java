@@ -18,9 +18,11 @@ import io.refstore.core.store.RefStores;
  * way into a backup of its own ({@link FormatMigrator#rollback(Path, String)} describes
  * what it guarantees).
  * <ol>
- * <li>Refuse what cannot be rolled back (no backup, a backup of the format in use, a live
- * owner, the refusals of a migration); finish a rollback an earlier run stopped after its
- * switch or while it removed the backup.</li>
+ * <li>Refuse what cannot be rolled back (no backup, a backup reached through a symbolic
+ * link, outside the repository's backups or of another repository
+ * ({@link Backups#check}), a backup of the format in use, a live owner, the refusals of a
+ * migration); finish a rollback an earlier run stopped after its switch or while it
+ * removed the backup.</li>
  * <li>Copy the backup's store into the work directory byte for byte, read the copy back
  * and compare it with the digest recorded when the backup was made.</li>
  * <li>Bring the copy up to date with every ref written, moved or deleted since the
@@ -42,8 +44,11 @@ final class Rollback {
 
 	private final Swap swap;
 
-	Rollback(Repository repository) {
+	private final MigrationProgress progress;
+
+	Rollback(Repository repository, MigrationProgress progress) {
 		this.repository = repository;
+		this.progress = progress;
 		this.work = new WorkDir(repository);
 		this.swap = new Swap(repository, this.work);
 	}
@@ -71,6 +76,8 @@ final class Rollback {
 		if (!Files.isDirectory(backup)) {
 			throw new MigrationException("there is no backup at '" + backup + "'");
 		}
+		// inside this repository's backups, reached through no link, and made here
+		Backups.check("backup", this.repository, backup.toString());
 		if (restored == current) {
 			throw new MigrationException("the backup at '" + backup + "' holds a " + restored.configName()
 					+ " store, the format the repository already uses");
@@ -120,8 +127,10 @@ final class Rollback {
 	 */
 	private BackupRecord copy(Path backup, Path staged, RefFormat restored) throws IOException {
 		BackupCopy.copy(backup, staged);
-		BackupRecord copied = BackupRecord.read(this.repository, restored, staged);
 		BackupRecord recorded = BackupRecord.readRecorded(backup);
+		this.progress.start("Verifying backup", (recorded != null) ? recorded.refs() : 0);
+		BackupRecord copied = BackupRecord.read(this.repository, restored, staged, this.progress);
+		this.progress.stop();
 		if (recorded != null && !recorded.digest().equals(copied.digest())) {
 			throw new MigrationException(
 					"the backup at '" + backup + "' reads differently from when it was" + " made (digest "

@@ -184,7 +184,12 @@ public final class StagedMigration implements Closeable {
 		if (this.finished != null) {
 			return 0;
 		}
-		StoreStatistics statistics = source().statistics();
+		return estimateRefs(source());
+	}
+
+	/** {@link #estimateRefs()} of any store. */
+	static long estimateRefs(RefStore store) throws IOException {
+		StoreStatistics statistics = store.statistics();
 		long estimate = (statistics.format() == RefFormat.FILES) ? statistics.looseRefs() + statistics.packedRefs()
 				: statistics.bytes() / REFTABLE_BYTES_PER_REF;
 		return Math.max(1, estimate);

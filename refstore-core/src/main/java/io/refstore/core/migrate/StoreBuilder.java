@@ -25,10 +25,20 @@ import io.refstore.core.store.RefStores;
  */
 final class StoreBuilder {
 
+	/** How many refs pass between two progress updates. */
+	private static final int PROGRESS_STEP = 1024;
+
 	private final Repository repository;
 
+	private final MigrationProgress progress;
+
 	StoreBuilder(Repository repository) {
+		this(repository, MigrationProgress.NONE);
+	}
+
+	StoreBuilder(Repository repository, MigrationProgress progress) {
 		this.repository = repository;
+		this.progress = progress;
 	}
 
 	/**
@@ -39,17 +49,24 @@ final class StoreBuilder {
 		Map<String, List<ReflogEntry>> reflogs = new LinkedHashMap<>();
 		long maxEntries = 0;
 		if (options.reflogs()) {
-			for (String name : source.reflogNames()) {
+			List<String> names = source.reflogNames();
+			this.progress.start("Reading reflogs", names.size());
+			for (String name : names) {
 				List<ReflogEntry> entries = source.reflog(name);
 				reflogs.put(name, entries);
 				maxEntries = Math.max(maxEntries, entries.size());
+				this.progress.update(reflogs.size());
 			}
+			this.progress.stop();
 		}
 		RefDigest sourceDigest = new RefDigest(this.repository.objectDatabase());
 		Files.createDirectories(staged);
 		try (InitialRefWriter writer = RefStores.initialWriter(this.repository, options.target(), staged, maxEntries);
 				RefCursor refs = source.refs(RefQuery.ALL.withRootRefs())) {
-			writeRefs(refs, sourceDigest, writer);
+			this.progress.start("Copying refs",
+					(this.progress != MigrationProgress.NONE) ? StagedMigration.estimateRefs(source) : 0);
+			writeRefs(refs, sourceDigest, writer, this.progress);
+			this.progress.stop();
 			for (Map.Entry<String, List<ReflogEntry>> log : reflogs.entrySet()) {
 				sourceDigest.addReflog(log.getKey(), writer.addReflog(log.getKey(), log.getValue()));
 			}
@@ -74,7 +91,16 @@ final class StoreBuilder {
 	 * order.
 	 */
 	static void writeRefs(RefCursor refs, RefDigest digest, InitialRefWriter writer) throws IOException {
+		writeRefs(refs, digest, writer, MigrationProgress.NONE);
+	}
+
+	private static void writeRefs(RefCursor refs, RefDigest digest, InitialRefWriter writer, MigrationProgress progress)
+			throws IOException {
+		long count = 0;
 		while (refs.next()) {
+			if (++count % PROGRESS_STEP == 0) {
+				progress.update(count);
+			}
 			byte[] peeled = digest.addRef(refs);
 			if (refs.isSymbolic()) {
 				writer.addSymbolic(refs.nameBuffer(), refs.nameLength(),
@@ -84,6 +110,7 @@ final class StoreBuilder {
 				writer.addDirect(refs.nameBuffer(), refs.nameLength(), refs.idBuffer(), peeled);
 			}
 		}
+		progress.update(count);
 	}
 
 	/**
@@ -94,7 +121,10 @@ final class StoreBuilder {
 	BuiltStore verify(BuiltStore built, Path staged, MigrationOptions options) throws IOException {
 		String targetDigest;
 		try (RefStore target = RefStores.openAt(this.repository, options.target(), staged)) {
-			targetDigest = RefDigest.of(target, this.repository.objectDatabase(), options.reflogs()).finish();
+			this.progress.start("Verifying refs", built.refs);
+			targetDigest = RefDigest.of(target, this.repository.objectDatabase(), options.reflogs(), this.progress)
+				.finish();
+			this.progress.stop();
 		}
 		if (!built.sourceDigest.equals(targetDigest)) {
 			throw new MigrationException("verification failed: the new " + options.target().configName() + " store at '"

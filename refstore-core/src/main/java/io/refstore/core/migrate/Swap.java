@@ -15,6 +15,7 @@ import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.repo.ConfigEditor;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.repo.RepositoryId;
 import io.refstore.core.repo.StoreGate;
 import io.refstore.core.store.RefStores;
 
@@ -90,6 +91,11 @@ final class Swap {
 			boolean digestOfRetired) throws IOException {
 		RefFormat current = this.repository.refFormat();
 		Path backup = newBackupDir(current);
+		// before anything changes: an identity file that cannot be read (a planted link)
+		// refuses the swap rather than stopping it after the switch; a missing one is
+		// written with the backup's record, so a refused swap leaves the repository as it
+		// was
+		RepositoryId.find(this.repository);
 		BuiltStore swapped = built;
 		List<String> carried;
 		// 1. the gate and the locks
@@ -152,8 +158,9 @@ final class Swap {
 	/**
 	 * After the switch: moves the old store into {@code backup}, carries into the new
 	 * store what a git process wrote into the old one under the swap (files only), and
-	 * records in the backup the digest a rollback checks its copy against. Idempotent: a
-	 * run that finishes an interrupted swap does it again.
+	 * records in the backup the digest a rollback checks its copy against and the
+	 * repository's identity (recorded now if it has none). Idempotent: a run that
+	 * finishes an interrupted swap does it again.
 	 * @param built the retired store's digests, or {@code null} to read them from the
 	 * backup
 	 */
@@ -165,7 +172,7 @@ final class Swap {
 				: List.of();
 		BackupRecord record = (built != null && carried.isEmpty()) ? BackupRecord.of(built)
 				: BackupRecord.read(this.repository, old, backup);
-		record.write(backup);
+		record.write(backup, RepositoryId.of(this.repository));
 		return carried;
 	}
 

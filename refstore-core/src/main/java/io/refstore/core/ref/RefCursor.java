@@ -56,8 +56,9 @@ public interface RefCursor extends Closeable {
 	/**
 	 * Whether the store knows for sure whether the current ref peels: then
 	 * {@link #hasPeeled()} is the answer and no object needs to be read
-	 * ({@code packed-refs} with the {@code fully-peeled} trait, reftable). Loose refs
-	 * carry no peeled value, so for them this is {@code false} and a caller wanting the
+	 * ({@code packed-refs} with the {@code fully-peeled} trait, a reftable record with a
+	 * peeled value). Loose refs carry no peeled value, nor do reftable records of type 1,
+	 * which may still be tags, so for them this is {@code false} and a caller wanting the
 	 * peeled value reads the object.
 	 */
 	boolean peelKnown();

@@ -3,6 +3,7 @@ package io.refstore.core.ref;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -128,13 +129,28 @@ public interface RefStore extends Closeable {
 	int breakLocks(String owner) throws IOException;
 
 	/**
-	 * Checks the store's structure and values: names, file contents, ordering, and that
-	 * every value names an object that exists. Reads everything; changes nothing.
+	 * Checks the store as git 2.55's {@code refs verify} does (names, file types and
+	 * contents, symbolic targets, {@code packed-refs}' lines and order, table names, in
+	 * every worktree), then refstore's deeper checks if the verification asks for them
+	 * (every value names an object that exists, peeled values, every block of every
+	 * table). Reads everything; changes nothing.
+	 * @param verification where the findings go and how they count
+	 * @throws IOException if the store cannot be read at all
+	 */
+	void verify(Verification verification) throws IOException;
+
+	/**
+	 * Every finding of git's checks and refstore's deeper ones, with git's default
+	 * severities.
 	 * @return every problem found, errors and warnings, in the order found; empty if the
 	 * store is sound
 	 * @throws IOException if the store cannot be read at all
 	 */
-	List<VerifyProblem> verify() throws IOException;
+	default List<VerifyProblem> verify() throws IOException {
+		List<VerifyProblem> problems = new ArrayList<>();
+		verify(Verification.of(problems::add, true));
+		return problems;
+	}
 
 	/**
 	 * Counts what the store holds on disk and tells whether maintenance is due by git's

@@ -1,5 +1,7 @@
 package io.refstore.core.ref;
 
+import java.util.Arrays;
+
 /**
  * git's {@code wildmatch} with {@code WM_PATHNAME}, the glob semantics of
  * {@code for-each-ref} patterns, on the UTF-8 bytes of a name.
@@ -167,6 +169,46 @@ public final class Wildmatch {
 			pi = resumeP;
 			ti = resumeT;
 		}
+	}
+
+	/**
+	 * The bytes every name {@code pattern} matches ends with: the literal text after its
+	 * last glob element ({@code *}, {@code ?}, a bracket expression, an escape), without
+	 * a slash that starts it (a {@code **}{@code /} before it also matches no segment:
+	 * {@code **}{@code /x} matches {@code x}). A name that does not end with it cannot
+	 * match, so a caller matching many names can refuse most of them with
+	 * {@link #endsWith} first, whatever the pattern costs; twenty {@code **}{@code /}
+	 * then {@code x} costs a comparison of one byte. Empty if the pattern ends with a
+	 * glob element or is malformed.
+	 */
+	public static byte[] requiredSuffix(byte[] pattern) {
+		if (problem(pattern) != null) {
+			return new byte[0];
+		}
+		// the offset after the last glob element
+		int end = 0;
+		for (int i = 0; i < pattern.length; i++) {
+			if (pattern[i] == '\\') {
+				i++;
+				end = i + 1;
+			}
+			else if (pattern[i] == '[') {
+				i = bracketEnd(pattern, i);
+				end = i + 1;
+			}
+			else if (pattern[i] == '*' || pattern[i] == '?') {
+				end = i + 1;
+			}
+		}
+		if (end > 0 && end < pattern.length && pattern[end] == '/') {
+			end++;
+		}
+		return Arrays.copyOfRange(pattern, end, pattern.length);
+	}
+
+	/** Whether {@code text[0 .. length)} ends with {@code suffix}. */
+	public static boolean endsWith(byte[] text, int length, byte[] suffix) {
+		return length >= suffix.length && Arrays.equals(text, length - suffix.length, length, suffix, 0, suffix.length);
 	}
 
 	/**

@@ -61,12 +61,14 @@ final class ReftableRefCursor implements RefCursor {
 	}
 
 	/**
-	 * git writes the peeled value of every tag it stores (value type 2), so a direct ref
-	 * without one is no tag.
+	 * Known only when stored (value type 2). A writer may store an annotated tag without
+	 * its peeled value (value type 1): git 2.55's {@code refs migrate} does, and git then
+	 * peels it from the objects when asked, as refstore's readers do when this is
+	 * {@code false}.
 	 */
 	@Override
 	public boolean peelKnown() {
-		return true;
+		return hasPeeled();
 	}
 
 	@Override

@@ -26,7 +26,7 @@ import io.refstore.core.ref.RefTransaction;
 import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.ref.StoreStatistics;
 import io.refstore.core.ref.SymbolicRef;
-import io.refstore.core.ref.VerifyProblem;
+import io.refstore.core.ref.Verification;
 import io.refstore.core.ref.WorktreeRef;
 
 /**
@@ -393,8 +393,8 @@ public final class ReftableRefStore implements RefStore {
 	}
 
 	@Override
-	public List<VerifyProblem> verify() throws IOException {
-		return new ReftableVerifier(this).verify();
+	public void verify(Verification verification) throws IOException {
+		new ReftableVerifier(this, verification).verify();
 	}
 
 	@Override

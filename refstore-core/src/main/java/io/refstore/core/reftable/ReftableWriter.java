@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.zip.CRC32;
 
+import io.refstore.core.ref.EntryTooLargeException;
+
 /**
  * Writes one reftable to a stream, laid out byte for byte as git's writer lays it out:
  * same restart points, block fill rule, lazy padding (never before the log section or the
@@ -32,6 +34,12 @@ import java.util.zip.CRC32;
  * }</pre>
  */
 public final class ReftableWriter {
+
+	/**
+	 * A block's own bytes beside its records: type and length (4), one restart offset (3)
+	 * and the restart count (2).
+	 */
+	private static final int MIN_BLOCK_OVERHEAD = 9;
 
 	private final OutputStream out;
 
@@ -224,7 +232,7 @@ public final class ReftableWriter {
 				startBlock(type);
 			}
 			if (empty || !this.blocks.add(rec)) {
-				throw new IllegalArgumentException(what + " does not fit in a block of " + this.options.blockSize()
+				throw new EntryTooLargeException(what + " does not fit in a block of " + this.options.blockSize()
 						+ " bytes (key of " + rec.keyLength + " bytes)");
 			}
 		}
@@ -237,6 +245,11 @@ public final class ReftableWriter {
 	}
 
 	private void startBlock(byte type) {
+		int header = (this.next == 0) ? this.headerSize : 0;
+		if (this.options.blockSize() < header + MIN_BLOCK_OVERHEAD) {
+			// smaller than a block's own header: no record fits (git's writer crashes)
+			throw new EntryTooLargeException("no record fits in a block of " + this.options.blockSize() + " bytes");
+		}
 		this.blocks.reset(type, (this.next == 0) ? this.headerSize : 0, this.minUpdateIndex);
 		this.blockOpen = true;
 	}

@@ -10,7 +10,7 @@ import io.refstore.core.ref.HashAlgorithm;
  *
  * @param hash the object hash: SHA-1 writes format version 1, SHA-256 version 2 with its
  * hash id (default SHA-1, git's {@code extensions.objectFormat} default)
- * @param blockSize the block size in bytes, 256 to 16777215 (default 4096, git's
+ * @param blockSize the block size in bytes, 1 to 16777215 (default 4096, git's
  * {@code reftable.blockSize}); a ref or log record must fit into one block
  * @param restartInterval every how many records of a block the key is written in full
  * (default 16, git's {@code reftable.restartInterval}); git also restarts at every record
@@ -31,11 +31,18 @@ public record WriteOptions(HashAlgorithm hash, int blockSize, int restartInterva
 	/** git's default restart interval. */
 	public static final int DEFAULT_RESTART_INTERVAL = 16;
 
+	/** The largest block size the format holds (a 24-bit length). */
+	public static final int MAX_BLOCK_SIZE = ReftableConstants.MAX_BLOCK_SIZE;
+
+	/** The largest restart interval (a 16-bit count). */
+	public static final int MAX_RESTART_INTERVAL = ReftableConstants.MAX_RESTARTS;
+
 	/**
-	 * The smallest block size accepted: enough for a header, one short record and a
-	 * footer-sized margin.
+	 * The smallest block size accepted. git takes any: a table whose records do not fit
+	 * its blocks fails to be written
+	 * ({@link io.refstore.core.ref.EntryTooLargeException}).
 	 */
-	public static final int MIN_BLOCK_SIZE = 256;
+	public static final int MIN_BLOCK_SIZE = 1;
 
 	/**
 	 * @throws IllegalArgumentException naming the parameter if a value is out of range

@@ -23,8 +23,9 @@ final class ConfigValues {
 		Long number = parseSigned(entry.value());
 		// git reads numeric booleans as a C int
 		if (number == null || number < Integer.MIN_VALUE || number > Integer.MAX_VALUE) {
-			throw new IllegalArgumentException("bad boolean config value '" + entry.value() + "' for '" + entry.name()
-					+ "' (" + entry.where() + ")");
+			// git's words, which name no file
+			throw new IllegalArgumentException(
+					"bad boolean config value '" + entry.value() + "' for '" + entry.name() + "'");
 		}
 		return number != 0;
 	}
@@ -42,21 +43,29 @@ final class ConfigValues {
 		};
 	}
 
+	/**
+	 * A signed number as git's {@code git_config_int64} reads it.
+	 * @throws ConfigValueException in git's words, for a malformed value (or none) or one
+	 * out of range
+	 */
 	static long toLong(GitConfig.Entry entry) {
-		if (entry.value() == null) {
-			throw new IllegalArgumentException(
-					"missing value for '" + entry.name() + "': a number is required (" + entry.where() + ")");
-		}
-		Long number = parseSigned(entry.value());
-		if (number == null) {
-			throw new IllegalArgumentException("bad numeric config value '" + entry.value() + "' for '" + entry.name()
-					+ "' (" + entry.where() + "): expected an integer with an optional k, m or g unit");
-		}
-		if (number == Long.MIN_VALUE) {
-			throw new IllegalArgumentException("bad numeric config value '" + entry.value() + "' for '" + entry.name()
-					+ "' (" + entry.where() + "): out of range");
+		Long number = (entry.value() != null) ? parseSigned(entry.value()) : null;
+		if (number == null || number == Long.MIN_VALUE) {
+			throw new ConfigValueException(entry.value(), entry.name(), entry.source(), number != null);
 		}
 		return number;
+	}
+
+	/**
+	 * An unsigned number as git's {@code git_config_ulong} reads it: a {@code -} anywhere
+	 * makes it malformed.
+	 * @throws ConfigValueException in git's words
+	 */
+	static long toUnsignedLong(GitConfig.Entry entry) {
+		if (entry.value() != null && entry.value().indexOf('-') >= 0) {
+			throw new ConfigValueException(entry.value(), entry.name(), entry.source(), false);
+		}
+		return toLong(entry);
 	}
 
 	/**

@@ -113,6 +113,34 @@ public final class GitConfig {
 	}
 
 	/**
+	 * Every variable of a section, in the order git's config callbacks see them.
+	 * @param section the section, such as {@code fsck}
+	 * @return each variable's name after the section's dot (a subsection kept as written,
+	 * the key in lower case) and its value ({@code null} for a key without {@code =})
+	 */
+	public List<Variable> variables(String section) {
+		List<Variable> variables = new ArrayList<>();
+		for (Entry entry : this.entries) {
+			if (entry.section.equalsIgnoreCase(section)) {
+				String key = entry.key.toLowerCase(Locale.ROOT);
+				variables
+					.add(new Variable((entry.subsection != null) ? entry.subsection + "." + key : key, entry.value));
+			}
+		}
+		return variables;
+	}
+
+	/**
+	 * A variable of a section ({@link #variables}).
+	 *
+	 * @param name the name after the section's dot
+	 * @param value the value, {@code null} for a key without {@code =}
+	 */
+	public record Variable(String name, String value) {
+
+	}
+
+	/**
 	 * The last value of a key read as a boolean by git's rules: {@code true},
 	 * {@code yes}, {@code on} and a key without {@code =} are true; {@code false},
 	 * {@code no}, {@code off} and the empty value are false (words in any case); an
@@ -136,6 +164,17 @@ public final class GitConfig {
 	public OptionalLong getLong(String section, String subsection, String key) {
 		Optional<Entry> entry = last(section, subsection, key);
 		return entry.isPresent() ? OptionalLong.of(ConfigValues.toLong(entry.get())) : OptionalLong.empty();
+	}
+
+	/**
+	 * The last value of a key read as an unsigned number, as git's
+	 * {@code git_config_ulong} reads it (a {@code -} anywhere is malformed).
+	 * @return the value, or empty if the key is not set
+	 * @throws ConfigValueException in git's words for a malformed value
+	 */
+	public OptionalLong getUnsignedLong(String section, String subsection, String key) {
+		Optional<Entry> entry = last(section, subsection, key);
+		return entry.isPresent() ? OptionalLong.of(ConfigValues.toUnsignedLong(entry.get())) : OptionalLong.empty();
 	}
 
 	/**

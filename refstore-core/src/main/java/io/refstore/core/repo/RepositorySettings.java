@@ -45,25 +45,14 @@ record RepositorySettings(ReflogPolicy reflogPolicy, Duration filesRefLockTimeou
 		if (entry.isEmpty()) {
 			return Duration.ofMillis(defaultMillis);
 		}
-		long millis;
-		try {
-			millis = ConfigValues.toLong(entry.get());
-		}
-		catch (IllegalArgumentException ex) {
-			throw new ConfigException(entry.get().source(), entry.get().line(), ex.getMessage());
-		}
+		long millis = ConfigValues.toLong(entry.get());
 		return (millis < 0) ? Repository.WAIT_FOREVER : Duration.ofMillis(millis);
 	}
 
 	/** A boolean value, with a malformed one reported as a {@link ConfigException}. */
 	static Optional<Boolean> bool(GitConfig config, String section, String key) throws ConfigException {
-		Optional<GitConfig.Entry> entry = config.last(section, null, key);
-		try {
-			return entry.map(ConfigValues::toBoolean);
-		}
-		catch (IllegalArgumentException ex) {
-			throw new ConfigException(entry.get().source(), entry.get().line(), ex.getMessage());
-		}
+		// a malformed value is refused in git's words, which name no file
+		return config.last(section, null, key).map(ConfigValues::toBoolean);
 	}
 
 }

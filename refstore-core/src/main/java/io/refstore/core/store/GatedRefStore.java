@@ -21,7 +21,7 @@ import io.refstore.core.ref.StoreStatistics;
 import io.refstore.core.ref.TransactionHook;
 import io.refstore.core.ref.TransactionResult;
 import io.refstore.core.ref.UpdateBatch;
-import io.refstore.core.ref.VerifyProblem;
+import io.refstore.core.ref.Verification;
 import io.refstore.core.repo.StoreGate;
 
 /**
@@ -116,8 +116,8 @@ final class GatedRefStore implements RefStore {
 	}
 
 	@Override
-	public List<VerifyProblem> verify() throws IOException {
-		return this.store.verify();
+	public void verify(Verification verification) throws IOException {
+		this.store.verify(verification);
 	}
 
 	@Override

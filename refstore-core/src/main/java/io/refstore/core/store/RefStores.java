@@ -35,6 +35,9 @@ import io.refstore.core.repo.StoreGate;
  */
 public final class RefStores {
 
+	/** The largest {@code reftable.geometricFactor} git takes (a byte). */
+	private static final long MAX_GEOMETRIC_FACTOR = 255;
+
 	/**
 	 * The configuration keys that decide how {@link #open} opens a store, beside the
 	 * format: the repository's ({@code core.logAllRefUpdates},
@@ -193,22 +196,38 @@ public final class RefStores {
 	/** The reftable settings of {@code reftable.*}, with git's defaults. */
 	static StackOptions stackOptions(Repository repository) {
 		GitConfig config = repository.config();
+		// as git: 0 leaves the default, and a value too large is refused with git's words
+		// (its message for the restart interval says "block size" too)
+		long blockSize = config.getUnsignedLong("reftable", null, "blockSize").orElse(0L);
+		if (blockSize > WriteOptions.MAX_BLOCK_SIZE) {
+			throw new IllegalArgumentException("reftable block size cannot exceed 16MB");
+		}
+		long restartInterval = config.getUnsignedLong("reftable", null, "restartInterval").orElse(0L);
+		if (restartInterval > WriteOptions.MAX_RESTART_INTERVAL) {
+			throw new IllegalArgumentException(
+					"reftable block size cannot exceed " + WriteOptions.MAX_RESTART_INTERVAL);
+		}
 		WriteOptions write = WriteOptions.defaults()
 			.withHash(repository.hashAlgorithm())
-			.withBlockSize((int) config.getLong("reftable", null, "blockSize").orElse(WriteOptions.DEFAULT_BLOCK_SIZE))
-			.withRestartInterval((int) config.getLong("reftable", null, "restartInterval")
-				.orElse(WriteOptions.DEFAULT_RESTART_INTERVAL))
+			.withBlockSize((blockSize == 0) ? WriteOptions.DEFAULT_BLOCK_SIZE : (int) blockSize)
+			.withRestartInterval((restartInterval == 0) ? WriteOptions.DEFAULT_RESTART_INTERVAL : (int) restartInterval)
 			.withIndexObjects(config.getBoolean("reftable", null, "indexObjects").orElse(true));
 		long timeout = config.getLong("reftable", null, "lockTimeout").orElse(100);
+		if (timeout < -1) {
+			throw new IllegalArgumentException("reftable lock timeout does not support negative values other than -1");
+		}
 		Duration lockTimeout = (timeout < 0) ? null : Duration.ofMillis(timeout);
-		int factor = (int) config.getLong("reftable", null, "geometricFactor").orElse(2);
+		long factor = config.getUnsignedLong("reftable", null, "geometricFactor").orElse(2);
+		if (factor > MAX_GEOMETRIC_FACTOR) {
+			throw new IllegalArgumentException("reftable geometric factor cannot exceed " + MAX_GEOMETRIC_FACTOR);
+		}
 		// git's test suite turns automatic compaction off with
 		// GIT_TEST_REFTABLE_AUTOCOMPACTION=false
 		boolean autoCompact = config.getBoolean("reftable", null, "autoCompaction").orElse(true)
 				&& repository.environmentFlag("GIT_TEST_REFTABLE_AUTOCOMPACTION", true);
 		int shared = SharedPermissions.parse(config.getString("core", null, "sharedRepository").orElse("umask"));
-		return new StackOptions(lockTimeout, Math.max(2, Math.min(255, factor)), autoCompact, fsyncRefs(repository),
-				write, null, shared);
+		return new StackOptions(lockTimeout, (int) Math.max(2, factor), autoCompact, fsyncRefs(repository), write, null,
+				shared);
 	}
 
 	/**

@@ -8,6 +8,8 @@ import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 
+import io.refstore.core.ref.Rejection;
+import io.refstore.core.ref.EntryTooLargeException;
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.PersonIdent;
 import io.refstore.core.ref.Ref;
@@ -385,6 +387,11 @@ public abstract class StagedTransaction implements RefTransaction {
 				apply(this.planned, committerOrDefault());
 			}
 		}
+		catch (EntryTooLargeException ex) {
+			// nothing was written: the transaction failed, as git's does
+			end();
+			return tooLarge();
+		}
 		finally {
 			end();
 		}
@@ -394,6 +401,19 @@ public abstract class StagedTransaction implements RefTransaction {
 		}
 		return (this.batchPlan != null) ? new Outcome().result(this.batch, true)
 				: new Outcome().result(this.updates, true);
+	}
+
+	/** The result of a transaction whose table could not hold a record. */
+	private TransactionResult tooLarge() {
+		Outcome failed = new Outcome();
+		if (this.batchPlan != null) {
+			int first = this.batchPlan.index(0);
+			failed.reject(first, this.batch.update(first), Rejection.IO_ERROR, EntryTooLargeException.GIT_MESSAGE);
+			return failed.result(this.batch, false);
+		}
+		failed.reject(this.planned.values().iterator().next().update(), Rejection.IO_ERROR,
+				EntryTooLargeException.GIT_MESSAGE);
+		return failed.result(this.updates, false);
 	}
 
 	private PersonIdent committerOrDefault() {

@@ -91,7 +91,10 @@ public final class UpdateChecks {
 						"multiple updates for ref '" + update.name() + "' not allowed");
 				return planned;
 			}
-			String refusal = nameRefusal(update.name(), update.isDelete() || update.type() == RefUpdate.Type.VERIFY);
+			// as git: a deletion, a verify or a symbolic ref's write checks only that the
+			// name is safe as a path (git's symbolic-ref writes refs/heads/a..b)
+			String refusal = nameRefusal(update.name(), update.isDelete() || update.type() == RefUpdate.Type.VERIFY
+					|| update.type() == RefUpdate.Type.SYMREF);
 			if (refusal != null) {
 				outcome.reject(update, Rejection.INVALID_NAME, RefName.printable(refusal));
 				return planned;
@@ -158,10 +161,11 @@ public final class UpdateChecks {
 	/**
 	 * Why git 2.55 refuses to touch {@code name} in a transaction, in its words with the
 	 * name as given (a rejection's message escapes it: {@link RefName#printable}), or
-	 * {@code null}: a bad name (only safety is checked for a deletion or a verify, so a
-	 * valid one-level name such as "foo" is still refused there), then a pseudoref, which
-	 * no transaction writes.
-	 * @param removesOrVerifies whether the update deletes or verifies the ref
+	 * {@code null}: a bad name (only safety is checked for a deletion, a verify or a
+	 * symbolic ref's write, so a valid one-level name such as "foo" is still refused
+	 * there), then a pseudoref, which no transaction writes.
+	 * @param removesOrVerifies whether the update deletes, verifies or writes a symbolic
+	 * ref
 	 */
 	public static String nameRefusal(String name, boolean removesOrVerifies) {
 		if (removesOrVerifies ? !RefName.isSafe(name) : !RefName.isValid(name, true)) {

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,6 +61,19 @@ final class CliHarness {
 		List<String> command = new ArrayList<>(List.of("refstore"));
 		command.addAll(List.of(args));
 		return new GitCli.Result(command, code, out.toByteArray(), err.toByteArray());
+	}
+
+	/**
+	 * Runs refstore in-process as a wrapper named {@code name} calls it (usage texts name
+	 * that command).
+	 */
+	static GitCli.Result refstoreNamed(String name, Path dir, String... args) {
+		Map<String, String> env = new HashMap<>(ENV);
+		env.put("REFSTORE_USAGE_NAME", name);
+		ByteArrayOutputStream out = new ByteArrayOutputStream();
+		ByteArrayOutputStream err = new ByteArrayOutputStream();
+		int code = Refstore.run(dir, env, new ByteArrayInputStream(new byte[0]), out, err, args);
+		return new GitCli.Result(List.of("refstore"), code, out.toByteArray(), err.toByteArray());
 	}
 
 	/** Runs refstore in-process with empty standard input. */

@@ -123,7 +123,7 @@ class ForEachRefIT {
 	void errorsNameTheCulprit() {
 		assertFails(refstore(rich.dir(), "for-each-ref", "--format=%(bogus)"), 128, "fatal: unknown field name: bogus");
 		assertFails(refstore(rich.dir(), "for-each-ref", "--format=x%(refname"), 129,
-				"error: malformed format string %(refname", "usage: git for-each-ref");
+				"error: malformed format string %(refname", "usage: refstore for-each-ref");
 		assertFails(refstore(rich.dir(), "for-each-ref", "--count=-1"), 129, "invalid --count argument: `-1'");
 		assertSameOutput(rich.dir(), "for-each-ref", "--sort=objectname");
 	}

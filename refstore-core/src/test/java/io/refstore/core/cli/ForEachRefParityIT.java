@@ -72,13 +72,21 @@ class ForEachRefParityIT {
 
 	@Test
 	void usageIsGits() {
-		GitCli.Result git = GitCli.reftable().run(repo.dir(), "for-each-ref", "-h");
-		GitCli.Result refstore = refstore(repo.dir(), "for-each-ref", "-h");
-		assertThat(refstore.exitCode()).isEqualTo(129).isEqualTo(git.exitCode());
-		assertThat(synopsis(refstore.stdout())).isEqualTo(synopsis(git.stdout()));
+		for (String[] command : new String[][] { { "for-each-ref", "-h" }, { "show-ref", "-h" },
+				{ "refs", "list", "-h" }, { "pack-refs", "-h" } }) {
+			GitCli.Result git = GitCli.reftable().run(repo.dir(), command);
+			GitCli.Result named = CliHarness.refstoreNamed("git", repo.dir(), command);
+			assertThat(named.exitCode()).isEqualTo(129).isEqualTo(git.exitCode());
+			assertThat(synopsis(named.stdout())).as("%s named git", List.of(command)).isEqualTo(synopsis(git.stdout()));
+			assertThat(refstore(repo.dir(), command).stdout()).startsWith("usage: refstore " + command[0] + " ");
+		}
+		// under its own name, show-ref's continuation lines stay under the options they
+		// continue
+		assertThat(synopsis(refstore(repo.dir(), "show-ref", "-h").stdout()))
+			.contains("\n" + " ".repeat("usage: refstore show-ref ".length()) + "[-s | --hash[=<n>]]")
+			.doesNotContain("\n" + " ".repeat("usage: refstore show-ref ".length() + 1));
 		assertThat(refstore(repo.dir(), "for-each-ref", "--sort=bogus", "-h").stdout())
-			.startsWith("usage: git for-each-ref ");
-		assertThat(refstore(repo.dir(), "refs", "list", "-h").stdout()).startsWith("usage: git refs list ");
+			.startsWith("usage: refstore for-each-ref ");
 	}
 
 	private static String synopsis(String usage) {

@@ -107,6 +107,19 @@ class OptionsTest {
 	}
 
 	@Test
+	void anOptionWithoutNegationRefusesItsNoForm() throws CommandFailure {
+		Options options = new Options("refstore refs migrate --ref-format=<format>")
+			.value((char) 0, "ref-format", "format", "the format")
+			.noNegation("ref-format");
+		assertThat(options.parse(List.of("--ref-format=files")).value("ref-format")).isEqualTo("files");
+		assertThatThrownBy(() -> options.parse(List.of("--no-ref-format"))).isInstanceOfSatisfying(CommandFailure.class,
+				(failure) -> {
+					assertThat(failure.exitCode()).isEqualTo(129);
+					assertThat(failure.text()).startsWith("error: unknown option `no-ref-format'\nusage: ");
+				});
+	}
+
+	@Test
 	void unknownSwitchIsAUsageErrorNamingIt() {
 		assertThatThrownBy(() -> parse("-qx")).isInstanceOfSatisfying(CommandFailure.class,
 				(failure) -> assertThat(failure.text()).startsWith("error: unknown switch `x'\n"));
@@ -116,23 +129,27 @@ class OptionsTest {
 	void missingValuesAreUsageErrors() {
 		assertThatThrownBy(() -> parse("--format")).isInstanceOfSatisfying(CommandFailure.class, (failure) -> {
 			assertThat(failure.exitCode()).isEqualTo(129);
-			assertThat(failure.text()).startsWith("error: option `format' requires a value\n");
+			// git names the mistake alone, without the usage
+			assertThat(failure.text()).isEqualTo("error: option `format' requires a value\n");
 		});
-		assertThatThrownBy(() -> parse("-m")).isInstanceOfSatisfying(CommandFailure.class,
-				(failure) -> assertThat(failure.text()).startsWith("error: switch `m' requires a value\n"));
+		assertThatThrownBy(() -> parse("-m")).isInstanceOfSatisfying(CommandFailure.class, (failure) -> {
+			assertThat(failure.exitCode()).isEqualTo(129);
+			assertThat(failure.text()).isEqualTo("error: switch `m' requires a value\n");
+		});
 	}
 
 	@Test
 	void flagGivenAValueIsAUsageError() {
 		assertThatThrownBy(() -> parse("--quiet=yes")).isInstanceOfSatisfying(CommandFailure.class,
-				(failure) -> assertThat(failure.text()).startsWith("error: option `quiet' takes no value\n"));
+				(failure) -> assertThat(failure.text()).isEqualTo("error: option `quiet' takes no value\n"));
 	}
 
 	@Test
 	void ambiguousPrefixIsAUsageError() {
 		Options options = new Options("x").flag((char) 0, "verify", "v").flag((char) 0, "version", "w");
 		assertThatThrownBy(() -> options.parse(List.of("--ver"))).isInstanceOfSatisfying(CommandFailure.class,
-				(failure) -> assertThat(failure.text()).startsWith("error: ambiguous option: ver\n"));
+				(failure) -> assertThat(failure.text())
+					.startsWith("error: ambiguous option: ver (could be --verify or --version)\nusage: x\n"));
 	}
 
 	@Test
@@ -151,16 +168,21 @@ class OptionsTest {
 			.value('m', null, "reason", "reason of the update")
 			.optionalValue('s', "hash", "n", "only show SHA1 hash using <n> digits")
 			.flag((char) 0, "a-very-long-option-name", "explained below")
+			.flag((char) 0, "no-reflog", "drop reflogs")
+			.value((char) 0, "ref-format", "format", "one column over")
+			.noNegation("ref-format")
 			.usage();
 		assertThat(usage).isEqualTo("""
 				usage: refstore pack-refs [--all] [--no-prune]
 				   or: refstore pack-refs --help
 
-				    --all                 pack everything
+				    --[no-]all            pack everything
 				    -m <reason>           reason of the update
-				    -s, --hash[=<n>]      only show SHA1 hash using <n> digits
-				    --a-very-long-option-name
+				    -s, --[no-]hash[=<n>] only show SHA1 hash using <n> digits
+				    --[no-]a-very-long-option-name
 				                          explained below
+				    --no-reflog           drop reflogs
+				    --ref-format <format> one column over
 
 				""");
 	}

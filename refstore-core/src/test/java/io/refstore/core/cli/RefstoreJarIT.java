@@ -102,7 +102,7 @@ class RefstoreJarIT {
 		assertThat(fatal.stderr()).startsWith("fatal: not a git repository").doesNotContain("\tat ", "Exception");
 		GitCli.Result usage = jar.run(rich.dir(), "update-ref");
 		assertThat(usage.exitCode()).isEqualTo(129);
-		assertThat(usage.stderr()).startsWith("usage: git update-ref");
+		assertThat(usage.stderr()).startsWith("usage: refstore update-ref");
 		assertThat(jar.run(rich.dir(), "show-ref", "nomatch").exitCode()).isEqualTo(1);
 	}
 

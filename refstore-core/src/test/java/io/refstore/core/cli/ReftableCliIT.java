@@ -86,4 +86,49 @@ class ReftableCliIT {
 		assertThat(git.run(dir, "refs", "verify").exitCode()).isZero();
 	}
 
+	/**
+	 * {@code reftable.*} write settings as git 2.55 takes them: 0 leaves the default, too
+	 * large a block size or restart interval is refused in git's words (exit 128), a bad
+	 * boolean too; the store is left as it was when refused.
+	 */
+	@Test
+	void writeSettingsAreTakenAndRefusedAsGitDoes() {
+		int n = 0;
+		for (String setting : new String[] { "reftable.blockSize=0", "reftable.blockSize=16777216",
+				"reftable.blockSize=16777215", "reftable.restartInterval=0", "reftable.restartInterval=65536",
+				"reftable.restartInterval=65535", "reftable.indexObjects=maybe", "reftable.indexObjects=false",
+				"reftable.blockSize=-1", "reftable.blockSize=abc", "reftable.blockSize=99999999999999999999",
+				"reftable.blockSize=", "reftable.restartInterval=-5", "reftable.geometricFactor=-2",
+				"reftable.geometricFactor=300", "reftable.geometricFactor=x", "reftable.geometricFactor=0",
+				"reftable.lockTimeout=-2", "reftable.lockTimeout=-1", "reftable.lockTimeout=zz",
+				"core.logAllRefUpdates=sometimes",
+				// git takes any block size, and fails a write whose record does not fit
+				"reftable.blockSize=30", "reftable.blockSize=100", "reftable.blockSize=200" }) {
+			// given on the command line, and in the repository's config file (whose
+			// name git's numeric messages give as .git/config)
+			for (boolean inFile : new boolean[] { false, true }) {
+				Path gits = repo.copyTo(temp.resolve("settings-git-" + n)).dir();
+				Path ours = repo.copyTo(temp.resolve("settings-refstore-" + n++)).dir();
+				String ref = "refs/heads/set/" + n;
+				String[] command = { "-c", setting, "update-ref", ref, c1 };
+				if (inFile) {
+					String[] keyValue = setting.split("=", 2);
+					git.ok(gits, "config", keyValue[0], keyValue[1]);
+					git.ok(ours, "config", keyValue[0], keyValue[1]);
+					command = new String[] { "update-ref", ref, c1 };
+				}
+				GitCli.Result expected = git.run(gits, new byte[0], command);
+				GitCli.Result actual = refstore(ours, command);
+				assertThat(actual.exitCode()).as(setting).isEqualTo(expected.exitCode());
+				assertThat(actual.stderr()).as(setting).isEqualTo(expected.stderr());
+				if (inFile) {
+					git.ok(ours, "config", "--unset-all", setting.split("=", 2)[0]);
+					git.ok(gits, "config", "--unset-all", setting.split("=", 2)[0]);
+				}
+				assertThat(git.ok(ours, "for-each-ref")).as(setting).isEqualTo(git.ok(gits, "for-each-ref"));
+				assertThat(git.run(ours, "refs", "verify").exitCode()).as(setting).isZero();
+			}
+		}
+	}
+
 }

@@ -196,8 +196,8 @@ class StdinParserTest {
 			"update refs/heads/a A|fatal: update refs/heads/a: unexpected end of input when reading <old-oid>",
 			"update refs/heads/a nothing\\n|fatal: update refs/heads/a: invalid <new-oid>: nothing",
 			"update refs/heads/a A nothing\\n|fatal: update refs/heads/a: invalid <old-oid>: nothing",
-			"update refs/heads/a..b A\\n|fatal: invalid ref format: refs/heads/a..b (it contains '..')",
-			"update refs/heads/a.lock A\\n|fatal: invalid ref format: refs/heads/a.lock (a component ends with '.lock')",
+			"update refs/heads/a..b A\\n|fatal: invalid ref format: refs/heads/a..b",
+			"update refs/heads/a.lock A\\n|fatal: invalid ref format: refs/heads/a.lock",
 			"update \"refs/heads/q\\x\" A\\n|fatal: badly quoted argument: \"refs/heads/q\\x\" A\\n",
 			"update \"refs/heads/q A\\n|fatal: badly quoted argument: \"refs/heads/q A\\n",
 			"update \"refs/heads/q\"x A\\n|fatal: unexpected character after quoted argument: \"refs/heads/q\"x A\\n",
@@ -225,16 +225,16 @@ class StdinParserTest {
 			"create refs/heads/a\\0\\0|fatal: create refs/heads/a: missing <new-oid>",
 			"create refs/heads/a\\0Z\\0|fatal: create refs/heads/a: zero <new-oid>",
 			"delete refs/heads/a\\0Z\\0|fatal: delete refs/heads/a: zero <old-oid>",
-			"update refs/heads/a b\\0A\\0\\0|fatal: invalid ref format: refs/heads/a b (it contains a space, '~', '^' or ':')",
+			"update refs/heads/a b\\0A\\0\\0|fatal: invalid ref format: refs/heads/a b",
 			"update \\0A\\0\\0|fatal: update: missing <ref>" })
 	void badFieldsAreFatalWithGitsMessagesUnderDashZ(String input, String message) {
 		assertThat(failure(unescape(input), true)).isEqualTo(unescape(message) + "\n");
 	}
 
 	@Test
-	void controlCharactersInABadNameAreEscapedInTheMessage() {
+	void controlCharactersInABadNameAreShownAsQuestionMarksAsGitShowsThem() {
 		assertThat(failure("update refs/heads/a\u0001b\0" + A + "\0\0", true))
-			.isEqualTo("fatal: invalid ref format: refs/heads/a\\x01b (it contains a control character)\n");
+			.isEqualTo("fatal: invalid ref format: refs/heads/a?b\n");
 	}
 
 	/**

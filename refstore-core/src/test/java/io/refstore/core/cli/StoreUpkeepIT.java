@@ -118,7 +118,7 @@ class StoreUpkeepIT {
 		Path nowhere = Files.createDirectories(this.temp.resolve("no-repo"));
 		GitCli.Result help = refstore(nowhere, "pack-refs", "-h");
 		assertThat(help.exitCode()).isEqualTo(129);
-		assertThat(help.stdout()).startsWith("usage: git pack-refs [--all] [--no-prune] [--auto]");
+		assertThat(help.stdout()).startsWith("usage: refstore pack-refs [--all] [--no-prune] [--auto]");
 	}
 
 	private TempRepo reftableRepo(String name, String... options) {

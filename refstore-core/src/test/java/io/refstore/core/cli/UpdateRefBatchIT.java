@@ -150,7 +150,7 @@ class UpdateRefBatchIT {
 		assertThat(batch.stderr()).isEqualTo(expected.stderr());
 		GitCli.Result nul = CliHarness.refstore(repo.dir(), "update-ref", "-z", "refs/heads/x", "refs/heads/a");
 		assertThat(nul.exitCode()).isEqualTo(129);
-		assertThat(nul.stderr()).startsWith("usage: git update-ref [<options>] -d <refname> [<old-oid>]\n");
+		assertThat(nul.stderr()).startsWith("usage: refstore update-ref [<options>] -d <refname> [<old-oid>]\n");
 		assertThat(repo.run(new byte[0], "rev-parse", "--verify", "-q", "refs/heads/x").exitCode()).isEqualTo(1);
 	}
 

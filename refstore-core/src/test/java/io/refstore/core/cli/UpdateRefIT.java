@@ -258,10 +258,14 @@ class UpdateRefIT {
 			assertThat(result.stderr()).isEqualTo(gits.stderr());
 		}
 		if (!name.isEmpty()) {
-			GitCli.Result z = refstore(dir,
-					bytes("update refs/heads/ok\0" + c1 + "\0\0update " + name + "\0" + c1 + "\0\0"), "update-ref",
-					"--stdin", "-z");
-			assertFails(z, 128, "fatal: invalid ref format: " + RefName.printable(name), rule.description());
+			byte[] stdin = bytes("update refs/heads/ok\0" + c1 + "\0\0update " + name + "\0" + c1 + "\0\0");
+			GitCli.Result z = refstore(dir, stdin, "update-ref", "--stdin", "-z");
+			assertFails(z, 128, "fatal: invalid ref format: " + shown + "\n");
+			for (GitCli git : List.of(GitCli.system(), GitCli.reftable())) {
+				GitCli.Result gits = git.run(dir, stdin, "update-ref", "--stdin", "-z");
+				assertThat(z.exitCode()).isEqualTo(gits.exitCode());
+				assertThat(z.stderr()).as("git %s", git.command()).isEqualTo(gits.stderr());
+			}
 		}
 		assertThat(refState(dir.resolve(".git"))).isEqualTo(before);
 	}

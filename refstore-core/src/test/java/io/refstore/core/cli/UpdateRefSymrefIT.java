@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeAll;
@@ -144,17 +146,28 @@ class UpdateRefSymrefIT {
 		assertThat(state(forRefstore)).as("refs and logs after " + display).isEqualTo(state(forGit));
 	}
 
-	/** The refs as git lists them, with every reflog git shows. */
+	/**
+	 * The refs as git lists them, with every reflog git shows: the logs git lists, which
+	 * of the listed refs have one, and their entries, read in one {@code log -g --stdin}
+	 * (each line names its log; git merges the logs, each log's entries in their order);
+	 * and whether the refs the sessions may give a log have one.
+	 */
 	private static String state(TempRepo repo) {
-		StringBuilder text = new StringBuilder(
-				repo.git("for-each-ref", "--include-root-refs", "--format=%(refname) %(objectname) %(symref)"));
-		for (String name : repo.git("for-each-ref", "--include-root-refs", "--format=%(refname)").split("\n")) {
-			if (!name.isEmpty() && repo.run(new byte[0], "reflog", "exists", name).exitCode() == 0) {
-				text.append("log ")
-					.append(name)
-					.append('\n')
-					.append(repo.git("log", "-g", "--format=%H %gs", name, "--"));
-			}
+		String refs = repo.git("for-each-ref", "--include-root-refs", "--format=%(refname) %(objectname) %(symref)");
+		String logs = repo.git("reflog", "list");
+		Set<String> logged = Set.copyOf(logs.lines().toList());
+		List<String> withLog = refs.lines()
+			.map((line) -> line.substring(0, line.indexOf(' ')))
+			.filter(logged::contains)
+			.toList();
+		StringBuilder text = new StringBuilder(refs).append("logs\n")
+			.append(logs.lines().sorted().collect(Collectors.joining("\n", "", "\n")))
+			.append("refs with a log ")
+			.append(withLog)
+			.append('\n');
+		if (!withLog.isEmpty()) {
+			byte[] names = String.join("\n", withLog).concat("\n").getBytes(StandardCharsets.UTF_8);
+			text.append(repo.run(names, "log", "-g", "--stdin", "--format=%gD %H %gs").requireOk().stdout());
 		}
 		for (String name : List.of("refs/heads/n", "refs/sym", "refs/foo", "refs/heads/s")) {
 			text.append(name).append(" log: ").append(repo.run(new byte[0], "reflog", "exists", name).exitCode());

@@ -2,7 +2,9 @@ package io.refstore.core.delete;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.lang.ProcessBuilder.Redirect;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,6 +22,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.refstore.core.cli.Refstore;
 import io.refstore.core.io.FileMoves;
 import io.refstore.core.io.LockOwner;
 import io.refstore.core.testing.GitCli;
@@ -34,8 +37,9 @@ import io.refstore.core.testing.TestFiles;
  * the same command again finishes the job, clearing the locks the killed run recorded as
  * its own (without it, a kill holding {@code packed-refs.lock} or
  * {@code tables.list.lock} made every rerun fail), and leaves no lock, staged file or
- * owner record behind. {@code -Drefstore.deleteKillTrials} (12 per command and format)
- * and {@code -Drefstore.killSeed}.
+ * owner record behind (the rerun in this JVM, as the other kill tests rerun).
+ * {@code -Drefstore.deleteKillTrials} (12 per command and format) and
+ * {@code -Drefstore.killSeed}.
  */
 class DeleteRefsKillIT {
 
@@ -127,9 +131,8 @@ class DeleteRefsKillIT {
 			int deleted = checkPartial(source, repo, problems);
 			landed[(deleted == 0) ? 0 : (deleted == source.selected().size()) ? 2 : 1]++;
 			if (problems.isEmpty()) {
-				GitCli.Result rerun = GitCli.refstore()
-					.run(repo, "delete-refs", "--chunk-size=" + CHUNK, "--manifest=rerun.manifest",
-							"--prefix=" + PREFIX);
+				GitCli.Result rerun = rerun(repo, "delete-refs", "--chunk-size=" + CHUNK, "--manifest=rerun.manifest",
+						"--prefix=" + PREFIX);
 				if (rerun.exitCode() != 0) {
 					problems
 						.add("the rerun failed: " + rerun.stderr() + "; the killed run said: " + Files.readString(err));
@@ -178,7 +181,7 @@ class DeleteRefsKillIT {
 				middle++;
 			}
 			if (problems.isEmpty()) {
-				GitCli.Result rerun = GitCli.refstore().run(repo, "restore-refs", "--manifest=refstore.manifest");
+				GitCli.Result rerun = rerun(repo, "restore-refs", "--manifest=refstore.manifest");
 				if (rerun.exitCode() != 0) {
 					problems
 						.add("the rerun failed: " + rerun.stderr() + "; the killed run said: " + Files.readString(err));
@@ -275,6 +278,20 @@ class DeleteRefsKillIT {
 		catch (IOException ex) {
 			return false;
 		}
+	}
+
+	/**
+	 * Runs the command again, as the other kill tests do, in this JVM: another process
+	 * than the killed one, so the locks it finds are a dead owner's; a JVM of its own for
+	 * each rerun cost about a second of every trial.
+	 */
+	private static GitCli.Result rerun(Path repo, String... args) {
+		ByteArrayOutputStream out = new ByteArrayOutputStream();
+		ByteArrayOutputStream err = new ByteArrayOutputStream();
+		int exit = Refstore.run(repo, GitCli.refstore().environment(), InputStream.nullInputStream(), out, err, args);
+		List<String> command = new ArrayList<>(List.of("refstore"));
+		command.addAll(List.of(args));
+		return new GitCli.Result(command, exit, out.toByteArray(), err.toByteArray());
 	}
 
 	private static Process start(Path repo, String command, Path stderr) throws IOException {

@@ -27,6 +27,7 @@ import io.refstore.core.ref.RefName;
 import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.ref.Rejection;
 import io.refstore.core.ref.SymbolicRef;
+import io.refstore.core.repo.RepositoryId;
 
 class ManifestTest {
 
@@ -34,6 +35,8 @@ class ManifestTest {
 	Path dir;
 
 	private static final HashAlgorithm SHA1 = HashAlgorithm.SHA1;
+
+	private static final RepositoryId OWNER = new RepositoryId("0b7d1e8a-5c1f-4f3e-9a2b-6d4c8e1f2a3b");
 
 	private static ObjectId id(int n) {
 		return ObjectId.fromHex(SHA1, String.format("%040x", n));
@@ -73,7 +76,8 @@ class ManifestTest {
 				List.of(new ReflogEntry(id(0), id(1), who, ""), new ReflogEntry(id(1), id(1), who, "a  b\tc")),
 				List.of(), List.of(new ReflogEntry(id(0), id(4), who, "-")));
 		RefSelection selection = RefSelection.builder().prefix("refs/heads/").glob("refs/tags/*").build();
-		try (ManifestWriter writer = ManifestWriter.create(file, SHA1, RefFormat.FILES, this.dir, selection, 17)) {
+		try (ManifestWriter writer = ManifestWriter.create(file, SHA1, RefFormat.FILES, this.dir, OWNER, selection,
+				17)) {
 			writer.chunk(1, first, logs);
 			writer.committed(1);
 			writer.chunk(2, List.of(new DirectRef("refs/heads/x", id(5))), List.of(List.of()));
@@ -82,6 +86,7 @@ class ManifestTest {
 		}
 		try (ManifestReader reader = ManifestReader.open(file)) {
 			assertThat(reader.hash()).isEqualTo(SHA1);
+			assertThat(reader.repositoryId()).isEqualTo(OWNER);
 			Chunk one = reader.next();
 			assertThat(one.state()).isEqualTo(ChunkState.COMMITTED);
 			assertThat(one.refs()).extracting(ManifestReader.SavedRef::ref).isEqualTo(first);
@@ -92,6 +97,14 @@ class ManifestTest {
 			assertThat(reader.next()).isNull();
 			assertThat(reader.done()).isFalse();
 		}
+	}
+
+	@Test
+	void aManifestWrittenBeforeIdentitiesHasNoneAndALinkIsNotFollowed() throws IOException {
+		Path old = write("refstore-delete-manifest 1\nhash sha1\nrepository /srv/repos/a.git\ndone 0 0\n");
+		assertThat(Manifest.repositoryOf(old)).isEmpty();
+		Path link = Files.createSymbolicLink(this.dir.resolve("link"), old);
+		assertThatThrownBy(() -> ManifestReader.open(link)).isInstanceOf(IOException.class);
 	}
 
 	@Test

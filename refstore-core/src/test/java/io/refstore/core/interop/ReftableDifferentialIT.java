@@ -31,8 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * automatically and by {@code pack-refs}.
  *
  * <p>
- * System properties: {@code refstore.difftest.reftableTransactions} (at least this many
- * in the main run), and those of {@link DifferentialTest}.
+ * System properties: {@code refstore.difftest.reftableTransactions} (at least this many,
+ * 1,000 by default, in the main run), and those of {@link DifferentialTest}.
  */
 class ReftableDifferentialIT {
 
@@ -44,7 +44,7 @@ class ReftableDifferentialIT {
 	void refstoreWritesWhatGitReadsInAReftableRepositoryWithAWorkingTree(@TempDir Path dir) {
 		TempRepo a = TempRepo.init(this.format.git(), dir.resolve("a"), "--ref-format=reftable");
 		TempRepo b = TempRepo.init(this.format.git(), dir.resolve("b"), "--ref-format=reftable");
-		run(a, b, Integer.getInteger("refstore.difftest.reftableTransactions", 2000), 1);
+		run(a, b, Integer.getInteger("refstore.difftest.reftableTransactions", 1000), 1);
 	}
 
 	/**

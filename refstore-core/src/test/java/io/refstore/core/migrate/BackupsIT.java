@@ -51,7 +51,7 @@ class BackupsIT {
 		assertThat(listed.get(1).bytes()).isEqualTo(du(back.backup()));
 		assertThat(files.madeAt()).isBeforeOrEqualTo(listed.get(1).madeAt());
 
-		GitView before = GitView.capture(NEWEST, repo.dir());
+		GitView before = GitView.captureQuickly(NEWEST, repo.dir());
 		assertThat(backups.drop(files.name())).isEqualTo(files);
 
 		assertThat(there.backup()).doesNotExist();
@@ -59,7 +59,7 @@ class BackupsIT {
 		try (var left = Files.list(repo.gitDir().resolve(FormatMigrator.BACKUP_DIR))) {
 			assertThat(left.map((path) -> path.getFileName().toString())).containsExactly(listed.get(1).name());
 		}
-		assertThat(GitView.capture(NEWEST, repo.dir())).isEqualTo(before);
+		assertThat(GitView.captureQuickly(NEWEST, repo.dir())).isEqualTo(before);
 		assertThat(GitView.unsoundness(NEWEST, repo.dir())).isNull();
 		assertThat(backups.drop(files.name())).as("dropped already").isNull();
 		assertThat(backups.find(listed.get(1).name())).isEqualTo(listed.get(1));
@@ -77,7 +77,7 @@ class BackupsIT {
 		Files.createDirectories(backupDir.resolve(".restored-20250101-000000-000-files"));
 		Backups backups = new Backups(repo.gitDir());
 		List<Backups.Backup> listed = backups.list();
-		GitView before = GitView.capture(NEWEST, repo.dir());
+		GitView before = GitView.captureQuickly(NEWEST, repo.dir());
 
 		assertThat(listed).hasSize(1);
 		for (String name : List.of("../x", "..", ".", "../refstore-backup/" + listed.get(0).name(), outside.toString(),
@@ -89,7 +89,7 @@ class BackupsIT {
 
 		assertThat(outside.resolve("packed-refs")).hasContent("keep me");
 		assertThat(backups.list()).isEqualTo(listed);
-		assertThat(GitView.capture(NEWEST, repo.dir())).isEqualTo(before);
+		assertThat(GitView.captureQuickly(NEWEST, repo.dir())).isEqualTo(before);
 	}
 
 	@Test
@@ -128,12 +128,12 @@ class BackupsIT {
 		assertThat(MigrationRunner.refs(repo.dir(), "backups", "-v").requireOk().stdout())
 			.isEqualTo(line + " " + there.sourceDigest() + "\n");
 
-		GitView before = GitView.capture(NEWEST, repo.dir());
+		GitView before = GitView.captureQuickly(NEWEST, repo.dir());
 		GitCli.Result dropped = MigrationRunner.refs(repo.dir(), "drop-backup", name).requireOk();
 		assertThat(dropped.stdout()).isEqualTo("dropped backup " + name + " (files store, " + there.refs() + " refs, "
 				+ there.logEntries() + " reflog entries, " + bytes + " bytes)\n");
 		assertThat(there.backup()).doesNotExist();
-		assertThat(GitView.capture(NEWEST, repo.dir())).isEqualTo(before);
+		assertThat(GitView.captureQuickly(NEWEST, repo.dir())).isEqualTo(before);
 		assertThat(MigrationRunner.refs(repo.dir(), "backups").requireOk().stdout()).isEmpty();
 
 		GitCli.Result unknown = MigrationRunner.refs(repo.dir(), "drop-backup", name);
@@ -144,6 +144,32 @@ class BackupsIT {
 		assertThat(escape.stderr()).startsWith("fatal: '../objects' is not a backup name");
 		assertThat(repo.gitDir().resolve("objects")).isDirectory();
 		assertThat(GitView.unsoundness(NEWEST, repo.dir())).isNull();
+	}
+
+	@Test
+	void rollbackTakesTheNameTheListPrintsAndEverySubcommandAnswersDashH(@TempDir Path dir) throws IOException {
+		TempRepo repo = MigrationRepos.create(Maker.NEWEST_FILES, dir.resolve("repo"), false, false);
+		GitView before = GitView.captureQuickly(NEWEST, repo.dir());
+		MigrationRunner.refs(repo.dir(), "migrate", "--ref-format=reftable").requireOk();
+		String name = MigrationRunner.refs(repo.dir(), "backups").requireOk().stdout().split(" ")[0];
+
+		GitCli.Result unknown = MigrationRunner.refs(repo.dir(), "rollback", "20990101-000000-000-files");
+		assertThat(unknown.exitCode()).isEqualTo(128);
+		assertThat(unknown.stderr()).isEqualTo("fatal: no backup named '20990101-000000-000-files'\n");
+		assertThat(MigrationRunner.format(repo.dir())).isEqualTo(RefFormat.REFTABLE);
+
+		MigrationRunner.refs(repo.dir(), "rollback", name).requireOk();
+		assertThat(MigrationRunner.format(repo.dir())).isEqualTo(RefFormat.FILES);
+		assertThat(GitView.captureQuickly(NEWEST, repo.dir())).isEqualTo(before);
+
+		for (String[] help : new String[][] { { "-h" }, { "rollback", "-h" }, { "drop-backup", "-h" },
+				{ "backups", "-h" }, { "migrate", "-h" }, { "verify", "-h" }, { "exists", "-h" } }) {
+			GitCli.Result usage = MigrationRunner.refs(repo.dir(), help);
+			assertThat(usage.exitCode()).as("refs %s", String.join(" ", help)).isEqualTo(129);
+			assertThat(usage.stdout()).as("refs %s", String.join(" ", help)).startsWith("usage: refstore refs ");
+			assertThat(usage.stderr()).isEmpty();
+		}
+		assertThat(GitView.captureQuickly(NEWEST, repo.dir())).isEqualTo(before);
 	}
 
 	/**

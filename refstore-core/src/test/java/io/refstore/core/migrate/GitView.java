@@ -40,9 +40,10 @@ record GitView(String format, String forEachRef, String showRef, String lsRemote
 	}
 
 	/**
-	 * Captures the view with all reflogs in one {@code log -g --stdin} run (the same
-	 * lines as {@link #capture(GitCli, Path)}, far fewer processes for thousands of
-	 * logs).
+	 * Captures the view with all reflogs in one {@code log -g --stdin} run: the same
+	 * lines as {@link #capture(GitCli, Path)}, but git merges the logs newest first (each
+	 * log's entries keep their order, and each line names its log, so two views are equal
+	 * exactly when their per-log views are), with far fewer processes for many logs.
 	 */
 	static GitView captureQuickly(GitCli git, Path dir) {
 		return capture(git, dir, false);

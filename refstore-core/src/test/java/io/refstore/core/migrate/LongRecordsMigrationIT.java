@@ -175,7 +175,7 @@ class LongRecordsMigrationIT {
 		repo.git("commit", "-q", "--allow-empty", "-m", "one");
 		TERSE.ok(repo.dir(), "update-ref", "-m", "long one", branch, "HEAD");
 		assertThat(repo.gitDir().resolve("logs").resolve(branch).toString()).hasSizeBetween(4075, 4085);
-		GitView before = GitView.capture(NEWEST, repo.dir());
+		GitView before = GitView.captureQuickly(NEWEST, repo.dir());
 		Map<String, String> state = DirSnapshot.of(repo.gitDir(), Set.of(FormatMigrator.WORK_DIR));
 
 		assertThatThrownBy(() -> runner.migrate(repo.dir(), RefFormat.REFTABLE))
@@ -184,7 +184,7 @@ class LongRecordsMigrationIT {
 			.hasMessageEndingWith(
 					"and a path may have 4095; nothing was changed: migrate the repository at a shorter path");
 		assertThat(DirSnapshot.of(repo.gitDir(), Set.of(FormatMigrator.WORK_DIR))).isEqualTo(state);
-		assertThat(GitView.capture(NEWEST, repo.dir())).isEqualTo(before);
+		assertThat(GitView.captureQuickly(NEWEST, repo.dir())).isEqualTo(before);
 		assertThat(repo.gitDir().resolve(FormatMigrator.BACKUP_DIR)).doesNotExist();
 	}
 
@@ -203,13 +203,13 @@ class LongRecordsMigrationIT {
 		GitCli.Result gits = NEWEST.run(twin, "refs", "migrate", "--ref-format=reftable");
 		assertThat(gits.exitCode()).isNotZero();
 		assertThat(gits.stderr()).contains("entry too large");
-		GitView before = GitView.capture(NEWEST, repo.dir());
+		GitView before = GitView.captureQuickly(NEWEST, repo.dir());
 		Map<String, String> state = DirSnapshot.of(repo.gitDir(), Set.of(FormatMigrator.WORK_DIR));
 
 		assertThatThrownBy(() -> runner.migrate(repo.dir(), RefFormat.REFTABLE))
 			.hasMessageStartingWith("log of " + branch + " at update index 1 does not fit in a block of 4096 bytes");
 		assertThat(DirSnapshot.of(repo.gitDir(), Set.of(FormatMigrator.WORK_DIR))).isEqualTo(state);
-		assertThat(GitView.capture(NEWEST, repo.dir())).isEqualTo(before);
+		assertThat(GitView.captureQuickly(NEWEST, repo.dir())).isEqualTo(before);
 	}
 
 	private static TempRepo init(Path dir, RefFormat format, boolean sha256) {
@@ -266,13 +266,14 @@ class LongRecordsMigrationIT {
 		DirSnapshot.copy(repo.dir(), twin);
 		RefFormat from = MigrationRunner.format(repo.dir());
 		RefFormat to = (from == RefFormat.FILES) ? RefFormat.REFTABLE : RefFormat.FILES;
-		List<GitView> views = new ArrayList<>(List.of(GitView.capture(NEWEST, repo.dir())));
+		List<GitView> views = new ArrayList<>(List.of(GitView.captureQuickly(NEWEST, repo.dir())));
 		for (RefFormat target : List.of(to, from)) {
 			NEWEST.ok(twin, "refs", "migrate", "--ref-format=" + target.configName());
 			runner.migrate(repo.dir(), target);
-			GitView mine = GitView.capture(NEWEST, repo.dir());
+			GitView mine = GitView.captureQuickly(NEWEST, repo.dir());
 			assertThat(mine.format()).isEqualTo(target.configName());
-			assertThat(GitView.capture(NEWEST, twin).difference(mine)).as("to %s, against git's migration", target)
+			assertThat(GitView.captureQuickly(NEWEST, twin).difference(mine))
+				.as("to %s, against git's migration", target)
 				.isNull();
 			assertThat(GitView.unsoundness(NEWEST, repo.dir())).as("to %s", target).isNull();
 			views.add(mine);

@@ -39,7 +39,7 @@ class MigrationFaultsIT {
 			throws IOException {
 		TempRepo repo = MigrationRepos.create(maker, this.dir.resolve("repo"), false, false);
 		RefFormat target = (maker.format == RefFormat.FILES) ? RefFormat.REFTABLE : RefFormat.FILES;
-		GitView before = GitView.capture(GIT, repo.dir());
+		GitView before = GitView.captureQuickly(GIT, repo.dir());
 		Path lock = holdConfigLock(repo);
 		Map<String, String> files = DirSnapshot.of(repo.gitDir(), Set.of());
 
@@ -48,7 +48,7 @@ class MigrationFaultsIT {
 		assertRefusedAndUnchanged(repo, refused, before, files, lock);
 		Files.delete(lock);
 		MigrationRunner.refs(repo.dir(), "migrate", "--ref-format=" + target.configName()).requireOk();
-		GitView after = GitView.capture(GIT, repo.dir());
+		GitView after = GitView.captureQuickly(GIT, repo.dir());
 		assertThat(after.format()).isEqualTo(target.configName());
 		assertThat(before.difference(after)).isNull();
 	}
@@ -61,7 +61,7 @@ class MigrationFaultsIT {
 		RefFormat other = (maker.format == RefFormat.FILES) ? RefFormat.REFTABLE : RefFormat.FILES;
 		MigrationReport migration = MigrationRunner.migrate(repo.dir(), MigrationOptions.to(other));
 		GIT.ok(repo.dir(), "update-ref", "refs/heads/after-migration", "HEAD");
-		GitView before = GitView.capture(GIT, repo.dir());
+		GitView before = GitView.captureQuickly(GIT, repo.dir());
 		Path lock = holdConfigLock(repo);
 		Map<String, String> files = DirSnapshot.of(repo.gitDir(), Set.of());
 
@@ -70,7 +70,7 @@ class MigrationFaultsIT {
 		assertRefusedAndUnchanged(repo, refused, before, files, lock);
 		Files.delete(lock);
 		MigrationRunner.refs(repo.dir(), "rollback", migration.backup().toString()).requireOk();
-		GitView after = GitView.capture(GIT, repo.dir());
+		GitView after = GitView.captureQuickly(GIT, repo.dir());
 		assertThat(after.format()).isEqualTo(maker.format.configName());
 		// the ref written since the migration is kept
 		assertThat(before.difference(after)).isNull();
@@ -88,7 +88,7 @@ class MigrationFaultsIT {
 			Map<String, String> files, Path lock) throws IOException {
 		assertThat(refused.exitCode()).as("exit code").isNotZero();
 		assertThat(refused.stderr()).contains("config.lock").doesNotContain("\tat ").doesNotContain("Exception");
-		assertThat(GitView.capture(GIT, repo.dir())).isEqualTo(before);
+		assertThat(GitView.captureQuickly(GIT, repo.dir())).isEqualTo(before);
 		assertThat(DirSnapshot.of(repo.gitDir(), Set.of())).as("every file of the git directory").isEqualTo(files);
 		assertThat(Files.readString(lock, StandardCharsets.UTF_8)).as("the other process's lock").isEqualTo(HELD);
 	}

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,6 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import io.refstore.core.migrate.MigrationRepos.Maker;
 import io.refstore.core.ref.RefFormat;
+import io.refstore.core.repo.RepositoryId;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
@@ -32,6 +34,12 @@ import io.refstore.core.testing.TempRepo;
  * {@code fsck} and {@code refs verify} clean), by git 2.39 (a files repository it reads
  * as the newest git read the source) and by {@code git refs migrate} (its result lists
  * the same). Also dry runs, {@code --no-reflog}, refusals and rollback.
+ *
+ * <p>
+ * Git's views are captured with all reflogs in one {@code log -g --stdin} run
+ * ({@link GitView#captureQuickly}); one repository per maker and direction is also read
+ * with one {@code reflog show} per log, which must show each log's entries as that run
+ * does.
  */
 class MigrationIT {
 
@@ -68,7 +76,7 @@ class MigrationIT {
 		Path twin = dir.resolve("twin");
 		DirSnapshot.copy(repo.dir(), twin);
 		Path twinGitDir = bare ? twin : twin.resolve(".git");
-		GitView before = GitView.capture(NEWEST, repo.dir());
+		GitView before = GitView.captureQuickly(NEWEST, repo.dir());
 		byte[] fetchHead = Files.readAllBytes(repo.gitDir().resolve("FETCH_HEAD"));
 		RefFormat other = opposite(maker.format);
 		NEWEST.ok(twin, "refs", "migrate", "--ref-format=" + other.configName());
@@ -81,7 +89,8 @@ class MigrationIT {
 
 		migrate(repo, other, apiFirst, refs, entries);
 		GitView migrated = assertReadsAsBefore(repo, other, before, fetchHead);
-		GitView twinView = GitView.capture(NEWEST, twin);
+		assertEachReflogShowsTheSame(repo, migrated, !sha256 && !bare);
+		GitView twinView = GitView.captureQuickly(NEWEST, twin);
 		assertThat(twinView.format()).isEqualTo(other.configName());
 		assertThat(twinView.difference(migrated)).as("git refs migrate of a twin").isNull();
 		if (other == RefFormat.FILES) {
@@ -89,7 +98,8 @@ class MigrationIT {
 		}
 
 		migrate(repo, maker.format, !apiFirst, refs, entries);
-		assertReadsAsBefore(repo, maker.format, before, fetchHead);
+		GitView back = assertReadsAsBefore(repo, maker.format, before, fetchHead);
+		assertEachReflogShowsTheSame(repo, back, !sha256 && !bare);
 		if (maker.format == RefFormat.FILES) {
 			assertThat(DirSnapshot.of(repo.gitDir().resolve("logs"), Set.of())).as("reflog files").isEqualTo(logsByGit);
 		}
@@ -100,7 +110,7 @@ class MigrationIT {
 	@EnumSource(names = { "NEWEST_FILES", "NEWEST_REFTABLE" })
 	void dryRunLeavesTheRepositoryUntouchedAndSaysWhereTheResultIs(Maker maker, @TempDir Path dir) throws IOException {
 		TempRepo repo = MigrationRepos.create(maker, dir.resolve("repo"), false, false);
-		GitView before = GitView.capture(NEWEST, repo.dir());
+		GitView before = GitView.captureQuickly(NEWEST, repo.dir());
 		Map<String, String> untouched = DirSnapshot.of(repo.gitDir(), Set.of());
 		RefFormat target = opposite(maker.format);
 
@@ -114,11 +124,11 @@ class MigrationIT {
 		assertThat(result).isDirectory();
 		assertThat(repo.gitDir().resolve(FormatMigrator.WORK_DIR)).doesNotExist();
 		assertThat(DirSnapshot.of(repo.gitDir(), Set.of(result.getFileName().toString()))).isEqualTo(untouched);
-		assertThat(GitView.capture(NEWEST, repo.dir())).isEqualTo(before);
+		assertThat(GitView.captureQuickly(NEWEST, repo.dir())).isEqualTo(before);
 		Path twin = dir.resolve("twin");
 		DirSnapshot.copy(repo.dir(), twin);
 		DryRunResults.swapIn(twin.resolve(".git"), result.getFileName().toString(), target, before);
-		GitView swapped = GitView.capture(NEWEST, twin);
+		GitView swapped = GitView.captureQuickly(NEWEST, twin);
 		assertThat(swapped.format()).isEqualTo(target.configName());
 		assertThat(before.difference(swapped)).as("the dry run's result swapped in by hand").isNull();
 		assertThat(GitView.unsoundness(NEWEST, twin)).isNull();
@@ -131,14 +141,14 @@ class MigrationIT {
 		assertThat(DirSnapshot.of(repo.gitDir(),
 				Set.of(result.getFileName().toString(), report.staged().getFileName().toString())))
 			.isEqualTo(untouched);
-		assertThat(GitView.capture(NEWEST, repo.dir())).isEqualTo(before);
+		assertThat(GitView.captureQuickly(NEWEST, repo.dir())).isEqualTo(before);
 	}
 
 	@ParameterizedTest
 	@EnumSource(names = { "NEWEST_FILES", "NEWEST_REFTABLE" })
 	void noReflogDropsEveryReflogAndKeepsEveryRef(Maker maker, @TempDir Path dir) throws IOException {
 		TempRepo repo = MigrationRepos.create(maker, dir.resolve("repo"), false, false);
-		GitView before = GitView.capture(NEWEST, repo.dir());
+		GitView before = GitView.captureQuickly(NEWEST, repo.dir());
 		assertThat(before.reflogs()).isNotEmpty();
 		RefFormat target = opposite(maker.format);
 
@@ -154,7 +164,7 @@ class MigrationIT {
 			assertThat(report.logEntries()).isZero();
 		}
 
-		GitView after = GitView.capture(NEWEST, repo.dir());
+		GitView after = GitView.captureQuickly(NEWEST, repo.dir());
 		assertThat(after.format()).isEqualTo(target.configName());
 		assertThat(after.forEachRef()).isEqualTo(before.forEachRef());
 		assertThat(after.showRef()).isEqualTo(before.showRef());
@@ -216,7 +226,7 @@ class MigrationIT {
 	void aLooseRefLockedByAWriterStopsTheSwapNamingTheLockAndChangesNothing(@TempDir Path dir) throws IOException {
 		TempRepo repo = MigrationRepos.create(Maker.NEWEST_FILES, dir.resolve("repo"), false, false);
 		Path lock = Files.createFile(repo.gitDir().resolve("refs/heads/loose-after.lock"));
-		GitView before = GitView.capture(NEWEST, repo.dir());
+		GitView before = GitView.captureQuickly(NEWEST, repo.dir());
 		Map<String, String> state = DirSnapshot.of(repo.gitDir(), Set.of());
 
 		GitCli.Result result = MigrationRunner.refs(repo.dir(), "migrate", "--ref-format=reftable");
@@ -224,14 +234,14 @@ class MigrationIT {
 		assertThat(result.exitCode()).isNotZero();
 		assertThat(result.stderr()).contains(lock.toString());
 		assertThat(DirSnapshot.of(repo.gitDir(), Set.of())).isEqualTo(state);
-		assertThat(GitView.capture(NEWEST, repo.dir())).isEqualTo(before);
+		assertThat(GitView.captureQuickly(NEWEST, repo.dir())).isEqualTo(before);
 	}
 
 	@ParameterizedTest
 	@EnumSource(names = { "NEWEST_FILES", "NEWEST_REFTABLE" })
 	void rollbackRestoresTheOldStoreExactly(Maker maker, @TempDir Path dir) throws IOException {
 		TempRepo repo = MigrationRepos.create(maker, dir.resolve("repo"), false, false);
-		GitView before = GitView.capture(NEWEST, repo.dir());
+		GitView before = GitView.captureQuickly(NEWEST, repo.dir());
 		Map<String, String> store = DirSnapshot.of(repo.gitDir(), Set.of("config"));
 		List<String> config = localConfig(repo);
 		MigrationReport migration = MigrationRunner.migrate(repo.dir(), MigrationOptions.to(opposite(maker.format)));
@@ -245,8 +255,11 @@ class MigrationIT {
 			assertThat(rollback.backup()).isDirectory();
 		}
 
-		assertThat(GitView.capture(NEWEST, repo.dir())).isEqualTo(before);
-		assertThat(DirSnapshot.of(repo.gitDir(), Set.of("config", FormatMigrator.BACKUP_DIR))).isEqualTo(store);
+		assertThat(GitView.captureQuickly(NEWEST, repo.dir())).isEqualTo(before);
+		// the backup recorded the repository's identity, which stays
+		assertThat(repo.gitDir().resolve(RepositoryId.FILE)).isRegularFile();
+		assertThat(DirSnapshot.of(repo.gitDir(), Set.of("config", FormatMigrator.BACKUP_DIR, RepositoryId.FILE)))
+			.isEqualTo(store);
 		assertThat(localConfig(repo)).isEqualTo(config);
 		assertThat(migration.backup()).doesNotExist();
 		assertThat(GitView.unsoundness(NEWEST, repo.dir())).isNull();
@@ -260,18 +273,44 @@ class MigrationIT {
 		repo.git("update-ref", "-m", "made after the migration", "refs/heads/after-migration", "main");
 		repo.git("update-ref", "-m", "moved after the migration", "refs/remotes/origin/main", "main");
 		repo.git("update-ref", "-d", "refs/heads/feature");
-		GitView written = GitView.capture(NEWEST, repo.dir());
+		GitView written = GitView.captureQuickly(NEWEST, repo.dir());
 
 		MigrationReport rollback = MigrationRunner.rollback(repo.dir(), migration.backup());
 
 		assertThat(rollback.to()).isEqualTo(maker.format);
 		assertThat(rollback.carried()).as("the refs kept from after the migration")
 			.containsExactly("refs/heads/after-migration", "refs/heads/feature", "refs/remotes/origin/main");
-		GitView restored = GitView.capture(NEWEST, repo.dir());
+		GitView restored = GitView.captureQuickly(NEWEST, repo.dir());
 		assertThat(restored.format()).isEqualTo(maker.format.configName());
 		assertThat(restored).isEqualTo(new GitView(restored.format(), written.forEachRef(), written.showRef(),
 				written.lsRemote(), written.reflogList(), written.reflogs()));
 		assertThat(GitView.unsoundness(NEWEST, repo.dir())).isNull();
+	}
+
+	/**
+	 * The views compared here read all reflogs in one {@code log -g --stdin}, which shows
+	 * the entries of all logs merged newest first: in {@code checked} repositories (one
+	 * per maker, in both directions) every log is also shown with its own
+	 * {@code reflog show <ref>}, as a user looks at it, and must list the same entries in
+	 * the same order as the merged view lists that log's.
+	 */
+	private static void assertEachReflogShowsTheSame(TempRepo repo, GitView quick, boolean checked) {
+		if (!checked) {
+			return;
+		}
+		List<String> logs = new ArrayList<>(List.of("HEAD"));
+		quick.reflogList().lines().filter((name) -> !name.equals("HEAD")).forEach(logs::add);
+		List<String> entries = quick.reflogs().lines().toList();
+		StringBuilder byLog = new StringBuilder();
+		for (String log : logs) {
+			entries.stream()
+				.filter((entry) -> entry.startsWith(log + "@{"))
+				.forEach((entry) -> byLog.append(entry).append('\n'));
+		}
+		assertThat(byLog.length()).as("every entry belongs to a listed log").isEqualTo(quick.reflogs().length());
+		assertThat(GitView.capture(NEWEST, repo.dir())).as("one reflog show per log")
+			.isEqualTo(new GitView(quick.format(), quick.forEachRef(), quick.showRef(), quick.lsRemote(),
+					quick.reflogList(), byLog.toString()));
 	}
 
 	/**
@@ -323,7 +362,7 @@ class MigrationIT {
 	 */
 	private static GitView assertReadsAsBefore(TempRepo repo, RefFormat format, GitView before, byte[] fetchHead)
 			throws IOException {
-		GitView now = GitView.capture(NEWEST, repo.dir());
+		GitView now = GitView.captureQuickly(NEWEST, repo.dir());
 		assertThat(now.format()).isEqualTo(format.configName());
 		assertThat(before.difference(now)).isNull();
 		assertThat(GitView.unsoundness(NEWEST, repo.dir())).isNull();

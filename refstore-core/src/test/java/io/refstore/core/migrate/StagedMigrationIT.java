@@ -32,7 +32,7 @@ class StagedMigrationIT {
 	@EnumSource(names = { "NEWEST_FILES", "NEWEST_REFTABLE" })
 	void migratesInChunksAcrossARestartAsGitSeesIt(Maker maker, @TempDir Path dir) throws IOException {
 		TempRepo repo = MigrationRepos.create(maker, dir.resolve("repo"), false, false);
-		GitView before = GitView.capture(MigrationRepos.NEWEST, repo.dir());
+		GitView before = GitView.captureQuickly(MigrationRepos.NEWEST, repo.dir());
 		RefFormat target = (maker.format == RefFormat.FILES) ? RefFormat.REFTABLE : RefFormat.FILES;
 		MigrationOptions options = MigrationOptions.to(target);
 		long total = before.forEachRef().lines().count();
@@ -76,7 +76,7 @@ class StagedMigrationIT {
 		assertThat(report.swapped()).isTrue();
 		assertThat(report.backup()).isDirectory();
 		assertThat(work).doesNotExist();
-		GitView after = GitView.capture(MigrationRepos.NEWEST, repo.dir());
+		GitView after = GitView.captureQuickly(MigrationRepos.NEWEST, repo.dir());
 		assertThat(after.format()).isEqualTo(target.configName());
 		assertThat(before.difference(after)).isNull();
 		assertThat(GitView.unsoundness(MigrationRepos.NEWEST, repo.dir())).isNull();
@@ -86,7 +86,7 @@ class StagedMigrationIT {
 	@EnumSource(names = { "NEWEST_FILES", "NEWEST_REFTABLE" })
 	void aResumeStartsAfterTheLastWholeSegmentAndDropsEveryLaterOne(Maker maker, @TempDir Path dir) throws IOException {
 		TempRepo repo = MigrationRepos.create(maker, dir.resolve("repo"), false, false);
-		GitView before = GitView.capture(MigrationRepos.NEWEST, repo.dir());
+		GitView before = GitView.captureQuickly(MigrationRepos.NEWEST, repo.dir());
 		RefFormat target = (maker.format == RefFormat.FILES) ? RefFormat.REFTABLE : RefFormat.FILES;
 		MigrationOptions options = MigrationOptions.to(target);
 		long total = before.forEachRef().lines().count();
@@ -135,7 +135,7 @@ class StagedMigrationIT {
 			report = migration.swap();
 		}
 		assertThat(report.refs()).isEqualTo(total);
-		GitView after = GitView.capture(MigrationRepos.NEWEST, repo.dir());
+		GitView after = GitView.captureQuickly(MigrationRepos.NEWEST, repo.dir());
 		assertThat(before.difference(after)).isNull();
 		assertThat(GitView.unsoundness(MigrationRepos.NEWEST, repo.dir())).isNull();
 	}
@@ -154,10 +154,10 @@ class StagedMigrationIT {
 			migration.assemble();
 			migration.verify();
 			repo.git("update-ref", "refs/heads/late", "HEAD");
-			GitView before = GitView.capture(MigrationRepos.NEWEST, repo.dir());
+			GitView before = GitView.captureQuickly(MigrationRepos.NEWEST, repo.dir());
 			MigrationReport report = migration.swap();
 			assertThat(report.refs()).isEqualTo(before.forEachRef().lines().count());
-			GitView after = GitView.capture(MigrationRepos.NEWEST, repo.dir());
+			GitView after = GitView.captureQuickly(MigrationRepos.NEWEST, repo.dir());
 			assertThat(before.difference(after)).isNull();
 			assertThat(after.forEachRef()).contains("refs/heads/late ");
 		}
@@ -199,9 +199,9 @@ class StagedMigrationIT {
 			// file's identity tells the rewrite
 			repo.git("update-ref", "refs/heads/moving", "HEAD~1");
 			age(repo.gitDir());
-			GitView before = GitView.capture(MigrationRepos.NEWEST, repo.dir());
+			GitView before = GitView.captureQuickly(MigrationRepos.NEWEST, repo.dir());
 			migration.swap();
-			GitView after = GitView.capture(MigrationRepos.NEWEST, repo.dir());
+			GitView after = GitView.captureQuickly(MigrationRepos.NEWEST, repo.dir());
 			assertThat(before.difference(after)).isNull();
 		}
 	}

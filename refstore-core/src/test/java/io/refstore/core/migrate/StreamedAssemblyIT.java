@@ -57,7 +57,7 @@ class StreamedAssemblyIT {
 			assertThat(migration.verify()).isEqualTo(streamed);
 		}
 
-		GitView before = GitView.capture(MigrationRepos.NEWEST, repo.dir());
+		GitView before = GitView.captureQuickly(MigrationRepos.NEWEST, repo.dir());
 		String fromSegments;
 		MigrationReport report;
 		try (Repository repository = Repository.open(repo.dir())) {
@@ -78,13 +78,13 @@ class StreamedAssemblyIT {
 			}
 		}
 		assertThat(streamed).isEqualTo(fromSegments).isEqualTo(direct).isEqualTo(report.targetDigest());
-		assertThat(before.difference(GitView.capture(MigrationRepos.NEWEST, repo.dir()))).isNull();
+		assertThat(before.difference(GitView.captureQuickly(MigrationRepos.NEWEST, repo.dir()))).isNull();
 	}
 
 	@Test
 	void aStoreFailingItsVerificationIsAssembledAgainFromTheSegments(@TempDir Path dir) throws IOException {
 		TempRepo repo = MigrationRepos.create(Maker.NEWEST_REFTABLE, dir.resolve("repo"), false, false);
-		GitView before = GitView.capture(MigrationRepos.NEWEST, repo.dir());
+		GitView before = GitView.captureQuickly(MigrationRepos.NEWEST, repo.dir());
 		Path packed = repo.gitDir().resolve(FormatMigrator.WORK_DIR).resolve("new/packed-refs");
 		try (Repository repository = Repository.open(repo.dir());
 				StagedMigration migration = StagedMigration.open(repository, MigrationOptions.to(RefFormat.FILES),
@@ -110,7 +110,7 @@ class StreamedAssemblyIT {
 			assertThat(migration.verify()).isEqualTo(assembled);
 			migration.swap();
 		}
-		assertThat(before.difference(GitView.capture(MigrationRepos.NEWEST, repo.dir()))).isNull();
+		assertThat(before.difference(GitView.captureQuickly(MigrationRepos.NEWEST, repo.dir()))).isNull();
 	}
 
 	@Test
@@ -135,10 +135,10 @@ class StreamedAssemblyIT {
 			assertThat(migration.copyReflogs()).isPositive();
 			String assembled = migration.assemble();
 			assertThat(migration.verify()).isEqualTo(assembled);
-			GitView before = GitView.capture(MigrationRepos.NEWEST, repo.dir());
+			GitView before = GitView.captureQuickly(MigrationRepos.NEWEST, repo.dir());
 			MigrationReport report = migration.swap();
 			assertThat(report.logEntries()).isGreaterThan(2L * longest);
-			assertThat(before.difference(GitView.capture(MigrationRepos.NEWEST, repo.dir()))).isNull();
+			assertThat(before.difference(GitView.captureQuickly(MigrationRepos.NEWEST, repo.dir()))).isNull();
 		}
 	}
 

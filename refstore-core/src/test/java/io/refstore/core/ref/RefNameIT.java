@@ -32,7 +32,7 @@ class RefNameIT {
 
 	private static final long SEED = 20240601L;
 
-	private static final int RANDOM_NAMES = 3000;
+	private static final int RANDOM_NAMES = 1000;
 
 	/** Prints "strict one-level" exit codes of check-ref-format per name. */
 	private static final String CHECK_LOOP = """

@@ -42,6 +42,30 @@ class WildmatchDifferentialTest {
 	}
 
 	@Test
+	void everyNameAPatternMatchesEndsWithItsRequiredSuffix() {
+		Random random = new Random(36);
+		int matched = 0;
+		int withSuffix = 0;
+		for (int i = 0; i < 50_000; i++) {
+			String pattern = pattern(random);
+			String name = (random.nextInt(3) == 0) ? randomName(random) : instance(pattern, random);
+			byte[] p = pattern.getBytes(StandardCharsets.UTF_8);
+			byte[] suffix = Wildmatch.requiredSuffix(p);
+			byte[] text = (name + "/x*y").getBytes(StandardCharsets.UTF_8);
+			int length = name.getBytes(StandardCharsets.UTF_8).length;
+			if (Reference.matches(pattern, name)) {
+				matched++;
+				withSuffix += (suffix.length > 0) ? 1 : 0;
+				assertThat(Wildmatch.endsWith(text, length, suffix))
+					.as("%s against %s: suffix %s", pattern, name, new String(suffix, StandardCharsets.UTF_8))
+					.isTrue();
+			}
+		}
+		// a quarter of the matches have a suffix to check: the check is not vacuous
+		assertThat(withSuffix).isGreaterThan(matched / 5);
+	}
+
+	@Test
 	void agreesWithAnExhaustiveMatchOnNamesInsideLongerBuffers() {
 		Random random = new Random(35);
 		for (int i = 0; i < 5_000; i++) {

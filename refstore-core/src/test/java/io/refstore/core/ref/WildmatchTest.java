@@ -117,6 +117,17 @@ class WildmatchTest {
 		});
 	}
 
+	@ParameterizedTest
+	@CsvSource(delimiter = '|',
+			value = { "**/**/**/**/**/**/**/**/**/**/**/**/**/**/**/**/**/**/**/**/x|x", "refs/heads/*|''",
+					"refs/**/main|main", "refs/heads/main|refs/heads/main", "a[bc]d|d", "a[]x]yz|yz",
+					"refs/*/v1.0|v1.0", "\\*x|x", "x\\|''", "refs/[|''", "**|''", "a?|''", "a*/b|b" })
+	void theRequiredSuffixIsTheLiteralTextAfterTheLastGlobElement(String pattern, String suffix) {
+		assertThat(
+				new String(Wildmatch.requiredSuffix(pattern.getBytes(StandardCharsets.UTF_8)), StandardCharsets.UTF_8))
+			.isEqualTo(suffix);
+	}
+
 	@Test
 	void longPatternsAreRefusedAsInput() {
 		byte[] limit = "refs/heads/*".concat("x".repeat(Wildmatch.MAX_PATTERN_BYTES - 12))

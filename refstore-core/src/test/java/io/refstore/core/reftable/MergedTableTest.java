@@ -205,7 +205,9 @@ class MergedTableTest {
 		List<Ref> refs = new ArrayList<>();
 		try (RefCursor cursor = merged.refCursor("")) {
 			while (cursor.next()) {
-				assertThat(cursor.peelKnown()).isTrue();
+				// only a stored peeled value is known: a record without one may be a tag
+				// (git 2.55's migration writes tags so), read from the objects
+				assertThat(cursor.peelKnown()).as(cursor.name()).isEqualTo(cursor.name().equals("refs/tags/v1"));
 				refs.add(cursor.ref());
 			}
 		}

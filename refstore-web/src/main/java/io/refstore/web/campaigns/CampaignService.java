@@ -16,6 +16,7 @@ import io.refstore.web.audit.AuditLog;
 import io.refstore.web.schedules.Schedule;
 import io.refstore.web.schedules.ScheduleService;
 import io.refstore.web.schedules.ScheduleTargets;
+import io.refstore.web.schedules.StoredInputs;
 import io.refstore.web.jobs.JobPolicy;
 import io.refstore.web.jobs.JobService;
 import io.refstore.web.system.InvalidRequestException;
@@ -45,8 +46,11 @@ public class CampaignService {
 
 	private final JobPolicy policy;
 
+	private final StoredInputs inputs;
+
 	CampaignService(CampaignStore store, ScheduleTargets targets, CampaignCoordinator coordinator, AuditLog audit,
-			JobPolicy policy) {
+			JobPolicy policy, StoredInputs inputs) {
+		this.inputs = inputs;
 		this.store = store;
 		this.targets = targets;
 		this.coordinator = coordinator;
@@ -100,6 +104,7 @@ public class CampaignService {
 		if (repositories.isEmpty()) {
 			throw new InvalidRequestException("target", target, "selects no repository");
 		}
+		this.inputs.check(type, parameters, repositories);
 		long id = this.store.insert(type, kind, target, parameters, concurrency, actor.getName(), repositories);
 		this.audit.record(AuditEntry.of(actor.getName(), "campaign.create", null, Long.toString(id), parameters,
 				AuditEntry.Outcome.SUCCESS, type.name() + " over " + repositories.size() + " repositories (" + kind

@@ -23,6 +23,8 @@ import jakarta.annotation.PreDestroy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationStartedEvent;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.web.server.Ssl;
 import org.springframework.boot.web.server.context.WebServerInitializedEvent;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
@@ -61,6 +63,8 @@ public class FleetMembership {
 
 	private final int maxDepth;
 
+	private final FleetTrust trust;
+
 	/**
 	 * The heartbeat and the inventory on threads of their own: a long inventory (or any
 	 * other scheduled work of the application) must never hold back the heartbeat, or the
@@ -82,8 +86,9 @@ public class FleetMembership {
 	private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
 
 	FleetMembership(FleetStore store, FleetProperties properties, RepoRegistry registry, RepoService repos,
-			RepoProperties repoProperties, JobLeases leases) {
+			RepoProperties repoProperties, JobLeases leases, FleetTrust trust) {
 		this.store = store;
+		this.trust = trust;
 		this.properties = properties;
 		this.registry = registry;
 		this.repos = repos;
@@ -108,11 +113,18 @@ public class FleetMembership {
 		return this.registry.storages().containsKey(storage);
 	}
 
-	/** Where the web server listens, for the default URL other nodes use. */
+	/**
+	 * Where the web server listens, for the default URL other nodes use: {@code https} if
+	 * the server has SSL ({@code server.ssl.*}).
+	 */
 	@EventListener
 	void onWebServer(WebServerInitializedEvent event) throws IOException {
 		if (this.url == null && event.getWebServer().getPort() > 0) {
-			this.url = "http://" + InetAddress.getLocalHost().getHostName() + ":" + event.getWebServer().getPort();
+			Ssl ssl = Binder.get(event.getApplicationContext().getEnvironment())
+				.bind("server.ssl", Ssl.class)
+				.orElse(null);
+			this.url = (Ssl.isEnabled(ssl) ? "https" : "http") + "://" + InetAddress.getLocalHost().getHostName() + ":"
+					+ event.getWebServer().getPort();
 		}
 	}
 
@@ -142,7 +154,8 @@ public class FleetMembership {
 					new FleetStore.StorageClaim(storage.getValue().toString(), storageId(storage.getValue())));
 		}
 		String version = FleetMembership.class.getPackage().getImplementationVersion();
-		Optional<Instant> previous = this.store.register(this.node, this.url, version, storages);
+		Optional<Instant> previous = this.store.register(this.node, this.url, version, this.trust.check(),
+				this.trust.previousCheck(), storages);
 		logger.info("Fleet node '{}' registered at {} with storages {}", this.node, this.url, storages.keySet());
 		return previous;
 	}

@@ -44,27 +44,30 @@ class FleetStore {
 
 	/**
 	 * Registers the node (again, after a restart) and claims its storages.
+	 * @param secretCheck the node's {@link FleetTrust#check()}, or {@code null}
+	 * @param previousCheck the node's {@link FleetTrust#previousCheck()}, or {@code null}
 	 * @param storages by name, each directory with its id ({@code .refstore-storage})
 	 * @return when the node started before, if it was registered already
 	 * @throws IllegalStateException if a storage of one of the names is another directory
 	 * (another id), naming it and the node holding it
 	 */
-	Optional<Instant> register(String node, String url, String version, Map<String, StorageClaim> storages) {
+	Optional<Instant> register(String node, String url, String version, String secretCheck, String previousCheck,
+			Map<String, StorageClaim> storages) {
 		return this.transactions.execute((status) -> {
 			Optional<Instant> previousStart = this.jdbc.sql("SELECT started_at FROM refstore_node WHERE name = ?")
 				.param(node)
 				.query((rs, row) -> instant(rs, "started_at"))
 				.optional();
-			int updated = this.jdbc
-				.sql("UPDATE refstore_node SET url = ?, version = ?, started_at = CURRENT_TIMESTAMP,"
-						+ " heartbeat_at = CURRENT_TIMESTAMP WHERE name = ?")
-				.params(url, version, node)
+			int updated = this.jdbc.sql(
+					"UPDATE refstore_node SET url = ?, version = ?, secret_check = ?, previous_check = ?, started_at = CURRENT_TIMESTAMP,"
+							+ " heartbeat_at = CURRENT_TIMESTAMP WHERE name = ?")
+				.params(url, version, secretCheck, previousCheck, node)
 				.update();
 			if (updated == 0) {
 				this.jdbc
-					.sql("INSERT INTO refstore_node (name, url, version, started_at, heartbeat_at)"
-							+ " VALUES (?, ?, ?, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)")
-					.params(node, url, version)
+					.sql("INSERT INTO refstore_node (name, url, version, secret_check, previous_check, started_at,"
+							+ " heartbeat_at) VALUES (?, ?, ?, ?, ?, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)")
+					.params(node, url, version, secretCheck, previousCheck)
 					.update();
 			}
 			for (Map.Entry<String, StorageClaim> storage : storages.entrySet()) {
@@ -294,6 +297,47 @@ class FleetStore {
 				rs.getObject("loose_refs", Long.class), rs.getObject("bytes", Long.class),
 				rs.getObject("maintenance_due", Boolean.class), rs.getString("error"), instant(rs, "seen_at"),
 				up != null);
+	}
+
+	/**
+	 * Whether {@code node} is registered and up, judged with {@code downAfter} against
+	 * the database's clock.
+	 */
+	boolean up(String node, Duration downAfter) {
+		return this.jdbc.sql("SELECT COUNT(*) FROM refstore_node WHERE name = ? AND heartbeat_at >= ?")
+			.params(node, upSince(downAfter))
+			.query(Long.class)
+			.single() > 0;
+	}
+
+	/** The nodes other than {@code node} that are up, by name. */
+	List<Peer> peers(String node, Duration downAfter) {
+		return this.jdbc
+			.sql("SELECT name, url, secret_check, previous_check FROM refstore_node WHERE name <> ?"
+					+ " AND heartbeat_at >= ? ORDER BY name")
+			.params(node, upSince(downAfter))
+			.query((rs, row) -> new Peer(rs.getString("name"), rs.getString("url"), rs.getString("secret_check"),
+					rs.getString("previous_check")))
+			.list();
+	}
+
+	/**
+	 * A node that is up, as another sees it.
+	 *
+	 * @param name its name
+	 * @param url its address, or {@code null}
+	 * @param secretCheck its {@link FleetTrust#check()}, or {@code null} without a secret
+	 * @param previousCheck its {@link FleetTrust#previousCheck()}, or {@code null}
+	 */
+	record Peer(String name, String url, String secretCheck, String previousCheck) {
+	}
+
+	/** Whether {@code node} holds the storage {@code storage}. */
+	boolean holds(String node, String storage) {
+		return this.jdbc.sql("SELECT COUNT(*) FROM refstore_storage WHERE node = ? AND name = ?")
+			.params(node, storage)
+			.query(Long.class)
+			.single() > 0;
 	}
 
 	/** The address a node registered, if any. */

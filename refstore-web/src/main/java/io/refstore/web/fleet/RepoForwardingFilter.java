@@ -14,8 +14,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import jakarta.servlet.FilterChain;
@@ -29,7 +27,6 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.security.core.Authentication;
@@ -38,7 +35,6 @@ import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.util.UriComponentsBuilder;
-import org.springframework.web.util.UriUtils;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -59,15 +55,15 @@ import io.refstore.web.system.Problems;
  * was given: status, {@code ETag}, {@code Location}, problem bodies. The node that serves
  * it checks the roles again on its services and names the user in its audit entries (with
  * {@code via}); this node audits a forwarded change as {@code request.forwarded}. A node
- * that cannot be reached answers 503 with {@code Retry-After}. Requests a node forwarded
- * are never forwarded again. Without {@code refstore.fleet.secret} nothing is forwarded.
+ * that cannot be reached answers 503 with {@code Retry-After}; one that refuses this
+ * node's credential, 502 (the user's own sign-in is not in question), and so does one
+ * whose TLS handshake fails ({@link FleetHttp}). Requests a node forwarded are never
+ * forwarded again. Without {@code refstore.fleet.secret} nothing is forwarded.
  */
 @Component
 class RepoForwardingFilter extends OncePerRequestFilter {
 
 	private static final Logger logger = LoggerFactory.getLogger(RepoForwardingFilter.class);
-
-	private static final Pattern REPO = Pattern.compile("^/api/repos/([^/]+)(/.*)?$");
 
 	/** Request headers passed on; the identity goes in {@link NodeSignature}'s. */
 	private static final List<String> PASSED = List.of(HttpHeaders.CONTENT_TYPE, HttpHeaders.ACCEPT,
@@ -94,55 +90,22 @@ class RepoForwardingFilter extends OncePerRequestFilter {
 
 	private final FleetProperties properties;
 
-	private final HttpClient http = HttpClient.newBuilder()
-		.connectTimeout(Duration.ofSeconds(5))
-		.followRedirects(HttpClient.Redirect.NEVER)
-		.build();
+	private final HttpClient http;
 
 	RepoForwardingFilter(FleetService fleet, RepoRegistry registry, ObjectProvider<NodeSignature> signature,
-			ApplicationEventPublisher events, JsonMapper json, FleetProperties properties) {
+			ApplicationEventPublisher events, JsonMapper json, FleetProperties properties, FleetHttp http) {
 		this.fleet = fleet;
 		this.registry = registry;
 		this.signature = signature;
 		this.events = events;
 		this.json = json;
 		this.properties = properties;
+		this.http = http.client();
 	}
 
 	@Override
 	protected boolean shouldNotFilter(HttpServletRequest request) {
-		return !request.getRequestURI().startsWith("/api/repos/") && !console(request);
-	}
-
-	/**
-	 * A console page of one repository ({@code GET /repo...?name=...}) or a form posted
-	 * from one ({@code POST /repo/...} with a {@code name} field): the forms of a page
-	 * rendered by another node post back here and go on to that node.
-	 */
-	private static boolean console(HttpServletRequest request) {
-		String uri = request.getRequestURI();
-		if (!uri.equals("/repo") && !uri.startsWith("/repo/")) {
-			return false;
-		}
-		return switch (request.getMethod()) {
-			case "GET" -> request.getQueryString() != null;
-			case "POST" -> form(request);
-			default -> false;
-		};
-	}
-
-	/**
-	 * Whether the request posts a form; a malformed content type is not one (it is
-	 * answered here, with a 4xx).
-	 */
-	private static boolean form(HttpServletRequest request) {
-		try {
-			return request.getContentType() != null && MediaType.APPLICATION_FORM_URLENCODED
-				.includes(MediaType.parseMediaType(request.getContentType()));
-		}
-		catch (InvalidMediaTypeException ex) {
-			return false;
-		}
+		return !ForwardedRoutes.forwarded(request);
 	}
 
 	/**
@@ -184,27 +147,21 @@ class RepoForwardingFilter extends OncePerRequestFilter {
 	private Optional<FleetService.Target> target(HttpServletRequest request) throws IOException {
 		NodeSignature signature = this.signature.getIfAvailable();
 		Authentication user = SecurityContextHolder.getContext().getAuthentication();
-		Matcher matcher = REPO.matcher(request.getRequestURI());
-		boolean console = console(request);
-		if (signature == null || user == null || !user.isAuthenticated() || (!matcher.matches() && !console)
+		if (signature == null || user == null || !user.isAuthenticated()
 				|| request.getHeader(NodeSignature.NODE) != null) {
 			return Optional.empty();
 		}
-		String name;
 		try {
-			name = console ? request.getParameter("name") : UriUtils.decode(matcher.group(1), StandardCharsets.UTF_8);
-			if (name == null) {
+			Optional<String> name = ForwardedRoutes.repository(request);
+			if (name.isEmpty() || this.registry.holds(name.get())) {
 				return Optional.empty();
 			}
-			if (this.registry.holds(name)) {
-				return Optional.empty();
-			}
+			return this.fleet.forwardTarget(name.get());
 		}
 		catch (IllegalArgumentException ex) {
 			// a malformed name or encoding: answered here, naming what is wrong
 			return Optional.empty();
 		}
-		return this.fleet.forwardTarget(name);
 	}
 
 	private void forward(HttpServletRequest request, HttpServletResponse response, FleetService.Target target)
@@ -217,7 +174,7 @@ class RepoForwardingFilter extends OncePerRequestFilter {
 			.collect(Collectors.joining(","));
 		String query = request.getQueryString();
 		String pathAndQuery = request.getRequestURI() + ((query != null) ? "?" + query : "");
-		boolean console = console(request);
+		boolean console = ForwardedRoutes.console(request);
 		byte[] body = (console && "POST".equals(request.getMethod())) ? formBody(request)
 				: request.getInputStream().readAllBytes();
 		HttpRequest.Builder forwarded = HttpRequest.newBuilder(URI.create(target.url() + pathAndQuery))
@@ -235,14 +192,19 @@ class RepoForwardingFilter extends OncePerRequestFilter {
 			forwarded.header(ForwardedCsrfTokenRepository.HEADER, csrf);
 		}
 		this.signature.getObject()
-			.sign(this.fleet.node(), request.getMethod(), pathAndQuery, user.getName(), roles, body)
+			.sign(this.fleet.node(), target.node(), request.getMethod(), pathAndQuery, user.getName(), roles, body)
 			.forEach(forwarded::header);
 		HttpResponse<byte[]> answer;
 		try {
 			answer = this.http.send(forwarded.build(), HttpResponse.BodyHandlers.ofByteArray());
 		}
 		catch (IOException ex) {
-			unreachable(response, target, ex);
+			if (FleetHttp.tlsFailure(ex)) {
+				untrusted(response, target, ex);
+			}
+			else {
+				unreachable(response, target, ex);
+			}
 			return;
 		}
 		catch (InterruptedException ex) {
@@ -252,6 +214,11 @@ class RepoForwardingFilter extends OncePerRequestFilter {
 		}
 		logger.debug("{} {} forwarded to node '{}': {}", request.getMethod(), pathAndQuery, target.node(),
 				answer.statusCode());
+		if (answer.statusCode() == HttpStatus.UNAUTHORIZED.value()) {
+			// the user was authenticated here: that node refused this node's credential
+			credentialRefused(request, response, target, answer);
+			return;
+		}
 		response.setStatus(answer.statusCode());
 		answer.headers().map().forEach((header, values) -> {
 			if (!HOP.contains(header.toLowerCase(Locale.ROOT))) {
@@ -276,6 +243,42 @@ class RepoForwardingFilter extends OncePerRequestFilter {
 			return AuditEntry.Outcome.DENIED;
 		}
 		return (status < 500) ? AuditEntry.Outcome.REJECTED : AuditEntry.Outcome.ERROR;
+	}
+
+	/**
+	 * 502: the node that holds the repository refused this node's credential (another
+	 * {@code refstore.fleet.secret}, a clock too far off): the user's own sign-in is not
+	 * in question, so no challenge goes back to them.
+	 */
+	private void credentialRefused(HttpServletRequest request, HttpServletResponse response, FleetService.Target target,
+			HttpResponse<byte[]> answer) throws IOException {
+		logger.warn("Node '{}' refused this node's credential for {} {}: {}", target.node(), request.getMethod(),
+				request.getRequestURI(), new String(answer.body(), StandardCharsets.UTF_8));
+		ProblemDetail problem = Problems.problem(HttpStatus.BAD_GATEWAY, "node-credential-refused",
+				"node '" + target.node() + "', which holds repository '" + target.repository()
+						+ "', refused this node's credential: nothing was done there; the nodes' refstore.fleet.secret"
+						+ " or clocks differ (see this node's log)",
+				Map.of("repository", target.repository(), "node", target.node()));
+		response.setStatus(HttpStatus.BAD_GATEWAY.value());
+		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+		response.getOutputStream().write(this.json.writeValueAsBytes(problem));
+	}
+
+	/**
+	 * 502: the TLS handshake with the node that holds the repository failed (this node
+	 * does not trust its certificate, or the certificate does not name its address):
+	 * nothing was sent, and retrying will not help until an operator fixes the trust.
+	 */
+	private void untrusted(HttpServletResponse response, FleetService.Target target, Exception ex) throws IOException {
+		logger.warn("Node '{}' holding {} was not reached: the TLS handshake failed: {}", target.node(),
+				target.repository(), ex.toString());
+		ProblemDetail problem = Problems.problem(HttpStatus.BAD_GATEWAY, "node-untrusted",
+				"repository '" + target.repository() + "' is on node '" + target.node() + "', which this node did"
+						+ " not reach: " + FleetHttp.TLS_FAILURE + "; nothing was sent (see this node's log)",
+				Map.of("repository", target.repository(), "node", target.node()));
+		response.setStatus(HttpStatus.BAD_GATEWAY.value());
+		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+		response.getOutputStream().write(this.json.writeValueAsBytes(problem));
 	}
 
 	/** 503: the node that holds the repository did not answer; nothing was done here. */

@@ -64,6 +64,7 @@ public class RefService {
 	public RefPage page(String repo, String prefix, String glob, String after, int limit) throws IOException {
 		checkParameters(prefix, glob, after, limit);
 		byte[] pattern = glob.isEmpty() ? null : glob.getBytes(StandardCharsets.UTF_8);
+		byte[] suffix = (pattern == null) ? null : Wildmatch.requiredSuffix(pattern);
 		try (OpenRepo open = this.registry.open(repo);
 				RefCursor cursor = open.store().refs(new RefQuery(prefix, after, false))) {
 			ObjectDatabase objects = open.repository().objectDatabase();
@@ -72,7 +73,7 @@ public class RefService {
 			ScanDeadline deadline = ScanDeadline.start(glob);
 			while (cursor.next()) {
 				deadline.step();
-				if (pattern != null && !Wildmatch.matches(pattern, cursor.nameBuffer(), cursor.nameLength())) {
+				if (pattern != null && !matches(pattern, suffix, cursor)) {
 					continue;
 				}
 				if (refs.size() == limit) {
@@ -113,6 +114,7 @@ public class RefService {
 	public String pageBefore(String repo, String prefix, String glob, String before, int limit) throws IOException {
 		checkParameters(prefix, glob, before, limit);
 		byte[] pattern = glob.isEmpty() ? null : glob.getBytes(StandardCharsets.UTF_8);
+		byte[] suffix = (pattern == null) ? null : Wildmatch.requiredSuffix(pattern);
 		byte[] end = before.getBytes(StandardCharsets.UTF_8);
 		String[] last = new String[limit + 1];
 		long seen = 0;
@@ -124,7 +126,7 @@ public class RefService {
 				if (compare(cursor.nameBuffer(), cursor.nameLength(), end) >= 0) {
 					break;
 				}
-				if (pattern != null && !Wildmatch.matches(pattern, cursor.nameBuffer(), cursor.nameLength())) {
+				if (pattern != null && !matches(pattern, suffix, cursor)) {
 					continue;
 				}
 				last[(int) (seen++ % last.length)] = new String(cursor.nameBuffer(), 0, cursor.nameLength(),
@@ -143,18 +145,29 @@ public class RefService {
 	public long count(String repo, String prefix, String glob) throws IOException {
 		checkParameters(prefix, glob, "", 1);
 		byte[] pattern = glob.isEmpty() ? null : glob.getBytes(StandardCharsets.UTF_8);
+		byte[] suffix = (pattern == null) ? null : Wildmatch.requiredSuffix(pattern);
 		long count = 0;
 		ScanDeadline deadline = ScanDeadline.start(glob);
 		try (OpenRepo open = this.registry.open(repo);
 				RefCursor cursor = open.store().refs(new RefQuery(prefix, "", false))) {
 			while (cursor.next()) {
 				deadline.step();
-				if (pattern == null || Wildmatch.matches(pattern, cursor.nameBuffer(), cursor.nameLength())) {
+				if (pattern == null || matches(pattern, suffix, cursor)) {
 					count++;
 				}
 			}
 		}
 		return count;
+	}
+
+	/**
+	 * Whether the cursor's name matches: names without the pattern's required suffix are
+	 * refused by one comparison, so a search that matches little costs little more than
+	 * reading the names, whatever its pattern.
+	 */
+	private static boolean matches(byte[] pattern, byte[] suffix, RefCursor cursor) {
+		return Wildmatch.endsWith(cursor.nameBuffer(), cursor.nameLength(), suffix)
+				&& Wildmatch.matches(pattern, cursor.nameBuffer(), cursor.nameLength());
 	}
 
 	private static boolean startsWith(byte[] name, int length, byte[] prefix) {

@@ -90,7 +90,7 @@ public class BackupService {
 
 	private BackupView dropOrFail(String repo, String name) throws IOException {
 		try (OpenRepo open = this.registry.open(repo)) {
-			Backups.Backup dropped = new Backups(open.repository().gitDir()).drop(name);
+			Backups.Backup dropped = new Backups(open.repository()).drop(name);
 			if (dropped == null) {
 				throw Problems.notFound("backup-not-found", "repository '" + Problems.printable(repo)
 						+ "' has no backup named '" + Problems.printable(name) + "'",
@@ -99,8 +99,10 @@ public class BackupService {
 			return BackupView.of(dropped);
 		}
 		catch (InvalidBackupNameException ex) {
-			throw new InvalidRequestException(PARAMETER, name, "it is not the name of a backup as the listing shows it,"
-					+ " one directory name without '/', '..' or a leading '.', and not a symbolic link");
+			throw new InvalidRequestException(PARAMETER, name,
+					"it is not the name of a backup of this repository as the"
+							+ " listing shows it, one directory name without '/', '..' or a leading '.', reached through no"
+							+ " symbolic link (" + ex.getMessage() + ")");
 		}
 		catch (MigrationException ex) {
 			// the only other refusal: an interrupted migration still has to move the old

@@ -190,6 +190,20 @@ public class RepoRegistry {
 	}
 
 	/**
+	 * The storage of this node that holds the repository {@code name}; empty if none
+	 * does.
+	 * @throws io.refstore.core.repo.InvalidRepositoryNameException if the name is
+	 * malformed or leads outside its root
+	 */
+	public Optional<String> storageOf(String name) throws IOException {
+		Optional<Path> dir = this.paths.resolve(PARAMETER, name);
+		if (dir.isEmpty() || !looksLikeRepository(dir.get())) {
+			return Optional.empty();
+		}
+		return this.paths.locate(dir.get()).map(RepositoryPaths.Located::storage);
+	}
+
+	/**
 	 * Removes, in every repository under the roots, the locks that refstore processes
 	 * known to be gone left (this application killed while it wrote, a {@code refstore}
 	 * command killed, a power cut): links to their owner records. git's locks and those

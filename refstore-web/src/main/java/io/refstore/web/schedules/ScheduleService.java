@@ -70,9 +70,12 @@ public class ScheduleService {
 
 	private final AuditLog audit;
 
+	private final StoredInputs inputs;
+
 	ScheduleService(ScheduleStore store, ScheduleTargets targets, Scheduler scheduler, JobPolicy policy,
-			ScheduleProperties properties, AuditLog audit) {
+			ScheduleProperties properties, AuditLog audit, StoredInputs inputs) {
 		this.audit = audit;
+		this.inputs = inputs;
 		this.store = store;
 		this.targets = targets;
 		this.scheduler = scheduler;
@@ -272,6 +275,7 @@ public class ScheduleService {
 		Map<String, String> parameters = new LinkedHashMap<>(
 				(request.parameters() == null) ? Map.of() : request.parameters());
 		checkStored(type, parameters, "a schedule");
+		this.inputs.check(type, parameters, this.targets.select(kind, target));
 		return new Schedule(name, type, kind, target, parameters, hasCron ? request.cron().trim() : null, zone,
 				request.onceAt(), misfire, Boolean.TRUE.equals(request.paused()), actor.getName(), null, 0, null,
 				List.of());

@@ -32,9 +32,12 @@ import org.springframework.web.filter.OncePerRequestFilter;
 /**
  * Authenticates a request another node of the fleet forwarded ({@link NodeSignature}'s
  * headers) as the user that node authenticated, with the roles it found; a request
- * without those headers passes on to the other sign-ins. A forged, stale or incomplete
- * node credential, or one sent to a node without {@code refstore.fleet.secret}, is
- * refused with 401, whatever else the request carries.
+ * without those headers passes on to the other sign-ins. Refused with 401, whatever else
+ * the request carries: a forged, stale, incomplete or replayed node credential, one sent
+ * to a node without {@code refstore.fleet.secret}, one from a node that is not up in the
+ * fleet, and one on a route the fleet does not forward to this node ({@link NodeChannel}:
+ * a node credential never reaches tokens, users, the audit log, the actuator or the
+ * fleet's administration).
  */
 final class NodeAuthenticationFilter extends OncePerRequestFilter {
 
@@ -42,14 +45,19 @@ final class NodeAuthenticationFilter extends OncePerRequestFilter {
 
 	private final NodeSignature signature;
 
+	private final NodeChannel channel;
+
 	private final ProblemSecurityHandlers problems;
 
 	/**
 	 * @param signature the fleet's signature, or {@code null} where no secret is
 	 * configured (every node credential is refused)
+	 * @param channel what the fleet lets a node ask, or {@code null} where there is no
+	 * fleet (every node credential is refused)
 	 */
-	NodeAuthenticationFilter(NodeSignature signature, ProblemSecurityHandlers problems) {
+	NodeAuthenticationFilter(NodeSignature signature, NodeChannel channel, ProblemSecurityHandlers problems) {
 		this.signature = signature;
+		this.channel = channel;
 		this.problems = problems;
 	}
 
@@ -64,8 +72,18 @@ final class NodeAuthenticationFilter extends OncePerRequestFilter {
 		Map<String, String> headers = new LinkedHashMap<>();
 		NodeSignature.HEADERS.forEach((name) -> headers.put(name, request.getHeader(name)));
 		String query = request.getQueryString();
-		String refusal = (this.signature == null) ? "this node has no refstore.fleet.secret" : this.signature.refusal(
-				request.getMethod(), request.getRequestURI() + ((query != null) ? "?" + query : ""), headers, body);
+		ReadBody read = new ReadBody(request, body);
+		String refusal;
+		if (this.signature == null || this.channel == null) {
+			refusal = "this node has no refstore.fleet.secret";
+		}
+		else {
+			refusal = this.signature.refusal(this.channel.node(), request.getMethod(),
+					request.getRequestURI() + ((query != null) ? "?" + query : ""), headers, body);
+			if (refusal == null) {
+				refusal = this.channel.refusal(headers.get(NodeSignature.NODE), read);
+			}
+		}
 		List<GrantedAuthority> authorities = new ArrayList<>();
 		if (refusal == null) {
 			for (String role : headers.get(NodeSignature.ROLES).split(",")) {
@@ -89,7 +107,7 @@ final class NodeAuthenticationFilter extends OncePerRequestFilter {
 				headers.get(NodeSignature.NODE), authorities));
 		SecurityContextHolder.setContext(context);
 		try {
-			chain.doFilter(new ReadBody(request, body), response);
+			chain.doFilter(read, response);
 		}
 		finally {
 			SecurityContextHolder.clearContext();

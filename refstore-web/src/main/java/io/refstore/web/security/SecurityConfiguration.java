@@ -175,15 +175,16 @@ class SecurityConfiguration {
 	 */
 	@Bean
 	@ConditionalOnProperty("refstore.fleet.secret")
-	NodeSignature nodeSignature(@Value("${refstore.fleet.secret}") String secret) {
-		return new NodeSignature(secret, Clock.systemUTC());
+	NodeSignature nodeSignature(@Value("${refstore.fleet.secret}") String secret,
+			@Value("${refstore.fleet.previous-secret:}") String previousSecret) {
+		return new NodeSignature(secret, previousSecret, Clock.systemUTC());
 	}
 
 	@Bean
 	@Order(1)
 	SecurityFilterChain apiFilterChain(HttpSecurity http, ProblemSecurityHandlers problems, ApiTokenStore tokens,
 			UserDetailsService users, LoginThrottle throttle, DeniedRequestAudit denied,
-			ObjectProvider<NodeSignature> nodes) throws Exception {
+			ObjectProvider<NodeSignature> nodes, ObjectProvider<NodeChannel> channel) throws Exception {
 		AuthenticationManager tokenManager = new ProviderManager(new ApiTokenAuthenticationProvider(tokens, users));
 		AuthenticationFilter bearer = new AuthenticationFilter(tokenManager, new BearerTokenConverter());
 		bearer.setFailureHandler(new AuthenticationEntryPointFailureHandler(problems));
@@ -193,7 +194,7 @@ class SecurityConfiguration {
 			.sessionManagement((session) -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
 			.csrf((csrf) -> csrf.disable())
 			.httpBasic((basic) -> basic.authenticationEntryPoint(problems))
-			.addFilterBefore(new NodeAuthenticationFilter(nodes.getIfAvailable(), problems),
+			.addFilterBefore(new NodeAuthenticationFilter(nodes.getIfAvailable(), channel.getIfAvailable(), problems),
 					BasicAuthenticationFilter.class)
 			.addFilterBefore(bearer, BasicAuthenticationFilter.class)
 			.addFilterBefore(new LoginThrottleFilter(throttle, problems, false), BasicAuthenticationFilter.class)
@@ -231,7 +232,8 @@ class SecurityConfiguration {
 	@Bean
 	@Order(2)
 	SecurityFilterChain consoleFilterChain(HttpSecurity http, ProblemSecurityHandlers problems, LoginThrottle throttle,
-			DeniedRequestAudit denied, ObjectProvider<NodeSignature> nodes) throws Exception {
+			DeniedRequestAudit denied, ObjectProvider<NodeSignature> nodes, ObjectProvider<NodeChannel> channel)
+			throws Exception {
 		// a console page another node of the fleet forwards comes with a node credential
 		// (checked below: a forged one is refused) and no session: no CSRF token to
 		// check; the forms it renders carry the forwarding node's token, which is the one
@@ -239,7 +241,7 @@ class SecurityConfiguration {
 		RequestMatcher forwarded = (request) -> request.getHeader(NodeSignature.NODE) != null;
 		http.csrf((csrf) -> csrf.ignoringRequestMatchers(forwarded)
 			.csrfTokenRepository(new ForwardedCsrfTokenRepository(new HttpSessionCsrfTokenRepository())))
-			.addFilterBefore(new NodeAuthenticationFilter(nodes.getIfAvailable(), problems),
+			.addFilterBefore(new NodeAuthenticationFilter(nodes.getIfAvailable(), channel.getIfAvailable(), problems),
 					UsernamePasswordAuthenticationFilter.class)
 			.formLogin((form) -> form.loginPage("/login").permitAll())
 			.exceptionHandling(

@@ -84,7 +84,8 @@ class ProblemReportValve extends ErrorReportValve {
 	/**
 	 * The console's error page, written out here because the request never reached the
 	 * application (no template engine, no session): the console's stylesheet and header,
-	 * the status, what it means and the correlation id the log has.
+	 * the status, what it means and the correlation id the log has, marked up as the
+	 * application's error page marks it.
 	 */
 	static String page(HttpStatus status, String id) {
 		String heading = switch (status) {
@@ -109,8 +110,9 @@ class ProblemReportValve extends ErrorReportValve {
 				+ "<a href=\"/\">Repositories</a><a href=\"/jobs\">Jobs</a></nav></header>"
 				+ "<main id=\"main\"><section class=\"error-page\"><h1>" + heading + "</h1>"
 				+ "<p class=\"status\">Error <span id=\"status\">" + status.value() + "</span></p>"
-				+ "<p id=\"explanation\">" + explanation + "</p>" + "<p class=\"hint\">Reference " + id + "</p>"
-				+ "<p><a href=\"/\">Back to the repositories</a></p></section></main></body></html>";
+				+ "<p id=\"explanation\">" + explanation + "</p>"
+				+ "<p class=\"correlation\">Reference for an administrator: <code id=\"correlation-id\">" + id
+				+ "</code></p>" + "<p><a href=\"/\">Back to the repositories</a></p></section></main></body></html>";
 	}
 
 }

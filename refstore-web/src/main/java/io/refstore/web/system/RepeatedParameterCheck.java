@@ -16,7 +16,8 @@ import org.springframework.web.servlet.HandlerInterceptor;
  * Refuses a query parameter given more than once where the handler takes one value
  * ({@code ?from=1&from=2}): Spring MVC would take the first, join them with commas or
  * fail to convert the array, each silently or in Java's words. The refusal is the one
- * {@code invalid-parameter} problem naming the parameter. Thread-safe.
+ * {@code invalid-parameter} problem naming the parameter, or on a console page the error
+ * page naming it. Thread-safe.
  */
 final class RepeatedParameterCheck implements HandlerInterceptor {
 

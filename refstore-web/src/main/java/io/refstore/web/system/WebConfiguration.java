@@ -95,7 +95,8 @@ class WebConfiguration {
 
 			@Override
 			public void addInterceptors(InterceptorRegistry registry) {
-				registry.addInterceptor(new RepeatedParameterCheck()).addPathPatterns("/api/**");
+				// the API and the console's pages alike: a page would search for 'a,b'
+				registry.addInterceptor(new RepeatedParameterCheck());
 			}
 
 		};

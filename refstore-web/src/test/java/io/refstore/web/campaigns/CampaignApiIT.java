@@ -3,8 +3,10 @@ package io.refstore.web.campaigns;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.endsWith;
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.user;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
@@ -231,6 +233,27 @@ class CampaignApiIT extends ApiTestSupport {
 			.andExpect(jsonPath("$[?(@.id == " + id + ")].jobType").value(org.hamcrest.Matchers.contains("VERIFY")));
 		this.mvc.perform(post("/api/campaigns/" + id + "/cancel").with(as("viewer"))).andExpect(status().isForbidden());
 		assertThat(awaitEnd(id).counts().get(CampaignTarget.State.DONE)).isEqualTo(1);
+	}
+
+	@Test
+	void aMissingPlanIsRefusedWithoutShowingAPlanDirectory() throws Exception {
+		String stem = uniqueName("plan-dir");
+		repoWithLooseRefs(stem + "-a.git", 2);
+		repoWithLooseRefs(stem + "-b.git", 2);
+		// the plan is looked for in each selected repository's refstore-plans when the
+		// campaign is created: there is none, and the refusal names the parameter and the
+		// repository, not the server's directories
+		String refusal = create("admin",
+				"""
+						{"jobType":"delete","target":"%s-*.git","concurrency":2,"parameters":{"plan":"no-such/plan"}}"""
+					.formatted(stem))
+			.andExpect(status().isBadRequest())
+			.andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		assertThat(refusal).contains("parameters.plan", stem + "-")
+			.doesNotContain(ROOT.toString(), HOME.toString(), "refstore-plans/no-such");
 	}
 
 	@Test

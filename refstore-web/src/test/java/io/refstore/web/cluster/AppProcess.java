@@ -18,11 +18,13 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import javax.net.ssl.SSLContext;
+
 /**
  * One refstore-web instance in a JVM of its own, started from the test class path with
  * the {@code postgres} profile, so that a test can kill it with {@code SIGKILL} as a
- * crash would. It serves HTTP on a free port; one user {@code admin} (role ADMIN) with
- * password {@link #PASSWORD}.
+ * crash would. It serves HTTP on a free port, or HTTPS if started with {@link #startTls};
+ * one user {@code admin} (role ADMIN) with password {@link #PASSWORD}.
  */
 final class AppProcess implements AutoCloseable {
 
@@ -31,6 +33,9 @@ final class AppProcess implements AutoCloseable {
 	// bcrypt (cost 4) of PASSWORD
 	private static final String HASH = "{bcrypt}"
 			+ new org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder(4).encode(PASSWORD);
+
+	/** How long a start may take, to serving or to failing. */
+	private static final Duration START_WAIT = Duration.ofSeconds(300);
 
 	private static final Pattern STARTED = Pattern.compile("Tomcat started on port (\\d+)");
 
@@ -45,34 +50,64 @@ final class AppProcess implements AutoCloseable {
 
 	private final Path log;
 
-	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+	/** How this test's clients reach it: the JVM's defaults, or trusting its HTTPS. */
+	private final SSLContext tls;
 
-	private AppProcess(String instanceId, Process process, Path log) {
+	private final HttpClient http;
+
+	private AppProcess(String instanceId, Process process, Path log, SSLContext tls) {
 		this.instanceId = instanceId;
 		this.process = process;
 		this.log = log;
+		this.tls = tls;
+		this.http = client().build();
 	}
 
-	/** Starts an instance; {@link #awaitUp()} waits until it serves. */
+	private HttpClient.Builder client() {
+		HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5));
+		return (this.tls != null) ? builder.sslContext(this.tls) : builder;
+	}
+
+	private String base() {
+		return ((this.tls != null) ? "https" : "http") + "://localhost:" + this.port;
+	}
+
+	/**
+	 * Starts an instance; {@link #awaitUp()} waits until it serves.
+	 * @param root its one repository root, or {@code null} to leave
+	 * {@code refstore.repositories.roots} unset (its storages named in {@code extra})
+	 */
 	static AppProcess start(String instanceId, String dbUrl, Path home, Path root, Path log, String... extra)
 			throws IOException {
+		return startTls(null, instanceId, dbUrl, home, root, log, extra);
+	}
+
+	/**
+	 * Starts an instance that serves HTTPS (its {@code server.ssl.*} in {@code extra}),
+	 * which this test's clients reach with {@code tls}; {@code null} for HTTP.
+	 */
+	static AppProcess startTls(SSLContext tls, String instanceId, String dbUrl, Path home, Path root, Path log,
+			String... extra) throws IOException {
 		List<String> command = new ArrayList<>(
 				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx320m",
 						"-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
 						"io.refstore.web.RefstoreApplication", "--spring.profiles.active=postgres",
 						"--spring.datasource.url=" + dbUrl, "--server.port=0", "--refstore.home=" + home,
-						"--refstore.repositories.roots[0]=" + root, "--refstore.demo.enabled=false",
-						"--refstore.schedules.min-interval=1s", "--refstore.jobs.instance-id=" + instanceId,
-						"--refstore.security.users[0].name=admin", "--refstore.security.users[0].password=" + HASH,
-						"--refstore.security.users[0].roles=ADMIN"));
+						"--refstore.demo.enabled=false", "--refstore.schedules.min-interval=1s",
+						"--refstore.jobs.instance-id=" + instanceId, "--refstore.security.users[0].name=admin",
+						"--refstore.security.users[0].password=" + HASH, "--refstore.security.users[0].roles=ADMIN"));
+		if (root != null) {
+			command.add("--refstore.repositories.roots[0]=" + root);
+		}
 		command.addAll(List.of(extra));
 		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-		return new AppProcess(instanceId, process, log);
+		return new AppProcess(instanceId, process, log, tls);
 	}
 
 	/** Waits until {@code /actuator/health} answers UP. */
 	void awaitUp() throws Exception {
-		Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
+		// a shared CI machine has taken 95 s to build the application context
+		Instant deadline = Instant.now().plus(START_WAIT);
 		while (Instant.now().isBefore(deadline)) {
 			if (!this.process.isAlive()) {
 				List<String> lines = Files.readAllLines(this.log);
@@ -102,7 +137,8 @@ final class AppProcess implements AutoCloseable {
 			}
 			Thread.sleep(500);
 		}
-		throw new IllegalStateException("instance " + this.instanceId + " did not come up within 120 s");
+		throw new IllegalStateException(
+				"instance " + this.instanceId + " did not come up within " + START_WAIT.toSeconds() + " s");
 	}
 
 	HttpResponse<String> get(String path) throws IOException, InterruptedException {
@@ -122,8 +158,7 @@ final class AppProcess implements AutoCloseable {
 	HttpResponse<String> send(String method, String path, String json, java.util.Map<String, String> headers,
 			boolean asAdmin) throws IOException, InterruptedException {
 		HttpRequest.Builder builder = asAdmin ? request(path)
-				: HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
-					.timeout(Duration.ofSeconds(30));
+				: HttpRequest.newBuilder(URI.create(base() + path)).timeout(Duration.ofSeconds(30));
 		headers.forEach(builder::header);
 		if (json != null) {
 			builder.header("Content-Type", "application/json");
@@ -133,9 +168,23 @@ final class AppProcess implements AutoCloseable {
 		return this.http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
 	}
 
+	/** Its whole log so far. */
+	String log() throws IOException {
+		return Files.readString(this.log);
+	}
+
+	/** Waits until the JVM has exited, and says with what status. */
+	int awaitExit() throws InterruptedException {
+		if (!this.process.waitFor(START_WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)) {
+			throw new IllegalStateException(
+					"instance " + this.instanceId + " still runs after " + START_WAIT.toSeconds() + " s");
+		}
+		return this.process.exitValue();
+	}
+
 	private HttpRequest.Builder request(String path) {
 		String basic = Base64.getEncoder().encodeToString(("admin:" + PASSWORD).getBytes(StandardCharsets.UTF_8));
-		return HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
+		return HttpRequest.newBuilder(URI.create(base() + path))
 			.timeout(Duration.ofSeconds(30))
 			.header("Authorization", "Basic " + basic);
 	}
@@ -158,8 +207,8 @@ final class AppProcess implements AutoCloseable {
 
 	/** A console session as {@code admin}, signed in through the login form. */
 	Console console() throws IOException, InterruptedException {
-		HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
-		String base = "http://localhost:" + this.port;
+		HttpClient browser = client().cookieHandler(new CookieManager()).build();
+		String base = base();
 		String token = csrf(browser
 			.send(HttpRequest.newBuilder(URI.create(base + "/login")).build(), HttpResponse.BodyHandlers.ofString())
 			.body());

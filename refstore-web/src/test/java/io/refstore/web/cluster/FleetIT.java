@@ -3,11 +3,13 @@ package io.refstore.web.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,17 +25,21 @@ import com.jayway.jsonpath.JsonPath;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 import io.refstore.web.PostgresDatabase;
+import io.refstore.web.security.NodeSignature;
 
 /**
- * Three nodes in three JVMs, each with its own storage directory, sharing one PostgreSQL
- * database (the control plane), as a fleet of storage hosts runs: every node lists every
- * node's repositories; a ref read and a compare-and-swap write sent to one node for a
- * repository of another are served by that node (status, ETag and problem bodies as it
- * gave them; the write done on its disk, as git there sees it) and audited with the
- * user's name and the node it came through; a forged or missing node credential is
- * refused; a node killed with {@code SIGKILL} is shown down within
- * {@code refstore.fleet.down-after} and its repositories answer 503 with
- * {@code Retry-After} until it is back.
+ * Three nodes in three JVMs, each started as the fleet recipe of docs/operators.md says
+ * (its home and one named storage, the repository roots left alone), sharing one
+ * PostgreSQL database (the control plane), as a fleet of storage hosts runs: every node
+ * lists every node's repositories; a ref read and a compare-and-swap write sent to one
+ * node for a repository of another are served by that node (status, ETag and problem
+ * bodies as it gave them; the write done on its disk, as git there sees it) and audited
+ * with the user's name and the node it came through; a forged or missing node credential
+ * is refused, and so is a correctly signed one from a node not in the fleet, on a route
+ * nodes do not forward, for a repository the receiver does not hold, or used twice; a
+ * fourth node with another secret stops while starting, naming the setting; a node killed
+ * with {@code SIGKILL} is shown down within {@code refstore.fleet.down-after} and its
+ * repositories answer 503 with {@code Retry-After} until it is back.
  */
 class FleetIT {
 
@@ -137,7 +143,7 @@ class FleetIT {
 			// node credentials: forged, incomplete, or without the user's roles
 			Map<String, String> forged = Map.of("X-Refstore-Node", "alpha", "X-Refstore-User", "mallory",
 					"X-Refstore-Roles", "ROLE_ADMIN", "X-Refstore-At", Long.toString(Instant.now().getEpochSecond()),
-					"X-Refstore-Signature", "00".repeat(32));
+					"X-Refstore-Nonce", "0f".repeat(16), "X-Refstore-Signature", "00".repeat(32));
 			HttpResponse<String> refused = gamma.send("DELETE", "/api/repos/team%2Fc.git/refs/refs%2Fheads%2Fmain",
 					null, forged, false);
 			assertThat(refused.statusCode()).isEqualTo(401);
@@ -147,6 +153,18 @@ class FleetIT {
 			assertThat(incomplete.statusCode()).isEqualTo(401);
 			assertThat(onGamma.git("rev-parse", "refs/heads/main").trim()).isEqualTo(next);
 			assertThat(count(db, "SELECT COUNT(*) FROM refstore_audit_event WHERE actor = 'mallory'")).isZero();
+
+			// a node started with another secret does not join: it stops while starting,
+			// naming the setting, and is never registered (it starts while the checks
+			// below run)
+			try (AppProcess delta = start("delta", db, dir, Files.createDirectories(dir.resolve("delta-disk")),
+					"--refstore.fleet.secret=" + "another-secret-".repeat(3))) {
+				nodeCredentialsCarryOnlyWhatANodeMayAsk(db, alpha, beta, gamma, next);
+				assertThat(delta.awaitExit()).isNotZero();
+				assertThat(delta.log()).contains("refstore.fleet.secret of node 'delta' is not the fleet's")
+					.doesNotContain("Tomcat started");
+				assertThat(count(db, "SELECT COUNT(*) FROM refstore_node WHERE name = 'delta'")).isZero();
+			}
 
 			// a campaign created on beta (which holds nothing) runs each repository's job
 			// on the node holding it, at most one at a time per node
@@ -180,7 +198,11 @@ class FleetIT {
 						+ gamma.get("/api/schedules/fleet-once").body() + " "
 						+ rows(db, "SELECT * FROM refstore_schedule_run WHERE schedule_name = 'fleet-once'"));
 			}
-			Thread.sleep(3000);
+			// a second fire (on another node) could only come while Quartz has the
+			// trigger waiting or a fire of it going: once neither, the runs are all
+			await("the schedule's one fire is over", () -> count(db,
+					"SELECT COUNT(*) FROM qrtz_triggers WHERE trigger_name = 'fleet-once' AND trigger_state <> 'COMPLETE'") == 0
+					&& count(db, "SELECT COUNT(*) FROM qrtz_fired_triggers WHERE trigger_name = 'fleet-once'") == 0);
 			// whichever node fired it names its own repositories by path, the others' by
 			// <storage>/<path>
 			List<List<String>> runs = rows(db,
@@ -296,14 +318,91 @@ class FleetIT {
 		}
 	}
 
+	/**
+	 * Requests signed with the fleet's secret, as a node that knows it would sign them,
+	 * sent to gamma: refused from a node that is not in the fleet, on any route but a
+	 * repository's (tokens, audit, actuator, the fleet's administration), for a
+	 * repository gamma does not hold, to another node than the one it was signed for, and
+	 * a second time; the legitimate one is served once. The health of each node shows the
+	 * fleet: its peers reachable and accepting its credentials.
+	 */
+	private static void nodeCredentialsCarryOnlyWhatANodeMayAsk(PostgresDatabase db, AppProcess alpha, AppProcess beta,
+			AppProcess gamma, String next) throws Exception {
+		NodeSignature signature = new NodeSignature(SECRET, Clock.systemUTC());
+		String ref = "/api/repos/team%2Fc.git/refs/refs%2Fheads%2Fmain";
+		HttpResponse<String> evil = signed(gamma, signature, "evil", "gamma", "GET", ref, null);
+		assertThat(evil.statusCode()).as(evil.body()).isEqualTo(401);
+		assertThat(json(evil).read("$.detail", String.class)).contains("'evil' is not a node of the fleet that is up");
+		String token = "{\"name\": \"stolen\", \"days\": 90}";
+		for (List<String> route : List.of(List.of("POST", "/api/tokens", token), List.of("GET", "/api/tokens", ""),
+				List.of("GET", "/api/audit", ""), List.of("GET", "/actuator/prometheus", ""),
+				List.of("GET", "/api/fleet/nodes", ""), List.of("DELETE", "/api/fleet/nodes/beta", ""),
+				List.of("GET", "/api/jobs", ""), List.of("GET", "/jobs", ""))) {
+			HttpResponse<String> refused = signed(gamma, signature, "alpha", "gamma", route.get(0), route.get(1),
+					route.get(2).isEmpty() ? null : route.get(2));
+			assertThat(refused.statusCode()).as(route + ": " + refused.body()).isEqualTo(401);
+			assertThat(json(refused).read("$.detail", String.class)).as(route.toString())
+				.contains("carries only a repository's requests");
+		}
+		assertThat(count(db, "SELECT COUNT(*) FROM refstore_api_token")).isZero();
+		assertThat(count(db, "SELECT COUNT(*) FROM refstore_audit_event WHERE action = 'token.create'")).isZero();
+		HttpResponse<String> notHeld = signed(gamma, signature, "beta", "gamma", "GET",
+				"/api/repos/s-alpha%2Fteam%2Fa.git/refs", null);
+		assertThat(notHeld.statusCode()).as(notHeld.body()).isEqualTo(401);
+		assertThat(json(notHeld).read("$.detail", String.class)).contains("does not hold the repository");
+
+		// the legitimate request, once; then its replay to gamma and to beta
+		Map<String, String> headers = signature.sign("alpha", "gamma", "GET", ref, "admin", "ROLE_ADMIN", new byte[0]);
+		HttpResponse<String> served = gamma.send("GET", ref, null, headers, false);
+		assertThat(served.statusCode()).as(served.body()).isEqualTo(200);
+		assertThat(served.headers().firstValue("ETag")).contains("\"" + next + "\"");
+		HttpResponse<String> replayed = gamma.send("GET", ref, null, headers, false);
+		assertThat(replayed.statusCode()).as(replayed.body()).isEqualTo(401);
+		assertThat(json(replayed).read("$.detail", String.class)).contains("used already");
+		HttpResponse<String> elsewhere = beta.send("GET", ref, null,
+				signature.sign("alpha", "gamma", "GET", ref, "admin", "ROLE_ADMIN", new byte[0]), false);
+		assertThat(elsewhere.statusCode()).as(elsewhere.body()).isEqualTo(401);
+		assertThat(json(elsewhere).read("$.detail", String.class)).contains("signature does not match");
+
+		for (AppProcess node : List.of(alpha, beta, gamma)) {
+			// a peer slower than the ping's timeout on a loaded machine is shown
+			// DEGRADED until it answers in time
+			await(node.instanceId + "'s health shows its peers reachable and accepting its credentials", () -> {
+				DocumentContext health = json(node.get("/actuator/health"));
+				return "UP".equals(health.read("$.components.fleet.status", String.class));
+			});
+			DocumentContext health = json(node.get("/actuator/health"));
+			Map<String, Map<String, Object>> peers = health.read("$.components.fleet.details.peers", Map.class);
+			assertThat(peers).as(health.jsonString()).hasSize(2).allSatisfy((name, peer) -> {
+				assertThat(peer).containsEntry("reachable", true).containsEntry("credentials", "accepted");
+			});
+		}
+	}
+
+	/** A request signed as node {@code from} would sign it for node {@code to}. */
+	private static HttpResponse<String> signed(AppProcess node, NodeSignature signature, String from, String to,
+			String method, String path, String json) throws Exception {
+		byte[] body = (json != null) ? json.getBytes(StandardCharsets.UTF_8) : new byte[0];
+		return node.send(method, path, json, signature.sign(from, to, method, path, "admin", "ROLE_ADMIN", body),
+				false);
+	}
+
+	/**
+	 * A node as the fleet recipe of docs/operators.md starts one: its home, one named
+	 * storage and the fleet's secret, the repository roots left as they are.
+	 */
 	private static AppProcess start(String id, PostgresDatabase db, Path dir, Path root) throws Exception {
+		return start(id, db, dir, root, "--refstore.fleet.secret=" + SECRET);
+	}
+
+	private static AppProcess start(String id, PostgresDatabase db, Path dir, Path root, String secret)
+			throws Exception {
 		Path home = Files.createDirectories(dir.resolve(id + "-home"));
-		return AppProcess.start(id, db.url(), home, root, dir.resolve(id + "-" + System.nanoTime() + ".log"),
-				"--refstore.repositories.storages.s-" + id + "=" + root, "--refstore.fleet.secret=" + SECRET,
-				"--refstore.fleet.heartbeat=1s", "--refstore.fleet.down-after=4s",
-				"--refstore.fleet.inventory-refresh=2s", "--refstore.fleet.jobs-per-node=1",
-				"--refstore.jobs.lease-ttl=10s", "--refstore.jobs.sweep-millis=1000",
-				"--refstore.campaigns.poll-millis=200");
+		return AppProcess.start(id, db.url(), home, null, dir.resolve(id + "-" + System.nanoTime() + ".log"),
+				"--refstore.repositories.storages.s-" + id + "=" + root, secret, "--refstore.fleet.heartbeat=1s",
+				"--refstore.fleet.down-after=4s", "--refstore.fleet.inventory-refresh=2s",
+				"--refstore.fleet.jobs-per-node=1", "--refstore.jobs.lease-ttl=10s",
+				"--refstore.jobs.sweep-millis=1000", "--refstore.campaigns.poll-millis=200");
 	}
 
 	private static TempRepo repo(Path root, String name) {

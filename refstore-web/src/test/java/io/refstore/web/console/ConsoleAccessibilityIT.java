@@ -10,7 +10,6 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.support.ui.Select;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 import com.deque.html.axecore.results.Results;
 import com.deque.html.axecore.results.Rule;
@@ -94,8 +93,7 @@ class ConsoleAccessibilityIT extends BrowserTestSupport {
 		}
 		chrome.findElement(By.id("launch")).click();
 		waitFor(By.id("steps"));
-		new WebDriverWait(chrome, Duration.ofSeconds(60))
-			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+		waitUpTo(Duration.ofSeconds(60)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
 			.until((driver) -> driver.findElement(By.id("job-status")).getText().equals("Completed"));
 		return chrome.getCurrentUrl().substring(url("").length());
 	}
@@ -104,8 +102,7 @@ class ConsoleAccessibilityIT extends BrowserTestSupport {
 		chrome.get(url(path));
 		waitFor(By.tagName("main"));
 		// the parts htmx loads after the page (a repository's health and backups) are in
-		new WebDriverWait(chrome, Duration.ofSeconds(30))
-			.until((driver) -> driver.findElements(By.cssSelector(".loading")).isEmpty());
+		waitUpTo(Duration.ofSeconds(30)).until((driver) -> driver.findElements(By.cssSelector(".loading")).isEmpty());
 		screenshot("a11y-" + name);
 		record(path, new AxeBuilder().analyze(chrome), violations);
 	}

@@ -17,7 +17,6 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.Cookie;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.Select;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
@@ -112,8 +111,7 @@ class ConsoleRolesBrowserIT extends BrowserTestSupport {
 	private void open(String role, String name, String path) {
 		chrome.get(url(path));
 		waitFor(By.tagName("main"));
-		new WebDriverWait(chrome, Duration.ofSeconds(30))
-			.until((driver) -> driver.findElements(By.cssSelector(".loading")).isEmpty());
+		waitUpTo(Duration.ofSeconds(30)).until((driver) -> driver.findElements(By.cssSelector(".loading")).isEmpty());
 		assertThat(chrome.findElement(By.cssSelector("header .who")).getText()).contains(role);
 		screenshot("role-" + role + "-" + name);
 	}
@@ -160,8 +158,7 @@ class ConsoleRolesBrowserIT extends BrowserTestSupport {
 
 	private String awaitCompleted() {
 		waitFor(By.id("steps"));
-		new WebDriverWait(chrome, Duration.ofSeconds(90))
-			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+		waitUpTo(Duration.ofSeconds(90)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
 			.until((driver) -> driver.findElement(By.id("job-status")).getText().equals("Completed"));
 		return path();
 	}

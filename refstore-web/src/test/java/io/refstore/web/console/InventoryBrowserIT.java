@@ -6,7 +6,6 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
@@ -53,8 +52,7 @@ class InventoryBrowserIT extends BrowserTestSupport {
 		chrome.get(url("/repo?name=" + REPO));
 		waitFor(By.cssSelector("#run-inventory button")).click();
 		waitFor(By.id("steps"));
-		new WebDriverWait(chrome, Duration.ofSeconds(60))
-			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+		waitUpTo(Duration.ofSeconds(60)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
 			.until((driver) -> driver.findElement(By.id("job-status")).getText().equals("Completed"));
 	}
 

@@ -9,7 +9,6 @@ import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.support.ui.Select;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
@@ -50,8 +49,7 @@ class JobsBrowserIT extends BrowserTestSupport {
 		chrome.findElement(By.id("launch")).click();
 		waitFor(By.id("steps"));
 		String page = chrome.getCurrentUrl();
-		new WebDriverWait(chrome, Duration.ofSeconds(90))
-			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+		waitUpTo(Duration.ofSeconds(90)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
 			.until((driver) -> driver.findElement(By.id("job-status")).getText().equals("Completed"));
 		// polled in place by htmx; the page reloads itself once, at the end, at the same
 		// address
@@ -83,8 +81,7 @@ class JobsBrowserIT extends BrowserTestSupport {
 		chrome.findElement(By.id("confirmRepository")).sendKeys("to-migrate.git");
 		screenshot("jobs-rollback-form");
 		chrome.findElement(By.id("launch")).click();
-		new WebDriverWait(chrome, Duration.ofSeconds(90))
-			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+		waitUpTo(Duration.ofSeconds(90)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
 			.until((driver) -> driver.findElement(By.tagName("h1")).getText().endsWith(": Rollback")
 					&& driver.findElement(By.id("job-status")).getText().equals("Completed"));
 		screenshot("jobs-rollback-completed");
@@ -124,7 +121,7 @@ class JobsBrowserIT extends BrowserTestSupport {
 		chrome.findElement(By.id("throttleMillis")).clear();
 		chrome.findElement(By.id("throttleMillis")).sendKeys("250");
 		chrome.findElement(By.id("launch")).click();
-		String first = new WebDriverWait(chrome, Duration.ofSeconds(30))
+		String first = waitUpTo(Duration.ofSeconds(30))
 			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
 			.until((driver) -> {
 				var rows = driver.findElements(By.cssSelector("tr[data-step='copyRefsStep']"));
@@ -132,8 +129,7 @@ class JobsBrowserIT extends BrowserTestSupport {
 			});
 		screenshot("jobs-stop-running");
 		chrome.findElement(By.id("stop")).click();
-		new WebDriverWait(chrome, Duration.ofSeconds(30))
-			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+		waitUpTo(Duration.ofSeconds(30)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
 			.until((driver) -> driver.findElement(By.id("job-status")).getText().equals("Stopped"));
 		assertThat(chrome.getCurrentUrl()).isEqualTo(first);
 		screenshot("jobs-stop-stopped");
@@ -145,8 +141,7 @@ class JobsBrowserIT extends BrowserTestSupport {
 		assertThat(GitCli.reftable().ok(repo.dir(), "rev-parse", "--show-ref-format").trim()).isEqualTo("files");
 
 		chrome.findElement(By.id("restart")).click();
-		new WebDriverWait(chrome, Duration.ofSeconds(90))
-			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+		waitUpTo(Duration.ofSeconds(90)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
 			.until((driver) -> !driver.getCurrentUrl().equals(first)
 					&& driver.findElement(By.id("job-status")).getText().equals("Completed"));
 		screenshot("jobs-stop-restarted");
@@ -170,7 +165,7 @@ class JobsBrowserIT extends BrowserTestSupport {
 		chrome.get(url("/jobs/new/deletion?repo=to-clean.git"));
 		chrome.findElement(By.id("prefixes")).sendKeys("refs/pull/");
 		chrome.findElement(By.id("launch")).click();
-		String plan = new WebDriverWait(chrome, Duration.ofSeconds(60))
+		String plan = waitUpTo(Duration.ofSeconds(60))
 			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
 			.until((driver) -> driver.findElement(By.id("plan-count")))
 			.getText();
@@ -199,8 +194,7 @@ class JobsBrowserIT extends BrowserTestSupport {
 		chrome.findElement(By.id("restoreRepository")).clear();
 		chrome.findElement(By.id("restoreRepository")).sendKeys("to-clean.git");
 		chrome.findElement(By.id("restore")).click();
-		new WebDriverWait(chrome, Duration.ofSeconds(60))
-			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+		waitUpTo(Duration.ofSeconds(60)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
 			.until((driver) -> driver.findElement(By.id("job-status")).getText().equals("Completed")
 					&& driver.findElement(By.tagName("h1")).getText().contains("Restore"));
 		screenshot("jobs-restored");
@@ -249,8 +243,7 @@ class JobsBrowserIT extends BrowserTestSupport {
 		new Select(waitFor(By.id("merged"))).selectByValue("yes");
 		new Select(chrome.findElement(By.id("older"))).selectByValue("90");
 		chrome.findElement(By.id("search")).click();
-		new WebDriverWait(chrome, Duration.ofSeconds(30))
-			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+		waitUpTo(Duration.ofSeconds(30)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
 			.until((driver) -> driver.getCurrentUrl().contains("older=90"));
 		List<String> listed = chrome.findElements(By.cssSelector("#refs tbody tr[data-ref]:not(.root-ref)"))
 			.stream()
@@ -263,7 +256,7 @@ class JobsBrowserIT extends BrowserTestSupport {
 		assertThat(waitFor(By.id("mergedInto")).getAttribute("value")).isNotBlank();
 		assertThat(chrome.findElement(By.id("olderThan")).getAttribute("value")).isEqualTo("90d");
 		chrome.findElement(By.id("launch")).click();
-		String count = new WebDriverWait(chrome, Duration.ofSeconds(60))
+		String count = waitUpTo(Duration.ofSeconds(60))
 			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
 			.until((driver) -> driver.findElement(By.id("plan-count")))
 			.getText();
@@ -284,8 +277,7 @@ class JobsBrowserIT extends BrowserTestSupport {
 
 		chrome.findElement(By.id("restoreRepository")).sendKeys("to-tidy.git");
 		chrome.findElement(By.id("restore")).click();
-		new WebDriverWait(chrome, Duration.ofSeconds(60))
-			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+		waitUpTo(Duration.ofSeconds(60)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
 			.until((driver) -> driver.findElement(By.id("job-status")).getText().equals("Completed")
 					&& driver.findElement(By.tagName("h1")).getText().contains("Restore"));
 		assertThat(repo.git("for-each-ref")).isEqualTo(before);

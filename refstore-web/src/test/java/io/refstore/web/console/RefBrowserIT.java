@@ -155,8 +155,7 @@ class RefBrowserIT extends BrowserTestSupport {
 	private static void navigate(WebElement clickable) {
 		WebElement oldPage = chrome.findElement(By.tagName("html"));
 		clickable.click();
-		new org.openqa.selenium.support.ui.WebDriverWait(chrome, java.time.Duration.ofSeconds(30))
-			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+		waitUpTo(java.time.Duration.ofSeconds(30)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
 			.until(org.openqa.selenium.support.ui.ExpectedConditions.stalenessOf(oldPage));
 	}
 

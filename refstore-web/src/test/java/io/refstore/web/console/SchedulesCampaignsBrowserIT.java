@@ -14,7 +14,6 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.Select;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
@@ -85,8 +84,7 @@ class SchedulesCampaignsBrowserIT extends BrowserTestSupport {
 		String page = chrome.getCurrentUrl();
 		// the browser tests share one application: the id is whatever this one got
 		String campaign = "Campaign " + page.substring(page.lastIndexOf('/') + 1);
-		new WebDriverWait(chrome, Duration.ofSeconds(90))
-			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+		waitUpTo(Duration.ofSeconds(90)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
 			.until((driver) -> driver.findElement(By.id("state")).getText().equals("Finished"));
 		assertThat(chrome.getCurrentUrl()).isEqualTo(page);
 		assertThat(chrome.findElement(By.id("progress-summary")).getText())

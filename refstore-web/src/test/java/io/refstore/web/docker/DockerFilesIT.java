@@ -99,6 +99,38 @@ class DockerFilesIT {
 	}
 
 	/**
+	 * The fleet's HTTPS example: both nodes serve and trust SSL bundle {@code fleet},
+	 * made of PEM files mounted read-only, at {@code https} addresses, and are
+	 * health-checked on a plain management port inside the container.
+	 */
+	@Test
+	void fleetTlsExampleServesAndTrustsThePemBundle() throws Exception {
+		Path secret = Files.createTempFile("db-password", "");
+		Files.writeString(secret, "not-a-default\n");
+		Path fleetSecret = Files.createTempFile("fleet-secret", "");
+		Files.writeString(fleetSecret, "0123456789abcdef0123456789abcdef\n");
+		Map<String, String> env = Map.of("REFSTORE_DB_PASSWORD_FILE", secret.toString(), "REFSTORE_ADMIN_PASSWORD_HASH",
+				"{bcrypt}$2a$10$0123456789012345678901uJ3T2ScIrI0cLZ0Yxk6Pc8YwTz1xK5e", "REFSTORE_FLEET_SECRET_FILE",
+				fleetSecret.toString());
+		String config = composeFiles(env, "-f", PROJECT.resolve("docker-compose.yml").toString(), "-f",
+				PROJECT.resolve("docker-compose.fleet.yml").toString(), "-f",
+				PROJECT.resolve("docker-compose.fleet-tls.yml").toString(), "config");
+		for (String node : List.of("app", "app-2")) {
+			assertThat(config).contains("REFSTORE_FLEET_URL: https://" + node + ":8080",
+					"SPRING_SSL_BUNDLE_PEM_FLEET_KEYSTORE_CERTIFICATE: file:/run/fleet-tls/" + node + ".crt",
+					"SPRING_SSL_BUNDLE_PEM_FLEET_KEYSTORE_PRIVATE_KEY: file:/run/fleet-tls/" + node + ".key");
+		}
+		assertThat(config).doesNotContain("http://app")
+			.contains("SPRING_SSL_BUNDLE_PEM_FLEET_TRUSTSTORE_CERTIFICATE: file:/run/fleet-tls/trusted.crt",
+					"SERVER_SSL_BUNDLE: fleet", "REFSTORE_FLEET_SSL_BUNDLE: fleet", "MANAGEMENT_SERVER_PORT: '8079'",
+					"MANAGEMENT_SERVER_SSL_ENABLED: \"false\"", "/fleet-tls:/run/fleet-tls:ro",
+					"/dev/tcp/127.0.0.1/8079");
+		assertThat(config.split("/dev/tcp/127.0.0.1/8079", -1)).as("both healthchecks on the management port")
+			.hasSize(3);
+		assertThat(config).doesNotContain("/dev/tcp/127.0.0.1/8080");
+	}
+
+	/**
 	 * Runs docker-compose on the project's file with only {@code env} of the two
 	 * passwords' variables.
 	 * @return its output

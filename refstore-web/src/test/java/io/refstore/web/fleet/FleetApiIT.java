@@ -101,7 +101,7 @@ class FleetApiIT extends ApiTestSupport {
 		String node = uniqueName("stopped-node");
 		String storage = uniqueName("far");
 		Path root = Files.createTempDirectory("refstore-far-storage");
-		this.store.register(node, "http://far.example:8080", "test",
+		this.store.register(node, "http://far.example:8080", "test", null, null,
 				Map.of(storage, new FleetStore.StorageClaim(root.toString(), FleetMembership.storageId(root))));
 		this.store.replaceInventory(node, storage,
 				List.of(new FleetRepositoryRow("group/far.git", "reftable", 12L, 0L, 4096L, false, null)));
@@ -142,14 +142,14 @@ class FleetApiIT extends ApiTestSupport {
 	@Test
 	void aStorageNameThatAnotherDirectoryHasIsRefusedNamingIt() throws Exception {
 		Path elsewhere = Files.createTempDirectory("refstore-other-default");
-		assertThatThrownBy(() -> this.store.register(uniqueName("intruder"), null, "test",
+		assertThatThrownBy(() -> this.store.register(uniqueName("intruder"), null, "test", null, null,
 				Map.of("default",
 						new FleetStore.StorageClaim(elsewhere.toString(), FleetMembership.storageId(elsewhere)))))
 			.isInstanceOf(IllegalStateException.class)
 			.hasMessageContaining("storage 'default' of node '" + this.membership.node() + "' is another directory");
 		// the same directory mounted on a second node is shared storage, which is allowed
 		String sharing = uniqueName("sharing");
-		this.store.register(sharing, null, "test",
+		this.store.register(sharing, null, "test", null, null,
 				Map.of("default", new FleetStore.StorageClaim(ROOT.toString(), FleetMembership.storageId(ROOT))));
 		assertThat(this.store.retire(sharing)).isTrue();
 	}

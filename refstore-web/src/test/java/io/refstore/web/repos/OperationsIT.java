@@ -53,6 +53,11 @@ class OperationsIT extends ApiTestSupport {
 			.andExpect(jsonPath("$.components.diskSpace.details.free").isNumber())
 			.andExpect(jsonPath("$.components.diskSpace.details.path").doesNotExist())
 			.andExpect(content().string(not(containsString(HOME.toString()))));
+		// an admin is a viewer too; a single node without a fleet secret has no peers
+		this.mvc.perform(get("/actuator/health").with(as("admin")))
+			.andExpect(jsonPath("$.components.fleet.status").value("UP"))
+			.andExpect(jsonPath("$.components.fleet.details.secret").value(containsString("none")))
+			.andExpect(jsonPath("$.components.fleet.details.peers").isEmpty());
 		for (String path : new String[] { "/actuator/info", "/actuator/metrics", "/actuator/prometheus" }) {
 			this.mvc.perform(get(path)).andExpect(status().isUnauthorized());
 			this.mvc.perform(get(path).with(as("nobody"))).andExpect(status().isForbidden());

@@ -38,6 +38,28 @@ class RepoPropertiesTest {
 		});
 	}
 
+	/**
+	 * The fleet recipe (docs/operators.md) names one storage per node and leaves the
+	 * roots alone: the implicit {@code ${refstore.home}/repos} must not become a storage
+	 * {@code default} of every node (the second node stopped, its {@code default} another
+	 * directory).
+	 */
+	@Test
+	void theImplicitRootIsSearchedOnlyWhileNoRootOrStorageIsSet() {
+		ApplicationContextRunner implicit = new ApplicationContextRunner().withUserConfiguration(Settings.class)
+			.withPropertyValues("refstore.repositories.implicit-root=/srv/refstore/repos");
+		implicit.run((context) -> assertThat(context.getBean(RefBatchProperties.class).repositories().searchRoots())
+			.containsExactly(Path.of("/srv/refstore/repos")));
+		implicit.withPropertyValues("refstore.repositories.storages.s1=/data/s1").run((context) -> {
+			RefBatchProperties.Repositories repositories = context.getBean(RefBatchProperties.class).repositories();
+			assertThat(repositories.searchRoots()).isEmpty();
+			assertThat(repositories.storages()).containsExactly(java.util.Map.entry("s1", Path.of("/data/s1")));
+		});
+		implicit.withPropertyValues("refstore.repositories.roots[0]=/srv/git")
+			.run((context) -> assertThat(context.getBean(RefBatchProperties.class).repositories().searchRoots())
+				.containsExactly(Path.of("/srv/git")));
+	}
+
 	@Test
 	void aDepthOutOfRangeStopsTheStartNamingTheSetting() {
 		this.runner.withPropertyValues("refstore.repositories.max-depth=0")
@@ -57,7 +79,7 @@ class RepoPropertiesTest {
 		new ApplicationContextRunner().withUserConfiguration(Settings.class)
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
-				.hasMessageContaining("'repositories.roots': rejected value [[]]"));
+				.hasMessageContaining("refstore.repositories.roots: no repository root is set"));
 		this.runner.withPropertyValues("refstore.repositories.open-stores=0")
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()

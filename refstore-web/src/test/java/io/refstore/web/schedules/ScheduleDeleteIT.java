@@ -7,7 +7,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -43,10 +45,15 @@ class ScheduleDeleteIT extends ApiTestSupport {
 
 	@Test
 	void aDeletedScheduleNeverFiresAgainAndNothingIsLoggedAtError(CapturedOutput output) throws Exception {
-		String repo = uniqueName("deleted") + ".git";
-		bareRepo(repo);
+		// three schedules side by side, each on a repository of its own (no fire of one
+		// waits for another's job), deleted one after the other once each has fired:
+		// one wait for three fire times after the last delete covers all three
+		Map<String, String> repos = new LinkedHashMap<>();
 		for (int round = 0; round < 3; round++) {
+			String repo = uniqueName("deleted") + ".git";
+			bareRepo(repo);
 			String name = uniqueName("deleted");
+			repos.put(name, repo);
 			this.mvc
 				.perform(post("/api/schedules").with(as("operator"))
 					.contentType(MediaType.APPLICATION_JSON)
@@ -55,24 +62,30 @@ class ScheduleDeleteIT extends ApiTestSupport {
 									{"name":"%s","jobType":"verify","targetKind":"REPOSITORY","target":"%s","cron":"*/2 * * * * ?"}"""
 								.formatted(name, repo)))
 				.andExpect(status().isCreated());
+		}
+		Map<String, Instant> deletedAt = new LinkedHashMap<>();
+		for (String name : repos.keySet()) {
 			Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
 			while (this.store.runs(name, 10).isEmpty() && Instant.now().isBefore(deadline)) {
 				Thread.sleep(100);
 			}
 			assertThat(this.store.runs(name, 10)).as("fires of " + name).isNotEmpty();
 			this.mvc.perform(delete("/api/schedules/" + name).with(as("operator"))).andExpect(status().isNoContent());
-			Instant deleted = Instant.now();
+			deletedAt.put(name, Instant.now());
 			assertThat(this.scheduler.checkExists(new TriggerKey(name, ScheduleService.GROUP))).isFalse();
 			assertThat(this.scheduler.checkExists(new JobKey(name, ScheduleService.GROUP))).isFalse();
-			// three fire times pass
-			Thread.sleep(6500);
+		}
+		// three fire times pass after the last delete (more after the others)
+		Thread.sleep(6500);
+		for (Map.Entry<String, Instant> deleted : deletedAt.entrySet()) {
+			String name = deleted.getKey();
 			List<JobSummary> launched = this.jobs
-				.list(new JobFilter(null, null, repo, "schedule:" + name, null, null, 0, 100));
+				.list(new JobFilter(null, null, repos.get(name), "schedule:" + name, null, null, 0, 100));
 			assertThat(launched).as("jobs launched by " + name + " after its delete")
 				.allMatch((job) -> !job.created()
 					.atZone(java.time.ZoneId.systemDefault())
 					.toInstant()
-					.isAfter(deleted.plusMillis(500)));
+					.isAfter(deleted.getValue().plusMillis(500)));
 			assertThat(this.store.find(name)).isEmpty();
 		}
 		assertThat(output.getAll()).doesNotContain(" ERROR ").doesNotContain("NullPointerException");

@@ -107,7 +107,7 @@ class ContainerErrorsIT extends ApiTestSupport {
 			.doesNotContain("Exception", "java.", "io.refstore", "at org.", "Tomcat", ROOT.toString(), "/tmp/");
 		Matcher header = CORRELATION_HEADER.matcher(response);
 		assertThat(header.find()).isTrue();
-		assertThat(response).contains("Reference " + header.group(1));
+		assertThat(response).contains("<code id=\"correlation-id\">" + header.group(1) + "</code>");
 		// the API answers a problem whatever the client accepts
 		assertProblem(raw("GET /api/repos/50%/refs HTTP/1.1", browser, ""), 400);
 	}

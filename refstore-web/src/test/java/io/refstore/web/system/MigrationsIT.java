@@ -40,7 +40,8 @@ class MigrationsIT {
 	private static final List<String> TABLES = List.of("batch_job_execution", "batch_step_execution_context",
 			"refstore_job_lease", "refstore_api_token", "refstore_audit_event", "qrtz_triggers", "qrtz_cron_triggers",
 			"qrtz_locks", "qrtz_scheduler_state", "refstore_campaign", "refstore_campaign_target", "refstore_node",
-			"refstore_storage", "refstore_fleet_repository", "refstore_job_handoff", "int_channel_message", "int_lock");
+			"refstore_storage", "refstore_fleet_repository", "refstore_job_handoff", "int_channel_message", "int_lock",
+			"refstore_fleet_trust");
 
 	@Test
 	void migrationsBuildTheSameTablesOnH2AndPostgres() throws Exception {

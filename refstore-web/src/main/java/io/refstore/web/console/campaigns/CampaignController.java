@@ -87,6 +87,12 @@ class CampaignController {
 	@PostMapping("/campaigns/new")
 	String processLaunchForm(@ModelAttribute("form") CampaignForm form, BindingResult result, Model model,
 			Authentication actor, RedirectAttributes redirect) {
+		if (result.hasErrors()) {
+			// a field of the wrong kind (concurrency=abc) is the form's error, never
+			// launched with the field's default
+			model.addAttribute("jobTypes", List.of(RefJobType.values()));
+			return VIEWS_CAMPAIGN_FORM;
+		}
 		Campaign campaign;
 		try {
 			campaign = this.campaigns.create(form.toRequest(), actor);

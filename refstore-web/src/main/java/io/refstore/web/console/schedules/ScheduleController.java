@@ -2,12 +2,14 @@ package io.refstore.web.console.schedules;
 
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.core.Authentication;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.validation.BindingResult;
+import org.springframework.validation.FieldError;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -68,6 +70,10 @@ class ScheduleController {
 	@PostMapping("/schedules/new")
 	String processCreationForm(@ModelAttribute("form") ScheduleForm form, BindingResult result, Model model,
 			Authentication actor, RedirectAttributes redirect) {
+		if (mistyped(result)) {
+			model.addAttribute("editing", false);
+			return VIEWS_SCHEDULE_FORM;
+		}
 		try {
 			this.schedules.create(form.toRequest(), actor);
 		}
@@ -94,11 +100,17 @@ class ScheduleController {
 	String processUpdateForm(@PathVariable String name, @ModelAttribute("form") ScheduleForm form, BindingResult result,
 			Model model, Authentication actor, RedirectAttributes redirect) {
 		form.setName(name);
+		boolean mistyped = mistyped(result);
 		try {
-			this.schedules.replace(name, form.toRequest(), actor);
+			if (!mistyped) {
+				this.schedules.replace(name, form.toRequest(), actor);
+			}
 		}
 		catch (InvalidRequestException ex) {
 			reject(result, ex);
+			mistyped = true;
+		}
+		if (mistyped) {
 			model.addAttribute("schedule",
 					this.schedules.find(name).orElseThrow(() -> new ScheduleNotFoundException(name)));
 			model.addAttribute("editing", true);
@@ -107,6 +119,23 @@ class ScheduleController {
 		}
 		redirect.addFlashAttribute("message", "Schedule " + name + " saved.");
 		return "redirect:/schedules";
+	}
+
+	/**
+	 * Whether the form has a field of the wrong kind ({@code paused=maybe}): then it is
+	 * shown again saying which, never saved with the field's default.
+	 */
+	private static boolean mistyped(BindingResult result) {
+		if (!result.hasFieldErrors()) {
+			return false;
+		}
+		String fields = result.getFieldErrors()
+			.stream()
+			.map(FieldError::getField)
+			.distinct()
+			.collect(Collectors.joining(", "));
+		result.reject("typeMismatch", "A field has a value of the wrong kind: " + fields + ".");
+		return true;
 	}
 
 	@PostMapping("/schedules/{name}/pause")

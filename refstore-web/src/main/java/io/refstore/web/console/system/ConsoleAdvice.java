@@ -5,6 +5,8 @@ import java.io.IOException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.tomcat.util.http.InvalidParameterException;
+import org.springframework.beans.PropertyAccessException;
+import org.springframework.beans.TypeMismatchException;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpStatus;
@@ -12,10 +14,17 @@ import org.springframework.http.HttpStatusCode;
 import org.springframework.security.access.hierarchicalroles.RoleHierarchy;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.ui.Model;
+import org.springframework.util.ObjectUtils;
+import org.springframework.util.StringUtils;
+import org.springframework.validation.BindingResult;
+import org.springframework.validation.DefaultBindingErrorProcessor;
+import org.springframework.validation.FieldError;
 import org.springframework.web.ErrorResponseException;
 import org.springframework.web.bind.MissingServletRequestParameterException;
+import org.springframework.web.bind.WebDataBinder;
 import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.InitBinder;
 import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 
@@ -46,6 +55,16 @@ class ConsoleAdvice implements PassesSecurityExceptions {
 
 	ConsoleAdvice(RoleHierarchy hierarchy) {
 		this.hierarchy = hierarchy;
+	}
+
+	/**
+	 * A form field whose text is not of its type ({@code concurrency=abc}) is the form's
+	 * error in words, as its other errors are: Spring's own message names the Java types
+	 * and quotes the converter.
+	 */
+	@InitBinder
+	void bindingErrorsInWords(WebDataBinder binder) {
+		binder.setBindingErrorProcessor(new FieldTypeErrors());
 	}
 
 	@ModelAttribute("consoleUser")
@@ -108,6 +127,38 @@ class ConsoleAdvice implements PassesSecurityExceptions {
 	String unexpected(RuntimeException ex, HttpServletResponse response, Model model) {
 		log.error("unexpected error while serving a console page", ex);
 		return page(response, model, HttpStatus.INTERNAL_SERVER_ERROR, null);
+	}
+
+	/**
+	 * Records a field that could not be converted with a message in words (what the field
+	 * takes), keeping Spring's codes so that a message source can still word it.
+	 */
+	static final class FieldTypeErrors extends DefaultBindingErrorProcessor {
+
+		@Override
+		public void processPropertyAccessException(PropertyAccessException ex, BindingResult result) {
+			String field = ex.getPropertyName();
+			String objectName = result.getObjectName();
+			Object rejected = ex.getValue();
+			if (ObjectUtils.isArray(rejected)) {
+				rejected = StringUtils.arrayToCommaDelimitedString(ObjectUtils.toObjectArray(rejected));
+			}
+			FieldError error = new FieldError(objectName, field, rejected, true,
+					result.resolveMessageCodes(ex.getErrorCode(), field), getArgumentsForBindError(objectName, field),
+					expected((ex instanceof TypeMismatchException mismatch) ? mismatch.getRequiredType() : null));
+			result.addError(error);
+		}
+
+		private static String expected(Class<?> type) {
+			if (type == int.class || type == Integer.class || type == long.class || type == Long.class) {
+				return "This must be a whole number.";
+			}
+			if (type == boolean.class || type == Boolean.class) {
+				return "This must be true or false.";
+			}
+			return "This value is not of the right kind.";
+		}
+
 	}
 
 	private String page(HttpServletResponse response, Model model, HttpStatus status, String detail) {
