@@ -7,7 +7,8 @@
 #   git-tests/run.sh [options] --git GIT --baseline FILE T_DIR [SCRIPT...]    (git alone: writes FILE)
 #
 #   T_DIR      the t/ folder of git's source, of the same version as GIT (fetch-git-t.sh puts one in place)
-#   SCRIPT     t1400-update-ref.sh, or t1400; by default the eleven of DEFAULT_SCRIPTS below
+#   SCRIPT     t1400-update-ref.sh, or t1400; with ":FORMAT" (t1461:reftable) it runs in that format only; by
+#              default the eleven of DEFAULT_SCRIPTS below
 #   --git GIT          the real git, shell words ("/opt/git/bin/git"): every call the shim does not route
 #   --refstore CMD     the refstore command, shell words, an absolute path ("$PWD/refstore"); without it, the
 #                      scripts run with git alone and their outcomes are written to the --baseline file
@@ -26,9 +27,12 @@
 # lib/report.awk), and the folder of the runs' logs on standard error. Exits 0 when Z is 0 and every script ran to
 # its end, 1 otherwise, 2 on a wrong call.
 
+# t1461 runs t6300's cases (t/for-each-ref-tests.sh) with `git refs list` for `git for-each-ref`, and refstore
+# answers both commands with one engine: the cases run once in each format, `for-each-ref` on files and `refs
+# list` on reftable (the other two runs cost about three minutes of a CI run each).
 DEFAULT_SCRIPTS="t1400-update-ref.sh t1403-show-ref.sh t1404-update-ref-errors.sh t1410-reflog.sh
-t1460-refs-migrate.sh t1461-refs-list.sh t0600-reffiles-backend.sh t0610-reftable-basics.sh t6300-for-each-ref.sh
-t0602-reffiles-fsck.sh t0614-reftable-fsck.sh"
+t1460-refs-migrate.sh t1461-refs-list.sh:reftable t0600-reffiles-backend.sh t0610-reftable-basics.sh
+t6300-for-each-ref.sh:files t0602-reffiles-fsck.sh t0614-reftable-fsck.sh"
 
 here=$(cd "$(dirname "$0")" && pwd -P) || exit 2
 
@@ -97,6 +101,14 @@ exec_path=$(eval "$real_git --exec-path") || die "'$real_git --exec-path' fails"
 
 scripts=
 for wanted in ${*:-$DEFAULT_SCRIPTS}; do
+	only=
+	case $wanted in
+	*:*) only=:${wanted##*:} && wanted=${wanted%:*} ;;
+	esac
+	case $only in
+	'' | :files | :reftable) ;;
+	*) die "no ref format '${only#:}' (files or reftable) for $wanted" ;;
+	esac
 	case $wanted in
 	*.sh) found=$wanted ;;
 	*) found=$(cd "$t_dir" && for f in "$wanted"-*.sh; do [ -f "$f" ] && echo "$f"; done | head -n 1) ;;
@@ -105,7 +117,7 @@ for wanted in ${*:-$DEFAULT_SCRIPTS}; do
 		echo "git-tests/run.sh: no script $wanted in $t_dir: skipped" >&2
 		continue
 	fi
-	scripts="$scripts $found"
+	scripts="$scripts $found$only"
 done
 [ -n "$scripts" ] || die "no script to run"
 
@@ -173,7 +185,10 @@ fi
 : >"$work/runs"
 index=0
 for script in $scripts; do
-	own=$(sed -n 's/^GIT_TEST_DEFAULT_REF_FORMAT=\([a-z]*\).*/\1/p' "$t_dir/$script" | head -n 1)
+	case $script in
+	*:*) own=${script##*:} && script=${script%:*} ;;
+	*) own=$(sed -n 's/^GIT_TEST_DEFAULT_REF_FORMAT=\([a-z]*\).*/\1/p' "$t_dir/$script" | head -n 1) ;;
+	esac
 	for format in ${own:-$formats}; do
 		index=$((index + 1))
 		echo "$index $script $format" >>"$work/runs"

@@ -113,9 +113,20 @@ final class FilesPacker {
 	 */
 	static void writeMerged(ObjectDatabase objects, PackedRefs packed, List<DirectRef> loose, Path target,
 			boolean fsync) throws IOException {
+		writeMerged(objects, packed, loose, List.of(), target, fsync);
+	}
+
+	/**
+	 * Writes {@code packed} with {@code loose} (sorted by name, bytewise) merged in and
+	 * the records named in {@code dropped} (sorted bytewise, none of them in
+	 * {@code loose}) left out to {@code target}.
+	 * @param fsync whether to force {@code target} to the disk
+	 */
+	static void writeMerged(ObjectDatabase objects, PackedRefs packed, List<DirectRef> loose, List<byte[]> dropped,
+			Path target, boolean fsync) throws IOException {
 		try {
 			try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(target), 1 << 16)) {
-				merge(objects, packed, loose, new PackedRefsWriter(out, packed.hash.hexLength()));
+				merge(objects, packed, loose, new Dropped(dropped), new PackedRefsWriter(out, packed.hash.hexLength()));
 			}
 			if (fsync) {
 				Fsync.file(target);
@@ -129,8 +140,8 @@ final class FilesPacker {
 		}
 	}
 
-	private static void merge(ObjectDatabase objects, PackedRefs packed, List<DirectRef> loose, PackedRefsWriter writer)
-			throws IOException {
+	private static void merge(ObjectDatabase objects, PackedRefs packed, List<DirectRef> loose, Dropped dropped,
+			PackedRefsWriter writer) throws IOException {
 		int record = packed.start;
 		for (DirectRef ref : loose) {
 			byte[] name = ref.name().getBytes(StandardCharsets.UTF_8);
@@ -141,7 +152,7 @@ final class FilesPacker {
 				if (cmp > 0) {
 					break;
 				}
-				if (cmp < 0) {
+				if (cmp < 0 && !dropped.contains(packed.buf, nameStart, nameEnd)) {
 					writePacked(packed, record, writer, objects);
 				}
 				record = packed.nextRecord(record);
@@ -149,10 +160,44 @@ final class FilesPacker {
 			writer.write(name, 0, name.length, ref.id(), objects.peel(ref.id()));
 		}
 		while (record < packed.buf.length) {
-			packed.checkRecord(record);
-			writePacked(packed, record, writer, objects);
+			int nameEnd = packed.checkRecord(record);
+			if (!dropped.contains(packed.buf, packed.nameStart(record), nameEnd)) {
+				writePacked(packed, record, writer, objects);
+			}
 			record = packed.nextRecord(record);
 		}
+	}
+
+	/**
+	 * Names to leave out, sorted bytewise, asked about in ascending order: each look
+	 * moves a cursor, so a merge compares each packed name with one of them at most
+	 * twice.
+	 */
+	private static final class Dropped {
+
+		private final List<byte[]> names;
+
+		private int next;
+
+		Dropped(List<byte[]> names) {
+			this.names = names;
+		}
+
+		boolean contains(byte[] buf, int from, int to) {
+			while (this.next < this.names.size()) {
+				byte[] name = this.names.get(this.next);
+				int cmp = Arrays.compareUnsigned(name, 0, name.length, buf, from, to);
+				if (cmp > 0) {
+					return false;
+				}
+				this.next++;
+				if (cmp == 0) {
+					return true;
+				}
+			}
+			return false;
+		}
+
 	}
 
 	private static void writePacked(PackedRefs packed, int record, PackedRefsWriter writer, ObjectDatabase objects)

@@ -428,8 +428,20 @@ public final class FilesRefStore implements RefStore {
 	@Override
 	public void appendReflog(String name, ReflogEntry entry) throws IOException {
 		RefName.check(name, true);
-		try (var lock = LockFile.acquire(refPath(name), this.options.looseLockTimeout(), this.options.owner())) {
+		// a packed ref has no directory for its lock: made as git makes it, and pruned
+		// again
+		Path path = refPath(name);
+		boolean made = !Files.isDirectory(path.getParent());
+		if (made) {
+			Files.createDirectories(path.getParent());
+		}
+		try (var lock = LockFile.acquire(path, this.options.looseLockTimeout(), this.options.owner())) {
 			FilesReflog.append(logPath(name), entry, true);
+		}
+		finally {
+			if (made) {
+				removeEmptyParents(base(name), path);
+			}
 		}
 	}
 

@@ -9,6 +9,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -31,6 +32,7 @@ import io.refstore.core.ref.RefUpdate;
 import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.ref.Rejection;
 import io.refstore.core.ref.TransactionAbortedByHookException;
+import io.refstore.core.ref.WorktreeRef;
 import io.refstore.core.ref.SymbolicRef;
 import io.refstore.core.txn.Outcome;
 import io.refstore.core.txn.PlannedUpdate;
@@ -74,6 +76,21 @@ final class FilesTransaction extends StagedTransaction {
 	/** The loose files of deleted refs, as read under their locks. */
 	private final Map<String, Ref> looseDeleted = new HashMap<>();
 
+	/** The loose files of written refs, as read under their locks. */
+	private final Map<String, Ref> looseWritten = new HashMap<>();
+
+	/**
+	 * Whether the written values go into {@code packed-refs}, with the deletions, in one
+	 * rename ({@link #packsWrites()}).
+	 */
+	private boolean packWrites;
+
+	/**
+	 * Whether the deletions are one rename of {@code packed-refs}: their loose files
+	 * packed first ({@link PackedRefsUpdate#packLooseDeletions}).
+	 */
+	private boolean packDeletions;
+
 	private final PackedRefsUpdate packed;
 
 	FilesTransaction(FilesRefStore store) {
@@ -108,7 +125,8 @@ final class FilesTransaction extends StagedTransaction {
 		lockAndCheck(outcome);
 		if (outcome.isClean()) {
 			// step 3
-			this.packed.prepare(this.planned.values(), fsync());
+			this.packWrites = packsWrites();
+			this.packed.prepare(this.planned.values(), fsync(), this.packWrites);
 			packedHook();
 		}
 	}
@@ -166,8 +184,8 @@ final class FilesTransaction extends StagedTransaction {
 				this.locks.releaseAfter(i, item.name(), false);
 				return;
 			}
-			if (item.update().isDelete() && mine.get().loose() != null) {
-				this.looseDeleted.put(item.name(), mine.get().loose());
+			if (mine.get().loose() != null) {
+				(item.update().isDelete() ? this.looseDeleted : this.looseWritten).put(item.name(), mine.get().loose());
 			}
 			PackedRefs packed = null;
 			if (expectsMissing(item)) {
@@ -439,16 +457,80 @@ final class FilesTransaction extends StagedTransaction {
 		return true;
 	}
 
-	/** Commit: reflogs, renames, packed-refs, unlinks, in git's order. */
+	/**
+	 * Whether this transaction is made all or nothing for a power cut: where
+	 * {@code core.fsync} covers references, a transaction that changes more than one ref,
+	 * each a ref of {@code refs/} shared by the worktrees and written with an object id
+	 * (or deleted), goes into {@code packed-refs} in one rename
+	 * ({@link PackedRefsUpdate#packWrites}). git renames each loose ref into place, so a
+	 * power cut (or a kill) between two renames leaves part of the transaction; a single
+	 * ref's rename is all or nothing by itself, and a symbolic ref, a root ref or a
+	 * worktree's own ref cannot be packed. Decides too whether the deletions of such a
+	 * transaction (or of a forced one) are one rename ({@link #packDeletions}).
+	 */
+	private boolean packsWrites() throws IOException {
+		if (!fsync()) {
+			return false;
+		}
+		int changed = 0;
+		for (PlannedUpdate item : this.planned.values()) {
+			if (this.written.contains(item.name()) || item.deletesExisting()) {
+				changed++;
+			}
+		}
+		// several deletions alone: git removes the loose files one by one after
+		// packed-refs, unless they are packed first
+		this.packDeletions = forced() || changed > 1;
+		// a bulk run's chunks (forced) are made whole by their run: a restore's rerun
+		// finishes it, and a chunk of creates packed would rewrite packed-refs per chunk
+		if (changed < 2 || this.written.isEmpty() || forced()) {
+			return false;
+		}
+		for (String name : this.written) {
+			PlannedUpdate item = this.planned.get(name);
+			if (item.update().type() == RefUpdate.Type.SYMREF || !name.startsWith("refs/")
+					|| WorktreeRef.parse(name).scope() != WorktreeRef.Scope.SHARED) {
+				return false;
+			}
+			Ref loose = this.looseWritten.get(name);
+			if (loose != null
+					&& !(loose instanceof DirectRef direct && this.store.options.objects().exists(direct.id()))) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/** The new values of the written refs, sorted by name (bytewise). */
+	private List<DirectRef> writtenValues() {
+		List<DirectRef> values = new ArrayList<>();
+		for (PlannedUpdate item : this.planned.values()) {
+			if (this.written.contains(item.name())) {
+				values.add(new DirectRef(item.name(), item.update().newId()));
+			}
+		}
+		values.sort((a, b) -> Arrays.compareUnsigned(a.name().getBytes(StandardCharsets.UTF_8),
+				b.name().getBytes(StandardCharsets.UTF_8)));
+		return values;
+	}
+
+	/**
+	 * Commit: reflogs, renames, packed-refs, unlinks, in git's order; or reflogs, then
+	 * every change in one rename of packed-refs ({@link #packsWrites()}).
+	 */
 	@Override
 	protected void apply(NavigableMap<String, PlannedUpdate> planned, PersonIdent who) throws IOException {
 		for (PlannedUpdate item : submissionOrder()) {
 			writeLogs(item, who);
-			if (this.written.contains(item.name())) {
+			if (this.written.contains(item.name()) && !this.packWrites) {
 				this.locks.get(item.name()).commit();
 			}
 		}
-		if (forced()) {
+		if (this.packWrites) {
+			// the locks keep the new values until they are released, never renamed
+			this.packed.packWrites(this.planned.values(), this.looseDeleted, this.looseWritten, writtenValues());
+		}
+		else if (this.packDeletions) {
 			this.packed.packLooseDeletions(this.planned.values(), this.looseDeleted);
 		}
 		// a deleted ref's reflog goes too; where there is no logs directory at all, there
@@ -478,7 +560,7 @@ final class FilesTransaction extends StagedTransaction {
 			}
 		}
 		this.locks.removeDeleted(deleted);
-		if (forced()) {
+		if (this.packDeletions) {
 			syncDirectories(removedLogs);
 		}
 	}

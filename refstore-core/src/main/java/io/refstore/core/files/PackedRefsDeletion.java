@@ -1,5 +1,6 @@
 package io.refstore.core.files;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -8,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -15,6 +17,7 @@ import io.refstore.core.io.Fsync;
 import io.refstore.core.io.ParallelIo;
 import io.refstore.core.objects.ObjectDatabase;
 import io.refstore.core.ref.CorruptRefStoreException;
+import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.HashAlgorithm;
 
 /**
@@ -88,6 +91,113 @@ final class PackedRefsDeletion {
 	}
 
 	/**
+	 * Writes {@code file} with the records named in {@code deleted} left out and
+	 * {@code written} put in (replacing records of the same name) to {@code target}, a
+	 * new file: {@link #writeWithout}'s fast path for a sorted, fully peeled file (each
+	 * name found by binary search, the runs between them copied by the kernel, new values
+	 * peeled through {@code objects}), else a merge of the whole file.
+	 * @param deleted names, none of them in {@code written}
+	 * @param written the new values, sorted by name (bytewise)
+	 * @throws CorruptRefStoreException naming the first damaged line (nothing is then
+	 * left at {@code target})
+	 */
+	static void writeChanged(Path file, HashAlgorithm hash, List<byte[]> deleted, List<DirectRef> written,
+			ObjectDatabase objects, Path target, boolean fsync, PackedSource full) throws IOException {
+		List<byte[]> dropped = new ArrayList<>(deleted);
+		dropped.sort(Arrays::compareUnsigned);
+		try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
+			long size = in.size();
+			ByteBuffer buf = (size > 0 && size <= Integer.MAX_VALUE) ? in.map(FileChannel.MapMode.READ_ONLY, 0, size)
+					: null;
+			int start = (buf != null) ? sortedFullyPeeledStart(buf) : -1;
+			if (start >= 0) {
+				List<Edit> edits = edits(dropped, written, objects, hash.hexLength());
+				for (Edit edit : edits) {
+					edit.at = locate(file, buf, start, edit.name, hash.hexLength());
+				}
+				try {
+					ParallelIo.both(() -> checkLines(file, buf, start, hash.hexLength()),
+							() -> copyEdited(in, start, size, edits, target, fsync));
+				}
+				catch (IOException | RuntimeException ex) {
+					try {
+						Files.deleteIfExists(target);
+					}
+					catch (IOException suppressed) {
+						ex.addSuppressed(suppressed);
+					}
+					throw ex;
+				}
+				return;
+			}
+		}
+		catch (NoSuchFileException ex) {
+			// no packed-refs: the merge writes the new values alone
+		}
+		FilesPacker.writeMerged(objects, full.get(), written, dropped, target, fsync);
+	}
+
+	/** A record left out ({@code record == null}) or put in, and where it goes. */
+	private static final class Edit {
+
+		final byte[] name;
+
+		final byte[] record;
+
+		long at;
+
+		Edit(byte[] name, byte[] record) {
+			this.name = name;
+			this.record = record;
+		}
+
+	}
+
+	/** The edits in name order, each new record formatted as git writes it. */
+	private static List<Edit> edits(List<byte[]> dropped, List<DirectRef> written, ObjectDatabase objects,
+			int hexLength) throws IOException {
+		List<Edit> edits = new ArrayList<>(dropped.size() + written.size());
+		for (byte[] name : dropped) {
+			edits.add(new Edit(name, null));
+		}
+		ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+		PackedRefsWriter writer = new PackedRefsWriter(bytes, hexLength);
+		for (DirectRef ref : written) {
+			bytes.reset();
+			byte[] name = ref.name().getBytes(StandardCharsets.UTF_8);
+			writer.write(name, 0, name.length, ref.id(), objects.peel(ref.id()));
+			edits.add(new Edit(name, bytes.toByteArray()));
+		}
+		edits.sort((a, b) -> Arrays.compareUnsigned(a.name, b.name));
+		return edits;
+	}
+
+	/**
+	 * git's header, then the records with the edits made: the runs between them copied
+	 * channel to channel.
+	 */
+	private static void copyEdited(FileChannel in, int start, long size, List<Edit> edits, Path target, boolean fsync)
+			throws IOException {
+		try (FileChannel out = FileChannel.open(target, StandardOpenOption.WRITE, StandardOpenOption.CREATE,
+				StandardOpenOption.TRUNCATE_EXISTING)) {
+			PackedRefsWriter.writeFully(out, ByteBuffer.wrap(PackedRefs.HEADER));
+			long from = start;
+			for (Edit edit : edits) {
+				long recordStart = edit.at >>> 32;
+				transfer(in, from, recordStart - from, out);
+				if (edit.record != null) {
+					PackedRefsWriter.writeFully(out, ByteBuffer.wrap(edit.record));
+				}
+				from = edit.at & 0xffffffffL;
+			}
+			transfer(in, from, size - from, out);
+			if (fsync) {
+				Fsync.force(out);
+			}
+		}
+	}
+
+	/**
 	 * The whole {@code packed-refs} as one snapshot, read only when the fast path cannot
 	 * be taken.
 	 */
@@ -130,6 +240,18 @@ final class PackedRefsDeletion {
 	 */
 	private static long findRecord(Path file, ByteBuffer buf, int start, byte[] key, int hexLength)
 			throws CorruptRefStoreException {
+		long located = locate(file, buf, start, key, hexLength);
+		return ((located >>> 32) == (located & 0xffffffffL)) ? -1 : located;
+	}
+
+	/**
+	 * Binary search of a mapped sorted file for where the record named {@code key} is or
+	 * would go.
+	 * @return the record's start in the high 32 bits and its end (after a peeled line) in
+	 * the low ones; both the start of the first record after it if there is none
+	 */
+	private static long locate(Path file, ByteBuffer buf, int start, byte[] key, int hexLength)
+			throws CorruptRefStoreException {
 		int length = buf.capacity();
 		int lo = start;
 		int hi = length;
@@ -159,7 +281,7 @@ final class PackedRefsDeletion {
 				hi = record;
 			}
 		}
-		return -1;
+		return ((long) lo << 32) | lo;
 	}
 
 	/** 0 for an ASCII hex digit, 1 for any other byte. */

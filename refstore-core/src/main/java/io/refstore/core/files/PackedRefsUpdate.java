@@ -40,17 +40,20 @@ final class PackedRefsUpdate {
 	}
 
 	/**
-	 * Locks {@code packed-refs} if {@code planned} deletes anything; writes the new file
-	 * if a deleted ref is packed.
+	 * Locks {@code packed-refs} if {@code planned} deletes anything or {@code always};
+	 * writes the new file if a deleted ref is packed.
 	 */
-	void prepare(Collection<PlannedUpdate> planned, boolean fsync) throws IOException {
+	void prepare(Collection<PlannedUpdate> planned, boolean fsync, boolean always) throws IOException {
 		List<byte[]> deleted = deletedNames(planned);
-		if (deleted.isEmpty()) {
+		if (deleted.isEmpty() && !always) {
 			return;
 		}
 		this.lock = LockFile.acquire(this.store.packedFile(), this.store.options.packedLockTimeout(),
 				this.store.options.owner());
 		this.lock.closeChannel();
+		if (deleted.isEmpty()) {
+			return;
+		}
 		Path next = FilesPacker.createNext(this.store.packedFile());
 		// read under packed-refs.lock: no other writer can replace the file now
 		if (PackedRefsDeletion.writeWithout(this.store.packedFile(), this.store.hashAlgorithm(), deleted,
@@ -82,24 +85,77 @@ final class PackedRefsUpdate {
 	 * @param looseDeleted the loose files of deleted refs, as read under their locks
 	 */
 	void packLooseDeletions(Collection<PlannedUpdate> planned, Map<String, Ref> looseDeleted) throws IOException {
+		if (!packLoose(packable(planned, looseDeleted, Map.of()))) {
+			return;
+		}
+		Path packedFile = this.store.packedFile();
+		Path next = packedFile.resolveSibling("packed-refs.new");
+		if (PackedRefsDeletion.writeWithout(packedFile, this.store.hashAlgorithm(), deletedNames(planned),
+				this.store.options.objects(), next, true, this.store::packedLocked)) {
+			this.next = next;
+		}
+	}
+
+	/**
+	 * Makes a transaction of several refs, each a ref of {@code refs/} written with an
+	 * object id or deleted, one rename of {@code packed-refs}, for a power cut, a kill or
+	 * a reader to find it all done or not at all: the refs it changes that have a loose
+	 * file are first packed with the value they have and their files removed (readers see
+	 * no change), both forced; then {@code packed-refs} with the new values and without
+	 * the deleted refs is prepared and forced, for {@link #commit()} to rename. git
+	 * renames each loose ref into place, one after another. Costs one or two rewrites of
+	 * {@code packed-refs}.
+	 * @param looseDeleted the loose files of deleted refs, as read under their locks
+	 * @param looseWritten the loose files of written refs, as read under their locks;
+	 * each a direct ref whose object exists
+	 * @param written the new values, sorted by name (bytewise)
+	 */
+	void packWrites(Collection<PlannedUpdate> planned, Map<String, Ref> looseDeleted, Map<String, Ref> looseWritten,
+			List<DirectRef> written) throws IOException {
+		packLoose(packable(planned, looseDeleted, looseWritten));
+		Path packedFile = this.store.packedFile();
+		Path next = packedFile.resolveSibling("packed-refs.new");
+		PackedRefsDeletion.writeChanged(packedFile, this.store.hashAlgorithm(), deletedNames(planned), written,
+				this.store.options.objects(), next, true, this.store::packedLocked);
+		this.next = next;
+	}
+
+	/**
+	 * The loose files to pack before the rename that commits: deleted refs' and written
+	 * refs' that are direct refs naming objects that exist (a symbolic ref, or one whose
+	 * object is missing, cannot be packed and is removed as git removes it), sorted by
+	 * name.
+	 */
+	private List<DirectRef> packable(Collection<PlannedUpdate> planned, Map<String, Ref> looseDeleted,
+			Map<String, Ref> looseWritten) throws IOException {
 		ObjectDatabase objects = this.store.options.objects();
 		List<DirectRef> loose = new ArrayList<>();
 		for (PlannedUpdate item : planned) {
-			if (item.deletesExisting() && looseDeleted.get(item.name()) instanceof DirectRef direct
-					&& objects.exists(direct.id())) {
+			Ref current = item.deletesExisting() ? looseDeleted.get(item.name()) : looseWritten.get(item.name());
+			if (current instanceof DirectRef direct && objects.exists(direct.id())) {
 				loose.add(direct);
 			}
 		}
-		if (loose.isEmpty()) {
-			return;
-		}
 		loose.sort((a, b) -> Arrays.compareUnsigned(a.name().getBytes(StandardCharsets.UTF_8),
 				b.name().getBytes(StandardCharsets.UTF_8)));
+		return loose;
+	}
+
+	/**
+	 * Packs {@code loose} with the values they have and removes their files, both forced;
+	 * drops a prepared {@code packed-refs.new}, which no longer holds what is packed.
+	 * @return whether anything was packed
+	 */
+	private boolean packLoose(List<DirectRef> loose) throws IOException {
+		if (loose.isEmpty()) {
+			return false;
+		}
 		Path packedFile = this.store.packedFile();
 		Path next = packedFile.resolveSibling("packed-refs.new");
 		Files.deleteIfExists(next);
 		this.next = null;
-		FilesPacker.writeMerged(objects, this.store.packedLocked(), loose, next, true);
+		PackedRefsDeletion.writeChanged(packedFile, this.store.hashAlgorithm(), List.of(), loose,
+				this.store.options.objects(), next, true, this.store::packedLocked);
 		Fsync.rename(next, packedFile);
 		List<Path> dirs = new ArrayList<>();
 		for (DirectRef ref : loose) {
@@ -108,10 +164,7 @@ final class PackedRefsUpdate {
 			dirs.add(path.getParent());
 		}
 		Fsync.nearestDirectories(dirs);
-		if (PackedRefsDeletion.writeWithout(packedFile, this.store.hashAlgorithm(), deletedNames(planned), objects,
-				next, true, this.store::packedLocked)) {
-			this.next = next;
-		}
+		return true;
 	}
 
 	/**

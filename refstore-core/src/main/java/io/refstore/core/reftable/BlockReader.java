@@ -165,12 +165,14 @@ final class BlockReader {
 			return blockLen;
 		}
 		boolean followed = blockLen < available && this.buf[this.base + blockLen] != 0;
-		if (blockLen < blockSize) {
+		if (blockLen <= blockSize) {
+			// a full block (a log index block among the unaligned log section's is one)
+			// is
+			// followed directly by the next
 			return followed ? blockLen : blockSize;
 		}
 		// an oversized block (written by another implementation): next block right after
-		// it, or after padding
-		// up to the next multiple of the block size
+		// it, or after padding up to the next multiple of the block size
 		if (followed || this.blockOffset + blockLen >= this.table.dataEnd()) {
 			return blockLen;
 		}

@@ -39,7 +39,8 @@ import io.refstore.core.testing.TestFiles;
  * {@code tables.list.lock} made every rerun fail), and leaves no lock, staged file or
  * owner record behind (the rerun in this JVM, as the other kill tests rerun).
  * {@code -Drefstore.deleteKillTrials} (12 per command and format) and
- * {@code -Drefstore.killSeed}.
+ * {@code -Drefstore.killSeed} (new for every run, printed, as for
+ * {@code MigrationKillIT}).
  */
 class DeleteRefsKillIT {
 
@@ -47,7 +48,7 @@ class DeleteRefsKillIT {
 
 	private static final int TRIALS = Integer.getInteger("refstore.deleteKillTrials", 12);
 
-	private static final long SEED = Long.getLong("refstore.killSeed", 0x5EED_DE1EL);
+	private static final long SEED = Long.getLong("refstore.killSeed", System.nanoTime());
 
 	private static final int CHUNK = 250;
 
@@ -117,6 +118,7 @@ class DeleteRefsKillIT {
 
 	@Test
 	void deleteRefsKilledAtAnyMomentLeavesWholeChunksDeletedAndARerunFinishes() throws Exception {
+		System.out.printf("%d delete-refs kill trials per format, seed %d (-Drefstore.killSeed)%n", TRIALS, SEED);
 		Random random = new Random(SEED);
 		List<String> failures = new ArrayList<>();
 		int[] landed = new int[3];

@@ -121,6 +121,17 @@ public abstract class BrowserTestSupport {
 			.until(ExpectedConditions.textToBePresentInElementLocated(locator, text));
 	}
 
+	/**
+	 * Waits (up to {@code timeout}) until a job's page shows {@code status}, read in one
+	 * script: the page polls and replaces its elements, also between a WebDriver lookup
+	 * and the read of what it found ("Node with given id does not belong to the
+	 * document").
+	 */
+	protected static void awaitJobStatus(String status, Duration timeout) {
+		waitUpTo(timeout).until((driver) -> status.equals(((org.openqa.selenium.JavascriptExecutor) driver)
+			.executeScript("var e = document.getElementById('job-status'); return e && e.textContent.trim();")));
+	}
+
 	/** Saves a screenshot under {@code target/screenshots}. */
 	protected static void screenshot(String name) {
 		Chromium.screenshot(chrome, name);

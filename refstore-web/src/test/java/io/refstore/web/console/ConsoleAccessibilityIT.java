@@ -93,8 +93,7 @@ class ConsoleAccessibilityIT extends BrowserTestSupport {
 		}
 		chrome.findElement(By.id("launch")).click();
 		waitFor(By.id("steps"));
-		waitUpTo(Duration.ofSeconds(60)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
-			.until((driver) -> driver.findElement(By.id("job-status")).getText().equals("Completed"));
+		awaitJobStatus("Completed", Duration.ofSeconds(60));
 		return chrome.getCurrentUrl().substring(url("").length());
 	}
 

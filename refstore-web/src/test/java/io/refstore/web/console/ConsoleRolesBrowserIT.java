@@ -15,7 +15,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Cookie;
-import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.Select;
 
 import io.refstore.core.testing.GitCli;
@@ -121,15 +120,21 @@ class ConsoleRolesBrowserIT extends BrowserTestSupport {
 	 * and its links to a form that launches or creates, as {@code METHOD path}.
 	 */
 	private List<String> changes() {
+		// read in one script: a WebDriver round trip per link and form took seconds a
+		// page
+		@SuppressWarnings("unchecked")
+		List<List<String>> found = (List<List<String>>) chrome
+			.executeScript("return [Array.from(document.querySelectorAll('form[method=post]'), (form) => form.action),"
+					+ " Array.from(document.querySelectorAll('a[href]'), (link) => link.href)];");
 		List<String> controls = new ArrayList<>();
-		for (WebElement form : chrome.findElements(By.cssSelector("form[method=post]"))) {
-			String action = URI.create(form.getDomProperty("action")).getRawPath();
+		for (String form : found.get(0)) {
+			String action = URI.create(form).getRawPath();
 			if (!action.equals("/logout")) {
 				controls.add("POST " + action);
 			}
 		}
-		for (WebElement link : chrome.findElements(By.cssSelector("a[href]"))) {
-			URI href = URI.create(link.getDomProperty("href"));
+		for (String link : found.get(1)) {
+			URI href = URI.create(link);
 			String path = href.getRawPath();
 			if (path.startsWith("/jobs/new/") || path.endsWith("/new") || path.startsWith("/repo/backups/drop")) {
 				controls.add("GET " + path + ((href.getRawQuery() != null) ? "?" + href.getRawQuery() : ""));
@@ -158,8 +163,7 @@ class ConsoleRolesBrowserIT extends BrowserTestSupport {
 
 	private String awaitCompleted() {
 		waitFor(By.id("steps"));
-		waitUpTo(Duration.ofSeconds(90)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
-			.until((driver) -> driver.findElement(By.id("job-status")).getText().equals("Completed"));
+		awaitJobStatus("Completed", Duration.ofSeconds(90));
 		return path();
 	}
 

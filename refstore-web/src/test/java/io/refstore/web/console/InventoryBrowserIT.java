@@ -52,8 +52,7 @@ class InventoryBrowserIT extends BrowserTestSupport {
 		chrome.get(url("/repo?name=" + REPO));
 		waitFor(By.cssSelector("#run-inventory button")).click();
 		waitFor(By.id("steps"));
-		waitUpTo(Duration.ofSeconds(60)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
-			.until((driver) -> driver.findElement(By.id("job-status")).getText().equals("Completed"));
+		awaitJobStatus("Completed", Duration.ofSeconds(60));
 	}
 
 	private static void branches(TempRepo repo, String commit, String stem, int count) {

@@ -49,8 +49,7 @@ class JobsBrowserIT extends BrowserTestSupport {
 		chrome.findElement(By.id("launch")).click();
 		waitFor(By.id("steps"));
 		String page = chrome.getCurrentUrl();
-		waitUpTo(Duration.ofSeconds(90)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
-			.until((driver) -> driver.findElement(By.id("job-status")).getText().equals("Completed"));
+		awaitJobStatus("Completed", Duration.ofSeconds(90));
 		// polled in place by htmx; the page reloads itself once, at the end, at the same
 		// address
 		assertThat(chrome.getCurrentUrl()).isEqualTo(page);
@@ -129,8 +128,7 @@ class JobsBrowserIT extends BrowserTestSupport {
 			});
 		screenshot("jobs-stop-running");
 		chrome.findElement(By.id("stop")).click();
-		waitUpTo(Duration.ofSeconds(30)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
-			.until((driver) -> driver.findElement(By.id("job-status")).getText().equals("Stopped"));
+		awaitJobStatus("Stopped", Duration.ofSeconds(30));
 		assertThat(chrome.getCurrentUrl()).isEqualTo(first);
 		screenshot("jobs-stop-stopped");
 		assertThat(chrome.findElement(By.id("job-summary")).getText())
