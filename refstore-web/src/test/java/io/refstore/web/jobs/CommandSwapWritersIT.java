@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.put;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.http.MediaType;
 import org.springframework.mock.web.MockHttpServletResponse;
@@ -38,6 +41,12 @@ class CommandSwapWritersIT extends WritersTestSupport {
 
 	private static final int MOVERS = 2;
 
+	/**
+	 * Between two rounds of each writer: unpaced, the writers made 350,000 refs in one
+	 * direction's ten swaps, each of which reads every ref, and the test ran 11 minutes.
+	 */
+	private static final Duration PACE = Duration.ofMillis(100);
+
 	@ParameterizedTest(name = "from {0}")
 	@ValueSource(strings = { "files", "reftable" })
 	void theCommandsSwapsLoseNoConfirmedWriteAndShowNoStaleRead(String from) throws Exception {
@@ -47,7 +56,7 @@ class CommandSwapWritersIT extends WritersTestSupport {
 		String commit = main(repo);
 		List<String> values = List.of(commit,
 				GitCli.reftable().ok(repo.dir(), "commit-tree", "-p", commit, "-m", "two", commit + "^{tree}").trim());
-		Writers writers = new Writers(name, repo, commit).start();
+		Writers writers = new Writers(name, repo, commit).paced(PACE).start();
 		Map<String, String> moved = new ConcurrentHashMap<>();
 		List<String> stale = new ArrayList<>();
 		AtomicInteger moves = new AtomicInteger();
@@ -106,6 +115,41 @@ class CommandSwapWritersIT extends WritersTestSupport {
 	}
 
 	/**
+	 * Issue 33's kill: the command is killed ({@code kill -9}) in the middle of its swap,
+	 * at the first sight of a file it writes under the gate ({@code loose-identities}:
+	 * the gate closed, before the switch; {@code journal}: about to switch or switched),
+	 * while this application serves writers. The application's writers must go on once
+	 * the process is gone (the kernel drops its locks on the gate), the command run again
+	 * must finish, and nothing confirmed may be lost, no answer a 500.
+	 */
+	@ParameterizedTest(name = "from {0}, killed at {1}")
+	@CsvSource({ "files, loose-identities", "files, journal", "reftable, journal" })
+	void aCommandKilledMidSwapHoldsNoWriterBackAndLosesNothing(String from, String killAt) throws Exception {
+		String to = from.equals("files") ? "reftable" : "files";
+		String name = uniqueName("command-kill-" + from);
+		TempRepo repo = repoWithBranches(name, 3000, from);
+		Writers writers = new Writers(name, repo, main(repo)).paced(PACE).start();
+		Path gitDir = Files.isDirectory(repo.dir().resolve(".git")) ? repo.dir().resolve(".git") : repo.dir();
+		Path mark = gitDir.resolve("refstore-migration").resolve(killAt);
+		String said = writers.around(() -> {
+			Process command = refstoreCommand(repo.dir(), "refs", "migrate", "--ref-format=" + to).start();
+			long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
+			while (!Files.exists(mark) && command.isAlive() && System.nanoTime() < deadline) {
+				Thread.onSpinWait();
+			}
+			command.destroyForcibly().waitFor();
+			assertThat(command.exitValue()).as("the command was killed while '" + killAt + "' existed").isEqualTo(137);
+			int before = apiWrites(writers);
+			Thread.sleep(3000);
+			assertThat(apiWrites(writers)).as("API writes confirmed in the 3 s after the kill").isGreaterThan(before);
+			return refstore(repo.dir(), "refs", "migrate", "--ref-format=" + to);
+		});
+		writers.check();
+		assertThat(format(repo)).isEqualTo(to);
+		System.out.println(name + ": killed at '" + killAt + "'; the command run again said: " + said);
+	}
+
+	/**
 	 * Reads {@code ref} back right after its write of {@code value} was confirmed: it
 	 * must show that value (or, during a swap, answer 503).
 	 */
@@ -129,13 +173,32 @@ class CommandSwapWritersIT extends WritersTestSupport {
 	 * succeed. Returns its standard error's summary and output.
 	 */
 	private static String refstore(Path dir, String... args) throws Exception {
-		String classes = Path.of(Refstore.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
-		List<String> command = new ArrayList<>(
-				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1",
-						"-XX:+UseSerialGC", "-cp", classes, Refstore.class.getName()));
-		GitCli.Result result = GitCli.command(command).run(dir, args);
+		GitCli.Result result = GitCli.command(javaCommand()).run(dir, args);
 		assertThat(result.exitCode()).as(String.join(" ", args) + ": " + result.stderr()).isZero();
 		return result.stdout() + result.stderr();
+	}
+
+	/** How many writes the API confirmed so far (200 and 201 answers). */
+	private static int apiWrites(Writers writers) {
+		return writers.statuses.getOrDefault(200, 0) + writers.statuses.getOrDefault(201, 0);
+	}
+
+	/**
+	 * The {@code refstore} command with {@code args} in {@code dir}, to start; its output
+	 * is discarded.
+	 */
+	private static ProcessBuilder refstoreCommand(Path dir, String... args) throws Exception {
+		List<String> command = javaCommand();
+		command.addAll(List.of(args));
+		return new ProcessBuilder(command).directory(dir.toFile())
+			.redirectOutput(ProcessBuilder.Redirect.DISCARD)
+			.redirectError(ProcessBuilder.Redirect.DISCARD);
+	}
+
+	private static List<String> javaCommand() throws Exception {
+		String classes = Path.of(Refstore.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+		return new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+				"-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", classes, Refstore.class.getName()));
 	}
 
 }
