@@ -22,13 +22,16 @@ import io.refstore.batch.support.RefJobType;
 import io.refstore.batch.support.RefJobs;
 import io.refstore.batch.support.RefJobListener;
 import io.refstore.core.migrate.FormatMigrator;
+import io.refstore.core.migrate.InterruptedSwap;
 import io.refstore.core.migrate.MigrationReport;
 import io.refstore.core.repo.Repository;
 
 /**
  * {@code rollbackMigrationJob}: {@code restoreBackupStep} puts back the store a migration
  * kept in its backup ({@link FormatMigrator#rollback}), keeping the current store in a
- * backup of its own.
+ * backup of its own. A migration killed after its switch is finished first (results
+ * {@code rollback.finishedFirst} and {@code rollback.finishedFirstBackup}); a restarted
+ * job finishes its own rollback, whose journal names the backup it restores.
  */
 @Configuration(proxyBeanMethods = false)
 public class RollbackMigrationJobConfiguration {
@@ -57,6 +60,15 @@ public class RollbackMigrationJobConfiguration {
 			job.putLong("rollback.refs", report.refs());
 			job.putString("rollback.digest", report.sourceDigest());
 			job.putString("rollback.keptCurrentAt", String.valueOf(report.backup()));
+			InterruptedSwap finished = report.finishedFirst();
+			if (finished != null) {
+				// a migration (or another rollback) killed after its switch, finished
+				// before this rollback: where its old store went (possibly the backup
+				// restored here, which is then gone)
+				job.putString("rollback.finishedFirst", (finished.rollback() ? "rollback" : "migration") + " from "
+						+ finished.from().configName() + " to " + finished.to().configName());
+				job.putString("rollback.finishedFirstBackup", finished.backup().toString());
+			}
 			// the refs written since the migration, kept in the restored store: their
 			// count, and the first 100
 			job.putLong("rollback.kept", report.carried().size());

@@ -12,6 +12,7 @@ import java.util.function.Consumer;
 
 import io.refstore.core.migrate.Backups;
 import io.refstore.core.migrate.FormatMigrator;
+import io.refstore.core.migrate.InterruptedSwap;
 import io.refstore.core.migrate.MigrationException;
 import io.refstore.core.migrate.MigrationOptions;
 import io.refstore.core.migrate.MigrationProgress;
@@ -155,8 +156,12 @@ final class Refs implements Command {
 			throw CommandFailure.fatal("no backup named '" + name + "'");
 		}
 		try {
-			print(context, new FormatMigrator(context.repository(), progress(context, parsed)).rollback(backup),
-					"written since the migration or during the swap, kept");
+			MigrationReport report = new FormatMigrator(context.repository(), progress(context, parsed))
+				.rollback(backup);
+			if (report.finishedFirst() != null) {
+				context.out().write(finishedFirst(report.finishedFirst(), backup));
+			}
+			print(context, report, "written since the migration or during the swap, kept");
 			return 0;
 		}
 		catch (MigrationException ex) {
@@ -165,6 +170,31 @@ final class Refs implements Command {
 		catch (RefusedJobInputException ex) {
 			throw CommandFailure.fatal("backup '" + name + "' refused: " + ex.reason());
 		}
+	}
+
+	/**
+	 * The line on the swap a killed run had begun, which the rollback of {@code restored}
+	 * finished first: where that run's old store is, unless it is the backup the rollback
+	 * restored (and so removed).
+	 */
+	private static String finishedFirst(InterruptedSwap finished, Path restored) {
+		StringBuilder text = new StringBuilder("finished first the ")
+			.append(finished.rollback() ? "rollback" : "migration")
+			.append(" from ")
+			.append(finished.from().configName())
+			.append(" to ")
+			.append(finished.to().configName())
+			.append(" that a killed run had begun; ");
+		if (finished.backup().toAbsolutePath().normalize().equals(restored.toAbsolutePath().normalize())) {
+			text.append("its backup is the one this rollback restored");
+		}
+		else {
+			text.append("its old store kept at '").append(finished.backup()).append('\'');
+		}
+		if (finished.rollback()) {
+			text.append(", the backup it restored kept at '").append(finished.restored()).append('\'');
+		}
+		return text.append('\n').toString();
 	}
 
 	/**

@@ -98,7 +98,7 @@ public final class FormatMigrator {
 			}
 			// 5. and 6.
 			Swap.Result swapped = swap.run(source, fingerprint, built, options.target(),
-					builder.rebuild(source, staged, options), options.reflogs());
+					builder.rebuild(source, staged, options), options.reflogs(), null);
 			this.work.delete();
 			return Swap.report(current, options.target(), swapped, staged, started);
 		}
@@ -161,7 +161,10 @@ public final class FormatMigrator {
 	 * made, and the copy is swapped in exactly as a migration swaps its new store. A
 	 * rollback killed or failed at any point leaves git reading the current store or the
 	 * restored one, and running it again finishes it; the backup is removed only once the
-	 * restored store is in place.
+	 * restored store is in place. A migration killed after its switch (or a rollback of
+	 * another backup) is finished first, as a migration run again finishes it; the
+	 * rollback then restores {@code backup} (which may be the one that run made) and
+	 * reports the finished run ({@link MigrationReport#finishedFirst()}).
 	 * @throws MigrationException if the backup does not read as recorded, or the rollback
 	 * is refused
 	 */

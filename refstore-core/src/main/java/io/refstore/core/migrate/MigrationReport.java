@@ -24,18 +24,36 @@ import io.refstore.core.ref.RefFormat;
  * into the new one (see {@link CarryOver}); their values and new log entries are in the
  * new store, not in the digests. For a rollback also every ref written, moved or deleted
  * since the migration and so in the restored store ({@link CatchUp})
+ * @param finishedFirst the swap a killed run had begun, which this run finished before it
+ * did what it was asked (see {@link FormatMigrator#rollback(Path)}), or {@code null}
  */
 public record MigrationReport(RefFormat from, RefFormat to, long refs, long logEntries, String sourceDigest,
-		String targetDigest, Path staged, Path backup, boolean swapped, Duration elapsed, List<String> carried) {
+		String targetDigest, Path staged, Path backup, boolean swapped, Duration elapsed, List<String> carried,
+		InterruptedSwap finishedFirst) {
 
 	public MigrationReport {
 		carried = List.copyOf(carried);
+	}
+
+	/** A report of a run that finished no other run's swap first. */
+	public MigrationReport(RefFormat from, RefFormat to, long refs, long logEntries, String sourceDigest,
+			String targetDigest, Path staged, Path backup, boolean swapped, Duration elapsed, List<String> carried) {
+		this(from, to, refs, logEntries, sourceDigest, targetDigest, staged, backup, swapped, elapsed, carried, null);
 	}
 
 	/** A report of a swap that carried nothing. */
 	public MigrationReport(RefFormat from, RefFormat to, long refs, long logEntries, String sourceDigest,
 			String targetDigest, Path staged, Path backup, boolean swapped, Duration elapsed) {
 		this(from, to, refs, logEntries, sourceDigest, targetDigest, staged, backup, swapped, elapsed, List.of());
+	}
+
+	/**
+	 * This report, saying that the run finished {@code interrupted} first; its elapsed
+	 * time counts from {@code started} ({@link System#nanoTime()}), before that.
+	 */
+	MigrationReport afterFinishing(InterruptedSwap interrupted, long started) {
+		return new MigrationReport(this.from, this.to, this.refs, this.logEntries, this.sourceDigest, this.targetDigest,
+				this.staged, this.backup, this.swapped, Swap.elapsed(started), this.carried, interrupted);
 	}
 
 }

@@ -21,8 +21,11 @@ import io.refstore.core.store.RefStores;
  * <li>Refuse what cannot be rolled back (no backup, a backup reached through a symbolic
  * link, outside the repository's backups or of another repository
  * ({@link Backups#check}), a backup of the format in use, a live owner, the refusals of a
- * migration); finish a rollback an earlier run stopped after its switch or while it
- * removed the backup.</li>
+ * migration); finish this rollback if an earlier run stopped after its switch or while it
+ * removed the backup. A migration (or a rollback of another backup) stopped after its
+ * switch is finished first, as every migration finishes it, and the rollback then runs on
+ * the repository in that run's new format: the journal names the backup a rollback
+ * restores, so that no run takes another's swap for its own.</li>
  * <li>Copy the backup's store into the work directory byte for byte, read the copy back
  * and compare it with the digest recorded when the backup was made.</li>
  * <li>Bring the copy up to date with every ref written, moved or deleted since the
@@ -55,22 +58,22 @@ final class Rollback {
 
 	MigrationReport run(Path backup, String job) throws IOException {
 		long started = System.nanoTime();
-		RefFormat current = this.repository.refFormat();
-		RefFormat restored = Files.isDirectory(backup.resolve("reftable")) ? RefFormat.REFTABLE : RefFormat.FILES;
 		// 1. refuse, or finish an earlier run
 		this.work.recoverFromDeadOwner(job);
-		Path restoredMark = backup.resolveSibling(RESTORED + backup.getFileName());
+		Path restoredMark = restoredMark(backup);
 		Journal interrupted = this.work.interruptedSwap();
-		if (interrupted != null) {
+		if (interrupted != null && interrupted.restores(backup)) {
+			// this rollback, killed after its switch
 			MigrationReport done = this.swap.finishInterrupted(interrupted, started);
 			FileMoves.deleteTree(backup);
 			FileMoves.deleteTree(restoredMark);
 			return done;
 		}
-		if (!Files.exists(backup) && Files.exists(restoredMark)) {
+		if (interrupted == null && !Files.exists(backup) && Files.exists(restoredMark)) {
 			// an earlier run restored it and was stopped while it removed the backup
 			this.work.delete();
 			FileMoves.deleteTree(restoredMark);
+			RefFormat current = this.repository.refFormat();
 			return this.swap.finishedReport(current, current, null, List.of(), started);
 		}
 		if (!Files.isDirectory(backup)) {
@@ -78,9 +81,18 @@ final class Rollback {
 		}
 		// inside this repository's backups, reached through no link, and made here
 		Backups.check("backup", this.repository, backup.toString());
+		RefFormat restored = Files.isDirectory(backup.resolve("reftable")) ? RefFormat.REFTABLE : RefFormat.FILES;
+		// the format in use once the swap a killed run left is finished
+		RefFormat current = (interrupted != null) ? interrupted.to() : this.repository.refFormat();
 		if (restored == current) {
+			String uses = (interrupted == null) ? "already uses"
+					: "uses once the " + describe(interrupted) + " that a killed run had begun is finished (run"
+							+ " 'refstore refs migrate --ref-format=" + current.configName() + "' to finish it)";
 			throw new MigrationException("the backup at '" + backup + "' holds a " + restored.configName()
-					+ " store, the format the repository already uses");
+					+ " store, the format the repository " + uses);
+		}
+		if (interrupted != null) {
+			return finishThenRollBack(interrupted, backup, job, started);
 		}
 		this.work.begin(restored, job);
 		Path staged = this.work.staged();
@@ -105,7 +117,7 @@ final class Rollback {
 				}
 				return caughtUp[0];
 			};
-			swapped = this.swap.run(source, fingerprint, catchUp.staged(), restored, catchUp, false);
+			swapped = this.swap.run(source, fingerprint, catchUp.staged(), restored, catchUp, false, backup);
 		}
 		catch (IOException | RuntimeException ex) {
 			this.work.deleteUnlessJournaled();
@@ -119,6 +131,45 @@ final class Rollback {
 		kept.addAll(swapped.carried());
 		return Swap.report(current, restored, new Swap.Result(swapped.built(), swapped.backup(), List.copyOf(kept)),
 				staged, started);
+	}
+
+	/**
+	 * After a migration (or a rollback of another backup) killed after its switch: its
+	 * swap is finished first, as any migration or rollback finishes it, and the rollback
+	 * then runs on the repository in its new format. The backup the killed run retired
+	 * its store into is a backup like any other (this rollback may restore it); a backup
+	 * that a killed rollback restored stays.
+	 */
+	private MigrationReport finishThenRollBack(Journal interrupted, Path backup, String job, long started)
+			throws IOException {
+		this.swap.finish(interrupted);
+		Path restoredByIt = interrupted.restores();
+		if (restoredByIt != null && !Files.exists(restoredByIt)) {
+			// it was removing the backup it had restored: its hidden rest goes too
+			FileMoves.deleteTree(restoredMark(restoredByIt));
+		}
+		InterruptedSwap finished = new InterruptedSwap(interrupted.from(), interrupted.to(), interrupted.backup(),
+				restoredByIt);
+		try (Repository switched = this.repository.reopen()) {
+			return new Rollback(switched, this.progress).run(backup, job).afterFinishing(finished, started);
+		}
+		catch (MigrationException ex) {
+			throw new MigrationException(ex.getMessage() + " (the " + describe(interrupted)
+					+ " that a killed run had begun was finished first: the repository uses the "
+					+ interrupted.to().configName() + " format now, its old store kept at '" + interrupted.backup()
+					+ "')");
+		}
+	}
+
+	/** What a journal's run was, for a message: "migration from files to reftable". */
+	private static String describe(Journal journal) {
+		return ((journal.restores() != null) ? "rollback" : "migration") + " from " + journal.from().configName()
+				+ " to " + journal.to().configName();
+	}
+
+	/** The name a restored backup is renamed to before it is removed. */
+	private static Path restoredMark(Path backup) {
+		return backup.resolveSibling(RESTORED + backup.getFileName());
 	}
 
 	/**

@@ -404,7 +404,7 @@ public final class StagedMigration implements Closeable {
 		try (RefStore store = RefStores.open(this.repository)) {
 			swapped = new Swap(this.repository, this.workDir).run(store, state.getProperty("fingerprint", ""), built,
 					this.options.target(), new StoreBuilder(this.repository).rebuild(store, staged, this.options),
-					this.options.reflogs());
+					this.options.reflogs(), null);
 		}
 		this.finished = Swap.report(this.from, this.options.target(), swapped, staged, this.started);
 		SwappedByJob.write(this.finished, state.getProperty("job"));

@@ -84,11 +84,13 @@ final class Swap {
 	 * @param digestOfRetired whether {@code built}'s source digest is the retired store's
 	 * (a migration's, with reflogs), which the backup then records without reading it
 	 * again
+	 * @param restores the backup a rollback restores (its journal names it), or
+	 * {@code null} for a migration
 	 * @return the store swapped in (refreshed if the source had changed) and where the
 	 * old one went
 	 */
 	Result run(RefStore source, String fingerprint, BuiltStore built, RefFormat target, Refresh refresh,
-			boolean digestOfRetired) throws IOException {
+			boolean digestOfRetired, Path restores) throws IOException {
 		RefFormat current = this.repository.refFormat();
 		Path backup = newBackupDir(current);
 		// before anything changes: an identity file that cannot be read (a planted link)
@@ -114,7 +116,8 @@ final class Swap {
 			}
 			// 3. to 5.
 			RefStores.layout(target).stage(this.work.staged(), storeDir());
-			new Journal(current, target, backup).write(this.work.path());
+			new Journal(current, target, backup, (restores != null) ? Journal.absolute(restores) : null)
+				.write(this.work.path());
 			switchConfig(current, target, gate);
 			// 6. a migration's source digest is that of the store it retires (reflogs
 			// included only if they came
@@ -203,9 +206,18 @@ final class Swap {
 	 * @return the report, its digests the store's as it now reads
 	 */
 	MigrationReport finishInterrupted(Journal journal, long started) throws IOException {
+		List<String> carried = finish(journal);
+		return finishedReport(journal.from(), journal.to(), journal.backup(), carried, started);
+	}
+
+	/**
+	 * {@link #finishInterrupted} without the report, which reads the whole store.
+	 * @return the refs carried into the new store
+	 */
+	List<String> finish(Journal journal) throws IOException {
 		List<String> carried = retireAndCarry(journal.from(), journal.backup(), null);
 		this.work.delete();
-		return finishedReport(journal.from(), journal.to(), journal.backup(), carried, started);
+		return carried;
 	}
 
 	/**

@@ -114,7 +114,21 @@ public final class Repository implements Closeable {
 	}
 
 	static Repository open(Path start, Map<String, String> env, Clock clock) throws IOException {
-		RepositoryLocator.Location location = locate(start, env);
+		return open(locate(start, env), env, clock);
+	}
+
+	/**
+	 * This repository opened again with the same environment, its configuration read
+	 * anew: after a format migration or rollback switched the ref storage, which this
+	 * object read once.
+	 * @return the repository, to be closed by the caller (this one stays open)
+	 */
+	public Repository reopen() throws IOException {
+		return open(this.location, this.env, this.clock);
+	}
+
+	private static Repository open(RepositoryLocator.Location location, Map<String, String> env, Clock clock)
+			throws IOException {
 		// before the configuration: a swap that ends after this read makes this
 		// repository's stores stale
 		long generation = StoreGate.of(location.commonDir()).generation();

@@ -98,7 +98,7 @@ class BackupsIT {
 		MigrationReport there = MigrationRunner.migrate(repo.dir(), MigrationOptions.to(RefFormat.REFTABLE));
 		String name = there.backup().getFileName().toString();
 		Path work = Files.createDirectories(repo.gitDir().resolve(FormatMigrator.WORK_DIR));
-		new Journal(RefFormat.FILES, RefFormat.REFTABLE, there.backup()).write(work);
+		new Journal(RefFormat.FILES, RefFormat.REFTABLE, there.backup(), null).write(work);
 		Backups backups = new Backups(repo.gitDir());
 
 		assertThatThrownBy(() -> backups.drop(name)).isInstanceOf(MigrationException.class)
