@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.put;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,6 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.http.MediaType;
 import org.springframework.mock.web.MockHttpServletResponse;
 
+import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 
 import io.refstore.core.cli.Refstore;
@@ -147,6 +149,71 @@ class CommandSwapWritersIT extends WritersTestSupport {
 		writers.check();
 		assertThat(format(repo)).isEqualTo(to);
 		System.out.println(name + ": killed at '" + killAt + "'; the command run again said: " + said);
+	}
+
+	/**
+	 * Issue 33's race: a migration launched through the API while the command migrates
+	 * the same repository, and the reverse, with writers running. The second to claim the
+	 * repository refuses cleanly (the job fails with a message, the command exits with an
+	 * error, neither naming a class or a stack frame), the first finishes, and no writer
+	 * sees a 500 or loses a confirmed write.
+	 */
+	@ParameterizedTest(name = "{0} first")
+	@ValueSource(strings = { "command", "api" })
+	void anApiMigrationAndACommandMigrationAtOnceOneRefusesCleanly(String first) throws Exception {
+		String name = uniqueName("command-race-" + first);
+		TempRepo repo = repoWithBranches(name, 3000, "files");
+		Writers writers = new Writers(name, repo, main(repo)).paced(PACE).start();
+		Path gitDir = Files.isDirectory(repo.dir().resolve(".git")) ? repo.dir().resolve(".git") : repo.dir();
+		Path owner = gitDir.resolve("refstore-migration").resolve("owner");
+		String launch = """
+				{"repository": "%s", "targetFormat": "reftable", "chunkSize": 500}""".formatted(name);
+		String[] outcome = writers.around(() -> {
+			Process command;
+			DocumentContext job;
+			if (first.equals("command")) {
+				command = refstoreCommand(repo.dir(), "refs", "migrate", "--ref-format=reftable")
+					.redirectError(ProcessBuilder.Redirect.PIPE)
+					.start();
+				awaitFile(owner, command);
+				job = awaitOutcome(launch("/api/jobs/migrations", launch, "admin"), "migration.backup");
+			}
+			else {
+				long id = launch("/api/jobs/migrations", launch, "admin");
+				awaitFile(owner, null);
+				command = refstoreCommand(repo.dir(), "refs", "migrate", "--ref-format=reftable")
+					.redirectError(ProcessBuilder.Redirect.PIPE)
+					.start();
+				job = awaitOutcome(id, "migration.backup");
+			}
+			String error = new String(command.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+			command.waitFor();
+			return new String[] { Integer.toString(command.exitValue()), error, job.read("$.status", String.class),
+					String.valueOf(job.read("$.exitMessage", String.class)) };
+		});
+		boolean commandWon = outcome[0].equals("0");
+		boolean jobWon = outcome[2].equals("COMPLETED");
+		assertThat(commandWon ^ jobWon).as("exactly one migrates: " + String.join(" | ", outcome)).isTrue();
+		String refusal = commandWon ? outcome[3] : outcome[1];
+		assertThat(refusal).as("the refusal").isNotBlank().doesNotContain("Exception").doesNotContain("\tat ");
+		if (!commandWon) {
+			assertThat(outcome[1]).startsWith("error: ");
+		}
+		assertThat(format(repo)).isEqualTo("reftable");
+		writers.check();
+		System.out.println(name + ": " + (commandWon ? "the command" : "the job") + " migrated; the other said: "
+				+ refusal.strip());
+	}
+
+	/**
+	 * Waits until {@code file} exists (at most 2 minutes), or {@code process} (if any)
+	 * has ended.
+	 */
+	private static void awaitFile(Path file, Process process) throws InterruptedException {
+		long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+		while (!Files.exists(file) && (process == null || process.isAlive()) && System.nanoTime() < deadline) {
+			Thread.sleep(1);
+		}
 	}
 
 	/**
