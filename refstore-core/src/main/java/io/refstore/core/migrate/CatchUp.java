@@ -31,8 +31,9 @@ import io.refstore.core.store.RefStores;
  * Both stores are read once, side by side in git's order, and what differs is applied to
  * the copy in one transaction, whose reflog entries say where the change came from; a
  * changed ref that has a log in the current store is written on its own with the entries
- * the copy lacks ({@link CarryOver#carry}). Run once before the swap's locks for the bulk
- * of the changes, and again under them only if the current store changed meanwhile.
+ * the copy lacks ({@link CarryOver#carry}). A files copy is then packed. Run once before
+ * the swap's locks for the bulk of the changes, and again under them only if the current
+ * store changed meanwhile.
  */
 final class CatchUp {
 
@@ -102,6 +103,16 @@ final class CatchUp {
 				for (Ref ref : logged) {
 					CarryOver.carry(ref.name(), ref, source.reflog(ref.name()), target, MESSAGE);
 				}
+			}
+		}
+		if (format == RefFormat.FILES && !(updates.isEmpty() && logged.isEmpty())) {
+			// what the catch-up wrote is loose, a file per ref: packed, as git's
+			// migration to files writes its refs, so that refs written since the
+			// migration do not stay loose round after round (a rollback of a busy
+			// repository left every ref loose, and the next migration read them one file
+			// at a time)
+			try (RefStore target = RefStores.openAt(repository, format, staged)) {
+				target.packRefs(new RefStore.PackOptions(true, true));
 			}
 		}
 		List<String> names = new ArrayList<>(updates.stream().map(RefUpdate::name).toList());

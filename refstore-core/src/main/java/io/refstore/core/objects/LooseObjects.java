@@ -6,6 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
 
@@ -23,6 +25,11 @@ final class LooseObjects {
 
 	private final Path objectsDir;
 
+	/** How many types {@link #type} remembers before it starts again. */
+	private static final int MAX_REMEMBERED = 65_536;
+
+	private final Map<ObjectId, Byte> types = new ConcurrentHashMap<>();
+
 	LooseObjects(Path objectsDir) {
 		this.objectsDir = objectsDir;
 	}
@@ -32,8 +39,28 @@ final class LooseObjects {
 		return this.objectsDir.resolve(hex.substring(0, 2)).resolve(hex.substring(2));
 	}
 
-	/** The type (1-4) of a loose object, or -1 if there is no such loose object. */
+	/**
+	 * The type (1-4) of a loose object, or -1 if there is no such loose object. A type
+	 * found is remembered (an object's type never changes, and it stays an object when it
+	 * is packed), so that many refs naming a few loose objects (a digest of every ref)
+	 * read each once.
+	 */
 	int type(ObjectId id) throws IOException {
+		Byte known = this.types.get(id);
+		if (known != null) {
+			return known;
+		}
+		int type = readType(id);
+		if (type >= 0) {
+			if (this.types.size() >= MAX_REMEMBERED) {
+				this.types.clear();
+			}
+			this.types.put(id, (byte) type);
+		}
+		return type;
+	}
+
+	private int readType(ObjectId id) throws IOException {
 		Path file = fileFor(id);
 		Inflater inflater = new Inflater();
 		try (InputStream in = Files.newInputStream(file)) {

@@ -1,18 +1,25 @@
 package io.refstore.core.repo;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
- * Keeps this process's own ref writers out of a repository while its store is being
- * swapped (a format migration or a rollback), and tells a writer whose store was opened
- * before a swap that it now writes to a retired store.
+ * Keeps every refstore process's ref writers out of a repository while its store is being
+ * swapped (a format migration or a rollback, by the {@code refstore} command, the
+ * application or another node on the same storage), and tells a writer whose store was
+ * opened before a swap that it now writes to a retired store.
  * <p>
  * git's locks cannot do this alone: a swap locks the refs that exist, but a writer
  * creating a new ref takes a lock no one holds, and a writer that read the configuration
@@ -24,25 +31,59 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * at an earlier generation is refused with {@link StoreSwappedException} and must open
  * the repository again.
  * <p>
- * One gate per repository (its common directory) and process; other processes (git,
- * another refstore) are not held by it. The lock is fair, so a waiting swap is not
- * starved by a stream of writers. Thread-safe.
+ * Across processes the gate is the file {@value #FILE} in the common directory, which no
+ * one renames or removes, and two byte-range locks on it ({@code fcntl}), which the
+ * kernel drops when their process dies, so a killed swap never blocks anyone. A process
+ * whose writers are inside holds a shared lock on the <em>gate</em> byte while any of
+ * them is; a swap holds the <em>intent</em> byte exclusively, which turns away writers
+ * not yet inside (so a busy process cannot starve it), then waits for the gate byte
+ * exclusively. The generation is a counter in the file, advanced under the swap's locks.
+ * Inside one process a fair read-write lock does the same for its threads, since a
+ * process shares its {@code fcntl} locks among them. git does not take these locks: it is
+ * held off by its own, which the swap takes.
+ * <p>
+ * One gate per repository (its common directory) and process. Thread-safe.
  */
 public final class StoreGate {
 
+	/** The gate's file in the common directory. */
+	public static final String FILE = "refstore-gate";
+
 	/** How long a writer waits for a swap to end before {@link StoreBusyException}. */
 	public static final Duration WRITER_WAIT = Duration.ofSeconds(10);
+
+	private static final long INTENT = 0;
+
+	private static final long GATE = 1;
+
+	/** Where the generation is kept: a big-endian {@code long}. */
+	private static final long GENERATION_AT = 8;
+
+	private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
 	private static final ConcurrentMap<Path, StoreGate> GATES = new ConcurrentHashMap<>();
 
 	private final Path commonDir;
 
+	private final Path file;
+
 	private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock(true);
 
-	private final AtomicLong generation = new AtomicLong();
+	// the file and this process's locks on it, guarded by this gate's monitor: open while
+	// writers of this process are inside (sharers > 0) or a swap of this process holds it
+
+	private FileChannel channel;
+
+	private FileLock shared;
+
+	private int sharers;
+
+	/** The generation read when the shared lock was taken, or a swap's own. */
+	private long held;
 
 	private StoreGate(Path commonDir) {
 		this.commonDir = commonDir;
+		this.file = commonDir.resolve(FILE);
 	}
 
 	/** The gate of the repository whose common directory is {@code commonDir}. */
@@ -60,58 +101,243 @@ public final class StoreGate {
 	}
 
 	/**
-	 * The number of switches so far; read it before reading the configuration a store is
-	 * opened by.
+	 * The number of switches so far, by any process; read it before reading the
+	 * configuration a store is opened by. 0 while no swap ever made the gate's file.
 	 */
-	public long generation() {
-		return this.generation.get();
+	public synchronized long generation() throws IOException {
+		if (this.channel != null) {
+			return this.held;
+		}
+		// only while this process holds no lock on the file: closing any descriptor of a
+		// file drops every fcntl lock the process holds on it, whichever descriptor took
+		// it
+		try (FileChannel read = FileChannel.open(this.file, StandardOpenOption.READ)) {
+			return readGeneration(read);
+		}
+		catch (NoSuchFileException ex) {
+			return 0;
+		}
 	}
 
 	/**
 	 * Lets a writer in, waiting up to {@code wait} for a swap to end.
 	 * @param openedAt the {@link #generation()} read before the writer's configuration
 	 * was read
-	 * @return the pass, to be closed when the writer has released its locks
+	 * @return the pass, to be closed by the same thread when the writer has released its
+	 * locks
 	 * @throws StoreBusyException if a swap holds the gate longer than {@code wait}
 	 * @throws StoreSwappedException if the store was switched since {@code openedAt}
 	 */
 	public Pass enter(long openedAt, Duration wait) throws IOException {
+		if (this.lock.isWriteLockedByCurrentThread() || this.lock.getReadHoldCount() > 0) {
+			// this thread is inside already (a swap's own writes, a writer's nested one):
+			// its process holds the file
+			this.lock.readLock().lock();
+			return checked(openedAt, this.lock.readLock()::unlock);
+		}
+		long deadline = System.nanoTime() + wait.toNanos();
 		boolean entered;
 		try {
 			entered = this.lock.readLock().tryLock(wait.toNanos(), TimeUnit.NANOSECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new java.io.InterruptedIOException("interrupted while waiting for a swap of " + this.commonDir);
+			throw interrupted();
 		}
 		if (!entered) {
 			throw new StoreBusyException(this.commonDir, wait);
 		}
-		if (this.generation.get() != openedAt) {
+		try {
+			while (!share()) {
+				pause(deadline, wait);
+			}
+		}
+		catch (IOException | RuntimeException ex) {
 			this.lock.readLock().unlock();
+			throw ex;
+		}
+		return checked(openedAt, () -> {
+			unshare();
+			this.lock.readLock().unlock();
+		});
+	}
+
+	private Pass checked(long openedAt, Pass pass) throws StoreSwappedException {
+		long now;
+		synchronized (this) {
+			now = this.held;
+		}
+		if (now != openedAt) {
+			pass.close();
 			throw new StoreSwappedException(this.commonDir);
 		}
-		return this.lock.readLock()::unlock;
+		return pass;
 	}
 
 	/**
-	 * Closes the gate for a swap: waits up to {@code wait} for the writers inside to
-	 * finish; new writers wait until the returned swap is closed.
-	 * @throws StoreBusyException if writers stay inside longer than {@code wait}
+	 * Takes this process's share of the file for one more writer, unless another
+	 * process's swap has announced itself or holds the gate.
+	 * @return whether the writer is in
+	 */
+	private synchronized boolean share() throws IOException {
+		boolean opened = open();
+		try {
+			// every writer looks at the intent, also while others of this process are
+			// inside: a swap waiting for them is not starved by newcomers
+			FileLock intent = tryLock(this.channel, INTENT, true);
+			if (intent == null) {
+				return false;
+			}
+			try {
+				if (this.sharers == 0) {
+					this.shared = tryLock(this.channel, GATE, true);
+					if (this.shared == null) {
+						return false;
+					}
+					this.held = readGeneration(this.channel);
+				}
+				this.sharers++;
+				return true;
+			}
+			finally {
+				intent.release();
+			}
+		}
+		finally {
+			if (this.sharers == 0) {
+				closeFile(opened);
+			}
+		}
+	}
+
+	private synchronized void unshare() {
+		if (--this.sharers == 0) {
+			closeFile(true);
+		}
+	}
+
+	/** Opens the file if this process has not; whether it did. */
+	private boolean open() throws IOException {
+		if (this.channel != null) {
+			return false;
+		}
+		this.channel = FileChannel.open(this.file, StandardOpenOption.READ, StandardOpenOption.WRITE,
+				StandardOpenOption.CREATE);
+		return true;
+	}
+
+	/** Closes the file, which drops this process's locks on it. */
+	private void closeFile(boolean opened) {
+		if (!opened || this.channel == null) {
+			return;
+		}
+		try {
+			this.channel.close();
+		}
+		catch (IOException ex) {
+			// closing a file only read and locked: its locks are gone either way
+		}
+		this.channel = null;
+		this.shared = null;
+	}
+
+	/**
+	 * One byte's lock, or {@code null} while another process (or, through another path to
+	 * the same file, this one) holds it.
+	 */
+	private static FileLock tryLock(FileChannel channel, long at, boolean shared) throws IOException {
+		try {
+			return channel.tryLock(at, 1, shared);
+		}
+		catch (OverlappingFileLockException ex) {
+			return null;
+		}
+	}
+
+	private void pause(long deadline, Duration wait) throws IOException {
+		long left = deadline - System.nanoTime();
+		if (left <= 0) {
+			throw new StoreBusyException(this.commonDir, wait);
+		}
+		try {
+			TimeUnit.NANOSECONDS.sleep(Math.min(left, POLL_NANOS));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw interrupted();
+		}
+	}
+
+	private InterruptedIOException interrupted() {
+		return new InterruptedIOException("interrupted while waiting for a swap of " + this.commonDir);
+	}
+
+	private static long readGeneration(FileChannel channel) throws IOException {
+		ByteBuffer bytes = ByteBuffer.allocate(Long.BYTES);
+		while (bytes.hasRemaining()) {
+			if (channel.read(bytes, GENERATION_AT + bytes.position()) < 0) {
+				// a gate no swap has written yet
+				return 0;
+			}
+		}
+		return bytes.flip().getLong();
+	}
+
+	/**
+	 * Closes the gate for a swap: announces it to every process, then waits up to
+	 * {@code wait} for the writers inside to finish; new writers wait until the returned
+	 * swap is closed.
+	 * @throws StoreBusyException if writers stay inside, or another swap holds the gate,
+	 * longer than {@code wait}
 	 */
 	public Swap closeForSwap(Duration wait) throws IOException {
+		long deadline = System.nanoTime() + wait.toNanos();
 		boolean closed;
 		try {
 			closed = this.lock.writeLock().tryLock(wait.toNanos(), TimeUnit.NANOSECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new java.io.InterruptedIOException("interrupted while waiting for writers of " + this.commonDir);
+			throw interrupted();
 		}
 		if (!closed) {
 			throw new StoreBusyException(this.commonDir, wait);
 		}
-		return new Swap();
+		FileLock intent = null;
+		FileLock gate = null;
+		try {
+			synchronized (this) {
+				// no writer of this process is inside: it holds no share
+				open();
+			}
+			while ((intent = tryLock(this.channel, INTENT, false)) == null) {
+				pause(deadline, wait);
+			}
+			while ((gate = tryLock(this.channel, GATE, false)) == null) {
+				pause(deadline, wait);
+			}
+			synchronized (this) {
+				this.held = readGeneration(this.channel);
+				// written now, before anything changes: advancing it after the switch
+				// then needs no new space
+				writeGeneration(this.held);
+			}
+			return new Swap();
+		}
+		catch (IOException | RuntimeException ex) {
+			synchronized (this) {
+				closeFile(true);
+			}
+			this.lock.writeLock().unlock();
+			throw ex;
+		}
+	}
+
+	private void writeGeneration(long generation) throws IOException {
+		ByteBuffer bytes = ByteBuffer.allocate(Long.BYTES).putLong(generation).flip();
+		while (bytes.hasRemaining()) {
+			this.channel.write(bytes, GENERATION_AT + bytes.position());
+		}
 	}
 
 	/** A writer's way through the gate. */
@@ -133,11 +359,14 @@ public final class StoreGate {
 
 		/**
 		 * Records that the configuration now names another store: writers opened before
-		 * are refused from now on. Call it right after the switch, before the swap opens
-		 * the new store itself.
+		 * are refused from now on, in every process. Call it right after the switch,
+		 * before the swap opens the new store itself.
 		 */
-		public void switched() {
-			StoreGate.this.generation.incrementAndGet();
+		public void switched() throws IOException {
+			synchronized (StoreGate.this) {
+				writeGeneration(StoreGate.this.held + 1);
+				StoreGate.this.held++;
+			}
 		}
 
 		/** Opens the gate again. Idempotent. */
@@ -145,6 +374,10 @@ public final class StoreGate {
 		public void close() {
 			if (this.open) {
 				this.open = false;
+				synchronized (StoreGate.this) {
+					// closing the file drops the intent and gate locks
+					closeFile(true);
+				}
 				StoreGate.this.lock.writeLock().unlock();
 			}
 		}

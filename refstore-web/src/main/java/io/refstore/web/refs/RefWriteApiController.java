@@ -34,11 +34,8 @@ class RefWriteApiController {
 
 	private final RefWriteService writes;
 
-	private final RefService refs;
-
-	RefWriteApiController(RefWriteService writes, RefService refs) {
+	RefWriteApiController(RefWriteService writes) {
 		this.writes = writes;
-		this.refs = refs;
 	}
 
 	@PostMapping("/refs:batch")
@@ -68,8 +65,9 @@ class RefWriteApiController {
 					"send either If-Match or If-None-Match: *");
 		}
 		String expected = create ? RefWriteService.MUST_NOT_EXIST : expected(ifMatch);
-		this.writes.put(repo, ref, (request == null) ? null : request.sha(), expected);
-		RefView view = this.refs.ref(repo, ref);
+		// the write and the view under one opening: a second one could meet a swap that
+		// began after the write and answer 503 for a write that was made
+		RefView view = this.writes.putAndShow(repo, ref, (request == null) ? null : request.sha(), expected);
 		return ResponseEntity.status(create ? HttpStatus.CREATED : HttpStatus.OK).eTag(view.object().sha()).body(view);
 	}
 

@@ -24,6 +24,7 @@ import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.InvalidRefNameException;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.PersonIdent;
+import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.RefName;
 import io.refstore.core.ref.RefStore;
@@ -124,7 +125,33 @@ public class RefWriteService {
 		parameters.put("new", String.valueOf(value));
 		parameters.put("old", String.valueOf(expectedOld));
 		return audited("ref.update", repo, ref, parameters,
-				() -> single(repo, ref, value, expectedOld, "set by " + Actors.current()));
+				() -> single(repo, ref, value, expectedOld, "set by " + Actors.current(), (open, outcome) -> outcome));
+	}
+
+	/**
+	 * Sets one ref as {@link #put} does and returns it as it reads right after the write,
+	 * read under the same opening of the repository. A second opening could meet a swap
+	 * of the store (a migration or rollback) that began after the write: it would wait at
+	 * the gate and answer 503 "nothing was written" for a write that was made, and its
+	 * writer, believing it, would retry with a value the ref no longer holds.
+	 * @param expectedOld the expected old value, or {@link #MUST_NOT_EXIST}
+	 * @throws ErrorResponseException 412 if the expectation does not hold
+	 * @throws RefNotFoundException if another writer deleted the ref right after the
+	 * write
+	 */
+	@PreAuthorize("hasRole('ADMIN')")
+	public RefView putAndShow(String repo, String ref, String value, String expectedOld) throws IOException {
+		Map<String, String> parameters = new LinkedHashMap<>();
+		parameters.put("new", String.valueOf(value));
+		parameters.put("old", String.valueOf(expectedOld));
+		Optional<RefView> view = audited("ref.update", repo, ref, parameters,
+				() -> single(repo, ref, value, expectedOld, "set by " + Actors.current(), (open, outcome) -> {
+					Optional<Ref> written = open.store().exactRef(ref);
+					return (written.isEmpty()) ? Optional.<RefView>empty()
+							: Optional.of(RefViews.of(written.get(), open.store(), open.repository().objectDatabase()));
+				}));
+		// the write itself succeeded (and is audited so)
+		return view.orElseThrow(() -> new RefNotFoundException(repo, ref, "ref"));
 	}
 
 	/**
@@ -135,15 +162,15 @@ public class RefWriteService {
 	@PreAuthorize("hasRole('ADMIN')")
 	public UpdateOutcome delete(String repo, String ref, String expectedOld) throws IOException {
 		Map<String, String> parameters = Map.of("old", String.valueOf(expectedOld));
-		return audited("ref.delete", repo, ref, parameters,
-				() -> single(repo, ref, null, expectedOld, "deleted by " + Actors.current()));
+		return audited("ref.delete", repo, ref, parameters, () -> single(repo, ref, null, expectedOld,
+				"deleted by " + Actors.current(), (open, outcome) -> outcome));
 	}
 
 	/**
 	 * One update; {@code value} {@code null} deletes. A failed expectation is a 412, as
 	 * for If-Match.
 	 */
-	private UpdateOutcome single(String repo, String ref, String value, String expectedOld, String message)
+	private <T> T single(String repo, String ref, String value, String expectedOld, String message, After<T> after)
 			throws IOException {
 		try (OpenRepo open = this.registry.open(repo)) {
 			String zero = open.store().hashAlgorithm().zeroId().name();
@@ -152,7 +179,7 @@ public class RefWriteService {
 					new RefUpdateRequest(ref, old, (value == null) ? zero : value), "ref", "sha", "If-Match");
 			checkFileNames(open, update.name(), "ref");
 			try {
-				return apply(open, List.of(update), message(null, message)).get(0);
+				return after.run(open, apply(open, List.of(update), message(null, message)).get(0));
 			}
 			catch (ErrorResponseException ex) {
 				if (ex.getStatusCode().value() == HttpStatus.CONFLICT.value() && isMismatch(ex)) {
@@ -391,6 +418,16 @@ public class RefWriteService {
 					(ex instanceof IllegalArgumentException) ? Outcome.REJECTED : Outcome.ERROR, ex.getMessage()));
 			throw ex;
 		}
+	}
+
+	/**
+	 * What a single update returns, made while the repository it wrote is still open.
+	 */
+	@FunctionalInterface
+	private interface After<T> {
+
+		T run(OpenRepo open, UpdateOutcome outcome) throws IOException;
+
 	}
 
 	@FunctionalInterface

@@ -19,6 +19,8 @@ import org.springframework.stereotype.Component;
 import io.refstore.core.repo.DiscoveredRepositories;
 import io.refstore.core.repo.NotARepositoryException;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.repo.StoreGate;
+import io.refstore.core.repo.StoreSwappedException;
 import io.refstore.core.repo.RepositoryDiscovery;
 import io.refstore.core.repo.RepositoryPaths;
 import io.refstore.core.store.ProcessLocks;
@@ -125,21 +127,56 @@ public class RepoRegistry {
 			this.remote.ifAvailable((fleet) -> fleet.checkElsewhere(name));
 			throw new RepoNotFoundException(name);
 		}
+		try {
+			return open(name, dir.get());
+		}
+		catch (StoreSwappedException ex) {
+			// a swap by another process ended between reading the configuration and
+			// passing the gate: the configuration read again names the new store
+			return open(name, dir.get());
+		}
+	}
+
+	/**
+	 * Opens the repository at {@code dir} and passes its {@link StoreGate} for the span
+	 * of the request, as its writers do: while any process swaps the store, a request
+	 * waits for the swap to end (then 503), so that it reads the old store or the new
+	 * one, whole, never one being moved.
+	 */
+	private OpenRepo open(String name, Path dir) throws IOException {
 		Repository repository;
 		try {
-			repository = Repository.open(dir.get(), Map.of());
+			repository = Repository.open(dir, Map.of());
 		}
 		catch (NotARepositoryException ex) {
 			throw new RepoNotFoundException(name);
 		}
 		// the locator walks upwards: a directory inside some other repository must not
 		// open that one
-		if (!repository.gitDir().equals(dir.get()) && !repository.workTree().equals(Optional.of(dir.get()))) {
+		if (!repository.gitDir().equals(dir) && !repository.workTree().equals(Optional.of(dir))) {
 			repository.close();
 			throw new RepoNotFoundException(name);
 		}
-		StoreCache.Entry entry = this.stores.acquire(repository);
-		return new OpenRepo(name, entry.repository, entry.store, () -> this.stores.release(entry));
+		StoreGate.Pass pass;
+		try {
+			pass = StoreGate.of(repository.commonDir()).enter(repository.storeGeneration(), StoreGate.WRITER_WAIT);
+		}
+		catch (IOException | RuntimeException ex) {
+			repository.close();
+			throw ex;
+		}
+		StoreCache.Entry entry;
+		try {
+			entry = this.stores.acquire(repository);
+		}
+		catch (IOException | RuntimeException ex) {
+			pass.close();
+			throw ex;
+		}
+		return new OpenRepo(name, entry.repository, entry.store, () -> {
+			this.stores.release(entry);
+			pass.close();
+		});
 	}
 
 	/**

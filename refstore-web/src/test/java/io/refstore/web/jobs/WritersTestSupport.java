@@ -137,6 +137,8 @@ abstract class WritersTestSupport extends JobApiTestSupport {
 
 		private final AtomicBoolean stop = new AtomicBoolean();
 
+		private Duration pause = Duration.ZERO;
+
 		private final ExecutorService pool = Executors.newCachedThreadPool();
 
 		private final List<Future<?>> running = new ArrayList<>();
@@ -214,11 +216,23 @@ abstract class WritersTestSupport extends JobApiTestSupport {
 			}
 		}
 
+		/**
+		 * Makes every loop pause {@code pause} after each round: fewer writes, as from
+		 * clients that do something between them, for a test whose swaps read every ref.
+		 */
+		Writers paced(Duration pause) {
+			this.pause = pause;
+			return this;
+		}
+
 		/** Runs {@code round} in a thread of its own until the writers stop. */
 		void loop(Round round) {
 			this.running.add(this.pool.submit(() -> {
 				for (int n = 0; !this.stop.get(); n++) {
 					round.run(n);
+					if (!this.pause.isZero()) {
+						Thread.sleep(this.pause.toMillis());
+					}
 				}
 				return null;
 			}));

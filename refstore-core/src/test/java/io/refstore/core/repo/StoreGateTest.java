@@ -1,0 +1,178 @@
+package io.refstore.core.repo;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * The gate between processes: another JVM ({@link GateHolderMain}) swaps while this one
+ * writes, and the other way round; a killed swap blocks no one.
+ */
+class StoreGateTest {
+
+	private static final Duration SHORT = Duration.ofMillis(300);
+
+	@TempDir
+	Path dir;
+
+	private Process other;
+
+	private Writer toOther;
+
+	private BufferedReader fromOther;
+
+	@AfterEach
+	void stopOther() {
+		if (this.other != null) {
+			this.other.destroyForcibly();
+		}
+	}
+
+	@Test
+	void aSwapInAnotherProcessHoldsWritersOffUntilItEnds() throws Exception {
+		StoreGate gate = StoreGate.of(this.dir);
+		start();
+		assertThat(ask("swap 5000")).isEqualTo("closed");
+		long opened = gate.generation();
+		assertThatExceptionOfType(StoreBusyException.class).isThrownBy(() -> gate.enter(opened, SHORT));
+		// a writer waiting when the swap ends goes in
+		CompletableFuture<Boolean> waiting = CompletableFuture.supplyAsync(() -> {
+			try (StoreGate.Pass pass = enter(gate, opened, Duration.ofSeconds(20))) {
+				return true;
+			}
+		});
+		assertThat(ask("open")).isEqualTo("done");
+		assertThat(waiting.get(20, TimeUnit.SECONDS)).isTrue();
+	}
+
+	@Test
+	void aWriterOpenedBeforeAnotherProcessSwitchedIsRefused() throws Exception {
+		StoreGate gate = StoreGate.of(this.dir);
+		long before = gate.generation();
+		start();
+		assertThat(ask("swap 5000")).isEqualTo("closed");
+		assertThat(ask("switch")).isEqualTo("done");
+		assertThat(ask("open")).isEqualTo("done");
+		assertThat(gate.generation()).isEqualTo(before + 1);
+		assertThatExceptionOfType(StoreSwappedException.class).isThrownBy(() -> gate.enter(before, SHORT));
+		try (StoreGate.Pass pass = gate.enter(before + 1, SHORT)) {
+			assertThat(pass).isNotNull();
+		}
+	}
+
+	@Test
+	void aKilledSwapBlocksNoOne() throws Exception {
+		StoreGate gate = StoreGate.of(this.dir);
+		start();
+		assertThat(ask("swap 5000")).isEqualTo("closed");
+		assertThatExceptionOfType(StoreBusyException.class).isThrownBy(() -> gate.enter(gate.generation(), SHORT));
+		this.other.destroyForcibly().waitFor(20, TimeUnit.SECONDS);
+		try (StoreGate.Pass pass = gate.enter(gate.generation(), SHORT)) {
+			assertThat(pass).isNotNull();
+		}
+	}
+
+	@Test
+	void aSwapInAnotherProcessWaitsForThisOnesWritersAndTurnsNewOnesAway() throws Exception {
+		StoreGate gate = StoreGate.of(this.dir);
+		start();
+		StoreGate.Pass inside = gate.enter(gate.generation(), SHORT);
+		// a swap cannot close the gate while a writer of this process is inside
+		assertThat(ask("swap 300")).isEqualTo("busy");
+		// once one waits, a newcomer of this process, with the first still inside, waits
+		// too
+		this.toOther.write("swap 20000\n");
+		this.toOther.flush();
+		long opened = gate.generation();
+		// (on another thread: this one's own writes nest in its pass)
+		CompletableFuture<Throwable> newcomer = CompletableFuture.supplyAsync(() -> {
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+			try {
+				// until the other process has announced its swap, a newcomer may still
+				// enter
+				while (System.nanoTime() < deadline) {
+					gate.enter(opened, SHORT).close();
+					TimeUnit.MILLISECONDS.sleep(20);
+				}
+				return null;
+			}
+			catch (IOException | InterruptedException ex) {
+				return ex;
+			}
+		});
+		assertThat(newcomer.get(20, TimeUnit.SECONDS)).isInstanceOf(StoreBusyException.class);
+		inside.close();
+		assertThat(this.fromOther.readLine()).isEqualTo("closed");
+	}
+
+	@Test
+	void aWriterInAnotherProcessHoldsThisProcesssSwapOff() throws Exception {
+		StoreGate gate = StoreGate.of(this.dir);
+		start();
+		assertThat(ask("enter 1000")).isEqualTo("entered");
+		assertThatExceptionOfType(StoreBusyException.class).isThrownBy(() -> gate.closeForSwap(SHORT));
+		assertThat(ask("leave")).isEqualTo("done");
+		try (StoreGate.Swap swap = gate.closeForSwap(SHORT)) {
+			assertThat(ask("enter 300")).isEqualTo("busy");
+			swap.switched();
+		}
+		assertThat(ask("enter 1000")).isEqualTo("entered");
+	}
+
+	@Test
+	void aSwapsOwnThreadWritesThroughItsClosedGate() throws Exception {
+		StoreGate gate = StoreGate.of(this.dir);
+		try (StoreGate.Swap swap = gate.closeForSwap(SHORT)) {
+			swap.switched();
+			try (StoreGate.Pass pass = gate.enter(gate.generation(), SHORT)) {
+				assertThat(pass).isNotNull();
+			}
+		}
+	}
+
+	private static StoreGate.Pass enter(StoreGate gate, long opened, Duration wait) {
+		try {
+			return gate.enter(opened, wait);
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private String ask(String command) throws IOException {
+		this.toOther.write(command + "\n");
+		this.toOther.flush();
+		String answer = this.fromOther.readLine();
+		assertThat(answer).as("answer of the other process to " + command).isNotNull();
+		return answer;
+	}
+
+	private void start() throws IOException, URISyntaxException {
+		String classpath = Path.of(StoreGate.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+				+ java.io.File.pathSeparator
+				+ Path.of(GateHolderMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+		this.other = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+				"-cp", classpath, GateHolderMain.class.getName(), this.dir.toString()))
+			.redirectError(ProcessBuilder.Redirect.INHERIT)
+			.start();
+		this.toOther = new OutputStreamWriter(this.other.getOutputStream(), StandardCharsets.UTF_8);
+		this.fromOther = new BufferedReader(new InputStreamReader(this.other.getInputStream(), StandardCharsets.UTF_8));
+	}
+
+}
