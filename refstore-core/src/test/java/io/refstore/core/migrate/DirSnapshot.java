@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 
+import io.refstore.core.repo.StoreGate;
 import io.refstore.core.testing.TestFiles;
 
 /**
@@ -26,13 +27,16 @@ final class DirSnapshot {
 	/**
 	 * Every path below {@code root} (as {@code /}-separated relative names, in sorted
 	 * order) mapped to {@code dir}, or to the file's content in hex, skipping the
-	 * top-level entries named in {@code skip}.
+	 * top-level entries named in {@code skip} and the gate's file
+	 * ({@link StoreGate#FILE}: the first swap in a repository makes it, and it stays,
+	 * holding no data).
 	 */
 	static Map<String, String> of(Path root, Set<String> skip) {
 		Map<String, String> state = new TreeMap<>();
 		try (Stream<Path> paths = Files.walk(root)) {
 			paths.filter((path) -> !path.equals(root))
-				.filter((path) -> !skip.contains(root.relativize(path).getName(0).toString()))
+				.filter((path) -> !skip.contains(root.relativize(path).getName(0).toString())
+						&& !root.relativize(path).toString().equals(StoreGate.FILE))
 				.forEach((path) -> state.put(name(root, path), describe(path)));
 		}
 		catch (IOException ex) {
