@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 
+import io.refstore.core.repo.StoreGate;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TestFiles;
 
@@ -48,7 +49,13 @@ final class CliHarness {
 	static final GitCli GIT = GitCli.system();
 
 	/** Top-level files of a git directory that are not refs. */
-	private static final Set<String> NOT_REFS = Set.of("config", "description", "index", "COMMIT_EDITMSG");
+	/**
+	 * Top-level files that hold no ref: git's, and refstore's gate
+	 * ({@link StoreGate#FILE}, which every refstore writer makes and which holds no
+	 * data).
+	 */
+	private static final Set<String> NOT_REFS = Set.of("config", "description", "index", "COMMIT_EDITMSG",
+			StoreGate.FILE);
 
 	private CliHarness() {
 	}

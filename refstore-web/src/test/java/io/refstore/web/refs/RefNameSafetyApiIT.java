@@ -29,6 +29,7 @@ import org.springframework.test.web.servlet.ResultActions;
 
 import io.refstore.core.io.LockOwner;
 import io.refstore.core.ref.RefName;
+import io.refstore.core.repo.StoreGate;
 import io.refstore.core.testing.TempRepo;
 import io.refstore.web.ApiTestSupport;
 
@@ -215,7 +216,9 @@ class RefNameSafetyApiIT extends ApiTestSupport {
 	/**
 	 * Every file of the git directory, by path, with a digest of its bytes; but for the
 	 * application's lock owner record ({@value LockOwner#DIR}), written at its first lock
-	 * in the repository and kept while it runs.
+	 * in the repository and kept while it runs, and the gate's file
+	 * ({@value StoreGate#FILE}), made by the first writer or reader to pass the gate and
+	 * holding no data.
 	 */
 	private Map<String, String> snapshot() throws IOException {
 		Path gitDir = this.repo.gitDir();
@@ -223,7 +226,7 @@ class RefNameSafetyApiIT extends ApiTestSupport {
 		try (Stream<Path> paths = Files.walk(gitDir)) {
 			for (Path path : (Iterable<Path>) paths::iterator) {
 				String key = gitDir.relativize(path).toString();
-				if (key.equals(LockOwner.DIR) || key.startsWith(LockOwner.DIR + "/")) {
+				if (key.equals(LockOwner.DIR) || key.startsWith(LockOwner.DIR + "/") || key.equals(StoreGate.FILE)) {
 					continue;
 				}
 				files.put(key, Files.isDirectory(path) ? "<dir>" : digest(Files.readAllBytes(path)));
