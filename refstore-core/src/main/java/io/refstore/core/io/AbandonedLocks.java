@@ -36,12 +36,6 @@ final class AbandonedLocks {
 	/** The break lock's file in the owners' directory. */
 	static final String BREAK = ".break";
 
-	/**
-	 * The directory of a format migration's or rollback's work in the common directory,
-	 * whose owner file (and its copies) the swap's locks link to ({@code WorkDir}).
-	 */
-	static final String SWAP_DIR = "refstore-migration";
-
 	/** The break lock within this process: an operating system lock is per process. */
 	private static final Object IN_PROCESS = new Object();
 
@@ -99,16 +93,16 @@ final class AbandonedLocks {
 
 	/**
 	 * Removes {@code lock} if it is a link to the owner file of a format migration or
-	 * rollback (in {@value #SWAP_DIR}) whose process is gone: a {@code refstore} command
-	 * killed in its swap would otherwise keep every writer of the store out until someone
-	 * runs it again. Before its switch the old store is whole and in use; after it the
-	 * new one is, and a lock in the old one holds no writer of the new. The staged work
-	 * and the journal stay: the swap's rerun finishes or restarts it. A swap owned by
-	 * this process (a job of the application), or by a process of another host, is never
-	 * taken for gone here.
+	 * rollback (in {@value LockOwner#SWAP_DIR}) whose process is gone: a {@code refstore}
+	 * command killed in its swap would otherwise keep every writer of the store out until
+	 * someone runs it again. Before its switch the old store is whole and in use; after
+	 * it the new one is, and a lock in the old one holds no writer of the new. The staged
+	 * work and the journal stay: the swap's rerun finishes or restarts it. A swap owned
+	 * by this process (a job of the application), or by a process of another host, is
+	 * never taken for gone here.
 	 */
 	private static boolean breakIfSwapAbandoned(Path ownersDir, Path lock, Object key) throws IOException {
-		Path owner = recordOf(ownersDir.resolveSibling(SWAP_DIR), key);
+		Path owner = recordOf(ownersDir.resolveSibling(LockOwner.SWAP_DIR), key);
 		if (owner == null || !swapOwnerIsGone(owner)) {
 			return false;
 		}

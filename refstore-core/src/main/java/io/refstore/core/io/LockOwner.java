@@ -45,6 +45,12 @@ public final class LockOwner implements AutoCloseable {
 	public static final String DIR = "refstore-owners";
 
 	/**
+	 * The directory of a format migration's or rollback's work in the git directory,
+	 * whose owner file (and its copies) the swap's locks link to.
+	 */
+	public static final String SWAP_DIR = "refstore-migration";
+
+	/**
 	 * Links per owner file: a file system limits the links of one file (ext4: 65,000).
 	 */
 	static final int LINKS_PER_MARK = 60_000;

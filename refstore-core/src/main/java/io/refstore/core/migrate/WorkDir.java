@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 import io.refstore.core.io.FileMoves;
+import io.refstore.core.io.LockOwner;
 import io.refstore.core.io.ProcessOwner;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.RefStore;
@@ -28,7 +29,7 @@ import io.refstore.core.store.RefStores;
 final class WorkDir {
 
 	/** The work directory below the git directory. */
-	static final String NAME = "refstore-migration";
+	static final String NAME = LockOwner.SWAP_DIR;
 
 	/** The file naming the process that runs the migration. */
 	static final String OWNER = "owner";
