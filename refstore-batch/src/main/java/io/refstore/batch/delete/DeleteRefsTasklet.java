@@ -29,6 +29,7 @@ import io.refstore.core.io.LockOwner;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.repo.Repository;
 import io.refstore.core.repo.RepositoryId;
+import io.refstore.core.repo.StoreGate;
 import io.refstore.core.store.RefStores;
 
 /**
@@ -72,6 +73,9 @@ class DeleteRefsTasklet implements Tasklet, StepExecutionListener {
 
 	private RefStore store;
 
+	/** This deletion's announcement to every process: no swap begins while it runs. */
+	private StoreGate.Run run;
+
 	private DeletionPlan.Reader plan;
 
 	/** What the plan keeps, read by {@link DeletionPlan#checkNotStale}. */
@@ -92,6 +96,7 @@ class DeleteRefsTasklet implements Tasklet, StepExecutionListener {
 		if (this.plan == null) {
 			this.repository = Repository.open(this.repositoryPath);
 			this.owner = JobLocks.claim(this.repository, step.getJobExecution());
+			this.run = StoreGate.of(this.repository.commonDir()).beginRun(StoreGate.WRITER_WAIT);
 			this.store = RefStores.open(this.repository, this.repository.reflogPolicy(), this.owner, JobLocks.WAIT);
 			// checked again, as at launch: a restart may find the plan replaced
 			file = DeletionPlan.checkInput(JobParameterNames.PLAN, this.repository, JobResults.PLANS_DIR,
@@ -156,6 +161,9 @@ class DeleteRefsTasklet implements Tasklet, StepExecutionListener {
 			if (this.store != null) {
 				this.store.close();
 			}
+			if (this.run != null) {
+				this.run.close();
+			}
 			if (this.owner != null) {
 				this.owner.close();
 			}
@@ -167,6 +175,7 @@ class DeleteRefsTasklet implements Tasklet, StepExecutionListener {
 		finally {
 			this.plan = null;
 			this.store = null;
+			this.run = null;
 			this.owner = null;
 			if (this.repository != null) {
 				this.repository.close();

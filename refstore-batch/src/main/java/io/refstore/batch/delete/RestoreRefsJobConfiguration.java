@@ -28,6 +28,7 @@ import io.refstore.core.io.LockOwner;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.ReflogPolicy;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.repo.StoreGate;
 import io.refstore.core.store.RefStores;
 
 /**
@@ -59,6 +60,7 @@ public class RestoreRefsJobConfiguration {
 			try (Repository repository = Repository.open(path);
 					LockOwner owner = JobLocks.claim(repository,
 							chunkContext.getStepContext().getStepExecution().getJobExecution());
+					StoreGate.Run run = StoreGate.of(repository.commonDir()).beginRun(StoreGate.WRITER_WAIT);
 					RefStore store = RefStores.open(repository, ReflogPolicy.EXISTING_ONLY, owner, JobLocks.WAIT)) {
 				// checked again: what was checked at launch may have been replaced since
 				manifests = restore.manifests(repository);

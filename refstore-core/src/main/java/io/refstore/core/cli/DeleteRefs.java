@@ -35,6 +35,7 @@ import io.refstore.core.repo.RefusedJobInputException;
 import io.refstore.core.repo.Repository;
 import io.refstore.core.repo.RepositoryId;
 import io.refstore.core.repo.RepositoryInputs;
+import io.refstore.core.repo.StoreGate;
 import io.refstore.core.store.RefStores;
 
 /**
@@ -118,6 +119,7 @@ final class DeleteRefs implements Command {
 		Repository repository = context.repository();
 		// a dry run takes no lock: it leaves no record either
 		try (LockOwner owner = parsed.flag("dry-run") ? null : claimLocks(context, "delete-refs");
+				StoreGate.Run announced = parsed.flag("dry-run") ? null : beginRun(repository);
 				RefStore store = RefStores.open(repository, repository.reflogPolicy(), owner)) {
 			RefDeleter deleter = new RefDeleter(store);
 			if (parsed.flag("dry-run")) {
@@ -172,6 +174,15 @@ final class DeleteRefs implements Command {
 			context.warning("removed " + released.locks() + " lock file(s) left by a refstore run that died");
 		}
 		return LockOwner.claim(commonDir, command, null);
+	}
+
+	/**
+	 * Announces the run to every refstore process (the application, another node): no
+	 * swap or other run begins until it ends, and each of its chunks keeps their writers
+	 * waiting rather than meeting its locks.
+	 */
+	private static StoreGate.Run beginRun(Repository repository) throws IOException {
+		return StoreGate.of(repository.commonDir()).beginRun(StoreGate.WRITER_WAIT);
 	}
 
 	private static RefSelection selection(CommandContext context, Options.Parsed parsed)
@@ -290,6 +301,7 @@ final class DeleteRefs implements Command {
 		}
 		checkManifest(repository, manifest, file);
 		try (LockOwner owner = claimLocks(context, "restore-refs");
+				StoreGate.Run announced = beginRun(repository);
 				RefStore store = RefStores.open(repository, ReflogPolicy.EXISTING_ONLY, owner)) {
 			ChunkProgress shown = new ChunkProgress(Refs.progress(context, parsed), "Restoring refs");
 			RestoreResult result;

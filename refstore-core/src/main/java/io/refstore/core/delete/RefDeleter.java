@@ -197,7 +197,15 @@ public final class RefDeleter {
 	}
 
 	private ChunkFailure commit(int number, List<Ref> chunk, DeleteOptions options) {
-		try (RefTransaction transaction = this.store.newTransaction()) {
+		RefStore.Hold hold;
+		try {
+			// other writers wait for the chunk rather than meet its locks
+			hold = this.store.exclusive();
+		}
+		catch (IOException ex) {
+			return new ChunkFailure(number, null, Rejection.IO_ERROR, describe(ex), false);
+		}
+		try (hold; RefTransaction transaction = this.store.newTransaction()) {
 			// forced whatever core.fsync says: the manifest records the chunk as
 			// committed once this returns, and
 			// a power cut must not bring back refs it lists as deleted, nor leave a

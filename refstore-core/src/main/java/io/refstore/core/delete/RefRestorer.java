@@ -168,6 +168,14 @@ public final class RefRestorer {
 	 * reflogs are back.
 	 */
 	private ChunkFailure restoreChunk(Chunk chunk, Counts counts, ChunkListener listener) throws IOException {
+		// one step for every other writer and reader: the checks, the refs and their
+		// reflogs
+		try (RefStore.Hold hold = this.store.exclusive()) {
+			return restoreHeld(chunk, counts, listener);
+		}
+	}
+
+	private ChunkFailure restoreHeld(Chunk chunk, Counts counts, ChunkListener listener) throws IOException {
 		List<SavedRef> missing = new ArrayList<>();
 		List<SavedRef> present = new ArrayList<>();
 		for (SavedRef saved : chunk.refs()) {

@@ -135,6 +135,30 @@ public interface RefStore extends Closeable {
 	java.io.Closeable lockStore(java.time.Duration timeout, java.nio.file.Path ownerFile) throws IOException;
 
 	/**
+	 * Keeps every other writer of the repository out, in every process, until the
+	 * returned hold is closed by the same thread, whose own writes pass meanwhile: a bulk
+	 * run's chunk, so that other writers wait for it (briefly, bounded) rather than meet
+	 * its locks, and readers see none of it or all of it. Writers already inside finish
+	 * first. A store no other writer shares has no one to keep out.
+	 * @return the hold; closing it lets writers in again
+	 * @throws IOException if writers stay inside, or a swap holds the repository, longer
+	 * than writers wait
+	 */
+	default Hold exclusive() throws IOException {
+		return () -> {
+		};
+	}
+
+	/** What {@link #exclusive} holds. */
+	@FunctionalInterface
+	interface Hold extends AutoCloseable {
+
+		@Override
+		void close();
+
+	}
+
+	/**
 	 * Removes the lock files {@link #lockStore} left when its owner died: only files
 	 * holding exactly {@code owner}, never a lock of git or of anyone else.
 	 * @return how many locks were removed

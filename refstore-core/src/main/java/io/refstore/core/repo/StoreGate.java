@@ -32,15 +32,22 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * the repository again.
  * <p>
  * Across processes the gate is the file {@value #FILE} in the common directory, which no
- * one renames or removes, and two byte-range locks on it ({@code fcntl}), which the
- * kernel drops when their process dies, so a killed swap never blocks anyone. A process
- * whose writers are inside holds a shared lock on the <em>gate</em> byte while any of
- * them is; a swap holds the <em>intent</em> byte exclusively, which turns away writers
- * not yet inside (so a busy process cannot starve it), then waits for the gate byte
- * exclusively. The generation is a counter in the file, advanced under the swap's locks.
- * Inside one process a fair read-write lock does the same for its threads, since a
- * process shares its {@code fcntl} locks among them. git does not take these locks: it is
- * held off by its own, which the swap takes.
+ * one renames or removes, and byte-range locks on it ({@code fcntl}), which the kernel
+ * drops when their process dies, so a killed swap never blocks anyone. A process whose
+ * writers are inside holds a shared lock on the <em>gate</em> byte while any of them is;
+ * a swap holds the <em>intent</em> byte exclusively, which turns away writers not yet
+ * inside (so a busy process cannot starve it), then waits for the gate byte exclusively.
+ * The generation is a counter in the file, advanced under the swap's locks. Inside one
+ * process a fair read-write lock does the same for its threads, since a process shares
+ * its {@code fcntl} locks among them. git does not take these locks: it is held off by
+ * its own, which the swap takes.
+ * <p>
+ * A bulk run (a deletion or a restore) announces itself with a third byte, the
+ * <em>run</em> byte, held exclusively for as long as it runs ({@link #beginRun}); a swap
+ * takes it too, first, so that swaps and runs take turns, one at a time per repository.
+ * Writers do not look at it: a run closes the gate only for each of its chunks
+ * ({@link #closeForChunk}), as a swap closes it, and writers wait for the chunk rather
+ * than meet its locks.
  * <p>
  * One gate per repository (its common directory) and process. Thread-safe.
  */
@@ -55,6 +62,9 @@ public final class StoreGate {
 	private static final long INTENT = 0;
 
 	private static final long GATE = 1;
+
+	/** Held exclusively for a whole swap or bulk run: one at a time per repository. */
+	private static final long RUN = 2;
 
 	/** Where the generation is kept: a big-endian {@code long}. */
 	private static final long GENERATION_AT = 8;
@@ -78,8 +88,14 @@ public final class StoreGate {
 
 	private int sharers;
 
-	/** The generation read when the shared lock was taken, or a swap's own. */
+	/** The generation read when the shared lock was taken, or a swap's or a run's own. */
 	private long held;
+
+	/** The lock of this process's {@link Run}, or {@code null}. */
+	private FileLock run;
+
+	/** Whether a {@link Swap} or a run's chunk of this process holds the gate closed. */
+	private boolean closed;
 
 	private StoreGate(Path commonDir) {
 		this.commonDir = commonDir;
@@ -205,14 +221,16 @@ public final class StoreGate {
 		}
 		finally {
 			if (this.sharers == 0) {
-				closeFile(opened);
+				closeIfUnused();
 			}
 		}
 	}
 
 	private synchronized void unshare() {
 		if (--this.sharers == 0) {
-			closeFile(true);
+			release(this.shared);
+			this.shared = null;
+			closeIfUnused();
 		}
 	}
 
@@ -226,9 +244,12 @@ public final class StoreGate {
 		return true;
 	}
 
-	/** Closes the file, which drops this process's locks on it. */
-	private void closeFile(boolean opened) {
-		if (!opened || this.channel == null) {
+	/**
+	 * Closes the file, which drops this process's locks on it, once no writer, swap, run
+	 * or chunk of this process holds any.
+	 */
+	private void closeIfUnused() {
+		if (this.channel == null || this.sharers > 0 || this.run != null || this.closed) {
 			return;
 		}
 		try {
@@ -239,6 +260,19 @@ public final class StoreGate {
 		}
 		this.channel = null;
 		this.shared = null;
+	}
+
+	/** Releases one byte's lock; the file stays open for this process's other locks. */
+	private static void release(FileLock lock) {
+		if (lock == null || !lock.isValid()) {
+			return;
+		}
+		try {
+			lock.release();
+		}
+		catch (IOException ex) {
+			// the lock goes with the file at the latest
+		}
 	}
 
 	/**
@@ -287,50 +321,125 @@ public final class StoreGate {
 	 * Closes the gate for a swap: announces it to every process, then waits up to
 	 * {@code wait} for the writers inside to finish; new writers wait until the returned
 	 * swap is closed.
-	 * @throws StoreBusyException if writers stay inside, or another swap holds the gate,
-	 * longer than {@code wait}
+	 * @throws StoreBusyException if writers stay inside, or another swap or a bulk run
+	 * holds the repository, longer than {@code wait}
 	 */
 	public Swap closeForSwap(Duration wait) throws IOException {
 		long deadline = System.nanoTime() + wait.toNanos();
-		boolean closed;
+		FileLock[] locks = close(deadline, wait, true);
+		synchronized (this) {
+			// written now, before anything changes: advancing it after the switch then
+			// needs no new space
+			writeGeneration(this.held);
+		}
+		return new Swap(locks);
+	}
+
+	/**
+	 * Announces a bulk run (a deletion or a restore) to every process: no swap and no
+	 * other run begins in the repository until the returned run is closed, and this one
+	 * waits up to {@code wait} for one that holds it. Writers are not held off by the run
+	 * itself, only by each of its chunks ({@link #closeForChunk}).
+	 * @throws StoreBusyException if a swap or another run holds the repository longer
+	 * than {@code wait}
+	 */
+	public Run beginRun(Duration wait) throws IOException {
+		long deadline = System.nanoTime() + wait.toNanos();
+		while (lockRun(true) == null) {
+			pause(deadline, wait);
+		}
+		return new Run();
+	}
+
+	/**
+	 * Takes the run byte, unless this process or another holds it; a run's lock is kept
+	 * as this process's {@link #run}, with the generation it begins at.
+	 */
+	private synchronized FileLock lockRun(boolean forRun) throws IOException {
+		if (this.run != null) {
+			return null;
+		}
+		open();
+		FileLock lock = tryLock(this.channel, RUN, false);
+		if (lock == null) {
+			closeIfUnused();
+		}
+		else if (forRun) {
+			this.run = lock;
+			this.held = readGeneration(this.channel);
+		}
+		return lock;
+	}
+
+	/**
+	 * Closes the gate for one chunk of a bulk run (or any short write that must see no
+	 * other writer): waits up to {@code wait} for the writers inside to finish; new
+	 * writers wait until the returned pass is closed, which the same thread must do. The
+	 * thread's own writes pass meanwhile.
+	 * @throws StoreBusyException if writers stay inside, or a swap holds the gate, longer
+	 * than {@code wait}
+	 */
+	public Pass closeForChunk(Duration wait) throws IOException {
+		long deadline = System.nanoTime() + wait.toNanos();
+		FileLock[] locks = close(deadline, wait, false);
+		return () -> reopen(locks);
+	}
+
+	/**
+	 * Takes this process's write lock, then the intent and gate bytes exclusively (and
+	 * the run byte first, for a swap).
+	 */
+	private FileLock[] close(long deadline, Duration wait, boolean swap) throws IOException {
+		boolean locked;
 		try {
-			closed = this.lock.writeLock().tryLock(wait.toNanos(), TimeUnit.NANOSECONDS);
+			locked = this.lock.writeLock().tryLock(wait.toNanos(), TimeUnit.NANOSECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			throw interrupted();
 		}
-		if (!closed) {
+		if (!locked) {
 			throw new StoreBusyException(this.commonDir, wait);
 		}
-		FileLock intent = null;
-		FileLock gate = null;
+		FileLock[] locks = new FileLock[3];
 		try {
 			synchronized (this) {
 				// no writer of this process is inside: it holds no share
 				open();
+				this.closed = true;
 			}
-			while ((intent = tryLock(this.channel, INTENT, false)) == null) {
+			if (swap) {
+				while ((locks[2] = lockRun(false)) == null) {
+					pause(deadline, wait);
+				}
+			}
+			while ((locks[0] = tryLock(this.channel, INTENT, false)) == null) {
 				pause(deadline, wait);
 			}
-			while ((gate = tryLock(this.channel, GATE, false)) == null) {
+			while ((locks[1] = tryLock(this.channel, GATE, false)) == null) {
 				pause(deadline, wait);
 			}
 			synchronized (this) {
 				this.held = readGeneration(this.channel);
-				// written now, before anything changes: advancing it after the switch
-				// then needs no new space
-				writeGeneration(this.held);
 			}
-			return new Swap();
+			return locks;
 		}
 		catch (IOException | RuntimeException ex) {
-			synchronized (this) {
-				closeFile(true);
-			}
-			this.lock.writeLock().unlock();
+			reopen(locks);
 			throw ex;
 		}
+	}
+
+	/** Undoes {@link #close}: releases its locks, then this process's write lock. */
+	private void reopen(FileLock[] locks) {
+		synchronized (this) {
+			for (FileLock held : locks) {
+				release(held);
+			}
+			this.closed = false;
+			closeIfUnused();
+		}
+		this.lock.writeLock().unlock();
 	}
 
 	private void writeGeneration(long generation) throws IOException {
@@ -352,9 +461,12 @@ public final class StoreGate {
 	/** A closed gate, held by the thread that swaps. */
 	public final class Swap implements AutoCloseable {
 
+		private final FileLock[] locks;
+
 		private boolean open = true;
 
-		private Swap() {
+		private Swap(FileLock[] locks) {
+			this.locks = locks;
 		}
 
 		/**
@@ -374,11 +486,32 @@ public final class StoreGate {
 		public void close() {
 			if (this.open) {
 				this.open = false;
-				synchronized (StoreGate.this) {
-					// closing the file drops the intent and gate locks
-					closeFile(true);
+				reopen(this.locks);
+			}
+		}
+
+	}
+
+	/**
+	 * A bulk run announced to every process ({@link #beginRun}); closing it lets swaps
+	 * and other runs begin again. Idempotent.
+	 */
+	public final class Run implements AutoCloseable {
+
+		private boolean open = true;
+
+		private Run() {
+		}
+
+		@Override
+		public void close() {
+			synchronized (StoreGate.this) {
+				if (this.open) {
+					this.open = false;
+					release(StoreGate.this.run);
+					StoreGate.this.run = null;
+					closeIfUnused();
 				}
-				StoreGate.this.lock.writeLock().unlock();
 			}
 		}
 

@@ -114,6 +114,12 @@ final class GatedRefStore implements RefStore {
 	}
 
 	@Override
+	public Hold exclusive() throws IOException {
+		StoreGate.Pass closed = this.gate.closeForChunk(StoreGate.WRITER_WAIT);
+		return closed::close;
+	}
+
+	@Override
 	public Closeable lockStore(Duration timeout, Path ownerFile) throws IOException {
 		return this.store.lockStore(timeout, ownerFile);
 	}

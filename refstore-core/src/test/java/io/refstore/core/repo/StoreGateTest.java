@@ -21,8 +21,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * The gate between processes: another JVM ({@link GateHolderMain}) swaps while this one
- * writes, and the other way round; a killed swap blocks no one.
+ * The gate between processes: another JVM ({@link GateHolderMain}) swaps, or deletes or
+ * restores in chunks, while this one writes, and the other way round; a killed swap or
+ * run blocks no one.
  */
 class StoreGateTest {
 
@@ -144,6 +145,81 @@ class StoreGateTest {
 				assertThat(pass).isNotNull();
 			}
 		}
+	}
+
+	@Test
+	void aRunInAnotherProcessHoldsSwapsAndRunsOffButNotWriters() throws Exception {
+		StoreGate gate = StoreGate.of(this.dir);
+		start();
+		assertThat(ask("run 1000")).isEqualTo("begun");
+		assertThatExceptionOfType(StoreBusyException.class).isThrownBy(() -> gate.closeForSwap(SHORT));
+		assertThatExceptionOfType(StoreBusyException.class).isThrownBy(() -> gate.beginRun(SHORT));
+		// between its chunks, writers go in
+		try (StoreGate.Pass pass = gate.enter(gate.generation(), SHORT)) {
+			assertThat(pass).isNotNull();
+		}
+		assertThat(ask("end")).isEqualTo("done");
+		try (StoreGate.Swap swap = gate.closeForSwap(SHORT)) {
+			assertThat(ask("run 300")).isEqualTo("busy");
+		}
+		assertThat(ask("run 1000")).isEqualTo("begun");
+	}
+
+	@Test
+	void aRunsChunkInAnotherProcessHoldsWritersOffUntilItEnds() throws Exception {
+		StoreGate gate = StoreGate.of(this.dir);
+		start();
+		assertThat(ask("run 1000")).isEqualTo("begun");
+		assertThat(ask("chunk 1000")).isEqualTo("closed");
+		long opened = gate.generation();
+		assertThatExceptionOfType(StoreBusyException.class).isThrownBy(() -> gate.enter(opened, SHORT));
+		CompletableFuture<Boolean> waiting = CompletableFuture.supplyAsync(() -> {
+			try (StoreGate.Pass pass = enter(gate, opened, Duration.ofSeconds(20))) {
+				return true;
+			}
+		});
+		assertThat(ask("unchunk")).isEqualTo("done");
+		assertThat(waiting.get(20, TimeUnit.SECONDS)).isTrue();
+		// a chunk waits for this process's writers inside
+		try (StoreGate.Pass inside = gate.enter(opened, SHORT)) {
+			assertThat(ask("chunk 300")).isEqualTo("busy");
+		}
+		assertThat(ask("chunk 1000")).isEqualTo("closed");
+	}
+
+	@Test
+	void aKilledRunBlocksNoOne() throws Exception {
+		StoreGate gate = StoreGate.of(this.dir);
+		start();
+		assertThat(ask("run 1000")).isEqualTo("begun");
+		assertThat(ask("chunk 1000")).isEqualTo("closed");
+		this.other.destroyForcibly().waitFor(20, TimeUnit.SECONDS);
+		try (StoreGate.Pass pass = gate.enter(gate.generation(), SHORT)) {
+			assertThat(pass).isNotNull();
+		}
+		try (StoreGate.Swap swap = gate.closeForSwap(SHORT)) {
+			assertThat(swap).isNotNull();
+		}
+	}
+
+	@Test
+	void aRunKeepsItsAnnouncementWhileThisProcesssWritersComeAndGo() throws Exception {
+		StoreGate gate = StoreGate.of(this.dir);
+		start();
+		try (StoreGate.Run run = gate.beginRun(SHORT)) {
+			// the last writer of this process leaving must not drop the run's lock with
+			// the file
+			gate.enter(gate.generation(), SHORT).close();
+			try (StoreGate.Pass chunk = gate.closeForChunk(SHORT)) {
+				try (StoreGate.Pass own = gate.enter(gate.generation(), SHORT)) {
+					assertThat(ask("enter 300")).isEqualTo("busy");
+				}
+			}
+			assertThat(ask("swap 300")).isEqualTo("busy");
+			assertThat(ask("enter 1000")).isEqualTo("entered");
+			assertThat(ask("leave")).isEqualTo("done");
+		}
+		assertThat(ask("swap 1000")).isEqualTo("closed");
 	}
 
 	private static StoreGate.Pass enter(StoreGate gate, long opened, Duration wait) {

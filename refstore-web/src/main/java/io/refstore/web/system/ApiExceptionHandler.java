@@ -122,16 +122,17 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler implements Pass
 	}
 
 	/**
-	 * A write that met a store swap (a format migration or rollback in this process) for
-	 * longer than writers wait, or twice in a row: nothing was written, and the client
-	 * may simply retry.
+	 * A write that met a store swap (a format migration or rollback) or a bulk run's
+	 * chunk (a deletion or restore), by any refstore process, for longer than writers
+	 * wait, or a swap twice in a row: nothing was written, and the client may simply
+	 * retry.
 	 */
 	@ExceptionHandler({ StoreBusyException.class, StoreSwappedException.class })
 	ResponseEntity<ProblemDetail> storeSwapping(IOException ex) {
 		log.info("write refused while a ref store is swapped: " + ex.getMessage());
 		ProblemDetail problem = Problems.problem(HttpStatus.SERVICE_UNAVAILABLE, "store-swapping",
-				"the repository's ref store is being swapped (a format migration or rollback); nothing was written,"
-						+ " retry in a few seconds",
+				"the repository's ref store is busy with a format migration, a rollback, or a deletion or restore of"
+						+ " refs; nothing was written," + " retry in a few seconds",
 				Map.of());
 		return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
 			.header(HttpHeaders.RETRY_AFTER, Long.toString(RETRY_AFTER_SECONDS))

@@ -4,15 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.put;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -203,6 +209,79 @@ class CommandSwapWritersIT extends WritersTestSupport {
 		writers.check();
 		System.out.println(name + ": " + (commandWon ? "the command" : "the job") + " migrated; the other said: "
 				+ refusal.strip());
+	}
+
+	/**
+	 * Issue 33's item 1 for bulk runs: the command deletes 3000 branches in chunks of 20
+	 * and then restores them, each while this application serves its writers and an API
+	 * migration of the same repository is launched once the run has begun. The run
+	 * announces itself on the gate: the migration's swap waits for it to end (or its job
+	 * fails cleanly), never swaps the store under it, so the run finishes; each chunk
+	 * holds the writers back rather than meeting them. Every confirmed write kept, no
+	 * 500, every deleted branch back at its value.
+	 */
+	@ParameterizedTest(name = "{0}")
+	@ValueSource(strings = { "files", "reftable" })
+	void theCommandsDeletionAndRestoreHoldSwapsOffAndLoseNothing(String from) throws Exception {
+		String to = from.equals("files") ? "reftable" : "files";
+		String name = uniqueName("command-delete-" + from);
+		TempRepo repo = repoWithBranches(name, 3000, from);
+		Map<String, String> branches = new HashMap<>(refs(repo));
+		branches.keySet().removeIf((ref) -> !ref.startsWith("refs/heads/b/"));
+		Writers writers = new Writers(name, repo, main(repo)).paced(PACE).start();
+		Path manifest = repo.dir().resolve("command-delete.manifest");
+		List<String> said = writers.around(() -> {
+			List<String> outcomes = new ArrayList<>();
+			outcomes.add(runBesideMigration(name, repo, to, "delete-refs", "--prefix=refs/heads/b/", "--chunk-size=20",
+					"--manifest=" + manifest.getFileName()));
+			Map<String, String> left = refs(repo);
+			assertThat(branches.keySet()).as("branches left after the deletion").noneMatch(left::containsKey);
+			outcomes.add(runBesideMigration(name, repo, from, "restore-refs", "--manifest=" + manifest.getFileName()));
+			return outcomes;
+		});
+		Map<String, String> present = writers.check();
+		branches.forEach((ref, value) -> assertThat(present.get(ref)).as("restored " + ref).isEqualTo(value));
+		System.out.println(name + ": " + said);
+	}
+
+	/**
+	 * Starts the command with {@code args}, launches an API migration to {@code format}
+	 * once the command has begun, and returns how both ended: the command must succeed;
+	 * the job completes or fails with a clean message.
+	 */
+	private String runBesideMigration(String name, TempRepo repo, String format, String... args) throws Exception {
+		// the command has begun once its owner record is there (the application's is
+		// already)
+		Path owners = repo.dir().resolve("refstore-owners");
+		Set<Path> before = owners(owners);
+		Process command = refstoreCommand(repo.dir(), args).redirectError(ProcessBuilder.Redirect.PIPE).start();
+		long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+		while (command.isAlive() && before.containsAll(owners(owners)) && System.nanoTime() < deadline) {
+			Thread.sleep(1);
+		}
+		long id = launch("/api/jobs/migrations", """
+				{"repository": "%s", "targetFormat": "%s", "chunkSize": 500}""".formatted(name, format), "admin");
+		String error = new String(command.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+		command.waitFor();
+		assertThat(command.exitValue()).as(args[0] + " beside an API migration: " + error).isZero();
+		DocumentContext job = awaitOutcome(id, "migration.backup");
+		String status = job.read("$.status", String.class);
+		String message = String.valueOf(job.read("$.exitMessage", String.class));
+		assertThat(status).as("the migration's job: " + message).isIn("COMPLETED", "FAILED");
+		if (status.equals("FAILED")) {
+			assertThat(message).doesNotContain("Exception").doesNotContain("\tat ");
+		}
+		return args[0] + ": exit 0; the migration to " + format + ": " + status
+				+ (status.equals("FAILED") ? " (" + message.strip() + ")" : "");
+	}
+
+	private static Set<Path> owners(Path dir) throws IOException {
+		try (Stream<Path> files = Files.list(dir)) {
+			return files.collect(Collectors.toSet());
+		}
+		catch (NoSuchFileException ex) {
+			return Set.of();
+		}
 	}
 
 	/**
