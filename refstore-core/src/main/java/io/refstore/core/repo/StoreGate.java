@@ -196,7 +196,7 @@ public final class StoreGate {
 	 * @return whether the writer is in
 	 */
 	private synchronized boolean share() throws IOException {
-		boolean opened = open();
+		open();
 		try {
 			// every writer looks at the intent, also while others of this process are
 			// inside: a swap waiting for them is not starved by newcomers
@@ -234,14 +234,12 @@ public final class StoreGate {
 		}
 	}
 
-	/** Opens the file if this process has not; whether it did. */
-	private boolean open() throws IOException {
-		if (this.channel != null) {
-			return false;
+	/** Opens the file if this process has not. */
+	private void open() throws IOException {
+		if (this.channel == null) {
+			this.channel = FileChannel.open(this.file, StandardOpenOption.READ, StandardOpenOption.WRITE,
+					StandardOpenOption.CREATE);
 		}
-		this.channel = FileChannel.open(this.file, StandardOpenOption.READ, StandardOpenOption.WRITE,
-				StandardOpenOption.CREATE);
-		return true;
 	}
 
 	/**
