@@ -102,7 +102,7 @@ public final class FilesLayout {
 		Fsync.createDirectories(backup.resolve("refs"));
 		FileMoves.move(gitDir.resolve("packed-refs"), backup.resolve("packed-refs"));
 		FileMoves.move(gitDir.resolve("packed-refs.lock"), backup.resolve("packed-refs.lock"));
-		FileMoves.move(gitDir.resolve("logs"), backup.resolve("logs"));
+		FileMoves.moveFinishing(gitDir.resolve("logs"), backup.resolve("logs"));
 		Path refs = gitDir.resolve("refs");
 		if (Files.isDirectory(refs, LinkOption.NOFOLLOW_LINKS)) {
 			try (DirectoryStream<Path> children = Files.newDirectoryStream(refs)) {
@@ -110,7 +110,7 @@ public final class FilesLayout {
 					// a retire run again after git's stubs were written must leave the
 					// stub where it is
 					if (!isHeadsStub(child)) {
-						FileMoves.move(child, backup.resolve("refs").resolve(child.getFileName().toString()));
+						FileMoves.moveFinishing(child, backup.resolve("refs").resolve(child.getFileName().toString()));
 					}
 				}
 			}

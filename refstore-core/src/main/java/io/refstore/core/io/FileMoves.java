@@ -1,6 +1,7 @@
 package io.refstore.core.io;
 
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -8,6 +9,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
 
 /**
  * Whole-file and whole-directory moves within one file system, each one atomic
@@ -37,6 +39,65 @@ public final class FileMoves {
 		Fsync.createDirectories(to.getParent());
 		Fsync.rename(from, to);
 		return true;
+	}
+
+	/**
+	 * {@link #move} for a store moved into its backup, which also finishes such a move
+	 * that a power cut left half durable: on a file system that keeps each directory's
+	 * entries apart, a cut between the syncs of the two directories a rename touched can
+	 * leave a directory both at {@code to} and at {@code from}. Where {@code to} already
+	 * is a directory that is not empty, what {@code from} holds beyond it is moved in,
+	 * what both hold must be equal (the same bytes, or links to the same target) and goes
+	 * from {@code from}, and {@code from} is removed last.
+	 * @return whether anything was moved or removed
+	 * @throws IOException naming both places if they hold different contents under one
+	 * name (nothing of that name is removed)
+	 */
+	public static boolean moveFinishing(Path from, Path to) throws IOException {
+		if (Files.isDirectory(from, LinkOption.NOFOLLOW_LINKS) && Files.isDirectory(to, LinkOption.NOFOLLOW_LINKS)
+				&& !isEmptyDirectory(to)) {
+			merge(from, to);
+			Fsync.nearestDirectories(List.of(from.getParent()));
+			return true;
+		}
+		return move(from, to);
+	}
+
+	private static void merge(Path from, Path to) throws IOException {
+		try (DirectoryStream<Path> children = Files.newDirectoryStream(from)) {
+			for (Path child : children) {
+				Path target = to.resolve(child.getFileName().toString());
+				if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+					Fsync.rename(child, target);
+				}
+				else if (Files.isDirectory(child, LinkOption.NOFOLLOW_LINKS)
+						&& Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
+					merge(child, target);
+				}
+				else if (sameEntry(child, target)) {
+					Files.delete(child);
+				}
+				else {
+					throw new IOException("'" + child + "' and '" + target + "' differ, and a move of '" + from
+							+ "' into the backup left both: compare them and keep the right one by hand");
+				}
+			}
+		}
+		Files.delete(from);
+	}
+
+	private static boolean sameEntry(Path a, Path b) throws IOException {
+		if (Files.isSymbolicLink(a) && Files.isSymbolicLink(b)) {
+			return Files.readSymbolicLink(a).equals(Files.readSymbolicLink(b));
+		}
+		return Files.isRegularFile(a, LinkOption.NOFOLLOW_LINKS) && Files.isRegularFile(b, LinkOption.NOFOLLOW_LINKS)
+				&& Files.mismatch(a, b) == -1;
+	}
+
+	private static boolean isEmptyDirectory(Path dir) throws IOException {
+		try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+			return !entries.iterator().hasNext();
+		}
 	}
 
 	/**

@@ -78,7 +78,7 @@ public final class ReftableLayout {
 	 * files format).
 	 */
 	public static void retire(Path gitDir, Path backup) throws IOException {
-		FileMoves.move(gitDir.resolve("reftable"), backup.resolve("reftable"));
+		FileMoves.moveFinishing(gitDir.resolve("reftable"), backup.resolve("reftable"));
 		FileMoves.deleteLocks(backup);
 	}
 
