@@ -20,6 +20,7 @@ import io.refstore.core.ref.RefUpdate;
 import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.ref.Rejection;
 import io.refstore.core.ref.SymbolicRef;
+import io.refstore.core.ref.TransactionResult;
 import io.refstore.core.ref.UpdateResult;
 
 /**
@@ -40,7 +41,9 @@ import io.refstore.core.ref.UpdateResult;
  * </ol>
  * A ref found with the manifest's value is left alone; if its reflog is a beginning of
  * the saved one (an earlier restore stopped while appending), the rest is appended, so
- * running a restore again is safe.
+ * running a restore again is safe. A missing ref's reflog that is a beginning of the
+ * saved one (a deletion killed after its commit left it) is removed before the ref is
+ * recreated.
  *
  * <p>
  * For the reflogs to come back exactly, recreating a ref must not log an entry of its
@@ -187,7 +190,10 @@ public final class RefRestorer {
 			(current.isPresent() ? present : missing).add(saved);
 		}
 		List<Ref> refs = missing.stream().map(SavedRef::ref).toList();
-		ChunkFailure failure = missing.isEmpty() ? null : create(chunk.number(), refs, listener);
+		ChunkFailure failure = removeLeftLogs(chunk.number(), missing);
+		if (failure == null && !missing.isEmpty()) {
+			failure = create(chunk.number(), refs, listener);
+		}
 		if (failure != null) {
 			return failure;
 		}
@@ -210,6 +216,47 @@ public final class RefRestorer {
 		}
 		listener.afterCommit(chunk.number(), refs);
 		return null;
+	}
+
+	/**
+	 * A deletion killed (or cut) after its commit but before it removed the reflogs of
+	 * the refs it deleted leaves them (files): each that is a beginning of the saved log
+	 * is removed first, as {@code git update-ref -d} removes the log of a ref that does
+	 * not exist, so that the ref comes back with its saved log once, not twice. Another
+	 * log is kept (a recreation then appends to it).
+	 */
+	private ChunkFailure removeLeftLogs(int number, List<SavedRef> missing) throws IOException {
+		List<String> left = new ArrayList<>();
+		for (SavedRef saved : missing) {
+			String name = saved.ref().name();
+			if (this.store.hasReflog(name)) {
+				List<ReflogEntry> log = this.store.reflog(name);
+				if (log.size() <= saved.log().size() && saved.log().subList(0, log.size()).equals(log)) {
+					left.add(name);
+				}
+			}
+		}
+		if (left.isEmpty()) {
+			return null;
+		}
+		try (RefTransaction transaction = this.store.newTransaction()) {
+			transaction.message(MESSAGE).forceSync();
+			ObjectId zero = this.store.hashAlgorithm().zeroId();
+			for (String name : left) {
+				// only while the ref is still missing
+				transaction.add(RefUpdate.delete(name, zero).withNoDeref());
+			}
+			TransactionResult result = transaction.commit();
+			Optional<UpdateResult> rejected = result.firstRejection();
+			if (rejected.isPresent()) {
+				return new ChunkFailure(number, rejected.get().update().name(), rejected.get().rejection(),
+						RefDeleter.message(rejected.get()), false);
+			}
+			return null;
+		}
+		catch (IOException ex) {
+			return new ChunkFailure(number, null, Rejection.IO_ERROR, RefDeleter.describe(ex), false);
+		}
 	}
 
 	private ChunkFailure create(int number, List<Ref> refs, ChunkListener listener) {

@@ -2,6 +2,7 @@ package io.refstore.core.files;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -57,7 +58,10 @@ import io.refstore.core.txn.UpdateChecks;
  * Commit: append reflogs then rename each lock over its ref; delete reflogs of deleted
  * refs; rename {@code packed-refs.new} over {@code packed-refs} (so a deleted ref
  * vanishes at once, its loose file still hiding the old packed value until then); unlink
- * deleted loose files; release locks; remove empty directories.
+ * deleted loose files; release locks; remove empty directories. A transaction that syncs
+ * its directories ({@link #packsWrites()}) removes the reflogs after the new
+ * {@code packed-refs} is on the disk instead, so that no ref survives a power cut without
+ * its reflog.
  */
 final class FilesTransaction extends StagedTransaction {
 
@@ -533,25 +537,24 @@ final class FilesTransaction extends StagedTransaction {
 		else if (this.packDeletions) {
 			this.packed.packLooseDeletions(this.planned.values(), this.looseDeleted);
 		}
-		// a deleted ref's reflog goes too; where there is no logs directory at all, there
-		// is none to look for (the
-		// refs are locked, and only a lock holder writes a ref's reflog)
-		Map<Path, Boolean> logsDirectories = new HashMap<>();
 		List<Path> removedLogs = new ArrayList<>();
-		for (PlannedUpdate item : this.planned.values()) {
-			if (item.deletesExisting() && logsDirectories.computeIfAbsent(this.store.base(item.name()),
-					(base) -> Files.isDirectory(base.resolve("logs")))) {
-				Path log = this.store.logPath(item.name());
-				if (LockFile.deleteIfExists(log)) {
-					FilesRefStore.removeEmptyParents(this.store.base(item.name()).resolve("logs"), log);
-					removedLogs.add(log.getParent());
-				}
-			}
+		if (!this.packDeletions) {
+			// git's order: a kill in between leaves a ref without its reflog rather than
+			// a reflog without its ref
+			removeDeletedLogs(removedLogs);
 		}
 		this.packed.commit();
 		if (!this.packedHookLines.isEmpty()) {
 			// its exit code changes nothing: the updates are in
 			runHook("committed", this.packedHookLines);
+		}
+		if (this.packDeletions) {
+			// a transaction that syncs: the deletion is on the disk before the reflogs go
+			// (still under the refs' locks), so no kill or power cut leaves a ref that
+			// is still there without its reflog; one in between leaves the reflogs of
+			// deleted refs, which the next deletion of the name removes, as git does
+			Fsync.directory(this.store.packedFile().getParent());
+			removeDeletedLogs(removedLogs);
 		}
 		List<String> deleted = new ArrayList<>();
 		for (PlannedUpdate item : this.planned.values()) {
@@ -562,6 +565,37 @@ final class FilesTransaction extends StagedTransaction {
 		this.locks.removeDeleted(deleted);
 		if (this.packDeletions) {
 			syncDirectories(removedLogs);
+		}
+	}
+
+	/**
+	 * Removes the reflog of every deleted ref, as git does: of a ref that did not exist
+	 * too (a log left behind by a kill). Where there is no logs directory at all, there
+	 * is none to look for. The refs are locked, and only a lock holder writes a ref's
+	 * reflog.
+	 * @param removedLogs receives the directory of each removed log
+	 */
+	private void removeDeletedLogs(List<Path> removedLogs) throws IOException {
+		Map<Path, Boolean> logsDirectories = new HashMap<>();
+		for (PlannedUpdate item : this.planned.values()) {
+			if (item.update().isDelete() && logsDirectories.computeIfAbsent(this.store.base(item.name()),
+					(base) -> Files.isDirectory(base.resolve("logs")))) {
+				Path log = this.store.logPath(item.name());
+				if (deleteLog(log)) {
+					FilesRefStore.removeEmptyParents(this.store.base(item.name()).resolve("logs"), log);
+					removedLogs.add(log.getParent());
+				}
+			}
+		}
+	}
+
+	private static boolean deleteLog(Path log) throws IOException {
+		try {
+			return LockFile.deleteIfExists(log);
+		}
+		catch (DirectoryNotEmptyException ex) {
+			// the logs of refs below an absent ref's name, not a log of its own
+			return false;
 		}
 	}
 

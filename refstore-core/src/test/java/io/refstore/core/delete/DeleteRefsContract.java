@@ -298,7 +298,7 @@ abstract class DeleteRefsContract {
 		assertThat(DeletionFixture.refs(this.repo)).isEqualTo(refs);
 	}
 
-	private RestoreResult restore(Path manifest) throws IOException {
+	RestoreResult restore(Path manifest) throws IOException {
 		try (RefStore restoring = RefStores.open(this.repository, ReflogPolicy.EXISTING_ONLY)) {
 			return new RefRestorer(restoring).restore(manifest, ChunkListener.NONE);
 		}
