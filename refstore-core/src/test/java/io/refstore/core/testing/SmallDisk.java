@@ -7,9 +7,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+
+import org.awaitility.Awaitility;
 
 /**
  * A real file system of its own for a test that must run out of space: a {@code tmpfs} of
@@ -131,12 +134,25 @@ public final class SmallDisk implements AutoCloseable {
 		IOException failure = null;
 		// the last mounted first: ext4 before the tmpfs its image lives on
 		for (int i = this.mounts.size() - 1; i >= 0; i--) {
+			String mount = this.mounts.get(i).toString();
 			try {
-				run("umount", this.mounts.get(i).toString());
+				// the loop device under an ext4 just unmounted lets go of its image on
+				// the
+				// tmpfs a moment later, later on a loaded machine: "target is busy" until
+				// then
+				Awaitility.await("umount " + mount)
+					.atMost(Duration.ofSeconds(60))
+					.pollInterval(Duration.ofMillis(100))
+					.ignoreExceptionsMatching((ex) -> ex instanceof IOException && ex.getMessage().contains("busy"))
+					.until(() -> {
+						run("umount", mount);
+						return true;
+					});
 			}
-			catch (IOException ex) {
+			catch (RuntimeException ex) {
+				// the timeout, or an umount that failed otherwise
 				if (failure == null) {
-					failure = ex;
+					failure = new IOException("umount " + mount + ": " + ex.getMessage(), ex);
 				}
 			}
 		}
