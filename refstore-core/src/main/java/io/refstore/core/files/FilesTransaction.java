@@ -51,7 +51,9 @@ import io.refstore.core.txn.UpdateChecks;
  * ({@link UpdateChecks});</li>
  * <li>lock every ref ({@code <ref>.lock}, exclusively; {@link RefLocks}), read its value
  * under the lock, and in submission order check the expected old value, name conflicts
- * and the new object, and write the new value into the lock;</li>
+ * and the new object;</li>
+ * <li>write each new value into its lock, unless the transaction packs them
+ * ({@link #packsWrites()});</li>
  * <li>if anything is deleted, lock {@code packed-refs} and write its new content to
  * {@code packed-refs.new} ({@link PackedRefsUpdate}).</li>
  * </ol>
@@ -71,8 +73,15 @@ final class FilesTransaction extends StagedTransaction {
 
 	private final RefLocks locks;
 
-	/** Names of refs whose lock holds a new value. */
+	/** Names of refs that get a new value (in their lock, or packed). */
 	private final Set<String> written = new HashSet<>();
+
+	/**
+	 * The new loose file of each written ref, written into its lock once the transaction
+	 * knows that it renames the locks rather than packing the values
+	 * ({@link #packWrites}).
+	 */
+	private final Map<String, byte[]> lockContents = new HashMap<>();
 
 	/** Names of refs whose path was found, under the lock, not to be a directory. */
 	private final Set<String> checkedNotDirectory = new HashSet<>();
@@ -130,6 +139,13 @@ final class FilesTransaction extends StagedTransaction {
 		if (outcome.isClean()) {
 			// step 3
 			this.packWrites = packsWrites();
+			if (!this.packWrites) {
+				// packed writes are never renamed from their locks: no file, no sync per
+				// ref
+				for (Map.Entry<String, byte[]> content : this.lockContents.entrySet()) {
+					this.locks.get(content.getKey()).write(content.getValue(), fsync());
+				}
+			}
 			this.packed.prepare(this.planned.values(), fsync(), this.packWrites);
 			packedHook();
 		}
@@ -367,7 +383,7 @@ final class FilesTransaction extends StagedTransaction {
 			}
 			newRef = new DirectRef(item.name(), item.update().newId());
 		}
-		this.locks.get(item.name()).write(LooseRefs.format(newRef), fsync());
+		this.lockContents.put(item.name(), LooseRefs.format(newRef));
 		this.written.add(item.name());
 		return true;
 	}
@@ -463,14 +479,15 @@ final class FilesTransaction extends StagedTransaction {
 
 	/**
 	 * Whether this transaction is made all or nothing for a power cut: where
-	 * {@code core.fsync} covers references, a transaction that changes more than one ref,
-	 * each a ref of {@code refs/} shared by the worktrees and written with an object id
-	 * (or deleted), goes into {@code packed-refs} in one rename
-	 * ({@link PackedRefsUpdate#packWrites}). git renames each loose ref into place, so a
-	 * power cut (or a kill) between two renames leaves part of the transaction; a single
-	 * ref's rename is all or nothing by itself, and a symbolic ref, a root ref or a
-	 * worktree's own ref cannot be packed. Decides too whether the deletions of such a
-	 * transaction (or of a forced one) are one rename ({@link #packDeletions}).
+	 * {@code core.fsync} covers references (or the transaction is forced, as a restore's
+	 * chunk is), a transaction that changes more than one ref, each a ref of
+	 * {@code refs/} shared by the worktrees and written with an object id (or deleted),
+	 * goes into {@code packed-refs} in one rename ({@link PackedRefsUpdate#packWrites}).
+	 * git renames each loose ref into place, so a power cut (or a kill) between two
+	 * renames leaves part of the transaction; a single ref's rename is all or nothing by
+	 * itself, and a symbolic ref, a root ref or a worktree's own ref cannot be packed.
+	 * Decides too whether the deletions of such a transaction (or of a forced one) are
+	 * one rename ({@link #packDeletions}).
 	 */
 	private boolean packsWrites() throws IOException {
 		if (!fsync()) {
@@ -485,9 +502,9 @@ final class FilesTransaction extends StagedTransaction {
 		// several deletions alone: git removes the loose files one by one after
 		// packed-refs, unless they are packed first
 		this.packDeletions = forced() || changed > 1;
-		// a bulk run's chunks (forced) are made whole by their run: a restore's rerun
-		// finishes it, and a chunk of creates packed would rewrite packed-refs per chunk
-		if (changed < 2 || this.written.isEmpty() || forced()) {
+		// a bulk run's chunk (a restore's) too: one rewrite of packed-refs costs less
+		// than a forced file and directory sync per ref
+		if (changed < 2 || this.written.isEmpty()) {
 			return false;
 		}
 		for (String name : this.written) {
