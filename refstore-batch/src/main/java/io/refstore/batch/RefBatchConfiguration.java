@@ -18,10 +18,10 @@ import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.core.task.TaskExecutor;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import io.refstore.batch.support.DefaultRefJobs;
 import io.refstore.batch.support.JobLeases;
 import io.refstore.batch.support.RefBatchProperties;
 import io.refstore.batch.support.RefJobListener;
-import io.refstore.batch.support.RefJobs;
 import io.refstore.batch.support.StartupRecovery;
 import io.refstore.core.repo.RepositoryPaths;
 
@@ -77,11 +77,12 @@ public class RefBatchConfiguration {
 	}
 
 	@Bean
-	RefJobs refJobs(Map<String, Job> jobs, JobOperator jobOperator, JobRepository jobRepository, RepositoryPaths paths,
-			RefBatchProperties properties, JobLeases leases, ApplicationEventPublisher events, JdbcTemplate jdbc) {
+	DefaultRefJobs refJobs(Map<String, Job> jobs, JobOperator jobOperator, JobRepository jobRepository,
+			RepositoryPaths paths, RefBatchProperties properties, JobLeases leases, ApplicationEventPublisher events,
+			JdbcTemplate jdbc, StartupRecovery recovery) {
 		// a malformed protected pattern stops the start here, naming the setting
-		return new RefJobs(jobs, jobOperator, jobRepository, paths, properties.deletion().protection(), leases, events,
-				jdbc);
+		return new DefaultRefJobs(jobs, jobOperator, jobRepository, paths, properties.deletion().protection(), leases,
+				events, jdbc, recovery);
 	}
 
 }

@@ -34,7 +34,7 @@ public final class JobLocks {
 	 * @return the owner, closed by the caller once the store it opened with it is closed
 	 */
 	public static LockOwner claim(Repository repository, JobExecution execution) throws IOException {
-		String job = RefJobs.owner(execution);
+		String job = DefaultRefJobs.owner(execution);
 		LockOwner.releaseAbandoned(repository.refsCommonDir(), job);
 		return LockOwner.claim(repository.refsCommonDir(), execution.getJobInstance().getJobName(), job);
 	}
@@ -44,7 +44,7 @@ public final class JobLocks {
 	 * @return how many lock files were removed
 	 */
 	public static int release(Repository repository, JobExecution execution) throws IOException {
-		return LockOwner.releaseAbandoned(repository.refsCommonDir(), RefJobs.owner(execution)).locks();
+		return LockOwner.releaseAbandoned(repository.refsCommonDir(), DefaultRefJobs.owner(execution)).locks();
 	}
 
 }

@@ -1,4 +1,4 @@
-package io.refstore.batch.support;
+package io.refstore.batch.api;
 
 /**
  * A stop or restart refused because of the execution's state: it is not running (stop),

@@ -1,4 +1,4 @@
-package io.refstore.batch.inventory;
+package io.refstore.batch.api;
 
 import java.time.Instant;
 import java.util.List;

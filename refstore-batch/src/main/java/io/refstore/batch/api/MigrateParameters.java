@@ -1,11 +1,8 @@
-package io.refstore.batch.parameters;
+package io.refstore.batch.api;
 
 import java.util.Map;
 import java.util.Set;
 
-import io.refstore.batch.support.InvalidJobParameterException;
-import io.refstore.batch.support.JobParameterNames;
-import io.refstore.batch.support.RefJobType;
 import io.refstore.core.delete.ProtectedRefs;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.repo.Repository;

@@ -1,4 +1,4 @@
-package io.refstore.batch.parameters;
+package io.refstore.batch.api;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -6,8 +6,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
-import io.refstore.batch.support.InvalidJobParameterException;
-import io.refstore.batch.support.JobParameterNames;
 import io.refstore.core.repo.RefusedJobInputException;
 
 /**

@@ -1,4 +1,4 @@
-package io.refstore.batch.inventory;
+package io.refstore.batch.api;
 
 /**
  * Where {@code inventoryRefsJob} hands each inventory it takes: the application that runs

@@ -1,4 +1,4 @@
-package io.refstore.batch.support;
+package io.refstore.batch.api;
 
 /**
  * A launch or restart refused because another mutating job holds the repository's lease.

@@ -1,12 +1,10 @@
-package io.refstore.batch.parameters;
+package io.refstore.batch.api;
 
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import io.refstore.batch.support.InvalidJobParameterException;
-import io.refstore.batch.support.JobParameterNames;
 import io.refstore.core.delete.CriterionTime;
 import io.refstore.core.delete.InvalidSelectionException;
 import io.refstore.core.delete.RefSelection;

@@ -25,22 +25,32 @@ import org.springframework.dao.EmptyResultDataAccessException;
 import org.springframework.dao.OptimisticLockingFailureException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-import io.refstore.batch.parameters.DeleteParameters;
-import io.refstore.batch.parameters.RefJobParameters;
+import io.refstore.batch.api.DeleteParameters;
+import io.refstore.batch.api.InvalidJobParameterException;
+import io.refstore.batch.api.JobConflictException;
+import io.refstore.batch.api.JobFilter;
+import io.refstore.batch.api.JobParameterNames;
+import io.refstore.batch.api.JobStateException;
+import io.refstore.batch.api.JobStatus;
+import io.refstore.batch.api.JobSummary;
+import io.refstore.batch.api.RefJobEvent;
+import io.refstore.batch.api.RefJobParameters;
+import io.refstore.batch.api.RefJobType;
+import io.refstore.batch.api.RefJobs;
 import io.refstore.core.delete.ProtectedRefs;
 import io.refstore.core.repo.RepositoryPaths;
 
 /**
- * The service the web layer drives refstore jobs through: launch with every parameter
- * checked before anything starts, stop, restart, and read executions back as plain
- * records while they run. Mutating jobs hold their repository's lease ({@link JobLeases})
- * from launch to end. Every launch, stop and restart is published as a
- * {@link RefJobEvent}, refused ones included.
+ * {@link RefJobs} on Spring Batch: launches with every parameter checked before anything
+ * starts, stops, restarts, and reads executions back as plain records while they run.
+ * Mutating jobs hold their repository's lease ({@link JobLeases}) from launch to end.
+ * Every launch, stop and restart is published as a {@link RefJobEvent}, refused ones
+ * included.
  *
  * <p>
  * Thread-safe.
  */
-public class RefJobs {
+public class DefaultRefJobs implements RefJobs {
 
 	private final Map<String, Job> jobs;
 
@@ -56,11 +66,14 @@ public class RefJobs {
 
 	private final JdbcTemplate jdbc;
 
+	private final StartupRecovery recovery;
+
 	/**
 	 * @param protection what deletion plans keep unless their launch overrides it
 	 */
-	public RefJobs(Map<String, Job> jobs, JobOperator jobOperator, JobRepository jobRepository, RepositoryPaths paths,
-			ProtectedRefs protection, JobLeases leases, ApplicationEventPublisher events, JdbcTemplate jdbc) {
+	public DefaultRefJobs(Map<String, Job> jobs, JobOperator jobOperator, JobRepository jobRepository,
+			RepositoryPaths paths, ProtectedRefs protection, JobLeases leases, ApplicationEventPublisher events,
+			JdbcTemplate jdbc, StartupRecovery recovery) {
 		this.jobs = jobs;
 		this.jobOperator = jobOperator;
 		this.jobRepository = jobRepository;
@@ -68,15 +81,10 @@ public class RefJobs {
 		this.leases = leases;
 		this.events = events;
 		this.jdbc = jdbc;
+		this.recovery = recovery;
 	}
 
-	/**
-	 * Parses the parameters and launches a job, as
-	 * {@link #launch(String, RefJobParameters, String)} does.
-	 * @param parameters by {@link JobParameterNames} key, as text, the repository
-	 * included
-	 * @throws InvalidJobParameterException naming the parameter, before anything started
-	 */
+	@Override
 	public JobSummary launch(RefJobType type, Map<String, String> parameters, String actor) {
 		Map<String, String> own = new LinkedHashMap<>(parameters);
 		String repository = own.remove(JobParameterNames.REPOSITORY);
@@ -90,13 +98,7 @@ public class RefJobs {
 		return launch(repository, typed, actor);
 	}
 
-	/**
-	 * Makes the parameters and launches a job, as
-	 * {@link #launch(String, RefJobParameters, String)} does; a refusal while making them
-	 * (a value out of range) is published as the launch's.
-	 * @param parameters makes the typed parameters, which check themselves
-	 * @throws InvalidJobParameterException naming the parameter, before anything started
-	 */
+	@Override
 	public JobSummary launch(RefJobType type, String repository, Supplier<? extends RefJobParameters> parameters,
 			String actor) {
 		RefJobParameters typed;
@@ -111,15 +113,7 @@ public class RefJobs {
 		return launch(repository, typed, actor);
 	}
 
-	/**
-	 * Checks the parameters in the repository and launches a job; it runs on the batch
-	 * task executor.
-	 * @param repository the repository's name, relative to a configured root
-	 * @param actor who asks
-	 * @return the new execution as it stands right after the launch
-	 * @throws InvalidJobParameterException naming the parameter, before anything started
-	 * @throws JobConflictException naming the execution that holds the repository
-	 */
+	@Override
 	public JobSummary launch(String repository, RefJobParameters parameters, String actor) {
 		RefJobType type = parameters.type();
 		Map<String, String> given = new LinkedHashMap<>();
@@ -158,7 +152,8 @@ public class RefJobs {
 				// must already see which execution holds the repository
 				this.leases.attach(path, execution.getId());
 			}
-			publish(actor, RefJobEvent.Action.LAUNCH, type.jobName(), execution.getId(), text, "ACCEPTED");
+			publish(actor, RefJobEvent.Action.LAUNCH, type.jobName(), execution.getId(), text,
+					RefJobEvent.Result.ACCEPTED, "ACCEPTED");
 			return summary(execution);
 		}
 		catch (Exception ex) {
@@ -170,14 +165,7 @@ public class RefJobs {
 		}
 	}
 
-	/**
-	 * Checks in {@code repository} the inputs {@code parameters} name there (a plan to
-	 * execute, a manifest, a backup) as a launch checks them, launching nothing:
-	 * schedules and campaigns check them when they are created. Parameters that name no
-	 * input are not checked here.
-	 * @throws InvalidJobParameterException naming the parameter refused (or
-	 * {@code repository})
-	 */
+	@Override
 	public void checkInputs(String repository, RefJobParameters parameters) {
 		if (!parameters.namesInput()) {
 			return;
@@ -201,7 +189,7 @@ public class RefJobs {
 		catch (JobConflictException ex) {
 			JobExecution holder = (ex.executionId() != null) ? this.jobRepository.getJobExecution(ex.executionId())
 					: null;
-			if (holder == null || holder.getStatus().isRunning() || holder.getStatus().name().equals("STOPPING")) {
+			if (holder == null || holder.getStatus().isRunning() || holder.getStatus() == BatchStatus.STOPPING) {
 				throw ex;
 			}
 			this.leases.release(path, holder.getId());
@@ -209,24 +197,19 @@ public class RefJobs {
 		}
 	}
 
-	/**
-	 * Asks a running execution to stop; it stops at its next chunk boundary, with status
-	 * {@code STOPPED}.
-	 * @return whether the request was recorded
-	 * @throws InvalidJobParameterException if there is no such execution
-	 * @throws JobStateException if it is not running
-	 */
+	@Override
 	public boolean stop(long executionId, String actor) {
 		JobExecution execution = execution(executionId);
 		try {
 			boolean stopped = requestStop(executionId);
 			publish(actor, RefJobEvent.Action.STOP, name(execution), executionId, text(execution),
+					stopped ? RefJobEvent.Result.ACCEPTED : RefJobEvent.Result.NOT_RUNNING,
 					stopped ? "ACCEPTED" : "NOT RUNNING");
 			return stopped;
 		}
 		catch (Exception ex) {
 			publish(actor, RefJobEvent.Action.STOP, name(execution), executionId, text(execution),
-					"REFUSED: " + ex.getMessage());
+					RefJobEvent.Result.REFUSED, "REFUSED: " + ex.getMessage());
 			throw new JobStateException(executionId,
 					"execution " + executionId + " cannot be stopped: " + ex.getMessage(), ex);
 		}
@@ -260,24 +243,14 @@ public class RefJobs {
 		throw new IllegalStateException("execution " + executionId + " kept changing while being stopped");
 	}
 
-	/**
-	 * Restarts a stopped or failed execution (a new execution of the same instance, which
-	 * continues from the last committed chunk). The repository is checked again and its
-	 * lease taken.
-	 * @return the new execution
-	 * @throws InvalidJobParameterException if there is no such execution or its
-	 * repository is no longer valid
-	 * @throws JobConflictException if another job holds the repository
-	 * @throws JobStateException if the execution cannot be restarted (running, completed,
-	 * abandoned)
-	 */
+	@Override
 	public JobSummary restart(long executionId, String actor) {
 		JobExecution execution = execution(executionId);
 		Map<String, String> parameters = text(execution);
-		String status = execution.getStatus().name();
-		if (!status.equals("FAILED") && !status.equals("STOPPED")) {
+		JobStatus status = JobSummaries.status(execution.getStatus());
+		if (!status.restartable()) {
 			publish(actor, RefJobEvent.Action.RESTART, name(execution), executionId, parameters,
-					"REFUSED: status " + status);
+					RefJobEvent.Result.REFUSED, "REFUSED: status " + status);
 			throw new JobStateException(executionId,
 					"execution " + executionId + " is " + status + "; only STOPPED and FAILED executions restart",
 					null);
@@ -295,7 +268,7 @@ public class RefJobs {
 			}
 			JobExecution restarted = this.jobOperator.restart(execution);
 			publish(actor, RefJobEvent.Action.RESTART, name(execution), restarted.getId(), parameters,
-					"ACCEPTED: restarts execution " + executionId);
+					RefJobEvent.Result.ACCEPTED, "ACCEPTED: restarts execution " + executionId);
 			return summary(restarted);
 		}
 		catch (Exception ex) {
@@ -303,7 +276,7 @@ public class RefJobs {
 				this.leases.releaseClaim(path);
 			}
 			publish(actor, RefJobEvent.Action.RESTART, name(execution), executionId, parameters,
-					"REFUSED: " + ex.getMessage());
+					RefJobEvent.Result.REFUSED, "REFUSED: " + ex.getMessage());
 			if (ex instanceof RuntimeException runtime) {
 				throw runtime;
 			}
@@ -312,28 +285,20 @@ public class RefJobs {
 		}
 	}
 
-	/** The execution, or empty if there is none of that id. */
+	@Override
 	public Optional<JobSummary> find(long executionId) {
 		return lookUp(executionId).filter((execution) -> RefJobType.ofJobName(name(execution)) != null)
 			.map(this::summary);
 	}
 
-	/**
-	 * The ids of the executions of one job instance, oldest first: the first run and its
-	 * restarts. One indexed query, nothing else loaded.
-	 */
+	@Override
 	public List<Long> executionIds(long instanceId) {
 		return this.jdbc.queryForList(
 				"SELECT JOB_EXECUTION_ID FROM BATCH_JOB_EXECUTION WHERE JOB_INSTANCE_ID = ? ORDER BY JOB_EXECUTION_ID",
 				Long.class, instanceId);
 	}
 
-	/**
-	 * The executions that instance {@code instance} ran, created at or after
-	 * {@code since}, that its death interrupted ({@link StartupRecovery} marked them
-	 * FAILED) and that nobody restarted yet (each is the last execution of its job
-	 * instance), oldest first.
-	 */
+	@Override
 	public List<JobSummary> interrupted(String instance, LocalDateTime since) {
 		StringBuilder sql = new StringBuilder("SELECT E.JOB_EXECUTION_ID FROM BATCH_JOB_EXECUTION E"
 				+ " JOIN BATCH_JOB_INSTANCE I ON E.JOB_INSTANCE_ID = I.JOB_INSTANCE_ID WHERE I.JOB_NAME IN (");
@@ -356,6 +321,16 @@ public class RefJobs {
 			.toList();
 	}
 
+	@Override
+	public String instanceId() {
+		return this.leases.instanceId();
+	}
+
+	@Override
+	public List<Long> recoverExpired() {
+		return this.recovery.recoverExpired();
+	}
+
 	/**
 	 * The execution of that id; empty if there is none (the JDBC repository throws for a
 	 * missing id).
@@ -369,7 +344,7 @@ public class RefJobs {
 		}
 	}
 
-	/** The executions of refstore jobs matching {@code filter}, newest first. */
+	@Override
 	public List<JobSummary> list(JobFilter filter) {
 		StringBuilder sql = new StringBuilder("SELECT E.JOB_EXECUTION_ID FROM BATCH_JOB_EXECUTION E"
 				+ " JOIN BATCH_JOB_INSTANCE I ON E.JOB_INSTANCE_ID = I.JOB_INSTANCE_ID WHERE I.JOB_NAME IN (");
@@ -383,7 +358,7 @@ public class RefJobs {
 		sql.append(")");
 		if (filter.status() != null) {
 			sql.append(" AND E.STATUS = ?");
-			args.add(filter.status());
+			args.add(filter.status().name());
 		}
 		parameterClause(sql, args, JobParameterNames.REPOSITORY, filter.repository());
 		parameterClause(sql, args, JobParameterNames.ACTOR, filter.actor());
@@ -453,16 +428,17 @@ public class RefJobs {
 
 	private RuntimeException refused(RefJobType type, Map<String, String> parameters, String actor,
 			RuntimeException ex) {
-		publish(actor, RefJobEvent.Action.LAUNCH, type.jobName(), null, parameters, "REFUSED: " + ex.getMessage());
+		publish(actor, RefJobEvent.Action.LAUNCH, type.jobName(), null, parameters, RefJobEvent.Result.REFUSED,
+				"REFUSED: " + ex.getMessage());
 		return ex;
 	}
 
 	private void publish(String actor, RefJobEvent.Action action, String job, Long executionId,
-			Map<String, String> parameters, String outcome) {
+			Map<String, String> parameters, RefJobEvent.Result result, String outcome) {
 		Map<String, String> shown = new TreeMap<>();
 		parameters.forEach((key, value) -> shown.put(key, String.valueOf(value)));
 		this.events.publishEvent(new RefJobEvent(Instant.now(), (actor != null) ? actor : "anonymous", action, job,
-				executionId, parameters.get(JobParameterNames.REPOSITORY), shown, outcome));
+				executionId, parameters.get(JobParameterNames.REPOSITORY), shown, outcome, result, null));
 	}
 
 	private static String name(JobExecution execution) {

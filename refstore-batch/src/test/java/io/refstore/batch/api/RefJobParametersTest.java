@@ -1,4 +1,4 @@
-package io.refstore.batch.parameters;
+package io.refstore.batch.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -13,10 +13,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.refstore.batch.JobFixtures;
-import io.refstore.batch.support.InvalidJobParameterException;
-import io.refstore.batch.support.JobParameterNames;
-import io.refstore.batch.support.JobResults;
-import io.refstore.batch.support.RefJobType;
 import io.refstore.core.delete.ProtectedRefs;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.repo.Repository;

@@ -1,4 +1,4 @@
-package io.refstore.batch.support;
+package io.refstore.batch.api;
 
 import io.refstore.core.input.RefusedInputException;
 

@@ -1,10 +1,7 @@
-package io.refstore.batch.parameters;
+package io.refstore.batch.api;
 
 import java.util.Map;
 import java.util.Set;
-
-import io.refstore.batch.support.JobParameterNames;
-import io.refstore.batch.support.RefJobType;
 
 /**
  * {@code maintainRefsJob}'s parameters.

@@ -1,8 +1,6 @@
-package io.refstore.batch.parameters;
+package io.refstore.batch.api;
 
 import java.util.Map;
-
-import io.refstore.batch.support.RefJobType;
 
 /**
  * {@code inventoryRefsJob}'s parameters: it takes none besides the repository (how old a

@@ -1,4 +1,4 @@
-package io.refstore.batch.support;
+package io.refstore.batch.api;
 
 import java.util.Arrays;
 import java.util.List;

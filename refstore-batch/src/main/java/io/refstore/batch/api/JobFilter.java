@@ -1,4 +1,4 @@
-package io.refstore.batch.support;
+package io.refstore.batch.api;
 
 import java.time.LocalDateTime;
 
@@ -7,7 +7,7 @@ import java.time.LocalDateTime;
  * everything. Newest first. A caller checks its own input against the bounds: they are a
  * programming contract, not a refusal of a request.
  *
- * @param status a batch status such as {@code FAILED}
+ * @param status a status
  * @param type a job type
  * @param repository the repository name as given at launch, or a pattern of it with
  * {@code *} (any characters) and {@code ?} (one)
@@ -17,7 +17,7 @@ import java.time.LocalDateTime;
  * @param offset executions to skip
  * @param limit the most to return (1 to 1000)
  */
-public record JobFilter(String status, RefJobType type, String repository, String actor, LocalDateTime from,
+public record JobFilter(JobStatus status, RefJobType type, String repository, String actor, LocalDateTime from,
 		LocalDateTime to, int offset, int limit) {
 
 	public JobFilter {

@@ -1,4 +1,4 @@
-package io.refstore.batch.support;
+package io.refstore.batch.api;
 
 import java.time.Instant;
 import java.util.Map;
@@ -14,11 +14,14 @@ import java.util.Map;
  * @param executionId the execution concerned ({@code null} for a refused launch)
  * @param repository the repository name as given
  * @param parameters the job's parameters as text
- * @param outcome the result: {@code ACCEPTED}, {@code REFUSED: ...}, or the end's exit
- * status and message
+ * @param outcome the result in words: {@code ACCEPTED}, {@code NOT RUNNING},
+ * {@code REFUSED: ...}, or the end's status and exit message
+ * @param result the result
+ * @param status for {@link Result#ENDED}, the status the execution ended with; otherwise
+ * {@code null}
  */
 public record RefJobEvent(Instant time, String actor, Action action, String job, Long executionId, String repository,
-		Map<String, String> parameters, String outcome) {
+		Map<String, String> parameters, String outcome, Result result, JobStatus status) {
 
 	public RefJobEvent {
 		parameters = Map.copyOf(parameters);
@@ -35,6 +38,20 @@ public record RefJobEvent(Instant time, String actor, Action action, String job,
 		RESTART,
 		/** An execution ended (or was marked dead at startup). */
 		FINISH
+
+	}
+
+	/** How what an event records turned out. */
+	public enum Result {
+
+		/** A launch, stop or restart was accepted. */
+		ACCEPTED,
+		/** A stop found the execution no longer running. */
+		NOT_RUNNING,
+		/** A launch, stop or restart was refused. */
+		REFUSED,
+		/** An execution ended (or was marked dead), with {@link RefJobEvent#status()}. */
+		ENDED
 
 	}
 

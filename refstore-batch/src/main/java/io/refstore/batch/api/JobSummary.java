@@ -1,4 +1,4 @@
-package io.refstore.batch.support;
+package io.refstore.batch.api;
 
 import java.time.LocalDateTime;
 import java.util.List;
@@ -12,8 +12,7 @@ import java.util.Map;
  * @param instanceId its job instance (a restart is a new execution of the same instance)
  * @param job the job name
  * @param type the job's type, {@code null} for a job refstore does not know
- * @param status the batch status ({@code STARTING}, {@code STARTED}, {@code STOPPING},
- * {@code STOPPED}, {@code FAILED}, {@code COMPLETED}, {@code ABANDONED})
+ * @param status its status
  * @param exitCode the exit code
  * @param exitMessage the exit description (an error's message for a failure)
  * @param repository the repository name as given
@@ -24,15 +23,19 @@ import java.util.Map;
  * @param started when it started, or {@code null}
  * @param ended when it ended, or {@code null} while it runs
  * @param steps its steps in the order they ran
+ * @param interrupted whether it is {@link JobStatus#FAILED} because its instance died
+ * while it ran (found dead at a restart, or by a surviving instance when its lease
+ * expired), not because of an error of its own: campaigns and a returning node of a fleet
+ * restart those
  */
-public record JobSummary(long executionId, long instanceId, String job, RefJobType type, String status, String exitCode,
-		String exitMessage, String repository, String actor, Map<String, String> parameters,
+public record JobSummary(long executionId, long instanceId, String job, RefJobType type, JobStatus status,
+		String exitCode, String exitMessage, String repository, String actor, Map<String, String> parameters,
 		Map<String, String> results, LocalDateTime created, LocalDateTime started, LocalDateTime ended,
-		List<StepSummary> steps) {
+		List<StepSummary> steps, boolean interrupted) {
 
 	/** Whether the execution has not ended. */
 	public boolean running() {
-		return this.ended == null && !this.status.equals("FAILED") && !this.status.equals("ABANDONED");
+		return this.ended == null && !this.status.unsuccessful();
 	}
 
 	/**
@@ -40,7 +43,7 @@ public record JobSummary(long executionId, long instanceId, String job, RefJobTy
 	 *
 	 * @param stepExecutionId the step execution
 	 * @param name the step name
-	 * @param status its batch status
+	 * @param status its status
 	 * @param exitMessage its exit description
 	 * @param done items done (refs copied, deleted, ...) in this execution and the ones
 	 * it restarted
@@ -51,7 +54,7 @@ public record JobSummary(long executionId, long instanceId, String job, RefJobTy
 	 * @param started when it started
 	 * @param ended when it ended, or {@code null}
 	 */
-	public record StepSummary(long stepExecutionId, String name, String status, String exitMessage, long done,
+	public record StepSummary(long stepExecutionId, String name, JobStatus status, String exitMessage, long done,
 			long total, long commits, double ratePerSecond, long etaSeconds, LocalDateTime started,
 			LocalDateTime ended) {
 

@@ -1,13 +1,10 @@
-package io.refstore.batch.parameters;
+package io.refstore.batch.api;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
-import io.refstore.batch.support.InvalidJobParameterException;
-import io.refstore.batch.support.JobParameterNames;
-import io.refstore.batch.support.RefJobType;
 import io.refstore.core.delete.ProtectedRefs;
 import io.refstore.core.repo.Repository;
 

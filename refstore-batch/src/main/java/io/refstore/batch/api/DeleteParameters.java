@@ -1,4 +1,4 @@
-package io.refstore.batch.parameters;
+package io.refstore.batch.api;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -8,10 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.refstore.batch.support.InvalidJobParameterException;
-import io.refstore.batch.support.JobParameterNames;
-import io.refstore.batch.support.JobResults;
-import io.refstore.batch.support.RefJobType;
 import io.refstore.core.delete.DeletionPlan;
 import io.refstore.core.delete.InvalidSelectionException;
 import io.refstore.core.delete.ProtectedRefs;
