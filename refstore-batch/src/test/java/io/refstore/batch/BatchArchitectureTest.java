@@ -17,7 +17,7 @@ import com.tngtech.archunit.lang.EvaluationResult;
 import io.refstore.batch.api.LeakingApi;
 import io.refstore.batch.api.RefJobs;
 import io.refstore.batch.archfixture.one.One;
-import io.refstore.batch.support.DefaultRefJobs;
+import io.refstore.batch.support.JobLeases;
 
 /**
  * The shape of batch's packages: no package cycle (each package is a slice of its own,
@@ -52,7 +52,7 @@ class BatchArchitectureTest {
 
 	@Test
 	void noPackageCycles() {
-		assertThat(BATCH.contain(RefBatchConfiguration.class) && BATCH.contain(DefaultRefJobs.class))
+		assertThat(BATCH.contain(RefBatchConfiguration.class) && BATCH.contain(JobLeases.class))
 			.as("batch's classes imported")
 			.isTrue();
 		NO_PACKAGE_CYCLES.check(BATCH);
@@ -71,7 +71,7 @@ class BatchArchitectureTest {
 		assertThat(cycle.hasViolation()).isTrue();
 		assertThat(cycle.getFailureReport().toString()).contains(One.class.getName());
 		EvaluationResult leaf = API_IS_A_LEAF
-			.evaluate(new ClassFileImporter().importClasses(RefJobs.class, DefaultRefJobs.class, LeakingApi.class));
+			.evaluate(new ClassFileImporter().importClasses(RefJobs.class, JobLeases.class, LeakingApi.class));
 		assertThat(leaf.hasViolation()).isTrue();
 		assertThat(leaf.getFailureReport().getDetails()).isNotEmpty()
 			.allSatisfy((line) -> assertThat(line).contains(LeakingApi.class.getName()));

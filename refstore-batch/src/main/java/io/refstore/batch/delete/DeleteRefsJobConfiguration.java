@@ -28,7 +28,7 @@ import io.refstore.batch.support.RefJobSteps;
  * plan's refs in chunked, checked transactions (restartable).
  */
 @Configuration(proxyBeanMethods = false)
-public class DeleteRefsJobConfiguration {
+class DeleteRefsJobConfiguration {
 
 	/** The job's parameters, which each step reads into {@link DeleteParameters}. */
 	private static final String PARAMETERS = "#{jobParameters}";

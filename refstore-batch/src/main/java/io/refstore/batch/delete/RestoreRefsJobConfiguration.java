@@ -40,7 +40,7 @@ import io.refstore.core.store.RefStores;
  * already back are left alone).
  */
 @Configuration(proxyBeanMethods = false)
-public class RestoreRefsJobConfiguration {
+class RestoreRefsJobConfiguration {
 
 	@Bean
 	Job restoreRefsJob(JobRepository jobRepository, RefJobListener listener, PlatformTransactionManager tm,

@@ -46,7 +46,7 @@ import io.refstore.core.store.RefStores;
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(InventoryProperties.class)
-public class InventoryRefsJobConfiguration {
+class InventoryRefsJobConfiguration {
 
 	@Bean
 	Job inventoryRefsJob(JobRepository jobRepository, RefJobListener listener, PlatformTransactionManager tm,

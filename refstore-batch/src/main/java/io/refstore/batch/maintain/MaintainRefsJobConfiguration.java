@@ -49,7 +49,7 @@ import io.refstore.core.store.RefStores;
  * to {@link #LOCKED_FOR} before it fails with git's message.
  */
 @Configuration(proxyBeanMethods = false)
-public class MaintainRefsJobConfiguration {
+class MaintainRefsJobConfiguration {
 
 	/** How long the job waits for the locks that other writers hold for a moment. */
 	static final Duration LOCKED_FOR = Duration.ofSeconds(30);

@@ -50,7 +50,7 @@ import io.refstore.core.migrate.StagedMigration;
  * The history keeps the digests, counts and backup path in the job's context.
  */
 @Configuration(proxyBeanMethods = false)
-public class MigrateRefsJobConfiguration {
+class MigrateRefsJobConfiguration {
 
 	/**
 	 * The job's parameters, which each step reads into

@@ -19,7 +19,7 @@ import io.refstore.batch.api.JobResults;
 import io.refstore.batch.api.RefJobParameters;
 import io.refstore.batch.api.RefJobType;
 import io.refstore.batch.api.RollbackParameters;
-import io.refstore.batch.support.DefaultRefJobs;
+import io.refstore.batch.support.JobLocks;
 import io.refstore.batch.support.RefJobListener;
 import io.refstore.batch.support.RefJobSteps;
 import io.refstore.core.migrate.FormatMigrator;
@@ -35,7 +35,7 @@ import io.refstore.core.repo.Repository;
  * job finishes its own rollback, whose journal names the backup it restores.
  */
 @Configuration(proxyBeanMethods = false)
-public class RollbackMigrationJobConfiguration {
+class RollbackMigrationJobConfiguration {
 
 	@Bean
 	Job rollbackMigrationJob(JobRepository jobRepository, RefJobListener listener, PlatformTransactionManager tm,
@@ -53,7 +53,7 @@ public class RollbackMigrationJobConfiguration {
 			MigrationReport report;
 			JobExecution execution = chunkContext.getStepContext().getStepExecution().getJobExecution();
 			try (Repository repository = Repository.open(path)) {
-				report = new FormatMigrator(repository).rollback(rollback.backup(), DefaultRefJobs.owner(execution));
+				report = new FormatMigrator(repository).rollback(rollback.backup(), JobLocks.owner(execution));
 			}
 			ExecutionContext job = execution.getExecutionContext();
 			job.putString(JobResults.ROLLBACK_FROM, report.from().configName());

@@ -15,7 +15,7 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 
 import io.refstore.batch.api.MigrateParameters;
 import io.refstore.batch.api.RefJobParameters;
-import io.refstore.batch.support.DefaultRefJobs;
+import io.refstore.batch.support.JobLocks;
 import io.refstore.core.migrate.MigrationOptions;
 import io.refstore.core.migrate.StagedMigration;
 import io.refstore.core.repo.Repository;
@@ -58,7 +58,7 @@ abstract class StagedMigrationTasklet implements Tasklet, StepExecutionListener 
 		if (this.migration == null) {
 			this.repository = Repository.open(this.repositoryPath);
 			this.migration = StagedMigration.open(this.repository, this.options,
-					DefaultRefJobs.owner(step.getJobExecution()));
+					JobLocks.owner(step.getJobExecution()));
 		}
 		return run(this.migration, contribution, step.getExecutionContext(),
 				step.getJobExecution().getExecutionContext());

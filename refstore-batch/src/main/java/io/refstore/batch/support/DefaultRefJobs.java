@@ -50,7 +50,7 @@ import io.refstore.core.repo.RepositoryPaths;
  * <p>
  * Thread-safe.
  */
-public class DefaultRefJobs implements RefJobs {
+class DefaultRefJobs implements RefJobs {
 
 	private final Map<String, Job> jobs;
 
@@ -71,9 +71,9 @@ public class DefaultRefJobs implements RefJobs {
 	/**
 	 * @param protection what deletion plans keep unless their launch overrides it
 	 */
-	public DefaultRefJobs(Map<String, Job> jobs, JobOperator jobOperator, JobRepository jobRepository,
-			RepositoryPaths paths, ProtectedRefs protection, JobLeases leases, ApplicationEventPublisher events,
-			JdbcTemplate jdbc, StartupRecovery recovery) {
+	DefaultRefJobs(Map<String, Job> jobs, JobOperator jobOperator, JobRepository jobRepository, RepositoryPaths paths,
+			ProtectedRefs protection, JobLeases leases, ApplicationEventPublisher events, JdbcTemplate jdbc,
+			StartupRecovery recovery) {
 		this.jobs = jobs;
 		this.jobOperator = jobOperator;
 		this.jobRepository = jobRepository;
@@ -452,15 +452,6 @@ public class DefaultRefJobs implements RefJobs {
 
 	JobSummary summary(JobExecution execution) {
 		return JobSummaries.summary(execution);
-	}
-
-	/**
-	 * The name a job execution's migration or rollback is owned by in the repository
-	 * ({@code <job> instance <id>}): the same for every execution of one job instance, so
-	 * a restart takes over its staged work and its locks.
-	 */
-	public static String owner(JobExecution execution) {
-		return execution.getJobInstance().getJobName() + " instance " + execution.getJobInstanceId();
 	}
 
 }

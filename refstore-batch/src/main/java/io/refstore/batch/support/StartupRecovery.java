@@ -33,7 +33,7 @@ import io.refstore.core.repo.Repository;
  * it (it cannot be running here: the instance just started), or its lease expired (its
  * instance stopped renewing it), or it is a mutating job without a lease.
  */
-public class StartupRecovery implements ApplicationRunner {
+class StartupRecovery implements ApplicationRunner {
 
 	private static final Log log = LogFactory.getLog(StartupRecovery.class);
 
@@ -50,7 +50,7 @@ public class StartupRecovery implements ApplicationRunner {
 
 	private final ApplicationEventPublisher events;
 
-	public StartupRecovery(JobRepository jobRepository, JobLeases leases, ApplicationEventPublisher events) {
+	StartupRecovery(JobRepository jobRepository, JobLeases leases, ApplicationEventPublisher events) {
 		this.jobRepository = jobRepository;
 		this.leases = leases;
 		this.events = events;
@@ -134,7 +134,7 @@ public class StartupRecovery implements ApplicationRunner {
 		try (Repository repository = Repository.open(Path.of(path))) {
 			int released = JobLocks.release(repository, execution);
 			if (job.equals(RefJobType.MIGRATE.jobName()) || job.equals(RefJobType.ROLLBACK.jobName())) {
-				released += new FormatMigrator(repository).releaseAbandonedLocks(DefaultRefJobs.owner(execution));
+				released += new FormatMigrator(repository).releaseAbandonedLocks(JobLocks.owner(execution));
 			}
 			return (released > 0) ? "; released the " + released + " lock(s) it held in the repository" : "";
 		}

@@ -34,7 +34,7 @@ import io.refstore.core.store.RefStores;
  * completes either way; its exit description counts the errors.
  */
 @Configuration(proxyBeanMethods = false)
-public class VerifyRefsJobConfiguration {
+class VerifyRefsJobConfiguration {
 
 	static final int KEPT = 100;
 

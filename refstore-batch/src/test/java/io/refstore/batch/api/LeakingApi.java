@@ -1,6 +1,6 @@
 package io.refstore.batch.api;
 
-import io.refstore.batch.support.DefaultRefJobs;
+import io.refstore.batch.support.JobLeases;
 
 /**
  * A stand-in for an API type that exposes an internal of batch, which
@@ -8,6 +8,6 @@ import io.refstore.batch.support.DefaultRefJobs;
  */
 public interface LeakingApi {
 
-	DefaultRefJobs implementation();
+	JobLeases leases();
 
 }
