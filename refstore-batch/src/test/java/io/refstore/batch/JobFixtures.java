@@ -7,8 +7,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
-import io.refstore.batch.support.JobSummary;
-import io.refstore.batch.support.RefJobs;
+import io.refstore.batch.api.JobSummary;
+import io.refstore.batch.api.RefJobs;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;

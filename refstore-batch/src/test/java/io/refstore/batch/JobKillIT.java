@@ -24,12 +24,13 @@ import org.springframework.batch.core.repository.JobRepository;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-import io.refstore.batch.support.JobConflictException;
+import io.refstore.batch.api.JobConflictException;
+import io.refstore.batch.api.JobParameterNames;
+import io.refstore.batch.api.JobStatus;
+import io.refstore.batch.api.JobSummary;
+import io.refstore.batch.api.RefJobType;
+import io.refstore.batch.api.RefJobs;
 import io.refstore.batch.support.JobLeases;
-import io.refstore.batch.support.JobParameterNames;
-import io.refstore.batch.support.JobSummary;
-import io.refstore.batch.support.RefJobType;
-import io.refstore.batch.support.RefJobs;
 import io.refstore.core.io.LockOwner;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.testing.TempRepo;
@@ -63,7 +64,7 @@ class JobKillIT {
 		try (ConfigurableApplicationContext context = BatchTestApplication.start(db, root, "kill-instance")) {
 			RefJobs jobs = context.getBean(RefJobs.class);
 			JobSummary dead = jobs.find(execution).orElseThrow();
-			assertThat(dead.status()).isEqualTo("FAILED");
+			assertThat(dead.status()).isEqualTo(JobStatus.FAILED);
 			assertThat(dead.exitMessage()).contains("marked FAILED at startup by instance 'kill-instance'");
 			assertThat(context.getBean(JobLeases.class).all()).isEmpty();
 			long copied = dead.steps().get(1).done();
@@ -81,7 +82,7 @@ class JobKillIT {
 			JobSummary finished = JobFixtures.await(jobs, jobs.restart(execution, "operator").executionId());
 			assertThat(jobs.interrupted("kill-instance", before)).as("restarted already").isEmpty();
 
-			assertThat(finished.status()).as(finished.exitMessage()).isEqualTo("COMPLETED");
+			assertThat(finished.status()).as(finished.exitMessage()).isEqualTo(JobStatus.COMPLETED);
 			long resumedFrom = stepContext(context, finished, "copyRefsStep").getLong("copy.resumedFrom");
 			assertThat(resumedFrom).as("the restart did not start from zero").isEqualTo(copied);
 			assertThat(finished.results()).containsEntry("migration.refs", Long.toString(refs.lines().count()));
@@ -122,7 +123,7 @@ class JobKillIT {
 		try (ConfigurableApplicationContext context = BatchTestApplication.start(db, root, "kill-instance")) {
 			RefJobs jobs = context.getBean(RefJobs.class);
 			JobSummary dead = jobs.find(execution).orElseThrow();
-			assertThat(dead.status()).isEqualTo("FAILED");
+			assertThat(dead.status()).isEqualTo(JobStatus.FAILED);
 			assertThat(dead.exitMessage()).contains("lock(s) it held in the repository");
 			assertThat(packedLock).doesNotExist();
 			try (var paths = Files.walk(repo.gitDir())) {
@@ -133,7 +134,7 @@ class JobKillIT {
 
 			JobSummary finished = JobFixtures.await(jobs, jobs.restart(execution, "operator").executionId());
 
-			assertThat(finished.status()).as(finished.exitMessage()).isEqualTo("COMPLETED");
+			assertThat(finished.status()).as(finished.exitMessage()).isEqualTo(JobStatus.COMPLETED);
 			assertThat(JobFixtures.format(repo.dir())).isEqualTo("reftable");
 			assertThat(JobFixtures.refs(repo.dir())).contains("refs/heads/written-after-the-kill")
 				.contains(refs.lines().toList().get(0));
@@ -155,7 +156,7 @@ class JobKillIT {
 		try (ConfigurableApplicationContext context = BatchTestApplication.start(db, root, "kill-instance")) {
 			RefJobs jobs = context.getBean(RefJobs.class);
 			JobSummary dead = jobs.find(execution).orElseThrow();
-			assertThat(dead.status()).isEqualTo("FAILED");
+			assertThat(dead.status()).isEqualTo(JobStatus.FAILED);
 			long deletedBefore = dead.steps().get(1).done();
 			assertThat(deletedBefore).as("refs deleted before the kill").isBetween(10L, 290L);
 			assertThat(JobFixtures.refs(repo.dir()).lines().filter((l) -> l.startsWith("refs/heads/b/")).count())
@@ -172,14 +173,14 @@ class JobKillIT {
 			Files.createFile(lock);
 			String beforeRestart = JobFixtures.refs(repo.dir());
 			JobSummary refused = JobFixtures.await(jobs, jobs.restart(execution, "operator").executionId());
-			assertThat(refused.status()).isEqualTo("FAILED");
+			assertThat(refused.status()).isEqualTo(JobStatus.FAILED);
 			assertThat(refused.exitMessage()).contains(lock + " exists");
 			assertThat(JobFixtures.refs(repo.dir())).as("a refused restart changes nothing").isEqualTo(beforeRestart);
 			Files.delete(lock);
 			JobSummary finished = JobFixtures.await(jobs,
 					jobs.restart(refused.executionId(), "operator").executionId());
 
-			assertThat(finished.status()).as(finished.exitMessage()).isEqualTo("COMPLETED");
+			assertThat(finished.status()).as(finished.exitMessage()).isEqualTo(JobStatus.COMPLETED);
 			// the refused restart may have recorded a chunk the killed process committed
 			// but never recorded
 			assertThat(stepContext(context, finished, "deleteRefsStep").getLong("delete.resumedFrom"))
@@ -216,7 +217,7 @@ class JobKillIT {
 		try (ConfigurableApplicationContext context = BatchTestApplication.start(db, root, "kill-instance")) {
 			RefJobs jobs = context.getBean(RefJobs.class);
 			JobSummary dead = jobs.find(execution).orElseThrow();
-			assertThat(dead.status()).isEqualTo("FAILED");
+			assertThat(dead.status()).isEqualTo(JobStatus.FAILED);
 			assertThat(dead.exitMessage()).contains("lock(s) it held in the repository");
 			try (var paths = Files.walk(repo.gitDir())) {
 				assertThat(paths.filter((path) -> path.toString().endsWith(".lock")).toList())
@@ -228,7 +229,7 @@ class JobKillIT {
 
 			JobSummary finished = JobFixtures.await(jobs, jobs.restart(execution, "operator").executionId());
 
-			assertThat(finished.status()).as(finished.exitMessage()).isEqualTo("COMPLETED");
+			assertThat(finished.status()).as(finished.exitMessage()).isEqualTo(JobStatus.COMPLETED);
 			List<String> kept = new ArrayList<>(before.lines().filter((l) -> !l.startsWith("refs/heads/b/")).toList());
 			kept.add(JobFixtures.refs(repo.dir())
 				.lines()
@@ -272,7 +273,7 @@ class JobKillIT {
 		try (ConfigurableApplicationContext context = BatchTestApplication.start(db, root, "second")) {
 			RefJobs jobs = context.getBean(RefJobs.class);
 			JobSummary kept = jobs.find(verified).orElseThrow();
-			assertThat(kept.status()).isEqualTo("COMPLETED");
+			assertThat(kept.status()).isEqualTo(JobStatus.COMPLETED);
 			assertThat(kept.actor()).isEqualTo("ann");
 			assertThat(kept.results()).containsKey("verify.digest");
 			assertThat(context.getBean(JobLeases.class).find(path)).get()
@@ -289,7 +290,7 @@ class JobKillIT {
 			JobSummary maintained = JobFixtures.await(jobs,
 					jobs.launch(RefJobType.MAINTAIN, Map.of(JobParameterNames.REPOSITORY, "leased"), "bob")
 						.executionId());
-			assertThat(maintained.status()).isEqualTo("COMPLETED");
+			assertThat(maintained.status()).isEqualTo(JobStatus.COMPLETED);
 			// the listener releases the lease right after the end time is recorded
 			for (int i = 0; i < 100 && context.getBean(JobLeases.class).find(path).isPresent(); i++) {
 				Thread.sleep(50);

@@ -18,13 +18,14 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
 
-import io.refstore.batch.support.InvalidJobParameterException;
-import io.refstore.batch.support.JobConflictException;
-import io.refstore.batch.support.JobParameterNames;
-import io.refstore.batch.support.JobSummary;
-import io.refstore.batch.support.RefJobEvent;
-import io.refstore.batch.support.RefJobType;
-import io.refstore.batch.support.RefJobs;
+import io.refstore.batch.api.InvalidJobParameterException;
+import io.refstore.batch.api.JobConflictException;
+import io.refstore.batch.api.JobParameterNames;
+import io.refstore.batch.api.JobStatus;
+import io.refstore.batch.api.JobSummary;
+import io.refstore.batch.api.RefJobEvent;
+import io.refstore.batch.api.RefJobType;
+import io.refstore.batch.api.RefJobs;
 import io.refstore.core.delete.ProtectedRefs;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.testing.GeneratedHistory;
@@ -77,7 +78,7 @@ class RefJobsIT {
 					"alice");
 			JobSummary done = JobFixtures.await(jobs, launched.executionId());
 
-			assertThat(done.status()).as(done.exitMessage()).isEqualTo("COMPLETED");
+			assertThat(done.status()).as(done.exitMessage()).isEqualTo(JobStatus.COMPLETED);
 			assertThat(done.steps()).extracting(JobSummary.StepSummary::name)
 				.containsExactly("snapshotRefsStep", "copyRefsStep", "copyReflogsStep", "verifyRefsStep",
 						"swapStorageStep");
@@ -117,7 +118,7 @@ class RefJobsIT {
 								JobParameterNames.EXCLUDES, "refs/heads/b/0000*", JobParameterNames.PLAN_ONLY, "true"),
 						"bob")
 					.executionId());
-		assertThat(planned.status()).as(planned.exitMessage()).isEqualTo("COMPLETED");
+		assertThat(planned.status()).as(planned.exitMessage()).isEqualTo(JobStatus.COMPLETED);
 		assertThat(planned.steps()).extracting(JobSummary.StepSummary::name).containsExactly("planDeletionStep");
 		assertThat(planned.results()).containsEntry("plan.count", "110");
 		assertThat(planned.results().get("plan.sample")).startsWith("refs/heads/b/00010\nrefs/heads/b/00011\n");
@@ -129,7 +130,7 @@ class RefJobsIT {
 			.launch(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY, name, JobParameterNames.PLAN, relative,
 					JobParameterNames.CHUNK_SIZE, "25"), "bob")
 			.executionId());
-		assertThat(deleted.status()).as(deleted.exitMessage()).isEqualTo("COMPLETED");
+		assertThat(deleted.status()).as(deleted.exitMessage()).isEqualTo(JobStatus.COMPLETED);
 		assertThat(deleted.steps().get(1).done()).isEqualTo(110);
 		String after = JobFixtures.refs(repo.dir());
 		assertThat(after.lines().filter((line) -> line.startsWith("refs/heads/b/"))).hasSize(10)
@@ -143,7 +144,7 @@ class RefJobsIT {
 					jobs.launch(RefJobType.RESTORE, Map.of(JobParameterNames.REPOSITORY, name,
 							JobParameterNames.MANIFEST, plan.getParent().getFileName().toString()), "bob")
 						.executionId());
-		assertThat(restored.status()).as(restored.exitMessage()).isEqualTo("COMPLETED");
+		assertThat(restored.status()).as(restored.exitMessage()).isEqualTo(JobStatus.COMPLETED);
 		assertThat(restored.results()).containsEntry("restore.restored", "110");
 		assertThat(JobFixtures.refs(repo.dir())).isEqualTo(before);
 		JobFixtures.assertSound(repo.dir());
@@ -164,7 +165,7 @@ class RefJobsIT {
 				jobs.launch(RefJobType.DELETE,
 						Map.of(JobParameterNames.REPOSITORY, name, JobParameterNames.PREFIXES, "refs/heads/b/"), "bob")
 					.executionId());
-		assertThat(deleted.status()).as(deleted.exitMessage()).isEqualTo("COMPLETED");
+		assertThat(deleted.status()).as(deleted.exitMessage()).isEqualTo(JobStatus.COMPLETED);
 		String manifest = Path.of(deleted.results().get("plan.path")).getParent().getFileName().toString();
 		// the lock the restore's first chunk needs, as a writer holds it
 		Path lock = repo.gitDir()
@@ -181,7 +182,7 @@ class RefJobsIT {
 		Files.delete(lock);
 		JobSummary restored = JobFixtures.await(jobs, id);
 
-		assertThat(restored.status()).as(restored.exitMessage()).isEqualTo("COMPLETED");
+		assertThat(restored.status()).as(restored.exitMessage()).isEqualTo(JobStatus.COMPLETED);
 		assertThat(JobFixtures.refs(repo.dir())).isEqualTo(before);
 		JobFixtures.assertSound(repo.dir());
 	}
@@ -218,7 +219,7 @@ class RefJobsIT {
 								JobParameterNames.PLAN_ONLY, "true"),
 						"bob")
 					.executionId());
-		assertThat(planned.status()).as(planned.exitMessage()).isEqualTo("COMPLETED");
+		assertThat(planned.status()).as(planned.exitMessage()).isEqualTo(JobStatus.COMPLETED);
 		assertThat(planned.results()).containsEntry("plan.count", Integer.toString(expected.size()));
 		assertThat(planned.results().get("plan.criteria")).contains(" merged into refs/heads/main (")
 			.contains(" dated before 2021-05-03 00:00:00 UTC");
@@ -233,7 +234,7 @@ class RefJobsIT {
 								repo.gitDir().resolve("refstore-plans").relativize(plan).toString()),
 						"bob")
 				.executionId());
-		assertThat(deleted.status()).as(deleted.exitMessage()).isEqualTo("COMPLETED");
+		assertThat(deleted.status()).as(deleted.exitMessage()).isEqualTo(JobStatus.COMPLETED);
 		List<String> gone = new ArrayList<>(before.lines().toList());
 		gone.removeAll(JobFixtures.refs(repo.dir()).lines().toList());
 		assertThat(gone).extracting((line) -> line.split(" ")[0]).containsExactlyElementsOf(expected);
@@ -244,7 +245,7 @@ class RefJobsIT {
 					jobs.launch(RefJobType.RESTORE, Map.of(JobParameterNames.REPOSITORY, name,
 							JobParameterNames.MANIFEST, plan.getParent().getFileName().toString()), "bob")
 						.executionId());
-		assertThat(restored.status()).as(restored.exitMessage()).isEqualTo("COMPLETED");
+		assertThat(restored.status()).as(restored.exitMessage()).isEqualTo(JobStatus.COMPLETED);
 		assertThat(JobFixtures.refs(repo.dir())).isEqualTo(before);
 		JobFixtures.assertSound(repo.dir());
 
@@ -283,7 +284,7 @@ class RefJobsIT {
 						Map.of(JobParameterNames.REPOSITORY, "stale", JobParameterNames.PLAN, relative), "carol")
 					.executionId());
 
-		assertThat(refused.status()).isEqualTo("FAILED");
+		assertThat(refused.status()).isEqualTo(JobStatus.FAILED);
 		assertThat(refused.exitMessage())
 			.contains("is stale: 'refs/heads/b/00099' is selected now but is not in the plan");
 		assertThat(JobFixtures.refs(repo.dir())).isEqualTo(before);
@@ -302,7 +303,7 @@ class RefJobsIT {
 				jobs.launch(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY, "protected",
 						JobParameterNames.PREFIXES, "refs/", JobParameterNames.PLAN_ONLY, "true"), "dave")
 					.executionId());
-		assertThat(planned.status()).as(planned.exitMessage()).isEqualTo("COMPLETED");
+		assertThat(planned.status()).as(planned.exitMessage()).isEqualTo(JobStatus.COMPLETED);
 		assertThat(planned.parameters()).containsEntry(JobParameterNames.OVERRIDE_PROTECTION, "false")
 			.containsEntry(JobParameterNames.PROTECTED_REFS, String.join(",", ProtectedRefs.DEFAULT_PATTERNS));
 		assertThat(planned.results()).containsEntry("plan.protected.count", "5")
@@ -321,7 +322,7 @@ class RefJobsIT {
 				jobs.launch(RefJobType.DELETE,
 						Map.of(JobParameterNames.REPOSITORY, "protected", JobParameterNames.PLAN, relative), "dave")
 					.executionId());
-		assertThat(deleted.status()).as(deleted.exitMessage()).isEqualTo("COMPLETED");
+		assertThat(deleted.status()).as(deleted.exitMessage()).isEqualTo(JobStatus.COMPLETED);
 		assertThat(repo.git("for-each-ref", "--format=%(refname)").lines()).containsExactlyElementsOf(protectedRefs);
 		JobFixtures.assertSound(repo.dir());
 
@@ -344,7 +345,7 @@ class RefJobsIT {
 								" project archived: its review data goes too "),
 						"dave")
 					.executionId());
-		assertThat(overridden.status()).as(overridden.exitMessage()).isEqualTo("COMPLETED");
+		assertThat(overridden.status()).as(overridden.exitMessage()).isEqualTo(JobStatus.COMPLETED);
 		assertThat(overridden.parameters())
 			.containsEntry(JobParameterNames.OVERRIDE_REASON, "project archived: its review data goes too")
 			.containsEntry(JobParameterNames.PROTECTED_REFS, "");
@@ -380,7 +381,7 @@ class RefJobsIT {
 					jobs.launch(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY, "head-moved",
 							JobParameterNames.PLAN, relative, JobParameterNames.CHUNK_SIZE, "2"), "dave")
 						.executionId());
-		assertThat(deleted.status()).as(deleted.exitMessage()).isEqualTo("COMPLETED");
+		assertThat(deleted.status()).as(deleted.exitMessage()).isEqualTo(JobStatus.COMPLETED);
 		assertThat(deleted.results()).containsEntry("delete.protected", "1");
 		assertThat(repo.git("for-each-ref", "--format=%(refname)", "refs/heads/b/").lines())
 			.containsExactly("refs/heads/b/00001");
@@ -404,7 +405,7 @@ class RefJobsIT {
 						Map.of(JobParameterNames.REPOSITORY, name, JobParameterNames.FORCE, "true"), "dan")
 					.executionId());
 
-		assertThat(maintained.status()).as(maintained.exitMessage()).isEqualTo("COMPLETED");
+		assertThat(maintained.status()).as(maintained.exitMessage()).isEqualTo(JobStatus.COMPLETED);
 		assertThat(maintained.results()).containsEntry("maintain.packed", "true");
 		// git packs no symbolic ref: refs/heads/alias stays loose
 		assertThat(maintained.results().get("maintain.after"))
@@ -442,7 +443,7 @@ class RefJobsIT {
 		Files.delete(lock);
 		JobSummary maintained = JobFixtures.await(jobs, id);
 
-		assertThat(maintained.status()).as(maintained.exitMessage()).isEqualTo("COMPLETED");
+		assertThat(maintained.status()).as(maintained.exitMessage()).isEqualTo(JobStatus.COMPLETED);
 		assertThat(maintained.results().get("maintain.after")).contains(": 1 table,");
 		assertThat(JobFixtures.refs(repo.dir())).isEqualTo(before);
 		JobFixtures.assertSound(repo.dir());
@@ -451,7 +452,7 @@ class RefJobsIT {
 	@Test
 	void badParametersAreRefusedNamingTheParameterBeforeAnythingStarts() {
 		JobFixtures.create(root, "params", RefFormat.FILES, 3);
-		int before = jobs.list(io.refstore.batch.support.JobFilter.all(1000)).size();
+		int before = jobs.list(io.refstore.batch.api.JobFilter.all(1000)).size();
 
 		assertRefused(RefJobType.MIGRATE,
 				Map.of(JobParameterNames.REPOSITORY, "../escape", JobParameterNames.TARGET_FORMAT, "reftable"),
@@ -478,7 +479,7 @@ class RefJobsIT {
 		assertRefused(RefJobType.ROLLBACK,
 				Map.of(JobParameterNames.REPOSITORY, "params", JobParameterNames.BACKUP, "../../config"),
 				JobParameterNames.BACKUP);
-		assertThat(jobs.list(io.refstore.batch.support.JobFilter.all(1000))).hasSize(before);
+		assertThat(jobs.list(io.refstore.batch.api.JobFilter.all(1000))).hasSize(before);
 		assertThat(events).anySatisfy((event) -> assertThat(event.outcome()).startsWith("REFUSED: parameter 'globs'"));
 	}
 
@@ -512,14 +513,14 @@ class RefJobsIT {
 		awaitCopied(running.executionId(), 30);
 		assertThat(jobs.stop(running.executionId(), "frank")).isTrue();
 		JobSummary stopped = JobFixtures.await(jobs, running.executionId());
-		assertThat(stopped.status()).isEqualTo("STOPPED");
+		assertThat(stopped.status()).isEqualTo(JobStatus.STOPPED);
 		long copied = stopped.steps().get(1).done();
 		assertThat(copied).isBetween(30L, refs.lines().count() - 10);
 		assertThat(JobFixtures.format(repo.dir())).isEqualTo("files");
 
 		JobSummary restarted = JobFixtures.await(jobs, jobs.restart(running.executionId(), "frank").executionId());
 
-		assertThat(restarted.status()).as(restarted.exitMessage()).isEqualTo("COMPLETED");
+		assertThat(restarted.status()).as(restarted.exitMessage()).isEqualTo(JobStatus.COMPLETED);
 		assertThat(restarted.instanceId()).isEqualTo(running.instanceId());
 		JobSummary.StepSummary copy = restarted.steps()
 			.stream()

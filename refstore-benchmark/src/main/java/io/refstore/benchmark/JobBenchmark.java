@@ -23,11 +23,12 @@ import org.springframework.context.annotation.Import;
 import org.springframework.context.event.EventListener;
 
 import io.refstore.batch.RefBatchConfiguration;
-import io.refstore.batch.support.JobParameterNames;
-import io.refstore.batch.support.JobSummary;
-import io.refstore.batch.support.RefJobEvent;
-import io.refstore.batch.support.RefJobType;
-import io.refstore.batch.support.RefJobs;
+import io.refstore.batch.api.JobParameterNames;
+import io.refstore.batch.api.JobStatus;
+import io.refstore.batch.api.JobSummary;
+import io.refstore.batch.api.RefJobEvent;
+import io.refstore.batch.api.RefJobType;
+import io.refstore.batch.api.RefJobs;
 import io.refstore.core.migrate.FormatMigrator;
 import io.refstore.core.migrate.MigrationOptions;
 import io.refstore.core.migrate.MigrationReport;
@@ -128,7 +129,7 @@ public final class JobBenchmark {
 			Thread.sleep(POLL.toMillis());
 			done = jobs.find(id).orElseThrow();
 		}
-		if (!done.status().equals("COMPLETED")) {
+		if (done.status() != JobStatus.COMPLETED) {
 			throw new IllegalStateException("the job ended " + done.status() + ": " + done.exitMessage());
 		}
 		return done;

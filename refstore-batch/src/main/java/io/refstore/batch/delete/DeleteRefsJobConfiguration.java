@@ -13,12 +13,12 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.PlatformTransactionManager;
 
-import io.refstore.batch.parameters.DeleteParameters;
-import io.refstore.batch.parameters.RefJobParameters;
-import io.refstore.batch.support.JobParameterNames;
+import io.refstore.batch.api.DeleteParameters;
+import io.refstore.batch.api.JobParameterNames;
+import io.refstore.batch.api.RefJobParameters;
+import io.refstore.batch.api.RefJobType;
 import io.refstore.batch.support.RefJobListener;
 import io.refstore.batch.support.RefJobSteps;
-import io.refstore.batch.support.RefJobType;
 
 /**
  * {@code deleteRefsJob}: {@code planDeletionStep} writes (or reads back) the plan, which
@@ -28,7 +28,7 @@ import io.refstore.batch.support.RefJobType;
  * plan's refs in chunked, checked transactions (restartable).
  */
 @Configuration(proxyBeanMethods = false)
-public class DeleteRefsJobConfiguration {
+class DeleteRefsJobConfiguration {
 
 	/** The job's parameters, which each step reads into {@link DeleteParameters}. */
 	private static final String PARAMETERS = "#{jobParameters}";

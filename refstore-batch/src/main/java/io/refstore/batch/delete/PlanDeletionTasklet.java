@@ -11,9 +11,9 @@ import org.springframework.batch.core.step.tasklet.Tasklet;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 
-import io.refstore.batch.parameters.DeleteParameters;
-import io.refstore.batch.support.JobParameterNames;
-import io.refstore.batch.support.JobResults;
+import io.refstore.batch.api.DeleteParameters;
+import io.refstore.batch.api.JobParameterNames;
+import io.refstore.batch.api.JobResults;
 import io.refstore.core.delete.DeletionPlan;
 import io.refstore.core.delete.ProtectedRefs;
 import io.refstore.core.graph.CommitHistory;

@@ -15,12 +15,13 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.PlatformTransactionManager;
 
-import io.refstore.batch.parameters.RefJobParameters;
-import io.refstore.batch.parameters.RestoreParameters;
+import io.refstore.batch.api.JobResults;
+import io.refstore.batch.api.RefJobParameters;
+import io.refstore.batch.api.RefJobType;
+import io.refstore.batch.api.RestoreParameters;
 import io.refstore.batch.support.JobLocks;
 import io.refstore.batch.support.RefJobListener;
 import io.refstore.batch.support.RefJobSteps;
-import io.refstore.batch.support.RefJobType;
 import io.refstore.core.delete.ChunkListener;
 import io.refstore.core.delete.RefRestorer;
 import io.refstore.core.delete.RestoreResult;
@@ -39,7 +40,7 @@ import io.refstore.core.store.RefStores;
  * already back are left alone).
  */
 @Configuration(proxyBeanMethods = false)
-public class RestoreRefsJobConfiguration {
+class RestoreRefsJobConfiguration {
 
 	@Bean
 	Job restoreRefsJob(JobRepository jobRepository, RefJobListener listener, PlatformTransactionManager tm,
@@ -79,9 +80,9 @@ public class RestoreRefsJobConfiguration {
 				.getStepExecution()
 				.getJobExecution()
 				.getExecutionContext();
-			job.putLong("restore.manifests", manifests.size());
-			job.putLong("restore.restored", restored);
-			job.putLong("restore.present", present);
+			job.putLong(JobResults.RESTORE_MANIFESTS, manifests.size());
+			job.putLong(JobResults.RESTORE_RESTORED, restored);
+			job.putLong(JobResults.RESTORE_PRESENT, present);
 			contribution.incrementWriteCount(restored);
 			return RepeatStatus.FINISHED;
 		};

@@ -16,6 +16,6 @@ import org.springframework.validation.annotation.Validated;
  */
 @ConfigurationProperties("refstore.inventory")
 @Validated
-public record InventoryProperties(@DefaultValue("90d") @DurationMin(seconds = 1) Duration staleAfter) {
+record InventoryProperties(@DefaultValue("90d") @DurationMin(seconds = 1) Duration staleAfter) {
 
 }

@@ -20,11 +20,14 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.PlatformTransactionManager;
 
-import io.refstore.batch.parameters.RefJobParameters;
-import io.refstore.batch.support.JobParameterNames;
+import io.refstore.batch.api.InventoryRecorder;
+import io.refstore.batch.api.JobParameterNames;
+import io.refstore.batch.api.JobResults;
+import io.refstore.batch.api.RefInventory;
+import io.refstore.batch.api.RefJobParameters;
+import io.refstore.batch.api.RefJobType;
 import io.refstore.batch.support.RefJobListener;
 import io.refstore.batch.support.RefJobSteps;
-import io.refstore.batch.support.RefJobType;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.repo.Repository;
 import io.refstore.core.store.RefStores;
@@ -43,7 +46,7 @@ import io.refstore.core.store.RefStores;
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(InventoryProperties.class)
-public class InventoryRefsJobConfiguration {
+class InventoryRefsJobConfiguration {
 
 	@Bean
 	Job inventoryRefsJob(JobRepository jobRepository, RefJobListener listener, PlatformTransactionManager tm,
@@ -66,17 +69,18 @@ public class InventoryRefsJobConfiguration {
 			}
 			recorders.orderedStream().forEach((recorder) -> recorder.record(execution.getId(), inventory));
 			ExecutionContext job = execution.getExecutionContext();
-			job.putLong("inventory.refs", inventory.refs());
-			job.putLong("inventory.stale", inventory.stale());
-			job.putString("inventory.merged", (inventory.merged() != null) ? inventory.merged().toString() : "none");
-			job.putString("inventory.base", (inventory.base() != null) ? inventory.base() : "");
-			job.putString("inventory.format", inventory.format());
-			putIfPresent(job, "inventory.loose", inventory.loose());
-			putIfPresent(job, "inventory.packed", inventory.packed());
-			putIfPresent(job, "inventory.tables", inventory.tables());
-			job.putLong("inventory.bytes", inventory.bytes());
-			job.putString("inventory.staleAfter", properties.staleAfter().toString());
-			job.putString("inventory.namespaces",
+			job.putLong(JobResults.INVENTORY_REFS, inventory.refs());
+			job.putLong(JobResults.INVENTORY_STALE, inventory.stale());
+			job.putString(JobResults.INVENTORY_MERGED,
+					(inventory.merged() != null) ? inventory.merged().toString() : "none");
+			job.putString(JobResults.INVENTORY_BASE, (inventory.base() != null) ? inventory.base() : "");
+			job.putString(JobResults.INVENTORY_FORMAT, inventory.format());
+			putIfPresent(job, JobResults.INVENTORY_LOOSE, inventory.loose());
+			putIfPresent(job, JobResults.INVENTORY_PACKED, inventory.packed());
+			putIfPresent(job, JobResults.INVENTORY_TABLES, inventory.tables());
+			job.putLong(JobResults.INVENTORY_BYTES, inventory.bytes());
+			job.putString(JobResults.INVENTORY_STALE_AFTER, properties.staleAfter().toString());
+			job.putString(JobResults.INVENTORY_NAMESPACES,
 					inventory.namespaces()
 						.stream()
 						.map((namespace) -> namespace.name() + " " + namespace.refs() + " " + namespace.stale() + " "

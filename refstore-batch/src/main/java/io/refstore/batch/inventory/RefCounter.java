@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import io.refstore.batch.api.RefInventory;
 import io.refstore.core.graph.CommitHistory;
 import io.refstore.core.graph.RefTips;
 import io.refstore.core.graph.TipFacts;

@@ -21,12 +21,13 @@ import org.springframework.core.retry.RetryPolicy;
 import org.springframework.core.retry.RetryTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
 
-import io.refstore.batch.parameters.MaintainParameters;
-import io.refstore.batch.parameters.RefJobParameters;
+import io.refstore.batch.api.JobResults;
+import io.refstore.batch.api.MaintainParameters;
+import io.refstore.batch.api.RefJobParameters;
+import io.refstore.batch.api.RefJobType;
 import io.refstore.batch.support.JobLocks;
 import io.refstore.batch.support.RefJobListener;
 import io.refstore.batch.support.RefJobSteps;
-import io.refstore.batch.support.RefJobType;
 import io.refstore.core.io.LockOwner;
 import io.refstore.core.ref.PackLockedException;
 import io.refstore.core.ref.RefFormat;
@@ -48,7 +49,7 @@ import io.refstore.core.store.RefStores;
  * to {@link #LOCKED_FOR} before it fails with git's message.
  */
 @Configuration(proxyBeanMethods = false)
-public class MaintainRefsJobConfiguration {
+class MaintainRefsJobConfiguration {
 
 	/** How long the job waits for the locks that other writers hold for a moment. */
 	static final Duration LOCKED_FOR = Duration.ofSeconds(30);
@@ -82,14 +83,14 @@ public class MaintainRefsJobConfiguration {
 					LockOwner owner = JobLocks.claim(repository, execution);
 					RefStore store = RefStores.open(repository, repository.reflogPolicy(), owner, JobLocks.WAIT)) {
 				StoreStatistics before = store.statistics();
-				job.putString("maintain.before", describe(before));
+				job.putString(JobResults.MAINTAIN_BEFORE, describe(before));
 				boolean run = forced || before.maintenanceDue();
-				job.putString("maintain.packed", Boolean.toString(run));
-				job.putString("maintain.reason", forced ? "forced" : String.valueOf(before.reason()));
+				job.putString(JobResults.MAINTAIN_PACKED, Boolean.toString(run));
+				job.putString(JobResults.MAINTAIN_REASON, forced ? "forced" : String.valueOf(before.reason()));
 				if (run) {
 					pack(store, new RefStore.PackOptions(forced, true, !forced));
 					StoreStatistics after = store.statistics();
-					job.putString("maintain.after", describe(after));
+					job.putString(JobResults.MAINTAIN_AFTER, describe(after));
 					contribution.incrementWriteCount(Math.max(0, before.looseRefs() - after.looseRefs()));
 				}
 			}

@@ -15,10 +15,11 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.PlatformTransactionManager;
 
-import io.refstore.batch.support.JobParameterNames;
+import io.refstore.batch.api.JobParameterNames;
+import io.refstore.batch.api.JobResults;
+import io.refstore.batch.api.RefJobType;
 import io.refstore.batch.support.RefJobListener;
 import io.refstore.batch.support.RefJobSteps;
-import io.refstore.batch.support.RefJobType;
 import io.refstore.core.migrate.CopyProgress;
 import io.refstore.core.migrate.MigrationReport;
 import io.refstore.core.migrate.StagedMigration;
@@ -49,19 +50,13 @@ import io.refstore.core.migrate.StagedMigration;
  * The history keeps the digests, counts and backup path in the job's context.
  */
 @Configuration(proxyBeanMethods = false)
-public class MigrateRefsJobConfiguration {
+class MigrateRefsJobConfiguration {
 
 	/**
 	 * The job's parameters, which each step reads into
-	 * {@link io.refstore.batch.parameters.MigrateParameters}.
+	 * {@link io.refstore.batch.api.MigrateParameters}.
 	 */
 	private static final String PARAMETERS = "#{jobParameters}";
-
-	/**
-	 * The estimated number of refs to copy (the copy's progress total until it knows the
-	 * real one).
-	 */
-	static final String TOTAL = "migration.refsEstimate";
 
 	@Bean
 	Job migrateRefsJob(JobRepository jobRepository, RefJobListener listener, PlatformTransactionManager tm,
@@ -88,13 +83,13 @@ public class MigrateRefsJobConfiguration {
 				// an estimate: counting exactly would read every ref once more before the
 				// copy reads them all
 				long total = migration.estimateRefs();
-				job.putLong(TOTAL, total);
-				job.putString("migration.resumed", Boolean.toString(migration.resumed()));
+				job.putLong(JobResults.MIGRATION_REFS_ESTIMATE, total);
+				job.putString(JobResults.MIGRATION_RESUMED, Boolean.toString(migration.resumed()));
 				// a migration (or rollback) to the other format, killed after its switch,
 				// that the migration finished before it began: where its old store went
 				migration.finishedFirst().ifPresent((finished) -> {
-					job.putString("migration.finishedFirst", finished.describe());
-					job.putString("migration.finishedFirstBackup", finished.backup().toString());
+					job.putString(JobResults.MIGRATION_FINISHED_FIRST, finished.describe());
+					job.putString(JobResults.MIGRATION_FINISHED_FIRST_BACKUP, finished.backup().toString());
 				});
 				step.putLong(JobParameterNames.PROGRESS_TOTAL, total);
 				step.putLong(JobParameterNames.PROGRESS_DONE, total);
@@ -126,10 +121,10 @@ public class MigrateRefsJobConfiguration {
 				CopyCheckpoint.write(step, next);
 				contribution.incrementWriteCount(next.refs() - after.refs());
 				step.putLong(JobParameterNames.PROGRESS_DONE, next.refs());
-				step.putLong(JobParameterNames.PROGRESS_TOTAL,
-						next.done() ? next.refs() : Math.max(next.refs(), job.getLong(TOTAL, 0L)));
+				step.putLong(JobParameterNames.PROGRESS_TOTAL, next.done() ? next.refs()
+						: Math.max(next.refs(), job.getLong(JobResults.MIGRATION_REFS_ESTIMATE, 0L)));
 				if (next.done()) {
-					job.putLong("migration.refsCopied", next.refs());
+					job.putLong(JobResults.MIGRATION_REFS_COPIED, next.refs());
 					return RepeatStatus.FINISHED;
 				}
 				if (parameters().throttleMillis() > 0) {
@@ -151,7 +146,7 @@ public class MigrateRefsJobConfiguration {
 					ExecutionContext job) throws IOException {
 				long entries = migration.copyReflogs();
 				contribution.incrementWriteCount(entries);
-				job.putLong("migration.reflogEntriesCopied", entries);
+				job.putLong(JobResults.MIGRATION_REFLOG_ENTRIES_COPIED, entries);
 				return RepeatStatus.FINISHED;
 			}
 
@@ -166,8 +161,8 @@ public class MigrateRefsJobConfiguration {
 			@Override
 			RepeatStatus run(StagedMigration migration, StepContribution contribution, ExecutionContext step,
 					ExecutionContext job) throws IOException {
-				job.putString("migration.stagedDigest", migration.assemble());
-				job.putString("migration.verifiedDigest", migration.verify());
+				job.putString(JobResults.MIGRATION_STAGED_DIGEST, migration.assemble());
+				job.putString(JobResults.MIGRATION_VERIFIED_DIGEST, migration.verify());
 				return RepeatStatus.FINISHED;
 			}
 
@@ -183,18 +178,18 @@ public class MigrateRefsJobConfiguration {
 			RepeatStatus run(StagedMigration migration, StepContribution contribution, ExecutionContext step,
 					ExecutionContext job) throws IOException {
 				MigrationReport report = migration.swap();
-				job.putString("migration.from", report.from().configName());
-				job.putString("migration.to", report.to().configName());
-				job.putLong("migration.refs", report.refs());
-				job.putLong("migration.logEntries", report.logEntries());
-				job.putString("migration.sourceDigest", report.sourceDigest());
-				job.putString("migration.targetDigest", report.targetDigest());
-				job.putString("migration.backup", String.valueOf(report.backup()));
+				job.putString(JobResults.MIGRATION_FROM, report.from().configName());
+				job.putString(JobResults.MIGRATION_TO, report.to().configName());
+				job.putLong(JobResults.MIGRATION_REFS, report.refs());
+				job.putLong(JobResults.MIGRATION_LOG_ENTRIES, report.logEntries());
+				job.putString(JobResults.MIGRATION_SOURCE_DIGEST, report.sourceDigest());
+				job.putString(JobResults.MIGRATION_TARGET_DIGEST, report.targetDigest());
+				job.putString(JobResults.MIGRATION_BACKUP, String.valueOf(report.backup()));
 				// refs a git process wrote into the old store during the swap, carried
 				// into the new one
-				job.putLong("migration.carried", report.carried().size());
+				job.putLong(JobResults.MIGRATION_CARRIED, report.carried().size());
 				if (!report.carried().isEmpty()) {
-					job.putString("migration.carriedRefs", String.join(" ", report.carried()));
+					job.putString(JobResults.MIGRATION_CARRIED_REFS, String.join(" ", report.carried()));
 				}
 				contribution.incrementWriteCount(report.refs());
 				return RepeatStatus.FINISHED;

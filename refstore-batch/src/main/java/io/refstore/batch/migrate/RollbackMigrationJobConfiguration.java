@@ -15,12 +15,13 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.PlatformTransactionManager;
 
-import io.refstore.batch.parameters.RefJobParameters;
-import io.refstore.batch.parameters.RollbackParameters;
-import io.refstore.batch.support.RefJobSteps;
-import io.refstore.batch.support.RefJobType;
-import io.refstore.batch.support.RefJobs;
+import io.refstore.batch.api.JobResults;
+import io.refstore.batch.api.RefJobParameters;
+import io.refstore.batch.api.RefJobType;
+import io.refstore.batch.api.RollbackParameters;
+import io.refstore.batch.support.JobLocks;
 import io.refstore.batch.support.RefJobListener;
+import io.refstore.batch.support.RefJobSteps;
 import io.refstore.core.migrate.FormatMigrator;
 import io.refstore.core.migrate.InterruptedSwap;
 import io.refstore.core.migrate.MigrationReport;
@@ -34,7 +35,7 @@ import io.refstore.core.repo.Repository;
  * job finishes its own rollback, whose journal names the backup it restores.
  */
 @Configuration(proxyBeanMethods = false)
-public class RollbackMigrationJobConfiguration {
+class RollbackMigrationJobConfiguration {
 
 	@Bean
 	Job rollbackMigrationJob(JobRepository jobRepository, RefJobListener listener, PlatformTransactionManager tm,
@@ -52,27 +53,27 @@ public class RollbackMigrationJobConfiguration {
 			MigrationReport report;
 			JobExecution execution = chunkContext.getStepContext().getStepExecution().getJobExecution();
 			try (Repository repository = Repository.open(path)) {
-				report = new FormatMigrator(repository).rollback(rollback.backup(), RefJobs.owner(execution));
+				report = new FormatMigrator(repository).rollback(rollback.backup(), JobLocks.owner(execution));
 			}
 			ExecutionContext job = execution.getExecutionContext();
-			job.putString("rollback.from", report.from().configName());
-			job.putString("rollback.to", report.to().configName());
-			job.putLong("rollback.refs", report.refs());
-			job.putString("rollback.digest", report.sourceDigest());
-			job.putString("rollback.keptCurrentAt", String.valueOf(report.backup()));
+			job.putString(JobResults.ROLLBACK_FROM, report.from().configName());
+			job.putString(JobResults.ROLLBACK_TO, report.to().configName());
+			job.putLong(JobResults.ROLLBACK_REFS, report.refs());
+			job.putString(JobResults.ROLLBACK_DIGEST, report.sourceDigest());
+			job.putString(JobResults.ROLLBACK_KEPT_CURRENT_AT, String.valueOf(report.backup()));
 			InterruptedSwap finished = report.finishedFirst();
 			if (finished != null) {
 				// a migration (or another rollback) killed after its switch, finished
 				// before this rollback: where its old store went (possibly the backup
 				// restored here, which is then gone)
-				job.putString("rollback.finishedFirst", finished.describe());
-				job.putString("rollback.finishedFirstBackup", finished.backup().toString());
+				job.putString(JobResults.ROLLBACK_FINISHED_FIRST, finished.describe());
+				job.putString(JobResults.ROLLBACK_FINISHED_FIRST_BACKUP, finished.backup().toString());
 			}
 			// the refs written since the migration, kept in the restored store: their
 			// count, and the first 100
-			job.putLong("rollback.kept", report.carried().size());
+			job.putLong(JobResults.ROLLBACK_KEPT, report.carried().size());
 			if (!report.carried().isEmpty()) {
-				job.putString("rollback.keptRefs",
+				job.putString(JobResults.ROLLBACK_KEPT_REFS,
 						String.join(" ", report.carried().subList(0, Math.min(100, report.carried().size()))));
 			}
 			contribution.incrementWriteCount(report.refs());

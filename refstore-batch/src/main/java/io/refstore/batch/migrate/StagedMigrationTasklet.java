@@ -13,9 +13,9 @@ import org.springframework.batch.core.step.tasklet.Tasklet;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 
-import io.refstore.batch.parameters.MigrateParameters;
-import io.refstore.batch.parameters.RefJobParameters;
-import io.refstore.batch.support.RefJobs;
+import io.refstore.batch.api.MigrateParameters;
+import io.refstore.batch.api.RefJobParameters;
+import io.refstore.batch.support.JobLocks;
 import io.refstore.core.migrate.MigrationOptions;
 import io.refstore.core.migrate.StagedMigration;
 import io.refstore.core.repo.Repository;
@@ -57,7 +57,8 @@ abstract class StagedMigrationTasklet implements Tasklet, StepExecutionListener 
 		StepExecution step = chunkContext.getStepContext().getStepExecution();
 		if (this.migration == null) {
 			this.repository = Repository.open(this.repositoryPath);
-			this.migration = StagedMigration.open(this.repository, this.options, RefJobs.owner(step.getJobExecution()));
+			this.migration = StagedMigration.open(this.repository, this.options,
+					JobLocks.owner(step.getJobExecution()));
 		}
 		return run(this.migration, contribution, step.getExecutionContext(),
 				step.getJobExecution().getExecutionContext());

@@ -14,6 +14,9 @@ import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 
+import io.refstore.batch.api.JobConflictException;
+import io.refstore.batch.api.RefJobType;
+
 /**
  * One mutating job per repository, enforced through the {@code REFSTORE_JOB_LEASE} table
  * so that it holds across application instances sharing the database. A lease names its

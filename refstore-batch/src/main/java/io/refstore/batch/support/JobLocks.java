@@ -29,12 +29,21 @@ public final class JobLocks {
 	}
 
 	/**
+	 * The name a job execution's migration or rollback is owned by in the repository
+	 * ({@code <job> instance <id>}): the same for every execution of one job instance, so
+	 * a restart takes over its staged work and its locks.
+	 */
+	public static String owner(JobExecution execution) {
+		return execution.getJobInstance().getJobName() + " instance " + execution.getJobInstanceId();
+	}
+
+	/**
 	 * Clears the locks earlier, dead executions of {@code execution}'s job instance left
 	 * in {@code repository}, then claims the locks this execution will take.
 	 * @return the owner, closed by the caller once the store it opened with it is closed
 	 */
 	public static LockOwner claim(Repository repository, JobExecution execution) throws IOException {
-		String job = RefJobs.owner(execution);
+		String job = owner(execution);
 		LockOwner.releaseAbandoned(repository.refsCommonDir(), job);
 		return LockOwner.claim(repository.refsCommonDir(), execution.getJobInstance().getJobName(), job);
 	}
@@ -44,7 +53,7 @@ public final class JobLocks {
 	 * @return how many lock files were removed
 	 */
 	public static int release(Repository repository, JobExecution execution) throws IOException {
-		return LockOwner.releaseAbandoned(repository.refsCommonDir(), RefJobs.owner(execution)).locks();
+		return LockOwner.releaseAbandoned(repository.refsCommonDir(), owner(execution)).locks();
 	}
 
 }

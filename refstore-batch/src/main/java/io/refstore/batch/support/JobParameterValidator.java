@@ -3,7 +3,9 @@ package io.refstore.batch.support;
 import java.io.IOException;
 import java.nio.file.Path;
 
-import io.refstore.batch.parameters.RefJobParameters;
+import io.refstore.batch.api.InvalidJobParameterException;
+import io.refstore.batch.api.JobParameterNames;
+import io.refstore.batch.api.RefJobParameters;
 import io.refstore.core.delete.ProtectedRefs;
 import io.refstore.core.repo.InvalidRepositoryNameException;
 import io.refstore.core.repo.Repository;

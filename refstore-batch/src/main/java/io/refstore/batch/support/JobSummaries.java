@@ -8,10 +8,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import org.springframework.batch.core.BatchStatus;
 import org.springframework.batch.core.job.JobExecution;
 import org.springframework.batch.core.job.parameters.JobParameter;
 import org.springframework.batch.core.step.StepExecution;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
+
+import io.refstore.batch.api.JobParameterNames;
+import io.refstore.batch.api.JobStatus;
+import io.refstore.batch.api.JobSummary;
+import io.refstore.batch.api.RefJobType;
 
 /**
  * Job executions read back as {@link JobSummary} records: parameters and results as text,
@@ -39,11 +45,18 @@ final class JobSummaries {
 			.toList();
 		Map<String, String> parameters = text(execution);
 		String name = execution.getJobInstance().getJobName();
-		return new JobSummary(execution.getId(), execution.getJobInstanceId(), name, RefJobType.ofJobName(name),
-				execution.getStatus().name(), execution.getExitStatus().getExitCode(), exitMessage(execution),
-				parameters.get(JobParameterNames.REPOSITORY), parameters.get(JobParameterNames.ACTOR), parameters,
-				results(execution.getExecutionContext()), execution.getCreateTime(), execution.getStartTime(),
-				execution.getEndTime(), steps);
+		JobStatus status = status(execution.getStatus());
+		String exitMessage = exitMessage(execution);
+		return new JobSummary(execution.getId(), execution.getJobInstanceId(), name, RefJobType.ofJobName(name), status,
+				execution.getExitStatus().getExitCode(), exitMessage, parameters.get(JobParameterNames.REPOSITORY),
+				parameters.get(JobParameterNames.ACTOR), parameters, results(execution.getExecutionContext()),
+				execution.getCreateTime(), execution.getStartTime(), execution.getEndTime(), steps,
+				status == JobStatus.FAILED && exitMessage.contains(StartupRecovery.INTERRUPTED));
+	}
+
+	/** Spring Batch's status as the API's, by the same name. */
+	static JobStatus status(BatchStatus status) {
+		return JobStatus.valueOf(status.name());
 	}
 
 	/**
@@ -58,7 +71,7 @@ final class JobSummaries {
 		}
 		return execution.getStepExecutions()
 			.stream()
-			.filter((step) -> step.getStatus().name().equals("FAILED"))
+			.filter((step) -> step.getStatus() == BatchStatus.FAILED)
 			.map((step) -> step.getExitStatus().getExitDescription().lines().findFirst().orElse(""))
 			.findFirst()
 			.orElse("");
@@ -88,7 +101,7 @@ final class JobSummaries {
 			rate = step.getWriteCount() / seconds;
 			eta = (total >= done) ? Math.round((total - done) / rate) : -1;
 		}
-		return new JobSummary.StepSummary(step.getId(), step.getStepName(), step.getStatus().name(),
+		return new JobSummary.StepSummary(step.getId(), step.getStepName(), status(step.getStatus()),
 				step.getExitStatus().getExitDescription(), done, total, step.getCommitCount(), rate, eta,
 				step.getStartTime(), step.getEndTime());
 	}

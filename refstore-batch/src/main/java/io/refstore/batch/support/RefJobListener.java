@@ -7,6 +7,10 @@ import org.springframework.batch.core.listener.JobExecutionListener;
 import org.springframework.batch.core.repository.JobRepository;
 import org.springframework.context.ApplicationEventPublisher;
 
+import io.refstore.batch.api.JobParameterNames;
+import io.refstore.batch.api.RefJobEvent;
+import io.refstore.batch.api.RefJobType;
+
 /**
  * Listens to every refstore job: records the instance running it (so a restarted instance
  * recognises the executions it left behind), ties the repository's lease to the
@@ -46,8 +50,9 @@ public class RefJobListener implements JobExecutionListener {
 		}
 		this.events.publishEvent(new RefJobEvent(Instant.now(), "system", RefJobEvent.Action.FINISH,
 				execution.getJobInstance().getJobName(), execution.getId(),
-				execution.getJobParameters().getString(JobParameterNames.REPOSITORY), RefJobs.text(execution),
-				execution.getStatus() + ": " + execution.getExitStatus().getExitDescription()));
+				execution.getJobParameters().getString(JobParameterNames.REPOSITORY), DefaultRefJobs.text(execution),
+				execution.getStatus() + ": " + execution.getExitStatus().getExitDescription(), RefJobEvent.Result.ENDED,
+				JobSummaries.status(execution.getStatus())));
 	}
 
 	static boolean mutating(JobExecution execution) {

@@ -9,6 +9,8 @@ import org.springframework.batch.core.step.builder.StepBuilder;
 import org.springframework.batch.core.step.tasklet.Tasklet;
 import org.springframework.transaction.PlatformTransactionManager;
 
+import io.refstore.batch.api.RefJobType;
+
 /**
  * Builds the refstore jobs' steps and one-step jobs alike: a tasklet step (listening to
  * its own step's start and end when the tasklet is a {@link StepExecutionListener}), and

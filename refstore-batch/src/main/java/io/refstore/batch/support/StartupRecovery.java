@@ -19,6 +19,10 @@ import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.context.ApplicationEventPublisher;
 
+import io.refstore.batch.api.JobParameterNames;
+import io.refstore.batch.api.JobStatus;
+import io.refstore.batch.api.RefJobEvent;
+import io.refstore.batch.api.RefJobType;
 import io.refstore.core.migrate.FormatMigrator;
 import io.refstore.core.repo.Repository;
 
@@ -29,7 +33,7 @@ import io.refstore.core.repo.Repository;
  * it (it cannot be running here: the instance just started), or its lease expired (its
  * instance stopped renewing it), or it is a mutating job without a lease.
  */
-public class StartupRecovery implements ApplicationRunner {
+class StartupRecovery implements ApplicationRunner {
 
 	private static final Log log = LogFactory.getLog(StartupRecovery.class);
 
@@ -38,7 +42,7 @@ public class StartupRecovery implements ApplicationRunner {
 	 * of an execution its instance's death interrupted (campaigns and a returning node of
 	 * a fleet restart those).
 	 */
-	public static final String INTERRUPTED = "restart it to continue from its last committed chunk";
+	static final String INTERRUPTED = "restart it to continue from its last committed chunk";
 
 	private final JobRepository jobRepository;
 
@@ -46,7 +50,7 @@ public class StartupRecovery implements ApplicationRunner {
 
 	private final ApplicationEventPublisher events;
 
-	public StartupRecovery(JobRepository jobRepository, JobLeases leases, ApplicationEventPublisher events) {
+	StartupRecovery(JobRepository jobRepository, JobLeases leases, ApplicationEventPublisher events) {
 		this.jobRepository = jobRepository;
 		this.leases = leases;
 		this.events = events;
@@ -130,7 +134,7 @@ public class StartupRecovery implements ApplicationRunner {
 		try (Repository repository = Repository.open(Path.of(path))) {
 			int released = JobLocks.release(repository, execution);
 			if (job.equals(RefJobType.MIGRATE.jobName()) || job.equals(RefJobType.ROLLBACK.jobName())) {
-				released += new FormatMigrator(repository).releaseAbandonedLocks(RefJobs.owner(execution));
+				released += new FormatMigrator(repository).releaseAbandonedLocks(JobLocks.owner(execution));
 			}
 			return (released > 0) ? "; released the " + released + " lock(s) it held in the repository" : "";
 		}
@@ -163,8 +167,8 @@ public class StartupRecovery implements ApplicationRunner {
 		}
 		this.events.publishEvent(new RefJobEvent(Instant.now(), "system", RefJobEvent.Action.FINISH,
 				execution.getJobInstance().getJobName(), execution.getId(),
-				execution.getJobParameters().getString(JobParameterNames.REPOSITORY), RefJobs.text(execution),
-				"FAILED: " + message));
+				execution.getJobParameters().getString(JobParameterNames.REPOSITORY), DefaultRefJobs.text(execution),
+				"FAILED: " + message, RefJobEvent.Result.ENDED, JobStatus.FAILED));
 	}
 
 }

@@ -15,10 +15,11 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.PlatformTransactionManager;
 
-import io.refstore.batch.parameters.RefJobParameters;
+import io.refstore.batch.api.JobResults;
+import io.refstore.batch.api.RefJobParameters;
+import io.refstore.batch.api.RefJobType;
 import io.refstore.batch.support.RefJobListener;
 import io.refstore.batch.support.RefJobSteps;
-import io.refstore.batch.support.RefJobType;
 import io.refstore.core.migrate.RefDigest;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.VerifyProblem;
@@ -33,7 +34,7 @@ import io.refstore.core.store.RefStores;
  * completes either way; its exit description counts the errors.
  */
 @Configuration(proxyBeanMethods = false)
-public class VerifyRefsJobConfiguration {
+class VerifyRefsJobConfiguration {
 
 	static final int KEPT = 100;
 
@@ -57,14 +58,14 @@ public class VerifyRefsJobConfiguration {
 				List<VerifyProblem> problems = store.verify();
 				long errors = problems.stream().filter(VerifyProblem::error).count();
 				RefDigest digest = RefDigest.of(store, repository.objectDatabase(), true);
-				job.putLong("verify.errors", errors);
-				job.putLong("verify.warnings", problems.size() - errors);
-				job.putString("verify.problems",
+				job.putLong(JobResults.VERIFY_ERRORS, errors);
+				job.putLong(JobResults.VERIFY_WARNINGS, problems.size() - errors);
+				job.putString(JobResults.VERIFY_PROBLEMS,
 						String.join("\n", problems.stream().limit(KEPT).map(VerifyProblem::format).toList()));
-				job.putLong("verify.refs", digest.refs());
-				job.putLong("verify.logEntries", digest.logEntries());
-				job.putString("verify.digest", digest.finish());
-				job.putString("verify.format", store.format().configName());
+				job.putLong(JobResults.VERIFY_REFS, digest.refs());
+				job.putLong(JobResults.VERIFY_LOG_ENTRIES, digest.logEntries());
+				job.putString(JobResults.VERIFY_DIGEST, digest.finish());
+				job.putString(JobResults.VERIFY_FORMAT, store.format().configName());
 				contribution.incrementWriteCount(digest.refs());
 				contribution.setExitStatus(contribution.getExitStatus()
 					.addExitDescription(errors + " errors, " + (problems.size() - errors) + " warnings"));

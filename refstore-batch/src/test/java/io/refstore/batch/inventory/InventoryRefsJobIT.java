@@ -23,10 +23,11 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 import io.refstore.batch.BatchTestApplication;
 import io.refstore.batch.JobFixtures;
-import io.refstore.batch.support.JobParameterNames;
-import io.refstore.batch.support.JobSummary;
-import io.refstore.batch.support.RefJobType;
-import io.refstore.batch.support.RefJobs;
+import io.refstore.batch.api.JobParameterNames;
+import io.refstore.batch.api.JobStatus;
+import io.refstore.batch.api.JobSummary;
+import io.refstore.batch.api.RefJobType;
+import io.refstore.batch.api.RefJobs;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
@@ -75,7 +76,7 @@ class InventoryRefsJobIT {
 
 		JobSummary done = run(name);
 
-		assertThat(done.status()).as(done.exitMessage()).isEqualTo("COMPLETED");
+		assertThat(done.status()).as(done.exitMessage()).isEqualTo(JobStatus.COMPLETED);
 		assertThat(done.steps()).extracting(JobSummary.StepSummary::name).containsExactly("countRefsStep");
 		long cutoff = launched.minus(Duration.ofDays(90)).getEpochSecond();
 		Map<String, long[]> expected = new TreeMap<>();
@@ -140,7 +141,7 @@ class InventoryRefsJobIT {
 
 		JobSummary done = run("inventory-unborn");
 
-		assertThat(done.status()).as(done.exitMessage()).isEqualTo("COMPLETED");
+		assertThat(done.status()).as(done.exitMessage()).isEqualTo(JobStatus.COMPLETED);
 		assertThat(done.results()).containsEntry("inventory.merged", "none").containsEntry("inventory.base", "");
 		assertThat(done.results().get("inventory.namespaces").lines()).isNotEmpty()
 			.allSatisfy((line) -> assertThat(line).endsWith(" -"));

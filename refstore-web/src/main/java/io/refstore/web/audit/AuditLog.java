@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.event.EventListener;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.security.access.prepost.PreAuthorize;
@@ -24,7 +25,6 @@ import org.springframework.stereotype.Service;
 import tools.jackson.databind.json.JsonMapper;
 
 import io.refstore.core.input.Printable;
-import io.refstore.web.security.Actors;
 import io.refstore.web.system.Redaction;
 
 /**
@@ -47,9 +47,16 @@ public class AuditLog {
 
 	private final JsonMapper json;
 
-	public AuditLog(JdbcClient jdbc, JsonMapper json) {
+	private final ObjectProvider<ForwardedBy> forwardedBy;
+
+	/**
+	 * @param forwardedBy names the node that forwarded the current request, if any; read
+	 * at each entry
+	 */
+	public AuditLog(JdbcClient jdbc, JsonMapper json, ObjectProvider<ForwardedBy> forwardedBy) {
 		this.jdbc = jdbc;
 		this.json = json;
+		this.forwardedBy = forwardedBy;
 	}
 
 	/**
@@ -58,7 +65,8 @@ public class AuditLog {
 	 */
 	@EventListener
 	public void record(AuditEntry entry) {
-		String via = Actors.forwardedBy();
+		ForwardedBy forwarding = this.forwardedBy.getIfAvailable();
+		String via = (forwarding != null) ? forwarding.node() : null;
 		if (via != null && !entry.parameters().containsKey("via")) {
 			Map<String, String> parameters = new LinkedHashMap<>(entry.parameters());
 			parameters.put("via", via);

@@ -3,7 +3,7 @@ package io.refstore.web.campaigns;
 import java.time.Instant;
 import java.util.Map;
 
-import io.refstore.batch.support.RefJobType;
+import io.refstore.batch.api.RefJobType;
 import io.refstore.web.schedules.Schedule;
 
 /**

@@ -12,13 +12,13 @@ import org.springframework.context.event.EventListener;
 import org.springframework.integration.support.locks.LockRegistry;
 import org.springframework.stereotype.Component;
 
-import io.refstore.batch.support.JobConflictException;
-import io.refstore.batch.support.JobFilter;
-import io.refstore.batch.support.JobParameterNames;
-import io.refstore.batch.support.JobSummary;
-import io.refstore.batch.support.RefJobEvent;
-import io.refstore.batch.support.RefJobs;
-import io.refstore.batch.support.StartupRecovery;
+import io.refstore.batch.api.JobConflictException;
+import io.refstore.batch.api.JobFilter;
+import io.refstore.batch.api.JobParameterNames;
+import io.refstore.batch.api.JobStatus;
+import io.refstore.batch.api.JobSummary;
+import io.refstore.batch.api.RefJobEvent;
+import io.refstore.batch.api.RefJobs;
 import io.refstore.web.fleet.FleetJobs;
 import io.refstore.web.fleet.FleetProperties;
 import io.refstore.web.schedules.ScheduleService;
@@ -174,13 +174,12 @@ class CampaignCoordinator implements SmartLifecycle {
 		if (job.running()) {
 			return true;
 		}
-		if (job.status().equals("COMPLETED")) {
+		if (job.status() == JobStatus.COMPLETED) {
 			this.store.move(target, CampaignTarget.State.RUNNING, CampaignTarget.State.DONE, job.executionId(),
 					message(job).isBlank() ? null : message(job));
 			return false;
 		}
-		if (job.status().equals("FAILED") && message(job).contains(StartupRecovery.INTERRUPTED)
-				&& !campaign.cancelRequested()) {
+		if (job.interrupted() && !campaign.cancelRequested()) {
 			Optional<Long> newer = newerExecution(job);
 			if (newer.isPresent()) {
 				// restarted by its node on its return (or by an operator): followed

@@ -19,7 +19,7 @@ import org.springframework.jdbc.support.GeneratedKeyHolder;
 import org.springframework.jdbc.support.KeyHolder;
 import org.springframework.stereotype.Component;
 
-import io.refstore.batch.support.RefJobType;
+import io.refstore.batch.api.RefJobType;
 import io.refstore.web.schedules.Schedule;
 import io.refstore.web.system.Redaction;
 import tools.jackson.databind.json.JsonMapper;

@@ -11,10 +11,10 @@ import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 import org.springframework.web.ErrorResponseException;
 
-import io.refstore.batch.support.JobParameterNames;
-import io.refstore.batch.support.JobSummary;
-import io.refstore.batch.support.RefJobType;
-import io.refstore.batch.support.RefJobs;
+import io.refstore.batch.api.JobParameterNames;
+import io.refstore.batch.api.JobSummary;
+import io.refstore.batch.api.RefJobType;
+import io.refstore.batch.api.RefJobs;
 import io.refstore.web.repos.RepoRegistry;
 
 /**

@@ -29,7 +29,7 @@ import org.springframework.boot.web.server.context.WebServerInitializedEvent;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
-import io.refstore.batch.support.JobLeases;
+import io.refstore.batch.api.RefJobs;
 import io.refstore.core.repo.RepositoryDiscovery;
 import io.refstore.core.repo.RepositoryPaths;
 import io.refstore.web.repos.RepoNotFoundException;
@@ -86,14 +86,14 @@ public class FleetMembership {
 	private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
 
 	FleetMembership(FleetStore store, FleetProperties properties, RepoRegistry registry, RepoService repos,
-			RepoProperties repoProperties, JobLeases leases, FleetTrust trust) {
+			RepoProperties repoProperties, RefJobs jobs, FleetTrust trust) {
 		this.store = store;
 		this.trust = trust;
 		this.properties = properties;
 		this.registry = registry;
 		this.repos = repos;
 		this.maxDepth = repoProperties.maxDepth();
-		this.node = leases.instanceId();
+		this.node = jobs.instanceId();
 		this.url = properties.url();
 	}
 

@@ -15,7 +15,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
-import io.refstore.batch.support.JobLeases;
+import io.refstore.batch.api.RefJobs;
 import io.refstore.web.security.NodeSignature;
 
 /**
@@ -53,12 +53,12 @@ class FleetTrust implements InitializingBean {
 	private volatile String previousCheck;
 
 	FleetTrust(ObjectProvider<NodeSignature> signature, JdbcTemplate jdbc, TransactionTemplate transactions,
-			FleetProperties properties, JobLeases leases) {
+			FleetProperties properties, RefJobs jobs) {
 		this.signature = signature.getIfAvailable();
 		this.jdbc = jdbc;
 		this.transactions = transactions;
 		this.properties = properties;
-		this.node = leases.instanceId();
+		this.node = jobs.instanceId();
 	}
 
 	/**

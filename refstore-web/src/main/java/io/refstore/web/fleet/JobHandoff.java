@@ -32,14 +32,13 @@ import org.springframework.stereotype.Component;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
-import io.refstore.batch.support.InvalidJobParameterException;
-import io.refstore.batch.support.JobConflictException;
-import io.refstore.batch.support.JobLeases;
-import io.refstore.batch.support.JobParameterNames;
-import io.refstore.batch.support.JobStateException;
-import io.refstore.batch.support.JobSummary;
-import io.refstore.batch.support.RefJobType;
-import io.refstore.batch.support.RefJobs;
+import io.refstore.batch.api.InvalidJobParameterException;
+import io.refstore.batch.api.JobConflictException;
+import io.refstore.batch.api.JobParameterNames;
+import io.refstore.batch.api.JobStateException;
+import io.refstore.batch.api.JobSummary;
+import io.refstore.batch.api.RefJobType;
+import io.refstore.batch.api.RefJobs;
 import io.refstore.web.system.InvalidRequestException;
 import io.refstore.web.system.Problems;
 
@@ -90,12 +89,12 @@ public class JobHandoff implements SmartLifecycle {
 
 	private volatile boolean running;
 
-	JobHandoff(JobHandoffStore store, RefJobs jobs, JsonMapper json, JobLeases leases, DataSource dataSource,
-			Environment environment, BeanFactory beans) {
+	JobHandoff(JobHandoffStore store, RefJobs jobs, JsonMapper json, DataSource dataSource, Environment environment,
+			BeanFactory beans) {
 		this.store = store;
 		this.jobs = jobs;
 		this.json = json;
-		this.node = leases.instanceId();
+		this.node = jobs.instanceId();
 		this.messages = new JdbcChannelMessageStore(dataSource);
 		this.messages.setChannelMessageStoreQueryProvider(new PostgresChannelMessageStoreQueryProvider());
 		this.messages.setRegion(REGION);

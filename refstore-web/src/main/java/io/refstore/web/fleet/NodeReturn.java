@@ -14,8 +14,8 @@ import org.springframework.context.annotation.Profile;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
-import io.refstore.batch.support.JobSummary;
-import io.refstore.batch.support.RefJobs;
+import io.refstore.batch.api.JobSummary;
+import io.refstore.batch.api.RefJobs;
 import io.refstore.web.repos.RepoRegistry;
 
 /**

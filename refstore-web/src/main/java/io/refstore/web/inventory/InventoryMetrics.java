@@ -14,8 +14,8 @@ import org.springframework.stereotype.Component;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
-import io.refstore.batch.support.RefJobEvent;
-import io.refstore.batch.support.RefJobType;
+import io.refstore.batch.api.RefJobEvent;
+import io.refstore.batch.api.RefJobType;
 import io.refstore.web.system.RefWebProperties;
 
 /**

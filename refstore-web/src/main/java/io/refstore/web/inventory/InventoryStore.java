@@ -16,8 +16,8 @@ import java.util.Optional;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
-import io.refstore.batch.inventory.InventoryRecorder;
-import io.refstore.batch.inventory.RefInventory;
+import io.refstore.batch.api.InventoryRecorder;
+import io.refstore.batch.api.RefInventory;
 
 /**
  * The {@code refstore_inventory} and {@code refstore_inventory_namespace} tables: the

@@ -5,7 +5,6 @@ import java.time.LocalDateTime;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.Set;
 
 import org.springframework.format.annotation.DateTimeFormat;
 import org.springframework.http.HttpHeaders;
@@ -20,10 +19,11 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.util.UriComponentsBuilder;
 
-import io.refstore.batch.parameters.DeleteCriteria;
-import io.refstore.batch.support.JobFilter;
-import io.refstore.batch.support.JobSummary;
-import io.refstore.batch.support.RefJobType;
+import io.refstore.batch.api.DeleteCriteria;
+import io.refstore.batch.api.JobFilter;
+import io.refstore.batch.api.JobStatus;
+import io.refstore.batch.api.JobSummary;
+import io.refstore.batch.api.RefJobType;
 import io.refstore.web.security.Actors;
 import io.refstore.web.system.InvalidRequestException;
 import io.swagger.v3.oas.annotations.Operation;
@@ -42,9 +42,6 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 class JobApiController {
 
 	static final int MAX_PAGE_SIZE = 500;
-
-	private static final Set<String> STATUSES = Set.of("STARTING", "STARTED", "STOPPING", "STOPPED", "FAILED",
-			"COMPLETED", "ABANDONED", "UNKNOWN");
 
 	private final JobService jobs;
 
@@ -206,10 +203,7 @@ class JobApiController {
 			throw new InvalidRequestException("page", Integer.toString(page),
 					"it is past any history: page times size must stay below " + Integer.MAX_VALUE);
 		}
-		String wanted = (status == null || status.isBlank()) ? null : status.strip().toUpperCase(Locale.ROOT);
-		if (wanted != null && !STATUSES.contains(wanted)) {
-			throw new InvalidRequestException("status", status, "not one of " + STATUSES);
-		}
+		JobStatus wanted = JobService.jobStatus(status);
 		JobFilter filter = new JobFilter(wanted, type(type), blank(repository), blank(user), from, to, page * size,
 				size + 1);
 		List<JobSummary> found = this.jobs.list(filter);
@@ -217,7 +211,7 @@ class JobApiController {
 		if (found.size() > size) {
 			found = found.subList(0, size);
 			next = UriComponentsBuilder.fromPath("/api/jobs")
-				.queryParamIfPresent("status", Optional.ofNullable(wanted))
+				.queryParamIfPresent("status", Optional.ofNullable(wanted).map(JobStatus::name))
 				.queryParamIfPresent("type",
 						Optional.ofNullable(filter.type()).map((t) -> t.name().toLowerCase(Locale.ROOT)))
 				.queryParamIfPresent("repository", Optional.ofNullable(filter.repository()))

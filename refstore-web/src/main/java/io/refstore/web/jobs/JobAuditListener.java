@@ -6,7 +6,8 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
-import io.refstore.batch.support.RefJobEvent;
+import io.refstore.batch.api.JobStatus;
+import io.refstore.batch.api.RefJobEvent;
 import io.refstore.web.audit.AuditEntry;
 import io.refstore.web.system.Redaction;
 
@@ -28,9 +29,11 @@ class JobAuditListener {
 	@EventListener
 	void record(RefJobEvent event) {
 		String outcome = (event.outcome() == null) ? "" : event.outcome();
-		AuditEntry.Outcome result = outcome.startsWith("REFUSED") ? AuditEntry.Outcome.REJECTED
-				: (outcome.startsWith("FAILED") || outcome.startsWith("ABANDONED")) ? AuditEntry.Outcome.ERROR
-						: outcome.startsWith("STOPPED") ? AuditEntry.Outcome.STOPPED : AuditEntry.Outcome.SUCCESS;
+		AuditEntry.Outcome result = (event.result() == RefJobEvent.Result.REFUSED) ? AuditEntry.Outcome.REJECTED
+				: (event.status() == null) ? AuditEntry.Outcome.SUCCESS
+						: event.status().unsuccessful() ? AuditEntry.Outcome.ERROR
+								: (event.status() == JobStatus.STOPPED) ? AuditEntry.Outcome.STOPPED
+										: AuditEntry.Outcome.SUCCESS;
 		String target = event.job() + ((event.executionId() == null) ? "" : " #" + event.executionId());
 		// the server's layout stays in the log: the entry names the repository
 		Map<String, String> parameters = Redaction.parameters(event.parameters());

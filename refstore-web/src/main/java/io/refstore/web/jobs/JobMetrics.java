@@ -20,11 +20,12 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
-import io.refstore.batch.support.JobFilter;
-import io.refstore.batch.support.JobSummary;
-import io.refstore.batch.support.RefJobEvent;
-import io.refstore.batch.support.RefJobType;
-import io.refstore.batch.support.RefJobs;
+import io.refstore.batch.api.JobFilter;
+import io.refstore.batch.api.JobStatus;
+import io.refstore.batch.api.JobSummary;
+import io.refstore.batch.api.RefJobEvent;
+import io.refstore.batch.api.RefJobType;
+import io.refstore.batch.api.RefJobs;
 import io.refstore.web.system.RefWebProperties;
 
 /**
@@ -119,7 +120,7 @@ class JobMetrics implements SchedulingConfigurer {
 		List<MultiGauge.Row<?>> done = new ArrayList<>();
 		List<MultiGauge.Row<?>> perSecond = new ArrayList<>();
 		List<MultiGauge.Row<?>> left = new ArrayList<>();
-		for (JobSummary job : this.jobs.list(new JobFilter("STARTED", null, null, null, null, null, 0, 1000))) {
+		for (JobSummary job : this.jobs.list(new JobFilter(JobStatus.STARTED, null, null, null, null, null, 0, 1000))) {
 			JobView.Progress at = JobView.of(job).progress();
 			Tags tags = Tags.of("type", name(job.type()), "repository", String.valueOf(job.repository()), "step",
 					String.valueOf(at.step()));
@@ -134,8 +135,13 @@ class JobMetrics implements SchedulingConfigurer {
 
 	@EventListener
 	void count(RefJobEvent event) {
-		String outcome = (event.outcome() == null || event.outcome().isBlank()) ? "unknown"
-				: event.outcome().split("[^A-Za-z]", 2)[0].toLowerCase(Locale.ROOT);
+		String outcome = switch (event.result()) {
+			case ACCEPTED -> "accepted";
+			// the first word of its outcome, as the tag always was
+			case NOT_RUNNING -> "not";
+			case REFUSED -> "refused";
+			case ENDED -> event.status().name().toLowerCase(Locale.ROOT);
+		};
 		Counter.builder("refstore.jobs.events")
 			.description("job launches, stops, restarts and ends")
 			.tags("action", event.action().name().toLowerCase(Locale.ROOT), "outcome", outcome)

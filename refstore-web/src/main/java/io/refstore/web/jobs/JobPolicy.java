@@ -8,9 +8,9 @@ import org.springframework.security.access.hierarchicalroles.RoleHierarchy;
 import org.springframework.security.core.Authentication;
 import org.springframework.stereotype.Component;
 
-import io.refstore.batch.parameters.RefJobParameters;
-import io.refstore.batch.support.JobParameterNames;
-import io.refstore.batch.support.RefJobType;
+import io.refstore.batch.api.JobParameterNames;
+import io.refstore.batch.api.RefJobParameters;
+import io.refstore.batch.api.RefJobType;
 import io.refstore.web.security.Roles;
 
 /**
@@ -32,7 +32,7 @@ public class JobPolicy {
 
 	/**
 	 * The role a job of {@code type} needs with these parameters.
-	 * @param parameters by {@link io.refstore.batch.support.JobParameterNames} key, as a
+	 * @param parameters by {@link io.refstore.batch.api.JobParameterNames} key, as a
 	 * caller gives them or an execution holds them; only a deletion's change the answer
 	 */
 	public static String role(RefJobType type, Map<String, ?> parameters) {

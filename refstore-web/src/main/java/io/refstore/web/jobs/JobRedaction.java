@@ -4,7 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.refstore.batch.support.JobSummary;
+import io.refstore.batch.api.JobSummary;
 import io.refstore.web.system.Redaction;
 
 /**
@@ -31,7 +31,7 @@ public final class JobRedaction {
 			.toList();
 		return new JobSummary(job.executionId(), job.instanceId(), job.job(), job.type(), job.status(), job.exitCode(),
 				Redaction.message(job.exitMessage()), job.repository(), job.actor(), parameters, results, job.created(),
-				job.started(), job.ended(), steps);
+				job.started(), job.ended(), steps, job.interrupted());
 	}
 
 }

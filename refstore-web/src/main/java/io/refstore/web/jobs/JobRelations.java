@@ -7,10 +7,11 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
-import io.refstore.batch.support.JobParameterNames;
-import io.refstore.batch.support.JobResults;
-import io.refstore.batch.support.JobSummary;
-import io.refstore.batch.support.RefJobType;
+import io.refstore.batch.api.JobParameterNames;
+import io.refstore.batch.api.JobResults;
+import io.refstore.batch.api.JobStatus;
+import io.refstore.batch.api.JobSummary;
+import io.refstore.batch.api.RefJobType;
 
 /**
  * How one execution connects to the others of its repository, for the recovery flows: the
@@ -125,14 +126,14 @@ public record JobRelations(Long restartOf, Long restartedAs, JobSummary plan, Li
 
 	private static Optional<JobSummary> settled(List<JobSummary> jobs) {
 		return jobs.stream()
-			.filter((job) -> "COMPLETED".equals(job.status()))
+			.filter((job) -> job.status() == JobStatus.COMPLETED)
 			.findFirst()
 			.or(() -> jobs.stream().filter(JobSummary::running).findFirst());
 	}
 
 	/** The name of the backup a completed migration kept, or {@code null}. */
 	public static String backup(JobSummary migration) {
-		return lastName(migration.results().get("migration.backup"));
+		return lastName(migration.results().get(JobResults.MIGRATION_BACKUP));
 	}
 
 	static boolean isPlan(JobSummary job) {

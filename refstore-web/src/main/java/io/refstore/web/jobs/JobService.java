@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -23,24 +24,25 @@ import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.stereotype.Service;
 
-import io.refstore.batch.parameters.DeleteCriteria;
-import io.refstore.batch.parameters.DeleteParameters;
-import io.refstore.batch.parameters.InventoryParameters;
-import io.refstore.batch.parameters.MaintainParameters;
-import io.refstore.batch.parameters.MigrateParameters;
-import io.refstore.batch.parameters.RefJobParameters;
-import io.refstore.batch.parameters.RestoreParameters;
-import io.refstore.batch.parameters.RollbackParameters;
-import io.refstore.batch.parameters.VerifyParameters;
-import io.refstore.batch.support.InvalidJobParameterException;
-import io.refstore.batch.support.JobConflictException;
-import io.refstore.batch.support.JobFilter;
-import io.refstore.batch.support.JobParameterNames;
-import io.refstore.batch.support.JobResults;
-import io.refstore.batch.support.JobStateException;
-import io.refstore.batch.support.JobSummary;
-import io.refstore.batch.support.RefJobType;
-import io.refstore.batch.support.RefJobs;
+import io.refstore.batch.api.DeleteCriteria;
+import io.refstore.batch.api.DeleteParameters;
+import io.refstore.batch.api.InvalidJobParameterException;
+import io.refstore.batch.api.InventoryParameters;
+import io.refstore.batch.api.JobConflictException;
+import io.refstore.batch.api.JobFilter;
+import io.refstore.batch.api.JobParameterNames;
+import io.refstore.batch.api.JobResults;
+import io.refstore.batch.api.JobStateException;
+import io.refstore.batch.api.JobStatus;
+import io.refstore.batch.api.JobSummary;
+import io.refstore.batch.api.MaintainParameters;
+import io.refstore.batch.api.MigrateParameters;
+import io.refstore.batch.api.RefJobParameters;
+import io.refstore.batch.api.RefJobType;
+import io.refstore.batch.api.RefJobs;
+import io.refstore.batch.api.RestoreParameters;
+import io.refstore.batch.api.RollbackParameters;
+import io.refstore.batch.api.VerifyParameters;
 import io.refstore.web.audit.AuditEntry;
 import io.refstore.web.fleet.FleetJobs;
 import io.refstore.web.security.Roles;
@@ -202,7 +204,7 @@ public class JobService {
 		JobSummary plan = lookUp(id)
 			.orElseThrow(() -> new InvalidRequestException("plan", Long.toString(id), "no such execution"));
 		if (plan.type() != RefJobType.DELETE || !DeleteParameters.from(plan.parameters()).planOnly()
-				|| !"COMPLETED".equals(plan.status()) || plan.results().get(JobResults.PLAN_PATH) == null) {
+				|| plan.status() != JobStatus.COMPLETED || plan.results().get(JobResults.PLAN_PATH) == null) {
 			throw new InvalidRequestException("plan", Long.toString(id), "it is not a completed deletion plan");
 		}
 		return plan;
@@ -257,7 +259,7 @@ public class JobService {
 			JobSummary used = this.jobs
 				.list(new JobFilter(null, RefJobType.ROLLBACK, repo, null, null, null, 0, RELATED_LIMIT))
 				.stream()
-				.filter((job) -> !"FAILED".equals(job.status()) && !"ABANDONED".equals(job.status()))
+				.filter((job) -> !job.status().unsuccessful())
 				.filter((job) -> {
 					return name.equals(JobRelations.lastName(job.parameters().get(JobParameterNames.BACKUP)));
 				})
@@ -267,7 +269,7 @@ public class JobService {
 				throw ex;
 			}
 			throw new InvalidRequestException(JobParameterNames.BACKUP, backup, "it was used by rollback job "
-					+ used.executionId() + " (" + used.status().toLowerCase(Locale.ROOT)
+					+ used.executionId() + " (" + used.status().name().toLowerCase(Locale.ROOT)
 					+ "): a rollback moves the backup back into place, so each backup can be rolled back to once");
 		}
 	}
@@ -378,7 +380,7 @@ public class JobService {
 	public Map<String, Instant> lastCompleted(RefJobType type, Collection<String> repositories) {
 		Map<String, Instant> out = new LinkedHashMap<>();
 		for (String repository : repositories) {
-			this.jobs.list(new JobFilter("COMPLETED", type, repository, null, null, null, 0, 1))
+			this.jobs.list(new JobFilter(JobStatus.COMPLETED, type, repository, null, null, null, 0, 1))
 				.stream()
 				.filter((job) -> job.ended() != null)
 				.findFirst()
@@ -426,6 +428,23 @@ public class JobService {
 	public static RefJobType jobType(String field, String text) {
 		return RefJobType.find(text)
 			.orElseThrow(() -> new InvalidRequestException(field, text, "not one of " + RefJobType.names()));
+	}
+
+	/**
+	 * The status {@code text} names, ignoring case and surrounding blanks; {@code null}
+	 * for none.
+	 * @throws InvalidRequestException naming {@code status} if it names none
+	 */
+	public static JobStatus jobStatus(String text) {
+		if (text == null || text.isBlank()) {
+			return null;
+		}
+		String name = text.strip().toUpperCase(Locale.ROOT);
+		return Arrays.stream(JobStatus.values())
+			.filter((status) -> status.name().equals(name))
+			.findFirst()
+			.orElseThrow(() -> new InvalidRequestException("status", text,
+					"not one of " + Arrays.toString(JobStatus.values())));
 	}
 
 	/**

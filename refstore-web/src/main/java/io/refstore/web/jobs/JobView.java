@@ -5,8 +5,9 @@ import java.time.LocalDateTime;
 import java.util.List;
 import java.util.Map;
 
-import io.refstore.batch.support.JobSummary;
-import io.refstore.batch.support.RefJobType;
+import io.refstore.batch.api.JobStatus;
+import io.refstore.batch.api.JobSummary;
+import io.refstore.batch.api.RefJobType;
 
 /**
  * A job execution as the API shows it: identity, status, who launched it with which
@@ -60,12 +61,12 @@ public record JobView(long id, long instanceId, String job, String type, String 
 		JobSummary job = JobRedaction.redacted(summary);
 		String self = "/api/jobs/" + job.executionId();
 		Map<String, String> links = job.running() ? Map.of("self", self, "stop", self + "/stop")
-				: (job.status().equals("STOPPED") || job.status().equals("FAILED"))
-						? Map.of("self", self, "restart", self + "/restart") : Map.of("self", self);
+				: job.status().restartable() ? Map.of("self", self, "restart", self + "/restart")
+						: Map.of("self", self);
 		Double duration = (job.started() == null) ? null
 				: Duration.between(job.started(), (job.ended() != null) ? job.ended() : LocalDateTime.now()).toMillis()
 						/ 1000.0;
-		return new JobView(job.executionId(), job.instanceId(), job.job(), typeName(job.type()), job.status(),
+		return new JobView(job.executionId(), job.instanceId(), job.job(), typeName(job.type()), job.status().name(),
 				job.running(), job.exitCode(), job.exitMessage(), job.repository(), job.actor(), job.parameters(),
 				job.results(), job.created(), job.started(), job.ended(), duration, progress(job), job.steps(), links);
 	}
@@ -84,7 +85,7 @@ public record JobView(long id, long instanceId, String job, String type, String 
 			.findFirst()
 			.orElse(steps.get(steps.size() - 1));
 		Double percent = null;
-		if (job.status().equals("COMPLETED") || at.total() == 0) {
+		if (job.status() == JobStatus.COMPLETED || at.total() == 0) {
 			percent = 100.0;
 		}
 		else if (at.total() > 0) {

@@ -11,8 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.security.access.prepost.PreAuthorize;
 import org.springframework.stereotype.Service;
 
+import io.refstore.batch.api.RefJobs;
 import io.refstore.core.ref.StoreStatistics;
-import io.refstore.batch.support.JobLeases;
 import io.refstore.core.repo.Repository;
 import io.refstore.core.repo.RepositoryPaths;
 
@@ -32,9 +32,9 @@ public class RepoService {
 	/** This node's name, which every summary names. */
 	private final String node;
 
-	public RepoService(RepoRegistry registry, JobLeases leases) {
+	public RepoService(RepoRegistry registry, RefJobs jobs) {
 		this.registry = registry;
-		this.node = leases.instanceId();
+		this.node = jobs.instanceId();
 	}
 
 	private record CachedCounts(String fingerprint, RefCounts counts) {

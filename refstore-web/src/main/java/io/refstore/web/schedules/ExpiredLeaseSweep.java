@@ -7,7 +7,7 @@ import org.springframework.scheduling.config.FixedDelayTask;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
-import io.refstore.batch.support.StartupRecovery;
+import io.refstore.batch.api.RefJobs;
 import io.refstore.web.system.RefWebProperties;
 
 /**
@@ -19,12 +19,12 @@ import io.refstore.web.system.RefWebProperties;
 @Component
 class ExpiredLeaseSweep implements SchedulingConfigurer {
 
-	private final StartupRecovery recovery;
+	private final RefJobs jobs;
 
 	private final Duration every;
 
-	ExpiredLeaseSweep(StartupRecovery recovery, RefWebProperties settings) {
-		this.recovery = recovery;
+	ExpiredLeaseSweep(RefJobs jobs, RefWebProperties settings) {
+		this.jobs = jobs;
 		this.every = settings.jobs().sweepMillis();
 	}
 
@@ -34,7 +34,7 @@ class ExpiredLeaseSweep implements SchedulingConfigurer {
 	}
 
 	void sweep() {
-		this.recovery.recoverExpired();
+		this.jobs.recoverExpired();
 	}
 
 }

@@ -7,7 +7,7 @@ import org.springframework.boot.quartz.autoconfigure.SchedulerFactoryBeanCustomi
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import io.refstore.batch.support.JobLeases;
+import io.refstore.batch.api.RefJobs;
 
 /**
  * Gives Quartz this instance's refstore name ({@code refstore.jobs.instance-id}) as its
@@ -18,11 +18,11 @@ import io.refstore.batch.support.JobLeases;
 class ScheduleConfiguration {
 
 	@Bean
-	SchedulerFactoryBeanCustomizer refstoreQuartzInstance(QuartzProperties quartz, JobLeases leases) {
+	SchedulerFactoryBeanCustomizer refstoreQuartzInstance(QuartzProperties quartz, RefJobs jobs) {
 		return (factory) -> {
 			Properties properties = new Properties();
 			properties.putAll(quartz.getProperties());
-			properties.setProperty("org.quartz.scheduler.instanceId", leases.instanceId());
+			properties.setProperty("org.quartz.scheduler.instanceId", jobs.instanceId());
 			factory.setQuartzProperties(properties);
 		};
 	}

@@ -15,10 +15,10 @@ import org.springframework.context.event.EventListener;
 import org.springframework.integration.support.locks.LockRegistry;
 import org.springframework.stereotype.Component;
 
-import io.refstore.batch.support.JobConflictException;
-import io.refstore.batch.support.JobParameterNames;
-import io.refstore.batch.support.JobSummary;
-import io.refstore.batch.support.RefJobEvent;
+import io.refstore.batch.api.JobConflictException;
+import io.refstore.batch.api.JobParameterNames;
+import io.refstore.batch.api.JobSummary;
+import io.refstore.batch.api.RefJobEvent;
 import io.refstore.web.fleet.FleetJobs;
 import io.refstore.web.fleet.FleetProperties;
 import io.refstore.web.system.Passes;

@@ -7,9 +7,8 @@ import java.util.Set;
 
 import org.springframework.stereotype.Component;
 
-import io.refstore.batch.support.JobLeases;
-import io.refstore.batch.support.JobSummary;
-import io.refstore.batch.support.RefJobs;
+import io.refstore.batch.api.JobSummary;
+import io.refstore.batch.api.RefJobs;
 
 /**
  * What a fire does: selects the schedule's repositories (on every node of the fleet) and
@@ -32,12 +31,12 @@ class ScheduleRunner {
 
 	private final String instanceId;
 
-	ScheduleRunner(ScheduleStore store, ScheduleTargets targets, RefJobs jobs, ScheduleQueue queue, JobLeases leases) {
+	ScheduleRunner(ScheduleStore store, ScheduleTargets targets, RefJobs jobs, ScheduleQueue queue) {
 		this.store = store;
 		this.targets = targets;
 		this.jobs = jobs;
 		this.queue = queue;
-		this.instanceId = leases.instanceId();
+		this.instanceId = jobs.instanceId();
 	}
 
 	/**

@@ -29,10 +29,10 @@ import org.springframework.security.core.Authentication;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
-import io.refstore.batch.parameters.RefJobParameters;
-import io.refstore.batch.support.InvalidJobParameterException;
-import io.refstore.batch.support.JobParameterNames;
-import io.refstore.batch.support.RefJobType;
+import io.refstore.batch.api.InvalidJobParameterException;
+import io.refstore.batch.api.JobParameterNames;
+import io.refstore.batch.api.RefJobParameters;
+import io.refstore.batch.api.RefJobType;
 import io.refstore.web.audit.AuditEntry;
 import io.refstore.web.audit.AuditLog;
 import io.refstore.web.jobs.JobPolicy;

@@ -5,11 +5,11 @@ import java.util.Map;
 
 import org.springframework.stereotype.Component;
 
-import io.refstore.batch.parameters.RefJobParameters;
-import io.refstore.batch.support.InvalidJobParameterException;
-import io.refstore.batch.support.JobParameterNames;
-import io.refstore.batch.support.RefJobType;
-import io.refstore.batch.support.RefJobs;
+import io.refstore.batch.api.InvalidJobParameterException;
+import io.refstore.batch.api.JobParameterNames;
+import io.refstore.batch.api.RefJobParameters;
+import io.refstore.batch.api.RefJobType;
+import io.refstore.batch.api.RefJobs;
 import io.refstore.web.fleet.FleetJobs;
 import io.refstore.web.system.InvalidRequestException;
 

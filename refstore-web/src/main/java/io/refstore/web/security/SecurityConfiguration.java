@@ -42,6 +42,7 @@ import org.springframework.security.web.util.matcher.RequestMatcher;
 
 import io.refstore.web.audit.AuditLog;
 import io.refstore.web.audit.DeniedRequestAudit;
+import io.refstore.web.audit.ForwardedBy;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -105,6 +106,12 @@ class SecurityConfiguration {
 	@Bean
 	LoginThrottle loginThrottle(SecurityProperties properties) {
 		return new LoginThrottle(properties.throttle());
+	}
+
+	/** The node that forwarded the current request, for the audit log's {@code via}. */
+	@Bean
+	ForwardedBy forwardedBy() {
+		return Actors::forwardedBy;
 	}
 
 	@Bean

@@ -25,7 +25,7 @@ import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
-import io.refstore.batch.support.JobConflictException;
+import io.refstore.batch.api.JobConflictException;
 import io.refstore.core.ref.InvalidRefNameException;
 import io.refstore.core.ref.RefName;
 import io.refstore.core.ref.TransactionAbortedByHookException;

@@ -4,7 +4,7 @@ import java.util.function.Function;
 
 import org.springframework.validation.Errors;
 
-import io.refstore.batch.support.InvalidJobParameterException;
+import io.refstore.batch.api.InvalidJobParameterException;
 import io.refstore.core.input.RefusedInputException;
 
 /**

@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.refstore.batch.support.JobParameterNames;
+import io.refstore.batch.api.JobParameterNames;
 
 /**
  * What may be shown of a server-side text (an exception's or a job's message) to a

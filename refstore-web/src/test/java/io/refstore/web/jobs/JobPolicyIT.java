@@ -12,8 +12,8 @@ import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
 import org.springframework.test.web.servlet.request.RequestPostProcessor;
 
-import io.refstore.batch.support.JobParameterNames;
-import io.refstore.batch.support.RefJobType;
+import io.refstore.batch.api.JobParameterNames;
+import io.refstore.batch.api.RefJobType;
 import io.refstore.web.console.ConsoleTestSupport;
 import io.refstore.web.security.Roles;
 

@@ -22,8 +22,9 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.ResultActions;
 
-import io.refstore.batch.support.JobSummary;
-import io.refstore.batch.support.RefJobs;
+import io.refstore.batch.api.JobStatus;
+import io.refstore.batch.api.JobSummary;
+import io.refstore.batch.api.RefJobs;
 import io.refstore.core.testing.TempRepo;
 import io.refstore.web.ApiTestSupport;
 
@@ -372,7 +373,7 @@ class ScheduleApiIT extends ApiTestSupport {
 			Thread.sleep(200);
 			executions = executions.stream().map((job) -> this.jobs.find(job.executionId()).orElseThrow()).toList();
 		}
-		assertThat(executions).extracting(JobSummary::status).containsOnly("COMPLETED");
+		assertThat(executions).extracting(JobSummary::status).containsOnly(JobStatus.COMPLETED);
 		for (JobSummary job : executions) {
 			long alongside = executions.stream()
 				.filter((other) -> other != job && !other.started().isAfter(job.started())

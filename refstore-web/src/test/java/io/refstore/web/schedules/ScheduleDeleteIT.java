@@ -21,9 +21,9 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.http.MediaType;
 
-import io.refstore.batch.support.JobFilter;
-import io.refstore.batch.support.JobSummary;
-import io.refstore.batch.support.RefJobs;
+import io.refstore.batch.api.JobFilter;
+import io.refstore.batch.api.JobSummary;
+import io.refstore.batch.api.RefJobs;
 import io.refstore.web.ApiTestSupport;
 
 /**

@@ -11,8 +11,8 @@ import java.util.Map;
 
 import org.springframework.stereotype.Component;
 
-import io.refstore.batch.support.JobSummary;
-import io.refstore.batch.support.RefJobType;
+import io.refstore.batch.api.JobSummary;
+import io.refstore.batch.api.RefJobType;
 import io.refstore.web.console.system.ConsoleFormat;
 import tools.jackson.databind.json.JsonMapper;
 

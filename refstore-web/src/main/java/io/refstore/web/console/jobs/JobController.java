@@ -20,13 +20,14 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
-import io.refstore.batch.support.JobFilter;
-import io.refstore.batch.support.JobSummary;
+import io.refstore.batch.api.JobFilter;
+import io.refstore.batch.api.JobStatus;
+import io.refstore.batch.api.JobSummary;
+import io.refstore.batch.api.RefJobType;
 import io.refstore.web.console.system.ConsoleUser;
 import io.refstore.web.jobs.JobRedaction;
 import io.refstore.web.jobs.JobRelations;
 import io.refstore.web.jobs.JobService;
-import io.refstore.batch.support.RefJobType;
 import io.refstore.web.system.InvalidRequestException;
 
 /**
@@ -45,6 +46,10 @@ class JobController {
 	static final String VIEWS_JOB_PROGRESS = "jobs/jobDetails :: progress";
 
 	static final int PAGE_SIZE = 50;
+
+	/** The statuses the list filters by. */
+	private static final List<JobStatus> STATUSES = List.of(JobStatus.STARTING, JobStatus.STARTED, JobStatus.STOPPING,
+			JobStatus.STOPPED, JobStatus.FAILED, JobStatus.COMPLETED, JobStatus.ABANDONED);
 
 	private final JobService jobs;
 
@@ -65,7 +70,7 @@ class JobController {
 		if (offset < 0) {
 			throw new InvalidRequestException("offset", Integer.toString(offset), "it must not be negative");
 		}
-		JobFilter filter = new JobFilter(blank(status) ? null : status, jobType, blank(repo) ? null : repo,
+		JobFilter filter = new JobFilter(JobService.jobStatus(status), jobType, blank(repo) ? null : repo,
 				blank(actor) ? null : actor, from, to, offset, PAGE_SIZE);
 		List<JobSummary> found = this.jobs.list(filter);
 		model.addAttribute("jobs", found);
@@ -80,8 +85,7 @@ class JobController {
 		model.addAttribute("serverZone", ZoneId.systemDefault().getId());
 		model.addAttribute("filter", filter);
 		model.addAttribute("types", RefJobType.values());
-		model.addAttribute("statuses",
-				List.of("STARTING", "STARTED", "STOPPING", "STOPPED", "FAILED", "COMPLETED", "ABANDONED"));
+		model.addAttribute("statuses", STATUSES);
 		model.addAttribute("chart", this.charts.durations(found));
 		model.addAttribute("hasMore", found.size() == PAGE_SIZE);
 		return VIEWS_JOB_LIST;

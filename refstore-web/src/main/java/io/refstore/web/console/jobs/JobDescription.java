@@ -7,10 +7,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
-import io.refstore.batch.support.JobParameterNames;
-import io.refstore.batch.support.JobResults;
-import io.refstore.batch.support.JobSummary;
-import io.refstore.batch.support.RefJobType;
+import io.refstore.batch.api.JobParameterNames;
+import io.refstore.batch.api.JobResults;
+import io.refstore.batch.api.JobStatus;
+import io.refstore.batch.api.JobSummary;
+import io.refstore.batch.api.RefJobType;
 import io.refstore.web.console.system.ConsoleFormat;
 import io.refstore.web.jobs.JobRelations;
 
@@ -46,7 +47,7 @@ public record JobDescription(JobSummary job) {
 
 	/** The status in words: {@code Completed}, {@code Stopped}. */
 	public String status() {
-		return ConsoleFormat.inWords(this.job.status());
+		return ConsoleFormat.inWords(this.job.status().name());
 	}
 
 	/**
@@ -54,18 +55,18 @@ public record JobDescription(JobSummary job) {
 	 * there is nothing to say.
 	 */
 	public String summary() {
-		String status = this.job.status();
+		JobStatus status = this.job.status();
 		if (this.job.running()) {
 			return null;
 		}
-		if ("STOPPED".equals(status)) {
+		if (status == JobStatus.STOPPED) {
 			return "Stopped on request. Restarting continues where it stopped.";
 		}
-		if ("FAILED".equals(status) || "ABANDONED".equals(status)) {
+		if (status.unsuccessful()) {
 			String message = this.job.exitMessage();
 			return "Failed" + ((message == null || message.isBlank()) ? "." : ": " + message);
 		}
-		if (!"COMPLETED".equals(status) || this.job.type() == null) {
+		if (status != JobStatus.COMPLETED || this.job.type() == null) {
 			return null;
 		}
 		return switch (this.job.type()) {
@@ -73,11 +74,12 @@ public record JobDescription(JobSummary job) {
 			case VERIFY -> verification();
 			case MAINTAIN -> maintenance();
 			case INVENTORY -> inventory();
-			case ROLLBACK -> "Rolled back from " + result("rollback.from") + " to " + result("rollback.to") + ": "
-					+ count("rollback.refs") + " refs" + kept("rollback.kept");
-			case RESTORE -> "Restored " + count("restore.restored") + " refs"
-					+ (number("restore.present") > 0 ? "; " + count("restore.present") + " were already there" : "")
-					+ ".";
+			case ROLLBACK ->
+				"Rolled back from " + result(JobResults.ROLLBACK_FROM) + " to " + result(JobResults.ROLLBACK_TO) + ": "
+						+ count(JobResults.ROLLBACK_REFS) + " refs" + kept(JobResults.ROLLBACK_KEPT);
+			case RESTORE ->
+				"Restored " + count(JobResults.RESTORE_RESTORED) + " refs" + (number(JobResults.RESTORE_PRESENT) > 0
+						? "; " + count(JobResults.RESTORE_PRESENT) + " were already there" : "") + ".";
 			case DELETE ->
 				planOnly() ? "Plans to delete " + count(JobResults.PLAN_COUNT) + " refs" + protectedRefs() + "."
 						: "Deleted " + String.format(Locale.ROOT, "%,d", stepDone("deleteRefsStep")) + " refs"
@@ -90,48 +92,52 @@ public record JobDescription(JobSummary job) {
 	 * executed it, and how that went, or that it waits for a confirmation.
 	 */
 	public String summary(JobRelations relations) {
-		if (relations == null || !planOnly() || !"COMPLETED".equals(this.job.status())) {
+		if (relations == null || !planOnly() || this.job.status() != JobStatus.COMPLETED) {
 			return summary();
 		}
 		JobSummary deletion = relations.deletion().orElse(null);
 		if (deletion == null) {
 			return summary() + " Nothing is deleted until it is confirmed.";
 		}
-		String outcome = deletion.running() ? " is deleting them." : "COMPLETED".equals(deletion.status())
-				? " deleted them." : " " + deletion.status().toLowerCase(Locale.ROOT) + " before the end.";
+		String outcome = deletion.running() ? " is deleting them." : (deletion.status() == JobStatus.COMPLETED)
+				? " deleted them." : " " + deletion.status().name().toLowerCase(Locale.ROOT) + " before the end.";
 		return "Planned " + count(JobResults.PLAN_COUNT) + " refs for deletion" + protectedRefs() + "; job "
 				+ deletion.executionId() + outcome;
 	}
 
 	private String migration() {
-		boolean match = result("migration.sourceDigest").equals(result("migration.targetDigest"))
-				&& !result("migration.sourceDigest").isEmpty();
-		return "Copied " + count("migration.refs") + " refs and " + count("migration.logEntries")
-				+ " reflog entries from " + result("migration.from") + " to " + result("migration.to") + "; "
-				+ (match ? "digests match" : "digests differ") + kept("migration.carried") + ".";
+		boolean match = result(JobResults.MIGRATION_SOURCE_DIGEST).equals(result(JobResults.MIGRATION_TARGET_DIGEST))
+				&& !result(JobResults.MIGRATION_SOURCE_DIGEST).isEmpty();
+		return "Copied " + count(JobResults.MIGRATION_REFS) + " refs and " + count(JobResults.MIGRATION_LOG_ENTRIES)
+				+ " reflog entries from " + result(JobResults.MIGRATION_FROM) + " to " + result(JobResults.MIGRATION_TO)
+				+ "; " + (match ? "digests match" : "digests differ") + kept(JobResults.MIGRATION_CARRIED) + ".";
 	}
 
 	private String verification() {
-		long errors = number("verify.errors");
-		long warnings = number("verify.warnings");
+		long errors = number(JobResults.VERIFY_ERRORS);
+		long warnings = number(JobResults.VERIFY_WARNINGS);
 		String found = (errors == 0 && warnings == 0) ? "no problem found"
-				: count("verify.errors") + " errors and " + count("verify.warnings") + " warnings";
-		return "Read " + count("verify.refs") + " refs and " + count("verify.logEntries") + " reflog entries of the "
-				+ result("verify.format") + " store: " + found + ". Nothing was changed.";
+				: count(JobResults.VERIFY_ERRORS) + " errors and " + count(JobResults.VERIFY_WARNINGS) + " warnings";
+		return "Read " + count(JobResults.VERIFY_REFS) + " refs and " + count(JobResults.VERIFY_LOG_ENTRIES)
+				+ " reflog entries of the " + result(JobResults.VERIFY_FORMAT) + " store: " + found
+				+ ". Nothing was changed.";
 	}
 
 	private String maintenance() {
-		if (!"true".equals(result("maintain.packed"))) {
-			return "Nothing to do: " + result("maintain.before") + " (" + result("maintain.reason") + ").";
+		if (!"true".equals(result(JobResults.MAINTAIN_PACKED))) {
+			return "Nothing to do: " + result(JobResults.MAINTAIN_BEFORE) + " (" + result(JobResults.MAINTAIN_REASON)
+					+ ").";
 		}
-		return "Packed: " + result("maintain.before") + " before, " + result("maintain.after") + " after.";
+		return "Packed: " + result(JobResults.MAINTAIN_BEFORE) + " before, " + result(JobResults.MAINTAIN_AFTER)
+				+ " after.";
 	}
 
 	private String inventory() {
-		String merged = "none".equals(result("inventory.merged")) ? "merged not counted (HEAD names no commit)"
-				: count("inventory.merged") + " merged into " + result("inventory.base");
-		return "Counted " + count("inventory.refs") + " refs in " + result("inventory.namespaces").lines().count()
-				+ " namespaces: " + count("inventory.stale") + " stale, " + merged + ". Nothing was changed.";
+		String merged = "none".equals(result(JobResults.INVENTORY_MERGED)) ? "merged not counted (HEAD names no commit)"
+				: count(JobResults.INVENTORY_MERGED) + " merged into " + result(JobResults.INVENTORY_BASE);
+		return "Counted " + count(JobResults.INVENTORY_REFS) + " refs in "
+				+ result(JobResults.INVENTORY_NAMESPACES).lines().count() + " namespaces: "
+				+ count(JobResults.INVENTORY_STALE) + " stale, " + merged + ". Nothing was changed.";
 	}
 
 	private String kept(String key) {

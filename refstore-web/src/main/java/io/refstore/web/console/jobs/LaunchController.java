@@ -18,10 +18,10 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 
-import io.refstore.batch.parameters.DeleteCriteria;
-import io.refstore.batch.support.JobConflictException;
-import io.refstore.batch.support.JobParameterNames;
-import io.refstore.batch.support.JobSummary;
+import io.refstore.batch.api.DeleteCriteria;
+import io.refstore.batch.api.JobConflictException;
+import io.refstore.batch.api.JobParameterNames;
+import io.refstore.batch.api.JobSummary;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.StoreStatistics;
 import io.refstore.web.console.system.ConsoleUser;

@@ -3,8 +3,8 @@ package io.refstore.web.console.jobs;
 import java.util.Locale;
 import java.util.Map;
 
-import io.refstore.batch.support.JobParameterNames;
-import io.refstore.batch.support.RefJobType;
+import io.refstore.batch.api.JobParameterNames;
+import io.refstore.batch.api.RefJobType;
 import io.refstore.web.jobs.JobPolicy;
 import io.refstore.web.security.Roles;
 import io.refstore.web.system.Problems;

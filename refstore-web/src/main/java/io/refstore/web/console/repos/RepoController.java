@@ -11,8 +11,8 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.bind.annotation.RequestParam;
 
-import io.refstore.batch.support.JobParameterNames;
-import io.refstore.batch.support.RefJobType;
+import io.refstore.batch.api.JobParameterNames;
+import io.refstore.batch.api.RefJobType;
 import io.refstore.web.console.system.ConsoleUser;
 import io.refstore.web.refs.BranchAges;
 import io.refstore.web.refs.HygieneProperties;

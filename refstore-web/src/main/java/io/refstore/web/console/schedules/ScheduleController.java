@@ -16,7 +16,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
-import io.refstore.batch.support.RefJobType;
+import io.refstore.batch.api.RefJobType;
 import io.refstore.web.console.system.ConsoleUser;
 import io.refstore.web.schedules.Schedule;
 import io.refstore.web.schedules.ScheduleConflictException;

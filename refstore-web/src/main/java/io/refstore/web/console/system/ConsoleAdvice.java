@@ -28,7 +28,7 @@ import org.springframework.web.bind.annotation.InitBinder;
 import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 
-import io.refstore.batch.support.JobConflictException;
+import io.refstore.batch.api.JobConflictException;
 import io.refstore.core.ref.InvalidRefNameException;
 import io.refstore.core.repo.InvalidRepositoryNameException;
 import io.refstore.web.system.InvalidRequestException;

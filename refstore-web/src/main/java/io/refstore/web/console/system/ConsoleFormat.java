@@ -17,7 +17,7 @@ import java.util.stream.Collectors;
 import org.springframework.stereotype.Component;
 import org.springframework.web.util.UriUtils;
 
-import io.refstore.batch.support.RefJobType;
+import io.refstore.batch.api.RefJobType;
 import io.refstore.web.schedules.Schedule;
 
 /**

@@ -10,7 +10,7 @@ import org.springframework.security.authentication.AnonymousAuthenticationToken;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.GrantedAuthority;
 
-import io.refstore.batch.support.RefJobType;
+import io.refstore.batch.api.RefJobType;
 import io.refstore.web.jobs.JobPolicy;
 import io.refstore.web.security.Roles;
 

@@ -22,7 +22,7 @@ import org.springframework.test.web.servlet.MvcResult;
 
 import com.jayway.jsonpath.JsonPath;
 
-import io.refstore.batch.support.JobSummary;
+import io.refstore.batch.api.JobSummary;
 import io.refstore.core.testing.TempRepo;
 import io.refstore.web.console.ConsoleTestSupport;
 

@@ -8,8 +8,9 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import io.refstore.batch.support.JobSummary;
-import io.refstore.batch.support.RefJobType;
+import io.refstore.batch.api.JobStatus;
+import io.refstore.batch.api.JobSummary;
+import io.refstore.batch.api.RefJobType;
 import io.refstore.web.jobs.JobRelations;
 
 /**
@@ -21,8 +22,9 @@ class JobDescriptionTest {
 	private static JobSummary job(RefJobType type, String status, String exitMessage, Map<String, String> parameters,
 			Map<String, String> results, List<JobSummary.StepSummary> steps) {
 		LocalDateTime at = LocalDateTime.of(2026, 12, 1, 13, 44, 11);
-		return new JobSummary(12, 3, type.jobName(), type, status, status, exitMessage, "demo.git", "admin", parameters,
-				results, at, at, "STARTED".equals(status) ? null : at.plusSeconds(4), steps);
+		return new JobSummary(12, 3, type.jobName(), type, JobStatus.valueOf(status), status, exitMessage, "demo.git",
+				"admin", parameters, results, at, at, "STARTED".equals(status) ? null : at.plusSeconds(4), steps,
+				false);
 	}
 
 	@Test
@@ -55,8 +57,8 @@ class JobDescriptionTest {
 			.endsWith(" Nothing is deleted until it is confirmed.");
 		assertThat(plan.summary()).isEqualTo("Plans to delete 2,000 refs (3 protected refs kept).");
 		JobDescription deletion = new JobDescription(job(RefJobType.DELETE, "COMPLETED", "", Map.of("plan", "p"),
-				Map.of(), List.of(new JobSummary.StepSummary(1, "deleteRefsStep", "COMPLETED", "", 1997, 1997, 2, 0, -1,
-						null, null))));
+				Map.of(), List.of(new JobSummary.StepSummary(1, "deleteRefsStep", JobStatus.COMPLETED, "", 1997, 1997,
+						2, 0, -1, null, null))));
 		assertThat(deletion.title()).isEqualTo("Deletion");
 		assertThat(deletion.summary()).isEqualTo("Deleted 1,997 refs; the manifest keeps them for a restore.");
 		JobDescription restore = new JobDescription(job(RefJobType.RESTORE, "COMPLETED", "", Map.of(),

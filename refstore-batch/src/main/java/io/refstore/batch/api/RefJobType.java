@@ -1,0 +1,93 @@
+package io.refstore.batch.api;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The refstore jobs: their bean names, and whether they change a repository (and so need
+ * its lease).
+ */
+public enum RefJobType {
+
+	/** Moves the refs to the other format ({@code migrateRefsJob}). */
+	MIGRATE("migrateRefsJob", true),
+
+	/** Restores the store a migration kept ({@code rollbackMigrationJob}). */
+	ROLLBACK("rollbackMigrationJob", true),
+
+	/**
+	 * Plans and deletes refs ({@code deleteRefsJob}); a plan-only run changes nothing.
+	 */
+	DELETE("deleteRefsJob", true),
+
+	/** Recreates refs from a deletion's manifests ({@code restoreRefsJob}). */
+	RESTORE("restoreRefsJob", true),
+
+	/** Packs loose refs or compacts the reftable stack ({@code maintainRefsJob}). */
+	MAINTAIN("maintainRefsJob", true),
+
+	/** Checks the store and digests it ({@code verifyRefsJob}). */
+	VERIFY("verifyRefsJob", false),
+
+	/**
+	 * Counts the refs per namespace, stale and merged, and what the store holds on disk,
+	 * for the inventory history ({@code inventoryRefsJob}).
+	 */
+	INVENTORY("inventoryRefsJob", false);
+
+	private final String jobName;
+
+	private final boolean mutating;
+
+	RefJobType(String jobName, boolean mutating) {
+		this.jobName = jobName;
+		this.mutating = mutating;
+	}
+
+	/** The job's bean and repository name. */
+	public String jobName() {
+		return this.jobName;
+	}
+
+	/** Whether the job changes the repository. */
+	public boolean mutating() {
+		return this.mutating;
+	}
+
+	/** The type of a job name, or {@code null}. */
+	public static RefJobType ofJobName(String jobName) {
+		for (RefJobType type : values()) {
+			if (type.jobName.equals(jobName)) {
+				return type;
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * The type a text names by its constant or job name, ignoring case; empty if none.
+	 */
+	public static Optional<RefJobType> find(String text) {
+		for (RefJobType type : values()) {
+			if (type.name().equalsIgnoreCase(text) || type.jobName.equalsIgnoreCase(text)) {
+				return Optional.of(type);
+			}
+		}
+		return Optional.empty();
+	}
+
+	/** The names {@link #find} takes, lower case, as a refusal lists them. */
+	public static String names() {
+		return Arrays.toString(values()).toLowerCase(Locale.ROOT);
+	}
+
+	/**
+	 * Parses a type by its constant or job name, ignoring case.
+	 * @throws InvalidJobParameterException naming {@code jobType}
+	 */
+	public static RefJobType parse(String text) {
+		return find(text).orElseThrow(() -> new InvalidJobParameterException("jobType", text, "not one of " + names()));
+	}
+
+}
