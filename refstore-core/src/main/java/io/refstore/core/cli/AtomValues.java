@@ -297,7 +297,7 @@ final class AtomValues {
 
 	private static String date(String line, Rich atom) {
 		Ident.When when = (line != null) ? Ident.when(line) : null;
-		return (when != null) ? ((GitDates) atom.parsed()).format(when.seconds(), when.zoneMinutes()) : "";
+		return (when != null) ? ((GitDateFormat) atom.parsed()).format(when.seconds(), when.zoneMinutes()) : "";
 	}
 
 	/** The seconds of a date atom's time, for sorting by date. */

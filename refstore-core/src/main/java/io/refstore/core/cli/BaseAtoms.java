@@ -10,7 +10,7 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 import io.refstore.core.cli.FormatTemplate.Rich;
-import io.refstore.core.cli.RefFilter.Entry;
+import io.refstore.core.cli.RefObjectFilter.Entry;
 import io.refstore.core.graph.CommitWalk;
 import io.refstore.core.graph.Divergence;
 import io.refstore.core.objects.ObjectDatabase;
@@ -76,7 +76,7 @@ final class BaseAtoms {
 			}
 			Map<String, String> byRef = new HashMap<>();
 			if (atom.name().equals("ahead-behind")) {
-				walk = (walk != null) ? walk : RefFilter.walk(context);
+				walk = (walk != null) ? walk : RefObjectFilter.walk(context);
 				int base = walk.commitOf(commit);
 				int[] tips = new int[entries.size()];
 				for (int i = 0; i < tips.length; i++) {

@@ -9,7 +9,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
-import io.refstore.core.cli.RefFilter.Entry;
+import io.refstore.core.cli.RefObjectFilter.Entry;
 import io.refstore.core.graph.CommitWalk;
 import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.HashAlgorithm;
@@ -131,13 +131,13 @@ final class ForEachRef implements Command {
 			atoms.addAll(RefSorting.atoms(sortKeys));
 		}
 		boolean baseAtoms = BaseAtoms.any(atoms);
-		if (!RefFilter.none(parsed) || customSort || baseAtoms) {
+		if (!RefObjectFilter.none(parsed) || customSort || baseAtoms) {
 			List<Entry> entries = collect(refs, query, patterns, context);
-			if (!RefFilter.none(parsed)) {
+			if (!RefObjectFilter.none(parsed)) {
 				boolean walks = parsed.given("merged") || parsed.given("no-merged") || parsed.given("contains")
 						|| parsed.given("no-contains");
-				CommitWalk walk = walks ? RefFilter.walk(context) : null;
-				RefFilter filter = RefFilter.of(parsed, new RevParse(refs, context::objects), walk);
+				CommitWalk walk = walks ? RefObjectFilter.walk(context) : null;
+				RefObjectFilter filter = RefObjectFilter.of(parsed, new RevParse(refs, context::objects), walk);
 				entries = filter.apply(entries, refs.hashAlgorithm(), context.objects(), walk,
 						refs.format() == RefFormat.FILES);
 			}

@@ -72,7 +72,7 @@ final class FormatAtoms {
 						return emailOptions(name, arg);
 					}
 					case "date" -> {
-						return GitDates.parse(arg);
+						return GitDateFormat.parse(arg);
 					}
 					default -> {
 					}
@@ -82,7 +82,7 @@ final class FormatAtoms {
 		return switch (name) {
 			case "refname", "symref", "upstream", "push" -> NameModifier.parse(name, arg);
 			case "objectname", "tree", "parent", "object", "*objectname" -> ObjectNameArg.parse(name, arg, text);
-			case "creatordate" -> GitDates.parse(arg);
+			case "creatordate" -> GitDateFormat.parse(arg);
 			case "subject" -> {
 				if (arg != null && !arg.equals("sanitize")) {
 					throw unrecognized(name, arg);

@@ -88,10 +88,10 @@ final class RefSorting {
 	}
 
 	/** Sorts the refs by the keys and prints them. */
-	void print(List<RefFilter.Entry> refs, FormatTemplate template, RefFields fields, int count, OutBuffer out)
+	void print(List<RefObjectFilter.Entry> refs, FormatTemplate template, RefFields fields, int count, OutBuffer out)
 			throws IOException, CommandFailure {
 		List<Entry> entries = new ArrayList<>(refs.size());
-		for (RefFilter.Entry ref : refs) {
+		for (RefObjectFilter.Entry ref : refs) {
 			entries.add(new Entry(ref.name(), ref.id(), ref.target(), new Object[this.keys.size()]));
 		}
 		if (entries.size() >= SHARED_MIN && datesOnly()) {

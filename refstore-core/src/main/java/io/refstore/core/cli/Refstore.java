@@ -40,8 +40,8 @@ import io.refstore.core.repo.ConfigValueException;
 public final class Refstore {
 
 	private static final Map<String, Supplier<Command>> COMMANDS = Map.of("show-ref", ShowRef::new, "for-each-ref",
-			ForEachRef::new, "update-ref", UpdateRef::new, "symbolic-ref", SymbolicRef::new, "pack-refs", PackRefs::new,
-			"refs", Refs::new, "delete-refs", DeleteRefs::delete, "restore-refs", DeleteRefs::restore);
+			ForEachRef::new, "update-ref", UpdateRef::new, "symbolic-ref", SymbolicRefCommand::new, "pack-refs",
+			PackRefs::new, "refs", Refs::new, "delete-refs", DeleteRefs::delete, "restore-refs", DeleteRefs::restore);
 
 	private static final String USAGE = """
 			usage: refstore [-C <path>] [-c <name>=<value>] [--config-env=<name>=<envvar>]

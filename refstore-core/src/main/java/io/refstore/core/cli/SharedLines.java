@@ -9,7 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
-import io.refstore.core.cli.RefFilter.Entry;
+import io.refstore.core.cli.RefObjectFilter.Entry;
 
 /**
  * Prints a {@linkplain FormatTemplate#shareable() shareable} rich format for many refs

@@ -27,7 +27,7 @@ import io.refstore.core.ref.ObjectId;
  * peel to a commit are dropped. The reachability questions are answered for all refs at
  * once by one {@link CommitWalk}.
  */
-final class RefFilter {
+final class RefObjectFilter {
 
 	/**
 	 * A listed ref: copies of its name, resolved id and symbolic target, and its object's
@@ -57,8 +57,8 @@ final class RefFilter {
 
 	private final List<ObjectId> noContains;
 
-	private RefFilter(Set<ObjectId> pointsAt, List<ObjectId> merged, List<ObjectId> noMerged, List<ObjectId> contains,
-			List<ObjectId> noContains) {
+	private RefObjectFilter(Set<ObjectId> pointsAt, List<ObjectId> merged, List<ObjectId> noMerged,
+			List<ObjectId> contains, List<ObjectId> noContains) {
 		this.pointsAt = pointsAt;
 		this.merged = merged;
 		this.noMerged = noMerged;
@@ -76,7 +76,8 @@ final class RefFilter {
 	 * @throws CommandFailure for a bad value
 	 * @throws IOException if the repository cannot be read
 	 */
-	static RefFilter of(Options.Parsed parsed, RevParse revParse, CommitWalk walk) throws CommandFailure, IOException {
+	static RefObjectFilter of(Options.Parsed parsed, RevParse revParse, CommitWalk walk)
+			throws CommandFailure, IOException {
 		Set<ObjectId> pointsAt = new HashSet<>();
 		for (String value : parsed.values("points-at")) {
 			Optional<ObjectId> id = revParse.resolve(value);
@@ -85,7 +86,7 @@ final class RefFilter {
 			}
 			pointsAt.add(id.get());
 		}
-		return new RefFilter(pointsAt, mergeCommits(parsed, "merged", revParse, walk),
+		return new RefObjectFilter(pointsAt, mergeCommits(parsed, "merged", revParse, walk),
 				mergeCommits(parsed, "no-merged", revParse, walk), containsCommits(parsed, "contains", revParse, walk),
 				containsCommits(parsed, "no-contains", revParse, walk));
 	}

@@ -16,7 +16,7 @@ import java.util.Locale;
  * variant that shows the time in the local zone ({@code TZ}) instead of the one recorded.
  * Immutable.
  */
-final class GitDates {
+final class GitDateFormat {
 
 	private static final String[] DAYS = { "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun" };
 
@@ -32,7 +32,7 @@ final class GitDates {
 
 	private final String strftime;
 
-	private GitDates(String mode, boolean local, String strftime) {
+	private GitDateFormat(String mode, boolean local, String strftime) {
 		this.mode = mode;
 		this.local = local;
 		this.strftime = strftime;
@@ -43,13 +43,13 @@ final class GitDates {
 	 * @param arg the argument, or {@code null} for git's default
 	 * @throws CommandFailure {@code unknown date format} for anything else
 	 */
-	static GitDates parse(String arg) throws CommandFailure {
+	static GitDateFormat parse(String arg) throws CommandFailure {
 		if (arg == null) {
-			return new GitDates("default", false, null);
+			return new GitDateFormat("default", false, null);
 		}
 		if (arg.startsWith("format:") || arg.startsWith("format-local:")) {
 			boolean local = arg.startsWith("format-local:");
-			return new GitDates("format", local, arg.substring(arg.indexOf(':') + 1));
+			return new GitDateFormat("format", local, arg.substring(arg.indexOf(':') + 1));
 		}
 		boolean local = arg.endsWith("-local");
 		String base = local ? arg.substring(0, arg.length() - 6) : arg;
@@ -64,7 +64,7 @@ final class GitDates {
 		if (mode == null) {
 			throw CommandFailure.fatal("unknown date format " + arg);
 		}
-		return mode.equals("local") ? new GitDates("default", true, null) : new GitDates(mode, local, null);
+		return mode.equals("local") ? new GitDateFormat("default", true, null) : new GitDateFormat(mode, local, null);
 	}
 
 	/**

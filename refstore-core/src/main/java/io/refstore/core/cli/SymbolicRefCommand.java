@@ -9,6 +9,7 @@ import io.refstore.core.ref.RefName;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.RefTransaction;
 import io.refstore.core.ref.RefUpdate;
+import io.refstore.core.ref.SymbolicRef;
 import io.refstore.core.ref.TransactionResult;
 
 /**
@@ -23,7 +24,7 @@ import io.refstore.core.ref.TransactionResult;
  * safe as a path ({@code refs/heads/a..b} is written, {@code refs/../x} refused). A
  * refused write or deletion exits 1 with an {@code error:} line, as in git.
  */
-final class SymbolicRef implements Command {
+final class SymbolicRefCommand implements Command {
 
 	private static Options options() {
 		return new Options("refstore symbolic-ref [-m <reason>] <name> <ref>",
@@ -61,7 +62,7 @@ final class SymbolicRef implements Command {
 			throws CommandFailure, IOException {
 		RefStore refs = context.refs();
 		Optional<Ref> ref = exactRef(refs, name);
-		if (ref.isEmpty() || !(ref.get() instanceof io.refstore.core.ref.SymbolicRef symbolic)) {
+		if (ref.isEmpty() || !(ref.get() instanceof SymbolicRef symbolic)) {
 			if (quiet) {
 				throw CommandFailure.silent(1);
 			}
@@ -70,7 +71,7 @@ final class SymbolicRef implements Command {
 		String target = symbolic.target();
 		for (int depth = 1; recurse; depth++) {
 			Optional<Ref> next = exactRef(refs, target);
-			if (next.isEmpty() || !(next.get() instanceof io.refstore.core.ref.SymbolicRef nextSymbolic)) {
+			if (next.isEmpty() || !(next.get() instanceof SymbolicRef nextSymbolic)) {
 				break;
 			}
 			if (depth >= RefStore.MAX_SYMREF_DEPTH) {

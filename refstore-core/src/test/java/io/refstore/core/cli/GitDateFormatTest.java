@@ -15,7 +15,7 @@ import io.refstore.core.testing.TempRepo;
  * 9999 in UTC and in a zone that makes it year 10000 (a year before 1000 is not needed:
  * git dates start in 1970).
  */
-class GitDatesTest {
+class GitDateFormatTest {
 
 	@Test
 	void formatsAsGitDoes(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
@@ -40,7 +40,7 @@ class GitDatesTest {
 			zone = parts[1].startsWith("-") ? -zone : zone;
 			for (String mode : modes) {
 				String expected = repo.git("log", "-1", "--format=%cd", "--date=" + mode, commit).strip();
-				assertThat(GitDates.parse(mode).format(Long.parseLong(parts[0]), zone)).as(mode + " " + when)
+				assertThat(GitDateFormat.parse(mode).format(Long.parseLong(parts[0]), zone)).as(mode + " " + when)
 					.isEqualTo(expected);
 			}
 		}
