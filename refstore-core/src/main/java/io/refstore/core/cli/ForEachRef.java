@@ -9,7 +9,20 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
-import io.refstore.core.cli.RefObjectFilter.Entry;
+import io.refstore.core.cli.env.CommandContext;
+import io.refstore.core.cli.env.CommandFailure;
+import io.refstore.core.cli.env.OutBuffer;
+import io.refstore.core.cli.format.BaseAtoms;
+import io.refstore.core.cli.format.FormatOptions;
+import io.refstore.core.cli.format.FormatTemplate;
+import io.refstore.core.cli.format.RefFields;
+import io.refstore.core.cli.format.RefObjectFilter;
+import io.refstore.core.cli.format.RefObjectFilter.Entry;
+import io.refstore.core.cli.format.RefSorting;
+import io.refstore.core.cli.format.SharedLines;
+import io.refstore.core.cli.format.TypedBatch;
+import io.refstore.core.cli.options.Options;
+import io.refstore.core.cli.revision.RevParse;
 import io.refstore.core.graph.CommitWalk;
 import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.HashAlgorithm;
@@ -142,7 +155,7 @@ final class ForEachRef implements Command {
 						refs.format() == RefFormat.FILES);
 			}
 			if (baseAtoms) {
-				fields.values().context().baseAtoms(BaseAtoms.compute(atoms, entries, context, context::message));
+				fields.baseAtoms(BaseAtoms.compute(atoms, entries, context, context::message));
 			}
 			if (customSort) {
 				RefSorting.parse(sortKeys, parsed.flag("ignore-case"), fields)

@@ -16,6 +16,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
+import io.refstore.core.cli.env.CommandContext;
+import io.refstore.core.cli.env.CommandFailure;
+import io.refstore.core.cli.env.OutBuffer;
+import io.refstore.core.cli.env.Trace2;
+import io.refstore.core.cli.options.GlobalOptions;
+import io.refstore.core.cli.options.UsageName;
 import io.refstore.core.ref.CorruptRefStoreException;
 import io.refstore.core.repo.ConfigValueException;
 
