@@ -6,8 +6,13 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
 import org.junit.jupiter.api.Test;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -28,8 +33,9 @@ import io.refstore.core.store.RefStores;
  * The shape of core's packages: no package cycle (each package is a slice of its own, the
  * root package too); {@code io.refstore.core.ref}, the contract every layer programs
  * against, depends on no other refstore package; only {@code io.refstore.core.store}
- * reaches the backends, which know nothing of each other. Checked on core's compiled main
- * classes; each rule is also shown to catch what it forbids.
+ * reaches the backends, which know nothing of each other; no two top-level classes share
+ * a simple name. Checked on core's compiled main classes; each rule is also shown to
+ * catch what it forbids.
  */
 class CoreArchitectureTest {
 
@@ -68,6 +74,21 @@ class CoreArchitectureTest {
 			.resideInAPackage("io.refstore.core.files..")
 			.allowEmptyShould(true));
 
+	/**
+	 * The simple names that more than one top-level class bears, each with the classes'
+	 * full names: a name used twice makes every reader and every import ask which one.
+	 */
+	static Map<String, TreeSet<String>> sharedSimpleNames(JavaClasses classes) {
+		Map<String, TreeSet<String>> byName = new TreeMap<>();
+		for (JavaClass type : classes) {
+			if (type.isTopLevelClass()) {
+				byName.computeIfAbsent(type.getSimpleName(), (name) -> new TreeSet<>()).add(type.getName());
+			}
+		}
+		byName.values().removeIf((names) -> names.size() < 2);
+		return byName;
+	}
+
 	private static final JavaClasses CORE = new ClassFileImporter()
 		.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
 		.importPackages("io.refstore.core");
@@ -93,6 +114,12 @@ class CoreArchitectureTest {
 	}
 
 	@Test
+	void noTwoClassesShareASimpleName() {
+		assertThat(CORE.contain(RefStores.class)).as("core's classes imported").isTrue();
+		assertThat(sharedSimpleNames(CORE)).as("simple names of more than one class").isEmpty();
+	}
+
+	@Test
 	void rulesCatchWhatTheyForbid() {
 		EvaluationResult cycle = NO_PACKAGE_CYCLES
 			.evaluate(new ClassFileImporter().importPackages("io.refstore.core.archfixture"));
@@ -108,6 +135,8 @@ class CoreArchitectureTest {
 			.evaluate(new ClassFileImporter().importPackages("io.refstore.core.archfixture"));
 		assertThat(backend.hasViolation()).isTrue();
 		assertThat(backend.getFailureReport().toString()).contains(FilesLayout.class.getName());
+		assertThat(sharedSimpleNames(new ClassFileImporter().importPackages("io.refstore.core.archfixture")))
+			.containsOnlyKeys("Twin");
 	}
 
 }

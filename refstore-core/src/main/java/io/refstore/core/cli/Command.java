@@ -3,6 +3,9 @@ package io.refstore.core.cli;
 import java.io.IOException;
 import java.util.List;
 
+import io.refstore.core.cli.env.CommandContext;
+import io.refstore.core.cli.env.CommandFailure;
+
 /**
  * One {@code refstore} subcommand: parses its arguments, calls the core API, prints.
  */

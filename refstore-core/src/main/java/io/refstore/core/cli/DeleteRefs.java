@@ -15,6 +15,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import io.refstore.core.cli.env.CommandContext;
+import io.refstore.core.cli.env.CommandFailure;
+import io.refstore.core.cli.options.Options;
 import io.refstore.core.delete.ChunkListener;
 import io.refstore.core.delete.DeleteOptions;
 import io.refstore.core.delete.DeleteResult;

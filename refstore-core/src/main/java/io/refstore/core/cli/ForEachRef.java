@@ -9,7 +9,20 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
-import io.refstore.core.cli.RefFilter.Entry;
+import io.refstore.core.cli.env.CommandContext;
+import io.refstore.core.cli.env.CommandFailure;
+import io.refstore.core.cli.env.OutBuffer;
+import io.refstore.core.cli.format.BaseAtoms;
+import io.refstore.core.cli.format.FormatOptions;
+import io.refstore.core.cli.format.FormatTemplate;
+import io.refstore.core.cli.format.RefFields;
+import io.refstore.core.cli.format.RefObjectFilter;
+import io.refstore.core.cli.format.RefObjectFilter.Entry;
+import io.refstore.core.cli.format.RefSorting;
+import io.refstore.core.cli.format.SharedLines;
+import io.refstore.core.cli.format.TypedBatch;
+import io.refstore.core.cli.options.Options;
+import io.refstore.core.cli.revision.RevParse;
 import io.refstore.core.graph.CommitWalk;
 import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.HashAlgorithm;
@@ -131,18 +144,18 @@ final class ForEachRef implements Command {
 			atoms.addAll(RefSorting.atoms(sortKeys));
 		}
 		boolean baseAtoms = BaseAtoms.any(atoms);
-		if (!RefFilter.none(parsed) || customSort || baseAtoms) {
+		if (!RefObjectFilter.none(parsed) || customSort || baseAtoms) {
 			List<Entry> entries = collect(refs, query, patterns, context);
-			if (!RefFilter.none(parsed)) {
+			if (!RefObjectFilter.none(parsed)) {
 				boolean walks = parsed.given("merged") || parsed.given("no-merged") || parsed.given("contains")
 						|| parsed.given("no-contains");
-				CommitWalk walk = walks ? RefFilter.walk(context) : null;
-				RefFilter filter = RefFilter.of(parsed, new RevParse(refs, context::objects), walk);
+				CommitWalk walk = walks ? RefObjectFilter.walk(context) : null;
+				RefObjectFilter filter = RefObjectFilter.of(parsed, new RevParse(refs, context::objects), walk);
 				entries = filter.apply(entries, refs.hashAlgorithm(), context.objects(), walk,
 						refs.format() == RefFormat.FILES);
 			}
 			if (baseAtoms) {
-				fields.values().context().baseAtoms(BaseAtoms.compute(atoms, entries, context, context::message));
+				fields.baseAtoms(BaseAtoms.compute(atoms, entries, context, context::message));
 			}
 			if (customSort) {
 				RefSorting.parse(sortKeys, parsed.flag("ignore-case"), fields)

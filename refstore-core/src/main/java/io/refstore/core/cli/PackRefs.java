@@ -3,8 +3,11 @@ package io.refstore.core.cli;
 import java.io.IOException;
 import java.util.List;
 
-import io.refstore.core.ref.RefStore;
+import io.refstore.core.cli.env.CommandContext;
+import io.refstore.core.cli.env.CommandFailure;
+import io.refstore.core.cli.options.Options;
 import io.refstore.core.ref.PackLockedException;
+import io.refstore.core.ref.RefStore;
 
 /**
  * {@code refstore pack-refs}: packs refs as {@code git pack-refs} does: by default tags

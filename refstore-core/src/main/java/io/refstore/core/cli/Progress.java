@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 
+import io.refstore.core.cli.env.CommandContext;
 import io.refstore.core.migrate.MigrationProgress;
 
 /**

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.util.Optional;
 
+import io.refstore.core.cli.env.CommandContext;
+import io.refstore.core.cli.env.CommandFailure;
 import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefName;
 import io.refstore.core.ref.WorktreeRef;

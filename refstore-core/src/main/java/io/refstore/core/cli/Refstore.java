@@ -16,6 +16,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
+import io.refstore.core.cli.env.CommandContext;
+import io.refstore.core.cli.env.CommandFailure;
+import io.refstore.core.cli.env.OutBuffer;
+import io.refstore.core.cli.env.Trace2;
+import io.refstore.core.cli.options.GlobalOptions;
+import io.refstore.core.cli.options.UsageName;
 import io.refstore.core.ref.CorruptRefStoreException;
 import io.refstore.core.repo.ConfigValueException;
 
@@ -40,8 +46,8 @@ import io.refstore.core.repo.ConfigValueException;
 public final class Refstore {
 
 	private static final Map<String, Supplier<Command>> COMMANDS = Map.of("show-ref", ShowRef::new, "for-each-ref",
-			ForEachRef::new, "update-ref", UpdateRef::new, "symbolic-ref", SymbolicRef::new, "pack-refs", PackRefs::new,
-			"refs", Refs::new, "delete-refs", DeleteRefs::delete, "restore-refs", DeleteRefs::restore);
+			ForEachRef::new, "update-ref", UpdateRef::new, "symbolic-ref", SymbolicRefCommand::new, "pack-refs",
+			PackRefs::new, "refs", Refs::new, "delete-refs", DeleteRefs::delete, "restore-refs", DeleteRefs::restore);
 
 	private static final String USAGE = """
 			usage: refstore [-C <path>] [-c <name>=<value>] [--config-env=<name>=<envvar>]

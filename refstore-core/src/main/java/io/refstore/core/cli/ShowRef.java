@@ -7,6 +7,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 
+import io.refstore.core.cli.env.CommandContext;
+import io.refstore.core.cli.env.CommandFailure;
+import io.refstore.core.cli.env.OutBuffer;
+import io.refstore.core.cli.options.Options;
+import io.refstore.core.cli.revision.RevParse;
 import io.refstore.core.objects.ObjectDatabase;
 import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.HashAlgorithm;

@@ -4,6 +4,10 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
 
+import io.refstore.core.cli.env.CommandContext;
+import io.refstore.core.cli.env.CommandFailure;
+import io.refstore.core.cli.options.Options;
+import io.refstore.core.cli.revision.RevParse;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.RefTransaction;

@@ -9,6 +9,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
+import io.refstore.core.cli.env.CommandContext;
+import io.refstore.core.cli.env.CommandFailure;
+import io.refstore.core.cli.env.OutBuffer;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefStore;

@@ -2,8 +2,13 @@ package io.refstore.core.cli;
 
 import java.io.IOException;
 
-import io.refstore.core.cli.StdinParser.Command;
-import io.refstore.core.cli.StdinParser.Verb;
+import io.refstore.core.cli.env.CommandContext;
+import io.refstore.core.cli.env.CommandFailure;
+import io.refstore.core.cli.env.OutBuffer;
+import io.refstore.core.cli.options.StdinParser;
+import io.refstore.core.cli.options.StdinParser.Command;
+import io.refstore.core.cli.options.StdinParser.Verb;
+import io.refstore.core.cli.revision.RevParse;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.RefTransaction;
 import io.refstore.core.ref.RefUpdate;

@@ -12,7 +12,7 @@ import java.nio.file.Path;
  * <p>
  * Implementations are thread-safe: several cursors may read at once.
  */
-public interface BlockSource extends Closeable {
+interface BlockSource extends Closeable {
 
 	/**
 	 * The name used in error messages (the file, or a made-up path for in-memory tables).

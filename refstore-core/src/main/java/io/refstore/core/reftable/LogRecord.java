@@ -24,7 +24,7 @@ import io.refstore.core.ref.ReflogEntry;
  * Records handed out by a cursor belong to it and are overwritten by its next step. Not
  * thread-safe.
  */
-public final class LogRecord extends BlockRecord {
+final class LogRecord extends BlockRecord {
 
 	/** Value type of a log tombstone. */
 	public static final int DELETION = 0;

@@ -19,7 +19,7 @@ import io.refstore.core.ref.RefCursor;
  * readers but does not own them (closing is the stack's business). Immutable and
  * thread-safe; every cursor is for one thread.
  */
-public final class MergedTable {
+final class MergedTable {
 
 	private final List<ReftableReader> tables;
 

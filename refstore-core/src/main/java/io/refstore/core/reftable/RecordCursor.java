@@ -14,7 +14,7 @@ import java.io.IOException;
  *
  * @param <R> the record type
  */
-public interface RecordCursor<R> extends Closeable {
+interface RecordCursor<R> extends Closeable {
 
 	/**
 	 * Moves to the next record.

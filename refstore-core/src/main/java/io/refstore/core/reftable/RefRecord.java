@@ -20,7 +20,7 @@ import io.refstore.core.ref.SymbolicRef;
  * belong to it and are overwritten by its next step; {@link #copy()} or
  * {@link #toRef(HashAlgorithm)} keep one. Not thread-safe.
  */
-public final class RefRecord extends BlockRecord {
+final class RefRecord extends BlockRecord {
 
 	/** Value type of a deletion: no value. */
 	public static final int DELETION = 0;

@@ -27,7 +27,7 @@ import io.refstore.core.ref.ObjectId;
  * A reader is immutable and thread-safe; each cursor it hands out is for one thread.
  * Closing the reader closes its {@link BlockSource}.
  */
-public final class ReftableReader implements Closeable {
+final class ReftableReader implements Closeable {
 
 	private final BlockSource source;
 

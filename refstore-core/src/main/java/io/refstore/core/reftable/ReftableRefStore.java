@@ -154,7 +154,7 @@ public final class ReftableRefStore implements RefStore {
 	}
 
 	/** The stack itself, for maintenance (compaction) and inspection. */
-	public ReftableStack stack() {
+	ReftableStack stack() {
 		return this.stack;
 	}
 

@@ -37,7 +37,7 @@ import io.refstore.core.ref.StoreStatistics;
  * readable while this or another process replaces tables by compaction (unlinked files
  * stay readable on POSIX).
  */
-public final class ReftableStack implements Closeable {
+final class ReftableStack implements Closeable {
 
 	/** Name of the list of tables. */
 	public static final String TABLES_LIST = "tables.list";

@@ -33,7 +33,7 @@ import io.refstore.core.ref.EntryTooLargeException;
  * writer.finish();
  * }</pre>
  */
-public final class ReftableWriter {
+final class ReftableWriter {
 
 	/**
 	 * A block's own bytes beside its records: type and length (4), one restart offset (3)

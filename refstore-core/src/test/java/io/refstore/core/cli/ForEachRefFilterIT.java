@@ -17,6 +17,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.refstore.core.cli.format.FormatThresholds;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
@@ -145,8 +146,9 @@ class ForEachRefFilterIT {
 
 	/**
 	 * Enough refs for a second thread to look up their objects' types while this one
-	 * walks the history ({@link RefFilter#SHARED_MIN}): branches on a main line and on
-	 * forks off it, annotated tags, a tag of a tree; then a branch to a missing object.
+	 * walks the history ({@link FormatThresholds#FILTER_SHARED_MIN}): branches on a main
+	 * line and on forks off it, annotated tags, a tag of a tree; then a branch to a
+	 * missing object.
 	 */
 	@Test
 	void filtersManyRefsAsGitDoes() throws Exception {
@@ -158,8 +160,8 @@ class ForEachRefFilterIT {
 			stream.append("commit refs/heads/main\nmark :").append(i).append('\n');
 			stream.append("committer C <c@example.com> ").append(1700000000 + i).append(" +0000\ndata 2\nm\n\n");
 		}
-		int forks = RefFilter.SHARED_MIN / 4;
-		for (int i = 0; i < RefFilter.SHARED_MIN; i++) {
+		int forks = FormatThresholds.FILTER_SHARED_MIN / 4;
+		for (int i = 0; i < FormatThresholds.FILTER_SHARED_MIN; i++) {
 			stream.append("reset refs/heads/on/").append(i).append("\nfrom :").append(1 + i % line).append("\n\n");
 			if (i < forks) {
 				stream.append("commit refs/heads/fork/").append(i).append('\n');

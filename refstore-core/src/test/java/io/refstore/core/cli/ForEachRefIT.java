@@ -17,6 +17,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import io.refstore.core.cli.format.FormatTemplate;
+import io.refstore.core.cli.format.FormatThresholds;
+import io.refstore.core.cli.format.SharedLines;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
@@ -193,16 +196,17 @@ class ForEachRefIT {
 	}
 
 	/**
-	 * Enough refs for two threads to share the date keys ({@link RefSorting#SHARED_MIN}):
-	 * commits of scattered dates, many equal, half of them behind annotated tags of their
-	 * own dates; then a ref to a missing object in the second half of the list, which
-	 * fails the sort with git's message.
+	 * Enough refs for two threads to share the date keys
+	 * ({@link FormatThresholds#SORTING_SHARED_MIN}): commits of scattered dates, many
+	 * equal, half of them behind annotated tags of their own dates; then a ref to a
+	 * missing object in the second half of the list, which fails the sort with git's
+	 * message.
 	 */
 	@Test
 	void sortsManyRefsByDateAsGitDoes() throws Exception {
 		Path dir = temp.resolve("dates");
 		TempRepo repo = TempRepo.init(CliHarness.GIT, dir);
-		int count = RefSorting.SHARED_MIN + 1000;
+		int count = FormatThresholds.SORTING_SHARED_MIN + 1000;
 		StringBuilder stream = new StringBuilder();
 		for (int i = 0; i < count; i++) {
 			long when = 1_500_000_000L + (i * 7919L) % 3001 * 600;
@@ -238,7 +242,7 @@ class ForEachRefIT {
 	void sharesTheLinesOfManyRefsBetweenTwoThreadsAsOneWouldPrintThem() throws Exception {
 		Path dir = temp.resolve("shared");
 		TempRepo repo = TempRepo.init(CliHarness.GIT, dir);
-		int count = SharedLines.CHUNK * 9 + 17;
+		int count = FormatThresholds.LINES_CHUNK * 9 + 17;
 		StringBuilder stream = new StringBuilder();
 		for (int i = 0; i < count; i++) {
 			String name = String.format("b%05d", i);
@@ -262,12 +266,12 @@ class ForEachRefIT {
 		assertSameOutput(dir, "for-each-ref", format, "refs/heads/");
 		String line = "--format=%(refname) %(committerdate:iso) %(subject)";
 		List<String> branches = assertSameOutput(dir, "for-each-ref", line, "refs/heads/").stdout().lines().toList();
-		assertSameOutput(dir, "for-each-ref", "--count=" + (SharedLines.CHUNK * 3 + 5), format);
+		assertSameOutput(dir, "for-each-ref", "--count=" + (FormatThresholds.LINES_CHUNK * 3 + 5), format);
 		assertSameOutput(dir, "for-each-ref", "--sort=-refname", format);
 		assertSameOutput(dir, "for-each-ref", "--merged=refs/heads/b01000", "--format=%(refname) %(authordate:unix)");
 		assertSameOutput(GitCli.reftable(), dir, "for-each-ref", "--omit-empty",
 				"--format=%(if)%(*objectname)%(then)%(refname)%(end)");
-		for (int before : List.of(100, SharedLines.CHUNK * 7 + 3)) {
+		for (int before : List.of(100, FormatThresholds.LINES_CHUNK * 7 + 3)) {
 			String missing = String.format("refs/heads/b%05dx", before - 1);
 			java.nio.file.Files.writeString(repo.gitDir().resolve(missing),
 					"1234567890123456789012345678901234567890\n");
