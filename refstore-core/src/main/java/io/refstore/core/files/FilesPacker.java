@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
@@ -20,6 +21,7 @@ import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefStore.PackOptions;
+import io.refstore.core.ref.StoreStatistics;
 
 /**
  * {@code git pack-refs} for the files backend.
@@ -27,7 +29,9 @@ import io.refstore.core.ref.RefStore.PackOptions;
  * <li>Lock {@code packed-refs}.</li>
  * <li>Choose loose refs to pack: with {@code --all} every loose direct ref whose object
  * exists, otherwise loose tags only (records already in {@code packed-refs} are kept as
- * they are); never symbolic, broken or per-worktree refs.</li>
+ * they are); never symbolic, broken or per-worktree refs. With {@code --auto}, stop here
+ * unless they are at least {@link StoreStatistics#looseRefLimit git's limit} for the size
+ * of {@code packed-refs}: git counts what it would pack, not every loose file.</li>
  * <li>Merge them with the packed records (a loose value replaces the packed one), peel
  * new values through the object database, write {@code packed-refs.new} and rename it
  * over {@code packed-refs}.</li>
@@ -51,7 +55,10 @@ final class FilesPacker {
 				this.store.options.owner())) {
 			packedLock.closeChannel();
 			PackedRefs packed = this.store.packedLocked();
-			List<DirectRef> loose = chooseLoose(packed, options);
+			List<DirectRef> loose = chooseLoose(options);
+			if (options.auto() && loose.size() < StoreStatistics.looseRefLimit(packedSize())) {
+				return;
+			}
 			Path next = createNext(this.store.packedFile());
 			// as git's pack-refs under core.fsync=reference: the new file's content
 			// before its rename
@@ -82,27 +89,47 @@ final class FilesPacker {
 		return next;
 	}
 
-	private List<DirectRef> chooseLoose(PackedRefs packed, PackOptions options) throws IOException {
-		ObjectDatabase objects = this.store.options.objects();
+	/**
+	 * The loose refs {@code options} pack, in name order: as git's {@code pack-refs}
+	 * chooses them, and as its {@code --auto} counts them against the limit.
+	 */
+	private List<DirectRef> chooseLoose(PackOptions options) throws IOException {
 		List<DirectRef> chosen = new ArrayList<>();
 		for (byte[] nameBytes : LooseRefs.list(this.store.options.commonDir(), "")) {
 			String name = new String(nameBytes, StandardCharsets.UTF_8);
-			if (name.startsWith("refs/worktree/") || name.startsWith("refs/bisect/")
-					|| name.startsWith("refs/rewritten/")) {
-				continue;
-			}
 			// without --all git packs loose tags only (or what --include names): a loose
 			// branch that is also packed stays loose, and its packed record keeps its old
 			// value
-			if (!options.selects(name)) {
-				continue;
-			}
-			Ref ref = LooseRefs.read(this.store.refPath(name), name, this.store.hashAlgorithm());
-			if (ref instanceof DirectRef direct && objects.exists(direct.id())) {
-				chosen.add(direct);
+			if (options.selects(name)) {
+				Ref ref = LooseRefs.read(this.store.refPath(name), name, this.store.hashAlgorithm());
+				if (packs(this.store.options.objects(), name, ref)) {
+					chosen.add((DirectRef) ref);
+				}
 			}
 		}
 		return chosen;
+	}
+
+	/**
+	 * Whether {@code pack-refs} packs the loose ref {@code name} holding {@code ref}
+	 * (once its options select the name): never a per-worktree ref, a symbolic ref or one
+	 * whose object is missing.
+	 */
+	static boolean packs(ObjectDatabase objects, String name, Ref ref) throws IOException {
+		if (name.startsWith("refs/worktree/") || name.startsWith("refs/bisect/")
+				|| name.startsWith("refs/rewritten/")) {
+			return false;
+		}
+		return ref instanceof DirectRef direct && objects.exists(direct.id());
+	}
+
+	private long packedSize() throws IOException {
+		try {
+			return Files.size(this.store.packedFile());
+		}
+		catch (NoSuchFileException ex) {
+			return 0;
+		}
 	}
 
 	/**

@@ -487,9 +487,6 @@ public final class FilesRefStore implements RefStore {
 
 	@Override
 	public void packRefs(PackOptions options) throws IOException {
-		if (options.auto() && !statistics().maintenanceDue()) {
-			return;
-		}
 		new FilesPacker(this).pack(options);
 	}
 

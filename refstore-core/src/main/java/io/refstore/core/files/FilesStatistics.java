@@ -11,8 +11,11 @@ import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.StoreStatistics;
 
 /**
- * {@link FilesRefStore#statistics()}: loose refs walked, {@code packed-refs} counted by
- * streaming its lines.
+ * {@link FilesRefStore#statistics()}: loose refs walked and read, {@code packed-refs}
+ * counted by streaming its lines. Maintenance is due when the loose refs that
+ * {@code pack-refs --all} would pack reach git's limit, as {@code pack-refs --all --auto}
+ * (git's maintenance task) decides: a loose symbolic ref is never packed, and counting it
+ * would keep a store due forever.
  */
 final class FilesStatistics {
 
@@ -22,13 +25,22 @@ final class FilesStatistics {
 	static StoreStatistics of(FilesRefStore store) throws IOException {
 		long looseRefs = 0;
 		long looseBytes = 0;
-		for (byte[] name : LooseRefs.list(store.options.commonDir(), "")) {
+		long packable = 0;
+		for (byte[] nameBytes : LooseRefs.list(store.options.commonDir(), "")) {
+			String name = new String(nameBytes, StandardCharsets.UTF_8);
+			byte[] content;
 			try {
-				looseBytes += Files.size(store.refPath(new String(name, StandardCharsets.UTF_8)));
-				looseRefs++;
+				content = Files.readAllBytes(store.refPath(name));
 			}
 			catch (NoSuchFileException ex) {
 				// deleted since the walk: no longer a loose ref
+				continue;
+			}
+			looseRefs++;
+			looseBytes += content.length;
+			if (FilesPacker.packs(store.options.objects(), name,
+					LooseRefs.parse(content, name, store.hashAlgorithm()))) {
+				packable++;
 			}
 		}
 		long packedSize;
@@ -42,8 +54,10 @@ final class FilesStatistics {
 			packedRefs = 0;
 		}
 		long limit = StoreStatistics.looseRefLimit(packedSize);
-		boolean due = looseRefs >= limit;
-		String reason = looseRefs + " loose refs, " + (due ? "at or above" : "below") + " the limit of " + limit
+		boolean due = packable >= limit;
+		String counted = (packable == looseRefs) ? looseRefs + " loose refs" : packable + " of " + looseRefs
+				+ " loose refs to pack (symbolic, broken and per-worktree refs stay loose)";
+		String reason = counted + ", " + (due ? "at or above" : "below") + " the limit of " + limit
 				+ " for a packed-refs of " + packedSize + " bytes";
 		return new StoreStatistics(RefFormat.FILES, looseRefs, packedRefs, 0, packedSize + looseBytes, due, reason);
 	}

@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
@@ -60,6 +61,36 @@ class StoreStatisticsIT {
 		assertThat(before.maintenanceDue()).as(before.reason()).isEqualTo(gitPacked);
 
 		pack(ours, new RefStore.PackOptions(false, true, true));
+		assertThat(looseFiles(ours)).isEqualTo(looseFiles(this.temp.resolve("git")));
+		assertThat(GIT.ok(ours, "for-each-ref")).isEqualTo(GIT.ok(this.temp.resolve("git"), "for-each-ref"));
+		assertThat(statistics(ours).maintenanceDue()).isFalse();
+	}
+
+	@ParameterizedTest(name = "{0} loose branches beside 20 loose symbolic refs")
+	@CsvSource({ "15", "16" })
+	void filesStoreIsDueWhenGitsMaintenancePacksCountingOnlyWhatItPacks(int branches) throws IOException {
+		for (String side : List.of("git", "refstore")) {
+			TempRepo repo = TempRepo.init(GIT, this.temp.resolve(side), "--bare");
+			String commit = repo.commit("c", null);
+			StringBuilder stdin = new StringBuilder();
+			for (int i = 0; i < branches; i++) {
+				stdin.append("create refs/heads/b").append(i).append(' ').append(commit).append('\n');
+			}
+			repo.run(stdin.toString().getBytes(StandardCharsets.UTF_8), "update-ref", "--stdin").requireOk();
+			for (int i = 0; i < 20; i++) {
+				repo.git("symbolic-ref", "refs/heads/alias" + i, "refs/heads/b0");
+			}
+		}
+		Path ours = this.temp.resolve("refstore");
+		StoreStatistics before = statistics(ours);
+		assertThat(before.looseRefs()).isEqualTo(branches + 20);
+
+		GIT.ok(this.temp.resolve("git"), "pack-refs", "--all", "--auto");
+		boolean gitPacked = looseFiles(this.temp.resolve("git")) == 20;
+		assertThat(gitPacked).isEqualTo(branches >= 16);
+		assertThat(before.maintenanceDue()).as(before.reason()).isEqualTo(gitPacked);
+
+		pack(ours, new RefStore.PackOptions(true, true, true));
 		assertThat(looseFiles(ours)).isEqualTo(looseFiles(this.temp.resolve("git")));
 		assertThat(GIT.ok(ours, "for-each-ref")).isEqualTo(GIT.ok(this.temp.resolve("git"), "for-each-ref"));
 		assertThat(statistics(ours).maintenanceDue()).isFalse();
