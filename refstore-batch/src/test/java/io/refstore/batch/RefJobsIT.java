@@ -21,6 +21,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import io.refstore.batch.api.InvalidJobParameterException;
 import io.refstore.batch.api.JobConflictException;
 import io.refstore.batch.api.JobParameterNames;
+import io.refstore.batch.api.JobResults;
 import io.refstore.batch.api.JobStatus;
 import io.refstore.batch.api.JobSummary;
 import io.refstore.batch.api.RefJobEvent;
@@ -28,6 +29,11 @@ import io.refstore.batch.api.RefJobType;
 import io.refstore.batch.api.RefJobs;
 import io.refstore.core.delete.ProtectedRefs;
 import io.refstore.core.ref.RefFormat;
+import io.refstore.core.ref.RefStore;
+import io.refstore.core.ref.StoreStatistics;
+import io.refstore.core.repo.Repository;
+import io.refstore.core.store.RefStores;
+import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.GeneratedHistory;
 import io.refstore.core.testing.TempRepo;
 
@@ -417,6 +423,50 @@ class RefJobsIT {
 		assertThat(verified.results()).containsEntry("verify.errors", "0");
 		assertThat(again.results().get("verify.digest")).isEqualTo(verified.results().get("verify.digest"));
 		assertThat(again.results()).containsEntry("verify.refs", Long.toString(before.lines().count()));
+	}
+
+	@ParameterizedTest
+	@EnumSource(RefFormat.class)
+	void maintenanceOfADueStoreLeavesItNotDueAndSaysWhatItDid(RefFormat format) throws Exception {
+		String name = "maintain-due-" + format.configName();
+		TempRepo repo = JobFixtures.create(root, name, format, 40);
+		// three small tables on top of the first: git's geometric rule merges them
+		GitCli noCompaction = JobFixtures.NEWEST.withEnv("GIT_TEST_REFTABLE_AUTOCOMPACTION", "false");
+		for (int i = 0; i < 3; i++) {
+			noCompaction.ok(repo.dir(), "update-ref", "refs/heads/more" + i, "HEAD");
+		}
+		String before = JobFixtures.refs(repo.dir());
+		StoreStatistics due = statistics(repo);
+		assertThat(due.maintenanceDue()).as(due.reason()).isTrue();
+
+		JobSummary maintained = JobFixtures.await(jobs,
+				jobs.launch(RefJobType.MAINTAIN, Map.of(JobParameterNames.REPOSITORY, name), "dan").executionId());
+
+		assertThat(maintained.status()).as(maintained.exitMessage()).isEqualTo(JobStatus.COMPLETED);
+		assertThat(maintained.results()).containsEntry(JobResults.MAINTAIN_PACKED, "true");
+		StoreStatistics after = statistics(repo);
+		assertThat(after.maintenanceDue()).as(after.reason()).isFalse();
+		// the 40 branches, main, 5 tags, the annotated tag and the 3 more; the symbolic
+		// ref refs/heads/alias stays loose, as git leaves it
+		assertThat(maintained.results().get(JobResults.MAINTAIN_DONE)).isEqualTo((format == RefFormat.FILES)
+				? "packed 50 loose refs, 1 left loose" : "compacted " + due.tables() + " tables to " + after.tables());
+		assertThat(after.tables()).isLessThan((format == RefFormat.FILES) ? 1 : due.tables());
+		assertThat(maintained.results().get(JobResults.MAINTAIN_AFTER)).contains("maintenance not due");
+		assertThat(JobFixtures.refs(repo.dir())).isEqualTo(before);
+		JobFixtures.assertSound(repo.dir());
+
+		JobSummary again = JobFixtures.await(jobs,
+				jobs.launch(RefJobType.MAINTAIN, Map.of(JobParameterNames.REPOSITORY, name), "dan").executionId());
+		assertThat(again.status()).as(again.exitMessage()).isEqualTo(JobStatus.COMPLETED);
+		assertThat(again.results()).containsEntry(JobResults.MAINTAIN_PACKED, "false");
+		assertThat(again.results().get(JobResults.MAINTAIN_DONE)).startsWith("nothing to do: ")
+			.contains((format == RefFormat.FILES) ? "0 of 1 loose refs to pack" : "geometric sequence");
+	}
+
+	private static StoreStatistics statistics(TempRepo repo) throws Exception {
+		try (Repository repository = Repository.open(repo.dir()); RefStore store = RefStores.open(repository)) {
+			return store.statistics();
+		}
 	}
 
 	@Test

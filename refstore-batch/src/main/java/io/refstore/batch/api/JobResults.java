@@ -183,6 +183,12 @@ public final class JobResults {
 	/** Maintenance: the store's statistics after it, when it packed. */
 	public static final String MAINTAIN_AFTER = "maintain.after";
 
+	/**
+	 * Maintenance: what it did, in words ({@code packed 200 loose refs},
+	 * {@code nothing to do: 3 loose refs, below the limit of 16 ...}).
+	 */
+	public static final String MAINTAIN_DONE = "maintain.done";
+
 	/** Inventory: how many refs the repository holds. */
 	public static final String INVENTORY_REFS = "inventory.refs";
 

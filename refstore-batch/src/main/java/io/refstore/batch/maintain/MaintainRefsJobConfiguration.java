@@ -37,11 +37,13 @@ import io.refstore.core.repo.Repository;
 import io.refstore.core.store.RefStores;
 
 /**
- * {@code maintainRefsJob}: {@code packRefsStep} packs loose refs (files) or compacts the
- * table stack (reftable) when {@link RefStore#statistics()} says git's
- * {@code pack-refs --auto} heuristics call for it, or always with {@code force}. Forced,
- * it packs every ref ({@code --all}) or compacts the whole stack. The statistics before
- * and after are kept in the job's context.
+ * {@code maintainRefsJob}: {@code packRefsStep} does what git's maintenance task does,
+ * {@code pack-refs --all --auto}, when {@link RefStore#statistics()} says it is due: it
+ * packs every loose ref git would pack (files) or merges the tables git's geometric rule
+ * picks (reftable), which leaves the store not due. With {@code force} it packs every
+ * loose ref or compacts the whole stack whatever the statistics say. The statistics
+ * before and after, and what it did in words ({@link JobResults#MAINTAIN_DONE}), are kept
+ * in the job's context.
  * <p>
  * Compacting the whole stack needs every table's lock, and any writer's automatic
  * compaction holds some for a moment: where git's {@code pack-refs} gives up at once
@@ -87,12 +89,18 @@ class MaintainRefsJobConfiguration {
 				boolean run = forced || before.maintenanceDue();
 				job.putString(JobResults.MAINTAIN_PACKED, Boolean.toString(run));
 				job.putString(JobResults.MAINTAIN_REASON, forced ? "forced" : String.valueOf(before.reason()));
-				if (run) {
-					pack(store, new RefStore.PackOptions(forced, true, !forced));
-					StoreStatistics after = store.statistics();
-					job.putString(JobResults.MAINTAIN_AFTER, describe(after));
-					contribution.incrementWriteCount(Math.max(0, before.looseRefs() - after.looseRefs()));
+				if (!run) {
+					job.putString(JobResults.MAINTAIN_DONE, "nothing to do: " + before.reason());
+					return RepeatStatus.FINISHED;
 				}
+				// git's maintenance task packs every ref (pack-refs --all --auto), and
+				// "due" counts every loose ref it would pack: packing tags only would
+				// leave a store due that the job called done
+				pack(store, new RefStore.PackOptions(true, true, !forced));
+				StoreStatistics after = store.statistics();
+				job.putString(JobResults.MAINTAIN_AFTER, describe(after));
+				job.putString(JobResults.MAINTAIN_DONE, done(before, after));
+				contribution.incrementWriteCount(Math.max(0, before.looseRefs() - after.looseRefs()));
 			}
 			return RepeatStatus.FINISHED;
 		};
@@ -118,6 +126,28 @@ class MaintainRefsJobConfiguration {
 			}
 			throw new IllegalStateException(last);
 		}
+	}
+
+	/**
+	 * What a run did, in words: {@code packed 19,693 loose refs},
+	 * {@code compacted 5 tables
+	 * to 2}, and what still makes maintenance due if something does (writers that wrote
+	 * meanwhile, tables another writer held).
+	 */
+	static String done(StoreStatistics before, StoreStatistics after) {
+		String done;
+		if (before.format() == RefFormat.FILES) {
+			long packed = Math.max(0, before.looseRefs() - after.looseRefs());
+			done = String.format(Locale.ROOT, "packed %,d loose %s", packed, (packed == 1) ? "ref" : "refs");
+			if (after.looseRefs() > 0) {
+				done += String.format(Locale.ROOT, ", %,d left loose", after.looseRefs());
+			}
+		}
+		else {
+			done = String.format(Locale.ROOT, "compacted %,d %s to %,d", before.tables(),
+					(before.tables() == 1) ? "table" : "tables", after.tables());
+		}
+		return after.maintenanceDue() ? done + "; still due: " + after.reason() : done;
 	}
 
 	/**

@@ -128,7 +128,10 @@ public record JobDescription(JobSummary job) {
 			return "Nothing to do: " + result(JobResults.MAINTAIN_BEFORE) + " (" + result(JobResults.MAINTAIN_REASON)
 					+ ").";
 		}
-		return "Packed: " + result(JobResults.MAINTAIN_BEFORE) + " before, " + result(JobResults.MAINTAIN_AFTER)
+		String done = result(JobResults.MAINTAIN_DONE);
+		// runs recorded before the job said what it did
+		String what = done.isEmpty() ? "Packed" : Character.toUpperCase(done.charAt(0)) + done.substring(1);
+		return what + ": " + result(JobResults.MAINTAIN_BEFORE) + " before, " + result(JobResults.MAINTAIN_AFTER)
 				+ " after.";
 	}
 

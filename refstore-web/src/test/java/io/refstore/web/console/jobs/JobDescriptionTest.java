@@ -92,6 +92,17 @@ class JobDescriptionTest {
 						List.of()))
 					.summary())
 			.isEqualTo("Packed: 34 loose refs before, 0 loose refs after.");
+		assertThat(new JobDescription(job(RefJobType.MAINTAIN, "COMPLETED", "", Map.of(),
+				Map.of("maintain.packed", "true", "maintain.done", "packed 33 loose refs, 1 left loose",
+						"maintain.before", "34 loose refs", "maintain.after", "1 loose ref"),
+				List.of()))
+			.summary()).isEqualTo("Packed 33 loose refs, 1 left loose: 34 loose refs before, 1 loose ref after.");
+		assertThat(new JobDescription(job(RefJobType.MAINTAIN, "COMPLETED", "", Map.of(),
+				Map.of("maintain.packed", "false", "maintain.done",
+						"nothing to do: 3 loose refs, below the limit of 16", "maintain.before", "3 loose refs",
+						"maintain.reason", "3 loose refs, below the limit of 16"),
+				List.of()))
+			.summary()).isEqualTo("Nothing to do: 3 loose refs (3 loose refs, below the limit of 16).");
 	}
 
 }
