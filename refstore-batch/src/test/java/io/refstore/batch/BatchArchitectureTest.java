@@ -23,8 +23,8 @@ import io.refstore.batch.support.JobLeases;
  * The shape of batch's packages: no package cycle (each package is a slice of its own,
  * the root package too), and {@code io.refstore.batch.api}, what the web layer may use,
  * depends on no other package of batch, so that the jobs' internals never leak through
- * it. Checked on batch's compiled main classes; each rule is also shown to catch what it
- * forbids.
+ * it. Batch logs through SLF4J only. Checked on batch's compiled main classes; each rule
+ * is also shown to catch what it forbids.
  */
 class BatchArchitectureTest {
 
@@ -46,6 +46,21 @@ class BatchArchitectureTest {
 		.dependOnClassesThat(BATCH_OUTSIDE_API)
 		.because("the web layer sees batch only through its API, which must not expose the internals");
 
+	/**
+	 * One logging API: SLF4J, which Spring Boot binds to Logback. A class logging through
+	 * java.util.logging, commons-logging or System.Logger would reach Logback only
+	 * through a bridge, with its own levels and configuration.
+	 */
+	static final ArchRule SLF4J_ONLY = noClasses().that()
+		.resideInAPackage("io.refstore.batch..")
+		.should()
+		.dependOnClassesThat()
+		.resideInAnyPackage("java.util.logging..", "org.apache.commons.logging..")
+		.orShould()
+		.dependOnClassesThat()
+		.belongToAnyOf(System.Logger.class)
+		.because("batch logs through SLF4J only");
+
 	private static final JavaClasses BATCH = new ClassFileImporter()
 		.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
 		.importPackages("io.refstore.batch");
@@ -65,6 +80,12 @@ class BatchArchitectureTest {
 	}
 
 	@Test
+	void logsThroughSlf4jOnly() {
+		assertThat(BATCH.contain(RefBatchConfiguration.class)).as("batch's classes imported").isTrue();
+		SLF4J_ONLY.check(BATCH);
+	}
+
+	@Test
 	void theRulesCatchWhatTheyForbid() {
 		EvaluationResult cycle = NO_PACKAGE_CYCLES
 			.evaluate(new ClassFileImporter().importPackages("io.refstore.batch.archfixture"));
@@ -75,6 +96,33 @@ class BatchArchitectureTest {
 		assertThat(leaf.hasViolation()).isTrue();
 		assertThat(leaf.getFailureReport().getDetails()).isNotEmpty()
 			.allSatisfy((line) -> assertThat(line).contains(LeakingApi.class.getName()));
+		EvaluationResult logging = SLF4J_ONLY.evaluate(
+				new ClassFileImporter().importClasses(JulLogging.class, CommonsLogging.class, SystemLogging.class));
+		assertThat(logging.getFailureReport().getDetails())
+			.anySatisfy((line) -> assertThat(line).contains("JulLogging"))
+			.anySatisfy((line) -> assertThat(line).contains("CommonsLogging"))
+			.anySatisfy((line) -> assertThat(line).contains("SystemLogging"));
+	}
+
+	/** Logs the way {@link #SLF4J_ONLY} forbids: through java.util.logging. */
+	static class JulLogging {
+
+		final java.util.logging.Logger log = java.util.logging.Logger.getLogger("refstore");
+
+	}
+
+	/** Logs the way {@link #SLF4J_ONLY} forbids: through commons-logging. */
+	static class CommonsLogging {
+
+		final org.apache.commons.logging.Log log = org.apache.commons.logging.LogFactory.getLog("refstore");
+
+	}
+
+	/** Logs the way {@link #SLF4J_ONLY} forbids: through System.Logger. */
+	static class SystemLogging {
+
+		final System.Logger log = System.getLogger("refstore");
+
 	}
 
 }

@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
+import org.awaitility.Awaitility;
+
 import io.refstore.batch.api.JobSummary;
 import io.refstore.batch.api.RefJobs;
 import io.refstore.core.ref.RefFormat;
@@ -80,17 +82,12 @@ public final class JobFixtures {
 		assertThat(fsck.exitCode()).as("git fsck: " + fsck.stderr()).isZero();
 	}
 
-	/** Waits until the execution has ended and returns it. */
-	public static JobSummary await(RefJobs jobs, long executionId) throws InterruptedException {
-		long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-		while (System.nanoTime() < deadline) {
-			JobSummary summary = jobs.find(executionId).orElseThrow();
-			if (summary.ended() != null) {
-				return summary;
-			}
-			Thread.sleep(50);
-		}
-		throw new AssertionError("execution " + executionId + " did not end in 120 s");
+	/** Waits (at most 120 s) until the execution has ended and returns it. */
+	public static JobSummary await(RefJobs jobs, long executionId) {
+		return Awaitility.await("execution " + executionId + " to end")
+			.atMost(Duration.ofSeconds(120))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> jobs.find(executionId).orElseThrow(), (summary) -> summary.ended() != null);
 	}
 
 }

@@ -2,6 +2,7 @@ package io.refstore.batch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -285,17 +286,20 @@ class JobKillIT {
 				.hasMessageContaining("on instance 'dead-instance' holds its lease until");
 
 			// long enough for the second instance to start on a busy machine, then waited
-			// out
-			Thread.sleep(Math.max(0, LEASE.plusMillis(200).toMillis() - (System.nanoTime() - leased) / 1_000_000));
-			JobSummary maintained = JobFixtures.await(jobs,
-					jobs.launch(RefJobType.MAINTAIN, Map.of(JobParameterNames.REPOSITORY, "leased"), "bob")
-						.executionId());
+			// out: launches are refused until the lease has run out, not before
+			long launched = await("the dead instance's lease to run out").atMost(LEASE.plusSeconds(60))
+				.pollInterval(Duration.ofMillis(200))
+				.ignoreExceptionsInstanceOf(JobConflictException.class)
+				.until(() -> jobs.launch(RefJobType.MAINTAIN, Map.of(JobParameterNames.REPOSITORY, "leased"), "bob")
+					.executionId(), (execution) -> true);
+			assertThat(Duration.ofNanos(System.nanoTime() - leased)).as("the lease held until it ran out")
+				.isGreaterThanOrEqualTo(LEASE.minusSeconds(1));
+			JobSummary maintained = JobFixtures.await(jobs, launched);
 			assertThat(maintained.status()).isEqualTo(JobStatus.COMPLETED);
 			// the listener releases the lease right after the end time is recorded
-			for (int i = 0; i < 100 && context.getBean(JobLeases.class).find(path).isPresent(); i++) {
-				Thread.sleep(50);
-			}
-			assertThat(context.getBean(JobLeases.class).find(path)).isEmpty();
+			await("the lease to be released").atMost(Duration.ofSeconds(5))
+				.pollInterval(Duration.ofMillis(50))
+				.until(() -> context.getBean(JobLeases.class).find(path).isEmpty());
 		}
 	}
 
@@ -338,10 +342,9 @@ class JobKillIT {
 		Process child = startJob(db, root, type, parameters);
 		try {
 			long execution = executionId(child);
-			long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-			while (!Files.exists(file) && child.isAlive() && System.nanoTime() < deadline) {
-				Thread.sleep(1);
-			}
+			await(file.getFileName() + " to appear").atMost(Duration.ofSeconds(120))
+				.pollInterval(Duration.ofMillis(1))
+				.until(() -> Files.exists(file) || !child.isAlive());
 			child.destroyForcibly();
 			child.waitFor();
 			return execution;
@@ -377,23 +380,20 @@ class JobKillIT {
 	}
 
 	private static void awaitCommits(Path db, long execution, String step, int commits) throws Exception {
-		long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
 		try (Connection connection = DriverManager.getConnection(BatchTestApplication.url(db), "sa", "")) {
 			PreparedStatement query = connection.prepareStatement(
 					"SELECT COMMIT_COUNT FROM BATCH_STEP_EXECUTION" + " WHERE JOB_EXECUTION_ID = ? AND STEP_NAME = ?");
 			query.setLong(1, execution);
 			query.setString(2, step);
-			while (System.nanoTime() < deadline) {
-				try (ResultSet rows = query.executeQuery()) {
-					if (rows.next() && rows.getLong(1) >= commits) {
-						return;
+			await(step + " of execution " + execution + " to commit " + commits + " chunks")
+				.atMost(Duration.ofSeconds(60))
+				.pollInterval(Duration.ofMillis(20))
+				.until(() -> {
+					try (ResultSet rows = query.executeQuery()) {
+						return rows.next() && rows.getLong(1) >= commits;
 					}
-				}
-				Thread.sleep(20);
-			}
+				});
 		}
-		throw new AssertionError(
-				step + " of execution " + execution + " did not commit " + commits + " chunks in 60 s");
 	}
 
 }

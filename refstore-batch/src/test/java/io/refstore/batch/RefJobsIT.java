@@ -2,9 +2,11 @@ package io.refstore.batch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -183,8 +185,10 @@ class RefJobsIT {
 			.launch(RefJobType.RESTORE,
 					Map.of(JobParameterNames.REPOSITORY, name, JobParameterNames.MANIFEST, manifest), "bob")
 			.executionId();
-		Thread.sleep(700);
-		assertThat(jobs.find(id).orElseThrow().running()).as("still waiting for the lock").isTrue();
+		// still waiting for the lock, not failed, throughout
+		await("the restore to wait for the lock").during(Duration.ofMillis(700))
+			.atMost(Duration.ofSeconds(30))
+			.until(() -> jobs.find(id).orElseThrow().running());
 		Files.delete(lock);
 		JobSummary restored = JobFixtures.await(jobs, id);
 
@@ -488,8 +492,10 @@ class RefJobsIT {
 			.launch(RefJobType.MAINTAIN, Map.of(JobParameterNames.REPOSITORY, name, JobParameterNames.FORCE, "true"),
 					"dan")
 			.executionId();
-		Thread.sleep(700);
-		assertThat(jobs.find(id).orElseThrow().running()).as("still waiting for the lock").isTrue();
+		// still waiting for the lock, not failed, throughout
+		await("the compaction to wait for the lock").during(Duration.ofMillis(700))
+			.atMost(Duration.ofSeconds(30))
+			.until(() -> jobs.find(id).orElseThrow().running());
 		Files.delete(lock);
 		JobSummary maintained = JobFixtures.await(jobs, id);
 
@@ -590,15 +596,11 @@ class RefJobsIT {
 		});
 	}
 
-	private static void awaitCopied(long executionId, long refs) throws InterruptedException {
-		for (int i = 0; i < 1200; i++) {
-			JobSummary now = jobs.find(executionId).orElseThrow();
-			if (now.steps().size() > 1 && now.steps().get(1).done() >= refs) {
-				return;
-			}
-			Thread.sleep(25);
-		}
-		throw new AssertionError("execution " + executionId + " copied fewer than " + refs + " refs in 30 s");
+	private static void awaitCopied(long executionId, long refs) {
+		await("execution " + executionId + " to copy " + refs + " refs").atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(25))
+			.until(() -> jobs.find(executionId).orElseThrow(),
+					(now) -> now.steps().size() > 1 && now.steps().get(1).done() >= refs);
 	}
 
 }

@@ -15,13 +15,13 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.zip.CRC32;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.flywaydb.core.api.Location;
 import org.flywaydb.core.api.callback.Callback;
 import org.flywaydb.core.api.callback.Context;
 import org.flywaydb.core.api.callback.Event;
 import org.flywaydb.core.api.configuration.Configuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
@@ -38,7 +38,7 @@ import org.springframework.stereotype.Component;
 @Component
 public class ReplacedJavaMigrations implements Callback {
 
-	private static final Log log = LogFactory.getLog(ReplacedJavaMigrations.class);
+	private static final Logger log = LoggerFactory.getLogger(ReplacedJavaMigrations.class);
 
 	/**
 	 * The package Flyway finds Java migrations in by default, as it prefixes their
@@ -90,7 +90,7 @@ public class ReplacedJavaMigrations implements Callback {
 					update.setInt(3, row.getKey());
 					update.executeUpdate();
 				}
-				log.info("Flyway history: " + JAVA_PACKAGE + row.getValue() + " is now " + script);
+				log.info("Flyway history: {}{} is now {}", JAVA_PACKAGE, row.getValue(), script);
 			}
 		}
 		catch (SQLException ex) {

@@ -8,8 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.batch.core.BatchStatus;
 import org.springframework.batch.core.ExitStatus;
 import org.springframework.batch.core.job.JobExecution;
@@ -35,7 +35,7 @@ import io.refstore.core.repo.Repository;
  */
 class StartupRecovery implements ApplicationRunner {
 
-	private static final Log log = LogFactory.getLog(StartupRecovery.class);
+	private static final Logger log = LoggerFactory.getLogger(StartupRecovery.class);
 
 	/**
 	 * What the exit description of every execution this class marks ends with: the mark
@@ -139,7 +139,7 @@ class StartupRecovery implements ApplicationRunner {
 			return (released > 0) ? "; released the " + released + " lock(s) it held in the repository" : "";
 		}
 		catch (IOException | RuntimeException ex) {
-			log.warn("could not release the locks of dead execution " + execution.getId() + " in " + path, ex);
+			log.warn("could not release the locks of dead execution {} in {}", execution.getId(), path, ex);
 			return "; its locks in the repository could not be released: " + ex.getMessage();
 		}
 	}

@@ -1,9 +1,11 @@
 package io.refstore.core.migrate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -97,9 +99,13 @@ class SwapWritersIT {
 				return null;
 			}));
 		}
-		Thread.sleep(100);
+		// the swap starts once git has written, and the writers stop once git has written
+		// into the new store too: both sides of the swap are seen, however loaded the
+		// machine
+		await().atMost(Duration.ofMinutes(1)).until(() -> confirmed.size() >= WRITERS);
 		MigrationReport report = MigrationRunner.migrate(dir, MigrationOptions.to(RefFormat.REFTABLE));
-		Thread.sleep(100);
+		int swapped = confirmed.size();
+		await().atMost(Duration.ofMinutes(1)).until(() -> confirmed.size() >= swapped + WRITERS);
 		stop.set(true);
 		for (Future<?> writer : writers) {
 			writer.get();

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The gate between processes: another JVM ({@link GateHolderMain}) swaps, or deletes or
@@ -101,23 +102,21 @@ class StoreGateTest {
 		this.toOther.write("swap 20000\n");
 		this.toOther.flush();
 		long opened = gate.generation();
-		// (on another thread: this one's own writes nest in its pass)
-		CompletableFuture<Throwable> newcomer = CompletableFuture.supplyAsync(() -> {
-			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-			try {
-				// until the other process has announced its swap, a newcomer may still
-				// enter
-				while (System.nanoTime() < deadline) {
-					gate.enter(opened, SHORT).close();
-					TimeUnit.MILLISECONDS.sleep(20);
+		// (on another thread: this one's own writes nest in its pass); until the other
+		// process has announced its swap, a newcomer may still enter, and any other
+		// failure ends the wait and fails the test
+		CompletableFuture<Void> newcomer = CompletableFuture.runAsync(() -> await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(20))
+			.pollInSameThread()
+			.until(() -> {
+				try (StoreGate.Pass pass = gate.enter(opened, SHORT)) {
+					return false;
 				}
-				return null;
-			}
-			catch (IOException | InterruptedException ex) {
-				return ex;
-			}
-		});
-		assertThat(newcomer.get(20, TimeUnit.SECONDS)).isInstanceOf(StoreBusyException.class);
+				catch (StoreBusyException ex) {
+					return true;
+				}
+			}));
+		newcomer.get(20, TimeUnit.SECONDS);
 		inside.close();
 		assertThat(this.fromOther.readLine()).isEqualTo("closed");
 	}

@@ -3,8 +3,8 @@ package io.refstore.web.inventory;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.context.event.EventListener;
 import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.FixedDelayTask;
@@ -37,7 +37,7 @@ import io.refstore.web.system.RefWebProperties;
 @Component
 class InventoryMetrics implements SchedulingConfigurer {
 
-	private static final Log log = LogFactory.getLog(InventoryMetrics.class);
+	private static final Logger log = LoggerFactory.getLogger(InventoryMetrics.class);
 
 	private final InventoryService inventory;
 
@@ -99,7 +99,7 @@ class InventoryMetrics implements SchedulingConfigurer {
 			latest = this.inventory.latestRuns();
 		}
 		catch (RuntimeException ex) {
-			log.warn("cannot read the inventory history: " + ex.getMessage());
+			log.warn("cannot read the inventory history: {}", ex.getMessage());
 			return;
 		}
 		for (InventoryService.Latest repository : latest) {

@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.DependsOn;
 import org.springframework.context.event.EventListener;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -49,7 +49,7 @@ import io.refstore.web.system.RefWebProperties;
 @DependsOn("repoRegistry")
 class JobMetrics implements SchedulingConfigurer {
 
-	private static final Log log = LogFactory.getLog(JobMetrics.class);
+	private static final Logger log = LoggerFactory.getLogger(JobMetrics.class);
 
 	private final RefJobs jobs;
 
@@ -112,7 +112,7 @@ class JobMetrics implements SchedulingConfigurer {
 			running();
 		}
 		catch (RuntimeException ex) {
-			log.warn("cannot refresh the job metrics: " + ex.getMessage());
+			log.warn("cannot refresh the job metrics: {}", ex.getMessage());
 		}
 	}
 

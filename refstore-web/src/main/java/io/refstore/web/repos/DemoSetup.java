@@ -3,8 +3,8 @@ package io.refstore.web.repos;
 import java.io.IOException;
 import java.nio.file.Path;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 import io.refstore.core.demo.DemoRepositories;
@@ -27,7 +27,7 @@ class DemoSetup {
 	/** The demo repository in the reftable format. */
 	static final String REFTABLE = "demo-reftable.git";
 
-	private static final Log log = LogFactory.getLog(DemoSetup.class);
+	private static final Logger log = LoggerFactory.getLogger(DemoSetup.class);
 
 	DemoSetup(RepoRegistry registry, DemoProperties demo) throws IOException {
 		if (!demo.enabled() || !registry.names().isEmpty()) {
@@ -37,7 +37,7 @@ class DemoSetup {
 		for (String name : new String[] { FILES, REFTABLE }) {
 			RefFormat format = name.equals(FILES) ? RefFormat.FILES : RefFormat.REFTABLE;
 			int refs = DemoRepositories.create(root.resolve(name), format, DemoRepositories.Options.DEFAULT);
-			log.info("demo setup: created " + root.resolve(name) + " (" + format + ", " + refs + " refs)");
+			log.info("demo setup: created {} ({}, {} refs)", root.resolve(name), format, refs);
 		}
 	}
 

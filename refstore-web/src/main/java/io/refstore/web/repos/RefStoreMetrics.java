@@ -6,8 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.FixedDelayTask;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
@@ -38,7 +38,7 @@ import io.refstore.web.system.RefWebProperties;
 @Component
 class RefStoreMetrics implements SchedulingConfigurer {
 
-	private static final Log log = LogFactory.getLog(RefStoreMetrics.class);
+	private static final Logger log = LoggerFactory.getLogger(RefStoreMetrics.class);
 
 	private final RepoRegistry registry;
 
@@ -102,7 +102,7 @@ class RefStoreMetrics implements SchedulingConfigurer {
 				storeRows.get(4).add(MultiGauge.Row.of(tags, statistics.maintenanceDue() ? 1 : 0));
 			}
 			catch (IOException | RuntimeException ex) {
-				log.warn("cannot count the refs of repository '" + name + "': " + ex.getMessage());
+				log.warn("cannot count the refs of repository '{}': {}", name, ex.getMessage());
 			}
 		}
 		this.refs.register(refRows, true);

@@ -10,9 +10,8 @@ import java.util.Optional;
 
 import jakarta.annotation.PreDestroy;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
-
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 
@@ -37,7 +36,7 @@ import io.refstore.core.store.ProcessLocks;
 @Component
 public class RepoRegistry {
 
-	private static final Log log = LogFactory.getLog(RepoRegistry.class);
+	private static final Logger log = LoggerFactory.getLogger(RepoRegistry.class);
 
 	/** The parameter name used in error messages about a repository name. */
 	public static final String PARAMETER = "repo";
@@ -219,14 +218,14 @@ public class RepoRegistry {
 					try (Repository repository = Repository.open(dir.get(), Map.of())) {
 						int released = ProcessLocks.releaseAbandoned(repository);
 						if (released > 0) {
-							log.info("removed " + released + " lock(s) that dead refstore processes left in " + name);
+							log.info("removed {} lock(s) that dead refstore processes left in {}", released, name);
 						}
 						removed += released;
 					}
 				}
 			}
 			catch (IOException | RuntimeException ex) {
-				log.warn("could not clear the locks dead refstore processes left in " + name, ex);
+				log.warn("could not clear the locks dead refstore processes left in {}", name, ex);
 			}
 		}
 		return removed;

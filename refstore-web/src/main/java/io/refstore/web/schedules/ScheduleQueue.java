@@ -8,8 +8,8 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.EventListener;
 import org.springframework.integration.support.locks.LockRegistry;
@@ -38,7 +38,7 @@ import io.refstore.web.system.Passes;
 @Component
 class ScheduleQueue implements SmartLifecycle {
 
-	private static final Log log = LogFactory.getLog(ScheduleQueue.class);
+	private static final Logger log = LoggerFactory.getLogger(ScheduleQueue.class);
 
 	/** How long a fire waits for a pass under way before leaving its runs to the next. */
 	private static final long FIRE_WAIT_MILLIS = 5000;
@@ -109,14 +109,14 @@ class ScheduleQueue implements SmartLifecycle {
 			return;
 		}
 		catch (RuntimeException ex) {
-			log.warn("the schedule queue could not be locked; the next look retries: " + ex.getMessage());
+			log.warn("the schedule queue could not be locked; the next look retries: {}", ex.getMessage());
 			return;
 		}
 		try {
 			pass();
 		}
 		catch (RuntimeException ex) {
-			log.warn("a pass over the schedule queue failed; the next one retries: " + ex.getMessage(), ex);
+			log.warn("a pass over the schedule queue failed; the next one retries: {}", ex.getMessage(), ex);
 		}
 		finally {
 			lock.unlock();
@@ -175,8 +175,7 @@ class ScheduleQueue implements SmartLifecycle {
 			this.store.settle(run.id(), null, ScheduleRun.Outcome.BUSY, ex.getMessage());
 		}
 		catch (RuntimeException ex) {
-			log.warn("schedule " + schedule.name() + " could not launch on " + run.repository() + ": "
-					+ ex.getMessage());
+			log.warn("schedule {} could not launch on {}: {}", schedule.name(), run.repository(), ex.getMessage());
 			this.store.settle(run.id(), null, ScheduleRun.Outcome.FAILED, ex.getMessage());
 		}
 	}

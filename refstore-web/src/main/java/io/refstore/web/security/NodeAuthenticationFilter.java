@@ -19,8 +19,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
 import org.springframework.security.core.GrantedAuthority;
@@ -41,7 +41,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
  */
 final class NodeAuthenticationFilter extends OncePerRequestFilter {
 
-	private static final Log log = LogFactory.getLog(NodeAuthenticationFilter.class);
+	private static final Logger log = LoggerFactory.getLogger(NodeAuthenticationFilter.class);
 
 	private final NodeSignature signature;
 
@@ -97,8 +97,8 @@ final class NodeAuthenticationFilter extends OncePerRequestFilter {
 			}
 		}
 		if (refusal != null) {
-			log.warn("refused a node credential from " + request.getRemoteAddr() + " (node "
-					+ headers.get(NodeSignature.NODE) + "): " + refusal);
+			log.warn("refused a node credential from {} (node {}): {}", request.getRemoteAddr(),
+					headers.get(NodeSignature.NODE), refusal);
 			this.problems.commence(request, response, new NodeCredentialException(refusal));
 			return;
 		}

@@ -9,9 +9,9 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.apache.tomcat.util.http.InvalidParameterException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.TypeMismatchException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -48,7 +48,7 @@ import tools.jackson.core.TokenStreamLocation;
 @RestControllerAdvice
 class ApiExceptionHandler extends ResponseEntityExceptionHandler implements PassesSecurityExceptions {
 
-	private static final Log log = LogFactory.getLog(ApiExceptionHandler.class);
+	private static final Logger log = LoggerFactory.getLogger(ApiExceptionHandler.class);
 
 	/**
 	 * What a 503 for a store swap asks the client to wait: a swap holds writers for
@@ -90,7 +90,7 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler implements Pass
 	 */
 	@ExceptionHandler
 	ProblemDetail undecodableParameter(InvalidParameterException ex) {
-		log.info("undecodable request parameter: " + Problems.printable(ex.getMessage()));
+		log.info("undecodable request parameter: {}", Problems.printable(ex.getMessage()));
 		Matcher name = PARAMETER_NAME.matcher(String.valueOf(ex.getMessage()));
 		Map<String, Object> properties = new LinkedHashMap<>();
 		String detail = "a query parameter is not valid UTF-8 once percent-decoded";
@@ -129,7 +129,7 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler implements Pass
 	 */
 	@ExceptionHandler({ StoreBusyException.class, StoreSwappedException.class })
 	ResponseEntity<ProblemDetail> storeSwapping(IOException ex) {
-		log.info("write refused while a ref store is swapped: " + ex.getMessage());
+		log.info("write refused while a ref store is swapped: {}", ex.getMessage());
 		ProblemDetail problem = Problems.problem(HttpStatus.SERVICE_UNAVAILABLE, "store-swapping",
 				"the repository's ref store is busy with a format migration, a rollback, or a deletion or restore of"
 						+ " refs; nothing was written," + " retry in a few seconds",
@@ -145,7 +145,7 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler implements Pass
 	 */
 	@ExceptionHandler
 	ProblemDetail refusedByHook(TransactionAbortedByHookException ex) {
-		log.info("write refused by the reference-transaction hook in its '" + ex.state() + "' state");
+		log.info("write refused by the reference-transaction hook in its '{}' state", ex.state());
 		return Problems.problem(HttpStatus.CONFLICT, "refused-by-hook",
 				"the repository's reference-transaction hook refused the update in its '" + ex.state()
 						+ "' state; nothing was written",
@@ -173,7 +173,7 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler implements Pass
 			ProblemDetail problem = BodySizeLimitFilter.tooLarge(tooLarge.limit);
 			return handleExceptionInternal(ex, problem, headers, HttpStatus.CONTENT_TOO_LARGE, request);
 		}
-		log.info("unreadable request body: " + Problems.printable(ex.getMessage()));
+		log.info("unreadable request body: {}", Problems.printable(ex.getMessage()));
 		Map<String, Object> properties = new LinkedHashMap<>();
 		ProblemDetail problem = Problems.problem(HttpStatus.BAD_REQUEST, "malformed-body", notReadable(ex, properties),
 				properties);

@@ -4,9 +4,8 @@ import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Background work done in passes on a daemon thread of its own: one every {@code every}
@@ -17,7 +16,7 @@ import org.apache.commons.logging.LogFactory;
  */
 public final class Passes {
 
-	private static final Log log = LogFactory.getLog(Passes.class);
+	private static final Logger log = LoggerFactory.getLogger(Passes.class);
 
 	private final String name;
 
@@ -87,7 +86,7 @@ public final class Passes {
 			this.pass.run();
 		}
 		catch (RuntimeException ex) {
-			log.warn(this.name + ": a pass failed; the next one retries: " + ex.getMessage(), ex);
+			log.warn("{}: a pass failed; the next one retries: {}", this.name, ex.getMessage(), ex);
 		}
 	}
 

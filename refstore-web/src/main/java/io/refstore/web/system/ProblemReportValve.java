@@ -8,8 +8,8 @@ import java.util.UUID;
 import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ErrorReportValve;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
@@ -24,7 +24,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class ProblemReportValve extends ErrorReportValve {
 
-	private static final Log log = LogFactory.getLog(ProblemReportValve.class);
+	private static final Logger log = LoggerFactory.getLogger(ProblemReportValve.class);
 
 	private final JsonMapper json;
 
@@ -45,11 +45,11 @@ class ProblemReportValve extends ErrorReportValve {
 		String id = (request.getAttribute(CorrelationIdFilter.ATTRIBUTE) instanceof String kept) ? kept
 				: UUID.randomUUID().toString();
 		String reason = response.getMessage();
-		log.info("[" + id + "] the servlet container answered " + code + " itself"
-				+ ((reason != null) ? ": " + Problems.printable(reason) : "")
-				+ ((throwable != null) ? " (" + Problems.printable(String.valueOf(throwable.getMessage())) + ")" : ""));
-		if (throwable != null && log.isDebugEnabled()) {
-			log.debug("[" + id + "] what the servlet container refused", throwable);
+		log.info("[{}] the servlet container answered {} itself{}{}", id, code,
+				(reason != null) ? ": " + Problems.printable(reason) : "",
+				(throwable != null) ? " (" + Problems.printable(String.valueOf(throwable.getMessage())) + ")" : "");
+		if (throwable != null) {
+			log.debug("[{}] what the servlet container refused", id, throwable);
 		}
 		ProblemDetail problem = Problems.problem(status, "http-" + status.value(),
 				ProblemErrorController.detail(status), Map.of(CorrelationIdFilter.KEY, id));

@@ -1,12 +1,14 @@
 package io.refstore.web.audit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -82,17 +84,15 @@ class AuditApiIT extends ApiTestSupport {
 				.contentType(MediaType.APPLICATION_JSON)
 				.content("{\"repository\": \"" + repository + "\"}"))
 			.andExpect(status().isCreated());
-		String body = "";
-		Instant deadline = Instant.now().plusSeconds(30);
-		while (!actions(body).contains("job.launch") || Collections.frequency(actions(body), "job.finish") < 2) {
-			assertThat(Instant.now()).as("the job's launch and finish are audited").isBefore(deadline);
-			Thread.sleep(100);
-			body = this.mvc.perform(get("/api/audit?repository=" + repository).with(as("operator")))
+		String body = await("the job's launch and finish are audited").atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(100))
+			.until(() -> this.mvc.perform(get("/api/audit?repository=" + repository).with(as("operator")))
 				.andExpect(status().isOk())
 				.andReturn()
 				.getResponse()
-				.getContentAsString();
-		}
+				.getContentAsString(),
+					(now) -> actions(now).contains("job.launch")
+							&& Collections.frequency(actions(now), "job.finish") >= 2);
 		assertThat(JsonPath.<List<String>>read(body, "$.entries[*].parameters.repository")).containsOnly(repository);
 		assertThat(body).doesNotContain(HOME.toString(), "repositoryPath").contains("\"backup\":\"files-1\"");
 	}

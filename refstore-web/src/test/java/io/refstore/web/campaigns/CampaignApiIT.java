@@ -1,6 +1,7 @@
 package io.refstore.web.campaigns;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.endsWith;
 import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.user;
@@ -14,7 +15,6 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -67,14 +67,10 @@ class CampaignApiIT extends ApiTestSupport {
 		return Long.parseLong(location.substring(location.lastIndexOf('/') + 1));
 	}
 
-	private Campaign awaitEnd(long id) throws InterruptedException {
-		Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
-		Campaign campaign = this.store.find(id).orElseThrow();
-		while (campaign.state() == Campaign.State.RUNNING && Instant.now().isBefore(deadline)) {
-			Thread.sleep(100);
-			campaign = this.store.find(id).orElseThrow();
-		}
-		return campaign;
+	private Campaign awaitEnd(long id) {
+		return await("campaign " + id + " to end").atMost(Duration.ofSeconds(60))
+			.pollInterval(Duration.ofMillis(100))
+			.until(() -> this.store.find(id).orElseThrow(), (campaign) -> campaign.state() != Campaign.State.RUNNING);
 	}
 
 	@Test

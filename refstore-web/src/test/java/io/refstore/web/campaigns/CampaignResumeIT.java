@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -60,11 +60,11 @@ class CampaignResumeIT {
 			CampaignStore store = second.getBean(CampaignStore.class);
 			RefJobs jobs = second.getBean(RefJobs.class);
 			await(store, id, (targets) -> targets.stream().allMatch((t) -> t.state().ended()));
-			Instant deadline = Instant.now().plusSeconds(10);
-			while (store.find(id).orElseThrow().state() == Campaign.State.RUNNING && Instant.now().isBefore(deadline)) {
-				Thread.sleep(100);
-			}
-			assertThat(store.find(id).orElseThrow().state()).isEqualTo(Campaign.State.FINISHED);
+			assertThat(Awaitility.await("campaign " + id + " to end")
+				.atMost(Duration.ofSeconds(10))
+				.pollInterval(Duration.ofMillis(100))
+				.until(() -> store.find(id).orElseThrow().state(), (state) -> state != Campaign.State.RUNNING))
+				.isEqualTo(Campaign.State.FINISHED);
 			List<CampaignTarget> targets = store.targets(id);
 			assertThat(targets).extracting(CampaignTarget::state).containsOnly(CampaignTarget.State.DONE);
 			assertThat(targets).anyMatch((t) -> t.restarts() == 1);
@@ -96,13 +96,14 @@ class CampaignResumeIT {
 				"--spring.quartz.scheduler-name=campaign-resume-test");
 	}
 
-	private static void await(CampaignStore store, long id, Predicate<List<CampaignTarget>> done)
-			throws InterruptedException {
-		Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
-		while (!done.test(store.targets(id)) && Instant.now().isBefore(deadline)) {
-			Thread.sleep(100);
-		}
-		assertThat(done.test(store.targets(id))).as("reached in time: " + store.targets(id)).isTrue();
+	private static void await(CampaignStore store, long id, Predicate<List<CampaignTarget>> done) {
+		Awaitility.await("the targets of campaign " + id)
+			.atMost(Duration.ofSeconds(60))
+			.pollInterval(Duration.ofMillis(100))
+			.untilAsserted(() -> {
+				List<CampaignTarget> targets = store.targets(id);
+				assertThat(done.test(targets)).as("reached in time: " + targets).isTrue();
+			});
 	}
 
 }

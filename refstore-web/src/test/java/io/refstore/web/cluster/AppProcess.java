@@ -1,5 +1,7 @@
 package io.refstore.web.cluster;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.net.CookieManager;
 import java.net.URI;
@@ -11,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -105,40 +106,42 @@ final class AppProcess implements AutoCloseable {
 	}
 
 	/** Waits until {@code /actuator/health} answers UP. */
-	void awaitUp() throws Exception {
-		// a shared CI machine has taken 95 s to build the application context
-		Instant deadline = Instant.now().plus(START_WAIT);
-		while (Instant.now().isBefore(deadline)) {
-			if (!this.process.isAlive()) {
-				List<String> lines = Files.readAllLines(this.log);
-				throw new IllegalStateException(
-						"instance " + this.instanceId + " exited with " + this.process.exitValue() + "; its log ends:\n"
-								+ String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size())));
-			}
-			if (this.port == 0) {
-				// the server takes a free port itself (a port chosen here could be taken
-				// by
-				// any connection before it binds) and logs it
-				Matcher started = STARTED.matcher(Files.readString(this.log));
-				if (!started.find()) {
-					Thread.sleep(500);
-					continue;
-				}
-				this.port = Integer.parseInt(started.group(1));
-			}
-			try {
-				HttpResponse<String> health = get("/actuator/health");
-				if (health.statusCode() == 200 && health.body().contains("\"UP\"")) {
-					return;
-				}
-			}
-			catch (IOException ex) {
-				// not listening yet
-			}
-			Thread.sleep(500);
+	void awaitUp() {
+		// a shared CI machine has taken 95 s to build the application context; polled in
+		// this thread, which then reads the port it found
+		await("instance " + this.instanceId + " to come up").atMost(START_WAIT)
+			.pollInterval(Duration.ofMillis(500))
+			.pollInSameThread()
+			.until(this::up);
+	}
+
+	/**
+	 * Whether {@code /actuator/health} answers UP; fails at once if the JVM has exited.
+	 */
+	private boolean up() throws Exception {
+		if (!this.process.isAlive()) {
+			List<String> lines = Files.readAllLines(this.log);
+			throw new IllegalStateException(
+					"instance " + this.instanceId + " exited with " + this.process.exitValue() + "; its log ends:\n"
+							+ String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size())));
 		}
-		throw new IllegalStateException(
-				"instance " + this.instanceId + " did not come up within " + START_WAIT.toSeconds() + " s");
+		if (this.port == 0) {
+			// the server takes a free port itself (a port chosen here could be taken by
+			// any connection before it binds) and logs it
+			Matcher started = STARTED.matcher(Files.readString(this.log));
+			if (!started.find()) {
+				return false;
+			}
+			this.port = Integer.parseInt(started.group(1));
+		}
+		try {
+			HttpResponse<String> health = get("/actuator/health");
+			return health.statusCode() == 200 && health.body().contains("\"UP\"");
+		}
+		catch (IOException ex) {
+			// not listening yet
+			return false;
+		}
 	}
 
 	HttpResponse<String> get(String path) throws IOException, InterruptedException {

@@ -17,6 +17,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import org.awaitility.Awaitility;
+
 import com.jayway.jsonpath.JsonPath;
 
 import io.refstore.core.testing.GitCli;
@@ -247,14 +249,8 @@ public final class FleetBenchmark {
 		return sorted.get(Math.min(sorted.size() - 1, (int) Math.floor(p * sorted.size())));
 	}
 
-	private static void await(CheckedCondition condition) throws Exception {
-		Instant deadline = Instant.now().plusSeconds(120);
-		while (!condition.holds()) {
-			if (Instant.now().isAfter(deadline)) {
-				throw new IllegalStateException("timed out");
-			}
-			Thread.sleep(100);
-		}
+	private static void await(CheckedCondition condition) {
+		Awaitility.await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(100)).until(condition::holds);
 	}
 
 	@FunctionalInterface

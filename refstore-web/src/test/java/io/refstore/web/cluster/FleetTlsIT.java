@@ -8,7 +8,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 
 import javax.net.ssl.SSLContext;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.pem.PemSslStoreBundle;
@@ -180,14 +180,8 @@ class FleetTlsIT {
 		return JsonPath.parse(response.body());
 	}
 
-	private static void await(String what, Callable<Boolean> condition) throws Exception {
-		Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
-		while (!condition.call()) {
-			if (Instant.now().isAfter(deadline)) {
-				throw new AssertionError("timed out waiting for " + what);
-			}
-			Thread.sleep(200);
-		}
+	private static void await(String what, Callable<Boolean> condition) {
+		Awaitility.await(what).atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(condition);
 	}
 
 }

@@ -8,12 +8,12 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.springframework.util.FileSystemUtils;
 
@@ -145,14 +145,8 @@ class KilledAppLocksIT {
 		return AppProcess.start(id, db.url(), home, root, dir.resolve(id + ".log"));
 	}
 
-	private static void await(String what, java.util.concurrent.Callable<Boolean> condition) throws Exception {
-		Instant deadline = Instant.now().plus(Duration.ofSeconds(90));
-		while (!condition.call()) {
-			if (Instant.now().isAfter(deadline)) {
-				throw new AssertionError("timed out waiting for " + what);
-			}
-			Thread.sleep(20);
-		}
+	private static void await(String what, java.util.concurrent.Callable<Boolean> condition) {
+		Awaitility.await(what).atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(20)).until(condition);
 	}
 
 }

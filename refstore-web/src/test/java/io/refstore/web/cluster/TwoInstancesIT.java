@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 import io.refstore.core.testing.GitCli;
@@ -228,14 +229,8 @@ class TwoInstancesIT {
 		}
 	}
 
-	private static void await(String what, Callable<Boolean> condition) throws Exception {
-		Instant deadline = Instant.now().plus(Duration.ofSeconds(90));
-		while (!condition.call()) {
-			if (Instant.now().isAfter(deadline)) {
-				throw new AssertionError("timed out waiting for " + what);
-			}
-			Thread.sleep(250);
-		}
+	private static void await(String what, Callable<Boolean> condition) {
+		Awaitility.await(what).atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250)).until(condition);
 	}
 
 }

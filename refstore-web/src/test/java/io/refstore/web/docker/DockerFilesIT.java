@@ -2,6 +2,7 @@ package io.refstore.web.docker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -15,11 +16,12 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.stream.Stream;
 
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 
 import io.refstore.web.PostgresDatabase;
@@ -223,26 +225,29 @@ class DockerFilesIT {
 
 	private static String awaitHealth(Process app, int port, Path log) throws Exception {
 		HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-		Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
-		while (Instant.now().isBefore(deadline)) {
-			if (!app.isAlive()) {
-				throw new AssertionError(
-						"the entry point exited with " + app.exitValue() + ":\n" + Files.readString(log));
-			}
-			try {
-				HttpResponse<String> response = http.send(
-						HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/actuator/health")).build(),
-						HttpResponse.BodyHandlers.ofString());
-				if (response.statusCode() == 200) {
-					return response.body();
-				}
-			}
-			catch (IOException ex) {
-				// not listening yet
-			}
-			Thread.sleep(500);
+		try {
+			return await("a healthy answer").atMost(Duration.ofSeconds(120))
+				.pollInterval(Duration.ofMillis(500))
+				.until(() -> {
+					if (!app.isAlive()) {
+						throw new AssertionError(
+								"the entry point exited with " + app.exitValue() + ":\n" + Files.readString(log));
+					}
+					try {
+						HttpResponse<String> response = http
+							.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/actuator/health"))
+								.build(), HttpResponse.BodyHandlers.ofString());
+						return (response.statusCode() == 200) ? response.body() : null;
+					}
+					catch (IOException ex) {
+						// not listening yet
+						return null;
+					}
+				}, Objects::nonNull);
 		}
-		throw new AssertionError("no healthy answer within 120 s:\n" + Files.readString(log));
+		catch (ConditionTimeoutException ex) {
+			throw new AssertionError("no healthy answer within 120 s:\n" + Files.readString(log), ex);
+		}
 	}
 
 }

@@ -1,6 +1,7 @@
 package io.refstore.web.inventory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
@@ -86,17 +87,12 @@ class InventoryApiIT extends ApiTestSupport {
 		return JsonPath.parse(body).read("$.id", Long.class);
 	}
 
-	private DocumentContext awaitCompleted(long id) throws Exception {
-		long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-		while (true) {
-			DocumentContext job = job(id);
-			if (!job.read("$.running", Boolean.class)) {
-				assertThat(job.read("$.status", String.class)).as(job.jsonString()).isEqualTo("COMPLETED");
-				return job;
-			}
-			assertThat(System.nanoTime()).as("execution %d still running", id).isLessThan(deadline);
-			Thread.sleep(50);
-		}
+	private DocumentContext awaitCompleted(long id) {
+		DocumentContext job = await("execution " + id + " to end").atMost(Duration.ofSeconds(60))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> job(id), (now) -> !now.read("$.running", Boolean.class));
+		assertThat(job.read("$.status", String.class)).as(job.jsonString()).isEqualTo("COMPLETED");
+		return job;
 	}
 
 	private DocumentContext inventory(String repo) throws Exception {
@@ -108,15 +104,10 @@ class InventoryApiIT extends ApiTestSupport {
 	}
 
 	/** Waits until a run of {@code repo} is recorded (by a schedule or a campaign). */
-	private DocumentContext awaitRun(String repo) throws Exception {
-		long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-		DocumentContext inventory = inventory(repo);
-		while (inventory.read("$.runs.length()", Integer.class) == 0) {
-			assertThat(System.nanoTime()).as("no inventory of %s recorded", repo).isLessThan(deadline);
-			Thread.sleep(100);
-			inventory = inventory(repo);
-		}
-		return inventory;
+	private DocumentContext awaitRun(String repo) {
+		return await("an inventory of " + repo + " recorded").atMost(Duration.ofSeconds(60))
+			.pollInterval(Duration.ofMillis(100))
+			.until(() -> inventory(repo), (now) -> now.read("$.runs.length()", Integer.class) > 0);
 	}
 
 	/** Per namespace: refs, stale (all: git dates them 2023) and merged into main. */

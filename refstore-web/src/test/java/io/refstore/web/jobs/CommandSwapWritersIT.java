@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -150,8 +151,10 @@ class CommandSwapWritersIT extends WritersTestSupport {
 			command.destroyForcibly().waitFor();
 			assertThat(command.exitValue()).as("the command was killed while '" + killAt + "' existed").isEqualTo(137);
 			int before = apiWrites(writers);
-			Thread.sleep(3000);
-			assertThat(apiWrites(writers)).as("API writes confirmed in the 3 s after the kill").isGreaterThan(before);
+			Awaitility.await("API writes confirmed after the kill")
+				.atMost(Duration.ofSeconds(10))
+				.pollInterval(Duration.ofMillis(50))
+				.until(() -> apiWrites(writers) > before);
 			return refstore(repo.dir(), "refs", "migrate", "--ref-format=" + to);
 		});
 		writers.check();
@@ -257,10 +260,10 @@ class CommandSwapWritersIT extends WritersTestSupport {
 		Path owners = repo.dir().resolve("refstore-owners");
 		Set<Path> before = owners(owners);
 		Process command = refstoreCommand(repo.dir(), args).redirectError(ProcessBuilder.Redirect.PIPE).start();
-		long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-		while (command.isAlive() && before.containsAll(owners(owners)) && System.nanoTime() < deadline) {
-			Thread.sleep(1);
-		}
+		Awaitility.await("the command's owner record")
+			.atMost(Duration.ofMinutes(2))
+			.pollInterval(Duration.ofMillis(1))
+			.until(() -> !command.isAlive() || !before.containsAll(owners(owners)));
 		long id = launch("/api/jobs/migrations", """
 				{"repository": "%s", "targetFormat": "%s", "chunkSize": 500}""".formatted(name, format), "admin");
 		String error = new String(command.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -290,11 +293,11 @@ class CommandSwapWritersIT extends WritersTestSupport {
 	 * Waits until {@code file} exists (at most 2 minutes), or {@code process} (if any)
 	 * has ended.
 	 */
-	private static void awaitFile(Path file, Process process) throws InterruptedException {
-		long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-		while (!Files.exists(file) && (process == null || process.isAlive()) && System.nanoTime() < deadline) {
-			Thread.sleep(1);
-		}
+	private static void awaitFile(Path file, Process process) {
+		Awaitility.await(file.toString())
+			.atMost(Duration.ofMinutes(2))
+			.pollInterval(Duration.ofMillis(1))
+			.until(() -> Files.exists(file) || (process != null && !process.isAlive()));
 	}
 
 	/**

@@ -5,8 +5,10 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 
+import org.awaitility.Awaitility;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
 
@@ -41,16 +43,14 @@ abstract class JobApiTestSupport extends ApiTestSupport {
 	 * Polls execution {@code id} until {@code until} holds (at most {@code timeout});
 	 * returns its last view.
 	 */
-	DocumentContext await(long id, Duration timeout, Predicate<DocumentContext> until) throws Exception {
-		long deadline = System.nanoTime() + timeout.toNanos();
-		DocumentContext job = job(id);
-		while (!until.test(job)) {
-			assertThat(System.nanoTime()).as("execution %d still %s", id, job.read("$.status", String.class))
-				.isLessThan(deadline);
-			Thread.sleep(50);
-			job = job(id);
-		}
-		return job;
+	DocumentContext await(long id, Duration timeout, Predicate<DocumentContext> until) {
+		AtomicReference<DocumentContext> last = new AtomicReference<>();
+		Awaitility.await("execution " + id).atMost(timeout).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
+			DocumentContext job = job(id);
+			last.set(job);
+			assertThat(until.test(job)).as("execution %d still %s", id, job.read("$.status", String.class)).isTrue();
+		});
+		return last.get();
 	}
 
 	/** Polls execution {@code id} until it has ended; returns its last view. */

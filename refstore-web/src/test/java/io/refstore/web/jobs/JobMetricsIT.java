@@ -6,9 +6,12 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
@@ -47,32 +50,30 @@ class JobMetricsIT extends JobApiTestSupport {
 		assertThat(awaitEnd(id).read("$.status", String.class)).isEqualTo("COMPLETED");
 		// schedules of earlier tests in this context may still launch verifications: the
 		// gauge and the history are compared until a moment between two of them
-		String scrape = null;
-		int completed = -1;
-		long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-		do {
-			this.metrics.refresh();
-			scrape = prometheus();
-			String listed = this.mvc
-				.perform(get("/api/jobs").param("type", "verify")
-					.param("status", "COMPLETED")
-					.param("size", "500")
-					.with(as("viewer")))
-				.andReturn()
-				.getResponse()
-				.getContentAsString();
-			completed = JsonPath.<List<?>>read(listed, "$.jobs").size();
-			if (prometheusValue(scrape, "refstore_jobs_executions", "type=\"verify\"",
-					"status=\"COMPLETED\"") == completed) {
-				break;
-			}
-			Thread.sleep(200);
-		}
-		while (System.nanoTime() < deadline);
-		assertThat(completed).isGreaterThanOrEqualTo(1);
-		assertThat(prometheusValue(scrape, "refstore_jobs_executions", "type=\"verify\"", "status=\"COMPLETED\""))
-			.isEqualTo(completed);
-		assertThat(prometheusValue(scrape, "refstore_jobs_events_total", "action=\"launch\"", "outcome=\"accepted\""))
+		AtomicReference<String> scrape = new AtomicReference<>();
+		AtomicInteger completed = new AtomicInteger(-1);
+		Awaitility.await("the gauge to match the history")
+			.atMost(Duration.ofSeconds(20))
+			.pollInterval(Duration.ofMillis(200))
+			.untilAsserted(() -> {
+				this.metrics.refresh();
+				scrape.set(prometheus());
+				String listed = this.mvc
+					.perform(get("/api/jobs").param("type", "verify")
+						.param("status", "COMPLETED")
+						.param("size", "500")
+						.with(as("viewer")))
+					.andReturn()
+					.getResponse()
+					.getContentAsString();
+				completed.set(JsonPath.<List<?>>read(listed, "$.jobs").size());
+				assertThat(prometheusValue(scrape.get(), "refstore_jobs_executions", "type=\"verify\"",
+						"status=\"COMPLETED\""))
+					.isEqualTo(completed.get());
+			});
+		assertThat(completed.get()).isGreaterThanOrEqualTo(1);
+		assertThat(prometheusValue(scrape.get(), "refstore_jobs_events_total", "action=\"launch\"",
+				"outcome=\"accepted\""))
 			.isEqualTo(Double.isNaN(launchesBefore) ? 1 : launchesBefore + 1);
 	}
 

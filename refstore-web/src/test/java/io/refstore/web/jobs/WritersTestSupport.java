@@ -16,7 +16,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
+import org.awaitility.Awaitility;
 import org.springframework.http.MediaType;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
@@ -143,6 +145,9 @@ abstract class WritersTestSupport extends JobApiTestSupport {
 
 		private final List<Future<?>> running = new ArrayList<>();
 
+		/** Rounds the loops have finished, all together. */
+		private final AtomicLong rounds = new AtomicLong();
+
 		/** How long the job of {@link #around} took, launch and wait, in milliseconds. */
 		private long jobMillis;
 
@@ -230,6 +235,7 @@ abstract class WritersTestSupport extends JobApiTestSupport {
 			this.running.add(this.pool.submit(() -> {
 				for (int n = 0; !this.stop.get(); n++) {
 					round.run(n);
+					this.rounds.incrementAndGet();
 					if (!this.pause.isZero()) {
 						Thread.sleep(this.pause.toMillis());
 					}
@@ -268,22 +274,35 @@ abstract class WritersTestSupport extends JobApiTestSupport {
 		}
 
 		/**
-		 * Runs {@code job} (a launch and the wait for its end) while the writers write,
-		 * starting 300 ms after them and stopping them 300 ms after it; returns what it
-		 * returned.
+		 * Runs {@code job} (a launch and the wait for its end) while the writers write:
+		 * it starts once the writers have finished as many rounds as there are loops, and
+		 * they stop once they have finished as many more after it (not a fixed time,
+		 * which a loaded machine may spend on other things); returns what it returned.
 		 */
 		<T> T around(Callable<T> job) throws Exception {
-			Thread.sleep(300);
 			try {
+				awaitRounds(0);
 				long started = System.nanoTime();
 				T result = job.call();
 				this.jobMillis = (System.nanoTime() - started) / 1_000_000;
-				Thread.sleep(300);
+				awaitRounds(this.rounds.get());
 				return result;
 			}
 			finally {
 				stop();
 			}
+		}
+
+		/**
+		 * Waits (at most a minute) for as many rounds after {@code from} as there are
+		 * loops.
+		 */
+		private void awaitRounds(long from) {
+			long loops = this.running.size();
+			Awaitility.await(loops + " rounds of the writers")
+				.atMost(Duration.ofMinutes(1))
+				.pollInterval(Duration.ofMillis(20))
+				.until(() -> this.rounds.get() >= from + loops);
 		}
 
 		/** Stops every writer and waits for it; a writer that failed fails the test. */

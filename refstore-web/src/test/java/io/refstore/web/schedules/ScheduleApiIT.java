@@ -1,6 +1,7 @@
 package io.refstore.web.schedules;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.endsWith;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
@@ -229,13 +230,10 @@ class ScheduleApiIT extends ApiTestSupport {
 			.andExpect(status().isCreated());
 		// the two repositories of one fire (a fire two seconds later may record its first
 		// before the first fire records its second)
-		Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-		List<ScheduleRun> runs = this.store.runs(name, 100);
-		while ((runs.stream().map(ScheduleRun::repository).distinct().count() < 2 || queued(runs))
-				&& Instant.now().isBefore(deadline)) {
-			Thread.sleep(200);
-			runs = this.store.runs(name, 100);
-		}
+		List<ScheduleRun> runs = await("runs of both repositories").atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(200))
+			.until(() -> this.store.runs(name, 100),
+					(now) -> now.stream().map(ScheduleRun::repository).distinct().count() >= 2 && !queued(now));
 		this.mvc.perform(post("/api/schedules/" + name + "/pause").with(as("operator"))).andExpect(status().isOk());
 		assertThat(runs).extracting(ScheduleRun::repository)
 			.contains(stem + "-a.git", stem + "-b.git")
@@ -289,13 +287,11 @@ class ScheduleApiIT extends ApiTestSupport {
 				 "parameters":{"targetFormat":"reftable","chunkSize":"1","throttleMillis":"1000"}}""".formatted(name,
 				repo);
 		create("admin", json).andExpect(status().isCreated());
-		Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-		while (this.store.runs(name, 50)
-			.stream()
-			.noneMatch((r) -> r.outcome() == ScheduleRun.Outcome.OVERRUN && r.executionId() != null)
-				&& Instant.now().isBefore(deadline)) {
-			Thread.sleep(200);
-		}
+		await("an overrun naming its execution").atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(200))
+			.until(() -> this.store.runs(name, 50)
+				.stream()
+				.anyMatch((r) -> r.outcome() == ScheduleRun.Outcome.OVERRUN && r.executionId() != null));
 		this.mvc.perform(post("/api/schedules/" + name + "/pause").with(as("admin"))).andExpect(status().isOk());
 		Schedule schedule = this.store.find(name).orElseThrow();
 		assertThat(schedule.overruns()).isPositive();
@@ -368,11 +364,11 @@ class ScheduleApiIT extends ApiTestSupport {
 		List<JobSummary> executions = runs.stream()
 			.map((run) -> this.jobs.find(run.executionId()).orElseThrow())
 			.toList();
-		Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
-		while (executions.stream().anyMatch(JobSummary::running) && Instant.now().isBefore(deadline)) {
-			Thread.sleep(200);
-			executions = executions.stream().map((job) -> this.jobs.find(job.executionId()).orElseThrow()).toList();
-		}
+		List<Long> ids = executions.stream().map(JobSummary::executionId).toList();
+		executions = await("the fire's jobs to end").atMost(Duration.ofSeconds(60))
+			.pollInterval(Duration.ofMillis(200))
+			.until(() -> ids.stream().map((id) -> this.jobs.find(id).orElseThrow()).toList(),
+					(now) -> now.stream().noneMatch(JobSummary::running));
 		assertThat(executions).extracting(JobSummary::status).containsOnly(JobStatus.COMPLETED);
 		for (JobSummary job : executions) {
 			long alongside = executions.stream()
@@ -392,15 +388,10 @@ class ScheduleApiIT extends ApiTestSupport {
 	}
 
 	/** Waits for {@code count} runs of {@code name}, all past the queue and launched. */
-	private List<ScheduleRun> awaitRuns(String name, int count) throws InterruptedException {
-		Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-		List<ScheduleRun> runs = this.store.runs(name, 100);
-		while ((runs.size() < count || queued(runs)) && Instant.now().isBefore(deadline)) {
-			Thread.sleep(200);
-			runs = this.store.runs(name, 100);
-		}
-		assertThat(runs).as("runs of " + name).hasSizeGreaterThanOrEqualTo(count);
-		return runs;
+	private List<ScheduleRun> awaitRuns(String name, int count) {
+		return await(count + " runs of " + name + ", launched").atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(200))
+			.until(() -> this.store.runs(name, 100), (runs) -> runs.size() >= count && !queued(runs));
 	}
 
 }

@@ -1,6 +1,7 @@
 package io.refstore.web.schedules;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
@@ -47,7 +48,20 @@ class ScheduleDeleteIT extends ApiTestSupport {
 	void aDeletedScheduleNeverFiresAgainAndNothingIsLoggedAtError(CapturedOutput output) throws Exception {
 		// three schedules side by side, each on a repository of its own (no fire of one
 		// waits for another's job), deleted one after the other once each has fired:
-		// one wait for three fire times after the last delete covers all three
+		// one wait for three fire times after the last delete covers all three. A fourth,
+		// kept, fires alongside: its runs show those fire times did pass, however loaded
+		// the machine
+		String kept = uniqueName("kept");
+		String keptRepo = kept + ".git";
+		bareRepo(keptRepo);
+		this.mvc
+			.perform(post("/api/schedules").with(as("operator"))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content(
+						"""
+								{"name":"%s","jobType":"verify","targetKind":"REPOSITORY","target":"%s","cron":"*/2 * * * * ?"}"""
+							.formatted(kept, keptRepo)))
+			.andExpect(status().isCreated());
 		Map<String, String> repos = new LinkedHashMap<>();
 		for (int round = 0; round < 3; round++) {
 			String repo = uniqueName("deleted") + ".git";
@@ -65,18 +79,21 @@ class ScheduleDeleteIT extends ApiTestSupport {
 		}
 		Map<String, Instant> deletedAt = new LinkedHashMap<>();
 		for (String name : repos.keySet()) {
-			Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-			while (this.store.runs(name, 10).isEmpty() && Instant.now().isBefore(deadline)) {
-				Thread.sleep(100);
-			}
-			assertThat(this.store.runs(name, 10)).as("fires of " + name).isNotEmpty();
+			await("a fire of " + name).atMost(Duration.ofSeconds(30))
+				.pollInterval(Duration.ofMillis(100))
+				.until(() -> !this.store.runs(name, 10).isEmpty());
 			this.mvc.perform(delete("/api/schedules/" + name).with(as("operator"))).andExpect(status().isNoContent());
 			deletedAt.put(name, Instant.now());
 			assertThat(this.scheduler.checkExists(new TriggerKey(name, ScheduleService.GROUP))).isFalse();
 			assertThat(this.scheduler.checkExists(new JobKey(name, ScheduleService.GROUP))).isFalse();
 		}
-		// three fire times pass after the last delete (more after the others)
-		Thread.sleep(6500);
+		// three fire times pass after the last delete (more after the others): the kept
+		// schedule fires three more times
+		int keptRuns = this.store.runs(kept, 100).size();
+		await("three more fires of " + kept).atMost(Duration.ofSeconds(60))
+			.pollInterval(Duration.ofMillis(200))
+			.until(() -> this.store.runs(kept, 100).size() >= keptRuns + 3);
+		this.mvc.perform(delete("/api/schedules/" + kept).with(as("operator"))).andExpect(status().isNoContent());
 		for (Map.Entry<String, Instant> deleted : deletedAt.entrySet()) {
 			String name = deleted.getKey();
 			List<JobSummary> launched = this.jobs

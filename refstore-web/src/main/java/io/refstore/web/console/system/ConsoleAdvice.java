@@ -2,9 +2,9 @@ package io.refstore.web.console.system;
 
 import java.io.IOException;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.apache.tomcat.util.http.InvalidParameterException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.PropertyAccessException;
 import org.springframework.beans.TypeMismatchException;
 import org.springframework.core.Ordered;
@@ -49,7 +49,7 @@ import jakarta.servlet.http.HttpServletResponse;
 @Order(Ordered.HIGHEST_PRECEDENCE)
 class ConsoleAdvice implements PassesSecurityExceptions {
 
-	private static final Log log = LogFactory.getLog(ConsoleAdvice.class);
+	private static final Logger log = LoggerFactory.getLogger(ConsoleAdvice.class);
 
 	private final RoleHierarchy hierarchy;
 

@@ -1,6 +1,7 @@
 package io.refstore.web.console.inventory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.not;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
@@ -68,17 +69,12 @@ class InventoryControllerTest extends ConsoleTestSupport {
 			.getResponse()
 			.getRedirectedUrl();
 		long id = Long.parseLong(location.substring(location.lastIndexOf('/') + 1));
-		long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-		String job;
-		do {
-			assertThat(System.nanoTime()).as("inventory %d still running", id).isLessThan(deadline);
-			Thread.sleep(50);
-			job = this.mvc.perform(get("/api/jobs/" + id).with(as("viewer")))
+		String job = await("inventory " + id + " to end").atMost(Duration.ofSeconds(60))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> this.mvc.perform(get("/api/jobs/" + id).with(as("viewer")))
 				.andReturn()
 				.getResponse()
-				.getContentAsString();
-		}
-		while (JsonPath.<Boolean>read(job, "$.running"));
+				.getContentAsString(), (now) -> !JsonPath.<Boolean>read(now, "$.running"));
 		assertThat(JsonPath.<String>read(job, "$.status")).isEqualTo("COMPLETED");
 	}
 

@@ -1,6 +1,7 @@
 package io.refstore.web.console.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.matchesPattern;
@@ -15,6 +16,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.view;
 
+import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -62,19 +64,16 @@ class JobControllerTest extends ConsoleTestSupport {
 	 * Waits until execution {@code id} has ended (with its results saved, when
 	 * {@code key} is given).
 	 */
-	private String awaitEnd(long id, String key) throws Exception {
-		for (int i = 0; i < 1800; i++) {
-			String body = this.mvc.perform(get("/api/jobs/" + id).with(as("operator")))
+	private String awaitEnd(long id, String key) {
+		String body = await("execution " + id + " to end").atMost(Duration.ofSeconds(90))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> this.mvc.perform(get("/api/jobs/" + id).with(as("operator")))
 				.andReturn()
 				.getResponse()
-				.getContentAsString();
-			if (!JsonPath.<Boolean>read(body, "$.running")
-					&& (key == null || JsonPath.<java.util.Map<String, ?>>read(body, "$.results").containsKey(key))) {
-				return JsonPath.read(body, "$.status");
-			}
-			Thread.sleep(50);
-		}
-		throw new AssertionError("execution " + id + " did not end");
+				.getContentAsString(),
+					(now) -> !JsonPath.<Boolean>read(now, "$.running") && (key == null
+							|| JsonPath.<java.util.Map<String, ?>>read(now, "$.results").containsKey(key)));
+		return JsonPath.read(body, "$.status");
 	}
 
 	private long launchVerification(String name) throws Exception {

@@ -1,6 +1,7 @@
 package io.refstore.web.console.repos;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
@@ -10,6 +11,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.view;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
@@ -122,19 +124,14 @@ class DashboardControllerTest extends ConsoleTestSupport {
 			.doesNotContain("none recorded");
 	}
 
-	private void awaitCompleted(long id) throws Exception {
-		for (int i = 0; i < 600; i++) {
-			String body = this.mvc.perform(get("/api/jobs/" + id).with(as("viewer")))
+	private void awaitCompleted(long id) {
+		String body = await("maintenance " + id + " to end").atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> this.mvc.perform(get("/api/jobs/" + id).with(as("viewer")))
 				.andReturn()
 				.getResponse()
-				.getContentAsString();
-			if (!JsonPath.<Boolean>read(body, "$.running")) {
-				assertThat(JsonPath.<String>read(body, "$.status")).isEqualTo("COMPLETED");
-				return;
-			}
-			Thread.sleep(50);
-		}
-		throw new AssertionError("maintenance " + id + " did not end");
+				.getContentAsString(), (now) -> !JsonPath.<Boolean>read(now, "$.running"));
+		assertThat(JsonPath.<String>read(body, "$.status")).isEqualTo("COMPLETED");
 	}
 
 	/**
