@@ -291,6 +291,15 @@ final class ApiTasks {
 		};
 	}
 
+	/** {@code pack-refs --all}: every loose ref into {@code packed-refs}, pruned. */
+	static Operation.ApiTask packRefs() {
+		return (repo, env, out) -> {
+			try (Repository repository = Repository.open(repo, env); RefStore refs = RefStores.open(repository)) {
+				refs.packRefs(new RefStore.PackOptions(true, true));
+			}
+		};
+	}
+
 	/** {@code refs migrate --ref-format=<target>}: the whole migration, swap included. */
 	static Operation.ApiTask migrate(RefFormat target) {
 		return (repo, env, out) -> {

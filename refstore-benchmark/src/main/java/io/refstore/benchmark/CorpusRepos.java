@@ -1,5 +1,6 @@
 package io.refstore.benchmark;
 
+import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -30,10 +31,16 @@ final class CorpusRepos {
 	/**
 	 * Written to {@code READY}; changing how repositories are generated must change it.
 	 */
-	private static final String GENERATION = "refstore-benchmark corpus 1";
+	private static final String GENERATION = "refstore-benchmark corpus 2";
 
 	/** How many refs the delete benchmark removes, at most. */
 	static final int DELETE_COUNT = 1000;
+
+	/**
+	 * Loose refs of {@link #looseFiles()}, at most: about what a busy server gathers
+	 * between two maintenance runs (issue 36 saw 19,693 on a repository marked due).
+	 */
+	static final int LOOSE_COUNT = 20_000;
 
 	private final Path dir;
 
@@ -41,10 +48,13 @@ final class CorpusRepos {
 
 	private final int deleteCount;
 
-	private CorpusRepos(Path dir, String lookupName, int deleteCount) {
+	private final int looseCount;
+
+	private CorpusRepos(Path dir, String lookupName, int deleteCount, int looseCount) {
 		this.dir = dir;
 		this.lookupName = lookupName;
 		this.deleteCount = deleteCount;
+		this.looseCount = looseCount;
 	}
 
 	/**
@@ -57,7 +67,8 @@ final class CorpusRepos {
 			throws IOException {
 		Path dir = work.resolve("corpus-" + corpus.size());
 		int deleteCount = Math.min(DELETE_COUNT, corpus.size() / 10);
-		CorpusRepos repos = new CorpusRepos(dir, corpus.name(corpus.lookupIndex()), deleteCount);
+		CorpusRepos repos = new CorpusRepos(dir, corpus.name(corpus.lookupIndex()), deleteCount,
+				Math.min(LOOSE_COUNT, corpus.size() / 5));
 		Path ready = dir.resolve("READY");
 		if (Files.isRegularFile(ready) && Files.readString(ready).strip().equals(GENERATION)) {
 			log.println("using the cached repositories in " + dir);
@@ -84,6 +95,20 @@ final class CorpusRepos {
 	/** The repository of {@code format} ("files" or "reftable") with every ref. */
 	Path full(String format) {
 		return format.equals("files") ? files() : reftable();
+	}
+
+	/**
+	 * {@link #files()} with {@link #looseCount()} of its refs loose too, each with its
+	 * packed value, spread over the whole name range: what {@code pack-refs --all} finds
+	 * on a server between maintenance runs.
+	 */
+	Path looseFiles() {
+		return this.dir.resolve("loose-files.git");
+	}
+
+	/** How many loose refs {@link #looseFiles()} holds. */
+	int looseCount() {
+		return this.looseCount;
 	}
 
 	/** The same objects and no refs (HEAD names the unborn {@code refs/heads/main}). */
@@ -178,6 +203,9 @@ final class CorpusRepos {
 				init(this.repos.empty(format), format);
 			}
 			checkPacked();
+			start = System.nanoTime();
+			writeLoose();
+			step("files repository with " + this.repos.looseCount + " loose refs", start);
 			String files = git(this.repos.files(), "show-ref");
 			String reftable = git(this.repos.reftable(), "show-ref");
 			long lines = files.lines().count();
@@ -211,6 +239,30 @@ final class CorpusRepos {
 		private static String hex(byte[] ids, int i, byte[] buffer) {
 			ObjectId.encodeHex(ids, i * 20, 20, buffer, 0);
 			return new String(buffer, StandardCharsets.US_ASCII);
+		}
+
+		/**
+		 * {@link CorpusRepos#looseFiles()}: a copy of the files repository, and a loose
+		 * file for every n-th ref holding its value as git writes it ({@code <hex>\n}).
+		 */
+		private void writeLoose() throws IOException {
+			Path loose = this.repos.looseFiles();
+			RepoFiles.copyRepo(this.repos.files(), loose);
+			int[] indexes = this.corpus.deleteIndexes(this.repos.looseCount);
+			int next = 0;
+			try (BufferedReader lines = Files.newBufferedReader(this.repos.createInput(), StandardCharsets.US_ASCII)) {
+				String line;
+				for (int i = 0; (line = lines.readLine()) != null && next < indexes.length; i++) {
+					if (i == indexes[next]) {
+						next++;
+						// create <name> <hex>
+						int space = line.indexOf(' ', 7);
+						Path file = loose.resolve(line.substring(7, space));
+						Files.createDirectories(file.getParent());
+						Files.writeString(file, line.substring(space + 1) + "\n", StandardCharsets.US_ASCII);
+					}
+				}
+			}
 		}
 
 		/** Packed as servers keep them: no loose ref left, one table in the stack. */

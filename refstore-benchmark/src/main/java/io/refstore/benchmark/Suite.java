@@ -15,7 +15,8 @@ import io.refstore.core.ref.RefFormat;
 /**
  * The operations the benchmark measures, in the order it runs them: process start-up,
  * then for each format full and prefix iteration, a single lookup, a bulk delete, a bulk
- * create and the migration to the other format. Stateless.
+ * create and the migration to the other format, and last the packing of a files
+ * repository's loose refs. Stateless.
  */
 final class Suite {
 
@@ -28,6 +29,9 @@ final class Suite {
 	static final String LOOKUP_ID = "lookup/";
 
 	static final List<String> FORMATS = List.of("files", "reftable");
+
+	/** The id of the row that packs the loose refs of a files repository. */
+	static final String PACK_ID = "pack/files";
 
 	/**
 	 * The glob of the {@code glob-starstar} rows: twenty {@code **}{@code /} and
@@ -50,6 +54,7 @@ final class Suite {
 				ids.add(kind + "/" + format);
 			}
 		}
+		ids.add(PACK_ID);
 		return ids;
 	}
 
@@ -116,6 +121,9 @@ final class Suite {
 					Weight.SLOW, full, List.of("refs", "migrate", "--ref-format=" + other), null, other,
 					ApiTasks.migrate(RefFormat.fromConfigName(other))));
 		}
+		operations.add(Operation.write(PACK_ID,
+				"files: `pack-refs --all`, " + repos.looseCount() + " loose refs beside " + refs + " packed",
+				Weight.SLOW, repos.looseFiles(), List.of("pack-refs", "--all"), null, "files", ApiTasks.packRefs()));
 		return operations;
 	}
 

@@ -117,7 +117,7 @@ class CorpusReposIT {
 		List<Operation> operations = Suite.operations(repos, graph, REFS);
 		for (String id : List.of("show-ref/files", "for-each-ref/reftable", "for-each-ref-plain/files",
 				"sort-committerdate/reftable", "branch-dates/files", "merged/files", "merged/reftable", "delete/files",
-				"delete/reftable")) {
+				"pack/files", "delete/reftable")) {
 			Operation operation = operations.stream().filter((op) -> op.id().equals(id)).findFirst().orElseThrow();
 			// git stands in for the refstore process: that side is only timed, the judge
 			// is what is tested
