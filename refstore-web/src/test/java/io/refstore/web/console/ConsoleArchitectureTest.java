@@ -4,9 +4,12 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.stereotype.Controller;
+import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.RestController;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -17,35 +20,67 @@ import io.refstore.archfixture.Outside;
 import io.refstore.web.RefstoreApplication;
 
 /**
- * Every controller that renders a page lives under {@code io.refstore.web.console}, where
- * the console's advice gives each page the header's user and role and the console's error
- * pages. A page controller elsewhere renders without them (the schedules and campaigns
- * pages did: no user, no Log out, no Audit link). Checked with ArchUnit on the compiled
- * main classes.
+ * Every controller that renders a page carries {@link ConsoleController}, which the
+ * console's advice selects by: each page gets the header's user and role and the
+ * console's error pages, whatever its package. A page controller without it renders
+ * without them (the schedules and campaigns pages once did: no user, no Log out, no Audit
+ * link) and its errors become the API's problem details. Checked with ArchUnit on the
+ * compiled main classes.
  */
 class ConsoleArchitectureTest {
 
-	private static final ArchRule PAGES_LIVE_IN_THE_CONSOLE = classes().that()
-		.areAnnotatedWith(Controller.class)
+	private static final ArchRule PAGES_ARE_CONSOLE_CONTROLLERS = classes().that()
+		.areMetaAnnotatedWith(Controller.class)
 		.and()
-		.areNotAnnotatedWith(RestController.class)
+		.areNotMetaAnnotatedWith(RestController.class)
+		.and()
+		.areNotAnnotations()
 		.should()
-		.resideInAPackage("io.refstore.web.console..")
-		.because("the console's advice (user, role, error pages) covers that package only");
+		.beAnnotatedWith(ConsoleController.class)
+		.because("the console's advice (user, role, error pages) applies to @ConsoleController classes only");
 
 	@Test
-	void pageControllersLiveInTheConsole() {
+	void pageControllersAreConsoleControllers() {
 		JavaClasses web = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
 			.importPackages("io.refstore.web");
 		assertThat(web.contain(RefstoreApplication.class)).as("main classes imported").isTrue();
-		PAGES_LIVE_IN_THE_CONSOLE.check(web);
+		assertThat(web.stream().filter((type) -> type.isAnnotatedWith(ConsoleController.class)))
+			.as("page controllers found")
+			.hasSizeGreaterThan(10);
+		PAGES_ARE_CONSOLE_CONTROLLERS.check(web);
 	}
 
-	/** The rule flags a page controller outside the console and passes a REST one. */
+	/** The console's advices choose their controllers by annotation, none by package. */
 	@Test
-	void theRuleCatchesAPageControllerOutsideTheConsole() {
-		JavaClasses classes = new ClassFileImporter().importClasses(Outside.Page.class, Outside.Api.class);
-		EvaluationResult result = PAGES_LIVE_IN_THE_CONSOLE.evaluate(classes);
+	void theConsoleAdviceChoosesByAnnotation() {
+		JavaClasses web = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+			.importPackages("io.refstore.web");
+		int scoped = 0;
+		for (JavaClass type : web) {
+			ControllerAdvice advice = AnnotatedElementUtils.findMergedAnnotation(type.reflect(),
+					ControllerAdvice.class);
+			if (advice == null) {
+				continue;
+			}
+			assertThat(advice.basePackages()).as(type.getName() + " basePackages").isEmpty();
+			assertThat(advice.basePackageClasses()).as(type.getName() + " basePackageClasses").isEmpty();
+			if (advice.annotations().length > 0) {
+				assertThat(advice.annotations()).as(type.getName()).containsExactly(ConsoleController.class);
+				scoped++;
+			}
+		}
+		assertThat(scoped).as("advices scoped to the console's pages").isEqualTo(1);
+	}
+
+	/**
+	 * The rule flags a page controller without the marker, and passes a marked one and a
+	 * REST one.
+	 */
+	@Test
+	void theRuleCatchesAPageControllerWithoutTheMarker() {
+		JavaClasses classes = new ClassFileImporter().importClasses(Outside.Page.class, Outside.ConsolePage.class,
+				Outside.Api.class);
+		EvaluationResult result = PAGES_ARE_CONSOLE_CONTROLLERS.evaluate(classes);
 		assertThat(result.hasViolation()).isTrue();
 		assertThat(result.getFailureReport().getDetails()).singleElement()
 			.satisfies((line) -> assertThat(line).contains(Outside.Page.class.getName()));

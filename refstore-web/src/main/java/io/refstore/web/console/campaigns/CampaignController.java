@@ -6,7 +6,6 @@ import java.util.Set;
 import org.springframework.http.HttpStatus;
 import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.core.Authentication;
-import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.validation.BindingResult;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -16,6 +15,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 import org.springframework.web.server.ResponseStatusException;
 
+import io.refstore.web.console.ConsoleController;
 import io.refstore.batch.api.RefJobType;
 import io.refstore.web.campaigns.Campaign;
 import io.refstore.web.campaigns.CampaignService;
@@ -29,7 +29,7 @@ import io.refstore.web.system.InvalidRequestException;
  * the reason; a launch redirects to the new campaign's page. The launch form is refused
  * to a role that may not launch (a viewer).
  */
-@Controller
+@ConsoleController
 class CampaignController {
 
 	static final String VIEWS_CAMPAIGN_LIST = "campaigns/campaignList";

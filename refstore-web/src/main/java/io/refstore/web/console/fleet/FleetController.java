@@ -1,10 +1,10 @@
 package io.refstore.web.console.fleet;
 
-import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 
+import io.refstore.web.console.ConsoleController;
 import io.refstore.web.fleet.FleetFilter;
 import io.refstore.web.fleet.FleetService;
 
@@ -12,7 +12,7 @@ import io.refstore.web.fleet.FleetService;
  * The fleet dashboard: every node, up or down, with its storages, and the repositories of
  * all of them, filtered and paged; the same page on every node.
  */
-@Controller
+@ConsoleController
 class FleetController {
 
 	static final String VIEWS_FLEET = "fleet/fleet";

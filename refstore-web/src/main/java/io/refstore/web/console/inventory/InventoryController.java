@@ -3,11 +3,11 @@ package io.refstore.web.console.inventory;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 
+import io.refstore.web.console.ConsoleController;
 import io.refstore.web.inventory.Growth;
 import io.refstore.web.inventory.InventoryRecord;
 import io.refstore.web.inventory.InventoryService;
@@ -19,7 +19,7 @@ import io.refstore.web.inventory.InventoryService;
  * first, over the last {@link InventoryService#DEFAULT_PERIOD}, and for OPERATOR a button
  * that runs the inventory now.
  */
-@Controller
+@ConsoleController
 class InventoryController {
 
 	static final String VIEWS_INVENTORY = "repos/inventory :: inventory";

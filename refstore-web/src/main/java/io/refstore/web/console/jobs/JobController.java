@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 
 import org.springframework.format.annotation.DateTimeFormat;
-import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.security.access.AccessDeniedException;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -20,6 +19,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
+import io.refstore.web.console.ConsoleController;
 import io.refstore.batch.api.JobFilter;
 import io.refstore.batch.api.JobStatus;
 import io.refstore.batch.api.JobSummary;
@@ -36,7 +36,7 @@ import io.refstore.web.system.InvalidRequestException;
  * execute a reviewed deletion plan after the typed confirmation, restore what a deletion
  * removed. Every action redirects to the execution it produced.
  */
-@Controller
+@ConsoleController
 class JobController {
 
 	static final String VIEWS_JOB_LIST = "jobs/jobList";

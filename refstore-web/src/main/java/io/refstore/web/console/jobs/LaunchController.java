@@ -9,7 +9,6 @@ import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.access.hierarchicalroles.RoleHierarchy;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
-import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.validation.BindingResult;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -18,6 +17,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 
+import io.refstore.web.console.ConsoleController;
 import io.refstore.batch.api.DeleteCriteria;
 import io.refstore.batch.api.JobConflictException;
 import io.refstore.batch.api.JobParameterNames;
@@ -39,7 +39,7 @@ import io.refstore.web.system.Redaction;
  * repository shows it as a form error; a launch redirects to the new execution's live
  * page.
  */
-@Controller
+@ConsoleController
 class LaunchController {
 
 	static final String VIEWS_LAUNCH_FORM = "jobs/launchForm";

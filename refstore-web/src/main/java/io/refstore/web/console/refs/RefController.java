@@ -3,11 +3,11 @@ package io.refstore.web.console.refs;
 import java.io.IOException;
 import java.util.List;
 
-import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 
+import io.refstore.web.console.ConsoleController;
 import io.refstore.web.refs.RefFactsService;
 import io.refstore.web.refs.RefNotFoundException;
 import io.refstore.web.refs.RefService;
@@ -20,7 +20,7 @@ import io.refstore.web.refs.ReflogView;
  * (merged, commits ahead and behind), and its reflog, newest entry first. A ref without a
  * log shows that it has none; a ref that does not exist is a 404 page naming it.
  */
-@Controller
+@ConsoleController
 class RefController {
 
 	static final String VIEWS_REF_DETAILS = "refs/refDetails";

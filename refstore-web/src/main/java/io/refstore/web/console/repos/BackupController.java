@@ -4,13 +4,13 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 
-import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
+import io.refstore.web.console.ConsoleController;
 import io.refstore.web.repos.BackupService;
 import io.refstore.web.repos.BackupView;
 import io.refstore.web.system.Problems;
@@ -21,7 +21,7 @@ import io.refstore.web.system.Problems;
  * drop is confirmed as a deletion plan is: on a page of its own, by typing the backup's
  * name; the service refuses it to anyone but an ADMIN whatever the page showed.
  */
-@Controller
+@ConsoleController
 class BackupController {
 
 	static final String VIEWS_BACKUPS = "repos/repoBackups :: backups";

@@ -4,11 +4,11 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 
+import io.refstore.web.console.ConsoleController;
 import io.refstore.batch.api.RefJobType;
 import io.refstore.web.inventory.InventoryService;
 import io.refstore.web.jobs.JobService;
@@ -20,7 +20,7 @@ import io.refstore.web.jobs.JobService;
  * faster than {@code refstore.inventory.growth-alert-per-week}), sortable, worst first by
  * default; and how many directories under the roots the walk skipped, and why.
  */
-@Controller
+@ConsoleController
 class DashboardController {
 
 	static final String VIEWS_REPO_LIST = "repos/repoList";

@@ -5,12 +5,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.bind.annotation.RequestParam;
 
+import io.refstore.web.console.ConsoleController;
 import io.refstore.batch.api.JobParameterNames;
 import io.refstore.batch.api.RefJobType;
 import io.refstore.web.console.system.ConsoleUser;
@@ -37,7 +37,7 @@ import io.refstore.web.system.Problems;
  * them once per store fingerprint and pages from memory. So does the stale and merged
  * branches fragment, loaded separately like the health.
  */
-@Controller
+@ConsoleController
 class RepoController {
 
 	static final String VIEWS_REPO_DETAILS = "repos/repoDetails";

@@ -6,7 +6,6 @@ import java.util.stream.Collectors;
 
 import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.core.Authentication;
-import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.validation.BindingResult;
 import org.springframework.validation.FieldError;
@@ -16,6 +15,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
+import io.refstore.web.console.ConsoleController;
 import io.refstore.batch.api.RefJobType;
 import io.refstore.web.console.system.ConsoleUser;
 import io.refstore.web.schedules.Schedule;
@@ -30,7 +30,7 @@ import io.refstore.web.system.InvalidRequestException;
  * redirects to the list with a message. The form to create one is refused to a role that
  * may not (a viewer); a schedule whose job the role may not run opens read-only.
  */
-@Controller
+@ConsoleController
 class ScheduleController {
 
 	static final String VIEWS_SCHEDULE_LIST = "schedules/scheduleList";

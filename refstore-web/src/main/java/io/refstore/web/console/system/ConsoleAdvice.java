@@ -31,6 +31,7 @@ import org.springframework.web.method.annotation.MethodArgumentTypeMismatchExcep
 import io.refstore.batch.api.JobConflictException;
 import io.refstore.core.ref.InvalidRefNameException;
 import io.refstore.core.repo.InvalidRepositoryNameException;
+import io.refstore.web.console.ConsoleController;
 import io.refstore.web.system.InvalidRequestException;
 import io.refstore.web.system.PassesSecurityExceptions;
 import io.refstore.web.system.Redaction;
@@ -45,7 +46,7 @@ import jakarta.servlet.http.HttpServletResponse;
  * details. Security refusals go on to Spring Security (login for anonymous users, the 403
  * page otherwise).
  */
-@ControllerAdvice(basePackages = "io.refstore.web.console")
+@ControllerAdvice(annotations = ConsoleController.class)
 @Order(Ordered.HIGHEST_PRECEDENCE)
 class ConsoleAdvice implements PassesSecurityExceptions {
 

@@ -6,10 +6,10 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.boot.webmvc.error.ErrorController;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
-import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.RequestMapping;
 
+import io.refstore.web.console.ConsoleController;
 import io.refstore.web.system.ErrorDispatch;
 
 /**
@@ -18,7 +18,7 @@ import io.refstore.web.system.ErrorDispatch;
  * layout. Other clients get the API's problem details from the JSON error controller on
  * the same path. Nothing of the exception is shown.
  */
-@Controller
+@ConsoleController
 class ErrorPageController implements ErrorController {
 
 	@RequestMapping(path = "${server.error.path:/error}", produces = MediaType.TEXT_HTML_VALUE)

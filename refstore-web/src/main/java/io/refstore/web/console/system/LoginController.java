@@ -1,16 +1,17 @@
 package io.refstore.web.console.system;
 
-import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
+
+import io.refstore.web.console.ConsoleController;
 
 /**
  * The console's login page. Spring Security's form login processes the POST to
  * {@code /login} (with its CSRF token) and redirects back here with {@code ?error} after
  * a failed attempt or {@code ?logout} after logging out.
  */
-@Controller
+@ConsoleController
 class LoginController {
 
 	static final String VIEWS_LOGIN = "system/login";
