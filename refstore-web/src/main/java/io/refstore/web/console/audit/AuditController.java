@@ -12,11 +12,11 @@ import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 
-import io.refstore.web.console.ConsoleController;
 import io.refstore.web.audit.AuditEntry;
 import io.refstore.web.audit.AuditFilter;
 import io.refstore.web.audit.AuditLog;
 import io.refstore.web.audit.AuditPage;
+import io.refstore.web.console.ConsoleController;
 import io.refstore.web.console.system.ConsoleUser;
 
 /**

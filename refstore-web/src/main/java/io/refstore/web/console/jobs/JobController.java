@@ -19,11 +19,11 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
-import io.refstore.web.console.ConsoleController;
 import io.refstore.batch.api.JobFilter;
 import io.refstore.batch.api.JobStatus;
 import io.refstore.batch.api.JobSummary;
 import io.refstore.batch.api.RefJobType;
+import io.refstore.web.console.ConsoleController;
 import io.refstore.web.console.system.ConsoleUser;
 import io.refstore.web.jobs.JobRedaction;
 import io.refstore.web.jobs.JobRelations;

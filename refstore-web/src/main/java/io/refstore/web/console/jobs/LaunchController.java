@@ -17,13 +17,13 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 
-import io.refstore.web.console.ConsoleController;
 import io.refstore.batch.api.DeleteCriteria;
 import io.refstore.batch.api.JobConflictException;
 import io.refstore.batch.api.JobParameterNames;
 import io.refstore.batch.api.JobSummary;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.StoreStatistics;
+import io.refstore.web.console.ConsoleController;
 import io.refstore.web.console.system.ConsoleUser;
 import io.refstore.web.jobs.JobPolicy;
 import io.refstore.web.jobs.JobService;

@@ -8,10 +8,12 @@ import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 
-import io.refstore.web.console.ConsoleController;
 import io.refstore.batch.api.RefJobType;
+import io.refstore.web.console.ConsoleController;
 import io.refstore.web.inventory.InventoryService;
 import io.refstore.web.jobs.JobService;
+import io.refstore.web.repos.RepoHealth;
+import io.refstore.web.repos.RepoOverview;
 
 /**
  * The console's home: every repository with its format, ref counts per namespace, what

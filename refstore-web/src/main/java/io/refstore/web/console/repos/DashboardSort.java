@@ -3,6 +3,7 @@ package io.refstore.web.console.repos;
 import java.util.Comparator;
 import java.util.Locale;
 
+import io.refstore.web.repos.RepoHealth;
 import io.refstore.web.system.InvalidRequestException;
 import io.refstore.web.system.Problems;
 

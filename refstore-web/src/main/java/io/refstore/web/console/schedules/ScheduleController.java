@@ -15,8 +15,8 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
-import io.refstore.web.console.ConsoleController;
 import io.refstore.batch.api.RefJobType;
+import io.refstore.web.console.ConsoleController;
 import io.refstore.web.console.system.ConsoleUser;
 import io.refstore.web.schedules.Schedule;
 import io.refstore.web.schedules.ScheduleConflictException;

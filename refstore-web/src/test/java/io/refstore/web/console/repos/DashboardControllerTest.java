@@ -27,6 +27,7 @@ import io.refstore.core.repo.DiscoveredRepositories;
 import io.refstore.core.repo.DiscoveredRepositories.SkipReason;
 import io.refstore.core.testing.TempRepo;
 import io.refstore.web.console.ConsoleTestSupport;
+import io.refstore.web.repos.RepoHealth;
 
 /**
  * The dashboard over repositories made by git: counts per namespace and store statistics

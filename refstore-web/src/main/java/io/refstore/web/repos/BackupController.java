@@ -1,4 +1,4 @@
-package io.refstore.web.console.repos;
+package io.refstore.web.repos;
 
 import java.io.IOException;
 import java.util.List;
@@ -11,8 +11,6 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
 import io.refstore.web.console.ConsoleController;
-import io.refstore.web.repos.BackupService;
-import io.refstore.web.repos.BackupView;
 import io.refstore.web.system.Problems;
 
 /**

@@ -1,8 +1,7 @@
-package io.refstore.web.console.repos;
+package io.refstore.web.repos;
 
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.StoreStatistics;
-import io.refstore.web.repos.RepoSummary;
 
 /**
  * One repository as the dashboard shows it: the API's summary (format, counts per

@@ -1,4 +1,4 @@
-package io.refstore.web.console.inventory;
+package io.refstore.web.inventory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;

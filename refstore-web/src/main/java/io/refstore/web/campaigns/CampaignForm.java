@@ -1,6 +1,5 @@
-package io.refstore.web.console.campaigns;
+package io.refstore.web.campaigns;
 
-import io.refstore.web.campaigns.CampaignRequest;
 import io.refstore.web.console.schedules.JobTargetForm;
 
 /**

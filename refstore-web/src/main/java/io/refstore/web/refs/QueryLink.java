@@ -1,4 +1,4 @@
-package io.refstore.web.console.repos;
+package io.refstore.web.refs;
 
 import java.nio.charset.StandardCharsets;
 

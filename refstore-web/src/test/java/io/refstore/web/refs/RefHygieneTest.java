@@ -1,4 +1,4 @@
-package io.refstore.web.console.repos;
+package io.refstore.web.refs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -30,11 +30,6 @@ import org.springframework.web.util.UriComponentsBuilder;
 
 import io.refstore.core.testing.TempRepo;
 import io.refstore.web.console.ConsoleTestSupport;
-import io.refstore.web.refs.BranchAges;
-import io.refstore.web.refs.RefCommit;
-import io.refstore.web.refs.RefPage;
-import io.refstore.web.refs.RefTipDetails;
-import io.refstore.web.refs.RefView;
 
 /**
  * The ref browser's commit columns, facts filters and date order, the Clean up link and

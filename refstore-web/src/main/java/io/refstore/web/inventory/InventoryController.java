@@ -1,4 +1,4 @@
-package io.refstore.web.console.inventory;
+package io.refstore.web.inventory;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -8,9 +8,6 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 
 import io.refstore.web.console.ConsoleController;
-import io.refstore.web.inventory.Growth;
-import io.refstore.web.inventory.InventoryRecord;
-import io.refstore.web.inventory.InventoryService;
 
 /**
  * A repository's inventory history, the part of its page that htmx loads separately: its

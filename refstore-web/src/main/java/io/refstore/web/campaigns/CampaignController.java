@@ -1,4 +1,4 @@
-package io.refstore.web.console.campaigns;
+package io.refstore.web.campaigns;
 
 import java.util.List;
 import java.util.Set;
@@ -15,11 +15,8 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 import org.springframework.web.server.ResponseStatusException;
 
-import io.refstore.web.console.ConsoleController;
 import io.refstore.batch.api.RefJobType;
-import io.refstore.web.campaigns.Campaign;
-import io.refstore.web.campaigns.CampaignService;
-import io.refstore.web.campaigns.CampaignTarget;
+import io.refstore.web.console.ConsoleController;
 import io.refstore.web.console.system.ConsoleUser;
 import io.refstore.web.system.InvalidRequestException;
 

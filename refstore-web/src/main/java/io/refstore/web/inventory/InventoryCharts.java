@@ -1,4 +1,4 @@
-package io.refstore.web.console.inventory;
+package io.refstore.web.inventory;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -8,9 +8,6 @@ import java.util.TreeSet;
 
 import org.springframework.stereotype.Component;
 
-import io.refstore.web.inventory.Growth;
-import io.refstore.web.inventory.InventoryRecord;
-import io.refstore.web.inventory.InventoryService;
 import tools.jackson.databind.json.JsonMapper;
 
 /**

@@ -1,4 +1,4 @@
-package io.refstore.web.console.fleet;
+package io.refstore.web.fleet;
 
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.not;
@@ -11,7 +11,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 
 import io.refstore.core.testing.TempRepo;
 import io.refstore.web.console.ConsoleTestSupport;
-import io.refstore.web.fleet.FleetMembership;
 
 /**
  * The fleet dashboard: this node up with its storage, and a repository made by git listed

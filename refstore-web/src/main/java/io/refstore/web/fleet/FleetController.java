@@ -1,12 +1,10 @@
-package io.refstore.web.console.fleet;
+package io.refstore.web.fleet;
 
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 
 import io.refstore.web.console.ConsoleController;
-import io.refstore.web.fleet.FleetFilter;
-import io.refstore.web.fleet.FleetService;
 
 /**
  * The fleet dashboard: every node, up or down, with its storages, and the repositories of

@@ -1,4 +1,4 @@
-package io.refstore.web.console.repos;
+package io.refstore.web.repos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;

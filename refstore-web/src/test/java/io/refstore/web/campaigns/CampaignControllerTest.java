@@ -1,4 +1,4 @@
-package io.refstore.web.console.campaigns;
+package io.refstore.web.campaigns;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -16,9 +16,6 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
-import io.refstore.web.campaigns.Campaign;
-import io.refstore.web.campaigns.CampaignService;
-import io.refstore.web.campaigns.CampaignTarget;
 import io.refstore.web.console.ConsoleTestSupport;
 
 /**

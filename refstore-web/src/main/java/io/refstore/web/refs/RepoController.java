@@ -1,4 +1,4 @@
-package io.refstore.web.console.repos;
+package io.refstore.web.refs;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -10,19 +10,12 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.bind.annotation.RequestParam;
 
-import io.refstore.web.console.ConsoleController;
 import io.refstore.batch.api.JobParameterNames;
 import io.refstore.batch.api.RefJobType;
+import io.refstore.web.console.ConsoleController;
 import io.refstore.web.console.system.ConsoleUser;
-import io.refstore.web.refs.BranchAges;
-import io.refstore.web.refs.HygieneProperties;
-import io.refstore.web.refs.RefCommit;
-import io.refstore.web.refs.RefFactsPage;
-import io.refstore.web.refs.RefFactsService;
-import io.refstore.web.refs.RefFilter;
-import io.refstore.web.refs.RefPage;
-import io.refstore.web.refs.RefService;
-import io.refstore.web.refs.RefView;
+import io.refstore.web.repos.RepoHealth;
+import io.refstore.web.repos.RepoOverview;
 import io.refstore.web.system.InvalidRequestException;
 import io.refstore.web.system.Problems;
 

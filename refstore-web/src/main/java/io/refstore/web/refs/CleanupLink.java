@@ -1,6 +1,4 @@
-package io.refstore.web.console.repos;
-
-import io.refstore.web.refs.RefFilter;
+package io.refstore.web.refs;
 
 /**
  * The deletion plan's launch form ({@code /jobs/new/deletion}) pre-filled with what the

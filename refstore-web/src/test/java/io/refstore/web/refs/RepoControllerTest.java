@@ -1,4 +1,4 @@
-package io.refstore.web.console.repos;
+package io.refstore.web.refs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -18,8 +18,7 @@ import org.springframework.test.web.servlet.MvcResult;
 
 import io.refstore.core.testing.TempRepo;
 import io.refstore.web.console.ConsoleTestSupport;
-import io.refstore.web.refs.RefPage;
-import io.refstore.web.refs.RefView;
+import io.refstore.web.repos.RepoHealth;
 
 /**
  * The repository page over a repository made by git: keyset pages that together hold

@@ -1,6 +1,4 @@
-package io.refstore.web.console.repos;
-
-import io.refstore.web.refs.RefFilter;
+package io.refstore.web.refs;
 
 /**
  * The ref browser's links that keep the search and the filter: the first page, the pages

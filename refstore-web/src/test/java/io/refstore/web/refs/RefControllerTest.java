@@ -1,4 +1,4 @@
-package io.refstore.web.console.refs;
+package io.refstore.web.refs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -16,8 +16,6 @@ import org.springframework.test.web.servlet.MvcResult;
 
 import io.refstore.core.testing.TempRepo;
 import io.refstore.web.console.ConsoleTestSupport;
-import io.refstore.web.refs.RefView;
-import io.refstore.web.refs.ReflogView;
 
 /**
  * One ref's page over a repository made by git: a branch with its reflog newest first, an

@@ -1,4 +1,4 @@
-package io.refstore.web.console.refs;
+package io.refstore.web.refs;
 
 import java.io.IOException;
 import java.util.List;
@@ -8,11 +8,6 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 
 import io.refstore.web.console.ConsoleController;
-import io.refstore.web.refs.RefFactsService;
-import io.refstore.web.refs.RefNotFoundException;
-import io.refstore.web.refs.RefService;
-import io.refstore.web.refs.RefView;
-import io.refstore.web.refs.ReflogView;
 
 /**
  * One ref: its value (the object and its type), peeled value or symbolic target, its

@@ -1,4 +1,4 @@
-package io.refstore.web.console.repos;
+package io.refstore.web.repos;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -9,11 +9,6 @@ import org.springframework.stereotype.Service;
 
 import io.refstore.core.ref.StoreStatistics;
 import io.refstore.core.repo.DiscoveredRepositories;
-import io.refstore.web.repos.OpenRepo;
-import io.refstore.web.repos.RepoNotFoundException;
-import io.refstore.web.repos.RepoRegistry;
-import io.refstore.web.repos.RepoService;
-import io.refstore.web.repos.RepoSummary;
 
 /**
  * The dashboard's view of the repositories: the API's summaries joined with each store's
