@@ -31,7 +31,7 @@ import io.refstore.web.system.InvalidRequestException;
  * cancels are audited. Thread-safe.
  */
 @Service
-public class CampaignService {
+class CampaignService {
 
 	/** The most jobs one campaign may run at once. */
 	public static final int MAX_CONCURRENCY = 64;
