@@ -17,7 +17,7 @@ import org.springframework.web.server.ResponseStatusException;
 
 import io.refstore.batch.api.RefJobType;
 import io.refstore.web.console.ConsoleController;
-import io.refstore.web.console.system.ConsoleUser;
+import io.refstore.web.console.ConsoleUser;
 import io.refstore.web.system.InvalidRequestException;
 
 /**

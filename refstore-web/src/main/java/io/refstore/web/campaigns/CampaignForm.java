@@ -1,6 +1,6 @@
 package io.refstore.web.campaigns;
 
-import io.refstore.web.console.schedules.JobTargetForm;
+import io.refstore.web.schedules.JobTargetForm;
 
 /**
  * The console's launch form of a campaign; extra job parameters are {@code key=value}

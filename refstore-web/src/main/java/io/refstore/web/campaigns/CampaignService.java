@@ -13,12 +13,12 @@ import org.springframework.transaction.annotation.Transactional;
 import io.refstore.batch.api.RefJobType;
 import io.refstore.web.audit.AuditEntry;
 import io.refstore.web.audit.AuditLog;
-import io.refstore.web.jobs.JobPolicy;
 import io.refstore.web.jobs.JobService;
 import io.refstore.web.schedules.Schedule;
 import io.refstore.web.schedules.ScheduleService;
 import io.refstore.web.schedules.ScheduleTargets;
 import io.refstore.web.schedules.StoredInputs;
+import io.refstore.web.security.JobPolicy;
 import io.refstore.web.system.InvalidRequestException;
 
 /**

@@ -13,7 +13,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import io.refstore.batch.api.JobParameterNames;
 import io.refstore.batch.api.RefJobType;
 import io.refstore.web.console.ConsoleController;
-import io.refstore.web.console.system.ConsoleUser;
+import io.refstore.web.console.ConsoleUser;
 import io.refstore.web.repos.RepoHealth;
 import io.refstore.web.repos.RepoOverview;
 import io.refstore.web.system.InvalidRequestException;

@@ -17,7 +17,7 @@ import io.refstore.web.audit.AuditFilter;
 import io.refstore.web.audit.AuditLog;
 import io.refstore.web.audit.AuditPage;
 import io.refstore.web.console.ConsoleController;
-import io.refstore.web.console.system.ConsoleUser;
+import io.refstore.web.console.ConsoleUser;
 
 /**
  * The audit log, newest first, filtered by user, action, repository, outcome and time
