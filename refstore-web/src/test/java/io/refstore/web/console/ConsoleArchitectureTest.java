@@ -1,5 +1,7 @@
 package io.refstore.web.console;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -18,6 +20,7 @@ import com.tngtech.archunit.lang.EvaluationResult;
 
 import io.refstore.archfixture.Outside;
 import io.refstore.web.RefstoreApplication;
+import io.refstore.web.jobs.JobView;
 
 /**
  * Every controller that renders a page carries {@link ConsoleController}, which the
@@ -38,6 +41,39 @@ class ConsoleArchitectureTest {
 		.should()
 		.beAnnotatedWith(ConsoleController.class)
 		.because("the console's advice (user, role, error pages) applies to @ConsoleController classes only");
+
+	/**
+	 * The console's shared package (the marker, the advices, the user and the formats)
+	 * depends on no feature, so every feature can keep its pages beside its service
+	 * without a package cycle. Only security (roles, and which role a job needs) and
+	 * system lie below it.
+	 */
+	private static final ArchRule THE_CONSOLE_DEPENDS_ON_NO_FEATURE = classes().that()
+		.resideInAPackage("io.refstore.web.console")
+		.should()
+		.onlyDependOnClassesThat(resideOutsideOfPackage("io.refstore.web..")
+			.or(resideInAnyPackage("io.refstore.web.console", "io.refstore.web.security", "io.refstore.web.system")))
+		.because("features depend on the console's marker and user: a dependency back would be a cycle");
+
+	@Test
+	void theConsoleDependsOnNoFeature() {
+		JavaClasses web = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+			.importPackages("io.refstore.web");
+		assertThat(web.contain(ConsoleAdvice.class)).as("main classes imported").isTrue();
+		THE_CONSOLE_DEPENDS_ON_NO_FEATURE.check(web);
+	}
+
+	/**
+	 * The rule flags a console class that uses a feature, and passes the console's own.
+	 */
+	@Test
+	void theRuleCatchesTheConsoleUsingAFeature() {
+		JavaClasses classes = new ClassFileImporter().importClasses(ConsoleFormat.class, UsesAFeature.class);
+		EvaluationResult result = THE_CONSOLE_DEPENDS_ON_NO_FEATURE.evaluate(classes);
+		assertThat(result.hasViolation()).isTrue();
+		assertThat(result.getFailureReport().getDetails()).isNotEmpty()
+			.allSatisfy((line) -> assertThat(line).contains(UsesAFeature.class.getName()));
+	}
 
 	@Test
 	void pageControllersAreConsoleControllers() {
@@ -84,6 +120,13 @@ class ConsoleArchitectureTest {
 		assertThat(result.hasViolation()).isTrue();
 		assertThat(result.getFailureReport().getDetails()).singleElement()
 			.satisfies((line) -> assertThat(line).contains(Outside.Page.class.getName()));
+	}
+
+	/** A class of the console's package that reaches into a feature. */
+	static final class UsesAFeature {
+
+		JobView job;
+
 	}
 
 }
