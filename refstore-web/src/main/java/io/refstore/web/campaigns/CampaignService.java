@@ -13,12 +13,12 @@ import org.springframework.transaction.annotation.Transactional;
 import io.refstore.batch.api.RefJobType;
 import io.refstore.web.audit.AuditEntry;
 import io.refstore.web.audit.AuditLog;
-import io.refstore.web.jobs.JobPolicy;
 import io.refstore.web.jobs.JobService;
 import io.refstore.web.schedules.Schedule;
 import io.refstore.web.schedules.ScheduleService;
 import io.refstore.web.schedules.ScheduleTargets;
 import io.refstore.web.schedules.StoredInputs;
+import io.refstore.web.security.JobPolicy;
 import io.refstore.web.system.InvalidRequestException;
 
 /**
@@ -31,7 +31,7 @@ import io.refstore.web.system.InvalidRequestException;
  * cancels are audited. Thread-safe.
  */
 @Service
-public class CampaignService {
+class CampaignService {
 
 	/** The most jobs one campaign may run at once. */
 	public static final int MAX_CONCURRENCY = 64;

@@ -20,7 +20,7 @@ import io.refstore.web.system.Problems;
  * is down. Thread-safe.
  */
 @Service
-public class FleetService implements RemoteRepos {
+class FleetService implements RemoteRepos {
 
 	private final FleetStore store;
 

@@ -13,7 +13,7 @@ import io.refstore.web.system.Redaction;
  * shown), and paths in parameters and results (plans, manifests, backups) cut to their
  * names. Spring Batch keeps the full text, and the log has it.
  */
-public final class JobRedaction {
+final class JobRedaction {
 
 	private JobRedaction() {
 	}

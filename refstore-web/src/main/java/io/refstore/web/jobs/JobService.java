@@ -45,6 +45,7 @@ import io.refstore.batch.api.RollbackParameters;
 import io.refstore.batch.api.VerifyParameters;
 import io.refstore.web.audit.AuditEntry;
 import io.refstore.web.fleet.FleetJobs;
+import io.refstore.web.security.JobPolicy;
 import io.refstore.web.security.Roles;
 import io.refstore.web.system.InvalidRequestException;
 import io.refstore.web.system.Problems;

@@ -40,7 +40,7 @@ import io.refstore.web.repos.RepoRegistry;
  * it. Callers need the role VIEWER. Thread-safe.
  */
 @Service
-public class RefFactsService {
+class RefFactsService {
 
 	private static final long DAY = 86_400;
 

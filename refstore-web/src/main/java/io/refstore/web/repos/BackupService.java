@@ -27,7 +27,7 @@ import io.refstore.web.system.Problems;
  * Thread-safe.
  */
 @Service
-public class BackupService {
+class BackupService {
 
 	/** The name of the parameter carrying a backup's name, in problems. */
 	public static final String PARAMETER = "name";

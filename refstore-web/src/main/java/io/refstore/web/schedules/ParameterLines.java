@@ -8,7 +8,7 @@ import java.util.Map;
  * Lines without a key before an {@code =} are ignored; the job's own validation names any
  * bad key or value at launch.
  */
-public final class ParameterLines {
+final class ParameterLines {
 
 	private ParameterLines() {
 	}

@@ -35,8 +35,8 @@ import io.refstore.batch.api.RefJobParameters;
 import io.refstore.batch.api.RefJobType;
 import io.refstore.web.audit.AuditEntry;
 import io.refstore.web.audit.AuditLog;
-import io.refstore.web.jobs.JobPolicy;
 import io.refstore.web.jobs.JobService;
+import io.refstore.web.security.JobPolicy;
 import io.refstore.web.system.InvalidRequestException;
 
 /**

@@ -43,7 +43,9 @@ import tools.jackson.core.TokenStreamLocation;
  * the base class; refstore's through the handlers here. Anything unexpected becomes a 500
  * with a generic detail: the exception goes to the log, never to the client. Security
  * exceptions are passed on to Spring Security, which answers 401 or 403 through
- * {@code ProblemSecurityHandlers}.
+ * {@code ProblemSecurityHandlers}. It is not scoped: it also answers what no handler took
+ * (a 405, an unknown path); the console's advice, chosen by {@code @ConsoleController}
+ * and ordered first, takes the console pages' errors.
  */
 @RestControllerAdvice
 class ApiExceptionHandler extends ResponseEntityExceptionHandler implements PassesSecurityExceptions {

@@ -8,7 +8,6 @@ import org.springframework.format.annotation.DateTimeFormat;
 import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.access.hierarchicalroles.RoleHierarchy;
 import org.springframework.security.core.context.SecurityContextHolder;
-import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -17,14 +16,15 @@ import io.refstore.web.audit.AuditEntry;
 import io.refstore.web.audit.AuditFilter;
 import io.refstore.web.audit.AuditLog;
 import io.refstore.web.audit.AuditPage;
-import io.refstore.web.console.system.ConsoleUser;
+import io.refstore.web.console.ConsoleController;
+import io.refstore.web.console.ConsoleUser;
 
 /**
  * The audit log, newest first, filtered by user, action, repository, outcome and time
  * (UTC), paged by the id cursor the log returns. OPERATOR and ADMIN may read it, as
  * through the API.
  */
-@Controller
+@ConsoleController
 class AuditController {
 
 	static final String VIEWS_AUDIT_LIST = "audit/auditList";

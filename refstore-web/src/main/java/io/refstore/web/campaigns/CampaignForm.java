@@ -1,0 +1,29 @@
+package io.refstore.web.campaigns;
+
+import io.refstore.web.schedules.JobTargetForm;
+
+/**
+ * The console's launch form of a campaign; extra job parameters are {@code key=value}
+ * lines.
+ */
+public class CampaignForm extends JobTargetForm {
+
+	private Integer concurrency = 2;
+
+	public CampaignForm() {
+		super("MAINTAIN", "GLOB", "");
+	}
+
+	CampaignRequest toRequest() {
+		return new CampaignRequest(getJobType(), getTargetKind(), getTarget(), parameterMap(), this.concurrency);
+	}
+
+	public Integer getConcurrency() {
+		return this.concurrency;
+	}
+
+	public void setConcurrency(Integer concurrency) {
+		this.concurrency = concurrency;
+	}
+
+}

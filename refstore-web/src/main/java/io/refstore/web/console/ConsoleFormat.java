@@ -1,0 +1,293 @@
+package io.refstore.web.console;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeParseException;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import org.springframework.stereotype.Component;
+import org.springframework.web.util.UriUtils;
+
+import io.refstore.batch.api.RefJobType;
+
+/**
+ * Numbers, sizes, durations and times as the console's templates print them
+ * ({@code ${@fmt.bytes(n)}}). Stateless and thread-safe.
+ */
+@Component("fmt")
+public class ConsoleFormat {
+
+	/** The zone of the server's local times (Spring Batch's, a backup's name). */
+	private final ZoneId serverZone;
+
+	/** Local times in the server's zone. */
+	public ConsoleFormat() {
+		this(ZoneId.systemDefault());
+	}
+
+	/** Local times in {@code serverZone}. */
+	ConsoleFormat(ZoneId serverZone) {
+		this.serverZone = serverZone;
+	}
+
+	private static final String[] UNITS = { "B", "KiB", "MiB", "GiB", "TiB" };
+
+	/**
+	 * How the server writes a time: in UTC with the zone named. The page's script
+	 * ({@code console/time.js}) rewrites it into the viewer's own zone, with that zone
+	 * named, so every time on every page reads the same way.
+	 */
+	private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'", Locale.ROOT)
+		.withZone(ZoneOffset.UTC);
+
+	/** A whole number a job result holds as text; 0 for none or not a number. */
+	public long number(String text) {
+		try {
+			return (text != null) ? Long.parseLong(text.strip()) : 0;
+		}
+		catch (NumberFormatException ex) {
+			return 0;
+		}
+	}
+
+	/** A count with thousands separators: {@code 1,000,000}. */
+	public String count(long value) {
+		return String.format(Locale.ROOT, "%,d", value);
+	}
+
+	/**
+	 * A size in binary units with one decimal: {@code 12.3 MiB}; plain bytes below 1 KiB.
+	 */
+	public String bytes(long value) {
+		if (value < 1024) {
+			return value + " B";
+		}
+		double scaled = value;
+		int unit = 0;
+		while (scaled >= 1024 && unit < UNITS.length - 1) {
+			scaled /= 1024;
+			unit++;
+		}
+		return String.format(Locale.ROOT, "%.1f %s", scaled, UNITS[unit]);
+	}
+
+	/**
+	 * A duration as {@code 1h 02m 03s}, {@code 2m 03s} or {@code 4.2s}; an empty string
+	 * for {@code null}.
+	 */
+	public String duration(Duration duration) {
+		if (duration == null) {
+			return "";
+		}
+		long seconds = duration.getSeconds();
+		if (seconds < 60) {
+			return String.format(Locale.ROOT, "%.1fs", duration.toMillis() / 1000.0);
+		}
+		if (seconds < 3600) {
+			return String.format(Locale.ROOT, "%dm %02ds", seconds / 60, seconds % 60);
+		}
+		return String.format(Locale.ROOT, "%dh %02dm %02ds", seconds / 3600, (seconds / 60) % 60, seconds % 60);
+	}
+
+	/**
+	 * A rate of {@code unit} per second, without decimals above 10:
+	 * {@code 12,345 refs/s}.
+	 */
+	public String rate(double perSecond, String unit) {
+		if (perSecond < 10) {
+			return String.format(Locale.ROOT, "%.1f %s/s", perSecond, unit);
+		}
+		return String.format(Locale.ROOT, "%,d %s/s", Math.round(perSecond), unit);
+	}
+
+	/**
+	 * What a job step counts: reflog entries for the reflog steps, refs for the others.
+	 */
+	public String stepUnit(String step) {
+		return (step != null && step.contains("Reflog")) ? "entries" : "refs";
+	}
+
+	/**
+	 * A point in time as {@code 2026-12-01 13:44:11 UTC}; an empty string for
+	 * {@code null}. Takes an {@link Instant}, an offset or zoned date-time, a local
+	 * date-time (Spring Batch's, in the server's zone) or such a value's ISO text.
+	 */
+	public String time(Object value) {
+		Instant instant = instant(value);
+		return (instant == null) ? "" : TIME.format(instant);
+	}
+
+	/**
+	 * The same point in time as ISO-8601 in UTC, for a {@code <time datetime>} attribute;
+	 * an empty string for {@code null}.
+	 */
+	public String iso(Object value) {
+		Instant instant = instant(value);
+		return (instant == null) ? "" : instant.toString();
+	}
+
+	/**
+	 * The length of time from {@code start} to {@code end} (to now if {@code end} is
+	 * {@code null}), as {@link #duration(Duration)} writes it; an empty string if
+	 * {@code start} is {@code null}.
+	 */
+	public String between(Object start, Object end) {
+		Instant from = instant(start);
+		if (from == null) {
+			return "";
+		}
+		Instant to = (end != null) ? instant(end) : Instant.now();
+		return duration(Duration.between(from, to));
+	}
+
+	private Instant instant(Object value) {
+		if (value == null) {
+			return null;
+		}
+		if (value instanceof Instant instant) {
+			return instant;
+		}
+		if (value instanceof OffsetDateTime offset) {
+			return offset.toInstant();
+		}
+		if (value instanceof ZonedDateTime zoned) {
+			return zoned.toInstant();
+		}
+		if (value instanceof LocalDateTime local) {
+			return local.atZone(this.serverZone).toInstant();
+		}
+		String text = value.toString();
+		try {
+			return OffsetDateTime.parse(text).toInstant();
+		}
+		catch (DateTimeParseException ex) {
+			return LocalDateTime.parse(text).atZone(this.serverZone).toInstant();
+		}
+	}
+
+	/** A percentage without decimals, from a fraction in {@code [0, 1]}. */
+	public String percent(double fraction) {
+		return Math.round(Math.max(0, Math.min(1, fraction)) * 100) + "%";
+	}
+
+	/** A job type in words: {@code Migration}, {@code Deletion}. */
+	public String jobType(RefJobType type) {
+		return jobTypeInWords(type);
+	}
+
+	/** {@link #jobType}, for code outside the templates. */
+	public static String jobTypeInWords(RefJobType type) {
+		if (type == null) {
+			return "Unknown job";
+		}
+		return switch (type) {
+			case MIGRATE -> "Migration";
+			case ROLLBACK -> "Rollback";
+			case DELETE -> "Deletion";
+			case RESTORE -> "Restore";
+			case MAINTAIN -> "Maintenance";
+			case VERIFY -> "Verification";
+			case INVENTORY -> "Inventory";
+		};
+	}
+
+	/**
+	 * A constant in words: {@code SKIPPED_BUSY} is {@code Skipped busy}; an empty string
+	 * for {@code null}.
+	 */
+	public String words(Object constant) {
+		return inWords((constant != null) ? constant.toString() : null);
+	}
+
+	/**
+	 * A constant or a Spring bean name in words: {@code SKIPPED_BUSY} is
+	 * {@code Skipped busy}, {@code copyRefsStep} is {@code Copy refs},
+	 * {@code migrateRefsJob} is {@code Migrate refs}; an empty string for {@code null}.
+	 */
+	public static String inWords(String name) {
+		if (name == null || name.isEmpty()) {
+			return "";
+		}
+		String stem = name.replaceFirst("(Step|Job)$", "");
+		boolean constant = stem.equals(stem.toUpperCase(Locale.ROOT));
+		StringBuilder words = new StringBuilder(stem.length() + 4);
+		for (int i = 0; i < stem.length(); i++) {
+			char c = stem.charAt(i);
+			if (c == '_') {
+				words.append(' ');
+			}
+			else if (i == 0) {
+				words.append(Character.toUpperCase(c));
+			}
+			else if (constant) {
+				words.append(Character.toLowerCase(c));
+			}
+			else if (Character.isUpperCase(c)) {
+				words.append(' ').append(Character.toLowerCase(c));
+			}
+			else {
+				words.append(c);
+			}
+		}
+		return words.toString();
+	}
+
+	/** Job parameters as {@code key=value} lines, or {@code (none)}. */
+	public String parameters(Map<String, ?> parameters) {
+		if (parameters == null || parameters.isEmpty()) {
+			return "(none)";
+		}
+		return parameters.entrySet()
+			.stream()
+			.map((entry) -> entry.getKey() + "=" + entry.getValue())
+			.collect(Collectors.joining("\n"));
+	}
+
+	/**
+	 * The job execution an audit entry's target names ({@code migrateRefsJob #12} is 12),
+	 * or {@code null}.
+	 */
+	public Long jobOf(String target) {
+		int hash = (target != null) ? target.lastIndexOf(" #") : -1;
+		if (hash < 0) {
+			return null;
+		}
+		try {
+			return Long.valueOf(target.substring(hash + 2));
+		}
+		catch (NumberFormatException ex) {
+			return null;
+		}
+	}
+
+	/**
+	 * Where an audit entry's target is shown, or {@code null}: a job's page
+	 * ({@code migrateRefsJob #12}), a campaign's, a schedule's (unless it was deleted).
+	 */
+	public String auditLink(String action, String target) {
+		Long job = jobOf(target);
+		if (job != null) {
+			return "/jobs/" + job;
+		}
+		if (target == null || action == null) {
+			return null;
+		}
+		if (action.startsWith("campaign.") && target.chars().allMatch(Character::isDigit) && !target.isEmpty()) {
+			return "/campaigns/" + target;
+		}
+		if (action.startsWith("schedule.") && !action.equals("schedule.delete")) {
+			return "/schedules/" + UriUtils.encodePathSegment(target, StandardCharsets.UTF_8) + "/edit";
+		}
+		return null;
+	}
+
+}

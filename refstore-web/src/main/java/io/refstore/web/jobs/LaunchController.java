@@ -1,0 +1,187 @@
+package io.refstore.web.jobs;
+
+import java.io.IOException;
+import java.security.Principal;
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.security.access.AccessDeniedException;
+import org.springframework.security.access.hierarchicalroles.RoleHierarchy;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.ui.Model;
+import org.springframework.validation.BindingResult;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.ModelAttribute;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+
+import io.refstore.batch.api.DeleteCriteria;
+import io.refstore.batch.api.JobConflictException;
+import io.refstore.batch.api.JobParameterNames;
+import io.refstore.batch.api.JobSummary;
+import io.refstore.core.ref.RefFormat;
+import io.refstore.core.ref.StoreStatistics;
+import io.refstore.web.console.ConsoleController;
+import io.refstore.web.console.ConsoleUser;
+import io.refstore.web.repos.OpenRepo;
+import io.refstore.web.repos.RepoRegistry;
+import io.refstore.web.security.JobPolicy;
+import io.refstore.web.system.InvalidRequestException;
+import io.refstore.web.system.Redaction;
+
+/**
+ * The launch forms: migration (or its dry run, a verification that changes nothing),
+ * maintenance, a deletion plan, restore, rollback and an inventory. A refused parameter
+ * shows the form again with the message on its field; a job already holding the
+ * repository shows it as a form error; a launch redirects to the new execution's live
+ * page.
+ */
+@ConsoleController
+class LaunchController {
+
+	static final String VIEWS_LAUNCH_FORM = "jobs/launchForm";
+
+	/**
+	 * Job parameter names as the batch module reports them, mapped to the form's fields.
+	 */
+	private static final Map<String, String> FIELDS = Map.ofEntries(Map.entry(JobParameterNames.REPOSITORY, "repo"),
+			Map.entry(JobParameterNames.TARGET_FORMAT, "targetFormat"),
+			Map.entry(JobParameterNames.CHUNK_SIZE, "chunkSize"), Map.entry(JobParameterNames.PREFIXES, "prefixes"),
+			Map.entry(JobParameterNames.GLOBS, "globs"), Map.entry(JobParameterNames.EXCLUDES, "excludes"),
+			Map.entry(JobParameterNames.MANIFEST, "manifest"), Map.entry(JobParameterNames.BACKUP, "backup"),
+			Map.entry(JobParameterNames.REFLOGS, "reflogs"),
+			Map.entry(JobParameterNames.THROTTLE_MILLIS, "throttleMillis"),
+			Map.entry(JobParameterNames.OVERRIDE_PROTECTION, "overrideProtection"),
+			Map.entry(JobParameterNames.OVERRIDE_REASON, "overrideReason"),
+			Map.entry(JobParameterNames.NAMESPACES, "namespaces"),
+			Map.entry(JobParameterNames.MERGED_INTO, "mergedInto"),
+			Map.entry(JobParameterNames.OLDER_THAN, "olderThan"),
+			Map.entry(JobParameterNames.NOT_UPDATED_SINCE, "notUpdatedSince"));
+
+	private final JobService jobs;
+
+	private final RoleHierarchy hierarchy;
+
+	private final JobPolicy policy;
+
+	private final RepoRegistry repos;
+
+	LaunchController(JobService jobs, RoleHierarchy hierarchy, JobPolicy policy, RepoRegistry repos) {
+		this.jobs = jobs;
+		this.hierarchy = hierarchy;
+		this.policy = policy;
+		this.repos = repos;
+	}
+
+	/**
+	 * The launch form, filled from the query: the repository, a backup or manifest to
+	 * recover from, and for a deletion its selection and criteria (the ref browser's
+	 * "Clean up" opens it with its filter).
+	 */
+	@GetMapping("/jobs/new/{kind}")
+	String initLaunchForm(@PathVariable String kind, @RequestParam Map<String, String> query, Model model) {
+		LaunchKind launch = allowed(kind);
+		LaunchForm form = new LaunchForm();
+		String repo = query.getOrDefault("repo", "");
+		form.setRepo(repo);
+		form.setBackup(query.getOrDefault("backup", ""));
+		form.setManifest(query.getOrDefault("manifest", ""));
+		if (launch == LaunchKind.MIGRATION && !repo.isBlank()) {
+			migrationDefaults(repo, form);
+		}
+		if (launch == LaunchKind.DELETION) {
+			form.setChunkSize(1000);
+			form.setPrefixes(query.getOrDefault("prefixes", ""));
+			form.setGlobs(query.getOrDefault("globs", ""));
+			form.setExcludes(query.getOrDefault("excludes", ""));
+			form.setNamespaces(query.getOrDefault("namespaces", ""));
+			form.setMergedInto(query.getOrDefault("mergedInto", ""));
+			form.setOlderThan(query.getOrDefault("olderThan", ""));
+			form.setNotUpdatedSince(query.getOrDefault("notUpdatedSince", ""));
+		}
+		model.addAttribute("launchForm", form);
+		model.addAttribute("kind", launch);
+		return VIEWS_LAUNCH_FORM;
+	}
+
+	@PostMapping("/jobs/new/{kind}")
+	String processLaunchForm(@PathVariable String kind, @ModelAttribute LaunchForm launchForm, BindingResult result,
+			Principal principal, Model model) {
+		LaunchKind launch = allowed(kind);
+		model.addAttribute("kind", launch);
+		if (result.hasErrors()) {
+			return VIEWS_LAUNCH_FORM;
+		}
+		if (launch.confirmed() && !launchForm.getRepo().strip().equals(launchForm.getConfirmRepository().strip())) {
+			result.rejectValue("confirmRepository", "confirm",
+					"Type the repository's name exactly as above to confirm: " + launchForm.getRepo().strip());
+			return VIEWS_LAUNCH_FORM;
+		}
+		try {
+			JobSummary job = launch(launch, launchForm, principal.getName());
+			return "redirect:/jobs/" + job.executionId();
+		}
+		catch (InvalidRequestException ex) {
+			ex.rejectIn(result, FIELDS::get);
+		}
+		catch (JobConflictException ex) {
+			result.reject("conflict", Redaction.paths(ex.getMessage()));
+		}
+		return VIEWS_LAUNCH_FORM;
+	}
+
+	private JobSummary launch(LaunchKind kind, LaunchForm form, String actor) {
+		return switch (kind) {
+			case MIGRATION ->
+				form.isDryRun() ? this.jobs.verify(form.getRepo(), actor) : this.jobs.migrate(form.getRepo(),
+						form.getTargetFormat(), form.isReflogs(), form.getChunkSize(), form.getThrottleMillis(), actor);
+			case MAINTENANCE -> this.jobs.maintain(form.getRepo(), form.isForce(), actor);
+			case DELETION -> this.jobs.planDeletion(form.getRepo(), JobParameterNames.list(form.getPrefixes()),
+					JobParameterNames.list(form.getGlobs()), List.of(), JobParameterNames.list(form.getExcludes()),
+					new DeleteCriteria(JobParameterNames.list(form.getNamespaces()), form.getMergedInto(),
+							form.getOlderThan(), form.getNotUpdatedSince()),
+					form.isOverrideProtection(), form.getOverrideReason(), actor);
+			case RESTORE -> this.jobs.restore(form.getRepo(), form.getManifest(), actor);
+			case ROLLBACK -> this.jobs.rollback(form.getRepo(), form.getBackup(), actor);
+			case INVENTORY -> this.jobs.inventory(form.getRepo(), actor);
+		};
+	}
+
+	/**
+	 * A migration's defaults for the repository: the other format as the target, and
+	 * chunks of about a hundredth of its refs (100 to 100,000), so that the progress bar
+	 * moves on a small repository too. A files store's count is its loose and packed
+	 * refs; a reftable store's is estimated from its size (about 40 bytes a ref). A
+	 * repository that cannot be read keeps the form's defaults; the launch says why.
+	 */
+	private void migrationDefaults(String repo, LaunchForm form) {
+		StoreStatistics statistics;
+		try (OpenRepo open = this.repos.open(repo)) {
+			statistics = open.store().statistics();
+		}
+		catch (IOException | RuntimeException ex) {
+			return;
+		}
+		boolean files = statistics.format() == RefFormat.FILES;
+		form.setTargetFormat(files ? RefFormat.REFTABLE.configName() : RefFormat.FILES.configName());
+		long refs = files ? statistics.looseRefs() + statistics.packedRefs() : statistics.bytes() / 40;
+		form.setChunkSize((int) Math.max(100, Math.min(100_000, refs / 100)));
+	}
+
+	/**
+	 * The form's kind, if the user's role may launch the least of its jobs; the service
+	 * checks the job the form asks for on launch.
+	 */
+	private LaunchKind allowed(String path) {
+		LaunchKind kind = LaunchKind.of(path);
+		Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
+		ConsoleUser user = ConsoleUser.of(authentication, this.hierarchy);
+		if (!this.policy.allows(authentication, kind.least(), kind.leastParameters())) {
+			throw new AccessDeniedException("the role " + user.role() + " may not launch " + kind.path());
+		}
+		return kind;
+	}
+
+}

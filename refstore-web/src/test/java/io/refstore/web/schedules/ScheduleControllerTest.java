@@ -1,0 +1,255 @@
+package io.refstore.web.schedules;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.not;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.flash;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.model;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.redirectedUrl;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.view;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
+
+import io.refstore.web.audit.AuditEntry;
+import io.refstore.web.audit.AuditFilter;
+import io.refstore.web.audit.AuditLog;
+import io.refstore.web.console.ConsoleTestSupport;
+
+/**
+ * The console's schedule pages, one test per handler, on the real application: what the
+ * forms store, how a refused field comes back on the form, and pause/resume from the
+ * list.
+ */
+class ScheduleControllerTest extends ConsoleTestSupport {
+
+	@Autowired
+	ScheduleService schedules;
+
+	@Autowired
+	AuditLog audit;
+
+	/**
+	 * A POST of the schedule form for {@code name} on {@code repo}, UTC and skipped
+	 * misfires; the caller adds the job type, when and the user.
+	 */
+	private static MockHttpServletRequestBuilder scheduleForm(String path, String name, String repo) {
+		MockHttpServletRequestBuilder form = post(path).with(csrf())
+			.param("targetKind", "REPOSITORY")
+			.param("target", repo)
+			.param("timeZone", "UTC")
+			.param("misfire", "SKIP");
+		return (name != null) ? form.param("name", name) : form;
+	}
+
+	private String created(String stem) throws Exception {
+		String repo = uniqueName(stem) + ".git";
+		bareRepo(repo);
+		String name = uniqueName(stem);
+		this.mvc
+			.perform(post("/schedules/new").with(operator())
+				.with(csrf())
+				.param("name", name)
+				.param("jobType", "MAINTAIN")
+				.param("targetKind", "REPOSITORY")
+				.param("target", repo)
+				.param("cron", "0 0 3 * * ?")
+				.param("timeZone", "UTC")
+				.param("misfire", "RUN_ONCE")
+				.param("parameters", "force=true"))
+			.andExpect(status().is3xxRedirection())
+			.andExpect(redirectedUrl("/schedules"))
+			.andExpect(flash().attribute("message", "Schedule " + name + " created."));
+		return name;
+	}
+
+	@Test
+	void listShowsSchedulesWithTheirNextFire() throws Exception {
+		String name = created("listed");
+		this.mvc.perform(get("/schedules").with(viewer()))
+			.andExpect(status().isOk())
+			.andExpect(view().name(ScheduleController.VIEWS_SCHEDULE_LIST))
+			.andExpect(content().string(containsString("id=\"schedule-" + name + "\"")))
+			.andExpect(content().string(containsString("0 0 3 * * ? (UTC)")));
+	}
+
+	@Test
+	void creationFormStartsWithDefaults() throws Exception {
+		this.mvc.perform(get("/schedules/new").with(operator()))
+			.andExpect(status().isOk())
+			.andExpect(view().name(ScheduleController.VIEWS_SCHEDULE_FORM))
+			.andExpect(model().attributeExists("form", "jobTypes"));
+	}
+
+	@Test
+	void creationStoresTheSchedule() throws Exception {
+		String stored = created("stored");
+		Schedule schedule = asViewer(() -> this.schedules.find(stored)).orElseThrow();
+		assertThat(schedule.misfire()).isEqualTo(Schedule.Misfire.RUN_ONCE);
+		assertThat(schedule.parameters()).containsEntry("force", "true");
+		assertThat(schedule.createdBy()).isEqualTo("operator");
+	}
+
+	@Test
+	void aRefusedFieldComesBackOnTheForm() throws Exception {
+		this.mvc
+			.perform(post("/schedules/new").with(operator())
+				.with(csrf())
+				.param("name", uniqueName("bad"))
+				.param("jobType", "VERIFY")
+				.param("targetKind", "GLOB")
+				.param("target", "*")
+				.param("cron", "not cron")
+				.param("timeZone", "UTC")
+				.param("misfire", "SKIP"))
+			.andExpect(status().isOk())
+			.andExpect(view().name(ScheduleController.VIEWS_SCHEDULE_FORM))
+			.andExpect(model().attributeHasFieldErrors("form", "cron"));
+	}
+
+	@Test
+	void editFormShowsTheStoredValuesAndSavingReplacesThem() throws Exception {
+		String name = created("edited");
+		this.mvc.perform(get("/schedules/" + name + "/edit").with(operator()))
+			.andExpect(status().isOk())
+			.andExpect(model().attribute("editing", true))
+			.andExpect(content().string(containsString("Not fired yet.")));
+		this.mvc
+			.perform(post("/schedules/" + name + "/edit").with(operator())
+				.with(csrf())
+				.param("jobType", "VERIFY")
+				.param("targetKind", "LOOSE_REFS_ABOVE")
+				.param("target", "100")
+				.param("cron", "0 0 4 * * ?")
+				.param("timeZone", "Asia/Tokyo")
+				.param("misfire", "SKIP"))
+			.andExpect(redirectedUrl("/schedules"));
+		Schedule schedule = asViewer(() -> this.schedules.find(name)).orElseThrow();
+		assertThat(schedule.targetKind()).isEqualTo(Schedule.TargetKind.LOOSE_REFS_ABOVE);
+		assertThat(schedule.timeZone()).isEqualTo("Asia/Tokyo");
+	}
+
+	@Test
+	void pauseAndResumeFromTheList() throws Exception {
+		String name = created("paused");
+		this.mvc.perform(post("/schedules/" + name + "/pause").with(operator()).with(csrf()))
+			.andExpect(redirectedUrl("/schedules"));
+		assertThat(asViewer(() -> this.schedules.find(name)).orElseThrow().paused()).isTrue();
+		this.mvc.perform(post("/schedules/" + name + "/resume").with(operator()).with(csrf()))
+			.andExpect(redirectedUrl("/schedules"));
+		assertThat(asViewer(() -> this.schedules.find(name)).orElseThrow().paused()).isFalse();
+	}
+
+	@Test
+	void viewersCannotCreate() throws Exception {
+		this.mvc
+			.perform(post("/schedules/new").with(viewer())
+				.with(csrf())
+				.param("name", "x")
+				.param("jobType", "VERIFY")
+				.param("target", "x")
+				.param("cron", "0 0 2 * * ?"))
+			.andExpect(status().isForbidden());
+	}
+
+	@Test
+	void viewersSeeSchedulesReadOnly() throws Exception {
+		String name = created("read-only");
+		this.mvc.perform(get("/schedules").with(viewer()))
+			.andExpect(status().isOk())
+			.andExpect(content().string(containsString("id=\"schedule-" + name + "\"")))
+			.andExpect(content().string(not(containsString("id=\"new-schedule\""))))
+			.andExpect(content().string(not(containsString("/pause\""))));
+		this.mvc.perform(get("/schedules/new").with(viewer())).andExpect(status().isForbidden());
+		this.mvc.perform(get("/schedules/" + name + "/edit").with(viewer()))
+			.andExpect(status().isOk())
+			.andExpect(content().string(containsString("id=\"read-only\"")))
+			.andExpect(content().string(containsString("<fieldset disabled")))
+			.andExpect(content().string(not(containsString("id=\"save\""))));
+	}
+
+	@Test
+	void operatorsCannotChangeAScheduleOfAnAdministratorsJob() throws Exception {
+		String repo = uniqueName("admin-job") + ".git";
+		bareRepo(repo);
+		String name = uniqueName("admin-job");
+		this.mvc
+			.perform(scheduleForm("/schedules/new", name, repo).with(admin())
+				.param("jobType", "DELETE")
+				.param("cron", "0 0 3 * * ?")
+				.param("parameters", "prefixes=refs/pull/"))
+			.andExpect(redirectedUrl("/schedules"));
+		String maintained = created("operator-job");
+		String list = this.mvc.perform(get("/schedules").with(operator()))
+			.andExpect(status().isOk())
+			.andExpect(content().string(containsString("id=\"new-schedule\"")))
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		assertThat(list).contains("/schedules/" + maintained + "/pause")
+			.doesNotContain("/schedules/" + name + "/pause");
+		this.mvc.perform(get("/schedules/" + name + "/edit").with(operator()))
+			.andExpect(content().string(containsString("id=\"read-only\"")));
+		this.mvc.perform(get("/schedules/" + name + "/edit").with(admin()))
+			.andExpect(content().string(not(containsString("id=\"read-only\""))))
+			.andExpect(content().string(containsString("id=\"save\"")));
+		this.mvc.perform(post("/schedules/" + name + "/pause").with(operator()).with(csrf()))
+			.andExpect(status().isForbidden());
+		// the refusal is in the audit log once, with its reason; the changes that were
+		// made are there too
+		List<AuditEntry> denied = asOperator(() -> this.audit
+			.search(new AuditFilter("operator", "request.denied", null, null, null, null, null, 100))).entries()
+			.stream()
+			.filter((entry) -> entry.target().equals("POST /schedules/" + name + "/pause"))
+			.toList();
+		assertThat(denied).singleElement().satisfies((entry) -> {
+			assertThat(entry.outcome()).isEqualTo(AuditEntry.Outcome.DENIED);
+			assertThat(entry.detail()).isEqualTo("schedules of delete jobs like this need role ADMIN");
+		});
+		assertThat(asOperator(
+				() -> this.audit.search(new AuditFilter("admin", "schedule.create", repo, null, null, null, null, 100)))
+			.entries()).singleElement().satisfies((entry) -> assertThat(entry.target()).isEqualTo(name));
+		this.mvc.perform(post("/schedules/" + maintained + "/pause").with(operator()).with(csrf()))
+			.andExpect(redirectedUrl("/schedules"));
+		assertThat(asOperator(() -> this.audit
+			.search(new AuditFilter("operator", "schedule.pause", null, null, null, null, null, 100))).entries())
+			.anySatisfy((entry) -> {
+				assertThat(entry.target()).isEqualTo(maintained);
+				assertThat(entry.detail()).endsWith(", paused");
+			});
+	}
+
+	@Test
+	void aScheduleFiresOnceAtATimeInsteadOfACron() throws Exception {
+		String repo = uniqueName("once") + ".git";
+		bareRepo(repo);
+		String name = uniqueName("once");
+		this.mvc
+			.perform(scheduleForm("/schedules/new", name, repo).with(operator())
+				.param("jobType", "MAINTAIN")
+				.param("cron", "")
+				.param("onceAt", "2099-01-01T06:00:00Z"))
+			.andExpect(redirectedUrl("/schedules"));
+		Schedule schedule = asViewer(() -> this.schedules.find(name)).orElseThrow();
+		assertThat(schedule.cron()).isNull();
+		assertThat(schedule.onceAt()).isEqualTo(java.time.Instant.parse("2099-01-01T06:00:00Z"));
+		// the edit form shows it as it is, so saving keeps it a one-off
+		this.mvc.perform(get("/schedules/" + name + "/edit").with(operator()))
+			.andExpect(content().string(containsString("value=\"2099-01-01T06:00:00Z\"")));
+		this.mvc
+			.perform(scheduleForm("/schedules/" + name + "/edit", null, repo).with(operator())
+				.param("jobType", "MAINTAIN")
+				.param("cron", "")
+				.param("onceAt", "next tuesday"))
+			.andExpect(status().isOk())
+			.andExpect(model().attributeHasFieldErrors("form", "onceAt"));
+	}
+
+}
