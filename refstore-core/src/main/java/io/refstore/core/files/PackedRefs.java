@@ -276,8 +276,11 @@ final class PackedRefs {
 	}
 
 	/**
-	 * Whether the stored state says for sure whether the record peels: it has a {@code ^}
-	 * line, or the traits promise that a missing one means "not a tag".
+	 * Whether the file's traits promise that the record's missing {@code ^} line means
+	 * "not a tag" (or it has one). A writer that rewrites the file passes such a record
+	 * through as it is, as git does; a reader must not trust the promise, since git 2.55
+	 * breaks it (its migration to files writes tags without peeled lines under a
+	 * {@code fully-peeled} header) and peels such a record from the objects.
 	 */
 	boolean peelKnown(int record) {
 		if (this.traits.fullyPeeled() || hasPeeled(record)) {

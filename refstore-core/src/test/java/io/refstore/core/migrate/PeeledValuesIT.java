@@ -18,11 +18,12 @@ import io.refstore.core.testing.TempRepo;
 /**
  * Peeled values are never lost or invented, whoever wrote the store: git 2.55's
  * {@code refs migrate} writes annotated tags into reftable without their peeled value
- * (value type 1), and an older {@code packed-refs} may carry only the {@code peeled}
- * trait. refstore reads such a tag's peeled value from the objects, as git does, and
- * writes it into the store it migrates to, so that git 2.39, which trusts a
- * {@code fully-peeled} header, sees it too. Judged by git 2.55 and git 2.39 on their
- * {@code show-ref -d} and {@code for-each-ref %(*objectname)}.
+ * (value type 1) and, migrating back to files, a {@code packed-refs} whose header says
+ * {@code fully-peeled} but which holds no peeled line; an older {@code packed-refs} may
+ * carry only the {@code peeled} trait. refstore reads such a tag's peeled value from the
+ * objects, as git does, and writes it into the store it migrates to, so that git 2.39,
+ * which trusts a {@code fully-peeled} header, sees it too. Judged by git 2.55 and git
+ * 2.39 on their {@code show-ref -d} and {@code for-each-ref %(*objectname)}.
  */
 class PeeledValuesIT {
 
@@ -90,6 +91,30 @@ class PeeledValuesIT {
 		MigrationRunner.refs(repo.dir(), "migrate", "--ref-format=files").requireOk();
 		assertFullyPeeled(packed);
 		assertThat(SYSTEM.ok(repo.dir(), SHOW)).isEqualTo(shown);
+	}
+
+	@Test
+	void aFullyPeeledPackedRefsWithoutPeeledLinesIsPeeledFromTheObjects(@TempDir Path dir) throws IOException {
+		TempRepo repo = tags(dir.resolve("repo"));
+		String shown = repo.git(SHOW);
+		String derefs = repo.git(DEREF);
+		// git 2.55's migration from reftable to files leaves this: the header says
+		// fully-peeled, and no tag has its peeled line
+		repo.git("refs", "migrate", "--ref-format=reftable");
+		repo.git("refs", "migrate", "--ref-format=files");
+		Path packed = repo.gitDir().resolve("packed-refs");
+		List<String> lines = Files.readAllLines(packed);
+		assertThat(lines.get(0)).startsWith("# pack-refs with: peeled fully-peeled");
+		assertThat(lines).as("git's migration wrote no peeled line").noneMatch((line) -> line.startsWith("^"));
+		assertThat(repo.git(SHOW)).as("git 2.55 peels from the objects what the file does not store").isEqualTo(shown);
+
+		assertRefstoreShows(repo.dir(), shown, derefs);
+		MigrationRunner.refs(repo.dir(), "migrate", "--ref-format=reftable").requireOk();
+		assertThat(repo.git(SHOW)).isEqualTo(shown);
+		assertRefstoreShows(repo.dir(), shown, derefs);
+		MigrationRunner.refs(repo.dir(), "migrate", "--ref-format=files").requireOk();
+		assertFullyPeeled(packed);
+		assertThat(SYSTEM.ok(repo.dir(), SHOW)).as("git 2.39 on the packed-refs refstore wrote").isEqualTo(shown);
 	}
 
 	@Test
