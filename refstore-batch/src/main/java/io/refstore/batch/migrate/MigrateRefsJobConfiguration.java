@@ -164,12 +164,15 @@ class MigrateRefsJobConfiguration {
 
 	@Bean
 	@StepScope
-	StagedMigrationTasklet verifyRefsTasklet(@Value(PARAMETERS) Map<String, Object> parameters) {
-		return new StagedMigrationTasklet(parameters) {
+	StagedMigrationTasklet verifyRefsTasklet(@Value(PARAMETERS) Map<String, Object> parameters,
+			JobRepository jobRepository, PlatformTransactionManager tm) {
+		return new StagedMigrationTasklet(parameters, jobRepository, tm) {
 
 			@Override
 			RepeatStatus run(StagedMigration migration, StepContribution contribution, ExecutionContext step,
 					ExecutionContext job) throws IOException {
+				// the refs copied, all read back when the call returns
+				progress().begin(job.getLong(JobResults.MIGRATION_REFS_COPIED, 0L), false);
 				job.putString(JobResults.MIGRATION_STAGED_DIGEST, migration.assemble());
 				job.putString(JobResults.MIGRATION_VERIFIED_DIGEST, migration.verify());
 				done(step, job.getLong(JobResults.MIGRATION_REFS_COPIED, 0L));
@@ -181,12 +184,16 @@ class MigrateRefsJobConfiguration {
 
 	@Bean
 	@StepScope
-	StagedMigrationTasklet swapStorageTasklet(@Value(PARAMETERS) Map<String, Object> parameters) {
-		return new StagedMigrationTasklet(parameters) {
+	StagedMigrationTasklet swapStorageTasklet(@Value(PARAMETERS) Map<String, Object> parameters,
+			JobRepository jobRepository, PlatformTransactionManager tm) {
+		return new StagedMigrationTasklet(parameters, jobRepository, tm) {
 
 			@Override
 			RepeatStatus run(StagedMigration migration, StepContribution contribution, ExecutionContext step,
 					ExecutionContext job) throws IOException {
+				// the refs copied, switched (and the ones written since caught up with)
+				// when the call returns
+				progress().begin(job.getLong(JobResults.MIGRATION_REFS_COPIED, 0L), false);
 				MigrationReport report = migration.swap();
 				job.putString(JobResults.MIGRATION_FROM, report.from().configName());
 				job.putString(JobResults.MIGRATION_TO, report.to().configName());
