@@ -34,6 +34,7 @@ import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.StoreStatistics;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.repo.StoreGate;
 import io.refstore.core.store.RefStores;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.GeneratedHistory;
@@ -108,11 +109,19 @@ class RefJobsIT {
 			JobFixtures.assertSound(repo.dir());
 		}
 
-		// the way back to the other format: the rollback's total is the backup's refs
-		JobSummary rolledBack = JobFixtures.await(jobs, jobs
-			.launch(RefJobType.ROLLBACK, Map.of(JobParameterNames.REPOSITORY, "migrate-" + format.configName(),
-					JobParameterNames.BACKUP, backup.getFileName().toString()), "alice")
-			.executionId());
+		// the way back to the other format: the rollback's total is the backup's refs,
+		// shown while it waits to swap (a bulk run holds the repository)
+		long rollback;
+		try (StoreGate.Run run = StoreGate.of(repo.gitDir()).beginRun(StoreGate.WRITER_WAIT)) {
+			rollback = jobs
+				.launch(RefJobType.ROLLBACK, Map.of(JobParameterNames.REPOSITORY, "migrate-" + format.configName(),
+						JobParameterNames.BACKUP, backup.getFileName().toString()), "alice")
+				.executionId();
+			await("the rollback to show its total").atMost(Duration.ofSeconds(20))
+				.until(() -> jobs.find(rollback).orElseThrow(),
+						(job) -> job.running() && job.steps().size() == 1 && job.steps().get(0).total() > 0);
+		}
+		JobSummary rolledBack = JobFixtures.await(jobs, rollback);
 		assertThat(rolledBack.status()).as(rolledBack.exitMessage()).isEqualTo(JobStatus.COMPLETED);
 		assertThat(rolledBack.steps()).singleElement().satisfies((step) -> {
 			assertThat(step.name()).isEqualTo("restoreBackupStep");
