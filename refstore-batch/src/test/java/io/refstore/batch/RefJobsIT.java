@@ -34,6 +34,7 @@ import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.StoreStatistics;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.repo.StoreGate;
 import io.refstore.core.store.RefStores;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.GeneratedHistory;
@@ -79,6 +80,7 @@ class RefJobsIT {
 		String showRef = JobFixtures.showRef(repo.dir());
 		RefFormat other = (format == RefFormat.FILES) ? RefFormat.REFTABLE : RefFormat.FILES;
 
+		Path backup = null;
 		for (RefFormat target : List.of(other, format)) {
 			JobSummary launched = jobs.launch(RefJobType.MIGRATE,
 					Map.of(JobParameterNames.REPOSITORY, "migrate-" + format.configName(),
@@ -92,15 +94,43 @@ class RefJobsIT {
 						"swapStorageStep");
 			JobSummary.StepSummary copy = done.steps().get(1);
 			assertThat(copy.done()).isEqualTo(copy.total()).isEqualTo(refs.lines().count());
+			// every step has a total: the snapshot one snapshot (its estimate is no count
+			// of refs), the others their refs or entries
+			assertThat(done.steps()).allSatisfy((step) -> assertThat(step.total()).as(step.name()).isPositive());
+			assertThat(done.steps().get(0).done()).isEqualTo(done.steps().get(0).total()).isEqualTo(1);
 			assertThat(copy.commits()).isGreaterThanOrEqualTo(refs.lines().count() / 40);
 			assertThat(done.results()).containsEntry("migration.to", target.configName())
 				.containsEntry("migration.refs", Long.toString(refs.lines().count()));
-			assertThat(Path.of(done.results().get("migration.backup"))).isDirectory();
+			backup = Path.of(done.results().get("migration.backup"));
+			assertThat(backup).isDirectory();
 			assertThat(JobFixtures.format(repo.dir())).isEqualTo(target.configName());
 			assertThat(JobFixtures.refs(repo.dir())).isEqualTo(refs);
 			assertThat(JobFixtures.showRef(repo.dir())).isEqualTo(showRef);
 			JobFixtures.assertSound(repo.dir());
 		}
+
+		// the way back to the other format: the rollback's total is the backup's refs,
+		// shown while it waits to swap (a bulk run holds the repository)
+		long rollback;
+		try (StoreGate.Run run = StoreGate.of(repo.gitDir()).beginRun(StoreGate.WRITER_WAIT)) {
+			rollback = jobs
+				.launch(RefJobType.ROLLBACK, Map.of(JobParameterNames.REPOSITORY, "migrate-" + format.configName(),
+						JobParameterNames.BACKUP, backup.getFileName().toString()), "alice")
+				.executionId();
+			await("the rollback to show its total").atMost(Duration.ofSeconds(20))
+				.until(() -> jobs.find(rollback).orElseThrow(),
+						(job) -> job.running() && job.steps().size() == 1 && job.steps().get(0).total() > 0);
+		}
+		JobSummary rolledBack = JobFixtures.await(jobs, rollback);
+		assertThat(rolledBack.status()).as(rolledBack.exitMessage()).isEqualTo(JobStatus.COMPLETED);
+		assertThat(rolledBack.steps()).singleElement().satisfies((step) -> {
+			assertThat(step.name()).isEqualTo("restoreBackupStep");
+			assertThat(step.done()).isEqualTo(step.total()).isEqualTo(refs.lines().count());
+			assertThat(step.ratePerSecond()).isPositive();
+		});
+		assertThat(JobFixtures.format(repo.dir())).isEqualTo(other.configName());
+		assertThat(JobFixtures.refs(repo.dir())).isEqualTo(refs);
+		JobFixtures.assertSound(repo.dir());
 		assertThat(events).anySatisfy((event) -> {
 			assertThat(event.action()).isEqualTo(RefJobEvent.Action.LAUNCH);
 			assertThat(event.actor()).isEqualTo("alice");
@@ -154,6 +184,10 @@ class RefJobsIT {
 						.executionId());
 		assertThat(restored.status()).as(restored.exitMessage()).isEqualTo(JobStatus.COMPLETED);
 		assertThat(restored.results()).containsEntry("restore.restored", "110");
+		assertThat(restored.steps()).singleElement().satisfies((step) -> {
+			assertThat(step.done()).isEqualTo(step.total()).isEqualTo(110);
+			assertThat(step.ratePerSecond()).isPositive();
+		});
 		assertThat(JobFixtures.refs(repo.dir())).isEqualTo(before);
 		JobFixtures.assertSound(repo.dir());
 	}
@@ -185,10 +219,19 @@ class RefJobsIT {
 			.launch(RefJobType.RESTORE,
 					Map.of(JobParameterNames.REPOSITORY, name, JobParameterNames.MANIFEST, manifest), "bob")
 			.executionId();
-		// still waiting for the lock, not failed, throughout
+		// still waiting for the lock, not failed, throughout; its total, the manifest's
+		// refs, is there before its first chunk
+		await("the restore to show its total").atMost(Duration.ofSeconds(30))
+			.until(() -> jobs.find(id).orElseThrow().steps(),
+					(steps) -> steps.size() == 1 && steps.get(0).total() == 30);
 		await("the restore to wait for the lock").during(Duration.ofMillis(700))
 			.atMost(Duration.ofSeconds(30))
 			.until(() -> jobs.find(id).orElseThrow().running());
+		assertThat(jobs.find(id).orElseThrow().steps().get(0)).satisfies((step) -> {
+			assertThat(step.total()).isEqualTo(30);
+			assertThat(step.done()).isZero();
+			assertThat(step.ended()).isNull();
+		});
 		Files.delete(lock);
 		JobSummary restored = JobFixtures.await(jobs, id);
 
@@ -417,6 +460,8 @@ class RefJobsIT {
 
 		assertThat(maintained.status()).as(maintained.exitMessage()).isEqualTo(JobStatus.COMPLETED);
 		assertThat(maintained.results()).containsEntry("maintain.packed", "true");
+		// the loose refs to pack (files), the tables to compact (reftable)
+		assertThat(maintained.steps().get(0).total()).isPositive().isEqualTo(maintained.steps().get(0).done());
 		// git packs no symbolic ref: refs/heads/alias stays loose
 		assertThat(maintained.results().get("maintain.after"))
 			.contains((format == RefFormat.FILES) ? ": 1 loose and " : ": 1 table,");
@@ -427,6 +472,10 @@ class RefJobsIT {
 		assertThat(verified.results()).containsEntry("verify.errors", "0");
 		assertThat(again.results().get("verify.digest")).isEqualTo(verified.results().get("verify.digest"));
 		assertThat(again.results()).containsEntry("verify.refs", Long.toString(before.lines().count()));
+		// the estimate corrected: the refs read, root refs included
+		assertThat(verified.steps()).singleElement()
+			.satisfies((step) -> assertThat(step.done()).isEqualTo(step.total())
+				.isEqualTo(Long.parseLong(verified.results().get("verify.refs"))));
 	}
 
 	@ParameterizedTest

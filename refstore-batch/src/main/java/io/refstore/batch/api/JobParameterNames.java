@@ -122,8 +122,18 @@ public final class JobParameterNames {
 	/** Context: items done by a step (refs copied, deleted...). */
 	public static final String PROGRESS_DONE = "progress.done";
 
-	/** Context: items a step has to do in all, or an estimate. */
+	/**
+	 * Context: items a step has to do in all, exact unless {@link #PROGRESS_ESTIMATE}
+	 * says otherwise.
+	 */
 	public static final String PROGRESS_TOTAL = "progress.total";
+
+	/**
+	 * Context: {@code true} while {@link #PROGRESS_TOTAL} is an estimate; the step
+	 * replaces it with the real count once it knows it, and a count that passed the
+	 * estimate shows as a count without a total until then.
+	 */
+	public static final String PROGRESS_ESTIMATE = "progress.estimate";
 
 	private JobParameterNames() {
 	}

@@ -22,10 +22,12 @@ import io.refstore.batch.api.RestoreParameters;
 import io.refstore.batch.support.JobLocks;
 import io.refstore.batch.support.RefJobListener;
 import io.refstore.batch.support.RefJobSteps;
+import io.refstore.batch.support.StepProgress;
 import io.refstore.core.delete.ChunkListener;
 import io.refstore.core.delete.RefRestorer;
 import io.refstore.core.delete.RestoreResult;
 import io.refstore.core.io.LockOwner;
+import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.ReflogPolicy;
 import io.refstore.core.repo.Repository;
@@ -37,7 +39,8 @@ import io.refstore.core.store.RefStores;
  * deletion removed, from one manifest or from every {@code manifest-*} of a plan's
  * directory in order, each checked again as the launch checked it (in the repository's
  * plans, no symbolic link, written by this repository). Running it again is safe (refs
- * already back are left alone).
+ * already back are left alone). Its progress total, the manifests' refs, is shown before
+ * the first chunk, and its count chunk by chunk ({@link StepProgress}).
  */
 @Configuration(proxyBeanMethods = false)
 class RestoreRefsJobConfiguration {
@@ -51,10 +54,23 @@ class RestoreRefsJobConfiguration {
 
 	@Bean
 	@StepScope
-	Tasklet restoreRefsTasklet(@Value("#{jobParameters}") Map<String, Object> parameters) {
+	Tasklet restoreRefsTasklet(@Value("#{jobParameters}") Map<String, Object> parameters, JobRepository jobRepository,
+			PlatformTransactionManager tm) {
 		Path path = RefJobParameters.repositoryPath(parameters);
 		RestoreParameters restore = RestoreParameters.from(parameters);
 		return (contribution, chunkContext) -> {
+			StepProgress progress = new StepProgress(chunkContext.getStepContext().getStepExecution(), jobRepository,
+					tm);
+			long[] done = { 0 };
+			ChunkListener counting = new ChunkListener() {
+
+				@Override
+				public void afterCommit(int chunk, List<Ref> refs) {
+					done[0] += refs.size();
+					progress.advance(done[0]);
+				}
+
+			};
 			List<Path> manifests = List.of();
 			long restored = 0;
 			long present = 0;
@@ -66,8 +82,13 @@ class RestoreRefsJobConfiguration {
 				// checked again: what was checked at launch may have been replaced since
 				manifests = restore.manifests(repository);
 				RefRestorer restorer = new RefRestorer(store);
+				long total = 0;
 				for (Path file : manifests) {
-					RestoreResult result = restorer.restore(file, ChunkListener.NONE);
+					total += restorer.countRefs(file);
+				}
+				progress.begin(total, false);
+				for (Path file : manifests) {
+					RestoreResult result = restorer.restore(file, counting);
 					if (!result.complete()) {
 						var why = (result.conflict() != null) ? result.conflict() : result.failure();
 						throw new IllegalStateException("restore from " + file + " stopped: " + why.describe());
@@ -83,6 +104,7 @@ class RestoreRefsJobConfiguration {
 			job.putLong(JobResults.RESTORE_MANIFESTS, manifests.size());
 			job.putLong(JobResults.RESTORE_RESTORED, restored);
 			job.putLong(JobResults.RESTORE_PRESENT, present);
+			progress.finish(restored + present);
 			contribution.incrementWriteCount(restored);
 			return RepeatStatus.FINISHED;
 		};

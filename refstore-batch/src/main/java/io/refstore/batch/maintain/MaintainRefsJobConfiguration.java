@@ -28,6 +28,7 @@ import io.refstore.batch.api.RefJobType;
 import io.refstore.batch.support.JobLocks;
 import io.refstore.batch.support.RefJobListener;
 import io.refstore.batch.support.RefJobSteps;
+import io.refstore.batch.support.StepProgress;
 import io.refstore.core.io.LockOwner;
 import io.refstore.core.ref.PackLockedException;
 import io.refstore.core.ref.RefFormat;
@@ -75,7 +76,8 @@ class MaintainRefsJobConfiguration {
 
 	@Bean
 	@StepScope
-	Tasklet packRefsTasklet(@Value("#{jobParameters}") Map<String, Object> parameters) {
+	Tasklet packRefsTasklet(@Value("#{jobParameters}") Map<String, Object> parameters, JobRepository jobRepository,
+			PlatformTransactionManager tm) {
 		Path path = RefJobParameters.repositoryPath(parameters);
 		boolean forced = MaintainParameters.from(parameters).force();
 		return (contribution, chunkContext) -> {
@@ -89,15 +91,23 @@ class MaintainRefsJobConfiguration {
 				boolean run = forced || before.maintenanceDue();
 				job.putString(JobResults.MAINTAIN_PACKED, Boolean.toString(run));
 				job.putString(JobResults.MAINTAIN_REASON, forced ? "forced" : String.valueOf(before.reason()));
+				StepProgress progress = new StepProgress(chunkContext.getStepContext().getStepExecution(),
+						jobRepository, tm);
 				if (!run) {
+					progress.finish(0);
 					job.putString(JobResults.MAINTAIN_DONE, "nothing to do: " + before.reason());
 					return RepeatStatus.FINISHED;
 				}
+				// one step: the loose refs to pack (files) or the tables to merge
+				// (reftable), all done when the pack returns
+				long total = (before.format() == RefFormat.FILES) ? before.looseRefs() : before.tables();
+				progress.begin(total, false);
 				// git's maintenance task packs every ref (pack-refs --all --auto), and
 				// "due" counts every loose ref it would pack: packing tags only would
 				// leave a store due that the job called done
 				pack(store, new RefStore.PackOptions(true, true, !forced));
 				StoreStatistics after = store.statistics();
+				progress.finish(total);
 				job.putString(JobResults.MAINTAIN_AFTER, describe(after));
 				job.putString(JobResults.MAINTAIN_DONE, done(before, after));
 				contribution.incrementWriteCount(Math.max(0, before.looseRefs() - after.looseRefs()));

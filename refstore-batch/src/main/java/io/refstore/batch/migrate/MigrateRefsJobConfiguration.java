@@ -81,7 +81,8 @@ class MigrateRefsJobConfiguration {
 			RepeatStatus run(StagedMigration migration, StepContribution contribution, ExecutionContext step,
 					ExecutionContext job) throws IOException {
 				// an estimate: counting exactly would read every ref once more before the
-				// copy reads them all
+				// copy reads them all (no reftable records its count), so the copy step's
+				// total says it is one until the copy has the real count
 				long total = migration.estimateRefs();
 				job.putLong(JobResults.MIGRATION_REFS_ESTIMATE, total);
 				job.putString(JobResults.MIGRATION_RESUMED, Boolean.toString(migration.resumed()));
@@ -91,8 +92,9 @@ class MigrateRefsJobConfiguration {
 					job.putString(JobResults.MIGRATION_FINISHED_FIRST, finished.describe());
 					job.putString(JobResults.MIGRATION_FINISHED_FIRST_BACKUP, finished.backup().toString());
 				});
-				step.putLong(JobParameterNames.PROGRESS_TOTAL, total);
-				step.putLong(JobParameterNames.PROGRESS_DONE, total);
+				// one snapshot taken: the estimate is no count of refs done
+				step.putLong(JobParameterNames.PROGRESS_TOTAL, 1);
+				step.putLong(JobParameterNames.PROGRESS_DONE, 1);
 				return RepeatStatus.FINISHED;
 			}
 
@@ -124,6 +126,12 @@ class MigrateRefsJobConfiguration {
 				step.putLong(JobParameterNames.PROGRESS_TOTAL, next.done() ? next.refs()
 						: Math.max(next.refs(), job.getLong(JobResults.MIGRATION_REFS_ESTIMATE, 0L)));
 				if (next.done()) {
+					step.remove(JobParameterNames.PROGRESS_ESTIMATE);
+				}
+				else {
+					step.putString(JobParameterNames.PROGRESS_ESTIMATE, "true");
+				}
+				if (next.done()) {
 					job.putLong(JobResults.MIGRATION_REFS_COPIED, next.refs());
 					return RepeatStatus.FINISHED;
 				}
@@ -146,6 +154,7 @@ class MigrateRefsJobConfiguration {
 					ExecutionContext job) throws IOException {
 				long entries = migration.copyReflogs();
 				contribution.incrementWriteCount(entries);
+				done(step, entries);
 				job.putLong(JobResults.MIGRATION_REFLOG_ENTRIES_COPIED, entries);
 				return RepeatStatus.FINISHED;
 			}
@@ -155,14 +164,18 @@ class MigrateRefsJobConfiguration {
 
 	@Bean
 	@StepScope
-	StagedMigrationTasklet verifyRefsTasklet(@Value(PARAMETERS) Map<String, Object> parameters) {
-		return new StagedMigrationTasklet(parameters) {
+	StagedMigrationTasklet verifyRefsTasklet(@Value(PARAMETERS) Map<String, Object> parameters,
+			JobRepository jobRepository, PlatformTransactionManager tm) {
+		return new StagedMigrationTasklet(parameters, jobRepository, tm) {
 
 			@Override
 			RepeatStatus run(StagedMigration migration, StepContribution contribution, ExecutionContext step,
 					ExecutionContext job) throws IOException {
+				// the refs copied, all read back when the call returns
+				progress().begin(job.getLong(JobResults.MIGRATION_REFS_COPIED, 0L), false);
 				job.putString(JobResults.MIGRATION_STAGED_DIGEST, migration.assemble());
 				job.putString(JobResults.MIGRATION_VERIFIED_DIGEST, migration.verify());
+				done(step, job.getLong(JobResults.MIGRATION_REFS_COPIED, 0L));
 				return RepeatStatus.FINISHED;
 			}
 
@@ -171,12 +184,16 @@ class MigrateRefsJobConfiguration {
 
 	@Bean
 	@StepScope
-	StagedMigrationTasklet swapStorageTasklet(@Value(PARAMETERS) Map<String, Object> parameters) {
-		return new StagedMigrationTasklet(parameters) {
+	StagedMigrationTasklet swapStorageTasklet(@Value(PARAMETERS) Map<String, Object> parameters,
+			JobRepository jobRepository, PlatformTransactionManager tm) {
+		return new StagedMigrationTasklet(parameters, jobRepository, tm) {
 
 			@Override
 			RepeatStatus run(StagedMigration migration, StepContribution contribution, ExecutionContext step,
 					ExecutionContext job) throws IOException {
+				// the refs copied, switched (and the ones written since caught up with)
+				// when the call returns
+				progress().begin(job.getLong(JobResults.MIGRATION_REFS_COPIED, 0L), false);
 				MigrationReport report = migration.swap();
 				job.putString(JobResults.MIGRATION_FROM, report.from().configName());
 				job.putString(JobResults.MIGRATION_TO, report.to().configName());
@@ -192,10 +209,20 @@ class MigrateRefsJobConfiguration {
 					job.putString(JobResults.MIGRATION_CARRIED_REFS, String.join(" ", report.carried()));
 				}
 				contribution.incrementWriteCount(report.refs());
+				done(step, report.refs());
 				return RepeatStatus.FINISHED;
 			}
 
 		};
+	}
+
+	/**
+	 * A step done in one call: {@code items} done of as many (its progress is 0 until
+	 * then).
+	 */
+	private static void done(ExecutionContext step, long items) {
+		step.putLong(JobParameterNames.PROGRESS_TOTAL, items);
+		step.putLong(JobParameterNames.PROGRESS_DONE, items);
 	}
 
 }

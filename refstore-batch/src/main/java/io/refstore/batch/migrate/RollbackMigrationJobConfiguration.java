@@ -22,6 +22,7 @@ import io.refstore.batch.api.RollbackParameters;
 import io.refstore.batch.support.JobLocks;
 import io.refstore.batch.support.RefJobListener;
 import io.refstore.batch.support.RefJobSteps;
+import io.refstore.batch.support.StepProgress;
 import io.refstore.core.migrate.FormatMigrator;
 import io.refstore.core.migrate.InterruptedSwap;
 import io.refstore.core.migrate.MigrationReport;
@@ -32,7 +33,10 @@ import io.refstore.core.repo.Repository;
  * kept in its backup ({@link FormatMigrator#rollback}), keeping the current store in a
  * backup of its own. A migration killed after its switch is finished first (results
  * {@code rollback.finishedFirst} and {@code rollback.finishedFirstBackup}); a restarted
- * job finishes its own rollback, whose journal names the backup it restores.
+ * job finishes its own rollback, whose journal names the backup it restores. Its progress
+ * total is the refs the backup's record counts, shown before the backup is copied, and
+ * its count the refs read back ({@link StepProgress}); at the end both are the refs
+ * restored.
  */
 @Configuration(proxyBeanMethods = false)
 class RollbackMigrationJobConfiguration {
@@ -46,15 +50,21 @@ class RollbackMigrationJobConfiguration {
 
 	@Bean
 	@StepScope
-	Tasklet restoreBackupTasklet(@Value("#{jobParameters}") Map<String, Object> parameters) {
+	Tasklet restoreBackupTasklet(@Value("#{jobParameters}") Map<String, Object> parameters, JobRepository jobRepository,
+			PlatformTransactionManager tm) {
 		Path path = RefJobParameters.repositoryPath(parameters);
 		RollbackParameters rollback = RollbackParameters.from(parameters);
 		return (contribution, chunkContext) -> {
 			MigrationReport report;
 			JobExecution execution = chunkContext.getStepContext().getStepExecution().getJobExecution();
+			// the backup's refs, as its record counts them, while they are read back
+			StepProgress progress = new StepProgress(chunkContext.getStepContext().getStepExecution(), jobRepository,
+					tm);
 			try (Repository repository = Repository.open(path)) {
-				report = new FormatMigrator(repository).rollback(rollback.backup(), JobLocks.owner(execution));
+				report = new FormatMigrator(repository, progress).rollback(rollback.backup(),
+						JobLocks.owner(execution));
 			}
+			progress.finish(report.refs());
 			ExecutionContext job = execution.getExecutionContext();
 			job.putString(JobResults.ROLLBACK_FROM, report.from().configName());
 			job.putString(JobResults.ROLLBACK_TO, report.to().configName());

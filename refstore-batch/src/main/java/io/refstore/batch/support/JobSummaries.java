@@ -93,12 +93,21 @@ final class JobSummaries {
 				? context.getLong(JobParameterNames.PROGRESS_DONE) : step.getWriteCount();
 		long total = context.containsKey(JobParameterNames.PROGRESS_TOTAL)
 				? context.getLong(JobParameterNames.PROGRESS_TOTAL) : -1;
+		if (total >= 0 && done >= total && step.getEndTime() == null
+				&& "true".equals(context.get(JobParameterNames.PROGRESS_ESTIMATE))) {
+			// the count passed an estimate: no total until the step knows the real one,
+			// rather than 100% while the count climbs
+			total = -1;
+		}
+		// the items written in this execution, or while a step's one long call runs
+		// (nothing is written before it returns), the ones it reports done
+		long counted = (step.getWriteCount() > 0) ? step.getWriteCount() : done;
 		double rate = 0;
 		long eta = -1;
-		if (step.getStartTime() != null && step.getWriteCount() > 0) {
+		if (step.getStartTime() != null && counted > 0) {
 			LocalDateTime until = (step.getEndTime() != null) ? step.getEndTime() : LocalDateTime.now();
 			double seconds = Math.max(0.001, Duration.between(step.getStartTime(), until).toNanos() / 1e9);
-			rate = step.getWriteCount() / seconds;
+			rate = counted / seconds;
 			eta = (total >= done) ? Math.round((total - done) / rate) : -1;
 		}
 		return new JobSummary.StepSummary(step.getId(), step.getStepName(), status(step.getStatus()),

@@ -20,7 +20,9 @@ import io.refstore.batch.api.RefJobParameters;
 import io.refstore.batch.api.RefJobType;
 import io.refstore.batch.support.RefJobListener;
 import io.refstore.batch.support.RefJobSteps;
+import io.refstore.batch.support.StepProgress;
 import io.refstore.core.migrate.RefDigest;
+import io.refstore.core.migrate.StagedMigration;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.VerifyProblem;
 import io.refstore.core.repo.Repository;
@@ -31,7 +33,9 @@ import io.refstore.core.store.RefStores;
  * digests the store ({@link RefDigest}, reflogs included), keeping the problems (the
  * first {@value #KEPT}, in git's {@code refs verify} format), their counts and the digest
  * in the job's context, so the history shows when a store changed or went bad. The job
- * completes either way; its exit description counts the errors.
+ * completes either way; its exit description counts the errors. Its progress total is an
+ * estimate of the store's refs ({@link StagedMigration#estimateRefs(RefStore)}), marked
+ * as one, that the digest's count replaces.
  */
 @Configuration(proxyBeanMethods = false)
 class VerifyRefsJobConfiguration {
@@ -47,7 +51,8 @@ class VerifyRefsJobConfiguration {
 
 	@Bean
 	@StepScope
-	Tasklet verifyStoreTasklet(@Value("#{jobParameters}") Map<String, Object> parameters) {
+	Tasklet verifyStoreTasklet(@Value("#{jobParameters}") Map<String, Object> parameters, JobRepository jobRepository,
+			PlatformTransactionManager tm) {
 		Path path = RefJobParameters.repositoryPath(parameters);
 		return (contribution, chunkContext) -> {
 			ExecutionContext job = chunkContext.getStepContext()
@@ -55,9 +60,15 @@ class VerifyRefsJobConfiguration {
 				.getJobExecution()
 				.getExecutionContext();
 			try (Repository repository = Repository.open(path); RefStore store = RefStores.open(repository)) {
+				// counting exactly would read every ref once more: the digest's count
+				// replaces the estimate at the end
+				StepProgress progress = new StepProgress(chunkContext.getStepContext().getStepExecution(),
+						jobRepository, tm);
+				progress.begin(StagedMigration.estimateRefs(store), true);
 				List<VerifyProblem> problems = store.verify();
 				long errors = problems.stream().filter(VerifyProblem::error).count();
-				RefDigest digest = RefDigest.of(store, repository.objectDatabase(), true);
+				RefDigest digest = RefDigest.of(store, repository.objectDatabase(), true, progress);
+				progress.finish(digest.refs());
 				job.putLong(JobResults.VERIFY_ERRORS, errors);
 				job.putLong(JobResults.VERIFY_WARNINGS, problems.size() - errors);
 				job.putString(JobResults.VERIFY_PROBLEMS,

@@ -104,6 +104,26 @@ public final class RefRestorer {
 		return counts.result(null);
 	}
 
+	/**
+	 * The refs {@link #restore} puts back from a manifest, or finds back already: those
+	 * of the chunks that committed or may have. For a progress total; reads the manifest
+	 * once.
+	 * @param manifest the manifest a deletion wrote
+	 * @return the count
+	 * @throws IOException if the manifest is malformed or of another hash
+	 */
+	public long countRefs(Path manifest) throws IOException {
+		long count = 0;
+		try (ManifestReader reader = open(manifest)) {
+			for (Chunk chunk = reader.next(); chunk != null; chunk = reader.next()) {
+				if (mayBeDeleted(chunk)) {
+					count += chunk.refs().size();
+				}
+			}
+		}
+		return count;
+	}
+
 	private ManifestReader open(Path manifest) throws IOException {
 		ManifestReader reader = ManifestReader.open(manifest);
 		if (reader.hash() != this.store.hashAlgorithm()) {

@@ -161,9 +161,10 @@ final class Rollback {
 	 * @throws MigrationException if the copy does not read as the backup's record says
 	 */
 	private BackupRecord copy(Path backup, Path staged, RefFormat restored) throws IOException {
-		BackupCopy.copy(backup, staged);
+		// the total is known before the copy: a display shows it from the start
 		BackupRecord recorded = BackupRecord.readRecorded(backup);
 		this.progress.start("Verifying backup", (recorded != null) ? recorded.refs() : 0);
+		BackupCopy.copy(backup, staged);
 		BackupRecord copied = BackupRecord.read(this.repository, restored, staged, this.progress);
 		this.progress.stop();
 		if (recorded != null && !recorded.digest().equals(copied.digest())) {

@@ -265,8 +265,12 @@ public final class StagedMigration implements Closeable {
 		return estimateRefs(source());
 	}
 
-	/** {@link #estimateRefs()} of any store. */
-	static long estimateRefs(RefStore store) throws IOException {
+	/**
+	 * {@link #estimateRefs()} of any store: close for files (off by the refs both loose
+	 * and packed, and the root refs), rough for reftable (no table records its count).
+	 * @return the estimate, at least 1
+	 */
+	public static long estimateRefs(RefStore store) throws IOException {
 		StoreStatistics statistics = store.statistics();
 		long estimate = (statistics.format() == RefFormat.FILES) ? statistics.looseRefs() + statistics.packedRefs()
 				: statistics.bytes() / REFTABLE_BYTES_PER_REF;

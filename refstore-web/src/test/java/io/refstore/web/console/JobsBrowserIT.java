@@ -127,6 +127,11 @@ class JobsBrowserIT extends BrowserTestSupport {
 				return !rows.isEmpty() && !rows.get(0).getText().contains(" 0 /") ? driver.getCurrentUrl() : null;
 			});
 		screenshot("jobs-stop-running");
+		// the time it has been running counts on while the page stays
+		String elapsed = chrome.findElement(By.id("job-elapsed")).getText();
+		waitUpTo(Duration.ofSeconds(10)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+			.until((driver) -> !driver.findElement(By.id("job-elapsed")).getText().equals(elapsed));
+		assertThat(chrome.getCurrentUrl()).isEqualTo(first);
 		chrome.findElement(By.id("stop")).click();
 		awaitJobStatus("Stopped", Duration.ofSeconds(30));
 		assertThat(chrome.getCurrentUrl()).isEqualTo(first);
