@@ -47,16 +47,18 @@ public record JobSummary(long executionId, long instanceId, String job, RefJobTy
 	 * @param exitMessage its exit description
 	 * @param done items done (refs copied, deleted, ...) in this execution and the ones
 	 * it restarted
-	 * @param total items in all, or an estimate; -1 if unknown
+	 * @param total items in all, or an estimate ({@code estimate}); -1 if unknown
 	 * @param commits chunks committed in this execution
 	 * @param ratePerSecond items per second in this execution, 0 before the first chunk
 	 * @param etaSeconds seconds left at that rate, or -1 if unknown
 	 * @param started when it started
 	 * @param ended when it ended, or {@code null}
+	 * @param estimate whether {@code total} is an estimate the step corrects once it
+	 * knows the real count (a reftable store's refs before they are read)
 	 */
 	public record StepSummary(long stepExecutionId, String name, JobStatus status, String exitMessage, long done,
-			long total, long commits, double ratePerSecond, long etaSeconds, LocalDateTime started,
-			LocalDateTime ended) {
+			long total, long commits, double ratePerSecond, long etaSeconds, LocalDateTime started, LocalDateTime ended,
+			boolean estimate) {
 
 	}
 

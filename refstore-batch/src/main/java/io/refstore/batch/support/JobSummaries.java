@@ -93,8 +93,8 @@ final class JobSummaries {
 				? context.getLong(JobParameterNames.PROGRESS_DONE) : step.getWriteCount();
 		long total = context.containsKey(JobParameterNames.PROGRESS_TOTAL)
 				? context.getLong(JobParameterNames.PROGRESS_TOTAL) : -1;
-		if (total >= 0 && done >= total && step.getEndTime() == null
-				&& "true".equals(context.get(JobParameterNames.PROGRESS_ESTIMATE))) {
+		boolean estimate = step.getEndTime() == null && "true".equals(context.get(JobParameterNames.PROGRESS_ESTIMATE));
+		if (total >= 0 && done >= total && estimate) {
 			// the count passed an estimate: no total until the step knows the real one,
 			// rather than 100% while the count climbs
 			total = -1;
@@ -112,7 +112,7 @@ final class JobSummaries {
 		}
 		return new JobSummary.StepSummary(step.getId(), step.getStepName(), status(step.getStatus()),
 				step.getExitStatus().getExitDescription(), done, total, step.getCommitCount(), rate, eta,
-				step.getStartTime(), step.getEndTime());
+				step.getStartTime(), step.getEndTime(), estimate && total >= 0);
 	}
 
 }

@@ -28,6 +28,7 @@ class JobSummariesTest {
 
 		assertThat(summary.done()).isEqualTo(76_000);
 		assertThat(summary.total()).isEqualTo(-1);
+		assertThat(summary.estimate()).isFalse();
 		assertThat(summary.etaSeconds()).isEqualTo(-1);
 	}
 
@@ -36,6 +37,7 @@ class JobSummariesTest {
 		JobSummary.StepSummary summary = summaryOf(running(1_000, 75_794, true));
 
 		assertThat(summary.total()).isEqualTo(75_794);
+		assertThat(summary.estimate()).as("says it is an estimate").isTrue();
 		assertThat(summary.etaSeconds()).isPositive();
 	}
 
@@ -44,6 +46,7 @@ class JobSummariesTest {
 		JobSummary.StepSummary summary = summaryOf(running(1_000, 1_000, false));
 
 		assertThat(summary.total()).isEqualTo(1_000);
+		assertThat(summary.estimate()).isFalse();
 		assertThat(summary.ratePerSecond()).isPositive();
 		assertThat(summary.etaSeconds()).isZero();
 		assertThat(summaryOf(running(500, 2_000, false)).etaSeconds()).isPositive();
