@@ -4,6 +4,8 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -37,6 +39,27 @@ public interface RefStore extends Closeable {
 	 * @throws IOException if the store cannot be read
 	 */
 	Optional<Ref> exactRef(String name) throws IOException;
+
+	/**
+	 * Looks up many refs by their exact names, as {@link #exactRef} would one by one, but
+	 * from one reading of the store where it can (reftable: one snapshot of the stack,
+	 * where each lookup alone checks {@code tables.list} again). The refs may come from
+	 * an older state than the next {@code exactRef} sees: a writer that must not race
+	 * checks again under its lock, as a transaction does.
+	 * @param names full names, as for {@link #exactRef}
+	 * @return the refs that exist, by the names asked for
+	 * @throws IOException if the store cannot be read
+	 */
+	default Map<String, Ref> exactRefs(Collection<String> names) throws IOException {
+		Map<String, Ref> found = new HashMap<>();
+		for (String name : names) {
+			Optional<Ref> ref = exactRef(name);
+			if (ref.isPresent()) {
+				found.put(name, ref.get());
+			}
+		}
+		return found;
+	}
 
 	/**
 	 * Looks up a ref and follows symbolic refs to the ref that holds an object id.

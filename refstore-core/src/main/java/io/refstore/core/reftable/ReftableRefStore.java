@@ -7,7 +7,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -170,6 +172,42 @@ public final class ReftableRefStore implements RefStore {
 		try (ReftableStack.Snapshot snapshot = place.stack().snapshot()) {
 			return Optional.ofNullable(named(read(snapshot, place.name()), name));
 		}
+	}
+
+	/** One snapshot per stack for the whole batch, not one per name. */
+	@Override
+	public Map<String, Ref> exactRefs(Collection<String> names) throws IOException {
+		Map<String, Ref> found = new HashMap<>();
+		Map<ReftableStack, ReftableStack.Snapshot> snapshots = new HashMap<>();
+		Map<ReftableStack, MergedTable> merged = new HashMap<>();
+		try {
+			for (String name : names) {
+				Ref ref;
+				if (!RefName.isValid(name, true) || RefName.isPseudoRef(name)) {
+					ref = exactRef(name).orElse(null);
+				}
+				else {
+					Place place = place(name);
+					MergedTable table = merged.get(place.stack());
+					if (table == null) {
+						ReftableStack.Snapshot snapshot = place.stack().snapshot();
+						snapshots.put(place.stack(), snapshot);
+						table = new MergedTable(snapshot.readers());
+						merged.put(place.stack(), table);
+					}
+					ref = named(read(table, place.name()), name);
+				}
+				if (ref != null) {
+					found.put(name, ref);
+				}
+			}
+		}
+		finally {
+			for (ReftableStack.Snapshot snapshot : snapshots.values()) {
+				snapshot.close();
+			}
+		}
+		return found;
 	}
 
 	/**

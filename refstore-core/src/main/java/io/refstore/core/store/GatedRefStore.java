@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -91,6 +92,11 @@ final class GatedRefStore implements RefStore {
 	@Override
 	public Optional<Ref> exactRef(String name) throws IOException {
 		return this.store.exactRef(name);
+	}
+
+	@Override
+	public Map<String, Ref> exactRefs(Collection<String> names) throws IOException {
+		return this.store.exactRefs(names);
 	}
 
 	@Override
