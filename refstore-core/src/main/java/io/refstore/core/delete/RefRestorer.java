@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import io.refstore.core.delete.Manifest.ChunkState;
 import io.refstore.core.delete.ManifestReader.Chunk;
@@ -240,9 +241,11 @@ public final class RefRestorer {
 	 */
 	private ChunkFailure removeLeftLogs(int number, List<SavedRef> missing) throws IOException {
 		List<String> left = new ArrayList<>();
+		List<String> names = missing.stream().map((saved) -> saved.ref().name()).toList();
+		Set<String> logged = this.store.withReflogs(names);
 		for (SavedRef saved : missing) {
 			String name = saved.ref().name();
-			if (this.store.hasReflog(name)) {
+			if (logged.contains(name)) {
 				List<ReflogEntry> log = this.store.reflog(name);
 				if (log.size() <= saved.log().size() && saved.log().subList(0, log.size()).equals(log)) {
 					left.add(name);

@@ -6,9 +6,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The refs of one repository in one storage format. Both backends ({@code files} and
@@ -112,6 +114,23 @@ public interface RefStore extends Closeable {
 
 	/** Whether the ref has a log (possibly without entries). */
 	boolean hasReflog(String name) throws IOException;
+
+	/**
+	 * Which of the refs have a log, as {@link #hasReflog} would tell one by one, but from
+	 * one reading of the store where it can (reftable: one snapshot of the stack).
+	 * @param names full names
+	 * @return those of {@code names} that have a log
+	 * @throws IOException if the logs cannot be read
+	 */
+	default Set<String> withReflogs(Collection<String> names) throws IOException {
+		Set<String> found = new HashSet<>();
+		for (String name : names) {
+			if (hasReflog(name)) {
+				found.add(name);
+			}
+		}
+		return found;
+	}
 
 	/**
 	 * Appends an entry to a ref's log, creating the log if needed, without changing the

@@ -10,10 +10,12 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.refstore.core.io.LockFile;
@@ -353,6 +355,32 @@ public final class ReftableRefStore implements RefStore {
 		try (ReftableStack.Snapshot snapshot = place.stack().snapshot()) {
 			return hasReflog(snapshot, place.name());
 		}
+	}
+
+	/** One snapshot per stack for the whole batch, not one per name. */
+	@Override
+	public Set<String> withReflogs(Collection<String> names) throws IOException {
+		Set<String> found = new HashSet<>();
+		Map<ReftableStack, ReftableStack.Snapshot> snapshots = new HashMap<>();
+		try {
+			for (String name : names) {
+				Place place = place(name);
+				ReftableStack.Snapshot snapshot = snapshots.get(place.stack());
+				if (snapshot == null) {
+					snapshot = place.stack().snapshot();
+					snapshots.put(place.stack(), snapshot);
+				}
+				if (hasReflog(snapshot, place.name())) {
+					found.add(name);
+				}
+			}
+		}
+		finally {
+			for (ReftableStack.Snapshot snapshot : snapshots.values()) {
+				snapshot.close();
+			}
+		}
+		return found;
 	}
 
 	boolean hasReflog(ReftableStack.Snapshot snapshot, String name) throws IOException {

@@ -8,6 +8,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.PersonIdent;
@@ -117,6 +118,11 @@ final class GatedRefStore implements RefStore {
 	@Override
 	public boolean hasReflog(String name) throws IOException {
 		return this.store.hasReflog(name);
+	}
+
+	@Override
+	public Set<String> withReflogs(Collection<String> names) throws IOException {
+		return this.store.withReflogs(names);
 	}
 
 	@Override

@@ -107,7 +107,7 @@ public abstract class RefStoreContractTest {
 	}
 
 	@Test
-	void exactRefsReadsWhatExactRefReadsOneByOne() throws IOException {
+	void exactRefsAndWithReflogsReadWhatExactRefAndHasReflogReadOneByOne() throws IOException {
 		apply(RefUpdate.create("refs/heads/topic", id(1)), RefUpdate.create("refs/heads/a/b", id(2)),
 				RefUpdate.create("refs/tags/v1", ObjectId.fromHex(this.store.hashAlgorithm(), this.tag)));
 		List<String> names = List.of("refs/heads/topic", "HEAD", "refs/heads/a/b", "refs/heads/a", "refs/heads/missing",
@@ -119,6 +119,14 @@ public abstract class RefStoreContractTest {
 		assertThat(expected).containsOnlyKeys("refs/heads/topic", "HEAD", "refs/heads/a/b", "refs/tags/v1");
 		assertThat(this.store.exactRefs(names)).isEqualTo(expected);
 		assertThat(this.store.exactRefs(List.of())).isEmpty();
+		java.util.Set<String> logged = new java.util.HashSet<>();
+		for (String name : names) {
+			if (!name.contains(" ") && this.store.hasReflog(name)) {
+				logged.add(name);
+			}
+		}
+		List<String> valid = names.stream().filter((name) -> !name.contains(" ")).toList();
+		assertThat(this.store.withReflogs(valid)).isEqualTo(logged);
 	}
 
 	@Test
