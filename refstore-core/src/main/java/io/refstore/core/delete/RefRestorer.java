@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import io.refstore.core.delete.Manifest.ChunkState;
 import io.refstore.core.delete.ManifestReader.Chunk;
@@ -146,8 +147,10 @@ public final class RefRestorer {
 		try (ManifestReader reader = open(manifest)) {
 			for (Chunk chunk = reader.next(); chunk != null; chunk = reader.next()) {
 				if (mayBeDeleted(chunk)) {
+					Map<String, Ref> current = currentRefs(chunk);
 					for (SavedRef saved : chunk.refs()) {
-						ChunkFailure conflict = conflict(chunk.number(), saved.ref());
+						ChunkFailure conflict = conflict(chunk.number(), saved.ref(),
+								Optional.ofNullable(current.get(saved.ref().name())));
 						if (conflict != null) {
 							return conflict;
 						}
@@ -159,13 +162,21 @@ public final class RefRestorer {
 	}
 
 	/**
-	 * A conflict if {@code saved}'s name exists with another value; {@code null} if
-	 * absent or equal.
+	 * The chunk's refs that exist now, read together (one snapshot with reftable, not one
+	 * per ref).
 	 */
-	private ChunkFailure conflict(int chunk, Ref saved) throws IOException {
-		return conflict(chunk, saved, this.store.exactRef(saved.name()));
+	private Map<String, Ref> currentRefs(Chunk chunk) throws IOException {
+		List<String> names = new ArrayList<>(chunk.refs().size());
+		for (SavedRef saved : chunk.refs()) {
+			names.add(saved.ref().name());
+		}
+		return this.store.exactRefs(names);
 	}
 
+	/**
+	 * A conflict if {@code saved}'s name exists ({@code current}) with another value;
+	 * {@code null} if absent or equal.
+	 */
 	private static ChunkFailure conflict(int chunk, Ref saved, Optional<Ref> current) {
 		if (current.isEmpty() || sameValue(current.get(), saved)) {
 			return null;
@@ -201,8 +212,11 @@ public final class RefRestorer {
 	private ChunkFailure restoreHeld(Chunk chunk, Counts counts, ChunkListener listener) throws IOException {
 		List<SavedRef> missing = new ArrayList<>();
 		List<SavedRef> present = new ArrayList<>();
+		// the creation expects each missing ref still missing under the lock, so a ref
+		// created after this reading fails the chunk instead of being overwritten
+		Map<String, Ref> refsNow = currentRefs(chunk);
 		for (SavedRef saved : chunk.refs()) {
-			Optional<Ref> current = this.store.exactRef(saved.ref().name());
+			Optional<Ref> current = Optional.ofNullable(refsNow.get(saved.ref().name()));
 			ChunkFailure conflict = conflict(chunk.number(), saved.ref(), current);
 			if (conflict != null) {
 				return conflict;
@@ -247,9 +261,11 @@ public final class RefRestorer {
 	 */
 	private ChunkFailure removeLeftLogs(int number, List<SavedRef> missing) throws IOException {
 		List<String> left = new ArrayList<>();
+		List<String> names = missing.stream().map((saved) -> saved.ref().name()).toList();
+		Set<String> logged = this.store.withReflogs(names);
 		for (SavedRef saved : missing) {
 			String name = saved.ref().name();
-			if (this.store.hasReflog(name)) {
+			if (logged.contains(name)) {
 				List<ReflogEntry> log = this.store.reflog(name);
 				if (log.size() <= saved.log().size() && saved.log().subList(0, log.size()).equals(log)) {
 					left.add(name);

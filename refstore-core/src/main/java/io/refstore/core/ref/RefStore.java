@@ -4,9 +4,13 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The refs of one repository in one storage format. Both backends ({@code files} and
@@ -37,6 +41,27 @@ public interface RefStore extends Closeable {
 	 * @throws IOException if the store cannot be read
 	 */
 	Optional<Ref> exactRef(String name) throws IOException;
+
+	/**
+	 * Looks up many refs by their exact names, as {@link #exactRef} would one by one, but
+	 * from one reading of the store where it can (reftable: one snapshot of the stack,
+	 * where each lookup alone checks {@code tables.list} again). The refs may come from
+	 * an older state than the next {@code exactRef} sees: a writer that must not race
+	 * checks again under its lock, as a transaction does.
+	 * @param names full names, as for {@link #exactRef}
+	 * @return the refs that exist, by the names asked for
+	 * @throws IOException if the store cannot be read
+	 */
+	default Map<String, Ref> exactRefs(Collection<String> names) throws IOException {
+		Map<String, Ref> found = new HashMap<>();
+		for (String name : names) {
+			Optional<Ref> ref = exactRef(name);
+			if (ref.isPresent()) {
+				found.put(name, ref.get());
+			}
+		}
+		return found;
+	}
 
 	/**
 	 * Looks up a ref and follows symbolic refs to the ref that holds an object id.
@@ -89,6 +114,23 @@ public interface RefStore extends Closeable {
 
 	/** Whether the ref has a log (possibly without entries). */
 	boolean hasReflog(String name) throws IOException;
+
+	/**
+	 * Which of the refs have a log, as {@link #hasReflog} would tell one by one, but from
+	 * one reading of the store where it can (reftable: one snapshot of the stack).
+	 * @param names full names
+	 * @return those of {@code names} that have a log
+	 * @throws IOException if the logs cannot be read
+	 */
+	default Set<String> withReflogs(Collection<String> names) throws IOException {
+		Set<String> found = new HashSet<>();
+		for (String name : names) {
+			if (hasReflog(name)) {
+				found.add(name);
+			}
+		}
+		return found;
+	}
 
 	/**
 	 * Appends an entry to a ref's log, creating the log if needed, without changing the

@@ -7,11 +7,15 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.refstore.core.io.LockFile;
@@ -172,6 +176,42 @@ public final class ReftableRefStore implements RefStore {
 		}
 	}
 
+	/** One snapshot per stack for the whole batch, not one per name. */
+	@Override
+	public Map<String, Ref> exactRefs(Collection<String> names) throws IOException {
+		Map<String, Ref> found = new HashMap<>();
+		Map<ReftableStack, ReftableStack.Snapshot> snapshots = new HashMap<>();
+		Map<ReftableStack, MergedTable> merged = new HashMap<>();
+		try {
+			for (String name : names) {
+				Ref ref;
+				if (!RefName.isValid(name, true) || RefName.isPseudoRef(name)) {
+					ref = exactRef(name).orElse(null);
+				}
+				else {
+					Place place = place(name);
+					MergedTable table = merged.get(place.stack());
+					if (table == null) {
+						ReftableStack.Snapshot snapshot = place.stack().snapshot();
+						snapshots.put(place.stack(), snapshot);
+						table = new MergedTable(snapshot.readers());
+						merged.put(place.stack(), table);
+					}
+					ref = named(read(table, place.name()), name);
+				}
+				if (ref != null) {
+					found.put(name, ref);
+				}
+			}
+		}
+		finally {
+			for (ReftableStack.Snapshot snapshot : snapshots.values()) {
+				snapshot.close();
+			}
+		}
+		return found;
+	}
+
 	/**
 	 * {@code ref} under the name it was asked for ({@code main-worktree/HEAD} for the
 	 * main stack's {@code HEAD}); {@code null} stays {@code null}.
@@ -315,6 +355,32 @@ public final class ReftableRefStore implements RefStore {
 		try (ReftableStack.Snapshot snapshot = place.stack().snapshot()) {
 			return hasReflog(snapshot, place.name());
 		}
+	}
+
+	/** One snapshot per stack for the whole batch, not one per name. */
+	@Override
+	public Set<String> withReflogs(Collection<String> names) throws IOException {
+		Set<String> found = new HashSet<>();
+		Map<ReftableStack, ReftableStack.Snapshot> snapshots = new HashMap<>();
+		try {
+			for (String name : names) {
+				Place place = place(name);
+				ReftableStack.Snapshot snapshot = snapshots.get(place.stack());
+				if (snapshot == null) {
+					snapshot = place.stack().snapshot();
+					snapshots.put(place.stack(), snapshot);
+				}
+				if (hasReflog(snapshot, place.name())) {
+					found.add(name);
+				}
+			}
+		}
+		finally {
+			for (ReftableStack.Snapshot snapshot : snapshots.values()) {
+				snapshot.close();
+			}
+		}
+		return found;
 	}
 
 	boolean hasReflog(ReftableStack.Snapshot snapshot, String name) throws IOException {

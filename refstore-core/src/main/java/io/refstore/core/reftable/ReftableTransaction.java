@@ -86,6 +86,11 @@ final class ReftableTransaction extends StagedTransaction {
 		/** Whether the locked stack has the tables planning read. */
 		boolean planningCurrent;
 
+		/**
+		 * Whether the locked stack has a ref of each name {@link #lockedHas} was asked.
+		 */
+		final Map<String, Boolean> lockedNames = new HashMap<>();
+
 		/** The new table's ref records, under their names in this stack. */
 		final List<RefRecord> refs = new ArrayList<>();
 
@@ -117,6 +122,21 @@ final class ReftableTransaction extends StagedTransaction {
 			this.addition = this.stack.newAddition(force);
 			this.locked = new MergedTable(this.addition.base().readers());
 			this.planningCurrent = this.addition.base().names().equals(this.plannedTables);
+			this.lockedNames.clear();
+		}
+
+		/**
+		 * Whether the locked stack has a ref named {@code name} (a name in this stack),
+		 * remembered: the stack does not change under the lock, and a batch creating many
+		 * refs in one directory asks about the same parents for each.
+		 */
+		boolean lockedHas(String name) throws IOException {
+			Boolean has = this.lockedNames.get(name);
+			if (has == null) {
+				has = this.locked.exactRef(name) != null;
+				this.lockedNames.put(name, has);
+			}
+			return has;
 		}
 
 		void release() {
@@ -430,13 +450,14 @@ final class ReftableTransaction extends StagedTransaction {
 	 */
 	private String nameConflict(String name, NavigableMap<String, PlannedUpdate> planned) throws IOException {
 		ReftableRefStore.Place place = this.store.place(name);
-		MergedTable merged = this.stacks.get(place.stack()).locked;
+		StackWork work = this.stacks.get(place.stack());
+		MergedTable merged = work.locked;
 		String bare = place.name();
 		// a name through worktrees/<name>/ or main-worktree/ is told with that prefix
 		String prefix = name.substring(0, name.length() - bare.length());
 		for (int slash = bare.indexOf('/'); slash > 0; slash = bare.indexOf('/', slash + 1)) {
 			String parent = bare.substring(0, slash);
-			if (merged.exactRef(parent) != null) {
+			if (work.lockedHas(parent)) {
 				return "'" + prefix + parent + "' exists; cannot create '" + name + "'";
 			}
 		}

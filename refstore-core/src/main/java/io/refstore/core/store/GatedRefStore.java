@@ -4,9 +4,11 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.PersonIdent;
@@ -94,6 +96,11 @@ final class GatedRefStore implements RefStore {
 	}
 
 	@Override
+	public Map<String, Ref> exactRefs(Collection<String> names) throws IOException {
+		return this.store.exactRefs(names);
+	}
+
+	@Override
 	public RefCursor refs(RefQuery query) throws IOException {
 		return this.store.refs(query);
 	}
@@ -111,6 +118,11 @@ final class GatedRefStore implements RefStore {
 	@Override
 	public boolean hasReflog(String name) throws IOException {
 		return this.store.hasReflog(name);
+	}
+
+	@Override
+	public Set<String> withReflogs(Collection<String> names) throws IOException {
+		return this.store.withReflogs(names);
 	}
 
 	@Override

@@ -3,6 +3,7 @@ package io.refstore.core.ref;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -103,6 +104,29 @@ public abstract class RefStoreContractTest {
 		assertThat(this.repo.git("rev-parse", "refs/heads/topic").trim()).isEqualTo(this.commits.get(1));
 		assertThat(this.repo.git("show-ref", "-d", "refs/tags/v1"))
 			.isEqualTo(this.tag + " refs/tags/v1\n" + this.commits.get(0) + " refs/tags/v1^{}\n");
+	}
+
+	@Test
+	void exactRefsAndWithReflogsReadWhatExactRefAndHasReflogReadOneByOne() throws IOException {
+		apply(RefUpdate.create("refs/heads/topic", id(1)), RefUpdate.create("refs/heads/a/b", id(2)),
+				RefUpdate.create("refs/tags/v1", ObjectId.fromHex(this.store.hashAlgorithm(), this.tag)));
+		List<String> names = List.of("refs/heads/topic", "HEAD", "refs/heads/a/b", "refs/heads/a", "refs/heads/missing",
+				"refs/tags/v1", "not a ref", "ORIG_HEAD");
+		Map<String, Ref> expected = new HashMap<>();
+		for (String name : names) {
+			this.store.exactRef(name).ifPresent((ref) -> expected.put(name, ref));
+		}
+		assertThat(expected).containsOnlyKeys("refs/heads/topic", "HEAD", "refs/heads/a/b", "refs/tags/v1");
+		assertThat(this.store.exactRefs(names)).isEqualTo(expected);
+		assertThat(this.store.exactRefs(List.of())).isEmpty();
+		java.util.Set<String> logged = new java.util.HashSet<>();
+		for (String name : names) {
+			if (!name.contains(" ") && this.store.hasReflog(name)) {
+				logged.add(name);
+			}
+		}
+		List<String> valid = names.stream().filter((name) -> !name.contains(" ")).toList();
+		assertThat(this.store.withReflogs(valid)).isEqualTo(logged);
 	}
 
 	@Test

@@ -48,6 +48,21 @@ class ReftableRefStoreIT extends RefStoreContractTest {
 	}
 
 	@Test
+	void aBatchUnderOneDirectoryIsCheckedAgainstItsParentsForEachRef() throws IOException {
+		assertThat(apply(RefUpdate.create("refs/pull/1", id(1))).committed()).isTrue();
+		TransactionResult conflict = apply(RefUpdate.create("refs/pull/0/head", id(2)),
+				RefUpdate.create("refs/pull/1/head", id(2)), RefUpdate.create("refs/pull/2/head", id(2)));
+		assertThat(conflict.firstRejection().orElseThrow().rejection()).isEqualTo(Rejection.NAME_CONFLICT);
+		assertThat(conflict.firstRejection().orElseThrow().message())
+			.endsWith("'refs/pull/1' exists; cannot create 'refs/pull/1/head'");
+		assertThat(apply(RefUpdate.create("refs/pull/0/head", id(2)), RefUpdate.create("refs/pull/0/merge", id(3)),
+				RefUpdate.create("refs/pull/2/head", id(2)))
+			.committed()).isTrue();
+		assertThat(names(RefQuery.prefix("refs/pull/"))).containsExactly("refs/pull/0/head", "refs/pull/0/merge",
+				"refs/pull/1", "refs/pull/2/head");
+	}
+
+	@Test
 	void heldStackLockIsRefusedAndChangesNothing() throws IOException {
 		Path lock = this.repo.gitDir().resolve("reftable/tables.list.lock");
 		Files.writeString(lock, "");
