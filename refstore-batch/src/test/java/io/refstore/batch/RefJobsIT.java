@@ -504,6 +504,10 @@ class RefJobsIT {
 		assertThat(maintained.results().get(JobResults.MAINTAIN_DONE)).isEqualTo((format == RefFormat.FILES)
 				? "packed 50 loose refs, 1 left loose" : "compacted " + due.tables() + " tables to " + after.tables());
 		assertThat(after.tables()).isLessThan((format == RefFormat.FILES) ? 1 : due.tables());
+		// the refs it packed, not the symbolic one it left loose (files); the tables
+		// (reftable)
+		assertThat(maintained.steps().get(0).done()).isEqualTo((format == RefFormat.FILES) ? 50 : due.tables())
+			.isEqualTo(maintained.steps().get(0).total());
 		assertThat(maintained.results().get(JobResults.MAINTAIN_AFTER)).contains("maintenance not due");
 		assertThat(JobFixtures.refs(repo.dir())).isEqualTo(before);
 		JobFixtures.assertSound(repo.dir());

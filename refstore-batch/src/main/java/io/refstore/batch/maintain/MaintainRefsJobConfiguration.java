@@ -107,10 +107,11 @@ class MaintainRefsJobConfiguration {
 				// leave a store due that the job called done
 				pack(store, new RefStore.PackOptions(true, true, !forced));
 				StoreStatistics after = store.statistics();
-				progress.finish(total);
+				// what it did: symbolic or broken loose refs stay, and are not done
+				progress.finish((before.format() == RefFormat.FILES) ? packed(before, after) : total);
 				job.putString(JobResults.MAINTAIN_AFTER, describe(after));
 				job.putString(JobResults.MAINTAIN_DONE, done(before, after));
-				contribution.incrementWriteCount(Math.max(0, before.looseRefs() - after.looseRefs()));
+				contribution.incrementWriteCount(packed(before, after));
 			}
 			return RepeatStatus.FINISHED;
 		};
@@ -139,15 +140,14 @@ class MaintainRefsJobConfiguration {
 	}
 
 	/**
-	 * What a run did, in words: {@code packed 19,693 loose refs},
-	 * {@code compacted 5 tables
-	 * to 2}, and what still makes maintenance due if something does (writers that wrote
+	 * What a run did, in words ("packed 19,693 loose refs", "compacted 5 tables to 2"),
+	 * and what still makes maintenance due if something does (writers that wrote
 	 * meanwhile, tables another writer held).
 	 */
 	static String done(StoreStatistics before, StoreStatistics after) {
 		String done;
 		if (before.format() == RefFormat.FILES) {
-			long packed = Math.max(0, before.looseRefs() - after.looseRefs());
+			long packed = packed(before, after);
 			done = String.format(Locale.ROOT, "packed %,d loose %s", packed, (packed == 1) ? "ref" : "refs");
 			if (after.looseRefs() > 0) {
 				done += String.format(Locale.ROOT, ", %,d left loose", after.looseRefs());
@@ -158,6 +158,11 @@ class MaintainRefsJobConfiguration {
 					(before.tables() == 1) ? "table" : "tables", after.tables());
 		}
 		return after.maintenanceDue() ? done + "; still due: " + after.reason() : done;
+	}
+
+	/** The loose refs a files store no longer has loose. */
+	private static long packed(StoreStatistics before, StoreStatistics after) {
+		return Math.max(0, before.looseRefs() - after.looseRefs());
 	}
 
 	/**
