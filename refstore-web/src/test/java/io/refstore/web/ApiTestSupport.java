@@ -47,6 +47,8 @@ public abstract class ApiTestSupport {
 
 	private static final AtomicInteger names = new AtomicInteger();
 
+	private static final AtomicInteger contexts = new AtomicInteger();
+
 	@Autowired
 	protected MockMvc mvc;
 
@@ -57,6 +59,13 @@ public abstract class ApiTestSupport {
 		BCryptPasswordEncoder bcrypt = new BCryptPasswordEncoder(4);
 		String hash = "{bcrypt}" + bcrypt.encode(PASSWORD);
 		registry.add("refstore.home", HOME::toString);
+		// a test class with properties of its own gets a second context while the first
+		// lives on in the cache: each has its own database, or the two coordinators and
+		// schedule queues (each with its in-JVM locks) would advance the same campaigns,
+		// which two nodes never do without the shared locks of the fleet
+		String database = "jdbc:h2:file:" + HOME.resolve("data/context-" + contexts.incrementAndGet())
+				+ ";AUTO_SERVER=FALSE;WRITE_DELAY=0";
+		registry.add("spring.datasource.url", () -> database);
 		registry.add("refstore.repositories.roots[0]", ROOT::toString);
 		registry.add("refstore.demo.enabled", () -> "false");
 		// schedules may fire every 2 s, not every second, so that a test can be refused
