@@ -24,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.batch.core.repository.JobRepository;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.scheduling.TaskScheduler;
 
 import io.refstore.batch.api.JobConflictException;
 import io.refstore.batch.api.JobParameterNames;
@@ -269,7 +270,9 @@ class JobKillIT {
 				.executionId();
 			path = jobs.find(verified).orElseThrow().parameters().get(JobParameterNames.REPOSITORY_PATH);
 			leased = System.nanoTime();
-			new JobLeases(context.getBean(JdbcTemplate.class), "dead-instance", LEASE).acquire(path, "maintainRefsJob");
+			new JobLeases(context.getBean(JdbcTemplate.class), "dead-instance", LEASE,
+					context.getBean(TaskScheduler.class))
+				.acquire(path, "maintainRefsJob");
 		}
 		try (ConfigurableApplicationContext context = BatchTestApplication.start(db, root, "second")) {
 			RefJobs jobs = context.getBean(RefJobs.class);

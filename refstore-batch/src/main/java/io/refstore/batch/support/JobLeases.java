@@ -6,14 +6,14 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ScheduledFuture;
 
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
+import org.springframework.scheduling.TaskScheduler;
 
+import io.refstore.batch.api.ExclusiveWork;
 import io.refstore.batch.api.JobConflictException;
 import io.refstore.batch.api.RefJobType;
 
@@ -21,13 +21,27 @@ import io.refstore.batch.api.RefJobType;
  * One mutating job per repository, enforced through the {@code REFSTORE_JOB_LEASE} table
  * so that it holds across application instances sharing the database. A lease names its
  * owner instance and execution; the owner renews it on a heartbeat; a lease past its
- * expiry (its instance died) is taken over by the next claim.
+ * expiry (its instance died) is taken over by the next claim. The same table holds the
+ * leases of {@link ExclusiveWork} (their names start with {@value #WORK}, which no
+ * repository's real path does).
+ *
+ * <p>
+ * Why not Spring Integration's {@code JdbcLockRegistry}: a job's lease is claimed by the
+ * thread that launches the job and released by the job's own thread, outlives a restart
+ * of its instance until recovery, and names its holder in a refusal; a registry's lock
+ * belongs to the thread that took it and records no holder.
  *
  * <p>
  * Thread-safe. {@link #start()} begins the heartbeat, {@link #close()} ends it (leases
  * stay until they expire or are released).
  */
-public class JobLeases implements AutoCloseable {
+public class JobLeases implements ExclusiveWork, AutoCloseable {
+
+	/** What the name of an {@link ExclusiveWork} lease starts with. */
+	static final String WORK = "work:";
+
+	/** How often a wait for an {@link ExclusiveWork} lease tries again. */
+	private static final Duration RETRY = Duration.ofMillis(50);
 
 	private static final RowMapper<Lease> LEASE = (rs, row) -> new Lease(rs.getString("REPOSITORY"),
 			rs.getString("JOB_NAME"), (Long) rs.getObject("EXECUTION_ID"), rs.getString("OWNER_INSTANCE"),
@@ -39,17 +53,24 @@ public class JobLeases implements AutoCloseable {
 
 	private final Duration ttl;
 
-	private ScheduledExecutorService heartbeat;
+	private final TaskScheduler scheduler;
+
+	private ScheduledFuture<?> heartbeat;
+
+	/** When this instance's leases began: older ones are a previous life's. */
+	private final Instant started = Instant.now();
 
 	/**
 	 * @param jdbc the database holding the lease table
 	 * @param instanceId this instance's name
 	 * @param ttl how long a lease lives without a heartbeat
+	 * @param scheduler the application's task scheduler, which runs the heartbeat
 	 */
-	public JobLeases(JdbcTemplate jdbc, String instanceId, Duration ttl) {
+	public JobLeases(JdbcTemplate jdbc, String instanceId, Duration ttl, TaskScheduler scheduler) {
 		this.jdbc = jdbc;
 		this.instanceId = instanceId;
 		this.ttl = ttl;
+		this.scheduler = scheduler;
 	}
 
 	/** This instance's name. */
@@ -60,13 +81,8 @@ public class JobLeases implements AutoCloseable {
 	/** Starts renewing this instance's leases every third of the time to live. */
 	public synchronized void start() {
 		if (this.heartbeat == null) {
-			this.heartbeat = Executors.newSingleThreadScheduledExecutor((task) -> {
-				Thread thread = new Thread(task, "refstore-lease-heartbeat");
-				thread.setDaemon(true);
-				return thread;
-			});
-			long period = Math.max(1, this.ttl.toMillis() / 3);
-			this.heartbeat.scheduleAtFixedRate(this::renew, period, period, TimeUnit.MILLISECONDS);
+			Duration period = Duration.ofMillis(Math.max(1, this.ttl.toMillis() / 3));
+			this.heartbeat = this.scheduler.scheduleAtFixedRate(this::renew, Instant.now().plus(period), period);
 		}
 	}
 
@@ -76,24 +92,60 @@ public class JobLeases implements AutoCloseable {
 	 * @throws JobConflictException naming the holder if a live lease exists
 	 */
 	public void acquire(String repository, String jobName) {
+		while (!claim(repository, jobName)) {
+			Lease holder = find(repository).orElse(null);
+			if (holder != null) {
+				throw new JobConflictException("repository '" + repository + "' is busy: " + holder.describe()
+						+ "; one mutating job per repository at a time", holder.executionId());
+			}
+			// released in between: claim again
+		}
+	}
+
+	/**
+	 * Claims the lease {@code name} without an execution, taking over an expired one;
+	 * false if a live one exists.
+	 */
+	private boolean claim(String name, String jobName) {
 		Instant now = Instant.now();
-		this.jdbc.update("DELETE FROM REFSTORE_JOB_LEASE WHERE REPOSITORY = ? AND EXPIRES_AT < ?", repository,
+		this.jdbc.update("DELETE FROM REFSTORE_JOB_LEASE WHERE REPOSITORY = ? AND EXPIRES_AT < ?", name,
 				Timestamp.from(now));
 		try {
 			this.jdbc.update(
 					"INSERT INTO REFSTORE_JOB_LEASE (REPOSITORY, JOB_NAME, EXECUTION_ID, OWNER_INSTANCE,"
 							+ " ACQUIRED, HEARTBEAT, EXPIRES_AT) VALUES (?, ?, NULL, ?, ?, ?, ?)",
-					repository, jobName, this.instanceId, Timestamp.from(now), Timestamp.from(now),
+					name, jobName, this.instanceId, Timestamp.from(now), Timestamp.from(now),
 					Timestamp.from(now.plus(this.ttl)));
+			return true;
 		}
 		catch (DuplicateKeyException ex) {
-			Lease holder = find(repository).orElse(null);
-			if (holder == null) {
-				acquire(repository, jobName);
-				return;
+			return false;
+		}
+	}
+
+	@Override
+	public boolean runAlone(String name, Duration wait, Runnable work) {
+		String lease = WORK + name;
+		long deadline = System.nanoTime() + wait.toNanos();
+		while (!claim(lease, "exclusive work")) {
+			long left = deadline - System.nanoTime();
+			if (left <= 0) {
+				return false;
 			}
-			throw new JobConflictException("repository '" + repository + "' is busy: " + holder.describe()
-					+ "; one mutating job per repository at a time", holder.executionId());
+			try {
+				Thread.sleep(Math.min(RETRY.toMillis(), Math.max(1, left / 1_000_000)));
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return false;
+			}
+		}
+		try {
+			work.run();
+			return true;
+		}
+		finally {
+			releaseClaim(lease);
 		}
 	}
 
@@ -136,6 +188,18 @@ public class JobLeases implements AutoCloseable {
 		return this.jdbc.query("SELECT * FROM REFSTORE_JOB_LEASE ORDER BY REPOSITORY", LEASE);
 	}
 
+	/**
+	 * Drops the leases this instance took before it started this time (it runs nothing of
+	 * a previous life: a launch's claim or a job's lease that a kill left would otherwise
+	 * be renewed by this heartbeat for ever); called once at startup, after the
+	 * executions they belonged to were marked, before the heartbeat starts.
+	 * @return how many
+	 */
+	public int releasePreviousLife() {
+		return this.jdbc.update("DELETE FROM REFSTORE_JOB_LEASE WHERE OWNER_INSTANCE = ? AND ACQUIRED < ?",
+				this.instanceId, Timestamp.from(this.started));
+	}
+
 	/** Renews every lease this instance owns; returns how many. */
 	public int renew() {
 		Instant now = Instant.now();
@@ -146,7 +210,7 @@ public class JobLeases implements AutoCloseable {
 	@Override
 	public synchronized void close() {
 		if (this.heartbeat != null) {
-			this.heartbeat.shutdownNow();
+			this.heartbeat.cancel(false);
 			this.heartbeat = null;
 		}
 	}

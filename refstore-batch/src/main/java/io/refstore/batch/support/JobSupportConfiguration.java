@@ -11,6 +11,8 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.scheduling.TaskScheduler;
+import org.springframework.scheduling.annotation.EnableScheduling;
 
 import io.refstore.batch.api.RefJobs;
 import io.refstore.core.repo.RepositoryPaths;
@@ -18,18 +20,20 @@ import io.refstore.core.repo.RepositoryPaths;
 /**
  * The service the jobs run under, found by {@code RefBatchConfiguration}'s scan: the
  * leases, the listener every job has, the recovery of dead executions at startup, and
- * {@link RefJobs}.
+ * {@link RefJobs}. The lease heartbeat runs on the application's task scheduler (Spring
+ * Boot makes one where scheduling is enabled).
  */
 @Configuration(proxyBeanMethods = false)
+@EnableScheduling
 class JobSupportConfiguration {
 
 	@Bean(destroyMethod = "close")
-	JobLeases jobLeases(JdbcTemplate jdbc, RefBatchProperties properties) throws IOException {
+	JobLeases jobLeases(JdbcTemplate jdbc, RefBatchProperties properties, TaskScheduler scheduler) throws IOException {
 		String instance = properties.jobs().instanceId();
 		if (instance == null || instance.isBlank()) {
 			instance = InetAddress.getLocalHost().getHostName();
 		}
-		return new JobLeases(jdbc, instance, properties.jobs().leaseTtl());
+		return new JobLeases(jdbc, instance, properties.jobs().leaseTtl(), scheduler);
 	}
 
 	@Bean

@@ -59,6 +59,10 @@ class StartupRecovery implements ApplicationRunner {
 	@Override
 	public void run(ApplicationArguments args) {
 		recover();
+		int dropped = this.leases.releasePreviousLife();
+		if (dropped > 0) {
+			log.info("dropped {} lease(s) instance '{}' held before it started", dropped, this.leases.instanceId());
+		}
 		this.leases.start();
 	}
 

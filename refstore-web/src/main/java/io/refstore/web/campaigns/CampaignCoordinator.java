@@ -1,17 +1,18 @@
 package io.refstore.web.campaigns;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.locks.Lock;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.EventListener;
-import org.springframework.integration.support.locks.LockRegistry;
+import org.springframework.scheduling.TaskScheduler;
 import org.springframework.stereotype.Component;
 
+import io.refstore.batch.api.ExclusiveWork;
 import io.refstore.batch.api.JobConflictException;
 import io.refstore.batch.api.JobFilter;
 import io.refstore.batch.api.JobParameterNames;
@@ -41,9 +42,9 @@ import io.refstore.web.system.RefWebProperties;
  * FAILED;</li>
  * <li>a campaign with nothing pending or running ends.</li>
  * </ol>
- * Passes run on one thread, every {@code refstore.campaigns.poll-millis} (default 1s) and
- * at each job's end. A target is marked RUNNING before its job is launched; one found
- * RUNNING without an execution (the instance died in between) is attached to the
+ * Passes never overlap; they run every {@code refstore.campaigns.poll-millis} (default
+ * 1s) and at each job's end. A target is marked RUNNING before its job is launched; one
+ * found RUNNING without an execution (the instance died in between) is attached to the
  * execution launched for it, or made PENDING again if there is none.
  */
 @Component
@@ -59,16 +60,16 @@ class CampaignCoordinator implements SmartLifecycle {
 
 	private final int perNode;
 
-	private final LockRegistry<?> locks;
+	private final ExclusiveWork work;
 
 	CampaignCoordinator(CampaignStore store, RefJobs jobs, FleetJobs fleet, RefWebProperties settings,
-			FleetProperties fleetSettings, LockRegistry<?> locks) {
-		this.locks = locks;
+			FleetProperties fleetSettings, ExclusiveWork work, TaskScheduler scheduler) {
+		this.work = work;
 		this.store = store;
 		this.jobs = jobs;
 		this.fleet = fleet;
 		this.perNode = fleetSettings.jobsPerNode();
-		this.passes = new Passes("campaigns", settings.campaigns().pollMillis(), this::pass);
+		this.passes = new Passes("campaigns", settings.campaigns().pollMillis(), this::pass, scheduler);
 	}
 
 	@Override
@@ -102,16 +103,7 @@ class CampaignCoordinator implements SmartLifecycle {
 	void pass() {
 		for (long id : this.store.running()) {
 			// one node at a time advances a campaign: the per-node limit counts what runs
-			Lock lock = this.locks.obtain("campaign-" + id);
-			if (!lock.tryLock()) {
-				continue;
-			}
-			try {
-				this.store.find(id).ifPresent(this::advance);
-			}
-			finally {
-				lock.unlock();
-			}
+			this.work.runAlone("campaign-" + id, Duration.ZERO, () -> this.store.find(id).ifPresent(this::advance));
 		}
 	}
 

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,10 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 
 import jakarta.annotation.PreDestroy;
 
@@ -27,6 +25,7 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.web.server.Ssl;
 import org.springframework.boot.web.server.context.WebServerInitializedEvent;
 import org.springframework.context.event.EventListener;
+import org.springframework.scheduling.TaskScheduler;
 import org.springframework.stereotype.Component;
 
 import io.refstore.batch.api.RefJobs;
@@ -66,15 +65,11 @@ public class FleetMembership {
 	private final FleetTrust trust;
 
 	/**
-	 * The heartbeat and the inventory on threads of their own: a long inventory (or any
-	 * other scheduled work of the application) must never hold back the heartbeat, or the
-	 * node would be shown down while it works.
+	 * The application's task scheduler: its pool has a thread for each periodic task of a
+	 * node ({@code spring.task.scheduling.pool.size}), so a long inventory never holds
+	 * back the heartbeat, or the node would be shown down while it works.
 	 */
-	private final ScheduledExecutorService heartbeats = Executors
-		.newSingleThreadScheduledExecutor((task) -> daemon(task, "fleet-heartbeat"));
-
-	private final ScheduledExecutorService inventories = Executors
-		.newSingleThreadScheduledExecutor((task) -> daemon(task, "fleet-inventory"));
+	private final TaskScheduler scheduler;
 
 	private final String node;
 
@@ -86,7 +81,8 @@ public class FleetMembership {
 	private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
 
 	FleetMembership(FleetStore store, FleetProperties properties, RepoRegistry registry, RepoService repos,
-			RepoProperties repoProperties, RefJobs jobs, FleetTrust trust) {
+			RepoProperties repoProperties, RefJobs jobs, FleetTrust trust, TaskScheduler scheduler) {
+		this.scheduler = scheduler;
 		this.store = store;
 		this.trust = trust;
 		this.properties = properties;
@@ -95,12 +91,6 @@ public class FleetMembership {
 		this.maxDepth = repoProperties.maxDepth();
 		this.node = jobs.instanceId();
 		this.url = properties.url();
-	}
-
-	private static Thread daemon(Runnable task, String name) {
-		Thread thread = new Thread(task, name);
-		thread.setDaemon(true);
-		return thread;
 	}
 
 	/** This node's name. */
@@ -132,10 +122,10 @@ public class FleetMembership {
 	void start() throws IOException {
 		this.previousStart = register();
 		synchronized (this.tasks) {
-			long beat = this.properties.heartbeat().toMillis();
-			this.tasks.add(this.heartbeats.scheduleWithFixedDelay(this::heartbeat, beat, beat, TimeUnit.MILLISECONDS));
-			this.tasks.add(this.inventories.scheduleWithFixedDelay(this::refreshInventory, 0,
-					this.properties.inventoryRefresh().toMillis(), TimeUnit.MILLISECONDS));
+			Duration beat = this.properties.heartbeat();
+			this.tasks.add(this.scheduler.scheduleWithFixedDelay(this::heartbeat, Instant.now().plus(beat), beat));
+			this.tasks.add(this.scheduler.scheduleWithFixedDelay(this::refreshInventory, Instant.now(),
+					this.properties.inventoryRefresh()));
 		}
 	}
 
@@ -244,8 +234,6 @@ public class FleetMembership {
 		synchronized (this.tasks) {
 			this.tasks.forEach((task) -> task.cancel(false));
 			this.tasks.clear();
-			this.heartbeats.shutdownNow();
-			this.inventories.shutdownNow();
 		}
 	}
 

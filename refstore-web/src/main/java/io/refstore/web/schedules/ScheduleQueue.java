@@ -5,16 +5,15 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Lock;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.EventListener;
-import org.springframework.integration.support.locks.LockRegistry;
+import org.springframework.scheduling.TaskScheduler;
 import org.springframework.stereotype.Component;
 
+import io.refstore.batch.api.ExclusiveWork;
 import io.refstore.batch.api.JobConflictException;
 import io.refstore.batch.api.JobParameterNames;
 import io.refstore.batch.api.JobSummary;
@@ -50,16 +49,18 @@ class ScheduleQueue implements SmartLifecycle {
 
 	private final FleetJobs fleet;
 
-	private final LockRegistry<?> locks;
+	private final ExclusiveWork work;
 
 	private final int perNode;
 
-	private final Passes passes = new Passes("schedule-queue", Duration.ofSeconds(1), () -> dispatch(0));
+	private final Passes passes;
 
-	ScheduleQueue(ScheduleStore store, FleetJobs fleet, LockRegistry<?> locks, FleetProperties fleetSettings) {
+	ScheduleQueue(ScheduleStore store, FleetJobs fleet, ExclusiveWork work, FleetProperties fleetSettings,
+			TaskScheduler scheduler) {
+		this.passes = new Passes("schedule-queue", Duration.ofSeconds(1), () -> dispatch(0), scheduler);
 		this.store = store;
 		this.fleet = fleet;
-		this.locks = locks;
+		this.work = work;
 		this.perNode = fleetSettings.jobsPerNode();
 	}
 
@@ -98,28 +99,11 @@ class ScheduleQueue implements SmartLifecycle {
 	 * does not end within {@code waitMillis}: the next look does it.
 	 */
 	private void dispatch(long waitMillis) {
-		Lock lock = this.locks.obtain("schedule-queue");
 		try {
-			if (!lock.tryLock(waitMillis, TimeUnit.MILLISECONDS)) {
-				return;
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return;
-		}
-		catch (RuntimeException ex) {
-			log.warn("the schedule queue could not be locked; the next look retries: {}", ex.getMessage());
-			return;
-		}
-		try {
-			pass();
+			this.work.runAlone("schedule-queue", Duration.ofMillis(waitMillis), this::pass);
 		}
 		catch (RuntimeException ex) {
 			log.warn("a pass over the schedule queue failed; the next one retries: {}", ex.getMessage(), ex);
-		}
-		finally {
-			lock.unlock();
 		}
 	}
 
