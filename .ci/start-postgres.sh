@@ -28,7 +28,8 @@ if ! pg_lsclusters --no-header | awk -v v="$version" -v c="$cluster" '$1==v && $
 fi
 
 as_postgres() {
-	if [ "$(id -u)" = 0 ]; then su postgres -c "$*"; else sudo -u postgres sh -c "$*"; fi
+	# from /, which postgres may enter (a checkout under /root is closed to it, and psql says so)
+	if [ "$(id -u)" = 0 ]; then (cd / && su postgres -c "$*"); else (cd / && sudo -u postgres sh -c "$*"); fi
 }
 as_postgres "psql -qtAc \"SELECT 1 FROM pg_roles WHERE rolname='refstore'\"" | grep -q 1 \
 	|| as_postgres "psql -qc \"CREATE ROLE refstore LOGIN CREATEDB PASSWORD 'refstore'\""
