@@ -30,6 +30,8 @@ import io.refstore.web.ApiTestSupport;
  */
 class NodeAuthenticationIT extends ApiTestSupport {
 
+	private static final String NODE = NodeAuthenticationFilter.class.getSimpleName();
+
 	@Autowired
 	FilterChainProxy chains;
 
@@ -39,17 +41,15 @@ class NodeAuthenticationIT extends ApiTestSupport {
 		assertThat(all).hasSize(2);
 		List<String> api = names(all.get(0).getFilters());
 		List<String> console = names(all.get(1).getFilters());
-		assertThat(api).containsSubsequence("LogoutFilter", "NodeAuthenticationFilter",
-				AuthenticationFilter.class.getSimpleName(), "LoginThrottleFilter",
-				BasicAuthenticationFilter.class.getSimpleName());
-		assertThat(api.indexOf("NodeAuthenticationFilter")).isEqualTo(api.indexOf("LogoutFilter") + 1);
+		assertThat(api).containsSubsequence("LogoutFilter", NODE, AuthenticationFilter.class.getSimpleName(),
+				"LoginThrottleFilter", BasicAuthenticationFilter.class.getSimpleName());
+		assertThat(api.indexOf(NODE)).isEqualTo(api.indexOf("LogoutFilter") + 1);
 		assertThat(api).doesNotContain(CsrfFilter.class.getSimpleName());
-		assertThat(console).containsSubsequence(CsrfFilter.class.getSimpleName(), "LogoutFilter",
-				"NodeAuthenticationFilter", "LoginThrottleFilter",
-				UsernamePasswordAuthenticationFilter.class.getSimpleName());
-		assertThat(console.indexOf("NodeAuthenticationFilter")).isEqualTo(console.indexOf("LogoutFilter") + 1);
-		assertThat(api.stream().filter("NodeAuthenticationFilter"::equals)).hasSize(1);
-		assertThat(console.stream().filter("NodeAuthenticationFilter"::equals)).hasSize(1);
+		assertThat(console).containsSubsequence(CsrfFilter.class.getSimpleName(), "LogoutFilter", NODE,
+				"LoginThrottleFilter", UsernamePasswordAuthenticationFilter.class.getSimpleName());
+		assertThat(console.indexOf(NODE)).isEqualTo(console.indexOf("LogoutFilter") + 1);
+		assertThat(api.stream().filter(NODE::equals)).hasSize(1);
+		assertThat(console.stream().filter(NODE::equals)).hasSize(1);
 	}
 
 	@Test
