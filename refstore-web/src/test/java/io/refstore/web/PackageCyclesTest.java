@@ -1,5 +1,6 @@
 package io.refstore.web;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -18,8 +19,8 @@ import io.refstore.web.security.Actors;
 /**
  * No package cycle in the web layer: each package is a slice of its own (the root
  * package, each feature with its console pages, the console's shared package and its two
- * subpackages too). Checked on web's compiled main classes; the rule is also shown to
- * catch a cycle.
+ * subpackages too); and security does not depend on the fleet. Checked on web's compiled
+ * main classes; the cycle rule is also shown to catch a cycle.
  */
 class PackageCyclesTest {
 
@@ -29,6 +30,18 @@ class PackageCyclesTest {
 		.beFreeOfCycles()
 		.because("a cycle ties packages together: none can be understood, tested or changed alone");
 
+	/**
+	 * The fleet builds on security (roles, its filter chains), never the other way: the
+	 * fleet puts its node authentication into the chains as a
+	 * {@code Customizer<HttpSecurity>} bean.
+	 */
+	static final ArchRule SECURITY_KNOWS_NO_FLEET = noClasses().that()
+		.resideInAPackage("io.refstore.web.security..")
+		.should()
+		.dependOnClassesThat()
+		.resideInAPackage("io.refstore.web.fleet..")
+		.because("the fleet contributes to security's filter chains; security declares what it needs");
+
 	@Test
 	void noPackageCycles() {
 		JavaClasses web = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
@@ -37,6 +50,7 @@ class PackageCyclesTest {
 			.as("web's classes imported")
 			.isTrue();
 		NO_PACKAGE_CYCLES.check(web);
+		SECURITY_KNOWS_NO_FLEET.check(web);
 	}
 
 	@Test

@@ -2,8 +2,8 @@ package io.refstore.web.audit;
 
 /**
  * Which node of the fleet forwarded the request being handled for its user: what
- * {@link AuditLog} records as an entry's {@code via}. The security layer, which
- * authenticates forwarded requests, provides it.
+ * {@link AuditLog} records as an entry's {@code via}. The fleet, which authenticates
+ * forwarded requests, provides it.
  */
 @FunctionalInterface
 public interface ForwardedBy {

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
@@ -13,6 +14,7 @@ import org.springframework.web.ErrorResponseException;
 
 import io.refstore.batch.api.JobParameterNames;
 import io.refstore.batch.api.JobSummary;
+import io.refstore.batch.api.RefJobParameters;
 import io.refstore.batch.api.RefJobType;
 import io.refstore.batch.api.RefJobs;
 import io.refstore.web.repos.RepoRegistry;
@@ -104,6 +106,23 @@ public class FleetJobs {
 		Map<String, String> rest = new LinkedHashMap<>(parameters);
 		rest.remove(JobParameterNames.REPOSITORY);
 		return this.handoff.getObject().launch(node.get(), type, repository, rest, actor);
+	}
+
+	/**
+	 * Launches a job on the node of {@code repository}: here as
+	 * {@link RefJobs#launch(RefJobType, String, Supplier, String)} does (a refusal while
+	 * making the parameters is published as the launch's); on another node with the
+	 * parameters made here first, whose refusal is thrown.
+	 * @param parameters makes the typed parameters, which check themselves
+	 */
+	public JobSummary launch(RefJobType type, String repository, Supplier<? extends RefJobParameters> parameters,
+			String actor) {
+		if (elsewhere(repository).isEmpty()) {
+			return this.jobs.launch(type, repository, parameters, actor);
+		}
+		Map<String, String> typed = new LinkedHashMap<>(parameters.get().toMap());
+		typed.put(JobParameterNames.REPOSITORY, repository);
+		return launch(type, typed, actor);
 	}
 
 	/** Restarts an execution on the node of its repository. */

@@ -16,7 +16,6 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import io.refstore.batch.api.RefJobs;
-import io.refstore.web.security.NodeSignature;
 
 /**
  * Proves at start that this node has the fleet's secret ({@code refstore.fleet.secret})

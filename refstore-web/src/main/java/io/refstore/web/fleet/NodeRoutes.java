@@ -10,7 +10,6 @@ import org.springframework.stereotype.Component;
 
 import io.refstore.core.input.RefusedInputException;
 import io.refstore.web.repos.RepoRegistry;
-import io.refstore.web.security.NodeChannel;
 
 /**
  * What a node of the fleet may ask of this one with a node credential: only a node that

@@ -40,8 +40,6 @@ import tools.jackson.databind.json.JsonMapper;
 
 import io.refstore.web.audit.AuditEntry;
 import io.refstore.web.repos.RepoRegistry;
-import io.refstore.web.security.ForwardedCsrfTokenRepository;
-import io.refstore.web.security.NodeSignature;
 import io.refstore.web.system.Problems;
 
 /**

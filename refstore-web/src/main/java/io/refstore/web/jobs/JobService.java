@@ -462,13 +462,7 @@ public class JobService {
 			return typed;
 		};
 		try {
-			Optional<String> node = this.fleet.elsewhere(repo);
-			if (node.isPresent()) {
-				Map<String, String> typed = new LinkedHashMap<>(allowed.get().toMap());
-				typed.put(JobParameterNames.REPOSITORY, repo);
-				return this.fleet.launch(type, typed, actor);
-			}
-			return this.jobs.launch(type, repo, allowed, actor);
+			return this.fleet.launch(type, repo, allowed, actor);
 		}
 		catch (InvalidJobParameterException ex) {
 			throw InvalidRequestException.of(ex);

@@ -16,15 +16,6 @@ public final class Actors {
 	}
 
 	/**
-	 * The node of the fleet that forwarded the current request for its user, or
-	 * {@code null} for a request made here.
-	 */
-	public static String forwardedBy() {
-		return (SecurityContextHolder.getContext().getAuthentication() instanceof NodeForwardedAuthentication forwarded)
-				? forwarded.node() : null;
-	}
-
-	/**
 	 * Whether the current user holds {@code role} (directly; the role hierarchy is
 	 * applied by method security).
 	 */

@@ -1,11 +1,9 @@
 package io.refstore.web.security;
 
-import org.springframework.security.core.AuthenticationException;
-
 /**
  * A bearer token that is unknown, revoked, or whose owner is no longer a configured user.
  */
-class InvalidTokenException extends AuthenticationException {
+class InvalidTokenException extends RefusedCredentialException {
 
 	private static final long serialVersionUID = 1L;
 

@@ -44,7 +44,7 @@ final class ProblemSecurityHandlers implements AuthenticationEntryPoint, AccessD
 			throws IOException {
 		response.addHeader(HttpHeaders.WWW_AUTHENTICATE, "Basic realm=\"refstore\"");
 		response.addHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"refstore\"");
-		String detail = (ex instanceof InvalidTokenException || ex instanceof NodeCredentialException) ? ex.getMessage()
+		String detail = (ex instanceof RefusedCredentialException) ? ex.getMessage()
 				: "authentication is required: HTTP Basic with a configured user, or 'Authorization: Bearer' with an "
 						+ "API token";
 		write(response, Problems.problem(HttpStatus.UNAUTHORIZED, "unauthenticated", detail, Map.of()));

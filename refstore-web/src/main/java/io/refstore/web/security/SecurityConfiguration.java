@@ -1,12 +1,8 @@
 package io.refstore.web.security;
 
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -35,14 +31,11 @@ import org.springframework.security.web.authentication.AuthenticationEntryPointF
 import org.springframework.security.web.authentication.AuthenticationFilter;
 import org.springframework.security.web.authentication.UsernamePasswordAuthenticationFilter;
 import org.springframework.security.web.authentication.www.BasicAuthenticationFilter;
-import org.springframework.security.web.csrf.HttpSessionCsrfTokenRepository;
 import org.springframework.security.web.firewall.HttpFirewall;
 import org.springframework.security.web.firewall.StrictHttpFirewall;
-import org.springframework.security.web.util.matcher.RequestMatcher;
 
 import io.refstore.web.audit.AuditLog;
 import io.refstore.web.audit.DeniedRequestAudit;
-import io.refstore.web.audit.ForwardedBy;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -63,6 +56,12 @@ import tools.jackson.databind.json.JsonMapper;
  * client address ({@link LoginThrottle}). The console is served under a strict
  * Content-Security-Policy; HSTS is sent on every secure (TLS) request, as Spring Security
  * does by default.
+ * <p>
+ * Other packages take part through {@code Customizer<HttpSecurity>} beans, which Spring
+ * Security applies to every chain before the configuration here: the fleet's
+ * authenticates the requests another node forwards, ahead of every sign-in of both
+ * chains, and spares them the console's CSRF check. Security itself knows nothing of the
+ * fleet; what it shows of a refused credential is {@link RefusedCredentialException}'s.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableMethodSecurity
@@ -106,12 +105,6 @@ class SecurityConfiguration {
 	@Bean
 	LoginThrottle loginThrottle(SecurityProperties properties) {
 		return new LoginThrottle(properties.throttle());
-	}
-
-	/** The node that forwarded the current request, for the audit log's {@code via}. */
-	@Bean
-	ForwardedBy forwardedBy() {
-		return Actors::forwardedBy;
 	}
 
 	@Bean
@@ -176,22 +169,10 @@ class SecurityConfiguration {
 		return firewall;
 	}
 
-	/**
-	 * The fleet's node credentials, where {@code refstore.fleet.secret} is set: without
-	 * it, this node neither forwards requests nor accepts forwarded ones.
-	 */
-	@Bean
-	@ConditionalOnProperty("refstore.fleet.secret")
-	NodeSignature nodeSignature(@Value("${refstore.fleet.secret}") String secret,
-			@Value("${refstore.fleet.previous-secret:}") String previousSecret) {
-		return new NodeSignature(secret, previousSecret, Clock.systemUTC());
-	}
-
 	@Bean
 	@Order(1)
 	SecurityFilterChain apiFilterChain(HttpSecurity http, ProblemSecurityHandlers problems, ApiTokenStore tokens,
-			UserDetailsService users, LoginThrottle throttle, DeniedRequestAudit denied,
-			ObjectProvider<NodeSignature> nodes, ObjectProvider<NodeChannel> channel) throws Exception {
+			UserDetailsService users, LoginThrottle throttle, DeniedRequestAudit denied) throws Exception {
 		AuthenticationManager tokenManager = new ProviderManager(new ApiTokenAuthenticationProvider(tokens, users));
 		AuthenticationFilter bearer = new AuthenticationFilter(tokenManager, new BearerTokenConverter());
 		bearer.setFailureHandler(new AuthenticationEntryPointFailureHandler(problems));
@@ -201,8 +182,6 @@ class SecurityConfiguration {
 			.sessionManagement((session) -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
 			.csrf((csrf) -> csrf.disable())
 			.httpBasic((basic) -> basic.authenticationEntryPoint(problems))
-			.addFilterBefore(new NodeAuthenticationFilter(nodes.getIfAvailable(), channel.getIfAvailable(), problems),
-					BasicAuthenticationFilter.class)
 			.addFilterBefore(bearer, BasicAuthenticationFilter.class)
 			.addFilterBefore(new LoginThrottleFilter(throttle, problems, false), BasicAuthenticationFilter.class)
 			.exceptionHandling((exceptions) -> exceptions.authenticationEntryPoint(problems)
@@ -239,18 +218,8 @@ class SecurityConfiguration {
 	@Bean
 	@Order(2)
 	SecurityFilterChain consoleFilterChain(HttpSecurity http, ProblemSecurityHandlers problems, LoginThrottle throttle,
-			DeniedRequestAudit denied, ObjectProvider<NodeSignature> nodes, ObjectProvider<NodeChannel> channel)
-			throws Exception {
-		// a console page another node of the fleet forwards comes with a node credential
-		// (checked below: a forged one is refused) and no session: no CSRF token to
-		// check; the forms it renders carry the forwarding node's token, which is the one
-		// the browser's next post is checked against
-		RequestMatcher forwarded = (request) -> request.getHeader(NodeSignature.NODE) != null;
-		http.csrf((csrf) -> csrf.ignoringRequestMatchers(forwarded)
-			.csrfTokenRepository(new ForwardedCsrfTokenRepository(new HttpSessionCsrfTokenRepository())))
-			.addFilterBefore(new NodeAuthenticationFilter(nodes.getIfAvailable(), channel.getIfAvailable(), problems),
-					UsernamePasswordAuthenticationFilter.class)
-			.formLogin((form) -> form.loginPage("/login").permitAll())
+			DeniedRequestAudit denied) throws Exception {
+		http.formLogin((form) -> form.loginPage("/login").permitAll())
 			.exceptionHandling(
 					(exceptions) -> exceptions.accessDeniedHandler(denied.handler(new AccessDeniedHandlerImpl())))
 			.addFilterBefore(new LoginThrottleFilter(throttle, problems, true),

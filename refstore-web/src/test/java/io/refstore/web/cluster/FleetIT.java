@@ -26,7 +26,7 @@ import com.jayway.jsonpath.JsonPath;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 import io.refstore.web.PostgresDatabase;
-import io.refstore.web.security.NodeSignature;
+import io.refstore.web.fleet.NodeSignature;
 
 /**
  * Three nodes in three JVMs, each started as the fleet recipe of docs/operators.md says

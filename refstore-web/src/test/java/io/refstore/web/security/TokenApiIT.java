@@ -1,6 +1,7 @@
 package io.refstore.web.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
@@ -19,6 +20,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
@@ -180,7 +182,14 @@ class TokenApiIT extends ApiTestSupport {
 		Instant defaultExpiry = Instant
 			.parse(JsonPath.<List<String>>read(listed, "$[?(@.id == " + lasting.get("id") + ")].expiresAt").get(0));
 		assertThat(Duration.between(Instant.now(), defaultExpiry)).isBetween(Duration.ofDays(89), Duration.ofDays(90));
-		Thread.sleep(Math.max(0, Duration.between(Instant.now(), shortExpiry).toMillis()) + 200);
+		// polled until refused: before it expires the token still passes
+		await("the one-second token to be refused").atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(100))
+			.until(() -> this.mvc.perform(get("/api/repos").header("Authorization", "Bearer " + secret))
+				.andReturn()
+				.getResponse()
+				.getStatus(), (status) -> status == HttpStatus.UNAUTHORIZED.value());
+		assertThat(Instant.now()).isAfterOrEqualTo(shortExpiry);
 		this.mvc.perform(get("/api/repos").header("Authorization", "Bearer " + secret))
 			.andExpect(status().isUnauthorized())
 			.andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))

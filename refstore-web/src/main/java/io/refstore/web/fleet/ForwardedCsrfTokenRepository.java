@@ -1,4 +1,4 @@
-package io.refstore.web.security;
+package io.refstore.web.fleet;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -14,10 +14,10 @@ import org.springframework.security.web.csrf.HttpSessionCsrfTokenRepository;
  * {@value #HEADER}): the forms that page renders post back to that node, which checks
  * them against its session. A forwarded request never makes a session here.
  */
-public final class ForwardedCsrfTokenRepository implements CsrfTokenRepository {
+final class ForwardedCsrfTokenRepository implements CsrfTokenRepository {
 
 	/** The header a forwarding node puts its session's raw token in. */
-	public static final String HEADER = "X-Refstore-Csrf";
+	static final String HEADER = "X-Refstore-Csrf";
 
 	private final HttpSessionCsrfTokenRepository sessions;
 
@@ -29,7 +29,7 @@ public final class ForwardedCsrfTokenRepository implements CsrfTokenRepository {
 	 * The raw token of {@code request}'s session, for a request this node forwards; made
 	 * now if the session has none yet (a sign-in replaces the token lazily).
 	 */
-	public static String rawToken(HttpServletRequest request) {
+	static String rawToken(HttpServletRequest request) {
 		if (request.getAttribute(CsrfToken.class.getName()) instanceof CsrfToken deferred) {
 			// the deferred token: reading it makes and saves it
 			deferred.getToken();

@@ -1,14 +1,13 @@
-package io.refstore.web.security;
+package io.refstore.web.fleet;
 
 import jakarta.servlet.http.HttpServletRequest;
 
 /**
  * What another node of the fleet may ask of this one with a node credential
  * ({@link NodeSignature}), once its signature holds: the fleet knows which nodes are up,
- * which routes it forwards and which node holds which repository; security only asks.
- * Thread-safe.
+ * which routes it forwards and which node holds which repository. Thread-safe.
  */
-public interface NodeChannel {
+interface NodeChannel {
 
 	/** This node's name: the node a credential sent here must be signed for. */
 	String node();

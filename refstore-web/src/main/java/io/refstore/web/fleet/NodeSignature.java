@@ -1,4 +1,4 @@
-package io.refstore.web.security;
+package io.refstore.web.fleet;
 
 import java.nio.charset.StandardCharsets;
 import java.security.InvalidKeyException;

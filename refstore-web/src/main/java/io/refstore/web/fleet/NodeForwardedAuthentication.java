@@ -1,16 +1,17 @@
-package io.refstore.web.security;
+package io.refstore.web.fleet;
 
 import java.util.Collection;
 
 import org.springframework.security.authentication.AbstractAuthenticationToken;
 import org.springframework.security.core.GrantedAuthority;
+import org.springframework.security.core.context.SecurityContextHolder;
 
 /**
  * A user another node of the fleet authenticated and forwarded a request for, with the
  * roles that node found: the name is the user's, so audit entries and reflogs name the
  * user; {@link #node()} says which node vouched for them.
  */
-public final class NodeForwardedAuthentication extends AbstractAuthenticationToken {
+final class NodeForwardedAuthentication extends AbstractAuthenticationToken {
 
 	private static final long serialVersionUID = 1L;
 
@@ -26,8 +27,17 @@ public final class NodeForwardedAuthentication extends AbstractAuthenticationTok
 	}
 
 	/** The node that forwarded the request. */
-	public String node() {
+	String node() {
 		return this.node;
+	}
+
+	/**
+	 * The node that forwarded the current request for its user, or {@code null} for a
+	 * request made here.
+	 */
+	static String current() {
+		return (SecurityContextHolder.getContext().getAuthentication() instanceof NodeForwardedAuthentication forwarded)
+				? forwarded.node() : null;
 	}
 
 	@Override

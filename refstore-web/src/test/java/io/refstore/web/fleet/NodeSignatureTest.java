@@ -1,4 +1,4 @@
-package io.refstore.web.security;
+package io.refstore.web.fleet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;

@@ -1,4 +1,4 @@
-package io.refstore.web.security;
+package io.refstore.web.fleet;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -27,7 +27,10 @@ import org.springframework.security.core.GrantedAuthority;
 import org.springframework.security.core.authority.SimpleGrantedAuthority;
 import org.springframework.security.core.context.SecurityContext;
 import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.security.web.AuthenticationEntryPoint;
 import org.springframework.web.filter.OncePerRequestFilter;
+
+import io.refstore.web.security.Roles;
 
 /**
  * Authenticates a request another node of the fleet forwarded ({@link NodeSignature}'s
@@ -47,15 +50,17 @@ final class NodeAuthenticationFilter extends OncePerRequestFilter {
 
 	private final NodeChannel channel;
 
-	private final ProblemSecurityHandlers problems;
+	private final AuthenticationEntryPoint problems;
 
 	/**
 	 * @param signature the fleet's signature, or {@code null} where no secret is
 	 * configured (every node credential is refused)
 	 * @param channel what the fleet lets a node ask, or {@code null} where there is no
 	 * fleet (every node credential is refused)
+	 * @param problems security's entry point, which answers a refusal with 401 and its
+	 * reason
 	 */
-	NodeAuthenticationFilter(NodeSignature signature, NodeChannel channel, ProblemSecurityHandlers problems) {
+	NodeAuthenticationFilter(NodeSignature signature, NodeChannel channel, AuthenticationEntryPoint problems) {
 		this.signature = signature;
 		this.channel = channel;
 		this.problems = problems;
