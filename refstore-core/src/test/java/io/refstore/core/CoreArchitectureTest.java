@@ -1,11 +1,17 @@
 package io.refstore.core;
 
 import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.equivalentTo;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.simpleName;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.simpleNameStartingWith;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -23,9 +29,12 @@ import com.tngtech.archunit.lang.EvaluationResult;
 import io.refstore.core.archfixture.one.One;
 import io.refstore.core.files.FilesLayout;
 import io.refstore.core.files.FilesRefStore;
+import io.refstore.core.ref.CorruptRefStoreException;
 import io.refstore.core.ref.RefStoreContractTest;
 import io.refstore.core.ref.RefUpdate;
+import io.refstore.core.reftable.ReftableInitialWriter;
 import io.refstore.core.reftable.ReftableRefStore;
+import io.refstore.core.reftable.format.ReftableReader;
 import io.refstore.core.repo.Repository;
 import io.refstore.core.store.RefStores;
 
@@ -33,9 +42,10 @@ import io.refstore.core.store.RefStores;
  * The shape of core's packages: no package cycle (each package is a slice of its own, the
  * root package too); {@code io.refstore.core.ref}, the contract every layer programs
  * against, depends on no other refstore package; only {@code io.refstore.core.store}
- * reaches the backends, which know nothing of each other; no two top-level classes share
- * a simple name. Checked on core's compiled main classes; each rule is also shown to
- * catch what it forbids.
+ * reaches the backends, which know nothing of each other; reftable's format
+ * ({@code reftable.format}) knows nothing of its file storage ({@code reftable}); no two
+ * top-level classes share a simple name. Checked on core's compiled main classes; each
+ * rule is also shown to catch what it forbids.
  */
 class CoreArchitectureTest {
 
@@ -73,6 +83,23 @@ class CoreArchitectureTest {
 			.dependOnClassesThat()
 			.resideInAPackage("io.refstore.core.files..")
 			.allowEmptyShould(true));
+
+	/**
+	 * The reftable format is bytes in, bytes out: its package knows nothing of the file
+	 * storage built on it (the stack, the store, transactions, compaction, the files on
+	 * disk), opens no file and takes no lock. A table's file name travels through it only
+	 * as a {@link Path}, the name its errors carry
+	 * ({@link CorruptRefStoreException#file()}).
+	 */
+	static final ArchRule REFTABLE_FORMAT_APART_FROM_STORAGE = noClasses().that()
+		.resideInAPackage("io.refstore.core.reftable.format..")
+		.should()
+		.dependOnClassesThat(resideInAPackage("io.refstore.core.reftable").or(resideInAPackage("io.refstore.core.io.."))
+			.or(resideInAnyPackage("java.nio.file..", "java.nio.channels..", "java.util.concurrent.locks..")
+				.and(not(equivalentTo(Path.class))))
+			.or(resideInAPackage("java.io").and(simpleNameStartingWith("File").or(simpleName("RandomAccessFile")))))
+		.because("the format (blocks, records, tables, merged iteration) reads and writes bytes; the file storage "
+				+ "around it may depend on it, never the reverse");
 
 	/**
 	 * The simple names that more than one top-level class bears, each with the classes'
@@ -114,6 +141,14 @@ class CoreArchitectureTest {
 	}
 
 	@Test
+	void reftableFormatKnowsNothingOfItsFileStorage() {
+		assertThat(CORE.contain(ReftableReader.class) && CORE.contain(ReftableRefStore.class))
+			.as("reftable's format and storage imported")
+			.isTrue();
+		REFTABLE_FORMAT_APART_FROM_STORAGE.check(CORE);
+	}
+
+	@Test
 	void noTwoClassesShareASimpleName() {
 		assertThat(CORE.contain(RefStores.class)).as("core's classes imported").isTrue();
 		assertThat(sharedSimpleNames(CORE)).as("simple names of more than one class").isEmpty();
@@ -135,6 +170,13 @@ class CoreArchitectureTest {
 			.evaluate(new ClassFileImporter().importPackages("io.refstore.core.archfixture"));
 		assertThat(backend.hasViolation()).isTrue();
 		assertThat(backend.getFailureReport().toString()).contains(FilesLayout.class.getName());
+		// the format's tests, unlike its main classes, write through the file storage and
+		// touch files
+		EvaluationResult format = REFTABLE_FORMAT_APART_FROM_STORAGE
+			.evaluate(new ClassFileImporter().importPackages("io.refstore.core.reftable.format"));
+		assertThat(format.hasViolation()).isTrue();
+		assertThat(format.getFailureReport().toString()).contains(ReftableInitialWriter.class.getName())
+			.contains(Files.class.getName());
 		assertThat(sharedSimpleNames(new ClassFileImporter().importPackages("io.refstore.core.archfixture")))
 			.containsOnlyKeys("Twin");
 	}

@@ -7,6 +7,8 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
+import io.refstore.core.reftable.format.BlockSource;
+
 /**
  * A table file, memory-mapped when it fits one mapping, otherwise read with positioned
  * reads. The size is taken once at open: tables never change after they are written.
@@ -28,6 +30,11 @@ final class FileBlockSource implements BlockSource {
 		this.map = map;
 	}
 
+	/**
+	 * Opens a table file. The file is memory-mapped (read through the channel if it is
+	 * larger than 2 GiB), so it stays readable after a compaction unlinks it.
+	 * @throws IOException if the file cannot be opened
+	 */
 	static FileBlockSource open(Path file) throws IOException {
 		FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
 		try {

@@ -13,6 +13,10 @@ import java.util.concurrent.ThreadLocalRandom;
 import io.refstore.core.io.Fsync;
 import io.refstore.core.ref.InitialRefWriter;
 import io.refstore.core.ref.ReflogEntry;
+import io.refstore.core.reftable.format.LogRecord;
+import io.refstore.core.reftable.format.RefRecord;
+import io.refstore.core.reftable.format.ReftableWriter;
+import io.refstore.core.reftable.format.WriteOptions;
 
 /**
  * Writes a new reftable store as one table: every ref at update index 1, streamed through

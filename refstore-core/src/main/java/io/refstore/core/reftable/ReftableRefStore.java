@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
@@ -34,6 +33,11 @@ import io.refstore.core.ref.StoreStatistics;
 import io.refstore.core.ref.SymbolicRef;
 import io.refstore.core.ref.Verification;
 import io.refstore.core.ref.WorktreeRef;
+import io.refstore.core.reftable.format.LogRecord;
+import io.refstore.core.reftable.format.MergedTable;
+import io.refstore.core.reftable.format.RecordCursor;
+import io.refstore.core.reftable.format.RefRecord;
+import io.refstore.core.reftable.format.ReftableRefCursor;
 
 /**
  * The reftable backend: refs and reflogs in the table stack under {@code reftable/}, read
@@ -449,7 +453,7 @@ public final class ReftableRefStore implements RefStore {
 					longest = Math.max(longest, entries.size());
 				}
 				// by name, then newest first: the order of log keys
-				records.sort((a, b) -> Arrays.compareUnsigned(a.key, 0, a.keyLength, b.key, 0, b.keyLength));
+				records.sort(LogRecord::compareKeys);
 				addition.write(first + longest - 1, (writer) -> {
 					for (LogRecord record : records) {
 						writer.addLog(record);

@@ -25,6 +25,8 @@ import io.refstore.core.io.SharedPermissions;
 import io.refstore.core.ref.CorruptRefStoreException;
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.StoreStatistics;
+import io.refstore.core.reftable.format.ReftableReader;
+import io.refstore.core.reftable.format.ReftableWriter;
 
 /**
  * A stack of reftables under {@code reftable/}: {@code tables.list} names the tables,

@@ -23,6 +23,11 @@ import io.refstore.core.ref.ReflogPolicy;
 import io.refstore.core.ref.Rejection;
 import io.refstore.core.ref.SymbolicRef;
 import io.refstore.core.ref.UpdateBatch;
+import io.refstore.core.reftable.format.LogRecord;
+import io.refstore.core.reftable.format.MergedTable;
+import io.refstore.core.reftable.format.RecordCursor;
+import io.refstore.core.reftable.format.RefRecord;
+import io.refstore.core.reftable.format.ReftableReader;
 import io.refstore.core.txn.BatchPlan;
 import io.refstore.core.txn.Outcome;
 import io.refstore.core.txn.PlannedUpdate;
@@ -421,7 +426,7 @@ final class ReftableTransaction extends StagedTransaction {
 				&& (policy.createsLogFor("HEAD") || (stackHasLogs && this.store.hasReflog(base, "HEAD")))) {
 			logs.add(LogRecord.of("HEAD", index, entry(plan, head, who, message)).truncateMessage(maxMessage));
 		}
-		logs.sort((a, b) -> Arrays.compareUnsigned(a.key, 0, a.keyLength, b.key, 0, b.keyLength));
+		logs.sort(LogRecord::compareKeys);
 		return logs;
 	}
 
@@ -546,7 +551,7 @@ final class ReftableTransaction extends StagedTransaction {
 			// names)
 			work.refs.sort((a, b) -> Arrays.compareUnsigned(a.nameBuffer(), 0, a.nameLength(), b.nameBuffer(), 0,
 					b.nameLength()));
-			work.logs.sort((a, b) -> Arrays.compareUnsigned(a.key, 0, a.keyLength, b.key, 0, b.keyLength));
+			work.logs.sort(LogRecord::compareKeys);
 		}
 	}
 

@@ -11,6 +11,11 @@ import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.RefCheck;
 import io.refstore.core.ref.RefName;
 import io.refstore.core.ref.Verification;
+import io.refstore.core.reftable.format.LogRecord;
+import io.refstore.core.reftable.format.MergedTable;
+import io.refstore.core.reftable.format.RecordCursor;
+import io.refstore.core.reftable.format.RefRecord;
+import io.refstore.core.reftable.format.ReftableReader;
 
 /**
  * git 2.55's consistency check of the reftable backend, finding for finding: per worktree

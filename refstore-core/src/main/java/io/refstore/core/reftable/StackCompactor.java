@@ -16,6 +16,12 @@ import io.refstore.core.io.LockFile;
 import io.refstore.core.ref.PackLockedException;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.StoreStatistics;
+import io.refstore.core.reftable.format.LogRecord;
+import io.refstore.core.reftable.format.MergedTable;
+import io.refstore.core.reftable.format.RecordCursor;
+import io.refstore.core.reftable.format.RefRecord;
+import io.refstore.core.reftable.format.ReftableConstants;
+import io.refstore.core.reftable.format.ReftableReader;
 
 /**
  * Compaction of a {@link ReftableStack}, as git does it.

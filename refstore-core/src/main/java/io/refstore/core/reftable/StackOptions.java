@@ -5,6 +5,7 @@ import java.util.Objects;
 
 import io.refstore.core.io.LockOwner;
 import io.refstore.core.io.SharedPermissions;
+import io.refstore.core.reftable.format.WriteOptions;
 
 /**
  * How a {@link ReftableStack} writes.

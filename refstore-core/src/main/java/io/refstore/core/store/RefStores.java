@@ -20,7 +20,7 @@ import io.refstore.core.reftable.ReftableInitialWriter;
 import io.refstore.core.reftable.ReftableOptions;
 import io.refstore.core.reftable.ReftableRefStore;
 import io.refstore.core.reftable.StackOptions;
-import io.refstore.core.reftable.WriteOptions;
+import io.refstore.core.reftable.format.WriteOptions;
 import io.refstore.core.repo.FsyncSettings;
 import io.refstore.core.repo.GitConfig;
 import io.refstore.core.repo.GitHooks;

@@ -19,6 +19,7 @@ import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.RefCursor;
 import io.refstore.core.ref.RefQuery;
+import io.refstore.core.reftable.format.TableLayout;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
@@ -102,7 +103,7 @@ final class BigTableChecks {
 		assertThat(top.size()).as("top-level index blocks").isBetween(2, 3);
 		for (TableLayout.Block block : top) {
 			assertThat(this.layout.blockAt(this.layout.firstIndexTarget(block)).type())
-				.isEqualTo(ReftableConstants.BLOCK_TYPE_REF);
+				.isEqualTo(TableLayout.REF_BLOCK);
 		}
 	}
 
@@ -113,13 +114,12 @@ final class BigTableChecks {
 		List<TableLayout.Block> top = this.layout.runAt(this.layout.refIndexPosition());
 		assertThat(top).as("the root").hasSize(1);
 		TableLayout.Block level1 = this.layout.blockAt(this.layout.firstIndexTarget(top.get(0)));
-		assertThat(level1.type()).isEqualTo(ReftableConstants.BLOCK_TYPE_INDEX);
-		assertThat(this.layout.blockAt(this.layout.firstIndexTarget(level1)).type())
-			.isEqualTo(ReftableConstants.BLOCK_TYPE_REF);
+		assertThat(level1.type()).isEqualTo(TableLayout.INDEX_BLOCK);
+		assertThat(this.layout.blockAt(this.layout.firstIndexTarget(level1)).type()).isEqualTo(TableLayout.REF_BLOCK);
 		int level1Blocks = this.layout.runAt(level1.offset()).size() - 1;
 		assertThat(level1Blocks).as("level-1 index blocks (more than 3 get a root)").isGreaterThan(3);
-		System.out.printf("%d ref blocks, %d + 1 index blocks%n",
-				this.layout.ofType(ReftableConstants.BLOCK_TYPE_REF).size(), level1Blocks);
+		System.out.printf("%d ref blocks, %d + 1 index blocks%n", this.layout.ofType(TableLayout.REF_BLOCK).size(),
+				level1Blocks);
 	}
 
 	/**
@@ -174,7 +174,7 @@ final class BigTableChecks {
 	/** Returns a sample of the existing names looked up, for git to confirm. */
 	private List<String> assertBoundaryLookups(OpenedStore opened) throws IOException {
 		List<String> sample = new ArrayList<>();
-		List<TableLayout.Block> blocks = this.layout.ofType(ReftableConstants.BLOCK_TYPE_REF);
+		List<TableLayout.Block> blocks = this.layout.ofType(TableLayout.REF_BLOCK);
 		for (int b = 1; b < blocks.size(); b++) {
 			byte[] first = this.layout.firstKey(blocks.get(b));
 			int at = Arrays.binarySearch(this.names, first, Arrays::compareUnsigned);
@@ -213,7 +213,7 @@ final class BigTableChecks {
 	private void assertPrefixSeeks(OpenedStore opened) throws IOException {
 		List<String> prefixes = new ArrayList<>(
 				List.of("refs/pull/", "refs/tags/", "refs/heads/feature/b00123", "refs/pull/99", "refs/nothing/"));
-		List<TableLayout.Block> blocks = this.layout.ofType(ReftableConstants.BLOCK_TYPE_REF);
+		List<TableLayout.Block> blocks = this.layout.ofType(TableLayout.REF_BLOCK);
 		for (int b = 1; b < blocks.size(); b += Math.max(1, blocks.size() / 20)) {
 			byte[] first = this.layout.firstKey(blocks.get(b));
 			prefixes.add(new String(first, 0, first.length - 2, StandardCharsets.UTF_8));

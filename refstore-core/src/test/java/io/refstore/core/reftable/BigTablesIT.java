@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.RefTransaction;
 import io.refstore.core.ref.RefUpdate;
+import io.refstore.core.reftable.format.WriteOptions;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 

@@ -19,6 +19,9 @@ import io.refstore.core.ref.PersonIdent;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.RefTransaction;
 import io.refstore.core.ref.RefUpdate;
+import io.refstore.core.reftable.format.ReftableReader;
+import io.refstore.core.reftable.format.TableLayout;
+import io.refstore.core.reftable.format.Tables;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 import io.refstore.core.testing.TestFiles;
@@ -165,7 +168,7 @@ class DeepStackIT {
 		TableLayout theirLayout = new TableLayout(theirs);
 		assertThat(ourLayout.blocks).containsExactlyElementsOf(theirLayout.blocks);
 		for (TableLayout.Block block : theirLayout.blocks) {
-			if (block.type() == ReftableConstants.BLOCK_TYPE_LOG) {
+			if (block.type() == TableLayout.LOG_BLOCK) {
 				int headerSize = (block.offset() == 0) ? theirLayout.headerSize : 0;
 				assertThat(Tables.inflateLogBlock(ours, block.offset(), headerSize))
 					.isEqualTo(Tables.inflateLogBlock(theirs, block.offset(), headerSize));

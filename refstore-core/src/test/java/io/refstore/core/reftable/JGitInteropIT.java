@@ -23,6 +23,7 @@ import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.RefUpdate;
 import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.ref.VerifyProblem;
+import io.refstore.core.reftable.format.MergedTable;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 

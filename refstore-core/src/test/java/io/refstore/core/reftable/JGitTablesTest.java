@@ -22,6 +22,14 @@ import org.junit.jupiter.api.Test;
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.PersonIdent;
+import io.refstore.core.reftable.format.LogRecord;
+import io.refstore.core.reftable.format.RecordCursor;
+import io.refstore.core.reftable.format.RefRecord;
+import io.refstore.core.reftable.format.ReftableReader;
+import io.refstore.core.reftable.format.ReftableWriter;
+import io.refstore.core.reftable.format.TableLayout;
+import io.refstore.core.reftable.format.Tables;
+import io.refstore.core.reftable.format.WriteOptions;
 
 /**
  * Single tables, every kind of record, written by one implementation and read by the
@@ -45,10 +53,10 @@ class JGitTablesTest {
 		assertThat(layout.refIndexPosition()).isPositive();
 		assertThat(layout.objPosition()).isPositive();
 		assertThat(layout.logIndexPosition()).isPositive();
-		assertThat(layout.blockAt(layout.refIndexPosition()).type()).isEqualTo(ReftableConstants.BLOCK_TYPE_INDEX);
+		assertThat(layout.blockAt(layout.refIndexPosition()).type()).isEqualTo(TableLayout.INDEX_BLOCK);
 		assertThat(layout.blockAt(layout.firstIndexTarget(layout.blockAt(layout.refIndexPosition()))).type())
 			.as("JGit's root indexes index blocks")
-			.isEqualTo(ReftableConstants.BLOCK_TYPE_INDEX);
+			.isEqualTo(TableLayout.INDEX_BLOCK);
 
 		try (ReftableReader reader = Tables.open(table)) {
 			assertThat(StackViews.refRecords(reader.allRefs(), HashAlgorithm.SHA1))

@@ -19,6 +19,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
+import io.refstore.core.reftable.format.LogRecord;
+import io.refstore.core.reftable.format.MergedTable;
+import io.refstore.core.reftable.format.RecordCursor;
+import io.refstore.core.reftable.format.RefRecord;
+import io.refstore.core.reftable.format.ReftableReader;
+import io.refstore.core.reftable.format.ReftableWriter;
+import io.refstore.core.reftable.format.TableLayout;
+import io.refstore.core.reftable.format.Tables;
+import io.refstore.core.reftable.format.WriteOptions;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
@@ -203,7 +212,7 @@ class ReftableInteropIT {
 	private static MergedTable openStack(TempRepo repo) throws IOException {
 		List<ReftableReader> readers = new ArrayList<>();
 		for (Path file : tableFiles(repo)) {
-			readers.add(ReftableReader.open(BlockSource.open(file)));
+			readers.add(ReftableReader.open(FileBlockSource.open(file)));
 		}
 		return new MergedTable(readers);
 	}
@@ -291,7 +300,7 @@ class ReftableInteropIT {
 	/** {@code for-each-ref --points-at} against the object index of the single table. */
 	private static void assertPointsAtMatchesGit(TempRepo repo, List<String> commits) throws IOException {
 		assertThat(tableFiles(repo)).hasSize(1);
-		try (ReftableReader reader = ReftableReader.open(BlockSource.open(tableFiles(repo).get(0)))) {
+		try (ReftableReader reader = ReftableReader.open(FileBlockSource.open(tableFiles(repo).get(0)))) {
 			assertThat(reader.hasObjectIndex()).isTrue();
 			for (String commit : commits) {
 				List<String> mine = new ArrayList<>();
@@ -322,7 +331,7 @@ class ReftableInteropIT {
 			TableLayout ours = new TableLayout(mine);
 			assertThat(ours.blocks).as(file.getFileName().toString()).containsExactlyElementsOf(theirs.blocks);
 			for (TableLayout.Block block : theirs.blocks) {
-				if (block.type() == ReftableConstants.BLOCK_TYPE_LOG) {
+				if (block.type() == TableLayout.LOG_BLOCK) {
 					int headerOff = (block.offset() == 0) ? theirs.headerSize : 0;
 					assertThat(Tables.inflateLogBlock(mine, block.offset(), headerOff))
 						.isEqualTo(Tables.inflateLogBlock(original, block.offset(), headerOff));

@@ -22,6 +22,11 @@ import io.refstore.core.ref.RefQuery;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.ref.SymbolicRef;
+import io.refstore.core.reftable.format.LogRecord;
+import io.refstore.core.reftable.format.MergedTable;
+import io.refstore.core.reftable.format.RecordCursor;
+import io.refstore.core.reftable.format.RefRecord;
+import io.refstore.core.reftable.format.ReftableReader;
 
 /**
  * Test tool: a reftable stack as text lines, one per ref record and one per log record,
@@ -168,7 +173,7 @@ final class StackViews {
 		List<ReftableReader> readers = new ArrayList<>();
 		for (String line : Files.readAllLines(stackDir.resolve(ReftableStack.TABLES_LIST))) {
 			if (!line.isEmpty()) {
-				readers.add(ReftableReader.open(BlockSource.open(stackDir.resolve(line))));
+				readers.add(ReftableReader.open(FileBlockSource.open(stackDir.resolve(line))));
 			}
 		}
 		return new MergedTable(readers);
