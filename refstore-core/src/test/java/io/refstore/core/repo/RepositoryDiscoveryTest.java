@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -140,7 +142,8 @@ class RepositoryDiscoveryTest {
 	/**
 	 * A directory the process cannot list is counted and the walk goes on. Root lists
 	 * every directory whatever its mode, so as root the discovery runs in a process of
-	 * user {@code nobody} (util-linux {@code setpriv}).
+	 * user {@code nobody} (util-linux {@code setpriv}), from a copy of its classes that
+	 * {@code nobody} may read (a checkout under {@code /root} is closed to it).
 	 */
 	@Test
 	void countsAnUnreadableDirectoryAndGoesOn() throws Exception {
@@ -152,7 +155,7 @@ class RepositoryDiscoveryTest {
 		Path locked = root.resolve("locked");
 		Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("---------"));
 		try {
-			List<String> lines = runUnprivileged(root, 8);
+			List<String> lines = runUnprivileged(root, 8, this.tmp.resolve("classes"));
 			assertThat(lines).containsExactly("open/a.git", "z.git", "skipped: 1 directory skipped: 1 unreadable",
 					"first unreadable: locked");
 		}
@@ -168,11 +171,14 @@ class RepositoryDiscoveryTest {
 			.withMessage("maxDepth 0 must be at least 1");
 	}
 
-	private static List<String> runUnprivileged(Path root, int maxDepth) throws Exception {
-		String classpath = Path
-			.of(RepositoryDiscovery.class.getProtectionDomain().getCodeSource().getLocation().toURI())
-				+ java.io.File.pathSeparator
-				+ Path.of(DiscoveryMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+	private static List<String> runUnprivileged(Path root, int maxDepth, Path classes) throws Exception {
+		copyTree(Path.of(RepositoryDiscovery.class.getProtectionDomain().getCodeSource().getLocation().toURI()),
+				classes);
+		String main = DiscoveryMain.class.getName().replace('.', '/') + ".class";
+		Path mainClass = Path.of(DiscoveryMain.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+			.resolve(main);
+		Files.copy(mainClass, classes.resolve(main), StandardCopyOption.REPLACE_EXISTING);
+		String classpath = classes.toString();
 		List<String> command = new ArrayList<>();
 		if ("root".equals(System.getProperty("user.name"))) {
 			command.addAll(List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"));
@@ -184,6 +190,20 @@ class RepositoryDiscoveryTest {
 		assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
 		assertThat(process.exitValue()).as(output).isZero();
 		return output.lines().toList();
+	}
+
+	private static void copyTree(Path from, Path to) throws IOException {
+		try (Stream<Path> walk = Files.walk(from)) {
+			for (Path path : (Iterable<Path>) walk::iterator) {
+				Path copy = to.resolve(from.relativize(path).toString());
+				if (Files.isDirectory(path)) {
+					Files.createDirectories(copy);
+				}
+				else {
+					Files.copy(path, copy);
+				}
+			}
+		}
 	}
 
 	private static DiscoveredRepositories discover(Path root, int maxDepth) throws IOException {
