@@ -196,7 +196,7 @@ final class WorkDir {
 			throw new MigrationException("migrating repositories with worktrees is not supported yet");
 		}
 		Path storeDir = this.repository.refsDir();
-		if (!Files.getFileStore(storeDir).equals(Files.getFileStore(this.gitDir))) {
+		if (!sameFileSystem(storeDir, this.gitDir)) {
 			// the swap moves the new store in, and the old one to its backup in the git
 			// directory, by renames
 			throw new MigrationException("migrating a repository whose refs are kept on another file system ("
@@ -220,6 +220,20 @@ final class WorkDir {
 				Thread.currentThread().interrupt();
 				throw new InterruptedIOException("interrupted while waiting for '" + lock + "'");
 			}
+		}
+	}
+
+	/**
+	 * Whether two directories are on one file system: by their mounts, or by their
+	 * devices where the mount table cannot tell (in a chroot it names mounts by paths
+	 * outside it, and Java then finds no mount point).
+	 */
+	private static boolean sameFileSystem(Path a, Path b) throws IOException {
+		try {
+			return Files.getFileStore(a).equals(Files.getFileStore(b));
+		}
+		catch (IOException ex) {
+			return Files.getAttribute(a, "unix:dev").equals(Files.getAttribute(b, "unix:dev"));
 		}
 	}
 
