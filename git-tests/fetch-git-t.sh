@@ -42,7 +42,14 @@ download_from() {
 	)
 	# apt's sandbox user may not enter a private folder of root's
 	[ "$(id -u)" -ne 0 ] || opts+=(-o APT::Sandbox::User=root)
-	apt-get "${opts[@]}" -qq update >"$dir/apt.log" 2>&1 || return 1
+	apt-get "${opts[@]}" -qq update >"$dir/apt.log" 2>&1 || true
+	if grep -q 'is expired' "$dir/apt.log"; then
+		# a mirror frozen in time (sid's lists are valid for a week): signatures are still checked
+		echo "fetch-git-t: Debian $suite's lists at $mirror have expired (a frozen mirror): used anyway" >&2
+		opts+=(-o Acquire::Check-Valid-Until=false)
+		apt-get "${opts[@]}" -qq update >"$dir/apt.log" 2>&1 || true
+	fi
+	! grep -q '^E: ' "$dir/apt.log" || return 1
 	# the newest Debian revision of that upstream version (1:2.55.0-1 for 2.55.0)
 	debian_version=$(apt-cache "${opts[@]}" showsrc git 2>/dev/null | awk '$1 == "Version:" { print $2 }' |
 		awk -v want="$version" '{ v = $0; sub(/^[0-9]+:/, "", v); sub(/-[^-]*$/, "", v); if (v == want) print }' |
