@@ -105,13 +105,14 @@ public final class FleetBenchmark {
 						throw new IllegalStateException(launched.body());
 					}
 					long id = JsonPath.parse(launched.body()).read("$.id", Long.class);
-					String started = null;
-					while (started == null) {
-						started = JsonPath.parse(a.get("/api/jobs/" + id).body()).read("$.started", String.class);
-						if (started == null) {
-							Thread.sleep(5);
-						}
-					}
+					// polled every 5 ms: the latency is read from the job's start time,
+					// not
+					// from when the poll saw it
+					String started = Awaitility.await("execution " + id + " to start")
+						.atMost(Duration.ofSeconds(120))
+						.pollInterval(Duration.ofMillis(5))
+						.until(() -> JsonPath.parse(a.get("/api/jobs/" + id).body()).read("$.started", String.class),
+								(value) -> value != null);
 					Instant start = LocalDateTime.parse(started).atZone(ZoneId.systemDefault()).toInstant();
 					latencies.add(Duration.between(sent, start).toNanos() / 1e6);
 					await(() -> "COMPLETED"
