@@ -118,8 +118,8 @@ class RefJobsIT {
 						JobParameterNames.BACKUP, backup.getFileName().toString()), "alice")
 				.executionId();
 			await("the rollback to show its total").atMost(Duration.ofSeconds(20))
-				.until(() -> jobs.find(rollback).orElseThrow(),
-						(job) -> job.running() && job.steps().size() == 1 && job.steps().get(0).total() > 0);
+				.until(() -> jobs.find(rollback).orElseThrow(), (job) -> job.running() && job.steps().size() == 1
+						&& job.steps().get(0).total() > 0 && job.steps().get(0).phase() != null);
 		}
 		JobSummary rolledBack = JobFixtures.await(jobs, rollback);
 		assertThat(rolledBack.status()).as(rolledBack.exitMessage()).isEqualTo(JobStatus.COMPLETED);
@@ -127,6 +127,8 @@ class RefJobsIT {
 			assertThat(step.name()).isEqualTo("restoreBackupStep");
 			assertThat(step.done()).isEqualTo(step.total()).isEqualTo(refs.lines().count());
 			assertThat(step.ratePerSecond()).isPositive();
+			// a phase is what a running step does
+			assertThat(step.phase()).isNull();
 		});
 		assertThat(JobFixtures.format(repo.dir())).isEqualTo(other.configName());
 		assertThat(JobFixtures.refs(repo.dir())).isEqualTo(refs);

@@ -135,6 +135,19 @@ public final class JobParameterNames {
 	 */
 	public static final String PROGRESS_ESTIMATE = "progress.estimate";
 
+	/**
+	 * Context: what a step with several phases is doing now ({@code Verifying backup},
+	 * {@code Comparing with the backup}), whose count and total {@link #PROGRESS_DONE}
+	 * and {@link #PROGRESS_TOTAL} are; removed when the step ends.
+	 */
+	public static final String PROGRESS_PHASE = "progress.phase";
+
+	/**
+	 * Context: when the phase of {@link #PROGRESS_PHASE} began, in milliseconds since the
+	 * epoch: the rate and the time left are the phase's own.
+	 */
+	public static final String PROGRESS_PHASE_STARTED = "progress.phase.started";
+
 	private JobParameterNames() {
 	}
 

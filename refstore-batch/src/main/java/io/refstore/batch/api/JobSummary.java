@@ -55,10 +55,12 @@ public record JobSummary(long executionId, long instanceId, String job, RefJobTy
 	 * @param ended when it ended, or {@code null}
 	 * @param estimate whether {@code total} is an estimate the step corrects once it
 	 * knows the real count (a reftable store's refs before they are read)
+	 * @param phase what a running step with several phases does now (its done, total,
+	 * rate and time left are the phase's), or {@code null}
 	 */
 	public record StepSummary(long stepExecutionId, String name, JobStatus status, String exitMessage, long done,
 			long total, long commits, double ratePerSecond, long etaSeconds, LocalDateTime started, LocalDateTime ended,
-			boolean estimate) {
+			boolean estimate, String phase) {
 
 	}
 

@@ -102,17 +102,27 @@ final class JobSummaries {
 		// the items written in this execution, or while a step's one long call runs
 		// (nothing is written before it returns), the ones it reports done
 		long counted = (step.getWriteCount() > 0) ? step.getWriteCount() : done;
+		// a phase of a step's one long call counts from its own start
+		String phase = (step.getEndTime() == null) ? context.getString(JobParameterNames.PROGRESS_PHASE, null) : null;
 		double rate = 0;
 		long eta = -1;
 		if (step.getStartTime() != null && counted > 0) {
-			LocalDateTime until = (step.getEndTime() != null) ? step.getEndTime() : LocalDateTime.now();
-			double seconds = Math.max(0.001, Duration.between(step.getStartTime(), until).toNanos() / 1e9);
-			rate = counted / seconds;
+			double seconds;
+			if (phase != null && context.containsKey(JobParameterNames.PROGRESS_PHASE_STARTED)) {
+				seconds = (System.currentTimeMillis() - context.getLong(JobParameterNames.PROGRESS_PHASE_STARTED))
+						/ 1e3;
+				counted = done;
+			}
+			else {
+				LocalDateTime until = (step.getEndTime() != null) ? step.getEndTime() : LocalDateTime.now();
+				seconds = Duration.between(step.getStartTime(), until).toNanos() / 1e9;
+			}
+			rate = counted / Math.max(0.001, seconds);
 			eta = (total >= done) ? Math.round((total - done) / rate) : -1;
 		}
 		return new JobSummary.StepSummary(step.getId(), step.getStepName(), status(step.getStatus()),
 				step.getExitStatus().getExitDescription(), done, total, step.getCommitCount(), rate, eta,
-				step.getStartTime(), step.getEndTime(), estimate && total >= 0);
+				step.getStartTime(), step.getEndTime(), estimate && total >= 0, phase);
 	}
 
 }

@@ -81,10 +81,20 @@ public final class StepProgress implements MigrationProgress {
 		context.putLong(JobParameterNames.PROGRESS_TOTAL, done);
 		context.putLong(JobParameterNames.PROGRESS_DONE, done);
 		context.remove(JobParameterNames.PROGRESS_ESTIMATE);
+		context.remove(JobParameterNames.PROGRESS_PHASE);
+		context.remove(JobParameterNames.PROGRESS_PHASE_STARTED);
 	}
 
+	/**
+	 * A phase of the core's operation begins: its title, its total and its start are
+	 * written at once, so that a reader sees what the step does now and the phase's own
+	 * rate.
+	 */
 	@Override
 	public void start(String title, long total) {
+		ExecutionContext context = this.step.getExecutionContext();
+		context.putString(JobParameterNames.PROGRESS_PHASE, title);
+		context.putLong(JobParameterNames.PROGRESS_PHASE_STARTED, System.currentTimeMillis());
 		begin(total, false);
 	}
 

@@ -40,20 +40,27 @@ final class CatchUp {
 	/** The reflog message of the changes written into the restored store. */
 	static final String MESSAGE = "refstore rollback: kept a change made since the migration";
 
+	/** How many refs of the copy are compared between two progress updates. */
+	private static final int UPDATE_EVERY = 1024;
+
 	private CatchUp() {
 	}
 
 	/**
 	 * Makes the store of {@code format} staged in {@code staged} hold exactly the refs of
-	 * {@code source}.
+	 * {@code source}, telling {@code progress} how far each phase has come: the
+	 * comparison counts the copy's refs ({@code stagedRefs} in all), writing and packing
+	 * count the changed refs.
 	 * @return the names of the refs it changed
 	 * @throws MigrationException if the staged store refuses a change
 	 */
-	static List<String> apply(Repository repository, RefStore source, RefFormat format, Path staged)
-			throws IOException {
+	static List<String> apply(Repository repository, RefStore source, RefFormat format, Path staged, long stagedRefs,
+			MigrationProgress progress) throws IOException {
 		List<RefUpdate> updates = new ArrayList<>();
 		List<Ref> logged = new ArrayList<>();
 		try (RefStore target = RefStores.openAt(repository, format, staged)) {
+			progress.start("Comparing with the backup", stagedRefs);
+			long compared = 0;
 			try (RefCursor from = source.refs(RefQuery.ALL.withRootRefs());
 					RefCursor to = target.refs(RefQuery.ALL.withRootRefs())) {
 				boolean inFrom = from.next();
@@ -79,9 +86,18 @@ final class CatchUp {
 					}
 					if (order >= 0) {
 						inTo = to.next();
+						if (++compared % UPDATE_EVERY == 0) {
+							progress.update(compared);
+						}
 					}
 				}
 			}
+			progress.update(compared);
+			progress.stop();
+			if (updates.isEmpty() && logged.isEmpty()) {
+				return List.of();
+			}
+			progress.start("Keeping changes since the migration", updates.size() + logged.size());
 			if (!updates.isEmpty()) {
 				try (RefTransaction transaction = target.newTransaction()) {
 					for (RefUpdate update : updates) {
@@ -94,26 +110,33 @@ final class CatchUp {
 								+ "; the repository is unchanged");
 					}
 				}
+				progress.update(updates.size());
 			}
 		}
 		if (!logged.isEmpty()) {
 			// a ref with a log gets the entries logged since the migration too, its own
 			// update's last
+			long kept = updates.size();
 			try (RefStore target = RefStores.openAt(repository, format, staged, ReflogPolicy.ALWAYS)) {
 				for (Ref ref : logged) {
 					CarryOver.carry(ref.name(), ref, source.reflog(ref.name()), target, MESSAGE);
+					progress.update(++kept);
 				}
 			}
 		}
-		if (format == RefFormat.FILES && !(updates.isEmpty() && logged.isEmpty())) {
+		progress.stop();
+		if (format == RefFormat.FILES) {
 			// what the catch-up wrote is loose, a file per ref: packed, as git's
 			// migration to files writes its refs, so that refs written since the
 			// migration do not stay loose round after round (a rollback of a busy
 			// repository left every ref loose, and the next migration read them one file
 			// at a time)
+			progress.start("Packing refs", updates.size() + logged.size());
 			try (RefStore target = RefStores.openAt(repository, format, staged)) {
 				target.packRefs(new RefStore.PackOptions(true, true));
 			}
+			progress.update(updates.size() + logged.size());
+			progress.stop();
 		}
 		List<String> names = new ArrayList<>(updates.stream().map(RefUpdate::name).toList());
 		logged.forEach((ref) -> names.add(ref.name()));

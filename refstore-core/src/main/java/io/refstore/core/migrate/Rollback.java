@@ -109,7 +109,8 @@ final class Rollback {
 			BuiltStore[] caughtUp = {
 					new BuiltStore(copied.digest(), copied.digest(), copied.refs(), copied.logEntries()) };
 			Swap.Refresh catchUp = () -> {
-				List<String> changed = CatchUp.apply(this.repository, source, restored, staged);
+				List<String> changed = CatchUp.apply(this.repository, source, restored, staged, caughtUp[0].refs,
+						this.progress);
 				kept.addAll(changed);
 				if (!changed.isEmpty()) {
 					BackupRecord now = BackupRecord.read(this.repository, restored, staged);

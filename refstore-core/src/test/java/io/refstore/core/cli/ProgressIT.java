@@ -85,8 +85,17 @@ class ProgressIT {
 			.findFirst()
 			.orElseThrow()
 			.split("\\s+")[0];
+		// two changes since the migration, which the rollback keeps
+		GitCli.reftable().ok(dir, "update-ref", "refs/heads/since-migration", "refs/heads/main");
+		GitCli.reftable().ok(dir, "update-ref", "-d", "refs/pull/00000/head");
 		String rolledBack = onTerminal(dir, "refs rollback " + backup);
-		assertThat(rolledBack).contains("Verifying backup: 100% (" + all + "/" + all + "), done.\n");
+		assertThat(rolledBack).contains("Verifying backup: 100% (" + all + "/" + all + "), done.\n")
+			.contains("Comparing with the backup: 100% (" + all + "/" + all + "), done.\n")
+			.contains("Keeping changes since the migration: 100% (2/2), done.\n")
+			.contains("Packing refs: 100% (2/2), done.\n");
+		assertThat(rolledBack.indexOf("Verifying backup")).isLessThan(rolledBack.indexOf("Comparing with the backup"));
+		assertThat(GitCli.reftable().ok(dir, "show-ref", "--verify", "refs/heads/since-migration")).isNotEmpty();
+		assertThat(GitCli.reftable().ok(dir, "for-each-ref", "refs/pull/00000/")).isEmpty();
 		assertThat(GitCli.reftable().ok(dir, "rev-parse", "--show-ref-format").trim()).isEqualTo("files");
 	}
 

@@ -27,7 +27,8 @@ final class JobRedaction {
 			.stream()
 			.map((step) -> new JobSummary.StepSummary(step.stepExecutionId(), step.name(), step.status(),
 					Redaction.message(step.exitMessage()), step.done(), step.total(), step.commits(),
-					step.ratePerSecond(), step.etaSeconds(), step.started(), step.ended(), step.estimate()))
+					step.ratePerSecond(), step.etaSeconds(), step.started(), step.ended(), step.estimate(),
+					step.phase()))
 			.toList();
 		return new JobSummary(job.executionId(), job.instanceId(), job.job(), job.type(), job.status(), job.exitCode(),
 				Redaction.message(job.exitMessage()), job.repository(), job.actor(), parameters, results, job.created(),

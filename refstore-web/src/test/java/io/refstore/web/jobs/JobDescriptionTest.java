@@ -57,7 +57,7 @@ class JobDescriptionTest {
 		assertThat(plan.summary()).isEqualTo("Plans to delete 2,000 refs (3 protected refs kept).");
 		JobDescription deletion = new JobDescription(job(RefJobType.DELETE, "COMPLETED", "", Map.of("plan", "p"),
 				Map.of(), List.of(new JobSummary.StepSummary(1, "deleteRefsStep", JobStatus.COMPLETED, "", 1997, 1997,
-						2, 0, -1, null, null, false))));
+						2, 0, -1, null, null, false, null))));
 		assertThat(deletion.title()).isEqualTo("Deletion");
 		assertThat(deletion.summary()).isEqualTo("Deleted 1,997 refs; the manifest keeps them for a restore.");
 		JobDescription restore = new JobDescription(job(RefJobType.RESTORE, "COMPLETED", "", Map.of(),
