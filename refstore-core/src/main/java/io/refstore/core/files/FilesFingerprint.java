@@ -40,65 +40,83 @@ final class FilesFingerprint {
 	}
 
 	static String of(FilesRefStore store) throws IOException {
-		Instant racyAfter = Instant.now().minus(RACY);
-		List<String> entries = new ArrayList<>();
+		Entries entries = new Entries(Instant.now().minus(RACY));
 		Path common = store.options.commonDir();
 		Path gitDir = store.options.gitDir();
-		add(entries, "packed-refs", store.packedFile());
-		walk(entries, common, common.resolve("refs"));
-		walk(entries, common, common.resolve("logs"));
+		entries.add("packed-refs", store.packedFile());
+		entries.walk(common, common.resolve("refs"));
+		entries.walk(common, common.resolve("logs"));
 		if (!gitDir.equals(common)) {
-			walk(entries, gitDir, gitDir.resolve("logs"));
+			entries.walk(gitDir, gitDir.resolve("logs"));
 		}
 		try (var files = Files.newDirectoryStream(gitDir)) {
 			for (Path file : files) {
 				if (RefName.isRootRef(file.getFileName().toString())) {
-					add(entries, file.getFileName().toString(), file);
+					entries.add(file.getFileName().toString(), file);
 				}
 			}
 		}
-		entries.sort(null);
-		MessageDigest sha = sha256();
-		if (entries.stream().anyMatch((entry) -> modified(entry).isAfter(racyAfter))) {
-			sha.update(UUID.randomUUID().toString().getBytes(StandardCharsets.US_ASCII));
-		}
-		for (String entry : entries) {
-			sha.update(entry.getBytes(StandardCharsets.UTF_8));
-			sha.update((byte) '\n');
-		}
-		return HexFormat.of().formatHex(sha.digest());
+		return entries.digest();
 	}
 
-	private static void add(List<String> entries, String name, Path file) throws IOException {
-		try {
-			entries.add(describe(name, Files.readAttributes(file, BasicFileAttributes.class)));
-		}
-		catch (NoSuchFileException ex) {
-			// absent is a state of its own: nothing to add
-		}
-	}
+	/**
+	 * The identities of a store's files as they are found, and whether one of them was
+	 * modified too recently to tell two writes apart.
+	 */
+	private static final class Entries {
 
-	private static void walk(List<String> entries, Path base, Path dir) throws IOException {
-		if (!Files.isDirectory(dir)) {
-			return;
+		private final Instant racyAfter;
+
+		private final List<String> identities = new ArrayList<>();
+
+		private boolean racy;
+
+		Entries(Instant racyAfter) {
+			this.racyAfter = racyAfter;
 		}
-		// as the store lists its refs (regular files only), tolerating files removed
-		// while walking: the next
-		// fingerprint tells the difference
-		FileMoves.forEachFile(dir, (file, attributes) -> {
-			if (!file.getFileName().toString().endsWith(".lock")) {
-				entries.add(describe(base.relativize(file).toString(), attributes));
+
+		void add(String name, Path file) throws IOException {
+			try {
+				add(name, Files.readAttributes(file, BasicFileAttributes.class));
 			}
-		});
-	}
+			catch (NoSuchFileException ex) {
+				// absent is a state of its own: nothing to add
+			}
+		}
 
-	private static String describe(String name, BasicFileAttributes attributes) {
-		return name + '\0' + attributes.fileKey() + '\0' + attributes.size() + '\0'
-				+ attributes.lastModifiedTime().toInstant();
-	}
+		void walk(Path base, Path dir) throws IOException {
+			if (!Files.isDirectory(dir)) {
+				return;
+			}
+			// as the store lists its refs (regular files only), tolerating files removed
+			// while walking: the next fingerprint tells the difference
+			FileMoves.forEachFile(dir, (file, attributes) -> {
+				if (!file.getFileName().toString().endsWith(".lock")) {
+					add(base.relativize(file).toString(), attributes);
+				}
+			});
+		}
 
-	private static Instant modified(String entry) {
-		return Instant.parse(entry.substring(entry.lastIndexOf('\0') + 1));
+		private void add(String name, BasicFileAttributes attributes) {
+			Instant modified = attributes.lastModifiedTime().toInstant();
+			this.racy |= modified.isAfter(this.racyAfter);
+			this.identities.add(name + '\0' + attributes.fileKey() + '\0' + attributes.size() + '\0' + modified);
+		}
+
+		/** A token of its own if the store is racy, else the digest of the identities. */
+		String digest() {
+			MessageDigest sha = sha256();
+			if (this.racy) {
+				sha.update(UUID.randomUUID().toString().getBytes(StandardCharsets.US_ASCII));
+			}
+			this.identities.sort(null);
+			for (String entry : this.identities) {
+				sha.update(entry.getBytes(StandardCharsets.UTF_8));
+				sha.update((byte) '\n');
+			}
+			return HexFormat.of().formatHex(sha.digest());
+		}
+
 	}
 
 	private static MessageDigest sha256() {

@@ -127,7 +127,14 @@ public final class FilesLayout {
 			// that a rerun would keep
 			FileMoves.writeAtomically(backup.resolve("HEAD"), Files.readAllBytes(gitDir.resolve("HEAD")));
 		}
-		FileMoves.deleteLocks(backup);
+		// the locks are of refs (git and refstore lock a ref to write its log): below
+		// refs/ and beside packed-refs, never among the logs, which are not walked
+		FileMoves.deleteLocks(backup.resolve("refs"));
+		try (DirectoryStream<Path> locks = Files.newDirectoryStream(backup, "*.lock")) {
+			for (Path lock : locks) {
+				Files.deleteIfExists(lock);
+			}
+		}
 	}
 
 	/**

@@ -90,9 +90,7 @@ public final class RefDigest {
 		}
 		progress.update(count);
 		if (withReflogs) {
-			for (String name : store.reflogNames()) {
-				digest.addReflog(name, store.reflog(name));
-			}
+			store.forEachReflog(digest::addReflog);
 		}
 		return digest;
 	}

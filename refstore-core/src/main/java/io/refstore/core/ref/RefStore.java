@@ -115,6 +115,27 @@ public interface RefStore extends Closeable {
 	/** Whether the ref has a log (possibly without entries). */
 	boolean hasReflog(String name) throws IOException;
 
+	/** What {@link #forEachReflog} hands each log to. */
+	@FunctionalInterface
+	interface ReflogVisitor {
+
+		/** One ref's log, oldest entry first (empty if it has none). */
+		void accept(String name, List<ReflogEntry> entries) throws IOException;
+
+	}
+
+	/**
+	 * Reads every log: what {@link #reflog} gives for each name of {@link #reflogNames},
+	 * in that order. A store that can read them in one pass does (a reftable stack reads
+	 * its log blocks once instead of seeking each ref's).
+	 * @throws IOException if a log cannot be read
+	 */
+	default void forEachReflog(ReflogVisitor visitor) throws IOException {
+		for (String name : reflogNames()) {
+			visitor.accept(name, reflog(name));
+		}
+	}
+
 	/**
 	 * Which of the refs have a log, as {@link #hasReflog} would tell one by one, but from
 	 * one reading of the store where it can (reftable: one snapshot of the stack).

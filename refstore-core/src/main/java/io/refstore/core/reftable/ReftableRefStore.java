@@ -334,6 +334,41 @@ public final class ReftableRefStore implements RefStore {
 		return java.util.Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
 	}
 
+	/**
+	 * One pass over the stack's logs, which are ordered by name and each ref's newest
+	 * first, where a linked worktree's store does not merge two stacks.
+	 */
+	@Override
+	public void forEachReflog(ReflogVisitor visitor) throws IOException {
+		if (this.worktreeStack != null) {
+			RefStore.super.forEachReflog(visitor);
+			return;
+		}
+		try (ReftableStack.Snapshot snapshot = this.stack.snapshot();
+				RecordCursor<LogRecord> logs = new MergedTable(snapshot.readers()).allLogs(false)) {
+			String name = null;
+			List<ReflogEntry> entries = new ArrayList<>();
+			while (logs.next()) {
+				LogRecord log = logs.record();
+				if (name == null || !name.equals(log.refName())) {
+					if (name != null) {
+						Collections.reverse(entries);
+						visitor.accept(name, entries);
+						entries = new ArrayList<>();
+					}
+					name = log.refName();
+				}
+				if (!log.isExistenceMarker()) {
+					entries.add(log.toEntry(hashAlgorithm()));
+				}
+			}
+			if (name != null) {
+				Collections.reverse(entries);
+				visitor.accept(name, entries);
+			}
+		}
+	}
+
 	private List<String> reflogNames(ReftableStack stack) throws IOException {
 		List<String> names = new ArrayList<>();
 		try (ReftableStack.Snapshot snapshot = stack.snapshot();

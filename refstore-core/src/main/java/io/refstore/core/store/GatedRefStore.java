@@ -116,6 +116,11 @@ final class GatedRefStore implements RefStore {
 	}
 
 	@Override
+	public void forEachReflog(ReflogVisitor visitor) throws IOException {
+		this.store.forEachReflog(visitor);
+	}
+
+	@Override
 	public boolean hasReflog(String name) throws IOException {
 		return this.store.hasReflog(name);
 	}

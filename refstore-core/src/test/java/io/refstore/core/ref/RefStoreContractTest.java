@@ -270,6 +270,32 @@ public abstract class RefStoreContractTest {
 	}
 
 	@Test
+	void everyReflogInOnePassIsWhatEachNameReadsAlone() throws IOException {
+		try (RefTransaction transaction = this.store.newTransaction()) {
+			transaction.add(RefUpdate.update("HEAD", id(1), null)).message("first").commit();
+		}
+		this.repo.git("update-ref", "-m", "made", "refs/heads/deep/er/topic", this.commits.get(3));
+		this.repo.git("update-ref", "-m", "moved", "refs/heads/deep/er/topic", this.commits.get(2));
+		this.repo.git("update-ref", "-m", "short-lived", "refs/heads/gone", this.commits.get(1));
+		this.repo.git("update-ref", "-d", "refs/heads/gone");
+		// a log without entries
+		this.repo.git("update-ref", "-m", "expired", "refs/heads/emptied", this.commits.get(1));
+		this.repo.git("reflog", "expire", "--expire=all", "refs/heads/emptied");
+		Map<String, List<ReflogEntry>> alone = new LinkedHashMap<>();
+		for (String name : this.store.reflogNames()) {
+			alone.put(name, this.store.reflog(name));
+		}
+		Map<String, List<ReflogEntry>> inOnePass = new LinkedHashMap<>();
+
+		this.store.forEachReflog(inOnePass::put);
+
+		assertThat(inOnePass).containsExactlyEntriesOf(alone);
+		assertThat(inOnePass.get("refs/heads/deep/er/topic")).extracting(ReflogEntry::message)
+			.containsExactly("made", "moved");
+		assertThat(inOnePass).containsKeys("HEAD", "refs/heads/main").doesNotContainKey("refs/heads/gone");
+	}
+
+	@Test
 	void packingKeepsEveryRefAndPeelsTags() throws IOException {
 		ObjectId tagId = ObjectId.fromHex(this.store.hashAlgorithm(), this.tag);
 		apply(RefUpdate.create("refs/heads/a", id(1)), RefUpdate.create("refs/tags/v1", tagId),
