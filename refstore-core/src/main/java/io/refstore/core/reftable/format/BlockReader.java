@@ -85,8 +85,9 @@ final class BlockReader {
 		}
 		int headerOff = (offset == 0) ? this.table.headerSize() : 0;
 		int guess = (this.table.blockSize() > 0) ? this.table.blockSize() : WriteOptions.DEFAULT_BLOCK_SIZE;
-		ByteBuffer data = this.table.source()
-			.read(offset, (int) Math.min(Math.max(guess, headerOff + 4), dataEnd - offset));
+		ByteBuffer kept = this.table.indexBlock(offset);
+		ByteBuffer data = (kept != null) ? kept
+				: this.table.source().read(offset, (int) Math.min(Math.max(guess, headerOff + 4), dataEnd - offset));
 		if (data.remaining() < headerOff + ReftableConstants.BLOCK_HEADER_SIZE) {
 			throw this.table.corrupt(offset, "truncated block header");
 		}
@@ -110,7 +111,10 @@ final class BlockReader {
 			inflate(data, blockLen, dataEnd);
 		}
 		else {
-			plain(data, blockLen, dataEnd);
+			data = plain(data, blockLen, dataEnd);
+			if (kept == null && blockType == ReftableConstants.BLOCK_TYPE_INDEX) {
+				this.table.keepIndexBlock(offset, data);
+			}
 		}
 		readRestarts(blockLen);
 		seekStart();
@@ -135,7 +139,11 @@ final class BlockReader {
 		this.base = 0;
 	}
 
-	private void plain(ByteBuffer data, int blockLen, long dataEnd) throws IOException {
+	/**
+	 * Reads a block stored as it is.
+	 * @return the bytes it was read from
+	 */
+	private ByteBuffer plain(ByteBuffer data, int blockLen, long dataEnd) throws IOException {
 		array(data);
 		int minimum = this.headerOffset + ReftableConstants.BLOCK_HEADER_SIZE + 2;
 		if (blockLen < minimum) {
@@ -151,6 +159,7 @@ final class BlockReader {
 			array(data);
 		}
 		this.fullBlockSize = nextBlockDistance(blockLen, available);
+		return data;
 	}
 
 	/**

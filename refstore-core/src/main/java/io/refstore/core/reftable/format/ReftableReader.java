@@ -6,6 +6,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.CRC32;
 
 import io.refstore.core.ref.CorruptRefStoreException;
@@ -60,6 +62,14 @@ public final class ReftableReader implements Closeable {
 	private final long logPosition;
 
 	private final long logIndexPosition;
+
+	/**
+	 * The index blocks read so far, as heap copies by offset: every seek starts at the
+	 * same few, and a file's bytes would otherwise be copied out of its mapping again for
+	 * each (a restore seeks several times per ref). A table never changes, and its index
+	 * is a small part of it.
+	 */
+	private final Map<Long, ByteBuffer> indexBlocks = new ConcurrentHashMap<>();
 
 	private ReftableReader(BlockSource source, byte[] header, byte[] footer, int version, long dataEnd, byte firstType)
 			throws CorruptRefStoreException {
@@ -325,6 +335,28 @@ public final class ReftableReader implements Closeable {
 
 	BlockSource source() {
 		return this.source;
+	}
+
+	/**
+	 * The bytes read for the index block at {@code offset} when it was first loaded
+	 * ({@link #keepIndexBlock}), from position 0, or {@code null}.
+	 */
+	ByteBuffer indexBlock(long offset) {
+		ByteBuffer kept = this.indexBlocks.get(offset);
+		return (kept != null) ? kept.duplicate() : null;
+	}
+
+	/**
+	 * Keeps what was read for the index block at {@code offset}, from its position: a
+	 * copy if the source handed out a view of its mapping, nothing if it handed out an
+	 * array (there is nothing to save).
+	 */
+	void keepIndexBlock(long offset, ByteBuffer data) {
+		if (!data.hasArray()) {
+			byte[] copy = new byte[data.remaining()];
+			data.get(data.position(), copy, 0, copy.length);
+			this.indexBlocks.putIfAbsent(offset, ByteBuffer.wrap(copy));
+		}
 	}
 
 	int headerSize() {
