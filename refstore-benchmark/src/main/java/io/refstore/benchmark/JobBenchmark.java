@@ -24,6 +24,7 @@ import org.springframework.context.event.EventListener;
 
 import io.refstore.batch.RefBatchConfiguration;
 import io.refstore.batch.api.JobParameterNames;
+import io.refstore.batch.api.JobResults;
 import io.refstore.batch.api.JobStatus;
 import io.refstore.batch.api.JobSummary;
 import io.refstore.batch.api.RefJobEvent;
@@ -43,12 +44,15 @@ import io.refstore.core.repo.Repository;
  * repository records (both from this JVM's clock), without the application's start. The
  * waiting thread sleeps until the job's end event and only then reads the job repository:
  * polling it while the job runs took CPU and memory bandwidth from the job (each poll
- * reads and deserializes every step's context).
+ * reads and deserializes every step's context). With {@code rollback}, each migrated copy
+ * is then rolled back, the core's by {@link FormatMigrator#rollback(Path)} and the job's
+ * by {@code rollbackMigrationJob}, and the rollbacks are set against the migrations they
+ * undo (the target is at most 1.5 times).
  *
  * <pre>
  * ./mvnw -q -o -pl refstore-benchmark -am package -DskipTests dependency:build-classpath -Dmdep.outputFile=/tmp/refstore-cp.txt
  * java -Xmx3g -cp refstore-benchmark/target/classes:$(cat /tmp/refstore-cp.txt) io.refstore.benchmark.JobBenchmark \
- *     /tmp/refstore-bench/corpus-1000000/files.git reftable [chunkSize (100000) [runs (3)]]
+ *     /tmp/refstore-bench/corpus-1000000/files.git reftable [chunkSize (100000) [runs (3) [rollback]]]
  * </pre> The repository (for example a corpus of {@link Benchmark}) is copied into a
  * temporary directory before every run, outside the timed part; it is never changed.
  */
@@ -69,6 +73,8 @@ public final class JobBenchmark {
 		// the job's own default (JobParameterValidator)
 		String chunkSize = (args.length > 2) ? args[2] : "100000";
 		int runs = (args.length > 3) ? Integer.parseInt(args[3]) : 3;
+		// "rollback": each migration is then rolled back, by the core and by the job
+		boolean rollback = args.length > 4 && args[4].equals("rollback");
 		Path work = Files.createTempDirectory("refstore-job-bench");
 		Path roots = Files.createDirectories(work.resolve("roots"));
 		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class)
@@ -83,6 +89,8 @@ public final class JobBenchmark {
 			JobEnds ends = context.getBean(JobEnds.class);
 			List<Long> cores = new ArrayList<>();
 			List<Long> jobTimes = new ArrayList<>();
+			List<Long> coreRollbacks = new ArrayList<>();
+			List<Long> jobRollbacks = new ArrayList<>();
 			MigrationReport report = null;
 			for (int run = 1; run <= runs; run++) {
 				Path core = work.resolve("core-" + run + ".git");
@@ -92,6 +100,13 @@ public final class JobBenchmark {
 					report = new FormatMigrator(repository).migrate(MigrationOptions.to(target));
 				}
 				cores.add(System.nanoTime() - started);
+				if (rollback) {
+					started = System.nanoTime();
+					try (Repository repository = Repository.open(core)) {
+						new FormatMigrator(repository).rollback(report.backup());
+					}
+					coreRollbacks.add(System.nanoTime() - started);
+				}
 				RepoFiles.deleteTree(core);
 
 				String name = "job-" + run + ".git";
@@ -103,15 +118,32 @@ public final class JobBenchmark {
 				}
 				long job = Duration.between(launched, done.ended()).toNanos();
 				jobTimes.add(job);
-				RepoFiles.deleteTree(roots.resolve(name));
 				System.out.printf("run %d: core %.2f s, job %.2f s (%s), ratio %.2f%n", run, cores.get(run - 1) / 1e9,
 						job / 1e9, steps(done), (double) job / cores.get(run - 1));
+				if (rollback) {
+					launched = LocalDateTime.now();
+					JobSummary rolledBack = await(jobs, ends, jobs.launch(RefJobType.ROLLBACK,
+							Map.of(JobParameterNames.REPOSITORY, name, JobParameterNames.BACKUP,
+									Path.of(done.results().get(JobResults.MIGRATION_BACKUP)).getFileName().toString()),
+							"benchmark")
+						.executionId());
+					jobRollbacks.add(Duration.between(launched, rolledBack.ended()).toNanos());
+					System.out.printf("run %d: rollback: core %.2f s, job %.2f s (%s)%n", run,
+							coreRollbacks.get(run - 1) / 1e9, jobRollbacks.get(run - 1) / 1e9, steps(rolledBack));
+				}
+				RepoFiles.deleteTree(roots.resolve(name));
 			}
 			System.out.printf("refs %d, %s -> %s, chunk %s, %d runs, medians:%n", report.refs(),
 					report.from().configName(), target.configName(), chunkSize, runs);
 			System.out.printf("core FormatMigrator: %.2f s%n", median(cores) / 1e9);
 			System.out.printf("migrateRefsJob:      %.2f s%n", median(jobTimes) / 1e9);
 			System.out.printf("ratio job/core:      %.2f%n", (double) median(jobTimes) / median(cores));
+			if (rollback) {
+				System.out.printf("core rollback:       %.2f s (%.2f of the core's migration)%n",
+						median(coreRollbacks) / 1e9, (double) median(coreRollbacks) / median(cores));
+				System.out.printf("rollbackMigrationJob: %.2f s (%.2f of the job's migration)%n",
+						median(jobRollbacks) / 1e9, (double) median(jobRollbacks) / median(jobTimes));
+			}
 		}
 		RepoFiles.deleteTree(work);
 	}
@@ -119,10 +151,17 @@ public final class JobBenchmark {
 	/** Launches the migration of {@code name} and waits for its end. */
 	private static JobSummary runJob(RefJobs jobs, JobEnds ends, String name, RefFormat target, String chunkSize)
 			throws InterruptedException {
-		long id = jobs
-			.launch(RefJobType.MIGRATE, Map.of(JobParameterNames.REPOSITORY, name, JobParameterNames.TARGET_FORMAT,
-					target.configName(), JobParameterNames.CHUNK_SIZE, chunkSize), "benchmark")
-			.executionId();
+		return await(
+				jobs, ends, jobs
+					.launch(RefJobType.MIGRATE,
+							Map.of(JobParameterNames.REPOSITORY, name, JobParameterNames.TARGET_FORMAT,
+									target.configName(), JobParameterNames.CHUNK_SIZE, chunkSize),
+							"benchmark")
+					.executionId());
+	}
+
+	/** Waits for the end of execution {@code id}, which must complete. */
+	private static JobSummary await(RefJobs jobs, JobEnds ends, long id) throws InterruptedException {
 		ends.await(id);
 		JobSummary done = jobs.find(id).orElseThrow();
 		while (done.ended() == null) {
