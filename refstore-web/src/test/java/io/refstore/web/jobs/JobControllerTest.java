@@ -16,8 +16,11 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.view;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.test.web.servlet.MvcResult;
@@ -25,6 +28,7 @@ import org.springframework.test.web.servlet.MvcResult;
 import com.jayway.jsonpath.JsonPath;
 
 import io.refstore.batch.api.JobSummary;
+import io.refstore.core.repo.StoreGate;
 import io.refstore.core.testing.TempRepo;
 import io.refstore.web.console.ConsoleTestSupport;
 
@@ -175,13 +179,19 @@ class JobControllerTest extends ConsoleTestSupport {
 			.andExpect(org.springframework.test.web.servlet.result.MockMvcResultMatchers.redirectedUrl("/jobs/" + id))
 			.andExpect(flash().attribute("message", containsString("Stop requested")));
 		assertThat(awaitEnd(id, null)).isEqualTo("STOPPED");
-		// the audit log says it stopped, in words, not that it succeeded
-		String audit = this.mvc
-			.perform(get("/api/audit").param("action", "job.finish").param("repository", name).with(as("operator")))
-			.andExpect(status().isOk())
-			.andReturn()
-			.getResponse()
-			.getContentAsString();
+		// the audit log says it stopped, in words, not that it succeeded (written when
+		// the
+		// job's end is told, which may follow the end its page shows)
+		String audit = await("the audit of the stop").atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> this.mvc
+				.perform(get("/api/audit").param("action", "job.finish").param("repository", name).with(as("operator")))
+				.andExpect(status().isOk())
+				.andReturn()
+				.getResponse()
+				.getContentAsString(),
+					(body) -> !JsonPath.<List<String>>read(body, "$.entries[?(@.target =~ /.* #" + id + "/)].outcome")
+						.isEmpty());
 		assertThat(JsonPath.<List<String>>read(audit, "$.entries[?(@.target =~ /.* #" + id + "/)].outcome"))
 			.containsExactly("STOPPED");
 		assertThat(JsonPath.<List<String>>read(audit, "$.entries[?(@.target =~ /.* #" + id + "/)].detail"))
@@ -207,6 +217,51 @@ class JobControllerTest extends ConsoleTestSupport {
 			.andExpect(content().string(containsString("Restarted as <a href=\"/jobs/" + again + "\"")));
 		this.mvc.perform(post("/jobs/" + again + "/restart").with(admin()).with(csrf()))
 			.andExpect(status().isConflict());
+	}
+
+	/**
+	 * A running rollback's page says which of its phases it is in (held after its
+	 * comparison, before its swap, while a bulk run holds the repository), and no phase
+	 * once it has ended.
+	 */
+	@Test
+	void aRunningRollbackShowsThePhaseItIsIn() throws Exception {
+		String name = uniqueName("console-phase");
+		TempRepo repo = repo(name, 300);
+		long migration = redirectedId(this.mvc
+			.perform(post("/jobs/new/migration").param("repo", name)
+				.param("targetFormat", "reftable")
+				.with(admin())
+				.with(csrf()))
+			.andExpect(redirectedUrlPattern("/jobs/*"))
+			.andReturn());
+		assertThat(awaitEnd(migration, null)).isEqualTo("COMPLETED");
+		String backup;
+		try (Stream<Path> backups = Files.list(repo.gitDir().resolve("refstore-backup"))) {
+			backup = backups.findFirst().orElseThrow().getFileName().toString();
+		}
+		long rollback;
+		try (StoreGate.Run held = StoreGate.of(repo.gitDir()).beginRun(StoreGate.WRITER_WAIT)) {
+			rollback = redirectedId(this.mvc
+				.perform(post("/jobs/new/rollback").param("repo", name)
+					.param("backup", backup)
+					.param("confirmRepository", name)
+					.with(admin())
+					.with(csrf()))
+				.andExpect(redirectedUrlPattern("/jobs/*"))
+				.andReturn());
+			String running = await("the rollback's phase").atMost(Duration.ofSeconds(60))
+				.pollInterval(Duration.ofMillis(50))
+				.until(() -> this.mvc.perform(get("/jobs/" + rollback + "/progress").with(viewer()))
+					.andReturn()
+					.getResponse()
+					.getContentAsString(),
+						(body) -> body.contains("<small class=\"phase\">Comparing with the backup</small>"));
+			assertThat(running).contains("<span>Restore backup</span>");
+		}
+		assertThat(awaitEnd(rollback, null)).isEqualTo("COMPLETED");
+		this.mvc.perform(get("/jobs/" + rollback).with(viewer()))
+			.andExpect(content().string(not(containsString("class=\"phase\""))));
 	}
 
 	/**
