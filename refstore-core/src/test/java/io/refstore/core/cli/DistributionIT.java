@@ -128,6 +128,28 @@ class DistributionIT {
 	 * write anywhere, so as root the command runs as {@code nobody} on a copy of the
 	 * repository that {@code nobody} owns.
 	 */
+	/**
+	 * A migration of a small store runs on C1 alone (C2's compilations cost more than
+	 * they save below a few hundred thousand refs), with its own class-data archive; the
+	 * store is migrated all the same.
+	 */
+	@Test
+	void migrationOfASmallStoreHasItsOwnArchive() throws IOException {
+		Path home = unpack(temp.resolve("small-migration"));
+		Path repo = CliHarness.copy(rich.dir(), temp.resolve("small-migration-repo"));
+		GitCli installed = installed(home.resolve("bin/refstore"), temp.resolve("small-migration-cache"));
+		String before = installed.run(repo, "show-ref", "-d").stdout();
+
+		assertThat(installed.run(repo, "refs", "migrate", "--ref-format=reftable").exitCode()).isZero();
+
+		assertThat(GitCli.reftable().ok(repo, "rev-parse", "--show-ref-format").trim()).isEqualTo("reftable");
+		assertThat(GitCli.reftable().ok(repo, "show-ref", "-d")).isEqualTo(before);
+		try (Stream<Path> lib = Files.list(home.resolve("lib"))) {
+			assertThat(lib.map((file) -> file.getFileName().toString()))
+				.anyMatch((name) -> name.matches("refstore-core-.*\\.[0-9]+\\.refs-migrate-small\\.(aot|jsa)"));
+		}
+	}
+
 	@Test
 	void readOnlyInstallationKeepsItsArchiveInTheUsersCache() throws IOException {
 		Path home = unpack(temp.resolve("read-only"));
