@@ -37,6 +37,15 @@ final class Suite {
 	 */
 	static final String MANIFEST = "benchmark-delete.manifest";
 
+	/**
+	 * The undo rows' id prefixes and those of the forward rows they undo
+	 * ({@code restore/files} undoes {@code delete-refs/files}).
+	 */
+	static final Map<String, String> UNDOES = Map.of("restore/", "delete-refs/", "rollback/", "migrate/");
+
+	/** Issue 36's target: an undo takes at most this many times what it undoes. */
+	static final double UNDO_TARGET = 1.5;
+
 	/** The id of the row that packs the loose refs of a files repository. */
 	static final String PACK_ID = "pack/files";
 
