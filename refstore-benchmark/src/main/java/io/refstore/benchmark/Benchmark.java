@@ -86,13 +86,13 @@ public final class Benchmark {
 				log);
 		List<Operation> operations = selected(Suite.operations(repos, graph, options.refs()), options);
 		String archive = launcher.prime(processes, repos.files(), scratch);
-		String migrateMissing = operations.stream().anyMatch((op) -> op.id().startsWith("migrate/"))
+		String migrateMissing = operations.stream().anyMatch(Benchmark::migrates)
 				? Suite.migrateMissing(processes, List.of(git), launcher.command(), repos, scratch) : null;
 		OperationRunner runner = new OperationRunner(processes, List.of(git), launcher.command(), scratch,
 				options.runs(), log);
 		List<OperationResult> results = new ArrayList<>();
 		for (Operation operation : operations) {
-			String missing = operation.id().startsWith("migrate/") ? migrateMissing : null;
+			String missing = migrates(operation) ? migrateMissing : null;
 			results.add(runner.run(operation, missing));
 		}
 		String report = RunInfo.header(options, processes, git, launcher, archive, before, Instant.now())
@@ -106,6 +106,11 @@ public final class Benchmark {
 			.flatMap((r) -> Stream.of(r.git(), r.process(), r.command(), r.api()))
 			.anyMatch(OperationResult.Side::failed);
 		return failed ? 1 : 0;
+	}
+
+	/** Whether refstore must migrate for the operation: to time it, or to set it up. */
+	private static boolean migrates(Operation operation) {
+		return operation.id().startsWith("migrate/") || operation.id().startsWith("rollback/");
 	}
 
 	private static List<Operation> selected(List<Operation> operations, BenchmarkOptions options) {

@@ -7,6 +7,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -24,7 +25,9 @@ import io.refstore.core.ref.ObjectId;
  * {@code reftable.git} (one compacted table), {@code empty-files.git} and
  * {@code empty-reftable.git} (the objects, no refs), {@code create.txt} and
  * {@code delete.txt} ({@code update-ref --stdin} input), and the {@code READY} marker
- * written last. Not thread-safe while building; read-only afterwards.
+ * written last; then, derived from {@code create.txt} when missing (in a cache of an
+ * older version too), {@code create-pull.txt} and {@code delete-pull.txt}. Not
+ * thread-safe while building; read-only afterwards.
  */
 final class CorpusRepos {
 
@@ -42,6 +45,13 @@ final class CorpusRepos {
 	 */
 	static final int LOOSE_COUNT = 20_000;
 
+	/**
+	 * The refs that the mass deletion removes and the restore brings back: the pull
+	 * requests' heads, 45% of the corpus, none of them protected from
+	 * {@code refstore delete-refs}.
+	 */
+	static final String UNDO_PREFIX = "refs/pull/";
+
 	private final Path dir;
 
 	private final String lookupName;
@@ -50,11 +60,14 @@ final class CorpusRepos {
 
 	private final int looseCount;
 
-	private CorpusRepos(Path dir, String lookupName, int deleteCount, int looseCount) {
+	private final int undoCount;
+
+	private CorpusRepos(Path dir, String lookupName, int deleteCount, int looseCount, int undoCount) {
 		this.dir = dir;
 		this.lookupName = lookupName;
 		this.deleteCount = deleteCount;
 		this.looseCount = looseCount;
+		this.undoCount = undoCount;
 	}
 
 	/**
@@ -68,18 +81,65 @@ final class CorpusRepos {
 		Path dir = work.resolve("corpus-" + corpus.size());
 		int deleteCount = Math.min(DELETE_COUNT, corpus.size() / 10);
 		CorpusRepos repos = new CorpusRepos(dir, corpus.name(corpus.lookupIndex()), deleteCount,
-				Math.min(LOOSE_COUNT, corpus.size() / 5));
+				Math.min(LOOSE_COUNT, corpus.size() / 5), corpus.count(RefCorpus.Kind.PULL));
 		Path ready = dir.resolve("READY");
 		if (Files.isRegularFile(ready) && Files.readString(ready).strip().equals(GENERATION)) {
 			log.println("using the cached repositories in " + dir);
-			return repos;
 		}
-		log.println("building repositories of " + corpus.size() + " refs in " + dir + " (cached for later runs)");
-		RepoFiles.deleteTree(dir);
-		Files.createDirectories(dir);
-		new Builder(corpus, repos, processes, git, log).build();
-		Files.writeString(ready, GENERATION + "\n");
+		else {
+			log.println("building repositories of " + corpus.size() + " refs in " + dir + " (cached for later runs)");
+			RepoFiles.deleteTree(dir);
+			Files.createDirectories(dir);
+			new Builder(corpus, repos, processes, git, log).build();
+			Files.writeString(ready, GENERATION + "\n");
+		}
+		repos.writeUndoInputs();
 		return repos;
+	}
+
+	/**
+	 * {@code update-ref --stdin} input creating every ref under {@link #UNDO_PREFIX} with
+	 * its value: git's way of bringing back what {@code refstore delete-refs} removed.
+	 */
+	Path undoCreateInput() {
+		return this.dir.resolve("create-pull.txt");
+	}
+
+	/**
+	 * {@code update-ref --stdin} input deleting every ref under {@link #UNDO_PREFIX},
+	 * each with its old value: git's mass deletion.
+	 */
+	Path undoDeleteInput() {
+		return this.dir.resolve("delete-pull.txt");
+	}
+
+	/** How many refs {@link #UNDO_PREFIX} holds. */
+	int undoCount() {
+		return this.undoCount;
+	}
+
+	/**
+	 * Writes {@link #undoCreateInput()} and {@link #undoDeleteInput()} from
+	 * {@link #createInput()} unless they exist (each written aside and moved into place).
+	 */
+	private void writeUndoInputs() throws IOException {
+		for (String verb : List.of("create", "delete")) {
+			Path input = verb.equals("create") ? undoCreateInput() : undoDeleteInput();
+			if (Files.isRegularFile(input)) {
+				continue;
+			}
+			Path partial = input.resolveSibling(input.getFileName() + ".partial");
+			try (BufferedReader lines = Files.newBufferedReader(createInput(), StandardCharsets.US_ASCII);
+					BufferedWriter out = Files.newBufferedWriter(partial, StandardCharsets.US_ASCII)) {
+				for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+					// create <name> <hex>
+					if (line.startsWith("create " + UNDO_PREFIX)) {
+						out.write(verb + line.substring("create".length()) + "\n");
+					}
+				}
+			}
+			Files.move(partial, input, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+		}
 	}
 
 	/** Every ref packed into {@code packed-refs}. */

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,8 +23,9 @@ import io.refstore.core.cli.Refstore;
  * processes, interleaved run by run so that a change in the machine's load hits both
  * alike; then the refstore command's code and the core API in this JVM, warmed up first.
  * A mutating operation gets a fresh copy of its repository for every run, made (and
- * synced to disk) outside the timed part. Every side's first run is judged against git's.
- * Not thread-safe.
+ * synced to disk) outside the timed part, and the side's setup, if it has one, runs there
+ * before the clock starts. Every side's first run is judged against git's. Not
+ * thread-safe.
  */
 final class OperationRunner {
 
@@ -42,6 +44,21 @@ final class OperationRunner {
 	private final HeapMeter heap = new HeapMeter();
 
 	private final PrintStream log;
+
+	/** What a setup runs: the same git and refstore as the timed runs. */
+	private final Operation.Tools tools = new Operation.Tools() {
+
+		@Override
+		public String git(Path repo, String... args) {
+			return tool(OperationRunner.this.git, repo, args);
+		}
+
+		@Override
+		public String refstore(Path repo, String... args) {
+			return tool(OperationRunner.this.refstore, repo, args);
+		}
+
+	};
 
 	/**
 	 * @param git the git command (executable and fixed arguments)
@@ -84,9 +101,9 @@ final class OperationRunner {
 			return new OperationResult(operation, processes[0], processes[1], Side.missing(null), Side.missing(null));
 		}
 		Side command = (refstoreMissing != null) ? Side.missing(refstoreMissing)
-				: inProcess(operation, plan, (repo, out) -> runCommand(operation, repo, out));
+				: inProcess(operation, plan, (repo, args, out) -> runCommand(operation, repo, args, out));
 		Side api = (operation.api() == null) ? Side.missing("no core API for it")
-				: inProcess(operation, plan, (repo, out) -> operation.api().run(repo, this.processes.env(), out));
+				: inProcess(operation, plan, (repo, args, out) -> operation.api().run(repo, this.processes.env(), out));
 		return new OperationResult(operation, processes[0], processes[1], command, api);
 	}
 
@@ -112,26 +129,31 @@ final class OperationRunner {
 		}
 		for (int i = 0; i < plan.processWarmups() + plan.processRuns(); i++) {
 			boolean timed = i >= plan.processWarmups();
-			processRun(operation, "git", this.git, operation.gitArgs(), git, timed, i == 0, null);
+			processRun(operation, "git", this.git, operation.git(), git, timed, i == 0, null);
 			if (git.stopped != null) {
 				refstore.stop("git failed");
 				break;
 			}
-			processRun(operation, "refstore", this.refstore, operation.refstoreArgs(), refstore, timed, false, i == 0);
+			processRun(operation, "refstore", this.refstore, operation.refstore(), refstore, timed, false, i == 0);
 		}
 		return new Side[] { git.side(), refstore.side() };
 	}
 
-	private void processRun(Operation operation, String name, List<String> executable, List<String> args, Sampled into,
-			boolean timed, boolean reference, Boolean judged) throws IOException {
+	private void processRun(Operation operation, String name, List<String> executable, Operation.Invocation invocation,
+			Sampled into, boolean timed, boolean reference, Boolean judged) throws IOException {
 		if (into.stopped != null) {
 			return;
 		}
 		Path repo = prepare(operation, name);
+		List<String> args = setUp(invocation, repo, into);
+		if (args == null) {
+			cleanUp(operation, repo);
+			return;
+		}
 		Path out = this.scratch.resolve(name + "-out.txt");
 		List<String> command = new ArrayList<>(executable);
 		command.addAll(args);
-		Processes.Measured measured = this.processes.measure(command, repo, operation.stdin(), out, operation.env());
+		Processes.Measured measured = this.processes.measure(command, repo, invocation.stdin(), out, operation.env());
 		if (measured.exitCode() == Processes.TIMED_OUT) {
 			into.stop(measured.stderr());
 		}
@@ -180,6 +202,11 @@ final class OperationRunner {
 	private long sample(Operation operation, Plan plan, Task task, Sampled into, boolean timed, boolean judged)
 			throws IOException {
 		Path repo = prepare(operation, "in-process");
+		List<String> args = setUp(operation.refstore(), repo, into);
+		if (args == null) {
+			cleanUp(operation, repo);
+			return 0;
+		}
 		long wall = 0;
 		Path out = this.scratch.resolve("in-process-out.txt");
 		// buffered as a process's stdout is: the timed part writes into memory, the last
@@ -188,7 +215,7 @@ final class OperationRunner {
 		try (OutputStream sink = new BufferedOutputStream(Files.newOutputStream(out), 1 << 16)) {
 			this.heap.start(meter);
 			long begin = System.nanoTime();
-			task.run(repo, sink);
+			task.run(repo, args, sink);
 			wall = System.nanoTime() - begin;
 			long allocated = this.heap.allocated();
 			if (meter) {
@@ -212,13 +239,12 @@ final class OperationRunner {
 	 * Runs the refstore command's code in this JVM, as {@code ./refstore} would run it in
 	 * a new one.
 	 */
-	private void runCommand(Operation operation, Path repo, OutputStream out) throws IOException {
+	private void runCommand(Operation operation, Path repo, List<String> args, OutputStream out) throws IOException {
 		ByteArrayOutputStream err = new ByteArrayOutputStream();
 		int exit;
-		try (InputStream in = (operation.stdin() != null) ? Files.newInputStream(operation.stdin())
-				: InputStream.nullInputStream()) {
-			exit = Refstore.run(repo, this.processes.env(), in, out, err,
-					operation.refstoreArgs().toArray(String[]::new));
+		Path stdin = operation.refstore().stdin();
+		try (InputStream in = (stdin != null) ? Files.newInputStream(stdin) : InputStream.nullInputStream()) {
+			exit = Refstore.run(repo, this.processes.env(), in, out, err, args.toArray(String[]::new));
 		}
 		if (exit != 0) {
 			throw new IllegalStateException("exit " + exit + ": " + err.toString(StandardCharsets.UTF_8).strip());
@@ -240,6 +266,34 @@ final class OperationRunner {
 		return copy;
 	}
 
+	/**
+	 * Runs the invocation's setup on the fresh copy {@code repo}, and syncs what it wrote
+	 * to disk.
+	 * @return the arguments of the timed run, or {@code null} when the setup failed (the
+	 * side is stopped then)
+	 */
+	private List<String> setUp(Operation.Invocation invocation, Path repo, Sampled into) throws IOException {
+		if (invocation.setup() == null) {
+			return invocation.args();
+		}
+		List<String> args;
+		try {
+			args = invocation.setup().prepare(repo, invocation.args(), this.tools);
+		}
+		catch (IllegalStateException | UncheckedIOException ex) {
+			into.stop("setup failed: " + ex.getMessage());
+			return null;
+		}
+		RepoFiles.syncFileSystem(repo);
+		return args;
+	}
+
+	private String tool(List<String> executable, Path repo, String... args) {
+		List<String> command = new ArrayList<>(executable);
+		command.addAll(List.of(args));
+		return this.processes.check(command, repo);
+	}
+
 	private static void cleanUp(Operation operation, Path repo) throws IOException {
 		if (operation.mutates()) {
 			RepoFiles.deleteTree(repo);
@@ -250,7 +304,7 @@ final class OperationRunner {
 	@FunctionalInterface
 	private interface Task {
 
-		void run(Path repo, OutputStream out) throws IOException;
+		void run(Path repo, List<String> args, OutputStream out) throws IOException;
 
 	}
 

@@ -1,7 +1,9 @@
 package io.refstore.benchmark;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -72,6 +74,39 @@ final class ResultTable {
 			}
 		}
 		return out.toString();
+	}
+
+	/**
+	 * For each undo row whose forward row ran too ({@link Suite#UNDOES}), the undo's time
+	 * divided by the forward operation's, per side: issue 36 wants refstore's undo at
+	 * most {@link Suite#UNDO_TARGET} times what it undoes.
+	 */
+	static String undoRatios(List<OperationResult> results) {
+		Map<String, OperationResult> byId = new HashMap<>();
+		results.forEach((result) -> byId.put(result.operation().id(), result));
+		StringBuilder out = new StringBuilder();
+		for (OperationResult undo : results) {
+			String id = undo.operation().id();
+			String kind = id.substring(0, id.indexOf('/') + 1);
+			OperationResult forward = Suite.UNDOES.containsKey(kind)
+					? byId.get(Suite.UNDOES.get(kind) + id.substring(kind.length())) : null;
+			if (forward == null) {
+				continue;
+			}
+			String ratio = ratio(undo.process(), forward.process());
+			out.append(
+					String.format(Locale.ROOT, "- `%s` ÷ `%s`: refstore process %s%s, refstore cmd warm %s, git %s%n",
+							id, forward.operation().id(), ratio.isEmpty() ? "n/a" : ratio,
+							ratio.isEmpty() ? ""
+									: (Double.parseDouble(ratio) <= Suite.UNDO_TARGET) ? " (meets the target)"
+											: " (over the target)",
+							orNa(ratio(undo.command(), forward.command())), orNa(ratio(undo.git(), forward.git()))));
+		}
+		return out.toString();
+	}
+
+	private static String orNa(String ratio) {
+		return ratio.isEmpty() ? "n/a" : ratio;
 	}
 
 	private static String allocations(OperationResult result) {

@@ -75,6 +75,14 @@ final class RunInfo {
 		if (!split.isEmpty()) {
 			out.append("Single lookups, whole process:\n\n").append(split).append('\n');
 		}
+		String undo = ResultTable.undoRatios(results);
+		if (!undo.isEmpty()) {
+			out.append("Undo ÷ the operation it undoes, medians (target: refstore at most ")
+				.append(Suite.UNDO_TARGET)
+				.append("):\n\n")
+				.append(undo)
+				.append('\n');
+		}
 		out.append(
 				"""
 						How to read it: times are medians of wall time. "× git" is refstore's time divided by git's (above 1:
@@ -83,7 +91,9 @@ final class RunInfo {
 						the same work through RefStores/RefStore/RefCursor/RefTransaction there. Whole processes alternate git
 						and refstore run by run, output goes to a file, and a mutating operation gets a fresh copy of its
 						repository (objects hard-linked) before every run, outside the timed part and synced to disk (so the
-						run does not share the disk with the copy's write-back). RSS is the largest peak
+						run does not share the disk with the copy's write-back); an undo row's side first does, on that copy and
+						also untimed, what it undoes (the `delete-refs` before `restore-refs`, the migration before its
+						rollback). RSS is the largest peak
 						resident set of a timed run (GNU time %M). "cmd heap peak" is how far the heap's peak rose above the
 						level after a full GC (sum of pool peaks, so garbage counts), measured in the warm-up runs (in the timed
 						runs too for the slow operations: a collection before a short timed run would distort it), "alloc"

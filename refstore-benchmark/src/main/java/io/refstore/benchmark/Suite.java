@@ -15,8 +15,9 @@ import io.refstore.core.ref.RefFormat;
 /**
  * The operations the benchmark measures, in the order it runs them: process start-up,
  * then for each format full and prefix iteration, a single lookup, a bulk delete, a bulk
- * create and the migration to the other format, and last the packing of a files
- * repository's loose refs. Stateless.
+ * create, the migration to the other format, the deletion of every ref under
+ * {@link CorpusRepos#UNDO_PREFIX}, its restore and the rollback of the migration, and
+ * last the packing of a files repository's loose refs. Stateless.
  */
 final class Suite {
 
@@ -29,6 +30,21 @@ final class Suite {
 	static final String LOOKUP_ID = "lookup/";
 
 	static final List<String> FORMATS = List.of("files", "reftable");
+
+	/**
+	 * The manifest {@code refstore delete-refs} writes and {@code refstore restore-refs}
+	 * reads, relative to the git directory.
+	 */
+	static final String MANIFEST = "benchmark-delete.manifest";
+
+	/**
+	 * The undo rows' id prefixes and those of the forward rows they undo
+	 * ({@code restore/files} undoes {@code delete-refs/files}).
+	 */
+	static final Map<String, String> UNDOES = Map.of("restore/", "delete-refs/", "rollback/", "migrate/");
+
+	/** Issue 36's target: an undo takes at most this many times what it undoes. */
+	static final double UNDO_TARGET = 1.5;
 
 	/** The id of the row that packs the loose refs of a files repository. */
 	static final String PACK_ID = "pack/files";
@@ -50,7 +66,8 @@ final class Suite {
 		for (String format : FORMATS) {
 			for (String kind : List.of("for-each-ref", "for-each-ref-plain", "show-ref", "for-each-ref-tags",
 					"glob-starstar", "sort-committerdate", "branch-dates", "merged", "merged-dates",
-					"merged-dates-graph", "lookup", "delete", "create", "migrate")) {
+					"merged-dates-graph", "lookup", "delete", "create", "migrate", "delete-refs", "restore",
+					"rollback")) {
 				ids.add(kind + "/" + format);
 			}
 		}
@@ -120,11 +137,64 @@ final class Suite {
 			operations.add(Operation.write("migrate/" + format, format + " → " + other + ": `refs migrate`",
 					Weight.SLOW, full, List.of("refs", "migrate", "--ref-format=" + other), null, other,
 					ApiTasks.migrate(RefFormat.fromConfigName(other))));
+			undoRows(operations, repos, format, other);
 		}
 		operations.add(Operation.write(PACK_ID,
 				"files: `pack-refs --all`, " + repos.looseCount() + " loose refs beside " + refs + " packed",
 				Weight.SLOW, repos.looseFiles(), List.of("pack-refs", "--all"), null, "files", ApiTasks.packRefs()));
 		return operations;
+	}
+
+	/**
+	 * The deletion of every ref under {@link CorpusRepos#UNDO_PREFIX} and its restore,
+	 * and the rollback of the migration to {@code other}: each undo beside the forward
+	 * operation it undoes (the table's {@code delete-refs} and {@code migrate} rows).
+	 */
+	private static void undoRows(List<Operation> operations, CorpusRepos repos, String format, String other) {
+		String prefix = CorpusRepos.UNDO_PREFIX;
+		List<String> delete = List.of("delete-refs", "--prefix=" + prefix, "--manifest=" + MANIFEST, "-q");
+		List<String> gitUpdate = List.of("update-ref", "--stdin");
+		operations.add(Operation.write("delete-refs/" + format,
+				format + ": delete the " + repos.undoCount() + " refs under `" + prefix + "`: `refstore "
+						+ String.join(" ", delete) + "` (chunks of 1000, a manifest), git `update-ref --stdin` "
+						+ "(one transaction)",
+				Weight.SLOW, repos.full(format), new Operation.Invocation(gitUpdate, repos.undoDeleteInput()),
+				new Operation.Invocation(delete, null), format, null));
+		// both sides start from refstore's deletion: refstore undoes it with its
+		// manifest, git (which has no restore) recreates the refs
+		Operation.Setup deleted = (repo, args, tools) -> {
+			tools.refstore(repo, delete.toArray(String[]::new));
+			return args;
+		};
+		operations.add(Operation.write("restore/" + format,
+				format + ": bring back the " + repos.undoCount() + " refs `delete-refs` deleted: `refstore "
+						+ "restore-refs --manifest=…`, git `update-ref --stdin` creating them (one transaction)",
+				Weight.SLOW, repos.full(format), new Operation.Invocation(gitUpdate, repos.undoCreateInput(), deleted),
+				new Operation.Invocation(List.of("restore-refs", "--manifest=" + MANIFEST, "-q"), null, deleted),
+				format, null));
+		// each side undoes its own migration: refstore from the backup it kept, git
+		// (which keeps none) by migrating back
+		Operation.Setup gitMigrated = (repo, args, tools) -> {
+			tools.git(repo, "refs", "migrate", "--ref-format=" + other);
+			return args;
+		};
+		Operation.Setup refstoreMigrated = (repo, args, tools) -> {
+			tools.refstore(repo, "refs", "migrate", "--ref-format=" + other, "-q");
+			List<String> backups = tools.refstore(repo, "refs", "backups").lines().toList();
+			if (backups.size() != 1) {
+				throw new IllegalStateException("refstore refs backups lists " + backups + " in " + repo
+						+ " after one migration, not one backup");
+			}
+			List<String> withName = new ArrayList<>(args);
+			withName.add(backups.get(0).split(" ", 2)[0]);
+			return withName;
+		};
+		operations.add(Operation.write("rollback/" + format,
+				format + " → " + other + " → " + format + ": `refstore refs rollback <backup>` after `refstore "
+						+ "refs migrate`, git `refs migrate --ref-format=" + format + "` after its own migration",
+				Weight.SLOW, repos.full(format),
+				new Operation.Invocation(List.of("refs", "migrate", "--ref-format=" + format), null, gitMigrated),
+				new Operation.Invocation(List.of("refs", "rollback", "-q"), null, refstoreMigrated), format, null));
 	}
 
 	/**

@@ -142,7 +142,8 @@ class CorpusReposIT {
 		Operation operation = Operation.read("show-ref/files", "show-ref", Operation.Weight.NORMAL, repos.files(),
 				List.of("show-ref"), null);
 		Operation differing = new Operation(operation.id(), operation.label(), operation.weight(), operation.repo(),
-				false, List.of("show-ref"), List.of("show-ref", "--hash"), null, Operation.Check.OUTPUT, null, null,
+				false, new Operation.Invocation(List.of("show-ref"), null),
+				new Operation.Invocation(List.of("show-ref", "--hash"), null), Operation.Check.OUTPUT, null, null,
 				Map.of());
 		OperationResult result = runner().run(differing, null);
 		assertThat(result.process().problem()).startsWith("output differs from git's: line 1: git '")
@@ -153,8 +154,79 @@ class CorpusReposIT {
 		assertThat(result.api().failed()).isFalse();
 	}
 
+	@Test
+	void theUndoRowsRunRefstoreAfterTheirSetupAndPassTheJudge() throws IOException {
+		List<Operation> operations = Suite.operations(repos, graph, REFS);
+		for (String format : Suite.FORMATS) {
+			for (String kind : List.of("delete-refs", "restore", "rollback")) {
+				String id = kind + "/" + format;
+				Operation operation = operations.stream().filter((op) -> op.id().equals(id)).findFirst().orElseThrow();
+				OperationResult result = refstoreRunner().run(operation, null);
+				for (Side side : List.of(result.git(), result.process(), result.command())) {
+					assertThat(side.problem()).as(id).isNull();
+					assertThat(side.failed()).as(id).isFalse();
+					assertThat(side.wallNanos()).as(id).isNotEmpty();
+				}
+				assertThat(result.api().problem()).as(id).isEqualTo("no core API for it");
+			}
+		}
+		assertThat(Files.readAllLines(repos.undoCreateInput())).hasSize(REFS * 45 / 100)
+			.allMatch((line) -> line.startsWith("create " + CorpusRepos.UNDO_PREFIX));
+		assertThat(Files.readAllLines(repos.undoDeleteInput())).hasSize(REFS * 45 / 100)
+			.allMatch((line) -> line.startsWith("delete " + CorpusRepos.UNDO_PREFIX));
+	}
+
+	@Test
+	void anUndoThatLeavesTheSetupsStateIsCaught() throws IOException {
+		Operation restore = Suite.operations(repos, graph, REFS)
+			.stream()
+			.filter((op) -> op.id().equals("restore/reftable"))
+			.findFirst()
+			.orElseThrow();
+		// refstore's side runs the deletion, then a command that restores nothing
+		Operation.Invocation lookOnly = new Operation.Invocation(List.of("show-ref", "--head"), null,
+				restore.refstore().setup());
+		Operation undone = Operation.write(restore.id(), restore.label(), restore.weight(), restore.repo(),
+				restore.git(), lookOnly, "reftable", null);
+		OperationResult result = refstoreRunner().run(undone, null);
+		assertThat(result.git().problem()).isNull();
+		assertThat(result.process().problem())
+			.startsWith("refs differ from git's result (reftable, " + (REFS - REFS * 45 / 100) + " refs, show-ref ");
+		assertThat(result.process().failed()).isTrue();
+		assertThat(result.command().problem()).startsWith("refs differ from git's result");
+	}
+
+	@Test
+	void aSetupThatFailsStopsItsSide() throws IOException {
+		Operation.Invocation failing = new Operation.Invocation(List.of("show-ref"), null, (repo, args, tools) -> {
+			tools.git(repo, "update-ref", "-d", "refs/heads/main", "1".repeat(40));
+			return args;
+		});
+		Operation operation = Operation.write("restore/files", "failing setup", Operation.Weight.SLOW, repos.files(),
+				new Operation.Invocation(List.of("update-ref", "--stdin"), repos.deleteInput()), failing, "files",
+				null);
+		OperationResult result = refstoreRunner().run(operation, null);
+		assertThat(result.git().problem()).isNull();
+		assertThat(result.process().problem()).startsWith("setup failed: [").contains("update-ref");
+		assertThat(result.process().failed()).isTrue();
+		assertThat(result.process().wallNanos()).isEmpty();
+		assertThat(result.command().problem()).startsWith("setup failed: [");
+	}
+
 	private OperationRunner runner() {
 		return new OperationRunner(processes, List.of(git), List.of(git), work.resolve("scratch"), 1,
+				new PrintStream(this.log, true, StandardCharsets.UTF_8));
+	}
+
+	/**
+	 * A runner whose refstore process is the real command, run from this test's class
+	 * path: the undo rows' refstore setups run {@code refstore delete-refs} and
+	 * {@code refs migrate}, which git cannot stand in for.
+	 */
+	private OperationRunner refstoreRunner() {
+		List<String> refstore = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+				System.getProperty("java.class.path"), "io.refstore.core.cli.Refstore");
+		return new OperationRunner(processes, List.of(git), refstore, work.resolve("scratch"), 1,
 				new PrintStream(this.log, true, StandardCharsets.UTF_8));
 	}
 

@@ -75,6 +75,34 @@ class ResultTableTest {
 			.isEqualTo("- `lookup/files`: refstore process 250 ms = start-up 100 ms + work 150 ms; git 3.00 ms\n");
 	}
 
+	@Test
+	void undoRowsAreSetAgainstTheOperationTheyUndo() {
+		Side none = Side.missing(null);
+		Operation delete = Operation.write("delete-refs/files", "delete", Operation.Weight.SLOW, Path.of("r"),
+				List.of("update-ref", "--stdin"), null, "files", null);
+		Operation restore = Operation.write("restore/files", "restore", Operation.Weight.SLOW, Path.of("r"),
+				List.of("update-ref", "--stdin"), null, "files", null);
+		Operation migrate = Operation.write("migrate/reftable", "migrate", Operation.Weight.SLOW, Path.of("r"),
+				List.of("refs", "migrate"), null, "files", null);
+		Operation rollback = Operation.write("rollback/reftable", "rollback", Operation.Weight.SLOW, Path.of("r"),
+				List.of("refs", "migrate"), null, "reftable", null);
+		Operation lonely = Operation.write("rollback/files", "rollback", Operation.Weight.SLOW, Path.of("r"),
+				List.of("refs", "migrate"), null, "files", null);
+		List<OperationResult> results = List.of(
+				new OperationResult(delete, side(2_000_000_000L), side(4_000_000_000L), side(3_000_000_000L), none),
+				new OperationResult(restore, side(3_000_000_000L), side(8_000_000_000L), none, none),
+				new OperationResult(migrate, side(1_000_000_000L), side(2_000_000_000L), side(1_000_000_000L), none),
+				new OperationResult(rollback, side(500_000_000L), side(2_500_000_000L), side(1_500_000_000L), none),
+				new OperationResult(lonely, side(1_000_000_000L), side(1_000_000_000L), none, none));
+		assertThat(ResultTable.undoRatios(results)).isEqualTo(
+				"""
+						- `restore/files` ÷ `delete-refs/files`: refstore process 2.00 (over the target), refstore cmd warm n/a, git 1.50
+						- `rollback/reftable` ÷ `migrate/reftable`: refstore process 1.25 (meets the target), refstore cmd warm 1.50, git 0.50
+						""");
+		assertThat(RunInfo.footer(results))
+			.contains("Undo ÷ the operation it undoes, medians (target: refstore at most 1.5):\n\n- `restore/files`");
+	}
+
 	private static Side side(long nanos) {
 		return new Side(List.of(nanos), -1, -1, -1, null, false);
 	}
