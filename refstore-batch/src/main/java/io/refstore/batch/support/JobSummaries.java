@@ -106,17 +106,16 @@ final class JobSummaries {
 		String phase = (step.getEndTime() == null) ? context.getString(JobParameterNames.PROGRESS_PHASE, null) : null;
 		double rate = 0;
 		long eta = -1;
+		double seconds = 0;
+		if (phase != null && context.containsKey(JobParameterNames.PROGRESS_PHASE_STARTED)) {
+			seconds = (System.currentTimeMillis() - context.getLong(JobParameterNames.PROGRESS_PHASE_STARTED)) / 1e3;
+			counted = done;
+		}
+		else if (step.getStartTime() != null) {
+			LocalDateTime until = (step.getEndTime() != null) ? step.getEndTime() : LocalDateTime.now();
+			seconds = Duration.between(step.getStartTime(), until).toNanos() / 1e9;
+		}
 		if (step.getStartTime() != null && counted > 0) {
-			double seconds;
-			if (phase != null && context.containsKey(JobParameterNames.PROGRESS_PHASE_STARTED)) {
-				seconds = (System.currentTimeMillis() - context.getLong(JobParameterNames.PROGRESS_PHASE_STARTED))
-						/ 1e3;
-				counted = done;
-			}
-			else {
-				LocalDateTime until = (step.getEndTime() != null) ? step.getEndTime() : LocalDateTime.now();
-				seconds = Duration.between(step.getStartTime(), until).toNanos() / 1e9;
-			}
 			rate = counted / Math.max(0.001, seconds);
 			eta = (total >= done) ? Math.round((total - done) / rate) : -1;
 		}

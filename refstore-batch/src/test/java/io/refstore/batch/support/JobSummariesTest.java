@@ -52,6 +52,32 @@ class JobSummariesTest {
 		assertThat(summaryOf(running(500, 2_000, false)).etaSeconds()).isPositive();
 	}
 
+	@Test
+	void aPhaseHasItsOwnRateAndNoneBeforeItsFirstItem() {
+		StepExecution step = running(1_000, 2_000, false);
+		step.getExecutionContext().putString(JobParameterNames.PROGRESS_PHASE, "Comparing with the backup");
+		step.getExecutionContext()
+			.putLong(JobParameterNames.PROGRESS_PHASE_STARTED, System.currentTimeMillis() - 1_000);
+
+		JobSummary.StepSummary summary = summaryOf(step);
+
+		assertThat(summary.phase()).isEqualTo("Comparing with the backup");
+		// 1,000 in the phase's one second, not in the step's ten
+		assertThat(summary.ratePerSecond()).isBetween(500.0, 1_000.0);
+		assertThat(summary.etaSeconds()).isBetween(1L, 2L);
+
+		// a new phase, nothing done in it yet, in a step that has written chunks before
+		step.setWriteCount(40);
+		step.getExecutionContext().putLong(JobParameterNames.PROGRESS_DONE, 0);
+		step.getExecutionContext().putLong(JobParameterNames.PROGRESS_PHASE_STARTED, System.currentTimeMillis());
+		JobSummary.StepSummary starting = summaryOf(step);
+		assertThat(starting.ratePerSecond()).isZero();
+		assertThat(starting.etaSeconds()).isEqualTo(-1);
+
+		step.setEndTime(LocalDateTime.now());
+		assertThat(summaryOf(step).phase()).as("an ended step is in no phase").isNull();
+	}
+
 	/**
 	 * A step started ten seconds ago that wrote nothing yet and reports {@code done} of
 	 * {@code total}.
