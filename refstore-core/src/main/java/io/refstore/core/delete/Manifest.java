@@ -232,6 +232,9 @@ public final class Manifest {
 	 * @throws IllegalArgumentException if the bytes are not well-formed UTF-8
 	 */
 	static String utf8(byte[] buf, int offset, int length) {
+		if (ascii(buf, offset, length)) {
+			return new String(buf, offset, length, StandardCharsets.ISO_8859_1);
+		}
 		try {
 			return StandardCharsets.UTF_8.newDecoder()
 				.onMalformedInput(CodingErrorAction.REPORT)
@@ -242,6 +245,15 @@ public final class Manifest {
 		catch (CharacterCodingException ex) {
 			throw new IllegalArgumentException("not UTF-8 text");
 		}
+	}
+
+	private static boolean ascii(byte[] buf, int offset, int length) {
+		for (int i = offset; i < offset + length; i++) {
+			if (buf[i] < 0) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 }

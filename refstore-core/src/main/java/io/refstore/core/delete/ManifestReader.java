@@ -1,7 +1,5 @@
 package io.refstore.core.delete;
 
-import java.io.BufferedInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import io.refstore.core.delete.Manifest.ChunkState;
@@ -56,6 +55,13 @@ final class ManifestReader implements Closeable {
 
 	private String pushedBack;
 
+	/** Bytes read and not yet returned as lines: {@code [position, limit)}. */
+	private byte[] buffer = new byte[1 << 16];
+
+	private int position;
+
+	private int limit;
+
 	private int lastChunk;
 
 	private boolean done;
@@ -72,8 +78,7 @@ final class ManifestReader implements Closeable {
 	 * has another version
 	 */
 	static ManifestReader open(Path path) throws IOException {
-		ManifestReader reader = new ManifestReader(path,
-				new BufferedInputStream(Files.newInputStream(path, LinkOption.NOFOLLOW_LINKS), 1 << 16));
+		ManifestReader reader = new ManifestReader(path, Files.newInputStream(path, LinkOption.NOFOLLOW_LINKS));
 		try {
 			reader.readHeader();
 			return reader;
@@ -313,26 +318,51 @@ final class ManifestReader implements Closeable {
 			this.pushedBack = null;
 			return line;
 		}
-		ByteArrayOutputStream line = new ByteArrayOutputStream(256);
 		while (true) {
-			int b = this.in.read();
-			if (b < 0) {
+			int length = lineLength();
+			if (length < 0) {
 				return null;
 			}
-			if (b != '\n') {
-				line.write(b);
-				continue;
-			}
 			this.lineNumber++;
-			if (line.size() > 0 && line.toByteArray()[0] != '#') {
+			int start = this.position;
+			this.position += length + 1;
+			if (length > 0 && this.buffer[start] != '#') {
 				try {
-					return Manifest.utf8(line.toByteArray(), 0, line.size());
+					return Manifest.utf8(this.buffer, start, length);
 				}
 				catch (IllegalArgumentException ex) {
 					throw bad(ex.getMessage());
 				}
 			}
-			line.reset();
+		}
+	}
+
+	/**
+	 * The length of the next line in {@link #buffer} from {@link #position}, reading more
+	 * as needed; -1 at the end (a last line without LF is ignored).
+	 */
+	private int lineLength() throws IOException {
+		int scanned = this.position;
+		while (true) {
+			for (int i = scanned; i < this.limit; i++) {
+				if (this.buffer[i] == '\n') {
+					return i - this.position;
+				}
+			}
+			scanned = this.limit - this.position;
+			if (this.position > 0) {
+				System.arraycopy(this.buffer, this.position, this.buffer, 0, scanned);
+				this.limit = scanned;
+				this.position = 0;
+			}
+			if (this.limit == this.buffer.length) {
+				this.buffer = Arrays.copyOf(this.buffer, 2 * this.buffer.length);
+			}
+			int read = this.in.read(this.buffer, this.limit, this.buffer.length - this.limit);
+			if (read < 0) {
+				return -1;
+			}
+			this.limit += read;
 		}
 	}
 

@@ -36,6 +36,7 @@ import io.refstore.core.ref.WorktreeRef;
 import io.refstore.core.reftable.format.LogRecord;
 import io.refstore.core.reftable.format.MergedTable;
 import io.refstore.core.reftable.format.RecordCursor;
+import io.refstore.core.reftable.format.RefLookup;
 import io.refstore.core.reftable.format.RefRecord;
 import io.refstore.core.reftable.format.ReftableRefCursor;
 
@@ -185,7 +186,7 @@ public final class ReftableRefStore implements RefStore {
 	public Map<String, Ref> exactRefs(Collection<String> names) throws IOException {
 		Map<String, Ref> found = new HashMap<>();
 		Map<ReftableStack, ReftableStack.Snapshot> snapshots = new HashMap<>();
-		Map<ReftableStack, MergedTable> merged = new HashMap<>();
+		Map<ReftableStack, RefLookup> lookups = new HashMap<>();
 		try {
 			for (String name : names) {
 				Ref ref;
@@ -194,14 +195,14 @@ public final class ReftableRefStore implements RefStore {
 				}
 				else {
 					Place place = place(name);
-					MergedTable table = merged.get(place.stack());
-					if (table == null) {
+					RefLookup lookup = lookups.get(place.stack());
+					if (lookup == null) {
 						ReftableStack.Snapshot snapshot = place.stack().snapshot();
 						snapshots.put(place.stack(), snapshot);
-						table = new MergedTable(snapshot.readers());
-						merged.put(place.stack(), table);
+						lookup = new MergedTable(snapshot.readers()).lookup();
+						lookups.put(place.stack(), lookup);
 					}
-					ref = named(read(table, place.name()), name);
+					ref = named(read(lookup, place.name()), name);
 				}
 				if (ref != null) {
 					found.put(name, ref);
@@ -209,6 +210,7 @@ public final class ReftableRefStore implements RefStore {
 			}
 		}
 		finally {
+			lookups.values().forEach(RefLookup::close);
 			for (ReftableStack.Snapshot snapshot : snapshots.values()) {
 				snapshot.close();
 			}
@@ -240,6 +242,12 @@ public final class ReftableRefStore implements RefStore {
 	 */
 	Ref read(MergedTable merged, String name) throws IOException {
 		RefRecord record = merged.exactRef(name);
+		return (record != null) ? record.toRef(hashAlgorithm()) : null;
+	}
+
+	/** Reads a ref through a lookup; {@code null} if it does not exist. */
+	Ref read(RefLookup lookup, String name) throws IOException {
+		RefRecord record = lookup.exactRef(name);
 		return (record != null) ? record.toRef(hashAlgorithm()) : null;
 	}
 

@@ -26,6 +26,7 @@ import io.refstore.core.ref.UpdateBatch;
 import io.refstore.core.reftable.format.LogRecord;
 import io.refstore.core.reftable.format.MergedTable;
 import io.refstore.core.reftable.format.RecordCursor;
+import io.refstore.core.reftable.format.RefLookup;
 import io.refstore.core.reftable.format.RefRecord;
 import io.refstore.core.reftable.format.ReftableReader;
 import io.refstore.core.txn.BatchPlan;
@@ -72,7 +73,8 @@ final class ReftableTransaction extends StagedTransaction {
 		/** The stack as planning reads it, released when locking starts. */
 		ReftableStack.Snapshot planning;
 
-		MergedTable planningView;
+		/** Planning's lookups, in the order of the planned names. */
+		RefLookup planningView;
 
 		/**
 		 * The refs planning read, by their names in this stack ({@code null} values for
@@ -87,6 +89,16 @@ final class ReftableTransaction extends StagedTransaction {
 		ReftableStack.Addition addition;
 
 		MergedTable locked;
+
+		/**
+		 * The locked stack's lookups: of the refs planning did not read, of their
+		 * parents, and of names below them; each asked in ascending order.
+		 */
+		RefLookup lockedRefs;
+
+		RefLookup lockedParents;
+
+		RefLookup lockedBelow;
 
 		/** Whether the locked stack has the tables planning read. */
 		boolean planningCurrent;
@@ -106,10 +118,10 @@ final class ReftableTransaction extends StagedTransaction {
 			this.stack = stack;
 		}
 
-		MergedTable planningView() throws IOException {
+		RefLookup planningView() throws IOException {
 			if (this.planning == null) {
 				this.planning = this.stack.snapshot();
-				this.planningView = new MergedTable(this.planning.readers());
+				this.planningView = new MergedTable(this.planning.readers()).lookup();
 			}
 			return this.planningView;
 		}
@@ -117,6 +129,7 @@ final class ReftableTransaction extends StagedTransaction {
 		void endPlanning() {
 			if (this.planning != null) {
 				this.plannedTables = this.planning.names();
+				this.planningView.close();
 				this.planning.close();
 				this.planning = null;
 				this.planningView = null;
@@ -126,6 +139,9 @@ final class ReftableTransaction extends StagedTransaction {
 		void lock(boolean force) throws IOException {
 			this.addition = this.stack.newAddition(force);
 			this.locked = new MergedTable(this.addition.base().readers());
+			this.lockedRefs = this.locked.lookup();
+			this.lockedParents = this.locked.lookup();
+			this.lockedBelow = this.locked.lookup();
 			this.planningCurrent = this.addition.base().names().equals(this.plannedTables);
 			this.lockedNames.clear();
 		}
@@ -138,7 +154,7 @@ final class ReftableTransaction extends StagedTransaction {
 		boolean lockedHas(String name) throws IOException {
 			Boolean has = this.lockedNames.get(name);
 			if (has == null) {
-				has = this.locked.exactRef(name) != null;
+				has = this.lockedParents.exactRef(name) != null;
 				this.lockedNames.put(name, has);
 			}
 			return has;
@@ -147,9 +163,17 @@ final class ReftableTransaction extends StagedTransaction {
 		void release() {
 			endPlanning();
 			if (this.addition != null) {
+				for (RefLookup lookup : new RefLookup[] { this.lockedRefs, this.lockedParents, this.lockedBelow }) {
+					if (lookup != null) {
+						lookup.close();
+					}
+				}
 				this.addition.close();
 				this.addition = null;
 				this.locked = null;
+				this.lockedRefs = null;
+				this.lockedParents = null;
+				this.lockedBelow = null;
 			}
 		}
 
@@ -202,7 +226,7 @@ final class ReftableTransaction extends StagedTransaction {
 		if (work.planningCurrent && work.planningReads.containsKey(place.name())) {
 			return ReftableRefStore.named(work.planningReads.get(place.name()), name);
 		}
-		return ReftableRefStore.named(this.store.read(work.locked, place.name()), name);
+		return ReftableRefStore.named(this.store.read(work.lockedRefs, place.name()), name);
 	}
 
 	/**
@@ -456,7 +480,6 @@ final class ReftableTransaction extends StagedTransaction {
 	private String nameConflict(String name, NavigableMap<String, PlannedUpdate> planned) throws IOException {
 		ReftableRefStore.Place place = this.store.place(name);
 		StackWork work = this.stacks.get(place.stack());
-		MergedTable merged = work.locked;
 		String bare = place.name();
 		// a name through worktrees/<name>/ or main-worktree/ is told with that prefix
 		String prefix = name.substring(0, name.length() - bare.length());
@@ -466,10 +489,9 @@ final class ReftableTransaction extends StagedTransaction {
 				return "'" + prefix + parent + "' exists; cannot create '" + name + "'";
 			}
 		}
-		try (RecordCursor<RefRecord> below = merged.refsWithPrefix(bare + "/")) {
-			if (below.next()) {
-				return "'" + prefix + below.record().name() + "' exists; cannot create '" + name + "'";
-			}
+		String below = work.lockedBelow.firstWithPrefix(bare + "/");
+		if (below != null) {
+			return "'" + prefix + below + "' exists; cannot create '" + name + "'";
 		}
 		return UpdateChecks.conflictInTransaction(name, planned);
 	}

@@ -337,6 +337,50 @@ final class BlockReader {
 		return false;
 	}
 
+	/**
+	 * As {@link #seek}, from the record {@code rec} holds, last decoded by {@link #next}
+	 * and smaller than {@code want}: first over the restart points after it, then record
+	 * by record. Lookups in ascending order of keys that lie close together so step
+	 * through a block instead of searching it from its start.
+	 * @return {@code false} if every key left in the block is smaller
+	 */
+	boolean seekOnward(byte[] want, int wantLength, BlockRecord rec) throws CorruptRefStoreException {
+		int from = this.nextRestart;
+		int lo = from;
+		int hi = this.restartCount;
+		int resume = this.pos;
+		while (lo < hi) {
+			int mid = (lo + hi) >>> 1;
+			if (compareRestartKey(mid, want, wantLength) > 0) {
+				hi = mid;
+			}
+			else {
+				lo = mid + 1;
+			}
+		}
+		if (lo > from) {
+			// a restart point after the record has a key <= want: go on from there
+			this.pos = this.base + restart(lo - 1);
+			this.nextRestart = lo - 1;
+			this.havePrevious = false;
+		}
+		else {
+			this.pos = resume;
+		}
+		while (next(rec)) {
+			if (rec.compareKey(want, wantLength) >= 0) {
+				this.pending = true;
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/** Makes the next {@link #next} return the record last decoded again. */
+	void repeat() {
+		this.pending = true;
+	}
+
 	/** Compares the full key written at restart {@code i} with {@code want}. */
 	private int compareRestartKey(int i, byte[] want, int wantLength) throws CorruptRefStoreException {
 		this.pos = this.base + restart(i);

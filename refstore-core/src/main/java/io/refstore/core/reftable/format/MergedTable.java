@@ -70,6 +70,14 @@ public final class MergedTable {
 		return null;
 	}
 
+	/**
+	 * Lookups of refs that go on from where the last one left each table: fast for names
+	 * asked in ascending order. For one thread; closed by the caller.
+	 */
+	public RefLookup lookup() {
+		return new RefLookup(this.tables);
+	}
+
 	/** Every live ref in name order (tombstones too if {@code includeDeletions}). */
 	public RecordCursor<RefRecord> allRefs(boolean includeDeletions) throws IOException {
 		return refs(new byte[0], false, includeDeletions);

@@ -1,6 +1,7 @@
 package io.refstore.core.reftable.format;
 
 import java.io.IOException;
+import java.util.Arrays;
 
 /**
  * Iterates one section (refs, logs or objs) of one table in key order, from its start or
@@ -59,6 +60,9 @@ final class TableCursor<R extends BlockRecord> implements RecordCursor<R> {
 	/** Positions before the first record of the section. */
 	TableCursor<R> seekToStart() throws IOException {
 		this.started = true;
+		this.returned = 0;
+		this.soughtLength = -1;
+		this.beyond = false;
 		long start = this.table.sectionStart(this.type);
 		this.finished = start < 0 || !this.block.load(start, this.type, true);
 		return this;
@@ -67,9 +71,12 @@ final class TableCursor<R extends BlockRecord> implements RecordCursor<R> {
 	/** Positions before the first record whose key is {@code >= key[0, length)}. */
 	TableCursor<R> seek(byte[] key, int length) throws IOException {
 		this.started = true;
+		this.finished = false;
+		remember(key, length);
 		long start = this.table.sectionStart(this.type);
 		if (start < 0) {
 			this.finished = true;
+			this.beyond = true;
 			return this;
 		}
 		long index = this.table.indexStart(this.type);
@@ -81,6 +88,64 @@ final class TableCursor<R extends BlockRecord> implements RecordCursor<R> {
 		}
 		return this;
 	}
+
+	/**
+	 * As {@link #seek}, but from where the cursor is when it can: a key past the record
+	 * last returned is looked for onward in its block, and a key between the last seek's
+	 * and the first record that seek returned is that record. Lookups of keys in
+	 * ascending order that lie close together (the names of one chunk) so cost a step
+	 * through a block, not a descent of the index.
+	 */
+	TableCursor<R> seekForward(byte[] key, int length) throws IOException {
+		if (this.beyond && Arrays.compareUnsigned(key, 0, length, this.sought, 0, this.soughtLength) >= 0) {
+			// nothing is at or after the last key sought
+			this.finished = true;
+			return this;
+		}
+		if (this.returned > 0) {
+			if (this.record.compareKey(key, length) < 0) {
+				if (this.block.seekOnward(key, length, this.record)) {
+					remember(key, length);
+					return this;
+				}
+			}
+			else if (this.returned == 1 && this.soughtLength >= 0
+					&& Arrays.compareUnsigned(key, 0, length, this.sought, 0, this.soughtLength) >= 0) {
+				this.block.repeat();
+				this.returned = 0;
+				return this;
+			}
+		}
+		return seek(key, length);
+	}
+
+	private void remember(byte[] key, int length) {
+		this.returned = 0;
+		this.beyond = false;
+		if (this.sought.length < length) {
+			this.sought = new byte[Math.max(length, 2 * this.sought.length)];
+		}
+		System.arraycopy(key, 0, this.sought, 0, length);
+		this.soughtLength = length;
+	}
+
+	/**
+	 * The key of the last {@link #seek} ({@code soughtLength} -1 if the cursor moved
+	 * otherwise since).
+	 */
+	private byte[] sought = new byte[64];
+
+	private int soughtLength = -1;
+
+	/**
+	 * How many records {@link #next} returned since the last seek, counted to 2: the
+	 * first is the first record {@code >=} {@link #sought}, and {@link #record} holds the
+	 * last.
+	 */
+	private int returned;
+
+	/** Whether the section has no record at or after {@link #sought}. */
+	private boolean beyond;
 
 	private void seekLinear(long start, byte blockType, byte[] key, int length, BlockRecord rec) throws IOException {
 		this.block.load(start, blockType, true);
@@ -105,6 +170,7 @@ final class TableCursor<R extends BlockRecord> implements RecordCursor<R> {
 		for (int depth = 0;; depth++) {
 			if (!advance(idx, ReftableConstants.BLOCK_TYPE_INDEX)) {
 				this.finished = true;
+				this.beyond = true;
 				return;
 			}
 			long parent = this.block.blockOffset();
@@ -166,10 +232,19 @@ final class TableCursor<R extends BlockRecord> implements RecordCursor<R> {
 		if (this.finished) {
 			return false;
 		}
-		if (!advance(this.record, this.type)
-				|| (this.bound != null && !this.record.keyStartsWith(this.bound, this.boundLength))) {
+		if (!advance(this.record, this.type)) {
 			this.finished = true;
+			this.beyond = this.returned == 0 && this.soughtLength >= 0;
+			this.returned = 0;
 			return false;
+		}
+		if (this.bound != null && !this.record.keyStartsWith(this.bound, this.boundLength)) {
+			this.finished = true;
+			this.returned = 0;
+			return false;
+		}
+		if (this.returned < 2) {
+			this.returned++;
 		}
 		return true;
 	}
