@@ -89,7 +89,7 @@ public final class RefRestorer {
 			return new RestoreResult(0, 0, 0, 0, 0, conflict, null);
 		}
 		Counts counts = new Counts();
-		try (ManifestReader reader = open(manifest)) {
+		try (ManifestReader reader = open(manifest); RefStore.Bulk bulk = this.store.bulk()) {
 			for (Chunk chunk = reader.next(); chunk != null; chunk = reader.next()) {
 				if (!mayBeDeleted(chunk)) {
 					counts.skipped++;

@@ -212,6 +212,27 @@ public interface RefStore extends Closeable {
 		};
 	}
 
+	/**
+	 * Marks a bulk run of transactions (a deletion's or a restore's chunks): the upkeep
+	 * the store does after each write (a reftable stack's geometric compaction) is done
+	 * once, when the returned bulk is closed, instead of after every chunk. Nothing is
+	 * less durable: each transaction is committed as before.
+	 * @return the bulk; closing it does the upkeep left out
+	 */
+	default Bulk bulk() {
+		return () -> {
+		};
+	}
+
+	/** What {@link #bulk} marks. */
+	@FunctionalInterface
+	interface Bulk extends AutoCloseable {
+
+		@Override
+		void close() throws IOException;
+
+	}
+
 	/** What {@link #exclusive} holds. */
 	@FunctionalInterface
 	interface Hold extends AutoCloseable {

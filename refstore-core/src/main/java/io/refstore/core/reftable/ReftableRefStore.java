@@ -509,6 +509,11 @@ public final class ReftableRefStore implements RefStore {
 	}
 
 	@Override
+	public Bulk bulk() {
+		return this.stack.deferCompaction();
+	}
+
+	@Override
 	public void packRefs(PackOptions options) throws IOException {
 		if (options.auto()) {
 			ownStack().autoCompact();

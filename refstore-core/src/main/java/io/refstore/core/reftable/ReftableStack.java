@@ -24,6 +24,7 @@ import io.refstore.core.io.LockFile;
 import io.refstore.core.io.SharedPermissions;
 import io.refstore.core.ref.CorruptRefStoreException;
 import io.refstore.core.ref.HashAlgorithm;
+import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.StoreStatistics;
 import io.refstore.core.reftable.format.ReftableReader;
 import io.refstore.core.reftable.format.ReftableWriter;
@@ -59,6 +60,12 @@ final class ReftableStack implements Closeable {
 	private Object currentIdentity;
 
 	private boolean closed;
+
+	/**
+	 * How many bulk writers asked to compact once when they end rather than after each of
+	 * their additions ({@link #deferCompaction}).
+	 */
+	private final AtomicInteger deferrals = new AtomicInteger();
 
 	private ReftableStack(Path dir, HashAlgorithm hash, StackOptions options) {
 		this.dir = dir;
@@ -382,6 +389,22 @@ final class ReftableStack implements Closeable {
 		new StackCompactor(this, false).autoCompact();
 	}
 
+	/**
+	 * Leaves out the geometric compaction after each addition until the returned deferral
+	 * is closed, which then compacts once (forced to disk): a bulk writer's hundreds of
+	 * chunks otherwise merge the stack's largest tables again and again as their own
+	 * tables grow past them. Additions of other writers meanwhile are not compacted
+	 * either; the one compaction at the end takes theirs along.
+	 */
+	RefStore.Bulk deferCompaction() {
+		this.deferrals.incrementAndGet();
+		return () -> {
+			if (this.deferrals.decrementAndGet() == 0 && this.options.autoCompact()) {
+				new StackCompactor(this, true).autoCompact();
+			}
+		};
+	}
+
 	@Override
 	public synchronized void close() {
 		this.closed = true;
@@ -462,7 +485,7 @@ final class ReftableStack implements Closeable {
 				this.lock.rollback();
 			}
 			close();
-			if (ReftableStack.this.options.autoCompact()) {
+			if (ReftableStack.this.options.autoCompact() && ReftableStack.this.deferrals.get() == 0) {
 				new StackCompactor(ReftableStack.this, this.force).autoCompact();
 			}
 		}

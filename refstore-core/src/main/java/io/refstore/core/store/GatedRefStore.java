@@ -131,6 +131,11 @@ final class GatedRefStore implements RefStore {
 	}
 
 	@Override
+	public Bulk bulk() {
+		return this.store.bulk();
+	}
+
+	@Override
 	public Hold exclusive() throws IOException {
 		StoreGate.Pass closed = this.gate.closeForChunk(StoreGate.WRITER_WAIT);
 		return closed::close;

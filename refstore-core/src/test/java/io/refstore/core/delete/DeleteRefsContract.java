@@ -41,7 +41,7 @@ abstract class DeleteRefsContract {
 
 	List<String> commits;
 
-	private Repository repository;
+	Repository repository;
 
 	RefStore store;
 
