@@ -12,6 +12,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.refstore.core.journal.JournalHook;
+import io.refstore.core.repo.Repository;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
@@ -35,7 +37,11 @@ class JournalCommandIT {
 		String c1 = repo.commit("one", null);
 		String c2 = repo.commit("two", c1);
 		refstore(repo.dir(), "journal", "install").requireOk();
-		Path journal = repo.gitDir().resolve("refstore/journal");
+		Path journal;
+		try (Repository repository = Repository.open(repo.dir(), git.environment())) {
+			journal = JournalHook.journalFile(repository);
+		}
+		assertThat(journal).isEqualTo(repo.gitDir().resolve("refstore/journal").toAbsolutePath());
 		Path hook = repo.gitDir().resolve("hooks/reference-transaction");
 		byte[] script = Files.readAllBytes(hook);
 		repo.git("update-ref", "refs/heads/one", c1);
@@ -89,6 +95,27 @@ class JournalCommandIT {
 		assertThat(heads.get(0)).matches("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d{3} UTC  " + ZERO + " -> " + c2
 				+ "  refs/heads/topic  git GL_USERNAME=alice");
 		assertThat(tags.lines().map(JournalCommandIT::change)).containsExactly(ZERO + " -> " + c1 + "  refs/tags/v1");
+	}
+
+	/**
+	 * refstore runs the repository's hook as git does, so its own writes are journaled
+	 * too; as git's, until refstore's writers name themselves.
+	 */
+	@Test
+	void refstoresOwnWritesAreJournaledThroughTheHook() throws IOException {
+		TempRepo repo = TempRepo.init(CliHarness.GIT, this.dir.resolve("repo"));
+		String c1 = repo.commit("one", null);
+		String c2 = repo.commit("two", c1);
+		refstore(repo.dir(), "journal", "install").requireOk();
+
+		refstore(repo.dir(), "update-ref", "refs/heads/one", c1).requireOk();
+		refstore(repo.dir(), "update-ref", "refs/heads/one", c2, c1).requireOk();
+		refstore(repo.dir(), "update-ref", "-d", "refs/heads/one", c2).requireOk();
+
+		GitCli.Result log = refstore(repo.dir(), "journal", "log").requireOk();
+		assertThat(log.stdout().lines().map(JournalCommandIT::change)).containsExactly(
+				c2 + " -> " + ZERO + "  refs/heads/one", c1 + " -> " + c2 + "  refs/heads/one",
+				ZERO + " -> " + c1 + "  refs/heads/one");
 	}
 
 	@Test

@@ -66,7 +66,12 @@ final class JournalFixtures {
 	}
 
 	static Path journal(TempRepo repo) {
-		return repo.gitDir().resolve("refstore/journal");
+		try (Repository repository = Repository.open(repo.gitDir(), GitCli.system().environment())) {
+			return JournalHook.journalFile(repository);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
 	}
 
 	/** Every entry of the repository's journal, checking that no line was damaged. */
