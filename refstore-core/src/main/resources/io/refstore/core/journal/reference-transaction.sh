@@ -43,8 +43,7 @@ done
 
 # "<old> <new> <ref>" in, the journal's tab-separated lines out; the writer's
 # backslashes, tabs and newlines escaped
-entries() {
-	REFSTORE_JOURNAL_WRITER=$writer LC_ALL=C awk -v tx="$now-$$" -v time="$now" -v kind="$kind" '
+entries='
 BEGIN {
 	w = ENVIRON["REFSTORE_JOURNAL_WRITER"]
 	for (i = 1; i <= length(w); i++) {
@@ -58,15 +57,16 @@ BEGIN {
 NF >= 3 {
 	printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", tx, time, $1, $2, substr($0, length($1) + length($2) + 3), kind, writer
 }'
-}
 
+# awk as the command substitution's one simple command: the subshell becomes awk, no
+# process more (the chained hook's environment stays as git gave it)
 if [ -x "$chained" ]; then
 	# the chained hook reads the same input: keep it, trailing newline included
 	input=$(cat; echo .)
 	input=${input%.}
-	block=$(printf '%s' "$input" | entries)
+	block=$(printf '%s' "$input" | REFSTORE_JOURNAL_WRITER=$writer LC_ALL=C awk -v tx="$now-$$" -v time="$now" -v kind="$kind" "$entries")
 else
-	block=$(entries)
+	block=$(REFSTORE_JOURNAL_WRITER=$writer LC_ALL=C awk -v tx="$now-$$" -v time="$now" -v kind="$kind" "$entries")
 fi
 # one write with O_APPEND: the whole block, its last newline included, is the one
 # argument of the shell's printf (a builtin), which writes it at once
