@@ -21,12 +21,20 @@ if [ "$1" != committed ]; then
 	exit 0
 fi
 
+# <seconds>.<nine digits>; where date has no %N (macOS), the nanoseconds are zeros
 now=$(date +%s.%N 2>/dev/null)
 case $now in
-*[!0-9.]* | "" | *.) now=$(date +%s 2>/dev/null).000000000 ;;
+*[!0-9.]* | *.*.*) now= ;;
 esac
 case $now in
-*[!0-9.]* | .*) now=0.000000000 ;;
+[0-9]*.[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]) ;;
+*)
+	now=$(date +%s 2>/dev/null)
+	case $now in
+	"" | *[!0-9]*) now=0 ;;
+	esac
+	now=$now.000000000
+	;;
 esac
 case ${REFSTORE_JOURNAL_WRITER_KIND-} in
 refstore-cli | api | job) kind=$REFSTORE_JOURNAL_WRITER_KIND ;;

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -121,6 +122,25 @@ class JournalInstallIT {
 		assertThat(JournalFixtures.changes(entries(repo))).containsExactly(
 				"a".repeat(40) + " " + "b".repeat(40) + " refs/heads/x",
 				"c".repeat(40) + " " + "0".repeat(40) + " refs/heads/y");
+	}
+
+	/** A {@code date} without {@code %N}, as macOS's: whole seconds. */
+	@Test
+	void takesWholeSecondsFromADateWithoutNanoseconds() throws IOException {
+		TempRepo repo = repo(false, false);
+		install(repo.gitDir());
+		Path bin = this.dir.resolve("bin");
+		writeHook(bin.resolve("date"),
+				"#!/bin/sh\nif [ \"$1\" = +%s ]; then echo 1700000000; else echo 1700000000.N; fi\n");
+		Path hook = repo.gitDir().resolve("hooks").resolve(JournalHook.HOOK);
+
+		GitCli.command(List.of(hook.toString(), "committed"))
+			.withEnv("PATH", bin + ":" + System.getenv("PATH"))
+			.run(repo.dir(),
+					("a".repeat(40) + " " + "b".repeat(40) + " refs/heads/x\n").getBytes(StandardCharsets.UTF_8))
+			.requireOk();
+
+		assertThat(entries(repo)).extracting(JournalEntry::time).containsExactly(Instant.ofEpochSecond(1_700_000_000L));
 	}
 
 	@Test
