@@ -4,6 +4,7 @@ import static io.refstore.core.cli.CliHarness.refstore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -64,37 +65,30 @@ class JournalCommandIT {
 		assertThat(repo.git("rev-parse", "--show-ref-format").strip()).isEqualTo("files");
 		assertThat(Files.readAllBytes(journal)).isEqualTo(beforeRollback);
 		repo.git("update-ref", "refs/heads/after", c1);
-		GitCli.Result log = refstore(repo.dir(), "journal", "log").requireOk();
-		assertThat(log.stdout().lines().map(JournalCommandIT::change)).containsExactly(
-				ZERO + " -> " + c1 + "  refs/heads/after", c1 + " -> " + c2 + "  refs/heads/one",
-				ZERO + " -> " + c1 + "  refs/heads/one");
+		assertThat(logged(repo)).containsExactly(ZERO + " -> " + c1 + "  refs/heads/after",
+				c1 + " -> " + c2 + "  refs/heads/one", ZERO + " -> " + c1 + "  refs/heads/one");
 	}
 
 	@Test
 	void logFiltersByRefAndPatternNewestFirst() throws IOException {
-		TempRepo repo = TempRepo.init(CliHarness.GIT, this.dir.resolve("repo"));
-		String c1 = repo.commit("one", null);
-		String c2 = repo.commit("two", c1);
-		refstore(repo.dir(), "journal", "install").requireOk();
+		TempRepo repo = repoWithJournal();
+		String c1 = repo.git("rev-parse", "one").strip();
+		String c2 = repo.git("rev-parse", "two").strip();
 		repo.git("update-ref", "refs/heads/one", c1);
 		repo.git("update-ref", "refs/tags/v1", c1);
 		repo.git("update-ref", "refs/heads/one", c2, c1);
 		GitCli.system().withEnv("GL_USERNAME", "alice").ok(repo.dir(), "update-ref", "refs/heads/topic", c2);
 
-		List<String> main = refstore(repo.dir(), "journal", "log", "--ref", "refs/heads/one").requireOk()
-			.stdout()
-			.lines()
-			.map(JournalCommandIT::change)
-			.toList();
+		List<String> main = logged(repo, "--ref", "refs/heads/one");
 		List<String> heads = refstore(repo.dir(), "journal", "log", "refs/heads").requireOk().stdout().lines().toList();
-		String tags = refstore(repo.dir(), "journal", "log", "refs/tags/*").requireOk().stdout();
+		List<String> tags = logged(repo, "refs/tags/*");
 
 		assertThat(main).containsExactly(c1 + " -> " + c2 + "  refs/heads/one",
 				ZERO + " -> " + c1 + "  refs/heads/one");
 		assertThat(heads).hasSize(3);
 		assertThat(heads.get(0)).matches("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d{3} UTC  " + ZERO + " -> " + c2
 				+ "  refs/heads/topic  git GL_USERNAME=alice");
-		assertThat(tags.lines().map(JournalCommandIT::change)).containsExactly(ZERO + " -> " + c1 + "  refs/tags/v1");
+		assertThat(tags).containsExactly(ZERO + " -> " + c1 + "  refs/tags/v1");
 	}
 
 	/**
@@ -103,30 +97,25 @@ class JournalCommandIT {
 	 */
 	@Test
 	void refstoresOwnWritesAreJournaledThroughTheHook() throws IOException {
-		TempRepo repo = TempRepo.init(CliHarness.GIT, this.dir.resolve("repo"));
-		String c1 = repo.commit("one", null);
-		String c2 = repo.commit("two", c1);
-		refstore(repo.dir(), "journal", "install").requireOk();
+		TempRepo repo = repoWithJournal();
+		String c1 = repo.git("rev-parse", "one").strip();
+		String c2 = repo.git("rev-parse", "two").strip();
 
 		refstore(repo.dir(), "update-ref", "refs/heads/one", c1).requireOk();
 		refstore(repo.dir(), "update-ref", "refs/heads/one", c2, c1).requireOk();
 		refstore(repo.dir(), "update-ref", "-d", "refs/heads/one", c2).requireOk();
 
-		GitCli.Result log = refstore(repo.dir(), "journal", "log").requireOk();
-		assertThat(log.stdout().lines().map(JournalCommandIT::change)).containsExactly(
-				c2 + " -> " + ZERO + "  refs/heads/one", c1 + " -> " + c2 + "  refs/heads/one",
-				ZERO + " -> " + c1 + "  refs/heads/one");
+		assertThat(logged(repo)).containsExactly(c2 + " -> " + ZERO + "  refs/heads/one",
+				c1 + " -> " + c2 + "  refs/heads/one", ZERO + " -> " + c1 + "  refs/heads/one");
 	}
 
 	@Test
 	void logWarnsOfDamagedLinesAndIgnoresATornOne() throws IOException {
-		TempRepo repo = TempRepo.init(CliHarness.GIT, this.dir.resolve("repo"));
-		String c1 = repo.commit("one", null);
-		refstore(repo.dir(), "journal", "install").requireOk();
+		TempRepo repo = repoWithJournal();
+		String c1 = repo.git("rev-parse", "one").strip();
 		repo.git("update-ref", "refs/heads/one", c1);
 		Path journal = repo.gitDir().resolve("refstore/journal");
-		Files.writeString(journal, "garbage\n" + Files.readString(journal) + "1700000000.0000",
-				java.nio.charset.StandardCharsets.UTF_8);
+		Files.writeString(journal, "garbage\n" + Files.readString(journal) + "1700000000.0000", StandardCharsets.UTF_8);
 
 		GitCli.Result log = refstore(repo.dir(), "journal", "log").requireOk();
 
@@ -150,6 +139,28 @@ class JournalCommandIT {
 		assertThat(badName.exitCode()).isEqualTo(129);
 		assertThat(badName.stderr()).startsWith("error: not an environment variable's name: 'a b'");
 		assertThat(Files.exists(repo.gitDir().resolve("hooks/reference-transaction"))).isFalse();
+	}
+
+	/**
+	 * A repository (git 2.39, files) with commits tagged {@code one} and {@code two}, and
+	 * the journal hook.
+	 */
+	private TempRepo repoWithJournal() {
+		TempRepo repo = TempRepo.init(CliHarness.GIT, this.dir.resolve("repo"));
+		String c1 = repo.commit("one", null);
+		repo.git("tag", "one", c1);
+		repo.git("tag", "two", repo.commit("two", c1));
+		refstore(repo.dir(), "journal", "install").requireOk();
+		return repo;
+	}
+
+	/** {@code refstore journal log <args>}, each line as {@link #change}. */
+	private static List<String> logged(TempRepo repo, String... args) {
+		String[] all = new String[args.length + 2];
+		all[0] = "journal";
+		all[1] = "log";
+		System.arraycopy(args, 0, all, 2, args.length);
+		return refstore(repo.dir(), all).requireOk().stdout().lines().map(JournalCommandIT::change).toList();
 	}
 
 	/** A log line without its time: {@code <old> -> <new>  <ref>}. */
