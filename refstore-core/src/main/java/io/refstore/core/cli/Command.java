@@ -22,4 +22,26 @@ interface Command {
 	 */
 	int run(CommandContext context, List<String> args) throws CommandFailure, IOException;
 
+	/**
+	 * The subcommand a command made of subcommands ({@code refs}, {@code journal}) was
+	 * given: its first argument.
+	 * @param usage the command's usage, shown with the failure
+	 * @throws CommandFailure with the usage if there is none, or it is {@code -h} or
+	 * {@code --help}
+	 */
+	static String subcommand(List<String> args, String usage) throws CommandFailure {
+		if (args.isEmpty()) {
+			throw CommandFailure.usage("need a subcommand", usage);
+		}
+		if (args.get(0).equals("-h") || args.get(0).equals("--help")) {
+			throw CommandFailure.help(usage);
+		}
+		return args.get(0);
+	}
+
+	/** The failure for a subcommand that is none of a command's. */
+	static CommandFailure unknownSubcommand(String name, String usage) {
+		return CommandFailure.usage("unknown subcommand: `" + name + "'", usage);
+	}
+
 }

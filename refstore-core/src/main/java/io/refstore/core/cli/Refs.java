@@ -67,14 +67,9 @@ final class Refs implements Command {
 
 	@Override
 	public int run(CommandContext context, List<String> args) throws CommandFailure, IOException {
-		if (args.isEmpty()) {
-			throw CommandFailure.usage("need a subcommand", USAGE);
-		}
-		if (args.get(0).equals("-h") || args.get(0).equals("--help")) {
-			throw CommandFailure.help(USAGE);
-		}
+		String subcommand = Command.subcommand(args, USAGE);
 		List<String> rest = args.subList(1, args.size());
-		return switch (args.get(0)) {
+		return switch (subcommand) {
 			case "migrate" -> migrate(context, rest);
 			case "rollback" -> rollback(context, rest);
 			case "backups" -> backups(context, rest);
@@ -83,7 +78,7 @@ final class Refs implements Command {
 			case "list" -> new ForEachRef("refstore refs list").run(context, rest);
 			case "exists" -> exists(context, rest);
 			case "optimize" -> new PackRefs("refstore refs optimize").run(context, rest);
-			default -> throw CommandFailure.usage("unknown subcommand: `" + args.get(0) + "'", USAGE);
+			default -> throw Command.unknownSubcommand(subcommand, USAGE);
 		};
 	}
 

@@ -47,7 +47,8 @@ public final class Refstore {
 
 	private static final Map<String, Supplier<Command>> COMMANDS = Map.of("show-ref", ShowRef::new, "for-each-ref",
 			ForEachRef::new, "update-ref", UpdateRef::new, "symbolic-ref", SymbolicRefCommand::new, "pack-refs",
-			PackRefs::new, "refs", Refs::new, "delete-refs", DeleteRefs::delete, "restore-refs", DeleteRefs::restore);
+			PackRefs::new, "refs", Refs::new, "delete-refs", DeleteRefs::delete, "restore-refs", DeleteRefs::restore,
+			"journal", JournalCommand::new);
 
 	private static final String USAGE = """
 			usage: refstore [-C <path>] [-c <name>=<value>] [--config-env=<name>=<envvar>]
@@ -63,6 +64,7 @@ public final class Refstore {
 			   refs           migrate between ref formats, roll back, verify the ref store
 			   delete-refs    delete many refs in chunks, recording a manifest
 			   restore-refs   restore the refs a delete-refs manifest recorded
+			   journal        record every ref change (a git hook) and list them
 			""";
 
 	/**

@@ -30,6 +30,14 @@ public final class GitHooks {
 		return new ScriptHook(hooksDir(repository, workDir).resolve("reference-transaction"), workDir);
 	}
 
+	/**
+	 * The directory git takes the repository's hooks from ({@code core.hooksPath}, else
+	 * {@code hooks/} of the common git directory); it may not exist.
+	 */
+	public static Path directory(Repository repository) {
+		return hooksDir(repository, repository.workTree().orElse(repository.gitDir()));
+	}
+
 	static Path hooksDir(Repository repository, Path workDir) {
 		Optional<String> configured = repository.config().getString("core", null, "hooksPath");
 		if (configured.isEmpty() || configured.get().isEmpty()) {

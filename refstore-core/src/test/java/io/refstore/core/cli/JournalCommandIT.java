@@ -1,0 +1,173 @@
+package io.refstore.core.cli;
+
+import static io.refstore.core.cli.CliHarness.refstore;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.refstore.core.journal.JournalHook;
+import io.refstore.core.repo.Repository;
+import io.refstore.core.testing.GitCli;
+import io.refstore.core.testing.TempRepo;
+
+/**
+ * {@code refstore journal install|uninstall|log}, and the journal through a format
+ * migration and its rollback with {@code refstore refs migrate} and
+ * {@code refstore refs rollback}: git 2.55 writes before, between and after, and every
+ * entry is kept.
+ */
+class JournalCommandIT {
+
+	private static final String ZERO = "0".repeat(40);
+
+	@TempDir
+	Path dir;
+
+	@Test
+	void theJournalSurvivesAMigrationAndItsRollback() throws IOException {
+		GitCli git = GitCli.reftable();
+		TempRepo repo = TempRepo.init(git, this.dir.resolve("repo"), "--ref-format=files");
+		String c1 = repo.commit("one", null);
+		String c2 = repo.commit("two", c1);
+		refstore(repo.dir(), "journal", "install").requireOk();
+		Path journal;
+		try (Repository repository = Repository.open(repo.dir(), git.environment())) {
+			journal = JournalHook.journalFile(repository);
+		}
+		assertThat(journal).isEqualTo(repo.gitDir().resolve("refstore/journal").toAbsolutePath());
+		Path hook = repo.gitDir().resolve("hooks/reference-transaction");
+		byte[] script = Files.readAllBytes(hook);
+		repo.git("update-ref", "refs/heads/one", c1);
+		byte[] beforeMigration = Files.readAllBytes(journal);
+
+		refstore(repo.dir(), "refs", "migrate", "--ref-format=reftable").requireOk();
+
+		assertThat(repo.git("rev-parse", "--show-ref-format").strip()).isEqualTo("reftable");
+		assertThat(Files.readAllBytes(journal)).isEqualTo(beforeMigration);
+		assertThat(Files.readAllBytes(hook)).isEqualTo(script);
+		repo.git("update-ref", "refs/heads/one", c2, c1);
+		byte[] beforeRollback = Files.readAllBytes(journal);
+		String backup;
+		try (Stream<Path> backups = Files.list(repo.gitDir().resolve("refstore-backup"))) {
+			backup = backups.findFirst().orElseThrow().getFileName().toString();
+		}
+
+		refstore(repo.dir(), "refs", "rollback", backup).requireOk();
+
+		assertThat(repo.git("rev-parse", "--show-ref-format").strip()).isEqualTo("files");
+		assertThat(Files.readAllBytes(journal)).isEqualTo(beforeRollback);
+		repo.git("update-ref", "refs/heads/after", c1);
+		assertThat(logged(repo)).containsExactly(ZERO + " -> " + c1 + "  refs/heads/after",
+				c1 + " -> " + c2 + "  refs/heads/one", ZERO + " -> " + c1 + "  refs/heads/one");
+	}
+
+	@Test
+	void logFiltersByRefAndPatternNewestFirst() throws IOException {
+		TempRepo repo = repoWithJournal();
+		String c1 = repo.git("rev-parse", "one").strip();
+		String c2 = repo.git("rev-parse", "two").strip();
+		repo.git("update-ref", "refs/heads/one", c1);
+		repo.git("update-ref", "refs/tags/v1", c1);
+		repo.git("update-ref", "refs/heads/one", c2, c1);
+		GitCli.system().withEnv("GL_USERNAME", "alice").ok(repo.dir(), "update-ref", "refs/heads/topic", c2);
+
+		List<String> main = logged(repo, "--ref", "refs/heads/one");
+		List<String> heads = refstore(repo.dir(), "journal", "log", "refs/heads").requireOk().stdout().lines().toList();
+		List<String> tags = logged(repo, "refs/tags/*");
+
+		assertThat(main).containsExactly(c1 + " -> " + c2 + "  refs/heads/one",
+				ZERO + " -> " + c1 + "  refs/heads/one");
+		assertThat(heads).hasSize(3);
+		assertThat(heads.get(0)).matches("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d{3} UTC  " + ZERO + " -> " + c2
+				+ "  refs/heads/topic  git GL_USERNAME=alice");
+		assertThat(tags).containsExactly(ZERO + " -> " + c1 + "  refs/tags/v1");
+	}
+
+	/**
+	 * refstore runs the repository's hook as git does, so its own writes are journaled
+	 * too; as git's, until refstore's writers name themselves.
+	 */
+	@Test
+	void refstoresOwnWritesAreJournaledThroughTheHook() throws IOException {
+		TempRepo repo = repoWithJournal();
+		String c1 = repo.git("rev-parse", "one").strip();
+		String c2 = repo.git("rev-parse", "two").strip();
+
+		refstore(repo.dir(), "update-ref", "refs/heads/one", c1).requireOk();
+		refstore(repo.dir(), "update-ref", "refs/heads/one", c2, c1).requireOk();
+		refstore(repo.dir(), "update-ref", "-d", "refs/heads/one", c2).requireOk();
+
+		assertThat(logged(repo)).containsExactly(c2 + " -> " + ZERO + "  refs/heads/one",
+				c1 + " -> " + c2 + "  refs/heads/one", ZERO + " -> " + c1 + "  refs/heads/one");
+	}
+
+	@Test
+	void logWarnsOfDamagedLinesAndIgnoresATornOne() throws IOException {
+		TempRepo repo = repoWithJournal();
+		String c1 = repo.git("rev-parse", "one").strip();
+		repo.git("update-ref", "refs/heads/one", c1);
+		Path journal = repo.gitDir().resolve("refstore/journal");
+		Files.writeString(journal, "garbage\n" + Files.readString(journal) + "1700000000.0000", StandardCharsets.UTF_8);
+
+		GitCli.Result log = refstore(repo.dir(), "journal", "log").requireOk();
+
+		assertThat(log.stdout().lines()).hasSize(1);
+		assertThat(log.stderr()).isEqualTo("warning: skipped 1 damaged line of the journal\n");
+	}
+
+	@Test
+	void anEmptyOrMissingJournalLogsNothingAndUsageErrorsSaySo() throws IOException {
+		TempRepo repo = TempRepo.init(CliHarness.GIT, this.dir.resolve("repo"));
+
+		GitCli.Result log = refstore(repo.dir(), "journal", "log").requireOk();
+		GitCli.Result unknown = refstore(repo.dir(), "journal", "rewind");
+		GitCli.Result uninstall = refstore(repo.dir(), "journal", "uninstall").requireOk();
+		GitCli.Result badName = refstore(repo.dir(), "journal", "install", "--writer-env=a b");
+
+		assertThat(log.stdout()).isEmpty();
+		assertThat(unknown.exitCode()).isEqualTo(129);
+		assertThat(unknown.stderr()).startsWith("error: unknown subcommand: `rewind'");
+		assertThat(uninstall.stdout()).startsWith("the journal hook is not installed");
+		assertThat(badName.exitCode()).isEqualTo(129);
+		assertThat(badName.stderr()).startsWith("error: not an environment variable's name: 'a b'");
+		assertThat(Files.exists(repo.gitDir().resolve("hooks/reference-transaction"))).isFalse();
+	}
+
+	/**
+	 * A repository (git 2.39, files) with commits tagged {@code one} and {@code two}, and
+	 * the journal hook.
+	 */
+	private TempRepo repoWithJournal() {
+		TempRepo repo = TempRepo.init(CliHarness.GIT, this.dir.resolve("repo"));
+		String c1 = repo.commit("one", null);
+		repo.git("tag", "one", c1);
+		repo.git("tag", "two", repo.commit("two", c1));
+		refstore(repo.dir(), "journal", "install").requireOk();
+		return repo;
+	}
+
+	/** {@code refstore journal log <args>}, each line as {@link #change}. */
+	private static List<String> logged(TempRepo repo, String... args) {
+		String[] all = new String[args.length + 2];
+		all[0] = "journal";
+		all[1] = "log";
+		System.arraycopy(args, 0, all, 2, args.length);
+		return refstore(repo.dir(), all).requireOk().stdout().lines().map(JournalCommandIT::change).toList();
+	}
+
+	/** A log line without its time: {@code <old> -> <new>  <ref>}. */
+	private static String change(String line) {
+		String rest = line.substring(line.indexOf("UTC  ") + 5);
+		int writer = rest.lastIndexOf("  ");
+		return rest.substring(0, writer);
+	}
+
+}
