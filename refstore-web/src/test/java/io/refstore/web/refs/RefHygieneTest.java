@@ -261,6 +261,30 @@ class RefHygieneTest extends ConsoleTestSupport {
 			.andExpect(content().string(containsString("hx-get=\"/repo/hygiene?name=" + name + "\"")));
 	}
 
+	/**
+	 * The table judges merged against the branch HEAD names, even when the browser last
+	 * judged the same branches against another (its facts are kept per branch judged).
+	 */
+	@Test
+	void theTableJudgesMergedAgainstHeadsBranchWhateverTheBrowserJudgedLast() throws Exception {
+		this.mvc
+			.perform(filtered().param("prefix", "refs/heads/")
+				.param("merged", "yes")
+				.param("into", "merged/m2-a")
+				.with(viewer()))
+			.andExpect(status().isOk());
+		BranchAges ages = (BranchAges) this.mvc.perform(get("/repo/hygiene").param("name", name).with(viewer()))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getModelAndView()
+			.getModel()
+			.get("ages");
+		assertThat(ages.base()).isEqualTo("refs/heads/main");
+		assertThat(ages.buckets().stream().mapToLong(BranchAges.Bucket::merged).sum()).isEqualTo(
+				lines(repo.git("for-each-ref", "--merged", "refs/heads/main", "--format=%(refname)", "refs/heads/"))
+					.size());
+	}
+
 	@Test
 	void aRefsPageShowsItsCommitAndDivergenceFromHeadsBranch() throws Exception {
 		String ref = "refs/heads/side/s08";
