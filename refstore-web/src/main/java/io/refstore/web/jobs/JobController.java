@@ -124,42 +124,54 @@ class JobController {
 		return "redirect:/jobs/" + restarted.executionId();
 	}
 
+	/**
+	 * Executes a reviewed plan. A refused confirmation goes back to the plan's page
+	 * (Post/Redirect/Get, so the browser never rests on this POST's URL) with the reason
+	 * and what was typed.
+	 */
 	@PostMapping("/jobs/{id:\\d+}/execute")
 	String processExecuteDeletion(@PathVariable long id, @RequestParam(defaultValue = "") String confirmRepository,
-			@RequestParam(defaultValue = "") String confirmCount, Principal principal, Model model,
-			RedirectAttributes redirect) {
+			@RequestParam(defaultValue = "") String confirmCount, Principal principal, RedirectAttributes redirect) {
 		try {
 			JobSummary executed = this.jobs.executeDeletion(id, confirmRepository, confirmCount, principal.getName());
 			redirect.addFlashAttribute("message", "Deleting the planned refs.");
 			return "redirect:/jobs/" + executed.executionId();
 		}
 		catch (InvalidRequestException ex) {
-			addJob(this.jobs.get(id), model);
-			model.addAttribute("confirmError", ex.getMessage());
-			model.addAttribute("confirmRepository", confirmRepository);
-			model.addAttribute("confirmCount", confirmCount);
-			return VIEWS_JOB_DETAILS;
+			redirect.addFlashAttribute("confirmError", sentence(ex.reason()));
+			redirect.addFlashAttribute("confirmRepository", confirmRepository);
+			redirect.addFlashAttribute("confirmCount", confirmCount);
+			return "redirect:/jobs/" + id + "#confirm-deletion";
 		}
 	}
 
+	/**
+	 * Restores what an executed deletion removed. A refused confirmation goes back to the
+	 * deletion's page, as for {@link #processExecuteDeletion}.
+	 */
 	@PostMapping("/jobs/{id:\\d+}/restore")
 	String processRestore(@PathVariable long id, @RequestParam(defaultValue = "") String confirmRepository,
-			@ModelAttribute(name = "consoleUser", binding = false) ConsoleUser user, Principal principal, Model model,
+			@ModelAttribute(name = "consoleUser", binding = false) ConsoleUser user, Principal principal,
 			RedirectAttributes redirect) {
 		if (!user.mayRun(RefJobType.RESTORE, Map.of())) {
 			throw new AccessDeniedException("the role " + user.role() + " may not restore refs");
 		}
 		JobSummary deletion = this.jobs.get(id);
 		if (!confirmRepository.strip().equals(deletion.repository())) {
-			addJob(deletion, model);
-			model.addAttribute("restoreError",
+			redirect.addFlashAttribute("restoreError",
 					"Type the repository's name exactly to confirm the restore: " + deletion.repository());
-			model.addAttribute("restoreRepository", confirmRepository);
-			return VIEWS_JOB_DETAILS;
+			redirect.addFlashAttribute("restoreRepository", confirmRepository);
+			return "redirect:/jobs/" + id + "#confirm-restore";
 		}
 		JobSummary restore = this.jobs.restoreDeletion(id, principal.getName());
 		redirect.addFlashAttribute("message", "Restoring the refs job " + id + " deleted.");
 		return "redirect:/jobs/" + restore.executionId();
+	}
+
+	/** A refusal's reason as a sentence: {@code Type the number…: 18,373.} */
+	private static String sentence(String reason) {
+		String capitalized = Character.toUpperCase(reason.charAt(0)) + reason.substring(1);
+		return capitalized.endsWith(".") ? capitalized : capitalized + ".";
 	}
 
 	/**

@@ -12,6 +12,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.flash;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.model;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.redirectedUrl;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.redirectedUrlPattern;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.view;
@@ -359,17 +360,17 @@ class JobControllerTest extends ConsoleTestSupport {
 				.param("confirmCount", "13")
 				.with(admin())
 				.with(csrf()))
-			.andExpect(status().isOk())
-			.andExpect(view().name(JobController.VIEWS_JOB_DETAILS))
-			.andExpect(model().attribute("confirmError", containsString("12")))
-			.andExpect(model().attribute("confirmCount", "13"))
-			.andExpect(model().attribute("confirmRepository", name));
+			.andExpect(redirectedUrl("/jobs/" + plan + "#confirm-deletion"))
+			.andExpect(flash().attribute("confirmError", "Type the number of refs the plan deletes: 12."))
+			.andExpect(flash().attribute("confirmCount", "13"))
+			.andExpect(flash().attribute("confirmRepository", name));
 		this.mvc
 			.perform(post("/jobs/" + plan + "/execute").param("confirmRepository", "other.git")
 				.param("confirmCount", "12")
 				.with(admin())
 				.with(csrf()))
-			.andExpect(model().attribute("confirmError", containsString(name)));
+			.andExpect(redirectedUrl("/jobs/" + plan + "#confirm-deletion"))
+			.andExpect(flash().attribute("confirmError", containsString(name)));
 		assertThat(repo.git("for-each-ref")).isEqualTo(before);
 		long deletion = redirectedId(this.mvc
 			.perform(post("/jobs/" + plan + "/execute").param("confirmRepository", name)
@@ -396,8 +397,8 @@ class JobControllerTest extends ConsoleTestSupport {
 			.perform(post("/jobs/" + deletion + "/restore").param("confirmRepository", "not-" + name)
 				.with(admin())
 				.with(csrf()))
-			.andExpect(status().isOk())
-			.andExpect(model().attribute("restoreError", containsString("Type the repository's name exactly")));
+			.andExpect(redirectedUrl("/jobs/" + deletion + "#confirm-restore"))
+			.andExpect(flash().attribute("restoreError", containsString("Type the repository's name exactly")));
 		assertThat(repo.git("for-each-ref", "--format=%(refname)").trim()).isEqualTo("refs/heads/main");
 		long restore = redirectedId(this.mvc
 			.perform(post("/jobs/" + deletion + "/restore").param("confirmRepository", name).with(admin()).with(csrf()))
@@ -411,6 +412,48 @@ class JobControllerTest extends ConsoleTestSupport {
 			.andExpect(content().string(not(containsString("id=\"confirm-restore\""))));
 		this.mvc.perform(get("/jobs/" + restore).with(viewer()))
 			.andExpect(content().string(containsString("Puts back what")));
+	}
+
+	/**
+	 * The count to type is accepted as the plan's page shows it, thousands separator and
+	 * all; a wrong one comes back on the plan's page (not the POST's address) with the
+	 * count as shown and what was typed.
+	 */
+	@Test
+	void theCountIsConfirmedAsThePageShowsIt() throws Exception {
+		String name = uniqueName("console-grouped");
+		TempRepo repo = repo(name, 1_200);
+		long plan = redirectedId(this.mvc
+			.perform(post("/jobs/new/deletion").param("repo", name)
+				.param("prefixes", "refs/heads/b/")
+				.with(operator())
+				.with(csrf()))
+			.andReturn());
+		assertThat(awaitEnd(plan, "plan.count")).isEqualTo("COMPLETED");
+		this.mvc.perform(get("/jobs/" + plan).with(admin()))
+			.andExpect(content().string(containsString("<strong id=\"plan-count\">1,200</strong>")));
+		MvcResult refused = this.mvc
+			.perform(post("/jobs/" + plan + "/execute").param("confirmRepository", name)
+				.param("confirmCount", "1,2000")
+				.with(admin())
+				.with(csrf()))
+			.andExpect(redirectedUrl("/jobs/" + plan + "#confirm-deletion"))
+			.andExpect(flash().attribute("confirmError", "Type the number of refs the plan deletes: 1,200."))
+			.andReturn();
+		this.mvc.perform(get("/jobs/" + plan).flashAttrs(refused.getFlashMap()).with(admin()))
+			.andExpect(status().isOk())
+			.andExpect(content().string(containsString("Type the number of refs the plan deletes: 1,200.")))
+			.andExpect(content().string(containsString("value=\"1,2000\"")));
+		assertThat(repo.git("for-each-ref", "--format=%(refname)").lines().count()).isEqualTo(1_201);
+		long deletion = redirectedId(this.mvc
+			.perform(post("/jobs/" + plan + "/execute").param("confirmRepository", name)
+				.param("confirmCount", "1,200")
+				.with(admin())
+				.with(csrf()))
+			.andExpect(flash().attribute("message", containsString("Deleting")))
+			.andReturn());
+		assertThat(awaitEnd(deletion, null)).isEqualTo("COMPLETED");
+		assertThat(repo.git("for-each-ref", "--format=%(refname)").trim()).isEqualTo("refs/heads/main");
 	}
 
 	@Test
