@@ -7,11 +7,14 @@ import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import org.springframework.format.annotation.DateTimeFormat;
+import org.springframework.http.HttpStatus;
 import org.springframework.ui.Model;
 import org.springframework.security.access.AccessDeniedException;
+import org.springframework.web.ErrorResponseException;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -24,6 +27,7 @@ import io.refstore.batch.api.JobStatus;
 import io.refstore.batch.api.JobSummary;
 import io.refstore.batch.api.RefJobType;
 import io.refstore.web.console.ConsoleController;
+import io.refstore.web.console.ConsoleFormat;
 import io.refstore.web.console.ConsoleUser;
 import io.refstore.web.system.InvalidRequestException;
 
@@ -110,16 +114,53 @@ class JobController {
 		return VIEWS_JOB_PROGRESS;
 	}
 
+	/**
+	 * Stops a running execution. One that has ended meanwhile is said so on its page.
+	 */
 	@PostMapping("/jobs/{id:\\d+}/stop")
 	String processStop(@PathVariable long id, Principal principal, RedirectAttributes redirect) {
-		this.jobs.stop(id, principal.getName());
+		try {
+			this.jobs.stop(id, principal.getName());
+		}
+		catch (ErrorResponseException ex) {
+			if (ex.getStatusCode().value() != HttpStatus.CONFLICT.value()) {
+				throw ex;
+			}
+			redirect.addFlashAttribute("problem", "This job is not running any more, so there is nothing to stop.");
+			return "redirect:/jobs/" + id;
+		}
 		redirect.addFlashAttribute("message", "Stop requested: the job stops after its current chunk.");
 		return "redirect:/jobs/" + id;
 	}
 
+	/**
+	 * Restarts a stopped or failed execution as a new one. One that was restarted
+	 * already, or that cannot restart, is said so on its page, with a link to its latest
+	 * run.
+	 */
 	@PostMapping("/jobs/{id:\\d+}/restart")
 	String processRestart(@PathVariable long id, Principal principal, RedirectAttributes redirect) {
-		JobSummary restarted = this.jobs.restart(id, principal.getName());
+		JobSummary job = this.jobs.get(id);
+		Long later = this.jobs.relations(job).restartedAs();
+		if (later != null) {
+			redirect.addFlashAttribute("problem",
+					"This job was restarted already, as job " + later + ": a job goes on from its latest run.");
+			redirect.addFlashAttribute("problemJob", later);
+			return "redirect:/jobs/" + id;
+		}
+		JobSummary restarted;
+		try {
+			restarted = this.jobs.restart(id, principal.getName());
+		}
+		catch (ErrorResponseException ex) {
+			if (ex.getStatusCode().value() != HttpStatus.CONFLICT.value()) {
+				throw ex;
+			}
+			redirect.addFlashAttribute("problem",
+					"This job cannot be restarted: only a stopped or failed job " + "restarts, and this one is "
+							+ ConsoleFormat.inWords(job.status().name()).toLowerCase(Locale.ROOT) + ".");
+			return "redirect:/jobs/" + id;
+		}
 		redirect.addFlashAttribute("message", "Restarted execution " + id + " as " + restarted.executionId() + ".");
 		return "redirect:/jobs/" + restarted.executionId();
 	}

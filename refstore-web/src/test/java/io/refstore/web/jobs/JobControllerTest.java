@@ -198,8 +198,10 @@ class JobControllerTest extends ConsoleTestSupport {
 		assertThat(JsonPath.<List<String>>read(audit, "$.entries[?(@.target =~ /.* #" + id + "/)].detail"))
 			.containsExactly("STOPPED: stopped on request");
 		this.mvc.perform(post("/jobs/" + id + "/stop").with(operator()).with(csrf()))
-			.andExpect(status().isConflict())
-			.andExpect(model().attribute("explanation", containsString("not running")));
+			.andExpect(redirectedUrl("/jobs/" + id))
+			.andExpect(flash().attribute("problem", containsString("not running")));
+		this.mvc.perform(get("/jobs/" + id).with(admin()))
+			.andExpect(content().string(containsString("id=\"restart\"")));
 		this.mvc.perform(post("/jobs/" + id + "/restart").with(viewer()).with(csrf()))
 			.andExpect(status().isForbidden());
 		this.mvc.perform(post("/jobs/" + id + "/restart").with(operator()).with(csrf()))
@@ -216,8 +218,22 @@ class JobControllerTest extends ConsoleTestSupport {
 			.andExpect(content().string(containsString("Restart of <a href=\"/jobs/" + id + "\"")));
 		this.mvc.perform(get("/jobs/" + id).with(viewer()))
 			.andExpect(content().string(containsString("Restarted as <a href=\"/jobs/" + again + "\"")));
+		// the first is not offered a restart any more; asked anyway, its page says why
+		// and links the run that went on
+		this.mvc.perform(get("/jobs/" + id).with(admin()))
+			.andExpect(content().string(not(containsString("id=\"restart\""))));
+		MvcResult refused = this.mvc.perform(post("/jobs/" + id + "/restart").with(admin()).with(csrf()))
+			.andExpect(redirectedUrl("/jobs/" + id))
+			.andExpect(flash().attribute("problem", containsString("restarted already, as job " + again)))
+			.andExpect(flash().attribute("problemJob", again))
+			.andReturn();
+		this.mvc.perform(get("/jobs/" + id).flashAttrs(refused.getFlashMap()).with(admin()))
+			.andExpect(status().isOk())
+			.andExpect(content().string(containsString("id=\"console-problem\"")))
+			.andExpect(content().string(containsString("href=\"/jobs/" + again + "\" id=\"problem-job\"")));
 		this.mvc.perform(post("/jobs/" + again + "/restart").with(admin()).with(csrf()))
-			.andExpect(status().isConflict());
+			.andExpect(redirectedUrl("/jobs/" + again))
+			.andExpect(flash().attribute("problem", containsString("this one is completed")));
 	}
 
 	/**
