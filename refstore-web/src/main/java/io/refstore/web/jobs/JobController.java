@@ -22,6 +22,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
+import io.refstore.batch.api.JobConflictException;
 import io.refstore.batch.api.JobFilter;
 import io.refstore.batch.api.JobStatus;
 import io.refstore.batch.api.JobSummary;
@@ -152,12 +153,15 @@ class JobController {
 		try {
 			restarted = this.jobs.restart(id, principal.getName());
 		}
+		catch (JobConflictException ex) {
+			return busy(ex, job.repository(), id, redirect);
+		}
 		catch (ErrorResponseException ex) {
 			if (ex.getStatusCode().value() != HttpStatus.CONFLICT.value()) {
 				throw ex;
 			}
 			redirect.addFlashAttribute("problem",
-					"This job cannot be restarted: only a stopped or failed job " + "restarts, and this one is "
+					"This job cannot be restarted: only a stopped or failed job restarts, and this one is "
 							+ ConsoleFormat.inWords(job.status().name()).toLowerCase(Locale.ROOT) + ".");
 			return "redirect:/jobs/" + id;
 		}
@@ -177,6 +181,9 @@ class JobController {
 			JobSummary executed = this.jobs.executeDeletion(id, confirmRepository, confirmCount, principal.getName());
 			redirect.addFlashAttribute("message", "Deleting the planned refs.");
 			return "redirect:/jobs/" + executed.executionId();
+		}
+		catch (JobConflictException ex) {
+			return busy(ex, confirmRepository.strip(), id, redirect);
 		}
 		catch (InvalidRequestException ex) {
 			redirect.addFlashAttribute("confirmError", sentence(ex.reason()));
@@ -204,9 +211,26 @@ class JobController {
 			redirect.addFlashAttribute("restoreRepository", confirmRepository);
 			return "redirect:/jobs/" + id + "#confirm-restore";
 		}
-		JobSummary restore = this.jobs.restoreDeletion(id, principal.getName());
+		JobSummary restore;
+		try {
+			restore = this.jobs.restoreDeletion(id, principal.getName());
+		}
+		catch (JobConflictException ex) {
+			return busy(ex, deletion.repository(), id, redirect);
+		}
 		redirect.addFlashAttribute("message", "Restoring the refs job " + id + " deleted.");
 		return "redirect:/jobs/" + restore.executionId();
+	}
+
+	/**
+	 * Back to job {@code id}'s page, saying which job is changing the repository, with a
+	 * link to it.
+	 */
+	private String busy(JobConflictException ex, String repository, long id, RedirectAttributes redirect) {
+		BusyRepository busy = BusyRepository.of(ex, repository, this.jobs);
+		redirect.addFlashAttribute("problem", busy.sentence());
+		redirect.addFlashAttribute("problemJob", busy.runningJob());
+		return "redirect:/jobs/" + id;
 	}
 
 	/** A refusal's reason as a sentence: {@code Type the number…: 18,373.} */

@@ -33,7 +33,6 @@ import io.refstore.web.repos.OpenRepo;
 import io.refstore.web.repos.RepoRegistry;
 import io.refstore.web.security.JobPolicy;
 import io.refstore.web.system.InvalidRequestException;
-import io.refstore.web.system.Redaction;
 
 /**
  * The launch forms: migration (or its dry run, a verification that changes nothing),
@@ -136,7 +135,9 @@ class LaunchController {
 			ex.rejectIn(result, FIELDS::get);
 		}
 		catch (JobConflictException ex) {
-			result.reject("conflict", Redaction.paths(ex.getMessage()));
+			BusyRepository busy = BusyRepository.of(ex, launchForm.getRepo().strip(), this.jobs);
+			result.reject("conflict", busy.sentence());
+			model.addAttribute("busyJob", busy.runningJob());
 		}
 		catch (AccessDeniedException ex) {
 			// only a form the role sees but with a choice it may not make gets here (a

@@ -121,12 +121,19 @@ class LaunchControllerTest extends ConsoleTestSupport {
 			.getResponse()
 			.getRedirectedUrl();
 		String id = running.substring(running.lastIndexOf('/') + 1);
+		// the form says which job holds the repository, with a link to it, and nothing of
+		// the batch module's lease, job name or the repository's path
 		this.mvc.perform(post("/jobs/new/maintenance").param("repo", name).with(operator()).with(csrf()))
 			.andExpect(status().isOk())
 			.andExpect(view().name(LaunchController.VIEWS_LAUNCH_FORM))
 			.andExpect(model().attributeHasErrors("launchForm"))
-			.andExpect(org.springframework.test.web.servlet.result.MockMvcResultMatchers.content()
-				.string(containsString(id)));
+			.andExpect(model().attribute("busyJob", Long.parseLong(id)))
+			.andExpect(content().string(containsString("Job " + id + " (Migration) is changing " + name + " now")))
+			.andExpect(content().string(containsString("href=\"/jobs/" + id + "\" id=\"busy-job\"")))
+			.andExpect(content().string(not(containsString("migrateRefsJob"))))
+			.andExpect(content().string(not(containsString("its lease"))))
+			.andExpect(content().string(not(containsString("on instance"))))
+			.andExpect(content().string(not(containsString(repo.dir().toString()))));
 		this.mvc.perform(post("/jobs/" + id + "/stop").with(operator()).with(csrf()))
 			.andExpect(status().is3xxRedirection());
 	}
