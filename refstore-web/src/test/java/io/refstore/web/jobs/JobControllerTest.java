@@ -25,6 +25,7 @@ import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.test.web.servlet.MvcResult;
+import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
 
 import com.jayway.jsonpath.JsonPath;
 
@@ -79,6 +80,26 @@ class JobControllerTest extends ConsoleTestSupport {
 					(now) -> !JsonPath.<Boolean>read(now, "$.running") && (key == null
 							|| JsonPath.<java.util.Map<String, ?>>read(now, "$.results").containsKey(key)));
 		return JsonPath.read(body, "$.status");
+	}
+
+	/** A plan of the branches under refs/heads/b/ of {@code name}, awaited. */
+	private long plannedBranches(String name) throws Exception {
+		long plan = redirectedId(this.mvc
+			.perform(post("/jobs/new/deletion").param("repo", name)
+				.param("prefixes", "refs/heads/b/")
+				.with(operator())
+				.with(csrf()))
+			.andReturn());
+		assertThat(awaitEnd(plan, "plan.count")).isEqualTo("COMPLETED");
+		return plan;
+	}
+
+	/** The execution of {@code plan} with this confirmation, by an ADMIN. */
+	private static MockHttpServletRequestBuilder execute(long plan, String repository, String count) {
+		return post("/jobs/" + plan + "/execute").param("confirmRepository", repository)
+			.param("confirmCount", count)
+			.with(admin())
+			.with(csrf());
 	}
 
 	private long launchVerification(String name) throws Exception {
@@ -358,41 +379,23 @@ class JobControllerTest extends ConsoleTestSupport {
 		String name = uniqueName("console-delete");
 		TempRepo repo = repo(name, 12);
 		String before = repo.git("for-each-ref");
-		long plan = redirectedId(this.mvc
-			.perform(post("/jobs/new/deletion").param("repo", name)
-				.param("prefixes", "refs/heads/b/")
-				.with(operator())
-				.with(csrf()))
-			.andReturn());
-		assertThat(awaitEnd(plan, "plan.count")).isEqualTo("COMPLETED");
+		long plan = plannedBranches(name);
 		this.mvc
 			.perform(post("/jobs/" + plan + "/execute").param("confirmRepository", name)
 				.param("confirmCount", "12")
 				.with(operator())
 				.with(csrf()))
 			.andExpect(status().isForbidden());
-		this.mvc
-			.perform(post("/jobs/" + plan + "/execute").param("confirmRepository", name)
-				.param("confirmCount", "13")
-				.with(admin())
-				.with(csrf()))
+		this.mvc.perform(execute(plan, name, "13"))
 			.andExpect(redirectedUrl("/jobs/" + plan + "#confirm-deletion"))
 			.andExpect(flash().attribute("confirmError", "Type the number of refs the plan deletes: 12."))
 			.andExpect(flash().attribute("confirmCount", "13"))
 			.andExpect(flash().attribute("confirmRepository", name));
-		this.mvc
-			.perform(post("/jobs/" + plan + "/execute").param("confirmRepository", "other.git")
-				.param("confirmCount", "12")
-				.with(admin())
-				.with(csrf()))
+		this.mvc.perform(execute(plan, "other.git", "12"))
 			.andExpect(redirectedUrl("/jobs/" + plan + "#confirm-deletion"))
 			.andExpect(flash().attribute("confirmError", containsString(name)));
 		assertThat(repo.git("for-each-ref")).isEqualTo(before);
-		long deletion = redirectedId(this.mvc
-			.perform(post("/jobs/" + plan + "/execute").param("confirmRepository", name)
-				.param("confirmCount", "12")
-				.with(admin())
-				.with(csrf()))
+		long deletion = redirectedId(this.mvc.perform(execute(plan, name, "12"))
 			.andExpect(flash().attribute("message", containsString("Deleting")))
 			.andReturn());
 		assertThat(awaitEnd(deletion, null)).isEqualTo("COMPLETED");
@@ -439,20 +442,10 @@ class JobControllerTest extends ConsoleTestSupport {
 	void theCountIsConfirmedAsThePageShowsIt() throws Exception {
 		String name = uniqueName("console-grouped");
 		TempRepo repo = repo(name, 1_200);
-		long plan = redirectedId(this.mvc
-			.perform(post("/jobs/new/deletion").param("repo", name)
-				.param("prefixes", "refs/heads/b/")
-				.with(operator())
-				.with(csrf()))
-			.andReturn());
-		assertThat(awaitEnd(plan, "plan.count")).isEqualTo("COMPLETED");
+		long plan = plannedBranches(name);
 		this.mvc.perform(get("/jobs/" + plan).with(admin()))
 			.andExpect(content().string(containsString("<strong id=\"plan-count\">1,200</strong>")));
-		MvcResult refused = this.mvc
-			.perform(post("/jobs/" + plan + "/execute").param("confirmRepository", name)
-				.param("confirmCount", "1,2000")
-				.with(admin())
-				.with(csrf()))
+		MvcResult refused = this.mvc.perform(execute(plan, name, "1,2000"))
 			.andExpect(redirectedUrl("/jobs/" + plan + "#confirm-deletion"))
 			.andExpect(flash().attribute("confirmError", "Type the number of refs the plan deletes: 1,200."))
 			.andReturn();
@@ -461,11 +454,7 @@ class JobControllerTest extends ConsoleTestSupport {
 			.andExpect(content().string(containsString("Type the number of refs the plan deletes: 1,200.")))
 			.andExpect(content().string(containsString("value=\"1,2000\"")));
 		assertThat(repo.git("for-each-ref", "--format=%(refname)").lines().count()).isEqualTo(1_201);
-		long deletion = redirectedId(this.mvc
-			.perform(post("/jobs/" + plan + "/execute").param("confirmRepository", name)
-				.param("confirmCount", "1,200")
-				.with(admin())
-				.with(csrf()))
+		long deletion = redirectedId(this.mvc.perform(execute(plan, name, "1,200"))
 			.andExpect(flash().attribute("message", containsString("Deleting")))
 			.andReturn());
 		assertThat(awaitEnd(deletion, null)).isEqualTo("COMPLETED");
