@@ -114,7 +114,7 @@ class ConsoleAdvice implements PassesSecurityExceptions {
 
 	@ExceptionHandler
 	String jobConflict(JobConflictException ex, HttpServletResponse response, Model model) {
-		return page(response, model, HttpStatus.CONFLICT, Redaction.paths(ex.getMessage()));
+		return page(response, model, HttpStatus.CONFLICT, ConsoleFormat.busyRepository(null, ex.executionId(), null));
 	}
 
 	@ExceptionHandler

@@ -184,6 +184,24 @@ public class ConsoleFormat {
 		return jobTypeInWords(type);
 	}
 
+	/**
+	 * Why a job cannot start on a repository another job is changing, in words: the job
+	 * that holds it (by execution id, and its type when known) and what to do; never the
+	 * lease, its instance or the repository's path.
+	 * @param repository the repository's name, or {@code null} for "this repository"
+	 * @param executionId the job holding it, or {@code null} while that one is being
+	 * launched
+	 * @param type that job's type, or {@code null} if unknown
+	 */
+	public static String busyRepository(String repository, Long executionId, RefJobType type) {
+		String which = (repository != null) ? repository : "this repository";
+		if (executionId == null) {
+			return "Another job is being launched on " + which + " right now: try again in a moment.";
+		}
+		return "Job " + executionId + ((type != null) ? " (" + jobTypeInWords(type) + ")" : "") + " is changing "
+				+ which + " now, and one job at a time may: wait for it to end, or stop it, then try again.";
+	}
+
 	/** {@link #jobType}, for code outside the templates. */
 	public static String jobTypeInWords(RefJobType type) {
 		if (type == null) {

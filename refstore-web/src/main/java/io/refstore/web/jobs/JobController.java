@@ -7,11 +7,14 @@ import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import org.springframework.format.annotation.DateTimeFormat;
+import org.springframework.http.HttpStatus;
 import org.springframework.ui.Model;
 import org.springframework.security.access.AccessDeniedException;
+import org.springframework.web.ErrorResponseException;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -19,11 +22,13 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
+import io.refstore.batch.api.JobConflictException;
 import io.refstore.batch.api.JobFilter;
 import io.refstore.batch.api.JobStatus;
 import io.refstore.batch.api.JobSummary;
 import io.refstore.batch.api.RefJobType;
 import io.refstore.web.console.ConsoleController;
+import io.refstore.web.console.ConsoleFormat;
 import io.refstore.web.console.ConsoleUser;
 import io.refstore.web.system.InvalidRequestException;
 
@@ -110,56 +115,128 @@ class JobController {
 		return VIEWS_JOB_PROGRESS;
 	}
 
+	/**
+	 * Stops a running execution. One that has ended meanwhile is said so on its page.
+	 */
 	@PostMapping("/jobs/{id:\\d+}/stop")
 	String processStop(@PathVariable long id, Principal principal, RedirectAttributes redirect) {
-		this.jobs.stop(id, principal.getName());
+		try {
+			this.jobs.stop(id, principal.getName());
+		}
+		catch (ErrorResponseException ex) {
+			if (ex.getStatusCode().value() != HttpStatus.CONFLICT.value()) {
+				throw ex;
+			}
+			redirect.addFlashAttribute("problem", "This job is not running any more, so there is nothing to stop.");
+			return "redirect:/jobs/" + id;
+		}
 		redirect.addFlashAttribute("message", "Stop requested: the job stops after its current chunk.");
 		return "redirect:/jobs/" + id;
 	}
 
+	/**
+	 * Restarts a stopped or failed execution as a new one. One that was restarted
+	 * already, or that cannot restart, is said so on its page, with a link to its latest
+	 * run.
+	 */
 	@PostMapping("/jobs/{id:\\d+}/restart")
 	String processRestart(@PathVariable long id, Principal principal, RedirectAttributes redirect) {
-		JobSummary restarted = this.jobs.restart(id, principal.getName());
+		JobSummary job = this.jobs.get(id);
+		Long later = this.jobs.relations(job).restartedAs();
+		if (later != null) {
+			redirect.addFlashAttribute("problem",
+					"This job was restarted already, as job " + later + ": a job goes on from its latest run.");
+			redirect.addFlashAttribute("problemJob", later);
+			return "redirect:/jobs/" + id;
+		}
+		JobSummary restarted;
+		try {
+			restarted = this.jobs.restart(id, principal.getName());
+		}
+		catch (JobConflictException ex) {
+			return busy(ex, job.repository(), id, redirect);
+		}
+		catch (ErrorResponseException ex) {
+			if (ex.getStatusCode().value() != HttpStatus.CONFLICT.value()) {
+				throw ex;
+			}
+			redirect.addFlashAttribute("problem",
+					"This job cannot be restarted: only a stopped or failed job restarts, and this one is "
+							+ ConsoleFormat.inWords(job.status().name()).toLowerCase(Locale.ROOT) + ".");
+			return "redirect:/jobs/" + id;
+		}
 		redirect.addFlashAttribute("message", "Restarted execution " + id + " as " + restarted.executionId() + ".");
 		return "redirect:/jobs/" + restarted.executionId();
 	}
 
+	/**
+	 * Executes a reviewed plan. A refused confirmation goes back to the plan's page
+	 * (Post/Redirect/Get, so the browser never rests on this POST's URL) with the reason
+	 * and what was typed.
+	 */
 	@PostMapping("/jobs/{id:\\d+}/execute")
 	String processExecuteDeletion(@PathVariable long id, @RequestParam(defaultValue = "") String confirmRepository,
-			@RequestParam(defaultValue = "") String confirmCount, Principal principal, Model model,
-			RedirectAttributes redirect) {
+			@RequestParam(defaultValue = "") String confirmCount, Principal principal, RedirectAttributes redirect) {
 		try {
 			JobSummary executed = this.jobs.executeDeletion(id, confirmRepository, confirmCount, principal.getName());
 			redirect.addFlashAttribute("message", "Deleting the planned refs.");
 			return "redirect:/jobs/" + executed.executionId();
 		}
+		catch (JobConflictException ex) {
+			return busy(ex, confirmRepository.strip(), id, redirect);
+		}
 		catch (InvalidRequestException ex) {
-			addJob(this.jobs.get(id), model);
-			model.addAttribute("confirmError", ex.getMessage());
-			model.addAttribute("confirmRepository", confirmRepository);
-			model.addAttribute("confirmCount", confirmCount);
-			return VIEWS_JOB_DETAILS;
+			redirect.addFlashAttribute("confirmError", sentence(ex.reason()));
+			redirect.addFlashAttribute("confirmRepository", confirmRepository);
+			redirect.addFlashAttribute("confirmCount", confirmCount);
+			return "redirect:/jobs/" + id + "#confirm-deletion";
 		}
 	}
 
+	/**
+	 * Restores what an executed deletion removed. A refused confirmation goes back to the
+	 * deletion's page, as for {@link #processExecuteDeletion}.
+	 */
 	@PostMapping("/jobs/{id:\\d+}/restore")
 	String processRestore(@PathVariable long id, @RequestParam(defaultValue = "") String confirmRepository,
-			@ModelAttribute(name = "consoleUser", binding = false) ConsoleUser user, Principal principal, Model model,
+			@ModelAttribute(name = "consoleUser", binding = false) ConsoleUser user, Principal principal,
 			RedirectAttributes redirect) {
 		if (!user.mayRun(RefJobType.RESTORE, Map.of())) {
 			throw new AccessDeniedException("the role " + user.role() + " may not restore refs");
 		}
 		JobSummary deletion = this.jobs.get(id);
 		if (!confirmRepository.strip().equals(deletion.repository())) {
-			addJob(deletion, model);
-			model.addAttribute("restoreError",
+			redirect.addFlashAttribute("restoreError",
 					"Type the repository's name exactly to confirm the restore: " + deletion.repository());
-			model.addAttribute("restoreRepository", confirmRepository);
-			return VIEWS_JOB_DETAILS;
+			redirect.addFlashAttribute("restoreRepository", confirmRepository);
+			return "redirect:/jobs/" + id + "#confirm-restore";
 		}
-		JobSummary restore = this.jobs.restoreDeletion(id, principal.getName());
+		JobSummary restore;
+		try {
+			restore = this.jobs.restoreDeletion(id, principal.getName());
+		}
+		catch (JobConflictException ex) {
+			return busy(ex, deletion.repository(), id, redirect);
+		}
 		redirect.addFlashAttribute("message", "Restoring the refs job " + id + " deleted.");
 		return "redirect:/jobs/" + restore.executionId();
+	}
+
+	/**
+	 * Back to job {@code id}'s page, saying which job is changing the repository, with a
+	 * link to it.
+	 */
+	private String busy(JobConflictException ex, String repository, long id, RedirectAttributes redirect) {
+		BusyRepository busy = BusyRepository.of(ex, repository, this.jobs);
+		redirect.addFlashAttribute("problem", busy.sentence());
+		redirect.addFlashAttribute("problemJob", busy.runningJob());
+		return "redirect:/jobs/" + id;
+	}
+
+	/** A refusal's reason as a sentence: {@code Type the number…: 18,373.} */
+	private static String sentence(String reason) {
+		String capitalized = Character.toUpperCase(reason.charAt(0)) + reason.substring(1);
+		return capitalized.endsWith(".") ? capitalized : capitalized + ".";
 	}
 
 	/**

@@ -168,10 +168,10 @@ public class JobService {
 				throw new InvalidRequestException("confirmRepository", confirmRepository,
 						"type the repository's name exactly: " + plan.repository());
 			}
-			String count = plan.results().get(JobResults.PLAN_COUNT);
-			if (!count.equals((confirmCount == null) ? "" : confirmCount.strip())) {
+			long count = Long.parseLong(plan.results().get(JobResults.PLAN_COUNT));
+			if (!TypedCount.confirms(confirmCount, count)) {
 				throw new InvalidRequestException("confirmCount", confirmCount,
-						"type the number of refs the plan deletes: " + count);
+						"type the number of refs the plan deletes: " + TypedCount.shown(count));
 			}
 			return launch(RefJobType.DELETE, plan.repository(), () -> DeleteParameters.execute(relativePlan(plan)),
 					actor);

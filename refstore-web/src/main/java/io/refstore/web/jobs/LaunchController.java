@@ -5,6 +5,9 @@ import java.security.Principal;
 import java.util.List;
 import java.util.Map;
 
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.http.HttpStatus;
 import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.access.hierarchicalroles.RoleHierarchy;
 import org.springframework.security.core.Authentication;
@@ -21,6 +24,7 @@ import io.refstore.batch.api.DeleteCriteria;
 import io.refstore.batch.api.JobConflictException;
 import io.refstore.batch.api.JobParameterNames;
 import io.refstore.batch.api.JobSummary;
+import io.refstore.batch.api.RefJobType;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.StoreStatistics;
 import io.refstore.web.console.ConsoleController;
@@ -29,7 +33,6 @@ import io.refstore.web.repos.OpenRepo;
 import io.refstore.web.repos.RepoRegistry;
 import io.refstore.web.security.JobPolicy;
 import io.refstore.web.system.InvalidRequestException;
-import io.refstore.web.system.Redaction;
 
 /**
  * The launch forms: migration (or its dry run, a verification that changes nothing),
@@ -91,6 +94,9 @@ class LaunchController {
 		if (launch == LaunchKind.MIGRATION && !repo.isBlank()) {
 			migrationDefaults(repo, form);
 		}
+		if (launch == LaunchKind.MIGRATION && !mayMigrate()) {
+			form.setDryRun(true);
+		}
 		if (launch == LaunchKind.DELETION) {
 			form.setChunkSize(1000);
 			form.setPrefixes(query.getOrDefault("prefixes", ""));
@@ -103,14 +109,16 @@ class LaunchController {
 		}
 		model.addAttribute("launchForm", form);
 		model.addAttribute("kind", launch);
+		model.addAttribute("mayMigrate", mayMigrate());
 		return VIEWS_LAUNCH_FORM;
 	}
 
 	@PostMapping("/jobs/new/{kind}")
 	String processLaunchForm(@PathVariable String kind, @ModelAttribute LaunchForm launchForm, BindingResult result,
-			Principal principal, Model model) {
+			Principal principal, Model model, HttpServletResponse response) {
 		LaunchKind launch = allowed(kind);
 		model.addAttribute("kind", launch);
+		model.addAttribute("mayMigrate", mayMigrate());
 		if (result.hasErrors()) {
 			return VIEWS_LAUNCH_FORM;
 		}
@@ -127,9 +135,30 @@ class LaunchController {
 			ex.rejectIn(result, FIELDS::get);
 		}
 		catch (JobConflictException ex) {
-			result.reject("conflict", Redaction.paths(ex.getMessage()));
+			BusyRepository busy = BusyRepository.of(ex, launchForm.getRepo().strip(), this.jobs);
+			result.reject("conflict", busy.sentence());
+			model.addAttribute("busyJob", busy.runningJob());
+		}
+		catch (AccessDeniedException ex) {
+			// only a form the role sees but with a choice it may not make gets here (a
+			// real
+			// migration by an OPERATOR): shown again as the role may send it, saying why
+			response.setStatus(HttpStatus.FORBIDDEN.value());
+			if (launch == LaunchKind.MIGRATION) {
+				launchForm.setDryRun(true);
+				result.reject("role", "Only an administrator may run a real migration. "
+						+ "As an operator you may run its dry run, which verifies the store and changes nothing.");
+			}
+			else {
+				result.reject("role", "Your role may not launch this job as it is set: it needs an administrator.");
+			}
 		}
 		return VIEWS_LAUNCH_FORM;
+	}
+
+	/** Whether the user may run a real migration, not only its dry run. */
+	private boolean mayMigrate() {
+		return this.policy.allows(SecurityContextHolder.getContext().getAuthentication(), RefJobType.MIGRATE, Map.of());
 	}
 
 	private JobSummary launch(LaunchKind kind, LaunchForm form, String actor) {

@@ -16,7 +16,9 @@ package io.refstore.web.refs;
  * <li>merged is {@code mergedInto} the branch the page judged against;</li>
  * <li>older than N days is {@code olderThan=Nd}.</li>
  * </ul>
- * The form splits lists at commas, so a search holding one has no link.
+ * The form splits lists at commas, so a search holding one has no link. Nor has a list
+ * nothing narrows (no prefix below {@code refs/}, no glob, merged or age): its plan would
+ * take every branch and tag.
  *
  * @param href the link, or {@code null} when the filter has no plan
  * @param reason why there is no link, or {@code null}
@@ -54,6 +56,11 @@ public record CleanupLink(String href, String reason) {
 			}
 			prefix = "";
 		}
+		if ((prefix.isEmpty() || prefix.equals(REFS)) && glob.isEmpty() && filter.merged() == RefFilter.Merged.ANY
+				&& filter.olderThanDays() == 0) {
+			return none("Narrow the list first (a prefix such as refs/heads/, a glob, “Merged” or “Older than”): "
+					+ "a plan of the whole list would take every branch and tag.");
+		}
 		QueryLink link = new QueryLink("/jobs/new/deletion").add("repo", repo);
 		String namespace = null;
 		if (glob.isEmpty()) {
@@ -82,15 +89,20 @@ public record CleanupLink(String href, String reason) {
 	}
 
 	/**
-	 * The plan for a repository page's row of branches: those merged into {@code base}
-	 * ({@code olderThanDays} 0) or those older than {@code olderThanDays}.
+	 * The plan for exactly the branches of one age range of a repository page's table:
+	 * its merged ones ({@code merged}) or all of them. A plan bounds age from below only,
+	 * so a range with an upper bound has none: its plan would take every older range too.
+	 * @param base the branch merged was judged against ({@code null} for none)
 	 */
-	static CleanupLink branches(String repo, int olderThanDays, String base) {
-		if (olderThanDays == 0 && base == null) {
+	static CleanupLink bucket(String repo, BranchAges.Bucket bucket, boolean merged, String base) {
+		if (bucket.newerThanDays() > 0) {
+			return none("A deletion plan takes every branch older than an age, so it cannot take only these.");
+		}
+		if (merged && base == null) {
 			return none("No branch to judge merged against.");
 		}
-		RefFilter filter = new RefFilter((olderThanDays == 0) ? RefFilter.Merged.MERGED : RefFilter.Merged.ANY, "",
-				olderThanDays, 0, RefFilter.Order.NAME);
+		RefFilter filter = new RefFilter(merged ? RefFilter.Merged.MERGED : RefFilter.Merged.ANY, "",
+				bucket.olderThanDays(), 0, RefFilter.Order.NAME);
 		return of(repo, new RefSearch("refs/heads/", "", "", 100), filter, base);
 	}
 

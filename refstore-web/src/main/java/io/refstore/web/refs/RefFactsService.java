@@ -200,7 +200,9 @@ class RefFactsService {
 	public BranchAges branchAges(String repo) throws IOException {
 		try (OpenRepo open = this.registry.open(repo)) {
 			Base base = base(open.store(), "");
-			TipIndex index = index(open, BRANCHES, base, false);
+			// merged into HEAD's branch, never into the one a browser filter last judged
+			// against
+			TipIndex index = index(open, BRANCHES, base, true);
 			long now = Instant.now().getEpochSecond();
 			long[] merged = new long[BUCKET_DAYS.length];
 			long[] notMerged = new long[BUCKET_DAYS.length];

@@ -137,8 +137,8 @@ class RepoController {
 	/**
 	 * The stale and merged branches: how many branches of each age the branch
 	 * {@code HEAD} names has merged and not, each count a link to the browser's view of
-	 * them, with a Clean up link per age for a role that may plan deletions. Loaded into
-	 * the page by htmx, like the health.
+	 * them, with Clean up links for a role that may plan deletions where a plan takes
+	 * exactly a row's branches. Loaded into the page by htmx, like the health.
 	 */
 	@GetMapping("/repo/hygiene")
 	String showHygiene(@RequestParam String name, @ModelAttribute("consoleUser") ConsoleUser user, Model model)
@@ -150,7 +150,8 @@ class RepoController {
 			rows.add(new HygieneRow(bucket,
 					RefBrowserLinks.branches(name, true, bucket.olderThanDays(), bucket.newerThanDays()),
 					RefBrowserLinks.branches(name, false, bucket.olderThanDays(), bucket.newerThanDays()),
-					mayPlan ? CleanupLink.branches(name, bucket.olderThanDays(), ages.base()) : null,
+					mayPlan ? CleanupLink.bucket(name, bucket, true, ages.base()) : null,
+					mayPlan ? CleanupLink.bucket(name, bucket, false, ages.base()) : null,
 					bucket.olderThanDays() >= this.hygiene.staleAfterDays()));
 		}
 		model.addAttribute("repoName", name);
@@ -162,11 +163,12 @@ class RepoController {
 	}
 
 	/**
-	 * One age bucket's row: its counts, the browser's views of them, its Clean up link
-	 * ({@code null} for a role that may not plan deletions) and whether it is stale.
+	 * One age bucket's row: its counts, the browser's views of them, its Clean up links
+	 * for exactly its merged branches and for all of them ({@code null} for a role that
+	 * may not plan deletions) and whether it is stale.
 	 */
-	public record HygieneRow(BranchAges.Bucket bucket, String mergedLink, String notMergedLink, CleanupLink cleanup,
-			boolean stale) {
+	public record HygieneRow(BranchAges.Bucket bucket, String mergedLink, String notMergedLink,
+			CleanupLink cleanupMerged, CleanupLink cleanupAll, boolean stale) {
 	}
 
 	/**

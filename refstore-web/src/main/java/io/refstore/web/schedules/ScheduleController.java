@@ -21,10 +21,11 @@ import io.refstore.web.console.ConsoleUser;
 import io.refstore.web.system.InvalidRequestException;
 
 /**
- * The console's schedules: the list (next fire, overruns, pause/resume) and the
- * create/edit form. A refused field is shown on the form again with the reason; success
- * redirects to the list with a message. The form to create one is refused to a role that
- * may not (a viewer); a schedule whose job the role may not run opens read-only.
+ * The console's schedules: the list (next fire, overruns, pause/resume), the create/edit
+ * form and deletion after a confirmation page. A refused field is shown on the form again
+ * with the reason; success redirects to the list with a message. The form to create one
+ * is refused to a role that may not (a viewer); a schedule whose job the role may not run
+ * opens read-only.
  */
 @ConsoleController
 class ScheduleController {
@@ -32,6 +33,8 @@ class ScheduleController {
 	static final String VIEWS_SCHEDULE_LIST = "schedules/scheduleList";
 
 	static final String VIEWS_SCHEDULE_FORM = "schedules/createOrUpdateScheduleForm";
+
+	static final String VIEWS_DELETE_SCHEDULE = "schedules/deleteSchedule";
 
 	private static final Set<String> FIELDS = Set.of("name", "jobType", "targetKind", "target", "cron", "onceAt",
 			"timeZone", "misfire");
@@ -145,6 +148,33 @@ class ScheduleController {
 	String processResume(@PathVariable String name, Authentication actor, RedirectAttributes redirect) {
 		this.schedules.setPaused(name, false, actor);
 		redirect.addFlashAttribute("message", "Schedule " + name + " resumed.");
+		return "redirect:/schedules";
+	}
+
+	/**
+	 * The confirmation before a schedule is deleted: what it runs, and that its trigger
+	 * and run history go. A role that may not delete it (an OPERATOR, for a schedule of
+	 * an administrator's job) sees why instead of the button.
+	 */
+	@GetMapping("/schedules/{name}/delete")
+	String initDeleteForm(@PathVariable String name,
+			@ModelAttribute(name = "consoleUser", binding = false) ConsoleUser user, Model model) {
+		if (!user.operator()) {
+			throw new AccessDeniedException("the role " + user.role() + " may not delete schedules");
+		}
+		model.addAttribute("schedule",
+				this.schedules.find(name).orElseThrow(() -> new ScheduleNotFoundException(name)));
+		return VIEWS_DELETE_SCHEDULE;
+	}
+
+	/**
+	 * Deletes the schedule, as the API's delete does and with the same roles (the service
+	 * checks them).
+	 */
+	@PostMapping("/schedules/{name}/delete")
+	String processDelete(@PathVariable String name, Authentication actor, RedirectAttributes redirect) {
+		this.schedules.delete(name, actor);
+		redirect.addFlashAttribute("message", "Schedule " + name + " deleted.");
 		return "redirect:/schedules";
 	}
 

@@ -59,8 +59,9 @@ class ConsoleAccessibilityIT extends BrowserTestSupport {
 				{ "launch-deletion", "/jobs/new/deletion?repo=a11y.git" },
 				{ "launch-rollback", "/jobs/new/rollback?repo=a11y.git" }, { "schedules", "/schedules" },
 				{ "schedule", "/schedules/a11y-nightly/edit" }, { "schedule-new", "/schedules/new" },
-				{ "campaigns", "/campaigns" }, { "campaign", campaign }, { "campaign-new", "/campaigns/new" },
-				{ "audit", "/audit" }, { "not-found", "/no/such/page" }, { "bad-address", "/repo%zz" } };
+				{ "schedule-delete", "/schedules/a11y-nightly/delete" }, { "campaigns", "/campaigns" },
+				{ "campaign", campaign }, { "campaign-new", "/campaigns/new" }, { "audit", "/audit" },
+				{ "not-found", "/no/such/page" }, { "bad-address", "/repo%zz" } };
 		for (String[] page : pages) {
 			check(page[0], page[1], violations);
 		}

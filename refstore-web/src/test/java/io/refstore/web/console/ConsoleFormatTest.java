@@ -88,4 +88,14 @@ class ConsoleFormatTest {
 		assertThat(this.fmt.bytes(512)).isEqualTo("512 B");
 	}
 
+	@Test
+	void aBusyRepositoryNamesTheJobHoldingItAndWhatToDo() {
+		assertThat(ConsoleFormat.busyRepository("big.git", 12L, io.refstore.batch.api.RefJobType.ROLLBACK))
+			.isEqualTo("Job 12 (Rollback) is changing big.git now, and one job at a time may: wait for it to end, "
+					+ "or stop it, then try again.");
+		assertThat(ConsoleFormat.busyRepository(null, 12L, null)).startsWith("Job 12 is changing this repository now");
+		assertThat(ConsoleFormat.busyRepository("big.git", null, null))
+			.isEqualTo("Another job is being launched on big.git right now: try again in a moment.");
+	}
+
 }

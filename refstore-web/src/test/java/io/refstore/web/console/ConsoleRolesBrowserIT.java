@@ -25,11 +25,11 @@ import io.refstore.core.testing.TempRepo;
  * makes one of everything through the forms (a migration, a plan and its deletion, a
  * maintenance and a deletion schedule, a campaign); then a viewer and an operator open
  * every page. A viewer is offered no control that changes anything; an operator is
- * offered what an operator may do (launch a plan or a dry run, pause a maintenance
- * schedule, stop, cancel) and none of what needs an administrator (execute a deletion,
- * restore, roll back, drop a backup, pause a deletion schedule, restart a migration).
- * What is hidden is also refused when asked for directly. Each page is kept as a
- * screenshot ({@code role-<role>-<page>}).
+ * offered what an operator may do (launch a plan or a dry run, pause or delete a
+ * maintenance schedule, stop, cancel) and none of what needs an administrator (execute a
+ * deletion, restore, roll back, drop a backup, pause a deletion schedule, restart a
+ * migration). What is hidden is also refused when asked for directly. Each page is kept
+ * as a screenshot ({@code role-<role>-<page>}).
  */
 class ConsoleRolesBrowserIT extends BrowserTestSupport {
 
@@ -94,7 +94,8 @@ class ConsoleRolesBrowserIT extends BrowserTestSupport {
 			offered.addAll(changes());
 		}
 		assertThat(offered).contains("GET /jobs/new/migration?repo=roles.git", "GET /jobs/new/deletion?repo=roles.git",
-				"POST /schedules/roles-maintain/pause", "GET /schedules/new", "GET /campaigns/new");
+				"POST /schedules/roles-maintain/pause", "GET /schedules/roles-maintain/delete", "GET /schedules/new",
+				"GET /campaigns/new");
 		assertThat(offered).noneMatch((control) -> control.contains("/execute") || control.endsWith("/restore")
 				|| control.contains("/jobs/new/restore") || control.contains("/jobs/new/rollback")
 				|| control.contains("/repo/backups/drop") || control.contains("/schedules/roles-delete/")
@@ -136,7 +137,8 @@ class ConsoleRolesBrowserIT extends BrowserTestSupport {
 		for (String link : found.get(1)) {
 			URI href = URI.create(link);
 			String path = href.getRawPath();
-			if (path.startsWith("/jobs/new/") || path.endsWith("/new") || path.startsWith("/repo/backups/drop")) {
+			if (path.startsWith("/jobs/new/") || path.endsWith("/new") || path.startsWith("/repo/backups/drop")
+					|| path.endsWith("/delete")) {
 				controls.add("GET " + path + ((href.getRawQuery() != null) ? "?" + href.getRawQuery() : ""));
 			}
 		}

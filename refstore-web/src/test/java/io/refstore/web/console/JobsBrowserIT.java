@@ -158,7 +158,7 @@ class JobsBrowserIT extends BrowserTestSupport {
 		TempRepo repo = TempRepo.init(GitCli.system(), ROOT.resolve("to-clean.git"), "--bare");
 		String commit = repo.commit("one", null);
 		StringBuilder updates = new StringBuilder();
-		for (int i = 0; i < 40; i++) {
+		for (int i = 0; i < 1040; i++) {
 			updates.append("create refs/pull/").append(i).append("/head ").append(commit).append('\n');
 		}
 		updates.append("create refs/heads/main ").append(commit).append('\n');
@@ -172,18 +172,22 @@ class JobsBrowserIT extends BrowserTestSupport {
 			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
 			.until((driver) -> driver.findElement(By.id("plan-count")))
 			.getText();
-		assertThat(plan).isEqualTo("40");
+		assertThat(plan).isEqualTo("1,040");
 		assertThat(chrome.findElement(By.id("plan-sample")).getText()).startsWith("refs/pull/0/head");
 		assertThat(repo.git("for-each-ref")).isEqualTo(before);
 		screenshot("jobs-deletion-plan");
 
 		chrome.findElement(By.id("confirmRepository")).sendKeys("to-clean.git");
-		chrome.findElement(By.id("confirmCount")).sendKeys("41");
+		chrome.findElement(By.id("confirmCount")).sendKeys("1,041");
 		chrome.findElement(By.id("execute")).click();
-		assertThat(waitFor(By.id("confirm-error")).getText()).contains("40");
+		// refused on the plan's page, not on the POST's address, with what was typed
+		assertThat(waitFor(By.id("confirm-error")).getText()).contains("1,040");
+		assertThat(chrome.getCurrentUrl()).doesNotContain("/execute");
+		assertThat(chrome.findElement(By.id("confirmCount")).getAttribute("value")).isEqualTo("1,041");
 		assertThat(repo.git("for-each-ref")).isEqualTo(before);
+		// the count is accepted as the page shows it, separators and all
 		chrome.findElement(By.id("confirmCount")).clear();
-		chrome.findElement(By.id("confirmCount")).sendKeys("40");
+		chrome.findElement(By.id("confirmCount")).sendKeys(chrome.findElement(By.id("plan-count")).getText());
 		chrome.findElement(By.id("execute")).click();
 		waitFor(By.id("restore"));
 		screenshot("jobs-deletion-executed");
@@ -193,6 +197,7 @@ class JobsBrowserIT extends BrowserTestSupport {
 		chrome.findElement(By.id("restoreRepository")).sendKeys("to-clean");
 		chrome.findElement(By.id("restore")).click();
 		assertThat(waitFor(By.id("restore-error")).getText()).contains("to-clean.git");
+		assertThat(chrome.getCurrentUrl()).doesNotContain("/restore");
 		assertThat(repo.git("for-each-ref", "--format=%(refname)").trim()).isEqualTo("refs/heads/main");
 		chrome.findElement(By.id("restoreRepository")).clear();
 		chrome.findElement(By.id("restoreRepository")).sendKeys("to-clean.git");

@@ -12,6 +12,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.flash;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.model;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.redirectedUrl;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.redirectedUrlPattern;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.view;
@@ -24,6 +25,7 @@ import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.test.web.servlet.MvcResult;
+import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
 
 import com.jayway.jsonpath.JsonPath;
 
@@ -78,6 +80,26 @@ class JobControllerTest extends ConsoleTestSupport {
 					(now) -> !JsonPath.<Boolean>read(now, "$.running") && (key == null
 							|| JsonPath.<java.util.Map<String, ?>>read(now, "$.results").containsKey(key)));
 		return JsonPath.read(body, "$.status");
+	}
+
+	/** A plan of the branches under refs/heads/b/ of {@code name}, awaited. */
+	private long plannedBranches(String name) throws Exception {
+		long plan = redirectedId(this.mvc
+			.perform(post("/jobs/new/deletion").param("repo", name)
+				.param("prefixes", "refs/heads/b/")
+				.with(operator())
+				.with(csrf()))
+			.andReturn());
+		assertThat(awaitEnd(plan, "plan.count")).isEqualTo("COMPLETED");
+		return plan;
+	}
+
+	/** The execution of {@code plan} with this confirmation, by an ADMIN. */
+	private static MockHttpServletRequestBuilder execute(long plan, String repository, String count) {
+		return post("/jobs/" + plan + "/execute").param("confirmRepository", repository)
+			.param("confirmCount", count)
+			.with(admin())
+			.with(csrf());
 	}
 
 	private long launchVerification(String name) throws Exception {
@@ -197,8 +219,10 @@ class JobControllerTest extends ConsoleTestSupport {
 		assertThat(JsonPath.<List<String>>read(audit, "$.entries[?(@.target =~ /.* #" + id + "/)].detail"))
 			.containsExactly("STOPPED: stopped on request");
 		this.mvc.perform(post("/jobs/" + id + "/stop").with(operator()).with(csrf()))
-			.andExpect(status().isConflict())
-			.andExpect(model().attribute("explanation", containsString("not running")));
+			.andExpect(redirectedUrl("/jobs/" + id))
+			.andExpect(flash().attribute("problem", containsString("not running")));
+		this.mvc.perform(get("/jobs/" + id).with(admin()))
+			.andExpect(content().string(containsString("id=\"restart\"")));
 		this.mvc.perform(post("/jobs/" + id + "/restart").with(viewer()).with(csrf()))
 			.andExpect(status().isForbidden());
 		this.mvc.perform(post("/jobs/" + id + "/restart").with(operator()).with(csrf()))
@@ -215,8 +239,22 @@ class JobControllerTest extends ConsoleTestSupport {
 			.andExpect(content().string(containsString("Restart of <a href=\"/jobs/" + id + "\"")));
 		this.mvc.perform(get("/jobs/" + id).with(viewer()))
 			.andExpect(content().string(containsString("Restarted as <a href=\"/jobs/" + again + "\"")));
+		// the first is not offered a restart any more; asked anyway, its page says why
+		// and links the run that went on
+		this.mvc.perform(get("/jobs/" + id).with(admin()))
+			.andExpect(content().string(not(containsString("id=\"restart\""))));
+		MvcResult refused = this.mvc.perform(post("/jobs/" + id + "/restart").with(admin()).with(csrf()))
+			.andExpect(redirectedUrl("/jobs/" + id))
+			.andExpect(flash().attribute("problem", containsString("restarted already, as job " + again)))
+			.andExpect(flash().attribute("problemJob", again))
+			.andReturn();
+		this.mvc.perform(get("/jobs/" + id).flashAttrs(refused.getFlashMap()).with(admin()))
+			.andExpect(status().isOk())
+			.andExpect(content().string(containsString("id=\"console-problem\"")))
+			.andExpect(content().string(containsString("href=\"/jobs/" + again + "\" id=\"problem-job\"")));
 		this.mvc.perform(post("/jobs/" + again + "/restart").with(admin()).with(csrf()))
-			.andExpect(status().isConflict());
+			.andExpect(redirectedUrl("/jobs/" + again))
+			.andExpect(flash().attribute("problem", containsString("this one is completed")));
 	}
 
 	/**
@@ -341,41 +379,23 @@ class JobControllerTest extends ConsoleTestSupport {
 		String name = uniqueName("console-delete");
 		TempRepo repo = repo(name, 12);
 		String before = repo.git("for-each-ref");
-		long plan = redirectedId(this.mvc
-			.perform(post("/jobs/new/deletion").param("repo", name)
-				.param("prefixes", "refs/heads/b/")
-				.with(operator())
-				.with(csrf()))
-			.andReturn());
-		assertThat(awaitEnd(plan, "plan.count")).isEqualTo("COMPLETED");
+		long plan = plannedBranches(name);
 		this.mvc
 			.perform(post("/jobs/" + plan + "/execute").param("confirmRepository", name)
 				.param("confirmCount", "12")
 				.with(operator())
 				.with(csrf()))
 			.andExpect(status().isForbidden());
-		this.mvc
-			.perform(post("/jobs/" + plan + "/execute").param("confirmRepository", name)
-				.param("confirmCount", "13")
-				.with(admin())
-				.with(csrf()))
-			.andExpect(status().isOk())
-			.andExpect(view().name(JobController.VIEWS_JOB_DETAILS))
-			.andExpect(model().attribute("confirmError", containsString("12")))
-			.andExpect(model().attribute("confirmCount", "13"))
-			.andExpect(model().attribute("confirmRepository", name));
-		this.mvc
-			.perform(post("/jobs/" + plan + "/execute").param("confirmRepository", "other.git")
-				.param("confirmCount", "12")
-				.with(admin())
-				.with(csrf()))
-			.andExpect(model().attribute("confirmError", containsString(name)));
+		this.mvc.perform(execute(plan, name, "13"))
+			.andExpect(redirectedUrl("/jobs/" + plan + "#confirm-deletion"))
+			.andExpect(flash().attribute("confirmError", "Type the number of refs the plan deletes: 12."))
+			.andExpect(flash().attribute("confirmCount", "13"))
+			.andExpect(flash().attribute("confirmRepository", name));
+		this.mvc.perform(execute(plan, "other.git", "12"))
+			.andExpect(redirectedUrl("/jobs/" + plan + "#confirm-deletion"))
+			.andExpect(flash().attribute("confirmError", containsString(name)));
 		assertThat(repo.git("for-each-ref")).isEqualTo(before);
-		long deletion = redirectedId(this.mvc
-			.perform(post("/jobs/" + plan + "/execute").param("confirmRepository", name)
-				.param("confirmCount", "12")
-				.with(admin())
-				.with(csrf()))
+		long deletion = redirectedId(this.mvc.perform(execute(plan, name, "12"))
 			.andExpect(flash().attribute("message", containsString("Deleting")))
 			.andReturn());
 		assertThat(awaitEnd(deletion, null)).isEqualTo("COMPLETED");
@@ -396,8 +416,8 @@ class JobControllerTest extends ConsoleTestSupport {
 			.perform(post("/jobs/" + deletion + "/restore").param("confirmRepository", "not-" + name)
 				.with(admin())
 				.with(csrf()))
-			.andExpect(status().isOk())
-			.andExpect(model().attribute("restoreError", containsString("Type the repository's name exactly")));
+			.andExpect(redirectedUrl("/jobs/" + deletion + "#confirm-restore"))
+			.andExpect(flash().attribute("restoreError", containsString("Type the repository's name exactly")));
 		assertThat(repo.git("for-each-ref", "--format=%(refname)").trim()).isEqualTo("refs/heads/main");
 		long restore = redirectedId(this.mvc
 			.perform(post("/jobs/" + deletion + "/restore").param("confirmRepository", name).with(admin()).with(csrf()))
@@ -411,6 +431,34 @@ class JobControllerTest extends ConsoleTestSupport {
 			.andExpect(content().string(not(containsString("id=\"confirm-restore\""))));
 		this.mvc.perform(get("/jobs/" + restore).with(viewer()))
 			.andExpect(content().string(containsString("Puts back what")));
+	}
+
+	/**
+	 * The count to type is accepted as the plan's page shows it, thousands separator and
+	 * all; a wrong one comes back on the plan's page (not the POST's address) with the
+	 * count as shown and what was typed.
+	 */
+	@Test
+	void theCountIsConfirmedAsThePageShowsIt() throws Exception {
+		String name = uniqueName("console-grouped");
+		TempRepo repo = repo(name, 1_200);
+		long plan = plannedBranches(name);
+		this.mvc.perform(get("/jobs/" + plan).with(admin()))
+			.andExpect(content().string(containsString("<strong id=\"plan-count\">1,200</strong>")));
+		MvcResult refused = this.mvc.perform(execute(plan, name, "1,2000"))
+			.andExpect(redirectedUrl("/jobs/" + plan + "#confirm-deletion"))
+			.andExpect(flash().attribute("confirmError", "Type the number of refs the plan deletes: 1,200."))
+			.andReturn();
+		this.mvc.perform(get("/jobs/" + plan).flashAttrs(refused.getFlashMap()).with(admin()))
+			.andExpect(status().isOk())
+			.andExpect(content().string(containsString("Type the number of refs the plan deletes: 1,200.")))
+			.andExpect(content().string(containsString("value=\"1,2000\"")));
+		assertThat(repo.git("for-each-ref", "--format=%(refname)").lines().count()).isEqualTo(1_201);
+		long deletion = redirectedId(this.mvc.perform(execute(plan, name, "1,200"))
+			.andExpect(flash().attribute("message", containsString("Deleting")))
+			.andReturn());
+		assertThat(awaitEnd(deletion, null)).isEqualTo("COMPLETED");
+		assertThat(repo.git("for-each-ref", "--format=%(refname)").trim()).isEqualTo("refs/heads/main");
 	}
 
 	@Test

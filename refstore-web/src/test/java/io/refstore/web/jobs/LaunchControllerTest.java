@@ -1,6 +1,7 @@
 package io.refstore.web.jobs;
 
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.not;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
@@ -120,12 +121,19 @@ class LaunchControllerTest extends ConsoleTestSupport {
 			.getResponse()
 			.getRedirectedUrl();
 		String id = running.substring(running.lastIndexOf('/') + 1);
+		// the form says which job holds the repository, with a link to it, and nothing of
+		// the batch module's lease, job name or the repository's path
 		this.mvc.perform(post("/jobs/new/maintenance").param("repo", name).with(operator()).with(csrf()))
 			.andExpect(status().isOk())
 			.andExpect(view().name(LaunchController.VIEWS_LAUNCH_FORM))
 			.andExpect(model().attributeHasErrors("launchForm"))
-			.andExpect(org.springframework.test.web.servlet.result.MockMvcResultMatchers.content()
-				.string(containsString(id)));
+			.andExpect(model().attribute("busyJob", Long.parseLong(id)))
+			.andExpect(content().string(containsString("Job " + id + " (Migration) is changing " + name + " now")))
+			.andExpect(content().string(containsString("href=\"/jobs/" + id + "\" id=\"busy-job\"")))
+			.andExpect(content().string(not(containsString("migrateRefsJob"))))
+			.andExpect(content().string(not(containsString("its lease"))))
+			.andExpect(content().string(not(containsString("on instance"))))
+			.andExpect(content().string(not(containsString(repo.dir().toString()))));
 		this.mvc.perform(post("/jobs/" + id + "/stop").with(operator()).with(csrf()))
 			.andExpect(status().is3xxRedirection());
 	}
@@ -155,6 +163,48 @@ class LaunchControllerTest extends ConsoleTestSupport {
 					org.hamcrest.Matchers.hasProperty("targetFormat", org.hamcrest.Matchers.is("files"))))
 			.andExpect(model().attribute("launchForm",
 					org.hamcrest.Matchers.hasProperty("chunkSize", org.hamcrest.Matchers.is(100))));
+	}
+
+	/**
+	 * An operator is offered only the migration's dry run, which an operator may launch;
+	 * a real migration posted anyway shows the form again, as a dry run, saying why.
+	 */
+	@Test
+	void anOperatorIsOfferedOnlyTheDryRunAndARealMigrationIsRefusedOnTheForm() throws Exception {
+		String name = uniqueName("launch-operator");
+		bareRepo(name).commit("one", null);
+		this.mvc.perform(get("/jobs/new/migration").param("repo", name).with(operator()))
+			.andExpect(status().isOk())
+			.andExpect(model().attribute("mayMigrate", false))
+			.andExpect(model().attribute("launchForm",
+					org.hamcrest.Matchers.hasProperty("dryRun", org.hamcrest.Matchers.is(true))))
+			.andExpect(content().string(containsString("id=\"dry-run-only\"")))
+			.andExpect(content().string(not(containsString("id=\"dryRun"))))
+			.andExpect(content().string(not(containsString("id=\"targetFormat\""))));
+		this.mvc.perform(get("/jobs/new/migration").param("repo", name).with(admin()))
+			.andExpect(model().attribute("mayMigrate", true))
+			.andExpect(content().string(containsString("id=\"dryRun1\"")))
+			.andExpect(content().string(containsString("id=\"targetFormat\"")))
+			.andExpect(content().string(not(containsString("id=\"dry-run-only\""))));
+		this.mvc.perform(get("/repo").param("name", name).with(operator()))
+			.andExpect(content().string(containsString("Dry run a migration…")))
+			.andExpect(content().string(not(containsString(">Migrate…<"))));
+		this.mvc
+			.perform(post("/jobs/new/migration").param("repo", name)
+				.param("targetFormat", "reftable")
+				.param("chunkSize", "100")
+				.with(operator())
+				.with(csrf()))
+			.andExpect(status().isForbidden())
+			.andExpect(view().name(LaunchController.VIEWS_LAUNCH_FORM))
+			.andExpect(model().attributeHasErrors("launchForm"))
+			.andExpect(model().attribute("launchForm",
+					org.hamcrest.Matchers.hasProperty("repo", org.hamcrest.Matchers.is(name))))
+			.andExpect(content().string(containsString("Only an administrator may run a real migration.")))
+			.andExpect(content().string(containsString("id=\"dry-run-only\"")));
+		this.mvc.perform(
+				post("/jobs/new/migration").param("repo", name).param("dryRun", "true").with(operator()).with(csrf()))
+			.andExpect(status().is3xxRedirection());
 	}
 
 	@Test

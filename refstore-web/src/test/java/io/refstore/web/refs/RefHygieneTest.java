@@ -213,6 +213,24 @@ class RefHygieneTest extends ConsoleTestSupport {
 			.andExpect(content().string(not(containsString("id=\"cleanup"))));
 	}
 
+	/**
+	 * A list nothing narrows offers no Clean up: its plan would take every branch and
+	 * tag.
+	 */
+	@Test
+	void anUnfilteredListOffersNoCleanUp() throws Exception {
+		for (String prefix : new String[] { "", "refs/", "ref" }) {
+			this.mvc.perform(filtered().param("prefix", prefix).with(operator()))
+				.andExpect(status().isOk())
+				.andExpect(content().string(not(containsString("id=\"cleanup-link\""))))
+				.andExpect(content().string(containsString("Narrow the list first")));
+		}
+		this.mvc.perform(filtered().param("sort", "newest").with(operator()))
+			.andExpect(content().string(not(containsString("id=\"cleanup-link\""))));
+		assertThat(cleanup(filtered().param("prefix", "refs/heads/")))
+			.isEqualTo(Map.of("repo", name, "prefixes", "refs/heads/", "namespaces", "refs/heads/"));
+	}
+
 	@Test
 	void branchAgesAreGitsCounts() throws Exception {
 		Map<String, Long> dates = new LinkedHashMap<>();
@@ -241,24 +259,83 @@ class RefHygieneTest extends ConsoleTestSupport {
 		}
 		assertThat(ages.buckets()).extracting(BranchAges.Bucket::label)
 			.containsExactly("< 30 days", "30–90 days", "90–180 days", "180–365 days", "> 1 year");
-		// each count links to the browser listing exactly those branches; each age to its
-		// plan
+		// each count links to the browser listing exactly those branches
 		List<RepoController.HygieneRow> rows = (List<RepoController.HygieneRow>) result.getModelAndView()
 			.getModel()
 			.get("rows");
 		RepoController.HygieneRow old = rows.get(3);
 		assertThat(listed(get(old.mergedLink()), viewer())).hasSize((int) old.bucket().merged());
 		assertThat(listed(get(old.notMergedLink()), viewer())).hasSize((int) old.bucket().notMerged());
-		assertThat(query(old.cleanup().href())).isEqualTo(
-				Map.of("repo", name, "prefixes", "refs/heads/", "namespaces", "refs/heads/", "olderThan", "180d"));
-		assertThat(query(rows.get(0).cleanup().href())).isEqualTo(Map.of("repo", name, "prefixes", "refs/heads/",
-				"namespaces", "refs/heads/", "mergedInto", "refs/heads/main"));
-		assertThat(result.getResponse().getContentAsString()).contains("class=\"cleanup\"");
+	}
+
+	/**
+	 * A row of the stale and merged branches offers a plan only of exactly its branches:
+	 * a plan has no upper bound on age, so only the oldest row has one, its merged
+	 * branches and all of them, each the browser's list of that row.
+	 */
+	@Test
+	void eachRowPlansExactlyItsOwnBranches() throws Exception {
+		MvcResult result = this.mvc.perform(get("/repo/hygiene").param("name", name).with(operator()))
+			.andExpect(status().isOk())
+			.andReturn();
+		List<RepoController.HygieneRow> rows = (List<RepoController.HygieneRow>) result.getModelAndView()
+			.getModel()
+			.get("rows");
+		for (RepoController.HygieneRow row : rows.subList(0, rows.size() - 1)) {
+			assertThat(row.cleanupMerged().href()).as(row.bucket().label()).isNull();
+			assertThat(row.cleanupAll().href()).as(row.bucket().label()).isNull();
+		}
+		RepoController.HygieneRow oldest = rows.get(rows.size() - 1);
+		assertThat(oldest.bucket().newerThanDays()).isZero();
+		Map<String, String> merged = query(oldest.cleanupMerged().href());
+		assertThat(merged).isEqualTo(Map.of("repo", name, "prefixes", "refs/heads/", "namespaces", "refs/heads/",
+				"mergedInto", "refs/heads/main", "olderThan", "365d"));
+		Map<String, String> all = query(oldest.cleanupAll().href());
+		assertThat(all).isEqualTo(
+				Map.of("repo", name, "prefixes", "refs/heads/", "namespaces", "refs/heads/", "olderThan", "365d"));
+		// the plans' criteria, as the browser applies them, list exactly the row's
+		// branches
+		assertThat(listed(filtered().param("prefix", "refs/heads/").param("merged", "yes").param("older", "365"),
+				viewer()))
+			.hasSize((int) oldest.bucket().merged())
+			.isNotEmpty();
+		assertThat(listed(filtered().param("prefix", "refs/heads/").param("older", "365"), viewer()))
+			.hasSize((int) (oldest.bucket().merged() + oldest.bucket().notMerged()));
+		String html = result.getResponse().getContentAsString();
+		assertThat(html).contains("Clean up " + oldest.bucket().merged() + " merged…")
+			.contains("Clean up all " + (oldest.bucket().merged() + oldest.bucket().notMerged()) + "…")
+			.doesNotContain("older than 30 days")
+			.contains("id=\"cleanup-bound\"");
+		assertThat(html.split("class=\"cleanup ", -1)).hasSize(3);
 		this.mvc.perform(get("/repo/hygiene").param("name", name).with(viewer()))
-			.andExpect(content().string(not(containsString("class=\"cleanup\""))))
+			.andExpect(content().string(not(containsString("class=\"cleanup"))))
 			.andExpect(content().string(containsString("id=\"branch-ages\"")));
 		this.mvc.perform(get("/repo").param("name", name).with(viewer()))
 			.andExpect(content().string(containsString("hx-get=\"/repo/hygiene?name=" + name + "\"")));
+	}
+
+	/**
+	 * The table judges merged against the branch HEAD names, even when the browser last
+	 * judged the same branches against another (its facts are kept per branch judged).
+	 */
+	@Test
+	void theTableJudgesMergedAgainstHeadsBranchWhateverTheBrowserJudgedLast() throws Exception {
+		this.mvc
+			.perform(filtered().param("prefix", "refs/heads/")
+				.param("merged", "yes")
+				.param("into", "merged/m2-a")
+				.with(viewer()))
+			.andExpect(status().isOk());
+		BranchAges ages = (BranchAges) this.mvc.perform(get("/repo/hygiene").param("name", name).with(viewer()))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getModelAndView()
+			.getModel()
+			.get("ages");
+		assertThat(ages.base()).isEqualTo("refs/heads/main");
+		assertThat(ages.buckets().stream().mapToLong(BranchAges.Bucket::merged).sum()).isEqualTo(
+				lines(repo.git("for-each-ref", "--merged", "refs/heads/main", "--format=%(refname)", "refs/heads/"))
+					.size());
 	}
 
 	@Test

@@ -226,6 +226,63 @@ class ScheduleControllerTest extends ConsoleTestSupport {
 			});
 	}
 
+	/**
+	 * A schedule is deleted from the list after a confirmation page, by the roles the
+	 * API's delete allows: an operator its own kind of schedule, an administrator's job's
+	 * only an administrator; a viewer none.
+	 */
+	@Test
+	void aScheduleIsDeletedAfterAConfirmationByTheRolesThatMay() throws Exception {
+		String maintained = created("deleted");
+		String repo = uniqueName("deleted-admin") + ".git";
+		bareRepo(repo);
+		String adminJob = uniqueName("deleted-admin");
+		this.mvc
+			.perform(scheduleForm("/schedules/new", adminJob, repo).with(admin())
+				.param("jobType", "DELETE")
+				.param("cron", "0 0 3 * * ?")
+				.param("parameters", "prefixes=refs/pull/"))
+			.andExpect(redirectedUrl("/schedules"));
+		String list = this.mvc.perform(get("/schedules").with(operator()))
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		assertThat(list).contains("href=\"/schedules/" + maintained + "/delete\"")
+			.doesNotContain("/schedules/" + adminJob + "/delete");
+		this.mvc.perform(get("/schedules").with(viewer()))
+			.andExpect(content().string(not(containsString("/delete\""))));
+		this.mvc.perform(get("/schedules/" + maintained + "/delete").with(viewer())).andExpect(status().isForbidden());
+		this.mvc.perform(post("/schedules/" + maintained + "/delete").with(viewer()).with(csrf()))
+			.andExpect(status().isForbidden());
+		// the confirmation says what goes; nothing is deleted until it is posted
+		this.mvc.perform(get("/schedules/" + maintained + "/delete").with(operator()))
+			.andExpect(status().isOk())
+			.andExpect(view().name(ScheduleController.VIEWS_DELETE_SCHEDULE))
+			.andExpect(content().string(containsString("0 0 3 * * ? (UTC)")))
+			.andExpect(content().string(containsString("id=\"delete-schedule\"")));
+		assertThat(asViewer(() -> this.schedules.find(maintained))).isPresent();
+		this.mvc.perform(post("/schedules/" + maintained + "/delete").with(operator()).with(csrf()))
+			.andExpect(redirectedUrl("/schedules"))
+			.andExpect(flash().attribute("message", "Schedule " + maintained + " deleted."));
+		assertThat(asViewer(() -> this.schedules.find(maintained))).isEmpty();
+		this.mvc.perform(get("/api/schedules/" + maintained).with(as("viewer"))).andExpect(status().isNotFound());
+		this.mvc.perform(get("/schedules/" + maintained + "/delete").with(operator())).andExpect(status().isNotFound());
+		// an administrator's job: explained to an operator, refused if posted anyway
+		this.mvc.perform(get("/schedules/" + adminJob + "/delete").with(operator()))
+			.andExpect(status().isOk())
+			.andExpect(content().string(containsString("id=\"delete-needs-admin\"")))
+			.andExpect(content().string(not(containsString("id=\"delete-schedule\""))));
+		this.mvc.perform(post("/schedules/" + adminJob + "/delete").with(operator()).with(csrf()))
+			.andExpect(status().isForbidden());
+		assertThat(asViewer(() -> this.schedules.find(adminJob))).isPresent();
+		this.mvc.perform(post("/schedules/" + adminJob + "/delete").with(admin()).with(csrf()))
+			.andExpect(redirectedUrl("/schedules"));
+		assertThat(asViewer(() -> this.schedules.find(adminJob))).isEmpty();
+		assertThat(asOperator(() -> this.audit
+			.search(new AuditFilter("operator", "schedule.delete", null, null, null, null, null, 100))).entries())
+			.anySatisfy((entry) -> assertThat(entry.target()).isEqualTo(maintained));
+	}
+
 	@Test
 	void aScheduleFiresOnceAtATimeInsteadOfACron() throws Exception {
 		String repo = uniqueName("once") + ".git";

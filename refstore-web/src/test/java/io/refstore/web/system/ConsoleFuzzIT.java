@@ -109,6 +109,7 @@ class ConsoleFuzzIT extends ApiTestSupport {
 		pages.put("/schedules", List.of());
 		pages.put("/schedules/new", List.of());
 		pages.put("/schedules/{}/edit", List.of());
+		pages.put("/schedules/{}/delete", List.of());
 		pages.put("/campaigns", List.of());
 		pages.put("/campaigns/{}", List.of());
 		pages.put("/campaigns/{}/progress", List.of());
@@ -123,6 +124,7 @@ class ConsoleFuzzIT extends ApiTestSupport {
 		forms.put("/schedules/new", schedule);
 		forms.put("/schedules/{}/edit", schedule);
 		forms.put("/schedules/{}/pause", List.of());
+		forms.put("/schedules/{}/delete", List.of());
 		forms.put("/jobs/{}/stop", List.of());
 		forms.put("/jobs/{}/restart", List.of());
 		forms.put("/jobs/{}/execute", List.of("confirmRepository", "confirmCount"));
