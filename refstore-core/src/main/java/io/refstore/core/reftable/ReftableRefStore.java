@@ -409,20 +409,24 @@ public final class ReftableRefStore implements RefStore {
 	public Set<String> withReflogs(Collection<String> names) throws IOException {
 		Set<String> found = new HashSet<>();
 		Map<ReftableStack, ReftableStack.Snapshot> snapshots = new HashMap<>();
+		Map<ReftableStack, RefLookup> lookups = new HashMap<>();
 		try {
 			for (String name : names) {
 				Place place = place(name);
-				ReftableStack.Snapshot snapshot = snapshots.get(place.stack());
-				if (snapshot == null) {
-					snapshot = place.stack().snapshot();
+				RefLookup lookup = lookups.get(place.stack());
+				if (lookup == null) {
+					ReftableStack.Snapshot snapshot = place.stack().snapshot();
 					snapshots.put(place.stack(), snapshot);
+					lookup = new MergedTable(snapshot.readers()).lookup();
+					lookups.put(place.stack(), lookup);
 				}
-				if (hasReflog(snapshot, place.name())) {
+				if (lookup.hasLog(place.name())) {
 					found.add(name);
 				}
 			}
 		}
 		finally {
+			lookups.values().forEach(RefLookup::close);
 			for (ReftableStack.Snapshot snapshot : snapshots.values()) {
 				snapshot.close();
 			}

@@ -100,6 +100,17 @@ final class ReftableTransaction extends StagedTransaction {
 
 		RefLookup lockedBelow;
 
+		/** The locked stack's lookups of logs, opened when first asked. */
+		private RefLookup lockedLogs;
+
+		/** Whether the locked stack has a log of {@code name} (a name in this stack). */
+		boolean lockedHasLog(String name) throws IOException {
+			if (this.lockedLogs == null) {
+				this.lockedLogs = this.locked.lookup();
+			}
+			return this.lockedLogs.hasLog(name);
+		}
+
 		/** Whether the locked stack has the tables planning read. */
 		boolean planningCurrent;
 
@@ -163,7 +174,8 @@ final class ReftableTransaction extends StagedTransaction {
 		void release() {
 			endPlanning();
 			if (this.addition != null) {
-				for (RefLookup lookup : new RefLookup[] { this.lockedRefs, this.lockedParents, this.lockedBelow }) {
+				for (RefLookup lookup : new RefLookup[] { this.lockedRefs, this.lockedParents, this.lockedBelow,
+						this.lockedLogs }) {
 					if (lookup != null) {
 						lookup.close();
 					}
@@ -174,6 +186,7 @@ final class ReftableTransaction extends StagedTransaction {
 				this.lockedRefs = null;
 				this.lockedParents = null;
 				this.lockedBelow = null;
+				this.lockedLogs = null;
 			}
 		}
 
@@ -555,14 +568,14 @@ final class ReftableTransaction extends StagedTransaction {
 				continue;
 			}
 			if (written && (policy.createsLogFor(item.name()) || forcesLog(update, item.name())
-					|| this.store.hasReflog(base, name))) {
+					|| work.lockedHasLog(name))) {
 				work.logs.add(LogRecord.of(name, index, entry).truncateMessage(maxMessage));
 			}
 			for (String symref : item.logOnly()) {
 				ReftableRefStore.Place symrefPlace = this.store.place(symref);
 				StackWork symrefWork = this.stacks.get(symrefPlace.stack());
 				if (policy.createsLogFor(symref) || forcesLog(update, symref)
-						|| this.store.hasReflog(symrefWork.addition.base(), symrefPlace.name())) {
+						|| symrefWork.lockedHasLog(symrefPlace.name())) {
 					symrefWork.logs.add(LogRecord.of(symrefPlace.name(), symrefWork.addition.updateIndex(), entry)
 						.truncateMessage(maxMessage));
 				}

@@ -81,6 +81,60 @@ class RefLookupTest {
 		}
 	}
 
+	@Test
+	void tellsWhetherARefHasALiveLogAsTheMergedTableDoes() throws IOException {
+		List<LogRecord> first = LogFixtures.logs(3000, 4);
+		List<LogRecord> hiding = new ArrayList<>();
+		List<LogRecord> newer = new ArrayList<>();
+		SplittableRandom random = new SplittableRandom(11);
+		TreeSet<String> names = new TreeSet<>();
+		first.forEach((log) -> names.add(log.refName()));
+		for (String name : names) {
+			switch (random.nextInt(4)) {
+				case 0 -> {
+					// every entry it may have hidden
+					for (long index = 4; index >= 1; index--) {
+						hiding.add(LogRecord.deletion(name, index));
+					}
+				}
+				case 1 -> {
+					for (long index = 4; index >= 1; index--) {
+						hiding.add(LogRecord.deletion(name, index));
+					}
+					newer.add(LogRecord.deletion(name, 6));
+				}
+				case 2 -> hiding.add(LogRecord.deletion(name, 1));
+				default -> {
+				}
+			}
+		}
+		List<ReftableReader> tables = new ArrayList<>();
+		for (List<LogRecord> logs : List.of(first, hiding, newer)) {
+			tables.add(Tables.open(Tables.write(WriteOptions.defaults().withBlockSize(256), 1, 6, List.of(), logs)));
+		}
+		MergedTable merged = new MergedTable(tables);
+		List<String> asked = new ArrayList<>(names);
+		asked.add("refs/heads/branch");
+		asked.add("refs/heads/zzz");
+		asked.add("refs/heads/branch-00001x");
+		List<String> shuffled = new ArrayList<>(asked);
+		Collections.shuffle(shuffled, new java.util.Random(5));
+		int live = 0;
+		for (List<String> order : List.of(new ArrayList<>(new TreeSet<>(asked)), shuffled)) {
+			try (RefLookup lookup = merged.lookup()) {
+				for (String name : order) {
+					boolean expected;
+					try (RecordCursor<LogRecord> logs = merged.logsFor(name)) {
+						expected = logs.next();
+					}
+					assertThat(lookup.hasLog(name)).as(name).isEqualTo(expected);
+					live += expected ? 1 : 0;
+				}
+			}
+		}
+		assertThat(live).as("refs with live logs").isBetween(asked.size() / 2, asked.size() * 2 - 6);
+	}
+
 	private static String firstName(MergedTable merged, String prefix) throws IOException {
 		try (RecordCursor<RefRecord> cursor = merged.refsWithPrefix(prefix)) {
 			return cursor.next() ? cursor.record().name() : null;
