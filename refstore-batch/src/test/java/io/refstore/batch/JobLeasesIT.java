@@ -33,8 +33,9 @@ import io.refstore.core.ref.RefFormat;
  * The application's one distributed lock, {@link ExclusiveWork} over the jobs' lease
  * table, between two instances sharing an H2 database: work runs alone across instances
  * and threads, a waiter runs once the holder ends, an instance that dies during its work
- * frees it when the lease runs out (3 s here); and an instance started again drops the
- * leases of its previous life, which its heartbeat would otherwise renew for ever.
+ * frees it when the lease runs out (3 s here), as does one holding a role; and an
+ * instance started again drops the leases of its previous life, which its heartbeat would
+ * otherwise renew for ever.
  */
 class JobLeasesIT {
 
@@ -106,6 +107,31 @@ class JobLeasesIT {
 			})).as("once it ran out").isTrue();
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
 			never.countDown();
+		}
+	}
+
+	@Test
+	void aHeldRoleStaysWithItsInstanceUntilItsLeaseRunsOut() throws Exception {
+		Path root = Files.createDirectories(this.dir.resolve("repos"));
+		Path db = this.dir.resolve("db/leases");
+		try (ConfigurableApplicationContext survivor = BatchTestApplication.start(db, root, "survivor")) {
+			// an instance whose heartbeat never runs: it dies once its lease runs out
+			JobLeases dying = new JobLeases(survivor.getBean(JdbcTemplate.class), "dying", Duration.ofSeconds(3),
+					survivor.getBean(TaskScheduler.class));
+			ExclusiveWork work = survivor.getBean(ExclusiveWork.class);
+			assertThat(dying.holdAlone("fleet-metrics")).isTrue();
+			assertThat(dying.holdAlone("fleet-metrics")).as("asked again by its holder").isTrue();
+			assertThat(work.holdAlone("fleet-metrics")).as("another instance, while it is held").isFalse();
+			assertThat(work.runAlone("fleet-metrics", Duration.ZERO, () -> {
+			})).as("no one works under a held role").isFalse();
+			Awaitility.await("the dead holder's lease to run out")
+				.atMost(Duration.ofSeconds(30))
+				.until(() -> work.holdAlone("fleet-metrics"));
+			assertThat(dying.holdAlone("fleet-metrics")).as("the old holder, once it was taken over").isFalse();
+			Awaitility.await("the holder's heartbeat to keep it past its time to live")
+				.during(Duration.ofSeconds(5))
+				.atMost(Duration.ofSeconds(10))
+				.until(() -> work.holdAlone("fleet-metrics") && !dying.holdAlone("fleet-metrics"));
 		}
 	}
 

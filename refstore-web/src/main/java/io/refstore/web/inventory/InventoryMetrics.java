@@ -16,6 +16,7 @@ import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.refstore.batch.api.RefJobEvent;
 import io.refstore.batch.api.RefJobType;
+import io.refstore.web.system.FleetReporter;
 import io.refstore.web.system.RefWebProperties;
 
 /**
@@ -31,8 +32,9 @@ import io.refstore.web.system.RefWebProperties;
  * <li>{@code refstore.inventory.growing.fast} (tag {@code repository}): 1 above
  * {@code refstore.inventory.growth-alert-per-week}, else 0</li>
  * </ul>
- * Read again at every inventory job's end and every {@code refstore.metrics.refresh}.
- * Thread-safe: refreshes do not overlap.
+ * Read again at every inventory job's end and every {@code refstore.metrics.refresh}. The
+ * history is the fleet's: only the node {@link FleetReporter} names exports it, so that a
+ * sum over the nodes counts each repository once. Thread-safe: refreshes do not overlap.
  */
 @Component
 class InventoryMetrics implements SchedulingConfigurer {
@@ -42,6 +44,8 @@ class InventoryMetrics implements SchedulingConfigurer {
 	private final InventoryService inventory;
 
 	private final RefWebProperties settings;
+
+	private final FleetReporter reporter;
 
 	private final MultiGauge refs;
 
@@ -53,8 +57,10 @@ class InventoryMetrics implements SchedulingConfigurer {
 
 	private final MultiGauge fast;
 
-	InventoryMetrics(InventoryService inventory, MeterRegistry meters, RefWebProperties settings) {
+	InventoryMetrics(InventoryService inventory, MeterRegistry meters, FleetReporter reporter,
+			RefWebProperties settings) {
 		this.inventory = inventory;
+		this.reporter = reporter;
 		this.settings = settings;
 		this.refs = MultiGauge.builder("refstore.inventory.refs")
 			.description("refs per namespace at the newest inventory")
@@ -96,7 +102,7 @@ class InventoryMetrics implements SchedulingConfigurer {
 		List<MultiGauge.Row<?>> fastRows = new ArrayList<>();
 		List<InventoryService.Latest> latest;
 		try {
-			latest = this.inventory.latestRuns();
+			latest = this.reporter.reporting() ? this.inventory.latestRuns() : List.of();
 		}
 		catch (RuntimeException ex) {
 			log.warn("cannot read the inventory history: {}", ex.getMessage());

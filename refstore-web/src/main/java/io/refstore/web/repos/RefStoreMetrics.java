@@ -66,11 +66,22 @@ class RefStoreMetrics implements SchedulingConfigurer {
 		this.first = settings.metrics().initialDelay();
 		this.every = settings.metrics().refresh();
 		this.refs = MultiGauge.builder("refstore.refs").description("refs per top-level namespace").register(meters);
-		this.bytes = MultiGauge.builder("refstore.store.bytes").baseUnit("bytes").register(meters);
-		this.loose = MultiGauge.builder("refstore.store.loose.refs").register(meters);
-		this.packed = MultiGauge.builder("refstore.store.packed.refs").register(meters);
-		this.tables = MultiGauge.builder("refstore.store.tables").register(meters);
-		this.due = MultiGauge.builder("refstore.store.maintenance.due").register(meters);
+		this.bytes = MultiGauge.builder("refstore.store.bytes")
+			.description("bytes of a repository's ref store on disk")
+			.baseUnit("bytes")
+			.register(meters);
+		this.loose = MultiGauge.builder("refstore.store.loose.refs")
+			.description("loose refs of a files store (one file each)")
+			.register(meters);
+		this.packed = MultiGauge.builder("refstore.store.packed.refs")
+			.description("refs in a files store's packed-refs")
+			.register(meters);
+		this.tables = MultiGauge.builder("refstore.store.tables")
+			.description("tables in a reftable store's stack")
+			.register(meters);
+		this.due = MultiGauge.builder("refstore.store.maintenance.due")
+			.description("1 if git's pack-refs --auto would pack or compact the store, else 0")
+			.register(meters);
 	}
 
 	/**

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import java.sql.Timestamp;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -14,6 +16,7 @@ import java.util.regex.Pattern;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 import com.jayway.jsonpath.JsonPath;
 
@@ -21,12 +24,16 @@ import com.jayway.jsonpath.JsonPath;
  * The job metrics Prometheus scrapes agree with the job API: executions per type and
  * status count what {@code GET /api/jobs} lists, launches are counted, and a running
  * migration shows its current step's progress, rate and ETA under its repository's name
- * until it ends.
+ * until it ends. The executions are the fleet's: only the node holding the lease
+ * {@code work:fleet-metrics} exports them.
  */
 class JobMetricsIT extends JobApiTestSupport {
 
 	@Autowired
 	JobMetrics metrics;
+
+	@Autowired
+	JdbcClient jdbc;
 
 	private String prometheus() throws Exception {
 		return this.mvc.perform(get("/actuator/prometheus").with(as("viewer")))
@@ -78,6 +85,43 @@ class JobMetricsIT extends JobApiTestSupport {
 	}
 
 	@Test
+	void onlyTheNodeHoldingTheFleetMetricsLeaseExportsTheExecutions() throws Exception {
+		String name = uniqueName("jobs-metrics-fleet");
+		repoWithBranches(name, 3);
+		long id = id(this.mvc
+			.perform(postJson("/api/jobs/verifications", "{\"repository\": \"" + name + "\"}").with(as("operator")))
+			.andReturn()
+			.getResponse()
+			.getContentAsString());
+		assertThat(awaitEnd(id).read("$.status", String.class)).isEqualTo("COMPLETED");
+		this.metrics.refresh();
+		String alone = prometheus();
+		assertThat(prometheusValue(alone, "refstore_jobs_executions", "type=\"verify\"", "status=\"COMPLETED\""))
+			.isPositive();
+		assertThat(alone).contains("refstore_fleet_reporter 1.0");
+		// another node of the fleet took the role over (this one's lease ran out)
+		this.jdbc.sql("DELETE FROM REFSTORE_JOB_LEASE WHERE REPOSITORY = 'work:fleet-metrics'").update();
+		Timestamp now = Timestamp.from(Instant.now());
+		this.jdbc
+			.sql("INSERT INTO REFSTORE_JOB_LEASE (REPOSITORY, JOB_NAME, EXECUTION_ID, OWNER_INSTANCE, ACQUIRED,"
+					+ " HEARTBEAT, EXPIRES_AT) VALUES ('work:fleet-metrics', 'held work', NULL, 'other-node', ?, ?, ?)")
+			.params(now, now, Timestamp.from(Instant.now().plusSeconds(3600)))
+			.update();
+		try {
+			this.metrics.refresh();
+			String other = prometheus();
+			assertThat(other).doesNotContain("refstore_jobs_executions{").contains("refstore_fleet_reporter 0.0");
+		}
+		finally {
+			this.jdbc.sql("DELETE FROM REFSTORE_JOB_LEASE WHERE REPOSITORY = 'work:fleet-metrics'").update();
+		}
+		this.metrics.refresh();
+		assertThat(prometheusValue(prometheus(), "refstore_jobs_executions", "type=\"verify\"", "status=\"COMPLETED\""))
+			.as("once the other node's lease is gone")
+			.isPositive();
+	}
+
+	@Test
 	void aRunningMigrationShowsItsProgressUntilItEnds() throws Exception {
 		String name = uniqueName("jobs-metrics-run");
 		repoWithBranches(name, 1000);
@@ -100,7 +144,8 @@ class JobMetricsIT extends JobApiTestSupport {
 			.matcher(scrape);
 		assertThat(line.find()).as("progress of %s in %n%s", name, scrape).isTrue();
 		assertThat(Double.parseDouble(line.group(1))).isBetween(5.0, 100.0);
-		assertThat(prometheusValue(scrape, "refstore_jobs_running_rate", repository, "step=\"copyRefsStep\""))
+		assertThat(prometheusValue(scrape, "refstore_jobs_running_rate_items_per_second", repository,
+				"step=\"copyRefsStep\""))
 			.isPositive();
 		assertThat(prometheusValue(scrape, "refstore_jobs_running_eta_seconds", repository)).isGreaterThanOrEqualTo(0);
 		assertThat(awaitEnd(id).read("$.status", String.class)).isEqualTo("COMPLETED");

@@ -1,11 +1,17 @@
 package io.refstore.web.repos;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.not;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -15,8 +21,9 @@ import io.refstore.web.ApiTestSupport;
 
 /**
  * Actuator and API description: health is public, info, metrics and Prometheus need
- * VIEWER and carry the ref-store gauges; the OpenAPI description and Swagger UI are
- * public and document the URL scheme.
+ * VIEWER and carry the ref-store gauges, each with a help text and named by Prometheus's
+ * conventions; the OpenAPI description and Swagger UI are public and document the URL
+ * scheme.
  */
 class OperationsIT extends ApiTestSupport {
 
@@ -40,6 +47,37 @@ class OperationsIT extends ApiTestSupport {
 		this.mvc.perform(get("/actuator/metrics/refstore.refs").with(as("viewer")))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.name").value("refstore.refs"));
+	}
+
+	@Test
+	void everyRefstoreMeterHasAHelpTextAndAConventionalName() throws Exception {
+		TempRepo repo = bareRepo(uniqueName("metrics-help"));
+		repo.git("update-ref", "refs/heads/main", repo.commit("one", null));
+		this.metrics.refresh();
+		String scrape = this.mvc.perform(get("/actuator/prometheus").with(as("viewer")))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		Map<String, String> types = new TreeMap<>();
+		Map<String, String> helps = new TreeMap<>();
+		Matcher line = Pattern.compile("(?m)^# (TYPE|HELP) (refstore_\\S+) ?(.*)$").matcher(scrape);
+		while (line.find()) {
+			(line.group(1).equals("TYPE") ? types : helps).put(line.group(2), line.group(3));
+		}
+		assertThat(types).containsKeys("refstore_refs", "refstore_store_bytes", "refstore_store_loose_refs",
+				"refstore_store_packed_refs", "refstore_store_tables", "refstore_store_maintenance_due",
+				"refstore_fleet_reporter");
+		assertThat(helps.keySet()).isEqualTo(types.keySet());
+		types.forEach((metric, type) -> {
+			assertThat(helps.get(metric)).as("help of %s", metric).isNotBlank();
+			if (type.equals("counter")) {
+				assertThat(metric).as("a counter").endsWith("_total");
+			}
+			if (type.equals("histogram") || type.equals("summary")) {
+				assertThat(metric).as("a timer").endsWith("_seconds");
+			}
+		});
 	}
 
 	@Test
