@@ -70,6 +70,10 @@ public abstract class ApiTestSupport {
 		registry.add("refstore.demo.enabled", () -> "false");
 		// schedules may fire every 2 s, not every second, so that a test can be refused
 		registry.add("refstore.schedules.min-interval", () -> "2s");
+		// every repository of the shared root has series of its own: tests read the
+		// gauges of their small repositories among hundreds (RepositorySeriesIT ranks,
+		// with refstore.test.top-repositories of its own)
+		registry.add("refstore.metrics.top-repositories", () -> "${refstore.test.top-repositories:1000000}");
 		String[][] users = { { "viewer", "VIEWER" }, { "operator", "OPERATOR" }, { "admin", "ADMIN" },
 				{ "admin2", "ADMIN" }, { "nobody", "" } };
 		for (int i = 0; i < users.length; i++) {

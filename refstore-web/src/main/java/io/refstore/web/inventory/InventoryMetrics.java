@@ -1,7 +1,8 @@
 package io.refstore.web.inventory;
 
-import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,6 +19,7 @@ import io.refstore.batch.api.RefJobEvent;
 import io.refstore.batch.api.RefJobType;
 import io.refstore.web.system.FleetReporter;
 import io.refstore.web.system.RefWebProperties;
+import io.refstore.web.system.RepositorySeries;
 
 /**
  * Gauges of the inventory history, from the newest run of each repository (so every
@@ -34,7 +36,11 @@ import io.refstore.web.system.RefWebProperties;
  * </ul>
  * Read again at every inventory job's end and every {@code refstore.metrics.refresh}. The
  * history is the fleet's: only the node {@link FleetReporter} names exports it, so that a
- * sum over the nodes counts each repository once. Thread-safe: refreshes do not overlap.
+ * sum over the nodes counts each repository once. Only the
+ * {@code refstore.metrics.top-repositories} (20) repositories with the most refs have
+ * series of their own; the others' figures are added up under
+ * {@value RepositorySeries#OTHER} (for {@code growing.fast}: how many grow fast).
+ * Thread-safe: refreshes do not overlap.
  */
 @Component
 class InventoryMetrics implements SchedulingConfigurer {
@@ -95,11 +101,6 @@ class InventoryMetrics implements SchedulingConfigurer {
 
 	/** Reads the newest run of every repository. */
 	synchronized void refresh() {
-		List<MultiGauge.Row<?>> refRows = new ArrayList<>();
-		List<MultiGauge.Row<?>> staleRows = new ArrayList<>();
-		List<MultiGauge.Row<?>> mergedRows = new ArrayList<>();
-		List<MultiGauge.Row<?>> growthRows = new ArrayList<>();
-		List<MultiGauge.Row<?>> fastRows = new ArrayList<>();
 		List<InventoryService.Latest> latest;
 		try {
 			latest = this.reporter.reporting() ? this.inventory.latestRuns() : List.of();
@@ -108,26 +109,37 @@ class InventoryMetrics implements SchedulingConfigurer {
 			log.warn("cannot read the inventory history: {}", ex.getMessage());
 			return;
 		}
+		Map<String, Long> sizes = new HashMap<>();
 		for (InventoryService.Latest repository : latest) {
+			sizes.put(repository.repository(),
+					repository.newest().namespaces().stream().mapToLong(InventoryRecord.Namespace::refs).sum());
+		}
+		RepositorySeries series = new RepositorySeries(sizes, this.settings.metrics().topRepositories());
+		RepositorySeries.Rows refRows = series.rows();
+		RepositorySeries.Rows staleRows = series.rows();
+		RepositorySeries.Rows mergedRows = series.rows();
+		RepositorySeries.Rows growthRows = series.rows();
+		RepositorySeries.Rows fastRows = series.rows();
+		for (InventoryService.Latest repository : latest) {
+			String name = repository.repository();
 			for (InventoryRecord.Namespace namespace : repository.newest().namespaces()) {
-				Tags tags = Tags.of("repository", repository.repository(), "namespace", namespace.namespace());
-				refRows.add(MultiGauge.Row.of(tags, namespace.refs()));
-				staleRows.add(MultiGauge.Row.of(tags, namespace.stale()));
+				Tags tags = Tags.of("namespace", namespace.namespace());
+				refRows.add(name, tags, namespace.refs());
+				staleRows.add(name, tags, namespace.stale());
 				if (namespace.merged() != null) {
-					mergedRows.add(MultiGauge.Row.of(tags, namespace.merged()));
+					mergedRows.add(name, tags, namespace.merged());
 				}
 			}
-			Tags tags = Tags.of("repository", repository.repository());
 			if (repository.growth().perWeek() != null) {
-				growthRows.add(MultiGauge.Row.of(tags, repository.growth().perWeek()));
+				growthRows.add(name, Tags.empty(), repository.growth().perWeek());
 			}
-			fastRows.add(MultiGauge.Row.of(tags, repository.growth().fast() ? 1 : 0));
+			fastRows.add(name, Tags.empty(), repository.growth().fast() ? 1 : 0);
 		}
-		this.refs.register(refRows, true);
-		this.stale.register(staleRows, true);
-		this.merged.register(mergedRows, true);
-		this.growth.register(growthRows, true);
-		this.fast.register(fastRows, true);
+		this.refs.register(refRows.list(), true);
+		this.stale.register(staleRows.list(), true);
+		this.merged.register(mergedRows.list(), true);
+		this.growth.register(growthRows.list(), true);
+		this.fast.register(fastRows.list(), true);
 	}
 
 }
