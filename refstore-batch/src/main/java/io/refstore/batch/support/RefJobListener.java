@@ -14,8 +14,9 @@ import io.refstore.batch.api.RefJobType;
 /**
  * Listens to every refstore job: records the instance running it (so a restarted instance
  * recognises the executions it left behind), ties the repository's lease to the
- * execution, and at the end releases the lease and publishes the
- * {@link RefJobEvent.Action#FINISH} event.
+ * execution, and at the end releases the lease, records the execution's duration and refs
+ * processed ({@link JobMeters}) and publishes the {@link RefJobEvent.Action#FINISH}
+ * event.
  */
 public class RefJobListener implements JobExecutionListener {
 
@@ -28,7 +29,11 @@ public class RefJobListener implements JobExecutionListener {
 
 	private final ApplicationEventPublisher events;
 
-	public RefJobListener(JobLeases leases, JobRepository jobRepository, ApplicationEventPublisher events) {
+	private final JobMeters meters;
+
+	public RefJobListener(JobLeases leases, JobRepository jobRepository, ApplicationEventPublisher events,
+			JobMeters meters) {
+		this.meters = meters;
 		this.leases = leases;
 		this.jobRepository = jobRepository;
 		this.events = events;
@@ -48,6 +53,7 @@ public class RefJobListener implements JobExecutionListener {
 		if (mutating(execution)) {
 			this.leases.release(repositoryPath(execution), execution.getId());
 		}
+		this.meters.ended(execution);
 		this.events.publishEvent(new RefJobEvent(Instant.now(), "system", RefJobEvent.Action.FINISH,
 				execution.getJobInstance().getJobName(), execution.getId(),
 				execution.getJobParameters().getString(JobParameterNames.REPOSITORY), DefaultRefJobs.text(execution),

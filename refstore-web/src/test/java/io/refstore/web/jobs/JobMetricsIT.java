@@ -122,6 +122,76 @@ class JobMetricsIT extends JobApiTestSupport {
 	}
 
 	@Test
+	void jobsAreTimedTheirRefsCountedAndTheirLockWaitsMeasured() throws Exception {
+		String name = uniqueName("jobs-metrics-work");
+		repoWithBranches(name, 40);
+		String before = prometheus();
+		String migrate = "type=\"migrate\"";
+		String completed = "outcome=\"completed\"";
+		long migration = id(this.mvc
+			.perform(postJson("/api/jobs/migrations",
+					"{\"repository\": \"%s\", \"targetFormat\": \"reftable\"}".formatted(name))
+				.with(as("admin")))
+			.andReturn()
+			.getResponse()
+			.getContentAsString());
+		assertThat(awaitEnd(migration).read("$.status", String.class)).isEqualTo("COMPLETED");
+		long plan = id(this.mvc
+			.perform(postJson("/api/jobs/deletion-plans",
+					"{\"repository\": \"%s\", \"namespaces\": [\"refs/heads/\"]}".formatted(name))
+				.with(as("operator")))
+			.andReturn()
+			.getResponse()
+			.getContentAsString());
+		long planned = Long.parseLong(awaitResult(plan, "plan.count").read("$.results['plan.count']", String.class));
+		assertThat(planned).isPositive();
+		long deletion = id(
+				this.mvc
+					.perform(postJson("/api/jobs/deletions",
+							"""
+									{"plan": %d, "confirmRepository": "%s", "confirmCount": "%d"}""".formatted(plan,
+									name, planned))
+						.with(as("admin")))
+					.andReturn()
+					.getResponse()
+					.getContentAsString());
+		assertThat(awaitEnd(deletion).read("$.status", String.class)).isEqualTo("COMPLETED");
+
+		String after = prometheus();
+		assertThat(delta(before, after, "refstore_jobs_duration_seconds_count", migrate, completed)).isEqualTo(1);
+		assertThat(delta(before, after, "refstore_jobs_duration_seconds_bucket", migrate, completed, "le=\"3600.0\""))
+			.as("a histogram bucket of an hour")
+			.isEqualTo(1);
+		// the plan is an execution of the deletion job too, which deletes nothing
+		assertThat(delta(before, after, "refstore_jobs_duration_seconds_count", "type=\"delete\"", completed))
+			.isEqualTo(2);
+		assertThat(delta(before, after, "refstore_refs_processed_total", migrate)).as("HEAD, main and 40 branches")
+			.isEqualTo(42);
+		assertThat(delta(before, after, "refstore_refs_processed_total", "type=\"delete\"")).isEqualTo(planned);
+		assertThat(
+				delta(before, after, "refstore_locks_wait_seconds_count", "lock=\"gate_swap\"", "outcome=\"acquired\""))
+			.as("the migration's swap closed the gate")
+			.isGreaterThanOrEqualTo(1);
+		assertThat(delta(before, after, "refstore_locks_wait_seconds_count", "lock=\"gate_chunk\"",
+				"outcome=\"acquired\""))
+			.as("each chunk of the deletion closed it")
+			.isGreaterThanOrEqualTo(1);
+		assertThat(prometheusValue(after, "refstore_locks_wait_seconds_count", "lock=\"lock_file\"",
+				"outcome=\"acquired\""))
+			.isPositive();
+		Awaitility.await("this node, up, in the fleet's gauge")
+			.atMost(Duration.ofSeconds(30))
+			.untilAsserted(
+					() -> assertThat(prometheusValue(prometheus(), "refstore_fleet_node_up", "node=")).isEqualTo(1));
+	}
+
+	/** How much a sample grew between two scrapes (absent before: from 0). */
+	private static double delta(String before, String after, String metric, String... labels) {
+		double was = prometheusValue(before, metric, labels);
+		return prometheusValue(after, metric, labels) - (Double.isNaN(was) ? 0 : was);
+	}
+
+	@Test
 	void aRunningMigrationShowsItsProgressUntilItEnds() throws Exception {
 		String name = uniqueName("jobs-metrics-run");
 		repoWithBranches(name, 1000);
