@@ -8,6 +8,10 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
@@ -16,14 +20,17 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
+import com.jayway.jsonpath.JsonPath;
+
+import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 import io.refstore.web.ApiTestSupport;
 
 /**
- * Actuator and API description: health is public, info, metrics and Prometheus need
- * VIEWER and carry the ref-store gauges, each with a help text and named by Prometheus's
- * conventions; the OpenAPI description and Swagger UI are public and document the URL
- * scheme.
+ * Actuator and API description: health is public, info (version, commit, build time),
+ * metrics and Prometheus need VIEWER and carry the ref-store gauges, each with a help
+ * text and named by Prometheus's conventions; the OpenAPI description and Swagger UI are
+ * public and document the URL scheme.
  */
 class OperationsIT extends ApiTestSupport {
 
@@ -78,6 +85,34 @@ class OperationsIT extends ApiTestSupport {
 				assertThat(metric).as("a timer").endsWith("_seconds");
 			}
 		});
+	}
+
+	@Test
+	void infoShowsTheVersionCommitAndBuildTime() throws Exception {
+		Path module = Path.of("").toAbsolutePath();
+		String pom = Files.readString(module.resolve("pom.xml"));
+		Matcher version = Pattern.compile("<artifactId>refstore-parent</artifactId>\\s*<version>([^<]+)</version>")
+			.matcher(pom);
+		assertThat(version.find()).isTrue();
+		// git-commit-id-maven-plugin reads the repository's HEAD; in a linked worktree
+		// (git worktree add) that of the main checkout, its common directory's
+		String commonDir = GitCli.system()
+			.ok(module, "rev-parse", "--path-format=absolute", "--git-common-dir")
+			.strip();
+		String head = GitCli.system().ok(module, "--git-dir=" + commonDir, "rev-parse", "HEAD").strip();
+		String info = this.mvc.perform(get("/actuator/info").with(as("viewer")))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.build.version").value(version.group(1)))
+			.andExpect(jsonPath("$.build.artifact").value("refstore-web"))
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		String commit = JsonPath.read(info, "$.git.commit.id");
+		assertThat(commit).hasSizeGreaterThanOrEqualTo(7);
+		assertThat(head).startsWith(commit);
+		Instant built = Instant.parse(JsonPath.read(info, "$.build.time"));
+		assertThat(built).isBefore(Instant.now()).isAfter(Instant.now().minus(Duration.ofDays(30)));
+		assertThat(Instant.parse(JsonPath.<String>read(info, "$.git.commit.time"))).isBeforeOrEqualTo(built);
 	}
 
 	@Test
