@@ -2,12 +2,14 @@ package io.refstore.batch.support;
 
 import java.time.Instant;
 
+import org.slf4j.MDC;
 import org.springframework.batch.core.job.JobExecution;
 import org.springframework.batch.core.listener.JobExecutionListener;
 import org.springframework.batch.core.repository.JobRepository;
 import org.springframework.context.ApplicationEventPublisher;
 
 import io.refstore.batch.api.JobParameterNames;
+import io.refstore.batch.api.LogFields;
 import io.refstore.batch.api.RefJobEvent;
 import io.refstore.batch.api.RefJobType;
 
@@ -41,6 +43,10 @@ public class RefJobListener implements JobExecutionListener {
 
 	@Override
 	public void beforeJob(JobExecution execution) {
+		// the job runs on this thread: every line it logs names its repository and actor
+		MDC.put(LogFields.JOB_EXECUTION, String.valueOf(execution.getId()));
+		putIfPresent(LogFields.REPOSITORY, execution.getJobParameters().getString(JobParameterNames.REPOSITORY));
+		putIfPresent(LogFields.USER, execution.getJobParameters().getString(JobParameterNames.ACTOR));
 		execution.getExecutionContext().putString(INSTANCE, this.leases.instanceId());
 		this.jobRepository.updateExecutionContext(execution);
 		if (mutating(execution)) {
@@ -59,6 +65,15 @@ public class RefJobListener implements JobExecutionListener {
 				execution.getJobParameters().getString(JobParameterNames.REPOSITORY), DefaultRefJobs.text(execution),
 				execution.getStatus() + ": " + execution.getExitStatus().getExitDescription(), RefJobEvent.Result.ENDED,
 				JobSummaries.status(execution.getStatus())));
+		MDC.remove(LogFields.JOB_EXECUTION);
+		MDC.remove(LogFields.REPOSITORY);
+		MDC.remove(LogFields.USER);
+	}
+
+	private static void putIfPresent(String key, String value) {
+		if (value != null) {
+			MDC.put(key, value);
+		}
 	}
 
 	static boolean mutating(JobExecution execution) {
