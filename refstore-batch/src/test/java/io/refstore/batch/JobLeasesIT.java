@@ -86,12 +86,8 @@ class JobLeasesIT {
 
 	@Test
 	void anInstanceThatDiesDuringItsWorkFreesItWhenItsLeaseRunsOut() throws Exception {
-		Path root = Files.createDirectories(this.dir.resolve("repos"));
-		Path db = this.dir.resolve("db/leases");
-		try (ConfigurableApplicationContext survivor = BatchTestApplication.start(db, root, "survivor")) {
-			// an instance whose heartbeat never runs: dead from the start
-			JobLeases dead = new JobLeases(survivor.getBean(JdbcTemplate.class), "dead", Duration.ofSeconds(3),
-					survivor.getBean(TaskScheduler.class));
+		try (ConfigurableApplicationContext survivor = survivor()) {
+			JobLeases dead = heartless(survivor, "dead");
 			CountDownLatch holding = new CountDownLatch(1);
 			CountDownLatch never = new CountDownLatch(1);
 			CompletableFuture.runAsync(() -> dead.runAlone("schedule-queue", Duration.ZERO, () -> {
@@ -112,12 +108,8 @@ class JobLeasesIT {
 
 	@Test
 	void aHeldRoleStaysWithItsInstanceUntilItsLeaseRunsOut() throws Exception {
-		Path root = Files.createDirectories(this.dir.resolve("repos"));
-		Path db = this.dir.resolve("db/leases");
-		try (ConfigurableApplicationContext survivor = BatchTestApplication.start(db, root, "survivor")) {
-			// an instance whose heartbeat never runs: it dies once its lease runs out
-			JobLeases dying = new JobLeases(survivor.getBean(JdbcTemplate.class), "dying", Duration.ofSeconds(3),
-					survivor.getBean(TaskScheduler.class));
+		try (ConfigurableApplicationContext survivor = survivor()) {
+			JobLeases dying = heartless(survivor, "dying");
 			ExclusiveWork work = survivor.getBean(ExclusiveWork.class);
 			assertThat(dying.holdAlone("fleet-metrics")).isTrue();
 			assertThat(dying.holdAlone("fleet-metrics")).as("asked again by its holder").isTrue();
@@ -133,6 +125,21 @@ class JobLeasesIT {
 				.atMost(Duration.ofSeconds(10))
 				.until(() -> work.holdAlone("fleet-metrics") && !dying.holdAlone("fleet-metrics"));
 		}
+	}
+
+	/** An instance {@code survivor} on the test's database and root. */
+	private ConfigurableApplicationContext survivor() throws Exception {
+		Path root = Files.createDirectories(this.dir.resolve("repos"));
+		return BatchTestApplication.start(this.dir.resolve("db/leases"), root, "survivor");
+	}
+
+	/**
+	 * Another instance's leases on {@code survivor}'s database, whose heartbeat never
+	 * runs: dead once its leases (3 s) run out.
+	 */
+	private static JobLeases heartless(ConfigurableApplicationContext survivor, String name) {
+		return new JobLeases(survivor.getBean(JdbcTemplate.class), name, Duration.ofSeconds(3),
+				survivor.getBean(TaskScheduler.class));
 	}
 
 	@Test
