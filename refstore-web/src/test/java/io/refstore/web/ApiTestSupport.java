@@ -1,5 +1,8 @@
 package io.refstore.web;
 
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -127,6 +130,17 @@ public abstract class ApiTestSupport {
 			}
 		}
 		return Double.NaN;
+	}
+
+	/**
+	 * What Prometheus would scrape from {@code /actuator/prometheus}, read as a viewer.
+	 */
+	protected String prometheusScrape() throws Exception {
+		return this.mvc.perform(get("/actuator/prometheus").with(as("viewer")))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
 	}
 
 	/** HTTP Basic as {@code user}. */

@@ -2,7 +2,6 @@ package io.refstore.web.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
-import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import java.sql.Timestamp;
 import java.time.Duration;
@@ -35,26 +34,23 @@ class JobMetricsIT extends JobApiTestSupport {
 	@Autowired
 	JdbcClient jdbc;
 
-	private String prometheus() throws Exception {
-		return this.mvc.perform(get("/actuator/prometheus").with(as("viewer")))
-			.andExpect(status().isOk())
-			.andReturn()
-			.getResponse()
-			.getContentAsString();
-	}
-
-	@Test
-	void executionCountsMatchTheHistoryAndLaunchesAreCounted() throws Exception {
-		String name = uniqueName("jobs-metrics");
-		repoWithBranches(name, 3);
-		double launchesBefore = prometheusValue(prometheus(), "refstore_jobs_events_total", "action=\"launch\"",
-				"outcome=\"accepted\"");
+	/** Verifies {@code name}, once the verification completed. */
+	private void verified(String name) throws Exception {
 		long id = id(this.mvc
 			.perform(postJson("/api/jobs/verifications", "{\"repository\": \"" + name + "\"}").with(as("operator")))
 			.andReturn()
 			.getResponse()
 			.getContentAsString());
 		assertThat(awaitEnd(id).read("$.status", String.class)).isEqualTo("COMPLETED");
+	}
+
+	@Test
+	void executionCountsMatchTheHistoryAndLaunchesAreCounted() throws Exception {
+		String name = uniqueName("jobs-metrics");
+		repoWithBranches(name, 3);
+		double launchesBefore = prometheusValue(prometheusScrape(), "refstore_jobs_events_total", "action=\"launch\"",
+				"outcome=\"accepted\"");
+		verified(name);
 		// schedules of earlier tests in this context may still launch verifications: the
 		// gauge and the history are compared until a moment between two of them
 		AtomicReference<String> scrape = new AtomicReference<>();
@@ -64,7 +60,7 @@ class JobMetricsIT extends JobApiTestSupport {
 			.pollInterval(Duration.ofMillis(200))
 			.untilAsserted(() -> {
 				this.metrics.refresh();
-				scrape.set(prometheus());
+				scrape.set(prometheusScrape());
 				String listed = this.mvc
 					.perform(get("/api/jobs").param("type", "verify")
 						.param("status", "COMPLETED")
@@ -88,14 +84,9 @@ class JobMetricsIT extends JobApiTestSupport {
 	void onlyTheNodeHoldingTheFleetMetricsLeaseExportsTheExecutions() throws Exception {
 		String name = uniqueName("jobs-metrics-fleet");
 		repoWithBranches(name, 3);
-		long id = id(this.mvc
-			.perform(postJson("/api/jobs/verifications", "{\"repository\": \"" + name + "\"}").with(as("operator")))
-			.andReturn()
-			.getResponse()
-			.getContentAsString());
-		assertThat(awaitEnd(id).read("$.status", String.class)).isEqualTo("COMPLETED");
+		verified(name);
 		this.metrics.refresh();
-		String alone = prometheus();
+		String alone = prometheusScrape();
 		assertThat(prometheusValue(alone, "refstore_jobs_executions", "type=\"verify\"", "status=\"COMPLETED\""))
 			.isPositive();
 		assertThat(alone).contains("refstore_fleet_reporter 1.0");
@@ -109,14 +100,15 @@ class JobMetricsIT extends JobApiTestSupport {
 			.update();
 		try {
 			this.metrics.refresh();
-			String other = prometheus();
+			String other = prometheusScrape();
 			assertThat(other).doesNotContain("refstore_jobs_executions{").contains("refstore_fleet_reporter 0.0");
 		}
 		finally {
 			this.jdbc.sql("DELETE FROM REFSTORE_JOB_LEASE WHERE REPOSITORY = 'work:fleet-metrics'").update();
 		}
 		this.metrics.refresh();
-		assertThat(prometheusValue(prometheus(), "refstore_jobs_executions", "type=\"verify\"", "status=\"COMPLETED\""))
+		assertThat(prometheusValue(prometheusScrape(), "refstore_jobs_executions", "type=\"verify\"",
+				"status=\"COMPLETED\""))
 			.as("once the other node's lease is gone")
 			.isPositive();
 	}
@@ -125,7 +117,7 @@ class JobMetricsIT extends JobApiTestSupport {
 	void jobsAreTimedTheirRefsCountedAndTheirLockWaitsMeasured() throws Exception {
 		String name = uniqueName("jobs-metrics-work");
 		repoWithBranches(name, 40);
-		String before = prometheus();
+		String before = prometheusScrape();
 		String migrate = "type=\"migrate\"";
 		String completed = "outcome=\"completed\"";
 		long migration = id(this.mvc
@@ -157,7 +149,7 @@ class JobMetricsIT extends JobApiTestSupport {
 					.getContentAsString());
 		assertThat(awaitEnd(deletion).read("$.status", String.class)).isEqualTo("COMPLETED");
 
-		String after = prometheus();
+		String after = prometheusScrape();
 		assertThat(delta(before, after, "refstore_jobs_duration_seconds_count", migrate, completed)).isEqualTo(1);
 		assertThat(delta(before, after, "refstore_jobs_duration_seconds_bucket", migrate, completed, "le=\"3600.0\""))
 			.as("a histogram bucket of an hour")
@@ -181,8 +173,8 @@ class JobMetricsIT extends JobApiTestSupport {
 			.isPositive();
 		Awaitility.await("this node, up, in the fleet's gauge")
 			.atMost(Duration.ofSeconds(30))
-			.untilAsserted(
-					() -> assertThat(prometheusValue(prometheus(), "refstore_fleet_node_up", "node=")).isEqualTo(1));
+			.untilAsserted(() -> assertThat(prometheusValue(prometheusScrape(), "refstore_fleet_node_up", "node="))
+				.isEqualTo(1));
 	}
 
 	/** How much a sample grew between two scrapes (absent before: from 0). */
@@ -207,7 +199,7 @@ class JobMetricsIT extends JobApiTestSupport {
 		await(id, Duration.ofSeconds(60), (job) -> ((Number) job.read("$.progress.done")).longValue() >= 100
 				&& "copyRefsStep".equals(job.read("$.progress.step")));
 		this.metrics.refresh();
-		String scrape = prometheus();
+		String scrape = prometheusScrape();
 		String repository = "repository=\"" + name + "\"";
 		Matcher line = Pattern
 			.compile("refstore_jobs_running_progress_percent\\{[^}]*" + Pattern.quote(repository) + "[^}]*} (\\S+)")
@@ -220,7 +212,7 @@ class JobMetricsIT extends JobApiTestSupport {
 		assertThat(prometheusValue(scrape, "refstore_jobs_running_eta_seconds", repository)).isGreaterThanOrEqualTo(0);
 		assertThat(awaitEnd(id).read("$.status", String.class)).isEqualTo("COMPLETED");
 		this.metrics.refresh();
-		assertThat(prometheusValue(prometheus(), "refstore_jobs_running_progress_percent", repository)).isNaN();
+		assertThat(prometheusValue(prometheusScrape(), "refstore_jobs_running_progress_percent", repository)).isNaN();
 	}
 
 }

@@ -74,25 +74,18 @@ class GrafanaDashboardIT extends ApiTestSupport {
 		List<String> scrapes = new ArrayList<>();
 		Awaitility.await("the running migration's gauges")
 			.atMost(Duration.ofSeconds(60))
-			.until(() -> scrape().contains("refstore_jobs_running_rate_items_per_second{"));
-		scrapes.add(scrape());
+			.until(() -> prometheusScrape().contains("refstore_jobs_running_rate_items_per_second{"));
+		scrapes.add(prometheusScrape());
 		awaitEnd(migration);
 		Awaitility.await("every metric the dashboard queries")
 			.atMost(Duration.ofSeconds(60))
 			.pollInterval(Duration.ofSeconds(1))
 			.untilAsserted(() -> {
 				List<String> now = new ArrayList<>(scrapes);
-				now.add(scrape());
+				now.add(prometheusScrape());
 				assertThat(queried).allSatisfy((metric) -> assertThat(now)
 					.anySatisfy((scrape) -> assertThat(scrape).containsPattern("(?m)^" + metric + "[{ ]")));
 			});
-	}
-
-	private String scrape() throws Exception {
-		return this.mvc.perform(get("/actuator/prometheus").with(as("viewer")))
-			.andReturn()
-			.getResponse()
-			.getContentAsString();
 	}
 
 	private long launch(String path, String json) throws Exception {

@@ -61,11 +61,7 @@ class OperationsIT extends ApiTestSupport {
 		TempRepo repo = bareRepo(uniqueName("metrics-help"));
 		repo.git("update-ref", "refs/heads/main", repo.commit("one", null));
 		this.metrics.refresh();
-		String scrape = this.mvc.perform(get("/actuator/prometheus").with(as("viewer")))
-			.andExpect(status().isOk())
-			.andReturn()
-			.getResponse()
-			.getContentAsString();
+		String scrape = prometheusScrape();
 		Map<String, String> types = new TreeMap<>();
 		Map<String, String> helps = new TreeMap<>();
 		Matcher line = Pattern.compile("(?m)^# (TYPE|HELP) (refstore_\\S+) ?(.*)$").matcher(scrape);

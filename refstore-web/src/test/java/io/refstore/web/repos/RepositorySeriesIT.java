@@ -47,10 +47,7 @@ class RepositorySeriesIT extends ApiTestSupport {
 			repo.git("update-ref", "refs/heads/main", repo.commit("one", null));
 		}
 		this.metrics.refresh();
-		String scrape = this.mvc.perform(get("/actuator/prometheus").with(as("viewer")))
-			.andReturn()
-			.getResponse()
-			.getContentAsString();
+		String scrape = prometheusScrape();
 		List<String> bytes = scrape.lines().filter((line) -> line.startsWith("refstore_store_bytes{")).toList();
 		assertThat(this.registry.names().size()).isGreaterThan(4);
 		assertThat(bytes).hasSize(4)
