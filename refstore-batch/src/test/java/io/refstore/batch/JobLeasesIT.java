@@ -33,8 +33,9 @@ import io.refstore.core.ref.RefFormat;
  * The application's one distributed lock, {@link ExclusiveWork} over the jobs' lease
  * table, between two instances sharing an H2 database: work runs alone across instances
  * and threads, a waiter runs once the holder ends, an instance that dies during its work
- * frees it when the lease runs out (3 s here); and an instance started again drops the
- * leases of its previous life, which its heartbeat would otherwise renew for ever.
+ * frees it when the lease runs out (3 s here), as does one holding a role; and an
+ * instance started again drops the leases of its previous life, which its heartbeat would
+ * otherwise renew for ever.
  */
 class JobLeasesIT {
 
@@ -85,12 +86,8 @@ class JobLeasesIT {
 
 	@Test
 	void anInstanceThatDiesDuringItsWorkFreesItWhenItsLeaseRunsOut() throws Exception {
-		Path root = Files.createDirectories(this.dir.resolve("repos"));
-		Path db = this.dir.resolve("db/leases");
-		try (ConfigurableApplicationContext survivor = BatchTestApplication.start(db, root, "survivor")) {
-			// an instance whose heartbeat never runs: dead from the start
-			JobLeases dead = new JobLeases(survivor.getBean(JdbcTemplate.class), "dead", Duration.ofSeconds(3),
-					survivor.getBean(TaskScheduler.class));
+		try (ConfigurableApplicationContext survivor = survivor()) {
+			JobLeases dead = heartless(survivor, "dead");
 			CountDownLatch holding = new CountDownLatch(1);
 			CountDownLatch never = new CountDownLatch(1);
 			CompletableFuture.runAsync(() -> dead.runAlone("schedule-queue", Duration.ZERO, () -> {
@@ -107,6 +104,42 @@ class JobLeasesIT {
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
 			never.countDown();
 		}
+	}
+
+	@Test
+	void aHeldRoleStaysWithItsInstanceUntilItsLeaseRunsOut() throws Exception {
+		try (ConfigurableApplicationContext survivor = survivor()) {
+			JobLeases dying = heartless(survivor, "dying");
+			ExclusiveWork work = survivor.getBean(ExclusiveWork.class);
+			assertThat(dying.holdAlone("fleet-metrics")).isTrue();
+			assertThat(dying.holdAlone("fleet-metrics")).as("asked again by its holder").isTrue();
+			assertThat(work.holdAlone("fleet-metrics")).as("another instance, while it is held").isFalse();
+			assertThat(work.runAlone("fleet-metrics", Duration.ZERO, () -> {
+			})).as("no one works under a held role").isFalse();
+			Awaitility.await("the dead holder's lease to run out")
+				.atMost(Duration.ofSeconds(30))
+				.until(() -> work.holdAlone("fleet-metrics"));
+			assertThat(dying.holdAlone("fleet-metrics")).as("the old holder, once it was taken over").isFalse();
+			Awaitility.await("the holder's heartbeat to keep it past its time to live")
+				.during(Duration.ofSeconds(5))
+				.atMost(Duration.ofSeconds(10))
+				.until(() -> work.holdAlone("fleet-metrics") && !dying.holdAlone("fleet-metrics"));
+		}
+	}
+
+	/** An instance {@code survivor} on the test's database and root. */
+	private ConfigurableApplicationContext survivor() throws Exception {
+		Path root = Files.createDirectories(this.dir.resolve("repos"));
+		return BatchTestApplication.start(this.dir.resolve("db/leases"), root, "survivor");
+	}
+
+	/**
+	 * Another instance's leases on {@code survivor}'s database, whose heartbeat never
+	 * runs: dead once its leases (3 s) run out.
+	 */
+	private static JobLeases heartless(ConfigurableApplicationContext survivor, String name) {
+		return new JobLeases(survivor.getBean(JdbcTemplate.class), name, Duration.ofSeconds(3),
+				survivor.getBean(TaskScheduler.class));
 	}
 
 	@Test

@@ -1,5 +1,8 @@
 package io.refstore.web;
 
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -70,6 +73,10 @@ public abstract class ApiTestSupport {
 		registry.add("refstore.demo.enabled", () -> "false");
 		// schedules may fire every 2 s, not every second, so that a test can be refused
 		registry.add("refstore.schedules.min-interval", () -> "2s");
+		// every repository of the shared root has series of its own: tests read the
+		// gauges of their small repositories among hundreds (RepositorySeriesIT ranks,
+		// with refstore.test.top-repositories of its own)
+		registry.add("refstore.metrics.top-repositories", () -> "${refstore.test.top-repositories:1000000}");
 		String[][] users = { { "viewer", "VIEWER" }, { "operator", "OPERATOR" }, { "admin", "ADMIN" },
 				{ "admin2", "ADMIN" }, { "nobody", "" } };
 		for (int i = 0; i < users.length; i++) {
@@ -123,6 +130,17 @@ public abstract class ApiTestSupport {
 			}
 		}
 		return Double.NaN;
+	}
+
+	/**
+	 * What Prometheus would scrape from {@code /actuator/prometheus}, read as a viewer.
+	 */
+	protected String prometheusScrape() throws Exception {
+		return this.mvc.perform(get("/actuator/prometheus").with(as("viewer")))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
 	}
 
 	/** HTTP Basic as {@code user}. */

@@ -22,4 +22,16 @@ public interface ExclusiveWork {
 	 */
 	boolean runAlone(String name, Duration wait, Runnable work);
 
+	/**
+	 * Claims the lease {@code name} for this instance, or keeps it: unlike
+	 * {@link #runAlone}, nothing releases it; the heartbeat renews it for as long as the
+	 * instance runs, and another instance takes it over only once it expired (this one
+	 * died or stopped). For a role one instance of the fleet plays at a time, asked again
+	 * before each time it is played, such as exporting the figures of the shared database
+	 * to Prometheus.
+	 * @param name the role, such as {@code fleet-metrics}
+	 * @return whether this instance holds it now
+	 */
+	boolean holdAlone(String name);
+
 }

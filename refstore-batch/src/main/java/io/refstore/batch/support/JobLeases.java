@@ -149,6 +149,14 @@ public class JobLeases implements ExclusiveWork, AutoCloseable {
 		}
 	}
 
+	@Override
+	public boolean holdAlone(String name) {
+		String lease = WORK + name;
+		return claim(lease, "held work")
+				|| find(lease).filter((held) -> held.ownerInstance().equals(this.instanceId) && !held.expired())
+					.isPresent();
+	}
+
 	/** Records the execution that took a lease this instance claimed. */
 	public void attach(String repository, long executionId) {
 		this.jdbc.update(

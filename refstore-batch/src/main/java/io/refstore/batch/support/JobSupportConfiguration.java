@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.util.Map;
 
 import org.springframework.batch.core.job.Job;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.batch.core.launch.JobOperator;
 import org.springframework.batch.core.repository.JobRepository;
 import org.springframework.context.ApplicationEventPublisher;
@@ -14,6 +15,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.scheduling.TaskScheduler;
 import org.springframework.scheduling.annotation.EnableScheduling;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Metrics;
 import io.refstore.batch.api.RefJobs;
 import io.refstore.core.repo.RepositoryPaths;
 
@@ -36,9 +39,19 @@ class JobSupportConfiguration {
 		return new JobLeases(jdbc, instance, properties.jobs().leaseTtl(), scheduler);
 	}
 
+	/**
+	 * The jobs' meters, in the application's registry; without one (no actuator), in
+	 * Micrometer's global registry, as Spring Batch's own.
+	 */
+	@Bean(destroyMethod = "close")
+	JobMeters jobMeters(ObjectProvider<MeterRegistry> meters) {
+		return new JobMeters(meters.getIfAvailable(() -> Metrics.globalRegistry));
+	}
+
 	@Bean
-	RefJobListener refJobListener(JobLeases leases, JobRepository jobRepository, ApplicationEventPublisher events) {
-		return new RefJobListener(leases, jobRepository, events);
+	RefJobListener refJobListener(JobLeases leases, JobRepository jobRepository, ApplicationEventPublisher events,
+			JobMeters meters) {
+		return new RefJobListener(leases, jobRepository, events, meters);
 	}
 
 	@Bean

@@ -91,6 +91,10 @@ public final class LockFile implements AutoCloseable {
 	 * the creation, the wait is git's.
 	 */
 	private LockFile take(Duration timeout, Creation creation) throws IOException {
+		return LockWaits.timed(LockWaits.Kind.LOCK_FILE, () -> takeWaiting(timeout, creation));
+	}
+
+	private LockFile takeWaiting(Duration timeout, Creation creation) throws IOException {
 		long deadline = (timeout != null) ? System.nanoTime() + timeout.toNanos() : Long.MAX_VALUE;
 		int attempt = 1;
 		int broken = 0;

@@ -15,6 +15,8 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
+import io.refstore.core.io.LockWaits;
+
 /**
  * Keeps every refstore process's ref writers out of a repository while its store is being
  * swapped (a format migration or a rollback, by the {@code refstore} command, the
@@ -145,6 +147,10 @@ public final class StoreGate {
 	 * @throws StoreSwappedException if the store was switched since {@code openedAt}
 	 */
 	public Pass enter(long openedAt, Duration wait) throws IOException {
+		return LockWaits.timed(LockWaits.Kind.GATE_WRITER, () -> enterWaiting(openedAt, wait));
+	}
+
+	private Pass enterWaiting(long openedAt, Duration wait) throws IOException {
 		if (this.lock.isWriteLockedByCurrentThread() || this.lock.getReadHoldCount() > 0) {
 			// this thread is inside already (a swap's own writes, a writer's nested one):
 			// its process holds the file
@@ -324,7 +330,7 @@ public final class StoreGate {
 	 */
 	public Swap closeForSwap(Duration wait) throws IOException {
 		long deadline = System.nanoTime() + wait.toNanos();
-		FileLock[] locks = close(deadline, wait, true);
+		FileLock[] locks = LockWaits.timed(LockWaits.Kind.GATE_SWAP, () -> close(deadline, wait, true));
 		synchronized (this) {
 			// written now, before anything changes: advancing it after the switch then
 			// needs no new space
@@ -343,10 +349,12 @@ public final class StoreGate {
 	 */
 	public Run beginRun(Duration wait) throws IOException {
 		long deadline = System.nanoTime() + wait.toNanos();
-		while (lockRun(true) == null) {
-			pause(deadline, wait);
-		}
-		return new Run();
+		return LockWaits.timed(LockWaits.Kind.GATE_RUN, () -> {
+			while (lockRun(true) == null) {
+				pause(deadline, wait);
+			}
+			return new Run();
+		});
 	}
 
 	/**
@@ -379,7 +387,7 @@ public final class StoreGate {
 	 */
 	public Pass closeForChunk(Duration wait) throws IOException {
 		long deadline = System.nanoTime() + wait.toNanos();
-		FileLock[] locks = close(deadline, wait, false);
+		FileLock[] locks = LockWaits.timed(LockWaits.Kind.GATE_CHUNK, () -> close(deadline, wait, false));
 		return () -> reopen(locks);
 	}
 

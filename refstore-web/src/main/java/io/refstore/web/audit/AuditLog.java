@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.event.EventListener;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -37,6 +39,8 @@ import io.refstore.web.system.Redaction;
  */
 @Service
 public class AuditLog {
+
+	private static final Logger log = LoggerFactory.getLogger(AuditLog.class);
 
 	private static final int MAX_TEXT = 4096;
 
@@ -65,6 +69,11 @@ public class AuditLog {
 	 */
 	@EventListener
 	public void record(AuditEntry entry) {
+		// one line per entry for the log aggregator: under a request or a job, its
+		// correlation id, user and repository are fields of the line's MDC too
+		log.info("audit: {} {} by {} on {}: {}", Printable.excerpt(entry.action()), entry.outcome(),
+				Printable.excerpt(entry.actor()), Printable.excerpt(entry.repository()),
+				Printable.excerpt(entry.target()));
 		ForwardedBy forwarding = this.forwardedBy.getIfAvailable();
 		String via = (forwarding != null) ? forwarding.node() : null;
 		if (via != null && !entry.parameters().containsKey("via")) {

@@ -1,7 +1,8 @@
 package io.refstore.web.inventory;
 
-import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,7 +17,9 @@ import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.refstore.batch.api.RefJobEvent;
 import io.refstore.batch.api.RefJobType;
+import io.refstore.web.system.FleetReporter;
 import io.refstore.web.system.RefWebProperties;
+import io.refstore.web.system.RepositorySeries;
 
 /**
  * Gauges of the inventory history, from the newest run of each repository (so every
@@ -31,7 +34,12 @@ import io.refstore.web.system.RefWebProperties;
  * <li>{@code refstore.inventory.growing.fast} (tag {@code repository}): 1 above
  * {@code refstore.inventory.growth-alert-per-week}, else 0</li>
  * </ul>
- * Read again at every inventory job's end and every {@code refstore.metrics.refresh}.
+ * Read again at every inventory job's end and every {@code refstore.metrics.refresh}. The
+ * history is the fleet's: only the node {@link FleetReporter} names exports it, so that a
+ * sum over the nodes counts each repository once. Only the
+ * {@code refstore.metrics.top-repositories} (20) repositories with the most refs have
+ * series of their own; the others' figures are added up under
+ * {@value RepositorySeries#OTHER} (for {@code growing.fast}: how many grow fast).
  * Thread-safe: refreshes do not overlap.
  */
 @Component
@@ -43,6 +51,8 @@ class InventoryMetrics implements SchedulingConfigurer {
 
 	private final RefWebProperties settings;
 
+	private final FleetReporter reporter;
+
 	private final MultiGauge refs;
 
 	private final MultiGauge stale;
@@ -53,8 +63,10 @@ class InventoryMetrics implements SchedulingConfigurer {
 
 	private final MultiGauge fast;
 
-	InventoryMetrics(InventoryService inventory, MeterRegistry meters, RefWebProperties settings) {
+	InventoryMetrics(InventoryService inventory, MeterRegistry meters, FleetReporter reporter,
+			RefWebProperties settings) {
 		this.inventory = inventory;
+		this.reporter = reporter;
 		this.settings = settings;
 		this.refs = MultiGauge.builder("refstore.inventory.refs")
 			.description("refs per namespace at the newest inventory")
@@ -89,39 +101,45 @@ class InventoryMetrics implements SchedulingConfigurer {
 
 	/** Reads the newest run of every repository. */
 	synchronized void refresh() {
-		List<MultiGauge.Row<?>> refRows = new ArrayList<>();
-		List<MultiGauge.Row<?>> staleRows = new ArrayList<>();
-		List<MultiGauge.Row<?>> mergedRows = new ArrayList<>();
-		List<MultiGauge.Row<?>> growthRows = new ArrayList<>();
-		List<MultiGauge.Row<?>> fastRows = new ArrayList<>();
 		List<InventoryService.Latest> latest;
 		try {
-			latest = this.inventory.latestRuns();
+			latest = this.reporter.reporting() ? this.inventory.latestRuns() : List.of();
 		}
 		catch (RuntimeException ex) {
 			log.warn("cannot read the inventory history: {}", ex.getMessage());
 			return;
 		}
+		Map<String, Long> sizes = new HashMap<>();
 		for (InventoryService.Latest repository : latest) {
+			sizes.put(repository.repository(),
+					repository.newest().namespaces().stream().mapToLong(InventoryRecord.Namespace::refs).sum());
+		}
+		RepositorySeries series = new RepositorySeries(sizes, this.settings.metrics().topRepositories());
+		RepositorySeries.Rows refRows = series.rows();
+		RepositorySeries.Rows staleRows = series.rows();
+		RepositorySeries.Rows mergedRows = series.rows();
+		RepositorySeries.Rows growthRows = series.rows();
+		RepositorySeries.Rows fastRows = series.rows();
+		for (InventoryService.Latest repository : latest) {
+			String name = repository.repository();
 			for (InventoryRecord.Namespace namespace : repository.newest().namespaces()) {
-				Tags tags = Tags.of("repository", repository.repository(), "namespace", namespace.namespace());
-				refRows.add(MultiGauge.Row.of(tags, namespace.refs()));
-				staleRows.add(MultiGauge.Row.of(tags, namespace.stale()));
+				Tags tags = Tags.of("namespace", namespace.namespace());
+				refRows.add(name, tags, namespace.refs());
+				staleRows.add(name, tags, namespace.stale());
 				if (namespace.merged() != null) {
-					mergedRows.add(MultiGauge.Row.of(tags, namespace.merged()));
+					mergedRows.add(name, tags, namespace.merged());
 				}
 			}
-			Tags tags = Tags.of("repository", repository.repository());
 			if (repository.growth().perWeek() != null) {
-				growthRows.add(MultiGauge.Row.of(tags, repository.growth().perWeek()));
+				growthRows.add(name, Tags.empty(), repository.growth().perWeek());
 			}
-			fastRows.add(MultiGauge.Row.of(tags, repository.growth().fast() ? 1 : 0));
+			fastRows.add(name, Tags.empty(), repository.growth().fast() ? 1 : 0);
 		}
-		this.refs.register(refRows, true);
-		this.stale.register(staleRows, true);
-		this.merged.register(mergedRows, true);
-		this.growth.register(growthRows, true);
-		this.fast.register(fastRows, true);
+		this.refs.register(refRows.list(), true);
+		this.stale.register(staleRows.list(), true);
+		this.merged.register(mergedRows.list(), true);
+		this.growth.register(growthRows.list(), true);
+		this.fast.register(fastRows.list(), true);
 	}
 
 }

@@ -26,6 +26,7 @@ import io.refstore.batch.api.JobSummary;
 import io.refstore.batch.api.RefJobEvent;
 import io.refstore.batch.api.RefJobType;
 import io.refstore.batch.api.RefJobs;
+import io.refstore.web.system.FleetReporter;
 import io.refstore.web.system.RefWebProperties;
 
 /**
@@ -35,14 +36,18 @@ import io.refstore.web.system.RefWebProperties;
  * the job repository</li>
  * <li>{@code refstore.jobs.running.progress} (tags {@code type}, {@code repository},
  * {@code step}): percent done of each running execution's current step, -1 when its total
- * is unknown; {@code refstore.jobs.running.rate} (items per second) and
+ * is unknown; {@code refstore.jobs.running.rate} (items per second, in Prometheus
+ * {@code refstore_jobs_running_rate_items_per_second}) and
  * {@code refstore.jobs.running.eta} (seconds, -1 if unknown) with the same tags</li>
  * <li>{@code refstore.jobs.events} (counter; tags {@code action}, {@code outcome}):
- * launches, stops, restarts and ends since the application started, refused ones
+ * launches, stops, restarts and ends on this node since it started, refused ones
  * included</li>
  * </ul>
- * The gauges are refreshed every {@code refstore.metrics.jobs-refresh} (10s) and after
- * every job event. Thread-safe: refreshes do not overlap.
+ * The executions and the running jobs are the fleet's, read from the shared job
+ * repository: only the node {@link FleetReporter} names exports them, so that a sum over
+ * the nodes counts each execution once. The gauges are refreshed every
+ * {@code refstore.metrics.jobs-refresh} (10s) and after every job event. Thread-safe:
+ * refreshes do not overlap.
  */
 @Component
 // the registry creates missing repository roots, which the batch module requires to exist
@@ -57,6 +62,8 @@ class JobMetrics implements SchedulingConfigurer {
 
 	private final MeterRegistry meters;
 
+	private final FleetReporter reporter;
+
 	private final MultiGauge executions;
 
 	private final MultiGauge progress;
@@ -67,13 +74,14 @@ class JobMetrics implements SchedulingConfigurer {
 
 	private final Duration every;
 
-	JobMetrics(RefJobs jobs, JdbcClient jdbc, MeterRegistry meters, RefWebProperties settings) {
+	JobMetrics(RefJobs jobs, JdbcClient jdbc, MeterRegistry meters, FleetReporter reporter, RefWebProperties settings) {
 		this.every = settings.metrics().jobsRefresh();
+		this.reporter = reporter;
 		this.jobs = jobs;
 		this.jdbc = jdbc;
 		this.meters = meters;
 		this.executions = MultiGauge.builder("refstore.jobs.executions")
-			.description("job executions by type and status")
+			.description("job executions in the fleet's job repository by type and status")
 			.register(meters);
 		this.progress = MultiGauge.builder("refstore.jobs.running.progress")
 			.description("percent done of a running job's current step")
@@ -81,6 +89,7 @@ class JobMetrics implements SchedulingConfigurer {
 			.register(meters);
 		this.rate = MultiGauge.builder("refstore.jobs.running.rate")
 			.description("items per second of a running job's current step")
+			.baseUnit("items.per.second")
 			.register(meters);
 		this.eta = MultiGauge.builder("refstore.jobs.running.eta")
 			.description("seconds left of a running job's current step")
@@ -95,6 +104,11 @@ class JobMetrics implements SchedulingConfigurer {
 
 	synchronized void refresh() {
 		try {
+			if (!this.reporter.reporting()) {
+				List.of(this.executions, this.progress, this.rate, this.eta)
+					.forEach((gauge) -> gauge.register(List.of(), true));
+				return;
+			}
 			List<MultiGauge.Row<?>> counts = new ArrayList<>();
 			for (Map<String, Object> row : this.jdbc.sql("SELECT I.JOB_NAME, E.STATUS, COUNT(*) AS N"
 					+ " FROM BATCH_JOB_EXECUTION E JOIN BATCH_JOB_INSTANCE I ON E.JOB_INSTANCE_ID = I.JOB_INSTANCE_ID"
@@ -143,7 +157,7 @@ class JobMetrics implements SchedulingConfigurer {
 			case ENDED -> event.status().name().toLowerCase(Locale.ROOT);
 		};
 		Counter.builder("refstore.jobs.events")
-			.description("job launches, stops, restarts and ends")
+			.description("job launches, stops, restarts and ends on this node")
 			.tags("action", event.action().name().toLowerCase(Locale.ROOT), "outcome", outcome)
 			.register(this.meters)
 			.increment();

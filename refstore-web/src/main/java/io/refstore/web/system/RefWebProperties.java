@@ -7,6 +7,7 @@ import java.time.temporal.ChronoUnit;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
+import jakarta.validation.constraints.PositiveOrZero;
 
 import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -76,10 +77,14 @@ public record RefWebProperties(@NotNull Path home, @Valid @DefaultValue Api api,
 	 * @param initialDelay when the first count of every repository's refs runs after the
 	 * start (default 0s)
 	 * @param refresh how often every repository's refs are counted again (default 60s)
+	 * @param topRepositories how many repositories, those with the most refs, have series
+	 * of their own in the per-repository gauges; the others' figures are added up in one
+	 * series (default 20)
 	 */
 	public record Metrics(@DefaultValue("10s") @DurationMin(millis = 1) Duration jobsRefresh,
 			@DefaultValue("0s") @DurationMin(millis = 0) Duration initialDelay,
-			@DefaultValue("60s") @DurationMin(millis = 1) Duration refresh) {
+			@DefaultValue("60s") @DurationMin(millis = 1) Duration refresh,
+			@DefaultValue("20") @PositiveOrZero int topRepositories) {
 
 	}
 

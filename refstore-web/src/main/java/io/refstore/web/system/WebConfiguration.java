@@ -90,13 +90,15 @@ class WebConfiguration {
 	}
 
 	@Bean
-	WebMvcConfigurer repeatedParameterCheck() {
+	WebMvcConfigurer interceptors() {
 		return new WebMvcConfigurer() {
 
 			@Override
 			public void addInterceptors(InterceptorRegistry registry) {
 				// the API and the console's pages alike: a page would search for 'a,b'
 				registry.addInterceptor(new RepeatedParameterCheck());
+				// the user and repository of every line logged while handling it
+				registry.addInterceptor(new LogContext());
 			}
 
 		};

@@ -1,5 +1,6 @@
 package io.refstore.web.repos;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.not;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
@@ -7,15 +8,28 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
+import com.jayway.jsonpath.JsonPath;
+
+import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 import io.refstore.web.ApiTestSupport;
 
 /**
- * Actuator and API description: health is public, info, metrics and Prometheus need
- * VIEWER and carry the ref-store gauges; the OpenAPI description and Swagger UI are
+ * Actuator and API description: health is public, info (version, commit, build time),
+ * metrics and Prometheus need VIEWER and carry the ref-store gauges, each with a help
+ * text and named by Prometheus's conventions; the OpenAPI description and Swagger UI are
  * public and document the URL scheme.
  */
 class OperationsIT extends ApiTestSupport {
@@ -40,6 +54,61 @@ class OperationsIT extends ApiTestSupport {
 		this.mvc.perform(get("/actuator/metrics/refstore.refs").with(as("viewer")))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.name").value("refstore.refs"));
+	}
+
+	@Test
+	void everyRefstoreMeterHasAHelpTextAndAConventionalName() throws Exception {
+		TempRepo repo = bareRepo(uniqueName("metrics-help"));
+		repo.git("update-ref", "refs/heads/main", repo.commit("one", null));
+		this.metrics.refresh();
+		String scrape = prometheusScrape();
+		Map<String, String> types = new TreeMap<>();
+		Map<String, String> helps = new TreeMap<>();
+		Matcher line = Pattern.compile("(?m)^# (TYPE|HELP) (refstore_\\S+) ?(.*)$").matcher(scrape);
+		while (line.find()) {
+			(line.group(1).equals("TYPE") ? types : helps).put(line.group(2), line.group(3));
+		}
+		assertThat(types).containsKeys("refstore_refs", "refstore_store_bytes", "refstore_store_loose_refs",
+				"refstore_store_packed_refs", "refstore_store_tables", "refstore_store_maintenance_due",
+				"refstore_fleet_reporter");
+		assertThat(helps.keySet()).isEqualTo(types.keySet());
+		types.forEach((metric, type) -> {
+			assertThat(helps.get(metric)).as("help of %s", metric).isNotBlank();
+			if (type.equals("counter")) {
+				assertThat(metric).as("a counter").endsWith("_total");
+			}
+			if (type.equals("histogram") || type.equals("summary")) {
+				assertThat(metric).as("a timer").endsWith("_seconds");
+			}
+		});
+	}
+
+	@Test
+	void infoShowsTheVersionCommitAndBuildTime() throws Exception {
+		Path module = Path.of("").toAbsolutePath();
+		String pom = Files.readString(module.resolve("pom.xml"));
+		Matcher version = Pattern.compile("<artifactId>refstore-parent</artifactId>\\s*<version>([^<]+)</version>")
+			.matcher(pom);
+		assertThat(version.find()).isTrue();
+		// git-commit-id-maven-plugin reads the repository's HEAD; in a linked worktree
+		// (git worktree add) that of the main checkout, its common directory's
+		String commonDir = GitCli.system()
+			.ok(module, "rev-parse", "--path-format=absolute", "--git-common-dir")
+			.strip();
+		String head = GitCli.system().ok(module, "--git-dir=" + commonDir, "rev-parse", "HEAD").strip();
+		String info = this.mvc.perform(get("/actuator/info").with(as("viewer")))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.build.version").value(version.group(1)))
+			.andExpect(jsonPath("$.build.artifact").value("refstore-web"))
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		String commit = JsonPath.read(info, "$.git.commit.id");
+		assertThat(commit).hasSizeGreaterThanOrEqualTo(7);
+		assertThat(head).startsWith(commit);
+		Instant built = Instant.parse(JsonPath.read(info, "$.build.time"));
+		assertThat(built).isBefore(Instant.now()).isAfter(Instant.now().minus(Duration.ofDays(30)));
+		assertThat(Instant.parse(JsonPath.<String>read(info, "$.git.commit.time"))).isBeforeOrEqualTo(built);
 	}
 
 	@Test
