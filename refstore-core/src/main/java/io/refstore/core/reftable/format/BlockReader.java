@@ -312,29 +312,13 @@ final class BlockReader {
 	 * @return {@code false} if every key of the block is smaller
 	 */
 	boolean seek(byte[] want, int wantLength, BlockRecord rec) throws CorruptRefStoreException {
-		int lo = 0;
-		int hi = this.restartCount;
-		while (lo < hi) {
-			int mid = (lo + hi) >>> 1;
-			if (compareRestartKey(mid, want, wantLength) > 0) {
-				hi = mid;
-			}
-			else {
-				lo = mid + 1;
-			}
-		}
+		int lo = restartAfter(0, want, wantLength);
 		seekStart();
 		if (lo > 0) {
 			this.pos = this.base + restart(lo - 1);
 			this.nextRestart = lo - 1;
 		}
-		while (next(rec)) {
-			if (rec.compareKey(want, wantLength) >= 0) {
-				this.pending = true;
-				return true;
-			}
-		}
-		return false;
+		return scanTo(want, wantLength, rec);
 	}
 
 	/**
@@ -346,18 +330,8 @@ final class BlockReader {
 	 */
 	boolean seekOnward(byte[] want, int wantLength, BlockRecord rec) throws CorruptRefStoreException {
 		int from = this.nextRestart;
-		int lo = from;
-		int hi = this.restartCount;
 		int resume = this.pos;
-		while (lo < hi) {
-			int mid = (lo + hi) >>> 1;
-			if (compareRestartKey(mid, want, wantLength) > 0) {
-				hi = mid;
-			}
-			else {
-				lo = mid + 1;
-			}
-		}
+		int lo = restartAfter(from, want, wantLength);
 		if (lo > from) {
 			// a restart point after the record has a key <= want: go on from there
 			this.pos = this.base + restart(lo - 1);
@@ -367,6 +341,30 @@ final class BlockReader {
 		else {
 			this.pos = resume;
 		}
+		return scanTo(want, wantLength, rec);
+	}
+
+	/**
+	 * The first restart point from {@code from} on whose key is {@code > want}, or the
+	 * count of restart points; moves the position.
+	 */
+	private int restartAfter(int from, byte[] want, int wantLength) throws CorruptRefStoreException {
+		int lo = from;
+		int hi = this.restartCount;
+		while (lo < hi) {
+			int mid = (lo + hi) >>> 1;
+			if (compareRestartKey(mid, want, wantLength) > 0) {
+				hi = mid;
+			}
+			else {
+				lo = mid + 1;
+			}
+		}
+		return lo;
+	}
+
+	/** Decodes records until one is {@code >= want}, left for the next {@link #next}. */
+	private boolean scanTo(byte[] want, int wantLength, BlockRecord rec) throws CorruptRefStoreException {
 		while (next(rec)) {
 			if (rec.compareKey(want, wantLength) >= 0) {
 				this.pending = true;
