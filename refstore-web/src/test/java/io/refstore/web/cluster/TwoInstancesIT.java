@@ -153,7 +153,14 @@ class TwoInstancesIT {
 
 	private static AppProcess start(String id, PostgresDatabase db, Path dir, Path root) throws Exception {
 		Path home = Files.createDirectories(dir.resolve(id));
-		return AppProcess.start(id, db.url(), home, root, dir.resolve(id + ".log"), "--refstore.jobs.lease-ttl=20s",
+		// the lease outlives Quartz's own failover (a check-in every 5 s, 7.5 s of grace,
+		// then
+		// 10 s before a missed fire is handled): a trigger the killed instance had
+		// acquired
+		// can stall the survivor's fires for about 20 s, and the busy fire must still
+		// find
+		// the lease
+		return AppProcess.start(id, db.url(), home, root, dir.resolve(id + ".log"), "--refstore.jobs.lease-ttl=40s",
 				"--refstore.jobs.sweep-millis=1000");
 	}
 
