@@ -35,6 +35,9 @@ public final class FilesInitialWriter implements InitialRefWriter {
 
 	private final PackedRefsWriter packed;
 
+	/** Files written so far. */
+	private long written = 1;
+
 	/**
 	 * @param dir an empty directory that receives {@code packed-refs}, {@code refs/},
 	 * {@code logs/} and root ref files
@@ -68,6 +71,7 @@ public final class FilesInitialWriter implements InitialRefWriter {
 		Path file = this.dir.resolve(name);
 		Files.createDirectories(file.getParent());
 		Files.write(file, content);
+		this.written++;
 	}
 
 	@Override
@@ -75,6 +79,7 @@ public final class FilesInitialWriter implements InitialRefWriter {
 		Path file = this.dir.resolve("logs").resolve(name);
 		Files.createDirectories(file.getParent());
 		ReflogEntry[] stored = null;
+		this.written++;
 		try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file))) {
 			for (int i = 0; i < entries.size(); i++) {
 				ReflogEntry entry = entries.get(i);
@@ -101,8 +106,8 @@ public final class FilesInitialWriter implements InitialRefWriter {
 	public void finish() throws IOException {
 		this.packedOut.close();
 		// one pass at the end rather than a sync per file as written: the kernel has
-		// written most back by then
-		Fsync.tree(this.dir);
+		// written most back by then; with a reflog per ref, one sync of the file system
+		Fsync.tree(this.dir, this.written);
 		Fsync.parentOf(this.dir);
 	}
 

@@ -24,6 +24,7 @@ import java.util.Set;
 
 import io.refstore.core.io.DirectoryStamp;
 import io.refstore.core.io.FileMoves;
+import io.refstore.core.io.FileSystemSync;
 import io.refstore.core.io.Fsync;
 import io.refstore.core.io.LockFile;
 import io.refstore.core.ref.DirectRef;
@@ -436,8 +437,9 @@ public final class FilesRefStore implements RefStore {
 	}
 
 	/**
-	 * One write per log; with {@code force}, the logs are forced together on several
-	 * threads, then each directory holding one and every directory above it up to the git
+	 * One write per log; with {@code force}, the logs are forced together: many of them
+	 * with one sync of the file system ({@link FileSystemSync}), else on several threads,
+	 * then each directory holding one and every directory above it up to the git
 	 * directory, once.
 	 */
 	@Override
@@ -454,7 +456,7 @@ public final class FilesRefStore implements RefStore {
 				dirs.computeIfAbsent(base(log.getKey()), (base) -> new HashSet<>()).add(file.getParent());
 			}
 		}
-		if (force) {
+		if (force && !written.isEmpty() && !FileSystemSync.tried(written.get(0).getParent(), written.size())) {
 			Fsync.files(written);
 			Set<Path> chain = new HashSet<>();
 			for (Map.Entry<Path, Set<Path>> base : dirs.entrySet()) {

@@ -42,6 +42,11 @@ public final class Fsync {
 		FILE_FLUSHES.incrementAndGet();
 	}
 
+	/** Counts a flush made otherwise ({@link FileSystemSync}): one, as git counts one. */
+	static void counted() {
+		FILE_FLUSHES.incrementAndGet();
+	}
+
 	/**
 	 * How many files this process forced to the disk so far (git's trace2 counter
 	 * {@code fsync/hardware-flush}).
@@ -181,6 +186,19 @@ public final class Fsync {
 	 * @return how many files and directories were forced
 	 */
 	public static long tree(Path root) throws IOException {
+		return tree(root, 0);
+	}
+
+	/**
+	 * As {@link #tree(Path)}, for a tree of {@code written} files just written: with
+	 * enough of them, one sync of the whole file system where that forces them all
+	 * ({@link FileSystemSync}), without walking the tree.
+	 * @return how many files and directories were forced one by one
+	 */
+	public static long tree(Path root, long written) throws IOException {
+		if (FileSystemSync.tried(root, written)) {
+			return 0;
+		}
 		List<Path> files = new ArrayList<>();
 		List<Path> dirs = new ArrayList<>();
 		Files.walkFileTree(root, new SimpleFileVisitor<>() {

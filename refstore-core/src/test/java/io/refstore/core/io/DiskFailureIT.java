@@ -130,6 +130,40 @@ class DiskFailureIT {
 		}
 	}
 
+	/**
+	 * A reflog per ref is written as a file per ref and forced with one sync of the file
+	 * system ({@link FileSystemSync}): the device fills up under the reflogs' write-back
+	 * (ext4 then reports the error, or aborts its journal and turns read-only), and the
+	 * migration stops as a failed file sync stops it.
+	 */
+	@Test
+	void migrationToFilesOfAReflogPerRefOnAFailingDiskStopsWithTheErrorAndLeavesTheRepositoryAsItWas()
+			throws IOException {
+		TempRepo logged = TempRepo.init(GitCli.reftable(), this.tmp.resolve("logged"), "--ref-format=reftable");
+		String commit = logged.commits(1, "c").get(0);
+		StringBuilder stdin = new StringBuilder();
+		for (int i = 0; i < FileSystemSync.FROM_FILES + 200; i++) {
+			stdin.append("create refs/heads/b").append(i).append(' ').append(commit).append('\n');
+		}
+		logged.run(stdin.toString().getBytes(StandardCharsets.UTF_8), "update-ref", "-m", "made", "--stdin")
+			.requireOk();
+		try (SmallDisk disk = SmallDisk.thinExt4(this.tmp.resolve("thin"), 16L << 20, 256L << 20)) {
+			TempRepo repo = logged.copyTo(disk.root().resolve("repo"));
+			State before = State.of(repo);
+			// room for the migration's own small files, not for the reflogs (a block
+			// each)
+			disk.fillBacking(1L << 20);
+
+			Run failed = refstore(repo, "refs", "migrate", "--ref-format=files");
+			assertThat(failed.code())
+				.as("a migration whose reflogs never reached the disk reported success: %s", failed.both())
+				.isNotZero();
+			assertThat(failed.err()).doesNotContain("\tat ", "Exception");
+			assertThat(State.of(repo)).isEqualTo(before);
+			disk.unfill();
+		}
+	}
+
 	@Test
 	void deletionWhoseSyncFailsCommitsNothing() throws IOException {
 		try (SmallDisk disk = SmallDisk.thinExt4(this.tmp.resolve("thin"), 16L << 20, 256L << 20)) {

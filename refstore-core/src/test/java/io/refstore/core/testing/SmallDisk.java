@@ -93,8 +93,16 @@ public final class SmallDisk implements AutoCloseable {
 	 * durable stay readable).
 	 */
 	public void fillBacking() throws IOException {
+		fillBacking(0);
+	}
+
+	/**
+	 * Fills the loop device's backing {@code tmpfs} so that about {@code free} bytes are
+	 * left: the first writes back still succeed, the rest fail.
+	 */
+	public void fillBacking(long free) throws IOException {
 		run("sync");
-		fillAt(this.filler, 0);
+		fillAt(this.filler, free);
 	}
 
 	/** Gives a {@link #tmpfs} a new size (a remount: what it holds stays). */
