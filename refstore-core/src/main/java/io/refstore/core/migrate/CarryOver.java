@@ -79,11 +79,11 @@ final class CarryOver {
 	static final String FILE = "loose-identities";
 
 	/**
-	 * Records the loose refs and logs of the files store in {@code storeDir}; call it
-	 * under the store's locks.
+	 * Records the loose refs and logs of a files store as {@code locked} found them; take
+	 * that under the store's locks.
 	 */
-	static CarryOver snapshot(Path storeDir) throws IOException {
-		return new CarryOver(identities(storeDir));
+	static CarryOver of(StoreFiles locked) {
+		return new CarryOver(locked.carried());
 	}
 
 	/**
@@ -147,7 +147,7 @@ final class CarryOver {
 	 */
 	List<String> carry(Repository repository, Path storeDir, Path backup, Path work) throws IOException {
 		TreeSet<String> changed = new TreeSet<>();
-		identities(backup).forEach((file, identity) -> {
+		StoreFiles.of(backup).carried().forEach((file, identity) -> {
 			if (!identity.equals(this.locked.get(file))) {
 				changed.add(refName(file));
 			}
@@ -162,7 +162,9 @@ final class CarryOver {
 		Map<String, Path> strayRefs = new TreeMap<>();
 		Map<String, Path> strayLogs = new TreeMap<>();
 		for (Path dir : strayDirs) {
-			identities(dir).keySet()
+			StoreFiles.of(dir)
+				.carried()
+				.keySet()
 				.forEach((file) -> (file.startsWith("logs/") ? strayLogs : strayRefs).put(refName(file), dir));
 		}
 		if (changed.isEmpty() && strayRefs.isEmpty()) {
@@ -306,53 +308,6 @@ final class CarryOver {
 			}
 		}
 		return true;
-	}
-
-	/**
-	 * The identity of every loose ref, root ref (but {@code HEAD}, which is locked and
-	 * copied) and log file of a files store laid out in {@code dir}, by its path relative
-	 * to {@code dir}; lock and temporary files left out.
-	 */
-	private static Map<String, String> identities(Path dir) throws IOException {
-		Map<String, String> identities = new TreeMap<>();
-		for (String top : List.of("refs", "logs")) {
-			Path root = dir.resolve(top);
-			if (!Files.isDirectory(root, LinkOption.NOFOLLOW_LINKS)) {
-				continue;
-			}
-			FileMoves.forEachFile(root, (file, attributes) -> {
-				String relative = dir.relativize(file).toString().replace('\\', '/');
-				if (!relative.endsWith(".lock") && !relative.contains(".refstore-tmp") && !relative.equals("refs/heads")
-						&& !relative.equals("logs/HEAD")) {
-					identities.put(relative, identity(attributes));
-				}
-			});
-		}
-		try (var files = Files.newDirectoryStream(dir)) {
-			for (Path file : files) {
-				String name = file.getFileName().toString();
-				if (!name.equals("HEAD") && RefName.isRootRef(name) && !RefName.isPseudoRef(name)) {
-					identity(file).ifPresent((identity) -> identities.put(name, identity));
-				}
-			}
-		}
-		return identities;
-	}
-
-	private static Optional<String> identity(Path file) throws IOException {
-		try {
-			BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class,
-					LinkOption.NOFOLLOW_LINKS);
-			return attributes.isRegularFile() ? Optional.of(identity(attributes)) : Optional.empty();
-		}
-		catch (NoSuchFileException ex) {
-			return Optional.empty();
-		}
-	}
-
-	private static String identity(BasicFileAttributes attributes) {
-		return Objects.toString(attributes.fileKey()) + "/" + attributes.size() + "/"
-				+ attributes.lastModifiedTime().toMillis();
 	}
 
 	/**

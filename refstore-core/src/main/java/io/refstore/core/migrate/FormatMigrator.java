@@ -96,7 +96,7 @@ public final class FormatMigrator {
 		Path staged = this.work.staged();
 		StoreBuilder builder = new StoreBuilder(this.repository, this.progress);
 		try (RefStore source = RefStores.open(this.repository)) {
-			String fingerprint = source.fingerprint();
+			Swap.Mark mark = Swap.Mark.of(this.repository, source);
 			// 2. and 3.
 			BuiltStore built = builder.buildAndVerify(source, staged, options);
 			// 4.
@@ -106,7 +106,7 @@ public final class FormatMigrator {
 						built.targetDigest, result, null, false, Swap.elapsed(started));
 			}
 			// 5. and 6.
-			Swap.Result swapped = swap.run(source, fingerprint, built, options.target(),
+			Swap.Result swapped = swap.run(source, mark, built, options.target(),
 					builder.rebuild(source, staged, options), options.reflogs(), null);
 			this.work.delete();
 			return Swap.report(current, options.target(), swapped, staged, started);

@@ -103,7 +103,7 @@ final class Rollback {
 		try (RefStore source = RefStores.open(this.repository)) {
 			// 2. the copy, as recorded
 			BackupRecord copied = copy(backup, staged, restored);
-			String fingerprint = source.fingerprint();
+			Swap.Mark mark = Swap.Mark.of(this.repository, source);
 			// 3. and 4. the bulk of what changed since the migration now, what changes
 			// until the locks under them
 			BuiltStore[] caughtUp = {
@@ -118,7 +118,7 @@ final class Rollback {
 				}
 				return caughtUp[0];
 			};
-			swapped = this.swap.run(source, fingerprint, catchUp.staged(), restored, catchUp, false, backup);
+			swapped = this.swap.run(source, mark, catchUp.staged(), restored, catchUp, false, backup);
 		}
 		catch (IOException | RuntimeException ex) {
 			this.work.deleteUnlessJournaled();

@@ -484,9 +484,10 @@ public final class StagedMigration implements Closeable {
 		Swap.Result swapped;
 		Properties state = DurableFiles.readProperties(this.work.resolve(STATE));
 		try (RefStore store = RefStores.open(this.repository)) {
-			swapped = new Swap(this.repository, this.workDir).run(store, state.getProperty("fingerprint", ""), built,
-					this.options.target(), new StoreBuilder(this.repository).rebuild(store, staged, this.options),
-					this.options.reflogs(), null);
+			swapped = new Swap(this.repository, this.workDir).run(store,
+					Swap.Mark.fingerprint(state.getProperty("fingerprint", "")), built, this.options.target(),
+					new StoreBuilder(this.repository).rebuild(store, staged, this.options), this.options.reflogs(),
+					null);
 		}
 		this.finished = Swap.report(this.from, this.options.target(), swapped, staged, this.started);
 		if (this.finishedFirst != null) {

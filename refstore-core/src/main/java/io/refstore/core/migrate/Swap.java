@@ -77,11 +77,11 @@ final class Swap {
 	/**
 	 * Runs the steps above, up to the removal of the work directory (the caller's).
 	 * @param source the live store, open
-	 * @param fingerprint the source's {@link RefStore#fingerprint()} from before the
-	 * staged store was read from it, or {@code null} to take the staged store as it is
+	 * @param mark the source's {@link Mark} from before the staged store was read from
+	 * it, or {@code null} to take the staged store as it is
 	 * @param built the staged store's digests, as built and verified
-	 * @param refresh brings the staged store up to date when the source's fingerprint
-	 * changed before the locks
+	 * @param refresh brings the staged store up to date when the source's mark changed
+	 * before the locks
 	 * @param digestOfRetired whether {@code built}'s source digest is the retired store's
 	 * (a migration's, with reflogs), which the backup then records without reading it
 	 * again
@@ -90,8 +90,8 @@ final class Swap {
 	 * @return the store swapped in (refreshed if the source had changed) and where the
 	 * old one went
 	 */
-	Result run(RefStore source, String fingerprint, BuiltStore built, RefFormat target, Refresh refresh,
-			boolean digestOfRetired, Path restores) throws IOException {
+	Result run(RefStore source, Mark mark, BuiltStore built, RefFormat target, Refresh refresh, boolean digestOfRetired,
+			Path restores) throws IOException {
 		RefFormat current = this.repository.refFormat();
 		Path backup = newBackupDir(current);
 		// before anything changes: an identity file that cannot be read (a planted link)
@@ -104,15 +104,16 @@ final class Swap {
 		// 1. the gate and the locks
 		try (StoreGate.Swap gate = StoreGate.of(this.repository.commonDir()).closeForSwap(WRITERS_WAIT);
 				Closeable locks = source.lockStore(LOCK_TIMEOUT, this.work.ownerFile())) {
+			StoreFiles locked = null;
 			if (current == RefFormat.FILES) {
-				CarryOver snapshot = CarryOver.snapshot(storeDir());
+				locked = StoreFiles.of(storeDir());
+				CarryOver snapshot = CarryOver.of(locked);
 				refuseTooDeep(snapshot, backup);
 				snapshot.write(this.work.path());
 			}
-			// 2. the fingerprint changes with any write, so an equal one proves the
-			// staged copy is still exact
-			// without reading every ref again
-			if (fingerprint != null && !source.fingerprint().equals(fingerprint)) {
+			// 2. the mark changes with any write, so an equal one proves the staged copy
+			// is still exact without reading every ref again
+			if (mark != null && mark.changedBy(source, locked)) {
 				swapped = refresh.staged();
 			}
 			// 3. to 5.
@@ -289,6 +290,47 @@ final class Swap {
 	 * it.
 	 */
 	record Result(BuiltStore built, Path backup, List<String> carried) {
+
+	}
+
+	/**
+	 * How a swap tells, under its locks, that its source changed since the staged store
+	 * was read from it: for a files store the identities of its files
+	 * ({@link StoreFiles}), compared with the snapshot the swap takes under the locks
+	 * anyway for {@link CarryOver}; else the store's {@link RefStore#fingerprint()}.
+	 */
+	static final class Mark {
+
+		private final String fingerprint;
+
+		private final StoreFiles files;
+
+		private Mark(String fingerprint, StoreFiles files) {
+			this.fingerprint = fingerprint;
+			this.files = files;
+		}
+
+		/** A mark of {@link RefStore#fingerprint()} (as a job's state keeps it). */
+		static Mark fingerprint(String fingerprint) {
+			return new Mark(fingerprint, null);
+		}
+
+		/** {@code source}'s mark now: take it before reading the store. */
+		static Mark of(Repository repository, RefStore source) throws IOException {
+			return (repository.refFormat() == RefFormat.FILES) ? new Mark(null, StoreFiles.of(repository.refsDir()))
+					: fingerprint(source.fingerprint());
+		}
+
+		/**
+		 * Whether {@code source} was written since this mark.
+		 * @param locked the files store's snapshot under the locks, or {@code null}
+		 */
+		boolean changedBy(RefStore source, StoreFiles locked) throws IOException {
+			if (this.files != null) {
+				return locked == null || !this.files.unchangedIn(locked);
+			}
+			return !source.fingerprint().equals(this.fingerprint);
+		}
 
 	}
 

@@ -34,7 +34,7 @@ class CarryOverIT {
 		repo.git("update-ref", "-m", "created", "refs/heads/packed/1", commits.get(0));
 		repo.git("pack-refs", "--all");
 		MigrationReport report = MigrationRunner.migrate(repo.dir(), MigrationOptions.to(RefFormat.REFTABLE));
-		CarryOver unchanged = CarryOver.snapshot(report.backup());
+		CarryOver unchanged = CarryOver.of(StoreFiles.of(report.backup()));
 		// what the stale git left: the ref in a refs/heads the stubs moved aside, its new
 		// log in the git directory
 		Path work = dir.resolve("work");
@@ -63,7 +63,7 @@ class CarryOverIT {
 		List<String> commits = repo.commits(2, "c");
 		repo.git("update-ref", "-m", "created", "refs/heads/loose/1", commits.get(0));
 		MigrationReport report = MigrationRunner.migrate(repo.dir(), MigrationOptions.to(RefFormat.REFTABLE));
-		CarryOver before = CarryOver.snapshot(report.backup());
+		CarryOver before = CarryOver.of(StoreFiles.of(report.backup()));
 		// the retire moves logs/ first, then refs/: between the two a stale git began a
 		// log
 		// in the git directory and then renamed its ref into refs/, which went to the

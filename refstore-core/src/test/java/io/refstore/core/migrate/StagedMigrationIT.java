@@ -253,7 +253,7 @@ class StagedMigrationIT {
 	 * Moves every file's time to {@link #HOUR_AGO}, as in a repository nobody wrote to
 	 * lately.
 	 */
-	private static void age(Path gitDir) throws IOException {
+	static void age(Path gitDir) throws IOException {
 		java.nio.file.attribute.FileTime hourAgo = HOUR_AGO;
 		try (java.util.stream.Stream<Path> files = Files.walk(gitDir)) {
 			for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
