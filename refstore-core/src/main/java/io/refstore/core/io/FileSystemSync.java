@@ -3,7 +3,6 @@ package io.refstore.core.io;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -80,9 +79,6 @@ public final class FileSystemSync {
 		if (error.contains("unrecognized option") || error.contains("invalid option")) {
 			// coreutils before 8.24: no syncfs
 			return false;
-		}
-		if (error.contains("No such file")) {
-			throw new NoSuchFileException(dir.toString());
 		}
 		// "sync: error syncing 'DIR': Input/output error"
 		String cause = error.substring(error.lastIndexOf(':') + 1).strip();
