@@ -95,7 +95,15 @@ public final class JournalHook {
 	 * it where it is).
 	 */
 	public static Path journalFile(Repository repository) {
-		return repository.commonDir().toAbsolutePath().resolve("refstore").resolve("journal");
+		return journalFile(repository.commonDir());
+	}
+
+	/**
+	 * Where the journal of the repository whose common git directory is {@code commonDir}
+	 * is.
+	 */
+	public static Path journalFile(Path commonDir) {
+		return commonDir.toAbsolutePath().resolve("refstore").resolve("journal");
 	}
 
 	/** Where git would run the hook from in {@code repository}. */

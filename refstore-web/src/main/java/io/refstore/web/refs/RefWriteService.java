@@ -87,11 +87,20 @@ public class RefWriteService {
 	 */
 	@PreAuthorize("hasRole('ADMIN')")
 	public BatchResult batch(String repo, BatchRequest request) throws IOException {
+		return batch("refs.batch", repo, request);
+	}
+
+	/**
+	 * Applies every update or none, as {@link #batch(String, BatchRequest)}, audited as
+	 * {@code action} (a restore from the journal, say).
+	 */
+	@PreAuthorize("hasRole('ADMIN')")
+	public BatchResult batch(String action, String repo, BatchRequest request) throws IOException {
 		List<RefUpdateRequest> updates = (request == null || request.updates() == null) ? List.of() : request.updates();
 		Map<String, String> parameters = new LinkedHashMap<>();
 		parameters.put("updates", Integer.toString(updates.size()));
 		String target = targets(updates);
-		return audited("refs.batch", repo, target, parameters, () -> {
+		return audited(action, repo, target, parameters, () -> {
 			if (updates.isEmpty()) {
 				throw new InvalidRequestException("updates", "[]", "at least one update is required");
 			}

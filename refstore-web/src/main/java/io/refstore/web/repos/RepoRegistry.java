@@ -179,6 +179,28 @@ public class RepoRegistry {
 	}
 
 	/**
+	 * The common git directory of the repository {@code name} (where its configuration,
+	 * locks and journal are), found without opening its ref store: no swap of the store
+	 * is waited for.
+	 * @throws RepoNotFoundException if no root holds a repository of that name
+	 */
+	public Path commonDir(String name) throws IOException {
+		Optional<Path> dir = this.paths.resolve(PARAMETER, name);
+		if (dir.isEmpty() || !looksLikeRepository(dir.get())) {
+			throw new RepoNotFoundException(name);
+		}
+		try (Repository repository = Repository.open(dir.get(), Map.of())) {
+			if (!repository.gitDir().equals(dir.get()) && !repository.workTree().equals(dir)) {
+				throw new RepoNotFoundException(name);
+			}
+			return repository.commonDir().toAbsolutePath();
+		}
+		catch (NotARepositoryException ex) {
+			throw new RepoNotFoundException(name);
+		}
+	}
+
+	/**
 	 * Whether a repository of that name is here, under this node's roots.
 	 * @throws io.refstore.core.repo.InvalidRepositoryNameException if the name is
 	 * malformed or leads outside its root

@@ -1,0 +1,153 @@
+package io.refstore.web.journal;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.FixedDelayTask;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import io.refstore.core.journal.JournalEntry;
+import io.refstore.core.journal.JournalHook;
+import io.refstore.core.journal.JournalReader;
+import io.refstore.web.repos.RepoRegistry;
+
+/**
+ * Copies each repository's journal file (docs/journal.md) into the database,
+ * incrementally: from the offset its source row records, at most {@link #RUN} entries per
+ * transaction, each run's entries and the new offset committed together, so that a run
+ * killed half way is read again and no entry is stored twice. Two instances ingesting one
+ * repository take turns on its source row's lock. A file replaced by another (another
+ * inode, or shorter than the offset) is read from its start. Queries ingest their
+ * repository first; a sweep every {@code refstore.journal.ingest-interval} ingests every
+ * repository the roots hold. Thread-safe.
+ */
+@Component
+class JournalIngester implements SchedulingConfigurer {
+
+	private static final Logger logger = LoggerFactory.getLogger(JournalIngester.class);
+
+	/** The most entries one transaction inserts. */
+	static final int RUN = 20_000;
+
+	private final RepoRegistry registry;
+
+	private final JournalStore store;
+
+	private final TransactionTemplate transactions;
+
+	private final JournalProperties settings;
+
+	JournalIngester(RepoRegistry registry, JournalStore store, TransactionTemplate transactions,
+			JournalProperties settings) {
+		this.registry = registry;
+		this.store = store;
+		this.transactions = transactions;
+		this.settings = settings;
+	}
+
+	@Override
+	public void configureTasks(ScheduledTaskRegistrar tasks) {
+		if (!this.settings.ingestInterval().isZero()) {
+			tasks.addFixedDelayTask(
+					new FixedDelayTask(this::sweep, this.settings.ingestInterval(), this.settings.ingestInterval()));
+		}
+	}
+
+	/** Ingests every repository's new entries; one that fails is logged and skipped. */
+	void sweep() {
+		for (String name : this.registry.names()) {
+			try {
+				ingest(name);
+			}
+			catch (IOException | RuntimeException ex) {
+				logger.warn("Ingesting the journal of repository '{}' failed", name, ex);
+			}
+		}
+	}
+
+	/**
+	 * Ingests a repository's new entries.
+	 * @return how many entries were ingested
+	 * @throws io.refstore.web.repos.RepoNotFoundException if there is no such repository
+	 */
+	long ingest(String repository) throws IOException {
+		Path file = JournalHook.journalFile(this.registry.commonDir(repository));
+		if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+			return 0;
+		}
+		this.store.ensureSource(repository);
+		long total = 0;
+		try {
+			for (;;) {
+				Long run = this.transactions.execute((status) -> run(repository, file));
+				if (run == null || run < 0) {
+					return total;
+				}
+				total += run;
+			}
+		}
+		catch (UncheckedIOException ex) {
+			throw ex.getCause();
+		}
+	}
+
+	/**
+	 * Ingests the next run of entries in the caller's transaction.
+	 * @return the entries ingested, or -1 if the file had nothing more
+	 */
+	private long run(String repository, Path file) {
+		JournalStore.Source source = this.store.lockSource(repository);
+		try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+			BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class,
+					LinkOption.NOFOLLOW_LINKS);
+			String key = Objects.toString(attributes.fileKey(), null);
+			long size = channel.size();
+			boolean same = Objects.equals(key, source.fileKey()) && size >= source.offset();
+			long from = same ? source.offset() : 0;
+			if (from >= size) {
+				return -1;
+			}
+			channel.position(from);
+			// the reader closes the channel's stream, and with it the channel
+			JournalReader reader = new JournalReader(Channels.newInputStream(channel));
+			List<JournalEntry> entries = new ArrayList<>();
+			JournalEntry entry;
+			while (entries.size() < RUN && (entry = reader.next()) != null) {
+				entries.add(entry);
+			}
+			if (reader.offset() == 0) {
+				// only a line still being written
+				return -1;
+			}
+			this.store.insert(repository, entries);
+			long skipped = reader.skipped() + (same ? source.skipped() : 0);
+			long ingested = entries.size() + (same ? source.entries() : 0);
+			this.store.advance(repository, key, from + reader.offset(), ingested, skipped, Instant.now());
+			return entries.size();
+		}
+		catch (NoSuchFileException ex) {
+			return -1;
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+}

@@ -1,0 +1,242 @@
+package io.refstore.web.journal;
+
+import static io.refstore.web.system.Columns.instant;
+import static io.refstore.web.system.Columns.utc;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+
+import io.refstore.core.journal.JournalEntry;
+
+/**
+ * The {@code refstore_journal_entry} and {@code refstore_journal_source} tables: the
+ * entries ingested from each repository's journal file, in the file's order, and how far
+ * each file has been read. The methods that write join the caller's transaction.
+ * Thread-safe.
+ */
+@Component
+class JournalStore {
+
+	/** The longest ref name prefix the index holds (a column of its own). */
+	static final int REF_KEY = 512;
+
+	private static final String ENTRIES = "SELECT * FROM refstore_journal_entry";
+
+	private final JdbcClient jdbc;
+
+	private final JdbcTemplate batch;
+
+	JournalStore(JdbcClient jdbc, JdbcTemplate batch) {
+		this.jdbc = jdbc;
+		this.batch = batch;
+	}
+
+	/**
+	 * How far a repository's journal file has been read.
+	 *
+	 * @param fileKey the identity of the file read, or {@code null}
+	 * @param offset the bytes of complete lines read
+	 * @param entries the entries ingested
+	 * @param skipped the damaged lines skipped
+	 * @param ingestedAt when entries were last ingested, or {@code null}
+	 */
+	record Source(String fileKey, long offset, long entries, long skipped, Instant ingestedAt) {
+
+		static final Source NONE = new Source(null, 0, 0, 0, null);
+
+	}
+
+	/**
+	 * Makes the repository's source row if it has none; in a transaction of its own,
+	 * since a duplicate insert aborts PostgreSQL's transaction.
+	 */
+	void ensureSource(String repository) {
+		if (source(repository).isPresent()) {
+			return;
+		}
+		try {
+			this.jdbc
+				.sql("INSERT INTO refstore_journal_source (repository, file_offset, entries, skipped)"
+						+ " VALUES (?, 0, 0, 0)")
+				.params(repository)
+				.update();
+		}
+		catch (DuplicateKeyException ex) {
+			// another instance made it meanwhile
+		}
+	}
+
+	Optional<Source> source(String repository) {
+		return this.jdbc.sql("SELECT * FROM refstore_journal_source WHERE repository = ?")
+			.params(repository)
+			.query(JournalStore::source)
+			.optional();
+	}
+
+	/**
+	 * The repository's source row, locked until the caller's transaction ends, so that
+	 * two ingestions of one file (two instances) take turns.
+	 */
+	Source lockSource(String repository) {
+		return this.jdbc.sql("SELECT * FROM refstore_journal_source WHERE repository = ? FOR UPDATE")
+			.params(repository)
+			.query(JournalStore::source)
+			.single();
+	}
+
+	void advance(String repository, String fileKey, long offset, long entries, long skipped, Instant at) {
+		this.jdbc
+			.sql("UPDATE refstore_journal_source SET file_key = ?, file_offset = ?, entries = ?, skipped = ?,"
+					+ " ingested_at = ? WHERE repository = ?")
+			.params(fileKey, offset, entries, skipped, utc(at), repository)
+			.update();
+	}
+
+	/** Appends entries of a repository, in order. */
+	void insert(String repository, List<JournalEntry> entries) {
+		List<Object[]> rows = new ArrayList<>(entries.size());
+		for (JournalEntry entry : entries) {
+			rows.add(new Object[] { repository, entry.transaction(), utc(entry.time()), entry.oldValue(),
+					entry.newValue(), isZero(entry.newValue()), entry.refName(), refKey(entry.refName()),
+					entry.writer().word(), entry.identity() });
+		}
+		this.batch.batchUpdate("INSERT INTO refstore_journal_entry (repository, transaction_id, recorded_at,"
+				+ " old_value, new_value, deletion, ref_name, ref_key, writer, identity)"
+				+ " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows);
+	}
+
+	/**
+	 * A repository's entries, newest first, below id {@code before} (0: from the newest).
+	 * @param ref only this ref, or {@code null}
+	 * @param prefix only refs whose names start with this, or empty
+	 * @param writer only this writer's word, or {@code null}
+	 */
+	List<JournalEntryView> timeline(String repository, String ref, String prefix, String writer, long before,
+			int limit) {
+		StringBuilder sql = new StringBuilder(ENTRIES).append(" WHERE repository = ?");
+		List<Object> params = new ArrayList<>(List.of(repository));
+		if (ref != null) {
+			sql.append(" AND ref_key = ? AND ref_name = ?");
+			params.add(refKey(ref));
+			params.add(ref);
+		}
+		if (!prefix.isEmpty()) {
+			sql.append(" AND ref_key LIKE ? ESCAPE '!' AND ref_name LIKE ? ESCAPE '!'");
+			params.add(like(refKey(prefix)));
+			params.add(like(prefix));
+		}
+		if (writer != null) {
+			sql.append(" AND writer = ?");
+			params.add(writer);
+		}
+		if (before > 0) {
+			sql.append(" AND id < ?");
+			params.add(before);
+		}
+		sql.append(" ORDER BY id DESC FETCH FIRST ").append(limit).append(" ROWS ONLY");
+		return this.jdbc.sql(sql.toString()).params(params).query(JournalStore::entry).list();
+	}
+
+	/**
+	 * A repository's refs whose newest entry is a deletion, newest deletion first, below
+	 * id {@code before} (0: from the newest): each with that deletion.
+	 * @param prefix only refs whose names start with this, or empty
+	 */
+	List<JournalEntryView> lastDeletions(String repository, String prefix, long before, int limit) {
+		StringBuilder sql = new StringBuilder(ENTRIES).append(" e WHERE e.repository = ? AND e.deletion = TRUE");
+		List<Object> params = new ArrayList<>(List.of(repository));
+		if (!prefix.isEmpty()) {
+			sql.append(" AND e.ref_key LIKE ? ESCAPE '!' AND e.ref_name LIKE ? ESCAPE '!'");
+			params.add(like(refKey(prefix)));
+			params.add(like(prefix));
+		}
+		if (before > 0) {
+			sql.append(" AND e.id < ?");
+			params.add(before);
+		}
+		sql.append(" AND NOT EXISTS (SELECT 1 FROM refstore_journal_entry l WHERE l.repository = e.repository"
+				+ " AND l.ref_key = e.ref_key AND l.ref_name = e.ref_name AND l.id > e.id)");
+		sql.append(" ORDER BY e.id DESC FETCH FIRST ").append(limit).append(" ROWS ONLY");
+		return this.jdbc.sql(sql.toString()).params(params).query(JournalStore::entry).list();
+	}
+
+	/**
+	 * The newest value a ref is known to have held up to entry {@code upTo}: the new
+	 * value of its newest change that set one, or the old value of a deletion that
+	 * reported it (git reports none for {@code branch -D}).
+	 * @return empty if no entry up to there names a value
+	 */
+	Optional<String> lastValue(String repository, String ref, long upTo) {
+		List<JournalEntryView> entries = this.jdbc
+			.sql(ENTRIES + " WHERE repository = ? AND ref_key = ? AND ref_name = ? AND id <= ?"
+					+ " ORDER BY id DESC FETCH FIRST 100 ROWS ONLY")
+			.params(repository, refKey(ref), ref, upTo)
+			.query(JournalStore::entry)
+			.list();
+		for (JournalEntryView entry : entries) {
+			String value = entry.deletion() ? entry.oldValue() : entry.newValue();
+			if (!isZero(value)) {
+				return Optional.of(value);
+			}
+		}
+		return Optional.empty();
+	}
+
+	Optional<JournalEntryView> entry(String repository, long id) {
+		return this.jdbc.sql(ENTRIES + " WHERE repository = ? AND id = ?")
+			.params(repository, id)
+			.query(JournalStore::entry)
+			.optional();
+	}
+
+	/** Whether {@code value} is all zeros: no object. */
+	static boolean isZero(String value) {
+		if (value.startsWith("ref:")) {
+			return false;
+		}
+		for (int i = 0; i < value.length(); i++) {
+			if (value.charAt(i) != '0') {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	private static String refKey(String ref) {
+		return (ref.length() > REF_KEY) ? ref.substring(0, REF_KEY) : ref;
+	}
+
+	/** A LIKE pattern for names starting with {@code prefix}, escaped with {@code !}. */
+	private static String like(String prefix) {
+		StringBuilder pattern = new StringBuilder(prefix.length() + 1);
+		for (int i = 0; i < prefix.length(); i++) {
+			char c = prefix.charAt(i);
+			if (c == '%' || c == '_' || c == '!') {
+				pattern.append('!');
+			}
+			pattern.append(c);
+		}
+		return pattern.append('%').toString();
+	}
+
+	private static Source source(ResultSet rs, int row) throws SQLException {
+		return new Source(rs.getString("file_key"), rs.getLong("file_offset"), rs.getLong("entries"),
+				rs.getLong("skipped"), instant(rs, "ingested_at"));
+	}
+
+	private static JournalEntryView entry(ResultSet rs, int row) throws SQLException {
+		return new JournalEntryView(rs.getLong("id"), instant(rs, "recorded_at"), rs.getString("ref_name"),
+				rs.getString("old_value"), rs.getString("new_value"), rs.getBoolean("deletion"), rs.getString("writer"),
+				rs.getString("identity"), rs.getString("transaction_id"));
+	}
+
+}
