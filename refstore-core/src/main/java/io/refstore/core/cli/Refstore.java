@@ -12,6 +12,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -22,8 +23,10 @@ import io.refstore.core.cli.env.OutBuffer;
 import io.refstore.core.cli.env.Trace2;
 import io.refstore.core.cli.options.GlobalOptions;
 import io.refstore.core.cli.options.UsageName;
+import io.refstore.core.journal.WriterKind;
 import io.refstore.core.ref.CorruptRefStoreException;
 import io.refstore.core.repo.ConfigValueException;
+import io.refstore.core.repo.GitHooks;
 
 /**
  * The {@code refstore} command: git's ref plumbing ({@code show-ref},
@@ -81,9 +84,12 @@ public final class Refstore {
 	 * streams, and exits with its exit code.
 	 */
 	public static void main(String[] args) {
-		int code = run(Path.of("").toAbsolutePath(), System.getenv(), System.in,
-				new FileOutputStream(FileDescriptor.out), new PrintStream(new FileOutputStream(FileDescriptor.err)),
-				args);
+		// the journal's hook names the command as the writer of its changes, unless the
+		// caller named another
+		Map<String, String> env = new HashMap<>(System.getenv());
+		env.putIfAbsent(GitHooks.WRITER_KIND, WriterKind.REFSTORE_CLI.word());
+		int code = run(Path.of("").toAbsolutePath(), env, System.in, new FileOutputStream(FileDescriptor.out),
+				new PrintStream(new FileOutputStream(FileDescriptor.err)), args);
 		System.exit(code);
 	}
 

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import io.refstore.core.ref.TransactionHook;
@@ -24,10 +25,31 @@ public final class GitHooks {
 	private GitHooks() {
 	}
 
-	/** The repository's {@code reference-transaction} hook. */
+	/**
+	 * The variable that names the writer to the journal's hook ({@code refstore-cli},
+	 * {@code api}, {@code job}; docs/journal.md).
+	 */
+	public static final String WRITER_KIND = "REFSTORE_JOURNAL_WRITER_KIND";
+
+	/**
+	 * The repository's {@code reference-transaction} hook, run in this process's
+	 * environment; with {@link #WRITER_KIND} as the repository was opened with it, if it
+	 * was (the {@code refstore} command names itself so).
+	 */
 	public static TransactionHook referenceTransaction(Repository repository) {
+		return referenceTransaction(repository,
+				repository.environmentValue(WRITER_KIND).map((kind) -> Map.of(WRITER_KIND, kind)).orElse(Map.of()));
+	}
+
+	/**
+	 * The repository's {@code reference-transaction} hook, run in this process's
+	 * environment with {@code environment}'s variables added (a writer's name for the
+	 * journal, say).
+	 */
+	public static TransactionHook referenceTransaction(Repository repository, Map<String, String> environment) {
 		Path workDir = repository.workTree().orElse(repository.gitDir());
-		return new ScriptHook(hooksDir(repository, workDir).resolve("reference-transaction"), workDir);
+		return new ScriptHook(hooksDir(repository, workDir).resolve("reference-transaction"), workDir,
+				Map.copyOf(environment));
 	}
 
 	/**
@@ -51,7 +73,7 @@ public final class GitHooks {
 	}
 
 	/** A hook that is a file, run with the state as its one argument. */
-	private record ScriptHook(Path file, Path workDir) implements TransactionHook {
+	private record ScriptHook(Path file, Path workDir, Map<String, String> environment) implements TransactionHook {
 
 		@Override
 		public boolean present() {
@@ -60,9 +82,10 @@ public final class GitHooks {
 
 		@Override
 		public int run(String state, List<String> lines) throws IOException {
-			Process process = new ProcessBuilder(this.file.toString(), state).directory(this.workDir.toFile())
-				.redirectError(ProcessBuilder.Redirect.INHERIT)
-				.start();
+			ProcessBuilder builder = new ProcessBuilder(this.file.toString(), state).directory(this.workDir.toFile())
+				.redirectError(ProcessBuilder.Redirect.INHERIT);
+			builder.environment().putAll(this.environment);
+			Process process = builder.start();
 			Thread output = new Thread(() -> copyQuietly(process.getInputStream(), System.err),
 					"reference-transaction hook output");
 			output.setDaemon(true);

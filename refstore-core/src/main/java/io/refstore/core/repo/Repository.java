@@ -352,6 +352,15 @@ public final class Repository implements Closeable {
 
 	/**
 	 * A variable of the environment the repository was opened with (which may be another
+	 * than the process's).
+	 * @return empty if it is unset
+	 */
+	public Optional<String> environmentValue(String name) {
+		return Optional.ofNullable(this.env.get(name));
+	}
+
+	/**
+	 * A variable of the environment the repository was opened with (which may be another
 	 * than the process's), such as git's {@code GIT_TEST_*} switches, read as a boolean
 	 * as git reads one ({@code true}, {@code no}, {@code 0}, ...), or {@code fallback}
 	 * when it is unset or no boolean.

@@ -93,7 +93,7 @@ class JournalCommandIT {
 
 	/**
 	 * refstore runs the repository's hook as git does, so its own writes are journaled
-	 * too; as git's, until refstore's writers name themselves.
+	 * too: the command's as {@code refstore-cli}, unless its caller names another writer.
 	 */
 	@Test
 	void refstoresOwnWritesAreJournaledThroughTheHook() throws IOException {
@@ -101,12 +101,23 @@ class JournalCommandIT {
 		String c1 = repo.git("rev-parse", "one").strip();
 		String c2 = repo.git("rev-parse", "two").strip();
 
-		refstore(repo.dir(), "update-ref", "refs/heads/one", c1).requireOk();
-		refstore(repo.dir(), "update-ref", "refs/heads/one", c2, c1).requireOk();
-		refstore(repo.dir(), "update-ref", "-d", "refs/heads/one", c2).requireOk();
+		// the command as a process names itself the writer
+		GitCli command = GitCli.refstore();
+		command.run(repo.dir(), "update-ref", "refs/heads/one", c1).requireOk();
+		command.run(repo.dir(), "update-ref", "refs/heads/one", c2, c1).requireOk();
+		command.run(repo.dir(), "update-ref", "-d", "refs/heads/one", c2).requireOk();
+		// unless its caller named another
+		command.withEnv("REFSTORE_JOURNAL_WRITER_KIND", "job")
+			.run(repo.dir(), "update-ref", "refs/heads/two", c2)
+			.requireOk();
 
-		assertThat(logged(repo)).containsExactly(c2 + " -> " + ZERO + "  refs/heads/one",
-				c1 + " -> " + c2 + "  refs/heads/one", ZERO + " -> " + c1 + "  refs/heads/one");
+		assertThat(logged(repo)).containsExactly(ZERO + " -> " + c2 + "  refs/heads/two",
+				c2 + " -> " + ZERO + "  refs/heads/one", c1 + " -> " + c2 + "  refs/heads/one",
+				ZERO + " -> " + c1 + "  refs/heads/one");
+		assertThat(refstore(repo.dir(), "journal", "log").requireOk().stdout().lines().map((line) -> {
+			String rest = line.substring(line.indexOf("UTC  ") + 5);
+			return rest.substring(rest.lastIndexOf("  ") + 2).strip();
+		})).containsExactly("job", "refstore-cli", "refstore-cli", "refstore-cli");
 	}
 
 	@Test

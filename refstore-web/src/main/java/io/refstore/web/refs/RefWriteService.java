@@ -18,6 +18,7 @@ import org.springframework.stereotype.Service;
 import org.springframework.web.ErrorResponseException;
 
 import io.refstore.core.input.Printable;
+import io.refstore.core.journal.WriterKind;
 import io.refstore.core.objects.ObjectDatabase;
 import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.HashAlgorithm;
@@ -34,6 +35,7 @@ import io.refstore.core.ref.ReflogEntry;
 import io.refstore.core.ref.Rejection;
 import io.refstore.core.ref.TransactionResult;
 import io.refstore.core.ref.UpdateResult;
+import io.refstore.core.repo.GitHooks;
 import io.refstore.core.repo.StoreSwappedException;
 import io.refstore.web.audit.AuditEntry;
 import io.refstore.web.audit.AuditEntry.Outcome;
@@ -289,6 +291,9 @@ public class RefWriteService {
 					transaction.add(update);
 				}
 				transaction.committer(committer()).message(message);
+				// the journal's hook records the change as the API's, by its user
+				transaction.hook(GitHooks.referenceTransaction(open.repository(),
+						Map.of(GitHooks.WRITER_KIND, WriterKind.API.word(), "REMOTE_USER", Actors.current())));
 				return transaction.commit();
 			}
 		});

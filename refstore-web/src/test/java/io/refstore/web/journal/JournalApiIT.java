@@ -90,6 +90,11 @@ class JournalApiIT extends ApiTestSupport {
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.results[0].status").value("ok"));
 		assertThat(repo.git("rev-parse", "refs/heads/feature")).isEqualTo(c2 + "\n");
+		// the restore is journaled as the API's, by its user
+		this.mvc.perform(get(repoUri(name, "/journal")).param("ref", "refs/heads/feature").with(as("viewer")))
+			.andExpect(jsonPath("$.items[0].new").value(c2))
+			.andExpect(jsonPath("$.items[0].writer").value("api"))
+			.andExpect(jsonPath("$.items[0].identity").value("REMOTE_USER=admin"));
 		// restored: no longer deleted, and a second restore is refused, changing nothing
 		this.mvc.perform(get(repoUri(name, "/journal/deleted")).with(as("viewer")))
 			.andExpect(jsonPath("$.items[*].ref").value(contains("refs/heads/gone-too")));
