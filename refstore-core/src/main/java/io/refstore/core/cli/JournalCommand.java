@@ -6,20 +6,31 @@ import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 
 import io.refstore.core.cli.env.CommandContext;
 import io.refstore.core.cli.env.CommandFailure;
 import io.refstore.core.cli.options.Options;
+import io.refstore.core.journal.DeletedRefs;
 import io.refstore.core.journal.JournalEntry;
 import io.refstore.core.journal.JournalHook;
 import io.refstore.core.journal.JournalReader;
+import io.refstore.core.ref.HashAlgorithm;
+import io.refstore.core.ref.ObjectId;
+import io.refstore.core.ref.RefTransaction;
+import io.refstore.core.ref.RefUpdate;
+import io.refstore.core.ref.TransactionResult;
+import io.refstore.core.ref.UpdateResult;
 import io.refstore.core.repo.Repository;
 
 /**
  * {@code refstore journal}: {@code install} the {@code reference-transaction} hook that
  * records every ref change git commits in the repository's journal, {@code uninstall} it,
- * and {@code log} the journal's entries, newest first (docs/journal.md).
+ * {@code log} the journal's entries, newest first, list the refs it shows {@code deleted}
+ * and {@code restore} them at their last values (docs/journal.md).
  */
 final class JournalCommand implements Command {
 
@@ -27,6 +38,8 @@ final class JournalCommand implements Command {
 			usage: refstore journal install [--writer-env=<variable>...]
 			   or: refstore journal uninstall
 			   or: refstore journal log [--ref <name>] [<pattern>...]
+			   or: refstore journal deleted [<pattern>...]
+			   or: refstore journal restore [-n | --dry-run] <ref>...
 
 			""";
 
@@ -41,6 +54,8 @@ final class JournalCommand implements Command {
 			case "install" -> install(context, rest);
 			case "uninstall" -> uninstall(context, rest);
 			case "log" -> log(context, rest);
+			case "deleted" -> deleted(context, rest);
+			case "restore" -> restore(context, rest);
 			default -> throw Command.unknownSubcommand(subcommand, USAGE);
 		};
 	}
@@ -113,6 +128,122 @@ final class JournalCommand implements Command {
 			context.out().write(line(entries.get(i)));
 		}
 		return 0;
+	}
+
+	/**
+	 * The refs the journal shows deleted that do not exist now, newest deletion first:
+	 * {@code <time>  <last value>  <ref>  <writer>[ <identity>]}, the value
+	 * {@code unknown} where the journal knows none and followed by
+	 * {@code (object missing)} where the repository no longer has it.
+	 */
+	private static int deleted(CommandContext context, List<String> args) throws CommandFailure, IOException {
+		Options options = new Options("refstore journal deleted [<pattern>...]");
+		Options.Parsed parsed = options.parse(args);
+		RefPatterns patterns = parsed.args().isEmpty() ? null : RefPatterns.of(parsed.args());
+		for (DeletedRefs.Deleted ref : deletedNow(context)) {
+			if (patterns != null && !matches(patterns, ref.deletion())) {
+				continue;
+			}
+			JournalEntry deletion = ref.deletion();
+			StringBuilder line = new StringBuilder(TIME.format(deletion.time())).append("  ")
+				.append((ref.lastValue() == null) ? "unknown" : ref.lastValue())
+				.append("  ")
+				.append(ref.refName())
+				.append("  ")
+				.append(deletion.writer().word());
+			if (!deletion.identity().isEmpty()) {
+				line.append(' ').append(printable(deletion.identity()));
+			}
+			if (ref.lastValue() != null && !exists(context, ref.lastValue())) {
+				line.append("  (object missing)");
+			}
+			context.out().write(line.append('\n').toString());
+		}
+		return 0;
+	}
+
+	/**
+	 * Creates deleted refs again at the last value the journal knows, all or none, each
+	 * only if it does not exist.
+	 */
+	private static int restore(CommandContext context, List<String> args) throws CommandFailure, IOException {
+		Options options = new Options("refstore journal restore [-n | --dry-run] <ref>...").flag('n', "dry-run",
+				"only say what would be restored");
+		Options.Parsed parsed = options.parse(args);
+		if (parsed.args().isEmpty()) {
+			throw CommandFailure.usage("name at least one deleted ref to restore", options.usage());
+		}
+		Map<String, DeletedRefs.Deleted> deleted = new HashMap<>();
+		for (DeletedRefs.Deleted ref : deletedNow(context)) {
+			deleted.put(ref.refName(), ref);
+		}
+		HashAlgorithm hash = context.refs().hashAlgorithm();
+		List<RefUpdate> updates = new ArrayList<>();
+		for (String name : new LinkedHashSet<>(parsed.args())) {
+			DeletedRefs.Deleted ref = deleted.get(name);
+			if (ref == null) {
+				throw CommandFailure
+					.fatal("the journal does not show '" + name + "' deleted, or it exists now; nothing was restored");
+			}
+			ObjectId id = (ref.lastValue() == null) ? null : ObjectId.tryParse(hash, ref.lastValue());
+			if (id == null) {
+				throw CommandFailure.fatal("the journal knows no object id '" + name
+						+ "' held before it was deleted; nothing was restored");
+			}
+			if (!context.objects().exists(id)) {
+				throw CommandFailure
+					.fatal("object " + id.name() + " that '" + name + "' held no longer exists; nothing was restored");
+			}
+			updates.add(RefUpdate.create(name, id));
+		}
+		if (parsed.flag("dry-run")) {
+			for (RefUpdate update : updates) {
+				context.out().write("would restore " + update.name() + " at " + update.newId().name() + "\n");
+			}
+			return 0;
+		}
+		TransactionResult result;
+		try (RefTransaction transaction = context.refs().newTransaction()) {
+			for (RefUpdate update : updates) {
+				transaction.add(update);
+			}
+			result = transaction.message("refstore: restored from the journal").commit();
+		}
+		if (!result.committed()) {
+			UpdateResult refused = result.firstRejection().orElseThrow();
+			throw CommandFailure.fatal(((refused.message() != null) ? refused.message()
+					: "cannot restore '" + refused.update().name() + "': " + refused.rejection())
+					+ "; nothing was restored");
+		}
+		for (RefUpdate update : updates) {
+			context.out().write("restored " + update.name() + " at " + update.newId().name() + "\n");
+		}
+		return 0;
+	}
+
+	/** The refs the journal shows deleted that do not exist now. */
+	private static List<DeletedRefs.Deleted> deletedNow(CommandContext context) throws IOException {
+		List<DeletedRefs.Deleted> all;
+		long skipped;
+		try (JournalReader reader = JournalReader.open(JournalHook.journalFile(context.repository()))) {
+			all = DeletedRefs.of(reader);
+			skipped = reader.skipped();
+		}
+		if (skipped > 0) {
+			context.warning("skipped " + skipped + " damaged line" + ((skipped == 1) ? "" : "s") + " of the journal");
+		}
+		List<DeletedRefs.Deleted> now = new ArrayList<>(all.size());
+		for (DeletedRefs.Deleted ref : all) {
+			if (context.refs().exactRef(ref.refName()).isEmpty()) {
+				now.add(ref);
+			}
+		}
+		return now;
+	}
+
+	private static boolean exists(CommandContext context, String value) throws IOException {
+		ObjectId id = ObjectId.tryParse(context.refs().hashAlgorithm(), value);
+		return id != null && context.objects().exists(id);
 	}
 
 	private static boolean matches(RefPatterns patterns, JournalEntry entry) {

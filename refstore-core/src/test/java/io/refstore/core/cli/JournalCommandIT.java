@@ -121,6 +121,38 @@ class JournalCommandIT {
 	}
 
 	@Test
+	void deletedListsWhatGitDeletedAndRestoreBringsItBackAllOrNone() throws IOException {
+		TempRepo repo = repoWithJournal();
+		String c1 = repo.git("rev-parse", "one").strip();
+		String c2 = repo.git("rev-parse", "two").strip();
+		repo.git("update-ref", "refs/heads/gone", c1);
+		repo.git("update-ref", "refs/heads/back", c2);
+		// git reports no old value here: the last value is the creation's
+		repo.git("update-ref", "-d", "refs/heads/gone");
+		repo.git("update-ref", "-d", "refs/heads/back", c2);
+		// created again: no longer deleted
+		repo.git("update-ref", "refs/heads/back", c1);
+
+		List<String> deleted = refstore(repo.dir(), "journal", "deleted").requireOk().stdout().lines().toList();
+		assertThat(deleted).hasSize(1);
+		assertThat(deleted.get(0)).endsWith(" UTC  " + c1 + "  refs/heads/gone  git");
+		assertThat(refstore(repo.dir(), "journal", "deleted", "refs/tags/").requireOk().stdout()).isEmpty();
+
+		assertThat(refstore(repo.dir(), "journal", "restore", "-n", "refs/heads/gone").requireOk().stdout())
+			.isEqualTo("would restore refs/heads/gone at " + c1 + "\n");
+		GitCli.Result refused = refstore(repo.dir(), "journal", "restore", "refs/heads/gone", "refs/heads/back");
+		assertThat(refused.exitCode()).isEqualTo(128);
+		assertThat(refused.stderr()).isEqualTo("fatal: the journal does not show 'refs/heads/back' deleted, or it "
+				+ "exists now; nothing was restored\n");
+		assertThat(repo.git("for-each-ref", "--format=%(refname)", "refs/heads/")).isEqualTo("refs/heads/back\n");
+
+		assertThat(refstore(repo.dir(), "journal", "restore", "refs/heads/gone").requireOk().stdout())
+			.isEqualTo("restored refs/heads/gone at " + c1 + "\n");
+		assertThat(repo.git("rev-parse", "refs/heads/gone").strip()).isEqualTo(c1);
+		assertThat(refstore(repo.dir(), "journal", "deleted").requireOk().stdout()).isEmpty();
+	}
+
+	@Test
 	void logWarnsOfDamagedLinesAndIgnoresATornOne() throws IOException {
 		TempRepo repo = repoWithJournal();
 		String c1 = repo.git("rev-parse", "one").strip();
