@@ -92,7 +92,7 @@ class JournalApiController {
 		return this.journal.undo(repo, entry);
 	}
 
-	private static <T> ResponseEntity<JournalPage<T>> paged(JournalPage<T> page) {
+	static <T> ResponseEntity<JournalPage<T>> paged(JournalPage<T> page) {
 		ResponseEntity.BodyBuilder response = ResponseEntity.ok();
 		if (page.next() != null) {
 			String next = ServletUriComponentsBuilder.fromCurrentRequest()

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  *
  * @param id its position in the repository's timeline, newer entries higher: what
  * {@code before} pages by
+ * @param repository the repository's name
  * @param time when it was recorded
  * @param ref the full ref name
  * @param oldValue the value before (JSON member {@code old}): an object id, all zeros for
@@ -20,9 +21,9 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param identity who, as {@code NAME=value} of the hook's identity variables, or empty
  * @param transaction the id shared by the entries of one transaction
  */
-public record JournalEntryView(long id, Instant time, String ref, @JsonProperty("old") String oldValue,
-		@JsonProperty("new") String newValue, @JsonIgnore boolean deletion, String writer, String identity,
-		String transaction) {
+public record JournalEntryView(long id, String repository, Instant time, String ref,
+		@JsonProperty("old") String oldValue, @JsonProperty("new") String newValue, @JsonIgnore boolean deletion,
+		String writer, String identity, String transaction) {
 
 	/**
 	 * Whether the entry moved an existing ref from one object to another (a force-push,

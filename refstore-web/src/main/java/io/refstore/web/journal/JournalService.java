@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -80,12 +81,54 @@ public class JournalService {
 	public JournalPage<JournalEntryView> timeline(String repo, String ref, String prefix, String writer, long before,
 			int limit) throws IOException {
 		checkPage(before, limit);
-		if (writer != null && WriterKind.of(writer).isEmpty()) {
-			throw new InvalidRequestException("writer", writer, "it is none of git, refstore-cli, api and job");
-		}
+		checkWriter(writer);
 		this.ingester.ingest(repo);
 		List<JournalEntryView> entries = this.store.timeline(repo, ref, prefix, writer, before, limit + 1);
 		return page(entries, limit, entries);
+	}
+
+	/**
+	 * A page of the journal of every repository in the database, newest first, as of the
+	 * last ingestion (the sweep's, every {@code refstore.journal.ingest-interval}, or a
+	 * query's of one repository): which refs ever pointed at an object, who deleted refs
+	 * of a pattern. With {@code deletions}, deletions of refs that exist now in a
+	 * repository of this node are left out (git reports the loose refs a
+	 * {@code pack-refs} prunes as deleted), so a page can hold fewer than {@code limit}.
+	 * @param object only changes from or to this object id (full hex), or {@code null}
+	 * @param prefix only refs whose names start with this, or empty
+	 * @param writer only this writer's, or {@code null}
+	 * @param deletions only deletions
+	 */
+	@PreAuthorize("hasRole('VIEWER')")
+	public JournalPage<JournalEntryView> fleet(String object, String prefix, String writer, boolean deletions,
+			long before, int limit) throws IOException {
+		checkPage(before, limit);
+		checkWriter(writer);
+		if (object != null && !object.matches("[0-9a-fA-F]{40}|[0-9a-fA-F]{64}")) {
+			throw new InvalidRequestException("object", object, "it is not a full object id (40 or 64 hex digits)");
+		}
+		List<JournalEntryView> rows = this.store.fleet((object == null) ? null : object.toLowerCase(Locale.ROOT),
+				prefix, writer, deletions, before, limit + 1);
+		if (!deletions) {
+			return page(rows, limit, rows);
+		}
+		List<JournalEntryView> deleted = new ArrayList<>();
+		for (JournalEntryView entry : rows.subList(0, Math.min(limit, rows.size()))) {
+			if (!existsHere(entry.repository(), entry.ref())) {
+				deleted.add(entry);
+			}
+		}
+		return page(rows, limit, deleted);
+	}
+
+	/** Whether a repository of this node holds the ref now. */
+	private boolean existsHere(String repo, String ref) throws IOException {
+		if (!this.registry.holds(repo)) {
+			return false;
+		}
+		try (OpenRepo open = this.registry.open(repo)) {
+			return open.store().exactRef(ref).isPresent();
+		}
 	}
 
 	/**
@@ -206,6 +249,12 @@ public class JournalService {
 	/** The last object id the ref held up to a deletion; never a symbolic ref. */
 	private Optional<String> knownValue(String repo, JournalEntryView deletion) {
 		return this.store.lastValue(repo, deletion.ref(), deletion.id()).filter((value) -> !value.startsWith("ref:"));
+	}
+
+	private static void checkWriter(String writer) {
+		if (writer != null && WriterKind.of(writer).isEmpty()) {
+			throw new InvalidRequestException("writer", writer, "it is none of git, refstore-cli, api and job");
+		}
 	}
 
 	private static void checkPage(long before, int limit) {

@@ -107,11 +107,11 @@ class JournalStore {
 		for (JournalEntry entry : entries) {
 			rows.add(new Object[] { repository, entry.transaction(), utc(entry.time()), entry.oldValue(),
 					entry.newValue(), isZero(entry.newValue()), entry.refName(), refKey(entry.refName()),
-					entry.writer().word(), entry.identity() });
+					entry.writer().word(), entry.identity(), object(entry.oldValue()), object(entry.newValue()) });
 		}
 		this.batch.batchUpdate("INSERT INTO refstore_journal_entry (repository, transaction_id, recorded_at,"
-				+ " old_value, new_value, deletion, ref_name, ref_key, writer, identity)"
-				+ " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows);
+				+ " old_value, new_value, deletion, ref_name, ref_key, writer, identity, old_object, new_object)"
+				+ " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows);
 	}
 
 	/**
@@ -137,6 +137,44 @@ class JournalStore {
 		if (writer != null) {
 			sql.append(" AND writer = ?");
 			params.add(writer);
+		}
+		if (before > 0) {
+			sql.append(" AND id < ?");
+			params.add(before);
+		}
+		sql.append(" ORDER BY id DESC FETCH FIRST ").append(limit).append(" ROWS ONLY");
+		return this.jdbc.sql(sql.toString()).params(params).query(JournalStore::entry).list();
+	}
+
+	/**
+	 * Entries of every repository, newest first, below id {@code before} (0: from the
+	 * newest).
+	 * @param object only entries whose old or new value is this object id, or
+	 * {@code null}
+	 * @param prefix only refs whose names start with this, or empty
+	 * @param writer only this writer's word, or {@code null}
+	 * @param deletions only deletions
+	 */
+	List<JournalEntryView> fleet(String object, String prefix, String writer, boolean deletions, long before,
+			int limit) {
+		StringBuilder sql = new StringBuilder(ENTRIES).append(" WHERE 1 = 1");
+		List<Object> params = new ArrayList<>();
+		if (object != null) {
+			sql.append(" AND (old_object = ? OR new_object = ?)");
+			params.add(object);
+			params.add(object);
+		}
+		if (!prefix.isEmpty()) {
+			sql.append(" AND ref_key LIKE ? ESCAPE '!' AND ref_name LIKE ? ESCAPE '!'");
+			params.add(like(refKey(prefix)));
+			params.add(like(prefix));
+		}
+		if (writer != null) {
+			sql.append(" AND writer = ?");
+			params.add(writer);
+		}
+		if (deletions) {
+			sql.append(" AND deletion = TRUE");
 		}
 		if (before > 0) {
 			sql.append(" AND id < ?");
@@ -211,6 +249,11 @@ class JournalStore {
 		return true;
 	}
 
+	/** A value as an object id column: {@code null} for none or a symbolic ref. */
+	private static String object(String value) {
+		return (value.startsWith("ref:") || isZero(value)) ? null : value;
+	}
+
 	private static String refKey(String ref) {
 		return (ref.length() > REF_KEY) ? ref.substring(0, REF_KEY) : ref;
 	}
@@ -234,9 +277,10 @@ class JournalStore {
 	}
 
 	private static JournalEntryView entry(ResultSet rs, int row) throws SQLException {
-		return new JournalEntryView(rs.getLong("id"), instant(rs, "recorded_at"), rs.getString("ref_name"),
-				rs.getString("old_value"), rs.getString("new_value"), rs.getBoolean("deletion"), rs.getString("writer"),
-				rs.getString("identity"), rs.getString("transaction_id"));
+		return new JournalEntryView(rs.getLong("id"), rs.getString("repository"), instant(rs, "recorded_at"),
+				rs.getString("ref_name"), rs.getString("old_value"), rs.getString("new_value"),
+				rs.getBoolean("deletion"), rs.getString("writer"), rs.getString("identity"),
+				rs.getString("transaction_id"));
 	}
 
 }

@@ -198,7 +198,7 @@ class SecurityConfiguration {
 				.hasRole(Roles.VIEWER)
 				.requestMatchers("/api/jobs", "/api/jobs/**")
 				.hasRole(Roles.OPERATOR)
-				.requestMatchers(HttpMethod.GET, "/api/repos", "/api/repos/**")
+				.requestMatchers(HttpMethod.GET, "/api/repos", "/api/repos/**", "/api/journal")
 				.hasRole(Roles.VIEWER)
 				.requestMatchers("/api/repos/**")
 				.hasRole(Roles.ADMIN)

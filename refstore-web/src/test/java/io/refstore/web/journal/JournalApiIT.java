@@ -16,7 +16,9 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -229,6 +231,52 @@ class JournalApiIT extends ApiTestSupport {
 		repo.git("pack-refs", "--all");
 		this.mvc.perform(get(repoUri(name, "/journal/deleted")).with(as("viewer")))
 			.andExpect(jsonPath("$.items.length()").value(0));
+	}
+
+	@Test
+	void theFleetsJournalFindsEveryRefThatPointedAtAnObjectAndWhoDeletedRefs() throws Exception {
+		String unique = uniqueName("fleet");
+		String prefix = "refs/heads/" + unique + "/";
+		TempRepo files = journaled(uniqueName("journal-fleet-files"), "files");
+		TempRepo reftable = journaled(uniqueName("journal-fleet-reftable"), "reftable");
+		String c1 = files.commit(unique, null);
+		assertThat(reftable.commit(unique, null)).isEqualTo(c1);
+		for (TempRepo repo : List.of(files, reftable)) {
+			GitCli alice = repo.git().withEnv("GL_USERNAME", "alice");
+			alice.ok(repo.dir(), "update-ref", prefix + "release-" + repo.dir().getFileName(), c1);
+			alice.ok(repo.dir(), "update-ref", "-d", prefix + "release-" + repo.dir().getFileName(), c1);
+			repo.git("update-ref", prefix + "kept", c1);
+		}
+		// git reports the loose ref it prunes as deleted: it exists, so it is no deletion
+		files.git("pack-refs", "--all");
+		this.ingester.sweep();
+
+		MvcResult pointed = this.mvc
+			.perform(get("/api/journal").param("object", c1.toUpperCase(Locale.ROOT))
+				.param("prefix", prefix)
+				.with(as("viewer")))
+			.andExpect(status().isOk())
+			.andReturn();
+		String json = pointed.getResponse().getContentAsString();
+		assertThat(JsonPath.<List<String>>read(json, "$.items[*].repository"))
+			.contains(files.dir().getFileName().toString(), reftable.dir().getFileName().toString());
+		assertThat(JsonPath.<List<String>>read(json, "$.items[*].ref")).contains(
+				prefix + "release-" + files.dir().getFileName(), prefix + "release-" + reftable.dir().getFileName(),
+				prefix + "kept");
+
+		MvcResult deleted = this.mvc
+			.perform(get("/api/journal").param("deleted", "true").param("prefix", prefix).with(as("viewer")))
+			.andExpect(status().isOk())
+			.andReturn();
+		String deletions = deleted.getResponse().getContentAsString();
+		assertThat(JsonPath.<List<String>>read(deletions, "$.items[*].ref")).containsExactly(
+				prefix + "release-" + reftable.dir().getFileName(), prefix + "release-" + files.dir().getFileName());
+		assertThat(JsonPath.<List<String>>read(deletions, "$.items[*].identity")).containsOnly("GL_USERNAME=alice");
+
+		this.mvc.perform(get("/api/journal").param("object", "xyz").with(as("viewer")))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.parameter").value("object"));
+		this.mvc.perform(get("/api/journal").with(as("nobody"))).andExpect(status().isForbidden());
 	}
 
 	@ParameterizedTest
