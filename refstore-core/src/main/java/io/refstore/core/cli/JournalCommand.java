@@ -20,6 +20,7 @@ import io.refstore.core.journal.JournalHook;
 import io.refstore.core.journal.JournalReader;
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
+import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.RefTransaction;
 import io.refstore.core.ref.RefUpdate;
 import io.refstore.core.ref.TransactionResult;
@@ -86,6 +87,14 @@ final class JournalCommand implements Command {
 			case REINSTALLED -> "reinstalled the journal hook at '" + hook + "'\n";
 			default -> "installed the journal hook at '" + hook + "'\n";
 		});
+		if (repository.refFormat() == RefFormat.FILES) {
+			// measured with git 2.55: 1,000 loose refs packed in 28 s instead of 0.13 s
+			context.message("hint: git's pack-refs (run by git gc and by the maintenance after a push) runs this hook");
+			context
+				.message("hint: three times for each loose ref it prunes, which takes minutes for thousands of them;");
+			context.message("hint: pack with 'refstore pack-refs' or refstore's maintenance, which runs no hook, and");
+			context.message("hint: consider 'git config gc.packRefs false' (see docs/journal.md)");
+		}
 		return 0;
 	}
 
