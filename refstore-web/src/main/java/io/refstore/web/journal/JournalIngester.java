@@ -2,6 +2,7 @@ package io.refstore.web.journal;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -9,11 +10,12 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
-import java.util.Objects;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,8 +35,9 @@ import io.refstore.web.repos.RepoRegistry;
  * incrementally: from the offset its source row records, at most {@link #RUN} entries per
  * transaction, each run's entries and the new offset committed together, so that a run
  * killed half way is read again and no entry is stored twice. Two instances ingesting one
- * repository take turns on its source row's lock. A file replaced by another (another
- * inode, or shorter than the offset) is read from its start. Queries ingest their
+ * repository take turns on its source row's lock. A file whose bytes before the offset
+ * are no longer the ones read then (a file replaced or truncated) is read from its start;
+ * a file copied or moved with the repository goes on where it was. Queries ingest their
  * repository first; a sweep every {@code refstore.journal.ingest-interval} ingests every
  * repository the roots hold. Thread-safe.
  */
@@ -42,6 +45,9 @@ import io.refstore.web.repos.RepoRegistry;
 class JournalIngester implements SchedulingConfigurer {
 
 	private static final Logger logger = LoggerFactory.getLogger(JournalIngester.class);
+
+	/** How many bytes before the offset tell the file read before from another. */
+	static final int TAIL = 64;
 
 	/** The most entries one transaction inserts. */
 	static final int RUN = 20_000;
@@ -115,11 +121,10 @@ class JournalIngester implements SchedulingConfigurer {
 	private long run(String repository, Path file) {
 		JournalStore.Source source = this.store.lockSource(repository);
 		try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-			BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class,
-					LinkOption.NOFOLLOW_LINKS);
-			String key = Objects.toString(attributes.fileKey(), null);
 			long size = channel.size();
-			boolean same = Objects.equals(key, source.fileKey()) && size >= source.offset();
+			// the file read before, if the bytes before the offset are the ones read then
+			boolean same = source.offset() == 0
+					|| (size >= source.offset() && tail(channel, source.offset()).equals(source.tailDigest()));
 			long from = same ? source.offset() : 0;
 			if (from >= size) {
 				return -1;
@@ -136,10 +141,11 @@ class JournalIngester implements SchedulingConfigurer {
 				// only a line still being written
 				return -1;
 			}
-			this.store.insert(repository, entries);
+			this.store.insert(source.id(), entries);
 			long skipped = reader.skipped() + (same ? source.skipped() : 0);
 			long ingested = entries.size() + (same ? source.entries() : 0);
-			this.store.advance(repository, key, from + reader.offset(), ingested, skipped, Instant.now());
+			long offset = from + reader.offset();
+			this.store.advance(source.id(), tail(channel, offset), offset, ingested, skipped, Instant.now());
 			return entries.size();
 		}
 		catch (NoSuchFileException ex) {
@@ -147,6 +153,27 @@ class JournalIngester implements SchedulingConfigurer {
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/**
+	 * The SHA-256 (hex) of the at most {@link #TAIL} bytes of a file before
+	 * {@code offset}.
+	 */
+	static String tail(FileChannel channel, long offset) throws IOException {
+		int length = (int) Math.min(TAIL, offset);
+		ByteBuffer bytes = ByteBuffer.allocate(length);
+		while (bytes.hasRemaining()) {
+			if (channel.read(bytes, offset - length + bytes.position()) < 0) {
+				// shorter than that now: no digest of these bytes can match
+				return "";
+			}
+		}
+		try {
+			return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes.array()));
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("every Java has SHA-256", ex);
 		}
 	}
 

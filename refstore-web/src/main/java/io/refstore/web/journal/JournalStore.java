@@ -12,6 +12,7 @@ import java.util.Optional;
 
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -31,6 +32,10 @@ class JournalStore {
 
 	private static final String ENTRIES = "SELECT * FROM refstore_journal_entry";
 
+	/** Entries with their repository's name, for queries across repositories. */
+	private static final String FLEET_ENTRIES = "SELECT e.*, s.repository FROM refstore_journal_entry e"
+			+ " JOIN refstore_journal_source s ON s.id = e.source_id";
+
 	private final JdbcClient jdbc;
 
 	private final JdbcTemplate batch;
@@ -43,15 +48,15 @@ class JournalStore {
 	/**
 	 * How far a repository's journal file has been read.
 	 *
-	 * @param fileKey the identity of the file read, or {@code null}
+	 * @param id what its entries name it by
+	 * @param tailDigest the SHA-256 (hex) of the at most 64 bytes before {@code offset},
+	 * or {@code null} before the first entry
 	 * @param offset the bytes of complete lines read
 	 * @param entries the entries ingested
 	 * @param skipped the damaged lines skipped
 	 * @param ingestedAt when entries were last ingested, or {@code null}
 	 */
-	record Source(String fileKey, long offset, long entries, long skipped, Instant ingestedAt) {
-
-		static final Source NONE = new Source(null, 0, 0, 0, null);
+	record Source(long id, String tailDigest, long offset, long entries, long skipped, Instant ingestedAt) {
 
 	}
 
@@ -93,23 +98,28 @@ class JournalStore {
 			.single();
 	}
 
-	void advance(String repository, String fileKey, long offset, long entries, long skipped, Instant at) {
+	void advance(long source, String tailDigest, long offset, long entries, long skipped, Instant at) {
 		this.jdbc
-			.sql("UPDATE refstore_journal_source SET file_key = ?, file_offset = ?, entries = ?, skipped = ?,"
-					+ " ingested_at = ? WHERE repository = ?")
-			.params(fileKey, offset, entries, skipped, utc(at), repository)
+			.sql("UPDATE refstore_journal_source SET tail_digest = ?, file_offset = ?, entries = ?, skipped = ?,"
+					+ " ingested_at = ? WHERE id = ?")
+			.params(tailDigest, offset, entries, skipped, utc(at), source)
 			.update();
 	}
 
-	/** Appends entries of a repository, in order. */
-	void insert(String repository, List<JournalEntry> entries) {
+	/** The id of a repository's source, or -1 if it has none (nothing was ingested). */
+	private long sourceId(String repository) {
+		return source(repository).map(Source::id).orElse(-1L);
+	}
+
+	/** Appends entries of a source, in order. */
+	void insert(long source, List<JournalEntry> entries) {
 		List<Object[]> rows = new ArrayList<>(entries.size());
 		for (JournalEntry entry : entries) {
-			rows.add(new Object[] { repository, entry.transaction(), utc(entry.time()), entry.oldValue(),
-					entry.newValue(), isZero(entry.newValue()), entry.refName(), refKey(entry.refName()),
-					entry.writer().word(), entry.identity(), object(entry.oldValue()), object(entry.newValue()) });
+			rows.add(new Object[] { source, entry.transaction(), utc(entry.time()), entry.oldValue(), entry.newValue(),
+					isZero(entry.newValue()), entry.refName(), refKey(entry.refName()), entry.writer().word(),
+					entry.identity(), object(entry.oldValue()), object(entry.newValue()) });
 		}
-		this.batch.batchUpdate("INSERT INTO refstore_journal_entry (repository, transaction_id, recorded_at,"
+		this.batch.batchUpdate("INSERT INTO refstore_journal_entry (source_id, transaction_id, recorded_at,"
 				+ " old_value, new_value, deletion, ref_name, ref_key, writer, identity, old_object, new_object)"
 				+ " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows);
 	}
@@ -122,8 +132,8 @@ class JournalStore {
 	 */
 	List<JournalEntryView> timeline(String repository, String ref, String prefix, String writer, long before,
 			int limit) {
-		StringBuilder sql = new StringBuilder(ENTRIES).append(" WHERE repository = ?");
-		List<Object> params = new ArrayList<>(List.of(repository));
+		StringBuilder sql = new StringBuilder(ENTRIES).append(" WHERE source_id = ?");
+		List<Object> params = new ArrayList<>(List.of(sourceId(repository)));
 		if (ref != null) {
 			sql.append(" AND ref_key = ? AND ref_name = ?");
 			params.add(refKey(ref));
@@ -143,7 +153,7 @@ class JournalStore {
 			params.add(before);
 		}
 		sql.append(" ORDER BY id DESC FETCH FIRST ").append(limit).append(" ROWS ONLY");
-		return this.jdbc.sql(sql.toString()).params(params).query(JournalStore::entry).list();
+		return this.jdbc.sql(sql.toString()).params(params).query(entries(repository)).list();
 	}
 
 	/**
@@ -157,31 +167,31 @@ class JournalStore {
 	 */
 	List<JournalEntryView> fleet(String object, String prefix, String writer, boolean deletions, long before,
 			int limit) {
-		StringBuilder sql = new StringBuilder(ENTRIES).append(" WHERE 1 = 1");
+		StringBuilder sql = new StringBuilder(FLEET_ENTRIES).append(" WHERE 1 = 1");
 		List<Object> params = new ArrayList<>();
 		if (object != null) {
-			sql.append(" AND (old_object = ? OR new_object = ?)");
+			sql.append(" AND (e.old_object = ? OR e.new_object = ?)");
 			params.add(object);
 			params.add(object);
 		}
 		if (!prefix.isEmpty()) {
-			sql.append(" AND ref_key LIKE ? ESCAPE '!' AND ref_name LIKE ? ESCAPE '!'");
+			sql.append(" AND e.ref_key LIKE ? ESCAPE '!' AND e.ref_name LIKE ? ESCAPE '!'");
 			params.add(like(refKey(prefix)));
 			params.add(like(prefix));
 		}
 		if (writer != null) {
-			sql.append(" AND writer = ?");
+			sql.append(" AND e.writer = ?");
 			params.add(writer);
 		}
 		if (deletions) {
-			sql.append(" AND deletion = TRUE");
+			sql.append(" AND e.deletion = TRUE");
 		}
 		if (before > 0) {
-			sql.append(" AND id < ?");
+			sql.append(" AND e.id < ?");
 			params.add(before);
 		}
-		sql.append(" ORDER BY id DESC FETCH FIRST ").append(limit).append(" ROWS ONLY");
-		return this.jdbc.sql(sql.toString()).params(params).query(JournalStore::entry).list();
+		sql.append(" ORDER BY e.id DESC FETCH FIRST ").append(limit).append(" ROWS ONLY");
+		return this.jdbc.sql(sql.toString()).params(params).query(entries(null)).list();
 	}
 
 	/**
@@ -190,8 +200,8 @@ class JournalStore {
 	 * @param prefix only refs whose names start with this, or empty
 	 */
 	List<JournalEntryView> lastDeletions(String repository, String prefix, long before, int limit) {
-		StringBuilder sql = new StringBuilder(ENTRIES).append(" e WHERE e.repository = ? AND e.deletion = TRUE");
-		List<Object> params = new ArrayList<>(List.of(repository));
+		StringBuilder sql = new StringBuilder(ENTRIES).append(" e WHERE e.source_id = ? AND e.deletion = TRUE");
+		List<Object> params = new ArrayList<>(List.of(sourceId(repository)));
 		if (!prefix.isEmpty()) {
 			sql.append(" AND e.ref_key LIKE ? ESCAPE '!' AND e.ref_name LIKE ? ESCAPE '!'");
 			params.add(like(refKey(prefix)));
@@ -201,10 +211,10 @@ class JournalStore {
 			sql.append(" AND e.id < ?");
 			params.add(before);
 		}
-		sql.append(" AND NOT EXISTS (SELECT 1 FROM refstore_journal_entry l WHERE l.repository = e.repository"
+		sql.append(" AND NOT EXISTS (SELECT 1 FROM refstore_journal_entry l WHERE l.source_id = e.source_id"
 				+ " AND l.ref_key = e.ref_key AND l.ref_name = e.ref_name AND l.id > e.id)");
 		sql.append(" ORDER BY e.id DESC FETCH FIRST ").append(limit).append(" ROWS ONLY");
-		return this.jdbc.sql(sql.toString()).params(params).query(JournalStore::entry).list();
+		return this.jdbc.sql(sql.toString()).params(params).query(entries(repository)).list();
 	}
 
 	/**
@@ -215,10 +225,10 @@ class JournalStore {
 	 */
 	Optional<String> lastValue(String repository, String ref, long upTo) {
 		List<JournalEntryView> entries = this.jdbc
-			.sql(ENTRIES + " WHERE repository = ? AND ref_key = ? AND ref_name = ? AND id <= ?"
+			.sql(ENTRIES + " WHERE source_id = ? AND ref_key = ? AND ref_name = ? AND id <= ?"
 					+ " ORDER BY id DESC FETCH FIRST 100 ROWS ONLY")
-			.params(repository, refKey(ref), ref, upTo)
-			.query(JournalStore::entry)
+			.params(sourceId(repository), refKey(ref), ref, upTo)
+			.query(entries(repository))
 			.list();
 		for (JournalEntryView entry : entries) {
 			String value = entry.deletion() ? entry.oldValue() : entry.newValue();
@@ -230,9 +240,9 @@ class JournalStore {
 	}
 
 	Optional<JournalEntryView> entry(String repository, long id) {
-		return this.jdbc.sql(ENTRIES + " WHERE repository = ? AND id = ?")
-			.params(repository, id)
-			.query(JournalStore::entry)
+		return this.jdbc.sql(ENTRIES + " WHERE source_id = ? AND id = ?")
+			.params(sourceId(repository), id)
+			.query(entries(repository))
 			.optional();
 	}
 
@@ -272,12 +282,17 @@ class JournalStore {
 	}
 
 	private static Source source(ResultSet rs, int row) throws SQLException {
-		return new Source(rs.getString("file_key"), rs.getLong("file_offset"), rs.getLong("entries"),
-				rs.getLong("skipped"), instant(rs, "ingested_at"));
+		return new Source(rs.getLong("id"), rs.getString("tail_digest"), rs.getLong("file_offset"),
+				rs.getLong("entries"), rs.getLong("skipped"), instant(rs, "ingested_at"));
 	}
 
-	private static JournalEntryView entry(ResultSet rs, int row) throws SQLException {
-		return new JournalEntryView(rs.getLong("id"), rs.getString("repository"), instant(rs, "recorded_at"),
+	/**
+	 * Maps rows to entries of {@code repository}, or, if {@code null}, of the repository
+	 * the row names (a query across repositories).
+	 */
+	private static RowMapper<JournalEntryView> entries(String repository) {
+		return (rs, row) -> new JournalEntryView(rs.getLong("id"),
+				(repository != null) ? repository : rs.getString("repository"), instant(rs, "recorded_at"),
 				rs.getString("ref_name"), rs.getString("old_value"), rs.getString("new_value"),
 				rs.getBoolean("deletion"), rs.getString("writer"), rs.getString("identity"),
 				rs.getString("transaction_id"));

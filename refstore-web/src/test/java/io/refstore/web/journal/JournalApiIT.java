@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -218,6 +219,31 @@ class JournalApiIT extends ApiTestSupport {
 		assertThat(this.ingester.ingest(name)).isEqualTo(1);
 		this.mvc.perform(get(repoUri(name, "/journal")).with(as("viewer")))
 			.andExpect(jsonPath("$.items[*].ref").value(contains("refs/heads/appended", "refs/heads/main")));
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "files", "reftable" })
+	void aJournalCopiedWithItsBytesGoesOnAndAReplacedOneIsReadFromItsStart(String format) throws Exception {
+		String name = uniqueName("journal-moved-" + format);
+		TempRepo repo = journaled(name, format);
+		String c1 = repo.commit("one", null);
+		repo.git("update-ref", "refs/heads/one", c1);
+		repo.git("update-ref", "refs/heads/two", c1);
+		assertThat(this.ingester.ingest(name)).isEqualTo(2);
+		Path journal = journalFile(repo);
+		// another file (another inode) with the same bytes, as a copy of the repository
+		// has
+		Path copy = journal.resolveSibling("journal.copy");
+		Files.copy(journal, copy);
+		Files.move(copy, journal, StandardCopyOption.REPLACE_EXISTING);
+		repo.git("update-ref", "refs/heads/three", c1);
+		assertThat(this.ingester.ingest(name)).isEqualTo(1);
+		// replaced by a file with other bytes: read from its start
+		String line = "9-9\t1700000000.000000000\t" + zero() + "\t" + c1 + "\trefs/heads/other-file\tgit\t\n";
+		Files.writeString(journal, line.repeat(5));
+		assertThat(this.ingester.ingest(name)).isEqualTo(5);
+		this.mvc.perform(get(repoUri(name, "/journal")).with(as("viewer")))
+			.andExpect(jsonPath("$.items.length()").value(8));
 	}
 
 	@ParameterizedTest

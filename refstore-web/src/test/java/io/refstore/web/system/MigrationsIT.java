@@ -41,7 +41,7 @@ class MigrationsIT {
 			"refstore_job_lease", "refstore_api_token", "refstore_audit_event", "qrtz_triggers", "qrtz_cron_triggers",
 			"qrtz_locks", "qrtz_scheduler_state", "refstore_campaign", "refstore_campaign_target", "refstore_node",
 			"refstore_storage", "refstore_fleet_repository", "refstore_job_handoff", "int_channel_message",
-			"refstore_fleet_trust");
+			"refstore_fleet_trust", "refstore_journal_source", "refstore_journal_entry");
 
 	@Test
 	void migrationsBuildTheSameTablesOnH2AndPostgres() throws Exception {
