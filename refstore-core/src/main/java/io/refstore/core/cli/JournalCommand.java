@@ -130,9 +130,7 @@ final class JournalCommand implements Command {
 			}
 			skipped = reader.skipped();
 		}
-		if (skipped > 0) {
-			context.warning("skipped " + skipped + " damaged line" + ((skipped == 1) ? "" : "s") + " of the journal");
-		}
+		warnSkipped(context, skipped);
 		for (int i = entries.size() - 1; i >= 0; i--) {
 			context.out().write(line(entries.get(i)));
 		}
@@ -238,9 +236,7 @@ final class JournalCommand implements Command {
 			all = DeletedRefs.of(reader);
 			skipped = reader.skipped();
 		}
-		if (skipped > 0) {
-			context.warning("skipped " + skipped + " damaged line" + ((skipped == 1) ? "" : "s") + " of the journal");
-		}
+		warnSkipped(context, skipped);
 		List<DeletedRefs.Deleted> now = new ArrayList<>(all.size());
 		for (DeletedRefs.Deleted ref : all) {
 			if (context.refs().exactRef(ref.refName()).isEmpty()) {
@@ -248,6 +244,12 @@ final class JournalCommand implements Command {
 			}
 		}
 		return now;
+	}
+
+	private static void warnSkipped(CommandContext context, long skipped) {
+		if (skipped > 0) {
+			context.warning("skipped " + skipped + " damaged line" + ((skipped == 1) ? "" : "s") + " of the journal");
+		}
 	}
 
 	private static boolean exists(CommandContext context, String value) throws IOException {

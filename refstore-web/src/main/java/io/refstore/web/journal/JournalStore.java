@@ -132,28 +132,12 @@ class JournalStore {
 	 */
 	List<JournalEntryView> timeline(String repository, String ref, String prefix, String writer, long before,
 			int limit) {
-		StringBuilder sql = new StringBuilder(ENTRIES).append(" WHERE source_id = ?");
-		List<Object> params = new ArrayList<>(List.of(sourceId(repository)));
+		Query query = new Query(ENTRIES + " e WHERE e.source_id = ?", sourceId(repository));
 		if (ref != null) {
-			sql.append(" AND ref_key = ? AND ref_name = ?");
-			params.add(refKey(ref));
-			params.add(ref);
+			query.and("e.ref_key = ? AND e.ref_name = ?", refKey(ref), ref);
 		}
-		if (!prefix.isEmpty()) {
-			sql.append(" AND ref_key LIKE ? ESCAPE '!' AND ref_name LIKE ? ESCAPE '!'");
-			params.add(like(refKey(prefix)));
-			params.add(like(prefix));
-		}
-		if (writer != null) {
-			sql.append(" AND writer = ?");
-			params.add(writer);
-		}
-		if (before > 0) {
-			sql.append(" AND id < ?");
-			params.add(before);
-		}
-		sql.append(" ORDER BY id DESC FETCH FIRST ").append(limit).append(" ROWS ONLY");
-		return this.jdbc.sql(sql.toString()).params(params).query(entries(repository)).list();
+		query.filters(prefix, writer, before);
+		return this.jdbc.sql(query.newestFirst(limit)).params(query.params).query(entries(repository)).list();
 	}
 
 	/**
@@ -167,31 +151,15 @@ class JournalStore {
 	 */
 	List<JournalEntryView> fleet(String object, String prefix, String writer, boolean deletions, long before,
 			int limit) {
-		StringBuilder sql = new StringBuilder(FLEET_ENTRIES).append(" WHERE 1 = 1");
-		List<Object> params = new ArrayList<>();
+		Query query = new Query(FLEET_ENTRIES + " WHERE 1 = 1");
 		if (object != null) {
-			sql.append(" AND (e.old_object = ? OR e.new_object = ?)");
-			params.add(object);
-			params.add(object);
-		}
-		if (!prefix.isEmpty()) {
-			sql.append(" AND e.ref_key LIKE ? ESCAPE '!' AND e.ref_name LIKE ? ESCAPE '!'");
-			params.add(like(refKey(prefix)));
-			params.add(like(prefix));
-		}
-		if (writer != null) {
-			sql.append(" AND e.writer = ?");
-			params.add(writer);
+			query.and("(e.old_object = ? OR e.new_object = ?)", object, object);
 		}
 		if (deletions) {
-			sql.append(" AND e.deletion = TRUE");
+			query.and("e.deletion = TRUE");
 		}
-		if (before > 0) {
-			sql.append(" AND e.id < ?");
-			params.add(before);
-		}
-		sql.append(" ORDER BY e.id DESC FETCH FIRST ").append(limit).append(" ROWS ONLY");
-		return this.jdbc.sql(sql.toString()).params(params).query(entries(null)).list();
+		query.filters(prefix, writer, before);
+		return this.jdbc.sql(query.newestFirst(limit)).params(query.params).query(entries(null)).list();
 	}
 
 	/**
@@ -200,21 +168,47 @@ class JournalStore {
 	 * @param prefix only refs whose names start with this, or empty
 	 */
 	List<JournalEntryView> lastDeletions(String repository, String prefix, long before, int limit) {
-		StringBuilder sql = new StringBuilder(ENTRIES).append(" e WHERE e.source_id = ? AND e.deletion = TRUE");
-		List<Object> params = new ArrayList<>(List.of(sourceId(repository)));
-		if (!prefix.isEmpty()) {
-			sql.append(" AND e.ref_key LIKE ? ESCAPE '!' AND e.ref_name LIKE ? ESCAPE '!'");
-			params.add(like(refKey(prefix)));
-			params.add(like(prefix));
-		}
-		if (before > 0) {
-			sql.append(" AND e.id < ?");
-			params.add(before);
-		}
-		sql.append(" AND NOT EXISTS (SELECT 1 FROM refstore_journal_entry l WHERE l.source_id = e.source_id"
+		Query query = new Query(ENTRIES + " e WHERE e.source_id = ? AND e.deletion = TRUE", sourceId(repository));
+		query.filters(prefix, null, before);
+		query.and("NOT EXISTS (SELECT 1 FROM refstore_journal_entry l WHERE l.source_id = e.source_id"
 				+ " AND l.ref_key = e.ref_key AND l.ref_name = e.ref_name AND l.id > e.id)");
-		sql.append(" ORDER BY e.id DESC FETCH FIRST ").append(limit).append(" ROWS ONLY");
-		return this.jdbc.sql(sql.toString()).params(params).query(entries(repository)).list();
+		return this.jdbc.sql(query.newestFirst(limit)).params(query.params).query(entries(repository)).list();
+	}
+
+	/** A query of entries ({@code e}) and its parameters, built a condition at a time. */
+	private static final class Query {
+
+		private final StringBuilder sql;
+
+		private final List<Object> params = new ArrayList<>();
+
+		Query(String select, Object... params) {
+			this.sql = new StringBuilder(select);
+			this.params.addAll(List.of(params));
+		}
+
+		void and(String condition, Object... params) {
+			this.sql.append(" AND ").append(condition);
+			this.params.addAll(List.of(params));
+		}
+
+		/** The filters every query shares; each is left out when not given. */
+		void filters(String prefix, String writer, long before) {
+			if (!prefix.isEmpty()) {
+				and("e.ref_key LIKE ? ESCAPE '!' AND e.ref_name LIKE ? ESCAPE '!'", like(refKey(prefix)), like(prefix));
+			}
+			if (writer != null) {
+				and("e.writer = ?", writer);
+			}
+			if (before > 0) {
+				and("e.id < ?", before);
+			}
+		}
+
+		String newestFirst(int limit) {
+			return this.sql + " ORDER BY e.id DESC FETCH FIRST " + limit + " ROWS ONLY";
+		}
+
 	}
 
 	/**
