@@ -181,6 +181,14 @@ public final class JournalHook {
 		return outcome;
 	}
 
+	/**
+	 * Whether the journal's hook is installed where git takes the repository's
+	 * {@code reference-transaction} hook from.
+	 */
+	public static boolean installed(Repository repository) throws IOException {
+		return isOurs(hookFile(repository));
+	}
+
 	/** Whether {@code hook} is a file this class wrote. */
 	static boolean isOurs(Path hook) throws IOException {
 		if (!Files.isRegularFile(hook, LinkOption.NOFOLLOW_LINKS)) {

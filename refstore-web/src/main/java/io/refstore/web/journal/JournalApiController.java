@@ -55,6 +55,12 @@ class JournalApiController {
 		return paged(this.journal.timeline(repo, ref, prefix, writer, before, limit));
 	}
 
+	@GetMapping("/status")
+	@Operation(summary = "Whether the repository journals its ref changes, and how much was ingested (VIEWER)")
+	JournalStatus status(@PathVariable String repo) throws IOException {
+		return this.journal.status(repo);
+	}
+
 	@GetMapping("/deleted")
 	@Operation(summary = "Refs the journal saw deleted that do not exist now, newest deletion first (VIEWER)",
 			description = "Each with who deleted it and when, the last object id the journal knows it held, and "

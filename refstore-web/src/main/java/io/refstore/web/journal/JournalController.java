@@ -54,6 +54,7 @@ class JournalController {
 		model.addAttribute("writer", writer);
 		model.addAttribute("firstPage", before == 0);
 		model.addAttribute("page", this.journal.timeline(name, ref, prefix, writer, before, PAGE));
+		model.addAttribute("status", this.journal.status(name));
 		return VIEWS_TIMELINE;
 	}
 

@@ -14,6 +14,7 @@ import org.springframework.security.access.prepost.PreAuthorize;
 import org.springframework.stereotype.Service;
 import org.springframework.web.ErrorResponseException;
 
+import io.refstore.core.journal.JournalHook;
 import io.refstore.core.journal.WriterKind;
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
@@ -85,6 +86,19 @@ public class JournalService {
 		this.ingester.ingest(repo);
 		List<JournalEntryView> entries = this.store.timeline(repo, ref, prefix, writer, before, limit + 1);
 		return page(entries, limit, entries);
+	}
+
+	/** Whether the repository journals its changes, and how much of it was ingested. */
+	@PreAuthorize("hasRole('VIEWER')")
+	public JournalStatus status(String repo) throws IOException {
+		this.ingester.ingest(repo);
+		boolean installed;
+		try (OpenRepo open = this.registry.open(repo)) {
+			installed = JournalHook.installed(open.repository());
+		}
+		return this.store.source(repo)
+			.map((source) -> new JournalStatus(installed, source.entries(), source.skipped(), source.ingestedAt()))
+			.orElse(new JournalStatus(installed, 0, 0, null));
 	}
 
 	/**

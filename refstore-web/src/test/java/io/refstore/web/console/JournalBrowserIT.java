@@ -68,6 +68,8 @@ class JournalBrowserIT extends BrowserTestSupport {
 		assertThat(repo.git("rev-parse", "refs/heads/release")).isEqualTo(c1 + "\n");
 
 		chrome.get(url("/repo/journal?name=" + REPO + "&ref=refs/heads/main"));
+		assertThat(waitFor(By.id("journal-status")).getText()).startsWith("The journal's hook is installed:")
+			.contains("entries recorded");
 		List<WebElement> undo = waitFor(By.id("journal")).findElements(By.cssSelector("button.undo"));
 		// newest first: the force-push, then main's creation (which has nothing to
 		// restore)

@@ -67,6 +67,11 @@ class JournalApiIT extends ApiTestSupport {
 		alice.ok(repo.dir(), "branch", "-D", "feature");
 		alice.ok(repo.dir(), "update-ref", "-d", "refs/heads/gone-too", c1);
 
+		this.mvc.perform(get(repoUri(name, "/journal/status")).with(as("viewer")))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.installed").value(true))
+			.andExpect(jsonPath("$.skipped").value(0))
+			.andExpect(jsonPath("$.ingestedAt").isNotEmpty());
 		this.mvc.perform(get(repoUri(name, "/journal")).param("ref", "refs/heads/main").with(as("viewer")))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.items.length()").value(3))
@@ -324,6 +329,13 @@ class JournalApiIT extends ApiTestSupport {
 				.with(as("admin")))
 			.andExpect(status().isBadRequest());
 		this.mvc.perform(get(repoUri("no-such-repo", "/journal")).with(as("viewer"))).andExpect(status().isNotFound());
+		// a repository without the hook says so
+		String plain = uniqueName("journal-none");
+		bareRepo(plain);
+		this.mvc.perform(get(repoUri(plain, "/journal/status")).with(as("viewer")))
+			.andExpect(jsonPath("$.installed").value(false))
+			.andExpect(jsonPath("$.entries").value(0))
+			.andExpect(jsonPath("$.ingestedAt").doesNotExist());
 	}
 
 	private org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder restore(String name,
