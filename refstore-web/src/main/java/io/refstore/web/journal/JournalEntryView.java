@@ -5,6 +5,8 @@ import java.time.Instant;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
+import io.refstore.core.journal.DeletedRefs;
+
 /**
  * One ingested journal entry (docs/journal.md): a ref change as its writer reported it.
  *
@@ -31,7 +33,7 @@ public record JournalEntryView(long id, String repository, Instant time, String 
 	 */
 	@JsonIgnore
 	public boolean isMove() {
-		return !this.deletion && !JournalStore.isZero(this.oldValue) && !this.oldValue.startsWith("ref:")
+		return !this.deletion && !DeletedRefs.isZero(this.oldValue) && !this.oldValue.startsWith("ref:")
 				&& !this.newValue.startsWith("ref:");
 	}
 

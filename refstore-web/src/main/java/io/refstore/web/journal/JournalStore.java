@@ -16,6 +16,7 @@ import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
+import io.refstore.core.journal.DeletedRefs;
 import io.refstore.core.journal.JournalEntry;
 
 /**
@@ -116,8 +117,8 @@ class JournalStore {
 		List<Object[]> rows = new ArrayList<>(entries.size());
 		for (JournalEntry entry : entries) {
 			rows.add(new Object[] { source, entry.transaction(), utc(entry.time()), entry.oldValue(), entry.newValue(),
-					isZero(entry.newValue()), entry.refName(), refKey(entry.refName()), entry.writer().word(),
-					entry.identity(), object(entry.oldValue()), object(entry.newValue()) });
+					DeletedRefs.isZero(entry.newValue()), entry.refName(), refKey(entry.refName()),
+					entry.writer().word(), entry.identity(), object(entry.oldValue()), object(entry.newValue()) });
 		}
 		this.batch.batchUpdate("INSERT INTO refstore_journal_entry (source_id, transaction_id, recorded_at,"
 				+ " old_value, new_value, deletion, ref_name, ref_key, writer, identity, old_object, new_object)"
@@ -226,7 +227,7 @@ class JournalStore {
 			.list();
 		for (JournalEntryView entry : entries) {
 			String value = entry.deletion() ? entry.oldValue() : entry.newValue();
-			if (!isZero(value)) {
+			if (!DeletedRefs.isZero(value)) {
 				return Optional.of(value);
 			}
 		}
@@ -240,22 +241,9 @@ class JournalStore {
 			.optional();
 	}
 
-	/** Whether {@code value} is all zeros: no object. */
-	static boolean isZero(String value) {
-		if (value.startsWith("ref:")) {
-			return false;
-		}
-		for (int i = 0; i < value.length(); i++) {
-			if (value.charAt(i) != '0') {
-				return false;
-			}
-		}
-		return true;
-	}
-
 	/** A value as an object id column: {@code null} for none or a symbolic ref. */
 	private static String object(String value) {
-		return (value.startsWith("ref:") || isZero(value)) ? null : value;
+		return (value.startsWith("ref:") || DeletedRefs.isZero(value)) ? null : value;
 	}
 
 	private static String refKey(String ref) {
