@@ -141,6 +141,18 @@ public final class JobResults {
 	/** Rollback: the refs of {@link #ROLLBACK_KEPT}. */
 	public static final String ROLLBACK_KEPT_REFS = "rollback.keptRefs";
 
+	/** Rewind: how many refs were set back. */
+	public static final String REWIND_APPLIED = "rewind.applied";
+
+	/** Rewind: how many refs of the plan held their value already. */
+	public static final String REWIND_PRESENT = "rewind.present";
+
+	/** Rewind: how many refs another writer changed since the plan, left alone. */
+	public static final String REWIND_CONFLICTS = "rewind.conflicts";
+
+	/** Rewind: the first of those refs, space-separated. */
+	public static final String REWIND_CONFLICTING = "rewind.conflicting";
+
 	/** Restore: how many manifests were read. */
 	public static final String RESTORE_MANIFESTS = "restore.manifests";
 

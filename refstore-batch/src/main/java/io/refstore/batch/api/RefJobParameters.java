@@ -15,7 +15,7 @@ import io.refstore.core.repo.Repository;
  * actor are the launch's, not these.
  */
 public sealed interface RefJobParameters permits MigrateParameters, RollbackParameters, DeleteParameters,
-		RestoreParameters, MaintainParameters, VerifyParameters, InventoryParameters {
+		RestoreParameters, RewindParameters, MaintainParameters, VerifyParameters, InventoryParameters {
 
 	/** The job these parameters are for. */
 	RefJobType type();
@@ -65,6 +65,7 @@ public sealed interface RefJobParameters permits MigrateParameters, RollbackPara
 			case ROLLBACK -> RollbackParameters.read(text);
 			case DELETE -> DeleteParameters.read(text, true);
 			case RESTORE -> RestoreParameters.read(text);
+			case REWIND -> RewindParameters.read(text);
 			case MAINTAIN -> MaintainParameters.read(text);
 			case VERIFY -> new VerifyParameters();
 			case INVENTORY -> new InventoryParameters();
@@ -78,6 +79,7 @@ public sealed interface RefJobParameters permits MigrateParameters, RollbackPara
 			case ROLLBACK -> RollbackParameters.KEYS;
 			case DELETE -> DeleteParameters.KEYS;
 			case RESTORE -> RestoreParameters.KEYS;
+			case REWIND -> RewindParameters.KEYS;
 			case MAINTAIN -> MaintainParameters.KEYS;
 			case VERIFY, INVENTORY -> Set.of();
 		};

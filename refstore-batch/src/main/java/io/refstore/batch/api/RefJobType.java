@@ -1,6 +1,7 @@
 package io.refstore.batch.api;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -23,6 +24,12 @@ public enum RefJobType {
 
 	/** Recreates refs from a deletion's manifests ({@code restoreRefsJob}). */
 	RESTORE("restoreRefsJob", true),
+
+	/**
+	 * Sets refs back to the values a point-in-time restore planned from the journal
+	 * ({@code rewindRefsJob}).
+	 */
+	REWIND("rewindRefsJob", true),
 
 	/** Packs loose refs or compacts the reftable stack ({@code maintainRefsJob}). */
 	MAINTAIN("maintainRefsJob", true),
@@ -53,6 +60,19 @@ public enum RefJobType {
 	/** Whether the job changes the repository. */
 	public boolean mutating() {
 		return this.mutating;
+	}
+
+	/**
+	 * Whether a schedule or a campaign may launch it: not a point-in-time restore, whose
+	 * plan a person previews and confirms for one repository at one moment.
+	 */
+	public boolean schedulable() {
+		return this != REWIND;
+	}
+
+	/** The types a schedule or a campaign may launch, in order. */
+	public static List<RefJobType> schedulableTypes() {
+		return Arrays.stream(values()).filter(RefJobType::schedulable).toList();
 	}
 
 	/** The type of a job name, or {@code null}. */

@@ -98,6 +98,9 @@ public final class JobMeters implements AutoCloseable {
 			// one step that restores every manifest at once, its count at the end
 			return execution.getExecutionContext().getLong(JobResults.RESTORE_RESTORED, 0L);
 		}
+		if (type == RefJobType.REWIND) {
+			return execution.getExecutionContext().getLong(JobResults.REWIND_APPLIED, 0L);
+		}
 		String step = REFS_STEP.get(type);
 		if (step == null) {
 			return -1;

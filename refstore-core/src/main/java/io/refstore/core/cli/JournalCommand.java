@@ -15,6 +15,7 @@ import io.refstore.core.cli.env.CommandContext;
 import io.refstore.core.cli.env.CommandFailure;
 import io.refstore.core.cli.options.Options;
 import io.refstore.core.journal.DeletedRefs;
+import io.refstore.core.journal.JournalBase;
 import io.refstore.core.journal.JournalEntry;
 import io.refstore.core.journal.JournalHook;
 import io.refstore.core.journal.JournalReader;
@@ -80,6 +81,9 @@ final class JournalCommand implements Command {
 		catch (IllegalArgumentException ex) {
 			throw CommandFailure.usage(ex.getMessage(), options.usage());
 		}
+		// the refs as they are from now on, every later change being journaled: a
+		// point-in-time restore starts there
+		JournalBase.writeIfAbsent(repository.commonDir(), context.refs());
 		Path hook = JournalHook.hookFile(repository);
 		context.out().write(switch (outcome) {
 			case CHAINED -> "installed the journal hook at '" + hook + "'; it runs the hook that was there, now '"

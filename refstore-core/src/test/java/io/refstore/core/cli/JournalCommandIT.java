@@ -7,12 +7,17 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.refstore.core.journal.JournalBase;
 import io.refstore.core.journal.JournalHook;
 import io.refstore.core.repo.Repository;
 import io.refstore.core.testing.GitCli;
@@ -71,6 +76,34 @@ class JournalCommandIT {
 		repo.git("update-ref", "refs/heads/after", c1);
 		assertThat(logged(repo)).containsExactly(ZERO + " -> " + c1 + "  refs/heads/after",
 				c1 + " -> " + c2 + "  refs/heads/one", ZERO + " -> " + c1 + "  refs/heads/one");
+	}
+
+	@Test
+	void installTakesTheBaseOnceListingEveryRefAsGitDoes() throws IOException {
+		TempRepo repo = TempRepo.init(GitCli.reftable(), this.dir.resolve("base"), "--ref-format=reftable");
+		String c1 = repo.commit("one", null);
+		repo.git("update-ref", "refs/heads/main", c1);
+		repo.git("update-ref", "refs/tags/v1", c1);
+		repo.git("symbolic-ref", "refs/heads/alias", "refs/heads/main");
+		Instant before = Instant.now();
+
+		refstore(repo.dir(), "journal", "install").requireOk();
+
+		Path base = repo.gitDir().resolve("refstore/journal-base");
+		List<String> lines = Files.readAllLines(base);
+		assertThat(lines.get(0)).startsWith("refstore-journal-base 1 ");
+		assertThat(lines.subList(1, lines.size())).containsExactly("ref:refs/heads/main refs/heads/alias",
+				c1 + " refs/heads/main", c1 + " refs/tags/v1");
+		Optional<JournalBase> read = JournalBase.read(repo.gitDir());
+		assertThat(read).isPresent();
+		assertThat(read.get().time()).isBetween(before, Instant.now());
+		assertThat(read.get().values(Set.of("refs/heads/main", "refs/heads/none")))
+			.isEqualTo(Map.of("refs/heads/main", c1));
+		// the base is the state the journal starts from: installing again keeps it
+		byte[] taken = Files.readAllBytes(base);
+		repo.git("update-ref", "-d", "refs/tags/v1");
+		refstore(repo.dir(), "journal", "install").requireOk();
+		assertThat(Files.readAllBytes(base)).isEqualTo(taken);
 	}
 
 	@Test

@@ -7,6 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * A real git repository in a temporary directory, made and inspected with a real git. Use
@@ -93,6 +95,21 @@ public final class TempRepo {
 	 */
 	public String git(String... args) {
 		return this.git.ok(this.dir, args);
+	}
+
+	/**
+	 * Every ref as git's {@code for-each-ref} lists it, by name: its object id (a
+	 * symbolic ref's target's).
+	 */
+	public Map<String, String> refs() {
+		Map<String, String> refs = new TreeMap<>();
+		for (String line : git("for-each-ref", "--format=%(refname) %(objectname)").split("\n")) {
+			if (!line.isEmpty()) {
+				int space = line.indexOf(' ');
+				refs.put(line.substring(0, space), line.substring(space + 1));
+			}
+		}
+		return refs;
 	}
 
 	/** Runs git in the repository with standard input. */

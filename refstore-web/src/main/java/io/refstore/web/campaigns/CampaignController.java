@@ -77,7 +77,7 @@ class CampaignController {
 			throw new AccessDeniedException("the role " + user.role() + " may not launch campaigns");
 		}
 		model.addAttribute("form", new CampaignForm());
-		model.addAttribute("jobTypes", List.of(RefJobType.values()));
+		model.addAttribute("jobTypes", RefJobType.schedulableTypes());
 		return VIEWS_CAMPAIGN_FORM;
 	}
 
@@ -87,7 +87,7 @@ class CampaignController {
 		if (result.hasErrors()) {
 			// a field of the wrong kind (concurrency=abc) is the form's error, never
 			// launched with the field's default
-			model.addAttribute("jobTypes", List.of(RefJobType.values()));
+			model.addAttribute("jobTypes", RefJobType.schedulableTypes());
 			return VIEWS_CAMPAIGN_FORM;
 		}
 		Campaign campaign;
@@ -96,7 +96,7 @@ class CampaignController {
 		}
 		catch (InvalidRequestException ex) {
 			ex.rejectIn(result, (field) -> FIELDS.contains(field) ? field : null);
-			model.addAttribute("jobTypes", List.of(RefJobType.values()));
+			model.addAttribute("jobTypes", RefJobType.schedulableTypes());
 			return VIEWS_CAMPAIGN_FORM;
 		}
 		redirect.addFlashAttribute("message",

@@ -212,6 +212,7 @@ public class ConsoleFormat {
 			case ROLLBACK -> "Rollback";
 			case DELETE -> "Deletion";
 			case RESTORE -> "Restore";
+			case REWIND -> "Point-in-time restore";
 			case MAINTAIN -> "Maintenance";
 			case VERIFY -> "Verification";
 			case INVENTORY -> "Inventory";

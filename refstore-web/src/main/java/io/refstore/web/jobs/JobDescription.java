@@ -79,6 +79,13 @@ public record JobDescription(JobSummary job) {
 			case RESTORE ->
 				"Restored " + count(JobResults.RESTORE_RESTORED) + " refs" + (number(JobResults.RESTORE_PRESENT) > 0
 						? "; " + count(JobResults.RESTORE_PRESENT) + " were already there" : "") + ".";
+			case REWIND -> "Set " + count(JobResults.REWIND_APPLIED) + " refs back"
+					+ ((number(JobResults.REWIND_PRESENT) > 0)
+							? "; " + count(JobResults.REWIND_PRESENT) + " held their value already" : "")
+					+ ((number(JobResults.REWIND_CONFLICTS) > 0) ? "; " + count(JobResults.REWIND_CONFLICTS)
+							+ " changed since the preview were left alone: " + result(JobResults.REWIND_CONFLICTING)
+							: "")
+					+ ".";
 			case DELETE ->
 				planOnly() ? "Plans to delete " + count(JobResults.PLAN_COUNT) + " refs" + protectedRefs() + "."
 						: "Deleted " + String.format(Locale.ROOT, "%,d", stepDone("deleteRefsStep")) + " refs"

@@ -102,6 +102,7 @@ public record JobRelations(Long restartOf, Long restartedAs, JobSummary plan, Li
 			case ROLLBACK -> Set.of(RefJobType.MIGRATE);
 			case DELETE -> Set.of(RefJobType.DELETE, RefJobType.RESTORE);
 			case RESTORE -> Set.of(RefJobType.DELETE);
+			case REWIND -> Set.of(RefJobType.REWIND);
 			case VERIFY, MAINTAIN, INVENTORY -> Set.of();
 		};
 	}

@@ -41,6 +41,7 @@ import io.refstore.batch.api.RefJobParameters;
 import io.refstore.batch.api.RefJobType;
 import io.refstore.batch.api.RefJobs;
 import io.refstore.batch.api.RestoreParameters;
+import io.refstore.batch.api.RewindParameters;
 import io.refstore.batch.api.RollbackParameters;
 import io.refstore.batch.api.VerifyParameters;
 import io.refstore.web.audit.AuditEntry;
@@ -239,6 +240,15 @@ public class JobService {
 	public JobSummary restore(String repo, String manifest, String actor) {
 		return launch(RefJobType.RESTORE, repo, () -> new RestoreParameters(path(JobParameterNames.MANIFEST, manifest)),
 				actor);
+	}
+
+	/**
+	 * Launches {@code rewindRefsJob} over a point-in-time restore's plan (a file under
+	 * {@code refstore-plans}).
+	 */
+	@PreAuthorize("@jobPolicy.allows(authentication, 'REWIND')")
+	public JobSummary rewind(String repo, String plan, String actor) {
+		return launch(RefJobType.REWIND, repo, () -> new RewindParameters(path(JobParameterNames.PLAN, plan)), actor);
 	}
 
 	/**

@@ -57,7 +57,7 @@ public record JobView(long id, long instanceId, String job, String type, String 
 	}
 
 	/** The view of {@code job}, {@linkplain JobRedaction#redacted redacted}. */
-	static JobView of(JobSummary summary) {
+	public static JobView of(JobSummary summary) {
 		JobSummary job = JobRedaction.redacted(summary);
 		String self = "/api/jobs/" + job.executionId();
 		Map<String, String> links = job.running() ? Map.of("self", self, "stop", self + "/stop")

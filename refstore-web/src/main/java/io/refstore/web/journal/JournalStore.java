@@ -7,7 +7,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import org.springframework.dao.DuplicateKeyException;
@@ -174,6 +176,39 @@ class JournalStore {
 		query.and("NOT EXISTS (SELECT 1 FROM refstore_journal_entry l WHERE l.source_id = e.source_id"
 				+ " AND l.ref_key = e.ref_key AND l.ref_name = e.ref_name AND l.id > e.id)");
 		return this.jdbc.sql(query.newestFirst(limit)).params(query.params).query(entries(repository)).list();
+	}
+
+	/**
+	 * The id of a repository's newest entry recorded at or before {@code at}, or 0 if
+	 * none: the entries up to it are the journal as it was then.
+	 */
+	long boundary(String repository, Instant at) {
+		Long id = this.jdbc.sql("SELECT MAX(id) FROM refstore_journal_entry WHERE source_id = ? AND recorded_at <= ?")
+			.params(sourceId(repository), utc(at))
+			.query(Long.class)
+			.optional()
+			.orElse(null);
+		return (id == null) ? 0 : id;
+	}
+
+	/**
+	 * Each ref's newest entry up to id {@code boundary} ({@code upTo}), or its oldest
+	 * after it (not {@code upTo}), of refs whose names start with {@code prefix}.
+	 */
+	Map<String, JournalEntryView> aroundBoundary(String repository, String prefix, long boundary, boolean upTo) {
+		Query query = new Query(ENTRIES + " e WHERE e.source_id = ? AND e.id " + (upTo ? "<=" : ">") + " ?",
+				sourceId(repository), boundary);
+		query.filters(prefix, null, 0);
+		query.and("NOT EXISTS (SELECT 1 FROM refstore_journal_entry l WHERE l.source_id = e.source_id"
+				+ " AND l.ref_key = e.ref_key AND l.ref_name = e.ref_name AND "
+				+ (upTo ? "l.id > e.id AND l.id <= ?" : "l.id < e.id AND l.id > ?") + ")", boundary);
+		Map<String, JournalEntryView> entries = new HashMap<>();
+		this.jdbc.sql(query.sql.toString())
+			.params(query.params)
+			.query(entries(repository))
+			.list()
+			.forEach((entry) -> entries.put(entry.ref(), entry));
+		return entries;
 	}
 
 	/** A query of entries ({@code e}) and its parameters, built a condition at a time. */

@@ -47,7 +47,7 @@ class ScheduleController {
 
 	@ModelAttribute("jobTypes")
 	List<RefJobType> jobTypes() {
-		return List.of(RefJobType.values());
+		return RefJobType.schedulableTypes();
 	}
 
 	@GetMapping("/schedules")

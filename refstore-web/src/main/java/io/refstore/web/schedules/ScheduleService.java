@@ -227,6 +227,10 @@ public class ScheduleService {
 					parameters.get(JobParameterNames.REPOSITORY), "the target selects the repositories");
 		}
 		refuseProtectionOverride(parameters, launcher);
+		if (!type.schedulable()) {
+			throw new InvalidRequestException("jobType", type.jobName(),
+					launcher + " cannot run a point-in-time restore: a person previews it and confirms it (ADMIN)");
+		}
 		try {
 			RefJobParameters.parse(type, parameters);
 		}

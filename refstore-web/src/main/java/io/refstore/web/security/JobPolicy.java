@@ -37,7 +37,7 @@ public class JobPolicy {
 	public static String role(RefJobType type, Map<String, ?> parameters) {
 		return switch (type) {
 			case VERIFY, MAINTAIN, INVENTORY -> Roles.OPERATOR;
-			case MIGRATE, ROLLBACK, RESTORE -> Roles.ADMIN;
+			case MIGRATE, ROLLBACK, RESTORE, REWIND -> Roles.ADMIN;
 			case DELETE -> (flag(parameters, JobParameterNames.PLAN_ONLY)
 					&& !flag(parameters, JobParameterNames.OVERRIDE_PROTECTION)) ? Roles.OPERATOR : Roles.ADMIN;
 		};

@@ -93,7 +93,17 @@ class JobPolicyIT extends ConsoleTestSupport {
 						form("/jobs/new/restore", "manifest", "none"), false),
 				new Case("rollback", RefJobType.ROLLBACK, Map.of(JobParameterNames.BACKUP, "none"), Roles.ADMIN,
 						api("rollbacks", "{\"repository\":\"REPO\",\"backup\":\"none\"}"),
-						form("/jobs/new/rollback", "backup", "none"), false));
+						form("/jobs/new/rollback", "backup", "none"), false),
+				new Case("point-in-time restore", RefJobType.REWIND, Map.of(JobParameterNames.PLAN, "none"),
+						Roles.ADMIN,
+						(repo) -> post("/api/repos/" + repo + "/journal/rewind").contentType(MediaType.APPLICATION_JSON)
+							.content("{\"at\":\"2026-01-01T00:00:00Z\"}"),
+						(repo) -> post("/repo/rewind").param("name", repo)
+							.param("at", "2026-01-01T00:00:00")
+							.param("prefix", "refs/heads/")
+							.param("confirmRepository", repo)
+							.with(csrf()),
+						true));
 	}
 
 	@Test
