@@ -30,6 +30,9 @@ import io.refstore.batch.api.RefJobEvent;
 import io.refstore.batch.api.RefJobType;
 import io.refstore.batch.api.RefJobs;
 import io.refstore.core.delete.ProtectedRefs;
+import io.refstore.core.journal.JournalEntry;
+import io.refstore.core.journal.JournalHook;
+import io.refstore.core.journal.JournalReader;
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.StoreStatistics;
@@ -151,6 +154,9 @@ class RefJobsIT {
 		String name = "delete-" + format.configName();
 		TempRepo repo = JobFixtures.create(root, name, format, 120);
 		String before = JobFixtures.refs(repo.dir());
+		try (Repository repository = Repository.open(repo.dir(), GitCli.system().environment())) {
+			JournalHook.install(repository, JournalHook.DEFAULT_WRITER_ENV);
+		}
 
 		JobSummary planned = JobFixtures.await(jobs,
 				jobs.launch(RefJobType.DELETE,
@@ -192,6 +198,25 @@ class RefJobsIT {
 		});
 		assertThat(JobFixtures.refs(repo.dir())).isEqualTo(before);
 		JobFixtures.assertSound(repo.dir());
+		// the journal's hook recorded both jobs' changes as the jobs', by their launcher
+		List<JournalEntry> journal = new ArrayList<>();
+		try (JournalReader reader = JournalReader.open(repo.gitDir().resolve("refstore/journal"))) {
+			for (JournalEntry entry = reader.next(); entry != null; entry = reader.next()) {
+				journal.add(entry);
+			}
+		}
+		assertThat(journal).isNotEmpty()
+			.allSatisfy((entry) -> assertThat(entry.writer().word() + " " + entry.identity())
+				.isEqualTo("job REMOTE_USER=bob"));
+		assertThat(journal.stream().filter((entry) -> !entry.newValue().matches("0+")).map(JournalEntry::refName))
+			.hasSize(110)
+			.doesNotHaveDuplicates()
+			.allMatch((ref) -> ref.startsWith("refs/heads/b/"));
+		assertThat(journal.stream().filter((entry) -> entry.newValue().matches("0+")).map(JournalEntry::refName))
+			.containsAll(journal.stream()
+				.filter((entry) -> !entry.newValue().matches("0+"))
+				.map(JournalEntry::refName)
+				.toList());
 	}
 
 	/**

@@ -18,6 +18,7 @@ import io.refstore.batch.api.DeleteParameters;
 import io.refstore.batch.api.JobParameterNames;
 import io.refstore.batch.api.JobResults;
 import io.refstore.batch.support.JobLocks;
+import io.refstore.batch.support.JobWriters;
 import io.refstore.core.delete.DeleteOptions;
 import io.refstore.core.delete.DeleteResult;
 import io.refstore.core.delete.DeletionPlan;
@@ -94,7 +95,7 @@ class DeleteRefsTasklet implements Tasklet, StepExecutionListener {
 		Path file = Path.of(step.getJobExecution().getExecutionContext().getString(JobResults.PLAN_PATH));
 		long position = context.getLong(POSITION, 0L);
 		if (this.plan == null) {
-			this.repository = Repository.open(this.repositoryPath);
+			this.repository = JobWriters.open(this.repositoryPath, step.getJobExecution());
 			this.owner = JobLocks.claim(this.repository, step.getJobExecution());
 			this.run = StoreGate.of(this.repository.commonDir()).beginRun(StoreGate.WRITER_WAIT);
 			this.store = RefStores.open(this.repository, this.repository.reflogPolicy(), this.owner, JobLocks.WAIT);

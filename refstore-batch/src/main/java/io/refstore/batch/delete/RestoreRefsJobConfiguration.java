@@ -20,6 +20,7 @@ import io.refstore.batch.api.RefJobParameters;
 import io.refstore.batch.api.RefJobType;
 import io.refstore.batch.api.RestoreParameters;
 import io.refstore.batch.support.JobLocks;
+import io.refstore.batch.support.JobWriters;
 import io.refstore.batch.support.RefJobListener;
 import io.refstore.batch.support.RefJobSteps;
 import io.refstore.batch.support.StepProgress;
@@ -74,7 +75,8 @@ class RestoreRefsJobConfiguration {
 			List<Path> manifests = List.of();
 			long restored = 0;
 			long present = 0;
-			try (Repository repository = Repository.open(path);
+			try (Repository repository = JobWriters.open(path,
+					chunkContext.getStepContext().getStepExecution().getJobExecution());
 					LockOwner owner = JobLocks.claim(repository,
 							chunkContext.getStepContext().getStepExecution().getJobExecution());
 					StoreGate.Run run = StoreGate.of(repository.commonDir()).beginRun(StoreGate.WRITER_WAIT);

@@ -15,22 +15,20 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.PlatformTransactionManager;
 
-import io.refstore.batch.api.JobParameterNames;
 import io.refstore.batch.api.JobResults;
 import io.refstore.batch.api.RefJobParameters;
 import io.refstore.batch.api.RefJobType;
 import io.refstore.batch.api.RewindParameters;
 import io.refstore.batch.support.JobLocks;
+import io.refstore.batch.support.JobWriters;
 import io.refstore.batch.support.RefJobListener;
 import io.refstore.batch.support.RefJobSteps;
 import io.refstore.batch.support.StepProgress;
 import io.refstore.core.io.LockOwner;
 import io.refstore.core.journal.RefRewinder;
 import io.refstore.core.journal.RewindPlan;
-import io.refstore.core.journal.WriterKind;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.ReflogPolicy;
-import io.refstore.core.repo.GitHooks;
 import io.refstore.core.repo.Repository;
 import io.refstore.core.repo.StoreGate;
 import io.refstore.core.store.RefStores;
@@ -61,13 +59,12 @@ class RewindRefsJobConfiguration {
 			PlatformTransactionManager tm) {
 		Path path = RefJobParameters.repositoryPath(parameters);
 		RewindParameters rewind = RewindParameters.from(parameters);
-		Object actor = parameters.get(JobParameterNames.ACTOR);
 		return (contribution, chunkContext) -> {
 			JobExecution execution = chunkContext.getStepContext().getStepExecution().getJobExecution();
 			StepProgress progress = new StepProgress(chunkContext.getStepContext().getStepExecution(), jobRepository,
 					tm);
 			RefRewinder.Result result;
-			try (Repository repository = Repository.open(path);
+			try (Repository repository = JobWriters.open(path, execution);
 					LockOwner owner = JobLocks.claim(repository, execution);
 					StoreGate.Run run = StoreGate.of(repository.commonDir()).beginRun(StoreGate.WRITER_WAIT);
 					RefStore store = RefStores.open(repository, ReflogPolicy.EXISTING_ONLY, owner, JobLocks.WAIT)) {
@@ -76,10 +73,7 @@ class RewindRefsJobConfiguration {
 				RewindPlan plan = RewindPlan.read(file);
 				progress.begin(plan.steps().size(), false);
 				RefRewinder rewinder = new RefRewinder(store,
-						GitHooks.referenceTransaction(repository,
-								Map.of(GitHooks.WRITER_KIND, WriterKind.JOB.word(), "REMOTE_USER",
-										(actor == null) ? "" : actor.toString())),
-						null, "refstore: rewind to " + plan.at() + " (" + file.getFileName() + ")");
+						"refstore: rewind to " + plan.at() + " (" + file.getFileName() + ")");
 				result = rewinder.apply(plan, CHUNK, progress::advance);
 			}
 			ExecutionContext job = execution.getExecutionContext();

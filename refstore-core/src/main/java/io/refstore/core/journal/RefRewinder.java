@@ -8,13 +8,11 @@ import java.util.function.LongConsumer;
 
 import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.ObjectId;
-import io.refstore.core.ref.PersonIdent;
 import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.RefTransaction;
 import io.refstore.core.ref.RefUpdate;
 import io.refstore.core.ref.Rejection;
-import io.refstore.core.ref.TransactionHook;
 import io.refstore.core.ref.TransactionResult;
 import io.refstore.core.ref.UpdateResult;
 
@@ -36,21 +34,15 @@ public final class RefRewinder {
 
 	private final RefStore store;
 
-	private final TransactionHook hook;
-
-	private final PersonIdent committer;
-
 	private final String message;
 
 	/**
-	 * @param hook the journal's hook naming the writer, or {@code null} for the store's
-	 * @param committer the reflog's identity, or {@code null} for the repository's
+	 * @param store the store, whose transactions run the repository's hook as it was
+	 * opened (a job's name themselves, {@code GitHooks#referenceTransaction})
 	 * @param message the reflog message
 	 */
-	public RefRewinder(RefStore store, TransactionHook hook, PersonIdent committer, String message) {
+	public RefRewinder(RefStore store, String message) {
 		this.store = store;
-		this.hook = hook;
-		this.committer = committer;
 		this.message = message;
 	}
 
@@ -147,12 +139,6 @@ public final class RefRewinder {
 				transaction.add(update);
 			}
 			transaction.message(this.message);
-			if (this.committer != null) {
-				transaction.committer(this.committer);
-			}
-			if (this.hook != null) {
-				transaction.hook(this.hook);
-			}
 			result = transaction.commit();
 		}
 		if (result.committed()) {

@@ -7,6 +7,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,13 +33,23 @@ public final class GitHooks {
 	public static final String WRITER_KIND = "REFSTORE_JOURNAL_WRITER_KIND";
 
 	/**
+	 * The variable that names the user a refstore writer writes for, to the journal's
+	 * hook (one of the variables it reads by default; the API's user, a job's launcher).
+	 */
+	public static final String WRITER_USER = "REMOTE_USER";
+
+	/**
 	 * The repository's {@code reference-transaction} hook, run in this process's
-	 * environment; with {@link #WRITER_KIND} as the repository was opened with it, if it
-	 * was (the {@code refstore} command names itself so).
+	 * environment; with {@link #WRITER_KIND} and {@link #WRITER_USER} as the repository
+	 * was opened with them, if it was (the {@code refstore} command names itself so, a
+	 * job itself and its launcher).
 	 */
 	public static TransactionHook referenceTransaction(Repository repository) {
-		return referenceTransaction(repository,
-				repository.environmentValue(WRITER_KIND).map((kind) -> Map.of(WRITER_KIND, kind)).orElse(Map.of()));
+		Map<String, String> writer = new HashMap<>();
+		for (String name : List.of(WRITER_KIND, WRITER_USER)) {
+			repository.environmentValue(name).ifPresent((value) -> writer.put(name, value));
+		}
+		return referenceTransaction(repository, writer);
 	}
 
 	/**

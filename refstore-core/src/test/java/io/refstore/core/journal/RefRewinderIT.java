@@ -111,7 +111,7 @@ class RefRewinderIT {
 	private static RefRewinder.Result apply(TempRepo repo, RewindPlan plan) throws IOException {
 		try (Repository repository = Repository.open(repo.gitDir(), GitCli.system().environment());
 				RefStore store = RefStores.open(repository)) {
-			return new RefRewinder(store, null, null, "rewind").apply(plan, 10, (done) -> {
+			return new RefRewinder(store, "rewind").apply(plan, 10, (done) -> {
 			});
 		}
 	}
