@@ -106,6 +106,20 @@ public final class JournalHook {
 		return commonDir.toAbsolutePath().resolve("refstore").resolve("journal");
 	}
 
+	/**
+	 * Sets the journal of the repository whose common git directory is {@code commonDir}
+	 * aside, renamed to {@code journal.ingested} (over an older one): the hook's next
+	 * append starts a new journal, while an append that opened the file before the rename
+	 * lands in the file set aside. The rename is synced.
+	 * @return the file set aside
+	 */
+	public static Path setAside(Path commonDir) throws IOException {
+		Path journal = journalFile(commonDir);
+		Path aside = journal.resolveSibling("journal.ingested");
+		Fsync.rename(journal, aside);
+		return aside;
+	}
+
 	/** Where git would run the hook from in {@code repository}. */
 	public static Path hookFile(Repository repository) {
 		return GitHooks.directory(repository).resolve(HOOK);

@@ -8,6 +8,7 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -33,8 +34,11 @@ class JournalApiController {
 
 	private final JournalService journal;
 
-	JournalApiController(JournalService journal) {
+	private final JournalRetention retention;
+
+	JournalApiController(JournalService journal, JournalRetention retention) {
 		this.journal = journal;
+		this.retention = retention;
 	}
 
 	@GetMapping
@@ -59,6 +63,22 @@ class JournalApiController {
 	@Operation(summary = "Whether the repository journals its ref changes, and how much was ingested (VIEWER)")
 	JournalStatus status(@PathVariable String repo) throws IOException {
 		return this.journal.status(repo);
+	}
+
+	@GetMapping("/settings")
+	@Operation(summary = "Whether the repository journals its ref changes, and what its journal keeps (VIEWER)")
+	JournalRetention.Settings settings(@PathVariable String repo) throws IOException {
+		return this.retention.settings(repo);
+	}
+
+	@PutMapping("/settings")
+	@Operation(summary = "Switch journaling on or off, set what the journal keeps (ADMIN)",
+			description = "enabled: true installs the journal's hook (and takes its base), false removes it (the "
+					+ "entries stay); maxAgeDays and maxEntries set this repository's retention, 0 the default. "
+					+ "A field left out is left as it is. Audited as journal.settings.")
+	JournalRetention.Settings changeSettings(@PathVariable String repo, @RequestBody JournalRetention.Change change)
+			throws IOException {
+		return this.retention.change(repo, change);
 	}
 
 	@GetMapping("/deleted")

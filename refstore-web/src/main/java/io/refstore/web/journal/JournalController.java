@@ -12,6 +12,8 @@ import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
 import io.refstore.web.console.ConsoleController;
 import io.refstore.web.refs.BatchResult;
+import io.refstore.web.system.InvalidRequestException;
+import io.refstore.web.system.Redaction;
 
 /**
  * The journal's console pages: a repository's timeline (filtered by ref, prefix and
@@ -30,6 +32,8 @@ class JournalController {
 
 	static final String VIEWS_REF_HISTORY = "journal/refHistory :: history";
 
+	static final String VIEWS_SUMMARY = "journal/summary :: summary";
+
 	/** How many entries the ref page's fragment shows. */
 	static final int REF_HISTORY = 20;
 
@@ -38,8 +42,11 @@ class JournalController {
 
 	private final JournalService journal;
 
-	JournalController(JournalService journal) {
+	private final JournalRetention retention;
+
+	JournalController(JournalService journal, JournalRetention retention) {
 		this.journal = journal;
+		this.retention = retention;
 	}
 
 	@GetMapping("/repo/journal")
@@ -55,6 +62,7 @@ class JournalController {
 		model.addAttribute("firstPage", before == 0);
 		model.addAttribute("page", this.journal.timeline(name, ref, prefix, writer, before, PAGE));
 		model.addAttribute("status", this.journal.status(name));
+		model.addAttribute("journalSettings", this.retention.settings(name));
 		return VIEWS_TIMELINE;
 	}
 
@@ -64,6 +72,13 @@ class JournalController {
 		model.addAttribute("ref", ref);
 		model.addAttribute("page", this.journal.timeline(name, ref, "", null, 0, REF_HISTORY));
 		return VIEWS_REF_HISTORY;
+	}
+
+	/** The dashboard's line about the journal, loaded with the page (htmx). */
+	@GetMapping("/journal/summary")
+	String showSummary(Model model) {
+		model.addAttribute("totals", this.journal.totals());
+		return VIEWS_SUMMARY;
 	}
 
 	@GetMapping("/repo/deleted")
@@ -93,6 +108,22 @@ class JournalController {
 			redirect.addFlashAttribute("problem", "Nothing was restored: " + ex.getBody().getDetail());
 		}
 		return "redirect:/repo/deleted";
+	}
+
+	@PostMapping("/repo/journal/settings")
+	String processSettings(@RequestParam String name, @RequestParam(defaultValue = "false") boolean enabled,
+			@RequestParam(defaultValue = "0") int maxAgeDays, @RequestParam(defaultValue = "0") long maxEntries,
+			RedirectAttributes redirect) throws IOException {
+		redirect.addAttribute("name", name);
+		try {
+			this.retention.change(name, new JournalRetention.Change(enabled, maxAgeDays, maxEntries));
+			redirect.addFlashAttribute("message", enabled ? "Journaling is on; the retention is saved."
+					: "Journaling is off: the hook is removed, the entries stay.");
+		}
+		catch (InvalidRequestException ex) {
+			redirect.addFlashAttribute("problem", "Nothing was changed: " + Redaction.paths(ex.getMessage()));
+		}
+		return "redirect:/repo/journal";
 	}
 
 	@PostMapping("/repo/journal/undo")

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -108,6 +109,51 @@ class JournalIngester implements SchedulingConfigurer {
 				}
 				total += run;
 			}
+		}
+		catch (UncheckedIOException ex) {
+			throw ex.getCause();
+		}
+	}
+
+	/**
+	 * Sets a repository's journal file aside for a new one if it is at least
+	 * {@code above} bytes and ingested whole ({@link JournalHook#setAside}): its entries
+	 * are in the database, and the file would only grow. An append that opened the file
+	 * before the rename lands in the file set aside, so that file is read on for
+	 * {@code grace} before the new one is recorded as the one to read from its start; the
+	 * source row stays locked meanwhile, so no ingestion runs in between.
+	 * @return whether the file was set aside
+	 */
+	boolean compact(String repository, long above, Duration grace) throws IOException {
+		Path commonDir = this.registry.commonDir(repository);
+		Path file = JournalHook.journalFile(commonDir);
+		if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) || Files.size(file) < above) {
+			return false;
+		}
+		try {
+			return Boolean.TRUE.equals(this.transactions.execute((status) -> {
+				JournalStore.Source source = this.store.lockSource(repository);
+				try {
+					if (Files.size(file) != source.offset()) {
+						// not ingested whole, or written since: the next round
+						return false;
+					}
+					Path aside = JournalHook.setAside(commonDir);
+					Thread.sleep(grace.toMillis());
+					while (run(repository, aside) >= 0) {
+						// what the appends in flight at the rename wrote
+					}
+					this.store.newFile(source.id());
+					return true;
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					throw new IllegalStateException("interrupted while setting the journal aside", ex);
+				}
+				catch (IOException ex) {
+					throw new UncheckedIOException(ex);
+				}
+			}));
 		}
 		catch (UncheckedIOException ex) {
 			throw ex.getCause();

@@ -88,6 +88,12 @@ public class JournalService {
 		return page(entries, limit, entries);
 	}
 
+	/** Every repository's journal in the database, in figures. */
+	@PreAuthorize("hasRole('VIEWER')")
+	public JournalStore.Totals totals() {
+		return this.store.totals();
+	}
+
 	/** Whether the repository journals its changes, and how much of it was ingested. */
 	@PreAuthorize("hasRole('VIEWER')")
 	public JournalStatus status(String repo) throws IOException {

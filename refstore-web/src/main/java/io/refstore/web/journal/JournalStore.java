@@ -58,8 +58,24 @@ class JournalStore {
 	 * @param entries the entries ingested
 	 * @param skipped the damaged lines skipped
 	 * @param ingestedAt when entries were last ingested, or {@code null}
+	 * @param maxAgeDays how many days of entries this repository keeps, or {@code null}
+	 * for the default
+	 * @param maxEntries how many entries it keeps, or {@code null} for the default
+	 * @param prunedBefore before when retention pruned entries, or {@code null}
 	 */
-	record Source(long id, String tailDigest, long offset, long entries, long skipped, Instant ingestedAt) {
+	record Source(long id, String tailDigest, long offset, long entries, long skipped, Instant ingestedAt,
+			Integer maxAgeDays, Long maxEntries, Instant prunedBefore) {
+
+	}
+
+	/**
+	 * Every repository's journal in the database, in figures.
+	 *
+	 * @param repositories repositories with entries
+	 * @param entries entries kept
+	 * @param oldest the oldest entry's time, or {@code null}
+	 */
+	public record Totals(long repositories, long entries, Instant oldest) {
 
 	}
 
@@ -106,6 +122,99 @@ class JournalStore {
 			.sql("UPDATE refstore_journal_source SET tail_digest = ?, file_offset = ?, entries = ?, skipped = ?,"
 					+ " ingested_at = ? WHERE id = ?")
 			.params(tailDigest, offset, entries, skipped, utc(at), source)
+			.update();
+	}
+
+	/** Sets a repository's retention ({@code null}: the default). */
+	void retention(String repository, Integer maxAgeDays, Long maxEntries) {
+		this.jdbc.sql("UPDATE refstore_journal_source SET max_age_days = ?, max_entries = ? WHERE repository = ?")
+			.params(maxAgeDays, maxEntries, repository)
+			.update();
+	}
+
+	/** Every source's repository, for the retention sweep. */
+	List<String> repositories() {
+		return this.jdbc.sql("SELECT repository FROM refstore_journal_source ORDER BY repository")
+			.query(String.class)
+			.list();
+	}
+
+	/**
+	 * The id of the oldest entry a repository keeps whole from: the first recorded at or
+	 * after {@code age} (if given), or the {@code entries}-th newest (if given),
+	 * whichever is newer; 0 to keep every entry.
+	 */
+	long horizon(long source, Instant age, Long entries) {
+		long horizon = 0;
+		if (age != null) {
+			Long id = this.jdbc
+				.sql("SELECT MIN(id) FROM refstore_journal_entry WHERE source_id = ? AND recorded_at >= ?")
+				.params(source, utc(age))
+				.query(Long.class)
+				.optional()
+				.orElse(null);
+			// none that new: every entry is older
+			horizon = (id != null) ? id : Long.MAX_VALUE;
+		}
+		if (entries != null) {
+			Long id = this.jdbc
+				.sql("SELECT id FROM refstore_journal_entry WHERE source_id = ? ORDER BY id DESC OFFSET ? ROWS"
+						+ " FETCH FIRST 1 ROWS ONLY")
+				.params(source, Math.max(0, entries - 1))
+				.query(Long.class)
+				.optional()
+				.orElse(null);
+			if (id != null) {
+				horizon = Math.max(horizon, id);
+			}
+		}
+		return horizon;
+	}
+
+	/**
+	 * Deletes a source's entries older than id {@code horizon} that a newer entry of the
+	 * same ref, also older, supersedes: each ref keeps its newest change before the
+	 * horizon, so a ref's value at any moment from the horizon on is still known. Records
+	 * the horizon's time as the source's {@code pruned_before}.
+	 * @return how many entries were deleted
+	 */
+	int prune(long source, long horizon) {
+		if (horizon <= 0) {
+			return 0;
+		}
+		int deleted = this.jdbc
+			.sql("DELETE FROM refstore_journal_entry e WHERE e.source_id = ? AND e.id < ?"
+					+ " AND EXISTS (SELECT 1 FROM refstore_journal_entry l WHERE l.source_id = e.source_id"
+					+ " AND l.ref_key = e.ref_key AND l.ref_name = e.ref_name AND l.id > e.id AND l.id < ?)")
+			.params(source, horizon, horizon)
+			.update();
+		if (deleted > 0) {
+			this.jdbc
+				.sql("UPDATE refstore_journal_source SET pruned_before = (SELECT COALESCE(MAX(recorded_at),"
+						+ " CURRENT_TIMESTAMP) FROM refstore_journal_entry WHERE source_id = ? AND id < ?)"
+						+ " WHERE id = ?")
+				.params(source, horizon, source)
+				.update();
+		}
+		return deleted;
+	}
+
+	/** Every repository's journal in figures. */
+	Totals totals() {
+		return this.jdbc
+			.sql("SELECT COUNT(DISTINCT source_id) AS repositories, COUNT(*) AS entries,"
+					+ " MIN(recorded_at) AS oldest FROM refstore_journal_entry")
+			.query((rs, row) -> new Totals(rs.getLong("repositories"), rs.getLong("entries"), instant(rs, "oldest")))
+			.single();
+	}
+
+	/**
+	 * Records that a source's file was set aside whole, so the next read starts a new
+	 * file from its first byte.
+	 */
+	void newFile(long source) {
+		this.jdbc.sql("UPDATE refstore_journal_source SET tail_digest = NULL, file_offset = 0 WHERE id = ?")
+			.params(source)
 			.update();
 	}
 
@@ -300,7 +409,9 @@ class JournalStore {
 
 	private static Source source(ResultSet rs, int row) throws SQLException {
 		return new Source(rs.getLong("id"), rs.getString("tail_digest"), rs.getLong("file_offset"),
-				rs.getLong("entries"), rs.getLong("skipped"), instant(rs, "ingested_at"));
+				rs.getLong("entries"), rs.getLong("skipped"), instant(rs, "ingested_at"),
+				(Integer) rs.getObject("max_age_days", Integer.class), (Long) rs.getObject("max_entries", Long.class),
+				instant(rs, "pruned_before"));
 	}
 
 	/**

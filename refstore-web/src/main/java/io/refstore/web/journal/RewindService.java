@@ -137,6 +137,11 @@ public class RewindService {
 			throw new InvalidRequestException("prefix", prefix, "a prefix holds no line break");
 		}
 		this.ingester.ingest(repo);
+		Instant pruned = this.store.source(repo).map(JournalStore.Source::prunedBefore).orElse(null);
+		if (pruned != null && at.isBefore(pruned)) {
+			throw new InvalidRequestException("at", at.toString(),
+					"the journal keeps the changes from " + pruned + " on (its retention pruned older ones)");
+		}
 		long boundary = this.store.boundary(repo, at);
 		Map<String, JournalEntryView> last = this.store.aroundBoundary(repo, prefix, boundary, true);
 		Map<String, JournalEntryView> next = this.store.aroundBoundary(repo, prefix, boundary, false);
