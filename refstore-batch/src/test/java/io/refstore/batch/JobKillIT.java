@@ -14,6 +14,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +35,12 @@ import io.refstore.batch.api.RefJobType;
 import io.refstore.batch.api.RefJobs;
 import io.refstore.batch.support.JobLeases;
 import io.refstore.core.io.LockOwner;
+import io.refstore.core.journal.RewindPlan;
+import io.refstore.core.ref.HashAlgorithm;
+import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.RefFormat;
+import io.refstore.core.repo.Repository;
+import io.refstore.core.repo.RepositoryId;
 import io.refstore.core.testing.TempRepo;
 
 /**
@@ -192,6 +198,61 @@ class JobKillIT {
 			assertThat(JobFixtures.refs(repo.dir()).lines().toList()).isEqualTo(kept);
 			JobFixtures.assertSound(repo.dir());
 		}
+	}
+
+	/**
+	 * A point-in-time restore killed while it commits its chunks (as soon as a ref of its
+	 * fourth chunk exists): git reads a sound repository in which every ref the plan
+	 * names holds its old or its new value, and the restart finishes the plan from what
+	 * the refs hold, counting those set before the kill as done, with no lock left.
+	 */
+	@Test
+	void aKilledRewindIsMarkedAndItsRestartSetsEveryRefOnce() throws Exception {
+		Path root = Files.createDirectories(this.dir.resolve("repos"));
+		TempRepo repo = JobFixtures.create(root, "rewound", RefFormat.FILES, 10);
+		String commit = repo.git("rev-parse", "refs/heads/main").trim();
+		String before = JobFixtures.refs(repo.dir());
+		ObjectId target = ObjectId.fromHex(HashAlgorithm.SHA1, commit);
+		List<RewindPlan.Step> steps = new ArrayList<>();
+		for (int i = 0; i < 6000; i++) {
+			steps.add(new RewindPlan.Step(String.format("refs/heads/r/%05d", i), HashAlgorithm.SHA1.zeroId(), target));
+		}
+		String plan;
+		try (Repository repository = Repository.open(repo.dir())) {
+			plan = new RewindPlan(HashAlgorithm.SHA1, RepositoryId.of(repository), Instant.now(), "refs/heads/", steps)
+				.saveIn(repo.gitDir().resolve("refstore-plans"));
+		}
+		Path db = this.dir.resolve("db/history");
+
+		long execution = runAndKillOnFile(db, root, repo.gitDir().resolve("refs/heads/r/03500"), RefJobType.REWIND,
+				"repository=rewound", "plan=" + plan);
+
+		List<String> set = JobFixtures.refs(repo.dir())
+			.lines()
+			.filter((line) -> line.startsWith("refs/heads/r/"))
+			.toList();
+		assertThat(set).as("refs set before the kill")
+			.hasSizeBetween(3001, 5999)
+			.allMatch((line) -> line.contains(commit));
+		try (ConfigurableApplicationContext context = BatchTestApplication.start(db, root, "kill-instance")) {
+			RefJobs jobs = context.getBean(RefJobs.class);
+			assertThat(jobs.find(execution).orElseThrow().status()).isEqualTo(JobStatus.FAILED);
+			JobSummary finished = JobFixtures.await(jobs, jobs.restart(execution, "operator").executionId());
+
+			assertThat(finished.status()).as(finished.exitMessage()).isEqualTo(JobStatus.COMPLETED);
+			assertThat(finished.results()).containsEntry("rewind.applied", Integer.toString(6000 - set.size()))
+				.containsEntry("rewind.present", Integer.toString(set.size()))
+				.containsEntry("rewind.conflicts", "0");
+		}
+		List<String> after = JobFixtures.refs(repo.dir()).lines().toList();
+		assertThat(after.stream().filter((line) -> line.startsWith("refs/heads/r/"))).hasSize(6000)
+			.allMatch((line) -> line.contains(commit));
+		assertThat(after.stream().filter((line) -> !line.startsWith("refs/heads/r/")))
+			.containsExactlyElementsOf(before.lines().toList());
+		try (var locks = Files.walk(repo.gitDir())) {
+			assertThat(locks.filter((file) -> file.toString().endsWith(".lock"))).isEmpty();
+		}
+		JobFixtures.assertSound(repo.dir());
 	}
 
 	/**

@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
 
 import org.junit.jupiter.api.io.TempDir;
@@ -106,6 +107,71 @@ class RefRewinderIT {
 				Files.readString(file) + "step " + zero.name() + " " + "c".repeat(40) + " refs/heads/zzz-missing\n");
 		assertThatThrownBy(() -> apply(repo, RewindPlan.read(file))).isInstanceOf(IOException.class)
 			.hasMessageContaining("refs/heads/zzz-missing");
+	}
+
+	/**
+	 * git writes refs of the plan while it is applied: every ref git wrote holds the
+	 * value of git's last confirmed write, whether it came before the rewinder read the
+	 * ref, between its read and its commit, or after; every other ref holds the plan's
+	 * value.
+	 */
+	@ParameterizedTest
+	@ValueSource(strings = { "files", "reftable" })
+	void gitsConfirmedWritesDuringARewindAreNeverOverwritten(String format) throws Exception {
+		TempRepo repo = TempRepo.init(GitCli.reftable(), this.dir.resolve("racing"), "--bare",
+				"--ref-format=" + format);
+		List<String> commits = repo.commits(3 + 150, "c");
+		HashAlgorithm sha1 = HashAlgorithm.SHA1;
+		ObjectId from = ObjectId.fromHex(sha1, commits.get(0));
+		ObjectId to = ObjectId.fromHex(sha1, commits.get(1));
+		int refs = 3000;
+		StringBuilder stdin = new StringBuilder();
+		List<RewindPlan.Step> steps = new ArrayList<>();
+		for (int i = 0; i < refs; i++) {
+			String name = String.format("refs/heads/r/%05d", i);
+			stdin.append("create ").append(name).append(' ').append(from.name()).append('\n');
+			steps.add(new RewindPlan.Step(name, from, to));
+		}
+		repo.run(stdin.toString().getBytes(), "update-ref", "--stdin").requireOk();
+		RewindPlan plan = new RewindPlan(sha1, null, Instant.now(), "refs/heads/r/", steps);
+		Map<String, String> written = new TreeMap<>();
+		Random random = new Random(42);
+		long[] writes = new long[2];
+		Thread git = new Thread(() -> {
+			for (int w = 0; w < 150; w++) {
+				writes[(w == 0) ? 0 : 1] = System.nanoTime();
+				String name = String.format("refs/heads/r/%05d", random.nextInt(refs));
+				String value = commits.get(3 + w);
+				if (repo.git()
+					.run(repo.dir(), "-c", "reftable.lockTimeout=10000", "-c", "core.filesRefLockTimeout=10000",
+							"update-ref", name, value)
+					.exitCode() == 0) {
+					written.put(name, value);
+				}
+			}
+		});
+		git.start();
+		long start = System.nanoTime();
+		RefRewinder.Result result;
+		try (Repository repository = Repository.open(repo.gitDir(), GitCli.system().environment());
+				RefStore store = RefStores.open(repository)) {
+			result = new RefRewinder(store, "rewind").apply(plan, 50, (done) -> {
+			});
+		}
+		long end = System.nanoTime();
+		git.join();
+		// git wrote while the rewind ran
+		assertThat(writes[0]).isLessThan(end);
+		assertThat(writes[1]).isGreaterThan(start);
+
+		Map<String, String> now = repo.refs();
+		assertThat(written).isNotEmpty();
+		for (int i = 0; i < refs; i++) {
+			String name = String.format("refs/heads/r/%05d", i);
+			assertThat(now.get(name)).as(name).isEqualTo(written.getOrDefault(name, to.name()));
+		}
+		assertThat(result.applied() + result.present() + result.conflicts()).isEqualTo(refs);
+		assertThat(result.conflicts()).isLessThanOrEqualTo(written.size());
 	}
 
 	private static RefRewinder.Result apply(TempRepo repo, RewindPlan plan) throws IOException {
