@@ -95,7 +95,8 @@ class JournalWritersIT {
 
 	/**
 	 * strace shows one {@code write} to the journal for a transaction of 5,000 refs (some
-	 * 700 KB of lines, above any pipe's atomic size).
+	 * 700 KB of lines, above any pipe's atomic size), which the hook copies from a file
+	 * of its own with {@code dd} in one block.
 	 */
 	@ParameterizedTest(name = "git {0}, {1}")
 	@MethodSource("io.refstore.core.journal.JournalFixtures#gits")
@@ -122,6 +123,10 @@ class JournalWritersIT {
 		assertThat(writes).hasSize(1);
 		assertThat(writes.get(0)).endsWith("= " + Files.size(journal(repo)));
 		assertThat(entries(repo)).hasSize(5000);
+		// the block went through a file of its own (above 64 KiB), removed after
+		try (var files = Files.list(journal(repo).getParent())) {
+			assertThat(files.map((file) -> file.getFileName().toString())).containsOnly("journal");
+		}
 	}
 
 	/** A repository with the hook and a commit, tagged {@code one} (before the hook). */
