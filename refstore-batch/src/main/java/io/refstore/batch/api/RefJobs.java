@@ -115,4 +115,30 @@ public interface RefJobs {
 	 */
 	List<Long> recoverExpired();
 
+	/**
+	 * Deletes the history of jobs that ended: every instance whose executions all ended
+	 * before {@code endedBefore}, and every one past the {@code keep} newest, with their
+	 * executions, steps and contexts. An instance with an execution that has not ended is
+	 * kept, whatever its age.
+	 * @param endedBefore the age limit, or {@code null} for none
+	 * @param keep how many instances to keep at most, or {@code null} for no limit
+	 * @return how many instances were deleted
+	 */
+	int deleteHistory(LocalDateTime endedBefore, Long keep);
+
+	/**
+	 * How many job instances the history holds, and the oldest one's creation, if any.
+	 */
+	HistorySize historySize();
+
+	/**
+	 * The size of the job history.
+	 *
+	 * @param instances job instances
+	 * @param oldest when the oldest execution was created, or {@code null}
+	 */
+	record HistorySize(long instances, LocalDateTime oldest) {
+
+	}
+
 }

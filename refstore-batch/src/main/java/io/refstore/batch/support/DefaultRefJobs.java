@@ -331,6 +331,48 @@ class DefaultRefJobs implements RefJobs {
 		return this.recovery.recoverExpired();
 	}
 
+	@Override
+	public int deleteHistory(LocalDateTime endedBefore, Long keep) {
+		if (endedBefore == null && keep == null) {
+			return 0;
+		}
+		// newest first: each instance's last end, and how many of its executions have not
+		// ended
+		List<long[]> instances = new ArrayList<>();
+		List<LocalDateTime> ends = new ArrayList<>();
+		this.jdbc.query("SELECT i.JOB_INSTANCE_ID, MAX(e.END_TIME) AS ENDED,"
+				+ " SUM(CASE WHEN e.END_TIME IS NULL THEN 1 ELSE 0 END) AS OPEN"
+				+ " FROM BATCH_JOB_INSTANCE i JOIN BATCH_JOB_EXECUTION e ON e.JOB_INSTANCE_ID = i.JOB_INSTANCE_ID"
+				+ " GROUP BY i.JOB_INSTANCE_ID ORDER BY i.JOB_INSTANCE_ID DESC", (rs) -> {
+					instances.add(new long[] { rs.getLong(1), rs.getLong(3) });
+					java.sql.Timestamp ended = rs.getTimestamp(2);
+					ends.add((ended == null) ? null : ended.toLocalDateTime());
+				});
+		int deleted = 0;
+		for (int rank = 0; rank < instances.size(); rank++) {
+			long id = instances.get(rank)[0];
+			LocalDateTime ended = ends.get(rank);
+			boolean old = endedBefore != null && ended != null && ended.isBefore(endedBefore);
+			boolean surplus = keep != null && rank >= keep;
+			if (instances.get(rank)[1] == 0 && (old || surplus)) {
+				var instance = this.jobRepository.getJobInstance(id);
+				if (instance != null) {
+					this.jobRepository.deleteJobInstance(instance);
+					deleted++;
+				}
+			}
+		}
+		return deleted;
+	}
+
+	@Override
+	public HistorySize historySize() {
+		return this.jdbc.queryForObject(
+				"SELECT (SELECT COUNT(*) FROM BATCH_JOB_INSTANCE), (SELECT MIN(CREATE_TIME) FROM BATCH_JOB_EXECUTION)",
+				(rs, row) -> new HistorySize(rs.getLong(1),
+						(rs.getTimestamp(2) == null) ? null : rs.getTimestamp(2).toLocalDateTime()));
+	}
+
 	/**
 	 * The execution of that id; empty if there is none (the JDBC repository throws for a
 	 * missing id).
