@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.function.LongConsumer;
 
 import io.refstore.core.ref.DirectRef;
+import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.Ref;
 import io.refstore.core.ref.RefStore;
@@ -79,7 +80,7 @@ public final class RefRewinder {
 				List<String> changed = new ArrayList<>();
 				int done = 0;
 				for (RewindPlan.Step step : part) {
-					ObjectId current = value(now.get(step.name()), step.from());
+					ObjectId current = value(now.get(step.name()), step.from().algorithm());
 					if (current == null) {
 						changed.add(step.name());
 					}
@@ -114,9 +115,9 @@ public final class RefRewinder {
 	 * The ref's value, zeros if absent, or {@code null} if it is symbolic (never set by a
 	 * plan).
 	 */
-	private static ObjectId value(Ref ref, ObjectId zeroLike) {
+	private static ObjectId value(Ref ref, HashAlgorithm hash) {
 		if (ref == null) {
-			return ObjectId.zero(zeroLike.algorithm());
+			return hash.zeroId();
 		}
 		return (ref instanceof DirectRef direct) ? direct.id() : null;
 	}
