@@ -104,7 +104,11 @@ case $status$block in
 	rm -f "$large"
 	;;
 0*)
-	if ! printf '%s\n' "$block" >>"$journal"; then
+	# the newline the command substitution took off, put back in the one argument: printf '%s\n' writes the
+	# argument and the newline with two writes, between which another writer's block could land
+	block="$block
+"
+	if ! printf '%s' "$block" >>"$journal"; then
 		echo "refstore journal: could not record this transaction in $journal" >&2
 	fi
 	;;

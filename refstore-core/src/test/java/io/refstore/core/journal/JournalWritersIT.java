@@ -94,36 +94,50 @@ class JournalWritersIT {
 	}
 
 	/**
-	 * strace shows one {@code write} to the journal for a transaction of 5,000 refs (some
-	 * 700 KB of lines, above any pipe's atomic size), which the hook copies from a file
-	 * of its own with {@code dd} in one block.
+	 * strace shows one {@code write} to the journal per transaction: one of 300 refs
+	 * (some 45 KB of lines, above any pipe's atomic size), which the shell writes from
+	 * its one argument, and one of 5,000 refs (some 700 KB), which the hook copies from a
+	 * file of its own with {@code dd} in one block.
 	 */
 	@ParameterizedTest(name = "git {0}, {1}")
 	@MethodSource("io.refstore.core.journal.JournalFixtures#gits")
 	void aTransactionIsOneWrite(String version, String format) throws Exception {
 		TempRepo repo = repoWithHook(version, format);
 		String commit = repo.git("rev-parse", "one").strip();
-		StringBuilder input = new StringBuilder();
-		for (int i = 0; i < 5000; i++) {
-			input.append("create refs/heads/many/").append(i).append(' ').append(commit).append('\n');
+		long before = 0;
+		int entries = 0;
+		for (int refs : new int[] { 300, 5000 }) {
+			StringBuilder input = new StringBuilder();
+			for (int i = 0; i < refs; i++) {
+				input.append("create refs/heads/many-")
+					.append(refs)
+					.append('/')
+					.append(i)
+					.append(' ')
+					.append(commit)
+					.append('\n');
+			}
+			Path trace = this.dir.resolve("strace-" + refs + ".out");
+			List<String> command = new ArrayList<>(
+					List.of("strace", "-f", "-y", "-s", "0", "-e", "trace=write", "-o", trace.toString()));
+			command.addAll(JournalFixtures.git(version).command());
+			command.addAll(List.of("update-ref", "--stdin"));
+
+			GitCli.command(command).run(repo.dir(), input.toString().getBytes(StandardCharsets.UTF_8)).requireOk();
+
+			String journal = journal(repo).toRealPath().toString();
+			List<String> writes = Files.readAllLines(trace)
+				.stream()
+				.filter((line) -> line.contains(" write(") && line.contains("<" + journal + ">"))
+				.toList();
+			long size = Files.size(journal(repo));
+			assertThat(writes).as("writes of a transaction of %d refs", refs).hasSize(1);
+			assertThat(writes.get(0)).endsWith("= " + (size - before));
+			before = size;
+			entries += refs;
+			assertThat(entries(repo)).hasSize(entries);
 		}
-		Path trace = this.dir.resolve("strace.out");
-		List<String> command = new ArrayList<>(
-				List.of("strace", "-f", "-y", "-s", "0", "-e", "trace=write", "-o", trace.toString()));
-		command.addAll(JournalFixtures.git(version).command());
-		command.addAll(List.of("update-ref", "--stdin"));
-
-		GitCli.command(command).run(repo.dir(), input.toString().getBytes(StandardCharsets.UTF_8)).requireOk();
-
-		String journal = journal(repo).toRealPath().toString();
-		List<String> writes = Files.readAllLines(trace)
-			.stream()
-			.filter((line) -> line.contains(" write(") && line.contains("<" + journal + ">"))
-			.toList();
-		assertThat(writes).hasSize(1);
-		assertThat(writes.get(0)).endsWith("= " + Files.size(journal(repo)));
-		assertThat(entries(repo)).hasSize(5000);
-		// the block went through a file of its own (above 64 KiB), removed after
+		// the large block went through a file of its own (above 64 KiB), removed after
 		try (var files = Files.list(journal(repo).getParent())) {
 			assertThat(files.map((file) -> file.getFileName().toString())).containsOnly("journal");
 		}
