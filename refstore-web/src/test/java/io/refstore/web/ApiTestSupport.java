@@ -77,6 +77,12 @@ public abstract class ApiTestSupport {
 		// gauges of their small repositories among hundreds (RepositorySeriesIT ranks,
 		// with refstore.test.top-repositories of its own)
 		registry.add("refstore.metrics.top-repositories", () -> "${refstore.test.top-repositories:1000000}");
+		// webhooks reach the tests' receivers on this machine, and try again soon
+		registry.add("refstore.webhooks.allow-local", () -> "true");
+		registry.add("refstore.webhooks.poll", () -> "500ms");
+		registry.add("refstore.webhooks.timeout", () -> "2s");
+		registry.add("refstore.webhooks.backoff", () -> "200ms");
+		registry.add("refstore.webhooks.max-attempts", () -> "3");
 		String[][] users = { { "viewer", "VIEWER" }, { "operator", "OPERATOR" }, { "admin", "ADMIN" },
 				{ "admin2", "ADMIN" }, { "nobody", "" } };
 		for (int i = 0; i < users.length; i++) {

@@ -4,9 +4,11 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.EventListener;
 import org.springframework.scheduling.TaskScheduler;
@@ -23,6 +25,7 @@ import io.refstore.batch.api.RefJobs;
 import io.refstore.web.fleet.FleetJobs;
 import io.refstore.web.fleet.FleetProperties;
 import io.refstore.web.schedules.ScheduleService;
+import io.refstore.web.system.Notification;
 import io.refstore.web.system.Passes;
 import io.refstore.web.system.Redaction;
 import io.refstore.web.system.RefWebProperties;
@@ -62,9 +65,13 @@ class CampaignCoordinator implements SmartLifecycle {
 
 	private final ExclusiveWork work;
 
+	private final ApplicationEventPublisher events;
+
 	CampaignCoordinator(CampaignStore store, RefJobs jobs, FleetJobs fleet, RefWebProperties settings,
-			FleetProperties fleetSettings, ExclusiveWork work, TaskScheduler scheduler) {
+			FleetProperties fleetSettings, ExclusiveWork work, TaskScheduler scheduler,
+			ApplicationEventPublisher events) {
 		this.work = work;
+		this.events = events;
 		this.store = store;
 		this.jobs = jobs;
 		this.fleet = fleet;
@@ -144,8 +151,36 @@ class CampaignCoordinator implements SmartLifecycle {
 			// found pending, and its
 			// mark (written before them) is newer than the campaign this pass began with
 			boolean cancelled = this.store.find(campaign.id()).map(Campaign::cancelRequested).orElse(false);
-			this.store.end(campaign.id(), cancelled ? Campaign.State.CANCELLED : Campaign.State.FINISHED);
+			if (this.store.end(campaign.id(), cancelled ? Campaign.State.CANCELLED : Campaign.State.FINISHED)) {
+				this.store.find(campaign.id()).ifPresent((ended) -> this.events.publishEvent(notification(ended)));
+			}
 		}
+	}
+
+	/**
+	 * The webhooks' notification of a campaign's end: {@code campaign.stopped} if it was
+	 * cancelled, {@code campaign.failed} if a repository failed, else
+	 * {@code campaign.finished}.
+	 */
+	static Notification notification(Campaign ended) {
+		String event = (ended.state() == Campaign.State.CANCELLED) ? "campaign.stopped"
+				: (ended.counts().getOrDefault(CampaignTarget.State.FAILED, 0) > 0) ? "campaign.failed"
+						: "campaign.finished";
+		return Notification.of(event, null, "system", details(ended));
+	}
+
+	/** What the webhooks' payload says of a campaign. */
+	static Map<String, Object> details(Campaign campaign) {
+		Map<String, Object> counts = new LinkedHashMap<>();
+		campaign.counts().forEach((state, n) -> counts.put(state.name().toLowerCase(Locale.ROOT), n));
+		Map<String, Object> details = new LinkedHashMap<>();
+		details.put("id", campaign.id());
+		details.put("jobType", campaign.jobType().jobName());
+		details.put("target", campaign.target());
+		details.put("state", campaign.state().name());
+		details.put("repositories", counts);
+		details.put("url", "/campaigns/" + campaign.id());
+		return Map.of("campaign", details);
 	}
 
 	/**

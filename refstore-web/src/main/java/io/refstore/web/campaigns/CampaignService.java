@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.security.access.prepost.PreAuthorize;
 import org.springframework.security.core.Authentication;
 import org.springframework.stereotype.Service;
@@ -20,6 +21,7 @@ import io.refstore.web.schedules.ScheduleTargets;
 import io.refstore.web.schedules.StoredInputs;
 import io.refstore.web.security.JobPolicy;
 import io.refstore.web.system.InvalidRequestException;
+import io.refstore.web.system.Notification;
 
 /**
  * Creates, reads and cancels campaigns. A campaign's repositories are selected once, at
@@ -48,9 +50,12 @@ class CampaignService {
 
 	private final StoredInputs inputs;
 
+	private final ApplicationEventPublisher events;
+
 	CampaignService(CampaignStore store, ScheduleTargets targets, CampaignCoordinator coordinator, AuditLog audit,
-			JobPolicy policy, StoredInputs inputs) {
+			JobPolicy policy, StoredInputs inputs, ApplicationEventPublisher events) {
 		this.inputs = inputs;
+		this.events = events;
 		this.store = store;
 		this.targets = targets;
 		this.coordinator = coordinator;
@@ -110,7 +115,10 @@ class CampaignService {
 				AuditEntry.Outcome.SUCCESS, type.name() + " over " + repositories.size() + " repositories (" + kind
 						+ " " + target + "), " + concurrency + " at once"));
 		this.coordinator.nudge();
-		return this.store.find(id).orElseThrow();
+		Campaign created = this.store.find(id).orElseThrow();
+		this.events.publishEvent(
+				Notification.of("campaign.started", null, actor.getName(), CampaignCoordinator.details(created)));
+		return created;
 	}
 
 	/**

@@ -132,11 +132,11 @@ class CampaignStore {
 			.update();
 	}
 
-	/** Ends a running campaign. */
-	void end(long id, Campaign.State state) {
-		this.jdbc.sql("UPDATE refstore_campaign SET state = ?, ended_at = ? WHERE id = ? AND state = ?")
+	/** Ends a running campaign; false if it had ended already. */
+	boolean end(long id, Campaign.State state) {
+		return this.jdbc.sql("UPDATE refstore_campaign SET state = ?, ended_at = ? WHERE id = ? AND state = ?")
 			.params(state.name(), utc(Instant.now()), id, Campaign.State.RUNNING.name())
-			.update();
+			.update() == 1;
 	}
 
 	private Map<CampaignTarget.State, Integer> counts(long id) {

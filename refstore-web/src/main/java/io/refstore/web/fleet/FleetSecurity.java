@@ -5,6 +5,7 @@ import java.time.Clock;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.security.config.Customizer;
@@ -51,14 +52,13 @@ class FleetSecurity {
 	 */
 	@Bean
 	Customizer<HttpSecurity> nodeAuthentication(ObjectProvider<NodeSignature> signature,
-			ObjectProvider<NodeChannel> channel, AuthenticationEntryPoint problems) {
+			ObjectProvider<NodeChannel> channel, AuthenticationEntryPoint problems, ApplicationEventPublisher events) {
 		RequestMatcher forwarded = (request) -> request.getHeader(NodeSignature.NODE) != null;
 		return (http) -> http
 			.csrf((csrf) -> csrf.ignoringRequestMatchers(forwarded)
 				.csrfTokenRepository(new ForwardedCsrfTokenRepository(new HttpSessionCsrfTokenRepository())))
-			.addFilterBefore(
-					new NodeAuthenticationFilter(signature.getIfAvailable(), channel.getIfAvailable(), problems),
-					UsernamePasswordAuthenticationFilter.class);
+			.addFilterBefore(new NodeAuthenticationFilter(signature.getIfAvailable(), channel.getIfAvailable(),
+					problems, events), UsernamePasswordAuthenticationFilter.class);
 	}
 
 	/** The node that forwarded the current request, for the audit log's {@code via}. */

@@ -21,6 +21,7 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
 import org.springframework.security.core.GrantedAuthority;
@@ -31,6 +32,9 @@ import org.springframework.security.web.AuthenticationEntryPoint;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 import io.refstore.web.security.Roles;
+import io.refstore.web.system.Columns;
+import io.refstore.web.system.Notification;
+import io.refstore.web.system.Problems;
 
 /**
  * Authenticates a request another node of the fleet forwarded ({@link NodeSignature}'s
@@ -52,6 +56,8 @@ final class NodeAuthenticationFilter extends OncePerRequestFilter {
 
 	private final AuthenticationEntryPoint problems;
 
+	private final ApplicationEventPublisher events;
+
 	/**
 	 * @param signature the fleet's signature, or {@code null} where no secret is
 	 * configured (every node credential is refused)
@@ -59,8 +65,12 @@ final class NodeAuthenticationFilter extends OncePerRequestFilter {
 	 * fleet (every node credential is refused)
 	 * @param problems security's entry point, which answers a refusal with 401 and its
 	 * reason
+	 * @param events where a refusal is told to the webhooks
+	 * ({@code security.node-refused})
 	 */
-	NodeAuthenticationFilter(NodeSignature signature, NodeChannel channel, AuthenticationEntryPoint problems) {
+	NodeAuthenticationFilter(NodeSignature signature, NodeChannel channel, AuthenticationEntryPoint problems,
+			ApplicationEventPublisher events) {
+		this.events = events;
 		this.signature = signature;
 		this.channel = channel;
 		this.problems = problems;
@@ -104,6 +114,12 @@ final class NodeAuthenticationFilter extends OncePerRequestFilter {
 		if (refusal != null) {
 			log.warn("refused a node credential from {} (node {}): {}", request.getRemoteAddr(),
 					headers.get(NodeSignature.NODE), refusal);
+			Map<String, Object> details = new LinkedHashMap<>();
+			details.put("address", request.getRemoteAddr());
+			details.put("node", Columns.cut(Problems.printable(String.valueOf(headers.get(NodeSignature.NODE))), 200));
+			details.put("reason", refusal);
+			this.events
+				.publishEvent(Notification.of("security.node-refused", null, "anonymous", Map.of("request", details)));
 			this.problems.commence(request, response, new NodeCredentialException(refusal));
 			return;
 		}

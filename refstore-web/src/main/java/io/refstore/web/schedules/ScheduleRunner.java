@@ -1,14 +1,19 @@
 package io.refstore.web.schedules;
 
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
 
 import io.refstore.batch.api.JobSummary;
 import io.refstore.batch.api.RefJobs;
+import io.refstore.web.system.Notification;
+import io.refstore.web.system.Redaction;
 
 /**
  * What a fire does: selects the schedule's repositories (on every node of the fleet) and
@@ -16,7 +21,9 @@ import io.refstore.batch.api.RefJobs;
  * a few per node at a time), with actor {@code schedule:<name>}. A repository where the
  * run this schedule launched before is still going, or still waits in the queue, is an
  * overrun: nothing is queued there and the schedule's overrun count grows. Every outcome
- * is one row of {@code refstore_schedule_run}. Runs on Quartz's threads; thread-safe.
+ * is one row of {@code refstore_schedule_run}. The webhooks hear of each fire
+ * ({@code schedule.fired}, with how many repositories it selected and queued) and of a
+ * selection that failed ({@code schedule.failed}). Runs on Quartz's threads; thread-safe.
  */
 @Component
 class ScheduleRunner {
@@ -31,7 +38,11 @@ class ScheduleRunner {
 
 	private final String instanceId;
 
-	ScheduleRunner(ScheduleStore store, ScheduleTargets targets, RefJobs jobs, ScheduleQueue queue) {
+	private final ApplicationEventPublisher events;
+
+	ScheduleRunner(ScheduleStore store, ScheduleTargets targets, RefJobs jobs, ScheduleQueue queue,
+			ApplicationEventPublisher events) {
+		this.events = events;
 		this.store = store;
 		this.targets = targets;
 		this.jobs = jobs;
@@ -63,20 +74,44 @@ class ScheduleRunner {
 		}
 		catch (RuntimeException ex) {
 			record(schedule, scheduledAt, now, null, null, ScheduleRun.Outcome.FAILED, ex.getMessage());
+			notify("schedule.failed", schedule, scheduledAt, repositories(0, 0), Redaction.message(ex.getMessage()));
 			return;
 		}
 		if (repositories.isEmpty()) {
 			record(schedule, scheduledAt, now, null, null, ScheduleRun.Outcome.NO_MATCH, null);
 		}
+		int queued = 0;
 		for (String repository : repositories) {
-			if (!recorded.contains(repository)) {
-				enqueue(schedule, scheduledAt, now, repository);
+			if (!recorded.contains(repository) && enqueue(schedule, scheduledAt, now, repository)) {
+				queued++;
 			}
 		}
 		this.queue.dispatchNow();
+		notify("schedule.fired", schedule, scheduledAt, repositories(repositories.size(), queued), null);
 	}
 
-	private void enqueue(Schedule schedule, Instant scheduledAt, Instant now, String repository) {
+	private static Map<String, Object> repositories(int selected, int queued) {
+		return Map.of("selected", selected, "queued", queued);
+	}
+
+	/** Tells the webhooks of a fire. */
+	private void notify(String event, Schedule schedule, Instant scheduledAt, Map<String, Object> repositories,
+			String detail) {
+		Map<String, Object> details = new LinkedHashMap<>();
+		details.put("name", schedule.name());
+		details.put("jobType", schedule.jobType().jobName());
+		details.put("target", schedule.target());
+		details.put("scheduledAt", scheduledAt.toString());
+		details.put("repositories", repositories);
+		if (detail != null) {
+			details.put("detail", detail);
+		}
+		this.events
+			.publishEvent(Notification.of(event, null, "schedule:" + schedule.name(), Map.of("schedule", details)));
+	}
+
+	/** Queues the schedule's run on a repository; false if an earlier run still goes. */
+	private boolean enqueue(Schedule schedule, Instant scheduledAt, Instant now, String repository) {
 		Optional<JobSummary> previous = this.store.lastExecution(schedule.name(), repository)
 			.flatMap(this.jobs::find)
 			.filter(JobSummary::running);
@@ -85,16 +120,17 @@ class ScheduleRunner {
 			record(schedule, scheduledAt, now, repository, previous.get().executionId(), ScheduleRun.Outcome.OVERRUN,
 					"execution " + previous.get().executionId() + " from an earlier fire is still "
 							+ previous.get().status());
-			return;
+			return false;
 		}
 		if (this.store.queued(schedule.name(), repository)) {
 			this.store.overran(schedule.name(), now);
 			record(schedule, scheduledAt, now, repository, null, ScheduleRun.Outcome.OVERRUN,
 					"the run of an earlier fire still waits for its turn on the repository's node");
-			return;
+			return false;
 		}
 		this.store.recordRun(new ScheduleRun(schedule.name(), scheduledAt, now, this.instanceId, repository, null,
 				ScheduleRun.Outcome.QUEUED, null), this.queue.nodeOf(repository));
+		return true;
 	}
 
 	private void record(Schedule schedule, Instant scheduledAt, Instant now, String repository, Long executionId,

@@ -108,8 +108,8 @@ class SecurityConfiguration {
 	}
 
 	@Bean
-	SignInEvents signInEvents(LoginThrottle throttle, AuditLog audit) {
-		return new SignInEvents(throttle, audit);
+	SignInEvents signInEvents(LoginThrottle throttle, AuditLog audit, ApplicationEventPublisher events) {
+		return new SignInEvents(throttle, audit, events);
 	}
 
 	@Bean

@@ -12,6 +12,9 @@ import static org.springframework.security.test.web.servlet.request.SecurityMock
 import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.httpBasic;
 import static org.springframework.security.test.web.servlet.response.SecurityMockMvcResultMatchers.authenticated;
 
+import java.time.Duration;
+
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
@@ -21,7 +24,11 @@ import org.springframework.test.web.servlet.MvcResult;
 import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
 import org.springframework.test.web.servlet.request.RequestPostProcessor;
 
+import com.jayway.jsonpath.DocumentContext;
+import com.jayway.jsonpath.JsonPath;
+
 import io.refstore.web.ApiTestSupport;
+import io.refstore.web.webhooks.WebhookReceiver;
 
 /**
  * Sign-in throttling through the real filter chains, the client address set as the
@@ -30,7 +37,7 @@ import io.refstore.web.ApiTestSupport;
  * that never reaches the password check (the right password is refused too there), and a
  * lock-out after the configured failure; an account's failures from other addresses never
  * hold back the right password from an address that has not failed; audit rows for
- * failures and lock-outs.
+ * failures and lock-outs, and a webhook's delivery of the lock-out.
  */
 @TestPropertySource(
 		properties = { "refstore.security.throttle.free-attempts=3", "refstore.security.throttle.back-off=20s",
@@ -72,6 +79,32 @@ class LoginThrottleIT extends ApiTestSupport {
 
 	@Test
 	void aLockoutFromOneAddressDoesNotHoldBackTheRightPasswordFromAnother() throws Exception {
+		try (WebhookReceiver receiver = WebhookReceiver.ok()) {
+			this.mvc
+				.perform(post("/api/webhooks").with(address("10.0.1.9"))
+					.with(httpBasic("admin", PASSWORD))
+					.contentType(MediaType.APPLICATION_JSON)
+					.content("{\"name\": \"%s\", \"url\": \"%s\", \"events\": [\"security.lockout\"]}"
+						.formatted(uniqueName("lockouts"), receiver.url("/security"))))
+				.andExpect(status().isCreated());
+			lockOutAdmin2();
+			// the lock-out is told to the webhook that wants it
+			Awaitility.await("the lock-out's delivery")
+				.atMost(Duration.ofSeconds(30))
+				.until(() -> receiver.received().stream().anyMatch((r) -> r.body().contains("\"actor\":\"admin2\"")));
+			DocumentContext lockout = JsonPath.parse(receiver.received()
+				.stream()
+				.filter((r) -> r.body().contains("\"actor\":\"admin2\""))
+				.findFirst()
+				.orElseThrow()
+				.body());
+			assertThat(lockout.read("$.event", String.class)).isEqualTo("security.lockout");
+			assertThat(lockout.read("$.lockout.address", String.class)).isEqualTo("10.0.1.1");
+			assertThat(lockout.read("$.lockout.failures", Integer.class)).isEqualTo(3);
+		}
+	}
+
+	private void lockOutAdmin2() throws Exception {
 		this.mvc.perform(basic("10.0.1.1", "admin2", "guess-1")).andExpect(status().isUnauthorized());
 		this.mvc.perform(form("10.0.1.1", "admin2", "guess-2"))
 			.andExpect(status().is3xxRedirection())
