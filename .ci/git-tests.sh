@@ -42,8 +42,14 @@ mkdir -p "$work"
 # The scripts run in short scratch paths of one length wherever the checkout is: in a longer one, gpg's sockets
 # in the trash directories exceed 107 bytes and git's tests silently skip their GPG cases (the runner warns),
 # so a checkout's path would change which tests run. They are linked from $work.
-base_work=$(mktemp -d /tmp/gt.XXXXXX)
-run_work=$(mktemp -d /tmp/gt.XXXXXX)
+# On tmpfs where it has room: git's scripts make and remove thousands of files, and t1400 alone ran in 139 s there
+# against 154 s on this machine's ext4 /tmp.
+scratch=/tmp
+if [ -d /dev/shm ] && [ -w /dev/shm ] && [ "$(df -P -k /dev/shm | awk 'NR == 2 { print int($4 / 1048576) }')" -ge 2 ]; then
+	scratch=/dev/shm
+fi
+base_work=$(mktemp -d "$scratch/gt.XXXXXX")
+run_work=$(mktemp -d "$scratch/gt.XXXXXX")
 ln -sfn "$base_work" "$work/baseline-run"
 ln -sfn "$run_work" "$work/run"
 read -r -a scripts <<<"${REFSTORE_GIT_TESTS_SCRIPTS:-}"

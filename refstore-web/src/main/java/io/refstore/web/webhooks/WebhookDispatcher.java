@@ -22,6 +22,7 @@ import java.util.concurrent.TimeoutException;
 
 import javax.net.ssl.SSLException;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -173,7 +174,12 @@ class WebhookDispatcher implements SmartLifecycle {
 		this.store.attempted(delivery.id(), this.node, state, next, status, response,
 				Duration.between(start, now).toMillis(), start);
 		String outcome = delivered ? "delivered" : (state == Delivery.State.FAILED) ? "failed" : "retry";
-		this.meters.counter("refstore.webhook.attempts", "outcome", outcome).increment();
+		Counter.builder("refstore.webhook.attempts")
+			.description("Webhook delivery attempts, by outcome: delivered (2xx), retry (tried again later), failed"
+					+ " (the last)")
+			.tag("outcome", outcome)
+			.register(this.meters)
+			.increment();
 		if (!delivered) {
 			log.info("Webhook delivery {} ({}) attempt {}: {} {}", delivery.id(), delivery.event(), attempts,
 					(status != null) ? status : "no answer", (state == Delivery.State.FAILED) ? "(gave up)" : "");

@@ -54,6 +54,8 @@ public abstract class BrowserTestSupport {
 		registry.add("refstore.home", HOME::toString);
 		registry.add("refstore.repositories.roots[0]", ROOT::toString);
 		registry.add("refstore.demo.enabled", () -> "false");
+		// webhooks reach the tests' receivers on this machine
+		registry.add("refstore.webhooks.allow-local", () -> "true");
 		String[][] users = { { "viewer", "VIEWER" }, { "operator", "OPERATOR" }, { "admin", "ADMIN" } };
 		for (int i = 0; i < users.length; i++) {
 			String[] user = users[i];

@@ -61,8 +61,8 @@ class ConsoleAccessibilityIT extends BrowserTestSupport {
 				{ "schedule", "/schedules/a11y-nightly/edit" }, { "schedule-new", "/schedules/new" },
 				{ "schedule-delete", "/schedules/a11y-nightly/delete" }, { "campaigns", "/campaigns" },
 				{ "campaign", campaign }, { "campaign-new", "/campaigns/new" }, { "audit", "/audit" },
-				{ "retention", "/retention" }, { "journal", "/repo/journal?name=a11y.git" },
-				{ "journal-deleted", "/repo/deleted?name=a11y.git" },
+				{ "retention", "/retention" }, { "webhooks", "/webhooks" }, { "webhook-new", "/webhooks/new" },
+				{ "journal", "/repo/journal?name=a11y.git" }, { "journal-deleted", "/repo/deleted?name=a11y.git" },
 				{ "journal-rewind", "/repo/rewind?name=a11y.git&prefix=refs/heads/&at=2026-01-01T00:00:00" },
 				{ "not-found", "/no/such/page" }, { "bad-address", "/repo%zz" } };
 		for (String[] page : pages) {

@@ -6,13 +6,18 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -76,6 +81,16 @@ public final class WebhookReceiver implements AutoCloseable {
 				}
 			}
 		}
+	}
+
+	/**
+	 * What a receiver expects in {@code X-Hub-Signature-256} for {@code body} under
+	 * {@code secret}, worked out here as a receiver would.
+	 */
+	public static String expectedSignature(String secret, String body) throws GeneralSecurityException {
+		Mac mac = Mac.getInstance("HmacSHA256");
+		mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+		return "sha256=" + HexFormat.of().formatHex(mac.doFinal(body.getBytes(StandardCharsets.UTF_8)));
 	}
 
 	/** Its URL, with {@code path}. */

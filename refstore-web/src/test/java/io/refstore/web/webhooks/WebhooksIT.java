@@ -10,7 +10,6 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -35,8 +34,9 @@ import io.refstore.web.ApiTestSupport;
  * a job's start and end reach the webhook wanting its repository, signed as GitHub signs
  * with its secret, and not the one wanting others; a receiver answering 500 is tried
  * again until it answers 200, or until the last attempt; a receiver that hangs delays no
- * job; campaigns and schedules are told too (lock-outs: LoginThrottleIT); bad input is a
- * 400 naming its field, and only an ADMIN sees or changes webhooks.
+ * job; campaigns and schedules are told too (lock-outs: LoginThrottleIT), and forged node
+ * credentials once in a while; bad input is a 400 naming its field, and only an ADMIN
+ * sees or changes webhooks.
  */
 class WebhooksIT extends ApiTestSupport {
 
@@ -63,9 +63,8 @@ class WebhooksIT extends ApiTestSupport {
 				.containsExactly("job.started", "job.finished");
 			for (WebhookReceiver.Received delivery : received) {
 				assertThat(delivery.header("X-Hub-Signature-256"))
-					.isEqualTo(WebhookSignature.of(SECRET, delivery.body().getBytes(StandardCharsets.UTF_8)))
-					.isNotEqualTo(WebhookSignature.of("another-secret-entirely",
-							delivery.body().getBytes(StandardCharsets.UTF_8)));
+					.isEqualTo(WebhookReceiver.expectedSignature(SECRET, delivery.body()))
+					.isNotEqualTo(WebhookReceiver.expectedSignature("another-secret-entirely", delivery.body()));
 				assertThat(delivery.header("Content-Type")).isEqualTo("application/json");
 				DocumentContext payload = JsonPath.parse(delivery.body());
 				assertThat(payload.read("$.delivery", String.class)).isEqualTo(delivery.header("X-Refstore-Delivery"));
@@ -207,6 +206,38 @@ class WebhooksIT extends ApiTestSupport {
 				.read("$.schedule.repositories.queued", Integer.class)).isOne();
 			deleteAll(id);
 		}
+	}
+
+	@Test
+	void forgedNodeCredentialsAreToldOnceInAWhileNotOnceEach() throws Exception {
+		try (WebhookReceiver receiver = WebhookReceiver.ok()) {
+			long id = create(uniqueName("forged"), receiver.url("/forged"), SECRET, List.of("security.node-refused"),
+					"*");
+			// another test's refusal may have started a quiet period: forge until one is
+			// told
+			Awaitility.await("a refusal told")
+				.atMost(Duration.ofSeconds(30))
+				.pollInterval(Duration.ofSeconds(1))
+				.until(() -> {
+					forge();
+					return !receiver.received().isEmpty();
+				});
+			for (int i = 0; i < 5; i++) {
+				forge();
+			}
+			Thread.sleep(2000);
+			assertThat(receiver.received()).hasSize(1);
+			DocumentContext told = JsonPath.parse(receiver.received().get(0).body());
+			assertThat(told.read("$.event", String.class)).isEqualTo("security.node-refused");
+			assertThat(told.read("$.request.node", String.class)).isEqualTo("forger");
+			assertThat(told.read("$.request.reason", String.class)).isEqualTo("this node has no refstore.fleet.secret");
+			deleteAll(id);
+		}
+	}
+
+	private void forge() throws Exception {
+		this.mvc.perform(get("/api/repos").header("X-Refstore-Node", "forger").header("X-Refstore-Roles", "ROLE_ADMIN"))
+			.andExpect(status().isUnauthorized());
 	}
 
 	@Test
