@@ -123,6 +123,14 @@ class WebhooksIT extends ApiTestSupport {
 			assertThat(failed.read("$[0].statusCode", Integer.class)).isEqualTo(503);
 			assertThat(failed.read("$[0].response", String.class)).isEqualTo("down");
 			assertThat(down.received()).hasSize(3);
+			String scrape = prometheusScrape();
+			assertThat(scrape).contains("# HELP refstore_webhook_attempts_total Webhook delivery attempts");
+			assertThat(prometheusValue(scrape, "refstore_webhook_attempts_total", "outcome=\"delivered\""))
+				.isGreaterThanOrEqualTo(1);
+			assertThat(prometheusValue(scrape, "refstore_webhook_attempts_total", "outcome=\"retry\""))
+				.isGreaterThanOrEqualTo(4);
+			assertThat(prometheusValue(scrape, "refstore_webhook_attempts_total", "outcome=\"failed\""))
+				.isGreaterThanOrEqualTo(1);
 
 			// sent again by hand: a new delivery of the same payload and id header
 			this.mvc
