@@ -16,8 +16,8 @@ import io.refstore.web.console.ConsoleController;
 import io.refstore.web.system.InvalidRequestException;
 
 /**
- * The console's Webhooks pages (ADMIN): the list, a new webhook, and one webhook's form
- * with its delivery log, "send test", redelivery and deletion.
+ * The console's Webhooks pages (ADMIN): the list, a new webhook, one webhook's form with
+ * its delivery log, "send test" and redelivery, and the confirmation of its deletion.
  */
 @ConsoleController
 @PreAuthorize("hasRole('ADMIN')")
@@ -26,6 +26,8 @@ class WebhookController {
 	static final String VIEWS_LIST = "webhooks/webhookList";
 
 	static final String VIEWS_FORM = "webhooks/webhookForm";
+
+	static final String VIEWS_DELETE = "webhooks/deleteWebhook";
 
 	private static final Set<String> FIELDS = Set.of("name", "url", "secret", "events", "repositories");
 
@@ -103,6 +105,12 @@ class WebhookController {
 		Delivery again = this.webhooks.redeliver(id, delivery);
 		redirect.addFlashAttribute("message", "Delivery " + delivery + " sent again as delivery " + again.id() + ".");
 		return "redirect:/webhooks/" + id;
+	}
+
+	@GetMapping("/webhooks/{id}/delete")
+	String initDeleteForm(@PathVariable long id, Model model) {
+		model.addAttribute("webhook", this.webhooks.find(id));
+		return VIEWS_DELETE;
 	}
 
 	@PostMapping("/webhooks/{id}/delete")

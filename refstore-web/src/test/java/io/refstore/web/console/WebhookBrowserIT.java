@@ -14,8 +14,8 @@ import io.refstore.web.webhooks.WebhookReceiver;
 /**
  * Webhooks in a real headless Chromium: an admin creates one from the Webhooks page
  * (refstore makes its secret and shows it once), sends a test, and reads the delivery log
- * with the receiver's answer; a wrong URL is named beside its field; a viewer has no
- * Webhooks page.
+ * with the receiver's answer, then deletes it after a confirmation; a wrong URL is named
+ * beside its field; a viewer has no Webhooks page.
  */
 class WebhookBrowserIT extends BrowserTestSupport {
 
@@ -57,6 +57,13 @@ class WebhookBrowserIT extends BrowserTestSupport {
 			WebhookReceiver.Received ping = receiver.received().get(0);
 			assertThat(ping.header("X-Hub-Signature-256"))
 				.isEqualTo(WebhookReceiver.expectedSignature(secret, ping.body()));
+
+			// deleted after a confirmation
+			chrome.findElement(By.id("delete")).click();
+			assertThat(waitFor(By.id("webhook-name")).getText()).isEqualTo("chat");
+			chrome.findElement(By.id("delete-webhook")).click();
+			waitForText(By.cssSelector(".flash"), "Webhook chat deleted with its deliveries.");
+			assertThat(chrome.findElement(By.id("webhooks")).getText()).contains("No webhook yet.");
 		}
 		forgetTheSession();
 		logIn("viewer");
