@@ -45,8 +45,8 @@ final class ProblemSecurityHandlers implements AuthenticationEntryPoint, AccessD
 		response.addHeader(HttpHeaders.WWW_AUTHENTICATE, "Basic realm=\"refstore\"");
 		response.addHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"refstore\"");
 		String detail = (ex instanceof RefusedCredentialException) ? ex.getMessage()
-				: "authentication is required: HTTP Basic with a configured user, or 'Authorization: Bearer' with an "
-						+ "API token";
+				: "authentication is required: HTTP Basic with a user name and password, or 'Authorization: Bearer' "
+						+ "with an API token (or the identity provider's JWT, where single sign-on is set up)";
 		write(response, Problems.problem(HttpStatus.UNAUTHORIZED, "unauthenticated", detail, Map.of()));
 	}
 

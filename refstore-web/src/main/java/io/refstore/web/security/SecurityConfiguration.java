@@ -3,6 +3,7 @@ package io.refstore.web.security;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -14,16 +15,23 @@ import org.springframework.security.authentication.AuthenticationEventPublisher;
 import org.springframework.security.authentication.AuthenticationManager;
 import org.springframework.security.authentication.DefaultAuthenticationEventPublisher;
 import org.springframework.security.authentication.ProviderManager;
+import org.springframework.security.authentication.dao.DaoAuthenticationProvider;
 import org.springframework.security.authorization.AuthorizationEventPublisher;
 import org.springframework.security.authorization.SpringAuthorizationEventPublisher;
+import org.springframework.security.config.annotation.authentication.builders.AuthenticationManagerBuilder;
+import org.springframework.security.config.annotation.authentication.configuration.GlobalAuthenticationConfigurerAdapter;
 import org.springframework.security.config.annotation.method.configuration.EnableMethodSecurity;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.core.userdetails.User;
 import org.springframework.security.core.userdetails.UserDetails;
+import org.springframework.security.core.userdetails.UserDetailsPasswordService;
 import org.springframework.security.core.userdetails.UserDetailsService;
 import org.springframework.security.crypto.factory.PasswordEncoderFactories;
 import org.springframework.security.crypto.password.PasswordEncoder;
+import org.springframework.security.oauth2.client.registration.ClientRegistration;
+import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
+import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.access.AccessDeniedHandlerImpl;
@@ -42,20 +50,26 @@ import tools.jackson.databind.json.JsonMapper;
  * Who may do what. Two filter chains:
  * <ol>
  * <li>{@code /api/**} and {@code /actuator/**}: stateless, HTTP Basic or
- * {@code Authorization: Bearer} API tokens, no CSRF (no cookies are involved), refusals
+ * {@code Authorization: Bearer} API tokens or, when Spring Boot's
+ * {@code spring.security.oauth2.resourceserver.jwt.*} is set, the identity provider's
+ * JWTs ({@link BearerAuthenticationManager}), no CSRF (no cookies are involved), refusals
  * as problems. Reads need VIEWER, ref writes ADMIN, the audit log OPERATOR, job reads
  * VIEWER and job launches, stops and restarts OPERATOR (ADMIN for the destructive ones,
  * checked on the service); {@code /actuator/health} is public, the other actuator
  * endpoints need VIEWER.</li>
  * <li>Everything else (the console): form login at {@code /login} with CSRF protection
- * and a session; the API description and Swagger UI are public.</li>
+ * and a session, and OpenID Connect login when {@code refstore.security.oidc.enabled};
+ * the API description and Swagger UI are public.</li>
  * </ol>
- * The same roles are checked again on the service methods ({@code @PreAuthorize}), so no
- * other entry point can bypass them. Roles form a hierarchy: ADMIN implies OPERATOR
- * implies VIEWER. Password sign-ins on both chains are throttled per account and per
- * client address ({@link LoginThrottle}). The console is served under a strict
- * Content-Security-Policy; HSTS is sent on every secure (TLS) request, as Spring Security
- * does by default.
+ * Password sign-ins (form and Basic) check the configured users, unless
+ * {@code refstore.security.local-users.enabled=false}, then the LDAP directory if one is
+ * configured. OpenID Connect users, JWTs and LDAP users get the roles their groups grant
+ * ({@link GroupRoles}), and none otherwise. The same roles are checked again on the
+ * service methods ({@code @PreAuthorize}), so no other entry point can bypass them. Roles
+ * form a hierarchy: ADMIN implies OPERATOR implies VIEWER. Password sign-ins on both
+ * chains are throttled per account and per client address ({@link LoginThrottle}). The
+ * console is served under a strict Content-Security-Policy; HSTS is sent on every secure
+ * (TLS) request, as Spring Security does by default.
  * <p>
  * Other packages take part through {@code Customizer<HttpSecurity>} beans, which Spring
  * Security applies to every chain before the configuration here: the fleet's
@@ -115,6 +129,10 @@ class SecurityConfiguration {
 	@Bean
 	UserDetailsService userDetailsService(SecurityProperties properties, DemoProperties demo) {
 		List<UserDetails> users = new ArrayList<>();
+		if (!properties.localUsers().enabled()) {
+			// none of them signs in, nor do their API tokens
+			return new InMemoryUserDetailsManager(users);
+		}
 		List<SecurityProperties.User> configured = new ArrayList<>(properties.users());
 		List<String> names = configured.stream().map(SecurityProperties.User::name).toList();
 		if (demo.enabled()) {
@@ -146,6 +164,61 @@ class SecurityConfiguration {
 		return new InMemoryUserDetailsManager(users);
 	}
 
+	@Bean
+	GroupRoles groupRoles(SecurityProperties properties) {
+		return new GroupRoles(properties.sso());
+	}
+
+	/**
+	 * The password sign-ins of both chains: the configured users first, as Spring
+	 * Security would set them up alone (their hashes upgraded in memory), so that they
+	 * still sign in when the directory is down, then the LDAP directory's if there is
+	 * one.
+	 */
+	@Bean
+	GlobalAuthenticationConfigurerAdapter passwordSignIns(UserDetailsService users, PasswordEncoder encoder,
+			SecurityProperties properties, GroupRoles roles) {
+		DaoAuthenticationProvider local = new DaoAuthenticationProvider(users);
+		local.setPasswordEncoder(encoder);
+		if (users instanceof UserDetailsPasswordService passwords) {
+			local.setUserDetailsPasswordService(passwords);
+		}
+		return new GlobalAuthenticationConfigurerAdapter() {
+
+			@Override
+			public void init(AuthenticationManagerBuilder auth) {
+				auth.authenticationProvider(local);
+				if (properties.ldap().enabled()) {
+					auth.authenticationProvider(LdapSignIn.provider(properties.ldap(), roles));
+				}
+			}
+
+		};
+	}
+
+	/**
+	 * The login page's choices: the password form unless neither the configured users nor
+	 * LDAP can sign in, and a link for each OpenID Connect provider.
+	 * @throws IllegalStateException if OpenID Connect is on without a registration
+	 */
+	@Bean
+	SignInOptions signInOptions(SecurityProperties properties,
+			ObjectProvider<ClientRegistrationRepository> registrations) {
+		List<SignInOptions.Provider> providers = new ArrayList<>();
+		if (properties.oidc().enabled()) {
+			if (!(registrations.getIfAvailable() instanceof Iterable<?> all)) {
+				throw new IllegalStateException("refstore.security.oidc.enabled is true but there is no "
+						+ "spring.security.oauth2.client.registration.<id>");
+			}
+			for (Object registration : all) {
+				ClientRegistration client = (ClientRegistration) registration;
+				providers.add(new SignInOptions.Provider(client.getClientName(),
+						"/oauth2/authorization/" + client.getRegistrationId()));
+			}
+		}
+		return new SignInOptions(properties.localUsers().enabled() || properties.ldap().enabled(), providers);
+	}
+
 	/**
 	 * Also the {@code RequestRejectedHandler} of the firewall, which Spring Security
 	 * finds by type.
@@ -172,9 +245,13 @@ class SecurityConfiguration {
 	@Bean
 	@Order(1)
 	SecurityFilterChain apiFilterChain(HttpSecurity http, ProblemSecurityHandlers problems, ApiTokenStore tokens,
-			UserDetailsService users, LoginThrottle throttle, DeniedRequestAudit denied) throws Exception {
+			UserDetailsService users, LoginThrottle throttle, DeniedRequestAudit denied,
+			ObjectProvider<JwtDecoder> jwts, GroupRoles roles) throws Exception {
 		AuthenticationManager tokenManager = new ProviderManager(new ApiTokenAuthenticationProvider(tokens, users));
-		AuthenticationFilter bearer = new AuthenticationFilter(tokenManager, new BearerTokenConverter());
+		JwtDecoder jwt = jwts.getIfAvailable();
+		AuthenticationManager bearerManager = (jwt != null) ? new BearerAuthenticationManager(tokenManager, jwt, roles)
+				: tokenManager;
+		AuthenticationFilter bearer = new AuthenticationFilter(bearerManager, new BearerTokenConverter());
 		bearer.setFailureHandler(new AuthenticationEntryPointFailureHandler(problems));
 		bearer.setSuccessHandler((request, response, authentication) -> {
 		});
@@ -218,7 +295,12 @@ class SecurityConfiguration {
 	@Bean
 	@Order(2)
 	SecurityFilterChain consoleFilterChain(HttpSecurity http, ProblemSecurityHandlers problems, LoginThrottle throttle,
-			DeniedRequestAudit denied) throws Exception {
+			DeniedRequestAudit denied, SecurityProperties properties, GroupRoles roles) throws Exception {
+		if (properties.oidc().enabled()) {
+			http.oauth2Login((oidc) -> oidc.loginPage("/login")
+				.failureUrl("/login?sso-failed")
+				.userInfoEndpoint((userInfo) -> userInfo.oidcUserService(new OidcUsers(roles))));
+		}
 		http.formLogin((form) -> form.loginPage("/login").permitAll())
 			.exceptionHandling(
 					(exceptions) -> exceptions.accessDeniedHandler(denied.handler(new AccessDeniedHandlerImpl())))

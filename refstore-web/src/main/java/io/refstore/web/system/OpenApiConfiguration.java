@@ -27,8 +27,9 @@ class OpenApiConfiguration {
 			Ref names are full names (`refs/...`) or root refs such as `HEAD`. Repository names never leave their \
 			root: `..`, absolute paths, `%` inside a name and symbolic links out of the root are refused (400).
 
-			**Authentication.** HTTP Basic with a configured user, or `Authorization: Bearer <token>` with an API \
-			token from `POST /api/tokens` (the token has its owner's roles).
+			**Authentication.** HTTP Basic with a configured user (or an LDAP user), or `Authorization: Bearer <token>` \
+			with an API token from `POST /api/tokens` (the token has its owner's roles) or, where single sign-on is \
+			set up, a JWT from the identity provider (its groups give its roles).
 
 			**Roles.** VIEWER reads repositories and refs and manages its own tokens; OPERATOR also reads the audit \
 			log and runs jobs that change nothing or can be run again (verifications, a migration's dry run, maintenance, \

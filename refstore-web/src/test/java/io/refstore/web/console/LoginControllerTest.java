@@ -8,8 +8,12 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.view;
 
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 import org.springframework.security.test.web.servlet.response.SecurityMockMvcResultMatchers;
+
+import io.refstore.web.security.SignInOptions;
 
 /**
  * The login page, and the real form login behind it: the configured users' bcrypt hashes,
@@ -23,13 +27,15 @@ class LoginControllerTest extends ConsoleTestSupport {
 			.andExpect(status().isOk())
 			.andExpect(view().name(LoginController.VIEWS_LOGIN))
 			.andExpect(model().attribute("failed", false))
+			.andExpect(model().attribute("signIn", new SignInOptions(true, List.of())))
 			.andExpect(model().attribute("loggedOut", false));
 	}
 
 	@Test
-	void saysWhenTheLastAttemptFailedOrTheUserLoggedOut() throws Exception {
+	void saysWhenTheLastAttemptOrSingleSignOnFailedOrTheUserLoggedOut() throws Exception {
 		this.mvc.perform(get("/login").param("error", "")).andExpect(model().attribute("failed", true));
 		this.mvc.perform(get("/login").param("logout", "")).andExpect(model().attribute("loggedOut", true));
+		this.mvc.perform(get("/login").param("sso-failed", "")).andExpect(model().attribute("ssoFailed", true));
 	}
 
 	@Test
