@@ -7,7 +7,9 @@ import java.util.Map;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.security.access.prepost.PreAuthorize;
+import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.security.core.userdetails.User;
 import org.springframework.stereotype.Service;
 
 import io.refstore.core.input.Printable;
@@ -18,9 +20,12 @@ import io.refstore.web.system.InvalidRequestException;
 import io.refstore.web.system.Problems;
 
 /**
- * API tokens: any authenticated user creates, lists and revokes their own; an ADMIN lists
- * and revokes everyone's. Another user's token is reported as not found, so ids reveal
- * nothing. Every change is audited. Thread-safe.
+ * API tokens: any configured user creates, lists and revokes their own; an ADMIN lists
+ * and revokes everyone's. Users of single sign-on (OpenID Connect, JWTs, LDAP) create
+ * none: a token carries its owner's current roles, which only the configured users have
+ * without the identity provider, and a name of theirs may be a configured user's. Another
+ * user's token is reported as not found, so ids reveal nothing. Every change is audited.
+ * Thread-safe.
  */
 @Service
 public class TokenService {
@@ -51,10 +56,22 @@ public class TokenService {
 	 * @param ttl how long it authenticates, at most the configured maximum, or
 	 * {@code null} for the configured default
 	 * @return the token with its secret, shown only this once
+	 * @throws org.springframework.web.ErrorResponseException 403 for a user of single
+	 * sign-on
 	 */
 	@PreAuthorize("hasRole('VIEWER')")
 	public CreatedToken create(String name, Duration ttl) {
 		String actor = Actors.current();
+		Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
+		if (!(authentication instanceof BearerTokenAuthentication)
+				&& !(authentication.getPrincipal() instanceof User)) {
+			this.audit.record(AuditEntry.of(actor, "token.create", null, null, Map.of(), Outcome.DENIED,
+					"not a configured user"));
+			throw Problems.exception(HttpStatus.FORBIDDEN, "token-for-configured-users-only",
+					"API tokens are for the configured users; with single sign-on, use the identity provider's "
+							+ "tokens (JWTs)",
+					Map.of());
+		}
 		if (ttl != null && (ttl.isNegative() || ttl.isZero() || ttl.compareTo(this.maxTtl) > 0)) {
 			this.audit.record(AuditEntry.of(actor, "token.create", null, null, Map.of("ttl", ttl.toString()),
 					Outcome.REJECTED, "invalid ttl"));
@@ -68,8 +85,7 @@ public class TokenService {
 					"it must be 1 to " + MAX_NAME + " characters without control characters");
 		}
 		Instant expiresAt = Instant.now().plus((ttl != null) ? ttl : this.defaultTtl);
-		Long parent = (SecurityContextHolder.getContext()
-			.getAuthentication() instanceof BearerTokenAuthentication bearer) ? bearer.tokenId() : null;
+		Long parent = (authentication instanceof BearerTokenAuthentication bearer) ? bearer.tokenId() : null;
 		if (parent != null) {
 			Instant parentExpiry = this.tokens.find(parent).map(ApiToken::expiresAt).orElse(null);
 			if (parentExpiry != null && parentExpiry.isBefore(expiresAt)) {

@@ -37,10 +37,10 @@ import io.refstore.web.ApiTestSupport;
  * Single sign-on on the API and the password sign-ins, against identity providers started
  * here: Spring Authorization Server's JWTs (client credentials) get the roles their
  * groups map to, none for an unmapped group, and a 401 problem when expired or signed by
- * another key, while refstore's own API tokens keep working; an in-memory LDAP
- * directory's users sign in through the form and HTTP Basic with the roles of their LDAP
- * groups, their wrong passwords refused and throttled like anyone's; the configured users
- * still sign in beside it.
+ * another key, while refstore's own API tokens keep working (for the configured users
+ * only); an in-memory LDAP directory's users sign in through the form and HTTP Basic with
+ * the roles of their LDAP groups, their wrong passwords refused and throttled like
+ * anyone's; the configured users still sign in beside it.
  */
 class SingleSignOnIT extends ApiTestSupport {
 
@@ -102,14 +102,17 @@ class SingleSignOnIT extends ApiTestSupport {
 	void aJwtGetsTheRolesOfItsGroupsAndIsNamedByItsSubject() throws Exception {
 		String admin = provider.clientCredentialsToken("ci-admin");
 		this.mvc.perform(get("/api/audit").with(bearer(admin))).andExpect(status().isOk());
+		// refstore's own tokens are for the configured users; the refusal is audited
+		// under the JWT's name
 		this.mvc
 			.perform(post("/api/tokens").with(bearer(admin))
 				.contentType(MediaType.APPLICATION_JSON)
 				.content("{\"name\": \"from-a-jwt\"}"))
-			.andExpect(status().isCreated())
-			.andExpect(jsonPath("$.token.owner").value("ci-admin"));
+			.andExpect(status().isForbidden())
+			.andExpect(jsonPath("$.type").value("https://refstore.io/problems/token-for-configured-users-only"));
 		assertThat(this.jdbc
-			.sql("SELECT COUNT(*) FROM refstore_audit_event WHERE actor = 'ci-admin' AND action = 'token.create'")
+			.sql("SELECT COUNT(*) FROM refstore_audit_event WHERE actor = 'ci-admin' AND action = 'token.create'"
+					+ " AND outcome = 'DENIED'")
 			.query(Long.class)
 			.single()).isEqualTo(1);
 		String viewer = provider.clientCredentialsToken("ci-viewer");
@@ -167,6 +170,11 @@ class SingleSignOnIT extends ApiTestSupport {
 			.andExpect(redirectedUrl("/"))
 			.andExpect(authenticated().withUsername("carol").withRoles("OPERATOR"));
 		this.mvc.perform(get("/api/audit").with(httpBasic("carol", "carol-password"))).andExpect(status().isOk());
+		this.mvc
+			.perform(post("/api/tokens").with(httpBasic("carol", "carol-password"))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("{\"name\": \"from-ldap\"}"))
+			.andExpect(status().isForbidden());
 		this.mvc.perform(get("/api/repos").with(httpBasic("dave", "dave-password"))).andExpect(status().isForbidden());
 		// the configured users sign in beside the directory
 		this.mvc.perform(get("/api/repos").with(httpBasic("viewer", PASSWORD))).andExpect(status().isOk());
