@@ -1,7 +1,8 @@
 package io.refstore.web.security;
 
 /**
- * A bearer token that is unknown, revoked, or whose owner is no longer a configured user.
+ * A bearer token that is unknown, revoked, or whose owner is no longer a configured user;
+ * or a JWT that is malformed, expired or not signed by the identity provider's keys.
  */
 class InvalidTokenException extends RefusedCredentialException {
 
