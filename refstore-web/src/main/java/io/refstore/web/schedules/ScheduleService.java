@@ -24,6 +24,7 @@ import org.quartz.SchedulerException;
 import org.quartz.SimpleScheduleBuilder;
 import org.quartz.Trigger;
 import org.quartz.TriggerBuilder;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.security.access.prepost.PreAuthorize;
 import org.springframework.security.core.Authentication;
 import org.springframework.stereotype.Service;
@@ -38,6 +39,7 @@ import io.refstore.web.audit.AuditLog;
 import io.refstore.web.jobs.JobService;
 import io.refstore.web.security.JobPolicy;
 import io.refstore.web.system.InvalidRequestException;
+import io.refstore.web.system.Notification;
 
 /**
  * Creates, changes, pauses and deletes schedules: the definition goes to
@@ -72,8 +74,11 @@ public class ScheduleService {
 
 	private final StoredInputs inputs;
 
+	private final ApplicationEventPublisher events;
+
 	ScheduleService(ScheduleStore store, ScheduleTargets targets, Scheduler scheduler, JobPolicy policy,
-			ScheduleProperties properties, AuditLog audit, StoredInputs inputs) {
+			ScheduleProperties properties, AuditLog audit, StoredInputs inputs, ApplicationEventPublisher events) {
+		this.events = events;
 		this.audit = audit;
 		this.inputs = inputs;
 		this.store = store;
@@ -164,6 +169,7 @@ public class ScheduleService {
 		}
 		Schedule changed = find(name).orElseThrow();
 		record(actor, paused ? "schedule.pause" : "schedule.resume", changed);
+		notify(paused ? "schedule.paused" : "schedule.resumed", changed, actor);
 		return changed;
 	}
 
@@ -181,6 +187,16 @@ public class ScheduleService {
 			throw new IllegalStateException("Quartz refused to delete " + name, ex);
 		}
 		record(actor, "schedule.delete", schedule);
+		notify("schedule.deleted", schedule, actor);
+	}
+
+	/** Tells the webhooks that {@code schedule} stopped or started firing. */
+	private void notify(String event, Schedule schedule, Authentication actor) {
+		Map<String, Object> details = new LinkedHashMap<>();
+		details.put("name", schedule.name());
+		details.put("jobType", schedule.jobType().jobName());
+		details.put("target", schedule.target());
+		this.events.publishEvent(Notification.of(event, null, actor.getName(), Map.of("schedule", details)));
 	}
 
 	/** An audit entry for a change of {@code schedule} by {@code actor}. */

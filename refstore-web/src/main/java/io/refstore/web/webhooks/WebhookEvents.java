@@ -34,6 +34,9 @@ final class WebhookEvents {
 		types.put("campaign.stopped", "a campaign was cancelled and ended");
 		types.put("schedule.fired", "a schedule fired and queued its jobs");
 		types.put("schedule.failed", "a schedule fired and could not select its repositories");
+		types.put("schedule.paused", "a schedule was paused: it fires no more until resumed");
+		types.put("schedule.resumed", "a paused schedule was resumed");
+		types.put("schedule.deleted", "a schedule was deleted");
 		types.put("security.lockout", "sign-ins were locked out after failed passwords");
 		types.put("security.node-refused", "a request with a fleet node's credential was refused");
 		return Collections.unmodifiableMap(types);

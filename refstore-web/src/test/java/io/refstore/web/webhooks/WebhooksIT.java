@@ -184,8 +184,8 @@ class WebhooksIT extends ApiTestSupport {
 		String repo = uniqueName("campaigned");
 		bareRepo(repo).commit("one", null);
 		try (WebhookReceiver receiver = WebhookReceiver.ok()) {
-			long id = create(uniqueName("all"), receiver.url("/all"), SECRET,
-					List.of("campaign.started", "campaign.finished", "schedule.fired"), repo);
+			long id = create(uniqueName("all"), receiver.url("/all"), SECRET, List.of("campaign.started",
+					"campaign.finished", "schedule.fired", "schedule.paused", "schedule.deleted"), repo);
 			this.mvc
 				.perform(post("/api/campaigns").with(as("operator")).contentType(MediaType.APPLICATION_JSON).content("""
 						{"jobType":"inventory","targetKind":"REPOSITORY","target":"%s"}""".formatted(repo)))
@@ -205,6 +205,19 @@ class WebhooksIT extends ApiTestSupport {
 					.map((r) -> r.header("X-Refstore-Event"))
 					.distinct()
 					.count() == 3);
+			this.mvc.perform(post("/api/schedules/" + schedule + "/pause").with(as("operator")))
+				.andExpect(status().isOk());
+			this.mvc.perform(delete("/api/schedules/" + schedule).with(as("operator")))
+				.andExpect(status().isNoContent());
+			Awaitility.await("paused and deleted")
+				.atMost(Duration.ofSeconds(30))
+				.until(() -> receiver.received()
+					.stream()
+					.map((r) -> r.header("X-Refstore-Event"))
+					.distinct()
+					.count() == 5);
+			assertThat(JsonPath.parse(body(receiver, "schedule.deleted")).read("$.actor", String.class))
+				.isEqualTo("operator");
 			String finished = body(receiver, "campaign.finished");
 			assertThat(JsonPath.parse(finished).read("$.campaign.state", String.class)).isEqualTo("FINISHED");
 			assertThat(JsonPath.parse(finished).read("$.campaign.repositories.done", Integer.class)).isOne();
