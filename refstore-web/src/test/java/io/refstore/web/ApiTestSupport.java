@@ -1,6 +1,7 @@
 package io.refstore.web;
 
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import java.io.IOException;
@@ -9,14 +10,17 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
+import org.awaitility.Awaitility;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
+import org.springframework.http.MediaType;
 import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
 import org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -24,6 +28,8 @@ import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.request.RequestPostProcessor;
 import org.springframework.web.util.UriUtils;
+
+import com.jayway.jsonpath.JsonPath;
 
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
@@ -136,6 +142,32 @@ public abstract class ApiTestSupport {
 			}
 		}
 		return Double.NaN;
+	}
+
+	/**
+	 * Launches an inventory of {@code repo} as the operator and waits (up to 60 s) until
+	 * it completed; returns its execution's id.
+	 */
+	protected long completedInventory(String repo) throws Exception {
+		String body = this.mvc
+			.perform(post("/api/jobs/inventories").contentType(MediaType.APPLICATION_JSON)
+				.content("{\"repository\": \"" + repo + "\"}")
+				.with(as("operator")))
+			.andExpect(status().isCreated())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		long id = JsonPath.parse(body).read("$.id", Long.class);
+		Awaitility.await("inventory " + id)
+			.atMost(Duration.ofSeconds(60))
+			.until(() -> "COMPLETED".equals(
+					JsonPath
+						.parse(this.mvc.perform(get("/api/jobs/" + id).with(as("operator")))
+							.andReturn()
+							.getResponse()
+							.getContentAsString())
+						.read("$.status", String.class)));
+		return id;
 	}
 
 	/**

@@ -16,10 +16,8 @@ import java.time.temporal.ChronoUnit;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.http.MediaType;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
-import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 
 import io.refstore.web.ApiTestSupport;
@@ -94,25 +92,14 @@ class RetentionIT extends ApiTestSupport {
 		this.mvc.perform(post("/api/retention:sweep").with(as("admin"))).andExpect(jsonPath("$.jobs").value(0));
 	}
 
-	/** Launches an inventory of {@code repo} and waits for it to complete. */
+	/**
+	 * Launches an inventory of {@code repo} and waits until it completed and recorded.
+	 */
 	private long inventoryJob(String repo) throws Exception {
-		String body = this.mvc
-			.perform(post("/api/jobs/inventories").contentType(MediaType.APPLICATION_JSON)
-				.content("{\"repository\": \"" + repo + "\"}")
-				.with(as("operator")))
-			.andExpect(status().isCreated())
-			.andReturn()
-			.getResponse()
-			.getContentAsString();
-		long id = JsonPath.parse(body).read("$.id", Long.class);
-		Awaitility.await("inventory " + id).atMost(Duration.ofSeconds(60)).until(() -> {
-			DocumentContext job = JsonPath.parse(this.mvc.perform(get("/api/jobs/" + id).with(as("operator")))
-				.andReturn()
-				.getResponse()
-				.getContentAsString());
-			return "COMPLETED".equals(job.read("$.status", String.class))
-					&& count("SELECT COUNT(*) FROM refstore_inventory WHERE job_execution_id = " + id) == 1;
-		});
+		long id = completedInventory(repo);
+		Awaitility.await("inventory " + id + " recorded")
+			.atMost(Duration.ofSeconds(60))
+			.until(() -> count("SELECT COUNT(*) FROM refstore_inventory WHERE job_execution_id = " + id) == 1);
 		return id;
 	}
 

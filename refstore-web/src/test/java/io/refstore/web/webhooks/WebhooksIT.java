@@ -53,7 +53,7 @@ class WebhooksIT extends ApiTestSupport {
 					repo);
 			long other = create(uniqueName("others"), others.url("/hook"), SECRET,
 					List.of("job.started", "job.finished"), "elsewhere/*");
-			long execution = inventory(repo);
+			long execution = completedInventory(repo);
 
 			Awaitility.await("two deliveries")
 				.atMost(Duration.ofSeconds(30))
@@ -163,7 +163,7 @@ class WebhooksIT extends ApiTestSupport {
 		})) {
 			long id = create(uniqueName("hanging"), hanging.url("/hook"), SECRET,
 					List.of("job.started", "job.finished"), repo);
-			long execution = inventory(repo);
+			long execution = completedInventory(repo);
 			// the job completed while the receiver holds its deliveries: they time out
 			Awaitility.await("timed out")
 				.atMost(Duration.ofSeconds(30))
@@ -368,31 +368,6 @@ class WebhooksIT extends ApiTestSupport {
 			.findFirst()
 			.orElseThrow()
 			.body();
-	}
-
-	/**
-	 * Launches an inventory of {@code repo} as the operator and waits for it to complete.
-	 */
-	private long inventory(String repo) throws Exception {
-		String body = this.mvc
-			.perform(post("/api/jobs/inventories").contentType(MediaType.APPLICATION_JSON)
-				.content("{\"repository\": \"" + repo + "\"}")
-				.with(as("operator")))
-			.andExpect(status().isCreated())
-			.andReturn()
-			.getResponse()
-			.getContentAsString();
-		long id = JsonPath.parse(body).read("$.id", Long.class);
-		Awaitility.await("inventory " + id)
-			.atMost(Duration.ofSeconds(60))
-			.until(() -> "COMPLETED".equals(
-					JsonPath
-						.parse(this.mvc.perform(get("/api/jobs/" + id).with(as("operator")))
-							.andReturn()
-							.getResponse()
-							.getContentAsString())
-						.read("$.status", String.class)));
-		return id;
 	}
 
 }
