@@ -70,8 +70,9 @@ public class DataRetention implements SchedulingConfigurer {
 	 * @param inventory inventories
 	 * @param jobs job instances
 	 * @param scheduleRuns schedule runs
+	 * @param webhookDeliveries webhook deliveries
 	 */
-	public record Sweep(Instant at, long audit, long inventory, long jobs, long scheduleRuns) {
+	public record Sweep(Instant at, long audit, long inventory, long jobs, long scheduleRuns, long webhookDeliveries) {
 
 	}
 
@@ -79,7 +80,7 @@ public class DataRetention implements SchedulingConfigurer {
 	 * What one kind holds.
 	 *
 	 * @param kind its name: {@code audit}, {@code inventory}, {@code jobs},
-	 * {@code scheduleRuns}
+	 * {@code scheduleRuns}, {@code webhookDeliveries}
 	 * @param rows rows (job instances for {@code jobs})
 	 * @param oldest its oldest row's time, or {@code null}
 	 * @param maxAge what it keeps by age, or {@code null}
@@ -128,11 +129,13 @@ public class DataRetention implements SchedulingConfigurer {
 		long instances = this.jobs.deleteHistory((jobs.maxAge() == null) ? null
 				: LocalDateTime.ofInstant(now.minus(jobs.maxAge()), ZoneId.systemDefault()), jobs.maxCount());
 		long runs = deleteOlder("refstore_schedule_run", "fired_at", "id", this.settings.scheduleRuns(), now);
-		Sweep sweep = new Sweep(Instant.now(), audit, inventory, instances, runs);
+		long deliveries = deleteOlder("refstore_webhook_delivery", "created_at", "id",
+				this.settings.webhookDeliveries(), now);
+		Sweep sweep = new Sweep(Instant.now(), audit, inventory, instances, runs, deliveries);
 		this.last.set(sweep);
-		if (audit + inventory + instances + runs > 0) {
-			logger.info("Retention deleted {} audit entries, {} inventories, {} job instances, {} schedule runs", audit,
-					inventory, instances, runs);
+		if (audit + inventory + instances + runs + deliveries > 0) {
+			logger.info("Retention deleted {} audit entries, {} inventories, {} job instances, {} schedule runs, {}"
+					+ " webhook deliveries", audit, inventory, instances, runs, deliveries);
 		}
 		return sweep;
 	}
@@ -207,7 +210,9 @@ public class DataRetention implements SchedulingConfigurer {
 				new Kind("jobs", history.instances(),
 						(history.oldest() == null) ? null : history.oldest().atZone(ZoneId.systemDefault()).toInstant(),
 						this.settings.jobs().maxAge(), this.settings.jobs().maxCount()),
-				kind("scheduleRuns", "refstore_schedule_run", "fired_at", this.settings.scheduleRuns()));
+				kind("scheduleRuns", "refstore_schedule_run", "fired_at", this.settings.scheduleRuns()),
+				kind("webhookDeliveries", "refstore_webhook_delivery", "created_at",
+						this.settings.webhookDeliveries()));
 		return new Figures(kinds, this.last.get());
 	}
 

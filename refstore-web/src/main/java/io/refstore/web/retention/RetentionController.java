@@ -31,8 +31,10 @@ class RetentionController {
 	@PostMapping("/retention/sweep")
 	String processSweep(RedirectAttributes redirect) {
 		DataRetention.Sweep sweep = this.retention.sweepNow();
-		redirect.addFlashAttribute("message", "Deleted " + sweep.audit() + " audit entries, " + sweep.inventory()
-				+ " inventories, " + sweep.jobs() + " job instances and " + sweep.scheduleRuns() + " schedule runs.");
+		redirect.addFlashAttribute("message",
+				"Deleted " + sweep.audit() + " audit entries, " + sweep.inventory() + " inventories, " + sweep.jobs()
+						+ " job instances, " + sweep.scheduleRuns() + " schedule runs and " + sweep.webhookDeliveries()
+						+ " webhook deliveries.");
 		return "redirect:/retention";
 	}
 

@@ -51,6 +51,17 @@ class RetentionIT extends ApiTestSupport {
 		this.jdbc.sql("UPDATE refstore_inventory SET recorded_at = ? WHERE job_execution_id = ?")
 			.params(longAgo, old)
 			.update();
+		String hook = uniqueName("retention");
+		this.jdbc
+			.sql("INSERT INTO refstore_webhook (name, url, secret, events, repositories, active, created_at,"
+					+ " created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+			.params(hook, "https://hooks.example.com/x", "a-secret-of-some-length", "ping", "*", false,
+					OffsetDateTime.now(ZoneOffset.UTC), "test")
+			.update();
+		long webhook = this.jdbc.sql("SELECT id FROM refstore_webhook WHERE name = ?")
+			.params(hook)
+			.query(Long.class)
+			.single();
 		for (OffsetDateTime at : new OffsetDateTime[] { longAgo, OffsetDateTime.now(ZoneOffset.UTC) }) {
 			this.jdbc.sql("INSERT INTO refstore_audit_event (at, actor, action, outcome) VALUES (?, ?, ?, ?)")
 				.params(at, "retention-test", "retention.test", "SUCCESS")
@@ -59,6 +70,11 @@ class RetentionIT extends ApiTestSupport {
 				.sql("INSERT INTO refstore_schedule_run (schedule_name, scheduled_at, fired_at, instance_id,"
 						+ " outcome) VALUES (?, ?, ?, ?, ?)")
 				.params("retention-test", at, at, "test", "LAUNCHED")
+				.update();
+			this.jdbc
+				.sql("INSERT INTO refstore_webhook_delivery (webhook_id, guid, event, payload, created_at, state,"
+						+ " attempts) VALUES (?, ?, ?, ?, ?, ?, ?)")
+				.params(webhook, "retention-test", "ping", "{}", at, "DELIVERED", 1)
 				.update();
 		}
 
@@ -69,7 +85,8 @@ class RetentionIT extends ApiTestSupport {
 			.andExpect(jsonPath("$.audit").value(1))
 			.andExpect(jsonPath("$.inventory").value(1))
 			.andExpect(jsonPath("$.jobs").value(1))
-			.andExpect(jsonPath("$.scheduleRuns").value(1));
+			.andExpect(jsonPath("$.scheduleRuns").value(1))
+			.andExpect(jsonPath("$.webhookDeliveries").value(1));
 
 		this.mvc.perform(get("/api/jobs/" + old).with(as("operator"))).andExpect(status().isNotFound());
 		this.mvc.perform(get("/api/jobs/" + recent).with(as("operator"))).andExpect(status().isOk());
@@ -78,6 +95,7 @@ class RetentionIT extends ApiTestSupport {
 		assertThat(count("SELECT COUNT(*) FROM refstore_inventory WHERE job_execution_id = " + recent)).isOne();
 		assertThat(count("SELECT COUNT(*) FROM refstore_audit_event WHERE actor = 'retention-test'")).isOne();
 		assertThat(count("SELECT COUNT(*) FROM refstore_schedule_run WHERE schedule_name = 'retention-test'")).isOne();
+		assertThat(count("SELECT COUNT(*) FROM refstore_webhook_delivery WHERE guid = 'retention-test'")).isOne();
 		String figures = this.mvc.perform(get("/api/retention").with(as("admin")))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.kinds[0].kind").value("audit"))
