@@ -12,13 +12,17 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import javax.net.ssl.SSLException;
 
@@ -37,14 +41,17 @@ import io.refstore.web.system.Passes;
 
 /**
  * Sends the due deliveries: every {@code refstore.webhooks.poll}, and soon after a
- * {@link #nudge()} (each new delivery gives one), a pass claims up to {@code batch} due
- * deliveries no node holds and posts them side by side, each with at most
- * {@code timeout}. A 2xx answer is DELIVERED; any other answer, an error or a timeout
- * waits the back-off and is tried again, up to {@code max-attempts}. Nothing here runs on
- * a job's thread, so no delivery delays a job. The body is the delivery's JSON; the
- * headers are {@code X-Refstore-Event}, {@code X-Refstore-Delivery} (the same on every
- * attempt) and {@code X-Hub-Signature-256} ({@link WebhookSignature}). Redirects are not
- * followed. Counts attempts in {@code refstore.webhook.attempts} by outcome.
+ * {@link #nudge()} (each new delivery gives one), a pass takes up to {@code batch} due
+ * deliveries no node holds and posts them, each with at most {@code timeout}: the
+ * webhooks side by side, and each webhook's in the order of their events while its
+ * receiver accepts them (a delivery being tried again may come after later ones, as with
+ * GitHub's webhooks; the payload's time orders them). A 2xx answer is DELIVERED; any
+ * other answer, an error or a timeout waits the back-off and is tried again, up to
+ * {@code max-attempts}. Nothing here runs on a job's thread, so no delivery delays a job.
+ * The body is the delivery's JSON; the headers are {@code X-Refstore-Event},
+ * {@code X-Refstore-Delivery} (the same on every attempt) and {@code X-Hub-Signature-256}
+ * ({@link WebhookSignature}). Redirects are not followed. Counts attempts in
+ * {@code refstore.webhook.attempts} by outcome.
  */
 @Component
 class WebhookDispatcher implements SmartLifecycle {
@@ -103,37 +110,72 @@ class WebhookDispatcher implements SmartLifecycle {
 		this.passes.nudge();
 	}
 
-	/** One pass: claims and sends what is due. */
+	/**
+	 * One pass: sends what is due, each webhook's deliveries one after another in the
+	 * order of their events and the webhooks side by side. A webhook's run stops at an
+	 * attempt that fails, or once the pass has run for {@code timeout}: what is left
+	 * stays due for the next pass, which comes at once.
+	 */
 	void pass() {
-		Instant now = Instant.now();
-		List<WebhookStore.Due> due = this.store.due(now, this.settings.batch());
-		// held long enough for the slowest attempt and its record; a node that dies
-		// sending leaves the delivery to another after that
-		Instant until = now.plus(this.settings.timeout().multipliedBy(2)).plusSeconds(30);
-		List<CompletableFuture<Void>> attempts = new ArrayList<>();
+		Instant start = Instant.now();
+		List<WebhookStore.Due> due = this.store.due(start, this.settings.batch());
+		Map<Long, List<WebhookStore.Due>> byWebhook = new LinkedHashMap<>();
 		for (WebhookStore.Due delivery : due) {
-			if (this.store.claim(delivery.delivery().id(), this.node, now, until)) {
-				attempts.add(attempt(delivery));
-			}
+			byWebhook.computeIfAbsent(delivery.delivery().webhookId(), (id) -> new ArrayList<>()).add(delivery);
 		}
-		CompletableFuture.allOf(attempts.toArray(CompletableFuture[]::new)).join();
-		if (due.size() == this.settings.batch()) {
+		Instant end = start.plus(this.settings.timeout());
+		AtomicBoolean left = new AtomicBoolean(due.size() == this.settings.batch());
+		List<CompletableFuture<Void>> runs = new ArrayList<>();
+		for (List<WebhookStore.Due> deliveries : byWebhook.values()) {
+			runs.add(send(deliveries.iterator(), end, left));
+		}
+		CompletableFuture.allOf(runs.toArray(CompletableFuture[]::new)).join();
+		if (left.get()) {
 			nudge();
 		}
 	}
 
-	private CompletableFuture<Void> attempt(WebhookStore.Due due) {
+	/**
+	 * Sends the next of one webhook's deliveries, then the one after while they succeed.
+	 */
+	private CompletableFuture<Void> send(Iterator<WebhookStore.Due> deliveries, Instant end, AtomicBoolean left) {
+		if (!deliveries.hasNext()) {
+			return CompletableFuture.completedFuture(null);
+		}
+		if (Instant.now().isAfter(end)) {
+			left.set(true);
+			return CompletableFuture.completedFuture(null);
+		}
+		WebhookStore.Due delivery = deliveries.next();
+		Instant now = Instant.now();
+		// held long enough for the slowest attempt and its record; a node that dies
+		// sending leaves the delivery to another after that
+		Instant until = now.plus(this.settings.timeout().multipliedBy(2)).plusSeconds(30);
+		if (!this.store.claim(delivery.delivery().id(), this.node, now, until)) {
+			return send(deliveries, end, left);
+		}
+		return attempt(delivery).thenCompose((delivered) -> {
+			if (!delivered) {
+				left.set(left.get() || deliveries.hasNext());
+				return CompletableFuture.completedFuture(null);
+			}
+			return send(deliveries, end, left);
+		});
+	}
+
+	/** One attempt at a claimed delivery: true if it was delivered. */
+	private CompletableFuture<Boolean> attempt(WebhookStore.Due due) {
 		Delivery delivery = due.delivery();
 		Instant start = Instant.now();
 		if (!due.active() && !delivery.event().equals(WebhookEvents.PING)) {
 			record(delivery, null, "the webhook is switched off", start, true);
-			return CompletableFuture.completedFuture(null);
+			return CompletableFuture.completedFuture(true);
 		}
 		URI uri = URI.create(due.url());
 		String refusal = this.settings.allowLocal() ? null : WebhookTargets.localRefusal(uri);
 		if (refusal != null) {
 			record(delivery, null, "refused: " + refusal, start, true);
-			return CompletableFuture.completedFuture(null);
+			return CompletableFuture.completedFuture(true);
 		}
 		byte[] body = delivery.payload().getBytes(StandardCharsets.UTF_8);
 		HttpRequest request = HttpRequest.newBuilder(uri)
@@ -150,21 +192,22 @@ class WebhookDispatcher implements SmartLifecycle {
 			.handle((response, failure) -> {
 				try {
 					if (failure != null) {
-						record(delivery, null, describe(failure), start, false);
+						return record(delivery, null, describe(failure), start, false);
 					}
-					else {
-						record(delivery, response.statusCode(), response.body(), start, false);
-					}
+					return record(delivery, response.statusCode(), response.body(), start, false);
 				}
 				catch (RuntimeException ex) {
 					log.warn("Could not record the attempt of webhook delivery {}", delivery.id(), ex);
+					return false;
 				}
-				return null;
 			});
 	}
 
-	/** Records an attempt; {@code last} makes a failed one final. */
-	private void record(Delivery delivery, Integer status, String response, Instant start, boolean last) {
+	/**
+	 * Records an attempt; {@code last} makes a failed one final. True if it was
+	 * delivered.
+	 */
+	private boolean record(Delivery delivery, Integer status, String response, Instant start, boolean last) {
 		Instant now = Instant.now();
 		int attempts = delivery.attempts() + 1;
 		boolean delivered = status != null && status >= 200 && status < 300;
@@ -184,6 +227,7 @@ class WebhookDispatcher implements SmartLifecycle {
 			log.info("Webhook delivery {} ({}) attempt {}: {} {}", delivery.id(), delivery.event(), attempts,
 					(status != null) ? status : "no answer", (state == Delivery.State.FAILED) ? "(gave up)" : "");
 		}
+		return delivered;
 	}
 
 	/** What stopped an attempt, in words without class names. */

@@ -12,6 +12,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -36,7 +37,7 @@ import io.refstore.web.ApiTestSupport;
  * again until it answers 200, or until the last attempt; a receiver that hangs delays no
  * job; campaigns and schedules are told too (lock-outs: LoginThrottleIT), and forged node
  * credentials once in a while; bad input is a 400 naming its field, and only an ADMIN
- * sees or changes webhooks.
+ * sees or changes webhooks. A webhook's deliveries arrive in the order of their events.
  */
 class WebhooksIT extends ApiTestSupport {
 
@@ -139,6 +140,29 @@ class WebhooksIT extends ApiTestSupport {
 				.andExpect(jsonPath("$.guid").value(delivered.read("$.guid", String.class)));
 			Awaitility.await("redelivered").atMost(Duration.ofSeconds(30)).until(() -> flaky.received().size() == 4);
 			deleteAll(recovering, failing);
+		}
+	}
+
+	@Test
+	void aWebhooksDeliveriesArriveInTheOrderOfTheirEvents() throws Exception {
+		try (WebhookReceiver receiver = WebhookReceiver.ok()) {
+			long id = create(uniqueName("ordered"), receiver.url("/ordered"), SECRET, List.of("job.started"), "*");
+			List<String> sent = new ArrayList<>();
+			for (int i = 0; i < 8; i++) {
+				sent.add(JsonPath
+					.parse(this.mvc.perform(post("/api/webhooks/" + id + "/deliveries:test").with(as("admin")))
+						.andExpect(status().isAccepted())
+						.andReturn()
+						.getResponse()
+						.getContentAsString())
+					.read("$.guid", String.class));
+			}
+			Awaitility.await("eight deliveries")
+				.atMost(Duration.ofSeconds(30))
+				.until(() -> receiver.received().size() == 8);
+			assertThat(receiver.received()).extracting((r) -> r.header("X-Refstore-Delivery"))
+				.containsExactlyElementsOf(sent);
+			deleteAll(id);
 		}
 	}
 
