@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -261,6 +262,31 @@ final class AppProcess implements AutoCloseable {
 	void kill() throws InterruptedException {
 		this.process.destroyForcibly();
 		this.process.waitFor();
+	}
+
+	/**
+	 * Kills the JVM with SIGKILL at a moment {@code ready} allows: freezes it (SIGSTOP),
+	 * asks {@code ready}, and kills it frozen, or lets it run 100 ms (SIGCONT) and asks
+	 * again, for at most 20 s.
+	 */
+	void killWhen(Callable<Boolean> ready) throws Exception {
+		for (int i = 0; i < 200; i++) {
+			signal("STOP");
+			if (ready.call()) {
+				kill();
+				return;
+			}
+			signal("CONT");
+			Thread.sleep(100);
+		}
+		throw new AssertionError("instance " + this.instanceId + " was never ready to be killed");
+	}
+
+	private void signal(String name) throws IOException, InterruptedException {
+		Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(this.process.pid())).inheritIO().start();
+		if (kill.waitFor() != 0) {
+			throw new IOException("kill -" + name + " failed on instance " + this.instanceId);
+		}
 	}
 
 	@Override

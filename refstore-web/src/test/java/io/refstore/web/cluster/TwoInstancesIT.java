@@ -70,7 +70,11 @@ class TwoInstancesIT {
 			AppProcess dying = owner.equals("alpha") ? alpha : beta;
 			AppProcess survivor = (dying == alpha) ? beta : alpha;
 
-			dying.kill();
+			// killed holding no lease of the fleet's work: one (a pass over the schedule
+			// queue, each second) would hold the survivor's fires until it expired, later
+			// than the slow migration's own
+			dying.killWhen(() -> count(db, "SELECT COUNT(*) FROM refstore_job_lease WHERE owner_instance = '"
+					+ dying.instanceId + "' AND job_name = 'exclusive work'") == 0);
 			Instant killed = Instant.now();
 
 			// the dead instance's lease still holds: the survivor's fires on that
