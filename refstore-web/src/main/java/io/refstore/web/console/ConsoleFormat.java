@@ -65,6 +65,14 @@ public class ConsoleFormat {
 	}
 
 	/**
+	 * A change of a count, with its sign and thousands separators: {@code +1,200},
+	 * {@code -3}.
+	 */
+	public String signedCount(long value) {
+		return String.format(Locale.ROOT, "%+,d", value);
+	}
+
+	/**
 	 * A size in binary units with one decimal: {@code 12.3 MiB}; plain bytes below 1 KiB.
 	 */
 	public String bytes(long value) {

@@ -11,30 +11,32 @@ import java.util.List;
  *
  * <p>
  * The rule: take the newest run, and the oldest run recorded at most {@link #WINDOW} (7
- * days) before it. Growth per week is the difference of their ref counts divided by the
- * time between them, in weeks, where a time shorter than {@link #SHORTEST} (one day)
- * counts as one day, so that two runs minutes apart are not extrapolated to a week. It is
- * negative when refs were deleted, and unknown ({@code null}) with a single run in the
- * window. A repository grows fast when its growth per week is strictly above the alert
- * rate. Each point of the console's growth chart applies the same rule to the runs up to
- * that point.
+ * days) before it. Their change is the difference of their ref counts (negative when refs
+ * were deleted). Growth per week is the change divided by the time between them, in
+ * weeks, once that time is at least {@link #SHORTEST} (one day): two runs minutes apart
+ * tell the change, not a weekly rate (one ref added in 11 minutes is not 7 a week). Both
+ * are unknown ({@code null}) with a single run in the window. A repository grows fast
+ * when its growth per week is strictly above the alert rate, or, between runs less than a
+ * day apart, when the change alone is: more than a week's worth already. Each point of
+ * the console's growth chart applies the same rule to the runs up to that point.
  *
  * @param perWeek refs gained per week (rounded), or {@code null} when unknown
+ * @param change refs gained from {@code since} to {@code until}, or {@code null}
  * @param since when the older run of the two was recorded, or {@code null}
  * @param until when the newer run was recorded, or {@code null} without runs
- * @param fast whether {@code perWeek} is above the alert rate
+ * @param fast whether the growth is above the alert rate
  */
-public record Growth(Long perWeek, Instant since, Instant until, boolean fast) {
+public record Growth(Long perWeek, Long change, Instant since, Instant until, boolean fast) {
 
 	/** How far back from the newest run the rule looks. */
 	public static final Duration WINDOW = Duration.ofDays(7);
 
-	/** The shortest time between two runs that the rule divides by. */
+	/** The shortest time between two runs that tells a rate per week. */
 	public static final Duration SHORTEST = Duration.ofDays(1);
 
 	/** No runs, or a single one: growth unknown. */
 	static Growth unknown(Instant until) {
-		return new Growth(null, null, until, false);
+		return new Growth(null, null, null, until, false);
 	}
 
 	/**
@@ -42,13 +44,14 @@ public record Growth(Long perWeek, Instant since, Instant until, boolean fast) {
 	 * @param alertPerWeek the rate above which it is fast
 	 */
 	static Growth between(long olderRefs, Instant olderAt, long newerRefs, Instant newerAt, long alertPerWeek) {
+		long change = newerRefs - olderRefs;
 		Duration span = Duration.between(olderAt, newerAt);
 		if (span.compareTo(SHORTEST) < 0) {
-			span = SHORTEST;
+			return new Growth(null, change, olderAt, newerAt, change > alertPerWeek);
 		}
 		double weeks = span.toMillis() / (double) Duration.ofDays(7).toMillis();
-		long perWeek = Math.round((newerRefs - olderRefs) / weeks);
-		return new Growth(perWeek, olderAt, newerAt, perWeek > alertPerWeek);
+		long perWeek = Math.round(change / weeks);
+		return new Growth(perWeek, change, olderAt, newerAt, perWeek > alertPerWeek);
 	}
 
 	/**

@@ -31,8 +31,9 @@ class InventoryApiController {
 	@Operation(summary = "A repository's inventory history and its growth per week (VIEWER)",
 			description = "from and to are ISO-8601 instants bounding recordedAt, to exclusive; from defaults to 90 "
 					+ "days ago, to to none. At most the newest 1000 runs of the period, oldest first. growth compares "
-					+ "the newest run with the oldest of the 7 days before it (a shorter time counts as one day); fast "
-					+ "means above refstore.inventory.growth-alert-per-week.")
+					+ "the newest run with the oldest of the 7 days before it: change is the refs gained between them,"
+					+ " perWeek that as a weekly rate once they lie a day apart or more (null before); fast means above"
+					+ " refstore.inventory.growth-alert-per-week (by the change alone for runs less than a day apart).")
 	InventoryService.History showInventory(@PathVariable String repo,
 			@RequestParam(required = false) @DateTimeFormat(iso = DateTimeFormat.ISO.DATE_TIME) Instant from,
 			@RequestParam(required = false) @DateTimeFormat(iso = DateTimeFormat.ISO.DATE_TIME) Instant to) {

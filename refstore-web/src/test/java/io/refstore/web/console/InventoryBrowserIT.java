@@ -6,17 +6,24 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
 
 /**
  * In a real headless Chromium, as an operator: the repository page's "Run the inventory
- * now" runs the inventory twice around 2,000 new branches; the page then draws both
- * inventory charts (refs per namespace, growth per week) and flags the growth, and the
- * dashboard flags the repository too. A viewer sees the history without the button.
+ * now" runs the inventory twice around 2,000 new branches; minutes apart, the page and
+ * the dashboard tell the change, not a rate per week; with the first run a day earlier,
+ * the page draws both inventory charts (refs per namespace, growth per week) and flags
+ * the growth, and the dashboard flags the repository too. A viewer sees the history
+ * without the button.
  */
 class InventoryBrowserIT extends BrowserTestSupport {
+
+	@Autowired
+	JdbcClient jdbc;
 
 	static final String REPO = "inventory.git";
 
@@ -30,6 +37,22 @@ class InventoryBrowserIT extends BrowserTestSupport {
 		branches(repo, commit, "second", 2000);
 		runInventory();
 
+		// minutes apart: the change, not a rate per week extrapolated from it
+		chrome.get(url("/repo?name=" + REPO));
+		waitForText(By.id("inventory-growth"), "Refs grew by +2,000 in");
+		assertThat(chrome.findElement(By.id("inventory-growth")).getText())
+			.contains("a rate per week needs two inventories a day or more apart")
+			.doesNotContain("per week (");
+		assertThat(chrome.findElements(By.id("growing-fast"))).isEmpty();
+		chrome.get(url("/"));
+		assertThat(waitFor(By.cssSelector("tr[data-repo='" + REPO + "'] td.growth")).getText()).startsWith("+2,000 in")
+			.doesNotContain("growing fast");
+
+		// the first a day earlier: 2,000 a day is 14,000 a week, above the alert rate
+		this.jdbc.sql("UPDATE refstore_inventory SET recorded_at = recorded_at - INTERVAL '1' DAY WHERE repository = ?"
+				+ " AND job_execution_id = (SELECT MIN(job_execution_id) FROM refstore_inventory WHERE repository = ?)")
+			.params(REPO, REPO)
+			.update();
 		chrome.get(url("/repo?name=" + REPO));
 		waitFor(By.cssSelector("#inventory-namespace-chart[data-drawn='true'] canvas"));
 		waitFor(By.cssSelector("#inventory-growth-chart[data-drawn='true'] canvas"));
