@@ -32,6 +32,60 @@
 
 	// one series per kind of job, drawn as points (separate runs are not a line), on one scale; data-lines="true"
 	// joins each series' points (one quantity over time), data-axis names the scale and data-empty the empty chart
+	// times as the rest of the console writes them (time.js): the viewer's zone, 24-hour
+	var clock = new Intl.DateTimeFormat(undefined, {
+		year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
+		timeZoneName: 'short'
+	});
+
+	function parts(seconds) {
+		var part = {};
+		clock.formatToParts(new Date(seconds * 1000)).forEach(function (p) { part[p.type] = p.value; });
+		return part;
+	}
+
+	// the x axis' ticks: dates over more than two days, else hours and minutes (with the date where it changes)
+	function ticks(u, splits) {
+		var span = u.scales.x.max - u.scales.x.min;
+		var lastDay = null;
+		return splits.map(function (v) {
+			if (v == null) {
+				return null;
+			}
+			var p = parts(v);
+			var day = p.year + '-' + p.month + '-' + p.day;
+			if (span > 2 * 86400) {
+				return day;
+			}
+			var label = p.hour + ':' + p.minute + (day !== lastDay ? '\n' + day : '');
+			lastDay = day;
+			return label;
+		});
+	}
+
+	// the legend's values: the point under the cursor, else the newest (never uPlot's "--")
+	function at(u, v, sidx, idx) {
+		if (idx == null) {
+			var values = u.data[sidx];
+			v = values[values.length - 1];
+		}
+		return v;
+	}
+
+	function when(u, v, sidx, idx) {
+		v = at(u, v, sidx, idx);
+		if (v == null) {
+			return '';
+		}
+		var p = parts(v);
+		return p.year + '-' + p.month + '-' + p.day + ' ' + p.hour + ':' + p.minute + ' ' + p.timeZoneName;
+	}
+
+	function figure(u, v, sidx, idx) {
+		v = at(u, v, sidx, idx);
+		return (v == null) ? '' : v.toLocaleString('en-US', { maximumFractionDigits: 3 });
+	}
+
 	function timeSeries(el) {
 		var data = JSON.parse(el.dataset.series || '{"x":[],"series":[]}');
 		var lines = el.dataset.lines === 'true';
@@ -40,12 +94,12 @@
 			return;
 		}
 		var colours = ['#1f5fbf', '#12753a', '#a15c00', '#b42318', '#6b3fa0', '#0e7490'];
-		var series = [{}];
+		var series = [{ label: 'Time', value: when }];
 		var columns = [data.x];
 		data.series.forEach(function (s, i) {
-			series.push(lines ? { label: s.label, scale: 's', stroke: colours[i % colours.length], width: 2,
+			series.push(lines ? { label: s.label, value: figure, scale: 's', stroke: colours[i % colours.length], width: 2,
 				points: { show: true, size: 5, fill: colours[i % colours.length] } }
-				: { label: s.label, scale: 's', stroke: colours[i % colours.length], width: 0,
+				: { label: s.label, value: figure, scale: 's', stroke: colours[i % colours.length], width: 0,
 					paths: function () { return null; },
 					points: { show: true, size: 8, fill: colours[i % colours.length] } });
 			columns.push(s.values);
@@ -53,7 +107,7 @@
 		new uPlot({
 			width: width(el), height: 260,
 			scales: { s: { auto: true, range: function (u, min, max) { return [Math.min(0, min) * 1.1, Math.max(1, max) * 1.1]; } } },
-			axes: [{}, { scale: 's', label: el.dataset.axis || 'seconds', size: 60 }],
+			axes: [{ values: ticks, space: 70 }, { scale: 's', label: el.dataset.axis || 'seconds', size: 60 }],
 			series: series
 		}, columns, el);
 		el.dataset.drawn = 'true';

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Locale;
 
 import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.StoreStatistics;
@@ -55,11 +56,16 @@ final class FilesStatistics {
 		}
 		long limit = StoreStatistics.looseRefLimit(packedSize);
 		boolean due = packable >= limit;
-		String counted = (packable == looseRefs) ? looseRefs + " loose refs" : packable + " of " + looseRefs
-				+ " loose refs to pack (symbolic, broken and per-worktree refs stay loose)";
-		String reason = counted + ", " + (due ? "at or above" : "below") + " the limit of " + limit
-				+ " for a packed-refs of " + packedSize + " bytes";
+		// read by people (the console, the API): digits grouped
+		String counted = (packable == looseRefs) ? grouped(looseRefs) + " loose refs" : grouped(packable) + " of "
+				+ grouped(looseRefs) + " loose refs to pack (symbolic, broken and per-worktree refs stay loose)";
+		String reason = counted + ", " + (due ? "at or above" : "below") + " the limit of " + grouped(limit)
+				+ " for a packed-refs of " + grouped(packedSize) + " bytes";
 		return new StoreStatistics(RefFormat.FILES, looseRefs, packedRefs, 0, packedSize + looseBytes, due, reason);
+	}
+
+	private static String grouped(long value) {
+		return String.format(Locale.ROOT, "%,d", value);
 	}
 
 	/**

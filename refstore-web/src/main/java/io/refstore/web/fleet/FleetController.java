@@ -8,7 +8,8 @@ import io.refstore.web.console.ConsoleController;
 
 /**
  * The fleet dashboard: every node, up or down, with its storages, and the repositories of
- * all of them, filtered and paged; the same page on every node.
+ * all of them, filtered and paged; the same page on every node. Repositories are named as
+ * everywhere else: by their paths where the fleet has one storage, else qualified by it.
  */
 @ConsoleController
 class FleetController {
@@ -19,8 +20,11 @@ class FleetController {
 
 	private final FleetService fleet;
 
-	FleetController(FleetService fleet) {
+	private final FleetJobs jobs;
+
+	FleetController(FleetService fleet, FleetJobs jobs) {
 		this.fleet = fleet;
+		this.jobs = jobs;
 	}
 
 	@GetMapping("/fleet")
@@ -33,6 +37,9 @@ class FleetController {
 		model.addAttribute("here", this.fleet.node());
 		model.addAttribute("filter", filter);
 		model.addAttribute("page", this.fleet.repositories(filter));
+		// one storage in the fleet: repositories by their paths, as the dashboard names
+		// them
+		model.addAttribute("shortNames", this.jobs.onlyStorage() != null);
 		return VIEWS_FLEET;
 	}
 

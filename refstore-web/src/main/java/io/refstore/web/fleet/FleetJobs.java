@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -40,6 +41,35 @@ public class FleetJobs {
 		this.registry = registry;
 		this.fleet = fleet;
 		this.handoff = handoff;
+	}
+
+	/**
+	 * The storage every repository of the fleet is in, when there is only one (this
+	 * node's), else {@code null}: then a repository is named by its path alone, as the
+	 * dashboard names it, and {@code default/a.git} is {@code a.git}.
+	 */
+	public String onlyStorage() {
+		Set<String> here = this.registry.storages().keySet();
+		if (here.size() != 1) {
+			return null;
+		}
+		String only = here.iterator().next();
+		return this.fleet.storageNames().stream().allMatch(only::equals) ? only : null;
+	}
+
+	/**
+	 * The one name of {@code repository}: its path alone for a name qualified by the
+	 * fleet's only storage ({@link #onlyStorage()}), else as given. Launches record it,
+	 * so that a job's history has one name per repository whichever the caller used.
+	 */
+	public String canonical(String repository) {
+		if (repository == null || repository.indexOf('/') < 1) {
+			return repository;
+		}
+		String only = onlyStorage();
+		String prefix = only + "/";
+		return (only != null && repository.startsWith(prefix) && repository.length() > prefix.length())
+				? repository.substring(prefix.length()) : repository;
 	}
 
 	/**
@@ -95,10 +125,15 @@ public class FleetJobs {
 	/**
 	 * Launches a job on the node of its repository, as
 	 * {@link RefJobs#launch(RefJobType, Map, String)} does here.
-	 * @param parameters by {@link JobParameterNames} key, the repository included
+	 * @param given by {@link JobParameterNames} key, the repository included (recorded by
+	 * its {@link #canonical} name)
 	 */
-	public JobSummary launch(RefJobType type, Map<String, String> parameters, String actor) {
-		String repository = parameters.get(JobParameterNames.REPOSITORY);
+	public JobSummary launch(RefJobType type, Map<String, String> given, String actor) {
+		String repository = canonical(given.get(JobParameterNames.REPOSITORY));
+		Map<String, String> parameters = new LinkedHashMap<>(given);
+		if (repository != null) {
+			parameters.put(JobParameterNames.REPOSITORY, repository);
+		}
 		Optional<String> node = elsewhere(repository);
 		if (node.isEmpty()) {
 			return this.jobs.launch(type, parameters, actor);
@@ -113,10 +148,12 @@ public class FleetJobs {
 	 * {@link RefJobs#launch(RefJobType, String, Supplier, String)} does (a refusal while
 	 * making the parameters is published as the launch's); on another node with the
 	 * parameters made here first, whose refusal is thrown.
+	 * @param given the repository (recorded by its {@link #canonical} name)
 	 * @param parameters makes the typed parameters, which check themselves
 	 */
-	public JobSummary launch(RefJobType type, String repository, Supplier<? extends RefJobParameters> parameters,
+	public JobSummary launch(RefJobType type, String given, Supplier<? extends RefJobParameters> parameters,
 			String actor) {
+		String repository = canonical(given);
 		if (elsewhere(repository).isEmpty()) {
 			return this.jobs.launch(type, repository, parameters, actor);
 		}

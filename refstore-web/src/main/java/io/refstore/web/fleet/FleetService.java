@@ -39,6 +39,11 @@ class FleetService implements RemoteRepos {
 		return this.membership.node();
 	}
 
+	/** The names of the fleet's storages, of every node, sorted. */
+	public List<String> storageNames() {
+		return this.store.storageNames();
+	}
+
 	/** Every node, by name, each up or down. */
 	@PreAuthorize("hasRole('VIEWER')")
 	public List<FleetNode> nodes() {

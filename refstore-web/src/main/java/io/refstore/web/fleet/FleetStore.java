@@ -166,6 +166,11 @@ class FleetStore {
 		});
 	}
 
+	/** The names of the fleet's storages, of every node, sorted. */
+	List<String> storageNames() {
+		return this.jdbc.sql("SELECT name FROM refstore_storage ORDER BY name").query(String.class).list();
+	}
+
 	/**
 	 * Every node with its storages and repository count, by name; {@code up} judged with
 	 * {@code downAfter} against the database's clock.

@@ -3,6 +3,7 @@ package io.refstore.web.console;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.time.OffsetDateTime;
 
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
@@ -49,15 +50,25 @@ class InventoryBrowserIT extends BrowserTestSupport {
 			.doesNotContain("growing fast");
 
 		// the first a day earlier: 2,000 a day is 14,000 a week, above the alert rate
-		this.jdbc.sql("UPDATE refstore_inventory SET recorded_at = recorded_at - INTERVAL '1' DAY WHERE repository = ?"
-				+ " AND job_execution_id = (SELECT MIN(job_execution_id) FROM refstore_inventory WHERE repository = ?)")
-			.params(REPO, REPO)
+		OffsetDateTime newest = this.jdbc.sql("SELECT MAX(recorded_at) FROM refstore_inventory WHERE repository = ?")
+			.param(REPO)
+			.query(OffsetDateTime.class)
+			.single();
+		this.jdbc.sql("UPDATE refstore_inventory SET recorded_at = ? WHERE repository = ? AND recorded_at < ?")
+			.params(newest.minusDays(1), REPO, newest)
 			.update();
 		chrome.get(url("/repo?name=" + REPO));
 		waitFor(By.cssSelector("#inventory-namespace-chart[data-drawn='true'] canvas"));
 		waitFor(By.cssSelector("#inventory-growth-chart[data-drawn='true'] canvas"));
 		assertThat(chrome.findElement(By.id("growing-fast")).getText()).contains("growing fast");
 		assertThat(chrome.findElement(By.id("inventory-growth")).getText()).contains("14,000");
+		// the legend tells the newest point, on the console's 24-hour clock, not uPlot's
+		// "--"
+		assertThat(chrome.findElement(By.cssSelector("#inventory-growth-chart .u-legend")).getText())
+			.matches("(?s).*Time\\s*\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} .*14,000.*")
+			.doesNotContain("--")
+			.doesNotContainIgnoringCase("pm")
+			.doesNotContainIgnoringCase("am ");
 		chrome.executeScript("document.getElementById('inventory').scrollIntoView();");
 		screenshot("repo-inventory");
 		chrome.get(url("/"));
