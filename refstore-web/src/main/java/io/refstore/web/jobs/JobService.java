@@ -3,6 +3,7 @@ package io.refstore.web.jobs;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -374,6 +375,36 @@ public class JobService {
 			others.sort(Comparator.comparingLong(JobSummary::executionId).reversed());
 		}
 		return JobRelations.of(job, others, this.jobs.executionIds(job.instanceId()));
+	}
+
+	/**
+	 * The deletions of {@code repo} that ran (not plans), newest first, the last
+	 * {@value #RELATED_LIMIT}: what a restore can be made from, each with its manifest.
+	 */
+	@PreAuthorize("hasRole('VIEWER')")
+	public List<ExecutedDeletion> executedDeletions(String repo) {
+		List<ExecutedDeletion> out = new ArrayList<>();
+		for (JobSummary job : this.jobs
+			.list(new JobFilter(JobStatus.COMPLETED, RefJobType.DELETE, repo, null, null, null, 0, RELATED_LIMIT))) {
+			String plan = job.parameters().get(JobParameterNames.PLAN);
+			if (plan != null && !DeleteParameters.from(job.parameters()).planOnly()) {
+				out.add(new ExecutedDeletion(job.executionId(), Path.of(plan).getParent().toString(), job.ended(),
+						job.actor()));
+			}
+		}
+		return out;
+	}
+
+	/**
+	 * A deletion that ran.
+	 *
+	 * @param executionId its execution
+	 * @param manifest its manifest's directory under {@code refstore-plans}
+	 * @param ended when it ended, in the server's zone
+	 * @param actor who launched it
+	 */
+	public record ExecutedDeletion(long executionId, String manifest, LocalDateTime ended, String actor) {
+
 	}
 
 	/** Executions matching {@code filter}, newest first. */

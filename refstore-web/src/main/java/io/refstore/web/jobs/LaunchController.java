@@ -29,6 +29,7 @@ import io.refstore.core.ref.RefFormat;
 import io.refstore.core.ref.StoreStatistics;
 import io.refstore.web.console.ConsoleController;
 import io.refstore.web.console.ConsoleUser;
+import io.refstore.web.repos.BackupService;
 import io.refstore.web.repos.OpenRepo;
 import io.refstore.web.repos.RepoRegistry;
 import io.refstore.web.security.JobPolicy;
@@ -71,7 +72,11 @@ class LaunchController {
 
 	private final RepoRegistry repos;
 
-	LaunchController(JobService jobs, RoleHierarchy hierarchy, JobPolicy policy, RepoRegistry repos) {
+	private final BackupService backups;
+
+	LaunchController(JobService jobs, RoleHierarchy hierarchy, JobPolicy policy, RepoRegistry repos,
+			BackupService backups) {
+		this.backups = backups;
 		this.jobs = jobs;
 		this.hierarchy = hierarchy;
 		this.policy = policy;
@@ -110,7 +115,30 @@ class LaunchController {
 		model.addAttribute("launchForm", form);
 		model.addAttribute("kind", launch);
 		model.addAttribute("mayMigrate", mayMigrate());
+		choices(launch, repo, model);
 		return VIEWS_LAUNCH_FORM;
+	}
+
+	/**
+	 * What a restore or a rollback of {@code repo} can be made from, to pick rather than
+	 * type: its executed deletions' manifests, its backups. None for a repository that
+	 * cannot be read (the launch says why).
+	 */
+	private void choices(LaunchKind launch, String repo, Model model) {
+		if (repo == null || repo.isBlank()) {
+			return;
+		}
+		try {
+			if (launch == LaunchKind.ROLLBACK) {
+				model.addAttribute("backups", this.backups.list(repo.strip()));
+			}
+			if (launch == LaunchKind.RESTORE) {
+				model.addAttribute("deletions", this.jobs.executedDeletions(repo.strip()));
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			// no choices: the form takes a typed name, and the launch names what is wrong
+		}
 	}
 
 	@PostMapping("/jobs/new/{kind}")
@@ -119,6 +147,7 @@ class LaunchController {
 		LaunchKind launch = allowed(kind);
 		model.addAttribute("kind", launch);
 		model.addAttribute("mayMigrate", mayMigrate());
+		choices(launch, launchForm.getRepo(), model);
 		if (result.hasErrors()) {
 			return VIEWS_LAUNCH_FORM;
 		}

@@ -24,10 +24,10 @@ import io.refstore.web.system.Problems;
  * and above, dropped by ADMIN only, checked here whatever the URL rules say. Every drop
  * is audited as {@code backup.drop} with its outcome, refused ones included. Names come
  * from clients and are refused unless they name a direct child of the backup directory.
- * Thread-safe.
+ * The rollback form lists a repository's backups to pick from. Thread-safe.
  */
 @Service
-class BackupService {
+public class BackupService {
 
 	/** The name of the parameter carrying a backup's name, in problems. */
 	public static final String PARAMETER = "name";

@@ -400,6 +400,13 @@ class JobControllerTest extends ConsoleTestSupport {
 			.andReturn());
 		assertThat(awaitEnd(deletion, null)).isEqualTo("COMPLETED");
 		assertThat(repo.git("for-each-ref", "--format=%(refname)").trim()).isEqualTo("refs/heads/main");
+		// the restore form offers the deletion to pick (not its plan), not a manifest to
+		// type
+		this.mvc.perform(get("/jobs/new/restore").param("repo", name).with(admin()))
+			.andExpect(content().string(containsString("id=\"manifest-choices\"")))
+			.andExpect(content().string(containsString("href=\"/jobs/" + deletion + "\">Job " + deletion + "</a>")))
+			.andExpect(content().string(not(containsString("href=\"/jobs/" + plan + "\">Job " + plan + "</a>"))))
+			.andExpect(content().string(not(containsString("id=\"manifest\""))));
 		this.mvc.perform(
 				post("/jobs/" + deletion + "/restore").param("confirmRepository", name).with(operator()).with(csrf()))
 			.andExpect(status().isForbidden());

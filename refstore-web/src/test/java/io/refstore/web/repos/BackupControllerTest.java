@@ -72,6 +72,31 @@ class BackupControllerTest extends ConsoleTestSupport {
 	}
 
 	@Test
+	void anAdminRollsBackFromTheBackupsTableWithTheBackupPickedNotTyped() throws Exception {
+		String rollback = "/jobs/new/rollback?repo=" + this.name + "&amp;backup=" + backupName();
+		this.mvc.perform(get("/repo/backups").param("name", this.name).with(admin()))
+			.andExpect(content().string(containsString("href=\"" + rollback + "\">Roll back to this…</a>")));
+		this.mvc.perform(get("/repo/backups").param("name", this.name).with(operator()))
+			.andExpect(content().string(not(containsString("Roll back to this"))));
+		this.mvc.perform(get("/jobs/new/rollback").param("repo", this.name).param("backup", backupName()).with(admin()))
+			.andExpect(status().isOk())
+			.andExpect(content().string(containsString("id=\"backup-choices\"")))
+			.andExpect(content()
+				.string(containsString("type=\"radio\" name=\"backup\" value=\"" + backupName() + "\" checked")))
+			.andExpect(content().string(containsString("files store</span> kept")))
+			.andExpect(content().string(not(containsString("id=\"backup\""))));
+		// without a repository, or one without backups: typed, saying so
+		this.mvc.perform(get("/jobs/new/rollback").with(admin()))
+			.andExpect(content().string(containsString("id=\"backup\"")))
+			.andExpect(content().string(not(containsString("id=\"no-backups\""))));
+		String bare = uniqueName("console-no-backups");
+		bareRepo(bare).commit("one", null);
+		this.mvc.perform(get("/jobs/new/rollback").param("repo", bare).with(admin()))
+			.andExpect(content().string(containsString("id=\"no-backups\"")))
+			.andExpect(content().string(containsString("id=\"backup\"")));
+	}
+
+	@Test
 	void aDropIsConfirmedByTypingTheNameThenDone() throws Exception {
 		this.mvc.perform(get("/repo/backups/drop").param("name", this.name).param("backup", backupName()).with(admin()))
 			.andExpect(status().isOk())
