@@ -74,9 +74,12 @@ class LaunchController {
 
 	private final BackupService backups;
 
+	private final ServerGit serverGit;
+
 	LaunchController(JobService jobs, RoleHierarchy hierarchy, JobPolicy policy, RepoRegistry repos,
-			BackupService backups) {
+			BackupService backups, ServerGit serverGit) {
 		this.backups = backups;
+		this.serverGit = serverGit;
 		this.jobs = jobs;
 		this.hierarchy = hierarchy;
 		this.policy = policy;
@@ -96,8 +99,9 @@ class LaunchController {
 		form.setRepo(repo);
 		form.setBackup(query.getOrDefault("backup", ""));
 		form.setManifest(query.getOrDefault("manifest", ""));
-		if (launch == LaunchKind.MIGRATION && !repo.isBlank()) {
-			migrationDefaults(repo, form);
+		StoreStatistics store = (launch == LaunchKind.MIGRATION) ? statistics(repo) : null;
+		if (store != null) {
+			migrationDefaults(store, form);
 		}
 		if (launch == LaunchKind.MIGRATION && !mayMigrate()) {
 			form.setDryRun(true);
@@ -116,7 +120,22 @@ class LaunchController {
 		model.addAttribute("kind", launch);
 		model.addAttribute("mayMigrate", mayMigrate());
 		choices(launch, repo, model);
+		preflight(launch, store, model);
 		return VIEWS_LAUNCH_FORM;
+	}
+
+	/**
+	 * What a migration's form tells before it runs: the repository's store now, and this
+	 * server's git (which must read the target format).
+	 */
+	private void preflight(LaunchKind launch, StoreStatistics store, Model model) {
+		if (launch == LaunchKind.MIGRATION) {
+			model.addAttribute("store", store);
+			this.serverGit.version().ifPresent((git) -> {
+				model.addAttribute("serverGit", git.text());
+				model.addAttribute("serverGitReadsReftable", git.readsReftable());
+			});
+		}
 	}
 
 	/**
@@ -148,7 +167,15 @@ class LaunchController {
 		model.addAttribute("kind", launch);
 		model.addAttribute("mayMigrate", mayMigrate());
 		choices(launch, launchForm.getRepo(), model);
+		preflight(launch, (launch == LaunchKind.MIGRATION) ? statistics(launchForm.getRepo()) : null, model);
 		if (result.hasErrors()) {
+			return VIEWS_LAUNCH_FORM;
+		}
+		if (launch == LaunchKind.MIGRATION && !launchForm.isDryRun() && !launchForm.isReadersChecked()
+				&& RefFormat.REFTABLE.configName().equals(launchForm.getTargetFormat().strip()) && mayMigrate()) {
+			result.rejectValue("readersChecked", "confirm", "Confirm that every git opening this repository is "
+					+ ServerGit.REFTABLE_SINCE[0] + "." + ServerGit.REFTABLE_SINCE[1]
+					+ " or later: older ones cannot open it once its refs are in reftable. Or run the dry run first.");
 			return VIEWS_LAUNCH_FORM;
 		}
 		if (launch.confirmed() && !launchForm.getRepo().strip().equals(launchForm.getConfirmRepository().strip())) {
@@ -208,20 +235,29 @@ class LaunchController {
 	}
 
 	/**
+	 * The statistics of {@code repo}'s store; {@code null} for none given or one that
+	 * cannot be read (the launch says why).
+	 */
+	private StoreStatistics statistics(String repo) {
+		if (repo == null || repo.isBlank()) {
+			return null;
+		}
+		try (OpenRepo open = this.repos.open(repo.strip())) {
+			return open.store().statistics();
+		}
+		catch (IOException | RuntimeException ex) {
+			return null;
+		}
+	}
+
+	/**
 	 * A migration's defaults for the repository: the other format as the target, and
 	 * chunks of about a hundredth of its refs (100 to 100,000), so that the progress bar
 	 * moves on a small repository too. A files store's count is its loose and packed
 	 * refs; a reftable store's is estimated from its size (about 40 bytes a ref). A
 	 * repository that cannot be read keeps the form's defaults; the launch says why.
 	 */
-	private void migrationDefaults(String repo, LaunchForm form) {
-		StoreStatistics statistics;
-		try (OpenRepo open = this.repos.open(repo)) {
-			statistics = open.store().statistics();
-		}
-		catch (IOException | RuntimeException ex) {
-			return;
-		}
+	private static void migrationDefaults(StoreStatistics statistics, LaunchForm form) {
 		boolean files = statistics.format() == RefFormat.FILES;
 		form.setTargetFormat(files ? RefFormat.REFTABLE.configName() : RefFormat.FILES.configName());
 		long refs = files ? statistics.looseRefs() + statistics.packedRefs() : statistics.bytes() / 40;

@@ -18,6 +18,8 @@ public class LaunchForm {
 
 	private boolean dryRun;
 
+	private boolean readersChecked;
+
 	private boolean force;
 
 	private String prefixes = "";
@@ -82,6 +84,18 @@ public class LaunchForm {
 
 	public void setThrottleMillis(int throttleMillis) {
 		this.throttleMillis = throttleMillis;
+	}
+
+	/**
+	 * Whether the administrator confirmed that every git opening the repository reads its
+	 * target format (a real migration to reftable needs git 2.45 or later).
+	 */
+	public boolean isReadersChecked() {
+		return this.readersChecked;
+	}
+
+	public void setReadersChecked(boolean readersChecked) {
+		this.readersChecked = readersChecked;
 	}
 
 	public boolean isDryRun() {

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Cookie;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.Select;
 
 import io.refstore.core.testing.GitCli;
@@ -159,6 +160,8 @@ class ConsoleRolesBrowserIT extends BrowserTestSupport {
 	private String launch(String form, Map<String, String> fields) {
 		chrome.get(url(form));
 		fields.forEach((field, value) -> chrome.findElement(By.id(field)).sendKeys(value));
+		// a migration to reftable: its readers confirmed as git 2.45 or later
+		chrome.findElements(By.cssSelector("input[type=checkbox][name=readersChecked]")).forEach(WebElement::click);
 		chrome.findElement(By.id("launch")).click();
 		return awaitCompleted();
 	}

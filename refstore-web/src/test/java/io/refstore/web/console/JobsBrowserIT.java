@@ -46,6 +46,10 @@ class JobsBrowserIT extends BrowserTestSupport {
 		chrome.findElement(By.id("chunkSize")).clear();
 		chrome.findElement(By.id("chunkSize")).sendKeys("500");
 		screenshot("jobs-migration-form");
+		// to reftable without the readers confirmed: the form says what is missing
+		chrome.findElement(By.id("launch")).click();
+		assertThat(waitFor(By.id("readersChecked-error")).getText()).contains("2.45 or later");
+		chrome.findElement(By.cssSelector("input[type=checkbox][name=readersChecked]")).click();
 		chrome.findElement(By.id("launch")).click();
 		waitFor(By.id("steps"));
 		String page = chrome.getCurrentUrl();
@@ -72,7 +76,9 @@ class JobsBrowserIT extends BrowserTestSupport {
 		String backup = chrome.findElement(By.id("backup-name")).getText();
 		chrome.findElement(By.id("roll-back")).click();
 		waitFor(By.id("launch-form"));
-		assertThat(chrome.findElement(By.id("backup")).getDomProperty("value")).isEqualTo(backup);
+		// picked among the repository's backups, not typed
+		assertThat(chrome.findElement(By.cssSelector("#backup-choices input[value='" + backup + "']")).isSelected())
+			.isTrue();
 		chrome.findElement(By.id("confirmRepository")).sendKeys("to-migrate");
 		chrome.findElement(By.id("launch")).click();
 		assertThat(waitFor(By.id("confirmRepository-error")).getText()).contains("to-migrate.git");
@@ -90,8 +96,10 @@ class JobsBrowserIT extends BrowserTestSupport {
 		chrome.get(page);
 		assertThat(waitFor(By.id("rolled-back")).getText()).startsWith("Rolled back by job");
 		assertThat(chrome.findElements(By.id("roll-back"))).isEmpty();
-		// the backup is used up: a second rollback names the job that used it
+		// the backup is used up: listed only as asked, and a second rollback of it names
+		// the job that used it
 		chrome.get(url("/jobs/new/rollback?repo=to-migrate.git&backup=" + backup));
+		assertThat(chrome.findElement(By.id("backup-asked")).getText()).contains("no longer among");
 		chrome.findElement(By.id("confirmRepository")).sendKeys("to-migrate.git");
 		chrome.findElement(By.id("launch")).click();
 		assertThat(waitFor(By.id("backup-error")).getText()).contains("it was used by rollback job");
@@ -119,6 +127,9 @@ class JobsBrowserIT extends BrowserTestSupport {
 		// to press Stop
 		chrome.findElement(By.id("throttleMillis")).clear();
 		chrome.findElement(By.id("throttleMillis")).sendKeys("250");
+		chrome.findElement(By.cssSelector("input[type=checkbox][name=readersChecked]")).click();
+		chrome.executeScript("document.getElementById('preflight').scrollIntoView();");
+		screenshot("migration-preflight");
 		chrome.findElement(By.id("launch")).click();
 		String first = waitUpTo(Duration.ofSeconds(30))
 			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)

@@ -188,6 +188,7 @@ class JobControllerTest extends ConsoleTestSupport {
 				.param("targetFormat", "reftable")
 				.param("chunkSize", "50")
 				.param("throttleMillis", "150")
+				.param("readersChecked", "true")
 				.with(admin())
 				.with(csrf()))
 			.andExpect(redirectedUrlPattern("/jobs/*"))
@@ -269,6 +270,7 @@ class JobControllerTest extends ConsoleTestSupport {
 		long migration = redirectedId(this.mvc
 			.perform(post("/jobs/new/migration").param("repo", name)
 				.param("targetFormat", "reftable")
+				.param("readersChecked", "true")
 				.with(admin())
 				.with(csrf()))
 			.andExpect(redirectedUrlPattern("/jobs/*"))

@@ -48,6 +48,7 @@ class LaunchControllerTest extends ConsoleTestSupport {
 		this.mvc
 			.perform(post("/jobs/new/migration").param("repo", "../out")
 				.param("chunkSize", "100")
+				.param("readersChecked", "true")
 				.with(admin())
 				.with(csrf()))
 			.andExpect(model().attributeHasFieldErrors("launchForm", "repo"));
@@ -104,14 +105,27 @@ class LaunchControllerTest extends ConsoleTestSupport {
 		this.mvc
 			.perform(post("/jobs/new/migration").param("repo", name)
 				.param("throttleMillis", "-1")
+				.param("readersChecked", "true")
 				.with(admin())
 				.with(csrf()))
 			.andExpect(model().attributeHasFieldErrors("launchForm", "throttleMillis"));
+		// to reftable only once the administrator confirms its readers are git 2.45 or
+		// later
+		this.mvc
+			.perform(post("/jobs/new/migration").param("repo", name)
+				.param("targetFormat", "reftable")
+				.param("chunkSize", "20")
+				.with(admin())
+				.with(csrf()))
+			.andExpect(status().isOk())
+			.andExpect(model().attributeHasFieldErrors("launchForm", "readersChecked"))
+			.andExpect(content().string(containsString("Confirm that every git opening this repository is 2.45")));
 		String running = this.mvc
 			.perform(post("/jobs/new/migration").param("repo", name)
 				.param("targetFormat", "reftable")
 				.param("chunkSize", "20")
 				.param("throttleMillis", "200")
+				.param("readersChecked", "true")
 				.with(admin())
 				.with(csrf()))
 			.andExpect(status().is3xxRedirection())
@@ -154,7 +168,17 @@ class LaunchControllerTest extends ConsoleTestSupport {
 					org.hamcrest.Matchers.hasProperty("targetFormat", org.hamcrest.Matchers.is("reftable"))))
 			.andExpect(model().attribute("launchForm",
 					org.hamcrest.Matchers.hasProperty("chunkSize", org.hamcrest.Matchers.is(300))))
-			.andExpect(content().string(containsString("<option value=\"" + files + "\">")));
+			.andExpect(content().string(containsString("<option value=\"" + files + "\">")))
+			// the pre-flight: the store now, who can open it afterwards, this server's
+			// git,
+			// the backup and the swap, and the confirmation a reftable target needs
+			.andExpect(content().string(containsString("<strong>files</strong> store,")))
+			.andExpect(content().string(containsString("30,000 refs")))
+			.andExpect(content().string(containsString("opens only with git 2.45 or later")))
+			.andExpect(content().string(containsString("This server's git is")))
+			.andExpect(content().string(containsString("id=\"preflight-backup\"")))
+			.andExpect(content().string(containsString("id=\"preflight-swap\"")))
+			.andExpect(content().string(containsString("name=\"readersChecked\"")));
 		String reftable = uniqueName("defaults-reftable") + ".git";
 		io.refstore.core.testing.TempRepo.init(io.refstore.core.testing.GitCli.reftable(), ROOT.resolve(reftable),
 				"--bare", "--ref-format=reftable");

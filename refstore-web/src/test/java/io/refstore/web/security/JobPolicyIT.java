@@ -61,7 +61,9 @@ class JobPolicyIT extends ConsoleTestSupport {
 		return List.of(
 				new Case("migration", RefJobType.MIGRATE, Map.of(JobParameterNames.TARGET_FORMAT, "reftable"),
 						Roles.ADMIN, api("migrations", "{\"repository\":\"REPO\",\"targetFormat\":\"reftable\"}"),
-						form("/jobs/new/migration", "targetFormat", "reftable", "chunkSize", "100"), false),
+						form("/jobs/new/migration", "targetFormat", "reftable", "chunkSize", "100", "readersChecked",
+								"true"),
+						false),
 				new Case("verification (a migration's dry run)", RefJobType.VERIFY, Map.of(), Roles.OPERATOR,
 						api("verifications", "{\"repository\":\"REPO\"}"),
 						form("/jobs/new/migration", "dryRun", "true", "chunkSize", "100"), false),
