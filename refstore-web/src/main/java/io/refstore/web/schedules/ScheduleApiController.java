@@ -24,8 +24,9 @@ import io.refstore.web.system.InvalidRequestException;
 
 /**
  * {@code /api/schedules}: list, read (with the newest runs), create, replace, delete,
- * pause and resume. VIEWER reads; OPERATOR manages; ADMIN only for destructive job types
- * ({@link ScheduleService}). Refusals are problem+json naming the field.
+ * pause, resume and run now ({@code POST /api/schedules/{name}:run}). VIEWER reads;
+ * OPERATOR manages; ADMIN only for destructive job types ({@link ScheduleService}).
+ * Refusals are problem+json naming the field.
  */
 @RestController
 @RequestMapping("/api/schedules")
@@ -92,6 +93,17 @@ class ScheduleApiController {
 	@PostMapping("/{name}/resume")
 	Schedule resume(@PathVariable String name, Authentication actor) {
 		return this.schedules.setPaused(name, false, actor);
+	}
+
+	/**
+	 * Fires the schedule once, now, as its cron would: 202 with the fire's runs as they
+	 * stand (launched with their execution, queued for their turn, or why not); the jobs
+	 * go on after the answer. The roles that may change the schedule may.
+	 */
+	@PostMapping("/{name}:run")
+	@ResponseStatus(HttpStatus.ACCEPTED)
+	ScheduleFire run(@PathVariable String name, Authentication actor) {
+		return this.schedules.runNow(name, actor);
 	}
 
 }

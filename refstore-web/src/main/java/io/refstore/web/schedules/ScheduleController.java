@@ -1,5 +1,6 @@
 package io.refstore.web.schedules;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -13,6 +14,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
 import io.refstore.batch.api.RefJobType;
@@ -21,11 +23,12 @@ import io.refstore.web.console.ConsoleUser;
 import io.refstore.web.system.InvalidRequestException;
 
 /**
- * The console's schedules: the list (next fire, overruns, pause/resume), the create/edit
- * form and deletion after a confirmation page. A refused field is shown on the form again
- * with the reason; success redirects to the list with a message. The form to create one
- * is refused to a role that may not (a viewer); a schedule whose job the role may not run
- * opens read-only.
+ * The console's schedules: the list (when each fires in words, its next fire, its last
+ * run's outcome and duration, overruns, pause/resume and run now), the create/edit form
+ * with a live preview of the next fires, and deletion after a confirmation page. A
+ * refused field is shown on the form again with the reason; success redirects to the list
+ * with a message. The form to create one is refused to a role that may not (a viewer); a
+ * schedule whose job the role may not run opens read-only.
  */
 @ConsoleController
 class ScheduleController {
@@ -39,10 +42,21 @@ class ScheduleController {
 	private static final Set<String> FIELDS = Set.of("name", "jobType", "targetKind", "target", "cron", "onceAt",
 			"timeZone", "misfire");
 
+	static final String VIEWS_CRON_PREVIEW = "schedules/cronPreview :: preview";
+
+	/** How many fire times the form's preview shows. */
+	static final int PREVIEWED_FIRES = 5;
+
+	/** How many of a fire's runs the message of a "Run now" lists. */
+	static final int LISTED_RUNS = 10;
+
 	private final ScheduleService schedules;
 
-	ScheduleController(ScheduleService schedules) {
+	private final CronWords words;
+
+	ScheduleController(ScheduleService schedules, CronWords words) {
 		this.schedules = schedules;
+		this.words = words;
 	}
 
 	@ModelAttribute("jobTypes")
@@ -53,6 +67,7 @@ class ScheduleController {
 	@GetMapping("/schedules")
 	String showScheduleList(Model model) {
 		model.addAttribute("schedules", this.schedules.list());
+		model.addAttribute("lastRuns", this.schedules.lastRuns());
 		return VIEWS_SCHEDULE_LIST;
 	}
 
@@ -61,25 +76,23 @@ class ScheduleController {
 		if (!user.operator()) {
 			throw new AccessDeniedException("the role " + user.role() + " may not create schedules");
 		}
-		model.addAttribute("form", new ScheduleForm());
-		model.addAttribute("editing", false);
-		return VIEWS_SCHEDULE_FORM;
+		ScheduleForm form = new ScheduleForm();
+		model.addAttribute("form", form);
+		return showForm(form, false, model);
 	}
 
 	@PostMapping("/schedules/new")
 	String processCreationForm(@ModelAttribute("form") ScheduleForm form, BindingResult result, Model model,
 			Authentication actor, RedirectAttributes redirect) {
 		if (mistyped(result)) {
-			model.addAttribute("editing", false);
-			return VIEWS_SCHEDULE_FORM;
+			return showForm(form, false, model);
 		}
 		try {
 			this.schedules.create(form.toRequest(), actor);
 		}
 		catch (InvalidRequestException | ScheduleConflictException ex) {
 			reject(result, ex);
-			model.addAttribute("editing", false);
-			return VIEWS_SCHEDULE_FORM;
+			return showForm(form, false, model);
 		}
 		redirect.addFlashAttribute("message", "Schedule " + form.getName() + " created.");
 		return "redirect:/schedules";
@@ -89,10 +102,10 @@ class ScheduleController {
 	String initUpdateForm(@PathVariable String name, Model model) {
 		Schedule schedule = this.schedules.find(name).orElseThrow(() -> new ScheduleNotFoundException(name));
 		model.addAttribute("schedule", schedule);
-		model.addAttribute("form", ScheduleForm.of(schedule));
-		model.addAttribute("editing", true);
+		ScheduleForm form = ScheduleForm.of(schedule);
+		model.addAttribute("form", form);
 		model.addAttribute("runs", this.schedules.runs(name, 20));
-		return VIEWS_SCHEDULE_FORM;
+		return showForm(form, true, model);
 	}
 
 	@PostMapping("/schedules/{name}/edit")
@@ -112,12 +125,111 @@ class ScheduleController {
 		if (mistyped) {
 			model.addAttribute("schedule",
 					this.schedules.find(name).orElseThrow(() -> new ScheduleNotFoundException(name)));
-			model.addAttribute("editing", true);
 			model.addAttribute("runs", this.schedules.runs(name, 20));
-			return VIEWS_SCHEDULE_FORM;
+			return showForm(form, true, model);
 		}
 		redirect.addFlashAttribute("message", "Schedule " + name + " saved.");
 		return "redirect:/schedules";
+	}
+
+	/** The form with the preview of when it fires. */
+	private String showForm(ScheduleForm form, boolean editing, Model model) {
+		model.addAttribute("editing", editing);
+		model.addAttribute("preview", preview(form.getCron(), form.getTimeZone(), form.getOnceAt()));
+		return VIEWS_SCHEDULE_FORM;
+	}
+
+	/**
+	 * The form's preview of when a schedule fires, asked as the operator types (htmx):
+	 * the cron expression in words and the next fire times, or what is wrong with the
+	 * expression, the one-off time or the time zone, as saving would say it.
+	 */
+	@GetMapping("/schedules/preview")
+	String showPreview(@RequestParam(defaultValue = "") String cron, @RequestParam(defaultValue = "") String timeZone,
+			@RequestParam(defaultValue = "") String onceAt, Model model) {
+		model.addAttribute("preview", preview(cron, timeZone, onceAt));
+		return VIEWS_CRON_PREVIEW;
+	}
+
+	private CronPreview preview(String cron, String timeZone, String onceAt) {
+		ScheduleForm when = new ScheduleForm();
+		when.setCron(cron);
+		when.setTimeZone(timeZone);
+		when.setOnceAt(onceAt);
+		try {
+			ScheduleRequest request = when.toRequest();
+			List<Instant> next = this.schedules.nextFires(request.cron(), request.timeZone(), request.onceAt(),
+					PREVIEWED_FIRES);
+			String zone = (request.timeZone() == null || request.timeZone().isBlank()) ? "UTC"
+					: request.timeZone().strip();
+			String inWords = (request.cron() != null) ? this.words.words(request.cron(), zone)
+					: this.words.once(request.onceAt());
+			return new CronPreview(inWords, next, null);
+		}
+		catch (InvalidRequestException ex) {
+			return new CronPreview(null, List.of(), ex.parameter() + ": " + ex.reason());
+		}
+	}
+
+	/**
+	 * When a schedule would fire.
+	 *
+	 * @param words its cron expression or one-off time in words, or {@code null} when
+	 * there are none (a form the words do not read, or an error)
+	 * @param nextFires its next fire times
+	 * @param error what is wrong, naming the field ({@code cron: ...}), or {@code null}
+	 */
+	public record CronPreview(String words, List<Instant> nextFires, String error) {
+	}
+
+	/**
+	 * Fires the schedule once, now, as its cron would (the roles that may change it may),
+	 * and says on the list what the fire did on each repository, linking the jobs it
+	 * launched.
+	 */
+	@PostMapping("/schedules/{name}/run")
+	String processRunNow(@PathVariable String name, Authentication actor, RedirectAttributes redirect) {
+		ScheduleFire fire = this.schedules.runNow(name, actor);
+		redirect.addFlashAttribute("ranNow",
+				new RanNow(name, fire.summary(),
+						fire.runs().stream().limit(LISTED_RUNS).map(ScheduleController::ranNow).toList(),
+						Math.max(0, fire.runs().size() - LISTED_RUNS)));
+		return "redirect:/schedules";
+	}
+
+	private static RunLine ranNow(ScheduleRun run) {
+		String detail = (run.detail() != null) ? ": " + run.detail() : "";
+		String words = switch (run.outcome()) {
+			case LAUNCHED -> (run.executionId() != null) ? "launched" : "being launched";
+			case QUEUED -> "queued: it waits for its turn on its server";
+			case OVERRUN -> "not launched, the run of an earlier fire still goes" + detail;
+			case BUSY -> "not launched, the repository is busy" + detail;
+			case FAILED -> "failed" + detail;
+			case NO_MATCH -> "no repository matches its selection: nothing launched";
+		};
+		return new RunLine(run.repository(), run.executionId(), words);
+	}
+
+	/**
+	 * What a "Run now" did, for the message on the list.
+	 *
+	 * @param schedule the schedule's name
+	 * @param summary how many runs ended each way ({@code 1 launched})
+	 * @param runs the first {@value #LISTED_RUNS} runs
+	 * @param more how many runs more the fire had (its schedule's page lists them)
+	 */
+	public record RanNow(String schedule, String summary, List<RunLine> runs, int more) {
+	}
+
+	/**
+	 * One run of a "Run now".
+	 *
+	 * @param repository the repository, or {@code null}
+	 * @param executionId the job launched (or the earlier one still going), or
+	 * {@code null}
+	 * @param words what happened
+	 */
+	public record RunLine(String repository, Long executionId, String words) {
 	}
 
 	/**

@@ -5,6 +5,7 @@ import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.LinkedHashMap;
@@ -76,8 +77,12 @@ public class ScheduleService {
 
 	private final ApplicationEventPublisher events;
 
+	private final ScheduleRunner runner;
+
 	ScheduleService(ScheduleStore store, ScheduleTargets targets, Scheduler scheduler, JobPolicy policy,
-			ScheduleProperties properties, AuditLog audit, StoredInputs inputs, ApplicationEventPublisher events) {
+			ScheduleProperties properties, AuditLog audit, StoredInputs inputs, ApplicationEventPublisher events,
+			ScheduleRunner runner) {
+		this.runner = runner;
 		this.events = events;
 		this.audit = audit;
 		this.inputs = inputs;
@@ -113,6 +118,60 @@ public class ScheduleService {
 	@PreAuthorize("hasRole('VIEWER')")
 	public List<ScheduleRun> runs(String name, int limit) {
 		return this.store.runs(name, limit);
+	}
+
+	/**
+	 * The newest run of each schedule that has one, by schedule name, with its job's
+	 * status and times.
+	 */
+	@PreAuthorize("hasRole('VIEWER')")
+	public Map<String, ScheduleLastRun> lastRuns() {
+		return this.store.lastRuns();
+	}
+
+	/**
+	 * When a schedule with this cron expression (or one-off time) would fire next: at
+	 * most {@code count} times, checked as saving the schedule checks them.
+	 * @param cron a Quartz cron expression, or {@code null} or blank for a one-off
+	 * @param timeZone the zone the cron expression is read in ({@code null} or blank:
+	 * UTC)
+	 * @param onceAt the one-off's time, or {@code null}
+	 * @throws InvalidRequestException naming {@code cron}, {@code onceAt} or
+	 * {@code timeZone}
+	 */
+	@PreAuthorize("hasRole('VIEWER')")
+	public List<Instant> nextFires(String cron, String timeZone, Instant onceAt, int count) {
+		String zone = checkWhen(cron, timeZone, onceAt);
+		boolean hasCron = cron != null && !cron.isBlank();
+		return fireTimes(hasCron ? cron.strip() : null, zone, onceAt, count);
+	}
+
+	/**
+	 * Fires the schedule once, now, as Quartz fires it ({@link ScheduleRunner#fire}): its
+	 * repositories are selected and its job queued on each, the runs recorded and the
+	 * webhooks told as for any fire; a paused schedule too, since a person asked. The
+	 * roles that may are those that may change the schedule ({@link JobPolicy}). The fire
+	 * is named by the time it was asked for, which is never a whole second (Quartz's fire
+	 * times are), so it never shares its runs with a fire of the cron.
+	 * @return the fire's runs as they stand once the queue had its first look: launched,
+	 * or still queued for their turn, or why not
+	 * @throws ScheduleNotFoundException if there is none
+	 */
+	@PreAuthorize("hasRole('OPERATOR')")
+	public ScheduleFire runNow(String name, Authentication actor) {
+		Schedule schedule = existing(name);
+		authorize(schedule.jobType(), schedule.parameters(), actor);
+		Instant at = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+		if (at.getNano() == 0) {
+			at = at.plusMillis(1);
+		}
+		this.runner.fire(name, at);
+		ScheduleFire fire = new ScheduleFire(name, at, this.store.runsOf(name, at));
+		String target = (schedule.targetKind() == Schedule.TargetKind.REPOSITORY) ? schedule.target() : null;
+		this.audit.record(AuditEntry.of(actor.getName(), "schedule.run", target, schedule.name(), schedule.parameters(),
+				AuditEntry.Outcome.SUCCESS, "run now: " + schedule.jobType() + " of " + schedule.targetKind() + " "
+						+ schedule.target() + ", " + fire.summary()));
+		return fire;
 	}
 
 	/**
@@ -269,27 +328,8 @@ public class ScheduleService {
 		Schedule.TargetKind kind = parseEnum(Schedule.TargetKind.class, "targetKind",
 				(request.targetKind() == null) ? "REPOSITORY" : request.targetKind());
 		String target = this.targets.check(kind, request.target());
-		String zone = (request.timeZone() == null || request.timeZone().isBlank()) ? "UTC" : request.timeZone();
-		try {
-			ZoneId.of(zone);
-		}
-		catch (DateTimeException ex) {
-			throw new InvalidRequestException("timeZone", zone, "not a time zone id (such as Europe/Paris)");
-		}
+		String zone = checkWhen(request.cron(), request.timeZone(), request.onceAt());
 		boolean hasCron = request.cron() != null && !request.cron().isBlank();
-		if (hasCron == (request.onceAt() != null)) {
-			throw new InvalidRequestException("cron", request.cron(), "give either cron or onceAt");
-		}
-		if (hasCron) {
-			try {
-				CronExpression.validateExpression(request.cron());
-			}
-			catch (ParseException ex) {
-				throw new InvalidRequestException("cron", request.cron(), "not a Quartz cron expression ("
-						+ ex.getMessage() + "); seconds come first: '0 0 2 * * ?' is 02:00 daily");
-			}
-			refuseShortIntervals(request.cron(), zone);
-		}
 		Schedule.Misfire misfire = parseEnum(Schedule.Misfire.class, "misfire",
 				(request.misfire() == null) ? "SKIP" : request.misfire());
 		Map<String, String> parameters = new LinkedHashMap<>(
@@ -299,6 +339,37 @@ public class ScheduleService {
 		return new Schedule(name, type, kind, target, parameters, hasCron ? request.cron().trim() : null, zone,
 				request.onceAt(), misfire, Boolean.TRUE.equals(request.paused()), actor.getName(), null, 0, null,
 				List.of());
+	}
+
+	/**
+	 * Checks when a schedule fires: a time zone, and either a cron expression that fires
+	 * no more often than the minimum interval or a one-off time.
+	 * @return the zone ({@code UTC} when none is given)
+	 * @throws InvalidRequestException naming {@code timeZone} or {@code cron}
+	 */
+	private String checkWhen(String cron, String timeZone, Instant onceAt) {
+		String zone = (timeZone == null || timeZone.isBlank()) ? "UTC" : timeZone;
+		try {
+			ZoneId.of(zone);
+		}
+		catch (DateTimeException ex) {
+			throw new InvalidRequestException("timeZone", zone, "not a time zone id (such as Europe/Paris)");
+		}
+		boolean hasCron = cron != null && !cron.isBlank();
+		if (hasCron == (onceAt != null)) {
+			throw new InvalidRequestException("cron", cron, "give either cron or onceAt");
+		}
+		if (hasCron) {
+			try {
+				CronExpression.validateExpression(cron);
+			}
+			catch (ParseException ex) {
+				throw new InvalidRequestException("cron", cron, "not a Quartz cron expression (" + ex.getMessage()
+						+ "); seconds come first: '0 0 2 * * ?' is 02:00 daily");
+			}
+			refuseShortIntervals(cron, zone);
+		}
+		return zone;
 	}
 
 	/**
@@ -375,26 +446,35 @@ public class ScheduleService {
 
 	/** The schedule with its next five fire times after now (none while paused). */
 	static Schedule withNextFireTimes(Schedule s) {
+		List<Instant> next = s.paused() ? List.of() : fireTimes(s.cron(), s.timeZone(), s.onceAt(), 5);
+		return new Schedule(s.name(), s.jobType(), s.targetKind(), s.target(), s.parameters(), s.cron(), s.timeZone(),
+				s.onceAt(), s.misfire(), s.paused(), s.createdBy(), s.lastFireAt(), s.overruns(), s.lastOverrunAt(),
+				List.copyOf(next));
+	}
+
+	/**
+	 * The next {@code count} fire times after now of a valid cron expression read in
+	 * {@code zone}, or the one-off time {@code onceAt} while it is ahead.
+	 */
+	private static List<Instant> fireTimes(String text, String zone, Instant onceAt, int count) {
 		List<Instant> next = new ArrayList<>();
-		if (!s.paused() && s.cron() != null) {
+		if (text != null) {
 			try {
-				CronExpression cron = new CronExpression(s.cron());
-				cron.setTimeZone(TimeZone.getTimeZone(ZoneId.of(s.timeZone())));
+				CronExpression cron = new CronExpression(text);
+				cron.setTimeZone(TimeZone.getTimeZone(ZoneId.of(zone)));
 				Date at = new Date();
-				for (int i = 0; i < 5 && (at = cron.getNextValidTimeAfter(at)) != null; i++) {
+				for (int i = 0; i < count && (at = cron.getNextValidTimeAfter(at)) != null; i++) {
 					next.add(at.toInstant());
 				}
 			}
 			catch (ParseException ex) {
-				throw new IllegalStateException("stored cron of " + s.name() + " is invalid: " + s.cron(), ex);
+				throw new IllegalStateException("a stored or checked cron is invalid: " + text, ex);
 			}
 		}
-		else if (!s.paused() && s.onceAt() != null && s.onceAt().isAfter(Instant.now())) {
-			next.add(s.onceAt());
+		else if (onceAt != null && onceAt.isAfter(Instant.now())) {
+			next.add(onceAt);
 		}
-		return new Schedule(s.name(), s.jobType(), s.targetKind(), s.target(), s.parameters(), s.cron(), s.timeZone(),
-				s.onceAt(), s.misfire(), s.paused(), s.createdBy(), s.lastFireAt(), s.overruns(), s.lastOverrunAt(),
-				List.copyOf(next));
+		return next;
 	}
 
 }

@@ -9,7 +9,9 @@ import static io.refstore.web.system.Columns.utc;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +21,7 @@ import java.util.Set;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
+import io.refstore.batch.api.JobStatus;
 import io.refstore.batch.api.RefJobType;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -125,6 +128,49 @@ class ScheduleStore {
 			.params(name, limit)
 			.query(ScheduleStore::run)
 			.list();
+	}
+
+	/**
+	 * The runs of the fire of {@code name} at {@code scheduledAt}, in the order recorded.
+	 */
+	List<ScheduleRun> runsOf(String name, Instant scheduledAt) {
+		return this.jdbc
+			.sql("SELECT * FROM refstore_schedule_run WHERE schedule_name = ? AND scheduled_at = ? ORDER BY id")
+			.params(name, utc(scheduledAt))
+			.query(ScheduleStore::run)
+			.list();
+	}
+
+	/**
+	 * The newest run of every schedule that has one, by schedule name, with its job's
+	 * status and times (the job repository is the fleet's) and how many runs its fire
+	 * had.
+	 */
+	Map<String, ScheduleLastRun> lastRuns() {
+		Map<String, ScheduleLastRun> last = new HashMap<>();
+		this.jdbc.sql("SELECT r.*, e.STATUS AS job_status, e.START_TIME AS job_started, e.END_TIME AS job_ended,"
+				+ " (SELECT COUNT(*) FROM refstore_schedule_run f WHERE f.schedule_name = r.schedule_name"
+				+ " AND f.scheduled_at = r.scheduled_at) AS fire_runs FROM refstore_schedule_run r"
+				+ " LEFT JOIN BATCH_JOB_EXECUTION e ON e.JOB_EXECUTION_ID = r.execution_id AND r.outcome = 'LAUNCHED'"
+				+ " WHERE r.id IN (SELECT MAX(id) FROM refstore_schedule_run GROUP BY schedule_name)")
+			.query((rs, row) -> new ScheduleLastRun(run(rs, row), status(rs.getString("job_status")),
+					rs.getObject("job_started", LocalDateTime.class), rs.getObject("job_ended", LocalDateTime.class),
+					rs.getInt("fire_runs")))
+			.list()
+			.forEach((run) -> last.put(run.run().schedule(), run));
+		return last;
+	}
+
+	private static JobStatus status(String text) {
+		if (text == null) {
+			return null;
+		}
+		try {
+			return JobStatus.valueOf(text);
+		}
+		catch (IllegalArgumentException ex) {
+			return JobStatus.UNKNOWN;
+		}
 	}
 
 	/**

@@ -1,6 +1,7 @@
 package io.refstore.web.schedules;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.not;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
@@ -12,11 +13,15 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.view;
 
+import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.test.web.servlet.MvcResult;
 import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
+
+import io.refstore.batch.api.RefJobs;
 
 import io.refstore.web.audit.AuditEntry;
 import io.refstore.web.audit.AuditFilter;
@@ -25,8 +30,8 @@ import io.refstore.web.console.ConsoleTestSupport;
 
 /**
  * The console's schedule pages, one test per handler, on the real application: what the
- * forms store, how a refused field comes back on the form, and pause/resume from the
- * list.
+ * forms store, how a refused field comes back on the form, pause/resume and run now from
+ * the list, and the form's preview of the next fires.
  */
 class ScheduleControllerTest extends ConsoleTestSupport {
 
@@ -35,6 +40,12 @@ class ScheduleControllerTest extends ConsoleTestSupport {
 
 	@Autowired
 	AuditLog audit;
+
+	@Autowired
+	ScheduleStore store;
+
+	@Autowired
+	RefJobs jobs;
 
 	/**
 	 * A POST of the schedule form for {@code name} on {@code repo}, UTC and skipped
@@ -77,7 +88,8 @@ class ScheduleControllerTest extends ConsoleTestSupport {
 			.andExpect(status().isOk())
 			.andExpect(view().name(ScheduleController.VIEWS_SCHEDULE_LIST))
 			.andExpect(content().string(containsString("id=\"schedule-" + name + "\"")))
-			.andExpect(content().string(containsString("0 0 3 * * ? (UTC)")));
+			.andExpect(content().string(containsString("0 0 3 * * ? (UTC)")))
+			.andExpect(content().string(containsString("every day at 03:00 UTC")));
 	}
 
 	@Test
@@ -307,6 +319,157 @@ class ScheduleControllerTest extends ConsoleTestSupport {
 				.param("onceAt", "next tuesday"))
 			.andExpect(status().isOk())
 			.andExpect(model().attributeHasFieldErrors("form", "onceAt"));
+	}
+
+	/**
+	 * Run now is offered to the roles that may change the schedule only: a viewer sees no
+	 * button, and a POST it forges anyway is refused and fires nothing.
+	 */
+	@Test
+	void aViewerIsNotOfferedRunNowAndAForgedPostIsRefused() throws Exception {
+		String name = created("viewer-run");
+		this.mvc.perform(get("/schedules").with(viewer()))
+			.andExpect(status().isOk())
+			.andExpect(content().string(containsString("id=\"schedule-" + name + "\"")))
+			.andExpect(content().string(not(containsString("/run\""))))
+			.andExpect(content().string(not(containsString("Run now"))));
+		this.mvc.perform(post("/schedules/" + name + "/run").with(viewer()).with(csrf()))
+			.andExpect(status().isForbidden());
+		assertThat(this.store.runs(name, 10)).isEmpty();
+	}
+
+	/**
+	 * An operator runs a maintenance schedule now: one fire through the queue, recorded
+	 * as a run with the job it launched (actor {@code schedule:<name>}), audited as the
+	 * operator's; the message links the job, and the list shows the last run's outcome
+	 * and duration once the job ended.
+	 */
+	@Test
+	void anOperatorRunsAMaintenanceScheduleNowAndTheListShowsTheRun() throws Exception {
+		String name = created("run-now");
+		this.mvc.perform(get("/schedules").with(operator()))
+			.andExpect(content().string(containsString("action=\"/schedules/" + name + "/run\"")))
+			.andExpect(content().string(containsString("id=\"run-" + name + "\"")));
+		MvcResult ran = this.mvc.perform(post("/schedules/" + name + "/run").with(operator()).with(csrf()))
+			.andExpect(status().is3xxRedirection())
+			.andExpect(redirectedUrl("/schedules"))
+			.andReturn();
+		List<ScheduleRun> runs = this.store.runs(name, 10);
+		assertThat(runs).singleElement().satisfies((run) -> {
+			assertThat(run.outcome()).isEqualTo(ScheduleRun.Outcome.LAUNCHED);
+			assertThat(run.executionId()).isNotNull();
+		});
+		long job = runs.get(0).executionId();
+		assertThat(this.jobs.find(job).orElseThrow().actor()).isEqualTo("schedule:" + name);
+		ScheduleController.RanNow said = (ScheduleController.RanNow) ran.getFlashMap().get("ranNow");
+		assertThat(said.summary()).isEqualTo("1 launched");
+		assertThat(said.runs()).singleElement().satisfies((line) -> {
+			assertThat(line.executionId()).isEqualTo(job);
+			assertThat(line.words()).isEqualTo("launched");
+		});
+		this.mvc.perform(get("/schedules").flashAttrs(ran.getFlashMap()).with(operator()))
+			.andExpect(content().string(containsString("id=\"run-now-result\"")))
+			.andExpect(content().string(containsString("href=\"/jobs/" + job + "\"")));
+		assertThat(asOperator(
+				() -> this.audit.search(new AuditFilter("operator", "schedule.run", null, null, null, null, null, 100)))
+			.entries()).anySatisfy((entry) -> {
+				assertThat(entry.target()).isEqualTo(name);
+				assertThat(entry.detail()).endsWith("1 launched");
+			});
+		await("the job's end").atMost(Duration.ofSeconds(60))
+			.pollInterval(Duration.ofMillis(200))
+			.until(() -> !this.jobs.find(job).orElseThrow().running());
+		String row = row(
+				this.mvc.perform(get("/schedules").with(viewer())).andReturn().getResponse().getContentAsString(),
+				name);
+		assertThat(row).contains("href=\"/jobs/" + job + "\"")
+			.contains("class=\"badge COMPLETED\"")
+			.containsPattern("class=\"duration\">in \\d")
+			.doesNotContain("never");
+	}
+
+	/**
+	 * An operator cannot run a schedule of an administrator's job (a deletion): no
+	 * button, and a forged POST is refused, in the audit log once, and fires nothing.
+	 */
+	@Test
+	void anOperatorCannotRunAScheduleOfAnAdministratorsJob() throws Exception {
+		String repo = uniqueName("run-admin") + ".git";
+		bareRepo(repo);
+		String name = uniqueName("run-admin");
+		this.mvc
+			.perform(scheduleForm("/schedules/new", name, repo).with(admin())
+				.param("jobType", "DELETE")
+				.param("cron", "0 0 3 * * ?")
+				.param("parameters", "prefixes=refs/pull/"))
+			.andExpect(redirectedUrl("/schedules"));
+		assertThat(this.mvc.perform(get("/schedules").with(operator())).andReturn().getResponse().getContentAsString())
+			.doesNotContain("/schedules/" + name + "/run");
+		assertThat(this.mvc.perform(get("/schedules").with(admin())).andReturn().getResponse().getContentAsString())
+			.contains("action=\"/schedules/" + name + "/run\"");
+		this.mvc.perform(post("/schedules/" + name + "/run").with(operator()).with(csrf()))
+			.andExpect(status().isForbidden());
+		assertThat(this.store.runs(name, 10)).isEmpty();
+		assertThat(asOperator(() -> this.audit
+			.search(new AuditFilter("operator", "request.denied", null, null, null, null, null, 100))).entries())
+			.filteredOn((entry) -> entry.target().equals("POST /schedules/" + name + "/run"))
+			.singleElement()
+			.satisfies((entry) -> assertThat(entry.detail())
+				.isEqualTo("schedules of delete jobs like this need role ADMIN"));
+	}
+
+	/**
+	 * The form previews the next five fires as the operator types, in words and 24-hour
+	 * UTC, or says what is wrong, naming the field, with Quartz's own reason.
+	 */
+	@Test
+	void theFormPreviewsTheNextFiresOrSaysWhatIsWrong() throws Exception {
+		this.mvc.perform(get("/schedules/new").with(operator()))
+			.andExpect(content().string(containsString("id=\"cron-preview\"")))
+			.andExpect(content().string(containsString("every day at 02:00 UTC")))
+			.andExpect(content().string(containsString("02:00:00 UTC</time>")));
+		String preview = this.mvc
+			.perform(get("/schedules/preview").param("cron", "0 */15 * * * ?")
+				.param("timeZone", "UTC")
+				.param("onceAt", "")
+				.with(operator()))
+			.andExpect(status().isOk())
+			.andExpect(view().name(ScheduleController.VIEWS_CRON_PREVIEW))
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		assertThat(preview).contains("every 15 minutes").doesNotContain("cron-preview-error");
+		assertThat(preview.split("<time ", -1)).hasSize(6);
+		assertThat(preview).containsPattern(":(00|15|30|45):00 UTC</time>").doesNotContain("<html");
+		this.mvc
+			.perform(get("/schedules/preview").param("cron", "0 61 * * * ?").param("timeZone", "UTC").with(viewer()))
+			.andExpect(status().isOk())
+			.andExpect(content().string(containsString("id=\"cron-preview-error\"")))
+			.andExpect(content().string(containsString("cron: not a Quartz cron expression (")))
+			.andExpect(content().string(containsString("Minute and Second values must be between 0 and 59")))
+			.andExpect(content().string(not(containsString("<time"))))
+			.andExpect(content().string(not(containsString("Exception"))));
+		this.mvc.perform(get("/schedules/preview").param("cron", "0 0 2 * *").param("timeZone", "UTC").with(operator()))
+			.andExpect(content()
+				.string(containsString("cron: not a Quartz cron expression (Unexpected end of expression.)")));
+		this.mvc
+			.perform(get("/schedules/preview").param("cron", "0 0 2 * * ?")
+				.param("timeZone", "Mars/Olympus")
+				.with(operator()))
+			.andExpect(content().string(containsString("timeZone: not a time zone id")));
+		this.mvc.perform(get("/schedules/preview").param("cron", "").param("onceAt", "next tuesday").with(operator()))
+			.andExpect(content().string(containsString("onceAt: not an ISO time")));
+		this.mvc.perform(
+				get("/schedules/preview").param("cron", "").param("onceAt", "2099-01-01T06:00:00Z").with(operator()))
+			.andExpect(content().string(containsString("once at 2099-01-01 06:00 UTC")))
+			.andExpect(content().string(containsString("datetime=\"2099-01-01T06:00:00Z\"")));
+	}
+
+	/** The row of the schedule {@code name} in the list's HTML. */
+	private static String row(String html, String name) {
+		int start = html.indexOf("id=\"schedule-" + name + "\"");
+		assertThat(start).as("the row of " + name).isNotNegative();
+		return html.substring(start, html.indexOf("</tr>", start));
 	}
 
 }
