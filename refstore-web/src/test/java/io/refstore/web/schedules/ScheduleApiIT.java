@@ -7,6 +7,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.put;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
@@ -378,6 +379,55 @@ class ScheduleApiIT extends ApiTestSupport {
 			assertThat(alongside).as("jobs of the fire running when execution %d started", job.executionId())
 				.isLessThanOrEqualTo(1);
 		}
+	}
+
+	/**
+	 * {@code POST /api/schedules/{name}:run} fires an inventory schedule once, now, for
+	 * an operator: 202 with the fire's run and the job it launched as the schedule, the
+	 * run recorded as any fire's; a viewer, an operator on an administrator's job's
+	 * schedule and an unknown name get problem+json 403, 403 and 404, and fire nothing.
+	 */
+	@Test
+	void runNowFiresTheScheduleOnceForTheRolesThatMayChangeIt() throws Exception {
+		String repo = uniqueName("run-now") + ".git";
+		bareRepo(repo);
+		String name = uniqueName("run-now");
+		create("operator", body(name, "inventory", "REPOSITORY", repo, "0 0 3 1 1 ?", "UTC"))
+			.andExpect(status().isCreated());
+		this.mvc.perform(post("/api/schedules/" + name + ":run").with(as("viewer")))
+			.andExpect(status().isForbidden())
+			.andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON));
+		assertThat(this.store.runs(name, 10)).isEmpty();
+		String answer = this.mvc.perform(post("/api/schedules/" + name + ":run").with(as("operator")))
+			.andExpect(status().isAccepted())
+			.andExpect(jsonPath("$.schedule").value(name))
+			.andExpect(jsonPath("$.runs.length()").value(1))
+			.andExpect(jsonPath("$.runs[0].repository").value(repo))
+			.andExpect(jsonPath("$.runs[0].outcome").value("LAUNCHED"))
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		ScheduleRun run = this.store.runs(name, 10).get(0);
+		assertThat(answer).contains("\"executionId\":" + run.executionId());
+		JobSummary job = this.jobs.find(run.executionId()).orElseThrow();
+		assertThat(job.actor()).isEqualTo("schedule:" + name);
+		assertThat(job.type()).isEqualTo(io.refstore.batch.api.RefJobType.INVENTORY);
+
+		String migration = uniqueName("run-migrate");
+		create("admin", body(migration, "migrate", "REPOSITORY", repo, "0 0 3 1 1 ?", "UTC").replaceFirst("}\\s*$",
+				",\"parameters\":{\"targetFormat\":\"reftable\"}}"))
+			.andExpect(status().isCreated());
+		this.mvc.perform(post("/api/schedules/" + migration + ":run").with(as("operator")))
+			.andExpect(status().isForbidden())
+			.andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
+			.andExpect(jsonPath("$.detail")
+				.value(Matchers.containsString("your roles do not allow POST /api/schedules/" + migration + ":run")));
+		assertThat(this.store.runs(migration, 10)).isEmpty();
+		this.mvc.perform(post("/api/schedules/no-such-schedule:run").with(as("operator")))
+			.andExpect(status().isNotFound())
+			.andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
+			.andExpect(jsonPath("$.type").value(endsWith("/schedule-not-found")));
+		this.mvc.perform(delete("/api/schedules/" + migration).with(as("admin"))).andExpect(status().isNoContent());
 	}
 
 	/** Whether a run still waits in the queue or its launch is under way. */
