@@ -263,7 +263,14 @@ public class CronWords {
 
 	private static Integer step(String field) {
 		Matcher step = STEP.matcher(field);
-		return step.matches() ? Integer.valueOf(step.group(1)) : null;
+		if (!step.matches()) {
+			return null;
+		}
+		int every = Integer.parseInt(step.group(1));
+		if (every == 0) {
+			throw new Unreadable();
+		}
+		return every;
 	}
 
 	private static boolean any(String field) {

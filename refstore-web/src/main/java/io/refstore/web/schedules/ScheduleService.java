@@ -364,12 +364,25 @@ public class ScheduleService {
 				CronExpression.validateExpression(cron);
 			}
 			catch (ParseException ex) {
-				throw new InvalidRequestException("cron", cron, "not a Quartz cron expression (" + ex.getMessage()
+				throw new InvalidRequestException("cron", cron, "not a Quartz cron expression (" + reason(ex)
 						+ "); seconds come first: '0 0 2 * * ?' is 02:00 daily");
 			}
 			refuseShortIntervals(cron, zone);
 		}
 		return zone;
+	}
+
+	/**
+	 * Why Quartz refused a cron expression, in its words; where its words are an
+	 * exception of its own parser ({@code Illegal cron expression format
+	 * (java.lang.NumberFormatException: ...)}), which names a class, in ours.
+	 */
+	private static String reason(ParseException ex) {
+		String why = ex.getMessage();
+		if (why == null || why.startsWith("Illegal cron expression format") || why.contains("Exception")) {
+			return "a field is not a number, name, range, list or step that Quartz reads";
+		}
+		return why;
 	}
 
 	/**

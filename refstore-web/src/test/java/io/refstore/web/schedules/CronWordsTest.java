@@ -54,7 +54,7 @@ class CronWordsTest {
 	@Test
 	void formsTheWordsDoNotReadHaveNone() {
 		for (String cron : List.of("0 0 12 ? * 6#3", "0 0 12 LW * ?", "0 0 12 * * ? 2030", "0 5/15 * * * ?",
-				"0 0,30 * * * ?", "0 * */2 * * ?", "not a cron", "0 61 * * * ?")) {
+				"0 0,30 * * * ?", "0 * */2 * * ?", "0 0/0 * * * ?", "not a cron", "0 61 * * * ?")) {
 			assertThat(this.words.words(cron, "UTC")).as(cron).isNull();
 		}
 		assertThat(this.words.words(null, "UTC")).isNull();

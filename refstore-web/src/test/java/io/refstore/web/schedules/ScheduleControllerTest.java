@@ -452,6 +452,17 @@ class ScheduleControllerTest extends ConsoleTestSupport {
 		this.mvc.perform(get("/schedules/preview").param("cron", "0 0 2 * *").param("timeZone", "UTC").with(operator()))
 			.andExpect(content()
 				.string(containsString("cron: not a Quartz cron expression (Unexpected end of expression.)")));
+		// where Quartz's words name its parser's exception, the preview says it in words
+		for (String cron : List.of("0 0 99999999999 * * ?", "a b c d e f", "0 0 2 * * 1-")) {
+			this.mvc.perform(get("/schedules/preview").param("cron", cron).param("timeZone", "UTC").with(operator()))
+				.andExpect(content().string(containsString(
+						"cron: not a Quartz cron expression (a field is not a number, name, range, list or step")))
+				.andExpect(content().string(not(containsString("java."))))
+				.andExpect(content().string(not(containsString("Exception"))));
+		}
+		this.mvc
+			.perform(get("/schedules/preview").param("cron", "0 0 2 30 2 ?").param("timeZone", "UTC").with(operator()))
+			.andExpect(content().string(containsString("id=\"next-fires-none\"")));
 		this.mvc
 			.perform(get("/schedules/preview").param("cron", "0 0 2 * * ?")
 				.param("timeZone", "Mars/Olympus")

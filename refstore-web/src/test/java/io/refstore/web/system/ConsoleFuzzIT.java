@@ -110,6 +110,7 @@ class ConsoleFuzzIT extends ApiTestSupport {
 		pages.put("/schedules/new", List.of());
 		pages.put("/schedules/{}/edit", List.of());
 		pages.put("/schedules/{}/delete", List.of());
+		pages.put("/schedules/preview", List.of("cron", "timeZone", "onceAt"));
 		pages.put("/campaigns", List.of());
 		pages.put("/campaigns/{}", List.of());
 		pages.put("/campaigns/{}/progress", List.of());
@@ -124,6 +125,7 @@ class ConsoleFuzzIT extends ApiTestSupport {
 		forms.put("/schedules/new", schedule);
 		forms.put("/schedules/{}/edit", schedule);
 		forms.put("/schedules/{}/pause", List.of());
+		forms.put("/schedules/{}/run", List.of());
 		forms.put("/schedules/{}/delete", List.of());
 		forms.put("/jobs/{}/stop", List.of());
 		forms.put("/jobs/{}/restart", List.of());
