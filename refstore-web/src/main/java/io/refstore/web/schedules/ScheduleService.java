@@ -43,7 +43,7 @@ import io.refstore.web.system.InvalidRequestException;
 import io.refstore.web.system.Notification;
 
 /**
- * Creates, changes, pauses and deletes schedules: the definition goes to
+ * Creates, changes, pauses, runs now and deletes schedules: the definition goes to
  * {@code refstore_schedule} and its trigger to Quartz's JDBC store in the same
  * transaction, so every instance sharing the database sees both or neither. Every field
  * is checked before anything is stored; a refusal is an {@link InvalidRequestException}
