@@ -22,6 +22,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 import io.refstore.batch.api.InvalidJobParameterException;
 import io.refstore.batch.api.JobConflictException;
+import io.refstore.batch.api.JobFilter;
 import io.refstore.batch.api.JobParameterNames;
 import io.refstore.batch.api.JobResults;
 import io.refstore.batch.api.JobStatus;
@@ -617,6 +618,42 @@ class RefJobsIT {
 				JobParameterNames.BACKUP);
 		assertThat(jobs.list(io.refstore.batch.api.JobFilter.all(1000))).hasSize(before);
 		assertThat(events).anySatisfy((event) -> assertThat(event.outcome()).startsWith("REFUSED: parameter 'globs'"));
+	}
+
+	/**
+	 * The steps a job runs, named before it runs, are those its execution ran; the
+	 * counters by status count what the filter selects, its own status, offset and limit
+	 * aside.
+	 */
+	@Test
+	void theStepsOfAJobAreKnownBeforeItRunsAndExecutionsAreCountedByStatus() throws Exception {
+		JobFixtures.create(root, "counted", RefFormat.FILES, 3);
+		JobSummary migration = JobFixtures.await(
+				jobs, jobs
+					.launch(RefJobType.MIGRATE,
+							Map.of(JobParameterNames.REPOSITORY, "counted", JobParameterNames.TARGET_FORMAT,
+									"reftable"),
+							"hank")
+					.executionId());
+		JobSummary plan = JobFixtures.await(jobs,
+				jobs.launch(RefJobType.DELETE, Map.of(JobParameterNames.REPOSITORY, "counted",
+						JobParameterNames.PREFIXES, "refs/heads/b/", JobParameterNames.PLAN_ONLY, "true"), "hank")
+					.executionId());
+		assertThat(migration.status()).as(migration.exitMessage()).isEqualTo(JobStatus.COMPLETED);
+		assertThat(jobs.steps(RefJobType.MIGRATE, migration.parameters())).hasSize(5)
+			.containsExactlyElementsOf(migration.steps().stream().map(JobSummary.StepSummary::name).toList());
+		assertThat(jobs.steps(RefJobType.DELETE, plan.parameters()))
+			.containsExactlyElementsOf(plan.steps().stream().map(JobSummary.StepSummary::name).toList());
+		assertThat(jobs.steps(RefJobType.DELETE, Map.of())).containsExactly("planDeletionStep", "deleteRefsStep");
+		assertThat(jobs.steps(RefJobType.VERIFY, Map.of())).containsExactly("verifyStoreStep");
+
+		assertThat(jobs.countByStatus(new JobFilter(JobStatus.FAILED, null, "counted", null, null, null, 5, 1)))
+			.containsExactly(Map.entry(JobStatus.COMPLETED, 2L));
+		assertThat(jobs.countByStatus(new JobFilter(null, RefJobType.DELETE, "count?d", "hank", null, null, 0, 1)))
+			.containsExactly(Map.entry(JobStatus.COMPLETED, 1L));
+		assertThat(jobs.countByStatus(new JobFilter(null, null, "counted", "nobody", null, null, 0, 1))).isEmpty();
+		long all = jobs.countByStatus(JobFilter.all(1)).values().stream().mapToLong(Long::longValue).sum();
+		assertThat(all).isEqualTo(jobs.list(JobFilter.all(1000)).size());
 	}
 
 	@Test

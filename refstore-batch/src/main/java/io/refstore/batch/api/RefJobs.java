@@ -101,6 +101,21 @@ public interface RefJobs {
 	List<JobSummary> list(JobFilter filter);
 
 	/**
+	 * How many executions of refstore jobs match {@code filter} in each status, its own
+	 * status, offset and limit aside: a list's counters and its total, in one query.
+	 * Statuses without one are absent.
+	 */
+	Map<JobStatus, Long> countByStatus(JobFilter filter);
+
+	/**
+	 * The steps a job of {@code type} runs with these parameters, in their order, by the
+	 * names its executions' steps have ({@code copyRefsStep}): what a page shows before
+	 * they ran. A restart runs only those that did not complete before.
+	 * @param parameters by {@link JobParameterNames} key, as an execution holds them
+	 */
+	List<String> steps(RefJobType type, Map<String, String> parameters);
+
+	/**
 	 * This application instance's name: what its leases and executions record as their
 	 * owner.
 	 */

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +17,7 @@ import java.util.function.Supplier;
 import org.springframework.batch.core.BatchStatus;
 import org.springframework.batch.core.job.Job;
 import org.springframework.batch.core.job.JobExecution;
+import org.springframework.batch.core.job.SimpleJob;
 import org.springframework.batch.core.job.parameters.JobParameters;
 import org.springframework.batch.core.job.parameters.JobParametersBuilder;
 import org.springframework.batch.core.launch.JobOperator;
@@ -388,17 +390,73 @@ class DefaultRefJobs implements RefJobs {
 
 	@Override
 	public List<JobSummary> list(JobFilter filter) {
-		StringBuilder sql = new StringBuilder("SELECT E.JOB_EXECUTION_ID FROM BATCH_JOB_EXECUTION E"
-				+ " JOIN BATCH_JOB_INSTANCE I ON E.JOB_INSTANCE_ID = I.JOB_INSTANCE_ID WHERE I.JOB_NAME IN (");
 		List<Object> args = new ArrayList<>();
+		StringBuilder sql = new StringBuilder("SELECT E.JOB_EXECUTION_ID");
+		from(sql, args, filter, true);
+		sql.append(" ORDER BY E.JOB_EXECUTION_ID DESC OFFSET ? ROWS FETCH NEXT ? ROWS ONLY");
+		args.add(filter.offset());
+		args.add(filter.limit());
+		return this.jdbc.queryForList(sql.toString(), Long.class, args.toArray())
+			.stream()
+			.map((id) -> summary(this.jobRepository.getJobExecution(id)))
+			.toList();
+	}
+
+	@Override
+	public Map<JobStatus, Long> countByStatus(JobFilter filter) {
+		List<Object> args = new ArrayList<>();
+		StringBuilder sql = new StringBuilder("SELECT E.STATUS, COUNT(*)");
+		from(sql, args, filter, false);
+		sql.append(" GROUP BY E.STATUS");
+		Map<JobStatus, Long> counts = new EnumMap<>(JobStatus.class);
+		this.jdbc.query(sql.toString(), (row) -> {
+			counts.merge(status(row.getString(1)), row.getLong(2), Long::sum);
+		}, args.toArray());
+		return counts;
+	}
+
+	@Override
+	public List<String> steps(RefJobType type, Map<String, String> parameters) {
+		Job job = job(type);
+		if (job instanceof SimpleJob simple) {
+			// its steps, in the order they run
+			return List.copyOf(simple.getStepNames());
+		}
+		if (type == RefJobType.DELETE) {
+			// the deletion's flow plans, then deletes unless it only plans
+			return "true".equals(parameters.get(JobParameterNames.PLAN_ONLY)) ? List.of("planDeletionStep")
+					: List.of("planDeletionStep", "deleteRefsStep");
+		}
+		return List.of();
+	}
+
+	/** A status as the job repository stores it; {@code UNKNOWN} for another. */
+	private static JobStatus status(String name) {
+		for (JobStatus status : JobStatus.values()) {
+			if (status.name().equals(name)) {
+				return status;
+			}
+		}
+		return JobStatus.UNKNOWN;
+	}
+
+	/**
+	 * The {@code FROM} and {@code WHERE} clauses of the executions of refstore jobs
+	 * matching {@code filter} (its status too if {@code withStatus}), offset and limit
+	 * aside.
+	 */
+	private static void from(StringBuilder sql, List<Object> args, JobFilter filter, boolean withStatus) {
+		sql.append(" FROM BATCH_JOB_EXECUTION E"
+				+ " JOIN BATCH_JOB_INSTANCE I ON E.JOB_INSTANCE_ID = I.JOB_INSTANCE_ID WHERE I.JOB_NAME IN (");
+		int names = 0;
 		for (RefJobType type : RefJobType.values()) {
 			if (filter.type() == null || filter.type() == type) {
-				sql.append(args.isEmpty() ? "?" : ", ?");
+				sql.append((names++ == 0) ? "?" : ", ?");
 				args.add(type.jobName());
 			}
 		}
 		sql.append(")");
-		if (filter.status() != null) {
+		if (withStatus && filter.status() != null) {
 			sql.append(" AND E.STATUS = ?");
 			args.add(filter.status().name());
 		}
@@ -412,13 +470,6 @@ class DefaultRefJobs implements RefJobs {
 			sql.append(" AND E.CREATE_TIME < ?");
 			args.add(filter.to());
 		}
-		sql.append(" ORDER BY E.JOB_EXECUTION_ID DESC OFFSET ? ROWS FETCH NEXT ? ROWS ONLY");
-		args.add(filter.offset());
-		args.add(filter.limit());
-		return this.jdbc.queryForList(sql.toString(), Long.class, args.toArray())
-			.stream()
-			.map((id) -> summary(this.jobRepository.getJobExecution(id)))
-			.toList();
 	}
 
 	/**
