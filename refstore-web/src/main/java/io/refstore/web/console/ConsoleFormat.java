@@ -73,6 +73,31 @@ public class ConsoleFormat {
 	}
 
 	/**
+	 * A count with the word it counts, singular for one: {@code 1 protected ref},
+	 * {@code 2 protected refs}, {@code 18,373 refs}. Takes a number or a whole number as
+	 * text (a job result); text that is none counts as 0.
+	 */
+	public String plural(Object count, String one, String many) {
+		long value = (count instanceof Number number) ? number.longValue()
+				: number((count != null) ? count.toString() : null);
+		return count(value) + " " + ((value == 1) ? one : many);
+	}
+
+	/**
+	 * A job's or step's status in words, the same on every page: {@code STARTED} (Spring
+	 * Batch's word for a run under way) is {@code Running}, the others as {@link #words}:
+	 * {@code Starting}, {@code Stopping}, {@code Abandoned}.
+	 */
+	public String jobStatus(Object status) {
+		return jobStatusInWords((status != null) ? status.toString() : null);
+	}
+
+	/** {@link #jobStatus}, for code outside the templates. */
+	public static String jobStatusInWords(String status) {
+		return "STARTED".equals(status) ? "Running" : inWords(status);
+	}
+
+	/**
 	 * A size in binary units with one decimal: {@code 12.3 MiB}; plain bytes below 1 KiB.
 	 */
 	public String bytes(long value) {

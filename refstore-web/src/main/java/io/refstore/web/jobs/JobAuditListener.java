@@ -36,7 +36,7 @@ class JobAuditListener {
 										: AuditEntry.Outcome.SUCCESS;
 		String target = event.job() + ((event.executionId() == null) ? "" : " #" + event.executionId());
 		// the server's layout stays in the log: the entry names the repository
-		Map<String, String> parameters = Redaction.parameters(event.parameters());
+		Map<String, String> parameters = JobRedaction.parameters(event.parameters());
 		this.events.publishEvent(new AuditEntry(0, event.time(), event.actor(),
 				"job." + event.action().name().toLowerCase(java.util.Locale.ROOT), event.repository(), target,
 				parameters, result, detail(outcome, result)));

@@ -1,6 +1,7 @@
 package io.refstore.web.jobs;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -25,6 +26,34 @@ import io.refstore.web.console.ConsoleFormat;
  */
 public record JobDescription(JobSummary job) {
 
+	private static final ConsoleFormat FORMAT = new ConsoleFormat();
+
+	/**
+	 * The parameters a person chooses, in words, in the order a job's page lists them:
+	 * the launch forms' fields, by the names the jobs keep them under.
+	 */
+	private static final Map<String, String> LABELS = labels(JobParameterNames.TARGET_FORMAT, "Target format",
+			JobParameterNames.REFLOGS, "Reflogs", JobParameterNames.PLAN_ONLY, "Plan only", JobParameterNames.PLAN,
+			"Plan", JobParameterNames.PREFIXES, "Prefixes", JobParameterNames.GLOBS, "Globs", JobParameterNames.NAMES,
+			"Names", JobParameterNames.EXCLUDES, "Exclusions", JobParameterNames.NAMESPACES, "Namespaces",
+			JobParameterNames.MERGED_INTO, "Merged into", JobParameterNames.OLDER_THAN, "Tip older than",
+			JobParameterNames.NOT_UPDATED_SINCE, "Not updated since", JobParameterNames.PROTECTED_REFS,
+			"Protected refs", JobParameterNames.OVERRIDE_PROTECTION, "Protection overridden",
+			JobParameterNames.OVERRIDE_REASON, "Reason for the override", JobParameterNames.MANIFEST, "Manifest",
+			JobParameterNames.BACKUP, "Backup", JobParameterNames.FORCE, "Forced", JobParameterNames.CHUNK_SIZE,
+			"Chunk size", JobParameterNames.THROTTLE_MILLIS, "Throttle (ms)");
+
+	/** The parameters that are lists, separated by commas. */
+	private static final Set<String> LISTS = Set.of(JobParameterNames.PREFIXES, JobParameterNames.GLOBS,
+			JobParameterNames.NAMES, JobParameterNames.EXCLUDES, JobParameterNames.NAMESPACES,
+			JobParameterNames.PROTECTED_REFS);
+
+	/** The parameters whose values are names, patterns or paths. */
+	private static final Set<String> CODE = Set.of(JobParameterNames.PREFIXES, JobParameterNames.GLOBS,
+			JobParameterNames.NAMES, JobParameterNames.EXCLUDES, JobParameterNames.NAMESPACES,
+			JobParameterNames.PROTECTED_REFS, JobParameterNames.MERGED_INTO, JobParameterNames.PLAN,
+			JobParameterNames.MANIFEST, JobParameterNames.BACKUP);
+
 	/** Parameters the launcher adds, not the person who launched. */
 	private static final Set<String> INTERNAL = Set.of(JobParameterNames.LAUNCH_ID, JobParameterNames.ACTOR,
 			JobParameterNames.REPOSITORY, JobParameterNames.REPOSITORY_PATH, "refstore.instance", "run.id");
@@ -44,9 +73,12 @@ public record JobDescription(JobSummary job) {
 		return "true".equals(this.job.parameters().get(JobParameterNames.PLAN_ONLY));
 	}
 
-	/** The status in words: {@code Completed}, {@code Stopped}. */
+	/**
+	 * The status in words, as every page says it: {@code Running}, {@code Completed},
+	 * {@code Stopped}.
+	 */
 	public String status() {
-		return ConsoleFormat.inWords(this.job.status().name());
+		return ConsoleFormat.jobStatusInWords(this.job.status().name());
 	}
 
 	/**
@@ -75,21 +107,25 @@ public record JobDescription(JobSummary job) {
 			case INVENTORY -> inventory();
 			case ROLLBACK ->
 				"Rolled back from " + result(JobResults.ROLLBACK_FROM) + " to " + result(JobResults.ROLLBACK_TO) + ": "
-						+ count(JobResults.ROLLBACK_REFS) + " refs" + kept(JobResults.ROLLBACK_KEPT);
+						+ refs(JobResults.ROLLBACK_REFS) + kept(JobResults.ROLLBACK_KEPT);
 			case RESTORE ->
-				"Restored " + count(JobResults.RESTORE_RESTORED) + " refs" + (number(JobResults.RESTORE_PRESENT) > 0
-						? "; " + count(JobResults.RESTORE_PRESENT) + " were already there" : "") + ".";
-			case REWIND -> "Set " + count(JobResults.REWIND_APPLIED) + " refs back"
-					+ ((number(JobResults.REWIND_PRESENT) > 0)
-							? "; " + count(JobResults.REWIND_PRESENT) + " held their value already" : "")
+				"Restored " + refs(JobResults.RESTORE_RESTORED)
+						+ (number(JobResults.RESTORE_PRESENT) > 0 ? "; " + count(JobResults.RESTORE_PRESENT)
+								+ ((number(JobResults.RESTORE_PRESENT) == 1) ? " was" : " were") + " already there"
+								: "")
+						+ ".";
+			case REWIND -> "Set " + refs(JobResults.REWIND_APPLIED) + " back"
+					+ ((number(JobResults.REWIND_PRESENT) > 0) ? "; " + count(JobResults.REWIND_PRESENT)
+							+ ((number(JobResults.REWIND_PRESENT) == 1) ? " held its" : " held their")
+							+ " value already" : "")
 					+ ((number(JobResults.REWIND_CONFLICTS) > 0) ? "; " + count(JobResults.REWIND_CONFLICTS)
 							+ " changed since the preview were left alone: " + result(JobResults.REWIND_CONFLICTING)
 							: "")
 					+ ".";
-			case DELETE ->
-				planOnly() ? "Plans to delete " + count(JobResults.PLAN_COUNT) + " refs" + protectedRefs() + "."
-						: "Deleted " + String.format(Locale.ROOT, "%,d", stepDone("deleteRefsStep")) + " refs"
-								+ protectedRefs() + "; the manifest keeps them for a restore.";
+			case DELETE -> planOnly() ? "Plans to delete " + refs(JobResults.PLAN_COUNT) + protectedRefs() + "."
+					: "Deleted " + FORMAT.plural(stepDone("deleteRefsStep"), "ref", "refs") + protectedRefs()
+							+ "; the manifest keeps " + ((stepDone("deleteRefsStep") == 1) ? "it" : "them")
+							+ " for a restore.";
 		};
 	}
 
@@ -107,26 +143,28 @@ public record JobDescription(JobSummary job) {
 		}
 		String outcome = deletion.running() ? " is deleting them." : (deletion.status() == JobStatus.COMPLETED)
 				? " deleted them." : " " + deletion.status().name().toLowerCase(Locale.ROOT) + " before the end.";
-		return "Planned " + count(JobResults.PLAN_COUNT) + " refs for deletion" + protectedRefs() + "; job "
+		return "Planned " + refs(JobResults.PLAN_COUNT) + " for deletion" + protectedRefs() + "; job "
 				+ deletion.executionId() + outcome;
 	}
 
 	private String migration() {
 		boolean match = result(JobResults.MIGRATION_SOURCE_DIGEST).equals(result(JobResults.MIGRATION_TARGET_DIGEST))
 				&& !result(JobResults.MIGRATION_SOURCE_DIGEST).isEmpty();
-		return "Copied " + count(JobResults.MIGRATION_REFS) + " refs and " + count(JobResults.MIGRATION_LOG_ENTRIES)
-				+ " reflog entries from " + result(JobResults.MIGRATION_FROM) + " to " + result(JobResults.MIGRATION_TO)
-				+ "; " + (match ? "digests match" : "digests differ") + kept(JobResults.MIGRATION_CARRIED) + ".";
+		return "Copied " + refs(JobResults.MIGRATION_REFS) + " and "
+				+ counted(JobResults.MIGRATION_LOG_ENTRIES, "reflog entry", "reflog entries") + " from "
+				+ result(JobResults.MIGRATION_FROM) + " to " + result(JobResults.MIGRATION_TO) + "; "
+				+ (match ? "digests match" : "digests differ") + kept(JobResults.MIGRATION_CARRIED) + ".";
 	}
 
 	private String verification() {
 		long errors = number(JobResults.VERIFY_ERRORS);
 		long warnings = number(JobResults.VERIFY_WARNINGS);
 		String found = (errors == 0 && warnings == 0) ? "no problem found"
-				: count(JobResults.VERIFY_ERRORS) + " errors and " + count(JobResults.VERIFY_WARNINGS) + " warnings";
-		return "Read " + count(JobResults.VERIFY_REFS) + " refs and " + count(JobResults.VERIFY_LOG_ENTRIES)
-				+ " reflog entries of the " + result(JobResults.VERIFY_FORMAT) + " store: " + found
-				+ ". Nothing was changed.";
+				: counted(JobResults.VERIFY_ERRORS, "error", "errors") + " and "
+						+ counted(JobResults.VERIFY_WARNINGS, "warning", "warnings");
+		return "Read " + refs(JobResults.VERIFY_REFS) + " and "
+				+ counted(JobResults.VERIFY_LOG_ENTRIES, "reflog entry", "reflog entries") + " of the "
+				+ result(JobResults.VERIFY_FORMAT) + " store: " + found + ". Nothing was changed.";
 	}
 
 	private String maintenance() {
@@ -144,19 +182,39 @@ public record JobDescription(JobSummary job) {
 	private String inventory() {
 		String merged = "none".equals(result(JobResults.INVENTORY_MERGED)) ? "merged not counted (HEAD names no commit)"
 				: count(JobResults.INVENTORY_MERGED) + " merged into " + result(JobResults.INVENTORY_BASE);
-		return "Counted " + count(JobResults.INVENTORY_REFS) + " refs in "
-				+ result(JobResults.INVENTORY_NAMESPACES).lines().count() + " namespaces: "
-				+ count(JobResults.INVENTORY_STALE) + " stale, " + merged + ". Nothing was changed.";
+		return "Counted " + refs(JobResults.INVENTORY_REFS) + " in "
+				+ FORMAT.plural(result(JobResults.INVENTORY_NAMESPACES).lines().count(), "namespace", "namespaces")
+				+ ": " + count(JobResults.INVENTORY_STALE) + " stale, " + merged + ". Nothing was changed.";
 	}
 
 	private String kept(String key) {
 		long kept = number(key);
-		return (kept > 0) ? "; " + count(key) + " refs written meanwhile were carried over" : "";
+		return (kept > 0) ? "; " + refs(key) + " written meanwhile " + ((kept == 1) ? "was" : "were") + " carried over"
+				: "";
 	}
 
 	private String protectedRefs() {
 		long kept = number(JobResults.PLAN_PROTECTED_COUNT);
-		return (kept > 0) ? " (" + count(JobResults.PLAN_PROTECTED_COUNT) + " protected refs kept)" : "";
+		return (kept > 0)
+				? " (" + counted(JobResults.PLAN_PROTECTED_COUNT, "protected ref", "protected refs") + " kept)" : "";
+	}
+
+	/** A result's count of refs: {@code 1 ref}, {@code 3,546 refs}. */
+	private String refs(String key) {
+		return counted(key, "ref", "refs");
+	}
+
+	/**
+	 * A result's count with its word, singular for one; a result that is not a number as
+	 * it is ({@code ?} if absent).
+	 */
+	private String counted(String key, String one, String many) {
+		try {
+			return FORMAT.plural(Long.parseLong(result(key)), one, many);
+		}
+		catch (NumberFormatException ex) {
+			return count(key) + " " + many;
+		}
 	}
 
 	private String result(String key) {
@@ -196,6 +254,60 @@ public record JobDescription(JobSummary job) {
 		Map<String, String> chosen = new TreeMap<>(this.job.parameters());
 		chosen.keySet().removeAll(INTERNAL);
 		return chosen;
+	}
+
+	/**
+	 * A parameter a person chose, in words.
+	 *
+	 * @param name its name as the job keeps it ({@code chunkSize})
+	 * @param label its name in words ({@code Chunk size})
+	 * @param value its value in words: {@code Yes} and {@code No} for a flag, a list's
+	 * items separated by a comma and a space
+	 * @param job the job it names (a deletion's plan), or {@code null}
+	 */
+	public record Parameter(String name, String label, String value, Long job) {
+
+		/** Whether the value is written as code: names, patterns, paths. */
+		public boolean code() {
+			return CODE.contains(this.name);
+		}
+
+	}
+
+	/**
+	 * The parameters a person chose, in words ({@code Chunk size: 500},
+	 * {@code Plan only: Yes}), the launch forms' first, a deletion's plan with the job
+	 * that made it when {@code relations} know it.
+	 * @param relations the job's relations, or {@code null}
+	 */
+	public List<Parameter> chosen(JobRelations relations) {
+		List<Parameter> chosen = new ArrayList<>();
+		Map<String, String> given = parameters();
+		for (Map.Entry<String, String> label : LABELS.entrySet()) {
+			String value = given.remove(label.getKey());
+			if (value != null) {
+				Long job = (JobParameterNames.PLAN.equals(label.getKey()) && relations != null
+						&& relations.plan() != null) ? relations.plan().executionId() : null;
+				chosen.add(new Parameter(label.getKey(), label.getValue(), valueInWords(label.getKey(), value), job));
+			}
+		}
+		given.forEach((name, value) -> chosen.add(new Parameter(name, ConsoleFormat.inWords(name), value, null)));
+		return chosen;
+	}
+
+	private static String valueInWords(String name, String value) {
+		if ("true".equals(value) || "false".equals(value)) {
+			return "true".equals(value) ? "Yes" : "No";
+		}
+		return LISTS.contains(name) ? String.join(", ", value.split(",")) : value;
+	}
+
+	private static Map<String, String> labels(String... namesAndLabels) {
+		Map<String, String> labels = new LinkedHashMap<>();
+		for (int i = 0; i < namesAndLabels.length; i += 2) {
+			labels.put(namesAndLabels[i], namesAndLabels[i + 1]);
+		}
+		return labels;
 	}
 
 	/** The parameters the launcher added (launch id, server instance). */

@@ -104,4 +104,41 @@ class JobDescriptionTest {
 			.summary()).isEqualTo("Nothing to do: 3 loose refs (3 loose refs, below the limit of 16).");
 	}
 
+	@Test
+	void theChosenParametersAreInWordsAndCountsSayOneRefOrSeveral() {
+		JobDescription migration = new JobDescription(
+				job(RefJobType.MIGRATE, "STARTED", "", Map.of("chunkSize", "500", "throttleMillis", "150", "reflogs",
+						"true", "targetFormat", "reftable", "launchId", "0f3c", "colour", "red"), Map.of(), List.of()));
+		assertThat(migration.status()).isEqualTo("Running");
+		assertThat(migration.chosen(null)).extracting(JobDescription.Parameter::label, JobDescription.Parameter::value)
+			.containsExactly(org.assertj.core.groups.Tuple.tuple("Target format", "reftable"),
+					org.assertj.core.groups.Tuple.tuple("Reflogs", "Yes"),
+					org.assertj.core.groups.Tuple.tuple("Chunk size", "500"),
+					org.assertj.core.groups.Tuple.tuple("Throttle (ms)", "150"),
+					org.assertj.core.groups.Tuple.tuple("Colour", "red"));
+		JobDescription plan = new JobDescription(
+				job(RefJobType.DELETE, "COMPLETED", "", Map.of("planOnly", "true", "prefixes", "refs/pull/,refs/tmp/"),
+						Map.of("plan.count", "1", "plan.protected.count", "1"), List.of()));
+		assertThat(plan.summary()).isEqualTo("Plans to delete 1 ref (1 protected ref kept).");
+		assertThat(plan.chosen(null)).extracting(JobDescription.Parameter::label, JobDescription.Parameter::value)
+			.containsExactly(org.assertj.core.groups.Tuple.tuple("Plan only", "Yes"),
+					org.assertj.core.groups.Tuple.tuple("Prefixes", "refs/pull/, refs/tmp/"));
+		JobSummary planJob = job(RefJobType.DELETE, "COMPLETED", "", Map.of("planOnly", "true"), Map.of(), List.of());
+		JobDescription deletion = new JobDescription(
+				job(RefJobType.DELETE, "COMPLETED", "", Map.of("plan", "0f3c/plan"), Map.of(), List.of()));
+		assertThat(deletion.chosen(new JobRelations(null, null, planJob, List.of(), List.of(), List.of(), null)))
+			.containsExactly(new JobDescription.Parameter("plan", "Plan", "0f3c/plan", 12L));
+		assertThat(new JobDescription(job(RefJobType.RESTORE, "COMPLETED", "", Map.of(),
+				Map.of("restore.restored", "1", "restore.present", "1"), List.of()))
+			.summary()).isEqualTo("Restored 1 ref; 1 was already there.");
+		// a plan's path is shown relative to the plans' directory, as a launch takes it
+		assertThat(JobRedaction.planRelative("/srv/git/a.git/refstore-plans/0f3c/plan")).isEqualTo("0f3c/plan");
+		assertThat(JobRedaction
+			.redacted(job(RefJobType.DELETE, "COMPLETED", "", Map.of("plan", "/srv/git/a.git/refstore-plans/0f3c/plan"),
+					Map.of("plan.path", "/srv/git/a.git/refstore-plans/0f3c/plan"), List.of()))
+			.results()).containsEntry("plan.path", "0f3c/plan");
+		assertThat(JobRedaction.planRelative("/srv/git/a.git/refstore-backup/x"))
+			.isEqualTo("/srv/git/a.git/refstore-backup/x");
+	}
+
 }
