@@ -5,10 +5,14 @@ import java.security.Principal;
 import jakarta.servlet.http.HttpServletResponse;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 import org.springframework.format.annotation.DateTimeFormat;
 import org.springframework.http.HttpStatus;
@@ -33,10 +37,15 @@ import io.refstore.web.console.ConsoleUser;
 import io.refstore.web.system.InvalidRequestException;
 
 /**
- * The job history with its filters and chart, one execution's live page (its progress
- * part is polled by htmx while it runs), and the actions on an execution: stop, restart,
- * execute a reviewed deletion plan after the typed confirmation, restore what a deletion
- * removed. Every action redirects to the execution it produced.
+ * The job history: counters per status (counted with the list's filters in one query),
+ * the filters (a From later than To is an error on the form, not an empty list), the list
+ * with the boxes for acting on several jobs ({@link JobBulkController}), the pager that
+ * says where the page is ("51–100 of 11,111"), and the chart; the running view's counters
+ * and list are polled by htmx. One execution's live page (its progress part is polled
+ * while it runs) lists every step the job runs from the start, with the overall progress.
+ * The actions on an execution: stop (after a confirmation page), restart, execute a
+ * reviewed deletion plan after the typed confirmation, restore what a deletion removed.
+ * Every action redirects to the execution it produced.
  */
 @ConsoleController
 class JobController {
@@ -47,11 +56,21 @@ class JobController {
 
 	static final String VIEWS_JOB_PROGRESS = "jobs/jobDetails :: progress";
 
+	/** The confirmation of an action on jobs: stop one, stop or restart several. */
+	static final String VIEWS_CONFIRM = "jobs/confirmJobs";
+
 	static final int PAGE_SIZE = 50;
 
 	/** The statuses the list filters by. */
-	private static final List<JobStatus> STATUSES = List.of(JobStatus.STARTING, JobStatus.STARTED, JobStatus.STOPPING,
+	private static final List<JobStatus> STATUSES = List.of(JobStatus.STARTED, JobStatus.STARTING, JobStatus.STOPPING,
 			JobStatus.STOPPED, JobStatus.FAILED, JobStatus.COMPLETED, JobStatus.ABANDONED);
+
+	/** The counters' statuses, in their order (unknown only when there is one). */
+	private static final List<JobStatus> COUNTED = List.of(JobStatus.STARTED, JobStatus.COMPLETED, JobStatus.FAILED,
+			JobStatus.STOPPED, JobStatus.STARTING, JobStatus.STOPPING, JobStatus.ABANDONED, JobStatus.UNKNOWN);
+
+	/** The statuses of jobs under way: their list updates itself. */
+	private static final Set<JobStatus> LIVE = EnumSet.of(JobStatus.STARTING, JobStatus.STARTED, JobStatus.STOPPING);
 
 	private final JobService jobs;
 
@@ -67,30 +86,117 @@ class JobController {
 			@RequestParam(required = false) String repo, @RequestParam(required = false) String actor,
 			@RequestParam(required = false) @DateTimeFormat(iso = DateTimeFormat.ISO.DATE_TIME) LocalDateTime from,
 			@RequestParam(required = false) @DateTimeFormat(iso = DateTimeFormat.ISO.DATE_TIME) LocalDateTime to,
-			@RequestParam(defaultValue = "0") int offset, Model model) {
+			@RequestParam(defaultValue = "0") int offset,
+			@ModelAttribute(name = "consoleUser", binding = false) ConsoleUser user, Model model,
+			HttpServletResponse response) {
 		RefJobType jobType = blank(type) ? null : JobService.jobType("type", type);
 		if (offset < 0) {
 			throw new InvalidRequestException("offset", Integer.toString(offset), "it must not be negative");
 		}
 		JobFilter filter = new JobFilter(JobService.jobStatus(status), jobType, blank(repo) ? null : repo,
 				blank(actor) ? null : actor, from, to, offset, PAGE_SIZE);
+		JobListLinks links = new JobListLinks(filter);
+		model.addAttribute("serverZone", ZoneId.systemDefault().getId());
+		model.addAttribute("filter", filter);
+		model.addAttribute("links", links);
+		model.addAttribute("types", RefJobType.values());
+		model.addAttribute("statuses", STATUSES);
+		model.addAttribute("live", LIVE.contains(filter.status()));
+		if (from != null && to != null && from.isAfter(to)) {
+			// nothing could match: said on the form, naming both fields
+			response.setStatus(HttpStatus.BAD_REQUEST.value());
+			model.addAttribute("filterError", "From (" + from.toString().replace('T', ' ') + ") is later than To ("
+					+ to.toString().replace('T', ' ') + "): choose a From before the To.");
+			model.addAttribute("jobs", List.of());
+			model.addAttribute("counters", List.of());
+			model.addAttribute("page", new JobPage(0, offset, PAGE_SIZE, 0));
+			model.addAttribute("hasMore", false);
+			model.addAttribute("chart", this.charts.durations(List.of()));
+			model.addAttribute("summaries", Map.of());
+			model.addAttribute("progress", Map.of());
+			model.addAttribute("stoppable", Set.of());
+			model.addAttribute("restartable", Set.of());
+			return VIEWS_JOB_LIST;
+		}
+		Map<JobStatus, Long> counts = this.jobs.countByStatus(filter);
+		long total = (filter.status() == null) ? counts.values().stream().mapToLong(Long::longValue).sum()
+				: counts.getOrDefault(filter.status(), 0L);
 		List<JobSummary> found = this.jobs.list(filter);
-		model.addAttribute("jobs", found);
+		List<JobSummary> shown = found.stream().map(JobRedaction::redacted).toList();
+		model.addAttribute("jobs", shown);
 		Map<Long, String> summaries = new HashMap<>();
-		for (JobSummary job : found) {
-			String summary = new JobDescription(JobRedaction.redacted(job)).summary();
+		Map<Long, JobView.Progress> progress = new HashMap<>();
+		Set<Long> stoppable = new HashSet<>();
+		Set<Long> restartable = new HashSet<>();
+		for (JobSummary job : shown) {
+			String summary = new JobDescription(job).summary();
 			if (summary != null) {
 				summaries.put(job.executionId(), summary);
 			}
+			if (job.running()) {
+				progress.put(job.executionId(), JobView.of(job).progress());
+				if (user.operator()) {
+					stoppable.add(job.executionId());
+				}
+			}
+			else if (job.status().restartable() && user.mayRun(job.type(), job.parameters())
+					&& this.jobs.restartedAs(job) == null) {
+				restartable.add(job.executionId());
+			}
 		}
 		model.addAttribute("summaries", summaries);
-		model.addAttribute("serverZone", ZoneId.systemDefault().getId());
-		model.addAttribute("filter", filter);
-		model.addAttribute("types", RefJobType.values());
-		model.addAttribute("statuses", STATUSES);
+		model.addAttribute("progress", progress);
+		model.addAttribute("stoppable", stoppable);
+		model.addAttribute("restartable", restartable);
+		model.addAttribute("counters", counters(counts, filter, links));
+		JobPage page = new JobPage(total, offset, PAGE_SIZE, found.size());
+		model.addAttribute("page", page);
 		model.addAttribute("chart", this.charts.durations(found));
-		model.addAttribute("hasMore", found.size() == PAGE_SIZE);
+		model.addAttribute("hasMore", page.hasNext());
 		return VIEWS_JOB_LIST;
+	}
+
+	/**
+	 * A counter per status (all, then running, completed, failed, stopped, then the rarer
+	 * ones), each the number of jobs the other filters select in it.
+	 */
+	private static List<JobCounter> counters(Map<JobStatus, Long> counts, JobFilter filter, JobListLinks links) {
+		List<JobCounter> counters = new ArrayList<>();
+		counters.add(new JobCounter(null, "All", counts.values().stream().mapToLong(Long::longValue).sum(),
+				links.status(null), filter.status() == null));
+		for (JobStatus status : COUNTED) {
+			long count = counts.getOrDefault(status, 0L);
+			if (count > 0 || status != JobStatus.UNKNOWN) {
+				counters.add(new JobCounter(status, ConsoleFormat.jobStatusInWords(status.name()), count,
+						links.status(status), status == filter.status()));
+			}
+		}
+		return counters;
+	}
+
+	/**
+	 * The confirmation before a running job is stopped: what stopping does, and the
+	 * button (OPERATOR). One that has ended meanwhile goes back to its page, which says
+	 * so.
+	 */
+	@GetMapping("/jobs/{id:\\d+}/stop")
+	String initStop(@PathVariable long id, @ModelAttribute(name = "consoleUser", binding = false) ConsoleUser user,
+			Model model, RedirectAttributes redirect) {
+		if (!user.operator()) {
+			throw new AccessDeniedException("the role " + user.role() + " may not stop jobs");
+		}
+		JobSummary job = find(id);
+		if (!job.running()) {
+			redirect.addFlashAttribute("problem", "This job is not running any more, so there is nothing to stop.");
+			return "redirect:/jobs/" + id;
+		}
+		model.addAttribute("action", JobBulk.Action.STOP);
+		model.addAttribute("items", List.of(JobBulk.preview(JobBulk.Action.STOP, job, null, true)));
+		model.addAttribute("allowed", true);
+		model.addAttribute("postTo", "/jobs/" + id + "/stop");
+		model.addAttribute("cancel", "/jobs/" + id);
+		model.addAttribute("back", null);
+		return VIEWS_CONFIRM;
 	}
 
 	@GetMapping("/jobs/{id:\\d+}")
@@ -109,6 +215,7 @@ class JobController {
 		JobSummary job = find(id);
 		model.addAttribute("job", job);
 		model.addAttribute("description", new JobDescription(job));
+		model.addAttribute("overview", StepOverview.of(job, this.jobs.steps(job)));
 		if (!job.running()) {
 			response.setHeader("HX-Refresh", "true");
 		}
@@ -162,7 +269,7 @@ class JobController {
 			}
 			redirect.addFlashAttribute("problem",
 					"This job cannot be restarted: only a stopped or failed job restarts, and this one is "
-							+ ConsoleFormat.inWords(job.status().name()).toLowerCase(Locale.ROOT) + ".");
+							+ ConsoleFormat.jobStatusInWords(job.status().name()).toLowerCase(Locale.ROOT) + ".");
 			return "redirect:/jobs/" + id;
 		}
 		redirect.addFlashAttribute("message", "Restarted execution " + id + " as " + restarted.executionId() + ".");
@@ -248,6 +355,7 @@ class JobController {
 		JobSummary shown = JobRedaction.redacted(job);
 		model.addAttribute("job", shown);
 		model.addAttribute("description", new JobDescription(shown));
+		model.addAttribute("overview", StepOverview.of(shown, this.jobs.steps(job)));
 		model.addAttribute("relations", this.jobs.relations(job));
 		model.addAttribute("backup", JobRelations.backup(job));
 	}

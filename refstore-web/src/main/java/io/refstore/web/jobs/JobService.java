@@ -414,6 +414,35 @@ public class JobService {
 	}
 
 	/**
+	 * How many executions match {@code filter} in each status, its own status, offset and
+	 * limit aside (one query): the history's counters, and its total.
+	 */
+	@PreAuthorize("hasRole('VIEWER')")
+	public Map<JobStatus, Long> countByStatus(JobFilter filter) {
+		return this.jobs.countByStatus(filter);
+	}
+
+	/**
+	 * The steps {@code job} runs, in order, by name, including those it has not reached
+	 * yet; empty for a job refstore does not know.
+	 */
+	@PreAuthorize("hasRole('VIEWER')")
+	public List<String> steps(JobSummary job) {
+		return (job.type() == null) ? List.of() : this.jobs.steps(job.type(), job.parameters());
+	}
+
+	/**
+	 * The execution that restarted {@code job} (the next run of its instance), or
+	 * {@code null}: a job goes on from its latest run only. One indexed query.
+	 */
+	@PreAuthorize("hasRole('VIEWER')")
+	public Long restartedAs(JobSummary job) {
+		List<Long> runs = this.jobs.executionIds(job.instanceId());
+		int at = runs.indexOf(job.executionId());
+		return (at >= 0 && at + 1 < runs.size()) ? runs.get(at + 1) : null;
+	}
+
+	/**
 	 * When each repository last completed a job of {@code type}: the end of its newest
 	 * COMPLETED execution, in the server's zone. Repositories without one are absent. One
 	 * indexed query per repository, by the name given at launch.

@@ -64,7 +64,10 @@ class ConsoleAccessibilityIT extends BrowserTestSupport {
 				{ "retention", "/retention" }, { "webhooks", "/webhooks" }, { "webhook-new", "/webhooks/new" },
 				{ "journal", "/repo/journal?name=a11y.git" }, { "journal-deleted", "/repo/deleted?name=a11y.git" },
 				{ "journal-rewind", "/repo/rewind?name=a11y.git&prefix=refs/heads/&at=2026-01-01T00:00:00" },
-				{ "not-found", "/no/such/page" }, { "bad-address", "/repo%zz" } };
+				{ "not-found", "/no/such/page" }, { "bad-address", "/repo%zz" },
+				{ "jobs-running", "/jobs?status=STARTED" }, { "jobs-none-match", "/jobs?status=FAILED&repo=none" },
+				{ "jobs-from-after-to", "/jobs?from=2026-02-01T00:00&to=2026-01-01T00:00" },
+				{ "jobs-confirm", "/jobs/bulk?action=restart&id=" + job.substring(job.lastIndexOf('/') + 1) } };
 		for (String[] page : pages) {
 			check(page[0], page[1], violations);
 		}

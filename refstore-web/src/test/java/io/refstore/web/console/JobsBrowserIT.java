@@ -21,7 +21,10 @@ import io.refstore.core.testing.TempRepo;
  * deletion, reviews count and sample, is refused with a wrong typed confirmation,
  * confirms, sees the refs gone (git agrees), and restores them; a viewer sees no mutating
  * control and a POST made anyway is refused; an admin stops a throttled migration from
- * its live page (git still reads the old store, unchanged) and restarts it to COMPLETED.
+ * its live page (git still reads the old store, unchanged) and restarts it to COMPLETED;
+ * an admin stops two running migrations from the list's running view and restarts them
+ * there, with the counters, the pager and a migration's steps from the start, at 400 and
+ * 1,400 px.
  */
 class JobsBrowserIT extends BrowserTestSupport {
 
@@ -68,7 +71,9 @@ class JobsBrowserIT extends BrowserTestSupport {
 		assertThat(chrome.findElement(By.cssSelector("tr[data-step='copyRefsStep'] td")).getText())
 			.isEqualTo("Copy refs");
 		assertThat(chrome.findElement(By.id("internal-parameters")).isDisplayed()).isFalse();
-		assertThat(chrome.findElement(By.id("parameters")).getText()).contains("chunkSize").doesNotContain("launchId");
+		assertThat(chrome.findElement(By.id("parameters")).getText()).contains("Chunk size")
+			.doesNotContain("chunkSize")
+			.doesNotContain("launchId");
 		assertThat(GitCli.reftable().ok(repo.dir(), "rev-parse", "--show-ref-format").trim()).isEqualTo("reftable");
 		assertThat(GitCli.reftable().ok(repo.dir(), "for-each-ref")).isEqualTo(before);
 
@@ -143,7 +148,10 @@ class JobsBrowserIT extends BrowserTestSupport {
 		waitUpTo(Duration.ofSeconds(10)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
 			.until((driver) -> !driver.findElement(By.id("job-elapsed")).getText().equals(elapsed));
 		assertThat(chrome.getCurrentUrl()).isEqualTo(first);
+		// Stop asks first, on a page of its own that a keyboard reaches like any other
 		chrome.findElement(By.id("stop")).click();
+		assertThat(waitFor(By.tagName("h1")).getText()).startsWith("Stop job ");
+		chrome.findElement(By.id("confirm")).click();
 		awaitJobStatus("Stopped", Duration.ofSeconds(30));
 		assertThat(chrome.getCurrentUrl()).isEqualTo(first);
 		screenshot("jobs-stop-stopped");
@@ -326,8 +334,214 @@ class JobsBrowserIT extends BrowserTestSupport {
 						""");
 		assertThat(status).isEqualTo(403L);
 		chrome.get(url("/jobs?repo=viewed.git"));
-		assertThat(chrome.findElement(By.id("jobs")).getText()).contains("No job matches.");
+		assertThat(chrome.findElement(By.id("jobs")).getText()).contains("No job matches these filters.");
+		assertThat(chrome.findElements(By.cssSelector("#jobs input[type=checkbox]"))).isEmpty();
+		assertThat(chrome.findElements(By.id("restart-selected"))).isEmpty();
 		screenshot("viewer-refused");
+	}
+
+	/**
+	 * Jobs like JobRunr: counters per status, the running view updating itself, two
+	 * migrations selected and stopped, then selected and restarted, each step confirmed
+	 * and each job's outcome said; the pager says where the page is; a migration's page
+	 * lists its steps from the start with the overall progress. At 400 px nothing
+	 * overflows sideways, at 1,400 px no name wraps inside a word.
+	 */
+	@Test
+	void anAdminStopsAndRestartsSeveralJobsFromTheList() {
+		for (String name : List.of("bulk-a.git", "bulk-b.git", "bulk-c.git")) {
+			TempRepo repo = TempRepo.init(GitCli.system(), ROOT.resolve(name), "--bare");
+			String commit = repo.commit("one", null);
+			StringBuilder updates = new StringBuilder();
+			for (int i = 0; i < 2000; i++) {
+				updates.append("create refs/heads/b/")
+					.append(String.format("%05d", i))
+					.append(' ')
+					.append(commit)
+					.append('\n');
+			}
+			repo.run(updates.toString().getBytes(), "update-ref", "--stdin").requireOk();
+		}
+		logIn("admin");
+		chrome.get(url("/jobs/new/migration?repo=bulk-c.git"));
+		chrome.findElement(By.id("dryRun1")).click();
+		chrome.findElement(By.id("launch")).click();
+		awaitJobStatus("Completed", Duration.ofSeconds(60));
+		try {
+			stopAndRestartSeveral();
+		}
+		finally {
+			// the running view polls: leave it, so that no poll after the test opens a
+			// session that would take the next login to it
+			chrome.get("about:blank");
+		}
+	}
+
+	private void stopAndRestartSeveral() {
+		// a's page, where its launch leads, lists every step from the start, the ones to
+		// come waiting
+		String a = slowMigration("bulk-a.git");
+		waitUpTo(Duration.ofSeconds(30)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+			.until((driver) -> driver.findElement(By.id("job-progress-text")).getText().startsWith("Step 2 of 5"));
+		assertThat(chrome.findElements(By.cssSelector("#steps tbody tr"))).hasSize(5);
+		assertThat(chrome.findElement(By.cssSelector("tr[data-step='swapStorageStep']")).getText()).contains("Waiting");
+		assertThat(chrome.findElement(By.id("job-status")).getText()).isEqualTo("Running");
+		screenshot("job-steps-overview");
+		String b = slowMigration("bulk-b.git");
+
+		// the counters; the running view updates itself (the page is not reloaded)
+		chrome.get(url("/jobs?repo=bulk-*"));
+		assertThat(waitFor(By.cssSelector("#job-states a[data-status='STARTED'] .state-count")).getText())
+			.isEqualTo("2");
+		assertThat(chrome.findElement(By.cssSelector("#job-states a[data-status='COMPLETED'] .state-count")).getText())
+			.isEqualTo("1");
+		chrome.findElement(By.cssSelector("#job-states a[data-status='STARTED']")).click();
+		waitFor(By.cssSelector("#jobs progress"));
+		chrome.executeScript("window.notReloaded = true;");
+		select(a, b);
+		clickFresh(By.id("stop-selected"));
+		assertThat(waitFor(By.id("confirm-jobs")).getText()).contains("Asked to stop");
+		chrome.findElement(By.id("confirm")).click();
+		assertThat(waitFor(By.id("bulk-outcomes")).getText()).contains("Stop requested");
+		chrome.executeScript("window.notReloaded = true;");
+		waitForText(By.id("jobs"), "No job is under way now.");
+		assertThat(chrome.executeScript("return window.notReloaded === true;")).isEqualTo(true);
+		waitForText(By.cssSelector("#job-states a[data-status='STOPPED'] .state-count"), "2");
+
+		// both stopped: selected in their status and restarted
+		chrome.findElement(By.cssSelector("#job-states a[data-status='STOPPED']")).click();
+		waitFor(By.id("restart-selected"));
+		select(a, b);
+		chrome.findElement(By.id("restart-selected")).click();
+		assertThat(waitFor(By.id("confirm-jobs")).getText()).contains("Restarted as a new job");
+		assertThat(chrome.findElement(By.id("confirm")).getText()).isEqualTo("Restart 2 jobs");
+		chrome.findElement(By.id("confirm")).click();
+		List<String> outcomes = waitFor(By.id("bulk-outcomes")).findElements(By.tagName("li"))
+			.stream()
+			.map(org.openqa.selenium.WebElement::getText)
+			.toList();
+		assertThat(outcomes).hasSize(2)
+			.allMatch(
+					(line) -> line.matches(
+							"Job \\d+ \\(Migration of bulk-[ab]\\.git\\): " + "Restarted as job \\d+\\. Open job \\d+"),
+					"each says which job restarted it");
+		assertThat(chrome.findElement(By.cssSelector("main .flash")).getText())
+			.isEqualTo("Restarted 2 of 2 selected jobs.");
+		screenshot("jobs-counters-bulk");
+		String restarted = chrome.findElement(By.cssSelector("#bulk-outcomes li a:last-child")).getAttribute("href");
+
+		// the pager says where the page is
+		chrome.findElement(By.cssSelector("#job-states a[data-status='ALL']")).click();
+		assertThat(waitFor(By.id("page-position")).getText()).isEqualTo("1–5 of 5");
+
+		chrome.get(restarted);
+		awaitJobStatus("Completed", Duration.ofSeconds(90));
+		assertThat(chrome.findElement(By.id("job-progress-text")).getText())
+			.isEqualTo("5 of 5 steps done, 100% in all");
+		assertThat(chrome.findElement(By.cssSelector("tr[data-step='snapshotRefsStep']")).getText())
+			.contains("Done earlier");
+
+		try {
+			chrome.manage().window().setSize(new org.openqa.selenium.Dimension(400, 900));
+			chrome.get(url("/jobs?repo=bulk-*"));
+			waitFor(By.id("jobs"));
+			assertFitsSideways("/jobs");
+			chrome.executeScript("document.getElementById('job-list').scrollIntoView();");
+			screenshot("jobs-400px");
+			chrome.get(restarted);
+			waitFor(By.id("steps"));
+			assertFitsSideways(restarted);
+			chrome.get(url("/jobs/" + a + "/stop"));
+			waitFor(By.tagName("main"));
+			assertFitsSideways("the stop's confirmation");
+			chrome.manage().window().setSize(new org.openqa.selenium.Dimension(1400, 900));
+			chrome.get(url("/jobs?repo=bulk-*"));
+			waitFor(By.id("jobs"));
+			assertThat(wordsBrokenAcrossLines()).isEmpty();
+			chrome.get(restarted);
+			waitFor(By.id("steps"));
+			assertThat(wordsBrokenAcrossLines()).isEmpty();
+		}
+		finally {
+			chrome.manage().window().setSize(new org.openqa.selenium.Dimension(1280, 900));
+		}
+	}
+
+	/** Launches a slow migration of {@code repo}; returns its execution id. */
+	private String slowMigration(String repo) {
+		chrome.get(url("/jobs/new/migration?repo=" + repo));
+		chrome.findElement(By.id("chunkSize")).clear();
+		chrome.findElement(By.id("chunkSize")).sendKeys("50");
+		chrome.findElement(By.id("throttleMillis")).clear();
+		// 40 chunks with half a second between them: time enough to stop both from the
+		// list
+		chrome.findElement(By.id("throttleMillis")).sendKeys("500");
+		chrome.findElement(By.id("launch")).click();
+		waitFor(By.id("steps"));
+		String page = chrome.getCurrentUrl();
+		return page.substring(page.lastIndexOf('/') + 1);
+	}
+
+	/** Ticks the boxes of these jobs, which keep their state while the list updates. */
+	private static void select(String... ids) {
+		for (String id : ids) {
+			waitUpTo(Duration.ofSeconds(10)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+				.until((driver) -> {
+					var box = driver.findElement(By.id("select-" + id));
+					if (!box.isSelected()) {
+						box.click();
+					}
+					return box.isSelected();
+				});
+		}
+	}
+
+	/** Clicks an element a polling list may replace between finding and clicking. */
+	private static void clickFresh(By locator) {
+		waitUpTo(Duration.ofSeconds(10)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+			.until((driver) -> {
+				driver.findElement(locator).click();
+				return true;
+			});
+	}
+
+	/** The page's main part is no wider than the window: nothing scrolls sideways. */
+	private static void assertFitsSideways(String page) {
+		Object widths = chrome
+			.executeScript("var m = document.querySelector('main'); return [m.scrollWidth, m.clientWidth];");
+		@SuppressWarnings("unchecked")
+		List<Long> sizes = (List<Long>) widths;
+		assertThat(sizes.get(0)).as("main's scroll width on " + page + " at 400 px").isLessThanOrEqualTo(sizes.get(1));
+	}
+
+	/**
+	 * The words of the page's names (title, counters, the list's cells, steps and
+	 * parameters) whose letters the browser put on two lines.
+	 */
+	@SuppressWarnings("unchecked")
+	private static List<String> wordsBrokenAcrossLines() {
+		return (List<String>) chrome.executeScript("""
+				const broken = [];
+				const cells = document.querySelectorAll(
+					'main h1, #job-states a, #jobs td, #steps td, #parameters th, #parameters td, .pager');
+				for (const cell of cells) {
+					const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+					for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+						const words = /\\S+/g;
+						for (let m = words.exec(node.textContent); m; m = words.exec(node.textContent)) {
+							const range = document.createRange();
+							range.setStart(node, m.index);
+							range.setEnd(node, m.index + m[0].length);
+							const tops = new Set(Array.from(range.getClientRects())
+								.filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+							if (tops.size > 1) {
+								broken.push(m[0]);
+							}
+						}
+					}
+				}
+				return broken;
+				""");
 	}
 
 }
