@@ -6,6 +6,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
+import io.refstore.core.delete.ProtectedRefs;
+
 /**
  * The service the web layer drives refstore jobs through: launch with every parameter
  * checked before anything starts, stop, restart, and read executions back as plain
@@ -57,6 +59,13 @@ public interface RefJobs {
 	 * {@code repository})
 	 */
 	void checkInputs(String repository, RefJobParameters parameters);
+
+	/**
+	 * What a deletion plan keeps unless its launch overrides the protection
+	 * ({@code refstore.deletion.protected-refs}): for pages that show which refs a plan
+	 * would keep before one is launched.
+	 */
+	ProtectedRefs protection();
 
 	/**
 	 * Asks a running execution to stop; it stops at its next chunk boundary, with status

@@ -62,6 +62,8 @@ class DefaultRefJobs implements RefJobs {
 
 	private final JobParameterValidator validator;
 
+	private final ProtectedRefs protection;
+
 	private final JobLeases leases;
 
 	private final ApplicationEventPublisher events;
@@ -80,10 +82,16 @@ class DefaultRefJobs implements RefJobs {
 		this.jobOperator = jobOperator;
 		this.jobRepository = jobRepository;
 		this.validator = new JobParameterValidator(paths, protection);
+		this.protection = protection;
 		this.leases = leases;
 		this.events = events;
 		this.jdbc = jdbc;
 		this.recovery = recovery;
+	}
+
+	@Override
+	public ProtectedRefs protection() {
+		return this.protection;
 	}
 
 	@Override

@@ -122,6 +122,23 @@ public final class ProtectedRefs {
 	}
 
 	/**
+	 * The entry that protects a ref, as a plan would keep it, or {@code null} if none
+	 * does: for a console that shows which refs a deletion would keep before one is
+	 * planned.
+	 * @param name the full ref name
+	 * @param headChain the refs {@code HEAD} leads to (the branch it names, and on), read
+	 * by the caller; ignored unless {@value #HEAD} is protected
+	 */
+	public String protecting(String name, List<String> headChain) {
+		byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
+		byte[][] chain = new byte[this.head ? headChain.size() : 0][];
+		for (int i = 0; i < chain.length; i++) {
+			chain[i] = headChain.get(i).getBytes(StandardCharsets.UTF_8);
+		}
+		return protecting(bytes, bytes.length, chain);
+	}
+
+	/**
 	 * The entry that protects the name in {@code name[0 .. length)}, or {@code null} if
 	 * none does.
 	 * @param headChain the refs {@code HEAD} leads to, as read for this selection (empty

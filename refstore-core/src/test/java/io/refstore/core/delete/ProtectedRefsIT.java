@@ -164,6 +164,18 @@ class ProtectedRefsIT {
 	}
 
 	@Test
+	void aNameIsJudgedOneByOneAsAPlanWouldKeepIt() {
+		ProtectedRefs defaults = ProtectedRefs.defaults();
+		PROTECTED.forEach((name, entry) -> assertThat(defaults.protecting(name, List.of("refs/heads/main"))).as(name)
+			.isEqualTo(entry));
+		OTHERS.forEach((name) -> assertThat(defaults.protecting(name, List.of("refs/heads/main"))).as(name).isNull());
+		// without HEAD among the entries, HEAD's branch is no longer kept
+		assertThat(ProtectedRefs.of(List.of("refs/notes/**")).protecting("refs/heads/main", List.of("refs/heads/main")))
+			.isNull();
+		assertThat(defaults.protecting("refs/heads/main", List.of())).isNull();
+	}
+
+	@Test
 	void aBadEntryIsRefusedNamingIt() {
 		assertThatThrownBy(() -> ProtectedRefs.of(List.of("refs/notes/**", "notes/*")))
 			.isInstanceOf(InvalidSelectionException.class)
