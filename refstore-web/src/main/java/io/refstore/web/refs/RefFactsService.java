@@ -237,6 +237,25 @@ class RefFactsService {
 	}
 
 	/**
+	 * The index of the branches ({@code refs/heads/}) judged against the branch
+	 * {@code HEAD} names, the one {@link #branchAges} reads, for the Branches view to
+	 * count, filter and page in memory.
+	 * @param open the repository, open for the caller's request
+	 */
+	BranchIndex branchIndex(OpenRepo open) throws IOException {
+		Base base = base(open.store(), "");
+		TipIndex index = index(open, BRANCHES, base, true);
+		return new BranchIndex(index, base.note());
+	}
+
+	/**
+	 * The branches' index and, when nothing is judged merged, why ({@code null}
+	 * otherwise).
+	 */
+	record BranchIndex(TipIndex index, String note) {
+	}
+
+	/**
 	 * One ref's commit columns, and how it relates to {@code HEAD}'s branch: merged, and
 	 * the commits ahead and behind.
 	 */
@@ -430,15 +449,14 @@ class RefFactsService {
 	}
 
 	/** The object a ref's view points to, or {@code null} for none or a missing one. */
-	private static ObjectId value(HashAlgorithm hash, RefView view) {
+	static ObjectId value(HashAlgorithm hash, RefView view) {
 		if (view.object() == null || view.object().type() == null) {
 			return null;
 		}
 		return ObjectId.fromHex(hash, view.object().sha());
 	}
 
-	private static RefCommit commit(CommitHistory history, ObjectId value, long date, Boolean merged)
-			throws IOException {
+	static RefCommit commit(CommitHistory history, ObjectId value, long date, Boolean merged) throws IOException {
 		Instant when = (date == TipFacts.NO_DATE) ? null : Instant.ofEpochSecond(date);
 		CommitHistory.Description description = history.describe(value);
 		if (description == null) {

@@ -143,6 +143,31 @@ final class TipIndex {
 	}
 
 	/**
+	 * Whether ref {@code i}'s name, from byte {@code skip} on, contains {@code needle},
+	 * ASCII letters compared without case (other bytes exactly).
+	 * @param needle the text sought, its ASCII letters in lower case
+	 */
+	boolean containsIgnoreCase(int i, int skip, byte[] needle) {
+		int start = start(i) + skip;
+		int last = this.ends[i] - needle.length;
+		for (int at = start; at <= last; at++) {
+			int k = 0;
+			while (k < needle.length && lower(this.names[at + k]) == needle[k]) {
+				k++;
+			}
+			if (k == needle.length) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/** An ASCII letter in lower case; any other byte as it is. */
+	static byte lower(byte b) {
+		return (b >= 'A' && b <= 'Z') ? (byte) (b + ('a' - 'A')) : b;
+	}
+
+	/**
 	 * Bytewise comparison of ref {@code i}'s name with {@code other}, as stores order.
 	 */
 	int compareName(int i, byte[] other) {
