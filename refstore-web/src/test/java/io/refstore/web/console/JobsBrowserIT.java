@@ -149,7 +149,12 @@ class JobsBrowserIT extends BrowserTestSupport {
 			.until((driver) -> !driver.findElement(By.id("job-elapsed")).getText().equals(elapsed));
 		assertThat(chrome.getCurrentUrl()).isEqualTo(first);
 		// Stop asks first, on a page of its own that a keyboard reaches like any other
-		chrome.findElement(By.id("stop")).click();
+		// (clicked again if the page's poll replaced the button under the click)
+		waitUpTo(Duration.ofSeconds(10)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+			.until((driver) -> {
+				driver.findElement(By.id("stop")).click();
+				return true;
+			});
 		assertThat(waitFor(By.tagName("h1")).getText()).startsWith("Stop job ");
 		chrome.findElement(By.id("confirm")).click();
 		awaitJobStatus("Stopped", Duration.ofSeconds(30));
@@ -476,6 +481,7 @@ class JobsBrowserIT extends BrowserTestSupport {
 		// 40 chunks with half a second between them: time enough to stop both from the
 		// list
 		chrome.findElement(By.id("throttleMillis")).sendKeys("500");
+		chrome.findElement(By.cssSelector("input[type=checkbox][name=readersChecked]")).click();
 		chrome.findElement(By.id("launch")).click();
 		waitFor(By.id("steps"));
 		String page = chrome.getCurrentUrl();
