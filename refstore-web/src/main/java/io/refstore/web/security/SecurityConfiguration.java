@@ -41,6 +41,10 @@ import org.springframework.security.web.authentication.UsernamePasswordAuthentic
 import org.springframework.security.web.authentication.www.BasicAuthenticationFilter;
 import org.springframework.security.web.firewall.HttpFirewall;
 import org.springframework.security.web.firewall.StrictHttpFirewall;
+import org.springframework.security.web.savedrequest.HttpSessionRequestCache;
+import org.springframework.security.web.util.matcher.AndRequestMatcher;
+import org.springframework.security.web.util.matcher.NegatedRequestMatcher;
+import org.springframework.security.web.util.matcher.RequestHeaderRequestMatcher;
 
 import io.refstore.web.audit.AuditLog;
 import io.refstore.web.audit.DeniedRequestAudit;
@@ -301,6 +305,15 @@ class SecurityConfiguration {
 				.failureUrl("/login?sso-failed")
 				.userInfoEndpoint((userInfo) -> userInfo.oidcUserService(new OidcUsers(roles))));
 		}
+		// the page to land on after signing in is a page, never a part of one: a live
+		// page
+		// polling (htmx) once its session ended would land the user on the bare fragment
+		HttpSessionRequestCache pages = new HttpSessionRequestCache();
+		pages.setRequestMatcher(new AndRequestMatcher((request) -> "GET".equals(request.getMethod()),
+				new NegatedRequestMatcher(new RequestHeaderRequestMatcher("HX-Request")),
+				new NegatedRequestMatcher(new RequestHeaderRequestMatcher("X-Requested-With", "XMLHttpRequest")),
+				new NegatedRequestMatcher((request) -> request.getRequestURI().endsWith("/favicon.ico"))));
+		http.requestCache((cache) -> cache.requestCache(pages));
 		http.formLogin((form) -> form.loginPage("/login").permitAll())
 			.exceptionHandling(
 					(exceptions) -> exceptions.accessDeniedHandler(denied.handler(new AccessDeniedHandlerImpl())))

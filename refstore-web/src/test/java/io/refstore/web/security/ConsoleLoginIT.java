@@ -11,12 +11,14 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 
 import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
+import org.springframework.mock.web.MockHttpSession;
 
 import io.refstore.web.ApiTestSupport;
 
 /**
  * The console's filter chain: a login page with a CSRF token, form login for the
- * configured users, and no login (nor any POST) without the token.
+ * configured users, and no login (nor any POST) without the token; a sign-in lands on the
+ * page asked for, never on a part of one that htmx asked for after the session ended.
  */
 class ConsoleLoginIT extends ApiTestSupport {
 
@@ -27,6 +29,23 @@ class ConsoleLoginIT extends ApiTestSupport {
 			.andExpect(content().string(Matchers.containsString("name=\"_csrf\"")))
 			.andExpect(content().string(Matchers.containsString("name=\"password\"")));
 		this.mvc.perform(get("/")).andExpect(status().is3xxRedirection()).andExpect(redirectedUrl("/login"));
+	}
+
+	@Test
+	void aSignInLandsOnThePageAskedForNeverOnAPartHtmxAskedFor() throws Exception {
+		// a live page polling after the session ended: its poll is not where to land
+		MockHttpSession polled = new MockHttpSession();
+		this.mvc.perform(get("/jobs?status=STARTED").header("HX-Request", "true").session(polled))
+			.andExpect(redirectedUrl("/login"));
+		this.mvc
+			.perform(
+					post("/login").param("username", "viewer").param("password", PASSWORD).with(csrf()).session(polled))
+			.andExpect(redirectedUrl("/"));
+		MockHttpSession asked = new MockHttpSession();
+		this.mvc.perform(get("/jobs?status=FAILED").session(asked)).andExpect(redirectedUrl("/login"));
+		this.mvc
+			.perform(post("/login").param("username", "viewer").param("password", PASSWORD).with(csrf()).session(asked))
+			.andExpect(redirectedUrl("http://localhost/jobs?status=FAILED&continue"));
 	}
 
 	@Test
