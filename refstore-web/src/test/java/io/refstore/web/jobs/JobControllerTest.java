@@ -6,6 +6,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.not;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.asyncDispatch;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
@@ -14,6 +15,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.model;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.redirectedUrl;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.redirectedUrlPattern;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.request;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.view;
 
@@ -95,6 +97,39 @@ class JobControllerTest extends ConsoleTestSupport {
 			.andReturn());
 		assertThat(awaitEnd(plan, "plan.count")).isEqualTo("COMPLETED");
 		return plan;
+	}
+
+	@Test
+	void aPlansWholeListDownloadsAsCsvJudgedByGit() throws Exception {
+		String name = uniqueName("plan-csv");
+		TempRepo repo = repo(name, 25);
+		// a comma is allowed in a ref name: quoted in the CSV
+		repo.git("update-ref", "refs/heads/b/with,comma", repo.git("rev-parse", "refs/heads/main").trim());
+		long plan = plannedBranches(name);
+		this.mvc.perform(get("/jobs/" + plan).with(viewer()))
+			.andExpect(content().string(containsString("href=\"/jobs/" + plan + "/plan.csv\">Download all 26 as CSV")));
+		// streamed: the body comes on the request's asynchronous dispatch
+		MvcResult streaming = this.mvc.perform(get("/jobs/" + plan + "/plan.csv").with(viewer()))
+			.andExpect(request().asyncStarted())
+			.andReturn();
+		String csv = this.mvc.perform(asyncDispatch(streaming))
+			.andExpect(status().isOk())
+			.andExpect(header().string("Content-Disposition", "attachment; filename=\"plan-" + plan + ".csv\""))
+			.andExpect(header().string("Content-Type", "text/csv;charset=UTF-8"))
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		StringBuilder expected = new StringBuilder("ref,value\r\n");
+		for (String line : repo.git("for-each-ref", "--format=%(refname) %(objectname)", "refs/heads/b/")
+			.lines()
+			.toList()) {
+			String[] fields = line.split(" ");
+			String ref = fields[0].contains(",") ? '"' + fields[0] + '"' : fields[0];
+			expected.append(ref).append(',').append(fields[1]).append("\r\n");
+		}
+		assertThat(csv).isEqualTo(expected.toString());
+		// only a completed plan has a list; a job that is no plan is a 400 naming it
+		this.mvc.perform(get("/jobs/999999/plan.csv").with(viewer())).andExpect(status().isBadRequest());
 	}
 
 	/** The execution of {@code plan} with this confirmation, by an ADMIN. */
@@ -548,6 +583,7 @@ class JobControllerTest extends ConsoleTestSupport {
 				.param("targetFormat", "reftable")
 				.param("chunkSize", "50")
 				.param("throttleMillis", "150")
+				.param("readersChecked", "true")
 				.with(admin())
 				.with(csrf()))
 			.andExpect(redirectedUrlPattern("/jobs/*"))
