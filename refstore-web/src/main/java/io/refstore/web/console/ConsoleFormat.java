@@ -10,6 +10,8 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeParseException;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -57,6 +59,27 @@ public class ConsoleFormat {
 		catch (NumberFormatException ex) {
 			return 0;
 		}
+	}
+
+	/**
+	 * A path-like name's components, each but the last with its {@code /}:
+	 * {@code [refs/, heads/, topic]}. A template writes a {@code <wbr>} between them, so
+	 * that a name in a narrow column breaks after a slash, never inside a component.
+	 */
+	public List<String> pathParts(String name) {
+		if (name == null || name.isEmpty()) {
+			return List.of();
+		}
+		List<String> parts = new ArrayList<>();
+		int start = 0;
+		for (int slash = name.indexOf('/'); slash >= 0; slash = name.indexOf('/', start)) {
+			parts.add(name.substring(start, slash + 1));
+			start = slash + 1;
+		}
+		if (start < name.length()) {
+			parts.add(name.substring(start));
+		}
+		return parts;
 	}
 
 	/** A count with thousands separators: {@code 1,000,000}. */

@@ -45,6 +45,17 @@ class ConsoleFormatTest {
 	}
 
 	@Test
+	void aPathBreaksOnlyAfterItsSlashes() {
+		assertThat(this.fmt.pathParts("refs/heads/team-1/topic")).containsExactly("refs/", "heads/", "team-1/",
+				"topic");
+		assertThat(this.fmt.pathParts("HEAD")).containsExactly("HEAD");
+		assertThat(this.fmt.pathParts("refs/odd/")).containsExactly("refs/", "odd/");
+		assertThat(this.fmt.pathParts("")).isEmpty();
+		assertThat(this.fmt.signedCount(1200)).isEqualTo("+1,200");
+		assertThat(this.fmt.signedCount(-3)).isEqualTo("-3");
+	}
+
+	@Test
 	void durationsBetweenTwoTimes() {
 		Instant start = Instant.parse("2026-12-01T13:00:00Z");
 		assertThat(this.fmt.between(start, start.plusMillis(4200))).isEqualTo("4.2s");
