@@ -102,6 +102,12 @@ class RefJobsIT {
 			// of refs), the others their refs or entries
 			assertThat(done.steps()).allSatisfy((step) -> assertThat(step.total()).as(step.name()).isPositive());
 			assertThat(done.steps().get(0).done()).isEqualTo(done.steps().get(0).total()).isEqualTo(1);
+			// the verification counts the refs it compared, as the copy does: a finished
+			// step never reads "0" beside a summary saying the digests match
+			JobSummary.StepSummary verify = done.steps().get(3);
+			assertThat(verify.done()).as("verified").isEqualTo(verify.total()).isEqualTo(copy.total());
+			assertThat(verify.estimate()).isFalse();
+			assertThat(done.steps()).allSatisfy((step) -> assertThat(step.done()).as(step.name()).isPositive());
 			assertThat(copy.commits()).isGreaterThanOrEqualTo(refs.lines().count() / 40);
 			assertThat(done.results()).containsEntry("migration.to", target.configName())
 				.containsEntry("migration.refs", Long.toString(refs.lines().count()));
