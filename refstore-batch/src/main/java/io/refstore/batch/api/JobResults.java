@@ -12,7 +12,7 @@ public final class JobResults {
 	 * The directory below the git directory where deletion plans and their manifests are
 	 * kept.
 	 */
-	public static final String PLANS_DIR = "refstore-plans";
+	public static final String PLANS_DIR = io.refstore.core.journal.RewindPlan.DIR;
 
 	/** Deletion: the plan file's absolute path. */
 	public static final String PLAN_PATH = "plan.path";

@@ -3,13 +3,20 @@ package io.refstore.core.cli;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.time.temporal.TemporalAccessor;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import io.refstore.core.cli.env.CommandContext;
 import io.refstore.core.cli.env.CommandFailure;
@@ -19,6 +26,9 @@ import io.refstore.core.journal.JournalBase;
 import io.refstore.core.journal.JournalEntry;
 import io.refstore.core.journal.JournalHook;
 import io.refstore.core.journal.JournalReader;
+import io.refstore.core.journal.PointInTime;
+import io.refstore.core.journal.RefRewinder;
+import io.refstore.core.journal.RewindPlan;
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.RefFormat;
@@ -26,13 +36,18 @@ import io.refstore.core.ref.RefTransaction;
 import io.refstore.core.ref.RefUpdate;
 import io.refstore.core.ref.TransactionResult;
 import io.refstore.core.ref.UpdateResult;
+import io.refstore.core.input.RefusedInputException;
 import io.refstore.core.repo.Repository;
+import io.refstore.core.repo.RepositoryId;
 
 /**
  * {@code refstore journal}: {@code install} the {@code reference-transaction} hook that
  * records every ref change git commits in the repository's journal, {@code uninstall} it,
  * {@code log} the journal's entries, newest first, list the refs it shows {@code deleted}
- * and {@code restore} them at their last values (docs/journal.md).
+ * and {@code restore} them at their last values, and {@code rewind} the refs under a
+ * prefix to a past moment (point-in-time restore) or undo such a rewind
+ * (docs/journal.md). They read the journal file and the one the application last set
+ * aside.
  */
 final class JournalCommand implements Command {
 
@@ -42,8 +57,31 @@ final class JournalCommand implements Command {
 			   or: refstore journal log [--ref <name>] [<pattern>...]
 			   or: refstore journal deleted [<pattern>...]
 			   or: refstore journal restore [-n | --dry-run] <ref>...
+			   or: refstore journal rewind [-n | --dry-run] --at <time> [<prefix>]
+			   or: refstore journal rewind --undo <plan>
 
 			""";
+
+	/** How many refs one transaction of a rewind sets. */
+	private static final int REWIND_CHUNK = 1000;
+
+	/**
+	 * ISO-8601 date and time, with a space or a T between them, with or without an
+	 * offset.
+	 */
+	private static final DateTimeFormatter MOMENT = new DateTimeFormatterBuilder().parseCaseInsensitive()
+		.append(DateTimeFormatter.ISO_LOCAL_DATE)
+		.optionalStart()
+		.appendLiteral('T')
+		.optionalEnd()
+		.optionalStart()
+		.appendLiteral(' ')
+		.optionalEnd()
+		.append(DateTimeFormatter.ISO_LOCAL_TIME)
+		.optionalStart()
+		.appendOffsetId()
+		.optionalEnd()
+		.toFormatter();
 
 	private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS 'UTC'")
 		.withZone(ZoneOffset.UTC);
@@ -58,6 +96,7 @@ final class JournalCommand implements Command {
 			case "log" -> log(context, rest);
 			case "deleted" -> deleted(context, rest);
 			case "restore" -> restore(context, rest);
+			case "rewind" -> rewind(context, rest);
 			default -> throw Command.unknownSubcommand(subcommand, USAGE);
 		};
 	}
@@ -126,7 +165,7 @@ final class JournalCommand implements Command {
 		RefPatterns patterns = parsed.args().isEmpty() ? null : RefPatterns.of(parsed.args());
 		List<JournalEntry> entries = new ArrayList<>();
 		long skipped;
-		try (JournalReader reader = JournalReader.open(JournalHook.journalFile(context.repository()))) {
+		try (JournalReader reader = JournalReader.open(journalFiles(context))) {
 			for (JournalEntry entry = reader.next(); entry != null; entry = reader.next()) {
 				if ((ref == null || ref.equals(entry.refName())) && (patterns == null || matches(patterns, entry))) {
 					entries.add(entry);
@@ -232,11 +271,184 @@ final class JournalCommand implements Command {
 		return 0;
 	}
 
+	/**
+	 * Puts the refs under a prefix back as the journal shows them at a moment, or undoes
+	 * such a rewind: the plan and the plan that undoes it are written first (in
+	 * {@value RewindPlan#DIR}), then applied in chunks of compare-and-swap updates; a ref
+	 * another writer changed since is left alone and named.
+	 */
+	private static int rewind(CommandContext context, List<String> args) throws CommandFailure, IOException {
+		Options options = new Options(
+				"refstore journal rewind [-n | --dry-run] --at <time> [<prefix>]\n   or: refstore journal rewind --undo <plan>")
+			.flag('n', "dry-run", "only say what would change")
+			.value((char) 0, "at", "time",
+					"the moment: an ISO-8601 time such as 2026-12-06T14:03:00Z (UTC if it names no offset),"
+							+ " or @<seconds since 1970>")
+			.value((char) 0, "undo", "plan",
+					"undo the rewind that wrote this plan (its name in " + RewindPlan.DIR + ")");
+		Options.Parsed parsed = options.parse(args);
+		Repository repository = context.repository();
+		if (parsed.given("undo")) {
+			if (parsed.given("at") || !parsed.args().isEmpty()) {
+				throw CommandFailure.usage("--undo takes no --at and no prefix: the plan names them", options.usage());
+			}
+			String given = parsed.value("undo");
+			if (!RewindPlan.isPlanName(given)) {
+				throw CommandFailure.usage(
+						"'" + given + "' is not the name of a rewind's plan (rewind-<time>-<hex>.plan)",
+						options.usage());
+			}
+			Path file;
+			try {
+				file = RewindPlan.checkInput("--undo", repository, RewindPlan.DIR, RewindPlan.undoName(given));
+			}
+			catch (RefusedInputException ex) {
+				throw CommandFailure.fatal(ex.getMessage());
+			}
+			RewindPlan undo = RewindPlan.read(file);
+			if (parsed.flag("dry-run")) {
+				for (RewindPlan.Step step : undo.steps()) {
+					context.out().write(step(step));
+				}
+				return 0;
+			}
+			return apply(context, undo, file.getFileName().toString(), null);
+		}
+		if (!parsed.given("at")) {
+			throw CommandFailure.usage("name the moment to rewind to with --at", options.usage());
+		}
+		if (parsed.args().size() > 1) {
+			throw CommandFailure.usage("name at most one prefix", options.usage());
+		}
+		Instant at = moment(parsed.value("at"), options.usage());
+		String prefix = parsed.args().isEmpty() ? "refs/" : parsed.args().get(0);
+		PointInTime.Read read = PointInTime.around(journalFiles(context), at, prefix);
+		warnSkipped(context, read.skipped());
+		Optional<JournalBase> base = JournalBase.read(repository.commonDir());
+		List<String> report = new ArrayList<>();
+		List<RewindPlan.Step> steps = PointInTime.sort(read.around(), at, base, context.refs(), context.objects(),
+				new PointInTime.Sink() {
+
+					@Override
+					public void create(String ref, String target) {
+						report.add("create " + ref + " " + target + "\n");
+					}
+
+					@Override
+					public void delete(String ref, String current) {
+						report.add("delete " + ref + " " + current + "\n");
+					}
+
+					@Override
+					public void move(String ref, String current, String target) {
+						report.add("move " + ref + " " + current + " -> " + target + "\n");
+					}
+
+					@Override
+					public void missing(String ref, String current, String target) {
+						context.warning("leaving '" + ref + "' alone: object " + target
+								+ " that it held then no longer exists");
+					}
+
+					@Override
+					public void unknown(String ref) {
+						context.warning("leaving '" + ref + "' alone: the journal cannot tell what it held then");
+					}
+
+					@Override
+					public void unchanged(String ref) {
+						// back at its value then: nothing to say
+					}
+
+				});
+		for (String line : report) {
+			context.out().write(line);
+		}
+		if (steps.isEmpty()) {
+			context.message("nothing to rewind: the refs under '" + prefix
+					+ "' the journal can tell about hold their values of " + at + " already");
+			return 0;
+		}
+		if (parsed.flag("dry-run")) {
+			return 0;
+		}
+		RewindPlan plan = new RewindPlan(context.refs().hashAlgorithm(), RepositoryId.find(repository).orElse(null), at,
+				prefix, steps);
+		String name = plan.saveIn(repository.gitDir().resolve(RewindPlan.DIR));
+		return apply(context, plan, name, name);
+	}
+
+	/**
+	 * Applies a rewind plan and says what it did.
+	 * @param undoable the plan's name if a rewind wrote it (its undo plan is beside it),
+	 * {@code null} for an undo
+	 */
+	private static int apply(CommandContext context, RewindPlan plan, String name, String undoable)
+			throws IOException, CommandFailure {
+		RefRewinder.Result result = new RefRewinder(context.refs(),
+				"refstore: rewind to " + plan.at() + " (" + name + ")")
+			.apply(plan, REWIND_CHUNK, (done) -> {
+			});
+		context.out()
+			.write("rewound " + result.applied() + " ref" + ((result.applied() == 1) ? "" : "s") + " to " + plan.at()
+					+ ((result.present() > 0) ? " (" + result.present() + " held that value already)" : "") + "\n");
+		if (undoable != null) {
+			context.out().write("undo with: refstore journal rewind --undo " + undoable + "\n");
+		}
+		if (result.conflicts() > 0) {
+			throw CommandFailure.fatal(result.conflicts() + " ref" + ((result.conflicts() == 1) ? "" : "s")
+					+ " changed by another writer since the plan, left alone: " + String.join(" ", result.named()));
+		}
+		return 0;
+	}
+
+	/** A plan's step as the dry run of an undo shows it. */
+	private static String step(RewindPlan.Step step) {
+		if (step.creates()) {
+			return "create " + step.name() + " " + step.to().name() + "\n";
+		}
+		if (step.deletes()) {
+			return "delete " + step.name() + " " + step.from().name() + "\n";
+		}
+		return "move " + step.name() + " " + step.from().name() + " -> " + step.to().name() + "\n";
+	}
+
+	/**
+	 * A moment as {@code --at} gives it: an ISO-8601 instant or date and time (UTC if it
+	 * names no offset), or {@code @<seconds>}; never one to come.
+	 */
+	static Instant moment(String given, String usage) throws CommandFailure {
+		Instant at;
+		try {
+			if (given.startsWith("@")) {
+				at = Instant.ofEpochSecond(Long.parseLong(given.substring(1)));
+			}
+			else {
+				TemporalAccessor parsed = MOMENT.parseBest(given, OffsetDateTime::from, LocalDateTime::from);
+				at = (parsed instanceof OffsetDateTime offset) ? offset.toInstant()
+						: ((LocalDateTime) parsed).toInstant(ZoneOffset.UTC);
+			}
+		}
+		catch (DateTimeException | NumberFormatException ex) {
+			throw CommandFailure.usage("--at '" + given
+					+ "' is not a moment: give an ISO-8601 time such as 2026-12-06T14:03:00Z, or @<seconds since 1970>",
+					usage);
+		}
+		if (at.isAfter(Instant.now())) {
+			throw CommandFailure.usage("--at '" + given + "' is still to come", usage);
+		}
+		return at;
+	}
+
+	private static List<Path> journalFiles(CommandContext context) throws IOException {
+		return JournalHook.journalFiles(context.repository().commonDir());
+	}
+
 	/** The refs the journal shows deleted that do not exist now. */
 	private static List<DeletedRefs.Deleted> deletedNow(CommandContext context) throws IOException {
 		List<DeletedRefs.Deleted> all;
 		long skipped;
-		try (JournalReader reader = JournalReader.open(JournalHook.journalFile(context.repository()))) {
+		try (JournalReader reader = JournalReader.open(journalFiles(context))) {
 			all = DeletedRefs.of(reader);
 			skipped = reader.skipped();
 		}

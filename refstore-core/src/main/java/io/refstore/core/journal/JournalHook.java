@@ -43,6 +43,9 @@ public final class JournalHook {
 	/** The name the hook installed over is kept under, beside the new one. */
 	public static final String CHAINED = "reference-transaction.refstore-chained";
 
+	/** The name a journal is set aside under, beside the journal. */
+	static final String SET_ASIDE = "journal.ingested";
+
 	/** The environment variables naming the writer by default, in the order tried. */
 	public static final List<String> DEFAULT_WRITER_ENV = List.of("GL_USERNAME", "GL_ID", "REMOTE_USER");
 
@@ -107,6 +110,16 @@ public final class JournalHook {
 	}
 
 	/**
+	 * The journal files of the repository whose common git directory is
+	 * {@code commonDir}, oldest first: the one last set aside ({@link #setAside}), then
+	 * the journal. Entries set aside before that are only in the application's database.
+	 */
+	public static List<Path> journalFiles(Path commonDir) {
+		Path journal = journalFile(commonDir);
+		return List.of(journal.resolveSibling(SET_ASIDE), journal);
+	}
+
+	/**
 	 * Sets the journal of the repository whose common git directory is {@code commonDir}
 	 * aside, renamed to {@code journal.ingested} (over an older one): the hook's next
 	 * append starts a new journal, while an append that opened the file before the rename
@@ -115,7 +128,7 @@ public final class JournalHook {
 	 */
 	public static Path setAside(Path commonDir) throws IOException {
 		Path journal = journalFile(commonDir);
-		Path aside = journal.resolveSibling("journal.ingested");
+		Path aside = journal.resolveSibling(SET_ASIDE);
 		Fsync.rename(journal, aside);
 		return aside;
 	}

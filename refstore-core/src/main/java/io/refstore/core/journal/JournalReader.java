@@ -1,14 +1,22 @@
 package io.refstore.core.journal;
 
 import java.io.Closeable;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.SequenceInputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -54,6 +62,90 @@ public final class JournalReader implements Closeable {
 		catch (NoSuchFileException ex) {
 			return new JournalReader(InputStream.nullInputStream());
 		}
+	}
+
+	/**
+	 * Reads journal files one after the other, oldest first, as one journal: each up to
+	 * its last complete line (a line cut short by a crash would otherwise run into the
+	 * next file's first); a missing file counts as empty.
+	 */
+	public static JournalReader open(List<Path> files) throws IOException {
+		List<InputStream> streams = new ArrayList<>();
+		try {
+			for (Path file : files) {
+				long whole = wholeLines(file);
+				if (whole > 0) {
+					streams.add(new BoundedInputStream(Files.newInputStream(file), whole));
+				}
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			for (InputStream stream : streams) {
+				stream.close();
+			}
+			throw ex;
+		}
+		return new JournalReader(new SequenceInputStream(Collections.enumeration(streams)));
+	}
+
+	/** The bytes of {@code file} up to and including its last newline; 0 if none. */
+	private static long wholeLines(Path file) throws IOException {
+		try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+			ByteBuffer block = ByteBuffer.allocate(8192);
+			for (long end = channel.size(); end > 0;) {
+				long start = Math.max(0, end - block.capacity());
+				block.clear().limit((int) (end - start));
+				while (block.hasRemaining() && channel.read(block, start + block.position()) >= 0) {
+					// until the block is read
+				}
+				for (int i = block.position() - 1; i >= 0; i--) {
+					if (block.get(i) == '\n') {
+						return start + i + 1;
+					}
+				}
+				end = start;
+			}
+			return 0;
+		}
+		catch (NoSuchFileException ex) {
+			return 0;
+		}
+	}
+
+	/** The first {@code limit} bytes of a stream. */
+	private static final class BoundedInputStream extends FilterInputStream {
+
+		private long left;
+
+		BoundedInputStream(InputStream in, long limit) {
+			super(in);
+			this.left = limit;
+		}
+
+		@Override
+		public int read() throws IOException {
+			if (this.left <= 0) {
+				return -1;
+			}
+			int b = super.read();
+			if (b >= 0) {
+				this.left--;
+			}
+			return b;
+		}
+
+		@Override
+		public int read(byte[] b, int off, int len) throws IOException {
+			if (this.left <= 0) {
+				return -1;
+			}
+			int n = super.read(b, off, (int) Math.min(len, this.left));
+			if (n > 0) {
+				this.left -= n;
+			}
+			return n;
+		}
+
 	}
 
 	/**

@@ -54,6 +54,12 @@ import io.refstore.core.repo.RepositoryInputs;
  */
 public record RewindPlan(HashAlgorithm hash, RepositoryId repository, Instant at, String prefix, List<Step> steps) {
 
+	/**
+	 * The directory of the git directory that keeps plans, the jobs' and the
+	 * {@code refstore journal rewind} command's.
+	 */
+	public static final String DIR = "refstore-plans";
+
 	private static final String MAGIC = "refstore-rewind-plan 1";
 
 	private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")

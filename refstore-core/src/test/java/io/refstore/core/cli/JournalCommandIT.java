@@ -208,17 +208,99 @@ class JournalCommandIT {
 		TempRepo repo = TempRepo.init(CliHarness.GIT, this.dir.resolve("repo"));
 
 		GitCli.Result log = refstore(repo.dir(), "journal", "log").requireOk();
-		GitCli.Result unknown = refstore(repo.dir(), "journal", "rewind");
+		GitCli.Result unknown = refstore(repo.dir(), "journal", "rewrite");
 		GitCli.Result uninstall = refstore(repo.dir(), "journal", "uninstall").requireOk();
 		GitCli.Result badName = refstore(repo.dir(), "journal", "install", "--writer-env=a b");
 
 		assertThat(log.stdout()).isEmpty();
 		assertThat(unknown.exitCode()).isEqualTo(129);
-		assertThat(unknown.stderr()).startsWith("error: unknown subcommand: `rewind'");
+		assertThat(unknown.stderr()).startsWith("error: unknown subcommand: `rewrite'");
 		assertThat(uninstall.stdout()).startsWith("the journal hook is not installed");
 		assertThat(badName.exitCode()).isEqualTo(129);
 		assertThat(badName.stderr()).startsWith("error: not an environment variable's name: 'a b'");
 		assertThat(Files.exists(repo.gitDir().resolve("hooks/reference-transaction"))).isFalse();
+	}
+
+	/**
+	 * {@code journal rewind --at} puts the refs under a prefix back as git left them at
+	 * that moment (created since: deleted; deleted since: created; moved: set back),
+	 * leaves the rest alone, and {@code --undo} of its plan takes them forward again;
+	 * judged by git's {@code for-each-ref}. It reads the journal the application set
+	 * aside too.
+	 */
+	@Test
+	void rewindPutsAPrefixBackAsGitLeftItAndUndoTakesItForward() throws Exception {
+		TempRepo repo = repoWithJournal();
+		String c1 = repo.git("rev-parse", "one").strip();
+		String c2 = repo.git("rev-parse", "two").strip();
+		repo.git("update-ref", "refs/heads/moved", c1);
+		repo.git("update-ref", "refs/heads/deleted", c1);
+		repo.git("update-ref", "refs/heads/kept", c2);
+		// the application ingested and set this much aside: the next entries start a new
+		// journal
+		JournalHook.setAside(repo.gitDir());
+		repo.git("update-ref", "refs/heads/kept", c1, c2);
+		Thread.sleep(50);
+		Instant moment = Instant.now();
+		String then = heads(repo);
+		Thread.sleep(50);
+		repo.git("update-ref", "refs/heads/moved", c2, c1);
+		repo.git("update-ref", "-d", "refs/heads/deleted", c1);
+		repo.git("update-ref", "refs/heads/created", c2);
+		repo.git("update-ref", "refs/tags/later", c2);
+		String now = heads(repo);
+
+		GitCli.Result dryRun = refstore(repo.dir(), "journal", "rewind", "-n", "--at", moment.toString(), "refs/heads/")
+			.requireOk();
+		assertThat(dryRun.stdout().lines()).containsExactly("delete refs/heads/created " + c2,
+				"create refs/heads/deleted " + c1, "move refs/heads/moved " + c2 + " -> " + c1);
+		assertThat(heads(repo)).isEqualTo(now);
+
+		GitCli.Result rewound = refstore(repo.dir(), "journal", "rewind", "--at", moment.toString(), "refs/heads/")
+			.requireOk();
+
+		assertThat(heads(repo)).isEqualTo(then);
+		assertThat(repo.git("rev-parse", "refs/tags/later").strip()).isEqualTo(c2);
+		List<String> said = rewound.stdout().lines().toList();
+		assertThat(said.get(said.size() - 2)).isEqualTo("rewound 3 refs to " + moment);
+		String undo = said.get(said.size() - 1);
+		assertThat(undo).matches("undo with: refstore journal rewind --undo rewind-\\d{8}T\\d{6}Z-[0-9a-f]{4}\\.plan");
+		assertThat(refstore(repo.dir(), "journal", "rewind", "--at", moment.toString(), "refs/heads/").requireOk()
+			.stderr()).startsWith("nothing to rewind: the refs under 'refs/heads/' the journal can tell about hold");
+
+		refstore(repo.dir(), "journal", "rewind", "--undo", undo.substring(undo.lastIndexOf(' ') + 1)).requireOk();
+
+		assertThat(heads(repo)).isEqualTo(now);
+	}
+
+	@Test
+	void rewindRefusesAMomentToComeOrNoneAndAPlanThatIsNotOne() throws IOException {
+		TempRepo repo = repoWithJournal();
+		Files.createDirectories(repo.gitDir().resolve("refstore-plans"));
+		Files.createSymbolicLink(repo.gitDir().resolve("refstore-plans/rewind-20260101T000000Z-abcd.undo.plan"),
+				Path.of("/etc/passwd"));
+
+		GitCli.Result future = refstore(repo.dir(), "journal", "rewind", "--at", "2999-01-01T00:00:00Z");
+		GitCli.Result garbled = refstore(repo.dir(), "journal", "rewind", "--at", "yesterday");
+		GitCli.Result none = refstore(repo.dir(), "journal", "rewind", "refs/heads/");
+		GitCli.Result notAPlan = refstore(repo.dir(), "journal", "rewind", "--undo", "../../config");
+		GitCli.Result link = refstore(repo.dir(), "journal", "rewind", "--undo", "rewind-20260101T000000Z-abcd.plan");
+
+		assertThat(future.exitCode()).isEqualTo(129);
+		assertThat(future.stderr()).startsWith("error: --at '2999-01-01T00:00:00Z' is still to come\n");
+		assertThat(garbled.exitCode()).isEqualTo(129);
+		assertThat(garbled.stderr()).startsWith("error: --at 'yesterday' is not a moment");
+		assertThat(none.exitCode()).isEqualTo(129);
+		assertThat(none.stderr()).startsWith("error: name the moment to rewind to with --at\n");
+		assertThat(notAPlan.exitCode()).isEqualTo(129);
+		assertThat(notAPlan.stderr()).startsWith("error: '../../config' is not the name of a rewind's plan");
+		assertThat(link.exitCode()).isEqualTo(128);
+		assertThat(link.stderr()).startsWith("fatal: ").doesNotContain("Exception");
+		assertThat(repo.git("for-each-ref", "--format=%(refname)")).isEqualTo("refs/tags/one\nrefs/tags/two\n");
+	}
+
+	private static String heads(TempRepo repo) {
+		return repo.git("for-each-ref", "--format=%(objectname) %(refname)", "refs/heads/");
 	}
 
 	/**

@@ -5,12 +5,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.security.access.prepost.PreAuthorize;
@@ -18,15 +16,10 @@ import org.springframework.stereotype.Service;
 
 import io.refstore.batch.api.JobResults;
 import io.refstore.batch.api.JobSummary;
-import io.refstore.core.journal.DeletedRefs;
 import io.refstore.core.journal.JournalBase;
+import io.refstore.core.journal.PointInTime;
 import io.refstore.core.journal.RefAtTime;
 import io.refstore.core.journal.RewindPlan;
-import io.refstore.core.ref.DirectRef;
-import io.refstore.core.ref.HashAlgorithm;
-import io.refstore.core.ref.ObjectId;
-import io.refstore.core.ref.Ref;
-import io.refstore.core.ref.SymbolicRef;
 import io.refstore.core.repo.RepositoryId;
 import io.refstore.web.jobs.JobService;
 import io.refstore.web.repos.OpenRepo;
@@ -143,44 +136,28 @@ public class RewindService {
 					"the journal keeps the changes from " + pruned + " on (its retention pruned older ones)");
 		}
 		long boundary = this.store.boundary(repo, at);
-		Map<String, JournalEntryView> last = this.store.aroundBoundary(repo, prefix, boundary, true);
-		Map<String, JournalEntryView> next = this.store.aroundBoundary(repo, prefix, boundary, false);
-		Set<String> names = new TreeSet<>(last.keySet());
-		names.addAll(next.keySet());
+		PointInTime.Around around = new PointInTime.Around(
+				changes(this.store.aroundBoundary(repo, prefix, boundary, true)),
+				changes(this.store.aroundBoundary(repo, prefix, boundary, false)));
 		Lists lists = new Lists();
-		List<RewindPlan.Step> steps = new ArrayList<>();
+		List<RewindPlan.Step> steps;
 		Instant baseTime;
 		try (OpenRepo open = this.registry.open(repo)) {
 			Optional<JournalBase> base = JournalBase.read(open.repository().commonDir());
 			baseTime = base.map(JournalBase::time).orElse(null);
-			boolean covers = baseTime != null && !baseTime.isAfter(at);
-			Set<String> needed = new HashSet<>();
-			for (String name : names) {
-				if (covers && !last.containsKey(name) && DeletedRefs.isZero(next.get(name).oldValue())) {
-					needed.add(name);
-				}
-			}
-			Map<String, String> baseValues = covers ? base.get().values(needed) : Map.of();
-			Map<String, Ref> now = open.store().exactRefs(names);
-			HashAlgorithm hash = open.store().hashAlgorithm();
-			for (String name : names) {
-				Ref ref = now.get(name);
-				String current = (ref == null) ? null : (ref instanceof SymbolicRef symbolic)
-						? "ref:" + symbolic.target() : ((DirectRef) ref).id().name();
-				RefAtTime.State then = RefAtTime.at(change(last.get(name)), change(next.get(name)), covers,
-						baseValues.get(name), current);
-				lists.add(open, hash, name, current, then, steps);
-			}
+			steps = PointInTime.sort(around, at, base, open.store(), open.repository().objectDatabase(), lists);
 		}
 		return new Work(lists.preview(at, prefix, baseTime), steps);
 	}
 
-	private static RefAtTime.Change change(JournalEntryView entry) {
-		return (entry == null) ? null : new RefAtTime.Change(entry.oldValue(), entry.newValue());
+	private static Map<String, RefAtTime.Change> changes(Map<String, JournalEntryView> entries) {
+		Map<String, RefAtTime.Change> changes = new HashMap<>();
+		entries.forEach((ref, entry) -> changes.put(ref, new RefAtTime.Change(entry.oldValue(), entry.newValue())));
+		return changes;
 	}
 
 	/** The preview's lists, as the refs are sorted into them. */
-	private static final class Lists {
+	private static final class Lists implements PointInTime.Sink {
 
 		private final List<RewindPreview.Change> creates = new ArrayList<>();
 
@@ -194,45 +171,39 @@ public class RewindService {
 
 		private final long[] counts = new long[6];
 
-		void add(OpenRepo open, HashAlgorithm hash, String name, String current, RefAtTime.State then,
-				List<RewindPlan.Step> steps) throws IOException {
-			boolean symbolicNow = current != null && current.startsWith("ref:");
-			switch (then.kind()) {
-				case SYMBOLIC -> {
-					// symbolic refs are not restored
-				}
-				case UNKNOWN -> {
-					this.counts[4]++;
-					add(this.unknown, name);
-				}
-				case ABSENT -> {
-					if (current != null && !symbolicNow) {
-						this.counts[1]++;
-						add(this.deletes, new RewindPreview.Change(name, current, null));
-						steps.add(new RewindPlan.Step(name, ObjectId.fromHex(hash, current), hash.zeroId()));
-					}
-				}
-				case VALUE -> {
-					ObjectId target = ObjectId.tryParse(hash, then.value());
-					if (then.value().equals(current) || symbolicNow) {
-						this.counts[5] += then.value().equals(current) ? 1 : 0;
-					}
-					else if (target == null || !open.repository().objectDatabase().exists(target)) {
-						this.counts[3]++;
-						add(this.missing, new RewindPreview.Change(name, current, then.value()));
-					}
-					else if (current == null) {
-						this.counts[0]++;
-						add(this.creates, new RewindPreview.Change(name, null, then.value()));
-						steps.add(new RewindPlan.Step(name, hash.zeroId(), target));
-					}
-					else {
-						this.counts[2]++;
-						add(this.moves, new RewindPreview.Change(name, current, then.value()));
-						steps.add(new RewindPlan.Step(name, ObjectId.fromHex(hash, current), target));
-					}
-				}
-			}
+		@Override
+		public void create(String ref, String target) {
+			this.counts[0]++;
+			add(this.creates, new RewindPreview.Change(ref, null, target));
+		}
+
+		@Override
+		public void delete(String ref, String current) {
+			this.counts[1]++;
+			add(this.deletes, new RewindPreview.Change(ref, current, null));
+		}
+
+		@Override
+		public void move(String ref, String current, String target) {
+			this.counts[2]++;
+			add(this.moves, new RewindPreview.Change(ref, current, target));
+		}
+
+		@Override
+		public void missing(String ref, String current, String target) {
+			this.counts[3]++;
+			add(this.missing, new RewindPreview.Change(ref, current, target));
+		}
+
+		@Override
+		public void unknown(String ref) {
+			this.counts[4]++;
+			add(this.unknown, ref);
+		}
+
+		@Override
+		public void unchanged(String ref) {
+			this.counts[5]++;
 		}
 
 		private static <T> void add(List<T> list, T item) {
