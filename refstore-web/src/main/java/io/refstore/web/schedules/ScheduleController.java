@@ -1,15 +1,16 @@
 package io.refstore.web.schedules;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.stream.Collectors;
+import java.util.Map;
 
 import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.core.Authentication;
 import org.springframework.ui.Model;
 import org.springframework.validation.BindingResult;
 import org.springframework.validation.FieldError;
+import org.springframework.validation.ObjectError;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -25,10 +26,13 @@ import io.refstore.web.system.InvalidRequestException;
 /**
  * The console's schedules: the list (when each fires in words, its next fire, its last
  * run's outcome and duration, overruns, pause/resume and run now), the create/edit form
- * with a live preview of the next fires, and deletion after a confirmation page. A
- * refused field is shown on the form again with the reason; success redirects to the list
- * with a message. The form to create one is refused to a role that may not (a viewer); a
- * schedule whose job the role may not run opens read-only.
+ * with a live preview of the next fires and the job's parameters as typed fields (those
+ * of the job type chosen, swapped by htmx as it changes: {@link ScheduleParameters}), and
+ * deletion after a confirmation page. Every refused field is shown at once, beside the
+ * field and in a summary above the form, in words ({@code Refs per chunk must be a whole
+ * number from 1 to 100,000}); success redirects to the list with a message. The form to
+ * create one is refused to a role that may not (a viewer); a schedule whose job the role
+ * may not run opens read-only.
  */
 @ConsoleController
 class ScheduleController {
@@ -39,8 +43,13 @@ class ScheduleController {
 
 	static final String VIEWS_DELETE_SCHEDULE = "schedules/deleteSchedule";
 
-	private static final Set<String> FIELDS = Set.of("name", "jobType", "targetKind", "target", "cron", "onceAt",
-			"timeZone", "misfire");
+	/** The form's own fields, by the request's field name, with their labels. */
+	private static final Map<String, String> FIELDS = Map.of("name", "Name", "jobType", "Job", "targetKind",
+			"Repositories", "target", "Repository, glob or number of loose refs", "cron", "When", "onceAt",
+			"Or once, at", "timeZone", "Time zone", "misfire", "Fires missed while the server was down", "paused",
+			"Paused");
+
+	static final String VIEWS_PARAMETERS = "schedules/createOrUpdateScheduleForm :: parameters";
 
 	static final String VIEWS_CRON_PREVIEW = "schedules/cronPreview :: preview";
 
@@ -54,9 +63,12 @@ class ScheduleController {
 
 	private final CronWords words;
 
-	ScheduleController(ScheduleService schedules, CronWords words) {
+	private final ScheduleTargets targets;
+
+	ScheduleController(ScheduleService schedules, CronWords words, ScheduleTargets targets) {
 		this.schedules = schedules;
 		this.words = words;
+		this.targets = targets;
 	}
 
 	@ModelAttribute("jobTypes")
@@ -77,14 +89,22 @@ class ScheduleController {
 			throw new AccessDeniedException("the role " + user.role() + " may not create schedules");
 		}
 		ScheduleForm form = new ScheduleForm();
+		form.setParametersFor(form.getJobType());
+		form.fillDefaults();
 		model.addAttribute("form", form);
 		return showForm(form, false, model);
 	}
 
 	@PostMapping("/schedules/new")
-	String processCreationForm(@ModelAttribute("form") ScheduleForm form, BindingResult result, Model model,
-			Authentication actor, RedirectAttributes redirect) {
-		if (mistyped(result)) {
+	String processCreationForm(@ModelAttribute("form") ScheduleForm form, BindingResult result,
+			@ModelAttribute(name = "consoleUser", binding = false) ConsoleUser user, Model model, Authentication actor,
+			RedirectAttributes redirect) {
+		if (!user.operator()) {
+			// refused before the fields are judged: a role that may not create sees no
+			// form
+			throw new AccessDeniedException("the role " + user.role() + " may not create schedules");
+		}
+		if (refused(form, false, result)) {
 			return showForm(form, false, model);
 		}
 		try {
@@ -110,9 +130,15 @@ class ScheduleController {
 
 	@PostMapping("/schedules/{name}/edit")
 	String processUpdateForm(@PathVariable String name, @ModelAttribute("form") ScheduleForm form, BindingResult result,
-			Model model, Authentication actor, RedirectAttributes redirect) {
+			@ModelAttribute(name = "consoleUser", binding = false) ConsoleUser user, Model model, Authentication actor,
+			RedirectAttributes redirect) {
+		Schedule old = this.schedules.find(name).orElseThrow(() -> new ScheduleNotFoundException(name));
+		if (!user.mayRun(old.jobType(), old.parameters())) {
+			// refused before the fields are judged, as the service refuses the change
+			throw new AccessDeniedException("the role " + user.role() + " may not change the schedule " + name);
+		}
 		form.setName(name);
-		boolean mistyped = mistyped(result);
+		boolean mistyped = refused(form, true, result);
 		try {
 			if (!mistyped) {
 				this.schedules.replace(name, form.toRequest(), actor);
@@ -132,11 +158,155 @@ class ScheduleController {
 		return "redirect:/schedules";
 	}
 
-	/** The form with the preview of when it fires. */
+	/**
+	 * The form with the preview of when it fires, and the summary of its refused fields
+	 * (none on a form not sent yet).
+	 */
 	private String showForm(ScheduleForm form, boolean editing, Model model) {
 		model.addAttribute("editing", editing);
 		model.addAttribute("preview", preview(form.getCron(), form.getTimeZone(), form.getOnceAt()));
+		Object bound = model.getAttribute(BindingResult.MODEL_KEY_PREFIX + "form");
+		model.addAttribute("errorSummary",
+				(bound instanceof BindingResult result) ? summary(result) : List.<SummaryLine>of());
 		return VIEWS_SCHEDULE_FORM;
+	}
+
+	/**
+	 * The typed fields of the job type chosen, asked by htmx as the job changes: the
+	 * values typed so far kept, a new schedule's defaults for the rest.
+	 */
+	@GetMapping("/schedules/parameters")
+	String showParameters(@ModelAttribute("form") ScheduleForm form, BindingResult result) {
+		form.setParametersFor(form.getJobType());
+		form.fillDefaults();
+		return VIEWS_PARAMETERS;
+	}
+
+	/**
+	 * One line of the summary above a refused form.
+	 *
+	 * @param anchor the id of the field's input, or {@code null} for the form as a whole
+	 * @param message what is wrong, in words
+	 */
+	public record SummaryLine(String anchor, String message) {
+	}
+
+	/**
+	 * Every refusal of the form, in its order: the whole form's first, then each field.
+	 */
+	static List<SummaryLine> summary(BindingResult result) {
+		List<SummaryLine> lines = new ArrayList<>();
+		for (ObjectError error : result.getGlobalErrors()) {
+			lines.add(new SummaryLine(null, error.getDefaultMessage()));
+		}
+		for (FieldError error : result.getFieldErrors()) {
+			String field = error.getField();
+			String anchor = field.startsWith("values[") ? "param-" + field.substring(7, field.length() - 1) : field;
+			String message = error.getDefaultMessage();
+			if (!field.startsWith("values[") && FIELDS.containsKey(field) && message != null
+					&& message.startsWith("This ")) {
+				// a value of the wrong kind, in the binding's words: named here
+				message = FIELDS.get(field) + ": t" + message.substring(1);
+			}
+			lines.add(new SummaryLine(anchor, message));
+		}
+		return lines;
+	}
+
+	/**
+	 * Checks every field of the form as saving would, each refusal marked on its field in
+	 * words, all at once: the name (a new one), the job, the repositories, when it fires
+	 * and each of the job's parameters. A form whose job changed since its parameters
+	 * were shown (without htmx) shows the new job's fields to fill instead of saving.
+	 * @return whether anything was refused (a value of the wrong kind included)
+	 */
+	private boolean refused(ScheduleForm form, boolean editing, BindingResult result) {
+		if (!editing) {
+			try {
+				ScheduleService.checkName(form.getName());
+				if (this.schedules.find(form.getName()).isPresent()) {
+					result.rejectValue("name", "taken",
+							"Name: a schedule named " + form.getName() + " exists; choose another name");
+				}
+			}
+			catch (InvalidRequestException ex) {
+				reject(result, ex);
+			}
+		}
+		RefJobType type = form.type();
+		if (type == null || !type.schedulable()) {
+			reject(result, new InvalidRequestException("jobType", form.getJobType(),
+					"choose one of the jobs listed; a point-in-time restore is never scheduled"));
+		}
+		try {
+			Schedule.TargetKind kind = Schedule.TargetKind
+				.valueOf((form.getTargetKind() == null) ? "" : form.getTargetKind());
+			this.targets.check(kind, form.getTarget());
+		}
+		catch (IllegalArgumentException ex) {
+			if (ex instanceof InvalidRequestException invalid) {
+				reject(result, invalid);
+			}
+			else {
+				reject(result, new InvalidRequestException("targetKind", form.getTargetKind(),
+						"choose one repository, a glob or a loose-ref threshold"));
+			}
+		}
+		checkWhen(form, result);
+		if (type != null && form.getParametersFor() != null && !type.name().equals(form.getParametersFor())) {
+			result.rejectValue("jobType", "changed", "Job: the parameters shown were for another job; the fields of "
+					+ type.jobName() + " are below now: check them and save again");
+			form.setParametersFor(type.name());
+			form.fillDefaults();
+		}
+		else if (type != null) {
+			form.setParametersFor(type.name());
+			for (ScheduleParameters.Problem problem : ScheduleParameters.check(type, form.parameterMap())) {
+				String field = (problem.key() != null && ScheduleParameters.keys(type).contains(problem.key()))
+						? "values[" + problem.key() + "]" : null;
+				if (field != null && !result.hasFieldErrors(field)) {
+					result.rejectValue(field, "invalid", problem.message());
+				}
+				else if (field == null) {
+					result.reject("invalid", problem.message());
+				}
+			}
+		}
+		return result.hasErrors();
+	}
+
+	/**
+	 * When the schedule fires: the one-off time, the time zone and the cron expression,
+	 * each refused on its own field.
+	 */
+	private void checkWhen(ScheduleForm form, BindingResult result) {
+		Instant once;
+		try {
+			once = form.toRequest().onceAt();
+		}
+		catch (InvalidRequestException ex) {
+			reject(result, ex);
+			// the cron is still judged, as if no one-off were given
+			once = null;
+		}
+		String zone = form.getTimeZone();
+		for (int i = 0; i < 2; i++) {
+			try {
+				this.schedules.nextFires(form.getCron(), zone, once, 1);
+				return;
+			}
+			catch (InvalidRequestException ex) {
+				if (!(once == null && result.hasFieldErrors("onceAt") && "cron".equals(ex.parameter())
+						&& (form.getCron() == null || form.getCron().isBlank()))) {
+					reject(result, ex);
+				}
+				if (!"timeZone".equals(ex.parameter())) {
+					return;
+				}
+				// the cron is judged in UTC, to say what is wrong with it too
+				zone = "UTC";
+			}
+		}
 	}
 
 	/**
@@ -232,23 +402,6 @@ class ScheduleController {
 	public record RunLine(String repository, Long executionId, String words) {
 	}
 
-	/**
-	 * Whether the form has a field of the wrong kind ({@code paused=maybe}): then it is
-	 * shown again saying which, never saved with the field's default.
-	 */
-	private static boolean mistyped(BindingResult result) {
-		if (!result.hasFieldErrors()) {
-			return false;
-		}
-		String fields = result.getFieldErrors()
-			.stream()
-			.map(FieldError::getField)
-			.distinct()
-			.collect(Collectors.joining(", "));
-		result.reject("typeMismatch", "A field has a value of the wrong kind: " + fields + ".");
-		return true;
-	}
-
 	@PostMapping("/schedules/{name}/pause")
 	String processPause(@PathVariable String name, Authentication actor, RedirectAttributes redirect) {
 		this.schedules.setPaused(name, true, actor);
@@ -290,13 +443,37 @@ class ScheduleController {
 		return "redirect:/schedules";
 	}
 
+	/**
+	 * Marks a refusal of the service on its field, in words ({@code Time zone: not a time
+	 * zone id}); a job parameter's on its typed field; one no field shows above the form.
+	 */
 	private static void reject(BindingResult result, RuntimeException ex) {
 		if (ex instanceof InvalidRequestException invalid) {
-			invalid.rejectIn(result, (field) -> FIELDS.contains(field) ? field : null);
+			String parameter = invalid.parameter();
+			if (FIELDS.containsKey(parameter)) {
+				if (!result.hasFieldErrors(parameter)) {
+					result.rejectValue(parameter, "invalid", FIELDS.get(parameter) + ": " + invalid.reason());
+				}
+			}
+			else if (parameter.startsWith("parameters.") && result.getTarget() instanceof ScheduleForm form
+					&& ScheduleParameters.keys(form.type()).contains(parameter.substring(11))) {
+				String field = "values[" + parameter.substring(11) + "]";
+				if (!result.hasFieldErrors(field)) {
+					result.rejectValue(field, "invalid", invalid.reason());
+				}
+			}
+			else {
+				result.reject("invalid", parameterLabel(parameter) + ": " + invalid.reason());
+			}
 		}
 		else if (ex instanceof ScheduleConflictException taken) {
-			result.rejectValue("name", "invalid", taken.getBody().getDetail());
+			result.rejectValue("name", "invalid", "Name: " + taken.getBody().getDetail());
 		}
+	}
+
+	/** A job parameter's name as the form words it: {@code parameters.x} is {@code x}. */
+	private static String parameterLabel(String parameter) {
+		return parameter.startsWith("parameters.") ? "Parameter " + parameter.substring(11) : parameter;
 	}
 
 }

@@ -31,9 +31,7 @@ import org.springframework.security.core.Authentication;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
-import io.refstore.batch.api.InvalidJobParameterException;
 import io.refstore.batch.api.JobParameterNames;
-import io.refstore.batch.api.RefJobParameters;
 import io.refstore.batch.api.RefJobType;
 import io.refstore.web.audit.AuditEntry;
 import io.refstore.web.audit.AuditLog;
@@ -292,7 +290,8 @@ public class ScheduleService {
 	/**
 	 * Checks the job parameters a schedule or campaign keeps for its launches as a launch
 	 * checks them, all but what only the repository decides: the target selects the
-	 * repositories, and the protected refs stay.
+	 * repositories, and the protected refs stay. A refused parameter is named with the
+	 * words the console's form shows beside its field ({@link ScheduleParameters}).
 	 * @param launcher {@code a schedule} or {@code a campaign}
 	 * @throws InvalidRequestException naming {@code parameters.<key>}
 	 */
@@ -306,11 +305,11 @@ public class ScheduleService {
 			throw new InvalidRequestException("jobType", type.jobName(),
 					launcher + " cannot run a point-in-time restore: a person previews it and confirms it (ADMIN)");
 		}
-		try {
-			RefJobParameters.parse(type, parameters);
-		}
-		catch (InvalidJobParameterException ex) {
-			throw new InvalidRequestException("parameters." + ex.parameter(), ex.value(), ex.reason());
+		// the console's form judges the same fields alike, and shows every refusal
+		List<ScheduleParameters.Problem> problems = ScheduleParameters.check(type, parameters);
+		if (!problems.isEmpty()) {
+			ScheduleParameters.Problem first = problems.get(0);
+			throw new InvalidRequestException("parameters." + first.key(), first.value(), first.message());
 		}
 	}
 
@@ -319,10 +318,18 @@ public class ScheduleService {
 		this.policy.check(actor, type, (parameters == null) ? Map.of() : parameters, "schedules");
 	}
 
-	private Schedule check(ScheduleRequest request, String name, Authentication actor) {
+	/**
+	 * Checks a schedule's name: 1 to 100 letters, digits, '.', '_' and '-'.
+	 * @throws InvalidRequestException naming {@code name}
+	 */
+	static void checkName(String name) {
 		if (name == null || !NAME.matcher(name).matches()) {
 			throw new InvalidRequestException("name", name, "1 to 100 of A-Z a-z 0-9 . _ -");
 		}
+	}
+
+	private Schedule check(ScheduleRequest request, String name, Authentication actor) {
+		checkName(name);
 		RefJobType type = JobService.jobType("jobType", request.jobType());
 		authorize(type, request.parameters(), actor);
 		Schedule.TargetKind kind = parseEnum(Schedule.TargetKind.class, "targetKind",

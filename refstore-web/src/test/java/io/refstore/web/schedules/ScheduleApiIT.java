@@ -158,6 +158,8 @@ class ScheduleApiIT extends ApiTestSupport {
 						",\"parameters\":{\"targetFormat\":\"reftable\",\"chunkSize\":\"lots\"}}"))
 			.andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.parameter").value("parameters.chunkSize"))
+			.andExpect(jsonPath("$.detail")
+				.value(Matchers.containsString("Refs per chunk must be a whole number from 1 to 1,000,000")))
 			.andExpect(jsonPath("$.type").value(endsWith("/invalid-parameter")));
 		create("operator",
 				body("bad-key", "verify", "REPOSITORY", repo, "0 0 2 * * ?", "UTC").replaceFirst("}\\s*$",

@@ -14,10 +14,15 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.view;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.MvcResult;
 import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
 
@@ -74,7 +79,7 @@ class ScheduleControllerTest extends ConsoleTestSupport {
 				.param("cron", "0 0 3 * * ?")
 				.param("timeZone", "UTC")
 				.param("misfire", "RUN_ONCE")
-				.param("parameters", "force=true"))
+				.param("values[force]", "true"))
 			.andExpect(status().is3xxRedirection())
 			.andExpect(redirectedUrl("/schedules"))
 			.andExpect(flash().attribute("message", "Schedule " + name + " created."));
@@ -196,7 +201,7 @@ class ScheduleControllerTest extends ConsoleTestSupport {
 			.perform(scheduleForm("/schedules/new", name, repo).with(admin())
 				.param("jobType", "DELETE")
 				.param("cron", "0 0 3 * * ?")
-				.param("parameters", "prefixes=refs/pull/"))
+				.param("values[prefixes]", "refs/pull/"))
 			.andExpect(redirectedUrl("/schedules"));
 		String maintained = created("operator-job");
 		String list = this.mvc.perform(get("/schedules").with(operator()))
@@ -253,7 +258,7 @@ class ScheduleControllerTest extends ConsoleTestSupport {
 			.perform(scheduleForm("/schedules/new", adminJob, repo).with(admin())
 				.param("jobType", "DELETE")
 				.param("cron", "0 0 3 * * ?")
-				.param("parameters", "prefixes=refs/pull/"))
+				.param("values[prefixes]", "refs/pull/"))
 			.andExpect(redirectedUrl("/schedules"));
 		String list = this.mvc.perform(get("/schedules").with(operator()))
 			.andReturn()
@@ -401,7 +406,7 @@ class ScheduleControllerTest extends ConsoleTestSupport {
 			.perform(scheduleForm("/schedules/new", name, repo).with(admin())
 				.param("jobType", "DELETE")
 				.param("cron", "0 0 3 * * ?")
-				.param("parameters", "prefixes=refs/pull/"))
+				.param("values[prefixes]", "refs/pull/"))
 			.andExpect(redirectedUrl("/schedules"));
 		assertThat(this.mvc.perform(get("/schedules").with(operator())).andReturn().getResponse().getContentAsString())
 			.doesNotContain("/schedules/" + name + "/run");
@@ -474,6 +479,178 @@ class ScheduleControllerTest extends ConsoleTestSupport {
 				get("/schedules/preview").param("cron", "").param("onceAt", "2099-01-01T06:00:00Z").with(operator()))
 			.andExpect(content().string(containsString("once at 2099-01-01 06:00 UTC")))
 			.andExpect(content().string(containsString("datetime=\"2099-01-01T06:00:00Z\"")));
+	}
+
+	/**
+	 * A deletion schedule's form with four bad fields shows all four at once: each beside
+	 * its field, and in the summary above the form, in words, never a class name; nothing
+	 * is stored.
+	 */
+	@Test
+	void aFormWithSeveralBadFieldsShowsEveryErrorAtOnce() throws Exception {
+		String repo = uniqueName("all-errors") + ".git";
+		bareRepo(repo);
+		String name = uniqueName("all-errors");
+		String page = this.mvc
+			.perform(scheduleForm("/schedules/new", name, repo).with(operator())
+				.param("jobType", "DELETE")
+				.param("parametersFor", "DELETE")
+				.param("cron", "0 61 * * * ?")
+				.param("values[planOnly]", "true")
+				.param("values[prefixes]", "refs/pull/")
+				.param("values[chunkSize]", "0")
+				.param("values[throttleMillis]", "lots")
+				.param("values[olderThan]", "someday"))
+			.andExpect(status().isOk())
+			.andExpect(view().name(ScheduleController.VIEWS_SCHEDULE_FORM))
+			.andExpect(model().attributeHasFieldErrors("form", "cron", "values[chunkSize]", "values[throttleMillis]",
+					"values[olderThan]"))
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		assertThat(page).contains("id=\"error-summary\"")
+			.contains("4 things stop this schedule from being saved:")
+			.contains("Refs per chunk must be a whole number from 1 to 100,000")
+			.contains("Pause between chunks must be a whole number from 0 to 60,000 milliseconds")
+			.contains("Tip older than: give an age such as 90d")
+			.contains("When: not a Quartz cron expression")
+			.contains("href=\"#param-chunkSize\"")
+			.contains("id=\"param-chunkSize-error\"")
+			.contains("id=\"param-throttleMillis-error\"")
+			.contains("id=\"param-olderThan-error\"")
+			.doesNotContain("Exception")
+			.doesNotContain("java.")
+			.doesNotContain("is refused:");
+		// each message beside its field as well as in the summary
+		assertThat(page.split("Refs per chunk must be a whole number", -1)).hasSize(3);
+		assertThat(asViewer(() -> this.schedules.find(name))).isEmpty();
+	}
+
+	/**
+	 * The typed fields make the job's parameters, and the edit form shows them again in
+	 * the same fields: saving it as shown stores the same parameters.
+	 */
+	@Test
+	void typedFieldsRoundTripThroughTheEditForm() throws Exception {
+		String repo = uniqueName("typed") + ".git";
+		bareRepo(repo);
+		String name = uniqueName("typed");
+		this.mvc
+			.perform(scheduleForm("/schedules/new", name, repo).with(operator())
+				.param("jobType", "DELETE")
+				.param("parametersFor", "DELETE")
+				.param("cron", "0 0 3 * * ?")
+				.param("values[planOnly]", "true")
+				.param("_values[planOnly]", "on")
+				.param("values[prefixes]", " refs/pull/ ")
+				.param("values[olderThan]", "90d")
+				.param("values[mergedInto]", "")
+				.param("values[chunkSize]", "500")
+				.param("values[throttleMillis]", ""))
+			.andExpect(redirectedUrl("/schedules"));
+		Map<String, String> typed = Map.of("planOnly", "true", "prefixes", "refs/pull/", "olderThan", "90d",
+				"chunkSize", "500");
+		assertThat(asViewer(() -> this.schedules.find(name)).orElseThrow().parameters())
+			.containsExactlyInAnyOrderEntriesOf(typed);
+		String edit = this.mvc.perform(get("/schedules/" + name + "/edit").with(operator()))
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		assertThat(edit)
+			.containsPattern("id=\"param-chunkSize\"[^>]*value=\"500\"|value=\"500\"[^>]*id=\"param-chunkSize\"")
+			.contains("value=\"90d\"")
+			.doesNotContain("key=value");
+		this.mvc.perform(submitted(edit, "/schedules/" + name + "/edit").with(operator()))
+			.andExpect(redirectedUrl("/schedules"));
+		assertThat(asViewer(() -> this.schedules.find(name)).orElseThrow().parameters())
+			.containsExactlyInAnyOrderEntriesOf(typed);
+		// a maintenance schedule's one flag, and a verification's none
+		String maintained = created("typed-force");
+		assertThat(asViewer(() -> this.schedules.find(maintained)).orElseThrow().parameters())
+			.containsExactlyEntriesOf(Map.of("force", "true"));
+		this.mvc.perform(get("/schedules/parameters").param("jobType", "VERIFY").with(operator()))
+			.andExpect(view().name(ScheduleController.VIEWS_PARAMETERS))
+			.andExpect(content().string(containsString("This job takes no parameters.")));
+		this.mvc.perform(get("/schedules/parameters").param("jobType", "MIGRATE").with(operator()))
+			.andExpect(content().string(containsString("id=\"param-targetFormat\"")))
+			.andExpect(content().string(containsString("from 1 to 1,000,000")))
+			.andExpect(content().string(not(containsString("<html"))));
+	}
+
+	/**
+	 * A schedule stored with parameters in text the typed fields would write otherwise
+	 * (an API client's {@code chunkSize=0500}, an explicit {@code planOnly=false} and
+	 * {@code throttleMillis=0}, which are the defaults) opens in the typed form and saves
+	 * unchanged.
+	 */
+	@Test
+	void aScheduleStoredAsKeyValueTextEditsAndSavesUnchanged() throws Exception {
+		String repo = uniqueName("old-text") + ".git";
+		bareRepo(repo);
+		String name = uniqueName("old-text");
+		this.mvc.perform(post("/api/schedules").with(as("admin")).contentType(MediaType.APPLICATION_JSON).content("""
+				{"name":"%s","jobType":"delete","targetKind":"REPOSITORY","target":"%s","cron":"0 0 3 * * ?",
+				 "parameters":{"prefixes":"refs/pull/,refs/merge-requests/","chunkSize":"0500",
+				 "planOnly":"false","throttleMillis":"0","names":"refs/heads/old"}}""".formatted(name, repo)))
+			.andExpect(status().isCreated());
+		Map<String, String> stored = asViewer(() -> this.schedules.find(name)).orElseThrow().parameters();
+		assertThat(stored).containsEntry("chunkSize", "0500").containsEntry("planOnly", "false");
+		String edit = this.mvc.perform(get("/schedules/" + name + "/edit").with(admin()))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		assertThat(edit).contains("value=\"0500\"").contains("value=\"refs/pull/,refs/merge-requests/\"");
+		this.mvc.perform(submitted(edit, "/schedules/" + name + "/edit").with(admin()))
+			.andExpect(redirectedUrl("/schedules"));
+		assertThat(asViewer(() -> this.schedules.find(name)).orElseThrow().parameters())
+			.containsExactlyEntriesOf(stored);
+	}
+
+	/**
+	 * The POST a browser makes of the page's schedule form as shown: its inputs with
+	 * their values (checked boxes only), and each select's selected option.
+	 */
+	private static MockHttpServletRequestBuilder submitted(String html, String action) {
+		int start = html.indexOf("id=\"schedule-form\"");
+		String form = html.substring(start, html.indexOf("</form>", start));
+		Map<String, String> fields = new LinkedHashMap<>();
+		Matcher input = Pattern.compile("<input([^>]*)>").matcher(form);
+		while (input.find()) {
+			String attributes = input.group(1);
+			String fieldName = attribute(attributes, "name");
+			boolean checkbox = attributes.contains("type=\"checkbox\"");
+			if (fieldName == null || (checkbox && !attributes.contains("checked"))) {
+				continue;
+			}
+			String value = attribute(attributes, "value");
+			fields.put(fieldName, (value != null) ? value : checkbox ? "on" : "");
+		}
+		Matcher select = Pattern.compile("<select([^>]*)>(.*?)</select>", Pattern.DOTALL).matcher(form);
+		while (select.find()) {
+			Matcher selected = Pattern.compile("<option value=\"([^\"]*)\" selected").matcher(select.group(2));
+			fields.put(attribute(select.group(1), "name"), selected.find() ? unescape(selected.group(1)) : "");
+		}
+		MockHttpServletRequestBuilder post = post(action).with(csrf());
+		fields.forEach((key, value) -> {
+			if (!key.equals("_csrf")) {
+				post.param(key, value);
+			}
+		});
+		return post;
+	}
+
+	private static String attribute(String attributes, String name) {
+		Matcher value = Pattern.compile("(?:^|\\s)" + Pattern.quote(name) + "=\"([^\"]*)\"").matcher(attributes);
+		return value.find() ? unescape(value.group(1)) : null;
+	}
+
+	private static String unescape(String text) {
+		return text.replace("&quot;", "\"")
+			.replace("&#39;", "'")
+			.replace("&lt;", "<")
+			.replace("&gt;", ">")
+			.replace("&amp;", "&");
 	}
 
 	/** The row of the schedule {@code name} in the list's HTML. */

@@ -218,7 +218,7 @@ class ConsoleFuzzIT extends ApiTestSupport {
 				+ "&jobType=verify&targetKind=REPOSITORY&target=" + name + "&cron=0+0+2+*+*+%3F&paused=maybe");
 		check("POST /schedules/new paused=maybe", schedule, failures);
 		assertThat(schedule.status()).as("not saved unpaused").isEqualTo(200);
-		assertThat(schedule.body()).contains("A field has a value of the wrong kind: paused.");
+		assertThat(schedule.body()).contains("Paused: this must be true or false.");
 		Response launch = send("POST", "/jobs/new/migration", operator, "text/html",
 				csrf + "&repo=" + name + "&dryRun=true&chunkSize=12x");
 		check("POST /jobs/new/migration chunkSize=12x", launch, failures);
