@@ -52,7 +52,10 @@ public final class JobParameterNames {
 	/** Deletion: for-each-ref globs, separated by commas. */
 	public static final String GLOBS = "globs";
 
-	/** Deletion: full ref names, separated by commas. */
+	/**
+	 * Deletion: full ref names, separated by commas. Restore: the manifest's refs to
+	 * restore, the others left deleted (default: all).
+	 */
 	public static final String NAMES = "names";
 
 	/** Deletion: exclusion patterns, separated by commas. */

@@ -5,8 +5,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.refstore.core.delete.InvalidSelectionException;
 import io.refstore.core.delete.Manifest;
 import io.refstore.core.delete.ProtectedRefs;
+import io.refstore.core.delete.RefSelection;
 import io.refstore.core.repo.Repository;
 
 /**
@@ -15,10 +17,32 @@ import io.refstore.core.repo.Repository;
  * @param manifest a manifest file, or a directory of manifests, a deletion wrote:
  * relative to the repository's {@value JobResults#PLANS_DIR} as a caller gives it,
  * absolute once checked in the repository
+ * @param names the full names of the manifest's refs to restore, the others left deleted
+ * (one branch put back where the deletion left it); empty for every ref of the manifest
  */
-public record RestoreParameters(Path manifest) implements RefJobParameters {
+public record RestoreParameters(Path manifest, List<String> names) implements RefJobParameters {
 
-	static final Set<String> KEYS = Set.of(JobParameterNames.MANIFEST);
+	static final Set<String> KEYS = Set.of(JobParameterNames.MANIFEST, JobParameterNames.NAMES);
+
+	/**
+	 * @throws InvalidJobParameterException naming {@code names} for one that is no full
+	 * ref name
+	 */
+	public RestoreParameters {
+		names = (names == null) ? List.of() : List.copyOf(names);
+		RefSelection.Builder check = RefSelection.builder();
+		try {
+			names.forEach(check::name);
+		}
+		catch (InvalidSelectionException ex) {
+			throw new InvalidJobParameterException(JobParameterNames.NAMES, ex.value(), ex.problem());
+		}
+	}
+
+	/** Every ref of the manifest. */
+	public RestoreParameters(Path manifest) {
+		this(manifest, List.of());
+	}
 
 	/** The parameters of a job's parameters. */
 	public static RestoreParameters from(Map<String, ?> jobParameters) {
@@ -26,7 +50,7 @@ public record RestoreParameters(Path manifest) implements RefJobParameters {
 	}
 
 	static RestoreParameters read(ParameterText text) {
-		return new RestoreParameters(text.path(JobParameterNames.MANIFEST));
+		return new RestoreParameters(text.path(JobParameterNames.MANIFEST), text.list(JobParameterNames.NAMES));
 	}
 
 	/**
@@ -38,7 +62,8 @@ public record RestoreParameters(Path manifest) implements RefJobParameters {
 	public RestoreParameters checkedIn(Repository repository, ProtectedRefs protection) {
 		manifests(repository);
 		return new RestoreParameters(
-				repository.gitDir().resolve(JobResults.PLANS_DIR).resolve(this.manifest.toString()).normalize());
+				repository.gitDir().resolve(JobResults.PLANS_DIR).resolve(this.manifest.toString()).normalize(),
+				this.names);
 	}
 
 	/**
@@ -63,7 +88,12 @@ public record RestoreParameters(Path manifest) implements RefJobParameters {
 
 	@Override
 	public Map<String, String> toMap() {
-		return Map.of(JobParameterNames.MANIFEST, this.manifest.toString());
+		Map<String, String> map = RefJobParameters.map();
+		map.put(JobParameterNames.MANIFEST, this.manifest.toString());
+		if (!this.names.isEmpty()) {
+			map.put(JobParameterNames.NAMES, String.join(",", this.names));
+		}
+		return map;
 	}
 
 }

@@ -3,6 +3,7 @@ package io.refstore.batch.delete;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.springframework.batch.core.configuration.annotation.StepScope;
 import org.springframework.batch.core.job.Job;
@@ -83,7 +84,9 @@ class RestoreRefsJobConfiguration {
 					RefStore store = RefStores.open(repository, ReflogPolicy.EXISTING_ONLY, owner, JobLocks.WAIT)) {
 				// checked again: what was checked at launch may have been replaced since
 				manifests = restore.manifests(repository);
-				RefRestorer restorer = new RefRestorer(store);
+				// some names only, if given: the others stay deleted
+				RefRestorer restorer = new RefRestorer(store,
+						restore.names().isEmpty() ? null : Set.copyOf(restore.names()));
 				long total = 0;
 				for (Path file : manifests) {
 					total += restorer.countRefs(file);

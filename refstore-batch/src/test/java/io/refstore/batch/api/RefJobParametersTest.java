@@ -48,6 +48,22 @@ class RefJobParametersTest {
 		assertThat(RefJobParameters.parse(RefJobType.VERIFY, Map.of()).toMap()).isEmpty();
 	}
 
+	/**
+	 * A restore may name some refs of its manifest: they are read back as written, and
+	 * one that is no full ref name is refused naming {@code names}.
+	 */
+	@Test
+	void aRestoreOfSomeNamesReadsBackAsWrittenAndRefusesABadName() {
+		RestoreParameters some = (RestoreParameters) RefJobParameters.parse(RefJobType.RESTORE,
+				Map.of(JobParameterNames.MANIFEST, "launch-1", JobParameterNames.NAMES, "refs/heads/a, refs/heads/b"));
+		assertThat(some.names()).containsExactly("refs/heads/a", "refs/heads/b");
+		assertThat(RestoreParameters.from(some.toMap())).isEqualTo(some);
+		assertThat(new RestoreParameters(Path.of("launch-1")).toMap()).doesNotContainKey(JobParameterNames.NAMES);
+		assertRefused(RefJobType.RESTORE,
+				Map.of(JobParameterNames.MANIFEST, "launch-1", JobParameterNames.NAMES, "refs/heads/a..b"),
+				JobParameterNames.NAMES);
+	}
+
 	@Test
 	void everyRefusalNamesItsParameter() {
 		assertRefused(RefJobType.VERIFY, Map.of("colour", "red"), "colour");

@@ -40,11 +40,14 @@ import io.refstore.core.ref.UpdateResult;
  * reported back: the refs before their logs, so a log never comes back without its
  * ref.</li>
  * </ol>
- * A ref found with the manifest's value is left alone; if its reflog is a beginning of
- * the saved one (an earlier restore stopped while appending), the rest is appended, so
- * running a restore again is safe. A missing ref's reflog that is a beginning of the
- * saved one (a deletion killed after its commit left it) is removed before the ref is
- * recreated.
+ * A restorer may be limited to some names of the manifest
+ * ({@link #RefRestorer(RefStore, Set)}): one branch restored where the deletion left it,
+ * the others left deleted; the steps are the same for those names, and the others are
+ * neither checked nor written. A ref found with the manifest's value is left alone; if
+ * its reflog is a beginning of the saved one (an earlier restore stopped while
+ * appending), the rest is appended, so running a restore again is safe. A missing ref's
+ * reflog that is a beginning of the saved one (a deletion killed after its commit left
+ * it) is removed before the ref is recreated.
  *
  * <p>
  * For the reflogs to come back exactly, recreating a ref must not log an entry of its
@@ -67,12 +70,59 @@ public final class RefRestorer {
 
 	private final RefStore store;
 
+	/** The names to restore, or {@code null} for every ref of the manifest. */
+	private final Set<String> names;
+
 	/**
 	 * @param store the refs to restore into, opened as described above; the caller keeps
 	 * ownership
 	 */
 	public RefRestorer(RefStore store) {
+		this(store, null);
+	}
+
+	/**
+	 * A restorer of some refs of a manifest only.
+	 * @param store the refs to restore into, opened as described above; the caller keeps
+	 * ownership
+	 * @param names the full names of the refs to restore (those the manifest does not
+	 * hold are not restored); {@code null} for every ref of the manifest
+	 */
+	public RefRestorer(RefStore store, Set<String> names) {
 		this.store = store;
+		this.names = (names == null) ? null : Set.copyOf(names);
+	}
+
+	/** The refs of {@code chunk} this restorer restores. */
+	private List<SavedRef> wanted(Chunk chunk) {
+		if (this.names == null) {
+			return chunk.refs();
+		}
+		return chunk.refs().stream().filter((saved) -> this.names.contains(saved.ref().name())).toList();
+	}
+
+	/**
+	 * The refs a deletion deleted (or may have: its committed and in-doubt chunks), as
+	 * the manifest saved them, whose names start with {@code prefix}: at most
+	 * {@code limit}, in the manifest's order. For a person to pick what to restore; reads
+	 * the manifest until it has them.
+	 * @param manifest the manifest a deletion wrote
+	 * @throws IOException if the manifest is malformed or of another hash
+	 */
+	public List<Ref> deletedRefs(Path manifest, String prefix, int limit) throws IOException {
+		List<Ref> refs = new ArrayList<>();
+		try (ManifestReader reader = open(manifest)) {
+			for (Chunk chunk = reader.next(); chunk != null && refs.size() < limit; chunk = reader.next()) {
+				if (mayBeDeleted(chunk)) {
+					for (SavedRef saved : wanted(chunk)) {
+						if (saved.ref().name().startsWith(prefix) && refs.size() < limit) {
+							refs.add(saved.ref());
+						}
+					}
+				}
+			}
+		}
+		return refs;
 	}
 
 	/**
@@ -93,6 +143,10 @@ public final class RefRestorer {
 			for (Chunk chunk = reader.next(); chunk != null; chunk = reader.next()) {
 				if (!mayBeDeleted(chunk)) {
 					counts.skipped++;
+					continue;
+				}
+				if (wanted(chunk).isEmpty()) {
+					// none of the names asked for
 					continue;
 				}
 				ChunkFailure failure = restoreChunk(chunk, counts, listener);
@@ -118,7 +172,7 @@ public final class RefRestorer {
 		try (ManifestReader reader = open(manifest)) {
 			for (Chunk chunk = reader.next(); chunk != null; chunk = reader.next()) {
 				if (mayBeDeleted(chunk)) {
-					count += chunk.refs().size();
+					count += wanted(chunk).size();
 				}
 			}
 		}
@@ -148,7 +202,7 @@ public final class RefRestorer {
 			for (Chunk chunk = reader.next(); chunk != null; chunk = reader.next()) {
 				if (mayBeDeleted(chunk)) {
 					Map<String, Ref> current = currentRefs(chunk);
-					for (SavedRef saved : chunk.refs()) {
+					for (SavedRef saved : wanted(chunk)) {
 						ChunkFailure conflict = conflict(chunk.number(), saved.ref(),
 								Optional.ofNullable(current.get(saved.ref().name())));
 						if (conflict != null) {
@@ -166,8 +220,9 @@ public final class RefRestorer {
 	 * per ref).
 	 */
 	private Map<String, Ref> currentRefs(Chunk chunk) throws IOException {
-		List<String> names = new ArrayList<>(chunk.refs().size());
-		for (SavedRef saved : chunk.refs()) {
+		List<SavedRef> refs = wanted(chunk);
+		List<String> names = new ArrayList<>(refs.size());
+		for (SavedRef saved : refs) {
 			names.add(saved.ref().name());
 		}
 		return this.store.exactRefs(names);
@@ -215,7 +270,7 @@ public final class RefRestorer {
 		// the creation expects each missing ref still missing under the lock, so a ref
 		// created after this reading fails the chunk instead of being overwritten
 		Map<String, Ref> refsNow = currentRefs(chunk);
-		for (SavedRef saved : chunk.refs()) {
+		for (SavedRef saved : wanted(chunk)) {
 			Optional<Ref> current = Optional.ofNullable(refsNow.get(saved.ref().name()));
 			ChunkFailure conflict = conflict(chunk.number(), saved.ref(), current);
 			if (conflict != null) {

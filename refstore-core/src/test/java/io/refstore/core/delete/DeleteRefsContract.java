@@ -269,6 +269,45 @@ abstract class DeleteRefsContract {
 		assertThat(DeletionFixture.refs(this.repo)).isEqualTo(after);
 	}
 
+	/**
+	 * A restore of some names of a manifest puts back those refs alone, with their
+	 * reflogs, and leaves the others deleted; one of those names recreated with another
+	 * value meanwhile is refused and left as is, whatever the other refs of the manifest.
+	 */
+	@Test
+	void aRestoreOfSomeNamesPutsBackThoseAloneAndRefusesOneRecreated() throws IOException {
+		List<String> refs = DeletionFixture.refs(this.repo);
+		Path manifest = this.tmp.resolve("delete.manifest");
+		new RefDeleter(this.store).delete(selection(), DeleteOptions.to(manifest).withChunkSize(50));
+		List<String> afterDeletion = DeletionFixture.refs(this.repo);
+		String one = "refs/heads/tmp/t0003";
+		String other = "refs/heads/tmp/t0444";
+		try (RefStore restoring = RefStores.open(this.repository, ReflogPolicy.EXISTING_ONLY)) {
+			RefRestorer restorer = new RefRestorer(restoring, Set.of(one));
+			assertThat(restorer.deletedRefs(manifest, "refs/heads/tmp/t0003", 10)).extracting(Ref::name)
+				.containsExactly(one);
+			assertThat(restorer.countRefs(manifest)).isEqualTo(1);
+			RestoreResult restored = restorer.restore(manifest, ChunkListener.NONE);
+			assertThat(restored.complete()).isTrue();
+			assertThat(restored.restored()).isEqualTo(1);
+		}
+		List<String> expected = new ArrayList<>(afterDeletion);
+		expected.add(refs.stream().filter((line) -> line.startsWith(one + " ")).findFirst().orElseThrow());
+		expected.sort(null);
+		List<String> now = new ArrayList<>(DeletionFixture.refs(this.repo));
+		now.sort(null);
+		assertThat(now).isEqualTo(expected);
+
+		this.repo.git("update-ref", other, this.commits.get(39));
+		List<String> before = DeletionFixture.refs(this.repo);
+		try (RefStore restoring = RefStores.open(this.repository, ReflogPolicy.EXISTING_ONLY)) {
+			RestoreResult refused = new RefRestorer(restoring, Set.of(other)).restore(manifest, ChunkListener.NONE);
+			assertThat(refused.conflict().ref()).isEqualTo(other);
+			assertThat(refused.restored()).isZero();
+		}
+		assertThat(DeletionFixture.refs(this.repo)).isEqualTo(before);
+	}
+
 	@Test
 	void chunkWhoseOutcomeWasNotRecordedIsRestoredRefByRef() throws IOException {
 		List<String> expected = expectedSelection();

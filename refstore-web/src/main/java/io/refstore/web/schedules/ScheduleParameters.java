@@ -106,7 +106,9 @@ public final class ScheduleParameters {
 							"instead of planning anew: a plan under refstore-plans; leave blank to plan")),
 			RefJobType.RESTORE,
 			List.of(Field.text(JobParameterNames.MANIFEST, "Manifest",
-					"the deletion's directory under refstore-plans, in each repository")),
+					"the deletion's directory under refstore-plans, in each repository"),
+					Field.text(JobParameterNames.NAMES, "Only these refs",
+							"comma-separated full names; blank restores every ref of the manifest")),
 			RefJobType.ROLLBACK, List.of(Field.text(JobParameterNames.BACKUP, "Backup",
 					"the directory a migration kept, in each repository")));
 
