@@ -221,6 +221,38 @@ class BranchesController {
 	}
 
 	/**
+	 * Restores one branch a deletion job deleted, from the job's manifest, where the view
+	 * lists it: a restore job of that name alone, whose page it goes to; refused here,
+	 * changing nothing, if the branch exists again (the job refuses it too if it comes
+	 * back before the job writes it).
+	 */
+	@PostMapping("/repo/branches/restore-from-job")
+	String processRestoreFromJob(@RequestParam String name, @RequestParam long job, @RequestParam String branch,
+			@ModelAttribute("consoleUser") ConsoleUser user, Principal principal, RedirectAttributes redirect)
+			throws IOException {
+		if (!user.mayRun(RefJobType.RESTORE, Map.of())) {
+			throw new AccessDeniedException("the role " + user.role() + " may not restore branches");
+		}
+		BranchService.checkBranch("branch", branch);
+		try {
+			JobSummary restore = this.recentlyDeleted.restoreBranch(name, job, branch, principal.getName());
+			redirect.addFlashAttribute("message", "Restoring " + branch + " from the manifest of job " + job + ".");
+			return "redirect:/jobs/" + restore.executionId();
+		}
+		catch (RecentlyDeleted.Refused ex) {
+			redirect.addFlashAttribute("problem", "Nothing was restored: " + ex.getMessage());
+		}
+		catch (JobConflictException ex) {
+			redirect.addFlashAttribute("problem", ConsoleFormat.busyRepository(name, ex.executionId(), null));
+			redirect.addFlashAttribute("problemJob", ex.executionId());
+		}
+		catch (InvalidRequestException ex) {
+			redirect.addFlashAttribute("problem", "Nothing was restored: " + Redaction.paths(ex.getMessage()));
+		}
+		return back(name, redirect);
+	}
+
+	/**
 	 * Plans the deletion of the branches selected, by their exact names, and shows the
 	 * plan: nothing is deleted until its count is typed there.
 	 */

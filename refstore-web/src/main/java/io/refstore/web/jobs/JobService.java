@@ -239,8 +239,18 @@ public class JobService {
 	 */
 	@PreAuthorize("@jobPolicy.allows(authentication, 'RESTORE')")
 	public JobSummary restore(String repo, String manifest, String actor) {
-		return launch(RefJobType.RESTORE, repo, () -> new RestoreParameters(path(JobParameterNames.MANIFEST, manifest)),
-				actor);
+		return restore(repo, manifest, List.of(), actor);
+	}
+
+	/**
+	 * Launches {@code restoreRefsJob} over a manifest for some of its refs only (one
+	 * branch put back where the deletion left it); the others stay deleted.
+	 * @param names full ref names; empty for every ref of the manifest
+	 */
+	@PreAuthorize("@jobPolicy.allows(authentication, 'RESTORE')")
+	public JobSummary restore(String repo, String manifest, List<String> names, String actor) {
+		return launch(RefJobType.RESTORE, repo,
+				() -> new RestoreParameters(path(JobParameterNames.MANIFEST, manifest), names), actor);
 	}
 
 	/**

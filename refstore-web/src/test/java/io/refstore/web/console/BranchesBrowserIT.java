@@ -27,7 +27,8 @@ import io.refstore.core.testing.TempRepo;
  * keeps the search), selects two branches, plans their deletion and lands on the plan,
  * executes it with the typed count (git no longer has them), finds both under Recently
  * deleted in the Branches view, restores one there, and git has it back at its old value
- * while the other stays deleted. At 400 px the view does not overflow sideways.
+ * while the other stays deleted, then that one from the deletion job's manifest, where
+ * the job lists its branches. At 400 px the view does not overflow sideways.
  */
 class BranchesBrowserIT extends BrowserTestSupport {
 
@@ -119,6 +120,35 @@ class BranchesBrowserIT extends BrowserTestSupport {
 		assertThat(repo.run(new byte[0], "rev-parse", "--verify", "-q", "refs/heads/feature/search-as-you-type")
 			.exitCode()).isNotZero();
 		assertThat(search).isNotEqualTo(tabs);
+
+		// the other one from the deletion job's manifest, where the job lists it: a
+		// restore of that branch alone
+		WebElement fromJob = chrome.findElement(By.cssSelector(
+				"#deletion-jobs li[data-branch='refs/heads/feature/search-as-you-type'] button.restore-from-job"));
+		assertThat(chrome.findElements(
+				By.cssSelector("#deletion-jobs li[data-branch='refs/heads/feature/tabs'] button.restore-from-job")))
+			.as("back already: nothing to restore")
+			.isEmpty();
+		screenshot("branches-restore-from-manifest");
+		navigate(fromJob);
+		waitForText(By.cssSelector(".flash"), "Restoring refs/heads/feature/search-as-you-type from the manifest");
+		awaitJobStatus("Completed", Duration.ofSeconds(60));
+		assertThat(repo.git("rev-parse", "refs/heads/feature/search-as-you-type").trim()).isEqualTo(search);
+		chrome.get(url("/repo/branches?name=" + REPO));
+		waitFor(By.id("deletion-jobs"));
+		assertThat(chrome.findElements(By.cssSelector("#deletion-jobs button.restore-from-job"))).isEmpty();
+		chrome.manage().window().setSize(new Dimension(400, 900));
+		try {
+			chrome.get(url("/repo/branches?name=" + REPO));
+			waitFor(By.id("deletion-jobs"));
+			assertThat((Boolean) chrome
+				.executeScript("var m = document.querySelector('main'); return m.scrollWidth <= m.clientWidth;"))
+				.as("the deletion job's branches fit 400 px")
+				.isTrue();
+		}
+		finally {
+			chrome.manage().window().setSize(new Dimension(1280, 900));
+		}
 	}
 
 	@Test
