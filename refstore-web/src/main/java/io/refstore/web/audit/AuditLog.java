@@ -140,6 +140,29 @@ public class AuditLog {
 		return new AuditPage(entries, next);
 	}
 
+	/**
+	 * Where {@link #search} of {@code filter} is: how many entries match the filter (its
+	 * cursor aside), and how many of them are newer than the page, for "101–200 of
+	 * 1,234".
+	 */
+	@PreAuthorize("hasRole('OPERATOR')")
+	public AuditPosition position(AuditFilter filter) {
+		List<Object> params = new ArrayList<>();
+		params.add((filter.before() != null) ? filter.before() : Long.MAX_VALUE);
+		StringBuilder sql = new StringBuilder("SELECT COUNT(*) AS total, COUNT(CASE WHEN id >= ? THEN 1 END) AS newer"
+				+ " FROM refstore_audit_event WHERE 1 = 1");
+		condition(sql, params, "actor = ?", filter.actor());
+		condition(sql, params, "action = ?", filter.action());
+		condition(sql, params, "repository = ?", filter.repository());
+		condition(sql, params, "outcome = ?", (filter.outcome() == null) ? null : filter.outcome().name());
+		condition(sql, params, "at >= ?", utc(filter.from()));
+		condition(sql, params, "at < ?", utc(filter.to()));
+		return this.jdbc.sql(sql.toString())
+			.params(params)
+			.query((rs, row) -> new AuditPosition(rs.getLong("newer"), rs.getLong("total")))
+			.single();
+	}
+
 	private static void condition(StringBuilder sql, List<Object> params, String condition, Object value) {
 		if (value != null) {
 			sql.append(" AND ").append(condition);

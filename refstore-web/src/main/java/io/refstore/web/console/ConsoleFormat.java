@@ -88,6 +88,14 @@ public class ConsoleFormat {
 	}
 
 	/**
+	 * Where a page is, as a pager says it: {@code 101–200 of 11,111} for a page of
+	 * {@code shown} items after {@code before} others; empty for a page that shows none.
+	 */
+	public String range(long before, long shown, long total) {
+		return (shown == 0) ? "" : String.format(Locale.ROOT, "%,d–%,d of %,d", before + 1, before + shown, total);
+	}
+
+	/**
 	 * A change of a count, with its sign and thousands separators: {@code +1,200},
 	 * {@code -3}.
 	 */

@@ -54,6 +54,7 @@ class AuditController {
 				utc(from), utc(to), before, PAGE_SIZE);
 		AuditPage page = this.audit.search(filter);
 		model.addAttribute("page", page);
+		model.addAttribute("position", this.audit.position(filter));
 		model.addAttribute("filter", filter);
 		model.addAttribute("from", from);
 		model.addAttribute("to", to);

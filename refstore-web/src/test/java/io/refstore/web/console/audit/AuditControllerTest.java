@@ -9,8 +9,13 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.view;
 
-import org.junit.jupiter.api.Test;
+import java.util.Map;
 
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+
+import io.refstore.web.audit.AuditEntry;
+import io.refstore.web.audit.AuditLog;
 import io.refstore.web.console.ConsoleTestSupport;
 
 /**
@@ -20,6 +25,9 @@ import io.refstore.web.console.ConsoleTestSupport;
  */
 class AuditControllerTest extends ConsoleTestSupport {
 
+	@Autowired
+	AuditLog audit;
+
 	@Test
 	void operatorsSeeTheLogFilteredByUser() throws Exception {
 		this.mvc.perform(get("/audit").param("actor", "nobody-wrote-this").with(operator()))
@@ -27,6 +35,38 @@ class AuditControllerTest extends ConsoleTestSupport {
 			.andExpect(view().name(AuditController.VIEWS_AUDIT_LIST))
 			.andExpect(model().attributeExists("page", "filter"))
 			.andExpect(content().string(containsString("No entry matches.")));
+	}
+
+	/** The pager says where a page is among the entries the filters match. */
+	@Test
+	void thePagerSaysWhereThePageIsAmongTheMatchingEntries() throws Exception {
+		String repo = uniqueName("paged") + ".git";
+		for (int i = 0; i < 250; i++) {
+			this.audit.record(AuditEntry.of("alice", "ref.update", repo, "refs/heads/b" + i, Map.of(),
+					AuditEntry.Outcome.SUCCESS, null));
+		}
+		String first = this.mvc.perform(get("/audit").param("repo", repo).with(operator()))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		assertThat(first).contains("<span id=\"page-position\">1–100 of 250</span>");
+		String older = first.substring(first.indexOf("id=\"older\""));
+		int cursor = older.indexOf("before=") + "before=".length();
+		String before = older.substring(cursor, older.indexOf('"', cursor));
+
+		String second = this.mvc.perform(get("/audit").param("repo", repo).param("before", before).with(operator()))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+
+		assertThat(second).contains("<span id=\"page-position\">101–200 of 250</span>")
+			.contains("refs/heads/b149")
+			.doesNotContain("refs/heads/b150<");
+		this.mvc.perform(get("/audit").param("repo", repo).param("actor", "bob").with(operator()))
+			.andExpect(content().string(containsString("No entry matches.")))
+			.andExpect(content().string(org.hamcrest.Matchers.not(containsString("id=\"page-position\">1"))));
 	}
 
 	@Test
