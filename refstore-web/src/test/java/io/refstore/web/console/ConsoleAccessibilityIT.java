@@ -9,6 +9,8 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.support.ui.Select;
 
 import com.deque.html.axecore.results.Results;
@@ -21,8 +23,9 @@ import io.refstore.core.testing.TempRepo;
 /**
  * Every page of the console, as an administrator (who sees the most controls), checked in
  * a real headless Chromium with axe-core (Deque's rules for WCAG 2.x A and AA and best
- * practices): no serious or critical violation on any page. Each page is kept as a
- * screenshot ({@code a11y-*}).
+ * practices): no serious or critical violation on any page; and no page is wider than a
+ * 400 px screen (a wide table scrolls in its own box). Each page is kept as a screenshot
+ * ({@code a11y-*}).
  */
 class ConsoleAccessibilityIT extends BrowserTestSupport {
 
@@ -114,6 +117,20 @@ class ConsoleAccessibilityIT extends BrowserTestSupport {
 		waitUpTo(Duration.ofSeconds(30)).until((driver) -> driver.findElements(By.cssSelector(".loading")).isEmpty());
 		screenshot("a11y-" + name);
 		record(path, new AxeBuilder().analyze(chrome), violations);
+		// and usable on a phone: nothing wider than the screen but inside its own
+		// scrolling box
+		try {
+			chrome.manage().window().setSize(new Dimension(400, 900));
+			Number overflow = (Number) ((JavascriptExecutor) chrome)
+				.executeScript("var m = document.querySelector('main'); return m.scrollWidth - m.clientWidth;");
+			if (overflow.longValue() > 0) {
+				violations.add(path + ": the page is " + overflow + " px wider than a 400 px screen");
+				screenshot("a11y-" + name + "-400px");
+			}
+		}
+		finally {
+			chrome.manage().window().setSize(new Dimension(1280, 900));
+		}
 	}
 
 	private static void record(String path, Results results, List<String> violations) {
