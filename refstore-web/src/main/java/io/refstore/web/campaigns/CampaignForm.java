@@ -3,8 +3,9 @@ package io.refstore.web.campaigns;
 import io.refstore.web.schedules.JobTargetForm;
 
 /**
- * The console's launch form of a campaign; extra job parameters are {@code key=value}
- * lines.
+ * The console's launch form of a campaign: the job, its repositories and its parameters
+ * as typed fields ({@link JobTargetForm}, as the schedule form has them), and how many
+ * repositories at a time.
  */
 public class CampaignForm extends JobTargetForm {
 

@@ -1,7 +1,6 @@
 package io.refstore.web.schedules;
 
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -9,8 +8,6 @@ import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.core.Authentication;
 import org.springframework.ui.Model;
 import org.springframework.validation.BindingResult;
-import org.springframework.validation.FieldError;
-import org.springframework.validation.ObjectError;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -48,8 +45,6 @@ class ScheduleController {
 			"Repositories", "target", "Repository, glob or number of loose refs", "cron", "When", "onceAt",
 			"Or once, at", "timeZone", "Time zone", "misfire", "Fires missed while the server was down", "paused",
 			"Paused");
-
-	static final String VIEWS_PARAMETERS = "schedules/createOrUpdateScheduleForm :: parameters";
 
 	static final String VIEWS_CRON_PREVIEW = "schedules/cronPreview :: preview";
 
@@ -89,8 +84,7 @@ class ScheduleController {
 			throw new AccessDeniedException("the role " + user.role() + " may not create schedules");
 		}
 		ScheduleForm form = new ScheduleForm();
-		form.setParametersFor(form.getJobType());
-		form.fillDefaults();
+		TypedParameters.show(form);
 		model.addAttribute("form", form);
 		return showForm(form, false, model);
 	}
@@ -165,9 +159,7 @@ class ScheduleController {
 	private String showForm(ScheduleForm form, boolean editing, Model model) {
 		model.addAttribute("editing", editing);
 		model.addAttribute("preview", preview(form.getCron(), form.getTimeZone(), form.getOnceAt()));
-		Object bound = model.getAttribute(BindingResult.MODEL_KEY_PREFIX + "form");
-		model.addAttribute("errorSummary",
-				(bound instanceof BindingResult result) ? summary(result) : List.<SummaryLine>of());
+		model.addAttribute("errorSummary", TypedParameters.summary(model, FIELDS));
 		return VIEWS_SCHEDULE_FORM;
 	}
 
@@ -177,40 +169,7 @@ class ScheduleController {
 	 */
 	@GetMapping("/schedules/parameters")
 	String showParameters(@ModelAttribute("form") ScheduleForm form, BindingResult result) {
-		form.setParametersFor(form.getJobType());
-		form.fillDefaults();
-		return VIEWS_PARAMETERS;
-	}
-
-	/**
-	 * One line of the summary above a refused form.
-	 *
-	 * @param anchor the id of the field's input, or {@code null} for the form as a whole
-	 * @param message what is wrong, in words
-	 */
-	public record SummaryLine(String anchor, String message) {
-	}
-
-	/**
-	 * Every refusal of the form, in its order: the whole form's first, then each field.
-	 */
-	static List<SummaryLine> summary(BindingResult result) {
-		List<SummaryLine> lines = new ArrayList<>();
-		for (ObjectError error : result.getGlobalErrors()) {
-			lines.add(new SummaryLine(null, error.getDefaultMessage()));
-		}
-		for (FieldError error : result.getFieldErrors()) {
-			String field = error.getField();
-			String anchor = field.startsWith("values[") ? "param-" + field.substring(7, field.length() - 1) : field;
-			String message = error.getDefaultMessage();
-			if (!field.startsWith("values[") && FIELDS.containsKey(field) && message != null
-					&& message.startsWith("This ")) {
-				// a value of the wrong kind, in the binding's words: named here
-				message = FIELDS.get(field) + ": t" + message.substring(1);
-			}
-			lines.add(new SummaryLine(anchor, message));
-		}
-		return lines;
+		return TypedParameters.show(form);
 	}
 
 	/**
@@ -253,25 +212,7 @@ class ScheduleController {
 			}
 		}
 		checkWhen(form, result);
-		if (type != null && form.getParametersFor() != null && !type.name().equals(form.getParametersFor())) {
-			result.rejectValue("jobType", "changed", "Job: the parameters shown were for another job; the fields of "
-					+ type.jobName() + " are below now: check them and save again");
-			form.setParametersFor(type.name());
-			form.fillDefaults();
-		}
-		else if (type != null) {
-			form.setParametersFor(type.name());
-			for (ScheduleParameters.Problem problem : ScheduleParameters.check(type, form.parameterMap())) {
-				String field = (problem.key() != null && ScheduleParameters.keys(type).contains(problem.key()))
-						? "values[" + problem.key() + "]" : null;
-				if (field != null && !result.hasFieldErrors(field)) {
-					result.rejectValue(field, "invalid", problem.message());
-				}
-				else if (field == null) {
-					result.reject("invalid", problem.message());
-				}
-			}
-		}
+		TypedParameters.check(form, result, "save");
 		return result.hasErrors();
 	}
 
@@ -449,31 +390,11 @@ class ScheduleController {
 	 */
 	private static void reject(BindingResult result, RuntimeException ex) {
 		if (ex instanceof InvalidRequestException invalid) {
-			String parameter = invalid.parameter();
-			if (FIELDS.containsKey(parameter)) {
-				if (!result.hasFieldErrors(parameter)) {
-					result.rejectValue(parameter, "invalid", FIELDS.get(parameter) + ": " + invalid.reason());
-				}
-			}
-			else if (parameter.startsWith("parameters.") && result.getTarget() instanceof ScheduleForm form
-					&& ScheduleParameters.keys(form.type()).contains(parameter.substring(11))) {
-				String field = "values[" + parameter.substring(11) + "]";
-				if (!result.hasFieldErrors(field)) {
-					result.rejectValue(field, "invalid", invalid.reason());
-				}
-			}
-			else {
-				result.reject("invalid", parameterLabel(parameter) + ": " + invalid.reason());
-			}
+			TypedParameters.reject(result, invalid, FIELDS);
 		}
 		else if (ex instanceof ScheduleConflictException taken) {
 			result.rejectValue("name", "invalid", "Name: " + taken.getBody().getDetail());
 		}
-	}
-
-	/** A job parameter's name as the form words it: {@code parameters.x} is {@code x}. */
-	private static String parameterLabel(String parameter) {
-		return parameter.startsWith("parameters.") ? "Parameter " + parameter.substring(11) : parameter;
 	}
 
 }

@@ -569,7 +569,7 @@ class ScheduleControllerTest extends ConsoleTestSupport {
 		assertThat(asViewer(() -> this.schedules.find(maintained)).orElseThrow().parameters())
 			.containsExactlyEntriesOf(Map.of("force", "true"));
 		this.mvc.perform(get("/schedules/parameters").param("jobType", "VERIFY").with(operator()))
-			.andExpect(view().name(ScheduleController.VIEWS_PARAMETERS))
+			.andExpect(view().name(TypedParameters.VIEWS_PARAMETERS))
 			.andExpect(content().string(containsString("This job takes no parameters.")));
 		this.mvc.perform(get("/schedules/parameters").param("jobType", "MIGRATE").with(operator()))
 			.andExpect(content().string(containsString("id=\"param-targetFormat\"")))
