@@ -56,8 +56,9 @@ class ConsoleRolesBrowserIT extends BrowserTestSupport {
 		chrome.findElement(By.id("confirmCount")).sendKeys(chrome.findElement(By.id("plan-count")).getText());
 		chrome.findElement(By.id("execute")).click();
 		String deletion = awaitCompleted();
-		schedule("roles-maintain", "Maintenance", "");
-		schedule("roles-delete", "Deletion", "prefixes=refs/pull/");
+		schedule("roles-maintain", "Maintenance", null);
+		// a deletion that deletes (an administrator's schedule), not the form's plan only
+		schedule("roles-delete", "Deletion", "refs/pull/");
 		chrome.get(url("/campaigns/new"));
 		new Select(chrome.findElement(By.id("jobType"))).selectByVisibleText("Verification");
 		chrome.findElement(By.id("target")).sendKeys("roles.git");
@@ -172,12 +173,17 @@ class ConsoleRolesBrowserIT extends BrowserTestSupport {
 		return path();
 	}
 
-	private void schedule(String name, String job, String parameters) {
+	/** A schedule of {@code job}; a deletion's of {@code prefixes}, deleting them. */
+	private void schedule(String name, String job, String prefixes) {
 		chrome.get(url("/schedules/new"));
 		chrome.findElement(By.id("name")).sendKeys(name);
 		new Select(chrome.findElement(By.id("jobType"))).selectByVisibleText(job);
 		chrome.findElement(By.id("target")).sendKeys("roles.git");
-		chrome.findElement(By.id("parameters")).sendKeys(parameters);
+		if (prefixes != null) {
+			// the job's typed fields, swapped in as it was chosen
+			waitFor(By.id("param-prefixes")).sendKeys(prefixes);
+			chrome.findElement(By.id("param-planOnly")).click();
+		}
 		chrome.findElement(By.id("save")).click();
 		waitFor(By.id("schedule-" + name));
 	}

@@ -77,6 +77,13 @@ class ConsoleFuzzIT extends ApiTestSupport {
 			"*/*;q=abc", "application/", "text/html;;;=", "application/json", "application/problem+json",
 			"application/xml", "image/png", "text/*;q=0", null };
 
+	/**
+	 * The typed job parameters of the schedule and campaign forms, and the fields htmx
+	 * swaps them by (brackets encoded, as a browser sends them).
+	 */
+	private static final List<String> TYPED = List.of("jobType", "parametersFor", "values%5BchunkSize%5D",
+			"values%5BplanOnly%5D", "values%5BolderThan%5D");
+
 	/** Every GET page: its path (with {@code {}} for a random segment) and parameters. */
 	private static final Map<String, List<String>> PAGES = pages();
 
@@ -111,17 +118,20 @@ class ConsoleFuzzIT extends ApiTestSupport {
 		pages.put("/schedules/{}/edit", List.of());
 		pages.put("/schedules/{}/delete", List.of());
 		pages.put("/schedules/preview", List.of("cron", "timeZone", "onceAt"));
+		pages.put("/schedules/parameters", TYPED);
 		pages.put("/campaigns", List.of());
 		pages.put("/campaigns/{}", List.of());
 		pages.put("/campaigns/{}/progress", List.of());
 		pages.put("/campaigns/new", List.of());
+		pages.put("/campaigns/parameters", TYPED);
 		return pages;
 	}
 
 	private static Map<String, List<String>> forms() {
 		Map<String, List<String>> forms = new java.util.LinkedHashMap<>();
-		List<String> schedule = List.of("name", "jobType", "targetKind", "target", "parameters", "cron", "onceAt",
-				"timeZone", "misfire", "paused");
+		List<String> schedule = List.of("name", "jobType", "targetKind", "target", "parameters", "storedType",
+				"parametersFor", "values%5BchunkSize%5D", "values%5BplanOnly%5D", "cron", "onceAt", "timeZone",
+				"misfire", "paused");
 		forms.put("/schedules/new", schedule);
 		forms.put("/schedules/{}/edit", schedule);
 		forms.put("/schedules/{}/pause", List.of());
@@ -133,7 +143,9 @@ class ConsoleFuzzIT extends ApiTestSupport {
 		forms.put("/jobs/new/{}", List.of("repo", "targetFormat", "reflogs", "chunkSize", "throttleMillis", "dryRun",
 				"prefixes", "globs", "excludes", "olderThan", "manifest", "backup", "confirmRepository"));
 		forms.put("/repo/backups/drop", List.of("name", "backup", "confirmBackup"));
-		forms.put("/campaigns/new", List.of("jobType", "targetKind", "target", "parameters", "concurrency"));
+		List<String> campaign = new ArrayList<>(TYPED);
+		campaign.addAll(List.of("targetKind", "target", "concurrency"));
+		forms.put("/campaigns/new", campaign);
 		forms.put("/campaigns/{}/cancel", List.of());
 		return forms;
 	}
