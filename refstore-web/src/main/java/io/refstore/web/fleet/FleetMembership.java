@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,9 +29,12 @@ import org.springframework.context.event.EventListener;
 import org.springframework.scheduling.TaskScheduler;
 import org.springframework.stereotype.Component;
 
+import io.refstore.batch.api.RefJobEvent;
 import io.refstore.batch.api.RefJobs;
+import io.refstore.core.repo.DiscoveredRepositories;
 import io.refstore.core.repo.RepositoryDiscovery;
 import io.refstore.core.repo.RepositoryPaths;
+import io.refstore.web.repos.OpenRepo;
 import io.refstore.web.repos.RepoNotFoundException;
 import io.refstore.web.repos.RepoProperties;
 import io.refstore.web.repos.RepoRegistry;
@@ -79,6 +83,12 @@ public class FleetMembership {
 	private volatile Optional<Instant> previousStart = Optional.empty();
 
 	private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
+
+	/**
+	 * What the last inventory's walk of this node's storages skipped, and why; empty
+	 * before the first inventory.
+	 */
+	private volatile DiscoveredRepositories walked;
 
 	FleetMembership(FleetStore store, FleetProperties properties, RepoRegistry registry, RepoService repos,
 			RepoProperties repoProperties, RefJobs jobs, FleetTrust trust, TaskScheduler scheduler) {
@@ -198,20 +208,62 @@ public class FleetMembership {
 	 * read again only for a store that changed).
 	 */
 	public void refreshInventory() {
+		Map<DiscoveredRepositories.SkipReason, Long> skipped = new EnumMap<>(DiscoveredRepositories.SkipReason.class);
+		Map<DiscoveredRepositories.SkipReason, String> firstSkipped = new EnumMap<>(
+				DiscoveredRepositories.SkipReason.class);
+		boolean several = this.registry.storages().size() > 1;
 		for (Map.Entry<String, Path> storage : this.registry.storages().entrySet()) {
 			try {
-				this.store.replaceInventory(this.node, storage.getKey(),
-						inventory(storage.getKey(), storage.getValue()));
+				DiscoveredRepositories found = new RepositoryDiscovery(new RepositoryPaths(List.of(storage.getValue())),
+						this.maxDepth)
+					.discover();
+				found.skipped().forEach((reason, count) -> skipped.merge(reason, count, Long::sum));
+				found.firstSkipped()
+					.forEach((reason, first) -> firstSkipped.putIfAbsent(reason,
+							several ? storage.getKey() + "/" + first : first));
+				this.store.replaceInventory(this.node, storage.getKey(), inventory(storage.getKey(), found.names()));
 			}
 			catch (IOException | RuntimeException ex) {
 				logger.warn("Fleet inventory of storage '{}' failed: {}", storage.getKey(), ex.toString());
 			}
 		}
+		this.walked = new DiscoveredRepositories(List.of(), skipped, firstSkipped, this.maxDepth);
 	}
 
-	private List<FleetRepositoryRow> inventory(String storage, Path root) throws IOException {
-		List<String> names = new RepositoryDiscovery(new RepositoryPaths(List.of(root)), this.maxDepth).discover()
-			.names();
+	/**
+	 * What the last inventory's walk of this node's storages skipped (deeper than
+	 * {@code refstore.repositories.max-depth}, unreadable...), its names left out; empty
+	 * if no inventory ran yet.
+	 */
+	public Optional<DiscoveredRepositories> walked() {
+		return Optional.ofNullable(this.walked);
+	}
+
+	/**
+	 * Records a repository of this node again when a job on it ends (a maintenance packed
+	 * its loose refs, a migration changed its format), so that the dashboard does not
+	 * show it as it was until the next inventory.
+	 */
+	@EventListener
+	void onJobEvent(RefJobEvent event) {
+		if (event.action() != RefJobEvent.Action.FINISH || event.repository() == null) {
+			return;
+		}
+		try {
+			Optional<RepositoryPaths.Located> located;
+			try (OpenRepo repo = this.registry.open(event.repository())) {
+				located = this.registry.locate(repo);
+			}
+			located.ifPresent((where) -> inventory(where.storage(), List.of(where.name()))
+				.forEach((row) -> this.store.replaceOne(this.node, where.storage(), row)));
+		}
+		catch (IOException | RuntimeException ex) {
+			// not here, or gone: the next inventory records what there is
+			logger.debug("Fleet record of '{}' after its job failed: {}", event.repository(), ex.toString());
+		}
+	}
+
+	private List<FleetRepositoryRow> inventory(String storage, List<String> names) {
 		List<FleetRepositoryRow> rows = new ArrayList<>(names.size());
 		for (String name : names) {
 			try {

@@ -20,7 +20,7 @@ import io.refstore.web.system.Problems;
  * is down. Thread-safe.
  */
 @Service
-class FleetService implements RemoteRepos {
+public class FleetService implements RemoteRepos {
 
 	private final FleetStore store;
 
@@ -58,9 +58,7 @@ class FleetService implements RemoteRepos {
 	 */
 	@PreAuthorize("hasRole('VIEWER')")
 	public FleetPage repositories(FleetFilter filter) {
-		if (filter.format() != null && !List.of("files", "reftable").contains(filter.format())) {
-			throw new InvalidRequestException("format", filter.format(), "is neither files nor reftable");
-		}
+		checkFormat(filter.format());
 		if (filter.after() != null && filter.after().indexOf('/') < 1) {
 			throw new InvalidRequestException("after", filter.after(),
 					"is not a repository's <storage>/<path> (a page's next)");
@@ -70,6 +68,46 @@ class FleetService implements RemoteRepos {
 					"is not between 1 and " + FleetFilter.MAX_LIMIT);
 		}
 		return this.store.repositories(filter, this.properties.downAfter());
+	}
+
+	/**
+	 * One page of the fleet's repositories for the console's dashboard, read from the
+	 * inventory the nodes keep, with the total that match.
+	 * @throws InvalidRequestException (400) for a format other than {@code files} or
+	 * {@code reftable}, naming the parameter
+	 */
+	@PreAuthorize("hasRole('VIEWER')")
+	public FleetPage page(FleetQuery query) {
+		checkFormat(query.format());
+		return this.store.page(query, this.properties.downAfter());
+	}
+
+	/** How many of the fleet's repositories match {@code query}, its page aside. */
+	@PreAuthorize("hasRole('VIEWER')")
+	public long count(FleetQuery query) {
+		checkFormat(query.format());
+		return this.store.count(query);
+	}
+
+	/**
+	 * The first {@code limit} repositories matching {@code query} by name, for an action
+	 * over all of them (the dashboard's "Maintain all due").
+	 */
+	@PreAuthorize("hasRole('VIEWER')")
+	public List<FleetRepository> first(FleetQuery query, int limit) {
+		checkFormat(query.format());
+		return this.store.first(query, limit, this.properties.downAfter());
+	}
+
+	/** Whether this node holds the storage {@code storage} (and can open its stores). */
+	public boolean holdsHere(String storage) {
+		return this.membership.holds(storage);
+	}
+
+	private static void checkFormat(String format) {
+		if (format != null && !List.of("files", "reftable").contains(format)) {
+			throw new InvalidRequestException("format", format, "is neither files nor reftable");
+		}
 	}
 
 	/**

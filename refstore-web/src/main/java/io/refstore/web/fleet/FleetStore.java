@@ -166,6 +166,24 @@ class FleetStore {
 		});
 	}
 
+	/**
+	 * Records one repository of a storage again (after a job changed it), as
+	 * {@link #replaceInventory} would, without touching the others.
+	 */
+	void replaceOne(String node, String storage, FleetRepositoryRow row) {
+		this.transactions.executeWithoutResult((status) -> {
+			this.jdbc.sql("DELETE FROM refstore_fleet_repository WHERE storage = ? AND path = ?")
+				.params(storage, row.path())
+				.update();
+			this.jdbc
+				.sql("INSERT INTO refstore_fleet_repository (storage, path, node, format, refs, loose_refs, bytes,"
+						+ " maintenance_due, error, seen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP)")
+				.params(storage, row.path(), node, row.format(), row.refs(), row.looseRefs(), row.bytes(),
+						row.maintenanceDue(), (row.error() != null) ? Columns.cut(row.error(), 1024) : null)
+				.update();
+		});
+	}
+
 	/** The names of the fleet's storages, of every node, sorted. */
 	List<String> storageNames() {
 		return this.jdbc.sql("SELECT name FROM refstore_storage ORDER BY name").query(String.class).list();
@@ -249,6 +267,101 @@ class FleetStore {
 			next = rows.get(rows.size() - 1).name();
 		}
 		return new FleetPage(rows, total, next);
+	}
+
+	/**
+	 * One page of the repositories matching {@code query}, in its order, with the total
+	 * that match ({@link FleetPage#next()} is {@code null}: the page is an offset). Each
+	 * order is read from its index (V59).
+	 */
+	FleetPage page(FleetQuery query, Duration downAfter) {
+		List<Object> params = new ArrayList<>();
+		String where = where(query, params);
+		long total = count(where, params);
+		List<Object> paged = new ArrayList<>();
+		paged.add(upSince(downAfter));
+		paged.addAll(params);
+		List<FleetRepository> rows = this.jdbc
+			.sql(REPOSITORIES + where + " ORDER BY " + orderBy(query.order()) + " OFFSET " + query.offset()
+					+ " ROWS FETCH NEXT " + query.limit() + " ROWS ONLY")
+			.params(paged)
+			.query(FleetStore::repository)
+			.list();
+		return new FleetPage(rows, total, null);
+	}
+
+	/** How many repositories match {@code query} (its order and page aside). */
+	long count(FleetQuery query) {
+		List<Object> params = new ArrayList<>();
+		return count(where(query, params), params);
+	}
+
+	private long count(String where, List<Object> params) {
+		return this.jdbc.sql("SELECT COUNT(*) FROM refstore_fleet_repository r" + where)
+			.params(params)
+			.query(Long.class)
+			.single();
+	}
+
+	/** The first {@code limit} repositories matching {@code query}, in name order. */
+	List<FleetRepository> first(FleetQuery query, int limit, Duration downAfter) {
+		List<Object> params = new ArrayList<>();
+		params.add(upSince(downAfter));
+		String where = where(query, params);
+		return this.jdbc
+			.sql(REPOSITORIES + where + " ORDER BY " + orderBy(FleetQuery.Order.NAME) + " FETCH FIRST " + limit
+					+ " ROWS ONLY")
+			.params(params)
+			.query(FleetStore::repository)
+			.list();
+	}
+
+	private static String where(FleetQuery query, List<Object> params) {
+		StringBuilder where = new StringBuilder(" WHERE 1 = 1");
+		if (query.storage() != null) {
+			where.append(" AND r.storage = ?");
+			params.add(query.storage());
+		}
+		if (query.format() != null) {
+			where.append(" AND r.format = ?");
+			params.add(query.format());
+		}
+		if (query.maintenanceDue() != null) {
+			where.append(" AND r.maintenance_due = ?");
+			params.add(query.maintenanceDue());
+		}
+		if (query.query() != null) {
+			String like = "%" + query.query()
+				.toLowerCase(java.util.Locale.ROOT)
+				.replace("\\", "\\\\")
+				.replace("%", "\\%")
+				.replace("_", "\\_") + "%";
+			if (query.query().indexOf('/') >= 0) {
+				// a qualified name (storage/path) matches as well as a path
+				where.append(" AND (LOWER(r.path) LIKE ? ESCAPE '\\' OR LOWER(r.storage || '/' || r.path) LIKE ?"
+						+ " ESCAPE '\\')");
+				params.add(like);
+				params.add(like);
+			}
+			else {
+				where.append(" AND LOWER(r.path) LIKE ? ESCAPE '\\'");
+				params.add(like);
+			}
+		}
+		return where.toString();
+	}
+
+	/**
+	 * Each order exactly as its index (V59) is, so that a page is read in order from it.
+	 */
+	private static String orderBy(FleetQuery.Order order) {
+		return switch (order) {
+			case WORST -> "r.maintenance_due DESC NULLS FIRST, r.loose_refs DESC NULLS FIRST, r.refs DESC NULLS FIRST,"
+					+ " r.storage, r.path";
+			case NAME -> "r.storage, r.path";
+			case REFS -> "r.refs DESC NULLS LAST, r.storage, r.path";
+			case SIZE -> "r.bytes DESC NULLS LAST, r.storage, r.path";
+		};
 	}
 
 	/**

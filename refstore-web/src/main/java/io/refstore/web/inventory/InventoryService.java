@@ -5,9 +5,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import org.springframework.security.access.prepost.PreAuthorize;
 import org.springframework.stereotype.Service;
@@ -105,15 +105,14 @@ public class InventoryService {
 
 	/**
 	 * The growth of each of {@code repositories} that has a run; the others are absent.
+	 * Reads the runs of those repositories only (a dashboard page's), never every
+	 * repository's.
 	 */
 	@PreAuthorize("hasRole('VIEWER')")
 	public Map<String, Growth> growth(Collection<String> repositories) {
-		Set<String> wanted = Set.copyOf(repositories);
 		Map<String, Growth> out = new LinkedHashMap<>();
-		for (Latest latest : latestRuns()) {
-			if (wanted.contains(latest.repository())) {
-				out.put(latest.repository(), latest.growth());
-			}
+		for (String repository : new LinkedHashSet<>(repositories)) {
+			this.store.newest(repository).ifPresent((newest) -> out.put(repository, growth(newest)));
 		}
 		return out;
 	}

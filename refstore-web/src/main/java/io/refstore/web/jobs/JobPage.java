@@ -12,7 +12,7 @@ import java.util.Locale;
  * @param size the most a page shows
  * @param shown how many this page shows
  */
-record JobPage(long total, long offset, int size, int shown) {
+public record JobPage(long total, long offset, int size, int shown) {
 
 	/** The position of this page's first job, from 1. */
 	public long first() {

@@ -1,36 +1,35 @@
 package io.refstore.web.console.dashboard;
 
-import java.util.Comparator;
 import java.util.Locale;
 
-import io.refstore.web.repos.RepoHealth;
+import io.refstore.web.fleet.FleetQuery;
 import io.refstore.web.system.InvalidRequestException;
-import io.refstore.web.system.Problems;
 
 /**
- * The orders the dashboard offers. {@link #WORST} comes first: repositories due for
- * maintenance, then the untidiest stores, then the largest, so the one needing attention
- * is at the top.
+ * The orders the dashboard offers, each answered by the fleet's inventory from its stored
+ * columns and index. {@link #WORST} comes first: unreadable repositories, then those due
+ * for maintenance, then the most loose refs (the untidiest files stores), then the most
+ * refs, so the one needing attention is at the top. (A reftable store's extra tables are
+ * not stored by the inventory: among reftable stores, due ones come first, then the
+ * largest.)
  */
 enum DashboardSort {
 
-	WORST(Comparator.comparing((RepoHealth repo) -> !repo.statistics().maintenanceDue())
-		.thenComparing(Comparator.comparingLong(RepoHealth::untidiness).reversed())
-		.thenComparing(Comparator.comparingLong((RepoHealth repo) -> repo.summary().refCount()).reversed())),
+	WORST(FleetQuery.Order.WORST),
 
-	NAME(Comparator.comparing((RepoHealth repo) -> repo.name())),
+	NAME(FleetQuery.Order.NAME),
 
-	REFS(Comparator.comparingLong((RepoHealth repo) -> repo.summary().refCount()).reversed()),
+	REFS(FleetQuery.Order.REFS),
 
-	SIZE(Comparator.comparingLong((RepoHealth repo) -> repo.statistics().bytes()).reversed());
+	SIZE(FleetQuery.Order.SIZE);
 
-	private final Comparator<RepoHealth> order;
+	private final FleetQuery.Order order;
 
-	DashboardSort(Comparator<RepoHealth> order) {
-		this.order = order.thenComparing(RepoHealth::name);
+	DashboardSort(FleetQuery.Order order) {
+		this.order = order;
 	}
 
-	Comparator<RepoHealth> order() {
+	FleetQuery.Order order() {
 		return this.order;
 	}
 
