@@ -33,7 +33,7 @@ import io.refstore.web.system.Notification;
  * cancels are audited. Thread-safe.
  */
 @Service
-class CampaignService {
+public class CampaignService {
 
 	/** The most jobs one campaign may run at once. */
 	public static final int MAX_CONCURRENCY = 64;
@@ -114,6 +114,39 @@ class CampaignService {
 		this.audit.record(AuditEntry.of(actor.getName(), "campaign.create", null, Long.toString(id), parameters,
 				AuditEntry.Outcome.SUCCESS, type.name() + " over " + repositories.size() + " repositories (" + kind
 						+ " " + target + "), " + concurrency + " at once"));
+		this.coordinator.nudge();
+		Campaign created = this.store.find(id).orElseThrow();
+		this.events.publishEvent(
+				Notification.of("campaign.started", null, actor.getName(), CampaignCoordinator.details(created)));
+		return created;
+	}
+
+	/**
+	 * Creates a campaign over {@code repositories} as listed (the dashboard's "Maintain
+	 * all due"), {@code description} saying how they were chosen; the coordinator starts
+	 * it at once. Audited and announced as {@link #create} is.
+	 * @throws InvalidRequestException naming the field if the list is empty or the
+	 * concurrency is out of bounds
+	 */
+	@PreAuthorize("hasRole('OPERATOR')")
+	@Transactional
+	public Campaign createListed(RefJobType type, String description, List<String> repositories, int concurrency,
+			Authentication actor) {
+		authorize(type, Map.of(), actor);
+		if (concurrency < 1 || concurrency > MAX_CONCURRENCY) {
+			throw new InvalidRequestException("concurrency", Integer.toString(concurrency),
+					"must be 1 to " + MAX_CONCURRENCY);
+		}
+		if (repositories.isEmpty()) {
+			throw new InvalidRequestException("target", description, "selects no repository");
+		}
+		Map<String, String> parameters = Map.of();
+		this.inputs.check(type, parameters, repositories);
+		long id = this.store.insert(type, Schedule.TargetKind.LISTED, description, parameters, concurrency,
+				actor.getName(), repositories);
+		this.audit.record(AuditEntry.of(actor.getName(), "campaign.create", null, Long.toString(id), parameters,
+				AuditEntry.Outcome.SUCCESS, type.name() + " over " + repositories.size() + " repositories ("
+						+ description + "), " + concurrency + " at once"));
 		this.coordinator.nudge();
 		Campaign created = this.store.find(id).orElseThrow();
 		this.events.publishEvent(

@@ -48,7 +48,14 @@ public record Schedule(String name, RefJobType jobType, TargetKind targetKind, S
 		 * Every repository with more loose refs than the threshold
 		 * ({@code RefStore.statistics()}).
 		 */
-		LOOSE_REFS_ABOVE
+		LOOSE_REFS_ABOVE,
+
+		/**
+		 * The repositories listed when a campaign was made, its target saying how they
+		 * were chosen (the dashboard's "Maintain all due"): a campaign's only, never
+		 * asked for by a client ({@link ScheduleTargets#check} refuses it).
+		 */
+		LISTED
 
 	}
 

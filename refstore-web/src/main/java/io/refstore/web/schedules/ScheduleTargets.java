@@ -79,6 +79,9 @@ public class ScheduleTargets {
 				}
 				throw new InvalidRequestException("target", text, "a loose-ref threshold is a number >= 0");
 			}
+			case LISTED -> throw new InvalidRequestException("targetKind", kind.name(),
+					"only the dashboard's Maintain all due lists its repositories; choose REPOSITORY, GLOB or"
+							+ " LOOSE_REFS_ABOVE");
 			default -> throw new IllegalStateException(kind.name());
 		}
 	}
@@ -130,6 +133,7 @@ public class ScheduleTargets {
 						.forEach((repository) -> names.add(repository.name()));
 					yield names;
 				}
+				case LISTED -> throw new IllegalArgumentException("a listed target selects nothing by itself");
 			};
 		}
 		catch (IOException ex) {

@@ -23,6 +23,7 @@ public class TargetWords {
 			case REPOSITORY -> target;
 			case GLOB -> "matching " + target;
 			case LOOSE_REFS_ABOVE -> "with more than " + countOf(target) + " loose refs";
+			case LISTED -> target;
 		};
 	}
 
