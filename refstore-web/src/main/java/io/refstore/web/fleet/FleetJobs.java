@@ -18,6 +18,8 @@ import io.refstore.batch.api.JobSummary;
 import io.refstore.batch.api.RefJobParameters;
 import io.refstore.batch.api.RefJobType;
 import io.refstore.batch.api.RefJobs;
+import io.refstore.core.repo.RepositoryPaths;
+import io.refstore.web.repos.OpenRepo;
 import io.refstore.web.repos.RepoRegistry;
 
 /**
@@ -58,18 +60,40 @@ public class FleetJobs {
 	}
 
 	/**
-	 * The one name of {@code repository}: its path alone for a name qualified by the
-	 * fleet's only storage ({@link #onlyStorage()}), else as given. Launches record it,
-	 * so that a job's history has one name per repository whichever the caller used.
+	 * The one name of {@code repository}, as the dashboard and the Fleet page show it:
+	 * while the fleet has one storage ({@link #onlyStorage()}), its path alone
+	 * ({@code default/a.git} is {@code a.git}); with several, qualified by the storage
+	 * holding it ({@code a.git} is {@code default-2/a.git}, found here or in the fleet's
+	 * inventory); else as given (no storage holds it, or several do). Launches record it,
+	 * so that a job's history has one name per repository whichever the caller used, and
+	 * the history's filter looks it up by it.
 	 */
 	public String canonical(String repository) {
-		if (repository == null || repository.indexOf('/') < 1) {
+		if (repository == null || repository.isBlank()) {
 			return repository;
 		}
 		String only = onlyStorage();
+		if (only == null) {
+			return qualified(repository);
+		}
 		String prefix = only + "/";
-		return (only != null && repository.startsWith(prefix) && repository.length() > prefix.length())
+		return (repository.startsWith(prefix) && repository.length() > prefix.length())
 				? repository.substring(prefix.length()) : repository;
+	}
+
+	/** {@code <storage>/<path>} of the one storage holding {@code repository}. */
+	private String qualified(String repository) {
+		try (OpenRepo repo = this.registry.open(repository)) {
+			Optional<RepositoryPaths.Located> here = this.registry.locate(repo);
+			if (here.isPresent()) {
+				return here.get().storage() + "/" + here.get().name();
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			// not on this node, or a malformed name: the fleet's inventory may know it
+		}
+		List<FleetRepository> found = this.fleet.locate(repository);
+		return (found.size() == 1) ? found.get(0).name() : repository;
 	}
 
 	/**

@@ -93,8 +93,9 @@ class JobController {
 		if (offset < 0) {
 			throw new InvalidRequestException("offset", Integer.toString(offset), "it must not be negative");
 		}
-		JobFilter filter = new JobFilter(JobService.jobStatus(status), jobType, blank(repo) ? null : repo,
-				blank(actor) ? null : actor, from, to, offset, PAGE_SIZE);
+		JobFilter filter = new JobFilter(JobService.jobStatus(status), jobType,
+				blank(repo) ? null : this.jobs.recordedName(repo.strip()), blank(actor) ? null : actor, from, to,
+				offset, PAGE_SIZE);
 		JobListLinks links = new JobListLinks(filter);
 		model.addAttribute("serverZone", ZoneId.systemDefault().getId());
 		model.addAttribute("filter", filter);

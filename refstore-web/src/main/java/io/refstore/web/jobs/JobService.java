@@ -417,6 +417,18 @@ public class JobService {
 
 	}
 
+	/**
+	 * The name jobs record for {@code repository} ({@link FleetJobs#canonical}): the
+	 * history's filter looks a repository up by it, so that either of its names finds its
+	 * jobs. A pattern ({@code team/*}) is kept as given.
+	 */
+	public String recordedName(String repository) {
+		if (repository == null || repository.indexOf('*') >= 0 || repository.indexOf('?') >= 0) {
+			return repository;
+		}
+		return this.fleet.canonical(repository);
+	}
+
 	/** Executions matching {@code filter}, newest first. */
 	@PreAuthorize("hasRole('VIEWER')")
 	public List<JobSummary> list(JobFilter filter) {
