@@ -278,16 +278,28 @@ class FleetStore {
 		List<Object> params = new ArrayList<>();
 		String where = where(query, params);
 		long total = count(where, params);
-		List<Object> paged = new ArrayList<>();
-		paged.add(upSince(downAfter));
-		paged.addAll(params);
+		// the rows alone, their nodes joined after: PostgreSQL would otherwise compute
+		// the up node of every row an offset skips
+		Map<String, String> up = upNodes(downAfter);
 		List<FleetRepository> rows = this.jdbc
-			.sql(REPOSITORIES + where + " ORDER BY " + orderBy(query.order()) + " OFFSET " + query.offset()
-					+ " ROWS FETCH NEXT " + query.limit() + " ROWS ONLY")
-			.params(paged)
-			.query(FleetStore::repository)
+			.sql("SELECT r.* FROM refstore_fleet_repository r" + where + " ORDER BY " + orderBy(query.order())
+					+ " OFFSET " + query.offset() + " ROWS FETCH NEXT " + query.limit() + " ROWS ONLY")
+			.params(params)
+			.query((rs, row) -> repository(rs, up.get(rs.getString("storage"))))
 			.list();
 		return new FleetPage(rows, total, null);
+	}
+
+	/** Each storage held by a node that is up, with the first such node by name. */
+	private Map<String, String> upNodes(Duration downAfter) {
+		Map<String, String> up = new LinkedHashMap<>();
+		this.jdbc
+			.sql("SELECT s.name, MIN(s.node) AS node FROM refstore_storage s JOIN refstore_node n ON n.name = s.node"
+					+ " WHERE n.heartbeat_at >= ? GROUP BY s.name")
+			.param(upSince(downAfter))
+			.query((rs, row) -> up.put(rs.getString("name"), rs.getString("node")))
+			.list();
+		return up;
 	}
 
 	/** How many repositories match {@code query} (its order and page aside). */
@@ -331,20 +343,16 @@ class FleetStore {
 			params.add(query.maintenanceDue());
 		}
 		if (query.query() != null) {
-			String like = "%" + query.query()
-				.toLowerCase(java.util.Locale.ROOT)
-				.replace("\\", "\\\\")
-				.replace("%", "\\%")
-				.replace("_", "\\_") + "%";
+			// ILIKE, which H2 and PostgreSQL both have: no lowered copy of every path
+			String like = "%" + query.query().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%";
 			if (query.query().indexOf('/') >= 0) {
 				// a qualified name (storage/path) matches as well as a path
-				where.append(" AND (LOWER(r.path) LIKE ? ESCAPE '\\' OR LOWER(r.storage || '/' || r.path) LIKE ?"
-						+ " ESCAPE '\\')");
+				where.append(" AND (r.path ILIKE ? ESCAPE '\\' OR r.storage || '/' || r.path ILIKE ? ESCAPE '\\')");
 				params.add(like);
 				params.add(like);
 			}
 			else {
-				where.append(" AND LOWER(r.path) LIKE ? ESCAPE '\\'");
+				where.append(" AND r.path ILIKE ? ESCAPE '\\'");
 				params.add(like);
 			}
 		}
@@ -409,7 +417,13 @@ class FleetStore {
 			+ " FROM refstore_fleet_repository r";
 
 	private static FleetRepository repository(ResultSet rs, int row) throws SQLException {
-		String up = rs.getString("up_node");
+		return repository(rs, rs.getString("up_node"));
+	}
+
+	/**
+	 * A row, {@code up} the first node holding its storage that is up, or {@code null}.
+	 */
+	private static FleetRepository repository(ResultSet rs, String up) throws SQLException {
 		return new FleetRepository(rs.getString("storage"), rs.getString("path"),
 				(up != null) ? up : rs.getString("node"), rs.getString("format"), rs.getObject("refs", Long.class),
 				rs.getObject("loose_refs", Long.class), rs.getObject("bytes", Long.class),

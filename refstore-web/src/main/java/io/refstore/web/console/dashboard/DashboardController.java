@@ -103,7 +103,9 @@ class DashboardController {
 		model.addAttribute("sort", order.parameter());
 		model.addAttribute("links", new DashboardLinks(query, order.parameter()));
 		model.addAttribute("page", new JobPage(found.total(), offset, PAGE_SIZE, rows.size()));
-		model.addAttribute("dueMatching", (Boolean.FALSE.equals(due)) ? 0L : this.fleet.count(query.due(true)));
+		// what "Maintain all due" would maintain: counted for a role offered it only
+		model.addAttribute("dueMatching",
+				(!user.operator() || Boolean.FALSE.equals(due)) ? 0L : this.fleet.count(query.due(true)));
 		model.addAttribute("lastMaintenance", this.jobs.lastCompleted(RefJobType.MAINTAIN, names));
 		model.addAttribute("growth", this.inventory.growth(names));
 		model.addAttribute("growthAlert", this.inventory.alertPerWeek());
