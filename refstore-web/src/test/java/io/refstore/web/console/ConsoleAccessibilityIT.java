@@ -73,7 +73,8 @@ class ConsoleAccessibilityIT extends BrowserTestSupport {
 				{ "not-found", "/no/such/page" }, { "bad-address", "/repo%zz" },
 				{ "jobs-running", "/jobs?status=STARTED" }, { "jobs-none-match", "/jobs?status=FAILED&repo=none" },
 				{ "jobs-from-after-to", "/jobs?from=2026-02-01T00:00&to=2026-01-01T00:00" },
-				{ "jobs-confirm", "/jobs/bulk?action=restart&id=" + job.substring(job.lastIndexOf('/') + 1) } };
+				{ "jobs-confirm", "/jobs/bulk?action=restart&id=" + job.substring(job.lastIndexOf('/') + 1) },
+				{ "dashboard-none-match", "/?q=no-such-repository" }, { "maintain-due", "/maintain-due" } };
 		for (String[] page : pages) {
 			check(page[0], page[1], violations);
 		}

@@ -9,9 +9,11 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebElement;
+import org.springframework.beans.factory.annotation.Autowired;
 
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
+import io.refstore.web.fleet.FleetMembership;
 
 /**
  * The dashboard and the ref browser at 400 px and at 1,400 px, in a real Chromium: at 400
@@ -21,6 +23,9 @@ import io.refstore.core.testing.TempRepo;
  * line); at 1,400 px a page of unpeeled refs has no empty Peeled column.
  */
 class NarrowScreenBrowserIT extends BrowserTestSupport {
+
+	@Autowired
+	FleetMembership membership;
 
 	private static final String REPO = "narrow-screens.git";
 
@@ -59,6 +64,9 @@ class NarrowScreenBrowserIT extends BrowserTestSupport {
 				.append('\n');
 		}
 		repo.run(updates.toString().getBytes(), "update-ref", "--stdin").requireOk();
+		// the dashboard lists what the node's inventory recorded (at start, then every
+		// minute)
+		this.membership.refreshInventory();
 		logIn("viewer");
 		try {
 			chrome.manage().window().setSize(new Dimension(400, 900));
