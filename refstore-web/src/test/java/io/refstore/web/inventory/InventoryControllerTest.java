@@ -33,6 +33,9 @@ import io.refstore.web.console.ConsoleTestSupport;
  */
 class InventoryControllerTest extends ConsoleTestSupport {
 
+	@org.springframework.beans.factory.annotation.Autowired
+	io.refstore.web.fleet.FleetMembership membership;
+
 	static String growing;
 
 	static String quiet;
@@ -117,13 +120,19 @@ class InventoryControllerTest extends ConsoleTestSupport {
 			.andExpect(status().isOk())
 			.andExpect(content().string(containsString("hx-get=\"/repo/inventory?name=" + growing + "\"")));
 
-		String dashboard = this.mvc.perform(get("/").param("sort", "name").with(viewer()))
+		// the dashboard lists what the node's inventory recorded
+		this.membership.refreshInventory();
+		assertThat(dashboardRow(growing)).contains("+2,000 in").doesNotContain("growing fast");
+		assertThat(dashboardRow(quiet)).contains("unknown").doesNotContain("growing fast");
+	}
+
+	/** The dashboard's row of repository {@code name}, searched for by its name. */
+	private String dashboardRow(String name) throws Exception {
+		return row(this.mvc.perform(get("/").param("q", name).with(viewer()))
 			.andExpect(status().isOk())
 			.andReturn()
 			.getResponse()
-			.getContentAsString();
-		assertThat(row(dashboard, growing)).contains("+2,000 in").doesNotContain("growing fast");
-		assertThat(row(dashboard, quiet)).contains("unknown").doesNotContain("growing fast");
+			.getContentAsString(), name);
 	}
 
 	/** The dashboard's table row of repository {@code name}. */
