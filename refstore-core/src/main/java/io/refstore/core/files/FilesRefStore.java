@@ -22,6 +22,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
+import io.refstore.core.io.Directories;
 import io.refstore.core.io.DirectoryStamp;
 import io.refstore.core.io.FileMoves;
 import io.refstore.core.io.FileSystemSync;
@@ -409,8 +410,8 @@ public final class FilesRefStore implements RefStore {
 	}
 
 	private static void collectLogs(Path dir, String prefix, List<byte[]> names) throws IOException {
-		try (var entries = Files.newDirectoryStream(dir)) {
-			for (Path entry : entries) {
+		try {
+			for (Path entry : Directories.entries(dir)) {
 				String name = prefix + entry.getFileName();
 				if (Files.isDirectory(entry)) {
 					collectLogs(entry, name + "/", names);

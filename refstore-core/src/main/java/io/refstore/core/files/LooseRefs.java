@@ -2,7 +2,6 @@ package io.refstore.core.files;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -17,6 +16,7 @@ import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.Ref;
+import io.refstore.core.io.Directories;
 import io.refstore.core.ref.RefName;
 import io.refstore.core.ref.SymbolicRef;
 
@@ -123,8 +123,8 @@ final class LooseRefs {
 	}
 
 	private static void walk(Path dir, String dirName, String prefix, List<byte[]> names) throws IOException {
-		try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
-			for (Path entry : entries) {
+		try {
+			for (Path entry : Directories.entries(dir)) {
 				String name = dirName + entry.getFileName().toString();
 				BasicFileAttributes attributes;
 				try {

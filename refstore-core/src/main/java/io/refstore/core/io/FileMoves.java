@@ -9,6 +9,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -154,33 +155,46 @@ public final class FileMoves {
 	 * and a walk of a live store must not fail on them.
 	 */
 	public static void forEachFile(Path root, FileAction action) throws IOException {
-		Files.walkFileTree(root, new SimpleFileVisitor<>() {
+		BasicFileAttributes attributes;
+		try {
+			attributes = Files.readAttributes(root, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+		}
+		catch (NoSuchFileException ex) {
+			return;
+		}
+		visit(root, attributes, action);
+	}
 
-			@Override
-			public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
-				if (attributes.isRegularFile()) {
-					action.accept(file, attributes);
-				}
-				return FileVisitResult.CONTINUE;
+	/**
+	 * {@link #forEachFile} below {@code path}: a directory's entries through
+	 * {@link Directories} (fewer system calls than {@link Files#walkFileTree}), links not
+	 * followed.
+	 */
+	private static void visit(Path path, BasicFileAttributes attributes, FileAction action) throws IOException {
+		if (attributes.isRegularFile()) {
+			action.accept(path, attributes);
+			return;
+		}
+		if (!attributes.isDirectory()) {
+			return;
+		}
+		List<Path> entries;
+		try {
+			entries = Directories.entries(path);
+		}
+		catch (NoSuchFileException ex) {
+			return;
+		}
+		for (Path entry : entries) {
+			BasicFileAttributes entryAttributes;
+			try {
+				entryAttributes = Files.readAttributes(entry, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
 			}
-
-			@Override
-			public FileVisitResult visitFileFailed(Path file, IOException ex) throws IOException {
-				if (ex instanceof NoSuchFileException) {
-					return FileVisitResult.CONTINUE;
-				}
-				throw ex;
+			catch (NoSuchFileException ex) {
+				continue;
 			}
-
-			@Override
-			public FileVisitResult postVisitDirectory(Path dir, IOException ex) throws IOException {
-				if (ex != null && !(ex instanceof NoSuchFileException)) {
-					throw ex;
-				}
-				return FileVisitResult.CONTINUE;
-			}
-
-		});
+			visit(entry, entryAttributes, action);
+		}
 	}
 
 	/**
@@ -191,12 +205,14 @@ public final class FileMoves {
 		if (!Files.isDirectory(dir)) {
 			return;
 		}
-		try (var paths = Files.walk(dir)) {
-			for (Path path : (Iterable<Path>) paths::iterator) {
-				if (path.getFileName().toString().endsWith(".lock") && Files.isRegularFile(path)) {
-					deleteQuietly(path);
-				}
+		List<Path> locks = new ArrayList<>();
+		forEachFile(dir, (file, attributes) -> {
+			if (file.getFileName().toString().endsWith(".lock")) {
+				locks.add(file);
 			}
+		});
+		for (Path lock : locks) {
+			deleteQuietly(lock);
 		}
 	}
 
