@@ -17,9 +17,13 @@ import java.util.List;
  * @param base the branch merged is judged against ({@code HEAD}'s), or {@code null}
  * @param note why nothing is judged merged, or {@code null}
  * @param staleAfterDays the stale age in days
+ * @param capped whether a search stopped counting after
+ * {@value BranchService#SEARCH_COUNT} branches of the tab (or the page asked): then
+ * {@code total}, {@code active} and {@code stale} are how many it saw, the tab holds more
+ * than {@code total - 1}, and {@code pages} is the page shown and one more
  */
 public record BranchList(List<BranchRow> rows, int page, int pages, long from, long to, long total, long active,
-		long stale, long branches, String base, String note, int staleAfterDays) {
+		long stale, long branches, String base, String note, int staleAfterDays, boolean capped) {
 
 	/** How many branches the search matches in all. */
 	public long all() {

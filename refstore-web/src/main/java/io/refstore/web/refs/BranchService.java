@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Locale;
@@ -35,12 +36,15 @@ import io.refstore.web.system.InvalidRequestException;
  * API so that the view and a plan never disagree).
  *
  * <p>
- * Counting, searching and ordering run over {@link RefFactsService}'s index of the
- * branches (names back to back, dates and merged flags; read once per store fingerprint),
- * never over objects: only the page's rows are read from the store and the object
- * database, and only they are counted ahead and behind (one walk of the base's history
- * and each row's own commits). So a page of 100,000 branches costs the index once and
- * then a scan of its names per request. Callers need the role VIEWER. Thread-safe.
+ * Counting and ordering read {@link RefFactsService}'s index of the branches (names back
+ * to back, dates and merged flags; read once per store fingerprint) and the
+ * {@link BranchFacts} kept with it (the branches' date orders, and the merged summary): a
+ * tab's count is a binary search of the dates in order, a page a slice of an order, and
+ * only the page's rows are read from the store and the object database and counted ahead
+ * and behind (one walk of the base's history and each row's own commits). A search finds
+ * its matches in one pass over the names kept in lower case, reads them in the order
+ * asked until it has its page and more than {@value #SEARCH_COUNT} branches of the tab,
+ * then stops counting and says "more than". Callers need the role VIEWER. Thread-safe.
  */
 @Service
 public class BranchService {
@@ -50,6 +54,12 @@ public class BranchService {
 
 	/** The longest search text. */
 	public static final int MAX_QUERY = 200;
+
+	/**
+	 * How many branches of the tab a search counts before it stops counting (and says
+	 * "more than").
+	 */
+	public static final int SEARCH_COUNT = 1_000;
 
 	/** How many names {@link #merged} lists of the branches it counts. */
 	public static final int MERGED_SAMPLE = 20;
@@ -159,21 +169,75 @@ public class BranchService {
 		try (OpenRepo open = this.registry.open(repo)) {
 			RefFactsService.BranchIndex branches = this.facts.branchIndex(open);
 			TipIndex index = branches.index();
-			int from = index.lowerBound(BRANCH_BYTES);
-			int to = from;
-			while (to < index.count() && index.startsWith(to, BRANCH_BYTES)) {
-				to++;
-			}
-			byte[] needle = lower(query);
+			BranchFacts facts = index.branches();
 			long cutoff = staleCutoff();
-			long active = 0;
-			long stale = 0;
-			BitSet chosen = new BitSet(index.count());
-			for (int i = from; i < to; i++) {
-				if (needle.length > 0 && !index.containsIgnoreCase(i, BRANCH_BYTES.length, needle)) {
-					continue;
+			Found found = query.isEmpty() ? all(facts, tab, sort, cutoff, page)
+					: search(facts, tab, sort, cutoff, lower(query), page);
+			int shown = found.page();
+			int start = (shown - 1) * PAGE_SIZE;
+			int end = (int) Math.min(found.total(), start + PAGE_SIZE);
+			List<BranchRow> rows = rows(open, index, found.positions(), 0, found.positions().length, cutoff);
+			int pages = found.capped() ? shown + 1 : Math.max(1, (int) ((found.total() + PAGE_SIZE - 1) / PAGE_SIZE));
+			return new BranchList(rows, shown, pages, (found.total() == 0) ? 0 : start + 1, end, found.total(),
+					found.active(), found.stale(), facts.count(), index.hasMerged() ? index.base : null,
+					branches.note(), this.hygiene.staleAfterDays(), found.capped());
+		}
+	}
+
+	/**
+	 * What a request found: the page shown (a page past the last shows the last), its
+	 * rows' index positions, the tab's count and each tab's, and whether counting stopped
+	 * early (the counts are then at least these).
+	 */
+	private record Found(int page, int[] positions, long total, long active, long stale, boolean capped) {
+	}
+
+	/**
+	 * A page without a search: the counts from the kept facts' dates in order, the rows a
+	 * slice of the kept orders.
+	 */
+	private static Found all(BranchFacts facts, Tab tab, Sort sort, long cutoff, int page) {
+		long stale = facts.stale(cutoff);
+		long active = facts.count() - stale;
+		long total = switch (tab) {
+			case ALL -> facts.count();
+			case STALE -> stale;
+			case ACTIVE -> active;
+		};
+		int pages = Math.max(1, (int) ((total + PAGE_SIZE - 1) / PAGE_SIZE));
+		int shown = Math.min(page, pages);
+		int start = (shown - 1) * PAGE_SIZE;
+		int end = (int) Math.min(total, start + PAGE_SIZE);
+		return new Found(shown, facts.page(tab, sort, cutoff, start, end), total, active, stale, false);
+	}
+
+	/**
+	 * A page of a search: the names matching are found in one pass over the kept names
+	 * ({@link BranchFacts#matching}), then read in the order asked until the page is
+	 * full, one more of the tab is seen (so that there is a next page) and more than
+	 * {@value #SEARCH_COUNT} of the tab are counted; counting then stops, and the counts
+	 * say "more than". A search that matches fewer is counted exactly.
+	 */
+	private static Found search(BranchFacts facts, Tab tab, Sort sort, long cutoff, byte[] needle, int page) {
+		BitSet hits = facts.matching(needle);
+		int count = facts.count();
+		int from = facts.from();
+		long wanted = Math.max((long) page * PAGE_SIZE, SEARCH_COUNT) + 1;
+		int[] tabbed = new int[(int) Math.min(hits.cardinality(), wanted)];
+		int inTab = 0;
+		long active = 0;
+		long stale = 0;
+		boolean capped = false;
+		boolean byName = sort == Sort.NAME || sort == Sort.NAME_DESC;
+		int k = byName ? ((sort == Sort.NAME) ? hits.nextSetBit(0) : hits.previousSetBit(count - 1)) : 0;
+		while (byName ? k >= 0 : k < count) {
+			int i = byName ? from + k : facts.at(sort, k);
+			if (byName || hits.get(i - from)) {
+				if (inTab == wanted) {
+					capped = true;
+					break;
 				}
-				boolean old = isStale(index, i, cutoff);
+				boolean old = facts.isStale(i, cutoff);
 				if (old) {
 					stale++;
 				}
@@ -181,39 +245,16 @@ public class BranchService {
 					active++;
 				}
 				if (tab == Tab.ALL || (tab == Tab.STALE) == old) {
-					chosen.set(i);
+					tabbed[inTab++] = i;
 				}
 			}
-			int total = chosen.cardinality();
-			int[] matches = new int[total];
-			int n = 0;
-			switch (sort) {
-				case NAME -> {
-					for (int i = chosen.nextSetBit(0); i >= 0; i = chosen.nextSetBit(i + 1)) {
-						matches[n++] = i;
-					}
-				}
-				case NAME_DESC -> {
-					for (int i = chosen.previousSetBit(index.count() - 1); i >= 0; i = chosen.previousSetBit(i - 1)) {
-						matches[n++] = i;
-					}
-				}
-				default -> {
-					for (int i : index.byDate(sort == Sort.NEWEST)) {
-						if (chosen.get(i)) {
-							matches[n++] = i;
-						}
-					}
-				}
-			}
-			int pages = Math.max(1, (total + PAGE_SIZE - 1) / PAGE_SIZE);
-			int shown = Math.min(page, pages);
-			int start = (shown - 1) * PAGE_SIZE;
-			int end = Math.min(total, start + PAGE_SIZE);
-			List<BranchRow> rows = rows(open, index, matches, start, end, cutoff);
-			return new BranchList(rows, shown, pages, (total == 0) ? 0 : start + 1, end, total, active, stale,
-					to - from, index.hasMerged() ? index.base : null, branches.note(), this.hygiene.staleAfterDays());
+			k = !byName ? k + 1 : (sort == Sort.NAME) ? hits.nextSetBit(k + 1) : hits.previousSetBit(k - 1);
 		}
+		int pages = Math.max(1, (inTab + PAGE_SIZE - 1) / PAGE_SIZE);
+		int shown = capped ? page : Math.min(page, pages);
+		int start = (shown - 1) * PAGE_SIZE;
+		int end = Math.min(inTab, start + PAGE_SIZE);
+		return new Found(shown, Arrays.copyOfRange(tabbed, start, end), inTab, active, stale, capped);
 	}
 
 	/**
@@ -231,25 +272,33 @@ public class BranchService {
 			}
 			List<String> chain = headChain(open.store());
 			ProtectedRefs protection = this.jobs.protection();
-			long count = 0;
-			long kept = 0;
-			List<String> sample = new ArrayList<>();
-			for (int i = index.lowerBound(BRANCH_BYTES); i < index.count() && index.startsWith(i, BRANCH_BYTES); i++) {
-				if (!index.merged(i)) {
-					continue;
-				}
-				String name = index.name(i);
-				if (chain.contains(name) || protection.protecting(name, chain) != null) {
-					kept++;
-					continue;
-				}
-				count++;
-				if (sample.size() < MERGED_SAMPLE) {
-					sample.add(name);
-				}
-			}
-			return new MergedBranches(index.base, count, kept, sample, null);
+			return index.branches().merged(chain, protection, () -> mergedOf(index, chain, protection));
 		}
+	}
+
+	/**
+	 * The merged branches that would go, counted over the index (once per index, HEAD
+	 * chain and protection: {@link BranchFacts#merged}).
+	 */
+	private static MergedBranches mergedOf(TipIndex index, List<String> chain, ProtectedRefs protection) {
+		long count = 0;
+		long kept = 0;
+		List<String> sample = new ArrayList<>();
+		for (int i = index.lowerBound(BRANCH_BYTES); i < index.count() && index.startsWith(i, BRANCH_BYTES); i++) {
+			if (!index.merged(i)) {
+				continue;
+			}
+			String name = index.name(i);
+			if (chain.contains(name) || protection.protecting(name, chain) != null) {
+				kept++;
+				continue;
+			}
+			count++;
+			if (sample.size() < MERGED_SAMPLE) {
+				sample.add(name);
+			}
+		}
+		return new MergedBranches(index.base, count, kept, List.copyOf(sample), null);
 	}
 
 	/**

@@ -57,6 +57,9 @@ final class TipIndex {
 	/** Indexes from the oldest to the newest, ties by name; computed on first use. */
 	private volatile int[] oldest;
 
+	/** The Branches view's facts of the branches; computed on first use. */
+	private volatile BranchFacts branches;
+
 	private TipIndex(String prefix, String fingerprint, String base, ObjectId baseId, byte[] names, int[] ends,
 			int count, TipFacts facts) {
 		this.prefix = prefix;
@@ -143,23 +146,25 @@ final class TipIndex {
 	}
 
 	/**
-	 * Whether ref {@code i}'s name, from byte {@code skip} on, contains {@code needle},
-	 * ASCII letters compared without case (other bytes exactly).
-	 * @param needle the text sought, its ASCII letters in lower case
+	 * The names {@code [from, to)} from byte {@code skip} on, ASCII letters in lower
+	 * case, each followed by a line feed (which no ref name holds); {@code starts}
+	 * receives where each begins.
 	 */
-	boolean containsIgnoreCase(int i, int skip, byte[] needle) {
-		int start = start(i) + skip;
-		int last = this.ends[i] - needle.length;
-		for (int at = start; at <= last; at++) {
-			int k = 0;
-			while (k < needle.length && lower(this.names[at + k]) == needle[k]) {
-				k++;
-			}
-			if (k == needle.length) {
-				return true;
-			}
+	byte[] lowerNames(int from, int to, int skip, int[] starts) {
+		int length = 0;
+		for (int i = from; i < to; i++) {
+			length += this.ends[i] - start(i) - skip + 1;
 		}
-		return false;
+		byte[] text = new byte[length];
+		int at = 0;
+		for (int i = from; i < to; i++) {
+			starts[i - from] = at;
+			for (int b = start(i) + skip; b < this.ends[i]; b++) {
+				text[at++] = lower(this.names[b]);
+			}
+			text[at++] = '\n';
+		}
+		return text;
 	}
 
 	/** An ASCII letter in lower case; any other byte as it is. */
@@ -207,6 +212,19 @@ final class TipIndex {
 			}
 		}
 		return order;
+	}
+
+	/**
+	 * The facts the Branches view derives from this index's branches, kept with it (so
+	 * for as long as the store's fingerprint is this index's).
+	 */
+	BranchFacts branches() {
+		BranchFacts facts = this.branches;
+		if (facts == null) {
+			facts = BranchFacts.of(this);
+			this.branches = facts;
+		}
+		return facts;
 	}
 
 	private int[] sortByDate(boolean newestFirst) {

@@ -21,6 +21,7 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -218,6 +219,33 @@ class BranchesControllerTest extends ConsoleTestSupport {
 			.getContentAsString();
 		assertThat(href(html, "sort-date")).contains("sort=oldest");
 		assertThat(html).containsPattern("aria-sort=\"descending\">\\s*<a id=\"sort-date\"");
+	}
+
+	@Test
+	void eachTabInEachOrderListsGitsOrderOfItsBranchesWithOrWithoutASearch() throws Exception {
+		Map<String, Long> dates = dates(repo);
+		long cutoff = Instant.now().getEpochSecond() - 90 * DAY;
+		Map<String, String> gitSorts = Map.of("name", "refname", "name-desc", "-refname", "newest", "-creatordate",
+				"oldest", "creatordate");
+		for (Map.Entry<String, String> sort : gitSorts.entrySet()) {
+			List<String> order = lines(
+					repo.git("for-each-ref", "--sort=" + sort.getValue(), "--format=%(refname)", "refs/heads/"));
+			List<String> stale = order.stream().filter((ref) -> dates.get(ref) < cutoff).toList();
+			List<String> active = order.stream().filter((ref) -> dates.get(ref) >= cutoff).toList();
+			assertThat(everyName("all", sort.getKey(), viewer())).as(sort.getKey()).isEqualTo(order);
+			assertThat(everyName("stale", sort.getKey(), viewer())).as(sort.getKey()).isEqualTo(stale);
+			assertThat(everyName("active", sort.getKey(), viewer())).as(sort.getKey()).isEqualTo(active);
+			// a search keeps the order: "B" matches bulk/ and stale/abandoned, without
+			// case
+			assertThat(everyName("active", sort.getKey(), "B", viewer())).as(sort.getKey())
+				.isEqualTo(active.stream()
+					.filter((ref) -> ref.substring(11).toLowerCase(Locale.ROOT).contains("b"))
+					.toList());
+			assertThat(everyName("stale", sort.getKey(), "B", viewer())).as(sort.getKey())
+				.isEqualTo(stale.stream()
+					.filter((ref) -> ref.substring(11).toLowerCase(Locale.ROOT).contains("b"))
+					.toList());
+		}
 	}
 
 	@Test
@@ -552,12 +580,21 @@ class BranchesControllerTest extends ConsoleTestSupport {
 
 	/** Every name a tab lists in an order, page after page. */
 	private List<String> everyName(String tab, String sort, RequestPostProcessor user) throws Exception {
+		return everyName(tab, sort, "", user);
+	}
+
+	/** Every name a tab lists for a search in an order, page after page. */
+	private List<String> everyName(String tab, String sort, String q, RequestPostProcessor user) throws Exception {
 		List<String> names = new ArrayList<>();
 		int page = 1;
 		BranchList list;
 		do {
-			list = list(this.mvc.perform(
-					branches().param("tab", tab).param("sort", sort).param("page", Integer.toString(page++)).with(user))
+			list = list(this.mvc
+				.perform(branches().param("tab", tab)
+					.param("sort", sort)
+					.param("q", q)
+					.param("page", Integer.toString(page++))
+					.with(user))
 				.andExpect(status().isOk())
 				.andReturn());
 			list.rows().forEach((row) -> names.add(row.name()));
