@@ -17,7 +17,8 @@ public record PlanRefRow(String name, String planned, String current) {
 	}
 
 	/**
-	 * Whether the ref holds another value than the plan recorded (a deletion leaves it).
+	 * Whether the ref holds another value than the plan recorded (the plan's execution
+	 * then deletes nothing).
 	 */
 	public boolean moved() {
 		return this.current != null && !this.current.equals(this.planned);

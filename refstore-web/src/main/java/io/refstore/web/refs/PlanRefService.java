@@ -21,8 +21,9 @@ import io.refstore.web.system.InvalidRequestException;
  * selected, read from the plan file as a stream (the pages before it are read past, the
  * list is never in memory whole: a plan may hold a million refs), each with the value the
  * plan recorded and the value it holds now, so that a ref that moved or went since the
- * plan stands out before the plan is confirmed (a deletion leaves a moved ref alone).
- * Callers need the role VIEWER. Thread-safe.
+ * plan stands out before the plan is confirmed (an execution deletes nothing while a ref
+ * it selects holds another value than the plan's). Callers need the role VIEWER.
+ * Thread-safe.
  */
 @Service
 public class PlanRefService {

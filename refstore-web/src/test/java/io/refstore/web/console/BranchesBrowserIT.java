@@ -25,10 +25,11 @@ import io.refstore.core.testing.TempRepo;
  * The Branches view in a real headless Chromium, judged by git 2.55: an admin opens it
  * from the repository page, searches as they type (htmx swaps the list, and the address
  * keeps the search), selects two branches, plans their deletion and lands on the plan,
- * executes it with the typed count (git no longer has them), finds both under Recently
- * deleted in the Branches view, restores one there, and git has it back at its old value
- * while the other stays deleted, then that one from the deletion job's manifest, where
- * the job lists its branches. At 400 px the view does not overflow sideways.
+ * opens the plan's list in the ref browser (a branch git moved since is marked), executes
+ * it with the typed count (git no longer has them), finds both under Recently deleted in
+ * the Branches view, restores one there, and git has it back at its old value while the
+ * other stays deleted, then that one from the deletion job's manifest, where the job
+ * lists its branches. At 400 px the view does not overflow sideways.
  */
 class BranchesBrowserIT extends BrowserTestSupport {
 
@@ -97,6 +98,47 @@ class BranchesBrowserIT extends BrowserTestSupport {
 		assertThat(count).isEqualTo("2");
 		assertThat(chrome.findElement(By.id("plan-sample")).getText()).contains("refs/heads/feature/search-as-you-type",
 				"refs/heads/feature/tabs");
+
+		// the plan's whole list in the ref browser, each ref's value now as git has it:
+		// git moves one of them meanwhile, and moves it back before the execution
+		String main = repo.git("rev-parse", "refs/heads/main").trim();
+		repo.git("update-ref", "refs/heads/feature/tabs", main);
+		navigate(chrome.findElement(By.id("plan-browse")));
+		waitFor(By.id("plan-refs"));
+		assertThat(chrome.findElements(By.cssSelector("#plan-refs tbody tr"))
+			.stream()
+			.map((row) -> row.getAttribute("data-ref"))
+			.toList()).containsExactly("refs/heads/feature/search-as-you-type", "refs/heads/feature/tabs");
+		assertThat(chrome.findElement(By.id("page-position")).getText()).isEqualTo("1–2 of 2");
+		assertThat(planRef("refs/heads/feature/tabs", "planned")).contains(tabs.substring(0, 12));
+		assertThat(planRef("refs/heads/feature/tabs", "now")).contains(main.substring(0, 12))
+			.contains("moved since the plan");
+		assertThat(planRef("refs/heads/feature/search-as-you-type", "now")).contains(search.substring(0, 12))
+			.doesNotContain("moved");
+		assertThat(chrome.findElement(By.id("plan-changes")).getText())
+			.isEqualTo("On this page, 1 ref moved since the plan and 0 are gone.");
+		screenshot("plan-in-ref-browser");
+		// at 400 px the page does not overflow sideways
+		chrome.manage().window().setSize(new Dimension(400, 900));
+		try {
+			chrome.navigate().refresh();
+			waitFor(By.id("plan-refs"));
+			List<?> widths = (List<?>) chrome
+				.executeScript("var m = document.querySelector('main'); return [m.scrollWidth, m.clientWidth];");
+			assertThat(((Number) widths.get(0)).intValue()).as("main.scrollWidth")
+				.isLessThanOrEqualTo(((Number) widths.get(1)).intValue());
+			// nor does the list scroll inside its frame: each ref is a card
+			Object list = chrome.executeScript(
+					"var w = document.querySelector('#plan-refs').parentElement; return w.scrollWidth - w.clientWidth;");
+			assertThat(((Number) list).intValue()).as("the list's overflow").isLessThanOrEqualTo(0);
+			screenshot("plan-in-ref-browser-400px");
+		}
+		finally {
+			chrome.manage().window().setSize(new Dimension(1280, 900));
+		}
+		repo.git("update-ref", "refs/heads/feature/tabs", tabs);
+		navigate(chrome.findElement(By.id("plan-link")));
+		waitFor(By.id("confirmCount"));
 		chrome.findElement(By.id("confirmRepository")).sendKeys(REPO);
 		chrome.findElement(By.id("confirmCount")).sendKeys(count);
 		chrome.findElement(By.id("execute")).click();
@@ -200,6 +242,11 @@ class BranchesBrowserIT extends BrowserTestSupport {
 			.stream()
 			.map((row) -> row.getAttribute("data-branch"))
 			.toList();
+	}
+
+	/** The text of a ref's cell ({@code planned} or {@code now}) in the plan's list. */
+	private static String planRef(String ref, String cell) {
+		return chrome.findElement(By.cssSelector("#plan-refs tr[data-ref='" + ref + "'] td." + cell)).getText();
 	}
 
 	private static List<String> deletedBranches() {

@@ -74,7 +74,8 @@ class ConsoleAccessibilityIT extends BrowserTestSupport {
 				{ "jobs-running", "/jobs?status=STARTED" }, { "jobs-none-match", "/jobs?status=FAILED&repo=none" },
 				{ "jobs-from-after-to", "/jobs?from=2026-02-01T00:00&to=2026-01-01T00:00" },
 				{ "jobs-confirm", "/jobs/bulk?action=restart&id=" + job.substring(job.lastIndexOf('/') + 1) },
-				{ "dashboard-none-match", "/?q=no-such-repository" }, { "maintain-due", "/maintain-due" } };
+				{ "dashboard-none-match", "/?q=no-such-repository" }, { "maintain-due", "/maintain-due" },
+				{ "plan-refs", "/repo/refs?name=a11y.git&plan=" + plan.substring(plan.lastIndexOf('/') + 1) } };
 		for (String[] page : pages) {
 			check(page[0], page[1], violations);
 		}
