@@ -122,12 +122,7 @@ public class AuditLog {
 	public AuditPage search(AuditFilter filter) {
 		StringBuilder sql = new StringBuilder("SELECT * FROM refstore_audit_event WHERE 1 = 1");
 		List<Object> params = new ArrayList<>();
-		condition(sql, params, "actor = ?", filter.actor());
-		condition(sql, params, "action = ?", filter.action());
-		condition(sql, params, "repository = ?", filter.repository());
-		condition(sql, params, "outcome = ?", (filter.outcome() == null) ? null : filter.outcome().name());
-		condition(sql, params, "at >= ?", utc(filter.from()));
-		condition(sql, params, "at < ?", utc(filter.to()));
+		matching(sql, params, filter);
 		condition(sql, params, "id < ?", filter.before());
 		sql.append(" ORDER BY id DESC LIMIT ?");
 		params.add(filter.limit() + 1);
@@ -151,16 +146,21 @@ public class AuditLog {
 		params.add((filter.before() != null) ? filter.before() : Long.MAX_VALUE);
 		StringBuilder sql = new StringBuilder("SELECT COUNT(*) AS total, COUNT(CASE WHEN id >= ? THEN 1 END) AS newer"
 				+ " FROM refstore_audit_event WHERE 1 = 1");
+		matching(sql, params, filter);
+		return this.jdbc.sql(sql.toString())
+			.params(params)
+			.query((rs, row) -> new AuditPosition(rs.getLong("newer"), rs.getLong("total")))
+			.single();
+	}
+
+	/** The conditions of {@code filter} but its cursor. */
+	private static void matching(StringBuilder sql, List<Object> params, AuditFilter filter) {
 		condition(sql, params, "actor = ?", filter.actor());
 		condition(sql, params, "action = ?", filter.action());
 		condition(sql, params, "repository = ?", filter.repository());
 		condition(sql, params, "outcome = ?", (filter.outcome() == null) ? null : filter.outcome().name());
 		condition(sql, params, "at >= ?", utc(filter.from()));
 		condition(sql, params, "at < ?", utc(filter.to()));
-		return this.jdbc.sql(sql.toString())
-			.params(params)
-			.query((rs, row) -> new AuditPosition(rs.getLong("newer"), rs.getLong("total")))
-			.single();
 	}
 
 	private static void condition(StringBuilder sql, List<Object> params, String condition, Object value) {
