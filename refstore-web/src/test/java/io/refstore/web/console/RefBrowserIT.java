@@ -15,9 +15,11 @@ import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.Select;
+import org.springframework.beans.factory.annotation.Autowired;
 
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
+import io.refstore.web.fleet.FleetMembership;
 
 /**
  * In a real headless Chromium, as a viewer: a repository of 100,000 refs appears on the
@@ -29,6 +31,9 @@ import io.refstore.core.testing.TempRepo;
  * before the browser looks at it.
  */
 class RefBrowserIT extends BrowserTestSupport {
+
+	@Autowired
+	FleetMembership membership;
 
 	static final String REPO = "big.git";
 
@@ -69,6 +74,9 @@ class RefBrowserIT extends BrowserTestSupport {
 
 	@Test
 	void browsesSearchesAndPagesAHundredThousandRefs() {
+		// the dashboard lists what the node's inventory recorded (at start, then every
+		// minute): the application may have started before this class made its repository
+		this.membership.refreshInventory();
 		logIn("viewer");
 		WebElement row = waitFor(By.cssSelector("tr[data-repo='" + REPO + "']"));
 		assertThat(row.getText()).contains("100,000");
