@@ -374,8 +374,11 @@ class RefFactsService {
 		Cached best = null;
 		for (Cached cached : this.cache) {
 			TipIndex index = cached.index();
-			boolean sameBase = (base.name() == null) ? index.base == null
-					: base.name().equals(index.base) && base.id() != null && base.id().equals(index.baseId);
+			// the same branch at the same commit, or the same branch that has none (HEAD
+			// unborn, as in a bare repository whose HEAD names a branch never pushed):
+			// an index built without a base commit serves such a request too
+			boolean sameBase = java.util.Objects.equals(base.name(), index.base)
+					&& java.util.Objects.equals(base.id(), index.baseId);
 			if (cached.gitDir().equals(gitDir) && index.fingerprint.equals(fingerprint)
 					&& prefix.startsWith(index.prefix) && (sameBase || !needsBase)
 					&& (best == null || index.count() < best.index().count())) {
