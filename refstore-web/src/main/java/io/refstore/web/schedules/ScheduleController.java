@@ -15,6 +15,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
+import io.refstore.batch.api.JobParameterNames;
 import io.refstore.batch.api.RefJobType;
 import io.refstore.web.console.ConsoleController;
 import io.refstore.web.console.ConsoleUser;
@@ -28,8 +29,8 @@ import io.refstore.web.system.InvalidRequestException;
  * deletion after a confirmation page. Every refused field is shown at once, beside the
  * field and in a summary above the form, in words ({@code Refs per chunk must be a whole
  * number from 1 to 100,000}); success redirects to the list with a message. The form to
- * create one is refused to a role that may not (a viewer); a schedule whose job the role
- * may not run opens read-only.
+ * create one is refused to a role that may not (a viewer), and it offers only the jobs
+ * the role may schedule; a schedule whose job the role may not run opens read-only.
  */
 @ConsoleController
 class ScheduleController {
@@ -64,11 +65,6 @@ class ScheduleController {
 		this.schedules = schedules;
 		this.words = words;
 		this.targets = targets;
-	}
-
-	@ModelAttribute("jobTypes")
-	List<RefJobType> jobTypes() {
-		return RefJobType.schedulableTypes();
 	}
 
 	@GetMapping("/schedules")
@@ -158,9 +154,26 @@ class ScheduleController {
 	 */
 	private String showForm(ScheduleForm form, boolean editing, Model model) {
 		model.addAttribute("editing", editing);
+		model.addAttribute("jobTypes", jobTypes((ConsoleUser) model.getAttribute("consoleUser"),
+				(editing && model.getAttribute("schedule") instanceof Schedule schedule) ? schedule.jobType() : null));
 		model.addAttribute("preview", preview(form.getCron(), form.getTimeZone(), form.getOnceAt()));
 		model.addAttribute("errorSummary", TypedParameters.summary(model, FIELDS));
 		return VIEWS_SCHEDULE_FORM;
+	}
+
+	/**
+	 * The jobs the form offers: those a schedule of {@code user} may run (a deletion if
+	 * it may plan one; a journal retention, a migration, a restore or a rollback for an
+	 * ADMIN only), as campaigns offer them; and the job of the schedule shown, which a
+	 * role that may not run it sees read-only.
+	 * @param shown the job of the schedule being edited, or {@code null}
+	 */
+	static List<RefJobType> jobTypes(ConsoleUser user, RefJobType shown) {
+		return RefJobType.schedulableTypes()
+			.stream()
+			.filter((type) -> type == shown
+					|| (user != null && user.mayRun(type, Map.of(JobParameterNames.PLAN_ONLY, "true"))))
+			.toList();
 	}
 
 	/**

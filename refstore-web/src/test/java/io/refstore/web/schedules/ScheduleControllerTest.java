@@ -26,6 +26,7 @@ import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.MvcResult;
 import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
 
+import io.refstore.batch.api.RefJobType;
 import io.refstore.batch.api.RefJobs;
 
 import io.refstore.web.audit.AuditEntry;
@@ -103,6 +104,24 @@ class ScheduleControllerTest extends ConsoleTestSupport {
 			.andExpect(status().isOk())
 			.andExpect(view().name(ScheduleController.VIEWS_SCHEDULE_FORM))
 			.andExpect(model().attributeExists("form", "jobTypes"));
+	}
+
+	/**
+	 * The form offers the jobs the role may schedule: an operator maintenance,
+	 * inventories and deletion plans, not a migration, which only an administrator may
+	 * save.
+	 */
+	@Test
+	void theFormOffersOnlyTheJobsTheRoleMaySchedule() throws Exception {
+		this.mvc.perform(get("/schedules/new").with(operator()))
+			.andExpect(model().attribute("jobTypes",
+					org.hamcrest.Matchers.hasItems(RefJobType.MAINTAIN, RefJobType.INVENTORY, RefJobType.DELETE)))
+			.andExpect(model().attribute("jobTypes",
+					org.hamcrest.Matchers.not(org.hamcrest.Matchers.hasItem(RefJobType.MIGRATE))))
+			.andExpect(content().string(org.hamcrest.Matchers.not(containsString("value=\"MIGRATE\""))));
+		this.mvc.perform(get("/schedules/new").with(admin()))
+			.andExpect(model().attribute("jobTypes", org.hamcrest.Matchers.hasItem(RefJobType.MIGRATE)))
+			.andExpect(content().string(containsString("<option value=\"MIGRATE\">Migration</option>")));
 	}
 
 	@Test
