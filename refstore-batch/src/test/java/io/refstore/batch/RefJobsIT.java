@@ -507,6 +507,22 @@ class RefJobsIT {
 	}
 
 	/**
+	 * The journal's retention is the application's to apply ({@code JournalRetainer}):
+	 * without one, its job fails saying so, and the repository is left as it was.
+	 */
+	@Test
+	void aJournalRetentionWithoutAJournalFailsSayingSo() throws Exception {
+		TempRepo repo = JobFixtures.create(root, "no-journal", RefFormat.FILES, 3);
+		String before = repo.git("for-each-ref");
+		JobSummary retention = JobFixtures.await(jobs,
+				jobs.launch(RefJobType.JOURNAL_RETENTION, Map.of(JobParameterNames.REPOSITORY, "no-journal"), "erin")
+					.executionId());
+		assertThat(retention.status()).isEqualTo(io.refstore.batch.api.JobStatus.FAILED);
+		assertThat(retention.exitMessage()).contains("this application keeps no ref journal to apply a retention to");
+		assertThat(repo.git("for-each-ref")).isEqualTo(before);
+	}
+
+	/**
 	 * The steps a job runs, named before it runs, are those its execution ran; the
 	 * counters by status count what the filter selects, its own status, offset and limit
 	 * aside.

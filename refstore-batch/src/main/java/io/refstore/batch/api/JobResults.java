@@ -234,6 +234,21 @@ public final class JobResults {
 	/** Inventory: the counts per namespace. */
 	public static final String INVENTORY_NAMESPACES = "inventory.namespaces";
 
+	/** Journal retention: how many journal entries were ingested before it applied. */
+	public static final String JOURNAL_INGESTED = "journal.ingested";
+
+	/** Journal retention: whether the journal file was set aside ({@code true}). */
+	public static final String JOURNAL_SET_ASIDE = "journal.setAside";
+
+	/** Journal retention: how many journal entries were deleted. */
+	public static final String JOURNAL_DELETED = "journal.deleted";
+
+	/**
+	 * Journal retention: what it did, in words ("deleted 4 entries ..." or "nothing to
+	 * do: ...").
+	 */
+	public static final String JOURNAL_OUTCOME = "journal.outcome";
+
 	private JobResults() {
 	}
 

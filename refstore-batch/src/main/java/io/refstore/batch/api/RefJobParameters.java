@@ -14,8 +14,9 @@ import io.refstore.core.repo.Repository;
  * as the job's text parameters ({@link #toMap}). The repository, the launch id and the
  * actor are the launch's, not these.
  */
-public sealed interface RefJobParameters permits MigrateParameters, RollbackParameters, DeleteParameters,
-		RestoreParameters, RewindParameters, MaintainParameters, VerifyParameters, InventoryParameters {
+public sealed interface RefJobParameters
+		permits MigrateParameters, RollbackParameters, DeleteParameters, RestoreParameters, RewindParameters,
+		MaintainParameters, VerifyParameters, InventoryParameters, JournalRetentionParameters {
 
 	/** The job these parameters are for. */
 	RefJobType type();
@@ -69,6 +70,7 @@ public sealed interface RefJobParameters permits MigrateParameters, RollbackPara
 			case MAINTAIN -> MaintainParameters.read(text);
 			case VERIFY -> new VerifyParameters();
 			case INVENTORY -> new InventoryParameters();
+			case JOURNAL_RETENTION -> new JournalRetentionParameters();
 		};
 	}
 
@@ -81,7 +83,7 @@ public sealed interface RefJobParameters permits MigrateParameters, RollbackPara
 			case RESTORE -> RestoreParameters.KEYS;
 			case REWIND -> RewindParameters.KEYS;
 			case MAINTAIN -> MaintainParameters.KEYS;
-			case VERIFY, INVENTORY -> Set.of();
+			case VERIFY, INVENTORY, JOURNAL_RETENTION -> Set.of();
 		};
 	}
 

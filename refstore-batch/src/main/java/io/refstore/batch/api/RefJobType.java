@@ -41,7 +41,16 @@ public enum RefJobType {
 	 * Counts the refs per namespace, stale and merged, and what the store holds on disk,
 	 * for the inventory history ({@code inventoryRefsJob}).
 	 */
-	INVENTORY("inventoryRefsJob", false);
+	INVENTORY("inventoryRefsJob", false),
+
+	/**
+	 * Applies a repository's ref journal retention ({@code journalRetentionJob}): ingests
+	 * its journal, sets a large file aside and deletes the entries past its retention.
+	 * The journal lives in the application's database: the job hands the repository to
+	 * the application's {@link JournalRetainer}. It changes no ref and takes no lease, as
+	 * the journal's own sweep takes none.
+	 */
+	JOURNAL_RETENTION("journalRetentionJob", false);
 
 	private final String jobName;
 

@@ -174,10 +174,11 @@ public class ConsoleFormat {
 	}
 
 	/**
-	 * What a job step counts: reflog entries for the reflog steps, refs for the others.
+	 * What a job step counts: reflog entries for the reflog steps, journal entries for
+	 * the journal's retention, refs for the others.
 	 */
 	public String stepUnit(String step) {
-		return (step != null && step.contains("Reflog")) ? "entries" : "refs";
+		return (step != null && (step.contains("Reflog") || step.contains("Journal"))) ? "entries" : "refs";
 	}
 
 	/**
@@ -280,6 +281,7 @@ public class ConsoleFormat {
 			case MAINTAIN -> "Maintenance";
 			case VERIFY -> "Verification";
 			case INVENTORY -> "Inventory";
+			case JOURNAL_RETENTION -> "Journal retention";
 		};
 	}
 

@@ -66,6 +66,9 @@ class JobApiController {
 	record InventoryRequest(String repository) {
 	}
 
+	record JournalRetentionRequest(String repository) {
+	}
+
 	/**
 	 * A deletion plan; {@code overrideProtection} (ADMIN, with a non-blank
 	 * {@code overrideReason}) lets it select the protected refs too.
@@ -118,6 +121,16 @@ class JobApiController {
 					+ "with GET /api/repos/{repo}/inventory.")
 	ResponseEntity<JobView> launchInventory(@RequestBody InventoryRequest request) {
 		return created(this.jobs.inventory(request.repository(), Actors.current()));
+	}
+
+	@PostMapping("/journal-retentions")
+	@Operation(summary = "Apply a repository's ref journal retention once, now (ADMIN)",
+			description = "Ingests the journal, sets a large file aside and deletes the entries past the repository's "
+					+ "retention (each ref keeps its newest older change), as the journal's sweep does; the job's "
+					+ "results say what it did (journal.deleted, journal.setAside, journal.outcome in words). "
+					+ "A schedule of jobType JOURNAL_RETENTION runs it periodically.")
+	ResponseEntity<JobView> launchJournalRetention(@RequestBody JournalRetentionRequest request) {
+		return created(this.jobs.journalRetention(request.repository(), Actors.current()));
 	}
 
 	@PostMapping("/maintenance")

@@ -105,6 +105,7 @@ public record JobDescription(JobSummary job) {
 			case VERIFY -> verification();
 			case MAINTAIN -> maintenance();
 			case INVENTORY -> inventory();
+			case JOURNAL_RETENTION -> journalRetention();
 			case ROLLBACK ->
 				"Rolled back from " + result(JobResults.ROLLBACK_FROM) + " to " + result(JobResults.ROLLBACK_TO) + ": "
 						+ refs(JobResults.ROLLBACK_REFS) + kept(JobResults.ROLLBACK_KEPT);
@@ -185,6 +186,16 @@ public record JobDescription(JobSummary job) {
 		return "Counted " + refs(JobResults.INVENTORY_REFS) + " in "
 				+ FORMAT.plural(result(JobResults.INVENTORY_NAMESPACES).lines().count(), "namespace", "namespaces")
 				+ ": " + count(JobResults.INVENTORY_STALE) + " stale, " + merged + ". Nothing was changed.";
+	}
+
+	/**
+	 * What a journal retention did, as the job worded it (entries deleted, the file set
+	 * aside, or "nothing to do" and why), with a capital.
+	 */
+	private String journalRetention() {
+		String outcome = result(JobResults.JOURNAL_OUTCOME);
+		return outcome.isEmpty() ? "Applied the journal's retention."
+				: Character.toUpperCase(outcome.charAt(0)) + outcome.substring(1) + ".";
 	}
 
 	private String kept(String key) {

@@ -103,7 +103,7 @@ public record JobRelations(Long restartOf, Long restartedAs, JobSummary plan, Li
 			case DELETE -> Set.of(RefJobType.DELETE, RefJobType.RESTORE);
 			case RESTORE -> Set.of(RefJobType.DELETE);
 			case REWIND -> Set.of(RefJobType.REWIND);
-			case VERIFY, MAINTAIN, INVENTORY -> Set.of();
+			case VERIFY, MAINTAIN, INVENTORY, JOURNAL_RETENTION -> Set.of();
 		};
 	}
 

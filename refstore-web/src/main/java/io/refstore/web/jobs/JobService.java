@@ -29,6 +29,7 @@ import io.refstore.batch.api.DeleteCriteria;
 import io.refstore.batch.api.DeleteParameters;
 import io.refstore.batch.api.InvalidJobParameterException;
 import io.refstore.batch.api.InventoryParameters;
+import io.refstore.batch.api.JournalRetentionParameters;
 import io.refstore.batch.api.JobConflictException;
 import io.refstore.batch.api.JobFilter;
 import io.refstore.batch.api.JobParameterNames;
@@ -57,10 +58,10 @@ import io.refstore.web.system.Problems;
  * whatever the caller showed or sent: VIEWER reads executions, OPERATOR stops them, and a
  * launch needs the role {@link JobPolicy} gives its job (OPERATOR for verifications,
  * inventories, maintenance and deletion plans; ADMIN for migrations, deletions, restores,
- * rollbacks and plans that override the protection). A restart needs the role its job
- * needed to launch. A deletion executes only a plan that completed, and only when the
- * caller confirms the repository's name and the plan's count. Every launch, stop and
- * restart (refused ones included) is audited through the batch module's events
+ * rollbacks, journal retentions and plans that override the protection). A restart needs
+ * the role its job needed to launch. A deletion executes only a plan that completed, and
+ * only when the caller confirms the repository's name and the plan's count. Every launch,
+ * stop and restart (refused ones included) is audited through the batch module's events
  * ({@link JobAuditListener}). Only ADMIN may plan a deletion that overrides the protected
  * refs, and only with a reason.
  *
@@ -121,6 +122,15 @@ public class JobService {
 	@PreAuthorize("@jobPolicy.allows(authentication, 'INVENTORY')")
 	public JobSummary inventory(String repo, String actor) {
 		return launch(RefJobType.INVENTORY, repo, InventoryParameters::new, actor);
+	}
+
+	/**
+	 * Launches {@code journalRetentionJob}, which applies the repository's journal
+	 * retention once, now: the entries it deletes are gone for good, so it needs ADMIN.
+	 */
+	@PreAuthorize("@jobPolicy.allows(authentication, 'JOURNAL_RETENTION')")
+	public JobSummary journalRetention(String repo, String actor) {
+		return launch(RefJobType.JOURNAL_RETENTION, repo, JournalRetentionParameters::new, actor);
 	}
 
 	/** Launches {@code maintainRefsJob}. */

@@ -15,11 +15,13 @@ import org.springframework.security.access.prepost.PreAuthorize;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import io.refstore.batch.api.JournalRetainer;
 import io.refstore.core.journal.JournalBase;
 import io.refstore.core.journal.JournalHook;
 import io.refstore.web.audit.AuditEntry;
 import io.refstore.web.audit.AuditEntry.Outcome;
 import io.refstore.web.audit.AuditLog;
+import io.refstore.web.console.ConsoleFormat;
 import io.refstore.web.repos.OpenRepo;
 import io.refstore.web.repos.RepoRegistry;
 import io.refstore.web.security.Actors;
@@ -32,12 +34,16 @@ import io.refstore.web.system.InvalidRequestException;
  * ({@link JournalIngester#compact}), then deletes the entries older than the repository's
  * retention (its own, else the default): each ref keeps its newest older change, so its
  * value at any moment since is still known, and a point-in-time restore to a moment
- * before is refused. An ADMIN switches journaling on (the hook installed, the base taken)
- * or off (the hook removed; the entries stay) and sets a repository's retention; both are
- * audited as {@value #SETTINGS}. Thread-safe.
+ * before is refused. The same retention runs as {@code journalRetentionJob}
+ * ({@link JournalRetainer}) for the repositories a schedule selects, with its run,
+ * outcome and audit like any job's; the sweep stays on beside it (a schedule may select
+ * only some repositories, and applying a retention twice deletes nothing more), unless
+ * the interval is set to {@code 0}. An ADMIN switches journaling on (the hook installed,
+ * the base taken) or off (the hook removed; the entries stay) and sets a repository's
+ * retention; both are audited as {@value #SETTINGS}. Thread-safe.
  */
 @Component
-public class JournalRetention implements SchedulingConfigurer {
+public class JournalRetention implements SchedulingConfigurer, JournalRetainer {
 
 	private static final Logger logger = LoggerFactory.getLogger(JournalRetention.class);
 
@@ -46,6 +52,8 @@ public class JournalRetention implements SchedulingConfigurer {
 
 	/** How long a file set aside is read on for appends in flight at its rename. */
 	static final Duration GRACE = Duration.ofSeconds(1);
+
+	private static final ConsoleFormat FORMAT = new ConsoleFormat();
 
 	private final JournalStore store;
 
@@ -93,24 +101,82 @@ public class JournalRetention implements SchedulingConfigurer {
 
 	/**
 	 * Ingests a repository's journal, sets its file aside if it is large, and deletes the
-	 * entries its retention lets go.
-	 * @return how many entries were deleted
+	 * entries its retention lets go: what the sweep does for each repository, and what
+	 * {@code journalRetentionJob} does for its one
+	 * ({@link JournalRetentionJobConfiguration}).
+	 * @return what it did
 	 */
-	int apply(String repository) throws IOException {
-		this.ingester.ingest(repository);
-		this.ingester.compact(repository, this.defaults.compactAbove().toBytes(), GRACE);
+	public Applied apply(String repository) throws IOException {
+		long ingested = this.ingester.ingest(repository);
+		boolean setAside = this.ingester.compact(repository, this.defaults.compactAbove().toBytes(), GRACE);
 		JournalStore.Source source = this.store.source(repository).orElse(null);
 		if (source == null) {
-			return 0;
+			return new Applied(false, ingested, setAside, 0, null);
 		}
 		Duration maxAge = (source.maxAgeDays() != null) ? Duration.ofDays(source.maxAgeDays()) : this.defaults.maxAge();
 		Long maxEntries = (source.maxEntries() != null) ? source.maxEntries() : this.defaults.maxEntries();
 		if (maxAge == null && maxEntries == null) {
-			return 0;
+			return new Applied(true, ingested, setAside, 0, null);
 		}
 		Integer deleted = this.transactions.execute((status) -> this.store.prune(source.id(),
 				this.store.horizon(source.id(), (maxAge == null) ? null : Instant.now().minus(maxAge), maxEntries)));
-		return (deleted == null) ? 0 : deleted;
+		return new Applied(true, ingested, setAside, (deleted == null) ? 0 : deleted, retention(maxAge, maxEntries));
+	}
+
+	/**
+	 * Applies a repository's retention for {@code journalRetentionJob}, which a schedule
+	 * launches ({@link #apply}).
+	 */
+	@Override
+	public Retained retain(String repository) throws IOException {
+		Applied applied = apply(repository);
+		return new Retained(applied.ingested(), applied.setAside(), applied.deleted(), applied.words());
+	}
+
+	/** A retention in words: {@code 30 days}, {@code 1,000 entries}, or both. */
+	private static String retention(Duration maxAge, Long maxEntries) {
+		String age = null;
+		if (maxAge != null) {
+			age = (maxAge.toSeconds() % 86_400 == 0) ? FORMAT.plural(maxAge.toDays(), "day", "days")
+					: FORMAT.duration(maxAge);
+		}
+		String entries = (maxEntries != null) ? FORMAT.plural(maxEntries, "entry", "entries") : null;
+		return (age != null && entries != null) ? age + " and at most " + entries : (age != null) ? age : entries;
+	}
+
+	/**
+	 * What applying a repository's retention did.
+	 *
+	 * @param journaled whether the database holds a journal of the repository
+	 * @param ingested how many new entries were ingested first
+	 * @param setAside whether the journal file was set aside
+	 * @param deleted how many entries were deleted
+	 * @param retention the retention applied, in words ({@code 30 days}), or {@code null}
+	 * for none (every entry is kept)
+	 */
+	public record Applied(boolean journaled, long ingested, boolean setAside, int deleted, String retention) {
+
+		/**
+		 * What it did, in words, without a capital or a full stop: {@code deleted 4
+		 * entries past the retention (3 entries), ...}, or {@code nothing to do: ...}.
+		 */
+		public String words() {
+			String aside = this.setAside ? "set the journal file aside (its entries are in the database)" : null;
+			if (!this.journaled) {
+				return (aside != null) ? aside : "nothing to do: the repository has no journal in the database";
+			}
+			if (this.retention == null) {
+				return ((aside != null) ? aside + "; " : "nothing to do: ")
+						+ "no retention is set, so every entry is kept";
+			}
+			if (this.deleted == 0) {
+				return ((aside != null) ? aside + "; " : "nothing to do: ") + "no entry is past the retention ("
+						+ this.retention + ")";
+			}
+			return "deleted " + FORMAT.plural(this.deleted, "entry", "entries") + " past the retention ("
+					+ this.retention + "), each ref's newest older change kept" + ((aside != null) ? "; " + aside : "");
+		}
+
 	}
 
 	/**

@@ -16,9 +16,10 @@ import io.refstore.batch.api.RefJobType;
  * The one rule of which role a job needs, for every way of launching one: the API and the
  * console ({@code JobService}), the console's launch forms, schedules and campaigns.
  * Destructive execution needs ADMIN: a migration (it swaps the store), a rollback, a
- * restore, a deletion that is not a plan-only run, and a plan that overrides the
- * protected refs. What changes nothing or can be run again needs OPERATOR: a verification
- * (a migration's dry run), maintenance, an inventory, a deletion plan. Thread-safe.
+ * restore, a deletion that is not a plan-only run, a plan that overrides the protected
+ * refs, and a journal retention (it deletes journal entries for good). What changes
+ * nothing or can be run again needs OPERATOR: a verification (a migration's dry run),
+ * maintenance, an inventory, a deletion plan. Thread-safe.
  */
 @Component
 public class JobPolicy {
@@ -37,7 +38,7 @@ public class JobPolicy {
 	public static String role(RefJobType type, Map<String, ?> parameters) {
 		return switch (type) {
 			case VERIFY, MAINTAIN, INVENTORY -> Roles.OPERATOR;
-			case MIGRATE, ROLLBACK, RESTORE, REWIND -> Roles.ADMIN;
+			case MIGRATE, ROLLBACK, RESTORE, REWIND, JOURNAL_RETENTION -> Roles.ADMIN;
 			case DELETE -> (flag(parameters, JobParameterNames.PLAN_ONLY)
 					&& !flag(parameters, JobParameterNames.OVERRIDE_PROTECTION)) ? Roles.OPERATOR : Roles.ADMIN;
 		};

@@ -100,7 +100,7 @@ class JournalRetentionIT extends ApiTestSupport {
 		this.mvc.perform(settings(name, "{\"maxEntries\": 3}").with(as("admin")))
 			.andExpect(jsonPath("$.maxEntries").value(3));
 
-		assertThat(this.retention.apply(name)).isEqualTo(4);
+		assertThat(this.retention.apply(name).deleted()).isEqualTo(4);
 
 		String kept = this.mvc.perform(get(repoUri(name, "/journal")).with(as("viewer")))
 			.andReturn()
@@ -127,7 +127,7 @@ class JournalRetentionIT extends ApiTestSupport {
 			.andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.detail").value(containsString("retention pruned")));
 		// a second sweep has nothing more to delete
-		assertThat(this.retention.apply(name)).isZero();
+		assertThat(this.retention.apply(name).deleted()).isZero();
 	}
 
 	@Test

@@ -96,6 +96,17 @@ class JobPolicyIT extends ConsoleTestSupport {
 				new Case("rollback", RefJobType.ROLLBACK, Map.of(JobParameterNames.BACKUP, "none"), Roles.ADMIN,
 						api("rollbacks", "{\"repository\":\"REPO\",\"backup\":\"none\"}"),
 						form("/jobs/new/rollback", "backup", "none"), false),
+				new Case("journal retention", RefJobType.JOURNAL_RETENTION, Map.of(), Roles.ADMIN,
+						api("journal-retentions", "{\"repository\":\"REPO\"}"),
+						(repo) -> post("/schedules/new").param("name", uniqueName("policy-form"))
+							.param("jobType", "JOURNAL_RETENTION")
+							.param("targetKind", "REPOSITORY")
+							.param("target", repo)
+							.param("cron", "0 0 3 1 1 ? 2099")
+							.param("timeZone", "UTC")
+							.param("misfire", "SKIP")
+							.with(csrf()),
+						false),
 				new Case("point-in-time restore", RefJobType.REWIND, Map.of(JobParameterNames.PLAN, "none"),
 						Roles.ADMIN,
 						(repo) -> post("/api/repos/" + repo + "/journal/rewind").contentType(MediaType.APPLICATION_JSON)
