@@ -409,21 +409,18 @@ public final class FilesRefStore implements RefStore {
 		return result;
 	}
 
+	/**
+	 * The logs below {@code dir}, walked without a look at each file where the file
+	 * system tells directories by their link counts ({@link Directories#forEachLeaf}); a
+	 * symbolic link is a name like a file's, as git's reflog walk lists no directory
+	 * through one.
+	 */
 	private static void collectLogs(Path dir, String prefix, List<byte[]> names) throws IOException {
-		try {
-			for (Path entry : Directories.entries(dir)) {
-				String name = prefix + entry.getFileName();
-				if (Files.isDirectory(entry)) {
-					collectLogs(entry, name + "/", names);
-				}
-				else if (RefName.isValid(name, false)) {
-					names.add(name.getBytes(StandardCharsets.UTF_8));
-				}
+		Directories.forEachLeaf(dir, prefix, (file, name) -> {
+			if (RefName.isValid(name, false)) {
+				names.add(name.getBytes(StandardCharsets.UTF_8));
 			}
-		}
-		catch (NoSuchFileException | java.nio.file.NotDirectoryException ex) {
-			// no logs below this point
-		}
+		});
 	}
 
 	@Override

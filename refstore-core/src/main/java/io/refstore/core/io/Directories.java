@@ -3,9 +3,15 @@ package io.refstore.core.io;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * A directory's entries, read with as few system calls as the JDK allows. Hand-written
@@ -25,10 +31,115 @@ import java.util.List;
  * directory it cannot list, or with a name holding either character (git allows neither
  * in a ref's name), is read again through NIO, which keeps a name's bytes and throws the
  * exception that says why (no such directory, not a directory, access denied).
+ * <p>
+ * {@link #forEachLeaf} walks a tree without a {@code stat} per file where the file system
+ * counts a directory's subdirectories in its link count (2 plus one per subdirectory, on
+ * ext2 to ext4 and tmpfs): once a directory's subdirectories are all found, its other
+ * entries are files, as GNU find's "leaf optimisation" assumes. A directory of a reflog
+ * per branch is walked in its {@code getdents} calls alone: 100,000 logs cost 100,000
+ * {@code statx} calls fewer per walk. Where the count does not tell (1 on btrfs, on ext4
+ * past 65,000 subdirectories; any other file system), every entry is looked at.
  */
 public final class Directories {
 
+	/** File systems whose directories' link counts are 2 plus their subdirectories. */
+	private static final Set<String> COUNTING = Set.of("ext2", "ext3", "ext4", "tmpfs");
+
+	/** The attributes that tell whether a file system has link counts. */
+	private static final String TYPE_AND_LINKS = "unix:isDirectory,nlink";
+
 	private Directories() {
+	}
+
+	/** What {@link #forEachLeaf} does with each entry that is not a directory. */
+	@FunctionalInterface
+	public interface LeafAction {
+
+		/**
+		 * @param file the entry's path
+		 * @param name its path below the walk's root, {@code /}-separated, after the
+		 * walk's prefix
+		 */
+		void accept(Path file, String name) throws IOException;
+
+	}
+
+	/**
+	 * Visits every entry below {@code root} that is not a directory (a file, or a
+	 * symbolic link, which is not followed), depth first. An entry removed while the walk
+	 * runs may be visited or not; a directory removed is skipped.
+	 * @param prefix what each name starts with, such as {@code "refs/"}
+	 * @return whether {@code root} is a directory that was walked
+	 */
+	public static boolean forEachLeaf(Path root, String prefix, LeafAction action) throws IOException {
+		try {
+			if (!Files.readAttributes(root, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isDirectory()) {
+				return false;
+			}
+		}
+		catch (NoSuchFileException ex) {
+			return false;
+		}
+		walk(root, prefix, counts(root), action);
+		return true;
+	}
+
+	/**
+	 * Whether the link counts of directories on {@code dir}'s file system count
+	 * subdirectories.
+	 */
+	private static boolean counts(Path dir) throws IOException {
+		try {
+			return COUNTING.contains(Files.getFileStore(dir).type())
+					&& Files.readAttributes(dir, TYPE_AND_LINKS, LinkOption.NOFOLLOW_LINKS).containsKey("nlink");
+		}
+		catch (UnsupportedOperationException | IllegalArgumentException ex) {
+			// no "unix" view
+			return false;
+		}
+	}
+
+	private static void walk(Path dir, String prefix, boolean counting, LeafAction action) throws IOException {
+		List<Path> entries;
+		int links = 0;
+		try {
+			entries = entries(dir);
+			if (counting) {
+				// counted after the listing: a subdirectory made since is in the count,
+				// not
+				// the list, and every entry is then looked at; one removed since is in
+				// the
+				// list, and fails its look
+				links = (Integer) Files.getAttribute(dir, "unix:nlink", LinkOption.NOFOLLOW_LINKS);
+			}
+		}
+		catch (NoSuchFileException | NotDirectoryException ex) {
+			return;
+		}
+		// subdirectories not found yet; -1 while unknown
+		int subdirs = (links >= 2) ? links - 2 : -1;
+		for (Path entry : entries) {
+			String name = prefix + entry.getFileName();
+			if (subdirs == 0) {
+				action.accept(entry, name);
+				continue;
+			}
+			boolean directory;
+			try {
+				directory = Files.readAttributes(entry, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+					.isDirectory();
+			}
+			catch (NoSuchFileException ex) {
+				continue;
+			}
+			if (directory) {
+				subdirs--;
+				walk(entry, name + "/", counting, action);
+			}
+			else {
+				action.accept(entry, name);
+			}
+		}
 	}
 
 	/**

@@ -202,12 +202,9 @@ public final class FileMoves {
 	 * retired store).
 	 */
 	public static void deleteLocks(Path dir) throws IOException {
-		if (!Files.isDirectory(dir)) {
-			return;
-		}
 		List<Path> locks = new ArrayList<>();
-		forEachFile(dir, (file, attributes) -> {
-			if (file.getFileName().toString().endsWith(".lock")) {
+		Directories.forEachLeaf(dir, "", (file, name) -> {
+			if (name.endsWith(".lock")) {
 				locks.add(file);
 			}
 		});
