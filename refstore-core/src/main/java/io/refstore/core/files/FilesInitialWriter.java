@@ -38,6 +38,9 @@ public final class FilesInitialWriter implements InitialRefWriter {
 	/** Files written so far. */
 	private long written = 1;
 
+	/** The directory the last file was written to, made by then. */
+	private Path lastParent;
+
 	/**
 	 * @param dir an empty directory that receives {@code packed-refs}, {@code refs/},
 	 * {@code logs/} and root ref files
@@ -69,7 +72,7 @@ public final class FilesInitialWriter implements InitialRefWriter {
 
 	private void writeLoose(String name, byte[] content) throws IOException {
 		Path file = this.dir.resolve(name);
-		Files.createDirectories(file.getParent());
+		makeParent(file);
 		Files.write(file, content);
 		this.written++;
 	}
@@ -77,7 +80,7 @@ public final class FilesInitialWriter implements InitialRefWriter {
 	@Override
 	public List<ReflogEntry> addReflog(String name, List<ReflogEntry> entries) throws IOException {
 		Path file = this.dir.resolve("logs").resolve(name);
-		Files.createDirectories(file.getParent());
+		makeParent(file);
 		ReflogEntry[] stored = null;
 		this.written++;
 		try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file))) {
@@ -96,6 +99,19 @@ public final class FilesInitialWriter implements InitialRefWriter {
 			}
 		}
 		return (stored == null) ? entries : Arrays.asList(stored);
+	}
+
+	/**
+	 * Makes the directory {@code file} goes in, unless the last file went there too: logs
+	 * come in name order, so a directory of a log per branch is made once, not looked at
+	 * with a {@code mkdir} and a {@code stat} per log.
+	 */
+	private void makeParent(Path file) throws IOException {
+		Path parent = file.getParent();
+		if (!parent.equals(this.lastParent)) {
+			Files.createDirectories(parent);
+			this.lastParent = parent;
+		}
 	}
 
 	/**

@@ -49,14 +49,16 @@ final class StoreBuilder {
 		Map<String, List<ReflogEntry>> reflogs = new LinkedHashMap<>();
 		long maxEntries = 0;
 		if (options.reflogs()) {
-			List<String> names = source.reflogNames();
-			this.progress.start("Reading reflogs", names.size());
-			for (String name : names) {
-				List<ReflogEntry> entries = source.reflog(name);
+			// one pass: a reftable's log blocks are read once, not sought per ref; the
+			// names count them first (a files store lists them without a look at each)
+			this.progress.start("Reading reflogs", source.reflogNames().size());
+			long[] longest = { 0 };
+			source.forEachReflog((name, entries) -> {
 				reflogs.put(name, entries);
-				maxEntries = Math.max(maxEntries, entries.size());
+				longest[0] = Math.max(longest[0], entries.size());
 				this.progress.update(reflogs.size());
-			}
+			});
+			maxEntries = longest[0];
 			this.progress.stop();
 		}
 		RefDigest sourceDigest = new RefDigest(this.repository.objectDatabase());
