@@ -2,6 +2,7 @@ package io.refstore.web.fleet;
 
 import java.io.IOException;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -50,13 +51,15 @@ import io.refstore.web.system.Problems;
  * authenticated the user and checked the role the URL needs, the request goes to that
  * node with the user's name and roles signed by the fleet's secret
  * ({@link NodeSignature}; never the user's credentials), and its answer comes back as it
- * was given: status, {@code ETag}, {@code Location}, problem bodies. The node that serves
- * it checks the roles again on its services and names the user in its audit entries (with
- * {@code via}); this node audits a forwarded change as {@code request.forwarded}. A node
- * that cannot be reached answers 503 with {@code Retry-After}; one that refuses this
- * node's credential, 502 (the user's own sign-in is not in question), and so does one
- * whose TLS handshake fails ({@link FleetHttp}). Requests a node forwarded are never
- * forwarded again. Without {@code refstore.fleet.secret} nothing is forwarded.
+ * was given: status, {@code ETag}, {@code Location} (made relative where it names that
+ * node, so a redirect leads back through this one), problem bodies; never a cookie of
+ * that node. The node that serves it checks the roles again on its services and names the
+ * user in its audit entries (with {@code via}); this node audits a forwarded change as
+ * {@code request.forwarded}. A node that cannot be reached answers 503 with
+ * {@code Retry-After}; one that refuses this node's credential, 502 (the user's own
+ * sign-in is not in question), and so does one whose TLS handshake fails
+ * ({@link FleetHttp}). Requests a node forwarded are never forwarded again. Without
+ * {@code refstore.fleet.secret} nothing is forwarded.
  */
 @Component
 class RepoForwardingFilter extends OncePerRequestFilter {
@@ -69,10 +72,13 @@ class RepoForwardingFilter extends OncePerRequestFilter {
 			"HX-Current-URL");
 
 	/**
-	 * Response headers not passed back: the connection's own, and what the servlet sets.
+	 * Response headers not passed back: the connection's own, what the servlet sets, and
+	 * a cookie of the serving node (a session it made, to keep a form's flash message,
+	 * say): the browser's session is this node's, and the same host's cookie of another
+	 * node would replace it, signing the user out here.
 	 */
 	private static final Set<String> HOP = Set.of("connection", "keep-alive", "transfer-encoding", "content-length",
-			"upgrade", "proxy-authenticate", "trailer", "te", ":status", "date", "server");
+			"upgrade", "proxy-authenticate", "trailer", "te", ":status", "date", "server", "set-cookie", "set-cookie2");
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(120);
 
@@ -219,9 +225,10 @@ class RepoForwardingFilter extends OncePerRequestFilter {
 		}
 		response.setStatus(answer.statusCode());
 		answer.headers().map().forEach((header, values) -> {
-			if (!HOP.contains(header.toLowerCase(Locale.ROOT))) {
+			if (passedBack(header)) {
 				response.setHeader(header, null);
-				values.forEach((value) -> response.addHeader(header, value));
+				boolean location = HttpHeaders.LOCATION.equalsIgnoreCase(header);
+				values.forEach((value) -> response.addHeader(header, location ? here(value, target.url()) : value));
 			}
 		});
 		response.getOutputStream().write(answer.body());
@@ -231,6 +238,45 @@ class RepoForwardingFilter extends OncePerRequestFilter {
 					outcome(answer.statusCode()),
 					request.getMethod() + " answered " + answer.statusCode() + " by node '" + target.node() + "'"));
 		}
+	}
+
+	/** Whether a header of the serving node's answer goes back to the client. */
+	static boolean passedBack(String header) {
+		return !HOP.contains(header.toLowerCase(Locale.ROOT));
+	}
+
+	/**
+	 * A {@code Location} the serving node gave, as the browser must follow it: one naming
+	 * that node ({@code node}, its URL; Tomcat makes a redirect absolute from the
+	 * request's {@code Host}, which is that node's) made relative, so that it leads back
+	 * through this node, where the user's session is, as every path a node serves is the
+	 * same on each; any other is passed on as it is.
+	 */
+	static String here(String location, String node) {
+		URI uri;
+		URI base;
+		try {
+			uri = new URI(location);
+			base = new URI(node);
+		}
+		catch (URISyntaxException ex) {
+			return location;
+		}
+		if (!uri.isAbsolute() || uri.getRawAuthority() == null || base.getHost() == null
+				|| !uri.getScheme().equalsIgnoreCase(base.getScheme())
+				|| !uri.getHost().equalsIgnoreCase(base.getHost()) || port(uri) != port(base)) {
+			return location;
+		}
+		String path = (uri.getRawPath() == null || uri.getRawPath().isEmpty()) ? "/" : uri.getRawPath();
+		return path + ((uri.getRawQuery() != null) ? "?" + uri.getRawQuery() : "")
+				+ ((uri.getRawFragment() != null) ? "#" + uri.getRawFragment() : "");
+	}
+
+	private static int port(URI uri) {
+		if (uri.getPort() >= 0) {
+			return uri.getPort();
+		}
+		return "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
 	}
 
 	private static AuditEntry.Outcome outcome(int status) {
