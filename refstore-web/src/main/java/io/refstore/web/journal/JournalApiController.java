@@ -25,7 +25,8 @@ import io.swagger.v3.oas.annotations.tags.Tag;
  * The ref journal of a repository (docs/journal.md): its timeline or one ref's history,
  * its deleted refs, and undoing a change. Pages are keyset-paged newest first: pass a
  * page's {@code next} as {@code before}; the Link header carries the same as
- * {@code rel="next"}.
+ * {@code rel="next"}, relative to the address asked (the same through any node of a
+ * fleet).
  */
 @RestController
 @RequestMapping("/api/repos/{repo}/journal")
@@ -121,7 +122,12 @@ class JournalApiController {
 	static <T> ResponseEntity<JournalPage<T>> paged(JournalPage<T> page) {
 		ResponseEntity.BodyBuilder response = ResponseEntity.ok();
 		if (page.next() != null) {
+			// relative, as the refs' pages link theirs: a request another node of the
+			// fleet forwarded names that node's address, not the one the client asked
 			String next = ServletUriComponentsBuilder.fromCurrentRequest()
+				.scheme(null)
+				.host(null)
+				.port(null)
 				.replaceQueryParam("before", page.next())
 				.build()
 				.toUriString();
