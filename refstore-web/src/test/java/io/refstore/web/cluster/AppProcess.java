@@ -26,7 +26,8 @@ import javax.net.ssl.SSLContext;
  * One refstore-web instance in a JVM of its own, started from the test class path with
  * the {@code postgres} profile, so that a test can kill it with {@code SIGKILL} as a
  * crash would. It serves HTTP on a free port, or HTTPS if started with {@link #startTls};
- * one user {@code admin} (role ADMIN) with password {@link #PASSWORD}.
+ * one user {@code admin} (role ADMIN) with password {@link #PASSWORD}, and those
+ * {@link #user} adds.
  */
 final class AppProcess implements AutoCloseable {
 
@@ -106,6 +107,15 @@ final class AppProcess implements AutoCloseable {
 		return new AppProcess(instanceId, process, log, tls);
 	}
 
+	/**
+	 * The settings that add user {@code name} with {@code role} and {@link #PASSWORD} as
+	 * the {@code index}-th user (0 is {@code admin}), to pass to {@link #start}.
+	 */
+	static List<String> user(int index, String name, String role) {
+		String user = "--refstore.security.users[" + index + "].";
+		return List.of(user + "name=" + name, user + "password=" + HASH, user + "roles=" + role);
+	}
+
 	/** Waits until {@code /actuator/health} answers UP. */
 	void awaitUp() {
 		// a shared CI machine has taken 95 s to build the application context; polled in
@@ -161,7 +171,17 @@ final class AppProcess implements AutoCloseable {
 	 */
 	HttpResponse<String> send(String method, String path, String json, java.util.Map<String, String> headers,
 			boolean asAdmin) throws IOException, InterruptedException {
-		HttpRequest.Builder builder = asAdmin ? request(path)
+		return sendAs(asAdmin ? "admin" : null, method, path, json, headers);
+	}
+
+	/**
+	 * A request as {@code user} (a user {@link #user} added, with {@link #PASSWORD}), or
+	 * as nobody if {@code null}, with {@code headers} and a JSON body if {@code json} is
+	 * not {@code null}.
+	 */
+	HttpResponse<String> sendAs(String user, String method, String path, String json,
+			java.util.Map<String, String> headers) throws IOException, InterruptedException {
+		HttpRequest.Builder builder = (user != null) ? request(path, user)
 				: HttpRequest.newBuilder(URI.create(base() + path)).timeout(Duration.ofSeconds(30));
 		headers.forEach(builder::header);
 		if (json != null) {
@@ -187,7 +207,11 @@ final class AppProcess implements AutoCloseable {
 	}
 
 	private HttpRequest.Builder request(String path) {
-		String basic = Base64.getEncoder().encodeToString(("admin:" + PASSWORD).getBytes(StandardCharsets.UTF_8));
+		return request(path, "admin");
+	}
+
+	private HttpRequest.Builder request(String path, String user) {
+		String basic = Base64.getEncoder().encodeToString((user + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8));
 		return HttpRequest.newBuilder(URI.create(base() + path))
 			.timeout(Duration.ofSeconds(30))
 			.header("Authorization", "Basic " + basic);
@@ -211,12 +235,20 @@ final class AppProcess implements AutoCloseable {
 
 	/** A console session as {@code admin}, signed in through the login form. */
 	Console console() throws IOException, InterruptedException {
+		return console("admin");
+	}
+
+	/**
+	 * A console session as {@code user} (with {@link #PASSWORD}), signed in through the
+	 * login form.
+	 */
+	Console console(String user) throws IOException, InterruptedException {
 		HttpClient browser = client().cookieHandler(new CookieManager()).build();
 		String base = base();
 		String token = csrf(browser
 			.send(HttpRequest.newBuilder(URI.create(base + "/login")).build(), HttpResponse.BodyHandlers.ofString())
 			.body());
-		browser.send(form(base + "/login", "username=admin&password=" + PASSWORD + "&_csrf=" + enc(token)),
+		browser.send(form(base + "/login", "username=" + enc(user) + "&password=" + PASSWORD + "&_csrf=" + enc(token)),
 				HttpResponse.BodyHandlers.ofString());
 		return new Console(browser, base);
 	}
@@ -228,6 +260,13 @@ final class AppProcess implements AutoCloseable {
 
 		HttpResponse<String> get(String path) throws IOException, InterruptedException {
 			return this.browser.send(HttpRequest.newBuilder(URI.create(this.base + path)).build(),
+					HttpResponse.BodyHandlers.ofString());
+		}
+
+		/** A part of a page, as htmx loads it ({@code HX-Request}). */
+		HttpResponse<String> fragment(String path) throws IOException, InterruptedException {
+			return this.browser.send(
+					HttpRequest.newBuilder(URI.create(this.base + path)).header("HX-Request", "true").build(),
 					HttpResponse.BodyHandlers.ofString());
 		}
 

@@ -52,6 +52,9 @@ class FleetIT {
 
 	private static final String SECRET = "fleet-secret-for-the-three-node-test-0123456789";
 
+	/** The setting that makes a node one of this fleet. */
+	static final String FLEET_SECRET = "--refstore.fleet.secret=" + SECRET;
+
 	@Test
 	void threeNodesServeEachOthersRepositoriesAndADeadNodesRepositoriesAreUnavailable() throws Exception {
 		Path dir = Files.createTempDirectory("refstore-fleet").toRealPath();
@@ -393,17 +396,25 @@ class FleetIT {
 	 * storage and the fleet's secret, the repository roots left as they are.
 	 */
 	private static AppProcess start(String id, PostgresDatabase db, Path dir, Path root) throws Exception {
-		return start(id, db, dir, root, "--refstore.fleet.secret=" + SECRET);
+		return start(id, db, dir, root, FLEET_SECRET);
 	}
 
-	private static AppProcess start(String id, PostgresDatabase db, Path dir, Path root, String secret)
+	/**
+	 * A node with {@code secret} (its {@code --refstore.fleet.secret=} setting) and
+	 * {@code extra} settings besides the recipe's: storage {@code s-<id>} at
+	 * {@code root}, and this test's quick heartbeats and sweeps.
+	 */
+	static AppProcess start(String id, PostgresDatabase db, Path dir, Path root, String secret, String... extra)
 			throws Exception {
 		Path home = Files.createDirectories(dir.resolve(id + "-home"));
+		List<String> settings = new ArrayList<>(List.of("--refstore.repositories.storages.s-" + id + "=" + root, secret,
+				"--refstore.fleet.heartbeat=1s", "--refstore.fleet.down-after=4s",
+				"--refstore.fleet.inventory-refresh=2s", "--refstore.fleet.jobs-per-node=1",
+				"--refstore.jobs.lease-ttl=10s", "--refstore.jobs.sweep-millis=1000",
+				"--refstore.campaigns.poll-millis=200"));
+		settings.addAll(List.of(extra));
 		return AppProcess.start(id, db.url(), home, null, dir.resolve(id + "-" + System.nanoTime() + ".log"),
-				"--refstore.repositories.storages.s-" + id + "=" + root, secret, "--refstore.fleet.heartbeat=1s",
-				"--refstore.fleet.down-after=4s", "--refstore.fleet.inventory-refresh=2s",
-				"--refstore.fleet.jobs-per-node=1", "--refstore.jobs.lease-ttl=10s",
-				"--refstore.jobs.sweep-millis=1000", "--refstore.campaigns.poll-millis=200");
+				settings.toArray(String[]::new));
 	}
 
 	private static TempRepo repo(Path root, String name) {
@@ -442,7 +453,7 @@ class FleetIT {
 		}
 	}
 
-	private static boolean up(AppProcess node, String name) throws Exception {
+	static boolean up(AppProcess node, String name) throws Exception {
 		List<Boolean> up = json(node.get("/api/fleet/nodes")).read("$[?(@.name == '" + name + "')].up", List.class);
 		return up.equals(List.of(true));
 	}
@@ -451,11 +462,11 @@ class FleetIT {
 		return java.time.LocalDateTime.parse(job.read(path, String.class));
 	}
 
-	private static DocumentContext json(HttpResponse<String> response) {
+	static DocumentContext json(HttpResponse<String> response) {
 		return JsonPath.parse(response.body());
 	}
 
-	private static long count(PostgresDatabase db, String sql) throws Exception {
+	static long count(PostgresDatabase db, String sql) throws Exception {
 		try (Connection connection = db.connect();
 				Statement statement = connection.createStatement();
 				ResultSet rs = statement.executeQuery(sql)) {
@@ -464,7 +475,7 @@ class FleetIT {
 		}
 	}
 
-	private static List<List<String>> rows(PostgresDatabase db, String sql) throws Exception {
+	static List<List<String>> rows(PostgresDatabase db, String sql) throws Exception {
 		List<List<String>> rows = new ArrayList<>();
 		try (Connection connection = db.connect();
 				Statement statement = connection.createStatement();
@@ -480,7 +491,7 @@ class FleetIT {
 		return rows;
 	}
 
-	private static void await(String what, Callable<Boolean> condition) {
+	static void await(String what, Callable<Boolean> condition) {
 		Awaitility.await(what).atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).until(condition);
 	}
 
