@@ -29,6 +29,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 import io.refstore.core.journal.JournalEntry;
 import io.refstore.core.journal.JournalHook;
 import io.refstore.core.journal.JournalReader;
+import io.refstore.core.repo.RepositoryPaths;
 import io.refstore.web.repos.RepoRegistry;
 
 /**
@@ -77,9 +78,13 @@ class JournalIngester implements SchedulingConfigurer {
 		}
 	}
 
-	/** Ingests every repository's new entries; one that fails is logged and skipped. */
+	/**
+	 * Ingests the new entries of every repository of this node's storages (a path two
+	 * storages hold is two repositories); one that fails is logged and skipped.
+	 */
 	void sweep() {
-		for (String name : this.registry.names()) {
+		for (RepositoryPaths.Located repository : this.registry.repositories()) {
+			String name = repository.qualified();
 			try {
 				ingest(name);
 			}
@@ -90,11 +95,13 @@ class JournalIngester implements SchedulingConfigurer {
 	}
 
 	/**
-	 * Ingests a repository's new entries.
+	 * Ingests a repository's new entries, into the source row of its storage and path
+	 * ({@link JournalNames}), whichever of its names is given.
 	 * @return how many entries were ingested
 	 * @throws io.refstore.web.repos.RepoNotFoundException if there is no such repository
 	 */
-	long ingest(String repository) throws IOException {
+	long ingest(String name) throws IOException {
+		String repository = this.registry.identify(name).qualified();
 		Path file = JournalHook.journalFile(this.registry.commonDir(repository));
 		if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
 			return 0;
@@ -124,7 +131,8 @@ class JournalIngester implements SchedulingConfigurer {
 	 * source row stays locked meanwhile, so no ingestion runs in between.
 	 * @return whether the file was set aside
 	 */
-	boolean compact(String repository, long above, Duration grace) throws IOException {
+	boolean compact(String name, long above, Duration grace) throws IOException {
+		String repository = this.registry.identify(name).qualified();
 		Path commonDir = this.registry.commonDir(repository);
 		Path file = JournalHook.journalFile(commonDir);
 		if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) || Files.size(file) < above) {

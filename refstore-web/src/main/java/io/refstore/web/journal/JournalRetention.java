@@ -67,8 +67,11 @@ public class JournalRetention implements SchedulingConfigurer, JournalRetainer {
 
 	private final JournalProperties.Retention defaults;
 
+	private final JournalNames names;
+
 	JournalRetention(JournalStore store, JournalIngester ingester, RepoRegistry registry,
-			TransactionTemplate transactions, AuditLog audit, JournalProperties settings) {
+			TransactionTemplate transactions, AuditLog audit, JournalProperties settings, JournalNames names) {
+		this.names = names;
 		this.store = store;
 		this.ingester = ingester;
 		this.registry = registry;
@@ -85,11 +88,15 @@ public class JournalRetention implements SchedulingConfigurer, JournalRetainer {
 		}
 	}
 
-	/** Applies every repository's retention; one that fails is logged and skipped. */
+	/**
+	 * Applies the retention of every repository in the database that is in a storage of
+	 * this node (another node's are that node's to sweep); one that fails is logged and
+	 * skipped.
+	 */
 	void sweep() {
 		for (String name : this.store.repositories()) {
 			try {
-				if (this.registry.holds(name)) {
+				if (this.names.here(name)) {
 					apply(name);
 				}
 			}
@@ -107,9 +114,10 @@ public class JournalRetention implements SchedulingConfigurer, JournalRetainer {
 	 * @return what it did
 	 */
 	public Applied apply(String repository) throws IOException {
-		long ingested = this.ingester.ingest(repository);
-		boolean setAside = this.ingester.compact(repository, this.defaults.compactAbove().toBytes(), GRACE);
-		JournalStore.Source source = this.store.source(repository).orElse(null);
+		String key = this.names.key(repository);
+		long ingested = this.ingester.ingest(key);
+		boolean setAside = this.ingester.compact(key, this.defaults.compactAbove().toBytes(), GRACE);
+		JournalStore.Source source = this.store.source(key).orElse(null);
 		if (source == null) {
 			return new Applied(false, ingested, setAside, 0, null);
 		}
@@ -212,7 +220,7 @@ public class JournalRetention implements SchedulingConfigurer, JournalRetainer {
 		try (OpenRepo open = this.registry.open(repository)) {
 			enabled = JournalHook.installed(open.repository());
 		}
-		JournalStore.Source source = this.store.source(repository).orElse(null);
+		JournalStore.Source source = this.store.source(this.names.key(repository)).orElse(null);
 		return new Settings(enabled, (source == null) ? null : source.maxAgeDays(),
 				(source == null) ? null : source.maxEntries(), this.defaults.maxAge(), this.defaults.maxEntries(),
 				(source == null) ? null : source.prunedBefore());
@@ -245,13 +253,14 @@ public class JournalRetention implements SchedulingConfigurer, JournalRetainer {
 			}
 		}
 		if (change.maxAgeDays() != null || change.maxEntries() != null) {
-			this.store.ensureSource(repository);
-			JournalStore.Source source = this.store.source(repository).orElseThrow();
+			String key = this.names.key(repository);
+			this.store.ensureSource(key);
+			JournalStore.Source source = this.store.source(key).orElseThrow();
 			Integer days = (change.maxAgeDays() == null) ? source.maxAgeDays()
 					: (change.maxAgeDays() == 0) ? null : change.maxAgeDays();
 			Long entries = (change.maxEntries() == null) ? source.maxEntries()
 					: (change.maxEntries() == 0) ? null : change.maxEntries();
-			this.store.retention(repository, days, entries);
+			this.store.retention(key, days, entries);
 			given.put("maxAgeDays", String.valueOf(days));
 			given.put("maxEntries", String.valueOf(entries));
 		}

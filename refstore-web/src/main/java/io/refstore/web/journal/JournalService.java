@@ -60,8 +60,11 @@ public class JournalService {
 
 	private final AuditLog audit;
 
+	private final JournalNames names;
+
 	JournalService(JournalStore store, JournalIngester ingester, RepoRegistry registry, RefWriteService writes,
-			AuditLog audit) {
+			AuditLog audit, JournalNames names) {
+		this.names = names;
 		this.store = store;
 		this.ingester = ingester;
 		this.registry = registry;
@@ -83,9 +86,10 @@ public class JournalService {
 			int limit) throws IOException {
 		checkPage(before, limit);
 		checkWriter(writer);
-		this.ingester.ingest(repo);
-		List<JournalEntryView> entries = this.store.timeline(repo, ref, prefix, writer, before, limit + 1);
-		return page(entries, limit, entries);
+		String key = this.names.key(repo);
+		this.ingester.ingest(key);
+		List<JournalEntryView> entries = this.store.timeline(key, ref, prefix, writer, before, limit + 1);
+		return page(entries, limit, shown(entries));
 	}
 
 	/** Every repository's journal in the database, in figures. */
@@ -97,12 +101,13 @@ public class JournalService {
 	/** Whether the repository journals its changes, and how much of it was ingested. */
 	@PreAuthorize("hasRole('VIEWER')")
 	public JournalStatus status(String repo) throws IOException {
-		this.ingester.ingest(repo);
+		String key = this.names.key(repo);
+		this.ingester.ingest(key);
 		boolean installed;
 		try (OpenRepo open = this.registry.open(repo)) {
 			installed = JournalHook.installed(open.repository());
 		}
-		return this.store.source(repo)
+		return this.store.source(key)
 			.map((source) -> new JournalStatus(installed, source.entries(), source.skipped(), source.ingestedAt()))
 			.orElse(new JournalStatus(installed, 0, 0, null));
 	}
@@ -130,7 +135,7 @@ public class JournalService {
 		List<JournalEntryView> rows = this.store.fleet((object == null) ? null : object.toLowerCase(Locale.ROOT),
 				prefix, writer, deletions, before, limit + 1);
 		if (!deletions) {
-			return page(rows, limit, rows);
+			return page(rows, limit, shown(rows));
 		}
 		List<JournalEntryView> deleted = new ArrayList<>();
 		for (JournalEntryView entry : rows.subList(0, Math.min(limit, rows.size()))) {
@@ -138,12 +143,21 @@ public class JournalService {
 				deleted.add(entry);
 			}
 		}
-		return page(rows, limit, deleted);
+		return page(rows, limit, shown(deleted));
 	}
 
-	/** Whether a repository of this node holds the ref now. */
+	/** The entries, each repository named as the console names it. */
+	private List<JournalEntryView> shown(List<JournalEntryView> entries) {
+		JournalNames.Shown shown = this.names.shown();
+		return entries.stream().map(shown::entry).toList();
+	}
+
+	/**
+	 * Whether a repository of this node holds the ref now.
+	 * @param repo the name the journal keeps the repository under
+	 */
 	private boolean existsHere(String repo, String ref) throws IOException {
-		if (!this.registry.holds(repo)) {
+		if (!this.names.here(repo)) {
 			return false;
 		}
 		try (OpenRepo open = this.registry.open(repo)) {
@@ -161,13 +175,14 @@ public class JournalService {
 	@PreAuthorize("hasRole('VIEWER')")
 	public JournalPage<DeletedRefView> deleted(String repo, String prefix, long before, int limit) throws IOException {
 		checkPage(before, limit);
-		this.ingester.ingest(repo);
-		List<JournalEntryView> deletions = this.store.lastDeletions(repo, prefix, before, limit + 1);
+		String key = this.names.key(repo);
+		this.ingester.ingest(key);
+		List<JournalEntryView> deletions = this.store.lastDeletions(key, prefix, before, limit + 1);
 		List<DeletedRefView> deleted = new ArrayList<>();
 		try (OpenRepo open = this.registry.open(repo)) {
 			for (JournalEntryView deletion : deletions.subList(0, Math.min(limit, deletions.size()))) {
 				if (open.store().exactRef(deletion.ref()).isEmpty()) {
-					deleted.add(deleted(open, deletion));
+					deleted.add(deleted(key, open, deletion));
 				}
 			}
 		}
@@ -204,14 +219,15 @@ public class JournalService {
 		if (refs == null || refs.isEmpty()) {
 			throw new InvalidRequestException("refs", "[]", "name at least one deleted ref to restore");
 		}
-		this.ingester.ingest(repo);
+		String key = this.names.key(repo);
+		this.ingester.ingest(key);
 		Set<String> names = new LinkedHashSet<>(refs);
 		List<RefUpdateRequest> updates = new ArrayList<>(names.size());
 		for (String ref : names) {
 			if (ref == null) {
 				throw new InvalidRequestException("refs", null, "a ref name is missing");
 			}
-			JournalEntryView last = this.store.timeline(repo, ref, "", null, 0, 1)
+			JournalEntryView last = this.store.timeline(key, ref, "", null, 0, 1)
 				.stream()
 				.findFirst()
 				.filter(JournalEntryView::deletion)
@@ -219,7 +235,7 @@ public class JournalService {
 						"the journal of repository '" + Problems.printable(repo) + "' does not show '"
 								+ Problems.printable(ref) + "' deleted as its last change",
 						Map.of("ref", Problems.printable(ref))));
-			String value = knownValue(repo, last)
+			String value = knownValue(key, last)
 				.orElseThrow(() -> Problems.exception(HttpStatus.CONFLICT, "value-unknown",
 						"the journal knows no object id '" + Problems.printable(ref) + "' held before it was deleted",
 						Map.of("ref", Problems.printable(ref))));
@@ -237,8 +253,9 @@ public class JournalService {
 	 */
 	@PreAuthorize("hasRole('ADMIN')")
 	public UpdateOutcome undo(String repo, long entryId) throws IOException {
-		this.ingester.ingest(repo);
-		JournalEntryView entry = this.store.entry(repo, entryId)
+		String key = this.names.key(repo);
+		this.ingester.ingest(key);
+		JournalEntryView entry = this.store.entry(key, entryId)
 			.orElseThrow(() -> Problems.notFound("journal-entry-not-found",
 					"the journal of repository '" + Problems.printable(repo) + "' has no entry " + entryId,
 					Map.of("entry", entryId)));
@@ -254,8 +271,8 @@ public class JournalService {
 		return this.writes.put(repo, entry.ref(), entry.oldValue(), entry.newValue());
 	}
 
-	private DeletedRefView deleted(OpenRepo open, JournalEntryView deletion) throws IOException {
-		Optional<String> value = knownValue(open.name(), deletion);
+	private DeletedRefView deleted(String key, OpenRepo open, JournalEntryView deletion) throws IOException {
+		Optional<String> value = knownValue(key, deletion);
 		boolean exists = false;
 		if (value.isPresent()) {
 			HashAlgorithm hash = open.store().hashAlgorithm();
@@ -266,9 +283,12 @@ public class JournalService {
 				value.orElse(null), exists, deletion.id());
 	}
 
-	/** The last object id the ref held up to a deletion; never a symbolic ref. */
-	private Optional<String> knownValue(String repo, JournalEntryView deletion) {
-		return this.store.lastValue(repo, deletion.ref(), deletion.id()).filter((value) -> !value.startsWith("ref:"));
+	/**
+	 * The last object id the ref held up to a deletion; never a symbolic ref.
+	 * @param key the name the journal keeps the repository under
+	 */
+	private Optional<String> knownValue(String key, JournalEntryView deletion) {
+		return this.store.lastValue(key, deletion.ref(), deletion.id()).filter((value) -> !value.startsWith("ref:"));
 	}
 
 	private static void checkWriter(String writer) {

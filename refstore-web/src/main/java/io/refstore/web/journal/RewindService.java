@@ -48,7 +48,11 @@ public class RewindService {
 
 	private final JobService jobs;
 
-	RewindService(JournalStore store, JournalIngester ingester, RepoRegistry registry, JobService jobs) {
+	private final JournalNames names;
+
+	RewindService(JournalStore store, JournalIngester ingester, RepoRegistry registry, JobService jobs,
+			JournalNames names) {
+		this.names = names;
 		this.store = store;
 		this.ingester = ingester;
 		this.registry = registry;
@@ -129,16 +133,17 @@ public class RewindService {
 		if (prefix.indexOf('\n') >= 0) {
 			throw new InvalidRequestException("prefix", prefix, "a prefix holds no line break");
 		}
-		this.ingester.ingest(repo);
-		Instant pruned = this.store.source(repo).map(JournalStore.Source::prunedBefore).orElse(null);
+		String key = this.names.key(repo);
+		this.ingester.ingest(key);
+		Instant pruned = this.store.source(key).map(JournalStore.Source::prunedBefore).orElse(null);
 		if (pruned != null && at.isBefore(pruned)) {
 			throw new InvalidRequestException("at", at.toString(),
 					"the journal keeps the changes from " + pruned + " on (its retention pruned older ones)");
 		}
-		long boundary = this.store.boundary(repo, at);
+		long boundary = this.store.boundary(key, at);
 		PointInTime.Around around = new PointInTime.Around(
-				changes(this.store.aroundBoundary(repo, prefix, boundary, true)),
-				changes(this.store.aroundBoundary(repo, prefix, boundary, false)));
+				changes(this.store.aroundBoundary(key, prefix, boundary, true)),
+				changes(this.store.aroundBoundary(key, prefix, boundary, false)));
 		Lists lists = new Lists();
 		List<RewindPlan.Step> steps;
 		Instant baseTime;

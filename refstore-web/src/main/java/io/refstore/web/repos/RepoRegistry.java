@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -76,6 +77,47 @@ public class RepoRegistry {
 	public Optional<RepositoryPaths.Located> locate(OpenRepo repo) {
 		Repository repository = repo.repository();
 		return this.paths.locate(repository.workTree().orElse(repository.gitDir()));
+	}
+
+	/**
+	 * The storage holding the repository {@code name} and its path there, found without
+	 * opening it: one identity whichever of its names a client gives ({@code team/a.git},
+	 * {@code default/team/a.git}), and distinct for one path in two storages. What
+	 * records kept per repository are kept under (the ref journal, by
+	 * {@link RepositoryPaths.Located#qualified()}).
+	 * @throws io.refstore.core.repo.InvalidRepositoryNameException if the name is
+	 * malformed or leads outside its root
+	 * @throws RepoNotFoundException if no root holds a repository of that name
+	 */
+	public RepositoryPaths.Located identify(String name) throws IOException {
+		Optional<Path> dir = this.paths.resolve(PARAMETER, name);
+		if (dir.isEmpty() || !looksLikeRepository(dir.get())) {
+			this.remote.ifAvailable((fleet) -> fleet.checkElsewhere(name));
+			throw new RepoNotFoundException(name);
+		}
+		return this.paths.locate(dir.get()).orElseThrow(() -> new RepoNotFoundException(name));
+	}
+
+	/**
+	 * Every repository of every storage, storage by storage in search order, each path
+	 * sorted: a path two storages hold is listed for each (unlike {@link #names()}, where
+	 * the first root wins). A storage that cannot be walked is logged and left out.
+	 */
+	public List<RepositoryPaths.Located> repositories() {
+		List<RepositoryPaths.Located> all = new ArrayList<>();
+		for (Map.Entry<String, Path> storage : storages().entrySet()) {
+			try {
+				RepositoryDiscovery walk = new RepositoryDiscovery(new RepositoryPaths(List.of(storage.getValue())),
+						this.discovery.maxDepth());
+				for (String path : walk.discover().names()) {
+					all.add(new RepositoryPaths.Located(storage.getKey(), path));
+				}
+			}
+			catch (IOException | RuntimeException ex) {
+				log.warn("could not list the repositories of storage '{}'", storage.getKey(), ex);
+			}
+		}
+		return all;
 	}
 
 	/** The roots as real paths, in search order. */

@@ -59,6 +59,16 @@ class FleetJournalIT {
 	/** Alpha's own journaled repository. */
 	private static final String LOCAL = "team/local.git";
 
+	/**
+	 * The names the console, the fleet list and the journal's answers give them: the
+	 * fleet has two storages, so each is qualified by its storage.
+	 */
+	private static final String READ_QUALIFIED = "s-beta/" + READ;
+
+	private static final String RESTORED_QUALIFIED = "s-beta/" + RESTORED;
+
+	private static final String LOCAL_QUALIFIED = "s-alpha/" + LOCAL;
+
 	private static final String ZEROS = "0".repeat(40);
 
 	private Path dir;
@@ -105,6 +115,9 @@ class FleetJournalIT {
 		this.beta.awaitUp();
 		await("alpha lists the three repositories",
 				() -> json(this.alpha.get("/api/fleet/repositories")).read("$.total", Integer.class) == 3);
+		assertThat(json(this.alpha.get("/api/fleet/repositories")).read("$.repositories[*].name", List.class))
+			.as("the fleet list's names, which the console is opened by")
+			.containsExactlyInAnyOrder(READ_QUALIFIED, RESTORED_QUALIFIED, LOCAL_QUALIFIED);
 
 		// switched on through alpha, for beta's repositories as for its own
 		for (String name : List.of(READ, RESTORED, LOCAL)) {
@@ -161,8 +174,8 @@ class FleetJournalIT {
 		DocumentContext timeline = json(this.alpha.get(api(READ, "")));
 		List<List<String>> ingested = rows(this.db,
 				"SELECT e.id, e.ref_name, e.old_value, e.new_value, e.writer, e.identity FROM refstore_journal_entry e"
-						+ " JOIN refstore_journal_source s ON s.id = e.source_id WHERE s.repository LIKE '%" + READ
-						+ "' ORDER BY e.id DESC");
+						+ " JOIN refstore_journal_source s ON s.id = e.source_id WHERE s.repository = '"
+						+ READ_QUALIFIED + "' ORDER BY e.id DESC");
 		assertThat(ingested).as("entries of both gits' writes").hasSizeGreaterThanOrEqualTo(9);
 		List<List<String>> shown = new ArrayList<>();
 		for (Map<String, Object> item : timeline.<List<Map<String, Object>>>read("$.items")) {
@@ -170,7 +183,8 @@ class FleetJournalIT {
 					(String) item.get("new"), (String) item.get("writer"), (String) item.get("identity")));
 		}
 		assertThat(shown).isEqualTo(ingested);
-		assertThat(timeline.read("$.items[*].repository", List.class)).containsOnly(READ);
+		assertThat(timeline.read("$.items[*].repository", List.class)).as("named as the console names it")
+			.containsOnly(READ_QUALIFIED);
 
 		// one ref's history: git 2.39's move (both values), git 2.55's creation
 		DocumentContext feature = json(this.alpha.get(api(READ, "?ref=refs/heads/feature")));
@@ -202,7 +216,7 @@ class FleetJournalIT {
 		// the console: the timeline, a ref's history as the ref's page loads it (htmx),
 		// the deleted refs
 		AppProcess.Console console = this.alpha.console();
-		String name = "name=" + enc(READ);
+		String name = "name=" + enc(READ_QUALIFIED);
 		HttpResponse<String> page = console.get("/repo/journal?" + name);
 		assertThat(page.statusCode()).as(page.body()).isEqualTo(200);
 		assertThat(page.headers().allValues("Set-Cookie")).as("alpha's session stays the browser's").isEmpty();
@@ -224,6 +238,24 @@ class FleetJournalIT {
 		}
 		assertThat(deletedPage.body()).contains("git (GL_USERNAME=bob)").contains("git (GL_USERNAME=alice)");
 
+		// read by both names (the API's path, the console's qualified name) and ingested
+		// by beta's sweep, the file is in the database once: one source row per
+		// repository, under its storage and path
+		// beta's sweep (every second) runs between the reads of the two names and after
+		Thread.sleep(3_000);
+		assertThat(rows(this.db, "SELECT repository, entries FROM refstore_journal_source ORDER BY repository"))
+			.extracting((row) -> row.get(0))
+			.containsExactly(LOCAL_QUALIFIED, READ_QUALIFIED, RESTORED_QUALIFIED);
+		assertThat(rows(this.db,
+				"SELECT COUNT(*) FROM refstore_journal_entry e JOIN refstore_journal_source s"
+						+ " ON s.id = e.source_id WHERE s.repository LIKE '%" + READ + "'"))
+			.containsExactly(List.of(Integer.toString(ingested.size())));
+		assertThat(rows(this.db,
+				"SELECT entries FROM refstore_journal_source WHERE repository = '" + READ_QUALIFIED + "'"))
+			.containsExactly(List.of(Integer.toString(ingested.size())));
+		HttpResponse<String> summary = console.fragment("/journal/summary");
+		assertThat(summary.statusCode()).as(summary.body()).isEqualTo(200);
+		assertThat(summary.body()).as("the dashboard's journal figures").contains(">3</span> repositories");
 	}
 
 	@Test
@@ -235,7 +267,7 @@ class FleetJournalIT {
 		assertThat(restore.statusCode()).as(restore.body()).isEqualTo(200);
 		assertThat(gitRef(this.restored, "refs/heads/release-1")).isEqualTo(this.c1);
 		AppProcess.Console console = this.alpha.console();
-		String name = "name=" + enc(RESTORED);
+		String name = "name=" + enc(RESTORED_QUALIFIED);
 		String deletedPage = console.get("/repo/deleted?" + name).body();
 		assertThat(deletedPage).contains("id=\"restore-form\"").contains("value=\"refs/heads/release-2\"");
 		HttpResponse<String> restored = console.post("/repo/deleted/restore", deletedPage,
@@ -266,7 +298,7 @@ class FleetJournalIT {
 		String rewindPage = console.get("/repo/rewind?" + query).body();
 		assertThat(rewindPage).contains("id=\"rewind-changes\"").contains("id=\"confirm-rewind\"");
 		HttpResponse<String> launched = console.post("/repo/rewind", rewindPage,
-				query + "&confirmRepository=" + enc(RESTORED));
+				query + "&confirmRepository=" + enc(RESTORED_QUALIFIED));
 		assertThat(launched.statusCode()).as(launched.body()).isEqualTo(302);
 		assertThat(launched.headers().allValues("Set-Cookie")).isEmpty();
 		String location = launched.headers().firstValue("Location").orElseThrow();
@@ -296,28 +328,30 @@ class FleetJournalIT {
 		String object = "/api/journal?limit=1000&object=" + this.c1;
 		await("the entries of every node's repositories ingested",
 				() -> json(this.alpha.get(object)).read("$.items[*].repository", List.class)
-					.containsAll(List.of(READ, RESTORED, LOCAL)));
+					.containsAll(List.of(READ_QUALIFIED, RESTORED_QUALIFIED, LOCAL_QUALIFIED)));
 		await("alpha and beta answer alike", () -> this.alpha.get(object).body().equals(this.beta.get(object).body()));
 		List<List<String>> pointed = rows(this.db, "SELECT e.id FROM refstore_journal_entry e WHERE e.old_value = '"
 				+ this.c1 + "' OR e.new_value = '" + this.c1 + "' ORDER BY e.id DESC");
 		DocumentContext everPointed = json(this.alpha.get(object));
 		assertThat(everPointed.read("$.items[*].id", List.class))
 			.isEqualTo(pointed.stream().map((row) -> Integer.valueOf(row.get(0))).toList());
-		assertThat(refsOf(everPointed, READ)).contains("refs/heads/main", "refs/heads/feature", "refs/heads/release-1",
-				"refs/heads/release-2");
+		assertThat(everPointed.read("$.items[*].repository", List.class)).as("each named with its storage")
+			.containsOnly(READ_QUALIFIED, RESTORED_QUALIFIED, LOCAL_QUALIFIED);
+		assertThat(refsOf(everPointed, READ_QUALIFIED)).contains("refs/heads/main", "refs/heads/feature",
+				"refs/heads/release-1", "refs/heads/release-2");
 
 		// who deleted refs/heads/release-*: alice's push and bob's branch -D in beta's
 		// repositories
 		String who = "/api/journal?deleted=true&prefix=refs%2Fheads%2Frelease-";
 		DocumentContext deletions = json(this.alpha.get(who));
-		assertThat(deletions.read("$.items[?(@.repository == '" + READ + "')].identity", List.class))
+		assertThat(deletions.read("$.items[?(@.repository == '" + READ_QUALIFIED + "')].identity", List.class))
 			.contains("GL_USERNAME=alice", "GL_USERNAME=bob")
 			.containsOnly("GL_USERNAME=alice", "GL_USERNAME=bob");
-		assertThat(refsOf(deletions, READ)).containsOnly("refs/heads/release-1", "refs/heads/release-2")
+		assertThat(refsOf(deletions, READ_QUALIFIED)).containsOnly("refs/heads/release-1", "refs/heads/release-2")
 			.contains("refs/heads/release-1", "refs/heads/release-2");
 		DocumentContext onBeta = json(this.beta.get(who));
-		assertThat(deletions.read("$.items[?(@.repository == '" + READ + "')]", List.class))
-			.isEqualTo(onBeta.read("$.items[?(@.repository == '" + READ + "')]", List.class));
+		assertThat(deletions.read("$.items[?(@.repository == '" + READ_QUALIFIED + "')]", List.class))
+			.isEqualTo(onBeta.read("$.items[?(@.repository == '" + READ_QUALIFIED + "')]", List.class));
 	}
 
 	@Test
@@ -340,7 +374,7 @@ class FleetJournalIT {
 		// the console shows a VIEWER the pages without their forms, and refuses them
 		// posted
 		AppProcess.Console console = this.alpha.console("viewer");
-		String name = "name=" + enc(READ);
+		String name = "name=" + enc(READ_QUALIFIED);
 		HttpResponse<String> deletedPage = console.get("/repo/deleted?" + name);
 		assertThat(deletedPage.statusCode()).as(deletedPage.body()).isEqualTo(200);
 		assertThat(deletedPage.body()).contains("id=\"deleted\"").doesNotContain("id=\"restore-selected\"");
@@ -353,7 +387,7 @@ class FleetJournalIT {
 		assertThat(rewindPage.statusCode()).as(rewindPage.body()).isEqualTo(200);
 		assertThat(rewindPage.body()).contains("id=\"rewind-changes\"").doesNotContain("id=\"confirm-rewind\"");
 		HttpResponse<String> confirmed = console.post("/repo/rewind", rewindPage.body(),
-				query + "&confirmRepository=" + enc(READ));
+				query + "&confirmRepository=" + enc(READ_QUALIFIED));
 		assertThat(confirmed.statusCode()).as(confirmed.body()).isEqualTo(403);
 		assertThat(this.read.refs()).as("git on beta's disk").isEqualTo(before);
 		assertThat(before).doesNotContainKeys("refs/heads/release-1", "refs/heads/release-2");
