@@ -28,6 +28,7 @@ import io.refstore.core.io.FileMoves;
 import io.refstore.core.io.FileSystemSync;
 import io.refstore.core.io.Fsync;
 import io.refstore.core.io.LockFile;
+import io.refstore.core.io.ParallelIo;
 import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.HashAlgorithm;
 import io.refstore.core.ref.Ref;
@@ -383,6 +384,27 @@ public final class FilesRefStore implements RefStore {
 			return List.of();
 		}
 		return FilesReflog.read(logPath(name), this.options.hash());
+	}
+
+	/** How many logs {@link #forEachReflog} reads ahead at once. */
+	private static final int READ_AHEAD = 4096;
+
+	/**
+	 * Reads the logs a batch at a time on all processors ({@link ParallelIo}), each batch
+	 * handed on in name order: a log per ref is a file to open, read and close per ref,
+	 * and reading 100,000 of them back after a migration to files took a third of its
+	 * time on one thread.
+	 */
+	@Override
+	public void forEachReflog(ReflogVisitor visitor) throws IOException {
+		List<String> names = reflogNames();
+		for (int from = 0; from < names.size(); from += READ_AHEAD) {
+			List<String> batch = names.subList(from, Math.min(names.size(), from + READ_AHEAD));
+			List<ParallelIo.Outcome<List<ReflogEntry>>> logs = ParallelIo.map(batch, this::reflog);
+			for (int i = 0; i < batch.size(); i++) {
+				visitor.accept(batch.get(i), logs.get(i).get());
+			}
+		}
 	}
 
 	@Override
