@@ -3,19 +3,29 @@ package io.refstore.web.journal;
 import static io.refstore.web.system.Columns.instant;
 import static io.refstore.web.system.Columns.utc;
 
+import java.io.IOException;
+import java.io.StringReader;
+import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import javax.sql.DataSource;
+
+import org.postgresql.PGConnection;
 import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.support.SQLExceptionTranslator;
+import org.springframework.jdbc.support.SQLStateSQLExceptionTranslator;
 import org.springframework.stereotype.Component;
 
 import io.refstore.core.journal.DeletedRefs;
@@ -39,13 +49,22 @@ class JournalStore {
 	private static final String FLEET_ENTRIES = "SELECT e.*, s.repository FROM refstore_journal_entry e"
 			+ " JOIN refstore_journal_source s ON s.id = e.source_id";
 
+	/** The columns an insert fills, in the order of its values. */
+	private static final String COLUMNS = "source_id, transaction_id, recorded_at, old_value, new_value, deletion,"
+			+ " ref_name, ref_key, writer, identity, old_object, new_object";
+
+	private static final SQLExceptionTranslator TRANSLATOR = new SQLStateSQLExceptionTranslator();
+
 	private final JdbcClient jdbc;
 
 	private final JdbcTemplate batch;
 
+	private final DataSource dataSource;
+
 	JournalStore(JdbcClient jdbc, JdbcTemplate batch) {
 		this.jdbc = jdbc;
 		this.batch = batch;
+		this.dataSource = batch.getDataSource();
 	}
 
 	/**
@@ -223,17 +242,100 @@ class JournalStore {
 		return source(repository).map(Source::id).orElse(-1L);
 	}
 
-	/** Appends entries of a source, in order. */
+	/**
+	 * Appends entries of a source, in order, in the caller's transaction: on PostgreSQL
+	 * with one {@code COPY} on the transaction's connection (two to three times the rows
+	 * a second of batched INSERTs, docs/benchmarks.md), elsewhere as one JDBC batch.
+	 * Either way the rows commit or roll back with the rest of the transaction (the
+	 * ingester's new offset).
+	 */
 	void insert(long source, List<JournalEntry> entries) {
+		if (entries.isEmpty()) {
+			return;
+		}
+		Connection connection = DataSourceUtils.getConnection(this.dataSource);
+		try {
+			if (connection.isWrapperFor(PGConnection.class)) {
+				copy(connection.unwrap(PGConnection.class), source, entries);
+				return;
+			}
+		}
+		catch (SQLException ex) {
+			throw TRANSLATOR.translate("COPY refstore_journal_entry", null, ex);
+		}
+		finally {
+			DataSourceUtils.releaseConnection(connection, this.dataSource);
+		}
 		List<Object[]> rows = new ArrayList<>(entries.size());
 		for (JournalEntry entry : entries) {
 			rows.add(new Object[] { source, entry.transaction(), utc(entry.time()), entry.oldValue(), entry.newValue(),
 					DeletedRefs.isZero(entry.newValue()), entry.refName(), refKey(entry.refName()),
 					entry.writer().word(), entry.identity(), object(entry.oldValue()), object(entry.newValue()) });
 		}
-		this.batch.batchUpdate("INSERT INTO refstore_journal_entry (source_id, transaction_id, recorded_at,"
-				+ " old_value, new_value, deletion, ref_name, ref_key, writer, identity, old_object, new_object)"
-				+ " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows);
+		this.batch.batchUpdate(
+				"INSERT INTO refstore_journal_entry (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+				rows);
+	}
+
+	/**
+	 * Streams entries to PostgreSQL's {@code COPY ... FROM STDIN} (text format) on
+	 * {@code connection}: each row gets its id from the identity in the order sent, as
+	 * the INSERTs did.
+	 */
+	private static void copy(PGConnection connection, long source, List<JournalEntry> entries) throws SQLException {
+		StringBuilder rows = new StringBuilder(entries.size() * 256);
+		for (JournalEntry entry : entries) {
+			rows.append(source).append('\t');
+			copyText(rows, entry.transaction()).append('\t');
+			copyTime(rows, entry.time()).append('\t');
+			copyText(rows, entry.oldValue()).append('\t');
+			copyText(rows, entry.newValue()).append('\t');
+			rows.append(DeletedRefs.isZero(entry.newValue()) ? 't' : 'f').append('\t');
+			copyText(rows, entry.refName()).append('\t');
+			copyText(rows, refKey(entry.refName())).append('\t');
+			copyText(rows, entry.writer().word()).append('\t');
+			copyText(rows, entry.identity()).append('\t');
+			copyText(rows, object(entry.oldValue())).append('\t');
+			copyText(rows, object(entry.newValue())).append('\n');
+		}
+		try {
+			connection.getCopyAPI()
+				.copyIn("COPY refstore_journal_entry (" + COLUMNS + ") FROM STDIN", new StringReader(rows.toString()));
+		}
+		catch (IOException ex) {
+			// a StringReader throws none; the driver's own failures are SQLExceptions
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/**
+	 * Appends a value as a field of COPY's text format: {@code \N} for {@code null}, a
+	 * backslash, tab, newline or carriage return escaped with a backslash.
+	 */
+	private static StringBuilder copyText(StringBuilder out, String value) {
+		if (value == null) {
+			return out.append("\\N");
+		}
+		for (int i = 0; i < value.length(); i++) {
+			char c = value.charAt(i);
+			switch (c) {
+				case '\\' -> out.append("\\\\");
+				case '\t' -> out.append("\\t");
+				case '\n' -> out.append("\\n");
+				case '\r' -> out.append("\\r");
+				default -> out.append(c);
+			}
+		}
+		return out;
+	}
+
+	/**
+	 * Appends a time as a {@code timestamptz} in UTC, rounded to the microsecond
+	 * (PostgreSQL's precision) half up, as the JDBC driver rounds what the INSERTs sent.
+	 */
+	private static StringBuilder copyTime(StringBuilder out, Instant time) {
+		// ISO 8601 with its zone (2026-12-05T13:59:07.620588Z), which PostgreSQL reads
+		return out.append(time.plusNanos(500).truncatedTo(ChronoUnit.MICROS));
 	}
 
 	/**
