@@ -68,7 +68,8 @@ class JournalSourceMigrationIT {
 			entries(sql, source(sql, "s-alpha/qualified.git", 100, 3), "refs/heads/q");
 		}
 
-		assertThat(flyway(url, user, password, null).migrate().targetSchemaVersion).isEqualTo("60");
+		// to the newest version: the migrations after V60 keep what it left
+		assertThat(flyway(url, user, password, null).migrate().migrationsExecuted).isPositive();
 
 		try (Connection connection = DriverManager.getConnection(url, user, password);
 				Statement sql = connection.createStatement()) {
