@@ -88,13 +88,14 @@ public final class Directories {
 	 * Whether the link counts of directories on {@code dir}'s file system count
 	 * subdirectories.
 	 */
-	private static boolean counts(Path dir) throws IOException {
+	private static boolean counts(Path dir) {
 		try {
 			return COUNTING.contains(Files.getFileStore(dir).type())
 					&& Files.readAttributes(dir, TYPE_AND_LINKS, LinkOption.NOFOLLOW_LINKS).containsKey("nlink");
 		}
-		catch (UnsupportedOperationException | IllegalArgumentException ex) {
-			// no "unix" view
+		catch (IOException | UnsupportedOperationException | IllegalArgumentException ex) {
+			// no "unix" view, or a mount the JDK cannot find (some containers): every
+			// entry is looked at
 			return false;
 		}
 	}
