@@ -107,10 +107,8 @@ public final class Directories {
 			entries = entries(dir);
 			if (counting) {
 				// counted after the listing: a subdirectory made since is in the count,
-				// not
-				// the list, and every entry is then looked at; one removed since is in
-				// the
-				// list, and fails its look
+				// not the list, so every entry is looked at; one removed since is in the
+				// list and fails its look
 				links = (Integer) Files.getAttribute(dir, "unix:nlink", LinkOption.NOFOLLOW_LINKS);
 			}
 		}
