@@ -14,9 +14,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HexFormat;
-import java.util.List;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -186,21 +184,24 @@ class JournalIngester implements SchedulingConfigurer {
 			channel.position(from);
 			// the reader closes the channel's stream, and with it the channel
 			JournalReader reader = new JournalReader(Channels.newInputStream(channel));
-			List<JournalEntry> entries = new ArrayList<>();
-			JournalEntry entry;
-			while (entries.size() < RUN && (entry = reader.next()) != null) {
-				entries.add(entry);
+			int added = 0;
+			try (JournalStore.Appender entries = this.store.appender(source.id())) {
+				JournalEntry entry;
+				while (added < RUN && (entry = reader.next()) != null) {
+					entries.add(entry);
+					added++;
+				}
+				if (reader.offset() == 0) {
+					// only a line still being written
+					return -1;
+				}
+				entries.finish();
 			}
-			if (reader.offset() == 0) {
-				// only a line still being written
-				return -1;
-			}
-			this.store.insert(source.id(), entries);
 			long skipped = reader.skipped() + (same ? source.skipped() : 0);
-			long ingested = entries.size() + (same ? source.entries() : 0);
+			long ingested = added + (same ? source.entries() : 0);
 			long offset = from + reader.offset();
 			this.store.advance(source.id(), tail(channel, offset), offset, ingested, skipped, Instant.now());
-			return entries.size();
+			return added;
 		}
 		catch (NoSuchFileException ex) {
 			return -1;

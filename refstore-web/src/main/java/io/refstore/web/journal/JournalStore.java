@@ -4,7 +4,10 @@ import static io.refstore.web.system.Columns.instant;
 import static io.refstore.web.system.Columns.utc;
 
 import java.io.IOException;
-import java.io.StringReader;
+import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -19,6 +22,7 @@ import java.util.Optional;
 import javax.sql.DataSource;
 
 import org.postgresql.PGConnection;
+import org.postgresql.copy.PGCopyOutputStream;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -243,49 +247,106 @@ class JournalStore {
 	}
 
 	/**
-	 * Appends entries of a source, in order, in the caller's transaction: on PostgreSQL
-	 * with one {@code COPY} on the transaction's connection (two to three times the rows
-	 * a second of batched INSERTs, docs/benchmarks.md), elsewhere as one JDBC batch.
-	 * Either way the rows commit or roll back with the rest of the transaction (the
-	 * ingester's new offset).
+	 * Appends entries of a source, in order, in the caller's transaction, as the caller
+	 * reads them: on PostgreSQL streamed into one {@code COPY} on the transaction's
+	 * connection (two to three times the rows a second of batched INSERTs,
+	 * docs/benchmarks.md), sent 64 KiB at a time so that the server stores rows while the
+	 * next ones are read and formatted; elsewhere as one JDBC batch at
+	 * {@link Appender#finish()}. Either way the rows commit or roll back with the rest of
+	 * the transaction (the ingester's new offset). The caller closes it; closed before
+	 * {@link Appender#finish()}, it sends nothing more and cancels the {@code COPY}.
 	 */
-	void insert(long source, List<JournalEntry> entries) {
-		if (entries.isEmpty()) {
-			return;
-		}
+	Appender appender(long source) {
 		Connection connection = DataSourceUtils.getConnection(this.dataSource);
 		try {
 			if (connection.isWrapperFor(PGConnection.class)) {
-				copy(connection.unwrap(PGConnection.class), source, entries);
-				return;
+				return new CopyAppender(connection, source);
 			}
 		}
 		catch (SQLException ex) {
+			DataSourceUtils.releaseConnection(connection, this.dataSource);
 			throw TRANSLATOR.translate("COPY refstore_journal_entry", null, ex);
 		}
-		finally {
-			DataSourceUtils.releaseConnection(connection, this.dataSource);
+		DataSourceUtils.releaseConnection(connection, this.dataSource);
+		return new BatchAppender(source);
+	}
+
+	/** Where a run's entries go, one at a time. */
+	interface Appender extends AutoCloseable {
+
+		void add(JournalEntry entry);
+
+		/** Stores every entry added; nothing can be added after. */
+		void finish();
+
+		@Override
+		void close();
+
+	}
+
+	/** Entries as one JDBC batch of INSERTs, sent when the run is finished. */
+	private final class BatchAppender implements Appender {
+
+		private final long source;
+
+		private final List<Object[]> rows = new ArrayList<>();
+
+		BatchAppender(long source) {
+			this.source = source;
 		}
-		List<Object[]> rows = new ArrayList<>(entries.size());
-		for (JournalEntry entry : entries) {
-			rows.add(new Object[] { source, entry.transaction(), utc(entry.time()), entry.oldValue(), entry.newValue(),
-					DeletedRefs.isZero(entry.newValue()), entry.refName(), refKey(entry.refName()),
+
+		@Override
+		public void add(JournalEntry entry) {
+			this.rows.add(new Object[] { this.source, entry.transaction(), utc(entry.time()), entry.oldValue(),
+					entry.newValue(), DeletedRefs.isZero(entry.newValue()), entry.refName(), refKey(entry.refName()),
 					entry.writer().word(), entry.identity(), object(entry.oldValue()), object(entry.newValue()) });
 		}
-		this.batch.batchUpdate(
-				"INSERT INTO refstore_journal_entry (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-				rows);
+
+		@Override
+		public void finish() {
+			if (!this.rows.isEmpty()) {
+				JournalStore.this.batch.batchUpdate("INSERT INTO refstore_journal_entry (" + COLUMNS
+						+ ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", this.rows);
+			}
+			this.rows.clear();
+		}
+
+		@Override
+		public void close() {
+			this.rows.clear();
+		}
+
 	}
 
 	/**
-	 * Streams entries to PostgreSQL's {@code COPY ... FROM STDIN} (text format) on
-	 * {@code connection}: each row gets its id from the identity in the order sent, as
+	 * Entries streamed to PostgreSQL's {@code COPY ... FROM STDIN} (text format), opened
+	 * at the first entry: each row gets its id from the identity in the order sent, as
 	 * the INSERTs did.
 	 */
-	private static void copy(PGConnection connection, long source, List<JournalEntry> entries) throws SQLException {
-		StringBuilder rows = new StringBuilder(entries.size() * 256);
-		for (JournalEntry entry : entries) {
-			rows.append(source).append('\t');
+	private final class CopyAppender implements Appender {
+
+		private static final int BUFFER = 64 * 1024;
+
+		private final Connection connection;
+
+		private final long source;
+
+		private final StringBuilder row = new StringBuilder(512);
+
+		private PGCopyOutputStream copy;
+
+		private Writer out;
+
+		CopyAppender(Connection connection, long source) {
+			this.connection = connection;
+			this.source = source;
+		}
+
+		@Override
+		public void add(JournalEntry entry) {
+			StringBuilder rows = this.row;
+			rows.setLength(0);
+			rows.append(this.source).append('\t');
 			copyText(rows, entry.transaction()).append('\t');
 			copyTime(rows, entry.time()).append('\t');
 			copyText(rows, entry.oldValue()).append('\t');
@@ -297,15 +358,70 @@ class JournalStore {
 			copyText(rows, entry.identity()).append('\t');
 			copyText(rows, object(entry.oldValue())).append('\t');
 			copyText(rows, object(entry.newValue())).append('\n');
+			try {
+				if (this.copy == null) {
+					this.copy = new PGCopyOutputStream(this.connection.unwrap(PGConnection.class),
+							"COPY refstore_journal_entry (" + COLUMNS + ") FROM STDIN", BUFFER);
+					this.out = new OutputStreamWriter(this.copy, StandardCharsets.UTF_8);
+				}
+				this.out.append(rows);
+			}
+			catch (SQLException ex) {
+				throw TRANSLATOR.translate("COPY refstore_journal_entry", null, ex);
+			}
+			catch (IOException ex) {
+				throw copyFailed(ex);
+			}
 		}
-		try {
-			connection.getCopyAPI()
-				.copyIn("COPY refstore_journal_entry (" + COLUMNS + ") FROM STDIN", new StringReader(rows.toString()));
+
+		@Override
+		public void finish() {
+			if (this.copy == null) {
+				return;
+			}
+			try {
+				this.out.flush();
+				this.copy.endCopy();
+			}
+			catch (SQLException ex) {
+				throw TRANSLATOR.translate("COPY refstore_journal_entry", null, ex);
+			}
+			catch (IOException ex) {
+				throw copyFailed(ex);
+			}
+			finally {
+				this.copy = null;
+			}
 		}
-		catch (IOException ex) {
-			// a StringReader throws none; the driver's own failures are SQLExceptions
-			throw new IllegalStateException(ex);
+
+		@Override
+		public void close() {
+			try {
+				if (this.copy != null && this.copy.isActive()) {
+					this.copy.cancelCopy();
+				}
+			}
+			catch (SQLException ex) {
+				// the transaction rolls back anyway; the connection says why when next
+				// used
+			}
+			finally {
+				this.copy = null;
+				DataSourceUtils.releaseConnection(this.connection, JournalStore.this.dataSource);
+			}
 		}
+
+		/**
+		 * The driver reports a failed COPY write as an IOException whose cause is the
+		 * SQLException.
+		 */
+		private RuntimeException copyFailed(IOException ex) {
+			if (ex.getCause() instanceof SQLException sql) {
+				return TRANSLATOR.translate("COPY refstore_journal_entry", null, sql);
+			}
+			return new UncheckedIOException(ex);
+		}
+
 	}
 
 	/**

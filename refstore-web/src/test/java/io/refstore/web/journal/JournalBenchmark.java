@@ -6,8 +6,11 @@ import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
@@ -136,8 +139,19 @@ public final class JournalBenchmark {
 		return String.format(Locale.ROOT, "refs/heads/b%07d", n);
 	}
 
+	/**
+	 * The {@code n}th object id: random-looking as real ones are (the SHA-1 of its
+	 * number), so that the indexes of object ids take them in no order.
+	 */
 	private static String value(int n) {
-		return String.format(Locale.ROOT, "%040x", n + 1);
+		try {
+			return HexFormat.of()
+				.formatHex(MessageDigest.getInstance("SHA-1")
+					.digest(Integer.toString(n).getBytes(StandardCharsets.UTF_8)));
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("every Java has SHA-1", ex);
+		}
 	}
 
 	/**

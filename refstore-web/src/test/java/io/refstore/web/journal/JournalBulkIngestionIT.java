@@ -114,6 +114,33 @@ class JournalBulkIngestionIT {
 		}
 	}
 
+	@Test
+	void onPostgresqlWhichRefsPointedAtAnObjectIsAnsweredFromTheHashIndexesOfObjectIds() throws Exception {
+		try (Bench bench = Bench.start("postgresql", LINES)) {
+			assertThat(bench.ingester.ingest(Bench.REPO)).isEqualTo(LINES);
+			bench.sql.execute("ANALYZE refstore_journal_entry");
+			String object = String.format(Locale.ROOT, "%040x", 4_321);
+
+			List<JournalEntryView> found = bench.context.getBean(JournalStore.class)
+				.fleet(object, "", null, false, 0, 100);
+			assertThat(found).extracting(JournalEntryView::transaction).containsExactly("t4320");
+
+			// the store's query for an object, as the planner takes it
+			String plan = String.join("\n",
+					bench.sql.queryForList("EXPLAIN SELECT e.*, s.repository"
+							+ " FROM refstore_journal_entry e JOIN refstore_journal_source s ON s.id = e.source_id"
+							+ " WHERE 1 = 1 AND (e.old_object = '" + object + "' OR e.new_object = '" + object + "')"
+							+ " ORDER BY e.id DESC FETCH FIRST 100 ROWS ONLY", String.class));
+			assertThat(plan).contains("refstore_journal_entry_old_object_hash",
+					"refstore_journal_entry_new_object_hash");
+			assertThat(
+					bench.sql.queryForList("SELECT indexdef FROM pg_indexes WHERE tablename = 'refstore_journal_entry'"
+							+ " AND indexdef LIKE '%object%'", String.class))
+				.hasSize(2)
+				.allMatch((index) -> index.contains("USING hash"));
+		}
+	}
+
 	/**
 	 * An H2 trigger on the source row refusing an update that would record more than
 	 * {@link #REFUSE_ABOVE} entries.
