@@ -257,7 +257,10 @@ final class JournalCommand implements Command {
 			for (RefUpdate update : updates) {
 				transaction.add(update);
 			}
-			result = transaction.message("refstore: restored from the journal").commit();
+			// forced whatever core.fsync says, as restore-refs does: what it reports
+			// restored
+			// survives a power cut
+			result = transaction.message("refstore: restored from the journal").forceSync().commit();
 		}
 		if (!result.committed()) {
 			UpdateResult refused = result.firstRejection().orElseThrow();

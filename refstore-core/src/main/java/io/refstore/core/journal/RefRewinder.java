@@ -23,7 +23,9 @@ import io.refstore.core.ref.UpdateResult;
  * holding {@code to} already is counted as done (a run again after a kill), and one
  * holding anything else was changed by another writer since the plan and is left alone (a
  * conflict, reported). A chunk refused because a ref changed between the read and the
- * commit is read and tried again. Not thread-safe.
+ * commit is read and tried again. Each chunk is forced to the disk (files and
+ * directories, whatever {@code core.fsync} says) before it counts as applied. Not
+ * thread-safe.
  */
 public final class RefRewinder {
 
@@ -139,7 +141,10 @@ public final class RefRewinder {
 			for (RefUpdate update : updates) {
 				transaction.add(update);
 			}
-			transaction.message(this.message);
+			// forced whatever core.fsync says, as a restore's chunks are: a chunk counted
+			// done
+			// (the command's report, a job's progress) survives a power cut
+			transaction.message(this.message).forceSync();
 			result = transaction.commit();
 		}
 		if (result.committed()) {
