@@ -137,13 +137,17 @@ class JournalIngester implements SchedulingConfigurer {
 			return false;
 		}
 		try {
-			return Boolean.TRUE.equals(this.transactions.execute((status) -> {
+			boolean setAside = Boolean.TRUE.equals(this.transactions.execute((status) -> {
 				JournalStore.Source source = this.store.lockSource(repository);
 				try {
 					if (Files.size(file) != source.offset()) {
 						// not ingested whole, or written since: the next round
 						return false;
 					}
+					// the rename below replaces the previous file set aside for good:
+					// what the
+					// database holds of this one must be on the disk first
+					this.store.forceCommitted();
 					Path aside = JournalHook.setAside(commonDir);
 					Thread.sleep(grace.toMillis());
 					while (run(repository, aside) >= 0) {
@@ -160,6 +164,13 @@ class JournalIngester implements SchedulingConfigurer {
 					throw new UncheckedIOException(ex);
 				}
 			}));
+			if (setAside) {
+				// the appends in flight at the rename are only in the file set aside and
+				// the
+				// database now
+				this.store.forceCommitted();
+			}
+			return setAside;
 		}
 		catch (UncheckedIOException ex) {
 			throw ex.getCause();
@@ -200,6 +211,14 @@ class JournalIngester implements SchedulingConfigurer {
 			long skipped = reader.skipped() + (same ? source.skipped() : 0);
 			long ingested = added + (same ? source.entries() : 0);
 			long offset = from + reader.offset();
+			// the hook does not force what it appends (docs/journal.md): the bytes read
+			// are
+			// forced before their offset is recorded, so that a power cut cannot leave
+			// the
+			// file shorter than a recorded offset (read again from its start, it would
+			// store
+			// its entries twice)
+			channel.force(false);
 			this.store.advance(source.id(), tail(channel, offset), offset, ingested, skipped, Instant.now());
 			return added;
 		}

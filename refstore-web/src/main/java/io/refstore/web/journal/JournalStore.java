@@ -247,6 +247,29 @@ class JournalStore {
 	}
 
 	/**
+	 * Forces what the database has committed to the disk, where a commit does not: H2
+	 * writes each commit to its file ({@code WRITE_DELAY=0}) but leaves forcing it to the
+	 * operating system, so after a power cut it may hold an older state; its
+	 * {@code CHECKPOINT SYNC} forces it. PostgreSQL forces each commit (with its default
+	 * {@code synchronous_commit}): nothing to do there.
+	 */
+	void forceCommitted() {
+		Connection connection = DataSourceUtils.getConnection(this.dataSource);
+		try {
+			if (connection.isWrapperFor(PGConnection.class)) {
+				return;
+			}
+		}
+		catch (SQLException ex) {
+			throw TRANSLATOR.translate("CHECKPOINT SYNC", null, ex);
+		}
+		finally {
+			DataSourceUtils.releaseConnection(connection, this.dataSource);
+		}
+		this.jdbc.sql("CHECKPOINT SYNC").update();
+	}
+
+	/**
 	 * Appends entries of a source, in order, in the caller's transaction, as the caller
 	 * reads them: on PostgreSQL streamed into one {@code COPY} on the transaction's
 	 * connection (two to three times the rows a second of batched INSERTs,
