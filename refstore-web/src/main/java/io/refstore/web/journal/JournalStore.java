@@ -197,8 +197,12 @@ class JournalStore {
 	/**
 	 * Deletes a source's entries older than id {@code horizon} that a newer entry of the
 	 * same ref, also older, supersedes: each ref keeps its newest change before the
-	 * horizon, so a ref's value at any moment from the horizon on is still known. Records
-	 * the horizon's time as the source's {@code pruned_before}.
+	 * horizon, so a ref's value at any moment from the horizon on is still known. A
+	 * change that set a value is superseded only by a newer one that names a value (sets
+	 * one, or reports its old one): so a ref whose newest older change is a deletion that
+	 * reported no old value ({@code git branch -D}) keeps the change that set the value
+	 * it held, and can still be restored at it ({@link #lastValue}). Records the
+	 * horizon's time as the source's {@code pruned_before}.
 	 * @return how many entries were deleted
 	 */
 	int prune(long source, long horizon) {
@@ -208,7 +212,9 @@ class JournalStore {
 		int deleted = this.jdbc
 			.sql("DELETE FROM refstore_journal_entry e WHERE e.source_id = ? AND e.id < ?"
 					+ " AND EXISTS (SELECT 1 FROM refstore_journal_entry l WHERE l.source_id = e.source_id"
-					+ " AND l.ref_key = e.ref_key AND l.ref_name = e.ref_name AND l.id > e.id AND l.id < ?)")
+					+ " AND l.ref_key = e.ref_key AND l.ref_name = e.ref_name AND l.id > e.id AND l.id < ?"
+					+ " AND (e.deletion = TRUE OR l.deletion = FALSE OR l.old_object IS NOT NULL"
+					+ " OR l.old_value LIKE 'ref:%'))")
 			.params(source, horizon, horizon)
 			.update();
 		if (deleted > 0) {

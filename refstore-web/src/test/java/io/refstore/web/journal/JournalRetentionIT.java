@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.put;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
@@ -127,6 +128,37 @@ class JournalRetentionIT extends ApiTestSupport {
 			.andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.detail").value(containsString("retention pruned")));
 		// a second sweep has nothing more to delete
+		assertThat(this.retention.apply(name).deleted()).isZero();
+	}
+
+	@Test
+	void aBranchDeletedWithoutItsOldValueBeforeTheHorizonKeepsTheChangeThatSetItsValue() throws Exception {
+		String name = uniqueName("journal-retention-branch-d");
+		TempRepo repo = TempRepo.init(GitCli.reftable(), ROOT.resolve(name), "--bare", "--ref-format=files");
+		List<String> commits = repo.commits(3, "c");
+		this.mvc.perform(settings(name, "{\"enabled\": true}").with(as("admin"))).andExpect(status().isOk());
+		// git reports no old value for any of these three changes of "gone"
+		repo.git("update-ref", "refs/heads/gone", commits.get(0));
+		repo.git("update-ref", "refs/heads/gone", commits.get(1));
+		repo.git("branch", "-D", "gone");
+		repo.git("update-ref", "refs/heads/new", commits.get(2));
+		repo.git("update-ref", "refs/heads/newer", commits.get(2));
+		this.mvc.perform(settings(name, "{\"maxEntries\": 2}").with(as("admin"))).andExpect(status().isOk());
+
+		// the creation goes; the deletion and the change that set the value it deleted
+		// stay
+		assertThat(this.retention.apply(name).deleted()).isEqualTo(1);
+		this.mvc.perform(get(repoUri(name, "/journal")).param("ref", "refs/heads/gone").with(as("viewer")))
+			.andExpect(jsonPath("$.items[*].new").value(contains("0".repeat(40), commits.get(1))));
+		this.mvc.perform(get(repoUri(name, "/journal/deleted")).with(as("viewer")))
+			.andExpect(jsonPath("$.items[0].ref").value("refs/heads/gone"))
+			.andExpect(jsonPath("$.items[0].lastValue").value(commits.get(1)));
+		this.mvc
+			.perform(post(repoUri(name, "/journal/deleted:restore")).contentType(MediaType.APPLICATION_JSON)
+				.content("{\"refs\": [\"refs/heads/gone\"]}")
+				.with(as("admin")))
+			.andExpect(status().isOk());
+		assertThat(repo.git("rev-parse", "refs/heads/gone")).isEqualTo(commits.get(1) + "\n");
 		assertThat(this.retention.apply(name).deleted()).isZero();
 	}
 
