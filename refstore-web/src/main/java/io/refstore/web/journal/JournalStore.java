@@ -8,6 +8,7 @@ import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -32,6 +33,7 @@ import org.springframework.jdbc.support.SQLExceptionTranslator;
 import org.springframework.jdbc.support.SQLStateSQLExceptionTranslator;
 import org.springframework.stereotype.Component;
 
+import io.refstore.core.io.Fsync;
 import io.refstore.core.journal.DeletedRefs;
 import io.refstore.core.journal.JournalEntry;
 
@@ -256,7 +258,12 @@ class JournalStore {
 	 * Forces what the database has committed to the disk, where a commit does not: H2
 	 * writes each commit to its file ({@code WRITE_DELAY=0}) but leaves forcing it to the
 	 * operating system, so after a power cut it may hold an older state; its
-	 * {@code CHECKPOINT SYNC} forces it. PostgreSQL forces each commit (with its default
+	 * {@code CHECKPOINT SYNC} forces it. That forces the database file's content, not its
+	 * name: H2 never syncs the directory it created the file in, so a power cut before
+	 * the file system committed that name on its own left no database at all (an empty
+	 * one was created at the restart, and the next compaction renamed the file holding
+	 * the entries over the one set aside: a fault-injecting file system, issue 39), hence
+	 * the directory is forced too. PostgreSQL forces each commit (with its default
 	 * {@code synchronous_commit}): nothing to do there.
 	 */
 	void forceCommitted() {
@@ -273,6 +280,16 @@ class JournalStore {
 			DataSourceUtils.releaseConnection(connection, this.dataSource);
 		}
 		this.jdbc.sql("CHECKPOINT SYNC").update();
+		// the database's file name without its extension; null for one in memory
+		String path = this.jdbc.sql("CALL DATABASE_PATH()").query(String.class).optional().orElse(null);
+		if (path != null) {
+			try {
+				Fsync.directory(Path.of(path).toAbsolutePath().getParent());
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+		}
 	}
 
 	/**

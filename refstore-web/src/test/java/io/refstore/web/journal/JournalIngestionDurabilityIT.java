@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -105,6 +106,24 @@ class JournalIngestionDurabilityIT {
 		assertThat(calls.indexOf(databaseSyncs.get(0))).as("first force of H2's file").isLessThan(rename);
 		assertThat(calls.lastIndexOf(databaseSyncs.get(databaseSyncs.size() - 1))).as("last force of H2's file")
 			.isGreaterThan(rename);
+	}
+
+	@Test
+	void aCompactionOnH2ForcesTheNameOfTheDatabaseFileBeforeItSetsTheFileAside() throws Exception {
+		assertThat(this.ingester.ingest(REPO)).isEqualTo(LINES);
+		Path data = this.home.resolve("data");
+		assertThat(data.resolve("refstore.mv.db")).as("H2's file").isRegularFile();
+
+		List<String> calls = traced(
+				() -> assertThat(this.ingester.compact(REPO, 1, Duration.ofMillis(10))).as("set aside").isTrue());
+
+		int rename = indexOf(calls, (call) -> call.contains("rename") && call.contains("\"" + this.journal + "\""));
+		assertThat(rename).as("the rename of the journal file in %s", calls).isNotNegative();
+		int directorySync = indexOf(calls, (call) -> call
+			.matches(".*\\b(fsync|fdatasync)\\(\\d+<" + Pattern.quote(data.toString()) + ">\\) += 0$"));
+		assertThat(directorySync).as("a force of %s (where H2's file is named) in %s", data, calls)
+			.isNotNegative()
+			.isLessThan(rename);
 	}
 
 	/**
