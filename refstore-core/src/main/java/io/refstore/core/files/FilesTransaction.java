@@ -106,6 +106,20 @@ final class FilesTransaction extends StagedTransaction {
 
 	private final PackedRefsUpdate packed;
 
+	/**
+	 * A forced transaction's locks link to a record whose name is forced too, whatever
+	 * {@code core.fsync} says: its forced renames and directory syncs can make a lock
+	 * durable, which a power cut then leaves linked to nothing known (a rewind cut on a
+	 * fault-injecting file system left {@code packed-refs.lock}, and its rerun was
+	 * refused).
+	 */
+	@Override
+	protected void forcing() {
+		if (this.store.options.owner() != null) {
+			this.store.options.owner().makeDurable();
+		}
+	}
+
 	FilesTransaction(FilesRefStore store) {
 		super(store.hashAlgorithm(), store.options.committer());
 		this.store = store;

@@ -60,6 +60,18 @@ final class ReftableTransaction extends StagedTransaction {
 	 */
 	private final Map<ReftableStack, StackWork> stacks = new LinkedHashMap<>();
 
+	/**
+	 * A forced transaction's locks link to a record whose name is forced too, whatever
+	 * {@code core.fsync} says, as on the files backend: a lock a power cut leaves is then
+	 * known as an abandoned one's.
+	 */
+	@Override
+	protected void forcing() {
+		if (this.store.stack.options().owner() != null) {
+			this.store.stack.options().owner().makeDurable();
+		}
+	}
+
 	ReftableTransaction(ReftableRefStore store) {
 		super(store.hashAlgorithm(), store.options.committer());
 		this.store = store;

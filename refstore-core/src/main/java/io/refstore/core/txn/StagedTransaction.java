@@ -170,7 +170,16 @@ public abstract class StagedTransaction implements RefTransaction {
 	public final RefTransaction forceSync() {
 		requireState(State.OPEN);
 		this.forced = true;
+		forcing();
 		return this;
+	}
+
+	/**
+	 * Called by {@link #forceSync()}, before any lock is taken: a backend whose locks
+	 * link to an owner record makes that record durable, so that a lock a power cut
+	 * leaves behind is still known as an abandoned one's and the rerun clears it.
+	 */
+	protected void forcing() {
 	}
 
 	/**

@@ -314,6 +314,62 @@ class JournalCommandIT {
 		assertThat(undone.flushes()).isGreaterThanOrEqualTo(1);
 	}
 
+	@Test
+	void aRewindForcesTheNameOfItsLockOwnerBeforeItsFirstLockWhateverCoreFsyncSays() throws Exception {
+		TempRepo repo = repoWithJournal();
+		String c1 = repo.git("rev-parse", "one").strip();
+		String c2 = repo.git("rev-parse", "two").strip();
+		repo.git("update-ref", "refs/heads/moved", c1);
+		repo.git("pack-refs", "--all");
+		Thread.sleep(50);
+		Instant moment = Instant.now();
+		Thread.sleep(50);
+		repo.git("update-ref", "refs/heads/moved", c2, c1);
+		Path owners = repo.gitDir().toRealPath().resolve("refstore-owners");
+		Path trace = this.dir.resolve("strace.out");
+		Process strace = new ProcessBuilder("strace", "-f", "-y", "-qq", "-s", "4096", "-e",
+				"trace=fsync,fdatasync,link,linkat", "-o", trace.toString(), "-p",
+				Long.toString(ProcessHandle.current().pid()))
+			.redirectErrorStream(true)
+			.redirectOutput(this.dir.resolve("strace.log").toFile())
+			.start();
+		try {
+			// attached once it sees this thread force a file of its own
+			Path marker = Files.writeString(this.dir.resolve("attached"), "");
+			long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+			boolean attached = false;
+			while (!attached && strace.isAlive() && System.nanoTime() < deadline) {
+				try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(marker,
+						java.nio.file.StandardOpenOption.WRITE)) {
+					channel.force(false);
+				}
+				Thread.sleep(50);
+				attached = Files.exists(trace) && Files.readString(trace).contains("<" + marker.toRealPath() + ">");
+			}
+			assertThat(attached).as("strace attached: %s", Files.readString(this.dir.resolve("strace.log"))).isTrue();
+			refstore(repo.dir(), "journal", "rewind", "--at", moment.toString(), "refs/heads/").requireOk();
+		}
+		finally {
+			strace.destroy();
+			strace.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+		}
+		assertThat(repo.git("rev-parse", "refs/heads/moved").strip()).isEqualTo(c1);
+		List<String> calls = Files.readAllLines(trace);
+		int firstLock = -1;
+		for (int i = 0; i < calls.size() && firstLock < 0; i++) {
+			if (calls.get(i).matches(".*\\blink(at)?\\(.*refstore-owners/.*\\.lock\".*= 0$")) {
+				firstLock = i;
+			}
+		}
+		assertThat(firstLock).as("a lock linked to the rewind's owner record in %s", calls).isNotNegative();
+		// without it a power cut could leave a durable lock linked to no record known,
+		// which the rerun refuses to clear (a fault-injecting file system, issue 39)
+		assertThat(calls.subList(0, firstLock))
+			.as("the directory of the owner record forced before the first lock in %s", calls)
+			.anyMatch((call) -> call.matches(".*\\b(fsync|fdatasync)\\(\\d+<"
+					+ java.util.regex.Pattern.quote(owners.toString()) + ">\\) += 0$"));
+	}
+
 	/** What a traced run printed, and how many files it forced to the disk. */
 	private record Traced(String out, long flushes) {
 
