@@ -24,6 +24,7 @@ import io.refstore.core.journal.JournalBase;
 import io.refstore.core.journal.JournalHook;
 import io.refstore.core.repo.Repository;
 import io.refstore.core.testing.GitCli;
+import io.refstore.core.testing.SystemCalls;
 import io.refstore.core.testing.TempRepo;
 
 /**
@@ -326,35 +327,9 @@ class JournalCommandIT {
 		Thread.sleep(50);
 		repo.git("update-ref", "refs/heads/moved", c2, c1);
 		Path owners = repo.gitDir().toRealPath().resolve("refstore-owners");
-		Path trace = this.dir.resolve("strace.out");
-		Process strace = new ProcessBuilder("strace", "-f", "-y", "-qq", "-s", "4096", "-e",
-				"trace=fsync,fdatasync,link,linkat", "-o", trace.toString(), "-p",
-				Long.toString(ProcessHandle.current().pid()))
-			.redirectErrorStream(true)
-			.redirectOutput(this.dir.resolve("strace.log").toFile())
-			.start();
-		try {
-			// attached once it sees this thread force a file of its own
-			Path marker = Files.writeString(this.dir.resolve("attached"), "");
-			long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
-			boolean attached = false;
-			while (!attached && strace.isAlive() && System.nanoTime() < deadline) {
-				try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(marker,
-						java.nio.file.StandardOpenOption.WRITE)) {
-					channel.force(false);
-				}
-				Thread.sleep(50);
-				attached = Files.exists(trace) && Files.readString(trace).contains("<" + marker.toRealPath() + ">");
-			}
-			assertThat(attached).as("strace attached: %s", Files.readString(this.dir.resolve("strace.log"))).isTrue();
-			refstore(repo.dir(), "journal", "rewind", "--at", moment.toString(), "refs/heads/").requireOk();
-		}
-		finally {
-			strace.destroy();
-			strace.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
-		}
+		List<String> calls = SystemCalls.traced(this.dir, "fdatasync,link,linkat",
+				() -> refstore(repo.dir(), "journal", "rewind", "--at", moment.toString(), "refs/heads/").requireOk());
 		assertThat(repo.git("rev-parse", "refs/heads/moved").strip()).isEqualTo(c1);
-		List<String> calls = Files.readAllLines(trace);
 		int firstLock = -1;
 		for (int i = 0; i < calls.size() && firstLock < 0; i++) {
 			if (calls.get(i).matches(".*\\blink(at)?\\(.*refstore-owners/.*\\.lock\".*= 0$")) {

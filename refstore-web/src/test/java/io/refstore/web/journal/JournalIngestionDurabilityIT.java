@@ -4,15 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
@@ -25,6 +22,7 @@ import org.springframework.util.FileSystemUtils;
 
 import io.refstore.core.journal.JournalHook;
 import io.refstore.core.testing.GitCli;
+import io.refstore.core.testing.SystemCalls;
 import io.refstore.core.testing.TempRepo;
 import io.refstore.web.RefstoreApplication;
 
@@ -130,34 +128,8 @@ class JournalIngestionDurabilityIT {
 	 * The system calls that force or rename files, with their paths, made by this JVM
 	 * while {@code action} runs.
 	 */
-	private List<String> traced(ThrowingAction action) throws Exception {
-		Path trace = this.home.resolve("strace.out");
-		Process strace = new ProcessBuilder("strace", "-f", "-y", "-qq", "-s", "4096", "-e",
-				"trace=fsync,fdatasync,rename,renameat,renameat2", "-o", trace.toString(), "-p",
-				Long.toString(ProcessHandle.current().pid()))
-			.redirectErrorStream(true)
-			.redirectOutput(this.home.resolve("strace.log").toFile())
-			.start();
-		try {
-			// attached once it sees this thread force a file of its own
-			Path marker = Files.writeString(this.home.resolve("attached"), "");
-			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-			boolean attached = false;
-			while (!attached && strace.isAlive() && System.nanoTime() < deadline) {
-				try (FileChannel channel = FileChannel.open(marker, StandardOpenOption.WRITE)) {
-					channel.force(false);
-				}
-				Thread.sleep(50);
-				attached = Files.exists(trace) && Files.readString(trace).contains("<" + marker + ">");
-			}
-			assertThat(attached).as("strace attached: %s", Files.readString(this.home.resolve("strace.log"))).isTrue();
-			action.run();
-		}
-		finally {
-			strace.destroy();
-			strace.waitFor(30, TimeUnit.SECONDS);
-		}
-		return Files.readAllLines(trace);
+	private List<String> traced(SystemCalls.Action action) throws Exception {
+		return SystemCalls.traced(this.home, "fdatasync,rename,renameat,renameat2", action);
 	}
 
 	private static int indexOf(List<String> calls, Predicate<String> test) {
@@ -167,13 +139,6 @@ class JournalIngestionDurabilityIT {
 			}
 		}
 		return -1;
-	}
-
-	@FunctionalInterface
-	private interface ThrowingAction {
-
-		void run() throws Exception;
-
 	}
 
 }
