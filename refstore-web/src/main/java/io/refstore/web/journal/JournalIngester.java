@@ -208,8 +208,10 @@ class JournalIngester implements SchedulingConfigurer {
 				}
 				entries.finish();
 			}
-			long skipped = reader.skipped() + (same ? source.skipped() : 0);
-			long ingested = added + (same ? source.entries() : 0);
+			// counted over every file the repository's journal has had: a file read again
+			// from its start (another file now) adds to them
+			long skipped = reader.skipped() + source.skipped();
+			long ingested = added + source.entries();
 			long offset = from + reader.offset();
 			// the hook does not force what it appends (docs/journal.md): the bytes read
 			// are

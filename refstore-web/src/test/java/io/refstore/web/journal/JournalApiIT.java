@@ -249,6 +249,9 @@ class JournalApiIT extends ApiTestSupport {
 		assertThat(this.ingester.ingest(name)).isEqualTo(5);
 		this.mvc.perform(get(repoUri(name, "/journal")).with(as("viewer")))
 			.andExpect(jsonPath("$.items.length()").value(8));
+		// the status counts every entry the database took, from both files
+		this.mvc.perform(get(repoUri(name, "/journal/status")).with(as("viewer")))
+			.andExpect(jsonPath("$.entries").value(8));
 	}
 
 	@ParameterizedTest
