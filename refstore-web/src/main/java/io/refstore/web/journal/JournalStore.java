@@ -7,8 +7,10 @@ import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -33,7 +35,6 @@ import org.springframework.jdbc.support.SQLExceptionTranslator;
 import org.springframework.jdbc.support.SQLStateSQLExceptionTranslator;
 import org.springframework.stereotype.Component;
 
-import io.refstore.core.io.Fsync;
 import io.refstore.core.journal.DeletedRefs;
 import io.refstore.core.journal.JournalEntry;
 
@@ -283,8 +284,12 @@ class JournalStore {
 		// the database's file name without its extension; null for one in memory
 		String path = this.jdbc.sql("CALL DATABASE_PATH()").query(String.class).optional().orElse(null);
 		if (path != null) {
-			try {
-				Fsync.directory(Path.of(path).toAbsolutePath().getParent());
+			// a directory opened for reading and forced: fsync(2) of the directory (the
+			// web
+			// layer keeps off core's storage internals, WebArchitectureTest)
+			try (FileChannel directory = FileChannel.open(Path.of(path).toAbsolutePath().getParent(),
+					StandardOpenOption.READ)) {
+				directory.force(true);
 			}
 			catch (IOException ex) {
 				throw new UncheckedIOException(ex);
