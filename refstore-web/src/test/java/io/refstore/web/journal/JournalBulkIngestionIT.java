@@ -206,7 +206,11 @@ class JournalBulkIngestionIT {
 			List<String> args = new ArrayList<>(
 					List.of("--server.port=0", "--refstore.home=" + home, "--refstore.repositories.roots[0]=" + roots,
 							"--refstore.demo.enabled=false", "--refstore.journal.ingest-interval=0",
-							"--refstore.journal.retention.interval=0", "--spring.main.banner-mode=off"));
+							"--refstore.journal.retention.interval=0", "--spring.main.banner-mode=off",
+							// Quartz keys its data source by the scheduler's name, JVM-wide: the
+							// same name as the tests' shared context would hand that context's
+							// scheduler this one's pool, closed with it
+							"--spring.quartz.scheduler-name=journal-bulk-test"));
 			if (db != null) {
 				args.addAll(List.of("--spring.profiles.active=postgres", "--spring.datasource.url=" + db.url(),
 						"--spring.datasource.username=" + PostgresDatabase.USER,
