@@ -207,8 +207,10 @@ class JournalBulkIngestionIT {
 					List.of("--server.port=0", "--refstore.home=" + home, "--refstore.repositories.roots[0]=" + roots,
 							"--refstore.demo.enabled=false", "--refstore.journal.ingest-interval=0",
 							"--refstore.journal.retention.interval=0", "--spring.main.banner-mode=off",
-							// Quartz keys its data source by the scheduler's name, JVM-wide: the
-							// same name as the tests' shared context would hand that context's
+							// Quartz keys its data source by the scheduler's name,
+							// JVM-wide: the
+							// same name as the tests' shared context would hand that
+							// context's
 							// scheduler this one's pool, closed with it
 							"--spring.quartz.scheduler-name=journal-bulk-test"));
 			if (db != null) {

@@ -67,8 +67,10 @@ class JournalIngestionDurabilityIT {
 				"--refstore.home=" + this.home, "--refstore.repositories.roots[0]=" + roots,
 				"--refstore.demo.enabled=false", "--refstore.journal.ingest-interval=0",
 				"--refstore.journal.retention.interval=0", "--spring.main.banner-mode=off",
-				// Quartz keys its data source by the scheduler's name, JVM-wide: the same name as
-				// the tests' shared context would hand that context's scheduler this one's pool,
+				// Quartz keys its data source by the scheduler's name, JVM-wide: the same
+				// name as
+				// the tests' shared context would hand that context's scheduler this
+				// one's pool,
 				// closed with it
 				"--spring.quartz.scheduler-name=journal-durable-test");
 		this.ingester = this.context.getBean(JournalIngester.class);
