@@ -396,8 +396,7 @@ public final class FilesRefStore implements RefStore {
 	 * time on one thread.
 	 */
 	@Override
-	public void forEachReflog(ReflogVisitor visitor) throws IOException {
-		List<String> names = reflogNames();
+	public void forEachReflog(List<String> names, ReflogVisitor visitor) throws IOException {
 		for (int from = 0; from < names.size(); from += READ_AHEAD) {
 			List<String> batch = names.subList(from, Math.min(names.size(), from + READ_AHEAD));
 			List<ParallelIo.Outcome<List<ReflogEntry>>> logs = ParallelIo.map(batch, this::reflog);

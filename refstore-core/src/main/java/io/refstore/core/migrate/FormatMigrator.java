@@ -96,9 +96,9 @@ public final class FormatMigrator {
 		Path staged = this.work.staged();
 		StoreBuilder builder = new StoreBuilder(this.repository, this.progress);
 		try (RefStore source = RefStores.open(this.repository)) {
-			Swap.Mark mark = Swap.Mark.of(this.repository, source);
+			Swap.Mark mark = Swap.Mark.withReflogNames(this.repository, source);
 			// 2. and 3.
-			BuiltStore built = builder.buildAndVerify(source, staged, options);
+			BuiltStore built = builder.buildAndVerify(source, mark.reflogNames(), staged, options);
 			// 4.
 			if (options.dryRun()) {
 				Path result = keepDryRun(staged);

@@ -46,14 +46,26 @@ final class StoreBuilder {
 	 * and compares.
 	 */
 	BuiltStore buildAndVerify(RefStore source, Path staged, MigrationOptions options) throws IOException {
+		return buildAndVerify(source, null, staged, options);
+	}
+
+	/**
+	 * {@link #buildAndVerify(RefStore, Path, MigrationOptions)} with the names of the
+	 * source's logs listed already.
+	 * @param reflogNames what {@code source.reflogNames()} gives, or {@code null} to ask
+	 * it
+	 */
+	BuiltStore buildAndVerify(RefStore source, List<String> reflogNames, Path staged, MigrationOptions options)
+			throws IOException {
 		Map<String, List<ReflogEntry>> reflogs = new LinkedHashMap<>();
 		long maxEntries = 0;
 		if (options.reflogs()) {
 			// one pass: a reftable's log blocks are read once, not sought per ref; the
-			// names count them first (a files store lists them without a look at each)
-			this.progress.start("Reading reflogs", source.reflogNames().size());
+			// names, listed once, count them first
+			List<String> names = (reflogNames != null) ? reflogNames : source.reflogNames();
+			this.progress.start("Reading reflogs", names.size());
 			long[] longest = { 0 };
-			source.forEachReflog((name, entries) -> {
+			source.forEachReflog(names, (name, entries) -> {
 				reflogs.put(name, entries);
 				longest[0] = Math.max(longest[0], entries.size());
 				this.progress.update(reflogs.size());

@@ -1,6 +1,7 @@
 package io.refstore.core.migrate;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -8,6 +9,8 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,15 +43,34 @@ final class StoreFiles {
 
 	private final boolean racy;
 
-	private StoreFiles(Map<String, String> identities, boolean racy) {
+	private final List<String> reflogNames;
+
+	private StoreFiles(Map<String, String> identities, boolean racy, List<String> reflogNames) {
 		this.identities = identities;
 		this.racy = racy;
+		this.reflogNames = reflogNames;
 	}
 
 	/** The files of the files store laid out in {@code dir}, as they are now. */
 	static StoreFiles of(Path dir) throws IOException {
+		return of(dir, false);
+	}
+
+	/**
+	 * {@link #of}, and the names of the store's logs as its
+	 * {@link io.refstore.core.ref.RefStore#reflogNames()} lists them, from the same walk
+	 * ({@link #reflogNames()}): a migration takes this snapshot before it reads the
+	 * store, and a store of a reflog per ref was walked once more for the names alone.
+	 */
+	static StoreFiles withReflogNames(Path dir) throws IOException {
+		return of(dir, true);
+	}
+
+	private static StoreFiles of(Path dir, boolean listLogs) throws IOException {
 		Instant racyAfter = Instant.now().minus(RACY);
 		Map<String, String> identities = new HashMap<>();
+		// a logs directory reached through a link is listed by the store alone
+		List<byte[]> logs = (listLogs && !Files.isSymbolicLink(dir.resolve("logs"))) ? new ArrayList<>() : null;
 		boolean[] racy = { false };
 		for (String top : List.of("refs", "logs")) {
 			Path root = dir.resolve(top);
@@ -56,11 +78,15 @@ final class StoreFiles {
 				continue;
 			}
 			// tolerating files removed while walking: they differ from the next snapshot
-			FileMoves.forEachFile(root, (file, attributes) -> {
+			FileMoves.forEachLeaf(root, (file, attributes) -> {
 				String relative = dir.relativize(file).toString().replace('\\', '/');
-				if (!relative.endsWith(".lock")) {
+				if (attributes.isRegularFile() && !relative.endsWith(".lock")) {
 					racy[0] |= attributes.lastModifiedTime().toInstant().isAfter(racyAfter);
 					identities.put(relative, identity(attributes));
+				}
+				if (logs != null && top.equals("logs")
+						&& isReflog(relative.substring("logs/".length()), file, attributes)) {
+					logs.add(relative.substring("logs/".length()).getBytes(StandardCharsets.UTF_8));
 				}
 			});
 		}
@@ -76,7 +102,39 @@ final class StoreFiles {
 				}
 			}
 		}
-		return new StoreFiles(identities, racy[0]);
+		return new StoreFiles(identities, racy[0], (logs != null) ? sortedNames(logs) : null);
+	}
+
+	/**
+	 * Whether {@code name}, a path below {@code logs/}, is a log that
+	 * {@link io.refstore.core.files.FilesRefStore#reflogNames()} lists: below
+	 * {@code refs/}, anything but a directory with a ref's name (a symbolic link too, not
+	 * followed); above it, a root ref's regular file, through a link too.
+	 */
+	private static boolean isReflog(String name, Path file, BasicFileAttributes attributes) {
+		if (name.startsWith("refs/")) {
+			return RefName.isValid(name, false);
+		}
+		return name.indexOf('/') < 0 && !name.equals("refs") && RefName.isValid(name, true)
+				&& (attributes.isRegularFile() || attributes.isSymbolicLink() && Files.isRegularFile(file));
+	}
+
+	private static List<String> sortedNames(List<byte[]> names) {
+		names.sort(Arrays::compareUnsigned);
+		List<String> sorted = new ArrayList<>(names.size());
+		for (byte[] name : names) {
+			sorted.add(new String(name, StandardCharsets.UTF_8));
+		}
+		return sorted;
+	}
+
+	/**
+	 * The names of the store's logs when the snapshot was taken, in bytewise order, if it
+	 * was taken {@link #withReflogNames} (and its {@code logs} is no link); else
+	 * {@code null}.
+	 */
+	List<String> reflogNames() {
+		return this.reflogNames;
 	}
 
 	/**

@@ -322,6 +322,26 @@ final class Swap {
 		}
 
 		/**
+		 * {@link #of}, keeping the names of a files store's logs from its walk
+		 * ({@link #reflogNames()}) for the copy that follows.
+		 */
+		static Mark withReflogNames(Repository repository, RefStore source) throws IOException {
+			return (repository.refFormat() == RefFormat.FILES)
+					? new Mark(null, StoreFiles.withReflogNames(repository.refsDir()))
+					: fingerprint(source.fingerprint());
+		}
+
+		/**
+		 * The names of the logs when the mark was taken, as
+		 * {@link RefStore#reflogNames()} listed them then, if it was taken
+		 * {@link #withReflogNames} of a files store; else {@code null}. A log made or
+		 * removed since changes the mark.
+		 */
+		List<String> reflogNames() {
+			return (this.files != null) ? this.files.reflogNames() : null;
+		}
+
+		/**
 		 * Whether {@code source} was written since this mark.
 		 * @param locked the files store's snapshot under the locks, or {@code null}
 		 */

@@ -131,7 +131,19 @@ public interface RefStore extends Closeable {
 	 * @throws IOException if a log cannot be read
 	 */
 	default void forEachReflog(ReflogVisitor visitor) throws IOException {
-		for (String name : reflogNames()) {
+		forEachReflog(reflogNames(), visitor);
+	}
+
+	/**
+	 * Reads the logs of {@code names}: what {@link #reflog} gives for each, in that
+	 * order, as fast as {@link #forEachReflog(ReflogVisitor)} reads them all. For a
+	 * caller that listed the names already (to count them first, or from a walk it made
+	 * anyway), so that a files store is not walked again.
+	 * @param names names in bytewise order, as {@link #reflogNames} gives them
+	 * @throws IOException if a log cannot be read
+	 */
+	default void forEachReflog(List<String> names, ReflogVisitor visitor) throws IOException {
+		for (String name : names) {
 			visitor.accept(name, reflog(name));
 		}
 	}

@@ -377,6 +377,31 @@ public final class ReftableRefStore implements RefStore {
 		}
 	}
 
+	/**
+	 * The one pass of {@link #forEachReflog(ReflogVisitor)}, each log handed on if its
+	 * name is among {@code names} (both in bytewise order), a name without a log with no
+	 * entries.
+	 */
+	@Override
+	public void forEachReflog(List<String> names, ReflogVisitor visitor) throws IOException {
+		if (this.worktreeStack != null) {
+			RefStore.super.forEachReflog(names, visitor);
+			return;
+		}
+		int[] next = { 0 };
+		forEachReflog((name, entries) -> {
+			while (next[0] < names.size() && compareNames(names.get(next[0]), name) < 0) {
+				visitor.accept(names.get(next[0]++), List.of());
+			}
+			if (next[0] < names.size() && names.get(next[0]).equals(name)) {
+				visitor.accept(names.get(next[0]++), entries);
+			}
+		});
+		while (next[0] < names.size()) {
+			visitor.accept(names.get(next[0]++), List.of());
+		}
+	}
+
 	private List<String> reflogNames(ReftableStack stack) throws IOException {
 		List<String> names = new ArrayList<>();
 		try (ReftableStack.Snapshot snapshot = stack.snapshot();

@@ -121,6 +121,11 @@ final class GatedRefStore implements RefStore {
 	}
 
 	@Override
+	public void forEachReflog(List<String> names, ReflogVisitor visitor) throws IOException {
+		this.store.forEachReflog(names, visitor);
+	}
+
+	@Override
 	public boolean hasReflog(String name) throws IOException {
 		return this.store.hasReflog(name);
 	}

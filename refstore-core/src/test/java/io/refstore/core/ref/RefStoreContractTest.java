@@ -296,6 +296,26 @@ public abstract class RefStoreContractTest {
 	}
 
 	@Test
+	void theLogsOfGivenNamesAreWhatEachNameReadsAloneInTheirOrder() throws IOException {
+		this.repo.git("update-ref", "-m", "a", "refs/heads/a", this.commits.get(1));
+		this.repo.git("update-ref", "-m", "b", "refs/heads/b", this.commits.get(2));
+		this.repo.git("update-ref", "-m", "c", "refs/heads/c", this.commits.get(3));
+		// a name left out, one without a log before the first, between and after the last
+		List<String> names = List.of("refs/heads/0", "refs/heads/a", "refs/heads/bb", "refs/heads/c", "refs/heads/z");
+		Map<String, List<ReflogEntry>> read = new LinkedHashMap<>();
+
+		this.store.forEachReflog(names, read::put);
+
+		assertThat(read.keySet()).containsExactlyElementsOf(names);
+		for (String name : names) {
+			assertThat(read.get(name)).as(name).isEqualTo(this.store.reflog(name));
+		}
+		assertThat(read.get("refs/heads/a")).extracting(ReflogEntry::message).containsExactly("a");
+		assertThat(read.get("refs/heads/c")).extracting(ReflogEntry::message).containsExactly("c");
+		assertThat(read.get("refs/heads/bb")).isEmpty();
+	}
+
+	@Test
 	void packingKeepsEveryRefAndPeelsTags() throws IOException {
 		ObjectId tagId = ObjectId.fromHex(this.store.hashAlgorithm(), this.tag);
 		apply(RefUpdate.create("refs/heads/a", id(1)), RefUpdate.create("refs/tags/v1", tagId),
