@@ -45,6 +45,12 @@ public final class Directories {
 	/** File systems whose directories' link counts are 2 plus their subdirectories. */
 	private static final Set<String> COUNTING = Set.of("ext2", "ext3", "ext4", "tmpfs");
 
+	/**
+	 * File systems of a local disk or of memory, whose directories' times the kernel
+	 * keeps itself (no cache of a server's answers).
+	 */
+	private static final Set<String> LOCAL = Set.of("ext2", "ext3", "ext4", "tmpfs", "xfs", "btrfs");
+
 	/** The attributes that tell whether a file system has link counts. */
 	private static final String TYPE_AND_LINKS = "unix:isDirectory,nlink";
 
@@ -82,6 +88,22 @@ public final class Directories {
 		}
 		walk(root, prefix, counts(root), action);
 		return true;
+	}
+
+	/**
+	 * Whether {@code dir} is on a local file system ({@code ext4}, {@code xfs},
+	 * {@code btrfs}, {@code tmpfs} and their kind), where a directory's modification time
+	 * is what the kernel last set: any name made, removed or renamed in it since changed
+	 * it. A network file system's client may answer from a cache.
+	 */
+	public static boolean isLocal(Path dir) {
+		try {
+			return LOCAL.contains(Files.getFileStore(dir).type());
+		}
+		catch (IOException | SecurityException ex) {
+			// a mount the JDK cannot find (some containers)
+			return false;
+		}
 	}
 
 	/**

@@ -63,8 +63,12 @@ final class CarryOver {
 
 	private final Map<String, String> locked;
 
-	private CarryOver(Map<String, String> locked) {
+	/** The identities of the store's directories under the locks. */
+	private final Map<String, String> directories;
+
+	private CarryOver(Map<String, String> locked, Map<String, String> directories) {
 		this.locked = locked;
+		this.directories = directories;
 	}
 
 	/**
@@ -83,7 +87,7 @@ final class CarryOver {
 	 * that under the store's locks.
 	 */
 	static CarryOver of(StoreFiles locked) {
-		return new CarryOver(locked.carried());
+		return new CarryOver(locked.carried(), locked.directories());
 	}
 
 	/**
@@ -112,6 +116,8 @@ final class CarryOver {
 	void write(Path work) throws IOException {
 		StringBuilder text = new StringBuilder();
 		this.locked.forEach((file, identity) -> text.append(file).append('\0').append(identity).append('\n'));
+		// a directory's path ends with a slash, which no file's does
+		this.directories.forEach((dir, identity) -> text.append(dir).append("/\0").append(identity).append('\n'));
 		DurableFiles.write(work.resolve(FILE), text.toString().getBytes(StandardCharsets.UTF_8));
 	}
 
@@ -125,13 +131,17 @@ final class CarryOver {
 			return null;
 		}
 		Map<String, String> locked = new TreeMap<>();
+		Map<String, String> directories = new java.util.HashMap<>();
 		for (String line : text.split("\n")) {
 			int split = line.indexOf('\0');
-			if (split > 0) {
+			if (split > 1 && line.charAt(split - 1) == '/') {
+				directories.put(line.substring(0, split - 1), line.substring(split + 1));
+			}
+			else if (split > 0) {
 				locked.put(line.substring(0, split), line.substring(split + 1));
 			}
 		}
-		return new CarryOver(locked);
+		return new CarryOver(locked, directories);
 	}
 
 	/**
@@ -147,11 +157,15 @@ final class CarryOver {
 	 */
 	List<String> carry(Repository repository, Path storeDir, Path backup, Path work) throws IOException {
 		TreeSet<String> changed = new TreeSet<>();
-		StoreFiles.of(backup).carried().forEach((file, identity) -> {
-			if (!identity.equals(this.locked.get(file))) {
-				changed.add(refName(file));
-			}
-		});
+		// the backup's directories are the store's, moved: only those changed since the
+		// locks' snapshot are listed
+		StoreFiles.since(backup, StoreFiles.recorded(this.locked, this.directories))
+			.carried()
+			.forEach((file, identity) -> {
+				if (!identity.equals(this.locked.get(file))) {
+					changed.add(refName(file));
+				}
+			});
 		// where git processes that read the configuration before the switch wrote after
 		// the retire: the
 		// refs/heads directories the stubs had to move out of the way, and the git

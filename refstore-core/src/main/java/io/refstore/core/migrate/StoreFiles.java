@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
@@ -12,11 +13,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
-import io.refstore.core.io.FileMoves;
+import io.refstore.core.io.Directories;
 import io.refstore.core.ref.RefName;
 
 /**
@@ -41,19 +44,23 @@ final class StoreFiles {
 
 	private final Map<String, String> identities;
 
+	private final Map<String, String> directories;
+
 	private final boolean racy;
 
 	private final List<String> reflogNames;
 
-	private StoreFiles(Map<String, String> identities, boolean racy, List<String> reflogNames) {
+	private StoreFiles(Map<String, String> identities, Map<String, String> directories, boolean racy,
+			List<String> reflogNames) {
 		this.identities = identities;
+		this.directories = directories;
 		this.racy = racy;
 		this.reflogNames = reflogNames;
 	}
 
 	/** The files of the files store laid out in {@code dir}, as they are now. */
 	static StoreFiles of(Path dir) throws IOException {
-		return of(dir, false);
+		return since(dir, null);
 	}
 
 	/**
@@ -63,46 +70,182 @@ final class StoreFiles {
 	 * store, and a store of a reflog per ref was walked once more for the names alone.
 	 */
 	static StoreFiles withReflogNames(Path dir) throws IOException {
-		return of(dir, true);
+		return new Walk(dir, null, true).run();
 	}
 
-	private static StoreFiles of(Path dir, boolean listLogs) throws IOException {
-		Instant racyAfter = Instant.now().minus(RACY);
-		Map<String, String> identities = new HashMap<>();
-		// a logs directory reached through a link is listed by the store alone
-		List<byte[]> logs = (listLogs && !Files.isSymbolicLink(dir.resolve("logs"))) ? new ArrayList<>() : null;
-		boolean[] racy = { false };
-		for (String top : List.of("refs", "logs")) {
-			Path root = dir.resolve(top);
-			if (!Files.isDirectory(root, LinkOption.NOFOLLOW_LINKS)) {
-				continue;
-			}
-			// tolerating files removed while walking: they differ from the next snapshot
-			FileMoves.forEachLeaf(root, (file, attributes) -> {
-				String relative = dir.relativize(file).toString().replace('\\', '/');
-				if (attributes.isRegularFile() && !relative.endsWith(".lock")) {
-					racy[0] |= attributes.lastModifiedTime().toInstant().isAfter(racyAfter);
-					identities.put(relative, identity(attributes));
-				}
-				if (logs != null && top.equals("logs")
-						&& isReflog(relative.substring("logs/".length()), file, attributes)) {
-					logs.add(relative.substring("logs/".length()).getBytes(StandardCharsets.UTF_8));
-				}
-			});
+	/**
+	 * {@link #of}, listing again only the directories changed since {@code earlier} (a
+	 * snapshot of this store, or of the store that was moved to {@code dir}): a directory
+	 * whose identity is as {@code earlier} recorded it holds the entries it held then, as
+	 * every name made, removed or renamed in a directory changes its modification time;
+	 * each of its files is looked at again. On a file system that keeps directories'
+	 * times locally only ({@link Directories#isLocal}); a network file system may answer
+	 * from a cache. A store of a reflog per ref has a directory per log: a walk that
+	 * lists them makes seven system calls per log, one that does not makes two.
+	 * @param earlier a snapshot taken before, or {@code null} to list every directory
+	 */
+	static StoreFiles since(Path dir, StoreFiles earlier) throws IOException {
+		return new Walk(dir, earlier, false).run();
+	}
+
+	/**
+	 * A snapshot of the files and directories {@link #identities()} and
+	 * {@link #directories()} recorded (as {@link CarryOver} keeps them on disk), to walk
+	 * {@link #since} it.
+	 */
+	static StoreFiles recorded(Map<String, String> identities, Map<String, String> directories) {
+		return new StoreFiles(identities, directories, false, null);
+	}
+
+	/** The identity of each file, by its path relative to the store. */
+	Map<String, String> identities() {
+		return this.identities;
+	}
+
+	/**
+	 * The identity of each directory of {@code refs/} and {@code logs/} (those two
+	 * included), by its path relative to the store, but those modified too recently to
+	 * tell a later change by.
+	 */
+	Map<String, String> directories() {
+		return this.directories;
+	}
+
+	/** One walk of a store. */
+	private static final class Walk {
+
+		private final Path dir;
+
+		private final Instant racyAfter = Instant.now().minus(RACY);
+
+		private final Map<String, String> identities = new HashMap<>();
+
+		private final Map<String, String> directories = new HashMap<>();
+
+		private final StoreFiles earlier;
+
+		/** The entries of each directory of {@link #earlier}, or {@code null}. */
+		private final Map<String, List<String>> known;
+
+		private final List<byte[]> logs;
+
+		private boolean racy;
+
+		Walk(Path dir, StoreFiles earlier, boolean listLogs) {
+			this.dir = dir;
+			this.earlier = earlier;
+			this.known = (earlier != null && !earlier.directories.isEmpty() && Directories.isLocal(dir))
+					? entriesOf(earlier) : null;
+			// a logs directory reached through a link is listed by the store alone
+			this.logs = (listLogs && !Files.isSymbolicLink(dir.resolve("logs"))) ? new ArrayList<>() : null;
 		}
-		try (var files = Files.newDirectoryStream(dir)) {
-			for (Path file : files) {
-				String name = file.getFileName().toString();
-				if (name.equals("packed-refs") || RefName.isRootRef(name)) {
-					BasicFileAttributes attributes = attributes(file);
-					if (attributes != null) {
-						racy[0] |= attributes.lastModifiedTime().toInstant().isAfter(racyAfter);
-						identities.put(name, identity(attributes));
+
+		StoreFiles run() throws IOException {
+			for (String top : List.of("refs", "logs")) {
+				BasicFileAttributes attributes = attributes(this.dir.resolve(top), false);
+				if (attributes != null && attributes.isDirectory()) {
+					visitDirectory(this.dir.resolve(top), top, attributes);
+				}
+			}
+			try (var files = Files.newDirectoryStream(this.dir)) {
+				for (Path file : files) {
+					String name = file.getFileName().toString();
+					if (name.equals("packed-refs") || RefName.isRootRef(name)) {
+						BasicFileAttributes attributes = attributes(file, true);
+						if (attributes != null) {
+							this.racy |= recent(attributes);
+							this.identities.put(name, identity(attributes));
+						}
 					}
 				}
 			}
+			return new StoreFiles(this.identities, this.directories, this.racy,
+					(this.logs != null) ? sortedNames(this.logs) : null);
 		}
-		return new StoreFiles(identities, racy[0], (logs != null) ? sortedNames(logs) : null);
+
+		/**
+		 * Visits the entries of a directory: those {@link #earlier} found if it is
+		 * unchanged since, else those it holds now; entries removed while the walk runs
+		 * are skipped (they differ from the next snapshot).
+		 */
+		private void visitDirectory(Path path, String relative, BasicFileAttributes attributes) throws IOException {
+			String identity = identity(attributes);
+			if (!recent(attributes)) {
+				this.directories.put(relative, identity);
+			}
+			List<Path> entries = (this.known != null && identity.equals(this.earlier.directories.get(relative)))
+					? resolve(path, this.known.getOrDefault(relative, List.of())) : list(path);
+			for (Path entry : entries) {
+				BasicFileAttributes entryAttributes = attributes(entry, false);
+				if (entryAttributes == null) {
+					continue;
+				}
+				String entryRelative = relative + "/" + entry.getFileName();
+				if (entryAttributes.isDirectory()) {
+					visitDirectory(entry, entryRelative, entryAttributes);
+				}
+				else {
+					visitLeaf(entry, entryRelative, entryAttributes);
+				}
+			}
+		}
+
+		private void visitLeaf(Path file, String relative, BasicFileAttributes attributes) {
+			if (attributes.isRegularFile() && !relative.endsWith(".lock")) {
+				this.racy |= recent(attributes);
+				this.identities.put(relative, identity(attributes));
+			}
+			if (this.logs != null && relative.startsWith("logs/")
+					&& isReflog(relative.substring("logs/".length()), file, attributes)) {
+				this.logs.add(relative.substring("logs/".length()).getBytes(StandardCharsets.UTF_8));
+			}
+		}
+
+		private boolean recent(BasicFileAttributes attributes) {
+			return attributes.lastModifiedTime().toInstant().isAfter(this.racyAfter);
+		}
+
+		private static List<Path> list(Path path) throws IOException {
+			try {
+				return Directories.entries(path);
+			}
+			catch (NoSuchFileException | NotDirectoryException ex) {
+				return List.of();
+			}
+		}
+
+		private static List<Path> resolve(Path path, List<String> names) {
+			List<Path> entries = new ArrayList<>(names.size());
+			for (String name : names) {
+				entries.add(path.resolve(name));
+			}
+			return entries;
+		}
+
+		/**
+		 * The entries of each directory of {@code earlier}: its files and directories,
+		 * those too recent to be recorded included (as the parents of what they hold).
+		 */
+		private static Map<String, List<String>> entriesOf(StoreFiles earlier) {
+			Map<String, List<String>> entries = new HashMap<>(earlier.directories.size() * 2);
+			Set<String> placed = new HashSet<>();
+			for (Map<String, String> paths : List.of(earlier.identities, earlier.directories)) {
+				for (String path : paths.keySet()) {
+					// the path in its parent's entries, and each directory above it not
+					// placed yet in its own parent's
+					String child = path;
+					int slash = child.lastIndexOf('/');
+					while (slash > 0 && placed.add(child)) {
+						String parent = child.substring(0, slash);
+						entries.computeIfAbsent(parent, (dir) -> new ArrayList<>(1)).add(child.substring(slash + 1));
+						child = parent;
+						slash = child.lastIndexOf('/');
+					}
+				}
+			}
+			return entries;
+		}
+
 	}
 
 	/**
@@ -168,11 +311,15 @@ final class StoreFiles {
 		return !file.equals("HEAD") && !file.equals("packed-refs") && !RefName.isPseudoRef(file);
 	}
 
-	private static BasicFileAttributes attributes(Path file) throws IOException {
+	/**
+	 * The attributes of {@code file}, not following a link, or {@code null} if it is gone
+	 * (or, with {@code regularOnly}, is not a regular file).
+	 */
+	private static BasicFileAttributes attributes(Path file, boolean regularOnly) throws IOException {
 		try {
 			BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class,
 					LinkOption.NOFOLLOW_LINKS);
-			return attributes.isRegularFile() ? attributes : null;
+			return (!regularOnly || attributes.isRegularFile()) ? attributes : null;
 		}
 		catch (NoSuchFileException ex) {
 			return null;

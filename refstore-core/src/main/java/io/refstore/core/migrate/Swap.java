@@ -106,7 +106,7 @@ final class Swap {
 				Closeable locks = source.lockStore(LOCK_TIMEOUT, this.work.ownerFile())) {
 			StoreFiles locked = null;
 			if (current == RefFormat.FILES) {
-				locked = StoreFiles.of(storeDir());
+				locked = StoreFiles.since(storeDir(), (mark != null) ? mark.files : null);
 				CarryOver snapshot = CarryOver.of(locked);
 				refuseTooDeep(snapshot, backup);
 				snapshot.write(this.work.path());

@@ -28,6 +28,37 @@ class CarryOverIT {
 	private static final GitCli GIT = MigrationRepos.NEWEST;
 
 	@Test
+	void aRefWrittenIntoTheOldStoreAfterTheLockedSnapshotIsCarriedFromItsRecord(@TempDir Path dir) throws IOException {
+		TempRepo repo = TempRepo.init(GitCli.system(), dir.resolve("repo"));
+		repo.git("config", "core.logAllRefUpdates", "always");
+		List<String> commits = repo.commits(2, "c");
+		repo.git("update-ref", "-m", "created", "refs/heads/packed/1", commits.get(0));
+		repo.git("pack-refs", "--all");
+		MigrationReport report = MigrationRunner.migrate(repo.dir(), MigrationOptions.to(RefFormat.REFTABLE));
+		StoreFilesIT.age(report.backup());
+		Path work = dir.resolve("work");
+		Files.createDirectories(work);
+		CarryOver.of(StoreFiles.of(report.backup())).write(work);
+		// what git wrote into the old store after the snapshot: a ref only packed until
+		// then, now loose, and its log's entry
+		Files.createDirectories(report.backup().resolve("refs/heads/packed"));
+		Files.writeString(report.backup().resolve("refs/heads/packed/1"), commits.get(1) + "\n");
+		Files.writeString(report.backup().resolve("logs/refs/heads/packed/1"),
+				commits.get(0) + " " + commits.get(1) + " Late Writer <late@example.com> 1700000100 +0000\tlate\n",
+				java.nio.file.StandardOpenOption.APPEND);
+
+		List<String> carried;
+		try (Repository repository = Repository.open(repo.dir(), MigrationRunner.ENV)) {
+			carried = CarryOver.read(work).carry(repository, repo.gitDir(), report.backup(), work);
+		}
+
+		assertThat(carried).containsExactly("refs/heads/packed/1");
+		assertThat(GIT.ok(repo.dir(), "rev-parse", "refs/heads/packed/1").trim()).isEqualTo(commits.get(1));
+		assertThat(GIT.ok(repo.dir(), "reflog", "show", "--format=%gs", "refs/heads/packed/1").lines().toList())
+			.containsExactly("late", "created");
+	}
+
+	@Test
 	void aStaleGitsLogBegunInTheGitDirectoryFollowsTheRetiredLog(@TempDir Path dir) throws IOException {
 		TempRepo repo = TempRepo.init(GitCli.system(), dir.resolve("repo"));
 		List<String> commits = repo.commits(2, "c");

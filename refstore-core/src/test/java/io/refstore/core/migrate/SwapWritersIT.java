@@ -76,7 +76,16 @@ class SwapWritersIT {
 			loose.append("create refs/heads/loose/").append(i).append(' ').append(commit).append('\n');
 		}
 		repo.run(loose.toString().getBytes(StandardCharsets.UTF_8), "update-ref", "--stdin").requireOk();
-		return repo.commit("two", commit);
+		String second = repo.commit("two", commit);
+		// an old store: the swap's walks list only the directories written since the
+		// mark (StoreFiles.since), and the writers' new refs and log entries must be seen
+		try {
+			StoreFilesIT.age(repo.gitDir());
+		}
+		catch (java.io.IOException ex) {
+			throw new java.io.UncheckedIOException(ex);
+		}
+		return second;
 	}
 
 	private static int migrateWhileGitWrites(Path dir, String second) throws Exception {

@@ -1,0 +1,102 @@
+package io.refstore.core.migrate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.refstore.core.io.Directories;
+import io.refstore.core.testing.TempRepo;
+
+/**
+ * {@link StoreFiles#since}: a walk that lists again only the directories changed since an
+ * earlier snapshot sees every file the full walk sees, as long as directories' times
+ * tell.
+ */
+class StoreFilesIT {
+
+	private static final FileTime HOUR_AGO = FileTime.from(Instant.now().minusSeconds(3600));
+
+	private TempRepo repo;
+
+	private List<String> commits;
+
+	@BeforeEach
+	void aRepositoryNobodyWroteToForAnHour(@TempDir Path dir) throws IOException {
+		this.repo = TempRepo.init(MigrationRepos.NEWEST, dir.resolve("repo"));
+		this.repo.git("config", "core.logAllRefUpdates", "always");
+		this.commits = this.repo.commits(2, "c");
+		this.repo.git("update-ref", "refs/heads/a", this.commits.get(0));
+		this.repo.git("update-ref", "refs/heads/b", this.commits.get(0));
+		this.repo.git("update-ref", "refs/pull/1/head", this.commits.get(0));
+		age(this.repo.gitDir());
+	}
+
+	@Test
+	void writesSinceAreSeenAsTheFullWalkSeesThem() throws IOException {
+		StoreFiles earlier = StoreFiles.of(this.repo.gitDir());
+		this.repo.git("update-ref", "refs/heads/a", this.commits.get(1));
+		this.repo.git("update-ref", "refs/pull/2/head", this.commits.get(1));
+		this.repo.git("update-ref", "-d", "refs/heads/b");
+
+		StoreFiles since = StoreFiles.since(this.repo.gitDir(), earlier);
+
+		assertThat(since.identities()).isEqualTo(StoreFiles.of(this.repo.gitDir()).identities())
+			.containsKeys("refs/heads/a", "logs/refs/heads/a", "refs/pull/2/head", "logs/refs/pull/2/head")
+			.doesNotContainKeys("refs/heads/b", "logs/refs/heads/b");
+		assertThat(since.identities().get("logs/refs/heads/a"))
+			.isNotEqualTo(earlier.identities().get("logs/refs/heads/a"));
+		assertThat(earlier.unchangedIn(since)).isFalse();
+	}
+
+	@Test
+	void aDirectoryWhoseTimeIsAsBeforeIsNotListedAgain() throws IOException {
+		StoreFiles earlier = StoreFiles.of(this.repo.gitDir());
+		assertThat(earlier.directories()).containsKeys("refs", "refs/heads", "logs/refs/pull/1");
+		// a rename that keeps the directory's size, its time set back: only a listing
+		// sees it
+		Path heads = this.repo.gitDir().resolve("refs/heads");
+		Files.move(heads.resolve("a"), heads.resolve("c"));
+		Files.setLastModifiedTime(heads, HOUR_AGO);
+
+		StoreFiles since = StoreFiles.since(this.repo.gitDir(), earlier);
+
+		assertThat(Directories.isLocal(heads)).isTrue();
+		assertThat(since.identities()).containsKey("refs/heads/b").doesNotContainKeys("refs/heads/a", "refs/heads/c");
+		assertThat(StoreFiles.of(this.repo.gitDir()).identities()).containsKey("refs/heads/c");
+	}
+
+	@Test
+	void aDirectoryModifiedTooRecentlyIsListedAgain() throws IOException {
+		Path heads = this.repo.gitDir().resolve("refs/heads");
+		Files.setLastModifiedTime(heads, FileTime.from(Instant.now()));
+		StoreFiles earlier = StoreFiles.of(this.repo.gitDir());
+		FileTime recorded = Files.getLastModifiedTime(heads);
+		Files.move(heads.resolve("a"), heads.resolve("c"));
+		Files.setLastModifiedTime(heads, recorded);
+
+		StoreFiles since = StoreFiles.since(this.repo.gitDir(), earlier);
+
+		assertThat(earlier.directories()).doesNotContainKey("refs/heads").containsKey("refs");
+		assertThat(since.identities()).containsKeys("refs/heads/b", "refs/heads/c");
+	}
+
+	/** Moves the time of every file and directory of {@code dir} an hour back. */
+	static void age(Path dir) throws IOException {
+		try (Stream<Path> files = Files.walk(dir)) {
+			for (Path file : (Iterable<Path>) files::iterator) {
+				Files.setLastModifiedTime(file, HOUR_AGO);
+			}
+		}
+	}
+
+}
