@@ -71,12 +71,21 @@ class GrafanaDashboardIT extends ApiTestSupport {
 		long migration = launch("/api/jobs/migrations", """
 				{"repository": "%s", "targetFormat": "reftable", "chunkSize": 50, "throttleMillis": 200}"""
 			.formatted(name));
+		// every scrape while the migration runs is kept: a running job's gauges are there
+		// only while it runs, and a scrape during their refresh may see some of them
 		List<String> scrapes = new ArrayList<>();
 		Awaitility.await("the running migration's gauges")
 			.atMost(Duration.ofSeconds(60))
-			.until(() -> prometheusScrape().contains("refstore_jobs_running_rate_items_per_second{"));
-		scrapes.add(prometheusScrape());
-		awaitEnd(migration);
+			.until(() -> scrapes.add(prometheusScrape())
+					&& scrapes.get(scrapes.size() - 1).contains("refstore_jobs_running_rate_items_per_second{"));
+		Awaitility.await("job " + migration + " to complete")
+			.atMost(Duration.ofSeconds(120))
+			.pollInterval(Duration.ofMillis(200))
+			.until(() -> scrapes.add(prometheusScrape()) && "COMPLETED"
+				.equals(JsonPath.read(this.mvc.perform(get("/api/jobs/" + migration).with(as("viewer")))
+					.andReturn()
+					.getResponse()
+					.getContentAsString(), "$.status")));
 		Awaitility.await("every metric the dashboard queries")
 			.atMost(Duration.ofSeconds(60))
 			.pollInterval(Duration.ofSeconds(1))
