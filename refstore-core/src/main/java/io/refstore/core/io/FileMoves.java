@@ -141,10 +141,7 @@ public final class FileMoves {
 		});
 	}
 
-	/**
-	 * What {@link #forEachFile} and {@link #forEachLeaf} do with each file and its
-	 * attributes.
-	 */
+	/** What {@link #forEachFile} does with each regular file and its attributes. */
 	@FunctionalInterface
 	public interface FileAction {
 
@@ -158,18 +155,6 @@ public final class FileMoves {
 	 * and a walk of a live store must not fail on them.
 	 */
 	public static void forEachFile(Path root, FileAction action) throws IOException {
-		forEachLeaf(root, (file, attributes) -> {
-			if (attributes.isRegularFile()) {
-				action.accept(file, attributes);
-			}
-		});
-	}
-
-	/**
-	 * As {@link #forEachFile}, every entry that is not a directory: regular files and
-	 * symbolic links (not followed) among them, each with its own attributes.
-	 */
-	public static void forEachLeaf(Path root, FileAction action) throws IOException {
 		BasicFileAttributes attributes;
 		try {
 			attributes = Files.readAttributes(root, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
@@ -181,13 +166,16 @@ public final class FileMoves {
 	}
 
 	/**
-	 * {@link #forEachLeaf} below {@code path}: a directory's entries through
+	 * {@link #forEachFile} below {@code path}: a directory's entries through
 	 * {@link Directories} (fewer system calls than {@link Files#walkFileTree}), links not
 	 * followed.
 	 */
 	private static void visit(Path path, BasicFileAttributes attributes, FileAction action) throws IOException {
-		if (!attributes.isDirectory()) {
+		if (attributes.isRegularFile()) {
 			action.accept(path, attributes);
+			return;
+		}
+		if (!attributes.isDirectory()) {
 			return;
 		}
 		List<Path> entries;
