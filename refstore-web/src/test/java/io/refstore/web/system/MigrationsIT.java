@@ -44,6 +44,42 @@ class MigrationsIT {
 			"refstore_fleet_trust", "refstore_journal_source", "refstore_journal_entry");
 
 	@Test
+	void twoNodesRunningTheCallbackAtOnceOnANewPostgresDatabaseBothSucceed() throws Exception {
+		String callback = new ClassPathResource("db/postgresql/beforeMigrate.sql")
+			.getContentAsString(java.nio.charset.StandardCharsets.UTF_8);
+		try (PostgresDatabase postgres = PostgresDatabase.create("refstore_callback");
+				Connection first = postgres.connect();
+				Connection second = postgres.connect()) {
+			first.setAutoCommit(false);
+			second.setAutoCommit(false);
+			try (Statement statement = first.createStatement()) {
+				statement.execute(callback);
+			}
+			// the second waits on the first's uncommitted domain, which commits meanwhile
+			java.util.concurrent.CompletableFuture<Void> waiting = java.util.concurrent.CompletableFuture
+				.runAsync(() -> {
+					try (Statement statement = second.createStatement()) {
+						statement.execute(callback);
+						second.commit();
+					}
+					catch (SQLException ex) {
+						throw new java.util.concurrent.CompletionException(ex);
+					}
+				});
+			Thread.sleep(500);
+			first.commit();
+
+			waiting.get(30, java.util.concurrent.TimeUnit.SECONDS);
+			try (Statement statement = first.createStatement();
+					ResultSet domains = statement
+						.executeQuery("SELECT count(*) FROM pg_type WHERE typname = 'clob' AND typtype = 'd'")) {
+				assertThat(domains.next()).isTrue();
+				assertThat(domains.getInt(1)).isEqualTo(1);
+			}
+		}
+	}
+
+	@Test
 	void migrationsBuildTheSameTablesOnH2AndPostgres() throws Exception {
 		Path dir = Files.createTempDirectory("refstore-migrations");
 		String h2 = "jdbc:h2:file:" + dir.resolve("db") + ";WRITE_DELAY=0";
