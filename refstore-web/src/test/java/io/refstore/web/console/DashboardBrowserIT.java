@@ -69,6 +69,9 @@ class DashboardBrowserIT extends BrowserTestSupport {
 			.of(GROUP + "/alpha.git", GROUP + "/bravo.git", GROUP + "/charlie.git", GROUP + "/delta.git")
 			.equals(chrome.executeScript("return Array.from(document.querySelectorAll('#repos tbody tr[data-repo]'))"
 					+ ".map((row) => row.dataset.repo).sort();")));
+		// the rows match after the first letters already; the address follows the last
+		// request
+		waitUpTo(Duration.ofSeconds(10)).until((driver) -> driver.getCurrentUrl().contains("q=" + GROUP));
 		assertThat(chrome.getCurrentUrl()).contains("q=" + GROUP);
 		assertThat(chrome.findElements(By.id("maintain-due-button"))).as("offered to a viewer").isEmpty();
 		screenshot("dashboard-search");
