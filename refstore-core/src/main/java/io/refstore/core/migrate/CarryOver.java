@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -131,7 +132,7 @@ final class CarryOver {
 			return null;
 		}
 		Map<String, String> locked = new TreeMap<>();
-		Map<String, String> directories = new java.util.HashMap<>();
+		Map<String, String> directories = new HashMap<>();
 		for (String line : text.split("\n")) {
 			int split = line.indexOf('\0');
 			if (split > 1 && line.charAt(split - 1) == '/') {
@@ -185,7 +186,7 @@ final class CarryOver {
 			return List.of();
 		}
 		TreeSet<String> carried = new TreeSet<>();
-		Map<Path, RefStore> stores = new java.util.HashMap<>();
+		Map<Path, RefStore> stores = new HashMap<>();
 		try (Repository fresh = repository.reopen()) {
 			stores.put(backup, RefStores.openAt(fresh, RefFormat.FILES, backup));
 			for (Path dir : strayDirs) {
