@@ -14,7 +14,9 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,12 +60,15 @@ class JournalIngester implements SchedulingConfigurer {
 
 	private final TransactionTemplate transactions;
 
+	private final JournalReplay replay;
+
 	private final JournalProperties settings;
 
-	JournalIngester(RepoRegistry registry, JournalStore store, TransactionTemplate transactions,
+	JournalIngester(RepoRegistry registry, JournalStore store, JournalReplay replay, TransactionTemplate transactions,
 			JournalProperties settings) {
 		this.registry = registry;
 		this.store = store;
+		this.replay = replay;
 		this.transactions = transactions;
 		this.settings = settings;
 	}
@@ -144,9 +149,9 @@ class JournalIngester implements SchedulingConfigurer {
 						// not ingested whole, or written since: the next round
 						return false;
 					}
-					// the rename below replaces the previous file set aside for good:
-					// what the
-					// database holds of this one must be on the disk first
+					// the rename below replaces the previous file set aside for
+					// good: what the database holds of this one must be on the disk
+					// first
 					this.store.forceCommitted();
 					Path aside = JournalHook.setAside(commonDir);
 					Thread.sleep(grace.toMillis());
@@ -165,9 +170,8 @@ class JournalIngester implements SchedulingConfigurer {
 				}
 			}));
 			if (setAside) {
-				// the appends in flight at the rename are only in the file set aside and
-				// the
-				// database now
+				// the appends in flight at the rename are only in the file set
+				// aside and the database now
 				this.store.forceCommitted();
 			}
 			return setAside;
@@ -192,15 +196,31 @@ class JournalIngester implements SchedulingConfigurer {
 			if (from >= size) {
 				return -1;
 			}
+			// a file read from its first byte may hold entries stored already: one
+			// restored from a backup, or set aside by a compaction and put back
+			Long replayTo = (from == 0) ? this.replay.newestId(source.id()) : source.replayTo();
 			channel.position(from);
 			// the reader closes the channel's stream, and with it the channel
 			JournalReader reader = new JournalReader(Channels.newInputStream(channel));
 			int added = 0;
+			JournalEntry entry = null;
 			try (JournalStore.Appender entries = this.store.appender(source.id())) {
-				JournalEntry entry;
-				while (added < RUN && (entry = reader.next()) != null) {
-					entries.add(entry);
-					added++;
+				if (replayTo == null) {
+					// streamed: on PostgreSQL the server stores rows while the next are
+					// read
+					while (added < RUN && (entry = reader.next()) != null) {
+						entries.add(entry);
+						added++;
+					}
+				}
+				else {
+					List<JournalEntry> read = new ArrayList<>();
+					while (read.size() < RUN && (entry = reader.next()) != null) {
+						read.add(entry);
+					}
+					List<JournalEntry> unstored = this.replay.unstored(source, replayTo, read);
+					unstored.forEach(entries::add);
+					added = unstored.size();
 				}
 				if (reader.offset() == 0) {
 					// only a line still being written
@@ -208,20 +228,19 @@ class JournalIngester implements SchedulingConfigurer {
 				}
 				entries.finish();
 			}
+			// read to its last complete line: what is appended from now on is new
+			Long replayNext = (entry == null) ? null : replayTo;
 			// counted over every file the repository's journal has had: a file read again
 			// from its start (another file now) adds to them
 			long skipped = reader.skipped() + source.skipped();
 			long ingested = added + source.entries();
 			long offset = from + reader.offset();
-			// the hook does not force what it appends (docs/journal.md): the bytes read
-			// are
-			// forced before their offset is recorded, so that a power cut cannot leave
-			// the
-			// file shorter than a recorded offset (read again from its start, it would
-			// store
-			// its entries twice)
+			// the hook does not force what it appends (docs/journal.md): the bytes
+			// read are forced before their offset is recorded, so that a power cut
+			// cannot leave the file shorter than a recorded offset
 			channel.force(false);
-			this.store.advance(source.id(), tail(channel, offset), offset, ingested, skipped, Instant.now());
+			this.store.advance(source.id(), tail(channel, offset), offset, ingested, skipped, Instant.now(),
+					replayNext);
 			return added;
 		}
 		catch (NoSuchFileException ex) {

@@ -88,9 +88,12 @@ class JournalStore {
 	 * for the default
 	 * @param maxEntries how many entries it keeps, or {@code null} for the default
 	 * @param prunedBefore before when retention pruned entries, or {@code null}
+	 * @param replayTo the highest entry id the source held when its file began to be read
+	 * again from its first byte, or {@code null} if no such reading is under way
+	 * ({@link JournalReplay})
 	 */
 	record Source(long id, String tailDigest, long offset, long entries, long skipped, Instant ingestedAt,
-			Integer maxAgeDays, Long maxEntries, Instant prunedBefore) {
+			Integer maxAgeDays, Long maxEntries, Instant prunedBefore, Long replayTo) {
 
 	}
 
@@ -143,11 +146,11 @@ class JournalStore {
 			.single();
 	}
 
-	void advance(long source, String tailDigest, long offset, long entries, long skipped, Instant at) {
+	void advance(long source, String tailDigest, long offset, long entries, long skipped, Instant at, Long replayTo) {
 		this.jdbc
 			.sql("UPDATE refstore_journal_source SET tail_digest = ?, file_offset = ?, entries = ?, skipped = ?,"
-					+ " ingested_at = ? WHERE id = ?")
-			.params(tailDigest, offset, entries, skipped, utc(at), source)
+					+ " ingested_at = ?, replay_to = ? WHERE id = ?")
+			.params(tailDigest, offset, entries, skipped, utc(at), replayTo, source)
 			.update();
 	}
 
@@ -659,7 +662,7 @@ class JournalStore {
 		return (value.startsWith("ref:") || DeletedRefs.isZero(value)) ? null : value;
 	}
 
-	private static String refKey(String ref) {
+	static String refKey(String ref) {
 		return (ref.length() > REF_KEY) ? ref.substring(0, REF_KEY) : ref;
 	}
 
@@ -680,7 +683,7 @@ class JournalStore {
 		return new Source(rs.getLong("id"), rs.getString("tail_digest"), rs.getLong("file_offset"),
 				rs.getLong("entries"), rs.getLong("skipped"), instant(rs, "ingested_at"),
 				(Integer) rs.getObject("max_age_days", Integer.class), (Long) rs.getObject("max_entries", Long.class),
-				instant(rs, "pruned_before"));
+				instant(rs, "pruned_before"), (Long) rs.getObject("replay_to", Long.class));
 	}
 
 	/**
