@@ -6,9 +6,13 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
+import io.refstore.core.io.FileSystemSync;
 import io.refstore.core.io.Fsync;
 import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.HashAlgorithm;
@@ -23,7 +27,9 @@ import io.refstore.core.ref.SymbolicRef;
  * {@code packed-refs} (streamed, never one loose file per ref); root refs and symbolic
  * refs as loose files; logs under {@code logs/}. {@link #finish()} forces every file and
  * directory written to the disk, so the store is whole before anything moves it into
- * place.
+ * place: with one sync of the file system where that forces them all, else each file
+ * written and each directory holding one, known from the names written (no walk of a
+ * directory per log).
  */
 public final class FilesInitialWriter implements InitialRefWriter {
 
@@ -37,6 +43,12 @@ public final class FilesInitialWriter implements InitialRefWriter {
 
 	/** Files written so far. */
 	private long written = 1;
+
+	/** The loose refs written, by name. */
+	private final List<String> loose = new ArrayList<>();
+
+	/** The logs written, by their refs' names (the caller's strings, not copies). */
+	private final List<String> logs = new ArrayList<>();
 
 	/** The directory the last file was written to, made by then. */
 	private Path lastParent;
@@ -74,6 +86,7 @@ public final class FilesInitialWriter implements InitialRefWriter {
 		Path file = this.dir.resolve(name);
 		makeParent(file);
 		Files.write(file, content);
+		this.loose.add(name);
 		this.written++;
 	}
 
@@ -82,6 +95,7 @@ public final class FilesInitialWriter implements InitialRefWriter {
 		Path file = this.dir.resolve("logs").resolve(name);
 		makeParent(file);
 		ReflogEntry[] stored = null;
+		this.logs.add(name);
 		this.written++;
 		try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file))) {
 			for (int i = 0; i < entries.size(); i++) {
@@ -123,7 +137,19 @@ public final class FilesInitialWriter implements InitialRefWriter {
 		this.packedOut.close();
 		// one pass at the end rather than a sync per file as written: the kernel has
 		// written most back by then; with a reflog per ref, one sync of the file system
-		Fsync.tree(this.dir, this.written);
+		if (!FileSystemSync.tried(this.dir, this.written)) {
+			List<Path> files = new ArrayList<>(1 + this.loose.size() + this.logs.size());
+			files.add(this.dir.resolve("packed-refs"));
+			this.loose.forEach((name) -> files.add(this.dir.resolve(name)));
+			Path logDir = this.dir.resolve("logs");
+			this.logs.forEach((name) -> files.add(logDir.resolve(name)));
+			Set<Path> parents = new LinkedHashSet<>(
+					List.of(this.dir.resolve("refs/heads"), this.dir.resolve("refs/tags")));
+			files.forEach((file) -> parents.add(file.getParent()));
+			Fsync.files(files);
+			// then each directory holding one, and every directory above it, once
+			Fsync.directories(Fsync.withParentsUpTo(parents, this.dir));
+		}
 		Fsync.parentOf(this.dir);
 	}
 

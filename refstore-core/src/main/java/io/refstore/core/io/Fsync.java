@@ -2,14 +2,11 @@ package io.refstore.core.io;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
@@ -175,58 +172,6 @@ public final class Fsync {
 	public static void rename(Path from, Path to) throws IOException {
 		Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
 		directories(List.of(to.toAbsolutePath().getParent(), from.toAbsolutePath().getParent()));
-	}
-
-	/**
-	 * Forces every regular file and directory below {@code root} (and {@code root}
-	 * itself), files before the directories naming them: a store written in bulk, made
-	 * durable in one pass at its end instead of one sync per file as it is written. The
-	 * files are forced on several threads ({@link ParallelIo}): syncs that wait together
-	 * share the file system's journal commits.
-	 * @return how many files and directories were forced
-	 */
-	public static long tree(Path root) throws IOException {
-		return tree(root, 0);
-	}
-
-	/**
-	 * As {@link #tree(Path)}, for a tree of {@code written} files just written: with
-	 * enough of them, one sync of the whole file system where that forces them all
-	 * ({@link FileSystemSync}), without walking the tree.
-	 * @return how many files and directories were forced one by one
-	 */
-	public static long tree(Path root, long written) throws IOException {
-		if (FileSystemSync.tried(root, written)) {
-			return 0;
-		}
-		List<Path> files = new ArrayList<>();
-		List<Path> dirs = new ArrayList<>();
-		Files.walkFileTree(root, new SimpleFileVisitor<>() {
-
-			@Override
-			public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-				if (attrs.isRegularFile()) {
-					files.add(file);
-				}
-				return FileVisitResult.CONTINUE;
-			}
-
-			@Override
-			public FileVisitResult postVisitDirectory(Path dir, IOException ex) throws IOException {
-				if (ex != null) {
-					throw ex;
-				}
-				dirs.add(dir);
-				return FileVisitResult.CONTINUE;
-			}
-
-		});
-		files(files);
-		// deepest first, as walked: a directory is forced after everything it names
-		for (Path dir : dirs) {
-			directory(dir);
-		}
-		return files.size() + dirs.size();
 	}
 
 	/**

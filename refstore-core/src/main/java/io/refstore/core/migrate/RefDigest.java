@@ -78,6 +78,21 @@ public final class RefDigest {
 	 */
 	public static RefDigest of(RefStore store, ObjectDatabase objects, boolean withReflogs, MigrationProgress progress)
 			throws IOException {
+		return of(store, objects, withReflogs, null, progress);
+	}
+
+	/**
+	 * The digest of a whole store with the logs of the names given, read in their order
+	 * without listing the store's logs (in the files format a log per ref is a directory
+	 * to list per ref): for a store just written from those names.
+	 */
+	static RefDigest of(RefStore store, ObjectDatabase objects, List<String> reflogNames, MigrationProgress progress)
+			throws IOException {
+		return of(store, objects, true, reflogNames, progress);
+	}
+
+	private static RefDigest of(RefStore store, ObjectDatabase objects, boolean withReflogs, List<String> reflogNames,
+			MigrationProgress progress) throws IOException {
 		RefDigest digest = new RefDigest(objects);
 		long count = 0;
 		try (RefCursor cursor = store.refs(RefQuery.ALL.withRootRefs())) {
@@ -89,8 +104,11 @@ public final class RefDigest {
 			}
 		}
 		progress.update(count);
-		if (withReflogs) {
+		if (withReflogs && reflogNames == null) {
 			store.forEachReflog(digest::addReflog);
+		}
+		else if (withReflogs) {
+			store.forEachReflog(reflogNames, digest::addReflog);
 		}
 		return digest;
 	}

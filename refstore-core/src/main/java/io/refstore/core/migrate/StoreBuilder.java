@@ -59,10 +59,11 @@ final class StoreBuilder {
 			throws IOException {
 		Map<String, List<ReflogEntry>> reflogs = new LinkedHashMap<>();
 		long maxEntries = 0;
+		List<String> names = List.of();
 		if (options.reflogs()) {
 			// one pass: a reftable's log blocks are read once, not sought per ref; the
 			// names, listed once, count them first
-			List<String> names = (reflogNames != null) ? reflogNames : source.reflogNames();
+			names = (reflogNames != null) ? reflogNames : source.reflogNames();
 			this.progress.start("Reading reflogs", names.size());
 			long[] longest = { 0 };
 			source.forEachReflog(names, (name, entries) -> {
@@ -86,7 +87,9 @@ final class StoreBuilder {
 			}
 			writer.finish();
 		}
-		return verify(new BuiltStore(sourceDigest, null), staged, options);
+		// the logs read back are those of the names written, each looked up by its name:
+		// a listing would walk a directory per log of the files format once more
+		return verify(new BuiltStore(sourceDigest, null), staged, options, names);
 	}
 
 	/**
@@ -133,11 +136,23 @@ final class StoreBuilder {
 	 * @throws MigrationException if it reads differently from the source
 	 */
 	BuiltStore verify(BuiltStore built, Path staged, MigrationOptions options) throws IOException {
+		return verify(built, staged, options, null);
+	}
+
+	/**
+	 * {@link #verify(BuiltStore, Path, MigrationOptions)} reading the logs of the names
+	 * given (the names the store was written from), or, if {@code null}, of the names the
+	 * staged store lists.
+	 */
+	private BuiltStore verify(BuiltStore built, Path staged, MigrationOptions options, List<String> reflogNames)
+			throws IOException {
 		String targetDigest;
 		try (RefStore target = RefStores.openAt(this.repository, options.target(), staged)) {
 			this.progress.start("Verifying refs", built.refs);
-			targetDigest = RefDigest.of(target, this.repository.objectDatabase(), options.reflogs(), this.progress)
-				.finish();
+			RefDigest digest = (options.reflogs() && reflogNames != null)
+					? RefDigest.of(target, this.repository.objectDatabase(), reflogNames, this.progress)
+					: RefDigest.of(target, this.repository.objectDatabase(), options.reflogs(), this.progress);
+			targetDigest = digest.finish();
 			this.progress.stop();
 		}
 		if (!built.sourceDigest.equals(targetDigest)) {
