@@ -287,9 +287,8 @@ class JournalStore {
 		// the database's file name without its extension; null for one in memory
 		String path = this.jdbc.sql("CALL DATABASE_PATH()").query(String.class).optional().orElse(null);
 		if (path != null) {
-			// a directory opened for reading and forced: fsync(2) of the directory (the
-			// web
-			// layer keeps off core's storage internals, WebArchitectureTest)
+			// fsync(2) of the directory, opened for reading (the web layer keeps
+			// off core's storage internals, WebArchitectureTest)
 			try (FileChannel directory = FileChannel.open(Path.of(path).toAbsolutePath().getParent(),
 					StandardOpenOption.READ)) {
 				directory.force(true);
@@ -456,8 +455,7 @@ class JournalStore {
 				}
 			}
 			catch (SQLException ex) {
-				// the transaction rolls back anyway; the connection says why when next
-				// used
+				// the transaction rolls back anyway; the connection says why
 			}
 			finally {
 				this.copy = null;

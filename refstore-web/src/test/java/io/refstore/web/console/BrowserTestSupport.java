@@ -8,12 +8,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -101,10 +104,42 @@ public abstract class BrowserTestSupport {
 	/**
 	 * A wait of up to {@code timeout} that asks the browser every 100 ms (Selenium's
 	 * default, 500 ms, added a quarter of a second on average to every wait not over at
-	 * once: a page's late parts, a job's end).
+	 * once: a page's late parts, a job's end), and asks again when the page replaced an
+	 * element between a lookup and the read of what it found ({@link PageWait}).
 	 */
 	protected static WebDriverWait waitUpTo(Duration timeout) {
-		return new WebDriverWait(chrome, timeout, Duration.ofMillis(100));
+		return new PageWait(chrome, timeout);
+	}
+
+	/**
+	 * A wait whose condition is tried again when the element it read was taken out of the
+	 * page in the middle of a WebDriver command: pages that poll (htmx) replace their
+	 * elements, and Chromium reports an element replaced mid-command not as a stale
+	 * element but as "Node with given id does not belong to the document" (CI: a job's
+	 * page, JobsBrowserIT). Stale elements are for each wait's {@code ignoring}.
+	 */
+	private static final class PageWait extends WebDriverWait {
+
+		PageWait(WebDriver driver, Duration timeout) {
+			super(driver, timeout, Duration.ofMillis(100));
+		}
+
+		@Override
+		public <V> V until(Function<? super WebDriver, ? extends V> condition) {
+			return super.until((driver) -> {
+				try {
+					return condition.apply(driver);
+				}
+				catch (WebDriverException ex) {
+					if (String.valueOf(ex.getMessage()).contains("does not belong to the document")) {
+						// not yet: the next try looks the element up again
+						return null;
+					}
+					throw ex;
+				}
+			});
+		}
+
 	}
 
 	/** Waits (up to 30 s) until an element is on the page, and returns it. */
