@@ -41,9 +41,6 @@ public final class FilesInitialWriter implements InitialRefWriter {
 
 	private final PackedRefsWriter packed;
 
-	/** Files written so far. */
-	private long written = 1;
-
 	/** The loose refs written, by name. */
 	private final List<String> loose = new ArrayList<>();
 
@@ -87,7 +84,6 @@ public final class FilesInitialWriter implements InitialRefWriter {
 		makeParent(file);
 		Files.write(file, content);
 		this.loose.add(name);
-		this.written++;
 	}
 
 	@Override
@@ -96,7 +92,6 @@ public final class FilesInitialWriter implements InitialRefWriter {
 		makeParent(file);
 		ReflogEntry[] stored = null;
 		this.logs.add(name);
-		this.written++;
 		try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file))) {
 			for (int i = 0; i < entries.size(); i++) {
 				ReflogEntry entry = entries.get(i);
@@ -137,7 +132,9 @@ public final class FilesInitialWriter implements InitialRefWriter {
 		this.packedOut.close();
 		// one pass at the end rather than a sync per file as written: the kernel has
 		// written most back by then; with a reflog per ref, one sync of the file system
-		if (!FileSystemSync.tried(this.dir, this.written)) {
+		// packed-refs, the loose refs and the logs
+		long written = 1 + this.loose.size() + this.logs.size();
+		if (!FileSystemSync.tried(this.dir, written)) {
 			List<Path> files = new ArrayList<>(1 + this.loose.size() + this.logs.size());
 			files.add(this.dir.resolve("packed-refs"));
 			this.loose.forEach((name) -> files.add(this.dir.resolve(name)));
