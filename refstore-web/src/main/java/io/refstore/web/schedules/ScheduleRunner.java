@@ -5,10 +5,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import io.refstore.batch.api.JobSummary;
 import io.refstore.batch.api.RefJobs;
@@ -21,9 +21,10 @@ import io.refstore.web.system.Redaction;
  * a few per node at a time), with actor {@code schedule:<name>}. A repository where the
  * run this schedule launched before is still going, or still waits in the queue, is an
  * overrun: nothing is queued there and the schedule's overrun count grows. Every outcome
- * is one row of {@code refstore_schedule_run}. The webhooks hear of each fire
- * ({@code schedule.fired}, with how many repositories it selected and queued) and of a
- * selection that failed ({@code schedule.failed}). Runs on Quartz's threads; thread-safe.
+ * is one row of {@code refstore_schedule_run}, all of a fire's rows written in one
+ * transaction. The webhooks hear of each fire ({@code schedule.fired}, with how many
+ * repositories it selected and queued) and of a selection that failed
+ * ({@code schedule.failed}). Runs on Quartz's threads; thread-safe.
  */
 @Component
 class ScheduleRunner {
@@ -40,9 +41,12 @@ class ScheduleRunner {
 
 	private final ApplicationEventPublisher events;
 
+	private final TransactionTemplate transactions;
+
 	ScheduleRunner(ScheduleStore store, ScheduleTargets targets, RefJobs jobs, ScheduleQueue queue,
-			ApplicationEventPublisher events) {
+			ApplicationEventPublisher events, TransactionTemplate transactions) {
 		this.events = events;
+		this.transactions = transactions;
 		this.store = store;
 		this.targets = targets;
 		this.jobs = jobs;
@@ -52,21 +56,35 @@ class ScheduleRunner {
 
 	/**
 	 * Fires {@code name} for its fire time {@code scheduledAt}; a deleted schedule does
-	 * nothing.
+	 * nothing, nor does a fire already recorded (whichever instance ran it).
 	 */
 	void fire(String name, Instant scheduledAt) {
-		Optional<Schedule> found = this.store.find(name);
-		if (found.isEmpty()) {
+		Fired fired = this.transactions.execute((status) -> queue(name, scheduledAt));
+		if (fired == null) {
 			return;
+		}
+		if (fired.failure() != null) {
+			notify("schedule.failed", fired.schedule(), scheduledAt, repositories(0, 0),
+					Redaction.message(fired.failure()));
+			return;
+		}
+		this.queue.dispatchNow();
+		notify("schedule.fired", fired.schedule(), scheduledAt, repositories(fired.selected(), fired.queued()), null);
+	}
+
+	/**
+	 * Records the fire's runs in one transaction, with the schedule's row locked: a
+	 * second run of the same fire (on another instance) waits for this one's commit and
+	 * then finds it recorded; a node killed in the middle recorded nothing, and a fire
+	 * run again in its place queues everything. Null if there is nothing to do.
+	 */
+	private Fired queue(String name, Instant scheduledAt) {
+		Optional<Schedule> found = this.store.lockForFire(name);
+		if (found.isEmpty() || this.store.recorded(name, scheduledAt)) {
+			return null;
 		}
 		Schedule schedule = found.get();
 		Instant now = Instant.now();
-		// a fire Quartz recovered from a node that died during it: what that node
-		// recorded stands
-		Set<String> recorded = this.store.recorded(name, scheduledAt);
-		if (recorded.contains("")) {
-			return;
-		}
 		this.store.fired(name, now);
 		List<String> repositories;
 		try {
@@ -74,20 +92,24 @@ class ScheduleRunner {
 		}
 		catch (RuntimeException ex) {
 			record(schedule, scheduledAt, now, null, null, ScheduleRun.Outcome.FAILED, ex.getMessage());
-			notify("schedule.failed", schedule, scheduledAt, repositories(0, 0), Redaction.message(ex.getMessage()));
-			return;
+			return new Fired(schedule, 0, 0, ex.getMessage());
 		}
 		if (repositories.isEmpty()) {
 			record(schedule, scheduledAt, now, null, null, ScheduleRun.Outcome.NO_MATCH, null);
 		}
 		int queued = 0;
 		for (String repository : repositories) {
-			if (!recorded.contains(repository) && enqueue(schedule, scheduledAt, now, repository)) {
+			if (enqueue(schedule, scheduledAt, now, repository)) {
 				queued++;
 			}
 		}
-		this.queue.dispatchNow();
-		notify("schedule.fired", schedule, scheduledAt, repositories(repositories.size(), queued), null);
+		return new Fired(schedule, repositories.size(), queued, null);
+	}
+
+	/**
+	 * What a fire did: how many repositories it selected and queued, or why it failed.
+	 */
+	private record Fired(Schedule schedule, int selected, int queued, String failure) {
 	}
 
 	private static Map<String, Object> repositories(int selected, int queued) {

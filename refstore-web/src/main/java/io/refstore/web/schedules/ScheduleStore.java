@@ -12,11 +12,9 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
@@ -76,6 +74,19 @@ class ScheduleStore {
 
 	Optional<Schedule> find(String name) {
 		return this.jdbc.sql("SELECT * FROM refstore_schedule WHERE name = ?")
+			.param(name)
+			.query(this::schedule)
+			.optional();
+	}
+
+	/**
+	 * The schedule {@code name}, its row locked until the caller's transaction ends: the
+	 * fires of one schedule take turns, so a fire that two instances run at once (Quartz
+	 * gives a fire to one instance, but a node its cluster took for dead while it still
+	 * ran fires on) runs on the second only after the first committed what it did.
+	 */
+	Optional<Schedule> lockForFire(String name) {
+		return this.jdbc.sql("SELECT * FROM refstore_schedule WHERE name = ? FOR UPDATE")
 			.param(name)
 			.query(this::schedule)
 			.optional();
@@ -187,18 +198,13 @@ class ScheduleStore {
 	}
 
 	/**
-	 * The repositories that the fire of {@code name} at {@code scheduledAt} has recorded
-	 * runs for already ({@code ""} for a run without one): Quartz fires again a fire
-	 * whose node died before it ended, and what that fire recorded must not be queued
-	 * twice.
+	 * Whether the fire of {@code name} at {@code scheduledAt} has recorded what it did.
 	 */
-	Set<String> recorded(String name, Instant scheduledAt) {
-		return new HashSet<>(this.jdbc
-			.sql("SELECT COALESCE(repository, '') FROM refstore_schedule_run WHERE schedule_name = ?"
-					+ " AND scheduled_at = ?")
+	boolean recorded(String name, Instant scheduledAt) {
+		return this.jdbc.sql("SELECT COUNT(*) FROM refstore_schedule_run WHERE schedule_name = ? AND scheduled_at = ?")
 			.params(name, utc(scheduledAt))
-			.query(String.class)
-			.list());
+			.query(Long.class)
+			.single() > 0;
 	}
 
 	/**
