@@ -202,6 +202,7 @@ public final class JournalHook {
 		if (created.contains(HOOKS_DIR)) {
 			deleteIfEmpty(hooks);
 		}
+		deleteHandOvers(journalFile(repository));
 		if (created.contains(JOURNAL_DIR)) {
 			deleteIfEmpty(journalFile(repository).getParent());
 		}
@@ -271,6 +272,24 @@ public final class JournalHook {
 			Fsync.force(channel);
 		}
 		Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+	}
+
+	/**
+	 * Deletes the files in which the hook handed old values from the {@code prepared}
+	 * state to the {@code committed} state of a git process ({@code journal.old.<pid>.
+	 * <start>}): a process killed between the two leaves its file.
+	 */
+	private static void deleteHandOvers(Path journal) throws IOException {
+		String prefix = journal.getFileName() + ".old.";
+		try (DirectoryStream<Path> entries = Files.newDirectoryStream(journal.getParent(),
+				(entry) -> entry.getFileName().toString().startsWith(prefix))) {
+			for (Path entry : entries) {
+				Files.deleteIfExists(entry);
+			}
+		}
+		catch (NoSuchFileException ex) {
+			// no journal directory
+		}
 	}
 
 	private static void deleteIfEmpty(Path dir) throws IOException {

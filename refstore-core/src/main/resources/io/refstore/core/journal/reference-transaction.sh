@@ -1,5 +1,5 @@
 #!/bin/sh
-# refstore-journal-hook 1
+# refstore-journal-hook 2
 #
 # git's reference-transaction hook, installed by `refstore journal install`. In the
 # 'committed' state it appends a line per ref change to the refstore journal, all of
@@ -15,12 +15,143 @@ case $0 in
 */*) chained=${0%/*}/reference-transaction.refstore-chained ;;
 *) chained=./reference-transaction.refstore-chained ;;
 esac
-if [ "$1" != committed ]; then
+
+# git reports no old value (all zeros) for an update or a deletion that checks none
+# (`update-ref <ref> <new>`, `update-ref -d <ref>`, `branch -D`). In the 'prepared'
+# state the refs are locked, so what they hold then is what the change replaces: the
+# hook reads them (up to 1000 refs of a transaction) with one `git for-each-ref` and
+# hands their values to the 'committed' state of the same git process through the file
+# "carried", named by git's process id and, where /proc tells it, git's start time, so
+# no other process reads it. git nests a transaction on packed-refs in a deletion of
+# the files format: each state that hands values over writes "+", each that takes them
+# over "-", and the last one removes the file. Its lines: "+", "-", "= <ref> <value>".
+started() {
+	set -f
+	# shellcheck disable=SC2086 # the fields of /proc/<pid>/stat after the command's name
+	set -- $1
+	set +f
+	shift 19
+	start=${1-}
+}
+start=
+if [ -r "/proc/$PPID/stat" ] && read -r stat <"/proc/$PPID/stat"; then
+	started "${stat##*) }"
+fi
+carried=$journal.old.$PPID.$start
+
+# "<old> <new> <ref>" in, the journal's tab-separated lines out, with the old values the
+# 'prepared' state read put in for the zeros; the writer's backslashes, tabs and newlines
+# escaped. A block of up to 64 KiB goes to standard output, for the shell to write; a
+# larger one to the file "large" names, and standard output says "#<bytes>" (the shell
+# reads a command's output 128 bytes at a time: 1.6 MB of a 10,000-ref push took 12,700
+# reads, 60 ms). Output starting with "~" asks the shell to remove "carried". With
+# "aborted" set, only that.
+entries='
+BEGIN {
+	w = ENVIRON["REFSTORE_JOURNAL_WRITER"]
+	for (i = 1; i <= length(w); i++) {
+		c = substr(w, i, 1)
+		if (c == "\\") c = "\\\\"
+		else if (c == "\t") c = "\\t"
+		else if (c == "\n") c = "\\n"
+		writer = writer c
+	}
+	while ((got = (getline l < carried)) > 0) {
+		if (l == "+") depth++
+		else if (l == "-") depth--
+		else if (split(l, f, " ") == 3 && f[1] == "=") old[f[2]] = f[3]
+	}
+	handed = (got == 0)
+}
+NF >= 3 {
+	o = $1
+	if (o ~ /^0+$/ && substr($3, 1, 5) == "refs/") {
+		unchecked++
+		if ($3 in old) o = old[$3]
+	}
+	line[++n] = sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\n", tx, time, o, $2, substr($0, length($1) + length($2) + 3), kind, writer)
+	bytes += length(line[n])
+}
+END {
+	if (handed && unchecked) {
+		if (depth <= 1) printf "~"
+		else {
+			print "-" >> carried
+			close(carried)
+		}
+	}
+	if (aborted) exit
+	if (bytes <= 65536) {
+		for (i = 1; i <= n; i++) printf "%s", line[i]
+		exit
+	}
+	for (i = 1; i <= n; i++) printf "%s", line[i] > large
+	close(large)
+	printf "#%d", bytes
+}'
+
+case $1 in
+committed) ;;
+prepared)
+	# the refs under refs/ reported without an old value, a line each; none if more
+	# than 1000
+	unchecked='$1 ~ /^0+$/ && substr($3, 1, 5) == "refs/" { if (++n > 1000) exit; names = names $3 "\n" }
+END { if (n <= 1000) printf "%s", names }'
+	if [ -x "$chained" ]; then
+		# the chained hook reads the same input: keep it, trailing newline included
+		input=$(cat; echo .)
+		input=${input%.}
+		names=$(printf '%s' "$input" | LC_ALL=C awk "$unchecked")
+	else
+		names=$(LC_ALL=C awk "$unchecked")
+	fi
+	if [ -n "$names" ]; then
+		set -f
+		# shellcheck disable=SC2086 # a name an argument: a ref name has no space or glob character
+		{
+			echo +
+			git for-each-ref --format='= %(refname) %(if)%(symref)%(then)ref:%(symref)%(else)%(objectname)%(end)' \
+				$names 2>/dev/null
+		} >>"$carried"
+		set +f
+	fi
+	if [ -x "$chained" ]; then
+		printf '%s' "$input" | "$chained" "$@"
+		exit
+	fi
+	exit 0
+	;;
+aborted)
+	if [ -f "$carried" ]; then
+		# a transaction that handed values over ends its share of them
+		if [ -x "$chained" ]; then
+			input=$(cat; echo .)
+			input=${input%.}
+			done=$(printf '%s' "$input" | LC_ALL=C awk -v carried="$carried" -v aborted=1 "$entries")
+		else
+			done=$(LC_ALL=C awk -v carried="$carried" -v aborted=1 "$entries")
+		fi
+		if [ "$done" = '~' ]; then
+			rm -f "$carried"
+		fi
+		if [ -x "$chained" ]; then
+			printf '%s' "$input" | "$chained" "$@"
+			exit
+		fi
+		exit 0
+	fi
 	if [ -x "$chained" ]; then
 		exec "$chained" "$@"
 	fi
 	exit 0
-fi
+	;;
+*)
+	if [ -x "$chained" ]; then
+		exec "$chained" "$@"
+	fi
+	exit 0
+	;;
+esac
 
 # <seconds>.<nine digits>; where date has no %N (macOS), the nanoseconds are zeros
 now=$(date +%s.%N 2>/dev/null)
@@ -50,47 +181,24 @@ for name in $writer_env; do
 	fi
 done
 
-# "<old> <new> <ref>" in, the journal's tab-separated lines out; the writer's
-# backslashes, tabs and newlines escaped. A block of up to 64 KiB goes to standard
-# output, for the shell to write; a larger one to the file "large" names, and standard
-# output says "#<bytes>" (the shell reads a command's output 128 bytes at a time: 1.6 MB
-# of a 10,000-ref push took 12,700 reads, 60 ms)
-entries='
-BEGIN {
-	w = ENVIRON["REFSTORE_JOURNAL_WRITER"]
-	for (i = 1; i <= length(w); i++) {
-		c = substr(w, i, 1)
-		if (c == "\\") c = "\\\\"
-		else if (c == "\t") c = "\\t"
-		else if (c == "\n") c = "\\n"
-		writer = writer c
-	}
-}
-NF >= 3 {
-	line[++n] = sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\n", tx, time, $1, $2, substr($0, length($1) + length($2) + 3), kind, writer)
-	bytes += length(line[n])
-}
-END {
-	if (bytes <= 65536) {
-		for (i = 1; i <= n; i++) printf "%s", line[i]
-		exit
-	}
-	for (i = 1; i <= n; i++) printf "%s", line[i] > large
-	close(large)
-	printf "#%d", bytes
-}'
-
 # awk as the command substitution's one simple command: the subshell becomes awk, no
 # process more (the chained hook's environment stays as git gave it)
 if [ -x "$chained" ]; then
 	# the chained hook reads the same input: keep it, trailing newline included
 	input=$(cat; echo .)
 	input=${input%.}
-	block=$(printf '%s' "$input" | REFSTORE_JOURNAL_WRITER=$writer LC_ALL=C awk -v tx="$now-$$" -v time="$now" -v kind="$kind" -v large="$large" "$entries")
+	block=$(printf '%s' "$input" | REFSTORE_JOURNAL_WRITER=$writer LC_ALL=C awk -v tx="$now-$$" -v time="$now" -v kind="$kind" -v large="$large" -v carried="$carried" "$entries")
 else
-	block=$(REFSTORE_JOURNAL_WRITER=$writer LC_ALL=C awk -v tx="$now-$$" -v time="$now" -v kind="$kind" -v large="$large" "$entries")
+	block=$(REFSTORE_JOURNAL_WRITER=$writer LC_ALL=C awk -v tx="$now-$$" -v time="$now" -v kind="$kind" -v large="$large" -v carried="$carried" "$entries")
 fi
 status=$?
+taken=
+case $block in
+'~'*)
+	block=${block#\~}
+	taken=$carried
+	;;
+esac
 # one write with O_APPEND: the whole block, its last newline included, is the one
 # argument of the shell's printf (a builtin), which writes it at once; a large block is
 # copied from its file by dd in one block of its size (a read of a regular file returns
@@ -118,6 +226,9 @@ case $status$block in
 	rm -f "$large"
 	;;
 esac
+if [ -n "$taken" ]; then
+	rm -f "$taken"
+fi
 if [ -x "$chained" ]; then
 	printf '%s' "$input" | "$chained" "$@"
 	exit

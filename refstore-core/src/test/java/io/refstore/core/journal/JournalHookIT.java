@@ -9,9 +9,11 @@ import static io.refstore.core.journal.JournalFixtures.writeHook;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -58,29 +60,72 @@ class JournalHookIT {
 
 		assertThat(changes(entries(pushes.server)))
 			.isEqualTo(committedLines(pushes.server.gitDir().resolve("own-hook.log")));
-		assertThat(changes(entries(pushes.work))).isEqualTo(committedLines(pushes.work.dir().resolve("own-hook.log")));
+		// the own hook got no old value for branch -D (zeros); the journal has the one
+		// the branch held
+		assertThat(changes(entries(pushes.work)))
+			.isEqualTo(committedLines(pushes.work.dir().resolve("own-hook.log")).stream()
+				.map((line) -> line.equals(ZERO + " " + ZERO + " refs/heads/topic")
+						? pushes.c1 + " " + ZERO + " refs/heads/topic" : line)
+				.toList());
 		assertThat(Files.readString(pushes.server.gitDir().resolve("own-hook.log"))).contains("== prepared");
 		assertThat(pushes.forced.stderr()).contains("own hook: prepared").contains("own hook: committed");
 	}
 
 	@ParameterizedTest(name = "git {0}, {1}")
 	@MethodSource("io.refstore.core.journal.JournalFixtures#gits")
-	void updateRefAndBranchDeletionAreJournaledAsGitReportsThem(String version, String format) throws IOException {
+	void updateRefAndBranchDeletionAreJournaledWithTheValuesTheyReplaced(String version, String format)
+			throws IOException {
 		Pushes pushes = push(version, format, false);
 		TempRepo work = pushes.work;
+		// an update and a deletion that check no old value: git reports zeros as the old
+		// value, the journal the value each replaced
+		work.git("update-ref", "refs/heads/work", pushes.c3);
+		work.git("update-ref", "-d", "refs/heads/work");
 
 		List<JournalEntry> entries = entries(work);
 
-		// git gives the hook no old value for a deletion that names none (branch -D): all
-		// zeros
 		assertThat(changes(entries)).startsWith(ZERO + " " + pushes.c1 + " refs/heads/work",
 				pushes.c1 + " " + pushes.c2 + " refs/heads/work", ZERO + " " + pushes.c1 + " refs/heads/topic");
-		List<JournalEntry> deletion = entries.subList(3, entries.size());
-		assertThat(deletion).isNotEmpty()
-			.allSatisfy((entry) -> assertThat(entry.refName()).isEqualTo("refs/heads/topic"))
-			.allSatisfy((entry) -> assertThat(entry.newValue()).isEqualTo(ZERO));
+		// a deletion of the files format is two transactions (the second on packed-refs),
+		// both journaled with the value
+		assertThat(changes(entries.subList(3, entries.size()))).containsOnly(
+				pushes.c1 + " " + ZERO + " refs/heads/topic", pushes.c2 + " " + pushes.c3 + " refs/heads/work",
+				pushes.c3 + " " + ZERO + " refs/heads/work");
+		assertThat(changes(entries)).containsSubsequence(pushes.c1 + " " + ZERO + " refs/heads/topic",
+				pushes.c2 + " " + pushes.c3 + " refs/heads/work", pushes.c3 + " " + ZERO + " refs/heads/work");
 		assertThat(work.run(new byte[0], "rev-parse", "-q", "--verify", "refs/heads/topic").exitCode()).isNotZero();
-		assertThat(work.git("rev-parse", "refs/heads/work").strip()).isEqualTo(pushes.c2);
+		assertThat(work.run(new byte[0], "rev-parse", "-q", "--verify", "refs/heads/work").exitCode()).isNotZero();
+		// the values handed from one state to the next leave no file behind
+		try (Stream<Path> files = Files.list(JournalHook.journalFile(work.gitDir()).getParent())) {
+			assertThat(files.map((file) -> file.getFileName().toString()))
+				.allSatisfy((name) -> assertThat(name).doesNotStartWith("journal.old."));
+		}
+	}
+
+	@ParameterizedTest(name = "git {0}, {1}")
+	@MethodSource("io.refstore.core.journal.JournalFixtures#gits")
+	void aTransactionOfMoreThanAThousandUncheckedUpdatesKeepsGitsZeros(String version, String format)
+			throws IOException {
+		TempRepo repo = JournalFixtures.init(version, format, this.dir.resolve("repo"));
+		String c1 = repo.commit("one", null);
+		String c2 = repo.commit("two", c1);
+		StringBuilder creates = new StringBuilder();
+		StringBuilder updates = new StringBuilder();
+		for (int i = 0; i < 1001; i++) {
+			creates.append("create refs/heads/b").append(i).append(' ').append(c1).append('\n');
+			updates.append("update refs/heads/b").append(i).append(' ').append(c2).append('\n');
+		}
+		repo.run(creates.toString().getBytes(StandardCharsets.UTF_8), "update-ref", "--stdin").requireOk();
+		install(repo.gitDir());
+
+		repo.run(updates.toString().getBytes(StandardCharsets.UTF_8), "update-ref", "--stdin").requireOk();
+		repo.git("update-ref", "refs/heads/b0", c1);
+
+		List<JournalEntry> entries = entries(repo);
+		assertThat(entries).hasSize(1002);
+		assertThat(changes(entries.subList(0, 1001)))
+			.allSatisfy((change) -> assertThat(change).startsWith(ZERO + " " + c2 + " refs/heads/b"));
+		assertThat(changes(entries).get(1001)).isEqualTo(c2 + " " + c1 + " refs/heads/b0");
 	}
 
 	@ParameterizedTest(name = "git {0}, {1}")

@@ -87,12 +87,16 @@ class JournalInstallIT {
 		install(repo.gitDir());
 
 		repo.git("update-ref", "refs/heads/one", commit);
+		// what a git killed between the 'prepared' and 'committed' states leaves
+		Path handOver = JournalHook.journalFile(repo.gitDir()).resolveSibling("journal.old.4242.1234");
+		Files.writeString(handOver, "+\n= refs/heads/one " + commit + "\n");
 		uninstall(repo.gitDir());
 		repo.git("update-ref", "refs/heads/other", commit);
 
 		assertThat(JournalFixtures.changes(entries(repo)))
 			.containsExactly("0".repeat(40) + " " + commit + " refs/heads/one");
 		assertThat(Files.isDirectory(hooks) ? snapshot(hooks) : Map.of()).isEqualTo(hooksBefore);
+		assertThat(handOver).doesNotExist();
 		if (ownHook) {
 			// run, chained, for the first update and as itself for the second
 			assertThat(JournalFixtures.committedLines(repo.dir().resolve("own-hook.log"))).containsExactly(

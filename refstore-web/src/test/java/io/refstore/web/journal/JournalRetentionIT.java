@@ -137,10 +137,19 @@ class JournalRetentionIT extends ApiTestSupport {
 		TempRepo repo = TempRepo.init(GitCli.reftable(), ROOT.resolve(name), "--bare", "--ref-format=files");
 		List<String> commits = repo.commits(3, "c");
 		this.mvc.perform(settings(name, "{\"enabled\": true}").with(as("admin"))).andExpect(status().isOk());
-		// git reports no old value for any of these three changes of "gone"
 		repo.git("update-ref", "refs/heads/gone", commits.get(0));
 		repo.git("update-ref", "refs/heads/gone", commits.get(1));
-		repo.git("branch", "-D", "gone");
+		// a deletion journaled without its old value, as a hook of refstore before it
+		// read
+		// old values journaled branch -D (and as the hook still journals a transaction of
+		// more than 1,000 unchecked updates): the branch deleted with no hook run, the
+		// line that hook wrote appended
+		repo.git("-c", "core.hooksPath=/dev/null", "branch", "-D", "gone");
+		long now = Instant.now().getEpochSecond();
+		Files.writeString(JournalHook.journalFile(repo.gitDir()),
+				"%d.000000000-1\t%d.000000000\t%s\t%s\trefs/heads/gone\tgit\t\n".formatted(now, now, "0".repeat(40),
+						"0".repeat(40)),
+				StandardOpenOption.APPEND);
 		repo.git("update-ref", "refs/heads/new", commits.get(2));
 		repo.git("update-ref", "refs/heads/newer", commits.get(2));
 		this.mvc.perform(settings(name, "{\"maxEntries\": 2}").with(as("admin"))).andExpect(status().isOk());
