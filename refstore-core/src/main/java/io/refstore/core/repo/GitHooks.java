@@ -40,14 +40,24 @@ public final class GitHooks {
 
 	/**
 	 * The repository's {@code reference-transaction} hook, run in this process's
-	 * environment; with {@link #WRITER_KIND} and {@link #WRITER_USER} as the repository
-	 * was opened with them, if it was (the {@code refstore} command names itself so, a
-	 * job itself and its launcher).
+	 * environment; with {@code GIT_DIR} and {@code GIT_WORK_TREE} (made absolute), and
+	 * {@link #WRITER_KIND} and {@link #WRITER_USER}, as the repository was opened with
+	 * them, if it was (the {@code refstore} command names itself so, a job itself and its
+	 * launcher).
 	 */
 	public static TransactionHook referenceTransaction(Repository repository) {
 		Map<String, String> writer = new HashMap<>();
 		for (String name : List.of(WRITER_KIND, WRITER_USER)) {
 			repository.environmentValue(name).ifPresent((value) -> writer.put(name, value));
+		}
+		// git exports the git directory and working tree it was given (--git-dir,
+		// --work-tree), so that git run by the hook finds the same repository
+		if (repository.environmentValue("GIT_DIR").isPresent()) {
+			writer.put("GIT_DIR", repository.gitDir().toAbsolutePath().toString());
+		}
+		if (repository.environmentValue("GIT_WORK_TREE").isPresent()) {
+			repository.workTree()
+				.ifPresent((workTree) -> writer.put("GIT_WORK_TREE", workTree.toAbsolutePath().toString()));
 		}
 		return referenceTransaction(repository, writer);
 	}

@@ -30,8 +30,10 @@ started() {
 	# shellcheck disable=SC2086 # the fields of /proc/<pid>/stat after the command's name
 	set -- $1
 	set +f
-	shift 19
-	start=${1-}
+	if [ $# -ge 20 ]; then
+		shift 19
+		start=$1
+	fi
 }
 start=
 if [ -r "/proc/$PPID/stat" ] && read -r stat <"/proc/$PPID/stat"; then

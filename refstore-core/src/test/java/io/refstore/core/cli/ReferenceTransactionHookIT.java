@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -118,6 +119,34 @@ class ReferenceTransactionHookIT {
 			.isEqualTo(Files.readString(forGit.resolve("hook.log")));
 		assertThat(refState(forRefstore.resolve(".git"))).as("refs afterwards" + context)
 			.isEqualTo(refState(forGit.resolve(".git")));
+	}
+
+	/**
+	 * git exports the git directory it was given to the hook: git run by the hook (the
+	 * journal's hook reads old values so) finds the repository from wherever the command
+	 * ran. In the files format: the hook refstore runs finds the git on the test's
+	 * {@code PATH}, which may be 2.39.
+	 */
+	@Test
+	void gitRunByTheHookFindsTheRepositoryGivenByGitDir() throws IOException {
+		GitCli git = GitCli.reftable();
+		Path scratch = temp.resolve("git-dir");
+		Path outside = Files.createDirectories(scratch.resolve("outside"));
+		TempRepo base = TempRepo.init(git, scratch.resolve("base"), "--ref-format=files");
+		base.git("update-ref", "refs/heads/main", base.commit("one", null));
+		Path forGit = copy(base.dir(), scratch.resolve("git"));
+		Path forRefstore = copy(base.dir(), scratch.resolve("refstore"));
+		for (Path repo : List.of(forGit, forRefstore)) {
+			install(repo.resolve(".git/hooks"), "#!/bin/sh\ntest \"$1\" = prepared || exit 0\n"
+					+ "git for-each-ref --format='%(refname)' refs/heads/main >>'" + repo.resolve("hook.log") + "'\n");
+		}
+
+		git.run(outside, new byte[0], "--git-dir=../git/.git", "update-ref", "refs/heads/new", "main").requireOk();
+		refstore(outside, new byte[0], "--git-dir=../refstore/.git", "update-ref", "refs/heads/new", "main")
+			.requireOk();
+
+		assertThat(Files.readString(forGit.resolve("hook.log"))).isEqualTo("refs/heads/main\n");
+		assertThat(Files.readString(forRefstore.resolve("hook.log"))).isEqualTo("refs/heads/main\n");
 	}
 
 	private static void install(Path dir, String script) throws IOException {
