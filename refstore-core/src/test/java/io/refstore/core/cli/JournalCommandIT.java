@@ -194,6 +194,21 @@ class JournalCommandIT {
 	}
 
 	@Test
+	void aRefMadeBeforeTheJournalAndDeletedWithoutItsOldValueIsRestoredAtTheValueItHeld() throws IOException {
+		TempRepo repo = repoWithJournal();
+		String c2 = repo.git("rev-parse", "two").strip();
+		// no entry of the journal set the tag's value, and git reports the deletion with
+		// zeros as the old value: the hook read the value git deleted
+		repo.git("update-ref", "-d", "refs/tags/two");
+
+		List<String> deleted = refstore(repo.dir(), "journal", "deleted").requireOk().stdout().lines().toList();
+		assertThat(deleted).singleElement().asString().endsWith(" UTC  " + c2 + "  refs/tags/two  git");
+		assertThat(refstore(repo.dir(), "journal", "restore", "refs/tags/two").requireOk().stdout())
+			.isEqualTo("restored refs/tags/two at " + c2 + "\n");
+		assertThat(repo.git("rev-parse", "refs/tags/two").strip()).isEqualTo(c2);
+	}
+
+	@Test
 	void logWarnsOfDamagedLinesAndIgnoresATornOne() throws IOException {
 		TempRepo repo = repoWithJournal();
 		String c1 = repo.git("rev-parse", "one").strip();
