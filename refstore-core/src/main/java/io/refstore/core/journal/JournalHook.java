@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
 
 import io.refstore.core.io.FileBytes;
 import io.refstore.core.io.Fsync;
+import io.refstore.core.repo.FsyncSettings;
 import io.refstore.core.repo.GitHooks;
 import io.refstore.core.repo.Repository;
 
@@ -315,7 +316,8 @@ public final class JournalHook {
 			template = new String(in.readAllBytes(), StandardCharsets.UTF_8);
 		}
 		String text = template.replace("@JOURNAL@", quote(journalFile(repository).toString()))
-			.replace("@WRITER_ENV@", quote(String.join(" ", writerEnv)));
+			.replace("@WRITER_ENV@", quote(String.join(" ", writerEnv)))
+			.replace("@SYNC@", FsyncSettings.of(repository.config()).references() ? "yes" : "''");
 		if (!created.isEmpty()) {
 			int secondLineEnd = text.indexOf('\n', text.indexOf('\n') + 1);
 			text = text.substring(0, secondLineEnd + 1) + CREATED + " " + String.join(" ", created) + "\n"

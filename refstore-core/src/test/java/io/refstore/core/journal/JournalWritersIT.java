@@ -143,6 +143,43 @@ class JournalWritersIT {
 		}
 	}
 
+	/**
+	 * Where git forces ref files ({@code core.fsync} covers {@code reference} when the
+	 * hook is installed), the hook forces the journal and its directory after the append,
+	 * so a power cut does not take an entry of a change git made durable; elsewhere it
+	 * forces nothing, as git does not.
+	 */
+	@ParameterizedTest(name = "git {0}, {1}")
+	@MethodSource("io.refstore.core.journal.JournalFixtures#gits")
+	void theJournalIsForcedWhereGitForcesRefs(String version, String format) throws Exception {
+		TempRepo repo = JournalFixtures.init(version, format, this.dir.resolve("repo"));
+		String commit = repo.commit("one", null);
+		install(repo.gitDir());
+		assertThat(journalSyncs(repo, version, "refs/heads/before", commit)).isEmpty();
+
+		repo.git("config", "core.fsync", "reference");
+		install(repo.gitDir());
+		String journal = journal(repo).toRealPath().toString();
+		assertThat(journalSyncs(repo, version, "refs/heads/after", commit)).as("fsync calls of the journal")
+			.anySatisfy((line) -> assertThat(line).contains("<" + journal + ">"))
+			.anySatisfy((line) -> assertThat(line).contains("<" + journal(repo).getParent().toRealPath() + ">"));
+		assertThat(JournalFixtures.changes(entries(repo))).hasSize(2);
+	}
+
+	/**
+	 * The hook's fsync calls of the journal's directory or files while git creates a ref.
+	 */
+	private List<String> journalSyncs(TempRepo repo, String version, String ref, String commit) throws Exception {
+		Path trace = this.dir.resolve("strace-" + ref.replace('/', '-') + ".out");
+		List<String> command = new ArrayList<>(
+				List.of("strace", "-f", "-y", "-e", "trace=fsync,fdatasync", "-o", trace.toString()));
+		command.addAll(JournalFixtures.git(version).command());
+		command.addAll(List.of("update-ref", ref, commit));
+		GitCli.command(command).run(repo.dir(), new byte[0]).requireOk();
+		String dir = journal(repo).getParent().toRealPath().toString();
+		return Files.readAllLines(trace).stream().filter((line) -> line.contains("<" + dir)).toList();
+	}
+
 	/** A repository with the hook and a commit, tagged {@code one} (before the hook). */
 	private TempRepo repoWithHook(String version, String format) throws IOException {
 		TempRepo repo = JournalFixtures.init(version, format, this.dir.resolve("repo"));
