@@ -72,7 +72,9 @@ NF >= 3 {
 	o = $1
 	if (o ~ /^0+$/ && substr($3, 1, 5) == "refs/") {
 		unchecked++
-		if ($3 in old) o = old[$3]
+		# the target of a symbolic ref, except for an update through it (git 2.39 reports the
+		# symbolic ref with the value set on the ref it points at)
+		if (($3 in old) && (substr(old[$3], 1, 4) != "ref:" || $2 ~ /^0+$/ || substr($2, 1, 4) == "ref:")) o = old[$3]
 	}
 	line[++n] = sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\n", tx, time, o, $2, substr($0, length($1) + length($2) + 3), kind, writer)
 	bytes += length(line[n])

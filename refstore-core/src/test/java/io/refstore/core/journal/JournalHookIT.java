@@ -104,6 +104,30 @@ class JournalHookIT {
 
 	@ParameterizedTest(name = "git {0}, {1}")
 	@MethodSource("io.refstore.core.journal.JournalFixtures#gits")
+	void symbolicRefsKeepTheirTargetsAsOldValuesOnlyWhenTheyChange(String version, String format) throws IOException {
+		TempRepo repo = JournalFixtures.init(version, format, this.dir.resolve("repo"));
+		String c1 = repo.commit("one", null);
+		String c2 = repo.commit("two", c1);
+		repo.git("update-ref", "refs/heads/main", c1);
+		repo.git("symbolic-ref", "refs/heads/sym", "refs/heads/main");
+		install(repo.gitDir());
+
+		// an update through the symbolic ref changes the ref it points at (git 2.39 also
+		// reports the symbolic ref, with the new value and zeros)
+		repo.git("update-ref", "refs/heads/sym", c2);
+		repo.git("symbolic-ref", "refs/heads/sym", "refs/heads/other");
+
+		List<String> changes = changes(entries(repo));
+		assertThat(changes).contains(c1 + " " + c2 + " refs/heads/main")
+			.allSatisfy((change) -> assertThat(change).doesNotStartWith("ref:refs/heads/main " + c2));
+		if (version.equals("2.55")) {
+			// git 2.55 reports a change of a symbolic ref's target, which 2.39 does not
+			assertThat(changes).contains("ref:refs/heads/main ref:refs/heads/other refs/heads/sym");
+		}
+	}
+
+	@ParameterizedTest(name = "git {0}, {1}")
+	@MethodSource("io.refstore.core.journal.JournalFixtures#gits")
 	void aTransactionOfMoreThanAThousandUncheckedUpdatesKeepsGitsZeros(String version, String format)
 			throws IOException {
 		TempRepo repo = JournalFixtures.init(version, format, this.dir.resolve("repo"));
