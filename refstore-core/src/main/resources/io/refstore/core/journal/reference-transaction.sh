@@ -101,16 +101,37 @@ case $1 in
 committed) ;;
 prepared)
 	# the refs under refs/ reported without an old value, a line each; none if more
-	# than 1000
+	# than 1000. The shell reads the first 8 lines itself (most transactions have one or
+	# a few, and a process start costs more than reading them a byte at a time), awk
+	# all of them when there are more
 	unchecked='$1 ~ /^0+$/ && substr($3, 1, 5) == "refs/" { if (++n > 1000) exit; names = names $3 "\n" }
 END { if (n <= 1000) printf "%s", names }'
-	if [ -x "$chained" ]; then
-		# the chained hook reads the same input: keep it, trailing newline included
-		input=$(cat; echo .)
-		input=${input%.}
-		names=$(printf '%s' "$input" | LC_ALL=C awk "$unchecked")
-	else
-		names=$(LC_ALL=C awk "$unchecked")
+	newline='
+'
+	input=
+	names=
+	lines=0
+	while [ $lines -lt 8 ] && IFS= read -r line; do
+		input=$input$line$newline
+		lines=$((lines + 1))
+		case ${line%% *} in
+		*[!0]*) ;;
+		*)
+			case ${line##* } in
+			refs/*) names=$names${line##* }$newline ;;
+			esac
+			;;
+		esac
+	done
+	if [ $lines = 8 ]; then
+		if [ -x "$chained" ]; then
+			# the chained hook reads the same input: keep it, trailing newline included
+			input=$(printf '%s' "$input"; cat; echo .)
+			input=${input%.}
+			names=$(printf '%s' "$input" | LC_ALL=C awk "$unchecked")
+		else
+			names=$({ printf '%s' "$input"; cat; } | LC_ALL=C awk "$unchecked")
+		fi
 	fi
 	if [ -n "$names" ]; then
 		set -f

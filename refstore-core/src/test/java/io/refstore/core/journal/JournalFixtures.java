@@ -104,13 +104,18 @@ final class JournalFixtures {
 
 	/** The lines a logging hook got in the {@code committed} state, in order. */
 	static List<String> committedLines(Path log) throws IOException {
+		return stateLines(log, "committed");
+	}
+
+	/** The lines a logging hook got in {@code state}, in order. */
+	static List<String> stateLines(Path log, String state) throws IOException {
 		List<String> lines = new ArrayList<>();
-		boolean committed = false;
+		boolean in = false;
 		for (String line : Files.readAllLines(log)) {
 			if (line.startsWith("== ")) {
-				committed = line.equals("== committed");
+				in = line.equals("== " + state);
 			}
-			else if (committed) {
+			else if (in) {
 				lines.add(line);
 			}
 		}
