@@ -27,7 +27,10 @@ esac
 # "carried", named by git's process id and, where /proc tells it, git's start time, so
 # no other process reads it. git nests a transaction on packed-refs in a deletion of
 # the files format: each state that hands values over writes "+", each that takes them
-# over "-", and the last one removes the file. Its lines: "+", "-", "= <ref> <value>".
+# over "-", and the last one removes the file. Its lines: "+", "-", "? <ref>" (looked
+# up: absent unless a line "=" follows) and "= <ref> <value>". A process running
+# transactions side by side (refstore's application) shares its file: they lock
+# different refs, and a ref's newest lines win.
 started() {
 	set -f
 	# shellcheck disable=SC2086 # the fields of /proc/<pid>/stat after the command's name
@@ -65,6 +68,7 @@ BEGIN {
 		if (l == "+") depth++
 		else if (l == "-") depth--
 		else if (split(l, f, " ") == 3 && f[1] == "=") old[f[2]] = f[3]
+		else if (split(l, f, " ") == 2 && f[1] == "?") delete old[f[2]]
 	}
 	handed = (got == 0)
 }
@@ -138,6 +142,7 @@ END { if (n <= 1000) printf "%s", names }'
 		# shellcheck disable=SC2086 # a name an argument: a ref name has no space or glob character
 		{
 			echo +
+			printf '? %s\n' $names
 			git for-each-ref --format='= %(refname) %(if)%(symref)%(then)ref:%(symref)%(else)%(objectname)%(end)' \
 				$names 2>/dev/null
 		} >>"$carried"

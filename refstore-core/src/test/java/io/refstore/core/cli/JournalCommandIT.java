@@ -208,6 +208,32 @@ class JournalCommandIT {
 		assertThat(repo.git("rev-parse", "refs/tags/two").strip()).isEqualTo(c2);
 	}
 
+	/**
+	 * refstore's writers run their transactions side by side in one process, so their
+	 * hooks hand old values over through one file: a transaction that finds another's
+	 * values there (a ref it deleted, here) takes only those it read itself.
+	 */
+	@Test
+	void transactionsOfOneProcessTakeOnlyTheOldValuesTheyRead() throws IOException {
+		TempRepo repo = repoWithJournal();
+		String c1 = repo.git("rev-parse", "one").strip();
+		String c2 = repo.git("rev-parse", "two").strip();
+		// what another transaction of this process left while it still runs: it read
+		// refs/heads/new holding c1 (it deletes it)
+		String stat = Files.readString(Path.of("/proc/self/stat"));
+		String start = stat.substring(stat.lastIndexOf(") ") + 2).split(" ")[19];
+		Path handOver = JournalHook.journalFile(repo.gitDir())
+			.resolveSibling("journal.old." + ProcessHandle.current().pid() + "." + start);
+		Files.writeString(handOver, "+\n? refs/heads/new\n= refs/heads/new " + c1 + "\n");
+
+		// refstore in this process creates it (git reports zeros: no old value checked)
+		refstore(repo.dir(), "update-ref", "refs/heads/new", c2).requireOk();
+
+		assertThat(logged(repo)).containsExactly(ZERO + " -> " + c2 + "  refs/heads/new");
+		// the other transaction's share stays for it
+		assertThat(Files.readString(handOver)).endsWith("\n-\n");
+	}
+
 	@Test
 	void logWarnsOfDamagedLinesAndIgnoresATornOne() throws IOException {
 		TempRepo repo = repoWithJournal();
