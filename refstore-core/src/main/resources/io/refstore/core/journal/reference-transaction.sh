@@ -107,8 +107,9 @@ prepared)
 	# the refs under refs/ reported without an old value, a line each; none if more
 	# than 1000. The shell reads the first 8 lines itself (most transactions have one or
 	# a few, and a process start costs more than reading them a byte at a time), awk
-	# all of them when there are more
-	unchecked='$1 ~ /^0+$/ && substr($3, 1, 5) == "refs/" { if (++n > 1000) exit; names = names $3 "\n" }
+	# all of them when there are more (to the end: a reader that stops early would
+	# break the pipe of what feeds it)
+	unchecked='$1 ~ /^0+$/ && substr($3, 1, 5) == "refs/" && ++n <= 1000 { names = names $3 "\n" }
 END { if (n <= 1000) printf "%s", names }'
 	newline='
 '

@@ -123,7 +123,12 @@ class JournalWritersIT {
 			command.addAll(JournalFixtures.git(version).command());
 			command.addAll(List.of("update-ref", "--stdin"));
 
-			GitCli.command(command).run(repo.dir(), input.toString().getBytes(StandardCharsets.UTF_8)).requireOk();
+			GitCli.Result created = GitCli.command(command)
+				.run(repo.dir(), input.toString().getBytes(StandardCharsets.UTF_8))
+				.requireOk();
+			// nothing of the hook's own on git's standard error (a reader of its input
+			// that stopped early once broke the pipe of a writer, which said so)
+			assertThat(created.stderr()).isEmpty();
 
 			String journal = journal(repo).toRealPath().toString();
 			List<String> writes = Files.readAllLines(trace)
