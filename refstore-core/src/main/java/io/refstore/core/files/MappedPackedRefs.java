@@ -8,6 +8,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
+import io.refstore.core.io.MemoryMaps;
 import io.refstore.core.ref.CorruptRefStoreException;
 import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.HashAlgorithm;
@@ -48,11 +49,15 @@ final class MappedPackedRefs {
 	/**
 	 * Maps {@code file} if it promises sorted records.
 	 * @return the mapped file; {@code null} if it is missing, has no {@code sorted}
-	 * trait, or is too large for one mapping (the caller then reads it whole, as
-	 * {@link PackedRefs} sorts what is unsorted)
+	 * trait, is too large for one mapping, or is on a file system where a mapping would
+	 * keep it from being removed ({@link MemoryMaps}): the caller then reads it whole, as
+	 * {@link PackedRefs} sorts what is unsorted
 	 * @throws CorruptRefStoreException if the header or the final newline is damaged
 	 */
 	static MappedPackedRefs map(Path file, HashAlgorithm hash) throws IOException {
+		if (!MemoryMaps.mayMap(file)) {
+			return null;
+		}
 		ByteBuffer buf;
 		try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
 			long size = channel.size();

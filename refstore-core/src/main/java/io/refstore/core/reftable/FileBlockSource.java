@@ -7,11 +7,13 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
+import io.refstore.core.io.MemoryMaps;
 import io.refstore.core.reftable.format.BlockSource;
 
 /**
- * A table file, memory-mapped when it fits one mapping, otherwise read with positioned
- * reads. The size is taken once at open: tables never change after they are written.
+ * A table file, memory-mapped when it fits one mapping and its file system allows
+ * ({@link MemoryMaps}), otherwise read with positioned reads. The size is taken once at
+ * open: tables never change after they are written.
  */
 final class FileBlockSource implements BlockSource {
 
@@ -31,17 +33,27 @@ final class FileBlockSource implements BlockSource {
 	}
 
 	/**
-	 * Opens a table file. The file is memory-mapped (read through the channel if it is
-	 * larger than 2 GiB), so it stays readable after a compaction unlinks it.
+	 * Opens a table file, memory-mapped where {@link MemoryMaps#mayMap} allows. Either
+	 * way it stays readable after a compaction unlinks it.
 	 * @throws IOException if the file cannot be opened
 	 */
 	static FileBlockSource open(Path file) throws IOException {
+		return open(file, MemoryMaps.mayMap(file));
+	}
+
+	/**
+	 * Opens a table file, memory-mapped if {@code map} says so (read through the channel
+	 * if it is larger than 2 GiB), else read through the channel, which {@link #close}
+	 * closes.
+	 * @throws IOException if the file cannot be opened
+	 */
+	static FileBlockSource open(Path file, boolean map) throws IOException {
 		FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
 		try {
 			long size = channel.size();
-			MappedByteBuffer map = (size > 0 && size <= Integer.MAX_VALUE)
+			MappedByteBuffer mapping = (map && size > 0 && size <= Integer.MAX_VALUE)
 					? channel.map(FileChannel.MapMode.READ_ONLY, 0, size) : null;
-			return new FileBlockSource(file, channel, size, map);
+			return new FileBlockSource(file, channel, size, mapping);
 		}
 		catch (IOException | RuntimeException ex) {
 			channel.close();
