@@ -68,8 +68,11 @@ class GrafanaDashboardIT extends ApiTestSupport {
 		awaitEnd(launch("/api/jobs/inventories", "{\"repository\": \"%s\"}".formatted(name)));
 		awaitEnd(launch("/api/jobs/verifications", "{\"repository\": \"%s\"}".formatted(name)));
 		this.metrics.refresh();
+		// 41 chunks 400 ms apart: the job runs longer than the gauges' refresh interval
+		// (10 s), so a refresh sees it running even if the one its launch triggers came
+		// before it started (at 200 ms it ran 9 s and was missed twice in eight CI runs)
 		long migration = launch("/api/jobs/migrations", """
-				{"repository": "%s", "targetFormat": "reftable", "chunkSize": 50, "throttleMillis": 200}"""
+				{"repository": "%s", "targetFormat": "reftable", "chunkSize": 50, "throttleMillis": 400}"""
 			.formatted(name));
 		// every scrape while the migration runs is kept: a running job's gauges are there
 		// only while it runs, and a scrape during their refresh may see some of them
