@@ -421,13 +421,9 @@ final class FilesTransaction extends StagedTransaction {
 				return "'" + parent + "' exists; cannot create '" + name + "'";
 			}
 		}
-		byte[] below = (name + "/").getBytes(StandardCharsets.UTF_8);
-		int record = packed.lowerBound(below, below.length);
-		if (record < packed.buf.length) {
-			String child = packed.name(record);
-			if (child.startsWith(name + "/")) {
-				return "'" + child + "' exists; cannot create '" + name + "'";
-			}
+		String child = packed.firstBelow(name);
+		if (child != null) {
+			return "'" + child + "' exists; cannot create '" + name + "'";
 		}
 		return UpdateChecks.conflictInTransaction(name, this.planned);
 	}
@@ -452,16 +448,7 @@ final class FilesTransaction extends StagedTransaction {
 		if (!below.isEmpty()) {
 			return new String(below.get(0), StandardCharsets.UTF_8);
 		}
-		PackedRefs packed = this.store.packed();
-		byte[] prefix = (name + "/").getBytes(StandardCharsets.UTF_8);
-		int record = packed.lowerBound(prefix, prefix.length);
-		if (record < packed.buf.length) {
-			String child = packed.name(record);
-			if (child.startsWith(name + "/")) {
-				return child;
-			}
-		}
-		return null;
+		return this.store.packed().firstBelow(name);
 	}
 
 	/**

@@ -320,6 +320,19 @@ final class PackedRefs {
 	}
 
 	/**
+	 * The name of the first ref below the directory {@code dir} (a name starting with
+	 * {@code dir/}), or {@code null} if none is packed.
+	 */
+	String firstBelow(String dir) throws CorruptRefStoreException {
+		byte[] prefix = (dir + "/").getBytes(StandardCharsets.UTF_8);
+		int record = lowerBound(prefix, prefix.length);
+		if (record < this.end && startsWith(this.buf, nameStart(record), nameEnd(record), prefix)) {
+			return name(record);
+		}
+		return null;
+	}
+
+	/**
 	 * Finds the record named exactly {@code key[0, keyLength)}.
 	 * @return its offset, or -1
 	 */

@@ -72,6 +72,20 @@ class PackedRefsTest {
 	}
 
 	@Test
+	void findsTheFirstRefBelowADirectoryAndNoRefThatOnlySharesItsPrefix() throws Exception {
+		PackedRefs refs = parse(
+				"# pack-refs with: peeled fully-peeled sorted \n" + A + " refs/heads/a\n" + A + " refs/heads/a-b\n" + A
+						+ " refs/heads/a/c\n^" + P + "\n" + A + " refs/heads/ab/x\n" + B + " refs/tags/t\n");
+		assertThat(refs.firstBelow("refs/heads/a")).isEqualTo("refs/heads/a/c");
+		assertThat(refs.firstBelow("refs/heads")).isEqualTo("refs/heads/a");
+		assertThat(refs.firstBelow("refs/heads/a-b")).isNull();
+		assertThat(refs.firstBelow("refs/heads/a/c")).isNull();
+		assertThat(refs.firstBelow("refs/tags/t")).isNull();
+		assertThat(refs.firstBelow("refs/tags/s")).isNull();
+		assertThat(parse("").firstBelow("refs")).isNull();
+	}
+
+	@Test
 	void readsTraitsFromTheHeader() throws Exception {
 		PackedRefs refs = parse("# pack-refs with: peeled sorted \n" + A + " refs/heads/a\n" + A + " refs/tags/t\n");
 		assertThat(refs.traits.fullyPeeled()).isFalse();
