@@ -134,6 +134,17 @@ public final class JournalHook {
 		return aside;
 	}
 
+	/**
+	 * Forces the name of the journal file {@code journal} (its directory's entries) to
+	 * the disk. The hook creates the file with its first append and, where git forces
+	 * nothing, forces neither it nor its name: a reader that forces the bytes it read
+	 * forces the name too before it relies on them, so that a power cut cannot take the
+	 * whole file.
+	 */
+	public static void forceName(Path journal) throws IOException {
+		Fsync.directory(journal.getParent());
+	}
+
 	/** Where git would run the hook from in {@code repository}. */
 	public static Path hookFile(Repository repository) {
 		return GitHooks.directory(repository).resolve(HOOK);

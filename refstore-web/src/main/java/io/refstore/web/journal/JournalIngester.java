@@ -237,7 +237,11 @@ class JournalIngester implements SchedulingConfigurer {
 			long offset = from + reader.offset();
 			// the hook does not force what it appends (docs/journal.md): the bytes
 			// read are forced before their offset is recorded, so that a power cut
-			// cannot leave the file shorter than a recorded offset
+			// cannot leave the file shorter than a recorded offset; and the file's
+			// name with its first run, which the hook's first append made
+			if (from == 0) {
+				JournalHook.forceName(file);
+			}
 			channel.force(false);
 			this.store.advance(source.id(), tail(channel, offset), offset, ingested, skipped, Instant.now(),
 					replayNext);

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -92,6 +93,27 @@ class JournalIngestionDurabilityIT {
 			.as("one forced read per run of the ingester")
 			.hasSize(3)
 			.allMatch((call) -> call.matches(".*\\b(fsync|fdatasync)\\(.*= 0$"));
+	}
+
+	@Test
+	void theFirstRunForcesTheJournalFilesNameWithItsBytes() throws Exception {
+		List<String> calls = traced(() -> assertThat(this.ingester.ingest(REPO)).isEqualTo(LINES));
+
+		Path dir = this.journal.getParent();
+		Predicate<String> forcesName = (call) -> call
+			.matches(".*\\bfsync\\(\\d+<" + Pattern.quote(dir.toString()) + ">\\) += 0$");
+		assertThat(calls.stream().filter(forcesName))
+			.as("forces of %s (where the hook made the file) in %s", dir, calls)
+			.hasSize(1);
+		assertThat(indexOf(calls, forcesName)).as("the name forced before the first run's bytes")
+			.isLessThan(indexOf(calls, (call) -> call.contains("<" + this.journal + ">")));
+
+		Files.writeString(this.journal,
+				"t\t1796000000.000000000\t" + "0".repeat(40) + "\t" + "1".repeat(40) + "\trefs/heads/more\tgit\t\n",
+				StandardOpenOption.APPEND);
+		assertThat(traced(() -> assertThat(this.ingester.ingest(REPO)).isEqualTo(1)).stream().filter(forcesName))
+			.as("a file read on from its offset has its name forced already")
+			.isEmpty();
 	}
 
 	@Test
