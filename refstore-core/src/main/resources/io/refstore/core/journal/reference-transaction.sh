@@ -22,15 +22,14 @@ esac
 # git reports no old value (all zeros) for an update or a deletion that checks none
 # (`update-ref <ref> <new>`, `update-ref -d <ref>`, `branch -D`). In the 'prepared'
 # state the refs are locked, so what they hold then is what the change replaces: the
-# hook reads them (up to 1000 refs of a transaction) with one `git for-each-ref` and
-# hands their values to the 'committed' state of the same git process through the file
-# "carried", named by git's process id and, where /proc tells it, git's start time, so
-# no other process reads it. git nests a transaction on packed-refs in a deletion of
-# the files format: each state that hands values over writes "+", each that takes them
-# over "-", and the last one removes the file. Its lines: "+", "-", "? <ref>" (looked
-# up: absent unless a line "=" follows) and "= <ref> <value>". A process running
-# transactions side by side (refstore's application) shares its file: they lock
-# different refs, and a ref's newest lines win.
+# hook reads them with one `git for-each-ref` and hands their values to the 'committed'
+# state of the same git process through the file "carried", named by git's process id
+# and, where /proc tells it, git's start time, so no other process reads it. git nests
+# a transaction on packed-refs in a deletion of the files format: each state that hands
+# values over writes "+", each that takes them over "-", and the last one removes the
+# file. Its lines: "+", "-", "? <ref>" (looked up: absent unless a line "=" follows)
+# and "= <ref> <value>". A process running transactions side by side (refstore's
+# application) shares its file: they lock different refs, and a ref's newest lines win.
 started() {
 	set -f
 	# shellcheck disable=SC2086 # the fields of /proc/<pid>/stat after the command's name
@@ -104,13 +103,29 @@ END {
 case $1 in
 committed) ;;
 prepared)
-	# the refs under refs/ reported without an old value, a line each; none if more
-	# than 1000. The shell reads the first 8 lines itself (most transactions have one or
-	# a few, and a process start costs more than reading them a byte at a time), awk
-	# all of them when there are more (to the end: a reader that stops early would
-	# break the pipe of what feeds it)
-	unchecked='$1 ~ /^0+$/ && substr($3, 1, 5) == "refs/" && ++n <= 1000 { names = names $3 "\n" }
-END { if (n <= 1000) printf "%s", names }'
+	# the refs under refs/ reported without an old value, a line each. More than 1000
+	# go as "? <ref>" lines to the file "list" and awk prints "*<dir>", the directory
+	# they share: one for-each-ref of it reads them (for-each-ref compares each ref with
+	# each pattern it is given). The shell reads the first 8 lines
+	# itself (most transactions have one or a few, and a process start costs more than
+	# reading them a byte at a time), awk all of them when there are more (to the end: a
+	# reader that stops early would break the pipe of what feeds it)
+	list=$carried.$$
+	unchecked='$1 ~ /^0+$/ && substr($3, 1, 5) == "refs/" {
+	name[++n] = $3
+	if (n == 1) common = $3
+	else while (substr($3, 1, length(common)) != common) common = substr(common, 1, length(common) - 1)
+}
+END {
+	if (n <= 1000) {
+		for (i = 1; i <= n; i++) print name[i]
+		exit
+	}
+	for (i = 1; i <= n; i++) print "? " name[i] > list
+	if (close(list)) exit 1
+	sub(/\/[^\/]*$/, "", common)
+	printf "*%s", common
+}'
 	newline='
 '
 	input=
@@ -133,22 +148,40 @@ END { if (n <= 1000) printf "%s", names }'
 			# the chained hook reads the same input: keep it, trailing newline included
 			input=$(printf '%s' "$input"; cat; echo .)
 			input=${input%.}
-			names=$(printf '%s' "$input" | LC_ALL=C awk "$unchecked")
+			names=$(printf '%s' "$input" | LC_ALL=C awk -v list="$list" "$unchecked")
 		else
-			names=$({ printf '%s' "$input"; cat; } | LC_ALL=C awk "$unchecked")
+			names=$({ printf '%s' "$input"; cat; } | LC_ALL=C awk -v list="$list" "$unchecked")
 		fi
 	fi
-	if [ -n "$names" ]; then
+	format='= %(refname) %(if)%(symref)%(then)ref:%(symref)%(else)%(objectname)%(end)'
+	case $names in
+	'*'*)
+		# the refs of the directory they share, kept where the transaction names them;
+		# none under receive-pack, which names the old value of every ref a push changes
+		# (its zeros are creations: a push of 10,000 new branches reads nothing)
+		case " $(tr '\0' ' ' <"/proc/$PPID/cmdline" 2>/dev/null)" in
+		*' receive-pack '* | *'git-receive-pack '*) ;;
+		*)
+			{
+				echo +
+				git for-each-ref --format="$format" "${names#\*}" 2>/dev/null |
+					LC_ALL=C awk 'NR == FNR { print; want[substr($0, 3)]; next } $2 in want' "$list" -
+			} >>"$carried"
+			;;
+		esac
+		rm -f "$list"
+		;;
+	?*)
 		set -f
 		# shellcheck disable=SC2086 # a name an argument: a ref name has no space or glob character
 		{
 			echo +
 			printf '? %s\n' $names
-			git for-each-ref --format='= %(refname) %(if)%(symref)%(then)ref:%(symref)%(else)%(objectname)%(end)' \
-				$names 2>/dev/null
+			git for-each-ref --format="$format" $names 2>/dev/null
 		} >>"$carried"
 		set +f
-	fi
+		;;
+	esac
 	if [ -x "$chained" ]; then
 		printf '%s' "$input" | "$chained" "$@"
 		exit

@@ -17,6 +17,7 @@ import java.util.stream.Stream;
 
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import io.refstore.core.testing.GitCli;
@@ -133,8 +134,8 @@ class JournalHookIT {
 
 	@ParameterizedTest(name = "git {0}, {1}")
 	@MethodSource("io.refstore.core.journal.JournalFixtures#gits")
-	void aTransactionOfMoreThanAThousandUncheckedUpdatesKeepsGitsZeros(String version, String format)
-			throws IOException {
+	void aTransactionOfMoreThanAThousandUncheckedUpdatesIsJournaledWithTheValuesTheyReplaced(String version,
+			String format) throws IOException {
 		TempRepo repo = JournalFixtures.init(version, format, this.dir.resolve("repo"));
 		String c1 = repo.commit("one", null);
 		String c2 = repo.commit("two", c1);
@@ -144,6 +145,13 @@ class JournalHookIT {
 			creates.append("create refs/heads/b").append(i).append(' ').append(c1).append('\n');
 			updates.append("update refs/heads/b").append(i).append(' ').append(c2).append('\n');
 		}
+		// refs the transaction does not touch, in its directories; a ref of another
+		// directory, so that the directory the hook reads is refs/; and a creation
+		creates.append("create refs/heads/untouched ").append(c1).append('\n');
+		creates.append("create refs/tags/kept ").append(c1).append('\n');
+		creates.append("create refs/tags/t ").append(c1).append('\n');
+		updates.append("update refs/tags/t ").append(c2).append('\n');
+		updates.append("update refs/heads/fresh ").append(c2).append('\n');
 		repo.run(creates.toString().getBytes(StandardCharsets.UTF_8), "update-ref", "--stdin").requireOk();
 		writeHook(repo.gitDir().resolve("hooks/reference-transaction"), LOGGING_HOOK);
 		install(repo.gitDir());
@@ -151,14 +159,58 @@ class JournalHookIT {
 		repo.run(updates.toString().getBytes(StandardCharsets.UTF_8), "update-ref", "--stdin").requireOk();
 		repo.git("update-ref", "refs/heads/b0", c1);
 
-		List<JournalEntry> entries = entries(repo);
-		assertThat(entries).hasSize(1002);
-		assertThat(changes(entries.subList(0, 1001)))
-			.allSatisfy((change) -> assertThat(change).startsWith(ZERO + " " + c2 + " refs/heads/b"));
-		assertThat(changes(entries).get(1001)).isEqualTo(c2 + " " + c1 + " refs/heads/b0");
-		// the repository's own hook, chained, got all 1,001 lines in 'prepared' too
+		List<String> changes = changes(entries(repo));
+		assertThat(changes).hasSize(1004);
+		assertThat(changes.subList(0, 1003)).filteredOn((change) -> !change.endsWith(" refs/heads/fresh"))
+			.hasSize(1002)
+			.allSatisfy((change) -> assertThat(change).matches(c1 + " " + c2 + " refs/(heads/b\\d+|tags/t)"));
+		assertThat(changes.subList(0, 1003)).contains(ZERO + " " + c2 + " refs/heads/fresh");
+		assertThat(changes.get(1003)).isEqualTo(c2 + " " + c1 + " refs/heads/b0");
+		// the repository's own hook, chained, got all 1,003 lines in 'prepared' too
 		Path log = repo.dir().resolve("own-hook.log");
-		assertThat(JournalFixtures.stateLines(log, "prepared")).hasSize(1002).isEqualTo(committedLines(log));
+		assertThat(JournalFixtures.stateLines(log, "prepared")).hasSize(1004).isEqualTo(committedLines(log));
+		try (Stream<Path> files = Files.list(JournalHook.journalFile(repo.gitDir()).getParent())) {
+			assertThat(files.map((file) -> file.getFileName().toString()))
+				.as("the names handed over and the values read, removed")
+				.allSatisfy((name) -> assertThat(name).doesNotStartWith("journal.old."));
+		}
+	}
+
+	// git 2.39's receive-pack changes each ref in a transaction of its own
+	@ParameterizedTest(name = "git {0}, {1}")
+	@CsvSource({ "2.55, files", "2.55, reftable" })
+	void aPushOfMoreThanAThousandNewBranchesReadsNoRef(String version, String format) throws IOException {
+		TempRepo work = JournalFixtures.init(version, format, this.dir.resolve("work"));
+		TempRepo server = JournalFixtures.init(version, format, this.dir.resolve("server.git"), "--bare");
+		// no packing after the push (git's pack-refs would journal each ref twice more)
+		server.git("config", "receive.autogc", "false");
+		install(server.gitDir());
+		String c1 = work.commit("one", null);
+		StringBuilder creates = new StringBuilder();
+		for (int i = 0; i < 1001; i++) {
+			creates.append("create refs/heads/b").append(i).append(' ').append(c1).append('\n');
+		}
+		work.run(creates.toString().getBytes(StandardCharsets.UTF_8), "update-ref", "--stdin").requireOk();
+		Path trace = this.dir.resolve("trace2.json");
+
+		// every git process, the hook's included, reports its command line to the trace
+		JournalFixtures.git(version)
+			.withEnv("GIT_TRACE2_EVENT", trace.toString())
+			.ok(work.dir(), "push", "-q", server.dir().toString(), "refs/heads/*:refs/heads/*");
+
+		assertThat(changes(entries(server))).hasSize(1001)
+			.allSatisfy((change) -> assertThat(change).startsWith(ZERO + " " + c1 + " refs/heads/b"));
+		List<String> hookRuns = Files.readAllLines(trace)
+			.stream()
+			.filter((line) -> line.contains("\"argv\":[\"hooks/reference-transaction\",\"prepared\"]"))
+			.toList();
+		List<String> lookups = Files.readAllLines(trace)
+			.stream()
+			.filter((line) -> line.contains("\"for-each-ref\"") && line.contains("%(if)%(symref)"))
+			.toList();
+		// one transaction, whose zeros receive-pack gave for creations
+		assertThat(hookRuns).hasSize(1);
+		assertThat(lookups).as("the hook's lookups of old values").isEmpty();
 	}
 
 	@ParameterizedTest(name = "git {0}, {1}")
