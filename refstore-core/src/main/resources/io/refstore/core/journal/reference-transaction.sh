@@ -153,22 +153,26 @@ END {
 			names=$({ printf '%s' "$input"; cat; } | LC_ALL=C awk -v list="$list" "$unchecked")
 		fi
 	fi
+	# receive-pack names the old value of every ref a push changes, so its zeros are
+	# creations and nothing is read: git's command line, from /proc, without the NULs
+	# between its arguments ("git" and "receive-pack", or "git-receive-pack")
+	parent=
+	{ IFS= read -r parent <"/proc/$PPID/cmdline"; } 2>/dev/null
+	case $parent in
+	*gitreceive-pack* | *git-receive-pack*) pushed=yes ;;
+	*) pushed= ;;
+	esac
 	format='= %(refname) %(if)%(symref)%(then)ref:%(symref)%(else)%(objectname)%(end)'
-	case $names in
+	case $pushed$names in
+	yes'*'*) rm -f "$list" ;;
+	yes*) ;;
 	'*'*)
-		# the refs of the directory they share, kept where the transaction names them;
-		# none under receive-pack, which names the old value of every ref a push changes
-		# (its zeros are creations: a push of 10,000 new branches reads nothing)
-		case " $(tr '\0' ' ' <"/proc/$PPID/cmdline" 2>/dev/null)" in
-		*' receive-pack '* | *'git-receive-pack '*) ;;
-		*)
-			{
-				echo +
-				git for-each-ref --format="$format" "${names#\*}" 2>/dev/null |
-					LC_ALL=C awk 'NR == FNR { print; want[substr($0, 3)]; next } $2 in want' "$list" -
-			} >>"$carried"
-			;;
-		esac
+		# the refs of the directory they share, kept where the transaction names them
+		{
+			echo +
+			git for-each-ref --format="$format" "${names#\*}" 2>/dev/null |
+				LC_ALL=C awk 'NR == FNR { print; want[substr($0, 3)]; next } $2 in want' "$list" -
+		} >>"$carried"
 		rm -f "$list"
 		;;
 	?*)

@@ -176,6 +176,41 @@ class JournalHookIT {
 		}
 	}
 
+	@ParameterizedTest(name = "git {0}, {1}")
+	@MethodSource("io.refstore.core.journal.JournalFixtures#gits")
+	void aPushOfNewBranchesReadsNoOldValue(String version, String format) throws IOException {
+		TempRepo work = JournalFixtures.init(version, format, this.dir.resolve("work"));
+		TempRepo server = JournalFixtures.init(version, format, this.dir.resolve("server.git"), "--bare");
+		install(server.gitDir());
+		String c1 = work.commit("one", null);
+		work.git("branch", "new-a", c1);
+		work.git("branch", "new-b", c1);
+		Path trace = this.dir.resolve("trace2.json");
+
+		JournalFixtures.git(version)
+			.withEnv("GIT_TRACE2_EVENT", trace.toString())
+			.ok(work.dir(), "push", "-q", server.dir().toString(), "refs/heads/new-a", "refs/heads/new-b");
+
+		assertThat(changes(entries(server))).containsExactlyInAnyOrder(ZERO + " " + c1 + " refs/heads/new-a",
+				ZERO + " " + c1 + " refs/heads/new-b");
+		assertThat(hookLookups(trace)).as("the hook's lookups of old values").isEmpty();
+		// the same zeros from update-ref are looked up (and found absent: creations)
+		Files.delete(trace);
+		JournalFixtures.git(version)
+			.withEnv("GIT_TRACE2_EVENT", trace.toString())
+			.ok(server.dir(), "update-ref", "refs/heads/new-c", c1);
+		assertThat(hookLookups(trace)).hasSize(1);
+		assertThat(changes(entries(server))).contains(ZERO + " " + c1 + " refs/heads/new-c");
+	}
+
+	/** The hook's {@code for-each-ref} runs in a trace of git's processes. */
+	private static List<String> hookLookups(Path trace) throws IOException {
+		return Files.readAllLines(trace)
+			.stream()
+			.filter((line) -> line.contains("\"for-each-ref\"") && line.contains("%(if)%(symref)"))
+			.toList();
+	}
+
 	// git 2.39's receive-pack changes each ref in a transaction of its own
 	@ParameterizedTest(name = "git {0}, {1}")
 	@CsvSource({ "2.55, files", "2.55, reftable" })
@@ -204,13 +239,9 @@ class JournalHookIT {
 			.stream()
 			.filter((line) -> line.contains("\"argv\":[\"hooks/reference-transaction\",\"prepared\"]"))
 			.toList();
-		List<String> lookups = Files.readAllLines(trace)
-			.stream()
-			.filter((line) -> line.contains("\"for-each-ref\"") && line.contains("%(if)%(symref)"))
-			.toList();
 		// one transaction, whose zeros receive-pack gave for creations
 		assertThat(hookRuns).hasSize(1);
-		assertThat(lookups).as("the hook's lookups of old values").isEmpty();
+		assertThat(hookLookups(trace)).as("the hook's lookups of old values").isEmpty();
 	}
 
 	@ParameterizedTest(name = "git {0}, {1}")
