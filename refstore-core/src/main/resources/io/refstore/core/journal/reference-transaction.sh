@@ -106,10 +106,10 @@ prepared)
 	# the refs under refs/ reported without an old value, a line each. More than 1000
 	# go as "? <ref>" lines to the file "list" and awk prints "*<dir>", the directory
 	# they share: one for-each-ref of it reads them (for-each-ref compares each ref with
-	# each pattern it is given). The shell reads the first 8 lines
-	# itself (most transactions have one or a few, and a process start costs more than
-	# reading them a byte at a time), awk all of them when there are more (to the end: a
-	# reader that stops early would break the pipe of what feeds it)
+	# each pattern it is given). The shell reads the first 8 lines itself (most
+	# transactions have one or a few, and a process start costs more than reading them a
+	# byte at a time), awk all of them when there are more (to the end: a reader that
+	# stops early would break the pipe of what feeds it)
 	list=$carried.$$
 	unchecked='$1 ~ /^0+$/ && substr($3, 1, 5) == "refs/" {
 	name[++n] = $3
@@ -155,12 +155,17 @@ END {
 	fi
 	# receive-pack names the old value of every ref a push changes, so its zeros are
 	# creations and nothing is read: git's command line, from /proc, without the NULs
-	# between its arguments ("git" and "receive-pack", or "git-receive-pack")
+	# between its arguments, starts with "git" (or ".../git") and "receive-pack", or
+	# with "git-receive-pack"
 	parent=
 	{ IFS= read -r parent <"/proc/$PPID/cmdline"; } 2>/dev/null
+	pushed=
 	case $parent in
-	*gitreceive-pack* | *git-receive-pack*) pushed=yes ;;
-	*) pushed= ;;
+	*receive-pack*)
+		case ${parent%%receive-pack*} in
+		git | git- | */git | */git-) pushed=yes ;;
+		esac
+		;;
 	esac
 	format='= %(refname) %(if)%(symref)%(then)ref:%(symref)%(else)%(objectname)%(end)'
 	case $pushed$names in
