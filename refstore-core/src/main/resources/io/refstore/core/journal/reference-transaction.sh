@@ -103,6 +103,20 @@ END {
 case $1 in
 committed) ;;
 prepared)
+	# receive-pack names the old value of every ref a push changes, so its zeros are
+	# creations and nothing is read: git's command line, from /proc, without the NULs
+	# between its arguments, starts with "git" (or ".../git") and "receive-pack", or
+	# with "git-receive-pack"
+	parent=
+	{ IFS= read -r parent <"/proc/$PPID/cmdline"; } 2>/dev/null
+	pushed=
+	case $parent in
+	*receive-pack*)
+		case ${parent%%receive-pack*} in
+		git | git- | */git | */git-) pushed=yes ;;
+		esac
+		;;
+	esac
 	# the refs under refs/ reported without an old value, a line each. More than 1000
 	# go as "? <ref>" lines to the file "list" and awk prints "*<dir>", the directory
 	# they share: one for-each-ref of it reads them (for-each-ref compares each ref with
@@ -111,7 +125,7 @@ prepared)
 	# byte at a time), awk all of them when there are more (to the end: a reader that
 	# stops early would break the pipe of what feeds it)
 	list=$carried.$$
-	unchecked='$1 ~ /^0+$/ && substr($3, 1, 5) == "refs/" {
+	unchecked='pushed == "" && $1 ~ /^0+$/ && substr($3, 1, 5) == "refs/" {
 	name[++n] = $3
 	if (n == 1) common = $3
 	else while (substr($3, 1, length(common)) != common) common = substr(common, 1, length(common) - 1)
@@ -148,28 +162,13 @@ END {
 			# the chained hook reads the same input: keep it, trailing newline included
 			input=$(printf '%s' "$input"; cat; echo .)
 			input=${input%.}
-			names=$(printf '%s' "$input" | LC_ALL=C awk -v list="$list" "$unchecked")
+			names=$(printf '%s' "$input" | LC_ALL=C awk -v list="$list" -v pushed="$pushed" "$unchecked")
 		else
-			names=$({ printf '%s' "$input"; cat; } | LC_ALL=C awk -v list="$list" "$unchecked")
+			names=$({ printf '%s' "$input"; cat; } | LC_ALL=C awk -v list="$list" -v pushed="$pushed" "$unchecked")
 		fi
 	fi
-	# receive-pack names the old value of every ref a push changes, so its zeros are
-	# creations and nothing is read: git's command line, from /proc, without the NULs
-	# between its arguments, starts with "git" (or ".../git") and "receive-pack", or
-	# with "git-receive-pack"
-	parent=
-	{ IFS= read -r parent <"/proc/$PPID/cmdline"; } 2>/dev/null
-	pushed=
-	case $parent in
-	*receive-pack*)
-		case ${parent%%receive-pack*} in
-		git | git- | */git | */git-) pushed=yes ;;
-		esac
-		;;
-	esac
 	format='= %(refname) %(if)%(symref)%(then)ref:%(symref)%(else)%(objectname)%(end)'
 	case $pushed$names in
-	yes'*'*) rm -f "$list" ;;
 	yes*) ;;
 	'*'*)
 		# the refs of the directory they share, kept where the transaction names them
