@@ -2,6 +2,7 @@ package io.refstore.core.migrate;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -74,14 +75,14 @@ final class StoreFiles {
 	}
 
 	/**
-	 * {@link #of}, listing again only the directories changed since {@code earlier} (a
-	 * snapshot of this store, or of the store that was moved to {@code dir}): a directory
-	 * whose identity is as {@code earlier} recorded it holds the entries it held then, as
-	 * every name made, removed or renamed in a directory changes its modification time;
-	 * each of its files is looked at again. On a file system that keeps directories'
-	 * times locally only ({@link Directories#isLocal}); a network file system may answer
-	 * from a cache. A store of a reflog per ref has a directory per log: a walk that
-	 * lists them makes seven system calls per log, one that does not makes two.
+	 * {@link #of}, listing again only the directories of {@code refs/} changed since
+	 * {@code earlier} (a snapshot of this store, or of the store that was moved to
+	 * {@code dir}): a directory whose identity is as {@code earlier} recorded it holds
+	 * the entries it held then, as every name made, removed or renamed in a directory
+	 * changes its modification time; each of its files is looked at again. On a file
+	 * system that keeps directories' times locally only ({@link Directories#isLocal}); a
+	 * network file system may answer from a cache. {@code logs/} is not listed: its files
+	 * are looked at by name ({@link Walk#visitLogsByName}).
 	 * @param earlier a snapshot taken before, or {@code null} to list every directory
 	 */
 	static StoreFiles since(Path dir, StoreFiles earlier) throws IOException {
@@ -141,7 +142,7 @@ final class StoreFiles {
 		}
 
 		StoreFiles run() throws IOException {
-			for (String top : List.of("refs", "logs")) {
+			for (String top : (this.earlier == null) ? List.of("refs", "logs") : List.of("refs")) {
 				BasicFileAttributes attributes = attributes(this.dir.resolve(top), false);
 				if (attributes != null && attributes.isDirectory()) {
 					visitDirectory(this.dir.resolve(top), top, attributes);
@@ -159,8 +160,41 @@ final class StoreFiles {
 					}
 				}
 			}
+			if (this.earlier != null) {
+				visitLogsByName();
+			}
 			return new StoreFiles(this.identities, this.directories, this.racy,
 					(this.logs != null) ? sortedNames(this.logs) : null);
+		}
+
+		/**
+		 * Looks at the logs {@link #earlier} found and at the log of each ref file found
+		 * now, each by its name, without listing {@code logs/}: git makes a log only with
+		 * a write of its ref (a loose file, or {@code packed-refs} when a refstore writer
+		 * packs it) or of a symbolic ref to it (always a loose file), so a log made since
+		 * either has a ref file looked at here or comes with a changed
+		 * {@code packed-refs}. A store of a reflog per ref has a directory per log: this
+		 * makes one system call per log where listing them made seven on a network file
+		 * system (two on a local one), on each of a swap's two later walks.
+		 */
+		private void visitLogsByName() throws IOException {
+			Set<String> names = new HashSet<>();
+			for (String file : this.earlier.identities.keySet()) {
+				if (file.startsWith("logs/")) {
+					names.add(file);
+				}
+			}
+			for (String file : this.identities.keySet()) {
+				if (!file.equals("packed-refs")) {
+					names.add("logs/" + file);
+				}
+			}
+			for (String log : names) {
+				BasicFileAttributes attributes = attributesIfAny(this.dir.resolve(log));
+				if (attributes != null) {
+					visitLeaf(this.dir.resolve(log), log, attributes);
+				}
+			}
 		}
 
 		/**
@@ -322,6 +356,22 @@ final class StoreFiles {
 			return (!regularOnly || attributes.isRegularFile()) ? attributes : null;
 		}
 		catch (NoSuchFileException ex) {
+			return null;
+		}
+	}
+
+	/**
+	 * {@link #attributes}, or {@code null} also where a directory above {@code file} is
+	 * not one (a log's path where a ref's name became a directory, or the reverse).
+	 */
+	private static BasicFileAttributes attributesIfAny(Path file) throws IOException {
+		try {
+			return attributes(file, false);
+		}
+		catch (FileSystemException ex) {
+			if (Files.isDirectory(file.getParent(), LinkOption.NOFOLLOW_LINKS)) {
+				throw ex;
+			}
 			return null;
 		}
 	}

@@ -59,6 +59,30 @@ class StoreFilesIT {
 	}
 
 	@Test
+	void logsAreLookedAtByNameAndALogMadeThroughASymbolicRefIsSeen() throws IOException {
+		this.repo.git("-c", "core.logAllRefUpdates=false", "symbolic-ref", "refs/remotes/origin/HEAD", "refs/heads/a");
+		StoreFiles earlier = StoreFiles.of(this.repo.gitDir());
+		// git logs an update through a symbolic ref in the symbolic ref's log too: made
+		// now, and the symbolic ref's own file is as it was
+		this.repo.git("update-ref", "-m", "through", "refs/remotes/origin/HEAD", this.commits.get(1));
+		// a file below logs/ that no write of a ref made: only a listing would find it
+		Files.createDirectories(this.repo.gitDir().resolve("logs/refs/stray"));
+		Files.writeString(this.repo.gitDir().resolve("logs/refs/stray/log"), "");
+		// a log whose path is below a ref's log now
+		this.repo.git("update-ref", "-d", "refs/pull/1/head");
+		this.repo.git("update-ref", "refs/pull/1/head/deeper", this.commits.get(1));
+
+		StoreFiles since = StoreFiles.since(this.repo.gitDir(), earlier);
+
+		assertThat(earlier.identities()).doesNotContainKey("logs/refs/remotes/origin/HEAD");
+		assertThat(since.identities())
+			.containsKeys("logs/refs/remotes/origin/HEAD", "logs/refs/heads/a", "logs/refs/pull/1/head/deeper")
+			.doesNotContainKeys("logs/refs/stray/log", "logs/refs/pull/1/head");
+		assertThat(since.directories().keySet()).noneMatch((dir) -> dir.startsWith("logs"));
+		assertThat(StoreFiles.of(this.repo.gitDir()).identities()).containsKey("logs/refs/stray/log");
+	}
+
+	@Test
 	void aDirectoryWhoseTimeIsAsBeforeIsNotListedAgain() throws IOException {
 		StoreFiles earlier = StoreFiles.of(this.repo.gitDir());
 		assertThat(earlier.directories()).containsKeys("refs", "refs/heads", "logs/refs/pull/1");
