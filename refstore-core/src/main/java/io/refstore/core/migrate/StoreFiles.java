@@ -161,7 +161,11 @@ final class StoreFiles {
 				}
 			}
 			if (this.earlier != null) {
-				visitLogsByName();
+				// as the full walk, none through a link
+				BasicFileAttributes logs = attributes(this.dir.resolve("logs"), false);
+				if (logs != null && logs.isDirectory()) {
+					visitLogsByName();
+				}
 			}
 			return new StoreFiles(this.identities, this.directories, this.racy,
 					(this.logs != null) ? sortedNames(this.logs) : null);

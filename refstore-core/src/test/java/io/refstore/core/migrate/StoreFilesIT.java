@@ -83,6 +83,20 @@ class StoreFilesIT {
 	}
 
 	@Test
+	void logsReachedThroughALinkAreLookedAtByNeitherWalk(@TempDir Path elsewhere) throws IOException {
+		Path logs = this.repo.gitDir().resolve("logs");
+		Files.move(logs, elsewhere.resolve("logs"));
+		Files.createSymbolicLink(logs, elsewhere.resolve("logs"));
+		StoreFiles earlier = StoreFiles.of(this.repo.gitDir());
+
+		StoreFiles since = StoreFiles.since(this.repo.gitDir(), earlier);
+
+		assertThat(earlier.identities()).containsKey("refs/heads/a").doesNotContainKey("logs/refs/heads/a");
+		assertThat(since.identities()).isEqualTo(earlier.identities());
+		assertThat(earlier.unchangedIn(since)).isTrue();
+	}
+
+	@Test
 	void aDirectoryWhoseTimeIsAsBeforeIsNotListedAgain() throws IOException {
 		StoreFiles earlier = StoreFiles.of(this.repo.gitDir());
 		assertThat(earlier.directories()).containsKeys("refs", "refs/heads", "logs/refs/pull/1");
