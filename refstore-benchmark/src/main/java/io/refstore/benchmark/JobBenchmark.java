@@ -47,12 +47,16 @@ import io.refstore.core.repo.Repository;
  * reads and deserializes every step's context). With {@code rollback}, each migrated copy
  * is then rolled back, the core's by {@link FormatMigrator#rollback(Path)} and the job's
  * by {@code rollbackMigrationJob}, and the rollbacks are set against the migrations they
- * undo (the target is at most 1.5 times).
+ * undo (the target is at most 1.5 times). With {@code restore} instead of a format, each
+ * run deletes the refs under a prefix with {@code deleteRefsJob} and brings them back
+ * with {@code restoreRefsJob} from the deletion's manifests, and sets the restore against
+ * the deletion (the target is at most 1.5 times).
  *
  * <pre>
  * ./mvnw -q -o -pl refstore-benchmark -am package -DskipTests dependency:build-classpath -Dmdep.outputFile=/tmp/refstore-cp.txt
  * java -Xmx3g -cp refstore-benchmark/target/classes:$(cat /tmp/refstore-cp.txt) io.refstore.benchmark.JobBenchmark \
  *     /tmp/refstore-bench/corpus-1000000/files.git reftable [chunkSize (100000) [runs (3) [rollback]]]
+ * java ... io.refstore.benchmark.JobBenchmark /tmp/refstore-bench/corpus-100000/files.git restore refs/pull/ [runs (3)]
  * </pre> The repository (for example a corpus of {@link Benchmark}) is copied into a
  * temporary directory before every run, outside the timed part; it is never changed.
  */
@@ -69,6 +73,10 @@ public final class JobBenchmark {
 
 	public static void main(String[] args) throws Exception {
 		Path source = Path.of(args[0]);
+		if (args[1].equals("restore")) {
+			restores(source, args[2], (args.length > 3) ? Integer.parseInt(args[3]) : 3);
+			return;
+		}
 		RefFormat target = RefFormat.fromConfigName(args[1]);
 		// the job's own default (JobParameterValidator)
 		String chunkSize = (args.length > 2) ? args[2] : "100000";
@@ -77,14 +85,7 @@ public final class JobBenchmark {
 		boolean rollback = args.length > 4 && args[4].equals("rollback");
 		Path work = Files.createTempDirectory("refstore-job-bench");
 		Path roots = Files.createDirectories(work.resolve("roots"));
-		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class)
-			.web(WebApplicationType.NONE)
-			.properties("spring.datasource.url=jdbc:h2:file:" + work.resolve("db/history") + ";WRITE_DELAY=0",
-					"spring.datasource.username=sa", "spring.batch.jdbc.initialize-schema=never",
-					"spring.flyway.locations=classpath:db/migration,classpath:db/{vendor}",
-					"spring.batch.job.enabled=false", "spring.main.banner-mode=off", "logging.level.root=WARN",
-					"refstore.repositories.roots=" + roots, "refstore.jobs.instance-id=benchmark")
-			.run()) {
+		try (ConfigurableApplicationContext context = start(work, roots)) {
 			RefJobs jobs = context.getBean(RefJobs.class);
 			JobEnds ends = context.getBean(JobEnds.class);
 			List<Long> cores = new ArrayList<>();
@@ -148,6 +149,58 @@ public final class JobBenchmark {
 		RepoFiles.deleteTree(work);
 	}
 
+	/**
+	 * Deletes the refs under {@code prefix} of copies of {@code source} with
+	 * {@code deleteRefsJob} and restores them with {@code restoreRefsJob}, {@code runs}
+	 * times, and prints each run and the medians.
+	 */
+	private static void restores(Path source, String prefix, int runs) throws Exception {
+		Path work = Files.createTempDirectory("refstore-job-bench");
+		Path roots = Files.createDirectories(work.resolve("roots"));
+		try (ConfigurableApplicationContext context = start(work, roots)) {
+			RefJobs jobs = context.getBean(RefJobs.class);
+			JobEnds ends = context.getBean(JobEnds.class);
+			List<Long> deletions = new ArrayList<>();
+			List<Long> restores = new ArrayList<>();
+			String deleted = null;
+			for (int run = 1; run <= runs; run++) {
+				String name = "job-" + run + ".git";
+				copy(source, roots.resolve(name));
+				LocalDateTime launched = LocalDateTime.now();
+				JobSummary deletion = await(jobs, ends, jobs
+					.launch(RefJobType.DELETE,
+							Map.of(JobParameterNames.REPOSITORY, name, JobParameterNames.PREFIXES, prefix), "benchmark")
+					.executionId());
+				deletions.add(Duration.between(launched, deletion.ended()).toNanos());
+				deleted = deletion.results().get(JobResults.PLAN_COUNT);
+				String manifests = Path.of(deletion.results().get(JobResults.PLAN_PATH))
+					.getParent()
+					.getFileName()
+					.toString();
+				launched = LocalDateTime.now();
+				JobSummary restore = await(jobs, ends,
+						jobs.launch(RefJobType.RESTORE,
+								Map.of(JobParameterNames.REPOSITORY, name, JobParameterNames.MANIFEST, manifests),
+								"benchmark")
+							.executionId());
+				restores.add(Duration.between(launched, restore.ended()).toNanos());
+				if (!restore.results().get(JobResults.RESTORE_RESTORED).equals(deleted)) {
+					throw new IllegalStateException("deleted " + deleted + " refs, restored "
+							+ restore.results().get(JobResults.RESTORE_RESTORED));
+				}
+				System.out.printf("run %d: deleteRefsJob %.2f s (%s), restoreRefsJob %.2f s (%s), ratio %.2f%n", run,
+						deletions.get(run - 1) / 1e9, steps(deletion), restores.get(run - 1) / 1e9, steps(restore),
+						(double) restores.get(run - 1) / deletions.get(run - 1));
+				RepoFiles.deleteTree(roots.resolve(name));
+			}
+			System.out.printf("%s refs under %s, %d runs, medians:%n", deleted, prefix, runs);
+			System.out.printf("deleteRefsJob:  %.2f s%n", median(deletions) / 1e9);
+			System.out.printf("restoreRefsJob: %.2f s (%.2f of the deletion)%n", median(restores) / 1e9,
+					(double) median(restores) / median(deletions));
+		}
+		RepoFiles.deleteTree(work);
+	}
+
 	/** Launches the migration of {@code name} and waits for its end. */
 	private static JobSummary runJob(RefJobs jobs, JobEnds ends, String name, RefFormat target, String chunkSize)
 			throws InterruptedException {
@@ -158,6 +211,20 @@ public final class JobBenchmark {
 									target.configName(), JobParameterNames.CHUNK_SIZE, chunkSize),
 							"benchmark")
 					.executionId());
+	}
+
+	/**
+	 * The jobs' application, its database in {@code work}, its repositories in
+	 * {@code roots}.
+	 */
+	private static ConfigurableApplicationContext start(Path work, Path roots) {
+		return new SpringApplicationBuilder(App.class).web(WebApplicationType.NONE)
+			.properties("spring.datasource.url=jdbc:h2:file:" + work.resolve("db/history") + ";WRITE_DELAY=0",
+					"spring.datasource.username=sa", "spring.batch.jdbc.initialize-schema=never",
+					"spring.flyway.locations=classpath:db/migration,classpath:db/{vendor}",
+					"spring.batch.job.enabled=false", "spring.main.banner-mode=off", "logging.level.root=WARN",
+					"refstore.repositories.roots=" + roots, "refstore.jobs.instance-id=benchmark")
+			.run();
 	}
 
 	/** Waits for the end of execution {@code id}, which must complete. */
