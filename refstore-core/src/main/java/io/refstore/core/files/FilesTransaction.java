@@ -628,9 +628,10 @@ final class FilesTransaction extends StagedTransaction {
 	/**
 	 * For a {@link #forceSync()} transaction: forces every directory in which a ref file,
 	 * a reflog (those in {@code removedLogs}) or {@code packed-refs} was renamed or
-	 * removed, each once (git syncs none of them); for a written ref, the directories
-	 * above its own too, up to the git directory holding it, since a new ref may have
-	 * needed new directories ({@code refs/heads/old/} for {@code refs/heads/old/a}).
+	 * removed, each once (git syncs none of them); for a ref written as a loose file, the
+	 * directories above its own too, up to the git directory holding it, since a new ref
+	 * may have needed new directories ({@code refs/heads/old/} for
+	 * {@code refs/heads/old/a}).
 	 */
 	private void syncDirectories(List<Path> removedLogs) throws IOException {
 		List<Path> dirs = new ArrayList<>(removedLogs);
@@ -638,8 +639,13 @@ final class FilesTransaction extends StagedTransaction {
 		Map<Path, Set<Path>> writtenDirs = new HashMap<>();
 		for (PlannedUpdate item : this.planned.values()) {
 			if (this.written.contains(item.name())) {
-				writtenDirs.computeIfAbsent(this.store.base(item.name()), (base) -> new HashSet<>())
-					.add(this.store.refPath(item.name()).getParent());
+				// packed writes rename nothing into the refs' directories (their loose
+				// files were packed and removed, forced, before): a restore's chunk had a
+				// directory sync per ref for the locks alone
+				if (!this.packWrites) {
+					writtenDirs.computeIfAbsent(this.store.base(item.name()), (base) -> new HashSet<>())
+						.add(this.store.refPath(item.name()).getParent());
+				}
 			}
 			else if (item.deletesExisting()) {
 				dirs.add(this.store.refPath(item.name()).getParent());

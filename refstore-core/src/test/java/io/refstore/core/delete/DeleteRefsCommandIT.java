@@ -183,6 +183,41 @@ class DeleteRefsCommandIT {
 		assertThat(hardwareFlushes(trace)).isGreaterThanOrEqualTo(forced);
 	}
 
+	/**
+	 * On files a restored chunk is one rewrite of {@code packed-refs}: the directories
+	 * that held only the refs' lock files are not forced (a directory sync per ref made a
+	 * restore of 100,000 refs in a directory each 100,000 syncs), {@code packed-refs}'
+	 * is, once a chunk.
+	 */
+	@Test
+	void aRestoreOnFilesForcesNoDirectoryOfARefItPacks() throws Exception {
+		TempRepo repo = TempRepo.init(GitCli.system(), this.tmp.resolve("repo"));
+		String commit = repo.commits(1, "c").get(0);
+		StringBuilder stdin = new StringBuilder();
+		for (int i = 0; i < 40; i++) {
+			stdin.append("create refs/pull/").append(i).append("/head ").append(commit).append('\n');
+		}
+		repo.run(stdin.toString().getBytes(StandardCharsets.UTF_8), "update-ref", "--stdin").requireOk();
+		repo.git("pack-refs", "--all");
+		List<String> before = refs(repo);
+		assertThat(refstore(repo, "", "delete-refs", "--chunk-size=10", "--manifest=m", "--prefix=refs/pull/").code())
+			.isZero();
+		Path gitDir = repo.gitDir().toRealPath();
+
+		List<String> calls = io.refstore.core.testing.SystemCalls.traced(this.tmp, "fdatasync",
+				() -> assertThat(refstore(repo, "", "restore-refs", "--manifest=m").out())
+					.isEqualTo("restored 40 refs (0 reflog entries) in 4 chunks\n"));
+
+		assertThat(refs(repo)).isEqualTo(before);
+		assertThat(calls).as("no directory of refs/pull/ forced")
+			.noneMatch((call) -> call.contains("<" + gitDir.resolve("refs/pull") + "/"));
+		assertThat(calls.stream()
+			.filter((call) -> call
+				.matches(".*fsync\\(\\d+<" + java.util.regex.Pattern.quote(gitDir.toString()) + ">\\).*")))
+			.as("the git directory forced with each chunk's packed-refs")
+			.hasSizeGreaterThanOrEqualTo(4);
+	}
+
 	/** The {@code fsync/hardware-flush} count of a trace2 event file, 0 if none. */
 	private static long hardwareFlushes(Path trace) throws IOException {
 		String counter = "\"category\":\"fsync\",\"name\":\"hardware-flush\",\"count\":";
