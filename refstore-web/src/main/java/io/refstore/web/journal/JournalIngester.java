@@ -34,14 +34,15 @@ import io.refstore.web.repos.RepoRegistry;
 
 /**
  * Copies each repository's journal file (docs/journal.md) into the database,
- * incrementally: from the offset its source row records, at most {@link #RUN} entries per
- * transaction, each run's entries and the new offset committed together, so that a run
- * killed half way is read again and no entry is stored twice. Two instances ingesting one
- * repository take turns on its source row's lock. A file whose bytes before the offset
- * are no longer the ones read then (a file replaced or truncated) is read from its start;
- * a file copied or moved with the repository goes on where it was. Queries ingest their
- * repository first; a sweep every {@code refstore.journal.ingest-interval} ingests every
- * repository the roots hold. Thread-safe.
+ * incrementally: from the offset its source row records, at most
+ * {@code refstore.journal.ingest-run} entries per transaction, each run's entries and the
+ * new offset committed together, so that a run killed half way is read again and no entry
+ * is stored twice. Two instances ingesting one repository take turns on its source row's
+ * lock. A file whose bytes before the offset are no longer the ones read then (a file
+ * replaced or truncated) is read from its start; a file copied or moved with the
+ * repository goes on where it was. Queries ingest their repository first; a sweep every
+ * {@code refstore.journal.ingest-interval} ingests every repository the roots hold.
+ * Thread-safe.
  */
 @Component
 class JournalIngester implements SchedulingConfigurer {
@@ -50,9 +51,6 @@ class JournalIngester implements SchedulingConfigurer {
 
 	/** How many bytes before the offset tell the file read before from another. */
 	static final int TAIL = 64;
-
-	/** The most entries one transaction inserts. */
-	static final int RUN = 20_000;
 
 	private final RepoRegistry registry;
 
@@ -208,14 +206,14 @@ class JournalIngester implements SchedulingConfigurer {
 				if (replayTo == null) {
 					// streamed: on PostgreSQL the server stores rows while the next are
 					// read
-					while (added < RUN && (entry = reader.next()) != null) {
+					while (added < this.settings.ingestRun() && (entry = reader.next()) != null) {
 						entries.add(entry);
 						added++;
 					}
 				}
 				else {
 					List<JournalEntry> read = new ArrayList<>();
-					while (read.size() < RUN && (entry = reader.next()) != null) {
+					while (read.size() < this.settings.ingestRun() && (entry = reader.next()) != null) {
 						read.add(entry);
 					}
 					List<JournalEntry> unstored = this.replay.unstored(source, replayTo, read);

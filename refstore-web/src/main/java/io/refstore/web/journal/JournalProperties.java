@@ -12,15 +12,22 @@ import org.springframework.util.unit.DataSize;
  * @param ingestInterval how long the sweep that copies every repository's journal file
  * into the database waits between rounds (default 30s; 0 turns the sweep off: queries
  * still ingest their repository first)
+ * @param ingestRun the most entries one transaction of the ingestion stores (default
+ * 20000): a run holds its entries in memory when it replays a journal file restored from
+ * a backup, and one killed half way is read again whole
  * @param retention what the database keeps, and how the files are kept small
  */
 @ConfigurationProperties("refstore.journal")
-public record JournalProperties(@DefaultValue("30s") Duration ingestInterval, @DefaultValue Retention retention) {
+public record JournalProperties(@DefaultValue("30s") Duration ingestInterval, @DefaultValue("20000") int ingestRun,
+		@DefaultValue Retention retention) {
 
 	public JournalProperties {
 		if (ingestInterval.isNegative()) {
 			throw new IllegalArgumentException(
 					"refstore.journal.ingest-interval must not be negative: " + ingestInterval);
+		}
+		if (ingestRun < 1) {
+			throw new IllegalArgumentException("refstore.journal.ingest-run must be at least 1: " + ingestRun);
 		}
 	}
 

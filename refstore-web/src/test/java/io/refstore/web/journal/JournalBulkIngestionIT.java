@@ -43,17 +43,26 @@ import io.refstore.web.RefstoreApplication;
  */
 class JournalBulkIngestionIT {
 
+	/**
+	 * The ingester's run ({@code refstore.journal.ingest-run}) where the size is not the
+	 * point.
+	 */
+	private static final int RUN = 2_000;
+
+	/** The default run, where a COPY must last long enough to be interrupted. */
+	private static final int DEFAULT_RUN = 20_000;
+
 	/** Whole runs of the ingester, and some. */
-	private static final int LINES = 5 * JournalIngester.RUN + 1_234;
+	private static final int LINES = 5 * RUN + 1_234;
 
 	/** The source's entries above which the trigger refuses the run: after two runs. */
-	private static final int REFUSE_ABOVE = 2 * JournalIngester.RUN;
+	private static final int REFUSE_ABOVE = 2 * RUN;
 
 	@ParameterizedTest(name = "{0}")
 	@ValueSource(strings = { "h2", "postgresql" })
 	void aRunTheDatabaseRefusesAfterItsRowsLeavesNoneOfThemAndIngestingAgainStoresEachLineOnce(String vendor)
 			throws Exception {
-		try (Bench bench = Bench.start(vendor, LINES)) {
+		try (Bench bench = Bench.start(vendor, LINES, RUN)) {
 			if (vendor.equals("h2")) {
 				bench.sql.execute("CREATE TRIGGER refstore_test_refuse BEFORE UPDATE ON refstore_journal_source"
 						+ " FOR EACH ROW CALL '" + Refuse.class.getName() + "'");
@@ -79,8 +88,8 @@ class JournalBulkIngestionIT {
 
 	@Test
 	void aConnectionClosedWhileItCopiesLosesOnlyItsRunAndIngestingAgainStoresEachLineOnce() throws Exception {
-		int lines = 10 * JournalIngester.RUN + 17;
-		try (Bench bench = Bench.start("postgresql", lines)) {
+		int lines = 10 * DEFAULT_RUN + 17;
+		try (Bench bench = Bench.start("postgresql", lines, DEFAULT_RUN)) {
 			CompletableFuture<Long> ingestion = CompletableFuture.supplyAsync(() -> {
 				try {
 					return bench.ingester.ingest(Bench.REPO);
@@ -106,7 +115,7 @@ class JournalBulkIngestionIT {
 			assertThatThrownBy(() -> ingestion.get(60, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class);
 			long atFailure = bench.stored();
 			assertThat(atFailure).as("whole runs committed before the failure").isPositive().isLessThan(lines);
-			assertThat(atFailure % JournalIngester.RUN).isZero();
+			assertThat(atFailure % DEFAULT_RUN).isZero();
 			assertThat(bench.sourceEntries()).isEqualTo(atFailure);
 
 			assertThat(bench.ingester.ingest(Bench.REPO)).isEqualTo(lines - atFailure);
@@ -116,7 +125,7 @@ class JournalBulkIngestionIT {
 
 	@Test
 	void onPostgresqlWhichRefsPointedAtAnObjectIsAnsweredFromTheHashIndexesOfObjectIds() throws Exception {
-		try (Bench bench = Bench.start("postgresql", LINES)) {
+		try (Bench bench = Bench.start("postgresql", LINES, RUN)) {
 			assertThat(bench.ingester.ingest(Bench.REPO)).isEqualTo(LINES);
 			bench.sql.execute("ANALYZE refstore_journal_entry");
 			String object = String.format(Locale.ROOT, "%040x", 4_321);
@@ -160,7 +169,8 @@ class JournalBulkIngestionIT {
 	/**
 	 * The application on a fresh database (a file database of H2, or a database of its
 	 * own on the test PostgreSQL server) and a repository whose journal holds
-	 * {@code lines} lines, each its own transaction {@code t<n>}, none ingested yet.
+	 * {@code lines} lines, each its own transaction {@code t<n>}, none ingested yet; the
+	 * ingester stores at most {@code run} entries a transaction.
 	 */
 	private static final class Bench implements AutoCloseable {
 
@@ -187,7 +197,7 @@ class JournalBulkIngestionIT {
 			this.journal = journal;
 		}
 
-		static Bench start(String vendor, int lines) throws Exception {
+		static Bench start(String vendor, int lines, int run) throws Exception {
 			Path home = Files.createTempDirectory("refstore-journal-bulk").toRealPath();
 			Path roots = Files.createDirectories(home.resolve("repos"));
 			TempRepo repo = TempRepo.init(GitCli.system(), roots.resolve(REPO), "--bare");
@@ -203,16 +213,16 @@ class JournalBulkIngestionIT {
 				}
 			}
 			PostgresDatabase db = vendor.equals("postgresql") ? PostgresDatabase.create("refstore_journal_bulk") : null;
-			List<String> args = new ArrayList<>(
-					List.of("--server.port=0", "--refstore.home=" + home, "--refstore.repositories.roots[0]=" + roots,
-							"--refstore.demo.enabled=false", "--refstore.journal.ingest-interval=0",
-							"--refstore.journal.retention.interval=0", "--spring.main.banner-mode=off",
-							// Quartz keys its data source by the scheduler's name,
-							// JVM-wide: the
-							// same name as the tests' shared context would hand that
-							// context's
-							// scheduler this one's pool, closed with it
-							"--spring.quartz.scheduler-name=journal-bulk-test"));
+			List<String> args = new ArrayList<>(List.of("--server.port=0", "--refstore.home=" + home,
+					"--refstore.repositories.roots[0]=" + roots, "--refstore.demo.enabled=false",
+					"--refstore.journal.ingest-interval=0", "--refstore.journal.ingest-run=" + run,
+					"--refstore.journal.retention.interval=0", "--spring.main.banner-mode=off",
+					// Quartz keys its data source by the scheduler's name,
+					// JVM-wide: the
+					// same name as the tests' shared context would hand that
+					// context's
+					// scheduler this one's pool, closed with it
+					"--spring.quartz.scheduler-name=journal-bulk-test"));
 			if (db != null) {
 				args.addAll(List.of("--spring.profiles.active=postgres", "--spring.datasource.url=" + db.url(),
 						"--spring.datasource.username=" + PostgresDatabase.USER,

@@ -40,7 +40,13 @@ class JournalIngestionDurabilityIT {
 
 	private static final String REPO = "durable.git";
 
-	private static final int LINES = 2 * JournalIngester.RUN + 321;
+	/**
+	 * The ingester's run ({@code refstore.journal.ingest-run}), small for the tracing.
+	 */
+	private static final int RUN = 2_000;
+
+	/** Two whole runs and some: three runs. */
+	private static final int LINES = 2 * RUN + 321;
 
 	private Path home;
 
@@ -67,7 +73,8 @@ class JournalIngestionDurabilityIT {
 		this.context = new SpringApplicationBuilder(RefstoreApplication.class).run("--server.port=0",
 				"--refstore.home=" + this.home, "--refstore.repositories.roots[0]=" + roots,
 				"--refstore.demo.enabled=false", "--refstore.journal.ingest-interval=0",
-				"--refstore.journal.retention.interval=0", "--spring.main.banner-mode=off",
+				"--refstore.journal.ingest-run=" + RUN, "--refstore.journal.retention.interval=0",
+				"--spring.main.banner-mode=off",
 				// Quartz keys its data source by the scheduler's name, JVM-wide: the same
 				// name as
 				// the tests' shared context would hand that context's scheduler this

@@ -28,11 +28,11 @@ import io.refstore.web.ApiTestSupport;
  */
 class JournalReplayIT extends ApiTestSupport {
 
-	/** More than one ingestion run ({@link JournalIngester#RUN}). */
-	private static final int MANY = JournalIngester.RUN + 5_000;
-
 	@Autowired
 	JournalIngester ingester;
+
+	@Autowired
+	JournalProperties settings;
 
 	@Autowired
 	JournalRetention retention;
@@ -46,23 +46,25 @@ class JournalReplayIT extends ApiTestSupport {
 		TempRepo repo = journaled(name);
 		String c1 = repo.commit("one", null);
 		String c2 = repo.commit("two", c1);
-		create(repo, "refs/heads/many/", MANY, c1);
+		// more than one ingestion run, so the reading spans runs
+		int many = this.settings.ingestRun() + 5_000;
+		create(repo, "refs/heads/many/", many, c1);
 		Path journal = JournalHook.journalFile(repo.gitDir());
 		Path backup = journal.resolveSibling("journal.backup");
 		Files.copy(journal, backup);
 		repo.git("update-ref", "refs/heads/after-backup", c1);
-		assertThat(this.ingester.ingest(name)).isEqualTo(MANY + 1);
+		assertThat(this.ingester.ingest(name)).isEqualTo(many + 1);
 
 		// the backup put back (another inode, shorter): git appends to it
 		Files.copy(backup, journal, StandardCopyOption.REPLACE_EXISTING);
 		repo.git("update-ref", "refs/heads/after-restore", c1);
 		assertThat(this.ingester.ingest(name)).isEqualTo(1);
-		assertThat(stored(name)).isEqualTo(MANY + 2).isEqualTo(distinct(name));
+		assertThat(stored(name)).isEqualTo(many + 2).isEqualTo(distinct(name));
 		// read to its end: what git appends now is new, and stored once
 		repo.git("update-ref", "refs/heads/after-restore", c2, c1);
 		assertThat(this.ingester.ingest(name)).isEqualTo(1);
 		assertThat(this.ingester.ingest(name)).isZero();
-		assertThat(stored(name)).isEqualTo(MANY + 3).isEqualTo(distinct(name));
+		assertThat(stored(name)).isEqualTo(many + 3).isEqualTo(distinct(name));
 	}
 
 	@Test
