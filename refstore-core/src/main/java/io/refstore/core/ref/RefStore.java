@@ -227,11 +227,14 @@ public interface RefStore extends Closeable {
 	/**
 	 * Marks a bulk run of transactions (a deletion's or a restore's chunks): the upkeep
 	 * the store does after each write (a reftable stack's geometric compaction) is done
-	 * once, when the returned bulk is closed, instead of after every chunk. Nothing is
-	 * less durable: each transaction is committed as before.
+	 * once over the whole store, when the returned bulk is closed; after each chunk it
+	 * covers only what was written since the bulk began (a reftable stack compacts the
+	 * tables added since among themselves). Nothing is less durable: each transaction is
+	 * committed as before.
 	 * @return the bulk; closing it does the upkeep left out
+	 * @throws IOException if the store cannot be read
 	 */
-	default Bulk bulk() {
+	default Bulk bulk() throws IOException {
 		return () -> {
 		};
 	}

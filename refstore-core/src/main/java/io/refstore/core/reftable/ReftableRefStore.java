@@ -538,7 +538,7 @@ public final class ReftableRefStore implements RefStore {
 	}
 
 	@Override
-	public Bulk bulk() {
+	public Bulk bulk() throws IOException {
 		return this.stack.deferCompaction();
 	}
 

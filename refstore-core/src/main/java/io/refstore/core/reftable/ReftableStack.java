@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -66,6 +67,12 @@ final class ReftableStack implements Closeable {
 	 * their additions ({@link #deferCompaction}).
 	 */
 	private final AtomicInteger deferrals = new AtomicInteger();
+
+	/**
+	 * The tables listed when the outermost deferral began: while compaction is deferred,
+	 * only the tables added since are compacted, among themselves.
+	 */
+	private volatile Set<String> deferredBase = Set.of();
 
 	private ReftableStack(Path dir, HashAlgorithm hash, StackOptions options) {
 		this.dir = dir;
@@ -390,14 +397,24 @@ final class ReftableStack implements Closeable {
 	}
 
 	/**
-	 * Leaves out the geometric compaction after each addition until the returned deferral
-	 * is closed, which then compacts once (forced to disk): a bulk writer's hundreds of
-	 * chunks otherwise merge the stack's largest tables again and again as their own
-	 * tables grow past them. Additions of other writers meanwhile are not compacted
-	 * either; the one compaction at the end takes theirs along.
+	 * Leaves the tables listed now out of the geometric compaction after each addition
+	 * until the returned deferral is closed, which then compacts the whole stack once
+	 * (forced to disk): a bulk writer's hundreds of chunks otherwise merge the stack's
+	 * largest tables again and again as their own tables grow past them. The tables added
+	 * meanwhile (the bulk writer's and any other writer's) are compacted geometrically
+	 * among themselves after each addition, so that a lookup does not step through one
+	 * table per chunk written so far.
 	 */
-	RefStore.Bulk deferCompaction() {
-		this.deferrals.incrementAndGet();
+	RefStore.Bulk deferCompaction() throws IOException {
+		if (this.deferrals.getAndIncrement() == 0) {
+			try (Snapshot snapshot = snapshot()) {
+				this.deferredBase = Set.copyOf(snapshot.names());
+			}
+			catch (IOException | RuntimeException ex) {
+				this.deferrals.decrementAndGet();
+				throw ex;
+			}
+		}
 		return () -> {
 			if (this.deferrals.decrementAndGet() == 0 && this.options.autoCompact()) {
 				new StackCompactor(this, true).autoCompact();
@@ -485,8 +502,14 @@ final class ReftableStack implements Closeable {
 				this.lock.rollback();
 			}
 			close();
-			if (ReftableStack.this.options.autoCompact() && ReftableStack.this.deferrals.get() == 0) {
-				new StackCompactor(ReftableStack.this, this.force).autoCompact();
+			if (ReftableStack.this.options.autoCompact()) {
+				if (ReftableStack.this.deferrals.get() == 0) {
+					new StackCompactor(ReftableStack.this, this.force).autoCompact();
+				}
+				else {
+					new StackCompactor(ReftableStack.this, this.force)
+						.autoCompactAbove(ReftableStack.this.deferredBase);
+				}
 			}
 		}
 

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -72,6 +73,32 @@ final class StackCompactor {
 		try (ReftableStack.Snapshot snapshot = this.stack.snapshot()) {
 			names = snapshot.names();
 			segment = geometricSegment(sizes(snapshot), this.stack.options().geometricFactor());
+		}
+		if (segment != null) {
+			compact(names.subList(segment[0], segment[1]), true);
+		}
+	}
+
+	/**
+	 * As {@link #autoCompact()}, over the tables above the last one of {@code base}
+	 * alone: those listed after every table {@code base} names. The tables of
+	 * {@code base} are never merged.
+	 */
+	void autoCompactAbove(Set<String> base) throws IOException {
+		List<String> names;
+		int[] segment;
+		try (ReftableStack.Snapshot snapshot = this.stack.snapshot()) {
+			names = snapshot.names();
+			int from = names.size();
+			while (from > 0 && !base.contains(names.get(from - 1))) {
+				from--;
+			}
+			List<Long> sizes = sizes(snapshot);
+			segment = geometricSegment(sizes.subList(from, sizes.size()), this.stack.options().geometricFactor());
+			if (segment != null) {
+				segment[0] += from;
+				segment[1] += from;
+			}
 		}
 		if (segment != null) {
 			compact(names.subList(segment[0], segment[1]), true);

@@ -136,7 +136,7 @@ final class GatedRefStore implements RefStore {
 	}
 
 	@Override
-	public Bulk bulk() {
+	public Bulk bulk() throws IOException {
 		return this.store.bulk();
 	}
 

@@ -24,32 +24,43 @@ import io.refstore.core.testing.TempRepo;
 class ReftableDeleteRefsIT extends DeleteRefsContract {
 
 	/**
-	 * A restore's chunks each add their tables and none is merged until the restore ends,
-	 * which compacts once, as git's geometric policy picks: its tables grow past the
-	 * stack's largest ones, which per-chunk compaction would merge again and again.
+	 * A restore never merges the tables the stack had when it began until it ends, which
+	 * compacts the whole stack once, as git's geometric policy picks (per-chunk
+	 * compaction would merge the stack's largest tables again and again as the restore's
+	 * tables grow past them); the tables its chunks add are compacted among themselves as
+	 * they come, so they stay a handful, not one per chunk.
 	 */
 	@Test
-	void aRestoreCompactsTheStackOnceWhenItEnds() throws IOException {
+	void aRestoreKeepsItsOwnTablesFewAndCompactsTheStackOnceWhenItEnds() throws IOException {
 		Path manifest = this.tmp.resolve("delete.manifest");
 		DeleteResult deleted = new RefDeleter(this.store).delete(selection(),
-				DeleteOptions.to(manifest).withChunkSize(97));
-		assertThat(deleted.chunks()).isGreaterThan(5);
-		int before = tables().size();
-		List<Integer> depths = new ArrayList<>();
+				DeleteOptions.to(manifest).withChunkSize(23));
+		assertThat(deleted.chunks()).isGreaterThan(20);
+		List<String> before = tables();
+		List<List<String>> afterChunks = new ArrayList<>();
 		try (RefStore restoring = RefStores.open(this.repository, ReflogPolicy.EXISTING_ONLY)) {
 			RestoreResult restored = new RefRestorer(restoring).restore(manifest, new ChunkListener() {
 				@Override
 				public void afterCommit(int chunk, List<Ref> refs) throws IOException {
-					depths.add(tables().size());
+					afterChunks.add(tables());
 				}
 			});
 			assertThat(restored.complete()).isTrue();
 		}
-		assertThat(depths).hasSize(deleted.chunks());
-		for (int i = 0; i < depths.size(); i++) {
-			assertThat(depths.get(i)).as("tables after chunk " + (i + 1)).isGreaterThanOrEqualTo(before + i + 1);
+		assertThat(afterChunks).hasSize(deleted.chunks());
+		for (int i = 0; i < afterChunks.size(); i++) {
+			List<String> listed = afterChunks.get(i);
+			assertThat(listed.subList(0, before.size())).as("the tables before the restore, after chunk " + (i + 1))
+				.isEqualTo(before);
+			// chunks of about equal size compacted geometrically: as many tables as
+			// the binary digits of the chunks so far, give or take one
+			int bound = 2 + (32 - Integer.numberOfLeadingZeros(i + 1));
+			assertThat(listed.size() - before.size()).as("the restore's tables after chunk " + (i + 1))
+				.isBetween(1, bound);
 		}
-		assertThat(tables()).hasSizeLessThan(depths.get(depths.size() - 1));
+		assertThat(afterChunks.get(afterChunks.size() - 1).size() - before.size())
+			.as("the restore's tables at the end, of " + deleted.chunks() + " chunks")
+			.isLessThan(deleted.chunks() / 3);
 		try (RefStore store = RefStores.open(this.repository)) {
 			assertThat(store.statistics().maintenanceDue()).isFalse();
 		}
