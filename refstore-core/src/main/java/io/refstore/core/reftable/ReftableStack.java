@@ -503,13 +503,9 @@ final class ReftableStack implements Closeable {
 			}
 			close();
 			if (ReftableStack.this.options.autoCompact()) {
-				if (ReftableStack.this.deferrals.get() == 0) {
-					new StackCompactor(ReftableStack.this, this.force).autoCompact();
-				}
-				else {
-					new StackCompactor(ReftableStack.this, this.force)
-						.autoCompactAbove(ReftableStack.this.deferredBase);
-				}
+				Set<String> kept = (ReftableStack.this.deferrals.get() == 0) ? Set.of()
+						: ReftableStack.this.deferredBase;
+				new StackCompactor(ReftableStack.this, this.force).autoCompactAbove(kept);
 			}
 		}
 

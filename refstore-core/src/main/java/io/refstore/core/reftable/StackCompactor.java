@@ -68,15 +68,7 @@ final class StackCompactor {
 	 * are locked.
 	 */
 	void autoCompact() throws IOException {
-		List<String> names;
-		int[] segment;
-		try (ReftableStack.Snapshot snapshot = this.stack.snapshot()) {
-			names = snapshot.names();
-			segment = geometricSegment(sizes(snapshot), this.stack.options().geometricFactor());
-		}
-		if (segment != null) {
-			compact(names.subList(segment[0], segment[1]), true);
-		}
+		autoCompactAbove(Set.of());
 	}
 
 	/**
