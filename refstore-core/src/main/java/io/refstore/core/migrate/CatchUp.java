@@ -33,7 +33,8 @@ import io.refstore.core.store.RefStores;
  * changed ref that has a log in the current store is written on its own with the entries
  * the copy lacks ({@link CarryOver#carry}). A files copy is then packed. Run once before
  * the swap's locks for the bulk of the changes, and again under them only if the current
- * store changed meanwhile.
+ * store changed meanwhile. Its read of the current store, logs included, is the record of
+ * the store the swap retires.
  */
 final class CatchUp {
 
@@ -51,11 +52,13 @@ final class CatchUp {
 	 * {@code source}, telling {@code progress} how far each phase has come: the
 	 * comparison counts the copy's refs ({@code stagedRefs} in all), writing and packing
 	 * count the changed refs.
+	 * @param read receives every ref and log of {@code source} as read (the record of the
+	 * store the swap retires, which is then not read again)
 	 * @return the names of the refs it changed
 	 * @throws MigrationException if the staged store refuses a change
 	 */
 	static List<String> apply(Repository repository, RefStore source, RefFormat format, Path staged, long stagedRefs,
-			MigrationProgress progress) throws IOException {
+			RefDigest read, MigrationProgress progress) throws IOException {
 		List<RefUpdate> updates = new ArrayList<>();
 		List<Ref> logged = new ArrayList<>();
 		try (RefStore target = RefStores.openAt(repository, format, staged)) {
@@ -82,6 +85,7 @@ final class CatchUp {
 						}
 					}
 					if (order <= 0) {
+						read.addRef(from);
 						inFrom = from.next();
 					}
 					if (order >= 0) {
@@ -92,6 +96,7 @@ final class CatchUp {
 					}
 				}
 			}
+			source.forEachReflog(read::addReflog);
 			progress.update(compared);
 			progress.stop();
 			if (updates.isEmpty() && logged.isEmpty()) {

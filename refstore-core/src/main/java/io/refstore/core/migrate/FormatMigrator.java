@@ -107,7 +107,7 @@ public final class FormatMigrator {
 			}
 			// 5. and 6.
 			Swap.Result swapped = swap.run(source, mark, built, options.target(),
-					builder.rebuild(source, staged, options), options.reflogs(), null);
+					builder.rebuild(source, staged, options), Swap.Retired.ofMigration(options.reflogs()), null);
 			this.work.delete();
 			return Swap.report(current, options.target(), swapped, staged, started);
 		}

@@ -108,9 +108,14 @@ final class Rollback {
 			// until the locks under them
 			BuiltStore[] caughtUp = {
 					new BuiltStore(copied.digest(), copied.digest(), copied.refs(), copied.logEntries()) };
+			// the current store as the last catch-up read it: what the swap retires once
+			// its locks prove it unchanged since
+			BackupRecord[] retired = { null };
 			Swap.Refresh catchUp = () -> {
-				List<String> changed = CatchUp.apply(this.repository, source, restored, staged, caughtUp[0].refs,
+				RefDigest read = new RefDigest(this.repository.objectDatabase());
+				List<String> changed = CatchUp.apply(this.repository, source, restored, staged, caughtUp[0].refs, read,
 						this.progress);
+				retired[0] = new BackupRecord(read.finish(), read.refs(), read.logEntries());
 				kept.addAll(changed);
 				if (!changed.isEmpty()) {
 					BackupRecord now = BackupRecord.read(this.repository, restored, staged);
@@ -118,7 +123,7 @@ final class Rollback {
 				}
 				return caughtUp[0];
 			};
-			swapped = this.swap.run(source, mark, catchUp.staged(), restored, catchUp, false, backup);
+			swapped = this.swap.run(source, mark, catchUp.staged(), restored, catchUp, (built) -> retired[0], backup);
 		}
 		catch (IOException | RuntimeException ex) {
 			this.work.deleteUnlessJournaled();

@@ -486,8 +486,8 @@ public final class StagedMigration implements Closeable {
 		try (RefStore store = RefStores.open(this.repository)) {
 			swapped = new Swap(this.repository, this.workDir).run(store,
 					Swap.Mark.fingerprint(state.getProperty("fingerprint", "")), built, this.options.target(),
-					new StoreBuilder(this.repository).rebuild(store, staged, this.options), this.options.reflogs(),
-					null);
+					new StoreBuilder(this.repository).rebuild(store, staged, this.options),
+					Swap.Retired.ofMigration(this.options.reflogs()), null);
 		}
 		this.finished = Swap.report(this.from, this.options.target(), swapped, staged, this.started);
 		if (this.finishedFirst != null) {

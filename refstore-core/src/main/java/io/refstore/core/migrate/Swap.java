@@ -82,15 +82,15 @@ final class Swap {
 	 * @param built the staged store's digests, as built and verified
 	 * @param refresh brings the staged store up to date when the source's mark changed
 	 * before the locks
-	 * @param digestOfRetired whether {@code built}'s source digest is the retired store's
-	 * (a migration's, with reflogs), which the backup then records without reading it
-	 * again
+	 * @param retired the record of the store the swap retires, as its caller read it
+	 * (which the backup then keeps without the store being read again), given the staged
+	 * store swapped in; {@code null} from it to read the retired store
 	 * @param restores the backup a rollback restores (its journal names it), or
 	 * {@code null} for a migration
 	 * @return the store swapped in (refreshed if the source had changed) and where the
 	 * old one went
 	 */
-	Result run(RefStore source, Mark mark, BuiltStore built, RefFormat target, Refresh refresh, boolean digestOfRetired,
+	Result run(RefStore source, Mark mark, BuiltStore built, RefFormat target, Refresh refresh, Retired retired,
 			Path restores) throws IOException {
 		RefFormat current = this.repository.refFormat();
 		Path backup = newBackupDir(current);
@@ -121,11 +121,10 @@ final class Swap {
 			new Journal(current, target, backup, (restores != null) ? Journal.absolute(restores) : null)
 				.write(this.work.path());
 			switchConfig(current, target, gate);
-			// 6. a migration's source digest is that of the store it retires (reflogs
-			// included only if they came
-			// along); a rollback's staged store is not the retired one, which is then
-			// read for its record
-			carried = retireAndCarry(current, backup, digestOfRetired ? swapped : null);
+			// 6. the record of the store it retires, as the source was last read (a
+			// migration's source digest if reflogs came along, a rollback's catch-up's),
+			// else read from the backup
+			carried = retireAndCarry(current, backup, retired.record(swapped));
 		}
 		return new Result(swapped, backup, carried);
 	}
@@ -166,16 +165,16 @@ final class Swap {
 	 * records in the backup the digest a rollback checks its copy against and the
 	 * repository's identity (recorded now if it has none). Idempotent: a run that
 	 * finishes an interrupted swap does it again.
-	 * @param built the retired store's digests, or {@code null} to read them from the
-	 * backup
+	 * @param read the retired store's record as its source was read, or {@code null} to
+	 * read it from the backup
 	 */
-	private List<String> retireAndCarry(RefFormat old, Path backup, BuiltStore built) throws IOException {
+	private List<String> retireAndCarry(RefFormat old, Path backup, BackupRecord read) throws IOException {
 		Path strays = (old == RefFormat.FILES) ? CarryOver.newStraysDir(this.work.path()) : null;
 		RefStores.layout(old).retire(storeDir(), backup, strays);
 		CarryOver loose = (old == RefFormat.FILES) ? CarryOver.read(this.work.path()) : null;
 		List<String> carried = (loose != null) ? loose.carry(this.repository, storeDir(), backup, this.work.path())
 				: List.of();
-		BackupRecord record = (built != null && carried.isEmpty()) ? BackupRecord.of(built)
+		BackupRecord record = (read != null && carried.isEmpty()) ? read
 				: BackupRecord.read(this.repository, old, backup);
 		record.write(backup, RepositoryId.of(this.repository));
 		return carried;
@@ -282,6 +281,35 @@ final class Swap {
 		 * @return the staged store's digests and counts, as it now reads
 		 */
 		BuiltStore staged() throws IOException;
+
+	}
+
+	/**
+	 * The record of the store a swap retires, as the swap's caller read that store: valid
+	 * once the swap has proved, under its locks, that the store is as read (its mark
+	 * unchanged, or the staged store refreshed from it under them).
+	 */
+	@FunctionalInterface
+	interface Retired {
+
+		/**
+		 * The caller read nothing it can vouch for: the backup is read for its record.
+		 */
+		Retired UNREAD = (swapped) -> null;
+
+		/**
+		 * A migration's: the source digest of the store it built, which is the retired
+		 * store's record when the reflogs came along.
+		 */
+		static Retired ofMigration(boolean reflogs) {
+			return reflogs ? BackupRecord::of : UNREAD;
+		}
+
+		/**
+		 * @param swapped the staged store swapped in
+		 * @return the retired store's record, or {@code null} to read it from the backup
+		 */
+		BackupRecord record(BuiltStore swapped);
 
 	}
 

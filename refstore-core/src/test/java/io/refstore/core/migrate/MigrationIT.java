@@ -24,6 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import io.refstore.core.migrate.MigrationRepos.Maker;
 import io.refstore.core.ref.RefFormat;
+import io.refstore.core.repo.Repository;
 import io.refstore.core.repo.RepositoryId;
 import io.refstore.core.testing.GitCli;
 import io.refstore.core.testing.TempRepo;
@@ -284,6 +285,35 @@ class MigrationIT {
 		assertThat(restored.format()).isEqualTo(maker.format.configName());
 		assertThat(restored).isEqualTo(new GitView(restored.format(), written.forEachRef(), written.showRef(),
 				written.lsRemote(), written.reflogList(), written.reflogs()));
+		assertThat(GitView.unsoundness(NEWEST, repo.dir())).isNull();
+	}
+
+	/**
+	 * A rollback keeps the store it retires as a backup whose record it took from its own
+	 * read of that store, not from a second read under the swap's locks: the record must
+	 * be exactly what the backup reads as (its refs, root refs and logs), or a rollback
+	 * to it is refused.
+	 */
+	@ParameterizedTest
+	@EnumSource(names = { "NEWEST_FILES", "NEWEST_REFTABLE" })
+	void aRollbacksBackupRecordsTheStoreItRetired(Maker maker, @TempDir Path dir) throws IOException {
+		TempRepo repo = MigrationRepos.create(maker, dir.resolve("repo"), false, true);
+		RefFormat other = opposite(maker.format);
+		MigrationReport migration = MigrationRunner.migrate(repo.dir(), MigrationOptions.to(other));
+		repo.git("update-ref", "-m", "made after the migration", "refs/heads/after-migration", "main");
+		repo.git("update-ref", "-d", "refs/heads/feature");
+		GitView migrated = GitView.captureQuickly(NEWEST, repo.dir());
+
+		MigrationReport rollback = MigrationRunner.rollback(repo.dir(), migration.backup());
+
+		BackupRecord recorded = BackupRecord.readRecorded(rollback.backup());
+		try (Repository repository = Repository.open(repo.dir())) {
+			assertThat(recorded).isEqualTo(BackupRecord.read(repository, other, rollback.backup()));
+		}
+		assertThat(recorded.logEntries()).isPositive();
+		MigrationReport back = MigrationRunner.rollback(repo.dir(), rollback.backup());
+		assertThat(back.to()).isEqualTo(other);
+		assertThat(GitView.captureQuickly(NEWEST, repo.dir())).isEqualTo(migrated);
 		assertThat(GitView.unsoundness(NEWEST, repo.dir())).isNull();
 	}
 
