@@ -36,12 +36,27 @@ import io.refstore.core.ref.RefName;
  * As {@link io.refstore.core.ref.RefStore#fingerprint()} does, a snapshot with a file
  * modified within {@link #RACY} of it equals no other: file times come from a coarse
  * clock and a freed inode can be reused at once, so two writes in one tick could leave a
- * file's identity as it was.
+ * file's identity as it was. Where the tick is known to be short, the window is too
+ * ({@link #FINE_RACY}): a migration or rollback that begins soon after a write (a
+ * rollback right after its migration, a busy repository) then need not read the whole
+ * store again under the swap's locks.
  */
 final class StoreFiles {
 
-	/** How recent a modification makes a snapshot equal to none. */
+	/**
+	 * How recent a modification makes a snapshot equal to none: two seconds, where a
+	 * file's time may be kept in whole seconds (ext4 with small inodes, ext3) or two
+	 * (FAT), or set by a server's clock.
+	 */
 	static final Duration RACY = Duration.ofSeconds(2);
+
+	/**
+	 * {@link #RACY} for a file on a local file system whose time has digits below the
+	 * millisecond: the kernel times it with its own clock, whose tick is 10 ms at most
+	 * (and an identity keeps milliseconds). A time of whole milliseconds is taken as
+	 * coarse, whatever the file system.
+	 */
+	static final Duration FINE_RACY = Duration.ofMillis(100);
 
 	private final Map<String, String> identities;
 
@@ -117,7 +132,12 @@ final class StoreFiles {
 
 		private final Path dir;
 
-		private final Instant racyAfter = Instant.now().minus(RACY);
+		private final Instant racyAfter;
+
+		private final Instant fineRacyAfter;
+
+		/** Whether the store is on a local file system ({@link Directories#isLocal}). */
+		private final boolean local;
 
 		private final Map<String, String> identities = new HashMap<>();
 
@@ -133,10 +153,13 @@ final class StoreFiles {
 		private boolean racy;
 
 		Walk(Path dir, StoreFiles earlier, boolean listLogs) {
+			Instant now = Instant.now();
+			this.racyAfter = now.minus(RACY);
+			this.fineRacyAfter = now.minus(FINE_RACY);
 			this.dir = dir;
 			this.earlier = earlier;
-			this.known = (earlier != null && !earlier.directories.isEmpty() && Directories.isLocal(dir))
-					? entriesOf(earlier) : null;
+			this.local = Directories.isLocal(dir);
+			this.known = (earlier != null && !earlier.directories.isEmpty() && this.local) ? entriesOf(earlier) : null;
 			// a logs directory reached through a link is listed by the store alone
 			this.logs = (listLogs && !Files.isSymbolicLink(dir.resolve("logs"))) ? new ArrayList<>() : null;
 		}
@@ -240,7 +263,12 @@ final class StoreFiles {
 		}
 
 		private boolean recent(BasicFileAttributes attributes) {
-			return attributes.lastModifiedTime().toInstant().isAfter(this.racyAfter);
+			Instant modified = attributes.lastModifiedTime().toInstant();
+			if (!modified.isAfter(this.racyAfter)) {
+				return false;
+			}
+			boolean fine = this.local && modified.getNano() % 1_000_000 != 0;
+			return !fine || modified.isAfter(this.fineRacyAfter);
 		}
 
 		private static List<Path> list(Path path) throws IOException {

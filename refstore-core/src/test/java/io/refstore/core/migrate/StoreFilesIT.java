@@ -128,6 +128,42 @@ class StoreFilesIT {
 		assertThat(since.identities()).containsKeys("refs/heads/b", "refs/heads/c");
 	}
 
+	@Test
+	void aStoreWrittenMomentsAgoOnALocalFileSystemIsTrustedOnceAFewTicksHavePassed() throws Exception {
+		this.repo.git("update-ref", "refs/heads/a", this.commits.get(1));
+		Path written = this.repo.gitDir().resolve("refs/heads/a");
+		assertThat(Directories.isLocal(written)).isTrue();
+		assertThat(Files.getLastModifiedTime(written).toInstant().getNano() % 1_000_000).as("a time finer than 1 ms")
+			.isNotZero();
+		Thread.sleep(300);
+
+		StoreFiles earlier = StoreFiles.of(this.repo.gitDir());
+
+		assertThat(earlier.unchangedIn(StoreFiles.since(this.repo.gitDir(), earlier))).isTrue();
+	}
+
+	@Test
+	void aFileModifiedWithinATickIsRacy() throws IOException {
+		Instant now = Instant.now();
+		Files.setLastModifiedTime(this.repo.gitDir().resolve("refs/heads/a"),
+				FileTime.from((now.getNano() % 1_000_000 == 0) ? now.plusNanos(1000) : now));
+
+		StoreFiles earlier = StoreFiles.of(this.repo.gitDir());
+
+		assertThat(earlier.unchangedIn(StoreFiles.since(this.repo.gitDir(), earlier))).isFalse();
+	}
+
+	@Test
+	void aRecentTimeOfWholeMillisecondsIsTakenAsACoarseClocksAndIsRacyForTwoSeconds() throws IOException {
+		// as a file system that keeps coarser times would give it
+		Files.setLastModifiedTime(this.repo.gitDir().resolve("refs/heads/a"),
+				FileTime.fromMillis(System.currentTimeMillis() - 500));
+
+		StoreFiles earlier = StoreFiles.of(this.repo.gitDir());
+
+		assertThat(earlier.unchangedIn(StoreFiles.since(this.repo.gitDir(), earlier))).isFalse();
+	}
+
 	/** Moves the time of every file and directory of {@code dir} an hour back. */
 	static void age(Path dir) throws IOException {
 		try (Stream<Path> files = Files.walk(dir)) {
