@@ -34,8 +34,12 @@ class PeriodicWorkIT extends ApiTestSupport {
 		long periodic = await().atMost(Duration.ofSeconds(30))
 			.pollInterval(Duration.ofMillis(20))
 			.until(() -> idleCount(pool), (count) -> count >= 0);
-		assertThat(periodic).as("periodic tasks on the scheduler").isGreaterThanOrEqualTo(14);
-		assertThat(pool.getCorePoolSize()).as("threads").isGreaterThanOrEqualTo((int) periodic + 3);
+		// fourteen on a node (application.yml); the tests' shared context runs all but
+		// the
+		// journal's ingestion sweep, which it turns off (ApiTestSupport), and which still
+		// needs its thread
+		assertThat(periodic).as("periodic tasks on the scheduler").isGreaterThanOrEqualTo(13);
+		assertThat(pool.getCorePoolSize()).as("threads").isGreaterThanOrEqualTo((int) periodic + 1 + 3);
 	}
 
 	/**
