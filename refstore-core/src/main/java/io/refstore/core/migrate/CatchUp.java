@@ -50,8 +50,8 @@ final class CatchUp {
 	/**
 	 * Makes the store of {@code format} staged in {@code staged} hold exactly the refs of
 	 * {@code source}, telling {@code progress} how far each phase has come: the
-	 * comparison counts the copy's refs ({@code stagedRefs} in all), writing and packing
-	 * count the changed refs.
+	 * comparison counts the copy's refs ({@code stagedRefs} in all), the reading of the
+	 * source's logs its logs, writing and packing count the changed refs.
 	 * @param read receives every ref and log of {@code source} as read (the record of the
 	 * store the swap retires, which is then not read again)
 	 * @return the names of the refs it changed
@@ -96,8 +96,20 @@ final class CatchUp {
 					}
 				}
 			}
-			source.forEachReflog(read::addReflog);
 			progress.update(compared);
+			progress.stop();
+			// the logs for the record, a phase of their own: a store with a log per ref
+			// takes seconds to read them
+			List<String> logNames = source.reflogNames();
+			progress.start("Reading reflogs", logNames.size());
+			long[] logs = { 0 };
+			source.forEachReflog(logNames, (name, entries) -> {
+				read.addReflog(name, entries);
+				if (++logs[0] % UPDATE_EVERY == 0) {
+					progress.update(logs[0]);
+				}
+			});
+			progress.update(logs[0]);
 			progress.stop();
 			if (updates.isEmpty() && logged.isEmpty()) {
 				return List.of();

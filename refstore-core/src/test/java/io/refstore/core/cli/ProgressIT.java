@@ -94,6 +94,10 @@ class ProgressIT {
 			.contains("Keeping changes since the migration: 100% (2/2), done.\n")
 			.contains("Packing refs: 100% (2/2), done.\n");
 		assertThat(rolledBack.indexOf("Verifying backup")).isLessThan(rolledBack.indexOf("Comparing with the backup"));
+		// the current store's logs, read for the record of the store the rollback
+		// retires: its two, and the one of the branch made since the migration
+		assertThat(rolledBack.substring(rolledBack.indexOf("Comparing with the backup")))
+			.contains("Reading reflogs: 100% (3/3), done.\n");
 		assertThat(GitCli.reftable().ok(dir, "show-ref", "--verify", "refs/heads/since-migration")).isNotEmpty();
 		assertThat(GitCli.reftable().ok(dir, "for-each-ref", "refs/pull/00000/")).isEmpty();
 		assertThat(GitCli.reftable().ok(dir, "rev-parse", "--show-ref-format").trim()).isEqualTo("files");
