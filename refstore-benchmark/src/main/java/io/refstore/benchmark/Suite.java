@@ -166,10 +166,22 @@ final class Suite {
 			tools.refstore(repo, delete.toArray(String[]::new));
 			return args;
 		};
+		// git's creations after a deletion in the reftable format step over every deleted
+		// ref's tombstone in its tables, one after another: 5,000 of the 45,000 took git
+		// 94 s on 100,000 refs, 0.15 s once its own compaction (`pack-refs`) had dropped
+		// the tombstones. Its side compacts first, untimed: a git user would, and the
+		// row times the creations
+		Operation.Setup gitDeleted = format.equals("reftable") ? (repo, args, tools) -> {
+			deleted.prepare(repo, args, tools);
+			tools.git(repo, "pack-refs");
+			return args;
+		} : deleted;
 		operations.add(Operation.write("restore/" + format,
 				format + ": bring back the " + repos.undoCount() + " refs `delete-refs` deleted: `refstore "
-						+ "restore-refs --manifest=…`, git `update-ref --stdin` creating them (one transaction)",
-				Weight.SLOW, repos.full(format), new Operation.Invocation(gitUpdate, repos.undoCreateInput(), deleted),
+						+ "restore-refs --manifest=…`, git `update-ref --stdin` creating them (one transaction"
+						+ (format.equals("reftable") ? ", after an untimed `pack-refs`" : "") + ")",
+				Weight.SLOW, repos.full(format),
+				new Operation.Invocation(gitUpdate, repos.undoCreateInput(), gitDeleted),
 				new Operation.Invocation(List.of("restore-refs", "--manifest=" + MANIFEST, "-q"), null, deleted),
 				format, null));
 		// each side undoes its own migration: refstore from the backup it kept, git
