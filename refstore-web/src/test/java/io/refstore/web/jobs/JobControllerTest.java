@@ -257,8 +257,8 @@ class JobControllerTest extends JobConsoleTestSupport {
 
 	/**
 	 * A running rollback's page says which of its phases it is in (held after its
-	 * comparison, before its swap, while a bulk run holds the repository), and no phase
-	 * once it has ended.
+	 * comparison and its reading of the current store's logs, the last phase before its
+	 * swap, while a bulk run holds the repository), and no phase once it has ended.
 	 */
 	@Test
 	void aRunningRollbackShowsThePhaseItIsIn() throws Exception {
@@ -292,8 +292,7 @@ class JobControllerTest extends JobConsoleTestSupport {
 				.until(() -> this.mvc.perform(get("/jobs/" + rollback + "/progress").with(viewer()))
 					.andReturn()
 					.getResponse()
-					.getContentAsString(),
-						(body) -> body.contains("<small class=\"phase\">Comparing with the backup</small>"));
+					.getContentAsString(), (body) -> body.contains("<small class=\"phase\">Reading reflogs</small>"));
 			assertThat(running).contains("<span>Restore backup</span>");
 		}
 		assertThat(awaitEnd(rollback, null)).isEqualTo("COMPLETED");
