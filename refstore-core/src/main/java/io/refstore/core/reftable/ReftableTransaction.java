@@ -12,6 +12,7 @@ import java.util.NavigableMap;
 import java.util.Set;
 
 import io.refstore.core.io.LockFailedException;
+import io.refstore.core.objects.ObjectDatabase.ObjectType;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.PersonIdent;
 import io.refstore.core.ref.Ref;
@@ -570,7 +571,10 @@ final class ReftableTransaction extends StagedTransaction {
 				written = true;
 			}
 			else if (item.writesValue() && !item.isNoOp()) {
-				ObjectId peeled = this.store.options.objects().peel(update.newId());
+				// only a tag peels: an object checked as anything else is not looked up
+				// again
+				ObjectId peeled = (item.newType() == null || item.newType() == ObjectType.TAG)
+						? this.store.options.objects().peel(update.newId()) : null;
 				work.refs.add((peeled != null) ? RefRecord.peeled(name, index, update.newId(), peeled)
 						: RefRecord.direct(name, index, update.newId()));
 				written = true;

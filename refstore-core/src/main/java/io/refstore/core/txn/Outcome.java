@@ -73,7 +73,7 @@ public final class Outcome {
 	public TransactionResult result(List<RefUpdate> updates, boolean committed) {
 		List<UpdateResult> results = new ArrayList<>(updates.size());
 		for (RefUpdate update : updates) {
-			UpdateResult result = this.rejected.get(update);
+			UpdateResult result = this.rejected.isEmpty() ? null : this.rejected.get(update);
 			if (result == null) {
 				result = this.rejected.isEmpty() ? new UpdateResult(update, null, null)
 						: new UpdateResult(update, Rejection.NOT_ATTEMPTED, null);

@@ -3,6 +3,7 @@ package io.refstore.core.txn;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.refstore.core.objects.ObjectDatabase.ObjectType;
 import io.refstore.core.ref.DirectRef;
 import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.Ref;
@@ -23,6 +24,8 @@ public final class PlannedUpdate {
 	private Ref old;
 
 	private ObjectId resolvedOld;
+
+	private ObjectType newType;
 
 	private final int submitted;
 
@@ -88,6 +91,19 @@ public final class PlannedUpdate {
 	public void setOld(Ref old, UpdateChecks.RefReader reader) throws java.io.IOException {
 		this.old = old;
 		this.resolvedOld = ReflogEntries.resolve(old, reader);
+	}
+
+	/**
+	 * The type of the new object, once {@link UpdateChecks#checkObject} found it;
+	 * {@code null} before. A backend that stores peeled values peels only a tag, rather
+	 * than look the object up a second time.
+	 */
+	public ObjectType newType() {
+		return this.newType;
+	}
+
+	void setNewType(ObjectType type) {
+		this.newType = type;
 	}
 
 	/** Whether this update removes a ref that exists. */

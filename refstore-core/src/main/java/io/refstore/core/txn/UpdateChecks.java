@@ -321,6 +321,7 @@ public final class UpdateChecks {
 	public static boolean checkObject(PlannedUpdate item, ObjectDatabase objects, Outcome outcome) throws IOException {
 		ObjectId id = item.update().newId();
 		ObjectType type = objects.type(id);
+		item.setNewType(type);
 		if (type == null) {
 			outcome.reject(item.update(), Rejection.MISSING_OBJECT,
 					"trying to write ref '" + item.name() + "' with nonexistent object " + id.name());

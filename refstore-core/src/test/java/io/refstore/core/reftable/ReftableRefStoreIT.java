@@ -7,6 +7,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import io.refstore.core.ref.DirectRef;
+import io.refstore.core.ref.ObjectId;
 import io.refstore.core.ref.RefQuery;
 import io.refstore.core.ref.RefStore;
 import io.refstore.core.ref.RefStoreContractTest;
@@ -60,6 +62,20 @@ class ReftableRefStoreIT extends RefStoreContractTest {
 			.committed()).isTrue();
 		assertThat(names(RefQuery.prefix("refs/pull/"))).containsExactly("refs/pull/0/head", "refs/pull/0/merge",
 				"refs/pull/1", "refs/pull/2/head");
+	}
+
+	@Test
+	void updatesCheckedOneByOneStoreATagsPeeledValueAndNoneForACommit() throws IOException {
+		ObjectId tagId = ObjectId.fromHex(this.store.hashAlgorithm(), this.tag);
+		// a message of their own keeps the updates out of the bulk path: each is checked
+		// alone, its object's type found once for both the check and the peeled value
+		assertThat(apply(RefUpdate.create("refs/tags/v1", tagId).withMessage("tag"),
+				RefUpdate.create("refs/heads/topic", id(1)).withMessage("branch"))
+			.committed()).isTrue();
+		reopen();
+		assertThat(this.store.exactRef("refs/tags/v1")).contains(new DirectRef("refs/tags/v1", tagId, id(0)));
+		assertThat(this.store.exactRef("refs/heads/topic")).contains(new DirectRef("refs/heads/topic", id(1)));
+		assertThat(this.repo.git("refs", "verify", "--strict")).isEmpty();
 	}
 
 	@Test
