@@ -82,10 +82,23 @@ final class StoreBuilder {
 					(this.progress != MigrationProgress.NONE) ? StagedMigration.estimateRefs(source) : 0);
 			writeRefs(refs, sourceDigest, writer, this.progress);
 			this.progress.stop();
+			if (!reflogs.isEmpty()) {
+				// a file each in the files format: seconds on a large store, with the
+				// forcing that ends it
+				this.progress.start("Writing reflogs", reflogs.size());
+			}
+			long written = 0;
 			for (Map.Entry<String, List<ReflogEntry>> log : reflogs.entrySet()) {
 				sourceDigest.addReflog(log.getKey(), writer.addReflog(log.getKey(), log.getValue()));
+				if (++written % PROGRESS_STEP == 0) {
+					this.progress.update(written);
+				}
 			}
 			writer.finish();
+			if (!reflogs.isEmpty()) {
+				this.progress.update(written);
+				this.progress.stop();
+			}
 		}
 		// the logs read back are those of the names written, each looked up by its name:
 		// a listing would walk a directory per log of the files format once more

@@ -75,9 +75,11 @@ class ProgressIT {
 		String shown = onTerminal(dir, "refs migrate --ref-format=reftable");
 		assertThat(shown).contains("Reading reflogs: 100% (2/2), done.\n")
 			.contains("Copying refs: 100% (" + all + "/" + all + "), done.\n")
+			.contains("Writing reflogs: 100% (2/2), done.\n")
 			.contains("Verifying refs: 100% (" + all + "/" + all + "), done.\n")
 			.containsPattern("Copying refs: {2}\\d\\d% \\(\\d+/\\d+\\)\r");
-		assertThat(shown.indexOf("Copying refs")).isLessThan(shown.indexOf("Verifying refs"));
+		assertThat(shown.indexOf("Copying refs")).isLessThan(shown.indexOf("Writing reflogs"));
+		assertThat(shown.indexOf("Writing reflogs")).isLessThan(shown.indexOf("Verifying refs"));
 		String backup = GitCli.command(List.of(launcher()))
 			.run(dir, "refs", "backups")
 			.stdout()
@@ -145,7 +147,7 @@ class ProgressIT {
 					"Reading reflogs:  50% (1/2)\rReading reflogs: 100% (2/2)\rReading reflogs: 100% (2/2), done.\n")
 			.endsWith("Verifying refs: 100% (3002/3002), done.\n")
 			.doesNotContain("\n\r");
-		assertThat(shown.lines().filter((line) -> line.endsWith(", done."))).hasSize(3);
+		assertThat(shown.lines().filter((line) -> line.endsWith(", done."))).hasSize(4);
 	}
 
 }
