@@ -55,6 +55,9 @@ carried=$journal.old.$PPID.$start
 # "aborted" set, only that.
 entries='
 BEGIN {
+	# a value of zeros is told by comparing with as many zeros: mawk matching /^0+$/
+	# took a third of the time of 10,000 lines
+	zeros = "0000000000000000000000000000000000000000000000000000000000000000"
 	w = ENVIRON["REFSTORE_JOURNAL_WRITER"]
 	for (i = 1; i <= length(w); i++) {
 		c = substr(w, i, 1)
@@ -73,11 +76,11 @@ BEGIN {
 }
 NF >= 3 {
 	o = $1
-	if (o ~ /^0+$/ && substr($3, 1, 5) == "refs/") {
+	if (o == substr(zeros, 1, length(o)) && substr($3, 1, 5) == "refs/") {
 		unchecked++
 		# the target of a symbolic ref, except for an update through it (git 2.39 reports the
 		# symbolic ref with the value set on the ref it points at)
-		if (($3 in old) && (substr(old[$3], 1, 4) != "ref:" || $2 ~ /^0+$/ || substr($2, 1, 4) == "ref:")) o = old[$3]
+		if (($3 in old) && (substr(old[$3], 1, 4) != "ref:" || $2 == substr(zeros, 1, length($2)) || substr($2, 1, 4) == "ref:")) o = old[$3]
 	}
 	line[++n] = sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\n", tx, time, o, $2, substr($0, length($1) + length($2) + 3), kind, writer)
 	bytes += length(line[n])
@@ -109,11 +112,17 @@ prepared)
 	# with "git-receive-pack"
 	parent=
 	{ IFS= read -r parent <"/proc/$PPID/cmdline"; } 2>/dev/null
-	pushed=
 	case $parent in
 	*receive-pack*)
 		case ${parent%%receive-pack*} in
-		git | git- | */git | */git-) pushed=yes ;;
+		git | git- | */git | */git-)
+			# nothing to read or hand over: the input is left unread (git ignores
+			# the broken pipe, as for the other states), or is the chained hook's
+			if [ -x "$chained" ]; then
+				exec "$chained" "$@"
+			fi
+			exit 0
+			;;
 		esac
 		;;
 	esac
@@ -125,7 +134,7 @@ prepared)
 	# byte at a time), awk all of them when there are more (to the end: a reader that
 	# stops early would break the pipe of what feeds it)
 	list=$carried.$$
-	unchecked='pushed == "" && $1 ~ /^0+$/ && substr($3, 1, 5) == "refs/" {
+	unchecked='$1 == substr("0000000000000000000000000000000000000000000000000000000000000000", 1, length($1)) && substr($3, 1, 5) == "refs/" {
 	name[++n] = $3
 	if (n == 1) common = $3
 	else while (substr($3, 1, length(common)) != common) common = substr(common, 1, length(common) - 1)
@@ -162,14 +171,13 @@ END {
 			# the chained hook reads the same input: keep it, trailing newline included
 			input=$(printf '%s' "$input"; cat; echo .)
 			input=${input%.}
-			names=$(printf '%s' "$input" | LC_ALL=C awk -v list="$list" -v pushed="$pushed" "$unchecked")
+			names=$(printf '%s' "$input" | LC_ALL=C awk -v list="$list" "$unchecked")
 		else
-			names=$({ printf '%s' "$input"; cat; } | LC_ALL=C awk -v list="$list" -v pushed="$pushed" "$unchecked")
+			names=$({ printf '%s' "$input"; cat; } | LC_ALL=C awk -v list="$list" "$unchecked")
 		fi
 	fi
 	format='= %(refname) %(if)%(symref)%(then)ref:%(symref)%(else)%(objectname)%(end)'
-	case $pushed$names in
-	yes*) ;;
+	case $names in
 	'*'*)
 		# the refs of the directory they share, kept where the transaction names them
 		{
