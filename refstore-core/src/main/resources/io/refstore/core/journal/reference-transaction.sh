@@ -18,6 +18,18 @@ case $0 in
 */*) chained=${0%/*}/reference-transaction.refstore-chained ;;
 *) chained=./reference-transaction.refstore-chained ;;
 esac
+# git's other states ('preparing', from git 2.48) only run the chained hook: decided
+# here, before the shell has read the rest of this script (1.5 ms of the 3 ms a start
+# of it took)
+case $1 in
+prepared | committed | aborted) ;;
+*)
+	if [ -x "$chained" ]; then
+		exec "$chained" "$@"
+	fi
+	exit 0
+	;;
+esac
 
 # git reports no old value (all zeros) for an update or a deletion that checks none
 # (`update-ref <ref> <new>`, `update-ref -d <ref>`, `branch -D`). In the 'prepared'
@@ -223,12 +235,6 @@ aborted)
 		fi
 		exit 0
 	fi
-	if [ -x "$chained" ]; then
-		exec "$chained" "$@"
-	fi
-	exit 0
-	;;
-*)
 	if [ -x "$chained" ]; then
 		exec "$chained" "$@"
 	fi
